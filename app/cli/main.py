@@ -1,0 +1,77 @@
+"""The ``dnc-desk`` command: the GUI when run alone, subcommands for scripted work.
+
+Subcommands live in their own modules, each with ``add_arguments(parser)`` and
+``run(args) -> int``; they are imported only when chosen so ``dnc-desk --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module, one-line help). Modules are imported lazily.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "sandbox": ("app.sandbox.cli", "serve the local sandbox API (demo data, fault injection)"),
+    "import": ("app.cli.import_cmd", "import a spreadsheet of numbers into the DNC or SMS list"),
+    "remove": ("app.cli.remove_cmd", "remove a spreadsheet of numbers from the DNC list"),
+    "export": ("app.cli.export_cmd", "export a DNC or SMS opt-out search to xlsx or CSV"),
+    "audit": ("app.cli.audit_cmd", "check a campaign's leads against the DNC and SMS lists"),
+    "snapshot": ("app.cli.snapshot_cmd", "save a full copy of a list for later comparison"),
+    "diff": ("app.cli.diff_cmd", "compare two snapshots, or a snapshot with the list now"),
+}
+
+
+def _available(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dnc-desk",
+        description="DNC Desk: keep a dialer's do-not-call and SMS opt-out lists right. "
+        "Run without a subcommand to open the window.",
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="open the window on the local sandbox with demo data (no account needed)",
+    )
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check that the installation (or frozen bundle) can load Qt and reach a sandbox",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        if not _available(module):
+            continue
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(module).add_arguments(sub_parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command:
+        module = importlib.import_module(SUBCOMMANDS[args.command][0])
+        try:
+            return int(module.run(args))
+        except KeyboardInterrupt:
+            print("Interrupted.", file=sys.stderr)
+            return 130
+    if args.self_test:
+        from app.cli.self_test import run_self_test
+
+        return run_self_test()
+    if not _available("app.ui.application"):
+        parser.error("the desktop window is not part of this build; use a subcommand")
+    from app.ui.application import run_gui
+
+    return run_gui(sandbox=args.sandbox)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,37 @@
+"""``dnc-desk --self-test``: prove an installation or frozen bundle works end to end.
+
+Starts an in-memory sandbox on loopback, calls it through the API client, and loads Qt
+offscreen. Used by the packaging script on the frozen binary.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def run_self_test() -> int:
+    from app.api.client import ApiClient
+    from app.sandbox.runner import SandboxServer
+
+    checks: list[tuple[str, bool, str]] = []
+    with SandboxServer(demo=True) as server, ApiClient(server.base_url, "sandbox-token") as api:
+        try:
+            campaigns = api.campaigns()
+            page = api.search_dnc(limit=10)
+            checks.append(
+                ("sandbox API", True, f"{len(campaigns)} campaigns, {page.total} DNC entries")
+            )
+        except Exception as exc:
+            checks.append(("sandbox API", False, str(exc)))
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from PySide6.QtWidgets import QApplication
+
+        app = QApplication.instance() or QApplication(sys.argv[:1])
+        checks.append(("Qt", True, f"platform {app.platformName()}"))
+    except Exception as exc:
+        checks.append(("Qt", False, str(exc)))
+    for name, ok, detail in checks:
+        print(f"{'ok ' if ok else 'FAIL'} {name}: {detail}")
+    return 0 if all(ok for _, ok, _ in checks) else 1

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The README's test command: install what is missing, then run the whole test suite offscreen.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/bootstrap.sh test
+export QT_QPA_PLATFORM=offscreen
+# Keep the suite away from the user's real config, data and keyring.
+export DNC_DESK_CONFIG_DIR=${DNC_DESK_CONFIG_DIR:-$(mktemp -d)}
+export DNC_DESK_DATA_DIR=${DNC_DESK_DATA_DIR:-$(mktemp -d)}
+.venv/bin/python -m pytest -q "$@"

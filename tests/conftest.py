@@ -1,0 +1,117 @@
+"""Shared fixtures: sandboxes on loopback, API clients, isolated dirs, an in-memory keyring."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import keyring
+import keyring.backend
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# Recognisable fake tokens: redaction tests grep logs, files and messages for them.
+TOKEN = "tok-full-3f9a2c71d5e8"
+READ_ONLY_TOKEN = "tok-read-8b41e07c2a93"
+LIMITED_TOKEN = "tok-limited-5d2e9f13b6a0"
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """A recommended (priority 1) keyring that lives in memory, for tests."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passwords: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.passwords.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.passwords[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.passwords.pop((service, username), None)
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point the app's config and data dirs at a per-test folder."""
+    monkeypatch.setenv("DNC_DESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("DNC_DESK_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+def _server(**kwargs: Any) -> Any:
+    from app.sandbox.runner import SandboxServer
+
+    options: dict[str, Any] = {
+        "token": TOKEN,
+        "read_only_token": READ_ONLY_TOKEN,
+        "limited_token": LIMITED_TOKEN,
+    }
+    options.update(kwargs)
+    return SandboxServer(**options).start()
+
+
+@pytest.fixture(scope="session")
+def demo_sandbox() -> Iterator[Any]:
+    """One sandbox with demo data for the whole session. Tests must not change its data."""
+    server = _server(demo=True)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def make_sandbox() -> Iterator[Callable[..., Any]]:
+    """Factory for fresh sandboxes (empty by default); all are stopped after the test."""
+    started: list[Any] = []
+
+    def factory(**kwargs: Any) -> Any:
+        kwargs.setdefault("demo", False)
+        server = _server(**kwargs)
+        started.append(server)
+        return server
+
+    yield factory
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def sandbox(make_sandbox: Callable[..., Any]) -> Any:
+    """A fresh, empty sandbox with two campaigns (one inactive) for tests that write."""
+    server = make_sandbox()
+    server.seed_campaign("Spring Renewals", active=True)
+    server.seed_campaign("Old Winback", active=False)
+    return server
+
+
+@pytest.fixture
+def api(sandbox: Any) -> Iterator[Any]:
+    from app.api.client import ApiClient
+
+    with ApiClient(sandbox.base_url, TOKEN) as client:
+        yield client
+
+
+@pytest.fixture
+def demo_api(demo_sandbox: Any) -> Iterator[Any]:
+    from app.api.client import ApiClient
+
+    with ApiClient(demo_sandbox.base_url, TOKEN) as client:
+        yield client
