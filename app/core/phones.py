@@ -1,0 +1,542 @@
+"""Phone number normalization and validation for DNC entries.
+
+The API's DNC entry stores a number as two strings: ``phone_code`` (the country
+calling code, e.g. ``"1"``) and ``phone_number`` (the national significant
+number: digits only, no trunk prefix).  This module turns whatever a person or a
+spreadsheet put in a cell into that pair, or into one sentence explaining why it
+cannot.
+
+Validation is ``phonenumbers``' own (``parse`` + ``is_valid_number``).  Because
+that costs ~23 µs a number and imports run 100,000 rows, the common shape (ASCII
+digits, optionally after ``+``) goes through :mod:`app.core.phone_fastpath`,
+which replays the same decision with patterns compiled once, and every distinct
+input is cached.  Everything unusual, and every rejection (so its reason can be
+worded), goes through the library itself.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Final
+
+import phonenumbers
+from phonenumbers import NumberParseException, PhoneNumberFormat, ValidationResult, geocoder
+
+from app.core.phone_fastpath import CodeRules, fast_national, rules_for_code
+
+__all__ = [
+    "SUPPORTED_PHONE_CODES",
+    "PhoneResult",
+    "clear_cache",
+    "format_for_display",
+    "is_valid",
+    "normalize",
+    "normalize_code",
+    "region_name",
+]
+
+SUPPORTED_PHONE_CODES: Final[tuple[str, ...]] = (
+    "1",
+    "44",
+    "61",
+    "49",
+    "33",
+    "34",
+    "91",
+    "86",
+    "52",
+    "55",
+)
+
+_REGION_NAMES: Final[dict[str, str]] = {
+    "1": "United States / Canada",
+    "44": "United Kingdom",
+    "61": "Australia",
+    "49": "Germany",
+    "33": "France",
+    "34": "Spain",
+    "91": "India",
+    "86": "China",
+    "52": "Mexico",
+    "55": "Brazil",
+}
+
+# Shorter names for reasons, which read as "not a valid US number".
+_REASON_NAMES: Final[dict[str, str]] = {"1": "US"}
+
+_COUNTRY_CODES: Final[frozenset[str]] = frozenset(
+    str(code) for code in phonenumbers.COUNTRY_CODE_TO_REGION_CODE
+)
+
+# People write "UK" far more often than the ISO code "GB".
+_REGION_ALIASES: Final[dict[str, str]] = {"UK": "GB"}
+
+
+@dataclass(frozen=True, slots=True)
+class PhoneResult:
+    """Outcome of :func:`normalize`: either the API's number or a reason."""
+
+    ok: bool
+    national: str
+    phone_code: str
+    reason: str
+
+    @property
+    def e164(self) -> str:
+        """``+<code><national>`` when ok, ``""`` otherwise."""
+        if not self.ok:
+            return ""
+        return f"+{self.phone_code}{self.national}"
+
+
+def _reject(phone_code: str, reason: str) -> PhoneResult:
+    return PhoneResult(ok=False, national="", phone_code=phone_code, reason=reason)
+
+
+# --------------------------------------------------------------------------
+# Cell cleanup: from a cell value to "[+]digits" or a reason.
+# --------------------------------------------------------------------------
+
+_PLAIN: Final = re.compile(r"(\+?)([0-9]+)")
+_FLOAT_TEXT: Final = re.compile(r"([0-9]+)\.0+")
+_THOUSANDS: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.0+)?")
+_SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9]{1,3})")
+_EXTENSION: Final = re.compile(
+    r"(?i)[0-9)][\s,;]*(?:ext(?:ension|n)?\.?|x\.?|#|;?ext=)\s*:?\s*([0-9]+)\s*#?\s*$"
+)
+# Separators people and spreadsheets put between digit groups; NFKC has
+# already folded full-width forms, but dashes and the minus sign survive it.
+_SEPARATORS: Final = str.maketrans(
+    "", "", " \t()[]./-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u00b7\u30fb"
+)
+_QUOTES: Final = "'\"\u2018\u2019\u201c\u201d`"
+_DASHES_AND_SPACES: Final = re.compile(r"[\s\u2010-\u2015\u2212]+")
+
+# Doubles hold integers exactly only up to 2**53, and Excel keeps 15
+# significant digits; beyond that a numeric cell cannot be trusted.
+_MAX_EXACT_CELL_NUMBER: Final = 10**15
+
+
+@dataclass(frozen=True, slots=True)
+class _Cleaned:
+    plus: bool
+    digits: str
+    reason: str
+
+
+def _cleaned(plus: bool, digits: str) -> _Cleaned:
+    return _Cleaned(plus=plus, digits=digits, reason="")
+
+
+def _unclean(reason: str) -> _Cleaned:
+    return _Cleaned(plus=False, digits="", reason=reason)
+
+
+def _clean_number(value: int | float) -> _Cleaned:
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return _unclean("the cell holds no usable number")
+        if not value.is_integer():
+            return _unclean(f"{value!r} is not a whole number, so it is not a phone number")
+    if value < 0:
+        return _unclean(f"{value!r} is negative, so it is not a phone number")
+    if value >= _MAX_EXACT_CELL_NUMBER:
+        return _unclean(
+            "the cell holds a number with more than 15 digits; spreadsheets keep only 15, "
+            "so digits may have been lost"
+        )
+    return _cleaned(False, str(int(value)))
+
+
+def _clean_scientific(text: str, match: re.Match[str]) -> _Cleaned:
+    sign, whole, fraction, exponent_text = match.groups()
+    fraction = fraction or ""
+    if not (whole + fraction):
+        return _unclean(f"{text!r} is not a phone number")
+    if sign == "-":
+        return _unclean(f"{text!r} is negative, so it is not a phone number")
+    exponent = int(exponent_text)
+    value = Decimal(f"{whole or '0'}.{fraction or '0'}e{exponent}")
+    if value != value.to_integral_value():
+        return _unclean(f"{text!r} is not a whole number, so it is not a phone number")
+    integer = str(int(value))
+    written = (whole + fraction).lstrip("0")
+    if len(written) < len(integer):
+        return _unclean(
+            f"the value {text!r} was damaged by scientific notation in the spreadsheet: "
+            f"only {len(written)} of its {len(integer)} digits survived, so the number "
+            "cannot be recovered"
+        )
+    return _cleaned(False, integer)
+
+
+def _clean_text(raw: str) -> _Cleaned:
+    text = raw.strip() if raw.isascii() else unicodedata.normalize("NFKC", raw).strip()
+    plain = _PLAIN.fullmatch(text)
+    if plain is not None:
+        return _cleaned(plain.group(1) == "+", plain.group(2))
+    # A leading apostrophe is how spreadsheets force text; quotes come from CSV.
+    text = text.strip(_QUOTES).strip()
+    if not text:
+        return _unclean("the phone number is empty")
+    if (m := _FLOAT_TEXT.fullmatch(text)) is not None:
+        return _cleaned(False, m.group(1))
+    if (m := _SCIENTIFIC.fullmatch(text)) is not None:
+        return _clean_scientific(text, m)
+    if _THOUSANDS.fullmatch(text) is not None:
+        return _cleaned(False, text.split(".")[0].replace(",", ""))
+    if (m := _EXTENSION.search(text)) is not None:
+        return _unclean(
+            f"the number has an extension ({text[m.start() + 1 :].strip()}); "
+            "enter the number without the extension"
+        )
+    letters = [c for c in text if c.isalpha()]
+    if letters:
+        if not any(c.isdigit() for c in text):
+            return _unclean(f"{text!r} is not a phone number: it has no digits")
+        if len(letters) >= 3:
+            return _unclean(
+                f"{text!r} is spelled with letters (a vanity number like 1-800-FLOWERS); "
+                "enter the digits it dials instead"
+            )
+        return _unclean(f"the number contains letters ({''.join(letters)!r})")
+    compact = _DASHES_AND_SPACES.sub("", text).translate(_SEPARATORS)
+    plain = _PLAIN.fullmatch(compact)
+    if plain is None:
+        if not any(c.isdigit() for c in compact):
+            return _unclean(f"{text!r} is not a phone number: it has no digits")
+        stray = sorted({c for c in compact if not c.isdigit()} - {"+"} or {"+"})
+        return _unclean(
+            f"the number contains characters that are not part of a phone number "
+            f"({' '.join(stray)!r})"
+        )
+    digits = plain.group(2)
+    if not digits.isascii():
+        # \d-like characters NFKC leaves alone (e.g. Arabic-Indic digits).
+        digits = "".join(str(unicodedata.digit(c)) for c in digits)
+    return _cleaned(plain.group(1) == "+", digits)
+
+
+def _clean(raw: object) -> _Cleaned:
+    if raw is None:
+        return _unclean("the phone number is empty")
+    if isinstance(raw, str):
+        return _clean_text(raw)
+    if isinstance(raw, bool):
+        return _unclean("the cell holds TRUE/FALSE, not a phone number")
+    if isinstance(raw, int | float):
+        return _clean_number(raw)
+    if isinstance(raw, Decimal):
+        if not raw.is_finite():
+            return _unclean("the cell holds no usable number")
+        return _clean_text(format(raw, "f"))
+    if isinstance(raw, _dt.date | _dt.time | _dt.timedelta):
+        return _unclean("the cell holds a date or time, not a phone number")
+    return _unclean(f"a {type(raw).__name__} value is not a phone number")
+
+
+# --------------------------------------------------------------------------
+# Country codes
+# --------------------------------------------------------------------------
+
+_CODE_CACHE: dict[str | int, str | None] = {}
+
+
+def _normalize_code_uncached(raw: str | int | float) -> str | None:
+    if isinstance(raw, float):
+        if not math.isfinite(raw) or not raw.is_integer():
+            return None
+        raw = int(raw)
+    if isinstance(raw, int):
+        text = str(raw)
+    else:
+        text = unicodedata.normalize("NFKC", raw).strip().strip(_QUOTES).strip()
+        upper = text.upper()
+        if len(upper) == 2 and upper.isascii() and upper.isalpha():
+            region = _REGION_ALIASES.get(upper, upper)
+            code = phonenumbers.country_code_for_region(region)
+            return str(code) if code else None
+        text = text.translate(_SEPARATORS)
+        text = _FLOAT_TEXT.sub(r"\1", text)
+        if text.startswith("+"):
+            text = text[1:]
+        elif text.startswith("011"):
+            text = text[3:]
+        elif text.startswith("00"):
+            text = text[2:]
+        if not (text.isascii() and text.isdigit()):
+            return None
+        text = str(int(text))
+    return text if text in _COUNTRY_CODES else None
+
+
+def normalize_code(raw: object) -> str | None:
+    """Country calling code as a digit string: ``"+1"``, ``1``, ``1.0``, ``"001"`` → ``"1"``.
+
+    Two-letter region codes (``"GB"``, ``"UK"``, ``"us"``) give their calling code.
+    Returns None when the value is not a country calling code.
+    """
+    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
+        return None
+    if isinstance(raw, float):
+        return _normalize_code_uncached(raw)
+    try:
+        return _CODE_CACHE[raw]
+    except KeyError:
+        code = _normalize_code_uncached(raw)
+        if len(_CODE_CACHE) < 10_000:
+            _CODE_CACHE[raw] = code
+        return code
+
+
+def region_name(phone_code: str) -> str:
+    """Human name for a calling code: ``"United States / Canada"``, ``"United Kingdom"``."""
+    code = normalize_code(phone_code)
+    if code is None:
+        return f"unknown country code {phone_code}"
+    known = _REGION_NAMES.get(code)
+    if known is not None:
+        return known
+    regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(code), ())
+    names: list[str] = []
+    for region in regions:
+        example = phonenumbers.example_number(region)
+        if example is not None:
+            name = geocoder.country_name_for_number(example, "en")
+            if name and name not in names:
+                names.append(name)
+    return " / ".join(names[:3]) if names else f"country code +{code}"
+
+
+def _reason_name(code: str) -> str:
+    return _REASON_NAMES.get(code) or region_name(code)
+
+
+def _extract_country_code(digits: str) -> str | None:
+    """The calling code a ``+``-prefixed digit string starts with (phonenumbers' rule)."""
+    for size in (1, 2, 3):
+        head = digits[:size]
+        if len(head) == size and head in _COUNTRY_CODES:
+            return head
+    return None
+
+
+def _strip_international_prefix(digits: str, rules: CodeRules | None) -> str | None:
+    """Digits after a leading IDD (``011``, ``00``, ``0011``...) when one is present."""
+    if rules is not None and rules.idd is not None:
+        match = rules.idd.match(digits)
+        if match is not None:
+            rest = digits[match.end() :]
+            # Same guard as phonenumbers: a calling code never starts with 0, and
+            # an unknown code after an IDD is left for the library to judge.
+            if rest[:1] not in ("", "0") and _extract_country_code(rest) is not None:
+                return rest
+    # "00" is the IDD of most of the world; NANP and Australian numbers never
+    # start with 00 nationally, so reading it as international is safe there too.
+    if digits.startswith("00"):
+        rest = digits[2:]
+        if rest[:1] not in ("", "0") and _extract_country_code(rest) is not None:
+            return rest
+    if rules is None and digits.startswith("011"):
+        rest = digits[3:]
+        if rest[:1] not in ("", "0") and _extract_country_code(rest) is not None:
+            return rest
+    return None
+
+
+# --------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------
+
+
+def _describe_lengths(lengths: tuple[int, ...]) -> str:
+    if len(lengths) == 1:
+        return f"{lengths[0]} digits"
+    if list(lengths) == list(range(lengths[0], lengths[-1] + 1)):
+        return f"{lengths[0]} to {lengths[-1]} digits"
+    return ", ".join(str(n) for n in lengths[:-1]) + f" or {lengths[-1]} digits"
+
+
+_NANP_AREA_CACHE: dict[str, bool] = {}
+# Exchanges spread across the range so that an area code in service matches at
+# least one of them whatever its exchange restrictions.
+_SAMPLE_EXCHANGES: Final = ("201", "234", "255", "301", "345", "456", "555", "567", "623", "789")
+
+
+def _nanp_area_exists(area: str, rules: CodeRules) -> bool:
+    known = _NANP_AREA_CACHE.get(area)
+    if known is None:
+        known = any(rules.is_valid_nsn(f"{area}{ex}4567") for ex in _SAMPLE_EXCHANGES)
+        _NANP_AREA_CACHE[area] = known
+    return known
+
+
+def _invalid_detail(national: str, code: str, rules: CodeRules | None) -> str:
+    if code != "1" or rules is None or len(national) != 10:
+        return ""
+    area, exchange = national[:3], national[3:6]
+    if area[0] in "01":
+        return f": area code {area} does not exist (area codes never start with 0 or 1)"
+    if not _nanp_area_exists(area, rules):
+        return f": area code {area} does not exist"
+    if exchange[0] in "01":
+        return f": the exchange {exchange} after the area code cannot start with 0 or 1"
+    return f": {area}-{exchange} is not a number range in use"
+
+
+def _invalid_reason(number: phonenumbers.PhoneNumber, code: str, rules: CodeRules | None) -> str:
+    national = phonenumbers.national_significant_number(number)
+    name = _reason_name(code)
+    count = len(national)
+    expected = _describe_lengths(rules.general_lengths) if rules is not None else ""
+    possible = phonenumbers.is_possible_number_with_reason(number)
+    if possible == ValidationResult.TOO_SHORT:
+        return f"too short for a {name} number: {count} digits, expected {expected}"
+    if possible == ValidationResult.TOO_LONG:
+        return f"too long for a {name} number: {count} digits, expected {expected}"
+    if possible == ValidationResult.INVALID_LENGTH:
+        return f"wrong length for a {name} number: {count} digits, expected {expected}"
+    if possible == ValidationResult.IS_POSSIBLE_LOCAL_ONLY:
+        return (
+            f"too short for a {name} number: {count} digits is a local number without "
+            f"the area code, expected {expected}"
+        )
+    if possible == ValidationResult.INVALID_COUNTRY_CODE:
+        return f"{code} is not a country calling code"
+    return f"not a valid {name} number{_invalid_detail(national, code, rules)}"
+
+
+def _parse_error_reason(error: NumberParseException, digits: str, plus: bool, code: str) -> str:
+    kind = error.error_type
+    if kind == NumberParseException.INVALID_COUNTRY_CODE:
+        if plus:
+            return f"the number starts with +{digits[:3]}, which is not a country calling code"
+        return f"{code} is not a country calling code"
+    if kind in (NumberParseException.TOO_SHORT_NSN, NumberParseException.TOO_SHORT_AFTER_IDD):
+        return f"too short to be a phone number ({len(digits)} digits)"
+    if kind == NumberParseException.TOO_LONG:
+        return f"too long to be a phone number ({len(digits)} digits)"
+    return "this does not look like a phone number"
+
+
+def _library_verdict(digits: str, plus: bool, code: str, rules: CodeRules | None) -> PhoneResult:
+    """The authoritative path: phonenumbers itself, with reasons for every failure."""
+    if rules is None:
+        # Non-geographic codes (800, 881...) can only be parsed in + form.
+        text, region = f"+{digits}" if plus else f"+{code}{digits}", None
+    else:
+        text, region = (f"+{digits}" if plus else digits), rules.main_region
+    try:
+        number = phonenumbers.parse(text, region)
+    except NumberParseException as error:
+        return _reject(code, _parse_error_reason(error, digits, plus, code))
+    found = str(number.country_code)
+    if found != code:
+        return _reject(code, f"number starts with +{found} but the country code is {code}")
+    if phonenumbers.is_valid_number(number):
+        national = phonenumbers.national_significant_number(number)
+        return PhoneResult(ok=True, national=national, phone_code=code, reason="")
+    return _reject(code, _invalid_reason(number, code, rules))
+
+
+def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
+    code: str | None = None
+    if phone_code is not None:
+        code = normalize_code(phone_code)
+        if code is None:
+            shown = str(phone_code).strip() or "(empty)"
+            return _reject(shown, f"{shown} is not a country calling code")
+    rules = rules_for_code(code) if code is not None else None
+    cleaned = _clean(raw)
+    if cleaned.reason:
+        return _reject(code or "", cleaned.reason)
+    plus, digits = cleaned.plus, cleaned.digits
+    if not plus:
+        rest = _strip_international_prefix(digits, rules)
+        if rest is not None:
+            plus, digits = True, rest
+    if code is None:
+        found = _extract_country_code(digits) if plus else None
+        if found is None:
+            return _reject(
+                "",
+                "no country code: the number does not start with +<country code> "
+                "and none was given",
+            )
+        code = found
+        rules = rules_for_code(code)
+    if rules is not None:
+        national = fast_national(digits, plus, rules)
+        if national:
+            return PhoneResult(ok=True, national=national, phone_code=code, reason="")
+    return _library_verdict(digits, plus, code, rules)
+
+
+_CACHE: dict[tuple[object, object], PhoneResult] = {}
+# Bounded so a million-row import cannot grow it without limit; distinct
+# numbers beyond this are simply re-validated.
+_CACHE_LIMIT: Final = 500_000
+_CACHEABLE_RAW: Final = frozenset({str, int, float})
+_CACHEABLE_CODE: Final = frozenset({str, int, type(None)})
+
+
+def clear_cache() -> None:
+    """Forget cached results (benchmarks measure the cold path with this)."""
+    _CACHE.clear()
+
+
+def normalize(raw: object, phone_code: str | int | None = "1") -> PhoneResult:
+    """Normalize one cell value against a country calling code.
+
+    ``raw`` may be a str, int, float, None or any other cell value.  With
+    ``phone_code=None`` the number must carry its own ``+code``/``00code``.
+    """
+    # type() rather than isinstance: True == 1 and hash alike, so bools must
+    # not share cache slots with ints.
+    if type(raw) in _CACHEABLE_RAW and type(phone_code) in _CACHEABLE_CODE and raw == raw:
+        key = (raw, phone_code)
+        hit = _CACHE.get(key)
+        if hit is not None:
+            return hit
+        result = _normalize_uncached(raw, phone_code)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = result
+        return result
+    return _normalize_uncached(raw, phone_code)
+
+
+def is_valid(national: str, phone_code: str) -> bool:
+    """True when ``national`` is exactly a valid national significant number for the code."""
+    code = normalize_code(phone_code)
+    if code is None or not (national.isascii() and national.isdigit()):
+        return False
+    result = normalize(f"+{code}{national}", code)
+    return result.ok and result.national == national
+
+
+def format_for_display(national: str, phone_code: str) -> str:
+    """``(202) 555-0123`` for NANP, ``+44 20 7946 0958`` style otherwise.
+
+    Falls back to ``national`` unchanged when it cannot be read as a number
+    with that code.
+    """
+    code = normalize_code(phone_code)
+    if code is None or not (national.isascii() and national.isdigit()):
+        return national
+    try:
+        number = phonenumbers.parse(f"+{code}{national}", None)
+    except NumberParseException:
+        return national
+    if (
+        str(number.country_code) != code
+        or phonenumbers.national_significant_number(number) != national
+    ):
+        return national
+    style = PhoneNumberFormat.NATIONAL if code == "1" else PhoneNumberFormat.INTERNATIONAL
+    return phonenumbers.format_number(number, style)
