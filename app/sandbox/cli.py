@@ -1,0 +1,81 @@
+"""The ``dnc-desk sandbox`` command: serve the sandbox until interrupted."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from types import FrameType
+
+from app.sandbox.runner import SandboxServer
+
+DEFAULT_PORT = 8765
+# A demo token for a local sandbox holding no real data, not a credential.
+DEFAULT_TOKEN = "sandbox-token"  # noqa: S105
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="port; 0 picks a free one (default 8765)"
+    )
+    parser.add_argument("--db", default=None, help="SQLite file to keep data in (default: memory)")
+    parser.add_argument(
+        "--token", default=DEFAULT_TOKEN, help="sandbox token with full permissions"
+    )
+    parser.add_argument("--read-only-token", default=None, help="sandbox token that may only read")
+    parser.add_argument(
+        "--limited-token", default=None, help="sandbox token without campaign management"
+    )
+    parser.add_argument("--empty", action="store_true", help="start without demo data")
+    parser.add_argument("--reset", action="store_true", help="wipe an existing --db and reseed")
+    parser.add_argument("--seed", type=int, default=1, help="demo data and fault random seed")
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="added latency per request")
+    parser.add_argument(
+        "--error-rate", type=float, default=0.0, help="fraction of requests answered with 5xx"
+    )
+    parser.add_argument(
+        "--drop-rate", type=float, default=0.0, help="fraction of responses cut off after handling"
+    )
+    parser.add_argument(
+        "--rate-limit", type=int, default=0, help="requests per minute per token (0: unlimited)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        server = SandboxServer(
+            db_path=args.db,
+            host=args.host,
+            port=args.port,
+            token=args.token,
+            read_only_token=args.read_only_token,
+            limited_token=args.limited_token,
+            demo=not args.empty,
+            seed=args.seed,
+            latency_ms=args.latency_ms,
+            error_rate=args.error_rate,
+            drop_rate=args.drop_rate,
+            rate_limit=args.rate_limit,
+            reset=args.reset,
+        ).start()
+    except (OSError, ValueError, RuntimeError) as error:
+        print(f"dnc-desk sandbox: {error}", file=sys.stderr)
+        return 1
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        print(f"DNC Desk sandbox serving {server.base_url}", flush=True)
+        # A timed wait keeps the main thread responsive to signals.
+        while not stop.wait(0.5):
+            pass
+    finally:
+        server.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0

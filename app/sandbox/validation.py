@@ -1,0 +1,62 @@
+"""Field rules shared by several endpoints: phone numbers, phone codes, scopes, text lengths.
+
+Phone validation is deliberately simple and format-only (the client does the real, per-country
+validation with ``phonenumbers`` before sending): a ``phone_number`` is 6-15 digits and a
+``phone_code`` is 1-4 digits. A lead's phone may additionally carry the punctuation people type,
+``(202) 555-0143``, because the service stores lead numbers as given.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.sandbox.errors import ApiError
+from app.sandbox.store import Store
+
+GLOBAL_SCOPE = 0
+PURPOSE_SCOPE = -1
+MAX_TEXT = 255
+
+_PHONE_RE = re.compile(r"^\d{6,15}$")
+_CODE_RE = re.compile(r"^\d{1,4}$")
+_LEAD_PHONE_RE = re.compile(r"^\+?[\d\s().\-]+$")
+_CAMPAIGN_RE = re.compile(r"^-?\d+$")
+
+
+def is_phone_number(value: str | None) -> bool:
+    return value is not None and bool(_PHONE_RE.match(value))
+
+
+def is_phone_code(value: str | None) -> bool:
+    return value is not None and bool(_CODE_RE.match(value))
+
+
+def is_lead_phone(value: str | None) -> bool:
+    if value is None or not _LEAD_PHONE_RE.match(value):
+        return False
+    return 6 <= sum(ch.isdigit() for ch in value) <= 15
+
+
+def parse_scope(store: Store, value: str | None, error: ApiError) -> int:
+    """``0`` global, ``-1`` purpose, or the id of an existing campaign; else raises ``error``."""
+    if value is None or not _CAMPAIGN_RE.match(value):
+        raise error
+    scope = int(value)
+    if scope in (GLOBAL_SCOPE, PURPOSE_SCOPE):
+        return scope
+    if scope < 0 or not store.campaign_exists(scope):
+        raise error
+    return scope
+
+
+def parse_campaign(store: Store, value: str | None, error: ApiError) -> int:
+    """The id of an existing campaign (no global or purpose scope); else raises ``error``."""
+    if value is None or not value.isdigit() or not store.campaign_exists(int(value)):
+        raise error
+    return int(value)
+
+
+def check_length(value: str | None, error: ApiError) -> str:
+    if value is not None and len(value) > MAX_TEXT:
+        raise error
+    return value or ""
