@@ -1,0 +1,159 @@
+"""Read delimited text files (csv, tsv, txt) as rows, streaming, whatever wrote them.
+
+Encoding: a BOM decides (UTF-8, UTF-16 LE/BE); UTF-16 without a BOM is recognised by its zero
+bytes; otherwise UTF-8, where any byte sequence that is not valid UTF-8 is decoded as cp1252
+(Excel's "CSV" on Western Windows) instead of failing half-way through a large file.
+Delimiter: whichever of comma, semicolon, tab and pipe splits a sample into the most consistent
+number of fields. Row numbers are record numbers, as Excel shows them when it opens the file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Final
+
+from app.core.sheet_types import Row, RowIterator, SheetError
+
+SAMPLE_BYTES: Final = 64 << 10
+DELIMITERS: Final = (",", ";", "\t", "|")
+MAX_FIELD: Final = 1 << 20
+MAX_COLUMNS: Final = 16_384  # Excel's limit; more means this is not a table
+_FALLBACK = "dncdesk-cp1252-fallback"
+
+
+def _cp1252_fallback(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    bad = exc.object[exc.start : exc.end]
+    # cp1252 leaves five bytes undefined; latin-1 maps every byte, so nothing is ever lost.
+    return bad.decode("cp1252", errors="strict") if _cp1252_ok(bad) else bad.decode(
+        "latin-1"
+    ), exc.end
+
+
+def _cp1252_ok(data: bytes) -> bool:
+    try:
+        data.decode("cp1252")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+codecs.register_error(_FALLBACK, _cp1252_fallback)
+
+
+def detect_encoding(sample: bytes) -> str:
+    """The codec name to read a file whose first bytes are ``sample``."""
+    if sample.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    even, odd = sample[0:4000:2], sample[1:4000:2]
+    if len(sample) >= 4 and odd.count(0) > len(odd) * 0.4 and even.count(0) < len(even) * 0.1:
+        return "utf-16-le"
+    if len(sample) >= 4 and even.count(0) > len(even) * 0.4 and odd.count(0) < len(odd) * 0.1:
+        return "utf-16-be"
+    return "utf-8"
+
+
+def sniff_delimiter(text: str) -> str:
+    """The delimiter that splits ``text`` (a sample of whole lines) most consistently."""
+    best, best_score = ",", (0.0, 0)
+    for delimiter in DELIMITERS:
+        reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+        counts: Counter[int] = Counter()
+        try:
+            for record, _ in zip(reader, range(50), strict=False):
+                if any(field.strip() for field in record):
+                    counts[len(record)] += 1
+        except csv.Error:
+            continue
+        if not counts:
+            continue
+        width, hits = counts.most_common(1)[0]
+        if width < 2:
+            continue
+        score = (hits / sum(counts.values()), width)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+class CsvSource:
+    """A delimited text file; each :meth:`iter_rows` reads it again from the start."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.sheet = path.stem
+        self.sheet_names: tuple[str, ...] = (self.sheet,)
+        try:
+            with path.open("rb") as fh:
+                sample = fh.read(SAMPLE_BYTES)
+        except OSError as exc:
+            raise SheetError(f"{path.name} cannot be read: {exc.strerror or exc}.") from exc
+        self.encoding = detect_encoding(sample)
+        if self.encoding == "utf-8" and b"\x00" in sample:
+            raise SheetError(
+                f"{path.name} is not a text or spreadsheet file (it contains binary data)."
+            )
+        text = sample.decode(self.encoding, errors=_FALLBACK)
+        if len(sample) == SAMPLE_BYTES:
+            # The sample may end inside a record; sniff whole lines only.
+            text = text[: max(text.rfind("\n"), text.rfind("\r"), 0)] or text
+        if not text.strip().strip("\ufeff"):
+            raise SheetError(f"{path.name} has no data (it is empty or only blank lines).")
+        self.delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") else None
+        self.delimiter = self.delimiter or sniff_delimiter(text)
+
+    def iter_rows(self) -> RowIterator:
+        return self._rows()
+
+    def _rows(self) -> Iterator[Row]:
+        name = self.path.name
+        number = 0
+        try:
+            with self.path.open("r", encoding=self.encoding, errors=_FALLBACK, newline="") as fh:
+                reader = csv.reader(fh, delimiter=self.delimiter or ",")
+                for number, record in enumerate(reader, 1):
+                    if len(record) > MAX_COLUMNS:
+                        raise SheetError(
+                            f"{name} row {number} has {len(record):,} columns; that is not a "
+                            "table a spreadsheet program can hold."
+                        )
+                    yield number, record if "" not in record else [f or None for f in record]
+        except csv.Error as exc:
+            raise SheetError(
+                f"{name} cannot be read as CSV after record {number} ({exc})."
+            ) from exc
+        except UnicodeError as exc:
+            raise SheetError(
+                f"{name} has text in an encoding that cannot be read ({exc})."
+            ) from exc
+        except OSError as exc:
+            raise SheetError(f"{name} cannot be read: {exc.strerror or exc}.") from exc
+
+    def preview(self, n: int) -> list[Row]:
+        return [row for row, _ in zip(self._rows(), range(n), strict=False)]
+
+    def close(self) -> None:
+        """Nothing stays open between reads."""
+
+    def __enter__(self) -> CsvSource:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+csv.field_size_limit(MAX_FIELD)

@@ -1,0 +1,279 @@
+"""Open a spreadsheet or CSV file as a stream of rows: :func:`open_sheet`.
+
+Workbooks (xlsx, xlsm, xlsb, xls, ods) pass :mod:`app.core.sheet_guard` and are then read by
+python-calamine in a child process (:mod:`app.core.sheet_worker`) under a memory cap and a
+timeout, because calamine's native code can be made to allocate gigabytes or abort by a crafted
+file. Rows arrive in batches while the parent works on earlier ones. Text files are read in this
+process by :mod:`app.core.sheet_csv`.
+
+Typical use::
+
+    with open_sheet(path) as source:
+        preview = source.preview(30)
+        for row_number, cells in source.iter_rows():
+            ...
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, Final, Protocol
+
+from app.core import sheet_worker
+from app.core.sheet_csv import CsvSource
+from app.core.sheet_guard import check_zip, sniff_kind
+from app.core.sheet_types import Row, RowIterator, SheetError
+
+WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
+TEXT_SUFFIXES: Final = (".csv", ".tsv", ".txt", ".tab")
+MEMORY_LIMIT: Final = 2 << 30
+# Start-up plus parse must finish within this; each later batch gets the same grace again.
+BASE_TIMEOUT: Final = 60.0
+TIMEOUT_PER_MB: Final = 4.0
+
+
+class SheetSource(Protocol):
+    """One sheet of one file, read as rows of raw cell values."""
+
+    path: Path
+    sheet_names: tuple[str, ...]
+    sheet: str
+
+    def iter_rows(self) -> RowIterator: ...
+    def preview(self, n: int) -> list[Row]: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> SheetSource: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+def open_sheet(path: Path, sheet: str | None = None) -> SheetSource:
+    """Open ``path`` (choosing ``sheet``, or the first visible sheet with data) for reading.
+
+    Raises :class:`SheetError` with one sentence naming the file when it cannot be read.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise SheetError(f"{path.name} does not exist or is not a file.")
+    kind = sniff_kind(path)
+    if kind.container == "empty":
+        raise SheetError(f"{path.name} is empty (0 bytes).")
+    if kind.workbook == "encrypted":
+        raise SheetError(_password_sentence(path))
+    if kind.container == "zip":
+        if not kind.workbook:
+            raise SheetError(
+                f"{path.name} is a zip archive but not a spreadsheet (xlsx, xlsm, xlsb or ods)."
+            )
+        check_zip(path)
+        return WorkbookSource(path, sheet, kind.workbook)
+    if kind.container == "ole2":
+        return WorkbookSource(path, sheet, "xls")
+    if path.suffix.lower() in WORKBOOK_SUFFIXES:
+        raise SheetError(
+            f"{path.name} is not a real {path.suffix.lower()} workbook (its content is not "
+            "in any spreadsheet format); open it in Excel and save it again."
+        )
+    return CsvSource(path)
+
+
+def _password_sentence(path: Path) -> str:
+    return (
+        f"{path.name} is password-protected; remove the password in Excel (File → Info → "
+        "Protect Workbook) or LibreOffice (File → Properties → Security) and try again."
+    )
+
+
+class WorkbookSource:
+    """A workbook sheet streamed from a :mod:`sheet_worker` child process.
+
+    The first :meth:`iter_rows` (and :meth:`preview`) share the stream started by the
+    constructor; a later :meth:`iter_rows` starts a fresh child and reads the sheet again.
+    """
+
+    def __init__(self, path: Path, sheet: str | None, fmt: str) -> None:
+        self.path = path
+        self.format = fmt
+        self.sheet_names: tuple[str, ...] = ()
+        self.sheet = ""
+        self._buffer: list[Row] = []
+        self._stream: _WorkerStream | None = _WorkerStream(path, sheet or "", fmt)
+        self.sheet_names, self.sheet = self._stream.meta()
+        self._consumed = False
+
+    def preview(self, n: int) -> list[Row]:
+        """The first ``n`` rows (fewer if the sheet is shorter), without losing them."""
+        stream = self._stream
+        if stream is None or self._consumed:
+            return [row for row, _ in zip(self._fresh_rows(), range(n), strict=False)]
+        while len(self._buffer) < n:
+            batch = stream.next_batch()
+            if batch is None:
+                break
+            self._buffer.extend(batch)
+        return self._buffer[:n]
+
+    def iter_rows(self) -> RowIterator:
+        if self._stream is None or self._consumed:
+            return self._fresh_rows()
+        self._consumed = True
+        return self._drain(self._stream)
+
+    def _drain(self, stream: _WorkerStream) -> RowIterator:
+        buffered, self._buffer = self._buffer, []
+        yield from buffered
+        while (batch := stream.next_batch()) is not None:
+            yield from batch
+        stream.close()
+
+    def _fresh_rows(self) -> RowIterator:
+        stream = _WorkerStream(self.path, self.sheet, self.format)
+        try:
+            stream.meta()
+            while (batch := stream.next_batch()) is not None:
+                yield from batch
+        finally:
+            stream.close()
+
+    def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+
+    def __enter__(self) -> WorkbookSource:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class _WorkerStream:
+    """One child process reading one sheet; a watchdog kills it when it stops making progress."""
+
+    def __init__(self, path: Path, sheet: str, fmt: str) -> None:
+        self._path = path
+        self._fmt = fmt
+        size_mb = path.stat().st_size / (1 << 20)
+        self._timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb
+        # No shell; the file name is one argv entry of our own interpreter and script.
+        self._proc = subprocess.Popen(  # noqa: S603
+            [sys.executable, "-I", sheet_worker.__file__, str(path), sheet, str(MEMORY_LIMIT)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "RUST_BACKTRACE": "0"},
+        )
+        assert self._proc.stdout is not None
+        self._out: IO[bytes] = self._proc.stdout
+        self._deadline = time.monotonic() + self._timeout
+        self._timed_out = False
+        self._done = threading.Event()
+        self._watchdog = threading.Thread(target=self._watch, daemon=True)
+        self._watchdog.start()
+        self._finished = False
+
+    def _watch(self) -> None:
+        while not self._done.wait(0.25):
+            if time.monotonic() > self._deadline:
+                self._timed_out = True
+                self._proc.kill()
+                return
+
+    def _read_message(self) -> tuple[Any, ...]:
+        head = self._out.read(4)
+        if len(head) < 4:
+            raise self._failure()
+        (length,) = struct.unpack(">I", head)
+        data = self._out.read(length)
+        if len(data) < length:
+            raise self._failure()
+        self._deadline = time.monotonic() + self._timeout
+        # The payload is written by our own worker from cell values; nothing else writes here.
+        if data[:1] == b"m":
+            message: tuple[Any, ...] = marshal.loads(data[1:])  # noqa: S302
+        else:
+            message = pickle.loads(data[1:])  # noqa: S301
+        if message[0] == "error":
+            self.close()
+            raise self._error(message)
+        return message
+
+    def meta(self) -> tuple[tuple[str, ...], str]:
+        message = self._read_message()
+        if message[0] != "meta":
+            self.close()
+            raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
+        return tuple(message[1]), str(message[2])
+
+    def next_batch(self) -> list[Row] | None:
+        if self._finished:
+            return None
+        message = self._read_message()
+        if message[0] == "end":
+            self._finished = True
+            self.close()
+            return None
+        rows: list[Row] = message[1]
+        return rows
+
+    def _failure(self) -> SheetError:
+        self._done.set()
+        code = self._proc.wait()
+        self.close()
+        name = self._path.name
+        if self._timed_out:
+            return SheetError(
+                f"{name} took longer than {self._timeout:.0f} seconds to read and was stopped; "
+                "it may be damaged or crafted to hang readers."
+            )
+        if code != 0:
+            return SheetError(
+                f"{name} needs more memory to read than a spreadsheet of its size should "
+                f"(limit {MEMORY_LIMIT >> 30} GB); it is damaged or crafted, so reading stopped."
+            )
+        return SheetError(f"{name} could not be read (the reader stopped unexpectedly).")
+
+    def _error(self, message: tuple[Any, ...]) -> SheetError:
+        kind, detail = message[1], message[2]
+        names: list[str] = list(message[3]) if len(message) > 3 else []
+        name = self._path.name
+        if kind == "password":
+            return SheetError(_password_sentence(self._path))
+        if kind == "no_sheet":
+            listed = ", ".join(repr(n) for n in names) or "none"
+            return SheetError(f"{name} has no sheet named {detail!r}; its sheets are {listed}.")
+        if kind == "empty":
+            return SheetError(f"{name} has no data in any visible sheet.")
+        if kind == "empty_sheet":
+            return SheetError(f"The sheet {detail!r} of {name} is empty.")
+        if kind == "memory":
+            return SheetError(f"{name} needs more memory to read than it should; reading stopped.")
+        detail = str(detail)[:160]
+        return SheetError(
+            f"{name} is damaged or not a valid {self._fmt} file and could not be read ({detail})."
+        )
+
+    def close(self) -> None:
+        self._done.set()
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        self._out.close()
