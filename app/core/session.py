@@ -1,0 +1,323 @@
+"""A connection in use: its API client for reads, and journaled writes.
+
+Every write DNC Desk makes to the service goes through :class:`Session`, which records an
+intent row in the change journal before the call and an outcome row after it, so even a
+crash between the two leaves a trace that the write may have happened.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.api.client import ApiClient
+from app.api.errors import ApiError
+from app.api.models import Campaign, DncEntry, Lead, SmsOptOut, WriteResult, WriteStatus
+from app.api.paging import Cancelled
+from app.api.scope import Scope
+from app.core.connections import Connection
+from app.core.journal import ChangeJournal
+
+
+def e164(phone_number: str, phone_code: str) -> str:
+    digits = "".join(ch for ch in phone_number if ch.isdigit())
+    return f"+{phone_code}{digits}" if digits else ""
+
+
+def _target(kind: str, phone_number: str, phone_code: str, scope: Scope) -> str:
+    return f"{kind}:{e164(phone_number, phone_code) or phone_number} scope={scope}"
+
+
+class Session:
+    """Reads go to ``session.api``; writes go through the methods here and are journaled."""
+
+    def __init__(self, connection: Connection, api: ApiClient, journal: ChangeJournal) -> None:
+        self.connection = connection
+        self.api = api
+        self.journal = journal
+
+    def __repr__(self) -> str:
+        return f"Session({self.connection.name!r}, {self.connection.base_url!r})"
+
+    def close(self) -> None:
+        self.api.close()
+
+    def _journaled(
+        self,
+        operation: str,
+        target: str,
+        call: Callable[[], WriteResult],
+        *,
+        phone: str = "",
+        before: Mapping[str, Any] | None = None,
+        after: Mapping[str, Any] | None = None,
+        job: str = "",
+        note: str = "",
+    ) -> WriteResult:
+        intent = self.journal.record_intent(
+            connection=self.connection.name,
+            base_url=self.connection.base_url,
+            operation=operation,
+            target=target,
+            phone=phone,
+            before=before,
+            after=after,
+            job=job,
+            note=note,
+        )
+        try:
+            result = call()
+        except Cancelled:
+            self.journal.record_outcome(
+                intent, outcome="not_attempted", error="cancelled before the request was sent"
+            )
+            raise
+        except ApiError as exc:
+            self.journal.record_outcome(intent, outcome="failed", error=str(exc))
+            raise
+        except Exception as exc:
+            self.journal.record_outcome(
+                intent, outcome="failed", error=f"{type(exc).__name__}: {exc}"
+            )
+            raise
+        outcome = "ok" if result.status is WriteStatus.DONE else result.status.value
+        detail = result.message if result.status is not WriteStatus.DONE else ""
+        if result.retried:
+            detail = (detail + f" (answered after {result.attempts} attempts)").strip()
+        self.journal.record_outcome(
+            intent, outcome=outcome, error=detail, after={"id": result.id} if result.id else None
+        )
+        return result
+
+    # ------------------------------------------------------------------ DNC
+    def insert_dnc(
+        self,
+        phone_number: str,
+        phone_code: str,
+        scope: Scope,
+        *,
+        reason: str = "",
+        purpose: str = "",
+        already_present_ok: bool = True,
+        job: str = "",
+        note: str = "",
+        cancel: threading.Event | None = None,
+    ) -> WriteResult:
+        values = {
+            "phone_number": phone_number,
+            "phone_code": phone_code,
+            "campaign_id": scope.api_campaign_id,
+            "reason": reason,
+            "purpose": purpose or (scope.purpose_text if scope.is_purpose else ""),
+        }
+        return self._journaled(
+            "dnc.insert",
+            _target("dnc", phone_number, phone_code, scope),
+            lambda: self.api.insert_dnc(
+                phone_number,
+                phone_code,
+                scope,
+                reason=reason,
+                purpose=purpose,
+                already_present_ok=already_present_ok,
+                cancel=cancel,
+            ),
+            phone=e164(phone_number, phone_code),
+            after=values,
+            job=job,
+            note=note,
+        )
+
+    def update_dnc(
+        self,
+        before: DncEntry,
+        *,
+        phone_number: str | None = None,
+        phone_code: str | None = None,
+        scope: Scope | None = None,
+        reason: str | None = None,
+        purpose: str | None = None,
+        note: str = "",
+    ) -> WriteResult:
+        changes: dict[str, str] = {}
+        for key, value in (
+            ("phone_number", phone_number),
+            ("phone_code", phone_code),
+            ("reason", reason),
+            ("purpose", purpose),
+        ):
+            if value is not None:
+                changes[key] = value
+        if scope is not None:
+            changes["campaign_id"] = scope.api_campaign_id
+        after = {**before.as_dict(), **changes}
+        return self._journaled(
+            "dnc.update",
+            f"dnc id={before.id}",
+            lambda: self.api.update_dnc(
+                before.id,
+                phone_number=phone_number,
+                phone_code=phone_code,
+                scope=scope,
+                reason=reason,
+                purpose=purpose,
+            ),
+            phone=e164(phone_number or before.phone_number, phone_code or before.phone_code),
+            before=before.as_dict(),
+            after=after,
+            note=note,
+        )
+
+    def delete_dnc(
+        self,
+        phone_number: str,
+        phone_code: str,
+        scope: Scope,
+        *,
+        lead_status: str | None = None,
+        before: DncEntry | None = None,
+        not_found_ok: bool = False,
+        job: str = "",
+        note: str = "",
+        cancel: threading.Event | None = None,
+    ) -> WriteResult:
+        """Remove a number from a scope; ``note`` is the removal reason the user gave."""
+        details: dict[str, str] = {
+            "phone_number": phone_number,
+            "phone_code": phone_code,
+            "campaign_id": scope.api_campaign_id,
+        }
+        if lead_status:
+            details["update_lead_status"] = "true"
+            details["lead_status"] = lead_status
+        return self._journaled(
+            "dnc.delete",
+            _target("dnc", phone_number, phone_code, scope),
+            lambda: self.api.delete_dnc(
+                phone_number,
+                phone_code,
+                scope,
+                lead_status=lead_status,
+                not_found_ok=not_found_ok,
+                cancel=cancel,
+            ),
+            phone=e164(phone_number, phone_code),
+            before=before.as_dict() if before is not None else details,
+            after=details if lead_status else None,
+            job=job,
+            note=note,
+        )
+
+    # ------------------------------------------------------------------ SMS opt-out
+    def insert_sms(
+        self,
+        phone_number: str,
+        phone_code: str,
+        scope: Scope,
+        *,
+        reason: str = "",
+        purpose: str = "",
+        already_present_ok: bool = True,
+        job: str = "",
+        note: str = "",
+        cancel: threading.Event | None = None,
+    ) -> WriteResult:
+        values = {
+            "phone_number": phone_number,
+            "phone_code": phone_code,
+            "campaign_id": scope.api_campaign_id,
+            "reason": reason,
+            "purpose": purpose or (scope.purpose_text if scope.is_purpose else ""),
+        }
+        return self._journaled(
+            "sms.insert",
+            _target("sms", phone_number, phone_code, scope),
+            lambda: self.api.insert_sms(
+                phone_number,
+                phone_code,
+                scope,
+                reason=reason,
+                purpose=purpose,
+                already_present_ok=already_present_ok,
+                cancel=cancel,
+            ),
+            phone=e164(phone_number, phone_code),
+            after=values,
+            job=job,
+            note=note,
+        )
+
+    def update_sms(
+        self,
+        before: SmsOptOut,
+        *,
+        phone_number: str | None = None,
+        phone_code: str | None = None,
+        scope: Scope | None = None,
+        reason: str | None = None,
+        purpose: str | None = None,
+        note: str = "",
+    ) -> WriteResult:
+        number = phone_number or before.phone_number
+        code = phone_code or before.phone_code
+        new_scope = scope or before.scope
+        after = {
+            **before.as_dict(),
+            "phone_number": number,
+            "phone_code": code,
+            "campaign_id": new_scope.api_campaign_id,
+        }
+        if reason is not None:
+            after["reason"] = reason
+        if purpose is not None:
+            after["purpose"] = purpose
+        return self._journaled(
+            "sms.update",
+            f"sms id={before.id}",
+            lambda: self.api.update_sms(
+                before.id,
+                phone_number=number,
+                phone_code=code,
+                scope=new_scope,
+                reason=reason,
+                purpose=purpose,
+            ),
+            phone=e164(number, code),
+            before=before.as_dict(),
+            after=after,
+            note=note,
+        )
+
+    # ------------------------------------------------------------------ leads, campaigns
+    def restatus_lead(
+        self,
+        lead: Lead,
+        status: str,
+        *,
+        job: str = "",
+        note: str = "",
+        cancel: threading.Event | None = None,
+    ) -> WriteResult:
+        return self._journaled(
+            "lead.update",
+            f"lead id={lead.id}",
+            lambda: self.api.update_lead(lead.id, status=status, cancel=cancel),
+            phone=e164(lead.phone_number, lead.phone_code or "1"),
+            before={"id": lead.id, "list_id": lead.list_id, "status": lead.status},
+            after={"id": lead.id, "list_id": lead.list_id, "status": status},
+            job=job,
+            note=note,
+        )
+
+    def set_campaign_status(
+        self, campaign: Campaign, active: bool, *, note: str = ""
+    ) -> WriteResult:
+        return self._journaled(
+            "campaign.status",
+            f"campaign id={campaign.id} ({campaign.name})",
+            lambda: self.api.set_campaign_status(campaign.id, active),
+            before={"id": campaign.id, "active": campaign.active},
+            after={"id": campaign.id, "active": active},
+            note=note,
+        )
