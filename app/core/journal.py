@@ -1,0 +1,796 @@
+"""The local change journal: every write the app makes, before and after the call.
+
+Rows live in SQLite (WAL, synchronous=NORMAL) and are hash-chained: each row stores
+``hash = sha256(canonical JSON of its content + prev_hash)`` and the ``prev_hash`` of the row
+before it, so editing a row, or deleting one in the middle, is detectable by ``verify()``.
+
+A chain alone cannot show that its *last* rows were deleted (the shortened chain is still a
+valid chain). The ``chain_head`` table therefore keeps the last id, last hash and row count,
+updated in the same transaction as every append. What that proves: rows removed or edited with
+a SQL tool (or a damaged file) are detected as long as the head row was not rewritten to match.
+What it does not prove: someone who deliberately recomputes the hashes and rewrites the head, or
+who replaces the whole file with an older copy, produces a journal that verifies; detecting that
+needs the head hash anchored outside this file (e.g. printed in exported reports).
+
+Writes are serialised by one lock (the import engine writes from many worker threads) and by
+``BEGIN IMMEDIATE``, which also keeps the chain linear if a second app instance opens the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.utils import get_column_letter
+
+from app.core.redaction import SECRETS
+
+GENESIS_HASH = "0" * 64
+HASH_VERSION = "dnc-desk-journal-1"
+
+PHASE_INTENT = "intent"
+PHASE_OUTCOME = "outcome"
+# One-row records that have no separate result (job start/finish, gate override).
+PHASE_EVENT = "event"
+
+_COLUMNS = (
+    "id",
+    "time",
+    "phase",
+    "ref",
+    "connection",
+    "base_url",
+    "operation",
+    "target",
+    "phone",
+    "before",
+    "after",
+    "outcome",
+    "error",
+    "job",
+    "note",
+    "prev_hash",
+    "hash",
+)
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM journal"
+# Copied from an intent into its outcome row so filters by phone, job or operation find both.
+_INTENT_FIELDS = ("connection", "base_url", "operation", "target", "phone", "job")
+# Intents still waiting for their outcome, kept in memory to avoid a lookup per outcome.
+_OPEN_INTENTS_CACHE = 50_000
+_PLACEHOLDERS = ", ".join("?" * len(_COLUMNS))
+_INSERT = f"INSERT INTO journal ({', '.join(_COLUMNS)}) VALUES ({_PLACEHOLDERS})"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS journal (
+    id INTEGER PRIMARY KEY,
+    time TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    ref INTEGER,
+    connection TEXT NOT NULL,
+    base_url TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    target TEXT NOT NULL,
+    phone TEXT NOT NULL,
+    before TEXT,
+    after TEXT,
+    outcome TEXT NOT NULL,
+    error TEXT NOT NULL,
+    job TEXT NOT NULL,
+    note TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_phone ON journal(phone) WHERE phone != '';
+CREATE INDEX IF NOT EXISTS journal_operation ON journal(operation);
+CREATE INDEX IF NOT EXISTS journal_time ON journal(time);
+CREATE INDEX IF NOT EXISTS journal_job ON journal(job) WHERE job != '';
+CREATE TABLE IF NOT EXISTS chain_head (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    last_id INTEGER NOT NULL,
+    last_hash TEXT NOT NULL,
+    rows INTEGER NOT NULL
+);
+"""
+
+# Excel's limit per cell; longer text would make the file fail to open.
+_XLSX_CELL_LIMIT = 32_767
+# Characters that make spreadsheet software treat text as a formula (OWASP CSV injection);
+# tab/CR/LF because some importers strip them and then see the next character.
+_FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+EXPORT_HEADERS = (
+    "Entry",
+    "Time (UTC)",
+    "Phase",
+    "Answers entry",
+    "Connection",
+    "Base URL",
+    "Operation",
+    "Target",
+    "Phone",
+    "Before",
+    "After",
+    "Outcome",
+    "Error",
+    "Job",
+    "Note",
+    "Previous hash",
+    "Hash",
+)
+
+
+class JournalError(Exception):
+    """The journal could not be read or written; ``str()`` is one sentence for the user."""
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One journal row. ``phase`` is "intent", "outcome" (``ref`` = the intent) or "event"."""
+
+    id: int
+    time: str
+    phase: str
+    ref: int | None
+    connection: str
+    base_url: str
+    operation: str
+    target: str
+    phone: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    outcome: str
+    error: str
+    job: str
+    note: str
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class ChainVerdict:
+    ok: bool
+    rows: int
+    first_bad_id: int | None
+    message: str
+
+
+def utc_now() -> str:
+    """Fixed-width UTC timestamps so string comparison is time order (used by filters)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _redact_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return SECRETS.redact(value)
+    if isinstance(value, Mapping):
+        return {str(_redact_value(str(k))): _redact_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_redact_value(v) for v in value]
+    return value
+
+
+def _dump_mapping(value: Mapping[str, Any] | None) -> str | None:
+    if value is None:
+        return None
+    # Redact the structure, not the JSON text: a secret with a quote or backslash in it
+    # would be escaped in the JSON and no longer match. default=str keeps odd values
+    # (dates, Decimals, enums) recordable instead of failing the write.
+    text = json.dumps(
+        _redact_value(value),
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+        default=str,
+    )
+    # default=str may have stringified an object that contains a secret.
+    return SECRETS.redact(text)
+
+
+def _load_mapping(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return {"unreadable": text}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def row_hash(row: Mapping[str, Any]) -> str:
+    """sha256 over a canonical JSON array of the content columns and prev_hash.
+
+    The stored text of before/after is hashed as-is, so verification never depends on JSON
+    re-serialisation being stable. The id is included so renumbering rows is detected too.
+    """
+    payload = [HASH_VERSION, *(row[c] for c in _COLUMNS if c != "hash")]
+    canonical = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _entry(row: sqlite3.Row | tuple[Any, ...]) -> JournalEntry:
+    values = dict(zip(_COLUMNS, tuple(row), strict=True))
+    values["before"] = _load_mapping(values["before"])
+    values["after"] = _load_mapping(values["after"])
+    return JournalEntry(**values)
+
+
+def _normalise_bound(value: str, *, end: bool) -> str:
+    """Turn a user/UI time bound into the stored format; a bare date as ``until`` means
+    "up to the end of that day"."""
+    value = value.strip()
+    if not value:
+        return ""
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise JournalError(
+            f"{value!r} is not a date or time; use a form like 2026-11-22 or 2026-11-22T14:30:00Z."
+        ) from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    if end and len(value) == 10:
+        parsed += timedelta(days=1)
+    return parsed.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def neutralise_cell(value: str) -> str:
+    """Make text safe to put in a spreadsheet cell.
+
+    Choice (OWASP "CSV injection"): text starting with = + - @ tab CR or LF gets a leading
+    single quote as part of the cell *text*. In the xlsx the cell is a plain string either way,
+    but openpyxl would otherwise store "=..." as a formula, and a user who re-saves as CSV
+    or edits the cell would turn "-1+2" or "+1202..." into one. The visible quote is the
+    documented cost: an E.164 number shows as '+12025550123, which still reads as the number.
+    Characters XML cannot hold are replaced, and over-long text is cut to Excel's limit.
+    """
+    value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+    if value.startswith(_FORMULA_TRIGGERS):
+        value = "'" + value
+    if len(value) > _XLSX_CELL_LIMIT:
+        value = value[: _XLSX_CELL_LIMIT - 1] + "…"
+    return value
+
+
+class _Pending:
+    """A row waiting for the group commit, and what became of it."""
+
+    __slots__ = ("copy_from", "done", "error", "id", "row", "wake")
+
+    def __init__(self, row: dict[str, Any], copy_from: int | None) -> None:
+        self.row = row
+        self.copy_from = copy_from
+        self.done = False
+        self.id: int | None = None
+        self.error: BaseException | None = None
+        # Held from the start; released once, when the row is done or its owner must lead.
+        self.wake = threading.Lock()
+        self.wake.acquire()
+
+
+class ChangeJournal:
+    """Append-only, hash-chained record of the app's writes to the service; thread-safe."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        self._queue_lock = threading.Lock()
+        self._writing = False
+        self._intents: dict[int, tuple[Any, ...]] = {}
+        self._queue: list[_Pending] = []
+        self._read_lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        new_file = not path.exists()
+        try:
+            self._db = self._connect()
+            self._db.executescript(_SCHEMA)
+            self._db.execute(
+                "INSERT OR IGNORE INTO chain_head (one, last_id, last_hash, rows) "
+                "SELECT 1, 0, ?, 0 WHERE NOT EXISTS (SELECT 1 FROM journal)",
+                (GENESIS_HASH,),
+            )
+            # A separate connection for reads: WAL lets a long verify() or export read a
+            # snapshot while the import threads keep appending.
+            self._reader = self._connect()
+        except sqlite3.Error as exc:
+            raise JournalError(
+                f"The change journal at {path} cannot be opened ({exc}); check the disk and "
+                "the file's permissions."
+            ) from exc
+        if new_file:
+            # Phone numbers and people's data: owner-only, like the rest of the data dir.
+            with contextlib.suppress(OSError):
+                os.chmod(path, 0o600)
+        self._closed = False
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA busy_timeout = 10000")
+        db.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL mode never corrupts the file; a power cut may lose the last commits,
+        # which is accepted for a 2,000-write/s import.
+        db.execute("PRAGMA synchronous = NORMAL")
+        return db
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def __enter__(self) -> ChangeJournal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock, self._read_lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._reader.close()
+            self._db.close()
+
+    # -- writing ----------------------------------------------------------------------
+
+    def record_intent(
+        self,
+        *,
+        connection: str,
+        base_url: str,
+        operation: str,
+        target: str,
+        phone: str = "",
+        before: Mapping[str, Any] | None = None,
+        after: Mapping[str, Any] | None = None,
+        job: str = "",
+        note: str = "",
+    ) -> int:
+        """Record a write the app is about to make; returns the id to pass to record_outcome."""
+        return self._append(
+            {
+                "phase": PHASE_INTENT,
+                "ref": None,
+                "connection": connection,
+                "base_url": base_url,
+                "operation": operation,
+                "target": target,
+                "phone": phone,
+                "before": before,
+                "after": after,
+                "outcome": "",
+                "error": "",
+                "job": job,
+                "note": note,
+            }
+        )
+
+    def record_outcome(
+        self,
+        intent_id: int,
+        *,
+        outcome: str,
+        error: str = "",
+        after: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record how the write of ``intent_id`` ended; the row repeats the intent's
+        connection, operation, target, phone and job so filters find both rows."""
+        if not outcome:
+            raise JournalError("An outcome needs a result such as ok or failed.")
+        return self._append(
+            {
+                "phase": PHASE_OUTCOME,
+                "ref": intent_id,
+                "before": None,
+                "after": after,
+                "outcome": outcome,
+                "error": error,
+                "note": "",
+            },
+            copy_from=intent_id,
+        )
+
+    def record_event(
+        self,
+        *,
+        connection: str,
+        base_url: str,
+        operation: str,
+        target: str = "",
+        note: str = "",
+        job: str = "",
+        details: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record a one-row event (job start/finish, gate override); details go in ``after``."""
+        return self._append(
+            {
+                "phase": PHASE_EVENT,
+                "ref": None,
+                "connection": connection,
+                "base_url": base_url,
+                "operation": operation,
+                "target": target,
+                "phone": "",
+                "before": None,
+                "after": details,
+                "outcome": "",
+                "error": "",
+                "job": job,
+                "note": note,
+            }
+        )
+
+    def _append(self, fields: dict[str, Any], *, copy_from: int | None = None) -> int:
+        row: dict[str, Any] = {}
+        for key, value in fields.items():
+            if key in ("before", "after"):
+                row[key] = _dump_mapping(value)
+            elif isinstance(value, str):
+                row[key] = SECRETS.redact(value)
+            else:
+                row[key] = value
+        pending = _Pending(row, copy_from)
+        # Group commit (leader/follower): a caller that finds no write in progress becomes
+        # the leader and writes every queued row in one transaction; the others sleep on
+        # their own lock until their row is committed, or until they are handed the lead.
+        # Each caller returns only after its own row is committed ("intent recorded before
+        # the call" holds), but 16 import threads share commits instead of queueing for one
+        # each, and only the threads whose rows were written are woken.
+        with self._queue_lock:
+            self._queue.append(pending)
+            leading = not self._writing
+            self._writing = True
+        if not leading:
+            pending.wake.acquire()
+        if not pending.done:
+            self._lead()
+        if pending.error is not None:
+            raise pending.error
+        assert pending.id is not None
+        return pending.id
+
+    def _lead(self) -> None:
+        with self._queue_lock:
+            batch, self._queue = self._queue, []
+        try:
+            with self._lock:
+                self._write_batch(batch)
+        except BaseException as exc:
+            # A bug or KeyboardInterrupt in the leader must not leave the followers with
+            # neither an id nor an error.
+            for item in batch:
+                if item.error is None and item.id is None:
+                    item.error = exc
+        with self._queue_lock:
+            for item in batch:
+                item.done = True
+            successor = self._queue[0] if self._queue else None
+            if successor is None:
+                self._writing = False
+        for item in batch:
+            item.wake.release()
+        if successor is not None:
+            successor.wake.release()
+
+    def _write_batch(self, batch: list[_Pending]) -> None:
+        """Chain and insert a batch in one transaction.
+
+        The statements per batch are fixed (no per-row execute): every sqlite3 call releases
+        the GIL, and with 16 busy threads getting it back costs more than the SQL itself.
+        """
+        db = self._db
+        written: list[_Pending] = []
+        try:
+            if self._closed:
+                raise JournalError("The change journal is closed; restart the app.")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                head = db.execute(
+                    "SELECT last_id, last_hash FROM chain_head WHERE one = 1"
+                ).fetchone()
+                if head is None:
+                    raise JournalError(
+                        "The change journal's chain head is missing, so new entries cannot be "
+                        "chained; keep the file for review and start a new one."
+                    )
+                last_id, last_hash = int(head[0]), str(head[1])
+                self._load_intents(db, batch)
+                for pending in batch:
+                    row = pending.row
+                    if pending.copy_from is not None:
+                        source = self._intents.get(pending.copy_from)
+                        if source is None:
+                            pending.error = JournalError(
+                                f"Entry {pending.copy_from} is not a recorded intent, so no "
+                                "outcome can be recorded for it."
+                            )
+                            continue
+                        row.update(zip(_INTENT_FIELDS, source, strict=True))
+                    row["id"] = last_id + 1
+                    row["time"] = utc_now()
+                    row["prev_hash"] = last_hash
+                    row["hash"] = row_hash(row)
+                    last_id, last_hash = row["id"], row["hash"]
+                    written.append(pending)
+                db.executemany(_INSERT, [tuple(p.row[c] for c in _COLUMNS) for p in written])
+                db.execute(
+                    "UPDATE chain_head SET last_id = ?, last_hash = ?, rows = rows + ? "
+                    "WHERE one = 1",
+                    (last_id, last_hash, len(written)),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                # COMMIT itself may have failed after SQLite already ended the transaction.
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            failure = JournalError(
+                f"The change journal could not be written ({exc}); the change was not made. "
+                "Check free disk space and try again."
+            )
+            failure.__cause__ = exc
+            self._fail(batch, failure)
+        except JournalError as exc:
+            self._fail(batch, exc)
+        else:
+            for pending in written:
+                pending.id = int(pending.row["id"])
+                if pending.row["phase"] == PHASE_INTENT:
+                    self._remember_intent(pending.id, pending.row)
+                elif pending.copy_from is not None:
+                    # One outcome per intent is the normal case; a second one still works
+                    # through the database lookup.
+                    self._intents.pop(pending.copy_from, None)
+
+    @staticmethod
+    def _fail(batch: list[_Pending], error: JournalError) -> None:
+        for pending in batch:
+            pending.error = pending.error or error
+
+    def _remember_intent(self, intent_id: int, row: Mapping[str, Any]) -> None:
+        self._intents[intent_id] = tuple(row[k] for k in _INTENT_FIELDS)
+        if len(self._intents) > _OPEN_INTENTS_CACHE:
+            # Intents whose outcome never came (crash, cancelled job) must not grow memory
+            # forever; dicts keep insertion order, so this drops the oldest.
+            del self._intents[next(iter(self._intents))]
+
+    def _load_intents(self, db: sqlite3.Connection, batch: list[_Pending]) -> None:
+        """Fetch the intents this batch answers that are not cached (e.g. written before a
+        restart). An outcome never shares a batch with its intent: the caller only learns
+        the intent's id once that intent is committed."""
+        wanted = {
+            p.copy_from
+            for p in batch
+            if p.copy_from is not None and p.copy_from not in self._intents
+        }
+        if not wanted:
+            return
+        ids = sorted(wanted)
+        placeholders = ", ".join("?" * len(ids))
+        for found in db.execute(
+            f"SELECT id, {', '.join(_INTENT_FIELDS)} FROM journal "
+            f"WHERE phase = ? AND id IN ({placeholders})",
+            (PHASE_INTENT, *ids),
+        ):
+            self._intents[int(found[0])] = tuple(found[1:])
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._read_lock:
+            if self._closed:
+                raise JournalError("The change journal is closed; restart the app.")
+            try:
+                self._reader.execute("BEGIN")
+                try:
+                    yield self._reader
+                finally:
+                    if self._reader.in_transaction:
+                        self._reader.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise JournalError(f"The change journal could not be read ({exc}).") from exc
+
+    def verify(self) -> ChainVerdict:
+        """Recompute the whole chain and compare its end with the chain head."""
+        with self._read() as db:
+            head = db.execute("SELECT last_id, last_hash, rows FROM chain_head").fetchone()
+            expected_prev = GENESIS_HASH
+            rows = 0
+            last_id = 0
+            for raw in db.execute(f"{_SELECT} ORDER BY id"):
+                row = dict(zip(_COLUMNS, raw, strict=True))
+                rows += 1
+                if row["prev_hash"] != expected_prev:
+                    return self._broken(
+                        rows,
+                        row["id"],
+                        f"entry {row['id']} does not follow the entry before it "
+                        "(entries before it were deleted or edited)",
+                    )
+                if row_hash(row) != row["hash"]:
+                    return self._broken(
+                        rows,
+                        row["id"],
+                        f"entry {row['id']} does not match its hash (it was edited)",
+                    )
+                expected_prev = row["hash"]
+                last_id = row["id"]
+        if head is None:
+            return self._broken(
+                rows, None, "its record of the last entry is missing (the chain head was deleted)"
+            )
+        head_id, head_hash, head_rows = head
+        if head_rows > rows or head_id > last_id:
+            missing = head_rows - rows
+            return self._broken(
+                rows,
+                last_id + 1,
+                f"it ends at entry {last_id:,} but {head_rows:,} entries were recorded "
+                f"(the latest {missing:,} were deleted)",
+            )
+        if head_rows != rows or head_id != last_id or head_hash != expected_prev:
+            return self._broken(
+                rows,
+                head_id or None,
+                "its last entry does not match the recorded chain head (the file was edited "
+                "or replaced with another copy)",
+            )
+        noun = "entry" if rows == 1 else "entries"
+        return ChainVerdict(True, rows, None, f"The change journal is intact ({rows:,} {noun}).")
+
+    @staticmethod
+    def _broken(rows: int, first_bad_id: int | None, why: str) -> ChainVerdict:
+        return ChainVerdict(False, rows, first_bad_id, f"The change journal was altered: {why}.")
+
+    @staticmethod
+    def _where(
+        text: str, operation: str, phone: str, since: str, until: str, job: str
+    ) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if text.strip():
+            pattern = f"%{_like_escape(text.strip())}%"
+            searched = ("target", "phone", "note", "error", "operation", "job", "before", "after")
+            clauses.append(
+                "(" + " OR ".join(f"COALESCE({c}, '') LIKE ? ESCAPE '\\'" for c in searched) + ")"
+            )
+            params.extend([pattern] * len(searched))
+        if operation.strip():
+            op = operation.strip()
+            # "dnc.*" or "dnc." select a family of operations.
+            if op.endswith(("*", ".")):
+                clauses.append("operation LIKE ? ESCAPE '\\'")
+                params.append(_like_escape(op.rstrip("*")) + "%")
+            else:
+                clauses.append("operation = ?")
+                params.append(op)
+        if phone.strip():
+            clauses.append("phone = ?")
+            params.append(phone.strip())
+        if job.strip():
+            clauses.append("job = ?")
+            params.append(job.strip())
+        lower = _normalise_bound(since, end=False)
+        if lower:
+            clauses.append("time >= ?")
+            params.append(lower)
+        upper = _normalise_bound(until, end=True)
+        if upper:
+            clauses.append("time < ?" if len(until.strip()) == 10 else "time <= ?")
+            params.append(upper)
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    def query(
+        self,
+        *,
+        text: str = "",
+        operation: str = "",
+        phone: str = "",
+        since: str = "",
+        until: str = "",
+        job: str = "",
+        limit: int = 1000,
+        offset: int = 0,
+    ) -> list[JournalEntry]:
+        """Matching entries, newest first."""
+        where, params = self._where(text, operation, phone, since, until, job)
+        with self._read() as db:
+            cursor = db.execute(
+                f"{_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+                (*params, max(0, limit), max(0, offset)),
+            )
+            return [_entry(r) for r in cursor]
+
+    def count(
+        self,
+        *,
+        text: str = "",
+        operation: str = "",
+        phone: str = "",
+        since: str = "",
+        until: str = "",
+        job: str = "",
+    ) -> int:
+        where, params = self._where(text, operation, phone, since, until, job)
+        with self._read() as db:
+            (n,) = db.execute(f"SELECT COUNT(*) FROM journal{where}", params).fetchone()
+        return int(n)
+
+    def get(self, entry_id: int) -> JournalEntry | None:
+        with self._read() as db:
+            raw = db.execute(f"{_SELECT} WHERE id = ?", (entry_id,)).fetchone()
+        return _entry(raw) if raw is not None else None
+
+    # -- export -----------------------------------------------------------------------
+
+    def export_xlsx(self, path: Path, entries: Iterable[JournalEntry]) -> int:
+        """Write entries to an xlsx file (atomically) and return how many were written.
+
+        Phone numbers and every other text go in as text cells, neutralised against formula
+        injection (see ``neutralise_cell``); ids stay numbers so the sheet sorts them right.
+        """
+        workbook = Workbook(write_only=True)
+        sheet = workbook.create_sheet("Change journal")
+        widths = (8, 28, 9, 9, 16, 28, 16, 40, 16, 40, 40, 16, 40, 20, 40, 20, 20)
+        for index, width in enumerate(widths, start=1):
+            sheet.column_dimensions[get_column_letter(index)].width = width
+        sheet.append(list(EXPORT_HEADERS))
+        written = 0
+        for entry in entries:
+            sheet.append(_export_row(entry))
+            written += 1
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".journal-export-", suffix=".xlsx", dir=path.parent)
+        os.close(fd)
+        try:
+            workbook.save(tmp)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        return written
+
+
+def _export_row(entry: JournalEntry) -> list[Any]:
+    def text(value: str) -> str:
+        return neutralise_cell(SECRETS.redact(value))
+
+    def mapping(value: dict[str, Any] | None) -> str:
+        if value is None:
+            return ""
+        return text(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
+
+    return [
+        entry.id,
+        text(entry.time),
+        text(entry.phase),
+        entry.ref,
+        text(entry.connection),
+        text(entry.base_url),
+        text(entry.operation),
+        text(entry.target),
+        text(entry.phone),
+        mapping(entry.before),
+        mapping(entry.after),
+        text(entry.outcome),
+        text(entry.error),
+        text(entry.job),
+        text(entry.note),
+        text(entry.prev_hash),
+        text(entry.hash),
+    ]

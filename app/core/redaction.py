@@ -1,0 +1,165 @@
+"""Keep secrets (API tokens) out of logs and out of anything we write to disk.
+
+Every token the app handles is registered in the process-wide ``SECRETS`` registry; log records
+and journal fields are passed through ``SECRETS.redact`` so a token that slips into a message,
+an ``%r`` of a request body or an exception text is replaced by ``***`` before it is stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+REPLACEMENT = "***"
+# Shorter strings would match all over ordinary text and make logs unreadable while
+# protecting nothing (no real token is that short).
+MIN_SECRET_LENGTH = 4
+
+
+class SecretRegistry:
+    """A thread-safe set of secret strings that ``redact`` replaces with ``***``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._secrets: set[str] = set()
+        # Swapped as a whole under the lock and read without it: a reader sees either the
+        # old or the new pattern, both of which are complete.
+        self._pattern: re.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        # Never show the secrets themselves, only how many there are.
+        return f"<SecretRegistry with {len(self._secrets)} secret(s)>"
+
+    def add(self, secret: str) -> None:
+        if len(secret) < MIN_SECRET_LENGTH:
+            return
+        with self._lock:
+            self._secrets.add(secret)
+            self._rebuild()
+
+    def discard(self, secret: str) -> None:
+        with self._lock:
+            self._secrets.discard(secret)
+            self._rebuild()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._secrets.clear()
+            self._rebuild()
+
+    def __len__(self) -> int:
+        return len(self._secrets)
+
+    def _rebuild(self) -> None:
+        # The encoded forms matter because httpx logs form bodies and URLs, where a token
+        # with "/", "+" or "=" (base64) appears percent-encoded rather than verbatim.
+        variants: set[str] = set()
+        for secret in self._secrets:
+            variants.update((secret, quote(secret, safe=""), quote_plus(secret, safe="")))
+        if not variants:
+            self._pattern = None
+            return
+        # Longest first so a secret that contains another is replaced whole.
+        ordered = sorted(variants, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(v) for v in ordered))
+
+    def redact(self, text: str) -> str:
+        pattern = self._pattern
+        if pattern is None or not text:
+            return text
+        return pattern.sub(REPLACEMENT, text)
+
+
+SECRETS = SecretRegistry()
+
+
+class RedactingFilter(logging.Filter):
+    """Rewrites a record so its final message, exception and stack text hold no secret.
+
+    The message is formatted here (``msg % args``) and the args dropped, because a secret
+    usually hides in the args (``%r`` of a request body), not in the format string.
+    """
+
+    def __init__(self, registry: SecretRegistry | None = None) -> None:
+        super().__init__()
+        self._registry = registry if registry is not None else SECRETS
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        redact_record(record, self._registry)
+        return True
+
+
+def redact_record(record: logging.LogRecord, registry: SecretRegistry | None = None) -> None:
+    reg = registry if registry is not None else SECRETS
+    if not len(reg):
+        return
+    try:
+        message = record.getMessage()
+    except Exception:
+        # A broken format string is the caller's bug; logging reports it later. Redact the
+        # raw parts so the error report itself does not leak.
+        message = reg.redact(str(record.msg)) + " " + reg.redact(repr(record.args))
+    record.msg = reg.redact(message)
+    record.args = None
+    if record.exc_info and not record.exc_text:
+        # Formatter.format() reuses exc_text when set, so a redacted copy here is what
+        # every handler prints.
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+    if record.exc_text:
+        record.exc_text = reg.redact(record.exc_text)
+    if record.stack_info:
+        record.stack_info = reg.redact(record.stack_info)
+
+
+# Loggers that see request and response bodies, headers and URLs.
+NOISY_LOGGERS = ("httpx", "httpcore", "uvicorn")
+
+_install_lock = threading.Lock()
+_installed_factory: Callable[..., logging.LogRecord] | None = None
+
+
+def _has_redacting_filter(filterer: logging.Filterer) -> bool:
+    return any(isinstance(f, RedactingFilter) for f in filterer.filters)
+
+
+def _attach(filterer: logging.Filterer) -> None:
+    if not _has_redacting_filter(filterer):
+        filterer.addFilter(RedactingFilter())
+
+
+def install_log_redaction() -> None:
+    """Make sure no registered secret reaches any log handler. Safe to call repeatedly.
+
+    A filter on a logger does not apply to records logged on its child loggers
+    ("httpcore.http11" propagates past a filter on "httpcore"), so three layers are used:
+    a LogRecord factory wrapper redacts every record at creation, whatever logger or handler
+    it later meets (including handlers added after this call); filters on the existing
+    root-logger handlers and on the named loggers' handlers cover records built without the
+    factory (``logging.makeLogRecord``, records from other processes); and filters on the
+    named loggers themselves cover records logged directly on them.
+    """
+    global _installed_factory
+    with _install_lock:
+        current = logging.getLogRecordFactory()
+        if current is not _installed_factory:
+            previous = current
+
+            def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+                record = previous(*args, **kwargs)
+                redact_record(record)
+                return record
+
+            logging.setLogRecordFactory(factory)
+            _installed_factory = factory
+
+        for handler in logging.getLogger().handlers:
+            _attach(handler)
+        for name in NOISY_LOGGERS:
+            logger = logging.getLogger(name)
+            _attach(logger)
+            for handler in logger.handlers:
+                _attach(handler)
