@@ -80,7 +80,9 @@ class SandboxServer:
         if self._thread is not None:
             raise RuntimeError("sandbox already started")
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # proto must be IPPROTO_TCP: asyncio only sets TCP_NODELAY on accepted sockets that say
+        # so, and without it every response waits ~40 ms on Nagle plus delayed ACKs.
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((self.host, self.port))
