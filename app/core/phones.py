@@ -104,6 +104,10 @@ def _reject(phone_code: str, reason: str) -> PhoneResult:
 
 _PLAIN: Final = re.compile(r"(\+?)([0-9]+)")
 _FLOAT_TEXT: Final = re.compile(r"([0-9]+)\.0+")
+# The usual written forms, "(202) 555-0123", "+44 20 7946 0958", "202.555.0123":
+# ASCII digits and separators with at most a leading "+".
+_PUNCTUATED: Final = re.compile(r"[ (]*(\+?)[0-9 ()./-]*[0-9][0-9 ()./-]*")
+_ASCII_SEPARATORS: Final = str.maketrans("", "", " ()./-+")
 _THOUSANDS: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.0+)?")
 _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9]{1,3})")
 _EXTENSION: Final = re.compile(
@@ -122,19 +126,16 @@ _DASHES_AND_SPACES: Final = re.compile(r"[\s\u2010-\u2015\u2212]+")
 _MAX_EXACT_CELL_NUMBER: Final = 10**15
 
 
-@dataclass(frozen=True, slots=True)
-class _Cleaned:
-    plus: bool
-    digits: str
-    reason: str
+# (plus, digits, reason): a plain tuple because this is built once per cell.
+_Cleaned = tuple[bool, str, str]
 
 
 def _cleaned(plus: bool, digits: str) -> _Cleaned:
-    return _Cleaned(plus=plus, digits=digits, reason="")
+    return (plus, digits, "")
 
 
 def _unclean(reason: str) -> _Cleaned:
-    return _Cleaned(plus=False, digits="", reason=reason)
+    return (False, "", reason)
 
 
 def _clean_number(value: int | float) -> _Cleaned:
@@ -179,7 +180,11 @@ def _clean_text(raw: str) -> _Cleaned:
     text = raw.strip() if raw.isascii() else unicodedata.normalize("NFKC", raw).strip()
     plain = _PLAIN.fullmatch(text)
     if plain is not None:
-        return _cleaned(plain.group(1) == "+", plain.group(2))
+        return (plain.group(1) == "+", plain.group(2), "")
+    if (m := _FLOAT_TEXT.fullmatch(text)) is not None:
+        return (False, m.group(1), "")
+    if (m := _PUNCTUATED.fullmatch(text)) is not None:
+        return (m.group(1) == "+", text.translate(_ASCII_SEPARATORS), "")
     # A leading apostrophe is how spreadsheets force text; quotes come from CSV.
     text = text.strip(_QUOTES).strip()
     if not text:
@@ -452,10 +457,9 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
             shown = str(phone_code).strip() or "(empty)"
             return _reject(shown, f"{shown} is not a country calling code")
     rules = rules_for_code(code) if code is not None else None
-    cleaned = _clean(raw)
-    if cleaned.reason:
-        return _reject(code or "", cleaned.reason)
-    plus, digits = cleaned.plus, cleaned.digits
+    plus, digits, reason = _clean(raw)
+    if reason:
+        return _reject(code or "", reason)
     if not plus:
         rest = _strip_international_prefix(digits, rules)
         if rest is not None:

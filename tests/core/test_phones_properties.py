@@ -1,0 +1,278 @@
+"""Property tests: the fast path says exactly what phonenumbers says.
+
+The reference verdict for a string ``s`` and a calling code ``c`` is
+``phonenumbers.parse(s, main_region(c))``; the number is ok when that parse
+succeeds, its country code is ``c`` and ``is_valid_number`` is true, and its
+digits are ``national_significant_number``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import phonenumbers
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
+from phonenumbers import NumberParseException, PhoneMetadata, PhoneNumberType
+
+from app.core import phones
+from app.core.phone_fastpath import fast_national, rules_for_code
+
+CODES = phones.SUPPORTED_PHONE_CODES
+MAIN_REGION = {
+    "1": "US",
+    "44": "GB",
+    "61": "AU",
+    "49": "DE",
+    "33": "FR",
+    "34": "ES",
+    "91": "IN",
+    "86": "CN",
+    "52": "MX",
+    "55": "BR",
+}
+NUMBER_TYPES = [
+    value
+    for name, value in vars(PhoneNumberType).items()
+    if name.isupper() and isinstance(value, int) and value != PhoneNumberType.UNKNOWN
+]
+
+
+def _examples(code: str) -> list[str]:
+    """National significant numbers of phonenumbers' examples for every region and type."""
+    found: set[str] = set()
+    for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE[int(code)]:
+        for kind in NUMBER_TYPES:
+            example = phonenumbers.example_number_for_type(region, kind)
+            if example is not None:
+                found.add(phonenumbers.national_significant_number(example))
+    return sorted(found)
+
+
+EXAMPLES = {code: _examples(code) for code in CODES}
+SIMPLE_IDD: dict[str, str] = {}
+for _code in CODES:
+    _meta = PhoneMetadata.metadata_for_region(MAIN_REGION[_code], None)
+    assert _meta is not None
+    _idd = _meta.preferred_international_prefix or _meta.international_prefix
+    if _idd and _idd.isdigit():
+        SIMPLE_IDD[_code] = _idd
+NATIONAL_PREFIX: dict[str, str] = {}
+for _code in CODES:
+    _meta = PhoneMetadata.metadata_for_region(MAIN_REGION[_code], None)
+    assert _meta is not None
+    NATIONAL_PREFIX[_code] = _meta.national_prefix or ""
+
+
+def reference(text: str, code: str) -> tuple[bool, str]:
+    try:
+        number = phonenumbers.parse(text, MAIN_REGION[code])
+    except NumberParseException:
+        return (False, "")
+    if str(number.country_code) != code:
+        return (False, "")
+    if not phonenumbers.is_valid_number(number):
+        return (False, "")
+    return (True, phonenumbers.national_significant_number(number))
+
+
+@st.composite
+def national_bodies(draw: st.DrawFn, code: str) -> str:
+    """Random digit strings, or example numbers left alone or damaged by one edit."""
+    if draw(st.booleans()):
+        return draw(st.text(alphabet="0123456789", min_size=4, max_size=17))
+    body = draw(st.sampled_from(EXAMPLES[code]))
+    edit = draw(st.sampled_from(["keep", "keep", "change", "insert", "delete", "swap"]))
+    digit = draw(st.sampled_from("0123456789"))
+    at = draw(st.integers(min_value=0, max_value=len(body) - 1))
+    if edit == "change":
+        body = body[:at] + digit + body[at + 1 :]
+    elif edit == "insert":
+        body = body[:at] + digit + body[at:]
+    elif edit == "delete":
+        body = body[:at] + body[at + 1 :]
+    elif edit == "swap" and at + 1 < len(body):
+        body = body[:at] + body[at + 1] + body[at] + body[at + 2 :]
+    return body
+
+
+@st.composite
+def digit_inputs(draw: st.DrawFn) -> tuple[str, bool, str]:
+    """(digits, plus, code) in the shape the fast path receives."""
+    code = draw(st.sampled_from(CODES))
+    body = draw(national_bodies(code))
+    prefixes = ["", NATIONAL_PREFIX[code], code]
+    if code in SIMPLE_IDD:
+        prefixes.append(SIMPLE_IDD[code] + code)
+    prefix = draw(st.sampled_from(prefixes))
+    plus = draw(st.booleans()) and prefix == code
+    return (prefix + body, plus, code)
+
+
+@st.composite
+def written_inputs(draw: st.DrawFn) -> tuple[str, str]:
+    """(text, code): numbers as people write them, punctuation included."""
+    digits, plus, code = draw(digit_inputs())
+    separators = draw(
+        st.lists(
+            st.tuples(
+                st.integers(min_value=1, max_value=max(1, len(digits) - 1)),
+                st.sampled_from([" ", "-", ".", "/", " - "]),
+            ),
+            max_size=4,
+        )
+    )
+    chars = list(digits)
+    for at, sep in sorted(separators, reverse=True):
+        chars.insert(at, sep)
+    text = "".join(chars)
+    if draw(st.booleans()) and len(digits) > 6:
+        # "(202) 555-0123" style area-code parentheses
+        cut = draw(st.integers(min_value=2, max_value=4))
+        text = f"({digits[:cut]}) {digits[cut:]}"
+    if plus:
+        text = "+" + text
+    text = draw(st.sampled_from(["", " ", "  "])) + text + draw(st.sampled_from(["", " "]))
+    return text, code
+
+
+def _generic_00(text: str, code: str) -> bool:
+    """Inputs where normalize deliberately reads "00" as international and phonenumbers does not."""
+    digits = re.sub(r"\D", "", text)
+    meta = PhoneMetadata.metadata_for_region(MAIN_REGION[code], None)
+    assert meta is not None
+    idd = re.compile(meta.international_prefix or "(?!)")
+    international = text.lstrip().startswith("+")
+    return digits.startswith("00") and idd.match(digits) is None and not international
+
+
+PROPERTY_SETTINGS = settings(
+    max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+# Inputs where one of parse()'s guards decides the verdict (found by mutating
+# the replay and searching for disagreements): the viability guard on trunk
+# stripping (BR) and the rule for stripping the default country's own code
+# (US, FR, DE, BR, IN).
+GUARD_CASES = [
+    ("13107558", False, "1"),
+    ("9003671455", False, "55"),
+    ("336973707", False, "33"),
+    ("49008668", False, "49"),
+    ("5537685820", False, "55"),
+    ("9174731235", False, "91"),
+]
+
+
+@PROPERTY_SETTINGS
+@given(digit_inputs())
+@example(GUARD_CASES[0])
+@example(GUARD_CASES[1])
+@example(GUARD_CASES[2])
+@example(GUARD_CASES[3])
+@example(GUARD_CASES[4])
+@example(GUARD_CASES[5])
+def test_fast_path_verdict_equals_phonenumbers(case: tuple[str, bool, str]) -> None:
+    digits, plus, code = case
+    rules = rules_for_code(code)
+    assert rules is not None
+    verdict = fast_national(digits, plus, rules)
+    assume(verdict is not None)
+    assert (bool(verdict), verdict) == reference(("+" if plus else "") + digits, code)
+
+
+@PROPERTY_SETTINGS
+@given(written_inputs())
+def test_normalize_verdict_equals_phonenumbers(case: tuple[str, str]) -> None:
+    text, code = case
+    assume(not _generic_00(text, code))
+    result = phones.normalize(text, code)
+    assert (result.ok, result.national) == reference(text, code)
+    assert result.phone_code == code
+    assert bool(result.reason) != result.ok
+
+
+@pytest.mark.parametrize("case", GUARD_CASES)
+def test_fast_path_decides_guard_cases(case: tuple[str, bool, str]) -> None:
+    digits, plus, code = case
+    rules = rules_for_code(code)
+    assert rules is not None
+    verdict = fast_national(digits, plus, rules)
+    assert verdict is not None
+    assert (bool(verdict), verdict) == reference(digits, code)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_fast_path_decides_every_example_number(code: str) -> None:
+    """The fast path must actually carry the load, not defer everything to the library."""
+    rules = rules_for_code(code)
+    assert rules is not None
+    for national in EXAMPLES[code]:
+        for digits, plus in ((national, False), (code + national, True)):
+            verdict = fast_national(digits, plus, rules)
+            assert verdict is not None, (code, digits, plus)
+            assert (bool(verdict), verdict) == reference(("+" if plus else "") + digits, code)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_fast_path_agrees_on_every_example_with_each_prefix(code: str) -> None:
+    rules = rules_for_code(code)
+    assert rules is not None
+    for national in EXAMPLES[code]:
+        for prefix in {"", NATIONAL_PREFIX[code], code, SIMPLE_IDD.get(code, "") + code}:
+            verdict = fast_national(prefix + national, False, rules)
+            if verdict is not None:
+                assert (bool(verdict), verdict) == reference(prefix + national, code)
+
+
+@st.composite
+def valid_numbers(draw: st.DrawFn) -> tuple[str, str]:
+    code = draw(st.sampled_from(CODES))
+    national = draw(st.sampled_from(EXAMPLES[code]))
+    ok, nsn = reference("+" + code + national, code)
+    assume(ok)
+    return nsn, code
+
+
+@settings(max_examples=500, deadline=None)
+@given(valid_numbers())
+def test_display_form_round_trips(case: tuple[str, str]) -> None:
+    national, code = case
+    shown = phones.format_for_display(national, code)
+    assert phones.normalize(shown, code) == phones.PhoneResult(True, national, code, "")
+    assert phones.is_valid(national, code)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(written_inputs())
+def test_normalize_is_idempotent_on_its_output(case: tuple[str, str]) -> None:
+    text, code = case
+    first = phones.normalize(text, code)
+    assume(first.ok)
+    assert phones.normalize(first.e164, code) == first
+    assert phones.normalize(first.e164, None) == first
+    assert phones.normalize(first.national, code) == first
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    digit_inputs(),
+    st.lists(st.sampled_from([" ", "-", ".", "(", ")", "\u00a0", "\u2013"]), max_size=6),
+    st.randoms(use_true_random=False),
+)
+def test_punctuation_does_not_change_the_verdict(
+    case: tuple[str, bool, str], noise: list[str], rnd: random.Random
+) -> None:
+    digits, plus, code = case
+    bare = ("+" if plus else "") + digits
+    chars = list(digits)
+    for sep in noise:
+        chars.insert(rnd.randint(1, max(1, len(chars) - 1)), sep)
+    noisy = ("+" if plus else "") + "".join(chars)
+    # "123.0" is deliberately read as a spreadsheet float, not as punctuation.
+    assume(re.fullmatch(r"\s*[0-9]+\.0+\s*", noisy) is None)
+    mine, plain = phones.normalize(noisy, code), phones.normalize(bare, code)
+    assert (mine.ok, mine.national) == (plain.ok, plain.national)
