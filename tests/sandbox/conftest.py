@@ -22,19 +22,25 @@ class Api:
         self.server = server
         self.http = httpx.Client(base_url=server.base_url + "/v1", timeout=10.0)
 
-    def post(self, path: str, token: str | None = FULL, **params: Any) -> httpx.Response:
+    def post(self, path: str, /, token: str | None = FULL, **params: Any) -> httpx.Response:
         data = {key: str(value) for key, value in params.items()}
         if token is not None:
             data["auth_token"] = token
         return self.http.post(path, data=data)
 
-    def ok(self, path: str, token: str | None = FULL, **params: Any) -> Any:
+    def ok(self, path: str, /, token: str | None = FULL, **params: Any) -> Any:
         response = self.post(path, token, **params)
         assert response.status_code == 200, response.text
         return response.json()
 
     def fails(
-        self, path: str, code: int | None, status: int, token: str | None = FULL, **params: Any
+        self,
+        path: str,
+        code: int | None,
+        http_status: int,
+        /,
+        token: str | None = FULL,
+        **params: Any,
     ) -> dict[str, Any]:
         """Assert the failure envelope, the endpoint code (or its absence) and the HTTP status."""
         response = self.post(path, token, **params)
@@ -45,7 +51,7 @@ class Api:
             assert "code" not in body, body
         else:
             assert body.get("code") == code, body
-        assert response.status_code == status, (response.status_code, body)
+        assert response.status_code == http_status, (response.status_code, body)
         return body
 
     def close(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ def insert(api: Api, campaign_id: str = "0", number: str = NUMBER, **extra: str)
     return int(body["id"])
 
 
-def entries(api: Api, **filters: object) -> list[dict[str, str]]:
+def entries(api: Api, **filters: Any) -> list[dict[str, str]]:
     result: list[dict[str, str]] = api.ok("/dnc/search", **filters)["data"]["entries"]
     return result
 
