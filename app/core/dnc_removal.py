@@ -1,0 +1,167 @@
+"""Remove DNC entries in bulk, journaled, with progress, cancel and one outcome per input.
+
+A removal is the riskiest write DNC Desk makes (a number wrongly taken off the list can be
+dialed), so every input ends in exactly one recorded outcome: removed, not found (someone
+else already removed it; reported as such, not as an error), failed with the service's
+reason, or not attempted because the user cancelled first.
+
+``/dnc/delete`` names an entry by number + code + scope, not by id, and for purpose scope it
+removes the number's entry for every purpose. Inputs that name the same target therefore
+share one call and its outcome.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from app.api.concurrency import bounded_map
+from app.api.models import DncEntry, WriteResult, WriteStatus
+from app.api.paging import Cancelled
+from app.api.scope import Scope
+from app.core.session import Session
+
+DEFAULT_CONCURRENCY = 8
+
+Progress = Callable[[int, int], None]
+
+
+class Outcome(Enum):
+    REMOVED = "removed"
+    NOT_FOUND = "not found"
+    FAILED = "failed"
+    NOT_ATTEMPTED = "not attempted"
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalTarget:
+    """What ``/dnc/delete`` needs, plus the entry as the user saw it (for the journal)."""
+
+    phone_number: str
+    phone_code: str
+    scope: Scope
+    entry: DncEntry | None = None
+
+    @classmethod
+    def of(cls, item: DncEntry | RemovalTarget) -> RemovalTarget:
+        if isinstance(item, RemovalTarget):
+            return item
+        return cls(item.phone_number, item.phone_code, item.scope, item)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        # Purpose text is not part of the key: the service deletes every purpose at once.
+        return (self.phone_number, self.phone_code, self.scope.api_campaign_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalOutcome:
+    target: RemovalTarget
+    outcome: Outcome
+    message: str = ""
+    error: BaseException | None = None
+
+
+@dataclass(slots=True)
+class RemovalResult:
+    """One outcome per input, in input order; ``job`` is the journal's job id."""
+
+    outcomes: list[RemovalOutcome]
+    job: str
+    lead_status: str | None = None
+    counts: dict[Outcome, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.counts = {o: 0 for o in Outcome}
+        for item in self.outcomes:
+            self.counts[item.outcome] += 1
+
+    def count(self, outcome: Outcome) -> int:
+        return self.counts[outcome]
+
+    @property
+    def problems(self) -> list[RemovalOutcome]:
+        """Every input that was not removed (not found, failed, not attempted)."""
+        return [o for o in self.outcomes if o.outcome is not Outcome.REMOVED]
+
+    @property
+    def complete(self) -> bool:
+        return self.count(Outcome.FAILED) == 0 and self.count(Outcome.NOT_ATTEMPTED) == 0
+
+
+def remove_dnc_entries(
+    session: Session,
+    items: Sequence[DncEntry | RemovalTarget],
+    *,
+    reason: str,
+    lead_status: str | None = None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    cancel: threading.Event | None = None,
+    progress: Progress | None = None,
+    job: str = "",
+) -> RemovalResult:
+    """Remove ``items`` through ``session`` (journaled, ``reason`` as the note).
+
+    With ``lead_status`` the service sets that status on the leads carrying each number.
+    ``progress(done, total)`` counts inputs. Setting ``cancel`` starts no new call; calls in
+    flight finish and the rest end as not attempted.
+    """
+    note = reason.strip()
+    if not note:
+        raise ValueError("a removal needs a reason; it goes into the change journal")
+    job = job or f"dnc-removal-{uuid.uuid4().hex[:12]}"
+    targets = [RemovalTarget.of(item) for item in items]
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for index, target in enumerate(targets):
+        groups.setdefault(target.key, []).append(index)
+    outcomes: list[RemovalOutcome | None] = [None] * len(targets)
+    total = len(targets)
+    done = 0
+    if progress is not None:
+        progress(0, total)
+
+    def remove(key: tuple[str, str, str]) -> WriteResult:
+        first = targets[groups[key][0]]
+        if cancel is not None and cancel.is_set():
+            raise Cancelled
+        return session.delete_dnc(
+            first.phone_number,
+            first.phone_code,
+            first.scope,
+            lead_status=lead_status or None,
+            before=first.entry,
+            not_found_ok=True,
+            job=job,
+            note=note,
+            # No cancel here: cancelling between retries of a request that may have reached
+            # the service would leave its outcome unknown. Calls in flight run to the end.
+        )
+
+    for finished in bounded_map(remove, list(groups), concurrency=concurrency, stop=cancel):
+        for index in groups[finished.item]:
+            outcomes[index] = _outcome(targets[index], finished.result, finished.error)
+        done += len(groups[finished.item])
+        if progress is not None:
+            progress(done, total)
+    final = [
+        o if o is not None else RemovalOutcome(targets[i], Outcome.NOT_ATTEMPTED, "cancelled")
+        for i, o in enumerate(outcomes)
+    ]
+    return RemovalResult(final, job, lead_status or None)
+
+
+def _outcome(
+    target: RemovalTarget, result: WriteResult | None, error: BaseException | None
+) -> RemovalOutcome:
+    if isinstance(error, Cancelled):
+        return RemovalOutcome(target, Outcome.NOT_ATTEMPTED, "cancelled before it was sent")
+    if error is not None:
+        return RemovalOutcome(target, Outcome.FAILED, str(error) or type(error).__name__, error)
+    if result is not None and result.status is WriteStatus.NOT_FOUND:
+        return RemovalOutcome(
+            target, Outcome.NOT_FOUND, result.message or "not on the list (already removed?)"
+        )
+    return RemovalOutcome(target, Outcome.REMOVED)

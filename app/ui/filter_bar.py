@@ -1,0 +1,306 @@
+"""The filter bar above a DNC or SMS opt-out table: every filter the search endpoints take.
+
+The phone number may be typed in any common format; it is normalized with the phone module
+before it is sent, and a number that cannot be read shows why beside the field instead of
+searching (the service would only answer "invalid phone format").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtGui import QIntValidator, QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
+
+from app.api.client import DncQuery
+from app.api.models import Campaign, ReasonFilter
+from app.api.scope import Scope
+from app.core.phones import SUPPORTED_PHONE_CODES, normalize, region_name
+
+SCOPE_ANY, SCOPE_GLOBAL, SCOPE_PURPOSE = "any", "global", "purpose"
+_REASONS = (
+    ("Any reason", ReasonFilter.ANY),
+    ("Blank reason", ReasonFilter.BLANK),
+    ("Reason given", ReasonFilter.NOT_BLANK),
+)
+
+
+def code_choices() -> list[tuple[str, str]]:
+    """(label, code) for the country-code pickers, the spec's reference codes first."""
+    return [(f"+{code} {region_name(code)}", code) for code in SUPPORTED_PHONE_CODES]
+
+
+class FilterBar(QWidget):
+    """Filters of one list search.
+
+    Signals:
+        search_requested(): the user pressed Enter or the Search button (with valid filters).
+    """
+
+    search_requested = Signal()
+
+    def __init__(self, date_with_time: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # /dnc/search takes "YYYY-MM-DD hh:mm:ss", /sms-opt-out/search "YYYY-MM-DD".
+        self._date_with_time = date_with_time
+        self._campaigns: list[Campaign] = []
+        # A campaign scope restored from settings before the campaigns have loaded.
+        self._pending_scope: str | None = None
+
+        self.phone_edit = QLineEdit(self)
+        self.phone_edit.setPlaceholderText("Any number, e.g. (202) 555-0143")
+        self.phone_edit.setClearButtonEnabled(True)
+        self.phone_error = QLabel(self)
+        self.phone_error.setObjectName("fieldError")
+        self.phone_error.setStyleSheet("color: palette(highlight);")
+        self.phone_error.setWordWrap(True)
+        self.phone_error.hide()
+
+        self.code_combo = QComboBox(self)
+        self.code_combo.addItem("Any country", "")
+        for label, code in code_choices():
+            self.code_combo.addItem(label, code)
+
+        self.scope_combo = QComboBox(self)
+        self.scope_combo.setMinimumContentsLength(18)
+        self._fill_scopes()
+
+        self.purpose_edit = QLineEdit(self)
+        self.purpose_edit.setPlaceholderText("Any purpose")
+        self.purpose_edit.setClearButtonEnabled(True)
+
+        self.reason_combo = QComboBox(self)
+        for label, value in _REASONS:
+            self.reason_combo.addItem(label, value)
+
+        self.date_check = QCheckBox("Inserted on", self)
+        self.date_edit = QDateEdit(self)
+        self.date_edit.setCalendarPopup(True)
+        self.date_edit.setDisplayFormat("yyyy-MM-dd")
+        self.date_edit.setDate(QDate.currentDate())
+        self.date_edit.setEnabled(False)
+        self.date_check.toggled.connect(self.date_edit.setEnabled)
+
+        self.id_edit = QLineEdit(self)
+        self.id_edit.setPlaceholderText("Any id")
+        self.id_edit.setValidator(QIntValidator(1, 2_000_000_000, self))
+        self.id_edit.setMaximumWidth(110)
+
+        self.search_button = QPushButton("Search", self)
+        self.search_button.setToolTip("Search with these filters (Enter)")
+        self.search_button.clicked.connect(self.request_search)
+        self.clear_button = QPushButton("Clear", self)
+        self.clear_button.setToolTip("Reset every filter")
+        self.clear_button.clicked.connect(self.clear)
+
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        row1 = [
+            ("&Phone", self.phone_edit),
+            ("Co&de", self.code_combo),
+            ("&Scope", self.scope_combo),
+            ("P&urpose", self.purpose_edit),
+        ]
+        row2 = [
+            ("&Reason", self.reason_combo),
+            ("", self.date_check),
+            ("", self.date_edit),
+            ("&Id", self.id_edit),
+        ]
+        for r, items in enumerate((row1, row2)):
+            col = 0
+            for text, widget in items:
+                if text:
+                    buddy = QLabel(text, self)
+                    buddy.setBuddy(widget)
+                    grid.addWidget(buddy, r, col)
+                    col += 1
+                grid.addWidget(widget, r, col)
+                col += 1
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.search_button)
+        buttons.addWidget(self.clear_button)
+        grid.addLayout(buttons, 1, 7, 1, 2)
+        grid.addWidget(self.phone_error, 2, 0, 1, 9)
+        grid.setColumnStretch(1, 2)
+        grid.setColumnStretch(7, 2)
+
+        self.phone_edit.textChanged.connect(self._clear_phone_error)
+        self.code_combo.currentIndexChanged.connect(self._clear_phone_error)
+        self.scope_combo.currentIndexChanged.connect(self._scope_changed)
+
+    # ------------------------------------------------------------------ campaigns
+    def set_campaigns(self, campaigns: Iterable[Campaign]) -> None:
+        """Offer these campaigns in the scope picker, by name; inactive ones say so."""
+        current = self.scope_combo.currentData()
+        self._campaigns = sorted(campaigns, key=lambda c: (not c.active, c.name.casefold()))
+        self._fill_scopes()
+        if self._pending_scope is not None and self._select_scope(self._pending_scope):
+            self._pending_scope = None
+        else:
+            self._select_scope(current)
+
+    def _fill_scopes(self) -> None:
+        self.scope_combo.blockSignals(True)
+        self.scope_combo.clear()
+        self.scope_combo.addItem("Any scope", SCOPE_ANY)
+        self.scope_combo.addItem("Global", SCOPE_GLOBAL)
+        self.scope_combo.addItem("Purpose (type it in Purpose)", SCOPE_PURPOSE)
+        for campaign in self._campaigns:
+            self.scope_combo.addItem(f"Campaign: {campaign.display_name}", campaign.id)
+            self.scope_combo.setItemData(
+                self.scope_combo.count() - 1,
+                f"Campaign {campaign.id}" + ("" if campaign.active else " (inactive)"),
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        self.scope_combo.blockSignals(False)
+
+    def _select_scope(self, value: Any) -> bool:
+        index = self.scope_combo.findData(value)
+        if index < 0:
+            return False
+        self.scope_combo.setCurrentIndex(index)
+        return True
+
+    def _scope_changed(self) -> None:
+        purpose = self.scope_combo.currentData() == SCOPE_PURPOSE
+        self.purpose_edit.setPlaceholderText(
+            "Purpose text (required)" if purpose else "Any purpose"
+        )
+
+    # ------------------------------------------------------------------ query
+    def request_search(self) -> None:
+        if self.query() is not None:
+            self.search_requested.emit()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Line edits and combo boxes pass Enter up to their parent: one place handles it.
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.request_search()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _clear_phone_error(self) -> None:
+        self.phone_error.hide()
+        self.phone_error.clear()
+
+    def _show_phone_error(self, text: str) -> None:
+        self.phone_error.setText(text)
+        self.phone_error.show()
+
+    @property
+    def phone_problem(self) -> str:
+        return self.phone_error.text() if not self.phone_error.isHidden() else ""
+
+    def query(self) -> DncQuery | None:
+        """The search these filters describe, or None (with the reason shown) if invalid."""
+        phone_number = ""
+        code = str(self.code_combo.currentData() or "")
+        text = self.phone_edit.text().strip()
+        if text:
+            # Without a chosen country a number must carry "+code", else it is read as US/Canada.
+            own_code = text.startswith(("+", "00"))
+            result = normalize(text, code or (None if own_code else "1"))
+            if not result.ok:
+                self._show_phone_error(f"Phone number: {result.reason}. Not searched.")
+                return None
+            phone_number, code = result.national, result.phone_code
+        self._clear_phone_error()
+        scope_value = self.scope_combo.currentData()
+        purpose = self.purpose_edit.text().strip()
+        scope: Scope | None = None
+        if scope_value == SCOPE_GLOBAL:
+            scope = Scope.global_()
+        elif scope_value == SCOPE_PURPOSE:
+            scope = Scope.purpose(purpose)
+        elif scope_value not in (SCOPE_ANY, None):
+            scope = Scope.campaign(str(scope_value))
+        date = ""
+        if self.date_check.isChecked():
+            date = self.date_edit.date().toString("yyyy-MM-dd")
+            if self._date_with_time:
+                date += " 00:00:00"
+        reason = self.reason_combo.currentData()
+        return DncQuery(
+            id=self.id_edit.text().strip(),
+            scope=scope,
+            phone_number=phone_number,
+            phone_code=code,
+            insert_date=date,
+            reason=reason if isinstance(reason, ReasonFilter) else ReasonFilter.ANY,
+            purpose=purpose,
+        )
+
+    def describe(self) -> str:
+        """The active filters in words, for status messages ("" when none)."""
+        parts: list[str] = []
+        if self.phone_edit.text().strip():
+            parts.append(f"number {self.phone_edit.text().strip()}")
+        if self.code_combo.currentIndex() > 0:
+            parts.append(f"code +{self.code_combo.currentData()}")
+        if self.scope_combo.currentIndex() > 0:
+            parts.append(f"scope {self.scope_combo.currentText()}")
+        if self.purpose_edit.text().strip():
+            parts.append(f"purpose “{self.purpose_edit.text().strip()}”")
+        if self.reason_combo.currentIndex() > 0:
+            parts.append(self.reason_combo.currentText().lower())
+        if self.date_check.isChecked():
+            parts.append(f"inserted {self.date_edit.date().toString('yyyy-MM-dd')}")
+        if self.id_edit.text().strip():
+            parts.append(f"id {self.id_edit.text().strip()}")
+        return ", ".join(parts)
+
+    # ------------------------------------------------------------------ state
+    def clear(self) -> None:
+        self.phone_edit.clear()
+        self.code_combo.setCurrentIndex(0)
+        self.scope_combo.setCurrentIndex(0)
+        self.purpose_edit.clear()
+        self.reason_combo.setCurrentIndex(0)
+        self.date_check.setChecked(False)
+        self.id_edit.clear()
+        self._clear_phone_error()
+
+    def state(self) -> dict[str, str]:
+        """The filters as plain strings, for QSettings."""
+        reason = self.reason_combo.currentData()
+        return {
+            "phone": self.phone_edit.text(),
+            "code": str(self.code_combo.currentData() or ""),
+            "scope": str(self.scope_combo.currentData() or SCOPE_ANY),
+            "purpose": self.purpose_edit.text(),
+            "reason": reason.name if isinstance(reason, ReasonFilter) else "ANY",
+            "date": self.date_edit.date().toString("yyyy-MM-dd")
+            if self.date_check.isChecked()
+            else "",
+            "id": self.id_edit.text(),
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Restore :meth:`state`; a campaign not (yet) known waits for :meth:`set_campaigns`."""
+        self.phone_edit.setText(str(state.get("phone", "")))
+        index = self.code_combo.findData(str(state.get("code", "")))
+        self.code_combo.setCurrentIndex(max(0, index))
+        scope = str(state.get("scope", SCOPE_ANY))
+        self._pending_scope = None if self._select_scope(scope) else scope
+        self.purpose_edit.setText(str(state.get("purpose", "")))
+        reason = ReasonFilter.__members__.get(str(state.get("reason", "ANY")), ReasonFilter.ANY)
+        self.reason_combo.setCurrentIndex(max(0, self.reason_combo.findData(reason)))
+        date = QDate.fromString(str(state.get("date", "")), "yyyy-MM-dd")
+        self.date_check.setChecked(date.isValid())
+        if date.isValid():
+            self.date_edit.setDate(date)
+        self.id_edit.setText(str(state.get("id", "")))
