@@ -25,7 +25,7 @@ import os
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -160,6 +160,9 @@ class JournalEntry:
 
 @dataclass(frozen=True)
 class ChainVerdict:
+    """Result of ``ChangeJournal.verify``; ``rows`` counts the entries checked (up to the
+    first bad one), ``message`` is one sentence for the user."""
+
     ok: bool
     rows: int
     first_bad_id: int | None
@@ -208,15 +211,25 @@ def _load_mapping(text: str | None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else {"value": value}
 
 
-def row_hash(row: Mapping[str, Any]) -> str:
-    """sha256 over a canonical JSON array of the content columns and prev_hash.
+# One encoder for every hash: json.dumps() with options builds a new encoder per call, which
+# dominates verify() on a large journal.
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_HASHED_COLUMNS = tuple(c for c in _COLUMNS if c != "hash")
+
+
+def hash_values(values: Sequence[Any]) -> str:
+    """sha256 over a canonical JSON array of the content columns and prev_hash, in
+    ``_COLUMNS`` order (everything but the hash itself).
 
     The stored text of before/after is hashed as-is, so verification never depends on JSON
     re-serialisation being stable. The id is included so renumbering rows is detected too.
     """
-    payload = [HASH_VERSION, *(row[c] for c in _COLUMNS if c != "hash")]
-    canonical = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    canonical = _CANONICAL.encode([HASH_VERSION, *values])
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def row_hash(row: Mapping[str, Any]) -> str:
+    return hash_values([row[c] for c in _HASHED_COLUMNS])
 
 
 def _entry(row: sqlite3.Row | tuple[Any, ...]) -> JournalEntry:
@@ -612,23 +625,24 @@ class ChangeJournal:
             rows = 0
             last_id = 0
             for raw in db.execute(f"{_SELECT} ORDER BY id"):
-                row = dict(zip(_COLUMNS, raw, strict=True))
+                # Positional access: _SELECT lists _COLUMNS, ending in prev_hash, hash.
+                entry_id, prev_hash, stored_hash = raw[0], raw[-2], raw[-1]
                 rows += 1
-                if row["prev_hash"] != expected_prev:
+                if prev_hash != expected_prev:
                     return self._broken(
                         rows,
-                        row["id"],
-                        f"entry {row['id']} does not follow the entry before it "
+                        entry_id,
+                        f"entry {entry_id} does not follow the entry before it "
                         "(entries before it were deleted or edited)",
                     )
-                if row_hash(row) != row["hash"]:
+                if hash_values(raw[:-1]) != stored_hash:
                     return self._broken(
                         rows,
-                        row["id"],
-                        f"entry {row['id']} does not match its hash (it was edited)",
+                        entry_id,
+                        f"entry {entry_id} does not match its hash (it was edited)",
                     )
-                expected_prev = row["hash"]
-                last_id = row["id"]
+                expected_prev = stored_hash
+                last_id = entry_id
         if head is None:
             return self._broken(
                 rows, None, "its record of the last entry is missing (the chain head was deleted)"
@@ -640,7 +654,9 @@ class ChangeJournal:
                 rows,
                 last_id + 1,
                 f"it ends at entry {last_id:,} but {head_rows:,} entries were recorded "
-                f"(the latest {missing:,} were deleted)",
+                "(the latest entry was deleted)"
+                if missing == 1
+                else f"(the latest {missing:,} were deleted)",
             )
         if head_rows != rows or head_id != last_id or head_hash != expected_prev:
             return self._broken(
