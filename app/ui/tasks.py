@@ -146,8 +146,11 @@ class TaskRunner(QObject):
         return task
 
     def _forget(self, task: Task) -> None:
+        # Hand the finished task to Python's reference counting instead of deleteLater():
+        # a posted DeferredDelete can outlive the runner (which deletes its children) and
+        # then crash on a second delete.
         self._tasks.discard(task)
-        task.deleteLater()
+        task.setParent(None)
 
     @property
     def active(self) -> list[Task]:
