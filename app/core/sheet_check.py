@@ -1,0 +1,344 @@
+"""Check every data row of a sheet: normalize, validate, find duplicates, flag damage and dates.
+
+:func:`check_rows` streams one :class:`CheckedRow` per data row (every row below the header,
+blank ones included) and keeps a :class:`CheckSummary` up to date, so a dry run, a report and an
+import job all see the same verdicts. Each row ends in exactly one :class:`Outcome`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+
+from app.api.scope import Scope, ScopeKind
+from app.core import phones
+from app.core.phones import PhoneResult, normalize
+from app.core.sheet_damage import describe_damage, drops_trunk_zero
+from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
+from app.core.sheet_header import is_blank
+from app.core.sheet_mapping import ColumnMapping
+from app.core.sheet_scope import ScopeResolver
+from app.core.sheet_types import CellValue, Row
+
+# Numbers below this show unchanged in Excel's General format (11 digits).
+_LONGEST_PLAIN = 10**11
+
+
+class Target(StrEnum):
+    DNC = "dnc"
+    SMS_OPT_OUT = "sms-opt-out"
+
+
+class Outcome(StrEnum):
+    VALID = "valid"
+    INVALID = "invalid"
+    DUPLICATE = "duplicate_in_file"
+    BLANK = "blank"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """What the rows are checked for: the target list, the insertion date, campaign names."""
+
+    target: Target = Target.DNC
+    insertion_date: dt.date = field(default_factory=dt.date.today)
+    campaign_lookup: Mapping[str, str] = field(default_factory=dict)
+    late_after_business_days: int = LIMIT_BUSINESS_DAYS
+
+
+@dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row
+class CheckedRow:
+    """The verdict on one data row. ``message`` is one line a person can act on."""
+
+    row: int
+    outcome: Outcome
+    original: CellValue
+    phone_code: str = ""
+    national: str = ""
+    scope: Scope | None = None
+    reason: str = ""
+    purpose: str = ""
+    message: str = ""
+    duplicate_of: int | None = None
+    damage: str = ""
+    request_date: dt.date | None = None
+    business_days: int | None = None
+    late: bool = False
+    date_note: str = ""
+
+
+@dataclass
+class CheckSummary:
+    """Counts per outcome; ``rows == valid + invalid + duplicates_in_file + blank`` always."""
+
+    rows: int = 0
+    valid: int = 0
+    invalid: int = 0
+    duplicates_in_file: int = 0
+    blank: int = 0
+    damaged: int = 0
+    late_requests: int = 0
+    ambiguous_dates: int = 0
+
+    def add(self, checked: CheckedRow) -> None:
+        self.rows += 1
+        outcome = checked.outcome
+        if outcome is Outcome.VALID:
+            self.valid += 1
+            if checked.late:
+                self.late_requests += 1
+        elif outcome is Outcome.INVALID:
+            self.invalid += 1
+        elif outcome is Outcome.DUPLICATE:
+            self.duplicates_in_file += 1
+        else:
+            self.blank += 1
+        if checked.damage:
+            self.damaged += 1
+        if "ambiguous" in checked.date_note:
+            self.ambiguous_dates += 1
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def _cell(cells: list[CellValue] | tuple[CellValue, ...], index: int | None) -> CellValue:
+    if index is None or index >= len(cells):
+        return None
+    value = cells[index]
+    if isinstance(value, str):
+        value = value.strip()
+        return value or None
+    return value
+
+
+def _text(value: CellValue) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+class _Checker:
+    def __init__(self, mapping: ColumnMapping, options: CheckOptions) -> None:
+        self.m = mapping
+        self.o = options
+        self.scopes = ScopeResolver(options.campaign_lookup)
+        self.seen: dict[tuple[str, str, ScopeKind, str, str], int] = {}
+        self.damage_cache: dict[tuple[type, object, str], str] = {}
+        self.code_cache: dict[tuple[type, object], str | None] = {}
+        self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
+        default_code = phones.normalize_code(mapping.default_phone_code)
+        self.default_code = default_code or mapping.default_phone_code
+
+    def check(self, number: int, cells: list[CellValue] | tuple[CellValue, ...]) -> CheckedRow:
+        m = self.m
+        width = len(cells)
+        p = m.phone
+        raw = cells[p] if p is not None and p < width else None
+        if type(raw) is str:
+            raw = raw.strip() or None
+        if raw is None and is_blank(cells):
+            return CheckedRow(number, Outcome.BLANK, None, message=f"row {number}: blank row")
+        code = self.default_code
+        c = m.phone_code
+        code_cell = cells[c] if c is not None and c < width else None
+        if code_cell is not None and code_cell != "":
+            found = self._code(code_cell)
+            if found is None:
+                return self._invalid(
+                    number, raw, "phone_code", f"{_text(code_cell)!r} is not a country code"
+                )
+            code = found
+        result = normalize(raw, code)
+        damage = self._damage(raw, result)
+        if not result.ok:
+            detail = result.reason if not damage else f"{result.reason} ({damage})"
+            return self._invalid(number, raw, "phone", detail, code, damage)
+        scope = self._scope(cells) if self.per_row_scope else m.default_scope
+        if isinstance(scope, tuple):
+            return self._invalid(number, raw, scope[0], scope[1], code, damage)
+        reason = m.default_reason if m.reason is None else _text(_cell(cells, m.reason))
+        reason = reason or m.default_reason
+        purpose = m.default_purpose if m.purpose is None else _text(_cell(cells, m.purpose))
+        purpose = purpose or m.default_purpose
+        is_purpose = scope.kind is ScopeKind.PURPOSE
+        if is_purpose:
+            if scope.purpose_text:
+                purpose = scope.purpose_text
+            elif purpose:
+                scope = Scope.purpose(purpose)
+            elif self.o.target is Target.SMS_OPT_OUT:
+                return self._invalid(
+                    number,
+                    raw,
+                    "purpose",
+                    "a purpose scope on the SMS opt-out list needs a purpose",
+                    code,
+                    damage,
+                )
+        if m.request_date is not None:
+            request, days, late, note = self._request_date(cells)
+        else:
+            request, days, late, note = None, None, False, ""
+        key = (
+            result.phone_code,
+            result.national,
+            scope.kind,
+            scope.campaign_id,
+            purpose.casefold() if is_purpose else "",
+        )
+        first = self.seen.get(key)
+        if first is not None:
+            return CheckedRow(
+                number,
+                Outcome.DUPLICATE,
+                raw,
+                result.phone_code,
+                result.national,
+                scope,
+                reason,
+                purpose,
+                f"row {number}: duplicate of row {first}",
+                first,
+                damage,
+                request,
+                days,
+                late,
+                note,
+            )
+        self.seen[key] = number
+        message = f"row {number}: {damage}" if damage else ""
+        if late:
+            late_text = (
+                f"request received {request:%Y-%m-%d}, {days} business days before insertion "
+                f"(limit {self.o.late_after_business_days})"
+            )
+            message = f"{message}; {late_text}" if message else f"row {number}: {late_text}"
+        return CheckedRow(
+            number,
+            Outcome.VALID,
+            raw,
+            result.phone_code,
+            result.national,
+            scope,
+            reason,
+            purpose,
+            message,
+            None,
+            damage,
+            request,
+            days,
+            late,
+            note,
+        )
+
+    def _code(self, cell: CellValue) -> str | None:
+        key = (type(cell), cell)
+        try:
+            return self.code_cache[key]
+        except KeyError:
+            found = phones.normalize_code(cell.strip() if isinstance(cell, str) else cell)
+            if len(self.code_cache) < 10_000:
+                self.code_cache[key] = found
+            return found
+
+    def _invalid(
+        self,
+        number: int,
+        raw: CellValue,
+        field_name: str,
+        detail: str,
+        code: str = "",
+        damage: str = "",
+    ) -> CheckedRow:
+        return CheckedRow(
+            number,
+            Outcome.INVALID,
+            raw,
+            phone_code=code,
+            message=f"row {number}: {field_name}: {detail}",
+            damage=damage,
+        )
+
+    def _damage(self, raw: CellValue, result: PhoneResult) -> str:
+        kind = type(raw)
+        # Fast exits for the shapes that cannot carry damage (most rows).
+        if result.ok and isinstance(raw, str) and "." not in raw and "e" not in raw.lower():
+            return ""
+        if (
+            result.ok
+            and (kind is float or kind is int)
+            and raw < _LONGEST_PLAIN  # type: ignore[operator]
+            and not drops_trunk_zero(result.phone_code)
+        ):
+            return ""
+        if kind is str or kind is int or kind is float:
+            key = (kind, raw, result.phone_code)
+            note = self.damage_cache.get(key)
+            if note is None:
+                note = describe_damage(raw, result)
+                if len(self.damage_cache) < 200_000:
+                    self.damage_cache[key] = note
+            return note
+        return describe_damage(raw, result)
+
+    def _scope(self, cells: list[CellValue] | tuple[CellValue, ...]) -> Scope | tuple[str, str]:
+        scope_cell = _cell(cells, self.m.scope)
+        if scope_cell is not None:
+            found = self.scopes.scope_cell(scope_cell)
+            return found if isinstance(found, Scope) else ("scope", found)
+        campaign_cell = _cell(cells, self.m.campaign)
+        if campaign_cell is not None:
+            found = self.scopes.campaign_cell(campaign_cell)
+            return found if isinstance(found, Scope) else ("campaign", found)
+        return self.m.default_scope
+
+    def _request_date(
+        self, cells: list[CellValue] | tuple[CellValue, ...]
+    ) -> tuple[dt.date | None, int | None, bool, str]:
+        if self.m.request_date is None:
+            return None, None, False, ""
+        parsed = parse_request_date(_cell(cells, self.m.request_date))
+        if parsed.date is None:
+            return None, None, False, parsed.note
+        days = business_days_between(parsed.date, self.o.insertion_date)
+        note = parsed.note
+        if days < 0:
+            note = f"{note}; " if note else ""
+            note += "the request date is after the insertion date"
+        late = days > self.o.late_after_business_days
+        return parsed.date, days, late, note
+
+
+def check_rows(
+    rows: Iterable[Row],
+    mapping: ColumnMapping,
+    options: CheckOptions | None = None,
+    summary: CheckSummary | None = None,
+) -> Iterator[CheckedRow]:
+    """Yield a verdict for every data row (rows above and at ``mapping.header_row`` are skipped).
+
+    Pass a :class:`CheckSummary` to have it counted as rows are yielded.
+    """
+    checker = _Checker(mapping, options or CheckOptions())
+    header_row = mapping.header_row or 0
+    for number, cells in rows:
+        if number <= header_row:
+            continue
+        checked = checker.check(number, cells if isinstance(cells, list | tuple) else list(cells))
+        if summary is not None:
+            summary.add(checked)
+        yield checked
+
+
+def check_all(
+    rows: Iterable[Row], mapping: ColumnMapping, options: CheckOptions | None = None
+) -> tuple[list[CheckedRow], CheckSummary]:
+    """Every verdict and the summary, for callers that want them all at once (tests, reports)."""
+    summary = CheckSummary()
+    checked = list(check_rows(rows, mapping, options, summary))
+    return checked, summary

@@ -1,0 +1,96 @@
+"""Recognise phone cells a spreadsheet program has already damaged, and say how.
+
+The phone module decides validity; this module only explains the cell's history so a person can
+judge it: scientific notation, more digits than Excel keeps, a float written out as text, a
+leading zero dropped because the cell was a number. It never repairs silently: a repaired reading
+is reported next to the original cell.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Final
+
+import phonenumbers
+
+from app.core import phones
+from app.core.phones import PhoneResult
+from app.core.sheet_types import CellValue
+
+_SCIENTIFIC: Final = re.compile(r"\s*'?\s*[0-9]*(?:[.,][0-9]*)?[eE][+-]?[0-9]{1,3}\s*")
+_FLOAT_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.0+\s*")
+# Excel's General format switches to scientific notation above 11 digits.
+_GENERAL_MAX_DIGITS: Final = 11
+_EXACT_DIGITS: Final = 15
+
+
+@cache
+def drops_trunk_zero(phone_code: str) -> bool:
+    """Whether numbers of this country are written nationally with a leading 0 (UK 07700…)."""
+    for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(phone_code or 0), ()):
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if meta is not None and meta.national_prefix == "0":
+            return True
+    return False
+
+
+def _excel_general(digits: str) -> str:
+    """How Excel's General format shows a long integer: ``4.47701E+11``."""
+    mantissa = f"{int(digits) / 10 ** (len(digits) - 1):.5f}".rstrip("0").rstrip(".")
+    return f"{mantissa}E+{len(digits) - 1:02d}"
+
+
+def describe_damage(raw: CellValue, result: PhoneResult) -> str:
+    """A note about how the cell was damaged and what was read from it; ``""`` if it was not."""
+    if isinstance(raw, str):
+        if _SCIENTIFIC.fullmatch(raw):
+            if result.ok:
+                return (
+                    f"cell {raw.strip()!r} was in scientific notation; read as "
+                    f"+{result.phone_code} {result.national} — check it against the source"
+                )
+            return f"cell {raw.strip()!r} was in scientific notation and lost digits"
+        if _FLOAT_TEXT.fullmatch(raw) and result.ok:
+            return (
+                f"cell {raw.strip()!r} was written as a decimal number; read as "
+                f"+{result.phone_code} {result.national}"
+            )
+        return ""
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return ""
+    if isinstance(raw, float) and not raw.is_integer():
+        return ""
+    if abs(raw) >= 10**_EXACT_DIGITS:
+        return (
+            f"cell is the number {raw:.15g}, longer than the {_EXACT_DIGITS} significant digits "
+            "Excel keeps, so its last digits are unreliable"
+        )
+    digits = str(int(raw))
+    code = result.phone_code
+    if result.ok:
+        notes = []
+        if len(digits) > _GENERAL_MAX_DIGITS:
+            notes.append(f"Excel displays it as {_excel_general(digits)}")
+        international = digits.startswith(code) and digits[len(code) :] == result.national
+        if code and not international and drops_trunk_zero(code):
+            notes.append(f"it lost its leading 0 (written 0{digits} in {code_name(code)})")
+        if notes:
+            return (
+                f"cell is the number {digits}, not text: {'; '.join(notes)}; read as "
+                f"+{code} {result.national}"
+            )
+        return ""
+    if code:
+        with_zero = phones.normalize("0" + digits, code)
+        if with_zero.ok:
+            return (
+                f"cell is the number {digits}, which may have lost a leading 0: "
+                f"0{digits} would be the valid number +{code} {with_zero.national}; "
+                "correct the file if that is what was meant"
+            )
+    return ""
+
+
+def code_name(phone_code: str) -> str:
+    return phones.region_name(phone_code)

@@ -1,0 +1,129 @@
+"""Request dates: read the date a consumer's request was received, count business days to now.
+
+47 CFR 64.1200(d)(3) requires a do-not-call request to be honoured within a reasonable time
+"not to exceed ten business days from the date of such request". Business days here are
+Monday-Friday minus US federal holidays (``holidays.US()``: the eleven federal holidays and
+their observed days). The day of receipt is not counted; the insertion day is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+import holidays
+
+from app.core.sheet_types import CellValue
+
+LIMIT_BUSINESS_DAYS: Final = 10
+_EXCEL_EPOCH: Final = dt.date(1899, 12, 30)  # serial 1 = 1900-01-01 (Excel's leap-year bug)
+_SERIAL_RANGE: Final = (20_000, 80_000)  # 1954 .. 2119: anything else is not a plausible serial
+_ISO: Final = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}.*)?")
+_SLASHED: Final = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
+_DOTTED: Final = re.compile(r"(\d{1,2})[.-](\d{1,2})[.-](\d{4})(?: \d{1,2}:\d{2}.*)?")
+
+
+@dataclass(frozen=True, slots=True)
+class RequestDate:
+    """A parsed request date; ``note`` explains an ambiguous or unreadable value."""
+
+    date: dt.date | None
+    note: str = ""
+
+
+def _year(text: str) -> int:
+    year = int(text)
+    return year + 2000 if year < 100 else year
+
+
+def _safe(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def parse_request_date(value: CellValue) -> RequestDate:
+    """Read a date cell: a date/datetime, an Excel serial number, or a common date string.
+
+    ``11/02/2026`` is read month-first (US); when the other order is also a date the note says
+    so. ``02.11.2026`` and ``02-11-2026`` are read day-first (European).
+    """
+    if value is None or value == "":
+        return RequestDate(None)
+    if isinstance(value, dt.datetime):
+        return RequestDate(value.date())
+    if isinstance(value, dt.date):
+        return RequestDate(value)
+    if isinstance(value, bool):
+        return RequestDate(None, f"{value!r} is not a date")
+    if isinstance(value, int | float):
+        if _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
+            return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
+        return RequestDate(None, f"{value!r} is not a date")
+    if not isinstance(value, str):
+        return RequestDate(None, f"{value!r} is not a date")
+    return _parse_text(value.strip())
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> RequestDate:
+    if (m := _ISO.fullmatch(text)) is not None:
+        found = _safe(int(m[1]), int(m[2]), int(m[3]))
+        return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
+    if (m := _SLASHED.fullmatch(text)) is not None:
+        first, second, year = int(m[1]), int(m[2]), _year(m[3])
+        us = _safe(year, first, second)
+        other = _safe(year, second, first)
+        if us is not None and other is not None and us != other:
+            return RequestDate(
+                us,
+                f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month/day); "
+                f"it could be {other:%b %d, %Y}",
+            )
+        if us is not None:
+            return RequestDate(us)
+        if other is not None:
+            return RequestDate(other, f"{text!r} read as day/month: {other:%b %d, %Y}")
+        return RequestDate(None, f"{text!r} is not a date")
+    if (m := _DOTTED.fullmatch(text)) is not None:
+        found = _safe(int(m[3]), int(m[2]), int(m[1]))
+        return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
+    if text.isdigit() or _is_number(text):
+        return parse_request_date(float(text))
+    return RequestDate(None, f"{text!r} is not a date")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=64)
+def _us_holidays(year: int) -> frozenset[dt.date]:
+    return frozenset(holidays.country_holidays("US", years=year).keys())
+
+
+def is_business_day(day: dt.date) -> bool:
+    return day.weekday() < 5 and day not in _us_holidays(day.year)
+
+
+@lru_cache(maxsize=8192)
+def business_days_between(received: dt.date, inserted: dt.date) -> int:
+    """Business days after ``received`` up to and including ``inserted`` (negative if before)."""
+    if inserted < received:
+        return -business_days_between(inserted, received)
+    count = 0
+    day = received
+    one = dt.timedelta(days=1)
+    while day < inserted:
+        day += one
+        if is_business_day(day):
+            count += 1
+    return count

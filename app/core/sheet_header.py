@@ -1,0 +1,76 @@
+"""Find the header row of a sheet: often row 1, but not after titles, notes and blank rows.
+
+The rule: the header is the last all-label row (text that is neither a number nor a date) above
+the first row holding a phone number that names a known column ("Phone", "Reason"...); failing
+that, the last non-blank row above the data if it is all labels; otherwise there is none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from app.core.sheet_types import CellValue, Row
+
+SCAN_ROWS: Final = 50
+_DATE_LIKE: Final = re.compile(
+    r"\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(\s.*)?"
+)
+_NON_PHONE_CHARS: Final = re.compile(r"[^0-9+()\-./\s'\u00a0xXeE,]")
+
+
+def is_blank(cells: Sequence[CellValue]) -> bool:
+    return all(v is None or (isinstance(v, str) and not v.strip()) for v in cells)
+
+
+def looks_like_phone(value: CellValue) -> bool:
+    """A cheap, country-agnostic guess that a cell holds a phone number (7 to 15 digits)."""
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int | float):
+        return 1_000_000 <= value < 10**15
+    if not isinstance(value, str):
+        return False
+    digits = sum(c.isdigit() for c in value)
+    if not 7 <= digits <= 15 or _DATE_LIKE.fullmatch(value):
+        return False
+    return _NON_PHONE_CHARS.search(value) is None
+
+
+def is_label(value: CellValue) -> bool:
+    """Text that can be a column name: not a number, date or phone number."""
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    if not text or looks_like_phone(text) or _DATE_LIKE.fullmatch(text):
+        return False
+    return not text.replace(".", "", 1).replace(",", "").isdigit()
+
+
+def detect_header(rows: Sequence[Row]) -> int | None:
+    """The row number of the header among the first rows of a sheet, or None if it has none."""
+    from app.core.sheet_mapping import header_role  # mapping imports this module
+
+    above: list[Row] = []
+    found_data = False
+    for row in rows[:SCAN_ROWS]:
+        if is_blank(row[1]):
+            continue
+        if any(looks_like_phone(v) for v in row[1]):
+            found_data = True
+            break
+        above.append(row)
+    labels = [row for row in above if _all_labels(row[1])]
+    named = [row for row in labels if any(isinstance(v, str) and header_role(v) for v in row[1])]
+    if named:
+        # A title such as "Opt-out numbers" names a column too; the header is the one nearest
+        # the data, or the first one when no data row was recognised.
+        return named[-1][0] if found_data else named[0][0]
+    if found_data and above and _all_labels(above[-1][1]):
+        return above[-1][0]
+    return None
+
+
+def _all_labels(cells: Sequence[CellValue]) -> bool:
+    return all(v is None or is_label(v) for v in cells)

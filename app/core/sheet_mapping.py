@@ -1,0 +1,273 @@
+"""Which column holds what: a proposal from header names and content, which the user may change.
+
+:class:`ColumnMapping` is a plain dataclass (0-based column indexes) that the CLI fills from
+``--phone-column`` and friends and the GUI from its wizard; :func:`propose_mapping` makes the
+first guess. Columns a file lacks are covered by the defaults on the mapping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+from typing import Final
+
+from app.api.scope import Scope
+from app.core import phones
+from app.core.sheet_header import is_blank, looks_like_phone
+from app.core.sheet_types import CellValue, Row
+
+
+class Role(StrEnum):
+    PHONE = "phone"
+    PHONE_CODE = "phone_code"
+    REASON = "reason"
+    PURPOSE = "purpose"
+    CAMPAIGN = "campaign"
+    SCOPE = "scope"
+    REQUEST_DATE = "request_date"
+
+
+def _split(names: str) -> frozenset[str]:
+    return frozenset(names.split("|"))
+
+
+# Exact header names (after lower-casing and reducing punctuation to single spaces).
+_EXACT: Final[dict[Role, frozenset[str]]] = {
+    Role.PHONE: _split(
+        "phone|phone number|phone no|phone nr|phone num|phonenumber|phone 1|phone1|"
+        "primary phone|mobile|mobile number|mobile no|mobile phone|cell|cell phone|cellphone|"
+        "cell number|telephone|telephone number|tel|tel no|msisdn|number|opt out number|"
+        "optout number|opt out phone|dnc number|dnc phone|contact number|contact phone|"
+        "wireless|wireless number|landline|ph|ani|e164|phone e164|customer phone|"
+        "subscriber number|number to block|do not call number"
+    ),
+    Role.PHONE_CODE: _split(
+        "country code|phone code|phonecode|dial code|dialing code|dialling code|calling code|"
+        "country calling code|cc|intl code|international code|country prefix|country|"
+        "country dial code|isd code|isd"
+    ),
+    Role.REASON: _split(
+        "reason|reasons|opt out reason|optout reason|dnc reason|reason for opt out|"
+        "comment|comments|note|notes|remark|remarks|description|details"
+    ),
+    Role.PURPOSE: _split("purpose|purpose type|opt out purpose|dnc purpose"),
+    Role.CAMPAIGN: _split(
+        "campaign|campaign id|campaignid|campaign name|campaign number|campaign no"
+    ),
+    Role.SCOPE: _split("scope|dnc scope|list scope|applies to|opt out scope"),
+    Role.REQUEST_DATE: _split(
+        "date received|request date|received|received date|received on|date of request|"
+        "opt out date|optout date|dnc date|date|requested on|request received|date requested|"
+        "requested|submitted|submitted on|date submitted|timestamp|request timestamp|"
+        "date of opt out|received at|created|created at|created on"
+    ),
+}
+# Words that, anywhere in a header, point to a role (checked in this order).
+_WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
+    (Role.PHONE_CODE, frozenset({"dial", "calling", "isd"})),
+    (Role.REQUEST_DATE, frozenset({"date", "received", "requested", "timestamp", "when"})),
+    (Role.CAMPAIGN, frozenset({"campaign"})),
+    (Role.SCOPE, frozenset({"scope"})),
+    (Role.PURPOSE, frozenset({"purpose"})),
+    (Role.REASON, frozenset({"reason", "comment", "comments", "note", "notes", "remarks"})),
+    (
+        Role.PHONE,
+        frozenset({"phone", "mobile", "cell", "telephone", "tel", "msisdn", "number", "wireless"}),
+    ),
+)
+_NOT_PHONE: Final = frozenset({"type", "ext", "extension", "id", "count", "status", "name"})
+_PUNCT: Final = re.compile(r"[^0-9a-z]+")
+SAMPLE_ROWS: Final = 200
+
+
+def _words(text: str) -> str:
+    return _PUNCT.sub(" ", text.casefold().replace("#", " no ")).strip()
+
+
+@lru_cache(maxsize=1024)
+def _header_match(text: str) -> tuple[Role, bool] | None:
+    """The role a header names and whether the name matched exactly."""
+    words = _words(text)
+    if not words:
+        return None
+    for role, names in _EXACT.items():
+        if words in names:
+            return role, True
+    tokens = set(words.split())
+    if "country" in tokens and "code" in tokens:
+        return Role.PHONE_CODE, True
+    for role, keys in _WORDS:
+        if tokens & keys:
+            if role is Role.PHONE and tokens & _NOT_PHONE:
+                continue
+            return role, False
+    return None
+
+
+def header_role(text: str) -> Role | None:
+    """The role a column header names (``"Mobile #"`` → phone), or None."""
+    match = _header_match(text)
+    return match[0] if match else None
+
+
+@dataclass
+class ColumnMapping:
+    """Where each field comes from (0-based column indexes) and the values for absent columns.
+
+    ``header_row`` is the sheet row number of the header (None: no header, data from the first
+    row). ``headers`` are the header cells as text (or ``Column A``… without a header).
+    """
+
+    header_row: int | None = None
+    headers: tuple[str, ...] = ()
+    phone: int | None = None
+    phone_code: int | None = None
+    reason: int | None = None
+    purpose: int | None = None
+    campaign: int | None = None
+    scope: int | None = None
+    request_date: int | None = None
+    default_phone_code: str = "1"
+    default_reason: str = ""
+    default_purpose: str = ""
+    default_scope: Scope = field(default_factory=Scope.global_)
+
+    def column(self, role: Role) -> int | None:
+        index: int | None = getattr(self, role.value)
+        return index
+
+    def set_column(self, role: Role, index: int | None) -> None:
+        setattr(self, role.value, index)
+
+    def describe(self) -> dict[str, str]:
+        """Role → column name, for reports and the CLI's JSON."""
+        out: dict[str, str] = {}
+        for role in Role:
+            index = self.column(role)
+            if index is not None:
+                out[role.value] = column_name(self.headers, index)
+        return out
+
+
+def column_letter(index: int) -> str:
+    """0 → ``A``, 26 → ``AA``: the letters Excel shows."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def column_name(headers: Sequence[str], index: int) -> str:
+    name = headers[index] if index < len(headers) else ""
+    return f"{name} (column {column_letter(index)})" if name else f"column {column_letter(index)}"
+
+
+def find_column(headers: Sequence[str], wanted: str) -> int | None:
+    """A column by header name (case-insensitive) or by letter (``C``), for ``--phone-column``."""
+    key = _words(wanted)
+    for index, header in enumerate(headers):
+        if _words(header) == key:
+            return index
+    letters = wanted.strip().upper()
+    if letters.isalpha() and len(letters) <= 3:
+        index = 0
+        for ch in letters:
+            index = index * 26 + (ord(ch) - 64)
+        return index - 1
+    return None
+
+
+def header_texts(cells: Sequence[CellValue], width: int) -> tuple[str, ...]:
+    texts = [("" if v is None else str(v).strip()) for v in cells]
+    texts += [""] * (width - len(texts))
+    return tuple(texts)
+
+
+def propose_mapping(
+    header: Sequence[CellValue] | None,
+    sample_rows: Sequence[Row],
+    default_phone_code: str = "1",
+) -> ColumnMapping:
+    """Guess the mapping from header names and the content of ``sample_rows`` (data rows)."""
+    data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    width = max([len(header or ())] + [len(cells) for cells in data])
+    headers = header_texts(header or (), width)
+    mapping = ColumnMapping(headers=headers, default_phone_code=default_phone_code)
+    scores: dict[Role, tuple[float, int]] = {}
+    phone_like = [_phone_fraction(data, i) for i in range(width)]
+    for index, text in enumerate(headers):
+        match = _header_match(text) if text else None
+        if match is None:
+            continue
+        role, exact = match
+        score = 2.0 if exact else 1.0
+        if role is Role.PHONE:
+            score += 4 * phone_like[index]
+            if phone_like[index] == 0 and any(f > 0.5 for f in phone_like):
+                continue  # a "Number" column of ids next to a column of real phone numbers
+        best = scores.get(role)
+        if best is None or score > best[0]:
+            scores[role] = (score, index)
+    for role, (_, index) in scores.items():
+        mapping.set_column(role, index)
+    if mapping.phone is None:
+        taken = {i for _, i in scores.values()}
+        candidates = [(f, i) for i, f in enumerate(phone_like) if i not in taken and f >= 0.5]
+        if candidates:
+            mapping.phone = max(candidates)[1]
+    if mapping.phone_code is None:
+        mapping.phone_code = _code_column(data, width, mapping)
+    return mapping
+
+
+def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int) -> float:
+    values = [cells[index] for cells in data if index < len(cells) and cells[index] is not None]
+    if not values:
+        return 0.0
+    return sum(1 for v in values if looks_like_phone(v)) / len(values)
+
+
+def _code_column(
+    data: Sequence[Sequence[CellValue]], width: int, mapping: ColumnMapping
+) -> int | None:
+    """An unnamed column of country codes (1, 44, +61…) beside the phone column, if any."""
+    if mapping.phone is None:
+        return None
+    used = {mapping.column(role) for role in Role}
+    for index in range(width):
+        if index in used or mapping.headers[index]:
+            continue
+        values = [cells[index] for cells in data if index < len(cells) and cells[index] is not None]
+        if len(values) >= 2 and all(_short_code(v) for v in values):
+            return index
+    return None
+
+
+def _short_code(value: CellValue) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, str) and not value.strip().lstrip("+").isdigit():
+        return False
+    if not isinstance(value, str | int | float):
+        return False
+    code = phones.normalize_code(value)
+    return code is not None and code in phones.SUPPORTED_PHONE_CODES
+
+
+def propose_from_preview(preview: Sequence[Row], default_phone_code: str = "1") -> ColumnMapping:
+    """Header detection plus :func:`propose_mapping` over the first rows of a sheet."""
+    from app.core.sheet_header import detect_header
+
+    header_row = detect_header(preview)
+    header: Sequence[CellValue] | None = None
+    if header_row is not None:
+        header = next(cells for number, cells in preview if number == header_row)
+    data = [row for row in preview if header_row is None or row[0] > header_row]
+    mapping = propose_mapping(header, data, default_phone_code)
+    mapping.header_row = header_row
+    return mapping

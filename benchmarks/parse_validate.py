@@ -1,0 +1,114 @@
+"""Parse + map + validate a 100,000-row xlsx, against bare python-calamine iteration.
+
+Run: ``.venv/bin/python benchmarks/parse_validate.py [--rows N] [--keep PATH]``. Prints both times
+and their ratio (target: at most 2x), plus the check summary so the work is visibly done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import openpyxl
+import python_calamine
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.core.sheet_check import CheckOptions, CheckSummary, check_rows  # noqa: E402
+from app.core.sheet_mapping import propose_from_preview  # noqa: E402
+from app.core.sheet_reader import open_sheet  # noqa: E402
+
+UK_MOBILE_PREFIXES = ("7400", "7700", "7911", "7575")
+
+
+def _us(rng: random.Random) -> str:
+    area = rng.choice(("202", "212", "305", "415", "512", "617", "702", "808", "917"))
+    return f"{area}{rng.randint(200, 999)}{rng.randint(0, 9999):04d}"
+
+
+def generate(path: Path, rows: int, seed: int = 7) -> None:
+    """A realistic mix: numbers as text and as numbers, punctuation, +1, UK rows, bad rows."""
+    rng = random.Random(seed)
+    wb = openpyxl.Workbook(write_only=True)
+    ws = wb.create_sheet("Opt-outs")
+    ws.append(["Phone Number", "Reason", "Country Code"])
+    recent: list[list[object]] = []
+    for i in range(rows):
+        kind = rng.random()
+        if recent and kind < 0.03:
+            ws.append(rng.choice(recent))
+            continue
+        if kind < 0.05:
+            row: list[object] = [rng.choice(("n/a", "202555", "2.02555E+09", "")), "bad", 1]
+        elif kind < 0.15:
+            row = [f"0{rng.choice(UK_MOBILE_PREFIXES)}{rng.randint(0, 999999):06d}", "", 44]
+        else:
+            digits = _us(rng)
+            style = i % 5
+            cell: object = {
+                0: int(digits),
+                1: f"({digits[:3]}) {digits[3:6]}-{digits[6:]}",
+                2: float(digits),
+                3: f"+1{digits}",
+                4: digits,
+            }[style]
+            row = [cell, rng.choice(("customer request", "verbal", "email", "")), 1]
+        if len(recent) < 500:
+            recent.append(row)
+        ws.append(row)
+    wb.save(path)
+
+
+def bare_calamine(path: Path) -> tuple[float, int]:
+    start = time.perf_counter()
+    wb = python_calamine.CalamineWorkbook.from_path(str(path))
+    sheet = wb.get_sheet_by_name(wb.sheet_names[0])
+    count = 0
+    for _ in sheet.iter_rows():
+        count += 1
+    wb.close()
+    return time.perf_counter() - start, count
+
+
+def pipeline(path: Path) -> tuple[float, CheckSummary]:
+    start = time.perf_counter()
+    summary = CheckSummary()
+    with open_sheet(path) as source:
+        mapping = propose_from_preview(source.preview(50))
+        for _ in check_rows(source.iter_rows(), mapping, CheckOptions(), summary):
+            pass
+    return time.perf_counter() - start, summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="write the generated workbook here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.keep or Path(tmp) / "bench.xlsx"
+        t0 = time.perf_counter()
+        generate(path, args.rows)
+        print(f"generated {args.rows:,} rows in {time.perf_counter() - t0:.1f} s: {path}")
+        bare_times, pipe_times = [], []
+        summary = CheckSummary()
+        for _ in range(args.repeat):
+            bare, count = bare_calamine(path)
+            bare_times.append(bare)
+            piped, summary = pipeline(path)
+            pipe_times.append(piped)
+        bare, piped = min(bare_times), min(pipe_times)
+        print(f"bare python-calamine iteration: {bare:.3f} s ({count:,} rows)")
+        print(f"open + header + mapping + check: {piped:.3f} s")
+        print(f"ratio: {piped / bare:.2f}x (target <= 2x)")
+        print(f"summary: {summary.as_dict()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
