@@ -674,10 +674,19 @@ class ChangeJournal:
 
     @staticmethod
     def _where(
-        text: str, operation: str, phone: str, since: str, until: str, job: str
+        text: str,
+        operation: str,
+        phone: str,
+        since: str,
+        until: str,
+        job: str,
+        max_id: int | None = None,
     ) -> tuple[str, list[Any]]:
         clauses: list[str] = []
         params: list[Any] = []
+        if max_id is not None:
+            clauses.append("id <= ?")
+            params.append(max_id)
         if text.strip():
             pattern = f"%{_like_escape(text.strip())}%"
             searched = ("target", "phone", "note", "error", "operation", "job", "before", "after")
@@ -721,9 +730,14 @@ class ChangeJournal:
         job: str = "",
         limit: int = 1000,
         offset: int = 0,
+        max_id: int | None = None,
     ) -> list[JournalEntry]:
-        """Matching entries, newest first."""
-        where, params = self._where(text, operation, phone, since, until, job)
+        """Matching entries, newest first.
+
+        Entries are appended while a view pages through them, which shifts offsets; pass
+        ``max_id`` (the newest id of the first page) to page over a fixed set.
+        """
+        where, params = self._where(text, operation, phone, since, until, job, max_id)
         with self._read() as db:
             cursor = db.execute(
                 f"{_SELECT}{where} ORDER BY id DESC LIMIT ? OFFSET ?",
@@ -740,8 +754,9 @@ class ChangeJournal:
         since: str = "",
         until: str = "",
         job: str = "",
+        max_id: int | None = None,
     ) -> int:
-        where, params = self._where(text, operation, phone, since, until, job)
+        where, params = self._where(text, operation, phone, since, until, job, max_id)
         with self._read() as db:
             (n,) = db.execute(f"SELECT COUNT(*) FROM journal{where}", params).fetchone()
         return int(n)

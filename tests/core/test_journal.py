@@ -363,3 +363,14 @@ def test_closed_journal_refuses_writes(tmp_path: Path) -> None:
         journal.record_event(**CONN, operation="import.start")
     with pytest.raises(JournalError, match="closed"):
         journal.verify()
+
+
+def test_paging_with_max_id_ignores_newer_entries(journal: ChangeJournal) -> None:
+    _fill(journal, 3)
+    first_page = journal.query(limit=2)
+    newest = first_page[0].id
+    journal.record_event(**CONN, operation="import.finish")
+    second_page = journal.query(limit=2, offset=2, max_id=newest)
+    assert [e.id for e in first_page + second_page] == [6, 5, 4, 3]
+    assert journal.count(max_id=newest) == 6
+    assert journal.count() == 7
