@@ -1,0 +1,468 @@
+"""The DNC list and SMS opt-out views: filter bar, lazily loaded table, add, edit, delete, copy.
+
+One class serves both lists; :class:`ListKind` picks the search, insert and update calls and
+what differs (the SMS API offers no removal, so Delete is shown but disabled with the reason).
+Every network call runs on the window's :class:`TaskRunner`.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.api.errors import AuthInvalidError, AuthMissingError
+from app.api.models import Campaign, DncEntry, SmsOptOut
+from app.core.dnc_removal import RemovalResult
+from app.core.entry_validation import EntryKind
+from app.core.list_pager import dnc_pager, sms_pager
+from app.core.session import Session
+from app.ui.delete_dialog import DeleteDialog
+from app.ui.entry_dialog import EntryDialog
+from app.ui.entry_table_model import (
+    COL_ID,
+    COL_PHONE,
+    COL_PURPOSE,
+    COL_REASON,
+    COL_SCOPE,
+    COPY_ROLE,
+    RAW_ROLE,
+    EntrySortProxy,
+    EntryTableModel,
+)
+from app.ui.error_messages import user_message
+from app.ui.filter_bar import FilterBar
+from app.ui.removal_progress import RemovalProgressDialog, summary_text
+from app.ui.tasks import TaskRunner
+
+SMS_NO_REMOVAL = (
+    "The service offers no way to remove SMS opt-outs; edit the entry instead or contact the "
+    "provider."
+)
+
+Entry = DncEntry | SmsOptOut
+
+
+class ListKind(Enum):
+    DNC = "dnc"
+    SMS = "sms"
+
+    @property
+    def title(self) -> str:
+        return "DNC list" if self is ListKind.DNC else "SMS opt-out list"
+
+    @property
+    def entry_kind(self) -> EntryKind:
+        return EntryKind.DNC if self is ListKind.DNC else EntryKind.SMS
+
+
+def is_auth_problem(exc: BaseException) -> bool:
+    return isinstance(exc, AuthMissingError | AuthInvalidError)
+
+
+class EntryListView(QWidget):
+    """One list (DNC or SMS opt-out) of the connected account.
+
+    Signals:
+        status_message(str): text for the window's status bar.
+        auth_problem(object, object): (exception, retry) when the service rejected the token
+            (AuthMissingError / AuthInvalidError); the window asks for a new token, then
+            calls ``retry()`` to re-run the action that failed.
+        busy_changed(bool): background work of this view started (True) or all of it ended.
+    """
+
+    status_message = Signal(str)
+    auth_problem = Signal(object, object)
+    busy_changed = Signal(bool)
+
+    def __init__(self, kind: ListKind, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kind = kind
+        self.runner = runner
+        self.session: Session | None = None
+        self.campaigns: list[Campaign] = []
+        self._busy_count = 0
+        self._session_generation = 0
+        self.page_size: int | None = None  # None: the spec's maximum (1000); tests shrink it
+        self.dialog: Any = None  # the add/edit/delete/progress dialog open now, if any
+
+        self.filter_bar = FilterBar(date_with_time=kind is ListKind.DNC, parent=self)
+        self.filter_bar.search_requested.connect(self.search)
+        self.model = EntryTableModel(runner, self)
+        self.proxy = EntrySortProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView(self)
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        for column, width in ((COL_PHONE, 150), (COL_SCOPE, 200), (COL_REASON, 180)):
+            self.table.setColumnWidth(column, width)
+        self.table.setColumnWidth(COL_PURPOSE, 140)
+        self.table.setColumnWidth(COL_ID, 80)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        self.table.doubleClicked.connect(lambda _i: self.edit_selected())
+
+        self.count_label = QLabel(self)
+        self._make_actions()
+        bar = QHBoxLayout()
+        for action in (self.add_action, self.edit_action, self.delete_action, self.copy_action):
+            button = QToolButton(self)
+            button.setDefaultAction(action)
+            bar.addWidget(button)
+        self.delete_note = QLabel(SMS_NO_REMOVAL if kind is ListKind.SMS else "", self)
+        self.delete_note.setWordWrap(True)
+        self.delete_note.setVisible(kind is ListKind.SMS)
+        bar.addWidget(self.delete_note, 1)
+        bar.addStretch()
+        bar.addWidget(self.count_label)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.filter_bar)
+        layout.addLayout(bar)
+        layout.addWidget(self.table, 1)
+
+        self.model.loading_changed.connect(self._loading_changed)
+        self.model.page_loaded.connect(self._page_loaded)
+        self.model.load_failed.connect(self._load_failed)
+        self.table.selectionModel().selectionChanged.connect(self._update_actions)
+        self.model.modelReset.connect(self._update_actions)
+        self._update_actions()
+
+    # ------------------------------------------------------------------ actions
+    def _make_actions(self) -> None:
+        noun = "entry" if self.kind is ListKind.DNC else "opt-out"
+        self.add_action = QAction(f"Add {noun}…", self)
+        self.add_action.setToolTip(f"Add an {noun} (Ctrl+N)")
+        self.add_action.triggered.connect(self.add_entry)
+        self.edit_action = QAction("Edit…", self)
+        self.edit_action.setToolTip(f"Edit the selected {noun} (double-click)")
+        self.edit_action.triggered.connect(self.edit_selected)
+        self.delete_action = QAction("Delete…", self)
+        self.delete_action.triggered.connect(self.delete_selected)
+        if self.kind is ListKind.SMS:
+            self.delete_action.setToolTip(SMS_NO_REMOVAL)
+            self.delete_action.setStatusTip(SMS_NO_REMOVAL)
+        else:
+            self.delete_action.setToolTip("Remove the selected entries from the DNC list (Del)")
+        self.copy_action = QAction("Copy", self)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.copy_action.setToolTip("Copy the selection as tab-separated text (raw numbers)")
+        self.copy_action.triggered.connect(self.copy_selection)
+        self.table.addAction(self.copy_action)
+
+    def _update_actions(self, *_: object) -> None:
+        connected = self.session is not None
+        selected = len(self.selected_entries())
+        self.add_action.setEnabled(connected)
+        self.edit_action.setEnabled(connected and selected == 1)
+        self.delete_action.setEnabled(connected and selected > 0 and self.kind is ListKind.DNC)
+        self.copy_action.setEnabled(selected > 0)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self)
+        for action in (self.edit_action, self.delete_action, self.copy_action):
+            menu.addAction(action)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    # ------------------------------------------------------------------ busy
+    def _work(self, started: bool) -> None:
+        before = self._busy_count > 0
+        self._busy_count = max(0, self._busy_count + (1 if started else -1))
+        after = self._busy_count > 0
+        if before != after:
+            self.busy_changed.emit(after)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy_count > 0
+
+    def _loading_changed(self, loading: bool) -> None:
+        self._work(loading)
+        if loading:
+            loaded = self.model.rowCount()
+            self.status_message.emit(
+                f"{self.kind.title}: searching…"
+                if loaded == 0
+                else f"{self.kind.title}: loading more rows after {loaded:,}…"
+            )
+
+    # ------------------------------------------------------------------ session
+    def set_session(self, session: Session | None) -> None:
+        """The connection changed: clear, load the campaigns, then search."""
+        self._session_generation += 1
+        self.session = session
+        self.model.start(None)
+        self.campaigns = []
+        self.count_label.clear()
+        self._update_actions()
+        if session is None:
+            self.status_message.emit(f"{self.kind.title}: not connected.")
+            return
+        self._load_campaigns(then_search=True)
+
+    def _load_campaigns(self, then_search: bool = False) -> None:
+        session = self.session
+        if session is None:
+            return
+        generation = self._session_generation
+        api = session.api
+        self._work(True)
+        self.status_message.emit("Loading campaigns…")
+
+        def done(campaigns: list[Campaign]) -> None:
+            self._work(False)
+            if generation != self._session_generation:
+                return
+            self.campaigns = list(campaigns)
+            self.filter_bar.set_campaigns(self.campaigns)
+            self.model.set_campaigns(self.campaigns)
+            if then_search:
+                self.search()
+
+        def failed(exc: BaseException) -> None:
+            self._work(False)
+            if generation != self._session_generation:
+                return
+            if is_auth_problem(exc):
+                self.auth_problem.emit(exc, lambda: self._load_campaigns(then_search))
+                return
+            self.status_message.emit(
+                user_message(exc, "Load the campaigns").text + " Campaign names are not shown."
+            )
+            if then_search:
+                self.search()
+
+        self.runner.submit(
+            "load campaigns",
+            lambda ctx: api.campaigns(cancel=ctx.cancel_event),
+            on_done=done,
+            on_error=failed,
+        )
+
+    # ------------------------------------------------------------------ searching
+    def focus_filter(self) -> None:
+        self.filter_bar.phone_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_bar.phone_edit.selectAll()
+
+    def refresh(self) -> None:
+        """Search again with the current filters (and reload campaign names)."""
+        if self.session is None:
+            self.status_message.emit(f"{self.kind.title}: not connected.")
+            return
+        self.search()
+
+    def search(self) -> None:
+        session = self.session
+        if session is None:
+            self.status_message.emit(f"{self.kind.title}: not connected.")
+            return
+        query = self.filter_bar.query()
+        if query is None:
+            self.status_message.emit(self.filter_bar.phone_problem)
+            return
+        if self.kind is ListKind.DNC:
+            pager: Any = dnc_pager(session.api, query, self.page_size)
+        else:
+            pager = sms_pager(session.api, query, self.page_size)
+        self.count_label.setText("Searching…")
+        self.model.start(pager)
+
+    def _page_loaded(self, loaded: int, total: int) -> None:
+        self.count_label.setText(f"{total:,} match{'' if total == 1 else 'es'}")
+        self.status_message.emit(self.status_text())
+
+    def status_text(self) -> str:
+        """What the status bar should say about the loaded result."""
+        total = self.model.total
+        if total is None:
+            return ""
+        loaded = self.model.rowCount()
+        reachable = self.model.reachable or 0
+        title = self.kind.title
+        if self.model.unreachable > 0:
+            return (
+                f"Showing the first {reachable:,} of {total:,} matches — the service cannot page "
+                "further; narrow the filter (e.g. by scope or insert date)."
+            )
+        if total == 0:
+            described = self.filter_bar.describe()
+            return f"{title}: no matches" + (f" for {described}." if described else ".")
+        if loaded >= total or self.model.complete:
+            return f"{title}: {total:,} match{'' if total == 1 else 'es'}, all loaded."
+        return f"{title}: {total:,} matches; {loaded:,} loaded — scroll to load more."
+
+    def _load_failed(self, exc: BaseException) -> None:
+        action = f"Search the {self.kind.title}"
+        self.count_label.setText("Search failed")
+        if is_auth_problem(exc):
+            self.auth_problem.emit(exc, self.model.retry)
+            return
+        self.status_message.emit(user_message(exc, action).text)
+
+    # ------------------------------------------------------------------ selection
+    def selected_entries(self) -> list[Entry]:
+        """The selected rows' entries, in the order shown."""
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedIndexes()})
+        out: list[Entry] = []
+        for row in rows:
+            value = self.proxy.index(row, 0).data(RAW_ROLE)
+            if isinstance(value, DncEntry | SmsOptOut):
+                out.append(value)
+        return out
+
+    def copy_selection(self) -> None:
+        """Copy the selected cells as tab-separated text; phone numbers as stored (raw)."""
+        indexes = self.table.selectionModel().selectedIndexes()
+        if not indexes:
+            self.status_message.emit("Nothing selected to copy.")
+            return
+        header = self.table.horizontalHeader()
+        rows = sorted({i.row() for i in indexes})
+        columns = sorted({i.column() for i in indexes}, key=header.visualIndex)
+        chosen = {(i.row(), i.column()) for i in indexes}
+        lines = []
+        for row in rows:
+            cells = []
+            for column in columns:
+                value = (
+                    self.proxy.index(row, column).data(COPY_ROLE) if (row, column) in chosen else ""
+                )
+                cells.append(_tsv_cell(str(value or "")))
+            lines.append("\t".join(cells))
+        text = "\n".join(lines) + "\n"
+        QGuiApplication.clipboard().setText(text)
+        self.status_message.emit(f"Copied {len(rows):,} row{'' if len(rows) == 1 else 's'}.")
+
+    # ------------------------------------------------------------------ writes
+    def add_entry(self) -> None:
+        self._open_entry_dialog(None)
+
+    def edit_selected(self) -> None:
+        entries = self.selected_entries()
+        if len(entries) != 1:
+            self.status_message.emit("Select one entry to edit.")
+            return
+        self._open_entry_dialog(entries[0])
+
+    def _open_entry_dialog(self, entry: Entry | None) -> None:
+        session = self.session
+        if session is None:
+            self.status_message.emit(f"{self.kind.title}: not connected.")
+            return
+        dialog = EntryDialog(
+            self.kind.entry_kind, session, self.runner, self.campaigns, entry, parent=self
+        )
+        dialog.auth_problem.connect(self.auth_problem)
+        added = entry is None
+
+        def saved(_result: object) -> None:
+            draft = dialog.draft()
+            what = f"{draft.phone.strip()} ({'added' if added else 'saved'})"
+            self.status_message.emit(f"{self.kind.title}: {what}; journaled.")
+            self.search()
+
+        dialog.saved.connect(saved)
+        dialog.finished.connect(lambda _r: self._dialog_closed(dialog))
+        self.dialog = dialog
+        dialog.open()
+
+    def _dialog_closed(self, dialog: Any) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+        dialog.deleteLater()
+
+    def delete_selected(self) -> None:
+        if self.kind is ListKind.SMS:
+            self.status_message.emit(SMS_NO_REMOVAL)
+            return
+        session = self.session
+        if session is None:
+            self.status_message.emit(f"{self.kind.title}: not connected.")
+            return
+        entries = [e for e in self.selected_entries() if isinstance(e, DncEntry)]
+        if not entries:
+            self.status_message.emit("Select the entries to remove first.")
+            return
+        dialog = DeleteDialog(entries, session, self.runner, self.campaigns, parent=self)
+        dialog.auth_problem.connect(self.auth_problem)
+
+        def confirmed() -> None:
+            if dialog.plan is not None:
+                self._run_removal(dialog.plan)
+
+        dialog.accepted.connect(confirmed)
+        dialog.finished.connect(lambda _r: self._dialog_closed(dialog))
+        self.dialog = dialog
+        dialog.open()
+
+    def _run_removal(self, plan: Any) -> None:
+        session = self.session
+        if session is None:
+            return
+        progress = RemovalProgressDialog(plan, session, self.runner, parent=self)
+        progress.auth_problem.connect(self.auth_problem)
+        progress.removal_finished.connect(self._removal_finished)
+        progress.removal_failed.connect(self._removal_failed)
+        progress.finished.connect(lambda _r: self._dialog_closed(progress))
+        self.dialog = progress
+        self._work(True)
+        progress.open()
+        progress.start()
+
+    def _removal_finished(self, result: RemovalResult) -> None:
+        self._work(False)
+        self.status_message.emit(f"DNC removal: {summary_text(result)} Journaled.")
+        self.search()
+
+    def _removal_failed(self, exc: BaseException) -> None:
+        self._work(False)
+        self.status_message.emit(user_message(exc, "Remove the DNC entries").text)
+        self.search()
+
+    # ------------------------------------------------------------------ settings
+    def _key(self, name: str) -> str:
+        return f"{self.kind.value}_list/{name}"
+
+    def save_state(self, settings: QSettings) -> None:
+        """Column widths, order and sort, and the last filters."""
+        settings.setValue(self._key("header"), self.table.horizontalHeader().saveState())
+        settings.setValue(self._key("filters"), json.dumps(self.filter_bar.state()))
+
+    def restore_state(self, settings: QSettings) -> None:
+        header = settings.value(self._key("header"))
+        if isinstance(header, QByteArray | bytes) and header:
+            self.table.horizontalHeader().restoreState(QByteArray(header))
+        raw = settings.value(self._key("filters"))
+        if isinstance(raw, str) and raw:
+            try:
+                state = json.loads(raw)
+            except ValueError:
+                state = None
+            if isinstance(state, dict):
+                self.filter_bar.set_state(state)
+
+
+def _tsv_cell(text: str) -> str:
+    # A tab or newline inside a reason would break the grid when pasted.
+    return text.replace("\t", " ").replace("\r", " ").replace("\n", " ")
