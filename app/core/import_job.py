@@ -1,0 +1,80 @@
+"""Import a spreadsheet of numbers into the DNC list or the SMS opt-out list.
+
+:func:`stage_import` reads and checks the file into a new job file; :func:`run_import` sends the
+rows still to send (a fresh job or a resumed one) through the journaled :class:`Session`.
+An entry the list already has counts as done ("already present"), never as a failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from app.api.models import WriteStatus
+from app.core.connections import Connection
+from app.core.job_exec import execute
+from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
+from app.core.job_staging import JobSettings, stage
+from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
+from app.core.session import Session
+from app.core.sheet_check import CheckSummary, Target
+
+RESENT_PRESENT = (
+    "sent again after the job was interrupted; the list already had it "
+    "(most likely from the first send)"
+)
+
+
+def stage_import(
+    settings: JobSettings,
+    jobs_dir: Path,
+    *,
+    connection: Connection | None,
+    campaign_lookup: Mapping[str, str] | None = None,
+) -> tuple[JobStore, CheckSummary]:
+    """Check the file and write a new import job file (nothing is sent)."""
+    return stage(
+        settings, jobs_dir, kind="import", connection=connection, campaign_lookup=campaign_lookup
+    )
+
+
+def insert_sender(session: Session, target: Target, job_id: str, note: str) -> SendFn:
+    """The function that sends one row of an import job."""
+    insert = session.insert_dnc if target is Target.DNC else session.insert_sms
+
+    def send(row: JobRow, resent: bool) -> RowResult:
+        result = insert(
+            row.national,
+            row.phone_code,
+            scope_from_text(row.scope),
+            reason=row.reason,
+            purpose=row.purpose,
+            job=job_id,
+            note=note,
+        )
+        extra = f"answered after {result.attempts} attempts" if result.retried else ""
+        if result.status is WriteStatus.ALREADY_PRESENT:
+            text = RESENT_PRESENT if resent else (result.message or "already on the list")
+            return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
+        text = "sent again after the job was interrupted" if resent else ""
+        return RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x))
+
+    return send
+
+
+def run_import(
+    store: JobStore,
+    session: Session,
+    *,
+    concurrency: int = 8,
+    control: JobControl | None = None,
+    progress: Callable[[JobProgress], None] | None = None,
+) -> JobStatus:
+    """Send every unfinished row of the import job in ``store``; returns its new status."""
+    meta = store.meta()
+    send = insert_sender(
+        session, Target(meta["target"]), str(meta["job_id"]), str(meta.get("note", ""))
+    )
+    return execute(
+        store, session, send, concurrency=concurrency, control=control, progress=progress
+    )

@@ -1,0 +1,113 @@
+"""Run a staged job to its end: journal events, the run loop, the report, the summary.
+
+Imports and removals differ only in the function that sends one row; everything around it
+(the start and finish events in the change journal, timing, the report) is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.core.job_report import late_count, write_report
+from app.core.job_runner import JobControl, JobProgress, JobRunner, SendFn
+from app.core.job_store import JobStatus, JobStore, utc_now
+from app.core.session import Session
+
+
+def report_path(store: JobStore) -> Path:
+    meta = store.meta()
+    return Path(meta.get("report") or store.path.with_suffix(".xlsx"))
+
+
+def job_summary(store: JobStore) -> dict[str, Any]:
+    """Counts for the CLI's JSON and the GUI's job list."""
+    meta = store.meta()
+    counts = store.counts()
+    rows = sum(counts.values())
+    not_checked_valid = counts["invalid"] + counts["duplicate_in_file"] + counts["blank"]
+    out: dict[str, Any] = {
+        "job": meta.get("job_id", ""),
+        "job_file": str(store.path),
+        "name": meta.get("name", ""),
+        "note": meta.get("note", ""),
+        "status": meta.get("status", ""),
+        "rows": rows,
+        "valid": rows - not_checked_valid,
+        "invalid": counts["invalid"],
+        "duplicates_in_file": counts["duplicate_in_file"],
+        "blank": counts["blank"],
+    }
+    if meta.get("kind") == "removal":
+        out["removed"] = counts["removed"]
+        out["not_found"] = counts["not_found"]
+    else:
+        out["inserted"] = counts["inserted"]
+        out["already_present"] = counts["already_present"]
+    out["failed"] = counts["failed"]
+    out["not_attempted"] = counts["not_attempted"]
+    out["pending"] = counts["pending"]
+    out["late_requests"] = late_count(store)
+    out["report"] = str(report_path(store))
+    return out
+
+
+def finish_dry_run(store: JobStore) -> Path:
+    store.set_status(JobStatus.DRY_RUN, finished=utc_now())
+    return write_report(store, report_path(store))
+
+
+def execute(
+    store: JobStore,
+    session: Session,
+    send: SendFn,
+    *,
+    concurrency: int,
+    control: JobControl | None = None,
+    progress: Callable[[JobProgress], None] | None = None,
+) -> JobStatus:
+    """Send the job's unfinished rows and rewrite its report, whatever happens.
+
+    Raises :class:`~app.core.job_runner.JobAborted` (after writing the report) when the
+    service refuses the token or stops answering.
+    """
+    meta = store.meta()
+    job_id = str(meta.get("job_id", ""))
+    resuming = bool(meta.get("started"))
+    if not resuming:
+        store.set_meta({"started": utc_now()})
+    session.journal.record_event(
+        connection=session.connection.name,
+        base_url=session.connection.base_url,
+        operation=f"job.{'resume' if resuming else 'start'}",
+        target=f"{meta.get('kind', 'job')} {meta.get('file', '')}",
+        note=str(meta.get("note", "")),
+        job=job_id,
+        details={
+            "name": meta.get("name", ""),
+            "file": meta.get("file", ""),
+            "target": meta.get("target", ""),
+            "scope": meta.get("scope", ""),
+            "rows_to_send": store.counts()["pending"],
+        },
+    )
+    runner = JobRunner(store, send, concurrency=concurrency, control=control, progress=progress)
+    status = JobStatus.PAUSED
+    try:
+        status = runner.run()
+    finally:
+        if status is not JobStatus.PAUSED:
+            store.set_meta({"finished": utc_now()})
+        write_report(store, report_path(store))
+        counts = store.counts()
+        session.journal.record_event(
+            connection=session.connection.name,
+            base_url=session.connection.base_url,
+            operation="job.finish" if status is not JobStatus.PAUSED else "job.pause",
+            target=f"{meta.get('kind', 'job')} {meta.get('file', '')}",
+            note=str(meta.get("note", "")),
+            job=job_id,
+            details={"name": meta.get("name", ""), "status": store.status, "counts": counts},
+        )
+    return status

@@ -1,0 +1,229 @@
+"""The run loop of an import or removal job: N requests in flight, pause, resume, cancel.
+
+The loop reads the rows still to send from the :class:`~app.core.job_store.JobStore`, marks each
+``sending`` (committed) just before its request starts and writes its outcome when the answer
+comes, all from the calling thread, so the job file never sees two writers. Requests run on the
+worker threads of :func:`app.api.concurrency.bounded_map`.
+
+The GUI drives the same object from a worker thread through :class:`JobControl` and gets a
+:class:`JobProgress` (counts per outcome, rows/s, ETA) through the ``progress`` callback.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from app.api.concurrency import MAX_CONCURRENCY, bounded_map
+from app.api.errors import ApiError, AuthError, TransportError
+from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
+
+DEFAULT_CONCURRENCY = 8
+# This many requests in a row without any answer means the service is gone, not one row bad.
+UNREACHABLE_AFTER = 24
+
+
+@dataclass(frozen=True, slots=True)
+class RowResult:
+    outcome: Outcome
+    message: str = ""
+    code: str = ""
+
+
+# send(row, resent): resent is True when the row was in flight when the job last stopped.
+SendFn = Callable[[JobRow, bool], RowResult]
+
+
+class JobAborted(Exception):
+    """The job cannot go on (token refused, service unreachable); ``str()`` is one sentence.
+
+    Rows not finished stay in the job file, so the job can be resumed once the cause is fixed.
+    """
+
+
+class JobControl:
+    """Pause, resume, cancel or suspend a running job from any thread."""
+
+    def __init__(self) -> None:
+        self.paused = threading.Event()
+        self.cancelled = threading.Event()
+        self.suspended = threading.Event()
+        # Set by any of cancel/suspend/abort: no new request starts.
+        self.stop = threading.Event()
+
+    def pause(self) -> None:
+        """Start no new request until :meth:`resume`; requests in flight finish."""
+        self.paused.set()
+
+    def resume(self) -> None:
+        self.paused.clear()
+
+    def cancel(self) -> None:
+        """Stop for good: rows never sent end as ``not_attempted``."""
+        self.cancelled.set()
+        self.stop.set()
+        self.paused.clear()
+
+    def suspend(self) -> None:
+        """Stop now but keep unsent rows for a later resume (Ctrl+C in the CLI, app closing)."""
+        self.suspended.set()
+        self.stop.set()
+        self.paused.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class JobProgress:
+    counts: dict[str, int]
+    done: int
+    total: int
+    rows_per_second: float
+    eta_seconds: float | None
+    paused: bool
+
+
+@dataclass
+class _Held:
+    """Rows whose request got no answer, held until we know whether the service is gone."""
+
+    rows: list[tuple[JobRow, str]] = field(default_factory=list)
+
+
+class JobRunner:
+    """Send the unfinished rows of one job; :meth:`run` returns the job's new status."""
+
+    def __init__(
+        self,
+        store: JobStore,
+        send: SendFn,
+        *,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        control: JobControl | None = None,
+        progress: Callable[[JobProgress], None] | None = None,
+        progress_interval: float = 0.25,
+    ) -> None:
+        if not 1 <= concurrency <= MAX_CONCURRENCY:
+            raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY}")
+        self.store = store
+        self._send = send
+        self.concurrency = concurrency
+        self.control = control or JobControl()
+        self._progress = progress
+        self._interval = progress_interval
+        self.counts: dict[str, int] = {}
+        self.abort_reason = ""
+
+    def _rows(self) -> Iterator[tuple[JobRow, bool]]:
+        for row in self.store.unfinished():
+            resent = row.state == RowState.SENDING.value
+            if not resent:
+                self.store.mark_sending(row.seq)
+            yield row, resent
+
+    def _call(self, item: tuple[JobRow, bool]) -> RowResult:
+        return self._send(item[0], item[1])
+
+    def run(self) -> JobStatus:
+        """Run until every row is done, or until paused for good, cancelled or aborted.
+
+        Raises :class:`JobAborted` when the service refuses the token or cannot be reached.
+        """
+        control = self.control
+        self.counts = self.store.counts()
+        total = sum(self.counts.values())
+        start_done = total - self.counts["pending"]
+        self.store.set_status(JobStatus.RUNNING)
+        started = time.monotonic()
+        last = 0.0
+        held = _Held()
+        for done in bounded_map(
+            self._call,
+            self._rows(),
+            concurrency=self.concurrency,
+            stop=control.stop,
+            pause=control.paused,
+        ):
+            row, resent = done.item
+            result = self._result(done.result, done.error, resent)
+            if result is None:
+                # No answer: keep the row "sending" (resent on resume) unless answers resume.
+                held.rows.append((row, _error_text(done.error)))
+                if len(held.rows) >= max(UNREACHABLE_AFTER, 2 * self.concurrency):
+                    self.abort_reason = (
+                        f"The service stopped answering ({held.rows[-1][1]}); "
+                        "the job was stopped and can be resumed."
+                    )
+                    control.stop.set()
+                continue
+            if isinstance(done.error, AuthError):
+                self.abort_reason = f"The service refused the token: {done.error.describe()}"
+                control.stop.set()
+                continue
+            if held.rows and not self.abort_reason:
+                self._flush_held(held)
+            self.store.mark_done(row.seq, result.outcome, result.message, result.code)
+            self._count(result.outcome)
+            now = time.monotonic()
+            if self._progress is not None and now - last >= self._interval:
+                last = now
+                self._report(total, start_done, started, now)
+        if self.abort_reason:
+            self.store.set_status(JobStatus.PAUSED, stopped_because=self.abort_reason)
+            raise JobAborted(self.abort_reason)
+        if held.rows:
+            self._flush_held(held)
+        if control.cancelled.is_set():
+            n = self.store.mark_not_attempted("cancelled before it was sent")
+            self.counts["not_attempted"] = self.counts.get("not_attempted", 0) + n
+            self.counts["pending"] = 0
+            status = JobStatus.CANCELLED
+        elif control.suspended.is_set() and self.store.counts()["pending"]:
+            status = JobStatus.PAUSED
+        else:
+            status = JobStatus.FINISHED
+        self.store.set_status(status)
+        if self._progress is not None:
+            self._report(total, start_done, started, time.monotonic())
+        return status
+
+    def _flush_held(self, held: _Held) -> None:
+        for row, text in held.rows:
+            self.store.mark_done(row.seq, Outcome.FAILED, f"no answer from the service: {text}")
+            self._count(Outcome.FAILED)
+        held.rows.clear()
+
+    def _count(self, outcome: Outcome) -> None:
+        self.counts[outcome.value] = self.counts.get(outcome.value, 0) + 1
+        self.counts["pending"] = max(0, self.counts.get("pending", 0) - 1)
+
+    @staticmethod
+    def _result(
+        result: RowResult | None, error: BaseException | None, resent: bool
+    ) -> RowResult | None:
+        if error is None:
+            assert result is not None
+            return result
+        if isinstance(error, TransportError):
+            return None
+        if isinstance(error, ApiError):
+            code = "" if error.code is None else str(error.code)
+            return RowResult(Outcome.FAILED, error.describe(), code)
+        return RowResult(Outcome.FAILED, f"{type(error).__name__}: {error}")
+
+    def _report(self, total: int, start_done: int, started: float, now: float) -> None:
+        assert self._progress is not None
+        done = total - self.counts.get("pending", 0)
+        elapsed = max(now - started, 1e-6)
+        rate = (done - start_done) / elapsed
+        remaining = total - done
+        eta = remaining / rate if rate > 0 else None
+        self._progress(
+            JobProgress(dict(self.counts), done, total, rate, eta, self.control.paused.is_set())
+        )
+
+
+def _error_text(error: BaseException | None) -> str:
+    if isinstance(error, ApiError):
+        return error.describe()
+    return str(error)

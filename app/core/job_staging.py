@@ -1,0 +1,163 @@
+"""From a spreadsheet to a job file: open, find the header, map, check every row, stage.
+
+Shared by imports and removals. The checking itself is :func:`app.core.sheet_check.check_rows`;
+this module only wires the reader, header detection and mapping to it and writes each verdict
+into the :class:`~app.core.job_store.JobStore`, streaming (a million-row file is never held).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.api.scope import Scope
+from app.core.connections import Connection
+from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
+from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Target, check_rows
+from app.core.sheet_check import Outcome as CheckOutcome
+from app.core.sheet_header import detect_header
+from app.core.sheet_mapping import ColumnMapping, Role, find_column, propose_mapping
+from app.core.sheet_reader import open_sheet
+from app.core.sheet_types import CellValue, SheetError
+
+PREVIEW_ROWS = 50
+
+_FINAL = {
+    CheckOutcome.INVALID: Outcome.INVALID.value,
+    CheckOutcome.DUPLICATE: Outcome.DUPLICATE.value,
+    CheckOutcome.BLANK: Outcome.BLANK.value,
+}
+
+
+class MappingError(SheetError):
+    """The file was read but its columns cannot be used as asked; one sentence."""
+
+
+@dataclass
+class JobSettings:
+    """What a person asked for: the file, where its rows go, and the job's name and note."""
+
+    file: Path
+    scope: Scope
+    target: Target = Target.DNC
+    sheet: str | None = None
+    phone_column: str | None = None
+    phone_code: str = "1"
+    reason: str = ""
+    purpose: str = ""
+    name: str = ""
+    note: str = ""
+    report: Path | None = None
+    lead_status: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def map_sheet(
+    preview: list[tuple[int, Any]], settings: JobSettings, file_name: str
+) -> ColumnMapping:
+    """The proposed mapping for the previewed rows, with the settings' overrides applied."""
+    header_row = detect_header(preview)
+    header: list[CellValue] | None = None
+    if header_row is not None:
+        header = next((list(cells) for n, cells in preview if n == header_row), None)
+    data = [r for r in preview if header_row is None or r[0] > header_row]
+    mapping = propose_mapping(header, data, settings.phone_code)
+    mapping.header_row = header_row
+    if settings.phone_column:
+        index = find_column(mapping.headers, settings.phone_column)
+        if index is None:
+            names = ", ".join(repr(h) for h in mapping.headers if h) or "none"
+            raise MappingError(
+                f"{file_name} has no column {settings.phone_column!r} (its headers: {names})."
+            )
+        for role in Role:
+            if mapping.column(role) == index:
+                mapping.set_column(role, None)
+        mapping.phone = index
+    if mapping.phone is None:
+        raise MappingError(
+            f"No column of phone numbers was found in {file_name}; "
+            "name it with --phone-column (a header name or a column letter)."
+        )
+    mapping.default_phone_code = settings.phone_code
+    mapping.default_reason = settings.reason
+    mapping.default_purpose = settings.purpose
+    mapping.default_scope = settings.scope
+    return mapping
+
+
+def _original(value: CellValue) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _new_row(checked: CheckedRow) -> NewRow:
+    final = _FINAL.get(checked.outcome, "")
+    return NewRow(
+        row_number=checked.row,
+        original=_original(checked.original),
+        national=checked.national,
+        phone_code=checked.phone_code,
+        scope="" if checked.scope is None else str(checked.scope),
+        reason=checked.reason,
+        purpose=checked.purpose,
+        request_date="" if checked.request_date is None else checked.request_date.isoformat(),
+        damage="; ".join(x for x in (checked.damage, checked.date_note) if x),
+        outcome=final,
+        message=checked.message,
+    )
+
+
+def stage(
+    settings: JobSettings,
+    jobs_dir: Path,
+    *,
+    kind: str,
+    connection: Connection | None,
+    campaign_lookup: Mapping[str, str] | None = None,
+) -> tuple[JobStore, CheckSummary]:
+    """Read and check the file and write a new job file; raises SheetError in one sentence."""
+    path = settings.file.expanduser().resolve()
+    with open_sheet(path, settings.sheet) as source:
+        mapping = map_sheet(source.preview(PREVIEW_ROWS), settings, path.name)
+        options = CheckOptions(target=settings.target, campaign_lookup=campaign_lookup or {})
+        summary = CheckSummary()
+        meta = {
+            "kind": kind,
+            "name": settings.name or f"{kind} of {path.name}",
+            "note": settings.note,
+            "file": str(path),
+            "sheet": source.sheet,
+            "header_row": mapping.header_row,
+            "mapping": mapping.describe(),
+            "target": settings.target.value,
+            "scope": str(settings.scope),
+            "reason": settings.reason,
+            "purpose": settings.purpose,
+            "phone_code": settings.phone_code,
+            "lead_status": settings.lead_status,
+            "connection": connection.name if connection else "",
+            "base_url": connection.base_url if connection else "",
+            "created": utc_now(),
+            **settings.extra,
+        }
+        job_id = new_job_id(kind)
+        if settings.report is not None:
+            meta["report"] = str(settings.report.expanduser().resolve())
+        else:
+            meta["report"] = str(jobs_dir / f"{job_id}.xlsx")
+        store = JobStore.create(jobs_dir, job_id, meta)
+        try:
+            rows: Iterator[CheckedRow] = check_rows(source.iter_rows(), mapping, options, summary)
+            store.add_rows(_new_row(c) for c in rows)
+        except BaseException:
+            store.close()
+            store.path.unlink(missing_ok=True)
+            raise
+    return store, summary

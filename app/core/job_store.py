@@ -1,0 +1,357 @@
+"""The job file: one SQLite file per import or removal job, written as the job runs.
+
+It holds what the job is (file, sheet, mapping, target, scope, name, note, connection name and
+base URL — never the token) and one row per sheet row: source row number, original value,
+normalized number, country code, scope, state and outcome. The runner marks a row ``sending``
+(committed) before its request and writes the outcome after, so after a crash or a SIGKILL the
+only rows that may be sent again are those left ``sending`` — at most the requests that were in
+flight. WAL mode keeps those two commits per row cheap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from app.api.scope import Scope, ScopeKind
+
+SUFFIX = ".dncjob"
+
+
+class Outcome(StrEnum):
+    """The one outcome every row ends in."""
+
+    INSERTED = "inserted"
+    ALREADY_PRESENT = "already_present"
+    REMOVED = "removed"
+    NOT_FOUND = "not_found"
+    INVALID = "invalid"
+    DUPLICATE = "duplicate_in_file"
+    BLANK = "blank"
+    FAILED = "failed"
+    NOT_ATTEMPTED = "not_attempted"
+
+
+class RowState(StrEnum):
+    PENDING = "pending"
+    SENDING = "sending"
+    DONE = "done"
+
+
+class JobStatus(StrEnum):
+    READY = "ready"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    DRY_RUN = "dry_run"
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rows (
+    seq INTEGER PRIMARY KEY,
+    row_number INTEGER NOT NULL,
+    original TEXT NOT NULL,
+    national TEXT NOT NULL DEFAULT '',
+    phone_code TEXT NOT NULL DEFAULT '',
+    scope TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    purpose TEXT NOT NULL DEFAULT '',
+    request_date TEXT NOT NULL DEFAULT '',
+    damage TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL,
+    outcome TEXT NOT NULL DEFAULT '',
+    code TEXT NOT NULL DEFAULT '',
+    message TEXT NOT NULL DEFAULT '',
+    done_at TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS rows_state ON rows(state, seq);
+"""
+
+_ROW_COLUMNS = (
+    "seq",
+    "row_number",
+    "original",
+    "national",
+    "phone_code",
+    "scope",
+    "reason",
+    "purpose",
+    "request_date",
+    "damage",
+    "state",
+    "outcome",
+    "code",
+    "message",
+    "done_at",
+)
+
+
+def scope_text(scope: Scope) -> str:
+    return str(scope)
+
+
+def scope_from_text(text: str) -> Scope:
+    """The inverse of :func:`scope_text`, including a purpose scope without its text."""
+    if text.startswith("purpose:"):
+        return Scope(ScopeKind.PURPOSE, purpose_text=text.split(":", 1)[1])
+    return Scope.parse(text)
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """One sheet row as the job file keeps it."""
+
+    seq: int
+    row_number: int
+    original: str
+    national: str
+    phone_code: str
+    scope: str
+    reason: str
+    purpose: str
+    request_date: str
+    damage: str
+    state: str
+    outcome: str
+    code: str
+    message: str
+    done_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewRow:
+    """A checked row to stage: ``outcome`` empty for a row to send, else its final outcome."""
+
+    row_number: int
+    original: str
+    national: str = ""
+    phone_code: str = ""
+    scope: str = ""
+    reason: str = ""
+    purpose: str = ""
+    request_date: str = ""
+    damage: str = ""
+    outcome: str = ""
+    message: str = ""
+
+
+def new_job_id(kind: str) -> str:
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    return f"{kind}-{stamp}-{secrets.token_hex(3)}"
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+class JobStore:
+    """One job file. Row writes come from one thread (the runner's loop); reads may come
+    from another (a GUI poll), hence the lock around the shared connection."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        new = not path.exists()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.RLock()
+        self._db.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL survives a killed process (only a power cut can lose the last commits).
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute("PRAGMA busy_timeout = 10000")
+        self._db.executescript(_SCHEMA)
+        if new:
+            with contextlib.suppress(OSError):
+                os.chmod(path, 0o600)
+
+    @classmethod
+    def create(cls, jobs_dir: Path, job_id: str, meta: Mapping[str, Any]) -> JobStore:
+        path = jobs_dir / f"{job_id}{SUFFIX}"
+        if path.exists():
+            raise FileExistsError(f"job file {path} already exists")
+        store = cls(path)
+        store.set_meta({**meta, "job_id": job_id, "status": JobStatus.READY.value})
+        return store
+
+    @classmethod
+    def locate(cls, jobs_dir: Path, job: str) -> Path:
+        """A job file by id (as printed by the CLI) or by path."""
+        candidate = Path(job)
+        if candidate.suffix == SUFFIX and candidate.is_file():
+            return candidate
+        by_id = jobs_dir / f"{job}{SUFFIX}"
+        if by_id.is_file():
+            return by_id
+        raise FileNotFoundError(f"no job {job!r} in {jobs_dir}")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> JobStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- meta ---------------------------------------------------------------------------
+
+    def set_meta(self, values: Mapping[str, Any]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.executemany(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                [(k, json.dumps(v)) for k, v in values.items()],
+            )
+            self._db.execute("COMMIT")
+
+    def meta(self) -> dict[str, Any]:
+        with self._lock:
+            rows = self._db.execute("SELECT key, value FROM meta").fetchall()
+        return {k: json.loads(v) for k, v in rows}
+
+    @property
+    def status(self) -> str:
+        return str(self.meta().get("status", ""))
+
+    def set_status(self, status: JobStatus, **extra: Any) -> None:
+        self.set_meta({"status": status.value, **extra})
+
+    # -- staging ------------------------------------------------------------------------
+
+    def add_rows(self, rows: Iterable[NewRow], batch: int = 5000) -> int:
+        """Stage checked rows in one transaction per ``batch``; returns how many."""
+        sql = (
+            "INSERT INTO rows(row_number, original, national, phone_code, scope, reason, purpose,"
+            " request_date, damage, state, outcome, message, done_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        count = 0
+        chunk: list[tuple[Any, ...]] = []
+        now = utc_now()
+
+        def flush() -> None:
+            with self._lock:
+                self._db.execute("BEGIN")
+                self._db.executemany(sql, chunk)
+                self._db.execute("COMMIT")
+            chunk.clear()
+
+        for r in rows:
+            final = bool(r.outcome)
+            chunk.append(
+                (
+                    r.row_number,
+                    r.original,
+                    r.national,
+                    r.phone_code,
+                    r.scope,
+                    r.reason,
+                    r.purpose,
+                    r.request_date,
+                    r.damage,
+                    RowState.DONE.value if final else RowState.PENDING.value,
+                    r.outcome,
+                    r.message,
+                    now if final else "",
+                )
+            )
+            count += 1
+            if len(chunk) >= batch:
+                flush()
+        if chunk:
+            flush()
+        return count
+
+    # -- running ------------------------------------------------------------------------
+
+    def unfinished(self, chunk: int = 500) -> Iterator[JobRow]:
+        """Rows still to send (``sending`` ones first: they were in flight when the job
+        stopped), read in chunks so a huge job never sits in memory."""
+        for state in (RowState.SENDING, RowState.PENDING):
+            last = 0
+            while True:
+                with self._lock:
+                    batch = self._db.execute(
+                        f"SELECT {', '.join(_ROW_COLUMNS)} FROM rows"
+                        " WHERE state = ? AND seq > ? ORDER BY seq LIMIT ?",
+                        (state.value, last, chunk),
+                    ).fetchall()
+                if not batch:
+                    break
+                for values in batch:
+                    yield JobRow(*values)
+                last = batch[-1][0]
+
+    def mark_sending(self, seq: int) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE rows SET state = ? WHERE seq = ?", (RowState.SENDING.value, seq)
+            )
+
+    def mark_done(self, seq: int, outcome: Outcome, message: str = "", code: str = "") -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE rows SET state = ?, outcome = ?, message = ?, code = ?, done_at = ?"
+                " WHERE seq = ?",
+                (RowState.DONE.value, outcome.value, message, code, utc_now(), seq),
+            )
+
+    def mark_not_attempted(self, message: str) -> int:
+        """Close every row never sent (a cancelled job); returns how many."""
+        with self._lock:
+            cur = self._db.execute(
+                "UPDATE rows SET state = ?, outcome = ?, message = ?, done_at = ?"
+                " WHERE state IN (?, ?)",
+                (
+                    RowState.DONE.value,
+                    Outcome.NOT_ATTEMPTED.value,
+                    message,
+                    utc_now(),
+                    RowState.PENDING.value,
+                    RowState.SENDING.value,
+                ),
+            )
+        return cur.rowcount
+
+    # -- reading ------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        """Rows per outcome, plus ``pending`` for rows not done yet."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT CASE WHEN state = 'done' THEN outcome ELSE 'pending' END, count(*)"
+                " FROM rows GROUP BY 1"
+            ).fetchall()
+        out = {o.value: 0 for o in Outcome}
+        out["pending"] = 0
+        for key, n in rows:
+            out[str(key)] = int(n)
+        return out
+
+    def rows(self, chunk: int = 5000) -> Iterator[JobRow]:
+        """Every row in sheet order, streamed."""
+        last = 0
+        while True:
+            with self._lock:
+                batch = self._db.execute(
+                    f"SELECT {', '.join(_ROW_COLUMNS)} FROM rows"
+                    " WHERE seq > ? ORDER BY seq LIMIT ?",
+                    (last, chunk),
+                ).fetchall()
+            if not batch:
+                return
+            for values in batch:
+                yield JobRow(*values)
+            last = batch[-1][0]

@@ -1,0 +1,105 @@
+"""Bulk removal: a file of numbers taken off the DNC list, the import pipeline run backwards.
+
+Each row is deleted in its scope (from the file's scope column or the job's scope) through the
+journaled :class:`Session`, optionally re-statusing the leads on that number to a lead status the
+service knows (checked against ``/status/search`` before anything is sent). A number that is
+not on the list is reported as ``not_found``, not as an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from app.api.client import ApiClient
+from app.api.models import WriteStatus
+from app.core.connections import Connection
+from app.core.job_exec import execute
+from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
+from app.core.job_staging import JobSettings, MappingError, stage
+from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
+from app.core.session import Session
+from app.core.sheet_check import CheckSummary, Target
+
+RESENT_NOT_FOUND = (
+    "sent again after the job was interrupted; the number was no longer on the list "
+    "(most likely removed by the first send)"
+)
+
+
+class LeadStatusError(MappingError):
+    """The lead status asked for does not exist on the service."""
+
+
+def check_lead_status(api: ApiClient, code: str) -> str:
+    """The service's spelling of lead status ``code``; raises LeadStatusError if unknown."""
+    wanted = code.strip()
+    statuses = api.search_statuses(wanted)
+    for status in statuses:
+        if status.status.casefold() == wanted.casefold():
+            return status.status
+    known = ", ".join(sorted(s.status for s in api.search_statuses("")))
+    raise LeadStatusError(
+        f"The service has no lead status {wanted!r}; choose one of: {known or 'none listed'}."
+    )
+
+
+def stage_removal(
+    settings: JobSettings,
+    jobs_dir: Path,
+    *,
+    connection: Connection | None,
+    campaign_lookup: Mapping[str, str] | None = None,
+) -> tuple[JobStore, CheckSummary]:
+    """Check the file and write a new removal job file (nothing is sent)."""
+    settings.target = Target.DNC
+    return stage(
+        settings, jobs_dir, kind="removal", connection=connection, campaign_lookup=campaign_lookup
+    )
+
+
+def delete_sender(session: Session, job_id: str, note: str, lead_status: str) -> SendFn:
+    def send(row: JobRow, resent: bool) -> RowResult:
+        result = session.delete_dnc(
+            row.national,
+            row.phone_code,
+            scope_from_text(row.scope),
+            lead_status=lead_status or None,
+            not_found_ok=True,
+            job=job_id,
+            note=note,
+        )
+        if result.status is WriteStatus.NOT_FOUND:
+            return RowResult(
+                Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else "not on the list in this scope"
+            )
+        parts = []
+        if lead_status:
+            parts.append(f"leads on this number set to {lead_status}")
+        if resent:
+            parts.append("sent again after the job was interrupted")
+        if result.retried:
+            parts.append(f"answered after {result.attempts} attempts")
+        return RowResult(Outcome.REMOVED, "; ".join(parts))
+
+    return send
+
+
+def run_removal(
+    store: JobStore,
+    session: Session,
+    *,
+    concurrency: int = 8,
+    control: JobControl | None = None,
+    progress: Callable[[JobProgress], None] | None = None,
+) -> JobStatus:
+    meta = store.meta()
+    send = delete_sender(
+        session,
+        str(meta["job_id"]),
+        str(meta.get("note", "")),
+        str(meta.get("lead_status", "")),
+    )
+    return execute(
+        store, session, send, concurrency=concurrency, control=control, progress=progress
+    )
