@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus
 
@@ -78,11 +78,8 @@ SECRETS = SecretRegistry()
 
 
 class RedactingFilter(logging.Filter):
-    """Rewrites a record so its final message, exception and stack text hold no secret.
-
-    The message is formatted here (``msg % args``) and the args dropped, because a secret
-    usually hides in the args (``%r`` of a request body), not in the format string.
-    """
+    """Rewrites a record so its final message, exception and stack text hold no secret
+    (see ``redact_record``)."""
 
     def __init__(self, registry: SecretRegistry | None = None) -> None:
         super().__init__()
@@ -93,18 +90,79 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+class _RedactedArg:
+    """Stands in for a log argument whose text contains a secret; renders the redacted
+    ``str`` and ``repr`` so ``%s`` and ``%r`` both work."""
+
+    __slots__ = ("_repr", "_str")
+
+    def __init__(self, text: str, representation: str) -> None:
+        self._str = text
+        self._repr = representation
+
+    def __str__(self) -> str:
+        return self._str
+
+    def __repr__(self) -> str:
+        return self._repr
+
+
+def _redact_arg(value: Any, reg: SecretRegistry) -> Any:
+    if isinstance(value, str):
+        return reg.redact(value)
+    if value is None or isinstance(value, int | float):
+        return value
+    text, representation = str(value), repr(value)
+    safe_text, safe_repr = reg.redact(text), reg.redact(representation)
+    if safe_text == text and safe_repr == representation:
+        return value
+    return _RedactedArg(safe_text, safe_repr)
+
+
+def _redact_args(args: Any, reg: SecretRegistry) -> Any:
+    if isinstance(args, tuple):
+        return tuple(_redact_arg(a, reg) for a in args)
+    if isinstance(args, Mapping):
+        return {k: _redact_arg(v, reg) for k, v in args.items()}
+    return args
+
+
 def redact_record(record: logging.LogRecord, registry: SecretRegistry | None = None) -> None:
+    """Remove registered secrets from a record's message, exception and stack text.
+
+    The args are redacted one by one and kept as args where that suffices, because some
+    formatters read them structurally (uvicorn's access formatter unpacks five of them);
+    only when that is not enough (a secret in the format string, or one assembled by
+    formatting) is the message replaced by its redacted, formatted text.
+    """
     reg = registry if registry is not None else SECRETS
     if not len(reg):
         return
+    _redact_exception_text(record, reg)
     try:
         message = record.getMessage()
     except Exception:
         # A broken format string is the caller's bug; logging reports it later. Redact the
-        # raw parts so the error report itself does not leak.
-        message = reg.redact(str(record.msg)) + " " + reg.redact(repr(record.args))
+        # raw parts so that report does not leak.
+        record.msg = reg.redact(str(record.msg)) + " " + reg.redact(repr(record.args))
+        record.args = None
+        return
+    if reg.redact(message) == message:
+        return
+    if isinstance(record.msg, str) and reg.redact(record.msg) == record.msg and record.args:
+        new_args = _redact_args(record.args, reg)
+        try:
+            candidate = record.msg % new_args
+        except Exception:
+            candidate = None
+        if candidate is not None and reg.redact(candidate) == candidate:
+            record.args = new_args
+            return
     record.msg = reg.redact(message)
     record.args = None
+
+
+def _redact_exception_text(record: logging.LogRecord, reg: SecretRegistry) -> None:
     if record.exc_info and not record.exc_text:
         # Formatter.format() reuses exc_text when set, so a redacted copy here is what
         # every handler prints.

@@ -165,3 +165,38 @@ def test_filter_without_secrets_keeps_the_record() -> None:
     record = logging.makeLogRecord({"msg": "count=%d", "args": (3,)})
     assert RedactingFilter(SecretRegistry()).filter(record)
     assert record.msg == "count=%d" and record.args == (3,)
+
+
+def test_uvicorn_access_formatter_still_gets_its_five_args(redaction_installed: None) -> None:
+    from uvicorn.logging import AccessFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(
+        AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s', use_colors=False)
+    )
+    access = logging.getLogger("uvicorn.access")
+    access.addHandler(handler)
+    old_level = access.level
+    access.setLevel(logging.INFO)
+    try:
+        access.info(
+            '%s - "%s %s HTTP/%s" %d',
+            "127.0.0.1:5555",
+            "GET",
+            f"/v1/dnc/search?token={TOKEN}",
+            "1.1",
+            200,
+        )
+    finally:
+        access.removeHandler(handler)
+        access.setLevel(old_level)
+    assert stream.getvalue() == '127.0.0.1:5555 - "GET /v1/dnc/search?token=*** HTTP/1.1" 200 OK\n'
+
+
+def test_secret_in_the_format_string_is_redacted(redaction_installed: None) -> None:
+    record = logging.getLogger("app.test").makeRecord(
+        "app.test", logging.INFO, __file__, 1, f"token {TOKEN} used %d times", (2,), None
+    )
+    assert record.getMessage() == "token *** used 2 times"
+    assert TOKEN not in str(record.msg) and not record.args
