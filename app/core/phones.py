@@ -266,8 +266,8 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
             region = _REGION_ALIASES.get(upper, upper)
             code = phonenumbers.country_code_for_region(region)
             return str(code) if code else None
+        text = _FLOAT_TEXT.sub(r"\1", text.replace(" ", ""))
         text = text.translate(_SEPARATORS)
-        text = _FLOAT_TEXT.sub(r"\1", text)
         if text.startswith("+"):
             text = text[1:]
         elif text.startswith("011"):
@@ -333,6 +333,10 @@ def _extract_country_code(digits: str) -> str | None:
 
 def _strip_international_prefix(digits: str, rules: CodeRules | None) -> str | None:
     """Digits after a leading IDD (``011``, ``00``, ``0011``...) when one is present."""
+    if rules is not None and digits.startswith("00" + rules.code):
+        # Checked before the region's own IDD: Brazil's IDD includes a carrier
+        # ("0055" = carrier 55), yet "0055 11 ..." in a Brazilian list means +55.
+        return digits[2:]
     if rules is not None and rules.idd is not None:
         match = rules.idd.match(digits)
         if match is not None:

@@ -144,8 +144,10 @@ def _generic_00(text: str, code: str) -> bool:
     meta = PhoneMetadata.metadata_for_region(MAIN_REGION[code], None)
     assert meta is not None
     idd = re.compile(meta.international_prefix or "(?!)")
-    international = text.lstrip().startswith("+")
-    return digits.startswith("00") and idd.match(digits) is None and not international
+    if text.lstrip().startswith("+") or not digits.startswith("00"):
+        return False
+    match = idd.match(digits)
+    return match is None or match.end() != 2
 
 
 PROPERTY_SETTINGS = settings(
