@@ -200,3 +200,40 @@ def test_secret_in_the_format_string_is_redacted(redaction_installed: None) -> N
     )
     assert record.getMessage() == "token *** used 2 times"
     assert TOKEN not in str(record.msg) and not record.args
+
+
+def test_real_httpx_request_logs_are_redacted(
+    redaction_installed: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    import http.server
+
+    import httpx
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(401)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            logging.getLogger("uvicorn.error").info(format, *args)
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    caplog.set_level(logging.DEBUG)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{server.server_port}") as client:
+            response = client.post(
+                f"/v1/dnc/search?token={TOKEN}",
+                headers={"Authorization": f"Bearer {TOKEN}"},
+                data={"token": TOKEN, "phone": "+12025550123"},
+            )
+        assert response.status_code == 401
+    finally:
+        server.shutdown()
+        server.server_close()
+    logged = caplog.text
+    assert "/v1/dnc/search?token=***" in logged  # the logs did see the URL
+    assert TOKEN not in logged
