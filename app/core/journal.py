@@ -309,8 +309,10 @@ class ChangeJournal:
         self._read_lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
         new_file = not path.exists()
+        opened: list[sqlite3.Connection] = []
         try:
             self._db = self._connect()
+            opened.append(self._db)
             self._db.executescript(_SCHEMA)
             self._db.execute(
                 "INSERT OR IGNORE INTO chain_head (one, last_id, last_hash, rows) "
@@ -321,6 +323,8 @@ class ChangeJournal:
             # snapshot while the import threads keep appending.
             self._reader = self._connect()
         except sqlite3.Error as exc:
+            for db in opened:
+                db.close()
             raise JournalError(
                 f"The change journal at {path} cannot be opened ({exc}); check the disk and "
                 "the file's permissions."

@@ -374,3 +374,46 @@ def test_paging_with_max_id_ignores_newer_entries(journal: ChangeJournal) -> Non
     assert [e.id for e in first_page + second_page] == [6, 5, 4, 3]
     assert journal.count(max_id=newest) == 6
     assert journal.count() == 7
+
+
+def test_verify_while_writing_sees_a_consistent_snapshot(journal: ChangeJournal) -> None:
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def write(t: int) -> None:
+        try:
+            while not stop.is_set():
+                intent = journal.record_intent(**CONN, operation="dnc.insert", target=f"w{t}")
+                journal.record_outcome(intent, outcome="ok")
+        except BaseException as exc:
+            errors.append(exc)
+
+    writers = [threading.Thread(target=write, args=(t,)) for t in range(4)]
+    for w in writers:
+        w.start()
+    try:
+        verdicts = [journal.verify() for _ in range(20)]
+    finally:
+        stop.set()
+        for w in writers:
+            w.join()
+    assert not errors
+    assert all(v.ok for v in verdicts), [v.message for v in verdicts if not v.ok]
+    assert journal.verify().ok
+
+
+def test_two_instances_on_one_file_keep_one_chain(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    with ChangeJournal(path) as a, ChangeJournal(path) as b:
+        for i in range(20):
+            writer, other = (a, b) if i % 2 else (b, a)
+            intent = writer.record_intent(**CONN, operation="dnc.insert", target=str(i))
+            other.record_outcome(intent, outcome="ok")
+        assert a.verify().ok and b.verify().rows == 40
+
+
+def test_a_file_that_is_not_a_journal_is_explained(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(JournalError, match="cannot be opened"):
+        ChangeJournal(path)
