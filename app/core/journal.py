@@ -337,11 +337,15 @@ class ChangeJournal:
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA busy_timeout = 10000")
-        db.execute("PRAGMA journal_mode = WAL")
-        # NORMAL in WAL mode never corrupts the file; a power cut may lose the last commits,
-        # which is accepted for a 2,000-write/s import.
-        db.execute("PRAGMA synchronous = NORMAL")
+        try:
+            db.execute("PRAGMA busy_timeout = 10000")
+            db.execute("PRAGMA journal_mode = WAL")
+            # NORMAL in WAL mode never corrupts the file; a power cut may lose the last
+            # commits, which is accepted for a 2,000-write/s import.
+            db.execute("PRAGMA synchronous = NORMAL")
+        except BaseException:
+            db.close()
+            raise
         return db
 
     @property
