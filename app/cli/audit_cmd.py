@@ -1,0 +1,114 @@
+"""``dnc-desk audit campaign ID``: check a campaign's leads against the DNC and SMS lists.
+
+Exit status: 0 clean; 3 conflicts (or numbers that cannot be checked) were found; 1 the audit
+failed while running; 2 it could not start (connection, token, unknown campaign, options).
+The report is always written (to the reports folder unless ``--out`` says where) and the
+outcome is stored for the campaign list and the launch gate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from app.api.concurrency import MAX_CONCURRENCY
+from app.api.errors import ApiError, NotFoundError
+from app.cli.audit_connection import (
+    EXIT_FAILED,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    ConnectionProblem,
+    add_connection_arguments,
+    open_context,
+)
+from app.core.audit_records import AuditRecords
+from app.core.audit_report import result_json, write_report
+from app.core.audit_run import AuditOptions, run_audit
+from app.core.redaction import SECRETS
+
+
+def _concurrency(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= MAX_CONCURRENCY:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_CONCURRENCY}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    targets = parser.add_subparsers(dest="audit_target", metavar="TARGET", required=True)
+    campaign = targets.add_parser(
+        "campaign", help="audit one campaign by id", description="Audit one campaign by id."
+    )
+    campaign.add_argument("campaign_id", metavar="ID", help="the campaign's id")
+    campaign.add_argument("--out", metavar="PATH.xlsx", help="where to write the xlsx report")
+    campaign.add_argument("--json", action="store_true", help="print the result as JSON")
+    campaign.add_argument(
+        "--concurrency",
+        type=_concurrency,
+        default=8,
+        metavar="N",
+        help="requests in flight (default 8)",
+    )
+    campaign.add_argument(
+        "--max-download-pages",
+        type=int,
+        default=None,
+        metavar="N",
+        help="look numbers up one by one in any scope that needs more than N pages to download",
+    )
+    add_connection_arguments(campaign)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"dnc-desk audit: {SECRETS.redact(message)}", file=sys.stderr)
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out).expanduser() if args.out else None
+    if out is not None and out.suffix.lower() != ".xlsx":
+        return _fail("The report must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)
+    try:
+        ctx = open_context(args)
+    except ConnectionProblem as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    try:
+        try:
+            result = run_audit(
+                ctx.api,
+                args.campaign_id,
+                connection=ctx.session.connection.name,
+                options=AuditOptions(args.concurrency, args.max_download_pages),
+            )
+        except NotFoundError as exc:
+            return _fail(f"{exc.message}.", EXIT_USAGE)
+        except ApiError as exc:
+            return _fail(f"The audit could not finish: {exc.describe()}.", EXIT_FAILED)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        report = out or ctx.paths.reports_dir / f"audit-campaign-{result.campaign_id}-{stamp}.xlsx"
+        try:
+            sha = write_report(result, report)
+            with AuditRecords.in_data_dir(ctx.paths.data_dir) as records:
+                records.add(result, report.resolve(), sha)
+        except OSError as exc:
+            return _fail(f"The report could not be written to {report} ({exc}).", EXIT_FAILED)
+    finally:
+        ctx.close()
+    if args.json:
+        print(json.dumps(result_json(result, report.resolve(), sha), indent=2))
+    else:
+        verdict = "clean" if result.clean else "NOT clean"
+        print(
+            f"Campaign {result.campaign_name} (id {result.campaign_id}): {verdict}. "
+            f"{len(result.lists)} lists, {result.leads:,} leads, {result.numbers:,} numbers "
+            f"checked, {len(result.conflicts):,} conflicts, "
+            f"{len(result.unparseable):,} unparseable numbers."
+        )
+        for s in result.sources:
+            print(f"  {s.kind.value} {s.scope}: {s.strategy.value} ({s.why})")
+        print(f"Report: {report.resolve()}")
+    return EXIT_OK if result.clean else EXIT_FINDINGS

@@ -1,0 +1,260 @@
+"""Learn the opt-out entries that apply to a campaign, by the cheapest way per scope.
+
+For each list (DNC, SMS opt-out) and scope (global, the campaign, any purpose) the first page
+is read, which also gives the scope's total. The rest of the scope is downloaded when paging
+can reach all of it under the offset cap and it takes fewer requests than looking the
+campaign's numbers up one by one; otherwise the numbers are looked up. When several scopes of
+one list need lookups, a single search per number without a scope filter answers all of them
+(the unwanted scopes are dropped locally), so the cost is one request per number, not three.
+
+Lookups match the service's stored string exactly, so they find an entry only under its
+national digits; a download also catches entries stored with a ``1`` or trunk ``0`` prefix.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from app.api.client import ApiClient, DncQuery
+from app.api.concurrency import bounded_map
+from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
+from app.api.models import Page
+from app.api.scope import Scope
+from app.core.audit_types import (
+    ListKind,
+    OptOutRecord,
+    Progress,
+    ScopeSource,
+    Strategy,
+    check_cancel,
+    no_progress,
+)
+
+PAGE_SIZE = 1000
+ANY_PURPOSE = Scope.purpose("")
+
+Searcher = Callable[[DncQuery, int, int], Page[OptOutRecord]]
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePlan:
+    """Options of the strategy choice; ``max_download_pages`` None means no cap (tests and
+    cautious users lower it to force lookups)."""
+
+    concurrency: int = 8
+    max_download_pages: int | None = None
+
+
+def searcher(api: ApiClient, kind: ListKind, cancel: threading.Event | None) -> Searcher:
+    """One page of a DNC or SMS search, as :class:`OptOutRecord` items."""
+    if kind is ListKind.DNC:
+
+        def dnc(query: DncQuery, offset: int, limit: int) -> Page[OptOutRecord]:
+            page = api.search_dnc(query, offset=offset, limit=limit, cancel=cancel)
+            items = [OptOutRecord.from_dnc(e) for e in page.items]
+            return Page(items, page.offset, page.limit, page.total)
+
+        return dnc
+
+    def sms(query: DncQuery, offset: int, limit: int) -> Page[OptOutRecord]:
+        page = api.search_sms(query, offset=offset, limit=limit, cancel=cancel)
+        items = [OptOutRecord.from_sms(r) for r in page.items]
+        return Page(items, page.offset, page.limit, page.total)
+
+    return sms
+
+
+def limits_of(kind: ListKind) -> PageLimits:
+    return DNC_SEARCH if kind is ListKind.DNC else SMS_SEARCH
+
+
+def applies(scope: Scope, campaign_id: str) -> bool:
+    """Whether an entry in ``scope`` applies to the campaign (purpose entries are reported
+    separately, since the API does not say which campaigns a purpose covers)."""
+    return scope.is_global or scope.is_purpose or scope.campaign_id == campaign_id
+
+
+def download_pages(
+    search: Searcher,
+    query: DncQuery,
+    total: int,
+    *,
+    first: Page[OptOutRecord] | None = None,
+    concurrency: int = 8,
+    cancel: threading.Event | None = None,
+    limits: PageLimits = DNC_SEARCH,
+    on_page: Callable[[int], None] | None = None,
+) -> tuple[list[OptOutRecord], int]:
+    """Every reachable entry of one search (total known), pages fetched concurrently.
+
+    Returns the entries in id order and the number of requests made.
+    """
+    reachable = limits.reachable(total, PAGE_SIZE)
+    offsets = list(range(0 if first is None else PAGE_SIZE, reachable, PAGE_SIZE))
+    pages: dict[int, list[OptOutRecord]] = {}
+    if first is not None:
+        pages[0] = list(first.items)
+    for done in bounded_map(
+        lambda off: search(query, off, PAGE_SIZE), offsets, concurrency=concurrency, stop=cancel
+    ):
+        if done.error is not None:
+            raise done.error
+        assert done.result is not None
+        pages[done.item] = list(done.result.items)
+        if on_page is not None:
+            on_page(len(pages))
+    check_cancel(cancel)
+    seen: set[str] = set()
+    out: list[OptOutRecord] = []
+    for offset in sorted(pages):
+        for record in pages[offset]:
+            # Deletions while paging shift rows back a page; never keep an entry twice.
+            if record.id not in seen:
+                seen.add(record.id)
+                out.append(record)
+    return out, len(offsets)
+
+
+def gather_entries(
+    api: ApiClient,
+    campaign_id: str,
+    keys: Iterable[tuple[str, str]],
+    *,
+    plan: SourcePlan = SourcePlan(),
+    cancel: threading.Event | None = None,
+    progress: Progress = no_progress,
+    kinds: tuple[ListKind, ...] = (ListKind.DNC, ListKind.SMS),
+) -> tuple[list[OptOutRecord], list[ScopeSource]]:
+    """The entries that apply to the campaign for these (code, national) keys, and how each
+    (list, scope) was consulted."""
+    wanted = sorted(set(keys))
+    scopes = [Scope.global_(), Scope.campaign(campaign_id), ANY_PURPOSE]
+    records: list[OptOutRecord] = []
+    sources: list[ScopeSource] = []
+    step = 0
+    for kind in kinds:
+        search = searcher(api, kind, cancel)
+        limits = limits_of(kind)
+        to_look_up: list[tuple[Scope, int, str]] = []
+        for scope in scopes:
+            check_cancel(cancel)
+            step += 1
+            progress(step, 0, f"Checking the {kind.value} list, {scope.label()} scope")
+            query = DncQuery(scope=scope)
+            first = search(query, 0, PAGE_SIZE)
+            total = first.total if first.total is not None else len(first.items)
+            why = _lookup_reason(total, limits, plan, len(wanted))
+            if why is None:
+                entries, requests = download_pages(
+                    search,
+                    query,
+                    total,
+                    first=first,
+                    concurrency=plan.concurrency,
+                    cancel=cancel,
+                    limits=limits,
+                )
+                kept = [e for e in entries if applies(e.scope, campaign_id)]
+                records.extend(kept)
+                sources.append(
+                    ScopeSource(
+                        kind,
+                        scope,
+                        Strategy.DOWNLOAD,
+                        total,
+                        len(kept),
+                        requests + 1,
+                        f"all {total:,} entries reachable in {requests + 1:,} pages",
+                    )
+                )
+                continue
+            to_look_up.append((scope, total, why))
+        if to_look_up:
+            found, requests = _look_up(
+                search, campaign_id, wanted, [s for s, _, _ in to_look_up], plan, cancel
+            )
+            records.extend(found)
+            shared = (
+                "one search per number answers all of these scopes"
+                if len(to_look_up) > 1
+                else "one search per number"
+            )
+            for scope, total, why in to_look_up:
+                in_scope = sum(1 for r in found if _same_scope(r.scope, scope))
+                sources.append(
+                    ScopeSource(
+                        kind,
+                        scope,
+                        Strategy.LOOKUP,
+                        total,
+                        in_scope,
+                        requests,
+                        f"{len(wanted):,} numbers looked up ({shared}); {why}",
+                    )
+                )
+    return records, sources
+
+
+def _lookup_reason(total: int, limits: PageLimits, plan: SourcePlan, numbers: int) -> str | None:
+    """Why the scope is looked up number by number, or None when downloading it is cheaper."""
+    reachable = limits.reachable(total, PAGE_SIZE)
+    if total > reachable:
+        return f"{total:,} entries, only {reachable:,} reachable under the offset cap"
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    if plan.max_download_pages is not None and pages > plan.max_download_pages:
+        return f"{pages:,} pages exceed the download limit of {plan.max_download_pages:,}"
+    # The first page is already read; the rest is the download's cost.
+    if pages - 1 >= numbers and pages > 1:
+        return f"downloading would take {pages:,} pages for {numbers:,} numbers"
+    return None
+
+
+def _same_scope(scope: Scope, wanted: Scope) -> bool:
+    if wanted.is_purpose:
+        return scope.is_purpose
+    return scope == wanted
+
+
+def _look_up(
+    search: Searcher,
+    campaign_id: str,
+    keys: list[tuple[str, str]],
+    wanted: list[Scope],
+    plan: SourcePlan,
+    cancel: threading.Event | None,
+) -> tuple[list[OptOutRecord], int]:
+    only = wanted[0] if len(wanted) == 1 else None
+    requests = 0
+    lock = threading.Lock()
+
+    def one(key: tuple[str, str]) -> list[OptOutRecord]:
+        nonlocal requests
+        code, national = key
+        query = DncQuery(scope=only, phone_number=national, phone_code=code)
+        out: list[OptOutRecord] = []
+        offset = 0
+        while True:
+            page = search(query, offset, PAGE_SIZE)
+            with lock:
+                requests += 1
+            out.extend(page.items)
+            total = page.total if page.total is not None else len(page.items)
+            offset += PAGE_SIZE
+            if len(page.items) < PAGE_SIZE or offset >= total:
+                return out
+
+    found: list[OptOutRecord] = []
+    for done in bounded_map(one, keys, concurrency=plan.concurrency, stop=cancel):
+        if done.error is not None:
+            raise done.error
+        assert done.result is not None
+        found.extend(
+            r
+            for r in done.result
+            if applies(r.scope, campaign_id) and any(_same_scope(r.scope, s) for s in wanted)
+        )
+    check_cancel(cancel)
+    return found, requests
