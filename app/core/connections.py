@@ -64,6 +64,8 @@ def url_problem(base_url: str) -> str | None:
     url = normalize_base_url(base_url)
     if not url:
         return "Enter the service's base URL, for example https://api.example.com."
+    if any(ch.isspace() for ch in url):
+        return "The base URL contains a space; check it for typing or pasting mistakes."
     try:
         parts = urlsplit(url)
         port = parts.port

@@ -76,6 +76,7 @@ def test_plain_http_to_other_hosts_warns(url: str) -> None:
         ("https://api.example.com#x", "fragment"),
         ("https://", "no host name"),
         ("https://api.example.com:99999", "not a valid URL"),
+        ("https://api.exa mple.com", "contains a space"),
     ],
 )
 def test_unusable_urls_are_explained(url: str, fragment: str) -> None:
