@@ -1,0 +1,112 @@
+"""``--connection NAME`` / ``--base-url URL`` for the CLI commands, and the session they open.
+
+A token is never taken from the command line (it would sit in shell history and ``ps``): it
+comes from the keyring for a saved connection, or from the environment variable
+``DNC_DESK_TOKEN`` with ``--base-url``. Every token loaded is registered for redaction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from app.api.client import ApiClient
+from app.api.errors import ApiError, AuthError, TransportError
+from app.core.connections import Connection, ConnectionStore, url_problem
+from app.core.journal import ChangeJournal
+from app.core.paths import AppPaths
+from app.core.redaction import SECRETS, install_log_redaction
+from app.core.session import Session
+from app.core.tokens import TokenStore, TokenStoreError
+
+TOKEN_ENV = "DNC_DESK_TOKEN"  # noqa: S105 (the variable's name, not a token)
+# Exit statuses shared by the commands.
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class CliError(Exception):
+    """A reason the command cannot run; ``str()`` is the one sentence printed on stderr."""
+
+    def __init__(self, message: str, status: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("connection")
+    where = group.add_mutually_exclusive_group()
+    where.add_argument(
+        "--connection", metavar="NAME", help="a saved connection (its token comes from the keyring)"
+    )
+    where.add_argument(
+        "--base-url",
+        metavar="URL",
+        help=f"the service's base URL; the token is read from the environment variable {TOKEN_ENV}",
+    )
+
+
+def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Connection, str]:
+    """The connection the arguments name and its token; raises CliError in one sentence."""
+    install_log_redaction()
+    if getattr(args, "connection", None):
+        name = str(args.connection)
+        connection = ConnectionStore(paths.connections_file).get(name)
+        if connection is None:
+            raise CliError(f"There is no saved connection named {name!r}.", EXIT_USAGE)
+        try:
+            token = TokenStore().get(name)
+        except TokenStoreError as exc:
+            raise CliError(str(exc)) from exc
+        if not token:
+            raise CliError(
+                f"No token is stored for the connection {name!r}; save one in the app first."
+            )
+        return connection, token
+    if getattr(args, "base_url", None):
+        problem = url_problem(args.base_url)
+        if problem is not None:
+            raise CliError(problem, EXIT_USAGE)
+        token = os.environ.get(TOKEN_ENV, "").strip()
+        if not token:
+            raise CliError(
+                f"--base-url needs the token in the environment variable {TOKEN_ENV}.", EXIT_USAGE
+            )
+        SECRETS.add(token)
+        return Connection(name=args.base_url, base_url=args.base_url), token
+    raise CliError("Name the service with --connection NAME or --base-url URL.", EXIT_USAGE)
+
+
+def open_session(
+    args: argparse.Namespace, paths: AppPaths, *, requests_per_minute: int | None = None
+) -> Session:
+    connection, token = resolve_connection(args, paths)
+    api = ApiClient(connection.base_url, token, requests_per_minute=requests_per_minute)
+    return Session(connection, api, ChangeJournal(paths.journal_db))
+
+
+def describe_api_error(exc: ApiError, connection: Connection) -> str:
+    """One sentence for a failure before any row was sent."""
+    if isinstance(exc, AuthError):
+        return (
+            f"The service at {connection.base_url} refused the token of {connection.name!r} "
+            f"({exc.message or exc.meaning or 'not authorised'})."
+        )
+    if isinstance(exc, TransportError):
+        return f"The service at {connection.base_url} cannot be reached ({exc.message})."
+    return f"The service at {connection.base_url} answered with an error: {exc.describe()}"
+
+
+def fail(message: str, status: int = EXIT_FAILED) -> int:
+    print(SECRETS.redact(message), file=sys.stderr)
+    return status
+
+
+def emit_json(data: dict[str, Any]) -> None:
+    import json
+
+    print(SECRETS.redact(json.dumps(data, ensure_ascii=False)))

@@ -1,0 +1,67 @@
+"""``dnc-desk remove FILE --scope … [--lead-status CODE]``: numbers taken off the DNC list.
+
+The same job as an import, run backwards: numbers not on the list end as ``not_found``.
+With ``--lead-status`` the leads on each removed number get that status (checked against the
+service's statuses before anything is sent).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from app.api.errors import ApiError
+from app.api.scope import Scope
+from app.cli.connection_args import EXIT_USAGE, CliError, describe_api_error
+from app.cli.import_cmd import add_job_arguments, run_job_command
+from app.core.job_staging import JobSettings
+from app.core.session import Session
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_job_arguments(parser)
+    parser.add_argument(
+        "--lead-status",
+        metavar="CODE",
+        default="",
+        help="set the leads on each removed number to this lead status",
+    )
+
+
+def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
+    return JobSettings(
+        file=args.file,
+        scope=scope,
+        sheet=args.sheet,
+        phone_column=args.phone_column,
+        phone_code=args.phone_code,
+        name=args.name,
+        note=args.note,
+        report=args.report,
+        lead_status=args.lead_status.strip(),
+    )
+
+
+def _validate(session: Session, job: JobSettings) -> None:
+    from app.core.removal_job import LeadStatusError, check_lead_status
+
+    if not job.lead_status:
+        return
+    try:
+        job.lead_status = check_lead_status(session.api, job.lead_status)
+    except LeadStatusError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from exc
+    except ApiError as exc:
+        raise CliError(describe_api_error(exc, session.connection)) from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.core.removal_job import run_removal, stage_removal
+
+    return run_job_command(
+        args,
+        command="remove",
+        settings=_settings,
+        stage_fn=stage_removal,
+        run_fn=run_removal,
+        validate=_validate,
+    )
