@@ -1,0 +1,158 @@
+"""Save screenshots of DNC Desk on a fresh sandbox with demo data (offscreen).
+
+    python packaging/screenshot.py [OUTPUT_DIR]      (default: docs/screenshots/)
+
+Writes first-run.png, dnc-view.png, delete-dialog.png, sms-view.png and journal-view.png.
+Config and data go to a temporary folder, so the user's own connections are not touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEventLoop, QItemSelectionModel, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QDialog, QTableView, QWidget  # noqa: E402
+
+WIDTH, HEIGHT = 1280, 800
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Run the event loop until ``condition`` holds (the window keeps working meanwhile)."""
+    deadline = time.monotonic() + timeout
+    loop = QEventLoop()
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"screenshot: timed out waiting for {what}")
+        QTimer.singleShot(25, loop.quit)
+        loop.exec()
+
+
+def settle(ms: int = 300) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def save(widget: QWidget, folder: Path, name: str) -> Path:
+    path = folder / name
+    if not widget.grab().save(str(path)):
+        raise SystemExit(f"screenshot: could not write {path}")
+    print(f"wrote {path}")
+    return path
+
+
+def table_of(view: QWidget) -> QTableView:
+    table = view.findChild(QTableView)
+    if table is None:
+        raise SystemExit("screenshot: the view has no table")
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("output", nargs="?", default=str(ROOT / "docs" / "screenshots"))
+    args = parser.parse_args(argv)
+    out = Path(args.output).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory(prefix="dnc-desk-shot-") as tmp:
+        os.environ["DNC_DESK_CONFIG_DIR"] = str(Path(tmp) / "config")
+        os.environ["DNC_DESK_DATA_DIR"] = str(Path(tmp) / "data")
+        # Deferred: the paths above must be set before the app reads them.
+        from app.core.paths import AppPaths
+        from app.ui.application import create_application
+        from app.ui.main_window import MainWindow
+
+        app = create_application([sys.argv[0]])
+        window = MainWindow(AppPaths.default())
+        window.resize(WIDTH, HEIGHT)
+        window.show()
+        try:
+            window.start(sandbox=False)
+            wait_until(lambda: window.state.backend is not None, 20, "the stores to open")
+            wait_until(
+                lambda: window.stack.currentIndex() == window.PAGE_FIRST_RUN, 10, "first run"
+            )
+            settle()
+            save(window, out, "first-run.png")
+
+            window.first_run.sandbox_button.click()
+            wait_until(lambda: window.state.session is not None, 60, "the sandbox")
+            dnc = window.list_views["dnc"]
+            window.tabs.setCurrentWidget(dnc)
+            dnc_table = table_of(dnc)
+            wait_until(lambda: dnc_table.model().rowCount() > 0, 30, "the DNC table to fill")
+            settle(500)
+            save(window, out, "dnc-view.png")
+
+            selection = dnc_table.selectionModel()
+            for row in (1, 2, 4):
+                selection.select(
+                    dnc_table.model().index(row, 0),
+                    QItemSelectionModel.SelectionFlag.Select
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
+            dnc.delete_selected()  # type: ignore[attr-defined]
+
+            def open_dialog() -> QDialog | None:
+                for widget in QApplication.topLevelWidgets():
+                    if isinstance(widget, QDialog) and widget.isVisible():
+                        return widget
+                return None
+
+            wait_until(lambda: open_dialog() is not None, 10, "the delete dialog")
+            settle(800)
+            dialog = open_dialog()
+            assert dialog is not None
+            save(dialog, out, "delete-dialog.png")
+            dialog.reject()
+            settle()
+
+            sms = window.list_views["sms"]
+            window.tabs.setCurrentWidget(sms)
+            sms_table = table_of(sms)
+            wait_until(lambda: sms_table.model().rowCount() > 0, 30, "the SMS table to fill")
+            settle(500)
+            save(window, out, "sms-view.png")
+
+            # A few journaled writes, so the journal screenshot shows what it records.
+            session = window.state.session
+            assert session is not None
+            from app.api.scope import Scope
+
+            writes: list[object] = []
+
+            def write(_ctx: object) -> None:
+                session.insert_dnc("2025550143", "1", Scope.global_(), reason="Customer request")
+                session.insert_dnc(
+                    "3125550199", "1", Scope.global_(), reason="Verbal request on call"
+                )
+
+            window.runner.submit(
+                "Screenshot writes", write, on_done=writes.append, on_error=writes.append
+            )
+            wait_until(lambda: bool(writes), 20, "the sample writes")
+            window.tabs.setCurrentWidget(window.journal_view)
+            window.journal_view.refresh()
+            wait_until(lambda: window.journal_view.model.rowCount() >= 4, 10, "the journal to load")
+            settle(500)
+            save(window, out, "journal-view.png")
+        finally:
+            window.close()
+            window.shutdown()
+        del app
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
