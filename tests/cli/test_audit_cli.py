@@ -1,0 +1,133 @@
+"""``dnc-desk audit campaign ID``: JSON keys, report, exit statuses, connection options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.api.client import ApiClient
+from app.cli.main import main
+from app.core.audit_records import AuditRecords
+from app.core.connections import Connection, ConnectionStore
+from app.core.paths import AppPaths
+from app.core.tokens import TokenStore
+from tests.conftest import TOKEN
+from tests.core.test_audit import seed_campaign_with_conflicts
+
+
+@pytest.fixture
+def env_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_conflicts_exit_3_with_json_and_report(
+    api: ApiClient,
+    sandbox: Any,
+    env_token: None,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    seeded = seed_campaign_with_conflicts(api)
+    out_path = tmp_path / "report.xlsx"
+    status, out, err = _run(
+        capsys,
+        "audit", "campaign", seeded.campaign, "--base-url", sandbox.base_url,
+        "--json", "--out", str(out_path), "--concurrency", "4",
+    )  # fmt: skip
+    assert status == 3, err
+    data = json.loads(out)
+    for key in ("lists", "leads", "numbers", "conflicts", "unparseable", "report"):
+        assert key in data
+    assert (data["lists"], data["leads"], data["numbers"]) == (2, 7, 9)
+    assert (data["conflicts"], data["unparseable"]) == (6, 1)
+    assert data["report"] == str(out_path.resolve())
+    assert out_path.is_file()
+    assert len(data["conflict_rows"]) == 6
+    for text in (out, err, out_path.read_bytes().decode("latin-1")):
+        assert TOKEN not in text
+    paths = AppPaths.default()
+    with AuditRecords.in_data_dir(paths.data_dir) as records:
+        last = records.last(sandbox.base_url, seeded.campaign)
+    assert last is not None and last.report_sha256 == data["report_sha256"]
+    assert last.conflicts == 6
+
+
+def test_lookup_forced_from_the_command_line(
+    api: ApiClient, sandbox: Any, env_token: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seeded = seed_campaign_with_conflicts(api)
+    status, out, _ = _run(
+        capsys, "audit", "campaign", seeded.campaign, "--base-url", sandbox.base_url,
+        "--json", "--max-download-pages", "0",
+    )  # fmt: skip
+    assert status == 3
+    data = json.loads(out)
+    assert {s["strategy"] for s in data["strategies"]} == {"lookup"}
+    assert data["conflicts"] == 6
+    # Without --out the report goes to the reports folder.
+    assert Path(data["report"]).parent == AppPaths.default().reports_dir
+
+
+def test_clean_campaign_exits_0_through_a_saved_connection(
+    api: ApiClient, sandbox: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    camp = {c.name: c.id for c in api.campaigns()}["Spring Renewals"]
+    api.insert_lead(api.insert_list("Clean list one", camp), "2025550150")
+    paths = AppPaths.default()
+    ConnectionStore(paths.connections_file).save(Connection("Sandbox", sandbox.base_url))
+    TokenStore().set("Sandbox", TOKEN)
+    status, out, err = _run(capsys, "audit", "campaign", camp, "--connection", "Sandbox")
+    assert status == 0, err
+    assert "clean" in out and "1 leads" in out
+    assert TOKEN not in out + err
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "status", "phrase"),
+    [
+        (["--base-url", "{url}"], False, 2, "DNC_DESK_TOKEN"),
+        (["--connection", "Nope"], True, 2, "no connection named"),
+        ([], True, 2, "No connection is chosen"),
+        (["--base-url", "{url}", "--out", "x.csv"], True, 2, ".xlsx"),
+    ],
+)
+def test_cannot_start(
+    sandbox: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    env: bool,
+    status: int,
+    phrase: str,
+) -> None:
+    if env:
+        monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+    else:
+        monkeypatch.delenv("DNC_DESK_TOKEN", raising=False)
+    args = [a.format(url=sandbox.base_url) for a in argv]
+    code, out, err = _run(capsys, "audit", "campaign", "1", *args)
+    assert code == status
+    assert phrase in err
+    assert err.count("\n") == 1  # one sentence
+    assert out == ""
+
+
+def test_unknown_campaign_and_bad_token(
+    sandbox: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+    code, _, err = _run(capsys, "audit", "campaign", "999", "--base-url", sandbox.base_url)
+    assert code == 2 and "no campaign with id 999" in err
+    monkeypatch.setenv("DNC_DESK_TOKEN", "tok-wrong-000000")
+    code, _, err = _run(capsys, "audit", "campaign", "1", "--base-url", sandbox.base_url)
+    assert code == 1 and "could not finish" in err
+    assert "tok-wrong-000000" not in err
