@@ -13,7 +13,6 @@ import math
 import random
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -45,16 +44,6 @@ def quiet_intentional_drops() -> None:
         logger.addFilter(_DropNoticeFilter())
 
 
-@dataclass
-class FaultSettings:
-    """Runtime-adjustable fault levels; rates are fractions of requests from 0 to 1."""
-
-    latency_ms: float = 0.0
-    error_rate: float = 0.0
-    drop_rate: float = 0.0
-    rate_limit: int = 0  # requests per minute per token; 0 disables
-
-
 class TokenBuckets:
     """Per-token token buckets: refill at ``per_minute / 60`` per second, capacity
     ``max(1, per_minute // 60)`` so a client cannot burst far beyond the steady rate."""
@@ -78,6 +67,28 @@ class TokenBuckets:
             return (1.0 - tokens) / self.rate
 
 
+class FaultSettings:
+    """Runtime-adjustable fault levels; rates are fractions of requests from 0 to 1.
+
+    Setting ``rate_limit`` (requests per minute per token, 0 disables) starts fresh buckets, so
+    a new limit never inherits the debts of an old one.
+    """
+
+    def __init__(self) -> None:
+        self.latency_ms = 0.0
+        self.error_rate = 0.0
+        self.drop_rate = 0.0
+        self.limiter: TokenBuckets | None = None
+
+    @property
+    def rate_limit(self) -> int:
+        return 0 if self.limiter is None else self.limiter.per_minute
+
+    @rate_limit.setter
+    def rate_limit(self, per_minute: int) -> None:
+        self.limiter = TokenBuckets(per_minute) if per_minute > 0 else None
+
+
 class FaultInjector:
     """ASGI middleware applying :class:`FaultSettings` to every HTTP request."""
 
@@ -85,15 +96,6 @@ class FaultInjector:
         self.app = app
         self.settings = settings
         self.random = random.Random(seed)
-        self._buckets: TokenBuckets | None = None
-
-    def _limiter(self) -> TokenBuckets | None:
-        per_minute = self.settings.rate_limit
-        if per_minute <= 0:
-            return None
-        if self._buckets is None or self._buckets.per_minute != per_minute:
-            self._buckets = TokenBuckets(per_minute)
-        return self._buckets
 
     def _chance(self, rate: float) -> bool:
         return rate > 0 and self.random.random() < rate
@@ -105,7 +107,7 @@ class FaultInjector:
         settings = self.settings
         if settings.latency_ms > 0:
             await asyncio.sleep(settings.latency_ms / 1000.0)
-        limiter = self._limiter()
+        limiter = settings.limiter
         if limiter is not None:
             body, receive = await _buffered(receive)
             wait = limiter.take(_auth_token(scope, body), time.monotonic())
