@@ -194,22 +194,25 @@ class EntryTableModel(QAbstractTableModel):
     def _on_page(self, generation: int, offset: int, limit: int, page: Page[Any]) -> None:
         if generation != self._generation:
             return  # a page of a search the user has since replaced
-        self._in_flight = None
         if offset != len(self._rows):
             # Cannot happen with one fetch in flight; refuse rather than misplace rows.
+            self._in_flight = None
             self.loading_changed.emit(False)
             return
         if page.total is not None:
             self._total = page.total
         items = list(page.items)
+        if len(items) < limit:
+            # Fewer rows than asked for: entries were removed meanwhile, or the total lied.
+            self._exhausted = True
         if items:
+            # _in_flight stays set until the rows are in: views and testers call fetchMore from
+            # the insert signals, and a fetch started then would ask for the same offset again.
             first = len(self._rows)
             self.beginInsertRows(QModelIndex(), first, first + len(items) - 1)
             self._rows.extend(items)
             self.endInsertRows()
-        if len(items) < limit:
-            # Fewer rows than asked for: entries were removed meanwhile, or the total lied.
-            self._exhausted = True
+        self._in_flight = None
         self.loading_changed.emit(False)
         self.page_loaded.emit(len(self._rows), self._total if self._total is not None else 0)
 
