@@ -18,9 +18,9 @@ import python_calamine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.core.sheet_check import CheckOptions, CheckSummary, check_rows  # noqa: E402
-from app.core.sheet_mapping import propose_from_preview  # noqa: E402
-from app.core.sheet_reader import open_sheet  # noqa: E402
+from app.core.sheet_check import CheckOptions, CheckSummary, check_rows
+from app.core.sheet_mapping import propose_from_preview
+from app.core.sheet_reader import open_sheet
 
 UK_MOBILE_PREFIXES = ("7400", "7700", "7911", "7575")
 

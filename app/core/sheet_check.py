@@ -153,6 +153,8 @@ class _Checker:
                     number, raw, "phone_code", f"{_text(code_cell)!r} is not a country code"
                 )
             code = found
+        if p is None:
+            return self._invalid(number, raw, "phone", "no column is chosen for phone numbers")
         result = normalize(raw, code)
         damage = self._damage(raw, result)
         if not result.ok:

@@ -50,8 +50,6 @@ def is_label(value: CellValue) -> bool:
 
 def detect_header(rows: Sequence[Row]) -> int | None:
     """The row number of the header among the first rows of a sheet, or None if it has none."""
-    from app.core.sheet_mapping import header_role  # mapping imports this module
-
     above: list[Row] = []
     found_data = False
     for row in rows[:SCAN_ROWS]:
@@ -62,14 +60,41 @@ def detect_header(rows: Sequence[Row]) -> int | None:
             break
         above.append(row)
     labels = [row for row in above if _all_labels(row[1])]
-    named = [row for row in labels if any(isinstance(v, str) and header_role(v) for v in row[1])]
-    if named:
-        # A title such as "Opt-out numbers" names a column too; the header is the one nearest
-        # the data, or the first one when no data row was recognised.
-        return named[-1][0] if found_data else named[0][0]
-    if found_data and above and _all_labels(above[-1][1]):
-        return above[-1][0]
+    named = [(sum(1 for v in row[1] if _names_column(v)), row) for row in labels]
+    named = [(count, row) for count, row in named if count]
+    if found_data:
+        if named:
+            # The header names the most columns; a title naming one loses, a later row wins ties.
+            return max(named, key=lambda item: (item[0], item[1][0]))[1][0]
+        if above and _all_labels(above[-1][1]):
+            return above[-1][0]
+        return None
+    # No phone numbers recognised: the widest label row that names a column, or sits on values.
+    candidates = [
+        row
+        for index, row in enumerate(above)
+        if _all_labels(row[1])
+        and (
+            any(_names_column(v) for v in row[1])
+            or (
+                index + 1 < len(above)
+                and any(v is not None and not is_label(v) for v in above[index + 1][1])
+            )
+        )
+    ]
+    if candidates:
+        return max(candidates, key=lambda row: (_filled(row[1]), -row[0]))[0]
     return None
+
+
+def _names_column(value: CellValue) -> bool:
+    from app.core.sheet_mapping import header_role  # mapping imports this module
+
+    return isinstance(value, str) and header_role(value) is not None
+
+
+def _filled(cells: Sequence[CellValue]) -> int:
+    return sum(1 for v in cells if v is not None)
 
 
 def _all_labels(cells: Sequence[CellValue]) -> bool:

@@ -82,10 +82,16 @@ def open_sheet(path: Path, sheet: str | None = None) -> SheetSource:
         return WorkbookSource(path, sheet, kind.workbook)
     if kind.container == "ole2":
         return WorkbookSource(path, sheet, "xls")
-    if path.suffix.lower() in WORKBOOK_SUFFIXES:
+    suffix = path.suffix.lower()
+    if suffix in WORKBOOK_SUFFIXES:
         raise SheetError(
-            f"{path.name} is not a real {path.suffix.lower()} workbook (its content is not "
-            "in any spreadsheet format); open it in Excel and save it again."
+            f"{path.name} is not a real {suffix} workbook (its content is not in any "
+            "spreadsheet format); open it in Excel and save it again."
+        )
+    if suffix not in TEXT_SUFFIXES:
+        raise SheetError(
+            f"{path.name} is not a spreadsheet (xlsx, xlsm, xlsb, xls, ods) or a text table "
+            "(csv, tsv, txt)."
         )
     return CsvSource(path)
 
