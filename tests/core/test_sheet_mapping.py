@@ -1,0 +1,166 @@
+"""Header-row detection and column mapping proposals."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.api.scope import Scope
+from app.core.sheet_header import detect_header, looks_like_phone
+from app.core.sheet_mapping import (
+    ColumnMapping,
+    Role,
+    column_letter,
+    find_column,
+    header_role,
+    propose_from_preview,
+    propose_mapping,
+)
+from app.core.sheet_types import CellValue, Row
+
+
+def numbered(*rows: list[CellValue]) -> list[Row]:
+    return [(i, row) for i, row in enumerate(rows, 1)]
+
+
+def test_header_on_row_one() -> None:
+    rows = numbered(["Phone", "Reason"], ["2025550123", "asked"])
+    assert detect_header(rows) == 1
+
+
+def test_header_below_title_notes_and_blank_rows() -> None:
+    rows = numbered(
+        ["Opt-out numbers received November", None, None],
+        [None, None, None],
+        ["Sent by Vendor X; call 800 number for questions", None, None],
+        ["Mobile #", "Reason", "Date received"],
+        [None, None, None],
+        [2025550123, "asked", "2026-11-02"],
+    )
+    assert detect_header(rows) == 4
+
+
+def test_title_naming_a_column_loses_to_the_header() -> None:
+    rows = numbered(["Phone numbers"], ["Phone", "Reason"], ["2025550123", "x"])
+    assert detect_header(rows) == 2
+
+
+def test_no_header_when_data_starts_on_row_one() -> None:
+    assert detect_header(numbered([2025550123], [2025550124])) is None
+    assert detect_header(numbered(["(202) 555-0123", "x"])) is None
+
+
+def test_header_without_known_names_above_numbers() -> None:
+    assert detect_header(numbered(["a", "b", "c"], ["1", "2", "3"])) == 1
+    assert detect_header(numbered(["Who", "What"], [2025550123, "x"])) == 1
+
+
+def test_no_header_in_empty_or_label_only_rows() -> None:
+    assert detect_header([]) is None
+    assert detect_header(numbered(["hello"], ["world"])) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("Phone", Role.PHONE),
+        ("Phone Number", Role.PHONE),
+        ("phone_number", Role.PHONE),
+        ("Mobile #", Role.PHONE),
+        ("Cell", Role.PHONE),
+        ("Telephone", Role.PHONE),
+        ("Tel.", Role.PHONE),
+        ("MSISDN", Role.PHONE),
+        ("Number", Role.PHONE),
+        ("Opt-out number", Role.PHONE),
+        ("Customer Phone Number", Role.PHONE),
+        ("Country Code", Role.PHONE_CODE),
+        ("Dial code", Role.PHONE_CODE),
+        ("country_code", Role.PHONE_CODE),
+        ("Reason", Role.REASON),
+        ("Opt-Out Reason", Role.REASON),
+        ("Comments", Role.REASON),
+        ("Purpose", Role.PURPOSE),
+        ("Campaign", Role.CAMPAIGN),
+        ("Campaign ID", Role.CAMPAIGN),
+        ("Campaign name", Role.CAMPAIGN),
+        ("Scope", Role.SCOPE),
+        ("Date received", Role.REQUEST_DATE),
+        ("Request date", Role.REQUEST_DATE),
+        ("Received On", Role.REQUEST_DATE),
+        ("Phone Type", None),
+        ("First name", None),
+        ("", None),
+    ],
+)
+def test_header_roles(text: str, role: Role | None) -> None:
+    assert header_role(text) is role
+
+
+def test_mapping_from_headers() -> None:
+    header: list[CellValue] = ["First", "Mobile", "Country Code", "Reason", "Date received"]
+    data = numbered(["Ann", "7400123456", 44, "asked", "2026-11-02"])
+    mapping = propose_mapping(header, data)
+    assert (mapping.phone, mapping.phone_code, mapping.reason, mapping.request_date) == (
+        1,
+        2,
+        3,
+        4,
+    )
+    assert mapping.purpose is None and mapping.scope is None and mapping.campaign is None
+    assert mapping.describe()["phone"] == "Mobile (column B)"
+
+
+def test_content_wins_over_a_misleading_number_header() -> None:
+    header: list[CellValue] = ["Number", "Contact"]
+    data = numbered(["A-1001", "(202) 555-0123"], ["A-1002", "202.555.0124"])
+    assert propose_mapping(header, data).phone == 1
+
+
+def test_headerless_single_column_of_numbers_just_works() -> None:
+    preview = numbered([2025550123.0], [2025550124.0], ["(202) 555-0125"])
+    mapping = propose_from_preview(preview)
+    assert mapping.header_row is None
+    assert mapping.phone == 0
+    assert mapping.headers == ("",)
+    assert mapping.describe() == {"phone": "column A"}
+
+
+def test_unnamed_country_code_column_is_found_by_content() -> None:
+    preview = numbered([7400123456, 44], [2025550123, 1], [412345678, "+61"])
+    mapping = propose_from_preview(preview)
+    assert (mapping.phone, mapping.phone_code) == (0, 1)
+
+
+def test_defaults_for_missing_columns() -> None:
+    mapping = ColumnMapping()
+    assert mapping.default_phone_code == "1"
+    assert mapping.default_scope == Scope.global_()
+    assert (mapping.default_reason, mapping.default_purpose) == ("", "")
+
+
+def test_find_column_by_name_or_letter() -> None:
+    headers = ("Name", "Phone Number", "Reason")
+    assert find_column(headers, "phone number") == 1
+    assert find_column(headers, "C") == 2
+    assert find_column(headers, "AA") == 26
+    assert find_column(headers, "does not exist") is None
+    assert [column_letter(i) for i in (0, 25, 26, 701, 702)] == ["A", "Z", "AA", "ZZ", "AAA"]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("(202) 555-0123", True),
+        ("+44 7400 123456", True),
+        (2025550123.0, True),
+        ("'2025550123", True),
+        ("2026-11-02", False),
+        ("11/02/2026", False),
+        ("Phone", False),
+        ("12345", False),
+        (True, False),
+        (None, False),
+    ],
+)
+def test_looks_like_phone(value: CellValue, expected: bool) -> None:
+    assert looks_like_phone(value) is expected
