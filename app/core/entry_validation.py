@@ -77,7 +77,8 @@ def check_phone(text: str, phone_code: str) -> tuple[str | None, str]:
         return None, "Enter the phone number."
     result = normalize(text, phone_code)
     if not result.ok:
-        return None, f"Not a valid {region_name(phone_code)} number: {result.reason}."
+        reason = result.reason.rstrip(".") or f"not a valid {region_name(phone_code)} number"
+        return None, f"{reason[0].upper()}{reason[1:]}."
     return result.national, ""
 
 

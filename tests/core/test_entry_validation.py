@@ -33,7 +33,10 @@ def test_common_formats_normalize() -> None:
 def test_each_problem_names_its_field() -> None:
     result = validate(EntryKind.DNC, EntryDraft("12345", "1", ScopeKind.CAMPAIGN))
     assert not result.ok
-    assert "too short" in result.problems["phone_number"]
+    assert (
+        result.problems["phone_number"]
+        == "Too short for a US number: 5 digits, expected 10 digits."
+    )
     assert "campaign" in result.problems["campaign_id"].lower()
     bad_code = validate(EntryKind.DNC, EntryDraft("2025550143", "9999", ScopeKind.GLOBAL))
     assert "not a country calling code" in bad_code.problems["phone_code"]
