@@ -14,7 +14,6 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.api.concurrency import MAX_CONCURRENCY
 from app.api.errors import ApiError, NotFoundError
 from app.cli.audit_connection import (
     EXIT_FAILED,
@@ -23,19 +22,13 @@ from app.cli.audit_connection import (
     EXIT_USAGE,
     ConnectionProblem,
     add_connection_arguments,
+    concurrency_arg,
     open_context,
 )
 from app.core.audit_records import AuditRecords
 from app.core.audit_report import result_json, write_report
 from app.core.audit_run import AuditOptions, run_audit
 from app.core.redaction import SECRETS
-
-
-def _concurrency(text: str) -> int:
-    value = int(text)
-    if not 1 <= value <= MAX_CONCURRENCY:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_CONCURRENCY}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     campaign.add_argument("--json", action="store_true", help="print the result as JSON")
     campaign.add_argument(
         "--concurrency",
-        type=_concurrency,
+        type=concurrency_arg,
         default=8,
         metavar="N",
         help="requests in flight (default 8)",

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 
 from app.api.client import ApiClient
+from app.api.concurrency import MAX_CONCURRENCY
 from app.core.connections import Connection, ConnectionConfigError, ConnectionStore, url_problem
 from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
@@ -32,6 +33,17 @@ EXIT_FINDINGS = 3  # ran, and found what the user must act on
 
 class ConnectionProblem(Exception):
     """The command cannot connect as asked; ``str()`` is one sentence for stderr."""
+
+
+def concurrency_arg(text: str) -> int:
+    """``--concurrency N``: requests in flight, within what the bulk helper allows."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 1 <= value <= MAX_CONCURRENCY:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_CONCURRENCY}")
+    return value
 
 
 def add_connection_arguments(parser: argparse.ArgumentParser) -> None:

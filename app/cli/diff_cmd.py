@@ -1,0 +1,106 @@
+"""``dnc-desk diff SNAPSHOT [SNAPSHOT]``: compare two snapshots, or a snapshot with the list now.
+
+With one snapshot the same list and scope is read from the service (``--connection`` or
+``--base-url``). Exit status: 0 no differences; 3 differences found; 1 failed; 2 could not
+start (missing file, different lists, no connection).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from app.api.errors import ApiError
+from app.cli.audit_connection import (
+    EXIT_FAILED,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    ConnectionProblem,
+    add_connection_arguments,
+    open_context,
+)
+from app.core.paths import AppPaths
+from app.core.redaction import SECRETS
+from app.core.snapshots import (
+    SnapshotData,
+    SnapshotError,
+    diff,
+    diff_json,
+    fetch_list,
+    load_snapshot,
+    write_diff_xlsx,
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "snapshots", nargs="+", metavar="SNAPSHOT", help="one or two snapshot files"
+    )
+    parser.add_argument("--out", metavar="PATH.xlsx", help="write the differences to an xlsx file")
+    parser.add_argument("--json", action="store_true", help="print the differences as JSON")
+    add_connection_arguments(parser)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"dnc-desk diff: {SECRETS.redact(message)}", file=sys.stderr)
+    return status
+
+
+def _resolve(name: str) -> Path:
+    """A path as given, or a file name in the snapshots folder."""
+    path = Path(name).expanduser()
+    if not path.exists() and not path.is_absolute() and len(path.parts) == 1:
+        candidate = AppPaths.default().snapshots_dir / path
+        if candidate.exists():
+            return candidate
+    return path
+
+
+def _now(args: argparse.Namespace, old: SnapshotData) -> SnapshotData:
+    ctx = open_context(args)
+    try:
+        return fetch_list(ctx.api, old.kind, old.scope, connection=ctx.session.connection.name)
+    finally:
+        ctx.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    if len(args.snapshots) > 2:
+        return _fail("Give one snapshot (compared with now) or two.", EXIT_USAGE)
+    out = Path(args.out).expanduser() if args.out else None
+    if out is not None and out.suffix.lower() != ".xlsx":
+        return _fail("The differences file must be .xlsx (--out PATH.xlsx).", EXIT_USAGE)
+    try:
+        old = load_snapshot(_resolve(args.snapshots[0]))
+        if len(args.snapshots) == 2:
+            new = load_snapshot(_resolve(args.snapshots[1]))
+        else:
+            new = _now(args, old)
+        if new.taken_at < old.taken_at:
+            old, new = new, old
+        result = diff(old, new)
+    except (SnapshotError, ConnectionProblem) as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except ApiError as exc:
+        return _fail(f"The list could not be read: {exc.describe()}.", EXIT_FAILED)
+    if out is not None:
+        try:
+            write_diff_xlsx(result, out)
+        except OSError as exc:
+            return _fail(f"The differences could not be written to {out} ({exc}).", EXIT_FAILED)
+    if args.json:
+        data = diff_json(result)
+        data["report"] = str(out.resolve()) if out is not None else None
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"{result.old}\n  -> {result.new}")
+        print(
+            f"{len(result.added):,} added, {len(result.removed):,} removed, "
+            f"{len(result.changed):,} changed."
+        )
+        if out is not None:
+            print(f"Differences: {out.resolve()}")
+    return EXIT_OK if result.empty else EXIT_FINDINGS

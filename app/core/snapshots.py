@@ -1,0 +1,424 @@
+"""Snapshots: a full local copy of the DNC or SMS opt-out list, and diffs between copies.
+
+A snapshot is one SQLite file holding every reachable entry, the total the service reported,
+how many entries the offset cap left unreachable, and when and from which connection it was
+taken: the evidence of what the list held on a given day. When the whole list is larger than
+paging can reach, it is read scope by scope (global, purpose, each campaign), as exports do;
+whatever still cannot be reached (a scope over the cap, entries of deleted campaigns) is
+counted, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from pathlib import Path
+
+from app.api.client import ApiClient, DncQuery
+from app.api.models import Page
+from app.api.scope import Scope
+from app.core.audit_sources import download_pages, limits_of, searcher
+from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
+from app.core.audit_xlsx import ReportWorkbook
+
+PAGE_SIZE = 1000
+KIND_NAMES = {ListKind.DNC: "dnc", ListKind.SMS: "sms-opt-out"}
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE parts (scope TEXT PRIMARY KEY, reported INTEGER NOT NULL,
+                    fetched INTEGER NOT NULL, unreachable INTEGER NOT NULL);
+CREATE TABLE entries (id TEXT PRIMARY KEY, phone_number TEXT NOT NULL,
+                      phone_code TEXT NOT NULL, campaign_id TEXT NOT NULL,
+                      campaign_name TEXT NOT NULL, purpose TEXT NOT NULL,
+                      reason TEXT NOT NULL, insert_date TEXT NOT NULL);
+CREATE INDEX entries_phone ON entries(phone_number, phone_code);
+"""
+
+
+class SnapshotError(Exception):
+    """A snapshot file cannot be read or the comparison makes no sense; one sentence."""
+
+
+def kind_from_name(name: str) -> ListKind:
+    for kind, text in KIND_NAMES.items():
+        if name.strip().lower() in (text, kind.value.lower(), "sms"):
+            return kind
+    raise SnapshotError(f"{name!r} is not a list; use dnc or sms-opt-out.")
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotEntry:
+    """One entry as the snapshot keeps it (every field a string, compared as such)."""
+
+    id: str
+    phone_number: str
+    phone_code: str
+    campaign_id: str
+    campaign_name: str
+    purpose: str
+    reason: str
+    insert_date: str
+
+    @classmethod
+    def from_record(cls, r: OptOutRecord) -> SnapshotEntry:
+        return cls(
+            r.id,
+            r.phone_number,
+            r.phone_code,
+            r.scope.api_campaign_id,
+            r.campaign_name,
+            r.purpose,
+            r.reason,
+            r.insert_date,
+        )
+
+    @property
+    def scope(self) -> Scope:
+        return Scope.from_api(self.campaign_id, self.purpose)
+
+
+FIELDS = tuple(f.name for f in fields(SnapshotEntry))
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotPart:
+    """One search the snapshot was read with, and what it yielded."""
+
+    scope: str
+    reported: int
+    fetched: int
+    unreachable: int
+
+
+@dataclass
+class SnapshotData:
+    """A list's contents at one time, in memory (a taken snapshot, or "now")."""
+
+    kind: ListKind
+    scope: Scope | None  # None: the whole list
+    connection: str
+    base_url: str
+    taken_at: str  # UTC ISO 8601
+    reported_total: int
+    entries: list[SnapshotEntry] = field(default_factory=list)
+    parts: list[SnapshotPart] = field(default_factory=list)
+    path: Path | None = None
+
+    @property
+    def unreachable(self) -> int:
+        return max(0, self.reported_total - len(self.entries))
+
+    @property
+    def label(self) -> str:
+        where = str(self.scope) if self.scope is not None else "whole list"
+        source = self.path.name if self.path is not None else "now"
+        return f"{KIND_NAMES[self.kind]} {where} at {self.taken_at} ({source})"
+
+
+def _query(scope: Scope | None) -> DncQuery:
+    return DncQuery(scope=scope) if scope is not None else DncQuery()
+
+
+def fetch_list(
+    api: ApiClient,
+    kind: ListKind,
+    scope: Scope | None = None,
+    *,
+    connection: str = "",
+    concurrency: int = 8,
+    cancel: threading.Event | None = None,
+    progress: Progress = no_progress,
+) -> SnapshotData:
+    """Every reachable entry of the list (or one scope of it), read concurrently."""
+    search = searcher(api, kind, cancel)
+    limits = limits_of(kind)
+    taken = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    first: Page[OptOutRecord] | None = search(_query(scope), 0, PAGE_SIZE)
+    assert first is not None
+    total = first.total if first.total is not None else len(first.items)
+    data = SnapshotData(kind, scope, connection, api.base_url, taken, total)
+    if scope is None and total > limits.reachable(total, PAGE_SIZE):
+        campaigns = api.campaigns(cancel=cancel)
+        parts: list[Scope | None] = [Scope.global_(), Scope.purpose("")]
+        parts += [Scope.campaign(c.id) for c in campaigns]
+        first = None  # each part is read from its own first page
+    else:
+        parts = [scope]
+    seen: set[str] = set()
+    for index, part in enumerate(parts):
+        check_cancel(cancel)
+        query = _query(part)
+        page = first if first is not None else search(query, 0, PAGE_SIZE)
+        reported = page.total if page.total is not None else len(page.items)
+        records, _ = download_pages(
+            search,
+            query,
+            reported,
+            first=page,
+            concurrency=concurrency,
+            cancel=cancel,
+            limits=limits,
+        )
+        new = [SnapshotEntry.from_record(r) for r in records if r.id not in seen]
+        seen.update(e.id for e in new)
+        data.entries.extend(new)
+        data.parts.append(
+            SnapshotPart(
+                str(part) if part is not None else "whole list",
+                reported,
+                len(records),
+                max(0, reported - len(records)),
+            )
+        )
+        progress(index + 1, len(parts), f"Read {len(data.entries):,} of {total:,} entries")
+    return data
+
+
+def _slug(kind: ListKind, scope: Scope | None) -> str:
+    where = "all" if scope is None else re.sub(r"[^A-Za-z0-9]+", "-", str(scope)).strip("-")
+    return f"{KIND_NAMES[kind]}-{where or 'purpose'}"
+
+
+def save_snapshot(data: SnapshotData, directory: Path) -> Path:
+    """Write the snapshot to a new file in ``directory`` and return its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = data.taken_at.replace("-", "").replace(":", "").replace(".", "-")
+    path = directory / f"{_slug(data.kind, data.scope)}-{stamp}.sqlite3"
+    n = 2
+    while path.exists():
+        path = directory / f"{_slug(data.kind, data.scope)}-{stamp}-{n}.sqlite3"
+        n += 1
+    tmp = path.with_name(path.name + ".part")
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    try:
+        db.executescript(_SCHEMA)
+        meta = {
+            "format": "dnc-desk-snapshot-1",
+            "kind": KIND_NAMES[data.kind],
+            "scope": str(data.scope) if data.scope is not None else "",
+            "connection": data.connection,
+            "base_url": data.base_url,
+            "taken_at": data.taken_at,
+            "reported_total": str(data.reported_total),
+            "unreachable": str(data.unreachable),
+        }
+        db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        db.executemany(
+            "INSERT INTO parts VALUES (?, ?, ?, ?)",
+            [(p.scope, p.reported, p.fetched, p.unreachable) for p in data.parts],
+        )
+        db.executemany(
+            f"INSERT INTO entries VALUES ({', '.join('?' * len(FIELDS))})",
+            [tuple(getattr(e, f) for f in FIELDS) for e in data.entries],
+        )
+        db.commit()
+    finally:
+        db.close()
+    # Owner-only, like the rest of the data dir: the file lists people's numbers.
+    with contextlib.suppress(OSError):
+        os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    data.path = path
+    return path
+
+
+def take_snapshot(
+    api: ApiClient,
+    kind: ListKind,
+    scope: Scope | None,
+    directory: Path,
+    *,
+    connection: str = "",
+    concurrency: int = 8,
+    cancel: threading.Event | None = None,
+    progress: Progress = no_progress,
+) -> SnapshotData:
+    data = fetch_list(
+        api,
+        kind,
+        scope,
+        connection=connection,
+        concurrency=concurrency,
+        cancel=cancel,
+        progress=progress,
+    )
+    save_snapshot(data, directory)
+    return data
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise SnapshotError(f"There is no snapshot file {path}.")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    except sqlite3.Error:
+        raise SnapshotError(f"{path} is not a DNC Desk snapshot.") from None
+    return db
+
+
+def load_snapshot(path: Path, *, entries: bool = True) -> SnapshotData:
+    """Read a snapshot file (with its entries unless ``entries`` is False)."""
+    db = _connect(path)
+    try:
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("format") != "dnc-desk-snapshot-1":
+            raise SnapshotError(f"{path} is not a DNC Desk snapshot.")
+        scope = Scope.parse(meta["scope"]) if meta["scope"] else None
+        data = SnapshotData(
+            kind_from_name(meta["kind"]),
+            scope,
+            meta["connection"],
+            meta["base_url"],
+            meta["taken_at"],
+            int(meta["reported_total"]),
+            path=path,
+        )
+        data.parts = [SnapshotPart(*row) for row in db.execute("SELECT * FROM parts")]
+        if entries:
+            data.entries = [
+                SnapshotEntry(*row)
+                for row in db.execute(f"SELECT {', '.join(FIELDS)} FROM entries ORDER BY rowid")
+            ]
+    finally:
+        db.close()
+    return data
+
+
+def list_snapshots(directory: Path) -> list[SnapshotData]:
+    """Every readable snapshot in ``directory`` (metadata only), oldest first."""
+    out: list[SnapshotData] = []
+    for path in sorted(directory.glob("*.sqlite3")) if directory.is_dir() else []:
+        with contextlib.suppress(SnapshotError, KeyError, ValueError):
+            out.append(load_snapshot(path, entries=False))
+    return sorted(out, key=lambda s: s.taken_at)
+
+
+def entries_for_number(path: Path, national: str, phone_code: str) -> list[SnapshotEntry]:
+    """The snapshot's entries for one number (by its national digits and code)."""
+    db = _connect(path)
+    try:
+        rows = db.execute(
+            f"SELECT {', '.join(FIELDS)} FROM entries WHERE phone_number = ? AND phone_code = ?",
+            (national, phone_code),
+        ).fetchall()
+    finally:
+        db.close()
+    return [SnapshotEntry(*row) for row in rows]
+
+
+# ---------------------------------------------------------------------------------- diff
+
+
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    before: SnapshotEntry
+    after: SnapshotEntry
+    fields: tuple[str, ...]
+
+
+@dataclass
+class SnapshotDiff:
+    """What changed between two copies of a list, keyed by entry id."""
+
+    old: str
+    new: str
+    added: list[SnapshotEntry]
+    removed: list[SnapshotEntry]
+    changed: list[EntryChange]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+
+def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
+    """Added, removed and changed entries (changed: same id, any field differs)."""
+    if old.kind is not new.kind or old.scope != new.scope:
+        raise SnapshotError(f"These are copies of different lists: {old.label} and {new.label}.")
+    before = {e.id: e for e in old.entries}
+    after = {e.id: e for e in new.entries}
+    changed = []
+    for key in before.keys() & after.keys():
+        a, b = before[key], after[key]
+        if a != b:
+            changed.append(
+                EntryChange(a, b, tuple(f for f in FIELDS if getattr(a, f) != getattr(b, f)))
+            )
+
+    def order(e: SnapshotEntry) -> tuple[int, str]:
+        return (len(e.id), e.id)
+
+    return SnapshotDiff(
+        old.label,
+        new.label,
+        sorted((after[k] for k in after.keys() - before.keys()), key=order),
+        sorted((before[k] for k in before.keys() - after.keys()), key=order),
+        sorted(changed, key=lambda c: order(c.before)),
+    )
+
+
+def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
+    """Summary, Added, Removed and Changed sheets."""
+    wb = ReportWorkbook()
+    summary = wb.add_sheet("Summary", (14, 80))
+    for row in (
+        ("Older", result.old),
+        ("Newer", result.new),
+        ("Added", len(result.added)),
+        ("Removed", len(result.removed)),
+        ("Changed", len(result.changed)),
+    ):
+        summary.append(row)
+    for title, rows in (("Added", result.added), ("Removed", result.removed)):
+        sheet = wb.add_sheet(title)
+        sheet.append(FIELDS)
+        for entry in rows:
+            sheet.append([getattr(entry, f) for f in FIELDS])
+    changed = wb.add_sheet("Changed")
+    changed.append(
+        [
+            "id",
+            "changed fields",
+            *(f"old {f}" for f in FIELDS[1:]),
+            *(f"new {f}" for f in FIELDS[1:]),
+        ]
+    )
+    for change in result.changed:
+        changed.append(
+            [
+                change.before.id,
+                ", ".join(change.fields),
+                *(getattr(change.before, f) for f in FIELDS[1:]),
+                *(getattr(change.after, f) for f in FIELDS[1:]),
+            ]
+        )
+    wb.save(path)
+
+
+def diff_json(result: SnapshotDiff) -> dict[str, object]:
+    def entry(e: SnapshotEntry) -> dict[str, str]:
+        return {f: getattr(e, f) for f in FIELDS}
+
+    return {
+        "old": result.old,
+        "new": result.new,
+        "added": [entry(e) for e in result.added],
+        "removed": [entry(e) for e in result.removed],
+        "changed": [
+            {
+                "id": c.before.id,
+                "fields": list(c.fields),
+                "before": entry(c.before),
+                "after": entry(c.after),
+            }
+            for c in result.changed
+        ],
+    }
