@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sqlite3
 import sys
 import threading
 from types import FrameType
@@ -16,30 +17,62 @@ DEFAULT_TOKEN = "sandbox-token"  # noqa: S105
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help="port; 0 picks a free one (default 8765)"
+        "--host", default="127.0.0.1", metavar="HOST", help="address to bind (default 127.0.0.1)"
     )
-    parser.add_argument("--db", default=None, help="SQLite file to keep data in (default: memory)")
     parser.add_argument(
-        "--token", default=DEFAULT_TOKEN, help="sandbox token with full permissions"
+        "--port",
+        type=int,
+        metavar="PORT",
+        default=DEFAULT_PORT,
+        help="port; 0 picks a free one (default 8765)",
     )
-    parser.add_argument("--read-only-token", default=None, help="sandbox token that may only read")
     parser.add_argument(
-        "--limited-token", default=None, help="sandbox token without campaign management"
+        "--db", default=None, metavar="PATH", help="SQLite file to keep data in (default: memory)"
+    )
+    parser.add_argument(
+        "--token",
+        default=DEFAULT_TOKEN,
+        metavar="TOKEN",
+        help="sandbox token with full permissions",
+    )
+    parser.add_argument(
+        "--read-only-token", default=None, metavar="TOKEN", help="sandbox token that may only read"
+    )
+    parser.add_argument(
+        "--limited-token",
+        default=None,
+        metavar="TOKEN",
+        help="sandbox token without campaign management",
     )
     parser.add_argument("--empty", action="store_true", help="start without demo data")
     parser.add_argument("--reset", action="store_true", help="wipe an existing --db and reseed")
-    parser.add_argument("--seed", type=int, default=1, help="demo data and fault random seed")
-    parser.add_argument("--latency-ms", type=float, default=0.0, help="added latency per request")
     parser.add_argument(
-        "--error-rate", type=float, default=0.0, help="fraction of requests answered with 5xx"
+        "--seed", type=int, metavar="N", default=1, help="demo data and fault random seed"
     )
     parser.add_argument(
-        "--drop-rate", type=float, default=0.0, help="fraction of responses cut off after handling"
+        "--latency-ms", type=float, metavar="MS", default=0.0, help="added latency per request"
     )
     parser.add_argument(
-        "--rate-limit", type=int, default=0, help="requests per minute per token (0: unlimited)"
+        "--error-rate",
+        type=float,
+        metavar="F",
+        default=0.0,
+        help="fraction of requests answered with 5xx",
+    )
+    parser.add_argument(
+        "--drop-rate",
+        type=float,
+        metavar="F",
+        default=0.0,
+        help="fraction of responses cut off after handling",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        type=int,
+        metavar="N",
+        default=0,
+        help="requests per minute per token (0: unlimited)",
     )
 
 
@@ -60,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             rate_limit=args.rate_limit,
             reset=args.reset,
         ).start()
-    except (OSError, ValueError, RuntimeError) as error:
+    except (OSError, ValueError, RuntimeError, sqlite3.Error) as error:
         print(f"dnc-desk sandbox: {error}", file=sys.stderr)
         return 1
     stop = threading.Event()

@@ -116,7 +116,8 @@ class SandboxServer:
         return self
 
     def stop(self) -> None:
-        """Stop serving and close the database; safe to call more than once."""
+        """Stop serving and close the database; safe to call more than once. A stopped server
+        cannot be started again: make a new one on the same ``db_path``."""
         if self._server is not None and self._thread is not None:
             self._server.should_exit = True
             self._thread.join(timeout=_START_TIMEOUT)
@@ -165,13 +166,15 @@ class SandboxServer:
 
     def reset_demo_data(self) -> None:
         """Wipe everything and reseed: demo data, or only the system lead statuses if not demo."""
-        self.store.drop_all()
-        self.store.create_schema()
-        if self.demo:
-            seed_demo_data(self.store, self.seed)
-        else:
-            seed_system_statuses(self.store)
-        self.store.set_meta("initialized", "1")
+        # Holding the lock throughout keeps concurrent requests from seeing missing tables.
+        with self.store.lock:
+            self.store.drop_all()
+            self.store.create_schema()
+            if self.demo:
+                seed_demo_data(self.store, self.seed)
+            else:
+                seed_system_statuses(self.store)
+            self.store.set_meta("initialized", "1")
 
     def bulk_seed_dnc(self, rows: Iterable[tuple[str, str, str, str, str]]) -> int:
         """Insert (phone_number, phone_code, campaign_id, reason, purpose) rows without the API's

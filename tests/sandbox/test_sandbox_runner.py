@@ -90,15 +90,16 @@ def test_demo_data_shape(demo_api: Api) -> None:
 
 
 def test_demo_data_is_deterministic_per_seed() -> None:
-    servers = [start(seed=5), start(seed=5), start(seed=6)]
+    apis = [Api(start(seed=5)), Api(start(seed=5)), Api(start(seed=6))]
     try:
         numbers = [
-            [e["phone_number"] for e in Api(server).ok("/dnc/search", limit=50)["data"]["entries"]]
-            for server in servers
+            [e["phone_number"] for e in api.ok("/dnc/search", limit=50)["data"]["entries"]]
+            for api in apis
         ]
     finally:
-        for server in servers:
-            server.stop()
+        for api in apis:
+            api.close()
+            api.server.stop()
     assert numbers[0] == numbers[1] != numbers[2]
 
 
