@@ -68,7 +68,8 @@ def map_sheet(
     mapping.header_row = header_row
     if settings.phone_column:
         index = find_column(mapping.headers, settings.phone_column)
-        if index is None:
+        # find_column reads any 1-3 letter word as a column letter ("Tel" is column 10,958).
+        if index is None or index >= len(mapping.headers):
             names = ", ".join(repr(h) for h in mapping.headers if h) or "none"
             raise MappingError(
                 f"{file_name} has no column {settings.phone_column!r} (its headers: {names})."

@@ -1,0 +1,151 @@
+"""Exports: every page, splitting past the offset cap, exact missing counts, safe cells,
+text phone numbers, the About sheet, a round trip through the reader and LibreOffice."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from app.api.client import ApiClient, DncQuery
+from app.api.limits import PageLimits
+from app.api.paging import Cancelled
+from app.api.scope import Scope
+from app.core.export_job import COLUMNS, ExportJob, ListKind
+from app.core.sheet_reader import open_sheet
+from tests.conftest import TOKEN
+
+
+@pytest.fixture
+def client(sandbox: Any) -> Iterator[ApiClient]:
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        yield api
+
+
+def _seed_small(sandbox: Any, campaign: str) -> None:
+    sandbox.bulk_seed_dnc(
+        [(f"20255{i:05d}", "1", "0", '=HYPERLINK("x")' if i == 3 else "", "") for i in range(300)]
+        + [("07700900123", "44", campaign, "-rude", ""), ("2025551111", "1", "-1", "", "+Sales")]
+    )
+
+
+def test_export_over_offset_cap_is_split_and_complete(
+    sandbox: Any, client: ApiClient, tmp_path: Path
+) -> None:
+    campaign = client.campaigns()[0].id
+    sandbox.bulk_seed_dnc((f"3{i:09d}", "1", "0", "", "") for i in range(80_000))
+    sandbox.bulk_seed_dnc((f"4{i:09d}", "1", campaign, "", "") for i in range(30_000))
+    out = tmp_path / "all.csv"
+    result = ExportJob(client, ListKind.DNC, DncQuery(), out, connection_name="Sandbox").run()
+    assert (result.total, result.rows, result.unreachable) == (110_000, 110_000, 0)
+    assert result.parts == ["scope=global", f"scope=campaign:{campaign}"]
+    with out.open(encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh)
+        assert next(reader) == list(COLUMNS)
+        numbers = [row[0] for row in reader]
+    assert len(numbers) == len(set(numbers)) == 110_000
+
+
+def test_unreachable_rows_are_counted_exactly(
+    sandbox: Any, client: ApiClient, tmp_path: Path
+) -> None:
+    sandbox.bulk_seed_dnc((f"3{i:09d}", "1", "0", "", "") for i in range(1_800))
+    sandbox.bulk_seed_dnc((f"5{i:09d}", "44", "0", "", "") for i in range(200))
+    job = ExportJob(
+        client, ListKind.DNC, DncQuery(), tmp_path / "x.xlsx", connection_name="S", page_size=500
+    )
+    # A cap of 500 lets one search reach 1,000 rows: the 1,800 global +1 blank-reason rows
+    # cannot be split further, so exactly 800 stay out; the +44 rows all come out.
+    job.limits = PageLimits("/dnc/search", 100, 1000, max_offset=500)
+    result = job.run()
+    assert (result.total, result.rows, result.unreachable) == (2_000, 1_200, 800)
+    assert "scope=global, phone_code=1, reason=-BLANK-" in result.parts
+    about = dict(openpyxl.load_workbook(result.path)["About"].iter_rows(values_only=True))
+    assert about["Rows that could not be reached"] == 800
+    assert "800 matching rows" in about["Warning"]
+
+
+def test_xlsx_export_round_trips_through_reader(
+    sandbox: Any, client: ApiClient, tmp_path: Path
+) -> None:
+    campaign = client.campaigns()[0].id
+    _seed_small(sandbox, campaign)
+    out = tmp_path / "dnc.xlsx"
+    result = ExportJob(client, ListKind.DNC, DncQuery(), out, connection_name="Sandbox").run()
+    assert result.rows == 302
+    wb = openpyxl.load_workbook(out)
+    entries = wb["Entries"]
+    assert [c.value for c in entries[1]] == list(COLUMNS)
+    phone_cells = [row[0] for row in entries.iter_rows(min_row=2)]
+    assert all(c.data_type == "s" for c in phone_cells)
+    values = {c.value for c in phone_cells}
+    assert "07700900123" in values and "2025500000" in values
+    about = dict(wb["About"].iter_rows(values_only=True))
+    assert about["Connection"] == "Sandbox" and about["Rows exported"] == 302
+    assert about["Filters"] == "all" and about["Rows that could not be reached"] == 0
+    with open_sheet(out, "Entries") as source:
+        rows = list(source.iter_rows())
+    assert len(rows) == 303
+    by_number = {cells[0]: cells for _, cells in rows[1:]}
+    assert by_number["07700900123"][6] == "'-rude"
+    assert by_number["2025500003"][6] == '\'=HYPERLINK("x")'
+    assert by_number["2025551111"][7] == "'+Sales"
+    assert by_number["2025551111"][2] == "purpose:+Sales"
+
+
+def test_filtered_sms_export_and_cancel(sandbox: Any, client: ApiClient, tmp_path: Path) -> None:
+    for i in range(25):
+        client.insert_sms(f"20255500{i:02d}", "1", Scope.global_(), reason="STOP")
+    client.insert_sms("2025559999", "1", Scope.purpose("Promo"))
+    query = DncQuery(scope=Scope.global_())
+    result = ExportJob(
+        client, ListKind.SMS, query, tmp_path / "sms.csv", page_size=10, connection_name="S"
+    ).run()
+    assert (result.rows, result.total) == (25, 25)
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(Cancelled):
+        ExportJob(client, ListKind.SMS, query, tmp_path / "c.csv", cancel=cancel).run()
+    assert not (tmp_path / "c.csv").exists()
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) not installed")
+def test_libreoffice_reads_the_same_values(sandbox: Any, client: ApiClient, tmp_path: Path) -> None:
+    campaign = client.campaigns()[0].id
+    _seed_small(sandbox, campaign)
+    out = tmp_path / "dnc.xlsx"
+    ExportJob(client, ListKind.DNC, DncQuery(), out).run()
+    converted = tmp_path / "lo"
+    subprocess.run(
+        [
+            "soffice",
+            "--headless",
+            "--norestore",
+            f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+            "--convert-to",
+            "csv:Text - txt - csv (StarCalc):44,34,76,1",
+            "--outdir",
+            str(converted),
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    with (converted / "dnc.csv").open(encoding="utf-8", newline="") as fh:
+        lo_rows = list(csv.reader(fh))
+    wb = openpyxl.load_workbook(out, read_only=True)
+    ours = [
+        ["" if v is None else str(v) for v in r] for r in wb["Entries"].iter_rows(values_only=True)
+    ]
+    wb.close()
+    assert len(lo_rows) == len(ours) == 303
+    for lo, mine in zip(lo_rows, ours, strict=True):
+        assert lo[: len(mine)] == mine
