@@ -81,3 +81,20 @@ def test_other_methods_and_unknown_paths(demo_api: Api) -> None:
 def test_responses_are_json(demo_api: Api) -> None:
     response = demo_api.post("/dnc/search", limit=1)
     assert response.headers["content-type"] == "application/json"
+
+
+def test_multipart_bodies_are_read_too(demo_api: Api) -> None:
+    response = demo_api.http.post(
+        "/campaigns/search", files={"auth_token": (None, FULL), "unused": (None, "x")}
+    )
+    assert response.status_code == 200 and response.json()["data"]
+
+
+def test_undecodable_body_is_a_validation_failure(demo_api: Api) -> None:
+    response = demo_api.http.post(
+        "/campaigns/search",
+        content=b"auth_token=\xff\xfe",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert response.status_code == 400
+    assert response.json() == {"success": False, "error": "Malformed request body"}

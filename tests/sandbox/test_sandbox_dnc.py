@@ -138,6 +138,7 @@ def test_search_errors_and_limits(api: Api) -> None:
     api.fails("/dnc/search", 6008, 400, insert_date="2026-02-30")
     api.fails("/dnc/search", 6026, 400, campaign_id="31337")
     api.fails("/dnc/search", 6006, 400, phone_number="abc")
+    api.fails("/dnc/search", 6058, 400, purpose="p" * 256)
     api.fails("/dnc/search", 6008, 400, limit=1001)
     api.fails("/dnc/search", 6008, 400, limit=-1)
     api.fails("/dnc/search", 6008, 400, offset=100_001)

@@ -98,6 +98,7 @@ def test_search_filters_and_limits(api: Api, campaign: str) -> None:
     assert len(records(api, insert_date=date.today().isoformat())) == 3
     assert records(api, insert_date="2000-01-01") == []
     api.fails("/sms-opt-out/search", 6058, 400, reason="STOP")
+    api.fails("/sms-opt-out/search", 6057, 400, purpose="p" * 256)
     api.fails("/sms-opt-out/search", 6006, 400, campaign_id="4040")
     api.fails("/sms-opt-out/search", 6026, 400, phone_code="abc")
     api.fails("/sms-opt-out/search", 7231, 400, offset=100_001)
