@@ -16,7 +16,6 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -467,7 +466,6 @@ class JournalView(QWidget):
         layout.addLayout(filters)
         layout.addWidget(self.table, 1)
         layout.addLayout(actions)
-        QShortcut(QKeySequence.StandardKey.Find, self, self.focus_filter)
         self._set_enabled(False)
 
     # ----------------------------------------------------------------- public

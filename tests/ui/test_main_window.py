@@ -1,0 +1,169 @@
+"""The main window: first run and the sandbox, shortcuts, and remembered state."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.core.connections import Connection, ConnectionStore
+from app.core.paths import AppPaths
+from app.core.sandbox_launcher import SandboxLaunchError
+from app.ui.main_window import MainWindow
+from tests.conftest import TOKEN
+
+SERVICE = "dnc-desk"
+
+
+def activate(qtbot: Any, window: MainWindow) -> None:
+    """Shortcuts only fire in the active window; offscreen needs an explicit request."""
+    window.show()
+    qtbot.waitExposed(window)
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=3000)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A stopped child that was reaped no longer exists; one not yet reaped is a zombie.
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split()[2] != "Z"
+
+
+def test_first_run_try_the_sandbox_connects_and_reset_restarts_it(
+    make_window: Any, qtbot: Any, paths: AppPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window()
+    with qtbot.waitSignal(window.backend_ready, timeout=10_000):
+        window.start()
+    assert window.stack.currentWidget() is window.first_run
+    assert window.windowTitle() == "DNC Desk — no connection"
+
+    with qtbot.waitSignal(window.session_ready, timeout=20_000) as blocker:
+        qtbot.mouseClick(window.first_run.sandbox_button, Qt.MouseButton.LeftButton)
+        assert "Starting the sandbox" in window.first_run.status.text()
+        assert not window.first_run.sandbox_button.isEnabled()
+    session = blocker.args[0]
+    sandbox = window.state.backend.sandbox
+    assert sandbox is not None and sandbox.running
+    assert session.connection.name == "Sandbox"
+    assert session.connection.base_url == sandbox.base_url
+    assert window.windowTitle() == f"DNC Desk — Sandbox ({sandbox.base_url})"
+    assert "Sandbox" in window.connection_label.text()
+    assert window.stack.currentWidget() is window.tabs
+    dnc: Any = window.list_views["dnc"]
+    qtbot.waitUntil(lambda: dnc.total is not None, timeout=10_000)
+    assert dnc.total > 0  # demo data
+    assert paths.sandbox_db.exists()
+    # The per-launch token is in memory only.
+    assert sandbox.token not in paths.connections_file.read_text()
+    assert ConnectionStore(paths.connections_file).active_name == "Sandbox"
+
+    asked: list[str] = []
+
+    def confirm(_parent: Any, title: str, _text: str, *a: Any) -> Any:
+        asked.append(title)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", confirm)
+    old_pid = sandbox.pid
+    with qtbot.waitSignal(window.session_ready, timeout=20_000):
+        window.act_reset_sandbox.trigger()
+    assert asked == ["Reset the sandbox demo data"]
+    new = window.state.backend.sandbox
+    assert new is not None and new.pid != old_pid and new.running
+    assert not pid_alive(old_pid)
+    assert window.state.session.connection.base_url == new.base_url
+
+    window.close()
+    window.shutdown()
+    assert not new.running
+
+
+def test_sandbox_start_failure_is_reported(
+    make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_a: Any, **_k: Any) -> Any:
+        raise SandboxLaunchError("The sandbox stopped while starting (exit code 1).")
+
+    monkeypatch.setattr("app.ui.main_window.SandboxProcess.start", broken)
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda _p, _t, text, *a: shown.append(text))
+    window = make_window()
+    with qtbot.waitSignal(window.sandbox_failed, timeout=10_000) as blocker:
+        window.start(sandbox=True)
+    assert "exit code 1" in blocker.args[0]
+    assert shown == [blocker.args[0]]
+    assert window.stack.currentWidget() is window.first_run
+    assert window.first_run.sandbox_button.isEnabled()
+
+
+def test_shortcuts_reach_the_current_tab(make_window: Any, qtbot: Any) -> None:
+    window = make_window()
+    with qtbot.waitSignal(window.backend_ready, timeout=10_000):
+        window.start()
+    window._show_page(window.PAGE_TABS)
+    activate(qtbot, window)
+    dnc: Any = window.list_views["dnc"]
+    window.tabs.setCurrentWidget(dnc)
+    dnc.calls.clear()
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert dnc.calls == ["refresh", "focus_filter"]
+    assert not window.act_add.isEnabled()  # no connection: nothing to add to
+
+    sms: Any = window.list_views["sms"]
+    window.tabs.setCurrentWidget(sms)
+    sms.calls.clear()
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    assert sms.calls == ["refresh"]
+    assert dnc.calls == ["refresh", "focus_filter"]
+
+
+def test_edit_shortcuts_with_a_connection(
+    make_window: Any, qtbot: Any, paths: AppPaths, sandbox: Any, memory_keyring: Any
+) -> None:
+    store = ConnectionStore(paths.connections_file)
+    store.save(Connection("Staging", sandbox.base_url))
+    store.set_active("Staging")
+    memory_keyring.passwords[(SERVICE, "Staging")] = TOKEN
+    window = make_window()
+    with qtbot.waitSignal(window.session_ready, timeout=10_000):
+        window.start()
+    activate(qtbot, window)
+    dnc: Any = window.list_views["dnc"]
+    window.tabs.setCurrentWidget(dnc)
+    dnc.calls.clear()
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_Delete)
+    assert dnc.calls == ["add_entry", "delete_selected"]
+    window.act_copy.trigger()
+    assert dnc.calls[-1] == "copy_selection"
+
+    window.tabs.setCurrentWidget(window.journal_view)
+    assert not window.act_add.isEnabled()
+    assert not window.act_delete.isEnabled()
+
+
+def test_window_state_is_remembered(make_window: Any, qtbot: Any) -> None:
+    first = make_window()
+    first.show()
+    first.resize(700, 480)
+    first.tabs.setCurrentIndex(2)
+    first.journal_view.table.setColumnWidth(0, 123)
+    first.close()
+
+    second = make_window()
+    assert second.tabs.currentIndex() == 2
+    assert second.size().width() == 700 and second.size().height() == 480
+    assert second.journal_view.table.columnWidth(0) == 123
+    dnc: Any = second.list_views["dnc"]
+    assert "restore:saved" in dnc.calls
+    assert (second.paths.config_dir / "dnc-desk.ini").exists()
+    assert isinstance(second, MainWindow)
