@@ -1,0 +1,275 @@
+"""Evidence for one number: everything DNC Desk can see about it, as one xlsx pack.
+
+DNC entries in every scope, SMS opt-outs, leads carrying it (in any phone field, with their
+status), the change journal's history for it, and its presence in every saved snapshot: what
+a compliance officer hands to counsel when a consumer complains.
+
+``/leads/search`` matches a field's stored text exactly, and leads keep numbers as typed, so
+the number is searched in its usual written forms and every hit is confirmed by normalizing.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from app.api.client import ApiClient, DncQuery
+from app.api.models import LEAD_PHONE_FIELDS, Lead
+from app.core.audit_sources import searcher
+from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
+from app.core.audit_xlsx import ReportWorkbook, sha256_of
+from app.core.journal import ChangeJournal, JournalEntry
+from app.core.phones import format_for_display, normalize
+from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
+
+PAGE_SIZE = 1000
+
+
+class EvidenceError(ValueError):
+    """The number cannot be looked up; ``str()`` says why in one sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeadHit:
+    """A lead carrying the number, in which field, with its list and status."""
+
+    lead: Lead
+    field: str
+    list_name: str
+    status_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotPresence:
+    """One saved snapshot and the number's entries in it (empty: it was not on the list)."""
+
+    path: Path
+    kind: ListKind
+    scope: str
+    taken_at: str
+    connection: str
+    entries: list[SnapshotEntry]
+
+
+@dataclass
+class EvidencePack:
+    """Everything found for one number."""
+
+    number: str
+    phone_code: str
+    national: str
+    e164: str
+    connection: str
+    base_url: str
+    taken_at: str
+    dnc: list[OptOutRecord] = field(default_factory=list)
+    sms: list[OptOutRecord] = field(default_factory=list)
+    leads: list[LeadHit] = field(default_factory=list)
+    journal: list[JournalEntry] = field(default_factory=list)
+    snapshots: list[SnapshotPresence] = field(default_factory=list)
+
+
+def _written_forms(national: str, code: str) -> list[str]:
+    forms = [
+        national,
+        f"{code}{national}",
+        f"+{code}{national}",
+        format_for_display(national, code),
+    ]
+    return list(dict.fromkeys(forms))
+
+
+def _all_pages(
+    api: ApiClient, kind: ListKind, query: DncQuery, cancel: threading.Event | None
+) -> list[OptOutRecord]:
+    search = searcher(api, kind, cancel)
+    out: list[OptOutRecord] = []
+    offset = 0
+    while True:
+        page = search(query, offset, PAGE_SIZE)
+        out.extend(page.items)
+        offset += PAGE_SIZE
+        total = page.total if page.total is not None else 0
+        if len(page.items) < PAGE_SIZE or offset >= total:
+            return out
+
+
+def gather_evidence(
+    api: ApiClient,
+    journal: ChangeJournal | None,
+    snapshots_dir: Path | None,
+    number: str,
+    phone_code: str = "1",
+    *,
+    connection: str = "",
+    cancel: threading.Event | None = None,
+    progress: Progress = no_progress,
+) -> EvidencePack:
+    """Look the number up everywhere; raises EvidenceError when it does not parse."""
+    parsed = normalize(number, phone_code or "1")
+    if not parsed.ok:
+        raise EvidenceError(f"{number!r} cannot be looked up: {parsed.reason}.")
+    code, national = parsed.phone_code, parsed.national
+    pack = EvidencePack(
+        number,
+        code,
+        national,
+        parsed.e164,
+        connection,
+        api.base_url,
+        datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    )
+    steps = 5
+    query = DncQuery(phone_number=national, phone_code=code)
+    progress(0, steps, "Searching the DNC list")
+    pack.dnc = _all_pages(api, ListKind.DNC, query, cancel)
+    progress(1, steps, "Searching the SMS opt-out list")
+    pack.sms = _all_pages(api, ListKind.SMS, query, cancel)
+
+    progress(2, steps, "Searching leads")
+    lists = {x.id: x.name for x in api.all_lists(cancel=cancel)}
+    statuses = {s.status: s.name for s in api.search_statuses("", cancel=cancel)}
+    seen: set[tuple[str, str]] = set()
+    for field_name in LEAD_PHONE_FIELDS:
+        for form in _written_forms(national, code):
+            check_cancel(cancel)
+            for lead in api.iter_leads({field_name: form}, cancel=cancel):
+                value = getattr(lead, field_name)
+                match = normalize(value, lead.phone_code or "1")
+                if not match.ok or (match.phone_code, match.national) != (code, national):
+                    continue
+                if (lead.id, field_name) not in seen:
+                    seen.add((lead.id, field_name))
+                    hit = LeadHit(
+                        lead, field_name, lists.get(lead.list_id, ""), statuses.get(lead.status, "")
+                    )
+                    pack.leads.append(hit)
+    pack.leads.sort(key=lambda h: (len(h.lead.id), h.lead.id, h.field))
+
+    progress(3, steps, "Reading the change journal")
+    if journal is not None:
+        pack.journal = journal.query(phone=pack.e164, limit=100_000)
+
+    progress(4, steps, "Reading saved snapshots")
+    if snapshots_dir is not None:
+        for snap in list_snapshots(snapshots_dir):
+            assert snap.path is not None
+            pack.snapshots.append(
+                SnapshotPresence(
+                    snap.path,
+                    snap.kind,
+                    str(snap.scope) if snap.scope is not None else "whole list",
+                    snap.taken_at,
+                    snap.connection,
+                    entries_for_number(snap.path, national, code),
+                )
+            )
+    progress(steps, steps, "Done")
+    return pack
+
+
+_ENTRY_HEADERS = ("Id", "Number", "Code", "Scope", "Campaign", "Purpose", "Reason", "Insert date")
+
+
+def _entry_row(e: OptOutRecord) -> list[object]:
+    return [
+        e.id,
+        e.phone_number,
+        e.phone_code,
+        str(e.scope),
+        e.campaign_name,
+        e.purpose,
+        e.reason,
+        e.insert_date,
+    ]
+
+
+def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
+    """Write the pack (Summary, DNC, SMS opt-out, Leads, Journal, Snapshots); return its hash."""
+    wb = ReportWorkbook()
+    summary = wb.add_sheet("Summary", (26, 60))
+    for row in (
+        ("Evidence for", pack.e164),
+        ("As entered", pack.number),
+        ("Connection", pack.connection),
+        ("Base URL", pack.base_url),
+        ("Collected (UTC)", pack.taken_at),
+        ("DNC entries", len(pack.dnc)),
+        ("SMS opt-outs", len(pack.sms)),
+        ("Leads carrying it", len(pack.leads)),
+        ("Journal entries", len(pack.journal)),
+        ("Snapshots consulted", len(pack.snapshots)),
+        ("Snapshots listing it", sum(1 for s in pack.snapshots if s.entries)),
+    ):
+        summary.append(row)
+    for title, records in (("DNC", pack.dnc), ("SMS opt-out", pack.sms)):
+        sheet = wb.add_sheet(title)
+        sheet.append(_ENTRY_HEADERS)
+        for record in records:
+            sheet.append(_entry_row(record))
+    leads = wb.add_sheet("Leads")
+    leads.append(["Lead id", "List id", "List", "Name", "Field", "Number", "Status", "Status name"])
+    for hit in pack.leads:
+        leads.append(
+            [
+                hit.lead.id,
+                hit.lead.list_id,
+                hit.list_name,
+                hit.lead.name,
+                hit.field,
+                getattr(hit.lead, hit.field),
+                hit.lead.status,
+                hit.status_name,
+            ]
+        )
+    journal = wb.add_sheet("Journal")
+    journal.append(
+        [
+            "Id",
+            "Time",
+            "Phase",
+            "Operation",
+            "Target",
+            "Outcome",
+            "Error",
+            "Job",
+            "Note",
+            "Connection",
+        ]
+    )
+    for e in pack.journal:
+        journal.append(
+            [
+                e.id,
+                e.time,
+                e.phase,
+                e.operation,
+                e.target,
+                e.outcome,
+                e.error,
+                e.job,
+                e.note,
+                e.connection,
+            ]
+        )
+    snaps = wb.add_sheet("Snapshots")
+    snaps.append(
+        ["Snapshot", "List", "Scope", "Taken (UTC)", "Connection", "Listed", "Entry ids", "Scopes"]
+    )
+    for s in pack.snapshots:
+        snaps.append(
+            [
+                s.path.name,
+                KIND_NAMES[s.kind],
+                s.scope,
+                s.taken_at,
+                s.connection,
+                "yes" if s.entries else "no",
+                ", ".join(e.id for e in s.entries),
+                ", ".join(str(e.scope) for e in s.entries),
+            ]
+        )
+    wb.save(path)
+    return sha256_of(path)

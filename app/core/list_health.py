@@ -1,0 +1,278 @@
+"""List health: what is wrong or worth a look on the DNC and SMS opt-out lists.
+
+For one list (whole, or one scope): numbers not valid for their country code, numbers in a
+campaign scope that the global scope already covers (redundant; the fix removes the campaign
+copies through the journaled session), entries pointing at campaigns that no longer exist or
+are inactive, blank reasons, purposes spelled several ways (``Collections`` and
+``collections ``), and entries by age. Across the two lists, per scope: numbers on the SMS
+opt-out list but not on the DNC list, and the reverse; the officer decides what to do.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from app.api.client import ApiClient
+from app.api.concurrency import bounded_map
+from app.api.errors import ApiError
+from app.api.models import parse_timestamp
+from app.api.paging import Cancelled
+from app.api.scope import Scope
+from app.core.audit_match import EntryIndex
+from app.core.audit_types import ListKind, Progress, no_progress
+from app.core.phones import normalize
+from app.core.session import Session
+from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list
+
+AGE_BUCKETS = (
+    ("under 30 days", 30),
+    ("30 to 89 days", 90),
+    ("90 to 364 days", 365),
+    ("1 to 3 years", 3 * 365),
+    ("over 3 years", None),
+)
+UNKNOWN_AGE = "unknown date"
+_SPACES = re.compile(r"\s+")
+
+
+def purpose_key(text: str) -> str:
+    """How purposes compare: case-folded, stripped, inner spaces collapsed."""
+    return _SPACES.sub(" ", text.strip()).casefold()
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One kind of problem and the entries it concerns; ``fixable`` when the app can fix it."""
+
+    code: str
+    title: str
+    entries: list[SnapshotEntry]
+    details: dict[str, str] = field(default_factory=dict)  # entry id -> why (e.g. the reason)
+    fixable: bool = False
+
+
+@dataclass
+class HealthReport:
+    """The health of one list (or one scope of it)."""
+
+    kind: ListKind
+    scope: Scope | None
+    reported_total: int
+    checked: int
+    unreachable: int
+    findings: list[Finding]
+    ages: dict[str, int]
+
+    def finding(self, code: str) -> Finding:
+        return next(f for f in self.findings if f.code == code)
+
+
+@dataclass(frozen=True)
+class CrossListGap:
+    """Per scope: numbers on one list and not the other."""
+
+    scope: str
+    sms_not_dnc: list[SnapshotEntry]
+    dnc_not_sms: list[SnapshotEntry]
+
+
+def _age_bucket(insert_date: str, now: datetime) -> str:
+    when = parse_timestamp(insert_date)
+    if when is None:
+        return UNKNOWN_AGE
+    days = (now - when).days
+    for label, limit in AGE_BUCKETS:
+        if limit is None or days < limit:
+            return label
+    return UNKNOWN_AGE
+
+
+def _scope_key(entry: SnapshotEntry) -> str:
+    scope = entry.scope
+    return f"purpose:{purpose_key(scope.purpose_text)}" if scope.is_purpose else str(scope)
+
+
+def analyse(
+    data: SnapshotData, campaigns: dict[str, bool], *, now: datetime | None = None
+) -> HealthReport:
+    """Findings for entries already read (``campaigns``: id -> active)."""
+    now = now or datetime.now()
+    entries = data.entries
+    invalid: list[SnapshotEntry] = []
+    invalid_why: dict[str, str] = {}
+    for e in entries:
+        result = normalize(e.phone_number, e.phone_code or "1")
+        if not result.ok or result.national != e.phone_number:
+            invalid.append(e)
+            invalid_why[e.id] = (
+                result.reason or f"stored as {e.phone_number}, not {result.national}"
+            )
+    codes: dict[str, str] = {}
+    global_keys = {
+        EntryIndex.key_of(e.phone_number, e.phone_code, codes) for e in entries if e.scope.is_global
+    }
+    global_keys.discard(None)
+    redundant = [
+        e
+        for e in entries
+        if e.scope.is_campaign
+        and EntryIndex.key_of(e.phone_number, e.phone_code, codes) in global_keys
+    ]
+    missing = [e for e in entries if e.scope.is_campaign and e.campaign_id not in campaigns]
+    inactive = [e for e in entries if e.scope.is_campaign and campaigns.get(e.campaign_id) is False]
+    blank = [e for e in entries if not e.reason.strip()]
+    spellings: dict[str, Counter[str]] = {}
+    for e in entries:
+        if e.purpose:
+            spellings.setdefault(purpose_key(e.purpose), Counter())[e.purpose] += 1
+    clashing = {k for k, v in spellings.items() if len(v) > 1}
+    near_dupes = [e for e in entries if e.purpose and purpose_key(e.purpose) in clashing]
+    findings = [
+        Finding("invalid_number", "Numbers not valid for their country code", invalid, invalid_why),
+        Finding(
+            "redundant",
+            "Campaign entries the global scope already covers",
+            redundant,
+            fixable=data.kind is ListKind.DNC,
+        ),
+        Finding("missing_campaign", "Entries for campaigns that no longer exist", missing),
+        Finding("inactive_campaign", "Entries for inactive campaigns", inactive),
+        Finding("blank_reason", "Entries without a reason", blank),
+        Finding(
+            "near_duplicate_purpose",
+            "Purposes spelled more than one way",
+            near_dupes,
+            {
+                e.id: " / ".join(repr(s) for s in spellings[purpose_key(e.purpose)])
+                for e in near_dupes
+            },
+        ),
+    ]
+    ages = Counter(_age_bucket(e.insert_date, now) for e in entries)
+    return HealthReport(
+        data.kind,
+        data.scope,
+        data.reported_total,
+        len(entries),
+        data.unreachable,
+        findings,
+        {label: ages.get(label, 0) for label, _ in (*AGE_BUCKETS, (UNKNOWN_AGE, None))},
+    )
+
+
+def cross_list(dnc: Iterable[SnapshotEntry], sms: Iterable[SnapshotEntry]) -> list[CrossListGap]:
+    """Per scope, numbers on the SMS opt-out list but not the DNC list, and the reverse."""
+    codes: dict[str, str] = {}
+
+    def by_scope(entries: Iterable[SnapshotEntry]) -> dict[str, dict[object, SnapshotEntry]]:
+        out: dict[str, dict[object, SnapshotEntry]] = {}
+        for e in entries:
+            key = EntryIndex.key_of(e.phone_number, e.phone_code, codes) or (
+                e.phone_code,
+                e.phone_number,
+            )
+            out.setdefault(_scope_key(e), {})[key] = e
+        return out
+
+    d, s = by_scope(dnc), by_scope(sms)
+    gaps = []
+    for scope in sorted(d.keys() | s.keys()):
+        dk, sk = d.get(scope, {}), s.get(scope, {})
+        only_sms = [sk[k] for k in sk.keys() - dk.keys()]
+        only_dnc = [dk[k] for k in dk.keys() - sk.keys()]
+        if only_sms or only_dnc:
+            gaps.append(
+                CrossListGap(
+                    scope,
+                    sorted(only_sms, key=lambda e: e.phone_number),
+                    sorted(only_dnc, key=lambda e: e.phone_number),
+                )
+            )
+    return gaps
+
+
+@dataclass
+class HealthCheck:
+    """Both lists' health and the gaps between them."""
+
+    dnc: HealthReport
+    sms: HealthReport
+    gaps: list[CrossListGap]
+
+
+def check_health(
+    api: ApiClient,
+    scope: Scope | None = None,
+    *,
+    concurrency: int = 8,
+    now: datetime | None = None,
+    cancel: threading.Event | None = None,
+    progress: Progress = no_progress,
+) -> HealthCheck:
+    """Read both lists (whole, or one scope) and analyse them."""
+    campaigns = {c.id: c.active for c in api.campaigns(cancel=cancel)}
+    progress(0, 2, "Reading the DNC list")
+    dnc = fetch_list(api, ListKind.DNC, scope, concurrency=concurrency, cancel=cancel)
+    progress(1, 2, "Reading the SMS opt-out list")
+    sms = fetch_list(api, ListKind.SMS, scope, concurrency=concurrency, cancel=cancel)
+    progress(2, 2, "Analysing")
+    return HealthCheck(
+        analyse(dnc, campaigns, now=now),
+        analyse(sms, campaigns, now=now),
+        cross_list(dnc.entries, sms.entries),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FixRow:
+    entry: SnapshotEntry
+    outcome: str  # ok, not_found, failed, not_attempted
+    error: str = ""
+
+
+def remove_redundant(
+    session: Session,
+    finding: Finding,
+    *,
+    note: str = "redundant: the number is on the global DNC list",
+    concurrency: int = 4,
+    cancel: threading.Event | None = None,
+    progress: Progress = no_progress,
+) -> list[FixRow]:
+    """Remove the campaign-scoped duplicates of a ``redundant`` DNC finding (journaled)."""
+    if finding.code != "redundant" or not finding.fixable:
+        raise ValueError("only the redundant DNC entries finding has this fix")
+    job = f"health-fix-{datetime.now().strftime('%Y%m%d%H%M%S')}"
+    rows: list[FixRow] = []
+    total = len(finding.entries)
+
+    def delete(e: SnapshotEntry) -> str:
+        result = session.delete_dnc(
+            e.phone_number,
+            e.phone_code,
+            e.scope,
+            not_found_ok=True,
+            job=job,
+            note=note,
+            cancel=cancel,
+        )
+        return result.status.value
+
+    for done in bounded_map(delete, finding.entries, concurrency=concurrency, stop=cancel):
+        if done.error is None:
+            rows.append(FixRow(done.item, "ok" if done.result == "done" else str(done.result)))
+        elif isinstance(done.error, Cancelled):
+            rows.append(FixRow(done.item, "not_attempted"))
+        elif isinstance(done.error, ApiError):
+            rows.append(FixRow(done.item, "failed", done.error.describe()))
+        else:
+            raise done.error
+        progress(len(rows), total, f"Removed {sum(r.outcome == 'ok' for r in rows):,} of {total:,}")
+    attempted = {r.entry.id for r in rows}
+    rows += [FixRow(e, "not_attempted") for e in finding.entries if e.id not in attempted]
+    return rows

@@ -1,0 +1,112 @@
+"""List health findings on crafted data, the cross-list gaps, and the redundant-entry fix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.api.client import ApiClient, DncQuery
+from app.api.scope import Scope
+from app.core.connections import Connection
+from app.core.journal import ChangeJournal
+from app.core.list_health import check_health, purpose_key, remove_redundant
+from app.core.session import Session
+from tests.conftest import TOKEN
+
+
+@pytest.fixture
+def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    s = Session(
+        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
+    )
+    yield s
+    s.close()
+    journal.close()
+
+
+def _seed(api: ApiClient, sandbox: Any) -> tuple[str, str]:
+    ids = {c.name: c.id for c in api.campaigns()}
+    camp, inactive = ids["Spring Renewals"], ids["Old Winback"]
+    sandbox.bulk_seed_dnc(
+        [
+            ("2025550101", "1", "0", "asked", ""),
+            ("2025550101", "1", camp, "dup", ""),  # redundant with the global entry
+            ("2025550102", "1", camp, "", ""),  # blank reason
+            ("5550123", "1", "0", "x", ""),  # not a valid US number
+            ("2025550103", "1", "4242", "y", ""),  # campaign that does not exist
+            ("2025550104", "1", inactive, "y", ""),  # inactive campaign
+            ("2025550105", "1", "-1", "z", "Collections"),
+            ("2025550106", "1", "-1", "z", "collections  "),  # near-duplicate purpose
+            ("2025550108", "1", "-1", "z", "Marketing"),
+        ]
+    )
+    sandbox.store.execute(
+        "UPDATE dnc SET insert_date = '2020-01-02 03:04:05' WHERE phone_number = '2025550104'"
+    )
+    api.insert_sms("2025550101", "1", Scope.global_(), reason="STOP")
+    api.insert_sms("2025550107", "1", Scope.global_(), reason="STOP")
+    api.insert_sms("2025550105", "1", Scope.purpose("COLLECTIONS"), reason="STOP")
+    return camp, inactive
+
+
+def test_findings(session: Session, sandbox: Any) -> None:
+    camp, _ = _seed(session.api, sandbox)
+    check = check_health(session.api)
+    dnc = check.dnc
+    assert (dnc.reported_total, dnc.checked, dnc.unreachable) == (9, 9, 0)
+
+    def numbers(code: str) -> list[str]:
+        return sorted(e.phone_number for e in dnc.finding(code).entries)
+
+    assert numbers("invalid_number") == ["5550123"]
+    assert "US number" in next(iter(dnc.finding("invalid_number").details.values()))
+    redundant = dnc.finding("redundant")
+    assert [(e.phone_number, e.campaign_id) for e in redundant.entries] == [("2025550101", camp)]
+    assert redundant.fixable
+    assert numbers("missing_campaign") == ["2025550103"]
+    assert numbers("inactive_campaign") == ["2025550104"]
+    assert numbers("blank_reason") == ["2025550102"]
+    near = dnc.finding("near_duplicate_purpose")
+    assert sorted(e.purpose for e in near.entries) == ["Collections", "collections  "]
+    assert dnc.ages["over 3 years"] == 1
+    assert dnc.ages["under 30 days"] == 8
+    assert not check.sms.finding("redundant").fixable  # no SMS delete endpoint
+
+    gaps = {g.scope: g for g in check.gaps}
+    assert [e.phone_number for e in gaps["global"].sms_not_dnc] == ["2025550107"]
+    assert [e.phone_number for e in gaps["global"].dnc_not_sms] == ["5550123"]
+    # Purposes compare by their normalized spelling: COLLECTIONS on SMS matches the DNC list.
+    assert [e.phone_number for e in gaps["purpose:collections"].dnc_not_sms] == ["2025550106"]
+    assert gaps["purpose:collections"].sms_not_dnc == []
+    assert [e.phone_number for e in gaps[f"campaign:{camp}"].dnc_not_sms] == [
+        "2025550101",
+        "2025550102",
+    ]
+    assert purpose_key("  Collections   Dept ") == "collections dept"
+
+
+def test_one_scope_only(session: Session, sandbox: Any) -> None:
+    camp, _ = _seed(session.api, sandbox)
+    check = check_health(session.api, Scope.campaign(camp))
+    assert check.dnc.checked == 2
+    assert check.dnc.finding("redundant").entries == []  # the global entry is out of scope
+    assert [e.phone_number for e in check.dnc.finding("blank_reason").entries] == ["2025550102"]
+
+
+def test_fix_removes_the_campaign_duplicates(session: Session, sandbox: Any) -> None:
+    _seed(session.api, sandbox)
+    finding = check_health(session.api).dnc.finding("redundant")
+    rows = remove_redundant(session, finding)
+    assert [(r.entry.phone_number, r.outcome) for r in rows] == [("2025550101", "ok")]
+    left = session.api.search_dnc(DncQuery(phone_number="2025550101")).items
+    assert [str(e.scope) for e in left] == ["global"]
+    deletes = session.journal.query(operation="dnc.delete")
+    assert {e.outcome for e in deletes} == {"", "ok"}
+    assert deletes[0].job.startswith("health-fix-")
+    assert check_health(session.api).dnc.finding("redundant").entries == []
+    with pytest.raises(ValueError, match="only the redundant"):
+        remove_redundant(session, check_health(session.api).dnc.finding("blank_reason"))
