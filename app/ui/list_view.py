@@ -433,7 +433,10 @@ class EntryListView(QWidget):
     def _removal_finished(self, result: RemovalResult) -> None:
         self._work(False)
         self.status_message.emit(f"DNC removal: {summary_text(result)} Journaled.")
-        self.search()
+        if not any(o.error is not None and is_auth_problem(o.error) for o in result.outcomes):
+            # With a rejected token the progress dialog asks for a new one; a search now
+            # would only ask a second time.
+            self.search()
 
     def _removal_failed(self, exc: BaseException) -> None:
         self._work(False)
