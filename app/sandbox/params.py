@@ -8,23 +8,21 @@ from datetime import datetime
 
 from app.sandbox.errors import ApiError, invalid
 
-_INT_RE = re.compile(r"^-?\d+$")
-_DATE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?: (\d{2}:\d{2}:\d{2}))?$")
+# ASCII digits only: \d would also accept other scripts' digits.
+_INT_RE = re.compile(r"-?[0-9]+")
+_DATE_RE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?: ([0-9]{2}:[0-9]{2}:[0-9]{2}))?")
 
 
 class Params:
     """Read access to request parameters.
 
-    Blank values count as absent for every accessor except :meth:`raw`, because form clients
-    commonly send every field of a form, filled or not. The few places where the spec gives a blank
-    value a meaning (``reason`` on /dnc/update) use :meth:`raw` and :meth:`present`.
+    Blank values count as absent, because form clients commonly send every field of a form,
+    filled or not. Where the spec gives a blank value a meaning (``reason`` on /dnc/update),
+    :meth:`present` tells a blank value from an absent one.
     """
 
     def __init__(self, values: Mapping[str, str]) -> None:
         self._values = dict(values)
-
-    def raw(self, name: str) -> str | None:
-        return self._values.get(name)
 
     def present(self, name: str) -> bool:
         return name in self._values
@@ -36,14 +34,11 @@ class Params:
         value = value.strip()
         return value or None
 
-    def names(self) -> list[str]:
-        return list(self._values)
-
     def int_or_default(self, name: str, default: int, error: ApiError) -> int:
         value = self.get(name)
         if value is None:
             return default
-        if not _INT_RE.match(value):
+        if not _INT_RE.fullmatch(value):
             raise error
         return int(value)
 
@@ -61,12 +56,12 @@ class Params:
 
 
 def is_int(value: str) -> bool:
-    return bool(_INT_RE.match(value))
+    return bool(_INT_RE.fullmatch(value))
 
 
 def day_of(value: str) -> str | None:
     """The ``YYYY-MM-DD`` day of a ``YYYY-MM-DD`` or ``YYYY-MM-DD hh:mm:ss`` value, else None."""
-    match = _DATE_RE.match(value)
+    match = _DATE_RE.fullmatch(value)
     if not match:
         return None
     text = match.group(0)

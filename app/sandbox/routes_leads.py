@@ -58,8 +58,8 @@ _NEVER_MATCHING_FILTERS = (
     "last_call_start_date", "last_call_end_date",
 )  # fmt: skip
 
-_EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_NUMBER_RE = re.compile(r"^-?\d+(\.\d+)?$")
+_EMAIL_RE = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_NUMBER_RE = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
 def lead_record(row: sqlite3.Row) -> dict[str, Any]:
@@ -83,7 +83,7 @@ def _optional_fields(params: Params, text_fields: tuple[str, ...]) -> dict[str, 
         values["phone_code"] = phone_code
     for field in ("monthly_revenue", "annual_revenue"):
         if (value := params.get(field)) is not None:
-            if not _NUMBER_RE.match(value):
+            if not _NUMBER_RE.fullmatch(value):
                 raise invalid(f"{field} must be a number")
             values[field] = value
     for field in ("date_of_birth", "start_date"):
@@ -153,7 +153,7 @@ def insert(params: Params, store: Store) -> dict[str, Any]:
     if not is_lead_phone(phone_number):
         raise invalid("Phone number invalid", 6008)
     email = params.get("email")
-    if email is not None and not _EMAIL_RE.match(email):
+    if email is not None and not _EMAIL_RE.fullmatch(email):
         raise invalid("Invalid email", 6079)
     check_dup = _check_bounded(params, "check_dup", 0, 4)
     _check_bounded(params, "hopper_priority", 0, 99)
@@ -204,7 +204,7 @@ def _apply(conn: sqlite3.Connection, lead_id: int, values: dict[str, str], now: 
 
 def _existing_lead(params: Params, store: Store, invalid_code: int, missing_code: int) -> int:
     lead_id = params.get("lead_id")
-    if lead_id is None or not lead_id.isdigit():
+    if lead_id is None or not is_int(lead_id) or int(lead_id) <= 0:
         raise invalid("Invalid lead id", invalid_code)
     if store.one("SELECT 1 FROM leads WHERE id = ?", (int(lead_id),)) is None:
         raise not_found("Lead not found", missing_code)
@@ -224,7 +224,7 @@ def update(params: Params, store: Store) -> dict[str, Any]:
             raise invalid("Phone number invalid")
         values["phone_number"] = phone_number
     if (email := params.get("email")) is not None:
-        if not _EMAIL_RE.match(email):
+        if not _EMAIL_RE.fullmatch(email):
             raise invalid("Invalid email")
         values["email"] = email
     if (status := _status(params, store)) is not None:

@@ -17,8 +17,8 @@ INSERT_OPTION_CODES = dict(zip(OPTIONS, range(6062, 6069), strict=True))
 UPDATE_OPTION_CODES = dict(zip(OPTIONS, range(6071, 6078), strict=True))
 
 DEFAULT_HEX_COLOR = "FFFFFF"
-_CODE_RE = re.compile(r"^[A-Za-z0-9]{2,6}$")
-_HEX_RE = re.compile(r"^[0-9A-Fa-f]{6}$")
+_CODE_RE = re.compile(r"[A-Za-z0-9]{2,6}")
+_HEX_RE = re.compile(r"[0-9A-Fa-f]{6}")
 
 
 def status_record(row: sqlite3.Row) -> dict[str, Any]:
@@ -41,7 +41,7 @@ def _hex_color(params: Params) -> str | None:
     value = params.get("hex_color")
     if value is None:
         return None
-    if not _HEX_RE.match(value):
+    if not _HEX_RE.fullmatch(value):
         raise invalid("Invalid hex color; send six hex digits without #", 6078)
     return value.upper()
 
@@ -64,7 +64,7 @@ def insert(params: Params, store: Store) -> dict[str, Any]:
     if name is None:
         raise invalid("Missing status description", 6060)
     code = params.get("status")
-    if code is None or not _CODE_RE.match(code):
+    if code is None or not _CODE_RE.fullmatch(code):
         raise invalid("Missing or invalid abbreviation (alphanumeric, 2-6 characters)", 6061)
     flags: dict[str, str] = {}
     for option in OPTIONS:
@@ -87,7 +87,7 @@ def insert(params: Params, store: Store) -> dict[str, Any]:
 @write("/status/update")
 def update(params: Params, store: Store) -> dict[str, Any]:
     code = params.get("status")
-    if code is None or not _CODE_RE.match(code):
+    if code is None or not _CODE_RE.fullmatch(code):
         raise invalid("Missing or invalid abbreviation", 6069)
     row = store.one("SELECT * FROM lead_statuses WHERE status = ?", (code,))
     if row is None:

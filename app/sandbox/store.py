@@ -23,7 +23,7 @@ SCHEMA_VERSION = 1
 # A fixed namespace makes campaign uids stable across resets and restarts.
 _CAMPAIGN_UID_NAMESPACE = uuid.UUID("6f1d3f43-2a57-4a8e-9a55-0c1f4b3f7d20")
 
-_NON_DIGITS = re.compile(r"\D+")
+_NON_DIGITS = re.compile(r"[^0-9]+")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (

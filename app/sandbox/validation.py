@@ -11,35 +11,37 @@ from __future__ import annotations
 import re
 
 from app.sandbox.errors import ApiError
+from app.sandbox.params import is_int
 from app.sandbox.store import Store
 
 GLOBAL_SCOPE = 0
 PURPOSE_SCOPE = -1
 MAX_TEXT = 255
 
-_PHONE_RE = re.compile(r"^\d{6,15}$")
-_CODE_RE = re.compile(r"^\d{1,4}$")
-_LEAD_PHONE_RE = re.compile(r"^\+?[\d\s().\-]+$")
-_CAMPAIGN_RE = re.compile(r"^-?\d+$")
+# ASCII digits only: \d would also accept other scripts' digits.
+_PHONE_RE = re.compile(r"[0-9]{6,15}")
+_CODE_RE = re.compile(r"[0-9]{1,4}")
+_LEAD_PHONE_RE = re.compile(r"\+?[0-9 ().\-]+")
+_CAMPAIGN_RE = re.compile(r"-?[0-9]+")
 
 
 def is_phone_number(value: str | None) -> bool:
-    return value is not None and bool(_PHONE_RE.match(value))
+    return value is not None and bool(_PHONE_RE.fullmatch(value))
 
 
 def is_phone_code(value: str | None) -> bool:
-    return value is not None and bool(_CODE_RE.match(value))
+    return value is not None and bool(_CODE_RE.fullmatch(value))
 
 
 def is_lead_phone(value: str | None) -> bool:
-    if value is None or not _LEAD_PHONE_RE.match(value):
+    if value is None or not _LEAD_PHONE_RE.fullmatch(value):
         return False
-    return 6 <= sum(ch.isdigit() for ch in value) <= 15
+    return 6 <= sum("0" <= ch <= "9" for ch in value) <= 15
 
 
 def parse_scope(store: Store, value: str | None, error: ApiError) -> int:
     """``0`` global, ``-1`` purpose, or the id of an existing campaign; else raises ``error``."""
-    if value is None or not _CAMPAIGN_RE.match(value):
+    if value is None or not _CAMPAIGN_RE.fullmatch(value):
         raise error
     scope = int(value)
     if scope in (GLOBAL_SCOPE, PURPOSE_SCOPE):
@@ -51,7 +53,7 @@ def parse_scope(store: Store, value: str | None, error: ApiError) -> int:
 
 def parse_campaign(store: Store, value: str | None, error: ApiError) -> int:
     """The id of an existing campaign (no global or purpose scope); else raises ``error``."""
-    if value is None or not value.isdigit() or not store.campaign_exists(int(value)):
+    if value is None or not is_int(value) or not store.campaign_exists(int(value)):
         raise error
     return int(value)
 
