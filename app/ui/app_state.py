@@ -59,11 +59,12 @@ class AppState(QObject):
         self.backend: Backend | None = None
         self.session: Session | None = None
 
-    def activate(self, connection: Connection, token: str) -> Session:
-        """Make ``connection`` with ``token`` the one every view uses."""
+    def activate(self, connection: Connection, api: ApiClient) -> Session:
+        """Make ``connection`` (with a client built off the GUI thread: it loads the TLS
+        certificates) the one every view uses."""
         if self.backend is None:
             raise RuntimeError("the stores are not open yet")
-        session = Session(connection, ApiClient(connection.base_url, token), self.backend.journal)
+        session = Session(connection, api, self.backend.journal)
         old, self.session = self.session, session
         self.session_changed.emit(session)
         if old is not None:

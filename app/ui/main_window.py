@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.api import errors
+from app.api.client import ApiClient
 from app.core.connections import Connection
 from app.core.paths import AppPaths
 from app.core.sandbox_launcher import DEFAULT_START_TIMEOUT, SandboxProcess
@@ -540,11 +541,13 @@ class MainWindow(QMainWindow):
         if self.stack.currentIndex() == self.PAGE_LOADING:
             self._show_page(self.PAGE_TABS)
 
-        def on_token(token: str, storage: StorageKind | None) -> None:
-            self._use(connection, token, storage)
+        def run_retries() -> None:
             retries, self._pending_retries = self._pending_retries, []
             for retry in retries:
                 retry()
+
+        def on_token(token: str, storage: StorageKind | None) -> None:
+            self._use(connection, token, storage, then=run_retries)
 
         self.show_status(f"Waiting for the API token of {connection.name}…")
         dialog = ask_token(self, connection, backend.tokens, self.runner, on_token, reason=reason)
@@ -567,11 +570,34 @@ class MainWindow(QMainWindow):
         self.show_status(message.text)
         self.ask_for_token(session.connection, message.text, retry)
 
-    def _use(self, connection: Connection, token: str, storage: StorageKind | None) -> None:
+    def _use(
+        self,
+        connection: Connection,
+        token: str,
+        storage: StorageKind | None,
+        then: Callable[[], None] | None = None,
+    ) -> None:
+        """Open a session on ``connection``; ``then`` runs once the views have it."""
+        self.show_status(f"Connecting to {connection.name}…")
+        self.runner.submit(
+            "Connect",
+            lambda _ctx: ApiClient(connection.base_url, token),
+            on_done=lambda api: self._activate(connection, api, storage, then),
+            on_error=lambda exc: self.show_status(user_message(exc, "Connecting").text),
+        )
+
+    def _activate(
+        self,
+        connection: Connection,
+        api: ApiClient,
+        storage: StorageKind | None,
+        then: Callable[[], None] | None,
+    ) -> None:
         backend = self.state.backend
         if backend is None or self._shut_down:
+            api.close()
             return
-        self.state.activate(connection, token)
+        self.state.activate(connection, api)
         is_sandbox = backend.sandbox is not None and connection.name == SANDBOX_CONNECTION
         if storage is StorageKind.MEMORY and not is_sandbox:
             self.token_label.setText("Token kept in memory only")
@@ -596,6 +622,8 @@ class MainWindow(QMainWindow):
             else ""
         )
         self.show_status(f"Connected to {connection.name} ({connection.base_url}).{note}")
+        if then is not None:
+            then()
 
     def _on_session_changed(self, session: Session | None) -> None:
         for view in self.list_views.values():
@@ -661,10 +689,14 @@ class MainWindow(QMainWindow):
             return
         backend.sandbox = process
         connection = Connection(SANDBOX_CONNECTION, process.base_url)
-        self._use(connection, process.token, StorageKind.MEMORY)
-        self.show_status(
-            f"Connected to the sandbox at {process.base_url}: demo data on this computer only; "
-            "nothing reaches your dialer."
+        self._use(
+            connection,
+            process.token,
+            StorageKind.MEMORY,
+            then=lambda: self.show_status(
+                f"Connected to the sandbox at {process.base_url}: demo data on this computer "
+                "only; nothing reaches your dialer."
+            ),
         )
 
     def _on_sandbox_failed(self, exc: BaseException) -> None:
