@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,62 @@ def test_unknown_campaign_and_bad_token(
     code, _, err = _run(capsys, "audit", "campaign", "1", "--base-url", sandbox.base_url)
     assert code == 1 and "could not finish" in err
     assert "tok-wrong-000000" not in err
+
+
+def _run_module(
+    module: Any, capsys: pytest.CaptureFixture[str], *argv: str
+) -> tuple[int, str, str]:
+    """Run a subcommand module not yet in main's registry (evidence, health)."""
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    status = module.run(parser.parse_args(list(argv)))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_evidence_command(
+    api: ApiClient,
+    sandbox: Any,
+    env_token: None,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    from app.cli import evidence_cmd
+
+    seeded = seed_campaign_with_conflicts(api)
+    out_path = tmp_path / "evidence.xlsx"
+    status, out, err = _run_module(
+        evidence_cmd, capsys, "(202) 555-0101", "--json", "--out", str(out_path),
+        "--base-url", sandbox.base_url,
+    )  # fmt: skip
+    assert status == 3, err
+    data = json.loads(out)
+    assert data["number"] == "+12025550101"
+    assert [d["scope"] for d in data["dnc"]] == ["global"]
+    assert {(d["id"], d["field"]) for d in data["leads"]} == {
+        (seeded.leads["L1"], "phone_number"),
+        (seeded.leads["L7"], "phone_number"),
+    }
+    assert out_path.is_file() and TOKEN not in out + err
+    status, out, _ = _run_module(evidence_cmd, capsys, "2025550177", "--base-url", sandbox.base_url)
+    assert status == 0 and "0 DNC entries" in out
+    status, _, err = _run_module(evidence_cmd, capsys, "123", "--base-url", sandbox.base_url)
+    assert status == 2 and "cannot be looked up" in err
+
+
+def test_health_command(
+    api: ApiClient, sandbox: Any, env_token: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import health_cmd
+
+    status, out, err = _run_module(health_cmd, capsys, "--base-url", sandbox.base_url)
+    assert status == 0, err  # empty lists: nothing to report
+    seed_campaign_with_conflicts(api)
+    status, out, err = _run_module(health_cmd, capsys, "--json", "--base-url", sandbox.base_url)
+    assert status == 3, err
+    data = json.loads(out)
+    assert data["dnc"]["checked"] == 6
+    assert data["dnc"]["findings"]["blank_reason"]["count"] == 3
+    assert data["dnc"]["findings"]["inactive_campaign"]["count"] == 1
+    gaps = {g["scope"]: g for g in data["gaps"]}
+    assert gaps["global"]["sms_not_dnc"] == ["2025550106"]

@@ -1,0 +1,90 @@
+"""``dnc-desk evidence NUMBER``: everything DNC Desk can see about one number, as an xlsx pack.
+
+Exit status: 0 the number is on no list; 3 it is on a DNC or SMS opt-out list (the pack says
+where); 1 failed while reading or writing; 2 could not start (unparseable number, connection).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from app.api.errors import ApiError
+from app.cli.audit_connection import (
+    EXIT_FAILED,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    ConnectionProblem,
+    add_connection_arguments,
+    open_context,
+)
+from app.core.evidence import EvidenceError, gather_evidence, write_evidence_xlsx
+from app.core.redaction import SECRETS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("number", help="the phone number, as written anywhere")
+    parser.add_argument("--phone-code", default="1", help="country calling code (default 1)")
+    parser.add_argument("--out", metavar="PATH.xlsx", help="where to write the evidence pack")
+    parser.add_argument("--json", action="store_true", help="print a summary as JSON")
+    add_connection_arguments(parser)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"dnc-desk evidence: {SECRETS.redact(message)}", file=sys.stderr)
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out).expanduser() if args.out else None
+    if out is not None and out.suffix.lower() != ".xlsx":
+        return _fail("The evidence pack must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)
+    try:
+        ctx = open_context(args)
+    except ConnectionProblem as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    try:
+        pack = gather_evidence(
+            ctx.api,
+            ctx.session.journal,
+            ctx.paths.snapshots_dir,
+            args.number,
+            args.phone_code,
+            connection=ctx.session.connection.name,
+        )
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        report = out or ctx.paths.reports_dir / f"evidence-{pack.e164.lstrip('+')}-{stamp}.xlsx"
+        sha = write_evidence_xlsx(pack, report)
+    except EvidenceError as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except ApiError as exc:
+        return _fail(f"The evidence could not be gathered: {exc.describe()}.", EXIT_FAILED)
+    except OSError as exc:
+        return _fail(f"The evidence pack could not be written ({exc}).", EXIT_FAILED)
+    finally:
+        ctx.close()
+    summary = {
+        "number": pack.e164,
+        "dnc": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.dnc],
+        "sms_opt_out": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.sms],
+        "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
+        "journal_entries": len(pack.journal),
+        "snapshots": {s.path.name: bool(s.entries) for s in pack.snapshots},
+        "report": str(report.resolve()),
+        "report_sha256": sha,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(
+            f"{pack.e164}: {len(pack.dnc)} DNC entries, {len(pack.sms)} SMS opt-outs, "
+            f"{len(pack.leads)} leads, {len(pack.journal)} journal entries, "
+            f"listed in {sum(1 for s in pack.snapshots if s.entries)} of "
+            f"{len(pack.snapshots)} snapshots."
+        )
+        print(f"Evidence pack: {report.resolve()}")
+    return EXIT_FINDINGS if pack.dnc or pack.sms else EXIT_OK

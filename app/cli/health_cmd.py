@@ -1,0 +1,110 @@
+"""``dnc-desk health [--scope SCOPE]``: the DNC and SMS opt-out lists' health, and their gaps.
+
+Read-only: fixes (removing redundant campaign copies) are offered in the app, where the user
+confirms them. Exit status: 0 nothing found; 3 findings; 1 failed; 2 could not start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.api.errors import ApiError
+from app.api.scope import Scope, ScopeError
+from app.cli.audit_connection import (
+    EXIT_FAILED,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    ConnectionProblem,
+    add_connection_arguments,
+    open_context,
+)
+from app.core.list_health import HealthReport, check_health
+from app.core.redaction import SECRETS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scope", metavar="SCOPE", help="global, campaign:ID or purpose:TEXT (default: all)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    add_connection_arguments(parser)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"dnc-desk health: {SECRETS.redact(message)}", file=sys.stderr)
+    return status
+
+
+def _report_json(report: HealthReport) -> dict[str, object]:
+    return {
+        "reported_total": report.reported_total,
+        "checked": report.checked,
+        "unreachable": report.unreachable,
+        "ages": report.ages,
+        "findings": {
+            f.code: {
+                "title": f.title,
+                "count": len(f.entries),
+                "fixable": f.fixable,
+                "entries": [
+                    {
+                        "id": e.id,
+                        "phone_number": e.phone_number,
+                        "phone_code": e.phone_code,
+                        "scope": str(e.scope),
+                        "why": f.details.get(e.id, ""),
+                    }
+                    for e in f.entries
+                ],
+            }
+            for f in report.findings
+        },
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        scope = Scope.parse(args.scope) if args.scope else None
+    except ScopeError as exc:
+        return _fail(f"{exc}.", EXIT_USAGE)
+    try:
+        ctx = open_context(args)
+    except ConnectionProblem as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    try:
+        check = check_health(ctx.api, scope)
+    except ApiError as exc:
+        return _fail(f"The lists could not be read: {exc.describe()}.", EXIT_FAILED)
+    finally:
+        ctx.close()
+    found = any(f.entries for r in (check.dnc, check.sms) for f in r.findings) or bool(check.gaps)
+    if args.json:
+        data = {
+            "dnc": _report_json(check.dnc),
+            "sms_opt_out": _report_json(check.sms),
+            "gaps": [
+                {
+                    "scope": g.scope,
+                    "sms_not_dnc": [e.phone_number for e in g.sms_not_dnc],
+                    "dnc_not_sms": [e.phone_number for e in g.dnc_not_sms],
+                }
+                for g in check.gaps
+            ],
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        for name, report in (("DNC", check.dnc), ("SMS opt-out", check.sms)):
+            print(f"{name}: {report.checked:,} of {report.reported_total:,} entries checked")
+            for f in report.findings:
+                if f.entries:
+                    fix = " (fixable in the app)" if f.fixable else ""
+                    print(f"  {f.title}: {len(f.entries):,}{fix}")
+        for g in check.gaps:
+            print(
+                f"{g.scope}: {len(g.sms_not_dnc):,} on SMS opt-out only, "
+                f"{len(g.dnc_not_sms):,} on DNC only"
+            )
+    return EXIT_FINDINGS if found else EXIT_OK
