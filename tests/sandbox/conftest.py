@@ -68,9 +68,9 @@ def start(**options: Any) -> SandboxServer:
     return SandboxServer(**settings).start()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def demo_api() -> Iterator[Api]:
-    """A demo-data sandbox shared by a module; tests using it must not change its data."""
+    """A demo-data sandbox shared by all sandbox tests; they must not change its data."""
     server = start(demo=True)
     api = Api(server)
     yield api
@@ -94,7 +94,7 @@ def make_api() -> Iterator[Callable[..., Api]]:
         api.server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def empty_server() -> Iterator[SandboxServer]:
     server = start(demo=False)
     yield server
@@ -105,7 +105,7 @@ def empty_server() -> Iterator[SandboxServer]:
 def api(empty_server: SandboxServer) -> Iterator[Api]:
     """An empty sandbox (system lead statuses only), wiped before each test.
 
-    Reusing one server per module and resetting its data is much faster than a server per test.
+    Reusing one server and resetting its data is much faster than a server per test.
     """
     empty_server.reset_demo_data()
     empty_server.set_faults(latency_ms=0, error_rate=0, drop_rate=0, rate_limit=0)
