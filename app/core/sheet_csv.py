@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ DELIMITERS: Final = (",", ";", "\t", "|")
 MAX_FIELD: Final = 1 << 20
 MAX_COLUMNS: Final = 16_384  # Excel's limit; more means this is not a table
 _FALLBACK = "dncdesk-cp1252-fallback"
+_SEP_HINT: Final = re.compile(r"\ufeff?sep=(.)\r?\n?", re.IGNORECASE)
 
 
 def _cp1252_fallback(exc: UnicodeError) -> tuple[str, int]:
@@ -108,8 +110,13 @@ class CsvSource:
             text = text[: max(text.rfind("\n"), text.rfind("\r"), 0)] or text
         if not text.strip().strip("\ufeff"):
             raise SheetError(f"{path.name} has no data (it is empty or only blank lines).")
+        # Excel writes and honours a first line "sep=;" and hides it: row 1 is the line after.
+        hint = _SEP_HINT.match(text)
+        self.skip_first = hint is not None
         self.delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") else None
-        self.delimiter = self.delimiter or sniff_delimiter(text)
+        if hint is not None:
+            self.delimiter = hint.group(1)
+        self.delimiter = self.delimiter or sniff_delimiter(text[hint.end() if hint else 0 :])
 
     def iter_rows(self) -> RowIterator:
         return self._rows()
@@ -120,6 +127,8 @@ class CsvSource:
         try:
             with self.path.open("r", encoding=self.encoding, errors=_FALLBACK, newline="") as fh:
                 reader = csv.reader(fh, delimiter=self.delimiter or ",")
+                if self.skip_first:
+                    next(reader, None)
                 for number, record in enumerate(reader, 1):
                     if len(record) > MAX_COLUMNS:
                         raise SheetError(

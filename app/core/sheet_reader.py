@@ -96,6 +96,20 @@ def open_sheet(path: Path, sheet: str | None = None) -> SheetSource:
     return CsvSource(path)
 
 
+WORKER_FLAG: Final = "--sheet-worker"
+
+
+def worker_command() -> list[str]:
+    """How to start :mod:`app.core.sheet_worker`: our interpreter, or the frozen app itself.
+
+    A frozen build must dispatch ``WORKER_FLAG`` to ``sheet_worker.main(sys.argv[2:])`` before
+    doing anything else (no Qt, no config) so the child starts fast.
+    """
+    if getattr(sys, "frozen", False):
+        return [sys.executable, WORKER_FLAG]
+    return [sys.executable, "-I", sheet_worker.__file__]
+
+
 def _password_sentence(path: Path) -> str:
     return (
         f"{path.name} is password-protected; remove the password in Excel (File → Info → "
@@ -181,7 +195,7 @@ class _WorkerStream:
         self._timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb
         # No shell; the file name is one argv entry of our own interpreter and script.
         self._proc = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-I", sheet_worker.__file__, str(path), sheet, str(MEMORY_LIMIT)],
+            [*worker_command(), str(path), sheet, str(MEMORY_LIMIT)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

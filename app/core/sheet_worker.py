@@ -2,6 +2,9 @@
 
 Run as a script (``python -I sheet_worker.py PATH SHEET MEMORY_LIMIT``); it imports only the
 standard library and python_calamine so it starts fast and is independent of the app package.
+A frozen (PyInstaller) build has no separate interpreter: its entry point must call
+:func:`main` with the remaining arguments when started as ``APP --sheet-worker PATH SHEET LIMIT``
+(see :func:`app.core.sheet_reader.worker_command`).
 calamine builds a dense grid of the sheet in native code, and a crafted file (cells at A1 and
 XFD1048576, a bogus record length in an .xls) makes it allocate gigabytes or abort the process.
 So that never touches the app, the read happens here under an address-space limit; the parent
@@ -157,5 +160,10 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO) -> int:
     return 0
 
 
+def main(argv: Sequence[str]) -> int:
+    """Entry point: ``argv`` is ``[PATH, SHEET, MEMORY_LIMIT]`` (SHEET may be empty)."""
+    return run(argv[0], argv[1], int(argv[2]), sys.stdout.buffer)
+
+
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.stdout.buffer))
+    sys.exit(main(sys.argv[1:]))

@@ -246,3 +246,18 @@ def test_detect_encoding_and_sniff_delimiter() -> None:
     assert sniff_delimiter("a|b\n1|2\n") == "|"
     assert sniff_delimiter("2025550123\n2025550124\n") == ","
     assert sniff_delimiter('a,"b;c"\n1,"2;3"\n') == ","
+
+
+def test_excel_sep_hint_line_sets_the_delimiter_and_is_not_a_row(tmp_path: Path) -> None:
+    (tmp_path / "sep.csv").write_bytes(b"sep=;\r\nPhone;Reason\r\n2025550123;a,b\r\n")
+    assert rows_of(tmp_path / "sep.csv") == [(1, ["Phone", "Reason"]), (2, ["2025550123", "a,b"])]
+
+
+def test_frozen_builds_start_the_worker_through_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from app.core import sheet_reader
+
+    assert sheet_reader.worker_command()[-1].endswith("sheet_worker.py")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert sheet_reader.worker_command() == [sys.executable, "--sheet-worker"]
