@@ -98,6 +98,10 @@ class SandboxServer:
             log_level="warning",
             lifespan="off",
             server_header=False,
+            # uvicorn's 5 s default races clients that reuse a pooled connection after a pause
+            # (the request meets a closing socket); nginx's 75 s makes that rare, as in production.
+            timeout_keep_alive=75,
+            timeout_graceful_shutdown=5,  # bounds stop() even with slow requests in flight
         )
         server = uvicorn.Server(config)
         thread = threading.Thread(
