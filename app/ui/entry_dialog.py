@@ -36,7 +36,7 @@ from app.core.entry_validation import (
 )
 from app.core.session import Session
 from app.ui.error_messages import FIELD_LABELS, user_message
-from app.ui.filter_bar import code_choices
+from app.ui.filter_bar import ERROR_STYLE, code_choices
 from app.ui.tasks import TaskContext, TaskRunner
 
 Entry = DncEntry | SmsOptOut
@@ -106,7 +106,7 @@ class EntryDialog(QDialog):
         self.errors: dict[str, QLabel] = {}
         self.general_error = QLabel(self)
         self.general_error.setWordWrap(True)
-        self.general_error.setStyleSheet("color: palette(highlight);")
+        self.general_error.setStyleSheet(ERROR_STYLE)
         self.general_error.hide()
         self.purpose_hint = QLabel(self)
         self.purpose_hint.setWordWrap(True)
@@ -123,7 +123,7 @@ class EntryDialog(QDialog):
             error = QLabel(self)
             error.setObjectName(f"error_{name}")
             error.setWordWrap(True)
-            error.setStyleSheet("color: palette(highlight);")
+            error.setStyleSheet(ERROR_STYLE)
             error.hide()
             form.addRow("", error)
             self.errors[name] = error

@@ -30,6 +30,8 @@ from app.api.scope import Scope
 from app.core.phones import SUPPORTED_PHONE_CODES, normalize, region_name
 
 SCOPE_ANY, SCOPE_GLOBAL, SCOPE_PURPOSE = "any", "global", "purpose"
+# Readable on light and dark palettes alike.
+ERROR_STYLE = "color: #d84315;"
 _REASONS = (
     ("Any reason", ReasonFilter.ANY),
     ("Blank reason", ReasonFilter.BLANK),
@@ -64,7 +66,7 @@ class FilterBar(QWidget):
         self.phone_edit.setClearButtonEnabled(True)
         self.phone_error = QLabel(self)
         self.phone_error.setObjectName("fieldError")
-        self.phone_error.setStyleSheet("color: palette(highlight);")
+        self.phone_error.setStyleSheet(ERROR_STYLE)
         self.phone_error.setWordWrap(True)
         self.phone_error.hide()
 

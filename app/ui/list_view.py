@@ -33,7 +33,9 @@ from app.core.session import Session
 from app.ui.delete_dialog import DeleteDialog
 from app.ui.entry_dialog import EntryDialog
 from app.ui.entry_table_model import (
+    COL_CODE,
     COL_ID,
+    COL_INSERTED,
     COL_PHONE,
     COL_PURPOSE,
     COL_REASON,
@@ -54,6 +56,15 @@ SMS_NO_REMOVAL = (
 )
 
 Entry = DncEntry | SmsOptOut
+COLUMN_WIDTHS = {
+    COL_PHONE: 150,
+    COL_CODE: 90,
+    COL_SCOPE: 210,
+    COL_REASON: 200,
+    COL_PURPOSE: 140,
+    COL_INSERTED: 150,
+    COL_ID: 80,
+}
 
 
 class ListKind(Enum):
@@ -114,11 +125,9 @@ class EntryListView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
-        self.table.horizontalHeader().setStretchLastSection(False)
-        for column, width in ((COL_PHONE, 150), (COL_SCOPE, 200), (COL_REASON, 180)):
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for column, width in COLUMN_WIDTHS.items():
             self.table.setColumnWidth(column, width)
-        self.table.setColumnWidth(COL_PURPOSE, 140)
-        self.table.setColumnWidth(COL_ID, 80)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
@@ -266,11 +275,11 @@ class EntryListView(QWidget):
         self.filter_bar.phone_edit.selectAll()
 
     def refresh(self) -> None:
-        """Search again with the current filters (and reload campaign names)."""
+        """Reload the campaign names (new or renamed ones), then search again."""
         if self.session is None:
             self.status_message.emit(f"{self.kind.title}: not connected.")
             return
-        self.search()
+        self._load_campaigns(then_search=True)
 
     def search(self) -> None:
         session = self.session
@@ -424,14 +433,13 @@ class EntryListView(QWidget):
         progress.auth_problem.connect(self.auth_problem)
         progress.removal_finished.connect(self._removal_finished)
         progress.removal_failed.connect(self._removal_failed)
+        progress.running_changed.connect(self._work)
         progress.finished.connect(lambda _r: self._dialog_closed(progress))
         self.dialog = progress
-        self._work(True)
         progress.open()
         progress.start()
 
     def _removal_finished(self, result: RemovalResult) -> None:
-        self._work(False)
         self.status_message.emit(f"DNC removal: {summary_text(result)} Journaled.")
         if not any(o.error is not None and is_auth_problem(o.error) for o in result.outcomes):
             # With a rejected token the progress dialog asks for a new one; a search now
@@ -439,7 +447,6 @@ class EntryListView(QWidget):
             self.search()
 
     def _removal_failed(self, exc: BaseException) -> None:
-        self._work(False)
         self.status_message.emit(user_message(exc, "Remove the DNC entries").text)
         self.search()
 

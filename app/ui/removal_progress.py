@@ -66,12 +66,14 @@ class RemovalProgressDialog(QDialog):
     Signals:
         removal_finished(object): the :class:`RemovalResult` once every input has an outcome.
         removal_failed(object): the exception when the removal could not run at all.
+        running_changed(bool): a run started (True) or ended (False); a retry is a new run.
         auth_problem(object, object): (exception, retry) when the token was rejected;
             ``retry()`` runs the entries that were not removed again.
     """
 
     removal_finished = Signal(object)
     removal_failed = Signal(object)
+    running_changed = Signal(bool)
     auth_problem = Signal(object, object)
 
     def __init__(
@@ -142,6 +144,7 @@ class RemovalProgressDialog(QDialog):
             on_error=self._on_error,
             on_progress=self._on_progress,
         )
+        self.running_changed.emit(True)
 
     def cancel(self) -> None:
         if self._task is not None:
@@ -165,6 +168,7 @@ class RemovalProgressDialog(QDialog):
 
     def _on_done(self, result: RemovalResult) -> None:
         self._task = None
+        self.running_changed.emit(False)
         self.removal_result = result
         self.bar.setValue(self.bar.maximum())
         self.label.setText(summary_text(result))
@@ -187,6 +191,7 @@ class RemovalProgressDialog(QDialog):
 
     def _on_error(self, exc: BaseException) -> None:
         self._task = None
+        self.running_changed.emit(False)
         # remove_dnc_entries records every outcome itself; reaching here means it could not
         # run at all (e.g. the journal could not be written), so nothing was removed by it.
         self.label.setText(user_message(exc, "Remove the DNC entries").text)
