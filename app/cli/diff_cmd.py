@@ -82,8 +82,10 @@ def run(args: argparse.Namespace) -> int:
         if new.taken_at < old.taken_at:
             old, new = new, old
         result = diff(old, new)
-    except (SnapshotError, ConnectionProblem) as exc:
+    except SnapshotError as exc:
         return _fail(str(exc), EXIT_USAGE)
+    except ConnectionProblem as exc:
+        return _fail(str(exc), exc.status)
     except ApiError as exc:
         return _fail(f"The list could not be read: {exc.describe()}.", EXIT_FAILED)
     if out is not None:

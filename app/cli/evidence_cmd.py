@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         ctx = open_context(args)
     except ConnectionProblem as exc:
-        return _fail(str(exc), EXIT_USAGE)
+        return _fail(str(exc), exc.status)
     try:
         pack = gather_evidence(
             ctx.api,

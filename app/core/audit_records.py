@@ -86,8 +86,16 @@ class AuditRecord:
         path = Path(self.report_path)
         if not self.report_path or not path.is_file():
             return None
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        return digest == self.report_sha256
+        return sha256_of(path) == self.report_sha256
+
+
+def sha256_of(path: Path) -> str:
+    """Hex SHA-256 of a file, so a report handed on later can be shown to be unchanged."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 class AuditRecords:

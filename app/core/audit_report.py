@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from app.api.scope import Scope
+from app.core.audit_records import sha256_of
 from app.core.audit_types import AuditResult, Conflict, LeadNumber
-from app.core.audit_xlsx import ReportWorkbook, sha256_of
+from app.core.xlsx_safe import SafeWorkbook
 
 CONFLICT_HEADERS = (
     "Lead id",
@@ -74,7 +75,7 @@ def unparseable_row(number: LeadNumber) -> list[object]:
 
 def write_report(result: AuditResult, path: Path) -> str:
     """Write the report and return the SHA-256 of the file written."""
-    wb = ReportWorkbook()
+    wb = SafeWorkbook()
     summary = wb.add_sheet("Summary", (34, 28, 16, 12, 12, 12, 60))
     summary.append(["Campaign audit"])
     for label, value in (

@@ -17,12 +17,13 @@ from pathlib import Path
 
 from app.api.client import ApiClient, DncQuery
 from app.api.models import LEAD_PHONE_FIELDS, Lead
+from app.core.audit_records import sha256_of
 from app.core.audit_sources import searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
-from app.core.audit_xlsx import ReportWorkbook, sha256_of
 from app.core.journal import ChangeJournal, JournalEntry
 from app.core.phones import format_for_display, normalize
 from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
+from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
 
@@ -188,7 +189,7 @@ def _entry_row(e: OptOutRecord) -> list[object]:
 
 def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
     """Write the pack (Summary, DNC, SMS opt-out, Leads, Journal, Snapshots); return its hash."""
-    wb = ReportWorkbook()
+    wb = SafeWorkbook()
     summary = wb.add_sheet("Summary", (26, 60))
     for row in (
         ("Evidence for", pack.e164),

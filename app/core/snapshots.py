@@ -24,7 +24,7 @@ from app.api.models import Page
 from app.api.scope import Scope
 from app.core.audit_sources import download_pages, limits_of, searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
-from app.core.audit_xlsx import ReportWorkbook
+from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
 KIND_NAMES = {ListKind.DNC: "dnc", ListKind.SMS: "sms-opt-out"}
@@ -367,7 +367,7 @@ def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
 
 def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
     """Summary, Added, Removed and Changed sheets."""
-    wb = ReportWorkbook()
+    wb = SafeWorkbook()
     summary = wb.add_sheet("Summary", (14, 80))
     for row in (
         ("Older", result.old),

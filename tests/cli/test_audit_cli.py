@@ -96,8 +96,8 @@ def test_clean_campaign_exits_0_through_a_saved_connection(
     ("argv", "env", "status", "phrase"),
     [
         (["--base-url", "{url}"], False, 2, "DNC_DESK_TOKEN"),
-        (["--connection", "Nope"], True, 2, "no connection named"),
-        ([], True, 2, "No connection is chosen"),
+        (["--connection", "Nope"], True, 2, "no saved connection named"),
+        ([], True, 2, "--connection NAME or --base-url URL"),
         (["--base-url", "{url}", "--out", "x.csv"], True, 2, ".xlsx"),
     ],
 )
