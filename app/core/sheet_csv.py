@@ -129,12 +129,19 @@ class CsvSource:
                 reader = csv.reader(fh, delimiter=self.delimiter or ",")
                 if self.skip_first:
                     next(reader, None)
+                pending: list[int] = []
                 for number, record in enumerate(reader, 1):
                     if len(record) > MAX_COLUMNS:
                         raise SheetError(
                             f"{name} row {number} has {len(record):,} columns; that is not a "
                             "table a spreadsheet program can hold."
                         )
+                    if not any(field.strip() for field in record):
+                        pending.append(number)  # reported only if data follows
+                        continue
+                    for blank in pending:
+                        yield blank, [None] * len(record)
+                    pending.clear()
                     yield number, record if "" not in record else [f or None for f in record]
         except csv.Error as exc:
             raise SheetError(

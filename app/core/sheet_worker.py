@@ -83,6 +83,7 @@ def _rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
     pad: list[None] = [None] * start[1]
     merged = _merged_fill(sheet)
     top_left: dict[tuple[int, int], Any] = {}
+    pending: list[int] = []
     # python-calamine yields rows from row 0 (absolute) but columns from the first used column.
     for index, raw in enumerate(sheet.iter_rows()):
         cells = raw if "" not in raw else [None if v == "" else v for v in raw]
@@ -97,7 +98,18 @@ def _rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
                 for c in range(c0, min(c1 + 1, len(cells))):
                     if cells[c] is None:
                         cells[c] = value
+        if _blank(cells):
+            pending.append(index + 1)
+            continue
+        # Blank rows count only when data follows: formatting alone can stretch the used range.
+        for number in pending:
+            yield number, [None] * len(cells)
+        pending.clear()
         yield index + 1, cells
+
+
+def _blank(cells: list[Any]) -> bool:
+    return all(v is None or (type(v) is str and not v.strip()) for v in cells)
 
 
 def _classify(exc: BaseException) -> str:

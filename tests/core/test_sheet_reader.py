@@ -261,3 +261,10 @@ def test_frozen_builds_start_the_worker_through_the_app(monkeypatch: pytest.Monk
     assert sheet_reader.worker_command()[-1].endswith("sheet_worker.py")
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert sheet_reader.worker_command() == [sys.executable, "--sheet-worker"]
+
+
+def test_blank_rows_count_only_when_data_follows(tmp_path: Path) -> None:
+    (tmp_path / "t.csv").write_text("Phone\n\n2025550123\n,\n\n  \n")
+    assert rows_of(tmp_path / "t.csv") == [(1, ["Phone"]), (2, [None]), (3, ["2025550123"])]
+    path = f.write_xlsx(tmp_path / "t.xlsx", [["Phone"], [None], [2025550123], ["  "], [" "]])
+    assert rows_of(path) == [(1, ["Phone"]), (2, [None]), (3, [2025550123.0])]
