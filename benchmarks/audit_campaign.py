@@ -113,7 +113,8 @@ def main() -> int:
                     f"{result.leads / t['lead_fetch']:,.0f} leads/s)"
                 )
                 print(
-                    f"  normalize numbers    {t['normalize']:8.2f} s ({result.numbers:,} numbers)"
+                    f"  numbers after fetch  {t['normalize']:8.2f} s ({result.numbers:,} numbers, "
+                    "most normalized while pages were arriving)"
                 )
                 print(f"  entries (download)   {t['entry_fetch']:8.2f} s")
                 print(f"  local matching       {t['match']:8.3f} s (target < 1 s)")

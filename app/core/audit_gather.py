@@ -55,8 +55,13 @@ def gather_leads(
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
     fetch: PageFetcher | None = None,
+    on_page: Callable[[list[Lead]], None] | None = None,
 ) -> LeadHarvest:
-    """Every lead of ``lists``; ``concurrency`` 1 reads the same pages one after another."""
+    """Every lead of ``lists``; ``concurrency`` 1 reads the same pages one after another.
+
+    ``on_page`` is called with each page's leads as it arrives, on the calling thread, so
+    per-lead work (normalizing numbers) overlaps the pages still being served.
+    """
 
     def default_fetch(list_id: str, offset: int) -> Page[Lead]:
         return api.search_leads({"list_id": list_id}, offset=offset, limit=PAGE_SIZE, cancel=cancel)
@@ -80,6 +85,8 @@ def gather_leads(
             harvest.pages += 1
             items = list(done.result.items)
             pages[list_id][offset] = items
+            if on_page is not None:
+                on_page(items)
             if len(items) < PAGE_SIZE:
                 end[list_id] = min(end.get(list_id, offset), offset)
         check_cancel(cancel)

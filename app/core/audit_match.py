@@ -84,6 +84,16 @@ class EntryIndex:
         return len(self._by_key)
 
 
+def warm_phone_cache(leads: Iterable[Lead]) -> None:
+    """Normalize the leads' numbers now, into the phone module's cache, so that
+    :func:`lead_numbers` later only looks them up. The audit calls this as each page of leads
+    arrives, while the service is still preparing the next pages."""
+    for lead in leads:
+        code = lead.phone_code.strip() or DEFAULT_PHONE_CODE
+        for _, raw in lead.phones():
+            normalize(raw, normalize_code(code) or code)
+
+
 def lead_numbers(leads: Iterable[Lead]) -> list[LeadNumber]:
     """Every non-blank phone field of every lead, normalized with the lead's phone code
     (``1`` when blank)."""

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from app.api.client import ApiClient
 from app.api.errors import NotFoundError
 from app.core.audit_gather import campaign_lists, gather_leads
-from app.core.audit_match import EntryIndex, lead_numbers, match
+from app.core.audit_match import EntryIndex, lead_numbers, match, warm_phone_cache
 from app.core.audit_sources import SourcePlan, gather_entries
 from app.core.audit_types import (
     AuditResult,
@@ -62,7 +62,12 @@ def run_audit(
     check_cancel(cancel)
 
     harvest = gather_leads(
-        api, lists, concurrency=options.concurrency, cancel=cancel, progress=progress
+        api,
+        lists,
+        concurrency=options.concurrency,
+        cancel=cancel,
+        progress=progress,
+        on_page=warm_phone_cache,
     )
     timings["lead_fetch"] = harvest.seconds
 
