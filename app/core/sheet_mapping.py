@@ -168,17 +168,22 @@ def column_name(headers: Sequence[str], index: int) -> str:
 
 
 def find_column(headers: Sequence[str], wanted: str) -> int | None:
-    """A column by header name (case-insensitive) or by letter (``C``), for ``--phone-column``."""
+    """A column by header name (case-insensitive) or by letter (``C``), for ``--phone-column``.
+
+    ``headers`` must span the sheet's width (as :attr:`ColumnMapping.headers` does), since a
+    letter beyond it names no column.
+    """
     key = _words(wanted)
     for index, header in enumerate(headers):
         if _words(header) == key:
             return index
     letters = wanted.strip().upper()
-    if letters.isalpha() and len(letters) <= 3:
+    if letters.isascii() and letters.isalpha() and len(letters) <= 3:
         index = 0
         for ch in letters:
             index = index * 26 + (ord(ch) - 64)
-        return index - 1
+        # Only a column the sheet has: "Tel" is a header name, not column 10,958.
+        return index - 1 if index - 1 < len(headers) else None
     return None
 
 

@@ -142,7 +142,9 @@ def test_find_column_by_name_or_letter() -> None:
     headers = ("Name", "Phone Number", "Reason")
     assert find_column(headers, "phone number") == 1
     assert find_column(headers, "C") == 2
-    assert find_column(headers, "AA") == 26
+    assert find_column(headers, "AA") is None
+    assert find_column(("",) * 30, "AA") == 26
+    assert find_column(headers, "Tel") is None
     assert find_column(headers, "does not exist") is None
     assert [column_letter(i) for i in (0, 25, 26, 701, 702)] == ["A", "Z", "AA", "ZZ", "AAA"]
 
