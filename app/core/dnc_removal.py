@@ -30,6 +30,8 @@ Progress = Callable[[int, int], None]
 
 
 class Outcome(Enum):
+    """How one input of a removal ended; exactly one per input."""
+
     REMOVED = "removed"
     NOT_FOUND = "not found"
     FAILED = "failed"

@@ -21,6 +21,8 @@ MAX_TEXT = 255
 
 
 class EntryKind(Enum):
+    """Which list an entry belongs to; the SMS API has its own rules (purpose, -BLANK-)."""
+
     DNC = "dnc"
     SMS = "sms"
 

@@ -257,8 +257,11 @@ class EntryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(entry, column)
         if role == COPY_ROLE:
+            # Raw values: pasted into a sheet or an import they must read back unchanged.
             if column == COL_PHONE:
                 return entry.phone_number
+            if column == COL_CODE:
+                return entry.phone_code
             return self._display(entry, column)
         if role == SORT_ROLE:
             return self._sort_key(entry, column)

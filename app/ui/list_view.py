@@ -68,6 +68,8 @@ COLUMN_WIDTHS = {
 
 
 class ListKind(Enum):
+    """Which list a view shows: the DNC list or the SMS opt-out list."""
+
     DNC = "dnc"
     SMS = "sms"
 

@@ -212,8 +212,8 @@ def test_copy_selection_is_tab_separated_with_raw_numbers(
     ids = [view.model.entry(r).id for r in range(2)]
     dates = [view.model.entry(r).insert_date for r in range(2)]
     assert lines == [
-        f"2025550143\t+1\tGlobal\tCustomer request\t\t{dates[0]}\t{ids[0]}",
-        f"7700900123\t+44\tPurpose: Surveys\t\tSurveys\t{dates[1]}\t{ids[1]}",
+        f"2025550143\t1\tGlobal\tCustomer request\t\t{dates[0]}\t{ids[0]}",
+        f"7700900123\t44\tPurpose: Surveys\t\tSurveys\t{dates[1]}\t{ids[1]}",
     ]
     view.table.clearSelection()
     view.table.selectionModel().select(

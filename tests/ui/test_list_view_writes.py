@@ -255,3 +255,37 @@ def test_removal_after_token_revoked_offers_retry(
     assert outcomes == [("2025550143", "not found"), ("2025550144", "removed")]
     assert "not found" in progress.details.toPlainText()
     assert list(api.iter_dnc(DncQuery())) == []
+
+
+def test_cancel_stops_the_removal_and_lists_what_was_not_attempted(
+    qtbot: Any, runner: TaskRunner, sandbox: Any, api: ApiClient, session: Session
+) -> None:
+    sandbox.bulk_seed_dnc((f"202{i:07d}", "1", "0", "", "") for i in range(40))
+    view = _view(qtbot, runner, session)
+    view.table.selectAll()
+    view.delete_selected()
+    dialog = view.dialog
+    assert isinstance(dialog, DeleteDialog)
+    qtbot.keyClicks(dialog.reason_edit, "cleanup")
+    sandbox.set_faults(latency_ms=150)
+    busy: list[bool] = []
+    view.busy_changed.connect(busy.append)
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: isinstance(view.dialog, RemovalProgressDialog), timeout=TIMEOUT)
+    progress = view.dialog
+    qtbot.waitUntil(lambda: progress.bar.value() > 0, timeout=TIMEOUT)
+    progress.reject()  # Escape while running cancels rather than hiding the result
+    assert progress.isVisible()
+    qtbot.waitUntil(lambda: progress.removal_result is not None, timeout=TIMEOUT)
+    sandbox.set_faults(latency_ms=0)
+    result = progress.removal_result
+    skipped = result.count(Outcome.NOT_ATTEMPTED)
+    removed = result.count(Outcome.REMOVED)
+    assert skipped > 0 and removed > 0 and skipped + removed == 40
+    assert progress.details.toPlainText().count("not attempted — ") == skipped
+    assert f"not attempted (cancelled) {skipped}" in progress.label.text()
+    assert len(list(api.iter_dnc(DncQuery()))) == skipped
+    assert busy[0] is True
+    qtbot.waitUntil(lambda: not view.busy, timeout=TIMEOUT)
+    progress.reject()
+    assert not progress.isVisible()
