@@ -270,7 +270,11 @@ class MainWindow(QMainWindow):
     def _wire_view(self, view: QWidget) -> None:
         status = getattr(view, "status_message", None)
         if status is not None:
-            status.connect(self.show_status)
+            # Only the tab in view speaks: a background tab's "searching…" under the DNC
+            # list would describe the wrong list. Switching tabs shows its status_text().
+            status.connect(
+                lambda text: self.show_status(text) if self.tabs.currentWidget() is view else None
+            )
         busy = getattr(view, "busy_changed", None)
         if busy is not None:
             key = id(view)
@@ -473,7 +477,7 @@ class MainWindow(QMainWindow):
         dialog.connection_chosen.connect(self.activate_connection)
         dialog.connections_changed.connect(self._on_connections_changed)
         dialog.token_replaced.connect(self._on_token_replaced)
-        dialog.destroyed.connect(lambda _obj=None: setattr(self, "connections_dialog", None))
+        dialog.finished.connect(lambda _result: setattr(self, "connections_dialog", None))
         self.connections_dialog = dialog
         dialog.open()
 
@@ -552,7 +556,7 @@ class MainWindow(QMainWindow):
         self.show_status(f"Waiting for the API token of {connection.name}…")
         dialog = ask_token(self, connection, backend.tokens, self.runner, on_token, reason=reason)
         dialog.rejected.connect(self._pending_retries.clear)
-        dialog.destroyed.connect(lambda _obj=None: setattr(self, "token_dialog", None))
+        dialog.finished.connect(lambda _result: setattr(self, "token_dialog", None))
         self.token_dialog = dialog
 
     def handle_auth_problem(self, exc: object, retry: Callable[[], None]) -> None:

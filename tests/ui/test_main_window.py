@@ -167,3 +167,73 @@ def test_window_state_is_remembered(make_window: Any, qtbot: Any) -> None:
     assert "restore:saved" in dnc.calls
     assert (second.paths.config_dir / "dnc-desk.ini").exists()
     assert isinstance(second, MainWindow)
+
+
+def test_real_list_views_search_and_recover_from_a_revoked_token(
+    make_window: Any, qtbot: Any, paths: AppPaths, sandbox: Any, api: Any, memory_keyring: Any
+) -> None:
+    from app.api.scope import Scope
+    from app.ui.list_view import EntryListView
+    from app.ui.main_window import default_view_factory
+    from tests.conftest import READ_ONLY_TOKEN
+
+    for number in ("2025550143", "2025550144", "2025550145"):
+        api.insert_dnc(number, "1", Scope.global_(), reason="Customer request")
+    store = ConnectionStore(paths.connections_file)
+    store.save(Connection("Staging", sandbox.base_url))
+    store.set_active("Staging")
+    memory_keyring.passwords[(SERVICE, "Staging")] = TOKEN
+    window = make_window(view_factory=default_view_factory)
+    dnc = window.list_views["dnc"]
+    assert isinstance(dnc, EntryListView)
+    window.tabs.setCurrentWidget(dnc)
+    window.start()
+    qtbot.waitUntil(lambda: dnc.model.rowCount() == 3, timeout=10_000)
+    assert window.statusBar().currentMessage() == dnc.status_text()
+
+    sandbox.revoke_token(TOKEN)
+    window.act_refresh.trigger()
+    qtbot.waitUntil(lambda: window.token_dialog is not None, timeout=10_000)
+    dialog = window.token_dialog
+    assert dialog is not None
+    assert "invalid or expired" in dialog.reason.text()
+    # Seeded behind the API's back: only a search run after the new token can show it.
+    assert sandbox.bulk_seed_dnc([("2025550146", "1", "0", "", "")]) == 1
+    qtbot.keyClicks(dialog.entry.field, READ_ONLY_TOKEN)
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dnc.model.rowCount() == 4, timeout=10_000)
+    assert memory_keyring.passwords[(SERVICE, "Staging")] == READ_ONLY_TOKEN
+    qtbot.waitUntil(lambda: window.token_dialog is None)
+
+
+def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_quit(
+    qtbot: Any, paths: AppPaths
+) -> None:
+    from PySide6.QtCore import QTimer
+
+    from app.ui.application import run_gui
+
+    seen: dict[str, Any] = {}
+
+    def poll() -> None:
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+        window = windows[0] if windows else None
+        backend = window.state.backend if window is not None else None
+        dnc: Any = window.list_views["dnc"] if window is not None else None
+        if window is None or backend is None or backend.sandbox is None or dnc is None:
+            QTimer.singleShot(50, poll)
+            return
+        if dnc.model.rowCount() == 0:
+            QTimer.singleShot(50, poll)
+            return
+        seen["title"] = window.windowTitle()
+        seen["sandbox"] = backend.sandbox
+        seen["rows"] = dnc.model.rowCount()
+        window.close()
+
+    QTimer.singleShot(0, poll)
+    QTimer.singleShot(20_000, QApplication.quit)  # a hung start must not hang the suite
+    assert run_gui(sandbox=True) == 0
+    assert seen["title"].startswith("DNC Desk — Sandbox (http://127.0.0.1:")
+    assert seen["rows"] > 0
+    assert not seen["sandbox"].running
