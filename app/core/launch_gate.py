@@ -131,3 +131,39 @@ def set_status(
             f"The service refused to {verb} {campaign.name}: this connection's token lacks the "
             "campaign-management permission; ask an administrator."
         ) from None
+
+
+class LaunchGate:
+    """The gate for one session: ``gate_check(campaign_id, window_hours)`` then ``activate``.
+
+    A convenience for the GUI and CLI, which hold a session and the audit records anyway.
+    """
+
+    def __init__(self, session: Session, records: AuditRecords) -> None:
+        self.session = session
+        self.records = records
+
+    def gate_check(
+        self, campaign_id: str, window_hours: float = DEFAULT_WINDOW_HOURS
+    ) -> GateDecision:
+        return gate_check(self.records, self.session.connection.base_url, campaign_id, window_hours)
+
+    def activate(
+        self,
+        campaign: Campaign,
+        decision: GateDecision | None = None,
+        *,
+        confirmed: bool = False,
+        override_reason: str = "",
+    ) -> WriteResult:
+        decision = decision or self.gate_check(campaign.id)
+        return activate(
+            self.session,
+            campaign,
+            decision,
+            confirmed=confirmed,
+            override_reason=override_reason,
+        )
+
+    def deactivate(self, campaign: Campaign, *, note: str = "") -> WriteResult:
+        return deactivate(self.session, campaign, note=note)

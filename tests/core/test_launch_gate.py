@@ -14,7 +14,7 @@ from app.core.audit_records import AuditRecords
 from app.core.audit_run import run_audit
 from app.core.connections import Connection
 from app.core.journal import ChangeJournal
-from app.core.launch_gate import GateRefused, activate, deactivate, gate_check
+from app.core.launch_gate import GateRefused, LaunchGate, activate, deactivate, gate_check
 from app.core.session import Session
 from tests.conftest import LIMITED_TOKEN, TOKEN
 from tests.core.test_audit import seed_campaign_with_conflicts
@@ -71,6 +71,12 @@ def test_clean_recent_audit_passes(
     assert not stale.allowed and "older than 24 hours" in stale.reason
     assert gate_check(records, sandbox.base_url, campaign.id, 48, now=later).allowed
     deactivate(session, campaign, note="season over")
+    assert not _is_active(session.api, campaign.id)
+    gate = LaunchGate(session, records)
+    assert gate.gate_check(campaign.id, window_hours=1).allowed
+    gate.activate(campaign)
+    assert _is_active(session.api, campaign.id)
+    gate.deactivate(campaign)
     assert not _is_active(session.api, campaign.id)
     session.close()
 

@@ -59,6 +59,7 @@ def test_conflicting_leads_get_the_status(session: Session) -> None:
     assert intent.note == "audit 2026-11-22"
     assert intent.before is not None and intent.before["status"] == "NEW"
     assert session.journal.verify().ok
+    assert TOKEN.encode() not in session.journal.path.read_bytes()
 
 
 def test_unknown_status_touches_nothing(session: Session) -> None:
