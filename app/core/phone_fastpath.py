@@ -18,14 +18,18 @@ hypothesis that every answer given here is the library's answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from re import _constants as _c  # type: ignore[attr-defined]
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any, Final
 
 import phonenumbers
+from phonenumbers import ValidationResult
 from phonenumbers.phonemetadata import PhoneMetadata as NumberMetadata
 from phonenumbers.phonemetadata import PhoneNumberDesc
 
-__all__ = ["CodeRules", "fast_national", "rules_for_code"]
+__all__ = ["CodeRules", "fast_national", "fast_nsn", "rules_for_code"]
 
 # Mirrors phonenumbers.phonenumberutil._MAX_LENGTH_FOR_NSN: parse() raises
 # TOO_LONG above it.
@@ -57,6 +61,68 @@ _TYPE_ATTRS: Final = (
 
 _NEVER: Final = re.compile(r"(?!)")
 
+_Item = tuple[Any, Any]
+
+
+def _first_of_sequence(items: Sequence[_Item]) -> tuple[set[str] | None, bool]:
+    """(characters a match can start with or None if unknown, can match empty)."""
+    found: set[str] = set()
+    for op, arg in items:
+        first, nullable = _first_of_item(op, arg)
+        if first is None:
+            return None, False
+        found |= first
+        if not nullable:
+            return found, False
+    return found, True
+
+
+def _first_of_item(op: Any, arg: Any) -> tuple[set[str] | None, bool]:
+    if op is _c.LITERAL:
+        return {chr(arg)}, False
+    if op is _c.IN:
+        chars: set[str] = set()
+        for kind, value in arg:
+            if kind is _c.LITERAL:
+                chars.add(chr(value))
+            elif kind is _c.RANGE:
+                chars.update(chr(c) for c in range(value[0], value[1] + 1))
+            else:
+                return None, False
+        return chars, False
+    if op is _c.SUBPATTERN:
+        return _first_of_sequence(arg[-1])
+    if op is _c.BRANCH:
+        found: set[str] = set()
+        any_nullable = False
+        for branch in arg[1]:
+            first, nullable = _first_of_sequence(branch)
+            if first is None:
+                return None, False
+            found |= first
+            any_nullable = any_nullable or nullable
+        return found, any_nullable
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT):
+        low, _high, sub = arg
+        first, nullable = _first_of_sequence(sub)
+        return first, nullable or low == 0
+    return None, False
+
+
+def _first_chars(pattern: str) -> frozenset[str] | None:
+    """Characters any match of ``pattern`` must start with; None when not known.
+
+    Lets the replay skip an IDD or national-prefix regex whose match is
+    impossible for the input's first digit; None keeps the regex call.
+    """
+    try:
+        first, nullable = _first_of_sequence(list(_parser.parse(pattern)))
+    except Exception:  # an unparsable pattern only costs speed, never correctness
+        return None
+    if first is None or nullable:
+        return None
+    return frozenset(first)
+
 
 def _desc_pattern(desc: PhoneNumberDesc | None) -> str | None:
     if desc is None:
@@ -77,24 +143,19 @@ class _RegionValidator:
 
     region: str
     leading_digits: re.Pattern[str] | None
-    general: re.Pattern[str]
-    general_lengths: frozenset[int] | None
+    # length -> "general desc matches and some type's desc matches", as one
+    # pattern: the general pattern is a lookahead anchored at the end.
     by_length: dict[int, re.Pattern[str]]
 
     def is_valid(self, national: str) -> bool:
-        length = len(national)
-        if self.general_lengths is not None and length not in self.general_lengths:
-            return False
-        if self.general.fullmatch(national) is None:
-            return False
-        combined = self.by_length.get(length)
+        combined = self.by_length.get(len(national))
         return combined is not None and combined.fullmatch(national) is not None
 
 
 def _compile_validator(region: str, metadata: NumberMetadata) -> _RegionValidator:
     general = metadata.general_desc
     general_pattern = _desc_pattern(general)
-    general_lengths = _desc_lengths(general) if general is not None else ()
+    general_lengths = frozenset(_desc_lengths(general)) if general is not None else frozenset()
     candidates: list[tuple[frozenset[int] | None, str]] = []
     for attr in _TYPE_ATTRS:
         desc: PhoneNumberDesc | None = getattr(metadata, attr)
@@ -103,20 +164,20 @@ def _compile_validator(region: str, metadata: NumberMetadata) -> _RegionValidato
             continue
         lengths = _desc_lengths(desc)
         candidates.append((frozenset(lengths) if lengths else None, pattern))
-    # A desc without possible lengths is checked against its pattern at every
-    # length, so each length's alternation must include it.
-    all_lengths = set(range(1, _MAX_LENGTH_FOR_NSN + 1))
     by_length: dict[int, re.Pattern[str]] = {}
-    for length in all_lengths:
-        parts = [p for lens, p in candidates if lens is None or length in lens]
-        if parts:
-            by_length[length] = re.compile("|".join(f"(?:{p})" for p in parts))
+    if general_pattern is not None:
+        for length in range(1, _MAX_LENGTH_FOR_NSN + 1):
+            if general_lengths and length not in general_lengths:
+                continue
+            # A desc without possible lengths is tried at every length.
+            parts = [p for lens, p in candidates if lens is None or length in lens]
+            if parts:
+                types = "|".join(f"(?:{p})" for p in parts)
+                by_length[length] = re.compile(f"(?=(?:{general_pattern})\\Z)(?:{types})")
     leading = metadata.leading_digits
     return _RegionValidator(
         region=region,
         leading_digits=re.compile(leading) if leading is not None else None,
-        general=re.compile(general_pattern) if general_pattern is not None else _NEVER,
-        general_lengths=frozenset(general_lengths) if general_lengths else None,
         by_length=by_length,
     )
 
@@ -128,13 +189,17 @@ class CodeRules:
     code: str
     main_region: str
     idd: re.Pattern[str] | None
+    idd_first: frozenset[str] | None
     national_prefix: re.Pattern[str] | None
+    national_prefix_first: frozenset[str] | None
     transform_rule: str | None
     general: re.Pattern[str]
     general_lengths: tuple[int, ...]
     local_lengths: frozenset[int]
     # Regions sharing the code, in phonenumbers' own resolution order.
     regions: tuple[_RegionValidator, ...]
+    # The one region's patterns when the code has a single region (most do).
+    single_region: dict[int, re.Pattern[str]] | None
     # A "+<code>..." input is read as this code only if no shorter prefix of
     # the code is itself a calling code.
     plus_prefix_unambiguous: bool
@@ -146,6 +211,9 @@ class CodeRules:
         """``_maybe_strip_national_prefix_carrier_code`` without the carrier code."""
         prefix = self.national_prefix
         if len(number) == 0 or prefix is None:
+            return number
+        first = self.national_prefix_first
+        if first is not None and number[0] not in first:
             return number
         match = prefix.match(number)
         if match is None:
@@ -175,16 +243,43 @@ class CodeRules:
             return True
         return length in lengths[1:]
 
+    def length_result(self, national: str) -> int:
+        """``_test_number_length(national, main metadata)`` as a ``ValidationResult``."""
+        length = len(national)
+        if length in self.local_lengths:
+            return int(ValidationResult.IS_POSSIBLE_LOCAL_ONLY)
+        lengths = self.general_lengths
+        if lengths[0] == length:
+            return int(ValidationResult.IS_POSSIBLE)
+        if lengths[0] > length:
+            return int(ValidationResult.TOO_SHORT)
+        if lengths[-1] < length:
+            return int(ValidationResult.TOO_LONG)
+        if length in lengths[1:]:
+            return int(ValidationResult.IS_POSSIBLE)
+        return int(ValidationResult.INVALID_LENGTH)
+
     def is_too_long(self, number: str) -> bool:
         length = len(number)
         lengths = self.general_lengths
         return length not in self.local_lengths and lengths[0] < length and lengths[-1] < length
 
+    def idd_may_match(self, digits: str) -> bool:
+        idd = self.idd
+        if idd is None:
+            return False
+        first = self.idd_first
+        if first is not None and digits[:1] not in first:
+            return False
+        return idd.match(digits) is not None
+
     def is_valid_nsn(self, national: str) -> bool:
         """``is_valid_number`` for a number with this code and NSN ``national``."""
+        single = self.single_region
+        if single is not None:
+            pattern = single.get(len(national))
+            return pattern is not None and pattern.fullmatch(national) is not None
         regions = self.regions
-        if len(regions) == 1:
-            return regions[0].is_valid(national)
         for validator in regions:
             leading = validator.leading_digits
             if leading is not None:
@@ -222,12 +317,15 @@ def _build_rules(code: str) -> CodeRules | None:
         code=code,
         main_region=main_region,
         idd=re.compile(idd) if idd else None,
+        idd_first=_first_chars(idd) if idd else None,
         national_prefix=re.compile(prefix) if prefix else None,
+        national_prefix_first=_first_chars(prefix) if prefix else None,
         transform_rule=metadata.national_prefix_transform_rule,
         general=re.compile(general_pattern) if general_pattern is not None else _NEVER,
         general_lengths=general_lengths,
         local_lengths=frozenset(int(n) for n in metadata.general_desc.possible_length_local_only),
         regions=tuple(validators),
+        single_region=validators[0].by_length if len(validators) == 1 else None,
         plus_prefix_unambiguous=all(code[:i] not in _COUNTRY_CODES for i in range(1, len(code))),
     )
 
@@ -242,13 +340,11 @@ def rules_for_code(code: str) -> CodeRules | None:
         return rules
 
 
-def fast_national(digits: str, plus: bool, rules: CodeRules) -> str | None:
-    """Replay parse(+code check)+is_valid_number for ``[+]digits`` (ASCII digits only).
+def fast_nsn(digits: str, plus: bool, rules: CodeRules) -> str | None:
+    """Replay ``national_significant_number(parse(text, main_region))`` for ``[+]digits``.
 
-    Returns the national significant number when the library would call the
-    number valid with this code, ``""`` when it would call it invalid, and
-    ``None`` when the input is outside what the replay models (the caller must
-    then ask the library).
+    ``digits`` are ASCII digits.  Returns None when the input is outside what
+    the replay models, or when parse would fail or find another calling code.
     """
     count = len(digits)
     if count < _MIN_FAST_DIGITS or count > _MAX_FAST_DIGITS:
@@ -259,8 +355,7 @@ def fast_national(digits: str, plus: bool, rules: CodeRules) -> str | None:
             return None
         national = digits[len(code) :]
     else:
-        idd = rules.idd
-        if idd is not None and idd.match(digits) is not None:
+        if rules.idd_may_match(digits):
             return None
         national = digits
         if digits.startswith(code):
@@ -272,8 +367,22 @@ def fast_national(digits: str, plus: bool, rules: CodeRules) -> str | None:
     if len(national) < 2:
         return None
     stripped = rules.strip_national_prefix(national)
-    if rules.length_allows_strip(stripped):
+    if stripped is not national and rules.length_allows_strip(stripped):
         national = stripped
     if len(national) > _MAX_LENGTH_FOR_NSN:
+        return None
+    return national
+
+
+def fast_national(digits: str, plus: bool, rules: CodeRules) -> str | None:
+    """Replay parse(+code check)+is_valid_number for ``[+]digits`` (ASCII digits only).
+
+    Returns the national significant number when the library would call the
+    number valid with this code, ``""`` when it would call it invalid, and
+    ``None`` when the input is outside what the replay models (the caller must
+    then ask the library).
+    """
+    national = fast_nsn(digits, plus, rules)
+    if national is None:
         return None
     return national if rules.is_valid_nsn(national) else ""

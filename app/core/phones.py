@@ -27,7 +27,7 @@ from typing import Final
 import phonenumbers
 from phonenumbers import NumberParseException, PhoneNumberFormat, ValidationResult, geocoder
 
-from app.core.phone_fastpath import CodeRules, fast_national, rules_for_code
+from app.core.phone_fastpath import CodeRules, fast_nsn, rules_for_code
 
 __all__ = [
     "SUPPORTED_PHONE_CODES",
@@ -181,7 +181,7 @@ def _clean_text(raw: str) -> _Cleaned:
     plain = _PLAIN.fullmatch(text)
     if plain is not None:
         return (plain.group(1) == "+", plain.group(2), "")
-    if (m := _FLOAT_TEXT.fullmatch(text)) is not None:
+    if "." in text and (m := _FLOAT_TEXT.fullmatch(text)) is not None:
         return (False, m.group(1), "")
     if (m := _PUNCTUATED.fullmatch(text)) is not None:
         return (m.group(1) == "+", text.translate(_ASCII_SEPARATORS), "")
@@ -249,7 +249,7 @@ def _clean(raw: object) -> _Cleaned:
 # Country codes
 # --------------------------------------------------------------------------
 
-_CODE_CACHE: dict[str | int, str | None] = {}
+_CODE_CACHE: dict[str | int | float, str | None] = {}
 
 
 def _normalize_code_uncached(raw: str | int | float) -> str | None:
@@ -288,8 +288,8 @@ def normalize_code(raw: object) -> str | None:
     """
     if isinstance(raw, bool) or not isinstance(raw, str | int | float):
         return None
-    if isinstance(raw, float):
-        return _normalize_code_uncached(raw)
+    if raw != raw:  # NaN never equals a cache key
+        return None
     try:
         return _CODE_CACHE[raw]
     except KeyError:
@@ -333,6 +333,8 @@ def _extract_country_code(digits: str) -> str | None:
 
 def _strip_international_prefix(digits: str, rules: CodeRules | None) -> str | None:
     """Digits after a leading IDD (``011``, ``00``, ``0011``...) when one is present."""
+    if digits[:1] != "0" and (rules is None or not rules.idd_may_match(digits)):
+        return None
     if rules is not None and digits.startswith("00" + rules.code):
         # Checked before the region's own IDD: Brazil's IDD includes a carrier
         # ("0055" = carrier 55), yet "0055 11 ..." in a Brazilian list means +55.
@@ -398,12 +400,11 @@ def _invalid_detail(national: str, code: str, rules: CodeRules | None) -> str:
     return f": {area}-{exchange} is not a number range in use"
 
 
-def _invalid_reason(number: phonenumbers.PhoneNumber, code: str, rules: CodeRules | None) -> str:
-    national = phonenumbers.national_significant_number(number)
+def _invalid_reason(national: str, possible: int, code: str, rules: CodeRules | None) -> str:
+    """Why a parsed but invalid number is invalid; ``possible`` is a ValidationResult."""
     name = _reason_name(code)
     count = len(national)
     expected = _describe_lengths(rules.general_lengths) if rules is not None else ""
-    possible = phonenumbers.is_possible_number_with_reason(number)
     if possible == ValidationResult.TOO_SHORT:
         return f"too short for a {name} number: {count} digits, expected {expected}"
     if possible == ValidationResult.TOO_LONG:
@@ -450,7 +451,20 @@ def _library_verdict(digits: str, plus: bool, code: str, rules: CodeRules | None
     if phonenumbers.is_valid_number(number):
         national = phonenumbers.national_significant_number(number)
         return PhoneResult(ok=True, national=national, phone_code=code, reason="")
-    return _reject(code, _invalid_reason(number, code, rules))
+    national = phonenumbers.national_significant_number(number)
+    possible = phonenumbers.is_possible_number_with_reason(number)
+    return _reject(code, _invalid_reason(national, possible, code, rules))
+
+
+def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> PhoneResult | None:
+    """Same result as :func:`_library_verdict`, reasons included, or None when unsure."""
+    national = fast_nsn(digits, plus, rules)
+    if national is None:
+        return None
+    if rules.is_valid_nsn(national):
+        return PhoneResult(ok=True, national=national, phone_code=code, reason="")
+    reason = _invalid_reason(national, rules.length_result(national), code, rules)
+    return _reject(code, reason)
 
 
 def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
@@ -461,7 +475,7 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
             shown = str(phone_code).strip() or "(empty)"
             return _reject(shown, f"{shown} is not a country calling code")
     rules = rules_for_code(code) if code is not None else None
-    plus, digits, reason = _clean(raw)
+    plus, digits, reason = _clean_text(raw) if type(raw) is str else _clean(raw)
     if reason:
         return _reject(code or "", reason)
     if not plus:
@@ -479,9 +493,9 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
         code = found
         rules = rules_for_code(code)
     if rules is not None:
-        national = fast_national(digits, plus, rules)
-        if national:
-            return PhoneResult(ok=True, national=national, phone_code=code, reason="")
+        fast = _fast_verdict(digits, plus, code, rules)
+        if fast is not None:
+            return fast
     return _library_verdict(digits, plus, code, rules)
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from phonenumbers import NumberParseException, PhoneMetadata, PhoneNumberType
 
 from app.core import phones
-from app.core.phone_fastpath import fast_national, rules_for_code
+from app.core.phone_fastpath import fast_national, fast_nsn, rules_for_code
 
 CODES = phones.SUPPORTED_PHONE_CODES
 MAIN_REGION = {
@@ -184,6 +184,35 @@ def test_fast_path_verdict_equals_phonenumbers(case: tuple[str, bool, str]) -> N
     verdict = fast_national(digits, plus, rules)
     assume(verdict is not None)
     assert (bool(verdict), verdict) == reference(("+" if plus else "") + digits, code)
+
+
+@PROPERTY_SETTINGS
+@given(digit_inputs())
+@example(GUARD_CASES[0])
+@example(GUARD_CASES[1])
+@example(GUARD_CASES[4])
+def test_fast_result_equals_library_result_including_reason(case: tuple[str, bool, str]) -> None:
+    """Rejections decided by the fast path carry the library path's exact reason."""
+    digits, plus, code = case
+    rules = rules_for_code(code)
+    assert rules is not None
+    fast = phones._fast_verdict(digits, plus, code, rules)
+    assume(fast is not None)
+    assert fast == phones._library_verdict(digits, plus, code, rules)
+
+
+@PROPERTY_SETTINGS
+@given(digit_inputs())
+def test_fast_nsn_and_length_check_equal_phonenumbers(case: tuple[str, bool, str]) -> None:
+    digits, plus, code = case
+    rules = rules_for_code(code)
+    assert rules is not None
+    nsn = fast_nsn(digits, plus, rules)
+    assume(nsn is not None)
+    number = phonenumbers.parse(("+" if plus else "") + digits, MAIN_REGION[code])
+    assert str(number.country_code) == code
+    assert nsn == phonenumbers.national_significant_number(number)
+    assert rules.length_result(nsn) == phonenumbers.is_possible_number_with_reason(number)
 
 
 @PROPERTY_SETTINGS
