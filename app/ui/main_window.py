@@ -282,6 +282,10 @@ class MainWindow(QMainWindow):
         auth = getattr(view, "auth_problem", None)
         if auth is not None:
             auth.connect(self.handle_auth_problem)
+        for name in ("delete_action", "copy_action"):
+            action = getattr(view, name, None)
+            if isinstance(action, QAction):
+                action.changed.connect(self._update_actions)
 
     # ================================================================= state
     def _restore_state(self) -> None:
@@ -372,8 +376,24 @@ class MainWindow(QMainWindow):
         on_list = current in self.list_views.values()
         on_tabs = self.stack.currentIndex() == self.PAGE_TABS
         self.act_add.setEnabled(on_tabs and on_list and has_session)
-        self.act_delete.setEnabled(on_tabs and on_list and has_session)
-        self.act_copy.setEnabled(on_tabs and on_list)
+        # A view may say more precisely what is possible (nothing selected, or a list the
+        # service cannot remove from): its own action's state and tooltip win then.
+        view_delete = getattr(current, "delete_action", None) if on_list else None
+        view_copy = getattr(current, "copy_action", None) if on_list else None
+        self.act_delete.setEnabled(
+            on_tabs
+            and on_list
+            and has_session
+            and (not isinstance(view_delete, QAction) or view_delete.isEnabled())
+        )
+        delete_tip = "Remove the selected entries (asks first)"
+        if isinstance(view_delete, QAction) and view_delete.toolTip():
+            delete_tip = view_delete.toolTip()
+        self.act_delete.setToolTip(delete_tip)
+        self.act_delete.setStatusTip(delete_tip)
+        self.act_copy.setEnabled(
+            on_tabs and on_list and (not isinstance(view_copy, QAction) or view_copy.isEnabled())
+        )
         self.act_find.setEnabled(on_tabs)
         self.act_refresh.setEnabled(on_tabs)
         self.act_export_journal.setEnabled(self.state.backend is not None)

@@ -205,6 +205,15 @@ def test_real_list_views_search_and_recover_from_a_revoked_token(
     assert memory_keyring.passwords[(SERVICE, "Staging")] == READ_ONLY_TOKEN
     qtbot.waitUntil(lambda: window.token_dialog is None)
 
+    # The window's Delete follows the view: nothing selected, then a row, then the SMS list
+    # (which the service cannot remove from).
+    assert not window.act_delete.isEnabled()
+    dnc.table.selectRow(0)
+    assert window.act_delete.isEnabled()
+    window.tabs.setCurrentWidget(window.list_views["sms"])
+    assert not window.act_delete.isEnabled()
+    assert "no way to remove" in window.act_delete.toolTip()
+
 
 def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_quit(
     qtbot: Any, paths: AppPaths
