@@ -184,19 +184,18 @@ def _redact_value(value: Any) -> Any:
     return value
 
 
+_VALUES_ENCODER = json.JSONEncoder(
+    sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str
+)
+
+
 def _dump_mapping(value: Mapping[str, Any] | None) -> str | None:
     if value is None:
         return None
     # Redact the structure, not the JSON text: a secret with a quote or backslash in it
     # would be escaped in the JSON and no longer match. default=str keeps odd values
     # (dates, Decimals, enums) recordable instead of failing the write.
-    text = json.dumps(
-        _redact_value(value),
-        sort_keys=True,
-        ensure_ascii=False,
-        separators=(",", ":"),
-        default=str,
-    )
+    text = _VALUES_ENCODER.encode(_redact_value(value))
     # default=str may have stringified an object that contains a secret.
     return SECRETS.redact(text)
 
@@ -529,6 +528,8 @@ class ChangeJournal:
                         "chained; keep the file for review and start a new one."
                     )
                 last_id, last_hash = int(head[0]), str(head[1])
+                # One time per batch: its rows are committed together.
+                now = utc_now()
                 self._load_intents(db, batch)
                 for pending in batch:
                     row = pending.row
@@ -542,7 +543,7 @@ class ChangeJournal:
                             continue
                         row.update(zip(_INTENT_FIELDS, source, strict=True))
                     row["id"] = last_id + 1
-                    row["time"] = utc_now()
+                    row["time"] = now
                     row["prev_hash"] = last_hash
                     row["hash"] = row_hash(row)
                     last_id, last_hash = row["id"], row["hash"]
