@@ -2,7 +2,8 @@
 
     python packaging/screenshot.py [OUTPUT_DIR]      (default: docs/screenshots/)
 
-Writes first-run.png, dnc-view.png, delete-dialog.png, sms-view.png and journal-view.png.
+Writes first-run.png, dnc-view.png, delete-dialog.png, sms-view.png, connections.png and
+journal-view.png.
 Config and data go to a temporary folder, so the user's own connections are not touched.
 """
 
@@ -142,6 +143,15 @@ def main(argv: list[str] | None = None) -> int:
                 "Screenshot writes", write, on_done=writes.append, on_error=writes.append
             )
             wait_until(lambda: bool(writes), 20, "the sample writes")
+            window.show_connections()
+            connections = window.connections_dialog
+            assert connections is not None
+            wait_until(lambda: "keyring" in connections.token_state.text(), 10, "token state")
+            settle(300)
+            save(connections, out, "connections.png")
+            connections.reject()
+            settle()
+
             window.tabs.setCurrentWidget(window.journal_view)
             window.journal_view.refresh()
             wait_until(lambda: window.journal_view.model.rowCount() >= 4, 10, "the journal to load")

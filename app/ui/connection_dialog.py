@@ -31,6 +31,7 @@ from app.core.connections import (
     url_warning,
 )
 from app.core.tokens import StorageKind, TokenStore
+from app.ui.app_state import SANDBOX_CONNECTION
 from app.ui.tasks import TaskRunner
 from app.ui.theme import Banner, bold
 from app.ui.token_dialog import (
@@ -196,10 +197,24 @@ class ConnectionsDialog(QDialog):
         )
         self.token_entry.result.clear()
         self.message.clear()
-        self.replace_button.setEnabled(True)
-        self.forget_button.setEnabled(True)
+        # The sandbox's address and token change at every start, so editing them would
+        # only break it; it is started (and re-addressed) by "Use this connection".
+        managed = connection.name == SANDBOX_CONNECTION
+        for edit in (self.name_edit, self.url_edit):
+            edit.setReadOnly(managed)
+        self.token_entry.setEnabled(not managed)
+        self.replace_button.setEnabled(not managed)
+        self.forget_button.setEnabled(not managed)
+        self.save_button.setEnabled(not managed)
         self.remove_button.setEnabled(True)
         self.use_button.setEnabled(True)
+        if managed:
+            self.message.show_message(
+                "The sandbox is a practice service on this computer with demo data. DNC Desk "
+                "starts it and sets its address and a fresh token each time; nothing here "
+                "reaches your dialer.",
+                "info",
+            )
         self._refresh_token_state(connection)
 
     def new_connection(self) -> None:
@@ -210,6 +225,10 @@ class ConnectionsDialog(QDialog):
         self.list.setCurrentRow(-1)
         self.list.blockSignals(False)
         self.heading.setText("New connection")
+        for edit in (self.name_edit, self.url_edit):
+            edit.setReadOnly(False)
+        self.token_entry.setEnabled(True)
+        self.save_button.setEnabled(True)
         self.name_edit.clear()
         self.url_edit.clear()
         self.token_entry.field.clear()
