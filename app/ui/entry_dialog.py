@@ -63,10 +63,12 @@ class EntryDialog(QDialog):
         saved(object): the :class:`WriteResult` of a successful save (the dialog then closes).
         auth_problem(object, object): (exception, retry) when the service rejected the token;
             calling ``retry()`` saves again.
+        saving_changed(bool): a save started (True) or ended (False).
     """
 
     saved = Signal(object)
     auth_problem = Signal(object, object)
+    saving_changed = Signal(bool)
 
     def __init__(
         self,
@@ -301,6 +303,7 @@ class EntryDialog(QDialog):
         self._set_inputs_enabled(False)
         self.general_error.setText("Saving…")
         self.general_error.show()
+        self.saving_changed.emit(True)
         self.runner.submit(
             "save entry", call, on_done=self._on_saved, on_error=lambda e: self._on_failed(e, call)
         )
@@ -323,11 +326,13 @@ class EntryDialog(QDialog):
 
     def _on_saved(self, result: WriteResult) -> None:
         self.saving = False
+        self.saving_changed.emit(False)
         self.saved.emit(result)
         super().accept()
 
     def _on_failed(self, exc: BaseException, call: Callable[[TaskContext], WriteResult]) -> None:
         self.saving = False
+        self.saving_changed.emit(False)
         self._set_inputs_enabled(True)
         self.general_error.hide()
         if isinstance(exc, AuthMissingError | AuthInvalidError):

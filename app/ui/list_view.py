@@ -60,7 +60,7 @@ COLUMN_WIDTHS = {
     COL_PHONE: 150,
     COL_CODE: 90,
     COL_SCOPE: 210,
-    COL_REASON: 200,
+    COL_REASON: 250,
     COL_PURPOSE: 140,
     COL_INSERTED: 150,
     COL_ID: 80,
@@ -127,7 +127,7 @@ class EntryListView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setStretchLastSection(False)
         for column, width in COLUMN_WIDTHS.items():
             self.table.setColumnWidth(column, width)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -222,6 +222,10 @@ class EntryListView(QWidget):
     def set_session(self, session: Session | None) -> None:
         """The connection changed: clear, load the campaigns, then search."""
         self._session_generation += 1
+        if self.dialog is not None and session is not self.session:
+            # A dialog opened for the previous connection must not linger over the new one
+            # (dialogs refuse to close while a write is in flight).
+            self.dialog.reject()
         self.session = session
         self.model.start(None)
         self.campaigns = []
@@ -385,6 +389,7 @@ class EntryListView(QWidget):
             self.kind.entry_kind, session, self.runner, self.campaigns, entry, parent=self
         )
         dialog.auth_problem.connect(self.auth_problem)
+        dialog.saving_changed.connect(self._work)
         added = entry is None
 
         def saved(_result: object) -> None:

@@ -289,3 +289,39 @@ def test_cancel_stops_the_removal_and_lists_what_was_not_attempted(
     qtbot.waitUntil(lambda: not view.busy, timeout=TIMEOUT)
     progress.reject()
     assert not progress.isVisible()
+
+
+def test_changing_connection_closes_an_open_dialog(
+    qtbot: Any, runner: TaskRunner, session: Session
+) -> None:
+    view = _view(qtbot, runner, session)
+    view.add_entry()
+    dialog = view.dialog
+    assert isinstance(dialog, EntryDialog) and dialog.isVisible()
+    messages: list[str] = []
+    view.status_message.connect(messages.append)
+    view.set_session(None)
+    assert not dialog.isVisible() and view.dialog is None
+    assert messages == ["DNC list: not connected."]
+    assert view.model.rowCount() == 0 and not view.add_action.isEnabled()
+
+
+def test_saving_marks_the_view_busy(
+    qtbot: Any, runner: TaskRunner, sandbox: Any, session: Session
+) -> None:
+    view = _view(qtbot, runner, session)
+    qtbot.waitUntil(lambda: not view.busy, timeout=TIMEOUT)
+    view.add_entry()
+    dialog = view.dialog
+    assert isinstance(dialog, EntryDialog)
+    qtbot.keyClicks(dialog.phone_edit, "2025550143")
+    sandbox.set_faults(latency_ms=200)
+    with qtbot.waitSignal(view.busy_changed, timeout=TIMEOUT) as started:
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    assert started.args == [True]
+    assert dialog.saving and not dialog.buttons.isEnabled()
+    dialog.reject()  # refused while the write is in flight
+    assert dialog.isVisible()
+    sandbox.set_faults(latency_ms=0)
+    qtbot.waitUntil(lambda: not view.busy, timeout=TIMEOUT)
+    assert view.dialog is None  # closed (and deleted) once saved
