@@ -192,8 +192,8 @@ class _Checker:
         group = self.seen.get(group_key)
         if group is None:
             group = self.seen[group_key] = {}
-        # "1" keeps a national number's leading zeros; codes have at most three digits.
-        key = int("1" + result.national) * 1000 + int(result.phone_code)
+        # Calling codes are prefix-free and never start with 0, so code+number is unambiguous.
+        key = int(result.phone_code + result.national)
         first = group.get(key)
         if first is not None:
             return CheckedRow(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import marshal
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -264,10 +265,16 @@ class _WorkerStream:
                 f"{name} took longer than {self._timeout:.0f} seconds to read and was stopped; "
                 "it may be damaged or crafted to hang readers."
             )
-        if code != 0:
+        if code == -signal.SIGABRT:
+            # calamine aborts (Rust's out-of-memory handler) when the address-space cap bites.
             return SheetError(
                 f"{name} needs more memory to read than a spreadsheet of its size should "
                 f"(limit {MEMORY_LIMIT >> 30} GB); it is damaged or crafted, so reading stopped."
+            )
+        if code != 0:
+            return SheetError(
+                f"Reading {name} crashed the spreadsheet reader (exit status {code}); the file "
+                "is damaged or crafted."
             )
         return SheetError(f"{name} could not be read (the reader stopped unexpectedly).")
 

@@ -268,3 +268,41 @@ def test_blank_rows_count_only_when_data_follows(tmp_path: Path) -> None:
     assert rows_of(tmp_path / "t.csv") == [(1, ["Phone"]), (2, [None]), (3, ["2025550123"])]
     path = f.write_xlsx(tmp_path / "t.xlsx", [["Phone"], [None], [2025550123], ["  "], [" "]])
     assert rows_of(path) == [(1, ["Phone"]), (2, [None]), (3, [2025550123.0])]
+
+
+def _fake_worker(monkeypatch: pytest.MonkeyPatch, code: str) -> None:
+    import sys
+
+    from app.core import sheet_reader
+
+    monkeypatch.setattr(sheet_reader, "worker_command", lambda: [sys.executable, "-c", code])
+
+
+def test_worker_that_hangs_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from app.core import sheet_reader
+
+    _fake_worker(monkeypatch, "import time; time.sleep(60)")
+    monkeypatch.setattr(sheet_reader, "BASE_TIMEOUT", 1.0)
+    path = f.write_xlsx(tmp_path / "slow.xlsx", [["Phone"]])
+    start = time.monotonic()
+    with pytest.raises(SheetError, match=r"^slow\.xlsx took longer than 1 seconds to read"):
+        open_sheet(path)
+    assert time.monotonic() - start < 10
+
+
+def test_worker_killed_by_its_memory_cap_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_worker(monkeypatch, "import os; os.abort()")
+    path = f.write_xlsx(tmp_path / "big.xlsx", [["Phone"]])
+    with pytest.raises(SheetError, match=r"^big\.xlsx needs more memory to read"):
+        open_sheet(path)
+
+
+def test_worker_crash_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_worker(monkeypatch, "import sys; sys.exit(3)")
+    path = f.write_xlsx(tmp_path / "odd.xlsx", [["Phone"]])
+    with pytest.raises(SheetError, match=r"^Reading odd\.xlsx crashed .* \(exit status 3\)"):
+        open_sheet(path)
