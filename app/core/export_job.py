@@ -14,6 +14,7 @@ import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -173,10 +174,25 @@ class ExportJob:
             ]
         return None
 
+    def _pages(self, query: DncQuery) -> Iterator[Page[DncEntry] | Page[SmsOptOut]]:
+        """Pages in order, the next one fetched while the caller writes the current one."""
+        size = self.page_size
+        last_offset = self.limits.max_offset
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dnc-export") as pool:
+            offset = 0
+            ahead = pool.submit(self._fetch, query, offset, size)
+            while True:
+                page = ahead.result()
+                offset += size
+                more = len(page.items) == size and (last_offset is None or offset <= last_offset)
+                if more:
+                    ahead = pool.submit(self._fetch, query, offset, size)
+                yield page
+                if not more:
+                    return
+
     def _rows(self, query: DncQuery) -> Iterator[list[str]]:
-        offset = 0
-        while True:
-            page = self._fetch(query, offset, self.page_size)
+        for page in self._pages(query):
             for item in page.items:
                 d = item.as_dict()
                 yield [
@@ -190,11 +206,6 @@ class ExportJob:
                     d["purpose"],
                     d["id"],
                 ]
-            if len(page.items) < self.page_size:
-                return
-            offset += self.page_size
-            if offset > (self.limits.max_offset or offset):
-                return
 
     # -- writing ------------------------------------------------------------------------
 

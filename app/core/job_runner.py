@@ -164,6 +164,9 @@ class JobRunner:
                 self._flush_held(held)
             self.store.mark_done(row.seq, result.outcome, result.message, result.code)
             self._count(result.outcome)
+            if control.paused.is_set() or control.stop.is_set():
+                # No next request will carry this outcome to disk soon: commit it now.
+                self.store.flush()
             now = time.monotonic()
             if self._progress is not None and now - last >= self._interval:
                 last = now
