@@ -260,3 +260,27 @@ def test_missing_and_insufficient_permission_get_their_own_messages(
     assert "received no API token" in dialog.reason.text()
     dialog.reject()
     assert retried == []
+
+
+def test_without_a_secure_keyring_the_window_says_the_token_is_in_memory(
+    make_window: Any, qtbot: Any, paths: AppPaths, sandbox: Any
+) -> None:
+    keyring.set_keyring(fail.Keyring())
+    store = ConnectionStore(paths.connections_file)
+    store.save(Connection("Staging", sandbox.base_url))
+    store.set_active("Staging")
+    window = make_window()
+    window.start()
+    qtbot.waitUntil(lambda: window.token_dialog is not None, timeout=10_000)
+    dialog = window.token_dialog
+    assert dialog is not None
+    assert "No token is stored" in dialog.reason.text()
+    assert "kept in memory for this session only" in dialog.storage_notice.text()
+    qtbot.keyClicks(dialog.entry.field, TOKEN)
+    with qtbot.waitSignal(window.session_ready, timeout=10_000):
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert not window.token_label.isHidden()
+    assert "memory only" in window.token_label.text()
+    assert "kept in memory for this session only" in window.statusBar().currentMessage()
+    assert files_containing(paths.config_dir, TOKEN) == []
+    assert files_containing(paths.data_dir, TOKEN) == []
