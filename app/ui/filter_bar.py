@@ -179,7 +179,7 @@ class FilterBar(QWidget):
     def _scope_changed(self) -> None:
         purpose = self.scope_combo.currentData() == SCOPE_PURPOSE
         self.purpose_edit.setPlaceholderText(
-            "Purpose text (required)" if purpose else "Any purpose"
+            "Purpose text (blank: every purpose)" if purpose else "Any purpose"
         )
 
     # ------------------------------------------------------------------ query
