@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from app.api.client import ApiClient
 from app.api.errors import NotFoundError
 from app.core.audit_gather import campaign_lists, gather_leads
-from app.core.audit_match import EntryIndex, lead_numbers, match, warm_phone_cache
+from app.core.audit_match import EntryIndex, lead_numbers, match, no_gc, warm_phone_cache
 from app.core.audit_sources import SourcePlan, gather_entries
 from app.core.audit_types import (
     AuditResult,
@@ -72,7 +72,8 @@ def run_audit(
     timings["lead_fetch"] = harvest.seconds
 
     t0 = time.perf_counter()
-    per_list = {x.id: lead_numbers(harvest.leads_by_list[x.id]) for x in lists}
+    with no_gc():
+        per_list = {x.id: lead_numbers(harvest.leads_by_list[x.id]) for x in lists}
     numbers = [n for ns in per_list.values() for n in ns]
     timings["normalize"] = time.perf_counter() - t0
 
@@ -89,10 +90,10 @@ def run_audit(
 
     progress(0, 0, f"Matching {len(numbers):,} numbers against {len(records):,} entries")
     t0 = time.perf_counter()
-    index = EntryIndex()
-    index.add(records)
-    names = {x.id: x.name for x in lists}
-    conflicts = match(numbers, index, names)
+    with no_gc():
+        index = EntryIndex()
+        index.add(records)
+        conflicts = match(numbers, index, {x.id: x.name for x in lists})
     timings["match"] = time.perf_counter() - t0
 
     totals = []
