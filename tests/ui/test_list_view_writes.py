@@ -325,3 +325,43 @@ def test_saving_marks_the_view_busy(
     sandbox.set_faults(latency_ms=0)
     qtbot.waitUntil(lambda: not view.busy, timeout=TIMEOUT)
     assert view.dialog is None  # closed (and deleted) once saved
+
+
+def test_rejected_token_on_save_is_retried_after_reentry(
+    qtbot: Any, runner: TaskRunner, sandbox: Any, api: ApiClient, session: Session
+) -> None:
+    view = _view(qtbot, runner, session)
+    view.add_entry()
+    dialog = view.dialog
+    assert isinstance(dialog, EntryDialog)
+    qtbot.keyClicks(dialog.phone_edit, "2025550143")
+    sandbox.revoke_token(TOKEN)
+    with qtbot.waitSignal(view.auth_problem, timeout=TIMEOUT) as problem:
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    assert "token" in dialog.general_error.text().lower()
+    assert dialog.isVisible() and dialog.ok_button.isEnabled()
+    sandbox.tokens.grant(TOKEN, Role.FULL)
+    with qtbot.waitSignal(dialog.saved, timeout=TIMEOUT):
+        problem.args[1]()
+    assert [e.phone_number for e in api.iter_dnc(DncQuery())] == ["2025550143"]
+
+
+def test_context_menu_offers_edit_delete_copy(
+    qtbot: Any, runner: TaskRunner, api: ApiClient, session: Session, monkeypatch: Any
+) -> None:
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QMenu
+
+    api.insert_dnc("2025550143", "1", Scope.global_())
+    view = _view(qtbot, runner, session)
+    _select_rows(view, [0])
+    shown: list[list[tuple[str, bool]]] = []
+    monkeypatch.setattr(
+        QMenu,
+        "popup",
+        lambda menu, _pos, _at=None: shown.append(
+            [(a.text(), a.isEnabled()) for a in menu.actions()]
+        ),
+    )
+    view.table.customContextMenuRequested.emit(QPoint(5, 5))
+    assert shown == [[("Edit…", True), ("Delete…", True), ("Copy", True)]]
