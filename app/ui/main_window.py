@@ -404,6 +404,9 @@ class MainWindow(QMainWindow):
 
     def _on_tab_changed(self, _index: int) -> None:
         self._update_actions()
+        if self.tabs.currentWidget() is self.journal_view and self.state.backend is not None:
+            # Writes made in the other tabs since the last look belong in the list.
+            self.journal_view.refresh()
         # The status bar otherwise keeps the previous tab's "1,010 matches" under the new tab.
         status_text = getattr(self.tabs.currentWidget(), "status_text", None)
         if callable(status_text):
@@ -576,6 +579,12 @@ class MainWindow(QMainWindow):
         self.show_status(f"Waiting for the API token of {connection.name}…")
         dialog = ask_token(self, connection, backend.tokens, self.runner, on_token, reason=reason)
         dialog.rejected.connect(self._pending_retries.clear)
+        dialog.rejected.connect(
+            lambda: self.show_status(
+                f"No token entered for {connection.name}; enter it with File ▸ Connections… "
+                "(Replace token)."
+            )
+        )
         dialog.finished.connect(lambda _result: setattr(self, "token_dialog", None))
         self.token_dialog = dialog
 

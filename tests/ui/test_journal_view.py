@@ -172,3 +172,21 @@ def test_intact_journal_says_so(
     assert blocker.args[0].ok
     assert warnings == []
     assert "intact" in window.journal_label.text()
+
+
+def test_journal_tab_shows_new_writes_when_it_is_opened_again(make_window: Any, qtbot: Any) -> None:
+    window = make_window()
+    with qtbot.waitSignal(window.journal_view.verdict_ready, timeout=10_000):
+        window.start()
+    window._show_page(window.PAGE_TABS)
+    model = window.journal_view.model
+    window.tabs.setCurrentWidget(window.journal_view)
+    qtbot.waitUntil(lambda: model.total == 0)
+    window.tabs.setCurrentIndex(0)
+    backend = window.state.backend
+    assert backend is not None
+    backend.journal.record_event(connection="Test", base_url="http://x", operation="job.start")
+    with qtbot.waitSignal(model.total_changed, timeout=10_000) as blocker:
+        window.tabs.setCurrentWidget(window.journal_view)
+    assert blocker.args == [1]
+    assert model.entry(0).operation == "job.start"
