@@ -8,7 +8,7 @@ import job all see the same verdicts. Each row ends in exactly one :class:`Outco
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
@@ -104,7 +104,7 @@ class CheckSummary:
         return asdict(self)
 
 
-def _cell(cells: list[CellValue] | tuple[CellValue, ...], index: int | None) -> CellValue:
+def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
     if index is None or index >= len(cells):
         return None
     value = cells[index]
@@ -133,10 +133,12 @@ class _Checker:
         self.damage_cache: dict[tuple[type, object, str], str] = {}
         self.code_cache: dict[tuple[type, object], str | None] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
+        scope = mapping.default_scope
+        self.default_group = self.seen.setdefault((scope.kind, scope.campaign_id, ""), {})
         default_code = phones.normalize_code(mapping.default_phone_code)
         self.default_code = default_code or mapping.default_phone_code
 
-    def check(self, number: int, cells: list[CellValue] | tuple[CellValue, ...]) -> CheckedRow:
+    def check(self, number: int, cells: Sequence[CellValue]) -> CheckedRow:
         m = self.m
         width = len(cells)
         p = m.phone
@@ -158,7 +160,10 @@ class _Checker:
         if p is None:
             return self._invalid(number, raw, "phone", "no column is chosen for phone numbers")
         result = normalize(raw, code)
-        damage = self._damage(raw, result)
+        if result.ok and type(raw) is str and "." not in raw and "e" not in raw and "E" not in raw:
+            damage = ""  # the common case, decided without a call
+        else:
+            damage = self._damage(raw, result)
         if not result.ok:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             return self._invalid(number, raw, "phone", detail, code, damage)
@@ -188,10 +193,11 @@ class _Checker:
             request, days, late, note = self._request_date(cells)
         else:
             request, days, late, note = None, None, False, ""
-        group_key = (scope.kind, scope.campaign_id, purpose.casefold() if is_purpose else "")
-        group = self.seen.get(group_key)
-        if group is None:
-            group = self.seen[group_key] = {}
+        if scope is m.default_scope and not is_purpose:
+            group = self.default_group
+        else:
+            group_key = (scope.kind, scope.campaign_id, purpose.casefold() if is_purpose else "")
+            group = self.seen.setdefault(group_key, {})
         # Calling codes are prefix-free and never start with 0, so code+number is unambiguous.
         key = int(result.phone_code + result.national)
         first = group.get(key)
@@ -289,7 +295,7 @@ class _Checker:
             return note
         return describe_damage(raw, result)
 
-    def _scope(self, cells: list[CellValue] | tuple[CellValue, ...]) -> Scope | tuple[str, str]:
+    def _scope(self, cells: Sequence[CellValue]) -> Scope | tuple[str, str]:
         scope_cell = _cell(cells, self.m.scope)
         if scope_cell is not None:
             found = self.scopes.scope_cell(scope_cell)
@@ -301,7 +307,7 @@ class _Checker:
         return self.m.default_scope
 
     def _request_date(
-        self, cells: list[CellValue] | tuple[CellValue, ...]
+        self, cells: Sequence[CellValue]
     ) -> tuple[dt.date | None, int | None, bool, str]:
         if self.m.request_date is None:
             return None, None, False, ""
@@ -332,7 +338,7 @@ def check_rows(
     for number, cells in rows:
         if number <= header_row:
             continue
-        checked = checker.check(number, cells if isinstance(cells, list | tuple) else list(cells))
+        checked = checker.check(number, cells)
         if summary is not None:
             summary.add(checked)
         yield checked
