@@ -155,6 +155,7 @@ class EntryListView(QWidget):
         self.model.loading_changed.connect(self._loading_changed)
         self.model.page_loaded.connect(self._page_loaded)
         self.model.load_failed.connect(self._load_failed)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(self._sorted)
         self.table.selectionModel().selectionChanged.connect(self._update_actions)
         self.model.modelReset.connect(self._update_actions)
         self._update_actions()
@@ -326,6 +327,16 @@ class EntryListView(QWidget):
         if loaded >= total or self.model.complete:
             return f"{title}: {total:,} match{'' if total == 1 else 'es'}, all loaded."
         return f"{title}: {total:,} matches; {loaded:,} loaded — scroll to load more."
+
+    def _sorted(self, column: int, _order: Qt.SortOrder) -> None:
+        total = self.model.total
+        loaded = self.model.rowCount()
+        if column >= 0 and total is not None and not self.model.complete and loaded < total:
+            # The service has no sort parameter: only what is loaded can be ordered.
+            self.status_message.emit(
+                f"Sorted the {loaded:,} loaded rows; the other {total - loaded:,} matches are "
+                "placed as they load."
+            )
 
     def _load_failed(self, exc: BaseException) -> None:
         action = f"Search the {self.kind.title}"

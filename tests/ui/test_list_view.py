@@ -17,7 +17,7 @@ from app.core.connections import Connection
 from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.sandbox.auth import Role
-from app.ui.entry_table_model import COL_PHONE, COL_SCOPE
+from app.ui.entry_table_model import COL_PHONE, COL_SCOPE, COPY_ROLE
 from app.ui.list_view import SMS_NO_REMOVAL, EntryListView, ListKind
 from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
@@ -100,6 +100,9 @@ def test_scrolling_loads_pages_until_the_end(
     _connect(qtbot, view, session)
     assert view.model.total == 230
     assert view.proxy.rowCount() < 230
+    with qtbot.waitSignal(view.status_message) as sorted_message:
+        view.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    assert sorted_message.args[0].startswith(f"Sorted the {view.proxy.rowCount()} loaded rows")
     for _ in range(20):
         if view.proxy.rowCount() >= 230:
             break
@@ -108,6 +111,8 @@ def test_scrolling_loads_pages_until_the_end(
         qtbot.waitUntil(lambda b=before: view.proxy.rowCount() > b, timeout=TIMEOUT)
     assert view.proxy.rowCount() == 230
     assert view.status_text() == "DNC list: 230 matches, all loaded."
+    shown = [view.proxy.index(r, COL_PHONE).data(COPY_ROLE) for r in range(230)]
+    assert shown == sorted(shown, reverse=True)  # pages that came later were sorted in
     assert not view.model.canFetchMore()
 
 
