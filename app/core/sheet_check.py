@@ -71,7 +71,13 @@ class CheckedRow:
 
 @dataclass
 class CheckSummary:
-    """Counts per outcome; ``rows == valid + invalid + duplicates_in_file + blank`` always."""
+    """Counts per outcome; ``rows == valid + invalid + duplicates_in_file + blank`` always.
+
+    ``rows`` counts data rows (below the header). ``damaged`` counts rows of any outcome whose
+    phone cell a spreadsheet had damaged; ``late_requests`` counts valid rows whose request date
+    is more than the limit of business days before the insertion date; ``ambiguous_dates`` counts
+    request dates whose day and month could be either way round.
+    """
 
     rows: int = 0
     valid: int = 0
