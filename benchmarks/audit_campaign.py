@@ -7,11 +7,13 @@ pages per second, and the speed-up of the concurrent lead-page fetch over a sequ
 of the same pages, both measured in this run.
 
 Usage: python benchmarks/audit_campaign.py [--leads N] [--entries N] [--concurrency N]
+       [--latency-ms MS]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -69,8 +71,9 @@ def seed(db: Path, leads: int, entries: int) -> tuple[str, int]:
         server.stop()
 
 
-def serve(db: Path) -> tuple[subprocess.Popen[str], str]:
+def serve(db: Path, latency_ms: float = 0.0) -> tuple[subprocess.Popen[str], str]:
     cmd = [sys.executable, "-m", "app", "sandbox", "--port", "0", "--empty", "--token", TOKEN]
+    cmd += ["--latency-ms", str(latency_ms)]
     proc = subprocess.Popen(
         [*cmd, "--db", str(db)],
         stdout=subprocess.PIPE,
@@ -90,6 +93,12 @@ def main() -> int:
     parser.add_argument("--leads", type=int, default=100_000)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument(
+        "--latency-ms",
+        type=float,
+        default=0.0,
+        help="latency the sandbox adds per request, as a real network would (default 0)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="dnc-bench-") as tmp:
         db = Path(tmp) / "sandbox.sqlite3"
@@ -99,7 +108,8 @@ def main() -> int:
             f"seeded {args.leads:,} leads and {args.entries:,} DNC entries "
             f"in {time.perf_counter() - t0:.1f} s"
         )
-        proc, url = serve(db)
+        proc, url = serve(db, args.latency_ms)
+        print(f"sandbox latency {args.latency_ms:g} ms per request, {os.cpu_count()} CPUs")
         try:
             with ApiClient(url, TOKEN) as api:
                 t0 = time.perf_counter()
