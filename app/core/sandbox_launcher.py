@@ -27,8 +27,9 @@ _READY_RE = re.compile(r"^DNC Desk sandbox serving (https?://\S+)\s*$")
 DEFAULT_START_TIMEOUT = 30.0
 _STOP_TIMEOUT = 5.0
 _STDERR_TAIL_LINES = 20
-# Environment variable a sandbox CLI may read the token from (kept in step with the
-# command-line flag so the token can leave the command line once the CLI reads it).
+# The token travels to the child in this environment variable, so it is not visible in the
+# process list. Only the source boot script below reads it today; a frozen build runs the
+# ``dnc-desk sandbox`` command, which takes ``--token`` only.
 TOKEN_ENV = "DNC_DESK_SANDBOX_TOKEN"  # noqa: S105  (a variable name, not a secret)
 
 
@@ -40,35 +41,36 @@ class SandboxLaunchError(RuntimeError):
 # From source, the child runs the sandbox's own CLI functions directly: `python -m app sandbox`
 # would first build the full dnc-desk parser, which imports every subcommand's module
 # (spreadsheets, phone metadata) and made each start take 2-4 s instead of about 0.5 s.
-_SOURCE_BOOT = (
-    "import argparse, sys\n"
-    "from app.sandbox import cli\n"
-    "parser = argparse.ArgumentParser(prog='dnc-desk sandbox')\n"
-    "cli.add_arguments(parser)\n"
-    "raise SystemExit(cli.run(parser.parse_args(sys.argv[1:])))\n"
-)
+# The script also takes the token from the environment and stops the sandbox when its stdin
+# reaches end-of-file, which happens when the app exits or dies: no orphaned server.
+_SOURCE_BOOT = f"""\
+import argparse, os, signal, sys, threading
+from app.sandbox import cli
+parser = argparse.ArgumentParser(prog="dnc-desk sandbox")
+cli.add_arguments(parser)
+args = parser.parse_args(sys.argv[1:])
+args.token = os.environ.pop({TOKEN_ENV!r}, None) or args.token
+def watch_parent():
+    sys.stdin.buffer.read()
+    os.kill(os.getpid(), signal.SIGTERM)
+threading.Thread(target=watch_parent, daemon=True).start()
+raise SystemExit(cli.run(args))
+"""
 
 
 def sandbox_command(db_path: Path, token: str, *, reset: bool = False) -> list[str]:
-    """The command line that starts the sandbox on a free loopback port."""
-    if getattr(sys, "frozen", False):
-        # A PyInstaller bundle's executable is the dnc-desk command itself.
-        base = [sys.executable, "sandbox"]
-    else:
-        base = [sys.executable, "-c", _SOURCE_BOOT]
-    # The sandbox CLI takes its token only as a flag today; it is a throw-away token for a
-    # local service holding demo data, valid for this launch only.
-    command = [
-        *base,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--db",
-        str(db_path),
-        "--token",
-        token,
-    ]
+    """The command line that starts the sandbox on a free loopback port.
+
+    From source the token is passed in the environment (see ``TOKEN_ENV``); a frozen build's
+    ``sandbox`` command only takes it as ``--token`` (a throw-away token for a local service
+    with demo data, valid for this launch only).
+    """
+    frozen = getattr(sys, "frozen", False)
+    # A PyInstaller bundle's executable is the dnc-desk command itself.
+    base = [sys.executable, "sandbox"] if frozen else [sys.executable, "-c", _SOURCE_BOOT]
+    command = [*base, "--host", "127.0.0.1", "--port", "0", "--db", str(db_path)]
+    if frozen:
+        command += ["--token", token]
     if reset:
         command.append("--reset")
     return command
@@ -143,7 +145,8 @@ class SandboxProcess:
         try:
             process = subprocess.Popen(  # noqa: S603  (our own executable, no shell)
                 sandbox_command(db_path, token, reset=reset),
-                stdin=subprocess.DEVNULL,
+                # Kept open for the child's lifetime: its end-of-file tells the child to stop.
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -177,6 +180,7 @@ class SandboxProcess:
             if process.poll() is not None:
                 # Give the stderr reader a moment to collect the child's last words.
                 time.sleep(0.1)
+                _terminate(process)
                 raise SandboxLaunchError(
                     _with_tail(
                         f"The sandbox stopped while starting (exit code {process.returncode}).",
@@ -246,7 +250,7 @@ def _terminate(process: subprocess.Popen[str]) -> None:
                 process.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=_STOP_TIMEOUT)
-    for stream in (process.stdout, process.stderr):
+    for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
             with contextlib.suppress(OSError, ValueError):
                 stream.close()

@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self.token_dialog: TokenDialog | None = None
         self.connections_dialog: ConnectionsDialog | None = None
         self._shut_down = False
+        self._sandbox_starting = False
 
         self.setWindowIcon(app_icon())
         self.resize(1200, 760)
@@ -675,6 +676,9 @@ class MainWindow(QMainWindow):
         if backend is None:
             self._want_sandbox = True
             return
+        if self._sandbox_starting:
+            return
+        self._sandbox_starting = True
         text = "Resetting the sandbox demo data…" if reset else "Starting the sandbox…"
         if self.stack.currentIndex() == self.PAGE_FIRST_RUN:
             self.first_run.set_busy(text)
@@ -714,6 +718,7 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
 
     def _on_sandbox_started(self, process: SandboxProcess) -> None:
+        self._sandbox_starting = False
         backend = self.state.backend
         self._set_busy(id(self.first_run), False)
         self.first_run.set_busy("")
@@ -733,6 +738,7 @@ class MainWindow(QMainWindow):
         )
 
     def _on_sandbox_failed(self, exc: BaseException) -> None:
+        self._sandbox_starting = False
         self._set_busy(id(self.first_run), False)
         self.first_run.set_busy("")
         text = (

@@ -49,13 +49,42 @@ def test_starts_on_loopback_keeps_data_and_resets(tmp_path: Path) -> None:
     process.stop()  # idempotent
 
 
-def test_each_launch_gets_its_own_token(tmp_path: Path) -> None:
-    first = sandbox_command(tmp_path / "s.db", "tok-a")
-    assert first[first.index("--token") + 1] == "tok-a"
-    assert first[first.index("--port") + 1] == "0"
-    assert first[first.index("--host") + 1] == "127.0.0.1"
-    assert "--reset" not in first
-    assert sandbox_command(tmp_path / "s.db", "tok-a", reset=True)[-1] == "--reset"
+def test_the_token_stays_off_the_command_line_from_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    command = sandbox_command(tmp_path / "s.db", "tok-secret-cmdline-1")
+    assert not any("tok-secret-cmdline-1" in part for part in command)
+    assert command[command.index("--port") + 1] == "0"
+    assert command[command.index("--host") + 1] == "127.0.0.1"
+    assert "--reset" not in command
+    assert sandbox_command(tmp_path / "s.db", "t", reset=True)[-1] == "--reset"
+    # A frozen build runs `dnc-desk sandbox`, whose CLI only takes the flag.
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    frozen = sandbox_command(tmp_path / "s.db", "tok-secret-cmdline-1")
+    assert frozen[:2] == [sys.executable, "sandbox"]
+    assert frozen[frozen.index("--token") + 1] == "tok-secret-cmdline-1"
+
+
+def test_each_launch_has_its_own_token_and_stops_when_the_app_goes_away(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    first = SandboxProcess.start(db, timeout=20)
+    second = SandboxProcess.start(db, timeout=20)
+    try:
+        assert first.token != second.token
+        cmdline = Path(f"/proc/{first.pid}/cmdline").read_bytes()
+        assert first.token.encode() not in cmdline
+        # Losing the app closes the child's stdin; the child then shuts itself down.
+        stdin = first._process.stdin
+        assert stdin is not None
+        stdin.close()
+        first._process.wait(timeout=10)
+        assert not first.running
+        assert second.running
+    finally:
+        first.stop()
+        second.stop()
 
 
 def test_early_exit_reports_the_childs_stderr(
