@@ -81,7 +81,7 @@ def _check_finished(sandbox: Any, paths: AppPaths, data: dict[str, Any]) -> None
     rows = list(wb["Rows"].iter_rows(values_only=True))[1:]
     wb.close()
     assert len(rows) == ROWS
-    assert {r[5] for r in rows} <= {"inserted", "already_present"}
+    assert {r[5] for r in rows} <= {"inserted", "already_present"}  # empty cells end a row early
     journal = ChangeJournal(paths.journal_db)
     intents = [e for e in journal.query(job=data["job"], limit=10_000) if e.phase == "intent"]
     journal.close()
@@ -123,7 +123,7 @@ def test_sigkill_mid_run_then_resume(
         for r in openpyxl.load_workbook(data["report"], read_only=True)["Rows"].iter_rows(
             values_only=True
         )
-        if r[6] and "interrupted" in str(r[6])
+        if len(r) > 6 and r[6] and "interrupted" in str(r[6])
     ]
     assert len(resent) == states["sending"]
     assert TOKEN not in out.out + out.err

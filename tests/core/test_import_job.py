@@ -15,12 +15,12 @@ import pytest
 from app.api.client import ApiClient
 from app.api.scope import Scope
 from app.core.connections import Connection
+from app.core.import_job import run_import, stage_import
 from app.core.job_exec import finish_dry_run, job_summary
 from app.core.job_runner import JobControl, JobProgress
 from app.core.job_staging import JobSettings, MappingError
 from app.core.job_store import JobStatus, JobStore
 from app.core.journal import ChangeJournal
-from app.core.import_job import run_import, stage_import
 from app.core.session import Session
 from app.core.sheet_check import Target
 from app.core.sheet_types import SheetError
