@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from app.api import errors
 from app.api.client import ApiClient
 from app.core.connections import Connection
+from app.core.journal import ChainVerdict
 from app.core.paths import AppPaths
 from app.core.sandbox_launcher import DEFAULT_START_TIMEOUT, SandboxProcess
 from app.core.session import Session
@@ -471,7 +472,7 @@ class MainWindow(QMainWindow):
         self.show_status(text)
         QMessageBox.critical(self, "DNC Desk could not start", text)
 
-    def _on_verdict(self, verdict: Any) -> None:
+    def _on_verdict(self, verdict: ChainVerdict) -> None:
         if verdict.ok:
             noun = "entry" if verdict.rows == 1 else "entries"
             self.journal_label.setText(
@@ -511,7 +512,11 @@ class MainWindow(QMainWindow):
         if backend is None or session is None:
             return
         current = backend.connections.get(session.connection.name)
-        if current is None:
+        renamed = backend.connections.active
+        if current is None and renamed is not None:
+            # A rename keeps the connection active under its new name (token moved with it).
+            self.activate_connection(renamed)
+        elif current is None:
             self.state.deactivate()
             self.show_status(f"{session.connection.name} was removed; choose a connection.")
         elif current.base_url != session.connection.base_url:
@@ -519,8 +524,10 @@ class MainWindow(QMainWindow):
 
     def _on_token_replaced(self, connection: Connection, token: str) -> None:
         session = self.state.session
-        if session is not None and session.connection.name == connection.name:
-            self._use(connection, token, None)
+        backend = self.state.backend
+        if session is not None and session.connection.name == connection.name and backend:
+            storage = StorageKind.KEYRING if backend.tokens.recommended else StorageKind.MEMORY
+            self._use(connection, token, storage)
 
     def activate_connection(self, connection: Connection) -> None:
         """Work with ``connection``: fetch its token (keyring) and open a session, asking

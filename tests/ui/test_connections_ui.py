@@ -284,3 +284,21 @@ def test_without_a_secure_keyring_the_window_says_the_token_is_in_memory(
     assert "kept in memory for this session only" in window.statusBar().currentMessage()
     assert files_containing(paths.config_dir, TOKEN) == []
     assert files_containing(paths.data_dir, TOKEN) == []
+
+
+def test_renaming_the_active_connection_moves_its_token_and_keeps_it_in_use(
+    make_window: Any, qtbot: Any, paths: AppPaths, sandbox: Any, memory_keyring: Any
+) -> None:
+    window = connect_window(make_window, qtbot, paths, sandbox, memory_keyring)
+    window.show_connections()
+    dialog = window.connections_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: "system keyring" in dialog.token_state.text())
+    dialog.name_edit.clear()
+    qtbot.keyClicks(dialog.name_edit, "Staging EU")
+    with qtbot.waitSignal(window.session_ready, timeout=10_000) as blocker:
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert blocker.args[0].connection.name == "Staging EU"
+    assert memory_keyring.passwords == {(SERVICE, "Staging EU"): TOKEN}
+    assert window.windowTitle() == f"DNC Desk — Staging EU ({sandbox.base_url})"
+    assert ConnectionStore(paths.connections_file).active_name == "Staging EU"
