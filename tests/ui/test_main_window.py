@@ -246,3 +246,22 @@ def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_quit(
     assert seen["title"].startswith("DNC Desk — Sandbox (http://127.0.0.1:")
     assert seen["rows"] > 0
     assert not seen["sandbox"].running
+
+
+def test_icon_resolves_from_source_and_from_a_bundle(
+    qtbot: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from PySide6.QtGui import QImage
+
+    from app.core.resources import resource_path, resources_dir
+    from app.ui.theme import app_icon
+
+    assert resource_path("dnc-desk.svg").is_file()
+    png = QImage(str(resource_path("dnc-desk.png")))
+    assert (png.width(), png.height()) == (256, 256)
+    assert not app_icon().isNull()
+    assert not app_icon().pixmap(64, 64).isNull()
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    assert resources_dir() == tmp_path / "resources"
