@@ -130,7 +130,9 @@ def gather_entries(
 ) -> tuple[list[OptOutRecord], list[ScopeSource]]:
     """The entries that apply to the campaign for these (code, national) keys, and how each
     (list, scope) was consulted."""
-    wanted = sorted(set(keys))
+    # A code the service cannot take (a lead's phone_code of "abc") would fail the lookup
+    # request; such numbers are already reported as unparseable.
+    wanted = sorted(k for k in set(keys) if k[0].isascii() and k[0].isdigit() and len(k[0]) <= 4)
     scopes = [Scope.global_(), Scope.campaign(campaign_id), ANY_PURPOSE]
     records: list[OptOutRecord] = []
     sources: list[ScopeSource] = []

@@ -266,3 +266,18 @@ def test_json_and_records(api: ApiClient, seeded: Seeded, tmp_path: Path) -> Non
         assert set(records.latest_by_campaign(api.base_url)) == {seeded.campaign}
         path.write_bytes(path.read_bytes() + b"tampered")
         assert last.report_intact() is False
+
+
+def test_lead_with_an_impossible_phone_code_is_reported_not_fatal(
+    api: ApiClient, sandbox: Any
+) -> None:
+    camp = {c.name: c.id for c in api.campaigns()}["Spring Renewals"]
+    list_id = api.insert_list("Odd codes list", camp)
+    # The service would refuse these codes; data imported by other tools may still hold them.
+    sandbox.bulk_seed_leads(
+        list_id, [("2025550150", "99999", "", ""), ("2025550151", "x1", "", "")]
+    )
+    for options in (AuditOptions(), AuditOptions(max_download_pages=0)):
+        result = run_audit(api, camp, options=options)
+        assert sorted(n.phone_code for n in result.unparseable) == ["99999", "x1"]
+        assert result.conflicts == []
