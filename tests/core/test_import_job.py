@@ -249,3 +249,32 @@ def test_bad_files_and_missing_phone_column(session: Session, tmp_path: Path) ->
         stage(JobSettings(words, Scope.global_()), session, tmp_path / "jobs")
     with pytest.raises(MappingError, match="no column 'Tel'"):
         stage(JobSettings(words, Scope.global_(), phone_column="Tel"), session, tmp_path / "jobs")
+
+
+def test_429s_are_retried_and_rate_cap_keeps_under_the_limit(
+    make_sandbox: Any, tmp_path: Path
+) -> None:
+    server = make_sandbox(rate_limit=1200)  # 20 requests/s, bursts of 20
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    path = write_csv(tmp_path / "in.csv", ["phone"], [[n] for n in numbers(30)])
+    greedy = Session(Connection("S", server.base_url), ApiClient(server.base_url, TOKEN), journal)
+    store = stage(JobSettings(path, Scope.global_()), greedy, tmp_path / "jobs")
+    assert run_import(store, greedy, concurrency=16) is JobStatus.FINISHED
+    s = job_summary(store)
+    # 16 at once against a 20/s bucket draws 429s; every row still ends in one outcome.
+    assert s["inserted"] + s["failed"] == 30 and s["pending"] == 0
+    assert {r.code for r in store.rows() if r.outcome == "failed"} <= {""}
+    retried = [e for e in journal.query(limit=10_000) if "attempts" in e.error]
+    assert retried, "no request was rate limited: the test proves nothing"
+    paced_api = ApiClient(server.base_url, TOKEN, requests_per_minute=900)
+    paced = Session(Connection("S", server.base_url), paced_api, journal)
+    path2 = write_csv(tmp_path / "in2.csv", ["phone"], [[n] for n in numbers(10, start=100)])
+    store2 = stage(JobSettings(path2, Scope.global_()), paced, tmp_path / "jobs")
+    before = len(journal.query(limit=10_000))
+    run_import(store2, paced, concurrency=16)
+    assert job_summary(store2)["inserted"] == 10
+    new = journal.query(limit=10_000)[: len(journal.query(limit=10_000)) - before]
+    assert not [e for e in new if "attempts" in e.error]
+    greedy.close()
+    paced.close()
+    journal.close()
