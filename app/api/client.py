@@ -244,7 +244,9 @@ class ApiClient:
         """Remove a number from one scope (for purpose scope: every purpose).
 
         With ``lead_status`` every lead carrying the number in that scope gets that status.
-        A retry that answers "not found" after a lost first answer counts as done.
+        With ``not_found_ok`` a "not found" answer is returned as ``NOT_FOUND`` instead of
+        raised; when that answer came after a retry (``attempts > 1``) our own first attempt
+        may have removed the entry, so callers report it as gone either way.
         """
         path = "/dnc/delete"
         params: dict[str, str | bool] = {
@@ -260,7 +262,7 @@ class ApiClient:
         except NotFoundError as exc:
             if not not_found_ok:
                 raise
-            return WriteResult(WriteStatus.NOT_FOUND, "", 1, exc.message)
+            return WriteResult(WriteStatus.NOT_FOUND, "", exc.attempts, exc.message)
         return WriteResult(WriteStatus.DONE, "", attempts)
 
     # ------------------------------------------------------------------ SMS opt-out
@@ -348,13 +350,12 @@ class ApiClient:
     def _insert(
         self, path: str, params: Params, already_present_ok: bool, cancel: threading.Event | None
     ) -> WriteResult:
-        attempts = 1
         try:
             body, attempts = self._t.call(path, params, idempotent=True, cancel=cancel)
         except ConflictError as exc:
             if not already_present_ok:
                 raise
-            return WriteResult(WriteStatus.ALREADY_PRESENT, "", attempts, exc.message)
+            return WriteResult(WriteStatus.ALREADY_PRESENT, "", exc.attempts, exc.message)
         new_id = _dict(body, path).get("id")
         return WriteResult(WriteStatus.DONE, "" if new_id is None else str(new_id), attempts)
 

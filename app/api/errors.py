@@ -158,6 +158,9 @@ class ApiError(Exception):
         self.meaning = meaning
         self.field = field
         self.http_status = http_status
+        # How many requests were sent before this answer (set by the transport): an
+        # "already present" or "not found" after a retry may be our own first attempt's doing.
+        self.attempts = 1
         super().__init__(self.describe())
 
     def describe(self) -> str:

@@ -185,6 +185,7 @@ class Transport:
             try:
                 return self._send(path, body), attempt
             except ApiError as exc:
+                exc.attempts = attempt
                 if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
                     raise
                 delay = self.retry.delay(attempt, self._rng)

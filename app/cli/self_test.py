@@ -26,10 +26,12 @@ def run_self_test() -> int:
             checks.append(("sandbox API", False, str(exc)))
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
+        from PySide6.QtGui import QGuiApplication
         from PySide6.QtWidgets import QApplication
 
-        app = QApplication.instance() or QApplication(sys.argv[:1])
-        checks.append(("Qt", True, f"platform {app.platformName()}"))
+        if QApplication.instance() is None:
+            QApplication(sys.argv[:1])
+        checks.append(("Qt", True, f"platform {QGuiApplication.platformName()}"))
     except Exception as exc:
         checks.append(("Qt", False, str(exc)))
     for name, ok, detail in checks:

@@ -64,6 +64,9 @@ def test_dropped_inserts_are_retried_and_each_number_lands_once(make_sandbox: An
             assert done.error is None, done.error
             assert done.result is not None
             outcomes[done.item] = done.result.status
+            if done.result.status is WriteStatus.ALREADY_PRESENT:
+                # Every number is new, so "already present" can only answer a retry.
+                assert done.result.retried
         # A drop happens after the insert is applied, so some retries find it present.
         assert WriteStatus.ALREADY_PRESENT in set(outcomes.values())
         server.set_faults(drop_rate=0.0)
