@@ -27,6 +27,8 @@ ROW_COLUMNS = (
     "Business days to insertion",
     "Late",
 )
+SHEET_ROW_LIMIT = 1_048_575  # data rows under the header
+_WIDTHS = (10, 22, 16, 10, 24, 18, 60, 50, 12, 12, 8)
 # Rows whose number is on (or, for removals, off) the list: the request has been honoured.
 _HONOURED = {Outcome.INSERTED.value, Outcome.ALREADY_PRESENT.value, Outcome.REMOVED.value}
 
@@ -102,10 +104,17 @@ def write_report(store: JobStore, path: Path) -> Path:
     counts = store.counts()
     book = SafeWorkbook()
     summary = book.add_sheet("Summary", (36, 90))
-    rows = book.add_sheet("Rows", (10, 22, 16, 10, 24, 18, 60, 50, 12, 12, 8))
+    rows = book.add_sheet("Rows", _WIDTHS)
     rows.append(ROW_COLUMNS)
     late = 0
+    in_sheet = 0
     for r in store.rows():
+        if in_sheet == SHEET_ROW_LIMIT:
+            # Excel shows at most 1,048,576 rows a sheet; a bigger job goes on "Rows 2"…
+            in_sheet = 0
+            rows = book.add_sheet(f"Rows {book.sheet_count}", _WIDTHS)
+            rows.append(ROW_COLUMNS)
+        in_sheet += 1
         days, is_late = lateness(r.request_date, r.done_at, r.outcome)
         late += is_late
         rows.append(
@@ -126,4 +135,5 @@ def write_report(store: JobStore, path: Path) -> Path:
     for row in summary_rows(meta, counts, late):
         summary.append(row)
     book.save(path)
+    store.set_meta({"late_requests": late})
     return path

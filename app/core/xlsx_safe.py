@@ -80,6 +80,10 @@ class SafeWorkbook:
     def __init__(self) -> None:
         self._wb = Workbook(write_only=True)
 
+    @property
+    def sheet_count(self) -> int:
+        return len(self._wb.worksheets)
+
     def add_sheet(self, title: str, widths: Sequence[float] = ()) -> SafeSheet:
         ws = self._wb.create_sheet(title=title)
         for index, width in enumerate(widths):
