@@ -37,7 +37,8 @@ from app.core.sheet_types import Row, RowIterator, SheetError
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
 TEXT_SUFFIXES: Final = (".csv", ".tsv", ".txt", ".tab")
 MEMORY_LIMIT: Final = 2 << 30
-# Start-up plus parse must finish within this; each later batch gets the same grace again.
+# Start-up plus parse must finish within this; each later batch gets the same grace again
+# (counted only while the reader waits for the child, not while the caller works on rows).
 BASE_TIMEOUT: Final = 60.0
 TIMEOUT_PER_MB: Final = 4.0
 
@@ -219,6 +220,9 @@ class _WorkerStream:
                 return
 
     def _read_message(self) -> tuple[Any, ...]:
+        # The clock runs only while we wait: a slow consumer leaves the child blocked on a full
+        # pipe, which is not the child's fault.
+        self._deadline = time.monotonic() + self._timeout
         head = self._out.read(4)
         if len(head) < 4:
             raise self._failure()
@@ -226,7 +230,7 @@ class _WorkerStream:
         data = self._out.read(length)
         if len(data) < length:
             raise self._failure()
-        self._deadline = time.monotonic() + self._timeout
+        self._deadline = float("inf")
         # The payload is written by our own worker from cell values; nothing else writes here.
         if data[:1] == b"m":
             message: tuple[Any, ...] = marshal.loads(data[1:])  # noqa: S302

@@ -306,3 +306,23 @@ def test_worker_crash_is_one_sentence(tmp_path: Path, monkeypatch: pytest.Monkey
     path = f.write_xlsx(tmp_path / "odd.xlsx", [["Phone"]])
     with pytest.raises(SheetError, match=r"^Reading odd\.xlsx crashed .* \(exit status 3\)"):
         open_sheet(path)
+
+
+def test_a_slow_consumer_does_not_trip_the_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from app.core import sheet_reader
+
+    monkeypatch.setattr(sheet_reader, "BASE_TIMEOUT", 1.0)
+    monkeypatch.setattr(sheet_reader, "TIMEOUT_PER_MB", 0.0)
+    # Each 2000-row batch is far larger than a pipe's buffer, so the child blocks while we sleep.
+    rows = [[2025550100 + i, f"reason {i} " + "x" * 60] for i in range(6000)]
+    path = f.write_xlsx(tmp_path / "p.xlsx", rows)
+    count = 0
+    with open_sheet(path) as source:
+        for count, _ in enumerate(source.iter_rows(), 1):
+            if count % 2000 == 1:
+                time.sleep(1.6)
+    assert count == 6000
