@@ -18,7 +18,7 @@ from app.core.sheet_check import (
     check_all,
     check_rows,
 )
-from app.core.sheet_dates import business_days_between, parse_request_date
+from app.core.sheet_dates import business_days_between, is_business_day, parse_request_date
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_types import CellValue, Row
 
@@ -233,6 +233,20 @@ def test_business_days_skip_weekends_and_federal_holidays() -> None:
     assert business_days_between(dt.date(2026, 12, 24), dt.date(2026, 12, 28)) == 1
     assert business_days_between(dt.date(2026, 11, 20), dt.date(2026, 11, 20)) == 0
     assert business_days_between(dt.date(2026, 11, 23), dt.date(2026, 11, 20)) == -1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    received=st.dates(dt.date(1990, 1, 1), dt.date(2040, 12, 31)),
+    span=st.integers(min_value=-60, max_value=400),
+)
+def test_business_days_match_counting_day_by_day(received: dt.date, span: int) -> None:
+    inserted = received + dt.timedelta(days=span)
+    low, high = min(received, inserted), max(received, inserted)
+    by_day = sum(
+        1 for n in range(1, (high - low).days + 1) if is_business_day(low + dt.timedelta(days=n))
+    )
+    assert business_days_between(received, inserted) == (by_day if span >= 0 else -by_day)
 
 
 @pytest.mark.parametrize(
