@@ -278,3 +278,24 @@ def test_429s_are_retried_and_rate_cap_keeps_under_the_limit(
     greedy.close()
     paced.close()
     journal.close()
+
+
+def test_report_continues_past_sheet_row_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.core import job_report
+
+    monkeypatch.setattr(job_report, "SHEET_ROW_LIMIT", 5)
+    path = write_csv(tmp_path / "in.csv", ["phone"], [[n] for n in numbers(12)])
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_(), report=tmp_path / "r.xlsx"),
+        tmp_path / "jobs",
+        connection=None,
+    )
+    assert summary.valid == 12
+    finish_dry_run(store)
+    wb = openpyxl.load_workbook(tmp_path / "r.xlsx", read_only=True)
+    assert wb.sheetnames == ["Summary", "Rows", "Rows 2", "Rows 3"]
+    data = [r for name in wb.sheetnames[1:] for r in list(wb[name].iter_rows(values_only=True))[1:]]
+    assert [r[0] for r in data] == list(range(2, 14))
+    wb.close()
