@@ -106,8 +106,16 @@ _PLAIN: Final = re.compile(r"(\+?)([0-9]+)")
 _FLOAT_TEXT: Final = re.compile(r"([0-9]+)\.0+")
 # The usual written forms, "(202) 555-0123", "+44 20 7946 0958", "202.555.0123":
 # ASCII digits and separators with at most a leading "+".
-_PUNCTUATED: Final = re.compile(r"[ (]*(\+?)[0-9 ()./-]*[0-9][0-9 ()./-]*")
+_PUNCTUATED: Final = re.compile(r"[ (]*(\+?)[0-9 ()./-]+")
 _ASCII_SEPARATORS: Final = str.maketrans("", "", " ()./-+")
+# US/Canadian numbers are most of every import, so their usual written forms
+# get a one-regex lane.  For these shapes parse() provably keeps the ten digits
+# after an optional +1/1 (no IDD starts with 2-9, the trunk "1" cannot match, an
+# 11-digit "1..." is TOO_LONG so the code is stripped); the property tests run
+# them through normalize() against phonenumbers like every other shape.
+_NANP_LANE: Final = re.compile(
+    r"[ \t]*(?:\+?1[ .-]*)?\(?([2-9][0-9]{2})\)?[ .-]*([0-9]{3})[ .-]*([0-9]{4})[ \t]*"
+)
 _THOUSANDS: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.0+)?")
 _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9]{1,3})")
 _EXTENSION: Final = re.compile(
@@ -125,6 +133,10 @@ _DASHES_AND_SPACES: Final = re.compile(r"[\s\u2010-\u2015\u2212]+")
 # significant digits; beyond that a numeric cell cannot be trusted.
 _MAX_EXACT_CELL_NUMBER: Final = 10**15
 
+
+# phonenumbers refuses longer input too (_MAX_INPUT_STRING_LENGTH); it also
+# bounds the regex work a hostile cell can cause.
+_MAX_CELL_TEXT: Final = 250
 
 # (plus, digits, reason): a plain tuple because this is built once per cell.
 _Cleaned = tuple[bool, str, str]
@@ -177,6 +189,8 @@ def _clean_scientific(text: str, match: re.Match[str]) -> _Cleaned:
 
 
 def _clean_text(raw: str) -> _Cleaned:
+    if len(raw) > _MAX_CELL_TEXT:
+        return _unclean(f"the cell holds {len(raw)} characters, far too long for a phone number")
     text = raw.strip() if raw.isascii() else unicodedata.normalize("NFKC", raw).strip()
     plain = _PLAIN.fullmatch(text)
     if plain is not None:
@@ -184,7 +198,9 @@ def _clean_text(raw: str) -> _Cleaned:
     if "." in text and (m := _FLOAT_TEXT.fullmatch(text)) is not None:
         return (False, m.group(1), "")
     if (m := _PUNCTUATED.fullmatch(text)) is not None:
-        return (m.group(1) == "+", text.translate(_ASCII_SEPARATORS), "")
+        digits = text.translate(_ASCII_SEPARATORS)
+        if digits:
+            return (m.group(1) == "+", digits, "")
     # A leading apostrophe is how spreadsheets force text; quotes come from CSV.
     text = text.strip(_QUOTES).strip()
     if not text:
@@ -475,10 +491,29 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
             shown = str(phone_code).strip() or "(empty)"
             return _reject(shown, f"{shown} is not a country calling code")
     rules = rules_for_code(code) if code is not None else None
-    plus, digits, reason = _clean_text(raw) if type(raw) is str else _clean(raw)
+    if code == "1" and rules is not None and isinstance(raw, str):
+        lane = _NANP_LANE.fullmatch(raw)
+        if lane is not None:
+            national = lane.group(1) + lane.group(2) + lane.group(3)
+            if rules.is_valid_nsn(national):
+                return PhoneResult(ok=True, national=national, phone_code=code, reason="")
+    if isinstance(raw, str):
+        plus, digits, reason = _clean_text(raw)
+    elif isinstance(raw, float) and 0 <= raw < _MAX_EXACT_CELL_NUMBER and raw.is_integer():
+        # Numeric cells (what calamine returns for a number) skip the dispatch.
+        plus, digits, reason = False, str(int(raw)), ""
+    else:
+        plus, digits, reason = _clean(raw)
     if reason:
         return _reject(code or "", reason)
-    if not plus:
+    # Every IDD form starts with 0 except a few carrier-select ones (AU, CN)
+    # that the first-digit set reveals; most numbers skip the call entirely.
+    if not plus and (
+        digits[:1] == "0"
+        or rules is None
+        or rules.idd_first is None
+        or digits[:1] in rules.idd_first
+    ):
         rest = _strip_international_prefix(digits, rules)
         if rest is not None:
             plus, digits = True, rest
@@ -504,7 +539,8 @@ _CACHE: dict[tuple[object, object], PhoneResult] = {}
 # numbers beyond this are simply re-validated.
 _CACHE_LIMIT: Final = 500_000
 _CACHEABLE_RAW: Final = frozenset({str, int, float})
-_CACHEABLE_CODE: Final = frozenset({str, int, type(None)})
+# Float codes come from numeric "Country code" columns (calamine gives 1.0).
+_CACHEABLE_CODE: Final = frozenset({str, int, float, type(None)})
 
 
 def clear_cache() -> None:
@@ -512,7 +548,7 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def normalize(raw: object, phone_code: str | int | None = "1") -> PhoneResult:
+def normalize(raw: object, phone_code: str | int | float | None = "1") -> PhoneResult:
     """Normalize one cell value against a country calling code.
 
     ``raw`` may be a str, int, float, None or any other cell value.  With
@@ -520,7 +556,13 @@ def normalize(raw: object, phone_code: str | int | None = "1") -> PhoneResult:
     """
     # type() rather than isinstance: True == 1 and hash alike, so bools must
     # not share cache slots with ints.
-    if type(raw) in _CACHEABLE_RAW and type(phone_code) in _CACHEABLE_CODE and raw == raw:
+    # NaN never equals itself, so it could never be found again: not cached.
+    if (
+        type(raw) in _CACHEABLE_RAW
+        and type(phone_code) in _CACHEABLE_CODE
+        and raw == raw
+        and phone_code == phone_code
+    ):
         key = (raw, phone_code)
         hit = _CACHE.get(key)
         if hit is not None:

@@ -231,6 +231,11 @@ def test_non_phone_cell_values() -> None:
     assert "characters that are not part of a phone number" in _rejected("202*555*0123")
 
 
+def test_huge_cells_are_refused_quickly() -> None:
+    assert "far too long" in _rejected("1" * 100_000 + "x")
+    assert "far too long" in _rejected(" (" * 50_000)
+
+
 def test_unknown_phone_code() -> None:
     result = normalize("2025550123", "999")
     assert not result.ok
@@ -350,9 +355,17 @@ def test_cache_returns_the_same_answer_and_can_be_cleared() -> None:
     assert again is not first
 
 
+def test_numeric_code_cells() -> None:
+    # A numeric "Country code" column arrives from calamine as floats.
+    assert normalize("2025550123", 1.0) == PhoneResult(True, "2025550123", "1", "")
+    assert normalize(2079460958.0, 44.0) == PhoneResult(True, "2079460958", "44", "")
+    assert not normalize("2025550123", float("nan")).ok
+    assert not normalize("2025550123", 1.5).ok
+
+
 def test_bool_code_does_not_reuse_the_int_code_cache_slot() -> None:
     assert normalize("2025550123", 1).ok
-    assert not normalize("2025550123", True).ok  # type: ignore[arg-type]
+    assert not normalize("2025550123", True).ok
 
 
 def test_result_is_immutable() -> None:
