@@ -26,6 +26,10 @@ _SLASHED: Final = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?: \d{1,2}:\d{2
 _DOTTED: Final = re.compile(r"(\d{1,2})[.-](\d{1,2})[.-](\d{4})(?: \d{1,2}:\d{2}.*)?")
 
 
+# "Nov 2, 2026", "2 November 2026", Excel's "2-Nov-26" (commas and dashes read as spaces).
+_NAMED_MONTH_FORMATS: Final = ("%b %d %Y", "%B %d %Y", "%d %b %Y", "%d %B %Y", "%d %b %y")
+
+
 @dataclass(frozen=True, slots=True)
 class RequestDate:
     """A parsed request date; ``note`` explains an ambiguous or unreadable value."""
@@ -47,7 +51,8 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
 
 
 def parse_request_date(value: CellValue) -> RequestDate:
-    """Read a date cell: a date/datetime, an Excel serial number, or a common date string.
+    """Read a date cell: a date/datetime, an Excel serial number, or a common date string
+    (ISO, US month/day, European day.month, yyyymmdd, month names).
 
     ``11/02/2026`` is read month-first (US); when the other order is also a date the note says
     so. ``02.11.2026`` and ``02-11-2026`` are read day-first (European).
@@ -63,6 +68,8 @@ def parse_request_date(value: CellValue) -> RequestDate:
     if isinstance(value, int | float):
         if _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
             return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
+        if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
+            return _parse_text(str(int(value)))  # 20261102 typed as a number
         return RequestDate(None, f"{value!r} is not a date")
     if not isinstance(value, str):
         return RequestDate(None, f"{value!r} is not a date")
@@ -92,8 +99,18 @@ def _parse_text(text: str) -> RequestDate:
     if (m := _DOTTED.fullmatch(text)) is not None:
         found = _safe(int(m[3]), int(m[2]), int(m[1]))
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
-    if text.isdigit() or _is_number(text):
+    if len(text) == 8 and text.isdigit():
+        found = _safe(int(text[:4]), int(text[4:6]), int(text[6:]))
+        if found is not None:
+            return RequestDate(found)
+    if _is_number(text):
         return parse_request_date(float(text))
+    cleaned = " ".join(text.replace(",", " ").replace("-", " ").split())
+    for fmt in _NAMED_MONTH_FORMATS:
+        try:
+            return RequestDate(dt.datetime.strptime(cleaned, fmt).date())
+        except ValueError:
+            continue
     return RequestDate(None, f"{text!r} is not a date")
 
 
