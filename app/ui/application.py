@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+import signal
 import sys
+from types import FrameType
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.core.paths import AppPaths
@@ -37,9 +40,24 @@ def run_gui(sandbox: bool) -> int:
     window = MainWindow(paths)
     window.show()
     window.start(sandbox=sandbox)
+
+    def close_window(signum: int, frame: FrameType | None) -> None:
+        # Ctrl+C in the terminal or a session logout: close like the user would, so the
+        # window state is saved and the sandbox stopped.
+        window.close()
+
+    previous = {sig: signal.signal(sig, close_window) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # Python runs signal handlers only between bytecodes; a timer gives it the chance while
+    # the Qt loop is idle.
+    wake = QTimer()
+    wake.timeout.connect(lambda: None)
+    wake.start(300)
     try:
         code = app.exec()
     finally:
+        wake.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         # Stops the sandbox child process and closes the journal even if the loop raised.
         window.shutdown()
     return int(code)
