@@ -2,10 +2,10 @@
 
 The service stops paging at offset 100,000, so one search reaches at most 101,000 rows. When
 a search matches more, the export splits it into searches that partition the same rows — by
-scope (global, purpose, each campaign), then by country code, then by blank/non-blank reason —
-until each part is reachable. Whatever still cannot be reached (a part too big even then, rows
-in a campaign the campaign list does not name, rows with an unlisted country code) is counted
-exactly as ``service total − rows written`` and reported, never hidden.
+scope (global, purpose, each campaign), then by country code, then by blank/non-blank reason,
+then by insert day — until each part is reachable. Whatever still cannot be reached (a part
+too big even then, rows in a campaign the campaign list does not name, rows with an unlisted
+country code) is counted exactly as ``service total − rows written`` and reported, never hidden.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from app.api.scope import Scope
 from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook
 
 PAGE_SIZE = 1000
+# A split by insert day tries at most this many days (about three years of history).
+MAX_SPLIT_DAYS = 1100
 # Country codes of the spec's phone code reference; rows with other codes are counted, not lost.
 SPLIT_PHONE_CODES = ("1", "44", "61", "49", "33", "34", "91", "86", "52", "55")
 
@@ -172,7 +174,28 @@ class ExportJob:
                 replace(query, reason=ReasonFilter.BLANK),
                 replace(query, reason=ReasonFilter.NOT_BLANK),
             ]
+        if not query.insert_date and not query.id:
+            return self._days(query)
         return None
+
+    def _days(self, query: DncQuery) -> list[DncQuery] | None:
+        """One search per insert day, from the oldest day on the first page to tomorrow.
+
+        Pages come in id order, so the first page holds the oldest entries; tomorrow covers a
+        service whose clock is ahead of ours. At most MAX_SPLIT_DAYS days are tried; what
+        lies outside them is counted as missing.
+        """
+        first = self._fetch(query, 0, min(self.page_size, 100))
+        dates = [d for d in (_day(item.insert_date) for item in first.items) if d is not None]
+        if not dates:
+            return None
+        newest = dt.date.today() + dt.timedelta(days=1)
+        oldest = max(min(dates), newest - dt.timedelta(days=MAX_SPLIT_DAYS))
+        days = (newest - oldest).days + 1
+        return [
+            replace(query, insert_date=(newest - dt.timedelta(days=n)).isoformat())
+            for n in range(days)
+        ]
 
     def _pages(self, query: DncQuery) -> Iterator[Page[DncEntry] | Page[SmsOptOut]]:
         """Pages in order, the next one fetched while the caller writes the current one."""
@@ -274,6 +297,13 @@ class ExportJob:
             about.append([key, value])
         for part in result.parts:
             about.append(["Search", part])
+
+
+def _day(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
 
 
 def _stamp(moment: dt.datetime) -> str:

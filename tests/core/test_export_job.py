@@ -4,6 +4,7 @@ text phone numbers, the About sheet, a round trip through the reader and LibreOf
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import shutil
 import subprocess
 import threading
@@ -63,15 +64,29 @@ def test_unreachable_rows_are_counted_exactly(
     job = ExportJob(
         client, ListKind.DNC, DncQuery(), tmp_path / "x.xlsx", connection_name="S", page_size=500
     )
-    # A cap of 500 lets one search reach 1,000 rows: the 1,800 global +1 blank-reason rows
-    # cannot be split further, so exactly 800 stay out; the +44 rows all come out.
+    # A cap of 500 lets one search reach 1,000 rows: the 1,800 global +1 blank-reason rows of
+    # one day cannot be split further, so exactly 800 stay out; the +44 rows all come out.
     job.limits = PageLimits("/dnc/search", 100, 1000, max_offset=500)
     result = job.run()
     assert (result.total, result.rows, result.unreachable) == (2_000, 1_200, 800)
-    assert "scope=global, phone_code=1, reason=-BLANK-" in result.parts
+    today = dt.date.today().isoformat()
+    assert f"scope=global, phone_code=1, insert_date={today}, reason=-BLANK-" in result.parts
     about = dict(openpyxl.load_workbook(result.path)["About"].iter_rows(values_only=True))
     assert about["Rows that could not be reached"] == 800
     assert "800 matching rows" in about["Warning"]
+
+
+def test_split_by_insert_day_reaches_everything(
+    sandbox: Any, client: ApiClient, tmp_path: Path
+) -> None:
+    sandbox.bulk_seed_dnc((f"3{i:09d}", "1", "0", "", "") for i in range(1_800))
+    old = (dt.date.today() - dt.timedelta(days=40)).isoformat()
+    sandbox.store.execute(f"UPDATE dnc SET insert_date = '{old} 10:00:00' WHERE id <= 900")
+    job = ExportJob(client, ListKind.DNC, DncQuery(), tmp_path / "d.csv", page_size=500)
+    job.limits = PageLimits("/dnc/search", 100, 1000, max_offset=500)
+    result = job.run()
+    assert (result.total, result.rows, result.unreachable) == (1_800, 1_800, 0)
+    assert sum(f"insert_date={old}" in p for p in result.parts) == 1
 
 
 def test_xlsx_export_round_trips_through_reader(
