@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from typing import Any
 
 import pytest
@@ -215,7 +216,7 @@ def test_real_list_views_search_and_recover_from_a_revoked_token(
     assert "no way to remove" in window.act_delete.toolTip()
 
 
-def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_quit(
+def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_sigterm(
     qtbot: Any, paths: AppPaths
 ) -> None:
     from PySide6.QtCore import QTimer
@@ -238,7 +239,8 @@ def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_quit(
         seen["title"] = window.windowTitle()
         seen["sandbox"] = backend.sandbox
         seen["rows"] = dnc.model.rowCount()
-        window.close()
+        # As from a terminal's kill or a logout: the window closes itself cleanly.
+        os.kill(os.getpid(), signal.SIGTERM)
 
     QTimer.singleShot(0, poll)
     QTimer.singleShot(20_000, QApplication.quit)  # a hung start must not hang the suite
@@ -246,6 +248,7 @@ def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_quit(
     assert seen["title"].startswith("DNC Desk — Sandbox (http://127.0.0.1:")
     assert seen["rows"] > 0
     assert not seen["sandbox"].running
+    assert (paths.config_dir / "dnc-desk.ini").exists()
 
 
 def test_icon_resolves_from_source_and_from_a_bundle(
