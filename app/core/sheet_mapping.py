@@ -204,12 +204,14 @@ def propose_mapping(
     headers = header_texts(header or (), width)
     mapping = ColumnMapping(headers=headers, default_phone_code=default_phone_code)
     scores: dict[Role, tuple[float, int]] = {}
-    phone_like = [_phone_fraction(data, i) for i in range(width)]
+    phone_like = [_phone_fraction(data, i, default_phone_code) for i in range(width)]
     for index, text in enumerate(headers):
         match = _header_match(text) if text else None
         if match is None:
             continue
         role, exact = match
+        if role is Role.PHONE_CODE and _code_fraction(data, index) < 0.8:
+            continue  # a "Country" column of names ("Canada") would fail every row
         score = 2.0 if exact else 1.0
         if role is Role.PHONE:
             score += 4 * phone_like[index]
@@ -230,11 +232,28 @@ def propose_mapping(
     return mapping
 
 
-def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int) -> float:
-    values = [cells[index] for cells in data if index < len(cells) and cells[index] is not None]
+def _values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
+    return [cells[index] for cells in data if index < len(cells) and cells[index] is not None]
+
+
+def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) -> float:
+    """Share of a column that looks like phone numbers, plus a bonus for valid ones.
+
+    The bonus tells a column of real numbers from one of ten-digit account ids.
+    """
+    values = _values(data, index)
     if not values:
         return 0.0
-    return sum(1 for v in values if looks_like_phone(v)) / len(values)
+    shaped = [v for v in values if looks_like_phone(v)]
+    valid = sum(1 for v in shaped if phones.normalize(v, code).ok)
+    return (len(shaped) + 0.5 * valid) / (1.5 * len(values))
+
+
+def _code_fraction(data: Sequence[Sequence[CellValue]], index: int) -> float:
+    values = _values(data, index)
+    if not values:
+        return 1.0  # an empty column of codes harms nothing: the default applies
+    return sum(1 for v in values if phones.normalize_code(v) is not None) / len(values)
 
 
 def _code_column(

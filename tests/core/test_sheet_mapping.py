@@ -166,3 +166,14 @@ def test_find_column_by_name_or_letter() -> None:
 )
 def test_looks_like_phone(value: CellValue, expected: bool) -> None:
     assert looks_like_phone(value) is expected
+
+
+def test_country_column_of_names_is_not_taken_for_codes() -> None:
+    header: list[CellValue] = ["Phone", "Country"]
+    assert propose_mapping(header, numbered(["2025550123", "Canada"])).phone_code is None
+    assert propose_mapping(header, numbered(["2025550123", "US"])).phone_code == 1
+
+
+def test_valid_numbers_beat_ids_of_the_same_shape() -> None:
+    preview = numbered([1234567890, 2025550123], [1234567891, 2025550124])
+    assert propose_from_preview(preview).phone == 1
