@@ -299,3 +299,29 @@ def test_report_continues_past_sheet_row_limit(
     data = [r for name in wb.sheetnames[1:] for r in list(wb[name].iter_rows(values_only=True))[1:]]
     assert [r[0] for r in data] == list(range(2, 14))
     wb.close()
+
+
+def test_service_gone_mid_run_stops_the_job_resumable(
+    make_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.core import job_runner
+    from app.core.job_runner import JobAborted
+
+    monkeypatch.setattr(job_runner, "UNREACHABLE_AFTER", 4)
+    server = make_sandbox(latency_ms=10)
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    session = Session(Connection("S", server.base_url), ApiClient(server.base_url, TOKEN), journal)
+    path = write_csv(tmp_path / "in.csv", ["phone"], [[n] for n in numbers(80)])
+    store = stage(JobSettings(path, Scope.global_()), session, tmp_path / "jobs")
+
+    def progress(p: JobProgress) -> None:
+        if p.done >= 10 and server._server is not None:
+            server.stop()
+
+    with pytest.raises(JobAborted, match="stopped answering"):
+        run_import(store, session, concurrency=2, progress=progress)
+    s = job_summary(store)
+    assert s["status"] == JobStatus.PAUSED and s["failed"] == 0
+    assert s["inserted"] >= 10 and s["pending"] == 80 - s["inserted"]
+    session.close()
+    journal.close()
