@@ -50,6 +50,7 @@ OPERATIONS = (
     ("Lead status change", "lead.update"),
     ("Campaign status change", "campaign.status"),
     ("Jobs (imports, removals)", "job."),
+    ("Launch gate overrides", "gate.override"),
 )
 
 
@@ -113,7 +114,14 @@ def _time_text(stored: str) -> str:
     return parsed.strftime("%Y-%m-%d %H:%M:%S")
 
 
-_OPERATION_LABELS = {code: label for label, code in OPERATIONS if code and not code.endswith(".")}
+_OPERATION_LABELS = {
+    **{code: label for label, code in OPERATIONS if code and not code.endswith(".")},
+    "job.start": "Job started",
+    "job.resume": "Job resumed",
+    "job.pause": "Job paused",
+    "job.finish": "Job finished",
+    "gate.override": "Launch gate overridden",
+}
 
 
 def operation_label(code: str) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from python_calamine import CalamineWorkbook
 
@@ -190,3 +191,6 @@ def test_journal_tab_shows_new_writes_when_it_is_opened_again(make_window: Any, 
         window.tabs.setCurrentWidget(window.journal_view)
     assert blocker.args == [1]
     assert model.entry(0).operation == "job.start"
+    cell = model.index(0, model.COL_OPERATION)
+    assert cell.data() == "Job started"
+    assert cell.data(Qt.ItemDataRole.ToolTipRole) == "job.start"
