@@ -263,6 +263,8 @@ def run_job_command(
         except JobAborted as exc:
             if show is not None:
                 print(file=sys.stderr)
+            if args.json:
+                emit_json({**job_summary(store), "resume": resume_hint(command, store)})
             return fail(f"{exc} Resume with: {resume_hint(command, store)}")
         if show is not None:
             print(file=sys.stderr)

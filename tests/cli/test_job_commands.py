@@ -173,6 +173,8 @@ def test_cannot_run_gives_one_sentence(
     out = capsys.readouterr()
     # A token that may read but not write: the job stops at the first refusal, resumable.
     assert code == 1 and "refused the token" in out.err and "--resume" in out.err
+    stopped = json.loads(out.out)
+    assert stopped["status"] == "paused" and stopped["inserted"] == 0 and stopped["pending"] == 3
 
 
 def test_remove_json_keys_and_lead_status(
