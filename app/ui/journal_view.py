@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -391,6 +392,8 @@ class JournalView(QWidget):
         self._runner = runner
         self._journal: ChangeJournal | None = None
         self.verdict: ChainVerdict | None = None
+        self._verified_at: float | None = None
+        self._verifying = False
 
         self.verdict_banner = Banner(self)
         self.text_edit = QLineEdit(self)
@@ -507,8 +510,9 @@ class JournalView(QWidget):
     def verify(self) -> None:
         """Recompute the hash chain in the background and show the verdict."""
         journal = self._journal
-        if journal is None:
+        if journal is None or self._verifying:
             return
+        self._verifying = True
         self.verify_button.setEnabled(False)
         self.busy_changed.emit(True)
         self.status_message.emit("Verifying the change journal…")
@@ -518,6 +522,15 @@ class JournalView(QWidget):
             on_done=self._on_verdict,
             on_error=self._on_verify_failed,
         )
+
+    def verify_if_stale(self, max_age: float = 10.0) -> None:
+        """Re-check the chain when the last check is older than ``max_age`` seconds, so the
+        verdict shown covers the entries written since (a broken chain stays broken)."""
+        if self.verdict is not None and not self.verdict.ok:
+            return
+        if self._verified_at is not None and time.monotonic() - self._verified_at < max_age:
+            return
+        self.verify()
 
     def export(self) -> None:
         journal = self._journal
@@ -573,6 +586,8 @@ class JournalView(QWidget):
 
     def _on_verdict(self, verdict: ChainVerdict) -> None:
         self.verdict = verdict
+        self._verifying = False
+        self._verified_at = time.monotonic()
         self.verify_button.setEnabled(True)
         self.busy_changed.emit(False)
         checked = f"Checked at {datetime.now():%H:%M}: "
@@ -589,6 +604,7 @@ class JournalView(QWidget):
         self.verdict_ready.emit(verdict)
 
     def _on_verify_failed(self, exc: BaseException) -> None:
+        self._verifying = False
         self.verify_button.setEnabled(True)
         self.busy_changed.emit(False)
         text = _message(exc, "Verifying the change journal")

@@ -407,8 +407,10 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, _index: int) -> None:
         self._update_actions()
         if self.tabs.currentWidget() is self.journal_view and self.state.backend is not None:
-            # Writes made in the other tabs since the last look belong in the list.
+            # Writes made in the other tabs since the last look belong in the list, and
+            # the verdict shown should cover them.
             self.journal_view.refresh()
+            self.journal_view.verify_if_stale()
         # The status bar otherwise keeps the previous tab's "1,010 matches" under the new tab.
         status_text = getattr(self.tabs.currentWidget(), "status_text", None)
         if callable(status_text):

@@ -194,3 +194,12 @@ def test_journal_tab_shows_new_writes_when_it_is_opened_again(make_window: Any, 
     cell = model.index(0, model.COL_OPERATION)
     assert cell.data() == "Job started"
     assert cell.data(Qt.ItemDataRole.ToolTipRole) == "job.start"
+
+    # The verdict is refreshed once it is older than the limit, so it covers the new entry.
+    view = window.journal_view
+    with qtbot.waitSignal(view.verdict_ready, timeout=10_000) as verdict:
+        view.verify_if_stale(max_age=0)
+    assert verdict.args[0].ok and verdict.args[0].rows == 1
+    assert "(1 entry)" in view.verdict_banner.text()
+    with qtbot.assertNotEmitted(view.verdict_ready, wait=200):
+        view.verify_if_stale()
