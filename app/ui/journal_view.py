@@ -578,6 +578,12 @@ class JournalView(QWidget):
         noun = "entry matches" if total == 1 else "entries match"
         self.count_label.setText(f"{total:,} journal {noun} the filter.")
         self.status_message.emit(f"Change journal: {total:,} {noun.split()[0]}.")
+        verdict = self.verdict
+        unfiltered = self.model.current_filter == JournalFilter()
+        if unfiltered and verdict is not None and verdict.ok and verdict.rows != total:
+            # The list shows entries the verdict has not covered yet: check them too, so the
+            # banner's count matches what is listed.
+            self.verify()
 
     def _on_load_failed(self, exc: BaseException) -> None:
         text = _message(exc, "Loading the change journal")
