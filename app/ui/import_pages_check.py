@@ -1,0 +1,253 @@
+"""The import wizard's check page: counts per outcome for every row, the rows to look at, and
+a phone cell fixable in place before the file is checked again.
+
+The check reads the whole file on the window's :class:`TaskRunner`. A fix is not written into
+the file (the file is the evidence of what was received): it is applied while reading, and
+the job's report keeps both the file's value and the correction.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from app.core.sheet_check import CheckedRow, CheckOptions, Outcome
+from app.core.sheet_types import SheetError
+from app.ui.error_messages import user_message
+from app.ui.import_pages_source import cell_text
+from app.ui.import_wizard_engine import CheckResult, check_file
+
+if TYPE_CHECKING:
+    from app.ui.import_wizard import ImportWizard
+
+PROBLEM_HEADERS = ("Row", "Value in the file (double-click to fix)", "Problem")
+COL_ROW, COL_VALUE, COL_PROBLEM = range(3)
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+COUNT_LABELS = (
+    ("rows", "Data rows"),
+    ("valid", "Valid, will be sent"),
+    ("invalid", "Invalid (not sent)"),
+    ("duplicates_in_file", "Duplicates in the file (not sent)"),
+    ("blank", "Blank rows"),
+    ("damaged", "Damaged by a spreadsheet"),
+    ("late_requests", "Requests later than 10 business days"),
+)
+BAD = QColor("#fde2e1")
+WARN = QColor("#fff4d6")
+
+
+def problem_text(c: CheckedRow) -> str:
+    if c.outcome is Outcome.DUPLICATE:
+        text = f"duplicate of row {c.duplicate_of} (not sent again)"
+        return f"{text}; {c.damage}" if c.damage else text
+    if c.outcome is Outcome.INVALID:
+        return c.message.split(": ", 1)[-1]
+    return f"sent as +{c.phone_code} {c.national}; check it: {c.damage}"
+
+
+class CheckPage(QWizardPage):
+    """Check every row, list the invalid, damaged and duplicate ones, fix cells, check again."""
+
+    def __init__(self, wizard: ImportWizard, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.wiz = wizard
+        self.setTitle("Check the rows")
+        self.setSubTitle(
+            "Every row was normalized and checked; nothing has been sent yet. Invalid rows and "
+            "duplicates are not sent. Fix a number by double-clicking it, then check again."
+        )
+        self.setCommitPage(True)
+        self.setButtonText(QWizard.WizardButton.CommitButton, "&Start import")
+        self.result: CheckResult | None = None
+        self.fixes: dict[int, str] = {}
+        self.checking = False
+        self._generation = 0
+        self._filling = False
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 0)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.count_labels: dict[str, QLabel] = {}
+        grid = QGridLayout()
+        for i, (key, label) in enumerate(COUNT_LABELS):
+            value = QLabel("…", self)
+            value.setObjectName(f"count-{key}")
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.count_labels[key] = value
+            grid.addWidget(QLabel(label, self), i // 2, (i % 2) * 2)
+            grid.addWidget(value, i // 2, (i % 2) * 2 + 1)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        self.model = QStandardItemModel(0, len(PROBLEM_HEADERS), self)
+        self.model.setHorizontalHeaderLabels(list(PROBLEM_HEADERS))
+        self.model.itemChanged.connect(self._edited)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(20)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.table.horizontalHeader().setSectionResizeMode(
+            COL_PROBLEM, QHeaderView.ResizeMode.Stretch
+        )
+        self.table.setColumnWidth(COL_VALUE, 240)
+        self.fix_note = QLabel(self)
+        self.fix_note.setWordWrap(True)
+        self.recheck_button = QPushButton("Check &again with the fixes", self)
+        self.recheck_button.setEnabled(False)
+        self.recheck_button.clicked.connect(self.run_check)
+        fix_row = QHBoxLayout()
+        fix_row.addWidget(self.fix_note, 1)
+        fix_row.addWidget(self.recheck_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.status)
+        layout.addLayout(grid)
+        layout.addWidget(QLabel("Rows to look at:", self))
+        layout.addWidget(self.table, 1)
+        layout.addLayout(fix_row)
+
+    def initializePage(self) -> None:
+        self.run_check()
+
+    def cleanupPage(self) -> None:
+        # Going back invalidates the check (mapping or target may change).
+        self._generation += 1
+        self.checking = False
+        self.result = None
+
+    def run_check(self) -> None:
+        probe = self.wiz.source_page.probe
+        mapping = self.wiz.mapping_page.current_mapping()
+        scope = self.wiz.target_page.scope()
+        if probe is None or mapping is None or scope is None:
+            return
+        mapping.default_scope = scope
+        options = CheckOptions(
+            target=self.wiz.target_page.target, campaign_lookup=self.wiz.campaign_lookup
+        )
+        fixes = dict(self.fixes)
+        self._generation += 1
+        generation = self._generation
+        self.checking = True
+        self.result = None
+        self.recheck_button.setEnabled(False)
+        self.bar.setRange(0, 0)
+        self.bar.show()
+        self.status.setText(f"Checking every row of {probe.path.name}…")
+        for label in self.count_labels.values():
+            label.setText("…")
+        self.completeChanged.emit()
+        self.wiz.runner.submit(
+            "check the file",
+            lambda ctx: check_file(
+                probe, mapping, options, fixes, cancel=ctx.cancel_event, progress=ctx.report
+            ),
+            on_done=lambda result: self._checked(generation, result),
+            on_error=lambda exc: self._failed(generation, exc),
+            on_progress=lambda n: self._progress(generation, n),
+        )
+
+    def _progress(self, generation: int, rows: object) -> None:
+        if generation == self._generation and isinstance(rows, int):
+            self.status.setText(f"Checking… {rows:,} rows so far")
+
+    def _checked(self, generation: int, result: CheckResult) -> None:
+        if generation != self._generation:
+            return
+        self.checking = False
+        self.result = result
+        self.bar.hide()
+        counts = result.summary.as_dict()
+        for key, label in self.count_labels.items():
+            label.setText(f"{counts.get(key, 0):,}")
+        s = result.summary
+        if s.valid == 0:
+            self.status.setText("⚠ No row holds a valid number: nothing would be sent. Go back "
+                                "and check the phone column and the country code.")  # fmt: skip
+        else:
+            self.status.setText(
+                f"{s.valid:,} of {s.rows:,} rows will be sent."
+                + (f" {len(self.fixes)} fixed by hand." if self.fixes else "")
+            )
+        self._fill(result)
+        self.completeChanged.emit()
+
+    def _fill(self, result: CheckResult) -> None:
+        self._filling = True
+        self.model.removeRows(0, self.model.rowCount())
+        for c in result.problems:
+            row_item = QStandardItem(str(c.row))
+            row_item.setEditable(False)
+            value = self.fixes.get(c.row)
+            value_item = QStandardItem(value if value is not None else cell_text(c.original))
+            value_item.setData(c.row, ROW_ROLE)
+            # Duplicates are fine as they are; only the number itself can be corrected.
+            value_item.setEditable(c.outcome is not Outcome.DUPLICATE)
+            problem = QStandardItem(problem_text(c))
+            problem.setEditable(False)
+            color = BAD if c.outcome is Outcome.INVALID else WARN
+            for item in (row_item, value_item, problem):
+                item.setBackground(QBrush(color))
+            self.model.appendRow([row_item, value_item, problem])
+        more = f" ({result.more_problems:,} more not listed)" if result.more_problems else ""
+        self.fix_note.setText(
+            f"{len(result.problems):,} rows listed{more}. A fix replaces the phone cell for this "
+            "import only; the file is not changed and the report shows both values."
+        )
+        self._filling = False
+
+    def _edited(self, item: QStandardItem) -> None:
+        if self._filling or item.column() != COL_VALUE:
+            return
+        row = item.data(ROW_ROLE)
+        if isinstance(row, int):
+            self.fixes[row] = item.text().strip()
+            self.recheck_button.setEnabled(not self.checking)
+            self.status.setText(
+                f"Row {row} changed to {item.text().strip()!r}: check again to see the new counts."
+            )
+            self.completeChanged.emit()
+
+    def fix(self, row: int, value: str) -> None:
+        """Replace the phone cell of sheet row ``row`` (as double-click editing does)."""
+        for r in range(self.model.rowCount()):
+            item = self.model.item(r, COL_VALUE)
+            if item.data(ROW_ROLE) == row:
+                item.setText(value)
+                return
+        self.fixes[row] = value
+        self.recheck_button.setEnabled(not self.checking)
+
+    def _failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self.checking = False
+        self.bar.hide()
+        text = str(exc) if isinstance(exc, SheetError) else user_message(exc, "Checking").text
+        self.status.setText(f"⚠ {text}")
+        self.recheck_button.setEnabled(True)
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:
+        # Fixes typed but not checked again would be sent unseen: check first.
+        stale = self.recheck_button.isEnabled()
+        return self.result is not None and self.result.summary.valid > 0 and not stale

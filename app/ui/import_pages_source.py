@@ -1,0 +1,208 @@
+"""The import wizard's first page: the file, its sheet and header row, with the first rows shown.
+
+Opening and reading the file runs on the window's :class:`TaskRunner` (the reader starts a child
+process for workbooks); the page shows what it found or the reader's one-sentence refusal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from app.core.sheet_mapping import column_letter
+from app.core.sheet_types import CellValue, SheetError
+from app.ui.error_messages import user_message
+from app.ui.import_wizard_engine import FileProbe, probe_file
+
+if TYPE_CHECKING:
+    from app.ui.import_wizard import ImportWizard
+
+FILE_FILTER = (
+    "Spreadsheets and text tables (*.xlsx *.xlsm *.xlsb *.xls *.ods *.csv *.tsv *.txt);;"
+    "All files (*)"
+)
+PREVIEW_SHOWN = 30
+HEADER_COLOR = QColor("#dbe8ff")
+
+
+def cell_text(value: CellValue) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        # What Excel shows for a whole number; 2.02555E+09 stays as read (damage is flagged later).
+        return repr(value) if "e" in repr(value) else str(int(value))
+    return str(value)
+
+
+def fill_preview(model: QStandardItemModel, probe: FileProbe, header_row: int | None) -> None:
+    """The first rows as the sheet has them, the header row highlighted."""
+    rows = probe.preview[:PREVIEW_SHOWN]
+    width = max((len(cells) for _, cells in rows), default=0)
+    model.clear()
+    model.setHorizontalHeaderLabels([column_letter(i) for i in range(width)])
+    for number, cells in rows:
+        items = []
+        for i in range(width):
+            item = QStandardItem(cell_text(cells[i]) if i < len(cells) else "")
+            item.setEditable(False)
+            if number == header_row:
+                item.setBackground(QBrush(HEADER_COLOR))
+            items.append(item)
+        model.appendRow(items)
+        model.setVerticalHeaderItem(model.rowCount() - 1, QStandardItem(str(number)))
+
+
+class SourcePage(QWizardPage):
+    """Choose the file, the sheet and the header row, seeing the first rows of the sheet."""
+
+    def __init__(self, wizard: ImportWizard, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.wiz = wizard
+        self.setTitle("Choose the file")
+        self.setSubTitle(
+            "A spreadsheet (xlsx, xls, ods…) or a CSV/text file of phone numbers. You can also "
+            "drop a file onto the main window."
+        )
+        self.probe: FileProbe | None = None
+        self.loading = False
+        self._generation = 0
+        self.path_edit = QLineEdit(self)
+        self.path_edit.setPlaceholderText("Path of the file to import")
+        self.browse_button = QPushButton("&Browse…", self)
+        self.browse_button.clicked.connect(self.browse)
+        self.path_edit.editingFinished.connect(lambda: self.set_path(self.path_edit.text()))
+        self.sheet_combo = QComboBox(self)
+        self.sheet_combo.setEnabled(False)
+        self.sheet_combo.activated.connect(lambda _i: self._sheet_chosen())
+        self.header_spin = QSpinBox(self)
+        self.header_spin.setRange(0, 1_048_576)
+        self.header_spin.setSpecialValueText("none (data from the first row)")
+        self.header_spin.setEnabled(False)
+        self.header_spin.valueChanged.connect(self._header_changed)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.model = QStandardItemModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setDefaultSectionSize(20)
+
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.path_edit, 1)
+        file_row.addWidget(self.browse_button)
+        form = QFormLayout()
+        form.addRow("&File", file_row)
+        form.addRow("&Sheet", self.sheet_combo)
+        form.addRow("&Header row", self.header_spin)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(QLabel("First rows of the sheet (the header row is highlighted):", self))
+        layout.addWidget(self.table, 1)
+
+    @property
+    def header_row(self) -> int | None:
+        value = self.header_spin.value()
+        return value or None
+
+    def browse(self) -> None:
+        start = self.path_edit.text() or str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Choose the file to import", start, FILE_FILTER)
+        if path:
+            self.set_path(path)
+
+    def set_path(self, path: str | Path, sheet: str | None = None) -> None:
+        """Read the first rows of ``path`` (``sheet``, or the first sheet with data)."""
+        text = str(path).strip()
+        self.path_edit.setText(text)
+        if not text:
+            return
+        if (
+            self.probe is not None
+            and str(self.probe.path) == text
+            and (sheet is None or sheet == self.probe.sheet)
+        ):
+            return
+        self._generation += 1
+        generation = self._generation
+        self.probe = None
+        self.loading = True
+        self.message.setText(f"Reading {Path(text).name}…")
+        self.completeChanged.emit()
+        self.wiz.runner.submit(
+            "read the first rows",
+            lambda _ctx: probe_file(Path(text), sheet),
+            on_done=lambda probe: self._probed(generation, probe),
+            on_error=lambda exc: self._failed(generation, exc),
+        )
+
+    def _probed(self, generation: int, probe: FileProbe) -> None:
+        if generation != self._generation:
+            return
+        self.loading = False
+        self.probe = probe
+        self.sheet_combo.blockSignals(True)
+        self.sheet_combo.clear()
+        self.sheet_combo.addItems(list(probe.sheet_names) or [probe.sheet or "(text file)"])
+        if probe.sheet in probe.sheet_names:
+            self.sheet_combo.setCurrentText(probe.sheet)
+        self.sheet_combo.setEnabled(len(probe.sheet_names) > 1)
+        self.sheet_combo.blockSignals(False)
+        self.header_spin.blockSignals(True)
+        last = probe.preview[-1][0] if probe.preview else 1
+        self.header_spin.setRange(0, max(last, 1))
+        self.header_spin.setValue(probe.header_row or 0)
+        self.header_spin.setEnabled(True)
+        self.header_spin.blockSignals(False)
+        found = (
+            f"the header looks like row {probe.header_row}"
+            if probe.header_row
+            else "no header row found (data from the first row)"
+        )
+        self.message.setText(
+            f"{probe.path.name}: sheet {probe.sheet!r}; {found}. Change the header row if it "
+            "is wrong."
+            if probe.sheet
+            else f"{probe.path.name}: {found}. Change the header row if it is wrong."
+        )
+        fill_preview(self.model, probe, self.header_row)
+        self.wiz.source_changed()
+        self.completeChanged.emit()
+
+    def _failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self.loading = False
+        text = str(exc) if isinstance(exc, SheetError) else user_message(exc, "Reading").text
+        self.message.setText(f"⚠ {text}")
+        self.model.clear()
+        self.completeChanged.emit()
+
+    def _sheet_chosen(self) -> None:
+        if self.probe is not None and self.sheet_combo.currentText() != self.probe.sheet:
+            self.set_path(self.probe.path, self.sheet_combo.currentText())
+
+    def _header_changed(self, _value: int) -> None:
+        if self.probe is not None:
+            fill_preview(self.model, self.probe, self.header_row)
+            self.wiz.source_changed()
+
+    def isComplete(self) -> bool:
+        return self.probe is not None and not self.loading

@@ -1,0 +1,158 @@
+"""The import wizard: file → columns → list and scope → check → run → result.
+
+Each page lives in its own module (``import_pages_*``); the run and result pages are shared
+with bulk removal and the job list (:mod:`app.ui.job_progress`). The wizard holds what the
+pages share: the session, the runner, the campaign names (fetched once, in the background)
+and the :class:`JobHandle` once the import starts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QWidget, QWizard
+
+from app.api.models import Campaign
+from app.core.job_staging import JobSettings
+from app.core.paths import AppPaths
+from app.core.session import Session
+from app.ui.import_pages_check import CheckPage
+from app.ui.import_pages_mapping import MappingPage, TargetPage
+from app.ui.import_pages_source import SourcePage
+from app.ui.import_wizard_engine import stage_job
+from app.ui.job_progress import JobHandle, ResultPage, RunPage
+from app.ui.tasks import TaskRunner
+
+
+class ImportWizard(QWizard):
+    """Import a spreadsheet of numbers into the DNC or SMS opt-out list.
+
+    Signals:
+        job_started(object): the :class:`JobHandle` of the import, once it starts.
+        job_finished(object): the job's summary dict when it has ended (for refreshing views).
+    """
+
+    job_started = Signal(object)
+    job_finished = Signal(object)
+
+    PAGE_SOURCE, PAGE_MAPPING, PAGE_TARGET, PAGE_CHECK, PAGE_RUN, PAGE_RESULT = range(6)
+
+    def __init__(
+        self,
+        session: Session,
+        runner: TaskRunner,
+        paths: AppPaths,
+        file: Path | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.runner = runner
+        self.paths = paths
+        self.campaign_lookup: dict[str, str] = {}
+        self.campaigns_error = ""
+        self.handle: JobHandle | None = None
+        self.setWindowTitle(f"Import numbers — {session.connection.name}")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
+        self.setOption(QWizard.WizardOption.HaveHelpButton, False)
+        self.source_page = SourcePage(self)
+        self.mapping_page = MappingPage(self)
+        self.target_page = TargetPage(self)
+        self.check_page = CheckPage(self)
+        self.run_page = RunPage(self.start_job, "import", self)
+        self.result_page = ResultPage(self.run_page, "import", self)
+        for page_id, page in enumerate(
+            (
+                self.source_page,
+                self.mapping_page,
+                self.target_page,
+                self.check_page,
+                self.run_page,
+                self.result_page,
+            )
+        ):
+            self.setPage(page_id, page)
+        self.resize(980, 680)
+        self._load_campaigns()
+        if file is not None:
+            self.source_page.set_path(file)
+
+    def _load_campaigns(self) -> None:
+        api = self.session.api
+
+        def done(campaigns: list[Campaign]) -> None:
+            self.campaign_lookup = {c.name: c.id for c in campaigns}
+            self.target_page.set_campaigns(self.campaign_lookup)
+
+        def failed(exc: BaseException) -> None:
+            self.campaigns_error = str(exc)
+            self.target_page.set_campaigns({})
+
+        self.runner.submit(
+            "load campaigns",
+            lambda ctx: api.campaigns(ctx.cancel_event),
+            on_done=done,
+            on_error=failed,
+        )
+
+    def source_changed(self) -> None:
+        """The file, sheet or header row changed: the mapping must be proposed again."""
+        self.mapping_page._key = None
+
+    def settings(self) -> JobSettings:
+        probe = self.source_page.probe
+        mapping = self.mapping_page.current_mapping()
+        scope = self.target_page.scope()
+        assert probe is not None and mapping is not None and scope is not None
+        return JobSettings(
+            file=probe.path,
+            scope=scope,
+            target=self.target_page.target,
+            sheet=probe.sheet or None,
+            phone_code=mapping.default_phone_code,
+            reason=mapping.default_reason,
+            purpose=mapping.default_purpose,
+            name=self.target_page.name_edit.text().strip(),
+            note=self.target_page.note_edit.text().strip(),
+        )
+
+    def start_job(self) -> JobHandle:
+        """Stage the checked file as a job and start sending (called by the run page)."""
+        if self.handle is not None:
+            return self.handle
+        settings = self.settings()
+        mapping = self.mapping_page.current_mapping()
+        assert mapping is not None
+        fixes = dict(self.check_page.fixes)
+        lookup = dict(self.campaign_lookup)
+        paths = self.paths
+        connection = self.session.connection
+
+        def stage() -> Any:
+            return stage_job(
+                settings,
+                mapping,
+                paths.jobs_dir,
+                paths.reports_dir,
+                kind="import",
+                connection=connection,
+                campaign_lookup=lookup,
+                fixes=fixes,
+            )
+
+        handle = JobHandle(
+            self.runner,
+            self.session,
+            "import",
+            stage=stage,
+            concurrency=self.target_page.concurrency_spin.value(),
+            parent=self.runner,
+        )
+        handle.finished.connect(self.job_finished)
+        self.handle = handle
+        handle.start()
+        self.job_started.emit(handle)
+        return handle

@@ -1,0 +1,384 @@
+"""The Jobs tab: every import and removal job on this machine, live or past, and resuming them.
+
+The table is a thin model over :class:`app.core.job_catalog.JobInfo`; the job files are read on
+the window's :class:`TaskRunner` (again every second while a job of this process runs, so its
+progress and counts stay current). A job whose file says it was running when no job of this
+process runs it was interrupted (the app was closed, crashed or was killed): it can be resumed,
+and only the rows not answered are sent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.job_catalog import JobInfo, list_jobs
+from app.core.job_report import write_report
+from app.core.job_store import JobStatus, JobStore
+from app.core.paths import AppPaths
+from app.core.session import Session
+from app.ui.error_messages import user_message
+from app.ui.job_progress import JobHandle, ResumeWizard, job_registry, open_path
+from app.ui.tasks import TaskRunner
+
+HEADERS = ("Name", "Status", "Job", "File", "Progress", "Outcomes", "Note", "Created (UTC)")
+COL_NAME, COL_STATUS, COL_KIND, COL_FILE, COL_PROGRESS, COL_OUTCOMES, COL_NOTE, COL_CREATED = range(
+    len(HEADERS)
+)
+INFO_ROLE = Qt.ItemDataRole.UserRole + 1
+REFRESH_MS = 1000
+_OUTCOME_NAMES = (
+    ("inserted", "inserted"),
+    ("already_present", "already there"),
+    ("removed", "removed"),
+    ("not_found", "not on the list"),
+    ("invalid", "invalid"),
+    ("duplicate_in_file", "duplicates"),
+    ("failed", "failed"),
+    ("not_attempted", "not attempted"),
+)
+INTERRUPTED = "interrupted"
+_ROOT = QModelIndex()
+
+
+def job_state(info: JobInfo, handle: JobHandle | None) -> str:
+    """What a person should read in the Status column."""
+    if info.error:
+        return "unreadable"
+    if handle is not None and handle.running:
+        return "paused" if handle.paused else "running"
+    status = info.status
+    if status == JobStatus.RUNNING.value:
+        return INTERRUPTED
+    if status == JobStatus.PAUSED.value:
+        return "paused — can be resumed"
+    if status == JobStatus.READY.value:
+        return "not started" if info.pending else "ready"
+    if status == JobStatus.DRY_RUN.value:
+        return "dry run"
+    return status
+
+
+def outcomes_text(info: JobInfo) -> str:
+    return ", ".join(
+        f"{info.counts[k]:,} {name}" for k, name in _OUTCOME_NAMES if info.counts.get(k)
+    )
+
+
+def kind_text(info: JobInfo) -> str:
+    meta = info.meta
+    if info.kind == "removal":
+        return f"removal from the DNC list ({meta.get('scope', '')})"
+    target = "SMS opt-out list" if meta.get("target") == "sms-opt-out" else "DNC list"
+    return f"import into the {target} ({meta.get('scope', '')})"
+
+
+class JobTableModel(QAbstractTableModel):
+    """Rows of :class:`JobInfo`; ``INFO_ROLE`` gives the object itself."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.jobs: list[JobInfo] = []
+
+    def set_jobs(self, jobs: list[JobInfo]) -> None:
+        self.beginResetModel()
+        self.jobs = jobs
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.jobs)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.jobs):
+            return None
+        info = self.jobs[index.row()]
+        if role == INFO_ROLE:
+            return info
+        col = index.column()
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_FILE:
+                return str(info.meta.get("file", ""))
+            if col == COL_STATUS and job_state(info, None) == INTERRUPTED:
+                return "The app stopped while this job ran; resume it to send the rows left."
+            if col == COL_NOTE:
+                return str(info.meta.get("note", ""))
+            return info.error or None
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        handle = job_registry().by_path(info.path)
+        if col == COL_NAME:
+            return str(info.meta.get("name") or info.path.stem)
+        if col == COL_STATUS:
+            return job_state(info, handle)
+        if col == COL_KIND:
+            return kind_text(info) if not info.error else ""
+        if col == COL_FILE:
+            return Path(str(info.meta.get("file", ""))).name
+        if col == COL_PROGRESS:
+            if info.error:
+                return info.error
+            rows = info.rows
+            percent = 100 * info.done / rows if rows else 100
+            return f"{info.done:,} of {rows:,} ({percent:.0f} %)"
+        if col == COL_OUTCOMES:
+            return outcomes_text(info)
+        if col == COL_NOTE:
+            return str(info.meta.get("note", ""))
+        if col == COL_CREATED:
+            return str(info.meta.get("created", ""))
+        return None
+
+
+class JobListView(QWidget):
+    """The Jobs tab.
+
+    Signals:
+        status_message(str): text for the window's status bar.
+        busy_changed(bool): reading the job files started or ended.
+        job_finished(object): a job resumed from here ended (its summary dict).
+        loaded(): the table was filled from the job files.
+    """
+
+    status_message = Signal(str)
+    busy_changed = Signal(bool)
+    job_finished = Signal(object)
+    loaded = Signal()
+
+    def __init__(self, paths: AppPaths, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.paths = paths
+        self.runner = runner
+        self.session: Session | None = None
+        self.wizard: ResumeWizard | None = None
+        self._loading = False
+        self._again = False
+        self.model = JobTableModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(COL_OUTCOMES, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((COL_NAME, 200), (COL_STATUS, 150), (COL_KIND, 230), (COL_FILE, 160),
+                           (COL_PROGRESS, 150), (COL_NOTE, 180)):  # fmt: skip
+            self.table.setColumnWidth(col, width)
+        self.table.doubleClicked.connect(lambda _i: self.open_report())
+        self.resume_button = QPushButton("&Resume", self)
+        self.resume_button.setToolTip("Send the rows this job has not sent yet")
+        self.report_button = QPushButton("Open &report", self)
+        self.folder_button = QPushButton("Open &folder", self)
+        self.refresh_button = QPushButton("Re&fresh", self)
+        self.resume_button.clicked.connect(self.resume_selected)
+        self.report_button.clicked.connect(self.open_report)
+        self.folder_button.clicked.connect(self.open_folder)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.summary = QLabel(self)
+        bar = QHBoxLayout()
+        for b in (self.resume_button, self.report_button, self.folder_button, self.refresh_button):
+            bar.addWidget(b)
+        bar.addStretch()
+        bar.addWidget(self.summary)
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(self.table, 1)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.model.modelReset.connect(self._update_buttons)
+        self._timer = QTimer(self)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self._tick)
+        job_registry().changed.connect(self._registry_changed)
+        self._update_buttons()
+
+    # -- loading ------------------------------------------------------------------------
+    def set_session(self, session: Session | None) -> None:
+        self.session = session
+        self._update_buttons()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the job files again (in the background)."""
+        if self._loading:
+            self._again = True
+            return
+        self._loading = True
+        self.busy_changed.emit(True)
+        jobs_dir = self.paths.jobs_dir
+        self.runner.submit(
+            "list jobs",
+            lambda _ctx: list_jobs(jobs_dir),
+            on_done=self._loaded,
+            on_error=self._failed,
+        )
+
+    def _loaded(self, jobs: list[JobInfo]) -> None:
+        self._loading = False
+        self.busy_changed.emit(False)
+        selected = self.selected()
+        self.model.set_jobs(jobs)
+        if selected is not None:
+            for row, info in enumerate(jobs):
+                if info.path == selected.path:
+                    self.table.selectRow(row)
+        waiting = [j for j in jobs if j.resumable and job_registry().by_path(j.path) is None]
+        self.summary.setText(
+            f"{len(jobs):,} jobs" + (f"; {len(waiting)} can be resumed" if waiting else "")
+        )
+        self.loaded.emit()
+        if self._again:
+            self._again = False
+            self.refresh()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._loading = False
+        self.busy_changed.emit(False)
+        self.status_message.emit(user_message(exc, "Reading the job files").text)
+
+    def _registry_changed(self) -> None:
+        if job_registry().running():
+            self._timer.start()
+        self.refresh()
+
+    def _tick(self) -> None:
+        if not job_registry().running():
+            self._timer.stop()
+        if self.isVisible():
+            self.refresh()
+
+    def resumable_jobs(self) -> list[JobInfo]:
+        return [
+            j for j in self.model.jobs if j.resumable and job_registry().by_path(j.path) is None
+        ]
+
+    def status_text(self) -> str:
+        waiting = self.resumable_jobs()
+        if waiting:
+            return f"{len(waiting)} job(s) stopped before the end; select one and Resume."
+        return ""
+
+    # -- actions ------------------------------------------------------------------------
+    def selected(self) -> JobInfo | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        info = self.model.data(rows[0], INFO_ROLE)
+        return info if isinstance(info, JobInfo) else None
+
+    def select_job(self, path: Path) -> bool:
+        for row, info in enumerate(self.model.jobs):
+            if info.path == path:
+                self.table.selectRow(row)
+                return True
+        return False
+
+    def _update_buttons(self) -> None:
+        info = self.selected()
+        live = info is not None and job_registry().by_path(info.path) is not None
+        self.resume_button.setEnabled(
+            info is not None and info.resumable and not live and self.session is not None
+        )
+        self.report_button.setEnabled(info is not None and not info.error)
+        self.folder_button.setEnabled(info is not None)
+
+    def resume_selected(self) -> None:
+        info = self.selected()
+        session = self.session
+        if info is None or session is None or not info.resumable:
+            return
+        if job_registry().by_path(info.path) is not None:
+            return
+        wanted = str(info.meta.get("connection", ""))
+        if wanted and wanted != session.connection.name:
+            QMessageBox.warning(
+                self,
+                "Another connection",
+                f"This job was started on the connection {wanted!r}; you are connected to "
+                f"{session.connection.name!r}. Switch to {wanted!r} (File ▸ Connections…) to "
+                "resume it, so its rows go to the same service.",
+            )
+            return
+        handle = JobHandle(
+            self.runner,
+            session,
+            info.kind or "import",
+            job_path=info.path,
+            parent=self.runner,
+        )
+        handle.finished.connect(self.job_finished)
+        handle.finished.connect(lambda _s: self.refresh())
+        handle.failed.connect(lambda _t: self.refresh())
+        name = str(info.meta.get("name") or info.job_id)
+        self.wizard = ResumeWizard(handle, f"Resume {name}", self)
+        self.wizard.show()
+        self.status_message.emit(f"Resuming {name}: {info.pending:,} rows to send.")
+
+    def open_report(self) -> None:
+        info = self.selected()
+        if info is None or info.error:
+            return
+        report = info.report
+        if job_registry().by_path(info.path) is not None:
+            # A running job rewrites its report when it ends; open what is there.
+            if report.exists():
+                open_path(report)
+            else:
+                self.status_message.emit("The report is written when the job ends or pauses.")
+            return
+
+        def work(_ctx: object) -> Path:
+            if report.exists():
+                return report
+            with JobStore(info.path) as store:
+                return write_report(store, report)
+
+        self.runner.submit(
+            "write the report",
+            work,
+            on_done=self._open_written,
+            on_error=lambda exc: self.status_message.emit(
+                user_message(exc, "Writing the report").text
+            ),
+        )
+
+    def _open_written(self, path: Path) -> None:
+        if not open_path(path):
+            self.status_message.emit(f"No application could open {path}.")
+
+    def open_folder(self) -> None:
+        info = self.selected()
+        if info is not None:
+            open_path(info.report.parent if not info.error else info.path.parent)

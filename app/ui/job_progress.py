@@ -1,0 +1,528 @@
+"""Running an import or removal job from the GUI, and the run and result pages that show it.
+
+:class:`JobHandle` runs one job (stage then send, or resume) on the window's
+:class:`~app.ui.tasks.TaskRunner` and is the only thing the pages, the job list and the window
+talk to: pause, resume and cancel go to the engine's :class:`JobControl` (thread-safe events),
+progress comes back through ``TaskContext.report`` (the engine throttles it to four a second).
+Running handles are kept in :func:`job_registry`, so the job list shows them live and the
+window can ask what to do with them when it closes.
+
+If the task is cancelled from outside (the window shutting down cancels every task), the job is
+*suspended*, never cancelled: its unsent rows stay in the job file for a resume.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from app.api.errors import ApiError
+from app.core.job_exec import job_summary
+from app.core.job_runner import JobAborted, JobControl, JobProgress
+from app.core.job_store import JobStatus, JobStore
+from app.core.session import Session
+from app.core.sheet_check import CheckSummary
+from app.core.sheet_types import SheetError
+from app.ui.error_messages import user_message
+from app.ui.tasks import TaskContext, TaskRunner
+
+StageFn = Callable[[], tuple[JobStore, CheckSummary]]
+
+# Labels of the summary keys, in the order a person reads them.
+SUMMARY_LABELS = (
+    ("rows", "Rows in the file"),
+    ("valid", "Valid numbers"),
+    ("inserted", "Inserted"),
+    ("already_present", "Already on the list"),
+    ("removed", "Removed"),
+    ("not_found", "Not on the list"),
+    ("invalid", "Invalid (not sent)"),
+    ("duplicates_in_file", "Duplicates in the file (not sent)"),
+    ("blank", "Blank rows"),
+    ("failed", "Failed"),
+    ("not_attempted", "Not attempted (cancelled)"),
+    ("pending", "Still to send"),
+    ("late_requests", "Requests later than 10 business days"),
+)
+
+
+def open_path(path: Path) -> bool:
+    """Open a file or folder with the desktop's default application."""
+    return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
+
+
+def describe_progress(p: JobProgress) -> str:
+    """``1,234 of 5,000 rows · 310 rows/s · about 12 s left``."""
+    parts = [f"{p.done:,} of {p.total:,} rows"]
+    if p.rows_per_second > 0:
+        parts.append(f"{p.rows_per_second:,.0f} rows/s")
+    if p.paused:
+        parts.append("paused")
+    elif p.eta_seconds is not None and p.done < p.total:
+        parts.append(f"about {_duration(p.eta_seconds)} left")
+    return " · ".join(parts)
+
+
+def _duration(value: float) -> str:
+    seconds = round(value)
+    if seconds < 90:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 90:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+class JobRegistry(QObject):
+    """The jobs this process is running now.
+
+    Signals:
+        changed(): a job started or ended.
+    """
+
+    changed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handles: list[JobHandle] = []
+
+    def add(self, handle: JobHandle) -> None:
+        self.handles.append(handle)
+        self.changed.emit()
+
+    def remove(self, handle: JobHandle) -> None:
+        if handle in self.handles:
+            self.handles.remove(handle)
+            self.changed.emit()
+
+    def running(self) -> list[JobHandle]:
+        return [h for h in self.handles if h.running]
+
+    def by_path(self, path: Path) -> JobHandle | None:
+        for handle in self.handles:
+            if handle.job_path == path:
+                return handle
+        return None
+
+
+_registry: JobRegistry | None = None
+
+
+def job_registry() -> JobRegistry:
+    global _registry
+    if _registry is None:
+        _registry = JobRegistry()
+    return _registry
+
+
+class JobHandle(QObject):
+    """One import or removal job run in the background.
+
+    Signals (on the GUI thread):
+        staged(object): the :class:`CheckSummary` of a new job once its file is written.
+        progress(object): a :class:`JobProgress`.
+        finished(object): the job's summary dict (:func:`app.core.job_exec.job_summary`)
+            with ``status`` set to the new status (finished, cancelled or paused).
+        failed(str): one sentence saying why the job could not run or stopped.
+    """
+
+    staged = Signal(object)
+    progress = Signal(object)
+    finished = Signal(object)
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        session: Session,
+        kind: str,
+        *,
+        stage: StageFn | None = None,
+        job_path: Path | None = None,
+        concurrency: int = 8,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        if (stage is None) == (job_path is None):
+            raise ValueError("give either a staging function or the job file to resume")
+        self.runner = runner
+        self.session = session
+        self.kind = kind
+        self.concurrency = concurrency
+        self.control = JobControl()
+        self.job_path = job_path
+        self.running = False
+        self.last_progress: JobProgress | None = None
+        self.result: dict[str, Any] | None = None
+        self.error = ""
+        self._stage = stage
+
+    @property
+    def paused(self) -> bool:
+        return self.control.paused.is_set()
+
+    def start(self) -> None:
+        self.running = True
+        job_registry().add(self)
+        self.runner.submit(
+            f"{self.kind} job",
+            self._work,
+            on_done=self._on_done,
+            on_error=self._on_error,
+            on_progress=self._on_progress,
+        )
+
+    def pause(self) -> None:
+        self.control.pause()
+
+    def resume(self) -> None:
+        self.control.resume()
+
+    def cancel(self) -> None:
+        """Stop for good: rows not sent yet end as "not attempted"."""
+        self.control.cancel()
+
+    def suspend(self) -> None:
+        """Stop now, keeping unsent rows for a resume (the window is closing)."""
+        self.control.suspend()
+
+    # -- worker thread ------------------------------------------------------------------
+    def _work(self, ctx: TaskContext) -> dict[str, Any]:
+        from app.core.import_job import run_import
+        from app.core.removal_job import run_removal
+
+        ended = threading.Event()
+
+        def watch() -> None:
+            # The runner cancels every task at shutdown: keep the rows for a resume.
+            while not ended.wait(0.1):
+                if ctx.cancel_event.is_set():
+                    self.control.suspend()
+                    return
+
+        threading.Thread(target=watch, name="job-watch", daemon=True).start()
+        store: JobStore | None = None
+        try:
+            if self._stage is not None:
+                ctx.report("staging")
+                store, summary = self._stage()
+                ctx.report(("staged", store.path, summary))
+            else:
+                assert self.job_path is not None
+                store = JobStore(self.job_path)
+            run = run_import if store.meta().get("kind") != "removal" else run_removal
+            status = run(
+                store,
+                self.session,
+                concurrency=self.concurrency,
+                control=self.control,
+                progress=ctx.report,
+            )
+            out = job_summary(store)
+            out["status"] = status.value
+            return out
+        finally:
+            ended.set()
+            if store is not None:
+                store.close()
+
+    # -- GUI thread ---------------------------------------------------------------------
+    def _on_progress(self, value: object) -> None:
+        if isinstance(value, tuple) and value and value[0] == "staged":
+            self.job_path = value[1]
+            self.staged.emit(value[2])
+            job_registry().changed.emit()
+        elif isinstance(value, JobProgress):
+            self.last_progress = value
+            self.progress.emit(value)
+
+    def _on_done(self, summary: dict[str, Any]) -> None:
+        self.running = False
+        self.result = summary
+        job_registry().remove(self)
+        self.finished.emit(summary)
+
+    def _on_error(self, exc: BaseException) -> None:
+        self.running = False
+        if isinstance(exc, JobAborted):
+            self.error = f"{exc} Resume it from the Jobs tab once the cause is fixed."
+        elif isinstance(exc, SheetError):
+            self.error = str(exc)
+        elif isinstance(exc, ApiError | OSError):
+            self.error = user_message(exc, "The job").text
+        else:
+            self.error = user_message(exc, "The job").text
+        job_registry().remove(self)
+        self.failed.emit(self.error)
+
+
+def ask_before_close(parent: QWidget) -> bool:
+    """When jobs are running, ask whether to pause them (resumable) or cancel them.
+
+    Returns False when the person chose to keep the window open.
+    """
+    running = job_registry().running()
+    if not running:
+        return True
+    n = len(running)
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("A job is still running" if n == 1 else f"{n} jobs are still running")
+    box.setText(
+        f"{'A job is' if n == 1 else f'{n} jobs are'} still sending rows to the service. "
+        "Pause keeps every row not sent yet: the job can be resumed from the Jobs tab the next "
+        "time DNC Desk starts. Cancel ends it for good: rows not sent are reported as not "
+        "attempted."
+    )
+    pause = box.addButton("Pause and close", QMessageBox.ButtonRole.AcceptRole)
+    cancel = box.addButton(
+        "Cancel the job" + ("s" if n > 1 else ""), QMessageBox.ButtonRole.DestructiveRole
+    )
+    box.addButton("Keep working", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(pause)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is pause:
+        for handle in running:
+            handle.suspend()
+        return True
+    if clicked is cancel:
+        for handle in running:
+            handle.cancel()
+        return True
+    return False
+
+
+class RunPage(QWizardPage):
+    """The run page: progress bar, rows per second, ETA, pause, resume and cancel.
+
+    ``start`` makes and starts the :class:`JobHandle` when the page is shown. When the job ends
+    the wizard moves on to the result page by itself.
+    """
+
+    def __init__(self, start: Callable[[], JobHandle], noun: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setTitle(f"Running the {noun}")
+        self.setSubTitle(
+            "Rows are sent in the background; this window and the main window stay usable. "
+            "Closing this wizard keeps the job running (see the Jobs tab)."
+        )
+        self._start = start
+        self.handle: JobHandle | None = None
+        self._done = False
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 0)
+        self.rate_label = QLabel("Checking the file and saving the job…", self)
+        self.counts_label = QLabel(self)
+        self.counts_label.setWordWrap(True)
+        self.error_label = QLabel(self)
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #b00020;")
+        self.pause_button = QPushButton("&Pause", self)
+        self.resume_button = QPushButton("&Resume", self)
+        self.cancel_button = QPushButton("&Cancel job…", self)
+        self.pause_button.clicked.connect(self.pause)
+        self.resume_button.clicked.connect(self.resume)
+        self.cancel_button.clicked.connect(self.cancel_job)
+        buttons = QHBoxLayout()
+        for b in (self.pause_button, self.resume_button, self.cancel_button):
+            buttons.addWidget(b)
+        buttons.addStretch()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.rate_label)
+        layout.addWidget(self.counts_label)
+        layout.addLayout(buttons)
+        layout.addWidget(self.error_label)
+        layout.addStretch()
+        self._buttons_for(running=False)
+
+    def initializePage(self) -> None:
+        if self.handle is not None:
+            return
+        handle = self._start()
+        self.handle = handle
+        handle.staged.connect(self._staged)
+        handle.progress.connect(self.show_progress)
+        handle.finished.connect(self._finished)
+        handle.failed.connect(self._failed)
+        if handle.last_progress is not None:
+            self.show_progress(handle.last_progress)
+        self._buttons_for(running=True)
+
+    def isComplete(self) -> bool:
+        return self._done
+
+    def _buttons_for(self, running: bool) -> None:
+        paused = self.handle is not None and self.handle.paused
+        self.pause_button.setEnabled(running and not paused)
+        self.resume_button.setEnabled(running and paused)
+        self.cancel_button.setEnabled(running)
+
+    def _staged(self, summary: CheckSummary) -> None:
+        self.rate_label.setText(f"{summary.valid:,} valid rows to send; starting…")
+
+    def show_progress(self, p: JobProgress) -> None:
+        self.bar.setRange(0, max(p.total, 1))
+        self.bar.setValue(p.done)
+        self.rate_label.setText(describe_progress(p))
+        shown = [
+            f"{label.lower()}: {p.counts[key]:,}"
+            for key, label in SUMMARY_LABELS
+            if p.counts.get(key) and key != "pending"
+        ]
+        self.counts_label.setText("; ".join(shown))
+
+    def pause(self) -> None:
+        if self.handle is not None:
+            self.handle.pause()
+            self.rate_label.setText(
+                self.rate_label.text() + " · pausing (requests in flight finish)"
+            )
+            self._buttons_for(running=True)
+
+    def resume(self) -> None:
+        if self.handle is not None:
+            self.handle.resume()
+            self._buttons_for(running=True)
+
+    def cancel_job(self) -> None:
+        if self.handle is None or not self.handle.running:
+            return
+        answer = QMessageBox.question(
+            self,
+            "Cancel the job",
+            "Stop sending? Rows already sent stay sent; rows not sent yet are reported as "
+            "not attempted and the job cannot be resumed.",
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.handle.cancel()
+            self.rate_label.setText("Cancelling: waiting for the requests in flight…")
+            self._buttons_for(running=False)
+
+    def _finished(self, summary: dict[str, Any]) -> None:
+        self._done = True
+        self._buttons_for(running=False)
+        self.bar.setRange(0, max(int(summary.get("rows", 0)), 1))
+        self.bar.setValue(int(summary.get("rows", 0)) - int(summary.get("pending", 0)))
+        self.completeChanged.emit()
+        wizard = self.wizard()
+        if wizard is not None and wizard.currentPage() is self:
+            wizard.next()
+
+    def _failed(self, text: str) -> None:
+        self._buttons_for(running=False)
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.rate_label.setText("The job stopped.")
+        self.error_label.setText(text)
+
+
+class ResultPage(QWizardPage):
+    """Counts per outcome, the late-request count, and buttons opening the report and folder."""
+
+    def __init__(self, run_page: RunPage, noun: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTitle(f"{noun[:1].upper()}{noun[1:]} finished")
+        self.run_page = run_page
+        self.summary: dict[str, Any] = {}
+        self.headline = QLabel(self)
+        self.headline.setWordWrap(True)
+        self.form = QFormLayout()
+        self.report_label = QLabel(self)
+        self.report_label.setWordWrap(True)
+        self.report_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.open_report_button = QPushButton("Open &report", self)
+        self.open_folder_button = QPushButton("Open &folder", self)
+        self.open_report_button.clicked.connect(self.open_report)
+        self.open_folder_button.clicked.connect(self.open_folder)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.open_report_button)
+        buttons.addWidget(self.open_folder_button)
+        buttons.addStretch()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.headline)
+        layout.addLayout(self.form)
+        layout.addWidget(self.report_label)
+        layout.addLayout(buttons)
+        layout.addStretch()
+        self.value_labels: dict[str, QLabel] = {}
+
+    def initializePage(self) -> None:
+        handle = self.run_page.handle
+        self.summary = dict(handle.result or {}) if handle is not None else {}
+        status = self.summary.get("status", "")
+        if status == JobStatus.FINISHED.value:
+            text = "Every row has its outcome."
+        elif status == JobStatus.CANCELLED.value:
+            text = "The job was cancelled; rows not sent are counted as not attempted."
+        else:
+            text = "The job was paused; resume it from the Jobs tab."
+        self.headline.setText(f"<b>{self.summary.get('name', '')}</b>: {text}")
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.value_labels = {}
+        for key, label in SUMMARY_LABELS:
+            if key not in self.summary:
+                continue
+            value = int(self.summary[key])
+            if key in ("pending", "not_attempted", "blank") and not value:
+                continue
+            widget = QLabel(f"{value:,}", self)
+            widget.setObjectName(f"count-{key}")
+            self.value_labels[key] = widget
+            self.form.addRow(label, widget)
+        report = self.summary.get("report", "")
+        self.report_label.setText(f"Report: {report}" if report else "")
+        self.open_report_button.setEnabled(bool(report))
+        self.open_folder_button.setEnabled(bool(report))
+
+    def open_report(self) -> None:
+        report = self.summary.get("report")
+        if report:
+            open_path(Path(report))
+
+    def open_folder(self) -> None:
+        report = self.summary.get("report")
+        if report:
+            open_path(Path(report).parent)
+
+
+class ResumeWizard(QWizard):
+    """The run and result pages alone, for a job resumed from the job list."""
+
+    def __init__(self, handle: JobHandle, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.handle = handle
+        noun = "removal" if handle.kind == "removal" else "import"
+        self.run_page = RunPage(self._start, noun, self)
+        self.result_page = ResultPage(self.run_page, noun, self)
+        self.addPage(self.run_page)
+        self.addPage(self.result_page)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.resize(640, 440)
+
+    def _start(self) -> JobHandle:
+        if not self.handle.running and self.handle.result is None and not self.handle.error:
+            self.handle.start()
+        return self.handle
