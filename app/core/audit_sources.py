@@ -35,6 +35,7 @@ from app.core.audit_types import (
 
 PAGE_SIZE = 1000
 ANY_PURPOSE = Scope.purpose("")
+_SHARED = "the numbers are looked up for another scope of this list anyway"
 
 Searcher = Callable[[DncQuery, int, int], Page[OptOutRecord]]
 
@@ -140,40 +141,48 @@ def gather_entries(
     for kind in kinds:
         search = searcher(api, kind, cancel)
         limits = limits_of(kind)
-        to_look_up: list[tuple[Scope, int, str]] = []
+        firsts: list[tuple[Scope, Page[OptOutRecord], int, str | None]] = []
         for scope in scopes:
             check_cancel(cancel)
             step += 1
             progress(step, 0, f"Checking the {kind.value} list, {scope.label()} scope")
-            query = DncQuery(scope=scope)
-            first = search(query, 0, PAGE_SIZE)
+            first = search(DncQuery(scope=scope), 0, PAGE_SIZE)
             total = first.total if first.total is not None else len(first.items)
-            why = _lookup_reason(total, limits, plan, len(wanted))
-            if why is None:
-                entries, requests = download_pages(
-                    search,
-                    query,
-                    total,
-                    first=first,
-                    concurrency=plan.concurrency,
-                    cancel=cancel,
-                    limits=limits,
-                )
-                kept = [e for e in entries if applies(e.scope, campaign_id)]
-                records.extend(kept)
-                sources.append(
-                    ScopeSource(
-                        kind,
-                        scope,
-                        Strategy.DOWNLOAD,
-                        total,
-                        len(kept),
-                        requests + 1,
-                        f"all {total:,} entries reachable in {requests + 1:,} pages",
-                    )
-                )
+            firsts.append((scope, first, total, _lookup_reason(total, limits, plan, len(wanted))))
+        # Once one scope is looked up number by number, the same searches (without a scope
+        # filter) answer the other scopes too: downloading them would only add requests.
+        if any(why is not None for *_, why in firsts):
+            firsts = [
+                (scope, first, total, (why or _SHARED) if total > len(first.items) else why)
+                for scope, first, total, why in firsts
+            ]
+        to_look_up: list[tuple[Scope, int, str]] = []
+        for scope, first, total, why in firsts:
+            if why is not None:
+                to_look_up.append((scope, total, why))
                 continue
-            to_look_up.append((scope, total, why))
+            entries, requests = download_pages(
+                search,
+                DncQuery(scope=scope),
+                total,
+                first=first,
+                concurrency=plan.concurrency,
+                cancel=cancel,
+                limits=limits,
+            )
+            kept = [e for e in entries if applies(e.scope, campaign_id)]
+            records.extend(kept)
+            sources.append(
+                ScopeSource(
+                    kind,
+                    scope,
+                    Strategy.DOWNLOAD,
+                    total,
+                    len(kept),
+                    requests + 1,
+                    f"all {total:,} entries reachable in {requests + 1:,} pages",
+                )
+            )
         if to_look_up:
             found, requests = _look_up(
                 search, campaign_id, wanted, [s for s, _, _ in to_look_up], plan, cancel

@@ -281,3 +281,22 @@ def test_lead_with_an_impossible_phone_code_is_reported_not_fatal(
         result = run_audit(api, camp, options=options)
         assert sorted(n.phone_code for n in result.unparseable) == ["99999", "x1"]
         assert result.conflicts == []
+
+
+def test_a_scope_rides_along_on_another_scopes_lookups(
+    api: ApiClient, sandbox: Any, seeded: Seeded
+) -> None:
+    # The campaign scope needs 3 pages, over the limit of 2: its numbers are looked up. The
+    # global scope (2 pages) would be cheap to download, but the same lookups answer it too.
+    sandbox.bulk_seed_dnc((f"3{i:09d}", "1", seeded.campaign, "", "") for i in range(2_500))
+    sandbox.bulk_seed_dnc((f"4{i:09d}", "1", "0", "", "") for i in range(1_500))
+    result = run_audit(api, seeded.campaign, options=AuditOptions(max_download_pages=2))
+    assert found(result, seeded) == seeded.expected
+    dnc = {str(s.scope): s for s in result.sources if s.kind is ListKind.DNC}
+    assert dnc[f"campaign:{seeded.campaign}"].strategy is Strategy.LOOKUP
+    assert "exceed the download limit of 2" in dnc[f"campaign:{seeded.campaign}"].why
+    assert dnc["global"].strategy is Strategy.LOOKUP
+    assert "looked up for another scope" in dnc["global"].why
+    # Purpose entries fit in the first page already read: kept as a (free) download.
+    assert dnc["purpose:"].strategy is Strategy.DOWNLOAD
+    assert dnc["purpose:"].requests == 1
