@@ -142,8 +142,8 @@ class CampaignRow:
 def last_audit_text(record: AuditRecord | None) -> str:
     if record is None:
         return "never audited"
-    verdict = "clean" if record.clean else "NOT clean"
-    return f"{verdict}: {record.summary}"
+    # The record's summary starts with "clean" itself when it was.
+    return record.summary if record.clean else f"NOT clean: {record.summary}"
 
 
 CAMPAIGN_COLUMNS: tuple[Column[CampaignRow], ...] = (
