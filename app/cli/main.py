@@ -28,7 +28,9 @@ def _available(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The full parser; with ``chosen`` only that subcommand's options are loaded
+    (``""`` loads none, for the GUI and ``--help``)."""
     parser = argparse.ArgumentParser(
         prog="dnc-desk",
         description="DNC Desk: keep a dialer's do-not-call and SMS opt-out lists right. "
@@ -49,12 +51,25 @@ def build_parser() -> argparse.ArgumentParser:
         if not _available(module):
             continue
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
-        importlib.import_module(module).add_arguments(sub_parser)
+        # Only the chosen subcommand's module is imported: the others pull in spreadsheet
+        # readers and phone metadata, which made every start (even --help) take seconds.
+        if chosen is None or name == chosen:
+            importlib.import_module(module).add_arguments(sub_parser)
     return parser
 
 
+def _chosen_subcommand(argv: Sequence[str]) -> str | None:
+    for arg in argv:
+        if arg in SUBCOMMANDS:
+            return arg
+        if not arg.startswith("-"):
+            return None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_chosen_subcommand(argv) or "")
     args = parser.parse_args(argv)
     if args.command:
         module = importlib.import_module(SUBCOMMANDS[args.command][0])

@@ -27,9 +27,8 @@ _READY_RE = re.compile(r"^DNC Desk sandbox serving (https?://\S+)\s*$")
 DEFAULT_START_TIMEOUT = 30.0
 _STOP_TIMEOUT = 5.0
 _STDERR_TAIL_LINES = 20
-# The token travels to the child in this environment variable, so it is not visible in the
-# process list. Only the source boot script below reads it today; a frozen build runs the
-# ``dnc-desk sandbox`` command, which takes ``--token`` only.
+# The token travels to the child in this environment variable (read by the sandbox command),
+# so it is not visible in the process list.
 TOKEN_ENV = "DNC_DESK_SANDBOX_TOKEN"  # noqa: S105  (a variable name, not a secret)
 
 
@@ -38,39 +37,25 @@ class SandboxLaunchError(RuntimeError):
     the last lines the child wrote to stderr when there are any."""
 
 
-# From source, the child runs the sandbox's own CLI functions directly: `python -m app sandbox`
-# would first build the full dnc-desk parser, which imports every subcommand's module
-# (spreadsheets, phone metadata) and made each start take 2-4 s instead of about 0.5 s.
-# The script also takes the token from the environment and stops the sandbox when its stdin
-# reaches end-of-file, which happens when the app exits or dies: no orphaned server.
-_SOURCE_BOOT = f"""\
-import argparse, os, signal, sys, threading
-from app.sandbox import cli
-parser = argparse.ArgumentParser(prog="dnc-desk sandbox")
-cli.add_arguments(parser)
-args = parser.parse_args(sys.argv[1:])
-args.token = os.environ.pop({TOKEN_ENV!r}, None) or args.token
-def watch_parent():
-    sys.stdin.buffer.read()
-    os.kill(os.getpid(), signal.SIGTERM)
-threading.Thread(target=watch_parent, daemon=True).start()
-raise SystemExit(cli.run(args))
-"""
-
-
-def sandbox_command(db_path: Path, token: str, *, reset: bool = False) -> list[str]:
+def sandbox_command(db_path: Path, *, reset: bool = False) -> list[str]:
     """The command line that starts the sandbox on a free loopback port.
 
-    From source the token is passed in the environment (see ``TOKEN_ENV``); a frozen build's
-    ``sandbox`` command only takes it as ``--token`` (a throw-away token for a local service
-    with demo data, valid for this launch only).
+    The token goes in the environment (``TOKEN_ENV``), never on the command line, and the
+    child stops when its stdin closes, so a crashed app leaves no server behind.
     """
-    frozen = getattr(sys, "frozen", False)
     # A PyInstaller bundle's executable is the dnc-desk command itself.
-    base = [sys.executable, "sandbox"] if frozen else [sys.executable, "-c", _SOURCE_BOOT]
-    command = [*base, "--host", "127.0.0.1", "--port", "0", "--db", str(db_path)]
-    if frozen:
-        command += ["--token", token]
+    frozen = getattr(sys, "frozen", False)
+    base = [sys.executable, "sandbox"] if frozen else [sys.executable, "-m", "app", "sandbox"]
+    command = [
+        *base,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--db",
+        str(db_path),
+        "--exit-with-parent",
+    ]
     if reset:
         command.append("--reset")
     return command
@@ -144,7 +129,7 @@ class SandboxProcess:
             env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
         try:
             process = subprocess.Popen(  # noqa: S603  (our own executable, no shell)
-                sandbox_command(db_path, token, reset=reset),
+                sandbox_command(db_path, reset=reset),
                 # Kept open for the child's lifetime: its end-of-file tells the child to stop.
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sqlite3
 import sys
@@ -14,6 +15,9 @@ from app.sandbox.runner import SandboxServer
 DEFAULT_PORT = 8765
 # A demo token for a local sandbox holding no real data, not a credential.
 DEFAULT_TOKEN = "sandbox-token"  # noqa: S105
+# A launcher passes its per-launch token here rather than as --token, which any local user
+# could read from the process list.
+TOKEN_ENV = "DNC_DESK_SANDBOX_TOKEN"  # noqa: S105  (a variable name, not a secret)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--token",
         default=DEFAULT_TOKEN,
         metavar="TOKEN",
-        help="sandbox token with full permissions",
+        help=f"sandbox token with full permissions (or set {TOKEN_ENV})",
     )
     parser.add_argument(
         "--read-only-token", default=None, metavar="TOKEN", help="sandbox token that may only read"
@@ -46,6 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="sandbox token without campaign management",
     )
     parser.add_argument("--empty", action="store_true", help="start without demo data")
+    parser.add_argument(
+        "--exit-with-parent",
+        action="store_true",
+        help="stop when standard input closes (a launching app exited or died)",
+    )
     parser.add_argument("--reset", action="store_true", help="wipe an existing --db and reseed")
     parser.add_argument(
         "--seed", type=int, metavar="N", default=1, help="demo data and fault random seed"
@@ -77,12 +86,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    token = os.environ.pop(TOKEN_ENV, "") or args.token
     try:
         server = SandboxServer(
             db_path=args.db,
             host=args.host,
             port=args.port,
-            token=args.token,
+            token=token,
             read_only_token=args.read_only_token,
             limited_token=args.limited_token,
             demo=not args.empty,
@@ -102,6 +112,14 @@ def run(args: argparse.Namespace) -> int:
         stop.set()
 
     previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    if getattr(args, "exit_with_parent", False):
+
+        def watch_stdin() -> None:
+            # read() returns only at end-of-file: the launcher closed the pipe or died.
+            sys.stdin.buffer.read()
+            stop.set()
+
+        threading.Thread(target=watch_stdin, name="sandbox-parent-watch", daemon=True).start()
     try:
         print(f"DNC Desk sandbox serving {server.base_url}", flush=True)
         # A timed wait keeps the main thread responsive to signals.

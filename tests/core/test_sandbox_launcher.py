@@ -49,20 +49,23 @@ def test_starts_on_loopback_keeps_data_and_resets(tmp_path: Path) -> None:
     process.stop()  # idempotent
 
 
-def test_the_token_stays_off_the_command_line_from_source(
+def test_the_token_stays_off_the_command_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    command = sandbox_command(tmp_path / "s.db", "tok-secret-cmdline-1")
-    assert not any("tok-secret-cmdline-1" in part for part in command)
+    command = sandbox_command(tmp_path / "s.db")
+    assert command[1:4] == ["-m", "app", "sandbox"]
+    assert "--token" not in command
+    assert "--exit-with-parent" in command
     assert command[command.index("--port") + 1] == "0"
     assert command[command.index("--host") + 1] == "127.0.0.1"
     assert "--reset" not in command
-    assert sandbox_command(tmp_path / "s.db", "t", reset=True)[-1] == "--reset"
-    # A frozen build runs `dnc-desk sandbox`, whose CLI only takes the flag.
+    assert sandbox_command(tmp_path / "s.db", reset=True)[-1] == "--reset"
+    # A frozen build's executable is the dnc-desk command itself; the token still travels
+    # in the environment.
     monkeypatch.setattr(sys, "frozen", True, raising=False)
-    frozen = sandbox_command(tmp_path / "s.db", "tok-secret-cmdline-1")
+    frozen = sandbox_command(tmp_path / "s.db")
     assert frozen[:2] == [sys.executable, "sandbox"]
-    assert frozen[frozen.index("--token") + 1] == "tok-secret-cmdline-1"
+    assert "--token" not in frozen
 
 
 def test_each_launch_has_its_own_token_and_stops_when_the_app_goes_away(
@@ -90,8 +93,12 @@ def test_each_launch_has_its_own_token_and_stops_when_the_app_goes_away(
 def test_early_exit_reports_the_childs_stderr(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def failing(db_path: Path, token: str, *, reset: bool = False) -> list[str]:
-        code = f"import sys; sys.stderr.write('port in use {token}\\n'); sys.exit(3)"
+    def failing(db_path: Path, *, reset: bool = False) -> list[str]:
+        code = (
+            "import os, sys; "
+            f"sys.stderr.write('port in use ' + os.environ[{sandbox_launcher.TOKEN_ENV!r}] + '\\n');"
+            " sys.exit(3)"
+        )
         return [sys.executable, "-c", code]
 
     monkeypatch.setattr(sandbox_launcher, "sandbox_command", failing)
@@ -108,7 +115,7 @@ def test_silence_times_out_and_the_child_is_stopped(
 ) -> None:
     pid_file = tmp_path / "pid"
 
-    def silent(db_path: Path, token: str, *, reset: bool = False) -> list[str]:
+    def silent(db_path: Path, *, reset: bool = False) -> list[str]:
         code = (
             "import os, sys, time; "
             f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); "
