@@ -25,9 +25,6 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.core.audit_records import AuditRecords
-from app.core.audit_report import result_json, write_report
-from app.core.audit_run import AuditOptions, run_audit
 from app.core.redaction import SECRETS
 
 
@@ -62,6 +59,12 @@ def _fail(message: str, status: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
+    # (it builds every subcommand's options) should not pay for.
+    from app.core.audit_records import AuditRecords
+    from app.core.audit_report import result_json, write_report
+    from app.core.audit_run import AuditOptions, run_audit
+
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The report must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)

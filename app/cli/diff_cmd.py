@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.api.errors import ApiError
 from app.cli.audit_connection import (
@@ -24,15 +25,9 @@ from app.cli.audit_connection import (
 )
 from app.core.paths import AppPaths
 from app.core.redaction import SECRETS
-from app.core.snapshots import (
-    SnapshotData,
-    SnapshotError,
-    diff,
-    diff_json,
-    fetch_list,
-    load_snapshot,
-    write_diff_xlsx,
-)
+
+if TYPE_CHECKING:
+    from app.core.snapshots import SnapshotData
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +55,8 @@ def _resolve(name: str) -> Path:
 
 
 def _now(args: argparse.Namespace, old: SnapshotData) -> SnapshotData:
+    from app.core.snapshots import fetch_list
+
     ctx = open_context(args)
     try:
         return fetch_list(ctx.api, old.kind, old.scope, connection=ctx.session.connection.name)
@@ -68,6 +65,16 @@ def _now(args: argparse.Namespace, old: SnapshotData) -> SnapshotData:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
+    # (it builds every subcommand's options) should not pay for.
+    from app.core.snapshots import (
+        SnapshotError,
+        diff,
+        diff_json,
+        load_snapshot,
+        write_diff_xlsx,
+    )
+
     if len(args.snapshots) > 2:
         return _fail("Give one snapshot (compared with now) or two.", EXIT_USAGE)
     out = Path(args.out).expanduser() if args.out else None

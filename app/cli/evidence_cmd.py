@@ -22,7 +22,6 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.core.evidence import EvidenceError, gather_evidence, write_evidence_xlsx
 from app.core.redaction import SECRETS
 
 
@@ -40,6 +39,10 @@ def _fail(message: str, status: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
+    # (it builds every subcommand's options) should not pay for.
+    from app.core.evidence import EvidenceError, gather_evidence, write_evidence_xlsx
+
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The evidence pack must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)

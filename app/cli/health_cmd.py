@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from app.api.errors import ApiError
 from app.api.scope import Scope, ScopeError
@@ -21,8 +22,10 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.core.list_health import HealthReport, check_health
 from app.core.redaction import SECRETS
+
+if TYPE_CHECKING:
+    from app.core.list_health import HealthReport
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +69,10 @@ def _report_json(report: HealthReport) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
+    # (it builds every subcommand's options) should not pay for.
+    from app.core.list_health import check_health
+
     try:
         scope = Scope.parse(args.scope) if args.scope else None
     except ScopeError as exc:

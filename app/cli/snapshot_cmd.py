@@ -23,11 +23,10 @@ from app.cli.audit_connection import (
     open_context,
 )
 from app.core.redaction import SECRETS
-from app.core.snapshots import KIND_NAMES, kind_from_name, take_snapshot
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("list", choices=sorted(KIND_NAMES.values()), help="which list to copy")
+    parser.add_argument("list", choices=("dnc", "sms-opt-out"), help="which list to copy")
     parser.add_argument(
         "--scope", metavar="SCOPE", help="global, campaign:ID or purpose:TEXT (default: all)"
     )
@@ -44,6 +43,10 @@ def _fail(message: str, status: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
+    # (it builds every subcommand's options) should not pay for.
+    from app.core.snapshots import kind_from_name, take_snapshot
+
     try:
         scope = Scope.parse(args.scope) if args.scope else None
     except ScopeError as exc:
