@@ -37,6 +37,9 @@ from app.core.sheet_types import Row, RowIterator, SheetError
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
 TEXT_SUFFIXES: Final = (".csv", ".tsv", ".txt", ".tab")
 MEMORY_LIMIT: Final = 2 << 30
+# calamine holds a sheet as a dense grid of ~32-byte cells; a real workbook needs at most a few
+# times its compressed size, so the cap grows with the file while a small crafted one gets 2 GB.
+MEMORY_PER_FILE_BYTE: Final = 16
 # Start-up plus parse must finish within this; each later batch gets the same grace again
 # (counted only while the reader waits for the child, not while the caller works on rows).
 BASE_TIMEOUT: Final = 60.0
@@ -193,11 +196,13 @@ class _WorkerStream:
     def __init__(self, path: Path, sheet: str, fmt: str) -> None:
         self._path = path
         self._fmt = fmt
-        size_mb = path.stat().st_size / (1 << 20)
+        size = path.stat().st_size
+        size_mb = size / (1 << 20)
+        self._memory_limit = MEMORY_LIMIT + MEMORY_PER_FILE_BYTE * size
         self._timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb
         # No shell; the file name is one argv entry of our own interpreter and script.
         self._proc = subprocess.Popen(  # noqa: S603
-            [*worker_command(), str(path), sheet, str(MEMORY_LIMIT)],
+            [*worker_command(), str(path), sheet, str(self._memory_limit)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -273,7 +278,8 @@ class _WorkerStream:
             # calamine aborts (Rust's out-of-memory handler) when the address-space cap bites.
             return SheetError(
                 f"{name} needs more memory to read than a spreadsheet of its size should "
-                f"(limit {MEMORY_LIMIT >> 30} GB); it is damaged or crafted, so reading stopped."
+                f"(limit {self._memory_limit / (1 << 30):.0f} GB); it is damaged or crafted, so "
+                "reading stopped."
             )
         if code != 0:
             return SheetError(
