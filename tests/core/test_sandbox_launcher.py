@@ -94,9 +94,10 @@ def test_early_exit_reports_the_childs_stderr(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def failing(db_path: Path, *, reset: bool = False) -> list[str]:
+        env_name = sandbox_launcher.TOKEN_ENV
         code = (
             "import os, sys; "
-            f"sys.stderr.write('port in use ' + os.environ[{sandbox_launcher.TOKEN_ENV!r}] + '\\n');"
+            f"sys.stderr.write('port in use ' + os.environ[{env_name!r}] + '\\n');"
             " sys.exit(3)"
         )
         return [sys.executable, "-c", code]
