@@ -1,0 +1,365 @@
+"""Bulk removal from the DNC list: a file of numbers (or a pasted column), the scope, an optional
+lead re-status with the same picker and warnings as single deletes, and the removal reason;
+then the same run and result pages as an import.
+
+The removal is the engine's (:func:`app.core.removal_job.stage_removal` and ``run_removal``):
+numbers not on the list end as "not on the list", not as errors, and every delete is journaled
+with the reason as its note. Pasted numbers are saved as a CSV beside the job files first, so
+the job, like any other, points at the list it was given.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from app.api.models import Campaign, LeadStatus
+from app.api.scope import Scope
+from app.core.job_staging import JobSettings
+from app.core.paths import AppPaths
+from app.core.session import Session
+from app.ui.import_pages_source import FILE_FILTER
+from app.ui.job_progress import JobHandle, ResultPage, RunPage
+from app.ui.status_picker import StatusPicker, status_warnings
+from app.ui.tasks import TaskRunner
+
+PURPOSE_WARNING = (
+    "⚠ The service removes a number's purpose entry for every purpose at once, not only the "
+    "purpose named here."
+)
+CALL_AGAIN_WARNING = (
+    "Numbers taken off the DNC list may be called again in the scope chosen. US rules (47 CFR "
+    "64.1200(d)(6)) require a do-not-call request to be honored for five years."
+)
+
+
+def pasted_numbers(text: str) -> list[str]:
+    """One number per non-blank line (the first cell of a pasted spreadsheet column)."""
+    out = []
+    for line in text.splitlines():
+        cell = line.split("\t", 1)[0].strip()
+        if cell:
+            out.append(cell)
+    return out
+
+
+def save_pasted(numbers: list[str], folder: Path) -> Path:
+    """Write pasted numbers as a one-column CSV (text, so nothing is reinterpreted)."""
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    path = folder / f"pasted-{stamp}-{secrets.token_hex(3)}.csv"
+    folder.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        fh.write("Phone\r\n")
+        for number in numbers:
+            fh.write(f'"{number.replace(chr(34), "")}"\r\n')
+    return path
+
+
+class RemovalSourcePage(QWizardPage):
+    """A file of numbers, or numbers pasted one per line."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTitle("Numbers to remove from the DNC list")
+        self.setSubTitle(
+            "Choose a spreadsheet or CSV with a column of phone numbers (a Scope or Campaign "
+            "column is used per row), or paste a column of numbers."
+        )
+        self.file_radio = QRadioButton("From a &file", self)
+        self.paste_radio = QRadioButton("&Pasted numbers, one per line", self)
+        self.file_radio.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.file_radio)
+        group.addButton(self.paste_radio)
+        self.path_edit = QLineEdit(self)
+        self.browse_button = QPushButton("&Browse…", self)
+        self.browse_button.clicked.connect(self.browse)
+        self.paste_edit = QPlainTextEdit(self)
+        self.paste_edit.setPlaceholderText("(202) 555-0143\n+1 312 555 0199\n…")
+        self.code_edit = QLineEdit("1", self)
+        self.code_edit.setMaximumWidth(80)
+        self.code_edit.setToolTip("Country calling code for numbers written without one")
+        for signal in (self.path_edit.textChanged, self.paste_edit.textChanged):
+            signal.connect(lambda *_: self._changed())
+        self.file_radio.toggled.connect(lambda _on: self._changed())
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.path_edit, 1)
+        file_row.addWidget(self.browse_button)
+        self.count_label = QLabel(self)
+        form = QFormLayout()
+        form.addRow("Country code for numbers without one", self.code_edit)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.file_radio)
+        layout.addLayout(file_row)
+        layout.addWidget(self.paste_radio)
+        layout.addWidget(self.paste_edit, 1)
+        layout.addWidget(self.count_label)
+        layout.addLayout(form)
+        self._changed()
+
+    def browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Choose the file of numbers to remove", self.path_edit.text(), FILE_FILTER
+        )
+        if path:
+            self.file_radio.setChecked(True)
+            self.path_edit.setText(path)
+
+    def _changed(self) -> None:
+        from_file = self.file_radio.isChecked()
+        self.path_edit.setEnabled(from_file)
+        self.browse_button.setEnabled(from_file)
+        self.paste_edit.setEnabled(not from_file)
+        n = len(pasted_numbers(self.paste_edit.toPlainText()))
+        self.count_label.setText("" if from_file else f"{n:,} numbers pasted")
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:
+        if self.file_radio.isChecked():
+            return bool(self.path_edit.text().strip())
+        return bool(pasted_numbers(self.paste_edit.toPlainText()))
+
+
+class RemovalOptionsPage(QWizardPage):
+    """Scope, optional lead re-status, the reason and the job's name."""
+
+    def __init__(self, dialog: BulkRemovalDialog, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.dialog = dialog
+        self.setTitle("Scope, leads and reason")
+        self.setSubTitle(CALL_AGAIN_WARNING)
+        self.setCommitPage(True)
+        self.setButtonText(QWizard.WizardButton.CommitButton, "&Remove numbers")
+        self.scope_combo = QComboBox(self)
+        self.scope_combo.addItem("Global (every campaign)", "global")
+        self.scope_combo.addItem("One campaign", "campaign")
+        self.scope_combo.addItem("A purpose", "purpose")
+        self.campaign_combo = QComboBox(self)
+        self.campaign_combo.setPlaceholderText("Loading campaigns…")
+        self.purpose_edit = QLineEdit(self)
+        self.purpose_warning = QLabel(PURPOSE_WARNING, self)
+        self.purpose_warning.setWordWrap(True)
+        self.reason_edit = QLineEdit(self)
+        self.reason_edit.setPlaceholderText("Required: why these numbers are removed (journaled)")
+        self.name_edit = QLineEdit(self)
+        self.restatus_check = QCheckBox("Set the status of the leads with these numbers to…", self)
+        self.picker = StatusPicker(dialog.session, dialog.runner, self)
+        self.picker.setEnabled(False)
+        self.status_warning = QLabel(self)
+        self.status_warning.setWordWrap(True)
+        self.status_warning.hide()
+        self.concurrency_spin = QSpinBox(self)
+        self.concurrency_spin.setRange(1, 32)
+        self.concurrency_spin.setValue(8)
+        self.missing = QLabel(self)
+        self.missing.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("S&cope", self.scope_combo)
+        form.addRow("Campai&gn", self.campaign_combo)
+        form.addRow("P&urpose", self.purpose_edit)
+        form.addRow("", self.purpose_warning)
+        form.addRow("&Reason for removal", self.reason_edit)
+        form.addRow("&Name of the job", self.name_edit)
+        form.addRow("Requests at &once", self.concurrency_spin)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.restatus_check)
+        layout.addWidget(self.picker, 1)
+        layout.addWidget(self.status_warning)
+        layout.addWidget(self.missing)
+        for signal in (
+            self.scope_combo.currentIndexChanged,
+            self.campaign_combo.currentIndexChanged,
+            self.purpose_edit.textChanged,
+            self.reason_edit.textChanged,
+            self.picker.status_changed,
+        ):
+            signal.connect(lambda *_: self._changed())
+        self.restatus_check.toggled.connect(self._restatus_toggled)
+        self._changed()
+
+    def initializePage(self) -> None:
+        if not self.name_edit.text():
+            source = self.dialog.source_page
+            what = (
+                Path(source.path_edit.text()).name
+                if source.file_radio.isChecked()
+                else "pasted numbers"
+            )
+            self.name_edit.setText(f"Removal of {what}")
+
+    def set_campaigns(self, campaigns: list[Campaign]) -> None:
+        self.campaign_combo.clear()
+        for c in sorted(campaigns, key=lambda c: c.name.casefold()):
+            self.campaign_combo.addItem(f"{c.name} (id {c.id})", c.id)
+        self.campaign_combo.setPlaceholderText("No campaigns" if not campaigns else "Choose")
+
+    def _restatus_toggled(self, on: bool) -> None:
+        self.picker.setEnabled(on)
+        if on and not self.picker.statuses() and not self.picker.loading:
+            self.picker.search()
+        self._changed()
+
+    @property
+    def lead_status(self) -> LeadStatus | None:
+        return self.picker.chosen if self.restatus_check.isChecked() else None
+
+    def scope(self) -> Scope | None:
+        kind = self.scope_combo.currentData()
+        if kind == "campaign":
+            cid = self.campaign_combo.currentData()
+            return Scope.campaign(cid) if cid else None
+        if kind == "purpose":
+            text = self.purpose_edit.text().strip()
+            return Scope.purpose(text) if text else None
+        return Scope.global_()
+
+    def _changed(self) -> None:
+        kind = self.scope_combo.currentData()
+        self.campaign_combo.setEnabled(kind == "campaign")
+        self.purpose_edit.setEnabled(kind == "purpose")
+        self.purpose_warning.setVisible(kind == "purpose")
+        warnings = status_warnings(self.lead_status)
+        self.status_warning.setText("\n".join(f"⚠ {w}" for w in warnings))
+        self.status_warning.setVisible(bool(warnings))
+        self.completeChanged.emit()
+
+    def missing_items(self) -> list[str]:
+        missing = []
+        if self.scope() is None:
+            kind = self.scope_combo.currentData()
+            missing.append("the campaign" if kind == "campaign" else "the purpose")
+        if not self.reason_edit.text().strip():
+            missing.append("a reason")
+        if self.restatus_check.isChecked() and self.picker.chosen is None:
+            missing.append("the lead status to set")
+        return missing
+
+    def isComplete(self) -> bool:
+        missing = self.missing_items()
+        self.missing.setText("Still needed: " + ", ".join(missing) + "." if missing else "")
+        return not missing
+
+
+class BulkRemovalDialog(QWizard):
+    """Remove many numbers from the DNC list at once.
+
+    Signals:
+        job_started(object): the removal's :class:`JobHandle`.
+        job_finished(object): its summary dict once it ended.
+        auth_problem(object, object): forwarded from the status picker.
+    """
+
+    job_started = Signal(object)
+    job_finished = Signal(object)
+    auth_problem = Signal(object, object)
+
+    PAGE_SOURCE, PAGE_OPTIONS, PAGE_RUN, PAGE_RESULT = range(4)
+
+    def __init__(
+        self,
+        session: Session,
+        runner: TaskRunner,
+        paths: AppPaths,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.runner = runner
+        self.paths = paths
+        self.handle: JobHandle | None = None
+        self.setWindowTitle(f"Bulk removal from the DNC list — {session.connection.name}")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
+        self.source_page = RemovalSourcePage(self)
+        self.options_page = RemovalOptionsPage(self)
+        self.options_page.picker.auth_problem.connect(self.auth_problem)
+        self.run_page = RunPage(self.start_job, "removal", self)
+        self.result_page = ResultPage(self.run_page, "removal", self)
+        for page_id, page in enumerate(
+            (self.source_page, self.options_page, self.run_page, self.result_page)
+        ):
+            self.setPage(page_id, page)
+        self.resize(860, 640)
+        api = session.api
+        runner.submit(
+            "load campaigns",
+            lambda ctx: api.campaigns(ctx.cancel_event),
+            on_done=self.options_page.set_campaigns,
+            on_error=lambda _exc: self.options_page.set_campaigns([]),
+        )
+
+    def start_job(self) -> JobHandle:
+        if self.handle is not None:
+            return self.handle
+        from app.core.removal_job import check_lead_status, stage_removal
+
+        source, options = self.source_page, self.options_page
+        scope = options.scope()
+        assert scope is not None
+        pasted = (
+            None
+            if source.file_radio.isChecked()
+            else pasted_numbers(source.paste_edit.toPlainText())
+        )
+        file = Path(source.path_edit.text().strip()).expanduser()
+        status = options.lead_status
+        reason = options.reason_edit.text().strip()
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+        settings = JobSettings(
+            file=file,
+            scope=scope,
+            phone_code=source.code_edit.text().strip() or "1",
+            name=options.name_edit.text().strip(),
+            note=reason,
+            lead_status=status.status if status is not None else "",
+            report=self.paths.reports_dir / f"removal-{stamp}-{secrets.token_hex(3)}.xlsx",
+        )
+        paths, session = self.paths, self.session
+
+        def stage() -> Any:
+            if pasted is not None:
+                settings.file = save_pasted(pasted, paths.jobs_dir)
+            if settings.lead_status:
+                # The statuses may have changed since the picker listed them.
+                settings.lead_status = check_lead_status(session.api, settings.lead_status)
+            lookup = {c.name: c.id for c in session.api.campaigns()}
+            return stage_removal(
+                settings, paths.jobs_dir, connection=session.connection, campaign_lookup=lookup
+            )
+
+        handle = JobHandle(
+            self.runner,
+            self.session,
+            "removal",
+            stage=stage,
+            concurrency=options.concurrency_spin.value(),
+            parent=self.runner,
+        )
+        handle.finished.connect(self.job_finished)
+        self.handle = handle
+        handle.start()
+        self.job_started.emit(handle)
+        return handle

@@ -1,0 +1,127 @@
+"""Bulk removal from the GUI against the sandbox: pasted numbers and a file, lead re-status with
+the picker's warnings, outcomes on the result page, leads re-statused in the service."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QFileDialog
+
+from app.api.client import ApiClient
+from app.core.connections import Connection
+from app.core.journal import ChangeJournal
+from app.core.paths import AppPaths
+from app.core.session import Session
+from app.ui.bulk_removal_dialog import BulkRemovalDialog, pasted_numbers
+from app.ui.job_progress import job_registry
+from app.ui.tasks import TaskRunner
+from tests.conftest import TOKEN
+
+TIMEOUT = 20_000
+
+
+@pytest.fixture
+def runner(qtbot: Any) -> Iterator[TaskRunner]:
+    r = TaskRunner()
+    yield r
+    for handle in job_registry().handles:
+        handle.cancel()
+    r.cancel_all()
+    r.wait()
+
+
+@pytest.fixture
+def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
+    s = Session(
+        Connection("Test", sandbox.base_url),
+        ApiClient(sandbox.base_url, TOKEN),
+        ChangeJournal(tmp_path / "journal.sqlite3"),
+    )
+    yield s
+    s.close()
+    s.journal.close()
+
+
+def seed(sandbox: Any, session: Session) -> None:
+    campaign = session.api.campaigns()[0].id
+    sandbox.bulk_seed_dnc([(f"20255500{i:02d}", "1", "0", "", "") for i in range(6)])
+    list_id = session.api.insert_list("Removal test list", campaign)
+    sandbox.bulk_seed_leads(list_id, [("2025550001", "1", "", ""), ("2025550099", "1", "", "")])
+
+
+def dialog_for(qtbot: Any, session: Session, runner: TaskRunner) -> BulkRemovalDialog:
+    dialog = BulkRemovalDialog(session, runner, AppPaths.default())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def test_pasted_numbers_removed_and_leads_restatused(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any
+) -> None:
+    seed(sandbox, session)
+    dialog = dialog_for(qtbot, session, runner)
+    source = dialog.source_page
+    source.paste_radio.setChecked(True)
+    assert not source.isComplete()
+    source.paste_edit.setPlainText("(202) 555-0001\t extra cell\n2025550002\n\n2025550077\nnope\n")
+    assert source.count_label.text() == "4 numbers pasted"
+    dialog.next()
+    options = dialog.options_page
+    assert options.name_edit.text() == "Removal of pasted numbers"
+    assert not options.isComplete() and "a reason" in options.missing.text()
+    options.reason_edit.setText("Court order 2025-17")
+    assert options.isComplete()
+    options.restatus_check.setChecked(True)
+    assert not options.isComplete()  # a status must be chosen
+    qtbot.waitUntil(lambda: bool(options.picker.statuses()), timeout=TIMEOUT)
+    assert options.picker.select("DNC")
+    # The same warning as a single delete: DNC has dnc=Y.
+    assert "dnc=Y" in options.status_warning.text() and options.status_warning.isVisibleTo(options)
+    assert options.isComplete()
+    with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+        dialog.next()  # "Remove numbers"
+    summary = finished.args[0]
+    assert (summary["removed"], summary["not_found"], summary["invalid"]) == (2, 1, 1)
+    left = {r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")}
+    assert left == {"2025550000", "2025550003", "2025550004", "2025550005"}
+    statuses = {r["phone_number"]: r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
+    assert statuses["2025550001"] == "DNC" and statuses["2025550099"] != "DNC"
+    qtbot.waitUntil(lambda: dialog.currentId() == dialog.PAGE_RESULT, timeout=TIMEOUT)
+    shown = dialog.result_page.value_labels
+    assert shown["removed"].text() == "2" and shown["not_found"].text() == "1"
+    intents = [e for e in session.journal.query(job=summary["job"]) if e.phase == "intent"]
+    assert len(intents) == 3 and all(e.note == "Court order 2025-17" for e in intents)
+    assert Path(summary["report"]).is_file()
+
+
+def test_file_of_numbers_without_restatus(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    seed(sandbox, session)
+    before = {r["phone_number"]: r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
+    file = tmp_path / "remove.csv"
+    file.write_text("Phone\n2025550001\n2025550005\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: (str(file), "")))
+    dialog = dialog_for(qtbot, session, runner)
+    dialog.source_page.browse_button.click()
+    assert dialog.source_page.path_edit.text() == str(file)
+    dialog.next()
+    dialog.options_page.reason_edit.setText("Consumer asked to be called again, ticket 9")
+    with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+        dialog.next()
+    assert finished.args[0]["removed"] == 2
+    assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 4
+    after = {r["phone_number"]: r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
+    assert after == before
+
+
+def test_pasted_column_parsing() -> None:
+    assert pasted_numbers(" 202 555 0143 \r\n\n+44 20 7946 0958\tUK\n") == [
+        "202 555 0143",
+        "+44 20 7946 0958",
+    ]
