@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 from app.api.errors import ApiError, NotFoundError
@@ -62,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
     from app.core.audit_records import AuditRecords
-    from app.core.audit_report import result_json, write_report
+    from app.core.audit_report import result_json, save_outcome
     from app.core.audit_run import AuditOptions, run_audit
 
     out = Path(args.out).expanduser() if args.out else None
@@ -84,18 +83,16 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{exc.message}.", EXIT_USAGE)
         except ApiError as exc:
             return _fail(f"The audit could not finish: {exc.describe()}.", EXIT_FAILED)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        report = out or ctx.paths.reports_dir / f"audit-campaign-{result.campaign_id}-{stamp}.xlsx"
         try:
-            sha = write_report(result, report)
             with AuditRecords.in_data_dir(ctx.paths.data_dir) as records:
-                records.add(result, report.resolve(), sha)
+                report, sha = save_outcome(result, records, ctx.paths.reports_dir, out)
         except OSError as exc:
-            return _fail(f"The report could not be written to {report} ({exc}).", EXIT_FAILED)
+            where = out or ctx.paths.reports_dir
+            return _fail(f"The report could not be written to {where} ({exc}).", EXIT_FAILED)
     finally:
         ctx.close()
     if args.json:
-        print(json.dumps(result_json(result, report.resolve(), sha), indent=2))
+        print(json.dumps(result_json(result, report, sha), indent=2))
     else:
         verdict = "clean" if result.clean else "NOT clean"
         print(
@@ -106,5 +103,5 @@ def run(args: argparse.Namespace) -> int:
         )
         for s in result.sources:
             print(f"  {s.kind.value} {s.scope}: {s.strategy.value} ({s.why})")
-        print(f"Report: {report.resolve()}")
+        print(f"Report: {report}")
     return EXIT_OK if result.clean else EXIT_FINDINGS

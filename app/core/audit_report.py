@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.scope import Scope
-from app.core.audit_records import sha256_of
+from app.core.audit_records import AuditRecords, sha256_of
 from app.core.audit_types import AuditResult, Conflict, LeadNumber
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -175,3 +175,19 @@ def result_json(result: AuditResult, report: Path | None, sha256: str = "") -> d
         "report": str(report) if report is not None else None,
         "report_sha256": sha256,
     }
+
+
+def default_report_path(result: AuditResult, reports_dir: Path) -> Path:
+    stamp = result.finished_at.replace("-", "").replace(":", "")
+    return reports_dir / f"audit-campaign-{result.campaign_id}-{stamp}.xlsx"
+
+
+def save_outcome(
+    result: AuditResult, records: AuditRecords, reports_dir: Path, out: Path | None = None
+) -> tuple[Path, str]:
+    """Write the report (to ``out`` or the reports folder) and record the outcome with the
+    report's hash; returns the report's absolute path and hash. Used by the CLI and the GUI."""
+    path = (out or default_report_path(result, reports_dir)).resolve()
+    sha = write_report(result, path)
+    records.add(result, path, sha)
+    return path, sha
