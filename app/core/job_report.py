@@ -86,9 +86,11 @@ def summary_rows(meta: dict[str, Any], counts: dict[str, int], late: int) -> lis
         if counts.get(outcome.value) or outcome.value in _always(meta):
             rows.append([outcome.value, counts.get(outcome.value, 0)])
     if counts.get("pending"):
-        rows.append(["pending (job not finished)", counts["pending"]])
+        label = "valid (dry run: not sent)" if meta.get("status") == "dry_run" else "pending"
+        rows.append([label, counts["pending"]])
     rows.append([f"Requests later than {LIMIT_BUSINESS_DAYS} business days", late])
-    return rows
+    # An empty cell would read as a missing value; say so instead.
+    return [[label, "(none)" if value in ("", None) else value] for label, value in rows]
 
 
 def _always(meta: dict[str, Any]) -> set[str]:
@@ -106,6 +108,8 @@ def write_report(store: JobStore, path: Path) -> Path:
     summary = book.add_sheet("Summary", (36, 90))
     rows = book.add_sheet("Rows", _WIDTHS)
     rows.append(ROW_COLUMNS)
+    # A dry run's rows to send are valid, not waiting: nothing will send them.
+    unsent = "valid (dry run)" if meta.get("status") == "dry_run" else "pending"
     late = 0
     in_sheet = 0
     for r in store.rows():
@@ -124,7 +128,7 @@ def write_report(store: JobStore, path: Path) -> Path:
                 r.national,
                 r.phone_code,
                 r.scope,
-                r.outcome or "pending",
+                r.outcome or unsent,
                 r.message,
                 r.damage,
                 r.request_date,

@@ -129,7 +129,12 @@ def test_dry_run_sends_nothing(sandbox: Any, session: Session, tmp_path: Path) -
     s = job_summary(store)
     assert (s["rows"], s["valid"], s["invalid"], s["pending"]) == (31, 30, 1, 30)
     assert s["status"] == JobStatus.DRY_RUN
-    assert report.is_file()
+    wb = openpyxl.load_workbook(report, read_only=True)
+    outcomes = [r[5] for r in list(wb["Rows"].iter_rows(values_only=True))[1:]]
+    assert outcomes.count("valid (dry run)") == 30 and outcomes.count("invalid") == 1
+    summary = dict(wb["Summary"].iter_rows(values_only=True))
+    assert summary["valid (dry run: not sent)"] == 30 and summary["Status"] == "dry_run"
+    wb.close()
 
 
 def test_per_row_scope_column_and_campaign_names(
