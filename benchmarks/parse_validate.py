@@ -7,7 +7,9 @@ and their ratio (target: at most 2x), plus the check summary so the work is visi
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -64,25 +66,32 @@ def generate(path: Path, rows: int, seed: int = 7) -> None:
     wb.save(path)
 
 
-def bare_calamine(path: Path) -> tuple[float, int]:
-    start = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the sheet worker)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def bare_calamine(path: Path) -> tuple[float, float, int]:
+    start, cpu = time.perf_counter(), _cpu()
     wb = python_calamine.CalamineWorkbook.from_path(str(path))
     sheet = wb.get_sheet_by_name(wb.sheet_names[0])
     count = 0
     for _ in sheet.iter_rows():
         count += 1
     wb.close()
-    return time.perf_counter() - start, count
+    return time.perf_counter() - start, _cpu() - cpu, count
 
 
-def pipeline(path: Path) -> tuple[float, CheckSummary]:
-    start = time.perf_counter()
+def pipeline(path: Path) -> tuple[float, float, CheckSummary]:
+    start, cpu = time.perf_counter(), _cpu()
     summary = CheckSummary()
     with open_sheet(path) as source:
         mapping = propose_from_preview(source.preview(50))
         for _ in check_rows(source.iter_rows(), mapping, CheckOptions(), summary):
             pass
-    return time.perf_counter() - start, summary
+    return time.perf_counter() - start, _cpu() - cpu, summary
 
 
 def phones_only(path: Path) -> float:
@@ -109,22 +118,31 @@ def main() -> int:
         generate(path, args.rows)
         print(f"generated {args.rows:,} rows in {time.perf_counter() - t0:.1f} s: {path}")
         bare_times, pipe_times, phone_times = [], [], []
+        bare_cpu, pipe_cpu = [], []
         summary = CheckSummary()
+        count = 0
         for _ in range(args.repeat):
-            bare, count = bare_calamine(path)
+            bare, cpu, count = bare_calamine(path)
             bare_times.append(bare)
+            bare_cpu.append(cpu)
             phones.clear_cache()
-            piped, summary = pipeline(path)
+            piped, cpu, summary = pipeline(path)
             pipe_times.append(piped)
+            pipe_cpu.append(cpu)
             phone_times.append(phones_only(path))
         bare, piped = min(bare_times), min(pipe_times)
         print(f"bare python-calamine iteration: {bare:.3f} s ({count:,} rows)")
         print(f"open + header + mapping + check: {piped:.3f} s")
         print(f"ratio: {piped / bare:.2f}x (target <= 2x)")
         print(
+            f"CPU seconds (this process + the sheet worker): bare {min(bare_cpu):.3f}, "
+            f"pipeline {min(pipe_cpu):.3f}, ratio {min(pipe_cpu) / min(bare_cpu):.2f}x"
+        )
+        print(
             f"of which the phone module alone (normalize, cold cache): {min(phone_times):.3f} s "
             f"= {min(phone_times) / bare:.2f}x bare calamine"
         )
+        print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         print(f"summary: {summary.as_dict()}")
     return 0
 
