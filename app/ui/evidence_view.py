@@ -1,0 +1,343 @@
+"""The Evidence tab: everything DNC Desk can see about one number, and its xlsx evidence pack.
+
+Core gathers it (``gather_evidence``: DNC entries in every scope, SMS opt-outs, leads carrying
+the number with their statuses, the change journal's history, presence in each saved
+snapshot); this view asks for the number, runs the look-up with progress and Cancel, shows
+each part in its own table and exports the pack a compliance officer hands to counsel.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.api.paging import Cancelled
+from app.core.audit_types import OptOutRecord
+from app.core.evidence import (
+    EvidenceError,
+    EvidencePack,
+    LeadHit,
+    SnapshotPresence,
+    gather_evidence,
+    write_evidence_xlsx,
+)
+from app.core.journal import JournalEntry
+from app.core.paths import AppPaths
+from app.core.session import Session
+from app.core.snapshots import KIND_NAMES
+from app.ui.audit_table_model import Column, ObjectTableModel, sort_proxy
+from app.ui.error_messages import user_message
+from app.ui.list_view import is_auth_problem
+from app.ui.tasks import Task, TaskContext, TaskRunner
+
+ENTRY_COLUMNS: tuple[Column[OptOutRecord], ...] = (
+    Column("Id", lambda e: e.id),
+    Column("Number", lambda e: e.phone_number),
+    Column("Code", lambda e: e.phone_code),
+    Column("Scope", lambda e: e.scope.label(e.campaign_name)),
+    Column("Purpose", lambda e: e.purpose),
+    Column("Reason", lambda e: e.reason),
+    Column("Insert date", lambda e: e.insert_date),
+)
+LEAD_COLUMNS: tuple[Column[LeadHit], ...] = (
+    Column("Lead id", lambda h: h.lead.id),
+    Column("List", lambda h: h.list_name or h.lead.list_id),
+    Column("Name", lambda h: h.lead.name),
+    Column("Field", lambda h: h.field),
+    Column("Number as stored", lambda h: getattr(h.lead, h.field)),
+    Column("Status", lambda h: h.lead.status),
+    Column("Status name", lambda h: h.status_name),
+)
+JOURNAL_COLUMNS: tuple[Column[JournalEntry], ...] = (
+    Column("Id", lambda e: e.id),
+    Column("Time", lambda e: e.time),
+    Column("Phase", lambda e: e.phase),
+    Column("Operation", lambda e: e.operation),
+    Column("Target", lambda e: e.target),
+    Column("Outcome", lambda e: e.outcome),
+    Column("Note", lambda e: e.note),
+    Column("Connection", lambda e: e.connection),
+)
+SNAPSHOT_COLUMNS: tuple[Column[SnapshotPresence], ...] = (
+    Column("Taken (UTC)", lambda s: s.taken_at),
+    Column("List", lambda s: KIND_NAMES[s.kind]),
+    Column("Scope", lambda s: s.scope),
+    Column("Listed", lambda s: bool(s.entries)),
+    Column("Scopes listed", lambda s: ", ".join(str(e.scope) for e in s.entries)),
+    Column("Connection", lambda s: s.connection),
+    Column("File", lambda s: s.path.name, tip=lambda s: str(s.path)),
+)
+
+
+def pack_summary(pack: EvidencePack) -> str:
+    def scopes(records: list[OptOutRecord]) -> str:
+        return f" ({', '.join(str(r.scope) for r in records)})" if records else ""
+
+    listed = sum(1 for s in pack.snapshots if s.entries)
+    return (
+        f"<b>{pack.e164}</b> on {pack.connection or pack.base_url}, collected "
+        f"{pack.taken_at.replace('T', ' ').rstrip('Z')} UTC: {len(pack.dnc):,} DNC entries"
+        f"{scopes(pack.dnc)}, {len(pack.sms):,} SMS opt-outs{scopes(pack.sms)}, "
+        f"{len(pack.leads):,} lead numbers, {len(pack.journal):,} journal entries, listed in "
+        f"{listed:,} of {len(pack.snapshots):,} saved snapshots."
+    )
+
+
+def _table(model: Any, parent: QWidget) -> QTableView:
+    table = QTableView(parent)
+    table.setModel(sort_proxy(model, table))
+    table.setSortingEnabled(True)
+    table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.verticalHeader().setDefaultSectionSize(22)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+class EvidenceView(QWidget):
+    """Look one number up everywhere and export the evidence pack.
+
+    Signals:
+        status_message(str): text for the window's status bar.
+        auth_problem(object, object): (exception, retry) when the service rejected the token.
+        busy_changed(bool): a look-up or export started (True) or all ended (False).
+        evidence_ready(object): the :class:`EvidencePack` now shown.
+    """
+
+    status_message = Signal(str)
+    auth_problem = Signal(object, object)
+    busy_changed = Signal(bool)
+    evidence_ready = Signal(object)
+
+    def __init__(self, runner: TaskRunner, paths: AppPaths, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.paths = paths
+        self.session: Session | None = None
+        self.pack: EvidencePack | None = None
+        self._task: Task | None = None
+        self._busy = 0
+        self._generation = 0
+        self._status_text = ""
+
+        self.number_edit = QLineEdit(self)
+        self.number_edit.setPlaceholderText("Phone number, as written anywhere")
+        self.number_edit.returnPressed.connect(self.look_up)
+        self.code_edit = QLineEdit("1", self)
+        self.code_edit.setMaximumWidth(60)
+        self.code_edit.setToolTip("Country calling code")
+        self.lookup_button = QPushButton("Look up", self)
+        self.lookup_button.clicked.connect(self.look_up)
+        self.export_button = QPushButton("Export evidence pack…", self)
+        self.export_button.clicked.connect(self.export)
+        self.progress_bar = QProgressBar(self)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress_bar.hide()
+        self.cancel_button.hide()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Number", self))
+        row.addWidget(self.number_edit, 1)
+        row.addWidget(QLabel("Code +", self))
+        row.addWidget(self.code_edit)
+        row.addWidget(self.lookup_button)
+        row.addWidget(self.progress_bar)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.export_button)
+
+        self.summary = QLabel("Enter a number to see every trace of it DNC Desk can find.", self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.dnc_model: ObjectTableModel[Any] = ObjectTableModel(ENTRY_COLUMNS, self)
+        self.sms_model: ObjectTableModel[Any] = ObjectTableModel(ENTRY_COLUMNS, self)
+        self.lead_model: ObjectTableModel[Any] = ObjectTableModel(LEAD_COLUMNS, self)
+        self.journal_model: ObjectTableModel[Any] = ObjectTableModel(JOURNAL_COLUMNS, self)
+        self.snapshot_model: ObjectTableModel[Any] = ObjectTableModel(SNAPSHOT_COLUMNS, self)
+        self.tabs = QTabWidget(self)
+        for model, title in (
+            (self.dnc_model, "DNC entries"),
+            (self.sms_model, "SMS opt-outs"),
+            (self.lead_model, "Leads"),
+            (self.journal_model, "Change journal"),
+            (self.snapshot_model, "Snapshots"),
+        ):
+            self.tabs.addTab(_table(model, self), title)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tabs, 1)
+        self._update_actions()
+
+    # ------------------------------------------------------------------ state
+    def status_text(self) -> str:
+        return self._status_text
+
+    def _say(self, text: str) -> None:
+        self._status_text = text
+        self.status_message.emit(text)
+
+    def _work(self, started: bool) -> None:
+        before = self._busy > 0
+        self._busy = max(0, self._busy + (1 if started else -1))
+        if before != (self._busy > 0):
+            self.busy_changed.emit(self._busy > 0)
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        idle = self._task is None
+        self.lookup_button.setEnabled(idle and self.session is not None)
+        self.export_button.setEnabled(idle and self.pack is not None)
+
+    def set_session(self, session: Session | None) -> None:
+        """Evidence belongs to a connection: switching clears it."""
+        self._generation += 1
+        if self._task is not None:
+            self._task.cancel()
+            self._finish()
+        self.session = session
+        self.show_pack(None)
+
+    def show_pack(self, pack: EvidencePack | None) -> None:
+        self.pack = pack
+        self.dnc_model.set_rows(pack.dnc if pack else [])
+        self.sms_model.set_rows(pack.sms if pack else [])
+        self.lead_model.set_rows(pack.leads if pack else [])
+        self.journal_model.set_rows(pack.journal if pack else [])
+        self.snapshot_model.set_rows(pack.snapshots if pack else [])
+        if pack is not None:
+            self.summary.setText(pack_summary(pack))
+        self._update_actions()
+
+    # ------------------------------------------------------------------ look-up
+    def look_up(self) -> None:
+        session = self.session
+        if session is None:
+            self._say("Evidence: not connected.")
+            return
+        if self._task is not None:
+            return
+        number, code = self.number_edit.text().strip(), self.code_edit.text().strip() or "1"
+        if not number:
+            self._say("Enter the number to look up.")
+            return
+        generation = self._generation
+        api, journal, connection = session.api, session.journal, session.connection.name
+        snapshots = self.paths.snapshots_dir
+
+        def work(ctx: TaskContext) -> EvidencePack:
+            return gather_evidence(
+                api,
+                journal,
+                snapshots,
+                number,
+                code,
+                connection=connection,
+                cancel=ctx.cancel_event,
+                progress=lambda done, total, message: ctx.report((done, total, message)),
+            )
+
+        def done(pack: EvidencePack) -> None:
+            if generation != self._generation:
+                return
+            self._finish()
+            self.show_pack(pack)
+            self._say(f"Evidence for {pack.e164} gathered.")
+            self.evidence_ready.emit(pack)
+
+        def failed(exc: BaseException) -> None:
+            if generation != self._generation:
+                return
+            self._finish()
+            if is_auth_problem(exc):
+                self.auth_problem.emit(exc, self.look_up)
+                return
+            if isinstance(exc, EvidenceError):
+                text = str(exc)
+            elif isinstance(exc, Cancelled):
+                text = "Look-up cancelled."
+            else:
+                text = user_message(exc, f"Look up {number}").text
+            self.summary.setText(text)
+            self._say(text)
+
+        self.show_pack(None)
+        self.summary.setText(f"Looking up {number}…")
+        self.progress_bar.setRange(0, 0)
+        self.progress_bar.show()
+        self.cancel_button.setEnabled(True)
+        self.cancel_button.show()
+        self._task = self.runner.submit(
+            "gather evidence", work, on_done=done, on_error=failed, on_progress=self._on_progress
+        )
+        self._work(True)
+
+    def _finish(self) -> None:
+        self._task = None
+        self.progress_bar.hide()
+        self.cancel_button.hide()
+        self._work(False)
+
+    def _on_progress(self, value: object) -> None:
+        if isinstance(value, tuple) and len(value) == 3:
+            done, total, message = value
+            self.progress_bar.setRange(0, max(int(total), 1))
+            self.progress_bar.setValue(int(done))
+            self.summary.setText(str(message) + "…")
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self.cancel_button.setEnabled(False)
+
+    # ------------------------------------------------------------------ export
+    def export(self) -> None:
+        pack = self.pack
+        if pack is None:
+            return
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        suggested = Path.home() / f"evidence-{pack.e164.lstrip('+')}-{stamp}.xlsx"
+        path, _filter = QFileDialog.getSaveFileName(
+            self, "Export the evidence pack", str(suggested), "Excel workbook (*.xlsx)"
+        )
+        if not path:
+            return
+        target = Path(path)
+        if target.suffix.lower() != ".xlsx":
+            target = target.with_suffix(".xlsx")
+
+        def done(sha: str) -> None:
+            self._work(False)
+            self._say(f"Evidence pack saved: {target} (SHA-256 {sha[:16]}…)")
+
+        def failed(exc: BaseException) -> None:
+            self._work(False)
+            self._say(user_message(exc, "Export the evidence pack").text)
+
+        self._work(True)
+        self.runner.submit(
+            "export evidence pack",
+            lambda _ctx: write_evidence_xlsx(pack, target),
+            on_done=done,
+            on_error=failed,
+        )
