@@ -166,6 +166,11 @@ class _Checker:
         if p is None:
             return self._invalid(number, raw, "phone", "no column is chosen for phone numbers")
         result = normalize(raw, code)
+        if not result.ok and (code_cell is None or code_cell == ""):
+            # The default code is only a default: "+44 7400 123456" or "0044…" names its own.
+            own = normalize(raw, None)
+            if own.ok:
+                result = own
         if result.ok and type(raw) is str and "." not in raw and "e" not in raw and "E" not in raw:
             damage = ""  # the common case, decided without a call
         else:

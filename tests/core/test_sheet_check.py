@@ -103,6 +103,18 @@ def test_country_code_column_and_default() -> None:
     assert summary.invalid == 1
 
 
+def test_numbers_with_their_own_country_code_override_the_default_only() -> None:
+    mapping = ColumnMapping(phone=0, phone_code=1)
+    checked, _ = run(
+        [["+44 7400 123456", None], ["00447400123457", None], ["+44 7400 123458", 1]], mapping
+    )
+    assert [(c.phone_code, c.national) for c in checked[:2]] == [
+        ("44", "7400123456"),
+        ("44", "7400123457"),
+    ]
+    assert checked[2].message == ("row 3: phone: number starts with +44 but the country code is 1")
+
+
 def test_reason_and_purpose_columns_and_defaults() -> None:
     mapping = ColumnMapping(phone=0, reason=1, purpose=2, default_reason="file import")
     checked, _ = run([["2025550123", "asked", "Collections"], ["2025550124", None, None]], mapping)
