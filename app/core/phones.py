@@ -116,6 +116,9 @@ _ASCII_SEPARATORS: Final = str.maketrans("", "", " ()./-+")
 _NANP_LANE: Final = re.compile(
     r"[ \t]*(?:\+?1[ .-]*)?\(?([2-9][0-9]{2})\)?[ .-]*([0-9]{3})[ .-]*([0-9]{4})[ \t]*"
 )
+# Ten-digit numeric cells whose first digit is 2-9: the same shape as the lane.
+_NANP_LOW: Final = 2_000_000_000
+_NANP_HIGH: Final = 10_000_000_000
 _THOUSANDS: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.0+)?")
 _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9]{1,3})")
 _EXTENSION: Final = re.compile(
@@ -491,17 +494,27 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
             shown = str(phone_code).strip() or "(empty)"
             return _reject(shown, f"{shown} is not a country calling code")
     rules = rules_for_code(code) if code is not None else None
-    if code == "1" and rules is not None and isinstance(raw, str):
-        lane = _NANP_LANE.fullmatch(raw)
-        if lane is not None:
-            national = lane.group(1) + lane.group(2) + lane.group(3)
-            if rules.is_valid_nsn(national):
-                return PhoneResult(ok=True, national=national, phone_code=code, reason="")
+    if code == "1" and rules is not None:
+        lane_national = ""
+        if isinstance(raw, str):
+            lane = _NANP_LANE.fullmatch(raw)
+            if lane is not None:
+                lane_national = lane.group(1) + lane.group(2) + lane.group(3)
+        elif (type(raw) is int or (type(raw) is float and raw.is_integer())) and (
+            _NANP_LOW <= raw < _NANP_HIGH
+        ):
+            lane_national = str(int(raw))
+        if lane_national and rules.is_valid_nsn(lane_national):
+            return PhoneResult(ok=True, national=lane_national, phone_code=code, reason="")
     if isinstance(raw, str):
         plus, digits, reason = _clean_text(raw)
-    elif isinstance(raw, float) and 0 <= raw < _MAX_EXACT_CELL_NUMBER and raw.is_integer():
-        # Numeric cells (what calamine returns for a number) skip the dispatch.
-        plus, digits, reason = False, str(int(raw)), ""
+    elif (type(raw) is float and raw.is_integer()) or type(raw) is int:
+        # Numeric cells (what calamine returns for a number) skip the dispatch
+        # when they are plainly in range.
+        if 0 <= raw < _MAX_EXACT_CELL_NUMBER:
+            plus, digits, reason = False, str(int(raw)), ""
+        else:
+            plus, digits, reason = _clean(raw)
     else:
         plus, digits, reason = _clean(raw)
     if reason:

@@ -180,6 +180,14 @@ def test_invalid_us_numbers_say_what_is_wrong() -> None:
     )
 
 
+def test_numeric_cells_get_the_same_reasons_as_text() -> None:
+    for raw in (9995550123, 9995550123.0, "999-555-0123"):
+        assert _rejected(raw) == "not a valid US number: area code 999 does not exist"
+    assert _rejected(1235550123.0).startswith("not a valid US number: area code 123")
+    assert normalize(12025550123) == PhoneResult(True, "2025550123", "1", "")
+    assert normalize(12025550123.0) == PhoneResult(True, "2025550123", "1", "")
+
+
 def test_local_number_without_area_code() -> None:
     reason = _rejected("555-0123")
     assert reason.startswith("too short for a US number: 7 digits")
