@@ -165,10 +165,13 @@ class _Checker:
             code = found
         if p is None:
             return self._invalid(number, raw, "phone", "no column is chosen for phone numbers")
-        result = normalize(raw, code)
+        value = raw
+        if type(raw) is str and raw[0] == "=" and raw[1:2] == '"' and raw[-1] == '"':
+            value = raw[2:-1]  # ="2025550123": how CSV exporters force Excel to keep text
+        result = normalize(value, code)
         if not result.ok and (code_cell is None or code_cell == ""):
             # The default code is only a default: "+44 7400 123456" or "0044…" names its own.
-            own = normalize(raw, None)
+            own = normalize(value, None)
             if own.ok:
                 result = own
         if result.ok and type(raw) is str and "." not in raw and "e" not in raw and "E" not in raw:

@@ -115,6 +115,13 @@ def test_numbers_with_their_own_country_code_override_the_default_only() -> None
     assert checked[2].message == ("row 3: phone: number starts with +44 but the country code is 1")
 
 
+def test_excel_text_formula_wrapper_is_read_as_text() -> None:
+    checked, _ = run([['="2025550123"'], ['="0"'], ["=SUM(A1:A2)"]])
+    assert (checked[0].outcome, checked[0].national) == (Outcome.VALID, "2025550123")
+    assert checked[0].original == '="2025550123"'
+    assert [c.outcome for c in checked[1:]] == [Outcome.INVALID, Outcome.INVALID]
+
+
 def test_reason_and_purpose_columns_and_defaults() -> None:
     mapping = ColumnMapping(phone=0, reason=1, purpose=2, default_reason="file import")
     checked, _ = run([["2025550123", "asked", "Collections"], ["2025550124", None, None]], mapping)
