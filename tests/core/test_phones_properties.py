@@ -312,3 +312,32 @@ def test_punctuation_does_not_change_the_verdict(
     assume(re.fullmatch(r"\s*[0-9]+\.0+\s*", noisy) is None)
     mine, plain = phones.normalize(noisy, code), phones.normalize(bare, code)
     assert (mine.ok, mine.national) == (plain.ok, plain.national)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=40),
+        st.text(alphabet="0123456789 +-().'xX#eE,\u00a0\uff10\uff11", max_size=30),
+        st.integers(),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.none(),
+        st.booleans(),
+    ),
+    st.one_of(
+        st.sampled_from(CODES),
+        st.text(max_size=6),
+        st.integers(min_value=-5, max_value=1000),
+        st.floats(),
+        st.none(),
+    ),
+)
+def test_normalize_never_raises_and_is_coherent(raw: object, code: object) -> None:
+    result = phones.normalize(raw, code)  # type: ignore[arg-type]
+    if result.ok:
+        assert result.reason == ""
+        assert result.national.isascii() and result.national.isdigit()
+        assert result.phone_code in phones._COUNTRY_CODES
+        assert result.e164 == f"+{result.phone_code}{result.national}"
+    else:
+        assert result.reason and result.national == "" and result.e164 == ""
