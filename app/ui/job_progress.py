@@ -274,15 +274,12 @@ class JobHandle(QObject):
         self.failed.emit(self.error)
 
 
-def ask_before_close(parent: QWidget) -> bool:
-    """When jobs are running, ask whether to pause them (resumable) or cancel them.
+PAUSE, CANCEL, KEEP = "pause", "cancel", "keep"
 
-    Returns False when the person chose to keep the window open.
-    """
-    running = job_registry().running()
-    if not running:
-        return True
-    n = len(running)
+
+def close_choice(parent: QWidget, running: int) -> str:
+    """Ask what to do with ``running`` jobs when the window closes: PAUSE, CANCEL or KEEP."""
+    n = running
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Question)
     box.setWindowTitle("A job is still running" if n == 1 else f"{n} jobs are still running")
@@ -301,10 +298,26 @@ def ask_before_close(parent: QWidget) -> bool:
     box.exec()
     clicked = box.clickedButton()
     if clicked is pause:
+        return PAUSE
+    if clicked is cancel:
+        return CANCEL
+    return KEEP
+
+
+def ask_before_close(parent: QWidget) -> bool:
+    """When jobs are running, ask whether to pause them (resumable) or cancel them.
+
+    Returns False when the person chose to keep the window open.
+    """
+    running = job_registry().running()
+    if not running:
+        return True
+    choice = close_choice(parent, len(running))
+    if choice == PAUSE:
         for handle in running:
             handle.suspend()
         return True
-    if clicked is cancel:
+    if choice == CANCEL:
         for handle in running:
             handle.cancel()
         return True

@@ -139,6 +139,10 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._restore_state()
         self._update_actions()
+        # Import wizard, bulk removal, export, the Jobs tab, file drops, close-while-running.
+        from app.ui.import_wizard_window import install_job_features
+
+        self.job_features = install_job_features(self)
 
     # ================================================================= building
     def _action(
