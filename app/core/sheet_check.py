@@ -156,7 +156,9 @@ class _Checker:
         code = self.default_code
         c = m.phone_code
         code_cell = cells[c] if c is not None and c < width else None
-        if code_cell is not None and code_cell != "":
+        if type(code_cell) is str:
+            code_cell = code_cell.strip() or None
+        if code_cell is not None:
             found = self._code(code_cell)
             if found is None:
                 return self._invalid(
@@ -169,7 +171,7 @@ class _Checker:
         if type(raw) is str and raw[0] == "=" and raw[1:2] == '"' and raw[-1] == '"':
             value = raw[2:-1]  # ="2025550123": how CSV exporters force Excel to keep text
         result = normalize(value, code)
-        if not result.ok and (code_cell is None or code_cell == ""):
+        if not result.ok and code_cell is None:
             # The default code is only a default: "+44 7400 123456" or "0044…" names its own.
             own = normalize(value, None)
             if own.ok:

@@ -91,9 +91,11 @@ def test_country_code_column_and_default() -> None:
             ["2025550123", "+1"],
             ["0412 345 678", 61.0],
             ["2025550123", "XX"],
+            ["07400 123459", "  "],
         ],
         mapping,
     )
+    assert (checked[4].outcome, checked[4].phone_code) == (Outcome.VALID, "44")
     assert [(c.phone_code, c.national) for c in checked[:3]] == [
         ("44", "7400123456"),
         ("1", "2025550123"),
