@@ -326,3 +326,28 @@ def test_a_slow_consumer_does_not_trip_the_timeout(
             if count % 2000 == 1:
                 time.sleep(1.6)
     assert count == 6000
+
+
+def test_nested_archive_is_refused_but_embedded_documents_are_not(tmp_path: Path) -> None:
+    import zipfile
+
+    path = f.huge_dimension_xlsx(tmp_path / "nested.xlsx")
+    with zipfile.ZipFile(path, "a") as zf:
+        zf.writestr("xl/media/payload.zip", b"PK\x05\x06" + b"\0" * 18)
+    with pytest.raises(SheetError, match=r"contains another archive \(xl/media/payload\.zip\)"):
+        open_sheet(path)
+    path = f.huge_dimension_xlsx(tmp_path / "embedded.xlsx")
+    with zipfile.ZipFile(path, "a") as zf:
+        zf.writestr("xl/embeddings/Microsoft_Excel_Worksheet.zip", b"PK\x05\x06" + b"\0" * 18)
+    assert len(rows_of(path)) == 4
+
+
+def test_too_many_parts_is_refused(tmp_path: Path) -> None:
+    import zipfile
+
+    path = f.huge_dimension_xlsx(tmp_path / "parts.xlsx")
+    with zipfile.ZipFile(path, "a") as zf:
+        for i in range(10_000):
+            zf.writestr(f"xl/junk/{i}.bin", b"")
+    with pytest.raises(SheetError, match=r"^parts\.xlsx contains 10,005 files inside"):
+        open_sheet(path)
