@@ -56,9 +56,12 @@ class ObjectTableModel(QAbstractTableModel, Generic[T]):
         self._rows: list[T] = []
 
     # ------------------------------------------------------------------ content
-    def set_rows(self, rows: Sequence[T]) -> None:
+    def set_rows(self, rows: Sequence[T], columns: Sequence[Column[T]] | None = None) -> None:
+        """Show ``rows`` (and, when given, these columns instead of the current ones)."""
         self.beginResetModel()
         self._rows = list(rows)
+        if columns is not None:
+            self.columns = tuple(columns)
         self.endResetModel()
 
     def rows(self) -> list[T]:
