@@ -189,6 +189,11 @@ class EvidenceView(QWidget):
         layout.addWidget(self.tabs, 1)
         self._update_actions()
 
+    def refresh(self) -> None:
+        """The window's Refresh (F5): look the number up again."""
+        if self.number_edit.text().strip():
+            self.look_up()
+
     # ------------------------------------------------------------------ state
     def status_text(self) -> str:
         return self._status_text

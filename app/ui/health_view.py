@@ -199,6 +199,10 @@ class HealthView(QWidget):
         self.finding_model.modelReset.connect(self._update_actions)
         self._update_actions()
 
+    def refresh(self) -> None:
+        """The window's Refresh (F5): check the lists again."""
+        self.run_check()
+
     # ------------------------------------------------------------------ state
     def status_text(self) -> str:
         return self._status_text

@@ -143,6 +143,10 @@ class MainWindow(QMainWindow):
         from app.ui.import_wizard_window import install_job_features
 
         self.job_features = install_job_features(self)
+        # Campaigns & audit (launch gate), List health, Evidence, Snapshots tabs.
+        from app.ui.audit_features import install_audit_features
+
+        self.audit_features = install_audit_features(self)
 
     # ================================================================= building
     def _action(

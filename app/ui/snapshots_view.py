@@ -228,6 +228,10 @@ class SnapshotsView(QWidget):
         self.model.modelReset.connect(self._update_actions)
         self._update_actions()
 
+    def refresh(self) -> None:
+        """The window's Refresh (F5): read the snapshots folder again."""
+        self.reload()
+
     # ------------------------------------------------------------------ state
     def status_text(self) -> str:
         return self._status_text
