@@ -22,16 +22,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+AREAS = ("201", "202", "212", "213", "305", "312", "415", "617", "713", "718")
+
+
 def write_csv(path: Path, rows: int) -> None:
+    """Distinct valid US numbers (10 area codes x 10 exchanges x 10,000 lines), one duplicate
+    every 1,000 rows and a request date column."""
     with path.open("w", encoding="utf-8") as fh:
         fh.write("Phone,Reason,Request date\n")
         for i in range(rows):
-            # Distinct valid US numbers over many area codes, a duplicate every 1,000 rows.
             n = i - 1 if i % 1000 == 999 else i
-            area = 201 + (n // 10_000_00) % 700
-            fh.write(
-                f"({area}) 55{(n // 10000) % 10}-{n % 10000:04d},opt-out,2026-11-0{1 + i % 9}\n"
-            )
+            area = AREAS[(n // 100_000) % len(AREAS)]
+            exchange = 200 + (n % 100_000) // 10_000
+            fh.write(f"({area}) {exchange}-{n % 10_000:04d},opt-out,2026-11-0{1 + i % 9}\n")
 
 
 def main() -> None:
