@@ -24,6 +24,7 @@ from app.core.sheet_types import CellValue, Row
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
 _LONGEST_PLAIN = 10**11
+_MISSING = object()
 
 
 class Target(StrEnum):
@@ -141,6 +142,8 @@ class _Checker:
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
         scope = mapping.default_scope
         self.default_group = self.seen.setdefault((scope.kind, scope.campaign_id, ""), {})
+        # Per calling code: do its numbers start with a trunk 0 a number cell would drop?
+        self.trunk_zero = {code: drops_trunk_zero(code) for code in phones.SUPPORTED_PHONE_CODES}
         default_code = phones.normalize_code(mapping.default_phone_code)
         self.default_code = default_code or mapping.default_phone_code
 
@@ -176,8 +179,17 @@ class _Checker:
             own = normalize(value, None)
             if own.ok:
                 result = own
-        if result.ok and type(raw) is str and "." not in raw and "e" not in raw and "E" not in raw:
-            damage = ""  # the common case, decided without a call
+        kind = type(raw)
+        # The common cases are decided here without a call; _damage explains the rest.
+        if result.ok and (
+            (kind is str and "." not in raw and "e" not in raw and "E" not in raw)  # type: ignore[operator]
+            or (
+                (kind is float or kind is int)
+                and raw < _LONGEST_PLAIN  # type: ignore[operator]
+                and not self.trunk_zero.get(result.phone_code, True)
+            )
+        ):
+            damage = ""
         else:
             damage = self._damage(raw, result)
         if not result.ok:
@@ -186,8 +198,12 @@ class _Checker:
         scope = self._scope(cells) if self.per_row_scope else m.default_scope
         if isinstance(scope, tuple):
             return self._invalid(number, raw, scope[0], scope[1], code, damage)
-        reason = m.default_reason if m.reason is None else _text(_cell(cells, m.reason))
-        reason = reason or m.default_reason
+        r = m.reason
+        if r is None:
+            reason = m.default_reason
+        else:
+            cell = cells[r] if r < width else None
+            reason = (cell.strip() if type(cell) is str else _text(cell)) or m.default_reason
         purpose = m.default_purpose if m.purpose is None else _text(_cell(cells, m.purpose))
         purpose = purpose or m.default_purpose
         is_purpose = scope.kind is ScopeKind.PURPOSE
@@ -263,13 +279,12 @@ class _Checker:
 
     def _code(self, cell: CellValue) -> str | None:
         key = (type(cell), cell)
-        try:
-            return self.code_cache[key]
-        except KeyError:
+        found = self.code_cache.get(key, _MISSING)
+        if found is _MISSING:
             found = phones.normalize_code(cell.strip() if isinstance(cell, str) else cell)
             if len(self.code_cache) < 10_000:
                 self.code_cache[key] = found
-            return found
+        return found  # type: ignore[return-value]
 
     def _invalid(
         self,
