@@ -40,8 +40,11 @@ class AuditFeatures(QObject):
         self.health_view = HealthView(runner, paths, tabs)
         self.evidence_view = EvidenceView(runner, paths, tabs)
         self.snapshots_view = SnapshotsView(runner, paths, tabs)
-        for view, label in self.tabs():
-            tabs.addTab(view, label)
+        # After the change journal, before tabs added later (Jobs stays last): tabs in front
+        # keep their indexes, so a remembered current tab still means the same tab.
+        at = tabs.indexOf(window.journal_view) + 1
+        for offset, (view, label) in enumerate(self.tabs()):
+            tabs.insertTab(at + offset, view, label)
             window._wire_view(view)
         self.campaigns_view.restore_state(window.settings)
         window.state.session_changed.connect(self._session_changed)

@@ -250,3 +250,39 @@ def test_limited_token_is_refused_clearly(
     assert not _active(session.api, "Old Winback")
     failed = [e for e in session.journal.query(operation="campaign.status") if e.phase == "outcome"]
     assert {e.outcome for e in failed} == {"failed"}
+
+
+def test_window_has_the_tabs_and_gives_them_the_session(
+    make_window: Any, qtbot: Any, sandbox: Any
+) -> None:
+    from app.ui.audit_features import CAMPAIGNS_TAB, EVIDENCE_TAB, HEALTH_TAB, SNAPSHOTS_TAB
+
+    window = make_window()
+    with qtbot.waitSignal(window.backend_ready, timeout=TIMEOUT):
+        window.start()
+    features = window.audit_features
+    view = features.campaigns_view
+    with qtbot.waitSignal(view.campaigns_loaded, timeout=TIMEOUT):
+        window.state.activate(
+            Connection("Test", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN)
+        )
+    labels = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    journal = labels.index("Change journal")
+    assert labels[journal + 1 : journal + 5] == [
+        CAMPAIGNS_TAB,
+        HEALTH_TAB,
+        EVIDENCE_TAB,
+        SNAPSHOTS_TAB,
+    ]
+    assert set(rows(view)) == {"Spring Renewals", "Old Winback"}
+    for other in (features.health_view, features.evidence_view, features.snapshots_view):
+        assert other.session is window.state.session
+    view.window_spin.setValue(12)
+    window.tabs.setCurrentWidget(view)
+    window.state.deactivate()
+    assert view.session is None and view.model.rowCount() == 0
+    assert features.snapshots_view.session is None
+    assert window.statusBar().currentMessage() == "Campaigns: not connected."
+    window.close()
+    again = make_window()
+    assert again.audit_features.campaigns_view.window_hours == 12
