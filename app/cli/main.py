@@ -21,6 +21,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("app.cli.audit_cmd", "check a campaign's leads against the DNC and SMS lists"),
     "snapshot": ("app.cli.snapshot_cmd", "save a full copy of a list for later comparison"),
     "diff": ("app.cli.diff_cmd", "compare two snapshots, or a snapshot with the list now"),
+    "evidence": ("app.cli.evidence_cmd", "everything DNC Desk sees about one number, as xlsx"),
+    "health": ("app.cli.health_cmd", "check the DNC and SMS lists for problems and gaps"),
 }
 
 
