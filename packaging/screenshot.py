@@ -2,8 +2,8 @@
 
     python packaging/screenshot.py [OUTPUT_DIR]      (default: docs/screenshots/)
 
-Writes first-run.png, dnc-view.png, delete-dialog.png, sms-view.png, connections.png and
-journal-view.png.
+Writes first-run.png, dnc-view.png, delete-dialog.png, sms-view.png, connections.png,
+journal-view.png and audit-result.png.
 Config and data go to a temporary folder, so the user's own connections are not touched.
 """
 
@@ -157,11 +157,29 @@ def main(argv: list[str] | None = None) -> int:
             wait_until(lambda: window.journal_view.model.rowCount() >= 4, 10, "the journal to load")
             settle(500)
             save(window, out, "journal-view.png")
+            audit_result_screenshot(window, out)
         finally:
             window.close()
             window.shutdown()
         del app
     return 0
+
+
+def audit_result_screenshot(window: QWidget, out: Path) -> Path:
+    """Audit the first demo campaign in the Campaigns & audit tab and save its result."""
+    features = window.audit_features  # type: ignore[attr-defined]
+    view = features.campaigns_view
+    window.tabs.setCurrentWidget(view)  # type: ignore[attr-defined]
+    wait_until(lambda: view.model.rowCount() > 0, 30, "the campaign list")
+    campaign = view.model.row_object(0).campaign
+    view.select_campaign(campaign.id)
+    finished: list[object] = []
+    view.audit_view.audit_finished.connect(finished.append)
+    view.audit_selected()
+    wait_until(lambda: bool(finished), 120, "the campaign audit")
+    wait_until(lambda: not view.audit_view.running, 10, "the audit to settle")
+    settle(500)
+    return save(window, out, "audit-result.png")
 
 
 if __name__ == "__main__":

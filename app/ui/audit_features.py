@@ -23,7 +23,7 @@ from app.ui.snapshots_view import SnapshotsView
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
 
-CAMPAIGNS_TAB = "Campaigns & audit"
+CAMPAIGNS_TAB = "Campaigns && audit"  # "&&": a single "&" would mark a mnemonic
 HEALTH_TAB = "List health"
 EVIDENCE_TAB = "Evidence"
 SNAPSHOTS_TAB = "Snapshots"

@@ -167,11 +167,19 @@ class AuditView(QWidget):
         self.source_model: ObjectTableModel[Any] = ObjectTableModel(SOURCE_COLUMNS, self)
         self.list_model: ObjectTableModel[Any] = ObjectTableModel(LIST_COLUMNS, self)
         self.conflict_table = _table(self.conflict_model, self)
+        self.tables = [
+            self.conflict_table,
+            _table(self.unparseable_model, self),
+            _table(self.source_model, self),
+            _table(self.list_model, self),
+        ]
         self.tabs = QTabWidget(self)
-        self.tabs.addTab(self.conflict_table, "Conflicts")
-        self.tabs.addTab(_table(self.unparseable_model, self), "Unparseable numbers")
-        self.tabs.addTab(_table(self.source_model, self), "Strategy per scope")
-        self.tabs.addTab(_table(self.list_model, self), "Lists")
+        for table, title in zip(
+            self.tables,
+            ("Conflicts", "Unparseable numbers", "Strategy per scope", "Lists"),
+            strict=True,
+        ):
+            self.tabs.addTab(table, title)
 
         self.export_button = QPushButton("Export xlsx…", self)
         self.export_button.setToolTip("Save the audit report (Summary, Conflicts, Unparseable)")
@@ -241,6 +249,9 @@ class AuditView(QWidget):
         self.unparseable_model.set_rows(result.unparseable if result else [])
         self.source_model.set_rows(result.sources if result else [])
         self.list_model.set_rows(result.lists if result else [])
+        for table in self.tables:
+            # Qt sizes from at most resizeContentsPrecision() rows: cheap on large results.
+            table.resizeColumnsToContents()
         if run is None:
             self.summary.setText("Choose a campaign and press Audit.")
             self.report_label.clear()

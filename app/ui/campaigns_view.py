@@ -9,6 +9,8 @@ override and its reason are journaled by core.
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
@@ -39,7 +41,9 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.audit_table_model import (
     CAMPAIGN_COLUMNS,
+    COL_AUDITED_AT,
     COL_CAMPAIGN_NAME,
+    COL_CAMPAIGN_STATE,
     RAW_ROLE,
     CampaignRow,
     ObjectTableModel,
@@ -54,7 +58,9 @@ from app.ui.tasks import TaskContext, TaskRunner
 MAX_WINDOW_HOURS = 24 * 90
 
 
-def load_campaign_rows(session: Session, data_dir: Any, cancel: Any = None) -> list[CampaignRow]:
+def load_campaign_rows(
+    session: Session, data_dir: Path, cancel: threading.Event | None = None
+) -> list[CampaignRow]:
     """Every campaign with its last local audit, by name (blocking: network + SQLite)."""
     campaigns = session.api.campaigns(cancel=cancel)
     with AuditRecords.in_data_dir(data_dir) as records:
@@ -104,7 +110,12 @@ class CampaignsView(QWidget):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(COL_CAMPAIGN_NAME, Qt.SortOrder.AscendingOrder)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.setColumnWidth(COL_CAMPAIGN_NAME, 240)
+        for column, width in (
+            (COL_CAMPAIGN_NAME, 240),
+            (COL_CAMPAIGN_STATE, 80),
+            (COL_AUDITED_AT, 170),
+        ):
+            self.table.setColumnWidth(column, width)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda _i: self.audit_selected())
 
@@ -155,7 +166,7 @@ class CampaignsView(QWidget):
         self.splitter.addWidget(top)
         self.splitter.addWidget(self.audit_view)
         self.splitter.setStretchFactor(0, 1)
-        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
         layout.addWidget(self.splitter)
 
