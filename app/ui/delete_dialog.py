@@ -94,6 +94,8 @@ class DeleteDialog(QDialog):
         known = {c.id: c for c in campaigns}
         noun = "entry" if count == 1 else "entries"
         self.setWindowTitle(f"Remove {count:,} DNC {noun}")
+        # Wide enough that the re-status option and the status flags read without clipping.
+        self.setMinimumWidth(620)
 
         self.summary = QLabel(
             f"<b>Remove {count:,} {noun} from the do-not-call list.</b> The dialer may call "
