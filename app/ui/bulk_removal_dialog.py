@@ -293,6 +293,7 @@ class BulkRemovalDialog(QWizard):
         self.setWindowTitle(f"Bulk removal from the DNC list — {session.connection.name}")
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
         self.source_page = RemovalSourcePage(self)
         self.options_page = RemovalOptionsPage(self)
         self.options_page.picker.auth_problem.connect(self.auth_problem)

@@ -48,6 +48,10 @@ COUNT_LABELS = (
     ("damaged", "Damaged by a spreadsheet"),
     ("late_requests", "Requests later than 10 business days"),
 )
+LATE_TIP = (
+    "Rows whose request date is more than 10 business days before today: 47 CFR "
+    "64.1200(d)(3) requires a do-not-call request to be honored within 10 business days."
+)
 BAD = QColor("#fde2e1")
 WARN = QColor("#fff4d6")
 
@@ -92,8 +96,11 @@ class CheckPage(QWizardPage):
             self.count_labels[key] = value
             grid.addWidget(QLabel(label, self), i // 2, (i % 2) * 2)
             grid.addWidget(value, i // 2, (i % 2) * 2 + 1)
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(3, 1)
+        grid.setColumnMinimumWidth(1, 70)
+        grid.setColumnMinimumWidth(2, 300)
+        grid.setColumnMinimumWidth(3, 70)
+        grid.setColumnStretch(4, 1)
+        self.count_labels["late_requests"].setToolTip(LATE_TIP)
         self.model = QStandardItemModel(0, len(PROBLEM_HEADERS), self)
         self.model.setHorizontalHeaderLabels(list(PROBLEM_HEADERS))
         self.model.itemChanged.connect(self._edited)
@@ -203,6 +210,7 @@ class CheckPage(QWizardPage):
             # Duplicates are fine as they are; only the number itself can be corrected.
             value_item.setEditable(c.outcome is not Outcome.DUPLICATE)
             problem = QStandardItem(problem_text(c))
+            problem.setToolTip(problem_text(c))
             problem.setEditable(False)
             color = BAD if c.outcome is Outcome.INVALID else WARN
             for item in (row_item, value_item, problem):

@@ -54,6 +54,12 @@ BAD = QColor("#fde2e1")
 WARN = QColor("#fff4d6")
 
 
+def shown_number(national: str, phone_code: str) -> str:
+    """``+1 (202) 555-0143`` / ``+44 20 7946 0958``: always with the country code, once."""
+    text = format_for_display(national, phone_code)
+    return text if text.startswith("+") else f"+{phone_code} {text}"
+
+
 class MappingPage(QWizardPage):
     """Which column holds what, pre-filled with the engine's proposal, and the first rows as
     they will be sent."""
@@ -176,11 +182,11 @@ class MappingPage(QWizardPage):
         shown = [c for c in checked if c.outcome is not Outcome.BLANK][:25]
         for c in shown:
             if c.outcome is Outcome.VALID:
-                normalized = f"+{c.phone_code} {format_for_display(c.national, c.phone_code)}"
+                normalized = shown_number(c.national, c.phone_code)
                 verdict = c.damage or c.date_note or "valid"
                 color = WARN if c.damage else None
             elif c.outcome is Outcome.DUPLICATE:
-                normalized = f"+{c.phone_code} {format_for_display(c.national, c.phone_code)}"
+                normalized = shown_number(c.national, c.phone_code)
                 verdict = f"duplicate of row {c.duplicate_of}"
                 color = WARN
             else:
@@ -195,6 +201,7 @@ class MappingPage(QWizardPage):
                 QStandardItem(scope),
                 QStandardItem(verdict),
             ]
+            items[4].setToolTip(verdict)
             for item in items:
                 if color is not None:
                     item.setBackground(QBrush(color))

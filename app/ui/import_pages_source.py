@@ -108,7 +108,9 @@ class SourcePage(QWizardPage):
         file_row.addWidget(self.path_edit, 1)
         file_row.addWidget(self.browse_button)
         form = QFormLayout()
-        form.addRow("&File", file_row)
+        file_label = QLabel("&File", self)
+        file_label.setBuddy(self.path_edit)
+        form.addRow(file_label, file_row)
         form.addRow("&Sheet", self.sheet_combo)
         form.addRow("&Header row", self.header_spin)
         layout = QVBoxLayout(self)
@@ -183,6 +185,9 @@ class SourcePage(QWizardPage):
             else f"{probe.path.name}: {found}. Change the header row if it is wrong."
         )
         fill_preview(self.model, probe, self.header_row)
+        self.table.resizeColumnsToContents()
+        for column in range(self.model.columnCount()):
+            self.table.setColumnWidth(column, min(self.table.columnWidth(column), 260))
         self.wiz.source_changed()
         self.completeChanged.emit()
 

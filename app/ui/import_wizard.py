@@ -57,6 +57,7 @@ class ImportWizard(QWizard):
         self.setWindowTitle(f"Import numbers — {session.connection.name}")
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
         self.setOption(QWizard.WizardOption.HaveHelpButton, False)
         self.source_page = SourcePage(self)
         self.mapping_page = MappingPage(self)

@@ -49,7 +49,7 @@ class JobFeatures(QObject):
         self._hinted = False
         sp = QStyle.StandardPixmap
         self.act_import = self._action(
-            "&Import…", self.import_file, "Ctrl+I", sp.SP_ArrowDown,
+            "&Import…", self.import_file, "Ctrl+I", sp.SP_DialogOpenButton,
             "Import a spreadsheet of numbers into the DNC or SMS opt-out list",
         )  # fmt: skip
         self.act_bulk_remove = self._action(
@@ -57,7 +57,7 @@ class JobFeatures(QObject):
             "Remove many numbers from the DNC list at once (file or pasted column)",
         )  # fmt: skip
         self.act_export = self._action(
-            "E&xport…", self.export_search, "Ctrl+E", sp.SP_DialogSaveButton,
+            "E&xport list…", self.export_search, "Ctrl+E", sp.SP_DialogSaveButton,
             "Export every row of the current DNC or SMS search to xlsx or CSV",
         )  # fmt: skip
         self.act_jobs = self._action(

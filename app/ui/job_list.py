@@ -41,7 +41,7 @@ from app.ui.error_messages import user_message
 from app.ui.job_progress import JobHandle, ResumeWizard, job_registry, open_path
 from app.ui.tasks import TaskRunner
 
-HEADERS = ("Name", "Status", "Job", "File", "Progress", "Outcomes", "Note", "Created (UTC)")
+HEADERS = ("Name", "Status", "What", "File", "Progress", "Outcomes", "Note", "Created (UTC)")
 COL_NAME, COL_STATUS, COL_KIND, COL_FILE, COL_PROGRESS, COL_OUTCOMES, COL_NOTE, COL_CREATED = range(
     len(HEADERS)
 )
@@ -53,7 +53,7 @@ _OUTCOME_NAMES = (
     ("removed", "removed"),
     ("not_found", "not on the list"),
     ("invalid", "invalid"),
-    ("duplicate_in_file", "duplicates"),
+    ("duplicate_in_file", "repeated in the file"),
     ("failed", "failed"),
     ("not_attempted", "not attempted"),
 )
@@ -88,9 +88,9 @@ def outcomes_text(info: JobInfo) -> str:
 def kind_text(info: JobInfo) -> str:
     meta = info.meta
     if info.kind == "removal":
-        return f"removal from the DNC list ({meta.get('scope', '')})"
-    target = "SMS opt-out list" if meta.get("target") == "sms-opt-out" else "DNC list"
-    return f"import into the {target} ({meta.get('scope', '')})"
+        return f"removal from DNC ({meta.get('scope', '')})"
+    target = "SMS opt-outs" if meta.get("target") == "sms-opt-out" else "DNC"
+    return f"import into {target} ({meta.get('scope', '')})"
 
 
 class JobTableModel(QAbstractTableModel):
@@ -193,9 +193,11 @@ class JobListView(QWidget):
         self.table.verticalHeader().hide()
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(COL_OUTCOMES, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((COL_NAME, 200), (COL_STATUS, 150), (COL_KIND, 230), (COL_FILE, 160),
-                           (COL_PROGRESS, 150), (COL_NOTE, 180)):  # fmt: skip
+        header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
+        widths = {COL_NAME: 200, COL_STATUS: 120, COL_KIND: 170, COL_FILE: 150,
+                  COL_PROGRESS: 150, COL_OUTCOMES: 240, COL_CREATED: 130}  # fmt: skip
+        for col, width in widths.items():
             self.table.setColumnWidth(col, width)
         self.table.doubleClicked.connect(lambda _i: self.open_report())
         self.resume_button = QPushButton("&Resume", self)
@@ -256,7 +258,8 @@ class JobListView(QWidget):
                     self.table.selectRow(row)
         waiting = [j for j in jobs if j.resumable and job_registry().by_path(j.path) is None]
         self.summary.setText(
-            f"{len(jobs):,} jobs" + (f"; {len(waiting)} can be resumed" if waiting else "")
+            f"{len(jobs):,} job{'' if len(jobs) == 1 else 's'}"
+            + (f"; {len(waiting)} can be resumed" if waiting else "")
         )
         self.loaded.emit()
         if self._again:

@@ -343,6 +343,8 @@ class RunPage(QWizardPage):
             "Rows are sent in the background; this window and the main window stay usable. "
             "Closing this wizard keeps the job running (see the Jobs tab)."
         )
+        # The job goes on if the wizard closes, so this button closes, it does not cancel.
+        self.setButtonText(QWizard.WizardButton.CancelButton, "Close")
         self._start = start
         self.handle: JobHandle | None = None
         self._done = False
@@ -489,11 +491,11 @@ class ResultPage(QWizardPage):
         self.summary = dict(handle.result or {}) if handle is not None else {}
         status = self.summary.get("status", "")
         if status == JobStatus.FINISHED.value:
-            text = "Every row has its outcome."
+            text = "finished. Every row of the file has one of the outcomes below."
         elif status == JobStatus.CANCELLED.value:
-            text = "The job was cancelled; rows not sent are counted as not attempted."
+            text = "cancelled. Rows not sent are counted as not attempted."
         else:
-            text = "The job was paused; resume it from the Jobs tab."
+            text = "paused. Resume it from the Jobs tab to send the rows left."
         self.headline.setText(f"<b>{self.summary.get('name', '')}</b>: {text}")
         while self.form.rowCount():
             self.form.removeRow(0)
@@ -537,6 +539,7 @@ class ResumeWizard(QWizard):
         self.addPage(self.run_page)
         self.addPage(self.result_page)
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.resize(640, 440)
 
