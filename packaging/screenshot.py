@@ -3,7 +3,7 @@
     python packaging/screenshot.py [OUTPUT_DIR]      (default: docs/screenshots/)
 
 Writes first-run.png, dnc-view.png, delete-dialog.png, sms-view.png, connections.png,
-journal-view.png and audit-result.png.
+journal-view.png, audit-result.png, the import wizard (import-*.png) and jobs-tab.png.
 Config and data go to a temporary folder, so the user's own connections are not touched.
 """
 
@@ -158,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             settle(500)
             save(window, out, "journal-view.png")
             audit_result_screenshot(window, out)
+            import_screenshots(window, out)
         finally:
             window.close()
             window.shutdown()
@@ -180,6 +181,79 @@ def audit_result_screenshot(window: QWidget, out: Path) -> Path:
     wait_until(lambda: not view.audit_view.running, 10, "the audit to settle")
     settle(500)
     return save(window, out, "audit-result.png")
+
+
+def import_screenshots(window: QWidget, out: Path) -> list[Path]:
+    """Drive the import wizard on a sample file: the mapping, check (invalid rows), run and
+    result pages, then the Jobs tab."""
+    import datetime as dt
+
+    import openpyxl
+
+    features = window.job_features  # type: ignore[attr-defined]
+    sample = Path(os.environ["DNC_DESK_DATA_DIR"]) / "vendor-opt-outs-november.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Opt-out requests received by Acme Leads, November"])
+    sheet.append([])
+    sheet.append(["Mobile #", "Country", "Opt-out reason", "Date received"])
+    today = dt.date.today()
+
+    def received(days_ago: int) -> str:
+        return (today - dt.timedelta(days=days_ago)).isoformat()
+
+    sheet.append(["(202) 555-0143", 1, "Asked not to be called", received(30)])
+    sheet.append(["2.02555E+09", 1, "Vendor export", received(2)])
+    sheet.append(["312-555-0199", 1, "STOP reply", received(2)])
+    sheet.append(["12345", 1, "Typo in the vendor file", received(2)])
+    sheet.append(["020 7946 0958", 44, "Written complaint", received(2)])
+    sheet.append(["(202) 555-0143", 1, "Asked again", received(2)])
+    sheet.append(["2025550123.0", 1, "Vendor export", received(2)])
+    for i in range(3000):
+        sheet.append([f"(415) 55{i // 1000}-{i % 1000:04d}", 1, "Bulk vendor list", received(2)])
+    book.save(sample)
+
+    wizard = features.import_file(sample)
+    wizard.resize(1000, 700)
+    saved: list[Path] = []
+    wait_until(lambda: wizard.source_page.probe is not None, 30, "the sample file")
+    settle(300)
+    saved.append(save(wizard, out, "import-file.png"))
+    wizard.next()
+    settle(300)
+    saved.append(save(wizard, out, "import-mapping.png"))
+    wizard.next()
+    wizard.target_page.note_edit.setText("Acme Leads file of 7 Nov, ticket 4411")
+    settle(200)
+    saved.append(save(wizard, out, "import-target.png"))
+    wizard.next()
+    wait_until(lambda: wizard.check_page.result is not None, 60, "the check")
+    settle(300)
+    saved.append(save(wizard, out, "import-check.png"))
+    wizard.next()
+    run = wizard.run_page
+    wait_until(
+        lambda: (
+            run.handle is not None
+            and run.handle.last_progress is not None
+            and run.handle.last_progress.done > 600
+        ),
+        120,
+        "the upload to get going",
+    )
+    settle(100)
+    saved.append(save(wizard, out, "import-run.png"))
+    wait_until(lambda: wizard.currentId() == wizard.PAGE_RESULT, 300, "the import to finish")
+    settle(300)
+    saved.append(save(wizard, out, "import-result.png"))
+    wizard.close()
+    window.tabs.setCurrentWidget(features.jobs_view)  # type: ignore[attr-defined]
+    features.jobs_view.refresh()
+    wait_until(lambda: features.jobs_view.model.rowCount() > 0, 10, "the job list")
+    settle(500)
+    saved.append(save(window, out, "jobs-tab.png"))
+    return saved
 
 
 if __name__ == "__main__":
