@@ -73,7 +73,7 @@ SNAPSHOT_COLUMNS: tuple[Column[SnapshotData], ...] = (
     Column("Taken (UTC)", lambda s: s.taken_at.replace("T", " ").rstrip("Z")[:19]),
     Column("List", lambda s: KIND_NAMES[s.kind]),
     Column("Scope", lambda s: str(s.scope) if s.scope is not None else "whole list"),
-    Column("Entries", _read),
+    Column("Entries read", _read),
     Column("Service reported", lambda s: s.reported_total),
     Column("Unreachable", _unreachable),
     Column("Connection", lambda s: s.connection),
