@@ -12,6 +12,9 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 
+# Must equal app.core.sheet_reader.WORKER_FLAG; not imported from there to keep start-up light.
+SHEET_WORKER_FLAG = "--sheet-worker"
+
 # name -> (module, one-line help). Modules are imported lazily.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sandbox": ("app.sandbox.cli", "serve the local sandbox API (demo data, fault injection)"),
@@ -71,6 +74,12 @@ def _chosen_subcommand(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [SHEET_WORKER_FLAG]:
+        # A frozen bundle re-runs itself as the spreadsheet reader's child process; dispatch
+        # before anything else so the child starts fast (no Qt, no config).
+        from app.core import sheet_worker
+
+        return sheet_worker.main(argv[1:])
     parser = build_parser(_chosen_subcommand(argv) or "")
     args = parser.parse_args(argv)
     if args.command:
