@@ -10,7 +10,7 @@ from typing import Any
 
 import openpyxl
 import pytest
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.api.client import ApiClient
 from app.core.connections import Connection
@@ -279,3 +279,35 @@ def test_unreadable_file_says_why(
     qtbot.addWidget(wizard)
     qtbot.waitUntil(lambda: "empty" in wizard.source_page.message.text(), timeout=TIMEOUT)
     assert not wizard.source_page.isComplete()
+
+
+def test_cancel_while_running_reports_not_attempted(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    path = tmp_path / "many.csv"
+    path.write_text("Phone\n" + "".join(f"(202) 555-{i:04d}\n" for i in range(40)))
+    sandbox.set_faults(latency_ms=80)
+    wizard = open_wizard(qtbot, session, runner, path)
+    wizard.next()
+    wizard.next()
+    wizard.target_page.note_edit.setText("cancel test")
+    wizard.target_page.concurrency_spin.setValue(2)
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.check_page.result is not None, timeout=TIMEOUT)
+    wizard.next()
+    run = wizard.run_page
+    qtbot.waitUntil(lambda: run.handle is not None and run.handle.last_progress is not None,
+                    timeout=TIMEOUT)  # fmt: skip
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *_a: QMessageBox.StandardButton.Yes)
+    )
+    with qtbot.waitSignal(wizard.job_finished, timeout=TIMEOUT) as finished:
+        run.cancel_button.click()
+    summary = finished.args[0]
+    sent = sandbox.store.scalar("SELECT count(*) FROM dnc")
+    assert summary["status"] == "cancelled" and summary["inserted"] == sent < 40
+    assert summary["not_attempted"] == 40 - sent and summary["pending"] == 0
+    qtbot.waitUntil(lambda: wizard.currentId() == wizard.PAGE_RESULT, timeout=TIMEOUT)
+    assert "cancelled" in wizard.result_page.headline.text()
+    assert wizard.result_page.value_labels["not_attempted"].text() == f"{40 - sent:,}"
