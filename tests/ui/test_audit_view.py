@@ -202,3 +202,22 @@ def test_cancel_stops_the_audit_and_records_nothing(
     with AuditRecords.in_data_dir(AppPaths.default().data_dir) as records:
         assert records.last(session.connection.base_url, seeded.campaign) is None
     assert not view.running and not view.cancel_button.isVisibleTo(view)
+
+
+def test_rejected_token_asks_and_retries(
+    qtbot: Any, runner: TaskRunner, session: Session, seeded: Seeded, sandbox: Any
+) -> None:
+    view = AuditView(runner, AppPaths.default())
+    qtbot.addWidget(view)
+    view.set_session(session)
+    sandbox.revoke_token(TOKEN)
+    with qtbot.waitSignal(view.auth_problem, timeout=TIMEOUT) as blocker:
+        view.run(seeded.campaign, "Spring Renewals")
+    exc, retry = blocker.args
+    assert type(exc).__name__ == "AuthInvalidError"
+    assert view.current is None and not view.running
+    # The window would ask for a new token and switch sessions; here the retry runs as is
+    # and fails the same way, asking again rather than showing a stale result.
+    with qtbot.waitSignal(view.auth_problem, timeout=TIMEOUT):
+        retry()
+    assert TOKEN not in view.summary.text()
