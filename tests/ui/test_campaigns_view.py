@@ -286,3 +286,25 @@ def test_window_has_the_tabs_and_gives_them_the_session(
     window.close()
     again = make_window()
     assert again.audit_features.campaigns_view.window_hours == 12
+
+
+def test_not_clean_audit_still_asks(
+    qtbot: Any, runner: TaskRunner, make_session: SessionFactory
+) -> None:
+    from app.api.scope import Scope
+
+    session = make_session(TOKEN)
+    winback = next(c for c in session.api.campaigns() if c.name == "Old Winback")
+    session.api.insert_lead(session.api.insert_list("Winback list", winback.id), "2025550150")
+    session.api.insert_dnc("2025550150", "1", Scope.global_(), reason="asked")
+    view = loaded_view(qtbot, runner, session)
+    view.select_campaign(winback.id)
+    with qtbot.waitSignal(view.campaigns_loaded, timeout=TIMEOUT):
+        view.audit_button.click()
+    assert rows(view)["Old Winback"][2] == "NOT clean: 1 conflicts"
+    view.activate_button.click()
+    qtbot.waitUntil(lambda: isinstance(view.dialog, GateDialog), timeout=TIMEOUT)
+    assert "was not clean: 1 conflicts" in view.dialog.message.text()
+    assert "NOT clean: 1 conflicts" in view.dialog.last_label.text()
+    view.dialog.reject()
+    assert not _active(session.api, "Old Winback")
