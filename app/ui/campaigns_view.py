@@ -215,8 +215,15 @@ class CampaignsView(QWidget):
         self.audit_button.setEnabled(
             connected and campaign is not None and not self.audit_view.running
         )
-        self.activate_button.setEnabled(connected and campaign is not None and not campaign.active)
-        self.deactivate_button.setEnabled(connected and campaign is not None and campaign.active)
+        # No status change while this view works (a second click, a list being reloaded, an
+        # audit under way): the change would be decided on what is about to be replaced.
+        idle = self._busy == 0
+        self.activate_button.setEnabled(
+            idle and connected and campaign is not None and not campaign.active
+        )
+        self.deactivate_button.setEnabled(
+            idle and connected and campaign is not None and campaign.active
+        )
 
     # ------------------------------------------------------------------ session
     def set_session(self, session: Session | None) -> None:
@@ -284,6 +291,9 @@ class CampaignsView(QWidget):
         """Activate the selected campaign; without a clean recent audit, ask first."""
         session, campaign = self.session, self.selected()
         if session is None or campaign is None:
+            return
+        if self._busy:
+            self._relay_status("Wait for the current work to finish, then change the status.")
             return
         data_dir, hours = self.paths.data_dir, self.window_hours
         generation = self._generation
@@ -359,6 +369,9 @@ class CampaignsView(QWidget):
     def deactivate_selected(self) -> None:
         session, campaign = self.session, self.selected()
         if session is None or campaign is None:
+            return
+        if self._busy:
+            self._relay_status("Wait for the current work to finish, then change the status.")
             return
         answer = QMessageBox.question(
             self,
