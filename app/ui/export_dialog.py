@@ -111,7 +111,9 @@ class ExportDialog(QDialog):
         form = QFormLayout()
         form.addRow("Format", self.xlsx_radio)
         form.addRow("", self.csv_radio)
-        form.addRow("&File", path_row)
+        file_label = QLabel("&File", self)
+        file_label.setBuddy(self.path_edit)  # a layout cannot be a buddy; the line edit is
+        form.addRow(file_label, path_row)
         done_row = QHBoxLayout()
         done_row.addWidget(self.open_button)
         done_row.addWidget(self.folder_button)
