@@ -137,8 +137,6 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_status_bar()
         self._update_title()
-        self._restore_state()
-        self._update_actions()
         # Import wizard, bulk removal, export, the Jobs tab, file drops, close-while-running.
         from app.ui.import_wizard_window import install_job_features
 
@@ -147,6 +145,9 @@ class MainWindow(QMainWindow):
         from app.ui.audit_features import install_audit_features
 
         self.audit_features = install_audit_features(self)
+        # After every tab exists, so the last tab is restored whichever it was.
+        self._restore_state()
+        self._update_actions()
 
     # ================================================================= building
     def _action(

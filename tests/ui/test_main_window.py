@@ -162,6 +162,11 @@ def test_window_state_is_remembered(make_window: Any, qtbot: Any) -> None:
 
     second = make_window()
     assert second.tabs.currentIndex() == 2
+    second.tabs.setCurrentIndex(second.tabs.count() - 1)  # a tab added by a feature
+    second.close()
+    third = make_window()
+    assert third.tabs.currentIndex() == third.tabs.count() - 1
+    third.close()
     assert second.size().width() == 700 and second.size().height() == 480
     assert second.journal_view.table.columnWidth(0) == 123
     dnc: Any = second.list_views["dnc"]
