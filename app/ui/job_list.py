@@ -325,7 +325,9 @@ class JobListView(QWidget):
         if job_registry().by_path(info.path) is not None:
             return
         wanted = str(info.meta.get("connection", ""))
-        if wanted and wanted != session.connection.name:
+        same_service = str(info.meta.get("base_url", "")) == session.connection.base_url
+        # The CLI's --base-url runs name their connection by its URL: the URL decides then.
+        if wanted and wanted != session.connection.name and not same_service:
             QMessageBox.warning(
                 self,
                 "Another connection",

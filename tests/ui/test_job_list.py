@@ -3,6 +3,10 @@ row twice; reports open; a job of another connection is not resumed against this
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +30,7 @@ from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
 
 TIMEOUT = 20_000
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -155,7 +160,10 @@ def test_job_of_another_connection_is_not_resumed_here(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     path = crashed_job(sandbox, session, tmp_path)
-    other = Session(Connection("Production", sandbox.base_url), session.api, session.journal)
+    # Another service: nothing may be sent there (the check comes before any request).
+    other = Session(
+        Connection("Production", "https://dialer.example.com"), session.api, session.journal
+    )
     warned: list[str] = []
     monkeypatch.setattr(
         QMessageBox, "warning", staticmethod(lambda _p, _t, text: warned.append(text))
@@ -166,3 +174,47 @@ def test_job_of_another_connection_is_not_resumed_here(
     assert warned and "'Test'" in warned[0]
     assert view.wizard is None
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 4
+
+
+@pytest.mark.slow
+def test_cli_import_killed_with_sigkill_is_resumed_from_the_list(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    rows = 80
+    src = tmp_path / "in.csv"
+    src.write_text("phone\n" + "".join(f"(303) 555-{i:04d}\n" for i in range(rows)))
+    sandbox.set_faults(latency_ms=40)
+    paths = AppPaths.default()
+    env = {
+        **os.environ,
+        "DNC_DESK_TOKEN": TOKEN,
+        "DNC_DESK_DATA_DIR": str(paths.data_dir),
+        "DNC_DESK_CONFIG_DIR": str(paths.config_dir),
+    }
+    argv = [sys.executable, "-m", "app", "import", str(src), "--into", "dnc", "--scope", "global",
+            "--base-url", sandbox.base_url, "--concurrency", "2", "--name", "killed",
+            "--note", "resume after a crash"]  # fmt: skip
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        qtbot.waitUntil(
+            lambda: any(j.done >= 10 for j in list_jobs(paths.jobs_dir)), timeout=TIMEOUT
+        )
+        assert proc.poll() is None  # still sending when killed
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    sandbox.set_faults(latency_ms=0)
+    view = list_view(qtbot, runner, session)
+    job = view.model.jobs[0]
+    assert view.model.index(0, COL_STATUS).data() == "interrupted" and job.pending > 0
+    view.select_job(job.path)
+    finished: list[dict[str, Any]] = []
+    view.job_finished.connect(finished.append)
+    view.resume_button.click()
+    qtbot.waitUntil(lambda: bool(finished), timeout=TIMEOUT)
+    summary = finished[0]
+    assert summary["status"] == "finished" and summary["pending"] == 0
+    assert summary["inserted"] + summary["already_present"] == rows
+    numbers = [r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")]
+    assert len(numbers) == len(set(numbers)) == rows
