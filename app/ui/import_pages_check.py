@@ -143,11 +143,9 @@ class CheckPage(QWizardPage):
 
     def run_check(self) -> None:
         probe = self.wiz.source_page.probe
-        mapping = self.wiz.mapping_page.current_mapping()
-        scope = self.wiz.target_page.scope()
-        if probe is None or mapping is None or scope is None:
+        mapping = self.wiz.effective_mapping()
+        if probe is None or mapping is None:
             return
-        mapping.default_scope = scope
         options = CheckOptions(
             target=self.wiz.target_page.target, campaign_lookup=self.wiz.campaign_lookup
         )

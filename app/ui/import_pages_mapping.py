@@ -49,6 +49,7 @@ ROLE_LABELS = (
     (Role.REQUEST_DATE, "Request &date"),
 )
 NOT_IN_FILE = "— not in the file —"
+PER_ROW = "per-row"
 PREVIEW_HEADERS = ("Row", "Phone cell", "Normalized", "Scope", "Verdict")
 BAD = QColor("#fde2e1")
 WARN = QColor("#fff4d6")
@@ -300,9 +301,17 @@ class TargetPage(QWizardPage):
         per_row = mapping is not None and (
             mapping.scope is not None or mapping.campaign is not None
         )
+        index = self.scope_combo.findData(PER_ROW)
+        if per_row and index < 0:
+            self.scope_combo.insertItem(
+                0, "Per row, from the file's scope or campaign column", PER_ROW
+            )
+            self.scope_combo.setCurrentIndex(0)
+        elif not per_row and index >= 0:
+            self.scope_combo.removeItem(index)
         self.per_row_note.setText(
-            "The file has a scope or campaign column: each row with a value there uses it; "
-            "the scope above applies to rows where it is blank."
+            "Each row uses the scope or campaign in its cell (a campaign by id or by name); rows "
+            "where that cell is blank go to the global scope."
             if per_row
             else ""
         )
@@ -314,6 +323,10 @@ class TargetPage(QWizardPage):
         self.purpose_edit.setEnabled(kind == "purpose")
         self.completeChanged.emit()
 
+    @property
+    def per_row(self) -> bool:
+        return bool(self.scope_combo.currentData() == PER_ROW)
+
     def scope(self) -> Scope | None:
         kind = self.scope_combo.currentData()
         if kind == "campaign":
@@ -322,6 +335,7 @@ class TargetPage(QWizardPage):
         if kind == "purpose":
             text = self.purpose_edit.text().strip()
             return Scope.purpose(text) if text else None
+        # Global is also the default of a per-row scope, for rows with a blank scope cell.
         return Scope.global_()
 
     def isComplete(self) -> bool:

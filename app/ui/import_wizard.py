@@ -8,6 +8,7 @@ and the :class:`JobHandle` once the import starts.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from app.api.models import Campaign
 from app.core.job_staging import JobSettings
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.sheet_mapping import ColumnMapping
 from app.ui.import_pages_check import CheckPage
 from app.ui.import_pages_mapping import MappingPage, TargetPage
 from app.ui.import_pages_source import SourcePage
@@ -103,9 +105,22 @@ class ImportWizard(QWizard):
         """The file, sheet or header row changed: the mapping must be proposed again."""
         self.mapping_page._key = None
 
+    def effective_mapping(self) -> ColumnMapping | None:
+        """The mapping to check and send with: the page's columns and defaults, the chosen
+        scope as default, and the scope/campaign columns only when "per row" is chosen (a
+        scope picked for the whole file must not be overridden by cells)."""
+        mapping = self.mapping_page.current_mapping()
+        scope = self.target_page.scope()
+        if mapping is None or scope is None:
+            return None
+        out = replace(mapping, default_scope=scope)
+        if not self.target_page.per_row:
+            out.scope = out.campaign = None
+        return out
+
     def settings(self) -> JobSettings:
         probe = self.source_page.probe
-        mapping = self.mapping_page.current_mapping()
+        mapping = self.effective_mapping()
         scope = self.target_page.scope()
         assert probe is not None and mapping is not None and scope is not None
         return JobSettings(
@@ -125,7 +140,7 @@ class ImportWizard(QWizard):
         if self.handle is not None:
             return self.handle
         settings = self.settings()
-        mapping = self.mapping_page.current_mapping()
+        mapping = self.effective_mapping()
         assert mapping is not None
         fixes = dict(self.check_page.fixes)
         lookup = dict(self.campaign_lookup)

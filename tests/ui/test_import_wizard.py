@@ -311,3 +311,42 @@ def test_cancel_while_running_reports_not_attempted(
     qtbot.waitUntil(lambda: wizard.currentId() == wizard.PAGE_RESULT, timeout=TIMEOUT)
     assert "cancelled" in wizard.result_page.headline.text()
     assert wizard.result_page.value_labels["not_attempted"].text() == f"{40 - sent:,}"
+
+
+def test_per_row_campaign_column_or_one_scope_for_the_file(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "campaigns.csv"
+    path.write_text(
+        "Phone,Campaign\n2025550101,Spring Renewals\n2025550102,\n2025550103,No Such Campaign\n"
+    )
+    wizard = open_wizard(qtbot, session, runner, path)
+    spring = wizard.campaign_lookup["Spring Renewals"]
+    wizard.next()
+    assert wizard.mapping_page.combos[Role.CAMPAIGN].currentText() == "Campaign (column B)"
+    wizard.next()
+    target = wizard.target_page
+    assert target.per_row and target.per_row_note.isVisibleTo(target)
+    target.note_edit.setText("per row")
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.check_page.result is not None, timeout=TIMEOUT)
+    assert (counts(wizard)["valid"], counts(wizard)["invalid"]) == (2, 1)
+    assert "no campaign is named 'No Such Campaign'" in wizard.check_page.model.item(0, 2).text()
+    # One scope for the whole file instead: the column is ignored, every row is valid.
+    wizard.back()
+    target.scope_combo.setCurrentIndex(target.scope_combo.findData("global"))
+    assert not target.per_row
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.check_page.result is not None, timeout=TIMEOUT)
+    assert (counts(wizard)["valid"], counts(wizard)["invalid"]) == (3, 0)
+    wizard.back()
+    target.scope_combo.setCurrentIndex(target.scope_combo.findData("per-row"))
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.check_page.result is not None, timeout=TIMEOUT)
+    with qtbot.waitSignal(wizard.job_finished, timeout=TIMEOUT):
+        wizard.next()
+    scopes = {
+        r["phone_number"]: str(r["campaign_id"])
+        for r in sandbox.store.all("SELECT phone_number, campaign_id FROM dnc")
+    }
+    assert scopes == {"2025550101": spring, "2025550102": "0"}
