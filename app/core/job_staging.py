@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.scope import Scope
+from app.core import phones
 from app.core.connections import Connection
 from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Target, check_rows
@@ -24,6 +25,7 @@ from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import CellValue, SheetError
 
 PREVIEW_ROWS = 50
+CACHE_RESET_ROWS = 100_000
 
 _FINAL = {
     CheckOutcome.INVALID: Outcome.INVALID.value,
@@ -156,9 +158,24 @@ def stage(
         store = JobStore.create(jobs_dir, job_id, meta)
         try:
             rows: Iterator[CheckedRow] = check_rows(source.iter_rows(), mapping, options, summary)
-            store.add_rows(_new_row(c) for c in rows)
+            store.add_rows(_new_row(c) for c in _bounded_cache(rows))
         except BaseException:
             store.close()
             store.path.unlink(missing_ok=True)
             raise
+        finally:
+            phones.clear_cache()
     return store, summary
+
+
+def _bounded_cache(rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
+    """Forget the phone module's per-number cache every CACHE_RESET_ROWS rows.
+
+    Its 500,000-entry cap costs over 100 MB in a file of distinct numbers, where it never
+    hits; repeats in real files are near each other, so a smaller window keeps the speed-up.
+    Measured: peak RSS of a million-row dry run drops below the 400 MB budget.
+    """
+    for n, checked in enumerate(rows, 1):
+        if n % CACHE_RESET_ROWS == 0:
+            phones.clear_cache()
+        yield checked
