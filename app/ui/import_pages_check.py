@@ -32,6 +32,7 @@ from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
 from app.ui.import_pages_source import cell_text
 from app.ui.import_wizard_engine import CheckResult, check_file
+from app.ui.tasks import Task
 
 if TYPE_CHECKING:
     from app.ui.import_wizard import ImportWizard
@@ -81,6 +82,7 @@ class CheckPage(QWizardPage):
         self.result: CheckResult | None = None
         self.fixes: dict[int, str] = {}
         self.checking = False
+        self.task: Task | None = None
         self._generation = 0
         self._filling = False
         self.bar = QProgressBar(self)
@@ -161,7 +163,9 @@ class CheckPage(QWizardPage):
         for label in self.count_labels.values():
             label.setText("…")
         self.completeChanged.emit()
-        self.wiz.runner.submit(
+        if self.task is not None:
+            self.task.cancel()  # a check of older settings: its answer would be dropped anyway
+        self.task = self.wiz.runner.submit(
             "check the file",
             lambda ctx: check_file(
                 probe, mapping, options, fixes, cancel=ctx.cancel_event, progress=ctx.report

@@ -20,6 +20,7 @@ from app.core.job_staging import JobSettings
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_mapping import ColumnMapping
+from app.ui.error_messages import user_message
 from app.ui.import_pages_check import CheckPage
 from app.ui.import_pages_mapping import MappingPage, TargetPage
 from app.ui.import_pages_source import SourcePage
@@ -91,8 +92,10 @@ class ImportWizard(QWizard):
             self.target_page.set_campaigns(self.campaign_lookup)
 
         def failed(exc: BaseException) -> None:
-            self.campaigns_error = str(exc)
+            self.campaigns_error = user_message(exc, "Loading the campaigns").text
             self.target_page.set_campaigns({})
+            self.target_page.campaign_combo.setPlaceholderText("Campaigns could not be loaded")
+            self.target_page.campaign_combo.setToolTip(self.campaigns_error)
 
         self.runner.submit(
             "load campaigns",
@@ -100,6 +103,12 @@ class ImportWizard(QWizard):
             on_done=done,
             on_error=failed,
         )
+
+    def done(self, result: int) -> None:
+        # Closing stops a check still reading the file; a started import goes on (Jobs tab).
+        if self.check_page.task is not None:
+            self.check_page.task.cancel()
+        super().done(result)
 
     def source_changed(self) -> None:
         """The file, sheet or header row changed: the mapping must be proposed again."""
