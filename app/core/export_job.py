@@ -215,19 +215,24 @@ class ExportJob:
                     return
 
     def _rows(self, query: DncQuery) -> Iterator[list[str]]:
+        # Attribute reads and one label per distinct scope: as_dict() would build a dict per row.
+        labels: dict[Scope, tuple[str, str]] = {}
         for page in self._pages(query):
             for item in page.items:
-                d = item.as_dict()
+                scope = item.scope
+                label = labels.get(scope)
+                if label is None:
+                    label = labels[scope] = (str(scope), scope.api_campaign_id)
                 yield [
-                    d["phone_number"],
-                    d["phone_code"],
-                    d["scope"],
-                    d["campaign_id"],
-                    d["campaign_name"],
-                    d["insert_date"],
-                    d["reason"],
-                    d["purpose"],
-                    d["id"],
+                    item.phone_number,
+                    item.phone_code,
+                    label[0],
+                    label[1],
+                    item.campaign_name,
+                    item.insert_date,
+                    item.reason,
+                    item.purpose,
+                    item.id,
                 ]
 
     # -- writing ------------------------------------------------------------------------
