@@ -16,8 +16,17 @@ _LINE = re.compile(r"DNC Desk sandbox serving (http://\S+)")
 @contextmanager
 def sandbox_process(extra_args: Sequence[str] = (), timeout: float = 30.0) -> Iterator[str]:
     """Yield the base URL of a sandbox subprocess started with ``extra_args``."""
-    cmd = [sys.executable, "-m", "app", "sandbox", "--port", "0", "--token", BENCH_TOKEN,
-           *extra_args]
+    cmd = [
+        sys.executable,
+        "-m",
+        "app",
+        "sandbox",
+        "--port",
+        "0",
+        "--token",
+        BENCH_TOKEN,
+        *extra_args,
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + timeout
@@ -26,7 +35,7 @@ def sandbox_process(extra_args: Sequence[str] = (), timeout: float = 30.0) -> It
             line = proc.stdout.readline()
             if match := _LINE.search(line):
                 break
-            if not line and proc.poll() is not None or time.monotonic() > deadline:
+            if (not line and proc.poll() is not None) or time.monotonic() > deadline:
                 err = proc.stderr.read() if proc.stderr else ""
                 raise RuntimeError(f"sandbox did not start: {err[-2000:]}")
         yield match.group(1)
