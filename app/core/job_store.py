@@ -299,7 +299,7 @@ class JobStore:
 
     def mark_sending(self, seq: int) -> None:
         """Commit ``seq`` as in flight, together with the outcomes written since the last
-        commit: one transaction per request instead of two (measured: twice the rows/s)."""
+        commit: one transaction per request instead of two (the store alone: 1.7x rows/s)."""
         with self._lock:
             self._db.execute("BEGIN")
             self._write_done()
