@@ -58,7 +58,11 @@ class JobSettings:
 
 
 def map_sheet(
-    preview: list[tuple[int, Any]], settings: JobSettings, file_name: str
+    preview: list[tuple[int, Any]],
+    settings: JobSettings,
+    file_name: str,
+    sheet: str = "",
+    sheet_names: tuple[str, ...] = (),
 ) -> ColumnMapping:
     """The proposed mapping for the previewed rows, with the settings' overrides applied."""
     header_row = detect_header(preview)
@@ -81,9 +85,12 @@ def map_sheet(
                 mapping.set_column(role, None)
         mapping.phone = index
     if mapping.phone is None:
+        others = [n for n in sheet_names if n != sheet]
+        where = f"sheet {sheet!r} of {file_name}" if others else file_name
+        hint = f", or choose another sheet with --sheet ({', '.join(others)})" if others else ""
         raise MappingError(
-            f"No column of phone numbers was found in {file_name}; "
-            "name it with --phone-column (a header name or a column letter)."
+            f"No column of phone numbers was found in {where}; "
+            f"name it with --phone-column (a header name or a column letter){hint}."
         )
     mapping.default_phone_code = settings.phone_code
     mapping.default_reason = settings.reason
@@ -128,7 +135,9 @@ def stage(
     """Read and check the file and write a new job file; raises SheetError in one sentence."""
     path = settings.file.expanduser().resolve()
     with open_sheet(path, settings.sheet) as source:
-        mapping = map_sheet(source.preview(PREVIEW_ROWS), settings, path.name)
+        mapping = map_sheet(
+            source.preview(PREVIEW_ROWS), settings, path.name, source.sheet, source.sheet_names
+        )
         options = CheckOptions(target=settings.target, campaign_lookup=campaign_lookup or {})
         summary = CheckSummary()
         meta = {

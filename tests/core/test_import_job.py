@@ -254,6 +254,19 @@ def test_bad_files_and_missing_phone_column(session: Session, tmp_path: Path) ->
         stage(JobSettings(words, Scope.global_()), session, tmp_path / "jobs")
     with pytest.raises(MappingError, match="no column 'Tel'"):
         stage(JobSettings(words, Scope.global_(), phone_column="Tel"), session, tmp_path / "jobs")
+    wb = openpyxl.Workbook()
+    wb.active.title = "Notes"
+    wb.active.append(["see the other sheet"])
+    wb.create_sheet("Numbers").append(["2025550123"])
+    wb.save(tmp_path / "two.xlsx")
+    with pytest.raises(MappingError, match=r"sheet 'Notes' .* --sheet \(Numbers\)"):
+        stage(JobSettings(tmp_path / "two.xlsx", Scope.global_()), session, tmp_path / "jobs")
+    store = stage(
+        JobSettings(tmp_path / "two.xlsx", Scope.global_(), sheet="Numbers"),
+        session,
+        tmp_path / "jobs",
+    )
+    assert job_summary(store)["valid"] == 1
 
 
 def test_429s_are_retried_and_rate_cap_keeps_under_the_limit(
