@@ -6,13 +6,14 @@ Imports and removals differ only in the function that sends one row; everything 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from app.core.job_report import late_count, write_report
 from app.core.job_runner import JobControl, JobProgress, JobRunner, SendFn
-from app.core.job_store import JobStatus, JobStore, utc_now
+from app.core.job_store import SUFFIX, JobStatus, JobStore, utc_now
 from app.core.session import Session
 
 
@@ -113,3 +114,23 @@ def execute(
             details={"name": meta.get("name", ""), "status": store.status, "counts": counts},
         )
     return status
+
+
+def list_jobs(jobs_dir: Path) -> list[dict[str, Any]]:
+    """Every job file's summary, newest first, for the GUI's job list and ``--resume``.
+
+    A file that cannot be read (being written by another process, damaged) is listed with
+    ``status`` ``unreadable`` rather than hiding it.
+    """
+    out: list[dict[str, Any]] = []
+    # Ids are "<kind>-<UTC stamp>-<random>": order by the stamp, not by the kind.
+    paths = sorted(jobs_dir.glob(f"*{SUFFIX}"), key=lambda p: p.stem.split("-", 1)[-1])
+    for path in reversed(paths):
+        try:
+            with JobStore(path) as store:
+                out.append(job_summary(store))
+        except sqlite3.Error as exc:
+            out.append(
+                {"job": path.stem, "job_file": str(path), "status": "unreadable", "error": str(exc)}
+            )
+    return out

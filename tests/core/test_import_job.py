@@ -343,3 +343,19 @@ def test_service_gone_mid_run_stops_the_job_resumable(
     assert s["inserted"] >= 10 and s["pending"] == 80 - s["inserted"]
     session.close()
     journal.close()
+
+
+def test_list_jobs_newest_first(tmp_path: Path) -> None:
+    from app.core.job_exec import list_jobs
+
+    path = write_csv(tmp_path / "in.csv", ["phone"], [[n] for n in numbers(3)])
+    jobs = tmp_path / "jobs"
+    first, _ = stage_import(JobSettings(path, Scope.global_(), name="A"), jobs, connection=None)
+    finish_dry_run(first)
+    first.close()
+    second, _ = stage_import(JobSettings(path, Scope.global_(), name="B"), jobs, connection=None)
+    second.close()
+    listed = list_jobs(jobs)
+    assert [j["name"] for j in sorted(listed, key=lambda j: j["name"])] == ["A", "B"]
+    assert {j["status"] for j in listed} == {"dry_run", "ready"}
+    assert all(j["rows"] == 3 for j in listed)
