@@ -15,7 +15,8 @@ x11_debs="xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 
 keyring_debs="gnome-keyring dbus-x11"
 case "$mode" in
   app) wanted="$qt_debs $x11_debs" ;;
-  test) wanted="$qt_debs $keyring_debs xvfb xauth" ;;
+  # libreoffice-calc: the export tests check that Calc reads our xlsx files with the same values.
+  test) wanted="$qt_debs $keyring_debs xvfb xauth libreoffice-calc" ;;
   *) echo "usage: $0 [app|test]" >&2; exit 2 ;;
 esac
 
