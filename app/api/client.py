@@ -75,6 +75,23 @@ SmsQuery = DncQuery
 ALL = DncQuery()
 
 
+def _insert_params(
+    phone_number: str, phone_code: str, scope: Scope, reason: str, purpose: str
+) -> dict[str, str]:
+    """Form fields of a DNC or SMS opt-out insert (a purpose scope carries its text)."""
+    params = {
+        "phone_number": phone_number,
+        "phone_code": phone_code,
+        "campaign_id": scope.api_campaign_id,
+    }
+    purpose = purpose or (scope.purpose_text if scope.is_purpose else "")
+    if reason:
+        params["reason"] = reason
+    if purpose:
+        params["purpose"] = purpose
+    return params
+
+
 def _dict(body: Any, path: str) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ServerError(path, f"unexpected answer shape ({type(body).__name__}, not an object)")
@@ -194,16 +211,7 @@ class ApiClient:
         cancel: threading.Event | None = None,
     ) -> WriteResult:
         """Add a number; with ``already_present_ok`` an existing entry counts as done."""
-        params: dict[str, str] = {
-            "phone_number": phone_number,
-            "phone_code": phone_code,
-            "campaign_id": scope.api_campaign_id,
-        }
-        purpose = purpose or (scope.purpose_text if scope.is_purpose else "")
-        if reason:
-            params["reason"] = reason
-        if purpose:
-            params["purpose"] = purpose
+        params = _insert_params(phone_number, phone_code, scope, reason, purpose)
         return self._insert("/dnc/insert", params, already_present_ok, cancel)
 
     def update_dnc(
@@ -308,16 +316,7 @@ class ApiClient:
         already_present_ok: bool = True,
         cancel: threading.Event | None = None,
     ) -> WriteResult:
-        params: dict[str, str] = {
-            "phone_number": phone_number,
-            "phone_code": phone_code,
-            "campaign_id": scope.api_campaign_id,
-        }
-        purpose = purpose or (scope.purpose_text if scope.is_purpose else "")
-        if reason:
-            params["reason"] = reason
-        if purpose:
-            params["purpose"] = purpose
+        params = _insert_params(phone_number, phone_code, scope, reason, purpose)
         return self._insert("/sms-opt-out/insert", params, already_present_ok, cancel)
 
     def update_sms(

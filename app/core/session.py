@@ -90,6 +90,46 @@ class Session:
         )
         return result
 
+    def _insert(
+        self,
+        kind: str,
+        phone_number: str,
+        phone_code: str,
+        scope: Scope,
+        reason: str,
+        purpose: str,
+        already_present_ok: bool,
+        job: str,
+        note: str,
+        cancel: threading.Event | None,
+    ) -> WriteResult:
+        """An insert into the DNC (``kind="dnc"``) or SMS opt-out (``"sms"``) list."""
+        insert = self.api.insert_dnc if kind == "dnc" else self.api.insert_sms
+        values = {
+            "phone_number": phone_number,
+            "phone_code": phone_code,
+            "campaign_id": scope.api_campaign_id,
+            "reason": reason,
+            "purpose": purpose or (scope.purpose_text if scope.is_purpose else ""),
+        }
+        return self._journaled(
+            f"{kind}.insert",
+            _target(kind, phone_number, phone_code, scope),
+            lambda: insert(
+                phone_number,
+                phone_code,
+                scope,
+                reason=reason,
+                purpose=purpose,
+                already_present_ok=already_present_ok,
+                cancel=cancel,
+            ),
+            phone=e164(phone_number, phone_code),
+            after=values,
+            job=job,
+            note=note,
+        )
+
     # ------------------------------------------------------------------ DNC
     def insert_dnc(
         self,
@@ -104,29 +144,17 @@ class Session:
         note: str = "",
         cancel: threading.Event | None = None,
     ) -> WriteResult:
-        values = {
-            "phone_number": phone_number,
-            "phone_code": phone_code,
-            "campaign_id": scope.api_campaign_id,
-            "reason": reason,
-            "purpose": purpose or (scope.purpose_text if scope.is_purpose else ""),
-        }
-        return self._journaled(
-            "dnc.insert",
-            _target("dnc", phone_number, phone_code, scope),
-            lambda: self.api.insert_dnc(
-                phone_number,
-                phone_code,
-                scope,
-                reason=reason,
-                purpose=purpose,
-                already_present_ok=already_present_ok,
-                cancel=cancel,
-            ),
-            phone=e164(phone_number, phone_code),
-            after=values,
-            job=job,
-            note=note,
+        return self._insert(
+            "dnc",
+            phone_number,
+            phone_code,
+            scope,
+            reason,
+            purpose,
+            already_present_ok,
+            job,
+            note,
+            cancel,
         )
 
     def update_dnc(
@@ -223,29 +251,17 @@ class Session:
         note: str = "",
         cancel: threading.Event | None = None,
     ) -> WriteResult:
-        values = {
-            "phone_number": phone_number,
-            "phone_code": phone_code,
-            "campaign_id": scope.api_campaign_id,
-            "reason": reason,
-            "purpose": purpose or (scope.purpose_text if scope.is_purpose else ""),
-        }
-        return self._journaled(
-            "sms.insert",
-            _target("sms", phone_number, phone_code, scope),
-            lambda: self.api.insert_sms(
-                phone_number,
-                phone_code,
-                scope,
-                reason=reason,
-                purpose=purpose,
-                already_present_ok=already_present_ok,
-                cancel=cancel,
-            ),
-            phone=e164(phone_number, phone_code),
-            after=values,
-            job=job,
-            note=note,
+        return self._insert(
+            "sms",
+            phone_number,
+            phone_code,
+            scope,
+            reason,
+            purpose,
+            already_present_ok,
+            job,
+            note,
+            cancel,
         )
 
     def update_sms(

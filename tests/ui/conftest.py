@@ -1,20 +1,47 @@
-"""UI fixtures: a main window on isolated dirs, and a list view that follows the
-``EntryListView`` contract while running real searches against the sandbox."""
+"""UI fixtures: a task runner, a journaled session on a fresh sandbox, a main window on
+isolated dirs, and a list view that follows the ``EntryListView`` contract while running
+real searches against the sandbox."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from app.api.client import ApiClient
 from app.api.errors import AuthInvalidError, AuthMissingError
+from app.core.connections import Connection
+from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.main_window import MainWindow
 from app.ui.tasks import TaskRunner
+from tests.conftest import TOKEN
+
+
+@pytest.fixture
+def runner(qtbot: Any) -> Iterator[TaskRunner]:
+    r = TaskRunner()
+    yield r
+    r.cancel_all()
+    r.wait()
+
+
+@pytest.fixture
+def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
+    """A journaled session on the test's fresh sandbox (two campaigns, one inactive)."""
+    s = Session(
+        Connection("Test", sandbox.base_url),
+        ApiClient(sandbox.base_url, TOKEN),
+        ChangeJournal(tmp_path / "journal.sqlite3"),
+    )
+    yield s
+    s.close()
+    s.journal.close()
 
 
 class SearchingListView(QWidget):

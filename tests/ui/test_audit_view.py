@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +10,7 @@ from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QFileDialog
 from python_calamine import CalamineWorkbook
 
-from app.api.client import ApiClient
 from app.core.audit_records import AuditRecords
-from app.core.connections import Connection
-from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.audit_table_model import RAW_ROLE
@@ -25,26 +21,6 @@ from tests.conftest import TOKEN
 from tests.core.test_audit import Seeded, seed_campaign_with_conflicts
 
 TIMEOUT = 20_000
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    r = TaskRunner()
-    yield r
-    r.cancel_all()
-    r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 @pytest.fixture

@@ -10,15 +10,11 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from app.api.client import ApiClient
-from app.core.connections import Connection
-from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.bulk_removal_dialog import BulkRemovalDialog, pasted_numbers
 from app.ui.job_progress import job_registry
 from app.ui.tasks import TaskRunner
-from tests.conftest import TOKEN
 
 TIMEOUT = 20_000
 
@@ -31,18 +27,6 @@ def runner(qtbot: Any) -> Iterator[TaskRunner]:
         handle.cancel()
     r.cancel_all()
     r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 def seed(sandbox: Any, session: Session) -> None:

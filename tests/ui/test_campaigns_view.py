@@ -32,14 +32,6 @@ SessionFactory = Callable[[str], Session]
 
 
 @pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    r = TaskRunner()
-    yield r
-    r.cancel_all()
-    r.wait()
-
-
-@pytest.fixture
 def journal(tmp_path: Path) -> Iterator[ChangeJournal]:
     j = ChangeJournal(tmp_path / "journal.sqlite3")
     yield j

@@ -2,45 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 
 from app.api.client import ApiClient, DncQuery
 from app.api.models import Campaign, DncEntry, SmsOptOut
 from app.api.scope import Scope
-from app.core.connections import Connection
 from app.core.entry_validation import EntryKind
-from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.ui.entry_dialog import EntryDialog
 from app.ui.tasks import TaskRunner
-from tests.conftest import TOKEN
 
 TIMEOUT = 10_000
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    r = TaskRunner()
-    yield r
-    r.cancel_all()
-    r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 def _dialog(

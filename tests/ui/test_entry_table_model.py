@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from app.api.client import ApiClient, DncQuery
@@ -26,14 +24,6 @@ from app.ui.entry_table_model import (
     EntryTableModel,
 )
 from app.ui.tasks import TaskRunner
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    r = TaskRunner()
-    yield r
-    r.cancel_all()
-    r.wait()
 
 
 def _wait_loaded(qtbot: Any, model: EntryTableModel) -> None:

@@ -3,46 +3,22 @@ spreadsheet reader, cancel leaves no file, unreachable rows are reported."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from app.api.client import ApiClient, DncQuery
+from app.api.client import DncQuery
 from app.api.limits import PageLimits
-from app.core.connections import Connection
-from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_reader import open_sheet
 from app.ui.export_dialog import ExportDialog
 from app.ui.list_view import EntryListView, ListKind
 from app.ui.tasks import TaskRunner
-from tests.conftest import TOKEN
 
 TIMEOUT = 20_000
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    r = TaskRunner()
-    yield r
-    r.cancel_all()
-    r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 def seed(sandbox: Any, campaign: str) -> None:

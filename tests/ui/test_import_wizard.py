@@ -12,9 +12,6 @@ import openpyxl
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from app.api.client import ApiClient
-from app.core.connections import Connection
-from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_mapping import Role
@@ -22,7 +19,6 @@ from app.ui.import_wizard import ImportWizard
 from app.ui.job_progress import job_registry
 from app.ui.list_view import EntryListView, ListKind
 from app.ui.tasks import TaskRunner
-from tests.conftest import TOKEN
 
 TIMEOUT = 20_000
 
@@ -35,18 +31,6 @@ def runner(qtbot: Any) -> Iterator[TaskRunner]:
         handle.cancel()
     r.cancel_all()
     r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 def opt_out_file(path: Path) -> Path:

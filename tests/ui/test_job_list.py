@@ -14,14 +14,12 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from app.api.client import ApiClient
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.import_job import stage_import
 from app.core.job_catalog import list_jobs
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore, Outcome, utc_now
-from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.job_list import COL_STATUS, JobListView
@@ -41,18 +39,6 @@ def runner(qtbot: Any) -> Iterator[TaskRunner]:
         handle.cancel()
     r.cancel_all()
     r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 def crashed_job(sandbox: Any, session: Session, tmp_path: Path) -> Path:

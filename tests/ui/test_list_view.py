@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 
 from app.api.client import ApiClient
 from app.api.errors import AuthInvalidError
 from app.api.scope import Scope
-from app.core.connections import Connection
-from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.sandbox.auth import Role
 from app.ui.entry_table_model import COL_PHONE, COL_SCOPE, COPY_ROLE
@@ -23,26 +19,6 @@ from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
 
 TIMEOUT = 10_000
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    r = TaskRunner()
-    yield r
-    r.cancel_all()
-    r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 def _view(qtbot: Any, runner: TaskRunner, kind: ListKind = ListKind.DNC) -> EntryListView:

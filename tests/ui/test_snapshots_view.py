@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,36 +11,13 @@ from python_calamine import CalamineWorkbook
 
 from app.api.client import ApiClient, DncQuery
 from app.api.scope import Scope
-from app.core.connections import Connection
-from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.snapshots import SnapshotData, SnapshotDiff
 from app.ui.snapshots_view import SnapshotsView
 from app.ui.tasks import TaskRunner
-from tests.conftest import TOKEN
 
 TIMEOUT = 20_000
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    r = TaskRunner()
-    yield r
-    r.cancel_all()
-    r.wait()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    s = Session(
-        Connection("Test", sandbox.base_url),
-        ApiClient(sandbox.base_url, TOKEN),
-        ChangeJournal(tmp_path / "journal.sqlite3"),
-    )
-    yield s
-    s.close()
-    s.journal.close()
 
 
 def _view(qtbot: Any, runner: TaskRunner, session: Session) -> SnapshotsView:
