@@ -103,3 +103,28 @@ def run_removal(
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress
     )
+
+
+def count_numbers(path: Path) -> int:
+    """How many rows of ``path`` carry something in the phone column (the header excluded).
+
+    Read before a bulk removal is confirmed, so a person removing more than a hundred
+    numbers can be asked to type the count, as for a removal picked in the list view.
+    """
+    from app.core.sheet_mapping import propose_from_preview
+    from app.core.sheet_reader import open_sheet
+
+    with open_sheet(path) as source:
+        mapping = propose_from_preview(source.preview(50))
+        column = mapping.phone
+        if column is None:
+            return 0
+        first_data_row = (mapping.header_row or 0) + 1
+        count = 0
+        for number, cells in source.iter_rows():
+            if number < first_data_row or column >= len(cells):
+                continue
+            value = cells[column]
+            if value is not None and str(value).strip():
+                count += 1
+        return count

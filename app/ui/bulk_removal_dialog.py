@@ -55,6 +55,9 @@ CALL_AGAIN_WARNING = (
 )
 
 
+CONFIRM_OVER = 100
+
+
 def pasted_numbers(text: str) -> list[str]:
     """One number per non-blank line (the first cell of a pasted spreadsheet column)."""
     out = []
@@ -175,6 +178,12 @@ class RemovalOptionsPage(QWizardPage):
         self.concurrency_spin.setValue(8)
         self.missing = QLabel(self)
         self.missing.setWordWrap(True)
+        # Over CONFIRM_OVER numbers the user types the count, as for a list-view delete.
+        self.count: int | None = None
+        self.count_label = QLabel(self)
+        self.confirm_edit = QLineEdit(self)
+        self.confirm_edit.setPlaceholderText("Type the number of numbers to confirm")
+        self.confirm_edit.hide()
         form = QFormLayout()
         form.addRow("S&cope", self.scope_combo)
         form.addRow("Campai&gn", self.campaign_combo)
@@ -183,6 +192,8 @@ class RemovalOptionsPage(QWizardPage):
         form.addRow("&Reason for removal", self.reason_edit)
         form.addRow("&Name of the job", self.name_edit)
         form.addRow("Requests at &once", self.concurrency_spin)
+        form.addRow("Numbers", self.count_label)
+        form.addRow("", self.confirm_edit)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.restatus_check)
@@ -195,12 +206,14 @@ class RemovalOptionsPage(QWizardPage):
             self.purpose_edit.textChanged,
             self.reason_edit.textChanged,
             self.picker.status_changed,
+            self.confirm_edit.textChanged,
         ):
             signal.connect(lambda *_: self._changed())
         self.restatus_check.toggled.connect(self._restatus_toggled)
         self._changed()
 
     def initializePage(self) -> None:
+        self._count_numbers()
         if not self.name_edit.text():
             source = self.dialog.source_page
             what = (
@@ -209,6 +222,32 @@ class RemovalOptionsPage(QWizardPage):
                 else "pasted numbers"
             )
             self.name_edit.setText(f"Removal of {what}")
+
+    def _count_numbers(self) -> None:
+        source = self.dialog.source_page
+        self.count = None
+        self.confirm_edit.clear()
+        self.confirm_edit.hide()
+        if not source.file_radio.isChecked():
+            self._set_count(len(pasted_numbers(source.paste_edit.toPlainText())))
+            return
+        path = Path(source.path_edit.text().strip()).expanduser()
+        self.count_label.setText("Counting the numbers in the file…")
+        from app.core.removal_job import count_numbers
+
+        self.dialog.runner.submit(
+            "count numbers",
+            lambda _ctx: count_numbers(path),
+            on_done=self._set_count,
+            on_error=lambda exc: self.count_label.setText(f"The file cannot be read: {exc}"),
+        )
+        self.completeChanged.emit()
+
+    def _set_count(self, count: int) -> None:
+        self.count = count
+        self.count_label.setText(f"{count:,} to remove")
+        self.confirm_edit.setVisible(count > CONFIRM_OVER)
+        self.completeChanged.emit()
 
     def set_campaigns(self, campaigns: list[Campaign]) -> None:
         self.campaign_combo.clear()
@@ -255,6 +294,12 @@ class RemovalOptionsPage(QWizardPage):
             missing.append("a reason")
         if self.restatus_check.isChecked() and self.picker.chosen is None:
             missing.append("the lead status to set")
+        if self.count is None:
+            missing.append("the count of numbers (reading the file)")
+        elif self.count > CONFIRM_OVER and self.confirm_edit.text().strip().replace(",", "") != str(
+            self.count
+        ):
+            missing.append(f"the count ({self.count:,}) typed to confirm")
         return missing
 
     def isComplete(self) -> bool:

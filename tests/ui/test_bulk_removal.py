@@ -96,12 +96,35 @@ def test_file_of_numbers_without_restatus(
     assert dialog.source_page.path_edit.text() == str(file)
     dialog.next()
     dialog.options_page.reason_edit.setText("Consumer asked to be called again, ticket 9")
+    # The numbers in the file are counted off the GUI thread before the removal can start.
+    qtbot.waitUntil(lambda: dialog.options_page.count == 2, timeout=TIMEOUT)
+    assert dialog.options_page.count_label.text() == "2 to remove"
+    assert not dialog.options_page.confirm_edit.isVisibleTo(dialog.options_page)
     with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
         dialog.next()
     assert finished.args[0]["removed"] == 2
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 4
     after = {r["phone_number"]: r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
     assert after == before
+
+
+def test_more_than_a_hundred_numbers_need_the_count_typed(
+    qtbot: Any, runner: TaskRunner, session: Session
+) -> None:
+    dialog = dialog_for(qtbot, session, runner)
+    dialog.source_page.paste_radio.setChecked(True)
+    dialog.source_page.paste_edit.setPlainText("\n".join(f"2025550{n:03d}" for n in range(101)))
+    dialog.next()
+    options = dialog.options_page
+    options.reason_edit.setText("Vendor file sent in error")
+    assert options.count == 101
+    assert options.confirm_edit.isVisibleTo(options)
+    assert not options.isComplete()
+    assert "the count (101) typed to confirm" in options.missing.text()
+    options.confirm_edit.setText("100")
+    assert not options.isComplete()
+    options.confirm_edit.setText("101")
+    assert options.isComplete()
 
 
 def test_pasted_column_parsing() -> None:
