@@ -12,7 +12,7 @@ cd "$root"
 qt_debs="libglib2.0-0 libgl1 libegl1 libx11-6 libdbus-1-3 libfontconfig1 libfreetype6 libxkbcommon0"
 x11_debs="xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0 libx11-xcb1"
-keyring_debs="gnome-keyring dbus-x11"
+keyring_debs="gnome-keyring dbus-x11 dbus-daemon"
 case "$mode" in
   app) wanted="$qt_debs $x11_debs" ;;
   # libreoffice-calc: the export tests check that Calc reads our xlsx files with the same values.
