@@ -45,32 +45,39 @@ def bounded_map(
         raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY}")
     source = iter(items)
     pending: dict[Future[R], T] = {}
-    exhausted = False
+    state = {"exhausted": False}
+
+    def refill() -> None:
+        while not state["exhausted"] and len(pending) < concurrency:
+            if stop is not None and stop.is_set():
+                state["exhausted"] = True
+                return
+            if pause is not None and pause.is_set():
+                return
+            try:
+                item = next(source)
+            except StopIteration:
+                state["exhausted"] = True
+                return
+            pending[pool.submit(fn, item)] = item
+
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="dnc-bulk") as pool:
         while True:
-            while not exhausted and len(pending) < concurrency:
-                if stop is not None and stop.is_set():
-                    exhausted = True
-                    break
-                if pause is not None and pause.is_set():
-                    break
-                try:
-                    item = next(source)
-                except StopIteration:
-                    exhausted = True
-                    break
-                pending[pool.submit(fn, item)] = item
+            refill()
             if not pending:
-                if exhausted:
+                if state["exhausted"]:
                     return
                 # Paused with nothing in flight: wait for resume or stop.
                 if stop is not None and stop.wait(0.05):
-                    exhausted = True
+                    state["exhausted"] = True
                 elif stop is None:
                     threading.Event().wait(0.05)
                 continue
             finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                item = pending.pop(fut)
+            done = [(fut, pending.pop(fut)) for fut in finished]
+            # Start the next calls before the caller handles these results: the caller's
+            # bookkeeping (job files, progress) then overlaps requests instead of delaying them.
+            refill()
+            for fut, item in done:
                 exc = fut.exception()
                 yield Done(item, None if exc is not None else fut.result(), exc)

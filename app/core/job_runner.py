@@ -122,7 +122,13 @@ class JobRunner:
             yield row, resent
 
     def _call(self, item: tuple[JobRow, bool]) -> RowResult:
-        return self._send(item[0], item[1])
+        row, resent = item
+        result = self._send(row, resent)
+        # Queued here, in the worker, so the outcome is committed with the next row's
+        # "sending" mark even though bounded_map starts that row before handing us this one:
+        # at any moment at most `concurrency` rows are left "sending" (resent after a crash).
+        self.store.mark_done(row.seq, result.outcome, result.message, result.code)
+        return result
 
     def run(self) -> JobStatus:
         """Run until every row is done, or until paused for good, cancelled or aborted.
@@ -162,7 +168,8 @@ class JobRunner:
                 continue
             if held.rows and not self.abort_reason:
                 self._flush_held(held)
-            self.store.mark_done(row.seq, result.outcome, result.message, result.code)
+            if done.error is not None:  # answers were recorded by the worker (_call)
+                self.store.mark_done(row.seq, result.outcome, result.message, result.code)
             self._count(result.outcome)
             if control.paused.is_set() or control.stop.is_set():
                 # No next request will carry this outcome to disk soon: commit it now.
