@@ -118,13 +118,13 @@ def test_sigkill_mid_run_then_resume(
     out = capsys.readouterr()
     data = json.loads(out.out)
     _check_finished(sandbox, paths, data)
+    report = openpyxl.load_workbook(data["report"], read_only=True)
     resent = [
         r
-        for r in openpyxl.load_workbook(data["report"], read_only=True)["Rows"].iter_rows(
-            values_only=True
-        )
+        for r in report["Rows"].iter_rows(values_only=True)
         if len(r) > 6 and r[6] and "interrupted" in str(r[6])
     ]
+    report.close()  # read-only workbooks keep the file open until closed
     assert len(resent) == states["sending"]
     assert TOKEN not in out.out + out.err
 
