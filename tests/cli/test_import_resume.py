@@ -107,7 +107,7 @@ def test_sigkill_mid_run_then_resume(
     proc = _start(_csv(tmp_path / "in.csv"), sandbox.base_url, paths)
     job = _wait_for_progress(paths, proc, 50)
     proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
+    proc.communicate(timeout=10)  # reaps it and closes its pipes
     states = _states(job)
     assert states["pending"] > 0 and states["done"] >= 50
     assert states["sending"] <= CONCURRENCY
