@@ -44,10 +44,10 @@ from app.ui.audit_table_model import (
     ObjectTableModel,
     sort_proxy,
 )
+from app.ui.bulk_progress import BulkProgressDialog
 from app.ui.error_messages import user_message
 from app.ui.list_view import is_auth_problem
 from app.ui.restatus_dialog import (
-    BulkProgressDialog,
     RestatusDialog,
     RestatusPlan,
     restatus_summary,

@@ -40,9 +40,9 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.snapshots import SnapshotEntry
 from app.ui.audit_table_model import RAW_ROLE, Column, ObjectTableModel, entry_columns, sort_proxy
+from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.error_messages import user_message
 from app.ui.list_view import is_auth_problem
-from app.ui.restatus_dialog import BulkProgressDialog, Summary
 from app.ui.tasks import Task, TaskContext, TaskRunner
 
 

@@ -8,15 +8,7 @@ cancelled are listed as not attempted. Nothing is left without an outcome.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QLabel,
-    QPlainTextEdit,
-    QProgressBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QWidget
 
 from app.api.errors import AuthInvalidError, AuthMissingError
 from app.core.dnc_removal import (
@@ -29,9 +21,10 @@ from app.core.dnc_removal import (
 )
 from app.core.phones import format_for_display
 from app.core.session import Session
+from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.delete_dialog import RemovalPlan
 from app.ui.error_messages import user_message
-from app.ui.tasks import Task, TaskRunner
+from app.ui.tasks import TaskContext, TaskRunner
 
 
 def describe_outcome(item: RemovalOutcome) -> str:
@@ -60,8 +53,9 @@ def summary_text(result: RemovalResult) -> str:
     return text
 
 
-class RemovalProgressDialog(QDialog):
-    """Progress of one removal, then its result.
+class RemovalProgressDialog(BulkProgressDialog):
+    """Progress of one removal, then its result (the shared bulk-write dialog, plus retry
+    after a rejected token).
 
     Signals:
         removal_finished(object): the :class:`RemovalResult` once every input has an outcome.
@@ -73,7 +67,6 @@ class RemovalProgressDialog(QDialog):
 
     removal_finished = Signal(object)
     removal_failed = Signal(object)
-    running_changed = Signal(bool)
     auth_problem = Signal(object, object)
 
     def __init__(
@@ -84,101 +77,42 @@ class RemovalProgressDialog(QDialog):
         parent: QWidget | None = None,
         concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
-        super().__init__(parent)
+        super().__init__("Removing DNC entries", runner, parent)
         self.plan = plan
         self.session = session
-        self.runner = runner
         self.concurrency = concurrency
         self.removal_result: RemovalResult | None = None
-        self._task: Task | None = None
-        self.setWindowTitle("Removing DNC entries")
-        self.label = QLabel(self)
-        self.label.setWordWrap(True)
-        self.bar = QProgressBar(self)
-        self.details = QPlainTextEdit(self)
-        self.details.setReadOnly(True)
-        self.details.hide()
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        self.close_button.clicked.connect(self.accept)
-        self.close_button.hide()
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.label)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.details)
-        layout.addWidget(self.buttons)
-        self.resize(560, 200)
+        self.run_finished.connect(self._on_removed)
+        self.run_failed.connect(self.removal_failed)
 
-    @property
-    def running(self) -> bool:
-        return self._task is not None
-
-    def start(self, targets: list[RemovalTarget] | None = None) -> None:
+    def start(self, targets: list[RemovalTarget] | None = None) -> None:  # type: ignore[override]
         """Start removing the plan's entries (or ``targets``, when retrying)."""
         items: list[RemovalTarget] = targets or [RemovalTarget.of(e) for e in self.plan.entries]
-        total = len(items)
-        self.bar.setRange(0, total)
-        self.bar.setValue(0)
-        self.label.setText(f"Removing {total:,} entr{'y' if total == 1 else 'ies'}…")
-        self.details.hide()
-        self.cancel_button.show()
-        self.cancel_button.setEnabled(True)
-        self.close_button.hide()
         session, reason = self.session, self.plan.reason
         status = self.plan.lead_status.status if self.plan.lead_status else None
         concurrency = self.concurrency
-        self._task = self.runner.submit(
-            "remove DNC entries",
-            lambda ctx: remove_dnc_entries(
+
+        def work(ctx: TaskContext) -> RemovalResult:
+            return remove_dnc_entries(
                 session,
                 items,
                 reason=reason,
                 lead_status=status,
                 concurrency=concurrency,
                 cancel=ctx.cancel_event,
-                progress=lambda done, n: ctx.report((done, n)),
-            ),
-            on_done=self._on_done,
-            on_error=self._on_error,
-            on_progress=self._on_progress,
-        )
-        self.running_changed.emit(True)
+                progress=lambda done, n: ctx.report(
+                    (done, n, f"Removed or checked {done:,} of {n:,}…")
+                ),
+            )
 
-    def cancel(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            self.cancel_button.setEnabled(False)
-            self.label.setText("Cancelling: calls already sent finish first…")
+        super().start(len(items), work, _summary)
+        total = len(items)
+        self.label.setText(f"Removing {total:,} entr{'y' if total == 1 else 'ies'}…")
 
-    def reject(self) -> None:
-        # Escape or the window's close button while running means cancel, not "hide the result".
-        if self.running:
-            self.cancel()
-            return
-        super().reject()
-
-    def _on_progress(self, value: object) -> None:
-        if isinstance(value, tuple) and len(value) == 2:
-            done, total = value
-            self.bar.setMaximum(int(total))
-            self.bar.setValue(int(done))
-            self.label.setText(f"Removed or checked {done:,} of {total:,}…")
-
-    def _on_done(self, result: RemovalResult) -> None:
-        self._task = None
-        self.running_changed.emit(False)
+    def _on_removed(self, result: RemovalResult) -> None:
         self.removal_result = result
-        self.bar.setValue(self.bar.maximum())
-        self.label.setText(summary_text(result))
-        problems = result.problems
-        if problems:
-            self.details.setPlainText("\n".join(describe_outcome(p) for p in problems))
-            self.details.show()
-        self.cancel_button.hide()
-        self.close_button.show()
         self.removal_finished.emit(result)
+        problems = result.problems
         auth = next(
             (p.error for p in problems if isinstance(p.error, AuthMissingError | AuthInvalidError)),
             None,
@@ -189,12 +123,6 @@ class RemovalProgressDialog(QDialog):
             ]
             self.auth_problem.emit(auth, lambda: self.start(retry_targets))
 
-    def _on_error(self, exc: BaseException) -> None:
-        self._task = None
-        self.running_changed.emit(False)
-        # remove_dnc_entries records every outcome itself; reaching here means it could not
-        # run at all (e.g. the journal could not be written), so nothing was removed by it.
-        self.label.setText(user_message(exc, "Remove the DNC entries").text)
-        self.cancel_button.hide()
-        self.close_button.show()
-        self.removal_failed.emit(exc)
+
+def _summary(result: RemovalResult) -> Summary:
+    return summary_text(result), [describe_outcome(p) for p in result.problems]

@@ -15,7 +15,8 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.audit_table_model import RAW_ROLE
 from app.ui.audit_view import AuditRun, AuditView
-from app.ui.restatus_dialog import BulkProgressDialog, RestatusDialog
+from app.ui.bulk_progress import BulkProgressDialog
+from app.ui.restatus_dialog import RestatusDialog
 from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
 from tests.core.test_audit import Seeded, seed_campaign_with_conflicts

@@ -11,8 +11,8 @@ from app.api.client import ApiClient, DncQuery
 from app.api.scope import Scope
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.ui.bulk_progress import BulkProgressDialog
 from app.ui.health_view import HealthView
-from app.ui.restatus_dialog import BulkProgressDialog
 from app.ui.tasks import TaskRunner
 
 TIMEOUT = 20_000
