@@ -49,7 +49,8 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument(
         "--self-test",
         action="store_true",
-        help="check that the installation (or frozen bundle) can load Qt and reach a sandbox",
+        help="check the installation (or frozen bundle) end to end, offscreen: sandbox, window, "
+        "DNC and SMS opt-out searches, an xlsx export read back; prints one line",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
