@@ -66,7 +66,12 @@ def add_job_arguments(parser: argparse.ArgumentParser) -> None:
         "--scope", help="global, campaign:ID or purpose:TEXT (a scope column in the file wins)"
     )
     parser.add_argument("--sheet", metavar="NAME", help="the sheet to read (default: the first)")
-    parser.add_argument("--phone-column", metavar="NAME", help="header name or column letter")
+    parser.add_argument(
+        "--phone-column",
+        metavar="NAME",
+        help="the phone column: its header (case and spacing ignored), or column:C or #3 by "
+        "position; a bare letter (C) counts only when no header has that name",
+    )
     parser.add_argument(
         "--phone-code", metavar="CODE", default="1", help="country code for numbers without one"
     )

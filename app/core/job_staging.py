@@ -19,8 +19,14 @@ from app.core.connections import Connection
 from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Target, check_rows
 from app.core.sheet_check import Outcome as CheckOutcome
-from app.core.sheet_header import detect_header
-from app.core.sheet_mapping import ColumnMapping, Role, find_column, propose_mapping
+from app.core.sheet_header import detect_header, is_blank, is_label
+from app.core.sheet_mapping import (
+    ColumnError,
+    ColumnMapping,
+    Role,
+    propose_mapping,
+    resolve_column,
+)
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import CellValue, SheetError
 
@@ -57,6 +63,16 @@ class JobSettings:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def _propose(preview: list[tuple[int, Any]], header_row: int | None, code: str) -> ColumnMapping:
+    header: list[CellValue] | None = None
+    if header_row is not None:
+        header = next((list(cells) for n, cells in preview if n == header_row), None)
+    data = [r for r in preview if header_row is None or r[0] > header_row]
+    mapping = propose_mapping(header, data, code)
+    mapping.header_row = header_row
+    return mapping
+
+
 def map_sheet(
     preview: list[tuple[int, Any]],
     settings: JobSettings,
@@ -64,22 +80,30 @@ def map_sheet(
     sheet: str = "",
     sheet_names: tuple[str, ...] = (),
 ) -> ColumnMapping:
-    """The proposed mapping for the previewed rows, with the settings' overrides applied."""
-    header_row = detect_header(preview)
-    header: list[CellValue] | None = None
-    if header_row is not None:
-        header = next((list(cells) for n, cells in preview if n == header_row), None)
-    data = [r for r in preview if header_row is None or r[0] > header_row]
-    mapping = propose_mapping(header, data, settings.phone_code)
-    mapping.header_row = header_row
+    """The proposed mapping for the previewed rows, with the settings' overrides applied.
+
+    ``settings.phone_column`` is resolved by :func:`resolve_column` (a header name first,
+    then a position). When no header row was recognised but the first row has a cell of that
+    name (a file of words with no phone-shaped data to anchor the guess), that row becomes
+    the header.
+    """
+    mapping = _propose(preview, detect_header(preview), settings.phone_code)
     if settings.phone_column:
-        index = find_column(mapping.headers, settings.phone_column)
-        # find_column reads any 1-3 letter word as a column letter ("Tel" is column 10,958).
-        if index is None or index >= len(mapping.headers):
-            names = ", ".join(repr(h) for h in mapping.headers if h) or "none"
-            raise MappingError(
-                f"{file_name} has no column {settings.phone_column!r} (its headers: {names})."
-            )
+        where = f"sheet {sheet!r} of {file_name}" if len(sheet_names) > 1 else file_name
+        try:
+            index = resolve_column(mapping.headers, settings.phone_column, where)
+        except ColumnError as exc:
+            first = next(((n, c) for n, c in preview if not is_blank(c)), None)
+            if mapping.header_row is not None or first is None:
+                raise MappingError(str(exc)) from exc
+            retry = _propose(preview, first[0], settings.phone_code)
+            try:
+                index = resolve_column(retry.headers, settings.phone_column, where)
+            except ColumnError as again:
+                # A first row of labels reads as the headers a person sees in the file.
+                labels = all(v is None or is_label(v) for v in first[1])
+                raise MappingError(str(again if labels else exc)) from exc
+            mapping = retry
         for role in Role:
             if mapping.column(role) == index:
                 mapping.set_column(role, None)
@@ -90,7 +114,7 @@ def map_sheet(
         hint = f", or choose another sheet with --sheet ({', '.join(others)})" if others else ""
         raise MappingError(
             f"No column of phone numbers was found in {where}; "
-            f"name it with --phone-column (a header name or a column letter){hint}."
+            f"name it with --phone-column (a header name, or a column as column:C or #3){hint}."
         )
     mapping.default_phone_code = settings.phone_code
     mapping.default_reason = settings.reason

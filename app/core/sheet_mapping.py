@@ -17,7 +17,7 @@ from typing import Final
 from app.api.scope import Scope
 from app.core import phones
 from app.core.sheet_header import is_blank, looks_like_phone
-from app.core.sheet_types import CellValue, Row
+from app.core.sheet_types import CellValue, Row, SheetError
 
 
 class Role(StrEnum):
@@ -167,24 +167,97 @@ def column_name(headers: Sequence[str], index: int) -> str:
     return f"{name} (column {column_letter(index)})" if name else f"column {column_letter(index)}"
 
 
-def find_column(headers: Sequence[str], wanted: str) -> int | None:
-    """A column by header name (case-insensitive) or by letter (``C``), for ``--phone-column``.
+class ColumnError(SheetError):
+    """A column asked for by name or letter (``--phone-column``) is missing or ambiguous."""
 
-    ``headers`` must span the sheet's width (as :attr:`ColumnMapping.headers` does), since a
-    letter beyond it names no column.
+
+# "column:C", "col:C", "column:3" and "#3": a column by position, whatever the headers say.
+_EXPLICIT: Final = re.compile(r"(?:col(?:umn)?\s*:\s*([a-z]{1,3}|\d+)|#\s*(\d+))", re.IGNORECASE)
+_LIST_AT_MOST: Final = 20
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _letter_index(letters: str) -> int:
+    index = 0
+    for ch in letters.upper():
+        index = index * 26 + (ord(ch) - 64)
+    return index - 1
+
+
+def resolve_column(headers: Sequence[str], wanted: str, where: str = "the sheet") -> int:
+    """The 0-based column ``wanted`` names, for ``--phone-column``; raises ColumnError.
+
+    In this order: ``column:C`` / ``column:3`` / ``#3`` pick a column by position; a header
+    equal to ``wanted`` ignoring case and spacing; a header equal ignoring punctuation too
+    (``Phone #`` for ``phone no``); then, only when no header matches, a bare column letter
+    (``C``, ``AB``), so ``TEL`` finds the header ``Tel`` and never column 10,958. Two headers
+    that match equally are refused, naming their columns. ``headers`` must span the sheet's
+    width (as :attr:`ColumnMapping.headers` does); ``where`` names the file in messages.
     """
-    key = _words(wanted)
-    for index, header in enumerate(headers):
-        if _words(header) == key:
+    text = wanted.strip()
+    width = len(headers)
+    explicit = _EXPLICIT.fullmatch(text)
+    if explicit:
+        ref = explicit.group(1) or explicit.group(2)
+        index = int(ref) - 1 if ref.isdigit() else _letter_index(ref)
+        if 0 <= index < width:
             return index
-    letters = wanted.strip().upper()
-    if letters.isascii() and letters.isalpha() and len(letters) <= 3:
-        index = 0
-        for ch in letters:
-            index = index * 26 + (ord(ch) - 64)
-        # Only a column the sheet has: "Tel" is a header name, not column 10,958.
-        return index - 1 if index - 1 < len(headers) else None
-    return None
+        shown = f"#{ref}" if ref.isdigit() else ref.upper()
+        raise ColumnError(f"{where} has no column {shown}; {_span(width)}.")
+    for key_of in (_spaced, _words):
+        key = key_of(text)
+        if not key:
+            continue
+        hits = [i for i, header in enumerate(headers) if header and key_of(header) == key]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            letters = [column_letter(i) for i in hits]
+            raise ColumnError(
+                f"{text!r} heads {len(hits)} columns of {where} ({_and(letters)}); "
+                f"choose one by letter, as {' or '.join(f'column:{x}' for x in letters[:3])}."
+            )
+    if text.isascii() and text.isalpha() and len(text) <= 3:
+        index = _letter_index(text)
+        if index < width:
+            return index
+    named = [(i, h) for i, h in enumerate(headers) if h]
+    if not named:
+        raise ColumnError(
+            f"{where} has no header row, so {text!r} names no column; "
+            f"give it by letter or number instead: {_span(width)}."
+        )
+    shown = ", ".join(f"{h!r} ({column_letter(i)})" for i, h in named[:_LIST_AT_MOST])
+    if len(named) > _LIST_AT_MOST:
+        shown += f" and {len(named) - _LIST_AT_MOST} more"
+    hint = f"column:{column_letter(named[0][0])} or #{named[0][0] + 1}"
+    raise ColumnError(
+        f"{where} has no column headed {text!r}; its headers are {shown} "
+        f"(a column can also be given by position, as {hint})."
+    )
+
+
+def _span(width: int) -> str:
+    if width == 0:
+        return "it has no columns"
+    if width == 1:
+        return "it has one column, A (#1)"
+    return f"its columns are A to {column_letter(width - 1)} (#1 to #{width})"
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def find_column(headers: Sequence[str], wanted: str) -> int | None:
+    """:func:`resolve_column`, with None instead of an error for a missing or ambiguous name."""
+    try:
+        return resolve_column(headers, wanted)
+    except ColumnError:
+        return None
 
 
 def header_texts(cells: Sequence[CellValue], width: int) -> tuple[str, ...]:

@@ -252,7 +252,9 @@ def test_bad_files_and_missing_phone_column(session: Session, tmp_path: Path) ->
     words = write_csv(tmp_path / "w.csv", ["name", "city"], [["Ann", "Paris"]])
     with pytest.raises(MappingError, match="phone-column"):
         stage(JobSettings(words, Scope.global_()), session, tmp_path / "jobs")
-    with pytest.raises(MappingError, match="no column 'Tel'"):
+    with pytest.raises(
+        MappingError, match=r"no column headed 'Tel'; its headers are 'name' \(A\), 'city' \(B\)"
+    ):
         stage(JobSettings(words, Scope.global_(), phone_column="Tel"), session, tmp_path / "jobs")
     wb = openpyxl.Workbook()
     wb.active.title = "Notes"
@@ -267,6 +269,19 @@ def test_bad_files_and_missing_phone_column(session: Session, tmp_path: Path) ->
         tmp_path / "jobs",
     )
     assert job_summary(store)["valid"] == 1
+
+
+def test_phone_column_named_in_a_first_row_header_detection_missed(
+    session: Session, tmp_path: Path
+) -> None:
+    # No cell looks like a phone number, so no header row is recognised; naming a column of
+    # the first row makes that row the header, and every number below it is checked.
+    words = write_csv(tmp_path / "w.csv", ["name", "Tel"], [["Ann", "call me"], ["Bo", "12"]])
+    store = stage(JobSettings(words, Scope.global_(), phone_column="TEL"), session, tmp_path)
+    s = job_summary(store)
+    assert (s["rows"], s["invalid"]) == (2, 2)
+    assert store.meta()["header_row"] == 1 and store.meta()["mapping"]["phone"] == "Tel (column B)"
+    assert [r.original for r in store.rows()] == ["call me", "12"]
 
 
 def test_429s_are_retried_and_rate_cap_keeps_under_the_limit(

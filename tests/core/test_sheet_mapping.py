@@ -7,6 +7,7 @@ import pytest
 from app.api.scope import Scope
 from app.core.sheet_header import detect_header, looks_like_phone
 from app.core.sheet_mapping import (
+    ColumnError,
     ColumnMapping,
     Role,
     column_letter,
@@ -14,6 +15,7 @@ from app.core.sheet_mapping import (
     header_role,
     propose_from_preview,
     propose_mapping,
+    resolve_column,
 )
 from app.core.sheet_types import CellValue, Row
 
@@ -141,12 +143,102 @@ def test_defaults_for_missing_columns() -> None:
 def test_find_column_by_name_or_letter() -> None:
     headers = ("Name", "Phone Number", "Reason")
     assert find_column(headers, "phone number") == 1
+    assert find_column(headers, "  PHONE   number ") == 1
     assert find_column(headers, "C") == 2
     assert find_column(headers, "AA") is None
     assert find_column(("",) * 30, "AA") == 26
     assert find_column(headers, "Tel") is None
     assert find_column(headers, "does not exist") is None
     assert [column_letter(i) for i in (0, 25, 26, 701, 702)] == ["A", "Z", "AA", "ZZ", "AAA"]
+
+
+@pytest.mark.parametrize("wanted", ["TEL", "Tel", "tel", " tel ", "TeL"])
+def test_header_name_wins_over_column_letters(wanted: str) -> None:
+    # 11,000 columns: TEL is also a column letter the sheet has (index 10,957), yet the
+    # header named Tel is meant.
+    headers = ("Name", "Tel", "Notes") + ("",) * 11_000
+    assert resolve_column(headers, wanted) == 1
+
+
+@pytest.mark.parametrize(
+    ("wanted", "expected"),
+    [("Ph", 2), ("CC", 3), ("No", 4), ("ph", 2), ("cc", 3)],
+)
+def test_short_header_names_are_not_letters(wanted: str, expected: int) -> None:
+    # 500 columns, so PH (423), CC (80) and NO (378) all exist as letters.
+    headers = ("Name", "Account", "Ph", "CC", "No") + ("",) * 495
+    assert resolve_column(headers, wanted) == expected
+
+
+def test_exact_spelling_beats_a_punctuation_blind_match() -> None:
+    headers = ("Phone #", "Phone No", "Notes")
+    assert resolve_column(headers, "phone no") == 1  # exact (case/space) match first
+    assert resolve_column(headers, "Phone  #") == 0
+    assert resolve_column(("Mobile #", "Reason"), "mobile no") == 0  # punctuation-blind next
+
+
+@pytest.mark.parametrize(
+    ("wanted", "expected"),
+    [
+        ("column:C", 2),
+        ("Column: c", 2),
+        ("col:B", 1),
+        ("column:3", 2),
+        ("#3", 2),
+        ("# 1", 0),
+        ("B", 1),  # a bare letter when no header is called B
+    ],
+)
+def test_columns_by_position(wanted: str, expected: int) -> None:
+    assert resolve_column(("Id", "Phone", "Notes"), wanted) == expected
+
+
+def test_explicit_position_wins_over_a_header_with_that_letter() -> None:
+    headers = ("C", "Phone", "Notes")  # a header literally named C
+    assert resolve_column(headers, "C") == 0
+    assert resolve_column(headers, "column:C") == 2
+    assert resolve_column(headers, "#1") == 0
+
+
+def test_missing_name_lists_the_headers_in_one_sentence() -> None:
+    headers = ("Name", "Mobile", "Reason", "")
+    with pytest.raises(ColumnError) as info:
+        resolve_column(headers, "Tel", "vendor.xlsx")
+    text = str(info.value)
+    assert text == (
+        "vendor.xlsx has no column headed 'Tel'; its headers are 'Name' (A), 'Mobile' (B), "
+        "'Reason' (C) (a column can also be given by position, as column:A or #1)."
+    )
+    assert "\n" not in text
+
+
+def test_many_headers_are_cut_short() -> None:
+    headers = tuple(f"Field {i}" for i in range(45))
+    with pytest.raises(ColumnError, match=r"'Field 19' \(T\) and 25 more"):
+        resolve_column(headers, "Tel", "wide.csv")
+
+
+def test_ambiguous_name_names_the_columns() -> None:
+    headers = ("Phone", "Name", "phone ", "PHONE")
+    with pytest.raises(ColumnError) as info:
+        resolve_column(headers, "Phone", "dup.csv")
+    assert str(info.value) == (
+        "'Phone' heads 3 columns of dup.csv (A, C and D); choose one by letter, as "
+        "column:A or column:C or column:D."
+    )
+    assert resolve_column(headers, "column:C") == 2
+
+
+def test_position_beyond_the_sheet_and_no_header_row() -> None:
+    with pytest.raises(ColumnError, match=r"^f.csv has no column Z; its columns are A to C "):
+        resolve_column(("Name", "Phone", "Notes"), "column:Z", "f.csv")
+    with pytest.raises(ColumnError, match=r"no column #9; its columns are A to C \(#1 to #3\)"):
+        resolve_column(("Name", "Phone", "Notes"), "#9", "f.csv")
+    with pytest.raises(ColumnError, match=r"#0"):
+        resolve_column(("Name", "Phone"), "#0", "f.csv")
+    with pytest.raises(ColumnError, match=r"^f.csv has no header row, so 'Tel' names no column"):
+        resolve_column(("", "", ""), "Tel", "f.csv")
+    assert resolve_column(("", "", ""), "b", "f.csv") == 1
 
 
 @pytest.mark.parametrize(
