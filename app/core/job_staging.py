@@ -8,8 +8,8 @@ into the :class:`~app.core.job_store.JobStore`, streaming (a million-row file is
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from app.core.sheet_mapping import (
     resolve_column,
 )
 from app.core.sheet_reader import open_sheet
-from app.core.sheet_types import CellValue, SheetError
+from app.core.sheet_types import CellValue, Row, SheetError
 
 PREVIEW_ROWS = 50
 CACHE_RESET_ROWS = 100_000
@@ -148,6 +148,28 @@ def _new_row(checked: CheckedRow) -> NewRow:
     )
 
 
+# Sheet row number → the value a person typed to replace that row's phone cell.
+Corrections = Mapping[int, str]
+
+
+def apply_corrections(
+    rows: Iterable[Row], corrections: Corrections, phone_column: int | None
+) -> Iterator[Row]:
+    """``rows`` with the phone cell of each corrected row replaced by the typed value."""
+    if not corrections or phone_column is None:
+        yield from rows
+        return
+    for number, cells in rows:
+        fixed = corrections.get(number)
+        if fixed is None:
+            yield number, cells
+            continue
+        out = list(cells)
+        out += [None] * (phone_column + 1 - len(out))
+        out[phone_column] = fixed
+        yield number, out
+
+
 def stage(
     settings: JobSettings,
     jobs_dir: Path,
@@ -155,13 +177,31 @@ def stage(
     kind: str,
     connection: Connection | None,
     campaign_lookup: Mapping[str, str] | None = None,
+    mapping: ColumnMapping | None = None,
+    corrections: Corrections | None = None,
+    reports_dir: Path | None = None,
 ) -> tuple[JobStore, CheckSummary]:
-    """Read and check the file and write a new job file; raises SheetError in one sentence."""
+    """Read and check the file and write a new job file; raises SheetError in one sentence.
+
+    Without ``mapping`` the columns are proposed from the file (:func:`map_sheet`, with
+    ``settings.phone_column`` and the settings' defaults), as the CLI needs. With one (a
+    person's choice in the GUI) it is used as given, its default scope set to
+    ``settings.scope``. ``corrections`` replace the phone cell of some rows as they are read:
+    the file itself is never modified (it is the evidence of what was received), each such row
+    keeps the file's value as its original and says so in its note, and the job's meta lists
+    them. The report goes to ``settings.report``, else ``reports_dir`` (default ``jobs_dir``).
+    """
+    fixes = dict(corrections or {})
     path = settings.file.expanduser().resolve()
+    if mapping is not None:
+        if mapping.phone is None:
+            raise MappingError(f"No column of phone numbers is chosen for {path.name}.")
+        mapping = replace(mapping, default_scope=settings.scope)
     with open_sheet(path, settings.sheet) as source:
-        mapping = map_sheet(
-            source.preview(PREVIEW_ROWS), settings, path.name, source.sheet, source.sheet_names
-        )
+        if mapping is None:
+            mapping = map_sheet(
+                source.preview(PREVIEW_ROWS), settings, path.name, source.sheet, source.sheet_names
+            )
         options = CheckOptions(target=settings.target, campaign_lookup=campaign_lookup or {})
         summary = CheckSummary()
         meta = {
@@ -187,11 +227,21 @@ def stage(
         if settings.report is not None:
             meta["report"] = str(settings.report.expanduser().resolve())
         else:
-            meta["report"] = str(jobs_dir / f"{job_id}.xlsx")
+            meta["report"] = str((reports_dir or jobs_dir) / f"{job_id}.xlsx")
+        if fixes:
+            meta["corrections"] = {str(k): v for k, v in sorted(fixes.items())}
         store = JobStore.create(jobs_dir, job_id, meta)
         try:
-            rows: Iterator[CheckedRow] = check_rows(source.iter_rows(), mapping, options, summary)
-            store.add_rows(_new_row(c) for c in _bounded_cache(rows))
+            originals: dict[int, CellValue] = {}
+            rows: Iterable[Row] = source.iter_rows()
+            if fixes:
+                rows = _remember(rows, fixes, mapping.phone, originals)
+                rows = apply_corrections(rows, fixes, mapping.phone)
+            checked: Iterator[CheckedRow] = check_rows(rows, mapping, options, summary)
+            new_rows = (_new_row(c) for c in _bounded_cache(checked))
+            if fixes:
+                new_rows = (_corrected(r, fixes, originals) for r in new_rows)
+            store.add_rows(new_rows)
         except BaseException:
             store.close()
             store.path.unlink(missing_ok=True)
@@ -199,6 +249,25 @@ def stage(
         finally:
             phones.clear_cache()
     return store, summary
+
+
+def _remember(
+    rows: Iterable[Row], fixes: Corrections, phone: int | None, originals: dict[int, CellValue]
+) -> Iterator[Row]:
+    """``rows`` unchanged, noting the file's phone cell of each corrected row in ``originals``."""
+    for number, cells in rows:
+        if number in fixes and phone is not None:
+            originals[number] = cells[phone] if phone < len(cells) else None
+        yield number, cells
+
+
+def _corrected(row: NewRow, fixes: Corrections, originals: Mapping[int, CellValue]) -> NewRow:
+    if row.row_number not in fixes:
+        return row
+    was = originals.get(row.row_number)
+    original = "" if was is None else str(was)
+    note = f"corrected in the import wizard (the file has {original!r})"
+    return replace(row, original=original, damage="; ".join(x for x in (row.damage, note) if x))
 
 
 def _bounded_cache(rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:

@@ -14,6 +14,7 @@ import pytest
 
 from app.api.client import ApiClient
 from app.api.scope import Scope
+from app.core import job_staging
 from app.core.connections import Connection
 from app.core.import_job import run_import, stage_import
 from app.core.job_exec import finish_dry_run, job_summary
@@ -23,6 +24,8 @@ from app.core.job_store import JobStatus, JobStore
 from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.core.sheet_check import Target
+from app.core.sheet_mapping import ColumnMapping
+from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import SheetError
 from tests.conftest import TOKEN
 
@@ -282,6 +285,82 @@ def test_phone_column_named_in_a_first_row_header_detection_missed(
     assert (s["rows"], s["invalid"]) == (2, 2)
     assert store.meta()["header_row"] == 1 and store.meta()["mapping"]["phone"] == "Tel (column B)"
     assert [r.original for r in store.rows()] == ["call me", "12"]
+
+
+def _rows(store: JobStore) -> list[tuple[Any, ...]]:
+    return [
+        (r.row_number, r.original, r.national, r.phone_code, r.scope, r.outcome, r.message)
+        for r in store.rows()
+    ]
+
+
+def test_public_stage_with_the_proposed_mapping_matches_the_cli_path(
+    session: Session, tmp_path: Path
+) -> None:
+    rows: list[list[Any]] = [["Phone", "Reason"]]
+    rows += [[n, "asked"] for n in numbers(8)] + [["12345", "typo"], [numbers(1)[0], "again"]]
+    path = write_xlsx(tmp_path / "in.xlsx", rows, title_rows=2)
+    settings = JobSettings(path, Scope.global_(), reason="default", phone_code="1")
+    cli_store, cli_summary = job_staging.stage(
+        settings, tmp_path / "a", kind="import", connection=session.connection
+    )
+    with open_sheet(path) as source:
+        proposed = job_staging.map_sheet(source.preview(50), settings, path.name)
+    gui_store, gui_summary = job_staging.stage(
+        settings, tmp_path / "b", kind="import", connection=session.connection, mapping=proposed
+    )
+    assert gui_summary == cli_summary
+    assert _rows(gui_store) == _rows(cli_store)
+    ignore = {"job_id", "created", "report"}
+    cli_meta = {k: v for k, v in cli_store.meta().items() if k not in ignore}
+    assert {k: v for k, v in gui_store.meta().items() if k not in ignore} == cli_meta
+
+
+def test_public_stage_with_a_chosen_mapping_and_corrections(
+    sandbox: Any, session: Session, tmp_path: Path
+) -> None:
+    rows: list[list[Any]] = [["Office", "Mobile", "Scope"]]
+    rows += [["(202) 555-0999", n, "campaign:1"] for n in numbers(5)]
+    rows += [["(202) 555-0999", "12345", ""]]  # row 7: fixed by hand below
+    path = write_xlsx(tmp_path / "in.xlsx", rows)
+    chosen = ColumnMapping(
+        header_row=1, headers=("Office", "Mobile", "Scope"), phone=1, default_reason="asked"
+    )
+    settings = JobSettings(path, Scope.purpose("Collections"), reason="asked")
+    store, summary = job_staging.stage(
+        settings,
+        tmp_path / "jobs",
+        kind="import",
+        connection=session.connection,
+        mapping=chosen,
+        corrections={7: "(202) 555-0177"},
+        reports_dir=tmp_path / "reports",
+    )
+    assert chosen.default_scope == Scope.global_()  # the caller's mapping is left alone
+    assert (summary.rows, summary.valid, summary.invalid) == (6, 6, 0)
+    meta = store.meta()
+    assert meta["mapping"] == {"phone": "Mobile (column B)"}  # no scope column: not chosen
+    assert meta["corrections"] == {"7": "(202) 555-0177"}
+    assert meta["report"] == str(tmp_path / "reports" / f"{meta['job_id']}.xlsx")
+    fixed = next(r for r in store.rows() if r.row_number == 7)
+    assert (fixed.original, fixed.national, fixed.scope) == (
+        "12345",
+        "2025550177",
+        "purpose:Collections",
+    )
+    assert fixed.damage == "corrected in the import wizard (the file has '12345')"
+    assert {r.reason for r in store.rows()} == {"asked"}
+    run_import(store, session)
+    assert job_summary(store)["inserted"] == 6
+    assert ("2025550177", "1", -1, "Collections") in dnc_rows(sandbox)
+    with pytest.raises(MappingError, match=r"No column of phone numbers is chosen for in\.xlsx"):
+        job_staging.stage(
+            settings,
+            tmp_path / "jobs",
+            kind="import",
+            connection=None,
+            mapping=ColumnMapping(header_row=1, headers=("Office", "Mobile", "Scope")),
+        )
 
 
 def test_429s_are_retried_and_rate_cap_keeps_under_the_limit(
