@@ -20,12 +20,12 @@ import datetime as _dt
 import math
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Final
+from typing import Final, NamedTuple
 
 import phonenumbers
-from phonenumbers import NumberParseException, PhoneNumberFormat, ValidationResult, geocoder
+from phonenumbers import NumberParseException, PhoneNumberFormat, ValidationResult
 
 from app.core.phone_fastpath import CodeRules, fast_nsn, rules_for_code
 
@@ -77,9 +77,12 @@ _COUNTRY_CODES: Final[frozenset[str]] = frozenset(
 _REGION_ALIASES: Final[dict[str, str]] = {"UK": "GB"}
 
 
-@dataclass(frozen=True, slots=True)
-class PhoneResult:
-    """Outcome of :func:`normalize`: either the API's number or a reason."""
+class PhoneResult(NamedTuple):
+    """Outcome of :func:`normalize`: either the API's number or a reason.
+
+    A named tuple rather than a frozen dataclass: imports build one per distinct number and a
+    frozen dataclass costs five times as much to create.
+    """
 
     ok: bool
     national: str
@@ -327,6 +330,9 @@ def region_name(phone_code: str) -> str:
     if known is not None:
         return known
     regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(code), ())
+    # geocoder's import loads every country name (~0.4 s); only unusual codes need it.
+    from phonenumbers import geocoder
+
     names: list[str] = []
     for region in regions:
         example = phonenumbers.example_number(region)
@@ -561,6 +567,54 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
+# How a NANP code arrives from a checker or a numeric "Country code" column (1.0 == 1, so
+# a float cell matches too; bools never get here).
+_NANP_CODE_VALUES: Final = frozenset({"1", 1})
+_us_ten: Callable[[str], object] | None = None
+
+
+def _us_ten_digits() -> Callable[[str], object] | None:
+    """The US validator's fullmatch for ten-digit NSNs, or None if the metadata changed shape.
+
+    For +1, :meth:`CodeRules.is_valid_nsn` tries the regions in phonenumbers' order and the
+    US comes first with no leading-digits guard, so a number the US pattern accepts is valid
+    for +1 without looking at the other NANP regions.
+    """
+    global _us_ten
+    if _us_ten is None:
+        rules = rules_for_code("1")
+        first = rules.regions[0] if rules is not None and rules.regions else None
+        if first is None or first.region != "US" or first.leading_digits is not None:
+            return None
+        pattern = first.by_length.get(10)
+        if pattern is None:
+            return None
+        _us_ten = pattern.fullmatch
+    return _us_ten
+
+
+def _nanp_lane(raw: str | int | float) -> PhoneResult | None:
+    """A valid US number in one of its usual written forms, or None for "ask the full path".
+
+    The shapes are those of ``_normalize_uncached``'s NANP lane; this only skips the calls
+    around it, because most rows of most imports are exactly this.
+    """
+    kind = type(raw)
+    if kind is str:
+        lane = _NANP_LANE.fullmatch(raw)  # type: ignore[arg-type]
+        if lane is None:
+            return None
+        national = lane[1] + lane[2] + lane[3]
+    elif _NANP_LOW <= raw < _NANP_HIGH and (kind is int or raw.is_integer()):  # type: ignore[operator, union-attr]
+        national = str(int(raw))
+    else:
+        return None
+    valid = _us_ten or _us_ten_digits()
+    if valid is not None and valid(national) is not None:
+        return PhoneResult(True, national, "1", "")
+    return None
+
+
 def normalize(raw: object, phone_code: str | int | float | None = "1") -> PhoneResult:
     """Normalize one cell value against a country calling code.
 
@@ -570,12 +624,15 @@ def normalize(raw: object, phone_code: str | int | float | None = "1") -> PhoneR
     # type() rather than isinstance: True == 1 and hash alike, so bools must
     # not share cache slots with ints.
     # NaN never equals itself, so it could never be found again: not cached.
-    if (
-        type(raw) in _CACHEABLE_RAW
-        and type(phone_code) in _CACHEABLE_CODE
-        and raw == raw
-        and phone_code == phone_code
-    ):
+    if type(raw) in _CACHEABLE_RAW and type(phone_code) in _CACHEABLE_CODE:
+        # Cheaper than a cache lookup, and keeps the cache (and the garbage collector's
+        # work on it) for the numbers that need the long path.
+        if phone_code in _NANP_CODE_VALUES:
+            lane = _nanp_lane(raw)  # type: ignore[arg-type]
+            if lane is not None:
+                return lane
+        if raw != raw or phone_code != phone_code:
+            return _normalize_uncached(raw, phone_code)
         key = (raw, phone_code)
         hit = _CACHE.get(key)
         if hit is not None:

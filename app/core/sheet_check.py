@@ -139,6 +139,8 @@ class _Checker:
         self.seen: dict[tuple[ScopeKind, str, str], dict[int, int]] = {}
         self.damage_cache: dict[tuple[type, object, str], str] = {}
         self.code_cache: dict[tuple[type, object], str | None] = {}
+        # Code cell value -> code, for check_plain (bools never enter: True == 1).
+        self.plain_codes: dict[CellValue, object] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
         scope = mapping.default_scope
         self.default_group = self.seen.setdefault((scope.kind, scope.campaign_id, ""), {})
@@ -277,6 +279,121 @@ class _Checker:
             note,
         )
 
+    def plain_rows_possible(self) -> bool:
+        """True when the mapping has no per-row scope, purpose or date: :meth:`check_plain`."""
+        m = self.m
+        return (
+            m.phone is not None
+            and not self.per_row_scope
+            and m.purpose is None
+            and m.request_date is None
+            and m.default_scope.kind is not ScopeKind.PURPOSE
+        )
+
+    def check_plain(
+        self, rows: Iterable[Row], header_row: int, summary: CheckSummary | None
+    ) -> Iterator[CheckedRow]:
+        """:meth:`check` for every row, with the common row decided inline.
+
+        An import spends most of its checking time on rows that are a valid number, a country
+        code and a reason; deciding those here, with everything bound to locals, halves the
+        cost per row. Any row that is not plainly valid (blank, invalid, damaged, an unknown
+        code cell, a ``="..."`` cell) goes to :meth:`check`, so verdicts and messages have
+        one source; a property test holds the two paths to the same results.
+        """
+        m = self.m
+        phone = m.phone
+        assert phone is not None
+        code_column = m.phone_code
+        reason_column = m.reason
+        default_code = self.default_code
+        default_reason = m.default_reason
+        scope = m.default_scope
+        purpose = m.default_purpose
+        group = self.default_group
+        trunk_zero = self.trunk_zero
+        codes = self.plain_codes
+        check = self.check
+        add = summary.add if summary is not None else None
+        valid, duplicate = Outcome.VALID, Outcome.DUPLICATE
+        for number, cells in rows:
+            if number <= header_row:
+                continue
+            width = len(cells)
+            raw = cells[phone] if phone < width else None
+            kind = type(raw)
+            code: str | None = default_code
+            if code_column is not None:
+                code_cell = cells[code_column] if code_column < width else None
+                if code_cell is not None:
+                    if type(code_cell) is bool:
+                        code = None
+                    else:
+                        known = codes.get(code_cell, _MISSING)
+                        code = self._plain_code(code_cell) if known is _MISSING else known  # type: ignore[assignment]
+            plain = False
+            if code is not None:
+                if kind is str:
+                    raw = raw.strip()  # type: ignore[union-attr]
+                    plain = (
+                        raw != ""
+                        and raw[0] != "="
+                        and "." not in raw
+                        and "e" not in raw
+                        and "E" not in raw
+                    )
+                elif kind is float or kind is int:
+                    plain = raw < _LONGEST_PLAIN  # type: ignore[operator]
+            if plain:
+                result = normalize(raw, code)
+                plain = result.ok and (kind is str or not trunk_zero.get(result.phone_code, True))
+            if not plain:
+                checked = check(number, cells)
+            else:
+                if reason_column is None:
+                    reason = default_reason
+                else:
+                    cell = cells[reason_column] if reason_column < width else None
+                    if type(cell) is str:
+                        reason = cell.strip() or default_reason
+                    else:
+                        reason = _text(cell) or default_reason
+                phone_code, national = result.phone_code, result.national
+                key = int(phone_code + national)
+                first = group.get(key)
+                if first is None:
+                    group[key] = number
+                    checked = CheckedRow(
+                        number, valid, raw, phone_code, national, scope, reason, purpose
+                    )
+                else:
+                    checked = CheckedRow(
+                        number,
+                        duplicate,
+                        raw,
+                        phone_code,
+                        national,
+                        scope,
+                        reason,
+                        purpose,
+                        f"row {number}: duplicate of row {first}",
+                        first,
+                    )
+            if add is not None:
+                add(checked)
+            yield checked
+
+    def _plain_code(self, cell: CellValue) -> str | None:
+        """The code :meth:`check` would use for a code cell, or None when it is not one."""
+        if isinstance(cell, str):
+            stripped = cell.strip()
+            code = self._code(stripped) if stripped else self.default_code
+        else:
+            code = self._code(cell)
+        if len(self.plain_codes) < 10_000 and cell == cell:
+            self.plain_codes[cell] = code
+        return code
+
     def _code(self, cell: CellValue) -> str | None:
         key = (type(cell), cell)
         found = self.code_cache.get(key, _MISSING)
@@ -366,6 +483,9 @@ def check_rows(
     """
     checker = _Checker(mapping, options or CheckOptions())
     header_row = mapping.header_row or 0
+    if checker.plain_rows_possible():
+        yield from checker.check_plain(rows, header_row, summary)
+        return
     for number, cells in rows:
         if number <= header_row:
             continue

@@ -354,13 +354,25 @@ def test_supported_codes() -> None:
 
 
 def test_cache_returns_the_same_answer_and_can_be_cleared() -> None:
+    # A UK number takes the long path, which is the one cached (the US lane is cheaper than
+    # a cache lookup, so it is not).
     phones.clear_cache()
-    first = normalize("(202) 555-0123", "1")
-    assert normalize("(202) 555-0123", "1") is first
+    first = normalize("07400 123456", "44")
+    assert first.ok
+    assert normalize("07400 123456", "44") is first
     phones.clear_cache()
-    again = normalize("(202) 555-0123", "1")
+    again = normalize("07400 123456", "44")
     assert again == first
     assert again is not first
+
+
+def test_us_lane_gives_the_long_path_answer() -> None:
+    for raw in ("(202) 555-0123", "+1 202-555-0123", 2025550123.0, 2025550123, " 2025550123 "):
+        assert normalize(raw, "1") == phones._normalize_uncached(raw, "1"), raw
+    # Outside the US pattern (a Canadian area code, an unassigned one) the lane steps aside.
+    assert phones._nanp_lane("4165550123") is None
+    assert normalize("4165550123", "1").ok
+    assert phones._nanp_lane(True) is None
 
 
 def test_numeric_code_cells() -> None:

@@ -373,3 +373,66 @@ def test_every_row_is_accounted_for(
             assert c.duplicate_of is not None and c.duplicate_of < c.row
         if c.outcome in (Outcome.INVALID, Outcome.DUPLICATE, Outcome.BLANK):
             assert c.message.startswith(f"row {c.row}: ")
+
+
+# ---- the inline path for plain rows gives the same verdicts as the general one --------------
+
+phone_cells = st.one_of(
+    cells,
+    st.sampled_from(
+        [
+            " 2025550123 ",
+            "+1 202 555 0125",
+            "1-202-555-0126",
+            '="2025550127"',
+            "07400 123456",
+            "02079460958",
+            "5551234567",
+            "2025550123",
+        ]
+    ),
+    st.sampled_from([2025550123, 2025550123.0, 2079460958.0, 7400123456, 12025550123, 5551234567]),
+)
+code_cells = st.one_of(
+    codes,
+    st.sampled_from([" 44 ", "UK", "us", 1, 1.0, 44.0, True, False, float("nan"), "   ", "+1"]),
+)
+reason_cells = st.one_of(st.none(), st.sampled_from([" verbal ", "", "  ", 3.0, 12, "email"]))
+plain_rows = st.lists(st.tuples(phone_cells, code_cells, reason_cells), max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    rows=plain_rows,
+    with_code=st.booleans(),
+    with_reason=st.booleans(),
+    default_code=st.sampled_from(["1", "44", "+61"]),
+)
+def test_plain_row_path_matches_the_general_check(
+    rows: list[tuple[CellValue, CellValue, CellValue]],
+    with_code: bool,
+    with_reason: bool,
+    default_code: str,
+) -> None:
+    from app.core import phones
+    from app.core.sheet_check import _Checker
+
+    mapping = ColumnMapping(
+        phone=0,
+        phone_code=1 if with_code else None,
+        reason=2 if with_reason else None,
+        default_phone_code=default_code,
+        default_reason="requested",
+    )
+    options = CheckOptions(insertion_date=INSERTED)
+    numbered: list[Row] = [(i, list(r)) for i, r in enumerate(rows, 1)]
+    general = _Checker(mapping, options)
+    assert general.plain_rows_possible()
+    expected = [general.check(n, list(c)) for n, c in numbered]
+    phones.clear_cache()  # the inline path must not depend on what the general one cached
+    summary = CheckSummary()
+    assert list(check_rows(numbered, mapping, options, summary)) == expected
+    again = CheckSummary()
+    for row in expected:
+        again.add(row)
+    assert summary == again
