@@ -263,6 +263,8 @@ class ExportJob:
         except BaseException:
             if writer is not None:
                 writer.close(keep=False)
+            if book is not None:
+                book.discard()
             raise
         result.unreachable = max(0, total - result.rows)
         finished = dt.datetime.now(dt.UTC)

@@ -12,8 +12,10 @@ constant memory), CSV files the standard library with UTF-8 and a BOM so Excel r
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
+import errno
 import io
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -91,11 +93,35 @@ class SafeWorkbook:
         return SafeSheet(ws)
 
     def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Write the workbook to ``path``; raises OSError (and leaves nothing behind) if it
+        cannot be written there."""
         tmp = path.with_name(path.name + ".part")
-        self._wb.save(tmp)
-        # Readers never see a half-written file under the final name.
-        tmp.replace(path)
+        try:
+            if path.is_dir():
+                raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Opened here, not by openpyxl: an unwritable place fails before any sheet is
+            # finished, and the half-finished sheets are closed below instead of by the
+            # garbage collector (which prints lxml tracebacks for each).
+            with tmp.open("wb") as fh:
+                self._wb.save(fh)
+            # Readers never see a half-written file under the final name.
+            tmp.replace(path)
+        except BaseException:
+            self.discard()
+            tmp.unlink(missing_ok=True)
+            raise
+
+    def discard(self) -> None:
+        """Give the workbook up unsaved: finish its streamed sheets and delete their temp files."""
+        for ws in self._wb.worksheets:
+            writer = getattr(ws, "_writer", None)
+            if not getattr(ws, "closed", True):
+                with contextlib.suppress(Exception):
+                    ws.close()
+            if writer is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    writer.cleanup()
 
 
 class SafeSheet:
