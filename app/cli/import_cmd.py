@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError
@@ -39,6 +40,7 @@ from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
+from app.core.sheet_scope import CampaignDirectory
 from app.core.sheet_types import SheetError
 
 StageFn = Callable[..., tuple[JobStore, CheckSummary]]
@@ -108,19 +110,19 @@ def parse_scope(text: str | None, purpose: str) -> Scope:
         raise CliError(str(exc), EXIT_USAGE) from exc
 
 
-def preflight(api: ApiClient, connection: Connection, scope: Scope | None) -> dict[str, str]:
-    """Check the token and the service before reading the file; campaign name → id."""
+def preflight(api: ApiClient, connection: Connection, scope: Scope | None) -> CampaignDirectory:
+    """Check the token and the service before reading the file; fetch its campaign list.
+
+    The list is fetched once per job: staging resolves campaign names and checks campaign ids
+    in the file against it.
+    """
     try:
-        campaigns = api.campaigns()
+        campaigns = CampaignDirectory(api.campaigns())
     except ApiError as exc:
         raise CliError(describe_api_error(exc, connection)) from exc
-    if (
-        scope is not None
-        and scope.is_campaign
-        and all(c.id != scope.campaign_id for c in campaigns)
-    ):
+    if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:
         raise CliError(f"The service has no campaign {scope.campaign_id}.", EXIT_USAGE)
-    return {c.name: c.id for c in campaigns}
+    return campaigns
 
 
 @contextmanager
@@ -166,8 +168,15 @@ def resume_hint(command: str, store: JobStore) -> str:
     return f"dnc-desk {command} --resume {meta.get('job_id', store.path)} {where}"
 
 
+def result_summary(store: JobStore) -> dict[str, Any]:
+    """The job's counts plus ``warnings``: sentences about what the check could not do."""
+    meta = store.meta()
+    warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
+    return {**job_summary(store), "warnings": warnings}
+
+
 def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> None:
-    summary = job_summary(store)
+    summary = result_summary(store)
     if args.json:
         emit_json(summary)
         return
@@ -192,6 +201,8 @@ def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> No
     ]
     print(headline)
     print("  " + ", ".join(f"{k.replace('_', ' ')}: {summary[k]:,}" for k in keys))
+    for warning in summary["warnings"]:
+        print(f"  note: {warning}")
     print(f"  report: {summary['report']}")
     print(f"  job: {summary['job']}")
 
@@ -244,7 +255,9 @@ def run_job_command(
                 raise CliError(f"Give the file to {command}, or --resume JOB.", EXIT_USAGE)
             scope = parse_scope(args.scope, getattr(args, "purpose", ""))
             job = settings(args, scope)
-            lookup: dict[str, str] = {}
+            # Without a connection (an offline dry run) campaign ids cannot be checked: the
+            # staging counts them and the result says so.
+            lookup = CampaignDirectory.unchecked()
             connection: Connection | None = None
             if not args.dry_run or args.connection or args.base_url:
                 session = open_session(args, paths, requests_per_minute=args.rate_limit)
@@ -269,13 +282,13 @@ def run_job_command(
             if show is not None:
                 print(file=sys.stderr)
             if args.json:
-                emit_json({**job_summary(store), "resume": resume_hint(command, store)})
+                emit_json({**result_summary(store), "resume": resume_hint(command, store)})
             return fail(f"{exc} Resume with: {resume_hint(command, store)}")
         if show is not None:
             print(file=sys.stderr)
         if status is JobStatus.PAUSED:
             if args.json:
-                emit_json({**job_summary(store), "resume": resume_hint(command, store)})
+                emit_json({**result_summary(store), "resume": resume_hint(command, store)})
             print(
                 f"Interrupted: job paused. Resume with: {resume_hint(command, store)}",
                 file=sys.stderr,

@@ -28,6 +28,7 @@ from app.core.sheet_mapping import (
     resolve_column,
 )
 from app.core.sheet_reader import open_sheet
+from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import CellValue, Row, SheetError
 
 PREVIEW_ROWS = 50
@@ -202,7 +203,8 @@ def stage(
             mapping = map_sheet(
                 source.preview(PREVIEW_ROWS), settings, path.name, source.sheet, source.sheet_names
             )
-        options = CheckOptions(target=settings.target, campaign_lookup=campaign_lookup or {})
+        lookup = campaign_lookup if campaign_lookup is not None else {}
+        options = CheckOptions(target=settings.target, campaign_lookup=lookup)
         summary = CheckSummary()
         meta = {
             "kind": kind,
@@ -238,10 +240,15 @@ def stage(
                 rows = _remember(rows, fixes, mapping.phone, originals)
                 rows = apply_corrections(rows, fixes, mapping.phone)
             checked: Iterator[CheckedRow] = check_rows(rows, mapping, options, summary)
+            unchecked: dict[str, int] = {}
+            if not campaign_ids_checked(campaign_lookup):
+                checked = _note_unchecked(checked, unchecked, connection is None)
             new_rows = (_new_row(c) for c in _bounded_cache(checked))
             if fixes:
                 new_rows = (_corrected(r, fixes, originals) for r in new_rows)
             store.add_rows(new_rows)
+            if unchecked:
+                store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
         except BaseException:
             store.close()
             store.path.unlink(missing_ok=True)
@@ -249,6 +256,39 @@ def stage(
         finally:
             phones.clear_cache()
     return store, summary
+
+
+def _note_unchecked(
+    rows: Iterator[CheckedRow], unchecked: dict[str, int], offline: bool
+) -> Iterator[CheckedRow]:
+    """Rows whose campaign id could not be checked, counted per id and noted on the row."""
+    why = "no connection" if offline else "no campaign list"
+    for c in rows:
+        scope = c.scope
+        if scope is not None and scope.is_campaign and c.outcome is not CheckOutcome.INVALID:
+            cid = scope.campaign_id
+            unchecked[cid] = unchecked.get(cid, 0) + 1
+            if c.outcome is CheckOutcome.VALID:
+                note = f"campaign {cid} was not checked against the service ({why})"
+                c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+        yield c
+
+
+def _unchecked_sentence(unchecked: Mapping[str, int], connection: Connection | None) -> str:
+    """One sentence saying which campaign ids went unchecked, for the CLI and the job's meta."""
+    ordered = sorted(unchecked.items(), key=lambda item: (len(item[0]), item[0]))
+    listed = [f"{cid} ({n:,} row{'s' if n != 1 else ''})" for cid, n in ordered[:10]]
+    if len(ordered) > 10:
+        listed.append(f"{len(ordered) - 10} more")
+    where = (
+        "there was no connection to fetch the campaign list from"
+        if connection is None
+        else f"no campaign list of {connection.name} was given"
+    )
+    return (
+        f"Campaign ids were not checked, as {where}; rows name campaign "
+        f"{', '.join(listed)}, and a run with a connection refuses those that do not exist."
+    )
 
 
 def _remember(

@@ -3,15 +3,64 @@
 Scope cells are written the way the CLI takes them (``global``, ``campaign:1001``,
 ``purpose:Collections``) or the way people write them (``0``, ``1001``, ``Global``, a campaign's
 name). Campaign names resolve through the ``campaign_lookup`` the caller fetched from the service
-(name → id, matched without regard to case).
+(name → id, matched without regard to case). When that lookup is a :class:`CampaignDirectory`
+(the service's whole campaign list, fetched once per job), campaign ids are checked against it
+too, so a row naming a campaign the connection does not have is invalid before anything is sent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Protocol
 
 from app.api.scope import PURPOSE_CAMPAIGN_ID, Scope, ScopeError
 from app.core.sheet_types import CellValue
+
+
+class _Campaign(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+class CampaignDirectory(Mapping[str, str]):
+    """The campaigns of one connection, as fetched for a job: name → id, plus every id.
+
+    Pass it as ``campaign_lookup``: names resolve as with a plain mapping, and ids in scope and
+    campaign cells must be in :attr:`ids`. :meth:`unchecked` stands for a job checked with no
+    campaign list to check against (an offline dry run): ids then pass unchecked, and the
+    staging says so.
+    """
+
+    def __init__(self, campaigns: Iterable[_Campaign] = (), *, checked: bool = True) -> None:
+        items = list(campaigns)
+        self.checked = checked
+        self.ids: frozenset[str] = frozenset(str(c.id).strip() for c in items)
+        self._names = {c.name: str(c.id).strip() for c in items if c.name}
+
+    @classmethod
+    def unchecked(cls) -> CampaignDirectory:
+        return cls(checked=False)
+
+    def __getitem__(self, name: str) -> str:
+        return self._names[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __repr__(self) -> str:
+        state = f"{len(self.ids)} campaigns" if self.checked else "unchecked"
+        return f"CampaignDirectory({state})"
+
+
+def campaign_ids_checked(campaign_lookup: Mapping[str, str] | None) -> bool:
+    """Whether ids are checked with this lookup (only a checked :class:`CampaignDirectory`)."""
+    return isinstance(campaign_lookup, CampaignDirectory) and campaign_lookup.checked
 
 
 class ScopeResolver:
@@ -19,6 +68,11 @@ class ScopeResolver:
 
     def __init__(self, campaign_lookup: Mapping[str, str] | None = None) -> None:
         self._names = {k.strip().casefold(): str(v) for k, v in (campaign_lookup or {}).items()}
+        self._ids: frozenset[str] | None = None
+        self._offline = False
+        if isinstance(campaign_lookup, CampaignDirectory):
+            self._ids = campaign_lookup.ids if campaign_lookup.checked else None
+            self._offline = not campaign_lookup.checked
         self._scope_cache: dict[str, Scope | str] = {}
         self._campaign_cache: dict[str, Scope | str] = {}
 
@@ -49,28 +103,41 @@ class ScopeResolver:
         if low.startswith("campaign:"):
             return self._parse_campaign(text.split(":", 1)[1].strip())
         try:
-            return Scope.parse(text)
+            return self._known(Scope.parse(text))
         except ScopeError:
             pass
         by_name = self._names.get(low)
         if by_name is not None:
             return Scope.campaign(by_name)
+        if self._offline:
+            return (
+                f"{text!r} is not global, campaign:ID or purpose:TEXT, and campaign names "
+                "cannot be resolved without the service's campaign list"
+            )
         return f"{text!r} is not a scope; use global, campaign:ID, purpose:TEXT or a campaign name"
 
     def _parse_campaign(self, text: str) -> Scope | str:
         if text.casefold().startswith("campaign:"):
             text = text.split(":", 1)[1].strip()
         if text.isdigit() and text != "0":
-            return Scope.campaign(text)
+            return self._known(Scope.campaign(text))
         by_name = self._names.get(text.casefold())
         if by_name is not None:
             try:
                 return Scope.campaign(by_name)
             except ScopeError as exc:
                 return str(exc)
+        if self._offline:
+            return f"campaign name {text!r} cannot be resolved without the service's campaign list"
         if not self._names:
             return f"{text!r} is not a campaign id, and no campaign names were loaded"
         return f"no campaign is named {text!r}"
+
+    def _known(self, scope: Scope) -> Scope | str:
+        """``scope``, or why not: a campaign id the service's campaign list lacks."""
+        if self._ids is not None and scope.is_campaign and scope.campaign_id not in self._ids:
+            return f"campaign {scope.campaign_id} does not exist on this connection"
+        return scope
 
 
 def _text(value: CellValue) -> str:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.sheet_check import CheckedRow, CheckOptions, Outcome
+from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
 from app.ui.import_pages_source import cell_text
@@ -196,6 +197,12 @@ class CheckPage(QWizardPage):
             self.status.setText(
                 f"{s.valid:,} of {s.rows:,} rows will be sent."
                 + (f" {len(self.fixes)} fixed by hand." if self.fixes else "")
+                + (
+                    " ⚠ Campaign ids were not checked: the campaign list is not loaded."
+                    if self.wiz.target_page.per_row
+                    and not campaign_ids_checked(self.wiz.campaign_lookup)
+                    else ""
+                )
             )
         self._fill(result)
         self.completeChanged.emit()

@@ -20,6 +20,7 @@ from app.core.job_staging import JobSettings
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_mapping import ColumnMapping
+from app.core.sheet_scope import CampaignDirectory
 from app.ui.error_messages import user_message
 from app.ui.import_pages_check import CheckPage
 from app.ui.import_pages_mapping import MappingPage, TargetPage
@@ -54,7 +55,9 @@ class ImportWizard(QWizard):
         self.session = session
         self.runner = runner
         self.paths = paths
-        self.campaign_lookup: dict[str, str] = {}
+        # The connection's campaigns, fetched once: names resolve and ids are checked
+        # against them; until they arrive (or if they cannot be loaded) ids go unchecked.
+        self.campaign_lookup = CampaignDirectory.unchecked()
         self.campaigns_error = ""
         self.handle: JobHandle | None = None
         self.setWindowTitle(f"Import numbers — {session.connection.name}")
@@ -88,8 +91,8 @@ class ImportWizard(QWizard):
         api = self.session.api
 
         def done(campaigns: list[Campaign]) -> None:
-            self.campaign_lookup = {c.name: c.id for c in campaigns}
-            self.target_page.set_campaigns(self.campaign_lookup)
+            self.campaign_lookup = CampaignDirectory(campaigns)
+            self.target_page.set_campaigns(dict(self.campaign_lookup))
 
         def failed(exc: BaseException) -> None:
             self.campaigns_error = user_message(exc, "Loading the campaigns").text
@@ -152,7 +155,7 @@ class ImportWizard(QWizard):
         mapping = self.effective_mapping()
         assert mapping is not None
         fixes = dict(self.check_page.fixes)
-        lookup = dict(self.campaign_lookup)
+        lookup = self.campaign_lookup
         paths = self.paths
         connection = self.session.connection
 

@@ -26,6 +26,7 @@ from app.core.session import Session
 from app.core.sheet_check import Target
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_reader import open_sheet
+from app.core.sheet_scope import CampaignDirectory
 from app.core.sheet_types import SheetError
 from tests.conftest import TOKEN
 
@@ -72,7 +73,7 @@ def dnc_rows(sandbox: Any) -> list[tuple[str, str, int, str]]:
 
 
 def stage(settings: JobSettings, session: Session, jobs: Path) -> JobStore:
-    lookup = {c.name: c.id for c in session.api.campaigns()}
+    lookup = CampaignDirectory(session.api.campaigns())
     store, _ = stage_import(settings, jobs, connection=session.connection, campaign_lookup=lookup)
     return store
 
@@ -157,11 +158,12 @@ def test_per_row_scope_column_and_campaign_names(
     store = stage(JobSettings(path, Scope.global_()), session, tmp_path / "jobs")
     run_import(store, session)
     s = job_summary(store)
-    # An unknown campaign id passes the checker (ids are not checked against the campaign list)
-    # and the service refuses it: failed, with the service's code and meaning.
-    assert (s["inserted"], s["failed"], s["invalid"]) == (5, 1, 0)
-    failed = [r for r in store.rows() if r.outcome == "failed"]
-    assert failed[0].code == "6026" and "campaign" in failed[0].message
+    # An unknown campaign id is checked against the campaign list fetched for the job: the
+    # row is invalid before anything is sent, rather than failing at the service.
+    assert (s["inserted"], s["failed"], s["invalid"]) == (5, 0, 1)
+    bad = [r for r in store.rows() if r.outcome == "invalid"]
+    assert bad[0].message == "row 6: scope: campaign 99999 does not exist on this connection"
+    assert "campaign_check" not in store.meta()
     got = {(r[0], r[2], r[3]) for r in dnc_rows(sandbox)}
     assert got == {
         ("2025550001", 0, ""),

@@ -334,3 +334,22 @@ def test_per_row_campaign_column_or_one_scope_for_the_file(
         for r in sandbox.store.all("SELECT phone_number, campaign_id FROM dnc")
     }
     assert scopes == {"2025550101": spring, "2025550102": "0"}
+
+
+def test_unknown_campaign_ids_are_invalid_on_the_check_page(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "ids.csv"
+    spring = next(c.id for c in session.api.campaigns() if c.name == "Spring Renewals")
+    path.write_text(f"Phone,Campaign\n2025550101,{spring}\n2025550102,9912\n")
+    wizard = open_wizard(qtbot, session, runner, path)
+    to_check_page(qtbot, wizard, "campaign ids")
+    assert wizard.target_page.per_row
+    assert (counts(wizard)["valid"], counts(wizard)["invalid"]) == (1, 1)
+    problem = wizard.check_page.model.item(0, 2).text()
+    assert "campaign 9912 does not exist on this connection" in problem
+    assert "not checked" not in wizard.check_page.status.text()
+    with qtbot.waitSignal(wizard.job_finished, timeout=TIMEOUT) as finished:
+        wizard.next()
+    assert (finished.args[0]["inserted"], finished.args[0]["failed"]) == (1, 0)
+    assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 1
