@@ -64,7 +64,16 @@ def _zip_workbook_kind(path: Path) -> str:
                 if b"opendocument.spreadsheet" in mimetype:
                     return "ods"
                 return ""
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+    except zipfile.BadZipFile as exc:
+        # xlsx and ods are zip files whose directory is at the very end: a file that starts
+        # like one but has no readable directory was cut short (an interrupted download,
+        # a mail attachment limit, a copy to a full disk) or damaged.
+        raise SheetError(
+            f"{path.name} is incomplete or damaged: it begins like an xlsx or ods workbook "
+            "but its end is missing or unreadable, as when a download or copy is cut short; "
+            "get the file again from its sender."
+        ) from exc
+    except (OSError, EOFError, ValueError):
         return ""
     if "xl/workbook.bin" in names:
         return "xlsb"
