@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -124,13 +125,18 @@ class CsvSource:
     def _rows(self) -> Iterator[Row]:
         name = self.path.name
         number = 0
+        multi_line = (0, 0)  # (record, first line) of the latest record spanning lines
         try:
             with self.path.open("r", encoding=self.encoding, errors=_FALLBACK, newline="") as fh:
                 reader = csv.reader(fh, delimiter=self.delimiter or ",")
                 if self.skip_first:
                     next(reader, None)
                 pending: list[int] = []
+                start_line = reader.line_num
                 for number, record in enumerate(reader, 1):
+                    if reader.line_num - start_line > 1:
+                        multi_line = (number, start_line + 1)
+                    start_line = reader.line_num
                     if len(record) > MAX_COLUMNS:
                         raise SheetError(
                             f"{name} row {number} has {len(record):,} columns; that is not a "
@@ -143,6 +149,8 @@ class CsvSource:
                         yield blank, [None] * len(record)
                     pending.clear()
                     yield number, record if "" not in record else [f or None for f in record]
+                if multi_line[0] == number and number:
+                    self._check_last_record_closed(*multi_line)
         except csv.Error as exc:
             raise SheetError(
                 f"{name} cannot be read as CSV after record {number} ({exc})."
@@ -153,6 +161,28 @@ class CsvSource:
             ) from exc
         except OSError as exc:
             raise SheetError(f"{name} cannot be read: {exc.strerror or exc}.") from exc
+
+    def _check_last_record_closed(self, number: int, first_line: int) -> None:
+        """Refuse the file if its last record ends inside a quoted cell.
+
+        The csv module (like Excel) reads a quote mark that is never closed as a cell running
+        to the end of the file, so every record after it would silently become part of one
+        cell. Only the last record can be such a cell; it is parsed again, strictly, when it
+        spans lines (rare), so ordinary files pay nothing for this.
+        """
+        with self.path.open("r", encoding=self.encoding, errors=_FALLBACK, newline="") as fh:
+            tail = "".join(itertools.islice(fh, first_line - 1, None))
+        try:
+            for _ in csv.reader(io.StringIO(tail), delimiter=self.delimiter or ",", strict=True):
+                pass
+        except csv.Error as exc:
+            if "unexpected end of data" not in str(exc):
+                return  # some other irregularity the lenient reader copes with
+            raise SheetError(
+                f"{self.path.name} has a quote mark in record {number} that is never closed, "
+                "so every line after it would be read as part of one cell; add the missing "
+                "quote mark (or remove the stray one) and try again."
+            ) from exc
 
     def preview(self, n: int) -> list[Row]:
         return [row for row, _ in zip(self._rows(), range(n), strict=False)]
