@@ -48,11 +48,14 @@ def render_png(size: int, svg: Path = SVG) -> bytes:
     """The SVG drawn on a transparent ``size`` x ``size`` square, as PNG bytes."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
-    from PySide6.QtGui import QGuiApplication, QImage, QPainter
+    from PySide6.QtGui import QImage, QPainter
     from PySide6.QtSvg import QSvgRenderer
+    from PySide6.QtWidgets import QApplication
 
-    if QGuiApplication.instance() is None:
-        _keep.append(QGuiApplication(sys.argv[:1]))
+    # A QApplication, not a QGuiApplication: in a process that later shows widgets (the test
+    # run), a QGuiApplication made here would make every QWidget abort.
+    if QApplication.instance() is None:
+        _keep.append(QApplication(sys.argv[:1]))
     renderer = QSvgRenderer(str(svg))
     if not renderer.isValid():
         raise ValueError(f"{svg} is not an SVG image Qt can draw")
@@ -72,7 +75,7 @@ def render_png(size: int, svg: Path = SVG) -> bytes:
     return bytes(data.data())
 
 
-_keep: list[object] = []  # the QGuiApplication made for rendering lives as long as the process
+_keep: list[object] = []  # the QApplication made for rendering lives as long as the process
 
 
 def ico_bytes(pngs: dict[int, bytes]) -> bytes:
