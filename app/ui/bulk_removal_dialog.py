@@ -361,6 +361,7 @@ class BulkRemovalDialog(QWizard):
         if self.handle is not None:
             return self.handle
         from app.core.removal_job import check_lead_status, stage_removal
+        from app.core.sheet_scope import CampaignDirectory
 
         source, options = self.source_page, self.options_page
         scope = options.scope()
@@ -391,7 +392,9 @@ class BulkRemovalDialog(QWizard):
             if settings.lead_status:
                 # The statuses may have changed since the picker listed them.
                 settings.lead_status = check_lead_status(session.api, settings.lead_status)
-            lookup = {c.name: c.id for c in session.api.campaigns()}
+            # Names resolve and ids are checked against the service, so a row naming a
+            # campaign that does not exist ends invalid instead of failing when sent.
+            lookup = CampaignDirectory(session.api.campaigns())
             return stage_removal(
                 settings, paths.jobs_dir, connection=session.connection, campaign_lookup=lookup
             )

@@ -108,6 +108,29 @@ def test_file_of_numbers_without_restatus(
     assert after == before
 
 
+def test_campaign_column_ids_are_checked_against_the_service(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    campaign = session.api.campaigns()[0].id
+    sandbox.bulk_seed_dnc([(n, "1", campaign, "", "") for n in ("2025550001", "2025550002")])
+    file = tmp_path / "remove.csv"
+    file.write_text(f"Phone,Campaign\n2025550001,{campaign}\n2025550002,99999\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: (str(file), "")))
+    dialog = dialog_for(qtbot, session, runner)
+    dialog.source_page.browse_button.click()
+    dialog.next()
+    dialog.options_page.reason_edit.setText("Vendor file 12")
+    qtbot.waitUntil(lambda: dialog.options_page.count == 2, timeout=TIMEOUT)
+    with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+        dialog.next()
+    summary = finished.args[0]
+    # The unknown campaign is refused before sending, not a failed request.
+    assert (summary["removed"], summary["invalid"], summary["failed"]) == (1, 1, 0)
+    left = {r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")}
+    assert left == {"2025550002"}
+
+
 def test_more_than_a_hundred_numbers_need_the_count_typed(
     qtbot: Any, runner: TaskRunner, session: Session
 ) -> None:
