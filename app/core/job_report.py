@@ -54,6 +54,8 @@ def lateness(request_date: str, done_at: str, outcome: str) -> tuple[int | None,
 
 
 def late_count(store: JobStore) -> int:
+    if store.meta().get("kind") == "removal":
+        return 0
     return sum(1 for r in store.rows() if lateness(r.request_date, r.done_at, r.outcome)[1])
 
 
@@ -88,7 +90,9 @@ def summary_rows(meta: dict[str, Any], counts: dict[str, int], late: int) -> lis
     if counts.get("pending"):
         label = "valid (dry run: not sent)" if meta.get("status") == "dry_run" else "pending"
         rows.append([label, counts["pending"]])
-    rows.append([f"Requests later than {LIMIT_BUSINESS_DAYS} business days", late])
+    if meta.get("kind") != "removal":
+        # The limit is on honouring a request (an insertion); a removal has none to meet.
+        rows.append([f"Requests later than {LIMIT_BUSINESS_DAYS} business days", late])
     # An empty cell would read as a missing value; say so instead.
     return [[label, "(none)" if value in ("", None) else value] for label, value in rows]
 
@@ -104,10 +108,14 @@ def write_report(store: JobStore, path: Path) -> Path:
     """Write (or rewrite) the report of the job in ``store`` to ``path``."""
     meta = store.meta()
     counts = store.counts()
+    removal = meta.get("kind") == "removal"
+    # A removal honours no request, so it has no business days to insertion and nothing late.
+    columns = ROW_COLUMNS[:-2] if removal else ROW_COLUMNS
+    widths = _WIDTHS[: len(columns)]
     book = SafeWorkbook()
     summary = book.add_sheet("Summary", (36, 90))
-    rows = book.add_sheet("Rows", _WIDTHS)
-    rows.append(ROW_COLUMNS)
+    rows = book.add_sheet("Rows", widths)
+    rows.append(columns)
     # A dry run's rows to send are valid, not waiting: nothing will send them.
     unsent = "valid (dry run)" if meta.get("status") == "dry_run" else "pending"
     late = 0
@@ -116,9 +124,24 @@ def write_report(store: JobStore, path: Path) -> Path:
         if in_sheet == SHEET_ROW_LIMIT:
             # Excel shows at most 1,048,576 rows a sheet; a bigger job goes on "Rows 2"…
             in_sheet = 0
-            rows = book.add_sheet(f"Rows {book.sheet_count}", _WIDTHS)
-            rows.append(ROW_COLUMNS)
+            rows = book.add_sheet(f"Rows {book.sheet_count}", widths)
+            rows.append(columns)
         in_sheet += 1
+        if removal:
+            rows.append(
+                [
+                    r.row_number,
+                    r.original,
+                    r.national,
+                    r.phone_code,
+                    r.scope,
+                    r.outcome or unsent,
+                    r.message,
+                    r.damage,
+                    r.request_date,
+                ]
+            )
+            continue
         days, is_late = lateness(r.request_date, r.done_at, r.outcome)
         late += is_late
         rows.append(
