@@ -32,6 +32,8 @@ from app.cli.connection_args import (
     fail,
     open_session,
 )
+from app.cli.output_paths import check_report_path
+from app.core import phones
 from app.core.connections import Connection
 from app.core.job_exec import finish_dry_run, job_summary
 from app.core.job_runner import JobAborted, JobControl, JobProgress
@@ -108,6 +110,17 @@ def parse_scope(text: str | None, purpose: str) -> Scope:
         return Scope.parse(text)
     except ScopeError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
+
+
+def parse_phone_code(text: str) -> str:
+    """``--phone-code``: a country calling code ("1", "+44", "0044") or a region ("GB")."""
+    code = phones.normalize_code(text.strip())
+    if code is None:
+        raise CliError(
+            f"--phone-code {text!r} is not a country calling code (for example 1 or 44).",
+            EXIT_USAGE,
+        )
+    return code
 
 
 def preflight(api: ApiClient, connection: Connection, scope: Scope | None) -> CampaignDirectory:
@@ -254,6 +267,9 @@ def run_job_command(
             if args.file is None:
                 raise CliError(f"Give the file to {command}, or --resume JOB.", EXIT_USAGE)
             scope = parse_scope(args.scope, getattr(args, "purpose", ""))
+            args.phone_code = parse_phone_code(args.phone_code)
+            if args.report is not None:
+                args.report = check_report_path(args.report)
             job = settings(args, scope)
             # Without a connection (an offline dry run) campaign ids cannot be checked: the
             # staging counts them and the result says so.
