@@ -9,6 +9,7 @@ interrupted (the partial file is removed).
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import signal
 import sys
 import threading
@@ -33,6 +34,8 @@ from app.cli.connection_args import (
     fail,
     open_session,
 )
+from app.cli.output_paths import check_export_path
+from app.core import phones
 from app.core.export_job import ExportJob, ExportProgress, ListKind, describe_query
 from app.core.paths import AppPaths
 
@@ -58,6 +61,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_connection_arguments(parser)
 
 
+def _phone_filter(number: str, code: str) -> tuple[str, str]:
+    """The number and code to search for, from a number written any way a person writes it.
+
+    As in the list view's filter: without ``--phone-code`` a number must carry ``+code``
+    (or ``00code``), else it is read as US/Canada.
+    """
+    number, code = number.strip(), code.strip()
+    if code:
+        found = phones.normalize_code(code)
+        if found is None:
+            raise CliError(
+                f"--phone-code {code!r} is not a country calling code (for example 1 or 44).",
+                EXIT_USAGE,
+            )
+        code = found
+    if not number:
+        return "", code
+    result = phones.normalize(number, code or (None if number.startswith(("+", "00")) else "1"))
+    if not result.ok:
+        raise CliError(f"--phone-number {number!r}: {result.reason}.", EXIT_USAGE)
+    return result.national, result.phone_code
+
+
 def _query(args: argparse.Namespace) -> DncQuery:
     scope: Scope | None = None
     if args.scope:
@@ -66,12 +92,22 @@ def _query(args: argparse.Namespace) -> DncQuery:
             scope = Scope.purpose("") if text.lower() == "purpose" else Scope.parse(text)
         except ScopeError as exc:
             raise CliError(str(exc), EXIT_USAGE) from exc
+    phone_number, phone_code = _phone_filter(args.phone_number, args.phone_code)
+    insert_date = args.insert_date.strip()
+    if insert_date:
+        try:
+            insert_date = dt.date.fromisoformat(insert_date).isoformat()
+        except ValueError as exc:
+            raise CliError(
+                f"--insert-date {args.insert_date!r} is not a date; write it as YYYY-MM-DD.",
+                EXIT_USAGE,
+            ) from exc
     return DncQuery(
         id=args.id,
         scope=scope,
-        phone_number=args.phone_number,
-        phone_code=args.phone_code,
-        insert_date=args.insert_date,
+        phone_number=phone_number,
+        phone_code=phone_code,
+        insert_date=insert_date,
         reason=_REASONS[args.reason],
         purpose=args.purpose,
     )
@@ -96,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         if args.out.suffix.lower() not in (".xlsx", ".csv"):
             raise CliError("--out must end in .xlsx or .csv.", EXIT_USAGE)
         query = _query(args)
+        args.out = check_export_path(args.out)
         session = open_session(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)
