@@ -22,8 +22,17 @@ LIMIT_BUSINESS_DAYS: Final = 10
 _EXCEL_EPOCH: Final = dt.date(1899, 12, 30)  # serial 1 = 1900-01-01 (Excel's leap-year bug)
 _SERIAL_RANGE: Final = (20_000, 80_000)  # 1954 .. 2119: anything else is not a plausible serial
 _ISO: Final = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}.*)?")
-_SLASHED: Final = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
-_DOTTED: Final = re.compile(r"(\d{1,2})[.-](\d{1,2})[.-](\d{4})(?: \d{1,2}:\d{2}.*)?")
+# 11/02/2026 and 11-02-2026 (US month first); 02.11.2026 is only ever day first.
+_SLASHED: Final = re.compile(r"(\d{1,2})([/-])(\d{1,2})\2(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
+_DOTTED: Final = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})(?: \d{1,2}:\d{2}.*)?")
+# Around a date written with a month name: a time after it, a weekday before it (Excel's Long
+# Date format saved as CSV gives "Monday, January 5, 2026"), ordinals, "Sept".
+_TRAILING_TIME: Final = re.compile(
+    r"[\sT,]*\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:[ap]\.?m\.?)?\s*(?:z|utc|gmt)?$", re.I
+)
+_WEEKDAY: Final = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", re.I)
+_ORDINAL: Final = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_SEPT: Final = re.compile(r"\bsept\b", re.I)
 
 
 # "Nov 2, 2026", "2 November 2026", Excel's "2-Nov-26" (commas and dashes read as spaces).
@@ -54,8 +63,8 @@ def parse_request_date(value: CellValue) -> RequestDate:
     """Read a date cell: a date/datetime, an Excel serial number, or a common date string
     (ISO, US month/day, European day.month, yyyymmdd, month names).
 
-    ``11/02/2026`` is read month-first (US); when the other order is also a date the note says
-    so. ``02.11.2026`` and ``02-11-2026`` are read day-first (European).
+    ``11/02/2026`` and ``11-02-2026`` are read month-first (US); when the other order is also
+    a date the note says so. ``02.11.2026`` is read day-first (European).
     """
     if value is None or value == "":
         return RequestDate(None)
@@ -70,7 +79,8 @@ def parse_request_date(value: CellValue) -> RequestDate:
             return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
             return _parse_text(str(int(value)))  # 20261102 typed as a number
-        return RequestDate(None, f"{value!r} is not a date")
+        shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
+        return RequestDate(None, f"{shown!r} is not a date")
     if not isinstance(value, str):
         return RequestDate(None, f"{value!r} is not a date")
     return _parse_text(value.strip())
@@ -82,7 +92,7 @@ def _parse_text(text: str) -> RequestDate:
         found = _safe(int(m[1]), int(m[2]), int(m[3]))
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
     if (m := _SLASHED.fullmatch(text)) is not None:
-        first, second, year = int(m[1]), int(m[2]), _year(m[3])
+        first, second, year = int(m[1]), int(m[3]), _year(m[4])
         us = _safe(year, first, second)
         other = _safe(year, second, first)
         if us is not None and other is not None and us != other:
@@ -104,13 +114,32 @@ def _parse_text(text: str) -> RequestDate:
         if found is not None:
             return RequestDate(found)
     if _is_number(text):
-        return parse_request_date(float(text))
-    cleaned = " ".join(text.replace(",", " ").replace("-", " ").split())
+        number = parse_request_date(float(text))
+        return number if number.date is not None else RequestDate(None, f"{text!r} is not a date")
+    return _parse_named_month(text)
+
+
+def _parse_named_month(text: str) -> RequestDate:
+    words = _TRAILING_TIME.sub("", text)
+    weekday = _WEEKDAY.match(words)
+    if weekday is not None:
+        words = words[weekday.end() :]
+    words = _SEPT.sub("Sep", _ORDINAL.sub(r"\1", words))
+    cleaned = " ".join(words.replace(",", " ").replace("-", " ").replace(".", " ").split())
     for fmt in _NAMED_MONTH_FORMATS:
         try:
-            return RequestDate(dt.datetime.strptime(cleaned, fmt).date())
+            found = dt.datetime.strptime(cleaned, fmt).date()
         except ValueError:
             continue
+        if weekday is not None:
+            given = weekday[1].casefold()
+            if f"{found:%a}".casefold() != given:
+                return RequestDate(
+                    found,
+                    f"{text!r} names the wrong weekday: {found:%b %d, %Y} is a {found:%A}; "
+                    "read as that date",
+                )
+        return RequestDate(found)
     return RequestDate(None, f"{text!r} is not a date")
 
 
