@@ -271,7 +271,6 @@ class _SelfTest:
             from app.core.paths import AppPaths
             from app.ui.application import create_application
             from app.ui.main_window import MainWindow
-            from app.ui.theme import app_icon
 
             app = create_application(sys.argv[:1])
             paths = AppPaths.default()
@@ -286,9 +285,21 @@ class _SelfTest:
             raise StepFailed(step, f"{type(exc).__name__}: {exc}") from None
         window = self.window
         self.wait(step, lambda: window.state.backend is not None)
-        if app_icon().pixmap(64, 64).isNull():
-            raise StepFailed(step, "the application icon (resources/dnc-desk.svg) does not render")
+        self.check_svg_icon(step)
         self.results.append(f"main window on Qt platform {app.platformName()}")
+
+    def check_svg_icon(self, step: str) -> None:
+        """The window icon is the SVG from resources/: it must be found (resources resolve in
+        a bundle too) and drawn, which needs Qt's SVG icon engine plugin."""
+        from PySide6.QtGui import QIcon
+
+        from app.core.resources import resource_path
+
+        svg = resource_path("dnc-desk.svg")
+        if not svg.is_file():
+            raise StepFailed(step, f"the application icon is missing ({svg})")
+        if QIcon(str(svg)).pixmap(64, 64).isNull():
+            raise StepFailed(step, f"the application icon {svg.name} does not render")
 
     def start_sandbox(self) -> None:
         window = self.window
