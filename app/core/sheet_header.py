@@ -2,7 +2,9 @@
 
 The rule: the header is the last all-label row (text that is neither a number nor a date) above
 the first row holding a phone number that names a known column ("Phone", "Reason"...); failing
-that, the last non-blank row above the data if it is all labels; otherwise there is none.
+that, a row naming a column further down that has phone numbers right below it, when the phone
+numbers above it (a vendor's "Contact phone:" preamble) are in other columns; failing that, the
+last non-blank row above the data if it is all labels; otherwise there is none.
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ def detect_header(rows: Sequence[Row]) -> int | None:
         if named:
             # The header names the most columns; a title naming one loses, a later row wins ties.
             return max(named, key=lambda item: (item[0], item[1][0]))[1][0]
+        below = _header_after_preamble(rows[:SCAN_ROWS])
+        if below is not None:
+            return below
         if above and _all_labels(above[-1][1]):
             return above[-1][0]
         return None
@@ -84,6 +89,24 @@ def detect_header(rows: Sequence[Row]) -> int | None:
     ]
     if candidates:
         return max(candidates, key=lambda row: (_filled(row[1]), -row[0]))[0]
+    return None
+
+
+def _header_after_preamble(rows: Sequence[Row]) -> int | None:
+    """The first row naming a column with phone numbers just below it, in columns where no
+    phone number appears above it (rows above a header are skipped, so numbers there would be
+    lost: two headerless lists pasted above a header keep the file headerless)."""
+    above_columns: set[int] = set()
+    for index, (number, cells) in enumerate(rows):
+        if is_blank(cells):
+            continue
+        if _all_labels(cells) and any(_names_column(v) for v in cells):
+            following = next((r for r in rows[index + 1 :] if not is_blank(r[1])), None)
+            if following is not None:
+                columns = {c for c, v in enumerate(following[1]) if looks_like_phone(v)}
+                if columns and not columns & above_columns:
+                    return number
+        above_columns.update(c for c, v in enumerate(cells) if looks_like_phone(v))
     return None
 
 
