@@ -1,0 +1,143 @@
+"""The transport's connection pools: one per thread (dealt in turn), closed together, and the
+request each one sends: form body, headers, timeouts, proxies from the environment."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+from urllib.parse import parse_qs
+
+import httpx
+import pytest
+
+from app.api import errors
+from app.api.client import ApiClient
+from app.api.concurrency import bounded_map
+from app.api.scope import Scope
+from app.api.transport import NO_RETRY, POOL_SHARDS, Transport
+from tests.conftest import TOKEN
+
+
+def _pool_of_new_thread(transport: Transport) -> httpx.BaseTransport:
+    found: list[httpx.BaseTransport] = []
+    thread = threading.Thread(target=lambda: found.append(transport._pool()))
+    thread.start()
+    thread.join()
+    return found[0]
+
+
+def test_each_thread_keeps_its_own_pool_until_every_pool_is_dealt() -> None:
+    transport = Transport("http://127.0.0.1:9", TOKEN)
+    try:
+        mine = transport._pool()
+        assert transport._pool() is mine
+        others = [_pool_of_new_thread(transport) for _ in range(POOL_SHARDS - 1)]
+        assert len({id(p) for p in [mine, *others]}) == POOL_SHARDS
+        # The next thread shares the first pool again: the number of pools is bounded.
+        assert _pool_of_new_thread(transport) is mine
+    finally:
+        transport.close()
+
+
+def test_pools_split_the_connection_limit() -> None:
+    small = Transport("http://127.0.0.1:9", TOKEN, max_connections=4)
+    try:
+        pools = {id(_pool_of_new_thread(small)) for _ in range(8)}
+        assert len(pools) == 4
+    finally:
+        small.close()
+
+
+def test_close_closes_every_pool_and_refuses_new_threads() -> None:
+    transport = Transport("http://127.0.0.1:9", TOKEN)
+    pools = [_pool_of_new_thread(transport) for _ in range(3)]
+    closed: list[httpx.BaseTransport] = []
+    for pool in pools:
+        original = pool.close
+        pool.close = lambda p=pool, c=original: (closed.append(p), c())[1]  # type: ignore[method-assign]
+    transport.close()
+    assert closed == pools
+    with pytest.raises(RuntimeError):
+        _pool_of_new_thread_raising(transport)
+
+
+def _pool_of_new_thread_raising(transport: Transport) -> None:
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            transport._pool()
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+def test_a_given_transport_is_the_only_pool_and_sees_the_form_request() -> None:
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"success": True, "data": []})
+
+    given = httpx.MockTransport(answer)
+    with ApiClient("http://127.0.0.1:9/", TOKEN, http_transport=given, timeout=7.0) as api:
+        list(bounded_map(lambda _: api.campaigns(), range(8), concurrency=4))
+    assert len(seen) == 8
+    request = seen[0]
+    assert request.method == "POST"
+    assert str(request.url) == "http://127.0.0.1:9/v1/campaigns/search"
+    assert request.headers["content-type"] == "application/x-www-form-urlencoded"
+    assert request.headers["user-agent"].startswith("DNC-Desk/")
+    assert request.headers["accept"] == "application/json"
+    assert request.extensions["timeout"]["read"] == 7.0
+    assert request.extensions["timeout"]["connect"] == 7.0
+    form = parse_qs(request.content.decode())
+    assert form["auth_token"] == [TOKEN]
+    # The token is a form field, never part of the URL.
+    assert TOKEN not in str(request.url)
+
+
+def test_proxy_from_the_environment_is_used_unless_the_host_is_excluded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[Any] = []
+
+    class Recording(httpx.HTTPTransport):
+        def __init__(self, **kwargs: Any) -> None:
+            made.append(kwargs.get("proxy"))
+            super().__init__(**{k: v for k, v in kwargs.items() if k != "proxy"})
+
+    monkeypatch.setattr(httpx, "HTTPTransport", Recording)
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("NO_PROXY", "internal.example")
+    for name in ("https_proxy", "no_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    for url in ("https://api.example.com", "https://internal.example"):
+        transport = Transport(url, TOKEN)
+        transport._pool()
+        transport.close()
+    assert made == ["http://proxy.example:3128", None]
+
+
+def test_many_threads_over_the_pools_against_the_sandbox(make_sandbox: Any) -> None:
+    server = make_sandbox()
+    numbers = [f"20255502{i:02d}" for i in range(64)]
+    with ApiClient(server.base_url, TOKEN, retry=NO_RETRY) as api:
+        done = list(
+            bounded_map(lambda n: api.insert_dnc(n, "1", Scope.global_()), numbers, concurrency=16)
+        )
+        assert all(d.error is None for d in done)
+        assert api.search_dnc(limit=1).total == len(numbers)
+        assert api.requests_sent == len(numbers) + 1
+
+
+def test_a_closed_port_is_a_transport_error_that_was_not_sent() -> None:
+    with ApiClient("http://127.0.0.1:9", TOKEN, retry=NO_RETRY, timeout=2.0) as api:
+        with pytest.raises(errors.TransportError) as info:
+            api.campaigns()
+    assert info.value.sent is False
