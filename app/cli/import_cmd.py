@@ -42,6 +42,7 @@ from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
+from app.core.sheet_guard import sniff_kind
 from app.core.sheet_scope import CampaignDirectory
 from app.core.sheet_types import SheetError
 
@@ -185,7 +186,14 @@ def result_summary(store: JobStore) -> dict[str, Any]:
     """The job's counts plus ``warnings``: sentences about what the check could not do."""
     meta = store.meta()
     warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
-    return {**job_summary(store), "warnings": warnings}
+    summary = job_summary(store)
+    if summary["rows"] == 0:
+        name = Path(str(meta.get("file", ""))).name
+        header = meta.get("header_row")
+        below = f" below its header (row {header})" if header else ""
+        verb = "remove" if meta.get("kind") == "removal" else "import"
+        warnings.append(f"{name} has no data rows{below}: nothing to {verb}.")
+    return {**summary, "warnings": warnings}
 
 
 def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> None:
@@ -210,7 +218,8 @@ def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> No
             "pending",
             "late_requests",
         )
-        if k in summary
+        # A dry run's valid rows are not waiting: nothing will send them.
+        if k in summary and not (k == "pending" and summary["status"] == JobStatus.DRY_RUN)
     ]
     print(headline)
     print("  " + ", ".join(f"{k.replace('_', ' ')}: {summary[k]:,}" for k in keys))
@@ -268,6 +277,12 @@ def run_job_command(
                 raise CliError(f"Give the file to {command}, or --resume JOB.", EXIT_USAGE)
             scope = parse_scope(args.scope, getattr(args, "purpose", ""))
             args.phone_code = parse_phone_code(args.phone_code)
+            if args.sheet and args.file.is_file() and sniff_kind(args.file).container == "text":
+                raise CliError(
+                    f"--sheet {args.sheet} does not apply to {args.file.name}: "
+                    "a text file has one table.",
+                    EXIT_USAGE,
+                )
             if args.report is not None:
                 args.report = check_report_path(args.report)
             job = settings(args, scope)

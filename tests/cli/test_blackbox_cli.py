@@ -140,3 +140,33 @@ def test_export_checks_its_arguments_and_output_first(
         capsys, [*base, "--out", str(out), "--insert-date", dt.date.today().isoformat()]
     )
     assert code == 0 and data is not None and data["rows"] == 20, err
+
+
+def test_a_file_with_a_header_and_no_rows_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "empty-list.csv"
+    src.write_text("Phone,Reason\n")
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run"]
+    code, data, _ = run(capsys, [*argv, "--json"])
+    assert code == 0 and data is not None and data["rows"] == 0
+    assert data["warnings"] == [
+        "empty-list.csv has no data rows below its header (row 1): nothing to import."
+    ]
+    code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "note: empty-list.csv has no data rows below its header (row 1)" in out
+    # A dry run's valid rows are not "pending": nothing will send them.
+    assert "pending" not in out
+
+
+def test_sheet_does_not_apply_to_a_text_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = dated_csv(tmp_path / "list.csv")
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run", "--json"]
+    code, data, err = run(capsys, [*argv, "--sheet", "Numbers"])
+    assert (code, data) == (2, None)
+    assert err == "--sheet Numbers does not apply to list.csv: a text file has one table."
+    assert jobs() == []
