@@ -27,7 +27,7 @@ from app.core.sheet_mapping import (
     propose_mapping,
     resolve_column,
 )
-from app.core.sheet_reader import open_sheet
+from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import CellValue, Row, SheetError
 
@@ -125,10 +125,14 @@ def map_sheet(
 
 
 def _original(value: CellValue) -> str:
+    """The cell as a person saw it: a number cell 2025550143 is not "2025550143.0"."""
     if value is None:
         return ""
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        # Beyond 15 digits Excel shows scientific notation and the digits are not the cell's.
+        return str(int(value))
     return str(value)
 
 
@@ -198,11 +202,11 @@ def stage(
         if mapping.phone is None:
             raise MappingError(f"No column of phone numbers is chosen for {path.name}.")
         mapping = replace(mapping, default_scope=settings.scope)
-    with open_sheet(path, settings.sheet) as source:
-        if mapping is None:
-            mapping = map_sheet(
-                source.preview(PREVIEW_ROWS), settings, path.name, source.sheet, source.sheet_names
-            )
+    source, mapping = _open_mapped(path, settings, mapping)
+    if kind == "removal" and mapping.request_date is not None:
+        # The 10-business-day limit is on honouring an opt-out; a removal is not late.
+        mapping = replace(mapping, request_date=None)
+    with source:
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(target=settings.target, campaign_lookup=lookup)
         summary = CheckSummary()
@@ -256,6 +260,43 @@ def stage(
         finally:
             phones.clear_cache()
     return store, summary
+
+
+def _open_mapped(
+    path: Path, settings: JobSettings, mapping: ColumnMapping | None
+) -> tuple[SheetSource, ColumnMapping]:
+    """The sheet to stage and its mapping.
+
+    With no sheet named, the reader opens the first visible sheet with data; when that one has
+    no phone column (a vendor's "Instructions" sheet first), the other sheets are tried in
+    order and the first that has one is used (the job records which). If none has, the first
+    sheet's sentence is raised, as it names the other sheets.
+    """
+    source = open_sheet(path, settings.sheet)
+    if mapping is not None:
+        return source, mapping
+    try:
+        preview = source.preview(PREVIEW_ROWS)
+        return source, map_sheet(preview, settings, path.name, source.sheet, source.sheet_names)
+    except MappingError as first_error:
+        others = [n for n in source.sheet_names if n != source.sheet] if not settings.sheet else []
+        source.close()
+        for name in others:
+            try:
+                candidate = open_sheet(path, name)
+            except SheetError:
+                continue  # an empty or unreadable sheet is simply not the one
+            try:
+                preview = candidate.preview(PREVIEW_ROWS)
+                found = map_sheet(preview, settings, path.name, candidate.sheet, ())
+            except MappingError:
+                candidate.close()
+                continue
+            return candidate, found
+        raise first_error from None
+    except BaseException:
+        source.close()
+        raise
 
 
 def _note_unchecked(

@@ -266,14 +266,26 @@ def test_bad_files_and_missing_phone_column(session: Session, tmp_path: Path) ->
     wb.active.append(["see the other sheet"])
     wb.create_sheet("Numbers").append(["2025550123"])
     wb.save(tmp_path / "two.xlsx")
-    with pytest.raises(MappingError, match=r"sheet 'Notes' .* --sheet \(Numbers\)"):
-        stage(JobSettings(tmp_path / "two.xlsx", Scope.global_()), session, tmp_path / "jobs")
+    # No sheet named: the first sheet has no phone column, so the next one that has is used.
+    store = stage(JobSettings(tmp_path / "two.xlsx", Scope.global_()), session, tmp_path / "jobs")
+    assert job_summary(store)["valid"] == 1 and store.meta()["sheet"] == "Numbers"
     store = stage(
         JobSettings(tmp_path / "two.xlsx", Scope.global_(), sheet="Numbers"),
         session,
         tmp_path / "jobs",
     )
     assert job_summary(store)["valid"] == 1
+    # A sheet named is used as named; and when no sheet has numbers, the first one's sentence.
+    with pytest.raises(MappingError, match=r"sheet 'Notes' .* --sheet \(Numbers\)"):
+        stage(
+            JobSettings(tmp_path / "two.xlsx", Scope.global_(), sheet="Notes"),
+            session,
+            tmp_path / "jobs",
+        )
+    wb["Numbers"]["A1"] = "call us back"
+    wb.save(tmp_path / "none.xlsx")
+    with pytest.raises(MappingError, match=r"sheet 'Notes' .* --sheet \(Numbers\)"):
+        stage(JobSettings(tmp_path / "none.xlsx", Scope.global_()), session, tmp_path / "jobs")
 
 
 def test_phone_column_named_in_a_first_row_header_detection_missed(
