@@ -6,16 +6,18 @@ as they complete, each paired with its input, so the caller records every outcom
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 MAX_CONCURRENCY = 32
+# How often a worker waiting for resume (or for the caller) looks at stop and pause.
+_POLL = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +27,36 @@ class Done(Generic[T, R]):
     item: T
     result: R | None
     error: BaseException | None
+
+
+class _Window:
+    """Calls started but not yet handed to the caller; bounds the work done ahead of it."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._cond = threading.Condition(threading.Lock())
+
+    def take(self, halted: Callable[[], bool]) -> bool:
+        with self._cond:
+            while self._free == 0:
+                if halted():
+                    return False
+                self._cond.wait(_POLL)
+            self._free -= 1
+            return True
+
+    def give(self) -> None:
+        with self._cond:
+            self._free += 1
+            self._cond.notify()
+
+    def wake_all(self) -> None:
+        with self._cond:
+            self._cond.notify_all()
+
+
+_EXITED = object()
+_NO_ITEM = object()
 
 
 def bounded_map(
@@ -37,47 +69,88 @@ def bounded_map(
 ) -> Iterator[Done[T, R]]:
     """Run ``fn`` over ``items`` with at most ``concurrency`` calls in flight.
 
-    ``items`` is consumed lazily, so a million-row job never queues a million futures.
-    When ``stop`` is set no new call starts; calls already in flight finish and are
-    yielded. While ``pause`` is set (a "paused" flag) no new call starts either.
+    ``items`` is consumed lazily (by the worker threads, one at a time), so a million-row job
+    never queues a million calls. When ``stop`` is set no new call starts; calls already in
+    flight finish and are yielded. While ``pause`` is set (a "paused" flag) no new call starts
+    either. An exception raised by ``items`` itself is raised after the calls in flight have
+    been yielded.
+
+    Each worker takes its next item as soon as its call returns, without waiting for the
+    caller: a hop through the calling thread per call (a wake-up, a queue hand-off, another
+    wake-up) cost about 3 % of the throughput of a 16-wide import. The caller still bounds
+    the work: at most ``concurrency`` results wait for it; beyond that the workers wait, and
+    when the caller stops iterating (``break``, an exception, ``close()``) no new call starts
+    and the generator returns once the calls in flight have finished.
     """
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY}")
     source = iter(items)
-    pending: dict[Future[R], T] = {}
-    state = {"exhausted": False}
+    source_lock = threading.Lock()
+    results: queue.SimpleQueue[object] = queue.SimpleQueue()
+    window = _Window(2 * concurrency)
+    halt = threading.Event()  # the source is exhausted or broken, or the caller left
+    failure: list[BaseException] = []
 
-    def refill() -> None:
-        while not state["exhausted"] and len(pending) < concurrency:
-            if stop is not None and stop.is_set():
-                state["exhausted"] = True
-                return
-            if pause is not None and pause.is_set():
-                return
-            try:
-                item = next(source)
-            except StopIteration:
-                state["exhausted"] = True
-                return
-            pending[pool.submit(fn, item)] = item
+    def halted() -> bool:
+        return halt.is_set() or (stop is not None and stop.is_set())
 
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="dnc-bulk") as pool:
+    def next_item() -> object:
         while True:
-            refill()
-            if not pending:
-                if state["exhausted"]:
-                    return
-                # Paused with nothing in flight: wait for resume or stop.
-                if stop is not None and stop.wait(0.05):
-                    state["exhausted"] = True
-                elif stop is None:
-                    threading.Event().wait(0.05)
+            if halted():
+                return _NO_ITEM
+            if pause is not None and pause.is_set():
+                if stop is not None:
+                    stop.wait(_POLL)
+                else:
+                    halt.wait(_POLL)
                 continue
-            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            done = [(fut, pending.pop(fut)) for fut in finished]
-            # Start the next calls before the caller handles these results: the caller's
-            # bookkeeping (job files, progress) then overlaps requests instead of delaying them.
-            refill()
-            for fut, item in done:
-                exc = fut.exception()
-                yield Done(item, None if exc is not None else fut.result(), exc)
+            with source_lock:
+                if halted():
+                    return _NO_ITEM
+                try:
+                    return next(source)
+                except StopIteration:
+                    halt.set()
+                    return _NO_ITEM
+                except BaseException as exc:
+                    failure.append(exc)
+                    halt.set()
+                    return _NO_ITEM
+
+    def work() -> None:
+        try:
+            while window.take(halted):
+                got = next_item()
+                if got is _NO_ITEM:
+                    window.give()
+                    return
+                item = cast(T, got)
+                try:
+                    done: Done[T, R] = Done(item, fn(item), None)
+                except BaseException as exc:
+                    done = Done(item, None, exc)
+                results.put(done)
+        finally:
+            results.put(_EXITED)
+
+    workers = [
+        threading.Thread(target=work, name=f"dnc-bulk_{n}", daemon=True) for n in range(concurrency)
+    ]
+    for worker in workers:
+        worker.start()
+    running = len(workers)
+    try:
+        while running:
+            got = results.get()
+            if got is _EXITED:
+                running -= 1
+                continue
+            window.give()
+            yield cast(Done[T, R], got)
+    finally:
+        halt.set()
+        window.wake_all()
+        for worker in workers:
+            worker.join()
+    if failure:
+        raise failure[0]

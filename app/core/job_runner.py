@@ -1,9 +1,10 @@
 """The run loop of an import or removal job: N requests in flight, pause, resume, cancel.
 
-The loop reads the rows still to send from the :class:`~app.core.job_store.JobStore`, marks each
-``sending`` (committed) just before its request starts and writes its outcome when the answer
-comes, all from the calling thread, so the job file never sees two writers. Requests run on the
-worker threads of :func:`app.api.concurrency.bounded_map`.
+Requests run on the worker threads of :func:`app.api.concurrency.bounded_map`. A worker takes
+the next row still to send from the :class:`~app.core.job_store.JobStore`, marks it ``sending``
+(committed, together with the outcomes recorded since the last commit) just before its request
+starts, and records the outcome when the answer comes; the store's lock serialises those writes.
+The calling thread counts outcomes, holds rows that got no answer, and reports progress.
 
 The GUI drives the same object from a worker thread through :class:`JobControl` and gets a
 :class:`JobProgress` (counts per outcome, rows/s, ETA) through the ``progress`` callback.
@@ -125,8 +126,8 @@ class JobRunner:
         row, resent = item
         result = self._send(row, resent)
         # Queued here, in the worker, so the outcome is committed with the next row's
-        # "sending" mark even though bounded_map starts that row before handing us this one:
-        # at any moment at most `concurrency` rows are left "sending" (resent after a crash).
+        # "sending" mark, which this worker makes before its next request: at any moment at
+        # most `concurrency` rows are left "sending" (resent after a crash).
         self.store.mark_done(row.seq, result.outcome, result.message, result.code)
         return result
 
