@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import ssl
 import threading
 import time
 import urllib.request
@@ -158,6 +159,7 @@ class Transport:
         # Shards of the connection pool (see _pool); each takes an equal part of the limit.
         self._given = http_transport
         self._proxy = _environment_proxy(self.api_url)
+        self._ssl: ssl.SSLContext | None = None
         self._shards: list[httpx.BaseTransport | None] = [None] * (
             1 if http_transport is not None else max(1, min(POOL_SHARDS, max_connections))
         )
@@ -187,14 +189,21 @@ class Transport:
             self._next_shard += 1
             pool = self._shards[index]
             if pool is None:
-                pool = self._shards[index] = self._given or httpx.HTTPTransport(
-                    limits=httpx.Limits(
-                        max_connections=self._per_shard, max_keepalive_connections=self._per_shard
-                    ),
-                    proxy=self._proxy,
-                )
+                pool = self._shards[index] = self._given or self._new_pool()
         self._local.pool = pool
         return pool
+
+    def _new_pool(self) -> httpx.BaseTransport:
+        if self._ssl is None:
+            # Loading the certificate bundle takes ~30 ms; the pools share one context.
+            self._ssl = httpx.create_ssl_context()
+        return httpx.HTTPTransport(
+            verify=self._ssl,
+            limits=httpx.Limits(
+                max_connections=self._per_shard, max_keepalive_connections=self._per_shard
+            ),
+            proxy=self._proxy,
+        )
 
     def __repr__(self) -> str:
         return f"Transport({self.api_url!r})"
