@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 import os
 import secrets
@@ -147,6 +148,24 @@ class NewRow:
     message: str = ""
 
 
+# Up to this many outcomes go in mark_sending's single statement (well under SQLite's limit
+# of 32,766 parameters); more (rare: after a pause) take a transaction of two statements.
+_ONE_STATEMENT_ROWS = 64
+
+
+@functools.lru_cache(maxsize=_ONE_STATEMENT_ROWS)
+def _update_rows_sql(rows: int) -> str:
+    """One UPDATE for ``rows`` (seq, state, outcome, message, code, done_at) parameter groups;
+    a NULL leaves the column as it is (the "sending" mark changes only the state)."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
+    return (
+        f"WITH v(seq, state, outcome, message, code, done_at) AS (VALUES {values}) "
+        "UPDATE rows SET state = v.state, outcome = coalesce(v.outcome, rows.outcome),"
+        " message = coalesce(v.message, rows.message), code = coalesce(v.code, rows.code),"
+        " done_at = coalesce(v.done_at, rows.done_at) FROM v WHERE rows.seq = v.seq"
+    )
+
+
 def new_job_id(kind: str) -> str:
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
     return f"{kind}-{stamp}-{secrets.token_hex(3)}"
@@ -157,8 +176,9 @@ def utc_now() -> str:
 
 
 class JobStore:
-    """One job file. Row writes come from one thread (the runner's loop); reads may come
-    from another (a GUI poll), hence the lock around the shared connection."""
+    """One job file. Rows are marked and closed from the runner's worker threads and read from
+    others (a GUI poll); one lock guards the shared connection, another the queue of outcomes
+    not committed yet."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -166,6 +186,8 @@ class JobStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._lock = threading.RLock()
+        # Outcomes not committed yet; their own lock, so recording one never waits for a commit.
+        self._done_lock = threading.Lock()
         self._done: list[tuple[str, str, str, str, str, int]] = []
         self._db.execute("PRAGMA journal_mode = WAL")
         # NORMAL in WAL survives a killed process (only a power cut can lose the last commits).
@@ -210,14 +232,17 @@ class JobStore:
     # -- meta ---------------------------------------------------------------------------
 
     def set_meta(self, values: Mapping[str, Any]) -> None:
+        rows = [(k, json.dumps(v)) for k, v in values.items()]
         with self._lock:
-            self._db.execute("BEGIN")
-            self._write_done()
-            self._db.executemany(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                [(k, json.dumps(v)) for k, v in values.items()],
-            )
-            self._db.execute("COMMIT")
+            done = self._take_done()
+            try:
+                self._db.execute("BEGIN")
+                self._write(done)
+                self._db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback(done)
+                raise
 
     def meta(self) -> dict[str, Any]:
         with self._lock:
@@ -299,37 +324,75 @@ class JobStore:
 
     def mark_sending(self, seq: int) -> None:
         """Commit ``seq`` as in flight, together with the outcomes written since the last
-        commit: one transaction per request instead of two (the store alone: 1.7x rows/s)."""
+        commit: one transaction per request instead of two (the store alone: 1.7x rows/s).
+
+        The usual case (a few outcomes and one mark) is a single UPDATE statement, committed
+        on its own: every statement releases and retakes the GIL, and with 16 import threads
+        each retake can wait behind another thread, while the other workers queue for the
+        next row (measured: 0.66 -> 0.3 ms per mark in a 16-wide import).
+        """
         with self._lock:
-            self._db.execute("BEGIN")
-            self._write_done()
-            self._db.execute(
-                "UPDATE rows SET state = ? WHERE seq = ?", (RowState.SENDING.value, seq)
-            )
-            self._db.execute("COMMIT")
+            done = self._take_done()
+            try:
+                if len(done) < _ONE_STATEMENT_ROWS:
+                    marks: list[Any] = [seq, RowState.SENDING.value, None, None, None, None]
+                    for state, outcome, message, code, done_at, done_seq in done:
+                        marks += [done_seq, state, outcome, message, code, done_at]
+                    self._db.execute(_update_rows_sql(1 + len(done)), marks)
+                else:
+                    self._db.execute("BEGIN")
+                    self._write(done)
+                    self._db.execute(
+                        "UPDATE rows SET state = ? WHERE seq = ?", (RowState.SENDING.value, seq)
+                    )
+                    self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback(done)
+                raise
 
     def mark_done(self, seq: int, outcome: Outcome, message: str = "", code: str = "") -> None:
         """Record an outcome; it is committed with the next :meth:`mark_sending` or
-        :meth:`flush`, so a crash in between only means that row is sent again (idempotent)."""
-        with self._lock:
-            self._done.append((RowState.DONE.value, outcome.value, message, code, utc_now(), seq))
+        :meth:`flush`, so a crash in between only means that row is sent again (idempotent).
 
-    def _write_done(self) -> None:
-        if self._done:
+        Takes only the small lock of the outcome queue, so a worker never waits here for
+        another worker's commit."""
+        entry = (RowState.DONE.value, outcome.value, message, code, utc_now(), seq)
+        with self._done_lock:
+            self._done.append(entry)
+
+    def _take_done(self) -> list[tuple[str, str, str, str, str, int]]:
+        with self._done_lock:
+            done, self._done = self._done, []
+        return done
+
+    def _rollback(self, done: list[tuple[str, str, str, str, str, int]]) -> None:
+        """Undo a failed commit and queue its outcomes again, ahead of newer ones."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+        with self._done_lock:
+            self._done[:0] = done
+
+    def _write(self, done: list[tuple[str, str, str, str, str, int]]) -> None:
+        if done:
             self._db.executemany(
                 "UPDATE rows SET state = ?, outcome = ?, message = ?, code = ?, done_at = ?"
                 " WHERE seq = ?",
-                self._done,
+                done,
             )
-            self._done.clear()
 
     def flush(self) -> None:
         """Commit the outcomes not committed yet."""
         with self._lock:
-            if self._done:
+            done = self._take_done()
+            if not done:
+                return
+            try:
                 self._db.execute("BEGIN")
-                self._write_done()
+                self._write(done)
                 self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback(done)
+                raise
 
     def mark_not_attempted(self, message: str) -> int:
         """Close every row never sent (a cancelled job); returns how many."""
