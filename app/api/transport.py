@@ -181,6 +181,9 @@ class Transport:
         """
         pool: httpx.BaseTransport | None = getattr(self._local, "pool", None)
         if pool is not None:
+            if self._closed:
+                # httpcore reopens connections on a closed pool; they would never be closed.
+                raise RuntimeError("the API client is closed")
             return pool
         with self._shard_lock:
             if self._closed:
@@ -268,12 +271,17 @@ class Transport:
             extensions=self._extensions,
         )
         started = time.perf_counter()
+        pool = self._pool()
         try:
-            response = self._pool().handle_request(request)
+            response = pool.handle_request(request)
             try:
                 response.read()
             finally:
                 response.close()
+                if self._closed:
+                    # Closed while this request was in flight: its connection went back to a
+                    # pool that close() had already emptied.
+                    pool.close()
         except httpx.TimeoutException as exc:
             sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
             raise TransportError(

@@ -61,6 +61,15 @@ def test_close_closes_every_pool_and_refuses_new_threads() -> None:
         _pool_of_new_thread_raising(transport)
 
 
+def test_a_thread_that_already_has_a_pool_cannot_send_after_close(sandbox: Any) -> None:
+    transport = Transport(sandbox.base_url, TOKEN, retry=NO_RETRY)
+    transport.call("/campaigns/search", {}, idempotent=True)  # this thread now has a pool
+    transport.close()
+    # Before: the thread's pool quietly opened a new connection that nothing would close.
+    with pytest.raises(RuntimeError, match="closed"):
+        transport.call("/campaigns/search", {}, idempotent=True)
+
+
 def _pool_of_new_thread_raising(transport: Transport) -> None:
     failure: list[BaseException] = []
 
