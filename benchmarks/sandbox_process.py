@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -23,11 +24,11 @@ def sandbox_process(extra_args: Sequence[str] = (), timeout: float = 30.0) -> It
         "sandbox",
         "--port",
         "0",
-        "--token",
-        BENCH_TOKEN,
         *extra_args,
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # The token goes in the environment: a command line is visible to every local user.
+    env = {**os.environ, "DNC_DESK_SANDBOX_TOKEN": BENCH_TOKEN}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         deadline = time.monotonic() + timeout
         assert proc.stdout is not None
