@@ -72,13 +72,14 @@ def seed(db: Path, leads: int, entries: int) -> tuple[str, int]:
 
 
 def serve(db: Path, latency_ms: float = 0.0) -> tuple[subprocess.Popen[str], str]:
-    cmd = [sys.executable, "-m", "app", "sandbox", "--port", "0", "--empty", "--token", TOKEN]
+    cmd = [sys.executable, "-m", "app", "sandbox", "--port", "0", "--empty"]
     cmd += ["--latency-ms", str(latency_ms)]
     proc = subprocess.Popen(
         [*cmd, "--db", str(db)],
         stdout=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "DNC_DESK_SANDBOX_TOKEN": TOKEN},  # never on a command line
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()

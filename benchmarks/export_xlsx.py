@@ -12,6 +12,7 @@ ratio (target <= 1.3x). The fetch-only time is printed too, to show where the re
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -46,7 +47,11 @@ def main() -> None:
         seeder.stop()
         argv = [sys.executable, "-m", "app", "sandbox", "--port", "0", "--empty"]
         proc = subprocess.Popen(
-            [*argv, "--db", str(db), "--token", TOKEN], cwd=ROOT, stdout=subprocess.PIPE, text=True
+            [*argv, "--db", str(db)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "DNC_DESK_SANDBOX_TOKEN": TOKEN},  # never on a command line
         )
         assert proc.stdout is not None
         base_url = ""
