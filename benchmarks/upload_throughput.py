@@ -27,6 +27,7 @@ from app.api.scope import Scope  # noqa: E402
 from app.core.connections import Connection  # noqa: E402
 from app.core.import_job import run_import, stage_import  # noqa: E402
 from app.core.job_exec import job_summary  # noqa: E402
+from app.core.job_runner import JobProgress  # noqa: E402
 from app.core.job_staging import JobSettings  # noqa: E402
 from app.core.journal import ChangeJournal  # noqa: E402
 from app.core.session import Session  # noqa: E402
@@ -84,9 +85,17 @@ def main() -> None:
             assert summary.valid == args.rows, summary
             sandbox_cpu = cpu_seconds(proc.pid)
             own = os.times()
+            last_row: list[float] = []
+
+            def progress(p: JobProgress) -> None:
+                if p.done >= p.total and not last_row:
+                    last_row.append(time.perf_counter())
+
             started = time.perf_counter()
-            run_import(store, session, concurrency=args.concurrency)
+            run_import(store, session, concurrency=args.concurrency, progress=progress)
             elapsed = time.perf_counter() - started
+            # The job then writes its xlsx report (about 1 s for 10,000 rows, all openpyxl).
+            uploading = (last_row[0] if last_row else time.perf_counter()) - started
             after = os.times()
             client_cpu = after.user + after.system - own.user - own.system
             sandbox_cpu = cpu_seconds(proc.pid) - sandbox_cpu
@@ -103,7 +112,11 @@ def main() -> None:
     print(f"rows sent:        {done:,} (failed {result['failed']}) in {elapsed:.1f} s")
     print(f"throughput:       {rate:,.0f} rows/s at concurrency {args.concurrency}")
     print(f"ideal:            {ideal:,.0f} rows/s ({args.concurrency} / {args.latency_ms} ms)")
-    print(f"fraction of ideal: {rate / ideal:.1%} (target >= 85 %)")
+    print(f"fraction of ideal: {rate / ideal:.1%} (target >= 85 %), whole job with its report")
+    print(
+        f"upload phase:     {done / uploading:,.0f} rows/s = {done / uploading / ideal:.1%} "
+        f"of ideal (first request to last outcome, {uploading:.1f} s; the rest is the report)"
+    )
     print(f"cpu during run:   import {client_cpu:.1f} s, sandbox {sandbox_cpu:.1f} s")
     print(f"cpu count: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}")
 
