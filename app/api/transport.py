@@ -273,14 +273,16 @@ class Transport:
         started = time.perf_counter()
         pool = self._pool()
         try:
-            response = pool.handle_request(request)
             try:
-                response.read()
+                response = pool.handle_request(request)
+                try:
+                    response.read()
+                finally:
+                    response.close()
             finally:
-                response.close()
                 if self._closed:
-                    # Closed while this request was in flight: its connection went back to a
-                    # pool that close() had already emptied.
+                    # Closed while this request was in flight: a connection it opened or gave
+                    # back went to a pool that close() had already emptied.
                     pool.close()
         except httpx.TimeoutException as exc:
             sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
