@@ -390,6 +390,17 @@ def _strip_international_prefix(digits: str, rules: CodeRules | None) -> str | N
 # --------------------------------------------------------------------------
 
 
+def _nanp_national(raw: object) -> str:
+    """The ten digits of a NANP number in one of its usual written forms (the lane), or ""."""
+    if isinstance(raw, str):
+        lane = _NANP_LANE.fullmatch(raw)
+        return lane[1] + lane[2] + lane[3] if lane is not None else ""
+    kind = type(raw)
+    if (kind is int or (kind is float and raw.is_integer())) and _NANP_LOW <= raw < _NANP_HIGH:  # type: ignore[attr-defined, operator]
+        return str(int(raw))  # type: ignore[call-overload]
+    return ""
+
+
 def _describe_lengths(lengths: tuple[int, ...]) -> str:
     if len(lengths) == 1:
         return f"{lengths[0]} digits"
@@ -501,15 +512,7 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
             return _reject(shown, f"{shown} is not a country calling code")
     rules = rules_for_code(code) if code is not None else None
     if code == "1" and rules is not None:
-        lane_national = ""
-        if isinstance(raw, str):
-            lane = _NANP_LANE.fullmatch(raw)
-            if lane is not None:
-                lane_national = lane.group(1) + lane.group(2) + lane.group(3)
-        elif (type(raw) is int or (type(raw) is float and raw.is_integer())) and (
-            _NANP_LOW <= raw < _NANP_HIGH
-        ):
-            lane_national = str(int(raw))
+        lane_national = _nanp_national(raw)
         if lane_national and rules.is_valid_nsn(lane_national):
             return PhoneResult(ok=True, national=lane_national, phone_code=code, reason="")
     if isinstance(raw, str):
@@ -596,18 +599,11 @@ def _us_ten_digits() -> Callable[[str], object] | None:
 def _nanp_lane(raw: str | int | float) -> PhoneResult | None:
     """A valid US number in one of its usual written forms, or None for "ask the full path".
 
-    The shapes are those of ``_normalize_uncached``'s NANP lane; this only skips the calls
-    around it, because most rows of most imports are exactly this.
+    The shapes are :func:`_nanp_national`'s, as in ``_normalize_uncached``; this only skips
+    the calls around it, because most rows of most imports are exactly this.
     """
-    kind = type(raw)
-    if kind is str:
-        lane = _NANP_LANE.fullmatch(raw)  # type: ignore[arg-type]
-        if lane is None:
-            return None
-        national = lane[1] + lane[2] + lane[3]
-    elif _NANP_LOW <= raw < _NANP_HIGH and (kind is int or raw.is_integer()):  # type: ignore[operator, union-attr]
-        national = str(int(raw))
-    else:
+    national = _nanp_national(raw)
+    if not national:
         return None
     valid = _us_ten or _us_ten_digits()
     if valid is not None and valid(national) is not None:
