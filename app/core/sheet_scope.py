@@ -90,7 +90,7 @@ class ScopeResolver:
         text = _text(value)
         found = self._campaign_cache.get(text)
         if found is None:
-            found = self._parse_campaign(text)
+            found = self._parse_campaign(text, in_scope=False)
             self._campaign_cache[text] = found
         return found
 
@@ -101,9 +101,9 @@ class ScopeResolver:
         if low == PURPOSE_CAMPAIGN_ID or low == "purpose":
             return Scope.purpose("")
         if low.startswith("campaign:"):
-            return self._parse_campaign(text.split(":", 1)[1].strip())
+            return self._parse_campaign(text.split(":", 1)[1].strip(), in_scope=True)
         try:
-            return self._known(Scope.parse(text))
+            return self._known(Scope.parse(text), in_scope=True)
         except ScopeError:
             pass
         by_name = self._names.get(low)
@@ -116,11 +116,13 @@ class ScopeResolver:
             )
         return f"{text!r} is not a scope; use global, campaign:ID, purpose:TEXT or a campaign name"
 
-    def _parse_campaign(self, text: str) -> Scope | str:
+    def _parse_campaign(self, text: str, *, in_scope: bool) -> Scope | str:
+        # Messages follow the field they are reported under: "scope: campaign name 'x' …" but
+        # "campaign: name 'x' …", so the word is not said twice.
         if text.casefold().startswith("campaign:"):
             text = text.split(":", 1)[1].strip()
         if text.isdigit() and text != "0":
-            return self._known(Scope.campaign(text))
+            return self._known(Scope.campaign(text), in_scope=in_scope)
         by_name = self._names.get(text.casefold())
         if by_name is not None:
             try:
@@ -128,15 +130,17 @@ class ScopeResolver:
             except ScopeError as exc:
                 return str(exc)
         if self._offline:
-            return f"campaign name {text!r} cannot be resolved without the service's campaign list"
+            noun = "campaign name" if in_scope else "name"
+            return f"{noun} {text!r} cannot be resolved without the service's campaign list"
         if not self._names:
             return f"{text!r} is not a campaign id, and no campaign names were loaded"
         return f"no campaign is named {text!r}"
 
-    def _known(self, scope: Scope) -> Scope | str:
+    def _known(self, scope: Scope, *, in_scope: bool) -> Scope | str:
         """``scope``, or why not: a campaign id the service's campaign list lacks."""
         if self._ids is not None and scope.is_campaign and scope.campaign_id not in self._ids:
-            return f"campaign {scope.campaign_id} does not exist on this connection"
+            noun = "campaign" if in_scope else "id"
+            return f"{noun} {scope.campaign_id} does not exist on this connection"
         return scope
 
 

@@ -74,20 +74,19 @@ def test_resolver_checks_ids_only_against_a_campaign_directory() -> None:
         checked, summary = check_all(rows, mapping, CheckOptions(campaign_lookup=directory))
         assert (summary.valid, summary.invalid) == (2, 3)
         assert [c.scope for c in checked if c.scope] == [Scope.campaign("1001")] * 2
+        # The field names the column; the detail does not say "campaign" a second time.
+        noun = "id" if field == "campaign" else "campaign"
         assert (
-            checked[1].message == f"row 3: {field}: campaign 9912 does not exist on this connection"
+            checked[1].message == f"row 3: {field}: {noun} 9912 does not exist on this connection"
         )
+        assert checked[2].message.startswith("row 4: ") and "9912 does not" in checked[2].message
         assert (
-            checked[2].message.startswith("row 4: ")
-            and "campaign 9912 does not" in checked[2].message
-        )
-        assert (
-            checked[4].message == f"row 6: {field}: campaign 9912 does not exist on this connection"
+            checked[4].message == f"row 6: {field}: {noun} 9912 does not exist on this connection"
         )
     # A service with no campaigns at all: every id is unknown (an empty list is still a list).
     none = CheckOptions(campaign_lookup=CampaignDirectory([]))
     checked, summary = check_all(rows[:1], by_column, none)
-    assert checked[0].message == "row 2: campaign: campaign 1001 does not exist on this connection"
+    assert checked[0].message == "row 2: campaign: id 1001 does not exist on this connection"
     # A plain name → id mapping resolves names but leaves ids unchecked, as before.
     checked, summary = check_all(
         rows, by_column, CheckOptions(campaign_lookup={"Spring Promo": "1001"})
@@ -98,7 +97,7 @@ def test_resolver_checks_ids_only_against_a_campaign_directory() -> None:
     checked, summary = check_all(rows, by_column, offline)
     assert (summary.valid, summary.invalid) == (4, 1)
     assert checked[3].message == (
-        "row 5: campaign: campaign name 'spring promo' cannot be resolved without the service's "
+        "row 5: campaign: name 'spring promo' cannot be resolved without the service's "
         "campaign list"
     )
 
@@ -133,14 +132,14 @@ def test_import_refuses_unknown_campaign_ids_before_sending(
     seen = messages(store)
     assert seen[3] == (
         "invalid",
-        "row 3: campaign: campaign 9912 does not exist on this connection",
+        "row 3: campaign: id 9912 does not exist on this connection",
     )
     assert seen[7] == ("invalid", "row 7: campaign: no campaign is named 'No Such Campaign'")
     assert seen[8] == (
         "invalid",
-        f"row 8: campaign: campaign {int(spring) + 5000} does not exist on this connection",
+        f"row 8: campaign: id {int(spring) + 5000} does not exist on this connection",
     )
-    assert seen[9][1] == "row 9: campaign: campaign 9912 does not exist on this connection"
+    assert seen[9][1] == "row 9: campaign: id 9912 does not exist on this connection"
     run_import(store, session)
     s = job_summary(store)
     assert (s["inserted"], s["failed"], s["invalid"]) == (4, 0, 63)

@@ -347,7 +347,7 @@ def test_unknown_campaign_ids_are_invalid_on_the_check_page(
     assert wizard.target_page.per_row
     assert (counts(wizard)["valid"], counts(wizard)["invalid"]) == (1, 1)
     problem = wizard.check_page.model.item(0, 2).text()
-    assert "campaign 9912 does not exist on this connection" in problem
+    assert "campaign: id 9912 does not exist on this connection" in problem
     assert "not checked" not in wizard.check_page.status.text()
     with qtbot.waitSignal(wizard.job_finished, timeout=TIMEOUT) as finished:
         wizard.next()
