@@ -38,6 +38,7 @@ __all__ = [
     "normalize",
     "normalize_code",
     "region_name",
+    "us_national",
 ]
 
 SUPPORTED_PHONE_CODES: Final[tuple[str, ...]] = (
@@ -596,19 +597,61 @@ def _us_ten_digits() -> Callable[[str], object] | None:
     return _us_ten
 
 
+_NANP_FIRST: Final = frozenset("23456789")
+
+
+def us_national(raw: object) -> str:
+    """The ten digits of ``raw`` when it is a valid US number in a usual written form, else "".
+
+    For a cell the import checks by the thousand: "" only means "ask :func:`normalize`" (the
+    number may be Canadian, damaged or not a number at all); a non-empty answer is what
+    ``normalize(raw, "1")`` returns as its national number, because :func:`normalize` takes
+    its US answers from here. The bare ten digits and ``+1`` followed by them are recognised
+    without the lane's regex, which is the shape of most cells.
+    """
+    # type() checks rather than isinstance (bools are ints, and str subclasses are not cells);
+    # the assignments below only tell the type checker what those checks established.
+    kind = type(raw)
+    national: str
+    if kind is str:
+        text: str = raw  # type: ignore[assignment]
+        size = len(text)
+        if size == 10 and text.isdigit() and text.isascii() and text[0] in _NANP_FIRST:
+            national = text
+        elif (
+            size == 12
+            and text[:2] == "+1"
+            and text[2:].isdigit()
+            and text.isascii()
+            and text[2] in _NANP_FIRST
+        ):
+            national = text[2:]
+        else:
+            lane = _NANP_LANE.fullmatch(text)
+            if lane is None:
+                return ""
+            national = lane[1] + lane[2] + lane[3]
+    elif kind is int or kind is float:
+        number: float = raw  # type: ignore[assignment]
+        if not _NANP_LOW <= number < _NANP_HIGH or (kind is float and not number.is_integer()):
+            return ""
+        national = str(int(number))
+    else:
+        return ""
+    valid = _us_ten or _us_ten_digits()
+    if valid is not None and valid(national) is not None:
+        return national
+    return ""
+
+
 def _nanp_lane(raw: str | int | float) -> PhoneResult | None:
     """A valid US number in one of its usual written forms, or None for "ask the full path".
 
     The shapes are :func:`_nanp_national`'s, as in ``_normalize_uncached``; this only skips
     the calls around it, because most rows of most imports are exactly this.
     """
-    national = _nanp_national(raw)
-    if not national:
-        return None
-    valid = _us_ten or _us_ten_digits()
-    if valid is not None and valid(national) is not None:
-        return PhoneResult(True, national, "1", "")
-    return None
+    national = us_national(raw)
+    return PhoneResult(True, national, "1", "") if national else None
 
 
 def normalize(raw: object, phone_code: str | int | float | None = "1") -> PhoneResult:

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from app.api.scope import Scope, ScopeKind
 from app.core import phones
-from app.core.phones import PhoneResult, normalize
+from app.core.phones import PhoneResult, normalize, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
 from app.core.sheet_header import is_blank
@@ -312,6 +312,7 @@ class _Checker:
         purpose = m.default_purpose
         group = self.default_group
         trunk_zero = self.trunk_zero
+        nanp_numbers_plain = not trunk_zero.get("1", True)
         codes = self.plain_codes
         check = self.check
         add = summary.add if summary is not None else None
@@ -345,10 +346,21 @@ class _Checker:
                 elif kind is float or kind is int:
                     plain = raw < _LONGEST_PLAIN  # type: ignore[operator]
             if plain:
-                result = normalize(raw, code)
-                plain = result.ok and (kind is str or not trunk_zero.get(result.phone_code, True))
+                # A US number in a usual form skips normalize(), which takes its own US
+                # answers from us_national() (the same verdict, without building a result).
+                if code == "1" and (kind is str or nanp_numbers_plain):
+                    national = us_national(raw)
+                    phone_code = "1"
+                else:
+                    national = ""
+                if not national:
+                    result = normalize(raw, code)
+                    phone_code, national = result.phone_code, result.national
+                    plain = result.ok and (kind is str or not trunk_zero.get(phone_code, True))
             if not plain:
                 checked = check(number, cells)
+                if add is not None:
+                    add(checked)
             else:
                 if reason_column is None:
                     reason = default_reason
@@ -358,15 +370,22 @@ class _Checker:
                         reason = cell.strip() or default_reason
                     else:
                         reason = _text(cell) or default_reason
-                phone_code, national = result.phone_code, result.national
                 key = int(phone_code + national)
                 first = group.get(key)
+                # Counted here rather than by summary.add: a plain row has no damage, date or
+                # lateness to count, and the call costs as much as the rest of the row.
+                if summary is not None:
+                    summary.rows += 1
                 if first is None:
                     group[key] = number
                     checked = CheckedRow(
                         number, valid, raw, phone_code, national, scope, reason, purpose
                     )
+                    if summary is not None:
+                        summary.valid += 1
                 else:
+                    if summary is not None:
+                        summary.duplicates_in_file += 1
                     checked = CheckedRow(
                         number,
                         duplicate,
@@ -379,8 +398,6 @@ class _Checker:
                         f"row {number}: duplicate of row {first}",
                         first,
                     )
-            if add is not None:
-                add(checked)
             yield checked
 
     def _plain_code(self, cell: CellValue) -> str | None:

@@ -356,3 +356,48 @@ def test_normalize_never_raises_and_is_coherent(raw: object, code: object) -> No
         assert result.e164 == f"+{result.phone_code}{result.national}"
     else:
         assert result.reason and result.national == "" and result.e164 == ""
+
+
+US_SHAPES = {
+    "digits": lambda d: d,
+    "plus one": lambda d: f"+1{d}",
+    "written": lambda d: f"({d[:3]}) {d[3:6]}-{d[6:]}",
+    "int cell": int,
+    "float cell": lambda d: float(int(d)),
+}
+
+
+@PROPERTY_SETTINGS
+@given(
+    st.one_of(
+        st.text(alphabet="0123456789", min_size=10, max_size=10),
+        st.sampled_from([e for e in EXAMPLES["1"] if len(e) == 10]),
+    ),
+    st.sampled_from(sorted(US_SHAPES)),
+)
+def test_us_national_is_phonenumbers_us_verdict(digits: str, shape: str) -> None:
+    # us_national() is what normalize() and the import's inline check take US answers from:
+    # it must name exactly the numbers phonenumbers calls valid in the US, in every shape,
+    # and nothing else ("" sends a row to the full path, which decides Canada and the rest).
+    raw = US_SHAPES[shape](digits)
+    number = phonenumbers.parse(f"+1{digits}", None)
+    us_valid = digits[0] in "23456789" and phonenumbers.is_valid_number_for_region(number, "US")
+    assert phones.us_national(raw) == (digits if us_valid else "")
+    if us_valid:
+        assert reference(f"+1{digits}", "1") == (True, digits)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "２０２５５５０１２３",
+        "+1２０２５５５０１２３",
+        "1202555012",
+        2025550123.5,
+        True,
+        None,
+        "+12025550123 x",
+    ],
+)
+def test_us_national_refuses_what_is_not_plainly_a_us_number(raw: object) -> None:
+    assert phones.us_national(raw) == ""
