@@ -23,6 +23,10 @@ RESENT_PRESENT = (
     "sent again after the job was interrupted; the list already had it "
     "(most likely from the first send)"
 )
+RETRIED_PRESENT = (
+    "on the list when the request was retried; the answer to the first attempt was lost, "
+    "so that attempt may have inserted it"
+)
 
 
 def stage_import(
@@ -54,7 +58,14 @@ def insert_sender(session: Session, target: Target, job_id: str, note: str) -> S
         )
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is WriteStatus.ALREADY_PRESENT:
-            text = RESENT_PRESENT if resent else (result.message or "already on the list")
+            if resent:
+                text = RESENT_PRESENT
+            elif result.retried:
+                # The answer to an earlier attempt was lost: that attempt may well be what put
+                # the number on the list, which matters when the insertion date is evidence.
+                text = RETRIED_PRESENT
+            else:
+                text = result.message or "already on the list"
             return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
         text = "sent again after the job was interrupted" if resent else ""
         return RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x))

@@ -89,6 +89,8 @@ class _Held:
     """Rows whose request got no answer, held until we know whether the service is gone."""
 
     rows: list[tuple[JobRow, str]] = field(default_factory=list)
+    # Rows whose request may have reached the service (it was sent; only the answer is missing).
+    maybe_sent: set[int] = field(default_factory=set)
 
 
 class JobRunner:
@@ -156,6 +158,8 @@ class JobRunner:
             if result is None:
                 # No answer: keep the row "sending" (resent on resume) unless answers resume.
                 held.rows.append((row, _error_text(done.error)))
+                if not isinstance(done.error, TransportError) or done.error.sent:
+                    held.maybe_sent.add(row.seq)
                 if len(held.rows) >= max(UNREACHABLE_AFTER, 2 * self.concurrency):
                     self.abort_reason = (
                         f"The service stopped answering ({held.rows[-1][1]}); "
@@ -200,9 +204,18 @@ class JobRunner:
 
     def _flush_held(self, held: _Held) -> None:
         for row, text in held.rows:
-            self.store.mark_done(row.seq, Outcome.FAILED, f"no answer from the service: {text}")
+            message = f"no answer from the service: {text}"
+            if row.seq in held.maybe_sent:
+                # A write whose answer was lost may still have been done: a compliance officer
+                # must not read "failed" as "the list is unchanged".
+                message += (
+                    "; the request was sent, so the service may have done it before the answer "
+                    "was lost"
+                )
+            self.store.mark_done(row.seq, Outcome.FAILED, message)
             self._count(Outcome.FAILED)
         held.rows.clear()
+        held.maybe_sent.clear()
 
     def _count(self, outcome: Outcome) -> None:
         self.counts[outcome.value] = self.counts.get(outcome.value, 0) + 1

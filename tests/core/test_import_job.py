@@ -213,6 +213,36 @@ def test_faults_every_row_accounted(make_sandbox: Any, tmp_path: Path) -> None:
     journal.close()
 
 
+def test_a_lost_answer_then_already_present_says_the_first_attempt_may_have_inserted(
+    make_sandbox: Any, tmp_path: Path
+) -> None:
+    # The sandbox drops the answer after doing the write, so the client's retry finds the
+    # number already there. None of these numbers was on the list before the job.
+    server = make_sandbox(drop_rate=0.5, seed=11)
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    session = Session(
+        Connection("Drops", server.base_url), ApiClient(server.base_url, TOKEN), journal
+    )
+    path = write_csv(tmp_path / "in.csv", ["phone"], [[n] for n in numbers(30)])
+    store = stage(JobSettings(path, Scope.global_()), session, tmp_path / "jobs")
+    assert run_import(store, session, concurrency=1) is JobStatus.FINISHED
+    present = [r for r in store.rows() if r.outcome == "already_present"]
+    assert present, "a 50 % drop rate over 30 rows must retry some inserts"
+    for row in present:
+        assert "the answer to the first attempt was lost" in row.message, row.message
+        assert "may have inserted it" in row.message
+        assert "answered after" in row.message
+    # Every attempt wrote (only answers were dropped); a row whose every answer was lost is
+    # failed, and says the service may have the number.
+    assert len(dnc_rows(server)) == 30
+    failed = [r for r in store.rows() if r.outcome == "failed"]
+    assert failed, "seed 11 loses every answer to some rows (one worker: the order is fixed)"
+    for row in failed:
+        assert "the service may have done it" in row.message, row.message
+    session.close()
+    journal.close()
+
+
 def test_pause_resume_cancel_in_process(sandbox: Any, session: Session, tmp_path: Path) -> None:
     sandbox.set_faults(latency_ms=20)
     path = write_csv(tmp_path / "in.csv", ["phone"], [[n] for n in numbers(400)])
