@@ -19,7 +19,7 @@ from app.core.connections import Connection
 from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Target, check_rows
 from app.core.sheet_check import Outcome as CheckOutcome
-from app.core.sheet_header import detect_header, is_blank, is_label
+from app.core.sheet_header import detect_header, is_blank, is_label, read_preview
 from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
@@ -31,7 +31,6 @@ from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import CellValue, Row, SheetError
 
-PREVIEW_ROWS = 50
 CACHE_RESET_ROWS = 100_000
 
 _FINAL = {
@@ -202,7 +201,7 @@ def stage(
         if mapping.phone is None:
             raise MappingError(f"No column of phone numbers is chosen for {path.name}.")
         mapping = replace(mapping, default_scope=settings.scope)
-    source, mapping = _open_mapped(path, settings, mapping)
+    source, mapping = open_mapped(path, settings, mapping)
     if kind == "removal" and mapping.request_date is not None:
         # The 10-business-day limit is on honouring an opt-out; a removal is not late.
         mapping = replace(mapping, request_date=None)
@@ -262,21 +261,23 @@ def stage(
     return store, summary
 
 
-def _open_mapped(
-    path: Path, settings: JobSettings, mapping: ColumnMapping | None
+def open_mapped(
+    path: Path, settings: JobSettings, mapping: ColumnMapping | None = None
 ) -> tuple[SheetSource, ColumnMapping]:
-    """The sheet to stage and its mapping.
+    """The sheet to stage and its mapping (the caller closes the source).
 
     With no sheet named, the reader opens the first visible sheet with data; when that one has
     no phone column (a vendor's "Instructions" sheet first), the other sheets are tried in
     order and the first that has one is used (the job records which). If none has, the first
-    sheet's sentence is raised, as it names the other sheets.
+    sheet's sentence is raised, as it names the other sheets. The mapping is proposed from
+    :func:`~app.core.sheet_header.read_preview`, so a table under many rows of notes or blank
+    rows is found.
     """
     source = open_sheet(path, settings.sheet)
     if mapping is not None:
         return source, mapping
     try:
-        preview = source.preview(PREVIEW_ROWS)
+        preview = read_preview(source)
         return source, map_sheet(preview, settings, path.name, source.sheet, source.sheet_names)
     except MappingError as first_error:
         others = [n for n in source.sheet_names if n != source.sheet] if not settings.sheet else []
@@ -287,7 +288,7 @@ def _open_mapped(
             except SheetError:
                 continue  # an empty or unreadable sheet is simply not the one
             try:
-                preview = candidate.preview(PREVIEW_ROWS)
+                preview = read_preview(candidate)
                 found = map_sheet(preview, settings, path.name, candidate.sheet, ())
             except MappingError:
                 candidate.close()

@@ -5,17 +5,33 @@ the first row holding a phone number that names a known column ("Phone", "Reason
 that, a row naming a column further down that has phone numbers right below it, when the phone
 numbers above it (a vendor's "Contact phone:" preamble) are in other columns; failing that, the
 last non-blank row above the data if it is all labels; otherwise there is none.
+
+The rows it looks at come from :func:`read_preview`, shared by every reader of a sheet's first
+rows (staging, the import wizard, the bulk-removal count): blank rows do not count toward its
+length, and it reads on while no phone number has been seen (a table under 60 rows of notes or
+70 blank rows), within fixed bounds so a file with no phone column is still refused quickly.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from app.core.sheet_types import CellValue, Row
 
-SCAN_ROWS: Final = 50
+# Non-blank rows in a preview when phone numbers show up among them (header detection and the
+# proposed mapping see these).
+PREVIEW_ROWS: Final = 50
+# When the first phone number comes late, the preview goes on this many non-blank rows from it,
+# so the mapping is proposed from enough data.
+DATA_ROWS: Final = 25
+# Non-blank rows searched for a first phone number before the sheet is taken to have none.
+SEARCH_ROWS: Final = 1_000
+# Bounds on what is read (blank rows included) while searching: the reader keeps these rows
+# for the full read that follows, so memory stays small whatever the sheet holds.
+MAX_READ_ROWS: Final = 20_000
+MAX_READ_CELLS: Final = 4_000_000
 _DATE_LIKE: Final = re.compile(
     r"\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(\s.*)?"
 )
@@ -50,11 +66,58 @@ def is_label(value: CellValue) -> bool:
     return not text.replace(".", "", 1).replace(",", "").isdigit()
 
 
+class Previewable(Protocol):
+    """A sheet that can hand out its first rows again (a :class:`SheetSource`)."""
+
+    def preview(self, n: int) -> list[Row]: ...
+
+
+def read_preview(source: Previewable) -> list[Row]:
+    """The first rows of ``source`` to find its header and propose its mapping from.
+
+    Only non-blank rows are returned, with the sheet's own row numbers: ``PREVIEW_ROWS`` of
+    them, or, when the first row holding something phone-like comes later, up to ``DATA_ROWS``
+    rows from that one on. With no phone-like row among the first ``SEARCH_ROWS`` non-blank
+    rows (or within ``MAX_READ_ROWS`` sheet rows) the first ``PREVIEW_ROWS`` are returned, as
+    the sheet then has no column of phone numbers to find.
+    """
+    asked = PREVIEW_ROWS
+    while True:
+        rows = source.preview(asked)
+        kept, complete = _preview_of(rows)
+        if complete or len(rows) < asked:
+            return kept
+        widest = max((len(cells) for _, cells in rows), default=1)
+        if asked >= MAX_READ_ROWS or asked * 4 * widest > MAX_READ_CELLS:
+            return kept
+        asked = min(asked * 4, MAX_READ_ROWS)
+
+
+def _preview_of(rows: Sequence[Row]) -> tuple[list[Row], bool]:
+    """The preview among ``rows`` (the sheet's first rows) and whether more rows can change it."""
+    kept: list[Row] = []
+    first_data: int | None = None
+    for row in rows:
+        if is_blank(row[1]):
+            continue
+        if first_data is None and any(looks_like_phone(v) for v in row[1]):
+            first_data = len(kept)
+        kept.append(row)
+        if first_data is not None and len(kept) >= max(PREVIEW_ROWS, first_data + DATA_ROWS):
+            return kept, True
+        if first_data is None and len(kept) >= SEARCH_ROWS:
+            return kept[:PREVIEW_ROWS], True
+    return (kept if first_data is not None else kept[:PREVIEW_ROWS]), False
+
+
 def detect_header(rows: Sequence[Row]) -> int | None:
-    """The row number of the header among the first rows of a sheet, or None if it has none."""
+    """The row number of the header among the first rows of a sheet, or None if it has none.
+
+    ``rows`` is a preview (:func:`read_preview`); all of it is looked at.
+    """
     above: list[Row] = []
     found_data = False
-    for row in rows[:SCAN_ROWS]:
+    for row in rows:
         if is_blank(row[1]):
             continue
         if any(looks_like_phone(v) for v in row[1]):
@@ -68,7 +131,7 @@ def detect_header(rows: Sequence[Row]) -> int | None:
         if named:
             # The header names the most columns; a title naming one loses, a later row wins ties.
             return max(named, key=lambda item: (item[0], item[1][0]))[1][0]
-        below = _header_after_preamble(rows[:SCAN_ROWS])
+        below = _header_after_preamble(rows)
         if below is not None:
             return below
         if above and _all_labels(above[-1][1]):

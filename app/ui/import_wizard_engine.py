@@ -18,12 +18,11 @@ from app.core.connections import Connection
 from app.core.job_staging import Corrections, JobSettings, apply_corrections, stage
 from app.core.job_store import JobStore
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
-from app.core.sheet_header import detect_header
+from app.core.sheet_header import detect_header, read_preview
 from app.core.sheet_mapping import ColumnMapping, propose_mapping
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import CellValue, Row
 
-PREVIEW_ROWS = 50
 # Problem rows kept for the check page; the counts always cover every row.
 MAX_PROBLEMS = 5000
 
@@ -44,10 +43,15 @@ class FileProbe:
 
 
 def probe_file(path: Path, sheet: str | None = None) -> FileProbe:
-    """Open ``path`` and read its first rows; raises SheetError in one sentence."""
+    """Open ``path`` and read its first rows; raises SheetError in one sentence.
+
+    The rows are the engine's preview (:func:`app.core.sheet_header.read_preview`): non-blank
+    rows only, with their row numbers in the sheet, reaching down to a table under notes or
+    blank rows, as staging reads them.
+    """
     path = Path(path).expanduser()
     with open_sheet(path, sheet) as source:
-        preview: list[Row] = [(n, list(cells)) for n, cells in source.preview(PREVIEW_ROWS)]
+        preview: list[Row] = [(n, list(cells)) for n, cells in read_preview(source)]
         return FileProbe(
             path, tuple(source.sheet_names), source.sheet, preview, detect_header(preview)
         )

@@ -265,6 +265,28 @@ def test_unreadable_file_says_why(
     assert not wizard.source_page.isComplete()
 
 
+def test_a_table_under_blank_rows_is_proposed(
+    qtbot: Any, runner: TaskRunner, session: Session, tmp_path: Path
+) -> None:
+    # Header at B70 under 69 blank rows: the wizard reads the same preview as staging.
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws["B70"], ws["C70"] = "Phone", "Reason"
+    for row in range(71, 83):
+        ws.cell(row=row, column=2, value=2025550140 + row - 71)
+        ws.cell(row=row, column=3, value="asked")
+    file = tmp_path / "late.xlsx"
+    wb.save(file)
+    wizard = open_wizard(qtbot, session, runner, file)
+    assert wizard.source_page.header_row == 70
+    # The table shows the sheet's rows with their own numbers, the blank ones left out.
+    model = wizard.source_page.model
+    assert model.verticalHeaderItem(0).text() == "70" and model.item(0, 1).text() == "Phone"
+    wizard.next()
+    assert wizard.mapping_page.combos[Role.PHONE].currentText() == "Phone (column B)"
+
+
 def test_cancel_while_running_reports_not_attempted(
     qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
