@@ -16,7 +16,7 @@ from app.api.models import WriteStatus
 from app.core.connections import Connection
 from app.core.job_exec import execute
 from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
-from app.core.job_staging import JobSettings, MappingError, stage
+from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
@@ -105,17 +105,20 @@ def run_removal(
     )
 
 
-def count_numbers(path: Path) -> int:
-    """How many rows of ``path`` carry something in the phone column (the header excluded).
+def count_numbers(settings: JobSettings) -> int:
+    """How many rows of ``settings.file`` carry something in the phone column, below the header.
 
     Read before a bulk removal is confirmed, so a person removing more than a hundred
-    numbers can be asked to type the count, as for a removal picked in the list view.
+    numbers can be asked to type the count, as for a removal picked in the list view. The sheet
+    and the phone column are the ones the removal will use: :func:`open_mapped` with the same
+    settings (``sheet``, ``phone_column``, ``phone_code``), so the count is of the rows it
+    sends. A file with no phone column counts 0 (staging it gives the reason).
     """
-    from app.core.sheet_mapping import propose_from_preview
-    from app.core.sheet_reader import open_sheet
-
-    with open_sheet(path) as source:
-        mapping = propose_from_preview(source.preview(50))
+    try:
+        source, mapping = open_mapped(settings.file.expanduser().resolve(), settings)
+    except MappingError:
+        return 0
+    with source:
         column = mapping.phone
         if column is None:
             return 0

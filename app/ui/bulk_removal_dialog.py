@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -231,13 +232,15 @@ class RemovalOptionsPage(QWizardPage):
         if not source.file_radio.isChecked():
             self._set_count(len(pasted_numbers(source.paste_edit.toPlainText())))
             return
-        path = Path(source.path_edit.text().strip()).expanduser()
+        # The settings the removal is staged with, so the count is of the sheet and column
+        # it will read (the scope does not change which rows are counted).
+        settings = self.dialog.file_settings(self.scope() or Scope.global_())
         self.count_label.setText("Counting the numbers in the file…")
         from app.core.removal_job import count_numbers
 
         self.dialog.runner.submit(
             "count numbers",
-            lambda _ctx: count_numbers(path),
+            lambda _ctx: count_numbers(settings),
             on_done=self._set_count,
             on_error=lambda exc: self.count_label.setText(f"The file cannot be read: {exc}"),
         )
@@ -357,6 +360,19 @@ class BulkRemovalDialog(QWizard):
             on_error=lambda _exc: self.options_page.set_campaigns([]),
         )
 
+    def file_settings(self, scope: Scope) -> JobSettings:
+        """What decides which rows of the file are read: the file and the country code.
+
+        Both the count asked for before confirming and the removal itself start from these, so
+        they read the same sheet and phone column (staging's choice, as no other is offered).
+        """
+        source = self.source_page
+        return JobSettings(
+            file=Path(source.path_edit.text().strip()).expanduser(),
+            scope=scope,
+            phone_code=source.code_edit.text().strip() or "1",
+        )
+
     def start_job(self) -> JobHandle:
         if self.handle is not None:
             return self.handle
@@ -371,14 +387,11 @@ class BulkRemovalDialog(QWizard):
             if source.file_radio.isChecked()
             else pasted_numbers(source.paste_edit.toPlainText())
         )
-        file = Path(source.path_edit.text().strip()).expanduser()
         status = options.lead_status
         reason = options.reason_edit.text().strip()
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-        settings = JobSettings(
-            file=file,
-            scope=scope,
-            phone_code=source.code_edit.text().strip() or "1",
+        settings = replace(
+            self.file_settings(scope),
             name=options.name_edit.text().strip(),
             note=reason,
             lead_status=status.status if status is not None else "",

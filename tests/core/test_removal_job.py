@@ -17,7 +17,13 @@ from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
 from app.core.journal import ChangeJournal
-from app.core.removal_job import LeadStatusError, check_lead_status, run_removal, stage_removal
+from app.core.removal_job import (
+    LeadStatusError,
+    check_lead_status,
+    count_numbers,
+    run_removal,
+    stage_removal,
+)
 from app.core.session import Session
 from tests.conftest import TOKEN
 
@@ -105,3 +111,56 @@ def test_removal_without_restatus_leaves_leads(
 def test_unknown_lead_status_is_refused(session: Session) -> None:
     with pytest.raises(LeadStatusError, match="no lead status 'NOPE'"):
         check_lead_status(session.api, "NOPE")
+
+
+def _workbook(path: Path, sheets: dict[str, list[list[Any]]]) -> Path:
+    wb = openpyxl.Workbook()
+    first = wb.active
+    assert first is not None
+    wb.remove(first)
+    for name, rows in sheets.items():
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(row)
+    wb.save(path)
+    return path
+
+
+def test_count_numbers_reads_the_sheet_and_column_the_removal_reads(tmp_path: Path) -> None:
+    numbers = [[f"20255500{i:02d}", f"31255500{i:02d}" if i < 2 else None] for i in range(5)]
+    path = _workbook(
+        tmp_path / "vendor.xlsx",
+        {
+            "Instructions": [["Remove the numbers on the next sheet"], ["Thank you"]],
+            "Numbers": [["Phone", "Mobile"], *numbers],
+            "Old": [["Phone"], ["2025550090"], ["2025550091"], ["2025550092"]],
+        },
+    )
+    settings = JobSettings(path, Scope.global_())
+    # No sheet named: the first sheet with a phone column, as staging chooses it.
+    assert count_numbers(settings) == 5
+    store, _ = stage_removal(settings, tmp_path / "jobs", connection=None)
+    assert store.meta()["sheet"] == "Numbers"
+    store.close()
+    assert count_numbers(JobSettings(path, Scope.global_(), sheet="Old")) == 3
+    chosen = JobSettings(path, Scope.global_(), sheet="Numbers", phone_column="Mobile")
+    assert count_numbers(chosen) == 2
+
+
+def test_count_numbers_proposes_the_column_with_the_country_code(tmp_path: Path) -> None:
+    # No header: column A holds 8 London numbers, column B 3 US numbers. Which one is the
+    # phone column depends on the country code of numbers written without one.
+    lines = [f"020 7946 00{i:02d},{f'2025550{i:03d}' if i < 4 else ''}" for i in range(1, 9)]
+    path = tmp_path / "numbers.csv"
+    path.write_text("\n".join(lines) + "\n")
+    assert count_numbers(JobSettings(path, Scope.global_(), phone_code="1")) == 3
+    assert count_numbers(JobSettings(path, Scope.global_(), phone_code="44")) == 8
+
+
+def test_count_numbers_of_a_table_below_row_50(tmp_path: Path) -> None:
+    rows: list[list[Any]] = [[None, None]] * 69 + [[None, "Phone"]]
+    rows += [[None, 2025550140 + i] for i in range(12)]
+    path = _workbook(tmp_path / "late.xlsx", {"Sheet1": rows})
+    assert count_numbers(JobSettings(path, Scope.global_())) == 12
+    words = _workbook(tmp_path / "words.xlsx", {"Sheet1": [["Name"], ["Ann"], ["Bob"]]})
+    assert count_numbers(JobSettings(words, Scope.global_())) == 0

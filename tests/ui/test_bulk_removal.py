@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
@@ -106,6 +107,38 @@ def test_file_of_numbers_without_restatus(
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 4
     after = {r["phone_number"]: r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
     assert after == before
+
+
+def test_the_count_is_of_the_sheet_the_removal_reads(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    # A vendor's instructions sheet comes first; the numbers are on the second sheet, under
+    # 69 blank rows. The count asked for must be of the rows the removal sends.
+    sandbox.bulk_seed_dnc([(n, "1", "0", "", "") for n in ("2025550001", "2025550002")])
+    wb = openpyxl.Workbook()
+    instructions = wb.active
+    assert instructions is not None
+    instructions.title = "Instructions"
+    instructions.append(["Please remove the numbers on the next sheet."])
+    numbers = wb.create_sheet("Numbers")
+    numbers["A70"] = "Phone"
+    for row, number in enumerate(("2025550001", "2025550002", "2025550077"), 71):
+        numbers.cell(row=row, column=1, value=number)
+    file = tmp_path / "vendor.xlsx"
+    wb.save(file)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: (str(file), "")))
+    dialog = dialog_for(qtbot, session, runner)
+    dialog.source_page.browse_button.click()
+    dialog.next()
+    options = dialog.options_page
+    options.reason_edit.setText("Vendor file 14")
+    qtbot.waitUntil(lambda: options.count is not None, timeout=TIMEOUT)
+    assert options.count == 3 and options.count_label.text() == "3 to remove"
+    with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+        dialog.next()
+    summary = finished.args[0]
+    assert (summary["removed"], summary["not_found"], summary["invalid"]) == (2, 1, 0)
 
 
 def test_campaign_column_ids_are_checked_against_the_service(
