@@ -70,9 +70,18 @@ def delete_sender(session: Session, job_id: str, note: str, lead_status: str) ->
             note=note,
         )
         if result.status is WriteStatus.NOT_FOUND:
-            return RowResult(
-                Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else "not on the list in this scope"
-            )
+            if resent:
+                text = RESENT_NOT_FOUND
+            elif result.retried:
+                # As for an insert: the attempt whose answer was lost may be what removed it.
+                text = (
+                    "not on the list when the request was retried; the answer to the first "
+                    "attempt was lost, so that attempt may have removed it; answered after "
+                    f"{result.attempts} attempts"
+                )
+            else:
+                text = "not on the list in this scope"
+            return RowResult(Outcome.NOT_FOUND, text)
         parts = []
         if lead_status:
             parts.append(f"leads on this number set to {lead_status}")

@@ -108,6 +108,32 @@ def test_removal_without_restatus_leaves_leads(
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
 
 
+def test_a_lost_answer_then_not_found_says_the_first_attempt_may_have_removed(
+    make_sandbox: Any, tmp_path: Path
+) -> None:
+    # The sandbox drops the answer after the delete, so the retry finds nothing to delete.
+    # Every number was on the list before the job.
+    server = make_sandbox(drop_rate=0.5, seed=11)
+    server.bulk_seed_dnc([(f"20255500{i:02d}", "1", "0", "", "") for i in range(30)])
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    session = Session(
+        Connection("Drops", server.base_url), ApiClient(server.base_url, TOKEN), journal
+    )
+    path = _csv(tmp_path / "r.csv", [[f"20255500{i:02d}", ""] for i in range(30)])
+    store, _ = stage_removal(
+        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=session.connection
+    )
+    assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+    gone = [r for r in store.rows() if r.outcome == "not_found"]
+    assert gone, "a 50 % drop rate over 30 rows must retry some deletes"
+    for row in gone:
+        assert "the answer to the first attempt was lost" in row.message, row.message
+        assert "may have removed it" in row.message
+    assert server.store.scalar("SELECT count(*) FROM dnc") == 0
+    session.close()
+    journal.close()
+
+
 def test_unknown_lead_status_is_refused(session: Session) -> None:
     with pytest.raises(LeadStatusError, match="no lead status 'NOPE'"):
         check_lead_status(session.api, "NOPE")
