@@ -52,8 +52,17 @@ def cell_text(value: CellValue) -> str:
 
 
 def fill_preview(model: QStandardItemModel, probe: FileProbe, header_row: int | None) -> None:
-    """The first rows as the sheet has them, the header row highlighted."""
-    rows = probe.preview[:PREVIEW_SHOWN]
+    """The first rows as the sheet has them, the header row highlighted.
+
+    When the header is further down than the rows shown (under a long block of notes), the
+    table starts a few rows above it instead, so the person can see the row they confirm.
+    """
+    start = 0
+    if header_row is not None:
+        at = next((i for i, (number, _) in enumerate(probe.preview) if number == header_row), 0)
+        if at >= PREVIEW_SHOWN - 5:
+            start = at - 5
+    rows = probe.preview[start : start + PREVIEW_SHOWN]
     width = max((len(cells) for _, cells in rows), default=0)
     model.clear()
     model.setHorizontalHeaderLabels([column_letter(i) for i in range(width)])

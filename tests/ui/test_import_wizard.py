@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_mapping import Role
+from app.ui.import_pages_source import HEADER_COLOR
 from app.ui.import_wizard import ImportWizard
 from app.ui.job_progress import job_registry
 from app.ui.list_view import EntryListView, ListKind
@@ -285,6 +286,27 @@ def test_a_table_under_blank_rows_is_proposed(
     assert model.verticalHeaderItem(0).text() == "70" and model.item(0, 1).text() == "Phone"
     wizard.next()
     assert wizard.mapping_page.combos[Role.PHONE].currentText() == "Phone (column B)"
+
+
+def test_a_header_under_a_long_block_of_notes_is_shown(
+    qtbot: Any, runner: TaskRunner, session: Session, tmp_path: Path
+) -> None:
+    # 60 rows of notes, the header on row 62: the table starts a few rows above the header,
+    # so the row the wizard proposes is on screen, highlighted.
+    lines = [f"Note line {i}: please read" for i in range(60)] + ["", "Phone"]
+    lines += [f"202555014{i}" for i in range(8)]
+    path = tmp_path / "notes.csv"
+    path.write_text("\n".join(lines) + "\n")
+    wizard = open_wizard(qtbot, session, runner, path)
+    page = wizard.source_page
+    assert page.header_row == 62
+    model = page.model
+    shown = [model.verticalHeaderItem(r).text() for r in range(model.rowCount())]
+    assert "62" in shown and shown[0] != "1"
+    at = shown.index("62")
+    assert model.item(at, 0).text() == "Phone"
+    assert model.item(at, 0).background().color() == HEADER_COLOR
+    assert model.item(at + 1, 0).text() == "2025550140"
 
 
 def test_cancel_while_running_reports_not_attempted(
