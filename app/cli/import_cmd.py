@@ -37,7 +37,7 @@ from app.core import phones
 from app.core.connections import Connection
 from app.core.job_exec import finish_dry_run, job_summary
 from app.core.job_runner import JobAborted, JobControl, JobProgress
-from app.core.job_staging import JobSettings
+from app.core.job_staging import JobSettings, MappingError
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.session import Session
@@ -330,6 +330,8 @@ def run_job_command(
         return EXIT_OK
     except CliError as exc:
         return fail(str(exc), exc.status)
+    except MappingError as exc:
+        return fail(exc.cli_text)
     except SheetError as exc:
         return fail(str(exc))
     except OSError as exc:

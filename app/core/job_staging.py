@@ -41,7 +41,15 @@ _FINAL = {
 
 
 class MappingError(SheetError):
-    """The file was read but its columns cannot be used as asked; one sentence."""
+    """The file was read but its columns cannot be used as asked; one sentence.
+
+    ``str()`` is worded for any front end; ``cli_text``, when set, is the same sentence with
+    the command-line options that fix it, which the GUI has no use for.
+    """
+
+    def __init__(self, message: str, cli_text: str = "") -> None:
+        super().__init__(message)
+        self.cli_text = cli_text or message
 
 
 @dataclass
@@ -111,10 +119,13 @@ def map_sheet(
     if mapping.phone is None:
         others = [n for n in sheet_names if n != sheet]
         where = f"sheet {sheet!r} of {file_name}" if others else file_name
-        hint = f", or choose another sheet with --sheet ({', '.join(others)})" if others else ""
+        listed = ", ".join(others)
+        hint = f", or choose another sheet with --sheet ({listed})" if others else ""
         raise MappingError(
+            f"No column of phone numbers was found in {where}"
+            + (f" (its other sheets: {listed})." if others else "."),
             f"No column of phone numbers was found in {where}; "
-            f"name it with --phone-column (a header name, or a column as column:C or #3){hint}."
+            f"name it with --phone-column (a header name, or a column as column:C or #3){hint}.",
         )
     mapping.default_phone_code = settings.phone_code
     mapping.default_reason = settings.reason

@@ -11,7 +11,9 @@ from typing import Any
 import openpyxl
 import pytest
 
+from app.api.scope import Scope
 from app.cli.main import main
+from app.core.job_staging import JobSettings, MappingError, open_mapped
 
 # The office line is in every row and looks like a phone column; the opt-out numbers are in Tel.
 HEADERS = ["Account", "Office phone", "Tel", "CC", "Notes"]
@@ -122,3 +124,31 @@ def test_remove_takes_the_same_column_names(
     assert json.loads(out.out)["valid"] == 12
     code = main(["remove", str(src), "--scope", "global", "--dry-run", "--phone-column", "Ph"])
     assert code == 1 and "no column headed 'Ph'" in capsys.readouterr().err
+
+
+def test_no_phone_column_names_the_options_on_the_command_line_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Names"
+    ws.append(["Name", "City"])
+    ws.append(["Ann", "Austin"])
+    wb.create_sheet("Notes").append(["read me"])
+    path = tmp_path / "no-phones.xlsx"
+    wb.save(path)
+    code, data, err = dry_run(capsys, str(path))
+    assert code != 0 and not data
+    assert err.endswith(
+        "No column of phone numbers was found in sheet 'Names' of no-phones.xlsx; name it with "
+        "--phone-column (a header name, or a column as column:C or #3), or choose another "
+        "sheet with --sheet (Notes)."
+    )
+    # The GUI (bulk removal) shows str() of the same error: no command-line options in it.
+    with pytest.raises(MappingError) as caught:
+        open_mapped(path, JobSettings(path, Scope.global_()), None)
+    assert str(caught.value) == (
+        "No column of phone numbers was found in sheet 'Names' of no-phones.xlsx "
+        "(its other sheets: Notes)."
+    )
