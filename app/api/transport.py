@@ -168,8 +168,10 @@ class Transport:
         self._next_shard = 0
         self._local = threading.local()
         self._closed = False
+        # Requests inside each pool (under _shard_lock); close() leaves a busy pool to the
+        # last request that leaves it (see close).
+        self._in_flight: dict[httpx.BaseTransport, int] = {}
         self.requests_sent = 0
-        self._count_lock = threading.Lock()
 
     def _pool(self) -> httpx.BaseTransport:
         """The connection pool of the calling thread.
@@ -212,10 +214,40 @@ class Transport:
         return f"Transport({self.api_url!r})"
 
     def close(self) -> None:
+        """Close the idle pools now and each busy one when its last request has ended.
+
+        A pool is never closed under a request: httpcore's ``close()`` forgets a connection
+        whose socket is still being opened (it has nothing to close yet), and the socket it
+        then opens was never closed (the ResourceWarning of the UI tests, whose fixtures close
+        the session while a dialog's first request is connecting). Requests in flight end
+        normally, so no write is torn off mid-way with an unknown outcome; new ones are
+        refused.
+        """
         with self._shard_lock:
             self._closed = True
-            shards = [pool for pool in self._shards if pool is not None]
-        for pool in shards:
+            idle = [
+                pool for pool in self._shards if pool is not None and not self._in_flight.get(pool)
+            ]
+        for pool in idle:
+            pool.close()
+
+    def _enter(self) -> httpx.BaseTransport:
+        """The calling thread's pool, counted as busy until :meth:`_leave`."""
+        pool = self._pool()
+        with self._shard_lock:
+            if self._closed:
+                raise RuntimeError("the API client is closed")
+            self._in_flight[pool] = self._in_flight.get(pool, 0) + 1
+            self.requests_sent += 1
+        return pool
+
+    def _leave(self, pool: httpx.BaseTransport) -> None:
+        with self._shard_lock:
+            left = self._in_flight[pool] = self._in_flight[pool] - 1
+            last_out = self._closed and left == 0
+        if last_out:
+            # close() left this pool to its last request: every connection it holds,
+            # including one opened while close() ran, is in the pool now.
             pool.close()
 
     def call(
@@ -258,8 +290,6 @@ class Transport:
         url = self._urls.get(path)
         if url is None:
             url = self._urls[path] = httpx.URL(self.api_url + path)
-        with self._count_lock:
-            self.requests_sent += 1
         # The request goes straight to the pool's transport: httpx.Client's layers (URL and
         # header merging, cookie jar, auth and redirect hooks, none used here) cost about as
         # much CPU again as the HTTP exchange itself, and bulk work is CPU-bound on the GIL.
@@ -271,7 +301,7 @@ class Transport:
             extensions=self._extensions,
         )
         started = time.perf_counter()
-        pool = self._pool()
+        pool = self._enter()
         try:
             try:
                 response = pool.handle_request(request)
@@ -280,10 +310,7 @@ class Transport:
                 finally:
                     response.close()
             finally:
-                if self._closed:
-                    # Closed while this request was in flight: a connection it opened or gave
-                    # back went to a pool that close() had already emptied.
-                    pool.close()
+                self._leave(pool)
         except httpx.TimeoutException as exc:
             sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
             raise TransportError(

@@ -168,3 +168,51 @@ def test_pools_share_one_tls_context(monkeypatch: pytest.MonkeyPatch) -> None:
     finally:
         transport.close()
     assert len(pools) == 6 and len(made) == 1
+
+
+def test_a_connection_opening_while_the_client_closes_is_closed_too(
+    sandbox: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The ResourceWarning of the UI tests (a dialog's "load campaigns" task still connecting
+    # when the session fixture closed the client): httpcore's pool.close() forgets a
+    # connection whose socket is still being opened, so the socket was never closed.
+    from httpcore._backends.sync import SyncBackend
+
+    opened: list[Any] = []
+    connecting, closing = threading.Event(), threading.Event()
+    original = SyncBackend.connect_tcp
+
+    def slow_connect(self: SyncBackend, *args: Any, **kwargs: Any) -> Any:
+        stream = original(self, *args, **kwargs)
+        opened.append(stream)
+        connecting.set()
+        closing.wait(10)
+        return stream
+
+    monkeypatch.setattr(SyncBackend, "connect_tcp", slow_connect)
+    transport = Transport(sandbox.base_url, TOKEN, retry=NO_RETRY)
+    outcome: list[object] = []
+
+    def send() -> None:
+        try:
+            outcome.append(transport.call("/campaigns/search", {}, idempotent=True)[1])
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=send)
+    worker.start()
+    try:
+        assert connecting.wait(10)
+        transport.close()
+    finally:
+        closing.set()
+        worker.join(10)
+    sockets = [stream.get_extra_info("socket") for stream in opened]
+    still_open = [sock.fileno() != -1 for sock in sockets]
+    for sock in sockets:
+        sock.close()
+    assert still_open == [False]
+    # The request already in flight was answered; the client takes no new ones.
+    assert outcome == [1]
+    with pytest.raises(RuntimeError, match="closed"):
+        transport.call("/campaigns/search", {}, idempotent=True)
