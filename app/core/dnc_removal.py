@@ -7,7 +7,10 @@ reason, or not attempted because the user cancelled first.
 
 ``/dnc/delete`` names an entry by number + code + scope, not by id, and for purpose scope it
 removes the number's entry for every purpose. Inputs that name the same target therefore
-share one call and its outcome.
+share one call and its outcome. Before a purpose-scope call the number's purpose entries are
+looked up (:func:`purpose_entries`) and all of them go into the journal's ``before``, so each
+one removed can be put back; the bulk removal job (:mod:`app.core.removal_job`) uses the same
+look-up to refuse a removal for one purpose that would take other purposes with it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from app.api.client import ApiClient, DncQuery
 from app.api.concurrency import bounded_map
 from app.api.models import DncEntry, WriteResult, WriteStatus
 from app.api.paging import Cancelled
@@ -27,6 +31,43 @@ from app.core.session import Session
 DEFAULT_CONCURRENCY = 8
 
 Progress = Callable[[int, int], None]
+
+
+def purpose_entries(
+    api: ApiClient, phone_number: str, phone_code: str, cancel: threading.Event | None = None
+) -> list[DncEntry]:
+    """The number's purpose-scope entries, every purpose: what a purpose-scope delete removes.
+
+    A read (``/dnc/search`` with campaign_id -1 and no purpose filter), made just before the
+    delete so the journal can record each entry it takes off the list.
+    """
+    query = DncQuery(scope=Scope.purpose(""), phone_number=phone_number, phone_code=phone_code)
+    return list(api.iter_dnc(query, cancel=cancel))
+
+
+def purpose_names(entries: Sequence[DncEntry]) -> list[str]:
+    """The distinct purposes of ``entries`` (compared case-insensitively), in sorted order."""
+    names: dict[str, str] = {}
+    for entry in entries:
+        text = entry.purpose.strip()
+        names.setdefault(text.casefold(), text)
+    return sorted(names.values(), key=str.casefold)
+
+
+def quote_purposes(names: Sequence[str]) -> str:
+    """``'A'``, ``'A' and 'B'``, ``'A', 'B' and 'C'`` (a blank purpose as ``(blank)``)."""
+    quoted = [repr(n) if n else "(blank)" for n in names]
+    if len(quoted) <= 1:
+        return "".join(quoted)
+    return f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def removed_purposes_text(entries: Sequence[DncEntry]) -> str:
+    """The row message naming the purposes a delete took, when it took more than one."""
+    names = purpose_names(entries)
+    if len(names) <= 1:
+        return ""
+    return f"removed for purposes {quote_purposes(names)}"
 
 
 class Outcome(Enum):
@@ -125,26 +166,36 @@ def remove_dnc_entries(
     if progress is not None:
         progress(0, total)
 
-    def remove(key: tuple[str, str, str]) -> WriteResult:
+    def remove(key: tuple[str, str, str]) -> tuple[WriteResult, list[DncEntry] | None]:
         first = targets[groups[key][0]]
         if cancel is not None and cancel.is_set():
             raise Cancelled
-        return session.delete_dnc(
+        before: DncEntry | list[DncEntry] | None = first.entry
+        removed: list[DncEntry] | None = None
+        if first.scope.is_purpose:
+            # The delete takes every purpose: journal each entry it removes, not only the
+            # one picked (a read; cancelling it sends nothing).
+            before = removed = purpose_entries(
+                session.api, first.phone_number, first.phone_code, cancel
+            )
+        result = session.delete_dnc(
             first.phone_number,
             first.phone_code,
             first.scope,
             lead_status=lead_status or None,
-            before=first.entry,
+            before=before,
             not_found_ok=True,
             job=job,
             note=note,
             # No cancel here: cancelling between retries of a request that may have reached
             # the service would leave its outcome unknown. Calls in flight run to the end.
         )
+        return result, removed
 
     for finished in bounded_map(remove, list(groups), concurrency=concurrency, stop=cancel):
+        result, removed = finished.result if finished.result is not None else (None, None)
         for index in groups[finished.item]:
-            outcomes[index] = _outcome(targets[index], finished.result, finished.error)
+            outcomes[index] = _outcome(targets[index], result, finished.error, removed)
         done += len(groups[finished.item])
         if progress is not None:
             progress(done, total)
@@ -156,7 +207,10 @@ def remove_dnc_entries(
 
 
 def _outcome(
-    target: RemovalTarget, result: WriteResult | None, error: BaseException | None
+    target: RemovalTarget,
+    result: WriteResult | None,
+    error: BaseException | None,
+    removed: list[DncEntry] | None = None,
 ) -> RemovalOutcome:
     if isinstance(error, Cancelled):
         return RemovalOutcome(target, Outcome.NOT_ATTEMPTED, "cancelled before it was sent")
@@ -166,4 +220,4 @@ def _outcome(
         return RemovalOutcome(
             target, Outcome.NOT_FOUND, result.message or "not on the list (already removed?)"
         )
-    return RemovalOutcome(target, Outcome.REMOVED)
+    return RemovalOutcome(target, Outcome.REMOVED, removed_purposes_text(removed or []))

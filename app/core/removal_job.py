@@ -4,6 +4,15 @@ Each row is deleted in its scope (from the file's scope column or the job's scop
 journaled :class:`Session`, optionally re-statusing the leads on that number to a lead status the
 service knows (checked against ``/status/search`` before anything is sent). A number that is
 not on the list is reported as ``not_found``, not as an error.
+
+``/dnc/delete`` in purpose scope removes the number's entry for *every* purpose. So before a
+purpose-scope row is sent, the number's purpose entries are looked up
+(:func:`~app.core.dnc_removal.purpose_entries`): a row naming one purpose (``purpose:Surveys``)
+whose number is also listed for another purpose is not sent and ends ``failed``, saying which
+other purposes would have gone; a row naming a purpose the number is not listed for, while it
+is for others, ends ``not_found`` and nothing is sent. A purpose scope without text means
+every purpose. Whenever a purpose-scope delete is sent, the journal's ``before`` holds every
+entry looked up (id, purpose, reason, insert date), so each can be put back.
 """
 
 from __future__ import annotations
@@ -12,8 +21,16 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from app.api.client import ApiClient
-from app.api.models import WriteStatus
+from app.api.errors import TransportError
+from app.api.models import DncEntry, WriteStatus
+from app.api.scope import Scope
 from app.core.connections import Connection
+from app.core.dnc_removal import (
+    purpose_entries,
+    purpose_names,
+    quote_purposes,
+    removed_purposes_text,
+)
 from app.core.job_exec import execute
 from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
@@ -58,13 +75,60 @@ def stage_removal(
     )
 
 
+def other_purposes_refusal(others: list[str]) -> str:
+    """The message of a row not sent because the delete would also take ``others``."""
+    noun = "purpose" if len(others) == 1 else "purposes"
+    return (
+        f"not removed: the number is also on the list for {noun} {quote_purposes(others)}, "
+        "and the service removes every purpose at once; remove it with scope purpose "
+        "(all purposes) to take them all off"
+    )
+
+
+def _purpose_check(
+    session: Session, row: JobRow, scope: Scope
+) -> tuple[list[DncEntry], RowResult | None]:
+    """The number's purpose entries, and the row's result if the delete must not be sent."""
+    try:
+        entries = purpose_entries(session.api, row.national, row.phone_code)
+    except TransportError as exc:
+        # Only the look-up went unanswered: the row is held and resent like any unanswered
+        # row, but its message must not say the delete may have been done.
+        raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
+    named = scope.purpose_text.strip()
+    if not named or not entries:
+        # No text: every purpose was asked for. Nothing listed: the delete answers "not
+        # found" (worded below, including after a lost answer or a resend).
+        return entries, None
+    wanted = named.casefold()
+    others = [p for p in purpose_names(entries) if p.casefold() != wanted]
+    if not others:
+        return entries, None
+    if len(others) == len(purpose_names(entries)):
+        # The asked purpose is not listed; deleting would only take the other purposes.
+        text = (
+            f"not on the list for purpose {named!r}; the number's entries for "
+            f"{'purpose' if len(others) == 1 else 'purposes'} {quote_purposes(others)} "
+            "were left on the list (nothing was sent)"
+        )
+        return entries, RowResult(Outcome.NOT_FOUND, text)
+    return entries, RowResult(Outcome.FAILED, other_purposes_refusal(others))
+
+
 def delete_sender(session: Session, job_id: str, note: str, lead_status: str) -> SendFn:
     def send(row: JobRow, resent: bool) -> RowResult:
+        scope = scope_from_text(row.scope)
+        before: list[DncEntry] | None = None
+        if scope.is_purpose:
+            before, refused = _purpose_check(session, row, scope)
+            if refused is not None:
+                return refused
         result = session.delete_dnc(
             row.national,
             row.phone_code,
-            scope_from_text(row.scope),
+            scope,
             lead_status=lead_status or None,
+            before=before,
             not_found_ok=True,
             job=job_id,
             note=note,
@@ -83,6 +147,8 @@ def delete_sender(session: Session, job_id: str, note: str, lead_status: str) ->
                 text = "not on the list in this scope"
             return RowResult(Outcome.NOT_FOUND, text)
         parts = []
+        if before is not None and (purposes := removed_purposes_text(before)):
+            parts.append(purposes)
         if lead_status:
             parts.append(f"leads on this number set to {lead_status}")
         if resent:

@@ -8,7 +8,7 @@ crash between the two leaves a trace that the write may have happened.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from app.api.client import ApiClient
@@ -204,18 +204,33 @@ class Session:
         scope: Scope,
         *,
         lead_status: str | None = None,
-        before: DncEntry | None = None,
+        before: DncEntry | Sequence[DncEntry] | None = None,
         not_found_ok: bool = False,
         job: str = "",
         note: str = "",
         cancel: threading.Event | None = None,
     ) -> WriteResult:
-        """Remove a number from a scope; ``note`` is the removal reason the user gave."""
+        """Remove a number from a scope; ``note`` is the removal reason the user gave.
+
+        ``before`` is what the journal's intent keeps so the removal can be undone: one entry
+        (its values), or every entry the call removes, as looked up just before it (a
+        purpose-scope delete removes the number's entry for every purpose). A sequence is
+        recorded as the request's target plus ``entries``, one dict per entry (id, purpose,
+        reason, insert date …), even when it is empty. Without ``before`` the intent holds
+        the request's parameters.
+        """
         details: dict[str, str] = {
             "phone_number": phone_number,
             "phone_code": phone_code,
             "campaign_id": scope.api_campaign_id,
         }
+        recorded: dict[str, Any]
+        if before is None:
+            recorded = details
+        elif isinstance(before, DncEntry):
+            recorded = before.as_dict()
+        else:
+            recorded = {**details, "entries": [entry.as_dict() for entry in before]}
         if lead_status:
             details["update_lead_status"] = "true"
             details["lead_status"] = lead_status
@@ -231,7 +246,7 @@ class Session:
                 cancel=cancel,
             ),
             phone=e164(phone_number, phone_code),
-            before=before.as_dict() if before is not None else details,
+            before=recorded,
             after=details if lead_status else None,
             job=job,
             note=note,

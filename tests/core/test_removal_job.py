@@ -10,8 +10,10 @@ from typing import Any
 import openpyxl
 import pytest
 
-from app.api.client import ApiClient
+from app.api.client import ApiClient, DncQuery
+from app.api.models import DncEntry
 from app.api.scope import Scope
+from app.api.transport import RetryPolicy
 from app.core.connections import Connection
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
@@ -190,3 +192,162 @@ def test_count_numbers_of_a_table_below_row_50(tmp_path: Path) -> None:
     assert count_numbers(JobSettings(path, Scope.global_())) == 12
     words = _workbook(tmp_path / "words.xlsx", {"Sheet1": [["Name"], ["Ann"], ["Bob"]]})
     assert count_numbers(JobSettings(words, Scope.global_())) == 0
+
+
+# ---------------------------------------------------------------- purpose scope
+# /dnc/delete with campaign_id -1 removes the number's entries for every purpose at once.
+
+OTHER_PURPOSE_REFUSAL = (
+    "not removed: the number is also on the list for purpose 'Marketing', and the service "
+    "removes every purpose at once; remove it with scope purpose (all purposes) to take them "
+    "all off"
+)
+
+
+def _purpose_entries(api: ApiClient, number: str) -> dict[str, DncEntry]:
+    query = DncQuery(scope=Scope.purpose(""), phone_number=number, phone_code="1")
+    return {e.purpose: e for e in api.iter_dnc(query)}
+
+
+def _delete_intents(session: Session, job: str) -> list[Any]:
+    return [
+        e
+        for e in session.journal.query(job=job)
+        if e.phase == "intent" and e.operation == "dnc.delete"
+    ]
+
+
+def _phones(path: Path, numbers: list[str]) -> Path:
+    path.write_text("Phone\n" + "".join(f"{n}\n" for n in numbers))
+    return path
+
+
+def _run(session: Session, tmp_path: Path, settings: JobSettings) -> tuple[Any, dict[str, Any]]:
+    store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
+    assert run_removal(store, session) is JobStatus.FINISHED
+    return store, job_summary(store)
+
+
+def test_purpose_removal_is_refused_when_the_number_has_another_purpose(
+    session: Session, tmp_path: Path
+) -> None:
+    # The black-box reproduction: Surveys and Marketing, remove --scope purpose:Surveys.
+    api = session.api
+    api.insert_dnc("2025558101", "1", Scope.purpose("Surveys"), reason="survey opt-out")
+    api.insert_dnc("2025558101", "1", Scope.purpose("Marketing"), reason="asked on call")
+    path = _phones(tmp_path / "pp.csv", ["2025558101"])
+    store, s = _run(session, tmp_path, JobSettings(path, Scope.purpose("Surveys")))
+    assert (s["removed"], s["not_found"], s["failed"]) == (0, 0, 1)
+    (row,) = store.rows()
+    assert row.outcome == "failed" and row.message == OTHER_PURPOSE_REFUSAL
+    assert set(_purpose_entries(api, "2025558101")) == {"Surveys", "Marketing"}
+    assert _delete_intents(session, s["job"]) == []
+
+
+def test_removing_the_only_purpose_removes_it_and_journals_the_entry(
+    session: Session, tmp_path: Path
+) -> None:
+    api = session.api
+    # Another number's other purpose, and a global entry of this one, are not touched.
+    api.insert_dnc("2025558102", "1", Scope.purpose("surveys"), reason="web form")
+    api.insert_dnc("2025558102", "1", Scope.global_())
+    api.insert_dnc("2025558103", "1", Scope.purpose("Marketing"))
+    entry = _purpose_entries(api, "2025558102")["surveys"]
+    path = _phones(tmp_path / "one.csv", ["2025558102"])
+    store, s = _run(session, tmp_path, JobSettings(path, Scope.purpose("Surveys")))
+    assert (s["removed"], s["failed"]) == (1, 0)
+    assert [r.message for r in store.rows()] == [""]
+    assert _purpose_entries(api, "2025558102") == {}
+    assert set(_purpose_entries(api, "2025558103")) == {"Marketing"}
+    assert api.search_dnc(DncQuery(scope=Scope.global_(), phone_number="2025558102")).total == 1
+    (intent,) = _delete_intents(session, s["job"])
+    assert intent.before["campaign_id"] == "-1"
+    assert intent.before["entries"] == [entry.as_dict()]
+    assert intent.before["entries"][0]["reason"] == "web form"
+
+
+def test_purpose_scope_without_text_removes_every_purpose_and_journals_them_all(
+    session: Session, tmp_path: Path
+) -> None:
+    api = session.api
+    api.insert_dnc("2025558104", "1", Scope.purpose("Surveys"), reason="survey opt-out")
+    api.insert_dnc("2025558104", "1", Scope.purpose("Marketing"), reason="asked on call")
+    entries = _purpose_entries(api, "2025558104")
+    path = _phones(tmp_path / "all.csv", ["2025558104"])
+    store, s = _run(session, tmp_path, JobSettings(path, Scope.purpose("")))
+    assert (s["removed"], s["failed"]) == (1, 0)
+    (row,) = store.rows()
+    assert row.scope == "purpose:"
+    assert row.message == "removed for purposes 'Marketing' and 'Surveys'"
+    assert _purpose_entries(api, "2025558104") == {}
+    (intent,) = _delete_intents(session, s["job"])
+    recorded = sorted(intent.before["entries"], key=lambda e: e["purpose"])
+    assert recorded == [entries["Marketing"].as_dict(), entries["Surveys"].as_dict()]
+    assert {e["reason"] for e in recorded} == {"survey opt-out", "asked on call"}
+    assert all(e["id"] and e["insert_date"] for e in recorded)
+
+
+def test_purpose_scope_column_per_row(session: Session, tmp_path: Path) -> None:
+    api = session.api
+    for number, purposes in (
+        ("2025558111", ["Surveys", "Marketing"]),  # purpose:Surveys: refused
+        ("2025558112", ["Surveys", "Marketing"]),  # purpose (no text): both go
+        ("2025558113", ["Sales"]),  # purpose:SALES: the only one, goes
+        ("2025558114", ["Marketing"]),  # purpose:Surveys: not listed for it, nothing sent
+    ):
+        for purpose in purposes:
+            api.insert_dnc(number, "1", Scope.purpose(purpose))
+    path = _csv(
+        tmp_path / "scoped.csv",
+        [
+            ["2025558111", "purpose:Surveys"],
+            ["2025558112", "purpose"],
+            ["2025558113", "purpose:SALES"],
+            ["2025558114", "purpose:Surveys"],
+        ],
+    )
+    store, s = _run(session, tmp_path, JobSettings(path, Scope.global_()))
+    by_number = {r.national: r for r in store.rows()}
+    assert [by_number[f"202555811{i}"].outcome for i in range(1, 5)] == [
+        "failed",
+        "removed",
+        "removed",
+        "not_found",
+    ]
+    assert by_number["2025558111"].message == OTHER_PURPOSE_REFUSAL
+    assert by_number["2025558112"].message == "removed for purposes 'Marketing' and 'Surveys'"
+    assert by_number["2025558114"].message == (
+        "not on the list for purpose 'Surveys'; the number's entries for purpose 'Marketing' "
+        "were left on the list (nothing was sent)"
+    )
+    assert set(_purpose_entries(api, "2025558111")) == {"Surveys", "Marketing"}
+    assert _purpose_entries(api, "2025558112") == {}
+    assert _purpose_entries(api, "2025558113") == {}
+    assert set(_purpose_entries(api, "2025558114")) == {"Marketing"}
+    intents = _delete_intents(session, s["job"])
+    assert sorted(len(e.before["entries"]) for e in intents) == [1, 2]
+
+
+def test_a_lost_answer_to_the_look_up_does_not_say_the_delete_may_have_been_done(
+    make_sandbox: Any, tmp_path: Path
+) -> None:
+    server = make_sandbox()
+    server.bulk_seed_dnc([("2025558120", "1", "-1", "", "Surveys")])
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    session = Session(
+        Connection("Down", server.base_url),
+        ApiClient(server.base_url, TOKEN, retry=RetryPolicy(attempts=1)),
+        journal,
+    )
+    path = _phones(tmp_path / "r.csv", ["2025558120"])
+    store, _ = stage_removal(
+        JobSettings(path, Scope.purpose("Surveys")), tmp_path / "jobs", connection=None
+    )
+    server.set_faults(drop_rate=1.0)  # the service answers nothing (the search included)
+    assert run_removal(store, session) is JobStatus.FINISHED
+    (row,) = store.rows()
+    assert row.outcome == "failed" and "/dnc/search" in row.message, row.message
+    assert "may have done it" not in row.message
+    assert [e for e in journal.query() if e.operation == "dnc.delete"] == []
+    session.close()
+    journal.close()
