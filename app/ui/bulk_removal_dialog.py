@@ -47,8 +47,10 @@ from app.ui.status_picker import StatusPicker, status_warnings
 from app.ui.tasks import TaskRunner
 
 PURPOSE_WARNING = (
-    "⚠ The service removes a number's purpose entry for every purpose at once, not only the "
-    "purpose named here."
+    "⚠ The service removes a number's entries for every purpose at once. With a purpose named "
+    "here, a number that is also listed for another purpose is not removed (its row is "
+    "reported as failed, naming the other purposes); leave the purpose blank to remove the "
+    "numbers for every purpose."
 )
 CALL_AGAIN_WARNING = (
     "Numbers taken off the DNC list may be called again in the scope chosen. US rules (47 CFR "
@@ -163,6 +165,7 @@ class RemovalOptionsPage(QWizardPage):
         self.campaign_combo = QComboBox(self)
         self.campaign_combo.setPlaceholderText("Loading campaigns…")
         self.purpose_edit = QLineEdit(self)
+        self.purpose_edit.setPlaceholderText("Blank: every purpose")
         self.purpose_warning = QLabel(PURPOSE_WARNING, self)
         self.purpose_warning.setWordWrap(True)
         self.reason_edit = QLineEdit(self)
@@ -274,8 +277,8 @@ class RemovalOptionsPage(QWizardPage):
             cid = self.campaign_combo.currentData()
             return Scope.campaign(cid) if cid else None
         if kind == "purpose":
-            text = self.purpose_edit.text().strip()
-            return Scope.purpose(text) if text else None
+            # Blank is a choice, not a missing field: the purpose scope with every purpose.
+            return Scope.purpose(self.purpose_edit.text().strip())
         return Scope.global_()
 
     def _changed(self) -> None:

@@ -109,6 +109,47 @@ def test_file_of_numbers_without_restatus(
     assert after == before
 
 
+def test_purpose_scope_blank_removes_every_purpose_and_named_one_keeps_others(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any
+) -> None:
+    # 2025550001 is listed for two purposes, 2025550002 for one. Named "Surveys": only the
+    # number with no other purpose goes. Blank: every purpose of the number goes.
+    sandbox.bulk_seed_dnc(
+        [
+            ("2025550001", "1", "-1", "", "Surveys"),
+            ("2025550001", "1", "-1", "", "Marketing"),
+            ("2025550002", "1", "-1", "", "Surveys"),
+        ]
+    )
+
+    def remove(purpose: str) -> dict[str, Any]:
+        dialog = dialog_for(qtbot, session, runner)
+        dialog.source_page.paste_radio.setChecked(True)
+        dialog.source_page.paste_edit.setPlainText("2025550001\n2025550002\n")
+        dialog.next()
+        options = dialog.options_page
+        options.scope_combo.setCurrentIndex(options.scope_combo.findData("purpose"))
+        assert options.purpose_warning.isVisibleTo(options)
+        assert "leave the purpose blank" in options.purpose_warning.text()
+        options.purpose_edit.setText(purpose)
+        options.reason_edit.setText("Consumer asked, ticket 12")
+        assert options.isComplete(), options.missing.text()
+        with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+            dialog.next()
+        return dict(finished.args[0])
+
+    def left() -> set[tuple[str, str]]:
+        rows = sandbox.store.all("SELECT phone_number, purpose FROM dnc")
+        return {(r["phone_number"], r["purpose"]) for r in rows}
+
+    named = remove("Surveys")
+    assert (named["removed"], named["failed"]) == (1, 1)
+    assert left() == {("2025550001", "Surveys"), ("2025550001", "Marketing")}
+    every = remove("")
+    assert every["removed"] == 1 and every["not_found"] == 1
+    assert left() == set()
+
+
 def test_the_count_is_of_the_sheet_the_removal_reads(
     qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
