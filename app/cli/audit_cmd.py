@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from app.api.errors import ApiError, NotFoundError
@@ -24,7 +23,7 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.core.redaction import SECRETS
+from app.cli.connection_args import fail
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,8 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"dnc-desk audit: {SECRETS.redact(message)}", file=sys.stderr)
-    return status
+    return fail(message, status, prefix="dnc-desk audit: ")
 
 
 def run(args: argparse.Namespace) -> int:

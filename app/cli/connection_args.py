@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from app.api.client import ApiClient
@@ -27,6 +30,10 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+
+# Whether the command runs with --json: a refusal is then also one JSON object on stdout, so a
+# script's parser never gets an empty string. Set by app.cli.main for the command's run.
+_JSON_REFUSALS: ContextVar[bool] = ContextVar("json_refusals", default=False)
 
 
 class CliError(Exception):
@@ -101,9 +108,28 @@ def describe_api_error(exc: ApiError, connection: Connection) -> str:
     return f"The service at {connection.base_url} answered with an error: {exc.describe()}"
 
 
-def fail(message: str, status: int = EXIT_FAILED) -> int:
-    print(SECRETS.redact(message), file=sys.stderr)
+@contextmanager
+def json_refusals(enabled: bool) -> Iterator[None]:
+    """Within this block :func:`fail` also prints its sentence as JSON when ``enabled``."""
+    token = _JSON_REFUSALS.set(enabled)
+    try:
+        yield
+    finally:
+        _JSON_REFUSALS.reset(token)
+
+
+def fail(message: str, status: int = EXIT_FAILED, *, prefix: str = "") -> int:
+    """Refuse: ``prefix + message`` on stderr and, under ``--json``, ``{"error": message,
+    "exit_status": status}`` on stdout. Returns ``status``."""
+    print(SECRETS.redact(prefix + message), file=sys.stderr)
+    if _JSON_REFUSALS.get():
+        emit_json({"error": message, "exit_status": status})
     return status
+
+
+def warn(message: str) -> None:
+    """A sentence on stderr only (the JSON, if any, was printed already)."""
+    print(SECRETS.redact(message), file=sys.stderr)
 
 
 def emit_json(data: dict[str, Any]) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,8 +22,8 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
+from app.cli.connection_args import fail
 from app.core.paths import AppPaths
-from app.core.redaction import SECRETS
 
 if TYPE_CHECKING:
     from app.core.snapshots import SnapshotData
@@ -40,8 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"dnc-desk diff: {SECRETS.redact(message)}", file=sys.stderr)
-    return status
+    return fail(message, status, prefix="dnc-desk diff: ")
 
 
 def _resolve(name: str) -> Path:

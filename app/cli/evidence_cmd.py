@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.core.redaction import SECRETS
+from app.cli.connection_args import fail
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"dnc-desk evidence: {SECRETS.redact(message)}", file=sys.stderr)
-    return status
+    return fail(message, status, prefix="dnc-desk evidence: ")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -49,6 +49,7 @@ _REASONS = {
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("list", choices=[k.value for k in ListKind], help="the list to export")
     parser.add_argument("--out", type=Path, required=True, metavar="PATH", help=".xlsx or .csv")
+    parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     filters = parser.add_argument_group("filters")
     filters.add_argument("--scope", help="global, campaign:ID or purpose[:TEXT]")
     filters.add_argument("--phone-number", default="")
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         if args.out.suffix.lower() not in (".xlsx", ".csv"):
             raise CliError("--out must end in .xlsx or .csv.", EXIT_USAGE)
         query = _query(args)
-        args.out = check_export_path(args.out)
+        args.out = check_export_path(args.out, overwrite=args.overwrite)
         session = open_session(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
 from app.api.errors import ApiError
@@ -22,7 +21,7 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.core.redaction import SECRETS
+from app.cli.connection_args import fail
 
 if TYPE_CHECKING:
     from app.core.list_health import HealthReport
@@ -37,8 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"dnc-desk health: {SECRETS.redact(message)}", file=sys.stderr)
-    return status
+    return fail(message, status, prefix="dnc-desk health: ")
 
 
 def _report_json(report: HealthReport) -> dict[str, object]:

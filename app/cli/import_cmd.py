@@ -4,11 +4,17 @@ Also holds the parts ``dnc-desk remove`` shares (arguments, signals, output), si
 is the same job run backwards. Exit 0 when the job ran to its end (even with invalid rows),
 1 when it could not run, 2 for bad arguments, 130 when interrupted (the job is paused and
 the command to resume it is printed).
+
+A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
+used again by ``--resume`` unless given again (the account's limit has not changed). A report
+that cannot be written where asked once the rows were sent goes to the jobs folder instead,
+and the result says so: the job itself ran, so the counts are still printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 import time
@@ -22,6 +28,7 @@ from app.api.client import ApiClient
 from app.api.errors import ApiError
 from app.api.scope import Scope, ScopeError
 from app.cli.connection_args import (
+    EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
@@ -31,11 +38,14 @@ from app.cli.connection_args import (
     emit_json,
     fail,
     open_session,
+    warn,
 )
 from app.cli.output_paths import check_report_path
 from app.core import phones
 from app.core.connections import Connection
-from app.core.job_exec import finish_dry_run, job_summary
+from app.core.entry_validation import MAX_TEXT
+from app.core.job_exec import finish_dry_run, job_summary, report_path
+from app.core.job_report import write_report
 from app.core.job_runner import JobAborted, JobControl, JobProgress
 from app.core.job_staging import JobSettings, MappingError
 from app.core.job_store import JobStatus, JobStore
@@ -48,6 +58,10 @@ from app.core.sheet_types import SheetError
 
 StageFn = Callable[..., tuple[JobStore, CheckSummary]]
 RunFn = Callable[..., JobStatus]
+
+DEFAULT_CONCURRENCY = 8
+# Statuses after which a job sends nothing more.
+ENDED = (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN)
 
 
 def _concurrency(text: str) -> int:
@@ -80,13 +94,29 @@ def add_job_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--phone-code", metavar="CODE", default="1", help="country code for numbers without one"
     )
-    parser.add_argument("--concurrency", type=_concurrency, default=8, help="1-32 (default 8)")
     parser.add_argument(
-        "--rate-limit", type=_positive, metavar="N", help="at most N requests per minute"
+        "--concurrency",
+        type=_concurrency,
+        metavar="N",
+        help=f"requests in flight, 1-32 (default {DEFAULT_CONCURRENCY}; --resume keeps the job's)",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        type=_positive,
+        metavar="N",
+        help="at most N requests per minute (--resume keeps the job's)",
     )
     parser.add_argument("--dry-run", action="store_true", help="check the file, send nothing")
     parser.add_argument(
-        "--report", type=Path, metavar="PATH", help="where to write the xlsx report"
+        "--report",
+        type=Path,
+        metavar="PATH",
+        help="where to write the xlsx report (missing folders are created)",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a file already at --report (never the file being read)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     parser.add_argument("--name", default="", help="a name for the job")
@@ -102,15 +132,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--purpose", default="", help="purpose for rows without one")
 
 
+def check_text_length(option: str, text: str) -> str:
+    """``--reason`` / ``--purpose`` text the service can store (it refuses over MAX_TEXT)."""
+    if len(text) > MAX_TEXT:
+        raise CliError(
+            f"{option} is {len(text):,} characters long; the service takes at most {MAX_TEXT}.",
+            EXIT_USAGE,
+        )
+    return text
+
+
 def parse_scope(text: str | None, purpose: str) -> Scope:
     if not text:
         raise CliError("--scope is required: global, campaign:ID or purpose:TEXT.", EXIT_USAGE)
     if text.strip().lower() == "purpose" and purpose:
-        return Scope.purpose(purpose)
+        return Scope.purpose(check_text_length("--purpose", purpose))
     try:
-        return Scope.parse(text)
+        scope = Scope.parse(text)
     except ScopeError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
+    if scope.is_purpose:
+        check_text_length("The purpose of --scope", scope.purpose_text)
+    return scope
 
 
 def parse_phone_code(text: str) -> str:
@@ -179,14 +222,86 @@ def resume_hint(command: str, store: JobStore) -> str:
     meta = store.meta()
     connection, base_url = meta.get("connection", ""), meta.get("base_url", "")
     where = f"--base-url {base_url}" if connection == base_url else f'--connection "{connection}"'
-    return f"dnc-desk {command} --resume {meta.get('job_id', store.path)} {where}"
+    pace = ""
+    if meta.get("concurrency") and meta["concurrency"] != DEFAULT_CONCURRENCY:
+        pace += f" --concurrency {meta['concurrency']}"
+    if meta.get("rate_limit"):
+        pace += f" --rate-limit {meta['rate_limit']}"
+    return f"dnc-desk {command} --resume {meta.get('job_id', store.path)} {where}{pace}"
+
+
+def job_pace(args: argparse.Namespace, store: JobStore | None) -> None:
+    """Settle ``args.concurrency`` and ``args.rate_limit``: as given, else the job's own (on
+    ``--resume``), else the defaults; what was given is stored in the job for later resumes."""
+    meta = store.meta() if store is not None else {}
+    given: dict[str, int] = {}
+    if args.concurrency is None:
+        stored = meta.get("concurrency")
+        args.concurrency = stored if isinstance(stored, int) else DEFAULT_CONCURRENCY
+    else:
+        given["concurrency"] = args.concurrency
+    if args.rate_limit is None:
+        stored = meta.get("rate_limit")
+        args.rate_limit = stored if isinstance(stored, int) else None
+    else:
+        given["rate_limit"] = args.rate_limit
+    if store is not None and given:
+        store.set_meta(given)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def report_fallback(store: JobStore, exc: OSError) -> None:
+    """The report could not be written at its path (``exc``): write it to the jobs folder.
+
+    The job's meta then names the new place (so ``--resume`` and the result print a report
+    that exists) and keeps the place asked for and why, for the result's warning.
+    """
+    wanted = report_path(store)
+    fallback = store.path.with_suffix(".xlsx")
+    if wanted.expanduser().resolve() == fallback.resolve():
+        store.set_meta({"report_error": f"{wanted}: {_reason(exc)}"})
+        return
+    try:
+        write_report(store, fallback)
+    except OSError as second:
+        store.set_meta({"report_error": f"{wanted}: {_reason(exc)}; {fallback}: {_reason(second)}"})
+        return
+    store.set_meta(
+        {"report": str(fallback), "report_moved": {"from": str(wanted), "reason": _reason(exc)}}
+    )
+
+
+def ensure_report(store: JobStore) -> None:
+    """Write an ended job's report again if its file is gone (or was never written)."""
+    if report_path(store).is_file():
+        return
+    try:
+        write_report(store, report_path(store))
+    except OSError as exc:
+        report_fallback(store, exc)
 
 
 def result_summary(store: JobStore) -> dict[str, Any]:
-    """The job's counts plus ``warnings``: sentences about what the check could not do."""
+    """The job's counts plus ``warnings``: sentences about what the check could not do, and
+    where the report went if not where it was asked for. ``report`` is None when no report
+    file exists (a path that does not exist is never printed)."""
     meta = store.meta()
     warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
     summary = job_summary(store)
+    report = Path(summary["report"])
+    moved = meta.get("report_moved")
+    if not report.is_file():
+        summary["report"] = None
+        why = f": {meta['report_error']}" if meta.get("report_error") else ""
+        warnings.append(f"No report was written{why}.")
+    elif isinstance(moved, dict):
+        warnings.append(
+            f"The report could not be written to {moved.get('from')} ({moved.get('reason')}); "
+            f"it was written to the jobs folder instead: {report}."
+        )
     if summary["rows"] == 0:
         name = Path(str(meta.get("file", ""))).name
         header = meta.get("header_row")
@@ -225,7 +340,7 @@ def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> No
     print("  " + ", ".join(f"{k.replace('_', ' ')}: {summary[k]:,}" for k in keys))
     for warning in summary["warnings"]:
         print(f"  note: {warning}")
-    print(f"  report: {summary['report']}")
+    print(f"  report: {summary['report'] or 'none (see the note above)'}")
     print(f"  job: {summary['job']}")
 
 
@@ -265,9 +380,11 @@ def run_job_command(
             kind = "import" if command == "import" else "removal"
             if meta.get("kind") != kind:
                 raise CliError(f"Job {args.resume} is not a{'n' if kind[0] == 'i' else ''} {kind}.")
-            if meta.get("status") in (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN):
+            if meta.get("status") in ENDED:
+                ensure_report(store)
                 print_result(store, args, f"Job {meta['job_id']} has already ended.")
                 return EXIT_OK
+            job_pace(args, store)
             session = open_session(
                 _resume_args(args, store), paths, requests_per_minute=args.rate_limit
             )
@@ -283,9 +400,14 @@ def run_job_command(
                     "a text file has one table.",
                     EXIT_USAGE,
                 )
-            if args.report is not None:
-                args.report = check_report_path(args.report)
             job = settings(args, scope)
+            if args.report is not None:
+                # Checked after the other arguments: it creates the report's missing folders.
+                args.report = check_report_path(
+                    args.report, source=args.file, overwrite=args.overwrite
+                )
+                job = dataclasses.replace(job, report=args.report)
+            job_pace(args, None)
             # Without a connection (an offline dry run) campaign ids cannot be checked: the
             # staging counts them and the result says so.
             lookup = CampaignDirectory.unchecked()
@@ -298,32 +420,47 @@ def run_job_command(
                     validate(session, job)
             store, _ = stage_fn(job, paths.jobs_dir, connection=connection, campaign_lookup=lookup)
             if args.dry_run:
-                finish_dry_run(store)
+                try:
+                    finish_dry_run(store)
+                except OSError as exc:
+                    report_fallback(store, exc)
                 print_result(store, args, f"Dry run of {job.file.name}: nothing was sent.")
                 return EXIT_OK
+            # The job's pace, for --resume and its hint.
+            store.set_meta({"concurrency": args.concurrency, "rate_limit": args.rate_limit})
         assert session is not None and store is not None
         control = JobControl()
         show = progress_printer(not args.json and sys.stderr.isatty())
+        aborted = ""
         try:
             with interrupts_pause(control):
                 status = run_fn(
                     store, session, concurrency=args.concurrency, control=control, progress=show
                 )
         except JobAborted as exc:
-            if show is not None:
-                print(file=sys.stderr)
-            if args.json:
-                emit_json({**result_summary(store), "resume": resume_hint(command, store)})
-            return fail(f"{exc} Resume with: {resume_hint(command, store)}")
+            aborted = str(exc) or "The job stopped before its end."
+        except OSError as exc:
+            # The rows were sent but the report could not be written where asked.
+            status, aborted = _after_report_error(store, session, control, exc)
         if show is not None:
             print(file=sys.stderr)
+        if aborted:
+            sentence = f"{aborted} Resume with: {resume_hint(command, store)}"
+            if args.json:
+                emit_json(
+                    {
+                        **result_summary(store),
+                        "resume": resume_hint(command, store),
+                        "error": sentence,
+                        "exit_status": EXIT_FAILED,
+                    }
+                )
+            warn(sentence)
+            return EXIT_FAILED
         if status is JobStatus.PAUSED:
             if args.json:
                 emit_json({**result_summary(store), "resume": resume_hint(command, store)})
-            print(
-                f"Interrupted: job paused. Resume with: {resume_hint(command, store)}",
-                file=sys.stderr,
-            )
+            warn(f"Interrupted: job paused. Resume with: {resume_hint(command, store)}")
             return EXIT_INTERRUPTED
         meta = store.meta()
         print_result(store, args, f"{meta.get('name')}: {status.value}.")
@@ -344,9 +481,46 @@ def run_job_command(
             session.journal.close()
 
 
+def _after_report_error(
+    store: JobStore, session: Session, control: JobControl, exc: OSError
+) -> tuple[JobStatus, str]:
+    """The job's status and abort sentence (``""`` if none) after ``exc`` escaped the run.
+
+    Once the run loop has ended, the only file the run writes is the report: it goes to the
+    jobs folder instead, and the journal gets the end event the failed write skipped.
+    A job still marked running failed inside the loop: ``exc`` is raised again.
+    """
+    status = JobStatus(store.status)
+    if status not in (*ENDED, JobStatus.PAUSED):
+        raise exc
+    report_fallback(store, exc)
+    meta = store.meta()
+    aborted = ""
+    if status is JobStatus.PAUSED and not control.suspended.is_set():
+        aborted = str(meta.get("stopped_because") or "The job stopped before its end.")
+    session.journal.record_event(
+        connection=session.connection.name,
+        base_url=session.connection.base_url,
+        operation="job.pause" if status is JobStatus.PAUSED else "job.finish",
+        target=f"{meta.get('kind', 'job')} {meta.get('file', '')}",
+        note=str(meta.get("note", "")),
+        job=str(meta.get("job_id", "")),
+        details={
+            "name": meta.get("name", ""),
+            "status": store.status,
+            "counts": store.counts(),
+            "report": str(report_path(store)),
+            "report_error": f"{exc.filename or ''}: {_reason(exc)}",
+        },
+    )
+    return status, aborted
+
+
 def _import_settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
     if not args.into:
         raise CliError("--into is required: dnc or sms-opt-out.", EXIT_USAGE)
+    check_text_length("--reason", args.reason)
+    check_text_length("--purpose", args.purpose)
     return JobSettings(
         file=args.file,
         scope=scope,

@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 # Must equal app.core.sheet_reader.WORKER_FLAG; not imported from there to keep start-up light.
 SHEET_WORKER_FLAG = "--sheet-worker"
@@ -29,6 +30,20 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors, under ``--json``, are also one JSON object on
+    stdout (subcommand parsers are made of the same class)."""
+
+    json_errors = False
+
+    def error(self, message: str) -> NoReturn:
+        if _Parser.json_errors:
+            from app.cli.connection_args import EXIT_USAGE, emit_json
+
+            emit_json({"error": f"{self.prog}: {message}", "exit_status": EXIT_USAGE})
+        super().error(message)
+
+
 def _available(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
@@ -36,7 +51,7 @@ def _available(module: str) -> bool:
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with ``chosen`` only that subcommand's options are loaded
     (``""`` loads none, for the GUI and ``--help``)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dnc-desk",
         description="DNC Desk: keep a dialer's do-not-call and SMS opt-out lists right. "
         "Run without a subcommand to open the window.",
@@ -82,14 +97,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return sheet_worker.main(argv[1:])
     parser = build_parser(_chosen_subcommand(argv) or "")
-    args = parser.parse_args(argv)
+    # Before parsing, "--json" anywhere decides: a usage error has no parsed arguments yet.
+    _Parser.json_errors = "--json" in argv
+    try:
+        args = parser.parse_args(argv)
+    finally:
+        _Parser.json_errors = False
     if args.command:
+        from app.cli.connection_args import EXIT_INTERRUPTED, fail, json_refusals
+
         module = importlib.import_module(SUBCOMMANDS[args.command][0])
-        try:
-            return int(module.run(args))
-        except KeyboardInterrupt:
-            print("Interrupted.", file=sys.stderr)
-            return 130
+        with json_refusals(bool(getattr(args, "json", False))):
+            try:
+                return int(module.run(args))
+            except KeyboardInterrupt:
+                return fail("Interrupted.", EXIT_INTERRUPTED)
     if args.self_test:
         from app.cli.self_test import run_self_test
 

@@ -3,10 +3,17 @@
 A report path that is a folder or cannot be created used to surface only after the whole file
 had been read and checked (or, for an export, every page fetched), as an OSError naming the
 writer's temporary ``.part`` file. These checks say it first, in one sentence.
+
+They also keep a command from destroying a file: a report is never written over the
+spreadsheet being read (the vendor's original is the evidence), and a file already at
+``--report`` or ``--out`` is replaced only with ``--overwrite``. Missing folders are created
+here, and the folder is proved writable with a temporary file, so nothing is sent to the
+service for a report that could not be written.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from app.cli.connection_args import EXIT_FAILED, EXIT_USAGE, CliError
@@ -20,17 +27,21 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def writable_problem(path: Path) -> str:
-    """Why a file cannot be written at ``path`` (``""`` when it can), touching nothing.
+    """Why a file cannot be written at ``path`` (``""`` when it can).
 
-    The probe creates and removes ``PATH.part`` (the name the writers use) when the folder
-    exists, so read-only mounts, permissions and pseudo file systems are all caught.
+    Missing folders are created (and stay: the file will go there). The probe creates and
+    removes ``PATH.part`` (the name the writers use), so read-only mounts, permissions and
+    pseudo file systems are all caught.
     """
     parent = path.parent
     if not parent.exists():
         existing = _nearest_existing(path)
         if not existing.is_dir():
             return f"{existing} is a file, not a folder"
-        return ""  # the writers create missing folders
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"the folder {parent} cannot be created ({exc.strerror or exc})"
     if not parent.is_dir():
         return f"{parent} is a file, not a folder"
     probe = path.with_name(path.name + ".part")
@@ -45,16 +56,40 @@ def writable_problem(path: Path) -> str:
     return ""
 
 
-def check_report_path(path: Path) -> Path:
-    """``--report PATH`` for an import or removal: an .xlsx file that can be written."""
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (links, ``..``, case-insensitive disks included)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.expanduser().resolve() == b.expanduser().resolve()
+
+
+def check_report_path(path: Path, *, source: Path | None = None, overwrite: bool = False) -> Path:
+    """``--report PATH`` for an import or removal: an .xlsx file that can be written.
+
+    Refused, whatever ``overwrite`` says, when it is ``source`` (the spreadsheet being read);
+    refused when a file is already there unless ``overwrite``.
+    """
     path = path.expanduser()
     if path.is_dir():
         raise CliError(
             f"--report {path} is a folder; give a file name ending in .xlsx.", EXIT_USAGE
         )
+    if source is not None and same_file(path, source):
+        raise CliError(
+            f"--report {path} is the spreadsheet being read; the report would replace the "
+            "original, so give another file name.",
+            EXIT_USAGE,
+        )
     if path.suffix.lower() != ".xlsx":
         raise CliError(
             f"--report {path} must end in .xlsx (the report is an Excel workbook).", EXIT_USAGE
+        )
+    if path.exists() and not overwrite:
+        raise CliError(
+            f"--report {path} already exists; give another file name, or add --overwrite "
+            "to replace it.",
+            EXIT_USAGE,
         )
     problem = writable_problem(path)
     if problem:
@@ -62,12 +97,18 @@ def check_report_path(path: Path) -> Path:
     return path
 
 
-def check_export_path(path: Path) -> Path:
+def check_export_path(path: Path, *, overwrite: bool = False) -> Path:
     """``--out PATH`` for an export (its suffix is checked by the caller)."""
     path = path.expanduser()
     if path.is_dir():
         raise CliError(
             f"--out {path} is a folder; give a file name ending in .xlsx or .csv.", EXIT_USAGE
+        )
+    if path.exists() and not overwrite:
+        raise CliError(
+            f"--out {path} already exists; give another file name, or add --overwrite "
+            "to replace it.",
+            EXIT_USAGE,
         )
     problem = writable_problem(path)
     if problem:

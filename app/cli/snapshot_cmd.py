@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from app.api.errors import ApiError
 from app.api.scope import Scope, ScopeError
@@ -22,7 +21,7 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.core.redaction import SECRETS
+from app.cli.connection_args import fail
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,8 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"dnc-desk snapshot: {SECRETS.redact(message)}", file=sys.stderr)
-    return status
+    return fail(message, status, prefix="dnc-desk snapshot: ")
 
 
 def run(args: argparse.Namespace) -> int:

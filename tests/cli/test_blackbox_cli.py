@@ -41,6 +41,11 @@ def run(
     return code, (json.loads(out) if out else None), captured.err.strip()
 
 
+def refusal(status: int, sentence: str) -> dict[str, Any]:
+    """What --json prints for a refusal: the sentence of stderr, and the exit status."""
+    return {"error": sentence, "exit_status": status}
+
+
 def jobs() -> list[Path]:
     return sorted(AppPaths.default().jobs_dir.iterdir())
 
@@ -64,8 +69,9 @@ def test_a_removal_has_no_late_insertions(
     header = rows[0]
     assert "Late" not in header and "Business days to insertion" not in header
     assert len(rows) == 5
-    # The same file imported is late: the request dates are years old.
-    code, data, _ = run(capsys, ["import", str(src), "--into", "dnc", *argv[2:]])
+    # The same file imported is late: the request dates are years old. (Its report replaces
+    # the removal's, which an existing --report allows only with --overwrite.)
+    code, data, _ = run(capsys, ["import", str(src), "--into", "dnc", *argv[2:], "--overwrite"])
     assert code == 0 and data is not None and data["late_requests"] == 4
 
 
@@ -90,7 +96,7 @@ def test_a_report_path_that_cannot_work_is_refused_first(
     }[where]
     argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run", "--json"]
     code, data, err = run(capsys, [*argv, "--report", str(path)])
-    assert (code, data) == (status, None)
+    assert (code, data) == (status, refusal(status, err))
     assert err.startswith(expected.format(path=path)), err
     assert "\n" not in err and ".part" not in err
     assert jobs() == []
@@ -105,7 +111,7 @@ def test_an_unknown_phone_code_is_a_usage_error(
     for command in (["import", "--into", "dnc"], ["remove"]):
         argv = [command[0], str(src), *command[1:], "--scope", "global", "--dry-run", "--json"]
         code, data, err = run(capsys, [*argv, "--phone-code", "abc"])
-        assert (code, data) == (2, None)
+        assert (code, data) == (2, refusal(2, err))
         assert err == "--phone-code 'abc' is not a country calling code (for example 1 or 44)."
         code, data, _ = run(capsys, [*argv, "--phone-code", "+1"])
         assert code == 0 and data is not None and data["valid"] == 4
@@ -119,26 +125,26 @@ def test_export_checks_its_arguments_and_output_first(
     base = ["export", "dnc", "--base-url", sandbox.base_url, "--json"]
     out = tmp_path / "x.xlsx"
     code, data, err = run(capsys, [*base, "--out", str(out), "--insert-date", "2026-13-45"])
-    assert (code, data) == (2, None)
+    assert (code, data) == (2, refusal(2, err))
     assert err == "--insert-date '2026-13-45' is not a date; write it as YYYY-MM-DD."
     (tmp_path / "a-file").write_text("x")
     blocked = tmp_path / "a-file" / "x.xlsx"
     code, data, err = run(capsys, [*base, "--out", str(blocked)])
-    assert (code, data) == (1, None)
+    assert (code, data) == (1, refusal(1, err))
     assert err.startswith(f"{blocked} cannot be written: ") and ".part" not in err, err
     (tmp_path / "dir.xlsx").mkdir()
     code, data, err = run(capsys, [*base, "--out", str(tmp_path / "dir.xlsx")])
-    assert (code, data) == (2, None)
+    assert (code, data) == (2, refusal(2, err))
     folder = tmp_path / "dir.xlsx"
     assert err == f"--out {folder} is a folder; give a file name ending in .xlsx or .csv."
     # A number written as a person writes it finds the entry.
     code, data, err = run(capsys, [*base, "--out", str(out), "--phone-number", "(202) 555-0107"])
     assert code == 0 and data is not None and data["rows"] == 1, err
     code, data, err = run(capsys, [*base, "--out", str(out), "--phone-number", "555"])
-    assert (code, data) == (2, None) and err.startswith("--phone-number '555': "), err
-    code, data, err = run(
-        capsys, [*base, "--out", str(out), "--insert-date", dt.date.today().isoformat()]
-    )
+    assert (code, data) == (2, refusal(2, err)) and err.startswith("--phone-number '555': "), err
+    # x.xlsx exists now: a second export to it must say it replaces it.
+    today = dt.date.today().isoformat()
+    code, data, err = run(capsys, [*base, "--out", str(out), "--insert-date", today, "--overwrite"])
     assert code == 0 and data is not None and data["rows"] == 20, err
 
 
@@ -167,6 +173,6 @@ def test_sheet_does_not_apply_to_a_text_file(
     src = dated_csv(tmp_path / "list.csv")
     argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run", "--json"]
     code, data, err = run(capsys, [*argv, "--sheet", "Numbers"])
-    assert (code, data) == (2, None)
+    assert (code, data) == (2, refusal(2, err))
     assert err == "--sheet Numbers does not apply to list.csv: a text file has one table."
     assert jobs() == []

@@ -87,7 +87,8 @@ def test_missing_name_is_one_sentence_naming_the_headers(
     src = vendor_xlsx(tmp_path / "vendor.xlsx")
     for wrong in ("Ph", "Mobile", "column:Z", "#9"):
         code, data, err = dry_run(capsys, str(src), "--phone-column", wrong)
-        assert code == 1 and data == {}
+        # --json: the refusal is one JSON object with the sentence of stderr.
+        assert code == 1 and data == {"error": err, "exit_status": 1}
         assert len(err.splitlines()) == 1, err
         assert err.count(". ") == 0 and err.endswith("."), err
     code, _, err = dry_run(capsys, str(src), "--phone-column", "Ph")
@@ -139,7 +140,7 @@ def test_no_phone_column_names_the_options_on_the_command_line_only(
     path = tmp_path / "no-phones.xlsx"
     wb.save(path)
     code, data, err = dry_run(capsys, str(path))
-    assert code != 0 and not data
+    assert code != 0 and data == {"error": err, "exit_status": code}
     assert err.endswith(
         "No column of phone numbers was found in sheet 'Names' of no-phones.xlsx; name it with "
         "--phone-column (a header name, or a column as column:C or #3), or choose another "
