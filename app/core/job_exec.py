@@ -1,7 +1,7 @@
 """Run a staged job to its end: journal events, the run loop, the report, the summary.
 
 Imports and removals differ only in the function that sends one row; everything around it
-(the start and finish events in the change journal, timing, the report) is here.
+(the run lock, the start and finish events in the change journal, timing, the report) is here.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.core import job_lock
 from app.core.job_report import late_count, write_report
 from app.core.job_runner import JobControl, JobProgress, JobRunner, SendFn
 from app.core.job_store import SUFFIX, JobStatus, JobStore, utc_now
@@ -72,9 +73,29 @@ def execute(
 ) -> JobStatus:
     """Send the job's unfinished rows and rewrite its report, whatever happens.
 
+    Holds the job's run lock (:mod:`app.core.job_lock`) from before the start event to after
+    the finish event; raises :class:`~app.core.job_lock.JobBusy` (a ``JobAborted``), having
+    sent and written nothing, when another runner holds it. A job that another runner ended
+    after the caller last looked at it is not run again: its status is returned as it is.
+
     Raises :class:`~app.core.job_runner.JobAborted` (after writing the report) when the
     service refuses the token or stops answering.
     """
+    with job_lock.acquire(store.path, str(store.meta().get("job_id", ""))):
+        ended = store.status
+        if ended in (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN):
+            return JobStatus(ended)
+        return _execute(store, session, send, concurrency, control, progress)
+
+
+def _execute(
+    store: JobStore,
+    session: Session,
+    send: SendFn,
+    concurrency: int,
+    control: JobControl | None,
+    progress: Callable[[JobProgress], None] | None,
+) -> JobStatus:
     meta = store.meta()
     job_id = str(meta.get("job_id", ""))
     resuming = bool(meta.get("started"))

@@ -136,8 +136,19 @@ class JobRunner:
     def run(self) -> JobStatus:
         """Run until every row is done, or until paused for good, cancelled or aborted.
 
+        Holds the job's run lock throughout, unless the caller (``job_exec.execute``) holds
+        it in this thread already; raises ``job_lock.JobBusy`` when another runner has it.
         Raises :class:`JobAborted` when the service refuses the token or cannot be reached.
         """
+        # Imported here: job_lock's JobBusy is a JobAborted.
+        from app.core import job_lock
+
+        if job_lock.held_by_this_thread(self.store.path):
+            return self._run()
+        with job_lock.acquire(self.store.path, str(self.store.meta().get("job_id", ""))):
+            return self._run()
+
+    def _run(self) -> JobStatus:
         control = self.control
         self.counts = self.store.counts()
         total = sum(self.counts.values())

@@ -5,7 +5,8 @@ base URL — never the token) and one row per sheet row: source row number, orig
 normalized number, country code, scope, state and outcome. The runner marks a row ``sending``
 (committed) before its request and writes the outcome after, so after a crash or a SIGKILL the
 only rows that may be sent again are those left ``sending`` — at most the requests that were in
-flight. WAL mode keeps those two commits per row cheap.
+flight. WAL mode keeps those two commits per row cheap. Only one runner at a time sends a
+job's rows: it holds the job's run lock (:mod:`app.core.job_lock`, a file beside this one).
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from app.api.errors import ApiError
 from app.core.job_exec import job_summary
+from app.core.job_lock import JobBusy
 from app.core.job_runner import JobAborted, JobControl, JobProgress
 from app.core.job_store import JobStatus, JobStore
 from app.core.session import Session
@@ -174,6 +175,8 @@ class JobHandle(QObject):
         self.last_progress: JobProgress | None = None
         self.result: dict[str, Any] | None = None
         self.error = ""
+        # Another runner holds the job's run lock: this handle sent nothing.
+        self.refused = False
         self._stage = stage
 
     @property
@@ -267,7 +270,10 @@ class JobHandle(QObject):
 
     def _on_error(self, exc: BaseException) -> None:
         self.running = False
-        if isinstance(exc, JobAborted):
+        if isinstance(exc, JobBusy):
+            self.refused = True
+            self.error = str(exc)  # its sentence says what to do
+        elif isinstance(exc, JobAborted):
             self.error = f"{exc} Resume it from the Jobs tab once the cause is fixed."
         elif isinstance(exc, SheetError):
             self.error = str(exc)
@@ -452,7 +458,8 @@ class RunPage(QWizardPage):
         self._buttons_for(running=False)
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
-        self.rate_label.setText("The job stopped.")
+        refused = self.handle is not None and self.handle.refused
+        self.rate_label.setText("Not started." if refused else "The job stopped.")
         self.error_label.setText(text)
 
 

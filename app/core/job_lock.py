@@ -1,0 +1,252 @@
+"""The run lock of a job: one runner at a time sends a job's rows.
+
+Two runners of one job (a ``--resume`` from a second terminal or a cron job while the first
+import still runs, or two resumes in one app) would each take the rows still ``pending`` and
+send many of them twice; the second to see an answer then records "already present" for a
+number this very job inserted, which is false evidence. So whoever runs a job's rows holds
+this lock for the whole run (:func:`app.core.job_exec.execute` does), and a second runner is
+refused with :class:`JobBusy`, whose ``str()`` is one sentence.
+
+The lock is an OS lock on a file beside the job file (``<job>.dncjob.lock``): ``fcntl.flock``
+on POSIX, ``msvcrt.locking`` on Windows. The OS drops it when the process ends, however it ends
+(a SIGKILL, a crash, a power cut), so a dead runner never leaves a lock to clear by hand. The
+holder writes its pid, host and start time into the file for the refusal's sentence, and
+removes the file when it lets go. Inside one process the lock is also kept in a table, so two
+runners in one process are refused even where the OS would let one process take its own
+lock twice (``flock`` emulated with POSIX record locks on a network drive).
+
+Staging, a dry run, reading a job and rewriting its report do not take the lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import socket
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.core.job_runner import JobAborted
+
+LOCK_SUFFIX = ".lock"
+# Windows locks are mandatory: the byte locked lies past the holder's note, which stays readable.
+_WINDOWS_LOCK_OFFSET = 1 << 20
+_NOTE_MAX = 4096
+
+
+class JobBusy(JobAborted):
+    """Another runner is sending this job's rows; ``str()`` is one sentence.
+
+    A :class:`JobAborted`: nothing was sent, the job file is unchanged, and the job can be
+    resumed once the other runner has finished or been stopped.
+    """
+
+    def __init__(self, message: str, holder: Holder | None = None) -> None:
+        super().__init__(message)
+        self.holder = holder
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who holds a job's run lock, as its lock file says."""
+
+    pid: int
+    host: str
+    started: str  # UTC, ISO 8601
+
+    def since(self) -> str:
+        """The start in local time: ``07:41`` today, else ``2025-05-02 07:41``."""
+        try:
+            start = dt.datetime.fromisoformat(self.started).astimezone()
+        except ValueError:
+            return ""
+        if start.date() == dt.datetime.now().astimezone().date():
+            return start.strftime("%H:%M")
+        return start.strftime("%Y-%m-%d %H:%M")
+
+
+def lock_path(job_path: Path) -> Path:
+    return job_path.with_name(job_path.name + LOCK_SUFFIX)
+
+
+def _key(job_path: Path) -> str:
+    return os.path.normcase(os.path.realpath(job_path))
+
+
+def _job_name(job_path: Path, job_id: str) -> str:
+    return job_id or job_path.stem
+
+
+class JobLock:
+    """A held run lock; :meth:`release` (or leaving the ``with`` block) lets go."""
+
+    def __init__(self, job_path: Path, fd: int, key: str, holder: Holder) -> None:
+        self.job_path = job_path
+        self.path = lock_path(job_path)
+        self.holder = holder
+        self.thread = threading.get_ident()
+        self._fd: int | None = fd
+        self._key = key
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        with _table_lock:
+            fd, self._fd = self._fd, None
+            if fd is None:
+                return
+            if _held.get(self._key) is self:
+                del _held[self._key]
+            _os_release(fd, self.path)
+
+    def __enter__(self) -> JobLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+# Run locks this process holds, by job file; guarded by _table_lock.
+_table_lock = threading.Lock()
+_held: dict[str, JobLock] = {}
+
+
+def acquire(job_path: Path, job_id: str = "") -> JobLock:
+    """Take the run lock of the job file ``job_path`` or raise :class:`JobBusy` at once."""
+    key = _key(job_path)
+    name = _job_name(job_path, job_id)
+    with _table_lock:
+        mine = _held.get(key)
+        if mine is not None:
+            since = mine.holder.since()
+            raise JobBusy(
+                f"Job {name} is already being run by this program"
+                f"{f' (since {since})' if since else ''}; "
+                "wait for it to finish or stop it first.",
+                mine.holder,
+            )
+        holder = Holder(
+            pid=os.getpid(),
+            host=socket.gethostname(),
+            started=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        )
+        fd, other = _os_acquire(lock_path(job_path))
+        if fd is None:
+            raise JobBusy(_busy_sentence(name, other), other)
+        try:
+            _write_note(fd, holder)
+        except OSError:
+            _os_release(fd, lock_path(job_path))
+            raise
+        lock = JobLock(job_path, fd, key, holder)
+        _held[key] = lock
+        return lock
+
+
+def held_by_this_thread(job_path: Path) -> bool:
+    """Whether this thread holds the job's run lock (a runner called inside :func:`execute`)."""
+    with _table_lock:
+        lock = _held.get(_key(job_path))
+    return lock is not None and lock.thread == threading.get_ident()
+
+
+def _busy_sentence(name: str, holder: Holder | None) -> str:
+    who = ""
+    if holder is not None:
+        parts = [f"pid {holder.pid}"]
+        if holder.host and holder.host != socket.gethostname():
+            parts[0] += f" on {holder.host}"
+        since = holder.since()
+        if since:
+            parts.append(f"since {since}")
+        who = f" ({', '.join(parts)})"
+    return (
+        f"Job {name} is being run by another process{who}; wait for it to finish or stop it first."
+    )
+
+
+def _write_note(fd: int, holder: Holder) -> None:
+    note = json.dumps({"pid": holder.pid, "host": holder.host, "started": holder.started})
+    os.ftruncate(fd, 0)
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.write(fd, note.encode())
+
+
+def _read_note(fd: int) -> Holder | None:
+    """The holder's note, or None while it is not written yet (or unreadable)."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        data = json.loads(os.read(fd, _NOTE_MAX).decode())
+        return Holder(int(data["pid"]), str(data.get("host", "")), str(data.get("started", "")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _open(path: Path) -> int:
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+    return os.open(path, flags, 0o600)
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    def _os_acquire(path: Path) -> tuple[int | None, Holder | None]:
+        fd = _open(path)
+        try:
+            os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            other = _read_note(fd)
+            os.close(fd)
+            return None, other
+        return fd, None
+
+    def _os_release(fd: int, path: Path) -> None:
+        try:
+            with contextlib.suppress(OSError):
+                os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        finally:
+            os.close(fd)
+        # Fails (and is left) when another runner opened it meanwhile: it is theirs now.
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+else:
+    import fcntl
+
+    def _os_acquire(path: Path) -> tuple[int | None, Holder | None]:
+        while True:
+            fd = _open(path)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                other = _read_note(fd)
+                os.close(fd)
+                return None, other
+            except BaseException:
+                os.close(fd)
+                raise
+            # The holder before us removes the file as it lets go: a lock taken on a file
+            # no longer at ``path`` locks nothing anyone else will open. Take the new one.
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                return fd, None
+            os.close(fd)
+
+    def _os_release(fd: int, path: Path) -> None:
+        # Removed while still locked, so a runner that opened it meanwhile sees it is gone.
+        try:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        finally:
+            os.close(fd)

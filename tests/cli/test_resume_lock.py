@@ -1,0 +1,138 @@
+"""``--resume`` of a job another process is running: refused in one sentence, non-zero exit,
+and the job still sends every row exactly once (the service and the journal agree)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core import job_lock
+from app.core.journal import ChangeJournal
+from app.core.paths import AppPaths
+from tests.conftest import TOKEN
+
+ROOT = Path(__file__).resolve().parents[2]
+ROWS = 300
+CONCURRENCY = 4
+
+
+def _csv(path: Path) -> Path:
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["phone"])
+        writer.writerows([[f"(303) 555-{i:04d}"] for i in range(ROWS)])
+    return path
+
+
+def _cli(*argv: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "DNC_DESK_TOKEN": TOKEN}  # the test's data and config dirs too
+    return subprocess.Popen(
+        [sys.executable, "-m", "app", *argv],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _running_job(paths: AppPaths, proc: subprocess.Popen[str], kind: str) -> Path:
+    """The job file of ``proc`` once it has some rows done and many still to send."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        for job in paths.jobs_dir.glob(f"{kind}-*.dncjob"):
+            try:
+                with sqlite3.connect(f"file:{job}?mode=ro", uri=True) as db:
+                    n = db.execute("SELECT count(*) FROM rows WHERE state = 'done'").fetchone()[0]
+            except sqlite3.Error:
+                continue
+            if n >= 10:
+                assert n < ROWS // 2, "the first run is too fast for this test"
+                return job
+        time.sleep(0.02)
+    raise AssertionError("the job made no progress")
+
+
+def _sent_once(paths: AppPaths, job: str, operation: str) -> None:
+    journal = ChangeJournal(paths.journal_db)
+    events = journal.query(job=job, limit=10_000)
+    journal.close()
+    per_phone = Counter(e.phone for e in events if e.phase == "intent" and e.operation == operation)
+    assert set(per_phone) == {f"+1303555{i:04d}" for i in range(ROWS)}
+    assert set(per_phone.values()) == {1}, "a row was sent twice"
+    ops = Counter(e.operation for e in events)
+    assert (ops["job.start"], ops["job.resume"], ops["job.finish"]) == (1, 0, 1)
+
+
+def _refused(command: str, job: Path, first: subprocess.Popen[str], base_url: str) -> None:
+    second = _cli(command, "--resume", job.stem, "--base-url", base_url)
+    out, err = second.communicate(timeout=60)
+    assert second.returncode != 0, f"the second run was not refused: {out} {err}"
+    assert first.poll() is None, "the first run ended before the second was refused"
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    sentence = (
+        rf"Job {job.stem} is being run by another process \(pid {first.pid}, since \d\d:\d\d\); "
+        r"wait for it to finish or stop it first\."
+    )
+    assert re.match(sentence, err), err
+
+
+@pytest.mark.slow
+def test_import_resume_while_another_process_runs_it_is_refused(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    paths = AppPaths.default()
+    sandbox.set_faults(latency_ms=60)
+    first = _cli(
+        *("import", str(_csv(tmp_path / "in.csv")), "--into", "dnc", "--scope", "global"),
+        *("--base-url", sandbox.base_url, "--concurrency", str(CONCURRENCY), "--json"),
+    )
+    job = _running_job(paths, first, "import")
+    _refused("import", job, first, sandbox.base_url)
+    out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    data = json.loads(out)
+    assert data["status"] == "finished"
+    assert (data["inserted"], data["already_present"], data["pending"]) == (ROWS, 0, 0)
+    numbers = [r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")]
+    assert len(numbers) == len(set(numbers)) == ROWS
+    _sent_once(paths, data["job"], "dnc.insert")
+    assert not job_lock.lock_path(job).exists()  # released with the run
+
+
+@pytest.mark.slow
+def test_remove_resume_while_another_process_runs_it_is_refused(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    paths = AppPaths.default()
+    src = _csv(tmp_path / "in.csv")
+    put = _cli(
+        "import", str(src), "--into", "dnc", "--scope", "global", "--base-url", sandbox.base_url
+    )
+    _, err = put.communicate(timeout=60)
+    assert put.returncode == 0, err
+    sandbox.set_faults(latency_ms=60)
+    first = _cli(
+        *("remove", str(src), "--scope", "global", "--base-url", sandbox.base_url),
+        *("--concurrency", str(CONCURRENCY), "--json"),
+    )
+    job = _running_job(paths, first, "removal")
+    _refused("remove", job, first, sandbox.base_url)
+    out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    data = json.loads(out)
+    assert (data["status"], data["removed"], data["not_found"]) == ("finished", ROWS, 0)
+    assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
+    _sent_once(paths, data["job"], "dnc.delete")
