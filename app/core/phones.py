@@ -37,6 +37,7 @@ __all__ = [
     "is_valid",
     "normalize",
     "normalize_code",
+    "normalize_with_default",
     "region_name",
     "us_national",
 ]
@@ -76,6 +77,57 @@ _COUNTRY_CODES: Final[frozenset[str]] = frozenset(
 
 # People write "UK" far more often than the ISO code "GB".
 _REGION_ALIASES: Final[dict[str, str]] = {"UK": "GB"}
+
+# Country names a "Country" column holds, for the supported codes, in the form _name_key()
+# gives: English names and common variants, ISO 3166 alpha-3 codes, and the country's own name
+# where a vendor's export might use it. Two-letter codes go through phonenumbers instead.
+_COUNTRY_NAMES: Final[dict[str, str]] = {
+    **dict.fromkeys(
+        (
+            "united states",
+            "united states of america",
+            "usa",
+            "canada",
+            "can",
+        ),
+        "1",
+    ),
+    **dict.fromkeys(
+        (
+            "united kingdom",
+            "united kingdom of great britain and northern ireland",
+            "great britain",
+            "britain",
+            "england",
+            "scotland",
+            "wales",
+            "northern ireland",
+            "gbr",
+        ),
+        "44",
+    ),
+    **dict.fromkeys(("australia", "aus"), "61"),
+    **dict.fromkeys(("germany", "deutschland", "deu"), "49"),
+    **dict.fromkeys(("france", "fra"), "33"),
+    **dict.fromkeys(("spain", "espana", "españa", "esp"), "34"),
+    **dict.fromkeys(("india", "ind"), "91"),
+    **dict.fromkeys(("china", "people's republic of china", "prc", "chn"), "86"),
+    **dict.fromkeys(("mexico", "méxico", "mex"), "52"),
+    **dict.fromkeys(("brazil", "brasil", "bra"), "55"),
+}
+_NAME_NOISE: Final = re.compile(r"[.\s]+")
+
+
+def _name_key(text: str) -> str:
+    """``"U.S.A."`` → ``"usa"``, ``"  United  Kingdom "`` → ``"united kingdom"``, ``"The UK"``."""
+    key = text.casefold().replace("\u2019", "'")
+    if key.startswith("the "):
+        key = key[4:]
+    words = [w for w in _NAME_NOISE.split(key) if w]
+    # "U.S.A." and "u s a" are letters, not words: join them.
+    if words and all(len(w) == 1 for w in words):
+        return "".join(words)
+    return " ".join(words)
 
 
 class PhoneResult(NamedTuple):
@@ -133,6 +185,7 @@ _EXTENSION: Final = re.compile(
 _SEPARATORS: Final = str.maketrans(
     "", "", " \t()[]./-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u00b7\u30fb"
 )
+_ASCII_DIGITS: Final = frozenset("0123456789")
 _QUOTES: Final = "'\"\u2018\u2019\u201c\u201d`"
 _DASHES_AND_SPACES: Final = re.compile(r"[\s\u2010-\u2015\u2212]+")
 
@@ -195,10 +248,34 @@ def _clean_scientific(text: str, match: re.Match[str]) -> _Cleaned:
     return _cleaned(False, integer)
 
 
+def _visible(text: str) -> str:
+    """``text`` as NFKC without invisible format characters, every script's digits as ASCII.
+
+    Format characters (Unicode category Cf: zero-width space, bidi marks such as U+202A/U+202C
+    from a copy out of Outlook or a web page, a stray BOM, a soft hyphen) show in no
+    spreadsheet, so a person cannot see or remove them; they are dropped. Decimal digits of
+    other scripts (Arabic-Indic ٢٠٢…) are the same digits, as phonenumbers reads them too.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    out: list[str] = []
+    for char in text:
+        if char.isascii():
+            out.append(char)
+            continue
+        category = unicodedata.category(char)
+        if category == "Cf":
+            continue
+        if category == "Nd":
+            out.append(str(unicodedata.decimal(char)))
+            continue
+        out.append(char)
+    return "".join(out)
+
+
 def _clean_text(raw: str) -> _Cleaned:
     if len(raw) > _MAX_CELL_TEXT:
         return _unclean(f"the cell holds {len(raw)} characters, far too long for a phone number")
-    text = raw.strip() if raw.isascii() else unicodedata.normalize("NFKC", raw).strip()
+    text = raw.strip() if raw.isascii() else _visible(raw).strip()
     plain = _PLAIN.fullmatch(text)
     if plain is not None:
         return (plain.group(1) == "+", plain.group(2), "")
@@ -238,16 +315,14 @@ def _clean_text(raw: str) -> _Cleaned:
     if plain is None:
         if not any(c.isdigit() for c in compact):
             return _unclean(f"{text!r} is not a phone number: it has no digits")
-        stray = sorted({c for c in compact if not c.isdigit()} - {"+"} or {"+"})
+        # _visible() made every decimal digit ASCII: anything else is named, and a "+" only
+        # when it is the culprit (one that is not at the start).
+        stray = sorted({c for c in compact if c not in _ASCII_DIGITS} - {"+"} or {"+"})
         return _unclean(
             f"the number contains characters that are not part of a phone number "
             f"({' '.join(stray)!r})"
         )
-    digits = plain.group(2)
-    if not digits.isascii():
-        # \d-like characters NFKC leaves alone (e.g. Arabic-Indic digits).
-        digits = "".join(str(unicodedata.digit(c)) for c in digits)
-    return _cleaned(plain.group(1) == "+", digits)
+    return _cleaned(plain.group(1) == "+", plain.group(2))
 
 
 def _clean(raw: object) -> _Cleaned:
@@ -283,12 +358,16 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
     if isinstance(raw, int):
         text = str(raw)
     else:
-        text = unicodedata.normalize("NFKC", raw).strip().strip(_QUOTES).strip()
-        upper = text.upper()
+        text = _visible(raw).strip().strip(_QUOTES).strip()
+        key = _name_key(text)
+        upper = key.upper()
         if len(upper) == 2 and upper.isascii() and upper.isalpha():
             region = _REGION_ALIASES.get(upper, upper)
             code = phonenumbers.country_code_for_region(region)
             return str(code) if code else None
+        named = _COUNTRY_NAMES.get(key)
+        if named is not None:
+            return named
         text = _FLOAT_TEXT.sub(r"\1", text.replace(" ", ""))
         text = text.translate(_SEPARATORS)
         if text.startswith("+"):
@@ -306,8 +385,10 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
 def normalize_code(raw: object) -> str | None:
     """Country calling code as a digit string: ``"+1"``, ``1``, ``1.0``, ``"001"`` → ``"1"``.
 
-    Two-letter region codes (``"GB"``, ``"UK"``, ``"us"``) give their calling code.
-    Returns None when the value is not a country calling code.
+    Two-letter region codes (``"GB"``, ``"UK"``, ``"us"``, ``"U.S."``) give their calling code,
+    and so do the English names of the supported countries and their usual variants
+    (``"United Kingdom"``, ``"Great Britain"``, ``"USA"``, ``"Canada"`` → ``"1"``), as a
+    "Country" column holds them. Returns None when the value is not a country calling code.
     """
     if isinstance(raw, bool) or not isinstance(raw, str | int | float):
         return None
@@ -425,6 +506,9 @@ def _nanp_area_exists(area: str, rules: CodeRules) -> bool:
 
 
 def _invalid_detail(national: str, code: str, rules: CodeRules | None) -> str:
+    if code != "1" and national:
+        # The digits as read, so a person can compare them with the cell.
+        return f": {national} ({len(national)} digits) is in no number range in use"
     if code != "1" or rules is None or len(national) != 10:
         return ""
     area, exchange = national[:3], national[3:6]
@@ -505,6 +589,39 @@ def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> Phone
 
 
 def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
+    result = _verdict(raw, phone_code)
+    if not result.ok and isinstance(raw, str):
+        several = _several_numbers(raw)
+        if several:
+            return _reject(result.phone_code, several)
+    return result
+
+
+# Between two numbers written in one cell: a list separator, "or"/"and", or a space before a
+# second "+". "/" is also a digit-group separator ("202/555-0123"), hence the digit count below.
+_NUMBER_SPLIT: Final = re.compile(r"\s*(?:[/,;&|\n]|\s(?:or|and)\s)\s*|\s+(?=\+)", re.IGNORECASE)
+_DIGITS_OF_A_NUMBER: Final = 7
+
+
+def _several_numbers(text: str) -> str:
+    """Why a rejected cell is rejected when it holds two or more numbers, else ``""``.
+
+    Asked only of cells that are no valid number as a whole, so a single number whose digit
+    groups happen to be split by "/" is never called two.
+    """
+    if len(text) > _MAX_CELL_TEXT:
+        return ""
+    visible = text if text.isascii() else _visible(text)
+    parts = [p.strip() for p in _NUMBER_SPLIT.split(visible) if p.strip()]
+    numbers = [p for p in parts if sum(c in _ASCII_DIGITS for c in p) >= _DIGITS_OF_A_NUMBER]
+    if len(numbers) < 2:
+        return ""
+    count = "two" if len(numbers) == 2 else str(len(numbers))
+    shown = " and ".join(repr(n) for n in numbers[:3]) + (", …" if len(numbers) > 3 else "")
+    return f"{count} phone numbers in one cell ({shown}); put each on its own row"
+
+
+def _verdict(raw: object, phone_code: object) -> PhoneResult:
     code: str | None = None
     if phone_code is not None:
         code = normalize_code(phone_code)
@@ -682,6 +799,22 @@ def normalize(raw: object, phone_code: str | int | float | None = "1") -> PhoneR
         _CACHE[key] = result
         return result
     return _normalize_uncached(raw, phone_code)
+
+
+def normalize_with_default(raw: object, default_code: str | int | float = "1") -> PhoneResult:
+    """:func:`normalize` where ``default_code`` is only a default for numbers without their own.
+
+    A number written with its own ``+44``/``0044`` is judged under that code, its real reason
+    given when it is invalid ("not a valid United Kingdom number"), rather than a clash with a
+    default no one chose for it ("number starts with +44 but the country code is 1"). When a
+    person gave the code for this very number (a country code cell), use :func:`normalize`.
+    """
+    result = normalize(raw, default_code)
+    if result.ok:
+        return result
+    own = normalize(raw, None)
+    # A phone_code on a rejection means the number named its own code; "" means it did not.
+    return own if own.ok or own.phone_code else result
 
 
 def is_valid(national: str, phone_code: str) -> bool:
