@@ -21,7 +21,7 @@ from app.core.audit_records import sha256_of
 from app.core.audit_sources import searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
 from app.core.journal import ChangeJournal, JournalEntry
-from app.core.phones import format_for_display, normalize
+from app.core.phones import format_for_display, normalize_with_default
 from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -108,8 +108,12 @@ def gather_evidence(
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
 ) -> EvidencePack:
-    """Look the number up everywhere; raises EvidenceError when it does not parse."""
-    parsed = normalize(number, phone_code or "1")
+    """Look the number up everywhere; raises EvidenceError when it does not parse.
+
+    ``phone_code`` is for a number written without a code of its own: "+44 7911 123456" or
+    "0044…" is looked up as the UK number it says it is, whatever ``phone_code`` is.
+    """
+    parsed = normalize_with_default(number, phone_code or "1")
     if not parsed.ok:
         raise EvidenceError(f"{number!r} cannot be looked up: {parsed.reason}.")
     code, national = parsed.phone_code, parsed.national
@@ -138,7 +142,7 @@ def gather_evidence(
             check_cancel(cancel)
             for lead in api.iter_leads({field_name: form}, cancel=cancel):
                 value = getattr(lead, field_name)
-                match = normalize(value, lead.phone_code or "1")
+                match = normalize_with_default(value, lead.phone_code or "1")
                 if not match.ok or (match.phone_code, match.national) != (code, national):
                     continue
                 if (lead.id, field_name) not in seen:
