@@ -3,6 +3,11 @@
 :func:`check_rows` streams one :class:`CheckedRow` per data row (every row below the header,
 blank ones included) and keeps a :class:`CheckSummary` up to date, so a dry run, a report and an
 import job all see the same verdicts. Each row ends in exactly one :class:`Outcome`.
+
+Reason and purpose text are held to the service's limit (``MAX_TEXT``, 255, counted as ``len``
+of the str, as the service counts): a longer reason is cut and the row says so (an opt-out must
+not fail over its comment), a longer purpose makes the row invalid (it names the scope, so it
+cannot be cut). A purpose cell naming another purpose than the row's purpose scope is invalid.
 """
 
 from __future__ import annotations
@@ -14,12 +19,13 @@ from enum import StrEnum
 
 from app.api.scope import Scope, ScopeKind
 from app.core import phones
-from app.core.phones import PhoneResult, normalize, us_national
+from app.core.entry_validation import MAX_TEXT
+from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
 from app.core.sheet_header import is_blank
 from app.core.sheet_mapping import ColumnMapping
-from app.core.sheet_scope import ScopeResolver
+from app.core.sheet_scope import ScopeResolver, names_no_campaign
 from app.core.sheet_types import CellValue, Row
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
@@ -175,12 +181,13 @@ class _Checker:
         value = raw
         if type(raw) is str and raw[0] == "=" and raw[1:2] == '"' and raw[-1] == '"':
             value = raw[2:-1]  # ="2025550123": how CSV exporters force Excel to keep text
-        result = normalize(value, code)
-        if not result.ok and code_cell is None:
-            # The default code is only a default: "+44 7400 123456" or "0044…" names its own.
-            own = normalize(value, None)
-            if own.ok:
-                result = own
+        if code_cell is None:
+            # The default code is only a default: "+44 7400 123456" or "0044…" names its own,
+            # and is judged under it, valid or not ("not a valid United Kingdom number").
+            result = normalize_with_default(value, code)
+            code = result.phone_code or code
+        else:
+            result = normalize(value, code)
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
         if result.ok and (
@@ -206,11 +213,16 @@ class _Checker:
         else:
             cell = cells[r] if r < width else None
             reason = (cell.strip() if type(cell) is str else _text(cell)) or m.default_reason
-        purpose = m.default_purpose if m.purpose is None else _text(_cell(cells, m.purpose))
-        purpose = purpose or m.default_purpose
+        purpose_cell = "" if m.purpose is None else _text(_cell(cells, m.purpose))
+        purpose = purpose_cell or m.default_purpose
         is_purpose = scope.kind is ScopeKind.PURPOSE
         if is_purpose:
             if scope.purpose_text:
+                # The purpose names the scope: a row (or default) naming another one is a
+                # contradiction to settle in the file, not to settle silently here.
+                clash = self._purpose_clash(purpose_cell, scope)
+                if clash:
+                    return self._invalid(number, raw, "purpose", clash, code, damage)
                 purpose = scope.purpose_text
             elif purpose:
                 scope = Scope.purpose(purpose)
@@ -223,6 +235,15 @@ class _Checker:
                     code,
                     damage,
                 )
+        if len(purpose) > MAX_TEXT:
+            # It cannot be cut: the purpose is part of the entry's scope.
+            detail = f"{len(purpose)} characters, at most {MAX_TEXT}"
+            return self._invalid(number, raw, "purpose", detail, code, damage)
+        cut = ""
+        if len(reason) > MAX_TEXT:
+            # The opt-out must not fail over its comment: the service refuses a longer one.
+            cut = f"reason cut to {MAX_TEXT} characters (it had {len(reason)})"
+            reason = reason[:MAX_TEXT]
         if m.request_date is not None:
             request, days, late, note = self._request_date(cells)
         else:
@@ -254,13 +275,15 @@ class _Checker:
                 note,
             )
         group[key] = number
-        message = f"row {number}: {damage}" if damage else ""
+        notes = [damage] if damage else []
         if late:
-            late_text = (
+            notes.append(
                 f"request received {request:%Y-%m-%d}, {days} business days before insertion "
                 f"(limit {self.o.late_after_business_days})"
             )
-            message = f"{message}; {late_text}" if message else f"row {number}: {late_text}"
+        if cut:
+            notes.append(cut)
+        message = f"row {number}: {'; '.join(notes)}" if notes else ""
         return CheckedRow(
             number,
             Outcome.VALID,
@@ -288,6 +311,7 @@ class _Checker:
             and m.purpose is None
             and m.request_date is None
             and m.default_scope.kind is not ScopeKind.PURPOSE
+            and len(m.default_purpose) <= MAX_TEXT
         )
 
     def check_plain(
@@ -298,8 +322,9 @@ class _Checker:
         An import spends most of its checking time on rows that are a valid number, a country
         code and a reason; deciding those here, with everything bound to locals, halves the
         cost per row. Any row that is not plainly valid (blank, invalid, damaged, an unknown
-        code cell, a ``="..."`` cell) goes to :meth:`check`, so verdicts and messages have
-        one source; a property test holds the two paths to the same results.
+        code cell, a ``="..."`` cell, a reason over ``MAX_TEXT`` characters) goes to
+        :meth:`check`, so verdicts and messages have one source; a property test holds the two
+        paths to the same results.
         """
         m = self.m
         phone = m.phone
@@ -317,6 +342,7 @@ class _Checker:
         check = self.check
         add = summary.add if summary is not None else None
         valid, duplicate = Outcome.VALID, Outcome.DUPLICATE
+        max_text = MAX_TEXT
         for number, cells in rows:
             if number <= header_row:
                 continue
@@ -357,11 +383,7 @@ class _Checker:
                     result = normalize(raw, code)
                     phone_code, national = result.phone_code, result.national
                     plain = result.ok and (kind is str or not trunk_zero.get(phone_code, True))
-            if not plain:
-                checked = check(number, cells)
-                if add is not None:
-                    add(checked)
-            else:
+            if plain:
                 if reason_column is None:
                     reason = default_reason
                 else:
@@ -370,6 +392,13 @@ class _Checker:
                         reason = cell.strip() or default_reason
                     else:
                         reason = _text(cell) or default_reason
+                if len(reason) > max_text:
+                    plain = False  # cut, with a note: check() says so
+            if not plain:
+                checked = check(number, cells)
+                if add is not None:
+                    add(checked)
+            else:
                 key = int(phone_code + national)
                 first = group.get(key)
                 # Counted here rather than by summary.add: a plain row has no damage, date or
@@ -399,6 +428,22 @@ class _Checker:
                         first,
                     )
             yield checked
+
+    def _purpose_clash(self, purpose_cell: str, scope: Scope) -> str:
+        """Why a row's purpose contradicts its purpose scope, or ``""`` (equal or empty is fine).
+
+        The default purpose is for rows without one; it can only contradict the default scope
+        (``--scope purpose:Surveys --purpose Marketing``), as a scope cell names its own.
+        """
+        wanted = scope.purpose_text.casefold()
+        if purpose_cell:
+            if purpose_cell.casefold() != wanted:
+                return f"the row says {purpose_cell!r} but the scope is {scope}"
+            return ""
+        default = self.m.default_purpose
+        if default and scope == self.m.default_scope and default.casefold() != wanted:
+            return f"the default purpose {default!r} is not the scope's purpose ({scope})"
+        return ""
 
     def _plain_code(self, cell: CellValue) -> str | None:
         """The code :meth:`check` would use for a code cell, or None when it is not one."""
@@ -462,10 +507,21 @@ class _Checker:
 
     def _scope(self, cells: Sequence[CellValue]) -> Scope | tuple[str, str]:
         scope_cell = _cell(cells, self.m.scope)
-        if scope_cell is not None:
-            found = self.scopes.scope_cell(scope_cell)
-            return found if isinstance(found, Scope) else ("scope", found)
         campaign_cell = _cell(cells, self.m.campaign)
+        if scope_cell is not None:
+            if campaign_cell is None or not names_no_campaign(scope_cell):
+                found = self.scopes.scope_cell(scope_cell)
+                return found if isinstance(found, Scope) else ("scope", found)
+            # Scope "campaign" takes the campaign's id or name from the Campaign column, as
+            # scope "purpose" takes its text from the Purpose column.
+            found = self.scopes.campaign_cell(campaign_cell)
+            if isinstance(found, Scope) and not found.is_campaign:
+                return (
+                    "campaign",
+                    f"the scope is 'campaign' but the campaign cell is "
+                    f"{_text(campaign_cell)!r} ({found.label()}), not a campaign",
+                )
+            return found if isinstance(found, Scope) else ("campaign", found)
         if campaign_cell is not None:
             found = self.scopes.campaign_cell(campaign_cell)
             return found if isinstance(found, Scope) else ("campaign", found)

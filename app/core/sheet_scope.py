@@ -2,7 +2,13 @@
 
 Scope cells are written the way the CLI takes them (``global``, ``campaign:1001``,
 ``purpose:Collections``) or the way people write them (``0``, ``1001``, ``Global``, a campaign's
-name). Campaign names resolve through the ``campaign_lookup`` the caller fetched from the service
+name). Campaign cells hold a campaign's id or name, or the service's own ``campaign_id`` codes:
+``0`` (global) and ``-1`` (purpose; the row's Purpose cell names it). A number cell a
+spreadsheet or an older export forced to text with a leading apostrophe (``'-1``) reads as the
+number. A scope cell ``campaign`` takes the campaign from the row's Campaign column (the
+checker does that; :func:`names_no_campaign` tells it when).
+
+Campaign names resolve through the ``campaign_lookup`` the caller fetched from the service
 (name → id, matched without regard to case). When that lookup is a :class:`CampaignDirectory`
 (the service's whole campaign list, fetched once per job), campaign ids are checked against it
 too, so a row naming a campaign the connection does not have is invalid before anything is sent.
@@ -10,10 +16,11 @@ too, so a row naming a campaign the connection does not have is invalid before a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol
 
-from app.api.scope import PURPOSE_CAMPAIGN_ID, Scope, ScopeError
+from app.api.scope import GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID, Scope, ScopeError
 from app.core.sheet_types import CellValue
 
 
@@ -102,6 +109,11 @@ class ScopeResolver:
             return Scope.purpose("")
         if low.startswith("campaign:"):
             return self._parse_campaign(text.split(":", 1)[1].strip(), in_scope=True)
+        if low == "campaign":
+            return (
+                "'campaign' names no campaign: write campaign:ID or the campaign's name, "
+                "or put its id or name in a Campaign column"
+            )
         try:
             return self._known(Scope.parse(text), in_scope=True)
         except ScopeError:
@@ -121,6 +133,12 @@ class ScopeResolver:
         # "campaign: name 'x' …", so the word is not said twice.
         if text.casefold().startswith("campaign:"):
             text = text.split(":", 1)[1].strip()
+        if not in_scope:
+            # The service's own campaign_id codes, as a dialer's export writes them.
+            if text == GLOBAL_CAMPAIGN_ID:
+                return Scope.global_()
+            if text == PURPOSE_CAMPAIGN_ID:
+                return Scope.purpose("")
         if text.isdigit() and text != "0":
             return self._known(Scope.campaign(text), in_scope=in_scope)
         by_name = self._names.get(text.casefold())
@@ -144,7 +162,21 @@ class ScopeResolver:
         return scope
 
 
+def names_no_campaign(value: CellValue) -> bool:
+    """Whether a scope cell says only "campaign" (the campaign is in the Campaign column)."""
+    return _text(value).casefold() in ("campaign", "campaign:")
+
+
+# A whole number forced to text with a leading apostrophe ("'-1", "'1001").
+_FORCED_NUMBER = re.compile(r"'\s*(-?[0-9]+)")
+
+
 def _text(value: CellValue) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return "" if value is None else str(value).strip()
+    text = "" if value is None else str(value).strip()
+    if text[:1] == "'":
+        forced = _FORCED_NUMBER.fullmatch(text)
+        if forced is not None:
+            return forced[1]
+    return text

@@ -345,7 +345,10 @@ cells = st.one_of(
 )
 codes = st.one_of(st.none(), st.sampled_from(["1", "+44", 61, 61.0, "XX", "", "0"]))
 scopes = st.one_of(
-    st.none(), st.sampled_from(["global", "campaign:1001", "purpose:X", "purpose", "bad", "7"])
+    st.none(),
+    st.sampled_from(
+        ["global", "campaign:1001", "purpose:X", "purpose", "bad", "7", "campaign", "'-1", "'0"]
+    ),
 )
 rows_strategy = st.lists(st.tuples(cells, codes, scopes, cells), max_size=60)
 
@@ -389,6 +392,11 @@ phone_cells = st.one_of(
             "02079460958",
             "5551234567",
             "2025550123",
+            "+44 20 7946 000",
+            "\u200b2025550152",
+            "\u202a+1 202 555 0156\u202c",
+            "\u0662\u0660\u0662\u0665\u0665\u0665\u0660\u0661\u0666\u0666",
+            "2025550168 / 2025550169",
         ]
     ),
     st.sampled_from([2025550123, 2025550123.0, 2079460958.0, 7400123456, 12025550123, 5551234567]),
@@ -397,7 +405,10 @@ code_cells = st.one_of(
     codes,
     st.sampled_from([" 44 ", "UK", "us", 1, 1.0, 44.0, True, False, float("nan"), "   ", "+1"]),
 )
-reason_cells = st.one_of(st.none(), st.sampled_from([" verbal ", "", "  ", 3.0, 12, "email"]))
+reason_cells = st.one_of(
+    st.none(),
+    st.sampled_from([" verbal ", "", "  ", 3.0, 12, "email", "x" * 255, " " + "y" * 256 + " "]),
+)
 plain_rows = st.lists(st.tuples(phone_cells, code_cells, reason_cells), max_size=40)
 
 
@@ -407,12 +418,14 @@ plain_rows = st.lists(st.tuples(phone_cells, code_cells, reason_cells), max_size
     with_code=st.booleans(),
     with_reason=st.booleans(),
     default_code=st.sampled_from(["1", "44", "+61"]),
+    default_reason=st.sampled_from(["requested", "z" * 256]),
 )
 def test_plain_row_path_matches_the_general_check(
     rows: list[tuple[CellValue, CellValue, CellValue]],
     with_code: bool,
     with_reason: bool,
     default_code: str,
+    default_reason: str,
 ) -> None:
     from app.core import phones
     from app.core.sheet_check import _Checker
@@ -422,7 +435,7 @@ def test_plain_row_path_matches_the_general_check(
         phone_code=1 if with_code else None,
         reason=2 if with_reason else None,
         default_phone_code=default_code,
-        default_reason="requested",
+        default_reason=default_reason,
     )
     options = CheckOptions(insertion_date=INSERTED)
     numbered: list[Row] = [(i, list(r)) for i, r in enumerate(rows, 1)]
