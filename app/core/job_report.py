@@ -93,6 +93,12 @@ def summary_rows(meta: dict[str, Any], counts: dict[str, int], late: int) -> lis
     if meta.get("kind") != "removal":
         # The limit is on honouring a request (an insertion); a removal has none to meet.
         rows.append([f"Requests later than {LIMIT_BUSINESS_DAYS} business days", late])
+    # What the file holds that the job does not take as expected (hidden rows, other sheets
+    # or columns of numbers), and campaign ids left unchecked: the evidence must say so too.
+    notes = [meta["campaign_check"]] if meta.get("campaign_check") else []
+    notes += list(meta.get("warnings") or [])
+    many = len(notes) > 1
+    rows += [[f"Warning {n}" if many else "Warning", str(note)] for n, note in enumerate(notes, 1)]
     # An empty cell would read as a missing value; say so instead.
     return [[label, "(none)" if value in ("", None) else value] for label, value in rows]
 

@@ -3,6 +3,20 @@
 Shared by imports and removals. The checking itself is :func:`app.core.sheet_check.check_rows`;
 this module only wires the reader, header detection and mapping to it and writes each verdict
 into the :class:`~app.core.job_store.JobStore`, streaming (a million-row file is never held).
+
+It also says what the file holds that the job does not take as a person would expect, as
+sentences in the job's meta ``warnings`` (the CLI prints them as ``note:`` lines and in its
+JSON ``warnings``; the report's Summary lists them):
+
+- rows hidden in an xlsx (by hand or by a filter): an import takes them too, as more opt-outs
+  are safe, and says so; a removal leaves them alone (each ends ``not_attempted``, saying why)
+  unless ``JobSettings.include_hidden``. For a removal of an .xls/.xlsb/.ods file, where hidden
+  rows cannot be seen, a warning says every row was read;
+- with the sheet and phone column guessed (no ``sheet`` / ``phone_column``), other sheets and
+  other columns that also hold phone numbers, none of them read.
+
+A phone cell whose formula was never calculated (a file written by a script) reads as empty;
+its row says so instead of "the phone number is empty".
 """
 
 from __future__ import annotations
@@ -24,12 +38,14 @@ from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
     Role,
+    column_letter,
+    other_phone_columns,
     propose_mapping,
     resolve_column,
 )
 from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_scope import campaign_ids_checked
-from app.core.sheet_types import CellValue, Row, SheetError
+from app.core.sheet_types import CellValue, Row, SheetError, SheetNotes
 
 CACHE_RESET_ROWS = 100_000
 
@@ -68,6 +84,8 @@ class JobSettings:
     note: str = ""
     report: Path | None = None
     lead_status: str = ""
+    # A removal leaves rows hidden in the file (by hand or by a filter) alone unless this is set.
+    include_hidden: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -205,9 +223,11 @@ def stage(
     the file itself is never modified (it is the evidence of what was received), each such row
     keeps the file's value as its original and says so in its note, and the job's meta lists
     them. The report goes to ``settings.report``, else ``reports_dir`` (default ``jobs_dir``).
+    Hidden rows, formula cells and unread sheets and columns: see the module's docstring.
     """
     fixes = dict(corrections or {})
     path = settings.file.expanduser().resolve()
+    guessed = mapping is None
     if mapping is not None:
         if mapping.phone is None:
             raise MappingError(f"No column of phone numbers is chosen for {path.name}.")
@@ -217,6 +237,12 @@ def stage(
         # The 10-business-day limit is on honouring an opt-out; a removal is not late.
         mapping = replace(mapping, request_date=None)
     with source:
+        warnings: list[str] = []
+        if guessed and not settings.phone_column:
+            preview = [r for r in read_preview(source) if r[0] > (mapping.header_row or 0)]
+            others = other_phone_columns(mapping, preview, settings.phone_code)
+            if others:
+                warnings.append(_other_columns_sentence(mapping, others, kind))
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(target=settings.target, campaign_lookup=lookup)
         summary = CheckSummary()
@@ -253,16 +279,26 @@ def stage(
             if fixes:
                 rows = _remember(rows, fixes, mapping.phone, originals)
                 rows = apply_corrections(rows, fixes, mapping.phone)
-            checked: Iterator[CheckedRow] = check_rows(rows, mapping, options, summary)
+            notes = source.notes
+            leave_hidden = kind == "removal" and not settings.include_hidden
+            checked: Iterator[CheckedRow]
+            if leave_hidden:
+                checked = _check_apart(rows, notes.hidden_rows, mapping, options, summary)
+            else:
+                checked = check_rows(rows, mapping, options, summary)
             unchecked: dict[str, int] = {}
             if not campaign_ids_checked(campaign_lookup):
                 checked = _note_unchecked(checked, unchecked, connection is None)
-            new_rows = (_new_row(c) for c in _bounded_cache(checked))
+            hidden = _HiddenRows(kind, leave_hidden)
+            new_rows = _noted(_bounded_cache(checked), notes, mapping.phone, hidden, summary)
             if fixes:
                 new_rows = (_corrected(r, fixes, originals) for r in new_rows)
             store.add_rows(new_rows)
             if unchecked:
                 store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
+            warnings += _notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
+            if warnings:
+                store.set_meta({"warnings": warnings})
         except BaseException:
             store.close()
             store.path.unlink(missing_ok=True)
@@ -284,7 +320,8 @@ def open_mapped(
     :func:`~app.core.sheet_header.read_preview`, so a table under many rows of notes or blank
     rows is found.
     """
-    source = open_sheet(path, settings.sheet)
+    probe = settings.sheet is None  # to say which other sheets have phone numbers too
+    source = open_sheet(path, settings.sheet, probe_others=probe)
     if mapping is not None:
         return source, mapping
     try:
@@ -295,7 +332,7 @@ def open_mapped(
         source.close()
         for name in others:
             try:
-                candidate = open_sheet(path, name)
+                candidate = open_sheet(path, name, probe_others=probe)
             except SheetError:
                 continue  # an empty or unreadable sheet is simply not the one
             try:
@@ -374,3 +411,212 @@ def _bounded_cache(rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
         if n % CACHE_RESET_ROWS == 0:
             phones.clear_cache()
         yield checked
+
+
+class _Feed:
+    """Hands one row at a time to a :func:`check_rows` generator (which takes one per verdict)."""
+
+    __slots__ = ("row",)
+
+    def __init__(self) -> None:
+        self.row: Row | None = None
+
+    def __iter__(self) -> _Feed:
+        return self
+
+    def __next__(self) -> Row:
+        row, self.row = self.row, None
+        if row is None:  # never: each row is fed just before its verdict is asked for
+            raise RuntimeError("a row was asked for before it was fed")
+        return row
+
+
+def _check_apart(
+    rows: Iterable[Row],
+    hidden: set[int],
+    mapping: ColumnMapping,
+    options: CheckOptions,
+    summary: CheckSummary,
+) -> Iterator[CheckedRow]:
+    """:func:`check_rows` with hidden rows checked on their own, in sheet order.
+
+    A removal leaves hidden rows alone, so a number on a hidden row must not make the same
+    number on a visible row a "duplicate" (and so not removed). ``hidden`` grows as the reader
+    goes; a row's entry is there before the row is.
+    """
+    header = mapping.header_row or 0
+    shown_feed, hidden_feed = _Feed(), _Feed()
+    shown = check_rows(shown_feed, mapping, options, summary)
+    apart = check_rows(hidden_feed, mapping, options, summary)
+    for row in rows:
+        if row[0] <= header:
+            continue
+        if row[0] in hidden:
+            hidden_feed.row = row
+            yield next(apart)
+        else:
+            shown_feed.row = row
+            yield next(shown)
+
+
+class _HiddenRows:
+    """The valid rows hidden in the file, as ranges, and what the job does with them."""
+
+    def __init__(self, kind: str, leave: bool) -> None:
+        self.kind = kind
+        self.leave = leave
+        self.ranges: list[list[int]] = []
+        self.count = 0
+        if leave:
+            self.note = (
+                "hidden in the file (hidden or filtered out); not removed — pass "
+                "--include-hidden to remove it"
+            )
+            self.outcome = Outcome.NOT_ATTEMPTED.value
+        else:
+            verb = "removal" if kind == "removal" else "import"
+            self.note = f"hidden in the file (hidden or filtered out); included in the {verb}"
+            self.outcome = ""
+
+    def add(self, number: int) -> None:
+        self.count += 1
+        if self.ranges and self.ranges[-1][1] == number - 1:
+            self.ranges[-1][1] = number
+        else:
+            self.ranges.append([number, number])
+
+
+def _noted(
+    rows: Iterable[CheckedRow],
+    notes: SheetNotes,
+    phone: int | None,
+    hidden: _HiddenRows,
+    summary: CheckSummary,
+) -> Iterator[NewRow]:
+    """The rows to stage, with what the reader saw besides the cells: hidden rows and phone
+    cells whose formula has no saved result."""
+    hidden_rows, formulas = notes.hidden_rows, notes.formulas
+    valid = CheckOutcome.VALID
+    for c in rows:
+        if formulas and c.outcome is not valid and phone is not None and c.original is None:
+            formula = formulas.get((c.row, phone))
+            if formula is not None:
+                _formula_verdict(c, formula, phone, summary)
+        row = _new_row(c)
+        if c.outcome is valid and c.row in hidden_rows:
+            hidden.add(c.row)
+            message = (
+                f"{row.message}; {hidden.note}" if row.message else f"row {c.row}: {hidden.note}"
+            )
+            row = replace(row, message=message, outcome=hidden.outcome or row.outcome)
+        yield row
+
+
+def _formula_verdict(c: CheckedRow, formula: str, phone: int, summary: CheckSummary) -> None:
+    """An empty phone cell that holds a formula never calculated: say so, as invalid."""
+    if c.outcome is CheckOutcome.BLANK:
+        summary.blank -= 1
+        summary.invalid += 1
+    elif c.outcome is not CheckOutcome.INVALID:
+        return
+    c.outcome = CheckOutcome.INVALID
+    shown = f" (={formula})" if formula else ""
+    c.message = (
+        f"row {c.row}: phone: cell {column_letter(phone)}{c.row} holds a formula{shown} with no "
+        "saved result, so it reads as empty; open and save the file in Excel (or LibreOffice) "
+        "to calculate it"
+    )
+
+
+def _spans(ranges: list[list[int]], at_most: int = 8) -> str:
+    shown = [f"{a}–{b}" if b > a else str(a) for a, b in ranges[:at_most]]
+    if len(ranges) > at_most:
+        shown.append(f"{len(ranges) - at_most} more")
+    return ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+
+
+def _notes_sentences(
+    source: SheetSource, file_name: str, kind: str, hidden: _HiddenRows, sheet_guessed: bool
+) -> list[str]:
+    """Warnings about hidden rows and about other sheets holding phone numbers."""
+    out: list[str] = []
+    notes = source.notes
+    where = f"sheet {source.sheet!r} of {file_name}"
+    if hidden.count:
+        rows = (
+            f"row {_spans(hidden.ranges)} is"
+            if hidden.count == 1
+            else (f"rows {_spans(hidden.ranges)} ({hidden.count:,} rows) are")
+        )
+        head = f"{rows[0].upper()}{rows[1:]} hidden in {where} (hidden or filtered out)"
+        if hidden.leave:
+            out.append(
+                f"{head}; {'it is' if hidden.count == 1 else 'they are'} not removed. To "
+                "remove hidden rows too, run the removal again with --include-hidden."
+            )
+        else:
+            verb = "removed" if kind == "removal" else "imported"
+            out.append(f"{head}; {'it is' if hidden.count == 1 else 'they are'} {verb} too.")
+    if kind == "removal" and not notes.hidden_known:
+        fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".")
+        why = (
+            f"which rows of {where} are hidden could not be read from the file"
+            if fmt == "xlsx"
+            else f"hidden or filtered-out rows cannot be seen in .{fmt} files"
+        )
+        out.append(
+            f"{why[0].upper()}{why[1:]}, so every row is removed, hidden or not; to leave "
+            "hidden rows alone, save the file as .xlsx and remove from that."
+        )
+    if sheet_guessed and notes.other_sheets:
+        names = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
+        if names:
+            verb = "removed" if kind == "removal" else "imported"
+            listed = ", ".join(repr(n) for n in names[:-1])
+            listed = f"{listed} and {names[-1]!r}" if listed else repr(names[0])
+            noun = "Sheets" if len(names) > 1 else "Sheet"
+            has = "have" if len(names) > 1 else "has"
+            out.append(
+                f"{noun} {listed} of {file_name} also {has} a column of phone numbers but "
+                f"{'are' if len(names) > 1 else 'is'} not {verb}: only sheet "
+                f"{source.sheet!r} is read. To {kind_verb(kind)} "
+                f"{'them' if len(names) > 1 else 'it'}, run the file again with "
+                f"--sheet NAME{' for each' if len(names) > 1 else ''} "
+                f"(as --sheet {names[0]!r})."
+            )
+    return out
+
+
+def kind_verb(kind: str) -> str:
+    return "remove those numbers" if kind == "removal" else "import"
+
+
+def _has_phone_column(rows: list[Row]) -> bool:
+    """Whether the first rows of a sheet hold a column of phone numbers under a header."""
+    try:
+        mapping = _propose(rows, detect_header(rows), "1")
+    except (ValueError, TypeError):
+        return False
+    if mapping.phone is None:
+        return False
+    phone, header = mapping.phone, mapping.header_row or 0
+    return any(n > header and phone < len(cells) and cells[phone] is not None for n, cells in rows)
+
+
+def _other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str) -> str:
+    assert mapping.phone is not None
+    verb = "removed" if kind == "removal" else "imported"
+    named = [_column(mapping.headers, i) for i in others]
+    listed = ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else named[0]
+    many = len(others) > 1
+    return (
+        f"{listed[0].upper()}{listed[1:]} also {'hold' if many else 'holds'} phone numbers but "
+        f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
+        f"is read. To {kind_verb(kind)} {'them' if many else 'it'} too, run the file again "
+        f"with --phone-column column:{column_letter(others[0])}."
+    )
+
+
+def _column(headers: tuple[str, ...], index: int) -> str:
+    name = headers[index] if index < len(headers) else ""
+    return f"column {column_letter(index)}" + (f" ({name!r})" if name else "")

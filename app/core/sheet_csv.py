@@ -20,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
-from app.core.sheet_types import Row, RowIterator, SheetError
+from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
 
 SAMPLE_BYTES: Final = 64 << 10
 DELIMITERS: Final = (",", ";", "\t", "|")
@@ -95,6 +95,8 @@ class CsvSource:
         self.path = path
         self.sheet = path.stem
         self.sheet_names: tuple[str, ...] = (self.sheet,)
+        # A text file has no hidden rows, formulas or other sheets.
+        self.notes = SheetNotes(hidden_known=True, other_sheets={})
         try:
             with path.open("rb") as fh:
                 sample = fh.read(SAMPLE_BYTES)

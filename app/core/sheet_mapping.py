@@ -305,6 +305,55 @@ def propose_mapping(
     return mapping
 
 
+# Header words of columns that hold digits but not phone numbers a person asked about.
+_NOT_OTHER_PHONE: Final = _NOT_PHONE | frozenset(
+    {"fax", "account", "acct", "zip", "postal", "ssn", "order", "invoice", "ref", "reference"}
+)
+
+
+def other_phone_columns(
+    mapping: ColumnMapping, sample_rows: Sequence[Row], default_phone_code: str = "1"
+) -> list[int]:
+    """Columns besides ``mapping.phone`` that also hold phone numbers, none of them read.
+
+    A second column of numbers (Home Phone beside Cell Phone) or a second table to the right
+    of the first would be dropped without a word, so staging warns about these. A column
+    counts when it has no other role, its header (if any) does not name something else (an
+    id, a fax, an account), and at least half of its values in ``sample_rows`` (data rows)
+    are valid phone numbers.
+    """
+    if mapping.phone is None:
+        return []
+    data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    width = max([len(mapping.headers)] + [len(cells) for cells in data])
+    used = {mapping.column(role) for role in Role}
+    found = []
+    for index in range(width):
+        if index in used:
+            continue
+        header = mapping.headers[index] if index < len(mapping.headers) else ""
+        if header:
+            role = header_role(header)
+            if role is not None and role is not Role.PHONE:
+                continue
+            if set(_words(header).split()) & _NOT_OTHER_PHONE:
+                continue
+        values = _values(data, index)
+        if not values:
+            continue
+        valid = sum(
+            1 for v in values if looks_like_phone(v) and _valid_phone(v, default_phone_code)
+        )
+        if valid * 2 >= len(values):
+            found.append(index)
+    return found
+
+
+def _valid_phone(value: CellValue, code: str) -> bool:
+    # As the check reads it: "+44 …" names its own code whatever the default.
+    return phones.normalize(value, code).ok or phones.normalize(value, None).ok
+
+
 def _values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
     return [cells[index] for cells in data if index < len(cells) and cells[index] is not None]
 

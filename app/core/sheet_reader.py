@@ -6,6 +6,12 @@ timeout, because calamine's native code can be made to allocate gigabytes or abo
 file. Rows arrive in batches while the parent works on earlier ones. Text files are read in this
 process by :mod:`app.core.sheet_csv`.
 
+A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
+which rows are hidden (by hand or by a filter; seen in xlsx/xlsm only), which cells hold a
+formula never calculated, and, when asked with ``probe_others``, the first rows of the other
+visible sheets. A sheet named by the caller matches ignoring case and surrounding spaces, as in
+Excel; an exact match wins.
+
 Typical use::
 
     with open_sheet(path) as source:
@@ -32,7 +38,7 @@ from typing import IO, Any, Final, Protocol
 from app.core import sheet_worker
 from app.core.sheet_csv import CsvSource
 from app.core.sheet_guard import check_zip, sniff_kind
-from app.core.sheet_types import Row, RowIterator, SheetError
+from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
 
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
 TEXT_SUFFIXES: Final = (".csv", ".tsv", ".txt", ".tab")
@@ -52,6 +58,7 @@ class SheetSource(Protocol):
     path: Path
     sheet_names: tuple[str, ...]
     sheet: str
+    notes: SheetNotes
 
     def iter_rows(self) -> RowIterator: ...
     def preview(self, n: int) -> list[Row]: ...
@@ -65,9 +72,11 @@ class SheetSource(Protocol):
     ) -> None: ...
 
 
-def open_sheet(path: Path, sheet: str | None = None) -> SheetSource:
+def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = False) -> SheetSource:
     """Open ``path`` (choosing ``sheet``, or the first visible sheet with data) for reading.
 
+    ``sheet`` matches ignoring case and surrounding spaces, as in Excel (an exact match wins).
+    With ``probe_others``, reading a workbook to its end also fills ``notes.other_sheets``.
     Raises :class:`SheetError` with one sentence naming the file when it cannot be read.
     """
     path = Path(path)
@@ -84,9 +93,9 @@ def open_sheet(path: Path, sheet: str | None = None) -> SheetSource:
                 f"{path.name} is a zip archive but not a spreadsheet (xlsx, xlsm, xlsb or ods)."
             )
         check_zip(path)
-        return WorkbookSource(path, sheet, kind.workbook)
+        return WorkbookSource(path, sheet, kind.workbook, probe_others)
     if kind.container == "ole2":
-        return WorkbookSource(path, sheet, "xls")
+        return WorkbookSource(path, sheet, "xls", probe_others)
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         raise SheetError(
@@ -127,15 +136,19 @@ class WorkbookSource:
 
     The first :meth:`iter_rows` (and :meth:`preview`) share the stream started by the
     constructor; a later :meth:`iter_rows` starts a fresh child and reads the sheet again.
+    ``notes`` fills in as rows arrive (see :class:`SheetNotes`).
     """
 
-    def __init__(self, path: Path, sheet: str | None, fmt: str) -> None:
+    def __init__(self, path: Path, sheet: str | None, fmt: str, probe_others: bool = False) -> None:
         self.path = path
         self.format = fmt
         self.sheet_names: tuple[str, ...] = ()
         self.sheet = ""
+        self.notes = SheetNotes()
         self._buffer: list[Row] = []
-        self._stream: _WorkerStream | None = _WorkerStream(path, sheet or "", fmt)
+        self._stream: _WorkerStream | None = _WorkerStream(
+            path, sheet or "", fmt, self.notes, probe_others
+        )
         self.sheet_names, self.sheet = self._stream.meta()
         self._consumed = False
 
@@ -165,7 +178,7 @@ class WorkbookSource:
         stream.close()
 
     def _fresh_rows(self) -> RowIterator:
-        stream = _WorkerStream(self.path, self.sheet, self.format)
+        stream = _WorkerStream(self.path, self.sheet, self.format, self.notes, primary=False)
         try:
             stream.meta()
             while (batch := stream.next_batch()) is not None:
@@ -193,16 +206,26 @@ class WorkbookSource:
 class _WorkerStream:
     """One child process reading one sheet; a watchdog kills it when it stops making progress."""
 
-    def __init__(self, path: Path, sheet: str, fmt: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        sheet: str,
+        fmt: str,
+        notes: SheetNotes,
+        probe: bool = False,
+        primary: bool = True,
+    ) -> None:
         self._path = path
         self._fmt = fmt
+        self._notes = notes
+        self._primary = primary  # a re-read only adds to the notes of the first read
         size = path.stat().st_size
         size_mb = size / (1 << 20)
         self._memory_limit = MEMORY_LIMIT + MEMORY_PER_FILE_BYTE * size
         self._timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb
         # No shell; the file name is one argv entry of our own interpreter and script.
         self._proc = subprocess.Popen(  # noqa: S603
-            [*worker_command(), str(path), sheet, str(self._memory_limit)],
+            [*worker_command(), str(path), sheet, str(self._memory_limit), "1" if probe else "0"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -251,18 +274,46 @@ class _WorkerStream:
         if message[0] != "meta":
             self.close()
             raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
+        # Right after it the worker says whether it can see hidden rows (an xlsx's XML).
+        scan = self._read_message()
+        if scan[0] != "scan":
+            self.close()
+            raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
+        if scan[1] is None:
+            self._notes.hidden_known = False
+        elif self._primary:
+            self._notes.hidden_known = True
         return tuple(message[1]), str(message[2])
 
     def next_batch(self) -> list[Row] | None:
         if self._finished:
             return None
-        message = self._read_message()
-        if message[0] == "end":
-            self._finished = True
-            self.close()
-            return None
-        rows: list[Row] = message[1]
-        return rows
+        while True:
+            message = self._read_message()
+            kind = message[0]
+            if kind == "rows":
+                rows: list[Row] = message[1]
+                return rows
+            if kind == "scan":
+                self._scanned(message[1], message[2])
+            elif kind == "sheets":
+                self._notes.other_sheets = dict(message[1])
+            elif kind == "end":
+                self._finished = True
+                self.close()
+                return None
+            else:
+                self.close()
+                raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
+
+    def _scanned(self, hidden: list[int] | None, formulas: list[tuple[int, int, str]]) -> None:
+        notes = self._notes
+        if hidden is None:  # the scan failed part way: the rows after it are not known
+            notes.hidden_known = False
+            return
+        notes.hidden_rows.update(hidden)
+        for row, column, formula in formulas:
+            notes.formulas[(row, column)] = formula
 
     def _failure(self) -> SheetError:
         self._done.set()
@@ -297,6 +348,13 @@ class _WorkerStream:
         if kind == "no_sheet":
             listed = ", ".join(repr(n) for n in names) or "none"
             return SheetError(f"{name} has no sheet named {detail!r}; its sheets are {listed}.")
+        if kind == "ambiguous_sheet":
+            key = str(detail).strip().casefold()
+            alike = " and ".join(repr(n) for n in names if n.strip().casefold() == key)
+            return SheetError(
+                f"{name} has sheets {alike}, which differ only in case; give the sheet name "
+                "exactly as written."
+            )
         if kind == "empty":
             return SheetError(f"{name} has no data in any visible sheet.")
         if kind == "empty_sheet":

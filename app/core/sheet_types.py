@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 CellValue = str | int | float | bool | dt.date | dt.datetime | dt.time | dt.timedelta | None
 Cells = Sequence[CellValue]
@@ -17,3 +18,21 @@ RowIterator = Iterator[Row]
 
 class SheetError(Exception):
     """A file that cannot be read as a spreadsheet; ``str()`` is one sentence for a person."""
+
+
+@dataclass
+class SheetNotes:
+    """What a reader learns about a sheet besides its cell values, filled in as it reads.
+
+    ``hidden_rows`` (hidden by hand or by a filter) and ``formulas`` (``(row, column)`` → the
+    formula of a cell that has no saved result, so it reads as empty) only grow, and what
+    concerns a row is known by the time the row is handed out. ``hidden_known`` is False when
+    the format does not let hidden rows be seen (xls, xlsb, ods). ``other_sheets`` holds the
+    first non-blank rows of the workbook's other visible worksheets once the sheet has been
+    read through, when they were asked for; otherwise None.
+    """
+
+    hidden_known: bool = False
+    hidden_rows: set[int] = field(default_factory=set)
+    formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    other_sheets: dict[str, list[Row]] | None = None
