@@ -242,7 +242,9 @@ class ExportJob:
         total, leaves = self.plan()
         result = ExportResult(self.out, 0, total, 0, started=_stamp(started))
         csv_out = self.out.suffix.lower() == ".csv"
-        book = None if csv_out else SafeWorkbook()
+        # xlsx cells keep their exact text (quotePrefix, no literal quote): an export is read
+        # back by people and re-imported by DNC Desk itself.
+        book = None if csv_out else SafeWorkbook(quote_prefix=True)
         writer = SafeCsvWriter(self.out) if csv_out else None
         sheet = book.add_sheet("Entries", (14, 10, 24, 12, 24, 20, 30, 24, 10)) if book else None
         header = list(COLUMNS)

@@ -1,9 +1,19 @@
 """Writers for the spreadsheets DNC Desk produces (reports, exports) that cannot carry formulas.
 
-Every text cell goes through :func:`neutralise`: text that begins with ``=``, ``+``, ``-``, ``@``,
-tab, CR or LF gets a leading single quote in the cell *text* (OWASP "CSV injection"). That covers
-E.164 numbers (``+12025550123`` is written ``'+12025550123``): the visible quote is the price of a
-file that never turns a cell into a formula when a person re-saves it as CSV or edits the cell.
+Every text cell goes through :func:`needs_neutralising`: text that begins with ``=``, ``+``,
+``-``, ``@``, tab, CR or LF could start a formula (OWASP "CSV injection") — except a plain
+negative number such as ``-1`` or ``-12.5`` (the service's own ``campaign_id`` of a purpose
+entry), which no spreadsheet reads as anything but that number.
+
+- In CSV, such text gets a leading single quote (``+12025550123`` is written ``'+12025550123``):
+  a CSV cell has no type, so the quote is the only way to keep it from becoming a formula.
+- In xlsx, a :class:`SafeWorkbook` made with ``quote_prefix=True`` keeps the exact text in a
+  string cell with Excel's *quotePrefix* style (the style Excel gives a cell typed with a
+  leading ``'``): the cell shows, and reads back as, the text the file had, and Excel and
+  LibreOffice keep it text when a person edits it. Without it (the default, for writers whose
+  readers expect it) the quote goes into the cell text as in CSV. A string cell is never
+  evaluated either way; what is left is a person re-saving the sheet as CSV from Excel, which
+  writes quotePrefix cells without their quote.
 
 Phone numbers are always written as text, never as numbers, so no spreadsheet shows
 ``2.02555E+09`` or drops a leading zero. Workbooks use openpyxl's write-only mode (streaming,
@@ -17,36 +27,53 @@ import csv
 import datetime as dt
 import errno
 import io
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 FORMULA_TRIGGERS: Final = ("=", "+", "-", "@", "\t", "\r", "\n")
 XLSX_CELL_LIMIT: Final = 32_767
 _TRIGGER_SET: Final = frozenset(FORMULA_TRIGGERS)
+# "-1", "-12.5": a number, never a formula (ASCII digits only; "-1+2" and "-A1" are formulas).
+_PLAIN_NEGATIVE: Final = re.compile(r"-[0-9]+(?:\.[0-9]+)?")
 
 SafeValue = str | int | float | bool | dt.date | dt.datetime | None
 
 
+def needs_neutralising(value: str) -> bool:
+    """Whether ``value`` as cell text could start a formula."""
+    if value[:1] not in _TRIGGER_SET:
+        return False
+    return not (value[0] == "-" and _PLAIN_NEGATIVE.fullmatch(value))
+
+
 def neutralise(value: str) -> str:
     """``value`` made safe as spreadsheet cell text (quote-prefixed if it could start a formula)."""
-    if value.startswith(FORMULA_TRIGGERS):
+    if needs_neutralising(value):
         return "'" + value
     return value
 
 
-def _xlsx_text(value: str) -> str:
+def _fit(value: str) -> str:
     # Characters XML cannot hold would make openpyxl raise mid-export; over-long text would
     # be cut by Excel on open without a word.
     if ILLEGAL_CHARACTERS_RE.search(value):
         value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
-    value = neutralise(value)
     if len(value) > XLSX_CELL_LIMIT:
         value = value[: XLSX_CELL_LIMIT - 1] + "…"
+    return value
+
+
+def _xlsx_text(value: str) -> str:
+    value = _fit(value)
+    if needs_neutralising(value):
+        value = _fit("'" + value)
     return value
 
 
@@ -79,8 +106,9 @@ class SafeWorkbook:
     streamed to a temporary file by openpyxl, so a 100,000-row sheet costs no memory to speak of.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, quote_prefix: bool = False) -> None:
         self._wb = Workbook(write_only=True)
+        self._quote_prefix = quote_prefix
 
     @property
     def sheet_count(self) -> int:
@@ -90,7 +118,7 @@ class SafeWorkbook:
         ws = self._wb.create_sheet(title=title)
         for index, width in enumerate(widths):
             ws.column_dimensions[_letter(index)].width = width
-        return SafeSheet(ws)
+        return SafeSheet(ws, quote_prefix=self._quote_prefix)
 
     def save(self, path: Path) -> None:
         """Write the workbook to ``path``; raises OSError (and leaves nothing behind) if it
@@ -127,19 +155,50 @@ class SafeWorkbook:
 class SafeSheet:
     """One sheet of a :class:`SafeWorkbook`."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, *, quote_prefix: bool = False) -> None:
         self._ws = ws
+        self._quote_prefix = quote_prefix
+
+    def _quoted(self, text: str) -> object:
+        """``text`` (fitted, and one that could start a formula) as a safe cell."""
+        if not self._quote_prefix:
+            return _fit("'" + text)
+        cell = WriteOnlyCell(self._ws, value=text)
+        cell.data_type = "s"  # openpyxl reads "=…" as a formula; this cell is text
+        cell.quotePrefix = True
+        return cell
+
+    def _text(self, value: str) -> object:
+        text = _fit(value)
+        if needs_neutralising(text):
+            return self._quoted(text)
+        return text or None
 
     def append(self, row: Iterable[object]) -> None:
-        self._ws.append([xlsx_cell(v) for v in row])
+        self._ws.append(
+            [
+                xlsx_cell(v)
+                if v is None or isinstance(v, bool | int | float | dt.date)
+                # An empty cell is not written at all (openpyxl skips None).
+                else self._text(v if isinstance(v, str) else str(v))
+                for v in row
+            ]
+        )
 
     def append_text(self, row: Sequence[str]) -> None:
         """A row known to be all text (the export's hot path: one scan of the joined row)."""
         joined = "".join(row)
         if len(joined) > XLSX_CELL_LIMIT or ILLEGAL_CHARACTERS_RE.search(joined):
-            self._ws.append([_xlsx_text(v) or None for v in row])
+            self._ws.append([self._text(v) for v in row])
         else:
-            self._ws.append([(("'" + v) if v[:1] in _TRIGGER_SET else v) or None for v in row])
+            self._ws.append(
+                [
+                    (self._quoted(v) if needs_neutralising(v) else v)
+                    if v[:1] in _TRIGGER_SET
+                    else (v or None)
+                    for v in row
+                ]
+            )
 
 
 class SafeCsvWriter:
@@ -158,7 +217,7 @@ class SafeCsvWriter:
         self._writer.writerow([csv_cell(v) for v in row])
 
     def append_text(self, row: Sequence[str]) -> None:
-        self._writer.writerow([("'" + v) if v[:1] in _TRIGGER_SET else v for v in row])
+        self._writer.writerow([neutralise(v) if v[:1] in _TRIGGER_SET else v for v in row])
 
     def close(self, *, keep: bool = True) -> None:
         if self._fh.closed:

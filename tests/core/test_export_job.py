@@ -14,6 +14,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from python_calamine import CalamineWorkbook
 
 from app.api.client import ApiClient, DncQuery
 from app.api.limits import PageLimits
@@ -111,10 +112,40 @@ def test_xlsx_export_round_trips_through_reader(
         rows = list(source.iter_rows())
     assert len(rows) == 303
     by_number = {cells[0]: cells for _, cells in rows[1:]}
+    # Text that could start a formula keeps its exact text (it used to get a literal leading
+    # quote, which a re-import then took for part of the reason): a string cell with Excel's
+    # quotePrefix style. A plain negative number (the purpose scope's campaign_id) is left alone.
+    assert by_number["07700900123"][6] == "-rude"
+    assert by_number["2025500003"][6] == '=HYPERLINK("x")'
+    assert by_number["2025551111"][7] == "+Sales"
+    assert by_number["2025551111"][2] == "purpose:+Sales"
+    assert by_number["2025551111"][3] == "-1"
+    cells = {row[0].value: row for row in entries.iter_rows(min_row=2)}
+    for number, column in (("07700900123", 6), ("2025500003", 6), ("2025551111", 7)):
+        assert cells[number][column].data_type == "s" and cells[number][column].quotePrefix
+    assert not cells["2025551111"][3].quotePrefix and not cells["2025551111"][0].quotePrefix
+    calamine = {
+        r[0]: r
+        for r in CalamineWorkbook.from_path(str(out)).get_sheet_by_name("Entries").to_python()
+    }
+    assert calamine["07700900123"][6] == "-rude" and calamine["2025551111"][3] == "-1"
+    assert calamine["2025500003"][6] == '=HYPERLINK("x")'
+
+
+def test_csv_export_quotes_formulas_but_not_plain_negative_numbers(
+    sandbox: Any, client: ApiClient, tmp_path: Path
+) -> None:
+    campaign = client.campaigns()[0].id
+    _seed_small(sandbox, campaign)
+    out = tmp_path / "dnc.csv"
+    ExportJob(client, ListKind.DNC, DncQuery(), out).run()
+    with out.open(encoding="utf-8-sig", newline="") as fh:
+        by_number = {row[0]: row for row in csv.reader(fh)}
+    # campaign_id -1 is the service's code for a purpose entry: other tools must read -1.
+    assert by_number["2025551111"][3] == "-1"
+    assert by_number["2025551111"][7] == "'+Sales"
     assert by_number["07700900123"][6] == "'-rude"
     assert by_number["2025500003"][6] == '\'=HYPERLINK("x")'
-    assert by_number["2025551111"][7] == "'+Sales"
-    assert by_number["2025551111"][2] == "purpose:+Sales"
 
 
 def test_filtered_sms_export_and_cancel(sandbox: Any, client: ApiClient, tmp_path: Path) -> None:
