@@ -130,7 +130,9 @@ class JobRunner:
         # Queued here, in the worker, so the outcome is committed with the next row's
         # "sending" mark, which this worker makes before its next request: at any moment at
         # most `concurrency` rows are left "sending" (resent after a crash).
-        self.store.mark_done(row.seq, result.outcome, result.message, result.code)
+        self.store.mark_done(
+            row.seq, result.outcome, _with_staged(row, result.message), result.code
+        )
         return result
 
     def run(self) -> JobStatus:
@@ -185,7 +187,8 @@ class JobRunner:
             if held.rows and not self.abort_reason:
                 self._flush_held(held)
             if done.error is not None:  # answers were recorded by the worker (_call)
-                self.store.mark_done(row.seq, result.outcome, result.message, result.code)
+                message = _with_staged(row, result.message)
+                self.store.mark_done(row.seq, result.outcome, message, result.code)
             self._count(result.outcome)
             if control.paused.is_set() or control.stop.is_set():
                 # No next request will carry this outcome to disk soon: commit it now.
@@ -223,7 +226,7 @@ class JobRunner:
                     "; the request was sent, so the service may have done it before the answer "
                     "was lost"
                 )
-            self.store.mark_done(row.seq, Outcome.FAILED, message)
+            self.store.mark_done(row.seq, Outcome.FAILED, _with_staged(row, message))
             self._count(Outcome.FAILED)
         held.rows.clear()
         held.maybe_sent.clear()
@@ -256,6 +259,14 @@ class JobRunner:
         self._progress(
             JobProgress(dict(self.counts), done, total, rate, eta, self.control.paused.is_set())
         )
+
+
+def _with_staged(row: JobRow, message: str) -> str:
+    """The row's staged note (a cut reason, a damaged cell, a late request) kept in front of
+    what sending it says: the report is evidence, and the send must not erase the check."""
+    if not row.message:
+        return message
+    return f"{row.message}; {message}" if message else row.message
 
 
 def _error_text(error: BaseException | None) -> str:

@@ -62,6 +62,11 @@ def test_a_long_reason_is_cut_and_the_number_is_listed(
     assert (s["inserted"], s["failed"]) == (3, 0)
     got = {r["phone_number"]: r["reason"] for r in sandbox.store.all("SELECT * FROM dnc")}
     assert got["2025551002"] == "b" * 255
+    # Sending keeps the check's note: the report still says the reason was cut.
+    done = {r.row_number: r for r in store.rows()}
+    assert done[3].outcome == "inserted"
+    assert done[3].message == "row 3: reason cut to 255 characters (it had 256)"
+    assert done[2].message == ""
 
 
 def test_a_long_purpose_is_refused_before_sending(
