@@ -151,6 +151,7 @@ class XmlScan:
         self.last = 0  # the number of the last row scanned
         self.hidden: list[int] = []
         self.formulas: list[tuple[int, int, str]] = []
+        self.formula_rows: set[int] = set()  # every row found with one, for the last rows
         self._formula_count = 0
 
     def advance(self, row: int) -> tuple[list[int], list[tuple[int, int, str]]]:
@@ -212,7 +213,9 @@ class XmlScan:
     def _formulas(self, buf: bytes) -> None:
         for match in _NO_VALUE.finditer(buf):
             text = html.unescape((match.group(3) or b"").decode("utf-8", "replace"))
-            self.formulas.append((int(match.group(2)), _column_index(match.group(1)), text[:80]))
+            row = int(match.group(2))
+            self.formulas.append((row, _column_index(match.group(1)), text[:80]))
+            self.formula_rows.add(row)
             self._formula_count += 1
             if self._formula_count >= MAX_FORMULAS:
                 return
@@ -331,6 +334,8 @@ def _merged_fill(sheet: Any) -> dict[int, list[tuple[int, int, int, int]]]:
 
 
 def _rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
+    """The sheet's rows, numbered as in Excel; blank rows after the last row with data are left
+    out."""
     start = sheet.start
     if start is None:
         return
@@ -416,14 +421,23 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
         _send(out, ("scan", None if scan is None else [], []))
         batch: list[tuple[int, list[Any]]] = []
         count = 0
+        last_row = 0
         for row in _rows(sheet):
             batch.append(row)
+            last_row = row[0]
             if len(batch) >= BATCH_ROWS:
                 # What the XML says about these rows goes out before them.
                 scan = _advance(scan, row[0], out)
                 _send(out, ("rows", batch))
                 count += len(batch)
                 batch = []
+        if scan is not None:
+            # calamine reads a formula never calculated as empty, so rows of nothing else after
+            # the last value are not in its sheet; they must be there to be reported.
+            scan = _advance(scan, 0, out)
+            after = max((n for n in scan.formula_rows if n > last_row), default=0) if scan else 0
+            if 0 < after - last_row <= MAX_FORMULAS:
+                batch += [(n, [None]) for n in range(last_row + 1, after + 1)]
         if batch:
             scan = _advance(scan, batch[-1][0], out)
             _send(out, ("rows", batch))

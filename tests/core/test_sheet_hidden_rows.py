@@ -374,6 +374,23 @@ def test_a_formula_with_no_saved_result_is_named_not_called_empty(tmp_path: Path
     assert rows[4][0] == "invalid" and "cell C4 holds a formula (=A2&B2)" in rows[4][1]
 
 
+def test_formula_only_rows_at_the_end_of_the_sheet_are_not_dropped(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Area", "Rest", "Phone"])
+    ws.append([202, 5558602, "2025558602"])
+    ws.append([None, None, "=A2&B2"])
+    ws.append([None, None, None])
+    ws.append([None, None, '=CONCAT("202","5558604")'])
+    ws.row_dimensions[9].height = 30  # formatting alone does not make a row
+    wb.save(tmp_path / "tail.xlsx")
+    rows = outcomes(stage_dry(tmp_path / "tail.xlsx", tmp_path))
+    assert sorted(rows) == [2, 3, 4, 5]
+    assert rows[3][0] == rows[5][0] == "invalid" and rows[4][0] == "blank"
+    assert 'cell C5 holds a formula (=CONCAT("202","5558604"))' in rows[5][1]
+
+
 # -- against the sandbox: what a removal really takes off the list --------------------------------
 
 
