@@ -579,16 +579,19 @@ def _notes_sentences(
             out.append(
                 f"{noun} {listed} of {file_name} also {has} a column of phone numbers but "
                 f"{'are' if len(names) > 1 else 'is'} not {verb}: only sheet "
-                f"{source.sheet!r} is read. To {kind_verb(kind)} "
-                f"{'them' if len(names) > 1 else 'it'}, run the file again with "
+                f"{source.sheet!r} is read. To {_take(kind, len(names) > 1)}, run the file "
+                "again with "
                 f"--sheet NAME{' for each' if len(names) > 1 else ''} "
                 f"(as --sheet {names[0]!r})."
             )
     return out
 
 
-def kind_verb(kind: str) -> str:
-    return "remove those numbers" if kind == "removal" else "import"
+def _take(kind: str, many: bool) -> str:
+    """What running the file again does with the other sheets or columns."""
+    if kind == "removal":
+        return f"remove {'their' if many else 'its'} numbers"
+    return f"import {'them' if many else 'it'}"
 
 
 def _has_phone_column(rows: list[Row]) -> bool:
@@ -612,8 +615,8 @@ def _other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str
     return (
         f"{listed[0].upper()}{listed[1:]} also {'hold' if many else 'holds'} phone numbers but "
         f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
-        f"is read. To {kind_verb(kind)} {'them' if many else 'it'} too, run the file again "
-        f"with --phone-column column:{column_letter(others[0])}."
+        f"is read. To {_take(kind, many)} too, run the file again with --phone-column "
+        f"column:{column_letter(others[0])}."
     )
 
 
