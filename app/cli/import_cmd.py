@@ -45,6 +45,7 @@ from app.core import phones
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
 from app.core.job_exec import finish_dry_run, job_summary, report_path
+from app.core.job_lock import JobBusy
 from app.core.job_report import write_report
 from app.core.job_runner import JobAborted, JobControl, JobProgress
 from app.core.job_staging import JobSettings, MappingError
@@ -142,11 +143,15 @@ def check_text_length(option: str, text: str) -> str:
     return text
 
 
-def parse_scope(text: str | None, purpose: str) -> Scope:
+def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Scope:
     if not text:
         raise CliError("--scope is required: global, campaign:ID or purpose:TEXT.", EXIT_USAGE)
     if text.strip().lower() == "purpose" and purpose:
         return Scope.purpose(check_text_length("--purpose", purpose))
+    if removal and text.strip().lower() in ("purpose", "purpose:"):
+        # The service deletes a number's entries for every purpose at once; a removal may ask
+        # for exactly that (a named purpose refuses numbers listed for other purposes too).
+        return Scope.purpose("")
     try:
         scope = Scope.parse(text)
     except ScopeError as exc:
@@ -392,7 +397,9 @@ def run_job_command(
         else:
             if args.file is None:
                 raise CliError(f"Give the file to {command}, or --resume JOB.", EXIT_USAGE)
-            scope = parse_scope(args.scope, getattr(args, "purpose", ""))
+            scope = parse_scope(
+                args.scope, getattr(args, "purpose", ""), removal=command == "remove"
+            )
             args.phone_code = parse_phone_code(args.phone_code)
             if args.sheet and args.file.is_file() and sniff_kind(args.file).container == "text":
                 raise CliError(
@@ -437,6 +444,9 @@ def run_job_command(
                 status = run_fn(
                     store, session, concurrency=args.concurrency, control=control, progress=show
                 )
+        except JobBusy as exc:
+            # Another runner has the job: nothing was sent here, so no resume hint.
+            return fail(str(exc))
         except JobAborted as exc:
             aborted = str(exc) or "The job stopped before its end."
         except OSError as exc:

@@ -50,3 +50,21 @@ def test_remove_one_purpose_is_refused_while_another_is_listed(
         assert [e for e in journal.query(job=data["job"]) if e.operation == "dnc.delete"] == []
     finally:
         journal.close()
+
+
+def test_remove_with_bare_purpose_scope_removes_every_purpose(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The refusal above tells the officer to use scope purpose (all purposes): the CLI takes it.
+    src = tmp_path / "pp.csv"
+    src.write_text("Phone\n2025558102\n")
+    url = ["--base-url", sandbox.base_url, "--json"]
+    for purpose in ("Surveys", "Marketing"):
+        _run(capsys, ["import", str(src), "--into", "dnc", "--scope", f"purpose:{purpose}", *url])
+    data = _run(capsys, ["remove", str(src), "--scope", "purpose", *url])
+    assert (data["removed"], data["failed"]) == (1, 0)
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        assert list(api.iter_dnc(DncQuery(phone_number="2025558102"))) == []
+    # An import still needs the purpose text.
+    code = main(["import", str(src), "--into", "dnc", "--scope", "purpose", *url])
+    assert code == 2 and "not a scope" in capsys.readouterr().err

@@ -86,7 +86,7 @@ def _refused(command: str, job: Path, first: subprocess.Popen[str], base_url: st
         rf"Job {job.stem} is being run by another process \(pid {first.pid}, since \d\d:\d\d\); "
         r"wait for it to finish or stop it first\."
     )
-    assert re.match(sentence, err), err
+    assert re.fullmatch(sentence, err.strip()), err  # no "Resume with:" hint: nothing ran here
 
 
 @pytest.mark.slow
