@@ -295,6 +295,8 @@ def result_summary(store: JobStore) -> dict[str, Any]:
     file exists (a path that does not exist is never printed)."""
     meta = store.meta()
     warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
+    # Staging's own warnings: hidden rows, other sheets or columns holding phone numbers.
+    warnings += [str(w) for w in meta.get("warnings") or []]
     summary = job_summary(store)
     report = Path(summary["report"])
     moved = meta.get("report_moved")

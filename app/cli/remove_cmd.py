@@ -25,6 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="",
         help="set the leads on each removed number to this lead status",
     )
+    parser.add_argument(
+        "--include-hidden",
+        action="store_true",
+        help="also remove the rows hidden or filtered out in the file (left on the list otherwise)",
+    )
 
 
 def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
@@ -38,6 +43,7 @@ def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
         note=args.note,
         report=args.report,
         lead_status=args.lead_status.strip(),
+        include_hidden=args.include_hidden,
     )
 
 

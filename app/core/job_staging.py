@@ -469,8 +469,8 @@ class _HiddenRows:
         self.count = 0
         if leave:
             self.note = (
-                "hidden in the file (hidden or filtered out); not removed — pass "
-                "--include-hidden to remove it"
+                "hidden in the file (hidden or filtered out); not removed unless hidden rows "
+                "are included (--include-hidden)"
             )
             self.outcome = Outcome.NOT_ATTEMPTED.value
         else:
@@ -552,7 +552,8 @@ def _notes_sentences(
         if hidden.leave:
             out.append(
                 f"{head}; {'it is' if hidden.count == 1 else 'they are'} not removed. To "
-                "remove hidden rows too, run the removal again with --include-hidden."
+                "remove hidden rows too, run the removal again including hidden rows "
+                "(--include-hidden)."
             )
         else:
             verb = "removed" if kind == "removal" else "imported"

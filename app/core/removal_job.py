@@ -198,9 +198,14 @@ def count_numbers(settings: JobSettings) -> int:
         if column is None:
             return 0
         first_data_row = (mapping.header_row or 0) + 1
+        # Hidden rows are left on the list unless included: they are not counted either. The
+        # reader knows whether a row is hidden by the time it hands the row out.
+        hidden = None if settings.include_hidden else source.notes.hidden_rows
         count = 0
         for number, cells in source.iter_rows():
             if number < first_data_row or column >= len(cells):
+                continue
+            if hidden and number in hidden:
                 continue
             value = cells[column]
             if value is not None and str(value).strip():

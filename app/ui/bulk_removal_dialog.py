@@ -113,12 +113,19 @@ class RemovalSourcePage(QWizardPage):
         file_row = QHBoxLayout()
         file_row.addWidget(self.path_edit, 1)
         file_row.addWidget(self.browse_button)
+        # Off by default: a row someone hid or filtered out is usually one they decided to keep.
+        self.hidden_check = QCheckBox("Also remove rows that are &hidden or filtered out", self)
+        self.hidden_check.setToolTip(
+            "Rows hidden in the spreadsheet (by hand or by a filter) are left on the list and "
+            "reported as not removed, unless this is ticked (xlsx and xlsm files)."
+        )
         self.count_label = QLabel(self)
         form = QFormLayout()
         form.addRow("Country code for numbers without one", self.code_edit)
         layout = QVBoxLayout(self)
         layout.addWidget(self.file_radio)
         layout.addLayout(file_row)
+        layout.addWidget(self.hidden_check)
         layout.addWidget(self.paste_radio)
         layout.addWidget(self.paste_edit, 1)
         layout.addWidget(self.count_label)
@@ -137,6 +144,7 @@ class RemovalSourcePage(QWizardPage):
         from_file = self.file_radio.isChecked()
         self.path_edit.setEnabled(from_file)
         self.browse_button.setEnabled(from_file)
+        self.hidden_check.setEnabled(from_file)
         self.paste_edit.setEnabled(not from_file)
         n = len(pasted_numbers(self.paste_edit.toPlainText()))
         self.count_label.setText("" if from_file else f"{n:,} numbers pasted")
@@ -374,6 +382,7 @@ class BulkRemovalDialog(QWizard):
             file=Path(source.path_edit.text().strip()).expanduser(),
             scope=scope,
             phone_code=source.code_edit.text().strip() or "1",
+            include_hidden=source.hidden_check.isChecked(),
         )
 
     def start_job(self) -> JobHandle:

@@ -351,3 +351,11 @@ def test_a_lost_answer_to_the_look_up_does_not_say_the_delete_may_have_been_done
     assert [e for e in journal.query() if e.operation == "dnc.delete"] == []
     session.close()
     journal.close()
+
+
+def test_count_numbers_leaves_out_hidden_rows_unless_included(tmp_path: Path) -> None:
+    from tests.core.test_sheet_hidden_rows import filtered_review
+
+    path = filtered_review(tmp_path / "review.xlsx")
+    assert count_numbers(JobSettings(path, Scope.global_())) == 2
+    assert count_numbers(JobSettings(path, Scope.global_(), include_hidden=True)) == 6

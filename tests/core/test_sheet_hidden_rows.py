@@ -198,15 +198,15 @@ def test_a_removal_leaves_hidden_rows_alone_and_says_why(tmp_path: Path) -> None
         outcome, message = rows[n]
         assert outcome == "not_attempted"
         assert message == (
-            f"row {n}: hidden in the file (hidden or filtered out); not removed — pass "
-            "--include-hidden to remove it"
+            f"row {n}: hidden in the file (hidden or filtered out); not removed unless hidden "
+            "rows are included (--include-hidden)"
         )
     counts = store.counts()
     assert sum(counts.values()) == 6 and counts["not_attempted"] == 4 and counts["pending"] == 2
     assert warnings(store) == [
         "Rows 4–7 (4 rows) are hidden in sheet 'Review' of review.xlsx (hidden or filtered "
-        "out); they are not removed. To remove hidden rows too, run the removal again with "
-        "--include-hidden."
+        "out); they are not removed. To remove hidden rows too, run the removal again "
+        "including hidden rows (--include-hidden)."
     ]
 
 

@@ -16,6 +16,7 @@ from app.core.session import Session
 from app.ui.bulk_removal_dialog import BulkRemovalDialog, pasted_numbers
 from app.ui.job_progress import job_registry
 from app.ui.tasks import TaskRunner
+from tests.core.test_sheet_hidden_rows import filtered_review
 
 TIMEOUT = 20_000
 
@@ -148,6 +149,32 @@ def test_purpose_scope_blank_removes_every_purpose_and_named_one_keeps_others(
     every = remove("")
     assert every["removed"] == 1 and every["not_found"] == 1
     assert left() == set()
+
+
+@pytest.mark.parametrize("include", [False, True])
+def test_hidden_rows_stay_unless_the_box_is_ticked(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
+    include: bool,
+) -> None:  # fmt: skip
+    # Four of six rows are filtered out in the file: they stay on the list (and out of the
+    # count) unless the officer ticks the box.
+    file = filtered_review(tmp_path / "review.xlsx")
+    sandbox.bulk_seed_dnc([(f"20255560{i:02d}", "1", "0", "", "") for i in range(6)])
+    dialog = dialog_for(qtbot, session, runner)
+    dialog.source_page.path_edit.setText(str(file))
+    assert not dialog.source_page.hidden_check.isChecked()
+    dialog.source_page.hidden_check.setChecked(include)
+    dialog.next()
+    options = dialog.options_page
+    options.reason_edit.setText("Reviewed list, ticket 31")
+    qtbot.waitUntil(lambda: options.count == (6 if include else 2), timeout=TIMEOUT)
+    with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+        dialog.next()
+    summary = finished.args[0]
+    assert summary["removed"] == (6 if include else 2)
+    assert summary["not_attempted"] == (0 if include else 4)
+    left = {r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")}
+    assert left == (set() if include else {f"20255560{i:02d}" for i in range(2, 6)})
 
 
 def test_the_count_is_of_the_sheet_the_removal_reads(
