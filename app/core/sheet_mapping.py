@@ -284,7 +284,7 @@ def propose_mapping(
             continue
         role, exact = match
         if role is Role.PHONE_CODE and _code_fraction(data, index) < 0.8:
-            continue  # a "Country" column of names ("Canada") would fail every row
+            continue  # a "Country" column of names no code reads as would fail every row
         score = 2.0 if exact else 1.0
         if role is Role.PHONE:
             score += 4 * phone_like[index]

@@ -153,3 +153,18 @@ def test_no_phone_column_names_the_options_on_the_command_line_only(
         "No column of phone numbers was found in sheet 'Names' of no-phones.xlsx "
         "(its other sheets: Notes)."
     )
+
+
+def test_a_country_column_of_names_gives_each_row_its_code(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Black-box finding 9: "United Kingdom" and "Australia" used to be dropped, and the rows
+    # judged as US numbers.
+    src = tmp_path / "countries.csv"
+    src.write_text(
+        "Phone,Country\n7911123470,United Kingdom\n7911123471,UK\n412345671,Australia\n"
+        "2025554041,United States\n"
+    )
+    code, data, err = dry_run(capsys, str(src))
+    assert code == 0, err
+    assert (data["rows"], data["valid"], data["invalid"]) == (4, 4, 0)

@@ -260,10 +260,14 @@ def test_looks_like_phone(value: CellValue, expected: bool) -> None:
     assert looks_like_phone(value) is expected
 
 
-def test_country_column_of_names_is_not_taken_for_codes() -> None:
+def test_country_column_is_taken_for_codes_only_when_its_values_read_as_codes() -> None:
     header: list[CellValue] = ["Phone", "Country"]
-    assert propose_mapping(header, numbered(["2025550123", "Canada"])).phone_code is None
+    # Country names of supported codes read as codes (black-box finding 9)...
+    assert propose_mapping(header, numbered(["2025550123", "Canada"])).phone_code == 1
+    assert propose_mapping(header, numbered(["7911123470", "United Kingdom"])).phone_code == 1
     assert propose_mapping(header, numbered(["2025550123", "US"])).phone_code == 1
+    # ...a column of names no code reads as would fail every row, so it is not taken.
+    assert propose_mapping(header, numbered(["2025550123", "Atlantis"])).phone_code is None
 
 
 def test_valid_numbers_beat_ids_of_the_same_shape() -> None:
