@@ -118,7 +118,7 @@ def write_report(store: JobStore, path: Path) -> Path:
     # A removal honours no request, so it has no business days to insertion and nothing late.
     columns = ROW_COLUMNS[:-2] if removal else ROW_COLUMNS
     widths = _WIDTHS[: len(columns)]
-    book = SafeWorkbook()
+    book = SafeWorkbook(quote_prefix=True)
     summary = book.add_sheet("Summary", (36, 90))
     rows = book.add_sheet("Rows", widths)
     rows.append(columns)

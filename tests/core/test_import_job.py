@@ -502,3 +502,20 @@ def test_list_jobs_newest_first(tmp_path: Path) -> None:
     assert [j["name"] for j in sorted(listed, key=lambda j: j["name"])] == ["A", "B"]
     assert {j["status"] for j in listed} == {"dry_run", "ready"}
     assert all(j["rows"] == 3 for j in listed)
+
+
+def test_the_reports_original_value_is_the_cells_exact_text(tmp_path: Path) -> None:
+    # Black-box finding 15: "+44 7700 900124" showed in the report as "'+44 7700 900124", a
+    # text the file never had. The cell is text with Excel's quote prefix: same text, no formula.
+    path = write_csv(
+        tmp_path / "in.csv", ["Phone"], [["+44 7700 900124"], ['="2025550157"'], ["=1+1"]]
+    )
+    store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
+    finish_dry_run(store)
+    report = job_summary(store)["report"]
+    wb = openpyxl.load_workbook(report)
+    rows = list(wb["Rows"].iter_rows(min_row=2))
+    originals = [row[1] for row in rows]
+    assert [c.value for c in originals] == ["+44 7700 900124", '="2025550157"', "=1+1"]
+    assert all(c.data_type == "s" and c.quotePrefix for c in originals)
+    wb.close()
