@@ -203,6 +203,12 @@ class CheckPage(QWizardPage):
                     and not campaign_ids_checked(self.wiz.campaign_lookup)
                     else ""
                 )
+                + (
+                    f" ⚠ {result.hidden_rows:,} of the rows are hidden or filtered out in the "
+                    "file; they are imported too."
+                    if result.hidden_rows
+                    else ""
+                )
             )
         self._fill(result)
         self.completeChanged.emit()

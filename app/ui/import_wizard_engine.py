@@ -79,6 +79,9 @@ class CheckResult:
     summary: CheckSummary
     problems: list[CheckedRow] = field(default_factory=list)
     more_problems: int = 0
+    # Data rows hidden in the file (by hand or by a filter): imported like the others, but a
+    # person filtering a sheet before sending it may not expect that.
+    hidden_rows: int = 0
 
 
 def check_file(
@@ -108,6 +111,8 @@ def check_file(
                     raise InterruptedError("the check was cancelled")
                 if progress is not None:
                     progress(result.summary.rows)
+        below = (mapping.header_row or 0) + 1
+        result.hidden_rows = sum(1 for n in source.notes.hidden_rows if n >= below)
     return result
 
 

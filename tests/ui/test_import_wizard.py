@@ -20,6 +20,7 @@ from app.ui.import_wizard import ImportWizard
 from app.ui.job_progress import job_registry
 from app.ui.list_view import EntryListView, ListKind
 from app.ui.tasks import TaskRunner
+from tests.core.test_sheet_hidden_rows import filtered_review
 
 TIMEOUT = 20_000
 
@@ -307,6 +308,18 @@ def test_a_header_under_a_long_block_of_notes_is_shown(
     assert model.item(at, 0).text() == "Phone"
     assert model.item(at, 0).background().color() == HEADER_COLOR
     assert model.item(at + 1, 0).text() == "2025550140"
+
+
+def test_the_check_page_says_hidden_rows_are_imported_too(
+    qtbot: Any, runner: TaskRunner, session: Session, tmp_path: Path
+) -> None:
+    file = filtered_review(tmp_path / "review.xlsx")  # 4 of 6 rows filtered out
+    wizard = open_wizard(qtbot, session, runner, file)
+    to_check_page(qtbot, wizard)
+    assert counts(wizard)["valid"] == 6
+    assert "4 of the rows are hidden or filtered out in the file; they are imported too" in (
+        wizard.check_page.status.text()
+    )
 
 
 def test_cancel_while_running_reports_not_attempted(
