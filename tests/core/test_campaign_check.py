@@ -5,38 +5,21 @@ ends invalid, naming the row and the id, instead of failing at the service row b
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import openpyxl
-import pytest
 
-from app.api.client import ApiClient
 from app.api.models import Campaign
 from app.api.scope import Scope
-from app.core.connections import Connection
 from app.core.import_job import run_import, stage_import
 from app.core.job_exec import finish_dry_run, job_summary
 from app.core.job_staging import JobSettings
-from app.core.journal import ChangeJournal
 from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session
 from app.core.sheet_check import CheckOptions, check_all
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_scope import CampaignDirectory, campaign_ids_checked
-from tests.conftest import TOKEN
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    s = Session(
-        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
-    )
-    yield s
-    s.close()
-    journal.close()
 
 
 def write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> Path:

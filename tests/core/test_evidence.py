@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from python_calamine import CalamineWorkbook
@@ -12,23 +10,10 @@ from python_calamine import CalamineWorkbook
 from app.api.client import ApiClient
 from app.api.scope import Scope
 from app.core.audit_types import ListKind
-from app.core.connections import Connection
 from app.core.evidence import EvidenceError, gather_evidence, write_evidence_xlsx
-from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.core.snapshots import take_snapshot
 from tests.conftest import TOKEN
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    s = Session(
-        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
-    )
-    yield s
-    s.close()
-    journal.close()
 
 
 def test_evidence_pack(session: Session, tmp_path: Path) -> None:

@@ -5,33 +5,15 @@ campaign_id codes read back in."""
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from app.api.client import ApiClient
 from app.api.scope import Scope
-from app.core.connections import Connection
 from app.core.import_job import run_import, stage_import
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
-from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.core.sheet_check import Target
-from tests.conftest import TOKEN
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    s = Session(
-        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
-    )
-    yield s
-    s.close()
-    journal.close()
 
 
 def write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> Path:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +28,6 @@ from app.core.sheet_reader import open_sheet
 from app.core.sheet_scope import CampaignDirectory
 from app.core.sheet_types import SheetError
 from tests.conftest import TOKEN
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    s = Session(
-        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
-    )
-    yield s
-    s.close()
-    journal.close()
 
 
 def numbers(n: int, start: int = 0) -> list[str]:

@@ -13,16 +13,13 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.api.client import ApiClient
 from app.api.scope import Scope
 from app.core import job_lock
-from app.core.connections import Connection
 from app.core.import_job import run_import, stage_import
 from app.core.job_exec import execute, finish_dry_run, job_summary
 from app.core.job_lock import JobBusy
@@ -30,11 +27,9 @@ from app.core.job_report import write_report
 from app.core.job_runner import JobAborted, JobRunner, RowResult
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome
-from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.core.sheet_check import Target
 from app.core.sheet_scope import CampaignDirectory
-from tests.conftest import TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = 120
@@ -42,17 +37,6 @@ BUSY = re.compile(
     r"^Job (?P<job>\S+) is being run by another process \(pid (?P<pid>\d+), "
     r"since \d\d:\d\d\); wait for it to finish or stop it first\.$"
 )
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    s = Session(
-        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
-    )
-    yield s
-    s.close()
-    journal.close()
 
 
 def staged(session: Session, tmp_path: Path, rows: int = ROWS) -> JobStore:

@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.api.client import ApiClient, DncQuery
 from app.api.scope import Scope
-from app.core.connections import Connection
-from app.core.journal import ChangeJournal
 from app.core.list_health import check_health, purpose_key, remove_redundant
 from app.core.session import Session
-from tests.conftest import TOKEN
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    s = Session(
-        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
-    )
-    yield s
-    s.close()
-    journal.close()
 
 
 def _seed(api: ApiClient, sandbox: Any) -> tuple[str, str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +27,6 @@ from app.core.removal_job import (
 )
 from app.core.session import Session
 from tests.conftest import TOKEN
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    s = Session(
-        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
-    )
-    yield s
-    s.close()
-    journal.close()
 
 
 def _csv(path: Path, rows: list[list[str]]) -> Path:
