@@ -15,6 +15,13 @@ removes the file when it lets go. Inside one process the lock is also kept in a 
 runners in one process are refused even where the OS would let one process take its own
 lock twice (``flock`` emulated with POSIX record locks on a network drive).
 
+A job is also locked by its id (``job_id`` in its meta), with a second lock file of the same
+kind in the app's locks folder (``<data>/locks/<job_id>.lock``, :attr:`AppPaths.locks_dir`):
+a copy of a job file (backed up, mailed, moved by hand) carries the id of the job it was
+copied from, and resuming the copy while the original runs would send the same rows twice
+just as surely. The path lock is taken first, then the id lock; a runner refused either one
+holds neither, and the refusal is the same sentence.
+
 Staging, a dry run, reading a job and rewriting its report do not take the lock.
 """
 
@@ -22,8 +29,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
 import os
+import re
 import socket
 import sys
 import threading
@@ -31,11 +40,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core.job_runner import JobAborted
+from app.core.paths import AppPaths
 
 LOCK_SUFFIX = ".lock"
 # Windows locks are mandatory: the byte locked lies past the holder's note, which stays readable.
 _WINDOWS_LOCK_OFFSET = 1 << 20
 _NOTE_MAX = 4096
+# A job id used as a file name as it is; any other id (a hand-edited job file) is hashed.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
 class JobBusy(JobAborted):
@@ -73,8 +85,22 @@ def lock_path(job_path: Path) -> Path:
     return job_path.with_name(job_path.name + LOCK_SUFFIX)
 
 
+def id_lock_path(job_id: str) -> Path:
+    """The lock file of the job ``job_id`` in the app's locks folder, whichever file holds it."""
+    name = (
+        job_id
+        if _PLAIN_ID.fullmatch(job_id)
+        else ("job-" + hashlib.sha256(job_id.encode("utf-8", "surrogatepass")).hexdigest()[:32])
+    )
+    return AppPaths.default().locks_dir / (name + LOCK_SUFFIX)
+
+
 def _key(job_path: Path) -> str:
     return os.path.normcase(os.path.realpath(job_path))
+
+
+def _id_key(job_id: str) -> str:
+    return "id:" + job_id
 
 
 def _job_name(job_path: Path, job_id: str) -> str:
@@ -84,26 +110,33 @@ def _job_name(job_path: Path, job_id: str) -> str:
 class JobLock:
     """A held run lock; :meth:`release` (or leaving the ``with`` block) lets go."""
 
-    def __init__(self, job_path: Path, fd: int, key: str, holder: Holder) -> None:
+    def __init__(
+        self,
+        job_path: Path,
+        files: list[tuple[int, Path]],
+        keys: list[str],
+        holder: Holder,
+        id_path: Path | None = None,
+    ) -> None:
         self.job_path = job_path
         self.path = lock_path(job_path)
+        self.id_path = id_path  # None for a job without an id
         self.holder = holder
         self.thread = threading.get_ident()
-        self._fd: int | None = fd
-        self._key = key
+        self._files = files  # (fd, lock file), in the order taken
+        self._keys = keys
 
     @property
     def held(self) -> bool:
-        return self._fd is not None
+        return bool(self._files)
 
     def release(self) -> None:
         with _table_lock:
-            fd, self._fd = self._fd, None
-            if fd is None:
-                return
-            if _held.get(self._key) is self:
-                del _held[self._key]
-            _os_release(fd, self.path)
+            files, self._files = self._files, []
+            for key in self._keys:
+                if _held.get(key) is self:
+                    del _held[key]
+            _release_all(files)
 
     def __enter__(self) -> JobLock:
         return self
@@ -112,41 +145,60 @@ class JobLock:
         self.release()
 
 
-# Run locks this process holds, by job file; guarded by _table_lock.
+# Run locks this process holds, by job file and by job id; guarded by _table_lock.
 _table_lock = threading.Lock()
 _held: dict[str, JobLock] = {}
 
 
 def acquire(job_path: Path, job_id: str = "") -> JobLock:
-    """Take the run lock of the job file ``job_path`` or raise :class:`JobBusy` at once."""
-    key = _key(job_path)
+    """Take the run lock of the job file ``job_path`` and, given one, of the job id ``job_id``
+    (any file carrying it), or raise :class:`JobBusy` at once holding neither."""
+    keys = [_key(job_path)] + ([_id_key(job_id)] if job_id else [])
     name = _job_name(job_path, job_id)
     with _table_lock:
-        mine = _held.get(key)
-        if mine is not None:
-            since = mine.holder.since()
-            raise JobBusy(
-                f"Job {name} is already being run by this program"
-                f"{f' (since {since})' if since else ''}; "
-                "wait for it to finish or stop it first.",
-                mine.holder,
-            )
+        for key in keys:
+            mine = _held.get(key)
+            if mine is not None:
+                since = mine.holder.since()
+                raise JobBusy(
+                    f"Job {name} is already being run by this program"
+                    f"{f' (since {since})' if since else ''}; "
+                    "wait for it to finish or stop it first.",
+                    mine.holder,
+                )
         holder = Holder(
             pid=os.getpid(),
             host=socket.gethostname(),
             started=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         )
-        fd, other = _os_acquire(lock_path(job_path))
-        if fd is None:
-            raise JobBusy(_busy_sentence(name, other), other)
+        id_path = id_lock_path(job_id) if job_id else None
+        taken: list[tuple[int, Path]] = []
         try:
-            _write_note(fd, holder)
-        except OSError:
-            _os_release(fd, lock_path(job_path))
+            for path in [lock_path(job_path)] + ([id_path] if id_path is not None else []):
+                fd, other = _os_acquire(path)
+                if fd is None:
+                    raise JobBusy(_busy_sentence(name, other), other)
+                taken.append((fd, path))
+                _write_note(fd, holder)
+        except BaseException:
+            _release_all(taken)
             raise
-        lock = JobLock(job_path, fd, key, holder)
-        _held[key] = lock
+        lock = JobLock(job_path, taken, keys, holder, id_path)
+        for key in keys:
+            _held[key] = lock
         return lock
+
+
+def _release_all(files: list[tuple[int, Path]]) -> None:
+    """Let go of the lock files taken, the last taken first; every one, whatever fails."""
+    try:
+        while files:
+            fd, path = files.pop()
+            _os_release(fd, path)
+    finally:
+        for fd, path in reversed(files):
+            with contextlib.suppress(OSError):
+                _os_release(fd, path)
 
 
 def held_by_this_thread(job_path: Path) -> bool:

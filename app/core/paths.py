@@ -41,6 +41,11 @@ class AppPaths:
         return self.data_dir / "snapshots"
 
     @property
+    def locks_dir(self) -> Path:
+        """The run locks keyed by job id (:mod:`app.core.job_lock`), one per running job."""
+        return self.data_dir / "locks"
+
+    @property
     def sandbox_db(self) -> Path:
         return self.data_dir / "sandbox.sqlite3"
 
@@ -66,5 +71,6 @@ class AppPaths:
             self.jobs_dir,
             self.reports_dir,
             self.snapshots_dir,
+            self.locks_dir,
         ):
             directory.mkdir(parents=True, exist_ok=True, mode=0o700)

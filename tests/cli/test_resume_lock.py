@@ -76,8 +76,10 @@ def _sent_once(paths: AppPaths, job: str, operation: str) -> None:
     assert (ops["job.start"], ops["job.resume"], ops["job.finish"]) == (1, 0, 1)
 
 
-def _refused(command: str, job: Path, first: subprocess.Popen[str], base_url: str) -> None:
-    second = _cli(command, "--resume", job.stem, "--base-url", base_url)
+def _refused(
+    command: str, job: Path, first: subprocess.Popen[str], base_url: str, resume: str = ""
+) -> None:
+    second = _cli(command, "--resume", resume or job.stem, "--base-url", base_url)
     out, err = second.communicate(timeout=60)
     assert second.returncode != 0, f"the second run was not refused: {out} {err}"
     assert first.poll() is None, "the first run ended before the second was refused"
@@ -136,3 +138,35 @@ def test_remove_resume_while_another_process_runs_it_is_refused(
     assert (data["status"], data["removed"], data["not_found"]) == ("finished", ROWS, 0)
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
     _sent_once(paths, data["job"], "dnc.delete")
+
+
+@pytest.mark.slow
+def test_a_copy_of_the_job_file_is_refused_while_the_original_runs(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """The lock is on the job's id too: a copy of the job file (elsewhere, under another name)
+    carries the id, and running it beside the original would send the same rows twice."""
+    paths = AppPaths.default()
+    sandbox.set_faults(latency_ms=60)
+    first = _cli(
+        *("import", str(_csv(tmp_path / "in.csv")), "--into", "dnc", "--scope", "global"),
+        *("--base-url", sandbox.base_url, "--concurrency", str(CONCURRENCY), "--json"),
+    )
+    job = _running_job(paths, first, "import")
+    copy = tmp_path / "elsewhere" / "copy.dncjob"
+    copy.parent.mkdir()
+    # A consistent copy of the running job (its WAL included), as a backup tool would make.
+    with sqlite3.connect(f"file:{job}?mode=ro", uri=True) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    src.close()
+    dst.close()
+    _refused("import", job, first, sandbox.base_url, resume=str(copy))
+    out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    data = json.loads(out)
+    assert (data["status"], data["inserted"], data["already_present"]) == ("finished", ROWS, 0)
+    _sent_once(paths, data["job"], "dnc.insert")
+    # Both lock files went with the run.
+    assert not job_lock.lock_path(job).exists()
+    assert not job_lock.id_lock_path(job.stem).exists()
+    assert not job_lock.lock_path(copy).exists()

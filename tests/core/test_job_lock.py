@@ -27,6 +27,7 @@ from app.core.job_report import write_report
 from app.core.job_runner import JobAborted, JobRunner, RowResult
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome
+from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_check import Target
 from app.core.sheet_scope import CampaignDirectory
@@ -253,3 +254,53 @@ def test_a_runner_that_opened_the_lock_file_just_before_it_was_removed_takes_the
     finally:
         os.close(fd)
     second.release()
+
+
+def test_a_copy_of_a_running_job_is_refused_by_its_id_until_the_holder_dies(
+    tmp_path: Path,
+) -> None:
+    """Another process runs the job ``the-job`` from one file; the same job from a copy of that
+    file (another path) is refused in the same sentence, holds nothing, and is let in once the
+    holder is SIGKILLed."""
+    original = tmp_path / "jobs" / "the-job.dncjob"
+    original.parent.mkdir()
+    copy = tmp_path / "elsewhere" / "copy.dncjob"
+    copy.parent.mkdir()
+    holder = _holder(original)
+    try:
+        assert job_lock.id_lock_path("the-job").exists()
+        with pytest.raises(JobBusy) as refused:
+            job_lock.acquire(copy, "the-job")
+        found = BUSY.match(str(refused.value))
+        assert found, str(refused.value)
+        assert (found["job"], int(found["pid"])) == ("the-job", holder.pid)
+        # Refused on the id after taking the copy's path lock: that one was let go again.
+        assert not job_lock.lock_path(copy).exists()
+        assert not job_lock.held_by_this_thread(copy)
+        # Another job is not held up.
+        job_lock.acquire(copy, "another-job").release()
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.communicate(timeout=10)
+    lock = job_lock.acquire(copy, "the-job")
+    assert lock.id_path == job_lock.id_lock_path("the-job")
+    assert lock.id_path.parent == AppPaths.default().locks_dir
+    lock.release()
+    assert not job_lock.id_lock_path("the-job").exists()
+    assert not job_lock.lock_path(copy).exists()
+
+
+def test_a_copy_in_this_process_is_refused_and_odd_ids_stay_in_the_locks_folder(
+    tmp_path: Path,
+) -> None:
+    first = job_lock.acquire(tmp_path / "a.dncjob", "import-1")
+    with pytest.raises(JobBusy, match=r"^Job import-1 is already being run by this program"):
+        job_lock.acquire(tmp_path / "b.dncjob", "import-1")
+    assert not job_lock.lock_path(tmp_path / "b.dncjob").exists()
+    first.release()
+    job_lock.acquire(tmp_path / "b.dncjob", "import-1").release()
+    # An id from a hand-edited job file never names a path outside the locks folder.
+    odd = job_lock.acquire(tmp_path / "c.dncjob", "../../x/..")
+    assert odd.id_path is not None and odd.id_path.parent == AppPaths.default().locks_dir
+    assert odd.id_path.is_file()
+    odd.release()
