@@ -38,10 +38,12 @@ from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
     Role,
+    UnreadCodeColumn,
     column_letter,
     other_phone_columns,
     propose_mapping,
     resolve_column,
+    unread_code_columns,
 )
 from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_scope import campaign_ids_checked
@@ -238,11 +240,14 @@ def stage(
         mapping = replace(mapping, request_date=None)
     with source:
         warnings: list[str] = []
-        if guessed and not settings.phone_column:
+        if guessed:
             preview = [r for r in read_preview(source) if r[0] > (mapping.header_row or 0)]
-            others = other_phone_columns(mapping, preview, settings.phone_code)
-            if others:
-                warnings.append(_other_columns_sentence(mapping, others, kind))
+            if not settings.phone_column:
+                others = other_phone_columns(mapping, preview, settings.phone_code)
+                if others:
+                    warnings.append(_other_columns_sentence(mapping, others, kind))
+            for unread in unread_code_columns(mapping, preview):
+                warnings.append(_unread_code_sentence(mapping, unread, settings.phone_code))
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(target=settings.target, campaign_lookup=lookup)
         summary = CheckSummary()
@@ -618,6 +623,24 @@ def _other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str
         f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
         f"is read. To {_take(kind, many)} too, run the file again with --phone-column "
         f"column:{column_letter(others[0])}."
+    )
+
+
+def _unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code: str) -> str:
+    """Why a column headed as country codes was not read, and what the rows took instead."""
+    column = _column(mapping.headers, unread.index)
+    default = phones.normalize_code(code) or code
+    share = (
+        f"only {unread.codes} of its {unread.values:,} values "
+        f"{'is a country code' if unread.codes == 1 else 'are country codes'}"
+        if unread.codes
+        else f"none of its {unread.values:,} values is a country code"
+    )
+    return (
+        f"{column[0].upper()}{column[1:]} was not read as country codes: {share}, so every row "
+        f"used the default code +{default} (unless its number starts with its own, as +44). "
+        "Correct the column's values to country codes or names (as 44 or United Kingdom) and "
+        "run the file again."
     )
 
 

@@ -81,6 +81,10 @@ _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
 _NOT_PHONE: Final = frozenset({"type", "ext", "extension", "id", "count", "status", "name"})
 _PUNCT: Final = re.compile(r"[^0-9a-z]+")
 SAMPLE_ROWS: Final = 200
+# A column headed as country codes is read as such when at least this share of its non-empty
+# values are codes: the rows whose value is not one are then invalid, each naming its value,
+# instead of every row silently taking the default code (a London number read as a US one).
+CODE_SHARE: Final = 0.5
 
 
 def _words(text: str) -> str:
@@ -283,7 +287,7 @@ def propose_mapping(
         if match is None:
             continue
         role, exact = match
-        if role is Role.PHONE_CODE and _code_fraction(data, index) < 0.8:
+        if role is Role.PHONE_CODE and _code_fraction(data, index) < CODE_SHARE:
             continue  # a "Country" column of names no code reads as would fail every row
         score = 2.0 if exact else 1.0
         if role is Role.PHONE:
@@ -371,11 +375,47 @@ def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) 
     return (len(shaped) + 0.5 * valid) / (1.5 * len(values))
 
 
+def _code_values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
+    """A column's non-empty values (an empty cell, or one of spaces, takes the default code)."""
+    return [v for v in _values(data, index) if not (isinstance(v, str) and not v.strip())]
+
+
 def _code_fraction(data: Sequence[Sequence[CellValue]], index: int) -> float:
-    values = _values(data, index)
+    values = _code_values(data, index)
     if not values:
         return 1.0  # an empty column of codes harms nothing: the default applies
     return sum(1 for v in values if phones.normalize_code(v) is not None) / len(values)
+
+
+@dataclass(frozen=True)
+class UnreadCodeColumn:
+    """A column headed as country codes that was not read as such (too few values are codes)."""
+
+    index: int
+    codes: int  # how many of its non-empty sampled values read as codes
+    values: int  # how many non-empty values were sampled
+
+
+def unread_code_columns(
+    mapping: ColumnMapping, sample_rows: Sequence[Row]
+) -> list[UnreadCodeColumn]:
+    """Columns whose header names the country-code role but that the mapping leaves out.
+
+    Only when no column is read for codes: every row then takes the default code (unless its
+    number names its own), so staging says which column and why.
+    """
+    if mapping.phone_code is not None:
+        return []
+    data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    used = {mapping.column(role) for role in Role}
+    found = []
+    for index, text in enumerate(mapping.headers):
+        if not text or index in used or header_role(text) is not Role.PHONE_CODE:
+            continue
+        values = _code_values(data, index)
+        codes = sum(1 for v in values if phones.normalize_code(v) is not None)
+        found.append(UnreadCodeColumn(index, codes, len(values)))
+    return found
 
 
 def _code_column(

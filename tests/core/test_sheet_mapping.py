@@ -268,6 +268,12 @@ def test_country_column_is_taken_for_codes_only_when_its_values_read_as_codes() 
     assert propose_mapping(header, numbered(["2025550123", "US"])).phone_code == 1
     # ...a column of names no code reads as would fail every row, so it is not taken.
     assert propose_mapping(header, numbered(["2025550123", "Atlantis"])).phone_code is None
+    # Half of the non-empty values read as codes is enough: the others make their own rows
+    # invalid instead of the whole column being dropped (black-box pass 3, finding 1).
+    rows = numbered(["2079460123", "United Kingdom"], ["2025554012", "Narnia"], ["2025554013", ""])
+    assert propose_mapping(header, rows).phone_code == 1
+    rows = numbered(["2079460123", "Narnia"], ["2025554012", "Oz"], ["2025554013", "US"])
+    assert propose_mapping(header, rows).phone_code is None
 
 
 def test_valid_numbers_beat_ids_of_the_same_shape() -> None:
