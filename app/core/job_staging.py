@@ -239,6 +239,8 @@ def stage(
         # The 10-business-day limit is on honouring an opt-out; a removal is not late.
         mapping = replace(mapping, request_date=None)
     with source:
+        if kind == "removal" and not settings.include_hidden and not source.notes.hidden_known:
+            raise MappingError(_hidden_unknown_sentence(source, path.name))
         warnings: list[str] = []
         if guessed:
             preview = [r for r in read_preview(source) if r[0] > (mapping.header_row or 0)]
@@ -563,16 +565,12 @@ def _notes_sentences(
         else:
             verb = "removed" if kind == "removal" else "imported"
             out.append(f"{head}; {'it is' if hidden.count == 1 else 'they are'} {verb} too.")
-    if kind == "removal" and not notes.hidden_known:
-        fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".")
-        why = (
-            f"which rows of {where} are hidden could not be read from the file"
-            if fmt == "xlsx"
-            else f"hidden or filtered-out rows cannot be seen in .{fmt} files"
-        )
+    if hidden.leave and not notes.hidden_known:
+        # Known at the start, the removal was refused; this is a scan that failed part way.
         out.append(
-            f"{why[0].upper()}{why[1:]}, so every row is removed, hidden or not; to leave "
-            "hidden rows alone, save the file as .xlsx and remove from that."
+            f"Which rows of {where} are hidden could not be read to the end of the file, so "
+            "the rows after that point are removed, hidden or not; to leave hidden rows alone, "
+            "save the file again as .xlsx and remove from that."
         )
     if sheet_guessed and notes.other_sheets:
         names = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
@@ -591,6 +589,21 @@ def _notes_sentences(
                 f"(as --sheet {names[0]!r})."
             )
     return out
+
+
+def _hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
+    """Why a removal is refused when the file does not say which of its rows are hidden."""
+    fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".").lower()
+    why = (
+        "its sheet's layout could not be read"
+        if fmt in ("xlsx", "xlsm")
+        else "this format does not show it"
+    )
+    return (
+        f"A removal from {file_name} cannot tell which rows are hidden or filtered out ({why}), "
+        "so it could remove rows someone filtered out; save the file as .xlsx, or include "
+        "hidden rows (--include-hidden) to remove every row."
+    )
 
 
 def _take(kind: str, many: bool) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 from app.api.scope import Scope
 from app.core.job_report import write_report
-from app.core.job_staging import JobSettings, stage
+from app.core.job_staging import JobSettings, MappingError, stage
 from app.core.job_store import JobStore
 from app.core.sheet_check import Target
 from app.core.sheet_reader import open_sheet
@@ -260,16 +260,24 @@ def test_a_number_on_a_hidden_row_does_not_make_its_visible_twin_a_duplicate(
     assert "Row 2 is hidden" in warnings(store)[0]
 
 
-def test_a_removal_of_an_ods_file_warns_that_hidden_rows_cannot_be_seen(tmp_path: Path) -> None:
+def test_a_removal_of_an_ods_file_is_refused_as_hidden_rows_cannot_be_seen(
+    tmp_path: Path,
+) -> None:
     path = write_ods(
         tmp_path / "a.ods", [["Phone"], ["2025550101"], ["2025550102"]], frozenset({3})
     )
-    store = stage_dry(path, tmp_path, kind="removal")
+    with pytest.raises(MappingError) as refused:
+        stage_dry(path, tmp_path, kind="removal")
+    assert str(refused.value) == (
+        "A removal from a.ods cannot tell which rows are hidden or filtered out (this format "
+        "does not show it), so it could remove rows someone filtered out; save the file as "
+        ".xlsx, or include hidden rows (--include-hidden) to remove every row."
+    )
+    assert not list((tmp_path / "jobs").glob("*.dncjob"))  # nothing staged
+    # Including hidden rows takes every row, as asked.
+    store = stage_dry(path, tmp_path, kind="removal", include_hidden=True)
     assert {o for o, _ in outcomes(store).values()} == {"pending"}
-    assert warnings(store) == [
-        "Hidden or filtered-out rows cannot be seen in .ods files, so every row is removed, "
-        "hidden or not; to leave hidden rows alone, save the file as .xlsx and remove from that."
-    ]
+    assert warnings(store) == []
     # An import does not need to know: more opt-outs are safe.
     assert warnings(stage_dry(path, tmp_path)) == []
 
