@@ -23,7 +23,8 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.cli.connection_args import fail
+from app.cli.connection_args import CliError, fail
+from app.cli.output_paths import check_out_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     campaign.add_argument("campaign_id", metavar="ID", help="the campaign's id")
     campaign.add_argument("--out", metavar="PATH.xlsx", help="where to write the xlsx report")
+    campaign.add_argument(
+        "--overwrite", action="store_true", help="replace a file already at --out"
+    )
     campaign.add_argument("--json", action="store_true", help="print the result as JSON")
     campaign.add_argument(
         "--concurrency",
@@ -65,6 +69,12 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The report must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)
+    if out is not None:
+        # It reads only the service and its .sqlite3 records, which an .xlsx --out is not.
+        try:
+            out = check_out_path(out, overwrite=args.overwrite, what="report")
+        except CliError as exc:
+            return _fail(str(exc), exc.status)
     try:
         ctx = open_context(args)
     except ConnectionProblem as exc:

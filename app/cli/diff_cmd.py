@@ -22,7 +22,8 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import fail
+from app.cli.connection_args import CliError, fail
+from app.cli.output_paths import check_out_path
 from app.core.paths import AppPaths
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "snapshots", nargs="+", metavar="SNAPSHOT", help="one or two snapshot files"
     )
     parser.add_argument("--out", metavar="PATH.xlsx", help="write the differences to an xlsx file")
+    parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     parser.add_argument("--json", action="store_true", help="print the differences as JSON")
     add_connection_arguments(parser)
 
@@ -78,6 +80,16 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The differences file must be .xlsx (--out PATH.xlsx).", EXIT_USAGE)
+    if out is not None:
+        try:
+            out = check_out_path(
+                out,
+                overwrite=args.overwrite,
+                reads=[_resolve(name) for name in args.snapshots],
+                what="differences file",
+            )
+        except CliError as exc:
+            return _fail(str(exc), exc.status)
     try:
         old = load_snapshot(_resolve(args.snapshots[0]))
         if len(args.snapshots) == 2:

@@ -21,13 +21,15 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import fail
+from app.cli.connection_args import CliError, fail
+from app.cli.output_paths import check_out_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("number", help="the phone number, as written anywhere")
     parser.add_argument("--phone-code", default="1", help="country calling code (default 1)")
     parser.add_argument("--out", metavar="PATH.xlsx", help="where to write the evidence pack")
+    parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     parser.add_argument("--json", action="store_true", help="print a summary as JSON")
     add_connection_arguments(parser)
 
@@ -44,6 +46,12 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The evidence pack must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)
+    if out is not None:
+        # Its reads (the journal, snapshots) are .sqlite3 files, which an .xlsx --out is not.
+        try:
+            out = check_out_path(out, overwrite=args.overwrite, what="evidence pack")
+        except CliError as exc:
+            return _fail(str(exc), exc.status)
     try:
         ctx = open_context(args)
     except ConnectionProblem as exc:

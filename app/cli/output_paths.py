@@ -6,7 +6,8 @@ writer's temporary ``.part`` file. These checks say it first, in one sentence.
 
 They also keep a command from destroying a file: a report is never written over the
 spreadsheet being read (the vendor's original is the evidence), and a file already at
-``--report`` or ``--out`` is replaced only with ``--overwrite``. Missing folders are created
+``--report`` or ``--out`` (export, audit, evidence, diff) is replaced only with ``--overwrite``,
+and an ``--out`` is never a file the command reads. Missing folders are created
 here, and the folder is proved writable with a temporary file, so nothing is sent to the
 service for a report that could not be written.
 """
@@ -14,6 +15,7 @@ service for a report that could not be written.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from app.cli.connection_args import EXIT_FAILED, EXIT_USAGE, CliError
@@ -113,4 +115,33 @@ def check_export_path(path: Path, *, overwrite: bool = False) -> Path:
     problem = writable_problem(path)
     if problem:
         raise CliError(f"{path} cannot be written: {problem}.", EXIT_FAILED)
+    return path
+
+
+def check_out_path(
+    path: Path, *, overwrite: bool = False, reads: Iterable[Path] = (), what: str = "file"
+) -> Path:
+    """``--out PATH.xlsx`` of ``audit``, ``evidence`` and ``diff`` (the suffix is checked by
+    the caller): a file that can be written, and not one of ``reads`` (the files the command
+    reads), whatever ``overwrite`` says; refused when a file is already there unless
+    ``overwrite`` (an earlier report or evidence pack is evidence too)."""
+    path = path.expanduser()
+    if path.is_dir():
+        raise CliError(f"--out {path} is a folder; give a file name ending in .xlsx.", EXIT_USAGE)
+    for source in reads:
+        if same_file(path, source):
+            raise CliError(
+                f"--out {path} is a file this command reads; the {what} would replace it, "
+                "so give another file name.",
+                EXIT_USAGE,
+            )
+    if path.exists() and not overwrite:
+        raise CliError(
+            f"--out {path} already exists; give another file name, or add --overwrite "
+            "to replace it.",
+            EXIT_USAGE,
+        )
+    problem = writable_problem(path)
+    if problem:
+        raise CliError(f"The {what} cannot be written to {path}: {problem}.", EXIT_FAILED)
     return path
