@@ -287,6 +287,8 @@ def stage(
                 rows = _remember(rows, fixes, mapping.phone, originals)
                 rows = apply_corrections(rows, fixes, mapping.phone)
             notes = source.notes
+            held = _Held()
+            rows = _watched(rows, mapping, notes.formulas, held)
             leave_hidden = kind == "removal" and not settings.include_hidden
             checked: Iterator[CheckedRow]
             if leave_hidden:
@@ -297,7 +299,7 @@ def stage(
             if not campaign_ids_checked(campaign_lookup):
                 checked = _note_unchecked(checked, unchecked, connection is None)
             hidden = _HiddenRows(kind, leave_hidden)
-            new_rows = _noted(_bounded_cache(checked), notes, mapping.phone, hidden, summary)
+            new_rows = _noted(_bounded_cache(checked), notes, mapping.phone, hidden, summary, held)
             if fixes:
                 new_rows = (_corrected(r, fixes, originals) for r in new_rows)
             store.add_rows(new_rows)
@@ -493,45 +495,118 @@ class _HiddenRows:
             self.ranges.append([number, number])
 
 
+class _Held:
+    """What :func:`_watched` set aside for :func:`_noted`, by sheet row number."""
+
+    __slots__ = ("exact", "formulas")
+
+    def __init__(self) -> None:
+        # Phone cells with leading or trailing spaces, tabs or CRs, which the check strips:
+        # the report's Original value keeps the cell exactly.
+        self.exact: dict[int, str] = {}
+        # Rows with an uncalculated formula in a mapped column other than the phone:
+        # (role, column, formula, the phone cell), the phone cell having been withheld.
+        self.formulas: dict[int, tuple[str, int, str, CellValue]] = {}
+
+
+def _watched(
+    rows: Iterable[Row],
+    mapping: ColumnMapping,
+    formulas: Mapping[tuple[int, int], str],
+    held: _Held,
+) -> Iterator[Row]:
+    """``rows`` for the check, noting in ``held`` what the check would lose.
+
+    A Campaign, Scope, Purpose, Country code, Reason or Date cell whose formula was never
+    calculated reads as empty, and the row would quietly take the default (a removal from the
+    global list instead of a campaign's). Such a row reaches the check with its phone cell
+    emptied, so it is neither taken nor counted against a later row of the same number;
+    :func:`_noted` then makes it invalid, naming the cell and the formula. ``formulas`` grows
+    as the reader goes; a row's cells are in it before the row is.
+    """
+    phone = mapping.phone
+    columns = [
+        (role.value, index)
+        for role in Role
+        if role is not Role.PHONE and (index := mapping.column(role)) is not None
+    ]
+    exact = held.exact
+    for row in rows:
+        number, cells = row
+        if phone is not None and phone < len(cells):
+            value = cells[phone]
+            if type(value) is str and value and (value[0].isspace() or value[-1].isspace()):
+                exact[number] = value
+        if formulas:
+            for role, index in columns:
+                formula = formulas.get((number, index))
+                if formula is None:
+                    continue
+                kept = cells[phone] if phone is not None and phone < len(cells) else None
+                held.formulas[number] = (role, index, formula, kept)
+                if kept is not None:
+                    out = list(cells)
+                    out[phone] = None  # type: ignore[index]
+                    row = (number, out)
+                break
+        yield row
+
+
 def _noted(
     rows: Iterable[CheckedRow],
     notes: SheetNotes,
     phone: int | None,
     hidden: _HiddenRows,
     summary: CheckSummary,
+    held: _Held,
 ) -> Iterator[NewRow]:
-    """The rows to stage, with what the reader saw besides the cells: hidden rows and phone
-    cells whose formula has no saved result."""
+    """The rows to stage, with what the reader saw besides the cells: hidden rows and cells
+    whose formula has no saved result."""
     hidden_rows, formulas = notes.hidden_rows, notes.formulas
-    valid = CheckOutcome.VALID
+    valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
     for c in rows:
-        if formulas and c.outcome is not valid and phone is not None and c.original is None:
+        if held.formulas and c.row in held.formulas:
+            role, index, text, kept = held.formulas.pop(c.row)
+            _formula_verdict(c, text, role, index, summary)
+            c.original = kept
+        elif formulas and c.outcome is not valid and phone is not None and c.original is None:
             formula = formulas.get((c.row, phone))
             if formula is not None:
-                _formula_verdict(c, formula, phone, summary)
+                _formula_verdict(c, formula, "phone", phone, summary)
+        if held.exact and c.row in held.exact:
+            c.original = held.exact.pop(c.row)
         row = _new_row(c)
-        if c.outcome is valid and c.row in hidden_rows:
+        if c.row in hidden_rows and c.outcome is not blank:
             hidden.add(c.row)
-            message = (
-                f"{row.message}; {hidden.note}" if row.message else f"row {c.row}: {hidden.note}"
-            )
-            row = replace(row, message=message, outcome=hidden.outcome or row.outcome)
+            if c.outcome is valid:
+                message = (
+                    f"{row.message}; {hidden.note}"
+                    if row.message
+                    else f"row {c.row}: {hidden.note}"
+                )
+                row = replace(row, message=message, outcome=hidden.outcome or row.outcome)
         yield row
 
 
-def _formula_verdict(c: CheckedRow, formula: str, phone: int, summary: CheckSummary) -> None:
-    """An empty phone cell that holds a formula never calculated: say so, as invalid."""
+def _formula_verdict(
+    c: CheckedRow, formula: str, role: str, column: int, summary: CheckSummary
+) -> None:
+    """An empty cell that holds a formula never calculated: say so, as invalid."""
     if c.outcome is CheckOutcome.BLANK:
         summary.blank -= 1
+        summary.invalid += 1
+    elif c.outcome is CheckOutcome.VALID:  # never: its phone cell was withheld
+        summary.valid -= 1
         summary.invalid += 1
     elif c.outcome is not CheckOutcome.INVALID:
         return
     c.outcome = CheckOutcome.INVALID
+    c.phone_code = c.national = ""
     shown = f" (={formula})" if formula else ""
     c.message = (
-        f"row {c.row}: phone: cell {column_letter(phone)}{c.row} holds a formula{shown} with no "
-        "saved result, so it reads as empty; open and save the file in Excel (or LibreOffice) "
-        "to calculate it"
+        f"row {c.row}: {role}: cell {column_letter(column)}{c.row} holds a formula{shown} with "
+        "no saved result, so it reads as empty; open and save the file in Excel (or "
+        "LibreOffice) to calculate it"
     )
 
 

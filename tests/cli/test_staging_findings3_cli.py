@@ -76,3 +76,83 @@ def test_a_removal_from_an_ods_file_is_refused_unless_hidden_rows_are_included(
     assert (data["rows"], data["pending"]) == (3, 3)
     data = dry_run(capsys, "import", str(path), "--into", "dnc")
     assert (data["rows"], data["pending"]) == (3, 3)
+
+
+def test_a_campaign_formula_with_no_saved_result_makes_the_row_invalid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Phone", "Campaign"])
+    ws.append(["2025554301", "=1000+1"])  # never calculated: reads as empty
+    ws.append(["2025554301", None])  # the same number, global: not a "duplicate of row 2"
+    ws.append(["2025554302", 1001])
+    wb.save(tmp_path / "fcamp.xlsx")
+    data = dry_run(capsys, "remove", str(tmp_path / "fcamp.xlsx"))
+    assert (data["rows"], data["valid"], data["invalid"], data["pending"]) == (3, 2, 1, 2)
+    rows = report_rows(data)
+    assert rows[2][1] == "2025554301" and rows[2][4:7] == (
+        None,
+        "invalid",
+        "row 2: campaign: cell B2 holds a formula (=1000+1) with no saved result, so it reads "
+        "as empty; open and save the file in Excel (or LibreOffice) to calculate it",
+    )
+    assert rows[3][4:6] == ("global", "valid (dry run)")
+    assert rows[4][4] == "campaign:1001"
+
+
+@pytest.mark.parametrize(
+    ("header", "value", "role"),
+    [
+        ("Scope", '="campaign:"&1001', "scope"),
+        ("Purpose", '=UPPER("surveys")', "purpose"),
+        ("Country code", "=40+4", "phone_code"),
+        ("Reason", '="asked"', "reason"),
+    ],
+)
+def test_a_formula_in_any_mapped_column_makes_the_row_invalid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], header: str, value: str, role: str
+) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Phone", header])
+    ws.append(["2025554301", value])
+    ws.append(["2025554302", None])
+    wb.save(tmp_path / "f.xlsx")
+    data = dry_run(capsys, "import", str(tmp_path / "f.xlsx"), "--into", "dnc")
+    assert (data["valid"], data["invalid"]) == (1, 1)
+    assert report_rows(data)[2][6].startswith(f"row 2: {role}: cell B2 holds a formula (=")
+
+
+def test_original_value_keeps_a_leading_tab_and_spaces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tab.csv"
+    path.write_text("Phone\n\t2025554406\n 2025554407 \n")
+    data = dry_run(capsys, "import", str(path), "--into", "dnc")
+    rows = report_rows(data)
+    assert rows[2][1:3] == ("\t2025554406", "2025554406")
+    assert rows[3][1:3] == (" 2025554407 ", "2025554407")
+
+
+def test_the_hidden_row_warning_counts_invalid_hidden_rows_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    for row in (["Phone"], ["2025550101"], ["2025550102"], ["2025550103"], ["2025550101"]):
+        ws.append(row)
+    ws.append(["abc"])
+    ws.append([None])
+    ws.append(["2025550104"])
+    for r in (2, 5, 6, 7):  # valid, valid (a duplicate), invalid, blank
+        ws.row_dimensions[r].hidden = True
+    wb.save(tmp_path / "hdup.xlsx")
+    data = dry_run(capsys, "import", str(tmp_path / "hdup.xlsx"), "--into", "dnc")
+    assert data["warnings"] == [
+        "Rows 2 and 5–6 (3 rows) are hidden in sheet 'Sheet' of hdup.xlsx (hidden or filtered "
+        "out); they are imported too."
+    ]

@@ -257,7 +257,8 @@ def test_a_number_on_a_hidden_row_does_not_make_its_visible_twin_a_duplicate(
     assert rows[4] == ("pending", "")  # the visible row is removed, not a "duplicate of row 2"
     assert rows[5][0] == "invalid" and rows[6][0] == "blank"  # their own verdicts stand
     assert [rows[n][0] for n in (3, 7)] == ["pending", "pending"]
-    assert "Row 2 is hidden" in warnings(store)[0]
+    # Every hidden data row is counted, the invalid one too; a blank row is not data.
+    assert "Rows 2 and 5 (2 rows) are hidden" in warnings(store)[0]
 
 
 def test_a_removal_of_an_ods_file_is_refused_as_hidden_rows_cannot_be_seen(
