@@ -54,7 +54,7 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
-from app.core.sheet_scope import CampaignDirectory
+from app.core.sheet_scope import CampaignDirectory, visible_text
 from app.core.sheet_types import SheetError
 
 StageFn = Callable[..., tuple[JobStore, CheckSummary]]
@@ -144,18 +144,29 @@ def check_text_length(option: str, text: str) -> str:
 
 
 def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Scope:
+    """``--scope`` (and ``--purpose`` for the bare word ``purpose``), invisible characters and
+    surrounding spaces removed. Only the bare word ``purpose`` of a removal means every purpose:
+    ``purpose:`` with nothing after it (an empty ``$PURPOSE`` in a script) is refused."""
+    text = visible_text(text or "")
+    purpose = visible_text(purpose)
     if not text:
         raise CliError("--scope is required: global, campaign:ID or purpose:TEXT.", EXIT_USAGE)
-    if text.strip().lower() == "purpose" and purpose:
+    if text.lower() == "purpose" and purpose:
         return Scope.purpose(check_text_length("--purpose", purpose))
-    if removal and text.strip().lower() in ("purpose", "purpose:"):
+    if removal and text.lower() == "purpose":
         # The service deletes a number's entries for every purpose at once; a removal may ask
         # for exactly that (a named purpose refuses numbers listed for other purposes too).
         return Scope.purpose("")
+    low = text.lower()
+    if low.startswith("purpose:") and not visible_text(text.split(":", 1)[1]):
+        every = " (to remove every purpose, give --scope purpose)" if removal else ""
+        raise CliError(f"--scope {text!r} names no purpose: write purpose:TEXT{every}.", EXIT_USAGE)
     try:
         scope = Scope.parse(text)
     except ScopeError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
+    if scope.is_purpose:
+        scope = Scope.purpose(visible_text(scope.purpose_text))
     if scope.is_purpose:
         check_text_length("The purpose of --scope", scope.purpose_text)
     return scope
@@ -531,8 +542,9 @@ def _after_report_error(
 def _import_settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
     if not args.into:
         raise CliError("--into is required: dnc or sms-opt-out.", EXIT_USAGE)
-    check_text_length("--reason", args.reason)
-    check_text_length("--purpose", args.purpose)
+    # As cells are: invisible characters and surrounding spaces are not part of the text.
+    args.reason = check_text_length("--reason", visible_text(args.reason))
+    args.purpose = check_text_length("--purpose", visible_text(args.purpose))
     return JobSettings(
         file=args.file,
         scope=scope,

@@ -46,12 +46,12 @@ def purpose_entries(
 
 
 def purpose_names(entries: Sequence[DncEntry]) -> list[str]:
-    """The distinct purposes of ``entries`` (compared case-insensitively), in sorted order."""
-    names: dict[str, str] = {}
-    for entry in entries:
-        text = entry.purpose.strip()
-        names.setdefault(text.casefold(), text)
-    return sorted(names.values(), key=str.casefold)
+    """The distinct purposes of ``entries``, sorted; told apart exactly, as the service does.
+
+    "Surveys" and "surveys" are two purposes on the service (it takes both for one number),
+    and so are "Surveys" and "Surveys" with an invisible character: both are listed.
+    """
+    return sorted({entry.purpose for entry in entries}, key=lambda n: (n.casefold(), n))
 
 
 def quote_purposes(names: Sequence[str]) -> str:

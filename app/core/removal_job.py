@@ -10,8 +10,9 @@ purpose-scope row is sent, the number's purpose entries are looked up
 (:func:`~app.core.dnc_removal.purpose_entries`): a row naming one purpose (``purpose:Surveys``)
 whose number is also listed for another purpose is not sent and ends ``failed``, saying which
 other purposes would have gone; a row naming a purpose the number is not listed for, while it
-is for others, ends ``not_found`` and nothing is sent. A purpose scope without text means
-every purpose. Whenever a purpose-scope delete is sent, the journal's ``before`` holds every
+is for others, ends ``not_found`` and nothing is sent. Purposes are compared exactly, as the
+service stores them ("surveys" is another purpose than "Surveys"). A purpose scope without text
+means every purpose (only the whole job's scope can be that: the check refuses such a row). Whenever a purpose-scope delete is sent, the journal's ``before`` holds every
 entry looked up (id, purpose, reason, insert date), so each can be put back.
 """
 
@@ -95,13 +96,13 @@ def _purpose_check(
         # Only the look-up went unanswered: the row is held and resent like any unanswered
         # row, but its message must not say the delete may have been done.
         raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
-    named = scope.purpose_text.strip()
+    named = scope.purpose_text
     if not named or not entries:
         # No text: every purpose was asked for. Nothing listed: the delete answers "not
         # found" (worded below, including after a lost answer or a resend).
         return entries, None
-    wanted = named.casefold()
-    others = [p for p in purpose_names(entries) if p.casefold() != wanted]
+    # Exactly: the service keeps "surveys" as another purpose than "Surveys".
+    others = [p for p in purpose_names(entries) if p != named]
     if not others:
         return entries, None
     if len(others) == len(purpose_names(entries)):

@@ -8,6 +8,18 @@ Reason and purpose text are held to the service's limit (``MAX_TEXT``, 255, coun
 of the str, as the service counts): a longer reason is cut and the row says so (an opt-out must
 not fail over its comment), a longer purpose makes the row invalid (it names the scope, so it
 cannot be cut). A purpose cell naming another purpose than the row's purpose scope is invalid.
+
+A purpose scope needs its purpose text: the service refuses a purpose-type entry without one.
+An import row without it is invalid. A removal may name every purpose at once, but only as the
+whole job's scope, chosen for the whole file (``CheckOptions.removal``): a row of a removal file
+whose own scope is purpose with no text is invalid, so an empty cell never widens a removal.
+
+Purpose, scope, campaign and reason text loses invisible format characters (Unicode category
+Cf) and surrounding spaces first (:func:`visible_text`), as phone cells do: "Surveys" followed
+by a zero-width space (U+200B) is the purpose "Surveys". Purposes are otherwise told apart
+exactly, as the service does (two rows differing in case are not duplicates); a purpose cell
+under a purpose scope differing only in case is not a contradiction: the row takes the scope's
+text.
 """
 
 from __future__ import annotations
@@ -25,7 +37,7 @@ from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
 from app.core.sheet_header import is_blank
 from app.core.sheet_mapping import ColumnMapping
-from app.core.sheet_scope import ScopeResolver, names_no_campaign
+from app.core.sheet_scope import ScopeResolver, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
@@ -47,12 +59,17 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
-    """What the rows are checked for: the target list, the insertion date, campaign names."""
+    """What the rows are checked for: the target list, the insertion date, campaign names.
+
+    ``removal``: the rows are to be removed, not imported; the job's default scope may then be
+    purpose with no text (every purpose of each number).
+    """
 
     target: Target = Target.DNC
     insertion_date: dt.date = field(default_factory=dt.date.today)
     campaign_lookup: Mapping[str, str] = field(default_factory=dict)
     late_after_business_days: int = LIMIT_BUSINESS_DAYS
+    removal: bool = False
 
 
 @dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row
@@ -122,7 +139,7 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
         return None
     value = cells[index]
     if isinstance(value, str):
-        value = value.strip()
+        value = visible_text(value)
         return value or None
     return value
 
@@ -132,7 +149,7 @@ def _text(value: CellValue) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value).strip()
+    return visible_text(str(value))
 
 
 class _Checker:
@@ -148,7 +165,22 @@ class _Checker:
         # Code cell value -> code, for check_plain (bools never enter: True == 1).
         self.plain_codes: dict[CellValue, object] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
+        # The defaults as given (an option, a GUI field), cleaned as cells are.
+        self.default_reason = visible_text(mapping.default_reason)
+        self.default_purpose = visible_text(mapping.default_purpose)
         scope = mapping.default_scope
+        if scope.is_purpose and visible_text(scope.purpose_text) != scope.purpose_text:
+            scope = Scope.purpose(visible_text(scope.purpose_text))
+        self.default_scope = scope
+        # A removal's own scope "purpose" with no text means every purpose; text that was only
+        # invisible characters does not (it was not left blank).
+        given = mapping.default_scope
+        self.every_purpose = (
+            options.removal
+            and options.target is not Target.SMS_OPT_OUT
+            and given.is_purpose
+            and not given.purpose_text
+        )
         self.default_group = self.seen.setdefault((scope.kind, scope.campaign_id, ""), {})
         # Per calling code: do its numbers start with a trunk 0 a number cell would drop?
         self.trunk_zero = {code: drops_trunk_zero(code) for code in phones.SUPPORTED_PHONE_CODES}
@@ -204,17 +236,19 @@ class _Checker:
         if not result.ok:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             return self._invalid(number, raw, "phone", detail, code, damage)
-        scope = self._scope(cells) if self.per_row_scope else m.default_scope
+        scope = self._scope(cells) if self.per_row_scope else self.default_scope
         if isinstance(scope, tuple):
             return self._invalid(number, raw, scope[0], scope[1], code, damage)
         r = m.reason
         if r is None:
-            reason = m.default_reason
+            reason = self.default_reason
         else:
             cell = cells[r] if r < width else None
-            reason = (cell.strip() if type(cell) is str else _text(cell)) or m.default_reason
+            reason = (visible_text(cell) if type(cell) is str else _text(cell)) or (
+                self.default_reason
+            )
         purpose_cell = "" if m.purpose is None else _text(_cell(cells, m.purpose))
-        purpose = purpose_cell or m.default_purpose
+        purpose = purpose_cell or self.default_purpose
         is_purpose = scope.kind is ScopeKind.PURPOSE
         if is_purpose:
             if scope.purpose_text:
@@ -226,15 +260,9 @@ class _Checker:
                 purpose = scope.purpose_text
             elif purpose:
                 scope = Scope.purpose(purpose)
-            elif self.o.target is Target.SMS_OPT_OUT:
-                return self._invalid(
-                    number,
-                    raw,
-                    "purpose",
-                    "a purpose scope on the SMS opt-out list needs a purpose",
-                    code,
-                    damage,
-                )
+            elif not (self.every_purpose and scope is self.default_scope):
+                # Every purpose: only as the removal's own scope, chosen for the whole file.
+                return self._invalid(number, raw, "purpose", self._no_purpose(), code, damage)
         if len(purpose) > MAX_TEXT:
             # It cannot be cut: the purpose is part of the entry's scope.
             detail = f"{len(purpose)} characters, at most {MAX_TEXT}"
@@ -248,10 +276,11 @@ class _Checker:
             request, days, late, note = self._request_date(cells)
         else:
             request, days, late, note = None, None, False, ""
-        if scope is m.default_scope and not is_purpose:
+        if scope is self.default_scope and not is_purpose:
             group = self.default_group
         else:
-            group_key = (scope.kind, scope.campaign_id, purpose.casefold() if is_purpose else "")
+            # Exact purpose text: the service keeps "Surveys" and "surveys" as two purposes.
+            group_key = (scope.kind, scope.campaign_id, purpose if is_purpose else "")
             group = self.seen.setdefault(group_key, {})
         # Calling codes are prefix-free and never start with 0, so code+number is unambiguous.
         key = int(result.phone_code + result.national)
@@ -310,8 +339,8 @@ class _Checker:
             and not self.per_row_scope
             and m.purpose is None
             and m.request_date is None
-            and m.default_scope.kind is not ScopeKind.PURPOSE
-            and len(m.default_purpose) <= MAX_TEXT
+            and self.default_scope.kind is not ScopeKind.PURPOSE
+            and len(self.default_purpose) <= MAX_TEXT
         )
 
     def check_plain(
@@ -332,9 +361,9 @@ class _Checker:
         code_column = m.phone_code
         reason_column = m.reason
         default_code = self.default_code
-        default_reason = m.default_reason
-        scope = m.default_scope
-        purpose = m.default_purpose
+        default_reason = self.default_reason
+        scope = self.default_scope
+        purpose = self.default_purpose
         group = self.default_group
         trunk_zero = self.trunk_zero
         nanp_numbers_plain = not trunk_zero.get("1", True)
@@ -389,7 +418,9 @@ class _Checker:
                 else:
                     cell = cells[reason_column] if reason_column < width else None
                     if type(cell) is str:
-                        reason = cell.strip() or default_reason
+                        reason = (
+                            cell.strip() if cell.isascii() else visible_text(cell)
+                        ) or default_reason
                     else:
                         reason = _text(cell) or default_reason
                 if len(reason) > max_text:
@@ -434,14 +465,15 @@ class _Checker:
 
         The default purpose is for rows without one; it can only contradict the default scope
         (``--scope purpose:Surveys --purpose Marketing``), as a scope cell names its own.
+        Case is not a contradiction here: the row is sent with the scope's own text.
         """
         wanted = scope.purpose_text.casefold()
         if purpose_cell:
             if purpose_cell.casefold() != wanted:
                 return f"the row says {purpose_cell!r} but the scope is {scope}"
             return ""
-        default = self.m.default_purpose
-        if default and scope == self.m.default_scope and default.casefold() != wanted:
+        default = self.default_purpose
+        if default and scope == self.default_scope and default.casefold() != wanted:
             return f"the default purpose {default!r} is not the scope's purpose ({scope})"
         return ""
 
@@ -525,7 +557,18 @@ class _Checker:
         if campaign_cell is not None:
             found = self.scopes.campaign_cell(campaign_cell)
             return found if isinstance(found, Scope) else ("campaign", found)
-        return self.m.default_scope
+        return self.default_scope
+
+    def _no_purpose(self) -> str:
+        """Why a row in purpose scope with no purpose text is invalid."""
+        if self.o.target is Target.SMS_OPT_OUT:
+            return "a purpose scope on the SMS opt-out list needs a purpose"
+        if self.o.removal:
+            return (
+                "a purpose scope needs a purpose; to remove every purpose, give the whole "
+                "file --scope purpose"
+            )
+        return "a purpose scope needs a purpose"
 
     def _request_date(
         self, cells: Sequence[CellValue]

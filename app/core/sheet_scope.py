@@ -17,6 +17,7 @@ too, so a row naming a campaign the connection does not have is invalid before a
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol
 
@@ -171,10 +172,22 @@ def names_no_campaign(value: CellValue) -> bool:
 _FORCED_NUMBER = re.compile(r"'\s*(-?[0-9]+)")
 
 
+def visible_text(text: str) -> str:
+    """``text`` without invisible format characters (Unicode category Cf: zero-width space,
+    bidi marks, BOM, soft hyphen) and without surrounding spaces.
+
+    A purpose or scope that prints as "Surveys" must be "Surveys": the service and the dialer
+    compare the text as it is, so an invisible character would make it another purpose.
+    """
+    if text.isascii():
+        return text.strip()
+    return "".join(c for c in text if unicodedata.category(c) != "Cf").strip()
+
+
 def _text(value: CellValue) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    text = "" if value is None else str(value).strip()
+    text = "" if value is None else visible_text(str(value))
     if text[:1] == "'":
         forced = _FORCED_NUMBER.fullmatch(text)
         if forced is not None:

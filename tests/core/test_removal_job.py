@@ -237,10 +237,10 @@ def test_removing_the_only_purpose_removes_it_and_journals_the_entry(
 ) -> None:
     api = session.api
     # Another number's other purpose, and a global entry of this one, are not touched.
-    api.insert_dnc("2025558102", "1", Scope.purpose("surveys"), reason="web form")
+    api.insert_dnc("2025558102", "1", Scope.purpose("Surveys"), reason="web form")
     api.insert_dnc("2025558102", "1", Scope.global_())
     api.insert_dnc("2025558103", "1", Scope.purpose("Marketing"))
-    entry = _purpose_entries(api, "2025558102")["surveys"]
+    entry = _purpose_entries(api, "2025558102")["Surveys"]
     path = _phones(tmp_path / "one.csv", ["2025558102"])
     store, s = _run(session, tmp_path, JobSettings(path, Scope.purpose("Surveys")))
     assert (s["removed"], s["failed"]) == (1, 0)
@@ -279,9 +279,10 @@ def test_purpose_scope_column_per_row(session: Session, tmp_path: Path) -> None:
     api = session.api
     for number, purposes in (
         ("2025558111", ["Surveys", "Marketing"]),  # purpose:Surveys: refused
-        ("2025558112", ["Surveys", "Marketing"]),  # purpose (no text): both go
-        ("2025558113", ["Sales"]),  # purpose:SALES: the only one, goes
+        ("2025558112", ["Surveys", "Marketing"]),  # purpose (no text): invalid, both stay
+        ("2025558113", ["Sales"]),  # purpose:Sales: the only one, goes
         ("2025558114", ["Marketing"]),  # purpose:Surveys: not listed for it, nothing sent
+        ("2025558115", ["Sales"]),  # purpose:SALES: another purpose, nothing sent
     ):
         for purpose in purposes:
             api.insert_dnc(number, "1", Scope.purpose(purpose))
@@ -290,30 +291,39 @@ def test_purpose_scope_column_per_row(session: Session, tmp_path: Path) -> None:
         [
             ["2025558111", "purpose:Surveys"],
             ["2025558112", "purpose"],
-            ["2025558113", "purpose:SALES"],
+            ["2025558113", "purpose:Sales"],
             ["2025558114", "purpose:Surveys"],
+            ["2025558115", "purpose:SALES"],
         ],
     )
     store, s = _run(session, tmp_path, JobSettings(path, Scope.global_()))
-    by_number = {r.national: r for r in store.rows()}
-    assert [by_number[f"202555811{i}"].outcome for i in range(1, 5)] == [
+    rows = store.rows()
+    by_number = {r.original: r for r in rows}
+    assert [by_number[f"202555811{i}"].outcome for i in range(1, 6)] == [
         "failed",
+        "invalid",
         "removed",
-        "removed",
+        "not_found",
         "not_found",
     ]
     assert by_number["2025558111"].message == OTHER_PURPOSE_REFUSAL
-    assert by_number["2025558112"].message == "removed for purposes 'Marketing' and 'Surveys'"
+    # Every purpose only as the whole file's scope: an empty cell never widens a removal.
+    assert by_number["2025558112"].message.startswith(
+        "row 3: purpose: a purpose scope needs a purpose"
+    )
     assert by_number["2025558114"].message == (
         "not on the list for purpose 'Surveys'; the number's entries for purpose 'Marketing' "
         "were left on the list (nothing was sent)"
     )
+    # The service keeps "SALES" apart from "Sales": it is not the number's purpose.
+    assert by_number["2025558115"].message.startswith("not on the list for purpose 'SALES'")
     assert set(_purpose_entries(api, "2025558111")) == {"Surveys", "Marketing"}
-    assert _purpose_entries(api, "2025558112") == {}
+    assert set(_purpose_entries(api, "2025558112")) == {"Surveys", "Marketing"}
     assert _purpose_entries(api, "2025558113") == {}
     assert set(_purpose_entries(api, "2025558114")) == {"Marketing"}
+    assert set(_purpose_entries(api, "2025558115")) == {"Sales"}
     intents = _delete_intents(session, s["job"])
-    assert sorted(len(e.before["entries"]) for e in intents) == [1, 2]
+    assert [len(e.before["entries"]) for e in intents] == [1]
 
 
 def test_a_lost_answer_to_the_look_up_does_not_say_the_delete_may_have_been_done(

@@ -181,17 +181,29 @@ def test_sms_purpose_scope_needs_a_purpose() -> None:
     assert checked[1].message == (
         "row 2: purpose: a purpose scope on the SMS opt-out list needs a purpose"
     )
+    # The service refuses a purpose-type DNC entry without its purpose too.
     dnc, _ = run([["2025550124", None]], mapping, CheckOptions(target=Target.DNC))
-    assert dnc[0].outcome is Outcome.VALID
+    assert dnc[0].message == "row 1: purpose: a purpose scope needs a purpose"
 
 
 def test_same_number_with_different_purposes_is_not_a_duplicate() -> None:
+    # Purposes are compared exactly, as the service does: "collections" is another purpose.
     mapping = ColumnMapping(phone=0, purpose=1, default_scope=Scope.purpose(""))
     checked, _ = run(
-        [["2025550123", "Collections"], ["2025550123", "Sales"], ["2025550123", "collections"]],
+        [
+            ["2025550123", "Collections"],
+            ["2025550123", "Sales"],
+            ["2025550123", "collections"],
+            ["2025550123", "Collections\u200b"],
+        ],
         mapping,
     )
-    assert [c.outcome for c in checked] == [Outcome.VALID, Outcome.VALID, Outcome.DUPLICATE]
+    assert [c.outcome for c in checked] == [
+        Outcome.VALID,
+        Outcome.VALID,
+        Outcome.VALID,
+        Outcome.DUPLICATE,
+    ]
 
 
 # ---- Excel damage ---------------------------------------------------------------------
