@@ -648,15 +648,23 @@ def _notes_sentences(
             "save the file again as .xlsx and remove from that."
         )
     if sheet_guessed and notes.other_sheets:
-        names = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
+        found = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
+        shown = [n for n in found if n not in notes.hidden_sheets]
+        hidden_names = [n for n in found if n in notes.hidden_sheets]
+        names = shown + hidden_names
         if names:
             verb = "removed" if kind == "removal" else "imported"
-            listed = ", ".join(repr(n) for n in names[:-1])
-            listed = f"{listed} and {names[-1]!r}" if listed else repr(names[0])
-            noun = "Sheets" if len(names) > 1 else "Sheet"
+            groups = []
+            if shown:
+                groups.append(f"{'sheets' if len(shown) > 1 else 'sheet'} {_listed(shown)}")
+            if hidden_names:
+                noun = "hidden sheets" if len(hidden_names) > 1 else "hidden sheet"
+                groups.append(f"{noun} {_listed(hidden_names)}")
+            listed = " and ".join(groups)
             has = "have" if len(names) > 1 else "has"
             out.append(
-                f"{noun} {listed} of {file_name} also {has} a column of phone numbers but "
+                f"{listed[0].upper()}{listed[1:]} of {file_name} also {has} a column of phone "
+                "numbers but "
                 f"{'are' if len(names) > 1 else 'is'} not {verb}: only sheet "
                 f"{source.sheet!r} is read. To {_take(kind, len(names) > 1)}, run the file "
                 "again with "
@@ -679,6 +687,11 @@ def _hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
         "so it could remove rows someone filtered out; save the file as .xlsx, or include "
         "hidden rows (--include-hidden) to remove every row."
     )
+
+
+def _listed(names: list[str]) -> str:
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def _take(kind: str, many: bool) -> str:

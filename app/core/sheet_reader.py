@@ -9,8 +9,8 @@ process by :mod:`app.core.sheet_csv`.
 A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
 which rows are hidden (by hand or by a filter; seen in xlsx/xlsm only), which cells hold a
 formula never calculated, and, when asked with ``probe_others``, the first rows of the other
-visible sheets. A sheet named by the caller matches ignoring case and surrounding spaces, as in
-Excel; an exact match wins.
+sheets (hidden ones too, named in ``hidden_sheets``). A sheet named by the caller matches
+ignoring case and surrounding spaces, as in Excel; an exact match wins.
 
 Typical use::
 
@@ -298,6 +298,7 @@ class _WorkerStream:
                 self._scanned(message[1], message[2])
             elif kind == "sheets":
                 self._notes.other_sheets = dict(message[1])
+                self._notes.hidden_sheets = set(message[2]) if len(message) > 2 else set()
             elif kind == "end":
                 self._finished = True
                 self.close()

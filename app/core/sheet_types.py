@@ -28,11 +28,13 @@ class SheetNotes:
     formula of a cell that has no saved result, so it reads as empty) only grow, and what
     concerns a row is known by the time the row is handed out. ``hidden_known`` is False when
     the format does not let hidden rows be seen (xls, xlsb, ods). ``other_sheets`` holds the
-    first non-blank rows of the workbook's other visible worksheets once the sheet has been
-    read through, when they were asked for; otherwise None.
+    first non-blank rows of the workbook's other worksheets once the sheet has been
+    read through, when they were asked for; otherwise None. ``other_sheets`` includes hidden
+    worksheets (a hidden first sheet may hold every number); ``hidden_sheets`` names them.
     """
 
     hidden_known: bool = False
     hidden_rows: set[int] = field(default_factory=set)
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)
     other_sheets: dict[str, list[Row]] | None = None
+    hidden_sheets: set[str] = field(default_factory=set)

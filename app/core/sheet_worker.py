@@ -16,7 +16,8 @@ and surrounding spaces.
 Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple:
 ``("meta", sheet_names, chosen_sheet)``; ``("scan", ...)`` messages (below);
 ``("rows", [(row_number, cells), ...])`` repeatedly; with PROBE ``1``, ``("sheets", {name:
-rows})`` holding the first non-blank rows of every other visible worksheet; ``("end",
+rows}, hidden_names)`` holding the first non-blank rows of every other worksheet, hidden ones
+too, and the names of the hidden worksheets; ``("end",
 row_count)``; or ``("error", kind, detail, sheet_names)`` with kind ``password``, ``no_sheet``,
 ``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt``.
 
@@ -290,10 +291,11 @@ def _probe_rows(sheet: Any) -> list[tuple[int, list[Any]]]:
 
 
 def _probe_others(workbook: Any, chosen: str) -> dict[str, list[tuple[int, list[Any]]]]:
-    """The first rows of the other visible worksheets, so the parent can tell which of them
-    also hold phone numbers. A sheet that cannot be read is left out."""
+    """The first rows of the other worksheets, hidden ones too (a hidden first sheet may hold
+    every number), so the parent can tell which of them also hold phone numbers. A sheet that
+    cannot be read is left out."""
     out: dict[str, list[tuple[int, list[Any]]]] = {}
-    for name in _visible_worksheets(workbook):
+    for name in _worksheets(workbook):
         if name == chosen:
             continue
         try:
@@ -317,6 +319,16 @@ def _visible_worksheets(workbook: Any) -> list[str]:
         if str(meta.visible).endswith("Visible") and str(meta.typ).endswith("WorkSheet"):
             names.append(meta.name)
     return names
+
+
+def _worksheets(workbook: Any) -> list[str]:
+    """Every worksheet, visible or not (chart sheets and the like left out)."""
+    return [m.name for m in workbook.sheets_metadata if str(m.typ).endswith("WorkSheet")]
+
+
+def _hidden_worksheets(workbook: Any) -> list[str]:
+    visible = set(_visible_worksheets(workbook))
+    return [name for name in _worksheets(workbook) if name not in visible]
 
 
 def _merged_fill(sheet: Any) -> dict[int, list[tuple[int, int, int, int]]]:
@@ -446,7 +458,7 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
             scan.close()
         if probe:
             sheet = None  # let the chosen sheet's grid go before reading the others
-            _send(out, ("sheets", _probe_others(workbook, chosen)))
+            _send(out, ("sheets", _probe_others(workbook, chosen), _hidden_worksheets(workbook)))
         _send(out, ("end", count))
     except MemoryError:
         _send(out, ("error", "memory", "", []))

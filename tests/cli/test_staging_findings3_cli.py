@@ -156,3 +156,38 @@ def test_the_hidden_row_warning_counts_invalid_hidden_rows_too(
         "Rows 2 and 5–6 (3 rows) are hidden in sheet 'Sheet' of hdup.xlsx (hidden or filtered "
         "out); they are imported too."
     ]
+
+
+def test_a_hidden_sheet_of_phone_numbers_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Sheet1"
+    ws.append(["Phone"])
+    for i in range(8):
+        ws.append([f"20255580{i:02d}"])
+    ws.sheet_state = "hidden"
+    shown = wb.create_sheet("Visible")
+    shown.append(["Phone"])
+    shown.append(["2025558199"])
+    week = wb.create_sheet("Week 2")
+    week.append(["Phone"])
+    week.append(["2025558198"])
+    wb.save(tmp_path / "h.xlsx")
+    data = dry_run(capsys, "import", str(tmp_path / "h.xlsx"), "--into", "dnc")
+    assert data["rows"] == 1
+    assert data["warnings"] == [
+        "Sheet 'Week 2' and hidden sheet 'Sheet1' of h.xlsx also have a column of phone numbers "
+        "but are not imported: only sheet 'Visible' is read. To import them, run the file "
+        "again with --sheet NAME for each (as --sheet 'Week 2')."
+    ]
+    del wb["Week 2"]
+    wb.save(tmp_path / "h.xlsx")
+    data = dry_run(capsys, "remove", str(tmp_path / "h.xlsx"))
+    assert data["warnings"] == [
+        "Hidden sheet 'Sheet1' of h.xlsx also has a column of phone numbers but is not "
+        "removed: only sheet 'Visible' is read. To remove its numbers, run the file again "
+        "with --sheet NAME (as --sheet 'Sheet1')."
+    ]
