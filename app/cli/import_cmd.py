@@ -93,7 +93,9 @@ def add_job_arguments(parser: argparse.ArgumentParser) -> None:
         "position; a bare letter (C) counts only when no header has that name",
     )
     parser.add_argument(
-        "--phone-code", metavar="CODE", default="1", help="country code for numbers without one"
+        "--phone-code",
+        metavar="CODE",
+        help="country code for numbers without one (default 1)",
     )
     parser.add_argument(
         "--concurrency",
@@ -362,6 +364,40 @@ def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> No
     print(f"  job: {summary['job']}")
 
 
+# Options that shape a new job; a resumed job keeps its own (dest, how it is written).
+# --concurrency, --rate-limit, --json and the connection options apply to a resume too.
+_NEW_JOB_OPTIONS = (
+    ("file", "A file"),
+    ("scope", "--scope"),
+    ("into", "--into"),
+    ("sheet", "--sheet"),
+    ("phone_column", "--phone-column"),
+    ("phone_code", "--phone-code"),
+    ("reason", "--reason"),
+    ("purpose", "--purpose"),
+    ("lead_status", "--lead-status"),
+    ("include_hidden", "--include-hidden"),
+    ("report", "--report"),
+    ("overwrite", "--overwrite"),
+    ("dry_run", "--dry-run"),
+    ("name", "--name"),
+    ("note", "--note"),
+)
+
+
+def refuse_new_job_options(args: argparse.Namespace) -> None:
+    """Refuse, with ``--resume``, the options a resume would otherwise drop without a word."""
+    given = [name for dest, name in _NEW_JOB_OPTIONS if getattr(args, dest, None)]
+    if not given:
+        return
+    names = given[0] if len(given) == 1 else f"{', '.join(given[:-1])} and {given[-1]}"
+    verb = "does" if len(given) == 1 else "do"
+    raise CliError(
+        f"{names} {verb} not apply to --resume: the job keeps the settings it was created with.",
+        EXIT_USAGE,
+    )
+
+
 def _resume_args(args: argparse.Namespace, store: JobStore) -> argparse.Namespace:
     """Use the job's own connection unless the command line names one."""
     if args.connection or args.base_url:
@@ -390,6 +426,7 @@ def run_job_command(
     session: Session | None = None
     try:
         if args.resume:
+            refuse_new_job_options(args)
             try:
                 store = JobStore(JobStore.locate(paths.jobs_dir, args.resume))
             except FileNotFoundError as exc:
@@ -413,7 +450,7 @@ def run_job_command(
             scope = parse_scope(
                 args.scope, getattr(args, "purpose", ""), removal=command == "remove"
             )
-            args.phone_code = parse_phone_code(args.phone_code)
+            args.phone_code = parse_phone_code(args.phone_code or "1")
             if args.sheet and args.file.is_file() and sniff_kind(args.file).container == "text":
                 raise CliError(
                     f"--sheet {args.sheet} does not apply to {args.file.name}: "

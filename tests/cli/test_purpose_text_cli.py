@@ -4,6 +4,7 @@
 3: invisible characters (Unicode Cf) are not part of purpose, scope or reason text.
 8: ``--scope purpose:`` with nothing after it is refused; only ``purpose`` means every purpose.
 9: purposes are matched exactly, as the service stores them ("surveys" is another purpose).
+11: ``--resume`` refuses the options of a new job instead of dropping them without a word.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ import pytest
 from app.api.client import ApiClient, DncQuery
 from app.api.scope import Scope
 from app.cli.main import main
+from app.core.connections import Connection
+from app.core.job_staging import JobSettings
 from app.core.job_store import JobStore
 from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
+from app.core.removal_job import stage_removal
 from tests.conftest import TOKEN
 
 
@@ -193,3 +197,66 @@ def test_remove_one_purpose_matches_it_exactly(
         assert [e for e in journal.query(job=data["job"]) if e.operation == "dnc.delete"] == []
     finally:
         journal.close()
+
+
+# ---------------------------------------------------------------- --resume
+
+
+def _staged_job(sandbox: Any, tmp_path: Path) -> str:
+    """A removal job staged and not yet run (as the GUI or an interrupted CLI leaves one)."""
+    src = tmp_path / "r.csv"
+    src.write_text("Phone\n2025554801\n")
+    store, _ = stage_removal(
+        JobSettings(src, Scope.global_()),
+        AppPaths.default().jobs_dir,
+        connection=Connection("Sandbox", sandbox.base_url),
+    )
+    store.close()
+    return store.path.stem
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--scope", "campaign:1001"], "--scope does not"),
+        (["--report", "out.xlsx"], "--report does not"),
+        (["--sheet", "Two", "--phone-column", "B"], "--sheet and --phone-column do not"),
+        (["--phone-code", "44"], "--phone-code does not"),
+        (["--lead-status", "DNC"], "--lead-status does not"),
+        (["--include-hidden"], "--include-hidden does not"),
+        (["FILE"], "A file does not"),
+    ],
+)
+def test_resume_refuses_the_options_of_a_new_job(
+    sandbox: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    named: str,
+) -> None:
+    # Refused before the job is even looked up: nothing is read, sent or changed.
+    job = _staged_job(sandbox, tmp_path)
+    extra = [str(tmp_path / "r.csv") if a == "FILE" else a for a in extra]
+    code = main(["remove", "--resume", job, *extra, "--base-url", sandbox.base_url])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"{named} apply to --resume: the job keeps the settings it was created with." in err
+
+
+def test_import_resume_refuses_into_and_scope_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["import", "--resume", "nope", "--scope", "global", "--into", "dnc"])
+    assert code == 2
+    assert "--scope and --into do not apply to --resume" in capsys.readouterr().err
+
+
+def test_resume_keeps_accepting_pace_and_connection_options(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        api.insert_dnc("2025554801", "1", Scope.global_())
+    job = _staged_job(sandbox, tmp_path)
+    argv = ["remove", "--resume", job, "--rate-limit", "600", "--concurrency", "2"]
+    data = _run(capsys, [*argv, "--json", "--base-url", sandbox.base_url])
+    assert data["removed"] == 1
