@@ -12,8 +12,9 @@ whose number is also listed for another purpose is not sent and ends ``failed``,
 other purposes would have gone; a row naming a purpose the number is not listed for, while it
 is for others, ends ``not_found`` and nothing is sent. Purposes are compared exactly, as the
 service stores them ("surveys" is another purpose than "Surveys"). A purpose scope without text
-means every purpose (only the whole job's scope can be that: the check refuses such a row). Whenever a purpose-scope delete is sent, the journal's ``before`` holds every
-entry looked up (id, purpose, reason, insert date), so each can be put back.
+means every purpose (only the whole job's scope can be that: the check refuses such a row).
+Whenever a purpose-scope delete is sent, the journal's ``before`` holds every entry looked up
+(id, purpose, reason, insert date), so each can be put back.
 """
 
 from __future__ import annotations
