@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -88,6 +89,10 @@ def _chosen_subcommand(argv: Sequence[str]) -> str | None:
     return None
 
 
+# What a shell reports for a command killed by SIGPIPE (128 + 13).
+EXIT_BROKEN_PIPE = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == [SHEET_WORKER_FLAG]:
@@ -112,6 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return int(module.run(args))
             except KeyboardInterrupt:
                 return fail("Interrupted.", EXIT_INTERRUPTED)
+            except BrokenPipeError:
+                # Whoever read our output went away (`… --json | head`): say nothing more, and
+                # point stdout at nowhere so the interpreter's final flush cannot fail again.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                return EXIT_BROKEN_PIPE
     if args.self_test:
         from app.cli.self_test import run_self_test
 

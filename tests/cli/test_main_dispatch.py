@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -33,3 +35,26 @@ def test_self_test_flag_runs_the_self_test(monkeypatch: pytest.MonkeyPatch) -> N
     # The self-test itself runs in tests/cli/test_self_test.py (in a subprocess, as shipped).
     monkeypatch.setattr("app.cli.self_test.run_self_test", lambda: 7)
     assert cli_main.main(["--self-test"]) == 7
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
+    # `dnc-desk import … --json | head -c 0`: the JSON print meets a closed pipe. The command
+    # ends quietly with the shell's SIGPIPE status instead of a BrokenPipeError traceback.
+    src = tmp_path / "in.csv"
+    src.write_text("Phone\n2025550143\n")
+    env = {
+        **os.environ,
+        "DNC_DESK_CONFIG_DIR": str(tmp_path / "config"),
+        "DNC_DESK_DATA_DIR": str(tmp_path / "data"),
+    }
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "import", str(src), "--into", "dnc", "--scope", "global",
+         "--dry-run", "--json"],
+        stdout=write, stderr=subprocess.PIPE, text=True, env=env, timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    os.close(write)
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+    assert proc.returncode == 141
