@@ -251,7 +251,9 @@ def stage(
             for unread in unread_code_columns(mapping, preview):
                 warnings.append(_unread_code_sentence(mapping, unread, settings.phone_code))
         lookup = campaign_lookup if campaign_lookup is not None else {}
-        options = CheckOptions(target=settings.target, campaign_lookup=lookup)
+        options = CheckOptions(
+            target=settings.target, campaign_lookup=lookup, removal=kind == "removal"
+        )
         summary = CheckSummary()
         meta = {
             "kind": kind,
