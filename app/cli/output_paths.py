@@ -101,33 +101,24 @@ def check_report_path(path: Path, *, source: Path | None = None, overwrite: bool
 
 def check_export_path(path: Path, *, overwrite: bool = False) -> Path:
     """``--out PATH`` for an export (its suffix is checked by the caller)."""
-    path = path.expanduser()
-    if path.is_dir():
-        raise CliError(
-            f"--out {path} is a folder; give a file name ending in .xlsx or .csv.", EXIT_USAGE
-        )
-    if path.exists() and not overwrite:
-        raise CliError(
-            f"--out {path} already exists; give another file name, or add --overwrite "
-            "to replace it.",
-            EXIT_USAGE,
-        )
-    problem = writable_problem(path)
-    if problem:
-        raise CliError(f"{path} cannot be written: {problem}.", EXIT_FAILED)
-    return path
+    return check_out_path(path, overwrite=overwrite, what="export", kinds=".xlsx or .csv")
 
 
 def check_out_path(
-    path: Path, *, overwrite: bool = False, reads: Iterable[Path] = (), what: str = "file"
+    path: Path,
+    *,
+    overwrite: bool = False,
+    reads: Iterable[Path] = (),
+    what: str = "file",
+    kinds: str = ".xlsx",
 ) -> Path:
     """``--out PATH.xlsx`` of ``audit``, ``evidence`` and ``diff`` (the suffix is checked by
     the caller): a file that can be written, and not one of ``reads`` (the files the command
     reads), whatever ``overwrite`` says; refused when a file is already there unless
-    ``overwrite`` (an earlier report or evidence pack is evidence too)."""
+    ``overwrite`` (an earlier report, export or evidence pack is evidence too)."""
     path = path.expanduser()
     if path.is_dir():
-        raise CliError(f"--out {path} is a folder; give a file name ending in .xlsx.", EXIT_USAGE)
+        raise CliError(f"--out {path} is a folder; give a file name ending in {kinds}.", EXIT_USAGE)
     for source in reads:
         if same_file(path, source):
             raise CliError(

@@ -131,7 +131,7 @@ def test_export_checks_its_arguments_and_output_first(
     blocked = tmp_path / "a-file" / "x.xlsx"
     code, data, err = run(capsys, [*base, "--out", str(blocked)])
     assert (code, data) == (1, refusal(1, err))
-    assert err.startswith(f"{blocked} cannot be written: ") and ".part" not in err, err
+    assert err.startswith(f"The export cannot be written to {blocked}: ") and ".part" not in err
     (tmp_path / "dir.xlsx").mkdir()
     code, data, err = run(capsys, [*base, "--out", str(tmp_path / "dir.xlsx")])
     assert (code, data) == (2, refusal(2, err))
