@@ -133,38 +133,22 @@ def write_report(store: JobStore, path: Path) -> Path:
             rows = book.add_sheet(f"Rows {book.sheet_count}", widths)
             rows.append(columns)
         in_sheet += 1
-        if removal:
-            rows.append(
-                [
-                    r.row_number,
-                    r.original,
-                    r.national,
-                    r.phone_code,
-                    r.scope,
-                    r.outcome or unsent,
-                    r.message,
-                    r.damage,
-                    r.request_date,
-                ]
-            )
-            continue
-        days, is_late = lateness(r.request_date, r.done_at, r.outcome)
-        late += is_late
-        rows.append(
-            [
-                r.row_number,
-                r.original,
-                r.national,
-                r.phone_code,
-                r.scope,
-                r.outcome or unsent,
-                r.message,
-                r.damage,
-                r.request_date,
-                days,
-                "late" if is_late else "",
-            ]
-        )
+        cells: list[object] = [
+            r.row_number,
+            r.original,
+            r.national,
+            r.phone_code,
+            r.scope,
+            r.outcome or unsent,
+            r.message,
+            r.damage,
+            r.request_date,
+        ]
+        if not removal:
+            days, is_late = lateness(r.request_date, r.done_at, r.outcome)
+            late += is_late
+            cells += [days, "late" if is_late else ""]
+        rows.append(cells)
     for row in summary_rows(meta, counts, late):
         summary.append(row)
     book.save(path)
