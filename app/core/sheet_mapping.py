@@ -449,10 +449,17 @@ def propose_from_preview(preview: Sequence[Row], default_phone_code: str = "1") 
     """Header detection plus :func:`propose_mapping` over the first rows of a sheet."""
     from app.core.sheet_header import detect_header
 
-    header_row = detect_header(preview)
+    return propose_under_header(preview, detect_header(preview), default_phone_code)
+
+
+def propose_under_header(
+    preview: Sequence[Row], header_row: int | None, default_phone_code: str = "1"
+) -> ColumnMapping:
+    """:func:`propose_mapping` with row ``header_row`` of ``preview`` as the header (None: the
+    sheet has none, every row is data)."""
     header: Sequence[CellValue] | None = None
     if header_row is not None:
-        header = next(cells for number, cells in preview if number == header_row)
+        header = next((cells for number, cells in preview if number == header_row), None)
     data = [row for row in preview if header_row is None or row[0] > header_row]
     mapping = propose_mapping(header, data, default_phone_code)
     mapping.header_row = header_row

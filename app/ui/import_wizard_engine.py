@@ -19,9 +19,9 @@ from app.core.job_staging import Corrections, JobSettings, apply_corrections, st
 from app.core.job_store import JobStore
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
 from app.core.sheet_header import detect_header, read_preview
-from app.core.sheet_mapping import ColumnMapping, propose_mapping
+from app.core.sheet_mapping import ColumnMapping, propose_under_header
 from app.core.sheet_reader import open_sheet
-from app.core.sheet_types import CellValue, Row
+from app.core.sheet_types import Row
 
 # Problem rows kept for the check page; the counts always cover every row.
 MAX_PROBLEMS = 5000
@@ -59,13 +59,7 @@ def probe_file(path: Path, sheet: str | None = None) -> FileProbe:
 
 def mapping_for(probe: FileProbe, header_row: int | None, phone_code: str = "1") -> ColumnMapping:
     """The engine's proposal for the preview with ``header_row`` as the header (None: none)."""
-    header: list[CellValue] | None = None
-    if header_row is not None:
-        header = next((list(c) for n, c in probe.preview if n == header_row), None)
-    data = [r for r in probe.preview if header_row is None or r[0] > header_row]
-    mapping = propose_mapping(header, data, phone_code)
-    mapping.header_row = header_row
-    return mapping
+    return propose_under_header(probe.preview, header_row, phone_code)
 
 
 def is_problem(checked: CheckedRow) -> bool:
