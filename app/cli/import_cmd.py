@@ -153,13 +153,13 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
     purpose = visible_text(purpose)
     if not text:
         raise CliError("--scope is required: global, campaign:ID or purpose:TEXT.", EXIT_USAGE)
-    if text.lower() == "purpose" and purpose:
+    low = text.lower()
+    if low == "purpose" and purpose:
         return Scope.purpose(check_text_length("--purpose", purpose))
-    if removal and text.lower() == "purpose":
+    if removal and low == "purpose":
         # The service deletes a number's entries for every purpose at once; a removal may ask
         # for exactly that (a named purpose refuses numbers listed for other purposes too).
         return Scope.purpose("")
-    low = text.lower()
     if low.startswith("purpose:") and not visible_text(text.split(":", 1)[1]):
         every = " (to remove every purpose, give --scope purpose)" if removal else ""
         raise CliError(f"--scope {text!r} names no purpose: write purpose:TEXT{every}.", EXIT_USAGE)
@@ -169,7 +169,6 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
         raise CliError(str(exc), EXIT_USAGE) from exc
     if scope.is_purpose:
         scope = Scope.purpose(visible_text(scope.purpose_text))
-    if scope.is_purpose:
         check_text_length("The purpose of --scope", scope.purpose_text)
     return scope
 
