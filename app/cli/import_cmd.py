@@ -56,6 +56,7 @@ from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
 from app.core.sheet_scope import CampaignDirectory, visible_text
 from app.core.sheet_types import SheetError
+from app.core.wording import joined
 
 StageFn = Callable[..., tuple[JobStore, CheckSummary]]
 RunFn = Callable[..., JobStatus]
@@ -389,7 +390,7 @@ def refuse_new_job_options(args: argparse.Namespace) -> None:
     given = [name for dest, name in _NEW_JOB_OPTIONS if getattr(args, dest, None)]
     if not given:
         return
-    names = given[0] if len(given) == 1 else f"{', '.join(given[:-1])} and {given[-1]}"
+    names = joined(given)
     verb = "does" if len(given) == 1 else "do"
     raise CliError(
         f"{names} {verb} not apply to --resume: the job keeps the settings it was created with.",

@@ -27,6 +27,7 @@ from app.api.models import DncEntry, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.session import Session
+from app.core.wording import joined
 
 DEFAULT_CONCURRENCY = 8
 
@@ -56,10 +57,7 @@ def purpose_names(entries: Sequence[DncEntry]) -> list[str]:
 
 def quote_purposes(names: Sequence[str]) -> str:
     """``'A'``, ``'A' and 'B'``, ``'A', 'B' and 'C'`` (a blank purpose as ``(blank)``)."""
-    quoted = [repr(n) if n else "(blank)" for n in names]
-    if len(quoted) <= 1:
-        return "".join(quoted)
-    return f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+    return joined([repr(n) if n else "(blank)" for n in names])
 
 
 def removed_purposes_text(entries: Sequence[DncEntry]) -> str:

@@ -18,6 +18,7 @@ from app.api.scope import Scope
 from app.core import phones
 from app.core.sheet_header import is_blank, looks_like_phone
 from app.core.sheet_types import CellValue, Row, SheetError
+from app.core.wording import joined
 
 
 class Role(StrEnum):
@@ -221,7 +222,7 @@ def resolve_column(headers: Sequence[str], wanted: str, where: str = "the sheet"
         if hits:
             letters = [column_letter(i) for i in hits]
             raise ColumnError(
-                f"{text!r} heads {len(hits)} columns of {where} ({_and(letters)}); "
+                f"{text!r} heads {len(hits)} columns of {where} ({joined(letters)}); "
                 f"choose one by letter, as {' or '.join(f'column:{x}' for x in letters[:3])}."
             )
     if text.isascii() and text.isalpha() and len(text) <= 3:
@@ -250,10 +251,6 @@ def _span(width: int) -> str:
     if width == 1:
         return "it has one column, A (#1)"
     return f"its columns are A to {column_letter(width - 1)} (#1 to #{width})"
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def find_column(headers: Sequence[str], wanted: str) -> int | None:

@@ -36,6 +36,7 @@ from app.core.sheet_mapping import (
 )
 from app.core.sheet_reader import SheetSource
 from app.core.sheet_types import CellValue, Row, SheetNotes
+from app.core.wording import joined
 
 
 class _Feed:
@@ -231,7 +232,7 @@ def _spans(ranges: list[list[int]], at_most: int = 8) -> str:
     shown = [f"{a}–{b}" if b > a else str(a) for a, b in ranges[:at_most]]
     if len(ranges) > at_most:
         shown.append(f"{len(ranges) - at_most} more")
-    return _joined(shown)
+    return joined(shown)
 
 
 def notes_sentences(
@@ -306,13 +307,8 @@ def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
     )
 
 
-def _joined(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def _listed(names: list[str]) -> str:
-    return _joined([repr(n) for n in names])
+    return joined([repr(n) for n in names])
 
 
 def _take(kind: str, many: bool) -> str:
@@ -338,7 +334,7 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
     assert mapping.phone is not None
     verb = "removed" if kind == "removal" else "imported"
     named = [_column(mapping.headers, i) for i in others]
-    listed = _joined(named)
+    listed = joined(named)
     many = len(others) > 1
     return (
         f"{listed[0].upper()}{listed[1:]} also {'hold' if many else 'holds'} phone numbers but "
