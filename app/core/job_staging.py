@@ -312,7 +312,11 @@ def stage(
 
 
 def open_mapped(
-    path: Path, settings: JobSettings, mapping: ColumnMapping | None = None
+    path: Path,
+    settings: JobSettings,
+    mapping: ColumnMapping | None = None,
+    *,
+    probe_others: bool = True,
 ) -> tuple[SheetSource, ColumnMapping]:
     """The sheet to stage and its mapping (the caller closes the source).
 
@@ -321,9 +325,11 @@ def open_mapped(
     order and the first that has one is used (the job records which). If none has, the first
     sheet's sentence is raised, as it names the other sheets. The mapping is proposed from
     :func:`~app.core.sheet_header.read_preview`, so a table under many rows of notes or blank
-    rows is found.
+    rows is found. ``probe_others=False`` skips reading the other sheets' first rows after this
+    one (for callers that do not warn about them; each costs a parse of that sheet).
     """
-    probe = settings.sheet is None  # to say which other sheets have phone numbers too
+    # To say which other sheets have phone numbers too.
+    probe = probe_others and settings.sheet is None
     source = open_sheet(path, settings.sheet, probe_others=probe)
     if mapping is not None:
         return source, mapping

@@ -192,7 +192,10 @@ def count_numbers(settings: JobSettings) -> int:
     sends. A file with no phone column counts 0 (staging it gives the reason).
     """
     try:
-        source, mapping = open_mapped(settings.file.expanduser().resolve(), settings)
+        # The count needs no warnings about other sheets, so they are not read.
+        source, mapping = open_mapped(
+            settings.file.expanduser().resolve(), settings, probe_others=False
+        )
     except MappingError:
         return 0
     with source:
