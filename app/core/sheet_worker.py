@@ -22,24 +22,26 @@ row_count)``; or ``("error", kind, detail, sheet_names)`` with kind ``password``
 ``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt``.
 
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
-result, so for an xlsx/xlsm the sheet's XML part is scanned for them (:class:`XmlScan`), a
-chunk at a time as the rows go out. Right after "meta", ``("scan", [], [])`` says the scan runs
-(``("scan", None, [])``: not an xlsx, hidden rows are not known); before each "rows" batch,
-``("scan", hidden_rows, formulas)`` gives what it found up to that batch's last row, if
-anything: row numbers with ``hidden="1"`` (hidden by hand or by a filter) and ``(row, column,
-formula)`` for cells whose formula has no saved value (at most ``MAX_FORMULAS``). A scan that
-fails half way sends ``("scan", None, [])`` and stops.
+result, so for an xlsx/xlsm the sheet's XML part is scanned for them (:class:`XmlScan`), in a
+thread while calamine parses (:class:`ScanAhead`). Right after "meta", ``("scan", [], [])``
+says the scan ran (``("scan", None, [])``: not an xlsx, hidden rows are not known); before the
+first "rows" batch, ``("scan", hidden_rows, formulas)`` gives what it found, if anything: row
+numbers with ``hidden="1"`` (hidden by hand or by a filter) and ``(row, column, formula)`` for
+cells whose formula has no saved value (at most ``MAX_FORMULAS``). A scan that failed half way
+sends what it found, then ``("scan", None, [])``.
 """
 
 from __future__ import annotations
 
 import html
+import itertools
 import marshal
 import pickle
 import posixpath
 import re
 import struct
 import sys
+import threading
 import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
@@ -135,12 +137,11 @@ def _column_index(letters: bytes) -> int:
 
 
 class XmlScan:
-    """What calamine does not tell, read from a worksheet's XML part as the rows go out.
+    """What calamine does not tell, read from a worksheet's XML part.
 
-    :meth:`advance` inflates the part in chunks until it has passed a given row, so the scan
-    of a 100,000-row sheet (about 0.1 s) overlaps the parent's work on earlier rows instead of
-    delaying the first ones. Plain byte searches decide that most chunks hold nothing; the
-    regular expressions only run around a hit.
+    :meth:`read_to_end` inflates the part a chunk at a time, keeping only what it finds, so
+    memory stays flat; :class:`ScanAhead` runs it while calamine parses. Plain byte searches
+    decide that most chunks hold nothing; the regular expressions only run around a hit.
     """
 
     def __init__(self, zf: zipfile.ZipFile, part: str) -> None:
@@ -154,10 +155,26 @@ class XmlScan:
         self.formulas: list[tuple[int, int, str]] = []
         self.formula_rows: set[int] = set()  # every row found with one, for the last rows
         self._formula_count = 0
+        self.stop: threading.Event | None = None  # set: stop reading (the scan is not wanted)
+        self.failed = False  # reading stopped on an error: later rows are not known
+
+    def read_to_end(self) -> None:
+        """Scan the whole part (until :attr:`stop` is set); the findings stay in the scan."""
+        self._read(0)
 
     def advance(self, row: int) -> tuple[list[int], list[tuple[int, int, str]]]:
-        """Scan on past ``row`` (to the end for 0); the hidden rows and formula cells found."""
+        """Scan on past ``row`` (to the end for 0); the hidden rows and formula cells found
+        since the last call."""
+        self._read(row)
+        found = self.hidden, self.formulas
+        self.hidden, self.formulas = [], []
+        return found
+
+    def _read(self, row: int) -> None:
         while self._fh is not None and (row == 0 or self.last <= row):
+            if self.stop is not None and self.stop.is_set():
+                self.close()
+                return
             chunk = self._fh.read(SCAN_CHUNK)
             buf = self._tail + chunk
             if not chunk:
@@ -173,9 +190,6 @@ class XmlScan:
                 continue
             self._tail = buf[cut:]
             self._chunk(buf[:cut])
-        found = self.hidden, self.formulas
-        self.hidden, self.formulas = [], []
-        return found
 
     def close(self) -> None:
         if self._fh is not None:
@@ -250,19 +264,60 @@ def open_scan(path: str, sheet: str) -> XmlScan | None:
         return None
 
 
+class ScanAhead:
+    """:func:`open_scan` of ``sheet`` inflated to its end in a thread, started before calamine
+    parses the sheet: calamine releases the GIL while it parses, so the scan costs no time
+    on the way to the first rows. :meth:`wait` hands over the scan, its findings held."""
+
+    def __init__(self, path: str, sheet: str) -> None:
+        self.sheet = sheet
+        self._path = path
+        self._scan: XmlScan | None = None
+        self._failed = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        scan = open_scan(self._path, self.sheet)
+        if scan is None:
+            return
+        scan.stop = self._stop
+        try:
+            scan.read_to_end()
+        except (OSError, zipfile.BadZipFile, ValueError, EOFError, zlib.error):
+            scan.close()
+            scan.failed = True
+        self._scan = scan
+
+    def wait(self) -> XmlScan | None:
+        """The finished scan (None: not an xlsx), the thread joined."""
+        self._thread.join()
+        return self._scan
+
+    def cancel(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        if self._scan is not None:
+            self._scan.close()
+
+
 def _advance(scan: XmlScan | None, row: int, out: BinaryIO) -> XmlScan | None:
     """Send what the scan finds up to ``row``; a scan that fails is dropped (None)."""
     if scan is None:
         return None
+    failed = scan.failed
     try:
         hidden, formulas = scan.advance(row)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, zlib.error):
         scan.close()
-        # Rows already reported stay reported; the rest are not known.
-        _send(out, ("scan", None, []))
-        return None
+        hidden, formulas, failed = scan.hidden, scan.formulas, True
     if hidden or formulas:
         _send(out, ("scan", hidden, formulas))
+    if failed:
+        # Rows reported stay reported; the rest are not known.
+        _send(out, ("scan", None, []))
+        return None
     return scan
 
 
@@ -345,38 +400,86 @@ def _merged_fill(sheet: Any) -> dict[int, list[tuple[int, int, int, int]]]:
     return by_row
 
 
-def _rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
-    """The sheet's rows, numbered as in Excel; blank rows after the last row with data are left
-    out."""
+def _row_batches(sheet: Any, size: int = BATCH_ROWS) -> Iterator[list[tuple[int, list[Any]]]]:
+    """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
+    after the last row with data are left out.
+
+    Done a batch at a time with list comprehensions: the per-row loop this replaces cost
+    more than calamine's own parse of the rows.
+    """
     start = sheet.start
     if start is None:
         return
-    pad: list[None] = [None] * start[1]
+    first_column = start[1]
+    pad: list[None] = [None] * first_column
     merged = _merged_fill(sheet)
     top_left: dict[tuple[int, int], Any] = {}
-    pending: list[int] = []
-    # python-calamine yields rows from row 0 (absolute) but columns from the first used column.
-    for index, raw in enumerate(sheet.iter_rows()):
-        cells = raw if "" not in raw else [None if v == "" else v for v in raw]
+    pending: list[int] = []  # blank rows, sent only when data follows
+    index = 0  # python-calamine yields rows from row 0 (absolute), columns from the first used
+    source = sheet.iter_rows()
+    while chunk := list(itertools.islice(source, size)):
+        cells_list = [r if "" not in r else [None if v == "" else v for v in r] for r in chunk]
         if pad:
-            cells = pad + cells
-        spans = merged.get(index)
-        if spans:
-            for r0, c0, _r1, c1 in spans:
-                if index == r0:
-                    top_left[(r0, c0)] = cells[c0] if c0 < len(cells) else None
-                value = top_left.get((r0, c0))
-                for c in range(c0, min(c1 + 1, len(cells))):
-                    if cells[c] is None:
-                        cells[c] = value
-        if _blank(cells):
-            pending.append(index + 1)
+            cells_list = [pad + cells for cells in cells_list]
+        if merged:
+            _fill_merged(cells_list, index, merged, top_left)
+        # Only a row whose first cell is empty can be blank: the full test runs for those.
+        c = first_column
+        blank = [
+            i
+            for i, cells in enumerate(cells_list)
+            if (cells[c] is None or (cells[c].__class__ is str and cells[c].isspace()))
+            and _blank(cells)
+        ]
+        numbered = list(zip(range(index + 1, index + 1 + len(chunk)), cells_list, strict=True))
+        index += len(chunk)
+        if blank:
+            width = len(cells_list[0])
+            for i in blank:
+                numbered[i] = (numbered[i][0], [None] * width)
+            blank_set = set(blank)
+            last_data = len(numbered) - 1
+            while last_data >= 0 and last_data in blank_set:
+                last_data -= 1
+            held = numbered[last_data + 1 :]
+            numbered = numbered[: last_data + 1]
+        else:
+            width, held = 0, []
+        if numbered:
+            # Blank rows count only when data follows: formatting alone can stretch the range.
+            if pending:
+                width = len(numbered[0][1])
+                numbered = [(n, [None] * width) for n in pending] + numbered
+                pending = []
+            yield numbered
+        pending.extend(n for n, _ in held)
+
+
+def _fill_merged(
+    cells_list: list[list[Any]],
+    index: int,
+    merged: dict[int, list[tuple[int, int, int, int]]],
+    top_left: dict[tuple[int, int], Any],
+) -> None:
+    """Give the cells a merged range covers its top-left value (rows ``index`` onwards)."""
+    for offset, cells in enumerate(cells_list):
+        spans = merged.get(index + offset)
+        if not spans:
             continue
-        # Blank rows count only when data follows: formatting alone can stretch the used range.
-        for number in pending:
-            yield number, [None] * len(cells)
-        pending.clear()
-        yield index + 1, cells
+        row = index + offset
+        for r0, c0, _r1, c1 in spans:
+            if row == r0:
+                top_left[(r0, c0)] = cells[c0] if c0 < len(cells) else None
+            value = top_left.get((r0, c0))
+            for col in range(c0, min(c1 + 1, len(cells))):
+                if cells[col] is None:
+                    cells[col] = value
+
+
+def _rows(sheet: Any) -> Iterator[tuple[int, list[Any]]]:
+    """The sheet's rows one by one (see :func:`_row_batches`)."""
+    for batch in _row_batches(sheet):
+        yield from batch
 
 
 def _blank(cells: list[Any]) -> bool:
@@ -401,6 +504,7 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
     _limit_memory(memory_limit)
     import python_calamine
 
+    ahead: ScanAhead | None = None
     try:
         workbook = python_calamine.CalamineWorkbook.from_path(path)
         names: Sequence[str] = list(workbook.sheet_names)
@@ -410,6 +514,7 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
                 _send(out, ("error", "ambiguous_sheet" if alike else "no_sheet", wanted, names))
                 return 0
             chosen = found
+            ahead = ScanAhead(path, chosen)
             sheet = workbook.get_sheet_by_name(chosen)
             if not _has_content(sheet):
                 _send(out, ("error", "empty_sheet", chosen, names))
@@ -419,6 +524,8 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
             if not candidates:
                 _send(out, ("error", "empty", "", names))
                 return 0
+            # Most often the first sheet is the one: its scan starts while calamine parses.
+            ahead = ScanAhead(path, candidates[0])
             chosen, sheet = candidates[0], None
             for candidate in candidates:
                 maybe = workbook.get_sheet_by_name(candidate)
@@ -428,33 +535,29 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
             if sheet is None:
                 _send(out, ("error", "empty", "", names))
                 return 0
+            if chosen != ahead.sheet:
+                ahead.cancel()
+                ahead = ScanAhead(path, chosen)
         _send(out, ("meta", list(names), chosen))
-        scan = open_scan(path, chosen)
+        scan = ahead.wait()
+        ahead = None
         _send(out, ("scan", None if scan is None else [], []))
-        batch: list[tuple[int, list[Any]]] = []
+        scan = _advance(scan, 0, out)  # what the XML says about the rows goes out before them
         count = 0
         last_row = 0
-        for row in _rows(sheet):
-            batch.append(row)
-            last_row = row[0]
-            if len(batch) >= BATCH_ROWS:
-                # What the XML says about these rows goes out before them.
-                scan = _advance(scan, row[0], out)
-                _send(out, ("rows", batch))
-                count += len(batch)
-                batch = []
+        batch: list[tuple[int, list[Any]]] = []
+        for batch in _row_batches(sheet):
+            _send(out, ("rows", batch))
+            count += len(batch)
+            last_row = batch[-1][0]
         if scan is not None:
             # calamine reads a formula never calculated as empty, so rows of nothing else after
             # the last value are not in its sheet; they must be there to be reported.
-            scan = _advance(scan, 0, out)
-            after = max((n for n in scan.formula_rows if n > last_row), default=0) if scan else 0
+            after = max((n for n in scan.formula_rows if n > last_row), default=0)
             if 0 < after - last_row <= MAX_FORMULAS:
-                batch += [(n, [None]) for n in range(last_row + 1, after + 1)]
-        if batch:
-            scan = _advance(scan, batch[-1][0], out)
-            _send(out, ("rows", batch))
-            count += len(batch)
-        if scan is not None:
+                batch = [(n, [None]) for n in range(last_row + 1, after + 1)]
+                _send(out, ("rows", batch))
+                count += len(batch)
             scan.close()
         if probe:
             sheet = None  # let the chosen sheet's grid go before reading the others
@@ -464,6 +567,9 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
         _send(out, ("error", "memory", "", []))
     except Exception as exc:  # calamine raises many types for damaged files; all mean "corrupt"
         _send(out, ("error", _classify(exc), f"{type(exc).__name__}: {exc}", []))
+    finally:
+        if ahead is not None:
+            ahead.cancel()
     out.flush()
     return 0
 

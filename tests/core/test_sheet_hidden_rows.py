@@ -70,7 +70,7 @@ def test_rows_hidden_by_a_filter_are_reported_and_still_read(tmp_path: Path) -> 
 def test_a_hidden_row_is_known_before_the_row_arrives_far_down_a_big_sheet(
     tmp_path: Path,
 ) -> None:
-    # Several 1 MB chunks of sheet XML: the scan runs alongside the rows, not all up front.
+    # Several 1 MB chunks of sheet XML, scanned in a thread while calamine parses.
     wb = openpyxl.Workbook()
     ws = wb.active
     assert ws is not None
@@ -88,6 +88,72 @@ def test_a_hidden_row_is_known_before_the_row_arrives_far_down_a_big_sheet(
         for number, _ in source.iter_rows():
             assert (number in source.notes.hidden_rows) == (number in hidden), number
     assert source.notes.hidden_rows == hidden
+
+
+def test_hidden_rows_are_those_of_the_sheet_read_when_the_first_sheet_is_empty(
+    tmp_path: Path,
+) -> None:
+    # The scan starts on the first sheet before calamine says it is empty; the second is read.
+    wb = openpyxl.Workbook()
+    first = wb.active
+    assert first is not None
+    first.title = "Cover"
+    first.row_dimensions[2].hidden = True
+    data = wb.create_sheet("Numbers")
+    for i in range(5):
+        data.append([f"20255500{i:02d}"])
+    data.row_dimensions[4].hidden = True
+    wb.save(tmp_path / "two.xlsx")
+    with open_sheet(tmp_path / "two.xlsx") as source:
+        assert source.sheet == "Numbers"
+        assert [n for n, _ in source.iter_rows()] == [1, 2, 3, 4, 5]
+        assert source.notes.hidden_known and source.notes.hidden_rows == {4}
+
+
+def test_a_scan_that_fails_part_way_sends_what_it_found_then_says_the_rest_is_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import marshal
+    import zlib
+
+    from app.core import sheet_worker
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    for i in range(3_000):
+        ws.append([f"20255{i:05d}", "x" * 200])
+    ws.row_dimensions[3].hidden = True
+    ws.row_dimensions[2_900].hidden = True
+    wb.save(tmp_path / "big.xlsx")
+    monkeypatch.setattr(sheet_worker, "SCAN_CHUNK", 64 << 10)
+    real_chunk = sheet_worker.XmlScan._chunk
+    calls = []
+
+    def failing_chunk(self: sheet_worker.XmlScan, buf: bytes) -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            raise zlib.error("Error -3 while decompressing data")
+        real_chunk(self, buf)
+
+    monkeypatch.setattr(sheet_worker.XmlScan, "_chunk", failing_chunk)
+    out = io.BytesIO()
+    sheet_worker.run(str(tmp_path / "big.xlsx"), "", 0, out)
+    data, messages = out.getvalue(), []
+    while data:
+        size = int.from_bytes(data[:4], "big")
+        assert data[4:5] == b"m"
+        messages.append(marshal.loads(data[5 : 4 + size]))
+        data = data[4 + size :]
+    kinds = [m[0] for m in messages]
+    first_rows = kinds.index("rows")
+    scans = [m for m in messages[:first_rows] if m[0] == "scan"]
+    assert scans[0] == ("scan", [], [])  # an xlsx: hidden rows can be seen
+    assert scans[1] == ("scan", [3], [])  # found before the failure
+    assert scans[2] == ("scan", None, [])  # and the rest is not known
+    assert sum(len(m[1]) for m in messages if m[0] == "rows") == 3_000
+    assert kinds[-1] == "end"
 
 
 def test_hidden_rows_of_hand_written_xml_without_row_numbers_or_with_true(
