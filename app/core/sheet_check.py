@@ -165,6 +165,7 @@ class _Checker:
         # Code cell value -> code, for check_plain (bools never enter: True == 1).
         self.plain_codes: dict[CellValue, object] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
+        self.scope_note = ""  # the last _scope's note on the row (a campaign cell not used)
         # The defaults as given (an option, a GUI field), cleaned as cells are.
         self.default_reason = visible_text(mapping.default_reason)
         self.default_purpose = visible_text(mapping.default_purpose)
@@ -236,7 +237,12 @@ class _Checker:
         if not result.ok:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             return self._invalid(number, raw, "phone", detail, code, damage)
-        scope = self._scope(cells) if self.per_row_scope else self.default_scope
+        scope_note = ""
+        if self.per_row_scope:
+            scope = self._scope(cells)
+            scope_note = self.scope_note
+        else:
+            scope = self.default_scope
         if isinstance(scope, tuple):
             return self._invalid(number, raw, scope[0], scope[1], code, damage)
         r = m.reason
@@ -312,6 +318,8 @@ class _Checker:
             )
         if cut:
             notes.append(cut)
+        if scope_note:
+            notes.append(scope_note)
         message = f"row {number}: {'; '.join(notes)}" if notes else ""
         return CheckedRow(
             number,
@@ -538,12 +546,25 @@ class _Checker:
         return describe_damage(raw, result)
 
     def _scope(self, cells: Sequence[CellValue]) -> Scope | tuple[str, str]:
+        """The row's scope, or (field, why not). Sets :attr:`scope_note` for the row."""
+        self.scope_note = ""
         scope_cell = _cell(cells, self.m.scope)
         campaign_cell = _cell(cells, self.m.campaign)
         if scope_cell is not None:
             if campaign_cell is None or not names_no_campaign(scope_cell):
                 found = self.scopes.scope_cell(scope_cell)
-                return found if isinstance(found, Scope) else ("scope", found)
+                if not isinstance(found, Scope):
+                    return ("scope", found)
+                if campaign_cell is not None:
+                    clash = self._campaign_clash(found, campaign_cell)
+                    if clash and self.o.removal:
+                        # Taking either would guess; the wrong one deletes an entry that must
+                        # stay (a global entry, for a file meaning one campaign).
+                        return ("scope", f"{clash}; make them agree or leave one empty")
+                    if clash:
+                        # An import under the scope cell's scope, and the row says so.
+                        self.scope_note = f"{clash}; the scope cell's scope is used"
+                return found
             # Scope "campaign" takes the campaign's id or name from the Campaign column, as
             # scope "purpose" takes its text from the Purpose column.
             found = self.scopes.campaign_cell(campaign_cell)
@@ -558,6 +579,23 @@ class _Checker:
             found = self.scopes.campaign_cell(campaign_cell)
             return found if isinstance(found, Scope) else ("campaign", found)
         return self.default_scope
+
+    def _campaign_clash(self, scope: Scope, campaign_cell: CellValue) -> str:
+        """Why a row's campaign cell disagrees with its scope cell, or ``""``.
+
+        They agree when the campaign cell names the same scope: the same campaign (by id or
+        name), 0 with global, -1 with a purpose scope.
+        """
+        other = self.scopes.campaign_cell(campaign_cell)
+        if (
+            isinstance(other, Scope)
+            and other.kind is scope.kind
+            and (not scope.is_campaign or other.campaign_id == scope.campaign_id)
+        ):
+            return ""
+        named = other.label() if isinstance(other, Scope) else other
+        cell = _text(campaign_cell)
+        return f"the scope cell says {scope.label()} but the campaign cell is {cell!r} ({named})"
 
     def _no_purpose(self) -> str:
         """Why a row in purpose scope with no purpose text is invalid."""

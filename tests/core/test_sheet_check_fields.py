@@ -254,10 +254,56 @@ def test_scope_campaign_takes_the_campaign_column() -> None:
         "row 6: campaign: the scope is 'campaign' but the campaign cell is '0' (Global), "
         "not a campaign"
     )
-    # Other scope words still decide the scope, as before.
+    # Other scope words decide an import's scope, and the row says the campaign was not used.
     assert checked[5].scope == Scope.purpose("Surveys")
+    assert checked[5].message == (
+        "row 7: the scope cell says Purpose but the campaign cell is '1004' (Campaign 1004); "
+        "the scope cell's scope is used"
+    )
     assert checked[6].scope == Scope.global_()
+    assert checked[6].message == (
+        "row 8: the scope cell says Global but the campaign cell is '1004' (Campaign 1004); "
+        "the scope cell's scope is used"
+    )
     assert (summary.valid, summary.invalid) == (4, 3)
+
+
+def test_a_removal_row_whose_scope_and_campaign_cells_disagree_is_invalid() -> None:
+    # Deleting the global entry of a number the file means for one campaign would let every
+    # other campaign call it: a removal takes neither cell's word.
+    directory = CampaignDirectory([Campaign("1004", "Winter Push", True, "", "")])
+    mapping = ColumnMapping(phone=0, scope=1, campaign=2, purpose=3)
+    checked, summary = run(
+        [
+            ["2025550101", "global", "1004", None],
+            ["2025550102", "campaign:1004", "4000", None],
+            ["2025550103", "purpose:Surveys", "Winter Push", None],
+            ["2025550104", "global", "Nowhere", None],
+            # These agree: the same campaign by name, the service's 0 and -1.
+            ["2025550105", "campaign:1004", "winter push", None],
+            ["2025550106", "global", "0", None],
+            ["2025550107", "purpose:Surveys", "-1", None],
+            ["2025550108", "campaign:1004", None, None],
+        ],
+        mapping,
+        CheckOptions(campaign_lookup=directory, removal=True),
+    )
+    assert [c.outcome for c in checked] == [Outcome.INVALID] * 4 + [Outcome.VALID] * 4
+    assert checked[0].message == (
+        "row 2: scope: the scope cell says Global but the campaign cell is '1004' "
+        "(Campaign 1004); make them agree or leave one empty"
+    )
+    assert "campaign cell is '4000'" in checked[1].message
+    assert "says Purpose: Surveys" in checked[2].message
+    assert "(no campaign is named 'Nowhere')" in checked[3].message
+    assert [c.scope for c in checked[4:]] == [
+        Scope.campaign("1004"),
+        Scope.global_(),
+        Scope.purpose("Surveys"),
+        Scope.campaign("1004"),
+    ]
+    assert all(c.message == "" for c in checked[4:])
+    assert (summary.valid, summary.invalid) == (4, 4)
 
 
 # ---- finding 12: a number's own country code under the default -----------------------------
@@ -273,7 +319,7 @@ def test_an_invalid_number_with_its_own_code_is_judged_under_it() -> None:
         "number range in use"
     )
     assert checked[0].phone_code == "44"
-    assert checked[1].message.startswith("row 3: phone: too short for a Australia number")
+    assert checked[1].message.startswith("row 3: phone: too short for an Australia number")
     assert checked[2].message.startswith("row 4: phone: too short for a Germany number")
     assert (checked[3].outcome, checked[3].phone_code) == (Outcome.VALID, "44")
     assert not any("but the country code is" in c.message for c in checked)
