@@ -522,20 +522,32 @@ def _invalid_detail(national: str, code: str, rules: CodeRules | None) -> str:
     return f": {area}-{exchange} is not a number range in use"
 
 
+# Names starting with a vowel letter but a consonant sound ("a United Kingdom number").
+_A_NOT_AN: Final = ("Uk", "Un", "Ur", "US", "Eu", "Ow", "On")
+
+
+def _with_article(name: str) -> str:
+    """ "a US", "an Australia", "an Ecuador", "a Ukraine", "an Uzbekistan"."""
+    if name[:1] in "AEIOU" and not name.startswith(_A_NOT_AN):
+        return f"an {name}"
+    return f"a {name}"
+
+
 def _invalid_reason(national: str, possible: int, code: str, rules: CodeRules | None) -> str:
     """Why a parsed but invalid number is invalid; ``possible`` is a ValidationResult."""
     name = _reason_name(code)
+    a_name = _with_article(name)
     count = len(national)
     expected = _describe_lengths(rules.general_lengths) if rules is not None else ""
     if possible == ValidationResult.TOO_SHORT:
-        return f"too short for a {name} number: {count} digits, expected {expected}"
+        return f"too short for {a_name} number: {count} digits, expected {expected}"
     if possible == ValidationResult.TOO_LONG:
-        return f"too long for a {name} number: {count} digits, expected {expected}"
+        return f"too long for {a_name} number: {count} digits, expected {expected}"
     if possible == ValidationResult.INVALID_LENGTH:
-        return f"wrong length for a {name} number: {count} digits, expected {expected}"
+        return f"wrong length for {a_name} number: {count} digits, expected {expected}"
     if possible == ValidationResult.IS_POSSIBLE_LOCAL_ONLY:
         return (
-            f"too short for a {name} number: {count} digits is a local number without "
+            f"too short for {a_name} number: {count} digits is a local number without "
             f"the area code, expected {expected}"
         )
     if possible == ValidationResult.INVALID_COUNTRY_CODE:

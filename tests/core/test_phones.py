@@ -392,3 +392,17 @@ def test_result_is_immutable() -> None:
     result = normalize("2025550123")
     with pytest.raises(AttributeError):
         result.ok = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("code", "start"),
+    [
+        ("61", "too short for an Australia number"),
+        ("380", "too short for a Ukraine number"),
+        ("998", "too short for an Uzbekistan number"),
+        ("44", "too short for a United Kingdom number"),
+        ("49", "too short for a Germany number"),
+    ],
+)
+def test_length_reasons_say_a_or_an_as_the_country_name_is_said(code: str, start: str) -> None:
+    assert phones.normalize("12", code).reason.startswith(start)

@@ -151,7 +151,7 @@ def test_a_number_with_a_country_name_as_its_code() -> None:
     [
         ("+44 20 7946 000", "44", "not a valid United Kingdom number: 207946000 (9 digits)"),
         ("0044 20 7946 000", "44", "not a valid United Kingdom number"),
-        ("+61 4123", "61", "too short for a Australia number: 4 digits"),
+        ("+61 4123", "61", "too short for an Australia number: 4 digits"),
         ("+49 30 1", "49", "too short for a Germany number: 3 digits"),
     ],
 )
