@@ -9,13 +9,18 @@ window can ask what to do with them when it closes.
 
 If the task is cancelled from outside (the window shutting down cancels every task), the job is
 *suspended*, never cancelled: its unsent rows stay in the job file for a resume.
+
+A job keeps its pace, as with the CLI's ``--resume``: a new job's requests in flight are stored
+in its meta, and a resume runs at the stored ``concurrency``. The stored ``rate_limit``
+(requests per minute) cannot be applied here: the session's client is shared and built without
+one, so the run page says so and names the command that keeps it.
 """
 
 from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +39,11 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.api.concurrency import MAX_CONCURRENCY
 from app.api.errors import ApiError
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
-from app.core.job_runner import JobAborted, JobControl, JobProgress
+from app.core.job_runner import DEFAULT_CONCURRENCY, JobAborted, JobControl, JobProgress
 from app.core.job_store import JobStatus, JobStore
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary
@@ -93,6 +99,39 @@ def _duration(value: float) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
+def stored_pace(meta: Mapping[str, Any]) -> tuple[int, int | None]:
+    """A job's pace as its meta keeps it: (requests in flight, requests per minute or None).
+
+    As the CLI's ``--resume``: a value missing (a job of an older version) or unusable is the
+    default, 8 in flight and no cap.
+    """
+    concurrency = meta.get("concurrency")
+    if (
+        not isinstance(concurrency, int)
+        or isinstance(concurrency, bool)
+        or not 1 <= concurrency <= MAX_CONCURRENCY
+    ):
+        concurrency = DEFAULT_CONCURRENCY
+    rate = meta.get("rate_limit")
+    if not isinstance(rate, int) or isinstance(rate, bool) or rate < 1:
+        rate = None
+    return concurrency, rate
+
+
+def describe_pace(handle: JobHandle) -> str:
+    """``Sending 2 requests at once.``, and what happens to a stored rate limit."""
+    n = handle.concurrency
+    text = f"Sending {n} request{'' if n == 1 else 's'} at once."
+    if handle.rate_limit is not None:
+        command = "remove" if handle.kind == "removal" else "import"
+        text += (
+            f" This job was started with a limit of {handle.rate_limit:,} requests a minute, "
+            "which the app does not apply: to keep it, pause the job and resume it with "
+            f"dnc-desk {command} --resume {handle.job_id}"
+        )
+    return text
+
+
 class JobRegistry(QObject):
     """The jobs this process is running now.
 
@@ -141,6 +180,8 @@ class JobHandle(QObject):
     Signals (on the GUI thread):
         staged(object): the :class:`CheckSummary` of a new job once its file is written.
         progress(object): a :class:`JobProgress`.
+        paced(): ``concurrency`` and ``rate_limit`` are the run's (the job's stored pace, on a
+            resume); sent before the first progress.
         finished(object): the job's summary dict (:func:`app.core.job_exec.job_summary`)
             with ``status`` set to the new status (finished, cancelled or paused).
         failed(str): one sentence saying why the job could not run or stopped.
@@ -148,6 +189,7 @@ class JobHandle(QObject):
 
     staged = Signal(object)
     progress = Signal(object)
+    paced = Signal()
     finished = Signal(object)
     failed = Signal(str)
 
@@ -159,16 +201,23 @@ class JobHandle(QObject):
         *,
         stage: StageFn | None = None,
         job_path: Path | None = None,
-        concurrency: int = 8,
+        concurrency: int | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``concurrency`` None: the default for a new job, the job's stored one for a resume;
+        a new job's is stored in its meta, a number given for a resume is for this run only."""
         super().__init__(parent)
         if (stage is None) == (job_path is None):
             raise ValueError("give either a staging function or the job file to resume")
         self.runner = runner
         self.session = session
         self.kind = kind
-        self.concurrency = concurrency
+        self._given = concurrency
+        # The run's pace: known once ``paced`` is sent (``pace_known``).
+        self.concurrency = DEFAULT_CONCURRENCY if concurrency is None else concurrency
+        self.rate_limit: int | None = None
+        self.pace_known = False
+        self.job_id = job_path.stem if job_path is not None else ""
         self.control = JobControl()
         self.job_path = job_path
         self.running = False
@@ -229,18 +278,30 @@ class JobHandle(QObject):
         threading.Thread(target=watch, name="job-watch", daemon=True).start()
         store: JobStore | None = None
         try:
+            given = self._given
             if self._stage is not None:
                 ctx.report("staging")
                 store, summary = self._stage()
+                concurrency = DEFAULT_CONCURRENCY if given is None else given
+                rate_limit: int | None = None
+                # The job's pace, for a resume (here or with the CLI), as the CLI stores it.
+                store.set_meta({"concurrency": concurrency, "rate_limit": None})
                 ctx.report(("staged", store.path, summary))
+                meta = store.meta()
             else:
                 assert self.job_path is not None
                 store = JobStore(self.job_path)
-            run = run_import if store.meta().get("kind") != "removal" else run_removal
+                meta = store.meta()
+                concurrency, rate_limit = stored_pace(meta)
+                if given is not None:
+                    concurrency = given
+            job_id = str(meta.get("job_id") or store.path.stem)
+            ctx.report(("pace", concurrency, rate_limit, job_id))
+            run = run_import if meta.get("kind") != "removal" else run_removal
             status = run(
                 store,
                 self.session,
-                concurrency=self.concurrency,
+                concurrency=concurrency,
                 control=self.control,
                 progress=ctx.report,
             )
@@ -258,6 +319,10 @@ class JobHandle(QObject):
             self.job_path = value[1]
             self.staged.emit(value[2])
             job_registry().changed.emit()
+        elif isinstance(value, tuple) and value and value[0] == "pace":
+            _, self.concurrency, self.rate_limit, self.job_id = value
+            self.pace_known = True
+            self.paced.emit()
         elif isinstance(value, JobProgress):
             self.last_progress = value
             self.progress.emit(value)
@@ -359,6 +424,9 @@ class RunPage(QWizardPage):
         self.rate_label = QLabel("Checking the file and saving the job…", self)
         self.counts_label = QLabel(self)
         self.counts_label.setWordWrap(True)
+        self.pace_label = QLabel(self)
+        self.pace_label.setWordWrap(True)
+        self.pace_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #b00020;")
@@ -376,6 +444,7 @@ class RunPage(QWizardPage):
         layout.addWidget(self.bar)
         layout.addWidget(self.rate_label)
         layout.addWidget(self.counts_label)
+        layout.addWidget(self.pace_label)
         layout.addLayout(buttons)
         layout.addWidget(self.error_label)
         layout.addStretch()
@@ -388,8 +457,11 @@ class RunPage(QWizardPage):
         self.handle = handle
         handle.staged.connect(self._staged)
         handle.progress.connect(self.show_progress)
+        handle.paced.connect(self._paced)
         handle.finished.connect(self._finished)
         handle.failed.connect(self._failed)
+        if handle.pace_known:
+            self._paced()
         if handle.last_progress is not None:
             self.show_progress(handle.last_progress)
         self._buttons_for(running=True)
@@ -402,6 +474,10 @@ class RunPage(QWizardPage):
         self.pause_button.setEnabled(running and not paused)
         self.resume_button.setEnabled(running and paused)
         self.cancel_button.setEnabled(running)
+
+    def _paced(self) -> None:
+        if self.handle is not None:
+            self.pace_label.setText(describe_pace(self.handle))
 
     def _staged(self, summary: CheckSummary) -> None:
         self.rate_label.setText(f"{summary.valid:,} valid rows to send; starting…")
@@ -460,6 +536,7 @@ class RunPage(QWizardPage):
         self.bar.setValue(0)
         refused = self.handle is not None and self.handle.refused
         self.rate_label.setText("Not started." if refused else "The job stopped.")
+        self.pace_label.clear()
         self.error_label.setText(text)
 
 
