@@ -81,11 +81,14 @@ def execute(
     Raises :class:`~app.core.job_runner.JobAborted` (after writing the report) when the
     service refuses the token or stops answering.
     """
-    with job_lock.acquire(store.path, str(store.meta().get("job_id", ""))):
+    with job_lock.acquire(store.path, str(store.meta().get("job_id", ""))) as lock:
         ended = store.status
         if ended in (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN):
+            lock.ended = str(ended)
             return JobStatus(ended)
-        return _execute(store, session, send, concurrency, control, progress)
+        status = _execute(store, session, send, concurrency, control, progress)
+        lock.ended = status.value
+        return status
 
 
 def _execute(

@@ -22,6 +22,14 @@ copied from, and resuming the copy while the original runs would send the same r
 just as surely. The path lock is taken first, then the id lock; a runner refused either one
 holds neither, and the refusal is the same sentence.
 
+A lock only keeps two runners apart while both run. A copy made *before* the original ran on
+(or finished) holds rows as pending that the original has since sent, and resuming it later
+sends them again and calls this job's own inserts "already present". So beside its id lock a
+runner keeps a record of the file it ran from and how it ended (``<data>/locks/<job_id>.ran``,
+JSON). A runner of another file with the same id is refused (:class:`JobCopied`) when that
+job ended finished or cancelled, or when the file it last ran from is still there; a job file
+that was moved (the recorded file is gone) runs, and the record follows it.
+
 Staging, a dry run, reading a job and rewriting its report do not take the lock.
 """
 
@@ -43,6 +51,8 @@ from app.core.job_runner import JobAborted
 from app.core.paths import AppPaths
 
 LOCK_SUFFIX = ".lock"
+RAN_SUFFIX = ".ran"
+_ENDED_FOR_GOOD = frozenset({"finished", "cancelled"})
 # Windows locks are mandatory: the byte locked lies past the holder's note, which stays readable.
 _WINDOWS_LOCK_OFFSET = 1 << 20
 _NOTE_MAX = 4096
@@ -79,6 +89,14 @@ class Holder:
         if start.date() == dt.datetime.now().astimezone().date():
             return start.strftime("%H:%M")
         return start.strftime("%Y-%m-%d %H:%M")
+
+
+class JobCopied(JobBusy):
+    """This job file is a copy of one that ran on without it; ``str()`` is one sentence.
+
+    A :class:`JobBusy` for its callers: nothing was sent and the file is unchanged, and
+    resuming this file is not the way on (the sentence names the file that is).
+    """
 
 
 def lock_path(job_path: Path) -> Path:
@@ -125,6 +143,8 @@ class JobLock:
         self.thread = threading.get_ident()
         self._files = files  # (fd, lock file), in the order taken
         self._keys = keys
+        # How the run ended ("finished", "cancelled", "paused"), for the record of the id.
+        self.ended = ""
 
     @property
     def held(self) -> bool:
@@ -132,6 +152,10 @@ class JobLock:
 
     def release(self) -> None:
         with _table_lock:
+            if self._files and self.id_path is not None:
+                # Still under the id lock: no other runner reads the record meanwhile.
+                with contextlib.suppress(OSError):  # the locks must go whatever happens
+                    _write_ran(self.id_path, self.job_path, self.ended or "stopped")
             files, self._files = self._files, []
             for key in self._keys:
                 if _held.get(key) is self:
@@ -180,6 +204,10 @@ def acquire(job_path: Path, job_id: str = "") -> JobLock:
                     raise JobBusy(_busy_sentence(name, other), other)
                 taken.append((fd, path))
                 _write_note(fd, holder)
+            if id_path is not None:
+                _refuse_a_copy(id_path, job_path, name)
+                with contextlib.suppress(OSError):  # a read-only disk loses the record only
+                    _write_ran(id_path, job_path, "running")
         except BaseException:
             _release_all(taken)
             raise
@@ -187,6 +215,44 @@ def acquire(job_path: Path, job_id: str = "") -> JobLock:
         for key in keys:
             _held[key] = lock
         return lock
+
+
+def ran_path(id_path: Path) -> Path:
+    """The record of the file a job (by its id lock file) last ran from."""
+    return id_path.with_name(id_path.name.removesuffix(LOCK_SUFFIX) + RAN_SUFFIX)
+
+
+def _refuse_a_copy(id_path: Path, job_path: Path, name: str) -> None:
+    """Raise :class:`JobCopied` when the job last ran from another file that still counts."""
+    try:
+        record = json.loads(ran_path(id_path).read_text(encoding="utf-8"))
+        other, ended, when = str(record["path"]), str(record["ended"]), str(record["time"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # never ran (or an unreadable record): nothing to compare with
+    if other == _key(job_path):
+        return
+    if ended in _ENDED_FOR_GOOD:
+        raise JobCopied(
+            f"Job {name} was already {ended} on {when} from {other}; this file is a copy made "
+            "before that, and resuming it would send its rows again."
+        )
+    if os.path.isfile(other):
+        raise JobCopied(
+            f"Job {name} last ran from {other} ({when}); resume that file instead: this one is "
+            "a copy, and resuming it would send again the rows that one has sent since."
+        )
+
+
+def _write_ran(id_path: Path, job_path: Path, ended: str) -> None:
+    record = {
+        "path": _key(job_path),
+        "ended": ended,
+        "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    target = ran_path(id_path)
+    temp = target.with_name(target.name + ".tmp")
+    temp.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(temp, target)
 
 
 def _release_all(files: list[tuple[int, Path]]) -> None:

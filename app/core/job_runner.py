@@ -147,8 +147,10 @@ class JobRunner:
 
         if job_lock.held_by_this_thread(self.store.path):
             return self._run()
-        with job_lock.acquire(self.store.path, str(self.store.meta().get("job_id", ""))):
-            return self._run()
+        with job_lock.acquire(self.store.path, str(self.store.meta().get("job_id", ""))) as lock:
+            status = self._run()
+            lock.ended = status.value
+            return status
 
     def _run(self) -> JobStatus:
         control = self.control

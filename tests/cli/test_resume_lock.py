@@ -170,3 +170,15 @@ def test_a_copy_of_the_job_file_is_refused_while_the_original_runs(
     assert not job_lock.lock_path(job).exists()
     assert not job_lock.id_lock_path(job.stem).exists()
     assert not job_lock.lock_path(copy).exists()
+    # Once the original has finished, the copy (its rows pending as when it was made) is
+    # still refused: resuming it would send them again and call them "already present".
+    late = _cli("import", "--resume", str(copy), "--base-url", sandbox.base_url)
+    out, err = late.communicate(timeout=60)
+    assert late.returncode != 0, f"the stale copy ran: {out} {err}"
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert re.fullmatch(
+        rf"Job {job.stem} was already finished on \S+ from {re.escape(os.path.realpath(job))}; "
+        r"this file is a copy made before that, and resuming it would send its rows again\.",
+        err.strip(),
+    ), err
+    _sent_once(paths, data["job"], "dnc.insert")

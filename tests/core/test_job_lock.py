@@ -304,3 +304,68 @@ def test_a_copy_in_this_process_is_refused_and_odd_ids_stay_in_the_locks_folder(
     assert odd.id_path is not None and odd.id_path.parent == AppPaths.default().locks_dir
     assert odd.id_path.is_file()
     odd.release()
+
+
+def _copy_job(store: JobStore, to: Path) -> Path:
+    """A consistent copy of a job file (SQLite's backup), as a person's copy would be."""
+    import sqlite3
+
+    to.parent.mkdir(parents=True, exist_ok=True)
+    source, target = sqlite3.connect(store.path), sqlite3.connect(to)
+    with target:
+        source.backup(target)
+    source.close()
+    target.close()
+    return to
+
+
+def test_a_copy_made_before_the_job_finished_is_refused_and_sends_nothing(
+    sandbox: Any, session: Session, tmp_path: Path
+) -> None:
+    """A copy taken before the run holds every row as pending: resuming it after the original
+    finished would insert nothing new and call each of this job's inserts "already present"."""
+    store = staged(session, tmp_path, rows=6)
+    job = str(store.meta()["job_id"])
+    copy = _copy_job(store, tmp_path / "backup" / "copy.dncjob")
+    assert run_import(store, session) is JobStatus.FINISHED
+    stale = JobStore(copy)
+    with pytest.raises(job_lock.JobCopied) as refused:
+        run_import(stale, session)
+    assert re.fullmatch(
+        rf"Job {re.escape(job)} was already finished on \d{{4}}-\d\d-\d\dT[\d:]+\+00:00 from "
+        rf"{re.escape(os.path.realpath(store.path))}; this file is a copy made before that, "
+        r"and resuming it would send its rows again\.",
+        str(refused.value),
+    ), str(refused.value)
+    assert stale.counts()["pending"] == 6  # untouched
+    stale.close()
+    assert sum(intents(session, job).values()) == 6  # nothing was sent twice
+    # The original itself is not a copy: asking it again is answered from its own status.
+    assert run_import(store, session) is JobStatus.FINISHED
+    store.close()
+
+
+def test_a_copy_of_a_job_that_ran_on_is_refused_while_that_file_is_there(
+    tmp_path: Path,
+) -> None:
+    original, copy = tmp_path / "jobs" / "a.dncjob", tmp_path / "b.dncjob"
+    original.parent.mkdir()
+    original.write_bytes(b"job")
+    copy.write_bytes(b"job")
+    lock = job_lock.acquire(original, "job-7")
+    lock.ended = "paused"
+    lock.release()
+    with pytest.raises(job_lock.JobCopied, match=r"^Job job-7 last ran from .*a\.dncjob \("):
+        job_lock.acquire(copy, "job-7")
+    assert not job_lock.held_by_this_thread(copy)
+    # The original resumes (same file), a stop that is not an end keeps the copy out.
+    job_lock.acquire(original, "job-7").release()
+    with pytest.raises(job_lock.JobCopied):
+        job_lock.acquire(copy, "job-7")
+    # A job file that was moved: the old path is gone, so the moved file runs, and the
+    # record follows it (the old name, put back, is now the stale one).
+    original.rename(tmp_path / "moved.dncjob")
+    job_lock.acquire(copy, "job-7").release()
+    original.write_bytes(b"job")
+    with pytest.raises(job_lock.JobCopied, match=r"last ran from .*b\.dncjob"):
+        job_lock.acquire(original, "job-7")
