@@ -3,6 +3,10 @@
 The Summary sheet is what a compliance officer files: connection, campaign, when, how each
 list scope was consulted, and the totals of every lead list read. The token never appears:
 the report only knows the connection's name and base URL.
+
+Every text cell keeps its exact text: a number such as ``+12025550101`` or a reason such as
+``-called twice`` is a text cell with Excel's quotePrefix style (see :mod:`app.core.xlsx_safe`),
+not a formula and not text with an added ``'``.
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ def unparseable_row(number: LeadNumber) -> list[object]:
 
 def write_report(result: AuditResult, path: Path) -> str:
     """Write the report and return the SHA-256 of the file written."""
-    wb = SafeWorkbook()
+    wb = SafeWorkbook(quote_prefix=True)
     summary = wb.add_sheet("Summary", (34, 28, 16, 12, 12, 12, 60))
     summary.append(["Campaign audit"])
     for label, value in (

@@ -192,8 +192,13 @@ def _entry_row(e: OptOutRecord) -> list[object]:
 
 
 def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
-    """Write the pack (Summary, DNC, SMS opt-out, Leads, Journal, Snapshots); return its hash."""
-    wb = SafeWorkbook()
+    """Write the pack (Summary, DNC, SMS opt-out, Leads, Journal, Snapshots); return its hash.
+
+    Text that could start a formula (``+12025550123``, ``-called twice``) keeps its exact text
+    in a quotePrefix text cell (see :mod:`app.core.xlsx_safe`); phone numbers are always text
+    cells, while the Summary's counts and the journal's entry ids stay numbers.
+    """
+    wb = SafeWorkbook(quote_prefix=True)
     summary = wb.add_sheet("Summary", (26, 60))
     for row in (
         ("Evidence for", pack.e164),

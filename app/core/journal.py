@@ -23,7 +23,6 @@ import hashlib
 import json
 import os
 import sqlite3
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,11 +30,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.utils import get_column_letter
-
 from app.core.redaction import SECRETS
+from app.core.xlsx_safe import SafeWorkbook
 
 GENESIS_HASH = "0" * 64
 HASH_VERSION = "dnc-desk-journal-1"
@@ -103,12 +99,6 @@ CREATE TABLE IF NOT EXISTS chain_head (
     rows INTEGER NOT NULL
 );
 """
-
-# Excel's limit per cell; longer text would make the file fail to open.
-_XLSX_CELL_LIMIT = 32_767
-# Characters that make spreadsheet software treat text as a formula (OWASP CSV injection);
-# tab/CR/LF because some importers strip them and then see the next character.
-_FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 EXPORT_HEADERS = (
     "Entry",
@@ -259,24 +249,6 @@ def _normalise_bound(value: str, *, end: bool) -> str:
 
 def _like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def neutralise_cell(value: str) -> str:
-    """Make text safe to put in a spreadsheet cell.
-
-    Choice (OWASP "CSV injection"): text starting with = + - @ tab CR or LF gets a leading
-    single quote as part of the cell *text*. In the xlsx the cell is a plain string either way,
-    but openpyxl would otherwise store "=..." as a formula, and a user who re-saves as CSV
-    or edits the cell would turn "-1+2" or "+1202..." into one. The visible quote is the
-    documented cost: an E.164 number shows as '+12025550123, which still reads as the number.
-    Characters XML cannot hold are replaced, and over-long text is cut to Excel's limit.
-    """
-    value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
-    if value.startswith(_FORMULA_TRIGGERS):
-        value = "'" + value
-    if len(value) > _XLSX_CELL_LIMIT:
-        value = value[: _XLSX_CELL_LIMIT - 1] + "…"
-    return value
 
 
 class _Pending:
@@ -780,35 +752,32 @@ class ChangeJournal:
     def export_xlsx(self, path: Path, entries: Iterable[JournalEntry]) -> int:
         """Write entries to an xlsx file (atomically) and return how many were written.
 
-        Phone numbers and every other text go in as text cells, neutralised against formula
-        injection (see ``neutralise_cell``); ids stay numbers so the sheet sorts them right.
+        Phone numbers and every other text go in as text cells with their exact text (secrets
+        redacted); text that could start a formula (``+12025550123``, ``-called twice``,
+        ``=HYPERLINK(…)``) carries Excel's quotePrefix style instead of a leading ``'`` (see
+        :mod:`app.core.xlsx_safe`). Entry ids stay numbers so the sheet sorts them right.
         """
-        workbook = Workbook(write_only=True)
-        sheet = workbook.create_sheet("Change journal")
-        widths = (8, 28, 9, 9, 16, 28, 16, 40, 16, 40, 40, 16, 40, 20, 40, 20, 20)
-        for index, width in enumerate(widths, start=1):
-            sheet.column_dimensions[get_column_letter(index)].width = width
-        sheet.append(list(EXPORT_HEADERS))
-        written = 0
-        for entry in entries:
-            sheet.append(_export_row(entry))
-            written += 1
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".journal-export-", suffix=".xlsx", dir=path.parent)
-        os.close(fd)
+        book = SafeWorkbook(quote_prefix=True)
         try:
-            workbook.save(tmp)
-            os.replace(tmp, path)
+            sheet = book.add_sheet(
+                "Change journal", (8, 28, 9, 9, 16, 28, 16, 40, 16, 40, 40, 16, 40, 20, 40, 20, 20)
+            )
+            sheet.append(EXPORT_HEADERS)
+            written = 0
+            for entry in entries:
+                sheet.append(_export_row(entry))
+                written += 1
         except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            book.discard()
             raise
+        book.save(path)
         return written
 
 
 def _export_row(entry: JournalEntry) -> list[Any]:
+    # Redacted here, neutralised and fitted to Excel's cell limit by the SafeSheet.
     def text(value: str) -> str:
-        return neutralise_cell(SECRETS.redact(value))
+        return SECRETS.redact(value)
 
     def mapping(value: dict[str, Any] | None) -> str:
         if value is None:

@@ -366,8 +366,12 @@ def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
 
 
 def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
-    """Summary, Added, Removed and Changed sheets."""
-    wb = SafeWorkbook()
+    """Summary, Added, Removed and Changed sheets.
+
+    Every entry field is a text cell with its exact text; one that could start a formula
+    (``+Sales``, ``-called twice``) carries the quotePrefix style (see :mod:`app.core.xlsx_safe`).
+    """
+    wb = SafeWorkbook(quote_prefix=True)
     summary = wb.add_sheet("Summary", (14, 80))
     for row in (
         ("Older", result.old),

@@ -10,10 +10,12 @@ entry), which no spreadsheet reads as anything but that number.
 - In xlsx, a :class:`SafeWorkbook` made with ``quote_prefix=True`` keeps the exact text in a
   string cell with Excel's *quotePrefix* style (the style Excel gives a cell typed with a
   leading ``'``): the cell shows, and reads back as, the text the file had, and Excel and
-  LibreOffice keep it text when a person edits it. Without it (the default, for writers whose
-  readers expect it) the quote goes into the cell text as in CSV. A string cell is never
-  evaluated either way; what is left is a person re-saving the sheet as CSV from Excel, which
-  writes quotePrefix cells without their quote.
+  LibreOffice keep it text when a person edits it. Every xlsx the app writes uses it: the
+  export, the job report, the change journal's export, the campaign audit report, the
+  evidence pack and the snapshot diff. Without it (the default) the quote goes into the cell
+  text as in CSV, as :func:`xlsx_cell` does. A string cell is never evaluated either way;
+  what is left is a person re-saving the sheet as CSV from Excel, which writes quotePrefix
+  cells without their quote.
 
 Phone numbers are always written as text, never as numbers, so no spreadsheet shows
 ``2.02555E+09`` or drops a leading zero. Workbooks use openpyxl's write-only mode (streaming,

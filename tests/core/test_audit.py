@@ -227,7 +227,7 @@ def test_report_contents(api: ApiClient, seeded: Seeded, tmp_path: Path) -> None
     assert conflicts[0][:3] == ["Lead id", "List id", "List"]
     assert len(conflicts) == 7
     l1 = next(r for r in conflicts if r[0] == seeded.leads["L1"])
-    assert l1[5:10] == ["phone_number", "(202) 555-0101", "'+12025550101", "DNC", "global"]
+    assert l1[5:10] == ["phone_number", "(202) 555-0101", "+12025550101", "DNC", "global"]
     purpose = next(r for r in conflicts if r[0] == seeded.leads["L4"])
     assert purpose[9:11] == ["purpose:Collections", "Collections"]
     unparseable = wb.get_sheet_by_name("Unparseable").to_python()

@@ -59,7 +59,7 @@ def test_evidence_pack(session: Session, tmp_path: Path) -> None:
     wb = CalamineWorkbook.from_path(str(out))
     assert wb.sheet_names == ["Summary", "DNC", "SMS opt-out", "Leads", "Journal", "Snapshots"]
     summary = dict(r[:2] for r in wb.get_sheet_by_name("Summary").to_python())
-    assert summary["Evidence for"] == "'+12025550123"
+    assert summary["Evidence for"] == "+12025550123"  # exact text, in a quotePrefix cell
     assert summary["Leads carrying it"] == 3
     assert summary["Snapshots listing it"] == 1
     journal_rows = wb.get_sheet_by_name("Journal").to_python()

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import openpyxl
 import pytest
 from python_calamine import CalamineWorkbook
 
@@ -16,7 +17,6 @@ from app.core.journal import (
     GENESIS_HASH,
     ChangeJournal,
     JournalError,
-    neutralise_cell,
 )
 from app.core.redaction import SECRETS
 
@@ -266,14 +266,6 @@ def test_query_time_bounds(journal: ChangeJournal) -> None:
         journal.count(since="yesterday")
 
 
-def test_neutralise_cell() -> None:
-    for risky in ("=1+2", "+12025550123", "-5", "@SUM(A1)", "\tx", "\rx", "\nx"):
-        assert neutralise_cell(risky) == "'" + risky
-    assert neutralise_cell("dnc.insert") == "dnc.insert"
-    assert neutralise_cell("a\x00b") == "a\ufffdb"
-    assert len(neutralise_cell("x" * 40_000)) == 32_767
-
-
 def test_export_xlsx_round_trips_with_neutralised_cells(
     journal: ChangeJournal, tmp_path: Path
 ) -> None:
@@ -285,8 +277,9 @@ def test_export_xlsx_round_trips_with_neutralised_cells(
         before={"reason": "old"},
         after={"reason": "@new"},
         note="-2+3",
+        job="a\x00b",
     )
-    journal.record_outcome(intent, outcome="ok")
+    journal.record_outcome(intent, outcome="ok", error="x" * 40_000)
     entries = journal.query()
     out = tmp_path / "export" / "journal.xlsx"
     assert journal.export_xlsx(out, entries) == 2
@@ -297,15 +290,23 @@ def test_export_xlsx_round_trips_with_neutralised_cells(
     by_id = {int(r[0]): r for r in rows[1:]}
     row = by_id[intent]
     column = {name: i for i, name in enumerate(EXPORT_HEADERS)}
-    assert row[column["Target"]] == '\'=HYPERLINK("http://evil","x")'
-    assert row[column["Phone"]] == "'+12025550123"
-    assert row[column["Note"]] == "'-2+3"
+    # Exact text: neutralised by Excel's quotePrefix style, not by a "'" added to the text.
+    assert row[column["Target"]] == '=HYPERLINK("http://evil","x")'
+    assert row[column["Phone"]] == "+12025550123"
+    assert row[column["Note"]] == "-2+3"
+    assert row[column["Job"]] == "a\ufffdb"  # a character XML cannot hold is replaced
     assert row[column["Operation"]] == "dnc.update"
     assert row[column["Before"]] == '{"reason": "old"}'
     assert row[column["Phase"]] == "intent"
     outcome_row = by_id[intent + 1]
     assert int(outcome_row[column["Answers entry"]]) == intent
     assert outcome_row[column["Outcome"]] == "ok"
+    assert len(outcome_row[column["Error"]]) == 32_767  # cut to Excel's cell limit
+    sheet = openpyxl.load_workbook(out)["Change journal"]
+    cells = {r[0].value: r for r in sheet.iter_rows(min_row=2)}[intent]
+    for name in ("Target", "Phone", "Note"):
+        assert cells[column[name]].data_type == "s" and cells[column[name]].quotePrefix
+    assert not cells[column["Operation"]].quotePrefix and isinstance(cells[0].value, int)
     # No cell was stored as a formula.
     import zipfile
 
