@@ -7,7 +7,7 @@ file. Rows arrive in batches while the parent works on earlier ones. Text files 
 process by :mod:`app.core.sheet_csv`.
 
 A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
-which rows are hidden (by hand or by a filter; seen in xlsx/xlsm only), which cells hold a
+which rows are hidden (by hand or by a filter; seen in xlsx/xlsm and ods), which cells hold a
 formula never calculated, and, when asked with ``probe_others``, the first rows of the other
 sheets (hidden ones too, named in ``hidden_sheets``). A sheet named by the caller matches
 ignoring case and surrounding spaces, as in Excel; an exact match wins.

@@ -27,7 +27,7 @@ class SheetNotes:
     ``hidden_rows`` (hidden by hand or by a filter) and ``formulas`` (``(row, column)`` → the
     formula of a cell that has no saved result, so it reads as empty) only grow, and what
     concerns a row is known by the time the row is handed out. ``hidden_known`` is False when
-    the format does not let hidden rows be seen (xls, xlsb, ods). ``other_sheets`` holds the
+    the format does not let hidden rows be seen (xls, xlsb). ``other_sheets`` holds the
     first non-blank rows of the workbook's other worksheets once the sheet has been
     read through, when they were asked for; otherwise None. ``other_sheets`` includes hidden
     worksheets (a hidden first sheet may hold every number); ``hidden_sheets`` names them.

@@ -22,13 +22,19 @@ row_count)``; or ``("error", kind, detail, sheet_names)`` with kind ``password``
 ``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt``.
 
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
-result, so for an xlsx/xlsm the sheet's XML part is scanned for them (:class:`XmlScan`), in a
+result, so for an xlsx/xlsm the sheet's XML part is scanned for them (:class:`XmlScan`), and
+for an .ods the sheet's table in ``content.xml`` for hidden rows (:class:`OdsScan`), in a
 thread while calamine parses (:class:`ScanAhead`). Right after "meta", ``("scan", [], [])``
-says the scan ran (``("scan", None, [])``: not an xlsx, hidden rows are not known); before the
-first "rows" batch, ``("scan", hidden_rows, formulas)`` gives what it found, if anything: row
-numbers with ``hidden="1"`` (hidden by hand or by a filter) and ``(row, column, formula)`` for
-cells whose formula has no saved value (at most ``MAX_FORMULAS``). A scan that failed half way
-sends what it found, then ``("scan", None, [])``.
+says the scan ran (``("scan", None, [])``: an .xls, .xlsb or the like, hidden rows are not
+known). ``("scan", hidden_rows, formulas)`` gives what it found, if anything, always before the
+"rows" batch holding those rows: row numbers hidden by hand or by a filter (``hidden="1"``;
+in an .ods ``table:visibility="collapse"`` or ``"filter"``) and ``(row, column, formula)`` for
+cells whose formula has no saved value (at most ``MAX_FORMULAS``; xlsx only). An xlsx's
+findings all go before the first batch; an .ods's hidden rows go a batch at a time, only as
+far as the rows sent (a hidden block repeated to row 1,048,576 is not listed past the data).
+A scan that failed half way (or an .ods whose sheet's table was not found) says
+``("scan", None, [])`` after what it had sent; an .ods's scan goes on sending, batch by batch,
+the hidden rows it found before failing.
 """
 
 from __future__ import annotations
@@ -77,6 +83,29 @@ _NO_VALUE_HINTS = (b"f></", b"/></c>", b"<v></v>", b"<v/>")
 _SHEET_TAG = re.compile(rb"<" + _P + rb"sheet\b([^>]*)>")
 _RELATIONSHIP = re.compile(rb"<" + _P + rb"Relationship\b([^>]*)>")
 _ATTRIBUTE = re.compile(rb'([\w:.-]+)\s*=\s*"([^"]*)"')
+# OpenDocument: the table namespace's prefix (always "table:" in practice) is read from its
+# declaration, else from the first <…:table>; then _ods_tags finds the tags that place rows in
+# a sheet. Attributes may be in either quote.
+ODS_PART = "content.xml"
+_ODS_NAMESPACE = re.compile(
+    rb"""\sxmlns:([A-Za-z_][\w.-]*)\s*=\s*["']urn:oasis:names:tc:opendocument:xmlns:table:1\.0["']"""
+)
+_ODS_TABLE = re.compile(rb"<(" + _P + rb")table(?=[\s/>])")
+_ODS_ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def _ods_tags(prefix: bytes) -> re.Pattern[bytes]:
+    """Openings of tables, rows and row groups (group 1: ``-row``, ``-row-group`` or None;
+    group 2: the attributes), closings of tables and row groups (group 3), with the
+    namespace ``prefix``. Cells and closings of rows, most of the part, are not matched."""
+    p = re.escape(prefix)
+    return re.compile(
+        rb"<"
+        + p
+        + rb"table(-row-group|-row)?(?=[\s/>])([^>]*)>|</"
+        + p
+        + rb"table(-row-group)?\s*>"
+    )
 
 
 def _send(out: BinaryIO, message: tuple[Any, ...]) -> None:
@@ -249,17 +278,194 @@ class XmlScan:
         return int(number.group(1)) if number is not None else last
 
 
-def open_scan(path: str, sheet: str) -> XmlScan | None:
-    """An :class:`XmlScan` of ``sheet``, or None when the file is not an xlsx/xlsm."""
+def _ods_attributes(text: bytes) -> dict[str, str]:
+    """A tag's attributes by local name (``table:name`` as ``name``), entities unescaped."""
+    out: dict[str, str] = {}
+    for key, double, single in _ODS_ATTRIBUTE.findall(text):
+        local = key.rsplit(b":", 1)[-1].decode("ascii", "replace")
+        out.setdefault(local, html.unescape((double or single).decode("utf-8", "replace")))
+    return out
+
+
+def _repeat(text: str) -> int:
+    """A ``number-rows-repeated`` count: 1 when not a number; a crafted count of thousands
+    of digits (which ``int()`` refuses) still just a very long block."""
+    digits = text.strip().lstrip("0")
+    if not text.strip().isdigit() or not digits:
+        return 1
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
+class OdsScan:
+    """The hidden rows of one sheet of an OpenDocument spreadsheet (.ods), read from its
+    ``content.xml``.
+
+    Every sheet is a ``<table:table table:name="…">`` of ``<table:table-row>`` elements, some
+    inside ``<table:table-row-group>``, ``<table:table-header-rows>`` or ``<table:table-rows>``
+    wrappers. A row is hidden when it says ``table:visibility="collapse"`` (by hand) or
+    ``"filter"`` (filtered out), or sits in a row group with ``table:display="false"``
+    (collapsed); ``table:number-rows-repeated="N"`` makes one element stand for N rows.
+    Rows are counted as calamine counts them, so the numbers match the rows it yields.
+
+    Like :class:`XmlScan`, :meth:`read_to_end` inflates the part a chunk at a time and keeps
+    only what it finds, and it stops at the end of the sheet's table. What it keeps are
+    ranges ``[first, last]`` of hidden rows, adjacent ones merged, never the row numbers:
+    LibreOffice writes the unused rows down to row 1,048,576 as one repeated element, and a
+    filter or a hidden block there hides a million rows (a crafted file: billions) with no
+    data. The numbers are only handed out by :meth:`advance` as far as the rows sent, a
+    batch at a time, so what is listed (here and in the parent's ``hidden_rows``) is never
+    more than the rows read, and rows after the last data row are never listed at all.
+    """
+
+    def __init__(self, zf: zipfile.ZipFile, sheet: str) -> None:
+        self._zf = zf
+        self._fh: IO[bytes] | None = zf.open(ODS_PART)
+        self._sheet = sheet
+        self._tail = b""
+        self._prefix: bytes | None = None  # the table namespace's declared prefix, b"" if none
+        self._tags: re.Pattern[bytes] | None = None  # known from the first table's prefix
+        self._depth = 0  # <table:table> elements open (a table in a cell nests one)
+        self._inside = False  # in the sheet's own table, at its top level
+        self.found = False  # the sheet's table was seen
+        self.done = False  # ... and its end
+        self._groups: list[bool] = []  # row groups open in it: collapsed (or inside one)?
+        self.last = 0  # the number of the last row counted
+        self.ranges: list[list[int]] = []  # [first, last] of hidden rows, in order
+        self._given = 0  # hidden rows up to this one have been handed out
+        self._next = 0  # the first range not wholly handed out
+        self.formulas: list[tuple[int, int, str]] = []  # not looked for in an .ods
+        self.formula_rows: set[int] = set()
+        self.stop: threading.Event | None = None  # set: stop reading (the scan is not wanted)
+        self.failed = False  # stopped on an error, or the sheet not found: rows not known
+
+    def read_to_end(self) -> None:
+        """Scan to the end of the sheet's table (until :attr:`stop` is set)."""
+        while self._fh is not None:
+            if self.stop is not None and self.stop.is_set():
+                self.close()
+                return
+            chunk = self._fh.read(SCAN_CHUNK)
+            buf = self._tail + chunk
+            if not chunk:
+                self.close()
+                self._chunk(buf)
+                break
+            # Tags never hold "<": everything before the last one is whole tags.
+            cut = buf.rfind(b"<")
+            if cut <= 0:
+                self._tail = buf
+                continue
+            self._tail = buf[cut:]
+            self._chunk(buf[:cut])
+            if self.done:
+                self.close()
+        if not self.done:
+            # The sheet was not found, or its table never ended: which rows are hidden in it
+            # (or in the rest of it) is not known.
+            self.failed = True
+
+    def advance(self, row: int) -> tuple[list[int], list[tuple[int, int, str]]]:
+        """The hidden rows after those handed out before, up to ``row`` (none for 0: before
+        any row is sent), and no formula cells."""
+        out: list[int] = []
+        ranges = self.ranges
+        while self._next < len(ranges):
+            first, last = ranges[self._next]
+            first = max(first, self._given + 1)
+            if first > row:
+                break
+            out.extend(range(first, min(last, row) + 1))
+            if last > row:
+                break
+            self._next += 1
+        self._given = max(self._given, row)
+        return out, []
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+            self._zf.close()
+
+    def _chunk(self, buf: bytes) -> None:
+        start = 0
+        if self._tags is None:
+            if self._prefix is None:  # the root element's declarations are in the first chunk
+                declared = _ODS_NAMESPACE.search(buf)
+                self._prefix = declared.group(1) + b":" if declared is not None else b""
+            if self._prefix:
+                table = re.search(b"<" + re.escape(self._prefix) + rb"table(?=[\s/>])", buf)
+            else:
+                table = _ODS_TABLE.search(buf)
+            if table is None:
+                return
+            self._tags, start = _ods_tags(self._prefix or table.group(1)), table.start()
+        for match in self._tags.finditer(buf, start):
+            kind, rest, closed = match.groups()
+            if rest is None:  # </table:table> or </table:table-row-group>
+                if closed:
+                    if self._inside and self._depth == 1 and self._groups:
+                        self._groups.pop()
+                    continue
+                self._depth = max(self._depth - 1, 0)
+                if self._inside and self._depth == 0:
+                    self._inside = False
+                    self.done = True
+                    return
+                continue
+            if kind is None:  # <table:table …>
+                if rest.rstrip().endswith(b"/"):  # an empty table
+                    if self._depth == 0 and not self.found and self._ours(rest):
+                        self.found = self.done = True
+                        return
+                    continue
+                self._depth += 1
+                if self._depth == 1 and not self.found and self._ours(rest):
+                    self.found = self._inside = True
+                continue
+            if not self._inside or self._depth != 1:
+                continue
+            in_hidden_group = bool(self._groups) and self._groups[-1]
+            if kind == b"-row-group":
+                if not rest.rstrip().endswith(b"/"):
+                    display = _ods_attributes(rest).get("display") if b"display" in rest else None
+                    self._groups.append(in_hidden_group or display == "false")
+                continue
+            count, hidden = 1, in_hidden_group
+            # Most rows say only their style: the attributes are read for the others.
+            if b"repeated" in rest or b"visibility" in rest:
+                attrs = _ods_attributes(rest)
+                count = _repeat(attrs.get("number-rows-repeated", "1"))
+                hidden = hidden or attrs.get("visibility", "visible") in ("collapse", "filter")
+            first = self.last + 1
+            self.last += count
+            if hidden:
+                if self.ranges and self.ranges[-1][1] == first - 1:
+                    self.ranges[-1][1] = self.last
+                else:
+                    self.ranges.append([first, self.last])
+
+    def _ours(self, attributes: bytes) -> bool:
+        return _ods_attributes(attributes).get("name") == self._sheet
+
+
+Scan = XmlScan | OdsScan
+
+
+def open_scan(path: str, sheet: str) -> Scan | None:
+    """An :class:`XmlScan` of ``sheet`` for an xlsx/xlsm, an :class:`OdsScan` for an .ods, or
+    None for any other file (its hidden rows are not known)."""
     try:
         if not zipfile.is_zipfile(path):
             return None
         zf = zipfile.ZipFile(path)
         part = sheet_part(zf, sheet)
-        if part is None:
-            zf.close()
-            return None
-        return XmlScan(zf, part)
+        if part is not None:
+            return XmlScan(zf, part)
+        if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
+            return OdsScan(zf, sheet)
+        zf.close()
+        return None
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError):
         return None
 
@@ -272,7 +478,7 @@ class ScanAhead:
     def __init__(self, path: str, sheet: str) -> None:
         self.sheet = sheet
         self._path = path
-        self._scan: XmlScan | None = None
+        self._scan: Scan | None = None
         self._failed = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -290,8 +496,8 @@ class ScanAhead:
             scan.failed = True
         self._scan = scan
 
-    def wait(self) -> XmlScan | None:
-        """The finished scan (None: not an xlsx), the thread joined."""
+    def wait(self) -> Scan | None:
+        """The finished scan (None: neither an xlsx nor an .ods), the thread joined."""
         self._thread.join()
         return self._scan
 
@@ -302,8 +508,9 @@ class ScanAhead:
             self._scan.close()
 
 
-def _advance(scan: XmlScan | None, row: int, out: BinaryIO) -> XmlScan | None:
-    """Send what the scan finds up to ``row``; a scan that fails is dropped (None)."""
+def _advance(scan: Scan | None, row: int, out: BinaryIO) -> Scan | None:
+    """Send what the scan finds up to ``row``; a scan that fails is dropped (None), except an
+    :class:`OdsScan`, which goes on handing out the hidden rows it found before failing."""
     if scan is None:
         return None
     failed = scan.failed
@@ -311,13 +518,17 @@ def _advance(scan: XmlScan | None, row: int, out: BinaryIO) -> XmlScan | None:
         hidden, formulas = scan.advance(row)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, zlib.error):
         scan.close()
-        hidden, formulas, failed = scan.hidden, scan.formulas, True
+        hidden, formulas, failed = [], [], True
+        if isinstance(scan, XmlScan):
+            hidden, formulas = scan.hidden, scan.formulas
     if hidden or formulas:
         _send(out, ("scan", hidden, formulas))
     if failed:
         # Rows reported stay reported; the rest are not known.
         _send(out, ("scan", None, []))
-        return None
+        if not isinstance(scan, OdsScan):
+            return None
+        scan.failed = False  # said once
     return scan
 
 
@@ -547,6 +758,8 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
         last_row = 0
         batch: list[tuple[int, list[Any]]] = []
         for batch in _row_batches(sheet):
+            if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
+                scan = _advance(scan, batch[-1][0], out)
             _send(out, ("rows", batch))
             count += len(batch)
             last_row = batch[-1][0]

@@ -6,10 +6,11 @@ calculated, and sheets or columns of phone numbers the job does not read.
 ``warnings`` (the CLI prints them as ``note:`` lines and in its JSON ``warnings``; the report's
 Summary lists them):
 
-- rows hidden in an xlsx (by hand or by a filter): an import takes them too, as more opt-outs
-  are safe, and says so; a removal leaves them alone (each ends ``not_attempted``, saying why)
-  unless hidden rows are included. A removal from a file whose hidden rows cannot be seen
-  (.xls, .xlsb, .ods) is refused unless they are included (:func:`hidden_unknown_sentence`);
+- rows hidden in an xlsx/xlsm or .ods (by hand or by a filter): an import takes them too, as
+  more opt-outs are safe, and says so; a removal leaves them alone (each ends
+  ``not_attempted``, saying why) unless hidden rows are included. A removal from a file whose
+  hidden rows cannot be seen (.xls, .xlsb) is refused unless they are included
+  (:func:`hidden_unknown_sentence`);
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
   values mostly are not;
@@ -297,7 +298,7 @@ def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
     fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".").lower()
     why = (
         "its sheet's layout could not be read"
-        if fmt in ("xlsx", "xlsm")
+        if fmt in ("xlsx", "xlsm", "ods")
         else "this format does not show it"
     )
     return (

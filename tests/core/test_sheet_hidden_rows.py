@@ -179,23 +179,35 @@ def test_a_text_file_has_no_hidden_rows_and_says_it_knows(tmp_path: Path) -> Non
         assert source.notes.hidden_known and not source.notes.hidden_rows
 
 
-def write_ods(path: Path, rows: list[list[str]], hidden: frozenset[int] = frozenset()) -> Path:
-    """A minimal OpenDocument spreadsheet (LibreOffice's own format)."""
-    collapse = ' table:visibility="collapse"'
-    cell = '<table:table-cell office:value-type="string"><text:p>{}</text:p></table:table-cell>'
-    body = "".join(
-        f"<table:table-row{collapse if n in hidden else ''}>"
-        + "".join(cell.format(v) for v in row)
-        + "</table:table-row>"
-        for n, row in enumerate(rows, 1)
+def ods_cell(value: str) -> str:
+    return (
+        f'<table:table-cell office:value-type="string"><text:p>{value}</text:p></table:table-cell>'
+    )
+
+
+def ods_row(values: list[str], attributes: str = "") -> str:
+    """One ``<table:table-row>``; ``attributes`` as written, e.g. ``table:visibility="filter"``."""
+    space = " " if attributes else ""
+    cells = "".join(ods_cell(v) for v in values) or "<table:table-cell/>"
+    return f"<table:table-row{space}{attributes}>{cells}</table:table-row>"
+
+
+def write_ods_xml(path: Path, tables: dict[str, str]) -> Path:
+    """A minimal OpenDocument spreadsheet (LibreOffice's own format) written by hand: one sheet
+    per entry of ``tables``, its name (XML-escaped here) to the XML of its rows."""
+    from xml.sax.saxutils import quoteattr
+
+    sheets = "".join(
+        f"<table:table table:name={quoteattr(name)}>{body}</table:table>"
+        for name, body in tables.items()
     )
     content = (
         '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
         'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
         'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
         'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-        f'<office:body><office:spreadsheet><table:table table:name="Numbers">{body}'
-        "</table:table></office:spreadsheet></office:body></office:document-content>"
+        f"<office:body><office:spreadsheet>{sheets}"
+        "</office:spreadsheet></office:body></office:document-content>"
     )
     manifest = (
         '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
@@ -205,19 +217,29 @@ def write_ods(path: Path, rows: list[list[str]], hidden: frozenset[int] = frozen
         'manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>'
     )
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        # The mimetype first and stored, as the format asks.
         zf.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
         zf.writestr("META-INF/manifest.xml", manifest)
         zf.writestr("content.xml", content)
     return path
 
 
-def test_an_ods_file_says_hidden_rows_are_not_known(tmp_path: Path) -> None:
+def write_ods(path: Path, rows: list[list[str]], hidden: frozenset[int] = frozenset()) -> Path:
+    """An .ods of one sheet "Numbers", the rows in ``hidden`` hidden by hand."""
+    collapse = 'table:visibility="collapse"'
+    body = "".join(ods_row(row, collapse if n in hidden else "") for n, row in enumerate(rows, 1))
+    return write_ods_xml(path, {"Numbers": body})
+
+
+def test_an_ods_file_says_which_rows_are_hidden(tmp_path: Path) -> None:
+    # More in test_sheet_ods_hidden.py.
     path = write_ods(
         tmp_path / "a.ods", [["Phone"], ["2025550101"], ["2025550102"]], frozenset({3})
     )
     with open_sheet(path) as source:
         assert [n for n, _ in source.iter_rows()] == [1, 2, 3]
-        assert not source.notes.hidden_known
+        assert source.notes.hidden_known
+        assert source.notes.hidden_rows == {3}
 
 
 def rename_sheet(path: Path, old: str, new: str) -> None:
@@ -327,26 +349,32 @@ def test_a_number_on_a_hidden_row_does_not_make_its_visible_twin_a_duplicate(
     assert "Rows 2 and 5 (2 rows) are hidden" in warnings(store)[0]
 
 
-def test_a_removal_of_an_ods_file_is_refused_as_hidden_rows_cannot_be_seen(
+def test_a_removal_of_an_xlsb_file_is_refused_as_hidden_rows_cannot_be_seen(
     tmp_path: Path,
 ) -> None:
-    path = write_ods(
-        tmp_path / "a.ods", [["Phone"], ["2025550101"], ["2025550102"]], frozenset({3})
-    )
+    # No writer of .xlsb (or .xls) is at hand: a corpus file, its column B taken as phones.
+    corpus = f.CORPUS / "calamine" / "date.xlsb"
+    if not corpus.is_file():
+        pytest.skip("the shared corpus is not here")
+    path = tmp_path / "d.xlsb"
+    path.write_bytes(corpus.read_bytes())
+    with open_sheet(path) as source:
+        list(source.iter_rows())
+        assert not source.notes.hidden_known
     with pytest.raises(MappingError) as refused:
-        stage_dry(path, tmp_path, kind="removal")
+        stage_dry(path, tmp_path, kind="removal", phone_column="column:B")
     assert str(refused.value) == (
-        "A removal from a.ods cannot tell which rows are hidden or filtered out (this format "
+        "A removal from d.xlsb cannot tell which rows are hidden or filtered out (this format "
         "does not show it), so it could remove rows someone filtered out; save the file as "
         ".xlsx, or include hidden rows (--include-hidden) to remove every row."
     )
     assert not list((tmp_path / "jobs").glob("*.dncjob"))  # nothing staged
     # Including hidden rows takes every row, as asked.
-    store = stage_dry(path, tmp_path, kind="removal", include_hidden=True)
-    assert {o for o, _ in outcomes(store).values()} == {"pending"}
+    store = stage_dry(path, tmp_path, kind="removal", include_hidden=True, phone_column="column:B")
+    assert len(outcomes(store)) == 3
     assert warnings(store) == []
     # An import does not need to know: more opt-outs are safe.
-    assert warnings(stage_dry(path, tmp_path)) == []
+    assert warnings(stage_dry(path, tmp_path, phone_column="column:B")) == []
 
 
 # -- staging: sheets and columns not read -------------------------------------------------------
