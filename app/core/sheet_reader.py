@@ -8,9 +8,10 @@ process by :mod:`app.core.sheet_csv`.
 
 A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
 which rows are hidden (by hand or by a filter; seen in xlsx/xlsm and ods), which cells hold a
-formula never calculated, and, when asked with ``probe_others``, the first rows of the other
-sheets (hidden ones too, named in ``hidden_sheets``). A sheet named by the caller matches
-ignoring case and surrounding spaces, as in Excel; an exact match wins.
+formula never calculated or an error value such as #N/A (xlsx/xlsm; both read as empty), and,
+when asked with ``probe_others``, the first rows of the other sheets (hidden ones too, named in
+``hidden_sheets``). A sheet named by the caller matches ignoring case and surrounding spaces,
+as in Excel; an exact match wins.
 
 Typical use::
 
@@ -295,7 +296,7 @@ class _WorkerStream:
                 rows: list[Row] = message[1]
                 return rows
             if kind == "scan":
-                self._scanned(message[1], message[2])
+                self._scanned(message[1], message[2], message[3] if len(message) > 3 else [])
             elif kind == "sheets":
                 self._notes.other_sheets = dict(message[1])
                 self._notes.hidden_sheets = set(message[2]) if len(message) > 2 else set()
@@ -307,7 +308,12 @@ class _WorkerStream:
                 self.close()
                 raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
 
-    def _scanned(self, hidden: list[int] | None, formulas: list[tuple[int, int, str]]) -> None:
+    def _scanned(
+        self,
+        hidden: list[int] | None,
+        formulas: list[tuple[int, int, str]],
+        errors: list[tuple[int, int, str]],
+    ) -> None:
         notes = self._notes
         if hidden is None:  # the scan failed part way: the rows after it are not known
             notes.hidden_known = False
@@ -315,6 +321,10 @@ class _WorkerStream:
         notes.hidden_rows.update(hidden)
         for row, column, formula in formulas:
             notes.formulas[(row, column)] = formula
+        for row, column, error in errors:
+            # In formulas too: staging catches a cell that reads as empty by that.
+            notes.errors[(row, column)] = error
+            notes.formulas.setdefault((row, column), "")
 
     def _failure(self) -> SheetError:
         self._done.set()

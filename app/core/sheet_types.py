@@ -24,17 +24,21 @@ class SheetError(Exception):
 class SheetNotes:
     """What a reader learns about a sheet besides its cell values, filled in as it reads.
 
-    ``hidden_rows`` (hidden by hand or by a filter) and ``formulas`` (``(row, column)`` → the
-    formula of a cell that has no saved result, so it reads as empty) only grow, and what
-    concerns a row is known by the time the row is handed out. ``hidden_known`` is False when
-    the format does not let hidden rows be seen (xls, xlsb). ``other_sheets`` holds the
-    first non-blank rows of the workbook's other worksheets once the sheet has been
-    read through, when they were asked for; otherwise None. ``other_sheets`` includes hidden
+    ``hidden_rows`` (hidden by hand or by a filter), ``formulas`` and ``errors`` only grow,
+    and what concerns a row is known by the time the row is handed out. ``formulas`` lists the
+    cells that read as empty though they are not: ``(row, column)`` → the formula of a cell
+    with no saved result, or ``""`` for a cell holding an error value, whose error ``errors``
+    gives (``(row, column)`` → ``"#N/A"``). Staging makes the rows of both invalid through
+    ``formulas`` and names the error through ``errors``. ``hidden_known`` is False when the
+    format does not let hidden rows be seen (xls, xlsb). ``other_sheets`` holds the first
+    non-blank rows of the workbook's other worksheets once the sheet has been read through,
+    when they were asked for; otherwise None. ``other_sheets`` includes hidden
     worksheets (a hidden first sheet may hold every number); ``hidden_sheets`` names them.
     """
 
     hidden_known: bool = False
     hidden_rows: set[int] = field(default_factory=set)
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    errors: dict[tuple[int, int], str] = field(default_factory=dict)
     other_sheets: dict[str, list[Row]] | None = None
     hidden_sheets: set[str] = field(default_factory=set)

@@ -22,19 +22,21 @@ row_count)``; or ``("error", kind, detail, sheet_names)`` with kind ``password``
 ``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt``.
 
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
-result, so for an xlsx/xlsm the sheet's XML part is scanned for them (:class:`XmlScan`), and
-for an .ods the sheet's table in ``content.xml`` for hidden rows (:class:`OdsScan`), in a
-thread while calamine parses (:class:`ScanAhead`). Right after "meta", ``("scan", [], [])``
-says the scan ran (``("scan", None, [])``: an .xls, .xlsb or the like, hidden rows are not
-known). ``("scan", hidden_rows, formulas)`` gives what it found, if anything, always before the
-"rows" batch holding those rows: row numbers hidden by hand or by a filter (``hidden="1"``;
-in an .ods ``table:visibility="collapse"`` or ``"filter"``) and ``(row, column, formula)`` for
-cells whose formula has no saved value (at most ``MAX_FORMULAS``; xlsx only). An xlsx's
-findings all go before the first batch; an .ods's hidden rows go a batch at a time, only as
-far as the rows sent (a hidden block repeated to row 1,048,576 is not listed past the data).
-A scan that failed half way (or an .ods whose sheet's table was not found) says
-``("scan", None, [])`` after what it had sent; an .ods's scan goes on sending, batch by batch,
-the hidden rows it found before failing.
+result or an error value (both read as empty), so for an xlsx/xlsm the sheet's XML part is
+scanned for them (:class:`XmlScan`), and for an .ods the sheet's table in ``content.xml`` for
+hidden rows (:class:`OdsScan`), in a thread while calamine parses (:class:`ScanAhead`). Right
+after "meta", ``("scan", [], [])`` says the scan ran (``("scan", None, [])``: an .xls, .xlsb or
+the like, hidden rows are not known). ``("scan", hidden_rows, formulas[, errors])`` gives what
+it found, if anything, always before the "rows" batch holding those rows: row numbers hidden by
+hand or by a filter (``hidden="1"``; in an .ods ``table:visibility="collapse"`` or
+``"filter"``), ``(row, column, formula)`` for cells whose formula has no saved value and, as a
+fourth item only when there are any, ``(row, column, error)`` for cells holding an error value
+such as ``#N/A`` (``t="e"``); at most ``MAX_FORMULAS`` of each, xlsx only. An xlsx's findings
+all go before the first batch; an .ods's hidden rows go a batch at a time, only as far as the
+rows sent (a hidden block repeated to row 1,048,576 is not listed past the data). A scan that
+failed half way (or an .ods whose sheet's table was not found) says ``("scan", None, [])``
+after what it had sent; an .ods's scan goes on sending, batch by batch, the hidden rows it
+found before failing.
 """
 
 from __future__ import annotations
@@ -80,6 +82,16 @@ _NO_VALUE = re.compile(
 )
 # Cheap tests that a chunk may hold such a cell (most chunks hold none).
 _NO_VALUE_HINTS = (b"f></", b"/></c>", b"<v></v>", b"<v/>")
+# A cell holding an error value (t="e"), as #N/A: calamine reads it as empty. After the cell's
+# tag, an optional formula, then the value: the error's text.
+_ERROR_HINT = b'"e"'
+_CELL_TAG = re.compile(rb"<" + _P + rb"c\b([^>]*)>")
+_CELL_REF = re.compile(rb'\br\s*=\s*"([A-Z]{1,3})(\d+)"')
+_ERROR_TYPE = re.compile(rb'\bt\s*=\s*"e"')
+_ERROR_VALUE = re.compile(
+    rb"(?:\s*<" + _P + rb"f\b[^>]*?(?:/>|>[^<]*</" + _P + rb"f>))?"
+    rb"\s*<" + _P + rb"v\b[^>/]*>([^<]+)</" + _P + rb"v>"
+)
 _SHEET_TAG = re.compile(rb"<" + _P + rb"sheet\b([^>]*)>")
 _RELATIONSHIP = re.compile(rb"<" + _P + rb"Relationship\b([^>]*)>")
 _ATTRIBUTE = re.compile(rb'([\w:.-]+)\s*=\s*"([^"]*)"')
@@ -88,7 +100,8 @@ _ATTRIBUTE = re.compile(rb'([\w:.-]+)\s*=\s*"([^"]*)"')
 # a sheet. Attributes may be in either quote.
 ODS_PART = "content.xml"
 _ODS_NAMESPACE = re.compile(
-    rb"""\sxmlns:([A-Za-z_][\w.-]*)\s*=\s*["']urn:oasis:names:tc:opendocument:xmlns:table:1\.0["']"""
+    rb"""\sxmlns:([A-Za-z_][\w.-]*)\s*=\s*["']"""
+    rb"""urn:oasis:names:tc:opendocument:xmlns:table:1\.0["']"""
 )
 _ODS_TABLE = re.compile(rb"<(" + _P + rb")table(?=[\s/>])")
 _ODS_ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -158,6 +171,10 @@ def sheet_part(zf: zipfile.ZipFile, sheet: str) -> str | None:
     return None
 
 
+# What a scan hands out: hidden rows, (row, column, formula) and (row, column, error) cells.
+Findings = tuple[list[int], list[tuple[int, int, str]], list[tuple[int, int, str]]]
+
+
 def _column_index(letters: bytes) -> int:
     index = 0
     for ch in letters:
@@ -182,8 +199,11 @@ class XmlScan:
         self.last = 0  # the number of the last row scanned
         self.hidden: list[int] = []
         self.formulas: list[tuple[int, int, str]] = []
-        self.formula_rows: set[int] = set()  # every row found with one, for the last rows
+        self.errors: list[tuple[int, int, str]] = []  # (row, column, "#N/A")
+        # Every row found with a formula never calculated or an error value, for the last rows.
+        self.unread_rows: set[int] = set()
         self._formula_count = 0
+        self._error_count = 0
         self.stop: threading.Event | None = None  # set: stop reading (the scan is not wanted)
         self.failed = False  # reading stopped on an error: later rows are not known
 
@@ -191,12 +211,12 @@ class XmlScan:
         """Scan the whole part (until :attr:`stop` is set); the findings stay in the scan."""
         self._read(0)
 
-    def advance(self, row: int) -> tuple[list[int], list[tuple[int, int, str]]]:
-        """Scan on past ``row`` (to the end for 0); the hidden rows and formula cells found
-        since the last call."""
+    def advance(self, row: int) -> Findings:
+        """Scan on past ``row`` (to the end for 0); the hidden rows, formula cells and error
+        cells found since the last call."""
         self._read(row)
-        found = self.hidden, self.formulas
-        self.hidden, self.formulas = [], []
+        found = self.hidden, self.formulas, self.errors
+        self.hidden, self.formulas, self.errors = [], [], []
         return found
 
     def _read(self, row: int) -> None:
@@ -213,12 +233,25 @@ class XmlScan:
                 self._chunk(buf)
                 break
             # Tags never hold "<": everything before the last one is whole tags.
-            cut = buf.rfind(b"<")
+            cut = self._whole_cells(buf, buf.rfind(b"<"))
             if cut <= 0:
                 self._tail = buf
                 continue
             self._tail = buf[cut:]
             self._chunk(buf[:cut])
+
+    def _whole_cells(self, buf: bytes, cut: int) -> int:
+        """``cut`` moved back to the start of a cell still open there, so that a cell's
+        formula and value are read together (0: all of ``buf`` waits for more). A cell
+        starting far back (crafted: it never ends) is left cut."""
+        prefix = self._row_tag[1:-3]  # b"" or b"x:"
+        start = buf.rfind(b"<" + prefix + b"c ", max(cut - (1 << 18), 0), cut)
+        if start < 0:
+            return cut
+        end = buf.find(b">", start, cut)
+        if end < 0 or buf[end - 1] == 0x2F or buf.find(b"</" + prefix + b"c>", end, cut) >= 0:
+            return cut  # <c …/>, or a cell closed before the cut
+        return start
 
     def close(self) -> None:
         if self._fh is not None:
@@ -252,14 +285,42 @@ class XmlScan:
             and any(hint in buf for hint in _NO_VALUE_HINTS)
         ):
             self._formulas(buf)
+        if self._error_count < MAX_FORMULAS and _ERROR_HINT in buf:
+            self._errors(buf)
         self.last = self._last_row(buf, start)
+
+    def _errors(self, buf: bytes) -> None:
+        position = buf.find(_ERROR_HINT)
+        while position >= 0 and self._error_count < MAX_FORMULAS:
+            tag_start = buf.rfind(b"<", 0, position)
+            tag = _CELL_TAG.match(buf, tag_start) if tag_start >= 0 else None
+            if tag is not None and tag.end() > position:
+                self._error(buf, tag)
+            position = buf.find(_ERROR_HINT, position + len(_ERROR_HINT))
+
+    def _error(self, buf: bytes, tag: re.Match[bytes]) -> None:
+        """Note the cell whose tag is ``tag`` if it holds an error value."""
+        attrs = tag.group(1)
+        if attrs.rstrip().endswith(b"/") or _ERROR_TYPE.search(attrs) is None:
+            return
+        ref = _CELL_REF.search(attrs)
+        value = _ERROR_VALUE.match(buf, tag.end())
+        if ref is None or value is None:  # no value: nothing to name (nor a cell without r=)
+            return
+        text = html.unescape(value.group(1).decode("utf-8", "replace")).strip()
+        if not text:
+            return
+        row = int(ref.group(2))
+        self.errors.append((row, _column_index(ref.group(1)), text[:40]))
+        self.unread_rows.add(row)
+        self._error_count += 1
 
     def _formulas(self, buf: bytes) -> None:
         for match in _NO_VALUE.finditer(buf):
             text = html.unescape((match.group(3) or b"").decode("utf-8", "replace"))
             row = int(match.group(2))
             self.formulas.append((row, _column_index(match.group(1)), text[:80]))
-            self.formula_rows.add(row)
+            self.unread_rows.add(row)
             self._formula_count += 1
             if self._formula_count >= MAX_FORMULAS:
                 return
@@ -333,8 +394,7 @@ class OdsScan:
         self.ranges: list[list[int]] = []  # [first, last] of hidden rows, in order
         self._given = 0  # hidden rows up to this one have been handed out
         self._next = 0  # the first range not wholly handed out
-        self.formulas: list[tuple[int, int, str]] = []  # not looked for in an .ods
-        self.formula_rows: set[int] = set()
+        self.unread_rows: set[int] = set()  # formulas and errors are not looked for in an .ods
         self.stop: threading.Event | None = None  # set: stop reading (the scan is not wanted)
         self.failed = False  # stopped on an error, or the sheet not found: rows not known
 
@@ -364,9 +424,9 @@ class OdsScan:
             # (or in the rest of it) is not known.
             self.failed = True
 
-    def advance(self, row: int) -> tuple[list[int], list[tuple[int, int, str]]]:
+    def advance(self, row: int) -> Findings:
         """The hidden rows after those handed out before, up to ``row`` (none for 0: before
-        any row is sent), and no formula cells."""
+        any row is sent), and no formula or error cells."""
         out: list[int] = []
         ranges = self.ranges
         while self._next < len(ranges):
@@ -379,7 +439,7 @@ class OdsScan:
                 break
             self._next += 1
         self._given = max(self._given, row)
-        return out, []
+        return out, [], []
 
     def close(self) -> None:
         if self._fh is not None:
@@ -515,13 +575,15 @@ def _advance(scan: Scan | None, row: int, out: BinaryIO) -> Scan | None:
         return None
     failed = scan.failed
     try:
-        hidden, formulas = scan.advance(row)
+        hidden, formulas, errors = scan.advance(row)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, zlib.error):
         scan.close()
-        hidden, formulas, failed = [], [], True
+        hidden, formulas, errors, failed = [], [], [], True
         if isinstance(scan, XmlScan):
-            hidden, formulas = scan.hidden, scan.formulas
-    if hidden or formulas:
+            hidden, formulas, errors = scan.hidden, scan.formulas, scan.errors
+    if errors:
+        _send(out, ("scan", hidden, formulas, errors))
+    elif hidden or formulas:
         _send(out, ("scan", hidden, formulas))
     if failed:
         # Rows reported stay reported; the rest are not known.
@@ -764,9 +826,10 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
             count += len(batch)
             last_row = batch[-1][0]
         if scan is not None:
-            # calamine reads a formula never calculated as empty, so rows of nothing else after
-            # the last value are not in its sheet; they must be there to be reported.
-            after = max((n for n in scan.formula_rows if n > last_row), default=0)
+            # calamine reads a formula never calculated or an error value as empty, so rows of
+            # nothing else after the last value are not in its sheet; they must be there to be
+            # reported.
+            after = max((n for n in scan.unread_rows if n > last_row), default=0)
             if 0 < after - last_row <= MAX_FORMULAS:
                 batch = [(n, [None]) for n in range(last_row + 1, after + 1)]
                 _send(out, ("rows", batch))

@@ -14,8 +14,9 @@ Summary lists them):
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
   values mostly are not;
-- a mapped cell whose formula was never calculated (a file written by a script) reads as
-  empty: its row is invalid and names the cell and the formula.
+- a mapped cell whose formula was never calculated (a file written by a script), or that holds
+  an error value such as #N/A (xlsx), reads as empty: its row is invalid and names the cell
+  and the formula, or the error.
 """
 
 from __future__ import annotations
@@ -136,11 +137,13 @@ def watched(
     """``rows`` for the check, noting in ``held`` what the check would lose.
 
     A Campaign, Scope, Purpose, Country code, Reason or Date cell whose formula was never
-    calculated reads as empty, and the row would quietly take the default (a removal from the
-    global list instead of a campaign's). Such a row reaches the check with its phone cell
-    emptied, so it is neither taken nor counted against a later row of the same number;
-    :func:`noted` then makes it invalid, naming the cell and the formula. ``formulas`` grows
-    as the reader goes; a row's cells are in it before the row is.
+    calculated, or that holds an error value (in ``formulas`` too, see
+    :class:`~app.core.sheet_types.SheetNotes`), reads as empty, and the row would quietly take
+    the default (a removal from the global list instead of a campaign's). Such a row reaches
+    the check with its phone cell emptied, so it is neither taken nor counted against a later
+    row of the same number; :func:`noted` then makes it invalid, naming the cell and the
+    formula or the error. ``formulas`` grows as the reader goes; a row's cells are in it
+    before the row is.
     """
     phone = mapping.phone
     columns = [
@@ -180,18 +183,19 @@ def noted(
     to_row: Callable[[CheckedRow], NewRow],
 ) -> Iterator[NewRow]:
     """The rows to stage (``to_row`` of each verdict), with what the reader saw besides the
-    cells: hidden rows and cells whose formula has no saved result."""
-    hidden_rows, formulas = notes.hidden_rows, notes.formulas
+    cells: hidden rows, and cells whose formula has no saved result or that hold an error."""
+    hidden_rows, formulas, errors = notes.hidden_rows, notes.formulas, notes.errors
     valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
     for c in rows:
         if held.formulas and c.row in held.formulas:
             role, index, text, kept = held.formulas.pop(c.row)
-            _formula_verdict(c, text, role, index, summary)
+            _formula_verdict(c, text, role, index, summary, errors.get((c.row, index)))
             c.original = kept
         elif formulas and c.outcome is not valid and phone is not None and c.original is None:
             formula = formulas.get((c.row, phone))
             if formula is not None:
-                _formula_verdict(c, formula, "phone", phone, summary)
+                error = errors.get((c.row, phone))
+                _formula_verdict(c, formula, "phone", phone, summary, error)
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
@@ -208,9 +212,15 @@ def noted(
 
 
 def _formula_verdict(
-    c: CheckedRow, formula: str, role: str, column: int, summary: CheckSummary
+    c: CheckedRow,
+    formula: str,
+    role: str,
+    column: int,
+    summary: CheckSummary,
+    error: str | None = None,
 ) -> None:
-    """An empty cell that holds a formula never calculated: say so, as invalid."""
+    """An empty cell that holds a formula never calculated, or the ``error`` value: say so, as
+    invalid."""
     if c.outcome is CheckOutcome.BLANK:
         summary.blank -= 1
         summary.invalid += 1
@@ -221,11 +231,17 @@ def _formula_verdict(
         return
     c.outcome = CheckOutcome.INVALID
     c.phone_code = c.national = ""
+    cell = f"cell {column_letter(column)}{c.row}"
+    if error is not None:
+        c.message = (
+            f"row {c.row}: {role}: {cell} holds the error value {error}, not a value; correct "
+            "it in the file (in Excel or LibreOffice) and run the file again"
+        )
+        return
     shown = f" (={formula})" if formula else ""
     c.message = (
-        f"row {c.row}: {role}: cell {column_letter(column)}{c.row} holds a formula{shown} with "
-        "no saved result, so it reads as empty; open and save the file in Excel (or "
-        "LibreOffice) to calculate it"
+        f"row {c.row}: {role}: {cell} holds a formula{shown} with no saved result, so it "
+        "reads as empty; open and save the file in Excel (or LibreOffice) to calculate it"
     )
 
 

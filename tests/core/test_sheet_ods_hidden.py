@@ -169,10 +169,10 @@ def test_the_scan_keeps_ranges_not_row_numbers(tmp_path: Path) -> None:
     scan.read_to_end()
     assert not scan.failed and scan.ranges == [[2, 5_000_002]]
     # Handed out only as far as asked, each row once.
-    assert scan.advance(0) == ([], [])
-    assert scan.advance(4) == ([2, 3, 4], [])
-    assert scan.advance(4) == ([], [])
-    assert scan.advance(6) == ([5, 6], [])
+    assert scan.advance(0) == ([], [], [])
+    assert scan.advance(4) == ([2, 3, 4], [], [])
+    assert scan.advance(4) == ([], [], [])
+    assert scan.advance(6) == ([5, 6], [], [])
 
 
 def test_hidden_rows_far_down_are_known_before_their_rows_arrive(tmp_path: Path) -> None:
