@@ -59,19 +59,17 @@ def test_a_country_column_left_out_is_named_in_a_warning(
     ]
 
 
-def test_a_removal_from_an_ods_file_is_refused_unless_hidden_rows_are_included(
+def test_a_removal_from_an_ods_file_leaves_its_hidden_rows_alone_like_an_xlsx(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tests.core.test_sheet_hidden_rows import write_ods
 
     rows = [["Phone"], ["2025550101"], ["2025550102"], ["2025550103"]]
     path = write_ods(tmp_path / "h.ods", rows, frozenset({3}))
-    data = dry_run(capsys, "remove", str(path), status=1)
-    assert data["error"] == (
-        "A removal from h.ods cannot tell which rows are hidden or filtered out (this format "
-        "does not show it), so it could remove rows someone filtered out; save the file as "
-        ".xlsx, or include hidden rows (--include-hidden) to remove every row."
-    )
+    data = dry_run(capsys, "remove", str(path))
+    assert (data["rows"], data["pending"], data["not_attempted"]) == (3, 2, 1)
+    outcomes = {n: r[5] for n, r in report_rows(data).items()}
+    assert outcomes == {2: "valid (dry run)", 3: "not_attempted", 4: "valid (dry run)"}
     data = dry_run(capsys, "remove", str(path), "--include-hidden")
     assert (data["rows"], data["pending"]) == (3, 3)
     data = dry_run(capsys, "import", str(path), "--into", "dnc")
