@@ -144,6 +144,14 @@ class ApiClient:
     def __repr__(self) -> str:
         return f"ApiClient({self._t.api_url!r})"
 
+    def paced(self, requests_per_minute: int) -> ApiClient:
+        """A client of the same service and token whose requests stay under
+        ``requests_per_minute`` (a job's rate limit), with connections of its own: the cap
+        must not slow the other views sharing this client. Close it after use."""
+        client = ApiClient.__new__(ApiClient)
+        client._t = self._t.paced(requests_per_minute)
+        return client
+
     @property
     def base_url(self) -> str:
         return self._t.base_url

@@ -152,6 +152,8 @@ class Transport:
         self.api_url = self.base_url + "/v1"
         self._token = token if isinstance(token, Secret) else Secret(token)
         self.retry = retry
+        self.timeout = timeout
+        self.max_connections = max_connections
         self.pacer = RequestPacer(requests_per_minute) if requests_per_minute else None
         self._rng = random.Random(seed)
         self._extensions = {"timeout": httpx.Timeout(timeout, connect=min(timeout, 10.0)).as_dict()}
@@ -172,6 +174,19 @@ class Transport:
         # last request that leaves it (see close).
         self._in_flight: dict[httpx.BaseTransport, int] = {}
         self.requests_sent = 0
+
+    def paced(self, requests_per_minute: int) -> Transport:
+        """A transport to the same service with the same token and settings, its own
+        connections, and its requests kept under ``requests_per_minute``."""
+        return Transport(
+            self.base_url,
+            self._token,
+            timeout=self.timeout,
+            retry=self.retry,
+            requests_per_minute=requests_per_minute,
+            max_connections=self.max_connections,
+            http_transport=self._given,
+        )
 
     def _pool(self) -> httpx.BaseTransport:
         """The connection pool of the calling thread.

@@ -11,9 +11,9 @@ If the task is cancelled from outside (the window shutting down cancels every ta
 *suspended*, never cancelled: its unsent rows stay in the job file for a resume.
 
 A job keeps its pace, as with the CLI's ``--resume``: a new job's requests in flight are stored
-in its meta, and a resume runs at the stored ``concurrency``. The stored ``rate_limit``
-(requests per minute) cannot be applied here: the session's client is shared and built without
-one, so the run page says so and names the command that keeps it.
+in its meta, and a resume runs at the stored ``concurrency`` and ``rate_limit`` (requests per
+minute). The cap goes on a paced copy of the session's client (``ApiClient.paced``), used by
+this run alone, so the other views sharing the client are not slowed by it.
 """
 
 from __future__ import annotations
@@ -123,12 +123,7 @@ def describe_pace(handle: JobHandle) -> str:
     n = handle.concurrency
     text = f"Sending {n} request{'' if n == 1 else 's'} at once."
     if handle.rate_limit is not None:
-        command = "remove" if handle.kind == "removal" else "import"
-        text += (
-            f" This job was started with a limit of {handle.rate_limit:,} requests a minute, "
-            "which the app does not apply: to keep it, pause the job and resume it with "
-            f"dnc-desk {command} --resume {handle.job_id}"
-        )
+        text += f" At most {handle.rate_limit:,} requests a minute, as the job was started."
     return text
 
 
@@ -298,13 +293,22 @@ class JobHandle(QObject):
             job_id = str(meta.get("job_id") or store.path.stem)
             ctx.report(("pace", concurrency, rate_limit, job_id))
             run = run_import if meta.get("kind") != "removal" else run_removal
-            status = run(
-                store,
-                self.session,
-                concurrency=concurrency,
-                control=self.control,
-                progress=ctx.report,
-            )
+            session = self.session
+            if rate_limit is not None:
+                session = Session(
+                    session.connection, session.api.paced(rate_limit), session.journal
+                )
+            try:
+                status = run(
+                    store,
+                    session,
+                    concurrency=concurrency,
+                    control=self.control,
+                    progress=ctx.report,
+                )
+            finally:
+                if session is not self.session:
+                    session.api.close()  # the paced copy only; the shared client stays open
             out = job_summary(store)
             out["status"] = status.value
             return out

@@ -256,3 +256,26 @@ def test_paging_small_result_is_complete(demo_api: ApiClient) -> None:
     rows = list(search)
     assert search.total == len(rows) > 0
     assert search.unreachable == 0 and search.complete
+
+
+def test_a_paced_copy_caps_its_own_requests_and_leaves_the_client_as_it_was(
+    api: ApiClient,
+) -> None:
+    import time
+
+    paced = api.paced(600)  # one request every 0.1 s
+    try:
+        assert TOKEN not in repr(paced) and paced.base_url == api.base_url
+        started = time.monotonic()
+        for _ in range(4):
+            assert _campaigns(paced)
+        assert time.monotonic() - started >= 0.3  # three gaps of 0.1 s at least
+        assert paced.requests_sent == 4
+    finally:
+        paced.close()
+    # The original keeps its connections and has no cap: it still answers after the copy
+    # closed, and counts only its own requests.
+    before = api.requests_sent
+    assert _campaigns(api)
+    assert api.requests_sent == before + 1
+    assert api._t.pacer is None

@@ -1,10 +1,11 @@
 """A job keeps its pace in the GUI as with the CLI's ``--resume``: resumed from the Jobs tab it
-runs at the requests in flight stored in its meta (the stored rate limit is shown, with the
-command that applies it), and a job started here stores its own pace."""
+runs at the requests in flight and the requests per minute stored in its meta (the cap on a
+client of its own, not the shared one), and a job started here stores its own pace."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -93,7 +94,7 @@ def resume_from_the_list(
 def test_resume_from_the_jobs_tab_runs_at_the_stored_pace(
     qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
 ) -> None:
-    path = staged_job(session, tmp_path, {"concurrency": 2, "rate_limit": 60})
+    path = staged_job(session, tmp_path, {"concurrency": 2, "rate_limit": None})
     sandbox.set_faults(latency_ms=80)
     counting = CountingSession(session)
     wizard, summary = resume_from_the_list(qtbot, runner, counting, path)
@@ -101,14 +102,33 @@ def test_resume_from_the_jobs_tab_runs_at_the_stored_pace(
     assert counting.sent == ROWS
     assert counting.peak == 2  # 8 (the default) before the job's pace was used
     handle = wizard.handle
-    assert (handle.concurrency, handle.rate_limit) == (2, 60)
-    text = wizard.run_page.pace_label.text()
-    assert text.startswith("Sending 2 requests at once. ")
-    job_id = path.stem
-    assert "a limit of 60 requests a minute, which the app does not apply" in text
-    assert text.endswith(f"dnc-desk import --resume {job_id}")
+    assert (handle.concurrency, handle.rate_limit) == (2, None)
+    assert wizard.run_page.pace_label.text() == "Sending 2 requests at once."
     with JobStore(path) as store:  # the resume leaves the stored pace as it was
-        assert (store.meta()["concurrency"], store.meta()["rate_limit"]) == (2, 60)
+        assert (store.meta()["concurrency"], store.meta()["rate_limit"]) == (2, None)
+
+
+def test_resume_from_the_jobs_tab_keeps_the_stored_rate_limit_on_its_own_client(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    # 1,200 a minute is one request every 50 ms: 40 rows take at least 39 gaps, where four
+    # in flight against an answering sandbox take a fraction of that.
+    path = staged_job(session, tmp_path, {"concurrency": 4, "rate_limit": 1200})
+    started = time.monotonic()
+    wizard, summary = resume_from_the_list(qtbot, runner, session, path)
+    elapsed = time.monotonic() - started
+    assert (summary["status"], summary["inserted"]) == ("finished", ROWS)
+    assert elapsed >= (ROWS - 1) * 0.05, elapsed
+    handle = wizard.handle
+    assert (handle.concurrency, handle.rate_limit) == (4, 1200)
+    assert wizard.run_page.pace_label.text() == (
+        "Sending 4 requests at once. At most 1,200 requests a minute, as the job was started."
+    )
+    # The shared client is not capped (the other views keep their speed) and still works.
+    assert session.api._t.pacer is None
+    assert session.api.campaigns() is not None
+    with JobStore(path) as store:
+        assert (store.meta()["concurrency"], store.meta()["rate_limit"]) == (4, 1200)
 
 
 def test_a_job_without_a_stored_pace_resumes_at_the_default(
