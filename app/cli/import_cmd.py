@@ -248,9 +248,10 @@ def resume_hint(command: str, store: JobStore) -> str:
     return f"dnc-desk {command} --resume {meta.get('job_id', store.path)} {where}{pace}"
 
 
-def job_pace(args: argparse.Namespace, store: JobStore | None) -> None:
+def job_pace(args: argparse.Namespace, store: JobStore | None) -> dict[str, int]:
     """Settle ``args.concurrency`` and ``args.rate_limit``: as given, else the job's own (on
-    ``--resume``), else the defaults; what was given is stored in the job for later resumes."""
+    ``--resume``), else the defaults. Returns what was given, for the caller to store in the
+    job for later resumes once it holds the job (a refused resume changes nothing)."""
     meta = store.meta() if store is not None else {}
     given: dict[str, int] = {}
     if args.concurrency is None:
@@ -263,8 +264,7 @@ def job_pace(args: argparse.Namespace, store: JobStore | None) -> None:
         args.rate_limit = stored if isinstance(stored, int) else None
     else:
         given["rate_limit"] = args.rate_limit
-    if store is not None and given:
-        store.set_meta(given)
+    return given
 
 
 def _reason(exc: OSError) -> str:
@@ -424,6 +424,7 @@ def run_job_command(
     paths = AppPaths.default()
     store: JobStore | None = None
     session: Session | None = None
+    new_pace: dict[str, int] = {}  # a --resume's newly given pace, stored once it has run
     try:
         if args.resume:
             refuse_new_job_options(args)
@@ -439,7 +440,7 @@ def run_job_command(
                 ensure_report(store)
                 print_result(store, args, f"Job {meta['job_id']} has already ended.")
                 return EXIT_OK
-            job_pace(args, store)
+            new_pace = job_pace(args, store)
             session = open_session(
                 _resume_args(args, store), paths, requests_per_minute=args.rate_limit
             )
@@ -495,13 +496,16 @@ def run_job_command(
                     store, session, concurrency=args.concurrency, control=control, progress=show
                 )
         except JobBusy as exc:
-            # Another runner has the job: nothing was sent here, so no resume hint.
+            # Another runner has the job: nothing was sent here, so no resume hint, and the
+            # job's stored pace stays as that runner's.
             return fail(str(exc))
         except JobAborted as exc:
             aborted = str(exc) or "The job stopped before its end."
         except OSError as exc:
             # The rows were sent but the report could not be written where asked.
             status, aborted = _after_report_error(store, session, control, exc)
+        if new_pace:
+            store.set_meta(new_pace)  # this run's pace, for the next resume and its hint
         if show is not None:
             print(file=sys.stderr)
         if aborted:

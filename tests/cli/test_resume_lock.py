@@ -79,7 +79,10 @@ def _sent_once(paths: AppPaths, job: str, operation: str) -> None:
 def _refused(
     command: str, job: Path, first: subprocess.Popen[str], base_url: str, resume: str = ""
 ) -> None:
-    second = _cli(command, "--resume", resume or job.stem, "--base-url", base_url)
+    # With a pace of its own: a refused resume must not change the running job's stored pace.
+    second = _cli(
+        command, "--resume", resume or job.stem, "--base-url", base_url, "--concurrency", "7"
+    )
     out, err = second.communicate(timeout=60)
     assert second.returncode != 0, f"the second run was not refused: {out} {err}"
     assert first.poll() is None, "the first run ended before the second was refused"
@@ -105,6 +108,9 @@ def test_import_resume_while_another_process_runs_it_is_refused(
     _refused("import", job, first, sandbox.base_url)
     out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
+    with sqlite3.connect(f"file:{job}?mode=ro", uri=True) as db:
+        stored = dict(db.execute("SELECT key, value FROM meta WHERE key = 'concurrency'"))
+    assert json.loads(stored["concurrency"]) == CONCURRENCY, "the refused resume changed it"
     data = json.loads(out)
     assert data["status"] == "finished"
     assert (data["inserted"], data["already_present"], data["pending"]) == (ROWS, 0, 0)
