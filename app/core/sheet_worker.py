@@ -515,6 +515,7 @@ Scan = XmlScan | OdsScan
 def open_scan(path: str, sheet: str) -> Scan | None:
     """An :class:`XmlScan` of ``sheet`` for an xlsx/xlsm, an :class:`OdsScan` for an .ods, or
     None for any other file (its hidden rows are not known)."""
+    zf: zipfile.ZipFile | None = None
     try:
         if not zipfile.is_zipfile(path):
             return None
@@ -524,10 +525,11 @@ def open_scan(path: str, sheet: str) -> Scan | None:
             return XmlScan(zf, part)
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
             return OdsScan(zf, sheet)
-        zf.close()
-        return None
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError):
-        return None
+        pass
+    if zf is not None:
+        zf.close()  # no scan took it
+    return None
 
 
 class ScanAhead:
@@ -539,7 +541,6 @@ class ScanAhead:
         self.sheet = sheet
         self._path = path
         self._scan: Scan | None = None
-        self._failed = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()

@@ -115,3 +115,26 @@ def test_blank_rows_after_the_data_are_left_out_across_batches() -> None:
 def test_a_first_used_column_pads_every_row() -> None:
     got = [row for batch in _row_batches(FakeSheet([["x", ""]], (4, 2))) for row in batch]
     assert got == [(1, [None, None, "x", None])]
+
+
+def test_open_scan_closes_a_zip_it_cannot_scan(tmp_path: Any, monkeypatch: Any) -> None:
+    import zipfile
+
+    from app.core import sheet_worker
+
+    opened: list[zipfile.ZipFile] = []
+
+    class Tracking(zipfile.ZipFile):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            opened.append(self)
+
+    monkeypatch.setattr(sheet_worker.zipfile, "ZipFile", Tracking)
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(plain, "w") as zf:
+        zf.writestr("notes.txt", "not a workbook")
+    assert sheet_worker.open_scan(str(plain), "Sheet1") is None
+    # A workbook part that cannot be read (a damaged member) is not a scan either.
+    monkeypatch.setattr(sheet_worker, "sheet_part", lambda zf, sheet: zf.read("missing.xml"))
+    assert sheet_worker.open_scan(str(plain), "Sheet1") is None
+    assert opened and all(zf.fp is None for zf in opened)  # every one it opened is closed
