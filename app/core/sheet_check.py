@@ -312,8 +312,11 @@ class _Checker:
         group[key] = number
         notes = [damage] if damage else []
         if late:
+            # Dated, as the rows may be sent days later: the report's own column counts to
+            # the insertion itself.
             notes.append(
-                f"request received {request:%Y-%m-%d}, {days} business days before insertion "
+                f"request received {request:%Y-%m-%d}, {days} business days before "
+                f"{self.o.insertion_date:%Y-%m-%d}, when the file was checked "
                 f"(limit {self.o.late_after_business_days})"
             )
         if cut:

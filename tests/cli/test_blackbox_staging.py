@@ -48,7 +48,7 @@ def test_original_value_of_a_number_cell_is_shown_as_the_cell_shows_it(
 def test_a_removal_says_nothing_about_late_insertions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The checker adds "request received ..., N business days before insertion (limit 10)"
+    # The checker adds "request received ..., N business days before DATE, ... (limit 10)"
     # to every valid row with an old date, removals included (the report no longer counts
     # them late since f53a197, but the message column still says it).
     path = tmp_path / "remove.csv"
@@ -56,7 +56,7 @@ def test_a_removal_says_nothing_about_late_insertions(
         csv.writer(fh).writerows([["Phone", "Date received"], ["2025550101", "2020-01-06"]])
     data = dry_run(capsys, "remove", str(path))
     messages = [r[6] if len(r) > 6 else None for r in report_rows(data["report"])[1:]]
-    assert not any("insertion" in (m or "") for m in messages), messages
+    assert not any("business days" in (m or "") for m in messages), messages
 
 
 def test_an_instructions_sheet_first_does_not_hide_the_data_sheet(

@@ -336,7 +336,10 @@ def test_late_requests_are_flagged_and_counted() -> None:
         (None, False),
         (None, False),
     ]
-    assert "13 business days before insertion (limit 10)" in checked[0].message
+    assert (
+        f"13 business days before {options.insertion_date:%Y-%m-%d}, when the file was checked "
+        "(limit 10)"
+    ) in checked[0].message
     assert "ambiguous" in checked[2].date_note
     assert checked[3].date_note == "'not a date' is not a date"
     assert (summary.late_requests, summary.ambiguous_dates, summary.valid) == (2, 1, 5)
