@@ -7,11 +7,11 @@ file. Rows arrive in batches while the parent works on earlier ones. Text files 
 process by :mod:`app.core.sheet_csv`.
 
 A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
-which rows are hidden (by hand or by a filter; seen in xlsx/xlsm and ods), which cells hold a
-formula never calculated or an error value such as #N/A (xlsx/xlsm; both read as empty), and,
-when asked with ``probe_others``, the first rows of the other sheets (hidden ones too, named in
-``hidden_sheets``). A sheet named by the caller matches ignoring case and surrounding spaces,
-as in Excel; an exact match wins.
+which rows are hidden (by hand or by a filter; seen in xlsx/xlsm and ods) and which columns
+(xlsx/xlsm), which cells hold a formula never calculated or an error value such as #N/A
+(xlsx/xlsm; both read as empty), and, when asked with ``probe_others``, the first rows of the
+other sheets (hidden ones too, named in ``hidden_sheets``). A sheet named by the caller matches
+ignoring case and surrounding spaces, as in Excel; an exact match wins.
 
 Typical use::
 
@@ -51,6 +51,7 @@ MEMORY_PER_FILE_BYTE: Final = 16
 # (counted only while the reader waits for the child, not while the caller works on rows).
 BASE_TIMEOUT: Final = 60.0
 TIMEOUT_PER_MB: Final = 4.0
+MAX_COLUMNS: Final = sheet_worker.MAX_COLUMNS
 
 
 class SheetSource(Protocol):
@@ -296,7 +297,12 @@ class _WorkerStream:
                 rows: list[Row] = message[1]
                 return rows
             if kind == "scan":
-                self._scanned(message[1], message[2], message[3] if len(message) > 3 else [])
+                self._scanned(
+                    message[1],
+                    message[2],
+                    message[3] if len(message) > 3 else [],
+                    message[4] if len(message) > 4 else [],
+                )
             elif kind == "sheets":
                 self._notes.other_sheets = dict(message[1])
                 self._notes.hidden_sheets = set(message[2]) if len(message) > 2 else set()
@@ -313,8 +319,11 @@ class _WorkerStream:
         hidden: list[int] | None,
         formulas: list[tuple[int, int, str]],
         errors: list[tuple[int, int, str]],
+        columns: list[tuple[int, int]],
     ) -> None:
         notes = self._notes
+        for first, last in columns:  # 1-based, as in the file
+            notes.hidden_columns.update(range(max(first, 1) - 1, min(last, MAX_COLUMNS)))
         if hidden is None:  # the scan failed part way: the rows after it are not known
             notes.hidden_known = False
             return

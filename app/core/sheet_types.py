@@ -34,6 +34,9 @@ class SheetNotes:
     non-blank rows of the workbook's other worksheets once the sheet has been read through,
     when they were asked for; otherwise None. ``other_sheets`` includes hidden
     worksheets (a hidden first sheet may hold every number); ``hidden_sheets`` names them.
+    ``hidden_columns`` holds the 0-based indexes of the columns hidden in the file (xlsx/xlsm;
+    hidden or of zero width), known before the first row is handed out: their values are read
+    as any others, but a person looking at the file has not seen them.
     """
 
     hidden_known: bool = False
@@ -42,3 +45,4 @@ class SheetNotes:
     errors: dict[tuple[int, int], str] = field(default_factory=dict)
     other_sheets: dict[str, list[Row]] | None = None
     hidden_sheets: set[str] = field(default_factory=set)
+    hidden_columns: set[int] = field(default_factory=set)

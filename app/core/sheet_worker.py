@@ -26,17 +26,20 @@ result or an error value (both read as empty), so for an xlsx/xlsm the sheet's X
 scanned for them (:class:`XmlScan`), and for an .ods the sheet's table in ``content.xml`` for
 hidden rows (:class:`OdsScan`), in a thread while calamine parses (:class:`ScanAhead`). Right
 after "meta", ``("scan", [], [])`` says the scan ran (``("scan", None, [])``: an .xls, .xlsb or
-the like, hidden rows are not known). ``("scan", hidden_rows, formulas[, errors])`` gives what
-it found, if anything, always before the "rows" batch holding those rows: row numbers hidden by
-hand or by a filter (``hidden="1"``; in an .ods ``table:visibility="collapse"`` or
-``"filter"``), ``(row, column, formula)`` for cells whose formula has no saved value and, as a
-fourth item only when there are any, ``(row, column, error)`` for cells holding an error value
-such as ``#N/A`` (``t="e"``); at most ``MAX_FORMULAS`` of each, xlsx only. An xlsx's findings
-all go before the first batch; an .ods's hidden rows go a batch at a time, only as far as the
-rows sent (a hidden block repeated to row 1,048,576 is not listed past the data). A scan that
-failed half way (or an .ods whose sheet's table was not found) says ``("scan", None, [])``
-after what it had sent; an .ods's scan goes on sending, batch by batch, the hidden rows it
-found before failing.
+the like, hidden rows are not known). ``("scan", hidden_rows, formulas[, errors[, columns]])``
+gives what it found, if anything, always before the "rows" batch holding those rows: row
+numbers hidden by hand or by a filter (``hidden="1"``, or a zero height of the row's own,
+``ht="0" customHeight="1"``; in an .ods ``table:visibility="collapse"`` or ``"filter"``; in an
+xlsx only rows holding cells), ``(row, column, formula)`` for cells whose formula has no saved
+value, as a fourth item only when there are any (or columns follow), ``(row, column, error)``
+for cells holding an error value such as ``#N/A`` (``t="e"``), and as a fifth only when there
+are any, ``(first, last)`` ranges of hidden columns, 1-based as in ``<col min max>``
+(``hidden="1"`` or ``width="0"``); xlsx only, at most ``MAX_FORMULAS`` cells of each kind
+and ``MAX_COLUMNS`` ranges. An xlsx's findings all go before the first batch; an .ods's hidden
+rows go a batch at a time, only as far as the rows sent (a hidden block repeated to row
+1,048,576 is not listed past the data). A scan that failed half way (or an .ods whose sheet's
+table was not found) says ``("scan", None, [])`` after what it had sent; an .ods's scan goes
+on sending, batch by batch, the hidden rows it found before failing.
 """
 
 from __future__ import annotations
@@ -65,6 +68,15 @@ _P = rb"(?:[A-Za-z_][\w.-]*:)?"  # an optional namespace prefix, as in <x:row>
 _ROW_TAG = re.compile(rb"<" + _P + rb"row\b([^>]*)>")
 _ROW_NUMBER = re.compile(rb'\br\s*=\s*"(\d+)"')
 _HIDDEN = re.compile(rb'\bhidden\s*=\s*"(?:1|true)"')
+# A row of zero height is hidden too, when the height is its own (customHeight): without it,
+# Excel sizes the row to its content, so ht="0" alone hides nothing.
+_ZERO_HINT = b'ht="0'
+_HEIGHT = re.compile(rb'\bht\s*=\s*"([^"]*)"')
+_CUSTOM_HEIGHT = re.compile(rb'\bcustomHeight\s*=\s*"(?:1|true)"')
+# Columns: <col min="3" max="5" hidden="1"/> in <cols>, which comes before <sheetData>.
+_COL_TAG = re.compile(rb"<" + _P + rb"col\b([^>]*)>")
+_SHEET_DATA = re.compile(rb"<" + _P + rb"sheetData\b")
+MAX_COLUMNS = 16_384  # Excel's last column, XFD
 # A cell whose formula is followed by no value, or by an empty one: never calculated.
 _NO_VALUE = re.compile(
     rb"<" + _P + rb'c\b[^>]*?\br\s*=\s*"([A-Z]{1,3})(\d+)"[^>]*>\s*<' + _P + rb"f\b[^>]*?"
@@ -188,6 +200,17 @@ class XmlScan:
     :meth:`read_to_end` inflates the part a chunk at a time, keeping only what it finds, so
     memory stays flat; :class:`ScanAhead` runs it while calamine parses. Plain byte searches
     decide that most chunks hold nothing; the regular expressions only run around a hit.
+
+    A row is hidden when its own tag says so: ``hidden="1"``, or a height of zero set for it
+    (``ht="0" customHeight="1"``; without customHeight Excel fits the row to its content). A
+    sheet whose rows are hidden by default (``<sheetFormatPr zeroHeight="1">``: Excel writes it
+    when most rows are hidden, XlsxWriter's ``hide_unused_rows``) hides the rows *absent* from
+    ``<sheetData>``; the spec has such a sheet "only write out the rows that are not hidden",
+    and a row written there is shown at the default height unless it is hidden itself. That
+    is how LibreOffice imports it, and how files checked against Excel's own (XlsxWriter's
+    tests) write their visible data rows: with no ``ht``. So zeroHeight hides no row that
+    holds data, and nothing is listed for it. Rows whose tag holds no cells are not listed
+    either, whatever hides them: they hold nothing to read, and a sheet can hide a million.
     """
 
     def __init__(self, zf: zipfile.ZipFile, part: str) -> None:
@@ -200,6 +223,9 @@ class XmlScan:
         self.hidden: list[int] = []
         self.formulas: list[tuple[int, int, str]] = []
         self.errors: list[tuple[int, int, str]] = []  # (row, column, "#N/A")
+        # Hidden columns, (first, last) 1-based as in <col min max>; read before <sheetData>.
+        self.columns: list[tuple[int, int]] = []
+        self._head = True  # <sheetData> not reached yet: <cols> may still come
         # Every row found with a formula never calculated or an error value, for the last rows.
         self.unread_rows: set[int] = set()
         self._formula_count = 0
@@ -260,6 +286,8 @@ class XmlScan:
             self._zf.close()
 
     def _chunk(self, buf: bytes) -> None:
+        if self._head:
+            self._columns(buf)
         if self._numbered is None:
             first = _ROW_TAG.search(buf)
             if first is None:
@@ -267,18 +295,8 @@ class XmlScan:
             self._row_tag = first.group(0)[: first.group(0).find(b"row") + 3]
             self._numbered = _ROW_NUMBER.search(first.group(1)) is not None
         start = self.last
-        if b"hidden" in buf:
-            position = buf.find(b"hidden")
-            while position >= 0:
-                tag_start = buf.rfind(b"<", 0, position)
-                tag = _ROW_TAG.match(buf, tag_start) if tag_start >= 0 else None
-                if tag is not None and tag.end() > position and _HIDDEN.search(tag.group(1)):
-                    number = _ROW_NUMBER.search(tag.group(1))
-                    if number is not None:
-                        self.hidden.append(int(number.group(1)))
-                    else:
-                        self.hidden.append(self._last_row(buf[: tag.end()], start))
-                position = buf.find(b"hidden", position + 6)
+        if b"hidden" in buf or _ZERO_HINT in buf:
+            self._hidden_rows(buf, start)
         if (
             self._formula_count < MAX_FORMULAS
             and (b"</f>" in buf or b"<f " in buf)
@@ -288,6 +306,67 @@ class XmlScan:
         if self._error_count < MAX_FORMULAS and _ERROR_HINT in buf:
             self._errors(buf)
         self.last = self._last_row(buf, start)
+
+    def _hidden_rows(self, buf: bytes, start: int) -> None:
+        """Note the rows of ``buf`` that hold cells and are hidden by hand or by a filter
+        (``hidden="1"``) or by a zero height of their own (see :class:`XmlScan`)."""
+        tags: dict[int, re.Match[bytes]] = {}  # a row's tag by where it starts
+        for hint in (b"hidden", _ZERO_HINT):
+            position = buf.find(hint)
+            while position >= 0:
+                tag_start = buf.rfind(b"<", 0, position)
+                if tag_start >= 0 and tag_start not in tags:
+                    tag = _ROW_TAG.match(buf, tag_start)
+                    if tag is not None and tag.end() > position and _row_hidden(tag.group(1)):
+                        tags[tag_start] = tag
+                position = buf.find(hint, position + len(hint))
+        for tag_start in sorted(tags):
+            tag = tags[tag_start]
+            if self._empty(buf, tag):
+                continue
+            number = _ROW_NUMBER.search(tag.group(1))
+            if number is not None:
+                self.hidden.append(int(number.group(1)))
+            else:
+                self.hidden.append(self._last_row(buf[: tag.end()], start))
+
+    def _empty(self, buf: bytes, tag: re.Match[bytes]) -> bool:
+        """Whether the row whose tag is ``tag`` holds no cells: ``<row …/>`` or
+        ``<row …></row>`` (a row whose end is not in ``buf`` may hold some)."""
+        if tag.group(1).rstrip().endswith(b"/"):
+            return True
+        after = buf[tag.end() : tag.end() + 64].lstrip()
+        return after.startswith(b"</" + self._row_tag[1:])
+
+    def _columns(self, buf: bytes) -> None:
+        """Note the hidden columns (``hidden="1"`` or a width of zero) of ``<cols>``, which
+        comes before ``<sheetData>``; from there on, no more are looked for."""
+        data = _SHEET_DATA.search(buf)
+        end = len(buf) if data is None else data.start()
+        if data is not None:
+            self._head = False
+        if buf.find(b"col", 0, end) < 0:
+            return
+        for tag in _COL_TAG.finditer(buf, 0, end):
+            if len(self.columns) >= MAX_COLUMNS:
+                return
+            attrs = _attributes(tag.group(1))
+            hidden = attrs.get("hidden") in ("1", "true")
+            if not hidden:
+                try:
+                    hidden = float(attrs.get("width", "1")) == 0
+                except ValueError:
+                    hidden = False
+            if not hidden:
+                continue
+            try:
+                first = int(attrs.get("min", ""))
+                last = int(attrs.get("max", attrs.get("min", "")))
+            except ValueError:
+                continue
+            first, last = max(first, 1), min(last, MAX_COLUMNS)
+            if first <= last:
+                self.columns.append((first, last))
 
     def _errors(self, buf: bytes) -> None:
         position = buf.find(_ERROR_HINT)
@@ -337,6 +416,20 @@ class XmlScan:
         final = _ROW_TAG.match(buf, start) if start >= 0 else None
         number = _ROW_NUMBER.search(final.group(1)) if final is not None else None
         return int(number.group(1)) if number is not None else last
+
+
+def _row_hidden(attributes: bytes) -> bool:
+    """Whether a row tag's attributes hide the row: ``hidden="1"``, or a height of zero set
+    for the row (``ht="0" customHeight="1"``)."""
+    if _HIDDEN.search(attributes):
+        return True
+    height = _HEIGHT.search(attributes)
+    if height is None or _CUSTOM_HEIGHT.search(attributes) is None:
+        return False
+    try:
+        return float(height.group(1)) == 0
+    except ValueError:
+        return False
 
 
 def _ods_attributes(text: bytes) -> dict[str, str]:
@@ -582,7 +675,12 @@ def _advance(scan: Scan | None, row: int, out: BinaryIO) -> Scan | None:
         hidden, formulas, errors, failed = [], [], [], True
         if isinstance(scan, XmlScan):
             hidden, formulas, errors = scan.hidden, scan.formulas, scan.errors
-    if errors:
+    columns: list[tuple[int, int]] = []
+    if isinstance(scan, XmlScan):  # found before <sheetData>, so sent with the first findings
+        columns, scan.columns = scan.columns, []
+    if columns:
+        _send(out, ("scan", hidden, formulas, errors, columns))
+    elif errors:
         _send(out, ("scan", hidden, formulas, errors))
     elif hidden or formulas:
         _send(out, ("scan", hidden, formulas))

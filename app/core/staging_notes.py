@@ -11,6 +11,8 @@ Summary lists them):
   ``not_attempted``, saying why) unless hidden rows are included. A removal from a file whose
   hidden rows cannot be seen (.xls, .xlsb) is refused unless they are included
   (:func:`hidden_unknown_sentence`);
+- a mapped column (the phone numbers, reasons, …) hidden in an xlsx/xlsm: its values are read
+  as any others, and a warning names it, as whoever looks at the file has not seen them;
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
   values mostly are not;
@@ -88,13 +90,16 @@ def check_apart(
 
 
 class HiddenRows:
-    """The valid rows hidden in the file, as ranges, and what the job does with them."""
+    """The valid rows hidden in the file, as ranges, and what the job does with them; and the
+    mapped columns hidden in it, as (role, column named as in warnings), which :func:`noted`
+    fills in when the rows are through."""
 
     def __init__(self, kind: str, leave: bool) -> None:
         self.kind = kind
         self.leave = leave
         self.ranges: list[list[int]] = []
         self.count = 0
+        self.columns: list[tuple[str, str]] = []
         if leave:
             self.note = (
                 "hidden in the file (hidden or filtered out); not removed unless hidden rows "
@@ -115,9 +120,10 @@ class HiddenRows:
 
 
 class Held:
-    """What :func:`watched` set aside for :func:`noted`, by sheet row number."""
+    """What :func:`watched` set aside for :func:`noted`: by sheet row number, and the
+    mapping's columns."""
 
-    __slots__ = ("exact", "formulas")
+    __slots__ = ("exact", "formulas", "headers", "mapped")
 
     def __init__(self) -> None:
         # Phone cells with leading or trailing spaces, tabs or CRs, which the check strips:
@@ -126,6 +132,10 @@ class Held:
         # Rows with an uncalculated formula in a mapped column other than the phone:
         # (role, column, formula, the phone cell), the phone cell having been withheld.
         self.formulas: dict[int, tuple[str, int, str, CellValue]] = {}
+        # The mapping's columns, (role, index) in Role order, and its headers: to name the
+        # mapped columns hidden in the file.
+        self.mapped: list[tuple[str, int]] = []
+        self.headers: tuple[str, ...] = ()
 
 
 def watched(
@@ -143,14 +153,15 @@ def watched(
     the check with its phone cell emptied, so it is neither taken nor counted against a later
     row of the same number; :func:`noted` then makes it invalid, naming the cell and the
     formula or the error. ``formulas`` grows as the reader goes; a row's cells are in it
-    before the row is.
+    before the row is. ``held`` also keeps the mapping's columns, for :func:`noted` to name
+    those hidden in the file.
     """
     phone = mapping.phone
-    columns = [
-        (role.value, index)
-        for role in Role
-        if role is not Role.PHONE and (index := mapping.column(role)) is not None
+    held.mapped = [
+        (role.value, index) for role in Role if (index := mapping.column(role)) is not None
     ]
+    held.headers = mapping.headers
+    columns = [(role, index) for role, index in held.mapped if role != Role.PHONE.value]
     exact = held.exact
     for row in rows:
         number, cells = row
@@ -183,7 +194,9 @@ def noted(
     to_row: Callable[[CheckedRow], NewRow],
 ) -> Iterator[NewRow]:
     """The rows to stage (``to_row`` of each verdict), with what the reader saw besides the
-    cells: hidden rows, and cells whose formula has no saved result or that hold an error."""
+    cells: hidden rows, and cells whose formula has no saved result or that hold an error.
+    When the rows are through, ``hidden.columns`` names the mapped columns (kept in ``held`` by
+    :func:`watched`) that are hidden in the file."""
     hidden_rows, formulas, errors = notes.hidden_rows, notes.formulas, notes.errors
     valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
     for c in rows:
@@ -209,6 +222,12 @@ def noted(
                 )
                 row = replace(row, message=message, outcome=hidden.outcome or row.outcome)
         yield row
+    if notes.hidden_columns:
+        hidden.columns = [
+            (role, _column(held.headers, index))
+            for role, index in held.mapped
+            if index in notes.hidden_columns
+        ]
 
 
 def _formula_verdict(
@@ -255,7 +274,7 @@ def _spans(ranges: list[list[int]], at_most: int = 8) -> str:
 def notes_sentences(
     source: SheetSource, file_name: str, kind: str, hidden: HiddenRows, sheet_guessed: bool
 ) -> list[str]:
-    """Warnings about hidden rows and about other sheets holding phone numbers."""
+    """Warnings about hidden rows and columns and about other sheets holding phone numbers."""
     out: list[str] = []
     notes = source.notes
     where = f"sheet {source.sheet!r} of {file_name}"
@@ -282,6 +301,12 @@ def notes_sentences(
             "the rows after that point are removed, hidden or not; to leave hidden rows alone, "
             "save the file again as .xlsx and remove from that."
         )
+    for role, column in hidden.columns:
+        out.append(
+            f"{column[0].upper()}{column[1:]} is hidden in {where}: its values were read all "
+            f"the same, as {_ROLE_VALUES.get(role, role)}; unhide the column to see what was "
+            "read."
+        )
     if sheet_guessed and notes.other_sheets:
         found = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
         shown = [n for n in found if n not in notes.hidden_sheets]
@@ -307,6 +332,18 @@ def notes_sentences(
                 f"(as --sheet {names[0]!r})."
             )
     return out
+
+
+# What a mapped column's values are read as, by role, for warnings.
+_ROLE_VALUES = {
+    Role.PHONE.value: "the phone numbers",
+    Role.PHONE_CODE.value: "the country codes",
+    Role.REASON.value: "the reasons",
+    Role.PURPOSE.value: "the purposes",
+    Role.CAMPAIGN.value: "the campaigns",
+    Role.SCOPE.value: "the scopes",
+    Role.REQUEST_DATE.value: "the request dates",
+}
 
 
 def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
