@@ -2,10 +2,17 @@
 
 Imports and removals differ only in the function that sends one row; everything around it
 (the run lock, the start and finish events in the change journal, timing, the report) is here.
+
+Each run records in the job's meta the file it runs from (``ran_from``, a real path, and
+``ran_at``), under the run lock: a copy of the file then knows what it is a copy of, in any
+data folder (:mod:`app.core.job_lock`). A report path that belongs to another job file (the
+one this file was copied from: the report beside it, named as it is) is not written over:
+this run's report goes beside this job file, and the meta says so (``report_moved``).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -81,14 +88,57 @@ def execute(
     Raises :class:`~app.core.job_runner.JobAborted` (after writing the report) when the
     service refuses the token or stops answering.
     """
-    with job_lock.acquire(store.path, str(store.meta().get("job_id", ""))) as lock:
+    meta = store.meta()
+    with job_lock.acquire(
+        store.path,
+        str(meta.get("job_id", "")),
+        ran_from=str(meta.get("ran_from") or ""),
+        ran_at=str(meta.get("ran_at") or ""),
+    ) as lock:
         ended = store.status
         if ended in (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN):
             lock.ended = str(ended)
             return JobStatus(ended)
+        store.set_meta({"ran_from": os.path.realpath(store.path), "ran_at": utc_now()})
+        _keep_others_report(store)
         status = _execute(store, session, send, concurrency, control, progress)
         lock.ended = status.value
         return status
+
+
+def others_report(store: JobStore) -> Path | None:
+    """The job file the stored report path belongs to when that is not this job file: the
+    report beside a job file and named as it is (``jobs/<id>.xlsx`` for ``jobs/<id>.dncjob``),
+    as a copy of a job file made elsewhere, or under another name, still names."""
+    report = report_path(store).expanduser()
+    owner = report.with_suffix(SUFFIX)
+    if not owner.is_file():
+        return None
+    try:
+        if os.path.samefile(owner, store.path):
+            return None
+    except OSError:
+        return None
+    return owner
+
+
+def _keep_others_report(store: JobStore) -> None:
+    """Send this run's report beside this job file when the stored path is another job
+    file's report (a copy would write over the original's); the meta says so, as the CLI's
+    result does for a report that could not be written where asked."""
+    owner = others_report(store)
+    if owner is None:
+        return
+    wanted = report_path(store)
+    store.set_meta(
+        {
+            "report": str(store.path.with_suffix(".xlsx").resolve()),
+            "report_moved": {
+                "from": str(wanted),
+                "reason": f"it belongs to the job file {owner}",
+            },
+        }
+    )
 
 
 def _execute(

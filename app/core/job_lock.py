@@ -30,6 +30,16 @@ JSON). A runner of another file with the same id is refused (:class:`JobCopied`)
 job ended finished or cancelled, or when the file it last ran from is still there; a job file
 that was moved (the recorded file is gone) runs, and the record follows it.
 
+That record is in the data folder, which a runner with another data folder (another user,
+another ``DNC_DESK_DATA_DIR`` or ``XDG_DATA_HOME``) does not see. So the job file carries the
+same fact itself: :func:`app.core.job_exec.execute` stores in its meta, under this lock at the
+start of each run, the file it runs from (``ran_from``, a real path) and when (``ran_at``).
+A copy holds the path of the file it was copied from, and :func:`acquire`, given it, refuses
+the copy (:class:`JobCopied`, the same sentence) while that file is still there and is a job
+file with the same id (read through a read-only SQLite connection; no lock is taken on it). A
+moved file (the recorded file gone, or no longer that job) runs, and records its new path. The
+data folder's record still counts: it covers an original that finished and was deleted.
+
 Staging, a dry run, reading a job and rewriting its report do not take the lock.
 """
 
@@ -42,6 +52,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import sys
 import threading
 from dataclasses import dataclass
@@ -174,9 +185,13 @@ _table_lock = threading.Lock()
 _held: dict[str, JobLock] = {}
 
 
-def acquire(job_path: Path, job_id: str = "") -> JobLock:
+def acquire(job_path: Path, job_id: str = "", *, ran_from: str = "", ran_at: str = "") -> JobLock:
     """Take the run lock of the job file ``job_path`` and, given one, of the job id ``job_id``
-    (any file carrying it), or raise :class:`JobBusy` at once holding neither."""
+    (any file carrying it), or raise :class:`JobBusy` at once holding neither.
+
+    ``ran_from`` and ``ran_at`` are what the job file's meta says of the file it last ran from
+    and when: :class:`JobCopied` is raised when that is another job file of this job, still
+    there (this file is a copy of it)."""
     keys = [_key(job_path)] + ([_id_key(job_id)] if job_id else [])
     name = _job_name(job_path, job_id)
     with _table_lock:
@@ -206,6 +221,7 @@ def acquire(job_path: Path, job_id: str = "") -> JobLock:
                 _write_note(fd, holder)
             if id_path is not None:
                 _refuse_a_copy(id_path, job_path, name)
+                _refuse_a_copy_by_its_meta(job_path, job_id, name, ran_from, ran_at)
                 with contextlib.suppress(OSError):  # a read-only disk loses the record only
                     _write_ran(id_path, job_path, "running")
         except BaseException:
@@ -237,10 +253,59 @@ def _refuse_a_copy(id_path: Path, job_path: Path, name: str) -> None:
             "before that, and resuming it would send its rows again."
         )
     if os.path.isfile(other):
-        raise JobCopied(
-            f"Job {name} last ran from {other} ({when}); resume that file instead: this one is "
-            "a copy, and resuming it would send again the rows that one has sent since."
-        )
+        raise JobCopied(_copy_sentence(name, other, when))
+
+
+def _copy_sentence(name: str, other: str, when: str) -> str:
+    return (
+        f"Job {name} last ran from {other} ({when}); resume that file instead: this one is "
+        "a copy, and resuming it would send again the rows that one has sent since."
+    )
+
+
+def _refuse_a_copy_by_its_meta(
+    job_path: Path, job_id: str, name: str, ran_from: str, ran_at: str
+) -> None:
+    """Raise :class:`JobCopied` when the job file says it last ran from another file that is
+    still there and still holds this job (whatever data folder that run used)."""
+    if not ran_from or os.path.normcase(os.path.realpath(ran_from)) == _key(job_path):
+        return
+    try:
+        if not os.path.isfile(ran_from) or os.path.samefile(ran_from, job_path):
+            return  # moved (or the same file by another name)
+    except OSError:
+        pass  # this file not there yet (a caller's own path): compare the ids
+    if read_job_id(Path(ran_from)) != job_id:
+        return  # another file now has that name: this one was moved
+    raise JobCopied(_copy_sentence(name, ran_from, f"{ran_at} UTC" if ran_at else "earlier"))
+
+
+def read_job_id(job_path: Path) -> str | None:
+    """The ``job_id`` in the meta of the job file ``job_path``, or None when it is not a
+    readable job file. Read-only, taking no run lock: that file may be another runner's.
+
+    A file with no ``-wal`` beside it holds every commit in the file itself and is read as
+    immutable, so reading it leaves no ``-wal`` or ``-shm`` file beside it; one that has a
+    ``-wal`` (open elsewhere, or a runner that was killed) is read through it."""
+    wal = job_path.with_name(job_path.name + "-wal").exists()
+    uri = Path(os.path.abspath(job_path)).as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
+    try:
+        db = sqlite3.connect(uri, uri=True, timeout=10)
+    except sqlite3.Error:
+        return None
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'job_id'").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+    if row is None:
+        return None
+    try:
+        value = json.loads(row[0])
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _write_ran(id_path: Path, job_path: Path, ended: str) -> None:
