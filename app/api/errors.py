@@ -133,6 +133,11 @@ for _i, _flag_name in enumerate(_STATUS_FLAGS):
     CODES[("/status/update", 6071 + _i)] = _v(f"{_flag_name} option cannot be empty", _flag_name)
 
 
+# Added to a write's error when an earlier attempt of the same call was sent and its answer lost
+# (see ``ApiError.earlier_attempt_lost``).
+EARLIER_ATTEMPT_LOST = "an earlier attempt's answer was lost, so the service may have done it"
+
+
 def code_info(path: str, code: int | None) -> CodeInfo | None:
     if code is None:
         return None
@@ -161,6 +166,10 @@ class ApiError(Exception):
         # How many requests were sent before this answer (set by the transport): an
         # "already present" or "not found" after a retry may be our own first attempt's doing.
         self.attempts = 1
+        # Set by the transport on a write's error when an earlier attempt of the same call was
+        # sent and its answer lost: the service may have done the write although this attempt
+        # failed, so "failed" must not be read as "nothing changed".
+        self.earlier_attempt_lost = False
         super().__init__(self.describe())
 
     def describe(self) -> str:
@@ -172,7 +181,18 @@ class ApiError(Exception):
                 parts.append(f"({self.meaning})")
             parts[-1] += ","
         parts.append(self.message or self.meaning or "failed")
-        return " ".join(parts)
+        text = " ".join(parts)
+        if self._says_earlier_attempt_lost():
+            text += f"; {EARLIER_ATTEMPT_LOST}"
+        return text
+
+    def _says_earlier_attempt_lost(self) -> bool:
+        return self.earlier_attempt_lost
+
+    def __str__(self) -> str:
+        # Built on demand: the transport sets ``earlier_attempt_lost`` after construction, and
+        # the change journal records ``str(error)``.
+        return self.describe()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.describe()!r})"
@@ -239,6 +259,11 @@ class TransportError(ApiError):
         # False only when we know the request never left (connect failed): safe to retry anything.
         self.sent = sent
         super().__init__(endpoint, message)
+
+    def _says_earlier_attempt_lost(self) -> bool:
+        # A sent request's own answer was lost too, which the job runner words for the row
+        # ("the request was sent, so the service may have done it ..."): not said twice.
+        return self.earlier_attempt_lost and not self.sent
 
 
 class LimitError(ValidationError):

@@ -277,10 +277,15 @@ class Transport:
 
         Reads and idempotent writes are retried on timeouts, dropped connections, 429 and
         5xx; other writes only when the request provably never reached the service.
+
+        A write's error raised after an earlier attempt was sent and its answer lost has
+        ``earlier_attempt_lost`` set: that attempt may have done the write.
         """
         body = encode_params(params or {})
         body["auth_token"] = self._token.reveal()
         attempt = 0
+        # An attempt of this call was sent and got no answer (it may have been done).
+        answer_lost = False
         while True:
             attempt += 1
             if cancel is not None and cancel.is_set():
@@ -291,6 +296,10 @@ class Transport:
                 return self._send(path, body), attempt
             except ApiError as exc:
                 exc.attempts = attempt
+                if answer_lost and not _is_read(path):
+                    exc.earlier_attempt_lost = True
+                if isinstance(exc, TransportError) and exc.sent:
+                    answer_lost = True
                 if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
                     raise
                 delay = self.retry.delay(attempt, self._rng)
@@ -362,6 +371,11 @@ def _environment_proxy(url: str) -> str | None:
 def _short(exc: Exception) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text[:200]
+
+
+def _is_read(path: str) -> bool:
+    """Whether ``path`` only reads: every read endpoint of the API is a ``/search``."""
+    return path.endswith("/search")
 
 
 def _retriable(exc: ApiError, idempotent: bool) -> bool:

@@ -1,0 +1,209 @@
+"""A job row that failed after an earlier attempt's answer was lost says the service may have
+done it: in the row's message (the report) and in the change journal's outcome.
+
+The sandbox runs with the faults of the black-box finding (``error_rate=0.2, drop_rate=0.3``);
+with one worker the order of requests, so each seed's faults, are fixed. Seed 5 drops the
+answer to row 4's first attempt (done) and answers its last retry 503; seed 14 answers every
+attempt for row 7 with a 5xx and drops none of them. Sequences the sandbox cannot produce on
+cue (a lost answer, then a refused connection) use a mock transport.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.api.client import ApiClient
+from app.api.errors import EARLIER_ATTEMPT_LOST
+from app.api.scope import Scope
+from app.api.transport import RetryPolicy
+from app.core.connections import Connection
+from app.core.import_job import run_import, stage_import
+from app.core.job_staging import JobSettings
+from app.core.job_store import JobRow, JobStatus, JobStore
+from app.core.journal import ChangeJournal
+from app.core.removal_job import run_removal, stage_removal
+from app.core.session import Session
+from tests.conftest import TOKEN
+
+FAST = RetryPolicy(attempts=4, base_delay=0.001, max_delay=0.002)
+NUMBERS = [f"20255501{i:02d}" for i in range(12)]
+LOST_SEED, LOST_NUMBER = 5, "2025550103"
+PLAIN_SEED, PLAIN_NUMBER = 14, "2025550106"
+SENT_BUT_LOST = "the request was sent, so the service may have done it before the answer was lost"
+
+
+def _csv(path: Path, numbers: list[str]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["phone"], *[[n] for n in numbers]])
+    return path
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[ChangeJournal]:
+    j = ChangeJournal(tmp_path / "journal.sqlite3")
+    yield j
+    j.close()
+
+
+def _session(base_url: str, journal: ChangeJournal, **client: Any) -> Session:
+    return Session(
+        Connection("Faults", base_url), ApiClient(base_url, TOKEN, retry=FAST, **client), journal
+    )
+
+
+def _failed(store: JobStore) -> list[JobRow]:
+    return [r for r in store.rows() if r.outcome == "failed"]
+
+
+def _journal_failures(journal: ChangeJournal) -> list[str]:
+    return [e.error for e in journal.query() if e.phase == "outcome" and e.outcome == "failed"]
+
+
+def _import(server: Any, journal: ChangeJournal, tmp_path: Path) -> JobStore:
+    store, _ = stage_import(
+        JobSettings(_csv(tmp_path / "in.csv", NUMBERS), Scope.global_()),
+        tmp_path / "jobs",
+        connection=None,
+    )
+    server.set_faults(error_rate=0.2, drop_rate=0.3)
+    session = _session(server.base_url, journal)
+    try:
+        assert run_import(store, session, concurrency=1) is JobStatus.FINISHED
+    finally:
+        session.close()
+    server.set_faults(error_rate=0.0, drop_rate=0.0)
+    return store
+
+
+def _removal(server: Any, journal: ChangeJournal, tmp_path: Path) -> JobStore:
+    server.bulk_seed_dnc([(n, "1", "0", "", "") for n in NUMBERS])
+    store, _ = stage_removal(
+        JobSettings(_csv(tmp_path / "out.csv", NUMBERS), Scope.global_()),
+        tmp_path / "jobs",
+        connection=None,
+    )
+    server.set_faults(error_rate=0.2, drop_rate=0.3)
+    session = _session(server.base_url, journal)
+    try:
+        assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+    finally:
+        session.close()
+    server.set_faults(error_rate=0.0, drop_rate=0.0)
+    return store
+
+
+def _on_list(server: Any) -> set[str]:
+    return {r["phone_number"] for r in server.store.all("SELECT phone_number FROM dnc")}
+
+
+def test_import_row_failed_with_503_after_a_lost_answer_says_it_may_be_inserted(
+    make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    server = make_sandbox(seed=LOST_SEED)
+    store = _import(server, journal, tmp_path)
+    (row,) = _failed(store)
+    assert row.national == LOST_NUMBER
+    assert row.message.startswith("/dnc/insert: the service failed with HTTP 50"), row.message
+    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}"), row.message
+    # What the black-box test saw: the "failed" number is on the list (the first attempt).
+    assert _on_list(server) == set(NUMBERS)
+    (error,) = _journal_failures(journal)
+    assert error == row.message
+
+
+def test_removal_row_failed_with_503_after_a_lost_answer_says_it_may_be_removed(
+    make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    server = make_sandbox(seed=LOST_SEED)
+    store = _removal(server, journal, tmp_path)
+    (row,) = _failed(store)
+    assert row.national == LOST_NUMBER
+    assert row.message.startswith("/dnc/delete: the service failed with HTTP 50"), row.message
+    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}"), row.message
+    assert LOST_NUMBER not in _on_list(server)  # the first attempt removed it
+    (error,) = _journal_failures(journal)
+    assert error == row.message
+
+
+def test_import_row_failed_with_plain_5xx_keeps_todays_message(
+    make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    server = make_sandbox(seed=PLAIN_SEED)
+    store = _import(server, journal, tmp_path)
+    (row,) = _failed(store)
+    assert row.national == PLAIN_NUMBER
+    assert row.message in {
+        "/dnc/insert: the service failed with HTTP 502 Bad Gateway and an HTML page",
+        "/dnc/insert: the service failed with HTTP 503 Service Unavailable and an HTML page",
+    }, row.message
+    assert PLAIN_NUMBER not in _on_list(server)  # no attempt got through: nothing was done
+    assert _journal_failures(journal) == [row.message]
+
+
+def test_removal_row_failed_with_plain_5xx_keeps_todays_message(
+    make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    server = make_sandbox(seed=PLAIN_SEED)
+    store = _removal(server, journal, tmp_path)
+    (row,) = _failed(store)
+    assert row.national == PLAIN_NUMBER
+    assert "HTTP 50" in row.message and "may have done it" not in row.message, row.message
+    assert PLAIN_NUMBER in _on_list(server)
+
+
+def _scripted_import(
+    tmp_path: Path, journal: ChangeJournal, handler: Any, numbers: list[str]
+) -> JobStore:
+    store, _ = stage_import(
+        JobSettings(_csv(tmp_path / "in.csv", numbers), Scope.global_()),
+        tmp_path / "jobs",
+        connection=None,
+    )
+    session = _session("http://127.0.0.1:9", journal, http_transport=httpx.MockTransport(handler))
+    try:
+        assert run_import(store, session, concurrency=1) is JobStatus.FINISHED
+    finally:
+        session.close()
+    return store
+
+
+def test_lost_answer_then_refused_connection_says_it_may_be_inserted(
+    tmp_path: Path, journal: ChangeJournal
+) -> None:
+    # Attempt 1 is sent and its answer lost; the retries cannot connect. The last error is a
+    # "never sent" one, but the row must still say the first attempt may have been done.
+    calls: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(1)
+        if len(calls) == 1:
+            raise httpx.RemoteProtocolError("Server disconnected without sending a response.")
+        raise httpx.ConnectError("Connection refused", request=request)
+
+    store = _scripted_import(tmp_path, journal, handler, ["2025550100"])
+    (row,) = _failed(store)
+    assert row.message.startswith("no answer from the service: /dnc/insert: cannot connect")
+    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}"), row.message
+    assert SENT_BUT_LOST not in row.message
+    assert _journal_failures(journal)[0].endswith(f"; {EARLIER_ATTEMPT_LOST}")
+
+
+def test_every_answer_lost_keeps_todays_message_once(
+    tmp_path: Path, journal: ChangeJournal
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.RemoteProtocolError("Server disconnected without sending a response.")
+
+    store = _scripted_import(tmp_path, journal, handler, ["2025550100"])
+    (row,) = _failed(store)
+    assert row.message == (
+        "no answer from the service: /dnc/insert: the connection to http://127.0.0.1:9 broke "
+        f"before the answer came (RemoteProtocolError); {SENT_BUT_LOST}"
+    )
+    assert EARLIER_ATTEMPT_LOST not in row.message
