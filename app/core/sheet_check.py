@@ -36,7 +36,7 @@ from app.core.phones import PhoneResult, normalize, normalize_with_default, us_n
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
 from app.core.sheet_header import is_blank
-from app.core.sheet_mapping import ColumnMapping
+from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_scope import ScopeResolver, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
 
@@ -62,7 +62,10 @@ class CheckOptions:
     """What the rows are checked for: the target list, the insertion date, campaign names.
 
     ``removal``: the rows are to be removed, not imported; the job's default scope may then be
-    purpose with no text (every purpose of each number).
+    purpose with no text (every purpose of each number). A removal row whose Scope or Campaign
+    cells name another scope than the job's is invalid, unless ``scope_from_rows`` (asked for
+    by name: ``--per-row-scope``): then a row naming a scope takes it, and a row naming none
+    the job's. So a removal never takes a scope nobody chose.
     """
 
     target: Target = Target.DNC
@@ -70,6 +73,7 @@ class CheckOptions:
     campaign_lookup: Mapping[str, str] = field(default_factory=dict)
     late_after_business_days: int = LIMIT_BUSINESS_DAYS
     removal: bool = False
+    scope_from_rows: bool = False
 
 
 @dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row
@@ -144,6 +148,14 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
     return value
 
 
+def _header(mapping: ColumnMapping, column: int | None) -> str:
+    """A column as a person finds it: its header, else its letter."""
+    if column is None:
+        return ""
+    header = mapping.headers[column] if column < len(mapping.headers) else ""
+    return repr(header) if header else f"column {column_letter(column)}"
+
+
 def _text(value: CellValue) -> str:
     if value is None:
         return ""
@@ -166,6 +178,18 @@ class _Checker:
         self.plain_codes: dict[CellValue, object] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
         self.scope_note = ""  # the last _scope's note on the row (a campaign cell not used)
+        self.row_names_scope = False  # whether the last _scope found a Scope or Campaign cell
+        # Other columns headed as a campaign (a name beside an id): each must agree.
+        mapped = {i for i in (mapping.phone, mapping.campaign, mapping.scope) if i is not None}
+        self.other_campaigns = (
+            [
+                i
+                for i, header in enumerate(mapping.headers)
+                if i not in mapped and header_role(header) is Role.CAMPAIGN
+            ]
+            if mapping.campaign is not None
+            else []
+        )
         # The defaults as given (an option, a GUI field), cleaned as cells are.
         self.default_reason = visible_text(mapping.default_reason)
         self.default_purpose = visible_text(mapping.default_purpose)
@@ -245,6 +269,14 @@ class _Checker:
             scope = self.default_scope
         if isinstance(scope, tuple):
             return self._invalid(number, raw, scope[0], scope[1], code, damage)
+        for index in self.other_campaigns:
+            other = _cell(cells, index)
+            clash = "" if other is None else self._campaign_clash(scope, other, index)
+            if clash and self.o.removal:
+                return self._invalid(number, raw, "campaign", clash, code, damage)
+            if clash:
+                note = f"{clash}; the row's scope is used"
+                scope_note = f"{scope_note}; {note}" if scope_note else note
         r = m.reason
         if r is None:
             reason = self.default_reason
@@ -269,6 +301,10 @@ class _Checker:
             elif not (self.every_purpose and scope is self.default_scope):
                 # Every purpose: only as the removal's own scope, chosen for the whole file.
                 return self._invalid(number, raw, "purpose", self._no_purpose(), code, damage)
+        if self.o.removal:
+            why = self._removal_scope(scope, purpose_cell, is_purpose)
+            if why:
+                return self._invalid(number, raw, why[0], why[1], code, damage)
         if len(purpose) > MAX_TEXT:
             # It cannot be cut: the purpose is part of the entry's scope.
             detail = f"{len(purpose)} characters, at most {MAX_TEXT}"
@@ -553,6 +589,7 @@ class _Checker:
         self.scope_note = ""
         scope_cell = _cell(cells, self.m.scope)
         campaign_cell = _cell(cells, self.m.campaign)
+        self.row_names_scope = scope_cell is not None or campaign_cell is not None
         if scope_cell is not None:
             if campaign_cell is None or not names_no_campaign(scope_cell):
                 found = self.scopes.scope_cell(scope_cell)
@@ -583,11 +620,39 @@ class _Checker:
             return found if isinstance(found, Scope) else ("campaign", found)
         return self.default_scope
 
-    def _campaign_clash(self, scope: Scope, campaign_cell: CellValue) -> str:
+    def _removal_scope(
+        self, scope: Scope, purpose_cell: str, is_purpose: bool
+    ) -> tuple[str, str] | None:
+        """Why a removal row must not be sent with ``scope``, as (field, detail), or None.
+
+        The entry a removal deletes is the one its scope names: a row whose cells name another
+        scope than the job's, or a purpose its scope does not take, would delete an entry
+        nobody chose (a global entry, for a file meant for one campaign).
+        """
+        if purpose_cell and not is_purpose:
+            return (
+                "purpose",
+                f"the row names purpose {purpose_cell!r} but its scope is {scope.label()}: "
+                f"removing it would take that entry, not the {purpose_cell!r} one",
+            )
+        if not self.per_row_scope or self.o.scope_from_rows:
+            return None
+        if self.row_names_scope and scope != self.default_scope:
+            return (
+                "scope",
+                f"the file says {scope.label()} but this removal is for "
+                f"{self.default_scope.label()}; a removal takes only the scope it was given",
+            )
+        return None
+
+    def _campaign_clash(
+        self, scope: Scope, campaign_cell: CellValue, column: int | None = None
+    ) -> str:
         """Why a row's campaign cell disagrees with its scope cell, or ``""``.
 
         They agree when the campaign cell names the same scope: the same campaign (by id or
-        name), 0 with global, -1 with a purpose scope.
+        name), 0 with global, -1 with a purpose scope. ``column``: another campaign column
+        than the mapped one, named in the sentence.
         """
         other = self.scopes.campaign_cell(campaign_cell)
         if (
@@ -598,6 +663,11 @@ class _Checker:
             return ""
         named = other.label() if isinstance(other, Scope) else other
         cell = _text(campaign_cell)
+        if column is not None:
+            return (
+                f"the row's scope is {scope.label()} but its {_header(self.m, column)} cell "
+                f"is {cell!r} ({named})"
+            )
         return f"the scope cell says {scope.label()} but the campaign cell is {cell!r} ({named})"
 
     def _no_purpose(self) -> str:

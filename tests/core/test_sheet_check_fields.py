@@ -286,7 +286,7 @@ def test_a_removal_row_whose_scope_and_campaign_cells_disagree_is_invalid() -> N
             ["2025550108", "campaign:1004", None, None],
         ],
         mapping,
-        CheckOptions(campaign_lookup=directory, removal=True),
+        CheckOptions(campaign_lookup=directory, removal=True, scope_from_rows=True),
     )
     assert [c.outcome for c in checked] == [Outcome.INVALID] * 4 + [Outcome.VALID] * 4
     assert checked[0].message == (
@@ -378,3 +378,78 @@ def test_a_country_column_of_names_is_proposed_as_the_code_column() -> None:
     ]
     mapping = propose_mapping(["Phone", "Country"], rows)
     assert (mapping.phone, mapping.phone_code) == (0, 1)
+
+
+# ---- black-box pass 3: a removal takes only the scope it was given -------------------------
+
+
+def test_a_removal_row_naming_another_scope_than_the_jobs_is_invalid_unless_per_row() -> None:
+    directory = CampaignDirectory([Campaign("1001", "Solar", True, "", "")])
+    mapping = ColumnMapping(
+        phone=0, scope=1, default_scope=Scope.campaign("1001"), headers=("Phone", "Scope")
+    )
+    rows: list[list[CellValue]] = [
+        ["7205000016", "global"],
+        ["7205000017", "campaign:1001"],
+        ["7205000018", None],
+    ]
+    checked, _ = run(rows, mapping, CheckOptions(campaign_lookup=directory, removal=True))
+    assert [c.outcome for c in checked] == [Outcome.INVALID, Outcome.VALID, Outcome.VALID]
+    assert checked[0].message == (
+        "row 2: scope: the file says Global but this removal is for Campaign 1001; a removal "
+        "takes only the scope it was given"
+    )
+    assert [c.scope for c in checked[1:]] == [Scope.campaign("1001")] * 2
+    # Asked for by name, each row takes its own scope; a row naming none takes the job's.
+    per_row = CheckOptions(campaign_lookup=directory, removal=True, scope_from_rows=True)
+    checked, _ = run(rows, mapping, per_row)
+    assert [c.scope for c in checked] == [Scope.global_()] + [Scope.campaign("1001")] * 2
+    # An import still takes the file's scope, as before.
+    checked, _ = run(rows, mapping, CheckOptions(campaign_lookup=directory))
+    assert checked[0].scope == Scope.global_() and checked[0].outcome is Outcome.VALID
+
+
+def test_a_removal_row_naming_a_purpose_its_scope_does_not_take_is_invalid() -> None:
+    mapping = ColumnMapping(phone=0, purpose=1, headers=("Phone", "Purpose"))
+    rows: list[list[CellValue]] = [["7204010003", "Marketing"], ["7204010004", None]]
+    checked, _ = run(rows, mapping, CheckOptions(removal=True))
+    assert [c.outcome for c in checked] == [Outcome.INVALID, Outcome.VALID]
+    assert checked[0].message == (
+        "row 2: purpose: the row names purpose 'Marketing' but its scope is Global: removing "
+        "it would take that entry, not the 'Marketing' one"
+    )
+    # Under a purpose scope the cell names the purpose, as before.
+    purpose = ColumnMapping(
+        phone=0, purpose=1, headers=("Phone", "Purpose"), default_scope=Scope.purpose("")
+    )
+    checked, _ = run(rows[:1], purpose, CheckOptions(removal=True))
+    assert checked[0].scope == Scope.purpose("Marketing")
+
+
+def test_two_campaign_columns_must_agree() -> None:
+    directory = CampaignDirectory(
+        [
+            Campaign("1001", "Solar Savings Outreach", True, "", ""),
+            Campaign("1002", "Winter Push", True, "", ""),
+        ]
+    )
+    mapping = ColumnMapping(phone=0, campaign=1, headers=("Phone", "Campaign Name", "Campaign ID"))
+    rows: list[list[CellValue]] = [
+        ["7204010001", "Solar Savings Outreach", "1002"],
+        ["7204010002", "Solar Savings Outreach", "1001"],
+        ["7204010005", "Winter Push", None],
+    ]
+    options = CheckOptions(campaign_lookup=directory, removal=True, scope_from_rows=True)
+    checked, _ = run(rows, mapping, options)
+    assert [c.outcome for c in checked] == [Outcome.INVALID, Outcome.VALID, Outcome.VALID]
+    assert checked[0].message == (
+        "row 2: campaign: the row's scope is Campaign 1001 but its 'Campaign ID' cell is "
+        "'1002' (Campaign 1002)"
+    )
+    # An import keeps the mapped column's campaign and says the other one disagreed.
+    checked, _ = run(rows, mapping, CheckOptions(campaign_lookup=directory))
+    assert checked[0].scope == Scope.campaign("1001")
+    assert checked[0].message == (
+        "row 2: the row's scope is Campaign 1001 but its 'Campaign ID' cell is '1002' "
+        "(Campaign 1002); the row's scope is used"
+    )
