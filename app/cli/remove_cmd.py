@@ -2,7 +2,8 @@
 
 The same job as an import, run backwards: numbers not on the list end as ``not_found``.
 With ``--lead-status`` the leads on each removed number get that status (checked against the
-service's statuses before anything is sent).
+service's statuses before anything is sent). Rows hidden in the file are left on the list, and
+a phone column found hidden in it is refused, unless ``--include-hidden`` is given.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--include-hidden",
         action="store_true",
-        help="also remove the rows hidden or filtered out in the file (left on the list otherwise)",
+        help="also remove the rows hidden or filtered out in the file (left on the list "
+        "otherwise), and read a phone column hidden in the file (refused otherwise, unless "
+        "--phone-column names it)",
     )
 
 

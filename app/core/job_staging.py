@@ -6,7 +6,9 @@ into the :class:`~app.core.job_store.JobStore`, streaming (a million-row file is
 
 What the file holds besides its cells (hidden rows, formulas never calculated, sheets and
 columns of phone numbers not read) is :mod:`app.core.staging_notes`'s; staging stores its
-sentences as the job's meta ``warnings``.
+sentences as the job's meta ``warnings``. A removal is refused, before any job file is
+written, when the file cannot say which rows are hidden, and when the phone column it found
+(none was named) is hidden in the file, unless hidden rows and columns are included.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from app.core.staging_notes import (
     Held,
     HiddenRows,
     check_apart,
+    hidden_phone_column_sentences,
     hidden_unknown_sentence,
     noted,
     notes_sentences,
@@ -236,6 +239,18 @@ def stage(
             preview = [r for r in read_preview(source) if r[0] > (mapping.header_row or 0)]
             if not settings.phone_column:
                 others = other_phone_columns(mapping, preview, settings.phone_code)
+                hidden_columns = source.notes.hidden_columns
+                if (
+                    kind == "removal"
+                    and not settings.include_hidden
+                    and mapping.phone in hidden_columns
+                ):
+                    # Found, not chosen: a hidden column's numbers are not removed unasked.
+                    shown = [i for i in others if i not in hidden_columns]
+                    message, cli_text = hidden_phone_column_sentences(
+                        source, path.name, mapping, shown
+                    )
+                    raise MappingError(message, cli_text)
                 if others:
                     warnings.append(other_columns_sentence(mapping, others, kind))
             for unread in unread_code_columns(mapping, preview):

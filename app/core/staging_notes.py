@@ -12,7 +12,10 @@ Summary lists them):
   hidden rows cannot be seen (.xls, .xlsb) is refused unless they are included
   (:func:`hidden_unknown_sentence`);
 - a mapped column (the phone numbers, reasons, …) hidden in an xlsx/xlsm: its values are read
-  as any others, and a warning names it, as whoever looks at the file has not seen them;
+  as any others, and a warning names it, as whoever looks at the file has not seen them. A
+  removal whose phone column was found (not chosen) hidden is refused unless hidden rows and
+  columns are included (:func:`hidden_phone_column_sentences`): it would take off the list
+  numbers nobody looking at the file has seen, often beside a visible corrected column;
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
   values mostly are not;
@@ -359,6 +362,42 @@ def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
         "so it could remove rows someone filtered out; save the file as .xlsx, or include "
         "hidden rows (--include-hidden) to remove every row."
     )
+
+
+def hidden_phone_column_sentences(
+    source: SheetSource, file_name: str, mapping: ColumnMapping, shown: list[int]
+) -> tuple[str, str]:
+    """Why a removal is refused when the phone column it found (none was named) is hidden in
+    the file: the sentence for any front end, and the same with the command line's options.
+    ``shown`` are the other columns holding phone numbers that are not hidden; the first one
+    is suggested."""
+    assert mapping.phone is not None
+    column = _column(mapping.headers, mapping.phone)
+    letter = column_letter(mapping.phone)
+    head = (
+        f"{column[0].upper()}{column[1:]} of sheet {source.sheet!r} of {file_name}, the phone "
+        "column found for this removal, is hidden in the file, so the removal could take off "
+        "the list numbers nobody looking at the file has seen"
+    )
+    also = ""
+    if shown:
+        other = _column(mapping.headers, shown[0])
+        also = f" ({other}, which is shown, holds phone numbers too)"
+        cli = (
+            f"; name the phone column with --phone-column, as column:{column_letter(shown[0])} "
+            f"for {other}, which is shown, or column:{letter} for the hidden one; or include "
+            "hidden rows and columns (--include-hidden)."
+        )
+    else:
+        cli = (
+            f"; name it with --phone-column (column:{letter}) to remove its numbers all the "
+            "same, or include hidden rows and columns (--include-hidden)."
+        )
+    gui = (
+        f"; unhide it if its numbers are the ones to remove{also}, or include hidden rows "
+        "and columns."
+    )
+    return head + gui, head + cli
 
 
 def _listed(names: list[str]) -> str:
