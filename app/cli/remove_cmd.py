@@ -3,7 +3,9 @@
 The same job as an import, run backwards: numbers not on the list end as ``not_found``.
 With ``--lead-status`` the leads on each removed number get that status (checked against the
 service's statuses before anything is sent). Rows hidden in the file are left on the list, and
-a phone column found hidden in it is refused, unless ``--include-hidden`` is given.
+a phone column found hidden in it is refused, unless ``--include-hidden`` is given. A row whose
+Scope or Campaign cells name another scope than ``--scope`` is invalid unless
+``--per-row-scope`` is given.
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--phone-column names it)",
     )
 
+    parser.add_argument(
+        "--per-row-scope",
+        action="store_true",
+        help="take each row's scope from the file's Scope/Campaign columns (--scope for rows "
+        "naming none); otherwise a row naming another scope than --scope is invalid",
+    )
+
 
 def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
     return JobSettings(
@@ -47,6 +56,7 @@ def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
         report=args.report,
         lead_status=args.lead_status.strip(),
         include_hidden=args.include_hidden,
+        scope_from_rows=args.per_row_scope,
     )
 
 

@@ -91,7 +91,21 @@ class JobSettings:
     lead_status: str = ""
     # A removal leaves rows hidden in the file (by hand or by a filter) alone unless this is set.
     include_hidden: bool = False
+    # A removal takes the scope a row's Scope/Campaign cells name (else ``scope``) only when
+    # this is set; otherwise a row naming another scope than ``scope`` is invalid.
+    scope_from_rows: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _scope_text(settings: JobSettings, mapping: ColumnMapping, kind: str) -> str:
+    """The job's scope as the report's Summary and the job list say it: with per-row scopes,
+    where they come from (the file's cells win; the job's scope is for rows naming none)."""
+    scope = str(settings.scope)
+    if mapping.scope is None and mapping.campaign is None:
+        return scope
+    if kind == "removal" and not settings.scope_from_rows:
+        return f"{scope} (rows of the file naming another scope are invalid)"
+    return f"per row from the file; {scope} for rows naming none"
 
 
 def map_sheet(
@@ -257,7 +271,10 @@ def stage(
                 warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(
-            target=settings.target, campaign_lookup=lookup, removal=kind == "removal"
+            target=settings.target,
+            campaign_lookup=lookup,
+            removal=kind == "removal",
+            scope_from_rows=settings.scope_from_rows,
         )
         summary = CheckSummary()
         meta = {
@@ -269,7 +286,7 @@ def stage(
             "header_row": mapping.header_row,
             "mapping": mapping.describe(),
             "target": settings.target.value,
-            "scope": str(settings.scope),
+            "scope": _scope_text(settings, mapping, kind),
             "reason": settings.reason,
             "purpose": settings.purpose,
             "phone_code": settings.phone_code,

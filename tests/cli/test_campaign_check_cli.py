@@ -99,8 +99,8 @@ def test_dry_run_reports_unknown_campaign_ids(
     assert "row 35: scope: campaign 9912 does not exist on this connection" in rows[35]
     # The same through remove.
     code, data = run_json(
-        capsys, ["remove", str(src), "--scope", "global", "--base-url", sandbox.base_url,
-                 "--dry-run"]
+        capsys, ["remove", str(src), "--scope", "global", "--per-row-scope", "--base-url",
+                 sandbox.base_url, "--dry-run"]
     )  # fmt: skip
     assert code == 0 and (data["valid"], data["invalid"]) == (3, 31)
 

@@ -87,7 +87,7 @@ def test_a_campaign_formula_with_no_saved_result_makes_the_row_invalid(
     ws.append(["2025554301", None])  # the same number, global: not a "duplicate of row 2"
     ws.append(["2025554302", 1001])
     wb.save(tmp_path / "fcamp.xlsx")
-    data = dry_run(capsys, "remove", str(tmp_path / "fcamp.xlsx"))
+    data = dry_run(capsys, "remove", str(tmp_path / "fcamp.xlsx"), "--per-row-scope")
     assert (data["rows"], data["valid"], data["invalid"], data["pending"]) == (3, 2, 1, 2)
     rows = report_rows(data)
     assert rows[2][1] == "2025554301" and rows[2][4:7] == (

@@ -228,7 +228,7 @@ def test_removal_refuses_unknown_campaign_ids(
     rows = [["2025550101", f"campaign:{spring}"], ["2025550102", "campaign:9912"]]
     path = write_csv(tmp_path / "rm.csv", ["Phone", "Scope"], rows)
     store, summary = stage_removal(
-        JobSettings(path, Scope.global_()),
+        JobSettings(path, Scope.global_(), scope_from_rows=True),
         tmp_path / "jobs",
         connection=session.connection,
         campaign_lookup=CampaignDirectory(session.api.campaigns()),

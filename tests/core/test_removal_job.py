@@ -55,7 +55,12 @@ def test_removal_with_lead_restatus_and_not_found(
     status_code = check_lead_status(session.api, "dnc")
     assert status_code == "DNC"
     settings = JobSettings(
-        path, Scope.global_(), lead_status=status_code, name="Removals", note="court order"
+        path,
+        Scope.global_(),
+        lead_status=status_code,
+        name="Removals",
+        note="court order",
+        scope_from_rows=True,
     )
     store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
     assert run_removal(store, session, concurrency=4) is JobStatus.FINISHED
@@ -296,7 +301,7 @@ def test_purpose_scope_column_per_row(session: Session, tmp_path: Path) -> None:
             ["2025558115", "purpose:SALES"],
         ],
     )
-    store, s = _run(session, tmp_path, JobSettings(path, Scope.global_()))
+    store, s = _run(session, tmp_path, JobSettings(path, Scope.global_(), scope_from_rows=True))
     rows = store.rows()
     by_number = {r.original: r for r in rows}
     assert [by_number[f"202555811{i}"].outcome for i in range(1, 6)] == [
