@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from functools import lru_cache
 from typing import Final
 
@@ -59,17 +59,12 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
         "campaign|campaign id|campaignid|campaign name|campaign number|campaign no"
     ),
     Role.SCOPE: _split("scope|dnc scope|list scope|applies to|opt out scope"),
-    Role.REQUEST_DATE: _split(
-        "date received|request date|received|received date|received on|date of request|"
-        "opt out date|optout date|dnc date|date|requested on|request received|date requested|"
-        "requested|submitted|submitted on|date submitted|timestamp|request timestamp|"
-        "date of opt out|received at|created|created at|created on"
-    ),
 }
-# Words that, anywhere in a header, point to a role (checked in this order).
+# Words that, anywhere in a header, point to a role (checked in this order). The request date
+# has no words here: headers are ranked by request_date_rank instead.
 _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
     (Role.PHONE_CODE, frozenset({"dial", "calling", "isd"})),
-    (Role.REQUEST_DATE, frozenset({"date", "received", "requested", "timestamp", "when"})),
+    (Role.REQUEST_DATE, frozenset()),
     (Role.CAMPAIGN, frozenset({"campaign"})),
     (Role.SCOPE, frozenset({"scope"})),
     (Role.PURPOSE, frozenset({"purpose"})),
@@ -92,6 +87,146 @@ def _words(text: str) -> str:
     return _PUNCT.sub(" ", text.casefold().replace("#", " no ")).strip()
 
 
+class DateRank(IntEnum):
+    """How surely a header names the day a consumer's request was received.
+
+    The days to insertion are counted from that day (47 CFR 64.1200(d)(3)), so a column of
+    some other date (a last call, a birthday, the day a row was added) is never read as it:
+    the wrong column is false evidence, of a late request or of a timely one.
+    """
+
+    OTHER = 0  # names another day ("Last Call Date", "Date of Birth", "Invoice Date")
+    BARE = 1  # a date, no more said ("Date", "Timestamp", "When")
+    SUBMITTED = 2  # a form's submission ("Submitted", "Date submitted")
+    REQUEST = 3  # the request itself ("Opt-out Request Date", "Date received", "DNC date")
+
+
+# Words saying a column holds dates (of one kind or another).
+_DATE_WORDS: Final = frozenset(
+    {"date", "dates", "dated", "dt", "datetime", "timestamp", "when", "dob", "birthday"}
+)
+_REQUEST_WORDS: Final = frozenset(
+    {
+        "request", "requests", "requested", "req", "received", "receipt", "rcvd", "recvd",
+        "recd", "optout", "dnc", "unsubscribe", "unsubscribed", "unsubscription", "unsub",
+        "revoke", "revoked", "revocation", "revoking", "stop", "stopped", "withdraw",
+        "withdrawn", "withdrawal", "withdrew",
+    }
+)  # fmt: skip
+_SUBMITTED_WORDS: Final = frozenset({"submitted", "submission", "submit"})
+# What else a bare date's header may say: "Date/Time (UTC)", "Received on", "Date (mm/dd/yy)".
+_DATE_FILLER: Final = frozenset(
+    {
+        "time", "day", "on", "at", "of", "the", "utc", "gmt", "est", "edt", "cst", "cdt", "mst",
+        "mdt", "pst", "pdt", "et", "ct", "pt", "local", "mm", "dd", "yy", "yyyy", "m", "d", "y",
+    }
+)  # fmt: skip
+# Words naming another day: a header with one is never the request date.
+_OTHER_DAYS: Final = frozenset(
+    {
+        "birth", "birthday", "birthdate", "dob", "born", "expiry", "expires", "expire",
+        "expired", "expiration", "exp", "created", "create", "creation", "inserted", "insert",
+        "insertion", "added", "add", "entered", "entry", "modified", "modify", "modification",
+        "updated", "update", "edited", "changed", "called", "contacted", "dialed", "dialled",
+        "texted", "messaged", "emailed", "mailed", "sent", "send", "due", "start", "started",
+        "starts", "begin", "began", "end", "ended", "ends", "finish", "finished", "payment",
+        "payments", "paid", "pay", "billing", "billed", "invoice", "invoiced", "ship",
+        "shipped", "shipping", "shipment", "delivery", "delivered", "order", "ordered",
+        "orders", "purchase", "purchased", "sale", "sold", "optin", "signup", "subscribe",
+        "subscribed", "subscription", "registered", "registration", "enrolled", "enrollment",
+        "joined", "activated", "activation", "processed", "completed", "closed", "resolved",
+        "effective", "imported", "import", "uploaded", "upload", "loaded", "exported",
+        "export", "synced", "deleted", "removed", "scheduled", "appointment", "callback",
+        "renewal", "renewed", "hired", "hire", "visit", "visited", "login", "seen", "activity",
+    }
+)  # fmt: skip
+# Words naming another day unless the header names the request too: "Last Call Date" is not
+# the request date, "Last opt-out date" and "Consent revoked" are.
+_OTHER_UNLESS_REQUEST: Final = frozenset(
+    {"last", "first", "next", "previous", "prev", "call", "calls", "contact", "consent"}
+)
+# Words that name a day with no date word ("Received", "Requested", "Submitted"), as does
+# "on" or "at" after an event ("Opted out on", "Revoked at"), when every other word of the
+# header is one of _SAID_WITH_THEM ("Requested by" names a person, "Revoked" may be a yes/no).
+_DATED_ALONE: Final = frozenset({"received", "requested", "submitted", "rcvd", "recvd", "recd"})
+_ON_AT: Final = frozenset({"on", "at"})
+_SAID_WITH_THEM: Final = (
+    _REQUEST_WORDS | _SUBMITTED_WORDS | _DATE_FILLER | _OTHER_DAYS | _OTHER_UNLESS_REQUEST
+)
+_DATE_PHRASES: Final = (
+    (re.compile(r"\bdo not (?:call|contact|text|sms)\b"), "dnc"),
+    (re.compile(r"\bopt(?:ed|ing)? outs?\b"), "optout"),
+    (re.compile(r"\bopt(?:ed|ing)? ins?\b"), "optin"),
+    (re.compile(r"\bsign(?:ed)? ups?\b"), "signup"),
+)
+_DATE_ALIASES: Final = {
+    "optedout": "optout",
+    "optouts": "optout",
+    "optedin": "optin",
+    "donotcall": "dnc",
+    "donotcontact": "dnc",
+}
+_CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _date_tokens(text: str) -> set[str]:
+    """The words of a header as ranked here: "optOutDate" and "Opted-out date" both give
+    {"optout", "date"}, "Do Not Call date" {"dnc", "date"}."""
+    words = _words(_CAMEL.sub(" ", text))
+    for pattern, one_word in _DATE_PHRASES:
+        words = pattern.sub(one_word, words)
+    tokens: set[str] = set()
+    for token in words.split():
+        tokens.update(_unglued(_DATE_ALIASES.get(token, token)))
+    return tokens
+
+
+def _unglued(word: str) -> tuple[str, ...]:
+    """ "requestdate" → request, date; "datereceived" → date, received (a word ranked here
+    glued to "date"; "update" and "candidate" stay whole)."""
+    if word != "date" and word.endswith("date"):
+        rest = word[: -len("date")]
+    elif word != "date" and word.startswith("date"):
+        rest = word[len("date") :]
+    else:
+        return (word,)
+    rest = _DATE_ALIASES.get(rest, rest)
+    return (rest, "date") if rest in _SAID_WITH_THEM and len(rest) > 1 else (word,)
+
+
+@lru_cache(maxsize=1024)
+def request_date_rank(text: str) -> DateRank | None:
+    """How surely the header ``text`` names the day of the consumer's request; None if it
+    names no day at all.
+
+    A header names a day when it has a date word ("Date", "Opt-out dt", "Timestamp",
+    "When", "DOB") or is only words such as "Received" and "Requested on". Then: a word
+    naming another day (birth, expiry, created, inserted, added, updated, called, sent, due,
+    start, end, payment, ship, order, …) makes it :attr:`DateRank.OTHER`, as does "last",
+    "first", "call", "contact" or "consent" unless it also names the request; a word naming
+    the request (request, received, opt-out, unsubscribe, revoke, stop, DNC, do not call, …)
+    makes it :attr:`DateRank.REQUEST`; "submitted" :attr:`DateRank.SUBMITTED`; a date and
+    filler only ("Date", "Date/Time (UTC)") :attr:`DateRank.BARE`; any other word ("Invoice
+    Date", "Hire date") names some other day: :attr:`DateRank.OTHER`.
+    """
+    tokens = _date_tokens(text)
+    if not tokens & _DATE_WORDS:
+        dated = tokens & _DATED_ALONE or (tokens & _ON_AT and tokens - _DATE_FILLER)
+        if not dated or not tokens <= _SAID_WITH_THEM:
+            return None
+    if tokens & _OTHER_DAYS:
+        return DateRank.OTHER
+    if tokens & _REQUEST_WORDS:
+        return DateRank.REQUEST
+    if tokens & _OTHER_UNLESS_REQUEST:
+        return DateRank.OTHER
+    if tokens & _SUBMITTED_WORDS:
+        return DateRank.SUBMITTED
+    if tokens <= _DATE_WORDS | _DATE_FILLER:
+        return DateRank.BARE
+    return DateRank.OTHER
+
+
 @lru_cache(maxsize=1024)
 def _header_match(text: str) -> tuple[Role, bool] | None:
     """The role a header names and whether the name matched exactly."""
@@ -105,6 +240,11 @@ def _header_match(text: str) -> tuple[Role, bool] | None:
     if "country" in tokens and "code" in tokens:
         return Role.PHONE_CODE, True
     for role, keys in _WORDS:
+        if role is Role.REQUEST_DATE:
+            rank = request_date_rank(text)
+            if rank is not None:  # a header naming another day names no other role either
+                return (role, rank is DateRank.REQUEST) if rank else None
+            continue
         if tokens & keys:
             if role is Role.PHONE and tokens & _NOT_PHONE:
                 continue
@@ -287,6 +427,8 @@ def propose_mapping(
         if role is Role.PHONE_CODE and _code_fraction(data, index) < CODE_SHARE:
             continue  # a "Country" column of names no code reads as would fail every row
         score = 2.0 if exact else 1.0
+        if role is Role.REQUEST_DATE:
+            score = float(request_date_rank(text) or 0)  # the best; of equals, the first
         if role is Role.PHONE:
             score += 4 * phone_like[index]
             if phone_like[index] == 0 and any(f > 0.5 for f in phone_like):
@@ -412,6 +554,35 @@ def unread_code_columns(
         values = _code_values(data, index)
         codes = sum(1 for v in values if phones.normalize_code(v) is not None)
         found.append(UnreadCodeColumn(index, codes, len(values)))
+    return found
+
+
+@dataclass(frozen=True)
+class DateColumn:
+    """A column whose header names a date, not read as the request date."""
+
+    index: int
+    rank: DateRank
+
+
+def other_date_columns(mapping: ColumnMapping) -> list[DateColumn]:
+    """Columns besides ``mapping.request_date`` (and the other mapped ones) whose headers name
+    a date, for a warning.
+
+    :func:`propose_mapping` reads the column :func:`request_date_rank` ranks highest (of
+    equals, the first, as for every role). Of the rest, one ranked as high as the one read is
+    a tie a person should settle; one ranked lower (a bare "Date" beside "Opt-out date") could
+    still be the request date; one of :attr:`DateRank.OTHER` is never read, and with no
+    request-date column read says why no row's lateness was checked.
+    """
+    used = {mapping.column(role) for role in Role}
+    found = []
+    for index, text in enumerate(mapping.headers):
+        if not text or index in used:
+            continue
+        rank = request_date_rank(text)
+        if rank is not None:
+            found.append(DateColumn(index, rank))
     return found
 
 
