@@ -4,6 +4,12 @@
 "not to exceed ten business days from the date of such request". Business days here are
 Monday-Friday minus US federal holidays (``holidays.US()``: the eleven federal holidays and
 their observed days). The day of receipt is not counted; the insertion day is.
+
+A two-digit year (``12/31/99``, ``2-Nov-26``) is read as the latest date with those last two
+digits that is not after the day the file is checked (:func:`parse_request_date`'s
+``not_after``, today by default), as a request cannot be received after it is honoured: on
+Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026 and ``12/31/26``
+Dec 31, 1926. When the later reading was at most a year away the row's note says so.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ _SEPT: Final = re.compile(r"\bsept\b", re.I)
 
 # "Nov 2, 2026", "2 November 2026", Excel's "2-Nov-26" (commas and dashes read as spaces).
 _NAMED_MONTH_FORMATS: Final = ("%b %d %Y", "%B %d %Y", "%d %b %Y", "%d %B %Y", "%d %b %y")
+# A two-digit year read a century back is noted when the later reading is this close ahead.
+_NEAR_FUTURE: Final = dt.timedelta(days=366)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +55,26 @@ class RequestDate:
     note: str = ""
 
 
-def _year(text: str) -> int:
-    year = int(text)
-    return year + 2000 if year < 100 else year
+def _two_digit_year(
+    year: int, month: int, day: int, not_after: dt.date
+) -> tuple[dt.date | None, dt.date | None]:
+    """The latest date whose year ends in ``year`` (0-99) not after ``not_after``, and the
+    reading a century later when that was a valid date after ``not_after`` (else None)."""
+    later = _safe(not_after.year - not_after.year % 100 + year, month, day)
+    if later is not None and later <= not_after:
+        return later, None
+    found = _safe(not_after.year - not_after.year % 100 + year - 100, month, day)
+    return found, later if found is not None else None
+
+
+def _century_note(found: dt.date, later: dt.date | None, not_after: dt.date) -> str:
+    """Why a two-digit year went a century back, when the later date was near ("" if not)."""
+    if later is None or later - not_after > _NEAR_FUTURE:
+        return ""
+    return (
+        f"its two-digit year is read as {found.year}, since {later:%b %d, %Y} would be after "
+        f"{not_after:%b %d, %Y}"
+    )
 
 
 def _safe(year: int, month: int, day: int) -> dt.date | None:
@@ -59,12 +84,14 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
-def parse_request_date(value: CellValue) -> RequestDate:
+def parse_request_date(value: CellValue, not_after: dt.date | None = None) -> RequestDate:
     """Read a date cell: a date/datetime, an Excel serial number, or a common date string
     (ISO, US month/day, European day.month, yyyymmdd, month names).
 
     ``11/02/2026`` and ``11-02-2026`` are read month-first (US); when the other order is also
-    a date the note says so. ``02.11.2026`` is read day-first (European).
+    a date the note says so. ``02.11.2026`` is read day-first (European). A two-digit year
+    is the latest such date not after ``not_after`` (default today): see the module's
+    docstring.
     """
     if value is None or value == "":
         return RequestDate(None)
@@ -78,34 +105,61 @@ def parse_request_date(value: CellValue) -> RequestDate:
         if _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
             return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
-            return _parse_text(str(int(value)))  # 20261102 typed as a number
+            return _parse_text(str(int(value)), not_after)  # 20261102 typed as a number
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
         return RequestDate(None, f"{shown!r} is not a date")
     if not isinstance(value, str):
         return RequestDate(None, f"{value!r} is not a date")
-    return _parse_text(value.strip())
+    return _parse_text(value.strip(), not_after)
+
+
+def _parse_text(text: str, not_after: dt.date | None) -> RequestDate:
+    # Only a two-digit year needs the day (and asking the clock costs as much as a parse).
+    return _read_any_year(text) or _read_two_digit_year(text, not_after or dt.date.today())
 
 
 @lru_cache(maxsize=4096)
-def _parse_text(text: str) -> RequestDate:
+def _read_any_year(text: str) -> RequestDate | None:
+    """The date ``text`` names, or None when it has a two-digit year (read with the day)."""
+    return _read(text, None)
+
+
+@lru_cache(maxsize=1024)
+def _read_two_digit_year(text: str, not_after: dt.date) -> RequestDate:
+    return _read(text, not_after) or RequestDate(None, f"{text!r} is not a date")
+
+
+def _read(text: str, not_after: dt.date | None) -> RequestDate | None:
+    """``text`` read as a date; None if it has a two-digit year and ``not_after`` is None."""
     if (m := _ISO.fullmatch(text)) is not None:
         found = _safe(int(m[1]), int(m[2]), int(m[3]))
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
     if (m := _SLASHED.fullmatch(text)) is not None:
-        first, second, year = int(m[1]), int(m[3]), _year(m[4])
-        us = _safe(year, first, second)
-        other = _safe(year, second, first)
+        first, second = int(m[1]), int(m[3])
+        us_later = other_later = None
+        if len(m[4]) == 4:
+            us = _safe(int(m[4]), first, second)
+            other = _safe(int(m[4]), second, first)
+        elif not_after is None:
+            return None
+        else:
+            us, us_later = _two_digit_year(int(m[4]), first, second, not_after)
+            other, other_later = _two_digit_year(int(m[4]), second, first, not_after)
         if us is not None and other is not None and us != other:
-            return RequestDate(
-                us,
+            note = (
                 f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month/day); "
-                f"it could be {other:%b %d, %Y}",
+                f"it could be {other:%b %d, %Y}"
             )
-        if us is not None:
-            return RequestDate(us)
-        if other is not None:
-            return RequestDate(other, f"{text!r} read as day/month: {other:%b %d, %Y}")
-        return RequestDate(None, f"{text!r} is not a date")
+        elif us is not None:
+            note = ""
+        elif other is not None:
+            us, us_later = other, other_later
+            note = f"{text!r} read as day/month: {other:%b %d, %Y}"
+        else:
+            return RequestDate(None, f"{text!r} is not a date")
+        if not_after is not None and (century := _century_note(us, us_later, not_after)):
+            note = f"{note}; {century}" if note else f"{text!r}: {century}"
+        return RequestDate(us, note)
     if (m := _DOTTED.fullmatch(text)) is not None:
         found = _safe(int(m[3]), int(m[2]), int(m[1]))
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
@@ -116,10 +170,10 @@ def _parse_text(text: str) -> RequestDate:
     if _is_number(text):
         number = parse_request_date(float(text))
         return number if number.date is not None else RequestDate(None, f"{text!r} is not a date")
-    return _parse_named_month(text)
+    return _parse_named_month(text, not_after)
 
 
-def _parse_named_month(text: str) -> RequestDate:
+def _parse_named_month(text: str, not_after: dt.date | None) -> RequestDate | None:
     words = _TRAILING_TIME.sub("", text)
     weekday = _WEEKDAY.match(words)
     if weekday is not None:
@@ -131,15 +185,23 @@ def _parse_named_month(text: str) -> RequestDate:
             found = dt.datetime.strptime(cleaned, fmt).date()
         except ValueError:
             continue
+        century = ""
+        if fmt.endswith("%y"):  # strptime's own pivot reads 68 as 2068
+            if not_after is None:
+                return None
+            read, later = _two_digit_year(found.year % 100, found.month, found.day, not_after)
+            if read is None:
+                continue
+            found, century = read, _century_note(read, later, not_after)
         if weekday is not None:
             given = weekday[1].casefold()
             if f"{found:%a}".casefold() != given:
-                return RequestDate(
-                    found,
+                note = (
                     f"{text!r} names the wrong weekday: {found:%b %d, %Y} is a {found:%A}; "
-                    "read as that date",
+                    "read as that date"
                 )
-        return RequestDate(found)
+                return RequestDate(found, f"{note}; {century}" if century else note)
+        return RequestDate(found, f"{text!r}: {century}" if century else "")
     return RequestDate(None, f"{text!r} is not a date")
 
 
