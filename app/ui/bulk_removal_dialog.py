@@ -176,6 +176,13 @@ class RemovalOptionsPage(QWizardPage):
         self.purpose_edit.setPlaceholderText("Blank: every purpose")
         self.purpose_warning = QLabel(PURPOSE_WARNING, self)
         self.purpose_warning.setWordWrap(True)
+        # Off: a row whose Scope/Campaign cells name another scope than the one above is
+        # invalid, as a removal never takes a scope nobody chose.
+        self.per_row_check = QCheckBox(
+            "Take each row's scope from the file's Scope or Campaign column (the scope above "
+            "for rows naming none)",
+            self,
+        )
         self.reason_edit = QLineEdit(self)
         self.reason_edit.setPlaceholderText("Required: why these numbers are removed (journaled)")
         self.name_edit = QLineEdit(self)
@@ -201,6 +208,7 @@ class RemovalOptionsPage(QWizardPage):
         form.addRow("Campai&gn", self.campaign_combo)
         form.addRow("P&urpose", self.purpose_edit)
         form.addRow("", self.purpose_warning)
+        form.addRow("", self.per_row_check)
         form.addRow("&Reason for removal", self.reason_edit)
         form.addRow("&Name of the job", self.name_edit)
         form.addRow("Requests at &once", self.concurrency_spin)
@@ -383,6 +391,7 @@ class BulkRemovalDialog(QWizard):
             scope=scope,
             phone_code=source.code_edit.text().strip() or "1",
             include_hidden=source.hidden_check.isChecked(),
+            scope_from_rows=self.options_page.per_row_check.isChecked(),
         )
 
     def start_job(self) -> JobHandle:

@@ -222,6 +222,7 @@ def test_campaign_column_ids_are_checked_against_the_service(
     dialog.source_page.browse_button.click()
     dialog.next()
     dialog.options_page.reason_edit.setText("Vendor file 12")
+    dialog.options_page.per_row_check.setChecked(True)  # the file's Campaign column decides
     qtbot.waitUntil(lambda: dialog.options_page.count == 2, timeout=TIMEOUT)
     with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
         dialog.next()
@@ -230,6 +231,29 @@ def test_campaign_column_ids_are_checked_against_the_service(
     assert (summary["removed"], summary["invalid"], summary["failed"]) == (1, 1, 0)
     left = {r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")}
     assert left == {"2025550002"}
+
+
+def test_a_campaign_column_does_not_decide_the_scope_unless_asked(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    campaign = session.api.campaigns()[0].id
+    sandbox.bulk_seed_dnc([("2025550001", "1", campaign, "", ""), ("2025550001", "1", "0", "", "")])
+    file = tmp_path / "remove.csv"
+    file.write_text(f"Phone,Campaign\n2025550001,{campaign}\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: (str(file), "")))
+    dialog = dialog_for(qtbot, session, runner)
+    dialog.source_page.browse_button.click()
+    dialog.next()
+    dialog.options_page.reason_edit.setText("Vendor file 13")  # the scope stays Global
+    assert not dialog.options_page.per_row_check.isChecked()
+    qtbot.waitUntil(lambda: dialog.options_page.count == 1, timeout=TIMEOUT)
+    with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+        dialog.next()
+    summary = finished.args[0]
+    # The row names campaign X, the removal is global: invalid, and both entries stay.
+    assert (summary["removed"], summary["invalid"]) == (0, 1)
+    assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 2
 
 
 def test_more_than_a_hundred_numbers_need_the_count_typed(
