@@ -30,6 +30,7 @@ from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
     Role,
+    other_date_columns,
     other_phone_columns,
     propose_from_preview,
     propose_under_header,
@@ -48,6 +49,7 @@ from app.core.staging_notes import (
     noted,
     notes_sentences,
     other_columns_sentence,
+    other_dates_sentence,
     unread_code_sentence,
     watched,
 )
@@ -269,6 +271,10 @@ def stage(
                     warnings.append(other_columns_sentence(mapping, others, kind))
             for unread in unread_code_columns(mapping, preview):
                 warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
+            if kind == "import":  # a removal counts no days to insertion
+                dates = other_dates_sentence(mapping, other_date_columns(mapping))
+                if dates:
+                    warnings.append(dates)
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(
             target=settings.target,

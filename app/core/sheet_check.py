@@ -686,7 +686,9 @@ class _Checker:
     ) -> tuple[dt.date | None, int | None, bool, str]:
         if self.m.request_date is None:
             return None, None, False, ""
-        parsed = parse_request_date(_cell(cells, self.m.request_date))
+        parsed = parse_request_date(
+            _cell(cells, self.m.request_date), not_after=self.o.insertion_date
+        )
         if parsed.date is None:
             return None, None, False, parsed.note
         days = business_days_between(parsed.date, self.o.insertion_date)

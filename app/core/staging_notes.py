@@ -36,6 +36,8 @@ from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_r
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_mapping import (
     ColumnMapping,
+    DateColumn,
+    DateRank,
     Role,
     UnreadCodeColumn,
     column_letter,
@@ -434,6 +436,35 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
         f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
         f"is read. To {_take(kind, many)} too, run the file again with --phone-column "
         f"column:{column_letter(others[0])}."
+    )
+
+
+def other_dates_sentence(mapping: ColumnMapping, dates: list[DateColumn]) -> str:
+    """What an import says of date columns not read as the day the request was received
+    (``""``: nothing to say). The days to insertion, and so lateness, are counted from that
+    day, so a reader who meant another column must hear which one was read."""
+    if mapping.request_date is None:
+        named = [_column(mapping.headers, d.index) for d in dates]
+        if not named:
+            return ""
+        listed = joined(named)
+        return (
+            f"{listed[0].upper()}{listed[1:]} {'name' if len(named) > 1 else 'names'} another "
+            "date than the day the request was received, so no request date was read and no "
+            "row's lateness was checked; head the column of request dates as 'Date received' "
+            "or 'Request date' to have it read."
+        )
+    read = _column(mapping.headers, mapping.request_date)
+    could = [_column(mapping.headers, d.index) for d in dates if d.rank > DateRank.OTHER]
+    if not could:
+        return ""
+    listed = joined(could)
+    many = len(could) > 1
+    return (
+        f"{listed[0].upper()}{listed[1:]} could also {'be' if not many else 'each be'} the day "
+        f"the request was received, but only {read} is read for it (the days to insertion and "
+        "lateness count from it); if another is meant, give it the header 'Date received' and "
+        "run the file again."
     )
 
 
