@@ -99,11 +99,44 @@ def execute(
         if ended in (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN):
             lock.ended = str(ended)
             return JobStatus(ended)
+        _refuse_another_service(meta, session)
         store.set_meta({"ran_from": os.path.realpath(store.path), "ran_at": utc_now()})
         _keep_others_report(store)
         status = _execute(store, session, send, concurrency, control, progress)
         lock.ended = status.value
         return status
+
+
+class JobOnAnotherService(job_lock.JobBusy):
+    """The job was started on another service than the session's; ``str()`` is one sentence.
+
+    A :class:`~app.core.job_lock.JobBusy` for its callers: nothing was sent, and resuming it
+    here is not the way on (the sentence names the service that is).
+    """
+
+
+def _service(base_url: str) -> str:
+    """A service address as it compares: no trailing slash or /v1, scheme and host lowercase."""
+    url = base_url.strip().rstrip("/")
+    if url.endswith("/v1"):
+        url = url[: -len("/v1")]
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    return f"{scheme.lower()}{sep}{host.lower()}{slash}{path}"
+
+
+def _refuse_another_service(meta: dict[str, Any], session: Session) -> None:
+    """A job's rows go to the service it was started on: half a job on one account and half
+    on another, under a report naming the first, is false evidence."""
+    started_on = str(meta.get("base_url") or "")
+    here = session.connection.base_url
+    if not started_on or _service(started_on) == _service(here):
+        return
+    named = f" (connection {meta['connection']!r})" if meta.get("connection") else ""
+    raise JobOnAnotherService(
+        f"Job {meta.get('job_id', '')} was started on {started_on}{named}, not on {here}; "
+        "its rows go only to the service it was started on, so resume it there."
+    )
 
 
 def others_report(store: JobStore) -> Path | None:
