@@ -18,7 +18,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from app.api.concurrency import MAX_CONCURRENCY, bounded_map
-from app.api.errors import ApiError, AuthError, TransportError
+from app.api.errors import (
+    ApiError,
+    AuthError,
+    RateLimitedError,
+    ServerError,
+    TransportError,
+)
+from app.api.paging import Cancelled
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 
 DEFAULT_CONCURRENCY = 8
@@ -86,11 +93,15 @@ class JobProgress:
 
 @dataclass
 class _Held:
-    """Rows whose request got no answer, held until we know whether the service is gone."""
+    """Rows whose request got no answer, or only the service's failures (HTTP 5xx, 429 after
+    the client's retries), held until we know whether the service is gone: a few end failed
+    when answers resume; a run of them stops the job for a resume instead of failing every
+    row left."""
 
+    # (row, the message it ends with if it ends failed)
     rows: list[tuple[JobRow, str]] = field(default_factory=list)
-    # Rows whose request may have reached the service (it was sent; only the answer is missing).
-    maybe_sent: set[int] = field(default_factory=set)
+    last: str = ""  # the last error's text, for the reason the job stopped
+    refused: bool = False  # the last one was an answer (5xx, 429), not a missing one
 
 
 class JobRunner:
@@ -169,16 +180,21 @@ class JobRunner:
             pause=control.paused,
         ):
             row, resent = done.item
+            if isinstance(done.error, Cancelled):
+                # Stopped before its first attempt was sent: pending again, for a resume.
+                self.store.mark_pending(row.seq)
+                continue
             result = self._result(done.result, done.error, resent)
             if result is None:
-                # No answer: keep the row "sending" (resent on resume) unless answers resume.
-                held.rows.append((row, _error_text(done.error)))
-                if not isinstance(done.error, TransportError) or done.error.sent:
-                    held.maybe_sent.add(row.seq)
+                # No answer, or the service failing: keep the row "sending" (resent on resume)
+                # unless answers resume.
+                held.rows.append((row, _held_message(done.error)))
+                held.last = _error_text(done.error)
+                held.refused = not isinstance(done.error, TransportError)
                 if len(held.rows) >= max(UNREACHABLE_AFTER, 2 * self.concurrency):
+                    what = "kept failing" if held.refused else "stopped answering"
                     self.abort_reason = (
-                        f"The service stopped answering ({held.rows[-1][1]}); "
-                        "the job was stopped and can be resumed."
+                        f"The service {what} ({held.last}); the job was stopped and can be resumed."
                     )
                     control.stop.set()
                 continue
@@ -219,19 +235,10 @@ class JobRunner:
         return status
 
     def _flush_held(self, held: _Held) -> None:
-        for row, text in held.rows:
-            message = f"no answer from the service: {text}"
-            if row.seq in held.maybe_sent:
-                # A write whose answer was lost may still have been done: a compliance officer
-                # must not read "failed" as "the list is unchanged".
-                message += (
-                    "; the request was sent, so the service may have done it before the answer "
-                    "was lost"
-                )
+        for row, message in held.rows:
             self.store.mark_done(row.seq, Outcome.FAILED, _with_staged(row, message))
             self._count(Outcome.FAILED)
         held.rows.clear()
-        held.maybe_sent.clear()
 
     def _count(self, outcome: Outcome) -> None:
         self.counts[outcome.value] = self.counts.get(outcome.value, 0) + 1
@@ -244,8 +251,8 @@ class JobRunner:
         if error is None:
             assert result is not None
             return result
-        if isinstance(error, TransportError):
-            return None
+        if isinstance(error, TransportError | ServerError | RateLimitedError):
+            return None  # held: see _Held
         if isinstance(error, ApiError):
             code = "" if error.code is None else str(error.code)
             return RowResult(Outcome.FAILED, error.describe(), code)
@@ -269,6 +276,20 @@ def _with_staged(row: JobRow, message: str) -> str:
     if not row.message:
         return message
     return f"{row.message}; {message}" if message else row.message
+
+
+def _held_message(error: BaseException | None) -> str:
+    """What a held row says if it ends failed."""
+    if isinstance(error, TransportError):
+        message = f"no answer from the service: {_error_text(error)}"
+        if error.sent:
+            # A write whose answer was lost may still have been done: a compliance officer
+            # must not read "failed" as "the list is unchanged".
+            message += (
+                "; the request was sent, so the service may have done it before the answer was lost"
+            )
+        return message
+    return _error_text(error)  # a 5xx or 429: its own words (and whether it may be done)
 
 
 def _error_text(error: BaseException | None) -> str:

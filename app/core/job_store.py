@@ -351,6 +351,23 @@ class JobStore:
                 self._rollback(done)
                 raise
 
+    def mark_pending(self, seq: int) -> None:
+        """Put ``seq`` back to pending: it was stopped before its request was sent, so a resume
+        sends it as a first send (not "sent again"). Committed now, with the queued outcomes."""
+        with self._lock:
+            done = self._take_done()
+            try:
+                self._db.execute("BEGIN")
+                self._write(done)
+                self._db.execute(
+                    "UPDATE rows SET state = ? WHERE seq = ? AND state = ?",
+                    (RowState.PENDING.value, seq, RowState.SENDING.value),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback(done)
+                raise
+
     def mark_done(self, seq: int, outcome: Outcome, message: str = "", code: str = "") -> None:
         """Record an outcome; it is committed with the next :meth:`mark_sending` or
         :meth:`flush`, so a crash in between only means that row is sent again (idempotent).
