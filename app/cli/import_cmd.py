@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -429,9 +430,17 @@ def run_job_command(
         if args.resume:
             refuse_new_job_options(args)
             try:
-                store = JobStore(JobStore.locate(paths.jobs_dir, args.resume))
+                located = JobStore.locate(paths.jobs_dir, args.resume)
+                store = JobStore(located)
+                store.meta()
             except FileNotFoundError as exc:
                 raise CliError(f"There is no job {args.resume!r} to resume.", EXIT_USAGE) from exc
+            except sqlite3.DatabaseError as exc:
+                raise CliError(
+                    f"{located} is not a DNC Desk job file, or it is damaged ({exc}); nothing "
+                    "was sent.",
+                    EXIT_USAGE,
+                ) from exc
             meta = store.meta()
             kind = "import" if command == "import" else "removal"
             if meta.get("kind") != kind:
@@ -509,6 +518,8 @@ def run_job_command(
         if show is not None:
             print(file=sys.stderr)
         if aborted:
+            if not aborted.rstrip().endswith((".", "!", "?")):
+                aborted = aborted.rstrip() + "."  # a service's own words may end bare
             sentence = f"{aborted} Resume with: {resume_hint(command, store)}"
             if args.json:
                 emit_json(

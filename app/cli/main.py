@@ -93,6 +93,31 @@ def _chosen_subcommand(argv: Sequence[str]) -> str | None:
 EXIT_BROKEN_PIPE = 141
 
 
+def _last_resort(exc: BaseException) -> str | None:
+    """One sentence for a failure no command turned into one: the app's own files (a job file
+    or the journal damaged, a data folder that cannot be written); None for anything else,
+    which stays a traceback (a bug to report)."""
+    import sqlite3
+
+    from app.core.journal import JournalError
+
+    if isinstance(exc, JournalError):
+        return str(exc)
+    if isinstance(exc, sqlite3.DatabaseError):
+        return (
+            f"A file of the app's could not be read ({exc}): it is damaged or not a DNC Desk "
+            "file (a job file, the change journal, a snapshot)."
+        )
+    if isinstance(exc, PermissionError | IsADirectoryError | NotADirectoryError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return (
+            f"{exc.strerror or exc}{where}: the app could not use that file or folder; check "
+            "that the data folder (XDG_DATA_HOME or DNC_DESK_DATA_DIR) and the paths given "
+            "can be written."
+        )
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == [SHEET_WORKER_FLAG]:
@@ -123,6 +148,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, sys.stdout.fileno())
                 return EXIT_BROKEN_PIPE
+            except Exception as exc:  # the last word is one sentence, not a traceback
+                sentence = _last_resort(exc)
+                if sentence is None:
+                    raise
+                return fail(sentence)
     if args.self_test:
         from app.cli.self_test import run_self_test
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import socket
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,8 @@ def test_cannot_run_gives_one_sentence(
     out = capsys.readouterr()
     # A token that may read but not write: the job stops at the first refusal, resumable.
     assert code == 1 and "refused the token" in out.err and "--resume" in out.err
+    # The service's own words end the first sentence with a full stop before the hint.
+    assert re.search(r"[.!?] Resume with: ", out.err), out.err
     stopped = json.loads(out.out)
     assert stopped["status"] == "paused" and stopped["inserted"] == 0 and stopped["pending"] == 3
 
