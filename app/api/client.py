@@ -217,10 +217,11 @@ class ApiClient:
         purpose: str = "",
         already_present_ok: bool = True,
         cancel: threading.Event | None = None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
         """Add a number; with ``already_present_ok`` an existing entry counts as done."""
         params = _insert_params(phone_number, phone_code, scope, reason, purpose)
-        return self._insert("/dnc/insert", params, already_present_ok, cancel)
+        return self._insert("/dnc/insert", params, already_present_ok, cancel, stop_before_send)
 
     def update_dnc(
         self,
@@ -256,6 +257,7 @@ class ApiClient:
         lead_status: str | None = None,
         not_found_ok: bool = False,
         cancel: threading.Event | None = None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
         """Remove a number from one scope (for purpose scope: every purpose).
 
@@ -274,7 +276,9 @@ class ApiClient:
             params["update_lead_status"] = True
             params["lead_status"] = lead_status
         try:
-            _, attempts = self._t.call(path, params, idempotent=True, cancel=cancel)
+            _, attempts = self._t.call(
+                path, params, idempotent=True, cancel=cancel, stop_before_send=stop_before_send
+            )
         except NotFoundError as exc:
             if not not_found_ok:
                 raise
@@ -323,9 +327,12 @@ class ApiClient:
         purpose: str = "",
         already_present_ok: bool = True,
         cancel: threading.Event | None = None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
         params = _insert_params(phone_number, phone_code, scope, reason, purpose)
-        return self._insert("/sms-opt-out/insert", params, already_present_ok, cancel)
+        return self._insert(
+            "/sms-opt-out/insert", params, already_present_ok, cancel, stop_before_send
+        )
 
     def update_sms(
         self,
@@ -355,10 +362,17 @@ class ApiClient:
         return WriteResult(WriteStatus.DONE, str(data.get("id", record_id)), attempts)
 
     def _insert(
-        self, path: str, params: Params, already_present_ok: bool, cancel: threading.Event | None
+        self,
+        path: str,
+        params: Params,
+        already_present_ok: bool,
+        cancel: threading.Event | None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
         try:
-            body, attempts = self._t.call(path, params, idempotent=True, cancel=cancel)
+            body, attempts = self._t.call(
+                path, params, idempotent=True, cancel=cancel, stop_before_send=stop_before_send
+            )
         except ConflictError as exc:
             if not already_present_ok:
                 raise

@@ -101,14 +101,20 @@ class RequestPacer:
         self._next = 0.0
         self._lock = threading.Lock()
 
-    def wait(self, cancel: threading.Event | None = None) -> None:
+    def wait(
+        self, cancel: threading.Event | None = None, stop: threading.Event | None = None
+    ) -> None:
+        """Wait for the next free slot; raises Cancelled once ``cancel`` or ``stop`` is set."""
         with self._lock:
             now = time.monotonic()
             slot = max(now, self._next)
             self._next = slot + self.interval
         pause = slot - time.monotonic()
         if pause > 0:
-            _sleep(pause, cancel)
+            if cancel is not None and stop is not None:
+                _sleep_either(pause, cancel, stop)
+            else:
+                _sleep(pause, cancel or stop)
 
 
 def _sleep(seconds: float, cancel: threading.Event | None) -> None:
@@ -116,6 +122,21 @@ def _sleep(seconds: float, cancel: threading.Event | None) -> None:
         time.sleep(seconds)
     elif cancel.wait(seconds):
         raise Cancelled
+
+
+# How often a wait watching two events looks at the second.
+_POLL = 0.02
+
+
+def _sleep_either(seconds: float, first: threading.Event, second: threading.Event) -> None:
+    """Sleep ``seconds``; raises Cancelled as soon as either event is set."""
+    end = time.monotonic() + seconds
+    while not (first.is_set() or second.is_set()):
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        first.wait(min(left, _POLL))
+    raise Cancelled
 
 
 def encode_params(params: Params) -> dict[str, str]:
@@ -272,8 +293,14 @@ class Transport:
         *,
         idempotent: bool,
         cancel: threading.Event | None = None,
+        stop_before_send: threading.Event | None = None,
     ) -> tuple[Any, int]:
         """POST ``path`` and return (decoded body, attempts used).
+
+        ``cancel`` raises :class:`Cancelled` before any attempt and during any wait (the
+        pacer's, the backoff before a retry). ``stop_before_send`` does so only before the
+        first attempt is sent (including while it waits for its pacing slot): once a request
+        may have reached the service its retries are never cut short, so its outcome is known.
 
         Reads and idempotent writes are retried on timeouts, dropped connections, 429 and
         5xx; other writes only when the request provably never reached the service.
@@ -288,10 +315,11 @@ class Transport:
         answer_lost = False
         while True:
             attempt += 1
-            if cancel is not None and cancel.is_set():
+            stop = stop_before_send if attempt == 1 else None
+            if (cancel is not None and cancel.is_set()) or (stop is not None and stop.is_set()):
                 raise Cancelled
             if self.pacer is not None:
-                self.pacer.wait(cancel)
+                self.pacer.wait(cancel, stop)
             try:
                 return self._send(path, body), attempt
             except ApiError as exc:

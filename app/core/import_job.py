@@ -7,6 +7,7 @@ An entry the list already has counts as done ("already present"), never as a fai
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -42,8 +43,15 @@ def stage_import(
     )
 
 
-def insert_sender(session: Session, target: Target, job_id: str, note: str) -> SendFn:
-    """The function that sends one row of an import job."""
+def insert_sender(
+    session: Session, target: Target, job_id: str, note: str, stop: threading.Event | None = None
+) -> SendFn:
+    """The function that sends one row of an import job.
+
+    ``stop`` (the job's :attr:`JobControl.stop`) cancels a row's insert while it waits for its
+    turn under the rate limit, never once its first attempt was sent: the row is then pending
+    again, and its journal intent ``not_attempted``.
+    """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
 
     def send(row: JobRow, resent: bool) -> RowResult:
@@ -55,6 +63,7 @@ def insert_sender(session: Session, target: Target, job_id: str, note: str) -> S
             purpose=row.purpose,
             job=job_id,
             note=note,
+            stop_before_send=stop,
         )
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is WriteStatus.ALREADY_PRESENT:
@@ -84,7 +93,11 @@ def run_import(
     """Send every unfinished row of the import job in ``store``; returns its new status."""
     meta = store.meta()
     send = insert_sender(
-        session, Target(meta["target"]), str(meta["job_id"]), str(meta.get("note", ""))
+        session,
+        Target(meta["target"]),
+        str(meta["job_id"]),
+        str(meta.get("note", "")),
+        control.stop if control is not None else None,
     )
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress

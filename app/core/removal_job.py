@@ -19,6 +19,7 @@ Whenever a purpose-scope delete is sent, the journal's ``before`` holds every en
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -88,11 +89,14 @@ def other_purposes_refusal(others: list[str]) -> str:
 
 
 def _purpose_check(
-    session: Session, row: JobRow, scope: Scope
+    session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
 ) -> tuple[list[DncEntry], RowResult | None]:
-    """The number's purpose entries, and the row's result if the delete must not be sent."""
+    """The number's purpose entries, and the row's result if the delete must not be sent.
+
+    The look-up only reads, so ``stop`` cancels it at any point (raising Cancelled).
+    """
     try:
-        entries = purpose_entries(session.api, row.national, row.phone_code)
+        entries = purpose_entries(session.api, row.national, row.phone_code, cancel=stop)
     except TransportError as exc:
         # Only the look-up went unanswered: the row is held and resent like any unanswered
         # row, but its message must not say the delete may have been done.
@@ -117,12 +121,25 @@ def _purpose_check(
     return entries, RowResult(Outcome.FAILED, other_purposes_refusal(others))
 
 
-def delete_sender(session: Session, job_id: str, note: str, lead_status: str) -> SendFn:
+def delete_sender(
+    session: Session,
+    job_id: str,
+    note: str,
+    lead_status: str,
+    stop: threading.Event | None = None,
+) -> SendFn:
+    """The function that sends one row of a removal job.
+
+    ``stop`` (the job's :attr:`JobControl.stop`) cancels a row before its delete is sent (while
+    it waits for its turn under the rate limit, or during its purpose look-up), never once the
+    delete's first attempt was sent: the row is then pending again.
+    """
+
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         before: list[DncEntry] | None = None
         if scope.is_purpose:
-            before, refused = _purpose_check(session, row, scope)
+            before, refused = _purpose_check(session, row, scope, stop)
             if refused is not None:
                 return refused
         result = session.delete_dnc(
@@ -134,6 +151,7 @@ def delete_sender(session: Session, job_id: str, note: str, lead_status: str) ->
             not_found_ok=True,
             job=job_id,
             note=note,
+            stop_before_send=stop,
         )
         if result.status is WriteStatus.NOT_FOUND:
             if resent:
@@ -176,6 +194,7 @@ def run_removal(
         str(meta["job_id"]),
         str(meta.get("note", "")),
         str(meta.get("lead_status", "")),
+        control.stop if control is not None else None,
     )
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress

@@ -102,8 +102,13 @@ class Session:
         job: str,
         note: str,
         cancel: threading.Event | None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
-        """An insert into the DNC (``kind="dnc"``) or SMS opt-out (``"sms"``) list."""
+        """An insert into the DNC (``kind="dnc"``) or SMS opt-out (``"sms"``) list.
+
+        ``stop_before_send`` cancels the insert only until its first attempt is sent (see
+        :meth:`~app.api.transport.Transport.call`); the intent then ends ``not_attempted``.
+        """
         insert = self.api.insert_dnc if kind == "dnc" else self.api.insert_sms
         values = {
             "phone_number": phone_number,
@@ -123,6 +128,7 @@ class Session:
                 purpose=purpose,
                 already_present_ok=already_present_ok,
                 cancel=cancel,
+                stop_before_send=stop_before_send,
             ),
             phone=e164(phone_number, phone_code),
             after=values,
@@ -143,6 +149,7 @@ class Session:
         job: str = "",
         note: str = "",
         cancel: threading.Event | None = None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
         return self._insert(
             "dnc",
@@ -155,6 +162,7 @@ class Session:
             job,
             note,
             cancel,
+            stop_before_send,
         )
 
     def update_dnc(
@@ -209,6 +217,7 @@ class Session:
         job: str = "",
         note: str = "",
         cancel: threading.Event | None = None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
         """Remove a number from a scope; ``note`` is the removal reason the user gave.
 
@@ -244,6 +253,7 @@ class Session:
                 lead_status=lead_status,
                 not_found_ok=not_found_ok,
                 cancel=cancel,
+                stop_before_send=stop_before_send,
             ),
             phone=e164(phone_number, phone_code),
             before=recorded,
@@ -265,6 +275,7 @@ class Session:
         job: str = "",
         note: str = "",
         cancel: threading.Event | None = None,
+        stop_before_send: threading.Event | None = None,
     ) -> WriteResult:
         return self._insert(
             "sms",
@@ -277,6 +288,7 @@ class Session:
             job,
             note,
             cancel,
+            stop_before_send,
         )
 
     def update_sms(
