@@ -66,13 +66,17 @@ SCAN_CHUNK = 1 << 20
 MAX_FORMULAS = 10_000
 _P = rb"(?:[A-Za-z_][\w.-]*:)?"  # an optional namespace prefix, as in <x:row>
 _ROW_TAG = re.compile(rb"<" + _P + rb"row\b([^>]*)>")
-_ROW_NUMBER = re.compile(rb'\br\s*=\s*"(\d+)"')
-_HIDDEN = re.compile(rb'\bhidden\s*=\s*"(?:1|true)"')
+# A row's and a cell's attributes, in either quote (XML allows both; calamine reads both).
+_ROW_NUMBER = re.compile(rb"""\br\s*=\s*(["'])(\d+)\1""")  # group 2: the number
+_HIDDEN = re.compile(rb"""\bhidden\s*=\s*(["'])(?:1|true)\1""")
 # A row of zero height is hidden too, when the height is its own (customHeight): without it,
 # Excel sizes the row to its content, so ht="0" alone hides nothing.
-_ZERO_HINT = b'ht="0'
-_HEIGHT = re.compile(rb'\bht\s*=\s*"([^"]*)"')
-_CUSTOM_HEIGHT = re.compile(rb'\bcustomHeight\s*=\s*"(?:1|true)"')
+_ZERO_HINTS = (b'ht="0', b"ht='0")
+_HEIGHT = re.compile(rb"""\bht\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_CUSTOM_HEIGHT = re.compile(rb"""\bcustomHeight\s*=\s*(["'])(?:1|true)\1""")
+# A cell's tag and the row of its reference (r="B7", lower case too; empty if it has none):
+# calamine places the cell there.
+_CELL_ROW = re.compile(rb"<" + _P + rb"""c\b(?:[^>]*?\br\s*=\s*["'][A-Za-z]*(\d+)["'])?""")
 # Columns: <col min="3" max="5" hidden="1"/> in <cols>, which comes before <sheetData>.
 _COL_TAG = re.compile(rb"<" + _P + rb"col\b([^>]*)>")
 _SHEET_DATA = re.compile(rb"<" + _P + rb"sheetData\b")
@@ -211,15 +215,30 @@ class XmlScan:
     tests) write their visible data rows: with no ``ht``. So zeroHeight hides no row that
     holds data, and nothing is listed for it. Rows whose tag holds no cells are not listed
     either, whatever hides them: they hold nothing to read, and a sheet can hide a million.
+
+    A hidden row is listed under the numbers calamine gives its cells, which is where its
+    values arrive. ``r="N"`` on a row tag is optional: calamine numbers a row tag by its
+    ``r``, else as the previous row tag's number + 1 (the first one 1), empty tags such as
+    ``<row/>`` counted too, and places a cell by its own reference (``r="B7"``) if it has
+    one, else in its row tag's row. Writers omit ``r`` on every row, or on some (the rows
+    after a numbered one follow it), and may give cells references that skip rows their
+    row tags do not. So a row tag's number is counted where it has no ``r`` (only when a
+    hidden row needs it, or the chunk's last row tag has none), and a hidden row's cells are
+    read for their own rows. A hidden row cut by the end of a chunk stays open
+    (:attr:`_open`): the cells that start the next chunk are its own.
     """
 
     def __init__(self, zf: zipfile.ZipFile, part: str) -> None:
         self._zf = zf
         self._fh: IO[bytes] | None = zf.open(part)
         self._tail = b""
-        self._row_tag = b"<row"
-        self._numbered: bool | None = None  # do the row tags carry r="N"?
-        self.last = 0  # the number of the last row scanned
+        self._row_tag = b"<row"  # with the sheet's namespace prefix, once a row is seen
+        self._row_close = b"</row"
+        self._rows_seen = False
+        self.last = 0  # the number of the last row tag scanned, as calamine numbers it
+        # A hidden row whose end was not in the last chunk: its number, and the rows listed
+        # for its cells so far.
+        self._open: tuple[int, set[int]] | None = None
         self.hidden: list[int] = []
         self.formulas: list[tuple[int, int, str]] = []
         self.errors: list[tuple[int, int, str]] = []  # (row, column, "#N/A")
@@ -288,14 +307,21 @@ class XmlScan:
     def _chunk(self, buf: bytes) -> None:
         if self._head:
             self._columns(buf)
-        if self._numbered is None:
+        if not self._rows_seen:
             first = _ROW_TAG.search(buf)
             if first is None:
                 return
             self._row_tag = first.group(0)[: first.group(0).find(b"row") + 3]
-            self._numbered = _ROW_NUMBER.search(first.group(1)) is not None
+            self._row_close = b"</" + self._row_tag[1:]
+            self._rows_seen = True
         start = self.last
-        if b"hidden" in buf or _ZERO_HINT in buf:
+        if self._open is not None:
+            number, listed = self._open
+            end, closed = self._row_end(buf, 0)
+            self._cells(buf, 0, end, number, listed)
+            if closed:
+                self._open = None
+        if b"hidden" in buf or any(hint in buf for hint in _ZERO_HINTS):
             self._hidden_rows(buf, start)
         if (
             self._formula_count < MAX_FORMULAS
@@ -309,9 +335,10 @@ class XmlScan:
 
     def _hidden_rows(self, buf: bytes, start: int) -> None:
         """Note the rows of ``buf`` that hold cells and are hidden by hand or by a filter
-        (``hidden="1"``) or by a zero height of their own (see :class:`XmlScan`)."""
+        (``hidden="1"``) or by a zero height of their own (see :class:`XmlScan`); ``start``
+        is the number of the last row tag before ``buf``."""
         tags: dict[int, re.Match[bytes]] = {}  # a row's tag by where it starts
-        for hint in (b"hidden", _ZERO_HINT):
+        for hint in (b"hidden", *_ZERO_HINTS):
             position = buf.find(hint)
             while position >= 0:
                 tag_start = buf.rfind(b"<", 0, position)
@@ -320,23 +347,49 @@ class XmlScan:
                     if tag is not None and tag.end() > position and _row_hidden(tag.group(1)):
                         tags[tag_start] = tag
                 position = buf.find(hint, position + len(hint))
-        for tag_start in sorted(tags):
-            tag = tags[tag_start]
-            if self._empty(buf, tag):
-                continue
+        if not tags:
+            return
+        numbers: dict[int, int] = {}  # a row's number by where its tag starts
+        for tag_start, tag in tags.items():
             number = _ROW_NUMBER.search(tag.group(1))
             if number is not None:
-                self.hidden.append(int(number.group(1)))
-            else:
-                self.hidden.append(self._last_row(buf[: tag.end()], start))
+                numbers[tag_start] = int(number.group(2))
+        if len(numbers) < len(tags):  # some have no r="N": count the row tags up to them
+            last = start
+            for tag in _ROW_TAG.finditer(buf, 0, max(t.end() for t in tags.values())):
+                number = _ROW_NUMBER.search(tag.group(1))
+                last = int(number.group(2)) if number is not None else last + 1
+                if tag.start() in tags:
+                    numbers[tag.start()] = last
+        for tag_start in sorted(tags):
+            tag = tags[tag_start]
+            if tag.group(1).rstrip().endswith(b"/"):
+                continue  # <row …/>: no cells
+            listed: set[int] = set()
+            end, closed = self._row_end(buf, tag.end())
+            self._cells(buf, tag.end(), end, numbers[tag_start], listed)
+            if not closed:
+                self._open = numbers[tag_start], listed
 
-    def _empty(self, buf: bytes, tag: re.Match[bytes]) -> bool:
-        """Whether the row whose tag is ``tag`` holds no cells: ``<row …/>`` or
-        ``<row …></row>`` (a row whose end is not in ``buf`` may hold some)."""
-        if tag.group(1).rstrip().endswith(b"/"):
-            return True
-        after = buf[tag.end() : tag.end() + 64].lstrip()
-        return after.startswith(b"</" + self._row_tag[1:])
+    def _row_end(self, buf: bytes, begin: int) -> tuple[int, bool]:
+        """Where the row open at ``begin`` ends in ``buf`` (its closing tag, or the next row's
+        tag if it has none), and whether it does; else ``len(buf)`` and False."""
+        close = buf.find(self._row_close, begin)
+        bound = len(buf) if close < 0 else close
+        after = buf.find(self._row_tag, begin, bound)  # a row never closed (not well formed)
+        if after >= 0:
+            return after, True
+        return bound, close >= 0
+
+    def _cells(self, buf: bytes, begin: int, end: int, number: int, listed: set[int]) -> None:
+        """List the rows calamine places the cells of ``buf[begin:end]`` in: a cell's own
+        reference's row, else ``number``, its row tag's (each row once: ``listed``)."""
+        # Most often one row: its cells all name it, or none names any.
+        for digits in dict.fromkeys(_CELL_ROW.findall(buf, begin, end)):
+            row = int(digits) if digits else number
+            if row not in listed:
+                listed.add(row)
+                self.hidden.append(row)
 
     def _columns(self, buf: bytes) -> None:
         """Note the hidden columns (``hidden="1"`` or a width of zero) of ``<cols>``, which
@@ -405,17 +458,19 @@ class XmlScan:
                 return
 
     def _last_row(self, buf: bytes, last: int) -> int:
-        """The number of the last row tag in ``buf``, counting on from ``last``."""
-        if not self._numbered:
-            # Rows without r="…" (no known writer omits it): count them all.
-            for tag in _ROW_TAG.finditer(buf):
-                found = _ROW_NUMBER.search(tag.group(1))
-                last = int(found.group(1)) if found else last + 1
-            return last
+        """The number of the last row tag in ``buf``, the rows before it ending at ``last``:
+        its r="N", else counted on from the last row tag that has one (or from ``last``)."""
         start = buf.rfind(self._row_tag)
-        final = _ROW_TAG.match(buf, start) if start >= 0 else None
+        if start < 0:
+            return last
+        final = _ROW_TAG.match(buf, start)
         number = _ROW_NUMBER.search(final.group(1)) if final is not None else None
-        return int(number.group(1)) if number is not None else last
+        if number is not None:  # the usual case: every row tag says its number
+            return int(number.group(2))
+        for tag in _ROW_TAG.finditer(buf):
+            number = _ROW_NUMBER.search(tag.group(1))
+            last = int(number.group(2)) if number is not None else last + 1
+        return last
 
 
 def _row_hidden(attributes: bytes) -> bool:
@@ -427,7 +482,8 @@ def _row_hidden(attributes: bytes) -> bool:
     if height is None or _CUSTOM_HEIGHT.search(attributes) is None:
         return False
     try:
-        return float(height.group(1)) == 0
+        value = height.group(1) if height.group(1) is not None else height.group(2)
+        return float(value) == 0
     except ValueError:
         return False
 
