@@ -13,8 +13,11 @@ other purposes would have gone; a row naming a purpose the number is not listed 
 is for others, ends ``not_found`` and nothing is sent. Purposes are compared exactly, as the
 service stores them ("surveys" is another purpose than "Surveys"). A purpose scope without text
 means every purpose (only the whole job's scope can be that: the check refuses such a row).
-Whenever a purpose-scope delete is sent, the journal's ``before`` holds every entry looked up
-(id, purpose, reason, insert date), so each can be put back.
+A global or campaign row is looked up the same way (one search per row): a number not listed
+in that scope ends ``not_found`` with nothing sent, and the delete's journal ``before`` holds
+the entry it takes off (id, reason, insert date). Whenever a delete is sent, the journal's
+``before`` holds every entry looked up, so each can be put back and the opt-out's record
+outlives its removal.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from app.api.client import ApiClient
+from app.api.client import ApiClient, DncQuery
 from app.api.errors import TransportError
 from app.api.models import DncEntry, WriteStatus
 from app.api.scope import Scope
@@ -45,6 +48,7 @@ RESENT_NOT_FOUND = (
     "sent again after the job was interrupted; the number was no longer on the list "
     "(most likely removed by the first send)"
 )
+NOT_LISTED = "not on the list in this scope (looked up before the delete; nothing was sent)"
 
 
 class LeadStatusError(MappingError):
@@ -121,6 +125,20 @@ def _purpose_check(
     return entries, RowResult(Outcome.FAILED, other_purposes_refusal(others))
 
 
+def _scope_entries(
+    session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
+) -> list[DncEntry]:
+    """The number's entries in a global or campaign scope, looked up just before the delete:
+    the journal keeps what the delete takes off the list (its id, reason and insert date), as
+    the record of an opt-out must outlive its removal. A read, so ``stop`` cancels it."""
+    query = DncQuery(scope=scope, phone_number=row.national, phone_code=row.phone_code)
+    try:
+        return list(session.api.iter_dnc(query, cancel=stop))
+    except TransportError as exc:
+        # Only the look-up went unanswered: nothing was deleted (see _purpose_check).
+        raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
+
+
 def delete_sender(
     session: Session,
     job_id: str,
@@ -142,6 +160,12 @@ def delete_sender(
             before, refused = _purpose_check(session, row, scope, stop)
             if refused is not None:
                 return refused
+        else:
+            before = _scope_entries(session, row, scope, stop)
+            if not before:
+                # Nothing to take off (nor to journal): no delete is sent.
+                text = RESENT_NOT_FOUND if resent else NOT_LISTED
+                return RowResult(Outcome.NOT_FOUND, text)
         result = session.delete_dnc(
             row.national,
             row.phone_code,
@@ -167,7 +191,7 @@ def delete_sender(
                 text = "not on the list in this scope"
             return RowResult(Outcome.NOT_FOUND, text)
         parts = []
-        if before is not None and (purposes := removed_purposes_text(before)):
+        if scope.is_purpose and before is not None and (purposes := removed_purposes_text(before)):
             parts.append(purposes)
         if lead_status:
             parts.append(f"leads on this number set to {lead_status}")

@@ -35,6 +35,11 @@ FAST = RetryPolicy(attempts=4, base_delay=0.001, max_delay=0.002)
 NUMBERS = [f"20255501{i:02d}" for i in range(12)]
 LOST_SEED, LOST_NUMBER = 5, "2025550103"
 PLAIN_SEED, PLAIN_NUMBER = 14, "2025550106"
+# A removal looks each number up before its delete, so its requests (and faults) differ:
+# seed 5 loses the answer to row 3's delete, then answers 503; seed 28 fails row 3's look-up
+# with a 5xx (nothing deleted).
+REMOVAL_LOST_NUMBER = "2025550101"
+REMOVAL_PLAIN_SEED, REMOVAL_PLAIN_NUMBER = 28, "2025550101"
 SENT_BUT_LOST = "the request was sent, so the service may have done it before the answer was lost"
 
 
@@ -123,10 +128,10 @@ def test_removal_row_failed_with_503_after_a_lost_answer_says_it_may_be_removed(
     server = make_sandbox(seed=LOST_SEED)
     store = _removal(server, journal, tmp_path)
     (row,) = _failed(store)
-    assert row.national == LOST_NUMBER
+    assert row.national == REMOVAL_LOST_NUMBER
     assert row.message.startswith("/dnc/delete: the service failed with HTTP 50"), row.message
     assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}"), row.message
-    assert LOST_NUMBER not in _on_list(server)  # the first attempt removed it
+    assert REMOVAL_LOST_NUMBER not in _on_list(server)  # the first attempt removed it
     (error,) = _journal_failures(journal)
     assert error == row.message
 
@@ -149,12 +154,12 @@ def test_import_row_failed_with_plain_5xx_keeps_todays_message(
 def test_removal_row_failed_with_plain_5xx_keeps_todays_message(
     make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
 ) -> None:
-    server = make_sandbox(seed=PLAIN_SEED)
+    server = make_sandbox(seed=REMOVAL_PLAIN_SEED)
     store = _removal(server, journal, tmp_path)
     (row,) = _failed(store)
-    assert row.national == PLAIN_NUMBER
+    assert row.national == REMOVAL_PLAIN_NUMBER
     assert "HTTP 50" in row.message and "may have done it" not in row.message, row.message
-    assert PLAIN_NUMBER in _on_list(server)
+    assert REMOVAL_PLAIN_NUMBER in _on_list(server)
 
 
 def _scripted_import(

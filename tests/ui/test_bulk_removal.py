@@ -80,7 +80,9 @@ def test_pasted_numbers_removed_and_leads_restatused(
     shown = dialog.result_page.value_labels
     assert shown["removed"].text() == "2" and shown["not_found"].text() == "1"
     intents = [e for e in session.journal.query(job=summary["job"]) if e.phase == "intent"]
-    assert len(intents) == 3 and all(e.note == "Court order 2025-17" for e in intents)
+    # The number not on the list was looked up; no delete was sent (nor journaled) for it.
+    assert len(intents) == 2 and all(e.note == "Court order 2025-17" for e in intents)
+    assert all(len(e.before["entries"]) == 1 for e in intents)  # what each delete took off
     assert Path(summary["report"]).is_file()
 
 
