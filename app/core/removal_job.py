@@ -7,7 +7,7 @@ not on the list is reported as ``not_found``, not as an error.
 
 ``/dnc/delete`` in purpose scope removes the number's entry for *every* purpose. So before a
 purpose-scope row is sent, the number's purpose entries are looked up
-(:func:`~app.core.dnc_removal.purpose_entries`): a row naming one purpose (``purpose:Surveys``)
+(every purpose's entry): a row naming one purpose (``purpose:Surveys``)
 whose number is also listed for another purpose is not sent and ends ``failed``, saying which
 other purposes would have gone; a row naming a purpose the number is not listed for, while it
 is for others, ends ``not_found`` and nothing is sent. Purposes are compared exactly, as the
@@ -32,7 +32,6 @@ from app.api.models import DncEntry, WriteStatus
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
-    purpose_entries,
     purpose_names,
     quote_purposes,
     removed_purposes_text,
@@ -92,28 +91,35 @@ def other_purposes_refusal(others: list[str]) -> str:
     )
 
 
-def _purpose_check(
+def _entries(
     session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> tuple[list[DncEntry], RowResult | None]:
-    """The number's purpose entries, and the row's result if the delete must not be sent.
-
-    The look-up only reads, so ``stop`` cancels it at any point (raising Cancelled).
+) -> list[DncEntry]:
+    """What the delete of ``row`` in ``scope`` takes off the list, looked up just before it:
+    in a purpose scope every purpose's entry (the service deletes them all at once), else the
+    scope's own. The journal keeps them (id, reason, insert date), as the record of an opt-out
+    must outlive its removal. A read, so ``stop`` cancels it at any point (raising Cancelled).
     """
+    wanted = Scope.purpose("") if scope.is_purpose else scope
+    query = DncQuery(scope=wanted, phone_number=row.national, phone_code=row.phone_code)
     try:
-        entries = purpose_entries(session.api, row.national, row.phone_code, cancel=stop)
+        return list(session.api.iter_dnc(query, cancel=stop))
     except TransportError as exc:
         # Only the look-up went unanswered: the row is held and resent like any unanswered
         # row, but its message must not say the delete may have been done.
         raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
+
+
+def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
+    """The row's result when its purpose delete must not be sent, else None."""
     named = scope.purpose_text
     if not named or not entries:
         # No text: every purpose was asked for. Nothing listed: the delete answers "not
-        # found" (worded below, including after a lost answer or a resend).
-        return entries, None
+        # found" (worded by the caller, including after a lost answer or a resend).
+        return None
     # Exactly: the service keeps "surveys" as another purpose than "Surveys".
     others = [p for p in purpose_names(entries) if p != named]
     if not others:
-        return entries, None
+        return None
     if len(others) == len(purpose_names(entries)):
         # The asked purpose is not listed; deleting would only take the other purposes.
         text = (
@@ -121,22 +127,8 @@ def _purpose_check(
             f"{'purpose' if len(others) == 1 else 'purposes'} {quote_purposes(others)} "
             "were left on the list (nothing was sent)"
         )
-        return entries, RowResult(Outcome.NOT_FOUND, text)
-    return entries, RowResult(Outcome.FAILED, other_purposes_refusal(others))
-
-
-def _scope_entries(
-    session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> list[DncEntry]:
-    """The number's entries in a global or campaign scope, looked up just before the delete:
-    the journal keeps what the delete takes off the list (its id, reason and insert date), as
-    the record of an opt-out must outlive its removal. A read, so ``stop`` cancels it."""
-    query = DncQuery(scope=scope, phone_number=row.national, phone_code=row.phone_code)
-    try:
-        return list(session.api.iter_dnc(query, cancel=stop))
-    except TransportError as exc:
-        # Only the look-up went unanswered: nothing was deleted (see _purpose_check).
-        raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
+        return RowResult(Outcome.NOT_FOUND, text)
+    return RowResult(Outcome.FAILED, other_purposes_refusal(others))
 
 
 def delete_sender(
@@ -155,17 +147,14 @@ def delete_sender(
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
-        before: list[DncEntry] | None = None
-        if scope.is_purpose:
-            before, refused = _purpose_check(session, row, scope, stop)
-            if refused is not None:
-                return refused
-        else:
-            before = _scope_entries(session, row, scope, stop)
-            if not before:
-                # Nothing to take off (nor to journal): no delete is sent.
-                text = RESENT_NOT_FOUND if resent else NOT_LISTED
-                return RowResult(Outcome.NOT_FOUND, text)
+        before = _entries(session, row, scope, stop)
+        refused = _purpose_refusal(scope, before) if scope.is_purpose else None
+        if refused is not None:
+            return refused
+        if not before and not scope.is_purpose:
+            # Nothing to take off (nor to journal): no delete is sent. (A purpose delete is
+            # sent and answers "not found", worded below.)
+            return RowResult(Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else NOT_LISTED)
         result = session.delete_dnc(
             row.national,
             row.phone_code,
@@ -191,7 +180,7 @@ def delete_sender(
                 text = "not on the list in this scope"
             return RowResult(Outcome.NOT_FOUND, text)
         parts = []
-        if scope.is_purpose and before is not None and (purposes := removed_purposes_text(before)):
+        if scope.is_purpose and (purposes := removed_purposes_text(before)):
             parts.append(purposes)
         if lead_status:
             parts.append(f"leads on this number set to {lead_status}")
