@@ -100,8 +100,6 @@ class _Held:
 
     # (row, the message it ends with if it ends failed)
     rows: list[tuple[JobRow, str]] = field(default_factory=list)
-    last: str = ""  # the last error's text, for the reason the job stopped
-    refused: bool = False  # the last one was an answer (5xx, 429), not a missing one
 
 
 class JobRunner:
@@ -189,12 +187,12 @@ class JobRunner:
                 # No answer, or the service failing: keep the row "sending" (resent on resume)
                 # unless answers resume.
                 held.rows.append((row, _held_message(done.error)))
-                held.last = _error_text(done.error)
-                held.refused = not isinstance(done.error, TransportError)
                 if len(held.rows) >= max(UNREACHABLE_AFTER, 2 * self.concurrency):
-                    what = "kept failing" if held.refused else "stopped answering"
+                    answered = not isinstance(done.error, TransportError)  # a 5xx or 429
+                    what = "kept failing" if answered else "stopped answering"
                     self.abort_reason = (
-                        f"The service {what} ({held.last}); the job was stopped and can be resumed."
+                        f"The service {what} ({_error_text(done.error)}); "
+                        "the job was stopped and can be resumed."
                     )
                     control.stop.set()
                 continue

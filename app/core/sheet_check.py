@@ -148,10 +148,8 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
     return value
 
 
-def _header(mapping: ColumnMapping, column: int | None) -> str:
+def _header(mapping: ColumnMapping, column: int) -> str:
     """A column as a person finds it: its header, else its letter."""
-    if column is None:
-        return ""
     header = mapping.headers[column] if column < len(mapping.headers) else ""
     return repr(header) if header else f"column {column_letter(column)}"
 
