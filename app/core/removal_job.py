@@ -18,17 +18,29 @@ in that scope ends ``not_found`` with nothing sent, and the delete's journal ``b
 the entry it takes off (id, reason, insert date). Whenever a delete is sent, the journal's
 ``before`` holds every entry looked up, so each can be put back and the opt-out's record
 outlives its removal.
+
+A row that re-statuses leads (the job has a lead status) also looks up, just before its delete,
+the leads the service will re-status (:func:`leads_to_restatus`); the delete's journal
+``before`` keeps them as ``leads`` (id, list id, old status) and the row's message lists them,
+so what the removal changed can be seen and undone. Without a lead status no lead is looked up.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, cast
 
 from app.api.client import ApiClient, DncQuery
-from app.api.errors import TransportError
-from app.api.models import DncEntry, WriteStatus
+from app.api.errors import (
+    ApiError,
+    AuthError,
+    RateLimitedError,
+    ServerError,
+    TransportError,
+)
+from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead, WriteStatus
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
@@ -40,6 +52,8 @@ from app.core.job_exec import execute
 from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
+from app.core.journal import ChangeJournal
+from app.core.phones import format_for_display
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
 
@@ -48,6 +62,8 @@ RESENT_NOT_FOUND = (
     "(most likely removed by the first send)"
 )
 NOT_LISTED = "not on the list in this scope (looked up before the delete; nothing was sent)"
+# A row's message names at most this many re-statused leads; the journal keeps them all.
+LEADS_IN_MESSAGE = 10
 
 
 class LeadStatusError(MappingError):
@@ -131,6 +147,128 @@ def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
     return RowResult(Outcome.FAILED, other_purposes_refusal(others))
 
 
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if "0" <= ch <= "9")
+
+
+def _written_forms(national: str, phone_code: str) -> list[str]:
+    """The texts searched for in each lead phone field. ``/leads/search`` matches a field's
+    stored text exactly and leads keep numbers as typed, so the number is searched as digits and
+    in its usual written forms ("(202) 555-0123", "202-555-0123"). A form holding the country
+    code is not searched: its digits are not the number's, so its lead is not re-statused."""
+    forms = [national, format_for_display(national, phone_code)]
+    if phone_code == "1" and len(national) == 10:
+        forms.append(f"{national[:3]}-{national[3:6]}-{national[6:]}")
+    return [form for form in dict.fromkeys(forms) if _digits(form) == national]
+
+
+def _restatused(lead: Lead, national: str, phone_code: str) -> bool:
+    """Whether deleting ``national`` re-statuses ``lead``: its phone code is the number's or
+    blank, and one of its phone fields holds the number's digits (digit for digit)."""
+    if lead.phone_code not in (phone_code, ""):
+        return False
+    return any(_digits(getattr(lead, name)) == national for name in LEAD_PHONE_FIELDS)
+
+
+def leads_to_restatus(
+    api: ApiClient,
+    national: str,
+    phone_code: str,
+    scope: Scope,
+    cancel: threading.Event | None = None,
+) -> list[Lead]:
+    """The leads a ``/dnc/delete`` of ``national`` in ``scope`` with a lead status re-statuses,
+    with the status each has now (ordered by id).
+
+    The service's rule (as the sandbox applies it): every lead whose phone code is the number's
+    or blank and whose phone number or alternate phone holds the number's digits; a campaign
+    delete only re-statuses leads in that campaign's lists, a global or purpose delete any lead.
+    Every page of each search is read. A lead whose number is typed in a form other than the
+    ones searched (:func:`_written_forms`) cannot be found: the search matches exact text.
+    """
+    found: dict[str, Lead] = {}
+    for field in LEAD_PHONE_FIELDS:
+        for form in _written_forms(national, phone_code):
+            for lead in api.iter_leads({field: form}, cancel=cancel):
+                if lead.id not in found and _restatused(lead, national, phone_code):
+                    found[lead.id] = lead
+    if found and scope.is_campaign:
+        lists = {x.id for x in api.all_lists(scope.campaign_id, cancel=cancel)}
+        found = {key: lead for key, lead in found.items() if lead.list_id in lists}
+    return sorted(found.values(), key=lambda lead: (len(lead.id), lead.id))
+
+
+def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
+    """The row message's account of the leads a removal re-statused (the first
+    :data:`LEADS_IN_MESSAGE` named, with their list and old status)."""
+    if not leads:
+        return f"no leads on this number to set to {lead_status}"
+    named = ", ".join(
+        f"lead {lead.id} (list {lead.list_id}) {lead.status or '(no status)'}→{lead_status}"
+        for lead in leads[:LEADS_IN_MESSAGE]
+    )
+    noun = "lead" if len(leads) == 1 else "leads"
+    text = f"re-statused {len(leads)} {noun}: {named}"
+    if (more := len(leads) - LEADS_IN_MESSAGE) > 0:
+        text += f", and {more} more (all in the change journal)"
+    return text
+
+
+class _LeadsJournal:
+    """The session's journal, with the leads a delete re-statuses added to its intent's
+    ``before`` as ``leads`` (id, list id, old status): :meth:`Session.delete_dnc` builds the
+    intent itself, from the DNC entries only."""
+
+    def __init__(self, journal: ChangeJournal, leads: Sequence[Lead]) -> None:
+        self._journal = journal
+        self._leads = [
+            {"id": lead.id, "list_id": lead.list_id, "status": lead.status} for lead in leads
+        ]
+
+    def record_intent(self, *, before: Mapping[str, Any] | None = None, **fields: Any) -> int:
+        return self._journal.record_intent(
+            before={**(before or {}), "leads": self._leads}, **fields
+        )
+
+    def record_outcome(self, intent_id: int, **fields: Any) -> int:
+        return self._journal.record_outcome(intent_id, **fields)
+
+
+def _journaling_leads(session: Session, leads: Sequence[Lead]) -> Session:
+    """``session``, writing through a journal that records ``leads`` in each intent."""
+    journal = cast(ChangeJournal, _LeadsJournal(session.journal, leads))
+    return Session(session.connection, session.api, journal)
+
+
+def _lookup_leads(
+    session: Session, row: JobRow, scope: Scope, lead_status: str, stop: threading.Event | None
+) -> list[Lead] | RowResult:
+    """The leads the row's delete will re-status, or the row's result when they cannot be
+    looked up.
+
+    A row whose leads cannot be looked up is not sent: deleting without knowing which leads
+    get re-statused (and from what status) would leave the change untraceable and not
+    undoable. A refused look-up ends the row ``failed`` at once, saying so; an unanswered one
+    is held like any unanswered row (resent on resume, else ``failed``), its message saying
+    that nothing was deleted; a failing service (5xx, 429) or a refused token stops the job
+    as for any row.
+    """
+    try:
+        return leads_to_restatus(session.api, row.national, row.phone_code, scope, stop)
+    except (AuthError, ServerError, RateLimitedError):
+        raise
+    except TransportError as exc:
+        text = f"looking up the leads to set to {lead_status} (nothing was deleted): {exc.message}"
+        raise TransportError(exc.endpoint, text, timeout=exc.timeout, sent=False) from exc
+    except ApiError as exc:
+        code = "" if exc.code is None else str(exc.code)
+        text = (
+            f"not removed: the leads this removal would set to {lead_status} could not be "
+            f"looked up first, so no delete was sent ({exc.describe()})"
+        )
+        return RowResult(Outcome.FAILED, text, code)
+
+
 def delete_sender(
     session: Session,
     job_id: str,
@@ -141,8 +279,13 @@ def delete_sender(
     """The function that sends one row of a removal job.
 
     ``stop`` (the job's :attr:`JobControl.stop`) cancels a row before its delete is sent (while
-    it waits for its turn under the rate limit, or during its purpose look-up), never once the
+    it waits for its turn under the rate limit, or during its look-ups), never once the
     delete's first attempt was sent: the row is then pending again.
+
+    With a ``lead_status``, the leads the delete will re-status are looked up just before it
+    (:func:`_lookup_leads`), a resent row's too: the delete's journal intent keeps them
+    (``before["leads"]``) and the row's message lists them. A row whose leads cannot be looked
+    up is not sent. Without a lead status no lead is looked up.
     """
 
     def send(row: JobRow, resent: bool) -> RowResult:
@@ -155,7 +298,15 @@ def delete_sender(
             # Nothing to take off (nor to journal): no delete is sent. (A purpose delete is
             # sent and answers "not found", worded below.)
             return RowResult(Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else NOT_LISTED)
-        result = session.delete_dnc(
+        leads: list[Lead] = []
+        writer = session
+        if lead_status:
+            looked_up = _lookup_leads(session, row, scope, lead_status, stop)
+            if isinstance(looked_up, RowResult):
+                return looked_up
+            leads = looked_up
+            writer = _journaling_leads(session, leads)
+        result = writer.delete_dnc(
             row.national,
             row.phone_code,
             scope,
@@ -183,7 +334,7 @@ def delete_sender(
         if scope.is_purpose and (purposes := removed_purposes_text(before)):
             parts.append(purposes)
         if lead_status:
-            parts.append(f"leads on this number set to {lead_status}")
+            parts.append(restatus_text(leads, lead_status))
         if resent:
             parts.append("sent again after the job was interrupted")
         if result.retried:
