@@ -116,8 +116,13 @@ def test_a_lost_answer_then_not_found_says_the_first_attempt_may_have_removed(
     server = make_sandbox(drop_rate=0.5, seed=11)
     server.bulk_seed_dnc([(f"20255500{i:02d}", "1", "0", "", "") for i in range(30)])
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    # The default policy's attempts (what decides each row's outcome) with tiny pauses: the
+    # backoff is not what this test checks, and the default's waits took most of its time.
+    quick = RetryPolicy(attempts=4, base_delay=0.001, max_delay=0.002)
     session = Session(
-        Connection("Drops", server.base_url), ApiClient(server.base_url, TOKEN), journal
+        Connection("Drops", server.base_url),
+        ApiClient(server.base_url, TOKEN, retry=quick),
+        journal,
     )
     path = _csv(tmp_path / "r.csv", [[f"20255500{i:02d}", ""] for i in range(30)])
     store, _ = stage_removal(
