@@ -2,6 +2,13 @@
 
 Used by bulk writes (imports, removals, re-status) and by benchmarks. Results come back
 as they complete, each paired with its input, so the caller records every outcome.
+
+A job's call does more than its request: it journals the intent before and the outcome
+after, and marks its row in the job file. With one thread per request slot, those
+milliseconds leave a slot empty; :func:`bounded_map` can therefore run more ``workers`` than
+``concurrency`` and hand its threads an :class:`InFlightGate`, which
+:class:`~app.api.transport.Transport` holds around each HTTP exchange: the service still
+never sees more than ``concurrency`` requests at once.
 """
 
 from __future__ import annotations
@@ -55,6 +62,43 @@ class _Window:
             self._cond.notify_all()
 
 
+class InFlightGate:
+    """At most ``size`` HTTP requests in flight among the threads that share it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._slots = threading.BoundedSemaphore(size)
+        self._lock = threading.Lock()
+        self._in_flight = 0
+        self.most_in_flight = 0  # the high-water mark, for tests and benchmarks
+
+    def enter(self, *stops: threading.Event | None) -> bool:
+        """Take a slot, waiting as long as needed; False (no slot taken) once any of
+        ``stops`` is set while waiting."""
+        events = [e for e in stops if e is not None]
+        while not self._slots.acquire(timeout=_POLL if events else None):
+            if any(e.is_set() for e in events):
+                return False
+        with self._lock:
+            self._in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self._in_flight)
+        return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
+        self._slots.release()
+
+
+_local = threading.local()
+
+
+def in_flight_gate() -> InFlightGate | None:
+    """The gate of the :func:`bounded_map` worker running on this thread, if it has one."""
+    gate: InFlightGate | None = getattr(_local, "gate", None)
+    return gate
+
+
 _EXITED = object()
 _NO_ITEM = object()
 
@@ -64,10 +108,17 @@ def bounded_map(
     items: Iterable[T],
     *,
     concurrency: int,
+    workers: int | None = None,
     stop: threading.Event | None = None,
     pause: threading.Event | None = None,
+    gate: InFlightGate | None = None,
 ) -> Iterator[Done[T, R]]:
     """Run ``fn`` over ``items`` with at most ``concurrency`` calls in flight.
+
+    With ``workers`` above ``concurrency``, that many calls run at once but their threads share
+    an :class:`InFlightGate` of ``concurrency`` slots (``gate``, or a new one), which the
+    transport holds around each HTTP exchange: at most ``concurrency`` requests are in flight,
+    and a call's work before and after its request overlaps the requests of the others.
 
     ``items`` is consumed lazily (by the worker threads, one at a time), so a million-row job
     never queues a million calls. When ``stop`` is set no new call starts; calls already in
@@ -84,10 +135,13 @@ def bounded_map(
     """
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY}")
+    threads = max(concurrency, workers or concurrency)
+    if threads > concurrency and gate is None:
+        gate = InFlightGate(concurrency)
     source = iter(items)
     source_lock = threading.Lock()
     results: queue.SimpleQueue[object] = queue.SimpleQueue()
-    window = _Window(2 * concurrency)
+    window = _Window(2 * threads)
     halt = threading.Event()  # the source is exhausted or broken, or the caller left
     failure: list[BaseException] = []
 
@@ -118,6 +172,7 @@ def bounded_map(
                     return _NO_ITEM
 
     def work() -> None:
+        _local.gate = gate
         try:
             while window.take(halted):
                 got = next_item()
@@ -131,14 +186,15 @@ def bounded_map(
                     done = Done(item, None, exc)
                 results.put(done)
         finally:
+            _local.gate = None
             results.put(_EXITED)
 
-    workers = [
-        threading.Thread(target=work, name=f"dnc-bulk_{n}", daemon=True) for n in range(concurrency)
+    started = [
+        threading.Thread(target=work, name=f"dnc-bulk_{n}", daemon=True) for n in range(threads)
     ]
-    for worker in workers:
+    for worker in started:
         worker.start()
-    running = len(workers)
+    running = len(started)
     try:
         while running:
             got = results.get()
@@ -150,7 +206,7 @@ def bounded_map(
     finally:
         halt.set()
         window.wake_all()
-        for worker in workers:
+        for worker in started:
             worker.join()
     if failure:
         raise failure[0]

@@ -26,6 +26,7 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx
 
+from app.api.concurrency import in_flight_gate
 from app.api.errors import (
     ApiError,
     RateLimitedError,
@@ -318,25 +319,35 @@ class Transport:
             stop = stop_before_send if attempt == 1 else None
             if (cancel is not None and cancel.is_set()) or (stop is not None and stop.is_set()):
                 raise Cancelled
-            if self.pacer is not None:
-                self.pacer.wait(cancel, stop)
+            # This thread's slot among a job's requests in flight (see InFlightGate); taken
+            # before the pacing wait, so the pacer's spacing is also the order of sending.
+            gate = in_flight_gate()
+            if gate is not None and not gate.enter(cancel, stop):
+                raise Cancelled
             try:
-                return self._send(path, body), attempt
-            except ApiError as exc:
-                exc.attempts = attempt
-                if answer_lost and not _is_read(path):
-                    exc.earlier_attempt_lost = True
-                if isinstance(exc, TransportError) and exc.sent:
-                    answer_lost = True
-                if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
-                    raise
-                delay = self.retry.delay(attempt, self._rng)
-                if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
-                    delay = max(delay, min(exc.retry_after, self.retry.max_delay * 4))
-                log.info(
-                    "%s failed (%s); retry %d in %.2f s", path, type(exc).__name__, attempt, delay
-                )
-                _sleep(delay, cancel)
+                if self.pacer is not None:
+                    self.pacer.wait(cancel, stop)
+                try:
+                    return self._send(path, body), attempt
+                except ApiError as caught:
+                    exc = caught
+                    exc.attempts = attempt
+                    if answer_lost and not _is_read(path):
+                        exc.earlier_attempt_lost = True
+                    if isinstance(exc, TransportError) and exc.sent:
+                        answer_lost = True
+                    if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
+                        raise
+            finally:
+                # Not held through the backoff: a request waiting for its retry is not in
+                # flight.
+                if gate is not None:
+                    gate.leave()
+            delay = self.retry.delay(attempt, self._rng)
+            if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
+                delay = max(delay, min(exc.retry_after, self.retry.max_delay * 4))
+            log.info("%s failed (%s); retry %d in %.2f s", path, type(exc).__name__, attempt, delay)
+            _sleep(delay, cancel)
 
     def _send(self, path: str, body: dict[str, str]) -> Any:
         url = self._urls.get(path)

@@ -1,6 +1,8 @@
 """The run loop of an import or removal job: N requests in flight, pause, resume, cancel.
 
-Requests run on the worker threads of :func:`app.api.concurrency.bounded_map`. A worker takes
+Requests run on the worker threads of :func:`app.api.concurrency.bounded_map`, a few more
+threads than requests in flight (:func:`workers_for`; the gate holds the requests to the
+job's concurrency). A worker takes
 the next row still to send from the :class:`~app.core.job_store.JobStore`, marks it ``sending``
 (committed, together with the outcomes recorded since the last commit) just before its request
 starts, and records the outcome when the answer comes; the store's lock serialises those writes.
@@ -31,6 +33,18 @@ from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 DEFAULT_CONCURRENCY = 8
 # This many requests in a row without any answer means the service is gone, not one row bad.
 UNREACHABLE_AFTER = 24
+
+
+def workers_for(concurrency: int) -> int:
+    """Worker threads for ``concurrency`` requests in flight.
+
+    A row's journal intent, outcome and job-file mark take about 4 ms around its request
+    (55 ms against a 50 ms service): with a thread per request slot, that left a slot empty
+    8 % of the time. The spare threads do that work while the gate keeps the requests in
+    flight at ``concurrency`` (see :class:`app.api.concurrency.InFlightGate`). Below four
+    requests there are none: a job run one request at a time sends its rows in their order.
+    """
+    return concurrency + concurrency // 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +152,8 @@ class JobRunner:
         result = self._send(row, resent)
         # Queued here, in the worker, so the outcome is committed with the next row's
         # "sending" mark, which this worker makes before its next request: at any moment at
-        # most `concurrency` rows are left "sending" (resent after a crash).
+        # most one row per worker thread (workers_for) is left "sending" (resent after a
+        # crash).
         self.store.mark_done(
             row.seq, result.outcome, _with_staged(row, result.message), result.code
         )
@@ -174,6 +189,7 @@ class JobRunner:
             self._call,
             self._rows(),
             concurrency=self.concurrency,
+            workers=workers_for(self.concurrency),
             stop=control.stop,
             pause=control.paused,
         ):

@@ -79,6 +79,10 @@ class FaultSettings:
         self.error_rate = 0.0
         self.drop_rate = 0.0
         self.limiter: TokenBuckets | None = None
+        # Requests being answered now, and the most at once since the start: what a client's
+        # bound on requests in flight looks like from the service's side.
+        self.in_flight = 0
+        self.most_in_flight = 0
 
     @property
     def rate_limit(self) -> int:
@@ -105,6 +109,16 @@ class FaultInjector:
             await self.app(scope, receive, send)
             return
         settings = self.settings
+        settings.in_flight += 1  # one event loop: no lock needed
+        settings.most_in_flight = max(settings.most_in_flight, settings.in_flight)
+        try:
+            await self._answer(settings, scope, receive, send)
+        finally:
+            settings.in_flight -= 1
+
+    async def _answer(
+        self, settings: FaultSettings, scope: Scope, receive: Receive, send: Send
+    ) -> None:
         if settings.latency_ms > 0:
             await asyncio.sleep(settings.latency_ms / 1000.0)
         limiter = settings.limiter
