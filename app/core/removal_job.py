@@ -30,7 +30,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import (
@@ -52,7 +51,6 @@ from app.core.job_exec import execute
 from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
-from app.core.journal import ChangeJournal
 from app.core.phones import format_for_display
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
@@ -214,32 +212,6 @@ def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
     return text
 
 
-class _LeadsJournal:
-    """The session's journal, with the leads a delete re-statuses added to its intent's
-    ``before`` as ``leads`` (id, list id, old status): :meth:`Session.delete_dnc` builds the
-    intent itself, from the DNC entries only."""
-
-    def __init__(self, journal: ChangeJournal, leads: Sequence[Lead]) -> None:
-        self._journal = journal
-        self._leads = [
-            {"id": lead.id, "list_id": lead.list_id, "status": lead.status} for lead in leads
-        ]
-
-    def record_intent(self, *, before: Mapping[str, Any] | None = None, **fields: Any) -> int:
-        return self._journal.record_intent(
-            before={**(before or {}), "leads": self._leads}, **fields
-        )
-
-    def record_outcome(self, intent_id: int, **fields: Any) -> int:
-        return self._journal.record_outcome(intent_id, **fields)
-
-
-def _journaling_leads(session: Session, leads: Sequence[Lead]) -> Session:
-    """``session``, writing through a journal that records ``leads`` in each intent."""
-    journal = cast(ChangeJournal, _LeadsJournal(session.journal, leads))
-    return Session(session.connection, session.api, journal)
-
-
 def _lookup_leads(
     session: Session, row: JobRow, scope: Scope, lead_status: str, stop: threading.Event | None
 ) -> list[Lead] | RowResult:
@@ -298,20 +270,19 @@ def delete_sender(
             # Nothing to take off (nor to journal): no delete is sent. (A purpose delete is
             # sent and answers "not found", worded below.)
             return RowResult(Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else NOT_LISTED)
-        leads: list[Lead] = []
-        writer = session
+        leads: list[Lead] | None = None
         if lead_status:
             looked_up = _lookup_leads(session, row, scope, lead_status, stop)
             if isinstance(looked_up, RowResult):
                 return looked_up
             leads = looked_up
-            writer = _journaling_leads(session, leads)
-        result = writer.delete_dnc(
+        result = session.delete_dnc(
             row.national,
             row.phone_code,
             scope,
             lead_status=lead_status or None,
             before=before,
+            leads=leads,
             not_found_ok=True,
             job=job_id,
             note=note,
@@ -334,7 +305,7 @@ def delete_sender(
         if scope.is_purpose and (purposes := removed_purposes_text(before)):
             parts.append(purposes)
         if lead_status:
-            parts.append(restatus_text(leads, lead_status))
+            parts.append(restatus_text(leads or [], lead_status))
         if resent:
             parts.append("sent again after the job was interrupted")
         if result.retried:

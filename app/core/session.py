@@ -213,6 +213,7 @@ class Session:
         *,
         lead_status: str | None = None,
         before: DncEntry | Sequence[DncEntry] | None = None,
+        leads: Sequence[Lead] | None = None,
         not_found_ok: bool = False,
         job: str = "",
         note: str = "",
@@ -227,6 +228,10 @@ class Session:
         recorded as the request's target plus ``entries``, one dict per entry (id, purpose,
         reason, insert date …), even when it is empty. Without ``before`` the intent holds
         the request's parameters.
+
+        ``leads`` (with a ``lead_status``): the leads the delete re-statuses, as looked up
+        just before it; the intent keeps each one's id, list and status before the change as
+        ``leads``, so the re-status can be traced and undone.
         """
         details: dict[str, str] = {
             "phone_number": phone_number,
@@ -240,6 +245,14 @@ class Session:
             recorded = before.as_dict()
         else:
             recorded = {**details, "entries": [entry.as_dict() for entry in before]}
+        if leads is not None:
+            recorded = {
+                **recorded,
+                "leads": [
+                    {"id": lead.id, "list_id": lead.list_id, "status": lead.status}
+                    for lead in leads
+                ],
+            }
         if lead_status:
             details["update_lead_status"] = "true"
             details["lead_status"] = lead_status
