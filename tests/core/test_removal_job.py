@@ -12,7 +12,7 @@ import pytest
 from app.api.client import ApiClient, DncQuery
 from app.api.models import DncEntry
 from app.api.scope import Scope
-from app.api.transport import RetryPolicy
+from app.api.transport import DEFAULT_RETRY, RetryPolicy
 from app.core.connections import Connection
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
@@ -118,7 +118,7 @@ def test_a_lost_answer_then_not_found_says_the_first_attempt_may_have_removed(
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
     # The default policy's attempts (what decides each row's outcome) with tiny pauses: the
     # backoff is not what this test checks, and the default's waits took most of its time.
-    quick = RetryPolicy(attempts=4, base_delay=0.001, max_delay=0.002)
+    quick = RetryPolicy(attempts=DEFAULT_RETRY.attempts, base_delay=0.001, max_delay=0.002)
     session = Session(
         Connection("Drops", server.base_url),
         ApiClient(server.base_url, TOKEN, retry=quick),
