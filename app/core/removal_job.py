@@ -28,7 +28,7 @@ so what the removal changed can be seen and undone. Without a lead status no lea
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from app.api.client import ApiClient, DncQuery
@@ -39,7 +39,7 @@ from app.api.errors import (
     ServerError,
     TransportError,
 )
-from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead, WriteStatus
+from app.api.models import DncEntry, Lead, WriteStatus
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
@@ -51,7 +51,7 @@ from app.core.job_exec import execute
 from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
-from app.core.phones import format_for_display
+from app.core.lead_lookup import leads_to_restatus, restatus_text
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
 
@@ -60,8 +60,6 @@ RESENT_NOT_FOUND = (
     "(most likely removed by the first send)"
 )
 NOT_LISTED = "not on the list in this scope (looked up before the delete; nothing was sent)"
-# A row's message names at most this many re-statused leads; the journal keeps them all.
-LEADS_IN_MESSAGE = 10
 
 
 class LeadStatusError(MappingError):
@@ -143,73 +141,6 @@ def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
         )
         return RowResult(Outcome.NOT_FOUND, text)
     return RowResult(Outcome.FAILED, other_purposes_refusal(others))
-
-
-def _digits(text: str) -> str:
-    return "".join(ch for ch in text if "0" <= ch <= "9")
-
-
-def _written_forms(national: str, phone_code: str) -> list[str]:
-    """The texts searched for in each lead phone field. ``/leads/search`` matches a field's
-    stored text exactly and leads keep numbers as typed, so the number is searched as digits and
-    in its usual written forms ("(202) 555-0123", "202-555-0123"). A form holding the country
-    code is not searched: its digits are not the number's, so its lead is not re-statused."""
-    forms = [national, format_for_display(national, phone_code)]
-    if phone_code == "1" and len(national) == 10:
-        forms.append(f"{national[:3]}-{national[3:6]}-{national[6:]}")
-    return [form for form in dict.fromkeys(forms) if _digits(form) == national]
-
-
-def _restatused(lead: Lead, national: str, phone_code: str) -> bool:
-    """Whether deleting ``national`` re-statuses ``lead``: its phone code is the number's or
-    blank, and one of its phone fields holds the number's digits (digit for digit)."""
-    if lead.phone_code not in (phone_code, ""):
-        return False
-    return any(_digits(getattr(lead, name)) == national for name in LEAD_PHONE_FIELDS)
-
-
-def leads_to_restatus(
-    api: ApiClient,
-    national: str,
-    phone_code: str,
-    scope: Scope,
-    cancel: threading.Event | None = None,
-) -> list[Lead]:
-    """The leads a ``/dnc/delete`` of ``national`` in ``scope`` with a lead status re-statuses,
-    with the status each has now (ordered by id).
-
-    The service's rule (as the sandbox applies it): every lead whose phone code is the number's
-    or blank and whose phone number or alternate phone holds the number's digits; a campaign
-    delete only re-statuses leads in that campaign's lists, a global or purpose delete any lead.
-    Every page of each search is read. A lead whose number is typed in a form other than the
-    ones searched (:func:`_written_forms`) cannot be found: the search matches exact text.
-    """
-    found: dict[str, Lead] = {}
-    for field in LEAD_PHONE_FIELDS:
-        for form in _written_forms(national, phone_code):
-            for lead in api.iter_leads({field: form}, cancel=cancel):
-                if lead.id not in found and _restatused(lead, national, phone_code):
-                    found[lead.id] = lead
-    if found and scope.is_campaign:
-        lists = {x.id for x in api.all_lists(scope.campaign_id, cancel=cancel)}
-        found = {key: lead for key, lead in found.items() if lead.list_id in lists}
-    return sorted(found.values(), key=lambda lead: (len(lead.id), lead.id))
-
-
-def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
-    """The row message's account of the leads a removal re-statused (the first
-    :data:`LEADS_IN_MESSAGE` named, with their list and old status)."""
-    if not leads:
-        return f"no leads on this number to set to {lead_status}"
-    named = ", ".join(
-        f"lead {lead.id} (list {lead.list_id}) {lead.status or '(no status)'}→{lead_status}"
-        for lead in leads[:LEADS_IN_MESSAGE]
-    )
-    noun = "lead" if len(leads) == 1 else "leads"
-    text = f"re-statused {len(leads)} {noun}: {named}"
-    if (more := len(leads) - LEADS_IN_MESSAGE) > 0:
-        text += f", and {more} more (all in the change journal)"
-    return text
 
 
 def _lookup_leads(
