@@ -11,6 +11,13 @@ share one call and its outcome. Before a purpose-scope call the number's purpose
 looked up (:func:`purpose_entries`) and all of them go into the journal's ``before``, so each
 one removed can be put back; the bulk removal job (:mod:`app.core.removal_job`) uses the same
 look-up to refuse a removal for one purpose that would take other purposes with it.
+
+With a lead status, the leads the delete will re-status are looked up just before it
+(:func:`app.core.lead_lookup.leads_to_restatus`, reads that cancelling stops before anything is
+sent): the delete's journal intent keeps them (``before["leads"]``: id, list id, old status)
+and the removed input's message lists them. When they cannot be looked up no delete is sent:
+deleting without knowing which leads it re-statuses, and from what status, would leave the
+change untraceable and not undoable. Without a lead status no lead is looked up.
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ from enum import Enum
 
 from app.api.client import ApiClient, DncQuery
 from app.api.concurrency import bounded_map
-from app.api.models import DncEntry, WriteResult, WriteStatus
+from app.api.errors import ApiError, AuthInvalidError, AuthMissingError
+from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
+from app.core.lead_lookup import leads_to_restatus, restatus_text
 from app.core.session import Session
 from app.core.wording import joined
 
@@ -66,6 +75,15 @@ def removed_purposes_text(entries: Sequence[DncEntry]) -> str:
     if len(names) <= 1:
         return ""
     return f"removed for purposes {quote_purposes(names)}"
+
+
+class _LookupFailed(Exception):
+    """The leads a delete would re-status could not be looked up: nothing was sent."""
+
+    def __init__(self, text: str, cause: ApiError) -> None:
+        super().__init__(text)
+        self.text = text
+        self.cause = cause
 
 
 class Outcome(Enum):
@@ -146,9 +164,12 @@ def remove_dnc_entries(
 ) -> RemovalResult:
     """Remove ``items`` through ``session`` (journaled, ``reason`` as the note).
 
-    With ``lead_status`` the service sets that status on the leads carrying each number.
-    ``progress(done, total)`` counts inputs. Setting ``cancel`` starts no new call; calls in
-    flight finish and the rest end as not attempted.
+    With ``lead_status`` the service sets that status on the leads carrying each number; they
+    are looked up first (journaled with their old status and named in the outcome's message),
+    and an input whose leads cannot be looked up is not sent: it ends failed, saying so.
+    ``progress(done, total)`` counts inputs. Setting ``cancel`` starts no new call and stops
+    the look-ups before a delete (nothing sent); deletes in flight finish and the rest end as
+    not attempted.
     """
     note = reason.strip()
     if not note:
@@ -164,7 +185,9 @@ def remove_dnc_entries(
     if progress is not None:
         progress(0, total)
 
-    def remove(key: tuple[str, str, str]) -> tuple[WriteResult, list[DncEntry] | None]:
+    def remove(
+        key: tuple[str, str, str],
+    ) -> tuple[WriteResult, list[DncEntry] | None, list[Lead] | None]:
         first = targets[groups[key][0]]
         if cancel is not None and cancel.is_set():
             raise Cancelled
@@ -176,24 +199,42 @@ def remove_dnc_entries(
             before = removed = purpose_entries(
                 session.api, first.phone_number, first.phone_code, cancel
             )
+        leads: list[Lead] | None = None
+        if lead_status:
+            # Reads too: cancelling them sends nothing.
+            try:
+                leads = leads_to_restatus(
+                    session.api, first.phone_number, first.phone_code, first.scope, cancel
+                )
+            except ApiError as exc:
+                raise _LookupFailed(
+                    f"not removed: the leads this removal would set to {lead_status} could not "
+                    f"be looked up first, so no delete was sent ({exc.describe()})",
+                    exc,
+                ) from exc
         result = session.delete_dnc(
             first.phone_number,
             first.phone_code,
             first.scope,
             lead_status=lead_status or None,
             before=before,
+            leads=leads,
             not_found_ok=True,
             job=job,
             note=note,
             # No cancel here: cancelling between retries of a request that may have reached
             # the service would leave its outcome unknown. Calls in flight run to the end.
         )
-        return result, removed
+        return result, removed, leads
 
     for finished in bounded_map(remove, list(groups), concurrency=concurrency, stop=cancel):
-        result, removed = finished.result if finished.result is not None else (None, None)
+        result, removed, leads = (
+            finished.result if finished.result is not None else (None, None, None)
+        )
         for index in groups[finished.item]:
-            outcomes[index] = _outcome(targets[index], result, finished.error, removed)
+            outcomes[index] = _outcome(
+                targets[index], result, finished.error, removed, leads, lead_status
+            )
         done += len(groups[finished.item])
         if progress is not None:
             progress(done, total)
@@ -209,13 +250,25 @@ def _outcome(
     result: WriteResult | None,
     error: BaseException | None,
     removed: list[DncEntry] | None = None,
+    leads: list[Lead] | None = None,
+    lead_status: str | None = None,
 ) -> RemovalOutcome:
     if isinstance(error, Cancelled):
         return RemovalOutcome(target, Outcome.NOT_ATTEMPTED, "cancelled before it was sent")
+    if isinstance(error, _LookupFailed):
+        # The error is kept only when it is a token problem (the progress dialog then asks for
+        # a token and retries); else the message, which says no delete was sent, is what the
+        # user reads (a kept error would be shown as a failed "Remove" instead).
+        cause = error.cause
+        token = cause if isinstance(cause, AuthMissingError | AuthInvalidError) else None
+        return RemovalOutcome(target, Outcome.FAILED, error.text, token)
     if error is not None:
         return RemovalOutcome(target, Outcome.FAILED, str(error) or type(error).__name__, error)
     if result is not None and result.status is WriteStatus.NOT_FOUND:
         return RemovalOutcome(
             target, Outcome.NOT_FOUND, result.message or "not on the list (already removed?)"
         )
-    return RemovalOutcome(target, Outcome.REMOVED, removed_purposes_text(removed or []))
+    parts = [removed_purposes_text(removed or [])]
+    if lead_status:
+        parts.append(restatus_text(leads or [], lead_status))
+    return RemovalOutcome(target, Outcome.REMOVED, "; ".join(p for p in parts if p))
