@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core import job_lock
-from app.core.job_report import late_count, write_report
+from app.core.job_report import RunningReport, late_count, write_report
 from app.core.job_runner import JobControl, JobProgress, JobRunner, SendFn
 from app.core.job_store import SUFFIX, JobStatus, JobStore, utc_now
 from app.core.session import Session
@@ -204,12 +204,13 @@ def _execute(
     )
     runner = JobRunner(store, send, concurrency=concurrency, control=control, progress=progress)
     status = JobStatus.PAUSED
+    report = RunningReport(store, report_path(store))
     try:
         status = runner.run()
     finally:
         if status is not JobStatus.PAUSED:
             store.set_meta({"finished": utc_now()})
-        write_report(store, report_path(store))
+        report.finish()
         counts = store.counts()
         session.journal.record_event(
             connection=session.connection.name,

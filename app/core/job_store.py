@@ -432,6 +432,20 @@ class JobStore:
 
     # -- reading ------------------------------------------------------------------------
 
+    def rows_after(self, seq: int, limit: int) -> list[JobRow]:
+        """Up to ``limit`` rows after ``seq``, in order, as this store last wrote them.
+
+        Unlike :meth:`rows` it commits nothing: a report written while the job runs reads
+        through it without adding commits to the workers' path (outcomes queued and not yet
+        committed show as their rows' earlier state).
+        """
+        with self._lock:
+            batch = self._db.execute(
+                f"SELECT {', '.join(_ROW_COLUMNS)} FROM rows WHERE seq > ? ORDER BY seq LIMIT ?",
+                (seq, limit),
+            ).fetchall()
+        return [JobRow(*values) for values in batch]
+
     def counts(self) -> dict[str, int]:
         """Rows per outcome, plus ``pending`` for rows not done yet."""
         with self._lock:
@@ -446,10 +460,10 @@ class JobStore:
             out[str(key)] = int(n)
         return out
 
-    def rows(self, chunk: int = 5000) -> Iterator[JobRow]:
-        """Every row in sheet order, streamed."""
+    def rows(self, chunk: int = 5000, *, after: int = 0) -> Iterator[JobRow]:
+        """Every row in sheet order (those after seq ``after``), streamed."""
         self.flush()
-        last = 0
+        last = after
         while True:
             with self._lock:
                 batch = self._db.execute(

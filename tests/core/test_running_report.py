@@ -1,0 +1,180 @@
+"""A job's report is written while the job runs (rows in order, as far as they are done) and
+comes out the same as the report written from the job file afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import python_calamine
+
+from app.api.client import ApiClient
+from app.api.scope import Scope
+from app.api.transport import RetryPolicy
+from app.core import job_report
+from app.core.connections import Connection
+from app.core.import_job import run_import, stage_import
+from app.core.job_exec import report_path
+from app.core.job_report import ReportWriter, RunningReport, write_report
+from app.core.job_staging import JobSettings
+from app.core.job_store import JobStatus, JobStore
+from app.core.journal import ChangeJournal
+from app.core.session import Session
+from tests.conftest import TOKEN
+
+FAST = RetryPolicy(attempts=2, base_delay=0.001, max_delay=0.002)
+PHONES = [f"202555{i:04d}" for i in range(80)]
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[ChangeJournal]:
+    j = ChangeJournal(tmp_path / "journal.sqlite3")
+    yield j
+    j.close()
+
+
+def _sheets(path: Path) -> dict[str, list[list[Any]]]:
+    book = python_calamine.CalamineWorkbook.from_path(str(path))
+    try:
+        return {name: book.get_sheet_by_name(name).to_python() for name in book.sheet_names}
+    finally:
+        book.close()
+
+
+def _stage(tmp_path: Path, session: Session) -> JobStore:
+    src = tmp_path / "in.csv"
+    # Some rows invalid or duplicated: done at staging, before any row is sent.
+    lines = ["phone", *PHONES[:40], "not a number", PHONES[3], *PHONES[40:]]
+    src.write_text("\n".join(lines) + "\n")
+    store, _ = stage_import(
+        JobSettings(src, Scope.global_()), tmp_path / "jobs", connection=session.connection
+    )
+    return store
+
+
+def _run(sandbox: Any, journal: ChangeJournal, tmp_path: Path, **faults: Any) -> JobStore:
+    session = Session(
+        Connection("Sandbox", sandbox.base_url),
+        ApiClient(sandbox.base_url, TOKEN, retry=FAST),
+        journal,
+    )
+    store = _stage(tmp_path, session)
+    sandbox.set_faults(latency_ms=20, **faults)
+    try:
+        run_import(store, session, concurrency=4)
+    finally:
+        session.close()
+        sandbox.set_faults(latency_ms=0, error_rate=0.0)
+    return store
+
+
+@pytest.fixture
+def advances(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Rows each ReportWriter.advance wrote, with the follower looking often."""
+    written: list[int] = []
+    real = ReportWriter.advance
+
+    def spy(self: ReportWriter, limit: int = 2000) -> int:
+        n = real(self, limit)
+        written.append(n)
+        return n
+
+    monkeypatch.setattr(ReportWriter, "advance", spy)
+    monkeypatch.setattr(RunningReport, "INTERVAL", 0.02)
+    monkeypatch.setattr(RunningReport, "BATCH", 7)
+    return written
+
+
+def test_the_report_written_during_the_run_equals_one_written_afterwards(
+    sandbox: Any, journal: ChangeJournal, tmp_path: Path, advances: list[int]
+) -> None:
+    # Server errors on 40 % of the attempts (two each): rows end out of order, some failed.
+    store = _run(sandbox, journal, tmp_path, error_rate=0.4)
+    counts = store.counts()
+    assert counts["failed"] and counts["inserted"] and counts["invalid"] == 1, counts
+    # Most rows were written while the job ran, in small batches.
+    assert sum(advances) >= len(PHONES) // 2 and max(advances) <= 7
+    during = _sheets(report_path(store))
+    again = write_report(store, tmp_path / "again.xlsx")
+    assert during == _sheets(again)
+    rows = during["Rows"]
+    assert [r[0] for r in rows[1:]] == list(range(2, len(PHONES) + 4))  # every row, in order
+    assert sum(1 for r in rows[1:] if r[5] == "failed") == counts["failed"]
+
+
+def test_a_paused_job_reports_its_unsent_rows_as_pending(
+    sandbox: Any, journal: ChangeJournal, tmp_path: Path, advances: list[int]
+) -> None:
+    from app.core.job_runner import JobControl
+
+    session = Session(
+        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
+    )
+    store = _stage(tmp_path, session)
+    sandbox.set_faults(latency_ms=40)
+    control = JobControl()
+    seen: list[int] = []
+
+    def progress(p: Any) -> None:
+        seen.append(p.done)
+        if p.done >= 20:
+            control.suspend()
+
+    status = run_import(store, session, concurrency=4, control=control, progress=progress)
+    session.close()
+    assert status is JobStatus.PAUSED
+    during = _sheets(report_path(store))
+    assert during == _sheets(write_report(store, tmp_path / "again.xlsx"))
+    outcomes = [r[5] for r in during["Rows"][1:]]
+    assert "pending" in outcomes and outcomes.count("pending") == store.counts()["pending"]
+
+
+def test_a_failing_follower_leaves_the_final_write_to_start_over(
+    sandbox: Any, journal: ChangeJournal, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = ReportWriter.advance
+    calls = {"n": 0}
+
+    def breaks(self: ReportWriter, limit: int = 2000) -> int:
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise OSError("disk full")
+        return real(self, limit)
+
+    monkeypatch.setattr(ReportWriter, "advance", breaks)
+    monkeypatch.setattr(RunningReport, "INTERVAL", 0.02)
+    monkeypatch.setattr(RunningReport, "BATCH", 5)
+    store = _run(sandbox, journal, tmp_path)
+    assert calls["n"] > 2
+    monkeypatch.setattr(ReportWriter, "advance", real)
+    during = _sheets(report_path(store))
+    assert during == _sheets(write_report(store, tmp_path / "again.xlsx"))
+    assert len(during["Rows"]) == len(PHONES) + 3
+    assert store.counts()["inserted"] == len(PHONES)
+
+
+def test_advance_stops_at_the_first_row_not_done(tmp_path: Path) -> None:
+    session_dir = tmp_path / "jobs"
+    src = tmp_path / "in.csv"
+    src.write_text("phone\n" + "".join(f"{p}\n" for p in PHONES[:5]))
+    store, _ = stage_import(JobSettings(src, Scope.global_()), session_dir, connection=None)
+    writer = ReportWriter(store, tmp_path / "r.xlsx")
+    assert writer.advance() == 0  # the first row waits to be sent: nothing is final yet
+    rows = list(store.unfinished())
+    from app.core.job_store import Outcome
+
+    store.mark_sending(rows[1].seq)
+    store.mark_done(rows[1].seq, Outcome.INSERTED)
+    store.flush()
+    assert writer.advance() == 0  # row 2 is done, row 1 is not
+    store.mark_sending(rows[0].seq)
+    store.mark_done(rows[0].seq, Outcome.INSERTED)
+    store.flush()
+    assert writer.advance() == 2
+    writer.finish()
+    outcomes = [r[5] for r in _sheets(tmp_path / "r.xlsx")["Rows"][1:]]
+    assert outcomes == ["inserted", "inserted", "pending", "pending", "pending"]
+    assert job_report.late_count(store) == 0
+    store.close()
