@@ -8,6 +8,7 @@ digits are ``national_significant_number``.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
@@ -80,15 +81,49 @@ def reference(text: str, code: str) -> tuple[bool, str]:
     return (True, phonenumbers.national_significant_number(number))
 
 
+# The strategies the composites below draw from, built once: building them anew on every draw
+# (validating each) took most of these tests' time. The same strategies, so the same inputs.
+_BOOLEANS = st.booleans()
+_DIGIT_STRINGS = st.text(alphabet="0123456789", min_size=4, max_size=17)
+_EXAMPLE_BODIES = {code: st.sampled_from(EXAMPLES[code]) for code in CODES}
+_EDITS = st.sampled_from(["keep", "keep", "change", "insert", "delete", "swap"])
+_DIGITS = st.sampled_from("0123456789")
+_CODE_CHOICES = st.sampled_from(CODES)
+_SEPARATORS = st.sampled_from([" ", "-", ".", "/", " - "])
+_CUTS = st.integers(min_value=2, max_value=4)
+_LEADING_SPACE = st.sampled_from(["", " ", "  "])
+_TRAILING_SPACE = st.sampled_from(["", " "])
+
+
+@functools.cache
+def _integers(low: int, high: int) -> st.SearchStrategy[int]:
+    return st.integers(min_value=low, max_value=high)
+
+
+@functools.cache
+def _separator_lists(high: int) -> st.SearchStrategy[list[tuple[int, str]]]:
+    return st.lists(st.tuples(_integers(1, high), _SEPARATORS), max_size=4)
+
+
+def _prefix_choices(code: str) -> list[str]:
+    prefixes = ["", NATIONAL_PREFIX[code], code]
+    if code in SIMPLE_IDD:
+        prefixes.append(SIMPLE_IDD[code] + code)
+    return prefixes
+
+
+_PREFIXES = {code: st.sampled_from(_prefix_choices(code)) for code in CODES}
+
+
 @st.composite
 def national_bodies(draw: st.DrawFn, code: str) -> str:
     """Random digit strings, or example numbers left alone or damaged by one edit."""
-    if draw(st.booleans()):
-        return draw(st.text(alphabet="0123456789", min_size=4, max_size=17))
-    body = draw(st.sampled_from(EXAMPLES[code]))
-    edit = draw(st.sampled_from(["keep", "keep", "change", "insert", "delete", "swap"]))
-    digit = draw(st.sampled_from("0123456789"))
-    at = draw(st.integers(min_value=0, max_value=len(body) - 1))
+    if draw(_BOOLEANS):
+        return draw(_DIGIT_STRINGS)
+    body = draw(_EXAMPLE_BODIES[code])
+    edit = draw(_EDITS)
+    digit = draw(_DIGITS)
+    at = draw(_integers(0, len(body) - 1))
     if edit == "change":
         body = body[:at] + digit + body[at + 1 :]
     elif edit == "insert":
@@ -100,43 +135,38 @@ def national_bodies(draw: st.DrawFn, code: str) -> str:
     return body
 
 
+_NATIONAL_BODIES = {code: national_bodies(code) for code in CODES}
+
+
 @st.composite
 def digit_inputs(draw: st.DrawFn) -> tuple[str, bool, str]:
     """(digits, plus, code) in the shape the fast path receives."""
-    code = draw(st.sampled_from(CODES))
-    body = draw(national_bodies(code))
-    prefixes = ["", NATIONAL_PREFIX[code], code]
-    if code in SIMPLE_IDD:
-        prefixes.append(SIMPLE_IDD[code] + code)
-    prefix = draw(st.sampled_from(prefixes))
-    plus = draw(st.booleans()) and prefix == code
+    code = draw(_CODE_CHOICES)
+    body = draw(_NATIONAL_BODIES[code])
+    prefix = draw(_PREFIXES[code])
+    plus = draw(_BOOLEANS) and prefix == code
     return (prefix + body, plus, code)
+
+
+_DIGIT_INPUTS = digit_inputs()
 
 
 @st.composite
 def written_inputs(draw: st.DrawFn) -> tuple[str, str]:
     """(text, code): numbers as people write them, punctuation included."""
-    digits, plus, code = draw(digit_inputs())
-    separators = draw(
-        st.lists(
-            st.tuples(
-                st.integers(min_value=1, max_value=max(1, len(digits) - 1)),
-                st.sampled_from([" ", "-", ".", "/", " - "]),
-            ),
-            max_size=4,
-        )
-    )
+    digits, plus, code = draw(_DIGIT_INPUTS)
+    separators = draw(_separator_lists(max(1, len(digits) - 1)))
     chars = list(digits)
     for at, sep in sorted(separators, reverse=True):
         chars.insert(at, sep)
     text = "".join(chars)
-    if draw(st.booleans()) and len(digits) > 6:
+    if draw(_BOOLEANS) and len(digits) > 6:
         # "(202) 555-0123" style area-code parentheses
-        cut = draw(st.integers(min_value=2, max_value=4))
+        cut = draw(_CUTS)
         text = f"({digits[:cut]}) {digits[cut:]}"
     if plus:
         text = "+" + text
-    text = draw(st.sampled_from(["", " ", "  "])) + text + draw(st.sampled_from(["", " "]))
+    text = draw(_LEADING_SPACE) + text + draw(_TRAILING_SPACE)
     return text, code
 
 
