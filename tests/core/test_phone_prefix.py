@@ -9,6 +9,7 @@ by hypothesis for whole numbers.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -82,15 +83,19 @@ def test_every_six_digit_us_prefix_decides_alike_for_any_ending_and_the_table_ag
     phones.clear_cache()
     rng = random.Random(20261122)
     match = pattern.fullmatch
+    us_valid = phones._us_valid
     width = 10 - k
-    for prefix in range(10**k):
-        head = f"{prefix:0{k}d}"
-        low, high = head + "0" * width, head + "9" * width
-        other = head + f"{rng.randrange(10**width):0{width}d}"
+    zeros, nines = "0" * width, "9" * width
+    # A random ending per prefix, drawn all at once, and the prefixes in increasing order
+    # built digit by digit: formatting each and drawing each apart took a third of the time.
+    endings = rng.choices([f"{n:0{width}d}" for n in range(10**width)], k=10**k)
+    heads = ("".join(digits) for digits in itertools.product("0123456789", repeat=k))
+    for head, ending in zip(heads, endings, strict=True):
+        low, high, other = head + zeros, head + nines, head + ending
         verdict = match(low) is not None
         assert (match(high) is not None) == verdict == (match(other) is not None), head
         # The table, filled in prefix order, answers every prefix as the expression does.
-        assert phones._us_valid(other) == verdict, head
+        assert us_valid(other) == verdict, head
 
 
 @settings(max_examples=2000, deadline=None)
