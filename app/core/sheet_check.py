@@ -177,7 +177,11 @@ class _Checker:
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
         self.scope_note = ""  # the last _scope's note on the row (a campaign cell not used)
         self.row_names_scope = False  # whether the last _scope found a Scope or Campaign cell
-        # Other columns headed as a campaign (a name beside an id): each must agree.
+        # The column the last _scope read the campaign from: the mapped one, or another campaign
+        # column when the mapped one's cell is empty (a name beside an empty id).
+        self.campaign_column = mapping.campaign
+        # Other columns headed as a campaign (a name beside an id): each must agree, and the
+        # first filled one stands in for the mapped column when its cell is empty.
         mapped = {i for i in (mapping.phone, mapping.campaign, mapping.scope) if i is not None}
         self.other_campaigns = (
             [
@@ -268,6 +272,8 @@ class _Checker:
         if isinstance(scope, tuple):
             return self._invalid(number, raw, scope[0], scope[1], code, damage)
         for index in self.other_campaigns:
+            if index == self.campaign_column:
+                continue  # the row's campaign came from it (the mapped cell was empty)
             other = _cell(cells, index)
             clash = "" if other is None else self._campaign_clash(scope, other, index)
             if clash and self.o.removal:
@@ -583,10 +589,25 @@ class _Checker:
         return describe_damage(raw, result)
 
     def _scope(self, cells: Sequence[CellValue]) -> Scope | tuple[str, str]:
-        """The row's scope, or (field, why not). Sets :attr:`scope_note` for the row."""
+        """The row's scope, or (field, why not). Sets :attr:`scope_note` for the row.
+
+        The campaign cell is the mapped Campaign column's; when that cell is empty, the first
+        filled cell of another column headed as a campaign (a Campaign Name beside a Campaign
+        ID) is the row's campaign cell instead: an empty cell names nothing, so the row's
+        scope is the one its other cell names, never the job's default, and a name the
+        campaign list lacks makes the row invalid. :attr:`campaign_column` says which column.
+        """
         self.scope_note = ""
         scope_cell = _cell(cells, self.m.scope)
         campaign_cell = _cell(cells, self.m.campaign)
+        column = None  # set when the campaign cell is another campaign column's
+        if campaign_cell is None:
+            for index in self.other_campaigns:
+                campaign_cell = _cell(cells, index)
+                if campaign_cell is not None:
+                    column = index
+                    break
+        self.campaign_column = self.m.campaign if column is None else column
         self.row_names_scope = scope_cell is not None or campaign_cell is not None
         if scope_cell is not None:
             if campaign_cell is None or not names_no_campaign(scope_cell):
@@ -594,7 +615,7 @@ class _Checker:
                 if not isinstance(found, Scope):
                     return ("scope", found)
                 if campaign_cell is not None:
-                    clash = self._campaign_clash(found, campaign_cell)
+                    clash = self._campaign_clash(found, campaign_cell, column, of_scope_cell=True)
                     if clash and self.o.removal:
                         # Taking either would guess; the wrong one deletes an entry that must
                         # stay (a global entry, for a file meaning one campaign).
@@ -609,14 +630,29 @@ class _Checker:
             if isinstance(found, Scope) and not found.is_campaign:
                 return (
                     "campaign",
-                    f"the scope is 'campaign' but the campaign cell is "
+                    f"the scope is 'campaign' but the {self._campaign_cell_name(column)} is "
                     f"{_text(campaign_cell)!r} ({found.label()}), not a campaign",
                 )
-            return found if isinstance(found, Scope) else ("campaign", found)
+            return found if isinstance(found, Scope) else self._no_campaign(found, column)
         if campaign_cell is not None:
             found = self.scopes.campaign_cell(campaign_cell)
-            return found if isinstance(found, Scope) else ("campaign", found)
+            return found if isinstance(found, Scope) else self._no_campaign(found, column)
         return self.default_scope
+
+    def _campaign_cell_name(self, column: int | None) -> str:
+        """The campaign cell in a sentence: "campaign cell", or another column's by header."""
+        return "campaign cell" if column is None else f"{_header(self.m, column)} cell"
+
+    def _no_campaign(self, why: str, column: int | None) -> tuple[str, str]:
+        """(field, why) for a campaign cell naming no campaign; ``column``: read in place of
+        the mapped Campaign column's empty cell, and the message says which cell it was."""
+        if column is None or self.m.campaign is None:
+            return ("campaign", why)
+        return (
+            "campaign",
+            f"{why} (the {_header(self.m, column)} cell; the "
+            f"{_header(self.m, self.m.campaign)} cell is empty)",
+        )
 
     def _removal_scope(
         self, scope: Scope, purpose_cell: str, is_purpose: bool
@@ -644,13 +680,19 @@ class _Checker:
         return None
 
     def _campaign_clash(
-        self, scope: Scope, campaign_cell: CellValue, column: int | None = None
+        self,
+        scope: Scope,
+        campaign_cell: CellValue,
+        column: int | None = None,
+        *,
+        of_scope_cell: bool = False,
     ) -> str:
         """Why a row's campaign cell disagrees with its scope cell, or ``""``.
 
         They agree when the campaign cell names the same scope: the same campaign (by id or
         name), 0 with global, -1 with a purpose scope. ``column``: another campaign column
-        than the mapped one, named in the sentence.
+        than the mapped one, named in the sentence. ``of_scope_cell``: ``scope`` is the scope
+        cell's (the row's campaign cell may then be ``column``'s, the mapped one being empty).
         """
         other = self.scopes.campaign_cell(campaign_cell)
         if (
@@ -661,12 +703,15 @@ class _Checker:
             return ""
         named = other.label() if isinstance(other, Scope) else other
         cell = _text(campaign_cell)
-        if column is not None:
+        if column is not None and not of_scope_cell:
             return (
                 f"the row's scope is {scope.label()} but its {_header(self.m, column)} cell "
                 f"is {cell!r} ({named})"
             )
-        return f"the scope cell says {scope.label()} but the campaign cell is {cell!r} ({named})"
+        return (
+            f"the scope cell says {scope.label()} but the {self._campaign_cell_name(column)} "
+            f"is {cell!r} ({named})"
+        )
 
     def _no_purpose(self) -> str:
         """Why a row in purpose scope with no purpose text is invalid."""
