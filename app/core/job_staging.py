@@ -45,6 +45,7 @@ from app.core.staging_notes import (
     HiddenRows,
     check_apart,
     hidden_phone_column_sentences,
+    hidden_sheets_sentences,
     hidden_unknown_sentence,
     noted,
     notes_sentences,
@@ -359,8 +360,11 @@ def open_mapped(
     """The sheet to stage and its mapping (the caller closes the source).
 
     With no sheet named, the reader opens the first visible sheet with data; when that one has
-    no phone column (a vendor's "Instructions" sheet first), the other sheets are tried in
-    order and the first that has one is used (the job records which). If none has, the first
+    no phone column (a vendor's "Instructions" sheet first), the other visible sheets are
+    tried in order and the first that has one is used (the job records which). A hidden sheet
+    is never chosen unless named, as nobody looking at the file has seen its numbers: when
+    only hidden sheets have a phone column, the refusal names them
+    (:func:`~app.core.staging_notes.hidden_sheets_sentences`). If no sheet has one, the first
     sheet's sentence is raised, as it names the other sheets. The mapping is proposed from
     :func:`~app.core.sheet_header.read_preview`, so a table under many rows of notes or blank
     rows is found. ``probe_others=False`` skips reading the other sheets' first rows after this
@@ -376,22 +380,45 @@ def open_mapped(
         return source, map_sheet(preview, settings, path.name, source.sheet, source.sheet_names)
     except MappingError as first_error:
         others = [n for n in source.sheet_names if n != source.sheet] if not settings.sheet else []
+        # Known from the workbook's sheet list as it opens (the reader's "meta").
+        hidden = source.notes.hidden_sheets
         source.close()
         for name in others:
-            try:
-                candidate = open_sheet(path, name, probe_others=probe)
-            except SheetError:
-                continue  # an empty or unreadable sheet is simply not the one
-            try:
-                preview = read_preview(candidate)
-                found = map_sheet(preview, settings, path.name, candidate.sheet, ())
-            except MappingError:
-                candidate.close()
-                continue
-            return candidate, found
+            if name in hidden:
+                continue  # never read unless named
+            found_in = _mapped(path, name, settings, probe)
+            if found_in is not None:
+                return found_in
+        hidden_with_phones = []
+        for name in others:
+            if name in hidden and (found_in := _mapped(path, name, settings, False)) is not None:
+                found_in[0].close()
+                hidden_with_phones.append(name)
+        if hidden_with_phones:
+            raise MappingError(*hidden_sheets_sentences(path.name, hidden_with_phones)) from None
         raise first_error from None
     except BaseException:
         source.close()
+        raise
+
+
+def _mapped(
+    path: Path, name: str, settings: JobSettings, probe: bool
+) -> tuple[SheetSource, ColumnMapping] | None:
+    """Sheet ``name`` opened and mapped, or None when it has no phone column (or is empty or
+    cannot be read: it is simply not the one)."""
+    try:
+        candidate = open_sheet(path, name, probe_others=probe)
+    except SheetError:
+        return None
+    try:
+        preview = read_preview(candidate)
+        return candidate, map_sheet(preview, settings, path.name, candidate.sheet, ())
+    except MappingError:
+        candidate.close()
+        return None
+    except BaseException:
+        candidate.close()
         raise
 
 

@@ -9,9 +9,10 @@ process by :mod:`app.core.sheet_csv`.
 A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
 which rows are hidden (by hand or by a filter; seen in xlsx/xlsm and ods) and which columns
 (xlsx/xlsm), which cells hold a formula never calculated or an error value such as #N/A
-(xlsx/xlsm; both read as empty), and, when asked with ``probe_others``, the first rows of the
-other sheets (hidden ones too, named in ``hidden_sheets``). A sheet named by the caller matches
-ignoring case and surrounding spaces, as in Excel; an exact match wins.
+(xlsx/xlsm; both read as empty), which worksheets are hidden (``hidden_sheets``, known once the
+source is open), and, when asked with ``probe_others``, the first rows of the other sheets
+(hidden ones too). A sheet named by the caller matches ignoring case and surrounding spaces, as
+in Excel; an exact match wins. With none named, a hidden sheet is never chosen.
 
 Typical use::
 
@@ -77,8 +78,10 @@ class SheetSource(Protocol):
 def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = False) -> SheetSource:
     """Open ``path`` (choosing ``sheet``, or the first visible sheet with data) for reading.
 
-    ``sheet`` matches ignoring case and surrounding spaces, as in Excel (an exact match wins).
-    With ``probe_others``, reading a workbook to its end also fills ``notes.other_sheets``.
+    ``sheet`` matches ignoring case and surrounding spaces, as in Excel (an exact match wins);
+    a hidden sheet is read only when named. ``notes.hidden_sheets`` names a workbook's hidden
+    worksheets as soon as it is open. With ``probe_others``, reading a workbook to its end
+    also fills ``notes.other_sheets``.
     Raises :class:`SheetError` with one sentence naming the file when it cannot be read.
     """
     path = Path(path)
@@ -272,10 +275,13 @@ class _WorkerStream:
         return message
 
     def meta(self) -> tuple[tuple[str, ...], str]:
+        """The sheet names and the chosen sheet; the hidden worksheets go to the notes."""
         message = self._read_message()
         if message[0] != "meta":
             self.close()
             raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
+        if self._primary and len(message) > 3:  # ("meta", names, chosen, hidden_names)
+            self._notes.hidden_sheets = set(message[3])
         # Right after it the worker says whether it can see hidden rows (an xlsx's XML).
         scan = self._read_message()
         if scan[0] != "scan":
@@ -376,7 +382,17 @@ class _WorkerStream:
                 "exactly as written."
             )
         if kind == "empty":
-            return SheetError(f"{name} has no data in any visible sheet.")
+            hidden: list[str] = list(message[4]) if len(message) > 4 else []
+            if not hidden:
+                return SheetError(f"{name} has no data in any visible sheet.")
+            listed = " and ".join(repr(n) for n in hidden)
+            many = len(hidden) > 1
+            return SheetError(
+                f"{name} has no data in any visible sheet; its hidden "
+                f"{'sheets' if many else 'sheet'} {listed} {'hold' if many else 'holds'} data "
+                f"but {'are' if many else 'is'} read only when named (as --sheet {hidden[0]!r} "
+                "on the command line) or once unhidden in the file."
+            )
         if kind == "empty_sheet":
             return SheetError(f"The sheet {detail!r} of {name} is empty.")
         if kind == "memory":

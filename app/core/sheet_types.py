@@ -33,7 +33,9 @@ class SheetNotes:
     format does not let hidden rows be seen (xls, xlsb). ``other_sheets`` holds the first
     non-blank rows of the workbook's other worksheets once the sheet has been read through,
     when they were asked for; otherwise None. ``other_sheets`` includes hidden
-    worksheets (a hidden first sheet may hold every number); ``hidden_sheets`` names them.
+    worksheets (a hidden first sheet may hold every number). ``hidden_sheets`` names a
+    workbook's hidden worksheets, known as soon as it is open (with or without
+    ``other_sheets``); a reader never chooses one unless it is named.
     ``hidden_columns`` holds the 0-based indexes of the columns hidden in the file (xlsx/xlsm;
     hidden or of zero width), known before the first row is handed out: their values are read
     as any others, but a person looking at the file has not seen them.

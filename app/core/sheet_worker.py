@@ -13,13 +13,19 @@ So that never touches the app, the read happens here under an address-space limi
 SHEET is matched as Excel does: an exact name first, else the one name equal to it ignoring case
 and surrounding spaces.
 
+With SHEET empty, the first visible worksheet with data is read: a hidden sheet is never chosen
+unless named (whoever looks at the file has not seen it).
+
 Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple:
-``("meta", sheet_names, chosen_sheet)``; ``("scan", ...)`` messages (below);
-``("rows", [(row_number, cells), ...])`` repeatedly; with PROBE ``1``, ``("sheets", {name:
-rows}, hidden_names)`` holding the first non-blank rows of every other worksheet, hidden ones
-too, and the names of the hidden worksheets; ``("end",
-row_count)``; or ``("error", kind, detail, sheet_names)`` with kind ``password``, ``no_sheet``,
-``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt``.
+``("meta", sheet_names, chosen_sheet, hidden_names)`` (``hidden_names``: the hidden worksheets,
+known from the workbook's sheet list at no cost; a reader must accept the older three-item
+form too); ``("scan", ...)`` messages (below); ``("rows", [(row_number, cells), ...])``
+repeatedly; with PROBE ``1``, ``("sheets", {name: rows}, hidden_names)`` holding the first
+non-blank rows of every other worksheet, hidden ones too, and the names of the hidden
+worksheets; ``("end", row_count)``; or ``("error", kind, detail, sheet_names)`` with kind
+``password``, ``no_sheet``, ``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or
+``corrupt``. With SHEET empty, ``empty`` (no visible sheet holds data) has a fifth item: the
+hidden worksheets that hold data, which were not read.
 
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
 result or an error value (both read as empty), so for an xlsx/xlsm the sheet's XML part is
@@ -814,6 +820,18 @@ def _hidden_worksheets(workbook: Any) -> list[str]:
     return [name for name in _worksheets(workbook) if name not in visible]
 
 
+def _with_data(workbook: Any, names: list[str]) -> list[str]:
+    """Those of ``names`` whose sheet holds data (one that cannot be read is left out)."""
+    out = []
+    for name in names:
+        try:
+            if _has_content(workbook.get_sheet_by_name(name)):
+                out.append(name)
+        except Exception:  # noqa: S112 - a damaged hidden sheet is simply not named
+            continue
+    return out
+
+
 def _merged_fill(sheet: Any) -> dict[int, list[tuple[int, int, int, int]]]:
     """Row index -> merged ranges (r0, c0, r1, c1) covering it, so covered cells show the value."""
     ranges = sheet.merged_cell_ranges or []
@@ -936,6 +954,7 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
     try:
         workbook = python_calamine.CalamineWorkbook.from_path(path)
         names: Sequence[str] = list(workbook.sheet_names)
+        hidden = _hidden_worksheets(workbook)
         if wanted:
             found, alike = match_sheet(names, wanted)
             if found is None:
@@ -948,9 +967,11 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
                 _send(out, ("error", "empty_sheet", chosen, names))
                 return 0
         else:
-            candidates = _visible_worksheets(workbook) or list(names)
+            # A hidden sheet only when named: if calamine calls no sheet a visible worksheet,
+            # every sheet not hidden is tried, as before.
+            candidates = _visible_worksheets(workbook) or [n for n in names if n not in hidden]
             if not candidates:
-                _send(out, ("error", "empty", "", names))
+                _send(out, ("error", "empty", "", names, _with_data(workbook, hidden)))
                 return 0
             # Most often the first sheet is the one: its scan starts while calamine parses.
             ahead = ScanAhead(path, candidates[0])
@@ -961,12 +982,12 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
                     chosen, sheet = candidate, maybe
                     break
             if sheet is None:
-                _send(out, ("error", "empty", "", names))
+                _send(out, ("error", "empty", "", names, _with_data(workbook, hidden)))
                 return 0
             if chosen != ahead.sheet:
                 ahead.cancel()
                 ahead = ScanAhead(path, chosen)
-        _send(out, ("meta", list(names), chosen))
+        _send(out, ("meta", list(names), chosen, hidden))
         scan = ahead.wait()
         ahead = None
         _send(out, ("scan", None if scan is None else [], []))
@@ -992,7 +1013,7 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
             scan.close()
         if probe:
             sheet = None  # let the chosen sheet's grid go before reading the others
-            _send(out, ("sheets", _probe_others(workbook, chosen), _hidden_worksheets(workbook)))
+            _send(out, ("sheets", _probe_others(workbook, chosen), hidden))
         _send(out, ("end", count))
     except MemoryError:
         _send(out, ("error", "memory", "", []))

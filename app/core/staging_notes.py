@@ -18,7 +18,9 @@ Summary lists them):
   numbers nobody looking at the file has seen, often beside a visible corrected column;
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
-  values mostly are not;
+  values mostly are not. A hidden sheet is read only when named: with none named and no
+  visible sheet holding phone numbers, staging is refused (:func:`hidden_sheets_sentences`),
+  and a hidden sheet read because it was named is said to be hidden;
 - a mapped cell whose formula was never calculated (a file written by a script), or that holds
   an error value such as #N/A (xlsx), reads as empty: its row is invalid and names the cell
   and the formula, or the error.
@@ -312,6 +314,11 @@ def notes_sentences(
             f"the same, as {_ROLE_VALUES.get(role, role)}; unhide the column to see what was "
             "read."
         )
+    if not sheet_guessed and source.sheet in notes.hidden_sheets:
+        out.append(
+            f"Sheet {source.sheet!r} of {file_name} is hidden in the file; it was read because "
+            "it was named (a hidden sheet is never read otherwise)."
+        )
     if sheet_guessed and notes.other_sheets:
         found = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
         shown = [n for n in found if n not in notes.hidden_sheets]
@@ -398,6 +405,28 @@ def hidden_phone_column_sentences(
     gui = (
         f"; unhide it if its numbers are the ones to remove{also}, or include hidden rows "
         "and columns."
+    )
+    return head + gui, head + cli
+
+
+def hidden_sheets_sentences(file_name: str, names: list[str]) -> tuple[str, str]:
+    """Why staging is refused when no sheet was named, no visible sheet has a column of phone
+    numbers and the hidden sheets ``names`` have: a hidden sheet is read only when named (a
+    person looking at the file has not seen its numbers). The sentence for any front end, and
+    the same with the command line's option."""
+    many = len(names) > 1
+    head = (
+        f"No visible sheet of {file_name} has a column of phone numbers; "
+        f"{'the hidden sheets' if many else 'the hidden sheet'} {_listed(names)} "
+        f"{'have' if many else 'has'} one, but a hidden sheet is read only when named"
+    )
+    which = "one" if many else "it"
+    gui = (
+        f": to read {which}, choose it in the import wizard's Sheet list (or name it with "
+        f"--sheet {names[0]!r} on the command line), or unhide it in the file."
+    )
+    cli = f": to read {which}, run the file again with " + (
+        f"--sheet NAME (as --sheet {names[0]!r})." if many else f"--sheet {names[0]!r}."
     )
     return head + gui, head + cli
 
