@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from app.core.staging_notes import (
     Held,
     HiddenRows,
     check_apart,
+    date_order_sentence,
     hidden_phone_column_sentences,
     hidden_sheets_sentences,
     hidden_unknown_sentence,
@@ -51,6 +53,7 @@ from app.core.staging_notes import (
     notes_sentences,
     other_columns_sentence,
     other_dates_sentence,
+    reads_day_first,
     unread_code_sentence,
     watched,
 )
@@ -236,7 +239,43 @@ def stage(
     keeps the file's value as its original and says so in its note, and the job's meta lists
     them. The report goes to ``settings.report``, else ``reports_dir`` (default ``jobs_dir``).
     Hidden rows, formula cells and unread sheets and columns: see the module's docstring.
+
+    A request-date column whose dates that read one way only are all day/month
+    (:func:`~app.core.staging_notes.reads_day_first`) is checked again day/month throughout:
+    the first job file is given up and the rows staged anew, so every date of the column is
+    read the one way it is written (a warning says so).
     """
+    run = partial(
+        _stage,
+        settings,
+        jobs_dir,
+        kind=kind,
+        connection=connection,
+        campaign_lookup=campaign_lookup,
+        mapping=mapping,
+        corrections=corrections,
+        reports_dir=reports_dir,
+    )
+    store, summary = run(day_first=False)
+    if reads_day_first(summary):
+        store.close()
+        store.path.unlink(missing_ok=True)
+        store, summary = run(day_first=True)
+    return store, summary
+
+
+def _stage(
+    settings: JobSettings,
+    jobs_dir: Path,
+    *,
+    kind: str,
+    connection: Connection | None,
+    campaign_lookup: Mapping[str, str] | None,
+    mapping: ColumnMapping | None,
+    corrections: Corrections | None,
+    reports_dir: Path | None,
+    day_first: bool,
+) -> tuple[JobStore, CheckSummary]:
     fixes = dict(corrections or {})
     path = settings.file.expanduser().resolve()
     guessed = mapping is None
@@ -282,6 +321,7 @@ def stage(
             campaign_lookup=lookup,
             removal=kind == "removal",
             scope_from_rows=settings.scope_from_rows,
+            day_first=day_first,
         )
         summary = CheckSummary()
         meta = {
@@ -339,6 +379,8 @@ def stage(
             if unchecked:
                 store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
+            if dates := date_order_sentence(mapping, summary, day_first):
+                warnings.append(dates)
             if warnings:
                 store.set_meta({"warnings": warnings})
         except BaseException:

@@ -34,7 +34,13 @@ from app.core import phones
 from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
-from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
+from app.core.sheet_dates import (
+    DAY_FIRST_ONLY,
+    LIMIT_BUSINESS_DAYS,
+    MONTH_FIRST_ONLY,
+    business_days_between,
+    parse_request_date,
+)
 from app.core.sheet_header import is_blank
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_scope import ScopeResolver, names_no_campaign, visible_text
@@ -74,6 +80,8 @@ class CheckOptions:
     late_after_business_days: int = LIMIT_BUSINESS_DAYS
     removal: bool = False
     scope_from_rows: bool = False
+    # Slashed request dates that read either way are day/month (the column's other dates are).
+    day_first: bool = False
 
 
 @dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row
@@ -104,7 +112,9 @@ class CheckSummary:
     ``rows`` counts data rows (below the header). ``damaged`` counts rows of any outcome whose
     phone cell a spreadsheet had damaged; ``late_requests`` counts valid rows whose request date
     is more than the limit of business days before the insertion date; ``ambiguous_dates`` counts
-    request dates whose day and month could be either way round.
+    request dates whose day and month could be either way round. ``date_orders`` (not counted in
+    :meth:`as_dict`) holds, for request dates readable only month/day or only day/month, how
+    many there were and the first one's row and text: the order the column is written in.
     """
 
     rows: int = 0
@@ -115,6 +125,7 @@ class CheckSummary:
     damaged: int = 0
     late_requests: int = 0
     ambiguous_dates: int = 0
+    date_orders: dict[str, tuple[int, int, str]] = field(default_factory=dict)
 
     def add(self, checked: CheckedRow) -> None:
         self.rows += 1
@@ -135,7 +146,9 @@ class CheckSummary:
             self.ambiguous_dates += 1
 
     def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+        out = asdict(self)
+        del out["date_orders"]
+        return out
 
 
 def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
@@ -167,6 +180,8 @@ class _Checker:
         self.m = mapping
         self.o = options
         self.scopes = ScopeResolver(options.campaign_lookup)
+        # Request dates readable one way only: order -> (count, first row, its text).
+        self.date_orders: dict[str, tuple[int, int, str]] = {}
         # One dict per scope, keyed by an int packing code and number: a million rows fit in
         # about 100 MB this way, half what tuples of strings take.
         self.seen: dict[tuple[ScopeKind, str, str], dict[int, int]] = {}
@@ -319,7 +334,7 @@ class _Checker:
             cut = f"reason cut to {MAX_TEXT} characters (it had {len(reason)})"
             reason = reason[:MAX_TEXT]
         if m.request_date is not None:
-            request, days, late, note = self._request_date(cells)
+            request, days, late, note = self._request_date(number, cells)
         else:
             request, days, late, note = None, None, False, ""
         if scope is self.default_scope and not is_purpose:
@@ -725,13 +740,17 @@ class _Checker:
         return "a purpose scope needs a purpose"
 
     def _request_date(
-        self, cells: Sequence[CellValue]
+        self, number: int, cells: Sequence[CellValue]
     ) -> tuple[dt.date | None, int | None, bool, str]:
         if self.m.request_date is None:
             return None, None, False, ""
+        cell = _cell(cells, self.m.request_date)
         parsed = parse_request_date(
-            _cell(cells, self.m.request_date), not_after=self.o.insertion_date
+            cell, not_after=self.o.insertion_date, day_first=self.o.day_first
         )
+        if parsed.order in (MONTH_FIRST_ONLY, DAY_FIRST_ONLY):
+            count, first, text = self.date_orders.get(parsed.order, (0, number, str(cell)))
+            self.date_orders[parsed.order] = (count + 1, first, text)
         if parsed.date is None:
             return None, None, False, parsed.note
         days = business_days_between(parsed.date, self.o.insertion_date)
@@ -755,7 +774,7 @@ def check_rows(
     """
     checker = _Checker(mapping, options or CheckOptions())
     header_row = mapping.header_row or 0
-    if checker.plain_rows_possible():
+    if checker.plain_rows_possible():  # no request date column: no date orders
         yield from checker.check_plain(rows, header_row, summary)
         return
     for number, cells in rows:
@@ -764,6 +783,8 @@ def check_rows(
         checked = checker.check(number, cells)
         if summary is not None:
             summary.add(checked)
+            if checker.date_orders:
+                summary.date_orders = checker.date_orders  # the same dict, kept up to date
         yield checked
 
 

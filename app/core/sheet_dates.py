@@ -10,6 +10,11 @@ digits that is not after the day the file is checked (:func:`parse_request_date`
 ``not_after``, today by default), as a request cannot be received after it is honoured: on
 Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026 and ``12/31/26``
 Dec 31, 1926. When the later reading was at most a year away the row's note says so.
+
+A slashed date that reads either way (``11/10/2026``) is month/day, the US order, unless the
+column is day/month: one column is written one way, so when its other dates can only be read
+day/month (``25/10/2026``) and none only month/day, the job reads its ambiguous ones day/month
+too (``day_first``; :attr:`RequestDate.order` gives the evidence each value holds).
 """
 
 from __future__ import annotations
@@ -47,12 +52,20 @@ _NAMED_MONTH_FORMATS: Final = ("%b %d %Y", "%B %d %Y", "%d %b %Y", "%d %B %Y", "
 _NEAR_FUTURE: Final = dt.timedelta(days=366)
 
 
+# What a slashed date says about its column's order (RequestDate.order).
+MONTH_FIRST_ONLY: Final = "month/day"  # 10/25/2026: only month/day is a date
+DAY_FIRST_ONLY: Final = "day/month"  # 25/10/2026: only day/month is a date
+EITHER: Final = "either"  # 11/10/2026: two different dates
+
+
 @dataclass(frozen=True, slots=True)
 class RequestDate:
-    """A parsed request date; ``note`` explains an ambiguous or unreadable value."""
+    """A parsed request date; ``note`` explains an ambiguous or unreadable value; ``order`` is
+    what a slashed value says about its column's order (one of the constants above, or "")."""
 
     date: dt.date | None
     note: str = ""
+    order: str = ""
 
 
 def _two_digit_year(
@@ -84,14 +97,16 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
-def parse_request_date(value: CellValue, not_after: dt.date | None = None) -> RequestDate:
+def parse_request_date(
+    value: CellValue, not_after: dt.date | None = None, *, day_first: bool = False
+) -> RequestDate:
     """Read a date cell: a date/datetime, an Excel serial number, or a common date string
     (ISO, US month/day, European day.month, yyyymmdd, month names).
 
-    ``11/02/2026`` and ``11-02-2026`` are read month-first (US); when the other order is also
-    a date the note says so. ``02.11.2026`` is read day-first (European). A two-digit year
-    is the latest such date not after ``not_after`` (default today): see the module's
-    docstring.
+    ``11/02/2026`` and ``11-02-2026`` are read month-first (US), or day-first with
+    ``day_first`` (the column's other dates are day/month); when the other order is also a
+    date the note says so. ``02.11.2026`` is read day-first (European). A two-digit year is
+    the latest such date not after ``not_after`` (default today): see the module's docstring.
     """
     if value is None or value == "":
         return RequestDate(None)
@@ -105,31 +120,33 @@ def parse_request_date(value: CellValue, not_after: dt.date | None = None) -> Re
         if _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
             return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
-            return _parse_text(str(int(value)), not_after)  # 20261102 typed as a number
+            return _parse_text(str(int(value)), not_after, False)  # 20261102 as a number
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
         return RequestDate(None, f"{shown!r} is not a date")
     if not isinstance(value, str):
         return RequestDate(None, f"{value!r} is not a date")
-    return _parse_text(value.strip(), not_after)
+    return _parse_text(value.strip(), not_after, day_first)
 
 
-def _parse_text(text: str, not_after: dt.date | None) -> RequestDate:
+def _parse_text(text: str, not_after: dt.date | None, day_first: bool) -> RequestDate:
     # Only a two-digit year needs the day (and asking the clock costs as much as a parse).
-    return _read_any_year(text) or _read_two_digit_year(text, not_after or dt.date.today())
+    return _read_any_year(text, day_first) or _read_two_digit_year(
+        text, not_after or dt.date.today(), day_first
+    )
 
 
 @lru_cache(maxsize=4096)
-def _read_any_year(text: str) -> RequestDate | None:
+def _read_any_year(text: str, day_first: bool) -> RequestDate | None:
     """The date ``text`` names, or None when it has a two-digit year (read with the day)."""
-    return _read(text, None)
+    return _read(text, None, day_first)
 
 
 @lru_cache(maxsize=1024)
-def _read_two_digit_year(text: str, not_after: dt.date) -> RequestDate:
-    return _read(text, not_after) or RequestDate(None, f"{text!r} is not a date")
+def _read_two_digit_year(text: str, not_after: dt.date, day_first: bool) -> RequestDate:
+    return _read(text, not_after, day_first) or RequestDate(None, f"{text!r} is not a date")
 
 
-def _read(text: str, not_after: dt.date | None) -> RequestDate | None:
+def _read(text: str, not_after: dt.date | None, day_first: bool) -> RequestDate | None:
     """``text`` read as a date; None if it has a two-digit year and ``not_after`` is None."""
     if (m := _ISO.fullmatch(text)) is not None:
         found = _safe(int(m[1]), int(m[2]), int(m[3]))
@@ -145,21 +162,32 @@ def _read(text: str, not_after: dt.date | None) -> RequestDate | None:
         else:
             us, us_later = _two_digit_year(int(m[4]), first, second, not_after)
             other, other_later = _two_digit_year(int(m[4]), second, first, not_after)
+        order = ""
         if us is not None and other is not None and us != other:
-            note = (
-                f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month/day); "
-                f"it could be {other:%b %d, %Y}"
-            )
+            order = EITHER
+            if day_first:
+                us, us_later, other = other, other_later, us
+                note = (
+                    f"{text!r} is ambiguous: read as {us:%b %d, %Y} (day/month, as the "
+                    f"column's dates that read only one way are); it could be {other:%b %d, %Y}"
+                )
+            else:
+                note = (
+                    f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month/day); "
+                    f"it could be {other:%b %d, %Y}"
+                )
         elif us is not None:
+            order = "" if us == other else MONTH_FIRST_ONLY
             note = ""
         elif other is not None:
             us, us_later = other, other_later
+            order = DAY_FIRST_ONLY
             note = f"{text!r} read as day/month: {other:%b %d, %Y}"
         else:
             return RequestDate(None, f"{text!r} is not a date")
         if not_after is not None and (century := _century_note(us, us_later, not_after)):
             note = f"{note}; {century}" if note else f"{text!r}: {century}"
-        return RequestDate(us, note)
+        return RequestDate(us, note, order)
     if (m := _DOTTED.fullmatch(text)) is not None:
         found = _safe(int(m[3]), int(m[2]), int(m[1]))
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")

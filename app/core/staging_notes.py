@@ -36,6 +36,7 @@ from app.core import phones
 from app.core.job_store import NewRow, Outcome
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_rows
 from app.core.sheet_check import Outcome as CheckOutcome
+from app.core.sheet_dates import DAY_FIRST_ONLY, MONTH_FIRST_ONLY
 from app.core.sheet_mapping import (
     ColumnMapping,
     DateColumn,
@@ -518,3 +519,45 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
 def _column(headers: tuple[str, ...], index: int) -> str:
     name = headers[index] if index < len(headers) else ""
     return f"column {column_letter(index)}" + (f" ({name!r})" if name else "")
+
+
+def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first: bool) -> str:
+    """What an import says of the order its request dates are written in (``""``: nothing).
+
+    A column is written one way. Read day/month throughout when its dates that read one way
+    only are all day/month (``day_first``); when some are day/month and some month/day, the
+    ones that read either way stay month/day, and the reader must check them.
+    """
+    if mapping.request_date is None:
+        return ""
+    orders = summary.date_orders
+    column = _column(mapping.headers, mapping.request_date)
+    either = summary.ambiguous_dates
+    dates = f"{either} date{'s' if either != 1 else ''} that read{'s' if either == 1 else ''}"
+
+    def example(order: str) -> str:
+        _, row, text = orders[order]
+        return f"row {row}: {text!r}"
+
+    if day_first and DAY_FIRST_ONLY in orders:
+        return (
+            f"The request dates in {column} are written day/month ({example(DAY_FIRST_ONLY)}), "
+            f"so the {dates} either way {'were' if either != 1 else 'was'} read day/month too."
+        )
+    if DAY_FIRST_ONLY in orders and MONTH_FIRST_ONLY in orders and either:
+        return (
+            f"The request dates in {column} are written both day/month "
+            f"({example(DAY_FIRST_ONLY)}) and month/day ({example(MONTH_FIRST_ONLY)}); the "
+            f"{dates} either way {'were' if either != 1 else 'was'} read month/day: check "
+            f"{'them' if either != 1 else 'it'} in the report's Damage note column."
+        )
+    return ""
+
+
+def reads_day_first(summary: CheckSummary) -> bool:
+    """Whether a request-date column is day/month: some dates can only be read so, none only
+    month/day, and some were read month/day although they read either way."""
+    orders = summary.date_orders
+    return (
+        DAY_FIRST_ONLY in orders and MONTH_FIRST_ONLY not in orders and summary.ambiguous_dates > 0
+    )
