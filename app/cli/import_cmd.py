@@ -87,7 +87,11 @@ def add_job_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scope", help="global, campaign:ID or purpose:TEXT (a scope column in the file wins)"
     )
-    parser.add_argument("--sheet", metavar="NAME", help="the sheet to read (default: the first)")
+    parser.add_argument(
+        "--sheet",
+        metavar="NAME",
+        help="the sheet to read (default: the first visible sheet with phone numbers)",
+    )
     parser.add_argument(
         "--phone-column",
         metavar="NAME",
