@@ -4,7 +4,10 @@ The rule: the header is the last all-label row (text that is neither a number no
 the first row holding a phone number that names a known column ("Phone", "Reason"...); failing
 that, a row naming a column further down that has phone numbers right below it, when the phone
 numbers above it (a vendor's "Contact phone:" preamble) are in other columns; failing that, the
-last non-blank row above the data if it is all labels; otherwise there is none.
+last non-blank row above the data if it is all labels; otherwise there is none. A cell
+holding a phone number among words ("303-555-2401 (cell)", "Mobile: 303-555-2401") is data,
+never a label, so such a first data row is not taken for the header; and no header is chosen
+below a row holding such a tagged number in the phone column, which would be skipped unseen.
 
 The rows it looks at come from :func:`read_preview`, shared by every reader of a sheet's first
 rows (staging, the import wizard, the bulk-removal count): blank rows do not count toward its
@@ -36,6 +39,21 @@ _DATE_LIKE: Final = re.compile(
     r"\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(\s.*)?"
 )
 _NON_PHONE_CHARS: Final = re.compile(r"[^0-9+()\-./\s'\u00a0xXeE,]")
+# Digits with phone punctuation between them, as written among words: "303-555-2401",
+# "(303) 555 2401", "+44 20 7946 0958".
+_DIGIT_RUN: Final = re.compile(r"\d[\d\s().\-/\u00a0]*\d")
+# Digits in a run that make it a phone number (looks_like_phone's lower bound) unless a date.
+_RUN_DIGITS: Final = 7
+# Words that tag a number with its kind ("cell", "Mobile:", "Tel"): a cell holding a number and
+# one of these is a data row even above a header.
+_TAGS: Final = frozenset(
+    re.split(
+        r"\s+",
+        "alt alternate business c cell cellphone daytime direct evening h home land landline "
+        "m main mob mobile number ph phone primary personal tel telephone w wireless work",
+    )
+)
+_WORD: Final = re.compile(r"[^\W\d_]+")
 
 
 def is_blank(cells: Sequence[CellValue]) -> bool:
@@ -56,12 +74,41 @@ def looks_like_phone(value: CellValue) -> bool:
     return _NON_PHONE_CHARS.search(value) is None
 
 
+def holds_phone_number(text: str) -> bool:
+    """Whether ``text`` has a phone number in it, words around it or not: a run of at least
+    seven digits with only phone punctuation between them that is not a date
+    ("303-555-2401 (cell)", "Tel 303 555 2401"; not "Received 2026-01-05")."""
+    for run in _DIGIT_RUN.findall(text):
+        if sum(c.isdigit() for c in run) >= _RUN_DIGITS and not _DATE_LIKE.fullmatch(run):
+            return True
+    return False
+
+
+def tagged_phone(value: CellValue) -> bool:
+    """A cell a person filled in as a phone number: one :func:`looks_like_phone` accepts, or
+    one number tagged with at most one word of its kind ("303-555-2310 cell", "Mobile:
+    303-555-2401"). A note that gives a number ("From: Vendor X (questions: 800-555-0100)")
+    is not one."""
+    if looks_like_phone(value):
+        return True
+    if not isinstance(value, str) or not holds_phone_number(value):
+        return False
+    runs = _DIGIT_RUN.findall(value)
+    if sum(1 for run in runs if sum(c.isdigit() for c in run) >= _RUN_DIGITS) != 1:
+        return False
+    words = _WORD.findall(_DIGIT_RUN.sub(" ", value).casefold())
+    return len(words) <= 1 and all(word in _TAGS for word in words)
+
+
 def is_label(value: CellValue) -> bool:
-    """Text that can be a column name: not a number, date or phone number."""
+    """Text that can be a column name: not a number, date or phone number, nor text with a
+    phone number in it ("303-555-2401 (cell)" is a data cell, whatever its word says)."""
     if not isinstance(value, str):
         return False
     text = value.strip()
     if not text or looks_like_phone(text) or _DATE_LIKE.fullmatch(text):
+        return False
+    if holds_phone_number(text):
         return False
     return not text.replace(".", "", 1).replace(",", "").isdigit()
 
@@ -116,21 +163,30 @@ def detect_header(rows: Sequence[Row]) -> int | None:
     ``rows`` is a preview (:func:`read_preview`); all of it is looked at.
     """
     above: list[Row] = []
-    found_data = False
+    found_data: Row | None = None
     for row in rows:
         if is_blank(row[1]):
             continue
         if any(looks_like_phone(v) for v in row[1]):
-            found_data = True
+            found_data = row
             break
         above.append(row)
     labels = [row for row in above if _all_labels(row[1])]
     named = [(sum(1 for v in row[1] if _names_column(v)), row) for row in labels]
     named = [(count, row) for count, row in named if count]
-    if found_data:
+    if found_data is not None:
         if named:
+            # Rows above the header are skipped: none may hold a number in the phone column.
+            data_columns = {c for c, v in enumerate(found_data[1]) if looks_like_phone(v)}
+            kept = [
+                (count, row)
+                for count, row in named
+                if not _tagged_above(above, row, data_columns | _phone_named(row[1]))
+            ]
+            if not kept:
+                return None
             # The header names the most columns; a title naming one loses, a later row wins ties.
-            return max(named, key=lambda item: (item[0], item[1][0]))[1][0]
+            return max(kept, key=lambda item: (item[0], item[1][0]))[1][0]
         below = _header_after_preamble(rows)
         if below is not None:
             return below
@@ -169,8 +225,25 @@ def _header_after_preamble(rows: Sequence[Row]) -> int | None:
                 columns = {c for c, v in enumerate(following[1]) if looks_like_phone(v)}
                 if columns and not columns & above_columns:
                     return number
-        above_columns.update(c for c, v in enumerate(cells) if looks_like_phone(v))
+        above_columns.update(c for c, v in enumerate(cells) if tagged_phone(v))
     return None
+
+
+def _tagged_above(above: Sequence[Row], header: Row, columns: set[int]) -> bool:
+    """Whether a row above ``header`` holds a phone number in one of ``columns``."""
+    return any(
+        tagged_phone(cells[c])
+        for number, cells in above
+        if number < header[0]
+        for c in columns
+        if c < len(cells)
+    )
+
+
+def _phone_named(cells: Sequence[CellValue]) -> set[int]:
+    from app.core.sheet_mapping import Role, header_role
+
+    return {c for c, v in enumerate(cells) if isinstance(v, str) and header_role(v) is Role.PHONE}
 
 
 def _names_column(value: CellValue) -> bool:
