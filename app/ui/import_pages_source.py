@@ -171,9 +171,13 @@ class SourcePage(QWizardPage):
         self.probe = probe
         self.sheet_combo.blockSignals(True)
         self.sheet_combo.clear()
-        self.sheet_combo.addItems(list(probe.sheet_names) or [probe.sheet or "(text file)"])
+        # A hidden sheet is listed (it may be the one meant) but marked: numbers nobody
+        # looking at the file has seen should not be sent unawares.
+        for name in probe.sheet_names or (probe.sheet or "(text file)",):
+            shown = f"{name} (hidden)" if name in probe.hidden_sheets else name
+            self.sheet_combo.addItem(shown, name)
         if probe.sheet in probe.sheet_names:
-            self.sheet_combo.setCurrentText(probe.sheet)
+            self.sheet_combo.setCurrentIndex(self.sheet_combo.findData(probe.sheet))
         self.sheet_combo.setEnabled(len(probe.sheet_names) > 1)
         self.sheet_combo.blockSignals(False)
         self.header_spin.blockSignals(True)
@@ -187,9 +191,10 @@ class SourcePage(QWizardPage):
             if probe.header_row
             else "no header row found (data from the first row)"
         )
+        hidden = " (hidden in the file)" if probe.sheet in probe.hidden_sheets else ""
         self.message.setText(
-            f"{probe.path.name}: sheet {probe.sheet!r}; {found}. Change the header row if it "
-            "is wrong."
+            f"{probe.path.name}: sheet {probe.sheet!r}{hidden}; {found}. Change the header row "
+            "if it is wrong."
             if probe.sheet
             else f"{probe.path.name}: {found}. Change the header row if it is wrong."
         )
@@ -210,8 +215,9 @@ class SourcePage(QWizardPage):
         self.completeChanged.emit()
 
     def _sheet_chosen(self) -> None:
-        if self.probe is not None and self.sheet_combo.currentText() != self.probe.sheet:
-            self.set_path(self.probe.path, self.sheet_combo.currentText())
+        chosen = self.sheet_combo.currentData()
+        if self.probe is not None and chosen != self.probe.sheet:
+            self.set_path(self.probe.path, chosen)
 
     def _header_changed(self, _value: int) -> None:
         if self.probe is not None:

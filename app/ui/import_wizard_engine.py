@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from app.core.sheet_header import detect_header, read_preview
 from app.core.sheet_mapping import ColumnMapping, propose_under_header
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import Row
+from app.core.staging_notes import reads_day_first
 
 # Problem rows kept for the check page; the counts always cover every row.
 MAX_PROBLEMS = 5000
@@ -40,6 +41,7 @@ class FileProbe:
     sheet: str
     preview: list[Row]
     header_row: int | None
+    hidden_sheets: frozenset[str] = frozenset()
 
 
 def probe_file(path: Path, sheet: str | None = None) -> FileProbe:
@@ -53,7 +55,12 @@ def probe_file(path: Path, sheet: str | None = None) -> FileProbe:
     with open_sheet(path, sheet) as source:
         preview: list[Row] = [(n, list(cells)) for n, cells in read_preview(source)]
         return FileProbe(
-            path, tuple(source.sheet_names), source.sheet, preview, detect_header(preview)
+            path,
+            tuple(source.sheet_names),
+            source.sheet,
+            preview,
+            detect_header(preview),
+            frozenset(source.notes.hidden_sheets),
         )
 
 
@@ -90,7 +97,25 @@ def check_file(
     """Read and check every row of the probed sheet (a dry run in memory: nothing is written).
 
     ``progress(rows_checked)`` is called now and then; raises InterruptedError when cancelled.
+    A request-date column written day/month is checked again day/month throughout, as staging
+    does (:func:`~app.core.staging_notes.reads_day_first`), so the counts shown are the job's.
     """
+    result = _check_file(probe, mapping, options, fixes, cancel, progress)
+    if not options.day_first and reads_day_first(result.summary):
+        result = _check_file(
+            probe, mapping, replace(options, day_first=True), fixes, cancel, progress
+        )
+    return result
+
+
+def _check_file(
+    probe: FileProbe,
+    mapping: ColumnMapping,
+    options: CheckOptions,
+    fixes: Fixes,
+    cancel: threading.Event | None,
+    progress: Any,
+) -> CheckResult:
     result = CheckResult(CheckSummary())
     with open_sheet(probe.path, probe.sheet) as source:
         rows = apply_fixes(source.iter_rows(), fixes, mapping.phone)
