@@ -17,71 +17,28 @@ from typing import Any
 import httpx
 import pytest
 
-from app.api.client import ApiClient, DncQuery
+from app.api.client import DncQuery
 from app.api.errors import AuthInvalidError
 from app.api.scope import Scope
-from app.api.transport import RetryPolicy
-from app.core.connections import Connection
 from app.core.dnc_removal import Outcome, RemovalOutcome, remove_dnc_entries
-from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.ui.removal_progress import describe_outcome
-from tests.conftest import TOKEN
+from tests.core.lead_wire import LEADS_SEARCH, Forwarding, seed_leads, wired_session
 
-LEADS_SEARCH = "/v1/leads/search"
 NOT_LOOKED_UP = (
     "not removed: the leads this removal would set to DNC could not be looked up first, "
     "so no delete was sent"
 )
 
 
-class _Forwarding(httpx.BaseTransport):
-    """Sends every request to the sandbox, recording its path; ``fail`` (when set) answers the
-    ``/leads/search`` requests instead (a response, or an exception to raise)."""
-
-    def __init__(self) -> None:
-        self._http = httpx.HTTPTransport()
-        self.paths: list[str] = []
-        self.fail: Callable[[httpx.Request], httpx.Response] | None = None
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path)
-        if self.fail is not None and request.url.path == LEADS_SEARCH:
-            return self.fail(request)
-        return self._http.handle_request(request)
-
-    def close(self) -> None:
-        self._http.close()
+@pytest.fixture
+def wire() -> Forwarding:
+    return Forwarding()
 
 
 @pytest.fixture
-def wire() -> _Forwarding:
-    return _Forwarding()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: _Forwarding) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    api = ApiClient(
-        sandbox.base_url,
-        TOKEN,
-        http_transport=wire,
-        retry=RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01),
-    )
-    s = Session(Connection("Sandbox", sandbox.base_url), api, journal)
-    yield s
-    s.close()
-    journal.close()
-
-
-def _seed(sandbox: Any, list_id: str, rows: list[tuple[str, str, str, str, str]]) -> list[str]:
-    """Leads (phone, code, alt 1, alt 2, status) in ``list_id``; returns their ids in order."""
-    first = int(sandbox.store.scalar("SELECT coalesce(max(id), 0) FROM leads")) + 1
-    sandbox.bulk_seed_leads(list_id, [row[:4] for row in rows])
-    ids = [str(first + n) for n in range(len(rows))]
-    for lead_id, row in zip(ids, rows, strict=True):
-        sandbox.store.execute("UPDATE leads SET status = ? WHERE id = ?", (row[4], int(lead_id)))
-    return ids
+def session(sandbox: Any, tmp_path: Path, wire: Forwarding) -> Iterator[Session]:
+    yield from wired_session(sandbox, tmp_path, wire)
 
 
 def _statuses(sandbox: Any) -> dict[str, str]:
@@ -117,10 +74,10 @@ def test_old_statuses_of_0_and_2_leads_are_journaled_and_reported(
     )
     api.insert_dnc("2025558302", "1", Scope.purpose("Surveys"))
     api.insert_dnc("2025558302", "1", Scope.purpose("Marketing"))
-    (first,) = _seed(sandbox, list_a, [("(202) 555-8301", "1", "", "", "NEW")])
-    (second,) = _seed(sandbox, list_b, [("2025550199", "", "2025558301", "", "CALLBK")])
-    (purpose_lead,) = _seed(sandbox, list_a, [("2025558302", "1", "", "", "")])
-    (untouched,) = _seed(sandbox, list_a, [("2025558399", "1", "", "", "NEW")])
+    (first,) = seed_leads(sandbox, list_a, [("(202) 555-8301", "1", "", "", "NEW")])
+    (second,) = seed_leads(sandbox, list_b, [("2025550199", "", "2025558301", "", "CALLBK")])
+    (purpose_lead,) = seed_leads(sandbox, list_a, [("2025558302", "1", "", "", "")])
+    (untouched,) = seed_leads(sandbox, list_a, [("2025558399", "1", "", "", "NEW")])
     entries = list(api.iter_dnc(DncQuery()))
     assert len(entries) == 4
 
@@ -180,13 +137,13 @@ def _unanswered(request: httpx.Request) -> httpx.Response:
 def test_a_failed_look_up_fails_the_input_and_deletes_nothing(
     sandbox: Any,
     session: Session,
-    wire: _Forwarding,
+    wire: Forwarding,
     fail: Callable[[httpx.Request], httpx.Response],
     words: str,
 ) -> None:
     list_id = session.api.insert_list("Look-up fails list", session.api.campaigns()[0].id)
     sandbox.bulk_seed_dnc([("2025558310", "1", "0", "", "")])
-    _seed(sandbox, list_id, [("2025558310", "1", "", "", "NEW")])
+    seed_leads(sandbox, list_id, [("2025558310", "1", "", "", "NEW")])
     entries = list(session.api.iter_dnc(DncQuery()))
     wire.fail = fail
     wire.paths.clear()
@@ -208,7 +165,7 @@ def test_a_failed_look_up_fails_the_input_and_deletes_nothing(
 
 
 def test_a_rejected_token_on_the_look_up_keeps_the_error_for_the_token_retry(
-    sandbox: Any, session: Session, wire: _Forwarding
+    sandbox: Any, session: Session, wire: Forwarding
 ) -> None:
     sandbox.bulk_seed_dnc([("2025558320", "1", "0", "", "")])
     entries = list(session.api.iter_dnc(DncQuery()))
@@ -223,7 +180,7 @@ def test_a_rejected_token_on_the_look_up_keeps_the_error_for_the_token_retry(
 
 
 def test_cancelling_during_the_look_up_sends_no_delete(
-    sandbox: Any, session: Session, wire: _Forwarding
+    sandbox: Any, session: Session, wire: Forwarding
 ) -> None:
     sandbox.bulk_seed_dnc([("2025558330", "1", "0", "", "")])
     entries = list(session.api.iter_dnc(DncQuery()))
@@ -250,12 +207,12 @@ def test_cancelling_during_the_look_up_sends_no_delete(
 
 
 def test_no_lead_is_looked_up_without_a_lead_status(
-    sandbox: Any, session: Session, wire: _Forwarding
+    sandbox: Any, session: Session, wire: Forwarding
 ) -> None:
     list_id = session.api.insert_list("No look-up list", session.api.campaigns()[0].id)
     numbers = ["2025558340", "2025558341"]
     sandbox.bulk_seed_dnc([(n, "1", "0", "", "") for n in numbers])
-    _seed(sandbox, list_id, [(n, "1", "", "", "NEW") for n in numbers])
+    seed_leads(sandbox, list_id, [(n, "1", "", "", "NEW") for n in numbers])
     entries = list(session.api.iter_dnc(DncQuery()))
     wire.paths.clear()
 

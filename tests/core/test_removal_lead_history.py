@@ -17,58 +17,23 @@ import httpx
 import openpyxl
 import pytest
 
-from app.api.client import ApiClient
 from app.api.scope import Scope
-from app.api.transport import RetryPolicy
-from app.core.connections import Connection
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore
-from app.core.journal import ChangeJournal
 from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session
-from tests.conftest import TOKEN
-
-LEADS_SEARCH = "/v1/leads/search"
-
-
-class _Forwarding(httpx.BaseTransport):
-    """Sends every request to the sandbox, recording its path; ``fail`` (when set) answers the
-    ``/leads/search`` requests instead (a response, or an exception to raise)."""
-
-    def __init__(self) -> None:
-        self._http = httpx.HTTPTransport()
-        self.paths: list[str] = []
-        self.fail: Callable[[httpx.Request], httpx.Response] | None = None
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path)
-        if self.fail is not None and request.url.path == LEADS_SEARCH:
-            return self.fail(request)
-        return self._http.handle_request(request)
-
-    def close(self) -> None:
-        self._http.close()
+from tests.core.lead_wire import LEADS_SEARCH, Forwarding, seed_leads, wired_session
 
 
 @pytest.fixture
-def wire() -> _Forwarding:
-    return _Forwarding()
+def wire() -> Forwarding:
+    return Forwarding()
 
 
 @pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: _Forwarding) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    api = ApiClient(
-        sandbox.base_url,
-        TOKEN,
-        http_transport=wire,
-        retry=RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01),
-    )
-    s = Session(Connection("Sandbox", sandbox.base_url), api, journal)
-    yield s
-    s.close()
-    journal.close()
+def session(sandbox: Any, tmp_path: Path, wire: Forwarding) -> Iterator[Session]:
+    yield from wired_session(sandbox, tmp_path, wire)
 
 
 def _csv(path: Path, rows: list[list[str]]) -> Path:
@@ -87,16 +52,6 @@ def _stage(session: Session, tmp_path: Path, rows: list[list[str]], lead_status:
     )
     store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
     return store
-
-
-def _seed(sandbox: Any, list_id: str, rows: list[tuple[str, str, str, str, str]]) -> list[str]:
-    """Leads (phone, code, alt 1, alt 2, status) in ``list_id``; returns their ids in order."""
-    first = int(sandbox.store.scalar("SELECT coalesce(max(id), 0) FROM leads")) + 1
-    sandbox.bulk_seed_leads(list_id, [row[:4] for row in rows])
-    ids = [str(first + n) for n in range(len(rows))]
-    for lead_id, row in zip(ids, rows, strict=True):
-        sandbox.store.execute("UPDATE leads SET status = ? WHERE id = ?", (row[4], int(lead_id)))
-    return ids
 
 
 def _statuses(sandbox: Any) -> dict[str, tuple[str, str]]:
@@ -134,8 +89,8 @@ def test_old_statuses_of_0_1_and_several_leads_are_journaled_and_reported(
             ("2025550104", "1", spring, "", ""),  # a campaign entry: that campaign's leads only
         ]
     )
-    (one,) = _seed(sandbox, spring_a, [("2025550101", "1", "", "", "NEW")])
-    typed, blank_code, *_ = _seed(
+    (one,) = seed_leads(sandbox, spring_a, [("2025550101", "1", "", "", "NEW")])
+    typed, blank_code, *_ = seed_leads(
         sandbox,
         spring_a,
         [
@@ -145,10 +100,10 @@ def test_old_statuses_of_0_1_and_several_leads_are_journaled_and_reported(
             ("12025550103", "1", "", "", "NEW"),  # its digits are not the number's: untouched
         ],
     )
-    (in_b,) = _seed(sandbox, spring_b, [("2025550177", "1", "2025550166", "2025550103", "NI")])
-    (autumn_lead,) = _seed(sandbox, autumn_a, [("2025550103", "1", "", "", "A")])
-    (campaign_lead,) = _seed(sandbox, spring_b, [("2025550104", "1", "", "", "B")])
-    _seed(sandbox, autumn_a, [("2025550104", "1", "", "", "NEW")])  # another campaign's
+    (in_b,) = seed_leads(sandbox, spring_b, [("2025550177", "1", "2025550166", "2025550103", "NI")])
+    (autumn_lead,) = seed_leads(sandbox, autumn_a, [("2025550103", "1", "", "", "A")])
+    (campaign_lead,) = seed_leads(sandbox, spring_b, [("2025550104", "1", "", "", "B")])
+    seed_leads(sandbox, autumn_a, [("2025550104", "1", "", "", "NEW")])  # another campaign's
     before = _statuses(sandbox)
 
     rows = [["2025550100", ""], ["2025550101", ""], ["2025550103", ""]]
@@ -211,7 +166,7 @@ def test_the_message_names_ten_leads_and_the_journal_keeps_them_all(
 ) -> None:
     list_id = session.api.insert_list("Many leads list", session.api.campaigns()[0].id)
     sandbox.bulk_seed_dnc([("2025550120", "1", "0", "", "")])
-    ids = _seed(sandbox, list_id, [("2025550120", "1", "", "", "NEW")] * 12)
+    ids = seed_leads(sandbox, list_id, [("2025550120", "1", "", "", "NEW")] * 12)
     store = _stage(session, tmp_path, [["2025550120", ""]], "DNC")
     assert run_removal(store, session) is JobStatus.FINISHED
     (row,) = store.rows()
@@ -229,7 +184,7 @@ def test_a_resent_row_looks_its_leads_up_too(
 ) -> None:
     list_id = session.api.insert_list("Resent row list", session.api.campaigns()[0].id)
     sandbox.bulk_seed_dnc([("2025550130", "1", "0", "", "")])
-    (lead,) = _seed(sandbox, list_id, [("2025550130", "1", "", "", "CALLBK")])
+    (lead,) = seed_leads(sandbox, list_id, [("2025550130", "1", "", "", "CALLBK")])
     store = _stage(session, tmp_path, [["2025550130", ""]], "DNC")
     (row,) = store.rows()
     store.mark_sending(row.seq)  # in flight when the job last stopped
@@ -277,14 +232,14 @@ def _unanswered(request: httpx.Request) -> httpx.Response:
 def test_a_failed_look_up_fails_the_row_and_deletes_nothing(
     sandbox: Any,
     session: Session,
-    wire: _Forwarding,
+    wire: Forwarding,
     tmp_path: Path,
     fail: Callable[[httpx.Request], httpx.Response],
     words: list[str],
 ) -> None:
     list_id = session.api.insert_list("Look-up fails list", session.api.campaigns()[0].id)
     sandbox.bulk_seed_dnc([("2025550140", "1", "0", "", "")])
-    _seed(sandbox, list_id, [("2025550140", "1", "", "", "NEW")])
+    seed_leads(sandbox, list_id, [("2025550140", "1", "", "", "NEW")])
     store = _stage(session, tmp_path, [["2025550140", ""]], "DNC")
     wire.fail = fail
     assert run_removal(store, session) is JobStatus.FINISHED
@@ -300,13 +255,13 @@ def test_a_failed_look_up_fails_the_row_and_deletes_nothing(
 
 
 def test_no_lead_is_looked_up_without_a_lead_status(
-    sandbox: Any, session: Session, wire: _Forwarding, tmp_path: Path
+    sandbox: Any, session: Session, wire: Forwarding, tmp_path: Path
 ) -> None:
     campaign = session.api.campaigns()[0].id
     list_id = session.api.insert_list("No look-up list", campaign)
     numbers = ["2025550150", "2025550151"]
     sandbox.bulk_seed_dnc([(n, "1", "0", "", "") for n in numbers])
-    _seed(sandbox, list_id, [(n, "1", "", "", "NEW") for n in numbers])
+    seed_leads(sandbox, list_id, [(n, "1", "", "", "NEW") for n in numbers])
     store = _stage(session, tmp_path, [[n, ""] for n in numbers], "")
     wire.paths.clear()
     assert run_removal(store, session) is JobStatus.FINISHED
