@@ -12,6 +12,12 @@ digits, optionally after ``+``) goes through :mod:`app.core.phone_fastpath`,
 which replays the same decision with patterns compiled once, and every distinct
 input is cached.  Everything unusual, and every rejection (so its reason can be
 worded), goes through the library itself.
+
+A cell holding one number and one label word before or after it ("303-555-2401 (cell)",
+"Mobile: 303-555-2401", "h 2025550123"; the words are ``_LABEL_WORDS``) gets the bare number's
+verdict, with the note "the label 'cell' was left out" in :attr:`PhoneResult.note`. A fax label
+is refused, naming it; any other words around a number (two labels, "call 2025550123 after
+5pm") are refused as words, and letters that dial (1-800-FLOWERS) as a vanity number.
 """
 
 from __future__ import annotations
@@ -136,12 +142,17 @@ class PhoneResult(NamedTuple):
 
     A named tuple rather than a frozen dataclass: imports build one per distinct number and a
     frozen dataclass costs five times as much to create.
+
+    ``note`` says what was left out of the cell to read it, whatever the verdict: a number
+    labelled with one word ("303-555-2401 (cell)") gets the bare number's verdict and the note
+    "the label 'cell' was left out"; ``""`` for every other cell.
     """
 
     ok: bool
     national: str
     phone_code: str
     reason: str
+    note: str = ""
 
     @property
     def e164(self) -> str:
@@ -305,6 +316,8 @@ def _clean_text(raw: str) -> _Cleaned:
     if letters:
         if not any(c.isdigit() for c in text):
             return _unclean(f"{text!r} is not a phone number: it has no digits")
+        if _words_around_a_number(text):
+            return _unclean(f"{text!r} has words around the number; enter the number alone")
         if len(letters) >= 3:
             return _unclean(
                 f"{text!r} is spelled with letters (a vanity number like 1-800-FLOWERS); "
@@ -324,6 +337,25 @@ def _clean_text(raw: str) -> _Cleaned:
             f"({' '.join(stray)!r})"
         )
     return _cleaned(plain.group(1) == "+", plain.group(2))
+
+
+# A number as written among words: digits with phone punctuation between them.
+_NUMBER_RUN: Final = re.compile(r"[0-9][0-9 ().\-/]*[0-9]")
+_DIGITS_OF_A_WRITTEN_NUMBER: Final = 7
+
+
+def _words_around_a_number(text: str) -> bool:
+    """Whether the letters in ``text`` are words beside a whole number ("call 2025550123 after
+    5pm") rather than letters that dial (1-800-FLOWERS, 202-555-CALL, 1-800-555-CALL): a run of
+    seven or more digits that no letter continues."""
+    for run in _NUMBER_RUN.finditer(text):
+        if sum(c in _ASCII_DIGITS for c in run.group()) < _DIGITS_OF_A_WRITTEN_NUMBER:
+            continue
+        after = text[run.end() : run.end() + 2]
+        if after[:1].isalpha() or (after[:1] in ("-", ".") and after[1:2].isalpha()):
+            continue  # letters spelled into the number
+        return True
+    return False
 
 
 def _clean(raw: object) -> _Cleaned:
@@ -602,12 +634,123 @@ def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> Phone
 
 
 def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
+    result = _unlabelled_verdict(raw, phone_code)
+    if not result.ok and isinstance(raw, str):
+        # A labelled cell is never valid as a whole (its letters), so only rejections look.
+        labelled = _one_label(raw)
+        if labelled is not None:
+            label, number = labelled
+            if label.casefold() in _FAX_WORDS:
+                return _reject(
+                    result.phone_code,
+                    f"{raw.strip()!r} is labelled as a fax number, not a phone a person asked "
+                    "not to be called on; if it is the number to stop calling, enter the number "
+                    "alone",
+                )
+            bare = _unlabelled_verdict(number, phone_code)
+            return bare._replace(note=f"the label {label!r} was left out")
+    return result
+
+
+def _unlabelled_verdict(raw: object, phone_code: object) -> PhoneResult:
     result = _verdict(raw, phone_code)
     if not result.ok and isinstance(raw, str):
         several = _several_numbers(raw)
         if several:
             return _reject(result.phone_code, several)
     return result
+
+
+# One word saying which of a person's numbers a cell holds, as vendor and agent sheets write
+# it: "303-555-2401 (cell)", "Mobile: 303-555-2401", "Tel 303 555 2401", "h 2025550123". The
+# number is read without it (with a note). These are the words sheet_header's _TAGS takes for
+# a tagged number (so a cell taken as data there is read here), and a few more.
+_LABEL_WORDS: Final[frozenset[str]] = frozenset(
+    [
+        "cell",
+        "cellular",
+        "cellphone",
+        "mobile",
+        "mob",
+        "wireless",
+        "home",
+        "work",
+        "office",
+        "business",
+        "personal",
+        "tel",
+        "tele",
+        "telephone",
+        "phone",
+        "ph",
+        "number",
+        "main",
+        "primary",
+        "alt",
+        "alternate",
+        "direct",
+        "daytime",
+        "evening",
+        "land",
+        "landline",
+        "c",
+        "m",
+        "h",
+        "w",
+        "o",
+        "p",
+    ]
+)
+# Not read: a fax line is not a phone a person asked not to be called on; the row is refused
+# naming the label, so the person decides (enter the number alone if it is the one).
+_FAX_WORDS: Final[frozenset[str]] = frozenset(("fax", "facsimile"))
+_WORD: Final = r"[^\W\d_]+"
+# Before the number: the word, bare or in () or [], then optionally ".", "#" and ":" or "-"
+# ("Tel.", "Phone #:", "Mobile -"), and spaces; a bare word needs one of them ("Tel303…" is
+# not read).
+_LABEL_BEFORE: Final = re.compile(
+    rf"(?:\(\s*({_WORD})\s*\)|\[\s*({_WORD})\s*\]|({_WORD}))"
+    r"(\s*\.?\s*(?:#\s*)?[:-]?\s*)([+(0-9].*)",
+    re.DOTALL,
+)
+# After the number: the word in () or [], or after a space (optionally ", " or " - "), with an
+# optional "."; never glued to the digits by "-" ("202-555-HOME" is a vanity number).
+_LABEL_AFTER: Final = re.compile(
+    rf"(.*?[0-9)])(?:\s*\(\s*({_WORD})\s*\)|\s*\[\s*({_WORD})\s*\]|(?:\s*[-,])?\s+({_WORD})\.?)",
+    re.DOTALL,
+)
+_ANY_LETTER: Final = re.compile(r"[^\W\d_]")
+
+
+def _one_label(raw: str) -> tuple[str, str] | None:
+    """(label, the number without it) when ``raw`` is one number with one label word, else None.
+
+    A fax label is returned too (the caller refuses it). The number may still carry an
+    extension ("cell 303-555-2401 x12"), refused as extensions are; any other word left with it
+    (a second label, "call ... after 5pm") means this is not a labelled number.
+    """
+    if len(raw) > _MAX_CELL_TEXT:
+        return None
+    text = raw if raw.isascii() else _visible(raw)
+    text = text.strip().strip(_QUOTES).strip()
+    for pattern, before in ((_LABEL_BEFORE, True), (_LABEL_AFTER, False)):
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        if before:
+            paren, bracket, word, separator, number = match.groups()
+            if word is not None and not separator:
+                continue
+        else:
+            number, paren, bracket, word = match.groups()
+        label = paren or bracket or word
+        if label.casefold() not in _LABEL_WORDS and label.casefold() not in _FAX_WORDS:
+            continue
+        number = number.strip()
+        if _ANY_LETTER.search(number) is not None and _EXTENSION.search(number) is None:
+            continue
+        return label, number
+    return None
 
 
 # Between two numbers written in one cell: a list separator, "or"/"and", or a space before a

@@ -277,6 +277,8 @@ class _Checker:
             damage = self._damage(raw, result)
         if not result.ok:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
+            if result.note:  # what the reason is about: the number without its label
+                detail = f"{detail}; {result.note}"
             return self._invalid(number, raw, "phone", detail, code, damage)
         scope_note = ""
         if self.per_row_scope:
@@ -366,6 +368,8 @@ class _Checker:
             )
         group[key] = number
         notes = [damage] if damage else []
+        if result.note:  # "the label 'cell' was left out": the report shows the cell beside it
+            notes.append(result.note)
         if late:
             # Dated, as the rows may be sent days later: the report's own column counts to
             # the insertion itself.
@@ -477,7 +481,11 @@ class _Checker:
                 if not national:
                     result = normalize(raw, code)
                     phone_code, national = result.phone_code, result.national
-                    plain = result.ok and (kind is str or not trunk_zero.get(phone_code, True))
+                    plain = (
+                        result.ok
+                        and not result.note  # a labelled number: check() notes it
+                        and (kind is str or not trunk_zero.get(phone_code, True))
+                    )
             if plain:
                 if reason_column is None:
                     reason = default_reason
