@@ -14,7 +14,7 @@ input is cached.  Everything unusual, and every rejection (so its reason can be
 worded), goes through the library itself.
 
 A cell holding one number and one label word before or after it ("303-555-2401 (cell)",
-"Mobile: 303-555-2401", "h 2025550123"; the words are ``_LABEL_WORDS``) gets the bare number's
+"Mobile: 303-555-2401", "h 2025550123"; the words are ``LABEL_WORDS``) gets the bare number's
 verdict, with the note "the label 'cell' was left out" in :attr:`PhoneResult.note`. A fax label
 is refused, naming it; any other words around a number (two labels, "call 2025550123 after
 5pm") are refused as words, and letters that dial (1-800-FLOWERS) as a vanity number.
@@ -663,9 +663,9 @@ def _unlabelled_verdict(raw: object, phone_code: object) -> PhoneResult:
 
 # One word saying which of a person's numbers a cell holds, as vendor and agent sheets write
 # it: "303-555-2401 (cell)", "Mobile: 303-555-2401", "Tel 303 555 2401", "h 2025550123". The
-# number is read without it (with a note). These are the words sheet_header's _TAGS takes for
-# a tagged number (so a cell taken as data there is read here), and a few more.
-_LABEL_WORDS: Final[frozenset[str]] = frozenset(
+# number is read without it (with a note). sheet_header takes a cell of a number and one of
+# these for data, never a header label.
+LABEL_WORDS: Final[frozenset[str]] = frozenset(
     [
         "cell",
         "cellular",
@@ -744,7 +744,7 @@ def _one_label(raw: str) -> tuple[str, str] | None:
         else:
             number, paren, bracket, word = match.groups()
         label = paren or bracket or word
-        if label.casefold() not in _LABEL_WORDS and label.casefold() not in _FAX_WORDS:
+        if label.casefold() not in LABEL_WORDS and label.casefold() not in _FAX_WORDS:
             continue
         number = number.strip()
         if _ANY_LETTER.search(number) is not None and _EXTENSION.search(number) is None:

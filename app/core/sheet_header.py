@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Final, Protocol
 
+from app.core.phones import LABEL_WORDS
 from app.core.sheet_types import CellValue, Row
 
 # Non-blank rows in a preview when phone numbers show up among them (header detection and the
@@ -45,14 +46,8 @@ _DIGIT_RUN: Final = re.compile(r"\d[\d\s().\-/\u00a0]*\d")
 # Digits in a run that make it a phone number (looks_like_phone's lower bound) unless a date.
 _RUN_DIGITS: Final = 7
 # Words that tag a number with its kind ("cell", "Mobile:", "Tel"): a cell holding a number and
-# one of these is a data row even above a header.
-_TAGS: Final = frozenset(
-    re.split(
-        r"\s+",
-        "alt alternate business c cell cellphone daytime direct evening h home land landline "
-        "m main mob mobile number ph phone primary personal tel telephone w wireless work",
-    )
-)
+# one of these is a data row even above a header (the phone module reads it without the word).
+_TAGS: Final = LABEL_WORDS
 _WORD: Final = re.compile(r"[^\W\d_]+")
 
 
