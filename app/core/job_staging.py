@@ -45,6 +45,7 @@ from app.core.staging_notes import (
     Held,
     HiddenRows,
     check_apart,
+    column_order,
     date_order_sentence,
     hidden_phone_column_sentences,
     hidden_sheets_sentences,
@@ -53,7 +54,6 @@ from app.core.staging_notes import (
     notes_sentences,
     other_columns_sentence,
     other_dates_sentence,
-    reads_day_first,
     unread_code_sentence,
     watched,
 )
@@ -240,10 +240,11 @@ def stage(
     them. The report goes to ``settings.report``, else ``reports_dir`` (default ``jobs_dir``).
     Hidden rows, formula cells and unread sheets and columns: see the module's docstring.
 
-    A request-date column whose dates that read one way only are all day/month
-    (:func:`~app.core.staging_notes.reads_day_first`) is checked again day/month throughout:
-    the first job file is given up and the rows staged anew, so every date of the column is
-    read the one way it is written (a warning says so).
+    A request-date column whose dates that read one way only all agree (all day/month, or all
+    month/day: :func:`~app.core.staging_notes.column_order`) is checked again in that order
+    when some of its ambiguous dates were read the other way: the first job file is given up
+    and the rows staged anew, so every date of the column is read the one way it is written
+    (a warning says so).
     """
     run = partial(
         _stage,
@@ -256,11 +257,11 @@ def stage(
         corrections=corrections,
         reports_dir=reports_dir,
     )
-    store, summary = run(day_first=False)
-    if reads_day_first(summary):
+    store, summary = run(day_first=None)
+    if (order := column_order(summary)) is not None:
         store.close()
         store.path.unlink(missing_ok=True)
-        store, summary = run(day_first=True)
+        store, summary = run(day_first=order)
     return store, summary
 
 
@@ -274,7 +275,7 @@ def _stage(
     mapping: ColumnMapping | None,
     corrections: Corrections | None,
     reports_dir: Path | None,
-    day_first: bool,
+    day_first: bool | None,
 ) -> tuple[JobStore, CheckSummary]:
     fixes = dict(corrections or {})
     path = settings.file.expanduser().resolve()

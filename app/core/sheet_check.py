@@ -34,13 +34,7 @@ from app.core import phones
 from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
-from app.core.sheet_dates import (
-    DAY_FIRST_ONLY,
-    LIMIT_BUSINESS_DAYS,
-    MONTH_FIRST_ONLY,
-    business_days_between,
-    parse_request_date,
-)
+from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
 from app.core.sheet_header import is_blank
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_scope import ScopeResolver, names_no_campaign, visible_text
@@ -80,8 +74,9 @@ class CheckOptions:
     late_after_business_days: int = LIMIT_BUSINESS_DAYS
     removal: bool = False
     scope_from_rows: bool = False
-    # Slashed request dates that read either way are day/month (the column's other dates are).
-    day_first: bool = False
+    # The request-date column's order, when known (True: day/month, False: month/day): dates
+    # that read either way are read so. None: each form's own (slashed US, dotted European).
+    day_first: bool | None = None
 
 
 @dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row
@@ -113,8 +108,9 @@ class CheckSummary:
     phone cell a spreadsheet had damaged; ``late_requests`` counts valid rows whose request date
     is more than the limit of business days before the insertion date; ``ambiguous_dates`` counts
     request dates whose day and month could be either way round. ``date_orders`` (not counted in
-    :meth:`as_dict`) holds, for request dates readable only month/day or only day/month, how
-    many there were and the first one's row and text: the order the column is written in.
+    :meth:`as_dict`) holds, per :attr:`~app.core.sheet_dates.RequestDate.order` (readable only
+    month/day, only day/month, either way), how many request dates there were and the first
+    one's row and text: the order the column is written in.
     """
 
     rows: int = 0
@@ -756,7 +752,7 @@ class _Checker:
         parsed = parse_request_date(
             cell, not_after=self.o.insertion_date, day_first=self.o.day_first
         )
-        if parsed.order in (MONTH_FIRST_ONLY, DAY_FIRST_ONLY):
+        if parsed.order:
             count, first, text = self.date_orders.get(parsed.order, (0, number, str(cell)))
             self.date_orders[parsed.order] = (count + 1, first, text)
         if parsed.date is None:

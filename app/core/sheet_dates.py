@@ -11,10 +11,12 @@ digits that is not after the day the file is checked (:func:`parse_request_date`
 Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026 and ``12/31/26``
 Dec 31, 1926. When the later reading was at most a year away the row's note says so.
 
-A slashed date that reads either way (``11/10/2026``) is month/day, the US order, unless the
-column is day/month: one column is written one way, so when its other dates can only be read
-day/month (``25/10/2026``) and none only month/day, the job reads its ambiguous ones day/month
-too (``day_first``; :attr:`RequestDate.order` gives the evidence each value holds).
+A slashed date that reads either way (``11/10/2026``) is month/day, the US order, and a
+dotted one (``11.05.2026``) day.month, the European order, each with a note, unless the
+column's order is known: one column is written one way, so when its dates that can only be
+read one way (``25/10/2026``, ``10/25/2026``) are all day/month, or all month/day, the job
+reads its ambiguous ones that way too (``day_first``; :attr:`RequestDate.order` gives the
+evidence each value holds).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ _NEAR_FUTURE: Final = dt.timedelta(days=366)
 MONTH_FIRST_ONLY: Final = "month/day"  # 10/25/2026: only month/day is a date
 DAY_FIRST_ONLY: Final = "day/month"  # 25/10/2026: only day/month is a date
 EITHER: Final = "either"  # 11/10/2026: two different dates
+EITHER_DOTTED: Final = "either (dotted)"  # 11.05.2026: two different dates
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +101,15 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
 
 
 def parse_request_date(
-    value: CellValue, not_after: dt.date | None = None, *, day_first: bool = False
+    value: CellValue, not_after: dt.date | None = None, *, day_first: bool | None = None
 ) -> RequestDate:
     """Read a date cell: a date/datetime, an Excel serial number, or a common date string
     (ISO, US month/day, European day.month, yyyymmdd, month names).
 
-    ``11/02/2026`` and ``11-02-2026`` are read month-first (US), or day-first with
-    ``day_first`` (the column's other dates are day/month); when the other order is also a
-    date the note says so. ``02.11.2026`` is read day-first (European). A two-digit year is
-    the latest such date not after ``not_after`` (default today): see the module's docstring.
+    ``11/02/2026`` and ``11-02-2026`` are read month-first (US), ``02.11.2026`` day-first
+    (European), unless ``day_first`` gives the column's order (True: day/month, False:
+    month/day); when the other order is also a date the note says so. A two-digit year is the
+    latest such date not after ``not_after`` (default today): see the module's docstring.
     """
     if value is None or value == "":
         return RequestDate(None)
@@ -120,7 +123,7 @@ def parse_request_date(
         if _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
             return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
-            return _parse_text(str(int(value)), not_after, False)  # 20261102 as a number
+            return _parse_text(str(int(value)), not_after, None)  # 20261102 as a number
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
         return RequestDate(None, f"{shown!r} is not a date")
     if not isinstance(value, str):
@@ -128,7 +131,7 @@ def parse_request_date(
     return _parse_text(value.strip(), not_after, day_first)
 
 
-def _parse_text(text: str, not_after: dt.date | None, day_first: bool) -> RequestDate:
+def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate:
     # Only a two-digit year needs the day (and asking the clock costs as much as a parse).
     return _read_any_year(text, day_first) or _read_two_digit_year(
         text, not_after or dt.date.today(), day_first
@@ -136,17 +139,17 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: bool) -> Reques
 
 
 @lru_cache(maxsize=4096)
-def _read_any_year(text: str, day_first: bool) -> RequestDate | None:
+def _read_any_year(text: str, day_first: bool | None) -> RequestDate | None:
     """The date ``text`` names, or None when it has a two-digit year (read with the day)."""
     return _read(text, None, day_first)
 
 
 @lru_cache(maxsize=1024)
-def _read_two_digit_year(text: str, not_after: dt.date, day_first: bool) -> RequestDate:
+def _read_two_digit_year(text: str, not_after: dt.date, day_first: bool | None) -> RequestDate:
     return _read(text, not_after, day_first) or RequestDate(None, f"{text!r} is not a date")
 
 
-def _read(text: str, not_after: dt.date | None, day_first: bool) -> RequestDate | None:
+def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate | None:
     """``text`` read as a date; None if it has a two-digit year and ``not_after`` is None."""
     if (m := _ISO.fullmatch(text)) is not None:
         found = _safe(int(m[1]), int(m[2]), int(m[3]))
@@ -189,8 +192,7 @@ def _read(text: str, not_after: dt.date | None, day_first: bool) -> RequestDate 
             note = f"{note}; {century}" if note else f"{text!r}: {century}"
         return RequestDate(us, note, order)
     if (m := _DOTTED.fullmatch(text)) is not None:
-        found = _safe(int(m[3]), int(m[2]), int(m[1]))
-        return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
+        return _read_dotted(text, int(m[1]), int(m[2]), int(m[3]), day_first)
     if len(text) == 8 and text.isdigit():
         found = _safe(int(text[:4]), int(text[4:6]), int(text[6:]))
         if found is not None:
@@ -199,6 +201,32 @@ def _read(text: str, not_after: dt.date | None, day_first: bool) -> RequestDate 
         number = parse_request_date(float(text))
         return number if number.date is not None else RequestDate(None, f"{text!r} is not a date")
     return _parse_named_month(text, not_after)
+
+
+def _read_dotted(
+    text: str, first: int, second: int, year: int, day_first: bool | None
+) -> RequestDate:
+    """``first.second.year``: day.month as Europe writes it, unless the column is month/day."""
+    european, us = _safe(year, second, first), _safe(year, first, second)
+    if european is not None and us is not None and european != us:
+        if day_first is False:
+            return RequestDate(
+                us,
+                f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month.day, as the column's "
+                f"dates that read only one way are); it could be {european:%b %d, %Y}",
+                EITHER_DOTTED,
+            )
+        return RequestDate(
+            european,
+            f"{text!r} is ambiguous: read as {european:%b %d, %Y} (day.month, as dotted "
+            f"dates are usually written); it could be {us:%b %d, %Y}",
+            EITHER_DOTTED,
+        )
+    if european is not None:
+        return RequestDate(european, "", "" if european == us else DAY_FIRST_ONLY)
+    if us is not None:
+        return RequestDate(us, f"{text!r} read as month.day: {us:%b %d, %Y}", MONTH_FIRST_ONLY)
+    return RequestDate(None, f"{text!r} is not a date")
 
 
 def _parse_named_month(text: str, not_after: dt.date | None) -> RequestDate | None:

@@ -36,7 +36,7 @@ from app.core import phones
 from app.core.job_store import NewRow, Outcome
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_rows
 from app.core.sheet_check import Outcome as CheckOutcome
-from app.core.sheet_dates import DAY_FIRST_ONLY, MONTH_FIRST_ONLY
+from app.core.sheet_dates import DAY_FIRST_ONLY, EITHER, EITHER_DOTTED, MONTH_FIRST_ONLY
 from app.core.sheet_mapping import (
     ColumnMapping,
     DateColumn,
@@ -521,12 +521,15 @@ def _column(headers: tuple[str, ...], index: int) -> str:
     return f"column {column_letter(index)}" + (f" ({name!r})" if name else "")
 
 
-def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first: bool) -> str:
+def date_order_sentence(
+    mapping: ColumnMapping, summary: CheckSummary, day_first: bool | None
+) -> str:
     """What an import says of the order its request dates are written in (``""``: nothing).
 
-    A column is written one way. Read day/month throughout when its dates that read one way
-    only are all day/month (``day_first``); when some are day/month and some month/day, the
-    ones that read either way stay month/day, and the reader must check them.
+    A column is written one way: read throughout in the order its dates that read one way only
+    all have (``day_first``, from :func:`column_order`); when some are day/month and some
+    month/day, the ones that read either way keep their form's order, and the reader must
+    check them.
     """
     if mapping.request_date is None:
         return ""
@@ -534,30 +537,39 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
     column = _column(mapping.headers, mapping.request_date)
     either = summary.ambiguous_dates
     dates = f"{either} date{'s' if either != 1 else ''} that read{'s' if either == 1 else ''}"
+    were = "were" if either != 1 else "was"
 
     def example(order: str) -> str:
         _, row, text = orders[order]
         return f"row {row}: {text!r}"
 
-    if day_first and DAY_FIRST_ONLY in orders:
+    if day_first is not None:
+        order, words = (
+            (DAY_FIRST_ONLY, "day/month") if day_first else (MONTH_FIRST_ONLY, "month/day")
+        )
         return (
-            f"The request dates in {column} are written day/month ({example(DAY_FIRST_ONLY)}), "
-            f"so the {dates} either way {'were' if either != 1 else 'was'} read day/month too."
+            f"The request dates in {column} are written {words} ({example(order)}), so the "
+            f"{dates} either way {were} read {words} too."
         )
     if DAY_FIRST_ONLY in orders and MONTH_FIRST_ONLY in orders and either:
         return (
             f"The request dates in {column} are written both day/month "
             f"({example(DAY_FIRST_ONLY)}) and month/day ({example(MONTH_FIRST_ONLY)}); the "
-            f"{dates} either way {'were' if either != 1 else 'was'} read month/day: check "
-            f"{'them' if either != 1 else 'it'} in the report's Damage note column."
+            f"{dates} either way {were} read as their form is usually written (1/2/2026 "
+            f"month/day, 1.2.2026 day.month): check {'them' if either != 1 else 'it'} in the "
+            "report's Damage note column."
         )
     return ""
 
 
-def reads_day_first(summary: CheckSummary) -> bool:
-    """Whether a request-date column is day/month: some dates can only be read so, none only
-    month/day, and some were read month/day although they read either way."""
+def column_order(summary: CheckSummary) -> bool | None:
+    """The order a request-date column is written in, when its dates that read one way only
+    all agree and some dates that read either way were read the other way (True: day/month,
+    False: month/day); None when there is nothing to read again."""
     orders = summary.date_orders
-    return (
-        DAY_FIRST_ONLY in orders and MONTH_FIRST_ONLY not in orders and summary.ambiguous_dates > 0
-    )
+    day, month = DAY_FIRST_ONLY in orders, MONTH_FIRST_ONLY in orders
+    if day and not month and EITHER in orders:  # slashed ones were read month/day
+        return True
+    if month and not day and EITHER_DOTTED in orders:  # dotted ones were read day.month
+        return False
+    return None

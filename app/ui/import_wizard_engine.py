@@ -22,7 +22,7 @@ from app.core.sheet_header import detect_header, read_preview
 from app.core.sheet_mapping import ColumnMapping, propose_under_header
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import Row
-from app.core.staging_notes import reads_day_first
+from app.core.staging_notes import column_order
 
 # Problem rows kept for the check page; the counts always cover every row.
 MAX_PROBLEMS = 5000
@@ -97,13 +97,13 @@ def check_file(
     """Read and check every row of the probed sheet (a dry run in memory: nothing is written).
 
     ``progress(rows_checked)`` is called now and then; raises InterruptedError when cancelled.
-    A request-date column written day/month is checked again day/month throughout, as staging
-    does (:func:`~app.core.staging_notes.reads_day_first`), so the counts shown are the job's.
+    A request-date column written one way is checked again in that order, as staging does
+    (:func:`~app.core.staging_notes.column_order`), so the counts shown are the job's.
     """
     result = _check_file(probe, mapping, options, fixes, cancel, progress)
-    if not options.day_first and reads_day_first(result.summary):
+    if options.day_first is None and (order := column_order(result.summary)) is not None:
         result = _check_file(
-            probe, mapping, replace(options, day_first=True), fixes, cancel, progress
+            probe, mapping, replace(options, day_first=order), fixes, cancel, progress
         )
     return result
 

@@ -14,6 +14,7 @@ from app.core.sheet_check import CheckOptions, CheckSummary, check_rows
 from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
     EITHER,
+    EITHER_DOTTED,
     MONTH_FIRST_ONLY,
     parse_request_date,
 )
@@ -53,7 +54,7 @@ ROWS = [
 MAPPING = ColumnMapping(phone=0, request_date=1, header_row=1)
 
 
-def _check(day_first: bool) -> tuple[list[dt.date | None], list[bool], CheckSummary]:
+def _check(day_first: bool | None) -> tuple[list[dt.date | None], list[bool], CheckSummary]:
     summary = CheckSummary()
     options = CheckOptions(insertion_date=CHECKED_ON, day_first=day_first)
     rows = list(check_rows(ROWS, MAPPING, options, summary))
@@ -61,9 +62,12 @@ def _check(day_first: bool) -> tuple[list[dt.date | None], list[bool], CheckSumm
 
 
 def test_the_check_collects_the_columns_evidence() -> None:
-    dates, late, summary = _check(day_first=False)
+    dates, late, summary = _check(day_first=None)
     assert dates[1] == dt.date(2026, 11, 10)  # month/day: the check alone cannot know better
-    assert summary.date_orders == {DAY_FIRST_ONLY: (2, 2, "25/10/2026")}
+    assert summary.date_orders == {
+        DAY_FIRST_ONLY: (2, 2, "25/10/2026"),
+        EITHER: (2, 3, "11/10/2026"),
+    }
     assert summary.ambiguous_dates == 2
     assert "date_orders" not in summary.as_dict()
     dates, late, summary = _check(day_first=True)
@@ -120,3 +124,34 @@ def test_a_column_written_both_ways_is_read_month_day_with_a_warning(tmp_path: P
     mixed = [w for w in warnings if "both" in w]
     assert len(mixed) == 1, warnings
     assert "'25/10/2026'" in mixed[0] and "'10/26/2026'" in mixed[0] and "1 date" in mixed[0]
+
+
+def test_dotted_dates_are_day_month_and_say_when_they_could_be_the_other() -> None:
+    either = parse_request_date("11.05.2026")
+    assert either.date == dt.date(2026, 5, 11) and either.order == EITHER_DOTTED
+    assert "ambiguous" in either.note and "(day.month" in either.note
+    assert "could be Nov 05, 2026" in either.note
+    assert parse_request_date("25.10.2026").order == DAY_FIRST_ONLY
+    assert parse_request_date("25.10.2026").note == ""
+    late = parse_request_date("11.13.2026")  # only month.day is a date: read so, and said
+    assert late.date == dt.date(2026, 11, 13) and late.order == MONTH_FIRST_ONLY
+    assert "read as month.day" in late.note
+    us = parse_request_date("11.05.2026", day_first=False)
+    assert us.date == dt.date(2026, 11, 5) and "(month.day, as the column's" in us.note
+    assert parse_request_date("11.05.2026", day_first=True).date == dt.date(2026, 5, 11)
+
+
+def test_a_month_day_column_reads_its_dotted_dates_month_day(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "usdots.csv", ["10/25/2026", "11.05.2026", "11/10/2026"])
+    dates, notes, warnings = _staged(tmp_path, path)
+    assert dates == ["2026-10-25", "2026-11-05", "2026-11-10"]
+    assert "(month.day" in notes[1]
+    assert any("written month/day (row 2: '10/25/2026')" in w for w in warnings), warnings
+
+
+def test_without_evidence_each_ambiguous_date_is_flagged(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "mixdots.csv", ["11/05/2026", "10/11/2026", "11.05.2026"])
+    dates, notes, warnings = _staged(tmp_path, path)
+    assert dates == ["2026-11-05", "2026-10-11", "2026-05-11"]
+    assert all("ambiguous" in n for n in notes)
+    assert not any("request dates" in w for w in warnings)

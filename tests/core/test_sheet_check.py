@@ -291,7 +291,9 @@ def test_business_days_match_counting_day_by_day(received: dt.date, span: int) -
         (46328.75, dt.date(2026, 11, 2), ""),
         ("2026-11-02", dt.date(2026, 11, 2), ""),
         ("2026-11-02 14:30:00", dt.date(2026, 11, 2), ""),
-        ("02.11.2026", dt.date(2026, 11, 2), ""),
+        # Day.month as Europe writes it, but 2 Feb is a date too: the note says so.
+        ("02.11.2026", dt.date(2026, 11, 2), "ambiguous"),
+        ("13.11.2026", dt.date(2026, 11, 13), ""),
         ("11/02/2026", dt.date(2026, 11, 2), "ambiguous"),
         ("11/02/26", dt.date(2026, 11, 2), "ambiguous"),
         ("11/13/2026", dt.date(2026, 11, 13), ""),
