@@ -318,6 +318,11 @@ def _clean_text(raw: str) -> _Cleaned:
             return _unclean(f"{text!r} is not a phone number: it has no digits")
         if _words_around_a_number(text):
             return _unclean(f"{text!r} has words around the number; enter the number alone")
+        digits = sum(c.isdigit() for c in text)
+        if digits < _FEWEST_DIGITS and _LETTERS_DIALED.search(text) is None:
+            # A totals row ("Total: 5"), a note: words and a small number, nothing to dial.
+            many = "s" if digits != 1 else ""
+            return _unclean(f"{text!r} is not a phone number: it has only {digits} digit{many}")
         if len(letters) >= 3:
             return _unclean(
                 f"{text!r} is spelled with letters (a vanity number like 1-800-FLOWERS); "
@@ -834,6 +839,12 @@ _CACHE: dict[tuple[object, object], PhoneResult] = {}
 # Bounded so a million-row import cannot grow it without limit; distinct
 # numbers beyond this are simply re-validated.
 _CACHE_LIMIT: Final = 500_000
+# Letters dialled as part of the number: after its digits, joined directly or by "-", "."
+# or a space (1-800-FLOWERS, 1 800 FLOWERS, 1800FLOWERS), or before them without a space
+# (FLOWERS-1); not a word in front of a number ("Total: 5", "Total 1,234").
+_LETTERS_DIALED: Final = re.compile(r"\d[-. ]?[^\W\d_]|[^\W\d_][-.]?\d")
+# Fewer digits than any number a person could be called on (the shortest valid ones have 7).
+_FEWEST_DIGITS: Final = 7
 _CACHEABLE_RAW: Final = frozenset({str, int, float})
 # Float codes come from numeric "Country code" columns (calamine gives 1.0).
 _CACHEABLE_CODE: Final = frozenset({str, int, float, type(None)})
