@@ -318,11 +318,11 @@ def _clean_text(raw: str) -> _Cleaned:
             return _unclean(f"{text!r} is not a phone number: it has no digits")
         if _words_around_a_number(text):
             return _unclean(f"{text!r} has words around the number; enter the number alone")
-        digits = sum(c.isdigit() for c in text)
-        if digits < _FEWEST_DIGITS and _LETTERS_DIALED.search(text) is None:
+        count = sum(c.isdigit() for c in text)
+        if count < _FEWEST_DIGITS and _LETTERS_DIALED.search(text) is None:
             # A totals row ("Total: 5"), a note: words and a small number, nothing to dial.
-            many = "s" if digits != 1 else ""
-            return _unclean(f"{text!r} is not a phone number: it has only {digits} digit{many}")
+            many = "s" if count != 1 else ""
+            return _unclean(f"{text!r} is not a phone number: it has only {count} digit{many}")
         if len(letters) >= 3:
             return _unclean(
                 f"{text!r} is spelled with letters (a vanity number like 1-800-FLOWERS); "
