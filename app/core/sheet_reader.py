@@ -8,11 +8,12 @@ process by :mod:`app.core.sheet_csv`.
 
 A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
 which rows are hidden (by hand or by a filter; seen in xlsx/xlsm and ods) and which columns
-(xlsx/xlsm), which cells hold a formula never calculated or an error value such as #N/A
-(xlsx/xlsm; both read as empty), which worksheets are hidden (``hidden_sheets``, known once the
-source is open), and, when asked with ``probe_others``, the first rows of the other sheets
-(hidden ones too). A sheet named by the caller matches ignoring case and surrounding spaces, as
-in Excel; an exact match wins. With none named, a hidden sheet is never chosen.
+(xlsx/xlsm, ods), which cells hold a formula never calculated or an error value such as #N/A
+(xlsx/xlsm, ods; error values in xls too; both read as empty), which worksheets are hidden
+(``hidden_sheets``, known once the source is open), and, when asked with ``probe_others``, the
+first rows of the other sheets (hidden ones too). A sheet named by the caller matches ignoring
+case and surrounding spaces, as in Excel; an exact match wins. With none named, a hidden sheet
+is never chosen.
 
 Typical use::
 

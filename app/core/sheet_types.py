@@ -36,9 +36,9 @@ class SheetNotes:
     worksheets (a hidden first sheet may hold every number). ``hidden_sheets`` names a
     workbook's hidden worksheets, known as soon as it is open (with or without
     ``other_sheets``); a reader never chooses one unless it is named.
-    ``hidden_columns`` holds the 0-based indexes of the columns hidden in the file (xlsx/xlsm;
-    hidden or of zero width), known before the first row is handed out: their values are read
-    as any others, but a person looking at the file has not seen them.
+    ``hidden_columns`` holds the 0-based indexes of the columns hidden in the file (xlsx/xlsm:
+    hidden or of zero width; ods: collapsed), known before the first row is handed out: their
+    values are read as any others, but a person looking at the file has not seen them.
     """
 
     hidden_known: bool = False

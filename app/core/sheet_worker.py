@@ -28,24 +28,25 @@ worksheets; ``("end", row_count)``; or ``("error", kind, detail, sheet_names)`` 
 hidden worksheets that hold data, which were not read.
 
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
-result or an error value (both read as empty), so for an xlsx/xlsm the sheet's XML part is
-scanned for them (:class:`XmlScan`), and for an .ods the sheet's table in ``content.xml`` for
-hidden rows (:class:`OdsScan`), in a thread while calamine parses (:class:`ScanAhead`). Right
-after "meta", ``("scan", [], [])`` says the scan ran (``("scan", None, [])``: an .xls, .xlsb or
-the like, hidden rows are not known). ``("scan", hidden_rows, formulas[, errors[, columns]])``
-gives what it found, if anything, always before the "rows" batch holding those rows: row
-numbers hidden by hand or by a filter (``hidden="1"``, or a zero height of the row's own,
-``ht="0" customHeight="1"``; in an .ods ``table:visibility="collapse"`` or ``"filter"``; in an
-xlsx only rows holding cells), ``(row, column, formula)`` for cells whose formula has no saved
-value, as a fourth item only when there are any (or columns follow), ``(row, column, error)``
-for cells holding an error value such as ``#N/A`` (``t="e"``), and as a fifth only when there
-are any, ``(first, last)`` ranges of hidden columns, 1-based as in ``<col min max>``
-(``hidden="1"`` or ``width="0"``); xlsx only, at most ``MAX_FORMULAS`` cells of each kind
-and ``MAX_COLUMNS`` ranges. An xlsx's findings all go before the first batch; an .ods's hidden
-rows go a batch at a time, only as far as the rows sent (a hidden block repeated to row
-1,048,576 is not listed past the data). A scan that failed half way (or an .ods whose sheet's
-table was not found) says ``("scan", None, [])`` after what it had sent; an .ods's scan goes
-on sending, batch by batch, the hidden rows it found before failing.
+result or an error value (both read as empty), so for an xlsx/xlsm the sheet's XML part is scanned
+for them (:class:`XmlScan`), for an .ods the sheet's table in ``content.xml`` (:class:`OdsScan`),
+and for an .xls the workbook stream's cell records, for error values only (:class:`XlsScan`), in a
+thread while calamine parses (:class:`ScanAhead`). Right after "meta", ``("scan", [], [])`` says
+the scan ran (``("scan", None, [])``: an .xls, .xlsb or the like, hidden rows are not known; an
+.xls's error cells follow all the same). ``("scan", hidden_rows, formulas[, errors[, columns]])``
+gives what it found, if anything, always before the "rows" batch holding those rows: row numbers
+hidden by hand or by a filter (``hidden="1"``, or a zero height of the row's own, ``ht="0"
+customHeight="1"``; in an .ods ``table:visibility="collapse"`` or ``"filter"``; in an xlsx only
+rows holding cells), ``(row, column, formula)`` for cells whose formula has no saved value, as a
+fourth item only when there are any (or columns follow), ``(row, column, error)`` for cells holding
+an error value such as ``#N/A`` (``t="e"``), and as a fifth only when there are any, ``(first,
+last)`` ranges of hidden columns, 1-based as in ``<col min max>`` (``hidden="1"`` or ``width="0"``;
+in an .ods ``table:visibility="collapse"`` or a collapsed column group); at most ``MAX_FORMULAS``
+cells of each kind and ``MAX_COLUMNS`` ranges. An xlsx's findings all go before the first batch, as
+do an .ods's cells and columns; its hidden rows go a batch at a time, only as far as the rows sent
+(a hidden block repeated to row 1,048,576 is not listed past the data). A scan that failed half way
+(or an .ods whose sheet's table was not found) says ``("scan", None, [])`` after what it had sent;
+an .ods's scan goes on sending, batch by batch, the hidden rows it found before failing.
 """
 
 from __future__ import annotations
@@ -130,17 +131,24 @@ _ODS_ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 def _ods_tags(prefix: bytes) -> re.Pattern[bytes]:
-    """Openings of tables, rows and row groups (group 1: ``-row``, ``-row-group`` or None;
-    group 2: the attributes), closings of tables and row groups (group 3), with the
-    namespace ``prefix``. Cells and closings of rows, most of the part, are not matched."""
+    """Openings of tables, rows, columns and their groups (group 1: ``-row``, ``-row-group``,
+    ``-column``, ``-column-group`` or None; group 2: the attributes), closings of tables and
+    of row and column groups (group 3), with the namespace ``prefix``. Cells and closings of
+    rows, most of the part, are not matched."""
     p = re.escape(prefix)
     return re.compile(
         rb"<"
         + p
-        + rb"table(-row-group|-row)?(?=[\s/>])([^>]*)>|</"
+        + rb"table(-row-group|-row|-column-group|-column)?(?=[\s/>])([^>]*)>|</"
         + p
-        + rb"table(-row-group)?\s*>"
+        + rb"table(-row-group|-column-group)?\s*>"
     )
+
+
+# In a row of an .ods, what makes its cells worth reading one by one: an error value (as
+# LibreOffice marks it), a formula (maybe never calculated), a merged range.
+_ODS_CELL_HINT = re.compile(rb"""value-type\s*=\s*["']error|formula\s*=|-spanned\s*=""")
+_ODS_MARKUP = re.compile(rb"<[^>]*>")
 
 
 def _send(out: BinaryIO, message: tuple[Any, ...]) -> None:
@@ -513,8 +521,8 @@ def _repeat(text: str) -> int:
 
 
 class OdsScan:
-    """The hidden rows of one sheet of an OpenDocument spreadsheet (.ods), read from its
-    ``content.xml``.
+    """The hidden rows and columns, error cells, formulas never calculated and merged ranges
+    of one sheet of an OpenDocument spreadsheet (.ods), read from its ``content.xml``.
 
     Every sheet is a ``<table:table table:name="…">`` of ``<table:table-row>`` elements, some
     inside ``<table:table-row-group>``, ``<table:table-header-rows>`` or ``<table:table-rows>``
@@ -531,6 +539,13 @@ class OdsScan:
     data. The numbers are only handed out by :meth:`advance` as far as the rows sent, a
     batch at a time, so what is listed (here and in the parent's ``hidden_rows``) is never
     more than the rows read, and rows after the last data row are never listed at all.
+
+    Columns are counted from the ``<table:table-column>`` elements before the rows
+    (``table:visibility="collapse"``, or in a column group of ``table:display="false"``:
+    hidden). Cells are read only in a row that holds a hint of something to find (an error
+    mark, a formula, a merged range), their columns counted as calamine places them: a
+    ``number-columns-repeated`` cell for as many, a covered cell of a merged range for one.
+    A chunk ends before its last row's tag so that a row is read whole.
     """
 
     def __init__(self, zf: zipfile.ZipFile, sheet: str) -> None:
@@ -549,7 +564,24 @@ class OdsScan:
         self.ranges: list[list[int]] = []  # [first, last] of hidden rows, in order
         self._given = 0  # hidden rows up to this one have been handed out
         self._next = 0  # the first range not wholly handed out
-        self.unread_rows: set[int] = set()  # formulas and errors are not looked for in an .ods
+        # Hidden columns, (first, last) 1-based as in an xlsx's <col min max>.
+        self.columns: list[tuple[int, int]] = []
+        self._column = 0  # columns counted so far
+        self._column_groups: list[bool] = []  # column groups open: collapsed (or inside one)?
+        self.formulas: list[tuple[int, int, str]] = []  # (row, column, formula), no value
+        self.errors: list[tuple[int, int, str]] = []  # (row, column, "#N/A")
+        # Merged ranges ((first row, first column), (last row, last column)), 0-based as
+        # calamine's merged_cell_ranges (which it does not fill in for an .ods).
+        self.merged: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        self._merged_cells = 0
+        self._formula_count = 0
+        self._error_count = 0
+        self._row_close = b"</table:table-row>"  # with the sheet's prefix, once known
+        self._row_open = b"<table:table-row"
+        self._cell_tag: re.Pattern[bytes] | None = None
+        self._cell_close = b"</table:table-cell>"
+        self._nested = b"<table:table "
+        self.unread_rows: set[int] = set()  # rows found with a formula or an error value
         self.stop: threading.Event | None = None  # set: stop reading (the scan is not wanted)
         self.failed = False  # stopped on an error, or the sheet not found: rows not known
 
@@ -565,8 +597,17 @@ class OdsScan:
                 self.close()
                 self._chunk(buf)
                 break
-            # Tags never hold "<": everything before the last one is whole tags.
-            cut = buf.rfind(b"<")
+            # Tags never hold "<": everything before the last one is whole tags. Once rows
+            # are known, a chunk ends before the last row's tag, so that its cells are read
+            # together (the columns of an error value are counted from the row's start); a
+            # row longer than that (crafted) is cut anyway.
+            cut = -1
+            if self._tags is not None:
+                cut = buf.rfind(self._row_open)
+                if len(buf) - cut > 4 * SCAN_CHUNK:
+                    cut = -1
+            if cut <= 0:
+                cut = buf.rfind(b"<")
             if cut <= 0:
                 self._tail = buf
                 continue
@@ -581,7 +622,8 @@ class OdsScan:
 
     def advance(self, row: int) -> Findings:
         """The hidden rows after those handed out before, up to ``row`` (none for 0: before
-        any row is sent), and no formula or error cells."""
+        any row is sent), and the formula and error cells not handed out yet (all of them
+        at the first call: the sheet has been read through)."""
         out: list[int] = []
         ranges = self.ranges
         while self._next < len(ranges):
@@ -594,7 +636,9 @@ class OdsScan:
                 break
             self._next += 1
         self._given = max(self._given, row)
-        return out, [], []
+        formulas, errors = self.formulas, self.errors
+        self.formulas, self.errors = [], []
+        return out, formulas, errors
 
     def close(self) -> None:
         if self._fh is not None:
@@ -614,13 +658,28 @@ class OdsScan:
                 table = _ODS_TABLE.search(buf)
             if table is None:
                 return
-            self._tags, start = _ods_tags(self._prefix or table.group(1)), table.start()
+            prefix = self._prefix or table.group(1)
+            self._tags, start = _ods_tags(prefix), table.start()
+            p = re.escape(prefix)
+            self._cell_tag = re.compile(rb"<" + p + rb"(covered-)?table-cell(?=[\s/>])([^>]*)>")
+            self._row_open = b"<" + prefix + b"table-row"
+            self._row_close = b"</" + prefix + b"table-row>"
+            self._cell_close = b"</" + prefix + b"table-cell>"
+            self._nested = b"<" + prefix + b"table "
+        hints = (
+            [m.start() for m in _ODS_CELL_HINT.finditer(buf, start)]
+            if b"formula" in buf or b"error" in buf or b"spanned" in buf
+            else []
+        )
+        hint = 0  # the first of the hints not yet passed
         for match in self._tags.finditer(buf, start):
             kind, rest, closed = match.groups()
-            if rest is None:  # </table:table> or </table:table-row-group>
+            if rest is None:  # </table:table> or </table:table-row-group> (-column-group)
                 if closed:
-                    if self._inside and self._depth == 1 and self._groups:
-                        self._groups.pop()
+                    if self._inside and self._depth == 1:
+                        groups = self._groups if closed == b"-row-group" else self._column_groups
+                        if groups:
+                            groups.pop()
                     continue
                 self._depth = max(self._depth - 1, 0)
                 if self._inside and self._depth == 0:
@@ -640,6 +699,9 @@ class OdsScan:
                 continue
             if not self._inside or self._depth != 1:
                 continue
+            if kind is not None and kind.startswith(b"-column"):
+                self._table_column(kind, rest)
+                continue
             in_hidden_group = bool(self._groups) and self._groups[-1]
             if kind == b"-row-group":
                 if not rest.rstrip().endswith(b"/"):
@@ -654,6 +716,15 @@ class OdsScan:
                 hidden = hidden or attrs.get("visibility", "visible") in ("collapse", "filter")
             first = self.last + 1
             self.last += count
+            while hint < len(hints) and hints[hint] < match.end():
+                hint += 1
+            if hint < len(hints) and not rest.rstrip().endswith(b"/"):
+                end = buf.find(self._row_close, match.end())
+                end = len(buf) if end < 0 else end
+                if hints[hint] < end:
+                    self._row_cells(buf, match.end(), end, first, count)
+                    while hint < len(hints) and hints[hint] < end:
+                        hint += 1
             if hidden:
                 if self.ranges and self.ranges[-1][1] == first - 1:
                     self.ranges[-1][1] = self.last
@@ -663,17 +734,306 @@ class OdsScan:
     def _ours(self, attributes: bytes) -> bool:
         return _ods_attributes(attributes).get("name") == self._sheet
 
+    def _table_column(self, kind: bytes, rest: bytes) -> None:
+        """Count the columns of a ``<table:table-column>`` (noting those hidden: collapsed,
+        or in a collapsed column group) or open a column group."""
+        in_hidden_group = bool(self._column_groups) and self._column_groups[-1]
+        if kind == b"-column-group":
+            if not rest.rstrip().endswith(b"/"):
+                display = _ods_attributes(rest).get("display") if b"display" in rest else None
+                self._column_groups.append(in_hidden_group or display == "false")
+            return
+        count, hidden = 1, in_hidden_group
+        if b"repeated" in rest or b"visibility" in rest:
+            attrs = _ods_attributes(rest)
+            count = _repeat(attrs.get("number-columns-repeated", "1"))
+            hidden = hidden or attrs.get("visibility", "visible") in ("collapse", "filter")
+        first = self._column + 1
+        self._column = min(self._column + count, MAX_COLUMNS)
+        if hidden and first <= self._column:
+            if self.columns and self.columns[-1][1] == first - 1:
+                self.columns[-1] = (self.columns[-1][0], self._column)
+            elif len(self.columns) < MAX_COLUMNS:
+                self.columns.append((first, self._column))
 
-Scan = XmlScan | OdsScan
+    def _row_cells(self, buf: bytes, begin: int, end: int, first: int, count: int) -> None:
+        """Read the cells of the row ``buf[begin:end]`` (rows ``first`` onwards, ``count`` of
+        them) for error values, formulas never calculated and merged ranges, counting columns
+        as calamine does: ``number-columns-repeated`` cells, covered cells too."""
+        assert self._cell_tag is not None
+        if buf.find(self._nested, begin, end) >= 0:
+            return  # a table in a cell: its cells are not the row's
+        column = 0
+        rows = range(first, first + min(count, MAX_FORMULAS))
+        for tag in self._cell_tag.finditer(buf, begin, end):
+            raw = tag.group(2)
+            if not (b"repeated" in raw or b"spanned" in raw or b"formula" in raw):
+                column += 1
+                continue
+            attrs: dict[str, str] = {}
+            for key, double, single in _ODS_ATTRIBUTE.findall(raw):
+                value = html.unescape((double or single).decode("utf-8", "replace"))
+                attrs.setdefault(key.decode("ascii", "replace"), value)
+            local = {k.rsplit(":", 1)[-1]: v for k, v in reversed(attrs.items())}
+            repeat = min(_repeat(local.get("number-columns-repeated", "1")), MAX_COLUMNS)
+            if column >= MAX_COLUMNS:
+                return
+            if tag.group(1) is None:
+                spans = (
+                    _repeat(local.get("number-rows-spanned", "1")),
+                    _repeat(local.get("number-columns-spanned", "1")),
+                )
+                if spans != (1, 1) and self._merged_cells <= 5_000_000:
+                    last_row = min(first - 1 + spans[0] - 1, 1 << 40)
+                    last_column = min(column + spans[1] - 1, MAX_COLUMNS - 1)
+                    self._merged_cells += (last_row - first + 2) * (last_column - column + 1)
+                    self.merged.append(((first - 1, column), (last_row, last_column)))
+                if "formula" in local:
+                    self._formula_cell(buf, tag, end, attrs, local, rows, column, repeat)
+            column += repeat
+
+    def _formula_cell(
+        self,
+        buf: bytes,
+        tag: re.Match[bytes],
+        end: int,
+        attrs: dict[str, str],
+        local: dict[str, str],
+        rows: range,
+        column: int,
+        repeat: int,
+    ) -> None:
+        """Note a formula cell that holds an error value or has no saved value.
+
+        LibreOffice marks an error result ``calcext:value-type="error"`` beside an
+        ``office:value-type="string"`` of an empty ``office:string-value`` (which calamine
+        reads), the error's text (``#N/A``, ``Err:502``) in the cell's paragraph; a writer
+        without the ``calcext`` mark leaves the empty string value with that text. A formula
+        with no value type at all and no text was never calculated."""
+        types = [v for k, v in attrs.items() if k.rsplit(":", 1)[-1] == "value-type"]
+        text = ""
+        if not tag.group(0).endswith(b"/>"):
+            close = buf.find(self._cell_close, tag.end(), end)
+            body = buf[tag.end() : end if close < 0 else close]
+            text = html.unescape(_ODS_MARKUP.sub(b"", body).decode("utf-8", "replace")).strip()
+        formula = local.get("formula", "")
+        if ":=" in formula[:8]:  # the formula's syntax, as of:=, oooc:=, msoxl:=
+            formula = formula.split(":", 1)[1]
+        formula = formula[1:] if formula.startswith("=") else formula
+        error = "error" in types or (
+            bool(text)
+            and types == ["string"]
+            and local.get("string-value") == ""
+            and (text.startswith("#") or text.startswith("Err:"))
+        )
+        if error:
+            found, kept = self.errors, (text or "#VALUE!")[:40]
+            if self._error_count >= MAX_FORMULAS:
+                return
+        elif not types and not text:
+            found, kept = self.formulas, formula[:80]
+            if self._formula_count >= MAX_FORMULAS:
+                return
+        else:
+            return
+        for row in rows:
+            for col in range(column, min(column + repeat, column + MAX_FORMULAS, MAX_COLUMNS)):
+                found.append((row, col, kept))
+                self.unread_rows.add(row)
+                if error:
+                    self._error_count += 1
+                else:
+                    self._formula_count += 1
+                if max(self._error_count, self._formula_count) >= MAX_FORMULAS:
+                    return
+
+
+# .xls (BIFF8 in an OLE2 compound file): calamine reads an error value (#N/A, a formula whose
+# result is an error) as empty. The workbook stream's cell records say which cells hold one.
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_OLE_END = 0xFFFFFFFE
+_XLS_ERRORS = {
+    0x00: "#NULL!",
+    0x07: "#DIV/0!",
+    0x0F: "#VALUE!",
+    0x17: "#REF!",
+    0x1D: "#NAME?",
+    0x24: "#NUM!",
+    0x2A: "#N/A",
+    0x2B: "#GETTING_DATA",
+}
+
+
+class XlsScan:
+    """The cells of one sheet of an .xls that hold an error value, read from the workbook's
+    BIFF8 records: ``BOOLERR`` (0x0205) with its error flag set, and ``FORMULA`` (0x0006)
+    whose saved result is an error. Hidden rows and columns are not read (``hidden_known``
+    stays False for an .xls). Anything not as expected (BIFF5 and older, an encrypted
+    workbook, a damaged container) leaves the scan :attr:`failed` with nothing found."""
+
+    def __init__(self, path: str, sheet: str) -> None:
+        self._path = path
+        self._sheet = sheet
+        self.columns: list[tuple[int, int]] = []
+        self.formulas: list[tuple[int, int, str]] = []
+        self.errors: list[tuple[int, int, str]] = []
+        self.unread_rows: set[int] = set()
+        self.stop: threading.Event | None = None
+        self.failed = False
+
+    def read_to_end(self) -> None:
+        try:
+            stream = self._workbook_stream()
+            offset = self._sheet_offset(stream) if stream is not None else None
+            if stream is None or offset is None:
+                self.failed = True
+                return
+            self._cells(stream, offset)
+        except (struct.error, IndexError, ValueError, OSError):
+            self.failed = True
+
+    def advance(self, row: int) -> Findings:
+        """Every error cell found, at the first call (none after)."""
+        errors, self.errors = self.errors, []
+        return [], [], errors
+
+    def close(self) -> None:
+        pass
+
+    def _workbook_stream(self) -> bytes | None:
+        with open(self._path, "rb") as fh:
+            data = fh.read()
+        if data[:8] != _OLE_MAGIC or len(data) < 512:
+            return None
+        shift, mini_shift = struct.unpack_from("<HH", data, 0x1E)
+        if not 7 <= shift <= 16 or not 2 <= mini_shift < shift:
+            return None
+        size = 1 << shift
+        sectors = (len(data) - 512 + size - 1) // size + 1
+
+        def sector(n: int) -> bytes:
+            return data[(n + 1) * size : (n + 2) * size]
+
+        fat_count, directory = struct.unpack_from("<II", data, 0x2C)
+        cutoff, mini_fat, mini_count, difat, difat_count = struct.unpack_from("<IIIII", data, 0x38)
+        fat_sectors = list(struct.unpack_from("<109I", data, 0x4C))
+        seen = 0
+        while difat not in (_OLE_END, 0xFFFFFFFF) and seen <= difat_count and seen < sectors:
+            block = sector(difat)
+            ids = struct.unpack(f"<{len(block) // 4}I", block)
+            fat_sectors.extend(ids[:-1])
+            difat, seen = ids[-1], seen + 1
+        fat: list[int] = []
+        for n in fat_sectors[: min(fat_count, sectors)]:
+            block = sector(n)
+            fat.extend(struct.unpack(f"<{len(block) // 4}I", block))
+
+        def chain(start: int, table: list[int], limit: int) -> list[int]:
+            out: list[int] = []
+            while 0 <= start < len(table) and len(out) < limit:
+                out.append(start)
+                start = table[start]
+            return out
+
+        entries = b"".join(sector(n) for n in chain(directory, fat, sectors))
+        root: tuple[int, int] | None = None
+        found: tuple[int, int] | None = None
+        for at in range(0, len(entries) - 127, 128):
+            name_size = struct.unpack_from("<H", entries, at + 64)[0]
+            name = entries[at : at + max(min(name_size, 64) - 2, 0)].decode("utf-16-le", "replace")
+            kind = entries[at + 66]
+            start, length = struct.unpack_from("<II", entries, at + 116)
+            if kind == 5:
+                root = start, length
+            elif kind == 2 and name == "Workbook" and found is None:
+                found = start, length
+        if found is None:
+            return None  # BIFF5's "Book", or not a workbook
+        start, length = found
+        if length < cutoff and root is not None:  # in the mini stream
+            mini = b"".join(sector(n) for n in chain(root[0], fat, sectors))
+            table: list[int] = []
+            for n in chain(mini_fat, fat, min(mini_count, sectors)):
+                block = sector(n)
+                table.extend(struct.unpack(f"<{len(block) // 4}I", block))
+            step = 1 << mini_shift
+            parts = [mini[n * step : (n + 1) * step] for n in chain(start, table, len(table))]
+            return b"".join(parts)[:length]
+        return b"".join(sector(n) for n in chain(start, fat, sectors))[:length]
+
+    def _sheet_offset(self, stream: bytes) -> int | None:
+        """Where the sheet's substream starts, from the globals' BOUNDSHEET records."""
+        if stream[:2] != b"\x09\x08" or struct.unpack_from("<H", stream, 4)[0] != 0x0600:
+            return None  # not BIFF8
+        at = 0
+        while at + 4 <= len(stream):
+            kind, size = struct.unpack_from("<HH", stream, at)
+            body = at + 4
+            if kind == 0x002F:  # FILEPASS: encrypted
+                return None
+            if kind == 0x000A:  # EOF of the globals
+                return None
+            if kind == 0x0085 and size >= 8:
+                offset: int = struct.unpack_from("<I", stream, body)[0]
+                chars, flags = stream[body + 6], stream[body + 7]
+                raw = stream[body + 8 : body + size]
+                name = (
+                    raw[: chars * 2].decode("utf-16-le", "replace")
+                    if flags & 1
+                    else raw[:chars].decode("latin-1")
+                )
+                if name == self._sheet:
+                    return offset
+            at = body + size
+        return None
+
+    def _cells(self, stream: bytes, at: int) -> None:
+        depth = 0
+        unpack = struct.unpack_from
+        end = len(stream)
+        while at + 4 <= end:
+            if self.stop is not None and self.stop.is_set():
+                return
+            kind, size = unpack("<HH", stream, at)
+            body = at + 4
+            at = body + size
+            if kind == 0x0809:  # BOF: the sheet's, or an embedded chart's
+                depth += 1
+            elif kind == 0x000A:  # EOF
+                depth -= 1
+                if depth <= 0:
+                    return
+            elif depth != 1:
+                continue
+            elif kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
+                self._found(stream, body, stream[body + 6])
+            elif (  # FORMULA whose saved result is an error
+                kind == 0x0006
+                and size >= 14
+                and stream[body + 12 : body + 14] == b"\xff\xff"
+                and stream[body + 6] == 2
+            ):
+                self._found(stream, body, stream[body + 8])
+
+    def _found(self, stream: bytes, body: int, code: int) -> None:
+        if len(self.errors) >= MAX_FORMULAS:
+            return
+        row, column = struct.unpack_from("<HH", stream, body)
+        self.errors.append((row + 1, column, _XLS_ERRORS.get(code, "#VALUE!")))
+        self.unread_rows.add(row + 1)
+
+
+Scan = XmlScan | OdsScan | XlsScan
 
 
 def open_scan(path: str, sheet: str) -> Scan | None:
     """An :class:`XmlScan` of ``sheet`` for an xlsx/xlsm, an :class:`OdsScan` for an .ods, or
-    None for any other file (its hidden rows are not known)."""
+    an :class:`XlsScan` for an .xls (its error cells only), or None for any other file."""
     zf: zipfile.ZipFile | None = None
     try:
         if not zipfile.is_zipfile(path):
-            return None
+            with open(path, "rb") as fh:
+                return XlsScan(path, sheet) if fh.read(8) == _OLE_MAGIC else None
         zf = zipfile.ZipFile(path)
         part = sheet_part(zf, sheet)
         if part is not None:
@@ -737,9 +1097,8 @@ def _advance(scan: Scan | None, row: int, out: BinaryIO) -> Scan | None:
         hidden, formulas, errors, failed = [], [], [], True
         if isinstance(scan, XmlScan):
             hidden, formulas, errors = scan.hidden, scan.formulas, scan.errors
-    columns: list[tuple[int, int]] = []
-    if isinstance(scan, XmlScan):  # found before <sheetData>, so sent with the first findings
-        columns, scan.columns = scan.columns, []
+    # Found before the rows, so sent with the first findings.
+    columns, scan.columns = scan.columns, []
     if columns:
         _send(out, ("scan", hidden, formulas, errors, columns))
     elif errors:
@@ -990,7 +1349,8 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
         _send(out, ("meta", list(names), chosen, hidden))
         scan = ahead.wait()
         ahead = None
-        _send(out, ("scan", None if scan is None else [], []))
+        # An .xls's scan finds error cells only: its hidden rows are not known.
+        _send(out, ("scan", None if scan is None or isinstance(scan, XlsScan) else [], []))
         scan = _advance(scan, 0, out)  # what the XML says about the rows goes out before them
         count = 0
         last_row = 0

@@ -11,8 +11,8 @@ Summary lists them):
   ``not_attempted``, saying why) unless hidden rows are included. A removal from a file whose
   hidden rows cannot be seen (.xls, .xlsb) is refused unless they are included
   (:func:`hidden_unknown_sentence`);
-- a mapped column (the phone numbers, reasons, …) hidden in an xlsx/xlsm: its values are read
-  as any others, and a warning names it, as whoever looks at the file has not seen them. A
+- a mapped column (the phone numbers, reasons, …) hidden in an xlsx/xlsm or .ods: its values
+  are read as any others, and a warning names it, as whoever looks at the file has not seen them. A
   removal whose phone column was found (not chosen) hidden is refused unless hidden rows and
   columns are included (:func:`hidden_phone_column_sentences`): it would take off the list
   numbers nobody looking at the file has seen, often beside a visible corrected column;
@@ -22,8 +22,8 @@ Summary lists them):
   visible sheet holding phone numbers, staging is refused (:func:`hidden_sheets_sentences`),
   and a hidden sheet read because it was named is said to be hidden;
 - a mapped cell whose formula was never calculated (a file written by a script), or that holds
-  an error value such as #N/A (xlsx), reads as empty: its row is invalid and names the cell
-  and the formula, or the error.
+  an error value such as #N/A (xlsx, ods, xls), reads as empty: its row is invalid and names
+  the cell and the formula, or the error.
 """
 
 from __future__ import annotations
