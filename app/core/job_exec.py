@@ -174,6 +174,23 @@ def _keep_others_report(store: JobStore) -> None:
     )
 
 
+# The outcome of a journal intent whose process stopped before its answer was recorded.
+UNANSWERED = "unknown"
+UNANSWERED_TEXT = (
+    "no answer was recorded: the app stopped (killed, crashed or lost power) while this "
+    "request was in flight or about to be sent, so it may or may not have been done; the "
+    "resumed job sends the row again"
+)
+
+
+def _close_unanswered(session: Session, job_id: str) -> None:
+    """Give the job's intents left without an outcome by a run that was killed the outcome
+    ``unknown``, before the resumed run sends those rows again: the journal then says of every
+    write it recorded how it ended, as far as anyone can know."""
+    for intent in session.journal.unanswered_intents(job_id):
+        session.journal.record_outcome(intent.id, outcome=UNANSWERED, error=UNANSWERED_TEXT)
+
+
 def _execute(
     store: JobStore,
     session: Session,
@@ -187,6 +204,8 @@ def _execute(
     resuming = bool(meta.get("started"))
     if not resuming:
         store.set_meta({"started": utc_now()})
+    else:
+        _close_unanswered(session, job_id)
     session.journal.record_event(
         connection=session.connection.name,
         base_url=session.connection.base_url,

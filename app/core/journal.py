@@ -700,6 +700,28 @@ class ChangeJournal:
             params.append(upper)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
+    def unanswered_intents(self, job: str) -> list[JournalEntry]:
+        """The job's intents that have no outcome (the process stopped while they were in
+        flight or waiting to be sent), oldest first."""
+        if not job:
+            return []
+        with self._read() as db:
+            ids = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM journal WHERE job = ? AND phase = ?"
+                    " EXCEPT SELECT ref FROM journal WHERE job = ? AND phase = ?",
+                    (job, PHASE_INTENT, job, PHASE_OUTCOME),
+                )
+            ]
+            entries: list[JournalEntry] = []
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                cursor = db.execute(f"{_SELECT} WHERE id IN ({marks}) ORDER BY id", chunk)
+                entries += [_entry(r) for r in cursor]
+        return entries
+
     def query(
         self,
         *,
