@@ -310,6 +310,9 @@ class _WorkerStream:
                     message[3] if len(message) > 3 else [],
                     message[4] if len(message) > 4 else [],
                 )
+            elif kind == "merged":
+                if self._primary:
+                    self._notes.merged = [tuple(r) for r in message[1]]
             elif kind == "sheets":
                 self._notes.other_sheets = dict(message[1])
                 self._notes.hidden_sheets = set(message[2]) if len(message) > 2 else set()

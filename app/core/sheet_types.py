@@ -39,6 +39,10 @@ class SheetNotes:
     ``hidden_columns`` holds the 0-based indexes of the columns hidden in the file (xlsx/xlsm:
     hidden or of zero width; ods: collapsed), known before the first row is handed out: their
     values are read as any others, but a person looking at the file has not seen them.
+    ``merged`` holds the sheet's merged ranges, ``(first_row, first_column, last_row,
+    last_column)`` (rows 1-based, columns 0-based; every format), known before the first row:
+    a cell a range covers is read with the value of the range's first cell, as the file
+    shows it.
     """
 
     hidden_known: bool = False
@@ -48,3 +52,4 @@ class SheetNotes:
     other_sheets: dict[str, list[Row]] | None = None
     hidden_sheets: set[str] = field(default_factory=set)
     hidden_columns: set[int] = field(default_factory=set)
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)

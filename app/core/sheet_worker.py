@@ -16,16 +16,18 @@ and surrounding spaces.
 With SHEET empty, the first visible worksheet with data is read: a hidden sheet is never chosen
 unless named (whoever looks at the file has not seen it).
 
-Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple:
-``("meta", sheet_names, chosen_sheet, hidden_names)`` (``hidden_names``: the hidden worksheets,
-known from the workbook's sheet list at no cost; a reader must accept the older three-item
-form too); ``("scan", ...)`` messages (below); ``("rows", [(row_number, cells), ...])``
-repeatedly; with PROBE ``1``, ``("sheets", {name: rows}, hidden_names)`` holding the first
-non-blank rows of every other worksheet, hidden ones too, and the names of the hidden
-worksheets; ``("end", row_count)``; or ``("error", kind, detail, sheet_names)`` with kind
-``password``, ``no_sheet``, ``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or
-``corrupt``. With SHEET empty, ``empty`` (no visible sheet holds data) has a fifth item: the
-hidden worksheets that hold data, which were not read.
+Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple: ``("meta", sheet_names,
+chosen_sheet, hidden_names)`` (``hidden_names``: the hidden worksheets, known from the workbook's
+sheet list at no cost; a reader must accept the older three-item form too); ``("scan", ...)``
+messages (below); ``("rows", [(row_number, cells), ...])`` repeatedly (before the first,
+``("merged", [(first_row, first_column, last_row, last_column), ...])`` when the sheet has merged
+ranges: rows 1-based, columns 0-based, the cells they cover showing their first cell's value); with
+PROBE ``1``, ``("sheets", {name: rows}, hidden_names)`` holding the first non-blank rows of every
+other worksheet, hidden ones too, and the names of the hidden worksheets; ``("end", row_count)``;
+or ``("error", kind, detail, sheet_names)`` with kind ``password``, ``no_sheet``,
+``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt``. With SHEET empty,
+``empty`` (no visible sheet holds data) has a fifth item: the hidden worksheets that hold data,
+which were not read.
 
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
 result or an error value (both read as empty), so for an xlsx/xlsm the sheet's XML part is scanned
@@ -71,6 +73,7 @@ PROBE_ROWS = 60
 PROBE_COLUMNS = 200
 SCAN_CHUNK = 1 << 20
 MAX_FORMULAS = 10_000
+MAX_MERGED = 100_000  # merged ranges sent to the parent
 _P = rb"(?:[A-Za-z_][\w.-]*:)?"  # an optional namespace prefix, as in <x:row>
 _ROW_TAG = re.compile(rb"<" + _P + rb"row\b([^>]*)>")
 # A row's and a cell's attributes, in either quote (XML allows both; calamine reads both).
@@ -1191,9 +1194,12 @@ def _with_data(workbook: Any, names: list[str]) -> list[str]:
     return out
 
 
-def _merged_fill(sheet: Any) -> dict[int, list[tuple[int, int, int, int]]]:
-    """Row index -> merged ranges (r0, c0, r1, c1) covering it, so covered cells show the value."""
-    ranges = sheet.merged_cell_ranges or []
+def _merged_fill(
+    sheet: Any, ranges: list[tuple[tuple[int, int], tuple[int, int]]] | None = None
+) -> dict[int, list[tuple[int, int, int, int]]]:
+    """Row index -> merged ranges (r0, c0, r1, c1) covering it, so covered cells show the value.
+    ``ranges``: the sheet's merged ranges when calamine does not know them (an .ods)."""
+    ranges = (sheet.merged_cell_ranges or []) if ranges is None else ranges
     by_row: dict[int, list[tuple[int, int, int, int]]] = {}
     covered = 0
     for (r0, c0), (r1, c1) in ranges:
@@ -1205,9 +1211,14 @@ def _merged_fill(sheet: Any) -> dict[int, list[tuple[int, int, int, int]]]:
     return by_row
 
 
-def _row_batches(sheet: Any, size: int = BATCH_ROWS) -> Iterator[list[tuple[int, list[Any]]]]:
+def _row_batches(
+    sheet: Any,
+    size: int = BATCH_ROWS,
+    merged_ranges: list[tuple[tuple[int, int], tuple[int, int]]] | None = None,
+) -> Iterator[list[tuple[int, list[Any]]]]:
     """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
-    after the last row with data are left out.
+    after the last row with data are left out. A cell covered by a merged range (calamine's,
+    or ``merged_ranges``) shows the range's value, in every format.
 
     Done a batch at a time with list comprehensions: the per-row loop this replaces cost
     more than calamine's own parse of the rows.
@@ -1217,7 +1228,7 @@ def _row_batches(sheet: Any, size: int = BATCH_ROWS) -> Iterator[list[tuple[int,
         return
     first_column = start[1]
     pad: list[None] = [None] * first_column
-    merged = _merged_fill(sheet)
+    merged = _merged_fill(sheet, merged_ranges)
     top_left: dict[tuple[int, int], Any] = {}
     pending: list[int] = []  # blank rows, sent only when data follows
     index = 0  # python-calamine yields rows from row 0 (absolute), columns from the first used
@@ -1349,13 +1360,21 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
         _send(out, ("meta", list(names), chosen, hidden))
         scan = ahead.wait()
         ahead = None
+        # calamine knows an xlsx's and an .xls's merged ranges, the scan an .ods's.
+        merged = scan.merged if isinstance(scan, OdsScan) else None
+        ranges = (getattr(sheet, "merged_cell_ranges", None) or []) if merged is None else merged
         # An .xls's scan finds error cells only: its hidden rows are not known.
         _send(out, ("scan", None if scan is None or isinstance(scan, XlsScan) else [], []))
         scan = _advance(scan, 0, out)  # what the XML says about the rows goes out before them
+        if ranges:
+            # 1-based rows, 0-based columns, as the notes: a row covered by a merged range
+            # shows its value, and staging says so.
+            shown = [(r0 + 1, c0, r1 + 1, c1) for (r0, c0), (r1, c1) in ranges[:MAX_MERGED]]
+            _send(out, ("merged", shown))
         count = 0
         last_row = 0
         batch: list[tuple[int, list[Any]]] = []
-        for batch in _row_batches(sheet):
+        for batch in _row_batches(sheet, merged_ranges=merged):
             if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
                 scan = _advance(scan, batch[-1][0], out)
             _send(out, ("rows", batch))

@@ -21,6 +21,9 @@ Summary lists them):
   values mostly are not. A hidden sheet is read only when named: with none named and no
   visible sheet holding phone numbers, staging is refused (:func:`hidden_sheets_sentences`),
   and a hidden sheet read because it was named is said to be hidden;
+- a row whose phone cell is covered by merged cells below their first row reads the merged
+  value, as the file shows it (in every format), and its message says so: it is most often a
+  duplicate of the first row;
 - a mapped cell whose formula was never calculated (a file written by a script), or that holds
   an error value such as #N/A (xlsx, ods, xls), reads as empty: its row is invalid and names
   the cell and the formula, or the error.
@@ -207,6 +210,7 @@ def noted(
     :func:`watched`) that are hidden in the file."""
     hidden_rows, formulas, errors = notes.hidden_rows, notes.formulas, notes.errors
     valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
+    merged = _merged_phone_rows(notes.merged, phone)
     for c in rows:
         if held.formulas and c.row in held.formulas:
             role, index, text, kept = held.formulas.pop(c.row)
@@ -220,6 +224,8 @@ def noted(
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
+        if merged and c.row in merged and c.outcome is not blank:
+            row = replace(row, message=_merged_message(row.message, c.row, merged[c.row]))
         if c.row in hidden_rows and c.outcome is not blank:
             hidden.add(c.row)
             if c.outcome is valid:
@@ -236,6 +242,35 @@ def noted(
             for role, index in held.mapped
             if index in notes.hidden_columns
         ]
+
+
+def _merged_phone_rows(
+    ranges: list[tuple[int, int, int, int]], phone: int | None
+) -> dict[int, tuple[int, int, int, int]]:
+    """The rows whose phone cell a merged range covers below its first row, to the range: the
+    cell reads with the first row's number (as the file shows it), so the row is a duplicate
+    of that one, which its message must explain. Empty when rows are too many to list."""
+    out: dict[int, tuple[int, int, int, int]] = {}
+    if phone is None:
+        return out
+    for span in ranges:
+        first_row, first_column, last_row, last_column = span
+        if first_column <= phone <= last_column and last_row > first_row:
+            if len(out) + last_row - first_row > 1_000_000:
+                return {}
+            out.update(dict.fromkeys(range(first_row + 1, last_row + 1), span))
+    return out
+
+
+def _merged_message(message: str, number: int, span: tuple[int, int, int, int]) -> str:
+    first_row, first_column, last_row, last_column = span
+    top = f"{column_letter(first_column)}{first_row}"
+    cells = f"{top}:{column_letter(last_column)}{last_row}"
+    note = (
+        f"its phone cell is part of the merged cells {cells}, so it shows the number of {top} "
+        "(it holds no number of its own)"
+    )
+    return f"{message}; {note}" if message else f"row {number}: {note}"
 
 
 def _formula_verdict(

@@ -280,3 +280,58 @@ def test_a_hidden_column_saved_by_libreoffice_as_ods_is_refused_for_removal(
     path = convert(tmp_path / "hidcol.xlsx", "ods")
     with pytest.raises(MappingError, match=r"^Column B \('Phone'\) of sheet"):
         stage_dry(path, tmp_path, kind="removal")
+
+
+# -- merged phone cells -----------------------------------------------------------------------
+
+MERGED_NOTE = (
+    "row 4: duplicate of row 3; its phone cell is part of the merged cells A3:A4, so it shows "
+    "the number of A3 (it holds no number of its own)"
+)
+
+
+def test_an_ods_merged_phone_cell_reads_as_in_an_xlsx_and_says_so(tmp_path: Path) -> None:
+    body = (
+        ods_row(["Phone", "Name"])
+        + ods_row(["2025550300", "n0"])
+        + "<table:table-row>"
+        + ods_cell_xml(
+            'office:value-type="string" table:number-columns-spanned="1" '
+            'table:number-rows-spanned="2"',
+            "2025550301",
+        )
+        + ods_cell_xml('office:value-type="string"', "n1")
+        + "</table:table-row>"
+        + "<table:table-row><table:covered-table-cell/>"
+        + ods_cell_xml('office:value-type="string"', "n2")
+        + "</table:table-row>"
+        + ods_row(["2025550303", "n3"])
+    )
+    path = write_ods_xml(tmp_path / "m.ods", {"Numbers": body})
+    with open_sheet(path) as source:
+        rows = dict(source.iter_rows())
+        assert source.notes.merged == [(3, 0, 4, 0)]
+    assert rows[4] == ["2025550301", "n2"]
+    got = outcomes(stage_dry(path, tmp_path))
+    assert got[4] == ("duplicate_in_file", MERGED_NOTE)
+    assert {got[n][0] for n in (2, 3, 5)} == {"pending"}
+
+
+@needs_soffice
+@pytest.mark.slow
+def test_a_merged_phone_cell_gives_the_same_verdicts_in_xlsx_ods_and_xls(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Phone", "Name"])
+    for i in range(5):
+        ws.append([f"(202) 555-03{i:02d}", f"n{i}"])
+    ws.merge_cells("A3:A4")  # A4 is emptied in the file
+    wb.save(tmp_path / "merge.xlsx")
+    source = tmp_path / "merge.xlsx"
+    verdicts = []
+    for path in (source, convert(source, "ods"), convert(source, "xls")):
+        got = outcomes(stage_dry(path, tmp_path / path.suffix[1:]))
+        assert got[4] == ("duplicate_in_file", MERGED_NOTE), path.name
+        verdicts.append(got)
+    assert verdicts[0] == verdicts[1] == verdicts[2]
