@@ -104,16 +104,46 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         return WorkbookSource(path, sheet, "xls", probe_others)
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
-        raise SheetError(
-            f"{path.name} is not a real {suffix} workbook (its content is not in any "
-            "spreadsheet format); open it in Excel and save it again."
-        )
+        markup = _markup_kind(path)
+        if markup:
+            raise SheetError(
+                f"{path.name} is {markup} saved under a {suffix} name (as some systems' "
+                '"Export to Excel" writes it), not a workbook; open it in Excel and save it '
+                "as .xlsx, or export the data as CSV."
+            )
+        # Text under a workbook's name (a web app's "Export to Excel" writes tab-separated
+        # text as .xls): read as the text table it is.
+        try:
+            return CsvSource(path)
+        except SheetError:
+            raise SheetError(
+                f"{path.name} is not a real {suffix} workbook (its content is not in any "
+                "spreadsheet format); open it in Excel and save it again."
+            ) from None
     if suffix not in TEXT_SUFFIXES:
         raise SheetError(
             f"{path.name} is not a spreadsheet (xlsx, xlsm, xlsb, xls, ods) or a text table "
             "(csv, tsv, txt)."
         )
     return CsvSource(path)
+
+
+def _markup_kind(path: Path) -> str:
+    """ "a web page (HTML)" or "an Excel 2003 XML spreadsheet" when ``path`` holds one, else
+    "" (its first 2 KB are enough)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(2048)
+    except OSError:
+        return ""
+    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n").lower()
+    if not text.startswith("<"):
+        return ""
+    if "urn:schemas-microsoft-com:office:spreadsheet" in text:
+        return "an Excel 2003 XML spreadsheet"
+    if "<html" in text or "<table" in text or "<!doctype html" in text:
+        return "a web page (HTML)"
+    return "an XML or HTML document"
 
 
 WORKER_FLAG: Final = "--sheet-worker"

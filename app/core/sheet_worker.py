@@ -56,6 +56,7 @@ from __future__ import annotations
 import html
 import itertools
 import marshal
+import os
 import pickle
 import posixpath
 import re
@@ -1316,13 +1317,57 @@ def _classify(exc: BaseException) -> str:
     return "corrupt"
 
 
+# The names calamine's from_path reads each kind of workbook under (it goes by the name).
+_SUFFIXES = {
+    "xlsx": (".xlsx", ".xlsm", ".xlam"),
+    "xlsb": (".xlsb",),
+    "ods": (".ods",),
+    "xls": (".xls", ".xla"),
+}
+
+
+def _content_kind(path: str) -> str:
+    """What kind of workbook ``path`` holds, by its content ("" when it cannot tell)."""
+    with open(path, "rb") as fh:
+        head = fh.read(8)
+    if head == _OLE_MAGIC:
+        return "xls"
+    if not head.startswith(b"PK"):
+        return ""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return ""
+    if "xl/workbook.xml" in names:
+        return "xlsx"
+    if "xl/workbook.bin" in names:
+        return "xlsb"
+    return "ods" if ODS_PART in names else ""
+
+
+def _open_workbook(calamine: Any, path: str) -> Any:
+    """calamine's workbook for ``path``, read as what its content is.
+
+    ``from_path`` picks the reader by the file's name, and a vendor's .xlsx saved as
+    ``report.xls`` (or an .ods named .xlsx) then failed as "damaged"; ``from_filelike`` looks
+    at the content, at the cost of holding the file in memory, so it is used only for such
+    a file.
+    """
+    kind = _content_kind(path)
+    if not kind or os.path.splitext(path)[1].lower() in _SUFFIXES[kind]:
+        return calamine.CalamineWorkbook.from_path(path)
+    with open(path, "rb") as fh:
+        return calamine.CalamineWorkbook.from_filelike(fh)
+
+
 def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = False) -> int:
     _limit_memory(memory_limit)
     import python_calamine
 
     ahead: ScanAhead | None = None
     try:
-        workbook = python_calamine.CalamineWorkbook.from_path(path)
+        workbook = _open_workbook(python_calamine, path)
         names: Sequence[str] = list(workbook.sheet_names)
         hidden = _hidden_worksheets(workbook)
         if wanted:
