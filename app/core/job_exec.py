@@ -12,6 +12,7 @@ this run's report goes beside this job file, and the meta says so (``report_move
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import Callable
@@ -223,7 +224,14 @@ def _execute(
     )
     runner = JobRunner(store, send, concurrency=concurrency, control=control, progress=progress)
     status = JobStatus.PAUSED
-    report = RunningReport(store, report_path(store))
+    path = report_path(store)
+    # The last run's report says "paused" and its counts: beside a run that sends more it
+    # would misstate what was sent, and stay so if this process is killed. The run writes a
+    # new one when it ends, whatever the way it ends short of being killed; a killed run's
+    # report is written by its resume.
+    with contextlib.suppress(OSError):  # one that cannot go cannot be replaced either: said then
+        path.unlink(missing_ok=True)
+    report = RunningReport(store, path)
     try:
         status = runner.run()
     finally:

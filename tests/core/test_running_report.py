@@ -178,3 +178,34 @@ def test_advance_stops_at_the_first_row_not_done(tmp_path: Path) -> None:
     assert outcomes == ["inserted", "inserted", "pending", "pending", "pending"]
     assert job_report.late_count(store) == 0
     store.close()
+
+
+def test_a_resumed_run_takes_the_last_runs_report_away_until_it_writes_its_own(
+    sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    # Black-box finding: killed mid-resume, the paused run's report stayed, saying "paused"
+    # with the counts of before while more rows had been sent.
+    from app.core.job_runner import JobControl
+
+    session = Session(
+        Connection("Sandbox", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN), journal
+    )
+    store = _stage(tmp_path, session)
+    sandbox.set_faults(latency_ms=30)
+    control = JobControl()
+
+    def pause_early(p: Any) -> None:
+        if p.done >= 10:
+            control.suspend()
+
+    assert run_import(store, session, concurrency=2, control=control, progress=pause_early) is (
+        JobStatus.PAUSED
+    )
+    report = report_path(store)
+    assert _sheets(report)["Summary"]  # the paused run's report
+    seen: list[bool] = []
+    run_import(store, session, concurrency=2, progress=lambda _p: seen.append(report.exists()))
+    session.close()
+    assert seen and not any(seen)  # gone while the resumed run sent
+    rows = _sheets(report)["Rows"]
+    assert sum(1 for r in rows[1:] if r[5] == "inserted") == len(PHONES)
