@@ -15,7 +15,6 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import quoteattr
 
 import openpyxl
 import pytest
@@ -30,7 +29,7 @@ from app.core.sheet_check import Target
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import SheetError
 from tests.conftest import TOKEN
-from tests.core.test_sheet_hidden_rows import ods_row
+from tests.core.test_sheet_hidden_rows import ods_row, write_ods_xml
 
 HIDDEN_NUMBER = "7025991034"
 SHOWN_NUMBER = "2164390080"
@@ -79,49 +78,26 @@ def write_tester_xlsx(path: Path, shown_phones: bool = True) -> Path:
 def write_tester_ods(path: Path, shown_phones: bool = True) -> Path:
     """The same workbook as an OpenDocument spreadsheet written by hand: 'Old list' is hidden
     by its table style (``table:display="false"``), as LibreOffice writes a hidden sheet."""
-    import zipfile
-
     shown = (
         ods_row(["Phone"]) + ods_row([SHOWN_NUMBER])
         if shown_phones
         else ods_row(["Notes"]) + ods_row(["nothing to remove this week"])
     )
-    tables = [
-        ("Instructions", "ta1", ods_row(["read me"])),
-        ("Old list", "ta2", ods_row(["Phone"]) + ods_row([HIDDEN_NUMBER])),
-        ("To remove", "ta1", shown),
-    ]
-    sheets = "".join(
-        f'<table:table table:name={quoteattr(name)} table:style-name="{style}">{body}</table:table>'
-        for name, style, body in tables
+    return write_ods_xml(
+        path,
+        {
+            "Instructions": ods_row(["read me"]),
+            "Old list": ods_row(["Phone"]) + ods_row([HIDDEN_NUMBER]),
+            "To remove": shown,
+        },
+        automatic_styles=(
+            '<style:style style:name="ta1" style:family="table">'
+            '<style:table-properties table:display="true"/></style:style>'
+            '<style:style style:name="ta2" style:family="table">'
+            '<style:table-properties table:display="false"/></style:style>'
+        ),
+        table_styles={"Instructions": "ta1", "Old list": "ta2", "To remove": "ta1"},
     )
-    content = (
-        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
-        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-        'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
-        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
-        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-        "<office:automatic-styles>"
-        '<style:style style:name="ta1" style:family="table">'
-        '<style:table-properties table:display="true"/></style:style>'
-        '<style:style style:name="ta2" style:family="table">'
-        '<style:table-properties table:display="false"/></style:style>'
-        "</office:automatic-styles>"
-        f"<office:body><office:spreadsheet>{sheets}"
-        "</office:spreadsheet></office:body></office:document-content>"
-    )
-    manifest = (
-        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
-        'manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type='
-        '"application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry '
-        'manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>'
-    )
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
-        zf.writestr("META-INF/manifest.xml", manifest)
-        zf.writestr("content.xml", content)
-    return path
 
 
 WRITERS = {"xlsx": write_tester_xlsx, "ods": write_tester_ods}

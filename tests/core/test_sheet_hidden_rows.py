@@ -192,21 +192,38 @@ def ods_row(values: list[str], attributes: str = "") -> str:
     return f"<table:table-row{space}{attributes}>{cells}</table:table-row>"
 
 
-def write_ods_xml(path: Path, tables: dict[str, str]) -> Path:
+def write_ods_xml(
+    path: Path,
+    tables: dict[str, str],
+    *,
+    automatic_styles: str = "",
+    table_styles: dict[str, str] | None = None,
+) -> Path:
     """A minimal OpenDocument spreadsheet (LibreOffice's own format) written by hand: one sheet
-    per entry of ``tables``, its name (XML-escaped here) to the XML of its rows."""
+    per entry of ``tables``, its name (XML-escaped here) to the XML of its rows;
+    ``automatic_styles`` (style XML) and ``table_styles`` (sheet name to style name) style the
+    sheets, as LibreOffice hides one (``table:display="false"``)."""
     from xml.sax.saxutils import quoteattr
 
+    styles = table_styles or {}
     sheets = "".join(
-        f"<table:table table:name={quoteattr(name)}>{body}</table:table>"
+        f"<table:table table:name={quoteattr(name)}"
+        + (f" table:style-name={quoteattr(styles[name])}" if name in styles else "")
+        + f">{body}</table:table>"
         for name, body in tables.items()
     )
     content = (
         '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
         'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
         'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
         'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-        f"<office:body><office:spreadsheet>{sheets}"
+        + (
+            f"<office:automatic-styles>{automatic_styles}</office:automatic-styles>"
+            if automatic_styles
+            else ""
+        )
+        + f"<office:body><office:spreadsheet>{sheets}"
         "</office:spreadsheet></office:body></office:document-content>"
     )
     manifest = (
