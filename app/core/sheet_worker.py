@@ -515,6 +515,27 @@ def _ods_attributes(text: bytes) -> dict[str, str]:
     return out
 
 
+def _open_group(groups: list[bool], attributes: bytes) -> None:
+    """Open a row or column group of an .ods (unless it is empty): hidden when collapsed
+    (``table:display="false"``) or inside a hidden one."""
+    if attributes.rstrip().endswith(b"/"):
+        return
+    display = _ods_attributes(attributes).get("display") if b"display" in attributes else None
+    groups.append((bool(groups) and groups[-1]) or display == "false")
+
+
+def _ods_span(attributes: bytes, what: str, groups: list[bool]) -> tuple[int, bool]:
+    """How many rows or columns (``what``) an .ods row or column tag stands for, and whether
+    they are hidden (collapsed, filtered out, or in a hidden group)."""
+    count, hidden = 1, bool(groups) and groups[-1]
+    # Most tags say only their style: the attributes are read for the others.
+    if b"repeated" in attributes or b"visibility" in attributes:
+        attrs = _ods_attributes(attributes)
+        count = _repeat(attrs.get(f"number-{what}-repeated", "1"))
+        hidden = hidden or attrs.get("visibility", "visible") in ("collapse", "filter")
+    return count, hidden
+
+
 def _repeat(text: str) -> int:
     """A ``number-rows-repeated`` count: 1 when not a number; a crafted count of thousands
     of digits (which ``int()`` refuses) still just a very long block."""
@@ -706,18 +727,10 @@ class OdsScan:
             if kind is not None and kind.startswith(b"-column"):
                 self._table_column(kind, rest)
                 continue
-            in_hidden_group = bool(self._groups) and self._groups[-1]
             if kind == b"-row-group":
-                if not rest.rstrip().endswith(b"/"):
-                    display = _ods_attributes(rest).get("display") if b"display" in rest else None
-                    self._groups.append(in_hidden_group or display == "false")
+                _open_group(self._groups, rest)
                 continue
-            count, hidden = 1, in_hidden_group
-            # Most rows say only their style: the attributes are read for the others.
-            if b"repeated" in rest or b"visibility" in rest:
-                attrs = _ods_attributes(rest)
-                count = _repeat(attrs.get("number-rows-repeated", "1"))
-                hidden = hidden or attrs.get("visibility", "visible") in ("collapse", "filter")
+            count, hidden = _ods_span(rest, "rows", self._groups)
             first = self.last + 1
             self.last += count
             while hint < len(hints) and hints[hint] < match.end():
@@ -741,17 +754,10 @@ class OdsScan:
     def _table_column(self, kind: bytes, rest: bytes) -> None:
         """Count the columns of a ``<table:table-column>`` (noting those hidden: collapsed,
         or in a collapsed column group) or open a column group."""
-        in_hidden_group = bool(self._column_groups) and self._column_groups[-1]
         if kind == b"-column-group":
-            if not rest.rstrip().endswith(b"/"):
-                display = _ods_attributes(rest).get("display") if b"display" in rest else None
-                self._column_groups.append(in_hidden_group or display == "false")
+            _open_group(self._column_groups, rest)
             return
-        count, hidden = 1, in_hidden_group
-        if b"repeated" in rest or b"visibility" in rest:
-            attrs = _ods_attributes(rest)
-            count = _repeat(attrs.get("number-columns-repeated", "1"))
-            hidden = hidden or attrs.get("visibility", "visible") in ("collapse", "filter")
+        count, hidden = _ods_span(rest, "columns", self._column_groups)
         first = self._column + 1
         self._column = min(self._column + count, MAX_COLUMNS)
         if hidden and first <= self._column:
