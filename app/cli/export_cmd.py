@@ -2,8 +2,10 @@
 
 Every page is read; a search bigger than the service's paging limit is split so every row
 comes out, and rows that still cannot be reached are counted on stderr, in ``--json`` and in
-the xlsx About sheet. Exit 0 when the export was written, 1 when it could not be, 130 when
-interrupted (the partial file is removed).
+the xlsx About sheet. A list written to during the export (a removal job running) is
+reported as changed (``list_changed`` in ``--json``, a warning on stdout) and never blamed on
+the paging limit. Exit 0 when the export was written (even from a changing list), 1 when it
+could not be, 130 when interrupted (the partial file is removed).
 """
 
 from __future__ import annotations
@@ -36,7 +38,13 @@ from app.cli.connection_args import (
 )
 from app.cli.output_paths import check_export_path
 from app.core import phones
-from app.core.export_job import ExportJob, ExportProgress, ListKind, describe_query
+from app.core.export_job import (
+    ExportJob,
+    ExportProgress,
+    ListKind,
+    change_warning,
+    describe_query,
+)
 from app.core.paths import AppPaths
 
 _REASONS = {
@@ -179,10 +187,17 @@ def run(args: argparse.Namespace) -> int:
                 "path": str(result.path),
                 "filters": describe_query(query),
                 "searches": len(result.parts),
+                "list_changed": result.list_changed,
+                "total_at_end": result.total_at_end,
+                "possibly_missing": result.possibly_missing,
             }
         )
     else:
         print(f"Exported {result.rows:,} rows to {result.path}")
+    changed = change_warning(result)
+    if changed:
+        # On stdout beside the count; with --json stdout holds only the JSON (list_changed).
+        print(f"Warning: {changed}.", file=sys.stderr if args.json else sys.stdout)
     if result.unreachable:
         print(
             f"Warning: {result.unreachable:,} matching rows could not be reached because of the "

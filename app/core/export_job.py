@@ -6,6 +6,29 @@ scope (global, purpose, each campaign), then by country code, then by blank/non-
 then by insert day — until each part is reachable. Whatever still cannot be reached (a part
 too big even then, rows in a campaign the campaign list does not name, rows with an unlisted
 country code) is counted exactly as ``service total − rows written`` and reported, never hidden.
+
+A list being written to while it is exported (a removal job deleting entries, an import adding
+them) moves rows between offsets: a row removed ahead of the read position shifts the later
+ones back, so offset paging skips rows that never left the list. The export notices the
+change — a part's ``total`` differs between its pages, a part's count differs from the one
+planned, or the whole search's count at the end differs from the one at the start — and:
+
+- re-reads a part whose total changed between its pages from offset 0, up to
+  ``MAX_REREADS`` more times, until one read sees the same total on every page; rows are
+  kept by entry id, so a re-read adds only the rows the earlier reads missed and no entry id
+  is ever written twice in one file (the ids written are kept in memory, about 100 bytes an
+  entry);
+- sets :attr:`ExportResult.list_changed` and reports it (:func:`change_warning`) in the About
+  sheet, the CLI and the dialog, with the counts at the start and at the end. Rows written
+  before they were removed stay in the file (it is written as it is read), and rows added
+  after their part was read are not in it;
+- when even the last re-read of a part saw its total change, counts how far that part
+  shrank during that read as :attr:`ExportResult.possibly_missing` (each removal ahead of the
+  read position can hide one row; an estimate — additions in the same moment can hide more);
+- reports as ``unreachable`` only rows the paging cap hides: with a changing list it is
+  ``total − reachable`` of each part's last read plus the rows no split reached (counted with
+  the smaller of two counts of the split search, so removals meanwhile are not blamed on the
+  cap), never ``total − rows``.
 """
 
 from __future__ import annotations
@@ -31,6 +54,8 @@ PAGE_SIZE = 1000
 MAX_SPLIT_DAYS = 1100
 # Country codes of the spec's phone code reference; rows with other codes are counted, not lost.
 SPLIT_PHONE_CODES = ("1", "44", "61", "49", "33", "34", "91", "86", "52", "55")
+# A part whose total changed between its pages is read again from offset 0 at most this often.
+MAX_REREADS = 2
 
 COLUMNS = (
     "phone_number",
@@ -64,7 +89,13 @@ class ExportProgress:
 
 @dataclass(slots=True)
 class ExportResult:
-    """What an export wrote; ``unreachable`` rows matched but could not be read at all."""
+    """What an export wrote; ``unreachable`` rows matched but the paging cap hid them.
+
+    ``total`` is the service's count when the export started, ``total_at_end`` its count when
+    it ended. ``list_changed``: the list was written to during the export (see the module
+    docstring); ``possibly_missing`` estimates rows a still-changing part may have skipped.
+    ``rereads`` counts the parts read again because their total changed between pages.
+    """
 
     path: Path
     rows: int
@@ -73,6 +104,39 @@ class ExportResult:
     parts: list[str] = field(default_factory=list)
     started: str = ""
     finished: str = ""
+    list_changed: bool = False
+    total_at_end: int | None = None
+    possibly_missing: int = 0
+    rereads: int = 0
+
+
+def change_warning(result: ExportResult) -> str:
+    """The sentence saying the list changed during the export ("" when it did not)."""
+    if not result.list_changed:
+        return ""
+    end = result.total if result.total_at_end is None else result.total_at_end
+    text = (
+        f"the list changed while it was exported ({result.total:,} entries when it started, "
+        f"{end:,} when it ended); entries added or removed meanwhile may be missing or "
+        "included: export again when no job is writing to it"
+    )
+    if result.possibly_missing:
+        text += (
+            f" (up to about {result.possibly_missing:,} rows may be missing because the list "
+            "kept changing while it was read again)"
+        )
+    return text
+
+
+@dataclass(slots=True)
+class _Read:
+    """What one read of a part saw: the totals of its first and last pages, whether they all
+    agreed, and how far the total fell between consecutive pages."""
+
+    first: int | None = None
+    last: int | None = None
+    stable: bool = True
+    shrink: int = 0
 
 
 def describe_query(query: DncQuery) -> dict[str, str]:
@@ -126,6 +190,10 @@ class ExportJob:
         self.page_size = page_size
         self.limits: PageLimits = DNC_SEARCH if kind is ListKind.DNC else SMS_SEARCH
         self._campaign_names: dict[str, str] = {}
+        # Rows no split reached (a split search's count minus its parts'), and whether a
+        # count taken twice during planning differed.
+        self._split_gap = 0
+        self._changed_while_planning = False
 
     # -- searching ----------------------------------------------------------------------
 
@@ -146,6 +214,8 @@ class ExportJob:
         """The service's total for the query and the searches (with their totals) to run."""
         total = self._count(self.query)
         leaves: list[tuple[DncQuery, int]] = []
+        self._split_gap = 0
+        self._changed_while_planning = False
         self._split(self.query, total, leaves)
         return total, leaves
 
@@ -156,8 +226,19 @@ class ExportJob:
         if children is None:
             leaves.append((query, total))
             return
-        for child in children:
-            self._split(child, self._count(child), leaves)
+        counts = [(child, self._count(child)) for child in children]
+        covered = sum(count for _, count in counts)
+        if covered < total:
+            # Rows no part covers, or rows removed while the parts were counted: count the
+            # search again and take the smaller count, so removals are not blamed on the cap.
+            again = self._count(query)
+            if again != total:
+                self._changed_while_planning = True
+            self._split_gap += max(0, min(total, again) - covered)
+        elif covered > total:
+            self._changed_while_planning = True  # rows added while the parts were counted
+        for child, count in counts:
+            self._split(child, count, leaves)
 
     def _children(self, query: DncQuery) -> list[DncQuery] | None:
         """Searches that partition ``query``'s rows more finely, or None if none is left."""
@@ -214,10 +295,19 @@ class ExportJob:
                 if not more:
                     return
 
-    def _rows(self, query: DncQuery) -> Iterator[list[str]]:
+    def _read(self, query: DncQuery, seen: _Read) -> Iterator[list[str]]:
+        """The rows of one read of ``query`` from offset 0; ``seen`` records its totals."""
         # Attribute reads and one label per distinct scope: as_dict() would build a dict per row.
         labels: dict[Scope, tuple[str, str]] = {}
         for page in self._pages(query):
+            total = page.total
+            if total is not None:
+                if seen.last is not None and total != seen.last:
+                    seen.stable = False
+                    seen.shrink += max(0, seen.last - total)
+                if seen.first is None:
+                    seen.first = total
+                seen.last = total
             for item in page.items:
                 scope = item.scope
                 label = labels.get(scope)
@@ -252,23 +342,48 @@ class ExportJob:
         try:
             (writer.append_text if writer else sheet.append_text)(header)  # type: ignore[union-attr]
             append = writer.append_text if writer else sheet.append_text  # type: ignore[union-attr]
-            for query, _part_total in leaves:
+            written: set[str] = set()
+            changed = self._changed_while_planning
+            capped = 0
+            for query, part_total in leaves:
                 label = _label(query)
                 result.parts.append(label)
-                for row in self._rows(query):
-                    append(row)
-                    result.rows += 1
-                    now = time.monotonic()
-                    if self._progress is not None and now - last_report > 0.2:
-                        last_report = now
-                        self._progress(ExportProgress(result.rows, total, 0, label))
+                for attempt in range(MAX_REREADS + 1):
+                    if attempt:
+                        result.rereads += 1
+                    seen = _Read()
+                    for row in self._read(query, seen):
+                        entry_id = row[8]
+                        if entry_id in written:
+                            continue
+                        written.add(entry_id)
+                        append(row)
+                        result.rows += 1
+                        now = time.monotonic()
+                        if self._progress is not None and now - last_report > 0.2:
+                            last_report = now
+                            self._progress(ExportProgress(result.rows, total, 0, label))
+                    if attempt == 0 and seen.first is not None and seen.first != part_total:
+                        changed = True  # changed between planning and this part's read
+                    if seen.stable:
+                        break
+                    changed = True
+                else:
+                    result.possibly_missing += seen.shrink
+                last = part_total if seen.last is None else seen.last
+                capped += last - self._reachable(last)
+            result.total_at_end = self._count(self.query)
+            result.list_changed = changed or result.total_at_end != total
         except BaseException:
             if writer is not None:
                 writer.close(keep=False)
             if book is not None:
                 book.discard()
             raise
-        result.unreachable = max(0, total - result.rows)
+        if result.list_changed:
+            result.unreachable = self._split_gap + capped
+        else:
+            result.unreachable = max(0, total - result.rows)
         finished = dt.datetime.now(dt.UTC)
         result.finished = _stamp(finished)
         if writer is not None:
@@ -291,6 +406,8 @@ class ExportJob:
             ("Finished (UTC)", result.finished),
             ("Rows exported", result.rows),
             ("Rows the service reported", result.total),
+            ("Rows the service reported at the end", result.total_at_end),
+            ("List changed during the export", "yes" if result.list_changed else "no"),
             ("Rows that could not be reached", result.unreachable),
             ("Searches run", len(result.parts)),
         ]
@@ -302,6 +419,9 @@ class ExportJob:
                     "service's paging limit; narrow the filters to export them.",
                 )
             )
+        if result.list_changed:
+            warning = change_warning(result)
+            rows.append(("Warning (list changed)", warning[0].upper() + warning[1:] + "."))
         for key, value in rows:
             about.append([key, value])
         for part in result.parts:

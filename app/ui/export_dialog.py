@@ -2,7 +2,8 @@
 
 Every page of the search is written by the engine's :class:`~app.core.export_job.ExportJob`
 on the window's :class:`TaskRunner`; this dialog picks the file, shows progress, cancels, and
-says plainly how many matching rows the service's paging limit made unreachable, if any.
+says plainly how many matching rows the service's paging limit made unreachable, if any, and
+whether the list changed while it was exported.
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ from PySide6.QtWidgets import (
 
 from app.api.client import DncQuery
 from app.api.paging import Cancelled
-from app.core.export_job import PAGE_SIZE, ExportJob, ExportProgress, ExportResult
+from app.core.export_job import (
+    PAGE_SIZE,
+    ExportJob,
+    ExportProgress,
+    ExportResult,
+    change_warning,
+)
 from app.core.export_job import ListKind as ExportKind
 from app.core.paths import AppPaths
 from app.core.session import Session
@@ -207,6 +214,9 @@ class ExportDialog(QDialog):
                 "service's paging limit, even after splitting the search; narrow the filters "
                 "(for example by scope or country code) to export them."
             )
+        if result.list_changed:
+            changed = change_warning(result)
+            text += f"\n\n⚠ {changed[0].upper()}{changed[1:]}."
         self.status.setText(text)
         self.open_button.show()
         self.folder_button.show()
