@@ -263,8 +263,8 @@ class ApiClient:
 
         With ``lead_status`` every lead carrying the number in that scope gets that status.
         With ``not_found_ok`` a "not found" answer is returned as ``NOT_FOUND`` instead of
-        raised; when that answer came after a retry (``attempts > 1``) our own first attempt
-        may have removed the entry, so callers report it as gone either way.
+        raised; when an earlier attempt's answer was lost (``earlier_attempt_lost``) that
+        attempt may have removed the entry (a retry after a 5xx alone says nothing of the kind).
         """
         path = "/dnc/delete"
         params: dict[str, str | bool] = {
@@ -282,7 +282,9 @@ class ApiClient:
         except NotFoundError as exc:
             if not not_found_ok:
                 raise
-            return WriteResult(WriteStatus.NOT_FOUND, "", exc.attempts, exc.message)
+            return WriteResult(
+                WriteStatus.NOT_FOUND, "", exc.attempts, exc.message, exc.earlier_attempt_lost
+            )
         return WriteResult(WriteStatus.DONE, "", attempts)
 
     # ------------------------------------------------------------------ SMS opt-out
@@ -376,7 +378,9 @@ class ApiClient:
         except ConflictError as exc:
             if not already_present_ok:
                 raise
-            return WriteResult(WriteStatus.ALREADY_PRESENT, "", exc.attempts, exc.message)
+            return WriteResult(
+                WriteStatus.ALREADY_PRESENT, "", exc.attempts, exc.message, exc.earlier_attempt_lost
+            )
         new_id = _dict(body, path).get("id")
         return WriteResult(WriteStatus.DONE, "" if new_id is None else str(new_id), attempts)
 

@@ -300,15 +300,23 @@ class WriteStatus(Enum):
 class WriteResult:
     """The outcome of one write the service accepted (or that was already in effect).
 
-    ``retried`` is True when the answer came after a retry of a request whose first
-    attempt may have reached the service: an ``ALREADY_PRESENT`` then may mean that
-    our own first attempt inserted it.
+    ``retried`` is True when the answer came after more than one attempt (after a lost
+    answer, a 5xx or a 429 alike).
+
+    ``earlier_attempt_lost`` is True when an earlier attempt of this write was sent and its
+    answer lost (a timeout or a dropped connection after sending; the transport's
+    :attr:`~app.api.errors.ApiError.earlier_attempt_lost`): that attempt may have done the
+    write, so an ``ALREADY_PRESENT`` may be our own insert and a ``NOT_FOUND`` our own delete.
+    It is set only on those two statuses: the transport returns a successful answer with its
+    attempt count alone, so for ``DONE`` the client cannot know whether an answer was lost
+    and leaves it False.
     """
 
     status: WriteStatus
     id: str = ""
     attempts: int = 1
     message: str = ""
+    earlier_attempt_lost: bool = False
 
     @property
     def retried(self) -> bool:

@@ -10,7 +10,9 @@ removes the number's entry for every purpose. Inputs that name the same target t
 share one call and its outcome. Before a purpose-scope call the number's purpose entries are
 looked up (:func:`purpose_entries`) and all of them go into the journal's ``before``, so each
 one removed can be put back; the bulk removal job (:mod:`app.core.removal_job`) uses the same
-look-up to refuse a removal for one purpose that would take other purposes with it.
+look-up to refuse a removal for one purpose that would take other purposes with it. A
+purpose-scope delete answered "not found" after an earlier attempt's answer was lost, for a
+number that look-up found listed, counts as removed: that attempt removed it.
 
 With a lead status, the leads the delete will re-status are looked up just before it
 (:func:`app.core.lead_lookup.leads_to_restatus`, reads that cancelling stops before anything is
@@ -264,11 +266,38 @@ def _outcome(
         return RemovalOutcome(target, Outcome.FAILED, error.text, token)
     if error is not None:
         return RemovalOutcome(target, Outcome.FAILED, str(error) or type(error).__name__, error)
+    parts: list[str] = []
     if result is not None and result.status is WriteStatus.NOT_FOUND:
-        return RemovalOutcome(
-            target, Outcome.NOT_FOUND, result.message or "not on the list (already removed?)"
+        if not result.earlier_attempt_lost:
+            return RemovalOutcome(
+                target, Outcome.NOT_FOUND, result.message or "not on the list (already removed?)"
+            )
+        if removed is not None and not removed:
+            # Looked up just before the delete and not listed: the lost attempt had nothing
+            # to take.
+            return RemovalOutcome(
+                target,
+                Outcome.NOT_FOUND,
+                "not on the list (looked up before the delete); answered after "
+                f"{result.attempts} attempts",
+            )
+        if removed is None:
+            # Not looked up just before the delete (a global or campaign entry, as the list
+            # showed it): the lost attempt may or may not have removed it.
+            return RemovalOutcome(
+                target,
+                Outcome.NOT_FOUND,
+                "not on the list when the request was retried; the answer to an earlier "
+                "attempt was lost, so that attempt may have removed it; answered after "
+                f"{result.attempts} attempts",
+            )
+        # Listed when looked up just before the delete: the lost attempt removed it.
+        parts.append(
+            "removed by this removal's earlier attempt: the number was on the list when looked "
+            "up just before the delete, that attempt's answer was lost and the retry found it "
+            f"gone; answered after {result.attempts} attempts"
         )
-    parts = [removed_purposes_text(removed or [])]
+    parts.append(removed_purposes_text(removed or []))
     if lead_status:
         parts.append(restatus_text(leads or [], lead_status))
     return RemovalOutcome(target, Outcome.REMOVED, "; ".join(p for p in parts if p))

@@ -24,8 +24,10 @@ RESENT_PRESENT = (
     "sent again after the job was interrupted; the list already had it "
     "(most likely from the first send)"
 )
+# An earlier attempt's answer was lost (timeout, dropped connection), then the retry found the
+# number listed: that attempt may have inserted it.
 RETRIED_PRESENT = (
-    "on the list when the request was retried; the answer to the first attempt was lost, "
+    "on the list when the request was retried; the answer to an earlier attempt was lost, "
     "so that attempt may have inserted it"
 )
 
@@ -69,7 +71,7 @@ def insert_sender(
         if result.status is WriteStatus.ALREADY_PRESENT:
             if resent:
                 text = RESENT_PRESENT
-            elif result.retried:
+            elif result.earlier_attempt_lost:
                 # The answer to an earlier attempt was lost: that attempt may well be what put
                 # the number on the list, which matters when the insertion date is evidence.
                 text = RETRIED_PRESENT

@@ -23,6 +23,11 @@ A row that re-statuses leads (the job has a lead status) also looks up, just bef
 the leads the service will re-status (:func:`leads_to_restatus`); the delete's journal
 ``before`` keeps them as ``leads`` (id, list id, old status) and the row's message lists them,
 so what the removal changed can be seen and undone. Without a lead status no lead is looked up.
+
+A delete answered "not found" after an earlier attempt of it was sent and its answer lost (a
+timeout, a dropped connection), for a number the look-up just before found on the list, ends
+``removed``: that attempt removed it (and re-statused its leads), the retry found it gone. A
+retry after a 5xx or a 429 got an answer, so its "not found" stays ``not_found``.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from app.api.errors import (
     ServerError,
     TransportError,
 )
-from app.api.models import DncEntry, Lead, WriteStatus
+from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
@@ -60,6 +65,44 @@ RESENT_NOT_FOUND = (
     "(most likely removed by the first send)"
 )
 NOT_LISTED = "not on the list in this scope (looked up before the delete; nothing was sent)"
+
+
+# A delete answered "not found" after an earlier attempt's answer was lost, for a number looked
+# up on the list just before it: that attempt removed it.
+REMOVED_BY_LOST_ATTEMPT = (
+    "removed by this job's earlier attempt: the number was on the list when looked up just "
+    "before the delete, that attempt's answer was lost and the retry found it gone"
+)
+
+
+def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
+    """The message of a row whose delete was answered "not found" (and not counted removed).
+
+    Only an attempt whose answer was lost (``result.earlier_attempt_lost``) is said to be lost:
+    a retry after a 5xx or a 429 got an answer, so nothing of the kind is claimed then.
+    ``listed``: the look-up just before the delete found the number on the list.
+    """
+    if resent:
+        text = RESENT_NOT_FOUND
+    elif result.earlier_attempt_lost:
+        # Not listed when looked up (a purpose delete is sent anyway): the lost attempt had
+        # nothing to take, unless the number was put on the list in between.
+        text = (
+            "not on the list in this scope when the request was retried; the answer to an "
+            "earlier attempt was lost, so that attempt may have removed it"
+            if listed
+            else "not on the list in this scope (looked up before the delete)"
+        )
+    elif listed and result.retried:
+        text = (
+            "not on the list in this scope when the delete was answered, although it was "
+            "when looked up just before"
+        )
+    else:
+        text = "not on the list in this scope"
+    if result.retried:
+        text += f"; answered after {result.attempts} attempts"
+    return text
 
 
 class LeadStatusError(MappingError):
@@ -219,20 +262,13 @@ def delete_sender(
             note=note,
             stop_before_send=stop,
         )
-        if result.status is WriteStatus.NOT_FOUND:
-            if resent:
-                text = RESENT_NOT_FOUND
-            elif result.retried:
-                # As for an insert: the attempt whose answer was lost may be what removed it.
-                text = (
-                    "not on the list when the request was retried; the answer to the first "
-                    "attempt was lost, so that attempt may have removed it; answered after "
-                    f"{result.attempts} attempts"
-                )
-            else:
-                text = "not on the list in this scope"
-            return RowResult(Outcome.NOT_FOUND, text)
         parts = []
+        if result.status is WriteStatus.NOT_FOUND:
+            if not (result.earlier_attempt_lost and before):
+                return RowResult(Outcome.NOT_FOUND, not_found_text(result, resent, bool(before)))
+            # The number was listed just before the delete and an attempt whose answer was
+            # lost came between: that attempt is what removed it (the retry found it gone).
+            parts.append(REMOVED_BY_LOST_ATTEMPT)
         if scope.is_purpose and (purposes := removed_purposes_text(before)):
             parts.append(purposes)
         if lead_status:

@@ -19,6 +19,12 @@ from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.journal import ChangeJournal
 
+# Added to a journal outcome's error when the write's answer (not found, already present) came
+# after an earlier attempt whose answer was lost.
+EARLIER_ATTEMPT_MAY_HAVE_DONE = (
+    "the answer to an earlier attempt was lost, so that attempt may have done this write"
+)
+
 
 def e164(phone_number: str, phone_code: str) -> str:
     digits = "".join(ch for ch in phone_number if ch.isdigit())
@@ -83,6 +89,9 @@ class Session:
             raise
         outcome = "ok" if result.status is WriteStatus.DONE else result.status.value
         detail = result.message if result.status is not WriteStatus.DONE else ""
+        if result.earlier_attempt_lost and result.status is not WriteStatus.DONE:
+            # "Not found" / "already present" may be that attempt's own doing.
+            detail = "; ".join(x for x in (detail, EARLIER_ATTEMPT_MAY_HAVE_DONE) if x)
         if result.retried:
             detail = (detail + f" (answered after {result.attempts} attempts)").strip()
         self.journal.record_outcome(
