@@ -118,6 +118,111 @@ class RequestPacer:
                 _sleep(pause, cancel or stop)
 
 
+class RateLimitHold:
+    """What the service's HTTP 429 answers ask of every request of one transport (its threads
+    share it), so a job slows down to what the service accepts instead of hammering it.
+
+    * The hold: no attempt (a first attempt or a retry, of any thread) is sent before the
+      latest 429's ``Retry-After`` (or, without one, the retry backoff) has passed.
+    * The pace: from the second hold on, requests are spaced to the rate that got through
+      since the hold before (answers other than 429 over the time since then, the hold
+      included), and at least one request every other hold. Each answer that gets through
+      while paced raises that rate by 2 %; once it is above :attr:`FAST_AGAIN` per second
+      the pacing ends. Waits between requests are not held in the :class:`InFlightGate`'s
+      count of requests sent but are taken inside its slot, like the pacer's.
+
+    Until the first 429 :attr:`active` is False and a request's only cost is reading it.
+    """
+
+    RAISE = 1.02  # the pace's rise per answer that got through
+    FAST_AGAIN = 500.0  # requests/s beyond which the pacing stops (the service keeps up)
+    # Answers in a row that get through after one hold, before a pace was measured, that end
+    # the hold's watch (one 429 in a long job must not keep it watched).
+    FORGET_AFTER = 100
+
+    def __init__(self) -> None:
+        # Read without the lock on every attempt: set by the first 429, cleared when the
+        # service keeps up again.
+        self.active = False
+        self._lock = threading.Lock()
+        self._until = 0.0  # monotonic time before which nothing is sent
+        self._interval = 0.0  # seconds between requests; 0 while no pace was measured
+        self._next = 0.0  # the next free slot of the pace
+        self._since = 0.0  # when the current measuring window started (a hold's start)
+        self._accepted = 0  # answers that got through since then
+        self.refusals = 0  # 429 answers seen (for tests and logs)
+
+    @property
+    def per_second(self) -> float | None:
+        """The pace in requests per second, or None when requests are not paced."""
+        with self._lock:
+            return 1.0 / self._interval if self.active and self._interval else None
+
+    def refused(self, pause: float) -> None:
+        """A 429 came back: hold every request for ``pause`` seconds and measure the pace."""
+        now = time.monotonic()
+        with self._lock:
+            self.refusals += 1
+            if now >= self._until:
+                # A new hold, not one more 429 among the requests sent before the current one.
+                if self.active:
+                    # What got through since the hold before; at least one request every
+                    # other hold, so a service refusing everything is still asked.
+                    elapsed = max(now - self._since, 1e-3)
+                    self._interval = min(elapsed / max(self._accepted, 1), 2 * max(pause, 1e-3))
+                self.active = True
+                self._since = now
+                self._accepted = 0
+            self._until = max(self._until, now + pause)
+
+    def answered(self) -> None:
+        """An answer other than a 429 came back while :attr:`active`."""
+        with self._lock:
+            if not self.active:
+                return
+            self._accepted += 1
+            if self._interval:
+                self._interval /= self.RAISE
+                if self._interval * self.FAST_AGAIN < 1.0:
+                    self._forget()
+            elif self._accepted >= self.FORGET_AFTER and time.monotonic() >= self._until:
+                self._forget()
+
+    def _forget(self) -> None:
+        self.active = False
+        self._interval = 0.0
+        self._accepted = 0
+
+    def wait(
+        self, cancel: threading.Event | None = None, stop: threading.Event | None = None
+    ) -> None:
+        """Wait for the end of the hold and for this request's slot of the pace; raises
+        Cancelled once ``cancel`` or ``stop`` is set. A hold begun while waiting is waited
+        for too."""
+        while True:
+            with self._lock:
+                if not self.active:
+                    return
+                now = time.monotonic()
+                if now >= self._until and (not self._interval or now >= self._next):
+                    if self._interval:
+                        self._next = now + self._interval
+                    return
+                slot = max(now, self._until, self._next)
+                if self._interval:
+                    self._next = slot + self._interval
+            pause = slot - time.monotonic()
+            if pause > 0:
+                if cancel is not None and stop is not None:
+                    _sleep_either(pause, cancel, stop)
+                else:
+                    _sleep(pause, cancel or stop)
+            with self._lock:
+                if time.monotonic() >= self._until:
+                    return
+            # Another request was refused while this one waited: wait for that hold too.
+
+
 def _sleep(seconds: float, cancel: threading.Event | None) -> None:
     if cancel is None:
         time.sleep(seconds)
@@ -177,6 +282,8 @@ class Transport:
         self.timeout = timeout
         self.max_connections = max_connections
         self.pacer = RequestPacer(requests_per_minute) if requests_per_minute else None
+        # The service's 429s slow down every request of this transport (see RateLimitHold).
+        self.hold = RateLimitHold()
         self._rng = random.Random(seed)
         self._extensions = {"timeout": httpx.Timeout(timeout, connect=min(timeout, 10.0)).as_dict()}
         self._urls: dict[str, httpx.URL] = {}
@@ -299,55 +406,100 @@ class Transport:
         """POST ``path`` and return (decoded body, attempts used).
 
         ``cancel`` raises :class:`Cancelled` before any attempt and during any wait (the
-        pacer's, the backoff before a retry). ``stop_before_send`` does so only before the
-        first attempt is sent (including while it waits for its pacing slot): once a request
-        may have reached the service its retries are never cut short, so its outcome is known.
+        pacer's, the rate-limit hold's, the backoff before a retry). ``stop_before_send`` does
+        so only before the first attempt is sent (including while it waits for its pacing
+        slot or for the hold): once a request may have reached the service its retries are
+        never cut short, so its outcome is known. The one exception is a request every
+        attempt of which was refused with HTTP 429 (refused before processing, so not done):
+        ``stop_before_send`` cuts its wait for a retry too, and the last 429 is raised.
 
         Reads and idempotent writes are retried on timeouts, dropped connections, 429 and
         5xx; other writes only when the request provably never reached the service.
+
+        A 429 also holds every other request of this transport until its ``Retry-After``
+        has passed, and then paces them to what the service accepts (see
+        :class:`RateLimitHold`), so many threads do not keep hammering a throttled service.
 
         A write's error raised after an earlier attempt was sent and its answer lost has
         ``earlier_attempt_lost`` set: that attempt may have done the write.
         """
         body = encode_params(params or {})
         body["auth_token"] = self._token.reveal()
+        hold = self.hold
         attempt = 0
         # An attempt of this call was sent and got no answer (it may have been done).
         answer_lost = False
+        # The last 429, while every attempt so far was refused with one.
+        refused: RateLimitedError | None = None
         while True:
             attempt += 1
-            stop = stop_before_send if attempt == 1 else None
-            if (cancel is not None and cancel.is_set()) or (stop is not None and stop.is_set()):
-                raise Cancelled
-            # This thread's slot among a job's requests in flight (see InFlightGate); taken
-            # before the pacing wait, so the pacer's spacing is also the order of sending.
-            gate = in_flight_gate()
-            if gate is not None and not gate.enter(cancel, stop):
-                raise Cancelled
+            stop = stop_before_send if attempt == 1 or refused is not None else None
             try:
-                if self.pacer is not None:
-                    self.pacer.wait(cancel, stop)
+                if (cancel is not None and cancel.is_set()) or (stop is not None and stop.is_set()):
+                    raise Cancelled
+                # This thread's slot among a job's requests in flight (see InFlightGate); taken
+                # before the pacing waits, so their spacing is also the order of sending.
+                gate = in_flight_gate()
+                if gate is not None and not gate.enter(cancel, stop):
+                    raise Cancelled
                 try:
-                    return self._send(path, body), attempt
-                except ApiError as caught:
-                    exc = caught
-                    exc.attempts = attempt
-                    if answer_lost and not _is_read(path):
-                        exc.earlier_attempt_lost = True
-                    if isinstance(exc, TransportError) and exc.sent:
-                        answer_lost = True
-                    if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
-                        raise
-            finally:
-                # Not held through the backoff: a request waiting for its retry is not in
-                # flight.
-                if gate is not None:
-                    gate.leave()
-            delay = self.retry.delay(attempt, self._rng)
-            if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
-                delay = max(delay, min(exc.retry_after, self.retry.max_delay * 4))
-            log.info("%s failed (%s); retry %d in %.2f s", path, type(exc).__name__, attempt, delay)
-            _sleep(delay, cancel)
+                    if hold.active:
+                        hold.wait(cancel, stop)
+                    if self.pacer is not None:
+                        self.pacer.wait(cancel, stop)
+                    try:
+                        result = self._send(path, body)
+                    except ApiError as caught:
+                        exc = caught
+                        exc.attempts = attempt
+                        if answer_lost and not _is_read(path):
+                            exc.earlier_attempt_lost = True
+                        if isinstance(exc, TransportError):
+                            if exc.sent:
+                                answer_lost = True
+                        elif isinstance(exc, RateLimitedError):
+                            hold.refused(self._hold_for(exc))
+                        elif hold.active and not isinstance(exc, ServerError):
+                            hold.answered()  # an answer of the service's own (4xx)
+                        if isinstance(exc, RateLimitedError) and (
+                            attempt == 1 or refused is not None
+                        ):
+                            refused = exc
+                        else:
+                            refused = None
+                        if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
+                            raise
+                    else:
+                        if hold.active:
+                            hold.answered()
+                        return result, attempt
+                finally:
+                    # Not held through the backoff: a request waiting for its retry is not in
+                    # flight.
+                    if gate is not None:
+                        gate.leave()
+                delay = self.retry.delay(attempt, self._rng)
+                if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
+                    delay = max(delay, self._hold_for(exc))
+                log.info(
+                    "%s failed (%s); retry %d in %.2f s", path, type(exc).__name__, attempt, delay
+                )
+                if refused is not None and stop_before_send is not None and cancel is not None:
+                    _sleep_either(delay, cancel, stop_before_send)
+                else:
+                    _sleep(delay, cancel or (stop_before_send if refused is not None else None))
+            except Cancelled:
+                if refused is not None and not (cancel is not None and cancel.is_set()):
+                    # Stopped while waiting to retry a refused request: it was not done.
+                    raise refused from None
+                raise
+
+    def _hold_for(self, exc: RateLimitedError) -> float:
+        """How long a 429 holds requests: its ``Retry-After`` (capped, as a retry's wait is),
+        else the first retry's backoff."""
+        if exc.retry_after is not None:
+            return min(exc.retry_after, self.retry.max_delay * 4)
+        return self.retry.delay(1, self._rng)
 
     def _send(self, path: str, body: dict[str, str]) -> Any:
         url = self._urls.get(path)

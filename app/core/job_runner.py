@@ -107,13 +107,26 @@ class JobProgress:
 
 @dataclass
 class _Held:
-    """Rows whose request got no answer, or only the service's failures (HTTP 5xx, 429 after
-    the client's retries), held until we know whether the service is gone: a few end failed
-    when answers resume; a run of them stops the job for a resume instead of failing every
-    row left."""
+    """Rows whose request got no answer, or only the service's failures (HTTP 5xx, or a 429
+    after an earlier attempt's answer was lost), held until we know whether the service is
+    gone: a few end failed when answers resume; a run of them stops the job for a resume
+    instead of failing every row left.
+
+    A row refused with 429 (after the client's retries, each of which waited for the
+    transport's rate-limit hold) was not done: it is not held but sent back, pending again,
+    and sent once more later in the same run (:meth:`JobRunner._run`). Its 429 answers count
+    in ``refused`` towards the same stop, so a service that only ever answers 429 pauses the
+    job instead of keeping it busy forever."""
 
     # (row, the message it ends with if it ends failed)
     rows: list[tuple[JobRow, str]] = field(default_factory=list)
+    # 429 answers of rows sent back since the last answer that got through
+    refused: int = 0
+    # rows sent back in this pass, to send again in the next one
+    sent_back: int = 0
+
+    def seqs(self) -> set[int]:
+        return {row.seq for row, _ in self.rows}
 
 
 class JobRunner:
@@ -140,8 +153,10 @@ class JobRunner:
         self.counts: dict[str, int] = {}
         self.abort_reason = ""
 
-    def _rows(self) -> Iterator[tuple[JobRow, bool]]:
+    def _rows(self, skip: set[int] | None = None) -> Iterator[tuple[JobRow, bool]]:
         for row in self.store.unfinished():
+            if skip and row.seq in skip:
+                continue  # held from an earlier pass of this run: its outcome is still open
             resent = row.state == RowState.SENDING.value
             if not resent:
                 self.store.mark_sending(row.seq)
@@ -154,9 +169,10 @@ class JobRunner:
         # "sending" mark, which this worker makes before its next request: at any moment at
         # most one row per worker thread (workers_for) is left "sending" (resent after a
         # crash).
-        self.store.mark_done(
-            row.seq, result.outcome, _with_staged(row, result.message), result.code
-        )
+        message = result.message
+        if resent and result.outcome is Outcome.FAILED:
+            message = _resent_text(message, resent)
+        self.store.mark_done(row.seq, result.outcome, _with_staged(row, message), result.code)
         return result
 
     def run(self) -> JobStatus:
@@ -185,50 +201,61 @@ class JobRunner:
         started = time.monotonic()
         last = 0.0
         held = _Held()
-        for done in bounded_map(
-            self._call,
-            self._rows(),
-            concurrency=self.concurrency,
-            workers=workers_for(self.concurrency),
-            stop=control.stop,
-            pause=control.paused,
-        ):
-            row, resent = done.item
-            if isinstance(done.error, Cancelled):
-                # Stopped before its first attempt was sent: pending again, for a resume.
-                self.store.mark_pending(row.seq)
-                continue
-            result = self._result(done.result, done.error, resent)
-            if result is None:
-                # No answer, or the service failing: keep the row "sending" (resent on resume)
-                # unless answers resume.
-                held.rows.append((row, _held_message(done.error)))
-                if len(held.rows) >= max(UNREACHABLE_AFTER, 2 * self.concurrency):
-                    answered = not isinstance(done.error, TransportError)  # a 5xx or 429
-                    what = "kept failing" if answered else "stopped answering"
-                    self.abort_reason = (
-                        f"The service {what} ({_error_text(done.error)}); "
-                        "the job was stopped and can be resumed."
-                    )
+        # Passes over the rows still to send: a pass after the first sends the rows the
+        # service refused with 429 in the one before (sent back, see _Held).
+        while True:
+            held.sent_back = 0
+            for done in bounded_map(
+                self._call,
+                self._rows(held.seqs()),
+                concurrency=self.concurrency,
+                workers=workers_for(self.concurrency),
+                stop=control.stop,
+                pause=control.paused,
+            ):
+                row, resent = done.item
+                if isinstance(done.error, Cancelled):
+                    # Stopped before its first attempt was sent: pending again, for a resume.
+                    self.store.mark_pending(row.seq)
+                    continue
+                if isinstance(done.error, RateLimitedError) and not done.error.earlier_attempt_lost:
+                    # Refused before it was processed: not done, so sent again later. A row
+                    # resent after an interruption stays "sending" (it is still one).
+                    if not resent:
+                        self.store.mark_pending(row.seq)
+                    held.sent_back += 1
+                    held.refused += max(1, done.error.attempts)
+                    self._stop_if_stuck(held, done.error)
+                    continue
+                result = self._result(done.result, done.error, resent)
+                if result is None:
+                    # No answer, or the service failing: keep the row "sending" (resent on
+                    # resume) unless answers resume.
+                    held.rows.append((row, _held_message(done.error, resent)))
+                    self._stop_if_stuck(held, done.error)
+                    continue
+                held.refused = 0
+                if isinstance(done.error, AuthError):
+                    self.abort_reason = f"The service refused the token: {done.error.describe()}"
                     control.stop.set()
-                continue
-            if isinstance(done.error, AuthError):
-                self.abort_reason = f"The service refused the token: {done.error.describe()}"
-                control.stop.set()
-                continue
-            if held.rows and not self.abort_reason:
-                self._flush_held(held)
-            if done.error is not None:  # answers were recorded by the worker (_call)
-                message = _with_staged(row, result.message)
-                self.store.mark_done(row.seq, result.outcome, message, result.code)
-            self._count(result.outcome)
-            if control.paused.is_set() or control.stop.is_set():
-                # No next request will carry this outcome to disk soon: commit it now.
-                self.store.flush()
-            now = time.monotonic()
-            if self._progress is not None and now - last >= self._interval:
-                last = now
-                self._report(total, start_done, started, now)
+                    continue
+                if held.rows and not self.abort_reason:
+                    self._flush_held(held)
+                if done.error is not None:  # answers were recorded by the worker (_call)
+                    message = _with_staged(row, _resent_text(result.message, resent))
+                    self.store.mark_done(row.seq, result.outcome, message, result.code)
+                self._count(result.outcome)
+                if control.paused.is_set() or control.stop.is_set():
+                    # No next request will carry this outcome to disk soon: commit it now.
+                    self.store.flush()
+                now = time.monotonic()
+                if self._progress is not None and now - last >= self._interval:
+                    last = now
+                    self._report(total, start_done, started, now)
+            if not held.sent_back or self.abort_reason or control.stop.is_set():
+                break
+            # The next pass reads the rows still to send from the job file.
+            self.store.flush()
         if self.abort_reason:
             self.store.set_status(JobStatus.PAUSED, stopped_because=self.abort_reason)
             raise JobAborted(self.abort_reason)
@@ -247,6 +274,21 @@ class JobRunner:
         if self._progress is not None:
             self._report(total, start_done, started, time.monotonic())
         return status
+
+    def _stop_if_stuck(self, held: _Held, error: BaseException | None) -> None:
+        """Stop the job for a resume after a run of rows with nothing done (see _Held)."""
+        if len(held.rows) + held.refused < max(UNREACHABLE_AFTER, 2 * self.concurrency):
+            return
+        if isinstance(error, RateLimitedError):
+            what = "kept refusing requests for its rate limit"
+        elif isinstance(error, TransportError):
+            what = "stopped answering"
+        else:
+            what = "kept failing"  # a 5xx
+        self.abort_reason = (
+            f"The service {what} ({_error_text(error)}); the job was stopped and can be resumed."
+        )
+        self.control.stop.set()
 
     def _flush_held(self, held: _Held) -> None:
         for row, message in held.rows:
@@ -292,7 +334,18 @@ def _with_staged(row: JobRow, message: str) -> str:
     return f"{row.message}; {message}" if message else row.message
 
 
-def _held_message(error: BaseException | None) -> str:
+RESENT = "sent again after the job was interrupted"
+
+
+def _resent_text(message: str, resent: bool) -> str:
+    """``message`` of a row that failed, saying first when the row was sent again after the
+    job was interrupted (its first send may have been done: the README promises it says so)."""
+    if not resent or message.startswith(RESENT):
+        return message
+    return f"{RESENT}; {message}" if message else RESENT
+
+
+def _held_message(error: BaseException | None, resent: bool = False) -> str:
     """What a held row says if it ends failed."""
     if isinstance(error, TransportError):
         message = f"no answer from the service: {_error_text(error)}"
@@ -302,8 +355,9 @@ def _held_message(error: BaseException | None) -> str:
             message += (
                 "; the request was sent, so the service may have done it before the answer was lost"
             )
-        return message
-    return _error_text(error)  # a 5xx or 429: its own words (and whether it may be done)
+    else:
+        message = _error_text(error)  # a 5xx or 429: its own words (and whether it may be done)
+    return _resent_text(message, resent)
 
 
 def _error_text(error: BaseException | None) -> str:
