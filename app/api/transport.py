@@ -92,13 +92,19 @@ NO_RETRY = RetryPolicy(attempts=1)
 DEFAULT_RETRY = RetryPolicy()
 
 
+# Seconds added to a pacer's interval (see RequestPacer).
+_PACE_MARGIN = 0.001
+
+
 class RequestPacer:
     """Spaces requests evenly to stay under a requests-per-minute cap (shared by threads)."""
 
     def __init__(self, per_minute: int) -> None:
         if per_minute < 1:
             raise ValueError("requests per minute must be at least 1")
-        self.interval = 60.0 / per_minute
+        # A hair over 60/N: N+1 requests exactly 60/N apart span exactly 60 s, so a window of
+        # 60 s that includes both ends (a service counting a sliding minute) would hold N+1.
+        self.interval = 60.0 / per_minute + _PACE_MARGIN
         self._next = 0.0
         self._lock = threading.Lock()
 
