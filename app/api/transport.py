@@ -116,12 +116,7 @@ class RequestPacer:
             now = time.monotonic()
             slot = max(now, self._next)
             self._next = slot + self.interval
-        pause = slot - time.monotonic()
-        if pause > 0:
-            if cancel is not None and stop is not None:
-                _sleep_either(pause, cancel, stop)
-            else:
-                _sleep(pause, cancel or stop)
+        _wait_until(slot, cancel, stop)
 
 
 class RateLimitHold:
@@ -217,16 +212,21 @@ class RateLimitHold:
                 slot = max(now, self._until, self._next)
                 if self._interval:
                     self._next = slot + self._interval
-            pause = slot - time.monotonic()
-            if pause > 0:
-                if cancel is not None and stop is not None:
-                    _sleep_either(pause, cancel, stop)
-                else:
-                    _sleep(pause, cancel or stop)
+            _wait_until(slot, cancel, stop)
             with self._lock:
                 if time.monotonic() >= self._until:
                     return
             # Another request was refused while this one waited: wait for that hold too.
+
+
+def _wait_until(when: float, cancel: threading.Event | None, stop: threading.Event | None) -> None:
+    """Sleep until the monotonic time ``when``; raises Cancelled once either event is set."""
+    pause = when - time.monotonic()
+    if pause > 0:
+        if cancel is not None and stop is not None:
+            _sleep_either(pause, cancel, stop)
+        else:
+            _sleep(pause, cancel or stop)
 
 
 def _sleep(seconds: float, cancel: threading.Event | None) -> None:
