@@ -55,6 +55,24 @@ def sniff_kind(path: Path) -> FileKind:
     return FileKind("text", "")
 
 
+def markup_kind(path: Path) -> str:
+    """ "a web page (HTML)" or "an Excel 2003 XML spreadsheet" when ``path`` holds one, else
+    "" (its first 2 KB are enough)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(2048)
+    except OSError:
+        return ""
+    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n").lower()
+    if not text.startswith("<"):
+        return ""
+    if "urn:schemas-microsoft-com:office:spreadsheet" in text:
+        return "an Excel 2003 XML spreadsheet"
+    if "<html" in text or "<table" in text or "<!doctype html" in text:
+        return "a web page (HTML)"
+    return "an XML or HTML document"
+
+
 def _zip_workbook_kind(path: Path) -> str:
     try:
         with zipfile.ZipFile(path) as zf:

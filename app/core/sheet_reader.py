@@ -40,7 +40,7 @@ from typing import IO, Any, Final, Protocol
 
 from app.core import sheet_worker
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_guard import check_zip, sniff_kind
+from app.core.sheet_guard import check_zip, markup_kind, sniff_kind
 from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
 
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
@@ -104,7 +104,7 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         return WorkbookSource(path, sheet, "xls", probe_others)
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
-        markup = _markup_kind(path)
+        markup = markup_kind(path)
         if markup:
             raise SheetError(
                 f"{path.name} is {markup} saved under a {suffix} name (as some systems' "
@@ -126,24 +126,6 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
             "(csv, tsv, txt)."
         )
     return CsvSource(path)
-
-
-def _markup_kind(path: Path) -> str:
-    """ "a web page (HTML)" or "an Excel 2003 XML spreadsheet" when ``path`` holds one, else
-    "" (its first 2 KB are enough)."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(2048)
-    except OSError:
-        return ""
-    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n").lower()
-    if not text.startswith("<"):
-        return ""
-    if "urn:schemas-microsoft-com:office:spreadsheet" in text:
-        return "an Excel 2003 XML spreadsheet"
-    if "<html" in text or "<table" in text or "<!doctype html" in text:
-        return "a web page (HTML)"
-    return "an XML or HTML document"
 
 
 WORKER_FLAG: Final = "--sheet-worker"
@@ -261,7 +243,14 @@ class _WorkerStream:
         self._timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb
         # No shell; the file name is one argv entry of our own interpreter and script.
         self._proc = subprocess.Popen(  # noqa: S603
-            [*worker_command(), str(path), sheet, str(self._memory_limit), "1" if probe else "0"],
+            [
+                *worker_command(),
+                str(path),
+                sheet,
+                str(self._memory_limit),
+                "1" if probe else "0",
+                fmt,  # the kind its content showed: the worker reads it as that
+            ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -1332,48 +1332,30 @@ _SUFFIXES = {
 }
 
 
-def _content_kind(path: str) -> str:
-    """What kind of workbook ``path`` holds, by its content ("" when it cannot tell)."""
-    with open(path, "rb") as fh:
-        head = fh.read(8)
-    if head == _OLE_MAGIC:
-        return "xls"
-    if not head.startswith(b"PK"):
-        return ""
-    try:
-        with zipfile.ZipFile(path) as zf:
-            names = set(zf.namelist())
-    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
-        return ""
-    if "xl/workbook.xml" in names:
-        return "xlsx"
-    if "xl/workbook.bin" in names:
-        return "xlsb"
-    return "ods" if ODS_PART in names else ""
-
-
-def _open_workbook(calamine: Any, path: str) -> Any:
-    """calamine's workbook for ``path``, read as what its content is.
+def _open_workbook(calamine: Any, path: str, kind: str) -> Any:
+    """calamine's workbook for ``path``, read as what its content is (``kind``: xlsx, xlsb,
+    ods or xls, as the parent found it by the file's content; "" when it could not tell).
 
     ``from_path`` picks the reader by the file's name, and a vendor's .xlsx saved as
     ``report.xls`` (or an .ods named .xlsx) then failed as "damaged"; ``from_filelike`` looks
     at the content, at the cost of holding the file in memory, so it is used only for such
     a file.
     """
-    kind = _content_kind(path)
-    if not kind or os.path.splitext(path)[1].lower() in _SUFFIXES[kind]:
+    if kind not in _SUFFIXES or os.path.splitext(path)[1].lower() in _SUFFIXES[kind]:
         return calamine.CalamineWorkbook.from_path(path)
     with open(path, "rb") as fh:
         return calamine.CalamineWorkbook.from_filelike(fh)
 
 
-def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = False) -> int:
+def run(
+    path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = False, kind: str = ""
+) -> int:
     _limit_memory(memory_limit)
     import python_calamine
 
     ahead: ScanAhead | None = None
     try:
-        workbook = _open_workbook(python_calamine, path)
+        workbook = _open_workbook(python_calamine, path, kind)
         names: Sequence[str] = list(workbook.sheet_names)
         hidden = _hidden_worksheets(workbook)
         if wanted:
@@ -1458,9 +1440,11 @@ def run(path: str, wanted: str, memory_limit: int, out: BinaryIO, probe: bool = 
 
 def main(argv: Sequence[str]) -> int:
     """Entry point: ``argv`` is ``[PATH, SHEET, MEMORY_LIMIT]`` (SHEET may be empty), then
-    optionally ``1`` to probe the other sheets."""
+    optionally ``1`` to probe the other sheets, then optionally the workbook's kind by its
+    content (xlsx, xlsb, ods or xls: :func:`app.core.sheet_guard.sniff_kind`)."""
     probe = len(argv) > 3 and argv[3] == "1"
-    return run(argv[0], argv[1], int(argv[2]), sys.stdout.buffer, probe)
+    kind = argv[4] if len(argv) > 4 else ""
+    return run(argv[0], argv[1], int(argv[2]), sys.stdout.buffer, probe, kind)
 
 
 if __name__ == "__main__":
