@@ -13,11 +13,19 @@ which replays the same decision with patterns compiled once, and every distinct
 input is cached.  Everything unusual, and every rejection (so its reason can be
 worded), goes through the library itself.
 
-A cell holding one number and one label word before or after it ("303-555-2401 (cell)",
-"Mobile: 303-555-2401", "h 2025550123"; the words are ``LABEL_WORDS``) gets the bare number's
-verdict, with the note "the label 'cell' was left out" in :attr:`PhoneResult.note`. A fax label
-is refused, naming it; any other words around a number (two labels, "call 2025550123 after
-5pm") are refused as words, and letters that dial (1-800-FLOWERS) as a vanity number.
+A cell holding one number and one label before or after it gets the bare number's verdict,
+with the note "the label 'cell' was left out" in :attr:`PhoneResult.note`. A label is one word
+of ``LABEL_WORDS`` ("303-555-2401 (cell)", "Mobile: 303-555-2401", "h 2025550123"), or two words
+that together name a kind of line, as CRM exports write them ("Cell Phone: 303-555-2401", "Work
+Tel. 202-555-0123", "303-555-2401 (home phone)", "Phone No. 202 555 0123"): a word of
+``_LINE_KINDS`` (cell, mobile, home, work, office, business, main, direct, alt, land, ...)
+followed by one of ``_LINE_NOUNS`` (phone, ph, tel, telephone, number, no, num, line), or a
+word of ``_GENERIC_WORDS`` (phone, ph, tel, tele, telephone) followed by one of
+``_NUMBER_WORDS`` (number, no, num). The note names the whole label as written ("the label
+'Cell Phone' was left out"). A fax label, fax in either word of two ("Fax Number", "Home
+Fax"), is refused, naming it; any other words around a number (two labels, three words,
+"call 2025550123 after 5pm") are refused as words, and letters that dial (1-800-FLOWERS) as a
+vanity number.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import datetime as _dt
 import math
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Final, NamedTuple
 
@@ -41,6 +49,7 @@ __all__ = [
     "PhoneResult",
     "clear_cache",
     "format_for_display",
+    "is_phone_label",
     "is_valid",
     "normalize",
     "normalize_code",
@@ -144,8 +153,8 @@ class PhoneResult(NamedTuple):
     frozen dataclass costs five times as much to create.
 
     ``note`` says what was left out of the cell to read it, whatever the verdict: a number
-    labelled with one word ("303-555-2401 (cell)") gets the bare number's verdict and the note
-    "the label 'cell' was left out"; ``""`` for every other cell.
+    with one label ("303-555-2401 (cell)", "Cell Phone: 303-555-2401") gets the bare number's
+    verdict and the note "the label 'cell' was left out"; ``""`` for every other cell.
     """
 
     ok: bool
@@ -644,8 +653,8 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
         # A labelled cell is never valid as a whole (its letters), so only rejections look.
         labelled = _one_label(raw)
         if labelled is not None:
-            label, number = labelled
-            if label.casefold() in _FAX_WORDS:
+            label, number, fax = labelled
+            if fax:
                 return _reject(
                     result.phone_code,
                     f"{raw.strip()!r} is labelled as a fax number, not a phone a person asked "
@@ -669,7 +678,7 @@ def _unlabelled_verdict(raw: object, phone_code: object) -> PhoneResult:
 # One word saying which of a person's numbers a cell holds, as vendor and agent sheets write
 # it: "303-555-2401 (cell)", "Mobile: 303-555-2401", "Tel 303 555 2401", "h 2025550123". The
 # number is read without it (with a note). sheet_header takes a cell of a number and one of
-# these for data, never a header label.
+# these (or a two-word label, is_phone_label) for data, never a header label.
 LABEL_WORDS: Final[frozenset[str]] = frozenset(
     [
         "cell",
@@ -706,33 +715,102 @@ LABEL_WORDS: Final[frozenset[str]] = frozenset(
         "p",
     ]
 )
+# Two words read as one label, as CRM exports write them: a kind of line then a word for a
+# phone ("Cell Phone", "Home Tel.", "Mobile No.", "Work Number", "Land Line"), or a word for a
+# phone then one for a number ("Phone No.", "Tel. No.", "Telephone Number"). One-letter words
+# ("c", "h") are never half of a pair, and no other pair is read ("Home Cell" names two lines,
+# "Cell Phone Number" is three words): both are refused as words around the number.
+_LINE_KINDS: Final[frozenset[str]] = frozenset(
+    [
+        "cell",
+        "cellular",
+        "cellphone",
+        "mobile",
+        "mob",
+        "wireless",
+        "home",
+        "work",
+        "office",
+        "business",
+        "personal",
+        "main",
+        "primary",
+        "alt",
+        "alternate",
+        "direct",
+        "daytime",
+        "evening",
+        "land",
+        "landline",
+    ]
+)
+_GENERIC_WORDS: Final[frozenset[str]] = frozenset(("phone", "ph", "tel", "tele", "telephone"))
+_NUMBER_WORDS: Final[frozenset[str]] = frozenset(("number", "no", "num"))
+_LINE_NOUNS: Final[frozenset[str]] = frozenset(
+    ("phone", "ph", "tel", "telephone", "line", *_NUMBER_WORDS)
+)
 # Not read: a fax line is not a phone a person asked not to be called on; the row is refused
-# naming the label, so the person decides (enter the number alone if it is the one).
+# naming the label, so the person decides (enter the number alone if it is the one). Fax in
+# either word of a pair ("Fax Number", "Home Fax", "Fax No.") is such a label too.
 _FAX_WORDS: Final[frozenset[str]] = frozenset(("fax", "facsimile"))
+_FAX_PARTNERS: Final[frozenset[str]] = _FAX_WORDS | _LINE_KINDS | _GENERIC_WORDS | _LINE_NOUNS
 _WORD: Final = r"[^\W\d_]+"
-# Before the number: the word, bare or in () or [], then optionally ".", "#" and ":" or "-"
-# ("Tel.", "Phone #:", "Mobile -"), and spaces; a bare word needs one of them ("Tel303…" is
-# not read).
+# A label as written: one word, or two separated by spaces and/or a "." ("Cell Phone",
+# "Tel. No", "Tel.No").
+_LABEL: Final = rf"{_WORD}(?:(?:\s*\.\s*|\s+){_WORD})?"
+_LABEL_GAPS: Final = re.compile(r"[\s.]+")
+# Before the number: the label, bare or in () or [] (with an optional "." inside: "(Tel.)",
+# "[Phone No.]"), then optionally ".", "#" and ":" or "-" ("Tel.", "Phone #:", "Mobile -",
+# "Cell Phone:"), and spaces; a bare label needs one of them ("Tel303…" is not read).
 _LABEL_BEFORE: Final = re.compile(
-    rf"(?:\(\s*({_WORD})\s*\)|\[\s*({_WORD})\s*\]|({_WORD}))"
+    rf"(?:\(\s*({_LABEL})\.?\s*\)|\[\s*({_LABEL})\.?\s*\]|({_LABEL}))"
     r"(\s*\.?\s*(?:#\s*)?[:-]?\s*)([+(0-9].*)",
     re.DOTALL,
 )
-# After the number: the word in () or [], or after a space (optionally ", " or " - "), with an
-# optional "."; never glued to the digits by "-" ("202-555-HOME" is a vanity number).
+# After the number: the label in () or [] (an optional "." inside), or after a space
+# (optionally ", " or " - "), with an optional "."; never glued to the digits by "-"
+# ("202-555-HOME" is a vanity number).
 _LABEL_AFTER: Final = re.compile(
-    rf"(.*?[0-9)])(?:\s*\(\s*({_WORD})\s*\)|\s*\[\s*({_WORD})\s*\]|(?:\s*[-,])?\s+({_WORD})\.?)",
+    rf"(.*?[0-9)])(?:\s*\(\s*({_LABEL})\.?\s*\)|\s*\[\s*({_LABEL})\.?\s*\]"
+    rf"|(?:\s*[-,])?\s+({_LABEL})\.?)",
     re.DOTALL,
 )
 _ANY_LETTER: Final = re.compile(r"[^\W\d_]")
 
 
-def _one_label(raw: str) -> tuple[str, str] | None:
-    """(label, the number without it) when ``raw`` is one number with one label word, else None.
+def _label_kind(words: Sequence[str]) -> str:
+    """``"phone"`` when the casefolded ``words`` are a label read off a number, ``"fax"`` when
+    they are a fax label, ``""`` otherwise (see ``LABEL_WORDS`` and the pairs above)."""
+    if len(words) == 1:
+        word = words[0]
+        return "phone" if word in LABEL_WORDS else "fax" if word in _FAX_WORDS else ""
+    if len(words) != 2:
+        return ""
+    first, second = words
+    if first in _FAX_WORDS or second in _FAX_WORDS:
+        return "fax" if first in _FAX_PARTNERS and second in _FAX_PARTNERS else ""
+    if (first in _LINE_KINDS and second in _LINE_NOUNS) or (
+        first in _GENERIC_WORDS and second in _NUMBER_WORDS
+    ):
+        return "phone"
+    return ""
+
+
+def is_phone_label(words: Sequence[str]) -> bool:
+    """Whether ``words`` (casefolded, in the cell's order) are a label this module reads off a
+    number: one word of ``LABEL_WORDS`` ("cell") or a two-word label ("cell", "phone"). Fax
+    labels are not: their numbers are refused."""
+    return _label_kind(words) == "phone"
+
+
+def _one_label(raw: str) -> tuple[str, str, bool] | None:
+    """(label, the number without it, whether the label is a fax label) when ``raw`` is one
+    number with one label (a word, or two naming a line: ``_label_kind``), else None.
 
     A fax label is returned too (the caller refuses it). The number may still carry an
     extension ("cell 303-555-2401 x12"), refused as extensions are; any other word left with it
-    (a second label, "call ... after 5pm") means this is not a labelled number.
+    (a second label, "call ... after 5pm") means this is not a labelled number. The label is
+    given as written, its words one space apart ("Cell Phone", "Tel. No").
     """
     if len(raw) > _MAX_CELL_TEXT:
         return None
@@ -748,13 +826,14 @@ def _one_label(raw: str) -> tuple[str, str] | None:
                 continue
         else:
             number, paren, bracket, word = match.groups()
-        label = paren or bracket or word
-        if label.casefold() not in LABEL_WORDS and label.casefold() not in _FAX_WORDS:
+        label = " ".join((paren or bracket or word).split())
+        kind = _label_kind([w for w in _LABEL_GAPS.split(label.casefold()) if w])
+        if not kind:
             continue
         number = number.strip()
         if _ANY_LETTER.search(number) is not None and _EXTENSION.search(number) is None:
             continue
-        return label, number
+        return label, number, kind == "fax"
     return None
 
 

@@ -5,7 +5,7 @@ the first row holding a phone number that names a known column ("Phone", "Reason
 that, a row naming a column further down that has phone numbers right below it, when the phone
 numbers above it (a vendor's "Contact phone:" preamble) are in other columns; failing that, the
 last non-blank row above the data if it is all labels; otherwise there is none. A cell
-holding a phone number among words ("303-555-2401 (cell)", "Mobile: 303-555-2401") is data,
+holding a phone number among words ("303-555-2401 (cell)", "Cell Phone: 303-555-2401") is data,
 never a label, so such a first data row is not taken for the header; and no header is chosen
 below a row holding such a tagged number in the phone column, which would be skipped unseen.
 
@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Final, Protocol
 
-from app.core.phones import LABEL_WORDS
+from app.core.phones import is_phone_label
 from app.core.sheet_types import CellValue, Row
 
 # Non-blank rows in a preview when phone numbers show up among them (header detection and the
@@ -45,9 +45,6 @@ _NON_PHONE_CHARS: Final = re.compile(r"[^0-9+()\-./\s'\u00a0xXeE,]")
 _DIGIT_RUN: Final = re.compile(r"\d[\d\s().\-/\u00a0]*\d")
 # Digits in a run that make it a phone number (looks_like_phone's lower bound) unless a date.
 _RUN_DIGITS: Final = 7
-# Words that tag a number with its kind ("cell", "Mobile:", "Tel"): a cell holding a number and
-# one of these is a data row even above a header (the phone module reads it without the word).
-_TAGS: Final = LABEL_WORDS
 _WORD: Final = re.compile(r"[^\W\d_]+")
 
 
@@ -81,9 +78,9 @@ def holds_phone_number(text: str) -> bool:
 
 def tagged_phone(value: CellValue) -> bool:
     """A cell a person filled in as a phone number: one :func:`looks_like_phone` accepts, or
-    one number tagged with at most one word of its kind ("303-555-2310 cell", "Mobile:
-    303-555-2401"). A note that gives a number ("From: Vendor X (questions: 800-555-0100)")
-    is not one."""
+    one number tagged with one label of its kind, as the phone module reads it without the
+    label ("303-555-2310 cell", "Mobile: 303-555-2401", "Cell Phone: 303-555-2401"). A note that
+    gives a number ("From: Vendor X (questions: 800-555-0100)") is not one."""
     if looks_like_phone(value):
         return True
     if not isinstance(value, str) or not holds_phone_number(value):
@@ -92,7 +89,7 @@ def tagged_phone(value: CellValue) -> bool:
     if sum(1 for run in runs if sum(c.isdigit() for c in run) >= _RUN_DIGITS) != 1:
         return False
     words = _WORD.findall(_DIGIT_RUN.sub(" ", value).casefold())
-    return len(words) <= 1 and all(word in _TAGS for word in words)
+    return not words or is_phone_label(words)
 
 
 def is_label(value: CellValue) -> bool:
