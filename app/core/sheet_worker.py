@@ -32,23 +32,25 @@ which were not read.
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
 result or an error value (both read as empty), so for an xlsx/xlsm the sheet's XML part is scanned
 for them (:class:`XmlScan`), for an .ods the sheet's table in ``content.xml`` (:class:`OdsScan`),
-and for an .xls the workbook stream's cell records, for error values only (:class:`XlsScan`), in a
-thread while calamine parses (:class:`ScanAhead`). Right after "meta", ``("scan", [], [])`` says
-the scan ran (``("scan", None, [])``: an .xls, .xlsb or the like, hidden rows are not known; an
-.xls's error cells follow all the same). ``("scan", hidden_rows, formulas[, errors[, columns]])``
-gives what it found, if anything, always before the "rows" batch holding those rows: row numbers
-hidden by hand or by a filter (``hidden="1"``, or a zero height of the row's own, ``ht="0"
-customHeight="1"``; in an .ods ``table:visibility="collapse"`` or ``"filter"``; in an xlsx only
-rows holding cells), ``(row, column, formula)`` for cells whose formula has no saved value, as a
-fourth item only when there are any (or columns follow), ``(row, column, error)`` for cells holding
-an error value such as ``#N/A`` (``t="e"``), and as a fifth only when there are any, ``(first,
-last)`` ranges of hidden columns, 1-based as in ``<col min max>`` (``hidden="1"`` or ``width="0"``;
-in an .ods ``table:visibility="collapse"`` or a collapsed column group); at most ``MAX_FORMULAS``
-cells of each kind and ``MAX_COLUMNS`` ranges. An xlsx's findings all go before the first batch, as
-do an .ods's cells and columns; its hidden rows go a batch at a time, only as far as the rows sent
-(a hidden block repeated to row 1,048,576 is not listed past the data). A scan that failed half way
-(or an .ods whose sheet's table was not found) says ``("scan", None, [])`` after what it had sent;
-an .ods's scan goes on sending, batch by batch, the hidden rows it found before failing.
+and for an .xls the sheet's BIFF8 records (:class:`XlsScan`: hidden rows and columns and error
+values; it has no formula without a saved result), in a thread while calamine parses
+(:class:`ScanAhead`). Right after "meta", ``("scan", [], [])`` says the scan ran (``("scan", None,
+[])``: an .xlsb or the like, hidden rows are not known). ``("scan", hidden_rows, formulas[,
+errors[, columns]])`` gives what it found, if anything, always before the "rows" batch holding
+those rows: row numbers hidden by hand or by a filter (``hidden="1"``, or a zero height of the
+row's own, ``ht="0" customHeight="1"``; in an .ods ``table:visibility="collapse"`` or
+``"filter"``; in an .xls a ``ROW`` record's fDyZero; in an xlsx and an .xls only rows holding
+cells), ``(row, column, formula)`` for cells whose formula has no saved value, as a fourth item
+only when there are any (or columns follow), ``(row, column, error)`` for cells holding an error
+value such as ``#N/A`` (``t="e"``), and as a fifth only when there are any, ``(first, last)``
+ranges of hidden columns, 1-based as in ``<col min max>`` (``hidden="1"`` or ``width="0"``; in an
+.ods ``table:visibility="collapse"`` or a collapsed column group; in an .xls a ``COLINFO`` record's
+fHidden or zero width); at most ``MAX_FORMULAS`` cells of each kind and ``MAX_COLUMNS`` ranges. An
+xlsx's and an .xls's findings all go before the first batch, as do an .ods's cells and columns;
+its hidden rows go a batch at a time, only as far as the rows sent (a hidden block repeated to row
+1,048,576 is not listed past the data). A scan that failed half way (or an .ods whose sheet's
+table was not found, an .xls not in BIFF8) says ``("scan", None, [])`` after what it had sent; an
+.ods's scan goes on sending, batch by batch, the hidden rows it found before failing.
 """
 
 from __future__ import annotations
@@ -859,7 +861,8 @@ class OdsScan:
 
 
 # .xls (BIFF8 in an OLE2 compound file): calamine reads an error value (#N/A, a formula whose
-# result is an error) as empty. The workbook stream's cell records say which cells hold one.
+# result is an error) as empty, and says nothing of hidden rows and columns. The sheet's records
+# say which cells hold an error, which rows and columns are hidden.
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _OLE_END = 0xFFFFFFFE
 _XLS_ERRORS = {
@@ -872,14 +875,41 @@ _XLS_ERRORS = {
     0x2A: "#N/A",
     0x2B: "#GETTING_DATA",
 }
+# The records of one cell each (or of a run of cells in one row, MULRK and MULBLANK), their row
+# first: FORMULA, MULRK, MULBLANK, RSTRING, LABELSST, BLANK, NUMBER, LABEL, BOOLERR, RK.
+_XLS_CELLS = frozenset(
+    {0x0006, 0x00BD, 0x00BE, 0x00D6, 0x00FD, 0x0201, 0x0203, 0x0204, 0x0205, 0x027E}
+)
+_XLS_BOF, _XLS_EOF, _XLS_ROW, _XLS_COLINFO = 0x0809, 0x000A, 0x0208, 0x007D
+_XLS_HIDDEN_ROW = 0x0020  # ROW's fDyZero: hidden by hand or by a filter (MS-XLS 2.4.221)
+_XLS_HIDDEN_COLUMNS = 0x0001  # COLINFO's fHidden (MS-XLS 2.4.53)
+_XLS_DEFAULT_ROW = 0x0225  # DEFAULTROWHEIGHT: its options first (MS-XLS 2.4.87)
+_XLS_HIDDEN_BY_DEFAULT = 0x0002  # its fDyZero: rows without a ROW record are hidden
+_XLS_COLUMNS = 256  # BIFF8's columns, A to IV: COLINFO's "to the end" says 256
+_XLS_HEAD = struct.Struct("<HHH")  # a record's kind and size, and its body's first 16 bits
+_XLS_COLINFO_FIELDS = struct.Struct("<HHHHH")  # first, last, width, format, options
 
 
 class XlsScan:
-    """The cells of one sheet of an .xls that hold an error value, read from the workbook's
-    BIFF8 records: ``BOOLERR`` (0x0205) with its error flag set, and ``FORMULA`` (0x0006)
-    whose saved result is an error. Hidden rows and columns are not read (``hidden_known``
-    stays False for an .xls). Anything not as expected (BIFF5 and older, an encrypted
-    workbook, a damaged container) leaves the scan :attr:`failed` with nothing found."""
+    """What calamine does not tell of one sheet of an .xls, read from the workbook's BIFF8
+    records: the cells holding an error value (``BOOLERR``, 0x0205, with its error flag set,
+    and ``FORMULA``, 0x0006, whose saved result is an error), the hidden rows and the hidden
+    columns.
+
+    A row is hidden when its ``ROW`` record (0x0208) says fDyZero: Excel and LibreOffice set
+    it for a row hidden by hand and for one an AutoFilter hides alike. As in an xlsx, only
+    the hidden rows that hold a cell record are listed: LibreOffice writes a ``ROW`` for an
+    empty hidden row too, and there is nothing in it to read. When ``DEFAULTROWHEIGHT`` says
+    fDyZero (rows hidden unless said otherwise), a row holding cells but no ``ROW`` record of
+    its own is hidden too, as LibreOffice reads it; Excel writes a ``ROW`` for every row with
+    cells, and a minimal writer may not. Columns are hidden by a ``COLINFO``
+    record (0x007D) that says fHidden or gives them no width, as an xlsx's ``<col>``; its
+    range ends at BIFF8's last column. A row number is 16 bits, so neither list can grow
+    past 65,536 however crafted the file.
+
+    Anything not as expected (BIFF5 and older, an encrypted workbook, a damaged container, a
+    record cut short or running past the stream, a sheet without its end) leaves the scan
+    :attr:`failed`: the rows it did not get to are not known."""
 
     def __init__(self, path: str, sheet: str) -> None:
         self._path = path
@@ -888,6 +918,10 @@ class XlsScan:
         self.formulas: list[tuple[int, int, str]] = []
         self.errors: list[tuple[int, int, str]] = []
         self.unread_rows: set[int] = set()
+        self._hidden: set[int] = set()  # 0-based rows whose ROW record hides them
+        self._filled: set[int] = set()  # 0-based rows holding a cell record
+        self._rowed: set[int] = set()  # 0-based rows with a ROW record
+        self._hidden_by_default = False
         self.stop: threading.Event | None = None
         self.failed = False
 
@@ -903,9 +937,14 @@ class XlsScan:
             self.failed = True
 
     def advance(self, row: int) -> Findings:
-        """Every error cell found, at the first call (none after)."""
+        """Every hidden row (1-based, as Excel numbers it) and error cell found, at the first
+        call (none after): the sheet was walked to its end before."""
+        hidden = self._hidden & self._filled
+        if self._hidden_by_default:
+            hidden |= self._filled - self._rowed
+        self._hidden, self._filled, self._rowed = set(), set(), set()
         errors, self.errors = self.errors, []
-        return [], [], errors
+        return sorted(r + 1 for r in hidden), [], errors
 
     def close(self) -> None:
         pass
@@ -955,7 +994,7 @@ class XlsScan:
             start, length = struct.unpack_from("<II", entries, at + 116)
             if kind == 5:
                 root = start, length
-            elif kind == 2 and name == "Workbook" and found is None:
+            elif kind == 2 and name.casefold() == "workbook" and found is None:
                 found = start, length
         if found is None:
             return None  # BIFF5's "Book", or not a workbook
@@ -998,32 +1037,84 @@ class XlsScan:
         return None
 
     def _cells(self, stream: bytes, at: int) -> None:
+        """Walk the sheet's substream, from its ``BOF`` at ``at`` to its ``EOF``.
+
+        Cell records are most of it, so they are tested first, a record's kind, size and
+        first field (a cell's or a ``ROW``'s row, ``DEFAULTROWHEIGHT``'s options) read at once,
+        and the stop event only every
+        ``SCAN_CHUNK`` bytes: per record, each of these cost as much as the rest of the walk.
+        """
+        if stream[at : at + 2] != b"\x09\x08":
+            self.failed = True  # BOUNDSHEET points at no sheet
+            return
         depth = 0
-        unpack = struct.unpack_from
         end = len(stream)
+        head = _XLS_HEAD.unpack_from
+        padded = stream + b"\x00\x00"  # a last record with no body has a "first field" too
+        cells, filled = _XLS_CELLS, self._filled.add
+        check = at
         while at + 4 <= end:
-            if self.stop is not None and self.stop.is_set():
-                return
-            kind, size = unpack("<HH", stream, at)
+            if at >= check:
+                if self.stop is not None and self.stop.is_set():
+                    return
+                check = at + SCAN_CHUNK
+            kind, size, row = head(padded, at)
             body = at + 4
             at = body + size
-            if kind == 0x0809:  # BOF: the sheet's, or an embedded chart's
+            if at > end:
+                break  # cut short: a hidden row may be in what is missing
+            if kind in cells:
+                if depth != 1:  # an embedded chart's
+                    continue
+                if size < 6:  # a cell's row, column and format at the least
+                    break
+                filled(row)
+                if kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
+                    self._found(stream, body, stream[body + 6])
+                elif (  # FORMULA whose saved result is an error
+                    kind == 0x0006
+                    and size >= 14
+                    and stream[body + 12 : body + 14] == b"\xff\xff"
+                    and stream[body + 6] == 2
+                ):
+                    self._found(stream, body, stream[body + 8])
+            elif kind == _XLS_BOF:  # the sheet's, or an embedded chart's
                 depth += 1
-            elif kind == 0x000A:  # EOF
+            elif kind == _XLS_EOF:
                 depth -= 1
                 if depth <= 0:
                     return
             elif depth != 1:
                 continue
-            elif kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
-                self._found(stream, body, stream[body + 6])
-            elif (  # FORMULA whose saved result is an error
-                kind == 0x0006
-                and size >= 14
-                and stream[body + 12 : body + 14] == b"\xff\xff"
-                and stream[body + 6] == 2
-            ):
-                self._found(stream, body, stream[body + 8])
+            elif kind == _XLS_ROW:
+                if size < 14:
+                    break
+                self._rowed.add(row)
+                if stream[body + 12] & _XLS_HIDDEN_ROW:
+                    self._hidden.add(row)
+            elif kind == _XLS_DEFAULT_ROW:
+                if size < 2:
+                    break
+                self._hidden_by_default = bool(row & _XLS_HIDDEN_BY_DEFAULT)
+            elif kind == _XLS_COLINFO:
+                if size < 10:
+                    break
+                first, last, width, _xf, options = _XLS_COLINFO_FIELDS.unpack_from(stream, body)
+                if options & _XLS_HIDDEN_COLUMNS or width == 0:
+                    self._hide_columns(first, last)
+        # The stream ended, or a record was damaged, before the sheet's EOF.
+        self.failed = True
+
+    def _hide_columns(self, first: int, last: int) -> None:
+        """Note 0-based columns ``first`` to ``last`` as hidden: 1-based in :attr:`columns`,
+        as an xlsx's, adjacent ranges joined."""
+        first, last = first + 1, min(last, _XLS_COLUMNS - 1) + 1
+        if first > last:
+            return
+        if self.columns and self.columns[-1][1] + 1 >= first >= self.columns[-1][0]:
+            self.columns[-1] = (self.columns[-1][0], max(last, self.columns[-1][1]))
+        elif len(self.columns) < MAX_COLUMNS:
+            self.columns.append((first, last))
 
     def _found(self, stream: bytes, body: int, code: int) -> None:
         if len(self.errors) >= MAX_FORMULAS:
@@ -1038,12 +1129,16 @@ Scan = XmlScan | OdsScan | XlsScan
 
 def open_scan(path: str, sheet: str) -> Scan | None:
     """An :class:`XmlScan` of ``sheet`` for an xlsx/xlsm, an :class:`OdsScan` for an .ods, or
-    an :class:`XlsScan` for an .xls (its error cells only), or None for any other file."""
+    an :class:`XlsScan` for an .xls, or None for any other file."""
     zf: zipfile.ZipFile | None = None
     try:
+        # The compound file's signature first: is_zipfile looks for a zip's end record in the
+        # last 64 KB, and an .xls may hold those bytes (a few of the corpus's do).
+        with open(path, "rb") as fh:
+            if fh.read(8) == _OLE_MAGIC:
+                return XlsScan(path, sheet)
         if not zipfile.is_zipfile(path):
-            with open(path, "rb") as fh:
-                return XlsScan(path, sheet) if fh.read(8) == _OLE_MAGIC else None
+            return None
         zf = zipfile.ZipFile(path)
         part = sheet_part(zf, sheet)
         if part is not None:
@@ -1083,7 +1178,7 @@ class ScanAhead:
         self._scan = scan
 
     def wait(self) -> Scan | None:
-        """The finished scan (None: neither an xlsx nor an .ods), the thread joined."""
+        """The finished scan (None: not an xlsx, .ods or .xls), the thread joined."""
         self._thread.join()
         return self._scan
 
@@ -1396,8 +1491,8 @@ def run(
         # calamine knows an xlsx's and an .xls's merged ranges, the scan an .ods's.
         merged = scan.merged if isinstance(scan, OdsScan) else None
         ranges = (getattr(sheet, "merged_cell_ranges", None) or []) if merged is None else merged
-        # An .xls's scan finds error cells only: its hidden rows are not known.
-        _send(out, ("scan", None if scan is None or isinstance(scan, XlsScan) else [], []))
+        # No scan (an .xlsb): its hidden rows are not known. A scan that failed says so next.
+        _send(out, ("scan", None if scan is None else [], []))
         scan = _advance(scan, 0, out)  # what the XML says about the rows goes out before them
         if ranges:
             # 1-based rows, 0-based columns, as the notes: a row covered by a merged range
