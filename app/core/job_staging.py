@@ -31,6 +31,7 @@ from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
     Role,
+    fax_columns,
     other_date_columns,
     other_phone_columns,
     propose_from_preview,
@@ -154,11 +155,17 @@ def map_sheet(
         where = f"sheet {sheet!r} of {file_name}" if others else file_name
         listed = ", ".join(others)
         hint = f", or choose another sheet with --sheet ({listed})" if others else ""
+        faxes = " ".join(
+            f"{header!r} is headed as fax numbers, so it is read only when chosen."
+            for header in fax_columns(mapping.headers)
+        )
         raise MappingError(
             f"No column of phone numbers was found in {where}"
-            + (f" (its other sheets: {listed})." if others else "."),
+            + (f" (its other sheets: {listed})." if others else ".")
+            + (f" {faxes}" if faxes else ""),
             f"No column of phone numbers was found in {where}; "
-            f"name it with --phone-column (a header name, or a column as column:C or #3){hint}.",
+            f"name it with --phone-column (a header name, or a column as column:C or #3){hint}."
+            + (f" {faxes}" if faxes else ""),
         )
     mapping.default_phone_code = settings.phone_code
     mapping.default_reason = settings.reason

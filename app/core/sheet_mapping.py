@@ -42,7 +42,7 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
         "primary phone|mobile|mobile number|mobile no|mobile phone|cell|cell phone|cellphone|"
         "cell number|telephone|telephone number|tel|tel no|msisdn|number|opt out number|"
         "optout number|opt out phone|dnc number|dnc phone|contact number|contact phone|"
-        "wireless|wireless number|landline|ph|ani|e164|phone e164|customer phone|"
+        "wireless|wireless number|landline|land line|ph|ani|e164|phone e164|customer phone|"
         "subscriber number|number to block|do not call number"
     ),
     Role.PHONE_CODE: _split(
@@ -74,7 +74,11 @@ _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
         frozenset({"phone", "mobile", "cell", "telephone", "tel", "msisdn", "number", "wireless"}),
     ),
 )
-_NOT_PHONE: Final = frozenset({"type", "ext", "extension", "id", "count", "status", "name"})
+# "fax": a fax number is not a line a person asked not to be called on (phones refuses a cell
+# labelled fax too); such a column is read only when chosen by name.
+_NOT_PHONE: Final = frozenset(
+    {"type", "ext", "extension", "id", "count", "status", "name", "fax", "facsimile"}
+)
 _PUNCT: Final = re.compile(r"[^0-9a-z]+")
 SAMPLE_ROWS: Final = 200
 # A column headed as country codes is read as such when at least this share of its non-empty
@@ -440,7 +444,15 @@ def propose_mapping(
         mapping.set_column(role, index)
     if mapping.phone is None:
         taken = {i for _, i in scores.values()}
-        candidates = [(f, i) for i, f in enumerate(phone_like) if i not in taken and f >= 0.5]
+        # By content only under a header naming nothing else: an "Account ID" or "Fax"
+        # column of ten-digit numbers is not the phone column because no header said so.
+        candidates = [
+            (f, i)
+            for i, f in enumerate(phone_like)
+            if i not in taken
+            and f >= 0.5
+            and not set(_words(headers[i]).split()) & _NOT_OTHER_PHONE
+        ]
         if candidates:
             mapping.phone = max(candidates)[1]
     if mapping.phone_code is None:
@@ -452,6 +464,11 @@ def propose_mapping(
 _NOT_OTHER_PHONE: Final = _NOT_PHONE | frozenset(
     {"fax", "account", "acct", "zip", "postal", "ssn", "order", "invoice", "ref", "reference"}
 )
+
+
+def fax_columns(headers: Sequence[str]) -> list[str]:
+    """The headers naming fax numbers: never proposed as the phone column (see _NOT_PHONE)."""
+    return [h for h in headers if h and set(_words(h).split()) & {"fax", "facsimile"}]
 
 
 def other_phone_columns(
