@@ -397,11 +397,12 @@ _ROLE_VALUES = {
 def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
     """Why a removal is refused when the file does not say which of its rows are hidden."""
     fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".").lower()
-    why = (
-        "its sheet's layout could not be read"
-        if fmt in ("xlsx", "xlsm", "ods")
-        else "this format does not show it"
-    )
+    if fmt == "xls":
+        why = "its sheet's layout could not be read; it may be from Excel 95 or older"
+    elif fmt in ("xlsx", "xlsm", "ods"):
+        why = "its sheet's layout could not be read"
+    else:
+        why = "this format does not show it"
     return (
         f"A removal from {file_name} cannot tell which rows are hidden or filtered out ({why}), "
         "so it could remove rows someone filtered out; save the file as .xlsx, or include "
