@@ -18,7 +18,16 @@ T = TypeVar("T")
 
 
 class Cancelled(Exception):
-    """The caller asked the work to stop."""
+    """The caller asked the work to stop.
+
+    A write stopped between its attempts says what the attempts before did:
+    ``maybe_done`` when one of them was sent and its answer lost (it may have been done),
+    ``refused`` how many were sent and refused for the service's rate limit (HTTP 429; not
+    done). Both are unset when nothing was sent.
+    """
+
+    maybe_done: bool = False
+    refused: int = 0
 
 
 class PagedSearch(Generic[T]):

@@ -494,10 +494,16 @@ class Transport:
                     _sleep_either(delay, cancel, stop_before_send)
                 else:
                     _sleep(delay, cancel or (stop_before_send if refused is not None else None))
-            except Cancelled:
+            except Cancelled as stopped:
                 if refused is not None and not (cancel is not None and cancel.is_set()):
                     # Stopped while waiting to retry a refused request: it was not done.
                     raise refused from None
+                # Cancelled after attempts were sent: say what they did, so the journal does
+                # not call a write that may have been done "not attempted".
+                if answer_lost and not _is_read(path):
+                    stopped.maybe_done = True
+                elif refused is not None:
+                    stopped.refused = refused.attempts
                 raise
 
     def _hold_for(self, exc: RateLimitedError) -> float:

@@ -29,6 +29,7 @@ from app.api.errors import (
 )
 from app.api.paging import Cancelled
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
+from app.core.session import cancelled_after_refusals
 
 DEFAULT_CONCURRENCY = 8
 # This many requests in a row without any answer means the service is gone, not one row bad.
@@ -124,6 +125,10 @@ class _Held:
     refused: int = 0
     # rows sent back in this pass, to send again in the next one
     sent_back: int = 0
+    # Rows whose last request was refused with 429: seq -> (the row, whether it is sent
+    # again after an interruption, its 429 answers in this run). A cancel before they are
+    # sent again ends them saying so, not "cancelled before it was sent".
+    refused_rows: dict[int, tuple[JobRow, bool, int]] = field(default_factory=dict)
 
     def seqs(self) -> set[int]:
         return {row.seq for row, _ in self.rows}
@@ -225,8 +230,15 @@ class JobRunner:
                         self.store.mark_pending(row.seq)
                     held.sent_back += 1
                     held.refused += max(1, done.error.attempts)
+                    before = held.refused_rows.get(row.seq, (row, resent, 0))[2]
+                    held.refused_rows[row.seq] = (
+                        row,
+                        resent,
+                        before + max(1, done.error.attempts),
+                    )
                     self._stop_if_stuck(held, done.error)
                     continue
+                held.refused_rows.pop(row.seq, None)  # it got an answer, or none at all
                 result = self._result(done.result, done.error, resent)
                 if result is None:
                     # No answer, or the service failing: keep the row "sending" (resent on
@@ -262,6 +274,12 @@ class JobRunner:
         if held.rows:
             self._flush_held(held)
         if control.cancelled.is_set():
+            for seq, (row, resent, refused) in held.refused_rows.items():
+                message = f"cancelled: {cancelled_after_refusals(refused)}"
+                if resent:  # its send before the interruption may have been done
+                    message = f"{RESENT}; cancelled: {cancelled_after_refusals(refused, False)}"
+                self.store.mark_done(seq, Outcome.NOT_ATTEMPTED, _with_staged(row, message))
+                self._count(Outcome.NOT_ATTEMPTED)
             n = self.store.mark_not_attempted("cancelled before it was sent")
             self.counts["not_attempted"] = self.counts.get("not_attempted", 0) + n
             self.counts["pending"] = 0

@@ -17,7 +17,7 @@ from app.api.errors import ApiError
 from app.api.models import Lead, LeadStatus
 from app.api.paging import Cancelled
 from app.core.audit_types import Progress, no_progress
-from app.core.session import Session
+from app.core.session import CANCELLED_AFTER_LOST_ANSWER, Session, cancelled_after_refusals
 
 
 class UnknownStatusError(ValueError):
@@ -91,8 +91,26 @@ def restatus_leads(
         attempted.add(lead.id)
         if done.error is None:
             row = RestatusRow(lead.id, lead.list_id, lead.status, status.status, "ok")
+        elif isinstance(done.error, Cancelled) and done.error.maybe_done:
+            # Stopped between attempts after one was sent and its answer lost.
+            row = RestatusRow(
+                lead.id,
+                lead.list_id,
+                lead.status,
+                status.status,
+                "failed",
+                CANCELLED_AFTER_LOST_ANSWER,
+            )
         elif isinstance(done.error, Cancelled):
-            row = RestatusRow(lead.id, lead.list_id, lead.status, status.status, "not_attempted")
+            refused = done.error.refused
+            row = RestatusRow(
+                lead.id,
+                lead.list_id,
+                lead.status,
+                status.status,
+                "not_attempted",
+                cancelled_after_refusals(refused) if refused else "",
+            )
         elif isinstance(done.error, ApiError):
             row = RestatusRow(
                 lead.id, lead.list_id, lead.status, status.status, "failed", done.error.describe()

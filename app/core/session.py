@@ -35,6 +35,23 @@ def _target(kind: str, phone_number: str, phone_code: str, scope: Scope) -> str:
     return f"{kind}:{e164(phone_number, phone_code) or phone_number} scope={scope}"
 
 
+CANCELLED_AFTER_LOST_ANSWER = (
+    "cancelled while waiting to send it again: an earlier attempt was sent and its answer "
+    "lost, so it may have been done"
+)
+
+
+def cancelled_after_refusals(refused: int, not_done: bool = True) -> str:
+    """What a write stopped after ``refused`` attempts refused with HTTP 429 did: nothing
+    (said unless ``not_done`` is False: an attempt before those may have done it)."""
+    times = "once" if refused == 1 else f"{refused} times"
+    text = (
+        f"refused {times} for the service's rate limit (HTTP 429), then cancelled before it "
+        "was sent again"
+    )
+    return f"{text}; not done" if not_done else text
+
+
 class Session:
     """Reads go to ``session.api``; writes go through the methods here and are journaled."""
 
@@ -74,10 +91,19 @@ class Session:
         )
         try:
             result = call()
-        except Cancelled:
-            self.journal.record_outcome(
-                intent, outcome="not_attempted", error="cancelled before the request was sent"
-            )
+        except Cancelled as stopped:
+            if stopped.maybe_done:
+                self.journal.record_outcome(
+                    intent, outcome="unknown", error=CANCELLED_AFTER_LOST_ANSWER
+                )
+            elif stopped.refused:
+                self.journal.record_outcome(
+                    intent, outcome="not_attempted", error=cancelled_after_refusals(stopped.refused)
+                )
+            else:
+                self.journal.record_outcome(
+                    intent, outcome="not_attempted", error="cancelled before the request was sent"
+                )
             raise
         except ApiError as exc:
             self.journal.record_outcome(intent, outcome="failed", error=str(exc))
