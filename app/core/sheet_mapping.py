@@ -454,7 +454,14 @@ def propose_mapping(
             and not set(_words(headers[i]).split()) & _NOT_OTHER_PHONE
         ]
         if candidates:
-            mapping.phone = max(candidates)[1]
+            # The column with the most different valid numbers, then the most phone-like, then
+            # the first: in an SMS log's "from, to" the business's own number fills "to" (one
+            # number, over and over), and a line split by a stray comma leaves one number in a
+            # column of its own.
+            mapping.phone = max(
+                candidates,
+                key=lambda c: (_distinct_phones(data, c[1], default_phone_code), c[0], -c[1]),
+            )[1]
     if mapping.phone_code is None:
         mapping.phone_code = _code_column(data, width, mapping)
     return mapping
@@ -529,6 +536,16 @@ def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) 
     shaped = [v for v in values if looks_like_phone(v)]
     valid = sum(1 for v in shaped if phones.normalize(v, code).ok)
     return (len(shaped) + 0.5 * valid) / (1.5 * len(values))
+
+
+def _distinct_phones(data: Sequence[Sequence[CellValue]], index: int, code: str) -> int:
+    """How many different valid phone numbers a column holds (the sample's)."""
+    found = set()
+    for value in _values(data, index):
+        result = phones.normalize(value, code)
+        if result.ok:
+            found.add((result.phone_code, result.national))
+    return len(found)
 
 
 def _code_values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
