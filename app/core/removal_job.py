@@ -57,7 +57,7 @@ from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.lead_lookup import leads_to_restatus, restatus_text
-from app.core.session import Session
+from app.core.session import Session, trunk_zero
 from app.core.sheet_check import CheckSummary, Target
 
 RESENT_NOT_FOUND = (
@@ -148,20 +148,41 @@ def other_purposes_refusal(others: list[str]) -> str:
 
 def _entries(
     session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> list[DncEntry]:
-    """What the delete of ``row`` in ``scope`` takes off the list, looked up just before it:
-    in a purpose scope every purpose's entry (the service deletes them all at once), else the
-    scope's own. The journal keeps them (id, reason, insert date), as the record of an opt-out
-    must outlive its removal. A read, so ``stop`` cancels it at any point (raising Cancelled).
+) -> tuple[list[DncEntry], str] | RowResult:
+    """What the delete of ``row`` in ``scope`` takes off the list, looked up just before it,
+    and the number as the list keeps it (what the delete must send): in a purpose scope every
+    purpose's entry (the service deletes them all at once), else the scope's own. The journal
+    keeps them (id, reason, insert date), as the record of an opt-out must outlive its
+    removal. A read, so ``stop`` cancels it at any point (raising Cancelled).
+
+    The service matches a number's text exactly, and an entry made by hand or by another tool
+    may keep a country's trunk 0 (UK "02079460000" for +44 20 7946 0000): for such a country
+    the number is looked up in that form too, so it is not reported "not on the list" while
+    it stays on it. A number listed in both forms is not sent (the row fails saying so): one
+    delete takes one form off.
     """
     wanted = Scope.purpose("") if scope.is_purpose else scope
-    query = DncQuery(scope=wanted, phone_number=row.national, phone_code=row.phone_code)
+    forms = [row.national]
+    if trunk_zero(row.phone_code) and not row.national.startswith("0"):
+        forms.append("0" + row.national)
+    found: dict[str, list[DncEntry]] = {}
     try:
-        return list(session.api.iter_dnc(query, cancel=stop))
+        for form in forms:
+            query = DncQuery(scope=wanted, phone_number=form, phone_code=row.phone_code)
+            entries = list(session.api.iter_dnc(query, cancel=stop))
+            if entries:
+                found[form] = entries
     except TransportError as exc:
         # Only the look-up went unanswered: the row is held and resent like any unanswered
         # row, but its message must not say the delete may have been done.
         raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
+    if len(found) > 1:
+        return RowResult(
+            Outcome.FAILED,
+            f"not removed: the number is on the list in two written forms ({' and '.join(found)}"
+            "), and a delete takes only one off; nothing was sent",
+        )
+    return next(iter(found.values()), []), next(iter(found), row.national)
 
 
 def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
@@ -236,7 +257,10 @@ def delete_sender(
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
-        before = _entries(session, row, scope, stop)
+        listed = _entries(session, row, scope, stop)
+        if isinstance(listed, RowResult):
+            return listed
+        before, number = listed
         refused = _purpose_refusal(scope, before) if scope.is_purpose else None
         if refused is not None:
             return refused
@@ -251,7 +275,7 @@ def delete_sender(
                 return looked_up
             leads = looked_up
         result = session.delete_dnc(
-            row.national,
+            number,
             row.phone_code,
             scope,
             lead_status=lead_status or None,

@@ -7,6 +7,7 @@ crash between the two leaves a trace that the write may have happened.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.journal import ChangeJournal
+from app.core.sheet_damage import drops_trunk_zero
 
 # Added to a journal outcome's error when the write's answer (not found, already present) came
 # after an earlier attempt whose answer was lost.
@@ -26,8 +28,16 @@ EARLIER_ATTEMPT_MAY_HAVE_DONE = (
 )
 
 
+# Whether a country writes its numbers nationally with a trunk 0 (asked per write: cached).
+trunk_zero = functools.lru_cache(maxsize=64)(drops_trunk_zero)
+
+
 def e164(phone_number: str, phone_code: str) -> str:
     digits = "".join(ch for ch in phone_number if ch.isdigit())
+    if digits[:1] == "0" and trunk_zero(phone_code):
+        # An entry kept with its trunk 0 ("02079460000"): the journal names it as E.164 does,
+        # so a search for the number finds it.
+        digits = digits[1:]
     return f"+{phone_code}{digits}" if digits else ""
 
 
