@@ -57,7 +57,7 @@ from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.lead_lookup import leads_to_restatus, restatus_text
-from app.core.session import Session, trunk_zero
+from app.core.session import Session, e164, trunk_zero
 from app.core.sheet_check import CheckSummary, Target
 
 RESENT_NOT_FOUND = (
@@ -236,6 +236,75 @@ def _lookup_leads(
         return RowResult(Outcome.FAILED, text, code)
 
 
+def _removed_parts(
+    scope: Scope,
+    before: list[DncEntry],
+    lead_status: str,
+    leads: list[Lead] | None,
+    resent: bool,
+) -> list[str]:
+    """What a removed row's message says besides how it was removed."""
+    parts = []
+    if scope.is_purpose and (purposes := removed_purposes_text(before)):
+        parts.append(purposes)
+    if lead_status:
+        parts.append(restatus_text(leads or [], lead_status))
+    if resent:
+        parts.append("sent again after the job was interrupted")
+    return parts
+
+
+def _checked_after_error(
+    session: Session,
+    row: JobRow,
+    scope: Scope,
+    number: str,
+    error: ApiError,
+    job_id: str,
+    note: str,
+) -> RowResult | None:
+    """After a delete ended in an error that leaves its fate open (no answer to a request
+    that was sent, a 5xx, or any error after an earlier attempt's answer was lost), the
+    number is looked up again: gone means the service did the delete (``removed``), still
+    listed means it did not (``failed``, final). The look-up is journaled as an event beside
+    the delete's "failed" outcome. None when the error leaves nothing open (the row goes on
+    as the error says) or the look-up fails too (the row is held as before)."""
+    open_fate = (
+        (isinstance(error, TransportError) and error.sent)
+        or isinstance(error, ServerError)
+        or error.earlier_attempt_lost
+    )
+    if not open_fate or isinstance(error, AuthError):
+        return None
+    wanted = Scope.purpose("") if scope.is_purpose else scope
+    query = DncQuery(scope=wanted, phone_number=number, phone_code=row.phone_code)
+    try:
+        left = list(session.api.iter_dnc(query))
+    except ApiError:
+        return None
+    session.journal.record_event(
+        connection=session.connection.name,
+        base_url=session.connection.base_url,
+        operation="dnc.delete.checked",
+        target=f"dnc:{e164(number, row.phone_code)} scope={scope}",
+        job=job_id,
+        note=note,
+        details={"error": str(error), "listed_after": [entry.id for entry in left]},
+    )
+    if left:
+        return RowResult(
+            Outcome.FAILED,
+            f"not removed: the delete ended with an error ({error.describe()}) and a look-up "
+            "right after it found the number still on the list",
+            "" if error.code is None else str(error.code),
+        )
+    return RowResult(
+        Outcome.REMOVED,
+        f"removed: the delete ended with an error ({error.describe()}), but a look-up right "
+        "after it found the number gone, so the service did it",
+    )
+
+
 def delete_sender(
     session: Session,
     job_id: str,
@@ -274,18 +343,27 @@ def delete_sender(
             if isinstance(looked_up, RowResult):
                 return looked_up
             leads = looked_up
-        result = session.delete_dnc(
-            number,
-            row.phone_code,
-            scope,
-            lead_status=lead_status or None,
-            before=before,
-            leads=leads,
-            not_found_ok=True,
-            job=job_id,
-            note=note,
-            stop_before_send=stop,
-        )
+        try:
+            result = session.delete_dnc(
+                number,
+                row.phone_code,
+                scope,
+                lead_status=lead_status or None,
+                before=before,
+                leads=leads,
+                not_found_ok=True,
+                job=job_id,
+                note=note,
+                stop_before_send=stop,
+            )
+        except ApiError as exc:
+            checked = _checked_after_error(session, row, scope, number, exc, job_id, note)
+            if checked is None:
+                raise
+            if checked.outcome is Outcome.REMOVED:
+                extra = _removed_parts(scope, before, lead_status, leads, resent)
+                return RowResult(Outcome.REMOVED, "; ".join([checked.message, *extra]))
+            return checked
         parts = []
         if result.status is WriteStatus.NOT_FOUND:
             if not (result.earlier_attempt_lost and before):
@@ -293,12 +371,7 @@ def delete_sender(
             # The number was listed just before the delete and an attempt whose answer was
             # lost came between: that attempt is what removed it (the retry found it gone).
             parts.append(REMOVED_BY_LOST_ATTEMPT)
-        if scope.is_purpose and (purposes := removed_purposes_text(before)):
-            parts.append(purposes)
-        if lead_status:
-            parts.append(restatus_text(leads or [], lead_status))
-        if resent:
-            parts.append("sent again after the job was interrupted")
+        parts += _removed_parts(scope, before, lead_status, leads, resent)
         if result.retried:
             parts.append(f"answered after {result.attempts} attempts")
         return RowResult(Outcome.REMOVED, "; ".join(parts))

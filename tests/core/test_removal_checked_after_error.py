@@ -1,0 +1,109 @@
+"""A delete that ends in an error leaving its fate open (a 5xx, no answer) is followed by a
+look-up of the number: gone means the service did it (``removed``, its re-statused leads
+named), still listed means it did not (``failed``, final); the journal keeps the look-up
+beside the delete's "failed" outcome (black-box finding: deletes the service performed under
+faults were reported failed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.api.client import ApiClient
+from app.api.scope import Scope
+from app.api.transport import RetryPolicy
+from app.core.connections import Connection
+from app.core.job_exec import job_summary
+from app.core.job_staging import JobSettings
+from app.core.job_store import JobStatus
+from app.core.journal import ChangeJournal
+from app.core.removal_job import run_removal, stage_removal
+from app.core.session import Session
+from tests.conftest import TOKEN
+
+QUICK = RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.02)
+
+
+class BadGateway(httpx.BaseTransport):
+    """Answers every /dnc/delete with HTTP 502, after passing it on to the sandbox (``done``)
+    or not: a gateway failing before or after the service did the work, which the sandbox
+    cannot stage. Everything else goes through."""
+
+    def __init__(self, done: bool) -> None:
+        self._http = httpx.HTTPTransport()
+        self._done = done
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if not request.url.path.endswith("/dnc/delete"):
+            return self._http.handle_request(request)
+        if self._done:
+            self._http.handle_request(request).read()
+        return httpx.Response(502, text="<html>Bad Gateway</html>", request=request)
+
+    def close(self) -> None:
+        self._http.close()
+
+
+@pytest.fixture
+def make_session(sandbox: Any, tmp_path: Path) -> Iterator[Any]:
+    made: list[tuple[Session, ChangeJournal]] = []
+
+    def make(done: bool) -> Session:
+        journal = ChangeJournal(tmp_path / "journal.sqlite3")
+        api = ApiClient(sandbox.base_url, TOKEN, http_transport=BadGateway(done), retry=QUICK)
+        session = Session(Connection("Sandbox", sandbox.base_url), api, journal)
+        made.append((session, journal))
+        return session
+
+    yield make
+    for session, journal in made:
+        session.close()
+        journal.close()
+
+
+def _run(session: Session, tmp_path: Path, lead_status: str = "") -> Any:
+    path = tmp_path / "remove.csv"
+    path.write_text("Phone\n2025550101\n2025550102\n")
+    settings = JobSettings(path, Scope.global_(), note="court order", lead_status=lead_status)
+    store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
+    assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+    return store
+
+
+def test_a_delete_the_service_did_behind_a_502_is_removed(
+    sandbox: Any, make_session: Any, tmp_path: Path
+) -> None:
+    sandbox.bulk_seed_dnc([("2025550101", "1", "0", "", ""), ("2025550102", "1", "0", "", "")])
+    session = make_session(done=True)
+    list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
+    store = _run(session, tmp_path, lead_status="DNC")
+    s = job_summary(store)
+    assert (s["removed"], s["failed"]) == (2, 0)
+    assert sandbox.store.all("SELECT phone_number FROM dnc") == []
+    first = next(r for r in store.rows() if r.national == "2025550101")
+    assert first.message.startswith("removed: the delete ended with an error (")
+    assert "a look-up right after it found the number gone, so the service did it" in first.message
+    assert "DNC" in first.message and "1 lead" in first.message  # its re-statused lead named
+    checked = [e for e in session.journal.query(job=s["job"]) if e.operation.endswith(".checked")]
+    assert [e.operation for e in checked] == ["dnc.delete.checked"] * 2
+    assert all(e.after is not None and e.after["listed_after"] == [] for e in checked)
+    assert session.journal.verify().ok
+
+
+def test_a_delete_refused_by_a_502_before_the_service_is_failed_and_final(
+    sandbox: Any, make_session: Any, tmp_path: Path
+) -> None:
+    sandbox.bulk_seed_dnc([("2025550101", "1", "0", "", ""), ("2025550102", "1", "0", "", "")])
+    session = make_session(done=False)
+    store = _run(session, tmp_path)
+    s = job_summary(store)
+    assert (s["removed"], s["failed"], s["pending"]) == (0, 2, 0)
+    assert len(sandbox.store.all("SELECT phone_number FROM dnc")) == 2
+    for row in store.rows():
+        assert row.message.startswith("not removed: the delete ended with an error (")
+        assert row.message.endswith("a look-up right after it found the number still on the list")
