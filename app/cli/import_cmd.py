@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import signal
 import sqlite3
 import sys
@@ -55,6 +56,7 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
+from app.core.sheet_mapping import Role
 from app.core.sheet_scope import CampaignDirectory, visible_text
 from app.core.sheet_types import SheetError
 from app.core.wording import joined
@@ -307,10 +309,45 @@ def ensure_report(store: JobStore) -> None:
         report_fallback(store, exc)
 
 
+# A column as ColumnMapping.describe() names it: "Notes (column E)", or "column E" when the
+# column has no header text. Greedy, so a header that itself ends in "(column …)" stays whole.
+_NAMED_COLUMN = re.compile(r"(?P<name>.*) \(column (?P<letter>[A-Z]+)\)", re.DOTALL)
+
+
+def stored_mapping(meta: dict[str, Any]) -> dict[str, str]:
+    """Role → column name, as staging stored it in the job's meta
+    (:meth:`~app.core.sheet_mapping.ColumnMapping.describe`), in the roles' fixed order."""
+    stored = meta.get("mapping")
+    if not isinstance(stored, dict):
+        return {}
+    order = {role.value: i for i, role in enumerate(Role)}
+    return {str(k): str(v) for k, v in sorted(stored.items(), key=lambda kv: order.get(kv[0], 99))}
+
+
+def columns_read_line(meta: dict[str, Any]) -> str:
+    """``columns read: phone = 'Phone' (B), reason = 'Notes' (E)``: which column was read as
+    what, and the sheet of a workbook (a text table is named after its file: no sheet said).
+    Empty for a job whose meta holds no mapping."""
+    mapping = stored_mapping(meta)
+    if not mapping:
+        return ""
+    parts = []
+    for role, column in mapping.items():
+        named = _NAMED_COLUMN.fullmatch(column)
+        shown = f"{named['name']!r} ({named['letter']})" if named else column
+        parts.append(f"{role.replace('_', ' ')} = {shown}")
+    sheet = str(meta.get("sheet") or "")
+    where = ""
+    if sheet and sheet != Path(str(meta.get("file", ""))).stem:
+        where = f" from sheet {sheet!r}"
+    return f"columns read{where}: " + ", ".join(parts)
+
+
 def result_summary(store: JobStore) -> dict[str, Any]:
-    """The job's counts plus ``warnings``: sentences about what the check could not do, and
-    where the report went if not where it was asked for. ``report`` is None when no report
-    file exists (a path that does not exist is never printed)."""
+    """The job's counts plus ``mapping`` (role → column name, as the job's meta holds it) and
+    ``warnings``: sentences about what the check could not do, and where the report went if
+    not where it was asked for. ``report`` is None when no report file exists (a path that
+    does not exist is never printed)."""
     meta = store.meta()
     warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
     # Staging's own warnings: hidden rows, other sheets or columns holding phone numbers.
@@ -333,7 +370,7 @@ def result_summary(store: JobStore) -> dict[str, Any]:
         below = f" below its header (row {header})" if header else ""
         verb = "remove" if meta.get("kind") == "removal" else "import"
         warnings.append(f"{name} has no data rows{below}: nothing to {verb}.")
-    return {**summary, "warnings": warnings}
+    return {**summary, "mapping": stored_mapping(meta), "warnings": warnings}
 
 
 def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> None:
@@ -362,6 +399,9 @@ def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> No
         if k in summary and not (k == "pending" and summary["status"] == JobStatus.DRY_RUN)
     ]
     print(headline)
+    # Which column was read as what, before the counts that rest on it.
+    if columns := columns_read_line(store.meta()):
+        print(f"  {columns}")
     print("  " + ", ".join(f"{k.replace('_', ' ')}: {summary[k]:,}" for k in keys))
     for warning in summary["warnings"]:
         print(f"  note: {warning}")
