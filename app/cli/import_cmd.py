@@ -353,6 +353,10 @@ def result_summary(store: JobStore) -> dict[str, Any]:
     # Staging's own warnings: hidden rows, other sheets or columns holding phone numbers.
     warnings += [str(w) for w in meta.get("warnings") or []]
     summary = job_summary(store)
+    removal = meta.get("kind") == "removal"
+    if removal:
+        # The --json contract names these for imports and removals alike: a removal's are 0.
+        summary = {**summary, "inserted": 0, "already_present": 0}
     report = Path(summary["report"])
     moved = meta.get("report_moved")
     if not report.is_file():
@@ -368,7 +372,7 @@ def result_summary(store: JobStore) -> dict[str, Any]:
         name = Path(str(meta.get("file", ""))).name
         header = meta.get("header_row")
         below = f" below its header (row {header})" if header else ""
-        verb = "remove" if meta.get("kind") == "removal" else "import"
+        verb = "remove" if removal else "import"
         warnings.append(f"{name} has no data rows{below}: nothing to {verb}.")
     return {**summary, "mapping": stored_mapping(meta), "warnings": warnings}
 
@@ -398,6 +402,8 @@ def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> No
         # A dry run's valid rows are not waiting: nothing will send them.
         if k in summary and not (k == "pending" and summary["status"] == JobStatus.DRY_RUN)
     ]
+    if "removed" in summary:  # a removal: it inserts nothing, which need not be printed
+        keys = [k for k in keys if k not in ("inserted", "already_present")]
     print(headline)
     # Which column was read as what, before the counts that rest on it.
     if columns := columns_read_line(store.meta()):

@@ -158,3 +158,22 @@ def test_the_line_names_a_workbooks_sheet_and_columns_without_a_header() -> None
     # A text table is named after its file: no sheet is said.
     assert columns_read_line({**meta, "file": "/x/Opt-outs.csv"}).startswith("columns read: ")
     assert columns_read_line({"file": "/x/old.csv"}) == ""
+
+
+def test_remove_json_holds_every_key_of_the_contract(
+    sandbox: Any, crm_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The issue's --json contract names the same keys for import and remove; a removal inserts
+    # nothing, so its own are 0, and its human output does not print them.
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        api.insert_dnc(NUMBERS[0].replace("-", ""), "1", Scope.global_())
+    base = ["remove", str(crm_csv), "--scope", "global", "--base-url", sandbox.base_url]
+    data = _json(capsys, base)
+    contract = {"rows", "valid", "invalid", "duplicates_in_file", "inserted", "already_present"}
+    contract |= {"failed", "not_attempted", "report"}
+    assert contract <= set(data)
+    assert (data["inserted"], data["already_present"], data["removed"]) == (0, 0, 1)
+    assert data["not_found"] == 2
+    lines = _human(capsys, base)
+    assert "inserted" not in lines[2] and "already present" not in lines[2]
+    assert "not found: 3" in lines[2]
