@@ -26,6 +26,15 @@ word of ``_GENERIC_WORDS`` (phone, ph, tel, tele, telephone) followed by one of
 Fax"), is refused, naming it; any other words around a number (two labels, three words,
 "call 2025550123 after 5pm") are refused as words, and letters that dial (1-800-FLOWERS) as a
 vanity number.
+
+A number cell a spreadsheet wrote out as text with a decimal comma, as Excel does on a German or
+French locale ("3035550533,0", one comma then only zeros), is read without its ",0…" as
+"3035550533.0" is read without its ".0", with the note "cell '3035550533,0' was written as a
+decimal number with a decimal comma; read as +1 3035550533" (:func:`decimal_comma_note`) when it
+is valid; a "+" before it is kept ("+13035550533,00" is +1 3035550533). Thousands ("3,035,550,533")
+and two numbers ("3035550533,3035550534") are not such a number. A spreadsheet's error value
+written as text where a formula failed ("#N/A", "#REF!", "#DIV/0!", LibreOffice's "Err:502") is
+refused saying so.
 """
 
 from __future__ import annotations
@@ -48,6 +57,7 @@ __all__ = [
     "SUPPORTED_PHONE_CODES",
     "PhoneResult",
     "clear_cache",
+    "decimal_comma_note",
     "format_for_display",
     "is_phone_label",
     "is_valid",
@@ -152,9 +162,10 @@ class PhoneResult(NamedTuple):
     A named tuple rather than a frozen dataclass: imports build one per distinct number and a
     frozen dataclass costs five times as much to create.
 
-    ``note`` says what was left out of the cell to read it, whatever the verdict: a number
-    with one label ("303-555-2401 (cell)", "Cell Phone: 303-555-2401") gets the bare number's
-    verdict and the note "the label 'cell' was left out"; ``""`` for every other cell.
+    ``note`` says what was left out of the cell to read it: a number with one label
+    ("303-555-2401 (cell)", "Cell Phone: 303-555-2401") gets the bare number's verdict, whatever
+    it is, and the note "the label 'cell' was left out"; a valid number written with a decimal
+    comma ("3035550533,0") the note of :func:`decimal_comma_note`; ``""`` for every other cell.
     """
 
     ok: bool
@@ -197,6 +208,15 @@ _NANP_LANE: Final = re.compile(
 _NANP_LOW: Final = 2_000_000_000
 _NANP_HIGH: Final = 10_000_000_000
 _THOUSANDS: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.0+)?")
+# A number cell written with a decimal comma (Excel on a German or French locale), the
+# comma's counterpart of _FLOAT_TEXT; the "+" of a number typed with one is kept.
+_DECIMAL_COMMA: Final = re.compile(r"(\+?[0-9]+),0+")
+# What a spreadsheet shows, and a CSV export writes, for a formula that failed: Excel's and
+# Google Sheets' error values, and LibreOffice's "Err:" codes.
+_ERROR_VALUE: Final = re.compile(
+    r"(?i)#(?:N/A|NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|ERROR!|SPILL!|CALC!|GETTING_DATA"
+    r"|FIELD!|BLOCKED!|CONNECT!|BUSY!|UNKNOWN!|EXTERNAL!|PYTHON!)|Err:[0-9]{3}"
+)
 _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9]{1,3})")
 _EXTENSION: Final = re.compile(
     r"(?i)[0-9)][\s,;]*(?:ext(?:ension|n)?\.?|x\.?|#|;?ext=)\s*:?\s*([0-9]+)\s*#?\s*$"
@@ -323,6 +343,12 @@ def _clean_text(raw: str) -> _Cleaned:
         )
     letters = [c for c in text if c.isalpha()]
     if letters:
+        if _ERROR_VALUE.fullmatch(text) is not None:
+            return _unclean(
+                f"the cell holds the spreadsheet error value {text}, not a phone number: the "
+                "formula that should have made it failed; correct it in the file and run the "
+                "file again"
+            )
         if not any(c.isdigit() for c in text):
             return _unclean(f"{text!r} is not a phone number: it has no digits")
         if _words_around_a_number(text):
@@ -666,9 +692,41 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
     return result
 
 
+def decimal_comma_note(cell: str, result: PhoneResult) -> str:
+    """The note on a valid number read from ``cell`` written with a decimal comma."""
+    return (
+        f"cell {cell.strip()!r} was written as a decimal number with a decimal comma; read as "
+        f"+{result.phone_code} {result.national}"
+    )
+
+
+def _decimal_comma_verdict(raw: str, phone_code: object) -> PhoneResult | None:
+    """The verdict on a cell written with a decimal comma ("3035550533,0"), or None for another.
+
+    Asked only of rejected cells (as written, such a cell is never a valid number), so cells of
+    other shapes pay nothing. The cell is read without its ",0…", exactly as
+    "3035550533.0" is read without its ".0"; a "+" before the digits is kept. A thousands
+    grouping ("303,000") stays one.
+    """
+    if len(raw) > _MAX_CELL_TEXT:
+        return None
+    text = raw if raw.isascii() else _visible(raw)  # a full-width comma is a comma
+    if "," not in text:
+        return None
+    text = text.strip().strip(_QUOTES).strip()
+    match = _DECIMAL_COMMA.fullmatch(text)
+    if match is None or _THOUSANDS.fullmatch(text) is not None:
+        return None
+    result = _verdict(match.group(1), phone_code)
+    return result._replace(note=decimal_comma_note(raw, result)) if result.ok else result
+
+
 def _unlabelled_verdict(raw: object, phone_code: object) -> PhoneResult:
     result = _verdict(raw, phone_code)
     if not result.ok and isinstance(raw, str):
+        comma = _decimal_comma_verdict(raw, phone_code)
+        if comma is not None:
+            return comma
         several = _several_numbers(raw)
         if several:
             return _reject(result.phone_code, several)

@@ -4,6 +4,14 @@ The phone module decides validity; this module only explains the cell's history 
 judge it: scientific notation, more digits than Excel keeps, a float written out as text, a
 leading zero dropped because the cell was a number. It never repairs silently: a repaired reading
 is reported next to the original cell.
+
+Text cells tell the same story as number cells: a CSV written by Excel holds "4.47701E+11", or
+"3035550533.0", or, on a German or French locale, "3035550533,0" (the note is
+:func:`app.core.phones.decimal_comma_note`, which the phone module also gives the valid number
+itself, as a row check never asks here about a valid text cell without "." or "e"); and a number
+longer than 15 digits as Excel left it, its digits after the 15th zeros
+("30355501013035500000", often two numbers typed into one cell). Sixteen digits or more that do
+not end so were not cut by Excel and get no note.
 """
 
 from __future__ import annotations
@@ -20,6 +28,11 @@ from app.core.sheet_types import CellValue
 
 _SCIENTIFIC: Final = re.compile(r"\s*'?\s*[0-9]*(?:[.,][0-9]*)?[eE][+-]?[0-9]{1,3}\s*")
 _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.0+\s*")
+_DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*\+?[0-9]+,0+\s*")
+# Thousands, not a decimal comma ("303,000"): the phone module reads them so.
+_THOUSANDS: Final = re.compile(r"\s*'?\s*[0-9]{1,3},000\s*")
+# A number cut to Excel's 15 significant digits and written out as text: zeros after the 15th.
+_CUT_TEXT: Final = re.compile(r"\s*'?\s*\+?([1-9][0-9]{14}0+)\s*")
 # Excel's General format switches to scientific notation above 11 digits.
 _GENERAL_MAX_DIGITS: Final = 11
 _EXACT_DIGITS: Final = 15
@@ -55,6 +68,18 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
             return (
                 f"cell {raw.strip()!r} was written as a decimal number; read as "
                 f"+{result.phone_code} {result.national}"
+            )
+        if result.ok:
+            if "," in raw and _DECIMAL_COMMA.fullmatch(raw) and not _THOUSANDS.fullmatch(raw):
+                return phones.decimal_comma_note(raw, result)
+            return ""
+        # More than 15 digits is never a valid number: only rejections are looked at.
+        cut = _CUT_TEXT.fullmatch(raw)
+        if cut is not None:
+            return (
+                f"cell {raw.strip()!r} is a number of {len(cut.group(1))} digits, longer than "
+                f"the {_EXACT_DIGITS} significant digits Excel keeps, so its last digits are "
+                f"unreliable (Excel wrote zeros after the {_EXACT_DIGITS}th)"
             )
         return ""
     if isinstance(raw, bool) or not isinstance(raw, int | float):
