@@ -12,8 +12,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from app.api.client import ApiClient
-from app.api.models import LEAD_PHONE_FIELDS, Lead
+from app.api.client import ApiClient, DncQuery
+from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead
 from app.api.scope import Scope
 from app.core.phones import format_for_display
 
@@ -87,3 +87,56 @@ def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
     if (more := len(leads) - LEADS_IN_MESSAGE) > 0:
         text += f", and {more} more (all in the change journal)"
     return text
+
+
+def still_covered_text(
+    api: ApiClient,
+    number: str,
+    phone_code: str,
+    leads: Sequence[Lead],
+    lead_status: str,
+    campaigns_of_lists: dict[str, str],
+) -> str:
+    """After a delete that re-statused ``leads``: the leads the number's other DNC entries
+    (still on the list) cover, which the service re-statused all the same, or ``""``.
+
+    The service sets every lead on the number to the status, whatever scope the delete took
+    off: a global removal also sets a lead in a campaign whose own entry stays, which makes a
+    number still on the DNC list look callable there. A lead is covered by a global or a
+    purpose entry (which campaigns a purpose covers is not known), or by its campaign's own.
+    ``campaigns_of_lists`` (list id -> campaign id) is filled from ``/lists/search`` the first
+    time a list is not in it. A read after the delete; its errors are the caller's.
+    """
+    if not leads:
+        return ""
+    left = list(api.iter_dnc(DncQuery(phone_number=number, phone_code=phone_code)))
+    if not left:
+        return ""
+    if any(lead.list_id not in campaigns_of_lists for lead in leads):
+        campaigns_of_lists.update({x.id: x.campaign_id for x in api.all_lists()})
+    covered: list[tuple[Lead, list[DncEntry]]] = []
+    for lead in leads:
+        campaign = campaigns_of_lists.get(lead.list_id, "")
+        why = [
+            e
+            for e in left
+            if e.scope.is_global or e.scope.is_purpose or e.scope.campaign_id == campaign
+        ]
+        if why:
+            covered.append((lead, why))
+    if not covered:
+        return ""
+    scopes = list(dict.fromkeys(e.scope.label() for _, why in covered for e in why))
+    named = ", ".join(
+        f"lead {lead.id} (list {lead.list_id})" for lead, _ in covered[:LEADS_IN_MESSAGE]
+    )
+    more = len(covered) - LEADS_IN_MESSAGE
+    if more > 0:
+        named += f" and {more} more"
+    verb = "stays" if len(covered) == 1 else "stay"
+    return (
+        f"{named} {verb} on the DNC list through the number's other "
+        f"{'entry' if len(scopes) == 1 else 'entries'} ({', '.join(scopes)}), yet the service "
+        f"set {'it' if len(covered) == 1 else 'them'} to {lead_status} too: check "
+        f"{'its' if len(covered) == 1 else 'their'} status"
+    )

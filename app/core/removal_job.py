@@ -56,7 +56,7 @@ from app.core.job_exec import execute
 from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
-from app.core.lead_lookup import leads_to_restatus, restatus_text
+from app.core.lead_lookup import leads_to_restatus, restatus_text, still_covered_text
 from app.core.session import Session, e164, trunk_zero
 from app.core.sheet_check import CheckSummary, Target
 
@@ -324,6 +324,9 @@ def delete_sender(
     up is not sent. Without a lead status no lead is looked up.
     """
 
+    # List id -> campaign id, for still_covered_text (read once per run, then as lists appear).
+    campaigns_of_lists: dict[str, str] = {}
+
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         listed = _entries(session, row, scope, stop)
@@ -372,6 +375,18 @@ def delete_sender(
             # lost came between: that attempt is what removed it (the retry found it gone).
             parts.append(REMOVED_BY_LOST_ATTEMPT)
         parts += _removed_parts(scope, before, lead_status, leads, resent)
+        if leads:
+            try:
+                covered = still_covered_text(
+                    session.api, number, row.phone_code, leads, lead_status, campaigns_of_lists
+                )
+            except ApiError as exc:
+                covered = (
+                    "whether the number's other entries still cover these leads could not be "
+                    f"looked up ({exc.describe()})"
+                )
+            if covered:
+                parts.append(covered)
         if result.retried:
             parts.append(f"answered after {result.attempts} attempts")
         return RowResult(Outcome.REMOVED, "; ".join(parts))
