@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QVBoxLayout, QWidget
 
 from app.api.client import ApiClient
 from app.api.errors import AuthInvalidError, AuthMissingError
@@ -21,6 +21,23 @@ from app.core.session import Session
 from app.ui.main_window import MainWindow
 from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message box a test did not expect fails it instead of hanging it: offscreen, a modal
+    box waits for a click that never comes, and the suite would stop there until CI's time
+    limit (seen when the sandbox could not restart on a loaded machine). A test expecting one
+    patches the function itself, as before."""
+
+    def unexpected(kind: str) -> Callable[..., Any]:
+        def show(_parent: Any, title: str, text: str, *_a: Any, **_k: Any) -> Any:
+            raise AssertionError(f"unexpected {kind} message box: {title!r}: {text!r}")
+
+        return show
+
+    for kind in ("critical", "warning", "information", "question"):
+        monkeypatch.setattr(QMessageBox, kind, unexpected(kind))
 
 
 @pytest.fixture
