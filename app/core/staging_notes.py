@@ -497,11 +497,16 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
     named = [_column(mapping.headers, i) for i in others]
     listed = joined(named)
     many = len(others) > 1
+    options = [f"--phone-column column:{column_letter(i)}" for i in others]
+    again = (
+        f"run the file again with {options[0]}"
+        if not many
+        else f"run the file again once for each: {joined(options)}"
+    )
     return (
         f"{listed[0].upper()}{listed[1:]} also {'hold' if many else 'holds'} phone numbers but "
         f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
-        f"is read. To {_take(kind, many)} too, run the file again with --phone-column "
-        f"column:{column_letter(others[0])}."
+        f"is read. To {_take(kind, many)} too, {again}."
     )
 
 

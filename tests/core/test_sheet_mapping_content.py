@@ -43,3 +43,25 @@ def test_of_two_columns_as_full_the_first_is_read() -> None:
         *([f"303555{i:04d}", f"720555{i:04d}"] for i in range(6)),
     )
     assert propose_from_preview(rows).phone == 0
+
+
+def test_the_note_on_other_phone_columns_names_an_option_for_each() -> None:
+    from app.core.sheet_mapping import other_phone_columns
+    from app.core.staging_notes import other_columns_sentence
+
+    rows = numbered(
+        ["Name", "Phone", "Fax", "Mobile Phone", "Home Phone", "Other Phone"],
+        *(
+            [f"n{i}", f"303555{i:04d}", "", f"720555{i:04d}", f"719555{i:04d}", f"970555{i:04d}"]
+            for i in range(6)
+        ),
+    )
+    mapping = propose_from_preview(rows)
+    assert mapping.phone == 1
+    others = other_phone_columns(mapping, rows[1:])
+    assert others == [3, 4, 5]
+    sentence = other_columns_sentence(mapping, others, "import")
+    assert sentence.endswith(
+        "run the file again once for each: --phone-column column:D, --phone-column column:E "
+        "and --phone-column column:F."
+    ), sentence
