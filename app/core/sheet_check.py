@@ -14,9 +14,15 @@ An import row without it is invalid. A removal may name every purpose at once, b
 whole job's scope, chosen for the whole file (``CheckOptions.removal``): a row of a removal file
 whose own scope is purpose with no text is invalid, so an empty cell never widens a removal.
 
-Purpose, scope, campaign and reason text loses invisible format characters (Unicode category
-Cf) and surrounding spaces first (:func:`visible_text`), as phone cells do: "Surveys" followed
-by a zero-width space (U+200B) is the purpose "Surveys". Purposes are otherwise told apart
+Purpose, scope, campaign and reason cells lose invisible format characters (Unicode category
+Cf) and surrounding spaces first, as phone cells do: "Surveys" followed by a zero-width space
+(U+200B) is the purpose "Surveys". They also lose the apostrophe a CSV export puts before text
+that could start a formula (``'=1+1``, ``'+Sales``, ``'-3+4``, ``'@cmd``: a quote before
+``=``, ``+``, ``-``, ``@``, tab, CR or LF), so an exported file re-imports to the same
+entries; an apostrophe before anything else is kept ("'til 5pm"). Both are
+:func:`~app.core.sheet_scope.cell_text`; the defaults given for the job (an option, a GUI
+field) are typed, not exported, and lose only the invisible characters and spaces
+(:func:`~app.core.sheet_scope.visible_text`). Purposes are otherwise told apart
 exactly, as the service does (two rows differing in case are not duplicates); a purpose cell
 under a purpose scope differing only in case is not a contradiction: the row takes the scope's
 text.
@@ -37,7 +43,7 @@ from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
 from app.core.sheet_header import is_blank
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
-from app.core.sheet_scope import ScopeResolver, names_no_campaign, visible_text
+from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
@@ -152,7 +158,7 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
         return None
     value = cells[index]
     if isinstance(value, str):
-        value = visible_text(value)
+        value = cell_text(value)
         return value or None
     return value
 
@@ -168,7 +174,7 @@ def _text(value: CellValue) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return visible_text(str(value))
+    return cell_text(str(value))
 
 
 class _Checker:
@@ -299,7 +305,7 @@ class _Checker:
             reason = self.default_reason
         else:
             cell = cells[r] if r < width else None
-            reason = (visible_text(cell) if type(cell) is str else _text(cell)) or (
+            reason = (cell_text(cell) if type(cell) is str else _text(cell)) or (
                 self.default_reason
             )
         purpose_cell = "" if m.purpose is None else _text(_cell(cells, m.purpose))
@@ -488,8 +494,9 @@ class _Checker:
                 else:
                     cell = cells[reason_column] if reason_column < width else None
                     if type(cell) is str:
+                        # cell_text's answer for ASCII text without an apostrophe, inline.
                         reason = (
-                            cell.strip() if cell.isascii() else visible_text(cell)
+                            cell.strip() if cell.isascii() and "'" not in cell else cell_text(cell)
                         ) or default_reason
                     else:
                         reason = _text(cell) or default_reason

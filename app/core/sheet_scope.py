@@ -5,8 +5,10 @@ Scope cells are written the way the CLI takes them (``global``, ``campaign:1001`
 name). Campaign cells hold a campaign's id or name, or the service's own ``campaign_id`` codes:
 ``0`` (global) and ``-1`` (purpose; the row's Purpose cell names it). A number cell a
 spreadsheet or an older export forced to text with a leading apostrophe (``'-1``) reads as the
-number. A scope cell ``campaign`` takes the campaign from the row's Campaign column (the
-checker does that; :func:`names_no_campaign` tells it when).
+number. Text a CSV export guarded against formulas with a leading apostrophe (``'+Sales``,
+``'@home``) reads as the text it was (:func:`cell_text`). A scope cell ``campaign`` takes the
+campaign from the row's Campaign column (the checker does that; :func:`names_no_campaign`
+tells it when).
 
 Campaign names resolve through the ``campaign_lookup`` the caller fetched from the service
 (name → id, matched without regard to case). When that lookup is a :class:`CampaignDirectory`
@@ -19,10 +21,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Protocol
+from typing import Final, Protocol
 
 from app.api.scope import GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID, Scope, ScopeError
 from app.core.sheet_types import CellValue
+from app.core.xlsx_safe import FORMULA_TRIGGERS
 
 
 class _Campaign(Protocol):
@@ -178,16 +181,50 @@ def visible_text(text: str) -> str:
 
     A purpose or scope that prints as "Surveys" must be "Surveys": the service and the dialer
     compare the text as it is, so an invisible character would make it another purpose.
+    Text typed for a job (an option, a GUI field) is cleaned so; a cell's text is cleaned by
+    :func:`cell_text`, which also drops a CSV export's formula-guard apostrophe.
     """
     if text.isascii():
         return text.strip()
     return "".join(c for c in text if unicodedata.category(c) != "Cf").strip()
 
 
+def _without_format(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+# The characters after which a CSV export writes a leading apostrophe (xlsx_safe.csv_cell).
+_NEUTRALISED: Final = frozenset(FORMULA_TRIGGERS)
+
+
+def cell_text(text: str) -> str:
+    """A text cell's text: :func:`visible_text`, without the apostrophe a CSV export puts
+    before text that could start a formula.
+
+    :func:`~app.core.xlsx_safe.csv_cell` writes ``=1+1`` as ``'=1+1`` (and so for text
+    beginning with ``+``, ``-``, ``@``, tab, CR or LF): a leading apostrophe followed by one of
+    those characters is dropped, so an exported reason, purpose, scope or campaign reads back
+    as itself. An apostrophe before anything else is the text's own ("'til 5pm"). The text
+    left is cleaned as any cell (``'\\t x`` reads as ``x``, as a cell ``\\t x`` does), and
+    cleaning cleaned text changes nothing. Phone cells have their own handling
+    (:mod:`app.core.phones`).
+    """
+    cleaned = visible_text(text)
+    if cleaned[:1] != "'":
+        return cleaned
+    # Told before the trailing spaces go: "'\t" is an export's tab, not an apostrophe.
+    text = _without_format(text).lstrip()
+    while text[:1] == "'" and text[1:2] in _NEUTRALISED:
+        text = text[1:].lstrip()
+    return text.rstrip()
+
+
 def _text(value: CellValue) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    text = "" if value is None else visible_text(str(value))
+    text = "" if value is None else cell_text(str(value))
     if text[:1] == "'":
         forced = _FORCED_NUMBER.fullmatch(text)
         if forced is not None:
