@@ -32,6 +32,7 @@ from app.core.sheet_mapping import (
     ColumnMapping,
     Role,
     fax_columns,
+    opt_out_flag_columns,
     other_date_columns,
     other_phone_columns,
     propose_from_preview,
@@ -53,6 +54,7 @@ from app.core.staging_notes import (
     hidden_unknown_sentence,
     noted,
     notes_sentences,
+    opt_out_flag_sentence,
     other_columns_sentence,
     other_dates_sentence,
     unread_code_sentence,
@@ -317,6 +319,8 @@ def _stage(
                     raise MappingError(message, cli_text)
                 if others:
                     warnings.append(other_columns_sentence(mapping, others, kind))
+            for flag in opt_out_flag_columns(mapping, preview):
+                warnings.append(opt_out_flag_sentence(mapping, flag, kind))
             for unread in unread_code_columns(mapping, preview):
                 warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
             if kind == "import":  # a removal counts no days to insertion

@@ -473,6 +473,48 @@ _NOT_OTHER_PHONE: Final = _NOT_PHONE | frozenset(
 )
 
 
+# Headers of a column saying, row by row, whether the person opted out ("Do Not Call: No").
+_FLAG_PHRASES: Final = ("do not call", "do not text", "do not sms", "opt out", "opted out")
+_FLAG_WORDS: Final = frozenset({"dnc", "optout", "optedout", "unsubscribed"})
+_YES: Final = frozenset({"yes", "y", "true", "1", "x"})
+_NO: Final = frozenset({"no", "n", "false", "0"})
+
+
+def opt_out_flag_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> list[int]:
+    """Unread columns headed as an opt-out flag ("Do Not Call", "DNC", "Opted Out") whose
+    values are yes/no and of which some rows (of ``sample_rows``) say no or nothing: every row
+    is sent whatever its flag says, which a person who meant only the "yes" rows must hear."""
+    used = {mapping.column(role) for role in Role}
+    found = []
+    for index, header in enumerate(mapping.headers):
+        if not header or index in used:
+            continue
+        words = _words(header)
+        if not (
+            any(phrase in f" {words} " for phrase in (f" {p} " for p in _FLAG_PHRASES))
+            or set(words.split()) & _FLAG_WORDS
+        ):
+            continue
+        values = [cells[index] if index < len(cells) else None for _, cells in sample_rows]
+        texts = [_flag_text(v) for v in values]
+        said = [t for t in texts if t]
+        if not said or sum(t in _YES or t in _NO for t in said) < 0.8 * len(said):
+            continue
+        if len(said) < len(texts) or any(t in _NO for t in said):
+            found.append(index)
+    return found
+
+
+def _flag_text(value: CellValue) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip().casefold()
+
+
 def fax_columns(headers: Sequence[str]) -> list[str]:
     """The headers naming fax numbers: never proposed as the phone column (see _NOT_PHONE)."""
     return [h for h in headers if h and set(_words(h).split()) & {"fax", "facsimile"}]

@@ -510,6 +510,18 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
     )
 
 
+def opt_out_flag_sentence(mapping: ColumnMapping, index: int, kind: str) -> str:
+    """What staging says of a yes/no opt-out column it does not read
+    (:func:`~app.core.sheet_mapping.opt_out_flag_columns`)."""
+    verb = "removed" if kind == "removal" else "imported"
+    return (
+        f"{_column(mapping.headers, index)[0].upper()}{_column(mapping.headers, index)[1:]} "
+        f"marks rows yes or no, and some say no or nothing: every row is {verb} whatever it "
+        "says. If only the rows marked yes asked not to be called, filter the file to them "
+        "and run it again."
+    )
+
+
 def other_dates_sentence(mapping: ColumnMapping, dates: list[DateColumn]) -> str:
     """What an import says of date columns not read as the day the request was received
     (``""``: nothing to say). The days to insertion, and so lateness, are counted from that

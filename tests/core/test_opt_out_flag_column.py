@@ -1,0 +1,73 @@
+"""A yes/no opt-out column ("Do Not Call: No") that the job does not read is named in a
+warning when some rows say no or nothing: every row is sent whatever it says (black-box
+finding: a CRM export's 'Do Not Call' column was ignored without a word)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from app.api.scope import Scope
+from app.core.import_job import stage_import
+from app.core.job_staging import JobSettings
+
+
+def _warnings(path: Path, tmp_path: Path) -> list[str]:
+    store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
+    warnings = [str(w) for w in store.meta().get("warnings") or []]
+    store.close()
+    return warnings
+
+
+@pytest.mark.parametrize(
+    ("header", "flags"),
+    [
+        ("Do Not Call", ["Yes", "No", ""]),
+        ("DNC", ["Y", "Y", "N"]),
+        ("Opted Out", ["TRUE", "", "TRUE"]),
+        ("SMS Opt-Out", ["1", "0", "1"]),
+    ],
+)
+def test_a_flag_column_some_rows_say_no_to_is_named(
+    header: str, flags: list[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "crm.csv"
+    lines = [f"Name,Phone,{header}"]
+    lines += [f"N{i},303555010{i},{flag}" for i, flag in enumerate(flags)]
+    path.write_text("\n".join(lines) + "\n")
+    expected = (
+        f"Column C ('{header}') marks rows yes or no, and some say no or nothing: every row "
+        "is imported whatever it says. If only the rows marked yes asked not to be called, "
+        "filter the file to them and run it again."
+    )
+    assert expected in _warnings(path, tmp_path)
+
+
+def test_a_flag_column_of_booleans_in_a_workbook_is_named(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Phone", "Do Not Call"])
+    ws.append(["3035550101", True])
+    ws.append(["3035550102", False])
+    wb.save(tmp_path / "crm.xlsx")
+    warnings = _warnings(tmp_path / "crm.xlsx", tmp_path)
+    assert any(w.startswith("Column B ('Do Not Call') marks rows yes or no") for w in warnings)
+
+
+@pytest.mark.parametrize(
+    ("header", "flags"),
+    [
+        ("Do Not Call", ["Yes", "yes", "YES"]),  # every row asked: nothing to say
+        ("Do Not Call Reason", ["asked", "no", "email"]),  # not yes/no values
+        ("Status", ["No", "No", "Yes"]),  # not headed as an opt-out
+    ],
+)
+def test_other_columns_are_not_named(header: str, flags: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "crm.csv"
+    lines = [f"Name,Phone,{header}"]
+    lines += [f"N{i},303555010{i},{flag}" for i, flag in enumerate(flags)]
+    path.write_text("\n".join(lines) + "\n")
+    assert not [w for w in _warnings(path, tmp_path) if "marks rows yes or no" in w]
