@@ -267,7 +267,13 @@ class _Checker:
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
         if result.ok and (
-            (kind is str and "." not in raw and "e" not in raw and "E" not in raw)  # type: ignore[operator]
+            (
+                isinstance(raw, str)
+                and "." not in raw
+                and "e" not in raw
+                and "E" not in raw
+                and "," not in raw
+            )
             or (
                 (kind is float or kind is int)
                 and raw < _LONGEST_PLAIN  # type: ignore[operator]
@@ -370,7 +376,9 @@ class _Checker:
             )
         group[key] = number
         notes = [damage] if damage else []
-        if result.note:  # "the label 'cell' was left out": the report shows the cell beside it
+        if result.note and result.note != damage:
+            # "the label 'cell' was left out": the report shows the cell beside it. (A decimal
+            # comma's note is its damage note too: said once.)
             notes.append(result.note)
         if late:
             # Dated, as the rows may be sent days later: the report's own column counts to
@@ -595,7 +603,13 @@ class _Checker:
     def _damage(self, raw: CellValue, result: PhoneResult) -> str:
         kind = type(raw)
         # Fast exits for the shapes that cannot carry damage (most rows).
-        if result.ok and isinstance(raw, str) and "." not in raw and "e" not in raw.lower():
+        if (
+            result.ok
+            and isinstance(raw, str)
+            and "." not in raw
+            and "e" not in raw.lower()
+            and "," not in raw
+        ):
             return ""
         if (
             result.ok
