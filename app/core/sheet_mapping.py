@@ -79,7 +79,22 @@ _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
 _NOT_PHONE: Final = frozenset(
     {"type", "ext", "extension", "id", "count", "status", "name", "fax", "facsimile"}
 )
+_FAX: Final = frozenset({"fax", "facsimile"})
+# Words naming a phone line itself: a "Phone/Fax" column holds phone numbers too.
+_LINE_WORDS: Final = frozenset(
+    {"phone", "mobile", "cell", "telephone", "tel", "msisdn", "wireless"}
+)
 _PUNCT: Final = re.compile(r"[^0-9a-z]+")
+
+
+def _not_a_phone_header(tokens: set[str]) -> bool:
+    """Whether a header's words say its column is not one of phone numbers: an id, a type, a
+    fax number ("Fax Number"; a "Phone/Fax" column is read, as it names a phone too)."""
+    if tokens & (_NOT_PHONE - _FAX):
+        return True
+    return bool(tokens & _FAX) and not tokens & _LINE_WORDS
+
+
 SAMPLE_ROWS: Final = 200
 # A column headed as country codes is read as such when at least this share of its non-empty
 # values are codes: the rows whose value is not one are then invalid, each naming its value,
@@ -250,7 +265,7 @@ def _header_match(text: str) -> tuple[Role, bool] | None:
                 return (role, rank is DateRank.REQUEST) if rank else None
             continue
         if tokens & keys:
-            if role is Role.PHONE and tokens & _NOT_PHONE:
+            if role is Role.PHONE and _not_a_phone_header(tokens):
                 continue
             return role, False
     return None
@@ -517,7 +532,11 @@ def _flag_text(value: CellValue) -> str:
 
 def fax_columns(headers: Sequence[str]) -> list[str]:
     """The headers naming fax numbers: never proposed as the phone column (see _NOT_PHONE)."""
-    return [h for h in headers if h and set(_words(h).split()) & {"fax", "facsimile"}]
+    return [
+        h
+        for h in headers
+        if h and _not_a_phone_header(set(_words(h).split())) and set(_words(h).split()) & _FAX
+    ]
 
 
 def other_phone_columns(

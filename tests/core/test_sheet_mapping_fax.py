@@ -90,3 +90,10 @@ def test_a_file_of_fax_numbers_is_refused_naming_the_column_until_it_is_chosen(
     )
     source.close()
     assert mapping.phone == 1
+
+
+@pytest.mark.parametrize("header", ["Phone/Fax", "Tel / Fax", "Mobile or Fax"])
+def test_a_column_naming_a_phone_beside_fax_is_read(header: str) -> None:
+    # It holds phone numbers too (the fax ones are refused row by row, when labelled).
+    assert header_role(header) is Role.PHONE
+    assert propose_from_preview(data(["Name", header], 1, 2)).phone == 1
