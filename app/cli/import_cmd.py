@@ -83,8 +83,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def add_job_arguments(parser: argparse.ArgumentParser) -> None:
-    """Arguments shared by import and remove."""
+def add_job_arguments(parser: argparse.ArgumentParser, *, note_help: str = "") -> None:
+    """Arguments shared by import and remove (``note_help``: the command's own ``--note``
+    help, when the note is more than optional)."""
     parser.add_argument("file", nargs="?", type=Path, help="xlsx, xlsm, xlsb, xls, ods, csv or txt")
     parser.add_argument(
         "--scope", help="global, campaign:ID or purpose:TEXT (a scope column in the file wins)"
@@ -131,7 +132,7 @@ def add_job_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     parser.add_argument("--name", default="", help="a name for the job")
-    parser.add_argument("--note", default="", help="why, on whose request")
+    parser.add_argument("--note", default="", help=note_help or "why, on whose request")
     parser.add_argument("--resume", metavar="JOB", help="finish an interrupted job (id or file)")
     add_connection_arguments(parser)
 
@@ -470,8 +471,11 @@ def run_job_command(
     stage_fn: StageFn,
     run_fn: RunFn,
     validate: Callable[[Session, JobSettings], None] | None = None,
+    check_args: Callable[[argparse.Namespace], None] | None = None,
 ) -> int:
-    """The shared body of ``import`` and ``remove``."""
+    """The shared body of ``import`` and ``remove``. ``check_args`` refuses (raises
+    :class:`CliError`) the command's own bad arguments for a new job, before anything is read
+    or sent; ``validate`` checks the job's settings against the service."""
     paths = AppPaths.default()
     store: JobStore | None = None
     session: Session | None = None
@@ -511,6 +515,8 @@ def run_job_command(
                 args.scope, getattr(args, "purpose", ""), removal=command == "remove"
             )
             args.phone_code = parse_phone_code(args.phone_code or "1")
+            if check_args is not None:
+                check_args(args)  # before the file is read (--sheet looks at its kind)
             if args.sheet and args.file.is_file() and sniff_kind(args.file).container == "text":
                 raise CliError(
                     f"--sheet {args.sheet} does not apply to {args.file.name}: "

@@ -6,6 +6,10 @@ service's statuses before anything is sent). Rows hidden in the file are left on
 a phone column found hidden in it is refused, unless ``--include-hidden`` is given. A row whose
 Scope or Campaign cells name another scope than ``--scope`` is invalid unless
 ``--per-row-scope`` is given.
+
+A removal takes opt-outs off the do-not-call list, so a real run needs ``--note`` (why, on
+whose request: kept in the job, its report and the change journal); a ``--dry-run`` sends
+nothing and needs none, and ``--resume`` runs on with the job's own note.
 """
 
 from __future__ import annotations
@@ -18,10 +22,20 @@ from app.cli.connection_args import EXIT_USAGE, CliError, describe_api_error
 from app.cli.import_cmd import add_job_arguments, run_job_command
 from app.core.job_staging import JobSettings
 from app.core.session import Session
+from app.core.sheet_scope import visible_text
+
+NOTE_REQUIRED = (
+    "A removal needs --note saying why these numbers are taken off the list and on whose "
+    "request (it is kept in the report and the change journal); a --dry-run needs none."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_job_arguments(parser)
+    add_job_arguments(
+        parser,
+        note_help="why these numbers are taken off the list, on whose request (required, "
+        "except for --dry-run; kept in the report and the change journal)",
+    )
     parser.add_argument(
         "--lead-status",
         metavar="CODE",
@@ -52,12 +66,19 @@ def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
         phone_column=args.phone_column,
         phone_code=args.phone_code,
         name=args.name,
-        note=args.note,
+        note=args.note.strip(),
         report=args.report,
         lead_status=args.lead_status.strip(),
         include_hidden=args.include_hidden,
         scope_from_rows=args.per_row_scope,
     )
+
+
+def _check_note(args: argparse.Namespace) -> None:
+    """A real removal says why: a missing or blank ``--note`` (spaces or invisible characters
+    only) is refused before the file is read or a connection opened."""
+    if not args.dry_run and not visible_text(args.note):
+        raise CliError(NOTE_REQUIRED, EXIT_USAGE)
 
 
 def _validate(session: Session, job: JobSettings) -> None:
@@ -83,4 +104,5 @@ def run(args: argparse.Namespace) -> int:
         stage_fn=stage_removal,
         run_fn=run_removal,
         validate=_validate,
+        check_args=_check_note,
     )

@@ -41,6 +41,7 @@ from app.api.scope import Scope
 from app.core.job_staging import JobSettings
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.sheet_scope import visible_text
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.status_picker import StatusPicker, status_warnings
@@ -184,7 +185,12 @@ class RemovalOptionsPage(QWizardPage):
             self,
         )
         self.reason_edit = QLineEdit(self)
-        self.reason_edit.setPlaceholderText("Required: why these numbers are removed (journaled)")
+        # The job's note, as `dnc-desk remove --note` (required there too): the commit button
+        # stays disabled until it says something.
+        self.reason_edit.setPlaceholderText(
+            "Required: why these numbers are removed, on whose request (kept in the report and "
+            "the change journal)"
+        )
         self.name_edit = QLineEdit(self)
         self.restatus_check = QCheckBox("Set the status of the leads with these numbers to…", self)
         self.picker = StatusPicker(dialog.session, dialog.runner, self)
@@ -312,7 +318,7 @@ class RemovalOptionsPage(QWizardPage):
         if self.scope() is None:
             kind = self.scope_combo.currentData()
             missing.append("the campaign" if kind == "campaign" else "the purpose")
-        if not self.reason_edit.text().strip():
+        if not self.has_reason():
             missing.append("a reason")
         if self.restatus_check.isChecked() and self.picker.chosen is None:
             missing.append("the lead status to set")
@@ -324,10 +330,20 @@ class RemovalOptionsPage(QWizardPage):
             missing.append(f"the count ({self.count:,}) typed to confirm")
         return missing
 
+    def has_reason(self) -> bool:
+        """Whether the reason says something: spaces or invisible characters alone do not
+        (as ``--note`` on the command line)."""
+        return bool(visible_text(self.reason_edit.text()))
+
     def isComplete(self) -> bool:
         missing = self.missing_items()
         self.missing.setText("Still needed: " + ", ".join(missing) + "." if missing else "")
         return not missing
+
+    def validatePage(self) -> bool:
+        """The removal starts only with nothing missing (above all its reason, the job's note),
+        however the wizard is told to go on: QWizard.next() does not ask isComplete()."""
+        return self.isComplete()
 
 
 class BulkRemovalDialog(QWizard):

@@ -186,7 +186,7 @@ def test_remove_json_keys_and_lead_status(
     sandbox.bulk_seed_dnc([(f"202555{i:04d}", "1", "0", "", "") for i in range(5)])
     src = numbers_csv(tmp_path / "rm.csv", 8)
     argv = ["remove", str(src), "--scope", "global", "--base-url", sandbox.base_url, "--json"]
-    assert main([*argv, "--lead-status", "ZZZ"]) == 2
+    assert main([*argv, "--lead-status", "ZZZ", "--note", "consumer asked"]) == 2
     assert "no lead status 'ZZZ'" in capsys.readouterr().err
     code, data = run_json(capsys, [*argv, "--lead-status", "dnc", "--note", "consumer asked"])
     assert code == 0

@@ -52,7 +52,7 @@ def _paused_removal(sandbox: Any, paths: AppPaths, src: Path) -> Path:
     sandbox.set_faults(latency_ms=60)
     proc = _cli(
         *("remove", str(src), "--scope", "global", "--base-url", sandbox.base_url),
-        *("--concurrency", "1", "--json"),
+        *("--concurrency", "1", "--json", "--note", "Vendor file sent in error, ticket 7"),
     )
     deadline = time.monotonic() + 60
     job: Path | None = None

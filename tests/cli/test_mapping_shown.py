@@ -115,7 +115,7 @@ def test_remove_says_which_columns_were_read(
     _assert_line_before_counts(lines)
     data = _json(capsys, [*base, "--dry-run"])
     assert data["mapping"] == MAPPING
-    data = _json(capsys, [*base, "--base-url", sandbox.base_url])
+    data = _json(capsys, [*base, "--base-url", sandbox.base_url, "--note", "Consumer asked"])
     assert data["mapping"] == MAPPING
     assert (data["status"], data["removed"]) == ("finished", 3)
 
@@ -168,6 +168,7 @@ def test_remove_json_holds_every_key_of_the_contract(
     with ApiClient(sandbox.base_url, TOKEN) as api:
         api.insert_dnc(NUMBERS[0].replace("-", ""), "1", Scope.global_())
     base = ["remove", str(crm_csv), "--scope", "global", "--base-url", sandbox.base_url]
+    base += ["--note", "Consumer asked"]
     data = _json(capsys, base)
     contract = {"rows", "valid", "invalid", "duplicates_in_file", "inserted", "already_present"}
     contract |= {"failed", "not_attempted", "report"}

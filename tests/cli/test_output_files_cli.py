@@ -127,7 +127,8 @@ def test_the_report_is_never_written_over_the_spreadsheet_being_read(
             assert (code, err) == (2, expected)
             assert data == {"error": expected, "exit_status": 2}
     # The same for a removal.
-    code, _, err = run(capsys, ["remove", str(src), "--scope", "global", "--report", str(src)])
+    argv = ["remove", str(src), "--scope", "global", "--report", str(src), "--note", "Asked"]
+    code, _, err = run(capsys, argv)
     assert code == 2 and "is the spreadsheet being read" in err
     assert digest(src) == before and sheet_names(src) == ["Sheet"]
     assert dnc_count(sandbox) == 0 and job_files() == []

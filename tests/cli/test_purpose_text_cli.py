@@ -90,7 +90,7 @@ def test_a_removal_row_in_purpose_scope_without_a_purpose_is_invalid(
     src = tmp_path / "prow.csv"
     src.write_text("Phone,Scope,Campaign,Purpose\n2025554711,purpose,,\n2025554712,,-1,\n")
     url = ["--base-url", sandbox.base_url, "--json"]
-    data = _run(capsys, ["remove", str(src), "--scope", "global", *url])
+    data = _run(capsys, ["remove", str(src), "--scope", "global", *url, "--note", "Asked"])
     assert (data["removed"], data["invalid"]) == (0, 2)
     hint = "to remove every purpose, give the whole file --scope purpose"
     rows = _messages(data)
@@ -163,7 +163,8 @@ def test_invisible_characters_are_not_part_of_purpose_scope_or_reason(
     assert _entries(sandbox.base_url, "2025554604") == [("-1", "Surveys", "opt-out")]
     # --scope purpose:TEXT is cleaned too, so the removal finds "Surveys" as it is stored.
     # (Row 5 names no purpose of its own, and a removal has no --purpose: it is invalid.)
-    data = _run(capsys, ["remove", str(src), "--scope", "purpose:Surveys\u200b", *url])
+    argv = ["remove", str(src), "--scope", "purpose:Surveys\u200b", "--note", "Asked"]
+    data = _run(capsys, [*argv, *url])
     assert (data["removed"], data["invalid"]) == (3, 1), _messages(data)
 
 
@@ -180,7 +181,7 @@ def test_remove_one_purpose_matches_it_exactly(
     src = tmp_path / "pr.csv"
     src.write_text("Phone\n2025550106\n2025550107\n")
     url = ["--base-url", sandbox.base_url, "--json"]
-    data = _run(capsys, ["remove", str(src), "--scope", "purpose:Surveys", *url])
+    data = _run(capsys, ["remove", str(src), "--scope", "purpose:Surveys", *url, "--note", "Asked"])
     assert (data["removed"], data["failed"], data["not_found"]) == (0, 1, 1)
     rows = _messages(data)
     assert rows["2025550106"][0] == "failed"

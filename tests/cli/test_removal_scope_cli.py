@@ -32,7 +32,7 @@ def _scopes_listed(api: ApiClient) -> set[str]:
 
 
 def _remove(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
-    assert main(["remove", *argv, "--json"]) == 0
+    assert main(["remove", *argv, "--json", "--note", "Consumer asked, ticket 5"]) == 0
     return dict(json.loads(capsys.readouterr().out))
 
 

@@ -40,7 +40,7 @@ def test_remove_one_purpose_is_refused_while_another_is_listed(
             capsys, ["import", str(src), "--into", "dnc", "--scope", f"purpose:{purpose}", *url]
         )
         assert data["inserted"] == 1
-    data = _run(capsys, ["remove", str(src), "--scope", "purpose:Surveys", *url])
+    data = _run(capsys, ["remove", str(src), "--scope", "purpose:Surveys", *url, "--note", "Asked"])
     assert (data["removed"], data["failed"]) == (0, 1)
     with ApiClient(sandbox.base_url, TOKEN) as api:
         left = {e.purpose for e in api.iter_dnc(DncQuery(phone_number="2025558101"))}
@@ -61,7 +61,7 @@ def test_remove_with_bare_purpose_scope_removes_every_purpose(
     url = ["--base-url", sandbox.base_url, "--json"]
     for purpose in ("Surveys", "Marketing"):
         _run(capsys, ["import", str(src), "--into", "dnc", "--scope", f"purpose:{purpose}", *url])
-    data = _run(capsys, ["remove", str(src), "--scope", "purpose", *url])
+    data = _run(capsys, ["remove", str(src), "--scope", "purpose", *url, "--note", "Asked"])
     assert (data["removed"], data["failed"]) == (1, 0)
     with ApiClient(sandbox.base_url, TOKEN) as api:
         assert list(api.iter_dnc(DncQuery(phone_number="2025558102"))) == []

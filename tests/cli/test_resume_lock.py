@@ -136,7 +136,7 @@ def test_remove_resume_while_another_process_runs_it_is_refused(
     sandbox.set_faults(latency_ms=60)
     first = _cli(
         *("remove", str(src), "--scope", "global", "--base-url", sandbox.base_url),
-        *("--concurrency", str(CONCURRENCY), "--json"),
+        *("--concurrency", str(CONCURRENCY), "--json", "--note", "Consumer asked"),
     )
     job = _running_job(paths, first, "removal")
     _refused("remove", job, first, sandbox.base_url)

@@ -9,7 +9,7 @@ from typing import Any
 
 import openpyxl
 import pytest
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QWizard
 
 from app.core.paths import AppPaths
 from app.core.session import Session
@@ -275,6 +275,39 @@ def test_more_than_a_hundred_numbers_need_the_count_typed(
     assert not options.isComplete()
     options.confirm_edit.setText("101")
     assert options.isComplete()
+
+
+def test_a_removal_cannot_start_until_it_says_why(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any
+) -> None:
+    # The reason is the job's note (as `dnc-desk remove --note`, required there too): kept in
+    # the report and the change journal, so a regulator asking why each number was taken off
+    # the list gets an answer. Blank, spaces or invisible characters alone do not say why.
+    seed(sandbox, session)
+    dialog = dialog_for(qtbot, session, runner)
+    dialog.source_page.paste_radio.setChecked(True)
+    dialog.source_page.paste_edit.setPlainText("2025550001\n2025550002\n")
+    dialog.next()
+    options = dialog.options_page
+    commit = dialog.button(QWizard.WizardButton.CommitButton)
+    assert commit.isVisible() and commit.text() == "&Remove numbers"
+    for blank in ("", "   ", "\u200b\u200e "):
+        options.reason_edit.setText(blank)
+        assert not commit.isEnabled(), repr(blank)
+        assert options.missing.text() == "Still needed: a reason."
+        dialog.next()  # told to go on anyway: refused, nothing staged or sent
+        assert dialog.currentId() == dialog.PAGE_OPTIONS and dialog.handle is None
+    assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 6
+    options.reason_edit.setText("  Consumer asked by phone, ticket 4471 (J. Doe)  ")
+    assert commit.isEnabled() and options.missing.text() == ""
+    with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
+        commit.click()
+    summary = finished.args[0]
+    note = "Consumer asked by phone, ticket 4471 (J. Doe)"
+    assert (summary["removed"], summary["note"]) == (2, note)
+    assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 4
+    intents = [e for e in session.journal.query(job=summary["job"]) if e.phase == "intent"]
+    assert len(intents) == 2 and all(e.note == note for e in intents)
 
 
 def test_pasted_column_parsing() -> None:
