@@ -393,6 +393,14 @@ def _stage(
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
             if dates := date_order_sentence(mapping, summary, day_first):
                 warnings.append(dates)
+            first, count = summary.beyond_header
+            if count:
+                held_by = "1 row holds" if count == 1 else f"{count:,} rows hold"
+                warnings.append(
+                    f"{held_by} values right of the header's columns, which are not read (first: "
+                    f"row {first}; each row's message names them). In a CSV file a comma in "
+                    "an unquoted value does this: fix those lines and run the file again."
+                )
             if warnings:
                 store.set_meta({"warnings": warnings})
         except BaseException:

@@ -41,10 +41,11 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
-from app.core.sheet_header import is_blank
+from app.core.sheet_header import is_blank, looks_like_phone
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
+from app.core.wording import joined
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
 _LONGEST_PLAIN = 10**11
@@ -128,6 +129,8 @@ class CheckSummary:
     late_requests: int = 0
     ambiguous_dates: int = 0
     date_orders: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    # Rows holding values right of the header's columns (first row, count): not in as_dict.
+    beyond_header: tuple[int, int] = (0, 0)
 
     def add(self, checked: CheckedRow) -> None:
         self.rows += 1
@@ -146,10 +149,13 @@ class CheckSummary:
             self.damaged += 1
         if "ambiguous" in checked.date_note:
             self.ambiguous_dates += 1
+        if BEYOND_HEADER in checked.message:  # only rows the general check decided
+            first, count = self.beyond_header
+            self.beyond_header = (first or checked.row, count + 1)
 
     def as_dict(self) -> dict[str, int]:
         out = asdict(self)
-        del out["date_orders"]
+        del out["date_orders"], out["beyond_header"]
         return out
 
 
@@ -161,6 +167,27 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
         value = cell_text(value)
         return value or None
     return value
+
+
+BEYOND_HEADER = "right of the header's columns, not read"
+
+
+def _beyond_header(cells: Sequence[CellValue], width: int) -> str:
+    """What a row holds right of the header's ``width`` columns, which nothing reads (a comma
+    in an unquoted value splits a CSV line there: "3035551702,3035551703"), or ``""``."""
+    found = [
+        (i, cells[i])
+        for i in range(width, len(cells))
+        if cells[i] is not None and not (isinstance(cells[i], str) and not cells[i].strip())  # type: ignore[union-attr]
+    ]
+    if not found:
+        return ""
+    shown = joined([f"{_text(v)!r} (column {column_letter(i)})" for i, v in found[:3]])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return (
+        f"{shown}{more} {BEYOND_HEADER} (in a CSV file, a comma in an unquoted value does "
+        "this): check the row; put each number on its own row"
+    )
 
 
 def _header(mapping: ColumnMapping, column: int) -> str:
@@ -230,6 +257,11 @@ class _Checker:
         self.trunk_zero = {code: drops_trunk_zero(code) for code in phones.SUPPORTED_PHONE_CODES}
         default_code = phones.normalize_code(mapping.default_phone_code)
         self.default_code = default_code or mapping.default_phone_code
+        # The header's own width (its last named column): a cell right of it is in no column
+        # anyone named, often a line of text split by a comma in an unquoted value. None with
+        # no header row (then every column is data).
+        named = [i for i, header in enumerate(mapping.headers) if header]
+        self.header_width = named[-1] + 1 if mapping.header_row and named else None
 
     def check(self, number: int, cells: Sequence[CellValue]) -> CheckedRow:
         m = self.m
@@ -287,6 +319,8 @@ class _Checker:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             if result.note:  # what the reason is about: the number without its label
                 detail = f"{detail}; {result.note}"
+            if raw is None and (stray := self._stray_numbers(cells, 0, code)):
+                detail = f"{detail}; {stray} (not read: only the phone column is)"
             return self._invalid(number, raw, "phone", detail, code, damage)
         scope_note = ""
         if self.per_row_scope:
@@ -392,6 +426,9 @@ class _Checker:
             notes.append(cut)
         if scope_note:
             notes.append(scope_note)
+        hw = self.header_width
+        if hw is not None and width > hw and (beyond := _beyond_header(cells, hw)):
+            notes.append(beyond)
         message = f"row {number}: {'; '.join(notes)}" if notes else ""
         return CheckedRow(
             number,
@@ -452,10 +489,24 @@ class _Checker:
         add = summary.add if summary is not None else None
         valid, duplicate = Outcome.VALID, Outcome.DUPLICATE
         max_text = MAX_TEXT
+        header_width = self.header_width
+        # Cells right of the header as a row of no more than it has: none, or only empty ones.
+        empty_tails: dict[int, list[None]] = {}
         for number, cells in rows:
             if number <= header_row:
                 continue
             width = len(cells)
+            if header_width is not None and width > header_width:
+                tail = empty_tails.get(width)
+                if tail is None:
+                    tail = empty_tails[width] = [None] * (width - header_width)
+                if cells[header_width:] != tail:
+                    # A cell right of the header holds something: check() looks at it.
+                    checked = check(number, cells)
+                    if add is not None:
+                        add(checked)
+                    yield checked
+                    continue
             raw = cells[phone] if phone < width else None
             kind = type(raw)
             code: str | None = default_code
@@ -544,6 +595,27 @@ class _Checker:
                         first,
                     )
             yield checked
+
+    def _stray_numbers(self, cells: Sequence[CellValue], start: int, code: str) -> str:
+        """The cells from ``start`` on, other than the mapped ones, holding a valid phone
+        number, as "column B on this row holds 3035551703" (``""``: none)."""
+        used = {self.m.column(role) for role in Role}
+        found = []
+        for index in range(start, len(cells)):
+            value = cells[index]
+            if index in used or value is None or value == "" or isinstance(value, bool):
+                continue
+            if not looks_like_phone(value):
+                continue
+            result = normalize_with_default(value, code)
+            if result.ok:
+                found.append((index, value))
+        if not found:
+            return ""
+        shown = joined(
+            [f"column {column_letter(i)} on this row holds {_text(v)!r}" for i, v in found[:3]]
+        )
+        return shown + (f" and {len(found) - 3} more" if len(found) > 3 else "")
 
     def _purpose_clash(self, purpose_cell: str, scope: Scope) -> str:
         """Why a row's purpose contradicts its purpose scope, or ``""`` (equal or empty is fine).
