@@ -46,6 +46,7 @@ from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.staging_notes import (
     Held,
     HiddenRows,
+    above_header_sentence,
     check_apart,
     column_order,
     date_order_sentence,
@@ -302,7 +303,10 @@ def _stage(
             raise MappingError(hidden_unknown_sentence(source, path.name))
         warnings: list[str] = []
         if guessed:
-            preview = [r for r in read_preview(source) if r[0] > (mapping.header_row or 0)]
+            first_rows = read_preview(source)
+            preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
+            if above := above_header_sentence(first_rows, mapping.header_row, kind):
+                warnings.append(above)
             if not settings.phone_column:
                 others = other_phone_columns(mapping, preview, settings.phone_code)
                 hidden_columns = source.notes.hidden_columns

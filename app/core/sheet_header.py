@@ -100,9 +100,16 @@ def is_label(value: CellValue) -> bool:
     text = value.strip()
     if not text or looks_like_phone(text) or _DATE_LIKE.fullmatch(text):
         return False
-    if holds_phone_number(text):
+    if holds_phone_number(text) or text.casefold() in _PLACEHOLDERS:
         return False
     return not text.replace(".", "", 1).replace(",", "").isdigit()
+
+
+# What a data cell holds where there is no number ("N/A" over a column of numbers is a row of
+# data, not the column's name; taking it for the header dropped the row from every count).
+_PLACEHOLDERS: Final = frozenset(
+    {"n/a", "na", "#n/a", "none", "null", "nil", "unknown", "-", "--", "?", "tbd", "blank"}
+)
 
 
 class Previewable(Protocol):

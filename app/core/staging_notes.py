@@ -40,6 +40,7 @@ from app.core.job_store import NewRow, Outcome
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_rows
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_dates import DAY_FIRST_ONLY, EITHER, EITHER_DOTTED, MONTH_FIRST_ONLY
+from app.core.sheet_header import holds_phone_number, looks_like_phone
 from app.core.sheet_mapping import (
     ColumnMapping,
     DateColumn,
@@ -508,6 +509,37 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
         f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
         f"is read. To {_take(kind, many)} too, {again}."
     )
+
+
+def above_header_sentence(rows: list[Row], header_row: int | None, kind: str) -> str:
+    """What staging says of phone numbers in the rows above the header (a title, a note such
+    as "Questions? Call 303-555-1099"), which are not read as data, or ``""``."""
+    if not header_row:
+        return ""
+    found = [
+        (number, value)
+        for number, cells in rows
+        if number < header_row
+        for value in cells
+        if value is not None
+        and (looks_like_phone(value) or (isinstance(value, str) and holds_phone_number(value)))
+    ]
+    if not found:
+        return ""
+    shown = joined([f"row {number} holds {_shown(value)!r}" for number, value in found[:3]])
+    more = f" ({len(found)} cells in all)" if len(found) > 3 else ""
+    verb = "removed" if kind == "removal" else "imported"
+    return (
+        f"Above the header (row {header_row}), {shown}{more}: rows above the header are not "
+        f"read, so {'it is' if len(found) == 1 else 'they are'} not {verb}. If a number there "
+        "is one to send, move it below the header."
+    )
+
+
+def _shown(value: CellValue) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
 
 
 def opt_out_flag_sentence(mapping: ColumnMapping, index: int, kind: str) -> str:
