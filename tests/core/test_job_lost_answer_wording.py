@@ -122,18 +122,29 @@ def test_import_row_failed_with_503_after_a_lost_answer_says_it_may_be_inserted(
     assert error == row.message
 
 
-def test_removal_row_failed_with_503_after_a_lost_answer_says_it_may_be_removed(
+def test_removal_row_whose_delete_failed_after_a_lost_answer_is_looked_up_and_removed(
     make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
 ) -> None:
+    # The delete ends in a 503 after an earlier attempt's answer was lost: the number is looked
+    # up again, found gone (the first attempt removed it), and the row ends removed, not
+    # failed; the journal keeps the delete's failure and the look-up after it.
     server = make_sandbox(seed=LOST_SEED)
     store = _removal(server, journal, tmp_path)
-    (row,) = _failed(store)
-    assert row.national == REMOVAL_LOST_NUMBER
-    assert row.message.startswith("/dnc/delete: the service failed with HTTP 50"), row.message
-    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}"), row.message
+    assert not _failed(store)
+    row = next(r for r in store.rows() if r.national == REMOVAL_LOST_NUMBER)
+    assert row.outcome == "removed"
+    assert row.message.startswith(
+        "removed: the delete ended with an error (/dnc/delete: the service failed with HTTP 50"
+    ), row.message
+    assert row.message.endswith(
+        f"; {EARLIER_ATTEMPT_LOST}), but a look-up right after it found the number gone, so "
+        "the service did it"
+    ), row.message
     assert REMOVAL_LOST_NUMBER not in _on_list(server)  # the first attempt removed it
     (error,) = _journal_failures(journal)
-    assert error == row.message
+    assert error.endswith(EARLIER_ATTEMPT_LOST)
+    (checked,) = journal.query(operation="dnc.delete.checked")
+    assert checked.after == {"error": error, "listed_after": []}
 
 
 def test_import_row_failed_with_plain_5xx_keeps_todays_message(
@@ -151,7 +162,7 @@ def test_import_row_failed_with_plain_5xx_keeps_todays_message(
     assert _journal_failures(journal) == [row.message]
 
 
-def test_removal_row_failed_with_plain_5xx_keeps_todays_message(
+def test_removal_row_failed_with_plain_5xx_is_looked_up_and_failed(
     make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
 ) -> None:
     server = make_sandbox(seed=REMOVAL_PLAIN_SEED)
@@ -159,6 +170,8 @@ def test_removal_row_failed_with_plain_5xx_keeps_todays_message(
     (row,) = _failed(store)
     assert row.national == REMOVAL_PLAIN_NUMBER
     assert "HTTP 50" in row.message and "may have done it" not in row.message, row.message
+    assert row.message.startswith("not removed: the delete ended with an error ("), row.message
+    assert row.message.endswith("a look-up right after it found the number still on the list")
     assert REMOVAL_PLAIN_NUMBER in _on_list(server)
 
 
