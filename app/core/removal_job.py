@@ -176,6 +176,13 @@ def _entries(
         # Only the look-up went unanswered: the row is held and resent like any unanswered
         # row, but its message must not say the delete may have been done.
         raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
+    except ServerError as exc:
+        # Held as any 5xx (the service may be failing), saying no delete was sent.
+        raise ServerError(
+            exc.endpoint,
+            f"looking the number up before its delete (nothing was deleted): {exc.message}",
+            http_status=exc.http_status,
+        ) from exc
     if len(found) > 1:
         return RowResult(
             Outcome.FAILED,
