@@ -778,32 +778,13 @@ LABEL_WORDS: Final[frozenset[str]] = frozenset(
 # phone then one for a number ("Phone No.", "Tel. No.", "Telephone Number"). One-letter words
 # ("c", "h") are never half of a pair, and no other pair is read ("Home Cell" names two lines,
 # "Cell Phone Number" is three words): both are refused as words around the number.
-_LINE_KINDS: Final[frozenset[str]] = frozenset(
-    [
-        "cell",
-        "cellular",
-        "cellphone",
-        "mobile",
-        "mob",
-        "wireless",
-        "home",
-        "work",
-        "office",
-        "business",
-        "personal",
-        "main",
-        "primary",
-        "alt",
-        "alternate",
-        "direct",
-        "daytime",
-        "evening",
-        "land",
-        "landline",
-    ]
-)
 _GENERIC_WORDS: Final[frozenset[str]] = frozenset(("phone", "ph", "tel", "tele", "telephone"))
 _NUMBER_WORDS: Final[frozenset[str]] = frozenset(("number", "no", "num"))
+# The label words naming a kind of line (cell, home, work, land, ...): not a word for a phone
+# or a number, and not one letter.
+_LINE_KINDS: Final[frozenset[str]] = (
+    frozenset(w for w in LABEL_WORDS if len(w) > 1) - _GENERIC_WORDS - _NUMBER_WORDS
+)
 _LINE_NOUNS: Final[frozenset[str]] = frozenset(
     ("phone", "ph", "tel", "telephone", "line", *_NUMBER_WORDS)
 )
