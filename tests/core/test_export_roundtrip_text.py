@@ -26,10 +26,10 @@ from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
 from app.core.journal import ChangeJournal
 from app.core.session import Session
-from app.core.sheet_check import CheckOptions, CheckSummary, Outcome, Target, check_all, check_rows
+from app.core.sheet_check import CheckOptions, Outcome, Target, check_all, check_rows
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_scope import CampaignDirectory, cell_text
-from app.core.sheet_types import CellValue, Row
+from app.core.sheet_types import Row
 from app.core.xlsx_safe import FORMULA_TRIGGERS, csv_cell
 from tests.conftest import TOKEN
 
@@ -145,59 +145,6 @@ def test_the_fast_path_reads_reasons_as_the_general_check_does(default_reason: s
     assert all(c.outcome is Outcome.VALID for c in checked)
     assert [c.reason for c in checked] == [cell_text(c) or default_reason for c in cells]
     assert checked[0].reason == "=1+1" and checked[len(GUARDED)].reason == "'til 5pm"
-
-
-# ---- the inline path for plain rows gives the same verdicts as the general one --------------
-# (as tests/core/test_sheet_check.py's test_plain_row_path_matches_the_general_check, with
-# reasons as a CSV export writes them)
-
-phone_cells = st.one_of(
-    st.none(),
-    st.sampled_from(
-        [" 2025550123 ", "+1 202 555 0125", "'2025550126", "'+44 20 7946 0958", "x", ""]
-    ),
-    st.sampled_from([2025550123, 2025550123.0, 2079460958.0]),
-)
-code_cells = st.one_of(st.none(), st.sampled_from(["1", " 44 ", "+1", 44.0, "zz"]))
-apostrophe_reasons = st.sampled_from(
-    [*GUARDED, *KEPT, "'=café", "'+ü", "'\u200b", "'\u200b=x", "'" + "=" * 255, "'" + "y" * 255]
-)
-reason_cells = st.one_of(
-    st.none(),
-    st.sampled_from([" verbal ", "", "  ", 3.0, 12, "email", "x" * 255, " " + "y" * 256 + " "]),
-    apostrophe_reasons,
-    st.tuples(st.sampled_from(["'", "'=", "'+", " '-", "'\t"]), st.text(max_size=6)).map("".join),
-)
-plain_rows = st.lists(st.tuples(phone_cells, code_cells, reason_cells), max_size=30)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    rows=plain_rows,
-    with_code=st.booleans(),
-    default_reason=st.sampled_from(["requested", "'=kept as typed", ""]),
-)
-def test_plain_row_path_matches_the_general_check_with_apostrophe_reasons(
-    rows: list[tuple[CellValue, CellValue, CellValue]], with_code: bool, default_reason: str
-) -> None:
-    from app.core import phones
-    from app.core.sheet_check import _Checker
-
-    mapping = ColumnMapping(
-        phone=0, phone_code=1 if with_code else None, reason=2, default_reason=default_reason
-    )
-    options = CheckOptions(insertion_date=INSERTED)
-    numbered: list[Row] = [(i, list(r)) for i, r in enumerate(rows, 1)]
-    general = _Checker(mapping, options)
-    assert general.plain_rows_possible()
-    expected = [general.check(n, list(c)) for n, c in numbered]
-    phones.clear_cache()  # the inline path must not depend on what the general one cached
-    summary = CheckSummary()
-    assert list(check_rows(numbered, mapping, options, summary)) == expected
-    again = CheckSummary()
-    for row in expected:
-        again.add(row)
-    assert summary == again
 
 
 # ---- a real round trip: export to CSV, import into an empty service -------------------------

@@ -425,6 +425,12 @@ code_cells = st.one_of(
 reason_cells = st.one_of(
     st.none(),
     st.sampled_from([" verbal ", "", "  ", 3.0, 12, "email", "x" * 255, " " + "y" * 256 + " "]),
+    # A CSV export's formula guard ("'=1+1"), undone on reading, and apostrophes that stay.
+    st.sampled_from(
+        ["'=1+1", "'+inj", "'-3+4", "'@cmd", "'\t x", "'til 5pm", "''=1+1", "'=café", "'\u200b=x"]
+    ),
+    st.sampled_from(["'" + "=" * 255, "'" + "y" * 255]),
+    st.tuples(st.sampled_from(["'", "'=", "'+", " '-", "'\t"]), st.text(max_size=6)).map("".join),
 )
 plain_rows = st.lists(st.tuples(phone_cells, code_cells, reason_cells), max_size=40)
 
@@ -435,7 +441,7 @@ plain_rows = st.lists(st.tuples(phone_cells, code_cells, reason_cells), max_size
     with_code=st.booleans(),
     with_reason=st.booleans(),
     default_code=st.sampled_from(["1", "44", "+61"]),
-    default_reason=st.sampled_from(["requested", "z" * 256]),
+    default_reason=st.sampled_from(["requested", "z" * 256, "'=kept as typed"]),
 )
 def test_plain_row_path_matches_the_general_check(
     rows: list[tuple[CellValue, CellValue, CellValue]],
