@@ -406,8 +406,10 @@ class ChangeJournal:
         note: str = "",
         job: str = "",
         details: Mapping[str, Any] | None = None,
+        phone: str = "",
     ) -> int:
-        """Record a one-row event (job start/finish, gate override); details go in ``after``."""
+        """Record a one-row event (job start/finish, gate override, a look-up that settled a
+        write's outcome); details go in ``after``; ``phone`` (E.164) when it is about one."""
         return self._append(
             {
                 "phase": PHASE_EVENT,
@@ -416,7 +418,7 @@ class ChangeJournal:
                 "base_url": base_url,
                 "operation": operation,
                 "target": target,
-                "phone": "",
+                "phone": phone,
                 "before": None,
                 "after": details,
                 "outcome": "",

@@ -35,6 +35,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import (
@@ -175,7 +176,12 @@ def _entries(
     except TransportError as exc:
         # Only the look-up went unanswered: the row is held and resent like any unanswered
         # row, but its message must not say the delete may have been done.
-        raise TransportError(exc.endpoint, exc.message, timeout=exc.timeout, sent=False) from exc
+        raise TransportError(
+            exc.endpoint,
+            f"looking the number up before its delete (nothing was deleted): {exc.message}",
+            timeout=exc.timeout,
+            sent=False,
+        ) from exc
     except ServerError as exc:
         # Held as any 5xx (the service may be failing), saying no delete was sent.
         raise ServerError(
@@ -285,19 +291,32 @@ def _checked_after_error(
         return None
     wanted = Scope.purpose("") if scope.is_purpose else scope
     query = DncQuery(scope=wanted, phone_number=number, phone_code=row.phone_code)
+    phone = e164(number, row.phone_code)
+
+    def journal(details: dict[str, Any]) -> None:
+        session.journal.record_event(
+            connection=session.connection.name,
+            base_url=session.connection.base_url,
+            operation="dnc.delete.checked",
+            target=f"dnc:{phone} scope={scope}",
+            job=job_id,
+            note=note,
+            details={"error": str(error), **details},
+            phone=phone,
+        )
+
     try:
         left = list(session.api.iter_dnc(query))
-    except ApiError:
-        return None
-    session.journal.record_event(
-        connection=session.connection.name,
-        base_url=session.connection.base_url,
-        operation="dnc.delete.checked",
-        target=f"dnc:{e164(number, row.phone_code)} scope={scope}",
-        job=job_id,
-        note=note,
-        details={"error": str(error), "listed_after": [entry.id for entry in left]},
-    )
+    except ApiError as failed:
+        journal({"look_up_error": str(failed)})
+        # The row goes on as the delete's error says (held, resent on resume), saying the
+        # look-up could not settle it either.
+        raise _with_text(
+            error,
+            f"{error.message}; a look-up right after it failed too ({failed.message}), so "
+            "whether the number was removed is not known",
+        ) from failed
+    journal({"listed_after": [entry.id for entry in left]})
     if left:
         return RowResult(
             Outcome.FAILED,
@@ -310,6 +329,16 @@ def _checked_after_error(
         f"removed: the delete ended with an error ({error.describe()}), but a look-up right "
         "after it found the number gone, so the service did it",
     )
+
+
+def _with_text(error: ApiError, message: str) -> ApiError:
+    """``error`` again with ``message``: the same kind, so the job treats it as before."""
+    # Not copy.copy: an ApiError is rebuilt from its args, which do not hold its fields.
+    again = type(error).__new__(type(error))
+    again.__dict__.update(error.__dict__)
+    again.message = message
+    again.args = (message,)
+    return again
 
 
 def delete_sender(

@@ -41,7 +41,7 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
-from app.core.sheet_header import is_blank, looks_like_phone
+from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
@@ -319,8 +319,13 @@ class _Checker:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             if result.note:  # what the reason is about: the number without its label
                 detail = f"{detail}; {result.note}"
-            if raw is None and (stray := self._stray_numbers(cells, 0, code)):
+            if raw is None and (stray := self._stray_numbers(cells, code)):
                 detail = f"{detail}; {stray} (not read: only the phone column is)"
+            hw = self.header_width
+            if hw is not None and width > hw and (beyond := _beyond_header(cells, hw)):
+                # Most often the line was split by a comma in a value left of the phone
+                # ("Smith, John,303-555-0411"): the number is there, not in the phone cell.
+                detail = f"{detail}; {beyond}"
             return self._invalid(number, raw, "phone", detail, code, damage)
         scope_note = ""
         if self.per_row_scope:
@@ -596,19 +601,18 @@ class _Checker:
                     )
             yield checked
 
-    def _stray_numbers(self, cells: Sequence[CellValue], start: int, code: str) -> str:
-        """The cells from ``start`` on, other than the mapped ones, holding a valid phone
-        number, as "column B on this row holds 3035551703" (``""``: none)."""
-        used = {self.m.column(role) for role in Role}
+    def _stray_numbers(self, cells: Sequence[CellValue], code: str) -> str:
+        """The row's cells other than the phone cell holding a phone number (alone, or in
+        text: "call 303-555-0502 instead"), as "column B on this row holds '3035551703'"
+        (``""``: none)."""
         found = []
-        for index in range(start, len(cells)):
-            value = cells[index]
-            if index in used or value is None or value == "" or isinstance(value, bool):
+        for index, value in enumerate(cells):
+            if index == self.m.phone or value is None or value == "" or isinstance(value, bool):
                 continue
-            if not looks_like_phone(value):
-                continue
-            result = normalize_with_default(value, code)
-            if result.ok:
+            if looks_like_phone(value):
+                if normalize_with_default(value, code).ok:
+                    found.append((index, value))
+            elif isinstance(value, str) and holds_phone_number(value):
                 found.append((index, value))
         if not found:
             return ""

@@ -77,9 +77,9 @@ _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
 # "fax": a fax number is not a line a person asked not to be called on (phones refuses a cell
 # labelled fax too); such a column is read only when chosen by name.
 _NOT_PHONE: Final = frozenset(
-    {"type", "ext", "extension", "id", "count", "status", "name", "fax", "facsimile"}
+    {"type", "ext", "extension", "id", "count", "status", "name", "fax", "facsimile", "telefax"}
 )
-_FAX: Final = frozenset({"fax", "facsimile"})
+_FAX: Final = frozenset({"fax", "facsimile", "telefax"})
 # Words naming a phone line itself: a "Phone/Fax" column holds phone numbers too.
 _LINE_WORDS: Final = frozenset(
     {"phone", "mobile", "cell", "telephone", "tel", "msisdn", "wireless"}
@@ -87,12 +87,17 @@ _LINE_WORDS: Final = frozenset(
 _PUNCT: Final = re.compile(r"[^0-9a-z]+")
 
 
-def _not_a_phone_header(tokens: set[str]) -> bool:
+def _not_a_phone_header(words: list[str]) -> bool:
     """Whether a header's words say its column is not one of phone numbers: an id, a type, a
-    fax number ("Fax Number"; a "Phone/Fax" column is read, as it names a phone too)."""
-    if tokens & (_NOT_PHONE - _FAX):
+    fax number ("Fax Number", "Fax Phone", "Telefax"). A column naming a phone line before a
+    fax ("Phone/Fax", "Tel / Fax") is read: it holds phone numbers too."""
+    if set(words) & (_NOT_PHONE - _FAX):
         return True
-    return bool(tokens & _FAX) and not tokens & _LINE_WORDS
+    faxes = [i for i, word in enumerate(words) if word in _FAX]
+    if not faxes:
+        return False
+    lines = [i for i, word in enumerate(words) if word in _LINE_WORDS]
+    return not lines or lines[0] > faxes[0]
 
 
 SAMPLE_ROWS: Final = 200
@@ -265,7 +270,7 @@ def _header_match(text: str) -> tuple[Role, bool] | None:
                 return (role, rank is DateRank.REQUEST) if rank else None
             continue
         if tokens & keys:
-            if role is Role.PHONE and _not_a_phone_header(tokens):
+            if role is Role.PHONE and _not_a_phone_header(words.split()):
                 continue
             return role, False
     return None
@@ -535,7 +540,7 @@ def fax_columns(headers: Sequence[str]) -> list[str]:
     return [
         h
         for h in headers
-        if h and _not_a_phone_header(set(_words(h).split())) and set(_words(h).split()) & _FAX
+        if h and set(_words(h).split()) & _FAX and _not_a_phone_header(_words(h).split())
     ]
 
 
@@ -555,8 +560,12 @@ def other_phone_columns(
     data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
     width = max([len(mapping.headers)] + [len(cells) for cells in data])
     used = {mapping.column(role) for role in Role}
+    named = [i for i, header in enumerate(mapping.headers) if header]
+    # Right of the header's columns is no column anyone named: each row holding something
+    # there says so itself (a CSV line split by a comma, most often).
+    header_width = named[-1] + 1 if mapping.header_row and named else width
     found = []
-    for index in range(width):
+    for index in range(min(width, header_width)):
         if index in used:
             continue
         header = mapping.headers[index] if index < len(mapping.headers) else ""

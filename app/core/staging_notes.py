@@ -545,12 +545,20 @@ def _shown(value: CellValue) -> str:
 def opt_out_flag_sentence(mapping: ColumnMapping, index: int, kind: str) -> str:
     """What staging says of a yes/no opt-out column it does not read
     (:func:`~app.core.sheet_mapping.opt_out_flag_columns`)."""
-    verb = "removed" if kind == "removal" else "imported"
+    column = _column(mapping.headers, index)
+    head = f"{column[0].upper()}{column[1:]} marks rows yes or no, and some say no or nothing"
+    if kind == "removal":
+        # A row marked yes may be a person who asked not to be called: taking it off the
+        # list is the harm this warning is for.
+        return (
+            f"{head}: every row is removed whatever it says, the rows marked yes too. If only "
+            "the rows marked no are to come off the list, delete the other rows from the file "
+            "and run it again."
+        )
     return (
-        f"{_column(mapping.headers, index)[0].upper()}{_column(mapping.headers, index)[1:]} "
-        f"marks rows yes or no, and some say no or nothing: every row is {verb} whatever it "
-        "says. If only the rows marked yes asked not to be called, filter the file to them "
-        "and run it again."
+        f"{head}: every row is imported whatever it says. If only the rows marked yes asked "
+        "not to be called, delete the other rows from the file (rows hidden by a filter are "
+        "imported too) and run it again."
     )
 
 

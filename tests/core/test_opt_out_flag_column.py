@@ -40,7 +40,8 @@ def test_a_flag_column_some_rows_say_no_to_is_named(
     expected = (
         f"Column C ('{header}') marks rows yes or no, and some say no or nothing: every row "
         "is imported whatever it says. If only the rows marked yes asked not to be called, "
-        "filter the file to them and run it again."
+        "delete the other rows from the file (rows hidden by a filter are imported too) and "
+        "run it again."
     )
     assert expected in _warnings(path, tmp_path)
 
@@ -71,3 +72,18 @@ def test_other_columns_are_not_named(header: str, flags: list[str], tmp_path: Pa
     lines += [f"N{i},303555010{i},{flag}" for i, flag in enumerate(flags)]
     path.write_text("\n".join(lines) + "\n")
     assert not [w for w in _warnings(path, tmp_path) if "marks rows yes or no" in w]
+
+
+def test_a_removal_is_told_the_rows_marked_yes_come_off_too(tmp_path: Path) -> None:
+    from app.core.removal_job import stage_removal
+
+    path = tmp_path / "d.csv"
+    path.write_text("Name,Phone,DNC\nA,303-555-0801,yes\nB,303-555-0802,no\nC,303-555-0803,\n")
+    settings = JobSettings(path, Scope.global_(), note="consent given again")
+    store, _ = stage_removal(settings, tmp_path / "jobs", connection=None)
+    assert (
+        "Column C ('DNC') marks rows yes or no, and some say no or nothing: every row is "
+        "removed whatever it says, the rows marked yes too. If only the rows marked no are to "
+        "come off the list, delete the other rows from the file and run it again."
+    ) in store.meta()["warnings"]
+    store.close()

@@ -107,3 +107,45 @@ def test_a_delete_refused_by_a_502_before_the_service_is_failed_and_final(
     for row in store.rows():
         assert row.message.startswith("not removed: the delete ended with an error (")
         assert row.message.endswith("a look-up right after it found the number still on the list")
+
+
+class LookUpFailsAfterDelete(BadGateway):
+    """As BadGateway(done=True), and every /dnc/search after a delete fails with a 502."""
+
+    def __init__(self) -> None:
+        super().__init__(done=True)
+        self.deleted = False
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/dnc/delete"):
+            self.deleted = True
+        elif request.url.path.endswith("/dnc/search") and self.deleted:
+            return httpx.Response(502, text="<html>Bad Gateway</html>", request=request)
+        return super().handle_request(request)
+
+
+def test_a_look_up_that_fails_too_says_the_outcome_is_not_known(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    sandbox.bulk_seed_dnc([("2025550101", "1", "0", "", "")])
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    api = ApiClient(sandbox.base_url, TOKEN, http_transport=LookUpFailsAfterDelete(), retry=QUICK)
+    session = Session(Connection("Sandbox", sandbox.base_url), api, journal)
+    try:
+        path = tmp_path / "remove.csv"
+        path.write_text("Phone\n2025550101\n")
+        settings = JobSettings(path, Scope.global_(), note="court order")
+        store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
+        assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+        (row,) = store.rows()
+        assert row.outcome == "failed"
+        assert (
+            "a look-up right after it failed too (the service failed with HTTP 502 Bad Gateway "
+            "and an HTML page), so whether the number was removed is not known"
+        ) in row.message
+        # The journal keeps the look-up, under the number, so its evidence pack shows it.
+        (event,) = journal.query(phone="+12025550101", operation="dnc.delete.checked")
+        assert event.after is not None and "HTTP 502" in event.after["look_up_error"]
+    finally:
+        session.close()
+        journal.close()

@@ -60,3 +60,32 @@ def test_an_empty_phone_cell_names_another_cell_holding_a_number() -> None:
         "(not read: only the phone column is)"
     )
     assert checked[1].message == "row 3: phone: the phone number is empty"
+
+
+def test_a_name_split_by_a_comma_names_the_number_it_pushed_right(tmp_path: Path) -> None:
+    # "Smith, John" unquoted: the phone cell holds "John", the number is right of the header.
+    path = tmp_path / "split.csv"
+    path.write_text("Name,Phone\nSmith, John,303-555-0411\nAnn,303-555-0412\n")
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
+    )
+    row = next(r for r in store.rows() if r.row_number == 2)
+    assert row.outcome == "invalid"
+    assert "'303-555-0411' (column C) right of the header's columns, not read" in row.message
+    warnings = store.meta().get("warnings") or []
+    assert any(w.startswith("1 row holds values right of the header's columns") for w in warnings)
+    # Not offered as another column of phone numbers: nobody named a column there.
+    assert not [w for w in warnings if "also holds phone numbers" in w]
+    store.close()
+
+
+def test_an_empty_phone_cell_names_a_number_written_in_text() -> None:
+    mapping = ColumnMapping(header_row=1, headers=("Name", "Phone", "Notes"), phone=1, reason=2)
+    checked, _ = check_all(
+        [(1, ["Name", "Phone", "Notes"]), (2, ["Ann", None, "call 303-555-0502 instead"])],
+        mapping,
+    )
+    assert checked[0].message == (
+        "row 2: phone: the phone number is empty; column C on this row holds 'call "
+        "303-555-0502 instead' (not read: only the phone column is)"
+    )

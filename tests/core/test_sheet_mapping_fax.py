@@ -97,3 +97,8 @@ def test_a_column_naming_a_phone_beside_fax_is_read(header: str) -> None:
     # It holds phone numbers too (the fax ones are refused row by row, when labelled).
     assert header_role(header) is Role.PHONE
     assert propose_from_preview(data(["Name", header], 1, 2)).phone == 1
+
+
+@pytest.mark.parametrize("header", ["Telefax", "Fax Phone", "Fax Tel"])
+def test_a_fax_line_named_with_a_phone_word_after_it_is_not_read(header: str) -> None:
+    assert propose_from_preview(data(["Name", header], 1, 2)).phone is None
