@@ -213,6 +213,15 @@ def interrupts_pause(control: JobControl) -> Iterator[None]:
     """SIGINT and SIGTERM suspend the job cleanly instead of killing it mid-row."""
 
     def handler(signum: int, frame: FrameType | None) -> None:
+        if not control.suspended.is_set():
+            # Said at once: the requests already sent finish first, retries included, which
+            # can take a while against a failing service.
+            print(
+                "Interrupted: pausing the job once the requests already sent are answered "
+                "(their retries too); no new row is sent.",
+                file=sys.stderr,
+                flush=True,
+            )
         control.suspend()
 
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}

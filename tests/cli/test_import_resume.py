@@ -147,6 +147,8 @@ def test_sigint_pauses_cleanly_and_prints_resume(
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
+    # The interrupt is acknowledged at once, before the requests in flight are answered.
+    assert err.startswith("Interrupted: pausing the job once the requests already sent"), err
     assert f"dnc-desk import --resume {job.stem} --base-url {sandbox.base_url}" in err
     paused = json.loads(out)
     assert paused["status"] == "paused" and paused["pending"] > 0
