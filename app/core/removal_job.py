@@ -410,6 +410,8 @@ def delete_sender(
             # The number was listed just before the delete and an attempt whose answer was
             # lost came between: that attempt is what removed it (the retry found it gone).
             parts.append(REMOVED_BY_LOST_ATTEMPT)
+        if number != row.national:
+            parts.append(f"on the list as {number}, its trunk 0 kept; deleted in that form")
         parts += _removed_parts(scope, before, lead_status, leads, resent)
         if leads:
             try:

@@ -42,6 +42,13 @@ def test_an_entry_kept_with_its_trunk_zero_is_removed(
     assert sorted(e.phone for e in deletes) == ["+442079460000", "+442079460001", "+61412345678"]
     uk = next(e for e in deletes if e.phone == "+442079460000")
     assert uk.before is not None and uk.before["phone_number"] == "02079460000"
+    # The report says which form was taken off, beside the normalized number.
+    messages = {r.national: r.message for r in store.rows()}
+    assert (
+        messages["2079460000"]
+        == "on the list as 02079460000, its trunk 0 kept; deleted in that form"
+    )
+    assert messages["2079460001"] == ""
 
 
 def test_a_number_listed_in_both_forms_is_not_sent(
