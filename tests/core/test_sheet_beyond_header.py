@@ -66,9 +66,7 @@ def test_a_name_split_by_a_comma_names_the_number_it_pushed_right(tmp_path: Path
     # "Smith, John" unquoted: the phone cell holds "John", the number is right of the header.
     path = tmp_path / "split.csv"
     path.write_text("Name,Phone\nSmith, John,303-555-0411\nAnn,303-555-0412\n")
-    store, summary = stage_import(
-        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
-    )
+    store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
     row = next(r for r in store.rows() if r.row_number == 2)
     assert row.outcome == "invalid"
     assert "'303-555-0411' (column C) right of the header's columns, not read" in row.message
