@@ -91,26 +91,14 @@ def restatus_leads(
         attempted.add(lead.id)
         if done.error is None:
             row = RestatusRow(lead.id, lead.list_id, lead.status, status.status, "ok")
-        elif isinstance(done.error, Cancelled) and done.error.maybe_done:
-            # Stopped between attempts after one was sent and its answer lost.
-            row = RestatusRow(
-                lead.id,
-                lead.list_id,
-                lead.status,
-                status.status,
-                "failed",
-                CANCELLED_AFTER_LOST_ANSWER,
-            )
         elif isinstance(done.error, Cancelled):
-            refused = done.error.refused
-            row = RestatusRow(
-                lead.id,
-                lead.list_id,
-                lead.status,
-                status.status,
-                "not_attempted",
-                cancelled_after_refusals(refused) if refused else "",
-            )
+            stopped = done.error
+            ended, why = "not_attempted", ""
+            if stopped.maybe_done:  # stopped between attempts after an answer was lost
+                ended, why = "failed", CANCELLED_AFTER_LOST_ANSWER
+            elif stopped.refused:
+                why = cancelled_after_refusals(stopped.refused)
+            row = RestatusRow(lead.id, lead.list_id, lead.status, status.status, ended, why)
         elif isinstance(done.error, ApiError):
             row = RestatusRow(
                 lead.id, lead.list_id, lead.status, status.status, "failed", done.error.describe()

@@ -58,8 +58,9 @@ from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.lead_lookup import leads_to_restatus, restatus_text, still_covered_text
-from app.core.session import Session, e164, trunk_zero
+from app.core.session import Session, e164
 from app.core.sheet_check import CheckSummary, Target
+from app.core.sheet_damage import drops_trunk_zero
 
 RESENT_NOT_FOUND = (
     "sent again after the job was interrupted; the number was no longer on the list "
@@ -162,15 +163,13 @@ def _entries(
     it stays on it. A number listed in both forms is not sent (the row fails saying so): one
     delete takes one form off.
     """
-    wanted = Scope.purpose("") if scope.is_purpose else scope
     forms = [row.national]
-    if trunk_zero(row.phone_code) and not row.national.startswith("0"):
+    if drops_trunk_zero(row.phone_code) and not row.national.startswith("0"):
         forms.append("0" + row.national)
     found: dict[str, list[DncEntry]] = {}
     try:
         for form in forms:
-            query = DncQuery(scope=wanted, phone_number=form, phone_code=row.phone_code)
-            entries = list(session.api.iter_dnc(query, cancel=stop))
+            entries = _listed(session, form, row.phone_code, scope, stop)
             if entries:
                 found[form] = entries
     except TransportError as exc:
@@ -196,6 +195,20 @@ def _entries(
             "), and a delete takes only one off; nothing was sent",
         )
     return next(iter(found.values()), []), next(iter(found), row.national)
+
+
+def _listed(
+    session: Session,
+    number: str,
+    phone_code: str,
+    scope: Scope,
+    stop: threading.Event | None = None,
+) -> list[DncEntry]:
+    """The entries a delete of ``number`` (as written) in ``scope`` takes off: every purpose's
+    in a purpose scope (the service deletes them all at once), else the scope's own."""
+    wanted = Scope.purpose("") if scope.is_purpose else scope
+    query = DncQuery(scope=wanted, phone_number=number, phone_code=phone_code)
+    return list(session.api.iter_dnc(query, cancel=stop))
 
 
 def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
@@ -289,8 +302,6 @@ def _checked_after_error(
     )
     if not open_fate or isinstance(error, AuthError):
         return None
-    wanted = Scope.purpose("") if scope.is_purpose else scope
-    query = DncQuery(scope=wanted, phone_number=number, phone_code=row.phone_code)
     phone = e164(number, row.phone_code)
 
     def journal(details: dict[str, Any]) -> None:
@@ -306,16 +317,17 @@ def _checked_after_error(
         )
 
     try:
-        left = list(session.api.iter_dnc(query))
+        left = _listed(session, number, row.phone_code, scope)
     except ApiError as failed:
         journal({"look_up_error": str(failed)})
         # The row goes on as the delete's error says (held, resent on resume), saying the
         # look-up could not settle it either.
-        raise _with_text(
-            error,
+        error.message = (
             f"{error.message}; a look-up right after it failed too ({failed.message}), so "
-            "whether the number was removed is not known",
-        ) from failed
+            "whether the number was removed is not known"
+        )
+        error.args = (error.message,)
+        raise error from failed
     journal({"listed_after": [entry.id for entry in left]})
     if left:
         return RowResult(
@@ -329,16 +341,6 @@ def _checked_after_error(
         f"removed: the delete ended with an error ({error.describe()}), but a look-up right "
         "after it found the number gone, so the service did it",
     )
-
-
-def _with_text(error: ApiError, message: str) -> ApiError:
-    """``error`` again with ``message``: the same kind, so the job treats it as before."""
-    # Not copy.copy: an ApiError is rebuilt from its args, which do not hold its fields.
-    again = type(error).__new__(type(error))
-    again.__dict__.update(error.__dict__)
-    again.message = message
-    again.args = (message,)
-    return again
 
 
 def delete_sender(

@@ -7,7 +7,6 @@ crash between the two leaves a trace that the write may have happened.
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -28,13 +27,9 @@ EARLIER_ATTEMPT_MAY_HAVE_DONE = (
 )
 
 
-# Whether a country writes its numbers nationally with a trunk 0 (asked per write: cached).
-trunk_zero = functools.lru_cache(maxsize=64)(drops_trunk_zero)
-
-
 def e164(phone_number: str, phone_code: str) -> str:
     digits = "".join(ch for ch in phone_number if ch.isdigit())
-    if digits[:1] == "0" and trunk_zero(phone_code):
+    if digits[:1] == "0" and drops_trunk_zero(phone_code):
         # An entry kept with its trunk 0 ("02079460000"): the journal names it as E.164 does,
         # so a search for the number finds it.
         digits = digits[1:]
@@ -102,18 +97,12 @@ class Session:
         try:
             result = call()
         except Cancelled as stopped:
+            outcome, error = "not_attempted", "cancelled before the request was sent"
             if stopped.maybe_done:
-                self.journal.record_outcome(
-                    intent, outcome="unknown", error=CANCELLED_AFTER_LOST_ANSWER
-                )
+                outcome, error = "unknown", CANCELLED_AFTER_LOST_ANSWER
             elif stopped.refused:
-                self.journal.record_outcome(
-                    intent, outcome="not_attempted", error=cancelled_after_refusals(stopped.refused)
-                )
-            else:
-                self.journal.record_outcome(
-                    intent, outcome="not_attempted", error="cancelled before the request was sent"
-                )
+                error = cancelled_after_refusals(stopped.refused)
+            self.journal.record_outcome(intent, outcome=outcome, error=error)
             raise
         except ApiError as exc:
             self.journal.record_outcome(intent, outcome="failed", error=str(exc))

@@ -257,11 +257,9 @@ class _Checker:
         self.trunk_zero = {code: drops_trunk_zero(code) for code in phones.SUPPORTED_PHONE_CODES}
         default_code = phones.normalize_code(mapping.default_phone_code)
         self.default_code = default_code or mapping.default_phone_code
-        # The header's own width (its last named column): a cell right of it is in no column
-        # anyone named, often a line of text split by a comma in an unquoted value. None with
-        # no header row (then every column is data).
-        named = [i for i, header in enumerate(mapping.headers) if header]
-        self.header_width = named[-1] + 1 if mapping.header_row and named else None
+        # A cell right of the header's columns is in no column anyone named, often a line of
+        # text split by a comma in an unquoted value. None with no header row.
+        self.header_width = mapping.header_width()
 
     def check(self, number: int, cells: Sequence[CellValue]) -> CheckedRow:
         m = self.m

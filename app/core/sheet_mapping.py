@@ -60,6 +60,10 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
     ),
     Role.SCOPE: _split("scope|dnc scope|list scope|applies to|opt out scope"),
 }
+# Words naming a phone line itself (a "Phone/Fax" column holds phone numbers too).
+_LINE_WORDS: Final = frozenset(
+    {"phone", "mobile", "cell", "telephone", "tel", "msisdn", "wireless"}
+)
 # Words that, anywhere in a header, point to a role (checked in this order). The request date
 # has no words here: headers are ranked by request_date_rank instead.
 _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
@@ -69,21 +73,12 @@ _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
     (Role.SCOPE, frozenset({"scope"})),
     (Role.PURPOSE, frozenset({"purpose"})),
     (Role.REASON, frozenset({"reason", "comment", "comments", "note", "notes", "remarks"})),
-    (
-        Role.PHONE,
-        frozenset({"phone", "mobile", "cell", "telephone", "tel", "msisdn", "number", "wireless"}),
-    ),
-)
-# "fax": a fax number is not a line a person asked not to be called on (phones refuses a cell
-# labelled fax too); such a column is read only when chosen by name.
-_NOT_PHONE: Final = frozenset(
-    {"type", "ext", "extension", "id", "count", "status", "name", "fax", "facsimile", "telefax"}
+    (Role.PHONE, _LINE_WORDS | {"number"}),
 )
 _FAX: Final = frozenset({"fax", "facsimile", "telefax"})
-# Words naming a phone line itself: a "Phone/Fax" column holds phone numbers too.
-_LINE_WORDS: Final = frozenset(
-    {"phone", "mobile", "cell", "telephone", "tel", "msisdn", "wireless"}
-)
+# "fax": a fax number is not a line a person asked not to be called on (phones refuses a cell
+# labelled fax too); such a column is read only when chosen by name.
+_NOT_PHONE: Final = frozenset({"type", "ext", "extension", "id", "count", "status", "name"}) | _FAX
 _PUNCT: Final = re.compile(r"[^0-9a-z]+")
 
 
@@ -311,6 +306,12 @@ class ColumnMapping:
     def set_column(self, role: Role, index: int | None) -> None:
         setattr(self, role.value, index)
 
+    def header_width(self) -> int | None:
+        """How many columns the header names (up to its last named one), or None with no
+        header row: a cell right of them is in no column anyone named."""
+        named = [i for i, header in enumerate(self.headers) if header]
+        return named[-1] + 1 if self.header_row and named else None
+
     def describe(self) -> dict[str, str]:
         """Role → column name, for reports and the CLI's JSON."""
         out: dict[str, str] = {}
@@ -537,11 +538,12 @@ def _flag_text(value: CellValue) -> str:
 
 def fax_columns(headers: Sequence[str]) -> list[str]:
     """The headers naming fax numbers: never proposed as the phone column (see _NOT_PHONE)."""
-    return [
-        h
-        for h in headers
-        if h and set(_words(h).split()) & _FAX and _not_a_phone_header(_words(h).split())
-    ]
+    found = []
+    for header in headers:
+        words = _words(header).split()
+        if set(words) & _FAX and _not_a_phone_header(words):
+            found.append(header)
+    return found
 
 
 def other_phone_columns(
@@ -560,12 +562,11 @@ def other_phone_columns(
     data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
     width = max([len(mapping.headers)] + [len(cells) for cells in data])
     used = {mapping.column(role) for role in Role}
-    named = [i for i, header in enumerate(mapping.headers) if header]
     # Right of the header's columns is no column anyone named: each row holding something
     # there says so itself (a CSV line split by a comma, most often).
-    header_width = named[-1] + 1 if mapping.header_row and named else width
+    header_width = mapping.header_width()
     found = []
-    for index in range(min(width, header_width)):
+    for index in range(width if header_width is None else min(width, header_width)):
         if index in used:
             continue
         header = mapping.headers[index] if index < len(mapping.headers) else ""

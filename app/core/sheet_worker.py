@@ -947,7 +947,7 @@ class XlsScan:
         return sorted(r + 1 for r in hidden), [], errors
 
     def close(self) -> None:
-        pass
+        """Nothing is held open: the workbook stream was read whole by :meth:`read_to_end`."""
 
     def _workbook_stream(self) -> bytes | None:
         with open(self._path, "rb") as fh:
