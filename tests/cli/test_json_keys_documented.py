@@ -1,0 +1,51 @@
+"""Every key ``--json`` prints is named in the README, which is the JSON contract users script
+against (a black-box tester found ``pending`` in a dry run's output and nowhere in the docs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli.main import main
+from tests.conftest import TOKEN
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+NUMBERS = ["3035550101", "2025550102"]
+
+
+@pytest.fixture(autouse=True)
+def token_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+
+
+def _keys(capsys: pytest.CaptureFixture[str], argv: list[str]) -> set[str]:
+    code = main([*argv, "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    data: dict[str, Any] = json.loads(captured.out)
+    return set(data)
+
+
+def _undocumented(keys: set[str]) -> set[str]:
+    text = README.read_text(encoding="utf-8")
+    return {key for key in keys if f"`{key}`" not in text}
+
+
+def test_every_json_key_is_in_the_readme(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    numbers = tmp_path / "numbers.csv"
+    numbers.write_text("Phone,Reason\n" + "".join(f"{n},asked\n" for n in NUMBERS))
+    url = ["--base-url", sandbox.base_url]
+    keys = _keys(capsys, ["import", str(numbers), "--into", "dnc", "--scope", "global", *url])
+    dry = _keys(capsys, ["import", str(numbers), "--into", "dnc", "--scope", "global", "--dry-run"])
+    assert len(sandbox.store.all("SELECT phone_number FROM dnc")) == len(NUMBERS)
+    removal = _keys(capsys, ["remove", str(numbers), "--scope", "global", "--note", "asked", *url])
+    export = _keys(capsys, ["export", "dnc", "--out", str(tmp_path / "out.xlsx"), *url])
+    assert {"pending", "status", "mapping", "warnings"} <= dry
+    assert {"removed", "not_found"} <= removal
+    assert {"rows", "unreachable", "path"} <= export
+    assert _undocumented(keys | dry | removal | export) == set()
