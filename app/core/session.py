@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError
+from app.api.errors import ApiError, RateLimitedError
 from app.api.models import Campaign, DncEntry, Lead, SmsOptOut, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
@@ -39,6 +39,9 @@ def e164(phone_number: str, phone_code: str) -> str:
 def _target(kind: str, phone_number: str, phone_code: str, scope: Scope) -> str:
     return f"{kind}:{e164(phone_number, phone_code) or phone_number} scope={scope}"
 
+
+# The outcome of a write the service refused for its rate limit (HTTP 429).
+RATE_LIMIT_REFUSED = "not done (HTTP 429: refused for the service's rate limit)"
 
 CANCELLED_AFTER_LOST_ANSWER = (
     "cancelled while waiting to send it again: an earlier attempt was sent and its answer "
@@ -103,6 +106,15 @@ class Session:
             elif stopped.refused:
                 error = cancelled_after_refusals(stopped.refused)
             self.journal.record_outcome(intent, outcome=outcome, error=error)
+            raise
+        except RateLimitedError as exc:
+            # Refused unread: nothing changed, and a job sends the row again later, so "failed"
+            # would misstate it; unless an earlier attempt's answer was lost (it may be done).
+            if exc.earlier_attempt_lost:
+                self.journal.record_outcome(intent, outcome="failed", error=str(exc))
+            else:
+                error = f"{exc}; {RATE_LIMIT_REFUSED}"
+                self.journal.record_outcome(intent, outcome="refused", error=error)
             raise
         except ApiError as exc:
             self.journal.record_outcome(intent, outcome="failed", error=str(exc))

@@ -136,6 +136,15 @@ def test_a_service_answering_only_429_pauses_the_job_for_a_resume(
     assert store.status == JobStatus.PAUSED
     # It never spun: a bounded number of 429s, well under the old 4 per row.
     assert wire.refused < 60
+    # The journal says what the 429s were: refused, nothing done; not "failed" (black-box
+    # finding: the rows stay pending and go in on the resume).
+    outcomes = [e for e in session.journal.query(limit=10_000) if e.phase == "outcome"]
+    refused = [e for e in outcomes if e.outcome == "refused"]
+    assert refused and not [e for e in outcomes if e.outcome == "failed"]
+    assert {e.error for e in refused} == {
+        "/dnc/insert: Rate limit exceeded; retry later; not done (HTTP 429: refused for the "
+        "service's rate limit)"
+    }
     limited.set_faults(rate_limit=0)
     assert run_import(store, session, concurrency=4) is JobStatus.FINISHED
     s = job_summary(store)
