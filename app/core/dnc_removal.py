@@ -16,8 +16,10 @@ number that look-up found listed, counts as removed: that attempt removed it.
 
 With a lead status, the leads the delete will re-status are looked up just before it
 (:func:`app.core.lead_lookup.leads_to_restatus`, reads that cancelling stops before anything is
-sent): the delete's journal intent keeps them (``before["leads"]``: id, list id, old status)
-and the removed input's message lists them. When they cannot be looked up no delete is sent:
+sent). The app sends no request per lead: the delete sets them all. The delete's journal intent
+keeps those whose status it changes (``before["leads"]``: id, list id, old status) and the
+removed input's message lists them, and apart the ones already in the status, which it leaves
+as they were (no change is journaled for them). When they cannot be looked up no delete is sent:
 deleting without knowing which leads it re-statuses, and from what status, would leave the
 change untraceable and not undoable. Without a lead status no lead is looked up.
 """
@@ -36,7 +38,7 @@ from app.api.errors import ApiError, AuthInvalidError, AuthMissingError
 from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
-from app.core.lead_lookup import leads_to_restatus, restatus_text
+from app.core.lead_lookup import changed_by, leads_to_restatus, restatus_text
 from app.core.session import Session
 from app.core.wording import joined
 
@@ -220,7 +222,8 @@ def remove_dnc_entries(
             first.scope,
             lead_status=lead_status or None,
             before=before,
-            leads=leads,
+            # Only the leads whose status it changes: one already in it is no change.
+            leads=None if leads is None else changed_by(leads, lead_status or ""),
             not_found_ok=True,
             job=job,
             note=note,

@@ -1,10 +1,14 @@
 """The leads a ``/dnc/delete`` with a lead status re-statuses, looked up just before it.
 
 Both removal paths use it: the bulk removal job (:mod:`app.core.removal_job`) and a removal
-picked in the list view (:mod:`app.core.dnc_removal`). The leads found go into the delete's
-journal intent (``before["leads"]``: id, list id, old status, see
+picked in the list view (:mod:`app.core.dnc_removal`). The app sends no request per lead: the
+delete itself (``update_lead_status``) sets every lead on the number to the status, so the
+look-up is the only record of what it changed. The leads whose status it changes
+(:func:`changed_by`: a lead already in that status is not changed) go into the delete's journal
+intent (``before["leads"]``: id, list id, old status, see
 :meth:`app.core.session.Session.delete_dnc`) and the removal's message lists them
-(:func:`restatus_text`), so what the removal changed can be seen and undone.
+(:func:`restatus_text`), so what the removal changed can be seen and undone; the message names
+the leads already in the status apart, as unchanged.
 """
 
 from __future__ import annotations
@@ -73,20 +77,50 @@ def leads_to_restatus(
     return sorted(found.values(), key=lambda lead: (len(lead.id), lead.id))
 
 
+def changed_by(leads: Sequence[Lead], lead_status: str) -> list[Lead]:
+    """The ``leads`` whose status a delete setting ``lead_status`` changes: every one not
+    already in it (the service's spelling, compared exactly, as it stores it)."""
+    return [lead for lead in leads if lead.status != lead_status]
+
+
+def _named(leads: Sequence[Lead], lead_status: str, *, old: bool) -> str:
+    """The first :data:`LEADS_IN_MESSAGE` of ``leads`` by id and list (``old``: with the change
+    of status), and how many more there are."""
+    texts = []
+    for lead in leads[:LEADS_IN_MESSAGE]:
+        text = f"lead {lead.id} (list {lead.list_id})"
+        if old:
+            text += f" {lead.status or '(no status)'}→{lead_status}"
+        texts.append(text)
+    named = ", ".join(texts)
+    if (more := len(leads) - LEADS_IN_MESSAGE) > 0:
+        named += f", and {more} more"
+    return named
+
+
 def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
-    """The message's account of the leads a removal re-statused (the first
-    :data:`LEADS_IN_MESSAGE` named, with their list and old status)."""
+    """The message's account of the leads on a removal's number (as looked up just before its
+    delete): those it re-statused, with their list and old status, and apart those already in
+    the status, which it left as they were (the first :data:`LEADS_IN_MESSAGE` of each named;
+    the journal keeps every re-statused one)."""
     if not leads:
         return f"no leads on this number to set to {lead_status}"
-    named = ", ".join(
-        f"lead {lead.id} (list {lead.list_id}) {lead.status or '(no status)'}→{lead_status}"
-        for lead in leads[:LEADS_IN_MESSAGE]
-    )
-    noun = "lead" if len(leads) == 1 else "leads"
-    text = f"re-statused {len(leads)} {noun}: {named}"
-    if (more := len(leads) - LEADS_IN_MESSAGE) > 0:
-        text += f", and {more} more (all in the change journal)"
-    return text
+    parts = []
+    if changed := changed_by(leads, lead_status):
+        named = _named(changed, lead_status, old=True)
+        if len(changed) > LEADS_IN_MESSAGE:
+            named += " (all in the change journal)"
+        noun = "lead" if len(changed) == 1 else "leads"
+        parts.append(f"re-statused {len(changed)} {noun}: {named}")
+    if same := [lead for lead in leads if lead.status == lead_status]:
+        named = _named(same, lead_status, old=False)
+        if len(same) == 1:
+            parts.append(f"1 lead already {lead_status}, its status unchanged: {named}")
+        else:
+            parts.append(
+                f"{len(same)} leads already {lead_status}, their status unchanged: {named}"
+            )
+    return "; ".join(parts)
 
 
 def still_covered_text(

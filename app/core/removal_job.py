@@ -20,9 +20,11 @@ the entry it takes off (id, reason, insert date). Whenever a delete is sent, the
 outlives its removal.
 
 A row that re-statuses leads (the job has a lead status) also looks up, just before its delete,
-the leads the service will re-status (:func:`leads_to_restatus`); the delete's journal
-``before`` keeps them as ``leads`` (id, list id, old status) and the row's message lists them,
-so what the removal changed can be seen and undone. Without a lead status no lead is looked up.
+the leads the service will re-status (:func:`leads_to_restatus`). The app sends no request per
+lead: the delete sets them all. The delete's journal ``before`` keeps those whose
+status it changes as ``leads`` (id, list id, old status) and the row's message lists them, so
+what the removal changed can be seen and undone; a lead already in the status is named in the
+message as unchanged, not journaled as a change. Without a lead status no lead is looked up.
 
 A delete answered "not found" after an earlier attempt of it was sent and its answer lost (a
 timeout, a dropped connection), for a number the look-up just before found on the list, ends
@@ -57,7 +59,12 @@ from app.core.job_exec import execute
 from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
-from app.core.lead_lookup import leads_to_restatus, restatus_text, still_covered_text
+from app.core.lead_lookup import (
+    changed_by,
+    leads_to_restatus,
+    restatus_text,
+    still_covered_text,
+)
 from app.core.session import Session, e164
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
@@ -357,9 +364,10 @@ def delete_sender(
     delete's first attempt was sent: the row is then pending again.
 
     With a ``lead_status``, the leads the delete will re-status are looked up just before it
-    (:func:`_lookup_leads`), a resent row's too: the delete's journal intent keeps them
-    (``before["leads"]``) and the row's message lists them. A row whose leads cannot be looked
-    up is not sent. Without a lead status no lead is looked up.
+    (:func:`_lookup_leads`), a resent row's too: the delete's journal intent keeps those whose
+    status it changes (``before["leads"]``) and the row's message lists them, and the ones
+    already in the status apart. A row whose leads cannot be looked up is not sent. Without a
+    lead status no lead is looked up.
     """
 
     # List id -> campaign id, for still_covered_text (read once per run, then as lists appear).
@@ -391,7 +399,8 @@ def delete_sender(
                 scope,
                 lead_status=lead_status or None,
                 before=before,
-                leads=leads,
+                # Only the leads whose status it changes: one already in it is no change.
+                leads=None if leads is None else changed_by(leads, lead_status),
                 not_found_ok=True,
                 job=job_id,
                 note=note,
@@ -415,10 +424,10 @@ def delete_sender(
         if number != row.national:
             parts.append(f"on the list as {number}, its trunk 0 kept; deleted in that form")
         parts += _removed_parts(scope, before, lead_status, leads, resent)
-        if leads:
+        if changed := changed_by(leads or [], lead_status):
             try:
                 covered = still_covered_text(
-                    session.api, number, row.phone_code, leads, lead_status, campaigns_of_lists
+                    session.api, number, row.phone_code, changed, lead_status, campaigns_of_lists
                 )
             except ApiError as exc:
                 covered = (

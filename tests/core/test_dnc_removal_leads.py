@@ -224,3 +224,35 @@ def test_no_lead_is_looked_up_without_a_lead_status(
     assert Counter(wire.paths) == {"/v1/dnc/delete": 2}
     assert all("leads" not in i.before for i in _delete_intents(session).values())
     assert set(_statuses(sandbox).values()) == {"NEW"}
+
+
+def test_a_lead_already_in_the_status_is_named_apart_and_not_journaled(
+    sandbox: Any, session: Session, wire: Forwarding
+) -> None:
+    list_id = session.api.insert_list("Already in status list", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_dnc([("2025558350", "1", "0", "", ""), ("2025558351", "1", "0", "", "")])
+    moved, kept = seed_leads(
+        sandbox, list_id, [("2025558350", "1", "", "", "NEW"), ("2025558350", "1", "", "", "DNC")]
+    )
+    (only,) = seed_leads(sandbox, list_id, [("2025558351", "1", "", "", "DNC")])
+    entries = list(session.api.iter_dnc(DncQuery()))
+    wire.paths.clear()
+
+    result = remove_dnc_entries(session, entries, reason="consumer asked", lead_status="DNC")
+
+    assert [o.outcome for o in result.outcomes] == [Outcome.REMOVED] * 2
+    assert set(_statuses(sandbox).values()) == {"DNC"}
+    assert "/v1/leads/update" not in wire.paths  # the deletes set the statuses
+    outcomes = _by_number(result.outcomes)
+    assert [o.message for o in outcomes["2025558350"]] == [
+        f"re-statused 1 lead: lead {moved} (list {list_id}) NEW→DNC; "
+        f"1 lead already DNC, its status unchanged: lead {kept} (list {list_id})"
+    ]
+    assert [o.message for o in outcomes["2025558351"]] == [
+        f"1 lead already DNC, its status unchanged: lead {only} (list {list_id})"
+    ]
+    intents = _delete_intents(session)
+    assert intents["+12025558350"].before["leads"] == [
+        {"id": moved, "list_id": list_id, "status": "NEW"}
+    ]
+    assert intents["+12025558351"].before["leads"] == []
