@@ -16,10 +16,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+import phonenumbers
+
 from app.api.client import ApiClient, DncQuery
 from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead
 from app.api.scope import Scope
 from app.core.phones import format_for_display
+from app.core.sheet_damage import drops_trunk_zero
 
 # A row's message names at most this many re-statused leads; the journal keeps them all.
 LEADS_IN_MESSAGE = 10
@@ -29,47 +32,65 @@ def _digits(text: str) -> str:
     return "".join(ch for ch in text if "0" <= ch <= "9")
 
 
-def _written_forms(national: str, phone_code: str) -> list[str]:
+def _written_forms(number: str, phone_code: str) -> list[str]:
     """The texts searched for in each lead phone field. ``/leads/search`` matches a field's
     stored text exactly and leads keep numbers as typed, so the number is searched as digits and
     in its usual written forms ("(202) 555-0123", "202-555-0123"). A form holding the country
-    code is not searched: its digits are not the number's, so its lead is not re-statused."""
-    forms = [national, format_for_display(national, phone_code)]
-    if phone_code == "1" and len(national) == 10:
-        forms.append(f"{national[:3]}-{national[3:6]}-{national[6:]}")
-    return [form for form in dict.fromkeys(forms) if _digits(form) == national]
+    code is not searched: its digits are not the number's, so its lead is not re-statused.
+
+    ``number`` is the number as the delete sends it: for a country that drops a trunk 0, an
+    entry kept with it ("02079460000") re-statuses the leads typed with it, as digits or in
+    the country's national format ("020 7946 0000"), not those typed without it."""
+    forms = [number, format_for_display(number, phone_code)]
+    if phone_code == "1" and len(number) == 10:
+        forms.append(f"{number[:3]}-{number[3:6]}-{number[6:]}")
+    if number.startswith("0") and drops_trunk_zero(phone_code):
+        forms.append(_national_format(number[1:], phone_code))
+    return [form for form in dict.fromkeys(forms) if _digits(form) == number]
 
 
-def _restatused(lead: Lead, national: str, phone_code: str) -> bool:
-    """Whether deleting ``national`` re-statuses ``lead``: its phone code is the number's or
+def _national_format(national: str, phone_code: str) -> str:
+    """How the country writes the number nationally ("020 7946 0000"), or ``""``."""
+    try:
+        parsed = phonenumbers.parse(f"+{phone_code}{national}", None)
+    except phonenumbers.NumberParseException:
+        return ""
+    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
+
+
+def _restatused(lead: Lead, number: str, phone_code: str) -> bool:
+    """Whether deleting ``number`` re-statuses ``lead``: its phone code is the number's or
     blank, and one of its phone fields holds the number's digits (digit for digit)."""
     if lead.phone_code not in (phone_code, ""):
         return False
-    return any(_digits(getattr(lead, name)) == national for name in LEAD_PHONE_FIELDS)
+    return any(_digits(getattr(lead, name)) == number for name in LEAD_PHONE_FIELDS)
 
 
 def leads_to_restatus(
     api: ApiClient,
-    national: str,
+    number: str,
     phone_code: str,
     scope: Scope,
     cancel: threading.Event | None = None,
 ) -> list[Lead]:
-    """The leads a ``/dnc/delete`` of ``national`` in ``scope`` with a lead status re-statuses,
-    with the status each has now (ordered by id).
+    """The leads a ``/dnc/delete`` of ``number`` (as the delete sends it) in ``scope`` with a
+    lead status re-statuses, with the status each has now (ordered by id, each once).
 
     The service's rule (as the sandbox applies it): every lead whose phone code is the number's
-    or blank and whose phone number or alternate phone holds the number's digits; a campaign
-    delete only re-statuses leads in that campaign's lists, a global or purpose delete any lead.
-    Every page of each search is read. A lead whose number is typed in a form other than the
-    ones searched (:func:`_written_forms`) cannot be found: the search matches exact text.
-    Only reads: ``cancel`` stops it at any point (raising Cancelled).
+    or blank and whose phone number or alternate phone holds the sent number's digits; a
+    campaign delete only re-statuses leads in that campaign's lists, a global or purpose delete
+    any lead. So a delete of an entry kept with its trunk 0 ("02079460000") re-statuses the
+    leads typed with the 0, and not those typed without it ("2079460000").
+    Every page of each search is read: one search per phone field and written form
+    (:func:`_written_forms`), 3 forms for a NANP number, 2 for a number kept with its trunk 0,
+    else 1. A lead whose number is typed in another form cannot be found: the search matches
+    exact text. Only reads: ``cancel`` stops it at any point (raising Cancelled).
     """
     found: dict[str, Lead] = {}
     for field in LEAD_PHONE_FIELDS:
-        for form in _written_forms(national, phone_code):
+        for form in _written_forms(number, phone_code):
             for lead in api.iter_leads({field: form}, cancel=cancel):
-                if lead.id not in found and _restatused(lead, national, phone_code):
+                if lead.id not in found and _restatused(lead, number, phone_code):
                     found[lead.id] = lead
     if found and scope.is_campaign:
         lists = {x.id for x in api.all_lists(scope.campaign_id, cancel=cancel)}

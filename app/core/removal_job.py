@@ -20,8 +20,9 @@ the entry it takes off (id, reason, insert date). Whenever a delete is sent, the
 outlives its removal.
 
 A row that re-statuses leads (the job has a lead status) also looks up, just before its delete,
-the leads the service will re-status (:func:`leads_to_restatus`). The app sends no request per
-lead: the delete sets them all. The delete's journal ``before`` keeps those whose
+the leads the service will re-status (:func:`leads_to_restatus`, on the number as the delete
+sends it: an entry kept with its trunk 0 re-statuses the leads typed with it). The app sends no
+request per lead: the delete sets them all. The delete's journal ``before`` keeps those whose
 status it changes as ``leads`` (id, list id, old status) and the row's message lists them, so
 what the removal changed can be seen and undone; a lead already in the status is named in the
 message as unchanged, not journaled as a change. Without a lead status no lead is looked up.
@@ -241,10 +242,15 @@ def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
 
 
 def _lookup_leads(
-    session: Session, row: JobRow, scope: Scope, lead_status: str, stop: threading.Event | None
+    session: Session,
+    row: JobRow,
+    number: str,
+    scope: Scope,
+    lead_status: str,
+    stop: threading.Event | None,
 ) -> list[Lead] | RowResult:
-    """The leads the row's delete will re-status, or the row's result when they cannot be
-    looked up.
+    """The leads the row's delete of ``number`` (as the list keeps it, which is what the
+    delete sends) will re-status, or the row's result when they cannot be looked up.
 
     A row whose leads cannot be looked up is not sent: deleting without knowing which leads
     get re-statused (and from what status) would leave the change untraceable and not
@@ -254,7 +260,7 @@ def _lookup_leads(
     as for any row.
     """
     try:
-        return leads_to_restatus(session.api, row.national, row.phone_code, scope, stop)
+        return leads_to_restatus(session.api, number, row.phone_code, scope, stop)
     except (AuthError, ServerError, RateLimitedError):
         raise
     except TransportError as exc:
@@ -388,7 +394,7 @@ def delete_sender(
             return RowResult(Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else NOT_LISTED)
         leads: list[Lead] | None = None
         if lead_status:
-            looked_up = _lookup_leads(session, row, scope, lead_status, stop)
+            looked_up = _lookup_leads(session, row, number, scope, lead_status, stop)
             if isinstance(looked_up, RowResult):
                 return looked_up
             leads = looked_up

@@ -256,3 +256,39 @@ def test_a_lead_already_in_the_status_is_named_apart_and_not_journaled(
         {"id": moved, "list_id": list_id, "status": "NEW"}
     ]
     assert intents["+12025558351"].before["leads"] == []
+
+
+def test_an_entry_kept_with_its_trunk_zero_names_the_leads_typed_with_it(
+    sandbox: Any, session: Session, wire: Forwarding
+) -> None:
+    list_id = session.api.insert_list("UK leads list", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_dnc([("02079460000", "44", "0", "", "")])
+    zero, spaced, both, without = seed_leads(
+        sandbox,
+        list_id,
+        [
+            ("02079460000", "44", "", "", "NEW"),
+            ("020 7946 0000", "44", "", "", "NEW"),  # the UK's national format
+            ("020 7946 0000", "44", "02079460000", "", "NI"),  # found under both forms
+            ("2079460000", "44", "", "", "NEW"),  # not this delete's: no 0
+        ],
+    )
+    entries = list(session.api.iter_dnc(DncQuery()))
+    wire.paths.clear()
+
+    result = remove_dnc_entries(session, entries, reason="consumer asked", lead_status="DNC")
+
+    (outcome,) = result.outcomes
+    assert outcome.outcome is Outcome.REMOVED
+    assert _statuses(sandbox) == {zero: "DNC", spaced: "DNC", both: "DNC", without: "NEW"}
+    assert outcome.message == (
+        f"re-statused 3 leads: lead {zero} (list {list_id}) NEW→DNC, "
+        f"lead {spaced} (list {list_id}) NEW→DNC, lead {both} (list {list_id}) NI→DNC"
+    )
+    assert _delete_intents(session)["+442079460000"].before["leads"] == [
+        {"id": zero, "list_id": list_id, "status": "NEW"},
+        {"id": spaced, "list_id": list_id, "status": "NEW"},
+        {"id": both, "list_id": list_id, "status": "NI"},
+    ]
+    # One search per phone field and written form: 02079460000 and 020 7946 0000.
+    assert Counter(wire.paths)[LEADS_SEARCH] == 3 * 2

@@ -1,11 +1,19 @@
 """A number the list keeps with its country's trunk 0 (UK "02079460000", entered by hand or by
 another tool) is found and removed, not reported "not on the list" while it stays on it
-(black-box finding); the journal names it as E.164 does."""
+(black-box finding); the journal names it as E.164 does. With a lead status, the leads looked
+up before its delete are those the delete of that form re-statuses: typed with the 0.
+
+Against the sandbox over loopback HTTP; a forwarding transport records the requests.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from app.api.scope import Scope
 from app.core.job_exec import job_summary
@@ -13,12 +21,23 @@ from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
 from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session, e164
+from tests.core.lead_wire import LEADS_SEARCH, Forwarding, seed_leads, wired_session
 
 
-def _remove(session: Session, tmp_path: Path, lines: list[str]) -> Any:
+@pytest.fixture
+def wire() -> Forwarding:
+    return Forwarding()
+
+
+@pytest.fixture
+def session(sandbox: Any, tmp_path: Path, wire: Forwarding) -> Iterator[Session]:
+    yield from wired_session(sandbox, tmp_path, wire)
+
+
+def _remove(session: Session, tmp_path: Path, lines: list[str], lead_status: str = "") -> Any:
     path = tmp_path / "remove.csv"
     path.write_text("Phone\n" + "".join(f"{line}\n" for line in lines))
-    settings = JobSettings(path, Scope.global_(), note="request by email")
+    settings = JobSettings(path, Scope.global_(), note="request by email", lead_status=lead_status)
     store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
     assert run_removal(store, session, concurrency=2) is JobStatus.FINISHED
     return store
@@ -63,6 +82,62 @@ def test_a_number_listed_in_both_forms_is_not_sent(
         "02079460000), and a delete takes only one off; nothing was sent"
     )
     assert len(sandbox.store.all("SELECT phone_number FROM dnc")) == 2
+
+
+def test_the_leads_of_a_number_kept_with_its_trunk_zero_are_looked_up_in_that_form(
+    sandbox: Any, session: Session, wire: Forwarding, tmp_path: Path
+) -> None:
+    list_id = session.api.insert_list("UK leads list", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_dnc([("02079460000", "44", "0", "", ""), ("2079460001", "44", "0", "", "")])
+    zero, spaced, without, both, plus, other = seed_leads(
+        sandbox,
+        list_id,
+        [
+            ("02079460000", "44", "", "", "NEW"),  # typed with its trunk 0
+            ("020 7946 0000", "44", "", "", "NEW"),  # the UK's national format
+            ("2079460000", "44", "", "", "NEW"),  # without the 0: not this delete's
+            ("2079460000", "", "02079460000", "020 7946 0000", "CALLBK"),  # both ways
+            ("+44 20 7946 0000", "44", "", "", "NEW"),  # the country code's digits too
+            ("2079460001", "44", "", "", "NEW"),  # the other row's, listed without a 0
+        ],
+    )
+    wire.paths.clear()
+
+    store = _remove(session, tmp_path, ["+44 20 7946 0000", "+44 20 7946 0001"], "DNC")
+
+    s = job_summary(store)
+    assert (s["removed"], s["failed"]) == (2, 0)
+    statuses = {str(r["id"]): r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
+    # What the service re-statused: the leads holding the digits of the number it was sent.
+    assert {lead for lead, status in statuses.items() if status == "DNC"} == {
+        zero,
+        spaced,
+        both,
+        other,
+    }
+    assert statuses[without] == statuses[plus] == "NEW"
+    # The journal and the report name exactly those, each once.
+    intents = {
+        e.phone: e.before["leads"]
+        for e in session.journal.query(job=s["job"])
+        if e.phase == "intent" and e.operation == "dnc.delete"
+    }
+    assert intents["+442079460000"] == [
+        {"id": zero, "list_id": list_id, "status": "NEW"},
+        {"id": spaced, "list_id": list_id, "status": "NEW"},
+        {"id": both, "list_id": list_id, "status": "CALLBK"},
+    ]
+    assert intents["+442079460001"] == [{"id": other, "list_id": list_id, "status": "NEW"}]
+    messages = {r.national: r.message for r in store.rows()}
+    assert messages["2079460000"] == (
+        "on the list as 02079460000, its trunk 0 kept; deleted in that form; "
+        f"re-statused 3 leads: lead {zero} (list {list_id}) NEW→DNC, "
+        f"lead {spaced} (list {list_id}) NEW→DNC, lead {both} (list {list_id}) CALLBK→DNC"
+    )
+    assert messages["2079460001"] == f"re-statused 1 lead: lead {other} (list {list_id}) NEW→DNC"
+    # Lead searches: one per phone field and written form; two forms for the number kept with
+    # its trunk 0 (02079460000, 020 7946 0000), one for the other (2079460001).
+    assert Counter(wire.paths)[LEADS_SEARCH] == 3 * 2 + 3 * 1
 
 
 def test_e164_drops_a_trunk_zero_only_where_the_country_has_one() -> None:
