@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.api.models import Lead, LeadStatus
-from app.core.lead_restatus import RestatusOutcome
+from app.core.lead_restatus import UNCHANGED, RestatusOutcome
 from app.core.session import Session
 from app.ui.bulk_progress import Summary
 from app.ui.delete_dialog import MAX_LISTED, TYPE_TO_CONFIRM_OVER
@@ -177,6 +177,9 @@ def restatus_summary(outcome: RestatusOutcome) -> Summary:
     parts = [f"Set {outcome.done:,} of {total:,} leads to {outcome.status}"]
     if outcome.failed:
         parts.append(f"failed {outcome.failed:,}")
+    if outcome.unchanged:
+        # Already in the status when looked up just before: nothing was sent for them.
+        parts.append(f"already {outcome.status} {outcome.unchanged:,} (no request sent)")
     skipped = sum(1 for r in outcome.rows if r.outcome == "not_attempted")
     if skipped:
         parts.append(f"not attempted (cancelled) {skipped:,}")
@@ -184,6 +187,6 @@ def restatus_summary(outcome: RestatusOutcome) -> Summary:
         f"lead {r.lead_id} (list {r.list_id}, was {r.old_status or '—'}): "
         f"{r.outcome.replace('_', ' ')}" + (f" — {r.error}" if r.error else "")
         for r in outcome.rows
-        if r.outcome != "ok"
+        if r.outcome not in ("ok", UNCHANGED)
     ]
     return "; ".join(parts) + f". Journal job {outcome.job}.", problems
