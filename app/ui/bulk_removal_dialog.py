@@ -6,13 +6,18 @@ The removal is the engine's (:func:`app.core.removal_job.stage_removal` and ``ru
 numbers not on the list end as "not on the list", not as errors, and every delete is journaled
 with the reason as its note. Pasted numbers are saved as a CSV beside the job files first, so
 the job, like any other, points at the list it was given.
+
+A workbook's sheet is chosen on the first page (as ``dnc-desk remove --sheet``): its sheets are
+listed off the GUI thread with the import wizard's :func:`~app.ui.import_wizard_engine.probe_file`
+(hidden ones marked), the one staging would read chosen first. The count shown before
+confirming and the removal both read the sheet chosen there.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +43,15 @@ from PySide6.QtWidgets import (
 
 from app.api.models import Campaign, LeadStatus
 from app.api.scope import Scope
-from app.core.job_staging import JobSettings
+from app.core.job_staging import JobSettings, MappingError, open_mapped
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.sheet_guard import sniff_kind
 from app.core.sheet_scope import visible_text
+from app.core.sheet_types import SheetError
+from app.ui.error_messages import user_message
 from app.ui.import_pages_source import FILE_FILTER
+from app.ui.import_wizard_engine import FileProbe, probe_file
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.status_picker import StatusPicker, status_warnings
 from app.ui.tasks import TaskRunner
@@ -84,11 +93,53 @@ def save_pasted(numbers: list[str], folder: Path) -> Path:
     return path
 
 
-class RemovalSourcePage(QWizardPage):
-    """A file of numbers, or numbers pasted one per line."""
+@dataclass(frozen=True)
+class FileSheets:
+    """What the source page lists for a file: its sheets and the one staging would read.
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    ``workbook`` is False for a text table (CSV, TSV, or text saved under a workbook's name),
+    which has no sheet to choose.
+    """
+
+    probe: FileProbe
+    workbook: bool
+    default: str
+
+    def label(self, sheet: str) -> str:
+        return f"{sheet} (hidden)" if sheet in self.probe.hidden_sheets else sheet
+
+
+def read_sheets(path: Path, phone_code: str) -> FileSheets:
+    """The sheets of ``path`` and the one a removal with no sheet named would read (run off the
+    GUI thread; raises SheetError in one sentence when the file cannot be read).
+
+    The sheets are the import wizard's probe of the file. Staging may pass over the first sheet
+    with data when it has no phone column (a vendor's instructions sheet first): the default is
+    the sheet :func:`~app.core.job_staging.open_mapped` picks, or the probe's when no sheet has
+    a phone column (staging then refuses, naming the sheets).
+    """
+    probe = probe_file(path)
+    # open_sheet reads a zip or OLE2 container as a workbook, anything else as text.
+    workbook = sniff_kind(probe.path).container in ("zip", "ole2")
+    default = probe.sheet
+    if workbook and len(probe.sheet_names) > 1:
+        settings = JobSettings(file=probe.path, scope=Scope.global_(), phone_code=phone_code)
+        try:
+            source, _mapping = open_mapped(probe.path, settings, probe_others=False)
+        except MappingError:
+            pass
+        else:
+            with source:
+                default = source.sheet
+    return FileSheets(probe, workbook, default)
+
+
+class RemovalSourcePage(QWizardPage):
+    """A file of numbers (and a workbook's sheet), or numbers pasted one per line."""
+
+    def __init__(self, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.runner = runner
         self.setTitle("Numbers to remove from the DNC list")
         self.setSubTitle(
             "Choose a spreadsheet or CSV with a column of phone numbers (a Scope or Campaign "
@@ -108,12 +159,27 @@ class RemovalSourcePage(QWizardPage):
         self.code_edit = QLineEdit("1", self)
         self.code_edit.setMaximumWidth(80)
         self.code_edit.setToolTip("Country calling code for numbers written without one")
-        for signal in (self.path_edit.textChanged, self.paste_edit.textChanged):
-            signal.connect(lambda *_: self._changed())
+        # The file's sheets, read off the GUI thread for the path as it now reads; an answer
+        # for an earlier path (its generation passed) is dropped.
+        self.sheets: FileSheets | None = None
+        self.reading = False
+        self._generation = 0
+        self.sheet_combo = QComboBox(self)
+        self.sheet_combo.setEnabled(False)
+        self.sheet_combo.currentIndexChanged.connect(lambda _i: self._sheet_chosen())
+        self.sheet_message = QLabel(self)
+        self.sheet_message.setWordWrap(True)
+        self.path_edit.textChanged.connect(lambda _text: self.read_file())
+        self.paste_edit.textChanged.connect(self._changed)
         self.file_radio.toggled.connect(lambda _on: self._changed())
         file_row = QHBoxLayout()
         file_row.addWidget(self.path_edit, 1)
         file_row.addWidget(self.browse_button)
+        sheet_row = QHBoxLayout()
+        sheet_label = QLabel("&Sheet", self)
+        sheet_label.setBuddy(self.sheet_combo)
+        sheet_row.addWidget(sheet_label)
+        sheet_row.addWidget(self.sheet_combo, 1)
         # Off by default: a row someone hid or filtered out is usually one they decided to keep.
         self.hidden_check = QCheckBox("Also remove rows that are &hidden or filtered out", self)
         self.hidden_check.setToolTip(
@@ -126,6 +192,8 @@ class RemovalSourcePage(QWizardPage):
         layout = QVBoxLayout(self)
         layout.addWidget(self.file_radio)
         layout.addLayout(file_row)
+        layout.addLayout(sheet_row)
+        layout.addWidget(self.sheet_message)
         layout.addWidget(self.hidden_check)
         layout.addWidget(self.paste_radio)
         layout.addWidget(self.paste_edit, 1)
@@ -139,13 +207,89 @@ class RemovalSourcePage(QWizardPage):
         )
         if path:
             self.file_radio.setChecked(True)
-            self.path_edit.setText(path)
+            if path == self.path_edit.text():
+                self.read_file()  # chosen again: it may have changed since it was read
+            else:
+                self.path_edit.setText(path)
+
+    def read_file(self) -> None:
+        """List the sheets of the file named in the path box, off the GUI thread."""
+        self._generation += 1
+        generation = self._generation
+        self.sheets = None
+        self.sheet_combo.blockSignals(True)
+        self.sheet_combo.clear()
+        self.sheet_combo.setPlaceholderText("")
+        self.sheet_combo.blockSignals(False)
+        text = self.path_edit.text().strip()
+        self.reading = bool(text)
+        if text:
+            path = Path(text).expanduser()
+            code = self.code_edit.text().strip() or "1"
+            self.sheet_message.setText(f"Reading {path.name}…")
+            self.runner.submit(
+                "list the sheets",
+                lambda _ctx: read_sheets(path, code),
+                on_done=lambda sheets: self._sheets_read(generation, sheets),
+                on_error=lambda exc: self._read_failed(generation, exc),
+            )
+        else:
+            self.sheet_message.clear()
+        self._changed()
+
+    def _sheets_read(self, generation: int, sheets: FileSheets) -> None:
+        if generation != self._generation:
+            return
+        self.reading = False
+        self.sheets = sheets
+        self.sheet_combo.blockSignals(True)
+        if sheets.workbook:
+            # A hidden sheet is listed (it may be the one meant) but marked, as in the import
+            # wizard: numbers nobody looking at the file has seen are not removed unawares.
+            for name in sheets.probe.sheet_names:
+                self.sheet_combo.addItem(sheets.label(name), name)
+            self.sheet_combo.setCurrentIndex(max(self.sheet_combo.findData(sheets.default), 0))
+        else:
+            self.sheet_combo.setPlaceholderText("(a text file has no sheets)")
+        self.sheet_combo.blockSignals(False)
+        self._sheet_chosen()
+
+    def _read_failed(self, generation: int, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self.reading = False
+        text = str(exc) if isinstance(exc, SheetError) else user_message(exc, "Reading").text
+        self.sheet_message.setText(f"⚠ {text}")
+        self._changed()
+
+    def _sheet_chosen(self) -> None:
+        sheet = self.sheet()
+        if (
+            sheet is not None
+            and self.sheets is not None
+            and sheet in self.sheets.probe.hidden_sheets
+        ):
+            self.sheet_message.setText(
+                f"⚠ Sheet {sheet!r} is hidden in the file (someone opening the file does not "
+                "see its numbers); it is read because it is chosen here."
+            )
+        else:
+            self.sheet_message.clear()
+        self._changed()
+
+    def sheet(self) -> str | None:
+        """The workbook's sheet chosen (None for a text file or pasted numbers)."""
+        if not self.file_radio.isChecked() or self.sheets is None or not self.sheets.workbook:
+            return None
+        chosen = self.sheet_combo.currentData()
+        return chosen if isinstance(chosen, str) else None
 
     def _changed(self) -> None:
         from_file = self.file_radio.isChecked()
         self.path_edit.setEnabled(from_file)
         self.browse_button.setEnabled(from_file)
         self.hidden_check.setEnabled(from_file)
+        self.sheet_combo.setEnabled(from_file and self.sheets is not None and self.sheets.workbook)
         self.paste_edit.setEnabled(not from_file)
         n = len(pasted_numbers(self.paste_edit.toPlainText()))
         self.count_label.setText("" if from_file else f"{n:,} numbers pasted")
@@ -153,8 +297,14 @@ class RemovalSourcePage(QWizardPage):
 
     def isComplete(self) -> bool:
         if self.file_radio.isChecked():
-            return bool(self.path_edit.text().strip())
+            # Read, so the sheet the removal reads is the one shown (a file that cannot be
+            # read says why on the page and goes no further).
+            return bool(self.path_edit.text().strip()) and self.sheets is not None
         return bool(pasted_numbers(self.paste_edit.toPlainText()))
+
+    def validatePage(self) -> bool:
+        """Not before the file's sheets are read, however the wizard is told to go on."""
+        return self.isComplete()
 
 
 class RemovalOptionsPage(QWizardPage):
@@ -205,7 +355,14 @@ class RemovalOptionsPage(QWizardPage):
         self.missing.setWordWrap(True)
         # Over CONFIRM_OVER numbers the user types the count, as for a list-view delete.
         self.count: int | None = None
+        self._count_generation = 0
         self.count_label = QLabel(self)
+        # Where the count is read from: the sheet (or file) the removal reads.
+        self.count_source_label = QLabel(self)
+        self.count_source_label.setWordWrap(True)
+        count_row = QHBoxLayout()
+        count_row.addWidget(self.count_label)
+        count_row.addWidget(self.count_source_label, 1)
         self.confirm_edit = QLineEdit(self)
         self.confirm_edit.setPlaceholderText("Type the number of numbers to confirm")
         self.confirm_edit.hide()
@@ -218,7 +375,7 @@ class RemovalOptionsPage(QWizardPage):
         form.addRow("&Reason for removal", self.reason_edit)
         form.addRow("&Name of the job", self.name_edit)
         form.addRow("Requests at &once", self.concurrency_spin)
-        form.addRow("Numbers", self.count_label)
+        form.addRow("Numbers", count_row)
         form.addRow("", self.confirm_edit)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -252,26 +409,46 @@ class RemovalOptionsPage(QWizardPage):
     def _count_numbers(self) -> None:
         source = self.dialog.source_page
         self.count = None
+        self._count_generation += 1
+        generation = self._count_generation
         self.confirm_edit.clear()
         self.confirm_edit.hide()
         if not source.file_radio.isChecked():
-            self._set_count(len(pasted_numbers(source.paste_edit.toPlainText())))
+            self.count_source_label.setText("(pasted numbers)")
+            self._set_count(generation, len(pasted_numbers(source.paste_edit.toPlainText())))
             return
         # The settings the removal is staged with, so the count is of the sheet and column
         # it will read (the scope does not change which rows are counted).
         settings = self.dialog.file_settings(self.scope() or Scope.global_())
+        self.count_source_label.setText(self._source_text(settings))
         self.count_label.setText("Counting the numbers in the file…")
         from app.core.removal_job import count_numbers
+
+        def failed(exc: BaseException) -> None:
+            if generation == self._count_generation:
+                self.count_label.setText(f"The file cannot be read: {exc}")
 
         self.dialog.runner.submit(
             "count numbers",
             lambda _ctx: count_numbers(settings),
-            on_done=self._set_count,
-            on_error=lambda exc: self.count_label.setText(f"The file cannot be read: {exc}"),
+            on_done=lambda count: self._set_count(generation, count),
+            on_error=failed,
         )
         self.completeChanged.emit()
 
-    def _set_count(self, count: int) -> None:
+    def _source_text(self, settings: JobSettings) -> str:
+        name = settings.file.name
+        if settings.sheet is None:
+            return f"in {name}"
+        sheets = self.dialog.source_page.sheets
+        hidden = sheets is not None and settings.sheet in sheets.probe.hidden_sheets
+        return f"on sheet {settings.sheet!r} of {name}" + (
+            " (hidden in the file)" if hidden else ""
+        )
+
+    def _set_count(self, generation: int, count: int) -> None:
+        if generation != self._count_generation:
+            return  # counted for a sheet or file chosen before
         self.count = count
         self.count_label.setText(f"{count:,} to remove")
         self.confirm_edit.setVisible(count > CONFIRM_OVER)
@@ -377,7 +554,7 @@ class BulkRemovalDialog(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
         self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
-        self.source_page = RemovalSourcePage(self)
+        self.source_page = RemovalSourcePage(runner, self)
         self.options_page = RemovalOptionsPage(self)
         self.options_page.picker.auth_problem.connect(self.auth_problem)
         self.run_page = RunPage(self.start_job, "removal", self)
@@ -396,15 +573,18 @@ class BulkRemovalDialog(QWizard):
         )
 
     def file_settings(self, scope: Scope) -> JobSettings:
-        """What decides which rows of the file are read: the file and the country code.
+        """What decides which rows of the file are read: the file, its sheet and the country
+        code.
 
         Both the count asked for before confirming and the removal itself start from these, so
-        they read the same sheet and phone column (staging's choice, as no other is offered).
+        they read the same sheet (the one chosen on the first page, named even when it is the
+        one staging would choose) and phone column.
         """
         source = self.source_page
         return JobSettings(
             file=Path(source.path_edit.text().strip()).expanduser(),
             scope=scope,
+            sheet=source.sheet(),
             phone_code=source.code_edit.text().strip() or "1",
             include_hidden=source.hidden_check.isChecked(),
             scope_from_rows=self.options_page.per_row_check.isChecked(),

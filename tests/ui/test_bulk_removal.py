@@ -45,6 +45,11 @@ def dialog_for(qtbot: Any, session: Session, runner: TaskRunner) -> BulkRemovalD
     return dialog
 
 
+def wait_read(qtbot: Any, dialog: BulkRemovalDialog) -> None:
+    """The file's sheets are read off the GUI thread; the wizard goes on only after that."""
+    qtbot.waitUntil(dialog.source_page.isComplete, timeout=TIMEOUT)
+
+
 def test_pasted_numbers_removed_and_leads_restatused(
     qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any
 ) -> None:
@@ -98,6 +103,7 @@ def test_file_of_numbers_without_restatus(
     dialog = dialog_for(qtbot, session, runner)
     dialog.source_page.browse_button.click()
     assert dialog.source_page.path_edit.text() == str(file)
+    wait_read(qtbot, dialog)
     dialog.next()
     dialog.options_page.reason_edit.setText("Consumer asked to be called again, ticket 9")
     # The numbers in the file are counted off the GUI thread before the removal can start.
@@ -166,6 +172,7 @@ def test_hidden_rows_stay_unless_the_box_is_ticked(
     dialog.source_page.path_edit.setText(str(file))
     assert not dialog.source_page.hidden_check.isChecked()
     dialog.source_page.hidden_check.setChecked(include)
+    wait_read(qtbot, dialog)
     dialog.next()
     options = dialog.options_page
     options.reason_edit.setText("Reviewed list, ticket 31")
@@ -200,11 +207,15 @@ def test_the_count_is_of_the_sheet_the_removal_reads(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: (str(file), "")))
     dialog = dialog_for(qtbot, session, runner)
     dialog.source_page.browse_button.click()
+    wait_read(qtbot, dialog)
+    # The sheet offered first is the one staging reads, not the first sheet with data.
+    assert dialog.source_page.sheet_combo.currentData() == "Numbers"
     dialog.next()
     options = dialog.options_page
     options.reason_edit.setText("Vendor file 14")
     qtbot.waitUntil(lambda: options.count is not None, timeout=TIMEOUT)
     assert options.count == 3 and options.count_label.text() == "3 to remove"
+    assert options.count_source_label.text() == "on sheet 'Numbers' of vendor.xlsx"
     with qtbot.waitSignal(dialog.job_finished, timeout=TIMEOUT) as finished:
         dialog.next()
     summary = finished.args[0]
@@ -222,6 +233,7 @@ def test_campaign_column_ids_are_checked_against_the_service(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: (str(file), "")))
     dialog = dialog_for(qtbot, session, runner)
     dialog.source_page.browse_button.click()
+    wait_read(qtbot, dialog)
     dialog.next()
     dialog.options_page.reason_edit.setText("Vendor file 12")
     dialog.options_page.per_row_check.setChecked(True)  # the file's Campaign column decides
@@ -246,6 +258,7 @@ def test_a_campaign_column_does_not_decide_the_scope_unless_asked(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: (str(file), "")))
     dialog = dialog_for(qtbot, session, runner)
     dialog.source_page.browse_button.click()
+    wait_read(qtbot, dialog)
     dialog.next()
     dialog.options_page.reason_edit.setText("Vendor file 13")  # the scope stays Global
     assert not dialog.options_page.per_row_check.isChecked()
