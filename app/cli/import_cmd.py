@@ -2,8 +2,9 @@
 
 Also holds the parts ``dnc-desk remove`` shares (arguments, signals, output), since a removal
 is the same job run backwards. Exit 0 when the job ran to its end (even with invalid rows),
-1 when it could not run, 2 for bad arguments, 130 when interrupted (the job is paused and
-the command to resume it is printed).
+1 when it could not run, 2 for bad arguments (``--phone-column`` naming no column of the
+sheet, or two, among them), 130 when interrupted (the job is paused and the command to resume
+it is printed).
 
 A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
 used again by ``--resume`` unless given again (the account's limit has not changed). A report
@@ -56,7 +57,7 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
-from app.core.sheet_mapping import Role
+from app.core.sheet_mapping import ColumnError, Role
 from app.core.sheet_scope import CampaignDirectory, visible_text
 from app.core.sheet_types import SheetError
 from app.core.wording import joined
@@ -608,7 +609,7 @@ def run_job_command(
     except CliError as exc:
         return fail(str(exc), exc.status)
     except MappingError as exc:
-        return fail(exc.cli_text)
+        return fail(exc.cli_text, EXIT_USAGE if _names_no_column(exc) else EXIT_FAILED)
     except SheetError as exc:
         return fail(str(exc))
     except OSError as exc:
@@ -619,6 +620,16 @@ def run_job_command(
         if session is not None:
             session.close()
             session.journal.close()
+
+
+def _names_no_column(exc: MappingError) -> bool:
+    """Whether ``exc`` refuses ``--phone-column`` for naming no column of the sheet (or two):
+    a bad argument (exit 2), unlike a file with no phone column. Staging raises it from the
+    :class:`ColumnError` (its cause, or only its context once re-raised ``from None`` after
+    the workbook's other sheets were tried)."""
+    return isinstance(exc.__cause__, ColumnError) or (
+        exc.__cause__ is None and isinstance(exc.__context__, ColumnError)
+    )
 
 
 def _after_report_error(

@@ -1,6 +1,6 @@
 """``--phone-column`` through ``dnc-desk import``/``remove``: header names win over column
 letters, ``column:C`` and ``#3`` pick by position, and a missing or ambiguous name is refused in
-one sentence naming the headers the sheet has."""
+one sentence naming the headers the sheet has (exit status 2, a bad argument)."""
 
 from __future__ import annotations
 
@@ -87,8 +87,9 @@ def test_missing_name_is_one_sentence_naming_the_headers(
     src = vendor_xlsx(tmp_path / "vendor.xlsx")
     for wrong in ("Ph", "Mobile", "column:Z", "#9"):
         code, data, err = dry_run(capsys, str(src), "--phone-column", wrong)
-        # --json: the refusal is one JSON object with the sentence of stderr.
-        assert code == 1 and data == {"error": err, "exit_status": 1}
+        # A bad argument (exit 2); --json: the refusal is one JSON object with the sentence
+        # of stderr.
+        assert code == 2 and data == {"error": err, "exit_status": 2}
         assert len(err.splitlines()) == 1, err
         assert err.count(". ") == 0 and err.endswith("."), err
     code, _, err = dry_run(capsys, str(src), "--phone-column", "Ph")
@@ -106,7 +107,7 @@ def test_ambiguous_name_is_refused_naming_the_columns(
 ) -> None:
     src = vendor_xlsx(tmp_path / "two.xlsx", ["Account", "Tel", "tel", "CC", "Notes"])
     code, _, err = dry_run(capsys, str(src), "--phone-column", "Tel")
-    assert code == 1
+    assert code == 2
     assert (
         "'Tel' heads 2 columns of two.xlsx (B and C); choose one by letter, as column:B or" in err
     )
@@ -124,7 +125,7 @@ def test_remove_takes_the_same_column_names(
     assert code == 0, out.err
     assert json.loads(out.out)["valid"] == 12
     code = main(["remove", str(src), "--scope", "global", "--dry-run", "--phone-column", "Ph"])
-    assert code == 1 and "no column headed 'Ph'" in capsys.readouterr().err
+    assert code == 2 and "no column headed 'Ph'" in capsys.readouterr().err
 
 
 def test_no_phone_column_names_the_options_on_the_command_line_only(
