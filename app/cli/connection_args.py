@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from app.api.client import ApiClient
@@ -29,7 +31,9 @@ TOKEN_ENV = "DNC_DESK_TOKEN"  # noqa: S105 (the variable's name, not a token)
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+# Stopped by a signal: 128 + its number, as a shell reports a process the signal ended.
+EXIT_SIGNAL_BASE = 128
+EXIT_INTERRUPTED = EXIT_SIGNAL_BASE + signal.SIGINT  # 130: Ctrl+C
 
 # Whether the command runs with --json: a refusal is then also one JSON object on stdout, so a
 # script's parser never gets an empty string. Set by app.cli.main for the command's run.
@@ -42,6 +46,27 @@ class CliError(Exception):
     def __init__(self, message: str, status: int = EXIT_FAILED) -> None:
         super().__init__(message)
         self.status = status
+
+
+@dataclass
+class StopSignal:
+    """Which signal stopped a command (a job paused, an export cancelled), for its exit status.
+
+    The first one counts: a SIGTERM after Ctrl+C does not change what stopped the command.
+    """
+
+    signum: int | None = None
+
+    def record(self, signum: int) -> None:
+        if self.signum is None:
+            self.signum = signum
+
+    def exit_status(self) -> int:
+        """128 + the signal's number: 130 for SIGINT (Ctrl+C), 143 for SIGTERM; 130 when no
+        signal was recorded (the command was stopped as Ctrl+C stops it)."""
+        if self.signum is None:
+            return EXIT_INTERRUPTED
+        return EXIT_SIGNAL_BASE + self.signum
 
 
 def add_connection_arguments(parser: argparse.ArgumentParser) -> None:

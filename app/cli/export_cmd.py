@@ -5,7 +5,8 @@ comes out, and rows that still cannot be reached are counted on stderr, in ``--j
 the xlsx About sheet. A list written to during the export (a removal job running) is
 reported as changed (``list_changed`` in ``--json``, a warning on stdout) and never blamed on
 the paging limit. Exit 0 when the export was written (even from a changing list), 1 when it
-could not be, 130 when interrupted (the partial file is removed).
+could not be, 2 for bad arguments, and 128 + the signal's number when a signal cancelled it:
+130 for SIGINT (Ctrl+C), 143 for SIGTERM (the partial file is removed).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from app.api.models import ReasonFilter
 from app.api.paging import Cancelled
 from app.api.scope import Scope, ScopeError
 from app.cli.connection_args import (
-    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
     CliError,
+    StopSignal,
     add_connection_arguments,
     describe_api_error,
     emit_json,
@@ -123,13 +124,18 @@ def _query(args: argparse.Namespace) -> DncQuery:
 
 
 @contextmanager
-def _cancel_on_signal(cancel: threading.Event) -> Iterator[None]:
+def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
+    """SIGINT and SIGTERM cancel the export between pages; the :class:`StopSignal` yielded
+    says which one did, for the exit status."""
+    stopped = StopSignal()
+
     def handler(signum: int, frame: FrameType | None) -> None:
+        stopped.record(signum)
         cancel.set()
 
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield stopped
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
@@ -162,12 +168,14 @@ def run(args: argparse.Namespace) -> int:
         progress=progress,
         cancel=cancel,
     )
+    stopped = StopSignal()
     try:
-        with _cancel_on_signal(cancel):
+        with _cancel_on_signal(cancel) as stopped:
             result = job.run()
     except Cancelled:
         return fail(
-            "Interrupted: the export was cancelled and no file was written.", EXIT_INTERRUPTED
+            "Interrupted: the export was cancelled and no file was written.",
+            stopped.exit_status(),
         )
     except ApiError as exc:
         return fail(describe_api_error(exc, session.connection))

@@ -3,8 +3,9 @@
 Also holds the parts ``dnc-desk remove`` shares (arguments, signals, output), since a removal
 is the same job run backwards. Exit 0 when the job ran to its end (even with invalid rows),
 1 when it could not run, 2 for bad arguments (``--phone-column`` naming no column of the
-sheet, or two, among them), 130 when interrupted (the job is paused and the command to resume
-it is printed).
+sheet, or two, among them), and 128 + the signal's number when a signal paused the job: 130
+for SIGINT (Ctrl+C), 143 for SIGTERM (the job is paused and the command to resume it is
+printed).
 
 A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
 used again by ``--resume`` unless given again (the account's limit has not changed). A report
@@ -32,10 +33,10 @@ from app.api.errors import ApiError
 from app.api.scope import Scope, ScopeError
 from app.cli.connection_args import (
     EXIT_FAILED,
-    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
     CliError,
+    StopSignal,
     add_connection_arguments,
     describe_api_error,
     emit_json,
@@ -210,10 +211,13 @@ def preflight(api: ApiClient, connection: Connection, scope: Scope | None) -> Ca
 
 
 @contextmanager
-def interrupts_pause(control: JobControl) -> Iterator[None]:
-    """SIGINT and SIGTERM suspend the job cleanly instead of killing it mid-row."""
+def interrupts_pause(control: JobControl) -> Iterator[StopSignal]:
+    """SIGINT and SIGTERM suspend the job cleanly instead of killing it mid-row; the
+    :class:`StopSignal` yielded says which one did, for the exit status."""
+    stopped = StopSignal()
 
     def handler(signum: int, frame: FrameType | None) -> None:
+        stopped.record(signum)
         if not control.suspended.is_set():
             # Said at once: the requests already sent finish first, retries included, which
             # can take a while against a failing service.
@@ -227,7 +231,7 @@ def interrupts_pause(control: JobControl) -> Iterator[None]:
 
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield stopped
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
@@ -565,8 +569,9 @@ def run_job_command(
         control = JobControl()
         show = progress_printer(not args.json and sys.stderr.isatty())
         aborted = ""
+        stopped = StopSignal()
         try:
-            with interrupts_pause(control):
+            with interrupts_pause(control) as stopped:
                 status = run_fn(
                     store, session, concurrency=args.concurrency, control=control, progress=show
                 )
@@ -602,7 +607,7 @@ def run_job_command(
             if args.json:
                 emit_json({**result_summary(store), "resume": resume_hint(command, store)})
             warn(f"Interrupted: job paused. Resume with: {resume_hint(command, store)}")
-            return EXIT_INTERRUPTED
+            return stopped.exit_status()
         meta = store.meta()
         print_result(store, args, f"{meta.get('name')}: {status.value}.")
         return EXIT_OK

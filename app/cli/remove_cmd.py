@@ -10,6 +10,10 @@ Scope or Campaign cells name another scope than ``--scope`` is invalid unless
 A removal takes opt-outs off the do-not-call list, so a real run needs ``--note`` (why, on
 whose request: kept in the job, its report and the change journal); a ``--dry-run`` sends
 nothing and needs none, and ``--resume`` runs on with the job's own note.
+
+Exit statuses are import's (:mod:`app.cli.import_cmd`): 0 when the job ran to its end, 1
+when it could not run, 2 for bad arguments (a missing ``--note``, ``--phone-column`` naming
+no column of the sheet), 130 when Ctrl+C (SIGINT) paused the job and 143 when SIGTERM did.
 """
 
 from __future__ import annotations

@@ -1,20 +1,34 @@
-"""Black-box findings on exit statuses of ``import`` and ``remove``.
+"""Black-box findings on exit statuses of ``import``, ``remove`` and ``export``.
 
 ``--phone-column`` naming a column the sheet does not have (or two) is a bad argument: exit 2,
 as documented, with the sentence naming the columns that exist (it was 1, the status of a
-command that could not run).
+command that could not run). And a command stopped by a signal exits 128 + the signal's
+number: 130 for SIGINT (Ctrl+C), 143 for SIGTERM (SIGTERM gave 130, the code of SIGINT),
+still pausing a job cleanly or removing an export's partial file.
 """
 
 from __future__ import annotations
 
+import csv
 import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
 
 from app.cli.main import main
+from app.core.paths import AppPaths
+from tests.cli.test_import_resume import _csv, _start, _states, _wait_for_progress
+from tests.cli.test_job_copy_cli import _cli, _done
 from tests.cli.test_phone_column import dry_run, vendor_xlsx
+from tests.conftest import TOKEN
 
 # -- --phone-column naming no column: exit 2 -------------------------------------------------
 
@@ -108,3 +122,88 @@ def test_ambiguous_and_the_refusals_that_are_not_about_the_argument(
     code, data, err = dry_run(capsys, str(path), "--phone-column", "Tel")
     assert (code, data["exit_status"]) == (1, 1), err
     assert "the hidden sheet 'Old list' has one" in err
+
+
+# -- a signal's own exit status: 128 + its number ------------------------------------------------
+
+
+@pytest.mark.slow
+def test_sigterm_pauses_an_import_cleanly_and_exits_143(sandbox: Any, tmp_path: Path) -> None:
+    sandbox.set_faults(latency_ms=40)
+    paths = AppPaths.default()
+    proc = _start(_csv(tmp_path / "in.csv"), sandbox.base_url, paths)
+    job = _wait_for_progress(paths, proc, 30)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert err.startswith("Interrupted: pausing the job once the requests already sent"), err
+    assert f"Resume with: dnc-desk import --resume {job.stem} --base-url" in err
+    paused = json.loads(out)
+    assert paused["status"] == "paused" and paused["pending"] > 0
+    assert _states(job)["sending"] == 0  # a clean pause leaves nothing in flight
+
+
+@pytest.mark.slow
+def test_sigterm_pauses_a_removal_cleanly_and_exits_143(sandbox: Any, tmp_path: Path) -> None:
+    numbers = [f"30355501{i:02d}" for i in range(40)]
+    sandbox.bulk_seed_dnc([(n, "1", "0", "", "") for n in numbers])
+    src = tmp_path / "remove.csv"
+    with src.open("w", newline="") as fh:
+        csv.writer(fh).writerows([["Phone"], *[[n] for n in numbers]])
+    sandbox.set_faults(latency_ms=60)
+    proc = _cli(
+        *("remove", str(src), "--scope", "global", "--base-url", sandbox.base_url),
+        *("--concurrency", "1", "--json", "--note", "Sent in error, ticket 9"),
+    )
+    jobs = AppPaths.default().jobs_dir
+    deadline = time.monotonic() + 60
+    job: Path | None = None
+    while job is None:
+        assert time.monotonic() < deadline, "the removal made no progress"
+        assert proc.poll() is None, proc.communicate()
+        for found in jobs.glob("removal-*.dncjob"):
+            try:
+                if _done(found) >= 3:
+                    job = found
+            except sqlite3.Error:
+                continue
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert f"Resume with: dnc-desk remove --resume {job.stem}" in err
+    paused = json.loads(out)
+    assert paused["status"] == "paused" and paused["pending"] > 0
+    assert _states(job)["sending"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_cancels_an_export_removing_its_partial_file(
+    sandbox: Any, tmp_path: Path, sig: signal.Signals, status: int
+) -> None:
+    sandbox.bulk_seed_dnc([(f"303{i:07d}", "1", "0", "", "") for i in range(6000)])
+    sandbox.set_faults(latency_ms=400)  # six pages of 1,000: seconds to go once one is written
+    out_path = tmp_path / "out" / "dnc.csv"
+    part = out_path.with_name(out_path.name + ".part")
+    argv = ["export", "dnc", "--out", str(out_path), "--json", "--base-url", sandbox.base_url]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", *argv],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "DNC_DESK_TOKEN": TOKEN},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not part.exists():  # the export is writing its first page
+        assert time.monotonic() < deadline, "the export wrote nothing"
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == status, err
+    message = "Interrupted: the export was cancelled and no file was written."
+    assert err.strip() == message
+    assert json.loads(out) == {"error": message, "exit_status": status}
+    assert not out_path.exists() and not part.exists()
