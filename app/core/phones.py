@@ -21,11 +21,22 @@ Tel. 202-555-0123", "303-555-2401 (home phone)", "Phone No. 202 555 0123"): a wo
 ``_LINE_KINDS`` (cell, mobile, home, work, office, business, main, direct, alt, land, ...)
 followed by one of ``_LINE_NOUNS`` (phone, ph, tel, telephone, number, no, num, line), or a
 word of ``_GENERIC_WORDS`` (phone, ph, tel, tele, telephone) followed by one of
-``_NUMBER_WORDS`` (number, no, num). The note names the whole label as written ("the label
-'Cell Phone' was left out"). A fax label, fax in either word of two ("Fax Number", "Home
-Fax"), is refused, naming it; any other words around a number (two labels, three words,
-"call 2025550123 after 5pm") are refused as words, and letters that dial (1-800-FLOWERS) as a
-vanity number.
+``_NUMBER_WORDS`` (number, no, num), or such a word and a fax word joined by "/" ("Phone/Fax:
+303-555-1217", "Tel / Fax", a line that is a phone too, as a "Phone/Fax" column is read). The
+note names the whole label as written ("the label 'Cell Phone' was left out"). An opt-out
+keyword is read the same way, as SMS platforms and agents write opt-outs ("STOP 3035551216",
+"DNC 303-555-1215", "Do not call: …", "opt-out", "UNSUBSCRIBE": ``OPT_OUT_WORDS``), with the
+note "the opt-out keyword 'STOP' was left out"; only alone, never with a label word. A fax
+label, fax in either word of two ("Fax Number", "Home Fax", "Fax/Phone"), is refused, naming
+it; any other words around a number (two labels, three words, "call 2025550123 after 5pm",
+"remove 3035551216") are refused as words, letters that dial (1-800-FLOWERS, 202-555-HOME) as a
+vanity number, and words with fewer digits than a number has ("Total: 3 records") as not a
+phone number, counting its digits.
+
+A minus sign or dash before the number ("-3035551203", what a spreadsheet shows for a negative
+number, or a dash typed before the digits) is no separator: the cell is refused naming it, and
+so is a negative number cell (-3035551203), with the number after it to enter instead, or why
+that number is not valid either. A dash between digit groups stays a separator.
 
 A number cell a spreadsheet wrote out as text with a decimal comma, as Excel does on a German or
 French locale ("3035550533,0", one comma then only zeros), is read without its ",0…" as
@@ -164,8 +175,10 @@ class PhoneResult(NamedTuple):
 
     ``note`` says what was left out of the cell to read it: a number with one label
     ("303-555-2401 (cell)", "Cell Phone: 303-555-2401") gets the bare number's verdict, whatever
-    it is, and the note "the label 'cell' was left out"; a valid number written with a decimal
-    comma ("3035550533,0") the note of :func:`decimal_comma_note`; ``""`` for every other cell.
+    it is, and the note "the label 'cell' was left out" (with an opt-out keyword, "STOP
+    3035551216", "the opt-out keyword 'STOP' was left out"); a valid number written with a
+    decimal comma ("3035550533,0") the note of :func:`decimal_comma_note`; ``""`` for every
+    other cell.
     """
 
     ok: bool
@@ -229,6 +242,11 @@ _SEPARATORS: Final = str.maketrans(
 _ASCII_DIGITS: Final = frozenset("0123456789")
 _QUOTES: Final = "'\"\u2018\u2019\u201c\u201d`"
 _DASHES_AND_SPACES: Final = re.compile(r"[\s\u2010-\u2015\u2212]+")
+# Before the first digit these are a minus sign, not a separator (_minus_rest); NFKC has
+# folded the full-width and small hyphen-minus to "-".
+_MINUS_TEXT: Final = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+_MINUS_SIGNS: Final = frozenset(_MINUS_TEXT)
+_MINUS_SIGNS_AND_SPACES: Final = _MINUS_TEXT + " \t\n\r\f\v"
 
 # Doubles hold integers exactly only up to 2**53, and Excel keeps 15
 # significant digits; beyond that a numeric cell cannot be trusted.
@@ -258,13 +276,25 @@ def _clean_number(value: int | float) -> _Cleaned:
         if not value.is_integer():
             return _unclean(f"{value!r} is not a whole number, so it is not a phone number")
     if value < 0:
-        return _unclean(f"{value!r} is negative, so it is not a phone number")
+        if value <= -_MAX_EXACT_CELL_NUMBER:
+            return _unclean(f"{value!r} is negative, so it is not a phone number")
+        # What a spreadsheet makes of a number typed with a "-" before it: never read silently
+        # (_minus_verdict words the reason).
+        return _unclean(_negative_reason(value))
     if value >= _MAX_EXACT_CELL_NUMBER:
         return _unclean(
             "the cell holds a number with more than 15 digits; spreadsheets keep only 15, "
             "so digits may have been lost"
         )
     return _cleaned(False, str(int(value)))
+
+
+def _negative_reason(value: int | float) -> str:
+    """Why a negative whole number cell of fewer than 16 digits is refused."""
+    return (
+        f"the cell is the negative number {int(value)} (a minus sign before the digits), so it "
+        "is not read as a phone number"
+    )
 
 
 def _clean_scientific(text: str, match: re.Match[str]) -> _Cleaned:
@@ -313,6 +343,31 @@ def _visible(text: str) -> str:
     return "".join(out)
 
 
+def _minus_rest(text: str) -> str:
+    """The number after the minus sign or dash ``text`` (stripped) starts with ("-3035551203",
+    "- 303-555-1203", "\u22123035551203"), or ``""`` when it starts with none or no number
+    follows ("-", "-2.02555E+09": such a cell keeps its own reason).
+
+    A spreadsheet shows a negative number so, and a CSV export writes it so; a "-" typed before
+    the digits makes one. Before the first digit a minus sign is no separator: read without it
+    the cell would be a number with no word of what was left out, so it is refused, naming it
+    (:func:`_minus_verdict` words the reason).
+    """
+    if text[:1] not in _MINUS_SIGNS:
+        return ""
+    rest = text.lstrip(_MINUS_SIGNS_AND_SPACES)
+    if not rest or _clean_text(rest)[2]:
+        return ""
+    return rest
+
+
+def _minus_reason(text: str) -> str:
+    return (
+        f"{text!r} starts with a minus sign (a negative number, or a dash typed before the "
+        "number), so it is not read as a phone number"
+    )
+
+
 def _clean_text(raw: str) -> _Cleaned:
     if len(raw) > _MAX_CELL_TEXT:
         return _unclean(f"the cell holds {len(raw)} characters, far too long for a phone number")
@@ -322,6 +377,8 @@ def _clean_text(raw: str) -> _Cleaned:
         return (plain.group(1) == "+", plain.group(2), "")
     if "." in text and (m := _FLOAT_TEXT.fullmatch(text)) is not None:
         return (False, m.group(1), "")
+    if text[:1] in _MINUS_SIGNS and _minus_rest(text):
+        return _unclean(_minus_reason(text))
     if (m := _PUNCTUATED.fullmatch(text)) is not None:
         digits = text.translate(_ASCII_SEPARATORS)
         if digits:
@@ -330,6 +387,8 @@ def _clean_text(raw: str) -> _Cleaned:
     text = text.strip(_QUOTES).strip()
     if not text:
         return _unclean("the phone number is empty")
+    if text[:1] in _MINUS_SIGNS and _minus_rest(text):
+        return _unclean(_minus_reason(text))
     if (m := _FLOAT_TEXT.fullmatch(text)) is not None:
         return _cleaned(False, m.group(1))
     if (m := _SCIENTIFIC.fullmatch(text)) is not None:
@@ -354,8 +413,9 @@ def _clean_text(raw: str) -> _Cleaned:
         if _words_around_a_number(text):
             return _unclean(f"{text!r} has words around the number; enter the number alone")
         count = sum(c.isdigit() for c in text)
-        if count < _FEWEST_DIGITS and _LETTERS_DIALED.search(text) is None:
-            # A totals row ("Total: 5"), a note: words and a small number, nothing to dial.
+        if count < _FEWEST_DIGITS and not _spelled_number(text, count):
+            # A totals row ("Total: 5", "Total: 3 records"), a note: words and a small number,
+            # nothing to dial.
             many = "s" if count != 1 else ""
             return _unclean(f"{text!r} is not a phone number: it has only {count} digit{many}")
         if len(letters) >= 3:
@@ -395,6 +455,21 @@ def _words_around_a_number(text: str) -> bool:
         if after[:1].isalpha() or (after[:1] in ("-", ".") and after[1:2].isalpha()):
             continue  # letters spelled into the number
         return True
+    return False
+
+
+def _spelled_number(text: str, digits: int) -> bool:
+    """Whether ``text`` (with letters and ``digits`` digits, fewer than a number has) is a
+    number spelled with letters, a vanity number, rather than words with a few digits."""
+    if digits < _FEWEST_SPELLED_DIGITS:
+        return False
+    for run in _SPELLED_NUMBER.finditer(text):
+        spelled = run.group()
+        if (
+            sum(c in _ASCII_DIGITS for c in spelled) >= _FEWEST_SPELLED_DIGITS
+            and _LETTERS_DIALED.search(spelled) is not None
+        ):
+            return True
     return False
 
 
@@ -679,8 +754,8 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
         # A labelled cell is never valid as a whole (its letters), so only rejections look.
         labelled = _one_label(raw)
         if labelled is not None:
-            label, number, fax = labelled
-            if fax:
+            label, number, kind = labelled
+            if kind == "fax":
                 return _reject(
                     result.phone_code,
                     f"{raw.strip()!r} is labelled as a fax number, not a phone a person asked "
@@ -688,7 +763,8 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
                     "alone",
                 )
             bare = _unlabelled_verdict(number, phone_code)
-            return bare._replace(note=f"the label {label!r} was left out")
+            what = "opt-out keyword" if kind == "opt-out" else "label"
+            return bare._replace(note=f"the {what} {label!r} was left out")
     return result
 
 
@@ -721,9 +797,47 @@ def _decimal_comma_verdict(raw: str, phone_code: object) -> PhoneResult | None:
     return result._replace(note=decimal_comma_note(raw, result)) if result.ok else result
 
 
+def _minus_verdict(raw: object, phone_code: object, result: PhoneResult) -> PhoneResult | None:
+    """The refusal of a cell with a minus sign before its number ("-3035551203", or the number
+    cell -3035551203), or None for another cell. Asked only of rejected cells (``result``): such
+    a cell always is one, refused for its minus sign (or for a country code that is none).
+
+    The reason names the minus sign and says what the number after it is: the number to enter
+    without the minus sign when it is valid, or why it is not valid either.
+    """
+    rest: str | int | float
+    if isinstance(raw, str):
+        if len(raw) > _MAX_CELL_TEXT:
+            return None
+        text = (raw if raw.isascii() else _visible(raw)).strip().strip(_QUOTES).strip()
+        rest = shown = _minus_rest(text)
+        if not rest or result.reason != (why := _minus_reason(text)):
+            return None
+    elif isinstance(raw, int | float) and not isinstance(raw, bool):
+        if not -_MAX_EXACT_CELL_NUMBER < raw < 0 or raw != int(raw):  # NaN, -inf, -2.5
+            return None
+        if result.reason != (why := _negative_reason(raw)):
+            return None
+        rest = -raw
+        shown = str(int(rest))
+    else:
+        return None
+    bare = _unlabelled_verdict(rest, phone_code)
+    if bare.ok:
+        reason = f"{why}; if the number is {shown}, enter it without the minus sign"
+    else:
+        reason = f"{why}, and the number after it is not valid either: {bare.reason}"
+    return _reject(bare.phone_code, reason)
+
+
 def _unlabelled_verdict(raw: object, phone_code: object) -> PhoneResult:
     result = _verdict(raw, phone_code)
-    if not result.ok and isinstance(raw, str):
+    if result.ok:
+        return result
+    minus = _minus_verdict(raw, phone_code, result)
+    if minus is not None:
+        return minus
+    if isinstance(raw, str):
         comma = _decimal_comma_verdict(raw, phone_code)
         if comma is not None:
             return comma
@@ -793,11 +907,30 @@ _LINE_NOUNS: Final[frozenset[str]] = frozenset(
 # either word of a pair ("Fax Number", "Home Fax", "Fax No.") is such a label too.
 _FAX_WORDS: Final[frozenset[str]] = frozenset(("fax", "facsimile"))
 _FAX_PARTNERS: Final[frozenset[str]] = _FAX_WORDS | _LINE_KINDS | _GENERIC_WORDS | _LINE_NOUNS
+# An opt-out keyword, as SMS platforms and agents write an opt-out ("STOP 3035551216", "DNC
+# 303-555-1215", "Do not call: …"): in an opt-out or DNC file it says what the row is, so the
+# number is read without it (with the note "the opt-out keyword 'STOP' was left out"), as a
+# label is: only when the rest of the cell is exactly one number, and never paired with a
+# label word ("STOP cell 303…" is refused as words). The CTIA keywords that are also everyday
+# words ("end", "quit", "cancel") and "remove" (in a removal file it says the opposite: take
+# the number off the list) are not read.
+OPT_OUT_WORDS: Final[frozenset[str]] = frozenset(
+    ("stop", "stopall", "unsubscribe", "optout", "dnc")
+)
+# The same as phrases, in the words _LABEL_TOKENS finds ("opt-out", "Do-Not-Call").
+_OPT_OUT_PHRASES: Final[frozenset[tuple[str, ...]]] = frozenset(
+    (("opt", "out"), ("do", "not", "call"))
+)
 _WORD: Final = r"[^\W\d_]+"
 # A label as written: one word, or two separated by spaces and/or a "." ("Cell Phone",
-# "Tel. No", "Tel.No").
-_LABEL: Final = rf"{_WORD}(?:(?:\s*\.\s*|\s+){_WORD})?"
-_LABEL_GAPS: Final = re.compile(r"[\s.]+")
+# "Tel. No", "Tel.No") or by a "/" ("Phone/Fax", "Tel / Fax"); or an opt-out phrase with
+# spaces or hyphens ("opt-out", "Do Not Call").
+_LABEL: Final = (
+    r"(?i:do[\s-]+not[\s-]+call|opt[\s-]+out)"
+    rf"|{_WORD}(?:(?:\s*\.?\s*/\s*|\s*\.\s*|\s+){_WORD})?"
+)
+# A label's words, casefolded, and a "/" between two of them as a word of its own.
+_LABEL_TOKENS: Final = re.compile(rf"{_WORD}|/")
 # Before the number: the label, bare or in () or [] (with an optional "." inside: "(Tel.)",
 # "[Phone No.]"), then optionally ".", "#" and ":" or "-" ("Tel.", "Phone #:", "Mobile -",
 # "Cell Phone:"), and spaces; a bare label needs one of them ("Tel303…" is not read).
@@ -818,11 +951,27 @@ _ANY_LETTER: Final = re.compile(r"[^\W\d_]")
 
 
 def _label_kind(words: Sequence[str]) -> str:
-    """``"phone"`` when the casefolded ``words`` are a label read off a number, ``"fax"`` when
-    they are a fax label, ``""`` otherwise (see ``LABEL_WORDS`` and the pairs above)."""
+    """``"phone"`` when the casefolded ``words`` are a label read off a number, ``"opt-out"``
+    when they are an opt-out keyword read off it (``OPT_OUT_WORDS``), ``"fax"`` when they are a
+    fax label, ``""`` otherwise (see ``LABEL_WORDS`` and the pairs above).
+
+    A "/" (a word of its own) joins a word for a phone and a fax word into a phone label:
+    "Phone/Fax", "Tel/Fax" name a line that is a phone too, as a "Phone/Fax" column is read
+    (sheet_mapping). With the fax named first ("Fax/Phone") it is a fax label, as that column
+    is not read; any other two words joined by "/" are no label.
+    """
     if len(words) == 1:
         word = words[0]
-        return "phone" if word in LABEL_WORDS else "fax" if word in _FAX_WORDS else ""
+        if word in LABEL_WORDS:
+            return "phone"
+        return "opt-out" if word in OPT_OUT_WORDS else "fax" if word in _FAX_WORDS else ""
+    if tuple(words) in _OPT_OUT_PHRASES:
+        return "opt-out"
+    if len(words) == 3 and words[1] == "/":
+        first, _, second = words
+        if first in _GENERIC_WORDS and second in _FAX_WORDS:
+            return "phone"
+        return "fax" if first in _FAX_WORDS and second in _FAX_PARTNERS else ""
     if len(words) != 2:
         return ""
     first, second = words
@@ -837,14 +986,16 @@ def _label_kind(words: Sequence[str]) -> str:
 
 def is_phone_label(words: Sequence[str]) -> bool:
     """Whether ``words`` (casefolded, in the cell's order) are a label this module reads off a
-    number: one word of ``LABEL_WORDS`` ("cell") or a two-word label ("cell", "phone"). Fax
-    labels are not: their numbers are refused."""
-    return _label_kind(words) == "phone"
+    number: one word of ``LABEL_WORDS`` ("cell"), a two-word label ("cell", "phone") or an
+    opt-out keyword ("stop"; "do", "not", "call"). Fax labels are not: their numbers are
+    refused."""
+    return _label_kind(words) in ("phone", "opt-out")
 
 
-def _one_label(raw: str) -> tuple[str, str, bool] | None:
-    """(label, the number without it, whether the label is a fax label) when ``raw`` is one
-    number with one label (a word, or two naming a line: ``_label_kind``), else None.
+def _one_label(raw: str) -> tuple[str, str, str] | None:
+    """(label, the number without it, the label's kind) when ``raw`` is one number with one
+    label (a word, two naming a line, "Phone/Fax" or an opt-out keyword: ``_label_kind``),
+    else None.
 
     A fax label is returned too (the caller refuses it). The number may still carry an
     extension ("cell 303-555-2401 x12"), refused as extensions are; any other word left with it
@@ -866,13 +1017,13 @@ def _one_label(raw: str) -> tuple[str, str, bool] | None:
         else:
             number, paren, bracket, word = match.groups()
         label = " ".join((paren or bracket or word).split())
-        kind = _label_kind([w for w in _LABEL_GAPS.split(label.casefold()) if w])
+        kind = _label_kind(_LABEL_TOKENS.findall(label.casefold()))
         if not kind:
             continue
         number = number.strip()
         if _ANY_LETTER.search(number) is not None and _EXTENSION.search(number) is None:
             continue
-        return label, number, kind == "fax"
+        return label, number, kind
     return None
 
 
@@ -957,10 +1108,19 @@ _CACHE: dict[tuple[object, object], PhoneResult] = {}
 # Bounded so a million-row import cannot grow it without limit; distinct
 # numbers beyond this are simply re-validated.
 _CACHE_LIMIT: Final = 500_000
-# Letters dialled as part of the number: after its digits, joined directly or by "-", "."
-# or a space (1-800-FLOWERS, 1 800 FLOWERS, 1800FLOWERS), or before them without a space
-# (FLOWERS-1); not a word in front of a number ("Total: 5", "Total 1,234").
-_LETTERS_DIALED: Final = re.compile(r"\d[-. ]?[^\W\d_]|[^\W\d_][-.]?\d")
+# A number spelled with letters, as written (1-800-FLOWERS, 800-FLOWERS, 202-555-HOME,
+# 1.800.GOT.JUNK, (800) FLOWERS), a label before or after it or not: from a digit on, only
+# digits, keypad letters and the separators of a written number, three digits at least.
+# (Words with a small number have one or two digits, "Total: 3 records", or no letters dialled
+# with them, "Page 3 of 12", "300 records".)
+_SPELLED_NUMBER: Final = re.compile(r"[0-9][0-9A-Za-z\s().-]*")
+# Its letters are dialled with the digits: joined to them directly or by "-", "." or ")"
+# (1800FLOWERS, 1-800-Flowers, 1-800-GO-2-GO), or after a space in capitals (1 800 FLOWERS,
+# (800) FLOWERS; not "300 records").
+_LETTERS_DIALED: Final = re.compile(
+    r"[0-9][-.)]?[A-Za-z]|[0-9][-.)]?\s+[A-Z]{2}|[A-Za-z][-.]?[0-9]"
+)
+_FEWEST_SPELLED_DIGITS: Final = 3
 # Fewer digits than any number a person could be called on (the shortest valid ones have 7).
 _FEWEST_DIGITS: Final = 7
 _CACHEABLE_RAW: Final = frozenset({str, int, float})

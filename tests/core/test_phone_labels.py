@@ -159,7 +159,14 @@ def test_extensions_stay_refused(cell: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "cell", ["fax 303-555-2401", "Fax: 303-555-2401", "303-555-2401 (fax)", "2025550123 FAX"]
+    "cell",
+    [
+        "fax 303-555-2401",
+        "Fax: 303-555-2401",
+        "303-555-2401 (fax)",
+        "2025550123 FAX",
+        "Fax/Phone: 303-555-2401",  # the fax named first: not a "Phone/Fax" line
+    ],
 )
 def test_a_fax_label_is_refused_naming_it(cell: str) -> None:
     result = normalize(cell, "1")
@@ -171,6 +178,16 @@ def test_a_fax_label_is_refused_naming_it(cell: str) -> None:
 def test_two_labelled_numbers_are_two_numbers() -> None:
     result = normalize("cell 303-555-2401 / home 303-555-2402", "1")
     assert not result.ok and result.reason.startswith("two phone numbers in one cell")
+
+
+@pytest.mark.parametrize(
+    ("cell", "label"),
+    [("Phone/Fax: 303-555-2401", "Phone/Fax"), ("303-555-2401 [Tel / Fax]", "Tel / Fax")],
+)
+def test_a_phone_fax_label_is_read_as_a_phone_label(cell: str, label: str) -> None:
+    result = normalize(cell, "1")
+    assert (result.ok, result.national) == (True, "3035552401")
+    assert result.note == f"the label {label!r} was left out"
 
 
 def test_plain_numbers_carry_no_note() -> None:
@@ -449,6 +466,15 @@ def test_the_pairs_are_made_of_label_words() -> None:
     assert not phones.is_phone_label(["fax", "number"])
     assert not phones.is_phone_label(["home", "cell"])
     assert not phones.is_phone_label(["cell", "phone", "number"])
+    # "Phone/Fax" (the "/" a word of its own) is a phone label; the fax named first is not.
+    assert phones.is_phone_label(["phone", "/", "fax"])
+    assert phones.is_phone_label(["tel", "/", "fax"])
+    assert not phones.is_phone_label(["fax", "/", "phone"])
+    assert not phones.is_phone_label(["cell", "/", "home"])
+    # An opt-out keyword is read off a number too, alone: it pairs with nothing.
+    assert phones.is_phone_label(["stop"])
+    assert not phones.is_phone_label(["stop", "phone"])
+    assert not phones.OPT_OUT_WORDS & (phones.LABEL_WORDS | phones._LINE_KINDS)
 
 
 PAIRS = st.sampled_from(
