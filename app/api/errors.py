@@ -249,6 +249,12 @@ class ServerError(ApiError):
     """HTTP 5xx or a response that is not the API's JSON (an HTML error page, an empty body)."""
 
 
+class UnconfirmedError(ServerError):
+    """A write answered with JSON that does not say ``success: true`` (``{}``, ``{"status":
+    "ok"}``): whether the write was done is not known, as with a lost answer. A base URL
+    pointing at some other JSON service answers this way."""
+
+
 class TransportError(ApiError):
     """No answer: connection refused or dropped, or a timeout."""
 

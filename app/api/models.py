@@ -304,7 +304,8 @@ class WriteResult:
     answer, a 5xx or a 429 alike).
 
     ``earlier_attempt_lost`` is True when an earlier attempt of this write was sent and its
-    answer lost (a timeout or a dropped connection after sending; the transport's
+    answer lost (a timeout or a dropped connection after sending, or an answer not saying
+    ``success: true``; the transport's
     :attr:`~app.api.errors.ApiError.earlier_attempt_lost`): that attempt may have done the
     write, so an ``ALREADY_PRESENT`` may be our own insert and a ``NOT_FOUND`` our own delete.
     It is set only on those two statuses: the transport returns a successful answer with its

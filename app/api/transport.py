@@ -21,7 +21,7 @@ import time
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -32,6 +32,7 @@ from app.api.errors import (
     RateLimitedError,
     ServerError,
     TransportError,
+    UnconfirmedError,
     error_from_failure,
 )
 from app.api.paging import Cancelled
@@ -460,8 +461,9 @@ class Transport:
                         exc.attempts = attempt
                         if answer_lost and not _is_read(path):
                             exc.earlier_attempt_lost = True
-                        if isinstance(exc, TransportError):
-                            if exc.sent:
+                        if isinstance(exc, TransportError | UnconfirmedError):
+                            # No answer, or one not saying whether it was done: it may be.
+                            if not isinstance(exc, TransportError) or exc.sent:
                                 answer_lost = True
                         elif isinstance(exc, RateLimitedError):
                             hold.refused(self._hold_for(exc))
@@ -628,16 +630,58 @@ def decode_response(path: str, response: httpx.Response) -> Any:
             f"the answer was {kind} instead of the API's JSON (HTTP {status})",
             http_status=status,
         )
-    if isinstance(data, dict) and (
-        data.get("success") is False or (data.get("success") is not True and "error" in data)
-    ):
+    success = _success_flag(data.get("success")) if isinstance(data, dict) else None
+    if isinstance(data, dict) and (success is False or (success is not True and "error" in data)):
         code = _int_or_none(data.get("code", data.get("error_code")))
         raise error_from_failure(path, _failure_message(data) or "failed", code, status)
     if status >= 400:
         if status >= 500:
             raise ServerError(path, f"the service failed with HTTP {status}", http_status=status)
         raise error_from_failure(path, f"HTTP {status} {response.reason_phrase}", None, status)
+    if success is not True and path in CONFIRMED_WRITES:
+        # Never counted as done: the body is not quoted, as a service echoing the request
+        # would put the token in the message.
+        raise UnconfirmedError(
+            path,
+            'the answer did not say the write was done (no "success": true in it), so whether '
+            "it was done is not known",
+            http_status=status,
+        )
     return data
+
+
+# Writes the API answers with ``success: true`` (see the spec): any other answer is not taken
+# for done.
+CONFIRMED_WRITES: Final = frozenset(
+    {
+        "/dnc/insert",
+        "/dnc/update",
+        "/dnc/delete",
+        "/sms-opt-out/insert",
+        "/sms-opt-out/update",
+        "/leads/update",
+        "/leads/delete",
+        "/campaigns/status",
+        "/status/insert",
+        "/status/update",
+    }
+)
+
+
+def _success_flag(value: Any) -> bool | None:
+    """What a ``success`` field says: the API's boolean, or the Y/N, "true"/"false" and 1/0
+    some services send; None when it is missing or says neither."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return {1: True, 0: False}.get(value)
+    if isinstance(value, str):
+        text = value.strip().casefold()
+        if text in ("true", "y", "yes", "1"):
+            return True
+        if text in ("false", "n", "no", "0"):
+            return False
+    return None
 
 
 def _describe_body(response: httpx.Response) -> str:
