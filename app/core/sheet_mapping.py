@@ -16,7 +16,7 @@ from typing import Final
 
 from app.api.scope import Scope
 from app.core import phones
-from app.core.sheet_header import is_blank, looks_like_phone
+from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.wording import joined
 
@@ -555,7 +555,7 @@ def other_phone_columns(
     of the first would be dropped without a word, so staging warns about these. A column
     counts when it has no other role, its header (if any) does not name something else (an
     id, a fax, an account), and at least half of its values in ``sample_rows`` (data rows)
-    are valid phone numbers.
+    are valid phone numbers, bare or labelled ("Home: 303-555-2403").
     """
     if mapping.phone is None:
         return []
@@ -579,9 +579,7 @@ def other_phone_columns(
         values = _values(data, index)
         if not values:
             continue
-        valid = sum(
-            1 for v in values if looks_like_phone(v) and _valid_phone(v, default_phone_code)
-        )
+        valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
         if valid * 2 >= len(values):
             found.append(index)
     return found
@@ -592,6 +590,27 @@ def _valid_phone(value: CellValue, code: str) -> bool:
     return phones.normalize(value, code).ok or phones.normalize(value, None).ok
 
 
+def _labelled_phone(value: CellValue, code: str) -> bool:
+    """A text cell that is not a bare number but that the check reads as a valid one: a
+    number with a label ("Mobile: 303-555-2401", "303-555-2401 (cell)", "Home 303-555-2403"),
+    read without it by :func:`phones.normalize`. An id or order number written with a word
+    ("Order 3035552405", "ID 3035552406", "#3035552406", "Zip 80202") is refused there, so
+    it is not one."""
+    return (
+        isinstance(value, str)
+        and not looks_like_phone(value)
+        and holds_phone_number(value)  # cheap: a run of 7+ digits, before the full reading
+        and _valid_phone(value, code)
+    )
+
+
+def _reads_as_phone(value: CellValue, code: str) -> bool:
+    """A valid phone number as the check reads it, bare or labelled."""
+    if looks_like_phone(value):
+        return _valid_phone(value, code)
+    return _labelled_phone(value, code)
+
+
 def _values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
     return [cells[index] for cells in data if index < len(cells) and cells[index] is not None]
 
@@ -599,14 +618,19 @@ def _values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
 def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) -> float:
     """Share of a column that looks like phone numbers, plus a bonus for valid ones.
 
-    The bonus tells a column of real numbers from one of ten-digit account ids.
+    The bonus tells a column of real numbers from one of ten-digit account ids. A number with
+    a label ("Mobile: 303-555-2401", "303-555-2402 (cell)") counts when the check reads it as
+    a valid number (:func:`_labelled_phone`): a file of such cells with no header naming
+    them has a phone column all the same, and words around an id or an order number still
+    make it no phone number.
     """
     values = _values(data, index)
     if not values:
         return 0.0
     shaped = [v for v in values if looks_like_phone(v)]
     valid = sum(1 for v in shaped if phones.normalize(v, code).ok)
-    return (len(shaped) + 0.5 * valid) / (1.5 * len(values))
+    labelled = sum(1 for v in values if _labelled_phone(v, code))
+    return (len(shaped) + labelled + 0.5 * (valid + labelled)) / (1.5 * len(values))
 
 
 def _distinct_phones(data: Sequence[Sequence[CellValue]], index: int, code: str) -> int:

@@ -13,7 +13,7 @@ import pytest
 from app.api.scope import Scope
 from app.core.import_job import stage_import
 from app.core.job_exec import job_summary
-from app.core.job_staging import JobSettings, MappingError
+from app.core.job_staging import JobSettings
 from app.core.removal_job import stage_removal
 from app.core.sheet_check import CheckedRow, Outcome, Target, check_all
 from app.core.sheet_header import detect_header, is_label, read_preview
@@ -116,17 +116,16 @@ def test_tagged_numbers_above_a_header_keep_the_file_headerless(tmp_path: Path) 
     assert [c.outcome for c in checked[:3]] == [Outcome.VALID, Outcome.VALID, Outcome.INVALID]
 
 
-def test_too_few_numbers_below_to_find_the_column_refuse_the_file(tmp_path: Path) -> None:
-    # Headerless, two clean numbers of five rows name no phone column: the file is refused
-    # aloud (name the column with --phone-column), never staged without rows 1-2.
+def test_a_short_headerless_file_is_read_from_its_first_row(tmp_path: Path) -> None:
+    # Headerless: the labelled numbers count as numbers, so column A (four numbers of five
+    # rows) is the phone column, and rows 1-2 are staged, never skipped under row 3.
     rows = [*ABOVE, ["303-555-2402", "Bob"], ["303-555-2403", "Cy"]]
     path = f.write_xlsx(tmp_path / "few.xlsx", rows)
-    with pytest.raises(MappingError, match="No column of phone numbers"):
-        stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
-    settings = JobSettings(path, Scope.global_(), phone_column="column:A")
-    store, _ = stage_import(settings, tmp_path / "jobs", connection=None)
+    store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
     try:
-        assert [r.row_number for r in store.rows()] == [1, 2, 3, 4, 5]
+        staged = list(store.rows())
+        assert [r.row_number for r in staged] == [1, 2, 3, 4, 5]
+        assert [r.outcome == "invalid" for r in staged] == [False, False, True, False, False]
     finally:
         store.close()
 
