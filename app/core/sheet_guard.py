@@ -4,15 +4,21 @@ Zip-based workbooks (xlsx, xlsm, xlsb, ods) are inspected through their zip dire
 sizes and compression ratios are declared there, so a zip bomb is refused before a single byte
 is inflated. XML parts are refused if they declare a DTD, which is how "billion laughs" entity
 bombs are built; no spreadsheet program writes one.
+
+:func:`sniff_kind` also says what a file that is no spreadsheet is (``FileKind.other``: a PDF, a
+Word document, an image, an archive), and :func:`markup_kind` what markup text under a
+workbook's name is (a web page, Excel 2003 XML), so the reader refuses each in one sentence
+naming it, whatever the file's name says.
 """
 
 from __future__ import annotations
 
 import re
+import struct
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from app.core.sheet_types import SheetError
 
@@ -31,28 +37,89 @@ _FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
 _EMBEDDED_PREFIXES: Final = ("xl/embeddings/", "Object ", "ObjectReplacements/")
 
 
+# What a file that is no spreadsheet is, as :attr:`FileKind.other` names it.
+WORD: Final = "a Word document"
+POWERPOINT: Final = "a PowerPoint presentation"
+ZIP_ARCHIVE: Final = "a zip archive"
+# Kinds that hold other files: the spreadsheet may be inside.
+ARCHIVES: Final = frozenset(
+    {
+        ZIP_ARCHIVE,
+        "a gzip-compressed file",
+        "a bzip2-compressed file",
+        "an xz-compressed file",
+        "a zstd-compressed file",
+        "a 7-Zip archive",
+        "a RAR archive",
+    }
+)
+
+# Signatures at the start of a file (after a BOM or blank lines for the text ones).
+_MAGIC: Final = (
+    (b"%PDF-", "a PDF document"),
+    (b"%!PS-Adobe", "a PostScript document"),
+    (b"{\\rtf", "an RTF (rich text) document"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),  # the header chunk comes first
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"\x1f\x8b\x08", "a gzip-compressed file"),
+    (b"\xfd7zXZ\x00", "an xz-compressed file"),
+    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+)
+_BZIP2 = re.compile(rb"BZh[1-9]1AY&SY")
+# An ISO media file (a phone's HEIC photo): its box type at byte 4, its brand after it.
+_IMAGE_BRANDS: Final = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif")
+
+
 @dataclass(frozen=True, slots=True)
 class FileKind:
     """What the first bytes say a file is, whatever its extension claims."""
 
-    container: str  # "zip", "ole2", "text" or "empty"
-    workbook: str  # "xlsx", "xlsb", "ods", "xls", "encrypted", "" (text / unknown)
+    container: str  # "zip", "ole2", "text", "other" (``other`` says what) or "empty"
+    workbook: str  # "xlsx", "xlsb", "ods", "xls", "encrypted", "" (text / unknown / other)
+    # What a file that is no spreadsheet is ("a PDF document", "a Word document", "a PNG
+    # image", ZIP_ARCHIVE…), "" when it may be one (or is a zip or OLE2 file not known).
+    other: str = ""
 
 
 def sniff_kind(path: Path) -> FileKind:
     """Identify the file by its magic bytes (extensions lie: ``report.csv`` may be an xlsx)."""
     try:
         with path.open("rb") as fh:
-            head = fh.read(8)
+            head = fh.read(64)
     except OSError as exc:
         raise SheetError(f"{path.name} cannot be opened: {exc.strerror or exc}.") from exc
     if not head:
         return FileKind("empty", "")
     if head.startswith(_ZIP_MAGIC) or head.startswith(b"PK\x05\x06"):
-        return FileKind("zip", _zip_workbook_kind(path))
-    if head == _OLE2_MAGIC:
-        return FileKind("ole2", _ole2_workbook_kind(path))
+        workbook, other = _zip_workbook_kind(path)
+        return FileKind("zip", workbook, other)
+    if head.startswith(_OLE2_MAGIC):
+        workbook, other = _ole2_workbook_kind(path)
+        return FileKind("ole2", workbook, other)
+    other = _other_kind(head)
+    if other:
+        return FileKind("other", "", other)
     return FileKind("text", "")
+
+
+def _other_kind(head: bytes) -> str:
+    """What a file starting with ``head`` is when a signature says it is no spreadsheet."""
+    # A PDF or RTF is text to a CSV reader: 'BT /F1 12 Tf' would be read as a header.
+    start = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    for magic, kind in _MAGIC:
+        if start.startswith(magic) or head.startswith(magic):
+            return kind
+    if _BZIP2.match(head):
+        return "a bzip2-compressed file"
+    if head[4:8] == b"ftyp" and head[8:12] in _IMAGE_BRANDS:
+        return "a HEIC image"
+    return ""
 
 
 def markup_kind(path: Path) -> str:
@@ -73,15 +140,30 @@ def markup_kind(path: Path) -> str:
     return "an XML or HTML document"
 
 
-def _zip_workbook_kind(path: Path) -> str:
+# OpenDocument files say what they are in their first part.
+_OPENDOCUMENT: Final = (
+    (b"opendocument.text", "an OpenDocument text document"),
+    (b"opendocument.presentation", "an OpenDocument presentation"),
+    (b"opendocument.graphics", "an OpenDocument drawing"),
+    (b"application/epub", "an EPUB e-book"),
+)
+# Office Open XML packages other than a workbook keep their main parts in these folders.
+_OOXML_FOLDERS: Final = (("word/", WORD), ("ppt/", POWERPOINT), ("visio/", "a Visio drawing"))
+
+
+def _zip_workbook_kind(path: Path) -> tuple[str, str]:
+    """(workbook kind, what it is when it is no workbook) of a zip file."""
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
             if "mimetype" in names:
                 mimetype = zf.read("mimetype")[:100]
                 if b"opendocument.spreadsheet" in mimetype:
-                    return "ods"
-                return ""
+                    return "ods", ""
+                for marker, kind in _OPENDOCUMENT:
+                    if marker in mimetype:
+                        return "", kind
+                return "", ZIP_ARCHIVE
     except zipfile.BadZipFile as exc:
         # xlsx and ods are zip files whose directory is at the very end: a file that starts
         # like one but has no readable directory was cut short (an interrupted download,
@@ -92,23 +174,124 @@ def _zip_workbook_kind(path: Path) -> str:
             "get the file again from its sender."
         ) from exc
     except (OSError, EOFError, ValueError):
-        return ""
+        return "", ""
     if "xl/workbook.bin" in names:
-        return "xlsb"
+        return "xlsb", ""
     if "xl/workbook.xml" in names:
-        return "xlsx"
+        return "xlsx", ""
+    if not any(name.startswith("xl/") for name in names):
+        # A Word or PowerPoint file is a package like an xlsx, with its parts elsewhere.
+        for folder, kind in _OOXML_FOLDERS:
+            if any(name.startswith(folder) for name in names):
+                return "", kind
     # Some writers omit or rename parts; calamine follows the relationships, so let it decide.
-    return "xlsx" if "[Content_Types].xml" in names else ""
+    if "[Content_Types].xml" in names:
+        return "xlsx", ""
+    return "", ZIP_ARCHIVE
 
 
-def _ole2_workbook_kind(path: Path) -> str:
-    # An encrypted xlsx is an OLE2 file holding EncryptionInfo + EncryptedPackage streams;
-    # the stream names are stored in UTF-16 in the directory sectors.
-    with path.open("rb") as fh:
-        blob = fh.read(4 << 20)
-    if "EncryptedPackage".encode("utf-16-le") in blob:
-        return "encrypted"
-    return "xls"
+# The streams at the top of an OLE2 (compound) file say which program wrote it.
+_OLE2_WORKBOOK_STREAMS: Final = frozenset({"workbook", "book"})
+_OLE2_DOCUMENTS: Final = (
+    ("worddocument", WORD),
+    ("powerpoint document", POWERPOINT),
+    ("visiodocument", "a Visio drawing"),
+    ("__properties_version1.0", "an Outlook message"),
+)
+_ENDOFCHAIN: Final = 0xFFFFFFFE
+_MAX_DIRECTORY_SECTORS: Final = 4096
+_MAX_DIRECTORY_ENTRIES: Final = 10_000
+
+
+def _ole2_workbook_kind(path: Path) -> tuple[str, str]:
+    """(workbook kind, what it is when it is no workbook) of an OLE2 compound file."""
+    try:
+        with path.open("rb") as fh:
+            names = _ole2_top_names(fh)
+    except (OSError, struct.error, ValueError):
+        names = None
+    if names is None:
+        # Unreadable directory: as before, the stream names are stored in UTF-16 in it.
+        with path.open("rb") as fh:
+            blob = fh.read(4 << 20)
+        if "EncryptedPackage".encode("utf-16-le") in blob:
+            return "encrypted", ""
+        return "xls", ""
+    # An encrypted xlsx is an OLE2 file holding EncryptionInfo + EncryptedPackage streams.
+    if "encryptedpackage" in names:
+        return "encrypted", ""
+    if names & _OLE2_WORKBOOK_STREAMS:
+        return "xls", ""
+    for stream, kind in _OLE2_DOCUMENTS:
+        if stream in names:
+            return "", kind
+    return "xls", ""  # no stream that says otherwise: the reader decides
+
+
+def _ole2_top_names(fh: BinaryIO) -> set[str] | None:
+    """The names (casefolded) of the streams and storages at the top of an OLE2 file, or None
+    when its directory cannot be followed. Embedded documents sit in storages below the top
+    (a Word file's chart keeps a Workbook stream there), so only the top says what it is."""
+    header = fh.read(512)
+    if len(header) < 512:
+        return None
+    shift = struct.unpack_from("<H", header, 0x1E)[0]
+    if shift not in (9, 12):
+        return None
+    size = 1 << shift
+    per_sector = size // 4
+    difat = list(struct.unpack_from("<109I", header, 0x4C))
+    next_difat, difat_count = struct.unpack_from("<II", header, 0x44)
+
+    def sector(number: int) -> bytes:
+        fh.seek((number + 1) * size)
+        data = fh.read(size)
+        if len(data) < size:
+            raise ValueError("sector beyond the end of the file")
+        return data
+
+    def fat_entry(number: int) -> int:
+        nonlocal next_difat, difat_count
+        index = number // per_sector
+        while index >= len(difat) and next_difat < _ENDOFCHAIN and difat_count > 0:
+            values = struct.unpack(f"<{per_sector}I", sector(next_difat))
+            difat.extend(values[:-1])
+            next_difat = values[-1]
+            difat_count -= 1
+        if index >= len(difat):
+            raise ValueError("sector outside the allocation table")
+        fat = sector(difat[index])
+        return int(struct.unpack_from("<I", fat, (number % per_sector) * 4)[0])
+
+    entries: list[bytes] = []
+    current = struct.unpack_from("<I", header, 0x30)[0]
+    for _ in range(_MAX_DIRECTORY_SECTORS):
+        if current >= _ENDOFCHAIN:
+            break
+        data = sector(current)
+        entries.extend(data[i : i + 128] for i in range(0, size, 128))
+        current = fat_entry(current)
+    else:
+        return None
+    if not entries or entries[0][0x42] != 5:  # the root storage comes first
+        return None
+    names: set[str] = set()
+    pending = [struct.unpack_from("<I", entries[0], 0x4C)[0]]  # the root's child
+    seen: set[int] = set()
+    while pending:
+        index = pending.pop()
+        if index >= len(entries) or index in seen:
+            continue  # no sibling (0xFFFFFFFF), or a loop in a damaged tree
+        seen.add(index)
+        if len(seen) > _MAX_DIRECTORY_ENTRIES:
+            return None
+        entry = entries[index]
+        length = struct.unpack_from("<H", entry, 0x40)[0]
+        name = entry[: max(min(length, 64) - 2, 0)].decode("utf-16-le", "replace")
+        names.add(name.casefold())
+        left, right = struct.unpack_from("<II", entry, 0x44)
+        pending += (left, right)  # the siblings: the same level; children are below it
+    return names
 
 
 def check_zip(path: Path) -> None:

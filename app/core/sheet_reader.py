@@ -28,6 +28,7 @@ from __future__ import annotations
 import marshal
 import os
 import pickle
+import re
 import signal
 import struct
 import subprocess
@@ -40,7 +41,7 @@ from typing import IO, Any, Final, Protocol
 
 from app.core import sheet_worker
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_guard import check_zip, markup_kind, sniff_kind
+from app.core.sheet_guard import ARCHIVES, ZIP_ARCHIVE, check_zip, markup_kind, sniff_kind
 from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
 
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
@@ -54,6 +55,7 @@ MEMORY_PER_FILE_BYTE: Final = 16
 BASE_TIMEOUT: Final = 60.0
 TIMEOUT_PER_MB: Final = 4.0
 MAX_COLUMNS: Final = sheet_worker.MAX_COLUMNS
+_EXCEPTION_NAME: Final = re.compile(r"^[A-Za-z_][\w.]*: ")
 
 
 class SheetSource(Protocol):
@@ -93,6 +95,8 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         raise SheetError(f"{path.name} is empty (0 bytes).")
     if kind.workbook == "encrypted":
         raise SheetError(_password_sentence(path))
+    if kind.other and kind.other != ZIP_ARCHIVE:
+        raise SheetError(_not_a_spreadsheet(path, kind.other))
     if kind.container == "zip":
         if not kind.workbook:
             raise SheetError(
@@ -140,6 +144,17 @@ def worker_command() -> list[str]:
     if getattr(sys, "frozen", False):
         return [sys.executable, WORKER_FLAG]
     return [sys.executable, "-I", sheet_worker.__file__]
+
+
+def _not_a_spreadsheet(path: Path, kind: str) -> str:
+    """The one sentence refusing a file that is ``kind`` ("a PDF document"), not a spreadsheet:
+    no spreadsheet program opens it, so the list must come again in another form."""
+    if kind in ARCHIVES:
+        return (
+            f"{path.name} is {kind}, not a spreadsheet; unpack it and import the spreadsheet "
+            "inside, or ask for the list as an xlsx or CSV file."
+        )
+    return f"{path.name} is {kind}, not a spreadsheet; ask for the list as an xlsx or CSV file."
 
 
 def _password_sentence(path: Path) -> str:
@@ -420,7 +435,8 @@ class _WorkerStream:
             return SheetError(f"The sheet {detail!r} of {name} is empty.")
         if kind == "memory":
             return SheetError(f"{name} needs more memory to read than it should; reading stopped.")
-        detail = str(detail)[:160]
+        # The worker says "TypeName: message"; the type is a library's name, not the user's.
+        detail = _EXCEPTION_NAME.sub("", str(detail), count=1)[:160]
         return SheetError(
             f"{name} is damaged or not a valid {self._fmt} file and could not be read ({detail})."
         )
