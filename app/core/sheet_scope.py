@@ -3,7 +3,10 @@
 Scope cells are written the way the CLI takes them (``global``, ``campaign:1001``,
 ``purpose:Collections``) or the way people write them (``0``, ``1001``, ``Global``, a campaign's
 name). Campaign cells hold a campaign's id or name, or the service's own ``campaign_id`` codes:
-``0`` (global) and ``-1`` (purpose; the row's Purpose cell names it). A number cell a
+``0`` (global) and ``-1`` (purpose; the row's Purpose cell names it), or the words a scope cell
+takes for those (``global``, ``all``, ``all campaigns``, ``purpose``, ``purpose:TEXT``). A
+campaign on the connection named as such a word makes the cell mean two scopes: its row is
+invalid, saying how to write each (``campaign:NAME`` is always the campaign). A number cell a
 spreadsheet or an older export forced to text with a leading apostrophe (``'-1``) reads as the
 number. Text a CSV export guarded against formulas with a leading apostrophe (``'+Sales``,
 ``'@home``) reads as the text it was (:func:`cell_text`). A scope cell ``campaign`` takes the
@@ -26,6 +29,9 @@ from typing import Final, Protocol
 from app.api.scope import GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID, Scope, ScopeError
 from app.core.sheet_types import CellValue
 from app.core.xlsx_safe import FORMULA_TRIGGERS
+
+# Words a scope or campaign cell says for global (as "0" does), in any case.
+_GLOBAL_WORDS: Final = ("global", "all", "all campaigns")
 
 
 class _Campaign(Protocol):
@@ -84,6 +90,8 @@ class ScopeResolver:
         if isinstance(campaign_lookup, CampaignDirectory):
             self._ids = campaign_lookup.ids if campaign_lookup.checked else None
             self._offline = not campaign_lookup.checked
+        # Whether a name no campaign has is known to be no campaign's (a connection's list).
+        self._names_known = bool(self._names) or self._ids is not None
         self._scope_cache: dict[str, Scope | str] = {}
         self._campaign_cache: dict[str, Scope | str] = {}
 
@@ -107,9 +115,9 @@ class ScopeResolver:
 
     def _parse_scope(self, text: str) -> Scope | str:
         low = text.casefold()
-        if low in ("global", "0", "all", "all campaigns"):
+        if low == GLOBAL_CAMPAIGN_ID:
             return Scope.global_()
-        if low == PURPOSE_CAMPAIGN_ID or low == "purpose":
+        if low == PURPOSE_CAMPAIGN_ID:
             return Scope.purpose("")
         if low.startswith("campaign:"):
             return self._parse_campaign(text.split(":", 1)[1].strip(), in_scope=True)
@@ -118,6 +126,9 @@ class ScopeResolver:
                 "'campaign' names no campaign: write campaign:ID or the campaign's name, "
                 "or put its id or name in a Campaign column"
             )
+        word = self._word(text)
+        if word is not None:
+            return word
         try:
             return self._known(Scope.parse(text), in_scope=True)
         except ScopeError:
@@ -130,12 +141,16 @@ class ScopeResolver:
                 f"{text!r} is not global, campaign:ID or purpose:TEXT, and campaign names "
                 "cannot be resolved without the service's campaign list"
             )
+        if self._names_known:
+            # Most likely meant as a campaign's name: say that none has it, not to write one.
+            return f"{text!r} is not a scope and no campaign on this connection has that name"
         return f"{text!r} is not a scope; use global, campaign:ID, purpose:TEXT or a campaign name"
 
     def _parse_campaign(self, text: str, *, in_scope: bool) -> Scope | str:
         # Messages follow the field they are reported under: "scope: campaign name 'x' …" but
         # "campaign: name 'x' …", so the word is not said twice.
-        if text.casefold().startswith("campaign:"):
+        explicit = text.casefold().startswith("campaign:")
+        if explicit:
             text = text.split(":", 1)[1].strip()
         if not in_scope:
             # The service's own campaign_id codes, as a dialer's export writes them.
@@ -145,6 +160,12 @@ class ScopeResolver:
                 return Scope.purpose("")
         if text.isdigit() and text != "0":
             return self._known(Scope.campaign(text), in_scope=in_scope)
+        if not in_scope and not explicit:
+            # A campaign column says global or a purpose in the words a scope column takes
+            # ("campaign:" before a word makes it a campaign's name).
+            word = self._word(text)
+            if word is not None:
+                return word
         by_name = self._names.get(text.casefold())
         if by_name is not None:
             try:
@@ -154,9 +175,45 @@ class ScopeResolver:
         if self._offline:
             noun = "campaign name" if in_scope else "name"
             return f"{noun} {text!r} cannot be resolved without the service's campaign list"
-        if not self._names:
+        if not self._names_known:
             return f"{text!r} is not a campaign id, and no campaign names were loaded"
         return f"no campaign is named {text!r}"
+
+    def _word(self, text: str) -> Scope | str | None:
+        """The scope a scope or campaign cell's word names (``global``, ``all``, ``all
+        campaigns``, ``purpose``, ``purpose:TEXT``, any case), or why the row is invalid, or
+        None when ``text`` is no such word.
+
+        A campaign on the connection named as the word makes the cell say two things: taking
+        either could put an entry in the wrong scope (a global entry for a file meaning one
+        campaign, which blocks every campaign, or one campaign's entry for a file meaning
+        global, which leaves the number callable on the others), so the row is invalid,
+        naming both readings and how to write each.
+        """
+        low = text.casefold()
+        if low in _GLOBAL_WORDS:
+            scope = Scope.global_()
+            meaning, written = "the global scope", "0"
+        elif low == "purpose":
+            scope = Scope.purpose("")
+            meaning, written = "a purpose scope", "-1 with the purpose in a Purpose column"
+        elif low.startswith("purpose:"):
+            purpose = text.split(":", 1)[1].strip()
+            if not purpose:
+                return "a purpose scope needs its purpose text, e.g. purpose:Collections"
+            scope = Scope.purpose(purpose)
+            meaning = f"the purpose {purpose!r}"
+            written = "-1 with the purpose in a Purpose column"
+        else:
+            return None
+        by_name = self._names.get(low)
+        if by_name is None:
+            return scope
+        return (
+            f"{text!r} could mean {meaning} or the campaign named {text!r} (campaign:{by_name}) "
+            f"on this connection; write {written} for {meaning}, or campaign:{by_name} for the "
+            "campaign"
+        )
 
     def _known(self, scope: Scope, *, in_scope: bool) -> Scope | str:
         """``scope``, or why not: a campaign id the service's campaign list lacks."""
