@@ -3,6 +3,23 @@
 :func:`stage_import` reads and checks the file into a new job file; :func:`run_import` sends the
 rows still to send (a fresh job or a resumed one) through the journaled :class:`Session`.
 An entry the list already has counts as done ("already present"), never as a failure.
+
+"Already present" is not always "on the list before the job": when the answer to an earlier
+attempt of the insert was lost (or the row was in flight when the job was interrupted), the
+retry's "already present" may be that attempt's own doing. Such a row ends
+``already_present`` saying so, and the job's summary and report count those rows apart
+(``already_present_maybe_inserted``, :func:`app.core.job_report.maybe_inserted`).
+
+An insert that ends in an error leaving its fate open (no answer to a request that was sent,
+a 5xx, or any error after an earlier attempt's answer was lost) is followed by a look-up of
+the number in the row's scope (:func:`_checked_after_error`, as a removal does): listed, the row
+ends ``already_present`` (which attempt, or who, put it there cannot be known, so it is counted
+among those this job may have inserted); not listed, or when the look-up fails too, the row goes
+on as the insert's error leaves it (held, then ``failed``, or sent again on resume when the
+service keeps failing), saying what the look-up found or that it is not known. The look-up
+is a read: the journal records it as an event (``dnc.insert.checked`` /
+``sms.insert.checked``) beside the insert's ``failed`` outcome, so the number's evidence shows
+it.
 """
 
 from __future__ import annotations
@@ -10,26 +27,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
+from app.api.client import DncQuery
+from app.api.errors import ApiError, AuthError, ServerError, TransportError
 from app.api.models import WriteStatus
+from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.job_exec import execute
-from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
+from app.core.job_report import FOUND_AFTER_ERROR, RESENT_PRESENT, RETRIED_PRESENT
+from app.core.job_runner import RESENT, JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
-from app.core.session import Session
+from app.core.session import Session, e164
 from app.core.sheet_check import CheckSummary, Target
-
-RESENT_PRESENT = (
-    "sent again after the job was interrupted; the list already had it "
-    "(most likely from the first send)"
-)
-# An earlier attempt's answer was lost (timeout, dropped connection), then the retry found the
-# number listed: that attempt may have inserted it.
-RETRIED_PRESENT = (
-    "on the list when the request was retried; the answer to an earlier attempt was lost, "
-    "so that attempt may have inserted it"
-)
 
 
 def stage_import(
@@ -45,6 +56,90 @@ def stage_import(
     )
 
 
+def _listed_ids(session: Session, target: Target, row: JobRow, scope: Scope) -> list[str]:
+    """The ids of the entries an insert of ``row`` in ``scope`` would collide with: the
+    number as the insert sends it, in that scope (and, in a purpose scope, that purpose)."""
+    purpose = (row.purpose or scope.purpose_text) if scope.is_purpose else ""
+    query = DncQuery(
+        scope=scope, phone_number=row.national, phone_code=row.phone_code, purpose=purpose
+    )
+    if target is Target.DNC:
+        return [entry.id for entry in session.api.iter_dnc(query)]
+    return [record.id for record in session.api.iter_sms(query)]
+
+
+def _checked_after_error(
+    session: Session,
+    target: Target,
+    row: JobRow,
+    scope: Scope,
+    error: ApiError,
+    resent: bool,
+    job_id: str,
+    note: str,
+) -> RowResult | None:
+    """After an insert ended in an error that leaves its fate open (no answer to a request
+    that was sent, a 5xx, or any error after an earlier attempt's answer was lost), the
+    number is looked up in the row's scope: listed means it is on the list
+    (``already_present``: an attempt of this job may have put it there); not listed means the
+    insert was not done, and the insert's error is raised again saying so (the runner holds the
+    row as for any failure, so a service that keeps failing still pauses the job). The look-up
+    is journaled as an event beside the insert's "failed" outcome. None when the error leaves
+    nothing open (the row goes on as the error says); a look-up that fails too raises the
+    insert's error, saying so."""
+    open_fate = (
+        (isinstance(error, TransportError) and error.sent)
+        or isinstance(error, ServerError)
+        or error.earlier_attempt_lost
+    )
+    if not open_fate or isinstance(error, AuthError):
+        return None
+    kind = "dnc" if target is Target.DNC else "sms"
+    phone = e164(row.national, row.phone_code)
+
+    def journal(details: dict[str, Any]) -> None:
+        session.journal.record_event(
+            connection=session.connection.name,
+            base_url=session.connection.base_url,
+            operation=f"{kind}.insert.checked",
+            target=f"{kind}:{phone or row.national} scope={scope}",
+            job=job_id,
+            note=note,
+            details={"error": str(error), **details},
+            phone=phone,
+        )
+
+    try:
+        listed = _listed_ids(session, target, row, scope)
+    except ApiError as failed:
+        journal({"look_up_error": str(failed)})
+        # The row goes on as the insert's error says (held, resent on resume), saying the
+        # look-up could not settle it either.
+        error.message = (
+            f"{error.message}; a look-up right after it failed too ({failed.message}), so "
+            "whether the number is on the list is not known"
+        )
+        error.args = (error.message,)
+        raise error from failed
+    journal({"listed_after": listed})
+    said = error.describe()
+    if isinstance(error, TransportError):
+        said = f"no answer from the service: {said}"
+    if not listed:
+        # Not done, so safe to send again: the row goes on as the error leaves it (held; failed
+        # once other rows are answered, or sent again on resume when the service keeps failing,
+        # which pauses the job), saying what the look-up found.
+        error.message = (
+            f"{error.message}; a look-up right after it found the number not on the list, so "
+            "it was not inserted"
+        )
+        error.args = (error.message,)
+        error.earlier_attempt_lost = False  # settled: that attempt did not insert it either
+        raise error
+    text = f"{FOUND_AFTER_ERROR} (the insert's error: {said})"
+    return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
+
+
 def insert_sender(
     session: Session, target: Target, job_id: str, note: str, stop: threading.Event | None = None
 ) -> SendFn:
@@ -52,21 +147,29 @@ def insert_sender(
 
     ``stop`` (the job's :attr:`JobControl.stop`) cancels a row's insert while it waits for its
     turn under the rate limit, never once its first attempt was sent: the row is then pending
-    again, and its journal intent ``not_attempted``.
+    again, and its journal intent ``not_attempted``. An insert ending in an error that leaves
+    its fate open is followed by a look-up of the number (:func:`_checked_after_error`).
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
 
     def send(row: JobRow, resent: bool) -> RowResult:
-        result = insert(
-            row.national,
-            row.phone_code,
-            scope_from_text(row.scope),
-            reason=row.reason,
-            purpose=row.purpose,
-            job=job_id,
-            note=note,
-            stop_before_send=stop,
-        )
+        scope = scope_from_text(row.scope)
+        try:
+            result = insert(
+                row.national,
+                row.phone_code,
+                scope,
+                reason=row.reason,
+                purpose=row.purpose,
+                job=job_id,
+                note=note,
+                stop_before_send=stop,
+            )
+        except ApiError as exc:
+            checked = _checked_after_error(session, target, row, scope, exc, resent, job_id, note)
+            if checked is None:
+                raise
+            return checked
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is WriteStatus.ALREADY_PRESENT:
             if resent:

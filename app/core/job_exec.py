@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from app.core import job_lock
-from app.core.job_report import RunningReport, late_count, write_report
+from app.core.job_report import (
+    MAYBE_INSERTED,
+    RunningReport,
+    late_count,
+    maybe_inserted_count,
+    write_report,
+)
 from app.core.job_runner import JobControl, JobProgress, JobRunner, SendFn
 from app.core.job_store import SUFFIX, JobStatus, JobStore, utc_now
 from app.core.session import Session
@@ -32,7 +38,14 @@ def report_path(store: JobStore) -> Path:
 
 
 def job_summary(store: JobStore) -> dict[str, Any]:
-    """Counts for the CLI's JSON and the GUI's job list."""
+    """Counts for the CLI's JSON and the GUI's job list.
+
+    An import's ``already_present`` counts every row whose number the service had when it
+    was sent; ``already_present_maybe_inserted`` counts those of them that may be on the list
+    by this job's own doing (an attempt whose answer was lost, or a look-up after an error
+    found it: :func:`app.core.job_report.maybe_inserted`). Only the difference is known to
+    have been on the list before the job.
+    """
     meta = store.meta()
     counts = store.counts()
     rows = sum(counts.values())
@@ -55,6 +68,9 @@ def job_summary(store: JobStore) -> dict[str, Any]:
     else:
         out["inserted"] = counts["inserted"]
         out["already_present"] = counts["already_present"]
+        # Stored by the report (as late_requests is); counted when no report has stored it.
+        maybe = meta.get(MAYBE_INSERTED)
+        out[MAYBE_INSERTED] = maybe if isinstance(maybe, int) else maybe_inserted_count(store)
     out["failed"] = counts["failed"]
     out["not_attempted"] = counts["not_attempted"]
     out["pending"] = counts["pending"]
@@ -207,6 +223,10 @@ def _execute(
         store.set_meta({"started": utc_now()})
     else:
         _close_unanswered(session, job_id)
+    # The last report's count of rows this job may have inserted is stale once rows are sent
+    # again: a run killed before its report is written must not leave it standing.
+    if meta.get("kind") != "removal":
+        store.set_meta({MAYBE_INSERTED: None})
     session.journal.record_event(
         connection=session.connection.name,
         base_url=session.connection.base_url,

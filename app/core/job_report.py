@@ -35,6 +35,34 @@ _WIDTHS = (10, 22, 16, 10, 24, 18, 60, 50, 12, 12, 8)
 # Rows whose number is on (or, for removals, off) the list: the request has been honoured.
 _HONOURED = {Outcome.INSERTED.value, Outcome.ALREADY_PRESENT.value, Outcome.REMOVED.value}
 
+# What an import row ending ``already_present`` says when its number may be on the list by
+# this job's own doing, not from before the job (see app.core.import_job): each names an
+# attempt of this job that may have inserted it. Kept here, where the rows are counted, as the
+# texts stored in job files: changing one would stop older files' rows being counted.
+RESENT_PRESENT = (
+    "sent again after the job was interrupted; the list already had it "
+    "(most likely from the first send)"
+)
+# An earlier attempt's answer was lost (timeout, dropped connection), then the retry found the
+# number listed: that attempt may have inserted it.
+RETRIED_PRESENT = (
+    "on the list when the request was retried; the answer to an earlier attempt was lost, "
+    "so that attempt may have inserted it"
+)
+# The insert ended in an error that leaves its fate open (its answer lost, a 5xx), and a
+# look-up right after it found the number listed.
+FOUND_AFTER_ERROR = (
+    "on the list: the insert ended with an error, and a look-up right after it found the "
+    "number listed, so an attempt of this job may have inserted it"
+)
+MAYBE_INSERTED_TEXTS = (RESENT_PRESENT, RETRIED_PRESENT, FOUND_AFTER_ERROR)
+# The job meta's (and job summary's) count of those rows.
+MAYBE_INSERTED = "already_present_maybe_inserted"
+MAYBE_INSERTED_LABEL = (
+    "already_present: of which may have been inserted by this job (an answer was lost, or "
+    "the insert ended in an error)"
+)
+
 
 def _date(text: str) -> dt.date | None:
     try:
@@ -62,8 +90,30 @@ def late_count(store: JobStore) -> int:
     return sum(1 for r in store.rows() if lateness(r.request_date, r.done_at, r.outcome)[1])
 
 
-def summary_rows(meta: dict[str, Any], counts: dict[str, int], late: int) -> list[list[object]]:
-    """The Summary sheet as (label, value) rows; also used for the CLI's human output."""
+def maybe_inserted(row: JobRow) -> bool:
+    """Whether ``row`` ended ``already_present`` with its number perhaps put on the list by
+    this job (an attempt whose answer was lost, or a look-up after an error found it): not
+    evidence that the number was on the list before the job."""
+    return row.outcome == Outcome.ALREADY_PRESENT.value and any(
+        text in row.message for text in MAYBE_INSERTED_TEXTS
+    )
+
+
+def maybe_inserted_count(store: JobStore) -> int:
+    """How many of the job's ``already_present`` rows :func:`maybe_inserted` counts."""
+    if store.meta().get("kind") == "removal":
+        return 0
+    return sum(1 for r in store.rows() if maybe_inserted(r))
+
+
+def summary_rows(
+    meta: dict[str, Any], counts: dict[str, int], late: int, maybe: int = 0
+) -> list[list[object]]:
+    """The Summary sheet as (label, value) rows; also used for the CLI's human output.
+
+    ``maybe``: the import's ``already_present`` rows this job may have inserted
+    (:func:`maybe_inserted`), said on the row after the ``already_present`` count, so that
+    count is not read as how many numbers were on the list before the job."""
     mapping = meta.get("mapping") or {}
     rows: list[list[object]] = [
         ["Job", meta.get("job_id", "")],
@@ -90,6 +140,8 @@ def summary_rows(meta: dict[str, Any], counts: dict[str, int], late: int) -> lis
     for outcome in Outcome:
         if counts.get(outcome.value) or outcome.value in _always(meta):
             rows.append([outcome.value, counts.get(outcome.value, 0)])
+        if outcome is Outcome.ALREADY_PRESENT and meta.get("kind") != "removal":
+            rows.append([MAYBE_INSERTED_LABEL, maybe])
     if counts.get("pending"):
         label = "valid (dry run: not sent)" if meta.get("status") == "dry_run" else "pending"
         rows.append([label, counts["pending"]])
@@ -144,6 +196,7 @@ class ReportWriter:
         self._in_sheet = 0
         self._after = 0  # the seq of the last row written
         self.late = 0
+        self.maybe_inserted = 0  # already_present rows this job may have inserted
 
     def advance(self, limit: int = 2000) -> int:
         """Write up to ``limit`` more rows, stopping at the first row not done; returns how
@@ -165,13 +218,16 @@ class ReportWriter:
             for r in self._store.rows(after=self._after):
                 self._append(r, unsent)
             counts = self._store.counts()
-            for row in summary_rows(meta, counts, self.late):
+            for row in summary_rows(meta, counts, self.late, self.maybe_inserted):
                 self._summary.append(row)
             self._book.save(self._path)
         except BaseException:
             self._book.discard()
             raise
-        self._store.set_meta({"late_requests": self.late})
+        meta_counts: dict[str, int] = {"late_requests": self.late}
+        if not self._removal:
+            meta_counts[MAYBE_INSERTED] = self.maybe_inserted
+        self._store.set_meta(meta_counts)
         return self._path
 
     def discard(self) -> None:
@@ -198,6 +254,7 @@ class ReportWriter:
         if not self._removal:
             days, is_late = lateness(r.request_date, r.done_at, r.outcome)
             self.late += is_late
+            self.maybe_inserted += maybe_inserted(r)
             cells += [days, "late" if is_late else ""]
         self._rows.append(cells)
         self._after = r.seq

@@ -1,5 +1,8 @@
 """A job row that failed after an earlier attempt's answer was lost says the service may have
-done it: in the row's message (the report) and in the change journal's outcome.
+done it: in the row's message (the report) and in the change journal's outcome. An import row
+whose insert ended in such an error is looked up (as a removal's delete is): listed, it ends
+``already_present`` counted among the rows this job may have inserted; not listed, ``failed``
+saying so; a look-up that fails too says whether it is on the list is not known.
 
 The sandbox runs with the faults of the black-box finding (``error_rate=0.2, drop_rate=0.3``);
 with one worker the order of requests, so each seed's faults, are fixed. Seed 5 drops the
@@ -23,7 +26,8 @@ from app.api.errors import EARLIER_ATTEMPT_LOST
 from app.api.scope import Scope
 from app.api.transport import RetryPolicy
 from app.core.connections import Connection
-from app.core.import_job import run_import, stage_import
+from app.core.import_job import FOUND_AFTER_ERROR, run_import, stage_import
+from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobRow, JobStatus, JobStore
 from app.core.journal import ChangeJournal
@@ -107,19 +111,30 @@ def _on_list(server: Any) -> set[str]:
     return {r["phone_number"] for r in server.store.all("SELECT phone_number FROM dnc")}
 
 
-def test_import_row_failed_with_503_after_a_lost_answer_says_it_may_be_inserted(
+def test_import_row_failed_with_503_after_a_lost_answer_is_looked_up_and_already_present(
     make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
 ) -> None:
+    # The insert ends in a 503 after an earlier attempt's answer was lost: the number is looked
+    # up, found on the list (the first attempt inserted it: what the black-box test saw of a
+    # "failed" row), and the row ends already_present, counted among those this job may have
+    # inserted; the journal keeps the insert's failure and the look-up after it.
     server = make_sandbox(seed=LOST_SEED)
     store = _import(server, journal, tmp_path)
-    (row,) = _failed(store)
-    assert row.national == LOST_NUMBER
-    assert row.message.startswith("/dnc/insert: the service failed with HTTP 50"), row.message
-    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}"), row.message
-    # What the black-box test saw: the "failed" number is on the list (the first attempt).
-    assert _on_list(server) == set(NUMBERS)
+    assert not _failed(store)
+    row = next(r for r in store.rows() if r.national == LOST_NUMBER)
+    assert row.outcome == "already_present"
     (error,) = _journal_failures(journal)
-    assert error == row.message
+    assert error.startswith("/dnc/insert: the service failed with HTTP 50"), error
+    assert error.endswith(f"; {EARLIER_ATTEMPT_LOST}"), error
+    assert row.message == f"{FOUND_AFTER_ERROR} (the insert's error: {error})", row.message
+    assert _on_list(server) == set(NUMBERS)
+    (checked,) = journal.query(operation="dnc.insert.checked")
+    assert checked.phone == f"+1{LOST_NUMBER}"
+    (entry_id,) = server.store.all("SELECT id FROM dnc WHERE phone_number = ?", (LOST_NUMBER,))
+    assert checked.after == {"error": error, "listed_after": [str(entry_id["id"])]}
+    # The list was empty before the job: every already-present row is this job's doing.
+    summary = job_summary(store)
+    assert summary["already_present"] == summary["already_present_maybe_inserted"] >= 1
 
 
 def test_removal_row_whose_delete_failed_after_a_lost_answer_is_looked_up_and_removed(
@@ -150,16 +165,25 @@ def test_removal_row_whose_delete_failed_after_a_lost_answer_is_looked_up_and_re
 def test_import_row_failed_with_plain_5xx_keeps_todays_message(
     make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
 ) -> None:
+    # The 5xx is followed by a look-up (a 5xx may come after the service did the write); it
+    # finds the number not on the list, so the row fails for good, saying so.
     server = make_sandbox(seed=PLAIN_SEED)
     store = _import(server, journal, tmp_path)
     (row,) = _failed(store)
     assert row.national == PLAIN_NUMBER
-    assert row.message in {
+    (error,) = _journal_failures(journal)
+    assert error in {
         "/dnc/insert: the service failed with HTTP 502 Bad Gateway and an HTML page",
         "/dnc/insert: the service failed with HTTP 503 Service Unavailable and an HTML page",
-    }, row.message
+    }, error
+    assert row.message == (
+        f"{error}; a look-up right after it found the number not on the list, so it was not "
+        "inserted"
+    ), row.message
+    assert "may have" not in row.message
     assert PLAIN_NUMBER not in _on_list(server)  # no attempt got through: nothing was done
-    assert _journal_failures(journal) == [row.message]
+    (checked,) = journal.query(operation="dnc.insert.checked")
+    assert checked.after == {"error": error, "listed_after": []}
 
 
 def test_removal_row_failed_with_plain_5xx_does_not_say_it_may_be_removed(
@@ -221,8 +245,12 @@ def test_every_answer_lost_keeps_todays_message_once(
 
     store = _scripted_import(tmp_path, journal, handler, ["2025550100"])
     (row,) = _failed(store)
+    broke = (
+        "the connection to http://127.0.0.1:9 broke before the answer came (RemoteProtocolError)"
+    )
+    # The look-up after the error gets no answer either: the row says so.
     assert row.message == (
-        "no answer from the service: /dnc/insert: the connection to http://127.0.0.1:9 broke "
-        f"before the answer came (RemoteProtocolError); {SENT_BUT_LOST}"
+        f"no answer from the service: /dnc/insert: {broke}; a look-up right after it failed "
+        f"too ({broke}), so whether the number is on the list is not known; {SENT_BUT_LOST}"
     )
     assert EARLIER_ATTEMPT_LOST not in row.message
