@@ -121,16 +121,32 @@ def open_session(
     return Session(connection, api, ChangeJournal(paths.journal_db))
 
 
-def describe_api_error(exc: ApiError, connection: Connection) -> str:
-    """One sentence for a failure before any row was sent."""
+def token_source(connection: Connection) -> str:
+    """Where the token came from, as a sentence names it: ``the token in DNC_DESK_TOKEN``
+    (``--base-url``: the connection is named after its URL) or ``the token of the connection
+    'Production'`` (``--connection``, from the keyring)."""
+    if connection.name == connection.base_url:
+        return f"the token in {TOKEN_ENV}"
+    return f"the token of the connection {connection.name!r}"
+
+
+def describe_api_error(exc: ApiError, connection: Connection, action: str = "") -> str:
+    """One sentence for a failure before any row was sent. ``action`` says what did not
+    happen because of it ("Import of two.csv not started"), and leads the sentence."""
+    url = connection.base_url
     if isinstance(exc, AuthError):
-        return (
-            f"The service at {connection.base_url} refused the token of {connection.name!r} "
-            f"({exc.message or exc.meaning or 'not authorised'})."
-        )
-    if isinstance(exc, TransportError):
-        return f"The service at {connection.base_url} cannot be reached ({exc.message})."
-    return f"The service at {connection.base_url} answered with an error: {exc.describe()}"
+        why = exc.message or exc.meaning or "not authorised"
+        sentence = f"{token_source(connection)} was refused by the service at {url} ({why})."
+    elif isinstance(exc, TransportError):
+        sentence = f"the service at {url} cannot be reached ({exc.message})."
+    else:
+        described = exc.describe().rstrip()
+        if not described.endswith((".", "!", "?")):
+            described += "."
+        sentence = f"the service at {url} answered with an error: {described}"
+    if action:
+        return f"{action}: {sentence}"
+    return sentence[0].upper() + sentence[1:]
 
 
 @contextmanager

@@ -11,6 +11,12 @@ A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the j
 used again by ``--resume`` unless given again (the account's limit has not changed). A report
 that cannot be written where asked once the rows were sent goes to the jobs folder instead,
 and the result says so: the job itself ran, so the counts are still printed.
+
+A job that starts sending says its id and the command that resumes it on stderr at once,
+before any row is sent, so even a SIGKILL leaves it in a redirected output. Notes about a run
+that are not the job's own (another job made from the same file can still be resumed; the
+file a resumed job was made from has changed since) are printed on stderr when found, as
+``note:`` lines, and ``--json`` lists them in ``warnings`` too.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -30,7 +36,8 @@ from typing import Any
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError
-from app.api.scope import Scope, ScopeError
+from app.api.models import Campaign
+from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
 from app.cli.connection_args import (
     EXIT_FAILED,
     EXIT_OK,
@@ -48,6 +55,14 @@ from app.cli.output_paths import check_report_path
 from app.core import phones
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
+from app.core.job_catalog import (
+    SOURCE_SHA256,
+    job_state,
+    made_from,
+    run_by,
+    source_change,
+    source_fingerprint,
+)
 from app.core.job_exec import finish_dry_run, job_summary, report_path
 from app.core.job_lock import JobBusy
 from app.core.job_report import write_report
@@ -55,11 +70,12 @@ from app.core.job_runner import JobAborted, JobControl, JobProgress
 from app.core.job_staging import JobSettings, MappingError
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
+from app.core.redaction import SECRETS
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
 from app.core.sheet_mapping import ColumnError, Role
-from app.core.sheet_scope import CampaignDirectory, visible_text
+from app.core.sheet_scope import CampaignDirectory, names_no_campaign, visible_text
 from app.core.sheet_types import SheetError
 from app.core.wording import joined
 
@@ -156,10 +172,25 @@ def check_text_length(option: str, text: str) -> str:
     return text
 
 
-def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Scope:
+@dataclasses.dataclass(frozen=True)
+class CampaignByName:
+    """``--scope campaign:NAME``: a campaign named as the file's cells may name it, resolved
+    against the service's campaign list (:func:`resolve_campaign_name`) once it is fetched."""
+
+    given: str  # --scope as written
+    name: str
+
+
+def _scope_refusal(text: str, why: str) -> CliError:
+    return CliError(f"The scope {text!r} given with --scope {why}.", EXIT_USAGE)
+
+
+def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Scope | CampaignByName:
     """``--scope`` (and ``--purpose`` for the bare word ``purpose``), invisible characters and
     surrounding spaces removed. Only the bare word ``purpose`` of a removal means every purpose:
-    ``purpose:`` with nothing after it (an empty ``$PURPOSE`` in a script) is refused."""
+    ``purpose:`` with nothing after it (an empty ``$PURPOSE`` in a script) is refused.
+    ``campaign:`` followed by anything but an id names a campaign by its name: a
+    :class:`CampaignByName`, for :func:`preflight` to resolve."""
     text = visible_text(text or "")
     purpose = visible_text(purpose)
     if not text:
@@ -174,14 +205,59 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
     if low.startswith("purpose:") and not visible_text(text.split(":", 1)[1]):
         every = " (to remove every purpose, give --scope purpose)" if removal else ""
         raise CliError(f"--scope {text!r} names no purpose: write purpose:TEXT{every}.", EXIT_USAGE)
+    if names_no_campaign(text):
+        raise _scope_refusal(
+            text, "names no campaign: write campaign:ID or campaign:NAME (its id or its name)"
+        )
+    if low.startswith("campaign:"):
+        named = visible_text(text.split(":", 1)[1])
+        if named == GLOBAL_CAMPAIGN_ID:
+            raise _scope_refusal(
+                text,
+                "names campaign 0, which is the global scope: write --scope global, or "
+                "campaign:ID or campaign:NAME for a campaign",
+            )
+        if not named.isdigit():
+            return CampaignByName(text, named)
     try:
         scope = Scope.parse(text)
     except ScopeError as exc:
-        raise CliError(str(exc), EXIT_USAGE) from exc
+        raise _scope_refusal(
+            text, "is not a scope: write global, campaign:ID, campaign:NAME or purpose:TEXT"
+        ) from exc
     if scope.is_purpose:
         scope = Scope.purpose(visible_text(scope.purpose_text))
         check_text_length("The purpose of --scope", scope.purpose_text)
     return scope
+
+
+def resolve_campaign_name(
+    campaigns: list[Campaign], wanted: CampaignByName, connection: Connection
+) -> Scope:
+    """The campaign ``--scope campaign:NAME`` names, matched as the file's campaign cells are
+    (case and invisible characters ignored; an exact match wins among names alike only in
+    case); refused when no campaign, or more than one, has that name."""
+    key = wanted.name.casefold()
+    alike = [c for c in campaigns if visible_text(c.name or "").casefold() == key]
+    if len(alike) > 1:
+        exact = [c for c in alike if visible_text(c.name or "") == wanted.name]
+        alike = exact if len(exact) == 1 else alike
+    if not alike:
+        raise CliError(
+            f"No campaign on the service at {connection.base_url} is named {wanted.name!r} "
+            f"(--scope {wanted.given}): give the campaign's id (campaign:ID) or its name as "
+            "the service lists it.",
+            EXIT_USAGE,
+        )
+    if len(alike) > 1:
+        ids = joined(sorted((str(c.id) for c in alike), key=lambda i: (len(i), i)))
+        raise CliError(
+            f"Campaigns {ids} on the service at {connection.base_url} are all named "
+            f"{wanted.name!r}, so --scope {wanted.given} does not say which: give "
+            "--scope campaign:ID with the id of the one you mean.",
+            EXIT_USAGE,
+        )
+    return Scope.campaign(alike[0].id)
 
 
 def parse_phone_code(text: str) -> str:
@@ -195,19 +271,29 @@ def parse_phone_code(text: str) -> str:
     return code
 
 
-def preflight(api: ApiClient, connection: Connection, scope: Scope | None) -> CampaignDirectory:
+def preflight(
+    api: ApiClient,
+    connection: Connection,
+    scope: Scope | CampaignByName | None,
+    action: str = "",
+) -> tuple[CampaignDirectory, Scope | None]:
     """Check the token and the service before reading the file; fetch its campaign list.
+    Returns it and the job's scope, a campaign named by its name resolved to its id.
 
     The list is fetched once per job: staging resolves campaign names and checks campaign ids
-    in the file against it.
+    in the file against it. ``action`` leads a refusal's sentence ("Import of a.csv not
+    started").
     """
     try:
-        campaigns = CampaignDirectory(api.campaigns())
+        listed = api.campaigns()
     except ApiError as exc:
-        raise CliError(describe_api_error(exc, connection)) from exc
+        raise CliError(describe_api_error(exc, connection, action)) from exc
+    campaigns = CampaignDirectory(listed)
+    if isinstance(scope, CampaignByName):
+        scope = resolve_campaign_name(listed, scope, connection)
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:
         raise CliError(f"The service has no campaign {scope.campaign_id}.", EXIT_USAGE)
-    return campaigns
+    return campaigns, scope
 
 
 @contextmanager
@@ -259,7 +345,12 @@ def progress_printer(enabled: bool) -> Callable[[JobProgress], None] | None:
 
 
 def resume_hint(command: str, store: JobStore) -> str:
-    meta = store.meta()
+    return resume_command(command, store.meta(), store.path)
+
+
+def resume_command(command: str, meta: dict[str, Any], path: Path) -> str:
+    """``dnc-desk import --resume JOB --base-url URL …``: the command that runs the job
+    (``meta``, from the job file ``path``) on, on its own service and at its own pace."""
     connection, base_url = meta.get("connection", ""), meta.get("base_url", "")
     where = f"--base-url {base_url}" if connection == base_url else f'--connection "{connection}"'
     pace = ""
@@ -267,7 +358,47 @@ def resume_hint(command: str, store: JobStore) -> str:
         pace += f" --concurrency {meta['concurrency']}"
     if meta.get("rate_limit"):
         pace += f" --rate-limit {meta['rate_limit']}"
-    return f"dnc-desk {command} --resume {meta.get('job_id', store.path)} {where}{pace}"
+    return f"dnc-desk {command} --resume {meta.get('job_id', path)} {where}{pace}"
+
+
+def command_of(kind: str) -> str:
+    """The subcommand that runs a job of ``kind`` (``import``, ``removal``)."""
+    return "remove" if kind == "removal" else "import"
+
+
+def note_now(notes: list[str], sentence: str) -> None:
+    """A note about this run: said on stderr at once (before a long run, not after it) and
+    kept in ``notes`` for the ``--json`` object's ``warnings``."""
+    notes.append(sentence)
+    print(SECRETS.redact(f"note: {sentence}"), file=sys.stderr, flush=True)
+
+
+def other_jobs_note(
+    jobs_dir: Path, store: JobStore, kind: str, file: Path, sha256: str, *, dry_run: bool
+) -> list[str]:
+    """A sentence for each job of ``kind`` made from ``file`` (or a file with its content)
+    that can still be resumed: the user may mean to resume it rather than start again."""
+    sentences = []
+    if dry_run:
+        this = "this dry run sends nothing and leaves it as it is"
+    else:
+        this = f"this {kind} is a new job, which sends every row again"
+    for other in made_from(jobs_dir, file, kind, sha256):
+        if other.path.resolve() == store.path.resolve():
+            continue
+        holder = run_by(other)
+        progress = f"{other.done:,} of {other.rows:,} rows done"
+        made = f"Job {other.job_id}, made from {file.name} on {other.meta.get('created', '?')} UTC"
+        if holder is not None:
+            pid = f"pid {holder.pid}" if holder.pid else "another process"
+            sentences.append(f"{made}, is being run now ({pid}; {progress}); {this}.")
+            continue
+        command = resume_command(command_of(kind), other.meta, other.path)
+        sentences.append(
+            f"{made}, can still be resumed ({job_state(other, None)}, {progress}): to finish "
+            f"it instead, run {command}; {this}."
+        )
+    return sentences
 
 
 def job_pace(args: argparse.Namespace, store: JobStore | None) -> dict[str, int]:
@@ -358,11 +489,11 @@ def columns_read_line(meta: dict[str, Any]) -> str:
     return f"columns read{where}: " + ", ".join(parts)
 
 
-def result_summary(store: JobStore) -> dict[str, Any]:
+def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]:
     """The job's counts plus ``mapping`` (role → column name, as the job's meta holds it) and
-    ``warnings``: sentences about what the check could not do, and where the report went if
-    not where it was asked for. ``report`` is None when no report file exists (a path that
-    does not exist is never printed)."""
+    ``warnings``: sentences about what the check could not do, where the report went if
+    not where it was asked for, and this run's ``notes`` (:func:`note_now`). ``report`` is
+    None when no report file exists (a path that does not exist is never printed)."""
     meta = store.meta()
     warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
     # Staging's own warnings: hidden rows, other sheets or columns holding phone numbers.
@@ -389,11 +520,17 @@ def result_summary(store: JobStore) -> dict[str, Any]:
         below = f" below its header (row {header})" if header else ""
         verb = "remove" if removal else "import"
         warnings.append(f"{name} has no data rows{below}: nothing to {verb}.")
+    warnings += notes
     return {**summary, "mapping": stored_mapping(meta), "warnings": warnings}
 
 
-def print_result(store: JobStore, args: argparse.Namespace, headline: str) -> None:
-    summary = result_summary(store)
+def print_result(
+    store: JobStore, args: argparse.Namespace, headline: str, notes: Sequence[str] = ()
+) -> None:
+    """The result on stdout: one JSON object with ``--json`` (this run's ``notes`` among its
+    warnings), else the headline, the columns read, the counts and the job's notes (this
+    run's were said on stderr as they were found)."""
+    summary = result_summary(store, notes if args.json else ())
     if args.json:
         emit_json(summary)
         return
@@ -484,16 +621,19 @@ def run_job_command(
     settings: Callable[[argparse.Namespace, Scope], JobSettings],
     stage_fn: StageFn,
     run_fn: RunFn,
-    validate: Callable[[Session, JobSettings], None] | None = None,
+    validate: Callable[[Session, JobSettings, str], None] | None = None,
     check_args: Callable[[argparse.Namespace], None] | None = None,
 ) -> int:
     """The shared body of ``import`` and ``remove``. ``check_args`` refuses (raises
     :class:`CliError`) the command's own bad arguments for a new job, before anything is read
-    or sent; ``validate`` checks the job's settings against the service."""
+    or sent; ``validate`` checks the job's settings against the service (its third argument
+    leads a refusal's sentence: "Removal of a.csv not started")."""
     paths = AppPaths.default()
     store: JobStore | None = None
     session: Session | None = None
     new_pace: dict[str, int] = {}  # a --resume's newly given pace, stored once it has run
+    kind = "import" if command == "import" else "removal"
+    notes: list[str] = []  # this run's notes, said on stderr when found (note_now)
     try:
         if args.resume:
             refuse_new_job_options(args)
@@ -510,7 +650,6 @@ def run_job_command(
                     EXIT_USAGE,
                 ) from exc
             meta = store.meta()
-            kind = "import" if command == "import" else "removal"
             if meta.get("kind") != kind:
                 raise CliError(f"Job {args.resume} is not a{'n' if kind[0] == 'i' else ''} {kind}.")
             if meta.get("status") in ENDED:
@@ -521,22 +660,46 @@ def run_job_command(
             session = open_session(
                 _resume_args(args, store), paths, requests_per_minute=args.rate_limit
             )
-            preflight(session.api, session.connection, None)
+            job_id = meta.get("job_id", args.resume)
+            preflight(session.api, session.connection, None, f"Job {job_id} not resumed")
+            if change := source_change(meta):
+                # The rows were read into the job when it was made: those are what is sent.
+                note_now(
+                    notes,
+                    f"{meta.get('file')} {change}; job {job_id} sends the rows it read from it "
+                    "when it was made, not the file as it is now.",
+                )
         else:
             if args.file is None:
                 raise CliError(f"Give the file to {command}, or --resume JOB.", EXIT_USAGE)
-            scope = parse_scope(
+            given_scope = parse_scope(
                 args.scope, getattr(args, "purpose", ""), removal=command == "remove"
             )
+            connected = bool(args.connection or args.base_url)
+            if isinstance(given_scope, CampaignByName) and args.dry_run and not connected:
+                raise CliError(
+                    f"The scope {given_scope.given!r} given with --scope names a campaign by "
+                    "its name, and a dry run without --connection or --base-url has no "
+                    "campaign list to find it in: give the campaign's id (campaign:ID), or "
+                    "the connection.",
+                    EXIT_USAGE,
+                )
             args.phone_code = parse_phone_code(args.phone_code or "1")
             if check_args is not None:
                 check_args(args)  # before the file is read (--sheet looks at its kind)
+            if args.file.is_dir():
+                raise CliError(
+                    f"{args.file.name} is a folder, not a file: give the path of the "
+                    f"spreadsheet to {command}."
+                )
             if args.sheet and args.file.is_file() and sniff_kind(args.file).container == "text":
                 raise CliError(
                     f"--sheet {args.sheet} does not apply to {args.file.name}: "
                     "a text file has one table.",
                     EXIT_USAGE,
                 )
+            # A campaign named by its name has its id once the service's list is fetched.
+            scope = given_scope if isinstance(given_scope, Scope) else Scope.global_()
             job = settings(args, scope)
             if args.report is not None:
                 # Checked after the other arguments: it creates the report's missing folders.
@@ -545,26 +708,52 @@ def run_job_command(
                 )
                 job = dataclasses.replace(job, report=args.report)
             job_pace(args, None)
+            what = "Dry run" if args.dry_run else kind.capitalize()
+            action = f"{what} of {args.file.name} not started"
             # Without a connection (an offline dry run) campaign ids cannot be checked: the
             # staging counts them and the result says so.
             lookup = CampaignDirectory.unchecked()
             connection: Connection | None = None
-            if not args.dry_run or args.connection or args.base_url:
+            if not args.dry_run or connected:
                 session = open_session(args, paths, requests_per_minute=args.rate_limit)
                 connection = session.connection
-                lookup = preflight(session.api, session.connection, scope)
+                lookup, resolved = preflight(session.api, connection, given_scope, action)
+                if resolved is not None and resolved != job.scope:
+                    job = dataclasses.replace(job, scope=resolved)
                 if validate is not None:
-                    validate(session, job)
+                    validate(session, job, action)
+            # The file as it is read, so a resume can tell when it was changed since.
+            fingerprint = source_fingerprint(args.file)
+            job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
             store, _ = stage_fn(job, paths.jobs_dir, connection=connection, campaign_lookup=lookup)
+            for sentence in other_jobs_note(
+                paths.jobs_dir,
+                store,
+                kind,
+                args.file,
+                str(fingerprint.get(SOURCE_SHA256, "")),
+                dry_run=args.dry_run,
+            ):
+                note_now(notes, sentence)
             if args.dry_run:
                 try:
                     finish_dry_run(store)
                 except OSError as exc:
                     report_fallback(store, exc)
-                print_result(store, args, f"Dry run of {job.file.name}: nothing was sent.")
+                print_result(store, args, f"Dry run of {job.file.name}: nothing was sent.", notes)
                 return EXIT_OK
             # The job's pace, for --resume and its hint.
             store.set_meta({"concurrency": args.concurrency, "rate_limit": args.rate_limit})
+            # Said before any row is sent, and flushed: a run killed (SIGKILL, a crash, a
+            # power cut) leaves the id and the way on even in a file its output went to.
+            print(
+                SECRETS.redact(
+                    f"Job {store.meta().get('job_id')} started: if it stops before its end, "
+                    f"resume it with: {resume_hint(command, store)}"
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
         assert session is not None and store is not None
         control = JobControl()
         show = progress_printer(not args.json and sys.stderr.isatty())
@@ -595,21 +784,25 @@ def run_job_command(
             if args.json:
                 emit_json(
                     {
-                        **result_summary(store),
+                        **result_summary(store, notes),
                         "resume": resume_hint(command, store),
                         "error": sentence,
                         "exit_status": EXIT_FAILED,
                     }
                 )
+            else:
+                _print_paused(store, args)
             warn(sentence)
             return EXIT_FAILED
         if status is JobStatus.PAUSED:
             if args.json:
-                emit_json({**result_summary(store), "resume": resume_hint(command, store)})
+                emit_json({**result_summary(store, notes), "resume": resume_hint(command, store)})
+            else:
+                _print_paused(store, args)
             warn(f"Interrupted: job paused. Resume with: {resume_hint(command, store)}")
             return stopped.exit_status()
         meta = store.meta()
-        print_result(store, args, f"{meta.get('name')}: {status.value}.")
+        print_result(store, args, f"{meta.get('name')}: {status.value}.", notes)
         return EXIT_OK
     except CliError as exc:
         return fail(str(exc), exc.status)
@@ -625,6 +818,13 @@ def run_job_command(
         if session is not None:
             session.close()
             session.journal.close()
+
+
+def _print_paused(store: JobStore, args: argparse.Namespace) -> None:
+    """A paused job's counts on stdout, as a finished job's (``--json`` has them too), before
+    the sentence on stderr that says how to resume it."""
+    print_result(store, args, f"{store.meta().get('name')}: paused.")
+    sys.stdout.flush()
 
 
 def _names_no_column(exc: MappingError) -> bool:

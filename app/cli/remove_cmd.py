@@ -85,7 +85,7 @@ def _check_note(args: argparse.Namespace) -> None:
         raise CliError(NOTE_REQUIRED, EXIT_USAGE)
 
 
-def _validate(session: Session, job: JobSettings) -> None:
+def _validate(session: Session, job: JobSettings, action: str) -> None:
     from app.core.removal_job import LeadStatusError, check_lead_status
 
     if not job.lead_status:
@@ -95,7 +95,7 @@ def _validate(session: Session, job: JobSettings) -> None:
     except LeadStatusError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
     except ApiError as exc:
-        raise CliError(describe_api_error(exc, session.connection)) from exc
+        raise CliError(describe_api_error(exc, session.connection, action)) from exc
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,20 +2,38 @@
 
 Read-only: each file is opened with SQLite's ``mode=ro`` so listing never competes with a job
 that is writing its file. A job whose file says ``running`` but that no process is running is
-*interrupted* (the app or the machine stopped under it); the caller knows which jobs it runs.
+*interrupted* (the app or the machine stopped under it); the caller knows which jobs it runs,
+and :func:`run_by` tells whether any process holds a job's run lock
+(:mod:`app.core.job_lock`) now.
+
+A job also remembers the file it was made from as it was then (:func:`source_fingerprint`,
+stored in the job's meta by whoever stages it), so a resume can say when that file has been
+changed or replaced since (:func:`source_change`): the job sends the rows it read then.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
+import hashlib
 import json
+import os
+import socket
 import sqlite3
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.core import job_lock
+from app.core.job_lock import Holder
 from app.core.job_store import SUFFIX, JobStatus, Outcome
+
+# The meta keys of the source file's fingerprint (see source_fingerprint).
+SOURCE_SIZE = "source_size"
+SOURCE_MTIME_NS = "source_mtime_ns"
+SOURCE_SHA256 = "source_sha256"
 
 
 @dataclass(frozen=True)
@@ -66,18 +84,28 @@ class JobInfo:
         return Path(self.meta.get("report") or self.path.with_suffix(".xlsx"))
 
 
-def read_job(path: Path) -> JobInfo:
-    """Meta and counts of one job file; a file that cannot be read gets ``error`` set."""
+def read_job(path: Path, *, with_counts: bool = True) -> JobInfo:
+    """Meta and counts of one job file (its meta only, every count 0, without ``with_counts``);
+    a file that cannot be read gets ``error`` set."""
+    # A file with no -wal beside it is open nowhere (a runner keeps one while it has the file
+    # open) and holds every commit: read as immutable, so listing leaves no -wal or -shm
+    # file beside a job file it only looked at (as job_lock.read_job_id reads one).
+    wal = path.with_name(path.name + "-wal").exists()
+    uri = Path(os.path.abspath(path)).as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        db = sqlite3.connect(uri, uri=True, timeout=5)
     except sqlite3.Error as exc:
         return JobInfo(path, {}, {}, error=f"cannot be read: {exc}")
     try:
         meta = {k: json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
-        found = db.execute(
-            "SELECT CASE WHEN state = 'done' THEN outcome ELSE 'pending' END, count(*)"
-            " FROM rows GROUP BY 1"
-        ).fetchall()
+        found = (
+            db.execute(
+                "SELECT CASE WHEN state = 'done' THEN outcome ELSE 'pending' END, count(*)"
+                " FROM rows GROUP BY 1"
+            ).fetchall()
+            if with_counts
+            else []
+        )
     except (sqlite3.Error, ValueError) as exc:
         return JobInfo(path, {}, {}, error=f"cannot be read: {exc}")
     finally:
@@ -90,11 +118,206 @@ def read_job(path: Path) -> JobInfo:
     return JobInfo(path, meta, counts)
 
 
-def list_jobs(jobs_dir: Path) -> list[JobInfo]:
-    """Every job file in ``jobs_dir``, newest first."""
+def list_jobs(jobs_dir: Path, *, with_counts: bool = True) -> list[JobInfo]:
+    """Every job file in ``jobs_dir``, newest first (``with_counts=False``: meta only)."""
     if not jobs_dir.is_dir():
         return []
     files: Iterable[Path] = sorted(jobs_dir.glob(f"*{SUFFIX}"), reverse=True)
-    jobs = [read_job(p) for p in files]
+    jobs = [read_job(p, with_counts=with_counts) for p in files]
     jobs.sort(key=lambda j: str(j.meta.get("created", "")), reverse=True)
     return jobs
+
+
+def run_by(info: JobInfo) -> Holder | None:
+    """Who holds the job's run lock now (its file's or its id's), or None when no process
+    runs it. The holder may be this very process (the window running the job).
+
+    A lock file is there only while a runner holds it, or after one was killed (the OS let
+    go of its lock, the file stays). A file naming a process of this host that is gone is
+    such a leftover, and is not touched; any other (a live process, another host, a note not
+    written yet) is tested by asking for a shared lock without waiting, let go at once. That
+    test is the only moment a runner starting then could find the lock taken, and it happens
+    only for a file whose process is alive (its pid reused) or unknown.
+    """
+    files = [job_lock.lock_path(info.path)]
+    job_id = str(info.meta.get("job_id") or "")
+    if job_id:
+        with contextlib.suppress(OSError):
+            files.append(job_lock.id_lock_path(job_id))
+    for path in files:
+        holder = _holder(path)
+        if holder is not None:
+            return holder
+    return None
+
+
+def _holder(path: Path) -> Holder | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None  # no lock file: nobody holds it
+    try:
+        note = _read_note(fd)
+        if note is not None and note.host == socket.gethostname() and not _alive(note.pid):
+            return None  # left by a runner that was killed: the OS let go of its lock
+        if _locked(fd):
+            return note or Holder(pid=0, host="", started="")
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read_note(fd: int) -> Holder | None:
+    try:
+        data = json.loads(os.read(fd, 4096).decode())
+        return Holder(int(data["pid"]), str(data.get("host", "")), str(data.get("started", "")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+if sys.platform == "win32":
+
+    def _alive(pid: int) -> bool:
+        return True  # os.kill would end the process: the lock test below decides
+
+    def _locked(fd: int) -> bool:
+        import msvcrt
+
+        try:
+            os.lseek(fd, 1 << 20, os.SEEK_SET)  # job_lock's byte, past the note
+            msvcrt.locking(fd, msvcrt.LK_NBRLCK, 1)
+        except OSError:
+            return True
+        with contextlib.suppress(OSError):
+            os.lseek(fd, 1 << 20, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        return False
+
+else:
+    import fcntl
+
+    def _alive(pid: int) -> bool:
+        if pid <= 0:
+            return True  # no pid to go by: the lock test decides
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:
+            return True  # there, but another user's
+        return True
+
+    def _locked(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False  # a file system without locks: no runner could hold one either
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+
+
+def job_state(info: JobInfo, holder: Holder | None) -> str:
+    """The job's status as a person reads it: ``running`` when a process runs it now,
+    ``interrupted`` when its file says running but none does (it was killed, or crashed),
+    else ``ready``, ``paused``, ``finished``, ``cancelled`` or ``dry run``
+    (``unreadable`` for a file that cannot be read)."""
+    if info.error:
+        return "unreadable"
+    if holder is not None:
+        return "running"
+    if info.status == JobStatus.RUNNING.value:
+        return "interrupted"
+    return info.status.replace("_", " ")
+
+
+def source_fingerprint(path: Path) -> dict[str, Any]:
+    """The meta a job keeps of the file it is made from: its size, modification time and
+    SHA-256 (empty when the file cannot be read)."""
+    try:
+        stat = path.stat()
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError:
+        return {}
+    return {
+        SOURCE_SIZE: stat.st_size,
+        SOURCE_MTIME_NS: stat.st_mtime_ns,
+        SOURCE_SHA256: digest.hexdigest(),
+    }
+
+
+def source_change(meta: dict[str, Any]) -> str:
+    """How the file a job was made from (``meta["file"]``) differs from when the job was made,
+    as a clause to follow the file's name ("is no longer there", "has changed: …"), or ``""``
+    when it has not (or nothing can be told). A job without a fingerprint (made by an older version)
+    counts a modification time after the job was made."""
+    name = str(meta.get("file") or "")
+    if not name:
+        return ""
+    path = Path(name)
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return "is no longer there"
+    except OSError:
+        return ""
+    if not path.is_file():
+        return "is no longer a file"
+    size, mtime, digest = (meta.get(k) for k in (SOURCE_SIZE, SOURCE_MTIME_NS, SOURCE_SHA256))
+    when = _local(stat.st_mtime)
+    if isinstance(size, int) and isinstance(mtime, int):
+        if stat.st_size == size and stat.st_mtime_ns == mtime:
+            return ""
+        if stat.st_size != size:
+            return f"has changed: it is {stat.st_size:,} bytes now, {size:,} then (modified {when})"
+        if isinstance(digest, str) and digest:
+            now = source_fingerprint(path).get(SOURCE_SHA256)
+            if now is None or now == digest:
+                return ""  # touched or copied over with the same content
+        return f"has changed (modified {when}, after the job was made)"
+    created = _utc(str(meta.get("created") or ""))
+    if created is not None and stat.st_mtime > created.timestamp() + 1:
+        return f"was modified {when}, after the job was made"
+    return ""
+
+
+def _utc(text: str) -> dt.datetime | None:
+    try:
+        return dt.datetime.strptime(text, "%Y-%m-%d %H:%M:%S").replace(tzinfo=dt.UTC)
+    except ValueError:
+        return None
+
+
+def _local(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def made_from(jobs_dir: Path, path: Path, kind: str, sha256: str = "") -> list[JobInfo]:
+    """The jobs of ``kind`` in ``jobs_dir`` that can be resumed and were made from the file
+    ``path`` (the same file, or one with the same content when both fingerprints say so),
+    newest first. Only the jobs whose meta matches are counted (their rows read)."""
+    try:
+        here = os.path.normcase(os.path.realpath(path))
+    except OSError:
+        here = ""
+    found = []
+    for job in list_jobs(jobs_dir, with_counts=False):
+        if job.error or job.kind != kind:
+            continue
+        if job.status not in (
+            s.value for s in (JobStatus.READY, JobStatus.RUNNING, JobStatus.PAUSED)
+        ):
+            continue
+        theirs = str(job.meta.get("file") or "")
+        same = bool(theirs) and os.path.normcase(os.path.realpath(theirs)) == here
+        if not same and sha256:
+            same = job.meta.get(SOURCE_SHA256) == sha256
+        if same:
+            info = read_job(job.path)
+            if info.resumable:
+                found.append(info)
+    return found

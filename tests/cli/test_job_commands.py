@@ -156,7 +156,7 @@ def test_cannot_run_gives_one_sentence(
                 sandbox.base_url,
             ],
             2,
-            "campaign id must be",
+            "No campaign on the service at",
         ),
         ([*base, "--base-url", f"http://127.0.0.1:{_closed_port()}"], 1, "cannot be reached"),
     ]
@@ -168,7 +168,8 @@ def test_cannot_run_gives_one_sentence(
     monkeypatch.setenv("DNC_DESK_TOKEN", "tok-wrong-000")
     assert main([*base, "--base-url", sandbox.base_url]) == 1
     err = capsys.readouterr().err
-    assert "refused the token" in err and "tok-wrong-000" not in err
+    assert "the token in DNC_DESK_TOKEN was refused by the service" in err
+    assert "tok-wrong-000" not in err
     monkeypatch.setenv("DNC_DESK_TOKEN", READ_ONLY_TOKEN)
     code = main([*base, "--base-url", sandbox.base_url, "--json"])
     out = capsys.readouterr()

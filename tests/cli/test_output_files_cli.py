@@ -300,7 +300,7 @@ def test_every_refusal_under_json_is_one_json_object(
     base = ["import", str(src), "--into", "dnc", "--json", "--base-url", sandbox.base_url]
     cases: list[tuple[list[str], int, str]] = [
         ([*base, "--scope", "campaign:99999"], 2, "The service has no campaign 99999."),
-        ([*base, "--scope", "campaign"], 2, "'campaign' is not a scope"),
+        ([*base, "--scope", "campaign"], 2, "The scope 'campaign' given with --scope names no"),
         ([*base, "--scope", "global", "--sheet", "Nope"], 2, "--sheet Nope does not apply"),
         (["import", "--resume", "nope", "--json"], 2, "There is no job 'nope' to resume."),
         (["health", "--json"], 2, "Name the service with --connection NAME or --base-url URL."),
@@ -320,7 +320,11 @@ def test_every_refusal_under_json_is_one_json_object(
             argv += ["--base-url", sandbox.base_url]
         code, data, err = run(capsys, argv)
         assert code == 1 and data == {"error": err, "exit_status": 1}
-        assert err.startswith(f"The service at {sandbox.base_url} ")
+        refused = f"the token in DNC_DESK_TOKEN was refused by the service at {sandbox.base_url} ("
+        if argv[0] == "export":
+            assert err.startswith(refused[0].upper() + refused[1:]), err
+        else:
+            assert err.startswith(f"Import of in.csv not started: {refused}"), err
     assert dnc_count(sandbox) == 0
 
 

@@ -1,0 +1,162 @@
+"""``dnc-desk jobs [--all] [--json]``: the import and removal jobs in the jobs folder.
+
+By default only the jobs that can be resumed (rows left to send; not cancelled, not a dry
+run), newest first, each with the command that resumes it; ``--all`` lists every job file.
+A job whose file says it is running is ``running`` when a process holds its run lock now
+(:func:`app.core.job_catalog.run_by`: that process is named, and the job is not to be
+resumed while it runs) and ``interrupted`` when none does (it was killed, or crashed).
+Read-only: listing takes no lock and writes nothing. Exit status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from typing import Any
+
+from app.cli.connection_args import EXIT_OK, emit_json
+from app.cli.import_cmd import command_of, resume_command
+from app.core.job_catalog import JobInfo, job_state, list_jobs, run_by
+from app.core.job_lock import Holder
+from app.core.paths import AppPaths
+
+_HEADERS = ("JOB", "KIND", "STATUS", "DONE", "STARTED (UTC)", "NAME", "FILE")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="list every job (finished, cancelled, dry runs too), not only those that can be "
+        "resumed",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+
+
+def _started(info: JobInfo) -> str:
+    return str(info.meta.get("started") or "")
+
+
+def _runner(holder: Holder | None) -> dict[str, Any] | None:
+    if holder is None:
+        return None
+    return {"pid": holder.pid or None, "host": holder.host, "since": holder.started}
+
+
+def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
+    """One job as ``--json`` lists it."""
+    resumable = info.resumable and holder is None
+    return {
+        "job": info.job_id,
+        "job_file": str(info.path),
+        "kind": info.kind,
+        "name": str(info.meta.get("name") or ""),
+        "file": str(info.meta.get("file") or ""),
+        "status": info.status or None,
+        "state": job_state(info, holder),
+        "rows": info.rows,
+        "done": info.done,
+        "pending": info.pending,
+        "created": info.meta.get("created"),
+        "started": info.meta.get("started"),
+        "finished": info.meta.get("finished"),
+        "note": str(info.meta.get("note") or ""),
+        "resumable": resumable,
+        "resume": resume_command(command_of(info.kind), info.meta, info.path)
+        if resumable
+        else None,
+        "running": _runner(holder),
+        "error": info.error or None,
+    }
+
+
+def _who(holder: Holder) -> str:
+    """``pid 4242`` (``on HOST`` when another host's), or ``another process``."""
+    if not holder.pid:
+        return "another process"
+    who = f"pid {holder.pid}"
+    if holder.host and holder.host != socket.gethostname():
+        who += f" on {holder.host}"
+    since = holder.since()
+    return f"{who}, since {since}" if since else who
+
+
+def _shown_state(info: JobInfo, holder: Holder | None) -> str:
+    if holder is not None:
+        return f"running now ({_who(holder)})"
+    state = job_state(info, holder)
+    return "ready (not started)" if state == "ready" and not _started(info) else state
+
+
+def _row(info: JobInfo, holder: Holder | None) -> tuple[str, ...]:
+    if info.error:
+        return (info.path.stem, "?", "unreadable", "", "", info.error, str(info.path))
+    return (
+        info.job_id,
+        info.kind or "?",
+        _shown_state(info, holder),
+        f"{info.done:,}/{info.rows:,}",
+        _started(info) or f"not started (created {info.meta.get('created', '?')})",
+        str(info.meta.get("name") or ""),
+        str(info.meta.get("file") or ""),
+    )
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [_HEADERS, *rows]) for i in range(len(_HEADERS))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
+        for r in [_HEADERS, *rows]
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    jobs_dir = AppPaths.default().jobs_dir
+    every = list_jobs(jobs_dir)
+    holders = {info.path: (None if info.error else run_by(info)) for info in every}
+    shown = every if args.all else [j for j in every if j.resumable and not j.error]
+    unreadable = [j for j in every if j.error]
+    if args.json:
+        emit_json(
+            {
+                "jobs_folder": str(jobs_dir),
+                "all": bool(args.all),
+                "jobs": [job_entry(j, holders[j.path]) for j in shown],
+                "not_listed": len(every) - len(shown),
+            }
+        )
+        return EXIT_OK
+    if shown:
+        what = "Every job" if args.all else "Jobs that can be resumed"
+        print(f"{what}, newest first ({jobs_dir}):")
+        for line in _table([_row(j, holders[j.path]) for j in shown]):
+            print(f"  {line}")
+        to_resume = [j for j in shown if j.resumable and not j.error]
+        if to_resume:
+            print("To resume:")
+        for info in to_resume:
+            holder = holders[info.path]
+            if holder is not None:
+                print(
+                    f"  {info.job_id} is being run now by {_who(holder)}; resume it only once "
+                    "that has stopped."
+                )
+            else:
+                print(f"  {resume_command(command_of(info.kind), info.meta, info.path)}")
+    elif args.all:
+        print(f"There are no jobs in {jobs_dir}.")
+    else:
+        print(f"No job can be resumed ({jobs_dir}).")
+    if not args.all:
+        others = len(every) - len(shown) - len(unreadable)
+        if others:
+            print(
+                f"{others:,} other job{'s' if others != 1 else ''} cannot be resumed (finished, "
+                "cancelled, dry runs, nothing left to send); --all lists every job."
+            )
+        if unreadable:
+            print(
+                f"{len(unreadable):,} job file{'s' if len(unreadable) != 1 else ''} cannot be "
+                "read; --all lists them."
+            )
+    return EXIT_OK
