@@ -68,6 +68,14 @@ COLUMNS = (
     "purpose",
     "id",
 )
+# Columns whose xlsx cells have the Text number format, so a person editing or re-typing a
+# cell in Excel or LibreOffice keeps text, not a number: a phone number would lose a leading
+# zero, or show as 2.02555E+09 and lose its digits past the fifteenth. The other columns lose
+# nothing as numbers, and each Text column costs the export time (openpyxl does about twice
+# the work for a styled cell as for a plain one): a country code has 1 to 3 digits, campaign
+# and entry ids are, as far as known, the service's counters (no leading zero, far under 15
+# digits; "0" and "-1" stay 0 and -1), and the insert date reads as the same date and time.
+TEXT_COLUMNS = (COLUMNS.index("phone_number"),)
 
 
 class ListKind(Enum):
@@ -336,7 +344,8 @@ class ExportJob:
         # back by people and re-imported by DNC Desk itself.
         book = None if csv_out else SafeWorkbook(quote_prefix=True)
         writer = SafeCsvWriter(self.out) if csv_out else None
-        sheet = book.add_sheet("Entries", (14, 10, 24, 12, 24, 20, 30, 24, 10)) if book else None
+        widths = (14, 10, 24, 12, 24, 20, 30, 24, 10)
+        sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
         header = list(COLUMNS)
         last_report = 0.0
         try:

@@ -18,8 +18,12 @@ entry), which no spreadsheet reads as anything but that number.
   cells without their quote.
 
 Phone numbers are always written as text, never as numbers, so no spreadsheet shows
-``2.02555E+09`` or drops a leading zero. Workbooks use openpyxl's write-only mode (streaming,
-constant memory), CSV files the standard library with UTF-8 and a BOM so Excel reads the encoding.
+``2.02555E+09`` or drops a leading zero. A text cell in General format still turns into a
+number when a person edits or re-types it in Excel or LibreOffice, so a sheet's
+``text_columns`` (the export's phone numbers) have the Text number format ``"@"``, on their
+cells and on the columns themselves (for rows a person adds): what is typed there stays text.
+Workbooks use openpyxl's write-only mode (streaming, constant memory), CSV files the standard
+library with UTF-8 and a BOM so Excel reads the encoding.
 """
 
 from __future__ import annotations
@@ -37,10 +41,12 @@ from typing import Any, Final
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 
 FORMULA_TRIGGERS: Final = ("=", "+", "-", "@", "\t", "\r", "\n")
 XLSX_CELL_LIMIT: Final = 32_767
+# Excel's Text number format (built-in format 49): what is typed into such a cell stays text.
+TEXT_FORMAT: Final = "@"
 _TRIGGER_SET: Final = frozenset(FORMULA_TRIGGERS)
 # "-1", "-12.5": a number, never a formula (ASCII digits only; "-1+2" and "-A1" are formulas).
 _PLAIN_NEGATIVE: Final = re.compile(r"-[0-9]+(?:\.[0-9]+)?")
@@ -116,11 +122,17 @@ class SafeWorkbook:
     def sheet_count(self) -> int:
         return len(self._wb.worksheets)
 
-    def add_sheet(self, title: str, widths: Sequence[float] = ()) -> SafeSheet:
+    def add_sheet(
+        self, title: str, widths: Sequence[float] = (), *, text_columns: Sequence[int] = ()
+    ) -> SafeSheet:
+        """A new sheet; ``text_columns`` (0-based) get the Text number format (see the module
+        docstring): columns of digit strings that must stay text, such as phone numbers."""
         ws = self._wb.create_sheet(title=title)
         for index, width in enumerate(widths):
             ws.column_dimensions[_letter(index)].width = width
-        return SafeSheet(ws, quote_prefix=self._quote_prefix)
+        for index in text_columns:
+            ws.column_dimensions[_letter(index)].number_format = TEXT_FORMAT
+        return SafeSheet(ws, quote_prefix=self._quote_prefix, text_columns=text_columns)
 
     def save(self, path: Path) -> None:
         """Write the workbook to ``path``; raises OSError (and leaves nothing behind) if it
@@ -154,12 +166,47 @@ class SafeWorkbook:
                     writer.cleanup()
 
 
-class SafeSheet:
-    """One sheet of a :class:`SafeWorkbook`."""
+class _TextCell(Cell):  # type: ignore[misc]  # openpyxl has no type hints
+    """A string cell in the Text number format: one per text column of a :class:`SafeSheet`,
+    given each row's text in turn.
 
-    def __init__(self, ws: Any, *, quote_prefix: bool = False) -> None:
+    Its style is registered once. openpyxl's writer asks every styled cell for ``has_style``
+    and ``style_id`` (which hashes the style each time), and formats the cell into an error it
+    raises and catches for every cell object it is given: answered here without that work,
+    as they are asked on every row of an export (a third of what the style costs a row).
+    """
+
+    has_style = True
+
+    def __init__(self, ws: Any) -> None:
+        super().__init__(ws, column=1, row=1)
+        self.number_format = TEXT_FORMAT
+        self.data_type = "s"
+        self._style_index: int = ws.parent._cell_styles.add(self._style)
+
+    @property
+    def style_id(self) -> int:
+        return self._style_index
+
+    def __repr__(self) -> str:
+        return "<text cell>"
+
+
+class SafeSheet:
+    """One sheet of a :class:`SafeWorkbook`.
+
+    Cells of ``text_columns`` get the Text number format. A styled cell costs openpyxl far
+    more than a plain value, so the style is made once: each text column has one
+    :class:`_TextCell`, given the next row's text just before that row is appended (openpyxl's
+    write-only ``append`` writes the row out before it returns, so the next row can reuse it).
+    """
+
+    def __init__(
+        self, ws: Any, *, quote_prefix: bool = False, text_columns: Sequence[int] = ()
+    ) -> None:
         self._ws = ws
         self._quote_prefix = quote_prefix
+        self._text_cells = [(index, _TextCell(ws)) for index in sorted(set(text_columns))]
 
     def _quoted(self, text: str) -> object:
         """``text`` (fitted, and one that could start a formula) as a safe cell."""
@@ -170,6 +217,22 @@ class SafeSheet:
         cell.quotePrefix = True
         return cell
 
+    def _write(self, cells: list[Any]) -> None:
+        """Append ``cells``, the text of text columns in their Text-formatted cells."""
+        width = len(cells)
+        for index, cell in self._text_cells:
+            if index >= width:
+                break
+            value = cells[index]
+            if type(value) is str:
+                # Already fitted (length, characters XML cannot hold): set as it stands, not
+                # through openpyxl's value setter, which would check the text again.
+                cell._value = value
+                cells[index] = cell
+            elif isinstance(value, Cell):  # a quote-prefixed cell of this row
+                value.number_format = TEXT_FORMAT
+        self._ws.append(cells)
+
     def _text(self, value: str) -> object:
         text = _fit(value)
         if needs_neutralising(text):
@@ -177,7 +240,7 @@ class SafeSheet:
         return text or None
 
     def append(self, row: Iterable[object]) -> None:
-        self._ws.append(
+        self._write(
             [
                 xlsx_cell(v)
                 if v is None or isinstance(v, bool | int | float | dt.date)
@@ -191,9 +254,9 @@ class SafeSheet:
         """A row known to be all text (the export's hot path: one scan of the joined row)."""
         joined = "".join(row)
         if len(joined) > XLSX_CELL_LIMIT or ILLEGAL_CHARACTERS_RE.search(joined):
-            self._ws.append([self._text(v) for v in row])
+            self._write([self._text(v) for v in row])
         else:
-            self._ws.append(
+            self._write(
                 [
                     (self._quoted(v) if needs_neutralising(v) else v)
                     if v[:1] in _TRIGGER_SET
