@@ -28,7 +28,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -502,7 +502,12 @@ def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]
     removal = meta.get("kind") == "removal"
     if removal:
         # The --json contract names these for imports and removals alike: a removal's are 0.
-        summary = {**summary, "inserted": 0, "already_present": 0}
+        summary = {
+            **summary,
+            "inserted": 0,
+            "already_present": 0,
+            "already_present_maybe_inserted": 0,
+        }
     report = Path(summary["report"])
     moved = meta.get("report_moved")
     if not report.is_file():
@@ -560,11 +565,20 @@ def print_result(
     # Which column was read as what, before the counts that rest on it.
     if columns := columns_read_line(store.meta()):
         print(f"  {columns}")
-    print("  " + ", ".join(f"{k.replace('_', ' ')}: {summary[k]:,}" for k in keys))
+    print("  " + ", ".join(_count_text(k, summary) for k in keys))
     for warning in summary["warnings"]:
         print(f"  note: {warning}")
     print(f"  report: {summary['report'] or 'none (see the note above)'}")
     print(f"  job: {summary['job']}")
+
+
+def _count_text(key: str, summary: Mapping[str, Any]) -> str:
+    text = f"{key.replace('_', ' ')}: {summary[key]:,}"
+    maybe = summary.get("already_present_maybe_inserted") or 0
+    if key == "already_present" and maybe:
+        # Not all of them were on the list before the job (see job_report.maybe_inserted).
+        text += f" (of which {maybe:,} may have been inserted by this job: an answer was lost)"
+    return text
 
 
 # Options that shape a new job; a resumed job keeps its own (dest, how it is written).

@@ -45,7 +45,11 @@ def test_every_json_key_is_in_the_readme(
     assert len(sandbox.store.all("SELECT phone_number FROM dnc")) == len(NUMBERS)
     removal = _keys(capsys, ["remove", str(numbers), "--scope", "global", "--note", "asked", *url])
     export = _keys(capsys, ["export", "dnc", "--out", str(tmp_path / "out.xlsx"), *url])
+    code = main(["jobs", "--all", "--json"])
+    listing = json.loads(capsys.readouterr().out)
+    assert code == 0 and listing["jobs"]
+    jobs = set(listing) | {key for job in listing["jobs"] for key in job}
     assert {"pending", "status", "mapping", "warnings"} <= dry
     assert {"removed", "not_found"} <= removal
     assert {"rows", "unreachable", "path"} <= export
-    assert _undocumented(keys | dry | removal | export) == set()
+    assert _undocumented(keys | dry | removal | export | jobs) == set()
