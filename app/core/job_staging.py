@@ -24,8 +24,17 @@ from app.api.scope import Scope
 from app.core import phones
 from app.core.connections import Connection
 from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
-from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Target, check_rows
+from app.core.sheet_check import (
+    CheckedRow,
+    CheckOptions,
+    CheckSummary,
+    Target,
+    check_rows,
+    delimiter_name,
+    last_named_column,
+)
 from app.core.sheet_check import Outcome as CheckOutcome
+from app.core.sheet_csv import CsvSource
 from app.core.sheet_header import is_blank, is_label, read_preview
 from app.core.sheet_mapping import (
     ColumnError,
@@ -338,6 +347,7 @@ def _stage(
             removal=kind == "removal",
             scope_from_rows=settings.scope_from_rows,
             day_first=day_first,
+            text_delimiter=text_delimiter(source),
         )
         summary = CheckSummary()
         meta = {
@@ -397,14 +407,8 @@ def _stage(
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
             if dates := date_order_sentence(mapping, summary, day_first):
                 warnings.append(dates)
-            first, count = summary.beyond_header
-            if count:
-                held_by = "1 row holds" if count == 1 else f"{count:,} rows hold"
-                warnings.append(
-                    f"{held_by} values right of the header's columns, which are not read (first: "
-                    f"row {first}; each row's message names them). In a CSV file a comma in "
-                    "an unquoted value does this: fix those lines and run the file again."
-                )
+            if beyond := _beyond_header_sentence(summary, mapping, options, kind):
+                warnings.append(beyond)
             if warnings:
                 store.set_meta({"warnings": warnings})
         except BaseException:
@@ -414,6 +418,44 @@ def _stage(
         finally:
             phones.clear_cache()
     return store, summary
+
+
+def text_delimiter(source: SheetSource) -> str | None:
+    """The delimiter of a text file (CSV, TSV, TXT, or text saved under a workbook's name),
+    None for a workbook (xlsx, xlsm, xlsb, xls, ods): the reader that opened it tells."""
+    return (source.delimiter or ",") if isinstance(source, CsvSource) else None
+
+
+def _beyond_header_sentence(
+    summary: CheckSummary, mapping: ColumnMapping, options: CheckOptions, kind: str
+) -> str:
+    """The warning counting rows that hold values right of the header's columns ("" if none).
+
+    In a text file an unquoted delimiter in a value does this, and the sentence names it; a
+    workbook has no delimiter to blame, only columns right of the header's last named one.
+    """
+    first, count = summary.beyond_header
+    if not count:
+        return ""
+    held_by = "1 row holds" if count == 1 else f"{count:,} rows hold"
+    where = f"(first: row {first}; each row's message names them)"
+    delimiter = options.text_delimiter
+    if delimiter is None:
+        done = "imported" if kind == "import" else "removed"
+        return (
+            f"{held_by} values in columns right of the header's last named column "
+            f"({last_named_column(mapping)}), which nothing reads {where}: a phone number "
+            f"there is not {done}; put each number on its own row in the phone column and run "
+            "the file again."
+        )
+    if delimiter == ",":
+        cause = "In a CSV file a comma in an unquoted value does this"
+    else:
+        cause = f"In this file {delimiter_name(delimiter)} in an unquoted value does this"
+    return (
+        f"{held_by} values right of the header's columns, which are not read {where}. "
+        f"{cause}: fix those lines and run the file again."
+    )
 
 
 def open_mapped(

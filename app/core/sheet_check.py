@@ -26,6 +26,11 @@ field) are typed, not exported, and lose only the invisible characters and space
 exactly, as the service does (two rows differing in case are not duplicates); a purpose cell
 under a purpose scope differing only in case is not a contradiction: the row takes the scope's
 text.
+
+A value right of the header's last named column is in no column anyone named, and nothing
+reads it: the row's message names it and :class:`CheckSummary` counts such rows. Only rows from
+a text file (``CheckOptions.text_delimiter``) blame a delimiter in an unquoted value ("Smith,
+John" splits a CSV line); a workbook's row names the header's last named column instead.
 """
 
 from __future__ import annotations
@@ -84,6 +89,12 @@ class CheckOptions:
     # The request-date column's order, when known (True: day/month, False: month/day): dates
     # that read either way are read so. None: each form's own (slashed US, dotted European).
     day_first: bool | None = None
+    # What the rows were read from, for the note on values right of the header's columns: the
+    # delimiter of a text file (CSV, TSV, TXT), whose lines an unquoted delimiter in a value
+    # splits, or None for a workbook (xlsx, xls, ods), where nothing splits a row. None too
+    # when the caller does not say: the workbook's wording is true of any file, and blames
+    # no delimiter the file may not have.
+    text_delimiter: str | None = None
 
 
 @dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row
@@ -169,12 +180,53 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
     return value
 
 
-BEYOND_HEADER = "right of the header's columns, not read"
+# Said by every note on values right of the header's columns, in a text file and in a workbook
+# alike: CheckSummary counts the rows whose message has it.
+BEYOND_HEADER = "right of the header's"
+_DELIMITER_NAMES = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a vertical bar"}
 
 
-def _beyond_header(cells: Sequence[CellValue], width: int) -> str:
-    """What a row holds right of the header's ``width`` columns, which nothing reads (a comma
-    in an unquoted value splits a CSV line there: "3035551702,3035551703"), or ``""``."""
+def delimiter_name(delimiter: str) -> str:
+    """A text file's delimiter as a sentence names it: "a comma", "a tab"."""
+    return _DELIMITER_NAMES.get(delimiter, f"the character {delimiter!r}")
+
+
+def last_named_column(mapping: ColumnMapping) -> str:
+    """The header's last named column as a person finds it: "'Phone', column B" ("" with no
+    header row)."""
+    width = mapping.header_width()
+    if width is None:
+        return ""
+    return f"{mapping.headers[width - 1]!r}, column {column_letter(width - 1)}"
+
+
+def _beyond_wording(mapping: ColumnMapping, options: CheckOptions) -> str:
+    """What follows the values a row holds right of the header's columns, in its note.
+
+    In a text file an unquoted delimiter in a value splits the line there ("Smith, John" or
+    "3035551702,3035551703" under a one-column header): the note says so. A workbook's cells
+    are not split by anything: its note says they are right of the header's last named column,
+    which nothing reads.
+    """
+    delimiter = options.text_delimiter
+    if delimiter is None:
+        return (
+            f"{BEYOND_HEADER} last named column ({last_named_column(mapping)}), which nothing "
+            "reads: check the row; put each number on its own row"
+        )
+    if delimiter == ",":
+        cause = "in a CSV file, a comma in an unquoted value does this"
+    else:
+        cause = f"in this file, {delimiter_name(delimiter)} in an unquoted value does this"
+    return (
+        f"{BEYOND_HEADER} columns, not read ({cause}): check the row; put each number on its "
+        "own row"
+    )
+
+
+def _beyond_header(cells: Sequence[CellValue], width: int, wording: str) -> str:
+    """What a row holds right of the header's ``width`` columns, which nothing reads, followed
+    by ``wording`` (:func:`_beyond_wording`), or ``""``."""
     found = [
         (i, cells[i])
         for i in range(width, len(cells))
@@ -184,10 +236,7 @@ def _beyond_header(cells: Sequence[CellValue], width: int) -> str:
         return ""
     shown = joined([f"{_text(v)!r} (column {column_letter(i)})" for i, v in found[:3]])
     more = f" and {len(found) - 3} more" if len(found) > 3 else ""
-    return (
-        f"{shown}{more} {BEYOND_HEADER} (in a CSV file, a comma in an unquoted value does "
-        "this): check the row; put each number on its own row"
-    )
+    return f"{shown}{more} {wording}"
 
 
 def _header(mapping: ColumnMapping, column: int) -> str:
@@ -260,6 +309,11 @@ class _Checker:
         # A cell right of the header's columns is in no column anyone named, often a line of
         # text split by a comma in an unquoted value. None with no header row.
         self.header_width = mapping.header_width()
+        self.beyond_wording = _beyond_wording(mapping, options)
+
+    def _beyond(self, cells: Sequence[CellValue], width: int) -> str:
+        """The note on what ``cells`` hold right of the header's ``width`` columns, or ``""``."""
+        return _beyond_header(cells, width, self.beyond_wording)
 
     def check(self, number: int, cells: Sequence[CellValue]) -> CheckedRow:
         m = self.m
@@ -320,7 +374,7 @@ class _Checker:
             if raw is None and (stray := self._stray_numbers(cells, code)):
                 detail = f"{detail}; {stray} (not read: only the phone column is)"
             hw = self.header_width
-            if hw is not None and width > hw and (beyond := _beyond_header(cells, hw)):
+            if hw is not None and width > hw and (beyond := self._beyond(cells, hw)):
                 # Most often the line was split by a comma in a value left of the phone
                 # ("Smith, John,303-555-0411"): the number is there, not in the phone cell.
                 detail = f"{detail}; {beyond}"
@@ -430,7 +484,7 @@ class _Checker:
         if scope_note:
             notes.append(scope_note)
         hw = self.header_width
-        if hw is not None and width > hw and (beyond := _beyond_header(cells, hw)):
+        if hw is not None and width > hw and (beyond := self._beyond(cells, hw)):
             notes.append(beyond)
         message = f"row {number}: {'; '.join(notes)}" if notes else ""
         return CheckedRow(

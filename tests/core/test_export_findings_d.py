@@ -1,9 +1,12 @@
-"""Black-box findings on exports (round d).
+"""Black-box findings on exports and the check's notes (round d).
 
 1. An xlsx export's phone cells were text in the General number format: re-typed or edited in
    Excel or LibreOffice, "07700900123" became the number 7700900123 and "4930123456789"
    showed as 4.93012E+12. They now have the Text format "@" (the other columns keep General:
    see ``TEXT_COLUMNS``), and LibreOffice keeps both the format and the values.
+2. The note on values right of the header's columns blamed a comma in an unquoted value even
+   in an xlsx, xls or ods workbook, where there is no comma: a workbook's note now names the
+   header's last named column, which nothing reads; a text file's names its own delimiter.
 """
 
 from __future__ import annotations
@@ -17,10 +20,20 @@ import openpyxl
 import pytest
 
 from app.api.client import ApiClient, DncQuery
+from app.api.scope import Scope
 from app.core.export_job import COLUMNS, TEXT_COLUMNS, ExportJob, ListKind
+from app.core.import_job import stage_import
+from app.core.job_staging import JobSettings
+from app.core.removal_job import stage_removal
+from app.core.sheet_check import check_all
+from app.core.sheet_mapping import ColumnMapping
 from app.core.xlsx_safe import TEXT_FORMAT, SafeWorkbook
 from tests.conftest import TOKEN
+from tests.core.sheet_factory import write_csv, write_xlsx
 from tests.core.test_export_job import LO_CSV, libreoffice_convert, needs_soffice
+from tests.core.test_sheet_ods_xls_findings import convert
+
+# -- 1. phone cells in the Text number format ---------------------------------------------------
 
 NUMBERS = {
     "07700900123": "44",  # a leading zero Excel would drop
@@ -123,3 +136,130 @@ def test_a_text_column_holds_each_rows_own_value(tmp_path: Path) -> None:
     assert s["C2"].quotePrefix and s["C2"].data_type == "s"
     assert wb["T"]["B1"].number_format == "@" and wb["T"]["A1"].number_format == "General"
     assert wb["U"]["A1"].number_format == "General"
+
+
+# -- 2. the note on values right of the header's columns ---------------------------------------
+
+ROWS = [
+    ["Name", "Phone"],
+    ["Ann", "303-555-0411", "303-555-0412"],
+    ["Smith", "John", "303-555-0413"],  # the phone cell holds text, the number is right of it
+    ["Bo", "303-555-0414"],
+]
+WORKBOOK_ROW = (
+    "row 2: '303-555-0412' (column C) right of the header's last named column ('Phone', "
+    "column B), which nothing reads: check the row; put each number on its own row"
+)
+
+
+def _workbook_warning(done: str) -> str:
+    return (
+        "2 rows hold values in columns right of the header's last named column ('Phone', "
+        "column B), which nothing reads (first: row 2; each row's message names them): a phone "
+        f"number there is not {done}; put each number on its own row in the phone column and "
+        "run the file again."
+    )
+
+
+def _staged(path: Path, tmp_path: Path, removal: bool = False) -> tuple[dict[int, str], list[str]]:
+    settings = JobSettings(path, Scope.global_())
+    jobs = tmp_path / "jobs"
+    store, summary = (
+        stage_removal(settings, jobs, connection=None)
+        if removal
+        else stage_import(settings, jobs, connection=None)
+    )
+    assert summary.beyond_header == (2, 2)
+    messages = {r.row_number: r.message for r in store.rows()}
+    warnings = list(store.meta().get("warnings") or [])
+    store.close()
+    return messages, warnings
+
+
+def _no_delimiter_blamed(messages: dict[int, str], warnings: list[str]) -> None:
+    said = " ".join([*messages.values(), *warnings]).lower()
+    assert "comma" not in said and "unquoted" not in said and "csv" not in said
+
+
+def test_an_xlsx_names_the_last_named_column_not_a_comma(tmp_path: Path) -> None:
+    messages, warnings = _staged(write_xlsx(tmp_path / "ragged.xlsx", ROWS), tmp_path)
+    assert messages[2] == WORKBOOK_ROW
+    assert messages[3] == (
+        "row 3: phone: 'John' is not a phone number: it has no digits; '303-555-0413' "
+        "(column C) right of the header's last named column ('Phone', column B), which "
+        "nothing reads: check the row; put each number on its own row"
+    )
+    assert messages[4] == ""
+    assert _workbook_warning("imported") in warnings
+    _no_delimiter_blamed(messages, warnings)
+
+
+def test_a_removal_from_an_xlsx_says_the_number_is_not_removed(tmp_path: Path) -> None:
+    messages, warnings = _staged(write_xlsx(tmp_path / "ragged.xlsx", ROWS), tmp_path, True)
+    assert messages[2] == WORKBOOK_ROW
+    assert _workbook_warning("removed") in warnings
+    _no_delimiter_blamed(messages, warnings)
+
+
+@needs_soffice
+@pytest.mark.parametrize("ext", ["ods", "xls"])
+def test_an_ods_or_xls_has_the_workbook_wording(tmp_path: Path, ext: str) -> None:
+    path = convert(write_xlsx(tmp_path / "ragged.xlsx", ROWS), ext)
+    messages, warnings = _staged(path, tmp_path)
+    assert messages[2] == WORKBOOK_ROW
+    assert _workbook_warning("imported") in warnings
+    _no_delimiter_blamed(messages, warnings)
+
+
+def test_a_csv_still_blames_a_comma(tmp_path: Path) -> None:
+    messages, warnings = _staged(write_csv(tmp_path / "ragged.csv", ROWS), tmp_path)
+    assert messages[2] == (
+        "row 2: '303-555-0412' (column C) right of the header's columns, not read (in a CSV "
+        "file, a comma in an unquoted value does this): check the row; put each number on "
+        "its own row"
+    )
+    assert (
+        "2 rows hold values right of the header's columns, which are not read (first: row 2; "
+        "each row's message names them). In a CSV file a comma in an unquoted value does "
+        "this: fix those lines and run the file again."
+    ) in warnings
+
+
+@pytest.mark.parametrize(
+    ("name", "delimiter", "said"),
+    [
+        ("ragged.csv", ";", "a semicolon"),
+        ("ragged.tsv", "\t", "a tab"),
+        ("ragged.txt", "|", "a vertical bar"),
+        # Tab-separated text under a workbook's name (a web app's "Export to Excel"): the
+        # reader reads it as the text it is, and the note blames its tab.
+        ("ragged.xls", "\t", "a tab"),
+    ],
+)
+def test_a_text_file_names_its_own_delimiter(
+    tmp_path: Path, name: str, delimiter: str, said: str
+) -> None:
+    path = write_csv(tmp_path / name, ROWS, delimiter=delimiter)
+    messages, warnings = _staged(path, tmp_path)
+    assert messages[2] == (
+        "row 2: '303-555-0412' (column C) right of the header's columns, not read (in this "
+        f"file, {said} in an unquoted value does this): check the row; put each number on "
+        "its own row"
+    )
+    assert (
+        "2 rows hold values right of the header's columns, which are not read (first: row 2; "
+        f"each row's message names them). In this file {said} in an unquoted value does "
+        "this: fix those lines and run the file again."
+    ) in warnings
+    assert "comma" not in " ".join([*messages.values(), *warnings])
+
+
+def test_a_check_not_told_the_file_type_blames_no_delimiter() -> None:
+    # The import wizard checks rows without saying where they come from: the note is the
+    # workbook's, true of any file.
+    mapping = ColumnMapping(header_row=1, headers=("Name", "Phone"), phone=1)
+    checked, summary = check_all(
+        [(1, ["Name", "Phone"]), (2, ["Ann", "303-555-0411", "303-555-0412"])], mapping
+    )
+    assert checked[0].message == WORKBOOK_ROW
+    assert summary.beyond_header == (2, 1)
