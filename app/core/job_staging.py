@@ -165,7 +165,7 @@ def map_sheet(
     if mapping.phone is None:
         others = [n for n in sheet_names if n != sheet]
         where = f"sheet {sheet!r} of {file_name}" if others else file_name
-        listed = ", ".join(others)
+        listed = ", ".join(repr(name) for name in others)
         hint = f", or choose another sheet with --sheet ({listed})" if others else ""
         faxes = " ".join(
             f"{header!r} is headed as fax numbers, so it is read only when chosen."

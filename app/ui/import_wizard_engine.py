@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from app.core.connections import Connection
-from app.core.job_staging import Corrections, JobSettings, apply_corrections, stage
+from app.core.job_staging import (
+    Corrections,
+    JobSettings,
+    apply_corrections,
+    stage,
+    text_delimiter,
+)
 from app.core.job_store import JobStore
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
 from app.core.sheet_header import detect_header, read_preview
@@ -119,6 +125,8 @@ def _check_file(
     result = CheckResult(CheckSummary())
     with open_sheet(probe.path, probe.sheet) as source:
         rows = apply_fixes(source.iter_rows(), fixes, mapping.phone)
+        # A text file's delimiter words its "right of the header" notes, as staging does.
+        options = replace(options, text_delimiter=text_delimiter(source))
         for checked in check_rows(rows, mapping, options, result.summary):
             if is_problem(checked):
                 if len(result.problems) < MAX_PROBLEMS:

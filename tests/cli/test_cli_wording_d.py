@@ -245,11 +245,6 @@ def test_a_folder_given_as_the_file_is_called_a_folder(
         assert json.loads(out) == {"error": err.strip(), "exit_status": 1}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the sentence is app/core/job_staging.py map_sheet's, which lists the other sheets "
-    "with ', '.join(others): not a file of this change",
-)
 def test_sheet_names_listed_in_a_refusal_are_quoted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
