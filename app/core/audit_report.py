@@ -129,11 +129,19 @@ def write_report(result: AuditResult, path: Path) -> str:
                 totals.conflicts,
             ]
         )
-    conflicts = wb.add_sheet("Conflicts", (10, 8, 24, 22, 10, 12, 18, 16, 12, 20, 18, 10, 24, 20))
+    conflicts = wb.add_sheet(
+        "Conflicts",
+        (10, 8, 24, 22, 10, 12, 18, 16, 12, 20, 18, 10, 24, 20),
+        text_columns=(CONFLICT_HEADERS.index("Number"), CONFLICT_HEADERS.index("Normalized")),
+    )
     conflicts.append(CONFLICT_HEADERS)
     for conflict in result.conflicts:
         conflicts.append(conflict_row(conflict))
-    unparseable = wb.add_sheet("Unparseable", (10, 8, 22, 12, 18, 10, 60))
+    unparseable = wb.add_sheet(
+        "Unparseable",
+        (10, 8, 22, 12, 18, 10, 60),
+        text_columns=(UNPARSEABLE_HEADERS.index("Number"),),
+    )
     unparseable.append(UNPARSEABLE_HEADERS)
     for number in result.unparseable:
         unparseable.append(unparseable_row(number))

@@ -215,12 +215,22 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
     ):
         summary.append(row)
     for title, records in (("DNC", pack.dnc), ("SMS opt-out", pack.sms)):
-        sheet = wb.add_sheet(title)
+        sheet = wb.add_sheet(title, text_columns=(_ENTRY_HEADERS.index("Number"),))
         sheet.append(_ENTRY_HEADERS)
         for record in records:
             sheet.append(_entry_row(record))
-    leads = wb.add_sheet("Leads")
-    leads.append(["Lead id", "List id", "List", "Name", "Field", "Number", "Status", "Status name"])
+    lead_headers = [
+        "Lead id",
+        "List id",
+        "List",
+        "Name",
+        "Field",
+        "Number",
+        "Status",
+        "Status name",
+    ]
+    leads = wb.add_sheet("Leads", text_columns=(lead_headers.index("Number"),))
+    leads.append(lead_headers)
     for hit in pack.leads:
         leads.append(
             [

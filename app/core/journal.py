@@ -784,7 +784,9 @@ class ChangeJournal:
         book = SafeWorkbook(quote_prefix=True)
         try:
             sheet = book.add_sheet(
-                "Change journal", (8, 28, 9, 9, 16, 28, 16, 40, 16, 40, 40, 16, 40, 20, 40, 20, 20)
+                "Change journal",
+                (8, 28, 9, 9, 16, 28, 16, 40, 16, 40, 40, 16, 40, 20, 40, 20, 20),
+                text_columns=(EXPORT_HEADERS.index("Phone"),),
             )
             sheet.append(EXPORT_HEADERS)
             written = 0

@@ -382,19 +382,19 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
     ):
         summary.append(row)
     for title, rows in (("Added", result.added), ("Removed", result.removed)):
-        sheet = wb.add_sheet(title)
+        sheet = wb.add_sheet(title, text_columns=(FIELDS.index("phone_number"),))
         sheet.append(FIELDS)
         for entry in rows:
             sheet.append([getattr(entry, f) for f in FIELDS])
-    changed = wb.add_sheet("Changed")
-    changed.append(
-        [
-            "id",
-            "changed fields",
-            *(f"old {f}" for f in FIELDS[1:]),
-            *(f"new {f}" for f in FIELDS[1:]),
-        ]
-    )
+    changed_headers = [
+        "id",
+        "changed fields",
+        *(f"old {f}" for f in FIELDS[1:]),
+        *(f"new {f}" for f in FIELDS[1:]),
+    ]
+    phones = [changed_headers.index(f"{age} phone_number") for age in ("old", "new")]
+    changed = wb.add_sheet("Changed", text_columns=phones)
+    changed.append(changed_headers)
     for change in result.changed:
         changed.append(
             [

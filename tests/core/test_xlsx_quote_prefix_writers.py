@@ -344,3 +344,38 @@ def test_libreoffice_reads_the_exact_text(tmp_path: Path) -> None:
             assert lo[: len(mine)] == mine, path.name
     # Each file's first sheet carries some of the hostile text, which LibreOffice shows as is.
     assert {PHONE, FORMULA, AT} <= seen
+
+
+# -- phone numbers stay text when edited --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "columns"),
+    [
+        (_journal_file, {"Change journal": ["Phone"]}),
+        (_audit_file, {"Conflicts": ["Number", "Normalized"], "Unparseable": ["Number"]}),
+        (_evidence_file, {"DNC": ["Number"], "SMS opt-out": ["Number"], "Leads": ["Number"]}),
+        (
+            _diff_file,
+            {"Added": ["phone_number"], "Changed": ["old phone_number", "new phone_number"]},
+        ),
+    ],
+)
+def test_phone_cells_have_the_text_format(
+    tmp_path: Path, make: object, columns: dict[str, list[str]]
+) -> None:
+    # As the export's (595a071): re-typing such a cell in Excel keeps it text, so a leading
+    # zero or the 16th digit is not lost; the other columns stay General.
+    made = make(tmp_path)  # type: ignore[operator]
+    path = made[0] if isinstance(made, tuple) else made
+    wb = openpyxl.load_workbook(path)
+    for sheet, names in columns.items():
+        rows = list(wb[sheet].iter_rows())
+        headers = [c.value for c in rows[0]]
+        for name in names:
+            index = headers.index(name)
+            cells = [row[index] for row in rows[1:] if row[index].value is not None]
+            assert cells, (sheet, name)
+            assert all(c.number_format == "@" for c in cells), (sheet, name)
+        others = [c for row in rows[1:] for i, c in enumerate(row) if headers[i] not in names]
+        assert all(c.number_format == "General" for c in others), sheet
