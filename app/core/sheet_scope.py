@@ -14,9 +14,14 @@ campaign from the row's Campaign column (the checker does that; :func:`names_no_
 tells it when).
 
 Campaign names resolve through the ``campaign_lookup`` the caller fetched from the service
-(name → id, matched without regard to case). When that lookup is a :class:`CampaignDirectory`
-(the service's whole campaign list, fetched once per job), campaign ids are checked against it
-too, so a row naming a campaign the connection does not have is invalid before anything is sent.
+(name → id, matched without regard to case, surrounding spaces or invisible characters). When
+that lookup is a :class:`CampaignDirectory` (the service's whole campaign list, fetched once per
+job), campaign ids are checked against it too, so a row naming a campaign the connection does
+not have is invalid before anything is sent. A name several campaigns have (as matched) names
+none of them, and its row is invalid naming their ids, unless exactly one of them is spelled
+exactly as the cell (case included): the rule ``--scope campaign:NAME`` follows
+(:func:`app.cli.import_cmd.resolve_campaign_name`). Taking one of them would put the entry in a
+campaign nobody chose.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Final, Protocol
 
 from app.api.scope import GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID, Scope, ScopeError
 from app.core.sheet_types import CellValue
+from app.core.wording import joined
 from app.core.xlsx_safe import FORMULA_TRIGGERS
 
 # Words a scope or campaign cell says for global (as "0" does), in any case.
@@ -49,13 +55,21 @@ class CampaignDirectory(Mapping[str, str]):
     campaign cells must be in :attr:`ids`. :meth:`unchecked` stands for a job checked with no
     campaign list to check against (an offline dry run): ids then pass unchecked, and the
     staging says so.
+
+    As a mapping it has one id per distinct name (the last campaign listed with it);
+    :attr:`named` keeps every campaign, so two campaigns of one name are told apart by the
+    :class:`ScopeResolver`, which refuses the name instead of taking one of them.
     """
 
     def __init__(self, campaigns: Iterable[_Campaign] = (), *, checked: bool = True) -> None:
         items = list(campaigns)
         self.checked = checked
         self.ids: frozenset[str] = frozenset(str(c.id).strip() for c in items)
-        self._names = {c.name: str(c.id).strip() for c in items if c.name}
+        # (name, id) of every campaign with a name, in the service's order.
+        self.named: tuple[tuple[str, str], ...] = tuple(
+            (c.name, str(c.id).strip()) for c in items if c.name
+        )
+        self._names = dict(self.named)
 
     @classmethod
     def unchecked(cls) -> CampaignDirectory:
@@ -84,7 +98,16 @@ class ScopeResolver:
     """Turns scope and campaign cells into :class:`Scope`, caching each distinct cell."""
 
     def __init__(self, campaign_lookup: Mapping[str, str] | None = None) -> None:
-        self._names = {k.strip().casefold(): str(v) for k, v in (campaign_lookup or {}).items()}
+        named: Iterable[tuple[str, str]] = (
+            campaign_lookup.named
+            if isinstance(campaign_lookup, CampaignDirectory)
+            else (campaign_lookup or {}).items()
+        )
+        # Matched name -> (name as the service spells it, id) of every campaign that has it.
+        self._names: dict[str, list[tuple[str, str]]] = {}
+        for name, cid in named:
+            spelled = visible_text(name)
+            self._names.setdefault(spelled.casefold(), []).append((spelled, str(cid).strip()))
         self._ids: frozenset[str] | None = None
         self._offline = False
         if isinstance(campaign_lookup, CampaignDirectory):
@@ -133,9 +156,9 @@ class ScopeResolver:
             return self._known(Scope.parse(text), in_scope=True)
         except ScopeError:
             pass
-        by_name = self._names.get(low)
+        by_name = self._named(text)
         if by_name is not None:
-            return Scope.campaign(by_name)
+            return by_name
         if self._offline:
             return (
                 f"{text!r} is not global, campaign:ID or purpose:TEXT, and campaign names "
@@ -166,12 +189,9 @@ class ScopeResolver:
             word = self._word(text)
             if word is not None:
                 return word
-        by_name = self._names.get(text.casefold())
+        by_name = self._named(text)
         if by_name is not None:
-            try:
-                return Scope.campaign(by_name)
-            except ScopeError as exc:
-                return str(exc)
+            return by_name
         if self._offline:
             noun = "campaign name" if in_scope else "name"
             return f"{noun} {text!r} cannot be resolved without the service's campaign list"
@@ -206,14 +226,48 @@ class ScopeResolver:
             written = "-1 with the purpose in a Purpose column"
         else:
             return None
-        by_name = self._names.get(low)
-        if by_name is None:
+        alike = _ids_of(self._names.get(low, ()))
+        if not alike:
             return scope
+        if len(alike) == 1:
+            return (
+                f"{text!r} could mean {meaning} or the campaign named {text!r} "
+                f"(campaign:{alike[0]}) on this connection; write {written} for {meaning}, or "
+                f"campaign:{alike[0]} for the campaign"
+            )
+        listed = joined([f"campaign:{cid}" for cid in alike])
         return (
-            f"{text!r} could mean {meaning} or the campaign named {text!r} (campaign:{by_name}) "
-            f"on this connection; write {written} for {meaning}, or campaign:{by_name} for the "
-            "campaign"
+            f"{text!r} could mean {meaning} or one of the {len(alike)} campaigns named "
+            f"{text!r} ({listed}) on this connection; write {written} for {meaning}, or "
+            "campaign:ID for the campaign meant"
         )
+
+    def _named(self, text: str) -> Scope | str | None:
+        """The campaign named ``text`` (matched without regard to case, surrounding spaces or
+        invisible characters), why the name names no one campaign, or None when no campaign
+        has it.
+
+        Among several campaigns of that name, the one spelled exactly as ``text`` (case
+        included) is taken when it is the only one so spelled, as ``--scope campaign:NAME``
+        takes it (:func:`app.cli.import_cmd.resolve_campaign_name`); otherwise the name is
+        refused naming their ids: taking one would put the entry in a campaign nobody chose.
+        """
+        alike = self._names.get(text.casefold())
+        if not alike:
+            return None
+        ids = _ids_of(alike)
+        if len(ids) > 1:
+            exact = _ids_of(c for c in alike if c[0] == text)
+            if len(exact) != 1:
+                return (
+                    f"{text!r} names {len(ids)} campaigns on this connection "
+                    f"(ids {joined(ids)}); write campaign:ID for the one meant"
+                )
+            ids = exact
+        try:
+            return Scope.campaign(ids[0])
+        except ScopeError as exc:
+            return str(exc)
 
     def _known(self, scope: Scope, *, in_scope: bool) -> Scope | str:
         """``scope``, or why not: a campaign id the service's campaign list lacks."""
@@ -221,6 +275,11 @@ class ScopeResolver:
             noun = "campaign" if in_scope else "id"
             return f"{noun} {scope.campaign_id} does not exist on this connection"
         return scope
+
+
+def _ids_of(campaigns: Iterable[tuple[str, str]]) -> list[str]:
+    """The campaigns' ids, in numeric order (as the CLI lists them)."""
+    return sorted({cid for _, cid in campaigns}, key=lambda i: (len(i), i))
 
 
 def names_no_campaign(value: CellValue) -> bool:
