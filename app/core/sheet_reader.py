@@ -30,6 +30,7 @@ import os
 import pickle
 import re
 import signal
+import stat
 import struct
 import subprocess
 import sys
@@ -85,11 +86,13 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
     a hidden sheet is read only when named. ``notes.hidden_sheets`` names a workbook's hidden
     worksheets as soon as it is open. With ``probe_others``, reading a workbook to its end
     also fills ``notes.other_sheets``.
-    Raises :class:`SheetError` with one sentence naming the file when it cannot be read.
+    Raises :class:`SheetError` with one sentence naming the file when it cannot be read (a
+    file that is not there by its path as given, so the sentence says where it was looked for).
     """
+    given = os.fspath(path)
     path = Path(path)
     if not path.is_file():
-        raise SheetError(f"{path.name} does not exist or is not a file.")
+        raise SheetError(_not_a_file(path, given))
     kind = sniff_kind(path)
     if kind.container == "empty":
         raise SheetError(f"{path.name} is empty (0 bytes).")
@@ -130,6 +133,22 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
             "(csv, tsv, txt)."
         )
     return CsvSource(path)
+
+
+def _not_a_file(path: Path, given: str) -> str:
+    """Why ``path`` (``given``, as the caller wrote it) is no file to read: it does not exist,
+    it is a folder, it cannot be reached, or it is something else (a device, a pipe)."""
+    given = given or str(path)
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return f"{given} does not exist."
+    except OSError as exc:
+        return f"{given} cannot be reached ({exc.strerror or exc})."
+    name = path.name or given
+    if stat.S_ISDIR(mode):
+        return f"{name} is a folder, not a file: give the path of the spreadsheet itself."
+    return f"{name} is not a file that can be read as a spreadsheet."
 
 
 WORKER_FLAG: Final = "--sheet-worker"

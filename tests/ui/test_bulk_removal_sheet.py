@@ -170,7 +170,7 @@ def test_a_file_that_cannot_be_read_says_why_on_the_page(
     # A missing file too.
     source.path_edit.setText(str(tmp_path / "gone.xlsx"))
     qtbot.waitUntil(lambda: not source.reading, timeout=TIMEOUT)
-    assert source.sheet_message.text() == "⚠ gone.xlsx does not exist or is not a file."
+    assert source.sheet_message.text() == f"⚠ {tmp_path / 'gone.xlsx'} does not exist."
     assert not source.isComplete()
 
 
