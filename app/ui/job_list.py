@@ -2,13 +2,19 @@
 
 The table is a thin model over :class:`app.core.job_catalog.JobInfo`; the job files are read on
 the window's :class:`TaskRunner` (again every second while a job of this process runs, so its
-progress and counts stay current). A job whose file says it was running when no job of this
-process runs it was interrupted (the app was closed, crashed or was killed): it can be resumed,
-and only the rows not answered are sent.
+progress and counts stay current). A job another process runs now (a ``dnc-desk import`` or
+``remove`` in a terminal, another window: it holds the job's run lock, see
+:func:`app.core.job_catalog.run_by`) is listed as running there, naming its pid, and is not
+offered for a resume (the list is read again every second while one runs, so its row changes
+when that process stops). A job whose file says it was running when no process runs it was
+interrupted (the app was closed, crashed or was killed): it can be resumed, and only the rows
+not answered are sent.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.job_catalog import JobInfo, list_jobs
+from app.core.job_catalog import JobInfo, list_jobs, run_by
+from app.core.job_lock import Holder
 from app.core.job_report import write_report
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
@@ -58,15 +65,51 @@ _OUTCOME_NAMES = (
     ("not_attempted", "not attempted"),
 )
 INTERRUPTED = "interrupted"
+RUNNING_ELSEWHERE = "running in another process"
 _ROOT = QModelIndex()
 
 
-def job_state(info: JobInfo, handle: JobHandle | None) -> str:
-    """What a person should read in the Status column."""
+def elsewhere(holder: Holder | None) -> bool:
+    """Whether ``holder`` (a job's run lock's, from :func:`run_by`) is another process than
+    this one: a job it runs must not be resumed here."""
+    if holder is None:
+        return False
+    mine = holder.pid == os.getpid() and holder.host in ("", socket.gethostname())
+    return not mine
+
+
+def runner_text(holder: Holder) -> str:
+    """``pid 4242`` (``on HOST`` when another host's), or ``""`` when the lock names none."""
+    if not holder.pid:
+        return ""
+    if holder.host and holder.host != socket.gethostname():
+        return f"pid {holder.pid} on {holder.host}"
+    return f"pid {holder.pid}"
+
+
+def running_elsewhere_tip(holder: Holder) -> str:
+    """The Status cell's tooltip for a job another process runs."""
+    since = holder.since()
+    who = ", ".join(p for p in (runner_text(holder), f"since {since}" if since else "") if p)
+    return (
+        f"Another process{f' ({who})' if who else ''} is running this job, such as a dnc-desk "
+        "command in a terminal; it can be resumed here only once that process has stopped."
+    )
+
+
+def job_state(info: JobInfo, handle: JobHandle | None, holder: Holder | None = None) -> str:
+    """What a person should read in the Status column. ``holder``: who holds the job's run
+    lock now (:func:`run_by`), which says a job another process runs is running there,
+    whatever its file says (not interrupted, nor paused: that process may be resuming it)."""
     if info.error:
         return "unreadable"
     if handle is not None and handle.running:
         return "paused" if handle.paused else "running"
+    if holder is not None:
+        if not elsewhere(holder):
+            return "running"  # by this process, outside the job registry
+        who = runner_text(holder)
+        return f"{RUNNING_ELSEWHERE} ({who})" if who else RUNNING_ELSEWHERE
     status = info.status
     if status == JobStatus.RUNNING.value:
         return INTERRUPTED
@@ -93,17 +136,39 @@ def kind_text(info: JobInfo) -> str:
     return f"import into {target} ({meta.get('scope', '')})"
 
 
+def read_jobs(jobs_dir: Path) -> tuple[list[JobInfo], dict[Path, Holder]]:
+    """The job files (newest first) and who holds the run lock of each job run now (read in
+    the background: asking costs a lock file's read, and a lock test, per job)."""
+    jobs = list_jobs(jobs_dir)
+    holders = {}
+    for info in jobs:
+        holder = None if info.error else run_by(info)
+        if holder is not None:
+            holders[info.path] = holder
+    return jobs, holders
+
+
 class JobTableModel(QAbstractTableModel):
-    """Rows of :class:`JobInfo`; ``INFO_ROLE`` gives the object itself."""
+    """Rows of :class:`JobInfo`; ``INFO_ROLE`` gives the object itself. :attr:`holders`: who
+    runs each job some process runs, as read with the rows."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.jobs: list[JobInfo] = []
+        self.holders: dict[Path, Holder] = {}
 
-    def set_jobs(self, jobs: list[JobInfo]) -> None:
+    def set_jobs(self, jobs: list[JobInfo], holders: dict[Path, Holder] | None = None) -> None:
         self.beginResetModel()
         self.jobs = jobs
+        self.holders = dict(holders or {})
         self.endResetModel()
+
+    def holder(self, info: JobInfo) -> Holder | None:
+        return self.holders.get(info.path)
+
+    def run_elsewhere(self, info: JobInfo) -> bool:
+        """Whether another process ran the job when the list was read."""
+        return elsewhere(self.holders.get(info.path))
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
         return 0 if parent.isValid() else len(self.jobs)
@@ -130,7 +195,10 @@ class JobTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_FILE:
                 return str(info.meta.get("file", ""))
-            if col == COL_STATUS and job_state(info, None) == INTERRUPTED:
+            holder = self.holder(info)
+            if col == COL_STATUS and holder is not None and elsewhere(holder):
+                return running_elsewhere_tip(holder)
+            if col == COL_STATUS and job_state(info, None, holder) == INTERRUPTED:
                 return "The app stopped while this job ran; resume it to send the rows left."
             if col == COL_NOTE:
                 return str(info.meta.get("note", ""))
@@ -141,7 +209,7 @@ class JobTableModel(QAbstractTableModel):
         if col == COL_NAME:
             return str(info.meta.get("name") or info.path.stem)
         if col == COL_STATUS:
-            return job_state(info, handle)
+            return job_state(info, handle, self.holder(info))
         if col == COL_KIND:
             return kind_text(info) if not info.error else ""
         if col == COL_FILE:
@@ -242,25 +310,32 @@ class JobListView(QWidget):
         jobs_dir = self.paths.jobs_dir
         self.runner.submit(
             "list jobs",
-            lambda _ctx: list_jobs(jobs_dir),
+            lambda _ctx: read_jobs(jobs_dir),
             on_done=self._loaded,
             on_error=self._failed,
         )
 
-    def _loaded(self, jobs: list[JobInfo]) -> None:
+    def _loaded(self, found: tuple[list[JobInfo], dict[Path, Holder]]) -> None:
+        jobs, holders = found
         self._loading = False
         self.busy_changed.emit(False)
         selected = self.selected()
-        self.model.set_jobs(jobs)
+        self.model.set_jobs(jobs, holders)
         if selected is not None:
             for row, info in enumerate(jobs):
                 if info.path == selected.path:
                     self.table.selectRow(row)
-        waiting = [j for j in jobs if j.resumable and job_registry().by_path(j.path) is None]
+        waiting = self.resumable_jobs()
+        others = sum(1 for j in jobs if self.model.run_elsewhere(j))
         self.summary.setText(
             f"{len(jobs):,} job{'' if len(jobs) == 1 else 's'}"
             + (f"; {len(waiting)} can be resumed" if waiting else "")
+            + (f"; {others} running in another process" if others else "")
         )
+        if others:
+            # Read again every second while another process runs a job, so its row says
+            # when it has stopped (and whether it can be resumed then).
+            self._timer.start()
         self.loaded.emit()
         if self._again:
             self._again = False
@@ -277,14 +352,21 @@ class JobListView(QWidget):
         self.refresh()
 
     def _tick(self) -> None:
-        if not job_registry().running():
+        if not job_registry().running() and not any(
+            self.model.run_elsewhere(j) for j in self.model.jobs
+        ):
             self._timer.stop()
         if self.isVisible():
             self.refresh()
 
     def resumable_jobs(self) -> list[JobInfo]:
+        """The jobs with rows left that no process runs now (not this one, nor another)."""
         return [
-            j for j in self.model.jobs if j.resumable and job_registry().by_path(j.path) is None
+            j
+            for j in self.model.jobs
+            if j.resumable
+            and job_registry().by_path(j.path) is None
+            and not self.model.run_elsewhere(j)
         ]
 
     def status_text(self) -> str:
@@ -311,8 +393,18 @@ class JobListView(QWidget):
     def _update_buttons(self) -> None:
         info = self.selected()
         live = info is not None and job_registry().by_path(info.path) is not None
+        busy = info is not None and self.model.run_elsewhere(info)
         self.resume_button.setEnabled(
-            info is not None and info.resumable and not live and self.session is not None
+            info is not None
+            and info.resumable
+            and not live
+            and not busy
+            and self.session is not None
+        )
+        self.resume_button.setToolTip(
+            "Another process is running this job; it can be resumed once that has stopped"
+            if busy
+            else "Send the rows this job has not sent yet"
         )
         self.report_button.setEnabled(info is not None and not info.error)
         self.folder_button.setEnabled(info is not None)
@@ -322,7 +414,7 @@ class JobListView(QWidget):
         session = self.session
         if info is None or session is None or not info.resumable:
             return
-        if job_registry().by_path(info.path) is not None:
+        if job_registry().by_path(info.path) is not None or self.model.run_elsewhere(info):
             return
         wanted = str(info.meta.get("connection", ""))
         same_service = str(info.meta.get("base_url", "")) == session.connection.base_url
@@ -356,8 +448,9 @@ class JobListView(QWidget):
         if info is None or info.error:
             return
         report = info.report
-        if job_registry().by_path(info.path) is not None:
-            # A running job rewrites its report when it ends; open what is there.
+        if job_registry().by_path(info.path) is not None or self.model.run_elsewhere(info):
+            # A running job rewrites its report when it ends (whichever process runs it);
+            # open what is there.
             if report.exists():
                 open_path(report)
             else:

@@ -18,7 +18,7 @@ from app.core.job_staging import JobSettings
 from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
-from app.ui.job_list import JobListView
+from app.ui.job_list import COL_STATUS, JobListView
 from app.ui.job_progress import JobHandle, ResumeWizard
 from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
@@ -54,10 +54,16 @@ def test_resume_of_a_job_a_cli_process_is_running_is_refused(
         with qtbot.waitSignal(view.loaded, timeout=TIMEOUT):
             view.set_session(session)
         job = view.model.jobs[0]
-        assert view.select_job(job.path) and view.resume_button.isEnabled()
-        view.resume_button.click()
-        wizard = view.wizard
-        assert isinstance(wizard, ResumeWizard)
+        # The list says the CLI runs it, and offers no resume (test_job_list_running.py).
+        assert view.model.index(0, COL_STATUS).data() == (
+            f"running in another process (pid {proc.pid})"
+        )
+        assert view.select_job(job.path) and not view.resume_button.isEnabled()
+        # A resume asked all the same (from a list read just before the CLI took the job) is
+        # refused by the run lock: the wizard the Resume button opens, started by hand.
+        handle = JobHandle(runner, session, "import", job_path=job.path, parent=runner)
+        wizard = ResumeWizard(handle, "Resume", view)
+        wizard.show()
         qtbot.waitUntil(lambda: bool(wizard.handle.error), timeout=TIMEOUT)
         assert proc.poll() is None  # refused while the CLI still ran it
         page = wizard.run_page
