@@ -145,14 +145,14 @@ def test_no_phone_column_names_the_options_on_the_command_line_only(
     assert err.endswith(
         "No column of phone numbers was found in sheet 'Names' of no-phones.xlsx; name it with "
         "--phone-column (a header name, or a column as column:C or #3), or choose another "
-        "sheet with --sheet (Notes)."
+        "sheet with --sheet ('Notes')."
     )
     # The GUI (bulk removal) shows str() of the same error: no command-line options in it.
     with pytest.raises(MappingError) as caught:
         open_mapped(path, JobSettings(path, Scope.global_()), None)
     assert str(caught.value) == (
         "No column of phone numbers was found in sheet 'Names' of no-phones.xlsx "
-        "(its other sheets: Notes)."
+        "(its other sheets: 'Notes')."
     )
 
 

@@ -312,7 +312,7 @@ def test_bad_files_and_missing_phone_column(session: Session, tmp_path: Path) ->
     assert job_summary(store)["valid"] == 1
     # A sheet named is used as named; and when no sheet has numbers, the first one's sentence.
     with pytest.raises(
-        MappingError, match=r"sheet 'Notes' of two.xlsx \(its other sheets: Numbers\)"
+        MappingError, match=r"sheet 'Notes' of two.xlsx \(its other sheets: 'Numbers'\)"
     ):
         stage(
             JobSettings(tmp_path / "two.xlsx", Scope.global_(), sheet="Notes"),
@@ -322,7 +322,7 @@ def test_bad_files_and_missing_phone_column(session: Session, tmp_path: Path) ->
     wb["Numbers"]["A1"] = "call us back"
     wb.save(tmp_path / "none.xlsx")
     with pytest.raises(
-        MappingError, match=r"sheet 'Notes' of none.xlsx \(its other sheets: Numbers\)"
+        MappingError, match=r"sheet 'Notes' of none.xlsx \(its other sheets: 'Numbers'\)"
     ):
         stage(JobSettings(tmp_path / "none.xlsx", Scope.global_()), session, tmp_path / "jobs")
 
