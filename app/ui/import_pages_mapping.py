@@ -7,6 +7,7 @@ read for the first page: no file or network work here, only a few dozen rows of 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
@@ -282,10 +283,11 @@ class TargetPage(QWizardPage):
     def target(self) -> Target:
         return Target.SMS_OPT_OUT if self.sms_radio.isChecked() else Target.DNC
 
-    def set_campaigns(self, names: dict[str, str]) -> None:
+    def set_campaigns(self, names: Sequence[tuple[str, str]]) -> None:
+        """The campaigns to choose from, as (name, id): two of one name are both listed."""
         current = self.campaign_combo.currentData()
         self.campaign_combo.clear()
-        for name, cid in sorted(names.items(), key=lambda kv: kv[0].casefold()):
+        for name, cid in sorted(names, key=lambda kv: (kv[0].casefold(), kv[1])):
             self.campaign_combo.addItem(f"{name} (id {cid})", cid)
         if current is not None:
             index = self.campaign_combo.findData(current)

@@ -92,11 +92,11 @@ class ImportWizard(QWizard):
 
         def done(campaigns: list[Campaign]) -> None:
             self.campaign_lookup = CampaignDirectory(campaigns)
-            self.target_page.set_campaigns(dict(self.campaign_lookup))
+            self.target_page.set_campaigns(self.campaign_lookup.named)
 
         def failed(exc: BaseException) -> None:
             self.campaigns_error = user_message(exc, "Loading the campaigns").text
-            self.target_page.set_campaigns({})
+            self.target_page.set_campaigns(())
             self.target_page.campaign_combo.setPlaceholderText("Campaigns could not be loaded")
             self.target_page.campaign_combo.setToolTip(self.campaigns_error)
 

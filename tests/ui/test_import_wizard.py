@@ -410,3 +410,17 @@ def test_unknown_campaign_ids_are_invalid_on_the_check_page(
         wizard.next()
     assert (finished.args[0]["inserted"], finished.args[0]["failed"]) == (1, 0)
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 1
+
+
+def test_two_campaigns_of_one_name_are_both_offered(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    # One name, two campaigns: both can be chosen for the file, told apart by their ids
+    # (the list used to keep the last one of a name only).
+    twin = sandbox.seed_campaign("Spring Renewals", active=True)
+    wizard = open_wizard(qtbot, session, runner, opt_out_file(tmp_path / "optouts.csv"))
+    combo = wizard.target_page.campaign_combo
+    offered = [combo.itemData(i) for i in range(combo.count())]
+    spring = [str(cid) for name, cid in wizard.campaign_lookup.named if name == "Spring Renewals"]
+    assert len(spring) == 2 and str(twin) in spring
+    assert sorted(str(cid) for cid in offered if str(cid) in spring) == sorted(spring)
