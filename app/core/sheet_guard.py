@@ -122,6 +122,10 @@ def _other_kind(head: bytes) -> str:
     return ""
 
 
+WEB_PAGE: Final = "a web page (HTML)"
+EXCEL_2003_XML: Final = "an Excel 2003 XML spreadsheet"
+
+
 def markup_kind(path: Path) -> str:
     """ "a web page (HTML)" or "an Excel 2003 XML spreadsheet" when ``path`` holds one, else
     "" (its first 2 KB are enough)."""
@@ -134,9 +138,9 @@ def markup_kind(path: Path) -> str:
     if not text.startswith("<"):
         return ""
     if "urn:schemas-microsoft-com:office:spreadsheet" in text:
-        return "an Excel 2003 XML spreadsheet"
+        return EXCEL_2003_XML
     if "<html" in text or "<table" in text or "<!doctype html" in text:
-        return "a web page (HTML)"
+        return WEB_PAGE
     return "an XML or HTML document"
 
 

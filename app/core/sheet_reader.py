@@ -42,7 +42,15 @@ from typing import IO, Any, Final, Protocol
 
 from app.core import sheet_worker
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_guard import ARCHIVES, ZIP_ARCHIVE, check_zip, markup_kind, sniff_kind
+from app.core.sheet_guard import (
+    ARCHIVES,
+    EXCEL_2003_XML,
+    WEB_PAGE,
+    ZIP_ARCHIVE,
+    check_zip,
+    markup_kind,
+    sniff_kind,
+)
 from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
 
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
@@ -131,6 +139,15 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         raise SheetError(
             f"{path.name} is not a spreadsheet (xlsx, xlsm, xlsb, xls, ods) or a text table "
             "(csv, tsv, txt)."
+        )
+    markup = markup_kind(path)
+    if markup in (WEB_PAGE, EXCEL_2003_XML):
+        # A download that was a sign-in or error page is saved under the name asked for; read
+        # as text, its markup would be taken for a header and rows.
+        raise SheetError(
+            f"{path.name} is {markup}, not a {suffix} text table (a download that got a sign-in "
+            "or error page instead of the file looks like this); download the list again, or "
+            "ask for it as CSV or xlsx."
         )
     return CsvSource(path)
 
