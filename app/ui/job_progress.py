@@ -59,6 +59,8 @@ SUMMARY_LABELS = (
     ("valid", "Valid numbers"),
     ("inserted", "Inserted"),
     ("already_present", "Already on the list"),
+    # Not all of them were on the list before the job: an answer was lost (job_report).
+    ("already_present_maybe_inserted", "  of which this job may have inserted"),
     ("removed", "Removed"),
     ("not_found", "Not on the list"),
     ("invalid", "Invalid (not sent)"),
@@ -69,6 +71,10 @@ SUMMARY_LABELS = (
     ("pending", "Still to send"),
     ("late_requests", "Requests later than 10 business days"),
 )
+
+
+# Counts shown only when not 0: they are the exception.
+_SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", "already_present_maybe_inserted")
 
 
 def open_path(path: Path) -> bool:
@@ -592,7 +598,7 @@ class ResultPage(QWizardPage):
             if key not in self.summary:
                 continue
             value = int(self.summary[key])
-            if key in ("pending", "not_attempted", "blank") and not value:
+            if key in _SHOWN_WHEN_ANY and not value:
                 continue
             widget = QLabel(f"{value:,}", self)
             widget.setObjectName(f"count-{key}")
