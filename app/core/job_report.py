@@ -2,6 +2,12 @@
 
 Written from the job file alone, so a resumed job (or the GUI's job list) can rewrite it at any
 time. Phone numbers are text cells and every cell passes :mod:`app.core.xlsx_safe`.
+
+A row's business days run from its request date to its insertion, or to today for a row not
+honoured (not sent, invalid, failed): an invalid row whose number is valid keeps its request
+date and lateness, and counts among the late requests, which the Summary then says. A request
+dated after that day has no business days (the column is empty; the row's note says why). The
+Summary's Sheet of a text file (CSV, TSV, TXT) is "(text file)", which has no sheets.
 """
 
 from __future__ import annotations
@@ -13,7 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from app.core.job_store import JobRow, JobStore, Outcome, RowState
-from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between
+from app.core.sheet_dates import (
+    LATE_SENTENCE,
+    LIMIT_BUSINESS_DAYS,
+    business_days_between,
+    late_sentence,
+)
 from app.core.xlsx_safe import SafeWorkbook
 
 ROW_COLUMNS = (
@@ -62,6 +73,11 @@ MAYBE_INSERTED_LABEL = (
     "already_present: of which may have been inserted by this job (an answer was lost, or "
     "the insert ended in an error)"
 )
+# The late requests on invalid rows, which are not sent: the job meta's count and its label.
+LATE_INVALID = "late_requests_invalid"
+LATE_INVALID_LABEL = (
+    f"Requests later than {LIMIT_BUSINESS_DAYS} business days: of which on invalid rows (not sent)"
+)
 
 
 def _date(text: str) -> dt.date | None:
@@ -81,7 +97,52 @@ def lateness(request_date: str, done_at: str, outcome: str) -> tuple[int | None,
         return None, False
     inserted = _date(done_at) if outcome in _HONOURED else None
     days = business_days_between(received, inserted or dt.date.today())
+    if days < 0:
+        return None, False  # a date after the insertion: no count of days (its note says so)
     return days, days > LIMIT_BUSINESS_DAYS
+
+
+def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
+    """``row``'s staged message with its late-request sentence made true of how it ended on
+    ``done``.
+
+    Staging counts a late request to the day the file was checked ("…, when the file was
+    checked"); rows are sent later, on a resume days later. An inserted row (or one found on
+    the list) says how many business days before that day it was honoured, and a row the
+    check did not find late but is late when it ends says so too. A row not honoured
+    (failed, not attempted) keeps the check's sentence. The staged message is returned
+    unchanged for a row with no request date.
+    """
+    staged = row.message
+    received = _date(row.request_date)
+    if received is None:
+        return staged
+    days = business_days_between(received, done)
+    late = days > LIMIT_BUSINESS_DAYS
+    found = LATE_SENTENCE.search(staged)
+    if outcome is Outcome.INSERTED:
+        before = f"its insertion on {done:%Y-%m-%d}"
+    elif outcome is Outcome.ALREADY_PRESENT:
+        before = f"{done:%Y-%m-%d}, when the job found the number on the list"
+    elif found is not None or not late:
+        return staged
+    else:
+        before = f"{done:%Y-%m-%d}, when this row ended without being inserted"
+    sentence = late_sentence(received, days, before) if late else ""
+    if found is None:
+        if not sentence:
+            return staged
+        return f"{staged}; {sentence}" if staged else f"row {row.row_number}: {sentence}"
+    head, tail = staged[: found.start()], staged[found.end() :]
+    if sentence:
+        return f"{head}{sentence}{tail}"
+    # No longer late (a clock set back): the sentence goes, with its separator.
+    if head.endswith("; "):
+        head = head[:-2]
+    elif tail.startswith("; "):
+        tail = tail[2:]
+    rest = f"{head}{tail}"
+    return "" if rest == f"row {row.row_number}: " else rest
 
 
 def late_count(store: JobStore) -> int:
@@ -107,13 +168,19 @@ def maybe_inserted_count(store: JobStore) -> int:
 
 
 def summary_rows(
-    meta: dict[str, Any], counts: dict[str, int], late: int, maybe: int = 0
+    meta: dict[str, Any],
+    counts: dict[str, int],
+    late: int,
+    maybe: int = 0,
+    late_invalid: int = 0,
 ) -> list[list[object]]:
     """The Summary sheet as (label, value) rows; also used for the CLI's human output.
 
     ``maybe``: the import's ``already_present`` rows this job may have inserted
     (:func:`maybe_inserted`), said on the row after the ``already_present`` count, so that
-    count is not read as how many numbers were on the list before the job."""
+    count is not read as how many numbers were on the list before the job. ``late_invalid``:
+    the late requests on invalid rows (not sent), said on the row after the late count when
+    there are any."""
     mapping = meta.get("mapping") or {}
     rows: list[list[object]] = [
         ["Job", meta.get("job_id", "")],
@@ -121,7 +188,7 @@ def summary_rows(
         ["Name", meta.get("name", "")],
         ["Note", meta.get("note", "")],
         ["File", meta.get("file", "")],
-        ["Sheet", meta.get("sheet", "")],
+        ["Sheet", sheet_shown(meta)],
         ["Header row", meta.get("header_row") or "none"],
         ["Mapping", "; ".join(f"{k}: {v}" for k, v in mapping.items())],
         ["Target", meta.get("target", "")],
@@ -148,6 +215,8 @@ def summary_rows(
     if meta.get("kind") != "removal":
         # The limit is on honouring a request (an insertion); a removal has none to meet.
         rows.append([f"Requests later than {LIMIT_BUSINESS_DAYS} business days", late])
+        if late_invalid:
+            rows.append([LATE_INVALID_LABEL, late_invalid])
     # What the file holds that the job does not take as expected (hidden rows, other sheets
     # or columns of numbers), and campaign ids left unchecked: the evidence must say so too.
     notes = [meta["campaign_check"]] if meta.get("campaign_check") else []
@@ -156,6 +225,24 @@ def summary_rows(
     rows += [[f"Warning {n}" if many else "Warning", str(note)] for n, note in enumerate(notes, 1)]
     # An empty cell would read as a missing value; say so instead.
     return [[label, "(none)" if value in ("", None) else value] for label, value in rows]
+
+
+# Text files: their reader names the one table after the file, which is no sheet. Job files
+# written before staging said so (an empty "sheet") are known by the file's name.
+TEXT_FILE_SHEET = "(text file)"
+_TEXT_SUFFIXES = (".csv", ".tsv", ".txt")
+
+
+def sheet_shown(meta: dict[str, Any]) -> str:
+    """The Summary's Sheet: the sheet's name, or :data:`TEXT_FILE_SHEET` for a text file
+    (which the CLI's "columns read" line names no sheet for either)."""
+    if "sheet" not in meta:
+        return ""
+    sheet = str(meta.get("sheet") or "")
+    file = Path(str(meta.get("file") or ""))
+    if not sheet or (sheet == file.stem and file.suffix.casefold() in _TEXT_SUFFIXES):
+        return TEXT_FILE_SHEET
+    return sheet
 
 
 def _always(meta: dict[str, Any]) -> set[str]:
@@ -197,6 +284,7 @@ class ReportWriter:
         self._after = 0  # the seq of the last row written
         self.late = 0
         self.maybe_inserted = 0  # already_present rows this job may have inserted
+        self.late_invalid = 0  # late requests on invalid rows (not sent)
 
     def advance(self, limit: int = 2000) -> int:
         """Write up to ``limit`` more rows, stopping at the first row not done; returns how
@@ -218,7 +306,8 @@ class ReportWriter:
             for r in self._store.rows(after=self._after):
                 self._append(r, unsent)
             counts = self._store.counts()
-            for row in summary_rows(meta, counts, self.late, self.maybe_inserted):
+            rows = summary_rows(meta, counts, self.late, self.maybe_inserted, self.late_invalid)
+            for row in rows:
                 self._summary.append(row)
             self._book.save(self._path)
         except BaseException:
@@ -227,6 +316,7 @@ class ReportWriter:
         meta_counts: dict[str, int] = {"late_requests": self.late}
         if not self._removal:
             meta_counts[MAYBE_INSERTED] = self.maybe_inserted
+            meta_counts[LATE_INVALID] = self.late_invalid
         self._store.set_meta(meta_counts)
         return self._path
 
@@ -254,6 +344,8 @@ class ReportWriter:
         if not self._removal:
             days, is_late = lateness(r.request_date, r.done_at, r.outcome)
             self.late += is_late
+            if is_late and r.outcome == Outcome.INVALID.value:
+                self.late_invalid += 1
             self.maybe_inserted += maybe_inserted(r)
             cells += [days, "late" if is_late else ""]
         self._rows.append(cells)

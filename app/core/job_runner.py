@@ -14,6 +14,7 @@ The GUI drives the same object from a worker thread through :class:`JobControl` 
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +29,7 @@ from app.api.errors import (
     TransportError,
 )
 from app.api.paging import Cancelled
+from app.core.job_report import settled_message
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 from app.core.session import cancelled_after_refusals
 
@@ -177,7 +179,9 @@ class JobRunner:
         message = result.message
         if resent and result.outcome is Outcome.FAILED:
             message = _resent_text(message, resent)
-        self.store.mark_done(row.seq, result.outcome, _with_staged(row, message), result.code)
+        self.store.mark_done(
+            row.seq, result.outcome, _with_staged(row, message, result.outcome), result.code
+        )
         return result
 
     def run(self) -> JobStatus:
@@ -254,7 +258,9 @@ class JobRunner:
                 if held.rows and not self.abort_reason:
                     self._flush_held(held)
                 if done.error is not None:  # answers were recorded by the worker (_call)
-                    message = _with_staged(row, _resent_text(result.message, resent))
+                    message = _with_staged(
+                        row, _resent_text(result.message, resent), result.outcome
+                    )
                     self.store.mark_done(row.seq, result.outcome, message, result.code)
                 self._count(result.outcome)
                 if control.paused.is_set() or control.stop.is_set():
@@ -278,7 +284,8 @@ class JobRunner:
                 message = f"cancelled: {cancelled_after_refusals(refused)}"
                 if resent:  # its send before the interruption may have been done
                     message = f"{RESENT}; cancelled: {cancelled_after_refusals(refused, False)}"
-                self.store.mark_done(seq, Outcome.NOT_ATTEMPTED, _with_staged(row, message))
+                outcome = Outcome.NOT_ATTEMPTED
+                self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
                 self._count(Outcome.NOT_ATTEMPTED)
             n = self.store.mark_not_attempted("cancelled before it was sent")
             self.counts["not_attempted"] = self.counts.get("not_attempted", 0) + n
@@ -310,7 +317,9 @@ class JobRunner:
 
     def _flush_held(self, held: _Held) -> None:
         for row, message in held.rows:
-            self.store.mark_done(row.seq, Outcome.FAILED, _with_staged(row, message))
+            self.store.mark_done(
+                row.seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
+            )
             self._count(Outcome.FAILED)
         held.rows.clear()
 
@@ -344,12 +353,16 @@ class JobRunner:
         )
 
 
-def _with_staged(row: JobRow, message: str) -> str:
+def _with_staged(row: JobRow, message: str, outcome: Outcome) -> str:
     """The row's staged note (a cut reason, a damaged cell, a late request) kept in front of
-    what sending it says: the report is evidence, and the send must not erase the check."""
-    if not row.message:
+    what sending it says: the report is evidence, and the send must not erase the check.
+
+    A late request is said as of how the row ended (:func:`settled_message`): counted to its
+    insertion when it was inserted, which a resume days after the check may make late."""
+    staged = settled_message(row, outcome, dt.datetime.now(dt.UTC).date())
+    if not staged:
         return message
-    return f"{row.message}; {message}" if message else row.message
+    return f"{staged}; {message}" if message else staged
 
 
 RESENT = "sent again after the job was interrupted"

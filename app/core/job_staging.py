@@ -62,11 +62,13 @@ from app.core.staging_notes import (
     hidden_phone_column_sentences,
     hidden_sheets_sentences,
     hidden_unknown_sentence,
+    late_invalid_sentence,
     noted,
     notes_sentences,
     opt_out_flag_sentence,
     other_columns_sentence,
     other_dates_sentence,
+    unchecked_dates_sentence,
     unread_code_sentence,
     watched,
 )
@@ -355,7 +357,8 @@ def _stage(
             "name": settings.name or f"{kind} of {path.name}",
             "note": settings.note,
             "file": str(path),
-            "sheet": source.sheet,
+            # A text file has no sheets: its reader names its one table after the file.
+            "sheet": "" if isinstance(source, CsvSource) else source.sheet,
             "header_row": mapping.header_row,
             "mapping": mapping.describe(),
             "target": settings.target.value,
@@ -407,6 +410,10 @@ def _stage(
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
             if dates := date_order_sentence(mapping, summary, day_first):
                 warnings.append(dates)
+            if undated := unchecked_dates_sentence(mapping, summary):
+                warnings.append(undated)
+            if late_invalid := late_invalid_sentence(summary):
+                warnings.append(late_invalid)
             if beyond := _beyond_header_sentence(summary, mapping, options, kind):
                 warnings.append(beyond)
             if warnings:

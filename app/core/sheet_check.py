@@ -35,6 +35,8 @@ John" splits a CSV line); a workbook's row names the header's last named column 
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -45,7 +47,12 @@ from app.core import phones
 from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
-from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, parse_request_date
+from app.core.sheet_dates import (
+    LIMIT_BUSINESS_DAYS,
+    business_days_between,
+    late_sentence,
+    parse_request_date,
+)
 from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
@@ -116,6 +123,31 @@ class CheckedRow:
     business_days: int | None = None
     late: bool = False
     date_note: str = ""
+    # Why the row's request date could not be checked against the limit: DATE_UNREAD,
+    # DATE_AFTER, DATE_MISSING, or "" (checked, or no request-date column).
+    date_issue: str = ""
+
+
+# CheckedRow.date_issue: the request-date cell is not a date ("N/A", "13/25/2026"), is after
+# the insertion date, or is empty.
+DATE_UNREAD = "unread"
+DATE_AFTER = "after"
+DATE_MISSING = "missing"
+# How many rows a warning names of each kind (the rest are counted).
+ROWS_NAMED = 10
+
+
+@dataclass
+class RowList:
+    """How many rows, and the first :data:`ROWS_NAMED` of them, for a warning to name."""
+
+    count: int = 0
+    first: list[int] = field(default_factory=list)
+
+    def add(self, row: int) -> None:
+        self.count += 1
+        if len(self.first) < ROWS_NAMED:
+            self.first.append(row)
 
 
 @dataclass
@@ -123,12 +155,20 @@ class CheckSummary:
     """Counts per outcome; ``rows == valid + invalid + duplicates_in_file + blank`` always.
 
     ``rows`` counts data rows (below the header). ``damaged`` counts rows of any outcome whose
-    phone cell a spreadsheet had damaged; ``late_requests`` counts valid rows whose request date
-    is more than the limit of business days before the insertion date; ``ambiguous_dates`` counts
+    phone cell a spreadsheet had damaged; ``late_requests`` counts valid rows, and invalid rows
+    whose phone number is valid, whose request date is more than the limit of business days
+    before the insertion date (``late_invalid`` lists those invalid ones: not sent, and already
+    late); ``ambiguous_dates`` counts
     request dates whose day and month could be either way round. ``date_orders`` (not counted in
     :meth:`as_dict`) holds, per :attr:`~app.core.sheet_dates.RequestDate.order` (readable only
     month/day, only day/month, either way), how many request dates there were and the first
     one's row and text: the order the column is written in.
+
+    The valid and invalid rows whose request date could not be checked against the limit are
+    listed (:class:`RowList`) by why: ``unread_dates`` (not a date), ``future_dates`` (after the
+    insertion date), ``undated`` (the request-date cell is empty). A duplicate row is not: its
+    number is checked on its first row. These lists are not in :meth:`as_dict`, which holds
+    the counts the import wizard shows; staging's warning names them.
     """
 
     rows: int = 0
@@ -142,6 +182,10 @@ class CheckSummary:
     date_orders: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     # Rows holding values right of the header's columns (first row, count): not in as_dict.
     beyond_header: tuple[int, int] = (0, 0)
+    late_invalid: RowList = field(default_factory=RowList)
+    unread_dates: RowList = field(default_factory=RowList)
+    future_dates: RowList = field(default_factory=RowList)
+    undated: RowList = field(default_factory=RowList)
 
     def add(self, checked: CheckedRow) -> None:
         self.rows += 1
@@ -150,8 +194,15 @@ class CheckSummary:
             self.valid += 1
             if checked.late:
                 self.late_requests += 1
+            if checked.date_issue:
+                self._date_issue(checked)
         elif outcome is Outcome.INVALID:
             self.invalid += 1
+            if checked.late:
+                self.late_requests += 1
+                self.late_invalid.add(checked.row)
+            if checked.date_issue:
+                self._date_issue(checked)
         elif outcome is Outcome.DUPLICATE:
             self.duplicates_in_file += 1
         else:
@@ -164,10 +215,23 @@ class CheckSummary:
             first, count = self.beyond_header
             self.beyond_header = (first or checked.row, count + 1)
 
+    def _date_issue(self, checked: CheckedRow) -> None:
+        issue = checked.date_issue
+        if issue == DATE_UNREAD:
+            self.unread_dates.add(checked.row)
+        elif issue == DATE_AFTER:
+            self.future_dates.add(checked.row)
+        elif issue == DATE_MISSING:
+            self.undated.add(checked.row)
+
     def as_dict(self) -> dict[str, int]:
         out = asdict(self)
-        del out["date_orders"], out["beyond_header"]
+        for listed in ("date_orders", "beyond_header", *_ROW_LISTS):
+            del out[listed]
         return out
+
+
+_ROW_LISTS = ("late_invalid", "unread_dates", "future_dates", "undated")
 
 
 def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
@@ -178,6 +242,24 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
         value = cell_text(value)
         return value or None
     return value
+
+
+# phones.normalize's note on a number read without an opt-out keyword beside it ("STOP
+# 3035551216"): "the opt-out keyword 'STOP' was left out". Matched by its fixed words, as
+# phones has no other way to say so; a test holds the two together.
+OPT_OUT_NOTE = "the opt-out keyword "
+_OPT_OUT_NOTE_END = " was left out"
+
+
+def _opt_out_detail(raw: CellValue, note: str) -> str:
+    """Why a removal row whose phone cell carries an opt-out keyword is invalid."""
+    keyword = note[len(OPT_OUT_NOTE) :].removesuffix(_OPT_OUT_NOTE_END)
+    with contextlib.suppress(ValueError, SyntaxError):  # the note gives it as repr() does
+        keyword = str(ast.literal_eval(keyword))
+    return (
+        f"{_text(raw)!r} says {keyword}, an opt-out: a removal does not take it off the list; "
+        "if the number is to be removed, enter it without the keyword"
+    )
 
 
 # Said by every note on values right of the header's columns, in a text file and in a workbook
@@ -379,6 +461,10 @@ class _Checker:
                 # ("Smith, John,303-555-0411"): the number is there, not in the phone cell.
                 detail = f"{detail}; {beyond}"
             return self._invalid(number, raw, "phone", detail, code, damage)
+        if result.note and self.o.removal and result.note.startswith(OPT_OUT_NOTE):
+            # The cell says the consumer opted out: removing the number does the opposite.
+            detail = _opt_out_detail(raw, result.note)
+            return self._invalid_number(number, raw, cells, "phone", detail, result, damage)
         scope_note = ""
         if self.per_row_scope:
             scope = self._scope(cells)
@@ -386,14 +472,14 @@ class _Checker:
         else:
             scope = self.default_scope
         if isinstance(scope, tuple):
-            return self._invalid(number, raw, scope[0], scope[1], code, damage)
+            return self._invalid_number(number, raw, cells, scope[0], scope[1], result, damage)
         for index in self.other_campaigns:
             if index == self.campaign_column:
                 continue  # the row's campaign came from it (the mapped cell was empty)
             other = _cell(cells, index)
             clash = "" if other is None else self._campaign_clash(scope, other, index)
             if clash and self.o.removal:
-                return self._invalid(number, raw, "campaign", clash, code, damage)
+                return self._invalid_number(number, raw, cells, "campaign", clash, result, damage)
             if clash:
                 note = f"{clash}; the row's scope is used"
                 scope_note = f"{scope_note}; {note}" if scope_note else note
@@ -414,30 +500,34 @@ class _Checker:
                 # contradiction to settle in the file, not to settle silently here.
                 clash = self._purpose_clash(purpose_cell, scope)
                 if clash:
-                    return self._invalid(number, raw, "purpose", clash, code, damage)
+                    return self._invalid_number(
+                        number, raw, cells, "purpose", clash, result, damage
+                    )
                 purpose = scope.purpose_text
             elif purpose:
                 scope = Scope.purpose(purpose)
             elif not (self.every_purpose and scope is self.default_scope):
                 # Every purpose: only as the removal's own scope, chosen for the whole file.
-                return self._invalid(number, raw, "purpose", self._no_purpose(), code, damage)
+                return self._invalid_number(
+                    number, raw, cells, "purpose", self._no_purpose(), result, damage
+                )
         if self.o.removal:
             why = self._removal_scope(scope, purpose_cell, is_purpose)
             if why:
-                return self._invalid(number, raw, why[0], why[1], code, damage)
+                return self._invalid_number(number, raw, cells, why[0], why[1], result, damage)
         if len(purpose) > MAX_TEXT:
             # It cannot be cut: the purpose is part of the entry's scope.
             detail = f"{len(purpose)} characters, at most {MAX_TEXT}"
-            return self._invalid(number, raw, "purpose", detail, code, damage)
+            return self._invalid_number(number, raw, cells, "purpose", detail, result, damage)
         cut = ""
         if len(reason) > MAX_TEXT:
             # The opt-out must not fail over its comment: the service refuses a longer one.
             cut = f"reason cut to {MAX_TEXT} characters (it had {len(reason)})"
             reason = reason[:MAX_TEXT]
         if m.request_date is not None:
-            request, days, late, note = self._request_date(number, cells)
+            request, days, late, note, issue = self._request_date(number, cells)
         else:
-            request, days, late, note = None, None, False, ""
+            request, days, late, note, issue = None, None, False, "", ""
         if scope is self.default_scope and not is_purpose:
             group = self.default_group
         else:
@@ -464,6 +554,7 @@ class _Checker:
                 days,
                 late,
                 note,
+                issue,
             )
         group[key] = number
         notes = [damage] if damage else []
@@ -473,12 +564,9 @@ class _Checker:
             notes.append(result.note)
         if late:
             # Dated, as the rows may be sent days later: the report's own column counts to
-            # the insertion itself.
-            notes.append(
-                f"request received {request:%Y-%m-%d}, {days} business days before "
-                f"{self.o.insertion_date:%Y-%m-%d}, when the file was checked "
-                f"(limit {self.o.late_after_business_days})"
-            )
+            # the insertion itself, and so does the message once the row is sent.
+            assert request is not None and days is not None
+            notes.append(self._late(request, days))
         if cut:
             notes.append(cut)
         if scope_note:
@@ -503,7 +591,41 @@ class _Checker:
             days,
             late,
             note,
+            issue,
         )
+
+    def _late(self, request: dt.date, days: int) -> str:
+        """The message's sentence on a late request, counted to the day the file is checked."""
+        return late_sentence(
+            request,
+            days,
+            f"{self.o.insertion_date:%Y-%m-%d}, when the file was checked",
+            self.o.late_after_business_days,
+        )
+
+    def _invalid_number(
+        self,
+        number: int,
+        raw: CellValue,
+        cells: Sequence[CellValue],
+        field_name: str,
+        detail: str,
+        result: PhoneResult,
+        damage: str,
+    ) -> CheckedRow:
+        """An invalid row whose phone number is valid (its campaign, scope or purpose is not):
+        it keeps the number and its request date, business days and lateness, so whoever
+        fixes the row sees that the request is overdue already; its message says so too."""
+        checked = self._invalid(number, raw, field_name, detail, result.phone_code, damage)
+        checked.national = result.national
+        if self.m.request_date is not None:
+            request, days, late, note, issue = self._request_date(number, cells)
+            checked.request_date, checked.business_days, checked.late = request, days, late
+            checked.date_note, checked.date_issue = note, issue
+            if late:
+                assert request is not None and days is not None
+                checked.message += f"; {self._late(request, days)}"
+        return checked
 
     def plain_rows_possible(self) -> bool:
         """True when the mapping has no per-row scope, purpose or date: :meth:`check_plain`."""
@@ -894,9 +1016,12 @@ class _Checker:
 
     def _request_date(
         self, number: int, cells: Sequence[CellValue]
-    ) -> tuple[dt.date | None, int | None, bool, str]:
+    ) -> tuple[dt.date | None, int | None, bool, str, str]:
+        """(date, business days to insertion, late, note, :attr:`CheckedRow.date_issue`).
+
+        A date after the insertion date has no business days (it is not a count of days)."""
         if self.m.request_date is None:
-            return None, None, False, ""
+            return None, None, False, "", ""
         cell = _cell(cells, self.m.request_date)
         parsed = parse_request_date(
             cell, not_after=self.o.insertion_date, day_first=self.o.day_first
@@ -905,14 +1030,16 @@ class _Checker:
             count, first, text = self.date_orders.get(parsed.order, (0, number, str(cell)))
             self.date_orders[parsed.order] = (count + 1, first, text)
         if parsed.date is None:
-            return None, None, False, parsed.note
+            issue = DATE_UNREAD if parsed.note else DATE_MISSING
+            return None, None, False, parsed.note, issue
         days = business_days_between(parsed.date, self.o.insertion_date)
         note = parsed.note
         if days < 0:
             note = f"{note}; " if note else ""
             note += "the request date is after the insertion date"
+            return parsed.date, None, False, note, DATE_AFTER
         late = days > self.o.late_after_business_days
-        return parsed.date, days, late, note
+        return parsed.date, days, late, note, ""
 
 
 def check_rows(

@@ -17,6 +17,12 @@ column's order is known: one column is written one way, so when its dates that c
 read one way (``25/10/2026``, ``10/25/2026``) are all day/month, or all month/day, the job
 reads its ambiguous ones that way too (``day_first``; :attr:`RequestDate.order` gives the
 evidence each value holds).
+
+A request the limit is past is said in its row's message by :func:`late_sentence` ("request
+received 2026-11-02, 13 business days before 2026-11-20, when the file was checked (limit
+10)"), dated as the count is: when the row is sent, the job says it again counted to the day it
+was inserted (:data:`LATE_SENTENCE` finds it in a message). A request dated after that day has
+no count of business days: it is a date that cannot be right, not a request early by some days.
 """
 
 from __future__ import annotations
@@ -59,6 +65,23 @@ MONTH_FIRST_ONLY: Final = "month/day"  # 10/25/2026: only month/day is a date
 DAY_FIRST_ONLY: Final = "day/month"  # 25/10/2026: only day/month is a date
 EITHER: Final = "either"  # 11/10/2026: two different dates
 EITHER_DOTTED: Final = "either (dotted)"  # 11.05.2026: two different dates
+
+
+# Finds late_sentence's words in a row's message (what comes after "before" holds no ";").
+LATE_SENTENCE: Final = re.compile(
+    r"request received \d{4}-\d{2}-\d{2}, \d+ business days before [^;]*? \(limit \d+\)"
+)
+
+
+def late_sentence(
+    received: dt.date, days: int, before: str, limit: int = LIMIT_BUSINESS_DAYS
+) -> str:
+    """A late request in a row's message: ``before`` says the day counted to and what it was
+    ("2026-11-20, when the file was checked", "its insertion on 2026-11-30")."""
+    return (
+        f"request received {received:%Y-%m-%d}, {days} business days before {before} "
+        f"(limit {limit})"
+    )
 
 
 @dataclass(frozen=True, slots=True)

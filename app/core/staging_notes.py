@@ -26,7 +26,11 @@ Summary lists them):
   duplicate of the first row;
 - a mapped cell whose formula was never calculated (a file written by a script), or that holds
   an error value such as #N/A (xlsx, ods, xls), reads as empty: its row is invalid and names
-  the cell and the formula, or the error.
+  the cell and the formula, or the error;
+- request dates the 10-business-day limit could not be checked on (not a date, after the
+  insertion date, an empty cell: :func:`unchecked_dates_sentence`), and late requests on
+  invalid rows, which are not sent (:func:`late_invalid_sentence`), each row named (the
+  first ten of each kind).
 """
 
 from __future__ import annotations
@@ -37,9 +41,15 @@ from pathlib import Path
 
 from app.core import phones
 from app.core.job_store import NewRow, Outcome
-from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_rows
+from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, RowList, check_rows
 from app.core.sheet_check import Outcome as CheckOutcome
-from app.core.sheet_dates import DAY_FIRST_ONLY, EITHER, EITHER_DOTTED, MONTH_FIRST_ONLY
+from app.core.sheet_dates import (
+    DAY_FIRST_ONLY,
+    EITHER,
+    EITHER_DOTTED,
+    LIMIT_BUSINESS_DAYS,
+    MONTH_FIRST_ONLY,
+)
 from app.core.sheet_header import holds_phone_number, looks_like_phone
 from app.core.sheet_mapping import (
     ColumnMapping,
@@ -653,6 +663,64 @@ def date_order_sentence(
             "report's Damage note column."
         )
     return ""
+
+
+def _rows_named(rows: RowList) -> str:
+    """ "row 7", "rows 7, 16 and 19", "rows 7, 8, …, 16 and 5 more": the first rows named."""
+    named = [str(n) for n in rows.first]
+    if rows.count > len(named):
+        named.append(f"{rows.count - len(named):,} more")
+    return f"row{'s' if rows.count != 1 else ''} {joined(named)}"
+
+
+def _dates_of(count: int) -> str:
+    return "1 row's request date" if count == 1 else f"{count:,} rows' request dates"
+
+
+def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> str:
+    """The warning naming the rows whose request date could not be checked against the
+    10-business-day limit: not a date, after the insertion date, or no date (``""``: none).
+
+    Each row's note (the report's Damage note column) says why; this says it where the counts
+    are read, as a late request hidden by an unreadable date is one nobody counted."""
+    if mapping.request_date is None:
+        return ""
+    unread, future, undated = summary.unread_dates, summary.future_dates, summary.undated
+    dates = []
+    if unread.count:
+        dates.append(f"{_dates_of(unread.count)} could not be read ({_rows_named(unread)})")
+    if future.count:
+        # After "N rows' request dates could not be read", "and 2 are after …" says whose.
+        whose = f"{future.count:,}" if dates else _dates_of(future.count)
+        verb = "is" if future.count == 1 else "are"
+        dates.append(f"{whose} {verb} after the insertion date ({_rows_named(future)})")
+    parts = [" and ".join(dates)] if dates else []
+    if undated.count:
+        have = "1 row has" if undated.count == 1 else f"{undated.count:,} rows have"
+        parts.append(f"{have} no request date ({_rows_named(undated)})")
+    if not parts:
+        return ""
+    why = " (each row's note in the report's Damage note column says why)" if dates else ""
+    whose = "its" if unread.count + future.count + undated.count == 1 else "their"
+    return (
+        f"{'; '.join(parts)}: {whose} {LIMIT_BUSINESS_DAYS}-business-day limit was not "
+        f"checked{why}."
+    )
+
+
+def late_invalid_sentence(summary: CheckSummary) -> str:
+    """The warning that some late requests are on invalid rows, which are not sent (``""``:
+    none): the late requests counted include them, and fixing them cannot wait."""
+    late = summary.late_invalid
+    if not late.count:
+        return ""
+    rows = "1 invalid row" if late.count == 1 else f"{late.count:,} invalid rows"
+    which = "which is" if late.count == 1 else "which are"
+    return (
+        f"The late requests include {rows}, {which} not sent ({_rows_named(late)}): "
+        f"their request dates are already more than {LIMIT_BUSINESS_DAYS} business days "
+        "old; fix those rows (each row's message says what is wrong) and import them soon."
+    )
 
 
 def column_order(summary: CheckSummary) -> bool | None:
