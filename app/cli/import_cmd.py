@@ -559,8 +559,9 @@ def print_result(
         # A dry run's valid rows are not waiting: nothing will send them.
         if k in summary and not (k == "pending" and summary["status"] == JobStatus.DRY_RUN)
     ]
-    if "removed" in summary:  # a removal: it inserts nothing, which need not be printed
-        keys = [k for k in keys if k not in ("inserted", "already_present")]
+    if "removed" in summary:
+        # A removal inserts nothing and has no 10-business-day limit: not printed.
+        keys = [k for k in keys if k not in ("inserted", "already_present", "late_requests")]
     print(headline)
     # Which column was read as what, before the counts that rest on it.
     if columns := columns_read_line(store.meta()):

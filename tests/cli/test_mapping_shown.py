@@ -113,6 +113,8 @@ def test_remove_says_which_columns_were_read(
     base = ["remove", str(crm_csv), "--scope", "global"]
     lines = _human(capsys, [*base, "--dry-run"])
     _assert_line_before_counts(lines)
+    # A removal has no 10-business-day limit: no "late requests: 0" among its counts.
+    assert "late requests" not in lines[2] and "inserted" not in lines[2]
     data = _json(capsys, [*base, "--dry-run"])
     assert data["mapping"] == MAPPING
     data = _json(capsys, [*base, "--base-url", sandbox.base_url, "--note", "Consumer asked"])
