@@ -189,6 +189,11 @@ class ApiError(Exception):
     def _says_earlier_attempt_lost(self) -> bool:
         return self.earlier_attempt_lost
 
+    def add_detail(self, text: str) -> None:
+        """Append what was learned after the error (a look-up's finding) to its message."""
+        self.message = f"{self.message}; {text}"
+        self.args = (self.message,)
+
     def __str__(self) -> str:
         # Built on demand: the transport sets ``earlier_attempt_lost`` after construction, and
         # the change journal records ``str(error)``.

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.client import DncQuery
-from app.api.errors import ApiError, AuthError, ServerError, TransportError
+from app.api.errors import ApiError, TransportError
 from app.api.models import WriteStatus
 from app.api.scope import Scope
 from app.core.connections import Connection
@@ -39,7 +39,7 @@ from app.core.job_report import FOUND_AFTER_ERROR, RESENT_PRESENT, RETRIED_PRESE
 from app.core.job_runner import RESENT, JobControl, JobProgress, RowResult, SendFn
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
-from app.core.session import Session, e164
+from app.core.session import Session, e164, fate_open
 from app.core.sheet_check import CheckSummary, Target
 
 
@@ -87,26 +87,15 @@ def _checked_after_error(
     is journaled as an event beside the insert's "failed" outcome. None when the error leaves
     nothing open (the row goes on as the error says); a look-up that fails too raises the
     insert's error, saying so."""
-    open_fate = (
-        (isinstance(error, TransportError) and error.sent)
-        or isinstance(error, ServerError)
-        or error.earlier_attempt_lost
-    )
-    if not open_fate or isinstance(error, AuthError):
+    if not fate_open(error):
         return None
     kind = "dnc" if target is Target.DNC else "sms"
     phone = e164(row.national, row.phone_code)
 
     def journal(details: dict[str, Any]) -> None:
-        session.journal.record_event(
-            connection=session.connection.name,
-            base_url=session.connection.base_url,
-            operation=f"{kind}.insert.checked",
-            target=f"{kind}:{phone or row.national} scope={scope}",
-            job=job_id,
-            note=note,
-            details={"error": str(error), **details},
-            phone=phone,
+        target_text = f"{kind}:{phone or row.national} scope={scope}"
+        session.record_look_up(
+            f"{kind}.insert.checked", target_text, phone, error, details, job=job_id, note=note
         )
 
     try:
@@ -115,11 +104,10 @@ def _checked_after_error(
         journal({"look_up_error": str(failed)})
         # The row goes on as the insert's error says (held, resent on resume), saying the
         # look-up could not settle it either.
-        error.message = (
-            f"{error.message}; a look-up right after it failed too ({failed.message}), so "
-            "whether the number is on the list is not known"
+        error.add_detail(
+            f"a look-up right after it failed too ({failed.message}), so whether the number "
+            "is on the list is not known"
         )
-        error.args = (error.message,)
         raise error from failed
     journal({"listed_after": listed})
     said = error.describe()
@@ -129,11 +117,9 @@ def _checked_after_error(
         # Not done, so safe to send again: the row goes on as the error leaves it (held; failed
         # once other rows are answered, or sent again on resume when the service keeps failing,
         # which pauses the job), saying what the look-up found.
-        error.message = (
-            f"{error.message}; a look-up right after it found the number not on the list, so "
-            "it was not inserted"
+        error.add_detail(
+            "a look-up right after it found the number not on the list, so it was not inserted"
         )
-        error.args = (error.message,)
         error.earlier_attempt_lost = False  # settled: that attempt did not insert it either
         raise error
     text = f"{FOUND_AFTER_ERROR} (the insert's error: {said})"

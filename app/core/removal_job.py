@@ -66,7 +66,7 @@ from app.core.lead_lookup import (
     restatus_text,
     still_covered_text,
 )
-from app.core.session import Session, e164
+from app.core.session import Session, e164, fate_open
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
 
@@ -308,25 +308,14 @@ def _checked_after_error(
     listed means it did not (``failed``, final). The look-up is journaled as an event beside
     the delete's "failed" outcome. None when the error leaves nothing open (the row goes on
     as the error says) or the look-up fails too (the row is held as before)."""
-    open_fate = (
-        (isinstance(error, TransportError) and error.sent)
-        or isinstance(error, ServerError)
-        or error.earlier_attempt_lost
-    )
-    if not open_fate or isinstance(error, AuthError):
+    if not fate_open(error):
         return None
     phone = e164(number, row.phone_code)
 
     def journal(details: dict[str, Any]) -> None:
-        session.journal.record_event(
-            connection=session.connection.name,
-            base_url=session.connection.base_url,
-            operation="dnc.delete.checked",
-            target=f"dnc:{phone} scope={scope}",
-            job=job_id,
-            note=note,
-            details={"error": str(error), **details},
-            phone=phone,
+        target = f"dnc:{phone} scope={scope}"
+        session.record_look_up(
+            "dnc.delete.checked", target, phone, error, details, job=job_id, note=note
         )
 
     try:
@@ -335,11 +324,10 @@ def _checked_after_error(
         journal({"look_up_error": str(failed)})
         # The row goes on as the delete's error says (held, resent on resume), saying the
         # look-up could not settle it either.
-        error.message = (
-            f"{error.message}; a look-up right after it failed too ({failed.message}), so "
-            "whether the number was removed is not known"
+        error.add_detail(
+            f"a look-up right after it failed too ({failed.message}), so whether the number "
+            "was removed is not known"
         )
-        error.args = (error.message,)
         raise error from failed
     journal({"listed_after": [entry.id for entry in left]})
     if left:

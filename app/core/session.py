@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, RateLimitedError
+from app.api.errors import ApiError, AuthError, RateLimitedError, ServerError, TransportError
 from app.api.models import Campaign, DncEntry, Lead, SmsOptOut, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
@@ -49,6 +49,19 @@ CANCELLED_AFTER_LOST_ANSWER = (
 )
 
 
+def fate_open(error: ApiError) -> bool:
+    """Whether a write that ended in ``error`` may still have been done: no answer to a request
+    that was sent, a 5xx (the service may fail after the write), or any error after an earlier
+    attempt's answer was lost. A refused token never is."""
+    if isinstance(error, AuthError):
+        return False
+    return (
+        (isinstance(error, TransportError) and error.sent)
+        or isinstance(error, ServerError)
+        or error.earlier_attempt_lost
+    )
+
+
 def cancelled_after_refusals(refused: int, not_done: bool = True) -> str:
     """What a write stopped after ``refused`` attempts refused with HTTP 429 did: nothing
     (said unless ``not_done`` is False: an attempt before those may have done it)."""
@@ -73,6 +86,30 @@ class Session:
 
     def close(self) -> None:
         self.api.close()
+
+    def record_look_up(
+        self,
+        operation: str,
+        target: str,
+        phone: str,
+        error: ApiError,
+        details: Mapping[str, Any],
+        *,
+        job: str = "",
+        note: str = "",
+    ) -> None:
+        """Journal a look-up made to settle a write that ended in ``error`` (a read, so an
+        event beside the write's outcome): what it found, or its own error, in ``details``."""
+        self.journal.record_event(
+            connection=self.connection.name,
+            base_url=self.connection.base_url,
+            operation=operation,
+            target=target,
+            job=job,
+            note=note,
+            details={"error": str(error), **details},
+            phone=phone,
+        )
 
     def _journaled(
         self,
