@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import phonenumbers
+
 from app.api.client import ApiClient, DncQuery
 from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.core.audit_records import sha256_of
@@ -22,6 +24,7 @@ from app.core.audit_sources import searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
 from app.core.journal import ChangeJournal, JournalEntry
 from app.core.phones import format_for_display, normalize_with_default
+from app.core.sheet_damage import drops_trunk_zero
 from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -73,13 +76,45 @@ class EvidencePack:
 
 
 def _written_forms(national: str, code: str) -> list[str]:
+    """The texts a lead phone field may hold for the number: ``/leads/search`` matches a
+    field's text exactly and leads keep numbers as typed. Evidence is one number at a time, so
+    it searches the usual ways of writing it (a removal's look-up searches fewer, per row)."""
     forms = [
         national,
         f"{code}{national}",
         f"+{code}{national}",
         format_for_display(national, code),
     ]
-    return list(dict.fromkeys(forms))
+    if code == "1" and len(national) == 10:
+        a, b, c = national[:3], national[3:6], national[6:]
+        forms += [
+            f"{a}-{b}-{c}",
+            f"{a}.{b}.{c}",
+            f"{a} {b} {c}",
+            f"({a}){b}-{c}",
+            f"1-{a}-{b}-{c}",
+            f"+1 {a}-{b}-{c}",
+            f"+1 ({a}) {b}-{c}",
+        ]
+    elif drops_trunk_zero(code):
+        # Typed nationally, with the trunk 0: "02079460000", "020 7946 0000".
+        forms += [f"0{national}", _national_format(national, code)]
+    return [form for form in dict.fromkeys(forms) if form]
+
+
+def _national_format(national: str, code: str) -> str:
+    try:
+        parsed = phonenumbers.parse(f"+{code}{national}", None)
+    except phonenumbers.NumberParseException:
+        return ""
+    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
+
+
+def _stored_forms(national: str, code: str) -> list[str]:
+    """How a list may hold the number: as the service writes it, and, for a country that
+    drops a trunk 0, kept with it as entered by hand ("02079460000"), which a removal finds
+    and deletes too."""
+    return [national, f"0{national}"] if drops_trunk_zero(code) else [national]
 
 
 def _all_pages(
@@ -95,6 +130,21 @@ def _all_pages(
         total = page.total if page.total is not None else 0
         if len(page.items) < PAGE_SIZE or offset >= total:
             return out
+
+
+def _found(
+    api: ApiClient,
+    kind: ListKind,
+    stored: list[str],
+    code: str,
+    cancel: threading.Event | None,
+) -> list[OptOutRecord]:
+    """The list's entries for the number in each of its stored forms, each entry once."""
+    found: dict[str, OptOutRecord] = {}
+    for form in stored:
+        for record in _all_pages(api, kind, DncQuery(phone_number=form, phone_code=code), cancel):
+            found.setdefault(record.id or f"{form}:{len(found)}", record)
+    return list(found.values())
 
 
 def gather_evidence(
@@ -127,11 +177,11 @@ def gather_evidence(
         datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     )
     steps = 5
-    query = DncQuery(phone_number=national, phone_code=code)
+    stored = _stored_forms(national, code)
     progress(0, steps, "Searching the DNC list")
-    pack.dnc = _all_pages(api, ListKind.DNC, query, cancel)
+    pack.dnc = _found(api, ListKind.DNC, stored, code, cancel)
     progress(1, steps, "Searching the SMS opt-out list")
-    pack.sms = _all_pages(api, ListKind.SMS, query, cancel)
+    pack.sms = _found(api, ListKind.SMS, stored, code, cancel)
 
     progress(2, steps, "Searching leads")
     lists = {x.id: x.name for x in api.all_lists(cancel=cancel)}
@@ -168,7 +218,7 @@ def gather_evidence(
                     str(snap.scope) if snap.scope is not None else "whole list",
                     snap.taken_at,
                     snap.connection,
-                    entries_for_number(snap.path, national, code),
+                    [e for form in stored for e in entries_for_number(snap.path, form, code)],
                 )
             )
     progress(steps, steps, "Done")

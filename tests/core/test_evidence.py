@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from python_calamine import CalamineWorkbook
@@ -71,3 +72,23 @@ def test_evidence_pack(session: Session, tmp_path: Path) -> None:
 def test_unparseable_number_is_refused(api: ApiClient) -> None:
     with pytest.raises(EvidenceError, match="cannot be looked up"):
         gather_evidence(api, None, None, "12345", "1")
+
+
+def test_evidence_finds_entries_kept_with_a_trunk_0_and_leads_typed_other_ways(
+    session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    # Black-box findings: a UK entry entered by hand with its trunk 0 ("02079460009", which a
+    # removal finds and deletes) was on neither list for the evidence pack; leads typed
+    # "312.555.0009" or "(312)555-0009" were not found, though the service re-statuses them.
+    api = session.api
+    sandbox.bulk_seed_dnc([("02079460009", "44", "0", "by hand", "")])
+    camp = {c.name: c.id for c in api.campaigns()}["Spring Renewals"]
+    list_id = api.insert_list("Evidence forms", camp)
+    uk_lead = api.insert_lead(list_id, "020 7946 0009", phone_code="44")
+    typed = ["312.555.0009", "312 555 0009", "(312)555-0009", "312-555-0009", "+1 312-555-0009"]
+    us_leads = {api.insert_lead(list_id, form) for form in typed}
+    uk = gather_evidence(api, None, None, "+44 20 7946 0009", "1")
+    assert [(e.phone_number, e.reason) for e in uk.dnc] == [("02079460009", "by hand")]
+    assert [h.lead.id for h in uk.leads] == [uk_lead]
+    us = gather_evidence(api, None, None, "3125550009", "1")
+    assert {h.lead.id for h in us.leads} == us_leads
