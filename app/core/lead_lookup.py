@@ -43,7 +43,10 @@ def _written_forms(number: str, phone_code: str) -> list[str]:
     the country's national format ("020 7946 0000"), not those typed without it."""
     forms = [number, format_for_display(number, phone_code)]
     if phone_code == "1" and len(number) == 10:
-        forms.append(f"{number[:3]}-{number[3:6]}-{number[6:]}")
+        # The ten-digit ways people type a NANP number (the service re-statuses each of them:
+        # black-box finding, "312.555.0009" and "(312)555-0009" leads went unrecorded).
+        a, b, c = number[:3], number[3:6], number[6:]
+        forms += [f"{a}-{b}-{c}", f"{a}.{b}.{c}", f"{a} {b} {c}", f"({a}){b}-{c}"]
     if number.startswith("0") and drops_trunk_zero(phone_code):
         forms.append(_national_format(number[1:], phone_code))
     return [form for form in dict.fromkeys(forms) if _digits(form) == number]
@@ -82,9 +85,9 @@ def leads_to_restatus(
     any lead. So a delete of an entry kept with its trunk 0 ("02079460000") re-statuses the
     leads typed with the 0, and not those typed without it ("2079460000").
     Every page of each search is read: one search per phone field and written form
-    (:func:`_written_forms`), 3 forms for a NANP number, 2 for a number kept with its trunk 0,
-    else 1. A lead whose number is typed in another form cannot be found: the search matches
-    exact text. Only reads: ``cancel`` stops it at any point (raising Cancelled).
+    (:func:`_written_forms`), 6 forms for a NANP number (18 searches), 2 for a number kept with
+    its trunk 0, else 1. A lead whose number is typed in another form cannot be found: the
+    search matches exact text. Only reads: ``cancel`` stops it at any point (raising Cancelled).
     """
     found: dict[str, Lead] = {}
     for field in LEAD_PHONE_FIELDS:

@@ -192,3 +192,23 @@ def test_the_cli_report_and_journal_do_not_list_a_change_that_changed_nothing(
         journal.close()
     assert intent.before is not None
     assert intent.before["leads"] == [{"id": moved, "list_id": list_id, "status": "NEW"}]
+
+
+def test_leads_typed_in_the_usual_ten_digit_forms_are_journaled(
+    sandbox: Any, session: Session, tmp_path: Path
+) -> None:
+    # Black-box finding (pass E): the service re-statused the leads typed "312.555.0009",
+    # "312 555 0009" and "(312)555-0009" too, and the journal kept only the plain one's
+    # previous status. Forms with the country code are not re-statused (their digits differ).
+    list_id = session.api.insert_list("Typed forms list", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_dnc([("3125550009", "1", "0", "", "")])
+    forms = ["312.555.0009", "312 555 0009", "(312)555-0009", "3125550009", "312-555-0009"]
+    ids = seed_leads(sandbox, list_id, [(form, "1", "", "", "NEW") for form in forms])
+    (plus,) = seed_leads(sandbox, list_id, [("+1 312-555-0009", "1", "", "", "NEW")])
+    store = _remove(session, tmp_path, ["3125550009"], "CALLBK")
+    statuses = _statuses(sandbox)
+    changed = {lead for lead, status in statuses.items() if status == "CALLBK"}
+    assert changed == set(ids) and statuses[plus] == "NEW"
+    journaled = _leads_journaled(session, job_summary(store)["job"])["+13125550009"]
+    assert {lead["id"] for lead in journaled} == changed
+    assert all(lead["status"] == "NEW" for lead in journaled)

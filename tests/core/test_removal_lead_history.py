@@ -273,11 +273,11 @@ def test_no_lead_is_looked_up_without_a_lead_status(
     assert "leads" not in intent.before
     assert {s for _, s in _statuses(sandbox).values()} == {"NEW"}
 
-    # The same with a lead status: the leads are looked up (3 searches a row: each phone
-    # field, as digits and two written forms for a NANP number).
+    # The same with a lead status: the leads are looked up (18 searches a row: each phone
+    # field, as digits and five written forms for a NANP number).
     sandbox.bulk_seed_dnc([(n, "1", "0", "", "") for n in numbers])
     wire.paths.clear()
     (tmp_path / "again").mkdir()
     store = _stage(session, tmp_path / "again", [[n, ""] for n in numbers], "DNC")
     assert run_removal(store, session) is JobStatus.FINISHED
-    assert Counter(wire.paths)[LEADS_SEARCH] == 2 * 3 * 3
+    assert Counter(wire.paths)[LEADS_SEARCH] == 2 * 3 * 6
