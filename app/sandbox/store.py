@@ -106,9 +106,13 @@ CREATE TABLE IF NOT EXISTS lead_statuses (
 
 # DNC entries and SMS opt-outs share one shape. Uniqueness is per number, code and scope; in the
 # purpose scope (-1) the purpose is part of the key, elsewhere it is just an annotation.
+# AUTOINCREMENT: a deleted entry's id is never given to a new one, as on the real service (the
+# change journal keeps deleted entries' ids; a reused id would name two numbers). A database
+# file made before this keeps its old table (CREATE TABLE IF NOT EXISTS), which may still reuse
+# the last id after a deletion; a reset or a new file gets the new table.
 _OPT_OUT_TABLE = """
 CREATE TABLE IF NOT EXISTS {table} (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     phone_number TEXT NOT NULL,
     phone_code TEXT NOT NULL,
     campaign_id INTEGER NOT NULL,
