@@ -7,7 +7,6 @@ where); 1 failed while reading or writing; 2 could not start (unparseable number
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import CliError, fail
+from app.cli.connection_args import CliError, emit_json, fail
 from app.cli.output_paths import check_out_path
 
 
@@ -87,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         "report_sha256": sha,
     }
     if args.json:
-        print(json.dumps(summary, indent=2))
+        emit_json(summary)
     else:
         print(
             f"{pack.e164}: {len(pack.dnc)} DNC entries, {len(pack.sms)} SMS opt-outs, "
