@@ -228,6 +228,15 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
     if scope.is_purpose:
         scope = Scope.purpose(visible_text(scope.purpose_text))
         check_text_length("The purpose of --scope", scope.purpose_text)
+        # Every row without a scope cell would be invalid (the rows' check, like this one,
+        # ignores case): two options that contradict each other are a bad argument.
+        if purpose and purpose.casefold() != scope.purpose_text.casefold():
+            raise CliError(
+                f"--scope {text!r} and --purpose {purpose!r} name different purposes: "
+                "leave out --purpose (rows without a purpose take the scope's) or give both the "
+                "same purpose.",
+                EXIT_USAGE,
+            )
     return scope
 
 
