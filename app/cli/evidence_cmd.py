@@ -31,6 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     parser.add_argument("--json", action="store_true", help="print a summary as JSON")
     add_connection_arguments(parser)
+    parser.epilog = (
+        "Exit status: 0 the number is on no list; 3 it is on a DNC or SMS opt-out list (a "
+        "finding, not a failure: the pack says where); 1 failed; 2 a bad argument."
+    )
 
 
 def _fail(message: str, status: int) -> int:

@@ -88,3 +88,10 @@ def test_evidence_json_is_one_line(
     assert out.count("\n") == 1 and out.endswith("\n")
     data = json.loads(out)
     assert data["number"] == "+13035550101" and len(data["dnc"]) == 1
+
+
+def test_evidence_help_gives_its_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["evidence", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "3 it is on a DNC or SMS opt-out list" in help_text
