@@ -9,7 +9,6 @@ outcome is stored for the campaign list and the launch gate.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from app.api.errors import ApiError, NotFoundError
@@ -23,7 +22,7 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.cli.connection_args import CliError, fail
+from app.cli.connection_args import CliError, emit_json, fail
 from app.cli.output_paths import check_out_path
 
 
@@ -100,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         ctx.close()
     if args.json:
-        print(json.dumps(result_json(result, report, sha), indent=2))
+        emit_json(result_json(result, report, sha))
     else:
         verdict = "clean" if result.clean else "NOT clean"
         print(

@@ -8,7 +8,6 @@ start (missing file, different lists, no connection).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +21,7 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import CliError, fail
+from app.cli.connection_args import CliError, emit_json, fail
 from app.cli.output_paths import check_out_path
 from app.core.paths import AppPaths
 
@@ -113,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = diff_json(result)
         data["report"] = str(out.resolve()) if out is not None else None
-        print(json.dumps(data, indent=2))
+        emit_json(data)
     else:
         print(f"{result.old}\n  -> {result.new}")
         print(

@@ -7,7 +7,6 @@ confirms them. Exit status: 0 nothing found; 3 findings; 1 failed; 2 could not s
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
 from app.api.errors import ApiError
@@ -21,7 +20,7 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import fail
+from app.cli.connection_args import emit_json, fail
 
 if TYPE_CHECKING:
     from app.core.list_health import HealthReport
@@ -99,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
                 for g in check.gaps
             ],
         }
-        print(json.dumps(data, indent=2))
+        emit_json(data)
     else:
         for name, report in (("DNC", check.dnc), ("SMS opt-out", check.sms)):
             print(f"{name}: {report.checked:,} of {report.reported_total:,} entries checked")

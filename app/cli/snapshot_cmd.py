@@ -7,7 +7,6 @@ count is in the output and in the file); 1 failed while reading or writing; 2 co
 from __future__ import annotations
 
 import argparse
-import json
 
 from app.api.errors import ApiError
 from app.api.scope import Scope, ScopeError
@@ -21,7 +20,7 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.cli.connection_args import fail
+from app.cli.connection_args import emit_json, fail
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                 for p in data.parts
             ],
         }
-        print(json.dumps(out, indent=2))
+        emit_json(out)
     else:
         missing = (
             f" ({data.unreachable:,} unreachable under the offset cap)" if data.unreachable else ""

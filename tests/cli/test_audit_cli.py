@@ -45,6 +45,7 @@ def test_conflicts_exit_3_with_json_and_report(
         "--json", "--out", str(out_path), "--concurrency", "4",
     )  # fmt: skip
     assert status == 3, err
+    assert out.count("\n") == 1  # one JSON object on one line, as every command prints it
     data = json.loads(out)
     for key in ("lists", "leads", "numbers", "conflicts", "unparseable", "report"):
         assert key in data
@@ -185,6 +186,7 @@ def test_health_command(
     seed_campaign_with_conflicts(api)
     status, out, err = _run_module(health_cmd, capsys, "--json", "--base-url", sandbox.base_url)
     assert status == 3, err
+    assert out.count("\n") == 1
     data = json.loads(out)
     assert data["dnc"]["checked"] == 6
     assert data["dnc"]["findings"]["blank_reason"]["count"] == 3

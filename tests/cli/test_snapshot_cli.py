@@ -37,6 +37,7 @@ def test_snapshot_then_diff(
         capsys, "snapshot", "dnc", "--scope", "global", "--json", "--base-url", url
     )
     assert status == 0, err
+    assert out.count("\n") == 1  # one JSON object on one line, as every command prints it
     first = json.loads(out)
     assert (first["entries"], first["reported_total"], first["unreachable"]) == (2, 2, 0)
     assert Path(first["path"]).parent == AppPaths.default().snapshots_dir
@@ -59,6 +60,7 @@ def test_snapshot_then_diff(
         capsys, "diff", Path(second).name, first["path"], "--json", "--out", str(report)
     )
     assert status == 3, err
+    assert out.count("\n") == 1
     data = json.loads(out)
     assert [e["phone_number"] for e in data["added"]] == ["2025550103"]
     assert [e["phone_number"] for e in data["removed"]] == ["2025550101"]
