@@ -43,6 +43,9 @@ ROW_COLUMNS = (
 SHEET_ROW_LIMIT = 1_048_575  # data rows under the header
 log = logging.getLogger(__name__)
 _WIDTHS = (10, 22, 16, 10, 24, 18, 60, 50, 12, 12, 8)
+# Kept text when re-typed in Excel (no lost leading zero, no 2.02555E+09): the cell as the
+# file had it (written as text) and the normalized number.
+_TEXT_COLUMNS = (ROW_COLUMNS.index("Original value"), ROW_COLUMNS.index("Normalized number"))
 # Rows whose number is on (or, for removals, off) the list: the request has been honoured.
 _HONOURED = {Outcome.INSERTED.value, Outcome.ALREADY_PRESENT.value, Outcome.REMOVED.value}
 
@@ -278,7 +281,7 @@ class ReportWriter:
         self._widths = _WIDTHS[: len(self._columns)]
         self._book = SafeWorkbook(quote_prefix=True)
         self._summary = self._book.add_sheet("Summary", (36, 90))
-        self._rows = self._book.add_sheet("Rows", self._widths)
+        self._rows = self._book.add_sheet("Rows", self._widths, text_columns=_TEXT_COLUMNS)
         self._rows.append(self._columns)
         self._in_sheet = 0
         self._after = 0  # the seq of the last row written
@@ -327,7 +330,9 @@ class ReportWriter:
         if self._in_sheet == SHEET_ROW_LIMIT:
             # Excel shows at most 1,048,576 rows a sheet; a bigger job goes on "Rows 2"…
             self._in_sheet = 0
-            self._rows = self._book.add_sheet(f"Rows {self._book.sheet_count}", self._widths)
+            self._rows = self._book.add_sheet(
+                f"Rows {self._book.sheet_count}", self._widths, text_columns=_TEXT_COLUMNS
+            )
             self._rows.append(self._columns)
         self._in_sheet += 1
         cells: list[object] = [
