@@ -47,6 +47,7 @@ from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
 from app.api.paging import Cancelled
 from app.api.scope import Scope
+from app.core.sheet_damage import drops_trunk_zero
 from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook
 
 PAGE_SIZE = 1000
@@ -218,13 +219,29 @@ class ExportJob:
     def _reachable(self, total: int) -> int:
         return self.limits.reachable(total, self.page_size)
 
+    def _roots(self) -> list[DncQuery]:
+        """The searches the query stands for: itself, and for one number of a country that
+        drops a trunk 0, the number kept with it ("02079460000", entered by hand), which a
+        removal finds and deletes as the same number."""
+        query = self.query
+        number, code = query.phone_number, query.phone_code
+        if number and not number.startswith("0") and code and drops_trunk_zero(code):
+            return [query, replace(query, phone_number=f"0{number}")]
+        return [query]
+
+    def _total(self) -> int:
+        return sum(self._count(root) for root in self._roots())
+
     def plan(self) -> tuple[int, list[tuple[DncQuery, int]]]:
         """The service's total for the query and the searches (with their totals) to run."""
-        total = self._count(self.query)
         leaves: list[tuple[DncQuery, int]] = []
         self._split_gap = 0
         self._changed_while_planning = False
-        self._split(self.query, total, leaves)
+        total = 0
+        for root in self._roots():
+            count = self._count(root)
+            total += count
+            self._split(root, count, leaves)
         return total, leaves
 
     def _split(self, query: DncQuery, total: int, leaves: list[tuple[DncQuery, int]]) -> None:
@@ -381,7 +398,7 @@ class ExportJob:
                     result.possibly_missing += seen.shrink
                 last = part_total if seen.last is None else seen.last
                 capped += last - self._reachable(last)
-            result.total_at_end = self._count(self.query)
+            result.total_at_end = self._total()
             result.list_changed = changed or result.total_at_end != total
         except BaseException:
             if writer is not None:

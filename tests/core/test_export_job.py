@@ -210,3 +210,23 @@ def test_libreoffice_reads_the_same_values(sandbox: Any, client: ApiClient, tmp_
     assert len(lo_rows) == len(ours) == 303
     for lo, mine in zip(lo_rows, ours, strict=True):
         assert lo[: len(mine)] == mine
+
+
+def test_a_number_filter_finds_the_entry_kept_with_its_trunk_0(
+    sandbox: Any, client: ApiClient, tmp_path: Path
+) -> None:
+    # Black-box finding (pass E): `export --phone-number "+44 20 7946 0009"` wrote 0 rows while
+    # the list kept the number as 02079460009 (entered by hand), which a removal finds and
+    # deletes as the same number. Both forms are searched; the list did not change.
+    sandbox.bulk_seed_dnc(
+        [("02079460009", "44", "0", "by hand", ""), ("2079460009", "44", "0", "", "")]
+    )
+    sandbox.bulk_seed_dnc([("2079460010", "44", "0", "another number", "")])
+    query = DncQuery(phone_number="2079460009", phone_code="44")
+    out = tmp_path / "one.xlsx"
+    result = ExportJob(client, ListKind.DNC, query, out).run()
+    rows = list(openpyxl.load_workbook(out)["Entries"].iter_rows(min_row=2, values_only=True))
+    numbers = sorted(str(r[COLUMNS.index("phone_number")]) for r in rows)
+    assert numbers == ["02079460009", "2079460009"]
+    assert (result.rows, result.total, result.unreachable) == (2, 2, 0)
+    assert not result.list_changed and result.total_at_end == 2
