@@ -36,7 +36,6 @@ from typing import Any
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError
-from app.api.models import Campaign
 from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
 from app.cli.connection_args import (
     EXIT_FAILED,
@@ -241,16 +240,12 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
 
 
 def resolve_campaign_name(
-    campaigns: list[Campaign], wanted: CampaignByName, connection: Connection
+    campaigns: CampaignDirectory, wanted: CampaignByName, connection: Connection
 ) -> Scope:
     """The campaign ``--scope campaign:NAME`` names, matched as the file's campaign cells are
-    (case and invisible characters ignored; an exact match wins among names alike only in
-    case); refused when no campaign, or more than one, has that name."""
-    key = wanted.name.casefold()
-    alike = [c for c in campaigns if visible_text(c.name or "").casefold() == key]
-    if len(alike) > 1:
-        exact = [c for c in alike if visible_text(c.name or "") == wanted.name]
-        alike = exact if len(exact) == 1 else alike
+    (:meth:`CampaignDirectory.ids_named`); refused when no campaign, or more than one, has that
+    name."""
+    alike = campaigns.ids_named(wanted.name)
     if not alike:
         raise CliError(
             f"No campaign on the service at {connection.base_url} is named {wanted.name!r} "
@@ -259,14 +254,14 @@ def resolve_campaign_name(
             EXIT_USAGE,
         )
     if len(alike) > 1:
-        ids = joined(sorted((str(c.id) for c in alike), key=lambda i: (len(i), i)))
+        ids = joined(alike)
         raise CliError(
             f"Campaigns {ids} on the service at {connection.base_url} are all named "
             f"{wanted.name!r}, so --scope {wanted.given} does not say which: give "
             "--scope campaign:ID with the id of the one you mean.",
             EXIT_USAGE,
         )
-    return Scope.campaign(alike[0].id)
+    return Scope.campaign(alike[0])
 
 
 def parse_phone_code(text: str) -> str:
@@ -294,12 +289,11 @@ def preflight(
     started").
     """
     try:
-        listed = api.campaigns()
+        campaigns = CampaignDirectory(api.campaigns())
     except ApiError as exc:
         raise CliError(describe_api_error(exc, connection, action)) from exc
-    campaigns = CampaignDirectory(listed)
     if isinstance(scope, CampaignByName):
-        scope = resolve_campaign_name(listed, scope, connection)
+        scope = resolve_campaign_name(campaigns, scope, connection)
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:
         raise CliError(f"The service has no campaign {scope.campaign_id}.", EXIT_USAGE)
     return campaigns, scope

@@ -19,9 +19,8 @@ that lookup is a :class:`CampaignDirectory` (the service's whole campaign list, 
 job), campaign ids are checked against it too, so a row naming a campaign the connection does
 not have is invalid before anything is sent. A name several campaigns have (as matched) names
 none of them, and its row is invalid naming their ids, unless exactly one of them is spelled
-exactly as the cell (case included): the rule ``--scope campaign:NAME`` follows
-(:func:`app.cli.import_cmd.resolve_campaign_name`). Taking one of them would put the entry in a
-campaign nobody chose.
+exactly as the cell (case included): :func:`ids_named`, the rule ``--scope campaign:NAME``
+follows too. Taking one of them would put the entry in a campaign nobody chose.
 """
 
 from __future__ import annotations
@@ -74,6 +73,12 @@ class CampaignDirectory(Mapping[str, str]):
     @classmethod
     def unchecked(cls) -> CampaignDirectory:
         return cls(checked=False)
+
+    def ids_named(self, text: str) -> list[str]:
+        """The ids of the campaigns ``text`` names (see :func:`ids_named`)."""
+        key = text.casefold()
+        spelled = ((visible_text(name), cid) for name, cid in self.named)
+        return ids_named([c for c in spelled if c[0].casefold() == key], text)
 
     def __getitem__(self, name: str) -> str:
         return self._names[name]
@@ -249,21 +254,18 @@ class ScopeResolver:
 
         Among several campaigns of that name, the one spelled exactly as ``text`` (case
         included) is taken when it is the only one so spelled, as ``--scope campaign:NAME``
-        takes it (:func:`app.cli.import_cmd.resolve_campaign_name`); otherwise the name is
-        refused naming their ids: taking one would put the entry in a campaign nobody chose.
+        takes it (:func:`ids_named`); otherwise the name is refused naming their ids: taking
+        one would put the entry in a campaign nobody chose.
         """
         alike = self._names.get(text.casefold())
         if not alike:
             return None
-        ids = _ids_of(alike)
+        ids = ids_named(alike, text)
         if len(ids) > 1:
-            exact = _ids_of(c for c in alike if c[0] == text)
-            if len(exact) != 1:
-                return (
-                    f"{text!r} names {len(ids)} campaigns on this connection "
-                    f"(ids {joined(ids)}); write campaign:ID for the one meant"
-                )
-            ids = exact
+            return (
+                f"{text!r} names {len(ids)} campaigns on this connection "
+                f"(ids {joined(ids)}); write campaign:ID for the one meant"
+            )
         try:
             return Scope.campaign(ids[0])
         except ScopeError as exc:
@@ -280,6 +282,20 @@ class ScopeResolver:
 def _ids_of(campaigns: Iterable[tuple[str, str]]) -> list[str]:
     """The campaigns' ids, in numeric order (as the CLI lists them)."""
     return sorted({cid for _, cid in campaigns}, key=lambda i: (len(i), i))
+
+
+def ids_named(alike: Iterable[tuple[str, str]], text: str) -> list[str]:
+    """Of the campaigns whose names match ``text`` but for case (``(name as spelled, id)``),
+    the ids ``text`` names: the one spelled exactly as ``text`` when it is the only one so
+    spelled, else every one of them (more than one: the name says no one campaign). File cells
+    and ``--scope campaign:NAME`` follow this one rule."""
+    alike = list(alike)
+    ids = _ids_of(alike)
+    if len(ids) > 1:
+        exact = _ids_of(c for c in alike if c[0] == text)
+        if len(exact) == 1:
+            return exact
+    return ids
 
 
 def names_no_campaign(value: CellValue) -> bool:
