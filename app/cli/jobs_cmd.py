@@ -11,7 +11,6 @@ Read-only: listing takes no lock and writes nothing. Exit status 0.
 from __future__ import annotations
 
 import argparse
-import socket
 from typing import Any
 
 from app.cli.connection_args import EXIT_OK, emit_json
@@ -74,9 +73,7 @@ def _who(holder: Holder) -> str:
     """``pid 4242`` (``on HOST`` when another host's), or ``another process``."""
     if not holder.pid:
         return "another process"
-    who = f"pid {holder.pid}"
-    if holder.host and holder.host != socket.gethostname():
-        who += f" on {holder.host}"
+    who = holder.process()
     since = holder.since()
     return f"{who}, since {since}" if since else who
 

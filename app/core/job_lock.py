@@ -91,6 +91,12 @@ class Holder:
     host: str
     started: str  # UTC, ISO 8601
 
+    def process(self) -> str:
+        """``pid 4242``, with ``on HOST`` when the lock was taken on another host."""
+        if self.host and self.host != socket.gethostname():
+            return f"pid {self.pid} on {self.host}"
+        return f"pid {self.pid}"
+
     def since(self) -> str:
         """The start in local time: ``07:41`` today, else ``2025-05-02 07:41``."""
         try:
@@ -342,9 +348,7 @@ def held_by_this_thread(job_path: Path) -> bool:
 def _busy_sentence(name: str, holder: Holder | None) -> str:
     who = ""
     if holder is not None:
-        parts = [f"pid {holder.pid}"]
-        if holder.host and holder.host != socket.gethostname():
-            parts[0] += f" on {holder.host}"
+        parts = [holder.process()]
         since = holder.since()
         if since:
             parts.append(f"since {since}")

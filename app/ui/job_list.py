@@ -80,11 +80,7 @@ def elsewhere(holder: Holder | None) -> bool:
 
 def runner_text(holder: Holder) -> str:
     """``pid 4242`` (``on HOST`` when another host's), or ``""`` when the lock names none."""
-    if not holder.pid:
-        return ""
-    if holder.host and holder.host != socket.gethostname():
-        return f"pid {holder.pid} on {holder.host}"
-    return f"pid {holder.pid}"
+    return holder.process() if holder.pid else ""
 
 
 def running_elsewhere_tip(holder: Holder) -> str:
