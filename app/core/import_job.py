@@ -14,9 +14,11 @@ An insert that ends in an error leaving its fate open (no answer to a request th
 a 5xx, or any error after an earlier attempt's answer was lost) is followed by a look-up of
 the number in the row's scope (:func:`_checked_after_error`, as a removal does): listed, the row
 ends ``already_present`` (which attempt, or who, put it there cannot be known, so it is counted
-among those this job may have inserted); not listed, or when the look-up fails too, the row goes
-on as the insert's error leaves it (held, then ``failed``, or sent again on resume when the
-service keeps failing), saying what the look-up found or that it is not known. The look-up
+among those this job may have inserted); not listed, the row goes on as the insert's error
+leaves it (held, then ``failed``, or sent again on resume when the service keeps failing),
+saying what the look-up found. When the look-up fails too, the row is sent again later in the
+run (:class:`~app.core.job_runner.Unsettled`): a second insert is harmless, and its answer
+settles what the look-up could not. The look-up
 is a read: the journal records it as an event (``dnc.insert.checked`` /
 ``sms.insert.checked``) beside the insert's ``failed`` outcome, so the number's evidence shows
 it.
@@ -36,7 +38,7 @@ from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.job_exec import execute
 from app.core.job_report import FOUND_AFTER_ERROR, RESENT_PRESENT, RETRIED_PRESENT
-from app.core.job_runner import RESENT, JobControl, JobProgress, RowResult, SendFn
+from app.core.job_runner import RESENT, JobControl, JobProgress, RowResult, SendFn, Unsettled
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.session import Session, e164, fate_open
@@ -54,6 +56,14 @@ def stage_import(
     return stage(
         settings, jobs_dir, kind="import", connection=connection, campaign_lookup=campaign_lookup
     )
+
+
+# An insert sent again after an attempt whose fate could not be settled (Unsettled) that
+# inserted the number: so that attempt had not.
+INSERTED_WHEN_SENT_AGAIN = (
+    "inserted when sent again: an earlier attempt's answer was lost and a look-up could not "
+    "tell whether it had been done"
+)
 
 
 def _listed_ids(session: Session, target: Target, row: JobRow, scope: Scope) -> list[str]:
@@ -85,8 +95,8 @@ def _checked_after_error(
     insert was not done, and the insert's error is raised again saying so (the runner holds the
     row as for any failure, so a service that keeps failing still pauses the job). The look-up
     is journaled as an event beside the insert's "failed" outcome. None when the error leaves
-    nothing open (the row goes on as the error says); a look-up that fails too raises the
-    insert's error, saying so."""
+    nothing open (the row goes on as the error says); a look-up that fails too raises
+    :class:`~app.core.job_runner.Unsettled` with the insert's error, saying so."""
     if not fate_open(error):
         return None
     kind = "dnc" if target is Target.DNC else "sms"
@@ -102,13 +112,13 @@ def _checked_after_error(
         listed = _listed_ids(session, target, row, scope)
     except ApiError as failed:
         journal({"look_up_error": str(failed)})
-        # The row goes on as the insert's error says (held, resent on resume), saying the
-        # look-up could not settle it either.
+        # Inserting twice is harmless (a listed number is answered "already present"), so the
+        # runner sends the row again later and that answer settles it.
         error.add_detail(
             f"a look-up right after it failed too ({failed.message}), so whether the number "
             "is on the list is not known"
         )
-        raise error from failed
+        raise Unsettled(error) from failed
     journal({"listed_after": listed})
     said = error.describe()
     if isinstance(error, TransportError):
@@ -137,9 +147,13 @@ def insert_sender(
     its fate open is followed by a look-up of the number (:func:`_checked_after_error`).
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
+    # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
+    unsettled: set[int] = set()
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
+        lost_before = row.seq in unsettled
+        unsettled.discard(row.seq)
         try:
             result = insert(
                 row.national,
@@ -152,7 +166,15 @@ def insert_sender(
                 stop_before_send=stop,
             )
         except ApiError as exc:
-            checked = _checked_after_error(session, target, row, scope, exc, resent, job_id, note)
+            if lost_before:
+                exc.earlier_attempt_lost = True  # that of the earlier pass: its fate is open
+            try:
+                checked = _checked_after_error(
+                    session, target, row, scope, exc, resent, job_id, note
+                )
+            except Unsettled:
+                unsettled.add(row.seq)
+                raise
             if checked is None:
                 raise
             return checked
@@ -160,7 +182,7 @@ def insert_sender(
         if result.status is WriteStatus.ALREADY_PRESENT:
             if resent:
                 text = RESENT_PRESENT
-            elif result.earlier_attempt_lost:
+            elif result.earlier_attempt_lost or lost_before:
                 # The answer to an earlier attempt was lost: that attempt may well be what put
                 # the number on the list, which matters when the insertion date is evidence.
                 text = RETRIED_PRESENT
@@ -168,6 +190,8 @@ def insert_sender(
                 text = result.message or "already on the list"
             return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
         text = "sent again after the job was interrupted" if resent else ""
+        if lost_before:
+            text = "; ".join(x for x in (text, INSERTED_WHEN_SENT_AGAIN) if x)
         return RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x))
 
     return send

@@ -36,6 +36,9 @@ from app.core.session import cancelled_after_refusals
 DEFAULT_CONCURRENCY = 8
 # This many requests in a row without any answer means the service is gone, not one row bad.
 UNREACHABLE_AFTER = 24
+# This many sends in a row of one row left Unsettled (its write's fate open, the look-up
+# failing too) also stop the job: its every request failed each time.
+UNSETTLED_ROUNDS = 3
 
 
 def workers_for(concurrency: int) -> int:
@@ -59,6 +62,20 @@ class RowResult:
 
 # send(row, resent): resent is True when the row was in flight when the job last stopped.
 SendFn = Callable[[JobRow, bool], RowResult]
+
+
+class Unsettled(Exception):
+    """Raised by a send function for a row whose write may or may not have been done (an
+    attempt's answer was lost, and the look-up meant to settle it failed too) and that is safe
+    to send again: an insert, since the service answers a second insert of a listed number
+    "already present". The runner keeps such a row ``sending`` in the job file (its fate is
+    open, so a crash resumes it as a resent row) and sends it again in the next pass of the
+    run, where its answer settles it, instead of ending it ``failed`` with its fate unknown.
+    Its sends count towards the stop for a service that keeps failing, as 429 refusals do."""
+
+    def __init__(self, error: ApiError) -> None:
+        super().__init__(error.describe())
+        self.error = error
 
 
 class JobAborted(Exception):
@@ -119,11 +136,12 @@ class _Held:
     transport's rate-limit hold) was not done: it is not held but sent back, pending again,
     and sent once more later in the same run (:meth:`JobRunner._run`). Its 429 answers count
     in ``refused`` towards the same stop, so a service that only ever answers 429 pauses the
-    job instead of keeping it busy forever."""
+    job instead of keeping it busy forever. A row whose send raised :class:`Unsettled` is sent
+    again the same way, and counts there too."""
 
     # (row, the message it ends with if it ends failed)
     rows: list[tuple[JobRow, str]] = field(default_factory=list)
-    # 429 answers of rows sent back since the last answer that got through
+    # 429 answers and unsettled sends of rows sent back since the last answer that got through
     refused: int = 0
     # rows sent back in this pass, to send again in the next one
     sent_back: int = 0
@@ -131,6 +149,10 @@ class _Held:
     # again after an interruption, its 429 answers in this run). A cancel before they are
     # sent again ends them saying so, not "cancelled before it was sent".
     refused_rows: dict[int, tuple[JobRow, bool, int]] = field(default_factory=dict)
+    # Rows whose send raised Unsettled, still "sending" in the job file: seq -> (the row,
+    # whether it was resent after an interruption, the message it ends with if the job is
+    # cancelled before it is sent again, how many times in a row it was left unsettled).
+    unsettled: dict[int, tuple[JobRow, bool, str, int]] = field(default_factory=dict)
 
     def seqs(self) -> set[int]:
         return {row.seq for row, _ in self.rows}
@@ -160,11 +182,16 @@ class JobRunner:
         self.counts: dict[str, int] = {}
         self.abort_reason = ""
 
-    def _rows(self, skip: set[int] | None = None) -> Iterator[tuple[JobRow, bool]]:
+    def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
+        skip = held.seqs()
         for row in self.store.unfinished():
-            if skip and row.seq in skip:
+            if row.seq in skip:
                 continue  # held from an earlier pass of this run: its outcome is still open
             resent = row.state == RowState.SENDING.value
+            if row.seq in held.unsettled:
+                # "sending" because its fate is open, not because the job was interrupted:
+                # resent only if it already was when this run took it up.
+                resent = held.unsettled[row.seq][1]
             if not resent:
                 self.store.mark_sending(row.seq)
             yield row, resent
@@ -216,7 +243,7 @@ class JobRunner:
             held.sent_back = 0
             for done in bounded_map(
                 self._call,
-                self._rows(held.seqs()),
+                self._rows(held),
                 concurrency=self.concurrency,
                 workers=workers_for(self.concurrency),
                 stop=control.stop,
@@ -224,14 +251,18 @@ class JobRunner:
             ):
                 row, resent = done.item
                 if isinstance(done.error, Cancelled):
-                    # Stopped before its first attempt was sent: pending again, for a resume.
-                    self.store.mark_pending(row.seq)
+                    # Stopped before its first attempt was sent: pending again, for a resume;
+                    # unless an earlier pass sent it (Unsettled): it stays "sending", its fate
+                    # open, and a cancel ends it failed saying so.
+                    if row.seq not in held.unsettled:
+                        self.store.mark_pending(row.seq)
                     continue
                 if isinstance(done.error, RateLimitedError) and not done.error.earlier_attempt_lost:
                     # Refused before it was processed: not done, so sent again later. A row
                     # resent after an interruption stays "sending" (it is still one).
                     if not resent:
                         self.store.mark_pending(row.seq)
+                    held.unsettled.pop(row.seq, None)  # a look-up found it not done
                     held.sent_back += 1
                     held.refused += max(1, done.error.attempts)
                     before = held.refused_rows.get(row.seq, (row, resent, 0))[2]
@@ -242,7 +273,20 @@ class JobRunner:
                     )
                     self._stop_if_stuck(held, done.error)
                     continue
+                if isinstance(done.error, Unsettled):
+                    # Its fate is open and it is safe to send again: sent in the next pass.
+                    message = f"{_held_message(done.error.error, resent)}; {CANCELLED_UNSETTLED}"
+                    times = held.unsettled.get(row.seq, (row, resent, "", 0))[3] + 1
+                    held.unsettled[row.seq] = (row, resent, message, times)
+                    held.refused_rows.pop(row.seq, None)
+                    held.sent_back += 1
+                    held.refused += 1
+                    # A row whose every request fails, time after time, is the service failing
+                    # (as a run of rows is): each round can take its retries' timeouts.
+                    self._stop_if_stuck(held, done.error.error, times >= UNSETTLED_ROUNDS)
+                    continue
                 held.refused_rows.pop(row.seq, None)  # it got an answer, or none at all
+                held.unsettled.pop(row.seq, None)
                 result = self._result(done.result, done.error, resent)
                 if result is None:
                     # No answer, or the service failing: keep the row "sending" (resent on
@@ -280,6 +324,11 @@ class JobRunner:
         if held.rows:
             self._flush_held(held)
         if control.cancelled.is_set():
+            for seq, (row, _resent, message, _times) in held.unsettled.items():
+                self.store.mark_done(
+                    seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
+                )
+                self._count(Outcome.FAILED)
             for seq, (row, resent, refused) in held.refused_rows.items():
                 message = f"cancelled: {cancelled_after_refusals(refused)}"
                 if resent:  # its send before the interruption may have been done
@@ -300,9 +349,12 @@ class JobRunner:
             self._report(total, start_done, started, time.monotonic())
         return status
 
-    def _stop_if_stuck(self, held: _Held, error: BaseException | None) -> None:
-        """Stop the job for a resume after a run of rows with nothing done (see _Held)."""
-        if len(held.rows) + held.refused < max(UNREACHABLE_AFTER, 2 * self.concurrency):
+    def _stop_if_stuck(self, held: _Held, error: BaseException | None, stuck: bool = False) -> None:
+        """Stop the job for a resume after a run of rows with nothing done (see _Held), or
+        when ``stuck`` says so."""
+        if not stuck and len(held.rows) + held.refused < max(
+            UNREACHABLE_AFTER, 2 * self.concurrency
+        ):
             return
         if isinstance(error, RateLimitedError):
             what = "kept refusing requests for its rate limit"
@@ -366,6 +418,9 @@ def _with_staged(row: JobRow, message: str, outcome: Outcome) -> str:
 
 
 RESENT = "sent again after the job was interrupted"
+# How a row whose fate was left open (Unsettled) ends when the job is cancelled before it is
+# sent again, after its error's own words.
+CANCELLED_UNSETTLED = "the job was cancelled before it was sent again"
 
 
 def _resent_text(message: str, resent: bool) -> str:

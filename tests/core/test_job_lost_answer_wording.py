@@ -2,7 +2,8 @@
 done it: in the row's message (the report) and in the change journal's outcome. An import row
 whose insert ended in such an error is looked up (as a removal's delete is): listed, it ends
 ``already_present`` counted among the rows this job may have inserted; not listed, ``failed``
-saying so; a look-up that fails too says whether it is on the list is not known.
+saying so; a look-up that fails too sends the row again later (ended here by a cancel, its
+message saying whether it is on the list is not known).
 
 The sandbox runs with the faults of the black-box finding (``error_rate=0.2, drop_rate=0.3``);
 with one worker the order of requests, so each seed's faults, are fixed. Seed 5 drops the
@@ -28,6 +29,7 @@ from app.api.transport import RetryPolicy
 from app.core.connections import Connection
 from app.core.import_job import FOUND_AFTER_ERROR, run_import, stage_import
 from app.core.job_exec import job_summary
+from app.core.job_runner import CANCELLED_UNSETTLED, JobControl
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobRow, JobStatus, JobStore
 from app.core.journal import ChangeJournal
@@ -203,14 +205,26 @@ def test_removal_row_failed_with_plain_5xx_does_not_say_it_may_be_removed(
 def _scripted_import(
     tmp_path: Path, journal: ChangeJournal, handler: Any, numbers: list[str]
 ) -> JobStore:
+    """The import of ``numbers`` through ``handler``, cancelled during the look-up after the
+    first insert's error: a row whose look-up fails is sent again later (it would be sent
+    until the job pauses), so the cancel ends it failed with what its send said."""
     store, _ = stage_import(
         JobSettings(_csv(tmp_path / "in.csv", numbers), Scope.global_()),
         tmp_path / "jobs",
         connection=None,
     )
-    session = _session("http://127.0.0.1:9", journal, http_transport=httpx.MockTransport(handler))
+    control = JobControl()
+
+    def cancelling(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/search"):
+            control.cancel()
+        response: httpx.Response = handler(request)
+        return response
+
+    transport = httpx.MockTransport(cancelling)
+    session = _session("http://127.0.0.1:9", journal, http_transport=transport)
     try:
-        assert run_import(store, session, concurrency=1) is JobStatus.FINISHED
+        assert run_import(store, session, concurrency=1, control=control) is JobStatus.CANCELLED
     finally:
         session.close()
     return store
@@ -232,7 +246,7 @@ def test_lost_answer_then_refused_connection_says_it_may_be_inserted(
     store = _scripted_import(tmp_path, journal, handler, ["2025550100"])
     (row,) = _failed(store)
     assert row.message.startswith("no answer from the service: /dnc/insert: cannot connect")
-    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}"), row.message
+    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}; {CANCELLED_UNSETTLED}"), row.message
     assert SENT_BUT_LOST not in row.message
     assert _journal_failures(journal)[0].endswith(f"; {EARLIER_ATTEMPT_LOST}")
 
@@ -251,6 +265,7 @@ def test_every_answer_lost_keeps_todays_message_once(
     # The look-up after the error gets no answer either: the row says so.
     assert row.message == (
         f"no answer from the service: /dnc/insert: {broke}; a look-up right after it failed "
-        f"too ({broke}), so whether the number is on the list is not known; {SENT_BUT_LOST}"
+        f"too ({broke}), so whether the number is on the list is not known; {SENT_BUT_LOST}; "
+        f"{CANCELLED_UNSETTLED}"
     )
     assert EARLIER_ATTEMPT_LOST not in row.message
