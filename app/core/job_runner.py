@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -69,8 +70,8 @@ class Unsettled(Exception):
     attempt's answer was lost, and the look-up meant to settle it failed too) and that is safe
     to send again: an insert, since the service answers a second insert of a listed number
     "already present". The runner keeps such a row ``sending`` in the job file (its fate is
-    open, so a crash resumes it as a resent row) and sends it again in the next pass of the
-    run, where its answer settles it, instead of ending it ``failed`` with its fate unknown.
+    open, so a crash resumes it as a resent row) and sends it again later in the run, where
+    its answer settles it, instead of ending it ``failed`` with its fate unknown.
     Its sends count towards the stop for a service that keeps failing, as 429 refusals do."""
 
     def __init__(self, error: ApiError) -> None:
@@ -137,7 +138,8 @@ class _Held:
     and sent once more later in the same run (:meth:`JobRunner._run`). Its 429 answers count
     in ``refused`` towards the same stop, so a service that only ever answers 429 pauses the
     job instead of keeping it busy forever. A row whose send raised :class:`Unsettled` is sent
-    again the same way, and counts there too."""
+    again in the same pass (or the next, when the pass has nothing left to send), and counts
+    there too."""
 
     # (row, the message it ends with if it ends failed)
     rows: list[tuple[JobRow, str]] = field(default_factory=list)
@@ -181,10 +183,20 @@ class JobRunner:
         self._interval = progress_interval
         self.counts: dict[str, int] = {}
         self.abort_reason = ""
+        # Rows whose send raised Unsettled in this pass, to send again before its next row:
+        # queued by the worker that sent them, so that worker's next row is this one again.
+        self._again: deque[tuple[JobRow, bool]] = deque()
 
     def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
         skip = held.seqs()
+        # Rows left unsettled before this pass are "sending": the job file yields them below.
+        again = self._again
+        again.clear()
         for row in self.store.unfinished():
+            # Rows left unsettled in this pass go again before the next row, so the report
+            # (written in sheet order) is not held up behind them until the pass ends.
+            while again:
+                yield again.popleft()
             if row.seq in skip:
                 continue  # held from an earlier pass of this run: its outcome is still open
             resent = row.state == RowState.SENDING.value
@@ -195,10 +207,16 @@ class JobRunner:
             if not resent:
                 self.store.mark_sending(row.seq)
             yield row, resent
+        while again:
+            yield again.popleft()
 
     def _call(self, item: tuple[JobRow, bool]) -> RowResult:
         row, resent = item
-        result = self._send(row, resent)
+        try:
+            result = self._send(row, resent)
+        except Unsettled:
+            self._again.append(item)
+            raise
         # Queued here, in the worker, so the outcome is committed with the next row's
         # "sending" mark, which this worker makes before its next request: at any moment at
         # most one row per worker thread (workers_for) is left "sending" (resent after a
@@ -238,7 +256,8 @@ class JobRunner:
         last = 0.0
         held = _Held()
         # Passes over the rows still to send: a pass after the first sends the rows the
-        # service refused with 429 in the one before (sent back, see _Held).
+        # service refused with 429 in the one before (sent back, see _Held), and those left
+        # unsettled after it had sent its last row.
         while True:
             held.sent_back = 0
             for done in bounded_map(
@@ -279,7 +298,6 @@ class JobRunner:
                     times = held.unsettled.get(row.seq, (row, resent, "", 0))[3] + 1
                     held.unsettled[row.seq] = (row, resent, message, times)
                     held.refused_rows.pop(row.seq, None)
-                    held.sent_back += 1
                     held.refused += 1
                     # A row whose every request fails, time after time, is the service failing
                     # (as a run of rows is): each round can take its retries' timeouts.
@@ -314,7 +332,7 @@ class JobRunner:
                 if self._progress is not None and now - last >= self._interval:
                     last = now
                     self._report(total, start_done, started, now)
-            if not held.sent_back or self.abort_reason or control.stop.is_set():
+            if not (held.sent_back or held.unsettled) or self.abort_reason or control.stop.is_set():
                 break
             # The next pass reads the rows still to send from the job file.
             self.store.flush()
