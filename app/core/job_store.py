@@ -413,17 +413,20 @@ class JobStore:
                 raise
 
     def mark_not_attempted(self, message: str) -> int:
-        """Close every row never sent (a cancelled job); returns how many."""
+        """Close every row never sent (a cancelled job); returns how many. ``message`` follows
+        a row's staged note (a damaged cell, a late request), which the report keeps."""
         with self._lock:
             self.flush()
             cur = self._db.execute(
-                "UPDATE rows SET state = ?, outcome = ?, message = ?, done_at = ?"
+                "UPDATE rows SET state = ?, outcome = ?, done_at = ?,"
+                " message = CASE WHEN message = '' THEN ? ELSE message || '; ' || ? END"
                 " WHERE state IN (?, ?)",
                 (
                     RowState.DONE.value,
                     Outcome.NOT_ATTEMPTED.value,
-                    message,
                     utc_now(),
+                    message,
+                    message,
                     RowState.PENDING.value,
                     RowState.SENDING.value,
                 ),

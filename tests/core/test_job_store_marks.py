@@ -107,3 +107,22 @@ def test_a_failed_commit_keeps_its_outcomes_for_the_next(tmp_path: Path) -> None
     rows = _on_disk(store.path)
     assert rows[1][:2] == ("done", "inserted") and rows[2][0] == "sending"
     store.close()
+
+
+def test_a_cancel_keeps_each_rows_staged_note_before_saying_so(tmp_path: Path) -> None:
+    store = JobStore(tmp_path / "job.dncjob")
+    store.add_rows(
+        [
+            NewRow(2, "Cell: 303-555-2401", "3035552401", "1", message="read without its label"),
+            NewRow(3, "3035552402", "3035552402", "1"),
+            NewRow(4, "3035552403", "3035552403", "1", message="request 20 business days old"),
+        ]
+    )
+    store.mark_sending(3)  # in flight when the job was interrupted
+    assert store.mark_not_attempted("cancelled before it was sent") == 3
+    assert [(r.outcome, r.message) for r in store.rows()] == [
+        ("not_attempted", "read without its label; cancelled before it was sent"),
+        ("not_attempted", "cancelled before it was sent"),
+        ("not_attempted", "request 20 business days old; cancelled before it was sent"),
+    ]
+    store.close()
