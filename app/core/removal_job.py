@@ -57,7 +57,7 @@ from app.core.dnc_removal import (
     removed_purposes_text,
 )
 from app.core.job_exec import execute
-from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn
+from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn, Unsettled
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.lead_lookup import (
@@ -113,6 +113,20 @@ def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
     if result.retried:
         text += f"; answered after {result.attempts} attempts"
     return text
+
+
+# A row sent again after its delete ended with an error and the look-up after it failed too
+# (Unsettled), found gone by the look-up before the second delete.
+REMOVED_BY_UNSETTLED_DELETE = (
+    "removed: this job's earlier delete ended with an error and a look-up right after it "
+    "failed too; sent again, the number was no longer on the list in this scope, so that "
+    "delete was done (the change journal has it)"
+)
+# Said on such a row when the look-up before the second delete fails as well.
+UNSETTLED_DELETE = (
+    "this job's earlier delete of the number ended with an error and a look-up right after it "
+    "failed too, so whether it was removed is not known"
+)
 
 
 class LeadStatusError(MappingError):
@@ -307,7 +321,8 @@ def _checked_after_error(
     number is looked up again: gone means the service did the delete (``removed``), still
     listed means it did not (``failed``, final). The look-up is journaled as an event beside
     the delete's "failed" outcome. None when the error leaves nothing open (the row goes on
-    as the error says) or the look-up fails too (the row is held as before)."""
+    as the error says); a look-up that fails too raises :class:`Unsettled` (the row is sent
+    again later in the run)."""
     if not fate_open(error):
         return None
     phone = e164(number, row.phone_code)
@@ -322,13 +337,13 @@ def _checked_after_error(
         left = _listed(session, number, row.phone_code, scope)
     except ApiError as failed:
         journal({"look_up_error": str(failed)})
-        # The row goes on as the delete's error says (held, resent on resume), saying the
-        # look-up could not settle it either.
         error.add_detail(
             f"a look-up right after it failed too ({failed.message}), so whether the number "
             "was removed is not known"
         )
-        raise error from failed
+        # Sending the row again is safe: its look-up before the delete finds the number gone
+        # (that delete was done) or still listed (deleted then), which settles it.
+        raise Unsettled(error) from failed
     journal({"listed_after": [entry.id for entry in left]})
     if left:
         return RowResult(
@@ -366,13 +381,34 @@ def delete_sender(
 
     # List id -> campaign id, for still_covered_text (read once per run, then as lists appear).
     campaigns_of_lists: dict[str, str] = {}
+    # Rows this run left Unsettled: an earlier delete of theirs may have been done.
+    unsettled: set[int] = set()
 
     def send(row: JobRow, resent: bool) -> RowResult:
+        lost_before = row.seq in unsettled
+        unsettled.discard(row.seq)
+        try:
+            return send_row(row, resent, lost_before)
+        except Unsettled:
+            unsettled.add(row.seq)
+            raise
+        except ApiError as exc:
+            if not lost_before or isinstance(exc, AuthError):
+                raise
+            # A look-up before this second delete failed: the first one's fate is still open.
+            exc.add_detail(UNSETTLED_DELETE)
+            unsettled.add(row.seq)
+            raise Unsettled(exc) from exc
+
+    def send_row(row: JobRow, resent: bool, lost_before: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         listed = _entries(session, row, scope, stop)
         if isinstance(listed, RowResult):
             return listed
         before, number = listed
+        if lost_before and not before:
+            # Listed before this job's earlier delete, gone now: that delete was done.
+            return RowResult(Outcome.REMOVED, REMOVED_BY_UNSETTLED_DELETE)
         refused = _purpose_refusal(scope, before) if scope.is_purpose else None
         if refused is not None:
             return refused
@@ -401,6 +437,8 @@ def delete_sender(
                 stop_before_send=stop,
             )
         except ApiError as exc:
+            if lost_before:
+                exc.earlier_attempt_lost = True  # that of the earlier pass: its fate is open
             checked = _checked_after_error(session, row, scope, number, exc, job_id, note)
             if checked is None:
                 raise

@@ -2,7 +2,8 @@
 look-up of the number: gone means the service did it (``removed``, its re-statused leads
 named), still listed means it did not (``failed``, final); the journal keeps the look-up
 beside the delete's "failed" outcome (black-box finding: deletes the service performed under
-faults were reported failed)."""
+faults were reported failed). A look-up that fails too sends the row again later in the run,
+and its look-up before the second delete settles it."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from app.api.scope import Scope
 from app.api.transport import RetryPolicy
 from app.core.connections import Connection
 from app.core.job_exec import job_summary
+from app.core.job_runner import CANCELLED_UNSETTLED, JobAborted, JobControl
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
 from app.core.journal import ChangeJournal
-from app.core.removal_job import run_removal, stage_removal
+from app.core.removal_job import REMOVED_BY_UNSETTLED_DELETE, run_removal, stage_removal
 from app.core.session import Session
 from tests.conftest import TOKEN
 
@@ -110,42 +112,102 @@ def test_a_delete_refused_by_a_502_before_the_service_is_failed_and_final(
 
 
 class LookUpFailsAfterDelete(BadGateway):
-    """As BadGateway(done=True), and every /dnc/search after a delete fails with a 502."""
+    """As BadGateway(done=True), and the first ``failing`` /dnc/search requests after a delete
+    fail with a 502 (all of them when ``failing`` is None)."""
 
-    def __init__(self) -> None:
+    def __init__(self, failing: int | None = None) -> None:
         super().__init__(done=True)
         self.deleted = False
+        self.failing = failing
+        self.deletes = 0
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.path.endswith("/dnc/delete"):
             self.deleted = True
-        elif request.url.path.endswith("/dnc/search") and self.deleted:
+            self.deletes += 1
+        elif (
+            request.url.path.endswith("/dnc/search")
+            and self.deleted
+            and (self.failing is None or self.failing > 0)
+        ):
+            if self.failing is not None:
+                self.failing -= 1
             return httpx.Response(502, text="<html>Bad Gateway</html>", request=request)
         return super().handle_request(request)
 
 
-def test_a_look_up_that_fails_too_says_the_outcome_is_not_known(
-    sandbox: Any, tmp_path: Path
-) -> None:
+def _one_row_removal(
+    sandbox: Any, tmp_path: Path, transport: httpx.BaseTransport
+) -> tuple[Any, Session, ChangeJournal]:
     sandbox.bulk_seed_dnc([("2025550101", "1", "0", "", "")])
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    api = ApiClient(sandbox.base_url, TOKEN, http_transport=LookUpFailsAfterDelete(), retry=QUICK)
+    api = ApiClient(sandbox.base_url, TOKEN, http_transport=transport, retry=QUICK)
     session = Session(Connection("Sandbox", sandbox.base_url), api, journal)
+    path = tmp_path / "remove.csv"
+    path.write_text("Phone\n2025550101\n")
+    settings = JobSettings(path, Scope.global_(), note="court order")
+    store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
+    return store, session, journal
+
+
+def test_a_look_up_that_fails_too_sends_the_row_again_which_settles_it(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    # The delete was done behind a 502 and the look-up after it failed (both its attempts):
+    # the row is sent again later in the run, its look-up before the delete finds the number
+    # gone, so that delete was done. It used to end "failed", whether removed not known.
+    wire = LookUpFailsAfterDelete(failing=2)
+    store, session, journal = _one_row_removal(sandbox, tmp_path, wire)
     try:
-        path = tmp_path / "remove.csv"
-        path.write_text("Phone\n2025550101\n")
-        settings = JobSettings(path, Scope.global_(), note="court order")
-        store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
         assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+        (row,) = store.rows()
+        assert (row.outcome, row.message) == ("removed", REMOVED_BY_UNSETTLED_DELETE)
+        assert wire.deletes == 2  # the first send's two attempts; the second sent none
+        assert not sandbox.store.all("SELECT phone_number FROM dnc")
+        # The journal keeps the look-up, under the number, so its evidence pack shows it.
+        (event,) = journal.query(phone="+12025550101", operation="dnc.delete.checked")
+        assert event.after is not None and "HTTP 502" in event.after["look_up_error"]
+    finally:
+        session.close()
+        journal.close()
+
+
+def test_look_ups_that_keep_failing_pause_the_job_with_the_row_open(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    store, session, journal = _one_row_removal(sandbox, tmp_path, LookUpFailsAfterDelete())
+    try:
+        with pytest.raises(JobAborted, match="kept failing"):
+            run_removal(store, session, concurrency=1)
+        assert store.status == JobStatus.PAUSED
+        (row,) = store.rows()
+        assert row.state == "sending"  # its fate open: a resume sends it as a resent row
+    finally:
+        session.close()
+        journal.close()
+
+
+def test_a_cancel_before_the_row_is_sent_again_says_whether_it_was_removed_is_not_known(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    control = JobControl()
+
+    class Cancelling(LookUpFailsAfterDelete):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            if request.url.path.endswith("/dnc/search") and self.deleted:
+                control.cancel()
+            return super().handle_request(request)
+
+    store, session, journal = _one_row_removal(sandbox, tmp_path, Cancelling())
+    try:
+        assert run_removal(store, session, concurrency=1, control=control) is (JobStatus.CANCELLED)
         (row,) = store.rows()
         assert row.outcome == "failed"
         assert (
             "a look-up right after it failed too (the service failed with HTTP 502 Bad Gateway "
             "and an HTML page), so whether the number was removed is not known"
         ) in row.message
-        # The journal keeps the look-up, under the number, so its evidence pack shows it.
-        (event,) = journal.query(phone="+12025550101", operation="dnc.delete.checked")
-        assert event.after is not None and "HTTP 502" in event.after["look_up_error"]
+        assert row.message.endswith(CANCELLED_UNSETTLED), row.message
     finally:
         session.close()
         journal.close()
