@@ -14,11 +14,12 @@ written, when the file cannot say which rows are hidden, and when the phone colu
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from app.api.scope import Scope
 from app.core import phones
@@ -305,7 +306,7 @@ def _stage(
         if mapping.phone is None:
             raise MappingError(f"No column of phone numbers is chosen for {path.name}.")
         mapping = replace(mapping, default_scope=settings.scope)
-    source, mapping = open_mapped(path, settings, mapping)
+    source, mapping = open_mapped(path, settings, mapping, prefer_opt_outs=kind == "import")
     if kind == "removal" and mapping.request_date is not None:
         # The 10-business-day limit is on honouring an opt-out; a removal is not late.
         mapping = replace(mapping, request_date=None)
@@ -471,6 +472,7 @@ def open_mapped(
     mapping: ColumnMapping | None = None,
     *,
     probe_others: bool = True,
+    prefer_opt_outs: bool = False,
 ) -> tuple[SheetSource, ColumnMapping]:
     """The sheet to stage and its mapping (the caller closes the source).
 
@@ -484,12 +486,24 @@ def open_mapped(
     :func:`~app.core.sheet_header.read_preview`, so a table under many rows of notes or blank
     rows is found. ``probe_others=False`` skips reading the other sheets' first rows after this
     one (for callers that do not warn about them; each costs a parse of that sheet).
+
+    With ``prefer_opt_outs`` (an import), a visible sheet whose name says it holds opt-outs
+    ("DNC", "Do Not Call", "Opt-outs", "Unsubscribes", "STOP requests"…) and has a phone column
+    is read rather than a first sheet whose name does not ("Contacts"): importing a workbook's
+    contacts into the do-not-call list instead of its opt-outs is the worse mistake. The
+    warning about other sheets with phone numbers then names the first sheet.
     """
     # To say which other sheets have phone numbers too.
     probe = probe_others and settings.sheet is None
     source = open_sheet(path, settings.sheet, probe_others=probe)
     if mapping is not None:
         return source, mapping
+    if prefer_opt_outs and settings.sheet is None:
+        for name in opt_out_sheets(source):
+            found_in = _mapped(path, name, settings, probe)
+            if found_in is not None:
+                source.close()
+                return found_in
     try:
         preview = read_preview(source)
         return source, map_sheet(preview, settings, path.name, source.sheet, source.sheet_names)
@@ -515,6 +529,27 @@ def open_mapped(
     except BaseException:
         source.close()
         raise
+
+
+def opt_out_sheets(source: SheetSource) -> list[str]:
+    """The visible sheets other than ``source``'s own whose names say they hold opt-outs, in
+    the file's order, when ``source``'s name does not (see :func:`open_mapped`)."""
+    if _OPT_OUT_SHEET.search(source.sheet):
+        return []
+    hidden = source.notes.hidden_sheets
+    return [
+        name
+        for name in source.sheet_names
+        if name != source.sheet and name not in hidden and _OPT_OUT_SHEET.search(name)
+    ]
+
+
+# A sheet name saying it holds opt-outs (see open_mapped).
+_OPT_OUT_SHEET: Final = re.compile(
+    r"\b(?:dnc|do[\s_-]*not[\s_-]*(?:call|contact|text|email)|opt[\s_-]*outs?|"
+    r"unsubscribe[sd]?|unsubs|stops?|suppress(?:ed|ion)?s?|blocked)\b",
+    re.IGNORECASE,
+)
 
 
 def _mapped(

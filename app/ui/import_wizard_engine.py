@@ -19,6 +19,7 @@ from app.core.job_staging import (
     Corrections,
     JobSettings,
     apply_corrections,
+    opt_out_sheets,
     stage,
     text_delimiter,
 )
@@ -26,7 +27,7 @@ from app.core.job_store import JobStore
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
 from app.core.sheet_header import detect_header, read_preview
 from app.core.sheet_mapping import ColumnMapping, propose_under_header
-from app.core.sheet_reader import open_sheet
+from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
 from app.core.staging_notes import column_order
 
@@ -59,15 +60,28 @@ def probe_file(path: Path, sheet: str | None = None) -> FileProbe:
     """
     path = Path(path).expanduser()
     with open_sheet(path, sheet) as source:
-        preview: list[Row] = [(n, list(cells)) for n, cells in read_preview(source)]
-        return FileProbe(
-            path,
-            tuple(source.sheet_names),
-            source.sheet,
-            preview,
-            detect_header(preview),
-            frozenset(source.notes.hidden_sheets),
-        )
+        probe = _probe(path, source)
+        # As staging does with no sheet named: a sheet named for opt-outs with a phone column
+        # is shown first rather than a first sheet of contacts (the Sheet list has the rest).
+        others = opt_out_sheets(source) if sheet is None else []
+    for name in others:
+        with open_sheet(path, name) as source:
+            candidate = _probe(path, source)
+        if mapping_for(candidate, candidate.header_row).phone is not None:
+            return candidate
+    return probe
+
+
+def _probe(path: Path, source: SheetSource) -> FileProbe:
+    preview: list[Row] = [(n, list(cells)) for n, cells in read_preview(source)]
+    return FileProbe(
+        path,
+        tuple(source.sheet_names),
+        source.sheet,
+        preview,
+        detect_header(preview),
+        frozenset(source.notes.hidden_sheets),
+    )
 
 
 def mapping_for(probe: FileProbe, header_row: int | None, phone_code: str = "1") -> ColumnMapping:
