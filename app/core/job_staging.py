@@ -35,7 +35,7 @@ from app.core.sheet_check import (
     last_named_column,
 )
 from app.core.sheet_check import Outcome as CheckOutcome
-from app.core.sheet_csv import CsvSource
+from app.core.sheet_csv import CsvSource, legacy_text_sentence
 from app.core.sheet_header import is_blank, is_label, read_preview
 from app.core.sheet_mapping import (
     ColumnError,
@@ -409,6 +409,8 @@ def _stage(
             if unchecked:
                 store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
+            if source.notes.legacy_text:
+                warnings.append(legacy_text_sentence(path.name))
             if dates := date_order_sentence(mapping, summary, day_first):
                 warnings.append(dates)
             if undated := unchecked_dates_sentence(mapping, summary):

@@ -51,6 +51,37 @@ def _cp1252_ok(data: bytes) -> bool:
 codecs.register_error(_FALLBACK, _cp1252_fallback)
 
 
+# What another encoding read as Windows-1252 looks like (a Mac's "é" is "Ž", a DOS program's
+# "‚", Cyrillic or Chinese a run of accented letters); Western text read right has none.
+_GARBLED: Final = re.compile("[ŽžŠšŒœŸƒˆ˜‚„†‡‰‹›]|[À-ÿ]{3}")
+
+
+def _utf8(sample: bytes, cut: bool) -> bool:
+    """Whether ``sample`` is UTF-8 (``cut``: it may end inside a character, so up to its last
+    line break)."""
+    if cut:
+        sample = sample[: sample.rfind(b"\n") + 1] or sample[:-3]
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def legacy_text_sentence(name: str) -> str:
+    """The warning for a text file that is not UTF-8 and reads garbled as Windows-1252
+    (``SheetNotes.legacy_text``): right for Excel's "CSV" on Western Windows, wrong for a
+    Mac's, a DOS program's or a Cyrillic or Japanese system's, whose names and reasons come
+    out garbled while the digits stay right."""
+    return (
+        f"{name} is not UTF-8 text, and read as Windows-1252 (Western European, as Excel's "
+        '"CSV" saves it) some of its letters look garbled (as "RŽsiliŽ" or "Ïðîñèë"): it was '
+        "most likely saved in another encoding (a Mac's, a DOS program's, Cyrillic or "
+        "Asian). Phone numbers are read right, but names and reasons would be stored garbled: "
+        'save the file as "CSV UTF-8" and import it again.'
+    )
+
+
 def detect_encoding(sample: bytes) -> str:
     """The codec name to read a file whose first bytes are ``sample``."""
     if sample.startswith(codecs.BOM_UTF8):
@@ -108,6 +139,8 @@ class CsvSource:
                 f"{path.name} is not a text or spreadsheet file (it contains binary data)."
             )
         text = sample.decode(self.encoding, errors=_FALLBACK)
+        if self.encoding == "utf-8" and _GARBLED.search(text):
+            self.notes.legacy_text = not _utf8(sample, len(sample) == SAMPLE_BYTES)
         if len(sample) == SAMPLE_BYTES:
             # The sample may end inside a record; sniff whole lines only.
             text = text[: max(text.rfind("\n"), text.rfind("\r"), 0)] or text

@@ -55,3 +55,5 @@ class SheetNotes:
     hidden_sheets: set[str] = field(default_factory=set)
     hidden_columns: set[int] = field(default_factory=set)
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    # A text file not in UTF-8 whose text reads garbled as Windows-1252 (see sheet_csv).
+    legacy_text: bool = False
