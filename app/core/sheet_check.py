@@ -27,6 +27,11 @@ exactly, as the service does (two rows differing in case are not duplicates); a 
 under a purpose scope differing only in case is not a contradiction: the row takes the scope's
 text.
 
+A number written with its own code ("+1 303…", "0044…") is read under it when the row's
+country-code cell names a country ("GB", "United States": most often where the consumer lives,
+not the line's country), and the row's note names both; a dialling code in that cell ("44")
+contradicting the number's own makes the row invalid, naming the cell.
+
 A value right of the header's last named column is in no column anyone named, and nothing
 reads it: the row's message names it and :class:`CheckSummary` counts such rows. Only rows from
 a text file (``CheckOptions.text_delimiter``) blame a delimiter in an unquoted value ("Smith,
@@ -327,6 +332,12 @@ def _header(mapping: ColumnMapping, column: int) -> str:
     return repr(header) if header else f"column {column_letter(column)}"
 
 
+def _names_a_country(cell: CellValue) -> bool:
+    """Whether a country-code cell names a country ("GB", "United States") rather than giving
+    a dialling code ("44", "+44", 44): only text with letters does."""
+    return isinstance(cell, str) and any(ch.isalpha() for ch in cell)
+
+
 def _text(value: CellValue) -> str:
     if value is None:
         return ""
@@ -423,6 +434,7 @@ class _Checker:
         value = raw
         if type(raw) is str and raw[0] == "=" and raw[1:2] == '"' and raw[-1] == '"':
             value = raw[2:-1]  # ="2025550123": how CSV exporters force Excel to keep text
+        code_note = ""
         if code_cell is None:
             # The default code is only a default: "+44 7400 123456" or "0044…" names its own,
             # and is judged under it, valid or not ("not a valid United Kingdom number").
@@ -430,6 +442,9 @@ class _Checker:
             code = result.phone_code or code
         else:
             result = normalize(value, code)
+            if not result.ok:
+                result, code_note = self._own_code(value, code_cell, code, result)
+                code = result.phone_code or code
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
         if result.ok and (
@@ -453,6 +468,8 @@ class _Checker:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             if result.note:  # what the reason is about: the number without its label
                 detail = f"{detail}; {result.note}"
+            if code_note:
+                detail = f"{detail}; {code_note}"
             if raw is None and (stray := self._stray_numbers(cells, code)):
                 detail = f"{detail}; {stray} (not read: only the phone column is)"
             hw = self.header_width
@@ -562,6 +579,8 @@ class _Checker:
             # "the label 'cell' was left out": the report shows the cell beside it. (A decimal
             # comma's note is its damage note too: said once.)
             notes.append(result.note)
+        if code_note:
+            notes.append(code_note)
         if late:
             # Dated, as the rows may be sent days later: the report's own column counts to
             # the insertion itself, and so does the message once the row is sent.
@@ -811,6 +830,43 @@ class _Checker:
         if default and scope == self.default_scope and default.casefold() != wanted:
             return f"the default purpose {default!r} is not the scope's purpose ({scope})"
         return ""
+
+    def _own_code(
+        self, value: CellValue, code_cell: CellValue, code: str, result: PhoneResult
+    ) -> tuple[PhoneResult, str]:
+        """The verdict on a number written with its own +code (or 00code) other than the code
+        cell's, and the row's note on it (``result`` and ``""`` for any other number).
+
+        A country cell naming a country ("GB", "United States") is most often the consumer's
+        address, which says little about the line's country: the number's own code is used
+        and the note names both. A dialling code in the cell ("44", "+44") was given for the
+        number itself: the row stays invalid, and the reason names the cell it came from.
+        """
+        own = normalize(value, None)
+        if not own.phone_code or own.phone_code == code:
+            return result, ""
+        c = self.m.phone_code
+        assert c is not None  # only a code cell gives a code to contradict
+        written = f"+{own.phone_code} ({phones.region_name(own.phone_code)})"
+        shown, country = repr(_text(code_cell)), phones.region_name(code)
+        header = self.m.headers[c] if c < len(self.m.headers) else ""
+        letter = column_letter(c)
+        if _names_a_country(code_cell):
+            if header:
+                given = f"the {header!r} cell's {shown} ({country}, column {letter})"
+            else:
+                given = f"the column {letter} cell's {shown} ({country})"
+            note = (
+                f"read under its own {written}, not {given}: where a consumer lives need not "
+                "be where the line is"
+            )
+            return own, note
+        cell = f"the {header!r} cell (column {letter})" if header else f"the column {letter} cell"
+        reason = (
+            f"the number starts with {written} but {cell} is {shown} ({country}): make them "
+            "agree, or empty the cell to use the number's own code"
+        )
+        return result._replace(reason=reason), ""
 
     def _plain_code(self, cell: CellValue) -> str | None:
         """The code :meth:`check` would use for a code cell, or None when it is not one."""

@@ -23,6 +23,10 @@ received 2026-11-02, 13 business days before 2026-11-20, when the file was check
 10)"), dated as the count is: when the row is sent, the job says it again counted to the day it
 was inserted (:data:`LATE_SENTENCE` finds it in a message). A request dated after that day has
 no count of business days: it is a date that cannot be right, not a request early by some days.
+Nor is a date before 1900 (:data:`EARLIEST_REQUEST`) a request date: an .ods date cell holding
+-5 is Dec 25, 1899, and such a cell is refused as unreadable, as the .xlsx refuses it. A cell
+holding only a time of day or a length of time is refused in the words the sheet shows it in
+("10:30 is a time of day, not a date").
 """
 
 from __future__ import annotations
@@ -40,6 +44,10 @@ from app.core.sheet_types import CellValue
 LIMIT_BUSINESS_DAYS: Final = 10
 _EXCEL_EPOCH: Final = dt.date(1899, 12, 30)  # serial 1 = 1900-01-01 (Excel's leap-year bug)
 _SERIAL_RANGE: Final = (20_000, 80_000)  # 1954 .. 2119: anything else is not a plausible serial
+# A date cell (or text) before this is refused: no request was received then, and a negative
+# serial in a date-formatted cell reads as a day in December 1899.
+EARLIEST_REQUEST: Final = dt.date(1900, 1, 1)
+_BEFORE_1900: Final = "is before 1900, so it is not a plausible request date"
 _ISO: Final = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}.*)?")
 # 11/02/2026 and 11-02-2026 (US month first); 02.11.2026 is only ever day first.
 _SLASHED: Final = re.compile(r"(\d{1,2})([/-])(\d{1,2})\2(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
@@ -133,32 +141,73 @@ def parse_request_date(
     (European), unless ``day_first`` gives the column's order (True: day/month, False:
     month/day); when the other order is also a date the note says so. A two-digit year is the
     latest such date not after ``not_after`` (default today): see the module's docstring.
+    A date before 1900 (a cell, or text with a four-digit year) is refused, with a note.
     """
     if value is None or value == "":
         return RequestDate(None)
     if isinstance(value, dt.datetime):
-        return RequestDate(value.date())
+        return _plausible(value.date())
     if isinstance(value, dt.date):
-        return RequestDate(value)
+        return _plausible(value)
+    if isinstance(value, dt.time):
+        return RequestDate(None, _time_note(value))
+    if isinstance(value, dt.timedelta):
+        return RequestDate(None, f"{_duration_text(value)} is a length of time, not a date")
     if isinstance(value, bool):
-        return RequestDate(None, f"{value!r} is not a date")
+        # As the spreadsheet shows it, not as Python spells it.
+        return RequestDate(None, f"{'TRUE' if value else 'FALSE'} is not a date")
     if isinstance(value, int | float):
         if _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
             return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
             return _parse_text(str(int(value)), not_after, None)  # 20261102 as a number
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
-        return RequestDate(None, f"{shown!r} is not a date")
+        return RequestDate(None, f"{shown} is not a date")
     if not isinstance(value, str):
-        return RequestDate(None, f"{value!r} is not a date")
+        return RequestDate(None, f"{value} is not a date")
     return _parse_text(value.strip(), not_after, day_first)
+
+
+def _plausible(found: dt.date) -> RequestDate:
+    """A date cell's date, unless it is before 1900: an .ods date cell holding -5 is
+    1899-12-25, which no request was received on (an .xlsx refuses it as a time, 00:00)."""
+    if found < EARLIEST_REQUEST:
+        return RequestDate(None, f"{found.isoformat()} {_BEFORE_1900}")
+    return RequestDate(found)
+
+
+def _time_note(value: dt.time) -> str:
+    """Why a time-only cell is not a request date, in the clock's own words."""
+    shown = f"{value:%H:%M:%S}" if value.second or value.microsecond else f"{value:%H:%M}"
+    if value == dt.time(0, 0):
+        # A date-formatted 0, or a negative number, reads as midnight with no day.
+        return (
+            f"{shown} is a time of day, not a date (a date-formatted cell holding 0 or a "
+            "negative number shows as 00:00)"
+        )
+    return f"{shown} is a time of day, not a date"
+
+
+def _duration_text(value: dt.timedelta) -> str:
+    """A duration as a [h]:mm cell shows it: ``30:15``, ``-1:30``, ``2:00:05``."""
+    seconds = int(value.total_seconds())
+    sign = "-" if seconds < 0 else ""
+    hours, rest = divmod(abs(seconds), 3600)
+    minutes, seconds = divmod(rest, 60)
+    clock = f"{hours}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")
+    return f"{sign}{clock}"
 
 
 def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate:
     # Only a two-digit year needs the day (and asking the clock costs as much as a parse).
-    return _read_any_year(text, day_first) or _read_two_digit_year(
-        text, not_after or dt.date.today(), day_first
-    )
+    found = _read_any_year(text, day_first)
+    if found is None:
+        # Read back from the day checked, it is before 1900 only when that day is too.
+        return _read_two_digit_year(text, not_after or dt.date.today(), day_first)
+    if found.date is not None and found.date < EARLIEST_REQUEST:
+        # "1899-12-25": what a CSV export of an .ods date cell holding -5 says.
+        return RequestDate(None, f"{text!r} {_BEFORE_1900}", found.order)
+    return found
 
 
 @lru_cache(maxsize=4096)

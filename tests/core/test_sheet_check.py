@@ -114,7 +114,12 @@ def test_numbers_with_their_own_country_code_override_the_default_only() -> None
         ("44", "7400123456"),
         ("44", "7400123457"),
     ]
-    assert checked[2].message == ("row 3: phone: number starts with +44 but the country code is 1")
+    # The code cell's column and value are named (black-box pass F).
+    assert checked[2].message == (
+        "row 3: phone: the number starts with +44 (United Kingdom) but the column B cell is "
+        "'1' (United States / Canada): make them agree, or empty the cell to use the number's "
+        "own code"
+    )
 
 
 def test_excel_text_formula_wrapper_is_read_as_text() -> None:

@@ -327,7 +327,11 @@ def test_an_invalid_number_with_its_own_code_is_judged_under_it() -> None:
 
 def test_a_code_cell_still_clashes_with_the_numbers_own_code() -> None:
     checked, _ = run([["+44 20 7946 000", "1"]], ColumnMapping(phone=0, phone_code=1))
-    assert checked[0].message == "row 2: phone: number starts with +44 but the country code is 1"
+    # The code cell's column and value are named (black-box pass F).
+    assert checked[0].message.startswith(
+        "row 2: phone: the number starts with +44 (United Kingdom) but the column B cell is "
+        "'1' (United States / Canada)"
+    )
 
 
 # ---- findings 9 and 13 through the check ---------------------------------------------------
