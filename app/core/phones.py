@@ -683,6 +683,9 @@ def _with_article(name: str) -> str:
 def _invalid_reason(national: str, possible: int, code: str, rules: CodeRules | None) -> str:
     """Why a parsed but invalid number is invalid; ``possible`` is a ValidationResult."""
     name = _reason_name(code)
+    if code == "1" and rules is not None and len(national) == 10:
+        # +1 is shared: "not a valid US number" is wrong for Bermuda's 441-555-0100.
+        name = _nanp_area_name(national[:3], rules)
     a_name = _with_article(name)
     count = len(national)
     expected = _describe_lengths(rules.general_lengths) if rules is not None else ""
@@ -737,6 +740,177 @@ def _library_verdict(digits: str, plus: bool, code: str, rules: CodeRules | None
     return _reject(code, _invalid_reason(national, possible, code, rules))
 
 
+_NANP_NAME_CACHE: dict[str, str] = {}
+
+
+def _nanp_area_name(area: str, rules: CodeRules) -> str:
+    """The reason's name for a +1 number with area code ``area``: "US", "Canada", "Bermuda"...
+
+    The territories sharing +1 own their area codes (the metadata's leading digits); Canada's
+    are told apart by its own patterns, as :func:`_nanp_area_exists` tells an area code in use.
+    An area code no region owns stays "US", as every other +1 reason is worded.
+    """
+    known = _NANP_NAME_CACHE.get(area)
+    if known is not None:
+        return known
+    region = "US"
+    in_us = False  # toll-free and other shared ranges are the US's and Canada's alike
+    for validator in rules.regions:
+        leading = validator.leading_digits
+        if leading is not None:
+            if leading.fullmatch(area) is not None:
+                region = validator.region
+                break
+            continue
+        in_area = any(validator.is_valid(f"{area}{ex}4567") for ex in _SAMPLE_EXCHANGES)
+        if validator.region == "US":
+            in_us = in_area
+        elif validator.region == "CA" and in_area and not in_us:
+            region = "CA"
+            break
+    name = _REASON_NAMES["1"] if region == "US" else _country_name(region)
+    _NANP_NAME_CACHE[area] = name
+    return name
+
+
+def _country_name(region: str) -> str:
+    """English name of a region code ("BM" → "Bermuda"), or the code when none is known."""
+    example = phonenumbers.example_number(region)
+    if example is None:
+        return region
+    # geocoder's import loads every country name (~0.4 s); only rejections need it.
+    from phonenumbers import geocoder
+
+    return geocoder.country_name_for_number(example, "en") or region
+
+
+def _international(national: str, code: str) -> str:
+    """``+44 7911 123456``: how a number is shown in a reason, the country code first."""
+    try:
+        number = phonenumbers.parse(f"+{code}{national}", None)
+    except NumberParseException:
+        return f"+{code} {national}"
+    return phonenumbers.format_number(number, PhoneNumberFormat.INTERNATIONAL)
+
+
+def _plus_verdict(digits: str, code: str, rules: CodeRules | None) -> PhoneResult:
+    """The verdict on ``+<digits>`` (digits starting with ``code``) under ``code``."""
+    fast = _fast_verdict(digits, True, code, rules) if rules is not None else None
+    return fast if fast is not None else _library_verdict(digits, True, code, rules)
+
+
+def _two_readings(
+    digits: str, code: str, rules: CodeRules | None, result: PhoneResult, msisdn: bool
+) -> PhoneResult | None:
+    """The refusal of digits that start with ``code`` and are valid read both with and
+    without it (``result`` is the reading without, phonenumbers' own), or None.
+
+    phonenumbers strips a country's own code from digits written without "+" only when the
+    number would be invalid or too long with it: a fixed length (UK, France, India, US)
+    settles it, a variable one does not. German numbers have 5 to 15 digits, so
+    "4917612345678", an international number whose "+" was lost, is also a valid German number
+    4917612345678, and was stored so with no word: the real +49 176 12345678 then on no list.
+    The false positives are rare: German national numbers starting with 49 are the fixed lines
+    of the area codes 049xx (Leer 0491, Emden 04921, Aurich 04941...), which people write with
+    their trunk 0 ("0491 …", read as before) or after +49; digits written with neither are far
+    more often an MSISDN. Of the codes the app lists, Germany is where it is common (nearly every
+    mobile number); Brazil meets it only for its shared-cost 4004 numbers. Under a code given
+    in a Country column, the Netherlands' 31 meets it for 0800 numbers and Indonesia's 62 (a
+    variable length too) for most; Austria's 43, Italy's 39 and every fixed-length plan never:
+    their numbers with the code before them are too long to be national ones. An MSISDN column
+    (``msisdn``) says which reading is meant: the code's.
+    """
+    if rules is None:
+        return None
+    coded = _plus_verdict(digits, code, rules)
+    if not coded.ok or coded.national == result.national:
+        return None
+    if msisdn:
+        return coded
+    region = rules.main_region
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region, None)
+    trunk = metadata.national_prefix if metadata is not None else None
+    with_code = _international(coded.national, code)
+    without = f"+{code} {result.national}"
+    if trunk and _verdict(f"{trunk}{result.national}", code).national == result.national:
+        # Suggested only when it reads back so: after a trunk prefix can come a carrier code.
+        without = f"{trunk}{result.national}"
+    return _reject(
+        code,
+        f"the number {digits} reads two ways: {with_code} if {code} is the country code, or "
+        f"+{code} {result.national} if {code} is the start of the national number; write "
+        f"{with_code} or {without} to say which",
+    )
+
+
+# Prefixes Mexico dropped in August 2019, each with the words that name it: before the
+# national number, and after +52 ("+52 1 55 …", "+52 044 55 …").
+_OLD_MEXICAN_PREFIXES: Final[tuple[tuple[str, str], ...]] = (
+    ("044", "044 was dialled before a Mexican mobile number until 2019"),
+    ("045", "045 was dialled before a Mexican mobile number from another city until 2019"),
+    ("01", "01 was Mexico's long-distance prefix until 2019"),
+)
+_OLD_MEXICAN_AFTER_CODE: Final[tuple[tuple[str, str], ...]] = (
+    *_OLD_MEXICAN_PREFIXES,
+    ("1", "the 1 after +52 marked a Mexican mobile number until 2019"),
+)
+_MEXICAN_DIGITS: Final = 10
+
+
+def _old_mexican_prefix(digits: str, plus: bool, rules: CodeRules | None) -> str:
+    """The hint for a Mexican number written with a prefix dropped in 2019, or ``""``.
+
+    phonenumbers no longer reads these (its metadata dropped them with the dialling plan), so
+    the number is not read without the prefix: the hint says what it would be.
+    """
+    if rules is None:
+        return ""
+    candidates: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    if plus:
+        candidates.append((digits[2:], _OLD_MEXICAN_AFTER_CODE))
+    else:
+        candidates.append((digits, _OLD_MEXICAN_PREFIXES))
+        if digits.startswith("52"):
+            candidates.append((digits[2:], _OLD_MEXICAN_AFTER_CODE))
+    for national, prefixes in candidates:
+        for prefix, words in prefixes:
+            rest = national[len(prefix) :]
+            if (
+                national.startswith(prefix)
+                and len(rest) == _MEXICAN_DIGITS
+                and rules.is_valid_nsn(rest)
+            ):
+                return f"{words}: without it, enter {_international(rest, '52')}"
+    return ""
+
+
+def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
+    """The hint for digits too long for ``code`` that are a valid number of another country
+    with a "+" before them ("447911123456" under +1), or ``""``. Never read so: a hint only."""
+    if rules is None or digits[:1] == "0" or len(digits) <= rules.general_lengths[-1]:
+        return ""
+    own = _extract_country_code(digits)
+    if own is None or own == code:
+        return ""
+    verdict = _plus_verdict(digits, own, rules_for_code(own))
+    if not verdict.ok:
+        return ""
+    return (
+        f"with a '+' before it, it is a valid {_reason_name(own)} number: if its '+' was lost, "
+        f"write {_international(verdict.national, own)} or give its country code {own}"
+    )
+
+
+def _with_hint(
+    result: PhoneResult, digits: str, plus: bool, code: str, rules: CodeRules | None
+) -> PhoneResult:
+    """``result`` (a rejection) with what the digits may have meant added to its reason."""
+    hint = _old_mexican_prefix(digits, plus, rules) if code == "52" else ""
+    if not hint and not plus:
+        hint = _lost_plus(digits, code, rules)
+    return result._replace(reason=f"{result.reason}; {hint}") if hint else result
+
+
 def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> PhoneResult | None:
     """Same result as :func:`_library_verdict`, reasons included, or None when unsure."""
     national = fast_nsn(digits, plus, rules)
@@ -748,8 +922,8 @@ def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> Phone
     return _reject(code, reason)
 
 
-def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
-    result = _unlabelled_verdict(raw, phone_code)
+def _normalize_uncached(raw: object, phone_code: object, msisdn: bool = False) -> PhoneResult:
+    result = _unlabelled_verdict(raw, phone_code, msisdn)
     if not result.ok and isinstance(raw, str):
         # A labelled cell is never valid as a whole (its letters), so only rejections look.
         labelled = _one_label(raw)
@@ -762,7 +936,7 @@ def _normalize_uncached(raw: object, phone_code: object) -> PhoneResult:
                     "not to be called on; if it is the number to stop calling, enter the number "
                     "alone",
                 )
-            bare = _unlabelled_verdict(number, phone_code)
+            bare = _unlabelled_verdict(number, phone_code, msisdn)
             what = "opt-out keyword" if kind == "opt-out" else "label"
             return bare._replace(note=f"the {what} {label!r} was left out")
     return result
@@ -776,7 +950,7 @@ def decimal_comma_note(cell: str, result: PhoneResult) -> str:
     )
 
 
-def _decimal_comma_verdict(raw: str, phone_code: object) -> PhoneResult | None:
+def _decimal_comma_verdict(raw: str, phone_code: object, msisdn: bool) -> PhoneResult | None:
     """The verdict on a cell written with a decimal comma ("3035550533,0"), or None for another.
 
     Asked only of rejected cells (as written, such a cell is never a valid number), so cells of
@@ -793,7 +967,7 @@ def _decimal_comma_verdict(raw: str, phone_code: object) -> PhoneResult | None:
     match = _DECIMAL_COMMA.fullmatch(text)
     if match is None or _THOUSANDS.fullmatch(text) is not None:
         return None
-    result = _verdict(match.group(1), phone_code)
+    result = _verdict(match.group(1), phone_code, msisdn)
     return result._replace(note=decimal_comma_note(raw, result)) if result.ok else result
 
 
@@ -830,15 +1004,15 @@ def _minus_verdict(raw: object, phone_code: object, result: PhoneResult) -> Phon
     return _reject(bare.phone_code, reason)
 
 
-def _unlabelled_verdict(raw: object, phone_code: object) -> PhoneResult:
-    result = _verdict(raw, phone_code)
+def _unlabelled_verdict(raw: object, phone_code: object, msisdn: bool = False) -> PhoneResult:
+    result = _verdict(raw, phone_code, msisdn)
     if result.ok:
         return result
     minus = _minus_verdict(raw, phone_code, result)
     if minus is not None:
         return minus
     if isinstance(raw, str):
-        comma = _decimal_comma_verdict(raw, phone_code)
+        comma = _decimal_comma_verdict(raw, phone_code, msisdn)
         if comma is not None:
             return comma
         several = _several_numbers(raw)
@@ -1051,7 +1225,7 @@ def _several_numbers(text: str) -> str:
     return f"{count} phone numbers in one cell ({shown}); put each on its own row"
 
 
-def _verdict(raw: object, phone_code: object) -> PhoneResult:
+def _verdict(raw: object, phone_code: object, msisdn: bool = False) -> PhoneResult:
     code: str | None = None
     if phone_code is not None:
         code = normalize_code(phone_code)
@@ -1097,14 +1271,19 @@ def _verdict(raw: object, phone_code: object) -> PhoneResult:
             )
         code = found
         rules = rules_for_code(code)
-    if rules is not None:
-        fast = _fast_verdict(digits, plus, code, rules)
-        if fast is not None:
-            return fast
-    return _library_verdict(digits, plus, code, rules)
+    result = _fast_verdict(digits, plus, code, rules) if rules is not None else None
+    if result is None:
+        result = _library_verdict(digits, plus, code, rules)
+    if result.ok:
+        # NANP numbers never start with 1, so "1…" under +1 has one reading.
+        if not plus and code != "1" and digits.startswith(code):
+            return _two_readings(digits, code, rules, result, msisdn) or result
+        return result
+    return _with_hint(result, digits, plus, code, rules)
 
 
-_CACHE: dict[tuple[object, object], PhoneResult] = {}
+# Keyed (raw, code), or (raw, code, True) for an MSISDN column's reading.
+_CACHE: dict[tuple[object, ...], PhoneResult] = {}
 # Bounded so a million-row import cannot grow it without limit; distinct
 # numbers beyond this are simply re-validated.
 _CACHE_LIMIT: Final = 500_000
@@ -1244,11 +1423,19 @@ def _nanp_lane(raw: str | int | float) -> PhoneResult | None:
     return PhoneResult(True, national, "1", "") if national else None
 
 
-def normalize(raw: object, phone_code: str | int | float | None = "1") -> PhoneResult:
+def normalize(
+    raw: object, phone_code: str | int | float | None = "1", *, msisdn: bool = False
+) -> PhoneResult:
     """Normalize one cell value against a country calling code.
 
     ``raw`` may be a str, int, float, None or any other cell value.  With
     ``phone_code=None`` the number must carry its own ``+code``/``00code``.
+
+    Digits written without "+" that start with the code's own digits, and are a valid number
+    both with and without them ("4917612345678" under 49: +49 176 12345678 or +49
+    4917612345678), are refused naming both readings, unless ``msisdn`` says the cell comes
+    from a column of international numbers written without "+" (an MSISDN or E.164 column),
+    which settles it: the digits start with the country code.
     """
     # type() rather than isinstance: True == 1 and hash alike, so bools must
     # not share cache slots with ints.
@@ -1261,28 +1448,31 @@ def normalize(raw: object, phone_code: str | int | float | None = "1") -> PhoneR
             if lane is not None:
                 return lane
         if raw != raw or phone_code != phone_code:
-            return _normalize_uncached(raw, phone_code)
-        key = (raw, phone_code)
+            return _normalize_uncached(raw, phone_code, msisdn)
+        key = (raw, phone_code, True) if msisdn else (raw, phone_code)
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
-        result = _normalize_uncached(raw, phone_code)
+        result = _normalize_uncached(raw, phone_code, msisdn)
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[key] = result
         return result
-    return _normalize_uncached(raw, phone_code)
+    return _normalize_uncached(raw, phone_code, msisdn)
 
 
-def normalize_with_default(raw: object, default_code: str | int | float = "1") -> PhoneResult:
+def normalize_with_default(
+    raw: object, default_code: str | int | float = "1", *, msisdn: bool = False
+) -> PhoneResult:
     """:func:`normalize` where ``default_code`` is only a default for numbers without their own.
 
     A number written with its own ``+44``/``0044`` is judged under that code, its real reason
     given when it is invalid ("not a valid United Kingdom number"), rather than a clash with a
     default no one chose for it ("number starts with +44 but the country code is 1"). When a
     person gave the code for this very number (a country code cell), use :func:`normalize`.
+    ``msisdn`` is :func:`normalize`'s.
     """
-    result = normalize(raw, default_code)
+    result = normalize(raw, default_code, msisdn=msisdn)
     if result.ok:
         return result
     own = normalize(raw, None)
