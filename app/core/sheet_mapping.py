@@ -7,7 +7,9 @@ first guess. Columns a file lacks are covered by the defaults on the mapping.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
@@ -16,6 +18,7 @@ from typing import Final
 
 from app.api.scope import Scope
 from app.core import phones
+from app.core.sheet_dates import parse_request_date
 from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.wording import joined
@@ -35,6 +38,37 @@ def _split(names: str) -> frozenset[str]:
     return frozenset(names.split("|"))
 
 
+class CallSide(IntEnum):
+    """Which end of a call or text a call log's number column names."""
+
+    CALLED = 0  # the number called or texted: in a log of calls received, the business's line
+    CALLER = 1  # the number calling or texting: in a log of calls received, the consumer's
+
+
+# A call log's headers for either end ("Caller ID, Number Called"; an SMS log's "From, To").
+_CALLER: Final = _split(
+    "caller id|callerid|caller id number|caller id phone|caller|caller number|caller no|"
+    "caller phone|caller phone number|calling number|calling no|calling party|"
+    "calling party number|calling phone|calling line id|cli|ani|from|from number|from no|"
+    "from phone|sender|sender number|sender phone|source number|originating number|"
+    "origin number"
+)
+_CALLED: Final = _split(
+    "number called|called number|called no|called|called party|called party number|"
+    "called phone|phone called|number dialed|number dialled|dialed number|dialled number|"
+    "dialed no|dialled no|dialed|dialled|dnis|did|did number|to|to number|to no|to phone|"
+    "recipient|recipient number|destination|destination number|dest number|number texted|"
+    "texted number"
+)
+# Of these, the ones that say phone number themselves are phone headers whatever the column
+# holds; the others ("From", "To", "Caller", "DNIS") only over a column of phone numbers.
+_SAYS_NUMBER: Final = frozenset({"number", "no", "phone", "id", "callerid", "ani"})
+
+
+def _split_side(names: frozenset[str]) -> frozenset[str]:
+    return frozenset(n for n in names if set(n.split()) & _SAYS_NUMBER)
+
+
 # Exact header names (after lower-casing and reducing punctuation to single spaces).
 _EXACT: Final[dict[Role, frozenset[str]]] = {
     Role.PHONE: _split(
@@ -44,7 +78,8 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
         "optout number|opt out phone|dnc number|dnc phone|contact number|contact phone|"
         "wireless|wireless number|landline|land line|ph|ani|e164|phone e164|customer phone|"
         "subscriber number|number to block|do not call number"
-    ),
+    )
+    | _split_side(_CALLER | _CALLED),
     Role.PHONE_CODE: _split(
         "country code|phone code|phonecode|dial code|dialing code|dialling code|calling code|"
         "country calling code|cc|intl code|international code|country prefix|country|"
@@ -95,6 +130,28 @@ def _not_a_phone_header(words: list[str]) -> bool:
     return not lines or lines[0] > faxes[0]
 
 
+def call_side(header: str) -> CallSide | None:
+    """The end of a call or text a call log's header names ("Caller ID", "Number Called",
+    "From", "To", "ANI", "DNIS"), or None for any other header."""
+    words = _words(header)
+    if words in _CALLER:
+        return CallSide.CALLER
+    if words in _CALLED:
+        return CallSide.CALLED
+    return None
+
+
+def _names_other_digits(header: str) -> bool:
+    """Whether a header names digits that are no phone numbers (an id, an account, a zip).
+    "Caller ID" and "Phone ID" name a line itself: a column of such is read by its content."""
+    words = _words(header).split()
+    if call_side(header) is not None:
+        return False
+    if set(words) & _LINE_WORDS and set(words) - _LINE_WORDS == {"id"}:
+        return False
+    return bool(set(words) & _NOT_OTHER_PHONE)
+
+
 SAMPLE_ROWS: Final = 200
 # A column headed as country codes is read as such when at least this share of its non-empty
 # values are codes: the rows whose value is not one are then invalid, each naming its value,
@@ -122,14 +179,22 @@ class DateRank(IntEnum):
 
 # Words saying a column holds dates (of one kind or another).
 _DATE_WORDS: Final = frozenset(
-    {"date", "dates", "dated", "dt", "datetime", "timestamp", "when", "dob", "birthday"}
-)
+    {
+        "date", "dates", "dated", "dt", "datetime", "timestamp", "when", "dob", "birthday",
+        "datum", "fecha",
+    }
+)  # fmt: skip
 _REQUEST_WORDS: Final = frozenset(
     {
         "request", "requests", "requested", "req", "received", "receipt", "rcvd", "recvd",
         "recd", "optout", "dnc", "unsubscribe", "unsubscribed", "unsubscription", "unsub",
         "revoke", "revoked", "revocation", "revoking", "stop", "stopped", "withdraw",
         "withdrawn", "withdrawal", "withdrew",
+        # French, Spanish, German: "Date de la demande", "Reçu le", "Fecha de solicitud",
+        # "Eingangsdatum" (accents are read without them).
+        "demande", "recu", "recue", "recus", "reception", "desinscription", "opposition",
+        "solicitud", "recibido", "recibida", "recepcion", "baja", "eingang", "anfrage",
+        "antrag", "widerruf", "abmeldung", "abmelde",
     }
 )  # fmt: skip
 _SUBMITTED_WORDS: Final = frozenset({"submitted", "submission", "submit"})
@@ -138,6 +203,7 @@ _DATE_FILLER: Final = frozenset(
     {
         "time", "day", "on", "at", "of", "the", "utc", "gmt", "est", "edt", "cst", "cdt", "mst",
         "mdt", "pst", "pdt", "et", "ct", "pt", "local", "mm", "dd", "yy", "yyyy", "m", "d", "y",
+        "de", "la", "le", "du", "del", "el", "der", "die", "am",
     }
 )  # fmt: skip
 # Words naming another day: a header with one is never the request date.
@@ -157,6 +223,7 @@ _OTHER_DAYS: Final = frozenset(
         "effective", "imported", "import", "uploaded", "upload", "loaded", "exported",
         "export", "synced", "deleted", "removed", "scheduled", "appointment", "callback",
         "renewal", "renewed", "hired", "hire", "visit", "visited", "login", "seen", "activity",
+        "naissance", "creacion", "nacimiento", "geburt", "erstellung", "anderung",
     }
 )  # fmt: skip
 # Words naming another day unless the header names the request too: "Last Call Date" is not
@@ -167,7 +234,9 @@ _OTHER_UNLESS_REQUEST: Final = frozenset(
 # Words that name a day with no date word ("Received", "Requested", "Submitted"), as does
 # "on" or "at" after an event ("Opted out on", "Revoked at"), when every other word of the
 # header is one of _SAID_WITH_THEM ("Requested by" names a person, "Revoked" may be a yes/no).
-_DATED_ALONE: Final = frozenset({"received", "requested", "submitted", "rcvd", "recvd", "recd"})
+_DATED_ALONE: Final = frozenset(
+    {"received", "requested", "submitted", "rcvd", "recvd", "recd", "recu", "recue"}
+)
 _ON_AT: Final = frozenset({"on", "at"})
 _SAID_WITH_THEM: Final = (
     _REQUEST_WORDS | _SUBMITTED_WORDS | _DATE_FILLER | _OTHER_DAYS | _OTHER_UNLESS_REQUEST
@@ -191,7 +260,9 @@ _CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 def _date_tokens(text: str) -> set[str]:
     """The words of a header as ranked here: "optOutDate" and "Opted-out date" both give
     {"optout", "date"}, "Do Not Call date" {"dnc", "date"}."""
-    words = _words(_CAMEL.sub(" ", text))
+    # Accents read without them: "Date reçue" is "date recue" (not "date re ue").
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    words = _words(_CAMEL.sub(" ", plain))
     for pattern, one_word in _DATE_PHRASES:
         words = pattern.sub(one_word, words)
     tokens: set[str] = set()
@@ -201,12 +272,19 @@ def _date_tokens(text: str) -> set[str]:
 
 
 def _unglued(word: str) -> tuple[str, ...]:
-    """ "requestdate" → request, date; "datereceived" → date, received (a word ranked here
-    glued to "date"; "update" and "candidate" stay whole)."""
-    if word != "date" and word.endswith("date"):
+    """ "requestdate" → request, date; "datereceived" → date, received; German
+    "Eingangsdatum" → eingang, date (a word ranked here glued to "date" or "datum";
+    "update" and "candidate" stay whole)."""
+    if word in ("date", "datum"):
+        return (word,)
+    if word.endswith("date"):
         rest = word[: -len("date")]
-    elif word != "date" and word.startswith("date"):
+    elif word.startswith("date"):
         rest = word[len("date") :]
+    elif word.endswith("datum"):
+        rest = word[: -len("datum")]
+        if rest not in _SAID_WITH_THEM and rest.endswith("s"):
+            rest = rest[:-1]  # the joining s of "Eingangsdatum", "Antragsdatum"
     else:
         return (word,)
     rest = _DATE_ALIASES.get(rest, rest)
@@ -214,12 +292,16 @@ def _unglued(word: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1024)
-def request_date_rank(text: str) -> DateRank | None:
+def request_date_rank(text: str, dated: bool = False) -> DateRank | None:
     """How surely the header ``text`` names the day of the consumer's request; None if it
     names no day at all.
 
     A header names a day when it has a date word ("Date", "Opt-out dt", "Timestamp",
-    "When", "DOB") or is only words such as "Received" and "Requested on". Then: a word
+    "When", "DOB", "Datum", "Fecha") or is only words such as "Received" and "Requested on";
+    over a column of dates (``dated``), also when it is only words naming the request ("Opted
+    Out", "Unsubscribe Time") or a qualified event ("Last Updated"): a yes/no "Opted Out"
+    names no day.
+    Then: a word
     naming another day (birth, expiry, created, inserted, added, updated, called, sent, due,
     start, end, payment, ship, order, …) makes it :attr:`DateRank.OTHER`, as does "last",
     "first", "call", "contact" or "consent" unless it also names the request; a word naming
@@ -230,8 +312,13 @@ def request_date_rank(text: str) -> DateRank | None:
     """
     tokens = _date_tokens(text)
     if not tokens & _DATE_WORDS:
-        dated = tokens & _DATED_ALONE or (tokens & _ON_AT and tokens - _DATE_FILLER)
-        if not dated or not tokens <= _SAID_WITH_THEM:
+        named = tokens & _DATED_ALONE or (tokens & _ON_AT and tokens - _DATE_FILLER)
+        if dated:
+            # "Opted Out", "Unsubscribe Time", "Last Updated"; a lone "Created" or "Updated"
+            # is left unranked, as before (it may name who did it, not when).
+            qualified = tokens & _OTHER_UNLESS_REQUEST and tokens - _OTHER_UNLESS_REQUEST
+            named = named or tokens & (_REQUEST_WORDS | _SUBMITTED_WORDS) or qualified
+        if not named or not tokens <= _SAID_WITH_THEM:
             return None
     if tokens & _OTHER_DAYS:
         return DateRank.OTHER
@@ -298,6 +385,9 @@ class ColumnMapping:
     default_reason: str = ""
     default_purpose: str = ""
     default_scope: Scope = field(default_factory=Scope.global_)
+    # Columns whose header names a day by its event alone ("Opted Out", "Last Updated") and
+    # whose values are dates: their headers rank as dates (request_date_rank's ``dated``).
+    dated: frozenset[int] = frozenset()
 
     def column(self, role: Role) -> int | None:
         index: int | None = getattr(self, role.value)
@@ -444,23 +534,36 @@ def propose_mapping(
     mapping = ColumnMapping(headers=headers, default_phone_code=default_phone_code)
     scores: dict[Role, tuple[float, int]] = {}
     phone_like = [_phone_fraction(data, i, default_phone_code) for i in range(width)]
+    mapping.dated = frozenset(_dated_columns(headers, data))
+    lines: list[tuple[float, int]] = []
     for index, text in enumerate(headers):
         match = _header_match(text) if text else None
+        if match is None and index in mapping.dated:
+            rank = request_date_rank(text, dated=True)
+            match = (Role.REQUEST_DATE, True) if rank else None
+        if match is None and text and call_side(text) is not None and phone_like[index] >= 0.5:
+            match = (Role.PHONE, False)  # "From", "To", "DNIS" over a column of phone numbers
         if match is None:
             continue
         role, exact = match
         if role is Role.PHONE_CODE and _code_fraction(data, index) < CODE_SHARE:
             continue  # a "Country" column of names no code reads as would fail every row
+        if role is Role.CAMPAIGN and phone_like[index] >= 0.5:
+            continue  # an IVR log's "Campaign Number" is the line called, not a campaign's name
         score = 2.0 if exact else 1.0
         if role is Role.REQUEST_DATE:
-            score = float(request_date_rank(text) or 0)  # the best; of equals, the first
+            # The best; of equals, the first.
+            score = float(request_date_rank(text, dated=index in mapping.dated) or 0)
         if role is Role.PHONE:
             score += 4 * phone_like[index]
             if phone_like[index] == 0 and any(f > 0.5 for f in phone_like):
                 continue  # a "Number" column of ids next to a column of real phone numbers
+            lines.append((score, index))
         best = scores.get(role)
         if best is None or score > best[0]:
             scores[role] = (score, index)
+    if lines:
+        scores[Role.PHONE] = (0.0, _call_log_phone(lines, headers, data, default_phone_code))
     for role, (_, index) in scores.items():
         mapping.set_column(role, index)
     if mapping.phone is None:
@@ -470,9 +573,7 @@ def propose_mapping(
         candidates = [
             (f, i)
             for i, f in enumerate(phone_like)
-            if i not in taken
-            and f >= 0.5
-            and not set(_words(headers[i]).split()) & _NOT_OTHER_PHONE
+            if i not in taken and f >= 0.5 and not _names_other_digits(headers[i])
         ]
         if candidates:
             # The column with the most different valid numbers, then the most phone-like, then
@@ -488,6 +589,65 @@ def propose_mapping(
     return mapping
 
 
+def _call_log_phone(
+    lines: list[tuple[float, int]],
+    headers: Sequence[str],
+    data: Sequence[Sequence[CellValue]],
+    code: str,
+) -> int:
+    """Of the columns headed as phone numbers (score, index), the phone column: the best
+    scored (of equals, the first), unless it is one end of a call log and the other end holds
+    more different numbers.
+
+    One end of a call log is the business's own line, the same number over and over: the
+    number called in a log of calls received ("Caller ID, Number Called"), the caller in a log
+    of calls it made ("Caller ID, Number Dialed"; an SMS log's "From, To" of texts sent). So
+    the column holding more different numbers is read; of as many, the caller's ("Caller ID",
+    "From"), as opt-outs are most often calls and texts received. A column naming the number
+    called never wins over one of as many numbers under another header ("Phone").
+    """
+    best = max(lines, key=lambda line: (line[0], -line[1]))[1]
+    side = call_side(headers[best])
+    if side is None:
+        return best
+    if side is CallSide.CALLED:
+        rivals = [line for line in lines if call_side(headers[line[1]]) is not CallSide.CALLED]
+    else:
+        rivals = [line for line in lines if call_side(headers[line[1]]) is CallSide.CALLED]
+    if not rivals:
+        return best
+    rival = max(rivals, key=lambda line: (line[0], -line[1]))[1]
+    mine, theirs = _distinct_phones(data, best, code), _distinct_phones(data, rival, code)
+    if theirs > mine or (theirs == mine and side is CallSide.CALLED):
+        return rival
+    return best
+
+
+def _dated_columns(headers: Sequence[str], data: Sequence[Sequence[CellValue]]) -> list[int]:
+    """Columns whose header names a day only by its event ("Opted Out", "Unsubscribed",
+    "Last Updated") and whose values are dates: ranked as dates (a yes/no "Opted Out" is not
+    one)."""
+    return [
+        index
+        for index, text in enumerate(headers)
+        if text
+        and request_date_rank(text) is None
+        and request_date_rank(text, dated=True) is not None
+        and _holds_dates(data, index)
+    ]
+
+
+def _holds_dates(data: Sequence[Sequence[CellValue]], index: int) -> bool:
+    """Whether at least half a column's values are dates (date cells, or text read as one)."""
+    values = [v for v in _values(data, index) if not (isinstance(v, str) and not v.strip())]
+    dates = sum(
+        1
+        for v in values
+        if isinstance(v, dt.date) or (isinstance(v, str) and parse_request_date(v).date)
+    )
+    return bool(values) and dates * 2 >= len(values)
+
+
 # Header words of columns that hold digits but not phone numbers a person asked about.
 _NOT_OTHER_PHONE: Final = _NOT_PHONE | frozenset(
     {"fax", "account", "acct", "zip", "postal", "ssn", "order", "invoice", "ref", "reference"}
@@ -501,14 +661,40 @@ _YES: Final = frozenset({"yes", "y", "true", "1", "x"})
 _NO: Final = frozenset({"no", "n", "false", "0"})
 
 
-def opt_out_flag_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> list[int]:
+@dataclass(frozen=True)
+class FlagColumn:
+    """An unread column saying, row by row, what the consumer asked for: an opt-out flag
+    ("Do Not Call: No"), or one saying the consumer opted in, consented or is subscribed
+    (``consent``: "SMS Opt-In: Yes", "Subscription Status: subscribed").
+
+    For a consent column, ``opted_in`` and ``opted_out`` count the sampled rows (of ``rows``)
+    saying each, with the first value saying it (``in_value``, ``out_value``)."""
+
+    index: int
+    consent: bool = False
+    rows: int = 0
+    opted_in: int = 0
+    opted_out: int = 0
+    in_value: str = ""
+    out_value: str = ""
+
+
+def opt_out_flag_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> list[FlagColumn]:
     """Unread columns headed as an opt-out flag ("Do Not Call", "DNC", "Opted Out") whose
     values are yes/no and of which some rows (of ``sample_rows``) say no or nothing: every row
-    is sent whatever its flag says, which a person who meant only the "yes" rows must hear."""
+    is sent whatever its flag says, which a person who meant only the "yes" rows must hear.
+    And unread columns headed as consent ("SMS Opt-In", "Consent to call", "Subscription
+    Status") of which some rows say the consumer opted in: those numbers are imported too."""
     used = {mapping.column(role) for role in Role}
     found = []
     for index, header in enumerate(mapping.headers):
         if not header or index in used:
+            continue
+        values = [cells[index] if index < len(cells) else None for _, cells in sample_rows]
+        if _consent_header(header):
+            consent = _consent_column(index, values)
+            if consent is not None:
+                found.append(consent)
             continue
         words = _words(header)
         if not (
@@ -516,14 +702,71 @@ def opt_out_flag_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> 
             or set(words.split()) & _FLAG_WORDS
         ):
             continue
-        values = [cells[index] if index < len(cells) else None for _, cells in sample_rows]
         texts = [_flag_text(v) for v in values]
         said = [t for t in texts if t]
         if not said or sum(t in _YES or t in _NO for t in said) < 0.8 * len(said):
             continue
         if len(said) < len(texts) or any(t in _NO for t in said):
-            found.append(index)
+            found.append(FlagColumn(index))
     return found
+
+
+# Headers of a column saying the consumer agreed to be contacted ("SMS Opt-In", "Consent to
+# call", "Subscription Status", "OK to text"), and words that make it an opt-out instead.
+_CONSENT_PHRASE: Final = re.compile(
+    r"\b(?:opt(?:ed|ing)? ?ins?|ok to (?:call|text|sms|contact)|(?:can|may) (?:call|text|contact)|"
+    r"allow(?:s|ed)? (?:calls?|texts?|sms|contact))\b"
+)
+_CONSENT_WORDS: Final = frozenset(
+    {"consent", "consented", "consents", "subscribed", "subscription", "subscribe", "permission"}
+)
+_NOT_CONSENT: Final = frozenset(
+    {
+        "out", "optout", "unsubscribed", "unsubscribe", "dnc", "revoke", "revoked",
+        "revocation", "withdraw", "withdrawn", "withdrawal", "date", "dt", "timestamp", "time",
+    }
+)  # fmt: skip
+# What a consent column's cells say: opted in, or not.
+_OPTED_IN: Final = _YES | frozenset(
+    {"opted in", "opt in", "optin", "subscribed", "active", "granted", "given", "consented",
+     "agreed", "allowed", "accepted"}
+)  # fmt: skip
+_OPTED_OUT: Final = _NO | frozenset(
+    {"opted out", "opt out", "optout", "unsubscribed", "inactive", "revoked", "withdrawn",
+     "declined", "denied", "refused", "stopped", "stop", "cancelled", "canceled", "none"}
+)  # fmt: skip
+
+
+def _consent_header(header: str) -> bool:
+    words = _words(header)
+    tokens = set(words.split())
+    if tokens & _NOT_CONSENT or " do not " in f" {words} ":
+        return False
+    return bool(_CONSENT_PHRASE.search(words) or tokens & _CONSENT_WORDS)
+
+
+def _consent_column(index: int, values: Sequence[CellValue]) -> FlagColumn | None:
+    """A consent column's counts, when its values say opted in or not (at least 80% of those
+    given) and some say opted in; else None."""
+    texts = [_words(_flag_text(v)) for v in values]  # "Opted-in" reads as "opted in"
+    said = [t for t in texts if t]
+    yes = [i for i, t in enumerate(texts) if t in _OPTED_IN]
+    no = [i for i, t in enumerate(texts) if t in _OPTED_OUT]
+    if not yes or len(yes) + len(no) < 0.8 * len(said):
+        return None
+    out_value = _cell_text(values[no[0]]) if no else ""
+    return FlagColumn(
+        index, True, len(values), len(yes), len(no), _cell_text(values[yes[0]]), out_value
+    )
+
+
+def _cell_text(value: CellValue) -> str:
+    """A cell as the sheet shows it (TRUE, 1), for a warning to quote."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value).strip()
 
 
 def _flag_text(value: CellValue) -> str:
@@ -574,7 +817,7 @@ def other_phone_columns(
             role = header_role(header)
             if role is not None and role is not Role.PHONE:
                 continue
-            if set(_words(header).split()) & _NOT_OTHER_PHONE:
+            if _names_other_digits(header):
                 continue
         values = _values(data, index)
         if not values:
@@ -662,28 +905,68 @@ class UnreadCodeColumn:
     index: int
     codes: int  # how many of its non-empty sampled values read as codes
     values: int  # how many non-empty values were sampled
+    # An area-code column ("Area Code", "NPA") beside a phone column of 7-digit numbers: how
+    # many of the phone column's sampled values are such local numbers (0: a country code).
+    local: int = 0
 
 
 def unread_code_columns(
     mapping: ColumnMapping, sample_rows: Sequence[Row]
 ) -> list[UnreadCodeColumn]:
-    """Columns whose header names the country-code role but that the mapping leaves out.
+    """Columns whose header names the country-code role but that the mapping leaves out, and
+    area-code columns beside a phone column of numbers without their area code.
 
-    Only when no column is read for codes: every row then takes the default code (unless its
-    number names its own), so staging says which column and why.
+    A country-code column only when no column is read for codes: every row then takes the
+    default code (unless its number names its own), so staging says which column and why. An
+    area code is never put in front of a number here (which column holds it is a guess): each
+    such row is invalid, and staging names the column to combine with the numbers.
     """
-    if mapping.phone_code is not None:
-        return []
     data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
     used = {mapping.column(role) for role in Role}
     found = []
     for index, text in enumerate(mapping.headers):
+        if mapping.phone_code is not None:
+            break
         if not text or index in used or header_role(text) is not Role.PHONE_CODE:
             continue
         values = _code_values(data, index)
         codes = sum(1 for v in values if phones.normalize_code(v) is not None)
         found.append(UnreadCodeColumn(index, codes, len(values)))
+    return found + _area_code_columns(mapping, data, used)
+
+
+_AREA_HEADERS: Final = _split("area code|areacode|area|area cd|npa|area code npa|npa area code")
+_AREA_CODE: Final = re.compile(r"[2-9]\d\d")
+_LOCAL_DIGITS: Final = 7
+
+
+def _area_code_columns(
+    mapping: ColumnMapping, data: Sequence[Sequence[CellValue]], used: set[int | None]
+) -> list[UnreadCodeColumn]:
+    """Unread columns headed as area codes, mostly of three-digit area codes, beside a phone
+    column some of whose numbers have seven digits (a local number wanting its area code)."""
+    if mapping.phone is None:
+        return []
+    local = sum(1 for v in _values(data, mapping.phone) if len(_digits(v)) == _LOCAL_DIGITS)
+    if not local:
+        return []
+    found = []
+    for index, text in enumerate(mapping.headers):
+        if not text or index in used or _words(text) not in _AREA_HEADERS:
+            continue
+        values = _code_values(data, index)
+        codes = sum(1 for v in values if _AREA_CODE.fullmatch(_digits(v)))
+        if codes and codes * 2 >= len(values):
+            found.append(UnreadCodeColumn(index, codes, len(values), local))
     return found
+
+
+def _digits(value: CellValue) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else ""
+    return "".join(c for c in str(value) if c.isdigit())
 
 
 @dataclass(frozen=True)
@@ -709,7 +992,7 @@ def other_date_columns(mapping: ColumnMapping) -> list[DateColumn]:
     for index, text in enumerate(mapping.headers):
         if not text or index in used:
             continue
-        rank = request_date_rank(text)
+        rank = request_date_rank(text, dated=index in mapping.dated)
         if rank is not None:
             found.append(DateColumn(index, rank))
     return found

@@ -52,11 +52,14 @@ from app.core.sheet_dates import (
 )
 from app.core.sheet_header import holds_phone_number, looks_like_phone
 from app.core.sheet_mapping import (
+    CallSide,
     ColumnMapping,
     DateColumn,
     DateRank,
+    FlagColumn,
     Role,
     UnreadCodeColumn,
+    call_side,
     column_letter,
     propose_from_preview,
 )
@@ -514,11 +517,37 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
         if not many
         else f"run the file again once for each: {joined(options)}"
     )
-    return (
+    sentence = (
         f"{listed[0].upper()}{listed[1:]} also {'hold' if many else 'holds'} phone numbers but "
         f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
         f"is read. To {_take(kind, many)} too, {again}."
     )
+    why = _call_log_sentence(mapping, others)
+    return f"{sentence} {why}" if why else sentence
+
+
+def _call_log_sentence(mapping: ColumnMapping, others: list[int]) -> str:
+    """Why one end of a call log was not read (``""``: no such end among ``others``): it is
+    taken for the business's own line (see sheet_mapping._call_log_phone)."""
+    assert mapping.phone is not None
+    read = _column(mapping.headers, mapping.phone)
+    side = call_side(mapping.headers[mapping.phone])
+    for index in others:
+        other = call_side(mapping.headers[index]) if index < len(mapping.headers) else None
+        column = _column(mapping.headers, index)
+        if other is CallSide.CALLED and side is not CallSide.CALLED:
+            return (
+                f"{column[0].upper()}{column[1:]} is the number that was called or texted, "
+                "which in a log of calls or texts received is the business's own line, so it "
+                "is not read as the consumers' numbers."
+            )
+        if other is CallSide.CALLER and side is CallSide.CALLED:
+            return (
+                f"{column[0].upper()}{column[1:]} holds fewer different numbers than {read}, as "
+                "the business's own line does in a log of calls or texts it made, so "
+                f"{read} is read as the consumers' numbers."
+            )
+    return ""
 
 
 def above_header_sentence(rows: list[Row], header_row: int | None, kind: str) -> str:
@@ -552,10 +581,12 @@ def _shown(value: CellValue) -> str:
     return str(value).strip()
 
 
-def opt_out_flag_sentence(mapping: ColumnMapping, index: int, kind: str) -> str:
-    """What staging says of a yes/no opt-out column it does not read
+def opt_out_flag_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -> str:
+    """What staging says of a yes/no opt-out column, or a consent column, it does not read
     (:func:`~app.core.sheet_mapping.opt_out_flag_columns`)."""
-    column = _column(mapping.headers, index)
+    if flag.consent:
+        return _consent_sentence(mapping, flag, kind)
+    column = _column(mapping.headers, flag.index)
     head = f"{column[0].upper()}{column[1:]} marks rows yes or no, and some say no or nothing"
     if kind == "removal":
         # A row marked yes may be a person who asked not to be called: taking it off the
@@ -569,6 +600,32 @@ def opt_out_flag_sentence(mapping: ColumnMapping, index: int, kind: str) -> str:
         f"{head}: every row is imported whatever it says. If only the rows marked yes asked "
         "not to be called, delete the other rows from the file (rows hidden by a filter are "
         "imported too) and run it again."
+    )
+
+
+def _consent_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -> str:
+    """What staging says of a column saying the consumer opted in, consented or is
+    subscribed on some rows: the job sends every row whatever it says."""
+    column = _column(mapping.headers, flag.index)
+    head = (
+        f"{column[0].upper()}{column[1:]} says the consumer opted in, consented or is "
+        f"subscribed on {flag.opted_in:,} of the first {flag.rows:,} rows (as "
+        f"{flag.in_value!r})"
+    )
+    if kind == "removal":
+        # A row saying the consumer opted out is one that must stay on the list.
+        if not flag.opted_out:
+            return f"{head}: every row is removed whatever it says."
+        return (
+            f"{head} and not on {flag.opted_out:,} (as {flag.out_value!r}): every row is "
+            "removed whatever it says, the rows saying not too. If only the consenting "
+            "numbers are to come off the list, delete the other rows from the file and run it "
+            "again."
+        )
+    return (
+        f"{head}: every row is imported whatever it says, so those numbers go on the "
+        "do-not-call list too. If they did not ask not to be called, delete those rows from "
+        "the file (rows hidden by a filter are imported too) and run it again."
     )
 
 
@@ -602,8 +659,11 @@ def other_dates_sentence(mapping: ColumnMapping, dates: list[DateColumn]) -> str
 
 
 def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code: str) -> str:
-    """Why a column headed as country codes was not read, and what the rows took instead."""
+    """Why a column headed as country codes was not read, and what the rows took instead; or
+    why an area-code column was not, and what to do."""
     column = _column(mapping.headers, unread.index)
+    if unread.local:
+        return _area_code_sentence(mapping, unread)
     default = phones.normalize_code(code) or code
     share = (
         f"only {unread.codes} of its {unread.values:,} values "
@@ -616,6 +676,24 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
         f"used the default code +{default} (unless its number starts with its own, as +44). "
         "Correct the column's values to country codes or names (as 44 or United Kingdom) and "
         "run the file again."
+    )
+
+
+def _area_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn) -> str:
+    """An area-code column beside a phone column of 7-digit numbers: those rows are invalid
+    (a local number), and the two columns must be made one (never guessed here)."""
+    assert mapping.phone is not None
+    column = _column(mapping.headers, unread.index)
+    phone = _column(mapping.headers, mapping.phone)
+    many = unread.local != 1
+    first = (mapping.header_row or 0) + 1
+    formula = f"={column_letter(unread.index)}{first}&{column_letter(mapping.phone)}{first}"
+    return (
+        f"{column[0].upper()}{column[1:]} holds area codes, which are not read: only {phone} "
+        f"is, and {unread.local:,} of its first numbers {'have' if many else 'has'} 7 digits, "
+        f"a local number without its area code, so {'those rows are' if many else 'that row is'}"
+        " invalid. Combine the area code and the number into one column of 10-digit numbers "
+        f"(in Excel, a new column of {formula} filled down) and run the file again."
     )
 
 
