@@ -91,7 +91,7 @@ class EntryIndex:
         code = codes.get(phone_code) or _canonical_code(phone_code, codes)
         if number.isascii() and number.isdigit():
             return _digits_key(code, number)
-        result = normalize(number, code)
+        result = normalize(number, code, stored=True)
         return (result.phone_code, result.national) if result.ok else None
 
     def get(self, key: Key) -> list[OptOutRecord]:
@@ -108,7 +108,7 @@ def warm_phone_cache(leads: Iterable[Lead]) -> None:
     for lead in leads:
         code = lead.phone_code.strip() or DEFAULT_PHONE_CODE
         for _, raw in lead.phones():
-            normalize(raw, normalize_code(code) or code)
+            normalize(raw, normalize_code(code) or code, stored=True)
 
 
 def lead_numbers(leads: Iterable[Lead]) -> list[LeadNumber]:
@@ -119,7 +119,8 @@ def lead_numbers(leads: Iterable[Lead]) -> list[LeadNumber]:
     for lead in leads:
         code = _canonical_code(lead.phone_code, codes)
         for field_name, raw in lead.phones():
-            result = normalize(raw, code)
+            # As the dialer dials it: the lead's number after its phone code.
+            result = normalize(raw, code, stored=True)
             if result.ok:
                 out.append(
                     LeadNumber(

@@ -192,7 +192,7 @@ def gather_evidence(
             check_cancel(cancel)
             for lead in api.iter_leads({field_name: form}, cancel=cancel):
                 value = getattr(lead, field_name)
-                match = normalize_with_default(value, lead.phone_code or "1")
+                match = normalize_with_default(value, lead.phone_code or "1", stored=True)
                 if not match.ok or (match.phone_code, match.national) != (code, national):
                     continue
                 if (lead.id, field_name) not in seen:

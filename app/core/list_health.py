@@ -106,7 +106,8 @@ def analyse(
     invalid: list[SnapshotEntry] = []
     invalid_why: dict[str, str] = {}
     for e in entries:
-        result = normalize(e.phone_number, e.phone_code or "1")
+        # As the service keeps it: national digits beside their code, however they begin.
+        result = normalize(e.phone_number, e.phone_code or "1", stored=True)
         if not result.ok or result.national != e.phone_number:
             invalid.append(e)
             invalid_why[e.id] = (

@@ -799,8 +799,15 @@ def _plus_verdict(digits: str, code: str, rules: CodeRules | None) -> PhoneResul
     return fast if fast is not None else _library_verdict(digits, True, code, rules)
 
 
+# How digits starting with their code's own digits are read (see _two_readings): refused
+# naming both readings, the code's (an MSISDN column), or the national one (stored numbers).
+ASK: Final = "ask"
+MSISDN: Final = "msisdn"
+STORED: Final = "stored"
+
+
 def _two_readings(
-    digits: str, code: str, rules: CodeRules | None, result: PhoneResult, msisdn: bool
+    digits: str, code: str, rules: CodeRules | None, result: PhoneResult, reading: str
 ) -> PhoneResult | None:
     """The refusal of digits that start with ``code`` and are valid read both with and
     without it (``result`` is the reading without, phonenumbers' own), or None.
@@ -818,15 +825,18 @@ def _two_readings(
     in a Country column, the Netherlands' 31 meets it for 0800 numbers and Indonesia's 62 (a
     variable length too) for most; Austria's 43, Italy's 39 and every fixed-length plan never:
     their numbers with the code before them are too long to be national ones. An MSISDN column
-    (``msisdn``) says which reading is meant: the code's.
+    (``reading`` MSISDN) says which reading is meant: the code's; a number as a dialer stores
+    it (``reading`` STORED: national digits beside their code) is the national one.
     """
     if rules is None:
         return None
     coded = _plus_verdict(digits, code, rules)
     if not coded.ok or coded.national == result.national:
         return None
-    if msisdn:
+    if reading == MSISDN:
         return coded
+    if reading == STORED:
+        return None
     region = rules.main_region
     metadata = phonenumbers.PhoneMetadata.metadata_for_region(region, None)
     trunk = metadata.national_prefix if metadata is not None else None
@@ -922,8 +932,8 @@ def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> Phone
     return _reject(code, reason)
 
 
-def _normalize_uncached(raw: object, phone_code: object, msisdn: bool = False) -> PhoneResult:
-    result = _unlabelled_verdict(raw, phone_code, msisdn)
+def _normalize_uncached(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:
+    result = _unlabelled_verdict(raw, phone_code, reading)
     if not result.ok and isinstance(raw, str):
         # A labelled cell is never valid as a whole (its letters), so only rejections look.
         labelled = _one_label(raw)
@@ -936,7 +946,7 @@ def _normalize_uncached(raw: object, phone_code: object, msisdn: bool = False) -
                     "not to be called on; if it is the number to stop calling, enter the number "
                     "alone",
                 )
-            bare = _unlabelled_verdict(number, phone_code, msisdn)
+            bare = _unlabelled_verdict(number, phone_code, reading)
             what = "opt-out keyword" if kind == "opt-out" else "label"
             return bare._replace(note=f"the {what} {label!r} was left out")
     return result
@@ -950,7 +960,7 @@ def decimal_comma_note(cell: str, result: PhoneResult) -> str:
     )
 
 
-def _decimal_comma_verdict(raw: str, phone_code: object, msisdn: bool) -> PhoneResult | None:
+def _decimal_comma_verdict(raw: str, phone_code: object, reading: str) -> PhoneResult | None:
     """The verdict on a cell written with a decimal comma ("3035550533,0"), or None for another.
 
     Asked only of rejected cells (as written, such a cell is never a valid number), so cells of
@@ -967,7 +977,7 @@ def _decimal_comma_verdict(raw: str, phone_code: object, msisdn: bool) -> PhoneR
     match = _DECIMAL_COMMA.fullmatch(text)
     if match is None or _THOUSANDS.fullmatch(text) is not None:
         return None
-    result = _verdict(match.group(1), phone_code, msisdn)
+    result = _verdict(match.group(1), phone_code, reading)
     return result._replace(note=decimal_comma_note(raw, result)) if result.ok else result
 
 
@@ -1004,15 +1014,15 @@ def _minus_verdict(raw: object, phone_code: object, result: PhoneResult) -> Phon
     return _reject(bare.phone_code, reason)
 
 
-def _unlabelled_verdict(raw: object, phone_code: object, msisdn: bool = False) -> PhoneResult:
-    result = _verdict(raw, phone_code, msisdn)
+def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:
+    result = _verdict(raw, phone_code, reading)
     if result.ok:
         return result
     minus = _minus_verdict(raw, phone_code, result)
     if minus is not None:
         return minus
     if isinstance(raw, str):
-        comma = _decimal_comma_verdict(raw, phone_code, msisdn)
+        comma = _decimal_comma_verdict(raw, phone_code, reading)
         if comma is not None:
             return comma
         several = _several_numbers(raw)
@@ -1225,7 +1235,7 @@ def _several_numbers(text: str) -> str:
     return f"{count} phone numbers in one cell ({shown}); put each on its own row"
 
 
-def _verdict(raw: object, phone_code: object, msisdn: bool = False) -> PhoneResult:
+def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:
     code: str | None = None
     if phone_code is not None:
         code = normalize_code(phone_code)
@@ -1277,7 +1287,7 @@ def _verdict(raw: object, phone_code: object, msisdn: bool = False) -> PhoneResu
     if result.ok:
         # NANP numbers never start with 1, so "1…" under +1 has one reading.
         if not plus and code != "1" and digits.startswith(code):
-            return _two_readings(digits, code, rules, result, msisdn) or result
+            return _two_readings(digits, code, rules, result, reading) or result
         return result
     return _with_hint(result, digits, plus, code, rules)
 
@@ -1424,7 +1434,11 @@ def _nanp_lane(raw: str | int | float) -> PhoneResult | None:
 
 
 def normalize(
-    raw: object, phone_code: str | int | float | None = "1", *, msisdn: bool = False
+    raw: object,
+    phone_code: str | int | float | None = "1",
+    *,
+    msisdn: bool = False,
+    stored: bool = False,
 ) -> PhoneResult:
     """Normalize one cell value against a country calling code.
 
@@ -1435,8 +1449,11 @@ def normalize(
     both with and without them ("4917612345678" under 49: +49 176 12345678 or +49
     4917612345678), are refused naming both readings, unless ``msisdn`` says the cell comes
     from a column of international numbers written without "+" (an MSISDN or E.164 column),
-    which settles it: the digits start with the country code.
+    which settles it: the digits start with the country code; or ``stored`` says ``raw`` is
+    a number as the service or the dialer keeps it (an entry's or a lead's national digits
+    beside their code), which settles it the other way, as the dialer dials it.
     """
+    reading = MSISDN if msisdn else STORED if stored else ASK
     # type() rather than isinstance: True == 1 and hash alike, so bools must
     # not share cache slots with ints.
     # NaN never equals itself, so it could never be found again: not cached.
@@ -1448,21 +1465,25 @@ def normalize(
             if lane is not None:
                 return lane
         if raw != raw or phone_code != phone_code:
-            return _normalize_uncached(raw, phone_code, msisdn)
-        key = (raw, phone_code, True) if msisdn else (raw, phone_code)
+            return _normalize_uncached(raw, phone_code, reading)
+        key = (raw, phone_code) if reading == ASK else (raw, phone_code, reading)
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
-        result = _normalize_uncached(raw, phone_code, msisdn)
+        result = _normalize_uncached(raw, phone_code, reading)
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[key] = result
         return result
-    return _normalize_uncached(raw, phone_code, msisdn)
+    return _normalize_uncached(raw, phone_code, reading)
 
 
 def normalize_with_default(
-    raw: object, default_code: str | int | float = "1", *, msisdn: bool = False
+    raw: object,
+    default_code: str | int | float = "1",
+    *,
+    msisdn: bool = False,
+    stored: bool = False,
 ) -> PhoneResult:
     """:func:`normalize` where ``default_code`` is only a default for numbers without their own.
 
@@ -1470,9 +1491,9 @@ def normalize_with_default(
     given when it is invalid ("not a valid United Kingdom number"), rather than a clash with a
     default no one chose for it ("number starts with +44 but the country code is 1"). When a
     person gave the code for this very number (a country code cell), use :func:`normalize`.
-    ``msisdn`` is :func:`normalize`'s.
+    ``msisdn`` and ``stored`` are :func:`normalize`'s.
     """
-    result = normalize(raw, default_code, msisdn=msisdn)
+    result = normalize(raw, default_code, msisdn=msisdn, stored=stored)
     if result.ok:
         return result
     own = normalize(raw, None)

@@ -273,6 +273,14 @@ def test_normalize_verdict_equals_phonenumbers(case: tuple[str, str]) -> None:
     assume(not _float_text(text))
     assume(not _format_chars(text))  # the written forms have none today; kept explicit
     result = phones.normalize(text, code)
+    if "reads two ways" in result.reason:
+        # The deliberate difference (black-box pass F): digits written without "+" that start
+        # with the code and are valid both with and without it are refused, naming both
+        # readings; phonenumbers silently takes the one without the code.
+        digits = re.sub(r"\D", "", text)
+        assert reference(text, code)[0] and reference("+" + digits, code)[0]
+        assert not result.ok and result.phone_code == code
+        return
     assert (result.ok, result.national) == reference(text, code)
     assert result.phone_code == code
     assert bool(result.reason) != result.ok
@@ -344,7 +352,9 @@ def test_normalize_is_idempotent_on_its_output(case: tuple[str, str]) -> None:
     assume(first.ok)
     assert phones.normalize(first.e164, code) == first
     assert phones.normalize(first.e164, None) == first
-    assert phones.normalize(first.national, code) == first
+    again = phones.normalize(first.national, code)
+    # A national number starting with the code's digits can read two ways (black-box pass F).
+    assert again == first or "reads two ways" in again.reason
 
 
 @settings(max_examples=500, deadline=None)
