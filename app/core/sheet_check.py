@@ -43,9 +43,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import datetime as dt
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from app.api.scope import Scope, ScopeKind
 from app.core import phones
@@ -332,6 +334,9 @@ def _header(mapping: ColumnMapping, column: int) -> str:
     return repr(header) if header else f"column {column_letter(column)}"
 
 
+_MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
+
+
 def _names_a_country(cell: CellValue) -> bool:
     """Whether a country-code cell names a country ("GB", "United States") rather than giving
     a dialling code ("44", "+44", 44): only text with letters does."""
@@ -361,6 +366,14 @@ class _Checker:
         # Code cell value -> code, for check_plain (bools never enter: True == 1).
         self.plain_codes: dict[CellValue, object] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
+        # A phone column headed MSISDN or E.164 holds international numbers whose "+" was left
+        # out: "4917612345678" there is +49 176 12345678, not a number read two ways.
+        phone_header = (
+            mapping.headers[mapping.phone]
+            if mapping.phone is not None and mapping.phone < len(mapping.headers)
+            else ""
+        )
+        self.msisdn = _MSISDN_HEADER.search(phone_header or "") is not None
         self.scope_note = ""  # the last _scope's note on the row (a campaign cell not used)
         self.row_names_scope = False  # whether the last _scope found a Scope or Campaign cell
         # The column the last _scope read the campaign from: the mapped one, or another campaign
@@ -438,10 +451,10 @@ class _Checker:
         if code_cell is None:
             # The default code is only a default: "+44 7400 123456" or "0044…" names its own,
             # and is judged under it, valid or not ("not a valid United Kingdom number").
-            result = normalize_with_default(value, code)
+            result = normalize_with_default(value, code, msisdn=self.msisdn)
             code = result.phone_code or code
         else:
-            result = normalize(value, code)
+            result = normalize(value, code, msisdn=self.msisdn)
             if not result.ok:
                 result, code_note = self._own_code(value, code_cell, code, result)
                 code = result.phone_code or code
@@ -682,6 +695,7 @@ class _Checker:
         group = self.default_group
         trunk_zero = self.trunk_zero
         nanp_numbers_plain = not trunk_zero.get("1", True)
+        msisdn = self.msisdn
         codes = self.plain_codes
         check = self.check
         add = summary.add if summary is not None else None
@@ -738,7 +752,7 @@ class _Checker:
                 else:
                     national = ""
                 if not national:
-                    result = normalize(raw, code)
+                    result = normalize(raw, code, msisdn=msisdn)
                     phone_code, national = result.phone_code, result.national
                     plain = (
                         result.ok
