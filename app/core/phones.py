@@ -231,6 +231,9 @@ _ERROR_VALUE: Final = re.compile(
     r"|FIELD!|BLOCKED!|CONNECT!|BUSY!|UNKNOWN!|EXTERNAL!|PYTHON!)|Err:[0-9]{3}"
 )
 _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9]{1,3})")
+# A number with a fraction, as a CSV writes a number cell ("3035550115.5"); "303.555.0115"
+# has two dots and "555.0115" too few digits before its one.
+_DECIMAL_TEXT: Final = re.compile(r"[0-9]{7,}\.(?!0+$)[0-9]{1,6}")  # ".0" is whole
 _EXTENSION: Final = re.compile(
     r"(?i)[0-9)][\s,;]*(?:ext(?:ension|n)?\.?|x\.?|#|;?ext=)\s*:?\s*([0-9]+)\s*#?\s*$"
 )
@@ -1025,6 +1028,14 @@ def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> 
         comma = _decimal_comma_verdict(raw, phone_code, reading)
         if comma is not None:
             return comma
+        shown = (raw if raw.isascii() else _visible(raw)).strip()
+        if "." in shown and _DECIMAL_TEXT.fullmatch(shown) is not None:
+            # Said as a number cell holding it is (a CSV writes one so): read as dotted
+            # groups, the reason was "11 digits". Only for a number refused anyway: a person
+            # may write "2015550.123" for a valid one.
+            return _reject(
+                result.phone_code, f"{shown} is not a whole number, so it is not a phone number"
+            )
         several = _several_numbers(raw)
         if several:
             return _reject(result.phone_code, several)

@@ -202,3 +202,17 @@ def test_an_old_mexican_prefix_after_its_own_plus_52_under_the_default_code() ->
 )
 def test_a_plus_one_number_is_named_by_its_area_codes_region(raw: str, reason: str) -> None:
     assert normalize(raw, "1").reason == reason
+
+
+def test_a_decimal_number_as_text_is_said_not_whole_as_its_number_cell_is() -> None:
+    # Black-box pass F: a CSV's "3035550115.5" was "too long… 11 digits" (its dot read as a
+    # separator), the xlsx cell 3035550115.5 "not a whole number".
+    text = phones.normalize("3035550115.5", "1")
+    cell = phones.normalize(3035550115.5, "1")
+    assert (
+        text.reason
+        == cell.reason
+        == ("3035550115.5 is not a whole number, so it is not a phone number")
+    )
+    assert phones.normalize("303.555.0115", "1").national == "3035550115"
+    assert phones.normalize("3035550115.0", "1").national == "3035550115"
