@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -41,6 +41,7 @@ from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
     Role,
+    column_letter,
     fax_columns,
     opt_out_flag_columns,
     other_date_columns,
@@ -174,6 +175,8 @@ def map_sheet(
             f"{header!r} is headed as fax numbers, so it is read only when chosen."
             for header in fax_columns(mapping.headers)
         )
+        if split := split_number_sentence(mapping.headers):
+            faxes = f"{faxes} {split}".strip()
         raise MappingError(
             f"No column of phone numbers was found in {where}"
             + (f" (its other sheets: {listed})." if others else ".")
@@ -187,6 +190,36 @@ def map_sheet(
     mapping.default_purpose = settings.purpose
     mapping.default_scope = settings.scope
     return mapping
+
+
+_AREA_CODE_HEADER: Final = re.compile(r"\s*(?:area[\s_-]*code|npa)\s*", re.IGNORECASE)
+_NUMBER_PART_HEADER: Final = re.compile(
+    r"\s*(?:nxx|exchange|prefix|line(?:[\s_-]*number)?|suffix|local(?:[\s_-]*number)?|"
+    r"number|phone(?:[\s_-]*number)?)\s*",
+    re.IGNORECASE,
+)
+
+
+def split_number_sentence(headers: Sequence[str]) -> str:
+    """The hint for a sheet whose numbers are split over columns ("NPA", "NXX", "Line"; "Area
+    Code" and a number without it), or "": nothing reads such a number whole."""
+    for i, header in enumerate(headers):
+        if header and _AREA_CODE_HEADER.fullmatch(header):
+            parts = [header]
+            for after in headers[i + 1 : i + 3]:
+                if not after or not _NUMBER_PART_HEADER.fullmatch(after):
+                    break
+                parts.append(after)
+            if len(parts) < 2:
+                return ""
+            names = " and ".join(repr(p) for p in parts)
+            letters = "&".join(f"{column_letter(i + k)}2" for k in range(len(parts)))
+            return (
+                f"The numbers look split over the columns {names}: put each whole number in one "
+                f"column (a new column holding ={letters}, filled down, then copied and pasted "
+                "as values) and run the file again."
+            )
+    return ""
 
 
 def _original(value: CellValue) -> str:
