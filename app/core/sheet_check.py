@@ -337,6 +337,24 @@ def _header(mapping: ColumnMapping, column: int) -> str:
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
 
 
+def _international(value: CellValue, result: PhoneResult) -> tuple[PhoneResult, str]:
+    """An MSISDN column's number refused under the default code, read with the "+" such a
+    column leaves out ("447911123456" is +44 7911 123456), and the row's note; ``result`` and
+    "" when that is not valid either."""
+    digits = _text(value).strip()
+    if not digits.isdigit() or not digits.isascii():
+        return result, ""
+    own = normalize(f"+{digits}", None)
+    if not own.ok:
+        return result, ""
+    note = (
+        f"read as {phones.format_for_display(own.national, own.phone_code)} "
+        f"({phones.region_name(own.phone_code)}): "
+        "an MSISDN column holds numbers with their country code"
+    )
+    return own, note
+
+
 def _names_a_country(cell: CellValue) -> bool:
     """Whether a country-code cell names a country ("GB", "United States") rather than giving
     a dialling code ("44", "+44", 44): only text with letters does."""
@@ -452,6 +470,8 @@ class _Checker:
             # The default code is only a default: "+44 7400 123456" or "0044…" names its own,
             # and is judged under it, valid or not ("not a valid United Kingdom number").
             result = normalize_with_default(value, code, msisdn=self.msisdn)
+            if not result.ok and self.msisdn:
+                result, code_note = _international(value, result)
             code = result.phone_code or code
         else:
             result = normalize(value, code, msisdn=self.msisdn)

@@ -36,3 +36,32 @@ def test_a_phone_column_refuses_the_two_readings(tmp_path: Path) -> None:
     assert mobile[0] == "invalid"
     assert "reads two ways: +49 176 12345678 if 49 is the country code" in mobile[2], mobile
     assert landline[:2] == ("", "89123456")
+
+
+def test_an_msisdn_column_without_a_country_code_reads_each_numbers_own(tmp_path: Path) -> None:
+    # No --phone-code: the default +1 does not fit "447911123456", which an MSISDN column
+    # writes for +44 7911 123456; such a row is read so, saying why. A +1 number stays one.
+    path = tmp_path / "in.csv"
+    path.write_text("MSISDN\n447911123456\n33612345678\n13035551402\n", encoding="utf-8")
+    store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
+    rows = [(r.outcome, r.phone_code, r.national, r.message) for r in store.rows()]
+    store.close()
+    assert [r[:3] for r in rows] == [
+        ("", "44", "7911123456"),
+        ("", "33", "612345678"),
+        ("", "1", "3035551402"),
+    ]
+    assert rows[0][3].endswith(
+        "read as +44 7911 123456 (United Kingdom): an MSISDN column holds numbers with their "
+        "country code"
+    ), rows[0][3]
+    assert rows[2][3] == ""
+
+
+def test_a_phone_column_keeps_refusing_a_number_too_long_for_the_default(tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("Phone\n447911123456\n", encoding="utf-8")
+    store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
+    (row,) = store.rows()
+    store.close()
+    assert row.outcome == "invalid" and "if its '+' was lost" in row.message, row.message
