@@ -334,6 +334,8 @@ def _header(mapping: ColumnMapping, column: int) -> str:
     return repr(header) if header else f"column {column_letter(column)}"
 
 
+# An ASCII cell that may name its own country code: "+44…", "0044…", "(+44)…", "Tel: +44…".
+_OWN_CODE: Final = re.compile(r"[^0-9]*(?:\+|00)")
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
 
 
@@ -876,6 +878,8 @@ class _Checker:
         and the note names both. A dialling code in the cell ("44", "+44") was given for the
         number itself: the row stays invalid, and the reason names the cell it came from.
         """
+        if type(value) is not str or (value.isascii() and not _OWN_CODE.match(value)):
+            return result, ""  # no "+" or "00" of its own: most invalid rows, decided cheaply
         own = normalize(value, None)
         if not own.phone_code or own.phone_code == code:
             return result, ""
