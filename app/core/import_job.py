@@ -43,6 +43,7 @@ from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.session import Session, e164, fate_open
 from app.core.sheet_check import CheckSummary, Target
+from app.core.sheet_damage import drops_trunk_zero
 
 
 def stage_import(
@@ -58,6 +59,11 @@ def stage_import(
     )
 
 
+# A row whose number the list keeps with its country's trunk 0 (see _listed_with_trunk_zero).
+TRUNK_ZERO_PRESENT = (
+    "already on the list as {form}, written with its trunk 0 (entered by hand or by another "
+    "tool); not inserted again in another form"
+)
 # An insert sent again after an attempt whose fate could not be settled (Unsettled) that
 # inserted the number: so that attempt had not.
 INSERTED_WHEN_SENT_AGAIN = (
@@ -66,16 +72,64 @@ INSERTED_WHEN_SENT_AGAIN = (
 )
 
 
-def _listed_ids(session: Session, target: Target, row: JobRow, scope: Scope) -> list[str]:
+def _listed_ids(
+    session: Session,
+    target: Target,
+    row: JobRow,
+    scope: Scope,
+    number: str = "",
+    stop: threading.Event | None = None,
+) -> list[str]:
     """The ids of the entries an insert of ``row`` in ``scope`` would collide with: the
-    number as the insert sends it, in that scope (and, in a purpose scope, that purpose)."""
+    number as the insert sends it (or as ``number`` writes it), in that scope (and, in a
+    purpose scope, that purpose)."""
     purpose = (row.purpose or scope.purpose_text) if scope.is_purpose else ""
     query = DncQuery(
-        scope=scope, phone_number=row.national, phone_code=row.phone_code, purpose=purpose
+        scope=scope,
+        phone_number=number or row.national,
+        phone_code=row.phone_code,
+        purpose=purpose,
     )
     if target is Target.DNC:
-        return [entry.id for entry in session.api.iter_dnc(query)]
-    return [record.id for record in session.api.iter_sms(query)]
+        return [entry.id for entry in session.api.iter_dnc(query, cancel=stop)]
+    return [record.id for record in session.api.iter_sms(query, cancel=stop)]
+
+
+def _listed_with_trunk_zero(
+    session: Session,
+    target: Target,
+    row: JobRow,
+    scope: Scope,
+    stop: threading.Event | None,
+) -> str:
+    """The number as the list keeps it with its country's trunk 0 ("02079460009" for +44 20
+    7946 0009), when it is listed so in the row's scope, else "".
+
+    The service matches a number's text exactly, and an entry made by hand or by another
+    tool may keep the trunk 0: inserting the number as the app writes it would add a second
+    entry for the same line (both block calls, but the list then holds it twice, and list
+    health flags one as malformed). Removals and evidence find that form too. A failed
+    look-up sends nothing: the row goes on as its error says, saying nothing was inserted.
+    """
+    if not drops_trunk_zero(row.phone_code) or row.national.startswith("0"):
+        return ""
+    form = "0" + row.national
+    try:
+        listed = _listed_ids(session, target, row, scope, form, stop)
+    except TransportError as exc:
+        raise TransportError(
+            exc.endpoint,
+            f"looking the number up with its trunk 0 before its insert (nothing was inserted): "
+            f"{exc.message}",
+            timeout=exc.timeout,
+            sent=False,
+        ) from exc
+    except ApiError as exc:
+        exc.add_detail(
+            "while looking the number up with its trunk 0 before its insert (nothing was inserted)"
+        )
+        raise
+    return form if listed else ""
 
 
 def _checked_after_error(
@@ -154,6 +208,10 @@ def insert_sender(
         scope = scope_from_text(row.scope)
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
+        kept = "" if lost_before else _listed_with_trunk_zero(session, target, row, scope, stop)
+        if kept:
+            text = TRUNK_ZERO_PRESENT.format(form=kept)
+            return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
         try:
             result = insert(
                 row.national,
