@@ -95,8 +95,8 @@ def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
     if resent:
         text = RESENT_NOT_FOUND
     elif result.earlier_attempt_lost:
-        # Not listed when looked up (a purpose delete is sent anyway): the lost attempt had
-        # nothing to take, unless the number was put on the list in between.
+        # Not listed when looked up (no delete is sent for such a number since pass G; kept for
+        # a caller that sends one): the lost attempt had nothing to take.
         text = (
             "not on the list in this scope when the request was retried; the answer to an "
             "earlier attempt was lost, so that attempt may have removed it"
@@ -115,6 +115,13 @@ def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
     return text
 
 
+# A row sent again after the job was interrupted, found gone, whose earlier delete the change
+# journal keeps with the entries listed then (see _deleted_before).
+REMOVED_BEFORE_INTERRUPTION = (
+    "removed by this job's delete sent before the job was interrupted: the number was on the "
+    "list then (the change journal has that delete and the entries it took) and gone when the "
+    "job went on"
+)
 # A row sent again after its delete ended with an error and the look-up after it failed too
 # (Unsettled), found gone by the look-up before the second delete.
 REMOVED_BY_UNSETTLED_DELETE = (
@@ -307,6 +314,19 @@ def _removed_parts(
     return parts
 
 
+def _deleted_before(session: Session, job_id: str, row: JobRow) -> bool:
+    """Whether this job sent a delete of ``row``'s number (in either written form) while the
+    number was listed, as the change journal keeps it: the delete's intent names the entries
+    the look-up before it found. For a row sent again after the job was interrupted and found
+    gone, that earlier delete is what removed it."""
+    # e164() names a form kept with its trunk 0 as the number itself: one query finds both.
+    phone = e164(row.national, row.phone_code)
+    return any(
+        entry.phase == "intent" and (entry.before or {}).get("entries")
+        for entry in session.journal.query(job=job_id, phone=phone, operation="dnc.delete")
+    )
+
+
 def _checked_after_error(
     session: Session,
     row: JobRow,
@@ -412,9 +432,12 @@ def delete_sender(
         refused = _purpose_refusal(scope, before) if scope.is_purpose else None
         if refused is not None:
             return refused
-        if not before and not scope.is_purpose:
-            # Nothing to take off (nor to journal): no delete is sent. (A purpose delete is
-            # sent and answers "not found", worded below.)
+        if not before:
+            if resent and _deleted_before(session, job_id, row):
+                return RowResult(Outcome.REMOVED, REMOVED_BEFORE_INTERRUPTION)
+            # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
+            # (every purpose's entries were looked up). A delete sent for nothing, once under
+            # faults, was "removed" by the look-up after its error finding the number gone.
             return RowResult(Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else NOT_LISTED)
         leads: list[Lead] | None = None
         if lead_status:
