@@ -148,6 +148,21 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     return "" if rest == f"row {row.row_number}: " else rest
 
 
+# What a pending row says when its request was sent and no answer came before the job stopped
+# (it is "sending" in the job file): it may have been done; a resume settles it.
+SENT_NO_ANSWER = (
+    "sent before the job stopped, and no answer came: whether it was done is not known until "
+    "the job is resumed, which settles it"
+)
+
+
+def _unsent_message(row: JobRow) -> str:
+    """A pending row's message: its staged note, and whether its request was sent."""
+    if row.state != RowState.SENDING.value:
+        return row.message
+    return f"{row.message}; {SENT_NO_ANSWER}" if row.message else SENT_NO_ANSWER
+
+
 def late_count(store: JobStore) -> int:
     if store.meta().get("kind") == "removal":
         return 0
@@ -342,7 +357,7 @@ class ReportWriter:
             r.phone_code,
             r.scope,
             r.outcome or unsent,
-            r.message,
+            _unsent_message(r) if not r.outcome and unsent == "pending" else r.message,
             r.damage,
             r.request_date,
         ]
