@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import keyring
 import keyring.backend
 import pytest
@@ -18,6 +19,18 @@ TOKEN = "tok-full-3f9a2c71d5e8"
 READ_ONLY_TOKEN = "tok-read-8b41e07c2a93"
 LIMITED_TOKEN = "tok-limited-5d2e9f13b6a0"
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+class CountingTransport(httpx.HTTPTransport):
+    """A real HTTP transport that records the path of each request it sends, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paths: list[str] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.paths.append(request.url.path)
+        return super().handle_request(request)
 
 
 class MemoryKeyring(keyring.backend.KeyringBackend):

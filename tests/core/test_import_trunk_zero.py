@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from app.api.client import ApiClient
@@ -21,7 +20,7 @@ from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
 from app.core.journal import ChangeJournal
 from app.core.session import Session
-from tests.conftest import TOKEN
+from tests.conftest import TOKEN, CountingTransport
 
 
 @pytest.fixture
@@ -71,21 +70,11 @@ def test_the_trunk_zero_form_in_another_scope_does_not_count(
     assert _forms(sandbox) == sorted([("02079460009", campaign), ("2079460009", "0")])
 
 
-class Counting(httpx.HTTPTransport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.paths: list[str] = []
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path)
-        return super().handle_request(request)
-
-
 def test_only_a_number_of_a_trunk_zero_country_is_looked_up_first(
     sandbox: Any, tmp_path: Path
 ) -> None:
     # NANP numbers have no trunk 0: one request per row, as before; a UK one is looked up.
-    wire = Counting()
+    wire = CountingTransport()
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
     api = ApiClient(sandbox.base_url, TOKEN, http_transport=wire)
     session = Session(Connection("Sandbox", sandbox.base_url), api, journal)

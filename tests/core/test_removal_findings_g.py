@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from app.api.client import ApiClient, DncQuery
@@ -33,26 +32,16 @@ from app.core.removal_job import (
     stage_removal,
 )
 from app.core.session import Session
-from tests.conftest import TOKEN
-
-
-class Counting(httpx.HTTPTransport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.paths: list[str] = []
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path)
-        return super().handle_request(request)
+from tests.conftest import TOKEN, CountingTransport
 
 
 @pytest.fixture
-def wire() -> Counting:
-    return Counting()
+def wire() -> CountingTransport:
+    return CountingTransport()
 
 
 @pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: Counting) -> Iterator[Session]:
+def session(sandbox: Any, tmp_path: Path, wire: CountingTransport) -> Iterator[Session]:
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
     api = ApiClient(sandbox.base_url, TOKEN, http_transport=wire)
     s = Session(Connection("Sandbox", sandbox.base_url), api, journal)
@@ -71,7 +60,7 @@ def _stage(tmp_path: Path, scope: Scope, *numbers: str) -> Any:
 
 @pytest.mark.parametrize("scope", [Scope.purpose("Marketing"), Scope.purpose("")])
 def test_a_number_on_no_list_in_a_purpose_scope_sends_no_delete(
-    session: Session, wire: Counting, tmp_path: Path, scope: Scope
+    session: Session, wire: CountingTransport, tmp_path: Path, scope: Scope
 ) -> None:
     store = _stage(tmp_path, scope, "3035550171")
     assert run_removal(store, session) is JobStatus.FINISHED
