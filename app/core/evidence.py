@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import phonenumbers
-
 from app.api.client import ApiClient, DncQuery
 from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.core.audit_records import sha256_of
 from app.core.audit_sources import searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
 from app.core.journal import ChangeJournal, JournalEntry
-from app.core.phones import format_for_display, normalize_with_default
+from app.core.phones import format_for_display, national_format, normalize_with_default
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
 from app.core.xlsx_safe import SafeWorkbook
@@ -98,16 +96,8 @@ def _written_forms(national: str, code: str) -> list[str]:
         ]
     elif drops_trunk_zero(code):
         # Typed nationally, with the trunk 0: "02079460000", "020 7946 0000".
-        forms += [f"0{national}", _national_format(national, code)]
+        forms += [f"0{national}", national_format(national, code)]
     return [form for form in dict.fromkeys(forms) if form]
-
-
-def _national_format(national: str, code: str) -> str:
-    try:
-        parsed = phonenumbers.parse(f"+{code}{national}", None)
-    except phonenumbers.NumberParseException:
-        return ""
-    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
 
 
 def _stored_forms(national: str, code: str) -> list[str]:

@@ -16,12 +16,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-import phonenumbers
-
 from app.api.client import ApiClient, DncQuery
 from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead
 from app.api.scope import Scope
-from app.core.phones import format_for_display
+from app.core.phones import format_for_display, national_format
 from app.core.sheet_damage import drops_trunk_zero
 
 # A row's message names at most this many re-statused leads; the journal keeps them all.
@@ -48,17 +46,8 @@ def _written_forms(number: str, phone_code: str) -> list[str]:
         a, b, c = number[:3], number[3:6], number[6:]
         forms += [f"{a}-{b}-{c}", f"{a}.{b}.{c}", f"{a} {b} {c}", f"({a}){b}-{c}"]
     if number.startswith("0") and drops_trunk_zero(phone_code):
-        forms.append(_national_format(number[1:], phone_code))
+        forms.append(national_format(number[1:], phone_code))
     return [form for form in dict.fromkeys(forms) if _digits(form) == number]
-
-
-def _national_format(national: str, phone_code: str) -> str:
-    """How the country writes the number nationally ("020 7946 0000"), or ``""``."""
-    try:
-        parsed = phonenumbers.parse(f"+{phone_code}{national}", None)
-    except phonenumbers.NumberParseException:
-        return ""
-    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
 
 
 def _restatused(lead: Lead, number: str, phone_code: str) -> bool:

@@ -1521,6 +1521,16 @@ def is_valid(national: str, phone_code: str) -> bool:
     return result.ok and result.national == national
 
 
+def national_format(national: str, phone_code: str) -> str:
+    """How the country writes the number nationally ("020 7946 0000"), or "" when it cannot
+    be read as a number with that code. For searches of numbers typed by hand."""
+    try:
+        parsed = phonenumbers.parse(f"+{phone_code}{national}", None)
+    except NumberParseException:
+        return ""
+    return phonenumbers.format_number(parsed, PhoneNumberFormat.NATIONAL)
+
+
 def format_for_display(national: str, phone_code: str) -> str:
     """``(202) 555-0123`` for NANP, ``+44 20 7946 0958`` style otherwise.
 
