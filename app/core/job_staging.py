@@ -43,6 +43,7 @@ from app.core.sheet_mapping import (
     Role,
     column_letter,
     fax_columns,
+    is_area_code_header,
     opt_out_flag_columns,
     other_date_columns,
     other_phone_columns,
@@ -192,7 +193,6 @@ def map_sheet(
     return mapping
 
 
-_AREA_CODE_HEADER: Final = re.compile(r"\s*(?:area[\s_-]*code|npa)\s*", re.IGNORECASE)
 _NUMBER_PART_HEADER: Final = re.compile(
     r"\s*(?:nxx|exchange|prefix|line(?:[\s_-]*number)?|suffix|local(?:[\s_-]*number)?|"
     r"number|phone(?:[\s_-]*number)?)\s*",
@@ -204,7 +204,7 @@ def split_number_sentence(headers: Sequence[str]) -> str:
     """The hint for a sheet whose numbers are split over columns ("NPA", "NXX", "Line"; "Area
     Code" and a number without it), or "": nothing reads such a number whole."""
     for i, header in enumerate(headers):
-        if header and _AREA_CODE_HEADER.fullmatch(header):
+        if is_area_code_header(header):
             parts = [header]
             for after in headers[i + 1 : i + 3]:
                 if not after or not _NUMBER_PART_HEADER.fullmatch(after):

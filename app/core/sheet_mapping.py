@@ -936,6 +936,13 @@ def unread_code_columns(
 
 
 _AREA_HEADERS: Final = _split("area code|areacode|area|area cd|npa|area code npa|npa area code")
+
+
+def is_area_code_header(text: str) -> bool:
+    """Whether a header names a column of area codes ("Area Code", "NPA", "area_cd")."""
+    return bool(text) and _words(text) in _AREA_HEADERS
+
+
 _AREA_CODE: Final = re.compile(r"[2-9]\d\d")
 _LOCAL_DIGITS: Final = 7
 
@@ -952,7 +959,7 @@ def _area_code_columns(
         return []
     found = []
     for index, text in enumerate(mapping.headers):
-        if not text or index in used or _words(text) not in _AREA_HEADERS:
+        if index in used or not is_area_code_header(text):
             continue
         values = _code_values(data, index)
         codes = sum(1 for v in values if _AREA_CODE.fullmatch(_digits(v)))
