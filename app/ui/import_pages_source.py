@@ -159,7 +159,7 @@ class SourcePage(QWizardPage):
         self.completeChanged.emit()
         self.wiz.runner.submit(
             "read the first rows",
-            lambda _ctx: probe_file(Path(text), sheet),
+            lambda _ctx: probe_file(Path(text), sheet, prefer_opt_outs=True),
             on_done=lambda probe: self._probed(generation, probe),
             on_error=lambda exc: self._failed(generation, exc),
         )

@@ -51,19 +51,20 @@ class FileProbe:
     hidden_sheets: frozenset[str] = frozenset()
 
 
-def probe_file(path: Path, sheet: str | None = None) -> FileProbe:
+def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = False) -> FileProbe:
     """Open ``path`` and read its first rows; raises SheetError in one sentence.
 
     The rows are the engine's preview (:func:`app.core.sheet_header.read_preview`): non-blank
     rows only, with their row numbers in the sheet, reaching down to a table under notes or
-    blank rows, as staging reads them.
+    blank rows, as staging reads them. ``prefer_opt_outs`` (an import) chooses, with no sheet
+    named, the sheet an import's staging reads (:func:`~app.core.job_staging.open_mapped`).
     """
     path = Path(path).expanduser()
     with open_sheet(path, sheet) as source:
         probe = _probe(path, source)
         # As staging does with no sheet named: a sheet named for opt-outs with a phone column
         # is shown first rather than a first sheet of contacts (the Sheet list has the rest).
-        others = opt_out_sheets(source) if sheet is None else []
+        others = opt_out_sheets(source) if prefer_opt_outs and sheet is None else []
     for name in others:
         with open_sheet(path, name) as source:
             candidate = _probe(path, source)
