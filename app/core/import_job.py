@@ -14,14 +14,14 @@ An insert that ends in an error leaving its fate open (no answer to a request th
 a 5xx, or any error after an earlier attempt's answer was lost) is followed by a look-up of
 the number in the row's scope (:func:`_checked_after_error`, as a removal does): listed, the row
 ends ``already_present`` (which attempt, or who, put it there cannot be known, so it is counted
-among those this job may have inserted); not listed, the row goes on as the insert's error
-leaves it (held, then ``failed``, or sent again on resume when the service keeps failing),
-saying what the look-up found. When the look-up fails too, the row is sent again later in the
-run (:class:`~app.core.job_runner.Unsettled`): a second insert is harmless, and its answer
-settles what the look-up could not. The look-up
-is a read: the journal records it as an event (``dnc.insert.checked`` /
-``sms.insert.checked``) beside the insert's ``failed`` outcome, so the number's evidence shows
-it.
+among those this job may have inserted); not listed, the insert was not done and the row is
+sent again later in the run (:class:`~app.core.job_runner.NotDone`, a few times at most; then
+it goes on as the error leaves it: held, then ``failed``, or kept for a resume when the
+service keeps failing), saying what the look-up found. When the look-up fails too, the row is
+sent again later in the run (:class:`~app.core.job_runner.Unsettled`): a second insert is
+harmless, and its answer settles what the look-up could not. The look-up is a read: the
+journal records it as an event (``dnc.insert.checked`` / ``sms.insert.checked``) beside the
+insert's ``failed`` outcome, so the number's evidence shows it.
 """
 
 from __future__ import annotations
@@ -38,7 +38,15 @@ from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.job_exec import execute
 from app.core.job_report import FOUND_AFTER_ERROR, RESENT_PRESENT, RETRIED_PRESENT
-from app.core.job_runner import RESENT, JobControl, JobProgress, RowResult, SendFn, Unsettled
+from app.core.job_runner import (
+    RESENT,
+    JobControl,
+    JobProgress,
+    NotDone,
+    RowResult,
+    SendFn,
+    Unsettled,
+)
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.session import Session, e164, fate_open
@@ -146,8 +154,9 @@ def _checked_after_error(
     that was sent, a 5xx, or any error after an earlier attempt's answer was lost), the
     number is looked up in the row's scope: listed means it is on the list
     (``already_present``: an attempt of this job may have put it there); not listed means the
-    insert was not done, and the insert's error is raised again saying so (the runner holds the
-    row as for any failure, so a service that keeps failing still pauses the job). The look-up
+    insert was not done: :class:`~app.core.job_runner.NotDone` is raised with the insert's
+    error saying so (the runner sends the row again later; its sends count towards the stop
+    for a service that keeps failing, so an outage still pauses the job). The look-up
     is journaled as an event beside the insert's "failed" outcome. None when the error leaves
     nothing open (the row goes on as the error says); a look-up that fails too raises
     :class:`~app.core.job_runner.Unsettled` with the insert's error, saying so."""
@@ -174,20 +183,25 @@ def _checked_after_error(
         )
         raise Unsettled(error) from failed
     journal({"listed_after": listed})
-    said = error.describe()
-    if isinstance(error, TransportError):
-        said = f"no answer from the service: {said}"
     if not listed:
-        # Not done, so safe to send again: the row goes on as the error leaves it (held; failed
-        # once other rows are answered, or sent again on resume when the service keeps failing,
-        # which pauses the job), saying what the look-up found.
+        # Not done, so safe to send again: the runner sends it again later in the run (a few
+        # times at most; then it goes on as the error leaves it: held, failed once other rows
+        # are answered, or kept for a resume when the service keeps failing), saying what the
+        # look-up found.
         error.add_detail(
             "a look-up right after it found the number not on the list, so it was not inserted"
         )
         error.earlier_attempt_lost = False  # settled: that attempt did not insert it either
-        raise error
-    text = f"{FOUND_AFTER_ERROR} (the insert's error: {said})"
+        raise NotDone(error, _said(error)) from None
+    text = f"{FOUND_AFTER_ERROR} (the insert's error: {_said(error)})"
     return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
+
+
+def _said(error: ApiError) -> str:
+    """The insert's error as its row says it."""
+    if isinstance(error, TransportError):
+        return f"no answer from the service: {error.describe()}"
+    return error.describe()
 
 
 def insert_sender(

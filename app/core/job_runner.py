@@ -40,6 +40,11 @@ UNREACHABLE_AFTER = 24
 # This many sends in a row of one row left Unsettled (its write's fate open, the look-up
 # failing too) also stop the job: its every request failed each time.
 UNSETTLED_ROUNDS = 3
+# A row whose write the service failed and a look-up then showed was not done (NotDone) is
+# sent again later in the run, at most this many times more, before it ends as the error
+# leaves it: a passing fault (black-box pass G: 0.5-5 % of rows at fault rates 0.1-0.5) no
+# longer ends the row failed, while a row the service fails every time still ends.
+NOT_DONE_RESENDS = 2
 
 
 def workers_for(concurrency: int) -> int:
@@ -77,6 +82,22 @@ class Unsettled(Exception):
     def __init__(self, error: ApiError) -> None:
         super().__init__(error.describe())
         self.error = error
+
+
+class NotDone(Exception):
+    """Raised by a send function for a row whose write ended in an error leaving its fate open
+    (a 5xx, no answer) and whose look-up right after showed it was not done: an insert's
+    number not on the list, a delete's still on it. Sending it again is safe, so the runner
+    sends it back (pending again) to be sent once more later in the run, as a row refused with
+    429 is, at most :data:`NOT_DONE_RESENDS` times; after those it ends as ``final`` says, or,
+    with none, as ``error`` leaves it (held, then failed, as any 5xx). Its sends count towards
+    the stop for a service that keeps failing. ``said`` is what the row says of this send."""
+
+    def __init__(self, error: ApiError, said: str, final: RowResult | None = None) -> None:
+        super().__init__(said)
+        self.error = error
+        self.said = said
+        self.final = final
 
 
 class JobAborted(Exception):
@@ -155,6 +176,9 @@ class _Held:
     # whether it was resent after an interruption, the message it ends with if the job is
     # cancelled before it is sent again, how many times in a row it was left unsettled).
     unsettled: dict[int, tuple[JobRow, bool, str, int]] = field(default_factory=dict)
+    # Rows sent back after their send was shown not done (NotDone): seq -> (the row, whether
+    # it was resent after an interruption, what its last send said, its sends in this run).
+    not_done: dict[int, tuple[JobRow, bool, str, int]] = field(default_factory=dict)
 
     def seqs(self) -> set[int]:
         return {row.seq for row, _ in self.rows}
@@ -186,6 +210,10 @@ class JobRunner:
         # Rows whose send raised Unsettled in this pass, to send again before its next row:
         # queued by the worker that sent them, so that worker's next row is this one again.
         self._again: deque[tuple[JobRow, bool]] = deque()
+        # Rows sent back as NotDone: seq -> (their sends so far, what the last one said), so
+        # the row's message says why it was sent again. Written by the calling thread before
+        # the pass that sends them again starts; read by the workers.
+        self._not_done: dict[int, tuple[int, str]] = {}
 
     def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
         skip = held.seqs()
@@ -224,10 +252,17 @@ class JobRunner:
         message = result.message
         if resent and result.outcome is Outcome.FAILED:
             message = _resent_text(message, resent)
+        message = self._after_not_done(row, message)
         self.store.mark_done(
             row.seq, result.outcome, _with_staged(row, message, result.outcome), result.code
         )
         return result
+
+    def _after_not_done(self, row: JobRow, message: str) -> str:
+        """``message``, saying why the row took more than one send when it was sent again
+        after sends shown not done (NotDone)."""
+        earlier = self._not_done.get(row.seq)
+        return message if earlier is None else _after_not_done(message, *earlier)
 
     def run(self) -> JobStatus:
         """Run until every row is done, or until paused for good, cancelled or aborted.
@@ -269,60 +304,92 @@ class JobRunner:
                 pause=control.paused,
             ):
                 row, resent = done.item
-                if isinstance(done.error, Cancelled):
+                error = done.error
+                if isinstance(error, NotDone):
+                    sends = held.not_done.get(row.seq, (row, resent, "", 0))[3] + 1
+                    if sends <= NOT_DONE_RESENDS:
+                        # Not done, so sent again in the next pass, pending meanwhile (a row
+                        # resent after an interruption stays "sending": it is still one).
+                        if not resent:
+                            self.store.mark_pending(row.seq)
+                        held.not_done[row.seq] = (row, resent, error.said, sends)
+                        self._not_done[row.seq] = (sends, error.said)
+                        held.refused_rows.pop(row.seq, None)
+                        held.unsettled.pop(row.seq, None)
+                        held.sent_back += 1
+                        held.refused += 1
+                        self._stop_if_stuck(held, error.error)
+                        continue
+                    # Sent as often as it may be: it ends as the service's error leaves it,
+                    # saying how often it was sent (so not as a row sent again, below).
+                    held.not_done.pop(row.seq, None)
+                    self._not_done.pop(row.seq, None)
+                    if error.final is not None:
+                        final = error.final
+                        message = _with_staged(
+                            row,
+                            _resent_text(f"{final.message}; {_sends_text(sends)}", resent),
+                            final.outcome,
+                        )
+                        self.store.mark_done(row.seq, final.outcome, message, final.code)
+                        self._count(final.outcome)
+                        continue
+                    error.error.add_detail(_sends_text(sends))
+                    error = error.error
+                if isinstance(error, Cancelled):
                     # Stopped before its first attempt was sent: pending again, for a resume;
                     # unless an earlier pass sent it (Unsettled): it stays "sending", its fate
                     # open, and a cancel ends it failed saying so.
                     if row.seq not in held.unsettled:
                         self.store.mark_pending(row.seq)
                     continue
-                if isinstance(done.error, RateLimitedError) and not done.error.earlier_attempt_lost:
+                if isinstance(error, RateLimitedError) and not error.earlier_attempt_lost:
                     # Refused before it was processed: not done, so sent again later. A row
                     # resent after an interruption stays "sending" (it is still one).
                     if not resent:
                         self.store.mark_pending(row.seq)
                     held.unsettled.pop(row.seq, None)  # a look-up found it not done
                     held.sent_back += 1
-                    held.refused += max(1, done.error.attempts)
+                    held.refused += max(1, error.attempts)
                     before = held.refused_rows.get(row.seq, (row, resent, 0))[2]
                     held.refused_rows[row.seq] = (
                         row,
                         resent,
-                        before + max(1, done.error.attempts),
+                        before + max(1, error.attempts),
                     )
-                    self._stop_if_stuck(held, done.error)
+                    self._stop_if_stuck(held, error)
                     continue
-                if isinstance(done.error, Unsettled):
+                if isinstance(error, Unsettled):
                     # Its fate is open and it is safe to send again: sent in the next pass.
-                    message = f"{_held_message(done.error.error, resent)}; {CANCELLED_UNSETTLED}"
+                    message = f"{_held_message(error.error, resent)}; {CANCELLED_UNSETTLED}"
                     times = held.unsettled.get(row.seq, (row, resent, "", 0))[3] + 1
                     held.unsettled[row.seq] = (row, resent, message, times)
                     held.refused_rows.pop(row.seq, None)
                     held.refused += 1
                     # A row whose every request fails, time after time, is the service failing
                     # (as a run of rows is): each round can take its retries' timeouts.
-                    self._stop_if_stuck(held, done.error.error, times >= UNSETTLED_ROUNDS)
+                    self._stop_if_stuck(held, error.error, times >= UNSETTLED_ROUNDS)
                     continue
                 held.refused_rows.pop(row.seq, None)  # it got an answer, or none at all
                 held.unsettled.pop(row.seq, None)
-                result = self._result(done.result, done.error, resent)
+                held.not_done.pop(row.seq, None)
+                result = self._result(done.result, error, resent)
                 if result is None:
                     # No answer, or the service failing: keep the row "sending" (resent on
                     # resume) unless answers resume.
-                    held.rows.append((row, _held_message(done.error, resent)))
-                    self._stop_if_stuck(held, done.error)
+                    held.rows.append((row, self._after_not_done(row, _held_message(error, resent))))
+                    self._stop_if_stuck(held, error)
                     continue
                 held.refused = 0
-                if isinstance(done.error, AuthError):
-                    self.abort_reason = f"The service refused the token: {done.error.describe()}"
+                if isinstance(error, AuthError):
+                    self.abort_reason = f"The service refused the token: {error.describe()}"
                     control.stop.set()
                     continue
                 if held.rows and not self.abort_reason:
                     self._flush_held(held)
-                if done.error is not None:  # answers were recorded by the worker (_call)
-                    message = _with_staged(
-                        row, _resent_text(result.message, resent), result.outcome
-                    )
+                if error is not None:  # answers were recorded by the worker (_call)
+                    text = self._after_not_done(row, _resent_text(result.message, resent))
+                    message = _with_staged(row, text, result.outcome)
                     self.store.mark_done(row.seq, result.outcome, message, result.code)
                 self._count(result.outcome)
                 if control.paused.is_set() or control.stop.is_set():
@@ -343,6 +410,14 @@ class JobRunner:
             self._flush_held(held)
         if control.cancelled.is_set():
             for seq, (row, _resent, message, _times) in held.unsettled.items():
+                self.store.mark_done(
+                    seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
+                )
+                self._count(Outcome.FAILED)
+            for seq, (row, resent, said, sends) in held.not_done.items():
+                # Shown not done, and cancelled before it was sent again.
+                text = f"{said}; {_sends_text(sends)}; {CANCELLED_UNSETTLED}"
+                message = _resent_text(text, resent)
                 self.store.mark_done(
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
                 )
@@ -439,6 +514,24 @@ RESENT = "sent again after the job was interrupted"
 # How a row whose fate was left open (Unsettled) ends when the job is cancelled before it is
 # sent again, after its error's own words.
 CANCELLED_UNSETTLED = "the job was cancelled before it was sent again"
+
+
+def _sends_text(sends: int) -> str:
+    """How often a row was sent in this run, the service failing it and a look-up showing it
+    not done each time."""
+    times = "once" if sends == 1 else "twice" if sends == 2 else f"{sends} times"
+    return f"sent {times} in this run, failed by the service and found not done each time"
+
+
+def _after_not_done(message: str, sends: int, said: str) -> str:
+    """``message`` of a row sent again after ``sends`` sends shown not done, the last of which
+    said ``said``: the answer it got is evidence, and so is why it took more than one send."""
+    earlier = "its earlier send" if sends == 1 else f"its {sends} earlier sends"
+    were = "was" if sends == 1 else "were"
+    again = (
+        f"{earlier} in this run {were} failed by the service and found not done (the last: {said})"
+    )
+    return f"{message}; {again}" if message else again
 
 
 def _resent_text(message: str, resent: bool) -> str:

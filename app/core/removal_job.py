@@ -57,7 +57,14 @@ from app.core.dnc_removal import (
     removed_purposes_text,
 )
 from app.core.job_exec import execute
-from app.core.job_runner import JobControl, JobProgress, RowResult, SendFn, Unsettled
+from app.core.job_runner import (
+    JobControl,
+    JobProgress,
+    NotDone,
+    RowResult,
+    SendFn,
+    Unsettled,
+)
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.lead_lookup import (
@@ -339,7 +346,8 @@ def _checked_after_error(
     """After a delete ended in an error that leaves its fate open (no answer to a request
     that was sent, a 5xx, or any error after an earlier attempt's answer was lost), the
     number is looked up again: gone means the service did the delete (``removed``), still
-    listed means it did not (``failed``, final). The look-up is journaled as an event beside
+    listed means it did not (:class:`NotDone`: sent again later in the run, a few times at
+    most, then ``failed``). The look-up is journaled as an event beside
     the delete's "failed" outcome. None when the error leaves nothing open (the row goes on
     as the error says); a look-up that fails too raises :class:`Unsettled` (the row is sent
     again later in the run)."""
@@ -366,12 +374,14 @@ def _checked_after_error(
         raise Unsettled(error) from failed
     journal({"listed_after": [entry.id for entry in left]})
     if left:
-        return RowResult(
-            Outcome.FAILED,
+        said = (
             f"not removed: the delete ended with an error ({error.describe()}) and a look-up "
-            "right after it found the number still on the list",
-            "" if error.code is None else str(error.code),
+            "right after it found the number still on the list"
         )
+        # Not done, so safe to send again (its look-ups run again first): the runner sends it
+        # again later in the run, a few times at most, then it ends failed.
+        code = "" if error.code is None else str(error.code)
+        raise NotDone(error, said, RowResult(Outcome.FAILED, said, code))
     return RowResult(
         Outcome.REMOVED,
         f"removed: the delete ended with an error ({error.describe()}), but a look-up right "

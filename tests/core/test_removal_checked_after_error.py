@@ -1,6 +1,7 @@
 """A delete that ends in an error leaving its fate open (a 5xx, no answer) is followed by a
 look-up of the number: gone means the service did it (``removed``, its re-statused leads
-named), still listed means it did not (``failed``, final); the journal keeps the look-up
+named), still listed means it did not (sent again later in the run, twice more at most, then
+``failed``); the journal keeps the look-up
 beside the delete's "failed" outcome (black-box finding: deletes the service performed under
 faults were reported failed). A look-up that fails too sends the row again later in the run,
 and its look-up before the second delete settles it."""
@@ -97,18 +98,75 @@ def test_a_delete_the_service_did_behind_a_502_is_removed(
     assert session.journal.verify().ok
 
 
-def test_a_delete_refused_by_a_502_before_the_service_is_failed_and_final(
-    sandbox: Any, make_session: Any, tmp_path: Path
+class CountingBadGateway(BadGateway):
+    """BadGateway(done=False) for the first ``failing`` deletes (all when None), counting them."""
+
+    def __init__(self, failing: int | None = None) -> None:
+        super().__init__(done=False)
+        self.failing = failing
+        self.deletes = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/dnc/delete"):
+            self.deletes += 1
+            if self.failing is not None:
+                if self.failing == 0:
+                    return self._http.handle_request(request)
+                self.failing -= 1
+        return super().handle_request(request)
+
+
+def test_a_delete_refused_by_a_502_before_the_service_is_sent_again_then_failed(
+    sandbox: Any, tmp_path: Path
 ) -> None:
+    # Still listed after its 502: not done, so sent again later in the run, twice more at
+    # most (black-box pass G: a passing fault used to fail the row for good).
     sandbox.bulk_seed_dnc([("2025550101", "1", "0", "", ""), ("2025550102", "1", "0", "", "")])
-    session = make_session(done=False)
-    store = _run(session, tmp_path)
+    journal = ChangeJournal(tmp_path / "journal.sqlite3")
+    wire = CountingBadGateway()
+    api = ApiClient(sandbox.base_url, TOKEN, http_transport=wire, retry=QUICK)
+    session = Session(Connection("Sandbox", sandbox.base_url), api, journal)
+    try:
+        store = _run(session, tmp_path)
+    finally:
+        session.close()
+        journal.close()
     s = job_summary(store)
     assert (s["removed"], s["failed"], s["pending"]) == (0, 2, 0)
+    assert wire.deletes == 2 * 3 * QUICK.attempts  # two rows, three sends each
     assert len(sandbox.store.all("SELECT phone_number FROM dnc")) == 2
     for row in store.rows():
         assert row.message.startswith("not removed: the delete ended with an error (")
-        assert row.message.endswith("a look-up right after it found the number still on the list")
+        assert row.message.endswith(
+            "a look-up right after it found the number still on the list; sent 3 times in this "
+            "run, failed by the service and found not done each time"
+        ), row.message
+
+
+def test_a_delete_the_service_failed_once_is_removed_when_sent_again(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    wire = CountingBadGateway(failing=QUICK.attempts)  # the first send's every attempt
+    store, session, journal = _one_row_removal(sandbox, tmp_path, wire)
+    try:
+        assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+        (row,) = store.rows()
+        assert row.outcome == "removed", row.message
+        assert row.message.endswith(
+            "its earlier send in this run was failed by the service and found not done (the "
+            "last: not removed: the delete ended with an error (/dnc/delete: the service failed "
+            "with HTTP 502 Bad Gateway and an HTML page) and a look-up right after it found the "
+            "number still on the list)"
+        ), row.message
+        assert wire.deletes == QUICK.attempts + 1
+        assert not sandbox.store.all("SELECT phone_number FROM dnc")
+        outcomes = [
+            e.outcome for e in journal.query(operation="dnc.delete") if e.phase == "outcome"
+        ]
+        assert sorted(outcomes) == ["failed", "ok"]
+    finally:
+        session.close()
+        journal.close()
 
 
 class LookUpFailsAfterDelete(BadGateway):
