@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.client import DncQuery
-from app.api.errors import ApiError, TransportError
+from app.api.errors import ApiError, ServerError, TransportError
 from app.api.models import WriteStatus
 from app.api.scope import Scope
 from app.core.connections import Connection
@@ -117,7 +117,9 @@ def _listed_with_trunk_zero(
     tool may keep the trunk 0: inserting the number as the app writes it would add a second
     entry for the same line (both block calls, but the list then holds it twice, and list
     health flags one as malformed). Removals and evidence find that form too. A failed
-    look-up sends nothing: the row goes on as its error says, saying nothing was inserted.
+    look-up sends nothing: an unanswered one or a 5xx sends the row again later in the run
+    (:class:`~app.core.job_runner.NotDone`), any other error ends it as the error says; both
+    say nothing was inserted.
     """
     if not drops_trunk_zero(row.phone_code) or row.national.startswith("0"):
         return ""
@@ -125,13 +127,19 @@ def _listed_with_trunk_zero(
     try:
         listed = _listed_ids(session, target, row, scope, form, stop)
     except TransportError as exc:
-        raise TransportError(
+        unanswered = TransportError(
             exc.endpoint,
             f"looking the number up with its trunk 0 before its insert (nothing was inserted): "
             f"{exc.message}",
             timeout=exc.timeout,
             sent=False,
-        ) from exc
+        )
+        raise NotDone(unanswered, before_write=True) from exc
+    except ServerError as exc:
+        exc.add_detail(
+            "while looking the number up with its trunk 0 before its insert (nothing was inserted)"
+        )
+        raise NotDone(exc, before_write=True) from exc
     except ApiError as exc:
         exc.add_detail(
             "while looking the number up with its trunk 0 before its insert (nothing was inserted)"

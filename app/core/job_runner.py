@@ -91,13 +91,25 @@ class NotDone(Exception):
     sends it back (pending again) to be sent once more later in the run, as a row refused with
     429 is, at most :data:`NOT_DONE_RESENDS` times; after those it ends as ``final`` says, or,
     with none, as ``error`` leaves it (held, then failed, as any 5xx). Its sends count towards
-    the stop for a service that keeps failing. ``said`` is what the row says of this send."""
+    the stop for a service that keeps failing. ``said`` is what the row says of this send
+    (by default what a held row with ``error`` says).
 
-    def __init__(self, error: ApiError, said: str, final: RowResult | None = None) -> None:
-        super().__init__(said)
+    A look-up a send makes before its write raises it too when the service fails it
+    (``before_write``): this send wrote nothing."""
+
+    def __init__(
+        self,
+        error: ApiError,
+        said: str = "",
+        final: RowResult | None = None,
+        *,
+        before_write: bool = False,
+    ) -> None:
+        super().__init__(said or error.describe())
         self.error = error
-        self.said = said
+        self.said = said or _held_message(error)
         self.final = final
+        self.before_write = before_write
 
 
 class JobAborted(Exception):
@@ -517,10 +529,10 @@ CANCELLED_UNSETTLED = "the job was cancelled before it was sent again"
 
 
 def _sends_text(sends: int) -> str:
-    """How often a row was sent in this run, the service failing it and a look-up showing it
-    not done each time."""
+    """How often a row was sent in this run, the service failing it and leaving it not done
+    each time."""
     times = "once" if sends == 1 else "twice" if sends == 2 else f"{sends} times"
-    return f"sent {times} in this run, failed by the service and found not done each time"
+    return f"sent {times} in this run, each time failed by the service and not done"
 
 
 def _after_not_done(message: str, sends: int, said: str) -> str:
@@ -528,9 +540,7 @@ def _after_not_done(message: str, sends: int, said: str) -> str:
     said ``said``: the answer it got is evidence, and so is why it took more than one send."""
     earlier = "its earlier send" if sends == 1 else f"its {sends} earlier sends"
     were = "was" if sends == 1 else "were"
-    again = (
-        f"{earlier} in this run {were} failed by the service and found not done (the last: {said})"
-    )
+    again = f"{earlier} in this run {were} failed by the service and not done (the last: {said})"
     return f"{message}; {again}" if message else again
 
 

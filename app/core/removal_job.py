@@ -209,20 +209,26 @@ def _entries(
             if entries:
                 found[form] = entries
     except TransportError as exc:
-        # Only the look-up went unanswered: the row is held and resent like any unanswered
-        # row, but its message must not say the delete may have been done.
-        raise TransportError(
-            exc.endpoint,
-            f"looking the number up before its delete (nothing was deleted): {exc.message}",
-            timeout=exc.timeout,
-            sent=False,
+        # Only the look-up went unanswered, so nothing was deleted: sent again later in the
+        # run (NotDone), and its message must not say the delete may have been done.
+        raise NotDone(
+            TransportError(
+                exc.endpoint,
+                f"looking the number up before its delete (nothing was deleted): {exc.message}",
+                timeout=exc.timeout,
+                sent=False,
+            ),
+            before_write=True,
         ) from exc
     except ServerError as exc:
-        # Held as any 5xx (the service may be failing), saying no delete was sent.
-        raise ServerError(
-            exc.endpoint,
-            f"looking the number up before its delete (nothing was deleted): {exc.message}",
-            http_status=exc.http_status,
+        # Nothing was deleted: sent again later (a failing service still pauses the job).
+        raise NotDone(
+            ServerError(
+                exc.endpoint,
+                f"looking the number up before its delete (nothing was deleted): {exc.message}",
+                http_status=exc.http_status,
+            ),
+            before_write=True,
         ) from exc
     if len(found) > 1:
         return RowResult(
@@ -283,17 +289,23 @@ def _lookup_leads(
     A row whose leads cannot be looked up is not sent: deleting without knowing which leads
     get re-statused (and from what status) would leave the change untraceable and not
     undoable. A refused look-up ends the row ``failed`` at once, saying so; an unanswered one
-    is held like any unanswered row (resent on resume, else ``failed``), its message saying
-    that nothing was deleted; a failing service (5xx, 429) or a refused token stops the job
-    as for any row.
+    or a 5xx sends the row again later in the run (:class:`NotDone`: nothing was deleted),
+    then it is held like any unanswered row (resent on resume, else ``failed``), its message
+    saying that nothing was deleted; a failing service (5xx, 429) or a refused token stops
+    the job as for any row.
     """
     try:
         return leads_to_restatus(session.api, number, row.phone_code, scope, stop)
-    except (AuthError, ServerError, RateLimitedError):
+    except (AuthError, RateLimitedError):
         raise
+    except ServerError as exc:
+        text = f"looking up the leads to set to {lead_status} (nothing was deleted): {exc.message}"
+        error = ServerError(exc.endpoint, text, http_status=exc.http_status)
+        raise NotDone(error, before_write=True) from exc
     except TransportError as exc:
         text = f"looking up the leads to set to {lead_status} (nothing was deleted): {exc.message}"
-        raise TransportError(exc.endpoint, text, timeout=exc.timeout, sent=False) from exc
+        unanswered = TransportError(exc.endpoint, text, timeout=exc.timeout, sent=False)
+        raise NotDone(unanswered, before_write=True) from exc
     except ApiError as exc:
         code = "" if exc.code is None else str(exc.code)
         text = (
@@ -422,6 +434,13 @@ def delete_sender(
         except Unsettled:
             unsettled.add(row.seq)
             raise
+        except NotDone as exc:
+            if not (lost_before and exc.before_write):
+                raise
+            # This send's look-ups failed, but the earlier delete's fate is still open.
+            exc.error.add_detail(UNSETTLED_DELETE)
+            unsettled.add(row.seq)
+            raise Unsettled(exc.error) from exc
         except ApiError as exc:
             if not lost_before or isinstance(exc, AuthError):
                 raise

@@ -338,7 +338,7 @@ def test_a_503_after_an_answer_lost_before_the_service_read_it_fails_for_good(
     assert settled != error
     assert row.message == (
         f"{settled}; a look-up right after it found the number not on the list, so it was not "
-        "inserted; sent 3 times in this run, failed by the service and found not done each time"
+        "inserted; sent 3 times in this run, each time failed by the service and not done"
     ), row.message
     assert number not in _listed(sandbox)
     checked = journal.query(operation="dnc.insert.checked")
@@ -361,7 +361,7 @@ def test_an_insert_the_service_failed_and_a_look_up_found_not_done_is_sent_again
     row = next(r for r in store.rows() if r.national == number)
     error = "/dnc/insert: the service failed with HTTP 503 Service Unavailable and an HTML page"
     assert row.message == (
-        f"its earlier send in this run was failed by the service and found not done (the last: "
+        f"its earlier send in this run was failed by the service and not done (the last: "
         f"{error}; a look-up right after it found the number not on the list, so it was not "
         "inserted)"
     ), row.message
@@ -391,7 +391,7 @@ def test_a_cancel_before_a_not_done_row_is_sent_again_ends_it_failed_saying_why(
     assert (row.outcome, row.state) == ("failed", "done")
     assert row.message.endswith(
         "found the number not on the list, so it was not inserted; sent once in this run, "
-        f"failed by the service and found not done each time; {CANCELLED_UNSETTLED}"
+        f"each time failed by the service and not done; {CANCELLED_UNSETTLED}"
     ), row.message
     assert wire.inserts == [number] * 2  # one send, not sent again
     assert number not in _listed(sandbox)
@@ -575,7 +575,7 @@ def test_the_look_up_is_in_the_rows_scope_only(
     (row,) = store.rows()
     assert row.message.endswith(
         "found the number not on the list, so it was not inserted; sent 3 times in this run, "
-        "failed by the service and found not done each time"
+        "each time failed by the service and not done"
     ), row.message
 
 
@@ -599,3 +599,24 @@ def test_inserts_failing_while_searches_work_still_pause_the_job(
     assert (s["inserted"], s["failed"]) == (0, 0), s
     assert s["pending"] == len(numbers)
     assert journal.query(operation="dnc.insert.checked")  # the look-ups were made
+
+
+def test_a_row_whose_trunk_zero_look_up_the_service_failed_is_sent_again(
+    sandbox: Any, journal: ChangeJournal, wire: Staged, tmp_path: Path
+) -> None:
+    # A UK number is first looked up as the list may keep it (with its trunk 0); the service
+    # failed that look-up (both attempts), so nothing was inserted and the row is sent again
+    # later in the run, where it used to fail.
+    wire.search_script = [UNAVAILABLE, UNAVAILABLE]
+    store = _stage(tmp_path, ["+442079460019"], Scope.global_())
+    s = _run(store, _staged_session(sandbox, journal, wire))
+    assert (s["inserted"], s["failed"]) == (1, 0), s
+    (row,) = store.rows()
+    assert row.message == (
+        "its earlier send in this run was failed by the service and not done (the last: "
+        "/dnc/search: the service failed with HTTP 503 Service Unavailable and an HTML page; "
+        "while looking the number up with its trunk 0 before its insert (nothing was "
+        "inserted))"
+    ), row.message
+    assert wire.inserts == ["2079460019"]
+    assert "2079460019" in _listed(sandbox)

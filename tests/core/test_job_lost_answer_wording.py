@@ -187,7 +187,7 @@ def test_import_row_failed_with_plain_5xx_is_sent_again_and_says_why(
     assert second.endswith(EARLIER_ATTEMPT_LOST), second
     assert row.message.startswith(FOUND_AFTER_ERROR), row.message
     assert row.message.endswith(
-        "its earlier send in this run was failed by the service and found not done (the last: "
+        "its earlier send in this run was failed by the service and not done (the last: "
         f"{first}; a look-up right after it found the number not on the list, so it was not "
         "inserted)"
     ), row.message
@@ -196,18 +196,24 @@ def test_import_row_failed_with_plain_5xx_is_sent_again_and_says_why(
     assert sorted(len(c.after["listed_after"]) for c in checked if c.after) == [0, 1]
 
 
-def test_removal_row_failed_with_plain_5xx_does_not_say_it_may_be_removed(
+def test_removal_row_whose_look_up_failed_with_plain_5xx_is_sent_again(
     make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
 ) -> None:
-    # With this seed the look-up before the delete gets the 5xx: nothing was deleted. (A
-    # delete's own 5xx is followed by a look-up: test_removal_checked_after_error.)
+    # With this seed the look-up before the delete gets the 5xx: nothing was deleted, so the
+    # row is sent again later in the run (it used to fail), and says why it took two sends
+    # without saying the first may have removed it. (A delete's own 5xx is followed by a
+    # look-up: test_removal_checked_after_error.)
     server = make_sandbox(seed=REMOVAL_PLAIN_SEED)
     store = _removal(server, journal, tmp_path)
-    (row,) = _failed(store)
-    assert row.national == REMOVAL_PLAIN_NUMBER
+    assert not _failed(store)
+    row = next(r for r in store.rows() if r.national == REMOVAL_PLAIN_NUMBER)
+    assert row.outcome == "removed"
     assert "HTTP 50" in row.message and "may have done it" not in row.message, row.message
-    assert "looking the number up before its delete (nothing was deleted)" in row.message
-    assert REMOVAL_PLAIN_NUMBER in _on_list(server)
+    assert (
+        "its earlier send in this run was failed by the service and not done (the last: "
+        "/dnc/search: looking the number up before its delete (nothing was deleted)"
+    ) in row.message, row.message
+    assert REMOVAL_PLAIN_NUMBER not in _on_list(server)
 
 
 def _scripted_import(

@@ -139,7 +139,7 @@ def test_a_delete_refused_by_a_502_before_the_service_is_sent_again_then_failed(
         assert row.message.startswith("not removed: the delete ended with an error (")
         assert row.message.endswith(
             "a look-up right after it found the number still on the list; sent 3 times in this "
-            "run, failed by the service and found not done each time"
+            "run, each time failed by the service and not done"
         ), row.message
 
 
@@ -153,7 +153,7 @@ def test_a_delete_the_service_failed_once_is_removed_when_sent_again(
         (row,) = store.rows()
         assert row.outcome == "removed", row.message
         assert row.message.endswith(
-            "its earlier send in this run was failed by the service and found not done (the "
+            "its earlier send in this run was failed by the service and not done (the "
             "last: not removed: the delete ended with an error (/dnc/delete: the service failed "
             "with HTTP 502 Bad Gateway and an HTML page) and a look-up right after it found the "
             "number still on the list)"
@@ -195,7 +195,7 @@ class LookUpFailsAfterDelete(BadGateway):
 
 
 def _one_row_removal(
-    sandbox: Any, tmp_path: Path, transport: httpx.BaseTransport
+    sandbox: Any, tmp_path: Path, transport: httpx.BaseTransport, lead_status: str = ""
 ) -> tuple[Any, Session, ChangeJournal]:
     sandbox.bulk_seed_dnc([("2025550101", "1", "0", "", "")])
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
@@ -203,7 +203,7 @@ def _one_row_removal(
     session = Session(Connection("Sandbox", sandbox.base_url), api, journal)
     path = tmp_path / "remove.csv"
     path.write_text("Phone\n2025550101\n")
-    settings = JobSettings(path, Scope.global_(), note="court order")
+    settings = JobSettings(path, Scope.global_(), note="court order", lead_status=lead_status)
     store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
     return store, session, journal
 
@@ -266,6 +266,75 @@ def test_a_cancel_before_the_row_is_sent_again_says_whether_it_was_removed_is_no
             "and an HTML page), so whether the number was removed is not known"
         ) in row.message
         assert row.message.endswith(CANCELLED_UNSETTLED), row.message
+    finally:
+        session.close()
+        journal.close()
+
+
+class LeadSearchFails(httpx.BaseTransport):
+    """Forwards everything to the sandbox, except the first ``failing`` /leads/search requests,
+    answered 503 (a look-up before the delete that the service fails)."""
+
+    def __init__(self, failing: int) -> None:
+        self._http = httpx.HTTPTransport()
+        self.failing = failing
+        self.deletes = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path.endswith("/dnc/delete"):
+            self.deletes += 1
+        if path.endswith("/leads/search") and self.failing > 0:
+            self.failing -= 1
+            return httpx.Response(503, text="<html>Service Unavailable</html>", request=request)
+        return self._http.handle_request(request)
+
+    def close(self) -> None:
+        self._http.close()
+
+
+def test_a_row_whose_lead_look_up_the_service_failed_is_sent_again_and_removed(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    # Black-box pass G: with --lead-status each row makes 18 lead searches, and one the
+    # service failed (after the client's retries) failed the row for good. Nothing was deleted,
+    # so the row is sent again later in the run.
+    wire = LeadSearchFails(failing=QUICK.attempts)  # the first search's every attempt
+    store, session, journal = _one_row_removal(sandbox, tmp_path, wire, lead_status="DNC")
+    list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
+    try:
+        assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+        (row,) = store.rows()
+        assert row.outcome == "removed", row.message
+        assert "1 lead" in row.message and "DNC" in row.message, row.message
+        assert row.message.endswith(
+            "its earlier send in this run was failed by the service and not done (the last: "
+            "/leads/search: looking up the leads to set to DNC (nothing was deleted): the "
+            "service failed with HTTP 503 Service Unavailable and an HTML page)"
+        ), row.message
+        assert wire.deletes == 1
+        assert not sandbox.store.all("SELECT phone_number FROM dnc")
+        (status,) = sandbox.store.all("SELECT status FROM leads WHERE phone_number = '2025550101'")
+        assert status["status"] == "DNC"
+    finally:
+        session.close()
+        journal.close()
+
+
+def test_an_unsettled_row_whose_look_up_fails_again_stays_unsettled(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    # The delete was done behind a 502, the look-up after it failed, and so did the look-up
+    # before the second delete: the first delete's fate is still open, so the row is sent again
+    # (not counted "not done"), and the third send's look-up finds the number gone.
+    wire = LookUpFailsAfterDelete(failing=2 * QUICK.attempts)
+    store, session, journal = _one_row_removal(sandbox, tmp_path, wire)
+    try:
+        assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+        (row,) = store.rows()
+        assert (row.outcome, row.message) == ("removed", REMOVED_BY_UNSETTLED_DELETE)
+        assert wire.deletes == QUICK.attempts  # only the first send deleted
     finally:
         session.close()
         journal.close()
