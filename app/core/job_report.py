@@ -94,9 +94,11 @@ def lateness(request_date: str, done_at: str, outcome: str) -> tuple[int | None,
     """Business days from the consumer's request to insertion, and whether past the limit.
 
     A row not honoured yet is measured against today, so an unsent late row still shows late.
+    A duplicate row is neither: its number is honoured (and measured) on its first row, as
+    the check counts it, so a late number is counted once.
     """
     received = _date(request_date)
-    if received is None:
+    if received is None or outcome == Outcome.DUPLICATE.value:
         return None, False
     inserted = _date(done_at) if outcome in _HONOURED else None
     days = business_days_between(received, inserted or dt.date.today())

@@ -147,3 +147,30 @@ def test_the_cli_counts_late_invalid_rows_and_says_so(
         w.startswith("The late requests include 2 invalid rows, which are not sent (rows 2 and 3)")
         for w in data["warnings"]
     )
+
+
+def test_a_duplicate_row_is_not_counted_late_again(tmp_path: Path) -> None:
+    # The check counts a late number once (on its first row); the report and the job's
+    # count (--json late_requests) counted its duplicate rows too: 3 late requests for 2.
+    path = tmp_path / "dups.csv"
+    path.write_text(
+        "Phone,Date requested\n"
+        f"3035551901,{OLD.isoformat()}\n"
+        f"3035551902,{OLD.isoformat()}\n"
+        f"3035551901,{(OLD + dt.timedelta(days=1)).isoformat()}\n"
+        f"3035551903,{TODAY.isoformat()}\n"
+    )
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
+    )
+    assert (summary.late_requests, summary.duplicates_in_file) == (2, 1)
+    report = finish_dry_run(store)
+    assert store.meta()["late_requests"] == 2
+    sheet, rows = _book(str(report))
+    assert ("Requests later than 10 business days", 2) in sheet
+    duplicate = next(r for r in rows[1:] if r[0] == 4)
+    assert duplicate[5] == "duplicate_in_file"
+    # Its request date stays; its days and lateness are its first row's (row 2).
+    assert duplicate[8:] == ((OLD + dt.timedelta(days=1)).isoformat(), None, None)
+    assert sum(1 for r in rows[1:] if r[10] == "late") == 2
+    store.close()
