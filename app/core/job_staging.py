@@ -38,6 +38,7 @@ from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource, legacy_text_sentence
 from app.core.sheet_header import is_blank, is_label, read_preview
 from app.core.sheet_mapping import (
+    SAMPLE_ROWS,
     ColumnError,
     ColumnMapping,
     Role,
@@ -222,6 +223,71 @@ def split_number_sentence(headers: Sequence[str]) -> str:
     return ""
 
 
+# A cell that could be an area code: a few digits, bare or in brackets ("202", "(202)", "020").
+_AREA_CELL: Final = re.compile(r"\(?(\d{2,5})\)?")
+
+
+def unheaded_area_code_sentence(mapping: ColumnMapping, rows: Sequence[Row], code: str) -> str:
+    """The hint for a phone column of numbers without their area code beside a column with no
+    header that holds them ("202,5551901" lines), or "".
+
+    A column headed "Area Code" or "NPA" is :func:`unread_code_columns`' to name; this one has
+    no header to go by, so its values must make the sampled numbers whole: in at least half of
+    the rows with a number, the number alone is invalid and the neighbour's digits in front of
+    it make a valid one. Nothing joins them here (which column holds area codes is a guess).
+    """
+    phone = mapping.phone
+    if phone is None:
+        return ""
+    data = [(n, cells) for n, cells in rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    numbered = [(n, cells) for n, cells in data if not is_blank([_cell(cells, phone)])]
+    used = {mapping.column(role) for role in Role}
+    for index in (phone - 1, phone + 1):
+        if index < 0 or index in used or _cell(mapping.headers, index):
+            continue
+        made = [(n, cells) for n, cells in numbered if _made_whole(cells, index, phone, code)]
+        if made and len(made) * 2 >= len(numbered):
+            return _area_sentence(mapping, index, phone, made, numbered)
+    return ""
+
+
+def _cell(cells: Sequence[Any], index: int) -> Any:
+    return cells[index] if 0 <= index < len(cells) else None
+
+
+def _made_whole(cells: Sequence[CellValue], area: int, phone: int, code: str) -> bool:
+    """Whether the row's number is invalid alone and valid with the area cell's digits before."""
+    digits = _AREA_CELL.fullmatch(_original(_cell(cells, area)).strip())
+    number = _cell(cells, phone)
+    if digits is None or phones.normalize(number, code).ok:
+        return False
+    return phones.normalize(digits.group(1) + _original(number), code).ok
+
+
+def _area_sentence(
+    mapping: ColumnMapping, area: int, phone: int, made: Sequence[Row], numbered: Sequence[Row]
+) -> str:
+    (first, cells), top = made[0], numbered[0][0]
+    area_letter, phone_letter = column_letter(area), column_letter(phone)
+    header = _cell(mapping.headers, phone)
+    column = f"column {phone_letter}" + (f" ({header!r})" if header else "")
+    joined = f"{_original(_cell(cells, area))} and {_original(_cell(cells, phone))}"
+    example = f"row {first}: {joined} make {_digits_of(cells, area)}{_digits_of(cells, phone)}"
+    many = len(made) != 1
+    return (
+        f"Column {area_letter}, which has no header, looks like area codes and is not read: only "
+        f"{column} is, and {len(made):,} of its first {len(numbered):,} numbers "
+        f"{'are' if many else 'is'} whole only with column {area_letter}'s value in front "
+        f"(as {example}), so {'those rows are' if many else 'that row is'} invalid. Put each "
+        f"whole number in one column (a new column holding ={area_letter}{top}&{phone_letter}"
+        f"{top}, filled down, then copied and pasted as values) and run the file again."
+    )
+
+
+def _digits_of(cells: Sequence[CellValue], index: int) -> str:
+    return "".join(c for c in _original(_cell(cells, index)) if c.isdigit())
+
+
 def _original(value: CellValue) -> str:
     """The cell as a person saw it: a number cell 2025550143 is not "2025550143.0"."""
     if value is None:
@@ -372,6 +438,8 @@ def _stage(
                 warnings.append(opt_out_flag_sentence(mapping, flag, kind))
             for unread in unread_code_columns(mapping, preview):
                 warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
+            if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
+                warnings.append(area)
             if kind == "import":  # a removal counts no days to insertion
                 dates = other_dates_sentence(mapping, other_date_columns(mapping))
                 if dates:
@@ -527,12 +595,26 @@ def open_mapped(
     is read rather than a first sheet whose name does not ("Contacts"): importing a workbook's
     contacts into the do-not-call list instead of its opt-outs is the worse mistake. The
     warning about other sheets with phone numbers then names the first sheet.
+
+    ``settings.phone_column`` with no sheet named is resolved against the sheet that would be
+    read without it (:func:`_open_named_column`): naming a column never moves the job to a
+    sheet further down that order.
     """
     # To say which other sheets have phone numbers too.
     probe = probe_others and settings.sheet is None
     source = open_sheet(path, settings.sheet, probe_others=probe)
     if mapping is not None:
         return source, mapping
+    if settings.phone_column and settings.sheet is None and len(source.sheet_names) > 1:
+        return _open_named_column(source, path, settings, probe, prefer_opt_outs)
+    return _choose_sheet(source, path, settings, probe, prefer_opt_outs)
+
+
+def _choose_sheet(
+    source: SheetSource, path: Path, settings: JobSettings, probe: bool, prefer_opt_outs: bool
+) -> tuple[SheetSource, ColumnMapping]:
+    """The sheet :func:`open_mapped` reads, from ``source`` (the reader's first sheet, closed
+    when another is read), and its mapping under ``settings``."""
     if prefer_opt_outs and settings.sheet is None:
         for name in opt_out_sheets(source):
             found_in = _mapped(path, name, settings, probe)
@@ -564,6 +646,103 @@ def open_mapped(
     except BaseException:
         source.close()
         raise
+
+
+def _open_named_column(
+    source: SheetSource, path: Path, settings: JobSettings, probe: bool, prefer_opt_outs: bool
+) -> tuple[SheetSource, ColumnMapping]:
+    """A workbook of several sheets, no sheet named, and ``--phone-column``: the sheet read is
+    the first, in :func:`open_mapped`'s order, that would be read without it or that has the
+    named column, and the column is resolved there.
+
+    Naming a column never passes over the sheet an import would read otherwise (a "Contacts"
+    sheet with a column of that name read instead of the preferred "Opt Outs"): the refusal
+    names that sheet and its headers, and the other sheet that has the column (``--sheet``).
+    When no sheet has a column of phone numbers to find, the named column picks the sheet.
+    """
+    order = _sheet_order(source, prefer_opt_outs)
+    named: tuple[SheetSource, ColumnMapping] | None = None
+    named_error: MappingError | None = None
+    try:
+        named = _choose_sheet(source, path, settings, probe, prefer_opt_outs)
+    except MappingError as refused:
+        named_error = refused
+    try:
+        auto = _unnamed_choice(path, settings, probe, prefer_opt_outs)
+    except BaseException:
+        _close(named)
+        raise
+    if auto is None or (named is not None and _before(order, named[0].sheet, auto[0].sheet)):
+        _close(auto)
+        if named is None:
+            assert named_error is not None
+            # As raised: its cause says it is about the argument (exit status 2).
+            raise named_error
+        return named
+    chosen = auto[0]
+    try:
+        preview = read_preview(chosen)
+        return chosen, map_sheet(preview, settings, path.name, chosen.sheet, chosen.sheet_names)
+    except MappingError as refused:
+        chosen.close()
+        message, cli_text = str(refused), refused.cli_text
+        if named is not None:
+            where, cli_where = _has_column_sentences(named, chosen.sheet)
+            message, cli_text = f"{message} {where}", f"{cli_text} {cli_where}"
+        raise MappingError(message, cli_text) from refused.__cause__
+    except BaseException:
+        chosen.close()
+        raise
+    finally:
+        _close(named)
+
+
+def _unnamed_choice(
+    path: Path, settings: JobSettings, probe: bool, prefer_opt_outs: bool
+) -> tuple[SheetSource, ColumnMapping] | None:
+    """The sheet read with no ``--phone-column``, or None when no sheet has a phone column."""
+    unnamed = replace(settings, phone_column=None)
+    try:
+        return _choose_sheet(
+            open_sheet(path, None, probe_others=probe), path, unnamed, probe, prefer_opt_outs
+        )
+    except MappingError:
+        return None
+
+
+def _sheet_order(source: SheetSource, prefer_opt_outs: bool) -> list[str]:
+    """The visible sheets in the order :func:`_choose_sheet` tries them, ``source`` the
+    reader's first sheet."""
+    preferred = opt_out_sheets(source) if prefer_opt_outs else []
+    hidden = source.notes.hidden_sheets
+    rest = [n for n in source.sheet_names if n not in preferred and n != source.sheet]
+    return [*preferred, source.sheet, *(n for n in rest if n not in hidden)]
+
+
+def _before(order: Sequence[str], sheet: str, other: str) -> bool:
+    """Whether ``sheet`` is tried no later than ``other`` (a sheet not in ``order`` last)."""
+    rank = {name: i for i, name in enumerate(order)}
+    return rank.get(sheet, len(order)) <= rank.get(other, len(order))
+
+
+def _has_column_sentences(found: tuple[SheetSource, ColumnMapping], read: str) -> tuple[str, str]:
+    """What to say of the sheet that has the named column when sheet ``read`` is read: for
+    any front end, and with the option that reads it."""
+    sheet = found[0].sheet
+    mapping = found[1]
+    assert mapping.phone is not None
+    header = mapping.headers[mapping.phone] if mapping.phone < len(mapping.headers) else ""
+    column = f"column {column_letter(mapping.phone)}" + (f", {header!r}" if header else "")
+    said = f"Sheet {sheet!r} has it ({column}), but only sheet {read!r} is read"
+    return (
+        f"{said}: choose sheet {sheet!r} to read it.",
+        f"{said}: to read sheet {sheet!r} instead, run the file again with --sheet {sheet!r}.",
+    )
+
+
+def _close(opened: tuple[SheetSource, ColumnMapping] | None) -> None:
+    if opened is not None:
+        opened[0].close()
 
 
 def opt_out_sheets(source: SheetSource) -> list[str]:
