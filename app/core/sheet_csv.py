@@ -5,6 +5,9 @@ bytes; otherwise UTF-8, where any byte sequence that is not valid UTF-8 is decod
 (Excel's "CSV" on Western Windows) instead of failing half-way through a large file.
 Delimiter: whichever of comma, semicolon, tab and pipe splits a sample into the most consistent
 number of fields. Row numbers are record numbers, as Excel shows them when it opens the file.
+Quotes: a quote mark never closed is refused; a quoted cell running over lines that read as rows
+of the file (a stray quote mark closed further down) is read as Excel reads it, as one cell, and
+noted in ``notes.stray_quotes`` for staging to warn about.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
-from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
+from app.core.sheet_header import looks_like_phone
+from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes, StrayQuote
 
 SAMPLE_BYTES: Final = 64 << 10
 DELIMITERS: Final = (",", ";", "\t", "|")
@@ -28,6 +32,8 @@ MAX_FIELD: Final = 1 << 20
 MAX_COLUMNS: Final = 16_384  # Excel's limit; more means this is not a table
 _FALLBACK = "dncdesk-cp1252-fallback"
 _SEP_HINT: Final = re.compile(r"\ufeff?sep=(.)\r?\n?", re.IGNORECASE)
+_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")  # as the reader counts lines
+STRAY_NUMBERS: Final = 5  # phone numbers kept of the lines a stray quote swallowed
 
 
 def _cp1252_fallback(exc: UnicodeError) -> tuple[str, int]:
@@ -119,6 +125,63 @@ def sniff_delimiter(text: str) -> str:
     return best
 
 
+def stray_quote(
+    record: list[str], before: list[str], delimiter: str, first_line: int
+) -> tuple[int, int, int, int, tuple[str, ...]] | None:
+    """The first cell of ``record`` (a record starting on line ``first_line``) holding lines
+    that read as rows of the file, as (column, its first line, its last line, how many of its
+    lines read as rows, their phone numbers); None if it has none.
+
+    A line after a cell's first starts a line of the file, so it reads as a row when it splits
+    into about as many cells as ``before`` (the record before, or this one) and one of them
+    reads as a phone number in a column where ``before`` or this record has one.
+    """
+    width = len(before) or len(record)
+    phone_columns = {i for i, value in enumerate(before) if looks_like_phone(value)}
+    line = first_line
+    for column, value in enumerate(record):
+        breaks = _LINE_BREAK.split(value)
+        if len(breaks) == 1:
+            if looks_like_phone(value):
+                phone_columns.add(column)
+            continue
+        # A quote opened at the start of the phone cell: its first line holds the row's cells.
+        opening = _fields(breaks[0], delimiter)
+        phone_columns.update(column + i for i, v in enumerate(opening) if looks_like_phone(v))
+        tail = len(record) - column - 1  # cells after this one, on its last line
+        numbers: list[str] = []
+        rows = 0
+        for i, text in enumerate(breaks[1:], 1):
+            cells = _fields(text, delimiter)
+            count = len(cells) + (tail if i == len(breaks) - 1 else 0)
+            if count < 2 or abs(count - width) > 1:
+                continue
+            phone = next(
+                (
+                    c.strip()
+                    for j, c in enumerate(cells)
+                    if j in phone_columns and looks_like_phone(c.strip())
+                ),
+                None,
+            )
+            if phone is not None:
+                rows += 1
+                if len(numbers) < STRAY_NUMBERS:
+                    numbers.append(phone)
+        if rows:
+            return column, line, line + len(breaks) - 1, rows, tuple(numbers)
+        line += len(breaks) - 1
+    return None
+
+
+def _fields(line: str, delimiter: str) -> list[str]:
+    """One line's cells, as the file's delimiter and quoting split it."""
+    try:
+        return next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error:  # a line the reader refuses alone reads as no row
+        return []
+
+
 class CsvSource:
     """A delimited text file; each :meth:`iter_rows` reads it again from the start."""
 
@@ -167,10 +230,12 @@ class CsvSource:
                 if self.skip_first:
                     next(reader, None)
                 pending: list[int] = []
+                before: list[str] = []  # the last record with data, for stray_quote
                 start_line = reader.line_num
                 for number, record in enumerate(reader, 1):
                     if reader.line_num - start_line > 1:
                         multi_line = (number, start_line + 1)
+                        self._note_stray_quote(number, record, before, start_line + 1)
                     start_line = reader.line_num
                     if len(record) > MAX_COLUMNS:
                         raise SheetError(
@@ -183,6 +248,7 @@ class CsvSource:
                     for blank in pending:
                         yield blank, [None] * len(record)
                     pending.clear()
+                    before = record
                     yield number, record if "" not in record else [f or None for f in record]
                 if multi_line[0] == number and number:
                     self._check_last_record_closed(*multi_line)
@@ -196,6 +262,24 @@ class CsvSource:
             ) from exc
         except OSError as exc:
             raise SheetError(f"{name} cannot be read: {exc.strerror or exc}.") from exc
+
+    def _note_stray_quote(
+        self, number: int, record: list[str], before: list[str], first_line: int
+    ) -> None:
+        """Note in ``notes.stray_quotes`` a cell of ``record`` (spanning lines, from
+        ``first_line``) that holds lines reading as rows of the file.
+
+        A stray quote mark closed by another further down makes every line between them part
+        of one cell, and their phone numbers are never read. Legitimate cells span lines too
+        (an address, a note), so such a line counts only when it splits by the delimiter into
+        about as many cells as a row and has a phone number where the rows have theirs. Only
+        records spanning lines come here, so ordinary files pay nothing for this.
+        """
+        found = stray_quote(record, before, self.delimiter or ",", first_line)
+        if found is None:
+            self.notes.stray_quotes.pop(number, None)
+        else:
+            self.notes.stray_quotes[number] = StrayQuote(number, *found)
 
     def _check_last_record_closed(self, number: int, first_line: int) -> None:
         """Refuse the file if its last record ends inside a quoted cell.

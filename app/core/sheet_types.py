@@ -20,6 +20,20 @@ class SheetError(Exception):
     """A file that cannot be read as a spreadsheet; ``str()`` is one sentence for a person."""
 
 
+@dataclass(frozen=True)
+class StrayQuote:
+    """A quoted cell of a text file that runs over lines reading as rows of the file: most
+    likely a stray quote mark closed by another one further down, which made those rows part
+    of the cell (Excel reads them so too). Lines are the file's, 1-based."""
+
+    row: int  # the record holding the cell, as the row numbers of the text file go
+    column: int  # 0-based
+    line: int  # where the cell starts
+    last_line: int  # where it ends: it runs over the lines after ``line`` up to this one
+    rows: int  # how many of those lines read as rows of the file
+    numbers: tuple[str, ...]  # the phone numbers those lines start with (the first few)
+
+
 @dataclass
 class SheetNotes:
     """What a reader learns about a sheet besides its cell values, filled in as it reads.
@@ -57,3 +71,6 @@ class SheetNotes:
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     # A text file not in UTF-8 whose text reads garbled as Windows-1252 (see sheet_csv).
     legacy_text: bool = False
+    # A text file's quoted cells running over lines that read as rows, by row (see sheet_csv);
+    # known when the row is handed out.
+    stray_quotes: dict[int, StrayQuote] = field(default_factory=dict)

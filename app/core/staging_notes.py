@@ -21,6 +21,10 @@ Summary lists them):
   values mostly are not. A hidden sheet is read only when named: with none named and no
   visible sheet holding phone numbers, staging is refused (:func:`hidden_sheets_sentences`),
   and a hidden sheet read because it was named is said to be hidden;
+- a quoted cell of a text file running over lines that look like rows of their own (a stray
+  quote mark closed further down, :class:`~app.core.sheet_types.StrayQuote`): those rows are
+  not read, so a warning (:func:`stray_quotes_sentence`) and the row's message name the row,
+  the cell, the lines and their numbers;
 - a row whose phone cell is covered by merged cells below their first row reads the merged
   value, as the file shows it (in every format), and its message says so: it is most often a
   duplicate of the first row;
@@ -38,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Final
 
 from app.core import phones
 from app.core.job_store import NewRow, Outcome
@@ -64,7 +69,7 @@ from app.core.sheet_mapping import (
     propose_from_preview,
 )
 from app.core.sheet_reader import SheetSource
-from app.core.sheet_types import CellValue, Row, SheetNotes
+from app.core.sheet_types import CellValue, Row, SheetNotes, StrayQuote
 from app.core.wording import joined
 
 
@@ -225,6 +230,7 @@ def noted(
     hidden_rows, formulas, errors = notes.hidden_rows, notes.formulas, notes.errors
     valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
     merged = _merged_phone_rows(notes.merged, phone)
+    stray = notes.stray_quotes  # filled in as the reader goes, before the row comes
     for c in rows:
         if held.formulas and c.row in held.formulas:
             role, index, text, kept = held.formulas.pop(c.row)
@@ -240,6 +246,10 @@ def noted(
         row = to_row(c)
         if merged and c.row in merged and c.outcome is not blank:
             row = replace(row, message=_merged_message(row.message, c.row, merged[c.row]))
+        if stray and c.row in stray and c.outcome is not blank:
+            note = _stray_quote_note(stray[c.row], hidden.kind)
+            message = f"{row.message}; {note}" if row.message else f"row {c.row}: {note}"
+            row = replace(row, message=message)
         if c.row in hidden_rows and c.outcome is not blank:
             hidden.add(c.row)
             if c.outcome is valid:
@@ -321,6 +331,81 @@ def _formula_verdict(
     )
 
 
+# Stray quote marks named one by one in the warning; the others are counted.
+STRAY_QUOTES_NAMED: Final = 3
+
+
+def stray_quotes_sentence(quotes: list[StrayQuote], file_name: str, kind: str) -> str:
+    """The warning for quoted cells running over lines that look like rows of their own
+    (:class:`~app.core.sheet_types.StrayQuote`): the check counts none of those rows, so
+    nothing else would tell that their numbers were never read."""
+    verb = "removed" if kind == "removal" else "imported"
+    marks = "marks" if len(quotes) > 1 else "mark"
+    fix = (
+        "open the file in a text editor such as Notepad (Excel reads it the same way), remove "
+        f"the stray quote {marks} (or close {'each' if len(quotes) > 1 else 'it'} where its "
+        f"cell ends) and {'run the removal' if kind == 'removal' else 'import the file'} again"
+    )
+    if len(quotes) == 1:
+        q = quotes[0]
+        return (
+            f"Row {q.row} of {file_name} has a quote mark in column {column_letter(q.column)} "
+            f"(line {q.line} of the file) that is closed only on line {q.last_line}, so "
+            f"{_lines_swallowed(q)}, were read as part of that one cell and their phone numbers "
+            f"are not {verb}: {fix}."
+        )
+    named = [
+        f"row {q.row} (column {column_letter(q.column)} runs over {_span(q)}: {_numbers(q)})"
+        for q in quotes[:STRAY_QUOTES_NAMED]
+    ]
+    if len(quotes) > STRAY_QUOTES_NAMED:
+        named.append(f"{len(quotes) - STRAY_QUOTES_NAMED:,} more rows")
+    return (
+        f"{len(quotes):,} rows of {file_name} have a quote mark that is closed only some lines "
+        f"further down, so lines that look like rows of their own were read as part of one "
+        f"cell and their phone numbers are not {verb}, in {joined(named)}: {fix}."
+    )
+
+
+def _span(quote: StrayQuote) -> str:
+    """ "lines 4–6": the lines a quoted cell runs over after its first."""
+    first, last = quote.line + 1, quote.last_line
+    return f"line {first}" if first == last else f"lines {first}–{last}"
+
+
+def _numbers(quote: StrayQuote) -> str:
+    """The phone numbers on the lines a quoted cell swallowed, the first few."""
+    shown = list(quote.numbers[:STRAY_QUOTES_NAMED])
+    if quote.rows > len(shown):
+        shown.append(f"{quote.rows - len(shown):,} more")
+    return joined(shown)
+
+
+def _lines_swallowed(quote: StrayQuote) -> str:
+    """ "lines 4–6, which look like rows of their own (202-555-1503, 202-555-1504 and
+    202-555-1505)": the lines a quoted cell runs over, after its first."""
+    lines = quote.last_line - quote.line
+    if quote.rows == lines:
+        look = "which looks like a row" if lines == 1 else "which look like rows"
+    else:
+        rows = "looks like a row" if quote.rows == 1 else "look like rows"
+        look = f"{quote.rows:,} of which {rows}"
+    whose = "its" if quote.rows == 1 else "their"
+    return f"{_span(quote)}, {look} of {whose} own ({_numbers(quote)})"
+
+
+def _stray_quote_note(quote: StrayQuote, kind: str) -> str:
+    """The message of the row whose cell swallowed lines that look like rows."""
+    verb = "removed" if kind == "removal" else "imported"
+    return (
+        f"column {column_letter(quote.column)} runs from line {quote.line} of the file to line "
+        f"{quote.last_line}, a quote mark being closed only there, so "
+        f"{_lines_swallowed(quote)}, are part of this cell and their phone numbers are not "
+        f"{verb}; fix the quote mark in the file (in a text editor) and "
+        f"{'run the removal' if kind == 'removal' else 'import the file'} again"
+    )
+
+
 def _spans(ranges: list[list[int]], at_most: int = 8) -> str:
     shown = [f"{a}–{b}" if b > a else str(a) for a, b in ranges[:at_most]]
     if len(ranges) > at_most:
@@ -331,9 +416,12 @@ def _spans(ranges: list[list[int]], at_most: int = 8) -> str:
 def notes_sentences(
     source: SheetSource, file_name: str, kind: str, hidden: HiddenRows, sheet_guessed: bool
 ) -> list[str]:
-    """Warnings about hidden rows and columns and about other sheets holding phone numbers."""
-    out: list[str] = []
+    """Warnings about rows a stray quote mark swallowed, hidden rows and columns, and other
+    sheets holding phone numbers."""
     notes = source.notes
+    out: list[str] = []
+    if notes.stray_quotes:
+        out.append(stray_quotes_sentence(list(notes.stray_quotes.values()), file_name, kind))
     where = f"sheet {source.sheet!r} of {file_name}"
     if hidden.count:
         rows = (
