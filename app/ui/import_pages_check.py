@@ -209,6 +209,7 @@ class CheckPage(QWizardPage):
                     if result.hidden_rows
                     else ""
                 )
+                + (f" ⚠ {result.stray_quotes}" if result.stray_quotes else "")
             )
         self._fill(result)
         self.completeChanged.emit()

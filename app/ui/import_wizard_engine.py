@@ -29,7 +29,7 @@ from app.core.sheet_header import detect_header, read_preview
 from app.core.sheet_mapping import ColumnMapping, propose_under_header
 from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
-from app.core.staging_notes import column_order
+from app.core.staging_notes import column_order, stray_quotes_sentence
 
 # Problem rows kept for the check page; the counts always cover every row.
 MAX_PROBLEMS = 5000
@@ -104,6 +104,9 @@ class CheckResult:
     # Data rows hidden in the file (by hand or by a filter): imported like the others, but a
     # person filtering a sheet before sending it may not expect that.
     hidden_rows: int = 0
+    # The warning on quoted cells that swallowed lines looking like rows of their own (a
+    # stray quote mark in a CSV), or "": their numbers are in no row, so no count shows them.
+    stray_quotes: str = ""
 
 
 def check_file(
@@ -155,6 +158,9 @@ def _check_file(
                     progress(result.summary.rows)
         below = (mapping.header_row or 0) + 1
         result.hidden_rows = sum(1 for n in source.notes.hidden_rows if n >= below)
+        if source.notes.stray_quotes:
+            quotes = list(source.notes.stray_quotes.values())
+            result.stray_quotes = stray_quotes_sentence(quotes, probe.path.name, "import")
     return result
 
 

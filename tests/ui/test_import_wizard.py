@@ -322,6 +322,24 @@ def test_the_check_page_says_hidden_rows_are_imported_too(
     )
 
 
+def test_the_check_page_names_rows_a_stray_quote_swallowed(
+    qtbot: Any, runner: TaskRunner, session: Session, tmp_path: Path
+) -> None:
+    # Black-box pass H2: a quote mark closed lines later made three rows one cell; the counts
+    # cannot show rows that were never read, so the page says so before anything is sent.
+    path = tmp_path / "stray.csv"
+    path.write_text(
+        'Phone,Name,Notes\n202-555-1501,Al,ok\n202-555-1502,"Bob,x\n202-555-1503,Carl,x\n'
+        '202-555-1504,Dee,y\n202-555-1505,Ed "the" Man",z\n202-555-1506,Fay,w\n'
+    )
+    wizard = open_wizard(qtbot, session, runner, path)
+    to_check_page(qtbot, wizard)
+    assert counts(wizard)["valid"] == 3
+    status = wizard.check_page.status.text()
+    assert "⚠ Row 3 of stray.csv has a quote mark in column B" in status, status
+    assert "202-555-1503, 202-555-1504 and 202-555-1505" in status, status
+
+
 def test_cancel_while_running_reports_not_attempted(
     qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
