@@ -77,13 +77,23 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
         "cell number|telephone|telephone number|tel|tel no|msisdn|number|opt out number|"
         "optout number|opt out phone|dnc number|dnc phone|contact number|contact phone|"
         "wireless|wireless number|landline|land line|ph|ani|e164|phone e164|customer phone|"
-        "subscriber number|number to block|do not call number"
+        "subscriber number|number to block|do not call number|"
+        # Abbreviations and phrases naming a line without one of _LINE_WORDS: "Ph#", "Contact
+        # #", "SMS Number", a carrier's Mobile Directory Number and Cellular Telephone Number.
+        "ph no|ph num|contact no|contact num|contact nr|sms number|sms no|sms phone|"
+        "sms phone number|text number|mdn|ctn|mdn number|ctn number"
     )
     | _split_side(_CALLER | _CALLED),
     Role.PHONE_CODE: _split(
         "country code|phone code|phonecode|dial code|dialing code|dialling code|calling code|"
-        "country calling code|cc|intl code|international code|country prefix|country|"
-        "country dial code|isd code|isd"
+        "country calling code|cc|intl code|international code|country prefix|"
+        "country dial code|isd code|isd|"
+        # German, Spanish, French ("Ländercode", "Código de país", "Indicatif"; accents are
+        # read without them).
+        "landercode|landescode|landervorwahl|landesvorwahl|internationale vorwahl|"
+        "codigo de pais|codigo pais|codigo del pais|cod pais|prefijo|prefijo internacional|"
+        "prefijo de pais|prefijo del pais|indicatif|indicatif pays|indicatif du pays|"
+        "indicatif international|indicatif telephonique|code pays|code du pays"
     ),
     Role.REASON: _split(
         "reason|reasons|opt out reason|optout reason|dnc reason|reason for opt out|"
@@ -95,10 +105,27 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
     ),
     Role.SCOPE: _split("scope|dnc scope|list scope|applies to|opt out scope"),
 }
-# Words naming a phone line itself (a "Phone/Fax" column holds phone numbers too).
+# Words naming a phone line itself (a "Phone/Fax" column holds phone numbers too), in English
+# and as German, Spanish, French and Portuguese headers have them ("Telefonnummer", "Número de
+# teléfono", "Téléphone portable", "Handy").
 _LINE_WORDS: Final = frozenset(
-    {"phone", "mobile", "cell", "telephone", "tel", "msisdn", "wireless"}
-)
+    {
+        "phone", "mobile", "cell", "cellular", "telephone", "tel", "msisdn", "wireless",
+        "telefon", "telefonnummer", "telefonnr", "rufnummer", "mobil", "mobilnummer",
+        "mobiltelefon", "handy", "handynummer", "telefono", "movil", "celular", "telefone",
+        "portable",
+    }
+)  # fmt: skip
+# Headers naming where the consumer lives ("Country", Outlook's "Home Country/Region"): read
+# as the country-code column, after one headed as a dialling code (see _code_rank).
+_COUNTRY_NAMES: Final = _split("country|land|pays|pais|nation|paese|land region")
+_COUNTRY_FILLER: Final = frozenset(
+    {
+        "home", "business", "work", "office", "other", "mailing", "billing", "shipping",
+        "region", "name", "iso", "iso2", "iso3", "alpha", "alpha2", "alpha3", "of",
+        "residence", "primary", "contact", "customer", "address", "current", "1", "2", "3",
+    }
+)  # fmt: skip
 # Words that, anywhere in a header, point to a role (checked in this order). The request date
 # has no words here: headers are ranked by request_date_rank instead.
 _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
@@ -142,14 +169,42 @@ def call_side(header: str) -> CallSide | None:
 
 
 def _names_other_digits(header: str) -> bool:
-    """Whether a header names digits that are no phone numbers (an id, an account, a zip).
-    "Caller ID" and "Phone ID" name a line itself: a column of such is read by its content."""
-    words = _words(header).split()
+    """Whether a header names digits that are no phone numbers (an id, an account, a zip, a
+    policy or member number). "Caller ID" and "Phone ID" name a line itself: a column of such
+    is read by its content, as is "Customer Phone"."""
+    words = set(_words(header).split())
     if call_side(header) is not None:
         return False
-    if set(words) & _LINE_WORDS and set(words) - _LINE_WORDS == {"id"}:
+    if words & _LINE_WORDS and words - _LINE_WORDS == {"id"}:
         return False
-    return bool(set(words) & _NOT_OTHER_PHONE)
+    if words & _NOT_OTHER_PHONE:
+        return True
+    return bool(words & _NUMBERED_THINGS) and not _names_line(header)
+
+
+def _names_line(header: str) -> bool:
+    """Whether a header names a phone line ("Home Phone", "Cell #", "Telefonnummer", "MDN",
+    "Caller ID", "Contact Number"), not only a number of something ("Number", "Ticket
+    Number"): of the columns headed as phone numbers, such a one is read first."""
+    words = _words(header)
+    if call_side(header) is not None or set(words.split()) & _LINE_WORDS:
+        return True
+    return words != "number" and words in _EXACT[Role.PHONE]
+
+
+# The kind of line a phone header names, and of the address a country header belongs to:
+# Outlook's export has Business, Home and Other Country/Region beside Business, Home and
+# Mobile Phone, and a mobile is a person's own, as their home is.
+_LINE_KINDS: Final = (
+    ("home", frozenset({"home", "mobile", "cell", "cellular", "personal", "private", "handy"})),
+    ("business", frozenset({"business", "work", "office", "company"})),
+    ("other", frozenset({"other"})),
+)
+
+
+def _line_kind(header: str) -> str | None:
+    words = set(_words(header).split())
+    return next((kind for kind, keys in _LINE_KINDS if words & keys), None)
 
 
 SAMPLE_ROWS: Final = 200
@@ -160,7 +215,13 @@ CODE_SHARE: Final = 0.5
 
 
 def _words(text: str) -> str:
-    return _PUNCT.sub(" ", text.casefold().replace("#", " no ")).strip()
+    text = text.casefold().replace("#", " no ")
+    if not text.isascii():
+        # Accents read without them: "Teléfono" is "telefono" (not "tel fono").
+        text = "".join(
+            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+        )
+    return _PUNCT.sub(" ", text).strip()
 
 
 class DateRank(IntEnum):
@@ -345,6 +406,8 @@ def _header_match(text: str) -> tuple[Role, bool] | None:
     tokens = set(words.split())
     if "country" in tokens and "code" in tokens:
         return Role.PHONE_CODE, True
+    if _is_country_header(words):
+        return Role.PHONE_CODE, False
     for role, keys in _WORDS:
         if role is Role.REQUEST_DATE:
             rank = request_date_rank(text)
@@ -356,6 +419,15 @@ def _header_match(text: str) -> tuple[Role, bool] | None:
                 continue
             return role, False
     return None
+
+
+def _is_country_header(words: str) -> bool:
+    """Whether a header (as :func:`_words` gives it) names the consumer's country: "Country",
+    "Country/Region", "Home Country", "Country Name", "Country ISO", "Land", "Pays", "País"."""
+    tokens = set(words.split())
+    return words in _COUNTRY_NAMES or (
+        "country" in tokens and tokens - {"country"} <= _COUNTRY_FILLER
+    )
 
 
 def header_role(text: str) -> Role | None:
@@ -536,6 +608,7 @@ def propose_mapping(
     phone_like = [_phone_fraction(data, i, default_phone_code) for i in range(width)]
     mapping.dated = frozenset(_dated_columns(headers, data))
     lines: list[tuple[float, int]] = []
+    codes: list[tuple[float, int]] = []
     for index, text in enumerate(headers):
         match = _header_match(text) if text else None
         if match is None and index in mapping.dated:
@@ -546,7 +619,11 @@ def propose_mapping(
         if match is None:
             continue
         role, exact = match
-        if role is Role.PHONE_CODE and _code_fraction(data, index) < CODE_SHARE:
+        if role is Role.PHONE and _names_other_digits(text) and not _names_line(text):
+            continue  # "Account Number", "Policy Number": ten digits that are no phone number
+        if role is Role.PHONE_CODE:
+            if _code_fraction(data, index) >= CODE_SHARE:
+                codes.append((_code_rank(text, exact), index))
             continue  # a "Country" column of names no code reads as would fail every row
         if role is Role.CAMPAIGN and phone_like[index] >= 0.5:
             continue  # an IVR log's "Campaign Number" is the line called, not a campaign's name
@@ -558,6 +635,10 @@ def propose_mapping(
             score += 4 * phone_like[index]
             if phone_like[index] == 0 and any(f > 0.5 for f in phone_like):
                 continue  # a "Number" column of ids next to a column of real phone numbers
+            if _names_line(text) and phone_like[index] >= 0.5:
+                # "Home Phone" or "Telefonnummer" over phone numbers is read before "Number"
+                # or "Ticket Number" over ten-digit numbers, wherever each is.
+                score += _LINE_BONUS
             lines.append((score, index))
         best = scores.get(role)
         if best is None or score > best[0]:
@@ -567,7 +648,7 @@ def propose_mapping(
     for role, (_, index) in scores.items():
         mapping.set_column(role, index)
     if mapping.phone is None:
-        taken = {i for _, i in scores.values()}
+        taken = {i for _, i in scores.values()} | {i for _, i in codes}
         # By content only under a header naming nothing else: an "Account ID" or "Fax"
         # column of ten-digit numbers is not the phone column because no header said so.
         candidates = [
@@ -584,9 +665,49 @@ def propose_mapping(
                 candidates,
                 key=lambda c: (_distinct_phones(data, c[1], default_phone_code), c[0], -c[1]),
             )[1]
+    if codes:
+        mapping.phone_code = _code_of_phone(codes, headers, data, mapping.phone)
     if mapping.phone_code is None:
         mapping.phone_code = _code_column(data, width, mapping)
     return mapping
+
+
+# More than any phone header's score otherwise (2 for an exact name, plus 4 at most for its
+# content): a header naming a line over a column mostly of phone numbers outranks one naming
+# only a number ("Number", "Ticket Number"), however phone-like that one's digits are.
+_LINE_BONUS: Final = 8.0
+
+
+def _code_rank(text: str, exact: bool) -> float:
+    """How surely a header names the country code of the phone numbers: a dialling code by
+    name ("Country Code", "Dial Code", "Indicatif", 2) or word ("ISD Prefix", 1), above a
+    country ("Country", "Country/Region", "Land", 0.5), which most often says where the
+    consumer lives."""
+    if _is_country_header(_words(text)):
+        return 0.5
+    return 2.0 if exact else 1.0
+
+
+def _code_of_phone(
+    codes: list[tuple[float, int]],
+    headers: Sequence[str],
+    data: Sequence[Sequence[CellValue]],
+    phone: int | None,
+) -> int:
+    """Of the columns headed as country codes (rank, index), the one read: one with values
+    before an empty one; then the best ranked (a dialling code before a country); then, of
+    several countries (Outlook's Business, Home and Other Country/Region), the one of the
+    phone column's kind (a Mobile or Home Phone's home), one of no kind, another; then the
+    first."""
+    kind = _line_kind(headers[phone]) if phone is not None else None
+
+    def fit(index: int) -> int:
+        theirs = _line_kind(headers[index])
+        if theirs is None:
+            return 1
+        return 2 if theirs == kind else 0
+
+    return max(codes, key=lambda c: (bool(_code_values(data, c[1])), c[0], fit(c[1]), -c[1]))[1]
 
 
 def _call_log_phone(
@@ -652,6 +773,24 @@ def _holds_dates(data: Sequence[Sequence[CellValue]], index: int) -> bool:
 _NOT_OTHER_PHONE: Final = _NOT_PHONE | frozenset(
     {"fax", "account", "acct", "zip", "postal", "ssn", "order", "invoice", "ref", "reference"}
 )
+# Words naming another thing whose number a header may give ("Policy Number", "Member No",
+# "Customer #", "Ticket Number"): under a header naming no phone line, its digits are that
+# thing's ("Customer Phone" and "Policy Holder Phone" name a line).
+_NUMBERED_THINGS: Final = frozenset(
+    {
+        "policy", "member", "membership", "customer", "cust", "client", "patient", "mrn",
+        "student", "employee", "emp", "staff", "badge", "agent", "user", "lead", "ticket",
+        "case", "incident", "claim", "loan", "contract", "plan", "group", "transaction", "txn",
+        "tracking", "confirmation", "receipt", "booking", "reservation", "voucher", "coupon",
+        "card", "pin", "routing", "bank", "iban", "tax", "vat", "ein", "sin", "nin",
+        "passport", "license", "licence", "vin", "serial", "sku", "upc", "ean", "isbn", "item",
+        "product", "part", "model", "lot", "batch", "record", "row", "seq", "sequence",
+        "index", "po", "purchase", "shipment", "package", "parcel", "quote", "job", "project",
+        "task", "file", "document", "doc", "check", "cheque", "payment", "store", "branch",
+        "unit", "suite", "apartment", "apt", "house", "street", "building", "room",
+        "postcode", "zipcode", "plz",
+    }
+)  # fmt: skip
 
 
 # Headers of a column saying, row by row, whether the person opted out ("Do Not Call: No").
