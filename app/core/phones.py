@@ -116,8 +116,10 @@ _COUNTRY_CODES: Final[frozenset[str]] = frozenset(
 _REGION_ALIASES: Final[dict[str, str]] = {"UK": "GB"}
 
 # Country names a "Country" column holds, for the supported codes, in the form _name_key()
-# gives: English names and common variants, ISO 3166 alpha-3 codes, and the country's own name
-# where a vendor's export might use it. Two-letter codes go through phonenumbers instead.
+# gives: English names and common variants, ISO 3166 alpha-3 codes, the country's own name, and
+# its name in German, Spanish and French, as vendors' and European exports write them (black-box
+# pass H2: "Mexiko", "Estados Unidos", "Frankreich" were refused as no country code). Two-letter
+# codes go through phonenumbers instead.
 _COUNTRY_NAMES: Final[dict[str, str]] = {
     **dict.fromkeys(
         (
@@ -126,6 +128,24 @@ _COUNTRY_NAMES: Final[dict[str, str]] = {
             "usa",
             "canada",
             "can",
+            "vereinigte staaten",
+            "vereinigte staaten von amerika",
+            "estados unidos",
+            "estados unidos de américa",
+            "estados unidos de america",
+            "états-unis",
+            "etats-unis",
+            "états unis",
+            "etats unis",
+            "kanada",
+            "canadá",
+            # NANP territories under +1 (their two-letter codes go through phonenumbers).
+            "puerto rico",
+            "guam",
+            "us virgin islands",
+            "u s virgin islands",
+            "northern mariana islands",
+            "american samoa",
         ),
         "1",
     ),
@@ -140,18 +160,26 @@ _COUNTRY_NAMES: Final[dict[str, str]] = {
             "wales",
             "northern ireland",
             "gbr",
+            "vereinigtes königreich",
+            "großbritannien",
+            "grossbritannien",
+            "reino unido",
+            "royaume-uni",
+            "royaume uni",
         ),
         "44",
     ),
-    **dict.fromkeys(("australia", "aus"), "61"),
-    **dict.fromkeys(("germany", "deutschland", "deu"), "49"),
-    **dict.fromkeys(("france", "fra"), "33"),
-    **dict.fromkeys(("spain", "espana", "españa", "esp"), "34"),
-    **dict.fromkeys(("india", "ind"), "91"),
-    **dict.fromkeys(("china", "people's republic of china", "prc", "chn"), "86"),
-    **dict.fromkeys(("mexico", "méxico", "mex"), "52"),
-    **dict.fromkeys(("brazil", "brasil", "bra"), "55"),
+    **dict.fromkeys(("australia", "aus", "australien", "australie"), "61"),
+    **dict.fromkeys(("germany", "deutschland", "deu", "alemania", "allemagne"), "49"),
+    **dict.fromkeys(("france", "fra", "frankreich", "francia"), "33"),
+    **dict.fromkeys(("spain", "espana", "españa", "esp", "spanien", "espagne"), "34"),
+    **dict.fromkeys(("india", "ind", "indien", "inde"), "91"),
+    **dict.fromkeys(("china", "people's republic of china", "prc", "chn", "chine"), "86"),
+    **dict.fromkeys(("mexico", "méxico", "mex", "mexiko", "mexique"), "52"),
+    **dict.fromkeys(("brazil", "brasil", "bra", "brasilien", "brésil", "bresil"), "55"),
 }
+# "Mexico (MX)", "Germany (DE)": a name followed by its code in brackets, as some CRMs write it.
+_NAME_AND_CODE: Final = re.compile(r"(.+?)\s*\(\s*([a-z]{2,3})\s*\)")
 _NAME_NOISE: Final = re.compile(r"[.\s]+")
 
 
@@ -519,6 +547,11 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
         named = _COUNTRY_NAMES.get(key)
         if named is not None:
             return named
+        both = _NAME_AND_CODE.fullmatch(key)
+        if both is not None:
+            # The name and the code in brackets must agree, or the cell says nothing sure.
+            name, code = _normalize_code_uncached(both[1]), _normalize_code_uncached(both[2])
+            return name if name is not None and name == code else None
         text = _FLOAT_TEXT.sub(r"\1", text.replace(" ", ""))
         text = text.translate(_SEPARATORS)
         if text.startswith("+"):
