@@ -550,8 +550,9 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
         both = _NAME_AND_CODE.fullmatch(key)
         if both is not None:
             # The name and the code in brackets must agree, or the cell says nothing sure.
-            name, code = _normalize_code_uncached(both[1]), _normalize_code_uncached(both[2])
-            return name if name is not None and name == code else None
+            by_name = _normalize_code_uncached(both[1])
+            by_code = _normalize_code_uncached(both[2])
+            return by_name if by_name is not None and by_name == by_code else None
         text = _FLOAT_TEXT.sub(r"\1", text.replace(" ", ""))
         text = text.translate(_SEPARATORS)
         if text.startswith("+"):
