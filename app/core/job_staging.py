@@ -25,6 +25,7 @@ from app.api.scope import Scope
 from app.core import phones
 from app.core.connections import Connection
 from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
+from app.core.message_log_notes import body_sentence, direction_sentence
 from app.core.sheet_check import (
     CheckedRow,
     CheckOptions,
@@ -440,6 +441,13 @@ def _stage(
                 warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)
+            # A message or call log: rows the other way, and messages that ask no stop.
+            for log_note in (
+                direction_sentence(mapping, preview, kind),
+                body_sentence(mapping, preview, kind),
+            ):
+                if log_note:
+                    warnings.append(log_note)
             if kind == "import":  # a removal counts no days to insertion
                 dates = other_dates_sentence(mapping, other_date_columns(mapping))
                 if dates:

@@ -1,0 +1,95 @@
+"""An SMS platform's log imported as opt-outs warns about rows sent the other way (on which the
+phone column holds the business's own line) and about messages that ask no stop (black-box
+pass H2: a Twilio log's outbound rows put the business's number on the list, and "Yes I will
+attend" was imported as an opt-out, with no word)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.api.scope import Scope
+from app.core.import_job import stage_import
+from app.core.job_staging import JobSettings
+from app.core.removal_job import stage_removal
+from app.core.sheet_check import Target
+
+TWILIO = (
+    "Date Sent,From,To,Body,Status,Direction\n"
+    "2026-11-16 10:00:01,+12025550901,+18005550100,STOP,received,inbound\n"
+    "2026-11-16 10:05:01,+18005550100,+12025550901,You have been unsubscribed.,delivered,"
+    "outbound-reply\n"
+    "2026-11-17 09:00:00,+12025550902,+18005550100,stop please,received,inbound\n"
+    "2026-11-17 09:00:01,+18005550100,+12025550902,You have been unsubscribed.,delivered,"
+    "outbound-reply\n"
+    "2026-11-18 12:00:00,+12025550903,+18005550100,Yes I will attend,received,inbound\n"
+    "2026-11-18 12:00:00,+18005550100,+12025550904,Reminder: appt tomorrow,delivered,"
+    "outbound-api\n"
+)
+
+
+def _warnings(tmp_path: Path, text: str, kind: str = "import") -> list[str]:
+    path = tmp_path / "log.csv"
+    path.write_text(text)
+    settings = JobSettings(path, Scope.global_(), target=Target.SMS_OPT_OUT)
+    if kind == "import":
+        store, _ = stage_import(settings, tmp_path / "jobs", connection=None)
+    else:
+        settings = JobSettings(path, Scope.global_())
+        store, _ = stage_removal(settings, tmp_path / "jobs", connection=None)
+    warnings = list(store.meta()["warnings"])
+    store.close()
+    return warnings
+
+
+def test_a_log_of_both_directions_and_other_messages_is_warned_about(tmp_path: Path) -> None:
+    warnings = _warnings(tmp_path, TWILIO)
+    assert (
+        "Column F ('Direction') says 3 of the first 6 rows are outbound ('outbound-reply', "
+        "'outbound-api'; the first is row 3): on those rows column B ('From') holds the "
+        "business's own number ('+18005550100' on most of them), not a consumer's, and they are "
+        "imported too. Keep only the inbound rows (filter column F ('Direction')) and run the "
+        "file again."
+    ) in warnings, warnings
+    assert (
+        "Column D ('Body'): 1 of the first 3 messages is not an opt-out (row 6: 'Yes I will "
+        "attend'), yet every row is imported as one. Keep only the rows whose message asks to "
+        "stop (STOP, UNSUBSCRIBE, CANCEL, END, QUIT) and run the file again."
+    ) in warnings, warnings
+
+
+def test_a_log_of_received_stop_messages_only_gets_neither_warning(tmp_path: Path) -> None:
+    text = (
+        "Date Sent,From,To,Body,Direction\n"
+        "2026-11-16,+12025550901,+18005550100,STOP,inbound\n"
+        "2026-11-16,+12025550902,+18005550100,stop please,inbound\n"
+        "2026-11-16,+12025550903,+18005550100,Unsubscribe,inbound\n"
+        "2026-11-16,+12025550904,+18005550100,ARRÊT,inbound\n"
+        "2026-11-16,+12025550905,+18005550100,Opt-out,inbound\n"
+    )
+    warnings = _warnings(tmp_path, text)
+    assert not [w for w in warnings if "Direction" in w or "Body" in w], warnings
+
+
+def test_the_recipient_column_of_a_log_warns_about_received_rows(tmp_path: Path) -> None:
+    # Read as "To" (the consumers' end of texts the business sent): the received rows hold
+    # the business's line there.
+    text = (
+        "From,To,Message,Direction\n"
+        "+18005550100,+12025550911,STOP,outbound\n"
+        "+18005550100,+12025550912,STOP,outbound\n"
+        "+18005550100,+12025550913,STOP,outbound\n"
+        "+12025550911,+18005550100,STOP,inbound\n"
+    )
+    warnings = _warnings(tmp_path, text)
+    assert any(
+        w.startswith("Column D ('Direction') says 1 of the first 4 rows are inbound ('inbound'")
+        and "column B ('To') holds the business's own number ('+18005550100'" in w
+        and "Keep only the outbound rows" in w
+        for w in warnings
+    ), warnings
+
+
+def test_a_removal_is_told_about_directions_not_messages(tmp_path: Path) -> None:
+    warnings = _warnings(tmp_path, TWILIO, kind="removal")
+    assert any("are removed too" in w and "Direction" in w for w in warnings), warnings
+    assert not [w for w in warnings if "Body" in w], warnings
