@@ -26,14 +26,16 @@ insert's ``failed`` outcome, so the number's evidence shows it.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from app.api.client import DncQuery
 from app.api.errors import ApiError, ServerError, TransportError
-from app.api.models import WriteStatus
+from app.api.models import DncEntry, SmsOptOut, WriteStatus
+from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.job_exec import execute
@@ -80,17 +82,25 @@ INSERTED_WHEN_SENT_AGAIN = (
 )
 
 
-def _listed_ids(
+# An already-present row whose entry was inserted before the job started: no attempt of this
+# job put it there, whatever became of their answers (see _listed_before).
+BEFORE_JOB = "already on the list before this job (entry {id}, inserted {date})"
+# The service's insert dates are its own clock's (the spec does not say its time zone): an entry
+# counts as older than the job only when it is older by more than any time zone's offset.
+_CLOCK_SLACK = dt.timedelta(hours=26)
+
+
+def _listed_entries(
     session: Session,
     target: Target,
     row: JobRow,
     scope: Scope,
     number: str = "",
     stop: threading.Event | None = None,
-) -> list[str]:
-    """The ids of the entries an insert of ``row`` in ``scope`` would collide with: the
-    number as the insert sends it (or as ``number`` writes it), in that scope (and, in a
-    purpose scope, that purpose)."""
+) -> list[DncEntry] | list[SmsOptOut]:
+    """The entries an insert of ``row`` in ``scope`` would collide with: the number as the
+    insert sends it (or as ``number`` writes it), in that scope (and, in a purpose scope, that
+    purpose)."""
     purpose = (row.purpose or scope.purpose_text) if scope.is_purpose else ""
     query = DncQuery(
         scope=scope,
@@ -99,8 +109,49 @@ def _listed_ids(
         purpose=purpose,
     )
     if target is Target.DNC:
-        return [entry.id for entry in session.api.iter_dnc(query, cancel=stop)]
-    return [record.id for record in session.api.iter_sms(query, cancel=stop)]
+        return list(session.api.iter_dnc(query, cancel=stop))
+    return list(session.api.iter_sms(query, cancel=stop))
+
+
+def _listed_ids(
+    session: Session,
+    target: Target,
+    row: JobRow,
+    scope: Scope,
+    number: str = "",
+    stop: threading.Event | None = None,
+) -> list[str]:
+    """The ids of :func:`_listed_entries`."""
+    return [entry.id for entry in _listed_entries(session, target, row, scope, number, stop)]
+
+
+def job_start(meta: Mapping[str, Any]) -> dt.datetime | None:
+    """When the job first ran (or, before it has, when it was staged), in UTC: no entry older
+    than that is its doing."""
+    return _parsed(str(meta.get("started") or meta.get("created") or ""))
+
+
+def _parsed(text: str) -> dt.datetime | None:
+    try:
+        return dt.datetime.strptime(text[:19], "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
+
+
+def _listed_before(entries: Sequence[DncEntry | SmsOptOut], since: dt.datetime | None) -> str:
+    """:data:`BEFORE_JOB` for the oldest of ``entries`` inserted before ``since`` (the job's
+    start, less :data:`_CLOCK_SLACK`), or ``""``: an "already present" answer after a lost
+    answer or an interruption then says the number was listed before, not that this job may
+    have listed it (black-box pass H1: entries from 2019 and 2022 were counted among those the
+    job may have inserted)."""
+    if since is None:
+        return ""
+    dated = [(when, e) for e in entries if (when := _parsed(e.insert_date)) is not None]
+    older = [(when, e) for when, e in dated if when < since - _CLOCK_SLACK]
+    if not older:
+        return ""
+    _, oldest = min(older, key=lambda pair: pair[0])
+    return BEFORE_JOB.format(id=oldest.id, date=oldest.insert_date)
 
 
 def _listed_with_trunk_zero(
@@ -157,6 +208,7 @@ def _checked_after_error(
     resent: bool,
     job_id: str,
     note: str,
+    since: dt.datetime | None = None,
 ) -> RowResult | None:
     """After an insert ended in an error that leaves its fate open (no answer to a request
     that was sent, a 5xx, or any error after an earlier attempt's answer was lost), the
@@ -180,7 +232,7 @@ def _checked_after_error(
         )
 
     try:
-        listed = _listed_ids(session, target, row, scope)
+        entries = _listed_entries(session, target, row, scope)
     except ApiError as failed:
         journal({"look_up_error": str(failed)})
         # Inserting twice is harmless (a listed number is answered "already present"), so the
@@ -190,6 +242,7 @@ def _checked_after_error(
             "is on the list is not known"
         )
         raise Unsettled(error) from failed
+    listed = [entry.id for entry in entries]
     journal({"listed_after": listed})
     if not listed:
         # Not done, so safe to send again: the runner sends it again later in the run (a few
@@ -201,7 +254,8 @@ def _checked_after_error(
         )
         error.earlier_attempt_lost = False  # settled: that attempt did not insert it either
         raise NotDone(error, _said(error)) from None
-    text = f"{FOUND_AFTER_ERROR} (the insert's error: {_said(error)})"
+    found = _listed_before(entries, since) or FOUND_AFTER_ERROR
+    text = f"{found} (the insert's error: {_said(error)})"
     return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
 
 
@@ -213,7 +267,12 @@ def _said(error: ApiError) -> str:
 
 
 def insert_sender(
-    session: Session, target: Target, job_id: str, note: str, stop: threading.Event | None = None
+    session: Session,
+    target: Target,
+    job_id: str,
+    note: str,
+    stop: threading.Event | None = None,
+    since: dt.datetime | None = None,
 ) -> SendFn:
     """The function that sends one row of an import job.
 
@@ -221,10 +280,24 @@ def insert_sender(
     turn under the rate limit, never once its first attempt was sent: the row is then pending
     again, and its journal intent ``not_attempted``. An insert ending in an error that leaves
     its fate open is followed by a look-up of the number (:func:`_checked_after_error`).
+    ``since`` is when the job started (:func:`job_start`): an "already present" answer that an
+    earlier attempt of this job may have caused (its answer lost, the job interrupted) is
+    looked up, and an entry inserted before then says so (:func:`_listed_before`).
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
+
+    def _entry_before(row: JobRow, scope: Scope) -> str:
+        """:func:`_listed_before` of the row's entries, looked up; ``""`` when none is older
+        than the job or the look-up fails (the row then says an attempt may have inserted it,
+        as it did without the look-up)."""
+        if since is None:
+            return ""
+        try:
+            return _listed_before(_listed_entries(session, target, row, scope, stop=stop), since)
+        except (ApiError, Cancelled):
+            return ""
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
@@ -250,7 +323,7 @@ def insert_sender(
                 exc.earlier_attempt_lost = True  # that of the earlier pass: its fate is open
             try:
                 checked = _checked_after_error(
-                    session, target, row, scope, exc, resent, job_id, note
+                    session, target, row, scope, exc, resent, job_id, note, since
                 )
             except Unsettled:
                 unsettled.add(row.seq)
@@ -260,9 +333,13 @@ def insert_sender(
             return checked
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is WriteStatus.ALREADY_PRESENT:
-            if resent:
+            maybe_ours = resent or result.earlier_attempt_lost or lost_before
+            before = _entry_before(row, scope) if maybe_ours else ""
+            if before:
+                text = f"{RESENT}; {before}" if resent else before
+            elif resent:
                 text = RESENT_PRESENT
-            elif result.earlier_attempt_lost or lost_before:
+            elif maybe_ours:
                 # The answer to an earlier attempt was lost: that attempt may well be what put
                 # the number on the list, which matters when the insertion date is evidence.
                 text = RETRIED_PRESENT
@@ -293,6 +370,7 @@ def run_import(
         str(meta["job_id"]),
         str(meta.get("note", "")),
         control.stop if control is not None else None,
+        job_start(meta),
     )
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress
