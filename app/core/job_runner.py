@@ -189,8 +189,9 @@ class _Held:
     # cancelled before it is sent again, how many times in a row it was left unsettled).
     unsettled: dict[int, tuple[JobRow, bool, str, int]] = field(default_factory=dict)
     # Rows sent back after their send was shown not done (NotDone): seq -> (the row, whether
-    # it was resent after an interruption, what its last send said, its sends in this run).
-    not_done: dict[int, tuple[JobRow, bool, str, int]] = field(default_factory=dict)
+    # it was resent after an interruption, what its last send said, its sends in this run,
+    # whether that send stopped at a look-up before its write).
+    not_done: dict[int, tuple[JobRow, bool, str, int, bool]] = field(default_factory=dict)
 
     def seqs(self) -> set[int]:
         return {row.seq for row, _ in self.rows}
@@ -225,7 +226,7 @@ class JobRunner:
         # Rows sent back as NotDone: seq -> (their sends so far, what the last one said), so
         # the row's message says why it was sent again. Written by the calling thread before
         # the pass that sends them again starts; read by the workers.
-        self._not_done: dict[int, tuple[int, str]] = {}
+        self._not_done: dict[int, tuple[int, str, bool]] = {}
 
     def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
         skip = held.seqs()
@@ -318,14 +319,20 @@ class JobRunner:
                 row, resent = done.item
                 error = done.error
                 if isinstance(error, NotDone):
-                    sends = held.not_done.get(row.seq, (row, resent, "", 0))[3] + 1
+                    sends = held.not_done.get(row.seq, (row, resent, "", 0, False))[3] + 1
                     if sends <= NOT_DONE_RESENDS:
                         # Not done, so sent again in the next pass, pending meanwhile (a row
                         # resent after an interruption stays "sending": it is still one).
                         if not resent:
                             self.store.mark_pending(row.seq)
-                        held.not_done[row.seq] = (row, resent, error.said, sends)
-                        self._not_done[row.seq] = (sends, error.said)
+                        held.not_done[row.seq] = (
+                            row,
+                            resent,
+                            error.said,
+                            sends,
+                            error.before_write,
+                        )
+                        self._not_done[row.seq] = (sends, error.said, error.before_write)
                         held.refused_rows.pop(row.seq, None)
                         held.unsettled.pop(row.seq, None)
                         held.sent_back += 1
@@ -340,13 +347,16 @@ class JobRunner:
                         final = error.final
                         message = _with_staged(
                             row,
-                            _resent_text(f"{final.message}; {_sends_text(sends)}", resent),
+                            _resent_text(
+                                f"{final.message}; {_sends_text(sends, error.before_write)}",
+                                resent,
+                            ),
                             final.outcome,
                         )
                         self.store.mark_done(row.seq, final.outcome, message, final.code)
                         self._count(final.outcome)
                         continue
-                    error.error.add_detail(_sends_text(sends))
+                    error.error.add_detail(_sends_text(sends, error.before_write))
                     error = error.error
                 if isinstance(error, Cancelled):
                     # Stopped before its first attempt was sent: pending again, for a resume;
@@ -426,9 +436,9 @@ class JobRunner:
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
                 )
                 self._count(Outcome.FAILED)
-            for seq, (row, resent, said, sends) in held.not_done.items():
+            for seq, (row, resent, said, sends, before_write) in held.not_done.items():
                 # Shown not done, and cancelled before it was sent again.
-                text = f"{said}; {_sends_text(sends)}; {CANCELLED_UNSETTLED}"
+                text = f"{said}; {_sends_text(sends, before_write)}; {CANCELLED_UNSETTLED}"
                 message = _resent_text(text, resent)
                 self.store.mark_done(
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
@@ -528,19 +538,38 @@ RESENT = "sent again after the job was interrupted"
 CANCELLED_UNSETTLED = "the job was cancelled before it was sent again"
 
 
-def _sends_text(sends: int) -> str:
-    """How often a row was sent in this run, the service failing it and leaving it not done
-    each time."""
-    times = "once" if sends == 1 else "twice" if sends == 2 else f"{sends} times"
-    return f"sent {times} in this run, each time failed by the service and not done"
+def _times(count: int) -> str:
+    return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
 
 
-def _after_not_done(message: str, sends: int, said: str) -> str:
-    """``message`` of a row sent again after ``sends`` sends shown not done, the last of which
-    said ``said``: the answer it got is evidence, and so is why it took more than one send."""
-    earlier = "its earlier send" if sends == 1 else f"its {sends} earlier sends"
-    were = "was" if sends == 1 else "were"
-    again = f"{earlier} in this run {were} failed by the service and not done (the last: {said})"
+def _sends_text(sends: int, before_write: bool = False) -> str:
+    """How often a row was sent (or, ``before_write``, tried: its last try stopped at a look-up
+    before the write) in this run, the service failing it and leaving it not done each time."""
+    if before_write:
+        return (
+            f"tried {_times(sends)} in this run, not done each time; the last try stopped at a "
+            "look-up the service failed, before anything was sent"
+        )
+    return f"sent {_times(sends)} in this run, each time failed by the service and not done"
+
+
+def _after_not_done(message: str, sends: int, said: str, before_write: bool = False) -> str:
+    """``message`` of a row sent again after ``sends`` tries shown not done, the last of which
+    said ``said`` (``before_write``: it stopped at a look-up before the write): the answer it
+    got is evidence, and so is why it took more than one try."""
+    many = sends != 1
+    if before_write:
+        earlier = f"its {sends} earlier tries" if many else "its earlier try"
+        again = (
+            f"{earlier} in this run {'were' if many else 'was'} not done, the last stopping at "
+            f"a look-up the service failed, before anything was sent (the last: {said})"
+        )
+    else:
+        earlier = f"its {sends} earlier sends" if many else "its earlier send"
+        again = (
+            f"{earlier} in this run {'were' if many else 'was'} failed by the service and not "
+            f"done (the last: {said})"
+        )
     return f"{message}; {again}" if message else again
 
 

@@ -684,7 +684,8 @@ def test_a_row_whose_trunk_zero_look_up_the_service_failed_is_sent_again(
     assert (s["inserted"], s["failed"]) == (1, 0), s
     (row,) = store.rows()
     assert row.message == (
-        "its earlier send in this run was failed by the service and not done (the last: "
+        "its earlier try in this run was not done, the last stopping at a look-up the service "
+        "failed, before anything was sent (the last: "
         "/dnc/search: the service failed with HTTP 503 Service Unavailable and an HTML page; "
         "while looking the number up with its trunk 0 before its insert (nothing was "
         "inserted))"

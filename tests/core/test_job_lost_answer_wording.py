@@ -210,8 +210,9 @@ def test_removal_row_whose_look_up_failed_with_plain_5xx_is_sent_again(
     assert row.outcome == "removed"
     assert "HTTP 50" in row.message and "may have done it" not in row.message, row.message
     assert (
-        "its earlier send in this run was failed by the service and not done (the last: "
-        "/dnc/search: looking the number up before its delete (nothing was deleted)"
+        "its earlier try in this run was not done, the last stopping at a look-up the service "
+        "failed, before anything was sent (the last: /dnc/search: looking the number up before "
+        "its delete (nothing was deleted)"
     ) in row.message, row.message
     assert REMOVAL_PLAIN_NUMBER not in _on_list(server)
 

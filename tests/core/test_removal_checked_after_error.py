@@ -24,6 +24,7 @@ from app.core.job_runner import CANCELLED_UNSETTLED, JobAborted, JobControl
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
 from app.core.journal import ChangeJournal
+from app.core.lead_lookup import SEARCH_ROUNDS
 from app.core.removal_job import REMOVED_BY_UNSETTLED_DELETE, run_removal, stage_removal
 from app.core.session import Session
 from tests.conftest import TOKEN
@@ -298,8 +299,8 @@ def test_a_row_whose_lead_look_up_the_service_failed_is_sent_again_and_removed(
 ) -> None:
     # Black-box pass G: with --lead-status each row makes 18 lead searches, and one the
     # service failed (after the client's retries) failed the row for good. Nothing was deleted,
-    # so the row is sent again later in the run.
-    wire = LeadSearchFails(failing=QUICK.attempts)  # the first search's every attempt
+    # so the row is sent again later in the run. The first search fails both of its rounds.
+    wire = LeadSearchFails(failing=QUICK.attempts * SEARCH_ROUNDS)
     store, session, journal = _one_row_removal(sandbox, tmp_path, wire, lead_status="DNC")
     list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
     sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
@@ -309,9 +310,10 @@ def test_a_row_whose_lead_look_up_the_service_failed_is_sent_again_and_removed(
         assert row.outcome == "removed", row.message
         assert "1 lead" in row.message and "DNC" in row.message, row.message
         assert row.message.endswith(
-            "its earlier send in this run was failed by the service and not done (the last: "
-            "/leads/search: looking up the leads to set to DNC (nothing was deleted): the "
-            "service failed with HTTP 503 Service Unavailable and an HTML page)"
+            "its earlier try in this run was not done, the last stopping at a look-up the "
+            "service failed, before anything was sent (the last: /leads/search: looking up the "
+            "leads to set to DNC (nothing was deleted): the service failed with HTTP 503 Service "
+            "Unavailable and an HTML page)"
         ), row.message
         assert wire.deletes == 1
         assert not sandbox.store.all("SELECT phone_number FROM dnc")
@@ -335,6 +337,28 @@ def test_an_unsettled_row_whose_look_up_fails_again_stays_unsettled(
         (row,) = store.rows()
         assert (row.outcome, row.message) == ("removed", REMOVED_BY_UNSETTLED_DELETE)
         assert wire.deletes == QUICK.attempts  # only the first send deleted
+    finally:
+        session.close()
+        journal.close()
+
+
+def test_a_lead_search_the_service_failed_once_is_tried_again_at_once(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    # Black-box pass H1: at 30 % faults 62 of 400 rows of a removal with --lead-status failed
+    # (18 searches a row, one failing search failed the row). A search the service fails is
+    # tried once more on the spot, so the row is removed on its first send.
+    wire = LeadSearchFails(failing=QUICK.attempts)  # one round of the first search
+    store, session, journal = _one_row_removal(sandbox, tmp_path, wire, lead_status="DNC")
+    list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
+    try:
+        assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+        (row,) = store.rows()
+        assert row.outcome == "removed", row.message
+        assert row.message.startswith("re-statused 1 lead: lead "), row.message
+        assert "earlier" not in row.message, row.message  # removed on its first send
+        assert wire.deletes == 1
     finally:
         session.close()
         journal.close()
