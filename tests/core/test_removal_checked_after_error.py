@@ -294,6 +294,16 @@ class LeadSearchFails(httpx.BaseTransport):
         self._http.close()
 
 
+def _lead_removal(
+    sandbox: Any, tmp_path: Path, wire: LeadSearchFails
+) -> tuple[Any, Session, ChangeJournal]:
+    """The one-row removal with --lead-status DNC, a lead on its number."""
+    store, session, journal = _one_row_removal(sandbox, tmp_path, wire, lead_status="DNC")
+    list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
+    return store, session, journal
+
+
 def test_a_row_whose_lead_look_up_the_service_failed_is_sent_again_and_removed(
     sandbox: Any, tmp_path: Path
 ) -> None:
@@ -301,9 +311,7 @@ def test_a_row_whose_lead_look_up_the_service_failed_is_sent_again_and_removed(
     # service failed (after the client's retries) failed the row for good. Nothing was deleted,
     # so the row is sent again later in the run. The first search fails both of its rounds.
     wire = LeadSearchFails(failing=QUICK.attempts * SEARCH_ROUNDS)
-    store, session, journal = _one_row_removal(sandbox, tmp_path, wire, lead_status="DNC")
-    list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
-    sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
+    store, session, journal = _lead_removal(sandbox, tmp_path, wire)
     try:
         assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
         (row,) = store.rows()
@@ -349,9 +357,7 @@ def test_a_lead_search_the_service_failed_once_is_tried_again_at_once(
     # (18 searches a row, one failing search failed the row). A search the service fails is
     # tried once more on the spot, so the row is removed on its first send.
     wire = LeadSearchFails(failing=QUICK.attempts)  # one round of the first search
-    store, session, journal = _one_row_removal(sandbox, tmp_path, wire, lead_status="DNC")
-    list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
-    sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
+    store, session, journal = _lead_removal(sandbox, tmp_path, wire)
     try:
         assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
         (row,) = store.rows()
