@@ -85,6 +85,9 @@ INSERTED_WHEN_SENT_AGAIN = (
 # An already-present row whose entry was inserted before the job started: no attempt of this
 # job put it there, whatever became of their answers (see _listed_before).
 BEFORE_JOB = "already on the list before this job (entry {id}, inserted {date})"
+# What an already-present row that this job may have inserted says of the entry a look-up
+# found (the service's date: older than the job by less than _CLOCK_SLACK, or newer).
+FOUND_ENTRY = "entry {id} found, inserted {date} by the service's clock"
 # The service's insert dates are its own clock's (the spec does not say its time zone): an entry
 # counts as older than the job only when it is older by more than any time zone's offset.
 _CLOCK_SLACK = dt.timedelta(hours=26)
@@ -140,18 +143,30 @@ def _parsed(text: str) -> dt.datetime | None:
 
 def _listed_before(entries: Sequence[DncEntry | SmsOptOut], since: dt.datetime | None) -> str:
     """:data:`BEFORE_JOB` for the oldest of ``entries`` inserted before ``since`` (the job's
-    start, less :data:`_CLOCK_SLACK`), or ``""``: an "already present" answer after a lost
-    answer or an interruption then says the number was listed before, not that this job may
-    have listed it (black-box pass H1: entries from 2019 and 2022 were counted among those the
-    job may have inserted)."""
-    if since is None:
-        return ""
+    start, less :data:`_CLOCK_SLACK`); else, for an entry found, what it is (its id and insert
+    date, after "; ", so the person can judge what the slack leaves open); else ``""``.
+
+    An "already present" answer after a lost answer or an interruption then says the number
+    was listed before, not that this job may have listed it (black-box pass H1: entries from
+    2019 and 2022 were counted among those the job may have inserted)."""
     dated = [(when, e) for e in entries if (when := _parsed(e.insert_date)) is not None]
-    older = [(when, e) for when, e in dated if when < since - _CLOCK_SLACK]
-    if not older:
+    if since is not None:
+        older = [(when, e) for when, e in dated if when < since - _CLOCK_SLACK]
+        if older:
+            _, oldest = min(older, key=lambda pair: pair[0])
+            return BEFORE_JOB.format(id=oldest.id, date=oldest.insert_date)
+    if not entries:
         return ""
-    _, oldest = min(older, key=lambda pair: pair[0])
-    return BEFORE_JOB.format(id=oldest.id, date=oldest.insert_date)
+    first = min(dated, key=lambda pair: pair[0])[1] if dated else entries[0]
+    return f"; {FOUND_ENTRY.format(id=first.id, date=first.insert_date or '(no date)')}"
+
+
+def _before_or_found(said: str, maybe: str) -> str:
+    """``maybe`` (the row's words for an entry this job may have made), with the entry
+    :func:`_listed_before` found, or its words for an entry older than the job."""
+    if said.startswith("; "):
+        return f"{maybe}{said}"
+    return said or maybe
 
 
 def _listed_with_trunk_zero(
@@ -254,7 +269,7 @@ def _checked_after_error(
         )
         error.earlier_attempt_lost = False  # settled: that attempt did not insert it either
         raise NotDone(error, _said(error)) from None
-    found = _listed_before(entries, since) or FOUND_AFTER_ERROR
+    found = _before_or_found(_listed_before(entries, since), FOUND_AFTER_ERROR)
     text = f"{found} (the insert's error: {_said(error)})"
     return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
 
@@ -289,11 +304,8 @@ def insert_sender(
     unsettled: set[int] = set()
 
     def _entry_before(row: JobRow, scope: Scope) -> str:
-        """:func:`_listed_before` of the row's entries, looked up; ``""`` when none is older
-        than the job or the look-up fails (the row then says an attempt may have inserted it,
-        as it did without the look-up)."""
-        if since is None:
-            return ""
+        """:func:`_listed_before` of the row's entries, looked up; ``""`` when the look-up
+        fails (the row then says an attempt may have inserted it, as it did without it)."""
         try:
             return _listed_before(_listed_entries(session, target, row, scope, stop=stop), since)
         except (ApiError, Cancelled):
@@ -334,15 +346,15 @@ def insert_sender(
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is WriteStatus.ALREADY_PRESENT:
             maybe_ours = resent or result.earlier_attempt_lost or lost_before
-            before = _entry_before(row, scope) if maybe_ours else ""
-            if before:
-                text = f"{RESENT}; {before}" if resent else before
+            said = _entry_before(row, scope) if maybe_ours else ""
+            if said and not said.startswith("; "):
+                text = f"{RESENT}; {said}" if resent else said
             elif resent:
-                text = RESENT_PRESENT
+                text = _before_or_found(said, RESENT_PRESENT)
             elif maybe_ours:
                 # The answer to an earlier attempt was lost: that attempt may well be what put
                 # the number on the list, which matters when the insertion date is evidence.
-                text = RETRIED_PRESENT
+                text = _before_or_found(said, RETRIED_PRESENT)
             else:
                 text = result.message or "already on the list"
             return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
