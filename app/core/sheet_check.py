@@ -455,6 +455,12 @@ class _Checker:
         code_cell = cells[c] if c is not None and c < width else None
         if type(code_cell) is str:
             code_cell = code_cell.strip() or None
+        if code_cell is None and m.country is not None:
+            # An empty code cell: the row's Country cell says it (see ColumnMapping.country).
+            c = m.country
+            code_cell = cells[c] if c < width else None
+            if type(code_cell) is str:
+                code_cell = code_cell.strip() or None
         if code_cell is not None:
             found = self._code(code_cell)
             if found is None:
@@ -478,7 +484,7 @@ class _Checker:
         else:
             result = normalize(value, code, msisdn=self.msisdn)
             if not result.ok:
-                result, code_note = self._own_code(value, code_cell, code, result)
+                result, code_note = self._own_code(value, code_cell, code, result, c)
                 code = result.phone_code or code
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
@@ -709,6 +715,7 @@ class _Checker:
         phone = m.phone
         assert phone is not None
         code_column = m.phone_code
+        country_column = m.country
         reason_column = m.reason
         default_code = self.default_code
         default_reason = self.default_reason
@@ -752,6 +759,8 @@ class _Checker:
                     else:
                         known = codes.get(code_cell, _MISSING)
                         code = self._plain_code(code_cell) if known is _MISSING else known  # type: ignore[assignment]
+                elif country_column is not None:
+                    code = None  # the Country cell says the code: check() reads it
             plain = False
             if code is not None:
                 if kind is str:
@@ -868,7 +877,12 @@ class _Checker:
         return ""
 
     def _own_code(
-        self, value: CellValue, code_cell: CellValue, code: str, result: PhoneResult
+        self,
+        value: CellValue,
+        code_cell: CellValue,
+        code: str,
+        result: PhoneResult,
+        column: int | None = None,
     ) -> tuple[PhoneResult, str]:
         """The verdict on a number written with its own +code (or 00code) other than the code
         cell's, and the row's note on it (``result`` and ``""`` for any other number).
@@ -883,7 +897,7 @@ class _Checker:
         own = normalize(value, None)
         if not own.phone_code or own.phone_code == code:
             return result, ""
-        c = self.m.phone_code
+        c = self.m.phone_code if column is None else column
         assert c is not None  # only a code cell gives a code to contradict
         written = f"+{own.phone_code} ({phones.region_name(own.phone_code)})"
         shown, country = repr(_text(code_cell)), phones.region_name(code)
@@ -910,7 +924,10 @@ class _Checker:
         """The code :meth:`check` would use for a code cell, or None when it is not one."""
         if isinstance(cell, str):
             stripped = cell.strip()
-            code = self._code(stripped) if stripped else self.default_code
+            if stripped:
+                code = self._code(stripped)
+            else:  # empty: the default, or check() reads the row's Country cell
+                code = self.default_code if self.m.country is None else None
         else:
             code = self._code(cell)
         if len(self.plain_codes) < 10_000 and cell == cell:

@@ -460,6 +460,11 @@ class ColumnMapping:
     # Columns whose header names a day by its event alone ("Opted Out", "Last Updated") and
     # whose values are dates: their headers rank as dates (request_date_rank's ``dated``).
     dated: frozenset[int] = frozenset()
+    # A country column ("Country") beside the dialling-code column read as ``phone_code``
+    # ("Country Code"): a row whose code cell is empty takes its code from this one, as it did
+    # when the country column was the only one (black-box pass H4: "55 1234 5613, Mexico, "
+    # was read as a US number once the Country Code column was preferred).
+    country: int | None = None
 
     def column(self, role: Role) -> int | None:
         index: int | None = getattr(self, role.value)
@@ -481,6 +486,8 @@ class ColumnMapping:
             index = self.column(role)
             if index is not None:
                 out[role.value] = column_name(self.headers, index)
+        if self.country is not None:
+            out["phone_code_when_empty"] = column_name(self.headers, self.country)
         return out
 
 
@@ -667,6 +674,10 @@ def propose_mapping(
             )[1]
     if codes:
         mapping.phone_code = _code_of_phone(codes, headers, data, mapping.phone)
+        if not _is_country_header(_words(headers[mapping.phone_code])):
+            countries = [c for c in codes if _is_country_header(_words(headers[c[1]]))]
+            if countries:
+                mapping.country = _code_of_phone(countries, headers, data, mapping.phone)
     if mapping.phone_code is None:
         mapping.phone_code = _code_column(data, width, mapping)
     return mapping
