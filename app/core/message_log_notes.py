@@ -30,12 +30,23 @@ _BODY_HEADERS: Final = frozenset(
 )  # fmt: skip
 _INBOUND: Final = frozenset({"inbound", "incoming", "in", "received", "mo", "inbound api"})
 _OUTBOUND: Final = frozenset({"outgoing", "out", "sent", "mt"})
-# The opt-out keywords carriers and the CTIA require senders to honour, and their usual
-# variants ("STOP ALL", "opt-out", French "ARRET"); a message opts out when it starts with one.
+# Words that ask to stop, anywhere in a message: the CTIA keywords carriers require senders to
+# honour (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), REVOKE and OPTOUT, and the usual
+# ways people write them ("UNSUB", "Remove", German "Stopp", French "Arrêt", Spanish "Alto",
+# "Baja", "Parar"). Since the FCC's 2024 revocation rule any reasonable words revoke consent,
+# so the phrases below count too, and the warning asks for a check, not a deletion.
 _OPT_OUT_WORDS: Final = frozenset(
-    {"stop", "stopall", "unsubscribe", "cancel", "end", "quit", "optout", "revoke", "arret"}
-)
-_OPT_OUT_PHRASES: Final = ("opt out", "do not text", "dont text", "remove me")
+    {"stop", "stopall", "unsubscribe", "unsub", "unsubscribed", "optout", "revoke", "arret",
+     "stopp", "alto", "baja", "parar", "unsuscribir"}
+)  # fmt: skip
+# Everyday words that are opt-out keywords only as the message itself or its first word
+# ("END", "Cancel please"; not "see you at the end of the week").
+_KEYWORDS_ALONE: Final = frozenset({"cancel", "end", "quit", "remove"})
+_OPT_OUT_PHRASES: Final = (
+    "opt out", "opt me out", "do not text", "dont text", "don t text", "do not contact",
+    "dont contact", "don t contact", "do not call", "dont call", "don t call",
+    "do not message", "no more", "leave me alone", "take me off", "remove me",
+)  # fmt: skip
 _SHOWN: Final = 3
 
 
@@ -116,8 +127,10 @@ def _opts_out(text: str) -> bool:
     key = _key(text)
     if not key:
         return False
-    first = key.split()[0]
-    return first in _OPT_OUT_WORDS or key.startswith(_OPT_OUT_PHRASES)
+    words = key.split()
+    if set(words) & _OPT_OUT_WORDS or any(p in key for p in _OPT_OUT_PHRASES):
+        return True
+    return words[0] in _KEYWORDS_ALONE or (len(words) <= 3 and bool(set(words) & _KEYWORDS_ALONE))
 
 
 def body_sentence(mapping: ColumnMapping, rows: Sequence[Row], kind: str) -> str:
@@ -144,8 +157,9 @@ def body_sentence(mapping: ColumnMapping, rows: Sequence[Row], kind: str) -> str
     many = len(other) > 1
     return (
         f"{_column(mapping, body)[0].upper()}{_column(mapping, body)[1:]}: {len(other):,} of "
-        f"the first {len(written):,} messages {'are' if many else 'is'} not an opt-out ({shown}"
-        f"{'; …' if len(other) > _SHOWN else ''}), yet every row is imported as one. "
-        "Keep only the rows whose message asks to stop (STOP, UNSUBSCRIBE, CANCEL, END, QUIT) "
-        "and run the file again."
+        f"the first {len(written):,} messages {'hold' if many else 'holds'} no opt-out word "
+        f"({shown}{'; …' if len(other) > _SHOWN else ''}), yet every row is imported as an "
+        "opt-out. Check those rows: any words that ask to stop revoke consent ('leave me "
+        "alone' too), but a reply such as 'Yes I will attend' does not; take out the rows "
+        "that ask nothing of the kind and run the file again."
     )

@@ -51,9 +51,11 @@ def test_a_log_of_both_directions_and_other_messages_is_warned_about(tmp_path: P
         "file again."
     ) in warnings, warnings
     assert (
-        "Column D ('Body'): 1 of the first 3 messages is not an opt-out (row 6: 'Yes I will "
-        "attend'), yet every row is imported as one. Keep only the rows whose message asks to "
-        "stop (STOP, UNSUBSCRIBE, CANCEL, END, QUIT) and run the file again."
+        "Column D ('Body'): 1 of the first 3 messages holds no opt-out word (row 6: 'Yes I will "
+        "attend'), yet every row is imported as an opt-out. Check those rows: any words that "
+        "ask to stop revoke consent ('leave me alone' too), but a reply such as 'Yes I will "
+        "attend' does not; take out the rows that ask nothing of the kind and run the file "
+        "again."
     ) in warnings, warnings
 
 
@@ -65,6 +67,12 @@ def test_a_log_of_received_stop_messages_only_gets_neither_warning(tmp_path: Pat
         "2026-11-16,+12025550903,+18005550100,Unsubscribe,inbound\n"
         "2026-11-16,+12025550904,+18005550100,ARRÊT,inbound\n"
         "2026-11-16,+12025550905,+18005550100,Opt-out,inbound\n"
+        # Black-box pass H4: these revoke consent too, and were called "not an opt-out".
+        "2026-11-16,+12025550906,+18005550100,Please remove me from your list,inbound\n"
+        "2026-11-16,+12025550907,+18005550100,leave me alone,inbound\n"
+        "2026-11-16,+12025550908,+18005550100,UNSUB,inbound\n"
+        "2026-11-16,+12025550909,+18005550100,Baja,inbound\n"
+        "2026-11-16,+12025550910,+18005550100,Don't contact me,inbound\n"
     )
     warnings = _warnings(tmp_path, text)
     assert not [w for w in warnings if "Direction" in w or "Body" in w], warnings
