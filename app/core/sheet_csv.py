@@ -156,11 +156,13 @@ def stray_quote(
             count = len(cells) + (tail if i == len(breaks) - 1 else 0)
             if count < 2 or abs(count - width) > 1:
                 continue
+            # With no row before it (a quote opened in the header line) no column is known
+            # to hold the numbers: a phone number in any cell of the line counts.
             phone = next(
                 (
                     c.strip()
                     for j, c in enumerate(cells)
-                    if j in phone_columns and looks_like_phone(c.strip())
+                    if (j in phone_columns or not phone_columns) and looks_like_phone(c.strip())
                 ),
                 None,
             )

@@ -160,3 +160,19 @@ def test_cells_legitimately_over_several_lines_are_not_named(tmp_path: Path) -> 
     )
     assert numbers == [f"202555160{i}" for i in (1, 2, 3, 4, 5, 8)]
     assert [n for n, m in messages.items() if "quote" in m] == [6]
+
+
+def test_a_stray_quote_in_the_header_line_is_named_too(tmp_path: Path) -> None:
+    # Black-box pass H4: with no row before it, no column was known to hold the numbers, so
+    # the two rows the header's quote swallowed were lost without a word.
+    path = tmp_path / "sq_header.csv"
+    path.write_text(
+        'Phone,"Name,Notes\n202-555-2081,Al,ok\n202-555-2082,Bob",x\n202-555-2083,Cy,z\n'
+    )
+    warnings, _, numbers = _stage(path, tmp_path)
+    assert any(
+        w.startswith("Row 1 of sq_header.csv has a quote mark in column B (line 1 of the file)")
+        and "(202-555-2081 and 202-555-2082)" in w
+        for w in warnings
+    ), warnings
+    assert "2025552081" not in numbers and "2025552083" in numbers
