@@ -25,7 +25,7 @@ from app.api.scope import Scope
 from app.core import phones
 from app.core.connections import Connection
 from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
-from app.core.message_log_notes import body_sentence, direction_sentence
+from app.core.message_log_notes import LogWatch
 from app.core.sheet_check import (
     CheckedRow,
     CheckOptions,
@@ -441,13 +441,6 @@ def _stage(
                 warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)
-            # A message or call log: rows the other way, and messages that ask no stop.
-            for log_note in (
-                direction_sentence(mapping, preview, kind),
-                body_sentence(mapping, preview, kind),
-            ):
-                if log_note:
-                    warnings.append(log_note)
             if kind == "import":  # a removal counts no days to insertion
                 dates = other_dates_sentence(mapping, other_date_columns(mapping))
                 if dates:
@@ -499,6 +492,9 @@ def _stage(
             notes = source.notes
             held = Held()
             rows = watched(rows, mapping, notes.formulas, held)
+            # A message or call log: rows the other way, and messages that ask no stop.
+            log = LogWatch(mapping, kind)
+            rows = log.watch(rows)
             leave_hidden = kind == "removal" and not settings.include_hidden
             checked: Iterator[CheckedRow]
             if leave_hidden:
@@ -518,6 +514,7 @@ def _stage(
             if unchecked:
                 store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
+            warnings += log.sentences()
             if source.notes.legacy_text:
                 warnings.append(legacy_text_sentence(path.name))
             if dates := date_order_sentence(mapping, summary, day_first):

@@ -5,16 +5,16 @@ message, both ways: on a row the business sent, "From" holds the business's own 
 the consumer, the other way round on a row it received; and a row is an opt-out only when the
 consumer's message asks to stop. An import reads every row of its phone column as an opt-out,
 so a log of both directions puts the business's own line on the list, and a consumer's "Yes I
-will attend" counts as a STOP (black-box pass H2). Both are said from the first rows of the
-file (the sample the mapping is proposed from), before anything is sent: filtering the file is
-the person's choice, as only they know which rows are the opt-outs.
+will attend" counts as a STOP (black-box pass H2). Both are said after the check has read
+every row, before anything is sent: filtering the file is the person's choice, as only they
+know which rows are the opt-outs.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from app.core.sheet_mapping import CallSide, ColumnMapping, call_side, column_letter
@@ -95,34 +95,6 @@ def _foreign_direction(side: CallSide) -> str:
     return "out" if side is CallSide.CALLER else "in"
 
 
-def direction_sentence(mapping: ColumnMapping, rows: Sequence[Row], kind: str) -> str:
-    """The warning for a log whose Direction column says some rows went the other way, on
-    which the phone column holds the business's own line, or ``""``."""
-    side = _log_side(mapping)
-    direction = _find(mapping, _DIRECTION_HEADERS)
-    if side is None or direction is None or mapping.phone is None:
-        return ""
-    foreign = _foreign_direction(side)
-    said = [(n, cells) for n, cells in rows if _direction(_cell(cells, direction))]
-    wrong = [(n, cells) for n, cells in said if _direction(_cell(cells, direction)) == foreign]
-    if not wrong:
-        return ""
-    values = Counter(str(_cell(cells, direction)).strip() for _, cells in wrong)
-    own = Counter(str(_cell(cells, mapping.phone)).strip() for _, cells in wrong)
-    line, _ = own.most_common(1)[0]
-    way, other = ("outbound", "inbound") if foreign == "out" else ("inbound", "outbound")
-    listed = ", ".join(repr(v) for v, _ in values.most_common(_SHOWN))
-    verb = "removed" if kind == "removal" else "imported"
-    first = wrong[0][0]
-    return (
-        f"{_column(mapping, direction)[0].upper()}{_column(mapping, direction)[1:]} says "
-        f"{len(wrong):,} of the first {len(said):,} rows are {way} ({listed}; the first is row "
-        f"{first}): on those rows {_column(mapping, mapping.phone)} holds the business's own "
-        f"number ({line!r} on most of them), not a consumer's, and they are {verb} too. Keep "
-        f"only the {other} rows (filter {_column(mapping, direction)}) and run the file again."
-    )
-
-
 def _opts_out(text: str) -> bool:
     key = _key(text)
     if not key:
@@ -133,33 +105,114 @@ def _opts_out(text: str) -> bool:
     return words[0] in _KEYWORDS_ALONE or (len(words) <= 3 and bool(set(words) & _KEYWORDS_ALONE))
 
 
-def body_sentence(mapping: ColumnMapping, rows: Sequence[Row], kind: str) -> str:
-    """The warning for a log whose message column holds messages that are no opt-out ("Yes I
-    will attend") on the consumers' rows, which are imported as opt-outs all the same, or
-    ``""``. Only for an import: a removal of such a row is the person's to choose."""
-    side = _log_side(mapping)
-    body = _find(mapping, _BODY_HEADERS)
-    if kind != "import" or side is None or body is None or body == mapping.phone:
-        return ""
-    direction = _find(mapping, _DIRECTION_HEADERS)
-    foreign = _foreign_direction(side)
-    theirs = [
-        (n, cells)
-        for n, cells in rows
-        if direction is None or _direction(_cell(cells, direction)) != foreign
-    ]
-    texts = [(n, _cell(cells, body)) for n, cells in theirs]
-    written = [(n, t.strip()) for n, t in texts if isinstance(t, str) and t.strip()]
-    other = [(n, t) for n, t in written if not _opts_out(t)]
-    if not other:
-        return ""
-    shown = "; ".join(f"row {n}: {t[:40]!r}" for n, t in other[:_SHOWN])
-    many = len(other) > 1
-    return (
-        f"{_column(mapping, body)[0].upper()}{_column(mapping, body)[1:]}: {len(other):,} of "
-        f"the first {len(written):,} messages {'hold' if many else 'holds'} no opt-out word "
-        f"({shown}{'; …' if len(other) > _SHOWN else ''}), yet every row is imported as an "
-        "opt-out. Check those rows: any words that ask to stop revoke consent ('leave me "
-        "alone' too), but a reply such as 'Yes I will attend' does not; take out the rows "
-        "that ask nothing of the kind and run the file again."
-    )
+# Distinct values kept for a warning (the business's numbers, the Direction values): a log's
+# other-way rows repeat a few of each, and a crafted file must not grow them without bound.
+_KEPT_VALUES: Final = 50
+
+
+class LogWatch:
+    """Reads every row on its way to the check (:meth:`watch`) when the mapping is a message or
+    call log's (its phone column is one end of a call: "From", "To", "Caller ID"...) with a
+    Direction or a Body column, and says afterwards (:meth:`sentences`) how many rows went the
+    other way, on which the phone column holds the business's own line, and how many messages
+    hold no opt-out word: the whole file, not the first rows the mapping was proposed from
+    (black-box pass H4: 300 outbound rows after 400 inbound ones were imported unsaid)."""
+
+    def __init__(self, mapping: ColumnMapping, kind: str) -> None:
+        self.mapping = mapping
+        self.kind = kind
+        side = _log_side(mapping)
+        self.direction = _find(mapping, _DIRECTION_HEADERS) if side is not None else None
+        body = _find(mapping, _BODY_HEADERS) if side is not None and kind == "import" else None
+        self.body = None if body == mapping.phone else body
+        self.foreign = _foreign_direction(side) if side is not None else ""
+        self.said = 0  # rows whose Direction cell says a direction
+        self.wrong: list[int] = []  # the first rows going the other way
+        self.wrong_count = 0
+        self.values: Counter[str] = Counter()
+        self.own: Counter[str] = Counter()
+        self.written = 0  # the consumers' rows with a message
+        self.other: list[tuple[int, str]] = []  # the first messages with no opt-out word
+        self.other_count = 0
+
+    @property
+    def active(self) -> bool:
+        return self.direction is not None or self.body is not None
+
+    def watch(self, rows: Iterable[Row]) -> Iterator[Row]:
+        """``rows``, unchanged, counted on the way."""
+        if not self.active:
+            yield from rows
+            return
+        header = self.mapping.header_row or 0
+        for row in rows:
+            if row[0] > header:
+                self._count(*row)
+            yield row
+
+    def _count(self, number: int, cells: Sequence[CellValue]) -> None:
+        phone, direction = self.mapping.phone, self.direction
+        said = _cell(cells, direction) if direction is not None else None
+        way = _direction(said)
+        if way:
+            self.said += 1
+            if way == self.foreign:
+                self.wrong_count += 1
+                if len(self.wrong) < _SHOWN:
+                    self.wrong.append(number)
+                value = str(said).strip()
+                if value in self.values or len(self.values) < _KEPT_VALUES:
+                    self.values[value] += 1
+                line = str(_cell(cells, phone) if phone is not None else "").strip()
+                if line in self.own or len(self.own) < _KEPT_VALUES:
+                    self.own[line] += 1
+                return  # not a consumer's row: its message is the business's
+        if self.body is None:
+            return
+        text = _cell(cells, self.body)
+        if not isinstance(text, str) or not text.strip():
+            return
+        self.written += 1
+        if not _opts_out(text):
+            self.other_count += 1
+            if len(self.other) < _SHOWN:
+                self.other.append((number, text.strip()))
+
+    def sentences(self) -> list[str]:
+        """The warnings, after every row went through :meth:`watch`."""
+        return [s for s in (self._direction_sentence(), self._body_sentence()) if s]
+
+    def _direction_sentence(self) -> str:
+        mapping, direction = self.mapping, self.direction
+        if not self.wrong_count or direction is None or mapping.phone is None:
+            return ""
+        line, _ = self.own.most_common(1)[0]
+        foreign = self.foreign
+        way, other = ("outbound", "inbound") if foreign == "out" else ("inbound", "outbound")
+        listed = ", ".join(repr(v) for v, _ in self.values.most_common(_SHOWN))
+        verb = "removed" if self.kind == "removal" else "imported"
+        rows = "row" if self.wrong_count == 1 else "rows"
+        are = "is" if self.wrong_count == 1 else "are"
+        return (
+            f"{_column(mapping, direction)[0].upper()}{_column(mapping, direction)[1:]} says "
+            f"{self.wrong_count:,} of the {self.said:,} rows {are} {way} ({listed}; the first "
+            f"is row {self.wrong[0]}): on those {rows} {_column(mapping, mapping.phone)} holds "
+            f"the business's own number ({line!r} on most of them), not a consumer's, and "
+            f"{'it is' if self.wrong_count == 1 else 'they are'} {verb} too. Keep only the "
+            f"{other} rows (filter {_column(mapping, direction)}) and run the file again."
+        )
+
+    def _body_sentence(self) -> str:
+        if not self.other_count or self.body is None:
+            return ""
+        shown = "; ".join(f"row {n}: {t[:40]!r}" for n, t in self.other)
+        many = self.other_count > 1
+        more = "; …" if self.other_count > len(self.other) else ""
+        column = _column(self.mapping, self.body)
+        return (
+            f"{column[0].upper()}{column[1:]}: {self.other_count:,} of the {self.written:,} "
+            f"messages {'hold' if many else 'holds'} no opt-out word ({shown}{more}), yet every "
+            "row is imported as an opt-out. Check those rows: any words that ask to stop revoke "
+            "consent ('leave me alone' too), but a reply such as 'Yes I will attend' does not; "
+            "take out the rows that ask nothing of the kind and run the file again."
+        )

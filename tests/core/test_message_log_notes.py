@@ -44,14 +44,14 @@ def _warnings(tmp_path: Path, text: str, kind: str = "import") -> list[str]:
 def test_a_log_of_both_directions_and_other_messages_is_warned_about(tmp_path: Path) -> None:
     warnings = _warnings(tmp_path, TWILIO)
     assert (
-        "Column F ('Direction') says 3 of the first 6 rows are outbound ('outbound-reply', "
+        "Column F ('Direction') says 3 of the 6 rows are outbound ('outbound-reply', "
         "'outbound-api'; the first is row 3): on those rows column B ('From') holds the "
         "business's own number ('+18005550100' on most of them), not a consumer's, and they are "
         "imported too. Keep only the inbound rows (filter column F ('Direction')) and run the "
         "file again."
     ) in warnings, warnings
     assert (
-        "Column D ('Body'): 1 of the first 3 messages holds no opt-out word (row 6: 'Yes I will "
+        "Column D ('Body'): 1 of the 3 messages holds no opt-out word (row 6: 'Yes I will "
         "attend'), yet every row is imported as an opt-out. Check those rows: any words that "
         "ask to stop revoke consent ('leave me alone' too), but a reply such as 'Yes I will "
         "attend' does not; take out the rows that ask nothing of the kind and run the file "
@@ -90,7 +90,7 @@ def test_the_recipient_column_of_a_log_warns_about_received_rows(tmp_path: Path)
     )
     warnings = _warnings(tmp_path, text)
     assert any(
-        w.startswith("Column D ('Direction') says 1 of the first 4 rows are inbound ('inbound'")
+        w.startswith("Column D ('Direction') says 1 of the 4 rows is inbound ('inbound'")
         and "column B ('To') holds the business's own number ('+18005550100'" in w
         and "Keep only the outbound rows" in w
         for w in warnings
@@ -101,3 +101,27 @@ def test_a_removal_is_told_about_directions_not_messages(tmp_path: Path) -> None
     warnings = _warnings(tmp_path, TWILIO, kind="removal")
     assert any("are removed too" in w and "Direction" in w for w in warnings), warnings
     assert not [w for w in warnings if "Body" in w], warnings
+
+
+def test_rows_the_other_way_far_down_the_file_are_counted_too(tmp_path: Path) -> None:
+    # Black-box pass H4: 400 inbound rows, then 300 outbound ones from the business's line, and
+    # 20 replies after row 401: the warnings looked at the first 50 rows only, so said nothing.
+    lines = ["Date Sent,From,To,Body,Direction"]
+    lines += [f"2026-11-16,+1202555{i:04d},+18005550100,STOP,inbound" for i in range(400)]
+    lines += [f"2026-11-16,+1303555{i:04d},+18005550100,Yes please,inbound" for i in range(20)]
+    lines += [f"2026-11-17,+18005550100,+1202555{i:04d},Promo,outbound-api" for i in range(300)]
+    warnings = _warnings(tmp_path, "\n".join(lines) + "\n")
+    assert any(
+        w.startswith(
+            "Column E ('Direction') says 300 of the 720 rows are outbound ('outbound-api'; "
+            "the first is row 422)"
+        )
+        and "'+18005550100' on most of them" in w
+        for w in warnings
+    ), warnings
+    assert any(
+        w.startswith(
+            "Column D ('Body'): 20 of the 420 messages hold no opt-out word (row 402: 'Yes please'"
+        )
+        for w in warnings
+    ), warnings
