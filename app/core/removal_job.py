@@ -333,6 +333,33 @@ def _removed_parts(
     return parts
 
 
+def _earlier_leads(session: Session, job_id: str, row: JobRow, lead_status: str) -> str:
+    """What this job's earlier delete of ``row``'s number re-statused, as its journal intent
+    lists the leads (``""`` without a lead status): a row removed by that delete names its
+    leads as a row removed on the spot does (black-box pass H3: a lead set SALE→DNCREQ by a
+    delete whose answer was lost went unnamed in the report)."""
+    if not lead_status:
+        return ""
+    phone = e164(row.national, row.phone_code)
+    intents = [
+        entry
+        for entry in session.journal.query(job=job_id, phone=phone, operation="dnc.delete")
+        if entry.phase == "intent" and (entry.before or {}).get("entries")
+    ]
+    if not intents:
+        return ""
+    listed = (intents[0].before or {}).get("leads") or []
+    if not listed:  # the intent keeps only the leads the delete changes
+        return ""
+    leads = [
+        Lead(str(x.get("id", "")), str(x.get("list_id", "")), str(x.get("status", "")),
+             "", "", "", "", "", "")
+        for x in listed
+    ]  # fmt: skip
+    text = restatus_text(leads, lead_status)
+    return f"{text} (as the change journal's record of that delete lists them)"
+
+
 def _deleted_before(session: Session, job_id: str, row: JobRow) -> bool:
     """Whether this job sent a delete of ``row``'s number (in either written form) while the
     number was listed, as the change journal keeps it: the delete's intent names the entries
@@ -457,13 +484,17 @@ def delete_sender(
         before, number = listed
         if lost_before and not before:
             # Listed before this job's earlier delete, gone now: that delete was done.
-            return RowResult(Outcome.REMOVED, REMOVED_BY_UNSETTLED_DELETE)
+            earlier = _earlier_leads(session, job_id, row, lead_status)
+            text = "; ".join(x for x in (REMOVED_BY_UNSETTLED_DELETE, earlier) if x)
+            return RowResult(Outcome.REMOVED, text)
         refused = _purpose_refusal(scope, before) if scope.is_purpose else None
         if refused is not None:
             return refused
         if not before:
             if resent and _deleted_before(session, job_id, row):
-                return RowResult(Outcome.REMOVED, REMOVED_BEFORE_INTERRUPTION)
+                earlier = _earlier_leads(session, job_id, row, lead_status)
+                text = "; ".join(x for x in (REMOVED_BEFORE_INTERRUPTION, earlier) if x)
+                return RowResult(Outcome.REMOVED, text)
             # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
             # (every purpose's entries were looked up). A delete sent for nothing, once under
             # faults, was "removed" by the look-up after its error finding the number gone.

@@ -368,3 +368,27 @@ def test_a_lead_search_the_service_failed_once_is_tried_again_at_once(
     finally:
         session.close()
         journal.close()
+
+
+def test_a_row_removed_by_its_earlier_delete_names_the_leads_it_re_statused(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    # Black-box pass H3: the delete was done behind a 502 and its look-up failed; sent again,
+    # the row was removed by that earlier delete, but the lead it set to DNC went unnamed.
+    wire = LookUpFailsAfterDelete(failing=2)
+    store, session, journal = _one_row_removal(sandbox, tmp_path, wire, lead_status="DNC")
+    list_id = session.api.insert_list("Removal test leads", session.api.campaigns()[0].id)
+    sandbox.bulk_seed_leads(list_id, [("2025550101", "1", "", "")])
+    (lead,) = sandbox.store.all("SELECT id, status FROM leads WHERE phone_number = '2025550101'")
+    try:
+        assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
+        (row,) = store.rows()
+        assert row.outcome == "removed", row.message
+        assert row.message == (
+            f"{REMOVED_BY_UNSETTLED_DELETE}; re-statused 1 lead: lead {lead['id']} (list "
+            f"{list_id}) {lead['status'] or '(no status)'}→DNC (as the change journal's record "
+            "of that delete lists them)"
+        ), row.message
+    finally:
+        session.close()
+        journal.close()
