@@ -836,6 +836,8 @@ def _plus_verdict(digits: str, code: str, rules: CodeRules | None) -> PhoneResul
     return fast if fast is not None else _library_verdict(digits, True, code, rules)
 
 
+# The words of _two_readings' refusal, which later rewordings leave alone.
+READS_TWO_WAYS: Final = "reads two ways"
 # How digits starting with their code's own digits are read (see _two_readings): refused
 # naming both readings, the code's (an MSISDN column), or the national one (stored numbers).
 ASK: Final = "ask"
@@ -884,7 +886,7 @@ def _two_readings(
         without = f"{trunk}{result.national}"
     return _reject(
         code,
-        f"the number {digits} reads two ways: {with_code} if {code} is the country code, or "
+        f"the number {digits} {READS_TWO_WAYS}: {with_code} if {code} is the country code, or "
         f"+{code} {result.national} if {code} is the start of the national number; write "
         f"{with_code} or {without} to say which",
     )
@@ -1063,7 +1065,13 @@ def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> 
         if comma is not None:
             return comma
         shown = (raw if raw.isascii() else _visible(raw)).strip()
-        if "." in shown and _DECIMAL_TEXT.fullmatch(shown) is not None:
+        if (
+            "." in shown
+            and _DECIMAL_TEXT.fullmatch(shown) is not None
+            # Digits valid both with and without the code are refused for that, which says
+            # more than "not a whole number" ("4915123.456789" under +49).
+            and READS_TWO_WAYS not in result.reason
+        ):
             # Said as a number cell holding it is (a CSV writes one so): read as dotted
             # groups, the reason was "11 digits". Only for a number refused anyway: a person
             # may write "2015550.123" for a valid one.
