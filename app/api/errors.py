@@ -136,6 +136,12 @@ for _i, _flag_name in enumerate(_STATUS_FLAGS):
 # Added to a write's error when an earlier attempt of the same call was sent and its answer lost
 # (see ``ApiError.earlier_attempt_lost``).
 EARLIER_ATTEMPT_LOST = "an earlier attempt's answer was lost, so the service may have done it"
+# Said instead when it was an earlier send of a job's row whose fate was left open (its error,
+# then a look-up that failed too): no answer need have been lost (see ApiError.earlier_send_open).
+EARLIER_SEND_OPEN = (
+    "an earlier send of this row ended with an error and a look-up that failed too, so the "
+    "service may have done it"
+)
 
 
 def code_info(path: str, code: int | None) -> CodeInfo | None:
@@ -170,6 +176,11 @@ class ApiError(Exception):
         # sent and its answer lost: the service may have done the write although this attempt
         # failed, so "failed" must not be read as "nothing changed".
         self.earlier_attempt_lost = False
+        # Set by a job on the error of a row sent again after a send whose fate was left open
+        # (its error, then a failed look-up): the service may have done the write, as above,
+        # though no answer was lost (black-box pass H3: rows said an answer was lost with no
+        # connection ever dropped).
+        self.earlier_send_open = False
         super().__init__(self.describe())
 
     def describe(self) -> str:
@@ -184,6 +195,8 @@ class ApiError(Exception):
         text = " ".join(parts)
         if self._says_earlier_attempt_lost():
             text += f"; {EARLIER_ATTEMPT_LOST}"
+        elif self.earlier_send_open and not self.earlier_attempt_lost:
+            text += f"; {EARLIER_SEND_OPEN}"
         return text
 
     def _says_earlier_attempt_lost(self) -> bool:

@@ -267,7 +267,8 @@ def _checked_after_error(
         error.add_detail(
             "a look-up right after it found the number not on the list, so it was not inserted"
         )
-        error.earlier_attempt_lost = False  # settled: that attempt did not insert it either
+        # Settled: that attempt (or earlier send) did not insert it either.
+        error.earlier_attempt_lost = error.earlier_send_open = False
         raise NotDone(error, _said(error)) from None
     found = _before_or_found(_listed_before(entries, since), FOUND_AFTER_ERROR)
     text = f"{found} (the insert's error: {_said(error)})"
@@ -332,7 +333,7 @@ def insert_sender(
             )
         except ApiError as exc:
             if lost_before:
-                exc.earlier_attempt_lost = True  # that of the earlier pass: its fate is open
+                exc.earlier_send_open = True  # that of the earlier pass: its fate is open
             try:
                 checked = _checked_after_error(
                     session, target, row, scope, exc, resent, job_id, note, since

@@ -365,7 +365,11 @@ class JobRunner:
                     if row.seq not in held.unsettled:
                         self.store.mark_pending(row.seq)
                     continue
-                if isinstance(error, RateLimitedError) and not error.earlier_attempt_lost:
+                if (
+                    isinstance(error, RateLimitedError)
+                    and not error.earlier_attempt_lost
+                    and not error.earlier_send_open
+                ):
                     # Refused before it was processed: not done, so sent again later. A row
                     # resent after an interruption stays "sending" (it is still one).
                     if not resent:

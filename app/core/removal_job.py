@@ -521,7 +521,7 @@ def delete_sender(
             )
         except ApiError as exc:
             if lost_before:
-                exc.earlier_attempt_lost = True  # that of the earlier pass: its fate is open
+                exc.earlier_send_open = True  # that of the earlier pass: its fate is open
             checked = _checked_after_error(session, row, scope, number, exc, job_id, note)
             if checked is None:
                 raise

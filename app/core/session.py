@@ -59,6 +59,7 @@ def fate_open(error: ApiError) -> bool:
         (isinstance(error, TransportError) and error.sent)
         or isinstance(error, ServerError)
         or error.earlier_attempt_lost
+        or error.earlier_send_open
     )
 
 

@@ -29,7 +29,7 @@ import openpyxl
 import pytest
 
 from app.api.client import ApiClient
-from app.api.errors import EARLIER_ATTEMPT_LOST
+from app.api.errors import EARLIER_ATTEMPT_LOST, EARLIER_SEND_OPEN
 from app.api.scope import Scope
 from app.api.transport import RetryPolicy
 from app.core.connections import Connection
@@ -694,3 +694,24 @@ def test_a_row_whose_trunk_zero_look_up_the_service_failed_is_sent_again(
     ), row.message
     assert wire.inserts == ["2079460019"]
     assert "2079460019" in _listed(sandbox)
+
+
+def test_a_row_sent_again_after_an_open_send_does_not_say_an_answer_was_lost(
+    sandbox: Any, journal: ChangeJournal, wire: Staged, tmp_path: Path
+) -> None:
+    # Black-box pass H3: with no connection ever dropped, rows said "an earlier attempt's
+    # answer was lost": the earlier *send* ended with a 503 and a look-up that failed too.
+    number = "3035550307"
+    # First send: its answer lost (the service inserted it), then 503; its look-up fails
+    # (Unsettled). Second send: 503 twice; its look-up finds the number.
+    wire.script = {number: [LOST, UNAVAILABLE, UNAVAILABLE, UNAVAILABLE]}
+    wire.search_script = [UNAVAILABLE, UNAVAILABLE]
+    store = _stage(tmp_path, [number], Scope.global_())
+    s = _run(store, _staged_session(sandbox, journal, wire))
+    assert (s["already_present"], s[MAYBE_INSERTED]) == (1, 1), s
+    (row,) = store.rows()
+    assert row.message.endswith(
+        "(the insert's error: /dnc/insert: the service failed with HTTP 503 Service Unavailable "
+        f"and an HTML page; {EARLIER_SEND_OPEN})"
+    ), row.message
+    assert EARLIER_ATTEMPT_LOST not in row.message.split("(the insert's error:")[1]
