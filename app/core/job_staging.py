@@ -52,6 +52,7 @@ from app.core.sheet_mapping import (
     propose_from_preview,
     propose_under_header,
     resolve_column,
+    skipped_phone_columns,
     unread_code_columns,
 )
 from app.core.sheet_reader import SheetSource, open_sheet
@@ -180,6 +181,16 @@ def map_sheet(
         )
         if split := split_number_sentence(mapping.headers):
             faxes = f"{faxes} {split}".strip()
+        skipped = skipped_phone_columns(mapping.headers, preview, settings.phone_code)
+        named = " and ".join(f"{mapping.headers[i]!r} (column {column_letter(i)})" for i in skipped)
+        if named:
+            many = len(skipped) > 1
+            faxes = (
+                f"{faxes} {named} {'hold' if many else 'holds'} phone numbers, but "
+                f"{'their headers name' if many else 'its header names'} other numbers (an "
+                "account, customer or member number), so "
+                f"{'they are' if many else 'it is'} read only when chosen as the phone column."
+            ).strip()
         raise MappingError(
             f"No column of phone numbers was found in {where}"
             + (f" (its other sheets: {listed})." if others else ".")

@@ -978,6 +978,25 @@ def other_phone_columns(
     return found
 
 
+def skipped_phone_columns(
+    headers: Sequence[str], sample_rows: Sequence[Row], default_phone_code: str = "1"
+) -> list[int]:
+    """Columns whose header names other digits ("Customer Number", "Member No", "Account
+    Number") though at least half their values are valid phone numbers: never read as the
+    phone column unless chosen, so a refusal for want of one names them (black-box pass H4:
+    "No column of phone numbers was found" over a "Customer Number" column of phone numbers)."""
+    data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    found = []
+    for index, header in enumerate(headers):
+        if not header or not _names_other_digits(header):
+            continue
+        values = _values(data, index)
+        valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
+        if values and valid * 2 >= len(values):
+            found.append(index)
+    return found
+
+
 def _valid_phone(value: CellValue, code: str) -> bool:
     # As the check reads it: "+44 …" names its own code whatever the default.
     return phones.normalize(value, code).ok or phones.normalize(value, None).ok

@@ -194,3 +194,27 @@ def test_no_hint_where_no_area_code_column_makes_the_numbers_whole(
     finally:
         store.close()
     assert not [w for w in warnings if "looks like area codes" in w], warnings
+
+
+def test_a_refusal_names_a_column_of_phone_numbers_headed_as_other_numbers(
+    tmp_path: Path,
+) -> None:
+    # Black-box pass H4: a "Customer Number" column of phone numbers (never read as the phone
+    # column unless chosen) got "No column of phone numbers was found", naming nothing.
+    path = tmp_path / "custnum.csv"
+    path.write_text("Customer Number,Name\n2025550181,Al\n2025550182,Bo\n3035550183,Cy\n")
+    with pytest.raises(MappingError) as refused:
+        stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
+    assert str(refused.value).endswith(
+        "'Customer Number' (column A) holds phone numbers, but its header names other numbers "
+        "(an account, customer or member number), so it is read only when chosen as the phone "
+        "column."
+    ), str(refused.value)
+    # With it chosen, it is read.
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_(), phone_column="Customer Number"),
+        tmp_path / "jobs2",
+        connection=None,
+    )
+    store.close()
+    assert summary.valid == 3
