@@ -990,6 +990,8 @@ def skipped_phone_columns(
     for index, header in enumerate(headers):
         if not header or not _names_other_digits(header):
             continue
+        if set(_words(header).split()) & _FAX:
+            continue  # a fax column has its own sentence (fax_columns)
         values = _values(data, index)
         valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
         if values and valid * 2 >= len(values):
