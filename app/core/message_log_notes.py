@@ -13,6 +13,7 @@ know which rows are the opt-outs.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
@@ -21,12 +22,16 @@ from app.core.sheet_mapping import CallSide, ColumnMapping, call_side, column_le
 from app.core.sheet_types import CellValue, Row
 
 _PUNCT: Final = re.compile(r"[^0-9a-z]+")
+# Also as call-center and SMS exports head it ("Call Type: Inbound/Outbound") and in German
+# and Spanish; a column is read so only when its values say inbound or outbound.
 _DIRECTION_HEADERS: Final = frozenset(
-    {"direction", "message direction", "msg direction", "sms direction", "call direction"}
-)
+    {"direction", "message direction", "msg direction", "sms direction", "call direction",
+     "type", "call type", "message type", "msg type", "sms type", "richtung", "direccion"}
+)  # fmt: skip
 _BODY_HEADERS: Final = frozenset(
     {"body", "message", "message body", "message text", "msg", "sms", "sms body", "sms text",
-     "text", "content", "message content"}
+     "text", "content", "message content", "keyword", "reply", "response", "nachricht",
+     "mensaje", "texto"}
 )  # fmt: skip
 _INBOUND: Final = frozenset({"inbound", "incoming", "in", "received", "mo", "inbound api"})
 _OUTBOUND: Final = frozenset({"outgoing", "out", "sent", "mt"})
@@ -51,7 +56,12 @@ _SHOWN: Final = 3
 
 
 def _key(text: str) -> str:
-    return _PUNCT.sub(" ", text.casefold().replace("ê", "e")).strip()
+    text = text.casefold()
+    if not text.isascii():  # "Dirección", "ARRÊT": read without their accents
+        text = "".join(
+            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+        )
+    return _PUNCT.sub(" ", text).strip()
 
 
 def _column(mapping: ColumnMapping, index: int) -> str:

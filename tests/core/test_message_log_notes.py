@@ -125,3 +125,40 @@ def test_rows_the_other_way_far_down_the_file_are_counted_too(tmp_path: Path) ->
         )
         for w in warnings
     ), warnings
+
+
+def test_a_call_type_column_and_a_keyword_column_are_read_too(tmp_path: Path) -> None:
+    # Black-box pass H4: "Call Type" (Inbound/Outbound) and "Keyword" columns were not read,
+    # so a dialer log's outbound rows put the business's own number on the list unsaid.
+    text = (
+        "Caller ID,Number Called,Call Type,Keyword\n"
+        "+12025550931,+18005550100,Inbound,STOP\n"
+        "+12025550932,+18005550100,Inbound,Yes\n"
+        "+12025550933,+18005550100,Inbound,STOP\n"
+        "+18005550100,+12025550934,Outbound,\n"
+    )
+    warnings = _warnings(tmp_path, text)
+    assert any(
+        w.startswith("Column C ('Call Type') says 1 of the 4 rows is outbound ('Outbound'")
+        for w in warnings
+    ), warnings
+    assert any(
+        w.startswith(
+            "Column D ('Keyword'): 1 of the 3 messages holds no opt-out word (row 3: 'Yes'"
+        )
+        for w in warnings
+    ), warnings
+
+
+def test_a_direction_header_in_spanish_is_read(tmp_path: Path) -> None:
+    text = (
+        "From,To,Dirección,Mensaje\n"
+        "+12025550941,+18005550100,inbound,BAJA\n"
+        "+12025550942,+18005550100,inbound,ALTO\n"
+        "+18005550100,+12025550943,outbound,Gracias\n"
+    )
+    warnings = _warnings(tmp_path, text)
+    assert any(
+        w.startswith("Column C ('Dirección') says 1 of the 3 rows is outbound") for w in warnings
+    ), warnings
+    assert not [w for w in warnings if "Mensaje" in w], warnings  # BAJA and ALTO opt out
