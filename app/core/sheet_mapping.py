@@ -87,7 +87,7 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
     Role.PHONE_CODE: _split(
         "country code|phone code|phonecode|dial code|dialing code|dialling code|calling code|"
         "country calling code|cc|intl code|international code|country prefix|"
-        "country dial code|isd code|isd|"
+        "country dial code|isd code|isd|ctry code|cntry code|"
         # German, Spanish, French ("Ländercode", "Código de país", "Indicatif"; accents are
         # read without them).
         "landercode|landescode|landervorwahl|landesvorwahl|internationale vorwahl|"
@@ -118,12 +118,16 @@ _LINE_WORDS: Final = frozenset(
 )  # fmt: skip
 # Headers naming where the consumer lives ("Country", Outlook's "Home Country/Region"): read
 # as the country-code column, after one headed as a dialling code (see _code_rank).
-_COUNTRY_NAMES: Final = _split("country|land|pays|pais|nation|paese|land region")
+_COUNTRY_NAMES: Final = _split(
+    "country|land|pays|pais|nation|paese|land region|cntry|ctry|staat|herkunftsland|nacion|"
+    "pays de residence|pais de residencia|wohnsitzland"
+)
 _COUNTRY_FILLER: Final = frozenset(
     {
         "home", "business", "work", "office", "other", "mailing", "billing", "shipping",
         "region", "name", "iso", "iso2", "iso3", "alpha", "alpha2", "alpha3", "of",
         "residence", "primary", "contact", "customer", "address", "current", "1", "2", "3",
+        "territory",
     }
 )  # fmt: skip
 # Words that, anywhere in a header, point to a role (checked in this order). The request date

@@ -33,6 +33,8 @@ from app.core.phones import normalize_code
         ("Vereinigtes Königreich", "44"),
         ("Brasilien", "55"),
         ("Spanien", "34"),
+        ("EE.UU.", "1"),
+        ("America", "1"),
         ("Mexico (MX)", "52"),
         ("Germany (DE)", "49"),
         ("France (FRA)", "33"),
@@ -69,3 +71,24 @@ def test_a_vendor_file_with_country_names_in_other_languages(tmp_path: Path) -> 
         "(787) 555-0123": ("1", "7875550123"),
         "06 12 34 56 78": ("33", "612345678"),
     }
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["Cntry", "Ctry", "Ctry Code", "Nación", "Staat", "Herkunftsland", "Pays de résidence",
+     "Country/Territory"],
+)  # fmt: skip
+def test_more_country_headers_are_read(tmp_path: Path, header: str) -> None:
+    # Black-box pass H4: under these headers MX/GB/DE were ignored without a word, Mexican
+    # numbers read as +1 and UK and German ones refused as too long for a US number.
+    path = tmp_path / "ctry.csv"
+    path.write_text(
+        f"Phone,{header}\n55 1234 6201,MX\n020 7946 6202,GB\n030 1234567,DE\n",
+        encoding="utf-8",
+    )
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
+    )
+    codes = [r.phone_code for r in store.rows()]
+    store.close()
+    assert codes == ["52", "44", "49"] and summary.invalid == 0
