@@ -130,7 +130,6 @@ _COUNTRY_NAMES: Final[dict[str, str]] = {
             "can",
             "ee uu",
             "eeuu",
-            "america",
             "vereinigte staaten",
             "vereinigte staaten von amerika",
             "estados unidos",

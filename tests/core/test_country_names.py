@@ -34,7 +34,6 @@ from app.core.phones import normalize_code
         ("Brasilien", "55"),
         ("Spanien", "34"),
         ("EE.UU.", "1"),
-        ("America", "1"),
         ("Mexico (MX)", "52"),
         ("Germany (DE)", "49"),
         ("France (FRA)", "33"),
