@@ -34,7 +34,7 @@ from typing import Any
 
 from app.api.client import DncQuery
 from app.api.errors import ApiError, ServerError, TransportError
-from app.api.models import DncEntry, SmsOptOut, WriteStatus
+from app.api.models import DncEntry, SmsOptOut, WriteStatus, parse_timestamp
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
@@ -83,7 +83,7 @@ INSERTED_WHEN_SENT_AGAIN = (
 
 
 # An already-present row whose entry was inserted before the job started: no attempt of this
-# job put it there, whatever became of their answers (see _listed_before).
+# job put it there, whatever became of their answers (see _entry_words).
 BEFORE_JOB = "already on the list before this job (entry {id}, inserted {date})"
 # What an already-present row that this job may have inserted says of the entry a look-up
 # found (the service's date: older than the job by less than _CLOCK_SLACK, or newer).
@@ -131,42 +131,37 @@ def _listed_ids(
 def job_start(meta: Mapping[str, Any]) -> dt.datetime | None:
     """When the job first ran (or, before it has, when it was staged), in UTC: no entry older
     than that is its doing."""
-    return _parsed(str(meta.get("started") or meta.get("created") or ""))
+    return parse_timestamp(str(meta.get("started") or meta.get("created") or ""))
 
 
-def _parsed(text: str) -> dt.datetime | None:
-    try:
-        return dt.datetime.strptime(text[:19], "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return None
-
-
-def _listed_before(entries: Sequence[DncEntry | SmsOptOut], since: dt.datetime | None) -> str:
-    """:data:`BEFORE_JOB` for the oldest of ``entries`` inserted before ``since`` (the job's
-    start, less :data:`_CLOCK_SLACK`); else, for an entry found, what it is (its id and insert
-    date, after "; ", so the person can judge what the slack leaves open); else ``""``.
+def _entry_words(
+    entries: Sequence[DncEntry | SmsOptOut], since: dt.datetime | None
+) -> tuple[str, str]:
+    """What an already-present row says of ``entries``: :data:`BEFORE_JOB` for the oldest one
+    inserted before ``since`` (the job's start, less :data:`_CLOCK_SLACK`), else ``""``; and
+    otherwise :data:`FOUND_ENTRY` for the oldest one found (so the person can judge what the
+    slack leaves open), else ``""``.
 
     An "already present" answer after a lost answer or an interruption then says the number
     was listed before, not that this job may have listed it (black-box pass H1: entries from
     2019 and 2022 were counted among those the job may have inserted)."""
-    dated = [(when, e) for e in entries if (when := _parsed(e.insert_date)) is not None]
-    if since is not None:
-        older = [(when, e) for when, e in dated if when < since - _CLOCK_SLACK]
-        if older:
-            _, oldest = min(older, key=lambda pair: pair[0])
-            return BEFORE_JOB.format(id=oldest.id, date=oldest.insert_date)
     if not entries:
-        return ""
-    first = min(dated, key=lambda pair: pair[0])[1] if dated else entries[0]
-    return f"; {FOUND_ENTRY.format(id=first.id, date=first.insert_date or '(no date)')}"
+        return "", ""
+    dated = [(when, e) for e in entries if (when := parse_timestamp(e.insert_date)) is not None]
+    oldest = min(dated, key=lambda pair: pair[0]) if dated else None
+    if oldest is not None and since is not None and oldest[0] < since - _CLOCK_SLACK:
+        return BEFORE_JOB.format(id=oldest[1].id, date=oldest[1].insert_date), ""
+    first = oldest[1] if oldest is not None else entries[0]
+    return "", FOUND_ENTRY.format(id=first.id, date=first.insert_date or "(no date)")
 
 
-def _before_or_found(said: str, maybe: str) -> str:
-    """``maybe`` (the row's words for an entry this job may have made), with the entry
-    :func:`_listed_before` found, or its words for an entry older than the job."""
-    if said.startswith("; "):
-        return f"{maybe}{said}"
-    return said or maybe
+def _present_text(words: tuple[str, str], maybe: str) -> str:
+    """The row's words for an entry ``words`` (:func:`_entry_words`) names: the entry older
+    than the job, or ``maybe`` (an entry this job may have made) naming the entry found."""
+    before, found = words
+    if before:
+        return before
+    return f"{maybe}; {found}" if found else maybe
 
 
 def _listed_with_trunk_zero(
@@ -270,7 +265,7 @@ def _checked_after_error(
         # Settled: that attempt (or earlier send) did not insert it either.
         error.earlier_attempt_lost = error.earlier_send_open = False
         raise NotDone(error, _said(error)) from None
-    found = _before_or_found(_listed_before(entries, since), FOUND_AFTER_ERROR)
+    found = _present_text(_entry_words(entries, since), FOUND_AFTER_ERROR)
     text = f"{found} (the insert's error: {_said(error)})"
     return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
 
@@ -298,19 +293,19 @@ def insert_sender(
     its fate open is followed by a look-up of the number (:func:`_checked_after_error`).
     ``since`` is when the job started (:func:`job_start`): an "already present" answer that an
     earlier attempt of this job may have caused (its answer lost, the job interrupted) is
-    looked up, and an entry inserted before then says so (:func:`_listed_before`).
+    looked up, and an entry inserted before then says so (:func:`_entry_words`).
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
 
-    def _entry_before(row: JobRow, scope: Scope) -> str:
-        """:func:`_listed_before` of the row's entries, looked up; ``""`` when the look-up
+    def _looked_up_words(row: JobRow, scope: Scope) -> tuple[str, str]:
+        """:func:`_entry_words` of the row's entries, looked up; nothing when the look-up
         fails (the row then says an attempt may have inserted it, as it did without it)."""
         try:
-            return _listed_before(_listed_entries(session, target, row, scope, stop=stop), since)
+            return _entry_words(_listed_entries(session, target, row, scope, stop=stop), since)
         except (ApiError, Cancelled):
-            return ""
+            return "", ""
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
@@ -346,16 +341,17 @@ def insert_sender(
             return checked
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is WriteStatus.ALREADY_PRESENT:
-            maybe_ours = resent or result.earlier_attempt_lost or lost_before
-            said = _entry_before(row, scope) if maybe_ours else ""
-            if said and not said.startswith("; "):
-                text = f"{RESENT}; {said}" if resent else said
-            elif resent:
-                text = _before_or_found(said, RESENT_PRESENT)
-            elif maybe_ours:
-                # The answer to an earlier attempt was lost: that attempt may well be what put
-                # the number on the list, which matters when the insertion date is evidence.
-                text = _before_or_found(said, RETRIED_PRESENT)
+            if resent or result.earlier_attempt_lost or lost_before:
+                # An earlier attempt of this job (its answer lost, the job interrupted) may well
+                # be what put the number on the list, which matters when the insertion date is
+                # evidence: the entry's date tells when it cannot have been.
+                words = _looked_up_words(row, scope)
+                if resent:
+                    text = _present_text(words, RESENT_PRESENT)
+                    if words[0]:  # listed before the job: say the row was sent again too
+                        text = f"{RESENT}; {text}"
+                else:
+                    text = _present_text(words, RETRIED_PRESENT)
             else:
                 text = result.message or "already on the list"
             return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
