@@ -188,10 +188,10 @@ class _Held:
     # whether it was resent after an interruption, the message it ends with if the job is
     # cancelled before it is sent again, how many times in a row it was left unsettled).
     unsettled: dict[int, tuple[JobRow, bool, str, int]] = field(default_factory=dict)
-    # Rows sent back after their send was shown not done (NotDone): seq -> (the row, whether
-    # it was resent after an interruption, what its last send said, its sends in this run,
-    # whether that send stopped at a look-up before its write).
-    not_done: dict[int, tuple[JobRow, bool, str, int, bool]] = field(default_factory=dict)
+    # Rows sent back after their send was shown not done (NotDone), waiting to be sent again:
+    # seq -> (the row, whether it was resent after an interruption). What their sends said is
+    # the runner's (JobRunner._not_done).
+    not_done: dict[int, tuple[JobRow, bool]] = field(default_factory=dict)
 
     def seqs(self) -> set[int]:
         return {row.seq for row, _ in self.rows}
@@ -319,19 +319,13 @@ class JobRunner:
                 row, resent = done.item
                 error = done.error
                 if isinstance(error, NotDone):
-                    sends = held.not_done.get(row.seq, (row, resent, "", 0, False))[3] + 1
+                    sends = self._not_done.get(row.seq, (0, "", False))[0] + 1
                     if sends <= NOT_DONE_RESENDS:
                         # Not done, so sent again in the next pass, pending meanwhile (a row
                         # resent after an interruption stays "sending": it is still one).
                         if not resent:
                             self.store.mark_pending(row.seq)
-                        held.not_done[row.seq] = (
-                            row,
-                            resent,
-                            error.said,
-                            sends,
-                            error.before_write,
-                        )
+                        held.not_done[row.seq] = (row, resent)
                         self._not_done[row.seq] = (sends, error.said, error.before_write)
                         held.refused_rows.pop(row.seq, None)
                         held.unsettled.pop(row.seq, None)
@@ -440,8 +434,9 @@ class JobRunner:
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
                 )
                 self._count(Outcome.FAILED)
-            for seq, (row, resent, said, sends, before_write) in held.not_done.items():
+            for seq, (row, resent) in held.not_done.items():
                 # Shown not done, and cancelled before it was sent again.
+                sends, said, before_write = self._not_done[seq]
                 text = f"{said}; {_sends_text(sends, before_write)}; {CANCELLED_UNSETTLED}"
                 message = _resent_text(text, resent)
                 self.store.mark_done(
