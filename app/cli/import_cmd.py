@@ -35,7 +35,7 @@ from types import FrameType
 from typing import Any
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, ServerError, TransportError
+from app.api.errors import ApiError
 from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
 from app.cli.connection_args import (
     EXIT_FAILED,
@@ -70,7 +70,7 @@ from app.core.job_staging import JobSettings, MappingError
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.redaction import SECRETS
-from app.core.session import Session
+from app.core.session import Session, read_over
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
 from app.core.sheet_mapping import ColumnError, Role
@@ -294,15 +294,10 @@ def preflight(
     in the file against it. ``action`` leads a refusal's sentence ("Import of a.csv not
     started").
     """
-    for round_ in range(1, PREFLIGHT_ROUNDS + 1):
-        try:
-            campaigns = CampaignDirectory(api.campaigns())
-            break
-        except (ServerError, TransportError) as exc:
-            if round_ == PREFLIGHT_ROUNDS:
-                raise CliError(describe_api_error(exc, connection, action)) from exc
-        except ApiError as exc:
-            raise CliError(describe_api_error(exc, connection, action)) from exc
+    try:
+        campaigns = CampaignDirectory(read_over(api.campaigns, PREFLIGHT_ROUNDS))
+    except ApiError as exc:
+        raise CliError(describe_api_error(exc, connection, action)) from exc
     if isinstance(scope, CampaignByName):
         scope = resolve_campaign_name(campaigns, scope, connection)
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:

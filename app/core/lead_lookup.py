@@ -17,10 +17,10 @@ import threading
 from collections.abc import Sequence
 
 from app.api.client import ApiClient, DncQuery
-from app.api.errors import ServerError, TransportError
 from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead
 from app.api.scope import Scope
 from app.core.phones import format_for_display, national_format
+from app.core.session import read_over
 from app.core.sheet_damage import drops_trunk_zero
 
 # A row's message names at most this many re-statused leads; the journal keeps them all.
@@ -100,14 +100,8 @@ SEARCH_ROUNDS = 2
 
 def _search(api: ApiClient, params: dict[str, str], cancel: threading.Event | None) -> list[Lead]:
     """Every lead one search finds (all pages), tried :data:`SEARCH_ROUNDS` times over while
-    the service fails it (a 5xx, no answer); the last failure is raised."""
-    for round_ in range(1, SEARCH_ROUNDS + 1):
-        try:
-            return list(api.iter_leads(params, cancel=cancel))
-        except (ServerError, TransportError):
-            if round_ == SEARCH_ROUNDS:
-                raise
-    raise AssertionError("unreachable")  # the loop returns or raises
+    the service fails it."""
+    return read_over(lambda: list(api.iter_leads(params, cancel=cancel)), SEARCH_ROUNDS)
 
 
 def changed_by(leads: Sequence[Lead], lead_status: str) -> list[Lead]:

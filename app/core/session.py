@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, AuthError, RateLimitedError, ServerError, TransportError
@@ -19,6 +19,8 @@ from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.journal import ChangeJournal
 from app.core.sheet_damage import drops_trunk_zero
+
+T = TypeVar("T")
 
 # Added to a journal outcome's error when the write's answer (not found, already present) came
 # after an earlier attempt whose answer was lost.
@@ -61,6 +63,19 @@ def fate_open(error: ApiError) -> bool:
         or error.earlier_attempt_lost
         or error.earlier_send_open
     )
+
+
+def read_over(read: Callable[[], T], rounds: int) -> T:
+    """``read()``, tried ``rounds`` times over (each with the client's own retries) while the
+    service fails it (a 5xx, no answer); the last failure is raised. For reads a job cannot
+    go on without, where one exhausted retry would fail a row or the whole job (black-box
+    passes H1 and H3): a read is harmless to repeat."""
+    for _ in range(rounds - 1):
+        try:
+            return read()
+        except (ServerError, TransportError):
+            continue
+    return read()
 
 
 def cancelled_after_refusals(refused: int, not_done: bool = True) -> str:
