@@ -12,16 +12,13 @@ know which rows are the opt-outs.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from app.core.sheet_mapping import CallSide, ColumnMapping, call_side, column_letter
+from app.core.sheet_mapping import CallSide, ColumnMapping, call_side, column_said, plain_words
 from app.core.sheet_types import CellValue, Row
 
-_PUNCT: Final = re.compile(r"[^0-9a-z]+")
 # Also as call-center and SMS exports head it ("Call Type: Inbound/Outbound") and in German
 # and Spanish; a column is read so only when its values say inbound or outbound.
 _DIRECTION_HEADERS: Final = frozenset(
@@ -55,23 +52,9 @@ _OPT_OUT_PHRASES: Final = (
 _SHOWN: Final = 3
 
 
-def _key(text: str) -> str:
-    text = text.casefold()
-    if not text.isascii():  # "Dirección", "ARRÊT": read without their accents
-        text = "".join(
-            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-        )
-    return _PUNCT.sub(" ", text).strip()
-
-
-def _column(mapping: ColumnMapping, index: int) -> str:
-    header = mapping.headers[index] if index < len(mapping.headers) else ""
-    return f"column {column_letter(index)}" + (f" ({header!r})" if header else "")
-
-
 def _find(mapping: ColumnMapping, names: frozenset[str]) -> int | None:
     for index, header in enumerate(mapping.headers):
-        if header and _key(header) in names:
+        if header and plain_words(header) in names:
             return index
     return None
 
@@ -84,7 +67,7 @@ def _direction(value: CellValue) -> str:
     """ "in", "out" or "" (not said) for a Direction cell ("inbound", "outbound-api")."""
     if not isinstance(value, str):
         return ""
-    key = _key(value)
+    key = plain_words(value)
     if key in _INBOUND:
         return "in"
     if key.startswith("outbound") or key in _OUTBOUND:
@@ -106,7 +89,7 @@ def _foreign_direction(side: CallSide) -> str:
 
 
 def _opts_out(text: str) -> bool:
-    key = _key(text)
+    key = plain_words(text)
     if not key:
         return False
     words = key.split()
@@ -203,13 +186,15 @@ class LogWatch:
         verb = "removed" if self.kind == "removal" else "imported"
         rows = "row" if self.wrong_count == 1 else "rows"
         are = "is" if self.wrong_count == 1 else "are"
+        column = column_said(mapping.headers, direction)
+        phone = column_said(mapping.headers, mapping.phone)
         return (
-            f"{_column(mapping, direction)[0].upper()}{_column(mapping, direction)[1:]} says "
+            f"{column[0].upper()}{column[1:]} says "
             f"{self.wrong_count:,} of the {self.said:,} rows {are} {way} ({listed}; the first "
-            f"is row {self.wrong[0]}): on those {rows} {_column(mapping, mapping.phone)} holds "
+            f"is row {self.wrong[0]}): on those {rows} {phone} holds "
             f"the business's own number ({line!r} on most of them), not a consumer's, and "
             f"{'it is' if self.wrong_count == 1 else 'they are'} {verb} too. Keep only the "
-            f"{other} rows (filter {_column(mapping, direction)}) and run the file again."
+            f"{other} rows (filter {column}) and run the file again."
         )
 
     def _body_sentence(self) -> str:
@@ -218,7 +203,7 @@ class LogWatch:
         shown = "; ".join(f"row {n}: {t[:40]!r}" for n, t in self.other)
         many = self.other_count > 1
         more = "; …" if self.other_count > len(self.other) else ""
-        column = _column(self.mapping, self.body)
+        column = column_said(self.mapping.headers, self.body)
         return (
             f"{column[0].upper()}{column[1:]}: {self.other_count:,} of the {self.written:,} "
             f"messages {'hold' if many else 'holds'} no opt-out word ({shown}{more}), yet every "

@@ -218,14 +218,20 @@ SAMPLE_ROWS: Final = 200
 CODE_SHARE: Final = 0.5
 
 
-def _words(text: str) -> str:
-    text = text.casefold().replace("#", " no ")
+def plain_words(text: str) -> str:
+    """``text`` casefolded, without accents ("Teléfono" is "telefono", not "tel fono"), its
+    punctuation and spaces as single spaces."""
+    text = text.casefold()
     if not text.isascii():
-        # Accents read without them: "Teléfono" is "telefono" (not "tel fono").
         text = "".join(
             c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
         )
     return _PUNCT.sub(" ", text).strip()
+
+
+def _words(text: str) -> str:
+    """A header's words ("#" read as "no": "Cell #" is "cell no")."""
+    return plain_words(text.replace("#", " no "))
 
 
 class DateRank(IntEnum):
@@ -503,6 +509,12 @@ def column_letter(index: int) -> str:
         index, rem = divmod(index - 1, 26)
         letters = chr(65 + rem) + letters
     return letters
+
+
+def column_said(headers: Sequence[str], index: int) -> str:
+    """How a sentence names a column: "column C ('To')", or "column C" with no header."""
+    name = headers[index] if index < len(headers) else ""
+    return f"column {column_letter(index)}" + (f" ({name!r})" if name else "")
 
 
 def column_name(headers: Sequence[str], index: int) -> str:

@@ -66,6 +66,7 @@ from app.core.sheet_mapping import (
     UnreadCodeColumn,
     call_side,
     column_letter,
+    column_said,
     propose_from_preview,
 )
 from app.core.sheet_reader import SheetSource
@@ -262,7 +263,7 @@ def noted(
         yield row
     if notes.hidden_columns:
         hidden.columns = [
-            (role, _column(held.headers, index))
+            (role, column_said(held.headers, index))
             for role, index in held.mapped
             if index in notes.hidden_columns
         ]
@@ -520,7 +521,7 @@ def hidden_phone_column_sentences(
     ``shown`` are the other columns holding phone numbers that are not hidden; the first one
     is suggested."""
     assert mapping.phone is not None
-    column = _column(mapping.headers, mapping.phone)
+    column = column_said(mapping.headers, mapping.phone)
     letter = column_letter(mapping.phone)
     head = (
         f"{column[0].upper()}{column[1:]} of sheet {source.sheet!r} of {file_name}, the phone "
@@ -529,7 +530,7 @@ def hidden_phone_column_sentences(
     )
     also = ""
     if shown:
-        other = _column(mapping.headers, shown[0])
+        other = column_said(mapping.headers, shown[0])
         also = f" ({other}, which is shown, holds phone numbers too)"
         cli = (
             f"; name the phone column with --phone-column, as column:{column_letter(shown[0])} "
@@ -596,7 +597,7 @@ def _has_phone_column(rows: list[Row]) -> bool:
 def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str) -> str:
     assert mapping.phone is not None
     verb = "removed" if kind == "removal" else "imported"
-    named = [_column(mapping.headers, i) for i in others]
+    named = [column_said(mapping.headers, i) for i in others]
     listed = joined(named)
     many = len(others) > 1
     options = [f"--phone-column column:{column_letter(i)}" for i in others]
@@ -607,7 +608,7 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
     )
     sentence = (
         f"{listed[0].upper()}{listed[1:]} also {'hold' if many else 'holds'} phone numbers but "
-        f"{'are' if many else 'is'} not {verb}: only {_column(mapping.headers, mapping.phone)} "
+        f"{'are' if many else 'is'} not {verb}: only {column_said(mapping.headers, mapping.phone)} "
         f"is read. To {_take(kind, many)} too, {again}."
     )
     why = _call_log_sentence(mapping, others)
@@ -618,11 +619,11 @@ def _call_log_sentence(mapping: ColumnMapping, others: list[int]) -> str:
     """Why one end of a call log was not read (``""``: no such end among ``others``): it is
     taken for the business's own line (see sheet_mapping._call_log_phone)."""
     assert mapping.phone is not None
-    read = _column(mapping.headers, mapping.phone)
+    read = column_said(mapping.headers, mapping.phone)
     side = call_side(mapping.headers[mapping.phone])
     for index in others:
         other = call_side(mapping.headers[index]) if index < len(mapping.headers) else None
-        column = _column(mapping.headers, index)
+        column = column_said(mapping.headers, index)
         if other is CallSide.CALLED and side is not CallSide.CALLED:
             return (
                 f"{column[0].upper()}{column[1:]} is the number that was called or texted, "
@@ -674,7 +675,7 @@ def opt_out_flag_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -
     (:func:`~app.core.sheet_mapping.opt_out_flag_columns`)."""
     if flag.consent:
         return _consent_sentence(mapping, flag, kind)
-    column = _column(mapping.headers, flag.index)
+    column = column_said(mapping.headers, flag.index)
     head = f"{column[0].upper()}{column[1:]} marks rows yes or no, and some say no or nothing"
     if kind == "removal":
         # A row marked yes may be a person who asked not to be called: taking it off the
@@ -694,7 +695,7 @@ def opt_out_flag_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -
 def _consent_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -> str:
     """What staging says of a column saying the consumer opted in, consented or is
     subscribed on some rows: the job sends every row whatever it says."""
-    column = _column(mapping.headers, flag.index)
+    column = column_said(mapping.headers, flag.index)
     head = (
         f"{column[0].upper()}{column[1:]} says the consumer opted in, consented or is "
         f"subscribed on {flag.opted_in:,} of the first {flag.rows:,} rows (as "
@@ -722,7 +723,7 @@ def other_dates_sentence(mapping: ColumnMapping, dates: list[DateColumn]) -> str
     (``""``: nothing to say). The days to insertion, and so lateness, are counted from that
     day, so a reader who meant another column must hear which one was read."""
     if mapping.request_date is None:
-        named = [_column(mapping.headers, d.index) for d in dates]
+        named = [column_said(mapping.headers, d.index) for d in dates]
         if not named:
             return ""
         listed = joined(named)
@@ -732,8 +733,8 @@ def other_dates_sentence(mapping: ColumnMapping, dates: list[DateColumn]) -> str
             "row's lateness was checked; head the column of request dates as 'Date received' "
             "or 'Request date' to have it read."
         )
-    read = _column(mapping.headers, mapping.request_date)
-    could = [_column(mapping.headers, d.index) for d in dates if d.rank > DateRank.OTHER]
+    read = column_said(mapping.headers, mapping.request_date)
+    could = [column_said(mapping.headers, d.index) for d in dates if d.rank > DateRank.OTHER]
     if not could:
         return ""
     listed = joined(could)
@@ -749,7 +750,7 @@ def other_dates_sentence(mapping: ColumnMapping, dates: list[DateColumn]) -> str
 def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code: str) -> str:
     """Why a column headed as country codes was not read, and what the rows took instead; or
     why an area-code column was not, and what to do."""
-    column = _column(mapping.headers, unread.index)
+    column = column_said(mapping.headers, unread.index)
     if unread.local:
         return _area_code_sentence(mapping, unread)
     default = phones.normalize_code(code) or code
@@ -771,8 +772,8 @@ def _area_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn) -> str
     """An area-code column beside a phone column of 7-digit numbers: those rows are invalid
     (a local number), and the two columns must be made one (never guessed here)."""
     assert mapping.phone is not None
-    column = _column(mapping.headers, unread.index)
-    phone = _column(mapping.headers, mapping.phone)
+    column = column_said(mapping.headers, unread.index)
+    phone = column_said(mapping.headers, mapping.phone)
     many = unread.local != 1
     first = (mapping.header_row or 0) + 1
     formula = f"={column_letter(unread.index)}{first}&{column_letter(mapping.phone)}{first}"
@@ -783,11 +784,6 @@ def _area_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn) -> str
         " invalid. Combine the area code and the number into one column of 10-digit numbers "
         f"(in Excel, a new column of {formula} filled down) and run the file again."
     )
-
-
-def _column(headers: tuple[str, ...], index: int) -> str:
-    name = headers[index] if index < len(headers) else ""
-    return f"column {column_letter(index)}" + (f" ({name!r})" if name else "")
 
 
 def date_order_sentence(
@@ -803,7 +799,7 @@ def date_order_sentence(
     if mapping.request_date is None:
         return ""
     orders = summary.date_orders
-    column = _column(mapping.headers, mapping.request_date)
+    column = column_said(mapping.headers, mapping.request_date)
     either = summary.ambiguous_dates
     dates = f"{either} date{'s' if either != 1 else ''} that read{'s' if either == 1 else ''}"
     were = "were" if either != 1 else "was"
