@@ -175,18 +175,18 @@ def map_sheet(
         where = f"sheet {sheet!r} of {file_name}" if others else file_name
         listed = ", ".join(repr(name) for name in others)
         hint = f", or choose another sheet with --sheet ({listed})" if others else ""
-        faxes = " ".join(
+        unread = " ".join(
             f"{header!r} is headed as fax numbers, so it is read only when chosen."
             for header in fax_columns(mapping.headers)
         )
         if split := split_number_sentence(mapping.headers):
-            faxes = f"{faxes} {split}".strip()
+            unread = f"{unread} {split}".strip()
         skipped = skipped_phone_columns(mapping.headers, preview, settings.phone_code)
         named = " and ".join(f"{mapping.headers[i]!r} (column {column_letter(i)})" for i in skipped)
         if named:
             many = len(skipped) > 1
-            faxes = (
-                f"{faxes} {named} {'hold' if many else 'holds'} phone numbers, but "
+            unread = (
+                f"{unread} {named} {'hold' if many else 'holds'} phone numbers, but "
                 f"{'their headers name' if many else 'its header names'} other numbers (an "
                 "account, customer or member number), so "
                 f"{'they are' if many else 'it is'} read only when chosen as the phone column."
@@ -194,10 +194,10 @@ def map_sheet(
         raise MappingError(
             f"No column of phone numbers was found in {where}"
             + (f" (its other sheets: {listed})." if others else ".")
-            + (f" {faxes}" if faxes else ""),
+            + (f" {unread}" if unread else ""),
             f"No column of phone numbers was found in {where}; "
             f"name it with --phone-column (a header name, or a column as column:C or #3){hint}."
-            + (f" {faxes}" if faxes else ""),
+            + (f" {unread}" if unread else ""),
         )
     mapping.default_phone_code = settings.phone_code
     mapping.default_reason = settings.reason
