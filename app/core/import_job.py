@@ -355,7 +355,7 @@ def insert_sender(
             else:
                 text = result.message or "already on the list"
             return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
-        text = "sent again after the job was interrupted" if resent else ""
+        text = RESENT if resent else ""
         if lost_before:
             text = "; ".join(x for x in (text, INSERTED_WHEN_SENT_AGAIN) if x)
         return RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x))

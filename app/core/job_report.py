@@ -54,6 +54,11 @@ _HONOURED = {Outcome.INSERTED.value, Outcome.ALREADY_PRESENT.value, Outcome.REMO
 # attempt of this job that may have inserted it. Kept here, where the rows are counted, as the
 # texts stored in job files: changing one would stop older files' rows being counted.
 RESENT_PRESENT = (
+    "sent again when the job was resumed; the list already had it (most likely from the first send)"
+)
+# RESENT_PRESENT as job files written before 2026-11-23 hold it (it said "interrupted" of a job
+# the app had paused itself too).
+RESENT_PRESENT_BEFORE = (
     "sent again after the job was interrupted; the list already had it "
     "(most likely from the first send)"
 )
@@ -69,7 +74,7 @@ FOUND_AFTER_ERROR = (
     "on the list: the insert ended with an error, and a look-up right after it found the "
     "number listed, so an attempt of this job may have inserted it"
 )
-MAYBE_INSERTED_TEXTS = (RESENT_PRESENT, RETRIED_PRESENT, FOUND_AFTER_ERROR)
+MAYBE_INSERTED_TEXTS = (RESENT_PRESENT, RESENT_PRESENT_BEFORE, RETRIED_PRESENT, FOUND_AFTER_ERROR)
 # The job meta's (and job summary's) count of those rows.
 MAYBE_INSERTED = "already_present_maybe_inserted"
 MAYBE_INSERTED_LABEL = (
@@ -150,11 +155,13 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     return "" if rest == f"row {row.row_number}: " else rest
 
 
-# What a pending row says when its request was sent and no answer came before the job stopped
-# (it is "sending" in the job file): it may have been done; a resume settles it.
+# What a pending row says when its request was sent and not settled before the job stopped
+# (it is "sending" in the job file): no answer came, or an error did and the look-up that would
+# have told whether it was done failed too. It may have been done; a resume settles it.
 SENT_NO_ANSWER = (
-    "sent before the job stopped, and no answer came: whether it was done is not known until "
-    "the job is resumed, which settles it"
+    "sent before the job stopped and not settled (no answer came, or the service failed it and "
+    "a look-up could not tell whether it was done): whether it was done is not known until the "
+    "job is resumed, which settles it"
 )
 
 

@@ -531,7 +531,7 @@ def _with_staged(row: JobRow, message: str, outcome: Outcome) -> str:
     return f"{staged}; {message}" if message else staged
 
 
-RESENT = "sent again after the job was interrupted"
+RESENT = "sent again when the job was resumed"
 # How a row whose fate was left open (Unsettled) ends when the job is cancelled before it is
 # sent again, after its error's own words.
 CANCELLED_UNSETTLED = "the job was cancelled before it was sent again"

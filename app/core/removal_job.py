@@ -58,6 +58,7 @@ from app.core.dnc_removal import (
 )
 from app.core.job_exec import execute
 from app.core.job_runner import (
+    RESENT,
     JobControl,
     JobProgress,
     NotDone,
@@ -78,7 +79,7 @@ from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
 
 RESENT_NOT_FOUND = (
-    "sent again after the job was interrupted; the number was no longer on the list "
+    "sent again when the job was resumed; the number was no longer on the list "
     "(most likely removed by the first send)"
 )
 NOT_LISTED = "not on the list in this scope (looked up before the delete; nothing was sent)"
@@ -122,10 +123,10 @@ def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
     return text
 
 
-# A row sent again after the job was interrupted, found gone, whose earlier delete the change
+# A row sent again when the job was resumed, found gone, whose earlier delete the change
 # journal keeps with the entries listed then (see _deleted_before).
 REMOVED_BEFORE_INTERRUPTION = (
-    "removed by this job's delete sent before the job was interrupted: the number was on the "
+    "removed by this job's delete sent before the job stopped: the number was on the "
     "list then (the change journal has that delete and the entries it took) and gone when the "
     "job went on"
 )
@@ -329,7 +330,7 @@ def _removed_parts(
     if lead_status:
         parts.append(restatus_text(leads or [], lead_status))
     if resent:
-        parts.append("sent again after the job was interrupted")
+        parts.append(RESENT)
     return parts
 
 
@@ -363,7 +364,7 @@ def _earlier_leads(session: Session, job_id: str, row: JobRow, lead_status: str)
 def _deleted_before(session: Session, job_id: str, row: JobRow) -> bool:
     """Whether this job sent a delete of ``row``'s number (in either written form) while the
     number was listed, as the change journal keeps it: the delete's intent names the entries
-    the look-up before it found. For a row sent again after the job was interrupted and found
+    the look-up before it found. For a row sent again when the job was resumed and found
     gone, that earlier delete is what removed it."""
     # e164() names a form kept with its trunk 0 as the number itself: one query finds both.
     phone = e164(row.national, row.phone_code)

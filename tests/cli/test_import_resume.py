@@ -126,7 +126,7 @@ def test_sigkill_mid_run_then_resume(
     resent = [
         r
         for r in report["Rows"].iter_rows(values_only=True)
-        if len(r) > 6 and r[6] and "interrupted" in str(r[6])
+        if len(r) > 6 and r[6] and "sent again when the job was resumed" in str(r[6])
     ]
     report.close()  # read-only workbooks keep the file open until closed
     assert len(resent) == states["sending"]

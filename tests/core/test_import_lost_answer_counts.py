@@ -50,7 +50,7 @@ from app.core.job_report import (
 )
 from app.core.job_runner import CANCELLED_UNSETTLED, RESENT, JobAborted, JobControl
 from app.core.job_staging import JobSettings
-from app.core.job_store import JobStatus, JobStore, utc_now
+from app.core.job_store import JobRow, JobStatus, JobStore, utc_now
 from app.core.journal import ChangeJournal
 from app.core.session import EARLIER_ATTEMPT_MAY_HAVE_DONE, Session
 from app.core.sheet_check import Target
@@ -715,3 +715,37 @@ def test_a_row_sent_again_after_an_open_send_does_not_say_an_answer_was_lost(
         f"and an HTML page; {EARLIER_SEND_OPEN})"
     ), row.message
     assert EARLIER_ATTEMPT_LOST not in row.message.split("(the insert's error:")[1]
+
+
+def test_a_resent_present_row_of_a_job_file_written_before_the_wording_changed_is_counted() -> None:
+    """Job files written before 2026-11-23 hold the resent-and-present text as "sent again after
+    the job was interrupted": reopened now, such rows are still counted among those the job may
+    have inserted (the count is read from the stored text), and a plain present row is not."""
+
+    def row(message: str) -> JobRow:
+        return JobRow(
+            1,
+            2,
+            "2025550100",
+            "2025550100",
+            "1",
+            "global",
+            "",
+            "",
+            "",
+            "",
+            "done",
+            "already_present",
+            "",
+            message,
+            "",
+        )
+
+    before = (
+        "sent again after the job was interrupted; the list already had it "
+        "(most likely from the first send)"
+    )
+    assert before != RESENT_PRESENT
+    assert maybe_inserted(row(before))
+    assert maybe_inserted(row(RESENT_PRESENT))
+    assert not maybe_inserted(row("already on the list"))

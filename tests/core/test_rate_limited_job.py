@@ -173,11 +173,11 @@ def test_a_row_failing_after_it_was_sent_again_on_resume_says_so(tmp_path: Path)
             return RowResult(Outcome.FAILED, "refused by the sender")
         if row.row_number == 4:
             raise ServerError("/dnc/insert", "the service failed with HTTP 502", http_status=502)
-        return RowResult(Outcome.INSERTED, "sent again after the job was interrupted")
+        return RowResult(Outcome.INSERTED, "sent again when the job was resumed")
 
     assert JobRunner(store, send, concurrency=1).run() is JobStatus.FINISHED
     failed = {r.row_number: r.message for r in store.rows() if r.outcome == "failed"}
     assert sorted(failed) == [2, 3, 4]
     for message in failed.values():
-        assert message.startswith("sent again after the job was interrupted; "), message
+        assert message.startswith("sent again when the job was resumed; "), message
     store.close()

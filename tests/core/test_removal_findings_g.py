@@ -4,7 +4,7 @@ A number on no list in a purpose scope is reported not found and no delete is se
 other scope: a delete sent for nothing, once under faults, was counted "removed" when the
 look-up after its error found the number gone (20 of 200 numbers never listed).
 
-A row sent again after the job was interrupted and found gone is ``removed`` when the change
+A row sent again when the job was resumed and found gone is ``removed`` when the change
 journal has this job's delete of it with the entries listed then (its first send did it); it
 was "not found", so ``removed`` undercounted what the job took off the list.
 """

@@ -194,7 +194,7 @@ def test_a_resent_row_looks_its_leads_up_too(
     assert row.outcome == "removed"
     assert row.message == (
         f"re-statused 1 lead: lead {lead} (list {list_id}) CALLBK→DNC; "
-        "sent again after the job was interrupted"
+        "sent again when the job was resumed"
     )
     (intent,) = _delete_intents(session, job_summary(store)["job"]).values()
     assert intent.before["leads"] == [{"id": lead, "list_id": list_id, "status": "CALLBK"}]

@@ -106,7 +106,7 @@ def test_interrupted_job_is_resumed_without_sending_twice(
     with JobStore(path) as store:
         resent = [r for r in store.rows() if r.outcome == "already_present"]
     assert [r.national for r in resent] == ["2025550003"]
-    assert "sent again after the job was interrupted" in resent[0].message
+    assert "sent again when the job was resumed" in resent[0].message
     qtbot.waitUntil(lambda: wizard.currentId() == 1, timeout=TIMEOUT)  # the result page
     assert wizard.result_page.value_labels["inserted"].text() == "9"
 
