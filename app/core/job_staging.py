@@ -448,7 +448,7 @@ def _stage(
                     warnings.append(other_columns_sentence(mapping, others, kind))
             for flag in opt_out_flag_columns(mapping, preview):
                 warnings.append(opt_out_flag_sentence(mapping, flag, kind))
-            for unread in unread_code_columns(mapping, preview):
+            for unread in unread_code_columns(mapping, preview, settings.phone_code):
                 warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)

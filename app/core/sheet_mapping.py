@@ -127,7 +127,8 @@ _COUNTRY_FILLER: Final = frozenset(
         "home", "business", "work", "office", "other", "mailing", "billing", "shipping",
         "region", "name", "iso", "iso2", "iso3", "alpha", "alpha2", "alpha3", "of",
         "residence", "primary", "contact", "customer", "address", "current", "1", "2", "3",
-        "territory",
+        "territory", "addr", "postal", "mail", "client", "consumer", "subscriber", "member",
+        "account", "lead", "user", "physical", "permanent",
     }
 )  # fmt: skip
 # Words that, anywhere in a header, point to a role (checked in this order). The request date
@@ -1095,31 +1096,78 @@ class UnreadCodeColumn:
     # An area-code column ("Area Code", "NPA") beside a phone column of 7-digit numbers: how
     # many of the phone column's sampled values are such local numbers (0: a country code).
     local: int = 0
+    # A column under a header naming no role ("Nation", "Residence") whose values are country
+    # names: the first few of them naming another country than the default code's.
+    countries: tuple[str, ...] = ()
 
 
 def unread_code_columns(
-    mapping: ColumnMapping, sample_rows: Sequence[Row]
+    mapping: ColumnMapping, sample_rows: Sequence[Row], code: str = "1"
 ) -> list[UnreadCodeColumn]:
-    """Columns whose header names the country-code role but that the mapping leaves out, and
-    area-code columns beside a phone column of numbers without their area code.
+    """Columns whose header names the country-code role but that the mapping leaves out,
+    columns of country names under a header naming no role, and area-code columns beside a
+    phone column of numbers without their area code.
 
     A country-code column only when no column is read for codes: every row then takes the
-    default code (unless its number names its own), so staging says which column and why. An
+    default code (unless its number names its own), so staging says which column and why. So
+    does a column of country names no header names (:func:`_country_names`), when some name
+    another country than the default ``code``'s: it is not read on a guess, as a column of
+    names is often where the consumer lives, not the line's country. An
     area code is never put in front of a number here (which column holds it is a guess): each
     such row is invalid, and staging names the column to combine with the numbers.
     """
     data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
     used = {mapping.column(role) for role in Role}
+    default = phones.normalize_code(code) or code
     found = []
     for index, text in enumerate(mapping.headers):
-        if mapping.phone_code is not None:
+        if mapping.phone_code is not None or mapping.country is not None:
             break
-        if not text or index in used or header_role(text) is not Role.PHONE_CODE:
+        if index in used:
             continue
+        role = header_role(text) if text else None
         values = _code_values(data, index)
-        codes = sum(1 for v in values if phones.normalize_code(v) is not None)
-        found.append(UnreadCodeColumn(index, codes, len(values)))
+        if role is Role.PHONE_CODE:
+            codes = sum(1 for v in values if phones.normalize_code(v) is not None)
+            found.append(UnreadCodeColumn(index, codes, len(values)))
+        elif role is None and (countries := _country_names(values, default)):
+            found.append(UnreadCodeColumn(index, len(values), len(values), countries=countries))
     return found + _area_code_columns(mapping, data, used)
+
+
+# A column is taken for country names when this share of its values are (and a few at least).
+_NAMES_SHARE: Final = 0.8
+_NAMES_AT_LEAST: Final = 3
+_NAMES_SHOWN: Final = 3
+
+
+def _country_names(values: Sequence[CellValue], code: str) -> tuple[str, ...]:
+    """The first few distinct values naming another country than ``code``'s, when the values
+    are country names ("Mexico", "United States", "USA"); else ().
+
+    Names only, of three letters or more: two-letter values are most often US states ("CA",
+    "GA", "IN", "DE" are ISO codes of Canada, Gabon, India and Germany too), and digits a
+    count or an id as often as a dialling code.
+    """
+    if len(values) < _NAMES_AT_LEAST:
+        return ()
+    named = 0
+    others: list[str] = []
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        text = value.strip()
+        if len(text) < 3 or not any(c.isalpha() for c in text) or any(c.isdigit() for c in text):
+            continue
+        found = phones.normalize_code(text)
+        if found is None:
+            continue
+        named += 1
+        if found != code and text not in others:
+            others.append(text)
+    if named < _NAMES_SHARE * len(values) or not others:
+        return ()
+    return tuple(others[:_NAMES_SHOWN])
 
 
 _AREA_HEADERS: Final = _split("area code|areacode|area|area cd|npa|area code npa|npa area code")

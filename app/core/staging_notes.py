@@ -18,9 +18,10 @@ Summary lists them):
   numbers nobody looking at the file has seen, often beside a visible corrected column;
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
-  values mostly are not. A hidden sheet is read only when named: with none named and no
-  visible sheet holding phone numbers, staging is refused (:func:`hidden_sheets_sentences`),
-  and a hidden sheet read because it was named is said to be hidden;
+  values mostly are not, and one of country names under a header naming no role. A hidden
+  sheet is read only when named: with none named and no visible sheet holding phone numbers,
+  staging is refused (:func:`hidden_sheets_sentences`), and a hidden sheet read because it
+  was named is said to be hidden;
 - a quoted cell of a text file running over lines that look like rows of their own (a stray
   quote mark closed further down, :class:`~app.core.sheet_types.StrayQuote`): those rows are
   not read, so a warning (:func:`stray_quotes_sentence`) and the row's message name the row,
@@ -754,6 +755,15 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
     if unread.local:
         return _area_code_sentence(mapping, unread)
     default = phones.normalize_code(code) or code
+    if unread.countries:
+        return (
+            f"{column[0].upper()}{column[1:]} holds country names "
+            f"({joined([repr(name) for name in unread.countries])}) and was not read: its "
+            f"header names no column the import reads, so every row used the default code "
+            f"+{default} (unless its number starts with its own, as +44). If those are the "
+            "countries of the phone numbers, head the column Country (or choose it as the "
+            "country column in the import wizard) and run the file again."
+        )
     share = (
         f"only {unread.codes} of its {unread.values:,} values "
         f"{'is a country code' if unread.codes == 1 else 'are country codes'}"

@@ -189,3 +189,60 @@ def test_a_hidden_sheet_of_phone_numbers_is_named(
         "removed: only sheet 'Visible' is read. To remove its numbers, run the file again "
         "with --sheet NAME (as --sheet 'Sheet1')."
     ]
+
+
+def test_a_column_of_country_names_under_an_unknown_header_is_named_in_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Black-box H4: a country column whose header the import does not know was ignored
+    # without a word, and a Mexican number was read as a US one.
+    path = tmp_path / "location.csv"
+    path.write_text(
+        "Phone,Location\n5512345678,Mexico\n2025554012,United States\n2025554013,USA\n"
+        "2025554014,Mexico\n"
+    )
+    data = dry_run(capsys, "import", str(path), "--into", "dnc")
+    assert data["warnings"] == [
+        "Column B ('Location') holds country names ('Mexico') and was not read: its header "
+        "names no column the import reads, so every row used the default code +1 (unless its "
+        "number starts with its own, as +44). If those are the countries of the phone "
+        "numbers, head the column Country (or choose it as the country column in the import "
+        "wizard) and run the file again."
+    ]
+    assert report_rows(data)[2][3] == "1"  # read as the warning says, not on a guess
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        # Every name is the default's country: nothing was read wrongly.
+        ["United States", "USA", "United States"],
+        # Two-letter values are US states as often as countries (CA, GA, IN, DE).
+        ["CA", "GA", "IN", "DE"],
+        # Fewer than four in five are country names: not a column of countries.
+        ["Mexico", "Springfield", "Shelbyville", "Ogdenville"],
+        # Too few values to tell.
+        ["Mexico", "", ""],
+    ],
+)
+def test_columns_that_are_not_foreign_country_names_are_not_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: list[str]
+) -> None:
+    path = tmp_path / "place.csv"
+    lines = [f"{2025554010 + i},{value}" for i, value in enumerate(column)]
+    path.write_text("Phone,Place\n" + "\n".join(lines) + "\n")
+    data = dry_run(capsys, "import", str(path), "--into", "dnc")
+    assert data["warnings"] == []
+
+
+def test_a_column_of_country_names_says_nothing_once_a_country_column_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "both.csv"
+    path.write_text(
+        "Phone,Country,Location\n5512345678,Mexico,Mexico\n2025554012,US,Canada\n"
+        "2025554013,US,Canada\n"
+    )
+    data = dry_run(capsys, "import", str(path), "--into", "dnc")
+    assert data["warnings"] == []
+    assert report_rows(data)[2][3] == "52"

@@ -75,7 +75,7 @@ def test_a_vendor_file_with_country_names_in_other_languages(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     "header",
     ["Cntry", "Ctry", "Ctry Code", "Nación", "Staat", "Herkunftsland", "Pays de résidence",
-     "Country/Territory"],
+     "Country/Territory", "Mailing Addr Country", "Client Country", "Subscriber Country"],
 )  # fmt: skip
 def test_more_country_headers_are_read(tmp_path: Path, header: str) -> None:
     # Black-box pass H4: under these headers MX/GB/DE were ignored without a word, Mexican
