@@ -51,14 +51,16 @@ _CALLER: Final = _split(
     "caller phone|caller phone number|calling number|calling no|calling party|"
     "calling party number|calling phone|calling line id|cli|ani|from|from number|from no|"
     "from phone|sender|sender number|sender phone|source number|originating number|"
-    "origin number"
+    "origin number|de|desde|remitente|origen|numero de origen|numero origen|von|absender|"
+    "anrufer|rufnummer anrufer|expediteur|appelant|numero appelant|emetteur"
 )
 _CALLED: Final = _split(
     "number called|called number|called no|called|called party|called party number|"
     "called phone|phone called|number dialed|number dialled|dialed number|dialled number|"
     "dialed no|dialled no|dialed|dialled|dnis|did|did number|to|to number|to no|to phone|"
     "recipient|recipient number|destination|destination number|dest number|number texted|"
-    "texted number"
+    "texted number|para|destinatario|destino|numero de destino|numero destino|an|empfanger|"
+    "ziel|zielrufnummer|angerufene nummer|destinataire|numero appele|numero destinataire"
 )
 # Of these, the ones that say phone number themselves are phone headers whatever the column
 # holds; the others ("From", "To", "Caller", "DNIS") only over a column of phone numbers.
@@ -1170,7 +1172,9 @@ def _country_names(values: Sequence[CellValue], code: str) -> tuple[str, ...]:
     return tuple(others[:_NAMES_SHOWN])
 
 
-_AREA_HEADERS: Final = _split("area code|areacode|area|area cd|npa|area code npa|npa area code")
+_AREA_HEADERS: Final = _split(
+    "area code|areacode|area|area cd|npa|area code npa|npa area code|ac|a c|area cde"
+)
 
 
 def is_area_code_header(text: str) -> bool:

@@ -121,6 +121,27 @@ def test_an_sms_log_reads_the_end_with_more_numbers(
     assert mapping["phone"] == phone
 
 
+@pytest.mark.parametrize(
+    ("header", "business", "consumers"),
+    [("De,Para,Mensaje", "De", "Para"), ("Von,An,Nachricht", "Von", "An"),
+     ("Expéditeur,Destinataire,Message", "Expéditeur", "Destinataire")],
+)  # fmt: skip
+def test_a_log_in_another_language_is_read_as_a_log(
+    header: str, business: str, consumers: str, tmp_path: Path
+) -> None:
+    # H4: "De/Para", "Von/An" were not read as a log's ends, so nothing said why the one
+    # column was read and not the other, nor that its messages were no opt-outs.
+    rows = [("+18005550199", f"+1303555692{i}", "ok") for i in range(3)]
+    mapping, warnings, _ = _stage(_csv(tmp_path, header, rows), tmp_path)
+    assert mapping["phone"] == f"{consumers} (column B)"
+    said = (
+        f"Column A ('{business}') holds fewer different numbers than column B ('{consumers}'), "
+        "as the business's own line does in a log of calls or texts it made"
+    )
+    assert any(said in w for w in warnings), warnings
+    assert any("messages hold no opt-out word" in w for w in warnings), warnings
+
+
 def test_a_campaign_number_of_phone_numbers_is_not_read_as_campaigns(tmp_path: Path) -> None:
     rows = [(d, caller, called) for d, caller, called, _ in IVR]
     mapping, _, counts = _stage(_csv(tmp_path, "Date,Caller ID,Campaign Number", rows), tmp_path)
@@ -198,18 +219,19 @@ def test_a_consent_column_of_no_only_is_not_named(tmp_path: Path) -> None:
     assert not any("opted in" in w for w in warnings), warnings
 
 
-def test_an_area_code_column_beside_local_numbers_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize("header", ["Area Code", "AC", "A/C"])
+def test_an_area_code_column_beside_local_numbers_is_named(tmp_path: Path, header: str) -> None:
     wb = openpyxl.Workbook()
     ws = wb.active
     assert ws is not None
-    ws.append(["Name", "Area Code", "Phone Number"])
+    ws.append(["Name", header, "Phone Number"])
     for i in range(4):
         ws.append([f"N{i}", 303 + i, f"555-040{i}"])
     wb.save(tmp_path / "split.xlsx")
     _, warnings, counts = _stage(tmp_path / "split.xlsx", tmp_path)
     assert counts["invalid"] == 4
     expected = (
-        "Column B ('Area Code') holds area codes, which are not read: only column C ('Phone "
+        f"Column B ('{header}') holds area codes, which are not read: only column C ('Phone "
         "Number') is, and 4 of its first numbers have 7 digits, a local number without its "
         "area code, so those rows are invalid. Combine the area code and the number into one "
         "column of 10-digit numbers (in Excel, a new column of =B2&C2 filled down) and run "
