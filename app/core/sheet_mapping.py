@@ -116,6 +116,11 @@ _LINE_WORDS: Final = frozenset(
         "telefon", "telefonnummer", "telefonnr", "rufnummer", "mobil", "mobilnummer",
         "mobiltelefon", "handy", "handynummer", "telefono", "movil", "celular", "telefone",
         "portable",
+        # Their abbreviations (black-box pass I2: "Tfno.", "Cel", "Mobilnr." were not read as
+        # phone headers, so a customer-number column was read by its ten digits instead).
+        "tfno", "tlfno", "tfn", "tlf", "tlfn", "telf", "fono", "cel", "celu", "whatsapp",
+        "mobilnr", "rufnr", "handynr", "telnr", "natel", "gsm", "telemovel", "cellulare",
+        "telefonino", "mob",
     }
 )  # fmt: skip
 # Headers naming where the consumer lives ("Country", Outlook's "Home Country/Region"): read
@@ -634,6 +639,7 @@ def propose_mapping(
     phone_like = [_phone_fraction(data, i, default_phone_code) for i in range(width)]
     mapping.dated = frozenset(_dated_columns(headers, data))
     lines: list[tuple[float, int]] = []
+    line_numbers: dict[int, int] = {}  # a column headed as a phone line: its distinct numbers
     codes: list[tuple[float, int]] = []
     for index, text in enumerate(headers):
         match = _header_match(text) if text else None
@@ -661,16 +667,22 @@ def propose_mapping(
             score += 4 * phone_like[index]
             if phone_like[index] == 0 and any(f > 0.5 for f in phone_like):
                 continue  # a "Number" column of ids next to a column of real phone numbers
-            if _names_line(text) and phone_like[index] >= 0.5:
+            if _names_line(text):
                 # "Home Phone" or "Telefonnummer" over phone numbers is read before "Number"
-                # or "Ticket Number" over ten-digit numbers, wherever each is.
-                score += _LINE_BONUS
+                # or "Ticket Number" over ten-digit numbers, wherever each is; so is one whose
+                # numbers are fewer than half its cells, between extensions and notes, if it
+                # holds a few (a "Phone 1" of "303-555-0102 x12" cells beside a sparse "Phone 2").
+                numbers = _distinct_phones(data, index, default_phone_code)
+                if phone_like[index] >= 0.5 or numbers >= 2:
+                    score += _LINE_BONUS
+                    line_numbers[index] = numbers
             lines.append((score, index))
         best = scores.get(role)
         if best is None or score > best[0]:
             scores[role] = (score, index)
     if lines:
-        scores[Role.PHONE] = (0.0, _call_log_phone(lines, headers, data, default_phone_code))
+        read = _call_log_phone(lines, headers, data, default_phone_code)
+        scores[Role.PHONE] = (0.0, _fuller_line(read, line_numbers))
     for role, (_, index) in scores.items():
         mapping.set_column(role, index)
     if mapping.phone is None:
@@ -738,6 +750,18 @@ def _code_of_phone(
         return 2 if theirs == kind else 0
 
     return max(codes, key=lambda c: (bool(_code_values(data, c[1])), c[0], fit(c[1]), -c[1]))[1]
+
+
+def _fuller_line(best: int, line_numbers: dict[int, int]) -> int:
+    """``best``, or another column headed as a phone line holding at least twice as many
+    different numbers (and more than one): a sparse "Alt Phone" or "Phone 2" of clean numbers is
+    not read over the "Phone" or "Phone 1" most rows have a number in (black-box pass I2:
+    303-555-0101 in "Phone 1" went unread while "Phone 2" held two numbers)."""
+    if best not in line_numbers:
+        return best
+    fullest = max(line_numbers, key=lambda i: (line_numbers[i], -i))
+    mine, theirs = line_numbers[best], line_numbers[fullest]
+    return fullest if theirs >= 2 * mine and theirs > 1 else best
 
 
 def _call_log_phone(
@@ -819,6 +843,21 @@ _NUMBERED_THINGS: Final = frozenset(
         "task", "file", "document", "doc", "check", "cheque", "payment", "store", "branch",
         "unit", "suite", "apartment", "apt", "house", "street", "building", "room",
         "postcode", "zipcode", "plz",
+        # The same in Spanish, Portuguese, German, French and Italian headers, which are read
+        # without accents ("Número de cliente", "Kundennummer", "Numéro de contrat"): black-box
+        # pass I2 found them read as the phone column.
+        "cliente", "clientes", "cuenta", "conta", "poliza", "apolice", "socio", "socios",
+        "documento", "dni", "nif", "nie", "cif", "rut", "curp", "rfc", "cpf", "cnpj",
+        "pedido", "factura", "fatura", "contrato", "expediente", "referencia", "matricula",
+        "afiliado", "asociado", "empleado", "paciente", "codigo", "kunde", "kunden",
+        "kundennummer", "kundennr", "konto", "kontonummer", "kontonr", "vertrag",
+        "vertragsnummer", "vertragsnr", "mitglied", "mitglieds", "mitgliedsnummer",
+        "mitgliedsnr", "rechnung", "rechnungsnummer", "rechnungsnr", "bestellung",
+        "bestellnummer", "bestellnr", "auftrag", "auftragsnummer", "auftragsnr", "versicherung",
+        "versicherungsnummer", "police", "policennummer", "ausweis", "ausweisnummer",
+        "steuernummer", "personalnummer", "compte", "contrat", "adherent", "dossier",
+        "commande", "facture", "codice", "fiscale", "tessera", "ordine", "fattura",
+        "postleitzahl",
     }
 )  # fmt: skip
 
@@ -967,7 +1006,10 @@ def other_phone_columns(
     of the first would be dropped without a word, so staging warns about these. A column
     counts when it has no other role, its header (if any) does not name something else (an
     id, a fax, an account), and at least half of its values in ``sample_rows`` (data rows)
-    are valid phone numbers, bare or labelled ("Home: 303-555-2403").
+    are valid phone numbers, bare or labelled ("Home: 303-555-2403"), placeholders ("N/A")
+    left out; or, under a header naming a phone line ("Work Phone", "Phone 1"), when any is:
+    such a column's numbers would otherwise go unread without a word, however many of its
+    cells hold an extension or a note (black-box pass I2).
     """
     if mapping.phone is None:
         return []
@@ -988,11 +1030,11 @@ def other_phone_columns(
                 continue
             if _names_other_digits(header):
                 continue
-        values = _values(data, index)
+        values = _phone_values(data, index)
         if not values:
             continue
         valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
-        if valid * 2 >= len(values):
+        if valid * 2 >= len(values) or (valid and header and _names_line(header)):
             found.append(index)
     return found
 
@@ -1048,6 +1090,40 @@ def _values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
     return [cells[index] for cells in data if index < len(cells) and cells[index] is not None]
 
 
+# What a phone cell holds when the person gave no number: not counted for or against a column
+# being one of phone numbers (black-box pass I2: a "Phone" column of four numbers and six "N/A"
+# lost to an "Alt Phone" column of two, and was not named).
+_PLACEHOLDERS: Final = frozenset(
+    {
+        "n/a", "na", "n.a.", "n.a", "n a", "none", "null", "nil", "unknown", "unk", "tbd",
+        "tba", "no phone", "no number", "not available", "not provided", "missing", "blank",
+        "empty", "x", "xx", "xxx",
+    }
+)  # fmt: skip
+
+
+def _placeholder(value: CellValue) -> bool:
+    """Whether a cell stands for "no number": empty, "N/A", "-", "none", 0, "000-000-0000"."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return value == 0
+    if not isinstance(value, str):
+        return False
+    text = value.strip().lower()
+    if not text or text in _PLACEHOLDERS or not any(c.isalnum() for c in text):
+        return True
+    if any(c.isalpha() for c in text):
+        return False
+    digits = {c for c in text if c.isdigit()}
+    return digits == {"0"}
+
+
+def _phone_values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
+    """A column's values that give a number or something else, placeholders left out."""
+    return [v for v in _values(data, index) if not _placeholder(v)]
+
+
 def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) -> float:
     """Share of a column that looks like phone numbers, plus a bonus for valid ones.
 
@@ -1055,9 +1131,9 @@ def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) 
     a label ("Mobile: 303-555-2401", "303-555-2402 (cell)") counts when the check reads it as
     a valid number (:func:`_labelled_phone`): a file of such cells with no header naming
     them has a phone column all the same, and words around an id or an order number still
-    make it no phone number.
+    make it no phone number. Placeholders ("N/A", "-") count neither way.
     """
-    values = _values(data, index)
+    values = _phone_values(data, index)
     if not values:
         return 0.0
     shaped = [v for v in values if looks_like_phone(v)]
