@@ -24,7 +24,7 @@ from typing import Any, Final
 from app.api.scope import Scope
 from app.core import phones
 from app.core.connections import Connection
-from app.core.job_store import JobStore, NewRow, Outcome, new_job_id, utc_now
+from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.sheet_check import (
     CheckedRow,
@@ -34,6 +34,7 @@ from app.core.sheet_check import (
     check_rows,
     delimiter_name,
     last_named_column,
+    measured_from_earlier,
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource, legacy_text_sentence
@@ -512,6 +513,8 @@ def _stage(
                 checked = check_apart(rows, notes.hidden_rows, mapping, options, summary)
             else:
                 checked = check_rows(rows, mapping, options, summary)
+            earliest = _EarliestDates()
+            checked = earliest.watch(checked)
             unchecked: dict[str, int] = {}
             if not campaign_ids_checked(campaign_lookup):
                 checked = _note_unchecked(checked, unchecked, connection is None)
@@ -522,6 +525,7 @@ def _stage(
             if fixes:
                 new_rows = (_corrected(r, fixes, originals) for r in new_rows)
             store.add_rows(new_rows)
+            earliest.restage(store, options)
             if unchecked:
                 store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
@@ -852,6 +856,44 @@ def _corrected(row: NewRow, fixes: Corrections, originals: Mapping[int, CellValu
     original = "" if was is None else str(was)
     note = f"corrected in the import wizard (the file has {original!r})"
     return replace(row, original=original, damage="; ".join(x for x in (row.damage, note) if x))
+
+
+class _EarliestDates:
+    """The rows to send whose number a later row of the file asked for on an earlier date
+    (:attr:`~app.core.sheet_check.CheckedRow.replaced`): the job measures such a row from that
+    date, as 47 CFR 64.1200(d)(3) counts from the consumer's request.
+
+    The check streams each row before it sees the row's duplicates, so the row is stored with
+    its own date; :meth:`restage` gives it the earliest date and its message once every row is
+    stored, before anything is sent, so the report, the dry run's counts and the lateness said
+    at insertion (all read from the stored date) measure it so.
+    """
+
+    def __init__(self) -> None:
+        # First row -> the duplicate whose date it is measured from, and what it counted as
+        # before any duplicate's date (its own date late or not, or why it had none).
+        self.found: dict[int, tuple[CheckedRow, str]] = {}
+
+    def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
+        found = self.found
+        for c in rows:
+            if c.replaced and c.duplicate_of is not None:
+                before = found.get(c.duplicate_of)
+                found[c.duplicate_of] = (c, c.replaced if before is None else before[1])
+            yield c
+
+    def restage(self, store: JobStore, options: CheckOptions) -> None:
+        found = self.found
+        if not found:
+            return
+
+        def change(row: JobRow) -> tuple[str, str]:
+            earlier, was = found[row.row_number]
+            assert earlier.request_date is not None
+            message = measured_from_earlier(row.message, row.row_number, earlier, was, options)
+            return earlier.request_date.isoformat(), message
+
+        store.restage(sorted(found), change)
 
 
 def _bounded_cache(rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:

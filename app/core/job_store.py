@@ -19,7 +19,7 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -301,6 +301,47 @@ class JobStore:
                 flush()
         if chunk:
             flush()
+        return count
+
+    def restage(
+        self, numbers: Iterable[int], change: Callable[[JobRow], tuple[str, str]], chunk: int = 500
+    ) -> int:
+        """Give the rows still to send whose sheet row numbers are ``numbers`` the request date
+        and message ``change`` returns for each, in one transaction; returns how many.
+
+        For staging only, before the job is sent: a number's earliest request date can come
+        from a row after its first, which is stored by then (see
+        :attr:`~app.core.sheet_check.CheckedRow.replaced`). An index on the row numbers, made
+        for this and dropped after it, finds them without a pass over the rows for each.
+        """
+        wanted = list(numbers)
+        if not wanted:
+            return 0
+        columns = ", ".join(_ROW_COLUMNS)
+        count = 0
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("CREATE INDEX restage_rows ON rows(row_number)")
+                for start in range(0, len(wanted), chunk):
+                    part = wanted[start : start + chunk]
+                    found = self._db.execute(
+                        f"SELECT {columns} FROM rows WHERE row_number IN"
+                        f" ({', '.join('?' * len(part))}) AND state = ? AND outcome = ''",
+                        (*part, RowState.PENDING.value),
+                    ).fetchall()
+                    rows = [JobRow(*values) for values in found]
+                    changed = [(*change(row), row.seq) for row in rows]
+                    self._db.executemany(
+                        "UPDATE rows SET request_date = ?, message = ? WHERE seq = ?", changed
+                    )
+                    count += len(changed)
+                self._db.execute("DROP INDEX restage_rows")
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
         return count
 
     # -- running ------------------------------------------------------------------------

@@ -32,6 +32,12 @@ country-code cell names a country ("GB", "United States": most often where the c
 not the line's country), and the row's note names both; a dialling code in that cell ("44")
 contradicting the number's own makes the row invalid, naming the cell.
 
+A number requested on several rows (same scope) is sent from its first row, measured from the
+earliest request date among its rows: 47 CFR 64.1200(d)(3) counts from the consumer's request.
+The first row is yielded before its duplicates are seen, so a duplicate bringing an earlier
+date says so (:attr:`CheckedRow.replaced`, counted by :class:`CheckSummary`) and staging
+gives the stored first row that date (:func:`measured_from_earlier`).
+
 A value right of the header's last named column is in no column anyone named, and nothing
 reads it: the row's message names it and :class:`CheckSummary` counts such rows. Only rows from
 a text file (``CheckOptions.text_delimiter``) blame a delimiter in an unquoted value ("Smith,
@@ -55,6 +61,7 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import describe_damage, drops_trunk_zero
 from app.core.sheet_dates import (
+    LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
     business_days_between,
     late_sentence,
@@ -133,6 +140,11 @@ class CheckedRow:
     # Why the row's request date could not be checked against the limit: DATE_UNREAD,
     # DATE_AFTER, DATE_MISSING, or "" (checked, or no request-date column).
     date_issue: str = ""
+    # A duplicate row whose request date is earlier than any its number's first row
+    # (``duplicate_of``) was measured from, so that row is measured from this one's date now:
+    # what the first row counted as until then (WAS_LATE, WAS_ON_TIME, or its date_issue).
+    # "" on every other row.
+    replaced: str = ""
 
 
 # CheckedRow.date_issue: the request-date cell is not a date ("N/A", "13/25/2026"), is after
@@ -140,6 +152,17 @@ class CheckedRow:
 DATE_UNREAD = "unread"
 DATE_AFTER = "after"
 DATE_MISSING = "missing"
+# CheckedRow.replaced: the first row was measured from a date of its own, late or not.
+WAS_LATE = "late"
+WAS_ON_TIME = "on time"
+# With a request-date column, a number's value in _Checker.seen packs its first row (above
+# _MARK_BITS) with what that row is measured from (below): the ordinal of the earliest request
+# date its number has had so far, or the mark of the first row's date_issue. One int a number,
+# as without dates: a million rows' numbers must fit in memory.
+_MARK_BITS: Final = 22  # dt.date.max.toordinal() is 3,652,059, under 2**22
+_MARK: Final = (1 << _MARK_BITS) - 1
+_ISSUE_MARKS: Final = {DATE_MISSING: 1, DATE_UNREAD: 2, DATE_AFTER: 3}
+_MARKED_ISSUES: Final = {mark: issue for issue, mark in _ISSUE_MARKS.items()}
 # How many rows a warning names of each kind (the rest are counted).
 ROWS_NAMED = 10
 
@@ -156,6 +179,13 @@ class RowList:
         if len(self.first) < ROWS_NAMED:
             self.first.append(row)
 
+    def discard(self, row: int) -> None:
+        """Take back ``row``, which :meth:`add` was given (beyond the first rows named, only
+        the count can say so)."""
+        self.count -= 1
+        if row in self.first:
+            self.first.remove(row)
+
 
 @dataclass
 class CheckSummary:
@@ -165,7 +195,9 @@ class CheckSummary:
     phone cell a spreadsheet had damaged; ``late_requests`` counts valid rows, and invalid rows
     whose phone number is valid, whose request date is more than the limit of business days
     before the insertion date (``late_invalid`` lists those invalid ones: not sent, and already
-    late); ``ambiguous_dates`` counts
+    late); a valid row is measured from the earliest request date its number has in the file
+    (a duplicate row's, see :attr:`CheckedRow.replaced`), so a late number counts once, on the
+    row that is sent; ``ambiguous_dates`` counts
     request dates whose day and month could be either way round. ``date_orders`` (not counted in
     :meth:`as_dict`) holds, per :attr:`~app.core.sheet_dates.RequestDate.order` (readable only
     month/day, only day/month, either way), how many request dates there were and the first
@@ -174,7 +206,8 @@ class CheckSummary:
     The valid and invalid rows whose request date could not be checked against the limit are
     listed (:class:`RowList`) by why: ``unread_dates`` (not a date), ``future_dates`` (after the
     insertion date), ``undated`` (the request-date cell is empty). A duplicate row is not: its
-    number is checked on its first row. These lists are not in :meth:`as_dict`, which holds
+    number is checked on its first row, which leaves the lists when a duplicate's date is the
+    one it is measured from. These lists are not in :meth:`as_dict`, which holds
     the counts the import wizard shows; staging's warning names them.
     """
 
@@ -212,6 +245,8 @@ class CheckSummary:
                 self._date_issue(checked)
         elif outcome is Outcome.DUPLICATE:
             self.duplicates_in_file += 1
+            if checked.replaced:
+                self._measured_again(checked)
         else:
             self.blank += 1
         if checked.damage:
@@ -221,6 +256,21 @@ class CheckSummary:
         if BEYOND_HEADER in checked.message:  # only rows the general check decided
             first, count = self.beyond_header
             self.beyond_header = (first or checked.row, count + 1)
+
+    def _measured_again(self, duplicate: CheckedRow) -> None:
+        """The number's first row is measured from ``duplicate``'s earlier date now: a late
+        number is counted once, and a number measured from a date is not among those whose
+        limit was not checked."""
+        first, was = duplicate.duplicate_of, duplicate.replaced
+        assert first is not None
+        if duplicate.late and was != WAS_LATE:
+            self.late_requests += 1
+        if was == DATE_UNREAD:
+            self.unread_dates.discard(first)
+        elif was == DATE_AFTER:
+            self.future_dates.discard(first)
+        elif was == DATE_MISSING:
+            self.undated.discard(first)
 
     def _date_issue(self, checked: CheckedRow) -> None:
         issue = checked.date_issue
@@ -594,8 +644,19 @@ class _Checker:
             group = self.seen.setdefault(group_key, {})
         # Calling codes are prefix-free and never start with 0, so code+number is unambiguous.
         key = int(result.phone_code + result.national)
-        first = group.get(key)
-        if first is not None:
+        entry = group.get(key)
+        if entry is not None:
+            first, replaced = entry, ""
+            if m.request_date is not None:
+                first = entry >> _MARK_BITS
+                if request is not None and days is not None:  # the limit can be checked
+                    replaced = self._earlier(group, key, entry, request)
+            message = f"row {number}: duplicate of row {first}"
+            if replaced:
+                message += (
+                    f"; its request date {request:%Y-%m-%d} is counted on row {first}, which "
+                    "is measured from the number's earliest request"
+                )
             return CheckedRow(
                 number,
                 Outcome.DUPLICATE,
@@ -605,7 +666,7 @@ class _Checker:
                 scope,
                 reason,
                 purpose,
-                f"row {number}: duplicate of row {first}",
+                message,
                 first,
                 damage,
                 request,
@@ -613,8 +674,14 @@ class _Checker:
                 late,
                 note,
                 issue,
+                replaced,
             )
-        group[key] = number
+        if m.request_date is None:
+            group[key] = number
+        else:
+            dated = days is not None  # a date the limit is checked against
+            mark = request.toordinal() if request is not None and dated else _ISSUE_MARKS[issue]
+            group[key] = number << _MARK_BITS | mark
         notes = [damage] if damage else []
         if result.note and result.note != damage:
             # "the label 'cell' was left out": the report shows the cell beside it. (A decimal
@@ -656,12 +723,26 @@ class _Checker:
 
     def _late(self, request: dt.date, days: int) -> str:
         """The message's sentence on a late request, counted to the day the file is checked."""
-        return late_sentence(
-            request,
-            days,
-            f"{self.o.insertion_date:%Y-%m-%d}, when the file was checked",
-            self.o.late_after_business_days,
-        )
+        return checked_late_sentence(request, days, self.o)
+
+    def _earlier(self, group: dict[int, int], key: int, entry: int, request: dt.date) -> str:
+        """What the number's first row counted as (:attr:`CheckedRow.replaced`) when a
+        duplicate's checkable ``request`` date is earlier than what that row is measured from,
+        which it then becomes in ``group``; "" when it is not earlier.
+
+        47 CFR 64.1200(d)(3) counts from the consumer's request: a number asked for twice
+        was asked for on the earlier date, whichever row of the file is sent.
+        """
+        mark = entry & _MARK
+        ordinal = request.toordinal()
+        issue = _MARKED_ISSUES.get(mark)
+        if issue is None:
+            if ordinal >= mark:
+                return ""
+            days = business_days_between(dt.date.fromordinal(mark), self.o.insertion_date)
+            issue = WAS_LATE if days > self.o.late_after_business_days else WAS_ON_TIME
+        group[key] = entry - mark + ordinal
+        return issue
 
     def _invalid_number(
         self,
@@ -1151,6 +1232,48 @@ class _Checker:
             return parsed.date, None, False, note, DATE_AFTER
         late = days > self.o.late_after_business_days
         return parsed.date, days, late, note, ""
+
+
+def checked_late_sentence(request: dt.date, days: int, options: CheckOptions) -> str:
+    """A row's sentence on a late request, counted to the day the file is checked."""
+    return late_sentence(
+        request,
+        days,
+        f"{options.insertion_date:%Y-%m-%d}, when the file was checked",
+        options.late_after_business_days,
+    )
+
+
+def measured_from_earlier(
+    message: str, row: int, earlier: CheckedRow, was: str, options: CheckOptions
+) -> str:
+    """Row ``row``'s staged ``message`` once it is measured from the request date of
+    ``earlier``, a duplicate row of its number (:attr:`CheckedRow.replaced`): its late-request
+    sentence counted from that date (or none, when it is not late), and whose date it is.
+
+    ``was``: what the row counted as before any duplicate's date replaced its own (WAS_LATE,
+    WAS_ON_TIME, or its date_issue). The sentence on whose date it is comes after the late one,
+    which :func:`~app.core.job_report.settled_message` rewrites as of the row's insertion.
+    """
+    date = earlier.request_date
+    assert date is not None and earlier.business_days is not None
+    whose = f"measured from row {earlier.row}'s request date {date:%Y-%m-%d}, "
+    if was == DATE_MISSING:
+        whose += "a request for the same number (this row has no request date)"
+    elif was == DATE_UNREAD:
+        whose += "a request for the same number (this row's request date could not be read)"
+    elif was == DATE_AFTER:
+        whose += "a request for the same number (this row's is after the insertion date)"
+    else:
+        whose += "an earlier request for the same number"
+    said = whose
+    if earlier.late:
+        late = checked_late_sentence(date, earlier.business_days, options)
+        said = f"{late}; {whose}"
+    found = LATE_SENTENCE.search(message)
+    if found is not None:
+        return f"{message[: found.start()]}{said}{message[found.end() :]}"
+    return f"{message}; {said}" if message else f"row {row}: {said}"
 
 
 def check_rows(
