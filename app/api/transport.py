@@ -12,9 +12,11 @@ text is built from the request body.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import random
+import re
 import ssl
 import threading
 import time
@@ -22,7 +24,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, quote_plus, urlencode, urlsplit
 
 import httpx
 
@@ -560,7 +562,39 @@ class Transport:
             ) from None
         elapsed_ms = (time.perf_counter() - started) * 1000
         log.debug("POST %s -> %d in %.0f ms", path, response.status_code, elapsed_ms)
-        return decode_response(path, response)
+        try:
+            return decode_response(path, response)
+        except ApiError as exc:
+            # A service (or a proxy before it) that quotes the request in its error would put
+            # the token into the row's message, hence into job files and reports (black-box
+            # pass I3): the server's words lose it before anything sees them.
+            exc.message = scrub_token(exc.message, self._token.reveal())
+            exc.args = (exc.describe(),)
+            raise
+
+
+# What follows "auth_token=" in a quoted request body, whatever the token's encoding there.
+_TOKEN_FIELD: Final = re.compile(r"(auth_token[\"']?\s*[=:]\s*[\"']?)[^&\s\"'<>,;}]+")
+
+
+def scrub_token(text: str, token: str) -> str:
+    """``text`` (a server's message) with the token replaced by ``***``: as it is and in the
+    forms a quoted request shows it (URL-encoded, JSON- or HTML-escaped), and whatever follows
+    an ``auth_token`` field name."""
+    if not text:
+        return text
+    if token:
+        forms = {
+            token,
+            quote(token, safe=""),
+            quote_plus(token, safe=""),
+            json.dumps(token)[1:-1],
+            html.escape(token),
+        }
+        for form in sorted(forms, key=len, reverse=True):
+            if form:
+                text = text.replace(form, "***")
+    return _TOKEN_FIELD.sub(r"\1***", text)
 
 
 def _environment_proxy(url: str) -> str | None:
