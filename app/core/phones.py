@@ -61,6 +61,7 @@ from typing import Final, NamedTuple
 import phonenumbers
 from phonenumbers import NumberParseException, PhoneNumberFormat, ValidationResult
 
+from app.core import country_names
 from app.core.phone_fastpath import CodeRules, fast_nsn, rules_for_code
 from app.core.phone_prefix import deciding_prefix
 
@@ -119,8 +120,9 @@ _REGION_ALIASES: Final[dict[str, str]] = {"UK": "GB"}
 # gives: English names and common variants, ISO 3166 alpha-3 codes, the country's own name, and
 # its name in German, Spanish and French, as vendors' and European exports write them (black-box
 # pass H2: "Mexiko", "Estados Unidos", "Frankreich" were refused as no country code). Two-letter
-# codes go through phonenumbers instead.
-_COUNTRY_NAMES: Final[dict[str, str]] = {
+# codes go through phonenumbers instead. Every other region's English names come from
+# app.core.country_names (_names_by_key).
+_LISTED_NAMES: Final[dict[str, str]] = {
     **dict.fromkeys(
         (
             "united states",
@@ -185,16 +187,81 @@ _NAME_AND_CODE: Final = re.compile(r"(.+?)\s*\(\s*([a-z]{2,3})\s*\)")
 _NAME_NOISE: Final = re.compile(r"[.\s]+")
 
 
+# Abbreviated words of country names, as lists write them ("St. Lucia", "Dominican Rep.",
+# "Cayman Is."); no country's name has these as words of their own.
+_NAME_WORDS: Final[dict[str, str]] = {"st": "saint", "rep": "republic", "is": "islands"}
+
+
 def _name_key(text: str) -> str:
-    """``"U.S.A."`` → ``"usa"``, ``"  United  Kingdom "`` → ``"united kingdom"``, ``"The UK"``."""
-    key = text.casefold().replace("\u2019", "'")
+    """``"U.S.A."`` → ``"usa"``, ``"  United  Kingdom "`` → ``"united kingdom"``, ``"The UK"``,
+    ``"St. Kitts & Nevis"`` → ``"saint kitts and nevis"``."""
+    key = text.casefold().replace("\u2019", "'").replace("&", " and ")
     if key.startswith("the "):
         key = key[4:]
     words = [w for w in _NAME_NOISE.split(key) if w]
     # "U.S.A." and "u s a" are letters, not words: join them.
     if words and all(len(w) == 1 for w in words):
         return "".join(words)
-    return " ".join(words)
+    return " ".join(_NAME_WORDS.get(w, w) for w in words)
+
+
+def _turned_name(key: str) -> str | None:
+    """``"korea, republic of"`` → ``"republic of korea"``, ``"bahamas, the"`` → ``"bahamas"``:
+    the order of ISO's and many lists' names with a comma, as a person says them."""
+    head, _, tail = (part.strip() for part in key.rpartition(","))
+    return _name_key(f"{tail} {head}") if head and tail else None
+
+
+def _unaccented(key: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", key)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _name_keys(name: str) -> set[str]:
+    """The keys a cell naming ``name`` may have: as written, in the order said, without its
+    accents ("Curacao", "Cote d'Ivoire"), and with spaces for hyphens ("Guinea Bissau")."""
+    key = _name_key(name)
+    keys = {key}
+    turned = _turned_name(key) if "," in key else None
+    if turned:
+        keys.add(turned)
+    if not key.isascii():
+        keys |= {_unaccented(k) for k in keys}
+    if "-" in key:
+        keys |= {_name_key(k.replace("-", " ")) for k in keys}
+    return keys
+
+
+def _names_by_key() -> dict[str, str]:
+    """Every name of app.core.country_names by its key, with its region's calling code (a
+    NANP territory's is "1"), then the names listed here, which win."""
+    # phonenumbers' own region table, as country_code_for_region reads it, without loading
+    # every region's metadata (a tenth of a second) to ask it.
+    codes = {
+        region: str(code)
+        for code, regions in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.items()
+        for region in regions
+    }
+    found: dict[str, str] = {}
+    for table in (country_names.ISO_NAMES, country_names.SHORT_NAMES):
+        for region, names in table.items():
+            code = codes.get(region)
+            if code is None:
+                continue
+            for name in names:
+                found.update(dict.fromkeys(_name_keys(name), code))
+    return found | _LISTED_NAMES
+
+
+_country_names: dict[str, str] = {}
+
+
+def _country_code_named(key: str) -> str | None:
+    """The calling code of the country a name key names, or None. The table is built on the
+    first name asked (some 20 ms), so that starting the app does not pay for it."""
+    if not _country_names:
+        _country_names.update(_names_by_key())
+    return _country_names.get(key)
 
 
 class PhoneResult(NamedTuple):
@@ -546,9 +613,13 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
             region = _REGION_ALIASES.get(upper, upper)
             code = phonenumbers.country_code_for_region(region)
             return str(code) if code else None
-        named = _COUNTRY_NAMES.get(key)
+        named = _country_code_named(key) if any(c.isalpha() for c in key) else None
+        if named is None and "," in key:
+            named = _country_code_named(_turned_name(key) or "")
         if named is not None:
             return named
+        if _nanp_code_and_area(text):
+            return "1"
         both = _NAME_AND_CODE.fullmatch(key)
         if both is not None:
             # The name and the code in brackets must agree, or the cell says nothing sure.
@@ -569,13 +640,38 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
     return text if text in _COUNTRY_CODES else None
 
 
+# "1-876", "+1 (242)", "+1876": NANP's code and an area code, as Caribbean lists write the code.
+_CODE_AND_AREA: Final = re.compile(r"\+?1(?:\s*-\s*|\s*\(\s*|\s+)?([2-9]\d\d)\)?")
+
+
+def _nanp_code_and_area(text: str) -> bool:
+    """Whether ``text`` is +1 followed by an area code in use ("1-876", "+1 (242)", "+1876").
+
+    Every country of the North American Numbering Plan shares the calling code 1 and is told
+    apart by its area codes, so Caribbean lists write a country's dialling code with its area
+    code: Jamaica's as "1-876", the Bahamas' as "1-242". The calling code is the 1 alone; the
+    area code belongs to the phone number, which must still hold it. Only a real NANP area
+    code after the 1 counts, so a cell such as "1-999" or "1-44" is still no code. Without a
+    "+" the 1 and the area code must be apart ("1876" may be a year or a count).
+    """
+    text = text.strip()
+    found = _CODE_AND_AREA.fullmatch(text)
+    if found is None or (text[:1] != "+" and text[1:2].isdigit()):
+        return False
+    rules = rules_for_code("1")
+    return rules is not None and _nanp_area_exists(found[1], rules)
+
+
 def normalize_code(raw: object) -> str | None:
     """Country calling code as a digit string: ``"+1"``, ``1``, ``1.0``, ``"001"`` → ``"1"``.
 
     Two-letter region codes (``"GB"``, ``"UK"``, ``"us"``, ``"U.S."``) give their calling code,
-    and so do the English names of the supported countries and their usual variants
-    (``"United Kingdom"``, ``"Great Britain"``, ``"USA"``, ``"Canada"`` → ``"1"``), as a
-    "Country" column holds them. Returns None when the value is not a country calling code.
+    and so do the English names of every region phonenumbers dials and their usual variants
+    (``"United Kingdom"``, ``"Great Britain"``, ``"USA"``, ``"Canada"``, ``"Jamaica"``,
+    ``"St. Kitts & Nevis"`` → ``"1"``; :mod:`app.core.country_names`), and the supported
+    countries' names in German, Spanish and French, as a "Country" column holds them; so does
+    NANP's code written with an area code (``"1-876"`` → ``"1"``). Returns None when the value
+    is not a country calling code.
     """
     if isinstance(raw, bool) or not isinstance(raw, str | int | float):
         return None
