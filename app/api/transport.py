@@ -467,6 +467,10 @@ class Transport:
                             # No answer, or one not saying whether it was done: it may be.
                             if not isinstance(exc, TransportError) or exc.sent:
                                 answer_lost = True
+                        elif isinstance(exc, ServerError) and exc.http_status in _GATEWAY_LOST:
+                            # A gateway's answer that the service's own did not reach it: the
+                            # service may have done the write (black-box pass I3).
+                            answer_lost = True
                         elif isinstance(exc, RateLimitedError):
                             hold.refused(self._hold_for(exc))
                         elif hold.active and not isinstance(exc, ServerError):
@@ -573,6 +577,10 @@ class Transport:
             raise
 
 
+# A gateway or proxy before the service answers these when the service's own answer did not
+# come back to it (bad gateway, gateway timeout): the request may have been done, as when the
+# answer is lost on the way. A 500 or 503 is the service's own answer that it failed.
+_GATEWAY_LOST: Final = frozenset({502, 504})
 # What follows "auth_token=" in a quoted request body, whatever the token's encoding there.
 _TOKEN_FIELD: Final = re.compile(r"(auth_token[\"']?\s*[=:]\s*[\"']?)[^&\s\"'<>,;}]+")
 

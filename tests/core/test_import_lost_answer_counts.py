@@ -66,6 +66,8 @@ PRESEEDED = NUMBERS[::5]  # on the list before the job
 # job's own). Seed 9 did until a retried "already present" was looked up (one more request).
 EXACT_SEED, EXACT_NUMBERS, EXACT_PRESEEDED = 2, NUMBERS[:30], NUMBERS[:30:6]
 LOST, VANISHED, UNAVAILABLE, REFUSED = "lost", "vanished", "503", "429"
+# A gateway before the service: it forwards the insert (done) and answers 502 or 504.
+GATEWAY_502, GATEWAY_504 = "gateway 502", "gateway 504"
 
 
 @pytest.fixture
@@ -286,7 +288,8 @@ class Staged(httpx.BaseTransport):
     """Forwards every request to the sandbox, except each attempt of an insert of a number in
     ``script``, which takes the script's next step: ``lost`` forwards it (the service does the
     write) and loses its answer, ``vanished`` loses the request before the service reads it,
-    ``503`` answers it 503 and ``429`` answers it 429, both without forwarding it. With
+    ``503`` answers it 503 and ``429`` answers it 429, both without forwarding it, and
+    ``gateway 502``/``gateway 504`` forward it and answer 502/504 with an empty body. With
     ``searches_fail`` every search is answered 503; a list in ``search_script`` answers the
     searches in turn instead (``503``, ``429``, or ``ok`` to forward one), and once it is
     used up they are forwarded. ``on_search`` is called before each search is answered."""
@@ -323,6 +326,9 @@ class Staged(httpx.BaseTransport):
             return _unavailable(request)
         if step == REFUSED:
             return _refused(request)
+        if step in (GATEWAY_502, GATEWAY_504):
+            self._http.handle_request(request).read()
+            return httpx.Response(int(step.split()[1]), content=b"", request=request)
         if step == LOST:
             self._http.handle_request(request).read()
         raise httpx.ReadTimeout("timed out reading the answer", request=request)
@@ -749,3 +755,20 @@ def test_a_resent_present_row_of_a_job_file_written_before_the_wording_changed_i
     assert maybe_inserted(row(before))
     assert maybe_inserted(row(RESENT_PRESENT))
     assert not maybe_inserted(row("already on the list"))
+
+
+@pytest.mark.parametrize("gateway", [GATEWAY_502, GATEWAY_504])
+def test_a_retry_after_a_gateway_error_finding_the_number_counts_as_maybe_inserted(
+    sandbox: Any, journal: ChangeJournal, wire: Staged, tmp_path: Path, gateway: str
+) -> None:
+    # Black-box pass I3: behind a proxy answering 502 for an insert the service had done, the
+    # retry's "already present" was counted as on the list before the job (104 of 113 rows).
+    number = "3035550311"
+    wire.script = {number: [gateway]}
+    store = _stage(tmp_path, [number, "3035550312"], Scope.global_())
+    s = _run(store, _staged_session(sandbox, journal, wire))
+    assert (s["inserted"], s["already_present"], s[MAYBE_INSERTED]) == (1, 1, 1)
+    row = next(r for r in store.rows() if r.national == number)
+    assert row.outcome == "already_present"
+    assert RETRIED_PRESENT in row.message
+    assert wire.inserts.count(number) == 2
