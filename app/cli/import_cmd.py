@@ -9,8 +9,10 @@ printed).
 
 A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
 used again by ``--resume`` unless given again (the account's limit has not changed). A report
-that cannot be written where asked once the rows were sent goes to the jobs folder instead,
-and the result says so: the job itself ran, so the counts are still printed.
+that cannot be written where asked once the rows were sent, or whose path holds a report
+another job wrote there after this job started (two jobs given the same ``--report``), goes
+to the jobs folder instead, and the result says so: the job itself ran, so the counts are
+still printed.
 
 A job that starts sending says its id and the command that resumes it on stderr at once,
 before any row is sent, so even a SIGKILL leaves it in a redirected output. Notes about a run
@@ -62,7 +64,15 @@ from app.core.job_catalog import (
     source_change,
     source_fingerprint,
 )
-from app.core.job_exec import finish_dry_run, job_summary, report_path
+from app.core.job_exec import (
+    claim_report,
+    file_stamp,
+    finish_dry_run,
+    job_summary,
+    report_destination,
+    report_path,
+    write_job_report,
+)
 from app.core.job_lock import JobBusy
 from app.core.job_report import write_report
 from app.core.job_runner import JobAborted, JobControl, JobProgress
@@ -455,11 +465,12 @@ def report_fallback(store: JobStore, exc: OSError) -> None:
 
 
 def ensure_report(store: JobStore) -> None:
-    """Write an ended job's report again if its file is gone (or was never written)."""
-    if report_path(store).is_file():
+    """Write an ended job's report again if its file is gone (or was never written); a file
+    another job wrote at its path since is left alone (see :func:`report_destination`)."""
+    if report_destination(store).is_file():
         return
     try:
-        write_report(store, report_path(store))
+        write_job_report(store)
     except OSError as exc:
         report_fallback(store, exc)
 
@@ -731,6 +742,9 @@ def run_job_command(
                     args.report, source=args.file, overwrite=args.overwrite
                 )
                 job = dataclasses.replace(job, report=args.report)
+            # What is at the path now may be replaced (--overwrite); a file another job
+            # writes there later is not (job_exec.report_destination).
+            claimed = file_stamp(args.report) if args.report is not None else None
             job_pace(args, None)
             what = "Dry run" if args.dry_run else kind.capitalize()
             action = f"{what} of {args.file.name} not started"
@@ -750,6 +764,8 @@ def run_job_command(
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
             store, _ = stage_fn(job, paths.jobs_dir, connection=connection, campaign_lookup=lookup)
+            if args.report is not None:
+                claim_report(store, claimed)
             for sentence in other_jobs_note(
                 paths.jobs_dir,
                 store,

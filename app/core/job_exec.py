@@ -8,12 +8,20 @@ Each run records in the job's meta the file it runs from (``ran_from``, a real p
 data folder (:mod:`app.core.job_lock`). A report path that belongs to another job file (the
 one this file was copied from: the report beside it, named as it is) is not written over:
 this run's report goes beside this job file, and the meta says so (``report_moved``).
+
+Nor is a report another job wrote: the meta records what was at the report path when the job
+claimed it (``report_claim``: nothing, or the file an ``--overwrite`` was given for) and what
+this job last wrote there (``report_written``); a file at the path that is neither was put
+there by someone else after this job started (two jobs given the same ``--report``), so this
+job's report goes beside its job file instead, with ``report_moved`` saying why.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -31,10 +39,144 @@ from app.core.job_runner import JobControl, JobProgress, JobRunner, SendFn
 from app.core.job_store import SUFFIX, JobStatus, JobStore, utc_now
 from app.core.session import Session
 
+# Job meta keys: what was at the report path when the job claimed it, and what the job itself
+# last wrote there (each {"path": …} with a file stamp, see file_stamp).
+REPORT_CLAIM = "report_claim"
+REPORT_WRITTEN = "report_written"
+ANOTHER_JOBS_REPORT = "another job wrote its report there after this job started"
+
+Stamp = dict[str, int]
+
 
 def report_path(store: JobStore) -> Path:
     meta = store.meta()
     return Path(meta.get("report") or store.path.with_suffix(".xlsx"))
+
+
+def file_stamp(path: Path) -> Stamp | None:
+    """What tells one file at ``path`` from another written there later (every report is
+    saved under a new inode, see :meth:`SafeWorkbook.save`); None when nothing is there."""
+    try:
+        st = path.expanduser().stat()
+    except OSError:
+        return None
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "ino": st.st_ino}
+
+
+def claim_report(store: JobStore, was: Stamp | None) -> None:
+    """Record that the job's report path held ``was`` (None: nothing) when the job took it:
+    that file may be replaced (``--overwrite`` said so), any other one is not this job's."""
+    store.set_meta({REPORT_CLAIM: {"path": str(report_path(store)), "was": was}})
+
+
+def _claim_if_unclaimed(store: JobStore) -> None:
+    # A job staged elsewhere (the window) claims its path when it first writes or runs.
+    if not isinstance(store.meta().get(REPORT_CLAIM), dict):
+        claim_report(store, file_stamp(report_path(store)))
+
+
+def _written_by_another(store: JobStore, path: Path) -> bool:
+    """Whether the file at ``path`` is neither the one there when the job claimed the path
+    nor the one this job last wrote there: another job's report, written since."""
+    now = file_stamp(path)
+    meta = store.meta()
+    claim = meta.get(REPORT_CLAIM)
+    if now is None or not isinstance(claim, dict) or claim.get("path") != str(path):
+        return False
+    written = meta.get(REPORT_WRITTEN)
+    last = (
+        written.get("stamp")
+        if isinstance(written, dict) and written.get("path") == str(path)
+        else None
+    )
+    return now not in (claim.get("was"), last)
+
+
+def report_destination(store: JobStore) -> Path:
+    """Where the job's report is written now: its path, or beside its job file when another
+    job wrote its report at that path since this job claimed it (the meta then says so)."""
+    path = report_path(store)
+    fallback = store.path.with_suffix(".xlsx").resolve()
+    if path.expanduser().resolve() == fallback or not _written_by_another(store, path):
+        return path
+    store.set_meta(
+        {
+            "report": str(fallback),
+            "report_moved": {"from": str(path), "reason": ANOTHER_JOBS_REPORT},
+        }
+    )
+    return fallback
+
+
+def _staging_path(store: JobStore) -> Path:
+    """Where a report is written before it is moved to its path, beside the job file: the
+    move is the moment the path is taken, and another job's report is looked for just then."""
+    return store.path.with_name(store.path.stem + ".report-part.xlsx")
+
+
+def publish_report(store: JobStore, written: Path) -> Path:
+    """Move the report ``written`` (at :func:`_staging_path`) to :func:`report_destination`
+    and record it as this job's; returns where it went. Raises OSError naming that place
+    (the staged file removed) when it cannot go there."""
+    dest = report_destination(store)
+    try:
+        if not _link_if_free(store, written, dest):
+            dest = report_destination(store)  # taken just now by another job
+            _replace(written, dest)
+    except OSError as exc:
+        written.unlink(missing_ok=True)
+        if exc.filename == str(dest) and exc.filename2 is None:
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), str(dest)) from exc
+    store.set_meta({REPORT_WRITTEN: {"path": str(dest), "stamp": file_stamp(dest)}})
+    return dest
+
+
+def _link_if_free(store: JobStore, written: Path, dest: Path) -> bool:
+    """Put ``written`` at ``dest`` when nothing is there, without ever replacing a file that
+    appears there meanwhile (a hard link fails when the name is taken); False when one did.
+    Where nothing should be there is not asked, or no hard link can be made (another disk),
+    the file is moved there by :func:`_replace`."""
+    if file_stamp(dest) is not None:
+        _replace(written, dest)
+        return True
+    dest = dest.expanduser()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(written, dest)
+    except FileExistsError:
+        return False
+    except OSError:
+        _replace(written, dest)
+        return True
+    written.unlink(missing_ok=True)
+    return True
+
+
+def _replace(written: Path, dest: Path) -> None:
+    dest = dest.expanduser()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.replace(written, dest)
+        return
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise
+    # Another disk: copied beside it first, so no reader sees half a report under its name.
+    part = dest.with_name(dest.name + ".part")
+    try:
+        shutil.copyfile(written, part)
+        os.replace(part, dest)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    written.unlink(missing_ok=True)
+
+
+def write_job_report(store: JobStore) -> Path:
+    """Write the job's report where it goes (:func:`report_destination`); returns the path."""
+    _claim_if_unclaimed(store)
+    return publish_report(store, write_report(store, _staging_path(store)))
 
 
 def job_summary(store: JobStore) -> dict[str, Any]:
@@ -83,7 +225,7 @@ def job_summary(store: JobStore) -> dict[str, Any]:
 
 def finish_dry_run(store: JobStore) -> Path:
     store.set_status(JobStatus.DRY_RUN, finished=utc_now())
-    return write_report(store, report_path(store))
+    return write_job_report(store)
 
 
 def execute(
@@ -119,6 +261,7 @@ def execute(
         _refuse_another_service(meta, session)
         store.set_meta({"ran_from": os.path.realpath(store.path), "ran_at": utc_now()})
         _keep_others_report(store)
+        _claim_if_unclaimed(store)
         status = _execute(store, session, send, concurrency, control, progress)
         lock.ended = status.value
         return status
@@ -244,20 +387,21 @@ def _execute(
     )
     runner = JobRunner(store, send, concurrency=concurrency, control=control, progress=progress)
     status = JobStatus.PAUSED
-    path = report_path(store)
+    # Another job's report at the path is left alone: this one goes beside the job file.
+    path = report_destination(store)
     # The last run's report says "paused" and its counts: beside a run that sends more it
     # would misstate what was sent, and stay so if this process is killed. The run writes a
     # new one when it ends, whatever the way it ends short of being killed; a killed run's
     # report is written by its resume.
     with contextlib.suppress(OSError):  # one that cannot go cannot be replaced either: said then
         path.unlink(missing_ok=True)
-    report = RunningReport(store, path)
+    report = RunningReport(store, _staging_path(store))
     try:
         status = runner.run()
     finally:
         if status is not JobStatus.PAUSED:
             store.set_meta({"finished": utc_now()})
-        report.finish()
+        publish_report(store, report.finish())
         counts = store.counts()
         session.journal.record_event(
             connection=session.connection.name,

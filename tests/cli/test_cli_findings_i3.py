@@ -1,0 +1,144 @@
+"""Black-box pass I3 on the CLI (``dnc-desk import|remove|export|jobs``):
+
+- (A) two jobs given the same ``--report`` never write over each other's report: the one
+  that finds the other's report there writes its own to the jobs folder and says so;
+- (B) the printed resume command works for every base-URL form;
+- (C) a saved connection on a system without a keyring says so, and what to do instead;
+- (D) argparse errors and a wrong kind of ``--resume`` say what to do; an unknown ``--sheet``
+  is a bad argument (exit 2);
+- (E) the help says what each command does with ``--scope``; export takes a campaign name;
+- (F) ``--json`` interrupted before the job exists, a resume's started line, an ended job's
+  resume under ``--json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from app.cli.main import main
+from app.core.paths import AppPaths
+from tests.conftest import TOKEN
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def token_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+
+
+def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, Any, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    out = captured.out.strip()
+    return code, (json.loads(out) if out.startswith("{") else out), captured.err.strip()
+
+
+def numbers_csv(path: Path, n: int, first: int = 0) -> Path:
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["Phone"])
+        writer.writerows([[f"303-555-{first + i:04d}"] for i in range(n)])
+    return path
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    paths = AppPaths.default()
+    return {
+        **os.environ,
+        "DNC_DESK_TOKEN": TOKEN,
+        "DNC_DESK_DATA_DIR": str(paths.data_dir),
+        "DNC_DESK_CONFIG_DIR": str(paths.config_dir),
+        **extra,
+    }
+
+
+def start_cli(argv: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "app", *argv],
+        cwd=ROOT,
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for_done_rows(n: int, proc: subprocess.Popen[str]) -> Path:
+    """The job file of the running ``proc`` once ``n`` of its rows are done."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        for job in AppPaths.default().jobs_dir.glob("*.dncjob"):
+            try:
+                with sqlite3.connect(f"file:{job}?mode=ro", uri=True) as db:
+                    done = db.execute("SELECT count(*) FROM rows WHERE state = 'done'").fetchone()
+            except sqlite3.Error:
+                continue
+            if done[0] >= n:
+                return job
+        time.sleep(0.05)
+    raise AssertionError("the job made no progress")
+
+
+def summary_job(report: Path) -> str:
+    book = openpyxl.load_workbook(report, read_only=True)
+    try:
+        rows = {r[0]: r[1] for r in book["Summary"].iter_rows(values_only=True)}
+    finally:
+        book.close()
+    return str(rows["Job"])
+
+
+# -- (A) two jobs, one --report path ----------------------------------------------------------
+
+
+def test_a_job_never_writes_over_the_report_another_job_wrote_at_its_path(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    same = tmp_path / "reports" / "same.xlsx"
+    first = ["import", str(numbers_csv(tmp_path / "cr1.csv", 6)), "--into", "dnc"]
+    first += ["--scope", "global", "--base-url", sandbox.base_url, "--report", str(same)]
+    # One request every 0.5 s: still running when the second job has written its report.
+    slow = start_cli([*first, "--json", "--rate-limit", "120", "--concurrency", "1"])
+    slow_job = wait_for_done_rows(1, slow)
+    assert not same.exists()
+    second = ["import", str(numbers_csv(tmp_path / "cr2.csv", 3, first=100)), "--into", "dnc"]
+    second += ["--scope", "global", "--base-url", sandbox.base_url, "--report", str(same)]
+    code, fast, err = run(capsys, [*second, "--json"])
+    assert code == 0, err
+    assert fast["report"] == str(same) and fast["warnings"] == []
+    assert summary_job(same) == fast["job"]
+    out, err = slow.communicate(timeout=60)
+    assert slow.returncode == 0, err
+    data = json.loads(out)
+    assert data["job"] == slow_job.stem and data["status"] == "finished"
+    # The second job's report is still there; the first one's went to the jobs folder.
+    assert summary_job(same) == fast["job"]
+    moved = slow_job.with_suffix(".xlsx")
+    assert data["report"] == str(moved) and summary_job(moved) == data["job"]
+    said = (
+        f"The report could not be written to {same} (another job wrote its report there "
+        f"after this job started); it was written to the jobs folder instead: {moved}."
+    )
+    assert data["warnings"] == [said]
+    # Its resume says where its report is, and leaves the other job's alone.
+    before = same.stat().st_mtime_ns
+    code, text, err = run(capsys, ["import", "--resume", data["job"]])
+    assert code == 0, err
+    assert f"  report: {moved}\n" in text + "\n" and f"  note: {said}" in text
+    code, again, err = run(capsys, ["import", "--resume", fast["job"], "--json"])
+    assert code == 0 and again["report"] == str(same), err
+    assert same.stat().st_mtime_ns == before and summary_job(same) == fast["job"]
