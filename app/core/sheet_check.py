@@ -30,11 +30,13 @@ text.
 A number written with its own code ("+1 303…", "0044…") is read under it when the row's
 country-code cell names a country ("GB", "United States": most often where the consumer lives,
 not the line's country), and the row's note names both; a dialling code in that cell ("44")
-contradicting the number's own makes the row invalid, naming the cell. A number written as a US
-number ("(303) 619-3603", "3036193603") on a row whose cell names another country ("Germany",
+contradicting the number's own makes the row invalid, naming the cell. A number grouped as a US
+number ("(303) 619-3603", "303-619-3603") on a row whose cell names another country ("Germany",
 "DE") reads two ways, +1 as written or under that country, and nothing says which is the
-line's: the row is invalid, naming both readings and how to write the one meant. A dialling
-code in the cell ("49") was given for the number, and is read as given.
+line's: the row is invalid, naming both readings and how to write the one meant. Bare digits
+valid both ways ("5512345613" beside "Mexico") are read under the cell's country, as its own
+lists write them, and the row's note names the US reading. A dialling code in the cell ("49")
+was given for the number, and is read as given.
 
 A number requested on several rows (same scope) is sent from its first row, measured from the
 earliest request date among its rows: 47 CFR 64.1200(d)(3) counts from the consumer's request.
@@ -541,7 +543,7 @@ class _Checker:
                 result, code_note = self._own_code(value, code_cell, code, result, c)
                 code = result.phone_code or code
             elif code != "1" and not self.msisdn and _names_a_country(code_cell):
-                result = self._us_as_written(value, code_cell, result, c)
+                result, code_note = self._us_as_written(value, code_cell, result, c)
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
         if result.ok and (
@@ -1009,20 +1011,24 @@ class _Checker:
 
     def _us_as_written(
         self, value: CellValue, code_cell: CellValue, result: PhoneResult, column: int | None
-    ) -> PhoneResult:
-        """``result`` (``value`` read under the country its code cell names, not the US), or
-        its refusal when ``value`` as written is a US number too: "(303) 619-3603" under
-        "Germany" is +49 30 36193603 and +1 303 619 3603.
+    ) -> tuple[PhoneResult, str]:
+        """``result`` (``value`` read under the country its code cell names, not the US) and
+        the row's note, or its refusal when ``value`` is written as a US number: "(303)
+        619-3603" under "Germany" is +49 30 36193603 and +1 303 619 3603.
 
         A country cell most often says where the consumer lives, which need not be where the
-        line is; nothing on the row says which reading is meant, so the row asks, as digits
-        that read two ways under their own code do (phones.READS_TWO_WAYS). A dialling code
-        in the cell ("49") was given for the number and is read as given; a number with its
-        own +code, or valid only under the cell's country ("030 1234567"), reads one way.
+        line is; a number grouped as US numbers are ("(303) 619-3603", "303-619-3603") says
+        the US as much as the cell says Germany, so the row asks, as digits that read two
+        ways under their own code do (phones.READS_TWO_WAYS). Bare digits ("5512345613"
+        beside "Mexico", a Mexico City number and a New Jersey one) say nothing of the kind:
+        a country's own list writes them so, and they are read under the cell's country with
+        a note naming the US reading. A dialling code in the cell ("49") was given for the
+        number and is read as given; a number with its own +code, or valid only under the
+        cell's country ("030 1234567"), reads one way.
         """
         us = us_national(value)
         if not us:
-            return result
+            return result, ""
         assert column is not None  # a code cell gave the row its code
         code = result.phone_code
         as_us = f"+1 {us[:3]} {us[3:6]} {us[6:]}"
@@ -1034,6 +1040,12 @@ class _Checker:
             cell = f"the {header!r} cell's {shown} (column {letter})"
         else:
             cell = f"the column {letter} cell's {shown}"
+        if not isinstance(value, str) or value.strip().isdigit():
+            return result, (
+                f"read as {as_cell} ({phones.region_name(code)}) under {cell}; as written it "
+                f"is also the US number {as_us}, so check the row if the consumer only lives "
+                "there"
+            )
         return result._replace(
             ok=False,
             national="",
@@ -1044,7 +1056,7 @@ class _Checker:
                 f"consumer lives, not the line's country; write it with its own code, {as_us} "
                 f"or {as_cell}, to say which"
             ),
-        )
+        ), ""
 
     def _plain_code(self, cell: CellValue) -> str | None:
         """The code :meth:`check` would use for a code cell, or None when it is not one or

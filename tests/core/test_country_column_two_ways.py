@@ -1,8 +1,10 @@
 """A number written as a US number on a row whose Country cell names another country reads two
 ways (black-box pass I2): "(303) 619-3603" beside "Germany" was stored as +49 3036193603, though
-a Country column most often says where the consumer lives, not the line's country. The row is
-invalid, naming both readings and how to write the one meant. A dialling code in the cell, a
-number with its own +code, and a number valid only under the cell's country read one way."""
+a Country column most often says where the consumer lives, not the line's country. A row
+grouped as US numbers are is invalid, naming both readings and how to write the one meant.
+Bare digits valid both ways are read under the cell's country, as that country's lists write
+them, with a note naming the US reading. A dialling code in the cell, a number with its own
++code, and a number valid only under the cell's country read one way."""
 
 from __future__ import annotations
 
@@ -49,9 +51,7 @@ def test_a_us_number_beside_a_foreign_country_is_refused_naming_both_readings() 
         ("303-619-3604", "Brazil", "55"),
         ("303-555-3813", "CO", "57"),
         ("303-555-3814", "DE", "49"),
-        ("3036193603", "Germany", "49"),  # bare digits as a US system writes them
-        (3036193603, "Germany", "49"),  # a number cell
-        ("2079460123", "United Kingdom", "44"),  # London without its 0, or Maine
+        ("303.619.3603", "Germany", "49"),
     ],
 )
 def test_every_us_form_and_every_country_naming_cell_reads_two_ways(
@@ -61,6 +61,25 @@ def test_every_us_form_and_every_country_naming_cell_reads_two_ways(
     assert outcome == "invalid"
     assert "reads two ways: +1 " in message and f"as written, or +{code} " in message
     assert f"under the 'Country' cell's {country!r} (column C)" in message
+
+
+@pytest.mark.parametrize(
+    ("phone", "country", "read"),
+    [
+        ("3036193603", "Germany", "+49 3036193603"),  # bare digits, as a country's lists write
+        (3036193603, "Germany", "+49 3036193603"),  # a number cell
+        ("5512345613", "Mexico", "+52 5512345613"),  # Mexico City, or New Jersey
+        ("2079460123", "United Kingdom", "+44 2079460123"),  # London without its 0, or Maine
+    ],
+)
+def test_bare_digits_valid_both_ways_are_read_under_the_country_with_a_note(
+    phone: object, country: str, read: str
+) -> None:
+    checked, _ = check_all([(2, ["", phone, country])], MAPPING)
+    (row,) = checked
+    assert (row.outcome, f"+{row.phone_code} {row.national}") == (Outcome.VALID, read)
+    assert "as written it is also the US number +1 " in row.message, row.message
+    assert f"under the 'Country' cell's {country!r} (column C)" in row.message
 
 
 def test_a_country_cell_beside_an_empty_code_cell_reads_two_ways_too() -> None:
