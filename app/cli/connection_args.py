@@ -19,7 +19,7 @@ from typing import Any
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, AuthError, TransportError
-from app.core.connections import Connection, ConnectionStore, url_problem
+from app.core.connections import Connection, ConnectionStore, normalize_base_url, url_problem
 from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.redaction import SECRETS, install_log_redaction
@@ -121,11 +121,18 @@ def open_session(
     return Session(connection, api, ChangeJournal(paths.journal_db))
 
 
+def named_by_url(name: str, base_url: str) -> bool:
+    """Whether a connection named ``name`` (a job's, a session's) was given with
+    ``--base-url``: it is then named after the URL as typed, which may end in ``/v1`` or
+    ``/`` where ``base_url`` (normalized) does not."""
+    return not name or normalize_base_url(name) == normalize_base_url(base_url)
+
+
 def token_source(connection: Connection) -> str:
     """Where the token came from, as a sentence names it: ``the token in DNC_DESK_TOKEN``
     (``--base-url``: the connection is named after its URL) or ``the token of the connection
     'Production'`` (``--connection``, from the keyring)."""
-    if connection.name == connection.base_url:
+    if named_by_url(connection.name, connection.base_url):
         return f"the token in {TOKEN_ENV}"
     return f"the token of the connection {connection.name!r}"
 

@@ -49,6 +49,7 @@ from app.cli.connection_args import (
     describe_api_error,
     emit_json,
     fail,
+    named_by_url,
     open_session,
     warn,
 )
@@ -370,8 +371,10 @@ def resume_hint(command: str, store: JobStore) -> str:
 def resume_command(command: str, meta: dict[str, Any], path: Path) -> str:
     """``dnc-desk import --resume JOB --base-url URL …``: the command that runs the job
     (``meta``, from the job file ``path``) on, on its own service and at its own pace."""
-    connection, base_url = meta.get("connection", ""), meta.get("base_url", "")
-    where = f"--base-url {base_url}" if connection == base_url else f'--connection "{connection}"'
+    connection, base_url = str(meta.get("connection", "")), str(meta.get("base_url", ""))
+    # A --base-url job is named after the URL as typed (/v1 and all): it has no saved connection.
+    by_url = named_by_url(connection, base_url)
+    where = f"--base-url {base_url}" if by_url else f'--connection "{connection}"'
     pace = ""
     if meta.get("concurrency") and meta["concurrency"] != DEFAULT_CONCURRENCY:
         pace += f" --concurrency {meta['concurrency']}"
@@ -642,8 +645,9 @@ def _resume_args(args: argparse.Namespace, store: JobStore) -> argparse.Namespac
         return args
     meta = store.meta()
     resumed = argparse.Namespace(**vars(args))
-    if meta.get("connection") and meta.get("connection") != meta.get("base_url"):
-        resumed.connection = meta["connection"]
+    connection, base_url = str(meta.get("connection", "")), str(meta.get("base_url", ""))
+    if not named_by_url(connection, base_url):
+        resumed.connection = connection
     else:
         resumed.base_url = meta.get("base_url")
     return resumed

@@ -16,6 +16,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shlex
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -142,3 +144,36 @@ def test_a_job_never_writes_over_the_report_another_job_wrote_at_its_path(
     code, again, err = run(capsys, ["import", "--resume", fast["job"], "--json"])
     assert code == 0 and again["report"] == str(same), err
     assert same.stat().st_mtime_ns == before and summary_job(same) == fast["job"]
+
+
+# -- (B) the resume command of a job started with --base-url …/v1 ------------------------------
+
+
+def paused_job(argv: list[str]) -> dict[str, Any]:
+    """The JSON of an import started with ``argv`` and paused by SIGTERM after its first row."""
+    proc = start_cli([*argv, "--json", "--rate-limit", "120", "--concurrency", "1"])
+    wait_for_done_rows(1, proc)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    data: dict[str, Any] = json.loads(out)
+    started = err.splitlines()[0]
+    assert started.endswith(f"resume it with: {data['resume']}"), err
+    return data
+
+
+@pytest.mark.parametrize(("suffix", "printed"), [("/v1", True), ("/", True), ("/v1/", False)])
+def test_the_printed_resume_command_works_for_every_form_of_the_base_url(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str, printed: bool
+) -> None:
+    src = numbers_csv(tmp_path / "in.csv", 5)
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global"]
+    paused = paused_job([*argv, "--base-url", sandbox.base_url + suffix])
+    assert paused["status"] == "paused" and paused["pending"] > 0
+    resume = paused["resume"]
+    assert resume.startswith(f"dnc-desk import --resume {paused['job']} --base-url "), resume
+    # As printed, or with no connection at all (the job's own).
+    again = shlex.split(resume)[1:] if printed else ["import", "--resume", paused["job"]]
+    code, data, err = run(capsys, [*again, "--json"])
+    assert code == 0, err
+    assert (data["status"], data["pending"], data["inserted"]) == ("finished", 0, 5)
