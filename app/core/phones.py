@@ -46,6 +46,11 @@ is valid; a "+" before it is kept ("+13035550533,00" is +1 3035550533). Thousand
 and two numbers ("3035550533,3035550534") are not such a number. A spreadsheet's error value
 written as text where a formula failed ("#N/A", "#REF!", "#DIV/0!", LibreOffice's "Err:502") is
 refused saying so.
+
+A cell of two numbers is refused as two, to put each on its own row: numbers split by a list
+separator ("/", ";", "or"...), two valid numbers with only a space between them ("3035550221
+3035550222"), or a valid number and the last digits of a second one ("303-555-3207/8",
+"303-555-0143 / 0144").
 """
 
 from __future__ import annotations
@@ -1179,6 +1184,10 @@ def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> 
         several = _several_numbers(raw)
         if several:
             return _reject(result.phone_code, several)
+        if result.reason.startswith(_LENGTH_REASONS):
+            pair = _two_numbers_as_one(raw, phone_code, reading)
+            if pair is not None:
+                return _reject(result.phone_code, _numbers_in_one_cell(pair))
     return result
 
 
@@ -1381,9 +1390,75 @@ def _several_numbers(text: str) -> str:
     numbers = [p for p in parts if sum(c in _ASCII_DIGITS for c in p) >= _DIGITS_OF_A_NUMBER]
     if len(numbers) < 2:
         return ""
+    return _numbers_in_one_cell(numbers)
+
+
+def _numbers_in_one_cell(numbers: Sequence[str]) -> str:
     count = "two" if len(numbers) == 2 else str(len(numbers))
     shown = " and ".join(repr(n) for n in numbers[:3]) + (", …" if len(numbers) > 3 else "")
     return f"{count} phone numbers in one cell ({shown}); put each on its own row"
+
+
+# Reasons that count a cell's digits: only those may hide two numbers written as one.
+_LENGTH_REASONS: Final = ("too long", "wrong length")
+# "303-555-3207/8", "303-555-0143 / 0144": a number, then the last digits of a second one.
+_SUFFIX_VARIANT: Final = re.compile(r"(.*[0-9])\s*/\s*([0-9]{1,4})")
+# Two numbers run together ("3035550221 3035550222"): their digits, written with the usual
+# separators of one number only (a list separator is _several_numbers' case).
+_RUN_TOGETHER: Final = re.compile(r"[0-9\s().-]+")
+_MOST_DIGITS_OF_TWO: Final = 30
+
+
+def _two_numbers_as_one(text: str, phone_code: object, reading: str) -> tuple[str, str] | None:
+    """The two valid numbers a cell refused for its length holds, as written, else None.
+
+    Either a number and the last digits of a second one after "/" ("303-555-3207/8" holds
+    303-555-3207 and 303-555-3208), or two numbers with nothing but a space between them
+    ("3035550221 3035550222"). Both must be valid under ``phone_code``, so a
+    long number of another country, or an extension, is never called two numbers.
+    """
+    if len(text) > _MAX_CELL_TEXT:
+        return None
+    visible = (text if text.isascii() else _visible(text)).strip()
+    suffix = _SUFFIX_VARIANT.fullmatch(visible)
+    if suffix is not None:
+        first = suffix[1].strip()
+        pair = (first, _with_last_digits(first, suffix[2]))
+        return pair if _both_valid(pair, phone_code, reading) else None
+    if _RUN_TOGETHER.fullmatch(visible) is not None:
+        return _split_in_two(visible, phone_code, reading)
+    return None
+
+
+def _both_valid(pair: tuple[str, str], phone_code: object, reading: str) -> bool:
+    return all(
+        sum(c in _ASCII_DIGITS for c in part) >= _DIGITS_OF_A_NUMBER
+        and _unlabelled_verdict(part, phone_code, reading).ok
+        for part in pair
+    )
+
+
+def _with_last_digits(number: str, tail: str) -> str:
+    """``number`` as written with its last digits replaced by ``tail`` ("303-555-3207", "8" →
+    "303-555-3208"; "303-555-0143", "0144" → "303-555-0144"), or "" when ``tail`` is longer
+    than the number's last group of digits (no shorthand then)."""
+    group = re.search(r"[0-9]+$", number)
+    if group is None or len(tail) > len(group[0]):
+        return ""
+    return number[: len(number) - len(tail)] + tail
+
+
+def _split_in_two(text: str, phone_code: object, reading: str) -> tuple[str, str] | None:
+    """Where ``text`` splits into two valid numbers at a space. Digits with no space are
+    never cut: a valid number and any ten more digits are two valid numbers too often."""
+    digits = sum(c in _ASCII_DIGITS for c in text)
+    if not 2 * _DIGITS_OF_A_NUMBER <= digits <= _MOST_DIGITS_OF_TWO:
+        return None
+    for space in re.finditer(r"\s+", text):
+        pair = (text[: space.start()].strip(), text[space.end() :].strip())
+        if _both_valid(pair, phone_code, reading):
+            return pair
+    return None
 
 
 def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:

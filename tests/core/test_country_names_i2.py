@@ -2,7 +2,8 @@
 NANP territory's "1", and NANP's code written with an area code ("1-876") is code 1 (black-box
 pass I2, finding 5: "Jamaica", "Bahamas", "Trinidad and Tobago", "Ireland", "Philippines" and
 "1-876" were refused as no country code, so valid rows were invalid), through the staging path
-as a Caribbean list brings them."""
+as a Caribbean list brings them. Two numbers written in one cell without a list separator are
+refused as two (finding 7)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from app.api.scope import Scope
 from app.core.import_job import stage_import
 from app.core.job_staging import JobSettings
-from app.core.phones import normalize_code
+from app.core.phones import normalize, normalize_code
 
 NANP_NAMES = [
     "Jamaica",
@@ -153,7 +154,8 @@ def test_a_caribbean_list_with_country_names(tmp_path: Path) -> None:
         "340-642-1234,USVI\n"
         "087 123 4567,Ireland\n"
         "0917 123 4567,Philippines\n"
-        "301 234 5678,Colombia\n",
+        # 322 is no US area code: the number reads one way only.
+        "322 234 5678,Colombia\n",
     )
     assert invalid == 0, rows
     assert {original: (code, national) for original, (code, national, _) in rows.items()} == {
@@ -169,7 +171,7 @@ def test_a_caribbean_list_with_country_names(tmp_path: Path) -> None:
         "340-642-1234": ("1", "3406421234"),
         "087 123 4567": ("353", "871234567"),
         "0917 123 4567": ("63", "9171234567"),
-        "301 234 5678": ("57", "3012345678"),
+        "322 234 5678": ("57", "3222345678"),
     }
 
 
@@ -193,3 +195,51 @@ def test_a_dialling_code_column_with_area_codes(tmp_path: Path) -> None:
         "2423456789": "1",
         "3035552601": "1",
     }
+
+
+# Black-box pass I2, finding 7: two numbers in one cell without a list separator between them
+# were refused as too long; they are refused in the words "303-555-0143; 303-555-0144" gets.
+@pytest.mark.parametrize(
+    ("cell", "first", "second"),
+    [
+        ("3035550221 3035550222", "3035550221", "3035550222"),
+        ("(303) 555-0221 (303) 555-0222", "(303) 555-0221", "(303) 555-0222"),
+        ("303-555-3207/8", "303-555-3207", "303-555-3208"),
+        ("303-555-0143 / 0144", "303-555-0143", "303-555-0144"),
+        ("303-555-0143/44", "303-555-0143", "303-555-0144"),
+    ],
+)
+def test_two_numbers_run_together_are_called_two(cell: str, first: str, second: str) -> None:
+    result = normalize(cell, "1")
+    assert not result.ok
+    assert result.reason == (
+        f"two phone numbers in one cell ({first!r} and {second!r}); put each on its own row"
+    )
+
+
+@pytest.mark.parametrize(
+    ("cell", "reason"),
+    [
+        # A number and a few more digits, or digits that are no two valid numbers, keep the
+        # reason counting their digits.
+        ("3035550143 12", "too long for a US number: 12 digits, expected 10 digits"),
+        ("303-555-0143/10144", "too long for a US number: 15 digits, expected 10 digits"),
+        ("3035550221 0205550222", "too long to be a phone number (20 digits)"),
+        # Digits with no space are never cut in two (test_phones' test_too_long).
+        ("30355502213035550222", "too long to be a phone number (20 digits)"),
+    ],
+)
+def test_other_long_cells_keep_their_reason(cell: str, reason: str) -> None:
+    assert normalize(cell, "1").reason == reason
+
+
+def test_a_sheet_with_two_numbers_in_a_cell(tmp_path: Path) -> None:
+    rows, invalid = _stage(
+        tmp_path,
+        "Phone\n3035550221 3035550222\n303-555-3207/8\n303-555-0143 / 0144\n3035550150\n",
+    )
+    assert invalid == 3
+    assert rows["3035550150"][:2] == ("1", "3035550150")
+    for cell in ("3035550221 3035550222", "303-555-3207/8", "303-555-0143 / 0144"):
+        assert "two phone numbers in one cell" in rows[cell][2], rows[cell]
+        assert "put each on its own row" in rows[cell][2]
