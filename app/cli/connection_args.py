@@ -90,10 +90,20 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
         connection = ConnectionStore(paths.connections_file).get(name)
         if connection is None:
             raise CliError(f"There is no saved connection named {name!r}.", EXIT_USAGE)
+        tokens = TokenStore()
         try:
-            token = TokenStore().get(name)
+            token = tokens.get(name)
         except TokenStoreError as exc:
             raise CliError(str(exc)) from exc
+        if not token and not tokens.recommended:
+            # Saving one in the app cannot help: without a keyring it is kept only while the
+            # app runs.
+            raise CliError(
+                f"This system has no keyring the app keeps tokens in ({tokens.backend_name}), "
+                f"so no saved token can be read for the connection {name!r}: run with "
+                f"--base-url {connection.base_url} and the token in the environment variable "
+                f"{TOKEN_ENV} instead."
+            )
         if not token:
             raise CliError(
                 f"No token is stored for the connection {name!r}; save one in the app first."

@@ -25,10 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import keyring
 import openpyxl
 import pytest
+from keyring.backends import fail
 
 from app.cli.main import main
+from app.core.connections import Connection, ConnectionStore
 from app.core.paths import AppPaths
 from tests.conftest import TOKEN
 
@@ -177,3 +180,33 @@ def test_the_printed_resume_command_works_for_every_form_of_the_base_url(
     code, data, err = run(capsys, [*again, "--json"])
     assert code == 0, err
     assert (data["status"], data["pending"], data["inserted"]) == ("finished", 0, 5)
+
+
+# -- (C) a saved connection without a keyring ----------------------------------------------------
+
+
+def test_a_saved_connection_without_a_keyring_points_to_base_url_and_the_token_variable(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ConnectionStore(AppPaths.default().connections_file).save(
+        Connection("Production", sandbox.base_url)
+    )
+    src = numbers_csv(tmp_path / "in.csv", 2)
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--connection", "Production"]
+    # A keyring that works but holds no token: saving one in the app is the way.
+    code, data, err = run(capsys, [*argv, "--json"])
+    assert (code, err) == (
+        1,
+        "No token is stored for the connection 'Production'; save one in the app first.",
+    )
+    keyring.set_keyring(fail.Keyring())  # this machine's: no keyring at all
+    code, data, err = run(capsys, [*argv, "--json"])
+    said = (
+        "This system has no keyring the app keeps tokens in (fail Keyring), so no saved token "
+        "can be read for the connection 'Production': run with "
+        f"--base-url {sandbox.base_url} and the token in the environment variable "
+        "DNC_DESK_TOKEN instead."
+    )
+    assert (code, err) == (1, said)
+    assert data == {"error": said, "exit_status": 1}
+    assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
