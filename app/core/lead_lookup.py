@@ -125,13 +125,23 @@ def _named(leads: Sequence[Lead], lead_status: str, *, old: bool) -> str:
     return named
 
 
+# A removal's row whose number no lead holds as the service matches it. Not "no leads on this
+# number" (black-box pass I1): leads holding it with its country code exist and are neither
+# found nor re-statused, and the officer must not read the row as "no lead has it".
+NO_LEADS = (
+    "no leads hold this number as the service matches it (its digits alone, however "
+    "punctuated) to set to {status}; a lead holding it with its country code (as +1 or a "
+    "leading 1) is neither found nor re-statused by this delete"
+)
+
+
 def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
     """The message's account of the leads on a removal's number (as looked up just before its
     delete): those it re-statused, with their list and old status, and apart those already in
     the status, which it left as they were (the first :data:`LEADS_IN_MESSAGE` of each named;
     the journal keeps every re-statused one)."""
     if not leads:
-        return f"no leads on this number to set to {lead_status}"
+        return NO_LEADS.format(status=lead_status)
     parts = []
     if changed := changed_by(leads, lead_status):
         named = _named(changed, lead_status, old=True)

@@ -21,6 +21,7 @@ from app.api.client import DncQuery
 from app.api.errors import AuthInvalidError
 from app.api.scope import Scope
 from app.core.dnc_removal import Outcome, RemovalOutcome, remove_dnc_entries
+from app.core.lead_lookup import NO_LEADS
 from app.core.session import Session
 from app.ui.removal_progress import describe_outcome
 from tests.core.lead_wire import LEADS_SEARCH, Forwarding, seed_leads, wired_session
@@ -106,7 +107,7 @@ def test_old_statuses_of_0_and_2_leads_are_journaled_and_reported(
     assert {i.after["lead_status"] for i in intents.values()} == {"DNC"}
 
     outcomes = _by_number(result.outcomes)
-    assert [o.message for o in outcomes["2025558300"]] == ["no leads on this number to set to DNC"]
+    assert [o.message for o in outcomes["2025558300"]] == [NO_LEADS.format(status="DNC")]
     assert [o.message for o in outcomes["2025558301"]] == [
         f"re-statused 2 leads: lead {first} (list {list_a}) NEW→DNC, "
         f"lead {second} (list {list_b}) CALLBK→DNC"

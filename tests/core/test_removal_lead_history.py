@@ -21,6 +21,7 @@ from app.api.scope import Scope
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore
+from app.core.lead_lookup import NO_LEADS
 from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session
 from tests.core.lead_wire import LEADS_SEARCH, Forwarding, seed_leads, wired_session
@@ -144,7 +145,7 @@ def test_old_statuses_of_0_1_and_several_leads_are_journaled_and_reported(
         assert intents[phone].after["lead_status"] == "DNC"
 
     messages = _messages(store)
-    assert messages["2025550100"] == "no leads on this number to set to DNC"
+    assert messages["2025550100"] == NO_LEADS.format(status="DNC")
     assert messages["2025550101"] == f"re-statused 1 lead: lead {one} (list {spring_a}) NEW→DNC"
     assert messages["2025550103"].startswith("re-statused 4 leads: ")
     for lead_id, (list_id, old) in several.items():
