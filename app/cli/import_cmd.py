@@ -3,9 +3,9 @@
 Also holds the parts ``dnc-desk remove`` shares (arguments, signals, output), since a removal
 is the same job run backwards. Exit 0 when the job ran to its end (even with invalid rows),
 1 when it could not run, 2 for bad arguments (``--phone-column`` naming no column of the
-sheet, or two, among them), and 128 + the signal's number when a signal paused the job: 130
-for SIGINT (Ctrl+C), 143 for SIGTERM (the job is paused and the command to resume it is
-printed).
+sheet, or two, ``--sheet`` naming no sheet, ``--resume`` of a removal, among them), and 128 +
+the signal's number when a signal paused the job: 130 for SIGINT (Ctrl+C), 143 for SIGTERM
+(the job is paused and the command to resume it is printed).
 
 A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
 used again by ``--resume`` unless given again (the account's limit has not changed). A report
@@ -97,17 +97,30 @@ DEFAULT_CONCURRENCY = 8
 ENDED = (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN)
 
 
+def _whole_number(text: str, rule: str) -> int:
+    # argparse names the type function in its own message ("invalid _positive value"): each
+    # says the option's rule instead.
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {rule}.") from None
+
+
 def _concurrency(text: str) -> int:
-    value = int(text)
+    """``--concurrency N``: requests in flight, 1 to 32."""
+    rule = "the number of requests in flight, from 1 to 32"
+    value = _whole_number(text, rule)
     if not 1 <= value <= 32:
-        raise argparse.ArgumentTypeError("concurrency must be between 1 and 32")
+        raise argparse.ArgumentTypeError(f"{value} is out of range; give {rule}.")
     return value
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    """``--rate-limit N``: requests a minute, 1 or more."""
+    rule = "the most requests a minute, 1 or more"
+    value = _whole_number(text, rule)
     if value < 1:
-        raise argparse.ArgumentTypeError("must be a positive number")
+        raise argparse.ArgumentTypeError(f"{value} is not 1 or more; give {rule}.")
     return value
 
 
@@ -690,7 +703,7 @@ def run_job_command(
                 ) from exc
             meta = store.meta()
             if meta.get("kind") != kind:
-                raise CliError(f"Job {args.resume} is not a{'n' if kind[0] == 'i' else ''} {kind}.")
+                raise _other_kind(args.resume, kind, meta)
             if meta.get("status") in ENDED:
                 ensure_report(store)
                 print_result(store, args, f"Job {meta['job_id']} has already ended.")
@@ -853,7 +866,7 @@ def run_job_command(
     except MappingError as exc:
         return fail(exc.cli_text, EXIT_USAGE if _names_no_column(exc) else EXIT_FAILED)
     except SheetError as exc:
-        return fail(str(exc))
+        return fail(str(exc), EXIT_USAGE if _names_no_sheet(exc, args) else EXIT_FAILED)
     except OSError as exc:
         return fail(f"A file could not be written or read: {exc}.")
     finally:
@@ -862,6 +875,31 @@ def run_job_command(
         if session is not None:
             session.close()
             session.journal.close()
+
+
+def _other_kind(given: str, kind: str, meta: dict[str, Any]) -> CliError:
+    """``import --resume`` of a removal (or the reverse): the command that resumes it."""
+    theirs = str(meta.get("kind") or "")
+    job = str(meta.get("job_id") or given)
+    wanted = f"a{'n' if kind[0] == 'i' else ''} {kind}"
+    if theirs not in ("import", "removal"):
+        return CliError(f"Job {given} is not {wanted}.", EXIT_USAGE)
+    article = "an" if theirs == "import" else "a"
+    return CliError(
+        f"Job {job} is {article} {theirs}, not {wanted}: resume it with "
+        f"dnc-desk {command_of(theirs)} --resume {job}.",
+        EXIT_USAGE,
+    )
+
+
+def _names_no_sheet(exc: SheetError, args: argparse.Namespace) -> bool:
+    """Whether ``exc`` refuses ``--sheet`` for naming no sheet of the workbook (or two that
+    differ only in case): a bad argument (exit 2), as ``--phone-column`` naming no column is.
+    The reader's sentence is all that tells it from a file that cannot be read."""
+    text = str(exc)
+    return bool(args.sheet) and (
+        " has no sheet named " in text or "which differ only in case; give the sheet name" in text
+    )
 
 
 def _print_paused(store: JobStore, args: argparse.Namespace) -> None:

@@ -210,3 +210,92 @@ def test_a_saved_connection_without_a_keyring_points_to_base_url_and_the_token_v
     assert (code, err) == (1, said)
     assert data == {"error": said, "exit_status": 1}
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
+
+
+# -- (D) argument errors -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        (
+            "--concurrency",
+            "abc",
+            "argument --concurrency: 'abc' is not a whole number; give the number of requests "
+            "in flight, from 1 to 32.",
+        ),
+        (
+            "--concurrency",
+            "40",
+            "argument --concurrency: 40 is out of range; give the number of requests in "
+            "flight, from 1 to 32.",
+        ),
+        (
+            "--rate-limit",
+            "1.5",
+            "argument --rate-limit: '1.5' is not a whole number; give the most requests a "
+            "minute, 1 or more.",
+        ),
+        (
+            "--rate-limit",
+            "0",
+            "argument --rate-limit: 0 is not 1 or more; give the most requests a minute, 1 or "
+            "more.",
+        ),
+    ],
+)
+def test_a_bad_number_says_the_options_rule_not_an_internal_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, said: str
+) -> None:
+    src = numbers_csv(tmp_path / "in.csv", 2)
+    for command in (["import", "--into", "dnc"], ["remove"]):
+        argv = [*command, str(src), "--scope", "global", "--dry-run", option, value]
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert exited.value.code == 2
+        assert err == f"dnc-desk {command[0]}: error: {said}"
+
+
+def test_an_unknown_sheet_is_a_bad_argument_like_an_unknown_phone_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "two.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Contacts"
+    sheet.append(["Phone"])
+    sheet.append(["303-555-0100"])
+    book.save(src)
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run", "--json"]
+    code, data, err = run(capsys, [*argv, "--phone-column", "Nope"])
+    assert code == 2, err
+    code, data, err = run(capsys, [*argv, "--sheet", "Nope"])
+    assert (code, err) == (2, "two.xlsx has no sheet named 'Nope'; its sheets are 'Contacts'.")
+    assert data == {"error": err, "exit_status": 2}
+    code, data, err = run(capsys, ["remove", *argv[1:2], "--scope", "global", "--dry-run"])
+    assert code == 0, err
+
+
+def test_resume_of_the_other_kind_of_job_names_the_command_that_resumes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = numbers_csv(tmp_path / "in.csv", 2)
+    dry = ["--scope", "global", "--dry-run", "--json"]
+    code, imported, err = run(capsys, ["import", str(src), "--into", "dnc", *dry])
+    assert code == 0, err
+    code, removal, err = run(capsys, ["remove", str(src), *dry])
+    assert code == 0, err
+    code, data, err = run(capsys, ["remove", "--resume", imported["job"], "--json"])
+    said = (
+        f"Job {imported['job']} is an import, not a removal: resume it with "
+        f"dnc-desk import --resume {imported['job']}."
+    )
+    assert (code, err, data) == (2, said, {"error": said, "exit_status": 2})
+    code, _, err = run(capsys, ["import", "--resume", removal["job"]])
+    assert (code, err) == (
+        2,
+        f"Job {removal['job']} is a removal, not an import: resume it with "
+        f"dnc-desk remove --resume {removal['job']}.",
+    )
