@@ -47,6 +47,7 @@ from app.core.export_job import (
     describe_query,
 )
 from app.core.paths import AppPaths
+from app.core.sheet_scope import visible_text
 
 _REASONS = {
     "any": ReasonFilter.ANY,
@@ -60,7 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, metavar="PATH", help=".xlsx or .csv")
     parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     filters = parser.add_argument_group("filters")
-    filters.add_argument("--scope", help="global, campaign:ID or purpose[:TEXT]")
+    filters.add_argument(
+        "--scope",
+        help="global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every purpose)",
+    )
     filters.add_argument("--phone-number", default="")
     filters.add_argument("--phone-code", default="")
     filters.add_argument("--insert-date", default="", help="YYYY-MM-DD")
@@ -94,9 +98,20 @@ def _phone_filter(number: str, code: str) -> tuple[str, str]:
     return result.national, result.phone_code
 
 
-def _query(args: argparse.Namespace) -> DncQuery:
-    scope: Scope | None = None
-    if args.scope:
+def _campaign_named(text: str) -> str:
+    """The campaign name of ``--scope campaign:NAME``; empty for any other scope (an id is
+    parsed as a scope)."""
+    head, sep, rest = text.partition(":")
+    named = visible_text(rest)
+    if head.strip().lower() != "campaign" or not sep or named.isdigit():
+        return ""
+    return named
+
+
+def _query(args: argparse.Namespace, scope: Scope | None = None) -> DncQuery:
+    """The search the arguments describe; ``scope``, when given, is ``--scope`` resolved
+    already (a campaign named by its name)."""
+    if args.scope and scope is None:
         text = args.scope.strip()
         try:
             scope = Scope.purpose("") if text.lower() == "purpose" else Scope.parse(text)
@@ -146,11 +161,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.out.suffix.lower() not in (".xlsx", ".csv"):
             raise CliError("--out must end in .xlsx or .csv.", EXIT_USAGE)
-        query = _query(args)
+        named = _campaign_named(args.scope or "")
+        query = _query(args, Scope.global_() if named else None)
         args.out = check_export_path(args.out, overwrite=args.overwrite)
         session = open_session(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)
+    if named:
+        # Resolved as import resolves it, against the service's campaign list (imported only
+        # here: the job modules it brings cost every other export a quarter of a second).
+        from app.cli.import_cmd import CampaignByName, preflight
+
+        wanted = CampaignByName(args.scope.strip(), named)
+        try:
+            _, scope = preflight(session.api, session.connection, wanted, "Export not started")
+        except CliError as exc:
+            session.close()
+            session.journal.close()
+            return fail(str(exc), exc.status)
+        query = _query(args, scope)
     cancel = threading.Event()
     show = not args.json and sys.stderr.isatty()
 

@@ -124,13 +124,25 @@ def _positive(text: str) -> int:
     return value
 
 
-def add_job_arguments(parser: argparse.ArgumentParser, *, note_help: str = "") -> None:
+IMPORT_SCOPE_HELP = (
+    "global, campaign:ID, campaign:NAME or purpose:TEXT: the scope of rows naming none (a "
+    "row's own Scope or Campaign cell wins)"
+)
+
+
+def add_job_arguments(
+    parser: argparse.ArgumentParser, *, note_help: str = "", scope_help: str = IMPORT_SCOPE_HELP
+) -> None:
     """Arguments shared by import and remove (``note_help``: the command's own ``--note``
-    help, when the note is more than optional)."""
-    parser.add_argument("file", nargs="?", type=Path, help="xlsx, xlsm, xlsb, xls, ods, csv or txt")
+    help, when the note is more than optional; ``scope_help``: what the command does with
+    ``--scope`` and a row's own scope)."""
     parser.add_argument(
-        "--scope", help="global, campaign:ID or purpose:TEXT (a scope column in the file wins)"
+        "file",
+        nargs="?",
+        type=Path,
+        help="the spreadsheet: xlsx, xlsm, xlsb, xls, ods, csv, tsv, tab or txt",
     )
+    parser.add_argument("--scope", help=scope_help)
     parser.add_argument(
         "--sheet",
         metavar="NAME",

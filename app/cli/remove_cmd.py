@@ -37,6 +37,9 @@ NOTE_REQUIRED = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_job_arguments(
         parser,
+        scope_help="global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every "
+        "purpose): the scope to remove from; a row whose Scope or Campaign cell names another "
+        "scope is invalid unless --per-row-scope",
         note_help="why these numbers are taken off the list, on whose request (required, "
         "except for --dry-run; kept in the report and the change journal)",
     )

@@ -299,3 +299,73 @@ def test_resume_of_the_other_kind_of_job_names_the_command_that_resumes_it(
         f"Job {removal['job']} is a removal, not an import: resume it with "
         f"dnc-desk remove --resume {removal['job']}.",
     )
+
+
+# -- (E) help and export's campaign names ----------------------------------------------------------
+
+
+def help_text(capsys: pytest.CaptureFixture[str], command: str) -> str:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_each_commands_help_says_what_it_does_with_the_scope_and_which_files_it_reads(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    imports = help_text(capsys, "import")
+    assert (
+        "--scope SCOPE global, campaign:ID, campaign:NAME or purpose:TEXT: the scope of rows "
+        "naming none (a row's own Scope or Campaign cell wins)"
+    ) in imports
+    removes = help_text(capsys, "remove")
+    assert (
+        "--scope SCOPE global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every "
+        "purpose): the scope to remove from; a row whose Scope or Campaign cell names another "
+        "scope is invalid unless --per-row-scope"
+    ) in removes
+    assert "cell wins" not in removes
+    for text in (imports, removes):
+        assert "the spreadsheet: xlsx, xlsm, xlsb, xls, ods, csv, tsv, tab or txt" in text
+    exports = help_text(capsys, "export")
+    assert "--scope SCOPE global, campaign:ID, campaign:NAME, purpose:TEXT or purpose" in exports
+
+
+def test_export_takes_a_campaign_by_its_name_as_import_does(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scope = "campaign:Spring Renewals"
+    src = numbers_csv(tmp_path / "in.csv", 2)
+    argv = ["import", str(src), "--into", "dnc", "--scope", scope, "--json"]
+    code, data, err = run(capsys, [*argv, "--base-url", sandbox.base_url])
+    assert code == 0 and data["inserted"] == 2, err
+    code, data, err = run(
+        capsys,
+        [
+            "import",
+            str(numbers_csv(tmp_path / "g.csv", 1, first=50)),
+            "--into",
+            "dnc",
+            "--scope",
+            "global",
+            "--json",
+            "--base-url",
+            sandbox.base_url,
+        ],
+    )
+    assert code == 0 and data["inserted"] == 1, err
+    out = tmp_path / "spring.csv"
+    export = ["export", "dnc", "--out", str(out), "--base-url", sandbox.base_url, "--json"]
+    code, data, err = run(capsys, [*export, "--scope", "  Campaign:Spring Renewals "])
+    assert code == 0, err
+    assert data["rows"] == 2
+    with out.open(newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert sum(1 for r in rows[1:] if any("555-0001" in c or "5550001" in c for c in r)) == 1
+    code, data, err = run(capsys, [*export, "--scope", "campaign:No Such", "--overwrite"])
+    said = (
+        f"No campaign on the service at {sandbox.base_url} is named 'No Such' (--scope "
+        "campaign:No Such): give the campaign's id (campaign:ID) or its name as the service "
+        "lists it."
+    )
+    assert (code, err, data) == (2, said, {"error": said, "exit_status": 2})
