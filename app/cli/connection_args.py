@@ -69,6 +69,12 @@ class StopSignal:
         return EXIT_SIGNAL_BASE + self.signum
 
 
+def interrupt_status(exc: KeyboardInterrupt) -> int:
+    """The exit status of a command ``exc`` stopped: 143 for SIGTERM (``app.cli.main`` raises
+    it as a KeyboardInterrupt carrying ``exit_status``), 130 for Ctrl+C."""
+    return int(getattr(exc, "exit_status", EXIT_INTERRUPTED))
+
+
 def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("connection")
     where = group.add_mutually_exclusive_group()

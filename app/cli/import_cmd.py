@@ -49,6 +49,7 @@ from app.cli.connection_args import (
     describe_api_error,
     emit_json,
     fail,
+    interrupt_status,
     named_by_url,
     open_session,
     warn,
@@ -70,6 +71,7 @@ from app.core.job_exec import (
     file_stamp,
     finish_dry_run,
     job_summary,
+    on_start,
     report_destination,
     report_path,
     write_job_report,
@@ -698,6 +700,7 @@ def run_job_command(
     new_pace: dict[str, int] = {}  # a --resume's newly given pace, stored once it has run
     kind = "import" if command == "import" else "removal"
     notes: list[str] = []  # this run's notes, said on stderr when found (note_now)
+    sending = False  # whether the job's run has begun (signals then pause it)
     try:
         if args.resume:
             refuse_new_job_options(args)
@@ -718,7 +721,9 @@ def run_job_command(
                 raise _other_kind(args.resume, kind, meta)
             if meta.get("status") in ENDED:
                 ensure_report(store)
-                print_result(store, args, f"Job {meta['job_id']} has already ended.")
+                ended = f"Job {meta['job_id']} has already ended."
+                # The headline in text; under --json a warning, as the counts are the old ones.
+                print_result(store, args, ended, [ended])
                 return EXIT_OK
             new_pace = job_pace(args, store)
             session = open_session(
@@ -813,23 +818,15 @@ def run_job_command(
                 return EXIT_OK
             # The job's pace, for --resume and its hint.
             store.set_meta({"concurrency": args.concurrency, "rate_limit": args.rate_limit})
-            # Said before any row is sent, and flushed: a run killed (SIGKILL, a crash, a
-            # power cut) leaves the id and the way on even in a file its output went to.
-            print(
-                SECRETS.redact(
-                    f"Job {store.meta().get('job_id')} started: if it stops before its end, "
-                    f"resume it with: {resume_hint(command, store)}"
-                ),
-                file=sys.stderr,
-                flush=True,
-            )
         assert session is not None and store is not None
+        sending = True
         control = JobControl()
         show = progress_printer(not args.json and sys.stderr.isatty())
         aborted = ""
         stopped = StopSignal()
         try:
-            with interrupts_pause(control) as stopped:
+            announce = _announcer(command, store, new_pace, resumed=bool(args.resume))
+            with interrupts_pause(control) as stopped, on_start(announce):
                 status = run_fn(
                     store, session, concurrency=args.concurrency, control=control, progress=show
                 )
@@ -875,6 +872,10 @@ def run_job_command(
         return EXIT_OK
     except CliError as exc:
         return fail(str(exc), exc.status)
+    except KeyboardInterrupt as exc:  # Ctrl+C, or SIGTERM (app.cli.main.Terminated)
+        if sending:
+            raise
+        return fail(_interrupted_before_run(command, store, args), interrupt_status(exc))
     except MappingError as exc:
         return fail(exc.cli_text, EXIT_USAGE if _names_no_column(exc) else EXIT_FAILED)
     except SheetError as exc:
@@ -887,6 +888,40 @@ def run_job_command(
         if session is not None:
             session.close()
             session.journal.close()
+
+
+def _announcer(
+    command: str, store: JobStore, new_pace: dict[str, int], *, resumed: bool
+) -> Callable[[], None]:
+    """The line saying the job runs and how to resume it, said once the run holds the job
+    and before any row is sent, and flushed: a run killed (SIGKILL, a crash, a power cut)
+    leaves the id and the way on even in a file its output went to. A resume's command has
+    the pace it runs at (stored in the job once it has run)."""
+
+    def announce() -> None:
+        meta = store.meta()
+        hint = resume_command(command, {**meta, **new_pace}, store.path)
+        how = "resumed" if resumed else "started"
+        print(
+            SECRETS.redact(
+                f"Job {meta.get('job_id')} {how}: if it stops before its end, resume it "
+                f"with: {hint}"
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return announce
+
+
+def _interrupted_before_run(command: str, store: JobStore | None, args: argparse.Namespace) -> str:
+    """The sentence for a signal before the job's run began: nothing was sent."""
+    if store is None or args.dry_run:
+        return "Interrupted before the job started: nothing was sent."
+    return (
+        f"Interrupted before job {store.meta().get('job_id')} sent any row: resume it with: "
+        f"{resume_hint(command, store)}"
+    )
 
 
 def _other_kind(given: str, kind: str, meta: dict[str, Any]) -> CliError:

@@ -9,9 +9,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import json
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
 from typing import NoReturn
 
 # Must equal app.core.sheet_reader.WORKER_FLAG; not imported from there to keep start-up light.
@@ -127,7 +131,54 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.core import sheet_worker
 
         return sheet_worker.main(argv[1:])
-    parser = build_parser(_chosen_subcommand(argv) or "")
+    chosen = _chosen_subcommand(argv)
+    if chosen is None:
+        return _run(argv, None)
+    # A command stopped before it handles signals itself (loading its modules, reading the
+    # file) still answers, as one JSON object under --json: SIGTERM is taken as Ctrl+C is.
+    with _sigterm_interrupts():
+        try:
+            return _run(argv, chosen)
+        except KeyboardInterrupt as exc:
+            return _interrupted(exc, json_output="--json" in argv)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl+C raises KeyboardInterrupt (:func:`_sigterm_interrupts`)."""
+
+    exit_status = 128 + signal.SIGTERM
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread (main() called from a test's thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(exc: KeyboardInterrupt, *, json_output: bool) -> int:
+    """A command interrupted before its own handling of signals: one sentence on stderr (and
+    ``{"error", "exit_status"}`` under --json); 130 for Ctrl+C, 143 for SIGTERM."""
+    status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
+    message = "Interrupted."
+    print(message, file=sys.stderr)
+    if json_output:
+        print(json.dumps({"error": message, "exit_status": status}))
+    return status
+
+
+def _run(argv: list[str], chosen: str | None) -> int:
+    parser = build_parser(chosen or "")
     # Before parsing, "--json" anywhere decides: a usage error has no parsed arguments yet.
     _Parser.json_errors = "--json" in argv
     try:
@@ -135,14 +186,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         _Parser.json_errors = False
     if args.command:
-        from app.cli.connection_args import EXIT_INTERRUPTED, fail, json_refusals
+        from app.cli.connection_args import fail, json_refusals
 
-        module = importlib.import_module(SUBCOMMANDS[args.command][0])
         with json_refusals(bool(getattr(args, "json", False))):
             try:
+                module = importlib.import_module(SUBCOMMANDS[args.command][0])
                 return int(module.run(args))
-            except KeyboardInterrupt:
-                return fail("Interrupted.", EXIT_INTERRUPTED)
+            except KeyboardInterrupt as exc:
+                status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
+                return fail("Interrupted.", status)
             except BrokenPipeError:
                 # Whoever read our output went away (`… --json | head`): say nothing more, and
                 # point stdout at nowhere so the interpreter's final flush cannot fail again.

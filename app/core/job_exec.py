@@ -23,7 +23,8 @@ import errno
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +229,22 @@ def finish_dry_run(store: JobStore) -> Path:
     return write_job_report(store)
 
 
+# Called by execute() once the run holds the job and before it sends a row (see on_start).
+_ON_START: ContextVar[Callable[[], None] | None] = ContextVar("job_on_start", default=None)
+
+
+@contextlib.contextmanager
+def on_start(callback: Callable[[], None]) -> Iterator[None]:
+    """Within this block, :func:`execute` calls ``callback`` once it holds the job's run lock
+    and before any row is sent: the CLI says there how to resume the job, which a run refused
+    (another runner has the job, another service) must not say."""
+    token = _ON_START.set(callback)
+    try:
+        yield
+    finally:
+        _ON_START.reset(token)
+
+
 def execute(
     store: JobStore,
     session: Session,
@@ -262,6 +279,8 @@ def execute(
         store.set_meta({"ran_from": os.path.realpath(store.path), "ran_at": utc_now()})
         _keep_others_report(store)
         _claim_if_unclaimed(store)
+        if (started := _ON_START.get()) is not None:
+            started()
         status = _execute(store, session, send, concurrency, control, progress)
         lock.ended = status.value
         return status

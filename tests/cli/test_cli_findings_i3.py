@@ -369,3 +369,59 @@ def test_export_takes_a_campaign_by_its_name_as_import_does(
         "lists it."
     )
     assert (code, err, data) == (2, said, {"error": said, "exit_status": 2})
+
+
+# -- (F) signals before the job, a resume's started line, an ended job's resume -----------------
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has a handler for ``signum`` (Linux's /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_before_the_job_exists_is_one_json_refusal(tmp_path: Path, signum: int) -> None:
+    src = numbers_csv(tmp_path / "in.csv", 20_000)
+    proc = start_cli(["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run",
+                      "--json"])  # fmt: skip
+    deadline = time.monotonic() + 30
+    # The command takes SIGTERM once it runs (before, the interpreter is still starting).
+    while not catches(proc.pid, signal.SIGTERM):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.005)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signum, (out, err)
+    assert "Traceback" not in err
+    data = json.loads(out)
+    assert data["exit_status"] == 128 + signum
+    assert data["error"] in (
+        "Interrupted.",
+        "Interrupted before the job started: nothing was sent.",
+    )
+    assert err.strip().splitlines()[-1] == data["error"]
+
+
+def test_a_resumed_run_says_so_with_its_resume_command_before_it_sends(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = numbers_csv(tmp_path / "in.csv", 5)
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global"]
+    paused = paused_job([*argv, "--base-url", sandbox.base_url])
+    code, data, err = run(capsys, ["import", "--resume", paused["job"], "--concurrency", "2",
+                                   "--json"])  # fmt: skip
+    assert code == 0 and data["status"] == "finished", err
+    assert err.splitlines()[0] == (
+        f"Job {paused['job']} resumed: if it stops before its end, resume it with: "
+        f"dnc-desk import --resume {paused['job']} --base-url {sandbox.base_url} "
+        "--concurrency 2 --rate-limit 120"
+    )
+    # Ended: under --json the sentence text mode leads with is a warning.
+    code, again, err = run(capsys, ["import", "--resume", paused["job"], "--json"])
+    assert code == 0, err
+    assert again["warnings"] == [f"Job {paused['job']} has already ended."]
+    assert (again["inserted"], again["pending"]) == (data["inserted"], 0)
