@@ -16,7 +16,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from app.core.sheet_mapping import CallSide, ColumnMapping, call_side, column_said, plain_words
+from app.core.sheet_mapping import (
+    CallSide,
+    ColumnMapping,
+    Role,
+    call_side,
+    column_said,
+    plain_words,
+)
 from app.core.sheet_types import CellValue, Row
 
 # Also as call-center and SMS exports head it ("Call Type: Inbound/Outbound") and in German
@@ -50,6 +57,26 @@ _OPT_OUT_PHRASES: Final = (
     "do not message", "no more", "leave me alone", "take me off", "remove me",
 )  # fmt: skip
 _SHOWN: Final = 3
+# A cell saying, whole, that the consumer opted in or back in (a Keyword column's START or
+# UNSTOP, a Status column's "Opted In", an Action column's "Resubscribe"), and words asking to
+# be taken off a do-not-call list, i.e. to be called (black-box pass I2: such rows were
+# imported as opt-outs without a word).
+_OPT_IN_VALUES: Final = frozenset(
+    {"start", "unstop", "subscribe", "subscribed", "resubscribe", "resubscribed", "opt in",
+     "opted in", "optin", "optedin", "opt in confirmed", "re subscribe", "re subscribed",
+     "resume", "consented", "consent given", "add me", "join"}
+)  # fmt: skip
+_OPT_IN_PHRASES: Final = (
+    "remove from dnc", "remove me from the dnc", "remove me from your dnc", "off the dnc",
+    "off dnc", "from the do not call", "from your do not call", "off the do not call",
+    "off your do not call", "want calls", "call me again", "opt back in", "opt me back in",
+    "opt me in",
+)  # fmt: skip
+# Replies that agree (to a "Reply YES to…" message): an opt-in only in a message column.
+_AGREEING: Final = frozenset({"yes", "y", "si", "ja", "oui"})
+# A column with more different values than this is free text, not a status or keyword column:
+# it is no longer watched for opt-in values (a message column is, by its header).
+_DISTINCT_WATCHED: Final = 1000
 
 
 def _find(mapping: ColumnMapping, names: frozenset[str]) -> int | None:
@@ -88,6 +115,17 @@ def _foreign_direction(side: CallSide) -> str:
     return "out" if side is CallSide.CALLER else "in"
 
 
+def _opts_in(text: str, message: bool) -> bool:
+    """Whether a cell asks to be called or texted (again): a whole cell of an opt-in word, or
+    words asking off a do-not-call list; "YES" and the like only in a message column."""
+    key = plain_words(text)
+    if not key:
+        return False
+    if key in _OPT_IN_VALUES or (message and key in _AGREEING):
+        return True
+    return any(p in key for p in _OPT_IN_PHRASES)
+
+
 def _opts_out(text: str) -> bool:
     key = plain_words(text)
     if not key:
@@ -115,10 +153,26 @@ class LogWatch:
         self.mapping = mapping
         self.kind = kind
         side = _log_side(mapping)
+        used = {mapping.column(role) for role in Role}
         self.direction = _find(mapping, _DIRECTION_HEADERS) if side is not None else None
-        body = _find(mapping, _BODY_HEADERS) if side is not None and kind == "import" else None
-        self.body = None if body == mapping.phone else body
+        # A message or keyword column is read in any import file, a log's or not: "STOP" and
+        # "START" rows side by side are not all opt-outs.
+        body = _find(mapping, _BODY_HEADERS) if kind == "import" else None
+        self.body = None if body in used else body
         self.foreign = _foreign_direction(side) if side is not None else ""
+        # Every other column no role reads is watched for opt-in cells ("Opted In", "START").
+        self.watched = (
+            [
+                i
+                for i, _ in enumerate(mapping.headers)
+                if i not in used and i != self.body and i != self.direction
+            ]
+            if kind == "import"
+            else []
+        )
+        self._seen: dict[int, dict[str, bool]] = {i: {} for i in self.watched}
+        self.opt_ins: dict[int, list[tuple[int, str]]] = {}  # column: its first opt-in rows
+        self.opt_in_counts: Counter[int] = Counter()
         self.said = 0  # rows whose Direction cell says a direction
         self.wrong: list[int] = []  # the first rows going the other way
         self.wrong_count = 0
@@ -130,7 +184,7 @@ class LogWatch:
 
     @property
     def active(self) -> bool:
-        return self.direction is not None or self.body is not None
+        return self.direction is not None or self.body is not None or bool(self.watched)
 
     def watch(self, rows: Iterable[Row]) -> Iterator[Row]:
         """``rows``, unchanged, counted on the way."""
@@ -143,7 +197,34 @@ class LogWatch:
                 self._count(*row)
             yield row
 
+    def _opt_in_cells(self, number: int, cells: Sequence[CellValue]) -> None:
+        """Counts the row's opt-in cells in the watched columns (each distinct value judged
+        once, while a column keeps few enough of them to be a status column)."""
+        for index in self.watched:
+            value = _cell(cells, index)
+            if not isinstance(value, str):
+                continue
+            seen = self._seen.get(index)
+            if seen is None:
+                continue
+            verdict = seen.get(value)
+            if verdict is None:
+                if len(seen) >= _DISTINCT_WATCHED:
+                    del self._seen[index]  # free text: no status column
+                    continue
+                verdict = seen[value] = _opts_in(value, message=False)
+            if verdict:
+                self._opt_in(index, number, value)
+
+    def _opt_in(self, index: int, number: int, value: str) -> None:
+        self.opt_in_counts[index] += 1
+        first = self.opt_ins.setdefault(index, [])
+        if len(first) < _SHOWN:
+            first.append((number, value.strip()))
+
     def _count(self, number: int, cells: Sequence[CellValue]) -> None:
+        if self.watched:
+            self._opt_in_cells(number, cells)
         phone, direction = self.mapping.phone, self.direction
         said = _cell(cells, direction) if direction is not None else None
         way = _direction(said)
@@ -166,14 +247,34 @@ class LogWatch:
         if not isinstance(text, str) or not text.strip():
             return
         self.written += 1
-        if not _opts_out(text):
+        if _opts_in(text, message=True):
+            self._opt_in(self.body, number, text)
+        elif not _opts_out(text):
             self.other_count += 1
             if len(self.other) < _SHOWN:
                 self.other.append((number, text.strip()))
 
     def sentences(self) -> list[str]:
         """The warnings, after every row went through :meth:`watch`."""
-        return [s for s in (self._direction_sentence(), self._body_sentence()) if s]
+        found = [self._direction_sentence(), *self._opt_in_sentences(), self._body_sentence()]
+        return [s for s in found if s]
+
+    def _opt_in_sentences(self) -> list[str]:
+        out = []
+        for index in sorted(self.opt_ins):
+            count = self.opt_in_counts[index]
+            shown = "; ".join(f"row {n}: {t[:40]!r}" for n, t in self.opt_ins[index])
+            more = "; …" if count > len(self.opt_ins[index]) else ""
+            column = column_said(self.mapping.headers, index)
+            rows = "row says" if count == 1 else "rows say"
+            out.append(
+                f"{column[0].upper()}{column[1:]}: {count:,} {rows} the consumer opted in or "
+                f"asked to be called again ({shown}{more}), yet every row is imported as an "
+                "opt-out. Check those rows: a later request to be contacted may stand, or the "
+                "opt-out may be the later one; take out the rows that are not opt-outs and run "
+                "the file again."
+            )
+        return out
 
     def _direction_sentence(self) -> str:
         mapping, direction = self.mapping, self.direction
