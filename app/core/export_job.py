@@ -146,6 +146,23 @@ def change_warning(result: ExportResult) -> str:
     return text
 
 
+class _Ticker:
+    """Reports progress at most five times a second, so a fast export is not slowed by it."""
+
+    def __init__(self, progress: Callable[[ExportProgress], None] | None, total: int) -> None:
+        self._progress = progress
+        self._total = total
+        self._last = 0.0
+
+    def tick(self, rows: int, label: str) -> None:
+        if self._progress is None:
+            return
+        now = time.monotonic()
+        if now - self._last > 0.2:
+            self._last = now
+            self._progress(ExportProgress(rows, self._total, 0, label))
+
+
 @dataclass(slots=True)
 class _Read:
     """What one read of a part saw: the totals of its first and last pages, whether they all
@@ -389,7 +406,7 @@ class ExportJob:
         widths = (14, 10, 24, 12, 24, 20, 30, 24, 10)
         sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
         header = list(COLUMNS)
-        last_report = 0.0
+        ticker = _Ticker(self._progress, total)
         try:
             (writer.append_text if writer else sheet.append_text)(header)  # type: ignore[union-attr]
             append = writer.append_text if writer else sheet.append_text  # type: ignore[union-attr]
@@ -404,16 +421,11 @@ class ExportJob:
                         result.rereads += 1
                     seen = _Read()
                     for row in self._read(query, seen):
-                        entry_id = row[8]
-                        if entry_id in written:
-                            continue
-                        written.add(entry_id)
-                        append(row)
-                        result.rows += 1
-                        now = time.monotonic()
-                        if self._progress is not None and now - last_report > 0.2:
-                            last_report = now
-                            self._progress(ExportProgress(result.rows, total, 0, label))
+                        if row[8] not in written:  # the entry id
+                            written.add(row[8])
+                            append(row)
+                            result.rows += 1
+                            ticker.tick(result.rows, label)
                     if attempt == 0 and seen.first is not None and seen.first != part_total:
                         changed = True  # changed between planning and this part's read
                     if seen.stable:
@@ -432,15 +444,11 @@ class ExportJob:
                     label = f"{_label(root)} (as far as paging reaches)"
                     result.parts.append(label)
                     for row in self._read(root, _Read()):
-                        if row[8] in written:
-                            continue
-                        written.add(row[8])
-                        append(row)
-                        result.rows += 1
-                        now = time.monotonic()
-                        if self._progress is not None and now - last_report > 0.2:
-                            last_report = now
-                            self._progress(ExportProgress(result.rows, total, 0, label))
+                        if row[8] not in written:
+                            written.add(row[8])
+                            append(row)
+                            result.rows += 1
+                            ticker.tick(result.rows, label)
             result.total_at_end = self._total()
             result.list_changed = changed or result.total_at_end != total
         except BaseException:
