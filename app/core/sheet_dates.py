@@ -158,7 +158,14 @@ def parse_request_date(
         return RequestDate(None, f"{'TRUE' if value else 'FALSE'} is not a date")
     if isinstance(value, int | float):
         if _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
-            return RequestDate(_EXCEL_EPOCH + dt.timedelta(days=int(value)))
+            # A number, not a date cell: most often a date whose format was lost (a CSV, a
+            # column formatted General), but it could be anything else; the note shows the
+            # reading so it can be checked (black-box pass I2: "45000" read silently).
+            found = _EXCEL_EPOCH + dt.timedelta(days=int(value))
+            shown = int(value) if float(value).is_integer() else value
+            return RequestDate(
+                found, f"the number {shown} is read as a spreadsheet's day number, {found}"
+            )
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
             return _parse_text(str(int(value)), not_after, None)  # 20261102 as a number
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0

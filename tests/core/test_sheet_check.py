@@ -292,8 +292,9 @@ def test_business_days_match_counting_day_by_day(received: dt.date, span: int) -
     [
         (dt.date(2026, 11, 2), dt.date(2026, 11, 2), ""),
         (dt.datetime(2026, 11, 2, 17, 5), dt.date(2026, 11, 2), ""),
-        (46328, dt.date(2026, 11, 2), ""),
-        (46328.75, dt.date(2026, 11, 2), ""),
+        # A number, not a date cell: read as Excel's day number, which the note shows.
+        (46328, dt.date(2026, 11, 2), "the number 46328 is read as a spreadsheet's day number"),
+        (46328.75, dt.date(2026, 11, 2), "46328.75 is read as a spreadsheet's day number"),
         ("2026-11-02", dt.date(2026, 11, 2), ""),
         ("2026-11-02 14:30:00", dt.date(2026, 11, 2), ""),
         # Day.month as Europe writes it, but 2 Feb is a date too: the note says so.
