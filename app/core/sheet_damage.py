@@ -28,6 +28,9 @@ from app.core.sheet_types import CellValue
 
 _SCIENTIFIC: Final = re.compile(r"\s*'?\s*[0-9]*(?:[.,][0-9]*)?[eE][+-]?[0-9]{1,3}\s*")
 _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.0+\s*")
+# A decimal number with a fraction ("303555070.6", as a CSV writes a number cell): valid only
+# read as dotted digit groups, which no one writes with one dot that far along.
+_FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]{7,}\.[0-9]{1,2}\s*")
 _DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*\+?[0-9]+,0+\s*")
 # Thousands, not a decimal comma ("303,000"): the phone module reads them so.
 _THOUSANDS: Final = re.compile(r"\s*'?\s*[0-9]{1,3},000\s*")
@@ -68,6 +71,14 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
             return (
                 f"cell {raw.strip()!r} was written as a decimal number; read as "
                 f"+{result.phone_code} {result.national}"
+            )
+        if _FRACTION_TEXT.fullmatch(raw) and result.ok:
+            # Black-box pass I2: read silently, where the same value in a workbook's number
+            # cell is refused as not a whole number.
+            return (
+                f"cell {raw.strip()!r} is a decimal number with a fraction (a number cell "
+                "divided or mistyped?); its digits read as "
+                f"+{result.phone_code} {result.national} — check it against the source"
             )
         if result.ok:
             if "," in raw and _DECIMAL_COMMA.fullmatch(raw) and not _THOUSANDS.fullmatch(raw):

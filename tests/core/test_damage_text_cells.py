@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from app.core import phones
-from app.core.sheet_check import CheckedRow, CheckSummary, Outcome, check_all
+from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_all
 from app.core.sheet_damage import describe_damage
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_types import CellValue, Row
@@ -318,3 +318,22 @@ def test_error_value_forced_to_text_or_without_a_country_code() -> None:
 )
 def test_other_cells_without_digits_keep_their_reason(cell: str, reason: str) -> None:
     assert phones.normalize(cell, "1").reason == reason
+
+
+def test_a_decimal_with_a_fraction_read_as_digits_is_flagged() -> None:
+    # Black-box pass I2: "303555070.6" in a CSV was read as 3035550706 without a word, where
+    # the same number in a workbook's cell is refused as not a whole number.
+    result = phones.normalize("303555070.6", "1")
+    assert (result.ok, result.national) == (True, "3035550706")
+    assert describe_damage("303555070.6", result) == (
+        "cell '303555070.6' is a decimal number with a fraction (a number cell divided or "
+        "mistyped?); its digits read as +1 3035550706 — check it against the source"
+    )
+    # Dotted groups are how people write numbers: no note.
+    dotted = phones.normalize("303.555.0706", "1")
+    assert dotted.ok and describe_damage("303.555.0706", dotted) == ""
+    # Through the check: the row is valid, counted as damaged, and its message says why.
+    mapping = ColumnMapping(phone=0)
+    checked, summary = check_all([(1, ["303555070.6"])], mapping, CheckOptions())
+    assert checked[0].outcome is Outcome.VALID and summary.damaged == 1
+    assert "decimal number with a fraction" in checked[0].damage
