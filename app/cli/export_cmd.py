@@ -221,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
                 "rows": result.rows,
                 "total": result.total,
                 "unreachable": result.unreachable,
-                "path": str(result.path),
+                "path": str(result.path.resolve()),
                 "filters": describe_query(query),
                 "searches": len(result.parts),
                 "list_changed": result.list_changed,

@@ -226,3 +226,20 @@ def test_export_json_keys(sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFi
         == 2
     )
     assert ".xlsx or .csv" in capsys.readouterr().err
+
+
+def test_export_json_path_is_absolute(
+    sandbox: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Black-box pass I1: a relative --out came back relative, as typed, so a script reading
+    # the JSON from another folder could not find the file.
+    sandbox.bulk_seed_dnc([(f"202555{i:04d}", "1", "0", "", "") for i in range(3)])
+    monkeypatch.chdir(tmp_path)
+    code, data = run_json(
+        capsys, ["export", "dnc", "--out", "rel.csv", "--base-url", sandbox.base_url, "--json"]
+    )
+    assert code == 0
+    assert data["path"] == str(tmp_path.resolve() / "rel.csv")
