@@ -45,6 +45,7 @@ from app.core.export_job import (
     ListKind,
     change_warning,
     describe_query,
+    unreachable_warning,
 )
 from app.core.paths import AppPaths
 from app.core.sheet_scope import visible_text
@@ -236,9 +237,5 @@ def run(args: argparse.Namespace) -> int:
         # On stdout beside the count; with --json stdout holds only the JSON (list_changed).
         print(f"Warning: {changed}.", file=sys.stderr if args.json else sys.stdout)
     if result.unreachable:
-        print(
-            f"Warning: {result.unreachable:,} matching rows could not be reached because of the "
-            "service's paging limit; narrow the filters to export them.",
-            file=sys.stderr,
-        )
+        print(f"Warning: {unreachable_warning(result)}", file=sys.stderr)
     return EXIT_OK

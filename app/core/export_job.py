@@ -128,6 +128,21 @@ class ExportResult:
     rereads: int = 0
 
 
+def unreachable_warning(result: ExportResult) -> str:
+    """The sentence on the rows no search reached ("" when there are none). Not "narrow the
+    filters" (re-test J1): the export has split the search as finely as the service's filters
+    allow, so a narrower search of the user's would not reach them either."""
+    if not result.unreachable:
+        return ""
+    many = result.unreachable != 1
+    return (
+        f"{result.unreachable:,} matching {'rows' if many else 'row'} could not be reached: one "
+        "search of the service reaches its first 101,000 rows, and more than that share one "
+        "scope, country code, reason and insert day, the finest split its filters allow; "
+        f"{'they are' if many else 'it is'} on the list but not in this file."
+    )
+
+
 def change_warning(result: ExportResult) -> str:
     """The sentence saying the list changed during the export ("" when it did not)."""
     if not result.list_changed:
@@ -284,6 +299,13 @@ class ExportJob:
             return
         counts = [(child, self._count(child)) for child in children]
         covered = sum(count for _, count in counts)
+        if covered < total and not query.insert_date and children[-1].insert_date:
+            # A day split that left rows out: they are older than the days seen (ids need not
+            # follow insert dates), so earlier days are counted until they are all found.
+            counts += self._older_days(
+                query, children[0].insert_date, children[-1].insert_date, total - covered
+            )
+            covered = sum(count for _, count in counts)
         if covered < total:
             # Rows no part covers, or rows removed while the parts were counted: count the
             # search again and take the smaller count, so removals are not blamed on the cap.
@@ -328,6 +350,8 @@ class ExportJob:
         """
         size = min(self.page_size, 100)
         last = max(0, min(total, self._reachable(total)) - size)
+        if self.limits.max_offset is not None:
+            last = min(last, self.limits.max_offset)  # the service refuses a higher offset
         offsets = sorted({last * n // max(1, DATE_SAMPLES - 1) for n in range(DATE_SAMPLES)})
         dates = [
             day
@@ -344,6 +368,23 @@ class ExportJob:
             replace(query, insert_date=(newest - dt.timedelta(days=n)).isoformat())
             for n in range(days)
         ]
+
+    def _older_days(
+        self, query: DncQuery, newest: str, oldest: str, missing: int
+    ) -> list[tuple[DncQuery, int]]:
+        """Searches of the days before ``oldest`` (a day split's last), each with its count,
+        until they hold ``missing`` rows or MAX_SPLIT_DAYS from ``newest`` are tried."""
+        first = dt.date.fromisoformat(newest) - dt.timedelta(days=MAX_SPLIT_DAYS - 1)
+        day = dt.date.fromisoformat(oldest) - dt.timedelta(days=1)
+        found: list[tuple[DncQuery, int]] = []
+        while missing > 0 and day >= first:
+            child = replace(query, insert_date=day.isoformat())
+            count = self._count(child)
+            if count:
+                found.append((child, count))
+                missing -= count
+            day -= dt.timedelta(days=1)
+        return found
 
     def _pages(self, query: DncQuery) -> Iterator[Page[DncEntry] | Page[SmsOptOut]]:
         """Pages in order, the next one fetched while the caller writes the current one."""
@@ -492,8 +533,7 @@ class ExportJob:
             rows.append(
                 (
                     "Warning",
-                    f"{result.unreachable} matching rows could not be read because of the "
-                    "service's paging limit; narrow the filters to export them.",
+                    unreachable_warning(result),
                 )
             )
         if result.list_changed:

@@ -35,6 +35,7 @@ from app.core.export_job import (
     ExportProgress,
     ExportResult,
     change_warning,
+    unreachable_warning,
 )
 from app.core.export_job import ListKind as ExportKind
 from app.core.paths import AppPaths
@@ -209,11 +210,7 @@ class ExportDialog(QDialog):
         self.bar.setValue(result.rows)
         text = f"Exported {result.rows:,} rows to {result.path}."
         if result.unreachable:
-            text += (
-                f"\n\n⚠ {result.unreachable:,} matching rows could not be reached because of the "
-                "service's paging limit, even after splitting the search; narrow the filters "
-                "(for example by scope or country code) to export them."
-            )
+            text += f"\n\n⚠ {unreachable_warning(result)}"
         if result.list_changed:
             changed = change_warning(result)
             text += f"\n\n⚠ {changed[0].upper()}{changed[1:]}."
