@@ -125,13 +125,15 @@ def _named(leads: Sequence[Lead], lead_status: str, *, old: bool) -> str:
     return named
 
 
-# A removal's row whose number no lead holds as the service matches it. Not "no leads on this
-# number" (black-box pass I1): leads holding it with its country code exist and are neither
-# found nor re-statused, and the officer must not read the row as "no lead has it".
+# A removal's row whose number no lead search found. Not "no leads on this number" (black-box
+# pass I1), nor that none holds it as the service matches it (re-test J1: a lead typed with a
+# trailing space was re-statused by the service): only the written forms searched are known.
 NO_LEADS = (
-    "no leads hold this number as the service matches it (its digits alone, however "
-    "punctuated) to set to {status}; a lead holding it with its country code (as +1 or a "
-    "leading 1) is neither found nor re-statused by this delete"
+    "no lead found to set to {status} in the forms searched (the number's digits and its "
+    "usual written forms); a lead typed otherwise (an extra space, other punctuation) may "
+    "still be re-statused by the service without its previous status being kept, and one "
+    "holding the number with its country code (as +1 or a leading 1) is neither found nor "
+    "re-statused"
 )
 
 
