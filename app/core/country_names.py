@@ -318,3 +318,24 @@ SHORT_NAMES: Final[dict[str, tuple[str, ...]]] = {
     "VI": ("USVI", "US VI", "Virgin Islands", "American Virgin Islands"),
     "XK": ("Kosovo",),
 }
+
+# US states, DC and the inhabited territories by their USPS codes, as a US list's "State" or a
+# mislabelled "Country" column writes them. Many of the codes are some country's ISO code too
+# ("IN" India, "DE" Germany, "GA" Gabon, "CO" Colombia): a column of them is read as US states
+# when it holds codes that are no country's (FL, NY, TX) or is mostly of them
+# (app.core.sheet_mapping), and the full names give the US code 1 (app.core.phones).
+US_STATES: Final[dict[str, str]] = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia",
+    "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa",
+    "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland",
+    "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi",
+    "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire",
+    "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York", "NC": "North Carolina",
+    "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee",
+    "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "DC": "District of Columbia",
+    "PR": "Puerto Rico", "GU": "Guam", "VI": "US Virgin Islands", "AS": "American Samoa",
+    "MP": "Northern Mariana Islands",
+}  # fmt: skip

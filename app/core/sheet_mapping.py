@@ -18,6 +18,7 @@ from typing import Final
 
 from app.api.scope import Scope
 from app.core import phones
+from app.core.country_names import US_STATES
 from app.core.sheet_dates import parse_request_date
 from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_types import CellValue, Row, SheetError
@@ -654,9 +655,13 @@ def propose_mapping(
         if role is Role.PHONE and _names_other_digits(text) and not _names_line(text):
             continue  # "Account Number", "Policy Number": ten digits that are no phone number
         if role is Role.PHONE_CODE:
-            if _code_fraction(data, index) >= CODE_SHARE:
+            if _code_fraction(data, index) >= CODE_SHARE and not us_state_codes(
+                _code_values(data, index)
+            ):
                 codes.append((_code_rank(text, exact), index))
-            continue  # a "Country" column of names no code reads as would fail every row
+            # A "Country" column of names no code reads as would fail every row; one of US
+            # states ("IN", "DE", "FL") would make Indiana's numbers India's.
+            continue
         if role is Role.CAMPAIGN and phone_like[index] >= 0.5:
             continue  # an IVR log's "Campaign Number" is the line called, not a campaign's name
         score = 2.0 if exact else 1.0
@@ -1164,6 +1169,42 @@ def _code_fraction(data: Sequence[Sequence[CellValue]], index: int) -> float:
     return sum(1 for v in values if phones.normalize_code(v) is not None) / len(values)
 
 
+# A column headed as country codes is one of US states when at least this share of its
+# non-empty values are two-letter state codes (and some are no country's, or many differ).
+_STATES_SHARE: Final = 2 / 3
+_STATES_DISTINCT: Final = 4
+
+
+def us_state_codes(values: Sequence[CellValue]) -> tuple[str, ...]:
+    """The distinct US state codes among ``values`` (those no country has first), when they
+    make the column one of US states; else ().
+
+    Many state codes are some country's ISO code too ("IN" India, "DE" Germany, "GA" Gabon),
+    so a column of them read as countries quietly dials Indiana's numbers as India's
+    (black-box pass J1). It is one of states when at least two thirds of its values are state
+    codes and either some are no country's code ("FL", "NY", "TX", "NM") or at least four
+    different ones are given: a country column ("US", "GB", "MX", "CA", "DE") holds too few.
+    """
+    if not values:
+        return ()
+    states = [code for code in map(_two_letters, values) if code in US_STATES]
+    if len(states) < _STATES_SHARE * len(values):
+        return ()
+    distinct = list(dict.fromkeys(states))
+    only_states = [code for code in distinct if phones.normalize_code(code) is None]
+    if not only_states and len(distinct) < _STATES_DISTINCT:
+        return ()
+    return tuple(only_states + [code for code in distinct if code not in only_states])
+
+
+def _two_letters(value: CellValue) -> str:
+    """A cell's two-letter code in capitals ("fl", " NY "), or "" for any other cell."""
+    if not isinstance(value, str):
+        return ""
+    text = value.strip()
+    return text.upper() if len(text) == 2 and text.isascii() and text.isalpha() else ""
+
+
 @dataclass(frozen=True)
 class UnreadCodeColumn:
     """A column headed as country codes that was not read as such (too few values are codes)."""
@@ -1177,6 +1218,9 @@ class UnreadCodeColumn:
     # A column under a header naming no role ("Nation", "Residence") whose values are country
     # names: the first few of them naming another country than the default code's.
     countries: tuple[str, ...] = ()
+    # A column headed as country codes whose values are US state codes (see us_state_codes):
+    # the distinct codes, those no country has first.
+    states: tuple[str, ...] = ()
 
 
 def unread_code_columns(
@@ -1187,7 +1231,8 @@ def unread_code_columns(
     phone column of numbers without their area code.
 
     A country-code column only when no column is read for codes: every row then takes the
-    default code (unless its number names its own), so staging says which column and why. So
+    default code (unless its number names its own), so staging says which column and why (one
+    of US state codes, :func:`us_state_codes`, is never read). So
     does a column of country names no header names (:func:`_country_names`), when some name
     another country than the default ``code``'s: it is not read on a guess, as a column of
     names is often where the consumer lives, not the line's country. An
@@ -1207,7 +1252,8 @@ def unread_code_columns(
         values = _code_values(data, index)
         if role is Role.PHONE_CODE:
             codes = sum(1 for v in values if phones.normalize_code(v) is not None)
-            found.append(UnreadCodeColumn(index, codes, len(values)))
+            states = us_state_codes(values)
+            found.append(UnreadCodeColumn(index, codes, len(values), states=states))
         elif role is None and (countries := _country_names(values, default)):
             found.append(UnreadCodeColumn(index, len(values), len(values), countries=countries))
     return found + _area_code_columns(mapping, data, used)

@@ -764,6 +764,8 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
             "countries of the phone numbers, head the column Country (or choose it as the "
             "country column in the import wizard) and run the file again."
         )
+    if unread.states:
+        return _states_sentence(column, unread.states, default)
     share = (
         f"only {unread.codes} of its {unread.values:,} values "
         f"{'is a country code' if unread.codes == 1 else 'are country codes'}"
@@ -775,6 +777,19 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
         f"used the default code +{default} (unless its number starts with its own, as +44). "
         "Correct the column's values to country codes or names (as 44 or United Kingdom) and "
         "run the file again."
+    )
+
+
+def _states_sentence(column: str, states: tuple[str, ...], default: str) -> str:
+    """A column headed as country codes that holds US state codes: not read, and why."""
+    shown = ", ".join(states[:3]) + ("…" if len(states) > 3 else "")
+    need = "" if default == "1" else " US numbers need the default code +1 (--phone-code 1)."
+    return (
+        f"{column[0].upper()}{column[1:]} holds US state codes ({shown}), not countries, so it "
+        f"was not read: every row used the default code +{default} (unless its number starts "
+        "with its own, as +44), where a code such as IN or DE would have made the number "
+        f"India's or Germany's.{need} If the column does hold countries, write them as names "
+        "(India, Germany) and run the file again."
     )
 
 

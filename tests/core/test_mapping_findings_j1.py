@@ -1,0 +1,91 @@
+"""Black-box pass J1: which columns are read for country codes, campaigns and phone numbers.
+
+A. A "Country" column of US state codes ("IN", "DE", "FL", "NM") read Indiana's numbers as
+   India's (+91) and Delaware's as Germany's (+49), without a word: such a column is not read,
+   and a warning names it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.api.scope import Scope
+from app.core.import_job import stage_import
+from app.core.job_staging import JobSettings
+
+
+def _stage(
+    tmp_path: Path, text: str, name: str = "file.csv"
+) -> tuple[dict[str, str], list[str], dict[str, tuple[str, str]], int]:
+    """The mapping, the warnings, each row's (code, reason) by its phone cell, and how many
+    rows are invalid, of staging ``text`` written as a CSV."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
+    )
+    meta = store.meta()
+    rows = {r.original: (r.phone_code, r.message) for r in store.rows()}
+    store.close()
+    mapping = dict(meta.get("mapping") or {})
+    return mapping, [str(w) for w in meta.get("warnings") or []], rows, summary.invalid
+
+
+# --- A: a Country column of US state codes ---------------------------------------------------
+
+STATES = (
+    "Name,Phone,Country\n"
+    "a,8126193612,IN\n"
+    "b,7656193614,IN\n"
+    "c,3026193609,DE\n"
+    "d,7196193615,CO\n"
+    "e,9176193616,IN\n"
+    "f,6786193617,GA\n"
+    "g,2176193618,IL\n"
+    "h,5056193619,NM\n"
+    "i,8126193620,US\n"
+    "j,2396193621,FL\n"
+)
+
+
+def test_a_country_column_of_us_state_codes_is_not_read(tmp_path: Path) -> None:
+    mapping, warnings, rows, invalid = _stage(tmp_path, STATES)
+    assert "phone_code" not in mapping
+    assert invalid == 0, rows
+    assert rows["8126193612"][0] == "1"  # Indiana, not India
+    assert rows["3026193609"][0] == "1"  # Delaware, not Germany
+    assert warnings == [
+        "Column C ('Country') holds US state codes (NM, FL, IN…), not countries, so it was not "
+        "read: every row used the default code +1 (unless its number starts with its own, as "
+        "+44), where a code such as IN or DE would have made the number India's or Germany's. "
+        "If the column does hold countries, write them as names (India, Germany) and run the "
+        "file again."
+    ]
+
+
+def test_a_column_of_state_codes_that_are_country_codes_too_is_not_read(tmp_path: Path) -> None:
+    # No code here is only a state's, but four different ones in a column of them is a
+    # column of states (an international list is not India, Germany, Gabon and Colombia).
+    text = "Phone,Country\n8126193612,IN\n3026193609,DE\n6786193617,GA\n7196193615,CO\n"
+    mapping, warnings, rows, invalid = _stage(tmp_path, text)
+    assert "phone_code" not in mapping
+    assert invalid == 0, rows
+    assert warnings and warnings[0].startswith("Column B ('Country') holds US state codes")
+
+
+def test_a_country_column_of_countries_stays_read(tmp_path: Path) -> None:
+    text = (
+        "Phone,Country\n"
+        "020 7946 0018,GB\n"
+        "55 1234 5678,MX\n"
+        "030 12345678,DE\n"
+        "416-555-0199,CA\n"
+        "303-555-0101,US\n"
+        "01 23 45 67 89,FR\n"
+        "303-555-0102,NY\n"
+    )
+    mapping, warnings, rows, _ = _stage(tmp_path, text)
+    assert mapping["phone_code"] == "Country (column B)"
+    assert rows["020 7946 0018"][0] == "44"
+    assert rows["030 12345678"][0] == "49"
+    assert not any("state codes" in w for w in warnings)
