@@ -160,17 +160,21 @@ class LogWatch:
         body = _find(mapping, _BODY_HEADERS) if kind == "import" else None
         self.body = None if body in used else body
         self.foreign = _foreign_direction(side) if side is not None else ""
-        # Every other column no role reads is watched for opt-in cells ("Opted In", "START").
+        # Every other column no role reads is watched for opt-in cells ("Opted In", "START"),
+        # and so is the reason column, whose text goes onto the entry (re-test J1: "remove me
+        # from your DNC list" became an entry's reason without a word).
+        reason = mapping.reason if mapping.reason not in (None, mapping.phone) else None
         self.watched = (
             [
                 i
                 for i, _ in enumerate(mapping.headers)
-                if i not in used and i != self.body and i != self.direction
+                if (i not in used or i == reason) and i != self.body and i != self.direction
             ]
             if kind == "import"
             else []
         )
         self._seen: dict[int, dict[str, bool]] = {i: {} for i in self.watched}
+        self._free_text = {reason} if reason is not None else set()
         self.opt_ins: dict[int, list[tuple[int, str]]] = {}  # column: its first opt-in rows
         self.opt_in_counts: Counter[int] = Counter()
         self.said = 0  # rows whose Direction cell says a direction
@@ -209,10 +213,13 @@ class LogWatch:
                 continue
             verdict = seen.get(value)
             if verdict is None:
-                if len(seen) >= _DISTINCT_WATCHED:
+                if len(seen) < _DISTINCT_WATCHED:
+                    verdict = seen[value] = _opts_in(value, message=False)
+                elif index in self._free_text:
+                    verdict = _opts_in(value, message=False)  # read all, not remembered
+                else:
                     del self._seen[index]  # free text: no status column
                     continue
-                verdict = seen[value] = _opts_in(value, message=False)
             if verdict:
                 self._opt_in(index, number, value)
 

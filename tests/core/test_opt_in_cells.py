@@ -88,3 +88,15 @@ def test_a_removal_and_plain_opt_out_files_say_nothing_of_it(tmp_path: Path) -> 
     assert _opt_in_warnings(_warnings(tmp_path, plain)) == []
     opted_in = "Phone,Status\n303-555-1801,Opted In\n"
     assert _opt_in_warnings(_warnings(tmp_path, opted_in, kind="removal")) == []
+
+
+def test_opt_in_words_in_the_reason_column_read_are_named_too(tmp_path: Path) -> None:
+    # Re-test J1: the Reason column's text goes onto each entry; "remove me from your DNC
+    # list" and "START" there were imported as opt-outs without a word.
+    lines = ["Phone,Reason"] + [f"303619{i:04d},customer asked {i}" for i in range(1_200)]
+    lines += ["3036199998,remove me from your DNC list", "3036199999,START"]
+    (found,) = _opt_in_warnings(_warnings(tmp_path, "\n".join(lines) + "\n"))
+    assert found.startswith(
+        "Column B ('Reason'): 2 rows say the consumer opted in or asked to be called again "
+        "(row 1202: 'remove me from your DNC list'; row 1203: 'START')"
+    ), found
