@@ -12,9 +12,10 @@ run time. :data:`SHORT_NAMES` is written by hand: the short and older forms list
 ISO does not ("St Kitts", "Republic of Ireland", "USVI", "Russia", "Ivory Coast").
 
 Left out on purpose, because a "Country" column holds them for something else: "Georgia"
-(the US state far more often than the country; a US state must never become a country) and
-"ALA" (Åland's alpha-3, and "Ala." is Alabama). :mod:`app.core.phones` maps each region to
-its calling code with ``phonenumbers``, so every NANP territory gives "1".
+(the US state far more often than the country; a US state must never become a country: the
+names of :data:`US_STATES` give "1") and "ALA" (Åland's alpha-3, and "Ala." is Alabama).
+:mod:`app.core.phones` maps each region to its calling code with ``phonenumbers``, so every
+NANP territory gives "1".
 """
 
 from __future__ import annotations
@@ -339,3 +340,8 @@ US_STATES: Final[dict[str, str]] = {
     "PR": "Puerto Rico", "GU": "Guam", "VI": "US Virgin Islands", "AS": "American Samoa",
     "MP": "Northern Mariana Islands",
 }  # fmt: skip
+# Of US_STATES, the territories: ISO regions of their own (under +1), so their names are
+# countries' names too, where a state's name is not.
+US_TERRITORIES: Final = frozenset({"PR", "GU", "VI", "AS", "MP"})
+# Other ways lists write the District of Columbia.
+DC_NAMES: Final = ("Washington DC", "Washington D.C.", "Washington, DC", "Washington, D.C.")

@@ -255,6 +255,10 @@ def _names_by_key() -> dict[str, str]:
                 continue
             for name in names:
                 found.update(dict.fromkeys(_name_keys(name), code))
+    # A US state's name in a "Country" column is the US ("Georgia" the state, never the
+    # country +995; black-box pass J1: "'Georgia' is not a country code" refused the row).
+    for name in (*country_names.US_STATES.values(), *country_names.DC_NAMES):
+        found.update(dict.fromkeys(_name_keys(name), "1"))
     return found | _LISTED_NAMES
 
 
@@ -674,7 +678,9 @@ def normalize_code(raw: object) -> str | None:
     and so do the English names of every region phonenumbers dials and their usual variants
     (``"United Kingdom"``, ``"Great Britain"``, ``"USA"``, ``"Canada"``, ``"Jamaica"``,
     ``"St. Kitts & Nevis"`` → ``"1"``; :mod:`app.core.country_names`), and the supported
-    countries' names in German, Spanish and French, as a "Country" column holds them; so does
+    countries' names in German, Spanish and French, as a "Country" column holds them, and the
+    names of the US states (``"Georgia"``, ``"New York"``, ``"District of Columbia"`` → ``"1"``;
+    their two-letter codes are countries' codes, as ``"GA"`` is Gabon's); so does
     NANP's code written with an area code (``"1-876"`` → ``"1"``). Returns None when the value
     is not a country calling code.
     """

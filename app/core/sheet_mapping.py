@@ -18,7 +18,7 @@ from typing import Final
 
 from app.api.scope import Scope
 from app.core import phones
-from app.core.country_names import US_STATES
+from app.core.country_names import DC_NAMES, US_STATES, US_TERRITORIES
 from app.core.sheet_dates import parse_request_date
 from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_types import CellValue, Row, SheetError
@@ -1263,6 +1263,10 @@ def unread_code_columns(
 _NAMES_SHARE: Final = 0.8
 _NAMES_AT_LEAST: Final = 3
 _NAMES_SHOWN: Final = 3
+_STATE_NAMES: Final = frozenset(
+    plain_words(name)
+    for name in (*(n for c, n in US_STATES.items() if c not in US_TERRITORIES), *DC_NAMES)
+)
 
 
 def _country_names(values: Sequence[CellValue], code: str) -> tuple[str, ...]:
@@ -1284,8 +1288,8 @@ def _country_names(values: Sequence[CellValue], code: str) -> tuple[str, ...]:
         if len(text) < 3 or not any(c.isalpha() for c in text) or any(c.isdigit() for c in text):
             continue
         found = phones.normalize_code(text)
-        if found is None:
-            continue
+        if found is None or plain_words(text) in _STATE_NAMES:
+            continue  # a "State" column's "Texas" is read as code 1, but names no country
         named += 1
         if found != code and text not in others:
             others.append(text)

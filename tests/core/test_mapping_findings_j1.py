@@ -3,11 +3,15 @@
 A. A "Country" column of US state codes ("IN", "DE", "FL", "NM") read Indiana's numbers as
    India's (+91) and Delaware's as Germany's (+49), without a word: such a column is not read,
    and a warning names it.
+B. "Georgia" in a Country column was refused as no country code though the README says it is
+   taken for the US state: a US state's full name gives the US code 1.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from app.api.scope import Scope
 from app.core.import_job import stage_import
@@ -15,14 +19,14 @@ from app.core.job_staging import JobSettings
 
 
 def _stage(
-    tmp_path: Path, text: str, name: str = "file.csv"
+    tmp_path: Path, text: str, name: str = "file.csv", code: str = "1"
 ) -> tuple[dict[str, str], list[str], dict[str, tuple[str, str]], int]:
     """The mapping, the warnings, each row's (code, reason) by its phone cell, and how many
     rows are invalid, of staging ``text`` written as a CSV."""
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     store, summary = stage_import(
-        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
+        JobSettings(path, Scope.global_(), phone_code=code), tmp_path / "jobs", connection=None
     )
     meta = store.meta()
     rows = {r.original: (r.phone_code, r.message) for r in store.rows()}
@@ -89,3 +93,27 @@ def test_a_country_column_of_countries_stays_read(tmp_path: Path) -> None:
     assert rows["020 7946 0018"][0] == "44"
     assert rows["030 12345678"][0] == "49"
     assert not any("state codes" in w for w in warnings)
+
+
+# --- B: US state names in a Country column ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "state", ["Georgia", "New York", "District of Columbia", "Washington, D.C.", "new mexico"]
+)
+def test_a_us_state_name_in_a_country_column_is_the_us(tmp_path: Path, state: str) -> None:
+    text = f'Phone,Country\n404-555-0143,"{state}"\n020 7946 0018,United Kingdom\n'
+    mapping, _, rows, invalid = _stage(tmp_path, text)
+    assert mapping["phone_code"] == "Country (column B)"
+    assert invalid == 0, rows
+    assert rows["404-555-0143"][0] == "1"
+    assert rows["020 7946 0018"][0] == "44"
+
+
+def test_a_column_of_state_names_is_not_named_as_country_names(tmp_path: Path) -> None:
+    # Under a header naming no role, with another default code: state names are read as code
+    # 1 in a Country column, but a "Region" of them names no other country.
+    text = "Phone,Region\n020 7946 0018,Texas\n020 7946 0019,Ohio\n020 7946 0020,Florida\n"
+    _, warnings, _, invalid = _stage(tmp_path, text, code="44")
+    assert invalid == 0
+    assert not any("country names" in w for w in warnings), warnings
