@@ -151,6 +151,19 @@ _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
     (Role.PHONE, _LINE_WORDS | {"number"}),
 )
 _FAX: Final = frozenset({"fax", "facsimile", "telefax"})
+# Words naming something of a campaign other than itself ("Campaign Status", "Campaign Type",
+# "Campaign Start", "Campaign Result"): such a column holds no campaign's name or id
+# (black-box pass J1: a "Campaign Status" of "Active" made every row "no campaign is named
+# 'Active'").
+_NOT_CAMPAIGN: Final = frozenset(
+    {
+        "status", "state", "stage", "type", "kind", "category", "date", "dates", "time", "day",
+        "start", "started", "end", "ended", "count", "total", "result", "results", "outcome",
+        "disposition", "response", "responses", "rate", "score", "priority", "active",
+        "channel", "source", "medium", "cost", "budget", "spend", "owner", "manager",
+        "description", "desc", "language", "attempts", "calls",
+    }
+)  # fmt: skip
 # "fax": a fax number is not a line a person asked not to be called on (phones refuses a cell
 # labelled fax too); such a column is read only when chosen by name.
 _NOT_PHONE: Final = frozenset({"type", "ext", "extension", "id", "count", "status", "name"}) | _FAX
@@ -436,6 +449,8 @@ def _header_match(text: str) -> tuple[Role, bool] | None:
         if tokens & keys:
             if role is Role.PHONE and _not_a_phone_header(words.split()):
                 continue
+            if role is Role.CAMPAIGN and tokens & _NOT_CAMPAIGN:
+                continue  # "Campaign Status" holds "Active", no campaign's name
             return role, False
     return None
 

@@ -5,6 +5,8 @@ A. A "Country" column of US state codes ("IN", "DE", "FL", "NM") read Indiana's 
    and a warning names it.
 B. "Georgia" in a Country column was refused as no country code though the README says it is
    taken for the US state: a US state's full name gives the US code 1.
+C. A "Campaign Status" column of "Active" was read as the campaign column, so every row was
+   invalid ("no campaign is named 'Active'").
 """
 
 from __future__ import annotations
@@ -117,3 +119,22 @@ def test_a_column_of_state_names_is_not_named_as_country_names(tmp_path: Path) -
     _, warnings, _, invalid = _stage(tmp_path, text, code="44")
     assert invalid == 0
     assert not any("country names" in w for w in warnings), warnings
+
+
+# --- C: a campaign's status, type or date is not the campaign ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "header", ["Campaign Status", "Campaign Type", "Campaign Start", "Campaign Result"]
+)
+def test_a_campaign_status_column_is_not_the_campaign(tmp_path: Path, header: str) -> None:
+    text = f"Phone,{header}\n303-619-6131,Active\n303-619-6132,Active\n"
+    mapping, _, rows, invalid = _stage(tmp_path, text)
+    assert "campaign" not in mapping
+    assert invalid == 0, rows
+
+
+def test_a_campaign_name_column_stays_the_campaign(tmp_path: Path) -> None:
+    text = "Phone,Campaign Name\n303-619-6131,Spring\n"
+    mapping, _, _, _ = _stage(tmp_path, text)
+    assert mapping["campaign"] == "Campaign Name (column B)"
