@@ -878,6 +878,15 @@ _NUMBERED_THINGS: Final = frozenset(
         "steuernummer", "personalnummer", "compte", "contrat", "adherent", "dossier",
         "commande", "facture", "codice", "fiscale", "tessera", "ordine", "fattura",
         "postleitzahl",
+        # Their abbreviations and the Italian and Portuguese words (black-box pass J1: "Kd.-Nr.",
+        # "Numero di conto", "N. contratto" were offered as phone columns to import).
+        "kd", "kdnr", "knr", "kto", "ktonr", "kundenkonto", "vnr", "versnr",
+        "mitgl", "mitglnr", "rechnr", "bestnr", "auftrnr", "artnr", "artikel",
+        "artikelnummer", "vorgang", "vorgangsnummer", "aktenzeichen", "conto", "contratto",
+        "clienti", "utente", "pratica", "polizza", "abbonamento", "partita", "iva", "cta",
+        "cte", "clte", "afiliacion", "suministro", "albaran", "cpte", "cpt", "clt",
+        "abonnement", "sinistre", "cde", "securite", "siret", "siren", "contribuinte",
+        "encomenda",
     }
 )  # fmt: skip
 

@@ -7,6 +7,8 @@ B. "Georgia" in a Country column was refused as no country code though the READM
    taken for the US state: a US state's full name gives the US code 1.
 C. A "Campaign Status" column of "Active" was read as the campaign column, so every row was
    invalid ("no campaign is named 'Active'").
+D. Customer, account and contract numbers headed "Kd.-Nr.", "Numero di conto", "N. contratto"
+   were offered in a warning as phone columns to import with --phone-column.
 """
 
 from __future__ import annotations
@@ -138,3 +140,17 @@ def test_a_campaign_name_column_stays_the_campaign(tmp_path: Path) -> None:
     text = "Phone,Campaign Name\n303-619-6131,Spring\n"
     mapping, _, _, _ = _stage(tmp_path, text)
     assert mapping["campaign"] == "Campaign Name (column B)"
+
+
+# --- D: customer, account and contract numbers in other languages -----------------------------
+
+
+@pytest.mark.parametrize(
+    "header", ["Kd.-Nr.", "Numero di conto", "N. contratto", "KdNr", "Nº cta.", "N° cpte"]
+)
+def test_a_customer_number_column_is_not_offered_as_phones(tmp_path: Path, header: str) -> None:
+    rows = [f"n{i},303619440{i},{f'720-619-410{i}' if i % 2 == 0 else ''}" for i in range(10)]
+    text = "\n".join([f"Nombre,{header},Tel.", *rows]) + "\n"
+    mapping, warnings, _, _ = _stage(tmp_path, text)
+    assert mapping["phone"] == "Tel. (column C)"
+    assert not any("Column B" in w for w in warnings), warnings
