@@ -346,6 +346,17 @@ def insert_sender(
                 # be what put the number on the list, which matters when the insertion date is
                 # evidence: the entry's date tells when it cannot have been.
                 words = _looked_up_words(row, scope)
+                if words[0]:
+                    kind = "dnc" if target is Target.DNC else "sms"
+                    phone = e164(row.national, row.phone_code)
+                    session.record_settled(
+                        f"{kind}.insert.settled",
+                        f"{kind}:{phone or row.national} scope={scope}",
+                        phone,
+                        words[0],
+                        job=job_id,
+                        note=note,
+                    )
                 if resent:
                     text = _present_text(words, RESENT_PRESENT)
                     if words[0]:  # listed before the job: say the row was sent again too

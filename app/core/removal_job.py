@@ -86,10 +86,12 @@ NOT_LISTED = "not on the list in this scope (looked up before the delete; nothin
 
 
 # A delete answered "not found" after an earlier attempt's answer was lost, for a number looked
-# up on the list just before it: that attempt removed it.
+# up on the list just before it: most likely that attempt removed it (re-test J2: another
+# party deleting it in that moment, the attempt never reaching the service, looks the same).
 REMOVED_BY_LOST_ATTEMPT = (
-    "removed by this job's earlier attempt: the number was on the list when looked up just "
-    "before the delete, that attempt's answer was lost and the retry found it gone"
+    "removed, most likely by this job's earlier attempt: the number was on the list when "
+    "looked up just before the delete, that attempt's answer was lost and the retry found it "
+    "gone"
 )
 
 
@@ -535,8 +537,18 @@ def delete_sender(
             if not (result.earlier_attempt_lost and before):
                 return RowResult(Outcome.NOT_FOUND, not_found_text(result, resent, bool(before)))
             # The number was listed just before the delete and an attempt whose answer was
-            # lost came between: that attempt is what removed it (the retry found it gone).
+            # lost came between: most likely that attempt removed it (the retry found it gone).
+            # The journal's outcome is the retry's "not found": the conclusion goes beside it.
             parts.append(REMOVED_BY_LOST_ATTEMPT)
+            phone = e164(number, row.phone_code)
+            session.record_settled(
+                "dnc.delete.settled",
+                f"dnc:{phone} scope={scope}",
+                phone,
+                REMOVED_BY_LOST_ATTEMPT,
+                job=job_id,
+                note=note,
+            )
         if number != row.national:
             parts.append(f"on the list as {number}, its trunk 0 kept; deleted in that form")
         parts += _removed_parts(scope, before, lead_status, leads, resent)

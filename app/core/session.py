@@ -127,6 +127,31 @@ class Session:
             phone=phone,
         )
 
+    def record_settled(
+        self,
+        operation: str,
+        target: str,
+        phone: str,
+        settled: str,
+        *,
+        job: str = "",
+        note: str = "",
+    ) -> None:
+        """Journal what a job concluded of a write after its recorded outcome (a look-up found
+        the entry older than the job; a number listed just before a delete gone on its retry),
+        so the number's evidence says it beside that outcome (re-test J2: the journal kept
+        "that attempt may have done this write" where the report said otherwise)."""
+        self.journal.record_event(
+            connection=self.connection.name,
+            base_url=self.connection.base_url,
+            operation=operation,
+            target=target,
+            job=job,
+            note=note,
+            details={"settled": settled},
+            phone=phone,
+        )
+
     def _journaled(
         self,
         operation: str,

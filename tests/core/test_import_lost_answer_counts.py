@@ -237,6 +237,12 @@ def test_a_resent_row_whose_entry_predates_the_job_says_so_and_is_not_counted(
         f"{RESENT}; already on the list before this job (entry {entry_id}, inserted "
         "2022-09-11 09:19:01)"
     ), old.message
+    # The journal says it beside the insert's outcome, for the number's evidence (re-test J2).
+    (settled,) = journal.query(operation="dnc.insert.settled")
+    assert settled.phone == f"+1{numbers[0]}" and settled.after == {
+        "settled": f"already on the list before this job (entry {entry_id}, inserted "
+        "2022-09-11 09:19:01)"
+    }
     # Inserted now: most likely the first send; the entry found is named, with its date.
     assert without_entry_found(recent.message) == RESENT_PRESENT, recent.message
     assert recent.message != RESENT_PRESENT and "found, inserted" in recent.message

@@ -19,6 +19,7 @@ from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
 from app.core.journal import ChangeJournal
 from app.core.removal_job import (
+    REMOVED_BY_LOST_ATTEMPT,
     LeadStatusError,
     check_lead_status,
     count_numbers,
@@ -131,7 +132,7 @@ def test_a_lost_answer_then_not_found_is_removed_by_the_earlier_attempt(
     )
     assert run_removal(store, session, concurrency=1) is JobStatus.FINISHED
     assert not [r for r in store.rows() if r.outcome == "not_found"]
-    gone = [r for r in store.rows() if r.message.startswith("removed by this job's earlier")]
+    gone = [r for r in store.rows() if r.message.startswith(REMOVED_BY_LOST_ATTEMPT)]
     assert gone, "a 50 % drop rate over 30 rows must retry some deletes"
     for row in gone:
         assert row.outcome == "removed", row
