@@ -10,6 +10,7 @@ the number is searched in its usual written forms and every hit is confirmed by 
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -297,6 +298,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
             "Job",
             "Note",
             "Connection",
+            "Details",
         ]
     )
     for e in pack.journal:
@@ -312,6 +314,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
                 e.job,
                 e.note,
                 e.connection,
+                _details(e),
             ]
         )
     snaps = wb.add_sheet("Snapshots")
@@ -333,3 +336,14 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         )
     wb.save(path)
     return sha256_of(path)
+
+
+def _details(entry: JournalEntry) -> str:
+    """An entry's before and after as one cell: what a look-up or a job's conclusion found
+    ("listed_after", "settled"), which the other columns do not hold (re-test J2)."""
+    parts = [
+        f"{name}: {json.dumps(value, ensure_ascii=False, sort_keys=True)}"
+        for name, value in (("before", entry.before), ("after", entry.after))
+        if value
+    ]
+    return "; ".join(parts)

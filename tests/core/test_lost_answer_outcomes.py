@@ -27,6 +27,7 @@ import pytest
 from app.api.models import WriteStatus
 from app.api.scope import Scope
 from app.core.dnc_removal import Outcome, RemovalTarget, remove_dnc_entries
+from app.core.evidence import gather_evidence, write_evidence_xlsx
 from app.core.import_job import run_import, stage_import
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
@@ -206,6 +207,16 @@ def test_a_delete_whose_answer_was_lost_then_not_found_is_removed_with_its_leads
     assert [(e.phone, e.after) for e in settled] == [
         ("+12025550311", {"settled": REMOVED_BY_LOST_ATTEMPT})
     ]
+    # The number's evidence pack shows it, in the Journal sheet's Details.
+    pack = gather_evidence(session.api, session.journal, None, "2025550311")
+    write_evidence_xlsx(pack, tmp_path / "evidence.xlsx")
+    book = openpyxl.load_workbook(tmp_path / "evidence.xlsx", read_only=True)
+    sheet = list(book["Journal"].iter_rows(values_only=True))
+    book.close()
+    header = list(sheet[0])
+    at = header.index("Details")
+    details = {r[header.index("Operation")]: r[at] if len(r) > at else None for r in sheet[1:]}
+    assert REMOVED_BY_LOST_ATTEMPT in details["dnc.delete.settled"]
     # The other rows are untouched by the change.
     for number in ("2025550310", "2025550312"):
         assert rows[number].outcome == "removed"
