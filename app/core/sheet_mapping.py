@@ -1036,9 +1036,10 @@ def other_phone_columns(
     counts when it has no other role, its header (if any) does not name something else (an
     id, a fax, an account), and at least half of its values in ``sample_rows`` (data rows)
     are valid phone numbers, bare or labelled ("Home: 303-555-2403"), placeholders ("N/A")
-    left out; or, under a header naming a phone line ("Work Phone", "Phone 1"), when any is:
-    such a column's numbers would otherwise go unread without a word, however many of its
-    cells hold an extension or a note (black-box pass I2).
+    left out; or, under a header naming a phone line ("Work Phone", "Phone 1"), when any is,
+    or any cell holds a number the check refuses (an extension, a note): such a column's
+    numbers would otherwise go unread without a word, however many of its cells hold an
+    extension or a note (black-box passes I2, J1).
     """
     if mapping.phone is None:
         return []
@@ -1063,9 +1064,18 @@ def other_phone_columns(
         if not values:
             continue
         valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
-        if valid * 2 >= len(values) or (valid and header and _names_line(header)):
+        line = bool(header) and _names_line(header)
+        if valid * 2 >= len(values) or (line and (valid or _writes_numbers(values))):
             found.append(index)
     return found
+
+
+def _writes_numbers(values: Sequence[CellValue]) -> bool:
+    """Whether some text cell holds a phone number, read or refused by the check ("303-619-4100
+    x123", "ext. 5", "call 303 555 0104 after 5"): under a phone-line header, a column of
+    them is phone numbers, each row of which would be refused (black-box pass J1: a "Phone 1"
+    whose every number had an extension went unnamed beside the "Phone 2" read)."""
+    return any(isinstance(v, str) and holds_phone_number(v) for v in values)
 
 
 def skipped_phone_columns(

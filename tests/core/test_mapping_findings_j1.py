@@ -9,6 +9,8 @@ C. A "Campaign Status" column of "Active" was read as the campaign column, so ev
    invalid ("no campaign is named 'Active'").
 D. Customer, account and contract numbers headed "Kd.-Nr.", "Numero di conto", "N. contratto"
    were offered in a warning as phone columns to import with --phone-column.
+E. A "Phone 1" whose every number had an extension, beside a sparse "Phone 2", was named in no
+   warning: Phone 2 is read (it holds the only numbers the check takes), and Phone 1 is named.
 """
 
 from __future__ import annotations
@@ -153,4 +155,32 @@ def test_a_customer_number_column_is_not_offered_as_phones(tmp_path: Path, heade
     text = "\n".join([f"Nombre,{header},Tel.", *rows]) + "\n"
     mapping, warnings, _, _ = _stage(tmp_path, text)
     assert mapping["phone"] == "Tel. (column C)"
+    assert not any("Column B" in w for w in warnings), warnings
+
+
+# --- E: a phone-line column whose every number the check refuses is named ---------------------
+
+
+@pytest.mark.parametrize("extension", [" x123", " ext. 5", "x1", " #22"])
+def test_a_phone_1_of_extensions_is_named_beside_the_phone_2_read(
+    tmp_path: Path, extension: str
+) -> None:
+    rows = [
+        f"n{i},303-619-41{i:02d}{extension},{f'720-619-41{i:02d}' if i in (2, 7) else ''}"
+        for i in range(12)
+    ]
+    text = "\n".join(["Name,Phone 1,Phone 2", *rows]) + "\n"
+    mapping, warnings, _, _ = _stage(tmp_path, text)
+    assert mapping["phone"] == "Phone 2 (column C)"
+    assert (
+        "Column B ('Phone 1') also holds phone numbers but is not imported: only column C "
+        "('Phone 2') is read. To import it too, run the file again with --phone-column column:B."
+    ) in warnings, warnings
+
+
+def test_a_phone_column_of_notes_without_numbers_is_not_named(tmp_path: Path) -> None:
+    rows = [f"n{i},{'call after 5' if i % 2 else 'no'},720-619-41{i:02d}" for i in range(6)]
+    text = "\n".join(["Name,Work Phone,Mobile", *rows]) + "\n"
+    mapping, warnings, _, _ = _stage(tmp_path, text)
+    assert mapping["phone"] == "Mobile (column C)"
     assert not any("Column B" in w for w in warnings), warnings
