@@ -12,6 +12,7 @@ text is built from the request body.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import logging
@@ -24,7 +25,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
-from urllib.parse import quote, quote_plus, urlencode, urlsplit
+from urllib.parse import quote, quote_plus, unquote_plus, urlencode, urlsplit
 
 import httpx
 
@@ -585,10 +586,21 @@ _GATEWAY_LOST: Final = frozenset({502, 504})
 _TOKEN_FIELD: Final = re.compile(r"(auth_token[\"']?\s*[=:]\s*[\"']?)[^&\s\"'<>,;}]+")
 
 
+# A run of this many characters of the token (or the whole of a shorter one) in a server's
+# words is a piece of the token: a message cut short ("token f3a9…c4d... rejected") shows most
+# of it (re-test J2).
+_TOKEN_PIECE: Final = 8
+# Said instead of a server's words that hold a piece of the token in a form not replaceable
+# in place (encoded twice, escaped otherwise).
+TOKEN_WITHHELD: Final = "the service's message quoted the token, so it is not shown"  # noqa: S105
+
+
 def scrub_token(text: str, token: str) -> str:
     """``text`` (a server's message) with the token replaced by ``***``: as it is and in the
-    forms a quoted request shows it (URL-encoded, JSON- or HTML-escaped), and whatever follows
-    an ``auth_token`` field name."""
+    forms a quoted request shows it (URL-encoded, JSON- or HTML-escaped), any run of it of
+    :data:`_TOKEN_PIECE` characters or more (a quote cut short), and whatever follows an
+    ``auth_token`` field name. Words that still hold a piece of it once decoded (encoded
+    twice, escaped some other way) are withheld whole (:data:`TOKEN_WITHHELD`)."""
     if not text:
         return text
     if token:
@@ -602,7 +614,43 @@ def scrub_token(text: str, token: str) -> str:
         for form in sorted(forms, key=len, reverse=True):
             if form:
                 text = text.replace(form, "***")
-    return _TOKEN_FIELD.sub(r"\1***", text)
+        text = _without_pieces(text, token)
+    text = _TOKEN_FIELD.sub(r"\1***", text)
+    if token and any(_piece_at(v, token) >= 0 for v in _decoded(text)):
+        return TOKEN_WITHHELD
+    return text
+
+
+def _piece_at(text: str, token: str) -> int:
+    """Where the first run of :data:`_TOKEN_PIECE` characters of the token starts, or -1."""
+    size = min(_TOKEN_PIECE, len(token))
+    for at in range(len(text) - size + 1):
+        if text[at : at + size] in token:
+            return at
+    return -1
+
+
+def _without_pieces(text: str, token: str) -> str:
+    """``text`` with every longest run that is a piece of the token replaced by ``***``."""
+    out: list[str] = []
+    while (at := _piece_at(text, token)) >= 0:
+        end = at + min(_TOKEN_PIECE, len(token))
+        while end < len(text) and text[at : end + 1] in token:
+            end += 1
+        out.append(text[:at] + "***")
+        text = text[end:]
+    return "".join(out) + text
+
+
+def _decoded(text: str) -> list[str]:
+    """``text`` as a reader might decode it: URL-decoded once and twice, HTML-unescaped,
+    with JSON's and Python's backslash escapes read."""
+    once = unquote_plus(text)
+    found = [once, unquote_plus(once), html.unescape(text), html.unescape(once)]
+    if text.isascii() and "\\" in text:
+        with contextlib.suppress(UnicodeDecodeError, ValueError):
+            found.append(text.encode("ascii").decode("unicode_escape"))
+    return found
 
 
 def _environment_proxy(url: str) -> str | None:
