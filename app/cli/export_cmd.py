@@ -58,7 +58,12 @@ _REASONS = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("list", choices=[k.value for k in ListKind], help="the list to export")
+    parser.add_argument(
+        "list",
+        choices=[k.value for k in ListKind],
+        metavar="dnc|sms-opt-out",
+        help="the list to export",
+    )
     parser.add_argument("--out", type=Path, required=True, metavar="PATH", help=".xlsx or .csv")
     parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     filters = parser.add_argument_group("filters")

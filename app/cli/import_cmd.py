@@ -231,7 +231,9 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
     text = visible_text(text or "")
     purpose = visible_text(purpose)
     if not text:
-        raise CliError("--scope is required: global, campaign:ID or purpose:TEXT.", EXIT_USAGE)
+        raise CliError(
+            "--scope is required: global, campaign:ID, campaign:NAME or purpose:TEXT.", EXIT_USAGE
+        )
     low = text.lower()
     if low == "purpose" and purpose:
         return Scope.purpose(check_text_length("--purpose", purpose))

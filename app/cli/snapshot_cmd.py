@@ -24,7 +24,9 @@ from app.cli.connection_args import emit_json, fail
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("list", choices=("dnc", "sms-opt-out"), help="which list to copy")
+    parser.add_argument(
+        "list", choices=("dnc", "sms-opt-out"), metavar="dnc|sms-opt-out", help="which list to copy"
+    )
     parser.add_argument(
         "--scope", metavar="SCOPE", help="global, campaign:ID or purpose:TEXT (default: all)"
     )

@@ -425,3 +425,19 @@ def test_a_resumed_run_says_so_with_its_resume_command_before_it_sends(
     assert code == 0, err
     assert again["warnings"] == [f"Job {paused['job']} has already ended."]
     assert (again["inserted"], again["pending"]) == (data["inserted"], 0)
+
+
+def test_argument_errors_name_no_internal_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Re-test J2: "argument list: invalid choice" (an internal name), and a missing --scope's
+    # refusal left out campaign:NAME, which import and remove take.
+    with pytest.raises(SystemExit) as exit_info:
+        main(["export", "foo", "--out", str(tmp_path / "x.csv")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument list" not in err and "argument dnc|sms-opt-out: invalid choice" in err
+    path = numbers_csv(tmp_path / "n.csv", 2)
+    code, _, err = run(capsys, ["import", str(path), "--into", "dnc", "--dry-run"])
+    assert code == 2
+    assert "--scope is required: global, campaign:ID, campaign:NAME or purpose:TEXT." in err
