@@ -345,3 +345,56 @@ US_STATES: Final[dict[str, str]] = {
 US_TERRITORIES: Final = frozenset({"PR", "GU", "VI", "AS", "MP"})
 # Other ways lists write the District of Columbia.
 DC_NAMES: Final = ("Washington DC", "Washington D.C.", "Washington, DC", "Washington, D.C.")
+
+# Spanish, French and German names (where they differ from the English) of the +1 countries
+# and the larger others, as European and Latin American lists write them (black-box pass J1:
+# "Irlanda", "Filipinas", "Jamaïque" were refused as no country code). The main countries'
+# names are in app.core.phones' own table. Left out: names that are something else as often
+# ("Granada" is a Spanish city, "Georgia" a US state).
+FOREIGN_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    "AG": ("Antigua y Barbuda", "Antigua-et-Barbuda", "Antigua und Barbuda"),
+    "AR": ("Argentine", "Argentinien"),
+    "AT": ("Autriche", "Österreich"),
+    "BB": ("Barbade",),
+    "BE": ("Bélgica", "Belgique", "Belgien"),
+    "BM": ("Bermudas", "Bermudes"),
+    "BS": ("Bahamas",),
+    "CH": ("Suiza", "Suisse", "Schweiz"),
+    "CL": ("Chili",),
+    "CO": ("Colombie", "Kolumbien"),
+    "CU": ("Kuba",),
+    "DK": ("Dinamarca", "Danemark", "Dänemark"),
+    "DM": ("Dominique",),
+    "DO": ("República Dominicana", "République dominicaine", "Dominikanische Republik"),
+    "EC": ("Équateur",),
+    "EG": ("Egipto", "Égypte", "Ägypten"),
+    "FI": ("Finlandia", "Finlande", "Finnland"),
+    "GR": ("Grecia", "Grèce", "Griechenland"),
+    "HT": ("Haití", "Haïti"),
+    "IE": ("Irlanda", "Irlande", "Irland"),
+    "IT": ("Italia", "Italie", "Italien"),
+    "JM": ("Jamaïque", "Jamaika"),
+    "JP": ("Japón", "Japon"),
+    "KN": ("San Cristóbal y Nieves", "Saint-Christophe-et-Niévès", "St. Kitts und Nevis"),
+    "KR": ("Corea del Sur", "Corée du Sud", "Südkorea"),
+    "KY": ("Islas Caimán", "Îles Caïmans", "Kaimaninseln"),
+    "LC": ("Santa Lucía", "Sainte-Lucie"),
+    "MA": ("Marruecos", "Maroc", "Marokko"),
+    "NL": ("Países Bajos", "Holanda", "Pays-Bas", "Niederlande"),
+    "NO": ("Noruega", "Norvège", "Norwegen"),
+    "NZ": ("Nueva Zelanda", "Nouvelle-Zélande", "Neuseeland"),
+    "PE": ("Perú", "Pérou"),
+    "PH": ("Filipinas", "Philippinen"),
+    "PL": ("Polonia", "Pologne", "Polen"),
+    "PR": ("Porto Rico",),
+    "RU": ("Rusia", "Russie", "Russland"),
+    "SA": ("Arabia Saudita", "Arabie saoudite", "Saudi-Arabien"),
+    "SE": ("Suecia", "Suède", "Schweden"),
+    "TC": ("Islas Turcas y Caicos", "Îles Turques-et-Caïques", "Turks- und Caicosinseln"),
+    "TR": ("Turquía", "Turquie", "Türkei"),
+    "TT": ("Trinidad y Tobago", "Trinité-et-Tobago", "Trinidad und Tobago"),
+    "UA": ("Ucrania",),
+    "VC": ("San Vicente y las Granadinas", "Saint-Vincent-et-les-Grenadines"),
+    "VE": ("Vénézuéla",),
+    "ZA": ("Sudáfrica", "Afrique du Sud", "Südafrika"),
+}

@@ -248,7 +248,7 @@ def _names_by_key() -> dict[str, str]:
         for region in regions
     }
     found: dict[str, str] = {}
-    for table in (country_names.ISO_NAMES, country_names.SHORT_NAMES):
+    for table in (country_names.ISO_NAMES, country_names.SHORT_NAMES, country_names.FOREIGN_NAMES):
         for region, names in table.items():
             code = codes.get(region)
             if code is None:
@@ -661,14 +661,27 @@ def _nanp_code_and_area(text: str) -> bool:
     code: Jamaica's as "1-876", the Bahamas' as "1-242". The calling code is the 1 alone; the
     area code belongs to the phone number, which must still hold it. Only a real NANP area
     code after the 1 counts, so a cell such as "1-999" or "1-44" is still no code. Without a
-    "+" the 1 and the area code must be apart ("1876" may be a year or a count).
+    "+" the 1 and the area code must be apart ("1303" may be a year or a count), unless the area
+    code is one of a country or territory's own, as lists write its code ("1876" is Jamaica's,
+    "1809" the Dominican Republic's; black-box pass J1).
     """
     text = text.strip()
     found = _CODE_AND_AREA.fullmatch(text)
-    if found is None or (text[:1] != "+" and text[1:2].isdigit()):
+    if found is None:
         return False
     rules = rules_for_code("1")
-    return rules is not None and _nanp_area_exists(found[1], rules)
+    if rules is None or not _nanp_area_exists(found[1], rules):
+        return False
+    return text[:1] == "+" or not text[1:2].isdigit() or _territory_area(found[1], rules)
+
+
+def _territory_area(area: str, rules: CodeRules) -> bool:
+    """Whether a +1 area code is a country or territory's own ("876" Jamaica's), not the US's
+    or Canada's (the territories' metadata names their area codes as leading digits)."""
+    return any(
+        v.leading_digits is not None and v.leading_digits.fullmatch(area) is not None
+        for v in rules.regions
+    )
 
 
 def normalize_code(raw: object) -> str | None:

@@ -11,6 +11,7 @@ D. Customer, account and contract numbers headed "Kd.-Nr.", "Numero di conto", "
    were offered in a warning as phone columns to import with --phone-column.
 E. A "Phone 1" whose every number had an extension, beside a sparse "Phone 2", was named in no
    warning: Phone 2 is read (it holds the only numbers the check takes), and Phone 1 is named.
+F. "Irlanda", "Filipinas", "Jamaïque" and a dialling code of "1876" were no country code.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pytest
 from app.api.scope import Scope
 from app.core.import_job import stage_import
 from app.core.job_staging import JobSettings
+from app.core.phones import normalize_code
 
 
 def _stage(
@@ -184,3 +186,34 @@ def test_a_phone_column_of_notes_without_numbers_is_not_named(tmp_path: Path) ->
     mapping, warnings, _, _ = _stage(tmp_path, text)
     assert mapping["phone"] == "Mobile (column C)"
     assert not any("Column B" in w for w in warnings), warnings
+
+
+# --- F: Spanish, French and German names; a territory's code with its area code ---------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "code"),
+    [
+        ("Irlanda", "353"),
+        ("Irlande", "353"),
+        ("Filipinas", "63"),
+        ("Philippinen", "63"),
+        ("Jamaïque", "1"),
+        ("Jamaika", "1"),
+        ("República Dominicana", "1"),
+        ("Trinité-et-Tobago", "1"),
+        ("Países Bajos", "31"),
+        ("1876", "1"),
+        ("1809", "1"),
+    ],
+)
+def test_foreign_names_and_a_territory_code_give_their_code(cell: str, code: str) -> None:
+    assert normalize_code(cell) == code
+
+
+def test_a_dialling_code_column_of_1876_reads_jamaican_numbers(tmp_path: Path) -> None:
+    text = "Phone,Country Code\n876-523-0123,1876\n087 123 4567,353\n"
+    mapping, _, rows, invalid = _stage(tmp_path, text)
+    assert mapping["phone_code"] == "Country Code (column B)"
+    assert invalid == 0, rows
+    assert rows["876-523-0123"][0] == "1"
