@@ -116,16 +116,7 @@ class Session:
     ) -> None:
         """Journal a look-up made to settle a write that ended in ``error`` (a read, so an
         event beside the write's outcome): what it found, or its own error, in ``details``."""
-        self.journal.record_event(
-            connection=self.connection.name,
-            base_url=self.connection.base_url,
-            operation=operation,
-            target=target,
-            job=job,
-            note=note,
-            details={"error": str(error), **details},
-            phone=phone,
-        )
+        self._event(operation, target, phone, {"error": str(error), **details}, job, note)
 
     def record_settled(
         self,
@@ -141,6 +132,17 @@ class Session:
         the entry older than the job; a number listed just before a delete gone on its retry),
         so the number's evidence says it beside that outcome (re-test J2: the journal kept
         "that attempt may have done this write" where the report said otherwise)."""
+        self._event(operation, target, phone, {"settled": settled}, job, note)
+
+    def _event(
+        self,
+        operation: str,
+        target: str,
+        phone: str,
+        details: Mapping[str, Any],
+        job: str,
+        note: str,
+    ) -> None:
         self.journal.record_event(
             connection=self.connection.name,
             base_url=self.connection.base_url,
@@ -148,7 +150,7 @@ class Session:
             target=target,
             job=job,
             note=note,
-            details={"settled": settled},
+            details=details,
             phone=phone,
         )
 
