@@ -52,6 +52,7 @@ from app.core.sheet_mapping import (
     other_phone_columns,
     propose_from_preview,
     propose_under_header,
+    refused_phone_columns,
     resolve_column,
     skipped_phone_columns,
     unread_code_columns,
@@ -446,7 +447,8 @@ def _stage(
                     )
                     raise MappingError(message, cli_text)
                 if others:
-                    warnings.append(other_columns_sentence(mapping, others, kind))
+                    refused = refused_phone_columns(others, preview, settings.phone_code)
+                    warnings.append(other_columns_sentence(mapping, others, kind, refused))
             for flag in opt_out_flag_columns(mapping, preview):
                 warnings.append(opt_out_flag_sentence(mapping, flag, kind))
             for unread in unread_code_columns(mapping, preview, settings.phone_code):

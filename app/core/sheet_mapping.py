@@ -1078,6 +1078,22 @@ def _writes_numbers(values: Sequence[CellValue]) -> bool:
     return any(isinstance(v, str) and holds_phone_number(v) for v in values)
 
 
+def refused_phone_columns(
+    columns: Sequence[int], sample_rows: Sequence[Row], default_phone_code: str = "1"
+) -> list[int]:
+    """Of ``columns`` (named by :func:`other_phone_columns`), those whose numbers are mostly
+    refused as written (fewer than half read as valid numbers, some cells holding one with an
+    extension or a note): running the file on them alone would make their rows invalid."""
+    data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    found = []
+    for index in columns:
+        values = _phone_values(data, index)
+        valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
+        if values and valid * 2 < len(values) and _writes_numbers(values):
+            found.append(index)
+    return found
+
+
 def skipped_phone_columns(
     headers: Sequence[str], sample_rows: Sequence[Row], default_phone_code: str = "1"
 ) -> list[int]:

@@ -40,7 +40,7 @@ Summary lists them):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Final
@@ -595,7 +595,12 @@ def _has_phone_column(rows: list[Row]) -> bool:
     return any(n > header and phone < len(cells) and cells[phone] is not None for n, cells in rows)
 
 
-def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str) -> str:
+def other_columns_sentence(
+    mapping: ColumnMapping, others: list[int], kind: str, refused: Sequence[int] = ()
+) -> str:
+    """The warning on columns of phone numbers not read; ``refused``: those of them whose
+    numbers the check refuses as written (extensions, notes), which must be corrected first,
+    or running the file on them only turns each row invalid (re-test J1)."""
     assert mapping.phone is not None
     verb = "removed" if kind == "removal" else "imported"
     named = [column_said(mapping.headers, i) for i in others]
@@ -613,6 +618,19 @@ def other_columns_sentence(mapping: ColumnMapping, others: list[int], kind: str)
         f"is read. To {_take(kind, many)} too, {again}."
     )
     why = _call_log_sentence(mapping, others)
+    if refused:
+        bad = joined([column_said(mapping.headers, i) for i in refused])
+        one = len(refused) == 1
+        why = " ".join(
+            x
+            for x in (
+                why,
+                f"The numbers in {bad} are refused as {'it writes' if one else 'they write'} "
+                "them (an extension or a note beside the number): put each number alone in "
+                "its cell first.",
+            )
+            if x
+        )
     return f"{sentence} {why}" if why else sentence
 
 

@@ -174,9 +174,12 @@ def test_a_phone_1_of_extensions_is_named_beside_the_phone_2_read(
     text = "\n".join(["Name,Phone 1,Phone 2", *rows]) + "\n"
     mapping, warnings, _, _ = _stage(tmp_path, text)
     assert mapping["phone"] == "Phone 2 (column C)"
+    # ... and says why running the file on it alone would not do: its numbers are refused.
     assert (
         "Column B ('Phone 1') also holds phone numbers but is not imported: only column C "
         "('Phone 2') is read. To import it too, run the file again with --phone-column column:B."
+        " The numbers in column B ('Phone 1') are refused as it writes them (an extension or a "
+        "note beside the number): put each number alone in its cell first."
     ) in warnings, warnings
 
 
