@@ -64,14 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--error-rate",
-        type=float,
+        type=_fraction,
         metavar="F",
         default=0.0,
         help="fraction of requests answered with 5xx",
     )
     parser.add_argument(
         "--drop-rate",
-        type=float,
+        type=_fraction,
         metavar="F",
         default=0.0,
         help="fraction of responses cut off after handling",
@@ -130,3 +130,14 @@ def run(args: argparse.Namespace) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return 0
+
+
+def _fraction(text: str) -> float:
+    """A fault rate: a number from 0 to 1 (a bad one is a bad argument, exit status 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 to 1") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not from 0 to 1 (a fraction of requests)")
+    return value

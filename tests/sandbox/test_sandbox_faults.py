@@ -105,3 +105,14 @@ def test_fault_settings_are_validated(api: Api) -> None:
         api.server.set_faults(error_rate=1.5)
     with pytest.raises(ValueError):
         api.server.set_faults(drop_rate=-0.1)
+
+
+@pytest.mark.parametrize("rate", ["2", "-0.1", "lots"])
+def test_a_fault_rate_outside_0_to_1_is_a_bad_argument(rate: str) -> None:
+    # Re-test J2: "--error-rate 2" exited 1 ("error_rate must be between 0 and 1") as if the
+    # sandbox had failed; it is a bad argument.
+    from app.cli.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["sandbox", "--error-rate", rate, "--port", "0"])
+    assert exit_info.value.code == 2
