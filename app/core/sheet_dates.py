@@ -308,6 +308,38 @@ def _read_dotted(
     return RequestDate(None, f"{text!r} is not a date")
 
 
+# Month names in French, Spanish and German, as European vendors' exports write a request date
+# ("13 novembre 2026", "13 de noviembre de 2026", "13. März 2026"), read as the English ones
+# (black-box pass I2: refused as not a date). Keys are case-folded, accents kept and dropped.
+_FOREIGN_MONTHS: Final = {
+    name: month
+    for month, names in (
+        ("Jan", "janvier janv enero ene januar jänner janner"),
+        ("Feb", "février fevrier févr fevr febrero feb februar"),
+        ("Mar", "mars marzo märz marz maerz mär"),
+        ("Apr", "avril avr abril abr"),
+        ("May", "mai mayo"),
+        ("Jun", "juin junio juni"),
+        ("Jul", "juillet juil julio juli"),
+        ("Aug", "août aout agosto ago"),
+        ("Sep", "septembre septiembre setiembre sept"),
+        ("Oct", "octobre octubre oktober okt"),
+        ("Nov", "novembre noviembre"),
+        ("Dec", "décembre decembre déc dezember diciembre dic dez"),
+    )
+    for name in names.split()
+}
+# Words around a date in those languages ("13 de noviembre de 2026", "le 13 novembre").
+_DATE_FILLER: Final = frozenset({"de", "del", "le", "el", "am", "den"})
+
+
+def _english_months(text: str) -> str:
+    """``text`` (words split by spaces) with foreign month names as English abbreviations and
+    the little words around a foreign date left out."""
+    words = [_FOREIGN_MONTHS.get(w.casefold(), w) for w in text.split()]
+    return " ".join(w for w in words if w.casefold() not in _DATE_FILLER)
+
+
 def _parse_named_month(text: str, not_after: dt.date | None) -> RequestDate | None:
     words = _TRAILING_TIME.sub("", text)
     weekday = _WEEKDAY.match(words)
@@ -315,6 +347,7 @@ def _parse_named_month(text: str, not_after: dt.date | None) -> RequestDate | No
         words = words[weekday.end() :]
     words = _SEPT.sub("Sep", _ORDINAL.sub(r"\1", words))
     cleaned = " ".join(words.replace(",", " ").replace("-", " ").replace(".", " ").split())
+    cleaned = _english_months(cleaned)
     for fmt in _NAMED_MONTH_FORMATS:
         try:
             found = dt.datetime.strptime(cleaned, fmt).date()

@@ -310,6 +310,12 @@ def test_business_days_match_counting_day_by_day(received: dt.date, span: int) -
         ("November 2, 2026", dt.date(2026, 11, 2), ""),
         ("2 Nov 2026", dt.date(2026, 11, 2), ""),
         ("2-Nov-26", dt.date(2026, 11, 2), ""),
+        # French, Spanish and German month names (black-box pass I2: not dates before).
+        ("2 novembre 2026", dt.date(2026, 11, 2), ""),
+        ("2 de noviembre de 2026", dt.date(2026, 11, 2), ""),
+        ("2. März 2026", dt.date(2026, 3, 2), ""),
+        ("le 2 févr. 2026", dt.date(2026, 2, 2), ""),
+        ("3 days ago", None, "not a date"),
         ("2026-02-30", None, "not a date"),
         ("yesterday", None, "not a date"),
         (None, None, ""),
