@@ -26,9 +26,11 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 from app.core import job_lock
+from app.core.connections import normalize_base_url
 from app.core.job_report import (
     MAYBE_INSERTED,
     RunningReport,
@@ -294,14 +296,25 @@ class JobOnAnotherService(job_lock.JobBusy):
     """
 
 
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+
+
 def _service(base_url: str) -> str:
-    """A service address as it compares: no trailing slash or /v1, scheme and host lowercase."""
-    url = base_url.strip().rstrip("/")
-    if url.endswith("/v1"):
-        url = url[: -len("/v1")]
-    scheme, sep, rest = url.partition("://")
-    host, slash, path = rest.partition("/")
-    return f"{scheme.lower()}{sep}{host.lower()}{slash}{path}"
+    """A service address as it compares: no trailing slash or /v1 (in any case), scheme and
+    host lowercase, no default port (re-test J2: ``HTTP://HOST:80/v1/`` was refused as another
+    service than ``http://host``)."""
+    url = normalize_base_url(base_url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return url.lower()
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address, as a URL writes it
+    shown = "" if port is None or port == _DEFAULT_PORTS.get(scheme) else f":{port}"
+    return f"{scheme}://{host}{shown}{parts.path}"
 
 
 def _refuse_another_service(meta: dict[str, Any], session: Session) -> None:

@@ -54,3 +54,24 @@ def test_a_resume_on_another_service_is_refused_and_sends_nothing(
     assert run_import(store, session) is JobStatus.FINISHED
     assert store.counts()["inserted"] == 5
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("started", "resumed"),
+    [
+        ("http://dnc.example", "HTTP://DNC.EXAMPLE:80/v1/"),
+        ("https://dnc.example/api", "https://DNC.example:443/api/V1"),
+        ("http://[::1]:8765", "http://[::1]:8765/v1"),
+    ],
+)
+def test_the_same_service_written_another_way_is_the_same(started: str, resumed: str) -> None:
+    # Re-test J2: a default port or an upper-case /V1 made it "another service".
+    assert _service(started) == _service(resumed)
+
+
+@pytest.mark.parametrize(
+    ("started", "resumed"),
+    [("http://dnc.example", "https://dnc.example"), ("http://a.example:8080", "http://a.example")],
+)
+def test_another_scheme_or_port_is_another_service(started: str, resumed: str) -> None:
+    assert _service(started) != _service(resumed)
