@@ -329,14 +329,28 @@ _FOREIGN_MONTHS: Final = {
     )
     for name in names.split()
 }
-# Words around a date in those languages ("13 de noviembre de 2026", "le 13 novembre").
-_DATE_FILLER: Final = frozenset({"de", "del", "le", "el", "am", "den"})
+# Words around a date in those languages ("13 de noviembre de 2026", "le 13 novembre"), and
+# their weekdays ("lundi 2 novembre 2026", "lunes, 2 de noviembre"), which say nothing the
+# date does not (re-test K1).
+_DATE_FILLER: Final = frozenset(
+    {
+        "de", "del", "le", "el", "am", "den",
+        "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+        "lunes", "martes", "miércoles", "miercoles", "jueves", "viernes", "sábado", "sabado",
+        "domingo", "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag",
+        "sonnabend", "sonntag",
+    }
+)  # fmt: skip
+# A first of the month as French and Spanish write it: "1er octobre", "1ère", "1º de octubre".
+_FIRST_DAY: Final = re.compile(r"(?i)^1(?:er|re|ère|º|°|o)$")
 
 
 def _english_months(text: str) -> str:
-    """``text`` (words split by spaces) with foreign month names as English abbreviations and
-    the little words around a foreign date left out."""
+    """``text`` (words split by spaces) with foreign month names as English abbreviations, a
+    French or Spanish "1er"/"1º" as 1, and the little words and weekdays around a foreign date
+    left out."""
     words = [_FOREIGN_MONTHS.get(w.casefold(), w) for w in text.split()]
+    words = ["1" if _FIRST_DAY.match(w) else w for w in words]
     return " ".join(w for w in words if w.casefold() not in _DATE_FILLER)
 
 
