@@ -57,6 +57,9 @@ _OPT_OUT_PHRASES: Final = (
     "do not message", "no more", "leave me alone", "take me off", "remove me",
 )  # fmt: skip
 _SHOWN: Final = 3
+# Opt-in rows are each a request to check: as many are named as a warning names of request
+# dates (re-test K1: "5 rows say…" named three).
+_OPT_INS_SHOWN: Final = 10
 # A cell saying, whole, that the consumer opted in or back in (a Keyword column's START or
 # UNSTOP, a Status column's "Opted In", an Action column's "Resubscribe"), and words asking to
 # be taken off a do-not-call list, i.e. to be called (black-box pass I2: such rows were
@@ -226,7 +229,7 @@ class LogWatch:
     def _opt_in(self, index: int, number: int, value: str) -> None:
         self.opt_in_counts[index] += 1
         first = self.opt_ins.setdefault(index, [])
-        if len(first) < _SHOWN:
+        if len(first) < _OPT_INS_SHOWN:
             first.append((number, value.strip()))
 
     def _count(self, number: int, cells: Sequence[CellValue]) -> None:

@@ -100,3 +100,13 @@ def test_opt_in_words_in_the_reason_column_read_are_named_too(tmp_path: Path) ->
         "Column B ('Reason'): 2 rows say the consumer opted in or asked to be called again "
         "(row 1202: 'remove me from your DNC list'; row 1203: 'START')"
     ), found
+
+
+def test_up_to_ten_opt_in_rows_are_named(tmp_path: Path) -> None:
+    # Re-test K1: "5 rows say…" named three of them, and the others were found nowhere.
+    lines = ["Phone,Reason"] + [f"303619{i:04d},customer request" for i in range(20)]
+    lines += [f"30362{i:05d},Opted In" for i in range(12)]
+    (found,) = _opt_in_warnings(_warnings(tmp_path, "\n".join(lines) + "\n"))
+    assert found.startswith("Column B ('Reason'): 12 rows say"), found
+    named = [f"row {n}: 'Opted In'" for n in range(22, 32)]
+    assert all(row in found for row in named) and "row 32:" not in found and "; …)" in found
