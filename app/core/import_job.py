@@ -296,6 +296,7 @@ def insert_sender(
     looked up, and an entry inserted before then says so (:func:`_entry_words`).
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
+    kind = "dnc" if target is Target.DNC else "sms"
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
 
@@ -347,12 +348,12 @@ def insert_sender(
                 # evidence: the entry's date tells when it cannot have been.
                 words = _looked_up_words(row, scope)
                 if words[0]:
-                    kind = "dnc" if target is Target.DNC else "sms"
-                    phone = e164(row.national, row.phone_code)
                     session.record_settled(
-                        f"{kind}.insert.settled",
-                        f"{kind}:{phone or row.national} scope={scope}",
-                        phone,
+                        kind,
+                        "insert.settled",
+                        row.national,
+                        row.phone_code,
+                        scope,
                         words[0],
                         job=job_id,
                         note=note,

@@ -540,11 +540,12 @@ def delete_sender(
             # lost came between: most likely that attempt removed it (the retry found it gone).
             # The journal's outcome is the retry's "not found": the conclusion goes beside it.
             parts.append(REMOVED_BY_LOST_ATTEMPT)
-            phone = e164(number, row.phone_code)
             session.record_settled(
-                "dnc.delete.settled",
-                f"dnc:{phone} scope={scope}",
-                phone,
+                "dnc",
+                "delete.settled",
+                number,
+                row.phone_code,
+                scope,
                 REMOVED_BY_LOST_ATTEMPT,
                 job=job_id,
                 note=note,

@@ -120,19 +120,24 @@ class Session:
 
     def record_settled(
         self,
+        kind: str,
         operation: str,
-        target: str,
-        phone: str,
+        phone_number: str,
+        phone_code: str,
+        scope: Scope,
         settled: str,
         *,
         job: str = "",
         note: str = "",
     ) -> None:
-        """Journal what a job concluded of a write after its recorded outcome (a look-up found
+        """Journal (as ``kind.operation``: "dnc.insert.settled") what a job concluded of a write
+        of ``phone_number`` in ``scope`` after its recorded outcome (a look-up found
         the entry older than the job; a number listed just before a delete gone on its retry),
         so the number's evidence says it beside that outcome (re-test J2: the journal kept
         "that attempt may have done this write" where the report said otherwise)."""
-        self._event(operation, target, phone, {"settled": settled}, job, note)
+        target = _target(kind, phone_number, phone_code, scope)
+        phone = e164(phone_number, phone_code)
+        self._event(f"{kind}.{operation}", target, phone, {"settled": settled}, job, note)
 
     def _event(
         self,
