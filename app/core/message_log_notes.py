@@ -8,6 +8,10 @@ so a log of both directions puts the business's own line on the list, and a cons
 will attend" counts as a STOP (black-box pass H2). Both are said after the check has read
 every row, before anything is sent: filtering the file is the person's choice, as only they
 know which rows are the opt-outs.
+
+The same watch reads, in any import file, a message or keyword column and every column no role
+reads (and the reason column) for cells saying the consumer opted in or asked to be called
+again ("START", "Opted In", "remove me from your DNC list"): those rows are named too.
 """
 
 from __future__ import annotations
@@ -150,7 +154,9 @@ class LogWatch:
     Direction or a Body column, and says afterwards (:meth:`sentences`) how many rows went the
     other way, on which the phone column holds the business's own line, and how many messages
     hold no opt-out word: the whole file, not the first rows the mapping was proposed from
-    (black-box pass H4: 300 outbound rows after 400 inbound ones were imported unsaid)."""
+    (black-box pass H4: 300 outbound rows after 400 inbound ones were imported unsaid). In an
+    import of any file it also names the rows whose cells opted in (see the module's
+    docstring)."""
 
     def __init__(self, mapping: ColumnMapping, kind: str) -> None:
         self.mapping = mapping

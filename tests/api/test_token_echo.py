@@ -68,7 +68,7 @@ class _Echo(BaseHTTPRequestHandler):
         self.wfile.write(answer)
 
     def log_message(self, format: str, *args: object) -> None:
-        pass
+        """Quiet: http.server writes every request line to stderr otherwise."""
 
 
 @pytest.fixture
