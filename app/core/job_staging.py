@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -45,6 +45,8 @@ from app.core.sheet_mapping import (
     ColumnMapping,
     Role,
     column_letter,
+    column_name,
+    column_said,
     fax_columns,
     is_area_code_header,
     opt_out_flag_columns,
@@ -123,6 +125,10 @@ class JobSettings:
     # A removal takes the scope a row's Scope/Campaign cells name (else ``scope``) only when
     # this is set; otherwise a row naming another scope than ``scope`` is invalid.
     scope_from_rows: bool = False
+    # Columns no role reads (by header name, letter or position, as ``phone_column``): a
+    # column the mapping would misread, as an SMS platform's Campaign column naming no
+    # campaign of the dialer's. Their cells are read as empty; the job's mapping names them.
+    ignore_columns: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -152,22 +158,23 @@ def map_sheet(
     the header.
     """
     mapping = propose_from_preview(preview, settings.phone_code)
+    where = f"sheet {sheet!r} of {file_name}" if len(sheet_names) > 1 else file_name
+    wanted = [settings.phone_column] if settings.phone_column else []
+    wanted += settings.ignore_columns
+    indexes: list[int] = []
+    if wanted:
+        mapping, indexes = _resolve_named(preview, mapping, wanted, settings.phone_code, where)
+        ignored = indexes[1:] if settings.phone_column else indexes
+        if settings.phone_column and indexes[0] in ignored:
+            column = column_said(mapping.headers, indexes[0])
+            raise MappingError(
+                f"{column[0].upper()}{column[1:]} of {where} is named both as the phone column "
+                "and as a column to ignore; name it once."
+            )
+        if ignored:
+            mapping = _without_columns(preview, mapping, set(ignored), settings.phone_code)
     if settings.phone_column:
-        where = f"sheet {sheet!r} of {file_name}" if len(sheet_names) > 1 else file_name
-        try:
-            index = resolve_column(mapping.headers, settings.phone_column, where)
-        except ColumnError as exc:
-            first = next(((n, c) for n, c in preview if not is_blank(c)), None)
-            if mapping.header_row is not None or first is None:
-                raise MappingError(str(exc)) from exc
-            retry = propose_under_header(preview, first[0], settings.phone_code)
-            try:
-                index = resolve_column(retry.headers, settings.phone_column, where)
-            except ColumnError as again:
-                # A first row of labels reads as the headers a person sees in the file.
-                labels = all(v is None or is_label(v) for v in first[1])
-                raise MappingError(str(again if labels else exc)) from exc
-            mapping = retry
+        index = indexes[0]
         for role in Role:
             if mapping.column(role) == index:
                 mapping.set_column(role, None)
@@ -206,6 +213,103 @@ def map_sheet(
     mapping.default_purpose = settings.purpose
     mapping.default_scope = settings.scope
     return mapping
+
+
+def _resolve_named(
+    preview: list[tuple[int, Any]],
+    mapping: ColumnMapping,
+    names: Sequence[str],
+    code: str,
+    where: str,
+) -> tuple[ColumnMapping, list[int]]:
+    """The columns ``names`` name (``--phone-column``, ``--ignore-column``), by
+    :func:`resolve_column`, and the mapping they were found in: with no header row
+    recognised, a first row holding every name becomes the header (see :func:`map_sheet`)."""
+    try:
+        return mapping, [resolve_column(mapping.headers, name, where) for name in names]
+    except ColumnError as exc:
+        first = next(((n, c) for n, c in preview if not is_blank(c)), None)
+        if mapping.header_row is not None or first is None:
+            raise MappingError(str(exc)) from exc
+        retry = propose_under_header(preview, first[0], code)
+        try:
+            return retry, [resolve_column(retry.headers, name, where) for name in names]
+        except ColumnError as again:
+            # A first row of labels reads as the headers a person sees in the file.
+            labels = all(v is None or is_label(v) for v in first[1])
+            raise MappingError(str(again if labels else exc)) from exc
+
+
+def _without_columns(
+    preview: list[tuple[int, Any]], mapping: ColumnMapping, ignored: set[int], code: str
+) -> ColumnMapping:
+    """The mapping proposed again under the same header with the ``ignored`` columns empty
+    (their headers too, so no role is given one by its name), their headers kept for the
+    sentences that name columns: a phone column guessed there is guessed again elsewhere."""
+    emptied = [(number, blanked(cells, ignored)) for number, cells in preview]
+    again = propose_under_header(emptied, mapping.header_row, code)
+    again.headers = mapping.headers  # emptying cells keeps the sheet's width
+    for role in Role:
+        if again.column(role) in ignored:
+            again.set_column(role, None)
+    if again.country in ignored:
+        again.country = None
+    return again
+
+
+def blanked(cells: Sequence[CellValue], ignored: Set[int]) -> list[CellValue]:
+    """``cells`` with those of the ``ignored`` columns empty."""
+    out = list(cells)
+    for index in ignored:
+        if index < len(out):
+            out[index] = None
+    return out
+
+
+def ignored_columns(settings: JobSettings, mapping: ColumnMapping) -> list[int]:
+    """The columns ``settings.ignore_columns`` name in ``mapping``'s headers (in that order,
+    each once); raises MappingError as :func:`map_sheet` does for one that names none."""
+    out: list[int] = []
+    for name in settings.ignore_columns:
+        try:
+            index = resolve_column(mapping.headers, name, settings.file.name)
+        except ColumnError as exc:
+            raise MappingError(str(exc)) from exc
+        if index not in out:
+            out.append(index)
+    return out
+
+
+def _chosen_without(mapping: ColumnMapping, ignored: Set[int], file_name: str) -> ColumnMapping:
+    """A mapping chosen in the wizard with no role reading an ``ignored`` column; refused
+    when its phone column is one."""
+    if mapping.phone is not None and mapping.phone in ignored:
+        column = column_said(mapping.headers, mapping.phone)
+        raise MappingError(
+            f"{column[0].upper()}{column[1:]} of {file_name} is chosen as the phone column and "
+            "named as a column to ignore; name it once."
+        )
+    out = replace(mapping)
+    for role in Role:
+        if out.column(role) in ignored:
+            out.set_column(role, None)
+    if out.country in ignored:
+        out.country = None
+    return out
+
+
+def _described(mapping: ColumnMapping, ignored: Sequence[int]) -> dict[str, str]:
+    """The mapping as the job's meta and report name it, with the columns the person set
+    aside (the evidence says they were not read by choice)."""
+    out = mapping.describe()
+    if ignored:
+        out["ignored (as asked)"] = ", ".join(column_name(mapping.headers, i) for i in ignored)
+    return out
+
+
+def _ignoring(rows: Iterable[Row], ignored: Set[int]) -> Iterator[Row]:
+    for number, cells in rows:
+        yield number, blanked(cells, ignored)
 
 
 _NUMBER_PART_HEADER: Final = re.compile(
@@ -426,9 +530,13 @@ def _stage(
     with source:
         if kind == "removal" and not settings.include_hidden and not source.notes.hidden_known:
             raise MappingError(hidden_unknown_sentence(source, path.name))
+        ignored = ignored_columns(settings, mapping)
+        if ignored and not guessed:
+            mapping = _chosen_without(mapping, set(ignored), path.name)
+        set_aside = set(ignored)
         warnings: list[str] = []
         if guessed:
-            first_rows = read_preview(source)
+            first_rows: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
             preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
             if above := above_header_sentence(first_rows, mapping.header_row, kind):
                 warnings.append(above)
@@ -446,17 +554,21 @@ def _stage(
                         source, path.name, mapping, shown
                     )
                     raise MappingError(message, cli_text)
+                others = [i for i in others if i not in set_aside]
                 if others:
                     refused = refused_phone_columns(others, preview, settings.phone_code)
                     warnings.append(other_columns_sentence(mapping, others, kind, refused))
             for flag in opt_out_flag_columns(mapping, preview):
-                warnings.append(opt_out_flag_sentence(mapping, flag, kind))
+                if flag.index not in set_aside:
+                    warnings.append(opt_out_flag_sentence(mapping, flag, kind))
             for unread in unread_code_columns(mapping, preview, settings.phone_code):
-                warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
+                if unread.index not in set_aside:
+                    warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)
             if kind == "import":  # a removal counts no days to insertion
-                dates = other_dates_sentence(mapping, other_date_columns(mapping))
+                dated = [d for d in other_date_columns(mapping) if d.index not in set_aside]
+                dates = other_dates_sentence(mapping, dated)
                 if dates:
                     warnings.append(dates)
         lookup = campaign_lookup if campaign_lookup is not None else {}
@@ -477,7 +589,7 @@ def _stage(
             # A text file has no sheets: its reader names its one table after the file.
             "sheet": "" if isinstance(source, CsvSource) else source.sheet,
             "header_row": mapping.header_row,
-            "mapping": mapping.describe(),
+            "mapping": _described(mapping, ignored),
             "target": settings.target.value,
             "scope": _scope_text(settings, mapping, kind),
             "reason": settings.reason,
@@ -500,6 +612,8 @@ def _stage(
         try:
             originals: dict[int, CellValue] = {}
             rows: Iterable[Row] = source.iter_rows()
+            if set_aside:
+                rows = _ignoring(rows, set_aside)
             if fixes:
                 rows = _remember(rows, fixes, mapping.phone, originals)
                 rows = apply_corrections(rows, fixes, mapping.phone)
