@@ -2,7 +2,11 @@
 
 Encoding: a BOM decides (UTF-8, UTF-16 LE/BE); UTF-16 without a BOM is recognised by its zero
 bytes; otherwise UTF-8, where any byte sequence that is not valid UTF-8 is decoded as cp1252
-(Excel's "CSV" on Western Windows) instead of failing half-way through a large file.
+(Excel's "CSV" on Western Windows) instead of failing half-way through a large file. When a
+sample so read looks garbled, the single-byte encodings such files come in (a Mac's, DOS's,
+Cyrillic Windows') are tried on the sample, and the file is read in the one whose text alone
+reads right (``read_as``); if none clearly does, as before, with ``notes.legacy_text`` set.
+A DOS end-of-file mark (Ctrl-Z) ending the file is not data.
 Delimiter: whichever of comma, semicolon, tab and pipe splits a sample into the most consistent
 number of fields. Row numbers are record numbers, as Excel shows them when it opens the file.
 Quotes: a quote mark never closed is refused; a quoted cell running over lines that read as rows
@@ -14,9 +18,11 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import io
 import itertools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +39,7 @@ MAX_COLUMNS: Final = 16_384  # Excel's limit; more means this is not a table
 _FALLBACK = "dncdesk-cp1252-fallback"
 _SEP_HINT: Final = re.compile(r"\ufeff?sep=(.)\r?\n?", re.IGNORECASE)
 _LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")  # as the reader counts lines
+_EOF_MARK: Final = "\x1a"  # DOS programs end a text file with Ctrl-Z
 STRAY_NUMBERS: Final = 5  # phone numbers kept of the lines a stray quote swallowed
 
 
@@ -74,18 +81,118 @@ def _utf8(sample: bytes, cut: bool) -> bool:
     return True
 
 
-def legacy_text_sentence(name: str) -> str:
-    """The warning for a text file that is not UTF-8 and reads garbled as Windows-1252
-    (``SheetNotes.legacy_text``): right for Excel's "CSV" on Western Windows, wrong for a
-    Mac's, a DOS program's or a Cyrillic or Japanese system's, whose names and reasons come
-    out garbled while the digits stay right."""
+def legacy_text_sentence(name: str, read_as: str | None = None) -> str:
+    """The warning for a text file that is not UTF-8 and reads garbled as Windows-1252: read
+    as ``read_as`` (a label of :data:`LEGACY_ENCODINGS`, the one encoding its text reads
+    right in), or (None) read as Windows-1252 all the same, so that the letters of a Mac's, a
+    DOS program's or a Cyrillic or Japanese system's file come out garbled while the digits
+    stay right. A garbled country column is not recognised, and a number written without its
+    country code is then given the default one: that warning must not say the numbers are
+    right."""
+    if read_as is not None:
+        return (
+            f"{name} is not UTF-8 text, and its letters read right as {read_as}, so it "
+            "was read as that: check a few names and countries in the dry run, and next time "
+            'save the file as "CSV UTF-8" so its encoding need not be guessed.'
+        )
     return (
         f"{name} is not UTF-8 text, and read as Windows-1252 (Western European, as Excel's "
         '"CSV" saves it) some of its letters look garbled (as "RŽsiliŽ" or "Ïðîñèë"): it was '
         "most likely saved in another encoding (a Mac's, a DOS program's, Cyrillic or "
-        "Asian). Phone numbers are read right, but names and reasons would be stored garbled: "
-        'save the file as "CSV UTF-8" and import it again.'
+        "Asian). The digits are read right, but names, reasons and any country column come "
+        "out garbled, and a garbled country is not recognised, so a number written without "
+        "its country code may be given the wrong one: check the numbers' countries in the dry "
+        'run, and save the file as "CSV UTF-8" and import it again.'
     )
+
+
+# The single-byte encodings a text file that is neither UTF-8 nor Windows-1252 is most often
+# in, tried in this order (a reading two share counts once, as the first), with the name a
+# warning gives them. Central European ones are left out: they read short Western or Mac text
+# as plausibly as the right encoding does, so they would leave nothing decided.
+LEGACY_ENCODINGS: Final = {
+    "mac_roman": 'Mac Roman (a Mac\'s "CSV", as Excel for Mac or LibreOffice save it)',
+    "cp850": "DOS Western European (code page 850)",
+    "cp437": "DOS (code page 437)",
+    "cp1251": "Windows Cyrillic (Windows-1251)",
+}
+# A word as garbling shows in it: letters, and any other characters not ASCII next to them.
+_WORD: Final = re.compile(r"(?:[A-Za-z]|[^\x00-\x7f\s])+")
+_ORDINALS: Final = frozenset("ªº")  # letters to Unicode, but never inside a word
+_APOSTROPHE: Final = "\u2019"  # "don’t": Windows-1252 text puts it inside words
+# Quote marks, brackets, dashes and signs (™, °, €) open or close a word in right text; "‡"
+# (a Mac's "á") or "´" (a DOS program's "ô") does not.
+_AROUND_WORD: Final = frozenset(("Pi", "Pf", "Ps", "Pe", "Pd", "Sc", "So"))
+
+
+@functools.cache
+def _script(char: str) -> str:
+    """LATIN, CYRILLIC, GREEK, or another word naming a letter's script."""
+    return unicodedata.name(char, "OTHER").split(" ", 1)[0]
+
+
+def garbling(text: str) -> int:
+    """How many characters of ``text`` look as text read in another encoding does: a symbol
+    or control character inside a word, a letter in a word mixing scripts, an accented
+    capital next to a small letter (not first in its word) or a small letter among capitals,
+    the third accented letter in a row, a Latin letter Western text never holds. What right
+    text holds (a quote mark or dash around a word, a symbol standing alone) counts nothing.
+    """
+    bad = 0
+    for match in _WORD.finditer(text):
+        word = match.group()
+        if word.isascii():
+            continue
+        letters = [c for c in word if c.isalpha() and c not in _ORDINALS]
+        mixed = len({"LATIN" if c.isascii() else _script(c) for c in letters}) > 1
+        cased = [c for c in word[1:] if c.isupper() or c.islower()]
+        capitals = sum(c.isupper() for c in cased)
+        run = 0  # accented Latin letters in a row
+        for i, char in enumerate(word):
+            if char.isascii():
+                run = 0
+                continue
+            if not char.isalpha() or char in _ORDINALS:
+                run = 0
+                category = unicodedata.category(char)
+                around = i in (0, len(word) - 1) and (category in _AROUND_WORD or char in "¿¡")
+                if category[0] == "C" or (len(word) > 1 and not around and char != _APOSTROPHE):
+                    bad += 1
+                continue
+            latin = _script(char) == "LATIN"
+            run = run + 1 if latin else 0
+            others = len(cased) - (i > 0)  # the word's other cased letters after its first
+            if (
+                mixed
+                or (latin and ord(char) > 0x17F)  # "ƒ", where a Mac's "É" reads as Windows'
+                or (char.isupper() and i > 0 and any(c.islower() for c in word[i - 1 : i + 2]))
+                or (char.islower() and others >= 2 and capitals == others)
+                or run >= 3
+            ):
+                bad += 1
+    return bad
+
+
+def legacy_encoding(sample: bytes, read: str) -> str | None:
+    """The one of :data:`LEGACY_ENCODINGS` to read a file in whose first bytes are ``sample``
+    (not UTF-8), which reads as ``read`` the way it is read by default and looks garbled;
+    None unless one reading is clearly right and all others (the default one too) clearly
+    not."""
+    readings: dict[str, str] = {}
+    for codec in LEGACY_ENCODINGS:
+        try:
+            text = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if text != read and text not in readings.values():
+            readings[codec] = text
+    if not readings:
+        return None
+    scores = sorted((garbling(text), codec) for codec, text in readings.items())
+    (best, codec), others = scores[0], [bad for bad, _ in scores[1:]] + [garbling(read)]
+    if _GARBLED.search(readings[codec]) or not all(best * 4 < bad for bad in others):
+        return None
+    return codec
 
 
 def detect_encoding(sample: bytes) -> str:
@@ -184,6 +291,19 @@ def _fields(line: str, delimiter: str) -> list[str]:
         return []
 
 
+def _without_eof_mark(lines: Iterator[str]) -> Iterator[str]:
+    """``lines`` with a Ctrl-Z ending the last one (before its line break) taken out: DOS
+    programs end a file with it, and it is not data."""
+    previous: str | None = None
+    for line in lines:
+        if previous is not None:
+            yield previous
+        previous = line
+    if previous is not None:
+        body = previous.rstrip("\r\n")
+        yield body.rstrip(_EOF_MARK) + previous[len(body) :]
+
+
 class CsvSource:
     """A delimited text file; each :meth:`iter_rows` reads it again from the start."""
 
@@ -203,9 +323,23 @@ class CsvSource:
             raise SheetError(
                 f"{path.name} is not a text or spreadsheet file (it contains binary data)."
             )
+        # The label of the encoding the file's letters read right in, of LEGACY_ENCODINGS.
+        self.read_as: str | None = None
         text = sample.decode(self.encoding, errors=_FALLBACK)
-        if self.encoding == "utf-8" and _GARBLED.search(text):
-            self.notes.legacy_text = not _utf8(sample, len(sample) == SAMPLE_BYTES)
+        if (
+            self.encoding == "utf-8"
+            and _GARBLED.search(text)
+            and not _utf8(sample, len(sample) == SAMPLE_BYTES)
+        ):
+            legacy = legacy_encoding(sample, text)
+            if legacy is None:
+                self.notes.legacy_text = True
+            else:
+                self.encoding, self.read_as = legacy, LEGACY_ENCODINGS[legacy]
+                text = sample.decode(legacy, errors=_FALLBACK)
+        self.eof_mark = self._ends_with_eof_mark(path)
+        if self.eof_mark and len(sample) < SAMPLE_BYTES:
+            text = text.rstrip("\r\n").rstrip(_EOF_MARK)  # the sample is the whole file
         if len(sample) == SAMPLE_BYTES:
             # The sample may end inside a record; sniff whole lines only.
             text = text[: max(text.rfind("\n"), text.rfind("\r"), 0)] or text
@@ -219,6 +353,23 @@ class CsvSource:
             self.delimiter = hint.group(1)
         self.delimiter = self.delimiter or sniff_delimiter(text[hint.end() if hint else 0 :])
 
+    @staticmethod
+    def _ends_with_eof_mark(path: Path) -> bool:
+        """Whether the file's last bytes hold a Ctrl-Z (rare: only then are lines watched)."""
+        try:
+            with path.open("rb") as fh:
+                fh.seek(max(fh.seek(0, io.SEEK_END) - 8, 0))
+                return _EOF_MARK.encode() in fh.read()
+        except OSError:
+            return False
+
+    def encoding_sentence(self) -> str | None:
+        """The warning about the file's encoding, if it needs one (see
+        :func:`legacy_text_sentence`)."""
+        if self.read_as is None and not self.notes.legacy_text:
+            return None
+        return legacy_text_sentence(self.path.name, self.read_as)
+
     def iter_rows(self) -> RowIterator:
         return self._rows()
 
@@ -228,7 +379,8 @@ class CsvSource:
         multi_line = (0, 0)  # (record, first line) of the latest record spanning lines
         try:
             with self.path.open("r", encoding=self.encoding, errors=_FALLBACK, newline="") as fh:
-                reader = csv.reader(fh, delimiter=self.delimiter or ",")
+                lines: Iterator[str] = _without_eof_mark(fh) if self.eof_mark else fh
+                reader = csv.reader(lines, delimiter=self.delimiter or ",")
                 if self.skip_first:
                     next(reader, None)
                 pending: list[int] = []
