@@ -80,13 +80,15 @@ def test_a_log_of_received_stop_messages_only_gets_neither_warning(tmp_path: Pat
 
 def test_the_recipient_column_of_a_log_warns_about_received_rows(tmp_path: Path) -> None:
     # Read as "To" (the consumers' end of texts the business sent): the received rows hold
-    # the business's line there.
+    # the business's line there. The sent rows confirm opt-outs and the received one asks
+    # nothing, so the sent rows are the ones to keep (when the received rows are the STOPs, see
+    # test_log_notes_l1_sent_messages).
     text = (
         "From,To,Message,Direction\n"
-        "+18005550100,+12025550911,STOP,outbound\n"
-        "+18005550100,+12025550912,STOP,outbound\n"
-        "+18005550100,+12025550913,STOP,outbound\n"
-        "+12025550911,+18005550100,STOP,inbound\n"
+        "+18005550100,+12025550911,You have been unsubscribed.,outbound\n"
+        "+18005550100,+12025550912,You have been unsubscribed.,outbound\n"
+        "+18005550100,+12025550913,You have been unsubscribed.,outbound\n"
+        "+12025550911,+18005550100,Thanks,inbound\n"
     )
     warnings = _warnings(tmp_path, text)
     assert any(
