@@ -22,6 +22,12 @@ sent again later in the run (:class:`~app.core.job_runner.Unsettled`): a second 
 harmless, and its answer settles what the look-up could not. The look-up is a read: the
 journal records it as an event (``dnc.insert.checked`` / ``sms.insert.checked``) beside the
 insert's ``failed`` outcome, so the number's evidence shows it.
+
+A row found already on the list whose request would be late counted to the day the job found
+it is measured to the day its number was first on the list in that scope instead (the oldest
+entry's insert date, from a look-up): an entry from before the request means the request was
+honoured at once. The day goes in the job file (``honoured_on``), which the report's lateness
+counts to; when the look-up fails, the row keeps the day the job found it, saying why.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.job_exec import execute
-from app.core.job_report import FOUND_AFTER_ERROR, RESENT_PRESENT, RETRIED_PRESENT
+from app.core.job_report import FOUND_AFTER_ERROR, RESENT_PRESENT, RETRIED_PRESENT, request_day
 from app.core.job_runner import (
     RESENT,
     JobControl,
@@ -54,6 +60,7 @@ from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_
 from app.core.session import Session, e164, fate_open
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
+from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, late_sentence
 
 
 def stage_import(
@@ -116,18 +123,6 @@ def _listed_entries(
     return list(session.api.iter_sms(query, cancel=stop))
 
 
-def _listed_ids(
-    session: Session,
-    target: Target,
-    row: JobRow,
-    scope: Scope,
-    number: str = "",
-    stop: threading.Event | None = None,
-) -> list[str]:
-    """The ids of :func:`_listed_entries`."""
-    return [entry.id for entry in _listed_entries(session, target, row, scope, number, stop)]
-
-
 def job_start(meta: Mapping[str, Any]) -> dt.datetime | None:
     """When the job first ran (or, before it has, when it was staged), in UTC: no entry older
     than that is its doing."""
@@ -170,9 +165,9 @@ def _listed_with_trunk_zero(
     row: JobRow,
     scope: Scope,
     stop: threading.Event | None,
-) -> str:
+) -> tuple[str, list[DncEntry] | list[SmsOptOut]]:
     """The number as the list keeps it with its country's trunk 0 ("02079460009" for +44 20
-    7946 0009), when it is listed so in the row's scope, else "".
+    7946 0009), when it is listed so in the row's scope, else "", and its entries so listed.
 
     The service matches a number's text exactly, and an entry made by hand or by another
     tool may keep the trunk 0: inserting the number as the app writes it would add a second
@@ -183,10 +178,10 @@ def _listed_with_trunk_zero(
     say nothing was inserted.
     """
     if not drops_trunk_zero(row.phone_code) or row.national.startswith("0"):
-        return ""
+        return "", []
     form = "0" + row.national
     try:
-        listed = _listed_ids(session, target, row, scope, form, stop)
+        listed = _listed_entries(session, target, row, scope, form, stop)
     except TransportError as exc:
         unanswered = TransportError(
             exc.endpoint,
@@ -206,7 +201,7 @@ def _listed_with_trunk_zero(
             "while looking the number up with its trunk 0 before its insert (nothing was inserted)"
         )
         raise
-    return form if listed else ""
+    return (form, listed) if listed else ("", [])
 
 
 def _checked_after_error(
@@ -219,7 +214,7 @@ def _checked_after_error(
     job_id: str,
     note: str,
     since: dt.datetime | None = None,
-) -> RowResult | None:
+) -> tuple[RowResult, list[DncEntry] | list[SmsOptOut]] | None:
     """After an insert ended in an error that leaves its fate open (no answer to a request
     that was sent, a 5xx, or any error after an earlier attempt's answer was lost), the
     number is looked up in the row's scope: listed means it is on the list
@@ -227,9 +222,10 @@ def _checked_after_error(
     insert was not done: :class:`~app.core.job_runner.NotDone` is raised with the insert's
     error saying so (the runner sends the row again later; its sends count towards the stop
     for a service that keeps failing, so an outage still pauses the job). The look-up
-    is journaled as an event beside the insert's "failed" outcome. None when the error leaves
-    nothing open (the row goes on as the error says); a look-up that fails too raises
-    :class:`~app.core.job_runner.Unsettled` with the insert's error, saying so."""
+    is journaled as an event beside the insert's "failed" outcome. Returns the row's result
+    and the entries found; None when the error leaves nothing open (the row goes on as the
+    error says); a look-up that fails too raises :class:`~app.core.job_runner.Unsettled` with
+    the insert's error, saying so."""
     if not fate_open(error):
         return None
     kind = "dnc" if target is Target.DNC else "sms"
@@ -267,7 +263,7 @@ def _checked_after_error(
         raise NotDone(error, _said(error)) from None
     found = _present_text(_entry_words(entries, since), FOUND_AFTER_ERROR)
     text = f"{found} (the insert's error: {_said(error)})"
-    return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
+    return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text), entries
 
 
 def _said(error: ApiError) -> str:
@@ -277,6 +273,67 @@ def _said(error: ApiError) -> str:
     return error.describe()
 
 
+# What an already-present row says of a request the number's oldest entry honoured at once
+# (inserted before the request's day, or on it), or within the limit.
+LISTED_BEFORE_REQUEST = (
+    "on the list since {date} (entry {id}), before the request was received: not late"
+)
+LISTED_ON_REQUEST_DAY = (
+    "on the list since {date} (entry {id}), the day the request was received: not late"
+)
+LISTED_IN_TIME = (
+    "on the list since {date} (entry {id}), {days} business days after the request was "
+    "received: not late"
+)
+# A late request's sentence counts to this day when the entry tells when the number was listed.
+WHEN_LISTED = "{date}, when entry {id} put the number on the list"
+WHEN_FOUND = "{date}, when the job found the number on the list"
+# When the look-up for the entry's date fails: the row keeps the day the job found it.
+FIRST_LISTED_UNKNOWN = (
+    "when the number was first on the list could not be checked ({why}), so the request is "
+    "counted to the day the job found it"
+)
+
+Entries = Sequence[DncEntry | SmsOptOut]
+
+
+def _first_listed(entries: Entries) -> tuple[dt.date, DncEntry | SmsOptOut] | None:
+    """The day the oldest of ``entries`` was inserted (by the service's clock: a date-level
+    comparison with a request is all it bears), with that entry; None when none has a date."""
+    dated = [(when, e) for e in entries if (when := parse_timestamp(e.insert_date)) is not None]
+    if not dated:
+        return None
+    when, entry = min(dated, key=lambda pair: pair[0])
+    return when.date(), entry
+
+
+def _listing_words(
+    received: dt.date, today: dt.date, first: tuple[dt.date, DncEntry | SmsOptOut] | None, why: str
+) -> tuple[str, str]:
+    """What an already-present row whose request is late counted to ``today`` says of its
+    lateness, and the day its request was honoured (for the job file, "" for ``today``).
+
+    ``first`` is the day its number was first on the list and that entry (None when a
+    look-up could not tell, ``why`` saying so): on or before the request's day means honoured
+    at once; after it, counted to that day (capped at ``today``: the job found it listed)."""
+    if first is None:
+        sentence = late_sentence(
+            received, business_days_between(received, today), WHEN_FOUND.format(date=today)
+        )
+        return f"{sentence}; {FIRST_LISTED_UNKNOWN.format(why=why)}", ""
+    listed, entry = min(first[0], today), first[1]
+    if listed < received:
+        return LISTED_BEFORE_REQUEST.format(date=listed, id=entry.id), listed.isoformat()
+    if listed == received:
+        return LISTED_ON_REQUEST_DAY.format(date=listed, id=entry.id), listed.isoformat()
+    days = business_days_between(received, listed)
+    if days > LIMIT_BUSINESS_DAYS:
+        text = late_sentence(received, days, WHEN_LISTED.format(date=listed, id=entry.id))
+    else:
+        text = LISTED_IN_TIME.format(date=listed, id=entry.id, days=days)
+    return text, listed.isoformat()
+
+
 def insert_sender(
     session: Session,
     target: Target,
@@ -284,6 +341,7 @@ def insert_sender(
     note: str,
     stop: threading.Event | None = None,
     since: dt.datetime | None = None,
+    store: JobStore | None = None,
 ) -> SendFn:
     """The function that sends one row of an import job.
 
@@ -294,28 +352,77 @@ def insert_sender(
     ``since`` is when the job started (:func:`job_start`): an "already present" answer that an
     earlier attempt of this job may have caused (its answer lost, the job interrupted) is
     looked up, and an entry inserted before then says so (:func:`_entry_words`).
+
+    An already-present row whose request would be late counted to today is measured to the
+    day its number was first on the list (:func:`_listing_words`), from the entries a look-up
+    above found or, when none was made, one of its own; the day goes in ``store``
+    (:meth:`JobStore.set_honoured`), which the report's lateness counts to (black-box L3 #1:
+    numbers listed in 2023 and 2025, requested in 2026, were counted late to the day the job
+    found them). Only those rows cost a look-up; a failed one keeps the row's outcome and today's
+    count, saying it could not be checked.
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
     kind = "dnc" if target is Target.DNC else "sms"
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
 
-    def _looked_up_words(row: JobRow, scope: Scope) -> tuple[str, str]:
-        """:func:`_entry_words` of the row's entries, looked up; nothing when the look-up
-        fails (the row then says an attempt may have inserted it, as it did without it)."""
+    def _looked_up_words(row: JobRow, scope: Scope) -> tuple[tuple[str, str], Entries | None]:
+        """:func:`_entry_words` of the row's entries, looked up, and the entries; nothing
+        when the look-up fails (the row then says an attempt may have inserted it, as it did
+        without it)."""
         try:
-            return _entry_words(_listed_entries(session, target, row, scope, stop=stop), since)
+            entries = _listed_entries(session, target, row, scope, stop=stop)
         except (ApiError, Cancelled):
-            return "", ""
+            return ("", ""), None
+        return _entry_words(entries, since), entries
+
+    def _with_lateness(
+        row: JobRow, scope: Scope, result: RowResult, entries: Entries | None
+    ) -> RowResult:
+        """``result`` of an already-present row, saying how late its request was when it would
+        be late counted to today (see above)."""
+        received = request_day(row)
+        today = dt.datetime.now(dt.UTC).date()
+        if received is None or business_days_between(received, today) <= LIMIT_BUSINESS_DAYS:
+            if row.honoured_on and store is not None:  # from an earlier send of this row
+                store.set_honoured(row.seq, "")
+            return result
+        why = ""
+        if entries is None:
+            try:
+                entries = _listed_entries(session, target, row, scope, stop=stop)
+            except ApiError as exc:
+                why = f"the look-up failed: {exc.describe()}"
+            except Cancelled:
+                why = "the look-up was stopped with the job"
+        first = _first_listed(entries) if entries is not None else None
+        if first is None and not why:
+            why = "a look-up found no entry of the number with an insert date"
+        text, honoured = _listing_words(received, today, first, why)
+        if store is not None:
+            store.set_honoured(row.seq, honoured)
+        message = "; ".join(x for x in (result.message, text) if x)
+        return RowResult(result.outcome, message, result.code)
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
+        result, entries = _send(row, resent, scope)
+        if result.outcome is Outcome.ALREADY_PRESENT:
+            return _with_lateness(row, scope, result, entries)
+        return result
+
+    def _send(row: JobRow, resent: bool, scope: Scope) -> tuple[RowResult, Entries | None]:
+        """The row's result, and the entries a look-up found on its way (None: none made)."""
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
-        kept = "" if lost_before else _listed_with_trunk_zero(session, target, row, scope, stop)
+        kept, entries = (
+            ("", []) if lost_before else _listed_with_trunk_zero(session, target, row, scope, stop)
+        )
         if kept:
             text = TRUNK_ZERO_PRESENT.format(form=kept)
-            return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text)
+            return RowResult(
+                Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text
+            ), entries
         try:
             result = insert(
                 row.national,
@@ -342,11 +449,12 @@ def insert_sender(
             return checked
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is WriteStatus.ALREADY_PRESENT:
+            found: Entries | None = None
             if resent or result.earlier_attempt_lost or lost_before:
                 # An earlier attempt of this job (its answer lost, the job interrupted) may well
                 # be what put the number on the list, which matters when the insertion date is
                 # evidence: the entry's date tells when it cannot have been.
-                words = _looked_up_words(row, scope)
+                words, found = _looked_up_words(row, scope)
                 if words[0]:
                     session.record_settled(
                         kind,
@@ -366,11 +474,12 @@ def insert_sender(
                     text = _present_text(words, RETRIED_PRESENT)
             else:
                 text = result.message or "already on the list"
-            return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
+            message = "; ".join(x for x in (text, extra) if x)
+            return RowResult(Outcome.ALREADY_PRESENT, message), found
         text = RESENT if resent else ""
         if lost_before:
             text = "; ".join(x for x in (text, INSERTED_WHEN_SENT_AGAIN) if x)
-        return RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x))
+        return RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x)), None
 
     return send
 
@@ -392,6 +501,7 @@ def run_import(
         str(meta.get("note", "")),
         control.stop if control is not None else None,
         job_start(meta),
+        store,
     )
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress

@@ -95,17 +95,30 @@ def _date(text: str) -> dt.date | None:
         return None
 
 
-def lateness(request_date: str, done_at: str, outcome: str) -> tuple[int | None, bool]:
+def request_day(row: JobRow) -> dt.date | None:
+    """The day of ``row``'s request as :func:`lateness` reads it; None without one."""
+    return _date(row.request_date)
+
+
+def lateness(
+    request_date: str, done_at: str, outcome: str, honoured_on: str = ""
+) -> tuple[int | None, bool]:
     """Business days from the consumer's request to insertion, and whether past the limit.
 
     A row not honoured yet is measured against today, so an unsent late row still shows late.
     A duplicate row is neither: its number is honoured (and measured) on its first row, as
-    the check counts it, so a late number is counted once.
+    the check counts it, so a late number is counted once. An already-present row with
+    ``honoured_on`` (the day its number was first on the list, see
+    :func:`app.core.import_job.insert_sender`) is measured to that day, and one listed on or
+    before the request's day was honoured at once: 0 days.
     """
     received = _date(request_date)
     if received is None or outcome == Outcome.DUPLICATE.value:
         return None, False
-    inserted = _date(done_at) if outcome in _HONOURED else None
+    listed = _date(honoured_on) if outcome == Outcome.ALREADY_PRESENT.value else None
+    if listed is not None and listed <= received:
+        return 0, False
+    inserted = listed or (_date(done_at) if outcome in _HONOURED else None)
     days = business_days_between(received, inserted or dt.date.today())
     if days < 0:
         return None, False  # a date after the insertion: no count of days (its note says so)
@@ -117,11 +130,17 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     ``done``.
 
     Staging counts a late request to the day the file was checked ("…, when the file was
-    checked"); rows are sent later, on a resume days later. An inserted row (or one found on
-    the list) says how many business days before that day it was honoured, and a row the
-    check did not find late but is late when it ends says so too. A row not honoured
+    checked"); rows are sent later, on a resume days later. An inserted row says how many
+    business days before that day it was honoured, and a row the check did not find late but
+    is late when it ends says so too. A row not honoured
     (failed, not attempted) keeps the check's sentence. The staged message is returned
     unchanged for a row with no request date.
+
+    A row found on the list has the check's sentence taken out and none put in: how late its
+    request was depends on when the number was first on the list, which only a look-up of its
+    entries tells, so the import's own words for the row say it
+    (:func:`app.core.import_job.insert_sender`; black-box L3 #1: numbers listed years before
+    their requests were counted late to the day the job found them).
     """
     staged = row.message
     received = _date(row.request_date)
@@ -133,7 +152,7 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     if outcome is Outcome.INSERTED:
         before = f"its insertion on {done:%Y-%m-%d}"
     elif outcome is Outcome.ALREADY_PRESENT:
-        before = f"{done:%Y-%m-%d}, when the job found the number on the list"
+        late, before = False, ""  # the import's words for the row say it (see above)
     elif found is not None or not late:
         return staged
     else:
@@ -146,7 +165,8 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     head, tail = staged[: found.start()], staged[found.end() :]
     if sentence:
         return f"{head}{sentence}{tail}"
-    # No longer late (a clock set back): the sentence goes, with its separator.
+    # No longer late (a clock set back), or found on the list (see above): the sentence goes,
+    # with its separator.
     if head.endswith("; "):
         head = head[:-2]
     elif tail.startswith("; "):
@@ -175,7 +195,9 @@ def _unsent_message(row: JobRow) -> str:
 def late_count(store: JobStore) -> int:
     if store.meta().get("kind") == "removal":
         return 0
-    return sum(1 for r in store.rows() if lateness(r.request_date, r.done_at, r.outcome)[1])
+    return sum(
+        1 for r in store.rows() if lateness(r.request_date, r.done_at, r.outcome, r.honoured_on)[1]
+    )
 
 
 def maybe_inserted(row: JobRow) -> bool:
@@ -371,7 +393,7 @@ class ReportWriter:
             r.request_date,
         ]
         if not self._removal:
-            days, is_late = lateness(r.request_date, r.done_at, r.outcome)
+            days, is_late = lateness(r.request_date, r.done_at, r.outcome, r.honoured_on)
             self.late += is_late
             if is_late and r.outcome == Outcome.INVALID.value:
                 self.late_invalid += 1

@@ -2,7 +2,8 @@
 
 It holds what the job is (file, sheet, mapping, target, scope, name, note, connection name and
 base URL — never the token) and one row per sheet row: source row number, original value,
-normalized number, country code, scope, state and outcome. The runner marks a row ``sending``
+normalized number, country code, scope, state and outcome (and, for a row found already on the
+list, the day its number was first there: ``honoured_on``). The runner marks a row ``sending``
 (committed) before its request and writes the outcome after, so after a crash or a SIGKILL the
 only rows that may be sent again are those left ``sending`` — at most the requests that were in
 flight. WAL mode keeps those two commits per row cheap. Only one runner at a time sends a
@@ -76,7 +77,8 @@ CREATE TABLE IF NOT EXISTS rows (
     outcome TEXT NOT NULL DEFAULT '',
     code TEXT NOT NULL DEFAULT '',
     message TEXT NOT NULL DEFAULT '',
-    done_at TEXT NOT NULL DEFAULT ''
+    done_at TEXT NOT NULL DEFAULT '',
+    honoured_on TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS rows_state ON rows(state, seq);
 """
@@ -97,6 +99,7 @@ _ROW_COLUMNS = (
     "code",
     "message",
     "done_at",
+    "honoured_on",
 )
 
 
@@ -130,6 +133,9 @@ class JobRow:
     code: str
     message: str
     done_at: str
+    # An already-present row's request honoured on this day (YYYY-MM-DD) rather than the day
+    # it ended: when its number was first on the list (set by the import, see set_honoured).
+    honoured_on: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,9 +201,24 @@ class JobStore:
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.execute("PRAGMA busy_timeout = 10000")
         self._db.executescript(_SCHEMA)
+        self._add_honoured_on()
         if new:
             with contextlib.suppress(OSError):
                 os.chmod(path, 0o600)
+
+    def _add_honoured_on(self) -> None:
+        """Give a job file written before rows had ``honoured_on`` the column (empty: its
+        rows count to the day they ended, as they did)."""
+        columns = {str(c[1]) for c in self._db.execute("PRAGMA table_info(rows)")}
+        if "honoured_on" in columns:
+            return
+        try:
+            self._db.execute("ALTER TABLE rows ADD COLUMN honoured_on TEXT NOT NULL DEFAULT ''")
+        except sqlite3.OperationalError:
+            # Another process opening the same file added it first.
+            columns = {str(c[1]) for c in self._db.execute("PRAGMA table_info(rows)")}
+            if "honoured_on" not in columns:
+                raise
 
     @classmethod
     def create(cls, jobs_dir: Path, job_id: str, meta: Mapping[str, Any]) -> JobStore:
@@ -418,6 +439,14 @@ class JobStore:
         entry = (RowState.DONE.value, outcome.value, message, code, utc_now(), seq)
         with self._done_lock:
             self._done.append(entry)
+
+    def set_honoured(self, seq: int, day: str) -> None:
+        """Record the day (YYYY-MM-DD, or "" for none) row ``seq``'s request was honoured when
+        that is not the day it ends: an already-present number was on the list before the job
+        found it. Committed now, ahead of the row's outcome (a crash in between sends the row
+        again, which records it again)."""
+        with self._lock:
+            self._db.execute("UPDATE rows SET honoured_on = ? WHERE seq = ?", (day, seq))
 
     def _take_done(self) -> list[tuple[str, str, str, str, str, int]]:
         with self._done_lock:

@@ -203,9 +203,11 @@ def test_a_row_inserted_says_how_late_its_insertion_was() -> None:
     assert settled_message(_row(staged, "2026-11-10"), Outcome.INSERTED, done) == (
         f"row 5: the label 'cell' was left out; {inserted}; reason cut to 255 characters"
     )
-    assert settled_message(_row("", "2026-11-10"), Outcome.ALREADY_PRESENT, done) == (
-        "row 5: request received 2026-11-10, 12 business days before 2026-11-30, when the job "
-        "found the number on the list (limit 10)"
+    # Found on the list: the check's sentence goes and the import's own words say how late it
+    # was, counted to when the number was first listed (black-box L3 #1).
+    assert settled_message(_row("", "2026-11-10"), Outcome.ALREADY_PRESENT, done) == ""
+    assert settled_message(_row(staged, "2026-11-10"), Outcome.ALREADY_PRESENT, done) == (
+        "row 5: the label 'cell' was left out; reason cut to 255 characters"
     )
     # Not honoured: the check's own sentence stays; a row late only now says when it ended.
     failed = f"row 5: {late_checked}"
