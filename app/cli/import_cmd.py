@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import re
 import signal
 import sqlite3
@@ -36,7 +37,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from app.api.client import ApiClient
+from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError
 from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
 from app.cli.connection_args import (
@@ -86,7 +87,7 @@ from app.core.redaction import SECRETS
 from app.core.session import Session, read_over
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
-from app.core.sheet_mapping import ColumnError, Role
+from app.core.sheet_mapping import STAND_IN_SEPARATOR, ColumnError, Role
 from app.core.sheet_scope import CampaignDirectory, names_no_campaign, visible_text
 from app.core.sheet_types import SheetError
 from app.core.wording import joined
@@ -294,11 +295,20 @@ def resolve_campaign_name(
             EXIT_USAGE,
         )
     if len(alike) > 1:
-        ids = joined(alike)
+        # Each as the service spells it (black-box pass L3 #8: 'Spring Renewals' and 'spring
+        # renewals' were said to be "all named 'SPRING RENEWALS'", as typed).
+        listed = {cid: name for name, cid in campaigns.named if cid in alike}
+        if all(visible_text(listed.get(cid, "")) == wanted.name for cid in alike):
+            which = f"{joined(alike)} on the service at {connection.base_url} are all named"
+        else:
+            each = joined([f"{cid} ({listed.get(cid, '')!r})" for cid in alike])
+            which = (
+                f"{each} on the service at {connection.base_url} all have, case and "
+                "surrounding spaces aside, the name"
+            )
         raise CliError(
-            f"Campaigns {ids} on the service at {connection.base_url} are all named "
-            f"{wanted.name!r}, so --scope {wanted.given} does not say which: give "
-            "--scope campaign:ID with the id of the one you mean.",
+            f"Campaigns {which} {wanted.name!r}, so --scope {wanted.given} does not say which: "
+            "give --scope campaign:ID with the id of the one you mean.",
             EXIT_USAGE,
         )
     return Scope.campaign(alike[0])
@@ -343,6 +353,72 @@ def preflight(
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:
         raise CliError(f"The service has no campaign {scope.campaign_id}.", EXIT_USAGE)
     return campaigns, scope
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+def purpose_spellings(text: str) -> list[str]:
+    """``text`` as typed, then as a list most often writes a purpose another way: its spaces
+    single, lower case, Title Case, UPPER CASE, each word capitalised, the first only."""
+    found: list[str] = []
+    for base in dict.fromkeys((text, _spaced(text))):
+        lower = base.casefold()
+        words = " ".join(word.capitalize() for word in base.split(" "))
+        for spelling in (base, lower, base.title(), base.upper(), words, lower.capitalize()):
+            if spelling not in found:
+                found.append(spelling)
+    return found
+
+
+def _purposes_listed(api: ApiClient, target: Target, purpose: str) -> list[str]:
+    """The purpose of the first entry of the target list under the purpose ``purpose``."""
+    query = DncQuery(scope=Scope.purpose(purpose))
+    if target is Target.DNC:
+        return [entry.purpose for entry in api.search_dnc(query, limit=1).items]
+    return [entry.purpose for entry in api.search_sms(query, limit=1).items]
+
+
+def check_purpose_spelling(
+    api: ApiClient, target: Target, scope: Scope, connection: Connection, action: str, given: str
+) -> None:
+    """Refuse a purpose scope whose text the target list has only in another case or spacing
+    ('surveys' where the list has 'Surveys'): the service keeps purposes as written, so rows
+    sent under it would be a purpose of their own, and a removal would find none of the
+    entries meant (black-box pass L3 #2). The list is searched for each of
+    :func:`purpose_spellings`, one entry each, until one is spelled as given. ``given`` is the
+    option as typed, for the sentence."""
+    text = scope.purpose_text
+    if not scope.is_purpose or not text:
+        return
+    key = _spaced(text).casefold()
+    others: list[str] = []
+    for spelling in purpose_spellings(text):
+        read = functools.partial(_purposes_listed, api, target, spelling)
+        try:
+            found = read_over(read, PREFLIGHT_ROUNDS)
+        except ApiError as exc:
+            raise CliError(describe_api_error(exc, connection, action)) from exc
+        # A service comparing purposes without case may answer with another spelling.
+        for purpose in found:
+            if purpose == text:
+                return
+            if _spaced(purpose).casefold() == key and purpose not in others:
+                others.append(purpose)
+    if not others:
+        return
+    listed = joined([repr(p) for p in others])
+    what = "the purpose" if len(others) == 1 else "the purposes"
+    list_name = "DNC list" if target is Target.DNC else "SMS opt-out list"
+    option, _, _ = given.partition(" ")
+    fix = f'{option} "{others[0]}"' if option == "--purpose" else f'--scope "purpose:{others[0]}"'
+    raise CliError(
+        f"The {list_name} on the service at {connection.base_url} has {what} {listed}, not "
+        f"{text!r} ({given}): the service keeps a purpose as it is written, so {text!r} would "
+        f"be another purpose. Give it exactly as the list has it: {fix}.",
+        EXIT_USAGE,
+    )
 
 
 @contextmanager
@@ -510,6 +586,7 @@ def ensure_report(store: JobStore) -> None:
 # A column as ColumnMapping.describe() names it: "Notes (column E)", or "column E" when the
 # column has no header text. Greedy, so a header that itself ends in "(column …)" stays whole.
 _NAMED_COLUMN = re.compile(r"(?P<name>.*) \(column (?P<letter>[A-Z]+)\)", re.DOTALL)
+_BARE_COLUMN = re.compile(r"column [A-Z]+")
 
 
 def stored_mapping(meta: dict[str, Any]) -> dict[str, str]:
@@ -518,8 +595,28 @@ def stored_mapping(meta: dict[str, Any]) -> dict[str, str]:
     stored = meta.get("mapping")
     if not isinstance(stored, dict):
         return {}
-    order = {role.value: i for i, role in enumerate(Role)}
+    order = {role.value: float(i) for i, role in enumerate(Role)}
+    # A column read when another's cell is empty ("campaign_when_empty") right after it.
+    order |= {f"{role}_when_empty": i + 0.5 for role, i in order.items()}
     return {str(k): str(v) for k, v in sorted(stored.items(), key=lambda kv: order.get(kv[0], 99))}
+
+
+def _columns_shown(described: str) -> str:
+    """``'Campaign Name' (C)`` for ``Campaign Name (column C)``; several columns tried in turn
+    (``…, then …``) each so. A header holding the separator itself stays whole: a piece is a
+    column only once it ends as one does."""
+    shown: list[str] = []
+    pending = ""
+    for piece in described.split(STAND_IN_SEPARATOR):
+        pending = f"{pending}{STAND_IN_SEPARATOR}{piece}" if pending else piece
+        named = _NAMED_COLUMN.fullmatch(pending)
+        if named:
+            shown.append(f"{named['name']!r} ({named['letter']})")
+            pending = ""
+        elif _BARE_COLUMN.fullmatch(pending):
+            shown.append(pending)
+            pending = ""
+    return STAND_IN_SEPARATOR.join([*shown, pending] if pending else shown)
 
 
 def columns_read_line(meta: dict[str, Any]) -> str:
@@ -531,9 +628,7 @@ def columns_read_line(meta: dict[str, Any]) -> str:
         return ""
     parts = []
     for role, column in mapping.items():
-        named = _NAMED_COLUMN.fullmatch(column)
-        shown = f"{named['name']!r} ({named['letter']})" if named else column
-        parts.append(f"{role.replace('_', ' ')} = {shown}")
+        parts.append(f"{role.replace('_', ' ')} = {_columns_shown(column)}")
     sheet = str(meta.get("sheet") or "")
     where = ""
     if sheet and sheet != Path(str(meta.get("file", ""))).stem:
@@ -794,8 +889,19 @@ def run_job_command(
                 lookup, resolved = preflight(session.api, connection, given_scope, action)
                 if resolved is not None and resolved != job.scope:
                     job = dataclasses.replace(job, scope=resolved)
+                check_purpose_spelling(
+                    session.api, job.target, job.scope, connection, action, _purpose_given(args)
+                )
                 if validate is not None:
                     validate(session, job, action)
+            elif job.scope.is_purpose and job.scope.purpose_text:
+                note_now(
+                    notes,
+                    f"The purpose {job.scope.purpose_text!r} was not compared with the list's "
+                    "purposes, as there was no connection to search it; a run with a "
+                    "connection refuses it when the list has it only in another case or "
+                    "spacing.",
+                )
             # The file as it is read, so a resume can tell when it was changed since.
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
@@ -1001,6 +1107,15 @@ def _after_report_error(
         },
     )
     return status, aborted
+
+
+def _purpose_given(args: argparse.Namespace) -> str:
+    """The option that gave the job's purpose, as typed: ``--scope purpose:TEXT``, or
+    ``--purpose TEXT`` with the bare ``--scope purpose``."""
+    scope = visible_text(args.scope or "")
+    if scope.casefold() == "purpose" and getattr(args, "purpose", None):
+        return f"--purpose {args.purpose}"
+    return f"--scope {scope}"
 
 
 def _import_settings(args: argparse.Namespace, scope: Scope) -> JobSettings:

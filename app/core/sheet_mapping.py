@@ -522,7 +522,32 @@ class ColumnMapping:
                 out[role.value] = column_name(self.headers, index)
         if self.country is not None:
             out["phone_code_when_empty"] = column_name(self.headers, self.country)
+        if stand_ins := campaign_stand_ins(self):
+            # The check reads a row's campaign from these when its Campaign cell is empty
+            # (black-box pass L3: a Campaign Name column gave rows their campaign unnamed).
+            out["campaign_when_empty"] = STAND_IN_SEPARATOR.join(
+                column_name(self.headers, i) for i in stand_ins
+            )
         return out
+
+
+# Between the columns of ``campaign_when_empty``, each tried in turn.
+STAND_IN_SEPARATOR: Final = ", then "
+
+
+def campaign_stand_ins(mapping: ColumnMapping) -> list[int]:
+    """The columns besides ``mapping.campaign`` headed as a campaign (a Campaign Name beside
+    the Campaign ID read), in the sheet's order: a row whose Campaign cell is empty takes its
+    campaign from the first of them that is filled, and a filled one must agree with it. None
+    when no Campaign column is read, or for the phone or scope column."""
+    if mapping.campaign is None:
+        return []
+    mapped = {mapping.phone, mapping.campaign, mapping.scope}
+    return [
+        i
+        for i, header in enumerate(mapping.headers)
+        if i not in mapped and header_role(header) is Role.CAMPAIGN
+    ]
 
 
 def column_letter(index: int) -> str:

@@ -205,9 +205,10 @@ def test_a_campaign_name_no_campaign_or_two_have_is_refused(
     code, out, err = _run(capsys, [*base, "--scope", "campaign:WINBACK"])
     assert (code, out) == (2, "")
     assert err == (
-        f"Campaigns {first} and {second} on the service at {sandbox.base_url} are all named "
-        "'WINBACK', so --scope campaign:WINBACK does not say which: give --scope campaign:ID "
-        "with the id of the one you mean.\n"
+        f"Campaigns {first} ('Winback') and {second} ('winback ') on the service at "
+        f"{sandbox.base_url} all have, case and surrounding spaces aside, the name 'WINBACK', "
+        "so --scope campaign:WINBACK does not say which: give --scope campaign:ID with the id "
+        "of the one you mean.\n"
     )
     _one_sentence(err)
     # Among names alike but for case, the one written exactly as given is the one meant.
