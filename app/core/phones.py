@@ -42,7 +42,9 @@ A number cell a spreadsheet wrote out as text with a decimal comma, as Excel doe
 French locale ("3035550533,0", one comma then only zeros), is read without its ",0…" as
 "3035550533.0" is read without its ".0", with the note "cell '3035550533,0' was written as a
 decimal number with a decimal comma; read as +1 3035550533" (:func:`decimal_comma_note`) when it
-is valid; a "+" before it is kept ("+13035550533,00" is +1 3035550533). Thousands ("3,035,550,533")
+is valid; a "+" before it is kept ("+13035550533,00" is +1 3035550533), and so is a number shown
+with dots between its thousands ("3.035.550.533,00", as such a locale shows a number cell; the
+note says so). Thousands ("3,035,550,533")
 and two numbers ("3035550533,3035550534") are not such a number. A spreadsheet's error value
 written as text where a formula failed ("#N/A", "#REF!", "#DIV/0!", LibreOffice's "Err:502") is
 refused saying so.
@@ -51,6 +53,12 @@ A cell of two numbers is refused as two, to put each on its own row: numbers spl
 separator ("/", ";", "or"...), two valid numbers with only a space between them ("3035550221
 3035550222"), or a valid number and the last digits of a second one ("303-555-3207/8",
 "303-555-0143 / 0144").
+
+Digits too long for their country that are a valid number of another with a "+" before them
+get a hint naming that number, never a reading. Under a country other than the US, digits
+starting with 1 that are a +1 number so are more often the country's own number whose leading
+0 a number cell dropped (Mexico's "01 55 1234 5685" stored as 15512345685): the hint names
+that reading first when it is valid, and otherwise does not offer the +1 number as the fix.
 """
 
 from __future__ import annotations
@@ -78,6 +86,7 @@ __all__ = [
     "format_for_display",
     "is_phone_label",
     "is_valid",
+    "nanp_area_in_code",
     "normalize",
     "normalize_code",
     "normalize_with_default",
@@ -328,8 +337,9 @@ _NANP_LOW: Final = 2_000_000_000
 _NANP_HIGH: Final = 10_000_000_000
 _THOUSANDS: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.0+)?")
 # A number cell written with a decimal comma (Excel on a German or French locale), the
-# comma's counterpart of _FLOAT_TEXT; the "+" of a number typed with one is kept.
-_DECIMAL_COMMA: Final = re.compile(r"(\+?[0-9]+),0+")
+# comma's counterpart of _FLOAT_TEXT; the "+" of a number typed with one is kept. Its digits
+# may be grouped by dots, as such a locale shows a number ("3.035.559.633,00").
+_DECIMAL_COMMA: Final = re.compile(r"(\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+),0+")
 # What a spreadsheet shows, and a CSV export writes, for a formula that failed: Excel's and
 # Google Sheets' error values, and LibreOffice's "Err:" codes.
 _ERROR_VALUE: Final = re.compile(
@@ -614,6 +624,8 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
         raw = int(raw)
     if isinstance(raw, int):
         text = str(raw)
+        if _nanp_code_and_area(text):  # 1876 typed into a number cell, as "1876" is text
+            return "1"
     else:
         text = _visible(raw).strip().strip(_QUOTES).strip()
         key = _name_key(text)
@@ -673,6 +685,18 @@ def _nanp_code_and_area(text: str) -> bool:
     if rules is None or not _nanp_area_exists(found[1], rules):
         return False
     return text[:1] == "+" or not text[1:2].isdigit() or _territory_area(found[1], rules)
+
+
+def nanp_area_in_code(raw: object) -> str:
+    """The area code a code cell gives with NANP's 1 ("1-876", "1876", "+1 (242)" → "876",
+    "242"), or ``""`` for any other cell: a 7-digit local number under it is that area's."""
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        return ""
+    text = str(raw) if isinstance(raw, int) else _visible(raw).strip().strip(_QUOTES).strip()
+    found = _CODE_AND_AREA.fullmatch(text)
+    return found[1] if found is not None and _nanp_code_and_area(text) else ""
 
 
 def _territory_area(area: str, rules: CodeRules) -> bool:
@@ -1066,10 +1090,48 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
     verdict = _plus_verdict(digits, own, rules_for_code(own))
     if not verdict.ok:
         return ""
+    shown = _international(verdict.national, own)
+    if own != "1" or code == "1":
+        return (
+            f"with a '+' before it, it is a valid {_reason_name(own)} number: if its '+' was "
+            f"lost, write {shown} or give its country code {own}"
+        )
+    # Black-box pass L1: digits starting with 1 read as a +1 number only because the 1 is
+    # there; under another country that 1 is more often what a number cell left of "01…",
+    # Mexico's old long-distance prefix, or of a national number's trunk 0. The hint must not
+    # send a Mexican number to the US list.
+    country = _reason_name(code)
+    restored = _lost_zero(digits, code, rules)
+    if restored is None:
+        return (
+            f"with a '+' before it, it would be the {_reason_name(own)} number {shown}, but it "
+            f"is read as a {country} number: check it against the source"
+        )
+    own_shown, words = restored
+    why = f" ({words})" if words else ""
     return (
-        f"with a '+' before it, it is a valid {_reason_name(own)} number: if its '+' was lost, "
-        f"write {_international(verdict.national, own)} or give its country code {own}"
+        f"it may have lost a leading 0: 0{digits} is the {country} number {own_shown}{why}; "
+        f"with a '+' before it, it is the {_reason_name(own)} number {shown}: write the one "
+        "meant with its '+' and country code"
     )
+
+
+def _lost_zero(digits: str, code: str, rules: CodeRules | None) -> tuple[str, str] | None:
+    """The number ``digits`` is under ``code`` with the leading 0 a number cell drops put back,
+    shown with its code, and the words naming the prefix Mexico dropped in 2019 when that 0
+    began one ("15512345685": 015512345685, 01 being the old long-distance prefix, is +52 55
+    1234 5685); None when that is no valid number either."""
+    zeroed = f"0{digits}"
+    verdict = _verdict(zeroed, code)
+    if verdict.ok:
+        return _international(verdict.national, code), ""
+    if code != "52" or rules is None:
+        return None
+    for prefix, words in _OLD_MEXICAN_PREFIXES:
+        rest = zeroed[len(prefix) :]
+        if zeroed.startswith(prefix) and len(rest) == _MEXICAN_DIGITS and rules.is_valid_nsn(rest):
+            return _international(rest, code), words
+    return None
 
 
 def _with_hint(
@@ -1114,9 +1176,12 @@ def _normalize_uncached(raw: object, phone_code: object, reading: str = ASK) -> 
 
 
 def decimal_comma_note(cell: str, result: PhoneResult) -> str:
-    """The note on a valid number read from ``cell`` written with a decimal comma."""
+    """The note on a valid number read from ``cell`` written with a decimal comma (and dots
+    between its thousands, "3.035.559.633,00")."""
+    shown = cell.strip()
+    grouped = " with dots between its thousands and" if "." in shown else " with"
     return (
-        f"cell {cell.strip()!r} was written as a decimal number with a decimal comma; read as "
+        f"cell {shown!r} was written as a decimal number{grouped} a decimal comma; read as "
         f"+{result.phone_code} {result.national}"
     )
 

@@ -44,6 +44,10 @@ The first row is yielded before its duplicates are seen, so a duplicate bringing
 date says so (:attr:`CheckedRow.replaced`, counted by :class:`CheckSummary`) and staging
 gives the stored first row that date (:func:`measured_from_earlier`).
 
+A 7-digit number under a code cell giving NANP's 1 with an area code ("1876", "1-876", as
+Caribbean lists write Jamaica's code) is that area's number, and the row says the area code
+came from the cell.
+
 A value right of the header's last named column is in no column anyone named, and nothing
 reads it: the row's message names it and :class:`CheckSummary` counts such rows. Only rows from
 a text file (``CheckOptions.text_delimiter``) blame a delimiter in an unquoted value ("Smith,
@@ -390,6 +394,8 @@ def _header(mapping: ColumnMapping, column: int) -> str:
     return repr(header) if header else f"column {column_letter(column)}"
 
 
+# A NANP number written without its area code: "555-1234", 5551234.
+_LOCAL_SEVEN: Final = re.compile(r"([2-9][0-9]{2})[ .-]?([0-9]{4})")
 # An ASCII cell that may name its own country code: "+44…", "0044…", "(+44)…", "Tel: +44…".
 _OWN_CODE: Final = re.compile(r"[^0-9]*(?:\+|00)")
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
@@ -539,6 +545,8 @@ class _Checker:
             code = result.phone_code or code
         else:
             result = normalize(value, code, msisdn=self.msisdn)
+            if not result.ok and code == "1":
+                result, code_note = self._area_from_code(value, code_cell, result, c)
             if not result.ok:
                 result, code_note = self._own_code(value, code_cell, code, result, c)
                 code = result.phone_code or code
@@ -691,6 +699,10 @@ class _Checker:
             mark = request.toordinal() if request is not None and dated else _ISSUE_MARKS[issue]
             group[key] = number << _MARK_BITS | mark
         notes = [damage] if damage else []
+        if damage and code_note.startswith("read as "):
+            # Both end by saying what was read: the code cell's note says it whole, so once.
+            said = f"; read as +{result.phone_code} {result.national}"
+            notes = [damage.removesuffix(said)]
         if result.note and result.note != damage:
             # "the label 'cell' was left out": the report shows the cell beside it. (A decimal
             # comma's note is its damage note too: said once.)
@@ -1057,6 +1069,40 @@ class _Checker:
                 f"or {as_cell}, to say which"
             ),
         ), ""
+
+    def _area_from_code(
+        self, value: CellValue, code_cell: CellValue, result: PhoneResult, column: int | None
+    ) -> tuple[PhoneResult, str]:
+        """A 7-digit local number read under the area code its code cell gives with NANP's 1
+        ("5551234" beside "1876" or "1-876" is +1 876 555 1234), and the row's note; ``result``
+        and "" for any other number, or when that is no valid number either.
+
+        Caribbean lists write a country's dialling code with its area code (Jamaica's as
+        "1-876"): the cell says which area a number written without one is in. A 10-digit
+        number is read as written, whatever the cell's area code.
+        """
+        area = phones.nanp_area_in_code(code_cell)
+        if not area:
+            return result, ""
+        local = _LOCAL_SEVEN.fullmatch(_text(value).strip())
+        if local is None:
+            return result, ""
+        whole = normalize(f"{area}{local[1]}{local[2]}", "1")
+        if not whole.ok:
+            return result, ""
+        assert column is not None  # a code cell gave the row its code
+        header = self.m.headers[column] if column < len(self.m.headers) else ""
+        letter = column_letter(column)
+        shown = repr(_text(code_cell))
+        if header:
+            cell = f"the {header!r} cell's {shown} (column {letter})"
+        else:
+            cell = f"the column {letter} cell's {shown}"
+        note = (
+            f"read as +1 {area} {local[1]}-{local[2]}: the number is written without its area "
+            f"code, and the area code {area} is {cell}"
+        )
+        return whole, note
 
     def _plain_code(self, cell: CellValue) -> str | None:
         """The code :meth:`check` would use for a code cell, or None when it is not one or

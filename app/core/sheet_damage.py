@@ -6,9 +6,10 @@ leading zero dropped because the cell was a number. It never repairs silently: a
 is reported next to the original cell.
 
 Text cells tell the same story as number cells: a CSV written by Excel holds "4.47701E+11", or
-"3035550533.0", or, on a German or French locale, "3035550533,0" (the note is
-:func:`app.core.phones.decimal_comma_note`, which the phone module also gives the valid number
-itself, as a row check never asks here about a valid text cell without "." or "e"); and a number
+"3035550533.0", or, on a German, French or Spanish locale, "3035550533,0" or
+"3.035.550.533,00" (the note is :func:`app.core.phones.decimal_comma_note`, which the phone
+module also gives the valid number itself, as a row check never asks here about a valid text
+cell without "." or "e"); and a number
 longer than 15 digits as Excel left it, its digits after the 15th zeros
 ("30355501013035500000", often two numbers typed into one cell). Sixteen digits or more that do
 not end so were not cut by Excel and get no note.
@@ -31,7 +32,8 @@ _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.0+\s*")
 # A decimal number with a fraction ("303555070.6", as a CSV writes a number cell): valid only
 # read as dotted digit groups, which no one writes with one dot that far along.
 _FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]{7,}\.[0-9]{1,2}\s*")
-_DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*\+?[0-9]+,0+\s*")
+# Its digits may be grouped by dots, as that locale shows a number: "3.035.559.633,00".
+_DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*(?:\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+),0+\s*")
 # Thousands, not a decimal comma ("303,000"): the phone module reads them so.
 _THOUSANDS: Final = re.compile(r"\s*'?\s*[0-9]{1,3},000\s*")
 # A number cut to Excel's 15 significant digits and written out as text: zeros after the 15th.
