@@ -69,6 +69,8 @@ from app.core.staging_notes import (
     check_apart,
     column_order,
     date_order_sentence,
+    formula_columns,
+    formula_columns_sentences,
     hidden_phone_column_sentences,
     hidden_sheets_sentences,
     hidden_unknown_sentence,
@@ -79,6 +81,7 @@ from app.core.staging_notes import (
     other_columns_sentence,
     other_dates_sentence,
     unchecked_dates_sentence,
+    unread_cells_sentence,
     unread_code_sentence,
     watched,
 )
@@ -298,12 +301,14 @@ def _chosen_without(mapping: ColumnMapping, ignored: Set[int], file_name: str) -
     return out
 
 
-def _described(mapping: ColumnMapping, ignored: Sequence[int]) -> dict[str, str]:
+def _described(
+    mapping: ColumnMapping, headers: Sequence[str], ignored: Sequence[int]
+) -> dict[str, str]:
     """The mapping as the job's meta and report name it, with the columns the person set
-    aside (the evidence says they were not read by choice)."""
+    aside, by the file's ``headers`` (the evidence says they were not read by choice)."""
     out = mapping.describe()
     if ignored:
-        out["ignored (as asked)"] = ", ".join(column_name(mapping.headers, i) for i in ignored)
+        out["ignored (as asked)"] = ", ".join(column_name(headers, i) for i in ignored)
     return out
 
 
@@ -531,10 +536,21 @@ def _stage(
         if kind == "removal" and not settings.include_hidden and not source.notes.hidden_known:
             raise MappingError(hidden_unknown_sentence(source, path.name))
         ignored = ignored_columns(settings, mapping)
+        headers = mapping.headers
         if ignored and not guessed:
             mapping = _chosen_without(mapping, set(ignored), path.name)
         set_aside = set(ignored)
+        if set_aside:
+            # Nothing that goes by headers (a campaign column to fall back on, a date column
+            # to offer, a log's Direction column) sees a column set aside.
+            mapping = replace(
+                mapping,
+                headers=tuple("" if i in set_aside else h for i, h in enumerate(headers)),
+            )
         warnings: list[str] = []
+        # Advice to join area codes to local numbers: wrong when a column of formulas never
+        # calculated already joins them (see formula_columns).
+        area_advice: list[str] = []
         if guessed:
             first_rows: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
             preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
@@ -563,9 +579,13 @@ def _stage(
                     warnings.append(opt_out_flag_sentence(mapping, flag, kind))
             for unread in unread_code_columns(mapping, preview, settings.phone_code):
                 if unread.index not in set_aside:
-                    warnings.append(unread_code_sentence(mapping, unread, settings.phone_code))
+                    said = unread_code_sentence(mapping, unread, settings.phone_code)
+                    warnings.append(said)
+                    if unread.local:
+                        area_advice.append(said)
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)
+                area_advice.append(area)
             if kind == "import":  # a removal counts no days to insertion
                 dated = [d for d in other_date_columns(mapping) if d.index not in set_aside]
                 dates = other_dates_sentence(mapping, dated)
@@ -589,7 +609,7 @@ def _stage(
             # A text file has no sheets: its reader names its one table after the file.
             "sheet": "" if isinstance(source, CsvSource) else source.sheet,
             "header_row": mapping.header_row,
-            "mapping": _described(mapping, ignored),
+            "mapping": _described(mapping, headers, ignored),
             "target": settings.target.value,
             "scope": _scope_text(settings, mapping, kind),
             "reason": settings.reason,
@@ -619,7 +639,7 @@ def _stage(
                 rows = apply_corrections(rows, fixes, mapping.phone)
             notes = source.notes
             held = Held()
-            rows = watched(rows, mapping, notes.formulas, held)
+            rows = watched(rows, mapping, notes.formulas, held, notes.errors)
             # A message or call log: rows the other way, and messages that ask no stop.
             log = LogWatch(mapping, kind)
             rows = log.watch(rows)
@@ -644,12 +664,18 @@ def _stage(
             earliest.restage(store, options)
             if unchecked:
                 store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
+            uncalculated = formula_columns(mapping, notes.formulas, set_aside)
+            if uncalculated and summary.invalid:
+                warnings = [w for w in warnings if w not in area_advice]
+                warnings += formula_columns_sentences(mapping, uncalculated)
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
             warnings += log.sentences()
             if source.notes.legacy_text:
                 warnings.append(legacy_text_sentence(path.name))
             if dates := date_order_sentence(mapping, summary, day_first):
                 warnings.append(dates)
+            if unread_cells := unread_cells_sentence(held, kind):
+                warnings.append(unread_cells)
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)
             if late_invalid := late_invalid_sentence(summary):

@@ -30,8 +30,13 @@ Summary lists them):
   value, as the file shows it (in every format), and its message says so: it is most often a
   duplicate of the first row;
 - a mapped cell whose formula was never calculated (a file written by a script), or that holds
-  an error value such as #N/A (xlsx, ods, xls), reads as empty: its row is invalid and names
-  the cell and the formula, or the error;
+  an error value such as #N/A (xlsx, ods, xls), reads as empty. In a column that decides the
+  number or where it goes (phone, country code, scope, campaign, purpose) its row is invalid
+  and names the cell and the formula, or the error. In the reason or request-date column it
+  decides neither: the row is taken as the check decided (the default reason applies; a
+  request date not read leaves the row's 10-business-day limit unchecked, counted among the
+  dates that could not be read), its message names the cell, and a warning counts such rows
+  (:func:`unread_cells_sentence`);
 - request dates the 10-business-day limit could not be checked on (not a date, after the
   insertion date, an empty cell: :func:`unchecked_dates_sentence`), and late requests on
   invalid rows, which are not sent (:func:`late_invalid_sentence`), each row named (the
@@ -40,7 +45,7 @@ Summary lists them):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import replace
 from pathlib import Path
 from typing import Final
@@ -68,6 +73,7 @@ from app.core.sheet_mapping import (
     call_side,
     column_letter,
     column_said,
+    header_role,
     propose_from_preview,
 )
 from app.core.sheet_reader import SheetSource
@@ -155,7 +161,7 @@ class Held:
     """What :func:`watched` set aside for :func:`noted`: by sheet row number, and the
     mapping's columns."""
 
-    __slots__ = ("exact", "formulas", "headers", "mapped")
+    __slots__ = ("exact", "formulas", "headers", "mapped", "soft", "soft_roles", "soft_rows")
 
     def __init__(self) -> None:
         # Phone cells with leading or trailing spaces, tabs or CRs, which the check strips:
@@ -164,6 +170,12 @@ class Held:
         # Rows with an uncalculated formula in a mapped column other than the phone:
         # (role, column, formula, the phone cell), the phone cell having been withheld.
         self.formulas: dict[int, tuple[str, int, str, CellValue]] = {}
+        # Rows whose reason or request-date cells (and no other mapped cell) hold an
+        # uncalculated formula or an error: [(role, column, formula)]. Not withheld.
+        self.soft: dict[int, list[tuple[str, int, str]]] = {}
+        # The rows :func:`noted` took all the same, and the roles of their cells.
+        self.soft_rows = RowList()
+        self.soft_roles: set[str] = set()
         # The mapping's columns, (role, index) in Role order, and its headers: to name the
         # mapped columns hidden in the file.
         self.mapped: list[tuple[str, int]] = []
@@ -175,11 +187,12 @@ def watched(
     mapping: ColumnMapping,
     formulas: Mapping[tuple[int, int], str],
     held: Held,
+    errors: Mapping[tuple[int, int], str] | None = None,
 ) -> Iterator[Row]:
     """``rows`` for the check, noting in ``held`` what the check would lose.
 
-    A Campaign, Scope, Purpose, Country code, Reason or Date cell whose formula was never
-    calculated, or that holds an error value (in ``formulas`` too, see
+    A Campaign, Scope, Purpose or Country code cell whose formula was never calculated, or
+    that holds an error value (in ``formulas`` too, see
     :class:`~app.core.sheet_types.SheetNotes`), reads as empty, and the row would quietly take
     the default (a removal from the global list instead of a campaign's). Such a row reaches
     the check with its phone cell emptied, so it is neither taken nor counted against a later
@@ -187,6 +200,11 @@ def watched(
     formula or the error. ``formulas`` grows as the reader goes; a row's cells are in it
     before the row is. ``held`` also keeps the mapping's columns, for :func:`noted` to name
     those hidden in the file.
+
+    A Reason or Date cell so (and no other) decides neither the number nor where it goes, so
+    its row is checked as it is: a reason read as empty takes the default; a request-date cell
+    reaches the check as the error (``errors``) or the formula's text, which no date reads, so
+    the row counts among the dates that could not be read. :func:`noted` names the cell.
     """
     phone = mapping.phone
     held.mapped = [
@@ -202,9 +220,13 @@ def watched(
             if type(value) is str and value and (value[0].isspace() or value[-1].isspace()):
                 exact[number] = value
         if formulas:
+            soft: list[tuple[str, int, str]] = []
             for role, index in columns:
                 formula = formulas.get((number, index))
                 if formula is None:
+                    continue
+                if role in _SOFT_ROLES:
+                    soft.append((role, index, formula))
                     continue
                 kept = cells[phone] if phone is not None and phone < len(cells) else None
                 held.formulas[number] = (role, index, formula, kept)
@@ -213,7 +235,34 @@ def watched(
                     out[phone] = None  # type: ignore[index]
                     row = (number, out)
                 break
+            else:
+                if soft:
+                    held.soft[number] = soft
+                    row = (number, _unread_dates_said(cells, soft, number, errors or {}))
         yield row
+
+
+# The roles whose cells decide neither the number nor where it goes: an unread cell there
+# leaves its row as the check decides (see watched).
+_SOFT_ROLES: Final = frozenset({Role.REASON.value, Role.REQUEST_DATE.value})
+
+
+def _unread_dates_said(
+    cells: Sequence[CellValue],
+    soft: list[tuple[str, int, str]],
+    number: int,
+    errors: Mapping[tuple[int, int], str],
+) -> Sequence[CellValue]:
+    """``cells`` with an unread request-date cell holding its error or formula as text, which
+    no date reads (the check then counts the date as unreadable, as "N/A" is)."""
+    dates = [(i, f) for role, i, f in soft if role == Role.REQUEST_DATE.value]
+    if not dates:
+        return cells
+    out = list(cells)
+    for index, formula in dates:
+        out += [None] * (index + 1 - len(out))
+        out[index] = errors.get((number, index)) or (f"={formula}" if formula else "#ERROR")
+    return out
 
 
 def noted(
@@ -243,6 +292,8 @@ def noted(
             if formula is not None:
                 error = errors.get((c.row, phone))
                 _formula_verdict(c, formula, "phone", phone, summary, error)
+        if held.soft and c.row in held.soft:
+            _unread_cells_noted(c, held.soft.pop(c.row), errors, held)
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
@@ -331,6 +382,118 @@ def _formula_verdict(
         f"row {c.row}: {role}: {cell} holds a formula{shown} with no saved result, so it "
         "reads as empty; open and save the file in Excel (or LibreOffice) to calculate it"
     )
+
+
+def _unread_cells_noted(
+    c: CheckedRow,
+    cells: list[tuple[str, int, str]],
+    errors: Mapping[tuple[int, int], str],
+    held: Held,
+) -> None:
+    """Row ``c``'s reason or request-date cells that hold an uncalculated formula or an error
+    (see :func:`watched`): its message names each, and what was done instead."""
+    if c.outcome is CheckOutcome.BLANK:
+        return
+    notes = []
+    for role, index, formula in cells:
+        error = errors.get((c.row, index))
+        where = f"cell {column_letter(index)}{c.row}"
+        if error is not None:
+            holds = f"{where} holds the error value {error}"
+        else:
+            shown = f" (={formula})" if formula else ""
+            holds = f"{where} holds a formula{shown} with no saved result"
+        if role == Role.REQUEST_DATE.value:
+            c.date_note = f"the request date {holds}, so it could not be read"
+            notes.append(
+                f"request_date: {holds}, so the request date could not be read and the "
+                f"{LIMIT_BUSINESS_DAYS}-business-day limit was not checked for it"
+            )
+        else:
+            default = (
+                f"the default reason {c.reason!r} applies" if c.reason else "the row has no reason"
+            )
+            notes.append(f"reason: {holds}, so no reason was read from it: {default}")
+        held.soft_roles.add(role)
+    note = "; ".join(notes)
+    c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+    held.soft_rows.add(c.row)
+
+
+def unread_cells_sentence(held: Held, kind: str) -> str:
+    """The warning counting the rows whose reason or request-date cell holds an error value
+    or a formula with no saved result, taken all the same (``""``: none): the cell is easy to
+    miss in a row that was taken."""
+    rows = held.soft_rows
+    if not rows.count:
+        return ""
+    roles = held.soft_roles
+    if roles == {Role.REASON.value}:
+        cell = "reason cell"
+    elif roles == {Role.REQUEST_DATE.value}:
+        cell = "request-date cell"
+    else:
+        cell = "reason or request-date cell"
+    have = "1 row has a" if rows.count == 1 else f"{rows.count:,} rows have a"
+    done = []
+    if Role.REASON.value in roles:
+        done.append("a reason not read takes the default reason (if any)")
+    if Role.REQUEST_DATE.value in roles:
+        done.append(
+            f"a request date not read leaves the row's {LIMIT_BUSINESS_DAYS}-business-day limit "
+            "unchecked"
+        )
+    verb = "removed" if kind == "removal" else "imported"
+    return (
+        f"{have} {cell} holding an error value (as #N/A) or a formula with no saved result "
+        f"({_rows_named(rows)}): {'it is' if rows.count == 1 else 'they are'} {verb} all the "
+        f"same, as that cell decides neither the number nor where it goes, but "
+        f"{joined(done)}; each row's message names the cell. Correct those cells in the file "
+        "(a formula is calculated by opening and saving the file in Excel or LibreOffice) and "
+        "run it again if they matter."
+    )
+
+
+# Columns no role reads that a warning names for holding formulas never calculated.
+FORMULA_COLUMNS_NAMED: Final = 3
+
+
+def formula_columns(
+    mapping: ColumnMapping, formulas: Mapping[tuple[int, int], str], set_aside: Set[int]
+) -> dict[int, int]:
+    """The columns no role reads (nor set aside by the person) whose cells hold formulas with
+    no saved result, to how many: they read as empty, so the mapping could not see them (a
+    "Phone" column of =A2&B2 written by a script is not chosen, its cells having no value)."""
+    read = {mapping.column(role) for role in Role} | {mapping.country}
+    counts: dict[int, int] = {}
+    for (_, column), formula in formulas.items():
+        if formula and column not in read and column not in set_aside:
+            counts[column] = counts.get(column, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def formula_columns_sentences(mapping: ColumnMapping, columns: Mapping[int, int]) -> list[str]:
+    """The warnings naming ``columns`` (:func:`formula_columns`), for a job with invalid rows:
+    their values, once calculated, may be the numbers the rows lack."""
+    out = []
+    for index, count in list(columns.items())[:FORMULA_COLUMNS_NAMED]:
+        column = column_said(mapping.headers, index)
+        header = mapping.headers[index] if index < len(mapping.headers) else ""
+        phone = bool(header) and header_role(header) is Role.PHONE
+        cells = "1 cell" if count == 1 else f"{count:,} cells"
+        though = ", though its header names phone numbers" if phone else ""
+        hint = (
+            f" (with --phone-column {header!r} if it is still not read as the phone column)"
+            if phone
+            else ""
+        )
+        out.append(
+            f"{column[0].upper()}{column[1:]} holds formulas with no saved values ({cells}), as "
+            "a file written by a script does, so its cells read as empty and it is not read"
+            f"{though}: opening and saving the file in Excel or LibreOffice calculates them; "
+            f"then run the file again{hint}."
+        )
+    return out
 
 
 # Stray quote marks named one by one in the warning; the others are counted.
@@ -886,8 +1049,9 @@ def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> s
     """The warning naming the rows whose request date could not be checked against the
     10-business-day limit: not a date, after the insertion date, or no date (``""``: none).
 
-    Each row's note (the report's Damage note column) says why; this says it where the counts
-    are read, as a late request hidden by an unreadable date is one nobody counted."""
+    Each row with a date has a note (the report's Damage note column) saying why; an empty
+    cell has none, and the sentence claims notes only for the others. This says it where the
+    counts are read, as a late request hidden by an unreadable date is one nobody counted."""
     if mapping.request_date is None:
         return ""
     unread, future, undated = summary.unread_dates, summary.future_dates, summary.undated
@@ -905,7 +1069,16 @@ def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> s
         parts.append(f"{have} no request date ({_rows_named(undated)})")
     if not parts:
         return ""
-    why = " (each row's note in the report's Damage note column says why)" if dates else ""
+    if dates and undated.count:
+        # An empty cell has no note to say why: only the rows with a date have one.
+        why = (
+            " (the report's Damage note column says why for each row with a date; the others' "
+            "date cells are empty)"
+        )
+    elif dates:
+        why = " (each row's note in the report's Damage note column says why)"
+    else:
+        why = ""
     whose = "its" if unread.count + future.count + undated.count == 1 else "their"
     return (
         f"{'; '.join(parts)}: {whose} {LIMIT_BUSINESS_DAYS}-business-day limit was not "

@@ -56,7 +56,8 @@ DATES: list[str | None] = [
 WARNING = (
     "3 rows' request dates could not be read (rows 3, 6 and 8) and 2 are after the insertion "
     "date (rows 7 and 9); 1 row has no request date (row 5): their 10-business-day limit was "
-    "not checked (each row's note in the report's Damage note column says why)."
+    "not checked (the report's Damage note column says why for each row with a date; the "
+    "others' date cells are empty)."
 )
 
 
@@ -108,7 +109,8 @@ def test_one_kind_alone_and_many_rows_are_worded_so() -> None:
     assert unchecked_dates_sentence(mapping, summary) == (
         "14 rows' request dates are after the insertion date (rows 2, 3, 4, 5, 6, 7, 8, 9, 10, "
         "11 and 4 more); 2 rows have no request date (rows 16 and 17): their 10-business-day "
-        "limit was not checked (each row's note in the report's Damage note column says why)."
+        "limit was not checked (the report's Damage note column says why for each row with a "
+        "date; the others' date cells are empty)."
     )
     _, clean = check_all([(2, ["3035551300", TODAY])], mapping, CheckOptions())
     assert unchecked_dates_sentence(mapping, clean) == ""

@@ -128,6 +128,10 @@ def test_an_ignored_campaign_name_column_is_no_fallback_for_an_empty_id(tmp_path
         assert [r.scope for r in read] == ["global", "campaign:1001"]
         assert not any("Campaign Name" in r.message for r in read)
         assert summary.valid == 2
+        # Nor does the job's mapping name it as read for any role.
+        mapping = store.meta()["mapping"]
+        assert mapping.pop("ignored (as asked)") == "Campaign Name (column C)"
+        assert not any("Campaign Name" in v for v in mapping.values())
 
 
 def test_an_ignored_date_column_is_not_read_nor_offered(tmp_path: Path) -> None:
