@@ -158,6 +158,14 @@ def add_job_arguments(
         "position; a bare letter (C) counts only when no header has that name",
     )
     parser.add_argument(
+        "--ignore-column",
+        action="append",
+        metavar="NAME",
+        help="a column no role reads, named as --phone-column names one (repeatable): one the "
+        "guess misreads, such as an SMS platform's Campaign column naming its own campaigns, "
+        "so that --scope applies to every row",
+    )
+    parser.add_argument(
         "--phone-code",
         metavar="CODE",
         help="country code for numbers without one (default 1)",
@@ -587,6 +595,9 @@ def ensure_report(store: JobStore) -> None:
 # column has no header text. Greedy, so a header that itself ends in "(column …)" stays whole.
 _NAMED_COLUMN = re.compile(r"(?P<name>.*) \(column (?P<letter>[A-Z]+)\)", re.DOTALL)
 _BARE_COLUMN = re.compile(r"column [A-Z]+")
+# Between the columns of one entry: those tried in turn (campaign_when_empty), or those set
+# aside ("ignored (as asked)").
+_COLUMN_SEPARATOR = re.compile(f"({re.escape(STAND_IN_SEPARATOR)}|, )")
 
 
 def stored_mapping(meta: dict[str, Any]) -> dict[str, str]:
@@ -602,21 +613,22 @@ def stored_mapping(meta: dict[str, Any]) -> dict[str, str]:
 
 
 def _columns_shown(described: str) -> str:
-    """``'Campaign Name' (C)`` for ``Campaign Name (column C)``; several columns tried in turn
-    (``…, then …``) each so. A header holding the separator itself stays whole: a piece is a
-    column only once it ends as one does."""
+    """``'Campaign Name' (C)`` for ``Campaign Name (column C)``; several columns (those tried
+    in turn, ``…, then …``, or those set aside, ``…, …``) each so. A header holding a comma
+    stays whole: a piece is a column only once it ends as one does."""
     shown: list[str] = []
     pending = ""
-    for piece in described.split(STAND_IN_SEPARATOR):
-        pending = f"{pending}{STAND_IN_SEPARATOR}{piece}" if pending else piece
+    for piece in _COLUMN_SEPARATOR.split(described):
+        pending += piece
         named = _NAMED_COLUMN.fullmatch(pending)
         if named:
             shown.append(f"{named['name']!r} ({named['letter']})")
-            pending = ""
-        elif _BARE_COLUMN.fullmatch(pending):
+        elif _BARE_COLUMN.fullmatch(pending) or _COLUMN_SEPARATOR.fullmatch(pending):
             shown.append(pending)
-            pending = ""
-    return STAND_IN_SEPARATOR.join([*shown, pending] if pending else shown)
+        else:
+            continue
+        pending = ""
+    return "".join([*shown, pending])
 
 
 def columns_read_line(meta: dict[str, Any]) -> str:
@@ -737,6 +749,7 @@ _NEW_JOB_OPTIONS = (
     ("into", "--into"),
     ("sheet", "--sheet"),
     ("phone_column", "--phone-column"),
+    ("ignore_column", "--ignore-column"),
     ("phone_code", "--phone-code"),
     ("reason", "--reason"),
     ("purpose", "--purpose"),
@@ -1130,6 +1143,7 @@ def _import_settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
         target=Target(args.into),
         sheet=args.sheet,
         phone_column=args.phone_column,
+        ignore_columns=tuple(args.ignore_column or ()),
         phone_code=args.phone_code,
         reason=args.reason,
         purpose=args.purpose,

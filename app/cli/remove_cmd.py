@@ -71,6 +71,7 @@ def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
         scope=scope,
         sheet=args.sheet,
         phone_column=args.phone_column,
+        ignore_columns=tuple(args.ignore_column or ()),
         phone_code=args.phone_code,
         name=args.name,
         note=args.note.strip(),
