@@ -6,9 +6,12 @@ into the :class:`~app.core.job_store.JobStore`, streaming (a million-row file is
 
 What the file holds besides its cells (hidden rows, formulas never calculated, sheets and
 columns of phone numbers not read) is :mod:`app.core.staging_notes`'s; staging stores its
-sentences as the job's meta ``warnings``. A removal is refused, before any job file is
-written, when the file cannot say which rows are hidden, and when the phone column it found
-(none was named) is hidden in the file, unless hidden rows and columns are included.
+sentences as the job's meta ``warnings``, with one for each kind of row note easy to miss
+among many rows (:class:`_Verdicts`: two scopes named, a reason cut, a campaign the connection
+lacks). Columns the person sets aside (``JobSettings.ignore_columns``) are read by nothing.
+A removal is refused, before any job file is written, when the file cannot say which rows are
+hidden, and when the phone column it found (none was named) is hidden in the file, unless
+hidden rows and columns are included.
 """
 
 from __future__ import annotations
@@ -24,12 +27,14 @@ from typing import Any, Final
 from app.api.scope import Scope
 from app.core import phones
 from app.core.connections import Connection
+from app.core.entry_validation import MAX_TEXT
 from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.sheet_check import (
     CheckedRow,
     CheckOptions,
     CheckSummary,
+    RowList,
     Target,
     check_rows,
     delimiter_name,
@@ -48,6 +53,7 @@ from app.core.sheet_mapping import (
     column_name,
     column_said,
     fax_columns,
+    header_role,
     is_area_code_header,
     opt_out_flag_columns,
     other_date_columns,
@@ -80,11 +86,13 @@ from app.core.staging_notes import (
     opt_out_flag_sentence,
     other_columns_sentence,
     other_dates_sentence,
+    rows_named,
     unchecked_dates_sentence,
     unread_cells_sentence,
     unread_code_sentence,
     watched,
 )
+from app.core.wording import joined
 
 CACHE_RESET_ROWS = 100_000
 
@@ -654,6 +662,8 @@ def _stage(
             unchecked: dict[str, int] = {}
             if not campaign_ids_checked(campaign_lookup):
                 checked = _note_unchecked(checked, unchecked, connection is None)
+            verdicts = _Verdicts()
+            checked = verdicts.watch(checked)
             hidden = HiddenRows(kind, leave_hidden)
             new_rows = noted(
                 _bounded_cache(checked), notes, mapping.phone, hidden, summary, held, _new_row
@@ -682,6 +692,7 @@ def _stage(
                 warnings.append(late_invalid)
             if beyond := _beyond_header_sentence(summary, mapping, options, kind):
                 warnings.append(beyond)
+            warnings += verdicts.sentences(mapping, connection, kind)
             if warnings:
                 store.set_meta({"warnings": warnings})
         except BaseException:
@@ -979,6 +990,171 @@ def _unchecked_sentence(unchecked: Mapping[str, int], connection: Connection | N
         f"Campaign ids were not checked, as {where}; rows name campaign "
         f"{', '.join(listed)}, and a run with a connection refuses those that do not exist."
     )
+
+
+# What a row's message says, in sheet_check's words, when its cells name two scopes and one
+# is used (an import), when its reason was cut, and when its campaign cell names no campaign.
+_SCOPE_CELL_USED: Final = "; the scope cell's scope is used"
+_ROW_SCOPE_USED: Final = "; the row's scope is used"
+_REASON_CUT: Final = "reason cut to "
+_NO_CAMPAIGN: Final = re.compile(
+    r"row \d+: campaign: (?:no campaign is named (?P<q>['\"])(?P<name>.*?)(?P=q)|"
+    r"id (?P<id>\S+) does not exist on this connection)(?: \(the (?P<column>.+?) cell; |$)"
+)
+# Campaign names a warning quotes; the others are counted.
+_NAMES_SHOWN: Final = 5
+
+
+class _Verdicts:
+    """Rows whose message tells what the counts do not (:meth:`watch`), for one warning each
+    (:meth:`sentences`): a row's note is easy to miss among thousands."""
+
+    def __init__(self) -> None:
+        self.scope_cell = RowList()  # a Scope cell's scope used over a Campaign cell's
+        self.row_scope = RowList()  # the row's scope used over another campaign column's
+        self.two_scopes = RowList()  # each row either way, once
+        self.cut = RowList()
+        # Column header ("" for the mapped Campaign column) -> rows, and names or ids.
+        self.unknown: dict[str, tuple[RowList, dict[str, int]]] = {}
+
+    def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
+        for c in rows:
+            message = c.message
+            if c.outcome is CheckOutcome.VALID and message:
+                by_scope_cell = _SCOPE_CELL_USED in message
+                by_row_scope = _ROW_SCOPE_USED in message
+                if by_scope_cell:
+                    self.scope_cell.add(c.row)
+                if by_row_scope:
+                    self.row_scope.add(c.row)
+                if by_scope_cell or by_row_scope:
+                    self.two_scopes.add(c.row)
+                if _REASON_CUT in message:
+                    self.cut.add(c.row)
+            elif c.outcome is CheckOutcome.INVALID and (found := _NO_CAMPAIGN.match(message)):
+                rows_of, names = self.unknown.setdefault(found["column"] or "", (RowList(), {}))
+                rows_of.add(c.row)
+                name = repr(found["name"]) if found["id"] is None else f"id {found['id']}"
+                if name in names or len(names) < 1000:
+                    names[name] = names.get(name, 0) + 1
+            yield c
+
+    def sentences(
+        self, mapping: ColumnMapping, connection: Connection | None, kind: str
+    ) -> list[str]:
+        out = []
+        verb = "imported" if kind == "import" else "removed"
+        if self.two_scopes.count:
+            out.append(self._two_scopes(mapping, verb))
+        if self.cut.count:
+            cut = self.cut
+            one = cut.count == 1
+            out.append(
+                f"{'1 row' if one else f'{cut.count:,} rows'} ({rows_named(cut)}) "
+                f"{'has a reason' if one else 'have reasons'} longer than {MAX_TEXT} characters, "
+                f"the most the service keeps: {'it was' if one else 'they were'} cut to "
+                f"{MAX_TEXT} (each row's message says how long it was). If the end of a reason "
+                "matters, shorten it in the file and run the file again."
+            )
+        for header, (rows, names) in self.unknown.items():
+            out.append(self._unknown(mapping, connection, header, rows, names))
+        return out
+
+    def _two_scopes(self, mapping: ColumnMapping, verb: str) -> str:
+        named = self.two_scopes
+        total = named.count
+        ways = []
+        if self.scope_cell.count:
+            scope = column_said(mapping.headers, mapping.scope) if mapping.scope is not None else ""
+            ways.append(
+                f"where the Scope and Campaign cells disagree ({_rows(self.scope_cell.count)}), "
+                f"the scope in {scope} was used"
+            )
+        if self.row_scope.count:
+            others = [
+                i
+                for i, h in enumerate(mapping.headers)
+                if h
+                and i not in (mapping.campaign, mapping.scope, mapping.phone)
+                and header_role(h) is Role.CAMPAIGN
+            ]
+            other = joined([column_said(mapping.headers, i) for i in others]) or "another column"
+            read = [
+                column_said(mapping.headers, i)
+                for i in (mapping.scope, mapping.campaign)
+                if i is not None
+            ]
+            ways.append(
+                f"where {other} names another campaign than the row's scope "
+                f"({_rows(self.row_scope.count)}), the scope read from {' or '.join(read)} was "
+                "used"
+            )
+        many = total != 1
+        return (
+            f"{total:,} row{'s' if many else ''} {'name' if many else 'names'} two scopes in "
+            f"{'their' if many else 'its'} cells and {'were' if many else 'was'} {verb} into "
+            f"one of them ({rows_named(named)}): {'; '.join(ways)}. Each row's message says "
+            "which; make the cells agree (or empty one) and run the file again if the other "
+            "was meant."
+        )
+
+    @staticmethod
+    def _unknown(
+        mapping: ColumnMapping,
+        connection: Connection | None,
+        header: str,
+        rows: RowList,
+        names: Mapping[str, int],
+    ) -> str:
+        if header:
+            index = next(
+                (
+                    i
+                    for i, h in enumerate(mapping.headers)
+                    if header in (repr(h), f"column {column_letter(i)}")
+                ),
+                mapping.campaign,
+            )
+        else:
+            index = mapping.campaign
+        assert index is not None
+        column = column_said(mapping.headers, index)
+        name = mapping.headers[index] if index < len(mapping.headers) else ""
+        ordered = sorted(names.items(), key=lambda item: -item[1])
+        shown = [n for n, _ in ordered[:_NAMES_SHOWN]]
+        if len(ordered) > _NAMES_SHOWN:
+            shown.append(f"{len(ordered) - _NAMES_SHOWN:,} more")
+        where = f"on the connection {connection.name!r}" if connection else "on this connection"
+        many = rows.count != 1
+        option = (
+            f"--ignore-column {name!r}"
+            if name
+            else f"--ignore-column column:{column_letter(index)}"
+        )
+        if index == mapping.campaign and mapping.scope is None:
+            then = "the job's scope (--scope) applies to every row"
+        else:
+            # Another campaign or scope column still gives its rows their scope.
+            read = [
+                column_said(mapping.headers, i)
+                for i in (mapping.scope, mapping.campaign)
+                if i is not None and i != index
+            ]
+            then = (
+                f"the job's scope (--scope) applies to the rows whose {' and '.join(read)} "
+                f"{'cells are' if len(read) > 1 else 'cell is'} empty"
+            )
+        return (
+            f"{rows.count:,} row{'s are' if many else ' is'} invalid because {column} names no "
+            f"campaign {where} ({joined(shown)}; {rows_named(rows)}). If that column does not "
+            "hold this connection's campaigns (an SMS platform's or another dialer's "
+            f"campaigns), run the file again with {option}: the column is then not read, and "
+            f"{then}."
+        )
+
+
+def _rows(count: int) -> str:
+    return "1 row" if count == 1 else f"{count:,} rows"
 
 
 def _remember(

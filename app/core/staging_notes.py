@@ -45,6 +45,7 @@ Summary lists them):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import replace
 from pathlib import Path
@@ -74,6 +75,7 @@ from app.core.sheet_mapping import (
     column_letter,
     column_said,
     header_role,
+    plain_words,
     propose_from_preview,
 )
 from app.core.sheet_reader import SheetSource
@@ -446,7 +448,7 @@ def unread_cells_sentence(held: Held, kind: str) -> str:
     verb = "removed" if kind == "removal" else "imported"
     return (
         f"{have} {cell} holding an error value (as #N/A) or a formula with no saved result "
-        f"({_rows_named(rows)}): {'it is' if rows.count == 1 else 'they are'} {verb} all the "
+        f"({rows_named(rows)}): {'it is' if rows.count == 1 else 'they are'} {verb} all the "
         f"same, as that cell decides neither the number nor where it goes, but "
         f"{joined(done)}; each row's message names the cell. Correct those cells in the file "
         "(a formula is calculated by opening and saving the file in Excel or LibreOffice) and "
@@ -858,6 +860,15 @@ def opt_out_flag_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -
     if flag.consent:
         return _consent_sentence(mapping, flag, kind)
     column = column_said(mapping.headers, flag.index)
+    if channel := _other_channel(mapping.headers[flag.index]):
+        # An email opt-out is no request not to be called or texted: the sentence must not
+        # read as if the rows marked yes were the do-not-call ones (black-box L1 #9).
+        verb = "removed" if kind == "removal" else "imported"
+        return (
+            f"{column[0].upper()}{column[1:]} marks who opted out of {channel}, which is not a "
+            f"request not to be called or texted; it is not read, and every row is {verb} "
+            "whatever it says."
+        )
     head = f"{column[0].upper()}{column[1:]} marks rows yes or no, and some say no or nothing"
     if kind == "removal":
         # A row marked yes may be a person who asked not to be called: taking it off the
@@ -872,6 +883,36 @@ def opt_out_flag_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -
         "not to be called, delete the other rows from the file (rows hidden by a filter are "
         "imported too) and run it again."
     )
+
+
+# Where "EmailOptOut" has a space ("Email Opt Out").
+_CAMEL: Final = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# Header words naming a channel other than calls and texts, as the channel is said.
+_OTHER_CHANNELS: Final = {
+    "email": "email",
+    "emails": "email",
+    "e mail": "email",
+    "mail": "mail",
+    "mailing": "mail",
+    "mailings": "mail",
+    "postal": "mail",
+    "post": "mail",
+    "newsletter": "the newsletter",
+    "newsletters": "newsletters",
+    "fax": "fax",
+}
+
+
+def _other_channel(header: str) -> str:
+    """The channel an opt-out flag's header names when it is not calls or texts ("Email Opt
+    Out": "email"), or ``""``: a header naming calls, texts or nothing is about them."""
+    words = f" {plain_words(_CAMEL.sub(' ', header))} "
+    if any(f" {w} " in words for w in ("call", "calls", "phone", "text", "texts", "sms", "dnc")):
+        return ""
+    for word, said in _OTHER_CHANNELS.items():
+        if f" {word} " in words:
+            return said
+    return ""
 
 
 def _consent_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -> str:
@@ -1033,7 +1074,7 @@ def date_order_sentence(
     return ""
 
 
-def _rows_named(rows: RowList) -> str:
+def rows_named(rows: RowList) -> str:
     """ "row 7", "rows 7, 16 and 19", "rows 7, 8, …, 16 and 5 more": the first rows named."""
     named = [str(n) for n in rows.first]
     if rows.count > len(named):
@@ -1057,16 +1098,16 @@ def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> s
     unread, future, undated = summary.unread_dates, summary.future_dates, summary.undated
     dates = []
     if unread.count:
-        dates.append(f"{_dates_of(unread.count)} could not be read ({_rows_named(unread)})")
+        dates.append(f"{_dates_of(unread.count)} could not be read ({rows_named(unread)})")
     if future.count:
         # After "N rows' request dates could not be read", "and 2 are after …" says whose.
         whose = f"{future.count:,}" if dates else _dates_of(future.count)
         verb = "is" if future.count == 1 else "are"
-        dates.append(f"{whose} {verb} after the insertion date ({_rows_named(future)})")
+        dates.append(f"{whose} {verb} after the insertion date ({rows_named(future)})")
     parts = [" and ".join(dates)] if dates else []
     if undated.count:
         have = "1 row has" if undated.count == 1 else f"{undated.count:,} rows have"
-        parts.append(f"{have} no request date ({_rows_named(undated)})")
+        parts.append(f"{have} no request date ({rows_named(undated)})")
     if not parts:
         return ""
     if dates and undated.count:
@@ -1095,7 +1136,7 @@ def late_invalid_sentence(summary: CheckSummary) -> str:
     rows = "1 invalid row" if late.count == 1 else f"{late.count:,} invalid rows"
     which = "which is" if late.count == 1 else "which are"
     return (
-        f"The late requests include {rows}, {which} not sent ({_rows_named(late)}): "
+        f"The late requests include {rows}, {which} not sent ({rows_named(late)}): "
         f"their request dates are already more than {LIMIT_BUSINESS_DAYS} business days "
         "old; fix those rows (each row's message says what is wrong) and import them soon."
     )
