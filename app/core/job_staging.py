@@ -42,7 +42,7 @@ from app.core.sheet_check import (
     measured_from_earlier,
 )
 from app.core.sheet_check import Outcome as CheckOutcome
-from app.core.sheet_csv import CsvSource, legacy_text_sentence
+from app.core.sheet_csv import CsvSource
 from app.core.sheet_header import is_blank, is_label, read_preview
 from app.core.sheet_mapping import (
     SAMPLE_ROWS,
@@ -680,8 +680,8 @@ def _stage(
                 warnings += formula_columns_sentences(mapping, uncalculated)
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
             warnings += log.sentences()
-            if source.notes.legacy_text:
-                warnings.append(legacy_text_sentence(path.name))
+            if isinstance(source, CsvSource) and (encoding := source.encoding_sentence()):
+                warnings.append(encoding)
             if dates := date_order_sentence(mapping, summary, day_first):
                 warnings.append(dates)
             if unread_cells := unread_cells_sentence(held, kind):

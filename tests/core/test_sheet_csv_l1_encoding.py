@@ -75,6 +75,15 @@ def test_the_mexican_row_gets_its_country_code(tmp_path: Path) -> None:
     assert rows["613-555-0124"] == ("1", "6135550124")
 
 
+def test_the_staged_job_says_which_encoding_the_file_was_read_as(tmp_path: Path) -> None:
+    path = _write(tmp_path / "d_mac.csv", ROWS, "mac_roman")
+    store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
+    warnings = list(store.meta().get("warnings") or [])
+    store.close()
+    (warning,) = [w for w in warnings if "UTF-8" in w]
+    assert warning == legacy_text_sentence("d_mac.csv", LEGACY_ENCODINGS["mac_roman"])
+
+
 def test_one_garbled_value_decides_when_every_other_reading_is_wrong(tmp_path: Path) -> None:
     # Only "México" is not ASCII: Windows-1252 reads "MŽxico", DOS "MÄxico".
     path = tmp_path / "v1.csv"
