@@ -95,7 +95,10 @@ class NotDone(Exception):
     (by default what a held row with ``error`` says).
 
     A look-up a send makes before its write raises it too when the service fails it
-    (``before_write``): this send wrote nothing."""
+    (``before_write``): this send wrote nothing. It is raised from the look-up's own error
+    (``raise NotDone(...) from exc``): one that never reached the service (a refused
+    connection) sends the row back with no limit, as a write that never left does (see
+    :func:`_never_sent`)."""
 
     def __init__(
         self,
@@ -192,6 +195,12 @@ class _Held:
     # seq -> (the row, whether it was resent after an interruption). What their sends said is
     # the runner's (JobRunner._not_done).
     not_done: dict[int, tuple[JobRow, bool]] = field(default_factory=dict)
+    # Rows sent back because their request never reached the service (a refused connection,
+    # see _never_sent): seq -> (the row, whether it was resent after an interruption, the
+    # error). Pending again (a resent one stays "sending"), never held: answers to other rows
+    # coming in meanwhile (a service shutting down still answers the requests it has) do not
+    # make them failed.
+    unreached: dict[int, tuple[JobRow, bool, TransportError]] = field(default_factory=dict)
 
     def seqs(self) -> set[int]:
         return {row.seq for row, _ in self.rows}
@@ -318,6 +327,24 @@ class JobRunner:
             ):
                 row, resent = done.item
                 error = done.error
+                if (unreached := _never_sent(error)) is not None:
+                    # Nothing of this send reached the service (black-box L2 #1: rows resent
+                    # on resume whose delete met a refused connection ended failed for good
+                    # when answers to requests in flight came after): sent again in the next
+                    # pass, pending meanwhile (a resent row stays "sending"); a run of them
+                    # stops the job for a resume, which sends them.
+                    if not resent:
+                        self.store.mark_pending(row.seq)
+                    held.unreached[row.seq] = (row, resent, unreached)
+                    held.refused_rows.pop(row.seq, None)
+                    held.unsettled.pop(row.seq, None)
+                    held.not_done.pop(row.seq, None)
+                    held.sent_back += 1
+                    held.refused += 1
+                    self._stop_if_stuck(held, unreached)
+                    continue
+                if not isinstance(error, Cancelled):  # a cancel before it is sent again keeps it
+                    held.unreached.pop(row.seq, None)
                 if isinstance(error, NotDone):
                     sends = self._not_done.get(row.seq, (0, "", False))[0] + 1
                     if sends <= NOT_DONE_RESENDS:
@@ -443,6 +470,14 @@ class JobRunner:
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
                 )
                 self._count(Outcome.FAILED)
+            for seq, (row, resent, unreached) in held.unreached.items():
+                if not resent:
+                    continue  # pending: "cancelled before it was sent", below
+                # Its send before the interruption may have been done: said, as for a 429.
+                message = f"{RESENT}; cancelled: {_unreached_text(unreached)}"
+                outcome = Outcome.NOT_ATTEMPTED
+                self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
+                self._count(Outcome.NOT_ATTEMPTED)
             for seq, (row, resent, refused) in held.refused_rows.items():
                 message = f"cancelled: {cancelled_after_refusals(refused)}"
                 if resent:  # its send before the interruption may have been done
@@ -570,6 +605,36 @@ def _after_not_done(message: str, sends: int, said: str, before_write: bool = Fa
             f"done (the last: {said})"
         )
     return f"{message}; {again}" if message else again
+
+
+def _never_sent(error: BaseException | None) -> TransportError | None:
+    """The connection error of a send none of whose requests reached the service, else None.
+
+    A write that could not connect (:attr:`TransportError.sent` False) whose earlier attempts
+    left nothing open, or a look-up before the write (:class:`NotDone` ``before_write``,
+    raised from the look-up's own error) that could not connect: nothing was done, so the row
+    is as it was before the send, and sending it again is safe."""
+    if isinstance(error, NotDone):
+        if not error.before_write:
+            return None
+        error = error.__cause__
+    if (
+        isinstance(error, TransportError)
+        and not error.sent
+        and not error.earlier_attempt_lost
+        and not error.earlier_send_open
+    ):
+        return error
+    return None
+
+
+def _unreached_text(error: TransportError) -> str:
+    """What a row whose last send never reached the service says when the job is cancelled
+    before it is sent again."""
+    return (
+        f"the service could not be reached ({_error_text(error)}), so nothing was sent, and "
+        "the job was cancelled before it was sent again"
+    )
 
 
 def _resent_text(message: str, resent: bool) -> str:
