@@ -78,7 +78,11 @@ from app.core.sheet_dates import (
     parse_request_date,
 )
 from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
-from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
+from app.core.sheet_mapping import (
+    ColumnMapping,
+    campaign_stand_ins,
+    column_letter,
+)
 from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
 from app.core.wording import joined
@@ -463,16 +467,8 @@ class _Checker:
         self.campaign_column = mapping.campaign
         # Other columns headed as a campaign (a name beside an id): each must agree, and the
         # first filled one stands in for the mapped column when its cell is empty.
-        mapped = {i for i in (mapping.phone, mapping.campaign, mapping.scope) if i is not None}
-        self.other_campaigns = (
-            [
-                i
-                for i, header in enumerate(mapping.headers)
-                if i not in mapped and header_role(header) is Role.CAMPAIGN
-            ]
-            if mapping.campaign is not None
-            else []
-        )
+        # The mapping names them as it does (campaign_when_empty), so the two cannot drift.
+        self.other_campaigns = campaign_stand_ins(mapping)
         # The defaults as given (an option, a GUI field), cleaned as cells are.
         self.default_reason = visible_text(mapping.default_reason)
         self.default_purpose = visible_text(mapping.default_purpose)
