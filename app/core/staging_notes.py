@@ -214,6 +214,10 @@ def watched(
     ]
     held.headers = mapping.headers
     columns = [(role, index) for role, index in held.mapped if role != Role.PHONE.value]
+    # The Country column beside a Country Code column is the row's code when the code cell is
+    # empty, so an unread Country cell then hides the code as an unread code cell does.
+    code_column, country = mapping.phone_code, mapping.country
+    with_country = [*columns, (Role.PHONE_CODE.value, country)] if country is not None else []
     exact = held.exact
     for row in rows:
         number, cells = row
@@ -223,7 +227,11 @@ def watched(
                 exact[number] = value
         if formulas:
             soft: list[tuple[str, int, str]] = []
-            for role, index in columns:
+            code_cell = (
+                cells[code_column] if code_column is not None and code_column < len(cells) else None
+            )
+            empty_code = code_cell is None or (type(code_cell) is str and not code_cell.strip())
+            for role, index in with_country if with_country and empty_code else columns:
                 formula = formulas.get((number, index))
                 if formula is None:
                     continue

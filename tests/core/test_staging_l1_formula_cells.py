@@ -171,3 +171,29 @@ def test_the_dates_warning_claims_notes_only_for_rows_that_have_one(tmp_path: Pa
             "2 rows have no request date (rows 2 and 3): their 10-business-day limit was not "
             "checked."
         ]
+
+
+def test_an_unread_country_cell_hides_the_code_when_the_code_cell_is_empty(
+    tmp_path: Path,
+) -> None:
+    """The Country column beside a Country Code column gives the code of a row whose code
+    cell is empty: read as empty, its #N/A made a London number a US one without a word
+    (found after black-box L1 #3). With the code cell filled, the Country cell is not read."""
+    header = f.cell("A1", "Phone") + f.cell("B1", "Country Code") + f.cell("C1", "Country")
+    rows = [
+        header,
+        f.cell("A2", "2079460012") + error("C2", "#N/A", "VLOOKUP(D2,Lookup!A:B,2,FALSE())"),
+        f.cell("A3", "2079460013") + f.cell("B3", "44") + error("C3", "#N/A"),
+        f.cell("A4", "2079460014") + f.cell("C4", "United Kingdom"),
+    ]
+    path = f.write_raw_xlsx(tmp_path / "country_na.xlsx", raw_sheet(rows))
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
+    )
+    with store:
+        got = _rows(store)
+    assert (summary.valid, summary.invalid) == (2, 1)
+    assert got[2].outcome == "invalid" and got[2].phone_code != "1"
+    assert got[2].message.startswith("row 2: phone_code: cell C2 holds the error value #N/A")
+    assert (got[3].phone_code, got[3].national) == ("44", "2079460013")
+    assert (got[4].phone_code, got[4].national) == ("44", "2079460014")
