@@ -479,6 +479,22 @@ def delete_sender(
             unsettled.add(row.seq)
             raise Unsettled(exc) from exc
 
+    def settled(row: JobRow, scope: Scope, conclusion: str) -> None:
+        """Journal that an earlier delete of ``row``'s number (of a killed run, or one whose
+        fate a look-up could not settle) was done: its journal outcome says "unknown" or
+        "failed", and no delete is sent again to say otherwise (black-box L2 #3: the evidence
+        of a number removed by a killed run showed only that "unknown")."""
+        session.record_settled(
+            "dnc",
+            "delete.settled",
+            row.national,
+            row.phone_code,
+            scope,
+            conclusion,
+            job=job_id,
+            note=note,
+        )
+
     def send_row(row: JobRow, resent: bool, lost_before: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         listed = _entries(session, row, scope, stop)
@@ -487,6 +503,7 @@ def delete_sender(
         before, number = listed
         if lost_before and not before:
             # Listed before this job's earlier delete, gone now: that delete was done.
+            settled(row, scope, REMOVED_BY_UNSETTLED_DELETE)
             earlier = _earlier_leads(session, job_id, row, lead_status)
             text = "; ".join(x for x in (REMOVED_BY_UNSETTLED_DELETE, earlier) if x)
             return RowResult(Outcome.REMOVED, text)
@@ -495,6 +512,7 @@ def delete_sender(
             return refused
         if not before:
             if resent and _deleted_before(session, job_id, row):
+                settled(row, scope, REMOVED_BEFORE_INTERRUPTION)
                 earlier = _earlier_leads(session, job_id, row, lead_status)
                 text = "; ".join(x for x in (REMOVED_BEFORE_INTERRUPTION, earlier) if x)
                 return RowResult(Outcome.REMOVED, text)
