@@ -216,6 +216,21 @@ def maybe_inserted_count(store: JobStore) -> int:
     return sum(1 for r in store.rows() if maybe_inserted(r))
 
 
+# A removal's purpose scope without text, as the report says it: the job file keeps it as
+# "purpose:", which a reader took for a purpose left blank (black-box L2 #5).
+EVERY_PURPOSE = "purpose (every purpose)"
+
+
+def scope_shown(scope: str, removal: bool) -> str:
+    """A scope as the report writes it: the job file's text (``global``, ``campaign:12``,
+    ``purpose:Surveys``), but a removal's ``purpose:`` (every purpose's entry taken off) as
+    :data:`EVERY_PURPOSE`. An import's ``purpose:`` row takes its purpose from its own cell,
+    so it stays as it is."""
+    if removal and scope.strip() == "purpose:":
+        return EVERY_PURPOSE
+    return scope
+
+
 def summary_rows(
     meta: dict[str, Any],
     counts: dict[str, int],
@@ -241,7 +256,7 @@ def summary_rows(
         ["Header row", meta.get("header_row") or "none"],
         ["Mapping", "; ".join(f"{k}: {v}" for k, v in mapping.items())],
         ["Target", meta.get("target", "")],
-        ["Scope", meta.get("scope", "")],
+        ["Scope", scope_shown(str(meta.get("scope", "")), meta.get("kind") == "removal")],
     ]
     if meta.get("lead_status"):
         rows.append(["Lead status set on removal", meta["lead_status"]])
@@ -386,7 +401,7 @@ class ReportWriter:
             r.original,
             r.national,
             r.phone_code,
-            r.scope,
+            scope_shown(r.scope, self._removal),
             r.outcome or unsent,
             _unsent_message(r) if not r.outcome and unsent == "pending" else r.message,
             r.damage,
