@@ -1053,10 +1053,14 @@ def _other_kind(given: str, kind: str, meta: dict[str, Any]) -> CliError:
     if theirs not in ("import", "removal"):
         return CliError(f"Job {given} is not {wanted}.", EXIT_USAGE)
     article = "an" if theirs == "import" else "a"
+    # The job's own service, as every other resume command names it (black-box L2 #7: a
+    # command copied from here failed for want of --base-url).
+    if meta.get("base_url") or meta.get("connection"):
+        command = resume_command(command_of(theirs), meta, Path(given))
+    else:  # a dry run made with no connection has no service to name
+        command = f"dnc-desk {command_of(theirs)} --resume {job}"
     return CliError(
-        f"Job {job} is {article} {theirs}, not {wanted}: resume it with "
-        f"dnc-desk {command_of(theirs)} --resume {job}.",
-        EXIT_USAGE,
+        f"Job {job} is {article} {theirs}, not {wanted}: resume it with {command}.", EXIT_USAGE
     )
 
 

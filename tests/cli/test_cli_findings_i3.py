@@ -301,6 +301,23 @@ def test_resume_of_the_other_kind_of_job_names_the_command_that_resumes_it(
     )
 
 
+def test_resume_of_the_other_kind_names_the_jobs_own_service(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Black-box L2 #7: the command given for a job of the other kind had no --base-url, so
+    copying it failed, where every other resume command names the job's service."""
+    src = numbers_csv(tmp_path / "in.csv", 2)
+    argv = ["remove", str(src), "--scope", "global", "--dry-run", "--json"]
+    code, removal, err = run(capsys, [*argv, "--base-url", sandbox.base_url])
+    assert code == 0, err
+    code, _, err = run(capsys, ["import", "--resume", removal["job"]])
+    assert (code, err) == (
+        2,
+        f"Job {removal['job']} is a removal, not an import: resume it with "
+        f"dnc-desk remove --resume {removal['job']} --base-url {sandbox.base_url}.",
+    )
+
+
 # -- (E) help and export's campaign names ----------------------------------------------------------
 
 
