@@ -1050,6 +1050,16 @@ def _other_kind(given: str, kind: str, meta: dict[str, Any]) -> CliError:
     theirs = str(meta.get("kind") or "")
     job = str(meta.get("job_id") or given)
     wanted = f"a{'n' if kind[0] == 'i' else ''} {kind}"
+    if not theirs:
+        # Black-box L2 #4: a copy of a running job's file, whose latest data is still in the
+        # "-wal" file beside the original, was called "not a removal".
+        return CliError(
+            f"{given} does not say what kind of job it is, so it is not resumed: it may be a "
+            "copy of a job file taken while its job ran (the job's latest data is then in the "
+            'original\'s "-wal" file beside it) or a damaged file; resume the original job '
+            "file, by its id, once it has stopped. Nothing was sent.",
+            EXIT_USAGE,
+        )
     if theirs not in ("import", "removal"):
         return CliError(f"Job {given} is not {wanted}.", EXIT_USAGE)
     article = "an" if theirs == "import" else "a"

@@ -13,10 +13,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
 import shlex
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -316,6 +318,27 @@ def test_resume_of_the_other_kind_names_the_jobs_own_service(
         f"Job {removal['job']} is a removal, not an import: resume it with "
         f"dnc-desk remove --resume {removal['job']} --base-url {sandbox.base_url}.",
     )
+
+
+@pytest.mark.parametrize("command", ["remove", "import"])
+def test_a_job_file_that_does_not_say_its_kind_is_not_called_the_other_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Black-box L2 #4: a copy of a running removal's job file (its latest data still in the
+    original's -wal file) was refused as "not a removal"."""
+    src = numbers_csv(tmp_path / "in.csv", 2)
+    code, removal, err = run(
+        capsys, ["remove", str(src), "--scope", "global", "--dry-run", "--json"]
+    )
+    assert code == 0, err
+    copy = tmp_path / "copy.dncjob"
+    shutil.copyfile(removal["job_file"], copy)
+    with contextlib.closing(sqlite3.connect(copy)) as db, db:
+        db.execute("DELETE FROM meta")  # as a copy whose rows were all in the -wal file
+    code, _, err = run(capsys, [command, "--resume", str(copy)])
+    assert code == 2
+    assert err.startswith(f"{copy} does not say what kind of job it is, so it is not resumed")
+    assert "copy of a job file taken while its job ran" in err and "not a" not in err
 
 
 # -- (E) help and export's campaign names ----------------------------------------------------------
