@@ -102,10 +102,24 @@ def _written_forms(national: str, code: str) -> list[str]:
 
 
 def _stored_forms(national: str, code: str) -> list[str]:
-    """How a list may hold the number: as the service writes it, and, for a country that
-    drops a trunk 0, kept with it as entered by hand ("02079460000"), which a removal finds
-    and deletes too."""
-    return [national, f"0{national}"] if drops_trunk_zero(code) else [national]
+    """How a list may hold the number: as the service writes it; for a country that drops a
+    trunk 0, kept with it as entered by hand ("02079460000"); and with the country code inside
+    the digits ("17205550202" under code 1), which the service takes as it is (black-box L2
+    #2: such an entry was missing from the pack). A removal finds and deletes each of them."""
+    forms = [national, f"0{national}"] if drops_trunk_zero(code) else [national]
+    return list(dict.fromkeys([*forms, f"{code}{national}"]))
+
+
+def written_form(record: OptOutRecord, national: str) -> str:
+    """Which written form of the number an entry holds (the DNC and SMS sheets say it)."""
+    stored = "".join(ch for ch in record.phone_number if ch.isdigit())
+    if stored == national:
+        return "as the app writes it"
+    if stored == f"0{national}":
+        return "with its trunk 0"
+    if stored == f"{record.phone_code}{national}":
+        return f"with its country code {record.phone_code} in the digits"
+    return "another form"
 
 
 def _all_pages(
@@ -216,10 +230,20 @@ def gather_evidence(
     return pack
 
 
-_ENTRY_HEADERS = ("Id", "Number", "Code", "Scope", "Campaign", "Purpose", "Reason", "Insert date")
+_ENTRY_HEADERS = (
+    "Id",
+    "Number",
+    "Code",
+    "Scope",
+    "Campaign",
+    "Purpose",
+    "Reason",
+    "Insert date",
+    "Written form",
+)
 
 
-def _entry_row(e: OptOutRecord) -> list[object]:
+def _entry_row(e: OptOutRecord, national: str) -> list[object]:
     return [
         e.id,
         e.phone_number,
@@ -229,6 +253,7 @@ def _entry_row(e: OptOutRecord) -> list[object]:
         e.purpose,
         e.reason,
         e.insert_date,
+        written_form(e, national),
     ]
 
 
@@ -259,7 +284,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         sheet = wb.add_sheet(title, text_columns=(_ENTRY_HEADERS.index("Number"),))
         sheet.append(_ENTRY_HEADERS)
         for record in records:
-            sheet.append(_entry_row(record))
+            sheet.append(_entry_row(record, pack.national))
     lead_headers = [
         "Lead id",
         "List id",

@@ -77,6 +77,7 @@ from app.core.lead_lookup import (
 from app.core.session import Session, e164, fate_open
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
+from app.core.wording import joined
 
 RESENT_NOT_FOUND = (
     "sent again when the job was resumed; the number was no longer on the list "
@@ -197,14 +198,14 @@ def _entries(
     removal. A read, so ``stop`` cancels it at any point (raising Cancelled).
 
     The service matches a number's text exactly, and an entry made by hand or by another tool
-    may keep a country's trunk 0 (UK "02079460000" for +44 20 7946 0000): for such a country
-    the number is looked up in that form too, so it is not reported "not on the list" while
-    it stays on it. A number listed in both forms is not sent (the row fails saying so): one
-    delete takes one form off.
+    may keep a country's trunk 0 (UK "02079460000" for +44 20 7946 0000), or hold the country
+    code inside the digits (US "17205550202" under phone code 1, UK "447911123456" under 44;
+    the service takes both): the number is looked up in those forms too (:func:`written_forms`),
+    so it is not reported "not on the list" while it stays on it (black-box L2 #2). A number
+    listed in more than one form is not sent (the row fails saying so): one delete takes one
+    form off.
     """
-    forms = [row.national]
-    if drops_trunk_zero(row.phone_code) and not row.national.startswith("0"):
-        forms.append("0" + row.national)
+    forms = written_forms(row.national, row.phone_code)
     found: dict[str, list[DncEntry]] = {}
     try:
         for form in forms:
@@ -234,12 +235,36 @@ def _entries(
             before_write=True,
         ) from exc
     if len(found) > 1:
+        many = "two" if len(found) == 2 else str(len(found))
         return RowResult(
             Outcome.FAILED,
-            f"not removed: the number is on the list in two written forms ({' and '.join(found)}"
-            "), and a delete takes only one off; nothing was sent",
+            f"not removed: the number is on the list in {many} written forms "
+            f"({joined(list(found))}), and a delete takes only one off; nothing was sent",
         )
     return next(iter(found.values()), []), next(iter(found), row.national)
+
+
+def written_forms(national: str, phone_code: str) -> list[str]:
+    """The texts a DNC entry of the number may hold, as the service matches them: as the app
+    writes it, kept with the country's trunk 0 (for a country that has one), and with the
+    country code inside the digits (for every country)."""
+    forms = [national]
+    if drops_trunk_zero(phone_code) and not national.startswith("0"):
+        forms.append("0" + national)
+    forms.append(phone_code + national)
+    return list(dict.fromkeys(forms))
+
+
+def form_text(number: str, row: JobRow) -> str:
+    """What a removed row says of the form its entry was deleted in, ``""`` for the app's own."""
+    if number == row.national:
+        return ""
+    if number == "0" + row.national:
+        return f"on the list as {number}, its trunk 0 kept; deleted in that form"
+    return (
+        f"on the list as {number}, its country code {row.phone_code} written in the digits; "
+        "deleted in that form"
+    )
 
 
 def _listed(
@@ -395,7 +420,8 @@ def _checked_after_error(
     again later in the run)."""
     if not fate_open(error):
         return None
-    phone = e164(number, row.phone_code)
+    # The row's own number: the form the list keeps it in may not tell it (see e164).
+    phone = e164(row.national, row.phone_code)
 
     def journal(details: dict[str, Any]) -> None:
         target = f"dnc:{phone} scope={scope}"
@@ -539,6 +565,8 @@ def delete_sender(
                 job=job_id,
                 note=note,
                 stop_before_send=stop,
+                # Filed under the row's number, whatever form the list keeps it in.
+                phone=e164(row.national, row.phone_code),
             )
         except ApiError as exc:
             if lost_before:
@@ -548,7 +576,9 @@ def delete_sender(
                 raise
             if checked.outcome is Outcome.REMOVED:
                 extra = _removed_parts(scope, before, lead_status, leads, resent)
-                return RowResult(Outcome.REMOVED, "; ".join([checked.message, *extra]))
+                form = form_text(number, row)
+                text = "; ".join(x for x in (checked.message, form, *extra) if x)
+                return RowResult(Outcome.REMOVED, text)
             return checked
         parts = []
         if result.status is WriteStatus.NOT_FOUND:
@@ -561,15 +591,15 @@ def delete_sender(
             session.record_settled(
                 "dnc",
                 "delete.settled",
-                number,
+                row.national,
                 row.phone_code,
                 scope,
                 REMOVED_BY_LOST_ATTEMPT,
                 job=job_id,
                 note=note,
             )
-        if number != row.national:
-            parts.append(f"on the list as {number}, its trunk 0 kept; deleted in that form")
+        if form := form_text(number, row):
+            parts.append(form)
         parts += _removed_parts(scope, before, lead_status, leads, resent)
         if changed := changed_by(leads or [], lead_status):
             try:

@@ -18,6 +18,7 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.journal import ChangeJournal
+from app.core.phones import normalize_with_default
 from app.core.sheet_damage import drops_trunk_zero
 
 T = TypeVar("T")
@@ -29,12 +30,29 @@ EARLIER_ATTEMPT_MAY_HAVE_DONE = (
 )
 
 
+def code_in_digits(digits: str, phone_code: str) -> str:
+    """The national number ``digits`` write with their country code inside them
+    ("17205550202" under code 1, "447911123456" under 44: an entry made by hand or by another
+    tool, which the service takes as it is), else ``""``: also when the digits read as a
+    national number of their own (a German "4915112345678" is one), so no reading is guessed."""
+    if not phone_code or len(digits) <= len(phone_code) or not digits.startswith(phone_code):
+        return ""
+    national = digits[len(phone_code) :]
+    parsed = normalize_with_default(digits, phone_code, stored=True)
+    if parsed.ok and parsed.phone_code == phone_code and parsed.national == national:
+        return national
+    return ""
+
+
 def e164(phone_number: str, phone_code: str) -> str:
     digits = "".join(ch for ch in phone_number if ch.isdigit())
     if digits[:1] == "0" and drops_trunk_zero(phone_code):
         # An entry kept with its trunk 0 ("02079460000"): the journal names it as E.164 does,
         # so a search for the number finds it.
         digits = digits[1:]
+    elif national := code_in_digits(digits, phone_code):
+        # Kept with its country code in the digits ("17205550202"): likewise (black-box L2 #2).
+        digits = national
     return f"+{phone_code}{digits}" if digits else ""
 
 
@@ -350,8 +368,13 @@ class Session:
         note: str = "",
         cancel: threading.Event | None = None,
         stop_before_send: threading.Event | None = None,
+        phone: str = "",
     ) -> WriteResult:
         """Remove a number from a scope; ``note`` is the removal reason the user gave.
+
+        ``phone`` (E.164) is the number the journal files the delete under, when the caller
+        knows it better than ``phone_number``'s digits tell it (an entry kept in another
+        written form, see :func:`code_in_digits`); by default :func:`e164` of them.
 
         ``before`` is what the journal's intent keeps so the removal can be undone: one entry
         (its values), or every entry the call removes, as looked up just before it (a
@@ -387,9 +410,10 @@ class Session:
         if lead_status:
             details["update_lead_status"] = "true"
             details["lead_status"] = lead_status
+        phone = phone or e164(phone_number, phone_code)
         return self._journaled(
             "dnc.delete",
-            _target("dnc", phone_number, phone_code, scope),
+            f"dnc:{phone or phone_number} scope={scope}",
             lambda: self.api.delete_dnc(
                 phone_number,
                 phone_code,
@@ -399,7 +423,7 @@ class Session:
                 cancel=cancel,
                 stop_before_send=stop_before_send,
             ),
-            phone=e164(phone_number, phone_code),
+            phone=phone,
             before=recorded,
             after=details if lead_status else None,
             job=job,

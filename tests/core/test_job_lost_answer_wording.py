@@ -42,11 +42,12 @@ NUMBERS = [f"20255501{i:02d}" for i in range(12)]
 LOST_SEED, LOST_NUMBER = 5, "2025550103"
 TWO_TRIES = RetryPolicy(attempts=2, base_delay=0.001, max_delay=0.002)
 PLAIN_SEED = 11
-# A removal looks each number up before its delete, so its requests (and faults) differ:
-# seed 5 loses the answer to row 3's delete, then answers 503; seed 28 fails row 3's look-up
-# with a 5xx (nothing deleted).
-REMOVAL_LOST_NUMBER = "2025550101"
-REMOVAL_PLAIN_SEED, REMOVAL_PLAIN_NUMBER = 28, "2025550101"
+# A removal looks each number up before its delete (in each form the list may keep it in, two
+# for a US number since black-box L2 #2), so its requests (and faults) differ: seed 9 loses the
+# answer to the delete of 2025550110, then answers it with a 5xx; seed 5 fails the look-up of
+# 2025550101 with a 5xx (nothing deleted).
+REMOVAL_LOST_SEED, REMOVAL_LOST_NUMBER = 9, "2025550110"
+REMOVAL_PLAIN_SEED, REMOVAL_PLAIN_NUMBER = 5, "2025550101"
 SENT_BUT_LOST = "the request was sent, so the service may have done it before the answer was lost"
 
 
@@ -150,7 +151,7 @@ def test_removal_row_whose_delete_failed_after_a_lost_answer_is_looked_up_and_re
     # The delete ends in a 503 after an earlier attempt's answer was lost: the number is looked
     # up again, found gone (the first attempt removed it), and the row ends removed, not
     # failed; the journal keeps the delete's failure and the look-up after it.
-    server = make_sandbox(seed=LOST_SEED)
+    server = make_sandbox(seed=REMOVAL_LOST_SEED)
     store = _removal(server, journal, tmp_path)
     assert not _failed(store)
     row = next(r for r in store.rows() if r.national == REMOVAL_LOST_NUMBER)
