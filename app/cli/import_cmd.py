@@ -53,6 +53,7 @@ from app.cli.connection_args import (
     interrupt_status,
     named_by_url,
     open_session,
+    token_source,
     warn,
 )
 from app.cli.output_paths import check_report_path
@@ -79,7 +80,7 @@ from app.core.job_exec import (
 )
 from app.core.job_lock import JobBusy
 from app.core.job_report import write_report
-from app.core.job_runner import JobAborted, JobControl, JobProgress
+from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
 from app.core.job_staging import JobSettings, MappingError
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
@@ -955,6 +956,9 @@ def run_job_command(
             # Another runner has the job: nothing was sent here, so no resume hint, and the
             # job's stored pace stays as that runner's.
             return fail(str(exc))
+        except TokenRefused as exc:
+            # Which token, as the refusal before a run says it (black-box L2 #6).
+            aborted = f"{str(exc).rstrip().rstrip('.')} ({token_source(session.connection)})"
         except JobAborted as exc:
             aborted = str(exc) or "The job stopped before its end."
         except OSError as exc:

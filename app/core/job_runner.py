@@ -122,6 +122,11 @@ class JobAborted(Exception):
     """
 
 
+class TokenRefused(JobAborted):
+    """The service refused the token mid-run: a caller that knows where the token came from
+    (the keyring, an environment variable) names it."""
+
+
 class JobControl:
     """Pause, resume, cancel or suspend a running job from any thread."""
 
@@ -229,6 +234,7 @@ class JobRunner:
         self._interval = progress_interval
         self.counts: dict[str, int] = {}
         self.abort_reason = ""
+        self.token_refused = False
         # Rows whose send raised Unsettled in this pass, to send again before its next row:
         # queued by the worker that sent them, so that worker's next row is this one again.
         self._again: deque[tuple[JobRow, bool]] = deque()
@@ -430,6 +436,7 @@ class JobRunner:
                 held.refused = 0
                 if isinstance(error, AuthError):
                     self.abort_reason = f"The service refused the token: {error.describe()}"
+                    self.token_refused = True
                     control.stop.set()
                     continue
                 if held.rows and not self.abort_reason:
@@ -452,7 +459,7 @@ class JobRunner:
             self.store.flush()
         if self.abort_reason:
             self.store.set_status(JobStatus.PAUSED, stopped_because=self.abort_reason)
-            raise JobAborted(self.abort_reason)
+            raise (TokenRefused if self.token_refused else JobAborted)(self.abort_reason)
         if held.rows:
             self._flush_held(held)
         if control.cancelled.is_set():

@@ -175,6 +175,8 @@ def test_cannot_run_gives_one_sentence(
     out = capsys.readouterr()
     # A token that may read but not write: the job stops at the first refusal, resumable.
     assert code == 1 and "refused the token" in out.err and "--resume" in out.err
+    # Which token was refused, as the refusal before a run says it (black-box L2 #6).
+    assert " (the token in DNC_DESK_TOKEN). Resume with: " in out.err, out.err
     # The service's own words end the first sentence with a full stop before the hint.
     assert re.search(r"[.!?] Resume with: ", out.err), out.err
     stopped = json.loads(out.out)
