@@ -1067,6 +1067,21 @@ def _other_kind(given: str, kind: str, meta: dict[str, Any]) -> CliError:
     if theirs not in ("import", "removal"):
         return CliError(f"Job {given} is not {wanted}.", EXIT_USAGE)
     article = "an" if theirs == "import" else "a"
+    # Re-test M2 #6: the command given for an ended job only said it had ended.
+    status = str(meta.get("status") or "")
+    if status == JobStatus.DRY_RUN.value:
+        return CliError(
+            f"Job {job} is a dry run of {article} {theirs}, not {wanted}; a dry run sends "
+            f"nothing and cannot be resumed: run dnc-desk {command_of(theirs)} on the file "
+            "without --dry-run.",
+            EXIT_USAGE,
+        )
+    if status in {s.value for s in ENDED}:
+        return CliError(
+            f"Job {job} is {article} {theirs}, not {wanted}, and it has already ended "
+            f"({status}): nothing of it is left to resume.",
+            EXIT_USAGE,
+        )
     # The job's own service, as every other resume command names it (black-box L2 #7: a
     # command copied from here failed for want of --base-url).
     if meta.get("base_url") or meta.get("connection"):

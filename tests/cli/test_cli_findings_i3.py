@@ -280,9 +280,10 @@ def test_an_unknown_sheet_is_a_bad_argument_like_an_unknown_phone_column(
     assert code == 0, err
 
 
-def test_resume_of_the_other_kind_of_job_names_the_command_that_resumes_it(
+def test_resume_of_the_other_kind_of_dry_run_says_it_cannot_be_resumed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Re-test M2 #6: a dry run was given a resume command that only said it had ended."""
     src = numbers_csv(tmp_path / "in.csv", 2)
     dry = ["--scope", "global", "--dry-run", "--json"]
     code, imported, err = run(capsys, ["import", str(src), "--into", "dnc", *dry])
@@ -291,15 +292,15 @@ def test_resume_of_the_other_kind_of_job_names_the_command_that_resumes_it(
     assert code == 0, err
     code, data, err = run(capsys, ["remove", "--resume", imported["job"], "--json"])
     said = (
-        f"Job {imported['job']} is an import, not a removal: resume it with "
-        f"dnc-desk import --resume {imported['job']}."
+        f"Job {imported['job']} is a dry run of an import, not a removal; a dry run sends "
+        "nothing and cannot be resumed: run dnc-desk import on the file without --dry-run."
     )
     assert (code, err, data) == (2, said, {"error": said, "exit_status": 2})
     code, _, err = run(capsys, ["import", "--resume", removal["job"]])
     assert (code, err) == (
         2,
-        f"Job {removal['job']} is a removal, not an import: resume it with "
-        f"dnc-desk remove --resume {removal['job']}.",
+        f"Job {removal['job']} is a dry run of a removal, not an import; a dry run sends "
+        "nothing and cannot be resumed: run dnc-desk remove on the file without --dry-run.",
     )
 
 
@@ -308,15 +309,23 @@ def test_resume_of_the_other_kind_names_the_jobs_own_service(
 ) -> None:
     """Black-box L2 #7: the command given for a job of the other kind had no --base-url, so
     copying it failed, where every other resume command names the job's service."""
-    src = numbers_csv(tmp_path / "in.csv", 2)
-    argv = ["remove", str(src), "--scope", "global", "--dry-run", "--json"]
-    code, removal, err = run(capsys, [*argv, "--base-url", sandbox.base_url])
-    assert code == 0, err
-    code, _, err = run(capsys, ["import", "--resume", removal["job"]])
+    src = numbers_csv(tmp_path / "in.csv", 5)
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global"]
+    paused = paused_job([*argv, "--base-url", sandbox.base_url])
+    code, _, err = run(capsys, ["remove", "--resume", paused["job"]])
     assert (code, err) == (
         2,
-        f"Job {removal['job']} is a removal, not an import: resume it with "
-        f"dnc-desk remove --resume {removal['job']} --base-url {sandbox.base_url}.",
+        f"Job {paused['job']} is an import, not a removal: resume it with "
+        f"dnc-desk import --resume {paused['job']} --base-url {sandbox.base_url} "
+        "--concurrency 1 --rate-limit 120.",  # the job's own pace, as its resume command says
+    )
+    code, data, err = run(capsys, ["import", "--resume", paused["job"], "--json"])
+    assert code == 0 and data["status"] == "finished", err
+    code, _, err = run(capsys, ["remove", "--resume", paused["job"]])
+    assert (code, err) == (
+        2,
+        f"Job {paused['job']} is an import, not a removal, and it has already ended "
+        "(finished): nothing of it is left to resume.",
     )
 
 
