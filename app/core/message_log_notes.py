@@ -147,6 +147,12 @@ _DNC_PHRASES: Final = (
     "remove from list", "removed from list", "remove me", "take off list", "taken off list",
     "stop calling", "no more calls", "consent revoked",
 )  # fmt: skip
+# A disposition saying, in the consumer's words, to stop is do not call too, as a message does
+# (re-test M1 #11: "Take me off your list" counted as something else); but "no more" is no
+# request in a status ("No more interest"), and "Alto" and "Baja" are Spanish for high and low
+# ("Prioridad baja"), so they say do not call only as the whole cell.
+_DNC_OPT_OUT_PHRASES: Final = tuple(p for p in _OPT_OUT_PHRASES if p != "no more")
+_DNC_OPT_OUT_WORDS: Final = _OPT_OUT_WORDS - {"alto", "baja"}
 # A column with more different values than this is free text, not a status or keyword column:
 # it is no longer watched for opt-in values (a message column is, by its header).
 _DISTINCT_WATCHED: Final = 1000
@@ -228,9 +234,10 @@ def _says_do_not_call(value: str) -> bool:
     words = key.split()
     return (
         key in _DNC_VALUES
-        or bool(set(words) & _DNC_WORDS)
+        or key in _OPT_OUT_WORDS
+        or bool(set(words) & (_DNC_WORDS | _DNC_OPT_OUT_WORDS))
         or words[0] in {"dnc", "remove", "stop"}
-        or any(p in key for p in _DNC_PHRASES)
+        or any(p in key for p in _DNC_PHRASES + _DNC_OPT_OUT_PHRASES)
     )
 
 
@@ -518,7 +525,6 @@ class LogWatch:
         mapping, direction = self.mapping, self.direction
         if not self.wrong_count or direction is None or mapping.phone is None:
             return ""
-        line, _ = self.own.most_common(1)[0]
         foreign = self.foreign
         way, other = ("outbound", "inbound") if foreign == "out" else ("inbound", "outbound")
         listed = ", ".join(repr(v) for v, _ in self.values.most_common(_SHOWN))
@@ -531,8 +537,8 @@ class LogWatch:
             f"{column[0].upper()}{column[1:]} says "
             f"{self.wrong_count:,} of the {self.said:,} rows {are} {way} ({listed}; the first "
             f"is row {self.wrong[0]}): on {'that row' if one else 'those rows'} {phone} holds "
-            f"the business's own number ({line!r}{'' if one else ' on most of them'}), not a "
-            f"consumer's, and {'it is' if one else 'they are'} {verb} too."
+            f"the business's own {self._own_numbers()}, not a consumer's, and "
+            f"{'it is' if one else 'they are'} {verb} too."
         )
         if foreign == "in" and self.replies_count:
             return f"{said} {self._replies_advice()}"
@@ -543,6 +549,20 @@ class LogWatch:
                 f"{column} and {body}) and run the file again."
             )
         return f"{said} Keep only the {other} rows (filter {column}) and run the file again."
+
+    def _own_numbers(self) -> str:
+        """ "number ('+17205550100')", "number ('+17205550100' on most of them)" when it is on
+        more than half the rows the other way, else "numbers ('+17205550100' and 7 others)":
+        a business sending from a pool of numbers has none on most rows (re-test M1 #13)."""
+        line, count = self.own.most_common(1)[0]
+        if self.wrong_count == 1:
+            return f"number ({line!r})"
+        if count * 2 > self.wrong_count:
+            return f"number ({line!r} on most of them)"
+        others = len(self.own) - 1
+        # Past _KEPT_VALUES distinct numbers the rest were not kept, so not counted either.
+        least = "at least " if sum(self.own.values()) < self.wrong_count else ""
+        return f"numbers ({line!r} and {least}{others:,} other{'' if others == 1 else 's'})"
 
     def _replies_advice(self) -> str:
         """Where the opt-outs are when the phone column is the recipient's and received rows
