@@ -473,13 +473,17 @@ def formula_columns(
 ) -> dict[int, int]:
     """The columns no role reads (nor set aside by the person) whose cells hold formulas with
     no saved result, to how many: they read as empty, so the mapping could not see them (a
-    "Phone" column of =A2&B2 written by a script is not chosen, its cells having no value)."""
+    "Phone" column of =A2&B2 written by a script is not chosen, its cells having no value).
+    The phone column read is one of them too when it holds such formulas: each of their rows
+    is invalid, and only the rows' messages said why (re-test M1 #12: a Mobile Number column
+    of =CONCATENATE(…) gave "invalid: 4" and no warning)."""
     read = {mapping.column(role) for role in Role} | {mapping.country}
+    read.discard(mapping.phone)
     counts: dict[int, int] = {}
     for (_, column), formula in formulas.items():
         if formula and column not in read and column not in set_aside:
             counts[column] = counts.get(column, 0) + 1
-    return dict(sorted(counts.items()))
+    return dict(sorted(counts.items(), key=lambda item: (item[0] != mapping.phone, item[0])))
 
 
 def formula_columns_sentences(mapping: ColumnMapping, columns: Mapping[int, int]) -> list[str]:
@@ -491,6 +495,15 @@ def formula_columns_sentences(mapping: ColumnMapping, columns: Mapping[int, int]
         header = mapping.headers[index] if index < len(mapping.headers) else ""
         phone = bool(header) and header_role(header) is Role.PHONE
         cells = "1 cell" if count == 1 else f"{count:,} cells"
+        if index == mapping.phone:
+            rows = "its row has" if count == 1 else "those rows have"
+            out.append(
+                f"{column[0].upper()}{column[1:]}, the phone column read, holds formulas with "
+                f"no saved values ({cells}), as a file written by a script does, so {rows} no "
+                f"number and {'is' if count == 1 else 'are'} invalid: opening and saving the "
+                "file in Excel or LibreOffice calculates them; then run the file again."
+            )
+            continue
         though = ", though its header names phone numbers" if phone else ""
         hint = (
             f" (with --phone-column {header!r} if it is still not read as the phone column)"
