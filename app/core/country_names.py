@@ -15,11 +15,15 @@ Left out on purpose, because a "Country" column holds them for something else: "
 (the US state far more often than the country; a US state must never become a country: the
 names of :data:`US_STATES` give "1") and "ALA" (Åland's alpha-3, and "Ala." is Alabama).
 :mod:`app.core.phones` maps each region to its calling code with ``phonenumbers``, so every
-NANP territory gives "1".
+NANP territory gives "1". :func:`name_with_lost_letters` finds the name a value means whose
+accented letters a file's encoding could not hold ("M?xico").
 """
 
 from __future__ import annotations
 
+import functools
+import re
+import unicodedata
 from typing import Final
 
 ISO_NAMES: Final[dict[str, tuple[str, ...]]] = {
@@ -398,3 +402,49 @@ FOREIGN_NAMES: Final[dict[str, tuple[str, ...]]] = {
     "VE": ("Vénézuéla",),
     "ZA": ("Sudáfrica", "Afrique du Sud", "Südafrika"),
 }
+
+
+# A name with lost letters must keep this many of its own (a code or "?????" names nothing).
+_LOST_LETTERS_KEPT: Final = 3
+
+
+def name_with_lost_letters(text: str) -> str | None:
+    """The one region's name (of :data:`ISO_NAMES`, :data:`SHORT_NAMES` and
+    :data:`FOREIGN_NAMES`) that ``text`` reads as when each '?' in it stands for one letter, as
+    a program saving text in an encoding that cannot hold an accented letter writes it
+    ("M?xico" → "Mexico", "Canad?" → "Canada", "Rep?blica Dominicana" → "República
+    Dominicana"; re-test M1 #1: such a column was not seen to hold countries). None when
+    ``text`` has no '?', keeps fewer than three letters of its own, or fits the names of
+    more than one region. Cases and accents do not count; a '?' may stand for an apostrophe
+    too ("C?te d?Ivoire")."""
+    key = _plain(text)
+    if "?" not in key or sum(c.isalpha() for c in key) < _LOST_LETTERS_KEPT:
+        return None
+    pattern = re.compile(".".join(re.escape(part) for part in key.split("?")))
+    lost = [i for i, c in enumerate(key) if c == "?"]
+    found: dict[str, str] = {}
+    for name, shown, region in _names_of_length().get(len(key), ()):
+        if pattern.fullmatch(name) and all(name[i].isalpha() or name[i] == "'" for i in lost):
+            found.setdefault(region, shown)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _plain(text: str) -> str:
+    """``text`` in small letters without accents, its spaces single, its apostrophes "'"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("\u2019", "'"))
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+@functools.cache
+def _names_of_length() -> dict[int, list[tuple[str, str, str]]]:
+    """Every name of the tables above but the three-letter codes (a code loses no letters) as
+    (plain form, name, region), by the length of its plain form."""
+    by_length: dict[int, list[tuple[str, str, str]]] = {}
+    for table in (ISO_NAMES, SHORT_NAMES, FOREIGN_NAMES):
+        for region, names in table.items():
+            for name in names:
+                if len(name) == 3 and name.isupper():
+                    continue
+                plain = _plain(name)
+                by_length.setdefault(len(plain), []).append((plain, name, region))
+    return by_length

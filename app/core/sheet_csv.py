@@ -9,6 +9,8 @@ reads right (``read_as``); if none clearly does, as before, with ``notes.legacy_
 A DOS end-of-file mark (Ctrl-Z) ending the file is not data.
 Delimiter: whichever of comma, semicolon, tab and pipe splits a sample into the most consistent
 number of fields. Row numbers are record numbers, as Excel shows them when it opens the file.
+A '?' in place of letters (as a program writes letters its encoding cannot hold: "Pa?s") is
+noted in ``lost_letters`` for staging to warn about (``encoding_sentence``).
 Quotes: a quote mark never closed is refused; a quoted cell running over lines that read as rows
 of the file (a stray quote mark closed further down) is read as Excel reads it, as one cell, and
 noted in ``notes.stray_quotes`` for staging to warn about.
@@ -31,6 +33,7 @@ from typing import Final
 
 from app.core.sheet_header import looks_like_phone
 from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes, StrayQuote
+from app.core.wording import joined
 
 SAMPLE_BYTES: Final = 64 << 10
 DELIMITERS: Final = (",", ";", "\t", "|")
@@ -64,9 +67,19 @@ def _cp1252_ok(data: bytes) -> bool:
 codecs.register_error(_FALLBACK, _cp1252_fallback)
 
 
-# What another encoding read as Windows-1252 looks like (a Mac's "é" is "Ž", a DOS program's
-# "‚", Cyrillic or Chinese a run of accented letters); Western text read right has none.
-_GARBLED: Final = re.compile("[ŽžŠšŒœŸƒˆ˜‚„†‡‰‹›]|[À-ÿ]{3}")
+# What another encoding read as Windows-1252 looks like (a DOS program's "é" is "‚", Cyrillic
+# or Chinese a run of accented letters, a byte Windows-1252 leaves undefined a control
+# character); Western text read right has none. A Mac's "é" and "ä" are "Ž" and "Š" inside a
+# word ("RŽsiliŽ", "MŠrz") and its "ö" and "û" "š" and "ž" between consonants ("Kšln"), where
+# Slavic names read right have them first in a word or beside a vowel ("Žiga Žužek", "Miloš";
+# re-test M1 #9: such a file was warned about as garbled). A Mac's curly quotes are "Õ" inside
+# a word ("donÕt") and "Ò…Ó", "Ô…Õ" around words (re-test M1 #4: read as Windows-1252 unsaid).
+_CONSONANT: Final = "bcdfghjklmnpqrstvwxzBCDFGHJKLMNPQRSTVWXZ"
+_GARBLED: Final = re.compile(
+    "[ŒœŸƒˆ˜‚„†‡‰‹›\x80-\x9f]|[À-ÿ]{3}"
+    f"|[a-zß-öø-ÿ][ŠŽ]|[A-ZÀ-ÖØ-Þ][ŠŽ][a-zß-öø-ÿ]|[{_CONSONANT}][šž][{_CONSONANT}]"
+    "|[a-z]Õ[a-z]|[A-Z]Õ[A-Z][a-z]|Ò[^ÒÓ\r\n]{0,80}[a-z.,!?]Ó|Ô[^ÔÕ\r\n]{0,80}[a-z.,!?]Õ"
+)
 
 
 def _utf8(sample: bytes, cut: bool) -> bool:
@@ -120,6 +133,10 @@ LEGACY_ENCODINGS: Final = {
 _WORD: Final = re.compile(r"(?:[A-Za-z]|[^\x00-\x7f\s])+")
 _ORDINALS: Final = frozenset("ªº")  # letters to Unicode, but never inside a word
 _APOSTROPHE: Final = "\u2019"  # "don’t": Windows-1252 text puts it inside words
+# DOS's box-drawing characters and blocks: beside a letter, they are some other encoding's.
+_BOX_DRAWING: Final = ("\u2500", "\u259f")
+# The letters past Latin-1 that Western text holds (Windows-1252's); "œ" never ends a word.
+_WESTERN_LETTERS: Final = frozenset("ŠšŽžŒœŸ")
 # Quote marks, brackets, dashes and signs (™, °, €) open or close a word in right text; "‡"
 # (a Mac's "á") or "´" (a DOS program's "ô") does not.
 _AROUND_WORD: Final = frozenset(("Pi", "Pf", "Ps", "Pe", "Pd", "Sc", "So"))
@@ -134,9 +151,10 @@ def _script(char: str) -> str:
 def garbling(text: str) -> int:
     """How many characters of ``text`` look as text read in another encoding does: a symbol
     or control character inside a word, a letter in a word mixing scripts, an accented
-    capital next to a small letter (not first in its word) or a small letter among capitals,
-    the third accented letter in a row, a Latin letter Western text never holds. What right
-    text holds (a quote mark or dash around a word, a symbol standing alone) counts nothing.
+    capital not first in a word holding small letters or a small letter among capitals,
+    the third accented letter in a row, a Latin letter Western text never holds, "œ" ending a
+    word, a currency sign right after a small letter. What right text holds (a quote mark or
+    dash around a word, a symbol standing alone) counts nothing.
     """
     bad = 0
     for match in _WORD.finditer(text):
@@ -156,6 +174,10 @@ def garbling(text: str) -> int:
                 run = 0
                 category = unicodedata.category(char)
                 around = i in (0, len(word) - 1) and (category in _AROUND_WORD or char in "¿¡")
+                if category == "Sc" and i > 0 and word[i - 1].islower():
+                    around = False  # "Per£", a DOS reading of a Mac's "Perú" ("US$" is right)
+                if _BOX_DRAWING[0] <= char <= _BOX_DRAWING[1]:
+                    around = False  # "╘stop╒", a DOS reading of a Mac's "‘stop’"
                 if category[0] == "C" or (len(word) > 1 and not around and char != _APOSTROPHE):
                     bad += 1
                 continue
@@ -164,13 +186,77 @@ def garbling(text: str) -> int:
             others = len(cased) - (i > 0)  # the word's other cased letters after its first
             if (
                 mixed
-                or (latin and ord(char) > 0x17F)  # "ƒ", where a Mac's "É" reads as Windows'
-                or (char.isupper() and i > 0 and any(c.islower() for c in word[i - 1 : i + 2]))
+                # "ƒ", where a Mac's "É" reads as Windows', or "ı", a DOS reading of its "’"
+                or (latin and ord(char) > 0xFF and char not in _WESTERN_LETTERS)
+                or (char in "Œœ" and not word[i + 1 : i + 2].isalpha())  # "Perœ": a Mac's "ú"
+                or (char.isupper() and i > 0 and any(c.islower() for c in word))  # "OÕBrien"
                 or (char.islower() and others >= 2 and capitals == others)
                 or run >= 3
             ):
                 bad += 1
     return bad
+
+
+# A '?' standing for a letter, as a program writes one its encoding cannot hold ("Pa?s",
+# "M?xico", "N??ez"): between letters inside a word, the word standing alone, so neither a
+# question's end ("Did you call?") nor a link's query ("page.php?id=3").
+_LOST_LETTERS: Final = re.compile(
+    r"(?<![\w?/=&%@.:+-])[^\W\d_]+(?:\?{1,2}[^\W\d_]+)+(?![\w?/=&%@:+-])"
+)
+_LOST_LETTERS_SHOWN: Final = 3
+_LOST_LETTERS_KEPT: Final = 3  # letters of its own a word keeps ("Y?N" is no word)
+# Outside the header, a '?' between letters is taken for a lost letter when at least so many
+# words have one, and one line in this many at least (a typed "why?because" is rarer).
+_LOST_LETTERS_AT_LEAST: Final = 3
+_LOST_LETTERS_LINES: Final = 100
+
+
+def lost_letter_words(text: str) -> tuple[str, ...]:
+    """The first few words of ``text`` (a file's first lines) with a '?' in place of a letter,
+    when it has them in its first line (the header: "Tel?fono", "Pa?s") or in enough of its
+    words; else ()."""
+    lines = text.lstrip("\ufeff\r\n").splitlines()
+    found: list[str] = []
+    header = 0
+    for number, line in enumerate(lines):
+        if "?" not in line:
+            continue
+        for match in _LOST_LETTERS.finditer(line):
+            word = match.group()
+            if len(word) - word.count("?") < _LOST_LETTERS_KEPT or _sentence_break(word):
+                continue
+            header += number == 0
+            found.append(word)
+    enough = len(found) >= max(_LOST_LETTERS_AT_LEAST, len(lines) / _LOST_LETTERS_LINES)
+    if not header and not enough:
+        return ()
+    return tuple(dict.fromkeys(found))[:_LOST_LETTERS_SHOWN]
+
+
+def _sentence_break(word: str) -> bool:
+    """Whether a '?' in ``word`` ends a sentence typed without a space ("call?Yes")."""
+    return any(
+        word[i - 1].islower() and word[i + 1].isupper()
+        for i in range(1, len(word) - 1)
+        if word[i] == "?" and word[i + 1] != "?"
+    ) or any(
+        word[i - 1].islower() and word[i + 2].isupper()
+        for i in range(1, len(word) - 2)
+        if word[i : i + 2] == "??"
+    )
+
+
+def lost_letters_sentence(name: str, words: tuple[str, ...]) -> str:
+    """The warning for a text file whose text has '?' in place of letters (``words``)."""
+    shown = joined([repr(word) for word in words])
+    return (
+        f"{name} has '?' in place of letters ({shown}): it was saved in an encoding that "
+        "could not hold them (as accented letters), so those letters are lost, and a header "
+        "or a country written with them may not be recognised: a number written without its "
+        "country code may then be given the default one. Check the numbers' countries in the "
+        'dry run, and save the file again from the original as "CSV UTF-8" and import it '
+        "again."
+    )
 
 
 def legacy_encoding(sample: bytes, read: str) -> str | None:
@@ -352,6 +438,9 @@ class CsvSource:
         if hint is not None:
             self.delimiter = hint.group(1)
         self.delimiter = self.delimiter or sniff_delimiter(text[hint.end() if hint else 0 :])
+        # Words whose letters were saved as '?' (re-test M1 #1: "Pa?s" and "M?xico" went
+        # unrecognised, and a Mexican number took the default code, unsaid).
+        self.lost_letters: tuple[str, ...] = lost_letter_words(text[hint.end() if hint else 0 :])
 
     @staticmethod
     def _ends_with_eof_mark(path: Path) -> bool:
@@ -365,10 +454,13 @@ class CsvSource:
 
     def encoding_sentence(self) -> str | None:
         """The warning about the file's encoding, if it needs one (see
-        :func:`legacy_text_sentence`)."""
-        if self.read_as is None and not self.notes.legacy_text:
-            return None
-        return legacy_text_sentence(self.path.name, self.read_as)
+        :func:`legacy_text_sentence` and :func:`lost_letters_sentence`)."""
+        said = []
+        if self.read_as is not None or self.notes.legacy_text:
+            said.append(legacy_text_sentence(self.path.name, self.read_as))
+        if self.lost_letters:
+            said.append(lost_letters_sentence(self.path.name, self.lost_letters))
+        return " ".join(said) or None
 
     def iter_rows(self) -> RowIterator:
         return self._rows()
