@@ -23,11 +23,14 @@ harmless, and its answer settles what the look-up could not. The look-up is a re
 journal records it as an event (``dnc.insert.checked`` / ``sms.insert.checked``) beside the
 insert's ``failed`` outcome, so the number's evidence shows it.
 
-A row found already on the list whose request would be late counted to the day the job found
-it is measured to the day its number was first on the list in that scope instead (the oldest
-entry's insert date, from a look-up): an entry from before the request means the request was
-honoured at once. The day goes in the job file (``honoured_on``), which the report's lateness
-counts to; when the look-up fails, the row keeps the day the job found it, saying why.
+A row found already on the list with a request date is measured to the day its number was
+first on the list (the oldest entry's insert date, from a look-up), not to the day the job
+found it: an entry from before the request means the request was honoured at once. For a row in
+a campaign or purpose scope that is the earliest of its entries there and on the global list
+(a global entry covers every campaign and purpose). The day goes in the job file
+(``honoured_on``), which the report's lateness counts to; when a look-up fails, the row keeps
+the day the job found it (or its scope's entry), saying why, and the report's Summary counts
+such rows (:mod:`app.core.job_report`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +49,14 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.job_exec import execute
-from app.core.job_report import FOUND_AFTER_ERROR, RESENT_PRESENT, RETRIED_PRESENT, request_day
+from app.core.job_report import (
+    EARLIER_UNCHECKED,
+    FIRST_LISTED_UNCHECKED,
+    FOUND_AFTER_ERROR,
+    RESENT_PRESENT,
+    RETRIED_PRESENT,
+    request_day,
+)
 from app.core.job_runner import (
     RESENT,
     JobControl,
@@ -274,64 +285,95 @@ def _said(error: ApiError) -> str:
 
 
 # What an already-present row says of a request the number's oldest entry honoured at once
-# (inserted before the request's day, or on it), or within the limit.
+# (inserted before the request's day, or on it), or within the limit. {entry} names the entry:
+# ENTRY, or GLOBAL_ENTRY when a row in a campaign or purpose was honoured by a global one.
 LISTED_BEFORE_REQUEST = (
-    "on the list since {date} (entry {id}), before the request was received: not late"
+    "on the list since {date} ({entry}), before the request was received: not late"
 )
 LISTED_ON_REQUEST_DAY = (
-    "on the list since {date} (entry {id}), the day the request was received: not late"
+    "on the list since {date} ({entry}), the day the request was received: not late"
 )
 LISTED_IN_TIME = (
-    "on the list since {date} (entry {id}), {days} business days after the request was "
+    "on the list since {date} ({entry}), {days} business days after the request was "
     "received: not late"
 )
+ENTRY = "entry {id}"
+GLOBAL_ENTRY = "global entry {id}"
+# Said after the words of a row honoured by a global entry, which its own scope's entry is not.
+GLOBAL_COVERS = "a global entry covers every campaign and purpose"
 # A late request's sentence counts to this day when the entry tells when the number was listed.
-WHEN_LISTED = "{date}, when entry {id} put the number on the list"
+WHEN_LISTED = "{date}, when {entry} put the number on the list"
 WHEN_FOUND = "{date}, when the job found the number on the list"
 # When the look-up for the entry's date fails: the row keeps the day the job found it.
 FIRST_LISTED_UNKNOWN = (
-    "when the number was first on the list could not be checked ({why}), so the request is "
-    "counted to the day the job found it"
+    FIRST_LISTED_UNCHECKED + " ({why}), so the request is counted to the day the job found it"
 )
+# When one look-up found an entry after the request and the other (the row's scope, or the
+# global list) failed: an earlier entry there may have honoured the request sooner.
+EARLIER_UNKNOWN = EARLIER_UNCHECKED + " ({why})"
 
 Entries = Sequence[DncEntry | SmsOptOut]
+# The day a number was first on the list, the entry that put it there, and whether that entry
+# is a global one found for a row in another scope.
+Listed = tuple[dt.date, DncEntry | SmsOptOut, bool]
 
 
-def _first_listed(entries: Entries) -> tuple[dt.date, DncEntry | SmsOptOut] | None:
+def _first_listed(entries: Entries, is_global: bool = False) -> Listed | None:
     """The day the oldest of ``entries`` was inserted (by the service's clock: a date-level
     comparison with a request is all it bears), with that entry; None when none has a date."""
     dated = [(when, e) for e in entries if (when := parse_timestamp(e.insert_date)) is not None]
     if not dated:
         return None
     when, entry = min(dated, key=lambda pair: pair[0])
-    return when.date(), entry
+    return when.date(), entry, is_global
 
 
 def _listing_words(
-    received: dt.date, today: dt.date, first: tuple[dt.date, DncEntry | SmsOptOut] | None, why: str
+    received: dt.date, today: dt.date, first: Listed | None, why: str, unknown: str = ""
 ) -> tuple[str, str]:
-    """What an already-present row whose request is late counted to ``today`` says of its
+    """What an already-present row with a request received on ``received`` says of its
     lateness, and the day its request was honoured (for the job file, "" for ``today``).
 
-    ``first`` is the day its number was first on the list and that entry (None when a
-    look-up could not tell, ``why`` saying so): on or before the request's day means honoured
-    at once; after it, counted to that day (capped at ``today``: the job found it listed)."""
+    ``first`` is the day its number was first on the list and that entry (None when the
+    look-ups could not tell, ``why`` saying so): on or before the request's day means
+    honoured at once; after it, counted to that day (capped at ``today``: the job found it
+    listed). ``unknown``: why a look-up that might have found an earlier entry failed, said
+    when ``first`` is after the request."""
     if first is None:
-        sentence = late_sentence(
-            received, business_days_between(received, today), WHEN_FOUND.format(date=today)
-        )
-        return f"{sentence}; {FIRST_LISTED_UNKNOWN.format(why=why)}", ""
-    listed, entry = min(first[0], today), first[1]
+        words = FIRST_LISTED_UNKNOWN.format(why=why)
+        days = business_days_between(received, today)
+        if days > LIMIT_BUSINESS_DAYS:
+            words = f"{late_sentence(received, days, WHEN_FOUND.format(date=today))}; {words}"
+        return words, ""
+    listed, entry, is_global = min(first[0], today), first[1], first[2]
+    label = (GLOBAL_ENTRY if is_global else ENTRY).format(id=entry.id)
     if listed < received:
-        return LISTED_BEFORE_REQUEST.format(date=listed, id=entry.id), listed.isoformat()
-    if listed == received:
-        return LISTED_ON_REQUEST_DAY.format(date=listed, id=entry.id), listed.isoformat()
-    days = business_days_between(received, listed)
-    if days > LIMIT_BUSINESS_DAYS:
-        text = late_sentence(received, days, WHEN_LISTED.format(date=listed, id=entry.id))
+        text = LISTED_BEFORE_REQUEST.format(date=listed, entry=label)
+    elif listed == received:
+        text = LISTED_ON_REQUEST_DAY.format(date=listed, entry=label)
     else:
-        text = LISTED_IN_TIME.format(date=listed, id=entry.id, days=days)
+        days = business_days_between(received, listed)
+        if days > LIMIT_BUSINESS_DAYS:
+            text = late_sentence(received, days, WHEN_LISTED.format(date=listed, entry=label))
+        else:
+            text = LISTED_IN_TIME.format(date=listed, entry=label, days=days)
+        if unknown:
+            text = f"{text}; {EARLIER_UNKNOWN.format(why=unknown)}"
+    if is_global:
+        text = f"{text}; {GLOBAL_COVERS}"
     return text, listed.isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """What sending an import row came to: its ``result``, the entries a look-up of the row's
+    scope found on its way (None: none was made, or it failed), and, for a row whose words
+    depend on its entries (an attempt of this job may have inserted it) and whose look-up
+    failed, how to say it again from entries a later look-up finds."""
+
+    result: RowResult
+    entries: Entries | None = None
+    again: Callable[[Entries], RowResult] | None = None
 
 
 def insert_sender(
@@ -353,52 +395,66 @@ def insert_sender(
     earlier attempt of this job may have caused (its answer lost, the job interrupted) is
     looked up, and an entry inserted before then says so (:func:`_entry_words`).
 
-    An already-present row whose request would be late counted to today is measured to the
-    day its number was first on the list (:func:`_listing_words`), from the entries a look-up
-    above found or, when none was made, one of its own; the day goes in ``store``
-    (:meth:`JobStore.set_honoured`), which the report's lateness counts to (black-box L3 #1:
-    numbers listed in 2023 and 2025, requested in 2026, were counted late to the day the job
-    found them). Only those rows cost a look-up; a failed one keeps the row's outcome and today's
-    count, saying it could not be checked.
+    Every already-present row with a request date is measured to the day its number was
+    first on the list (:func:`_listing_words`), from the entries a look-up above found or,
+    when none was made (or it failed), one of its own: at most one look-up of its scope that
+    answers (black-box L3 #1, re-test M2 #2: numbers listed years before their requests were
+    counted to the day the job found them, late or not). A row in a campaign or purpose
+    scope whose entry there is after its request also looks the number up on the global list,
+    whose entry covers every campaign and purpose (re-test M2 #7: a campaign row was late at
+    34 business days though the number had been on the global list since 2024). The day goes
+    in ``store`` (:meth:`JobStore.set_honoured`), which the report's lateness counts to. A
+    failed look-up keeps the row's outcome and today's count, saying it could not be checked
+    (the report's Summary counts those rows: re-test M2 #3). An entry the date look-up finds
+    from before the job also settles a row an attempt of this job might have inserted, its
+    own look-up having failed (re-test M2 #4).
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
     kind = "dnc" if target is Target.DNC else "sms"
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
 
-    def _looked_up_words(row: JobRow, scope: Scope) -> tuple[tuple[str, str], Entries | None]:
-        """:func:`_entry_words` of the row's entries, looked up, and the entries; nothing
-        when the look-up fails (the row then says an attempt may have inserted it, as it did
-        without it)."""
+    def _look_up(row: JobRow, scope: Scope) -> tuple[Entries | None, str]:
+        """The row's entries in ``scope``, or None and why the look-up failed."""
         try:
-            entries = _listed_entries(session, target, row, scope, stop=stop)
-        except (ApiError, Cancelled):
-            return ("", ""), None
-        return _entry_words(entries, since), entries
+            return _listed_entries(session, target, row, scope, stop=stop), ""
+        except ApiError as exc:
+            return None, f"the look-up failed: {exc.describe()}"
+        except Cancelled:
+            return None, "the look-up was stopped with the job"
 
-    def _with_lateness(
-        row: JobRow, scope: Scope, result: RowResult, entries: Entries | None
-    ) -> RowResult:
-        """``result`` of an already-present row, saying how late its request was when it would
-        be late counted to today (see above)."""
+    def _with_lateness(row: JobRow, scope: Scope, sent: _Sent) -> RowResult:
+        """``sent``'s result of an already-present row, saying how late its request was (see
+        above)."""
+        result, entries = sent.result, sent.entries
         received = request_day(row)
         today = dt.datetime.now(dt.UTC).date()
-        if received is None or business_days_between(received, today) <= LIMIT_BUSINESS_DAYS:
+        if received is None or received > today:
+            # No request date, or one after today: no business days to count (the row's note
+            # says why).
             if row.honoured_on and store is not None:  # from an earlier send of this row
                 store.set_honoured(row.seq, "")
             return result
         why = ""
         if entries is None:
-            try:
-                entries = _listed_entries(session, target, row, scope, stop=stop)
-            except ApiError as exc:
-                why = f"the look-up failed: {exc.describe()}"
-            except Cancelled:
-                why = "the look-up was stopped with the job"
+            entries, why = _look_up(row, scope)
+            if entries is not None and sent.again is not None:
+                result = sent.again(entries)
         first = _first_listed(entries) if entries is not None else None
         if first is None and not why:
             why = "a look-up found no entry of the number with an insert date"
-        text, honoured = _listing_words(received, today, first, why)
+        unknown = ""
+        if not scope.is_global and (first is None or first[0] > received):
+            # A global entry covers the row's campaign or purpose too, and may be older.
+            global_entries, global_why = _look_up(row, Scope.global_())
+            in_global = _first_listed(global_entries, True) if global_entries else None
+            if in_global is not None and (first is None or in_global[0] < first[0]):
+                first, unknown = in_global, f"in {scope}, {why}" if why else ""
+            elif global_why:
+                unknown = f"on the global list, {global_why}"
+                if first is None:
+                    why = f"{why}; {unknown}"
+        text, honoured = _listing_words(received, today, first, why, unknown)
         if store is not None:
             store.set_honoured(row.seq, honoured)
         message = "; ".join(x for x in (result.message, text) if x)
@@ -406,13 +462,12 @@ def insert_sender(
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
-        result, entries = _send(row, resent, scope)
-        if result.outcome is Outcome.ALREADY_PRESENT:
-            return _with_lateness(row, scope, result, entries)
-        return result
+        sent = _send(row, resent, scope)
+        if sent.result.outcome is Outcome.ALREADY_PRESENT:
+            return _with_lateness(row, scope, sent)
+        return sent.result
 
-    def _send(row: JobRow, resent: bool, scope: Scope) -> tuple[RowResult, Entries | None]:
-        """The row's result, and the entries a look-up found on its way (None: none made)."""
+    def _send(row: JobRow, resent: bool, scope: Scope) -> _Sent:
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
         kept, entries = (
@@ -420,9 +475,8 @@ def insert_sender(
         )
         if kept:
             text = TRUNK_ZERO_PRESENT.format(form=kept)
-            return RowResult(
-                Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text
-            ), entries
+            message = f"{RESENT}; {text}" if resent else text
+            return _Sent(RowResult(Outcome.ALREADY_PRESENT, message), entries)
         try:
             result = insert(
                 row.national,
@@ -446,40 +500,47 @@ def insert_sender(
                 raise
             if checked is None:
                 raise
-            return checked
+            return _Sent(*checked)
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
-        if result.status is WriteStatus.ALREADY_PRESENT:
-            found: Entries | None = None
-            if resent or result.earlier_attempt_lost or lost_before:
-                # An earlier attempt of this job (its answer lost, the job interrupted) may well
-                # be what put the number on the list, which matters when the insertion date is
-                # evidence: the entry's date tells when it cannot have been.
-                words, found = _looked_up_words(row, scope)
-                if words[0]:
-                    session.record_settled(
-                        kind,
-                        "insert.settled",
-                        row.national,
-                        row.phone_code,
-                        scope,
-                        words[0],
-                        job=job_id,
-                        note=note,
-                    )
-                if resent:
-                    text = _present_text(words, RESENT_PRESENT)
-                    if words[0]:  # listed before the job: say the row was sent again too
-                        text = f"{RESENT}; {text}"
-                else:
-                    text = _present_text(words, RETRIED_PRESENT)
+        if result.status is not WriteStatus.ALREADY_PRESENT:
+            text = RESENT if resent else ""
+            if lost_before:
+                text = "; ".join(x for x in (text, INSERTED_WHEN_SENT_AGAIN) if x)
+            return _Sent(RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x)))
+        if not (resent or result.earlier_attempt_lost or lost_before):
+            text = result.message or "already on the list"
+            return _Sent(
+                RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
+            )
+
+        def said(entries: Entries | None) -> RowResult:
+            """The row's words for the entries found (None: the look-up failed, so an attempt
+            of this job may have inserted it, as far as the row can tell)."""
+            words = _entry_words(entries, since) if entries is not None else ("", "")
+            if words[0]:
+                session.record_settled(
+                    kind,
+                    "insert.settled",
+                    row.national,
+                    row.phone_code,
+                    scope,
+                    words[0],
+                    job=job_id,
+                    note=note,
+                )
+            if resent:
+                text = _present_text(words, RESENT_PRESENT)
+                if words[0]:  # listed before the job: say the row was sent again too
+                    text = f"{RESENT}; {text}"
             else:
-                text = result.message or "already on the list"
-            message = "; ".join(x for x in (text, extra) if x)
-            return RowResult(Outcome.ALREADY_PRESENT, message), found
-        text = RESENT if resent else ""
-        if lost_before:
-            text = "; ".join(x for x in (text, INSERTED_WHEN_SENT_AGAIN) if x)
-        return RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x)), None
+                text = _present_text(words, RETRIED_PRESENT)
+            return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
+
+        # An earlier attempt of this job (its answer lost, the job interrupted) may well be
+        # what put the number on the list, which matters when the insertion date is evidence:
+        # the entry's date tells when it cannot have been.
+        found, _ = _look_up(row, scope)
+        return _Sent(said(found), found, said if found is None else None)
 
     return send
 

@@ -8,6 +8,12 @@ honoured (not sent, invalid, failed): an invalid row whose number is valid keeps
 date and lateness, and counts among the late requests, which the Summary then says. A request
 dated after that day has no business days (the column is empty; the row's note says why). The
 Summary's Sheet of a text file (CSV, TSV, TXT) is "(text file)", which has no sheets.
+
+Already-present rows whose number's first day on the list a look-up could not tell are counted
+to a later day than they may have been honoured on; the report puts a sentence saying how many
+(and how many of the late requests), naming the first rows, among the job meta's ``warnings``,
+which the Summary and the CLI's notes and ``--json`` ``warnings`` show
+(:func:`unchecked_sentence`).
 """
 
 from __future__ import annotations
@@ -81,6 +87,20 @@ MAYBE_INSERTED_LABEL = (
     "already_present: of which may have been inserted by this job (an answer was lost, or "
     "the insert ended in an error)"
 )
+# What an import row ending ``already_present`` says when a look-up of when its number was
+# first on the list failed (see app.core.import_job): it is counted to the day the job found
+# the number, or, the other look-up having failed, to the later entry found. Kept here, as the
+# texts stored in job files, where such rows are counted (:func:`unchecked_sentence`).
+FIRST_LISTED_UNCHECKED = "when the number was first on the list could not be checked"
+EARLIER_UNCHECKED = "whether an earlier entry put the number on the list could not be checked"
+UNCHECKED_TEXTS = (FIRST_LISTED_UNCHECKED, EARLIER_UNCHECKED)
+# The job meta's counts of those rows, of them the late requests, and the sentence the report
+# put among the job's warnings (replaced when the report is written again).
+PRESENT_UNCHECKED = "already_present_unchecked"
+LATE_UNCHECKED = "late_requests_unchecked"
+UNCHECKED_NOTE = "unchecked_note"
+# The rows a sentence names before "and N more".
+_ROWS_NAMED = 5
 # The late requests on invalid rows, which are not sent: the job meta's count and its label.
 LATE_INVALID = "late_requests_invalid"
 LATE_INVALID_LABEL = (
@@ -207,6 +227,60 @@ def maybe_inserted(row: JobRow) -> bool:
     return row.outcome == Outcome.ALREADY_PRESENT.value and any(
         text in row.message for text in MAYBE_INSERTED_TEXTS
     )
+
+
+def unchecked(row: JobRow) -> bool:
+    """Whether ``row`` ended ``already_present`` without its request checked against when its
+    number was first on the list (a look-up failed), so counted to a later day than it may
+    have been honoured on."""
+    return row.outcome == Outcome.ALREADY_PRESENT.value and any(
+        text in row.message for text in UNCHECKED_TEXTS
+    )
+
+
+class RowsNamed:
+    """A count of rows and the source rows of the first :data:`_ROWS_NAMED` of them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[int] = []
+
+    def add(self, row_number: int) -> None:
+        self.count += 1
+        if len(self.first) < _ROWS_NAMED:
+            self.first.append(row_number)
+
+    def __str__(self) -> str:
+        named = ", ".join(str(n) for n in self.first)
+        more = self.count - len(self.first)
+        word = "row" if self.count == 1 else "rows"
+        return f"{word} {named} and {more} more" if more > 0 else f"{word} {named}"
+
+
+def unchecked_sentence(present: RowsNamed, late: RowsNamed, late_total: int) -> str:
+    """The job's warning for already-present rows :func:`unchecked` (``present``; ``late``
+    those of them counted late, of ``late_total`` late requests), or "" for none: the rows' own
+    words are easy to miss among many (re-test M2 #3: 7 of 9 late requests were late only for
+    a failed look-up, and the job had no warning)."""
+    if not present.count:
+        return ""
+    n = present.count
+    text = (
+        f"{n} already-present {'row' if n == 1 else 'rows'} could not be checked against the "
+        "day the number was first on the list (a look-up failed), so "
+        f"{'its request is' if n == 1 else 'their requests are'} counted to the day the job "
+        f"found the number or to the later entry found: {present}."
+    )
+    if late.count:
+        k = late.count
+        text += (
+            f" {k} of the {late_total} late requests {'is' if k == 1 else 'are'} among them "
+            f"({late}): {'it' if k == 1 else 'they'} may have been honoured "
+            "sooner, even before the request was received."
+        )
+    elif late_total:
+        text += f" None of the {late_total} late requests is among them."
+    return text
 
 
 def maybe_inserted_count(store: JobStore) -> int:
@@ -349,6 +423,11 @@ class ReportWriter:
         self.late = 0
         self.maybe_inserted = 0  # already_present rows this job may have inserted
         self.late_invalid = 0  # late requests on invalid rows (not sent)
+        # Source rows of already-present rows not checked against the list's dates, and of
+        # those counted late (see unchecked).
+        self.unchecked = RowsNamed()
+        self.late_unchecked = RowsNamed()
+        self._unchecked_note_before = ""
 
     def advance(self, limit: int = 2000) -> int:
         """Write up to ``limit`` more rows, stopping at the first row not done; returns how
@@ -370,6 +449,7 @@ class ReportWriter:
             for r in self._store.rows(after=self._after):
                 self._append(r, unsent)
             counts = self._store.counts()
+            meta = self._with_unchecked_note(meta)
             rows = summary_rows(meta, counts, self.late, self.maybe_inserted, self.late_invalid)
             for row in rows:
                 self._summary.append(row)
@@ -377,12 +457,30 @@ class ReportWriter:
         except BaseException:
             self._book.discard()
             raise
-        meta_counts: dict[str, int] = {"late_requests": self.late}
+        meta_counts: dict[str, Any] = {"late_requests": self.late}
         if not self._removal:
             meta_counts[MAYBE_INSERTED] = self.maybe_inserted
             meta_counts[LATE_INVALID] = self.late_invalid
+            meta_counts[PRESENT_UNCHECKED] = self.unchecked.count
+            meta_counts[LATE_UNCHECKED] = self.late_unchecked.count
+            if meta.get(UNCHECKED_NOTE) or self._unchecked_note_before:
+                meta_counts["warnings"] = meta.get("warnings") or []
+                meta_counts[UNCHECKED_NOTE] = meta.get(UNCHECKED_NOTE) or ""
         self._store.set_meta(meta_counts)
         return self._path
+
+    def _with_unchecked_note(self, meta: dict[str, Any]) -> dict[str, Any]:
+        """``meta`` with :func:`unchecked_sentence` among its ``warnings`` (which the
+        Summary, the CLI's notes and its JSON ``warnings`` show), in place of the sentence an
+        earlier report put there."""
+        if self._removal:
+            return meta
+        before = self._unchecked_note_before = str(meta.get(UNCHECKED_NOTE) or "")
+        warnings = [w for w in meta.get("warnings") or [] if not before or w != before]
+        note = unchecked_sentence(self.unchecked, self.late_unchecked, self.late)
+        if note:
+            warnings.append(note)
+        return {**meta, "warnings": warnings, UNCHECKED_NOTE: note}
 
     def discard(self) -> None:
         self._book.discard()
@@ -413,6 +511,10 @@ class ReportWriter:
             if is_late and r.outcome == Outcome.INVALID.value:
                 self.late_invalid += 1
             self.maybe_inserted += maybe_inserted(r)
+            if unchecked(r):
+                self.unchecked.add(r.row_number)
+                if is_late:
+                    self.late_unchecked.add(r.row_number)
             cells += [days, "late" if is_late else ""]
         self._rows.append(cells)
         self._after = r.seq
