@@ -517,23 +517,27 @@ def insert_sender(
             """The row's words for the entries found (None: the look-up failed, so an attempt
             of this job may have inserted it, as far as the row can tell)."""
             words = _entry_words(entries, since) if entries is not None else ("", "")
-            if words[0]:
-                session.record_settled(
-                    kind,
-                    "insert.settled",
-                    row.national,
-                    row.phone_code,
-                    scope,
-                    words[0],
-                    job=job_id,
-                    note=note,
-                )
             if resent:
                 text = _present_text(words, RESENT_PRESENT)
                 if words[0]:  # listed before the job: say the row was sent again too
                     text = f"{RESENT}; {text}"
             else:
                 text = _present_text(words, RETRIED_PRESENT)
+            if entries:
+                # The journal keeps what the look-up concluded, beside the retry's recorded
+                # "already present": listed before the job, or most likely this job's own
+                # earlier attempt (black-box L2 #3: a killed run's insert found on resume
+                # left only the intent's "unknown").
+                session.record_settled(
+                    kind,
+                    "insert.settled",
+                    row.national,
+                    row.phone_code,
+                    scope,
+                    words[0] or text,
+                    job=job_id,
+                    note=note,
+                )
             return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
 
         # An earlier attempt of this job (its answer lost, the job interrupted) may well be

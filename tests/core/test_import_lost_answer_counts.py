@@ -238,14 +238,17 @@ def test_a_resent_row_whose_entry_predates_the_job_says_so_and_is_not_counted(
         "2022-09-11 09:19:01)"
     ), old.message
     # The journal says it beside the insert's outcome, for the number's evidence (re-test J2).
-    (settled,) = journal.query(operation="dnc.insert.settled")
-    assert settled.phone == f"+1{numbers[0]}" and settled.after == {
+    (settled,) = journal.query(phone=f"+1{numbers[0]}", operation="dnc.insert.settled")
+    assert settled.after == {
         "settled": f"already on the list before this job (entry {entry_id}, inserted "
         "2022-09-11 09:19:01)"
     }
     # Inserted now: most likely the first send; the entry found is named, with its date.
     assert without_entry_found(recent.message) == RESENT_PRESENT, recent.message
     assert recent.message != RESENT_PRESENT and "found, inserted" in recent.message
+    # And the journal keeps that conclusion too (black-box L2 #3, for inserts).
+    (first_send,) = journal.query(phone=f"+1{numbers[1]}", operation="dnc.insert.settled")
+    assert first_send.after == {"settled": recent.message}
     assert _summary_sheet(s["report"])[MAYBE_INSERTED_LABEL] == 1
 
 
