@@ -31,6 +31,8 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.sheet_check import (
+    ROW_SCOPE_USED,
+    SCOPE_CELL_USED,
     CheckedRow,
     CheckOptions,
     CheckSummary,
@@ -49,11 +51,11 @@ from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
     Role,
+    campaign_stand_ins,
     column_letter,
     column_name,
     column_said,
     fax_columns,
-    header_role,
     is_area_code_header,
     opt_out_flag_columns,
     other_date_columns,
@@ -992,51 +994,41 @@ def _unchecked_sentence(unchecked: Mapping[str, int], connection: Connection | N
     )
 
 
-# What a row's message says, in sheet_check's words, when its cells name two scopes and one
-# is used (an import), when its reason was cut, and when its campaign cell names no campaign.
-_SCOPE_CELL_USED: Final = "; the scope cell's scope is used"
-_ROW_SCOPE_USED: Final = "; the row's scope is used"
-_REASON_CUT: Final = "reason cut to "
-_NO_CAMPAIGN: Final = re.compile(
-    r"row \d+: campaign: (?:no campaign is named (?P<q>['\"])(?P<name>.*?)(?P=q)|"
-    r"id (?P<id>\S+) does not exist on this connection)(?: \(the (?P<column>.+?) cell; |$)"
-)
 # Campaign names a warning quotes; the others are counted.
 _NAMES_SHOWN: Final = 5
 
 
 class _Verdicts:
     """Rows whose message tells what the counts do not (:meth:`watch`), for one warning each
-    (:meth:`sentences`): a row's note is easy to miss among thousands."""
+    (:meth:`sentences`): a row's note is easy to miss among thousands. The check marks each
+    such row (:class:`~app.core.sheet_check.Marks`) where it writes the note, so no warning
+    depends on how the message words it."""
 
     def __init__(self) -> None:
         self.scope_cell = RowList()  # a Scope cell's scope used over a Campaign cell's
         self.row_scope = RowList()  # the row's scope used over another campaign column's
         self.two_scopes = RowList()  # each row either way, once
         self.cut = RowList()
-        # Column header ("" for the mapped Campaign column) -> rows, and names or ids.
-        self.unknown: dict[str, tuple[RowList, dict[str, int]]] = {}
+        # Column the campaign cells were read from -> rows, and names or ids.
+        self.unknown: dict[int, tuple[RowList, dict[str, int]]] = {}
 
     def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
         for c in rows:
-            message = c.message
-            if c.outcome is CheckOutcome.VALID and message:
-                by_scope_cell = _SCOPE_CELL_USED in message
-                by_row_scope = _ROW_SCOPE_USED in message
-                if by_scope_cell:
-                    self.scope_cell.add(c.row)
-                if by_row_scope:
-                    self.row_scope.add(c.row)
-                if by_scope_cell or by_row_scope:
+            if (marks := c.marks) is not None:
+                if ways := marks.two_scopes:
+                    if SCOPE_CELL_USED in ways:
+                        self.scope_cell.add(c.row)
+                    if ROW_SCOPE_USED in ways:
+                        self.row_scope.add(c.row)
                     self.two_scopes.add(c.row)
-                if _REASON_CUT in message:
+                if marks.reason_cut:
                     self.cut.add(c.row)
-            elif c.outcome is CheckOutcome.INVALID and (found := _NO_CAMPAIGN.match(message)):
-                rows_of, names = self.unknown.setdefault(found["column"] or "", (RowList(), {}))
-                rows_of.add(c.row)
-                name = repr(found["name"]) if found["id"] is None else f"id {found['id']}"
-                if name in names or len(names) < 1000:
-                    names[name] = names.get(name, 0) + 1
+                if (unknown := marks.unknown_campaign) is not None:
+                    column, name = unknown
+                    rows_of, names = self.unknown.setdefault(column, (RowList(), {}))
+                    rows_of.add(c.row)
+                    if name in names or len(names) < 1000:
+                        names[name] = names.get(name, 0) + 1
             yield c
 
     def sentences(
@@ -1056,8 +1048,8 @@ class _Verdicts:
                 f"{MAX_TEXT} (each row's message says how long it was). If the end of a reason "
                 "matters, shorten it in the file and run the file again."
             )
-        for header, (rows, names) in self.unknown.items():
-            out.append(self._unknown(mapping, connection, header, rows, names))
+        for column, (rows, names) in self.unknown.items():
+            out.append(self._unknown(mapping, connection, column, rows, names))
         return out
 
     def _two_scopes(self, mapping: ColumnMapping, verb: str) -> str:
@@ -1071,13 +1063,7 @@ class _Verdicts:
                 f"the scope in {scope} was used"
             )
         if self.row_scope.count:
-            others = [
-                i
-                for i, h in enumerate(mapping.headers)
-                if h
-                and i not in (mapping.campaign, mapping.scope, mapping.phone)
-                and header_role(h) is Role.CAMPAIGN
-            ]
+            others = campaign_stand_ins(mapping)
             other = joined([column_said(mapping.headers, i) for i in others]) or "another column"
             read = [
                 column_said(mapping.headers, i)
@@ -1102,22 +1088,10 @@ class _Verdicts:
     def _unknown(
         mapping: ColumnMapping,
         connection: Connection | None,
-        header: str,
+        index: int,
         rows: RowList,
         names: Mapping[str, int],
     ) -> str:
-        if header:
-            index = next(
-                (
-                    i
-                    for i, h in enumerate(mapping.headers)
-                    if header in (repr(h), f"column {column_letter(i)}")
-                ),
-                mapping.campaign,
-            )
-        else:
-            index = mapping.campaign
-        assert index is not None
         column = column_said(mapping.headers, index)
         name = mapping.headers[index] if index < len(mapping.headers) else ""
         ordered = sorted(names.items(), key=lambda item: -item[1])

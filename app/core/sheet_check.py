@@ -159,6 +159,27 @@ class CheckedRow:
     # what the first row counted as until then (WAS_LATE, WAS_ON_TIME, or its date_issue).
     # "" on every other row.
     replaced: str = ""
+    # What the row's message notes that a job's warning counts (None on most rows): see Marks.
+    # One field, not one a mark: each field is a store in __init__, paid on every row.
+    marks: Marks | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """What a row's message notes that a warning of the job counts (job_staging's
+    ``_Verdicts``), set where the note is written, so no warning depends on the message's
+    wording. Never on a plain row (:meth:`_Checker.check_plain`), nor on a duplicate row, whose
+    message notes none of them."""
+
+    # A valid import row whose cells name two scopes, imported into one: SCOPE_CELL_USED (a
+    # Scope cell's over its Campaign cell's), ROW_SCOPE_USED (the row's scope over another
+    # campaign column's), or both, in that order.
+    two_scopes: tuple[str, ...] = ()
+    # A valid row whose reason was cut to MAX_TEXT characters.
+    reason_cut: bool = False
+    # An invalid row whose campaign cell names no campaign of the connection's: the column the
+    # cell was read from, and the campaign as a sentence names it ("'Holiday Promo'", "id 9999").
+    unknown_campaign: tuple[int, str] | None = None
 
 
 # CheckedRow.date_issue: the request-date cell is not a date ("N/A", "13/25/2026"), is after
@@ -169,6 +190,15 @@ DATE_MISSING = "missing"
 # CheckedRow.replaced: the first row was measured from a date of its own, late or not.
 WAS_LATE = "late"
 WAS_ON_TIME = "on time"
+# Marks.two_scopes: which scope an import row naming two was given.
+SCOPE_CELL_USED = "scope_cell"
+ROW_SCOPE_USED = "row_scope"
+# The ScopeResolver's reasons a campaign cell names no campaign of the connection's: a name no
+# campaign has (quoted as the cell was read), and an id its campaign list lacks. The resolver
+# returns only a sentence, so its wording is read here, at the one place (tests of
+# Marks.unknown_campaign fail if sheet_scope rewords them).
+_NO_CAMPAIGN_NAMED: Final = "no campaign is named "
+_NO_SUCH_ID: Final = re.compile(r"id (\S+) does not exist on this connection")
 # With a request-date column, a number's value in _Checker.seen packs its first row (above
 # _MARK_BITS) with what that row is measured from (below): the ordinal of the earliest request
 # date its number has had so far, or the mark of the first row's date_issue. One int a number,
@@ -461,6 +491,8 @@ class _Checker:
         )
         self.msisdn = _MSISDN_HEADER.search(phone_header or "") is not None
         self.scope_note = ""  # the last _scope's note on the row (a campaign cell not used)
+        # The last _scope's Marks.unknown_campaign (None: the row's campaign is known).
+        self.unknown_campaign: tuple[int, str] | None = None
         self.row_names_scope = False  # whether the last _scope found a Scope or Campaign cell
         # The column the last _scope read the campaign from: the mapped one, or another campaign
         # column when the mapped one's cell is empty (a name beside an empty id).
@@ -592,7 +624,12 @@ class _Checker:
         else:
             scope = self.default_scope
         if isinstance(scope, tuple):
-            return self._invalid_number(number, raw, cells, scope[0], scope[1], result, damage)
+            checked = self._invalid_number(number, raw, cells, scope[0], scope[1], result, damage)
+            if self.unknown_campaign is not None:
+                checked.marks = Marks(unknown_campaign=self.unknown_campaign)
+            return checked
+        # _scope's only note: a Scope cell's scope used over its Campaign cell's.
+        two_scopes: tuple[str, ...] = (SCOPE_CELL_USED,) if scope_note else ()
         for index in self.other_campaigns:
             if index == self.campaign_column:
                 continue  # the row's campaign came from it (the mapped cell was empty)
@@ -603,6 +640,8 @@ class _Checker:
             if clash:
                 note = f"{clash}; the row's scope is used"
                 scope_note = f"{scope_note}; {note}" if scope_note else note
+                if ROW_SCOPE_USED not in two_scopes:
+                    two_scopes += (ROW_SCOPE_USED,)
         r = m.reason
         if r is None:
             reason = self.default_reason
@@ -735,6 +774,8 @@ class _Checker:
             late,
             note,
             issue,
+            "",
+            Marks(two_scopes, bool(cut)) if two_scopes or cut else None,
         )
 
     def _late(self, request: dt.date, days: int) -> str:
@@ -1183,6 +1224,7 @@ class _Checker:
         campaign list lacks makes the row invalid. :attr:`campaign_column` says which column.
         """
         self.scope_note = ""
+        self.unknown_campaign = None
         scope_cell = _cell(cells, self.m.scope)
         campaign_cell = _cell(cells, self.m.campaign)
         column = None  # set when the campaign cell is another campaign column's
@@ -1230,7 +1272,14 @@ class _Checker:
 
     def _no_campaign(self, why: str, column: int | None) -> tuple[str, str]:
         """(field, why) for a campaign cell naming no campaign; ``column``: read in place of
-        the mapped Campaign column's empty cell, and the message says which cell it was."""
+        the mapped Campaign column's empty cell, and the message says which cell it was.
+        Sets :attr:`unknown_campaign` when the campaign is not the connection's."""
+        read_from = self.campaign_column
+        assert read_from is not None  # the row's campaign cell is in it
+        if why.startswith(_NO_CAMPAIGN_NAMED):
+            self.unknown_campaign = (read_from, why[len(_NO_CAMPAIGN_NAMED) :])
+        elif found := _NO_SUCH_ID.fullmatch(why):
+            self.unknown_campaign = (read_from, f"id {found[1]}")
         if column is None or self.m.campaign is None:
             return ("campaign", why)
         return (
