@@ -18,7 +18,7 @@ from typing import Final
 
 from app.api.scope import Scope
 from app.core import phones
-from app.core.country_names import DC_NAMES, US_STATES, US_TERRITORIES
+from app.core.country_names import DC_NAMES, US_STATES, US_TERRITORIES, name_with_lost_letters
 from app.core.sheet_dates import parse_request_date
 from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_types import CellValue, Row, SheetError
@@ -1350,9 +1350,12 @@ def _country_names(values: Sequence[CellValue], code: str) -> tuple[str, ...]:
 
     Names only, of three letters or more: two-letter values are most often US states ("CA",
     "GA", "IN", "DE" are ISO codes of Canada, Gabon, India and Germany too), and digits a
-    count or an id as often as a dialling code.
+    count or an id as often as a dialling code. A name whose accented letters the file's
+    encoding turned into '?' ("M?xico") counts as the one name it fits (re-test M1 #1). Fewer
+    than three values count when every one of them is a name (re-test M1 #2: a daily batch of
+    two rows, "Mexico" and "USA", went unsaid).
     """
-    if len(values) < _NAMES_AT_LEAST:
+    if not values:
         return ()
     named = 0
     others: list[str] = []
@@ -1363,12 +1366,15 @@ def _country_names(values: Sequence[CellValue], code: str) -> tuple[str, ...]:
         if len(text) < 3 or not any(c.isalpha() for c in text) or any(c.isdigit() for c in text):
             continue
         found = phones.normalize_code(text)
+        if found is None and (name := name_with_lost_letters(text)) is not None:
+            found = phones.normalize_code(name)
         if found is None or plain_words(text) in _STATE_NAMES:
             continue  # a "State" column's "Texas" is read as code 1, but names no country
         named += 1
         if found != code and text not in others:
             others.append(text)
-    if named < _NAMES_SHARE * len(values) or not others:
+    few = len(values) < _NAMES_AT_LEAST
+    if not others or named < (len(values) if few else _NAMES_SHARE * len(values)):
         return ()
     return tuple(others[:_NAMES_SHOWN])
 

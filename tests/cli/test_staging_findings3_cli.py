@@ -239,8 +239,6 @@ def test_a_column_of_country_names_under_an_unknown_header_is_named_in_a_warning
         ["CA", "GA", "IN", "DE"],
         # Fewer than four in five are country names: not a column of countries.
         ["Mexico", "Springfield", "Shelbyville", "Ogdenville"],
-        # Too few values to tell.
-        ["Mexico", "", ""],
     ],
 )
 def test_columns_that_are_not_foreign_country_names_are_not_named(
@@ -251,6 +249,17 @@ def test_columns_that_are_not_foreign_country_names_are_not_named(
     path.write_text("Phone,Place\n" + "\n".join(lines) + "\n")
     data = dry_run(capsys, "import", str(path), "--into", "dnc")
     assert data["warnings"] == []
+
+
+def test_one_foreign_country_name_in_a_short_batch_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Re-test M1 #2: "too few values to tell" left a daily batch of two rows, 'Mexico' and
+    # 'USA', read as +1 without a word; every filled value being a country name is enough.
+    path = tmp_path / "place.csv"
+    path.write_text("Phone,Place\n2025554010,Mexico\n2025554011,\n2025554012,\n")
+    data = dry_run(capsys, "import", str(path), "--into", "dnc")
+    assert [w for w in data["warnings"] if "holds country names ('Mexico')" in w], data
 
 
 def test_a_column_of_country_names_says_nothing_once_a_country_column_is_read(
