@@ -167,7 +167,14 @@ def parse_request_date(
                 found, f"the number {shown} is read as a spreadsheet's day number, {found}"
             )
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
-            return _parse_text(str(int(value)), not_after, None)  # 20261102 as a number
+            # 20261102 as a number. Read here, not as text: text of digits that names no day
+            # is read as a number again, which came back here ("20261399" recursed until
+            # the check crashed).
+            digits = str(int(value))
+            found = _safe(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
+            if found is None:
+                return RequestDate(None, f"{digits} is not a date")
+            return _plausible(found)
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
         return RequestDate(None, f"{shown} is not a date")
     if not isinstance(value, str):
