@@ -171,10 +171,10 @@ def parse_request_date(
             # is read as a number again, which came back here ("20261399" recursed until
             # the check crashed).
             digits = str(int(value))
-            found = _safe(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
-            if found is None:
+            day = _safe(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
+            if day is None:
                 return RequestDate(None, f"{digits} is not a date")
-            return _plausible(found)
+            return _plausible(day)
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
         return RequestDate(None, f"{shown} is not a date")
     if not isinstance(value, str):
