@@ -1115,8 +1115,10 @@ def _names_no_column(exc: MappingError) -> bool:
     a bad argument (exit 2), unlike a file with no phone column. Staging raises it from the
     :class:`ColumnError` (its cause, or only its context once re-raised ``from None`` after
     the workbook's other sheets were tried)."""
-    return isinstance(exc.__cause__, ColumnError) or (
-        exc.__cause__ is None and isinstance(exc.__context__, ColumnError)
+    return (
+        exc.bad_argument
+        or isinstance(exc.__cause__, ColumnError)
+        or (exc.__cause__ is None and isinstance(exc.__context__, ColumnError))
     )
 
 

@@ -109,12 +109,15 @@ class MappingError(SheetError):
     """The file was read but its columns cannot be used as asked; one sentence.
 
     ``str()`` is worded for any front end; ``cli_text``, when set, is the same sentence with
-    the command-line options that fix it, which the GUI has no use for.
+    the command-line options that fix it, which the GUI has no use for. ``bad_argument``: the
+    options asked for contradict each other, whatever the file holds (exit status 2 on the
+    command line, as an unknown column is).
     """
 
-    def __init__(self, message: str, cli_text: str = "") -> None:
+    def __init__(self, message: str, cli_text: str = "", *, bad_argument: bool = False) -> None:
         super().__init__(message)
         self.cli_text = cli_text or message
+        self.bad_argument = bad_argument
 
 
 @dataclass
@@ -175,14 +178,18 @@ def map_sheet(
     wanted = [settings.phone_column] if settings.phone_column else []
     wanted += settings.ignore_columns
     indexes: list[int] = []
+    ignored: list[int] = []
+    guessed, headers = mapping.phone, mapping.headers
     if wanted:
         mapping, indexes = _resolve_named(preview, mapping, wanted, settings.phone_code, where)
+        guessed, headers = mapping.phone, mapping.headers  # before ignored headers are blanked
         ignored = indexes[1:] if settings.phone_column else indexes
         if settings.phone_column and indexes[0] in ignored:
             column = column_said(mapping.headers, indexes[0])
             raise MappingError(
                 f"{column[0].upper()}{column[1:]} of {where} is named both as the phone column "
-                "and as a column to ignore; name it once."
+                "and as a column to ignore; name it once.",
+                bad_argument=True,  # re-test M1 #6: it said exit status 1, as for a bad file
             )
         if ignored:
             mapping = _without_columns(preview, mapping, set(ignored), settings.phone_code)
@@ -203,6 +210,14 @@ def map_sheet(
         )
         if split := split_number_sentence(mapping.headers):
             unread = f"{unread} {split}".strip()
+        if guessed is not None and guessed in ignored:
+            # Re-test M1 #7: the column set aside was the one read as phone numbers; without
+            # this the sentence only said none was found, as if the file had none.
+            column = column_said(headers, guessed)
+            unread = (
+                f"{unread} {column[0].upper()}{column[1:]}, the one holding them, is set aside "
+                "as a column to ignore."
+            ).strip()
         skipped = skipped_phone_columns(mapping.headers, preview, settings.phone_code)
         named = " and ".join(f"{mapping.headers[i]!r} (column {column_letter(i)})" for i in skipped)
         if named:

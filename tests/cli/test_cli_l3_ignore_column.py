@@ -86,3 +86,24 @@ def test_a_name_no_column_has_is_a_bad_argument_and_a_resume_refuses_it(
     assert main(resume) == 2
     err = capsys.readouterr().err
     assert "--ignore-column does not apply to --resume" in err
+
+
+def test_the_phone_column_named_and_ignored_at_once_is_a_bad_argument(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Re-test M1 #6: the contradiction was exit status 1, as for a file that cannot be used.
+    argv = ["import", str(_log(tmp_path)), "--into", "dnc", "--scope", "global", "--dry-run"]
+    assert main([*argv, "--phone-column", "Phone", "--ignore-column", "Phone"]) == 2
+    err = capsys.readouterr().err
+    assert "is named both as the phone column and as a column to ignore" in err
+
+
+def test_ignoring_the_phone_column_says_so_when_no_other_is_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Re-test M1 #7: the refusal only said no column of phone numbers was found.
+    argv = ["import", str(_log(tmp_path)), "--into", "dnc", "--scope", "global", "--dry-run"]
+    assert main([*argv, "--ignore-column", "Phone"]) == 1
+    err = capsys.readouterr().err
+    assert "No column of phone numbers was found in sms_log.csv" in err
+    assert "Column A ('Phone'), the one holding them, is set aside as a column to ignore." in err
