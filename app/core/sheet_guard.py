@@ -8,11 +8,15 @@ bombs are built; no spreadsheet program writes one.
 :func:`sniff_kind` also says what a file that is no spreadsheet is (``FileKind.other``: a PDF, a
 Word document, an image, an archive), and :func:`markup_kind` what markup text under a
 workbook's name is (a web page, Excel 2003 XML), so the reader refuses each in one sentence
-naming it, whatever the file's name says.
+naming it, whatever the file's name says; text that is JSON data is named so too, so it is not
+read as a table of one column. :func:`damaged_sentence` is the one way a workbook that is
+damaged or cut short is refused, by this module and by the reader alike.
 """
 
 from __future__ import annotations
 
+import errno
+import json
 import re
 import struct
 import zipfile
@@ -28,6 +32,8 @@ MAX_ENTRIES: Final = 10_000
 MAX_RATIO: Final = 200
 RATIO_CHECK_ABOVE: Final = 8 << 20
 XML_SCAN_BYTES: Final = 64 << 10
+# JSON text is parsed whole up to this size; beyond it, its start must show it.
+JSON_SCAN_BYTES: Final = 1 << 20
 
 _OLE2_MAGIC: Final = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP_MAGIC: Final = b"PK\x03\x04"
@@ -72,6 +78,14 @@ _MAGIC: Final = (
     (b"Rar!\x1a\x07", "a RAR archive"),
 )
 _BZIP2 = re.compile(rb"BZh[1-9]1AY&SY")
+JSON_DATA: Final = "a JSON data file"
+_JSON_STRING = r'"(?:[^"\\\n]|\\.)*"'
+# A start no CSV writer produces (a field holding a quote is itself quoted in CSV, so '{"' or
+# '["' cannot begin one): an object's first key, or an array's first string and another item.
+_JSON_START = re.compile(
+    rf"\[?\s*\{{\s*{_JSON_STRING}\s*:"
+    rf"|\[\s*(?:\[\s*)?{_JSON_STRING}\s*,\s*(?:\"|-?\d|\[|\{{|true\b|false\b|null\b)"
+)
 # An ISO media file (a phone's HEIC photo): its box type at byte 4, its brand after it.
 _IMAGE_BRANDS: Final = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif")
 
@@ -105,6 +119,8 @@ def sniff_kind(path: Path) -> FileKind:
     other = _other_kind(head)
     if other:
         return FileKind("other", "", other)
+    if _is_json(path, head):
+        return FileKind("other", "", JSON_DATA)
     return FileKind("text", "")
 
 
@@ -120,6 +136,47 @@ def _other_kind(head: bytes) -> str:
     if head[4:8] == b"ftyp" and head[8:12] in _IMAGE_BRANDS:
         return "a HEIC image"
     return ""
+
+
+def _is_json(path: Path, head: bytes) -> bool:
+    """Whether the text file starting with ``head`` is JSON data (an export from a web app or
+    an API), which a CSV reader would take for a table of one column.
+
+    Only when it is clearly JSON: it parses as JSON (one document, or one object a line), or,
+    when too long to parse here, it begins as no CSV does. A CSV whose first cell starts with
+    '[' or '{' (``[Phone],Name``) is read as before."""
+    if head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")[:1] not in (b"{", b"["):
+        return False
+    try:
+        with path.open("rb") as fh:
+            sample = fh.read(JSON_SCAN_BYTES + 1)
+    except OSError:
+        return False
+    whole = len(sample) <= JSON_SCAN_BYTES
+    text = sample[:JSON_SCAN_BYTES].decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if whole:
+        try:
+            json.loads(text)
+        except ValueError:
+            pass
+        else:
+            return True
+    if _JSON_START.match(text):
+        return True
+    # JSON Lines: one object a line (the last line of a cut sample may be partial).
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not whole:
+        lines = lines[:-1]
+    if not lines:
+        return False
+    for line in lines:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return False
+        if not isinstance(value, dict):
+            return False
+    return True
 
 
 WEB_PAGE: Final = "a web page (HTML)"
@@ -298,6 +355,18 @@ def _ole2_top_names(fh: BinaryIO) -> set[str] | None:
     return names
 
 
+def damaged_sentence(name: str, note: str = "") -> str:
+    """The one sentence refusing workbook ``name`` that is damaged or cut short, what to do
+    about it first; ``note`` (technical: what the reader met, as "the reader said: …") trails
+    in parentheses for whoever looks into it, the sentence making sense without it."""
+    note = " ".join(note.split()).rstrip(".")
+    tail = f" ({note})" if note else ""
+    return (
+        f"{name} is damaged or incomplete (cut short, or not saved completely): open it in "
+        f"Excel or LibreOffice and save it again, or ask for a new copy{tail}."
+    )
+
+
 def check_zip(path: Path) -> None:
     """Refuse zip bombs and XML entity bombs; read only the directory and a few KB per part."""
     name = path.name
@@ -330,10 +399,16 @@ def check_zip(path: Path) -> None:
     except SheetError:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as exc:
-        raise SheetError(f"{name} is damaged or not a complete spreadsheet ({exc}).") from exc
+        raise SheetError(damaged_sentence(name, f"the reader said: {exc}")) from exc
     except NotImplementedError as exc:
         raise SheetError(f"{name} uses a compression method that is not supported.") from exc
     except OSError as exc:
+        if exc.errno == errno.EINVAL:
+            # A damaged directory sends a seek before the start of the file; the system's
+            # "Invalid argument" is about that seek, not about the disk.
+            raise SheetError(
+                damaged_sentence(name, "its list of contents points outside the file")
+            ) from exc
         raise SheetError(f"{name} cannot be read: {exc.strerror or exc}.") from exc
 
 

@@ -15,6 +15,11 @@ worksheets are hidden (``hidden_sheets``, known once the source is open), and, w
 caller matches ignoring case and surrounding spaces, as in Excel; an exact match wins. With none
 named, a hidden sheet is never chosen.
 
+A damaged or cut-short workbook is refused in one sentence of what to do
+(:func:`~app.core.sheet_guard.damaged_sentence`), the reader's own words only as a trailing note
+when they say something. :func:`resolve_sheet_path` makes a path absolute as a job records it,
+a loop of symbolic links a :class:`SheetError` as :func:`open_sheet` says it.
+
 Typical use::
 
     with open_sheet(path) as source:
@@ -25,6 +30,7 @@ Typical use::
 
 from __future__ import annotations
 
+import errno
 import marshal
 import os
 import pickle
@@ -48,6 +54,7 @@ from app.core.sheet_guard import (
     WEB_PAGE,
     ZIP_ARCHIVE,
     check_zip,
+    damaged_sentence,
     markup_kind,
     sniff_kind,
 )
@@ -65,6 +72,9 @@ BASE_TIMEOUT: Final = 60.0
 TIMEOUT_PER_MB: Final = 4.0
 MAX_COLUMNS: Final = sheet_worker.MAX_COLUMNS
 _EXCEPTION_NAME: Final = re.compile(r"^[A-Za-z_][\w.]*: ")
+# calamine starts its messages with the part of it that failed ("Cfb error: ", "Xls error: ").
+_READER_PART: Final = re.compile(r"^(?:[A-Z][A-Za-z]{1,5} error: )+")
+_WORD: Final = re.compile(r"[A-Za-z]{2,}")
 
 
 class SheetSource(Protocol):
@@ -161,11 +171,55 @@ def _not_a_file(path: Path, given: str) -> str:
     except (FileNotFoundError, NotADirectoryError):
         return f"{given} does not exist."
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return _loop_sentence(path, given)
         return f"{given} cannot be reached ({exc.strerror or exc})."
     name = path.name or given
     if stat.S_ISDIR(mode):
         return f"{name} is a folder, not a file: give the path of the spreadsheet itself."
     return f"{name} is not a file that can be read as a spreadsheet."
+
+
+def _reader_note(detail: str) -> str:
+    """The reader's complaint (the worker's "TypeName: message") as a technical note, or ""
+    when it would tell nobody anything: a bare XML tag name ("c", "sheetData"), or a panic
+    inside calamine ("capacity overflow"), which is about its code, not the file."""
+    if detail.startswith("PanicException"):
+        return ""
+    # The type and the part are the library's names, not the user's.
+    detail = _READER_PART.sub("", _EXCEPTION_NAME.sub("", detail, count=1))
+    if len(_WORD.findall(detail)) < 3:
+        return ""
+    return detail[:160]
+
+
+def _loop_sentence(path: Path, given: str) -> str:
+    """Why ``path`` names no file when following its symbolic links goes round in a circle."""
+    try:
+        own = path.is_symlink()
+    except OSError:  # the loop is in a folder above it
+        own = False
+    if own:
+        return f"{given} is a symbolic link that leads back to itself (a loop): it names no file."
+    return (
+        f"{given} cannot be reached: a folder on its path is a symbolic link that leads back "
+        "to itself (a loop)."
+    )
+
+
+def resolve_sheet_path(path: Path) -> Path:
+    """``path`` with ``~`` expanded, made absolute with its symbolic links followed, as a job
+    records it; a loop of links is a :class:`SheetError` naming it, where ``Path.resolve``
+    raises a bare RuntimeError (before Python 3.13) that no caller says in words."""
+    expanded = path.expanduser()
+    try:
+        return expanded.resolve()
+    except RuntimeError as exc:  # "Symlink loop from …"
+        raise SheetError(_loop_sentence(expanded, os.fspath(path))) from exc
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SheetError(_loop_sentence(expanded, os.fspath(path))) from exc
+        raise
 
 
 WORKER_FLAG: Final = "--sheet-worker"
@@ -434,8 +488,7 @@ class _WorkerStream:
             )
         if code != 0:
             return SheetError(
-                f"Reading {name} crashed the spreadsheet reader (exit status {code}); the file "
-                "is damaged or crafted."
+                damaged_sentence(name, f"the spreadsheet reader stopped on it, exit status {code}")
             )
         return SheetError(f"{name} could not be read (the reader stopped unexpectedly).")
 
@@ -471,11 +524,8 @@ class _WorkerStream:
             return SheetError(f"The sheet {detail!r} of {name} is empty.")
         if kind == "memory":
             return SheetError(f"{name} needs more memory to read than it should; reading stopped.")
-        # The worker says "TypeName: message"; the type is a library's name, not the user's.
-        detail = _EXCEPTION_NAME.sub("", str(detail), count=1)[:160]
-        return SheetError(
-            f"{name} is damaged or not a valid {self._fmt} file and could not be read ({detail})."
-        )
+        note = _reader_note(str(detail))
+        return SheetError(damaged_sentence(name, f"the reader said: {note}" if note else ""))
 
     def close(self) -> None:
         self._done.set()

@@ -25,7 +25,8 @@ ranges: rows 1-based, columns 0-based, the cells they cover showing their first 
 PROBE ``1``, ``("sheets", {name: rows}, hidden_names)`` holding the first non-blank rows of every
 other worksheet, hidden ones too, and the names of the hidden worksheets; ``("end", row_count)``;
 or ``("error", kind, detail, sheet_names)`` with kind ``password``, ``no_sheet``,
-``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt``. With SHEET empty,
+``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt`` (a panic in
+calamine's native code, pyo3's ``PanicException``, too). With SHEET empty,
 ``empty`` (no visible sheet holds data) has a fifth item: the hidden worksheets that hold data,
 which were not read.
 
@@ -1763,6 +1764,13 @@ def run(
         _send(out, ("error", "memory", "", []))
     except Exception as exc:  # calamine raises many types for damaged files; all mean "corrupt"
         _send(out, ("error", _classify(exc), f"{type(exc).__name__}: {exc}", []))
+    except BaseException as exc:
+        # A panic in calamine's Rust code (a slice index past a cut-short stream, a capacity
+        # overflow from a bogus cell reference) is raised as pyo3's PanicException, which is no
+        # Exception; the file is damaged, not the worker.
+        if type(exc).__name__ != "PanicException":
+            raise
+        _send(out, ("error", "corrupt", f"{type(exc).__name__}: {exc}", []))
     finally:
         if ahead is not None:
             ahead.cancel()
