@@ -67,7 +67,7 @@ from app.core.sheet_mapping import (
     skipped_phone_columns,
     unread_code_columns,
 )
-from app.core.sheet_reader import SheetSource, open_sheet
+from app.core.sheet_reader import SheetSource, open_sheet, resolve_sheet_path
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.staging_notes import (
@@ -547,12 +547,16 @@ def _stage(
     day_first: bool | None,
 ) -> tuple[JobStore, CheckSummary]:
     fixes = dict(corrections or {})
-    path = settings.file.expanduser().resolve()
+    path = resolve_sheet_path(settings.file)  # a symbolic link loop: one sentence (L4 #2)
     guessed = mapping is None
     if mapping is not None:
         if mapping.phone is None:
             raise MappingError(f"No column of phone numbers is chosen for {path.name}.")
         mapping = replace(mapping, default_scope=settings.scope)
+    try:
+        before: tuple[int, int] | None = _file_state(path)
+    except OSError:
+        before = None  # not there, or not readable: opening it says which, in one sentence
     source, mapping = open_mapped(path, settings, mapping, prefer_opt_outs=kind == "import")
     if kind == "removal" and mapping.request_date is not None:
         # The 10-business-day limit is on honouring an opt-out; a removal is not late.
@@ -688,6 +692,8 @@ def _stage(
             if fixes:
                 new_rows = (_corrected(r, fixes, originals) for r in new_rows)
             store.add_rows(new_rows)
+            if before is not None:
+                _unchanged_since(path, before)
             earliest.restage(store, options)
             if unchecked:
                 store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
@@ -719,6 +725,37 @@ def _stage(
         finally:
             phones.clear_cache()
     return store, summary
+
+
+def _file_state(path: Path) -> tuple[int, int]:
+    """The file's size and modification time, to tell whether it changed while read."""
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _unchanged_since(path: Path, before: tuple[int, int]) -> None:
+    """Refuse a file that changed while it was read (black-box L4 #1, severe: a CSV still being
+    written had a half-written line '+49 30 7052' inserted as a number nobody asked for, and
+    a line cut in two read as two rows). Its rows cannot be trusted, whichever they were."""
+    try:
+        after = _file_state(path)
+    except OSError as exc:
+        raise MappingError(
+            f"{path.name} could not be looked at again after it was read ({exc.strerror or exc}"
+            "), so whether it changed meanwhile is not known; nothing was sent."
+        ) from exc
+    if after == before:
+        return
+    size_before, size_after = before[0], after[0]
+    if size_after != size_before:
+        how = f"its size went from {size_before:,} to {size_after:,} bytes"
+    else:
+        how = "it was saved again"
+    raise MappingError(
+        f"{path.name} changed while it was read ({how}): it may still be being written, by a "
+        "download or an export. Wait until it is complete and run it again; no job was made "
+        "and nothing was sent."
+    )
 
 
 def text_delimiter(source: SheetSource) -> str | None:
