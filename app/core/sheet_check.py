@@ -48,6 +48,17 @@ A 7-digit number under a code cell giving NANP's 1 with an area code ("1876", "1
 Caribbean lists write Jamaica's code) is that area's number, and the row says the area code
 came from the cell.
 
+A spreadsheet's error value written out as text ("#N/A", "#REF!", LibreOffice's "Err:502": a
+CSV export of a formula that failed) is no value, as an xlsx's error value is not (see
+:mod:`app.core.staging_notes`): in a reason cell no reason is read (the default applies, the
+row's note names the cell, :attr:`Marks.error_text` marks it); in a request-date cell the date
+is unreadable, saying so; a purpose cell or a code cell so makes the row invalid, saying it is
+an error value, except that a Country cell (headed as a country, :func:`country_columns`)
+decides nothing for a number written with its own code, which is read under it with a note.
+A C0 control character (but tab, CR and LF) in a phone cell makes the row invalid, naming it: a
+NUL there is a sign of a damaged file, and the digits around it may be wrong too. Reason and
+purpose text lose such characters (they are never sent), with a note on the row.
+
 A value right of the header's last named column is in no column anyone named, and nothing
 reads it: the row's message names it and :class:`CheckSummary` counts such rows. Only rows from
 a text file (``CheckOptions.text_delimiter``) blame a delimiter in an unquoted value ("Smith,
@@ -80,8 +91,11 @@ from app.core.sheet_dates import (
 from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_mapping import (
     ColumnMapping,
+    Role,
+    _is_country_header,
     campaign_stand_ins,
     column_letter,
+    plain_words,
 )
 from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
@@ -180,8 +194,14 @@ class Marks:
     # An invalid row whose campaign cell names no campaign of the connection's: the column the
     # cell was read from, and the campaign as a sentence names it ("'Holiday Promo'", "id 9999").
     unknown_campaign: tuple[int, str] | None = None
+    # A valid row whose reason or request-date cell holds a spreadsheet's error value written
+    # out as text ("#N/A" in a CSV), which was not read: "reason", "request_date" or both.
+    error_text: tuple[str, ...] = ()
 
 
+# A request date's note when its cell holds an error value as text ("'#N/A' is an error value
+# from a spreadsheet, not a date"): the row's Marks.error_text says so.
+_ERROR_NOTE_START: Final = "is an error value from a spreadsheet, "
 # CheckedRow.date_issue: the request-date cell is not a date ("N/A", "13/25/2026"), is after
 # the insertion date, or is empty.
 DATE_UNREAD = "unread"
@@ -433,6 +453,39 @@ _LOCAL_SEVEN: Final = re.compile(r"([2-9][0-9]{2})[ .-]?([0-9]{4})")
 # An ASCII cell that may name its own country code: "+44…", "0044…", "(+44)…", "Tel: +44…".
 _OWN_CODE: Final = re.compile(r"[^0-9]*(?:\+|00)")
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
+# What a spreadsheet shows for a formula that failed, and its CSV export writes as text: Excel's
+# and Google Sheets' error values (Bloomberg's "#N/A N/A" too), and LibreOffice's "Err:" codes.
+ERROR_VALUE: Final = re.compile(
+    r"(?i)#(?:N/A(?: N/A)?|NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|ERROR!|SPILL!|CALC!"
+    r"|GETTING_DATA|FIELD!|BLOCKED!|CONNECT!|BUSY!|UNKNOWN!|EXTERNAL!|PYTHON!)|Err:[0-9]{3}"
+)
+_ERROR_STARTS: Final = ("#", "Err:", "err:", "ERR:")
+# C0 control characters but tab, LF and CR: no phone number, reason or purpose holds one, and a
+# NUL is a sign of a damaged file (a disk's or a transfer's), not of anything typed.
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_LINE_CONTROLS: Final = frozenset("\x0b\x0c")  # a vertical tab or form feed parts lines
+
+
+def error_value(text: str) -> bool:
+    """Whether ``text`` (a cell's, stripped) is a spreadsheet's error value written out as
+    text ("#N/A", "#REF!", "Err:502"): a formula that failed, not a value."""
+    return text.startswith(_ERROR_STARTS) and ERROR_VALUE.fullmatch(text) is not None
+
+
+def control_said(char: str) -> str:
+    """A control character as a sentence names it: "a NUL character", "the control character
+    U+001F"."""
+    return "a NUL character" if char == "\x00" else f"the control character U+{ord(char):04X}"
+
+
+def without_controls(text: str) -> tuple[str, str]:
+    """``text`` without its C0 control characters (but tab, LF and CR; a vertical tab or form
+    feed becomes a space), and the first one found ("": none)."""
+    found = _CONTROL.search(text)
+    if found is None:
+        return text, ""
+    cleaned = _CONTROL.sub(lambda c: " " if c.group() in _LINE_CONTROLS else "", text)
+    return cleaned.strip(), found.group()
 
 
 def _international(value: CellValue, result: PhoneResult) -> tuple[PhoneResult, str]:
@@ -451,6 +504,27 @@ def _international(value: CellValue, result: PhoneResult) -> tuple[PhoneResult, 
         "an MSISDN column holds numbers with their country code"
     )
     return own, note
+
+
+def country_columns(mapping: ColumnMapping) -> frozenset[int]:
+    """The columns giving rows their country code that are headed as a country ("Country",
+    "Country/Region"), not as a dialling code: the Country column beside a code column, and
+    the code column itself when its header names a country. Such a cell most often says where
+    the consumer lives, and decides nothing for a number written with its own code."""
+    out = set()
+    if mapping.country is not None:
+        out.add(mapping.country)
+    code = mapping.phone_code
+    if code is not None and code < len(mapping.headers):
+        header = mapping.headers[code]
+        if header and _is_country_header(plain_words(header.replace("#", " no "))):
+            out.add(code)
+    return frozenset(out)
+
+
+def written_with_own_code(phone: CellValue) -> bool:
+    """Whether a phone cell is text written with its own country code ("+44 …", "0044 …")."""
+    return type(phone) is str and phone.lstrip().startswith(("+", "00"))
 
 
 def _names_a_country(cell: CellValue) -> bool:
@@ -526,6 +600,7 @@ class _Checker:
         # text split by a comma in an unquoted value. None with no header row.
         self.header_width = mapping.header_width()
         self.beyond_wording = _beyond_wording(mapping, options)
+        self.countries = country_columns(mapping)
 
     def _beyond(self, cells: Sequence[CellValue], width: int) -> str:
         """The note on what ``cells`` hold right of the header's ``width`` columns, or ``""``."""
@@ -540,6 +615,16 @@ class _Checker:
             raw = raw.strip() or None
         if raw is None and is_blank(cells):
             return CheckedRow(number, Outcome.BLANK, None, message=f"row {number}: blank row")
+        if type(raw) is str and not raw.isprintable() and (bad := _CONTROL.search(raw)):
+            # Black-box L4 #7: a NUL inside "720-555-39\x0000" read as 720-555-3900; the
+            # file is damaged there, and the cell's digits may be too.
+            assert p is not None
+            detail = (
+                f"cell {column_letter(p)}{number} holds {control_said(bad.group())} "
+                f"({raw!r}), a sign of a damaged file: check the number against where it came "
+                "from and enter it again"
+            )
+            return self._invalid(number, raw, "phone", detail)
         code = self.default_code
         c = m.phone_code
         code_cell = cells[c] if c is not None and c < width else None
@@ -551,13 +636,25 @@ class _Checker:
             code_cell = cells[c] if c < width else None
             if type(code_cell) is str:
                 code_cell = code_cell.strip() or None
+        own_code_note = ""
         if code_cell is not None:
             found = self._code(code_cell)
             if found is None:
-                return self._invalid(
-                    number, raw, "phone_code", f"{_text(code_cell)!r} is not a country code"
-                )
-            code = found
+                if (
+                    type(code_cell) is str
+                    and c in self.countries
+                    and written_with_own_code(raw)
+                    and error_value(code_cell)
+                ):
+                    # A number written with its own code is read under it whatever a Country
+                    # cell says: the error value there decides nothing (black-box M1 #10).
+                    own_code_note = self._error_decides_nothing(code_cell, c, number)
+                    code_cell = None
+                else:
+                    detail = self._no_code(code_cell, c, number)
+                    return self._invalid(number, raw, "phone_code", detail)
+            else:
+                code = found
         if p is None:
             return self._invalid(number, raw, "phone", "no column is chosen for phone numbers")
         value = raw
@@ -580,6 +677,8 @@ class _Checker:
                 code = result.phone_code or code
             elif code != "1" and not self.msisdn and _names_a_country(code_cell):
                 result, code_note = self._us_as_written(value, code_cell, result, c)
+        if own_code_note:
+            code_note = f"{code_note}; {own_code_note}" if code_note else own_code_note
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
         if result.ok and (
@@ -643,14 +742,40 @@ class _Checker:
                 if ROW_SCOPE_USED not in two_scopes:
                     two_scopes += (ROW_SCOPE_USED,)
         r = m.reason
+        unread: tuple[str, ...] = ()  # Marks.error_text
+        cell_notes: list[str] = []  # on the reason and purpose cells
         if r is None:
             reason = self.default_reason
         else:
             cell = cells[r] if r < width else None
-            reason = (cell_text(cell) if type(cell) is str else _text(cell)) or (
-                self.default_reason
-            )
+            reason = cell_text(cell) if type(cell) is str else _text(cell)
+            if reason and reason[0] in "#Ee" and error_value(reason):
+                # Black-box M1 #5: a CSV export writes a failed VLOOKUP as "#N/A", which is
+                # no consumer's reason; as an xlsx's error value, the default reason applies.
+                unread = (Role.REASON.value,)
+                cell_notes.append(self._reason_not_read(reason, r, number))
+                reason = ""
+            elif reason and not reason.isprintable():
+                reason, char = without_controls(reason)
+                if char:
+                    cell_notes.append(self._controls_left_out("reason", char, r, number))
+            reason = reason or self.default_reason
         purpose_cell = "" if m.purpose is None else _text(_cell(cells, m.purpose))
+        if purpose_cell:
+            assert m.purpose is not None
+            if error_value(purpose_cell):
+                # The purpose names the entry's scope: as an xlsx's error value there, the
+                # row is invalid, naming the cell.
+                detail = (
+                    f"{purpose_cell!r} is an error value from a spreadsheet, not a purpose "
+                    f"(cell {column_letter(m.purpose)}{number}): correct it in the file and run "
+                    "the file again"
+                )
+                return self._invalid_number(number, raw, cells, "purpose", detail, result, damage)
+            if not purpose_cell.isprintable():
+                purpose_cell, char = without_controls(purpose_cell)
+                if char:
+                    cell_notes.append(self._controls_left_out("purpose", char, m.purpose, number))
         purpose = purpose_cell or self.default_purpose
         is_purpose = scope.kind is ScopeKind.PURPOSE
         if is_purpose:
@@ -685,6 +810,8 @@ class _Checker:
             reason = reason[:MAX_TEXT]
         if m.request_date is not None:
             request, days, late, note, issue = self._request_date(number, cells)
+            if issue == DATE_UNREAD and _ERROR_NOTE_START in note:
+                unread += (Role.REQUEST_DATE.value,)
         else:
             request, days, late, note, issue = None, None, False, "", ""
         if scope is self.default_scope and not is_purpose:
@@ -751,6 +878,7 @@ class _Checker:
             notes.append(self._late(request, days))
         if cut:
             notes.append(cut)
+        notes += cell_notes
         if scope_note:
             notes.append(scope_note)
         hw = self.header_width
@@ -775,7 +903,51 @@ class _Checker:
             note,
             issue,
             "",
-            Marks(two_scopes, bool(cut)) if two_scopes or cut else None,
+            Marks(two_scopes, bool(cut), error_text=unread)
+            if two_scopes or cut or unread
+            else None,
+        )
+
+    @staticmethod
+    def _error_decides_nothing(code_cell: str, column: int | None, number: int) -> str:
+        """The row's note on a Country cell holding an error value as text beside a number
+        written with its own code."""
+        assert column is not None  # the cell is the row's Country cell
+        return (
+            f"phone_code: cell {column_letter(column)}{number} holds the error value "
+            f"{code_cell} (as text), which decides nothing here: the number is written with "
+            "its own country code"
+        )
+
+    def _no_code(self, code_cell: CellValue, column: int | None, number: int) -> str:
+        """Why a code cell (in ``column``) gives no country code."""
+        shown = _text(code_cell)
+        if not error_value(shown):
+            return f"{shown!r} is not a country code"
+        cell = f" (cell {column_letter(column)}{number})" if column is not None else ""
+        return (
+            f"{shown!r} is an error value from a spreadsheet, not a country code{cell}: the "
+            "formula that should have given it failed; correct it in the file and run the file "
+            "again"
+        )
+
+    def _reason_not_read(self, text: str, column: int, number: int) -> str:
+        """The row's note on a reason cell holding an error value as text (``text``)."""
+        default = self.default_reason
+        done = f"the default reason {default!r} applies" if default else "the row has no reason"
+        return (
+            f"reason: cell {column_letter(column)}{number} holds the error value {text} (as "
+            f"text, as a spreadsheet's export writes a formula that failed), so no reason was "
+            f"read from it: {done}"
+        )
+
+    @staticmethod
+    def _controls_left_out(role: str, char: str, column: int, number: int) -> str:
+        """The row's note on control characters taken out of a reason or purpose cell."""
+        why = ", a sign of a damaged file" if char == "\x00" else ""
+        return (
+            f"{role}: cell {column_letter(column)}{number} holds {control_said(char)}{why}; "
+            f"control characters were left out of the {role} (check it in the file)"
         )
 
     def _late(self, request: dt.date, days: int) -> str:
@@ -909,6 +1081,7 @@ class _Checker:
                         and "." not in raw
                         and "e" not in raw
                         and "E" not in raw
+                        and raw.isprintable()  # a control character: check() refuses it
                     )
                 elif kind is float or kind is int:
                     plain = raw < _LONGEST_PLAIN  # type: ignore[operator]
@@ -940,8 +1113,14 @@ class _Checker:
                         ) or default_reason
                     else:
                         reason = _text(cell) or default_reason
-                if len(reason) > max_text:
-                    plain = False  # cut, with a note: check() says so
+                if (
+                    len(reason) > max_text
+                    or not reason.isprintable()
+                    or reason.startswith(_ERROR_STARTS)
+                ):
+                    # Cut, or control characters left out, or an error value not read, each
+                    # with a note: check() says so.
+                    plain = False
             if not plain:
                 checked = check(number, cells)
                 if add is not None:
@@ -1374,8 +1553,12 @@ class _Checker:
             count, first, text = self.date_orders.get(parsed.order, (0, number, str(cell)))
             self.date_orders[parsed.order] = (count + 1, first, text)
         if parsed.date is None:
-            issue = DATE_UNREAD if parsed.note else DATE_MISSING
-            return None, None, False, parsed.note, issue
+            if not parsed.note:
+                return None, None, False, "", DATE_MISSING
+            note = parsed.note
+            if isinstance(cell, str) and error_value(cell):
+                note = f"{cell!r} {_ERROR_NOTE_START}not a date"
+            return None, None, False, note, DATE_UNREAD
         days = business_days_between(parsed.date, self.o.insertion_date)
         note = parsed.note
         if days < 0:

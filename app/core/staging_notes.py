@@ -36,7 +36,12 @@ Summary lists them):
   decides neither: the row is taken as the check decided (the default reason applies; a
   request date not read leaves the row's 10-business-day limit unchecked, counted among the
   dates that could not be read), its message names the cell, and a warning counts such rows
-  (:func:`unread_cells_sentence`);
+  (:func:`unread_cells_sentence`), as it counts those whose reason or request-date cell holds
+  an error value written out as text (a CSV's "#N/A", which the check marks in
+  :attr:`~app.core.sheet_check.Marks.error_text`).
+  A Country cell (headed as a country, not as a dialling code) so beside a number written
+  with its own +code or 00code decides nothing, as the number is read under its own code: the
+  row is taken, its message naming the cell;
 - request dates the 10-business-day limit could not be checked on (not a date, after the
   insertion date, an empty cell: :func:`unchecked_dates_sentence`), and late requests on
   invalid rows, which are not sent (:func:`late_invalid_sentence`), each row named (the
@@ -53,7 +58,15 @@ from typing import Final
 
 from app.core import phones
 from app.core.job_store import NewRow, Outcome
-from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, RowList, check_rows
+from app.core.sheet_check import (
+    CheckedRow,
+    CheckOptions,
+    CheckSummary,
+    RowList,
+    check_rows,
+    country_columns,
+    written_with_own_code,
+)
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
@@ -163,7 +176,16 @@ class Held:
     """What :func:`watched` set aside for :func:`noted`: by sheet row number, and the
     mapping's columns."""
 
-    __slots__ = ("exact", "formulas", "headers", "mapped", "soft", "soft_roles", "soft_rows")
+    __slots__ = (
+        "exact",
+        "formulas",
+        "headers",
+        "mapped",
+        "own_code",
+        "soft",
+        "soft_roles",
+        "soft_rows",
+    )
 
     def __init__(self) -> None:
         # Phone cells with leading or trailing spaces, tabs or CRs, which the check strips:
@@ -175,6 +197,9 @@ class Held:
         # Rows whose reason or request-date cells (and no other mapped cell) hold an
         # uncalculated formula or an error: [(role, column, formula)]. Not withheld.
         self.soft: dict[int, list[tuple[str, int, str]]] = {}
+        # Rows whose Country cell holds an uncalculated formula or an error beside a number
+        # written with its own code, which that cell does not decide: (column, formula).
+        self.own_code: dict[int, tuple[int, str]] = {}
         # The rows :func:`noted` took all the same, and the roles of their cells.
         self.soft_rows = RowList()
         self.soft_roles: set[str] = set()
@@ -196,7 +221,10 @@ def watched(
     A Campaign, Scope, Purpose or Country code cell whose formula was never calculated, or
     that holds an error value (in ``formulas`` too, see
     :class:`~app.core.sheet_types.SheetNotes`), reads as empty, and the row would quietly take
-    the default (a removal from the global list instead of a campaign's). Such a row reaches
+    the default (a removal from the global list instead of a campaign's), except a Country
+    cell's (:func:`~app.core.sheet_check.country_columns`) beside a phone cell written with its
+    own code, which it does not decide (kept in ``held.own_code`` for :func:`noted` to name
+    the cell). Such a row reaches
     the check with its phone cell emptied, so it is neither taken nor counted against a later
     row of the same number; :func:`noted` then makes it invalid, naming the cell and the
     formula or the error. ``formulas`` grows as the reader goes; a row's cells are in it
@@ -218,6 +246,9 @@ def watched(
     # empty, so an unread Country cell then hides the code as an unread code cell does.
     code_column, country = mapping.phone_code, mapping.country
     with_country = [*columns, (Role.PHONE_CODE.value, country)] if country is not None else []
+    # A Country column (not one of dialling codes) decides nothing for a number written with
+    # its own +code or 00code, which is read under it whatever the Country cell says.
+    countries = country_columns(mapping)
     exact = held.exact
     for row in rows:
         number, cells = row
@@ -239,6 +270,10 @@ def watched(
                     soft.append((role, index, formula))
                     continue
                 kept = cells[phone] if phone is not None and phone < len(cells) else None
+                if index in countries and written_with_own_code(kept):
+                    # Black-box M1 #10: "+44 20 7946 0012" beside Country #N/A was invalid.
+                    held.own_code[number] = (index, formula)
+                    continue
                 held.formulas[number] = (role, index, formula, kept)
                 if kept is not None:
                     out = list(cells)
@@ -304,6 +339,12 @@ def noted(
                 _formula_verdict(c, formula, "phone", phone, summary, error)
         if held.soft and c.row in held.soft:
             _unread_cells_noted(c, held.soft.pop(c.row), errors, held)
+        elif c.marks is not None and c.marks.error_text:
+            # An error value written out as text (a CSV's "#N/A"): the check noted the row.
+            held.soft_rows.add(c.row)
+            held.soft_roles.update(c.marks.error_text)
+        if held.own_code and c.row in held.own_code:
+            _own_code_noted(c, *held.own_code.pop(c.row), errors)
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
@@ -428,6 +469,26 @@ def _unread_cells_noted(
     note = "; ".join(notes)
     c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
     held.soft_rows.add(c.row)
+
+
+def _own_code_noted(
+    c: CheckedRow, column: int, formula: str, errors: Mapping[tuple[int, int], str]
+) -> None:
+    """Row ``c``'s Country cell that holds an error or an uncalculated formula beside a
+    number written with its own code (see :func:`watched`): its message names the cell."""
+    if c.outcome is CheckOutcome.BLANK:
+        return
+    where = f"cell {column_letter(column)}{c.row}"
+    error = errors.get((c.row, column))
+    if error is not None:
+        holds = f"{where} holds the error value {error}"
+    else:
+        holds = f"{where} holds a formula{f' (={formula})' if formula else ''} with no saved result"
+    note = (
+        f"phone_code: {holds}, which decides nothing here: the number is written with its own "
+        "country code"
+    )
+    c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
 
 
 def unread_cells_sentence(held: Held, kind: str) -> str:
