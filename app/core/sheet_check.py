@@ -92,10 +92,9 @@ from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_mapping import (
     ColumnMapping,
     Role,
-    _is_country_header,
     campaign_stand_ins,
     column_letter,
-    plain_words,
+    header_names_a_country,
 )
 from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
 from app.core.sheet_types import CellValue, Row
@@ -517,7 +516,7 @@ def country_columns(mapping: ColumnMapping) -> frozenset[int]:
     code = mapping.phone_code
     if code is not None and code < len(mapping.headers):
         header = mapping.headers[code]
-        if header and _is_country_header(plain_words(header.replace("#", " no "))):
+        if header and header_names_a_country(header):
             out.add(code)
     return frozenset(out)
 

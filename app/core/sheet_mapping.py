@@ -464,6 +464,12 @@ def _is_country_header(words: str) -> bool:
     )
 
 
+def header_names_a_country(text: str) -> bool:
+    """Whether a column header names the consumer's country ("Country", "País"), not a
+    dialling code ("Country Code")."""
+    return _is_country_header(_words(text))
+
+
 def header_role(text: str) -> Role | None:
     """The role a column header names (``"Mobile #"`` → phone), or None."""
     match = _header_match(text)
