@@ -98,16 +98,20 @@ def _chosen_subcommand(argv: Sequence[str]) -> str | None:
 EXIT_BROKEN_PIPE = 141
 
 
-def _last_resort(exc: BaseException) -> str | None:
+def _last_resort(exc: BaseException, args: argparse.Namespace | None = None) -> str | None:
     """One sentence for a failure no command turned into one: the app's own files (a job file
-    or the journal damaged, a data folder that cannot be written); None for anything else,
-    which stays a traceback (a bug to report)."""
+    or the journal damaged, a data folder that cannot be used, a full disk); None for anything
+    else, which stays a traceback (a bug to report). ``args``, the command's, say whether a
+    job may have started (a full disk's sentence then says how it goes on)."""
     import sqlite3
 
     from app.core.journal import JournalError
+    from app.core.paths import DataFolderError
 
-    if isinstance(exc, JournalError):
+    if isinstance(exc, JournalError | DataFolderError):
         return str(exc)
+    if _disk_full(exc):
+        return _disk_full_sentence(exc, args)
     if isinstance(exc, sqlite3.DatabaseError):
         return (
             f"A file of the app's could not be read ({exc}): it is damaged or not a DNC Desk "
@@ -121,6 +125,42 @@ def _last_resort(exc: BaseException) -> str | None:
             "can be written."
         )
     return None
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """SQLite's "database or disk is full", or the system's "no space left" (or quota)."""
+    import errno
+    import sqlite3
+
+    if isinstance(exc, sqlite3.Error):
+        return getattr(
+            exc, "sqlite_errorcode", None
+        ) == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def _disk_full_sentence(exc: BaseException, args: argparse.Namespace | None) -> str:
+    """A full disk is not damage (black-box pass L4 #5): say which disk, that what was saved
+    is kept, and how to go on once there is room."""
+    from app.core.paths import AppPaths
+
+    filename = getattr(exc, "filename", None)
+    where = filename if filename else f"the data folder ({AppPaths.locate().data_dir})"
+    detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    command = getattr(args, "command", None)
+    if command in ("import", "remove") and not getattr(args, "dry_run", False):
+        # SQLite rolled back the write that did not fit; a job that had started is
+        # "interrupted" and its --resume sends only the rows that have no answer.
+        return (
+            f"The disk holding {where} is full ({detail}), so the {command} stopped; what was "
+            "saved before it is kept. Free some space, then resume its job if it had started "
+            "one (dnc-desk jobs lists it, with the command to resume it), or run the command "
+            "again."
+        )
+    return (
+        f"The disk holding {where} is full ({detail}), so the command stopped; nothing that "
+        "was saved before is lost. Free some space and run it again."
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -202,7 +242,7 @@ def _run(argv: list[str], chosen: str | None) -> int:
                 os.dup2(devnull, sys.stdout.fileno())
                 return EXIT_BROKEN_PIPE
             except Exception as exc:  # the last word is one sentence, not a traceback
-                sentence = _last_resort(exc)
+                sentence = _last_resort(exc, args)
                 if sentence is None:
                     raise
                 return fail(sentence)
@@ -212,9 +252,14 @@ def _run(argv: list[str], chosen: str | None) -> int:
         return run_self_test()
     if not _available("app.ui.application"):
         parser.error("the desktop window is not part of this build; use a subcommand")
+    from app.core.paths import DataFolderError
     from app.ui.application import run_gui
 
-    return run_gui(sandbox=args.sandbox)
+    try:
+        return run_gui(sandbox=args.sandbox)
+    except DataFolderError as exc:  # before the window opens: the terminal is all there is
+        print(exc, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,14 @@
-"""Where DNC Desk keeps its configuration and its data on this machine."""
+"""Where DNC Desk keeps its configuration and its data on this machine.
+
+A folder that cannot be used (on a read-only file system, a file where a folder should be, a
+full disk) is refused by :meth:`AppPaths.ensure` with :class:`DataFolderError`, one sentence
+naming the folder and what is wrong, before any command reads or sends anything (black-box
+pass L4 #3: every command ended in ``OSError: [Errno 30] Read-only file system: '…/jobs'``).
+"""
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +18,10 @@ import platformdirs
 APP_NAME = "dnc-desk"
 CONFIG_ENV = "DNC_DESK_CONFIG_DIR"
 DATA_ENV = "DNC_DESK_DATA_DIR"
+
+
+class DataFolderError(Exception):
+    """The data or configuration folder cannot be used; ``str()`` is one sentence for the user."""
 
 
 @dataclass(frozen=True)
@@ -54,23 +65,93 @@ class AppPaths:
         return self.config_dir / "connections.json"
 
     @classmethod
-    def default(cls) -> AppPaths:
-        """The user's paths; the environment variables exist so tests and scripted runs
-        can isolate themselves without touching the real profile."""
+    def locate(cls) -> AppPaths:
+        """The user's paths, without creating anything (to name them in a message)."""
         config = os.environ.get(CONFIG_ENV) or platformdirs.user_config_dir(APP_NAME)
         data = os.environ.get(DATA_ENV) or platformdirs.user_data_dir(APP_NAME)
-        paths = cls(config_dir=Path(config).expanduser(), data_dir=Path(data).expanduser())
+        return cls(config_dir=Path(config).expanduser(), data_dir=Path(data).expanduser())
+
+    @classmethod
+    def default(cls) -> AppPaths:
+        """The user's paths, created if missing; the environment variables exist so tests and
+        scripted runs can isolate themselves without touching the real profile. Raises
+        :class:`DataFolderError` when a folder cannot be used."""
+        paths = cls.locate()
         paths.ensure()
         return paths
 
     def ensure(self) -> None:
-        """Create the directories (owner-only, since the journal names numbers and people)."""
-        for directory in (
-            self.config_dir,
-            self.data_dir,
-            self.jobs_dir,
-            self.reports_dir,
-            self.snapshots_dir,
-            self.locks_dir,
-        ):
-            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """Create the directories (owner-only, since the journal names numbers and people);
+        raises :class:`DataFolderError` when one cannot be."""
+        roots = (
+            (self.config_dir, "configuration folder", CONFIG_ENV, (self.config_dir,)),
+            (
+                self.data_dir,
+                "data folder",
+                DATA_ENV,
+                (
+                    self.data_dir,
+                    self.jobs_dir,
+                    self.reports_dir,
+                    self.snapshots_dir,
+                    self.locks_dir,
+                ),
+            ),
+        )
+        for root, noun, variable, directories in roots:
+            for directory in directories:
+                try:
+                    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+                except OSError as exc:
+                    raise DataFolderError(
+                        unusable_folder(root, noun, variable, directory, exc)
+                    ) from exc
+
+
+def unusable_folder(root: Path, noun: str, variable: str, directory: Path, exc: OSError) -> str:
+    """One sentence: the folder (``root``, the data or configuration folder; named with its
+    environment variable when that is where it came from) cannot be used, and why."""
+    given = os.environ.get(variable)
+    named = f" ({variable})" if given and Path(given).expanduser() == root else ""
+    why = _why_unusable(root, directory, exc)
+    verb = "Point" if named else "Set"
+    joint = "at" if named else "to"
+    return (
+        f"The {noun} {root}{named} cannot be used: {why}; nothing was sent. "
+        f"{verb} {variable} {joint} a folder that can be written, or make this one usable."
+    )
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.exists() and not path.is_dir()
+    except OSError:  # a folder above it may not be read (permission denied)
+        return False
+
+
+def _in_words(root: Path, path: Path) -> str:
+    """``path`` as the sentence about ``root`` names it: "it", "jobs inside it", or in full."""
+    if path == root:
+        return "it"
+    if root in path.parents:
+        return f"{path.relative_to(root)} inside it"
+    return str(path)
+
+
+def _why_unusable(root: Path, directory: Path, exc: OSError) -> str:
+    # A file where a folder should be: at the folder, inside it, or above it (FileExistsError,
+    # or NotADirectoryError for a path through a file).
+    for path in (directory, *directory.parents):
+        if _is_file(path):
+            return f"{_in_words(root, path)} is a file, not a folder"
+    failed = Path(exc.filename) if exc.filename else directory
+    where = _in_words(root, failed)
+    if exc.errno == errno.EROFS:
+        return "it is on a read-only file system"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"the app may not create {where} (permission denied)"
+    if exc.errno == errno.ENOSPC:
+        return "the disk holding it is full"
+    if exc.errno == errno.EDQUOT:
+        return "the disk quota of this user is used up"
+    return f"{exc.strerror or exc} ({failed})"
