@@ -129,12 +129,29 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
     raise CliError("Name the service with --connection NAME or --base-url URL.", EXIT_USAGE)
 
 
+def open_client(
+    args: argparse.Namespace, paths: AppPaths, *, requests_per_minute: int | None = None
+) -> tuple[Connection, ApiClient]:
+    """The connection the arguments name and a client for it, without the change journal:
+    for a command that writes nothing to the service (an export), which a journal that
+    cannot be used must not stop."""
+    connection, token = resolve_connection(args, paths)
+    api = ApiClient(connection.base_url, token, requests_per_minute=requests_per_minute)
+    return connection, api
+
+
 def open_session(
     args: argparse.Namespace, paths: AppPaths, *, requests_per_minute: int | None = None
 ) -> Session:
-    connection, token = resolve_connection(args, paths)
-    api = ApiClient(connection.base_url, token, requests_per_minute=requests_per_minute)
-    return Session(connection, api, ChangeJournal(paths.journal_db))
+    """The connection, its client and the change journal, which is checked as it is opened
+    (a damaged or emptied one raises :class:`~app.core.journal.JournalError`)."""
+    connection, api = open_client(args, paths, requests_per_minute=requests_per_minute)
+    try:
+        journal = ChangeJournal(paths.journal_db)
+    except BaseException:
+        api.close()
+        raise
+    return Session(connection, api, journal)
 
 
 def named_by_url(name: str, base_url: str) -> bool:

@@ -7,12 +7,18 @@ reported as changed (``list_changed`` in ``--json``, a warning on stdout) and ne
 the paging limit. Exit 0 when the export was written (even from a changing list), 1 when it
 could not be, 2 for bad arguments, and 128 + the signal's number when a signal cancelled it:
 130 for SIGINT (Ctrl+C), 143 for SIGTERM (the partial file is removed).
+
+An export that stops on an error (the service failing, a full disk) removes its partial file
+too, and its sentence says the export stopped and that no file was written (or, with
+``--overwrite``, that the file already there was left as it was). An export writes nothing to
+the service, so it does not open the change journal: a damaged journal does not stop it.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import errno
 import signal
 import sys
 import threading
@@ -35,7 +41,7 @@ from app.cli.connection_args import (
     describe_api_error,
     emit_json,
     fail,
-    open_session,
+    open_client,
 )
 from app.cli.output_paths import check_export_path
 from app.core import phones
@@ -144,6 +150,12 @@ def _query(args: argparse.Namespace, scope: Scope | None = None) -> DncQuery:
     )
 
 
+def _end_progress_line(shown: bool) -> None:
+    """Ends the progress line, so a failure's sentence starts a line of its own."""
+    if shown:
+        print(file=sys.stderr)
+
+
 @contextmanager
 def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
     """SIGINT and SIGTERM cancel the export between pages; the :class:`StopSignal` yielded
@@ -162,6 +174,29 @@ def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
             signal.signal(sig, old)
 
 
+def _stopped(out: Path, existed: bool) -> str:
+    """How a failed export's sentence begins: it stopped, and what is at ``out`` now."""
+    part = out.with_name(out.name + ".part")
+    if part.exists():  # its removal failed too
+        left = f"{part.name} was left beside it, incomplete: delete it"
+    elif existed:
+        left = f"no file was written, and the {out.name} already there is as it was"
+    else:
+        left = "no file was written"
+    return f"The export to {out} stopped and {left}"
+
+
+def _write_failure(out: Path, existed: bool, exc: OSError) -> str:
+    why = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (
+            f"{_stopped(out, existed)}: the disk holding it is full ({why}). Free some space "
+            "and export again."
+        )
+    where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(out) else ""
+    return f"{_stopped(out, existed)}: it could not be written ({why}{where})."
+
+
 def run(args: argparse.Namespace) -> int:
     paths = AppPaths.default()
     try:
@@ -170,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
         named = _campaign_named(args.scope or "")
         query = _query(args, Scope.global_() if named else None)
         args.out = check_export_path(args.out, overwrite=args.overwrite)
-        session = open_session(args, paths)
+        connection, api = open_client(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)
     if named:
@@ -180,10 +215,9 @@ def run(args: argparse.Namespace) -> int:
 
         wanted = CampaignByName(args.scope.strip(), named)
         try:
-            _, scope = preflight(session.api, session.connection, wanted, "Export not started")
+            _, scope = preflight(api, connection, wanted, "Export not started")
         except CliError as exc:
-            session.close()
-            session.journal.close()
+            api.close()
             return fail(str(exc), exc.status)
         query = _query(args, scope)
     cancel = threading.Event()
@@ -195,30 +229,33 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r{p.rows:,}{total} rows   ", end="", file=sys.stderr, flush=True)
 
     job = ExportJob(
-        session.api,
+        api,
         ListKind(args.list),
         query,
         args.out,
-        connection_name=session.connection.name,
+        connection_name=connection.name,
         progress=progress,
         cancel=cancel,
     )
+    existed = args.out.exists()
     stopped = StopSignal()
     try:
         with _cancel_on_signal(cancel) as stopped:
             result = job.run()
     except Cancelled:
+        _end_progress_line(show)
         return fail(
             "Interrupted: the export was cancelled and no file was written.",
             stopped.exit_status(),
         )
     except ApiError as exc:
-        return fail(describe_api_error(exc, session.connection))
+        _end_progress_line(show)
+        return fail(describe_api_error(exc, connection, _stopped(args.out, existed)))
     except OSError as exc:
-        return fail(f"{args.out} could not be written: {exc}.")
+        _end_progress_line(show)
+        return fail(_write_failure(args.out, existed, exc))
     finally:
-        session.close()
-        session.journal.close()
+        api.close()
     if show:
         print(file=sys.stderr)
     if args.json:

@@ -138,6 +138,7 @@ class SafeWorkbook:
         """Write the workbook to ``path``; raises OSError (and leaves nothing behind) if it
         cannot be written there."""
         tmp = path.with_name(path.name + ".part")
+        sink: _Sink | None = None
         try:
             if path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path))
@@ -146,12 +147,16 @@ class SafeWorkbook:
             # finished, and the half-finished sheets are closed below instead of by the
             # garbage collector (which prints lxml tracebacks for each).
             with tmp.open("wb") as fh:
-                self._wb.save(fh)
+                sink = _Sink(fh)
+                self._wb.save(sink)
             # Readers never see a half-written file under the final name.
             tmp.replace(path)
         except BaseException:
+            if sink is not None:
+                sink.give_up()
             self.discard()
-            tmp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
             raise
 
     def discard(self) -> None:
@@ -164,6 +169,50 @@ class SafeWorkbook:
             if writer is not None:
                 with contextlib.suppress(OSError, ValueError):
                     writer.cleanup()
+
+
+class _Sink:
+    """The file a workbook's zip is written into, which can be given up.
+
+    openpyxl leaves its zip unclosed when a write fails (a full disk): the zip's ``__del__``
+    then seeks in and writes to the file closed meanwhile, and Python prints "Exception
+    ignored in: ZipFile.__del__ … ValueError: seek of closed file" on stderr (black-box pass
+    L4 #6). Given up, writes go nowhere and seeks only move a position kept here, which the
+    zip's end record is computed from (it refuses a position before its start).
+    """
+
+    def __init__(self, fh: io.BufferedWriter) -> None:
+        self._fh = fh
+        self._live = True
+        self._pos = fh.tell()
+
+    def give_up(self) -> None:
+        self._live = False
+
+    def write(self, data: bytes) -> int:
+        if self._live:
+            self._fh.write(data)
+        self._pos += len(data)
+        return len(data)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if self._live:
+            self._pos = self._fh.seek(offset, whence)
+        elif whence == io.SEEK_SET:
+            self._pos = offset
+        elif whence == io.SEEK_CUR:
+            self._pos += offset
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def flush(self) -> None:
+        if self._live:
+            self._fh.flush()
+
+    def seekable(self) -> bool:
+        return True
 
 
 class _TextCell(Cell):  # type: ignore[misc]  # openpyxl has no type hints
@@ -285,13 +334,27 @@ class SafeCsvWriter:
         self._writer.writerow([neutralise(v) if v[:1] in _TRIGGER_SET else v for v in row])
 
     def close(self, *, keep: bool = True) -> None:
+        """Finish the file: with ``keep`` move it into place (raising OSError, with the
+        partial file removed, when it cannot be finished: the last buffered rows are written
+        here, and a full disk fails here too); without, delete it without a word."""
+        if not keep:
+            # Closing flushes the buffer, which fails again on a full disk; the file is
+            # closed all the same, and deleted (black-box pass L4 #6: a 300 KB all.csv.part
+            # was left behind).
+            with contextlib.suppress(OSError, ValueError):
+                self._fh.close()
+            with contextlib.suppress(OSError):
+                self._tmp.unlink(missing_ok=True)
+            return
         if self._fh.closed:
             return
-        self._fh.close()
-        if keep:
+        try:
+            self._fh.close()
             self._tmp.replace(self._final)
-        else:
-            self._tmp.unlink(missing_ok=True)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self._tmp.unlink(missing_ok=True)
+            raise
 
     def __enter__(self) -> SafeCsvWriter:
         return self

@@ -322,7 +322,9 @@ def test_every_refusal_under_json_is_one_json_object(
         assert code == 1 and data == {"error": err, "exit_status": 1}
         refused = f"the token in DNC_DESK_TOKEN was refused by the service at {sandbox.base_url} ("
         if argv[0] == "export":
-            assert err.startswith(refused[0].upper() + refused[1:]), err
+            # Says the export stopped without a file, as an import says it was not started.
+            stopped = f"The export to {tmp_path / 'x.csv'} stopped and no file was written: "
+            assert err.startswith(stopped + refused), err
         else:
             assert err.startswith(f"Import of in.csv not started: {refused}"), err
     assert dnc_count(sandbox) == 0

@@ -416,5 +416,5 @@ def test_two_instances_on_one_file_keep_one_chain(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_journal_is_explained(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(JournalError, match="cannot be opened"):
+    with pytest.raises(JournalError, match=r"is damaged \(file is not a database\)"):
         ChangeJournal(path)
