@@ -31,6 +31,7 @@ import signal
 import sqlite3
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,6 +40,7 @@ from typing import Any
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError
+from app.api.models import Page
 from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
 from app.cli.connection_args import (
     EXIT_FAILED,
@@ -81,7 +83,14 @@ from app.core.job_exec import (
 from app.core.job_lock import JobBusy
 from app.core.job_report import write_report
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
-from app.core.job_staging import JobSettings, MappingError
+from app.core.job_staging import (
+    PURPOSE_PAGE,
+    PURPOSE_PAGES,
+    JobSettings,
+    ListPurposes,
+    MappingError,
+    shown_text,
+)
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.redaction import SECRETS
@@ -381,53 +390,123 @@ def purpose_spellings(text: str) -> list[str]:
     return found
 
 
-def _purposes_listed(api: ApiClient, target: Target, purpose: str) -> list[str]:
-    """The purpose of the first entry of the target list under the purpose ``purpose``."""
-    query = DncQuery(scope=Scope.purpose(purpose))
-    if target is Target.DNC:
-        return [entry.purpose for entry in api.search_dnc(query, limit=1).items]
-    return [entry.purpose for entry in api.search_sms(query, limit=1).items]
+def _list_name(target: Target) -> str:
+    return "DNC list" if target is Target.DNC else "SMS opt-out list"
+
+
+def read_list_purposes(
+    api: ApiClient, target: Target, connection: Connection, action: str
+) -> ListPurposes:
+    """The purposes of the target list, read when first compared (:class:`ListPurposes`):
+    its purpose entries page by page, at most PURPOSE_PAGES pages; past that, a text is also
+    searched for by :func:`purpose_spellings`, one entry each. A failing read refuses the job
+    (``action`` leads the sentence), before anything is sent."""
+    every = DncQuery(scope=Scope.purpose(""))  # campaign_id -1: every purpose's entries
+
+    def page(query: DncQuery, offset: int, limit: int) -> Page[Any]:
+        if target is Target.DNC:
+            return api.search_dnc(query, offset=offset, limit=limit)
+        return api.search_sms(query, offset=offset, limit=limit)
+
+    def read(query: DncQuery, offset: int, limit: int) -> Page[Any]:
+        try:
+            return read_over(functools.partial(page, query, offset, limit), PREFLIGHT_ROUNDS)
+        except ApiError as exc:
+            raise CliError(describe_api_error(exc, connection, action)) from exc
+
+    def load() -> tuple[list[str], bool]:
+        texts: dict[str, None] = {}
+        for number in range(PURPOSE_PAGES):
+            got = read(every, number * PURPOSE_PAGE, PURPOSE_PAGE)
+            texts.update(dict.fromkeys(str(entry.purpose) for entry in got.items))
+            if len(got.items) < PURPOSE_PAGE:
+                return list(texts), True
+        # Every entry read when the service counts no more than that.
+        return list(texts), got.total is not None and got.total <= PURPOSE_PAGES * PURPOSE_PAGE
+
+    def search(text: str) -> list[str]:
+        found: dict[str, None] = {}
+        for spelling in purpose_spellings(text):
+            query = DncQuery(scope=Scope.purpose(spelling))
+            # A service comparing purposes without case may answer with another spelling.
+            found.update(dict.fromkeys(str(e.purpose) for e in read(query, 0, 1).items))
+        return list(found)
+
+    return ListPurposes(_list_name(target), load, search)
+
+
+# What bash needs written out inside $'…' (a tab is invisible in "…"; \ ' as escapes).
+_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\", "'": "\\'"}
+
+
+def option_exactly(option: str, purpose: str) -> str:
+    """``--scope "purpose:Loan  Offers"`` or ``--purpose "…"``: the option giving ``purpose``
+    exactly, quoted so its spaces show; ``$'…'`` with escapes when a tab, a combining mark or
+    a character the shell would read inside double quotes is in it."""
+    value = purpose if option == "--purpose" else f"purpose:{purpose}"
+    if all(
+        c.isprintable() and c not in '"$`\\!' and not unicodedata.category(c).startswith("M")
+        for c in value
+    ):
+        return f'{option} "{value}"'
+    escaped = ""
+    for c in value:
+        if c in _ESCAPES:
+            escaped += _ESCAPES[c]
+        elif c.isprintable() and not unicodedata.category(c).startswith("M"):
+            escaped += c
+        else:
+            escaped += f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+    return f"{option} $'{escaped}'"
 
 
 def check_purpose_spelling(
-    api: ApiClient, target: Target, scope: Scope, connection: Connection, action: str, given: str
+    purposes: ListPurposes, texts: Sequence[tuple[str, str]], connection: Connection
 ) -> None:
-    """Refuse a purpose scope whose text the target list has only in another case or spacing
-    ('surveys' where the list has 'Surveys'): the service keeps purposes as written, so rows
-    sent under it would be a purpose of their own, and a removal would find none of the
-    entries meant (black-box pass L3 #2). The list is searched for each of
-    :func:`purpose_spellings`, one entry each, until one is spelled as given. ``given`` is the
-    option as typed, for the sentence."""
-    text = scope.purpose_text
-    if not scope.is_purpose or not text:
-        return
-    key = _spaced(text).casefold()
-    others: list[str] = []
-    for spelling in purpose_spellings(text):
-        read = functools.partial(_purposes_listed, api, target, spelling)
-        try:
-            found = read_over(read, PREFLIGHT_ROUNDS)
-        except ApiError as exc:
-            raise CliError(describe_api_error(exc, connection, action)) from exc
-        # A service comparing purposes without case may answer with another spelling.
-        for purpose in found:
-            if purpose == text:
-                return
-            if _spaced(purpose).casefold() == key and purpose not in others:
-                others.append(purpose)
-    if not others:
-        return
-    listed = joined([repr(p) for p in others])
-    what = "the purpose" if len(others) == 1 else "the purposes"
-    list_name = "DNC list" if target is Target.DNC else "SMS opt-out list"
-    option, _, _ = given.partition(" ")
-    fix = f'{option} "{others[0]}"' if option == "--purpose" else f'--scope "purpose:{others[0]}"'
-    raise CliError(
-        f"The {list_name} on the service at {connection.base_url} has {what} {listed}, not "
-        f"{text!r} ({given}): the service keeps a purpose as it is written, so {text!r} would "
-        f"be another purpose. Give it exactly as the list has it: {fix}.",
-        EXIT_USAGE,
-    )
+    """Refuse a purpose of ``--scope purpose:TEXT`` or ``--purpose TEXT`` that the target list
+    has only spelled otherwise (:func:`~app.core.job_staging.purpose_key`: case, white space,
+    Unicode form): the service keeps purposes as written, so rows sent under it would be a
+    purpose of their own that the dialer's campaigns do not use, and a removal would find none
+    of the entries meant (black-box pass L3 #2, re-test M2 #2). Each of the list's spellings is
+    named with the option giving it exactly. ``texts``: (purpose, the option as typed)."""
+    for text, given in texts:
+        listed = purposes.spellings(text)
+        if not listed or text in listed:
+            continue
+        one = len(listed) == 1
+        names = joined([shown_text(p) for p in listed])
+        option, _, _ = given.partition(" ")
+        # What a person types loses the spaces around it and invisible characters.
+        fixes = [option_exactly(option, p) for p in listed if visible_text(p) == p]
+        lost = [shown_text(p) for p in listed if visible_text(p) != p]
+        said = (
+            f"The {purposes.list_name} on the service at {connection.base_url} has "
+            f"{'the purpose' if one else 'the purposes'} {names}, not {shown_text(text)} "
+            f"({given}): the service keeps a purpose as it is written, so {shown_text(text)} "
+            "would be another purpose."
+        )
+        if fixes:
+            which = "it" if one else "the one meant"
+            said += f" Give {which} exactly as the list has it: {' or '.join(fixes)}."
+        if lost:
+            said += (
+                f" {joined(lost)} cannot be given in an option: the spaces around a purpose "
+                "typed (and invisible characters in it) are left out; correct the spelling on "
+                "the list."
+            )
+        raise CliError(said, EXIT_USAGE)
+
+
+def purpose_options(args: argparse.Namespace, job: JobSettings) -> list[tuple[str, str]]:
+    """The purposes the options give the job, each with the option as typed: ``--scope
+    purpose:TEXT`` (or ``--purpose TEXT`` with the bare ``--scope purpose``), and a
+    ``--purpose`` for rows naming a purpose scope without a purpose."""
+    out: list[tuple[str, str]] = []
+    if job.scope.is_purpose and job.scope.purpose_text:
+        out.append((job.scope.purpose_text, _purpose_given(args)))
+    if job.purpose and all(job.purpose != text for text, _ in out):
+        out.append((job.purpose, f"--purpose {job.purpose}"))
+    return out
 
 
 @contextmanager
@@ -903,19 +982,24 @@ def run_job_command(
                 lookup, resolved = preflight(session.api, connection, given_scope, action)
                 if resolved is not None and resolved != job.scope:
                     job = dataclasses.replace(job, scope=resolved)
-                check_purpose_spelling(
-                    session.api, job.target, job.scope, connection, action, _purpose_given(args)
-                )
+                # Read once, when first compared: here for the options' purposes, else when
+                # staging meets a row naming one (a job writing no purpose never reads them).
+                purposes = read_list_purposes(session.api, job.target, connection, action)
+                job = dataclasses.replace(job, list_purposes=purposes)
+                if given_purposes := purpose_options(args, job):
+                    check_purpose_spelling(purposes, given_purposes, connection)
+                    if partly := purposes.partly_read_sentence("the purposes of the options"):
+                        note_now(notes, partly)
                 if validate is not None:
                     validate(session, job, action)
-            elif job.scope.is_purpose and job.scope.purpose_text:
-                note_now(
-                    notes,
-                    f"The purpose {job.scope.purpose_text!r} was not compared with the list's "
-                    "purposes, as there was no connection to search it; a run with a "
-                    "connection refuses it when the list has it only in another case or "
-                    "spacing.",
-                )
+            else:
+                for text, _ in purpose_options(args, job):
+                    note_now(
+                        notes,
+                        f"The purpose {text!r} was not compared with the list's purposes, as "
+                        "there was no connection to search it; a run with a connection refuses "
+                        "it when the list has it only in another case, spacing or Unicode form.",
+                    )
             # The file as it is read, so a resume can tell when it was changed since.
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})

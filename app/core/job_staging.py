@@ -9,6 +9,9 @@ columns of phone numbers not read) is :mod:`app.core.staging_notes`'s; staging s
 sentences as the job's meta ``warnings``, with one for each kind of row note easy to miss
 among many rows (:class:`_Verdicts`: two scopes named, a reason cut, a campaign the connection
 lacks). Columns the person sets aside (``JobSettings.ignore_columns``) are read by nothing.
+A row's purpose the target list has only spelled otherwise (:func:`purpose_key`: case, white
+space, Unicode form) takes the list's spelling, or is invalid when the list has several
+(:class:`_ListSpellings`, given the list's purposes by ``JobSettings.list_purposes``).
 A removal is refused, before any job file is written, when the file cannot say which rows are
 hidden, and when the phone column it found (none was named) is hidden in the file, unless
 hidden rows and columns are included.
@@ -18,7 +21,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -146,6 +150,11 @@ class JobSettings:
     # campaign of the dialer's. Their cells are read as empty; the job's mapping names them.
     ignore_columns: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    # The purposes on the target list, read when a row first names one (a run with a
+    # connection; None without): a row's purpose the list writes otherwise takes the list's
+    # spelling (:class:`_ListSpellings`). Here rather than an argument of stage(), as the
+    # import and removal stagers pass on only the arguments they know.
+    list_purposes: ListPurposes | None = None
 
 
 def _scope_text(settings: JobSettings, mapping: ColumnMapping, kind: str) -> str:
@@ -678,6 +687,9 @@ def _stage(
                 checked = check_apart(rows, notes.hidden_rows, mapping, options, summary)
             else:
                 checked = check_rows(rows, mapping, options, summary)
+            own = {settings.scope.purpose_text, settings.purpose} - {""}
+            spellings = _ListSpellings(settings.list_purposes, own, summary, connection is None)
+            checked = spellings.watch(checked)
             earliest = _EarliestDates()
             checked = earliest.watch(checked)
             unchecked: dict[str, int] = {}
@@ -716,6 +728,7 @@ def _stage(
             if beyond := _beyond_header_sentence(summary, mapping, options, kind):
                 warnings.append(beyond)
             warnings += verdicts.sentences(mapping, connection, kind)
+            warnings += spellings.sentences(kind)
             if warnings:
                 store.set_meta({"warnings": warnings})
         except BaseException:
@@ -1181,6 +1194,249 @@ class _Verdicts:
 
 def _rows(count: int) -> str:
     return "1 row" if count == 1 else f"{count:,} rows"
+
+
+# How the purposes of the list a job writes to are read (the CLI pages through them): at most
+# this many pages of this many purpose entries, then a search per text (SEARCHED_TEXTS).
+PURPOSE_PAGES: Final = 20
+PURPOSE_PAGE: Final = 1000
+# When not every purpose entry could be read: how many distinct texts are searched for by
+# their usual spellings (the others are counted as not compared).
+SEARCHED_TEXTS: Final = 50
+# Purpose texts whose comparison a job remembers (a file's purposes are few; a bound all the
+# same, as a million-row file could name a million).
+_REMEMBERED: Final = 10_000
+
+
+def purpose_key(text: str) -> str:
+    """What two spellings of one purpose share: Unicode NFKC, case folded, invisible format
+    characters left out, every run of white space one space, none around. The service keeps
+    purposes exactly as written, so 'Loan  Offers', 'loan offers' and a 'Müller' whose accent
+    is a separate mark are each a purpose of its own that reads as the same to a person (re-test
+    M2 #2)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    if not folded.isascii():
+        folded = "".join(c for c in folded if unicodedata.category(c) != "Cf")
+    return " ".join(folded.split())
+
+
+def shown_text(text: str) -> str:
+    """``text`` quoted as ``repr`` does, with combining marks written as ``\\u0308``: a 'Müller'
+    whose accent is a separate mark must not look like the 'Müller' beside it."""
+    quoted = repr(text)
+    if quoted.isascii():
+        return quoted
+    return "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c).startswith("M") else c for c in quoted
+    )
+
+
+class ListPurposes:
+    """The purposes on the list a job writes to, compared by :func:`purpose_key`.
+
+    ``load`` reads them once, when first asked (a job whose rows name no purpose never does):
+    the distinct purpose texts of the list's purpose entries and whether they are all of them
+    (it reads at most :data:`PURPOSE_PAGES` pages). When they are not, each text compared is
+    also looked up with ``search`` (the list's spellings of its usual variants), for the first
+    :data:`SEARCHED_TEXTS` texts; the others are counted in :attr:`uncompared`.
+    """
+
+    def __init__(
+        self,
+        list_name: str,
+        load: Callable[[], tuple[Iterable[str], bool]],
+        search: Callable[[str], Iterable[str]] | None = None,
+    ) -> None:
+        self.list_name = list_name
+        self._load = load
+        self._search = search
+        self._by_key: dict[str, dict[str, None]] | None = None
+        self.complete = True
+        self._searched: set[str] = set()
+        self.uncompared: set[str] = set()
+
+    @property
+    def loaded(self) -> bool:
+        return self._by_key is not None
+
+    def _add(self, by_key: dict[str, dict[str, None]], spelling: str) -> None:
+        if spelling.strip():
+            by_key.setdefault(purpose_key(spelling), {})[spelling] = None
+
+    def spellings(self, text: str) -> tuple[str, ...]:
+        """The list's spellings of ``text``'s purpose (``text`` itself among them when the list
+        has it exactly), in the order read; empty for a purpose the list does not have."""
+        by_key = self._by_key
+        if by_key is None:
+            texts, self.complete = self._load()
+            by_key = self._by_key = {}
+            for spelling in texts:
+                self._add(by_key, spelling)
+        key = purpose_key(text)
+        if not self.complete and key not in self._searched:
+            if self._search is not None and len(self._searched) < SEARCHED_TEXTS:
+                self._searched.add(key)
+                for spelling in self._search(text):
+                    if purpose_key(spelling) == key:
+                        self._add(by_key, spelling)
+            elif len(self.uncompared) < _REMEMBERED:
+                self.uncompared.add(key)
+        return tuple(by_key.get(key, ()))
+
+    def partly_read_sentence(self, what: str) -> str:
+        """The note for a list whose purposes were not all read ("" when they were), saying
+        what (``what``: "the purpose of --scope", "the rows' purposes") was compared how."""
+        if self.complete or not self.loaded:
+            return ""
+        left = len(self.uncompared)
+        others = (
+            f"; {left:,} more {'was' if left == 1 else 'were'} not compared, and a spelling "
+            "the list has only otherwise goes in as a purpose of its own"
+            if left
+            else ""
+        )
+        return (
+            f"The {self.list_name} has more purpose entries than the "
+            f"{PURPOSE_PAGES * PURPOSE_PAGE:,} read to learn its purposes, so not every purpose "
+            f"on it could be compared: {what} were compared with those read and searched for "
+            f"by their usual spellings (case and spacing), up to {SEARCHED_TEXTS} texts{others}."
+        )
+
+
+def sendable_spelling(spelling: str) -> bool:
+    """Whether a purpose can be sent as the list spells it: a scope's text loses the spaces
+    around it (:meth:`Scope.purpose`), so 'Solar Leads ' cannot be."""
+    return bool(spelling) and spelling == spelling.strip()
+
+
+class _ListSpellings:
+    """Rows whose purpose the target list has only spelled otherwise (:func:`purpose_key`),
+    taken on the way to the job file (re-test M2 #2, severe: a Purpose cell 'marketing' or
+    Scope cell 'purpose:MARKETING' beside the list's 'Marketing' went in as a new purpose the
+    dialer's campaigns do not use, leaving the consumer callable). With one spelling on the
+    list that can be sent, the row takes it, and its message says so; with several, or one
+    that cannot be sent, the row is invalid, naming them. Without a connection (``offline``),
+    the rows whose purpose is not the job's own (``own``: the options', which the CLI notes
+    itself) are counted for a warning."""
+
+    def __init__(
+        self, purposes: ListPurposes | None, own: Set[str], summary: CheckSummary, offline: bool
+    ) -> None:
+        self.purposes = purposes
+        # Without a connection; a front end with one that reads no purposes says nothing.
+        self.own = own if offline else None
+        self.summary = summary
+        self.verdicts: dict[str, tuple[str, ...]] = {}
+        self.rewritten = RowList()
+        self.rewrites: dict[str, str] = {}  # as the rows wrote it -> the list's spelling
+        self.refused = RowList()
+        self.refusals: dict[str, tuple[str, ...]] = {}
+        self.compared = 0  # rows whose purpose was compared
+        self.offline = RowList()
+
+    def _listed(self, text: str) -> tuple[str, ...]:
+        assert self.purposes is not None
+        found = self.verdicts.get(text)
+        if found is None:
+            found = self.purposes.spellings(text)
+            if len(self.verdicts) < _REMEMBERED:
+                self.verdicts[text] = found
+        return found
+
+    def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
+        purposes = self.purposes
+        for c in rows:
+            scope = c.scope
+            if (
+                c.outcome is CheckOutcome.VALID
+                and scope is not None
+                and scope.is_purpose
+                and (text := scope.purpose_text)
+            ):
+                if purposes is None:
+                    if self.own is not None and text not in self.own:
+                        self.offline.add(c.row)
+                else:
+                    self.compared += 1
+                    listed = self._listed(text)
+                    if listed and text not in listed:
+                        self._take(c, text, listed)
+            yield c
+
+    def _take(self, c: CheckedRow, text: str, listed: tuple[str, ...]) -> None:
+        assert self.purposes is not None
+        if len(listed) == 1 and sendable_spelling(listed[0]):
+            spelling = listed[0]
+            c.scope = Scope.purpose(spelling)
+            c.purpose = spelling
+            said = (
+                f"purpose {shown_text(text)} is written {shown_text(spelling)} on the list; sent so"
+            )
+            c.message = f"{c.message}; {said}" if c.message else f"row {c.row}: {said}"
+            self.rewritten.add(c.row)
+            if len(self.rewrites) < _NAMES_SHOWN or text in self.rewrites:
+                self.rewrites[text] = spelling
+            return
+        names = joined([shown_text(s) for s in listed])
+        if len(listed) == 1:
+            why = (
+                "which begins or ends with a space, and a purpose is sent without one: correct "
+                "it on the list (or write the purpose meant exactly)"
+            )
+        else:
+            why = "which the service keeps apart: write the one meant in the cell, exactly"
+        detail = f"{shown_text(text)} is on the {self.purposes.list_name} only as {names}, {why}"
+        notes = c.message.split(": ", 1)[1] if c.message else ""
+        c.message = f"row {c.row}: purpose: {detail}" + (f"; {notes}" if notes else "")
+        c.outcome = CheckOutcome.INVALID
+        c.marks = None  # what the marks count is said of rows that are sent
+        summary = self.summary
+        summary.valid -= 1
+        summary.invalid += 1
+        if c.late:
+            summary.late_invalid.add(c.row)
+        self.refused.add(c.row)
+        if len(self.refusals) < _NAMES_SHOWN or text in self.refusals:
+            self.refusals[text] = listed
+
+    def sentences(self, kind: str) -> list[str]:
+        out: list[str] = []
+        list_name = self.purposes.list_name if self.purposes is not None else "list"
+        if (count := self.rewritten.count) != 0:
+            shown = [f"{shown_text(a)} as {shown_text(b)}" for a, b in self.rewrites.items()]
+            many = count != 1
+            out.append(
+                f"{_rows(count)} {'name' if many else 'names'} a purpose the {list_name} writes "
+                f"otherwise ({'; '.join(shown)}; {rows_named(self.rewritten)}): the service "
+                "keeps a purpose as it is written, so another spelling would be a purpose of "
+                f"its own; {'they take' if many else 'it takes'} the list's spelling (each "
+                "row's message says so)."
+            )
+        if (count := self.refused.count) != 0:
+            shown = [
+                f"{shown_text(a)} as {joined([shown_text(s) for s in b])}"
+                for a, b in self.refusals.items()
+            ]
+            many = count != 1
+            out.append(
+                f"{_rows(count)} {'are' if many else 'is'} invalid because the {list_name} has "
+                f"{'their purposes' if many else 'its purpose'} only spelled otherwise, in "
+                f"several spellings or one that cannot be sent ({'; '.join(shown)}; "
+                f"{rows_named(self.refused)}): each row's message says what to do."
+            )
+        purposes = self.purposes
+        partly = purposes.partly_read_sentence("the rows' purposes") if purposes else ""
+        if partly and self.compared:
+            out.append(partly)
+        if (count := self.offline.count) != 0:
+            verb = "imported" if kind == "import" else "removed"
+            out.append(
+                f"The purposes of {_rows(count)} ({rows_named(self.offline)}) were not compared "
+                "with the list's, as there was no connection to read them; a run with a "
+                "connection gives a row whose purpose the list writes otherwise ('marketing' "
+                f"beside 'Marketing') the list's spelling, so it is {verb} under it."
+            )
+        return out
 
 
 def _remember(
