@@ -36,6 +36,8 @@ def test_a_workbook_under_another_workbooks_name_reads_as_itself(
     real: str, named: str, tmp_path: Path
 ) -> None:
     original = CORPUS / "calamine" / f"any_sheets.{real}"
+    if not original.is_file():
+        pytest.skip("the shared corpus is not here")  # a checkout outside the workplace
     renamed = tmp_path / f"vendor.{named}"
     shutil.copyfile(original, renamed)
     with open_sheet(original) as source:
