@@ -1260,13 +1260,7 @@ class _Checker:
         code = result.phone_code
         as_us = f"+1 {us[:3]} {us[3:6]} {us[6:]}"
         as_cell = phones.format_for_display(result.national, code)
-        header = self.m.headers[column] if column < len(self.m.headers) else ""
-        letter = column_letter(column)
-        shown = repr(_text(code_cell))
-        if header:
-            cell = f"the {header!r} cell's {shown} (column {letter})"
-        else:
-            cell = f"the column {letter} cell's {shown}"
+        cell = self._code_cell_said(code_cell, column)
         if not isinstance(value, str) or value.strip().isdigit():
             return result, (
                 f"read as {as_cell} ({phones.region_name(code)}) under {cell}; as written it "
@@ -1284,6 +1278,15 @@ class _Checker:
                 f"or {as_cell}, to say which"
             ),
         ), ""
+
+    def _code_cell_said(self, code_cell: CellValue, column: int) -> str:
+        """How a row's message names its code cell: "the 'Country' cell's 'Germany' (column
+        C)", or "the column C cell's 'Germany'" under no header."""
+        header = self.m.headers[column] if column < len(self.m.headers) else ""
+        shown = repr(_text(code_cell))
+        if header:
+            return f"the {header!r} cell's {shown} (column {column_letter(column)})"
+        return f"the column {column_letter(column)} cell's {shown}"
 
     def _area_from_code(
         self, value: CellValue, code_cell: CellValue, result: PhoneResult, column: int | None
@@ -1306,13 +1309,7 @@ class _Checker:
         if not whole.ok:
             return result, ""
         assert column is not None  # a code cell gave the row its code
-        header = self.m.headers[column] if column < len(self.m.headers) else ""
-        letter = column_letter(column)
-        shown = repr(_text(code_cell))
-        if header:
-            cell = f"the {header!r} cell's {shown} (column {letter})"
-        else:
-            cell = f"the column {letter} cell's {shown}"
+        cell = self._code_cell_said(code_cell, column)
         note = (
             f"read as +1 {area} {local[1]}-{local[2]}: the number is written without its area "
             f"code, and the area code {area} is {cell}"
