@@ -286,12 +286,17 @@ def _without_columns(
     emptied = [(number, blanked(cells, ignored)) for number, cells in preview]
     again = propose_under_header(emptied, mapping.header_row, code)
     again.headers = mapping.headers  # emptying cells keeps the sheet's width
-    for role in Role:
-        if again.column(role) in ignored:
-            again.set_column(role, None)
-    if again.country in ignored:
-        again.country = None
+    _read_by_no_role(again, ignored)
     return again
+
+
+def _read_by_no_role(mapping: ColumnMapping, ignored: Set[int]) -> None:
+    """Takes the ``ignored`` columns from every role of ``mapping`` (the country too)."""
+    for role in Role:
+        if mapping.column(role) in ignored:
+            mapping.set_column(role, None)
+    if mapping.country in ignored:
+        mapping.country = None
 
 
 def blanked(cells: Sequence[CellValue], ignored: Set[int]) -> list[CellValue]:
@@ -327,11 +332,7 @@ def _chosen_without(mapping: ColumnMapping, ignored: Set[int], file_name: str) -
             "named as a column to ignore; name it once."
         )
     out = replace(mapping)
-    for role in Role:
-        if out.column(role) in ignored:
-            out.set_column(role, None)
-    if out.country in ignored:
-        out.country = None
+    _read_by_no_role(out, ignored)
     return out
 
 
