@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
@@ -63,31 +64,123 @@ class _Window:
 
 
 class InFlightGate:
-    """At most ``size`` HTTP requests in flight among the threads that share it."""
+    """At most ``size`` HTTP requests in flight among the threads that share it.
 
-    def __init__(self, size: int) -> None:
+    A job's gate also knows the job's ``stop`` and ``pause`` events: while ``pause`` is set no
+    request of its starts (a retry or a look-up waits for the resume), and once ``stop`` is
+    set none starts at all, whatever it is (black-box L4 #8: a stopped job went on with its
+    retries and look-ups against a service that never answered, for minutes).
+
+    It also watches the requests on the wire (:meth:`sent`, :meth:`leave`), so the job can say
+    when the service has stopped answering (:meth:`waiting`), and can cut them off
+    (:meth:`abandon`): the transport's connections register how to close themselves
+    (:meth:`on_wire`) while they carry a request of a thread that holds the gate.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        *,
+        stop: threading.Event | None = None,
+        pause: threading.Event | None = None,
+    ) -> None:
         self.size = size
+        self.stop = stop
+        self.pause = pause
         self._slots = threading.BoundedSemaphore(size)
         self._lock = threading.Lock()
         self._in_flight = 0
         self.most_in_flight = 0  # the high-water mark, for tests and benchmarks
+        # Requests on the wire: thread id -> (monotonic time sent, the URL).
+        self._wire: dict[int, tuple[float, str]] = {}
+        # How to close the connection each of those requests uses: thread id -> closer.
+        self._closers: dict[int, Callable[[], None]] = {}
+        self._abandoned = False
+        # When the last answer came (monotonic), and when the oldest request that ended
+        # without one since was sent (and its URL).
+        self._answered_at: float | None = None
+        self._unanswered: tuple[float, str] | None = None
 
     def enter(self, *stops: threading.Event | None) -> bool:
-        """Take a slot, waiting as long as needed; False (no slot taken) once any of
-        ``stops`` is set while waiting."""
-        events = [e for e in stops if e is not None]
-        while not self._slots.acquire(timeout=_POLL if events else None):
+        """Take a slot, waiting as long as needed (and while the gate's ``pause`` is set);
+        False (no slot taken) once any of ``stops`` or the gate's ``stop`` is set."""
+        events = [e for e in (*stops, self.stop) if e is not None]
+        watch = bool(events) or self.pause is not None
+        while True:
             if any(e.is_set() for e in events):
                 return False
+            if self.pause is not None and self.pause.is_set():
+                time.sleep(_POLL)
+                continue
+            if self._slots.acquire(timeout=_POLL if watch else None):
+                break
+        if any(e.is_set() for e in events):  # set while the slot was being taken
+            self._slots.release()
+            return False
         with self._lock:
             self._in_flight += 1
             self.most_in_flight = max(self.most_in_flight, self._in_flight)
         return True
 
-    def leave(self) -> None:
+    def sent(self, url: str) -> None:
+        """The calling thread's request to ``url`` goes on the wire now."""
         with self._lock:
+            self._wire[threading.get_ident()] = (time.monotonic(), url)
+
+    def on_wire(self, close: Callable[[], None]) -> None:
+        """The calling thread's request is being written to a connection that ``close``
+        shuts: called at once if the gate's requests were abandoned already."""
+        ident = threading.get_ident()
+        if self._closers.get(ident) is not close:  # once per request, not per write
+            with self._lock:
+                self._closers[ident] = close
+        if self._abandoned:
+            close()
+
+    def leave(self, answered: bool = False) -> None:
+        """Give the slot back; ``answered``: the request got an answer (any HTTP status)."""
+        ident = threading.get_ident()
+        with self._lock:
+            self._closers.pop(ident, None)
+            wire = self._wire.pop(ident, None)
             self._in_flight -= 1
+            if wire is not None:
+                if answered:
+                    self._answered_at = time.monotonic()
+                    self._unanswered = None
+                elif self._unanswered is None:
+                    self._unanswered = wire
         self._slots.release()
+
+    def waiting(self, after: float) -> tuple[float, str] | None:
+        """When the service last answered (or, after that, when the oldest request still
+        unanswered was sent), as monotonic time, and that request's URL, once nothing has been
+        answered for ``after`` seconds while requests are unanswered; else None."""
+        with self._lock:
+            unanswered = list(self._wire.values())
+            if self._unanswered is not None:
+                unanswered.append(self._unanswered)
+            oldest = min(unanswered, default=None)
+            answered = self._answered_at
+        if oldest is None:
+            return None
+        since = oldest[0] if answered is None else max(oldest[0], answered)
+        if time.monotonic() - since < after:
+            return None
+        return since, oldest[1]
+
+    def abandon(self) -> None:
+        """Close the connections of the requests on the wire now (each ends at once with a
+        broken connection) and of any that goes on the wire after this."""
+        with self._lock:
+            self._abandoned = True
+            closers = list(self._closers.values())
+        for close in closers:
+            close()
+
+    @property
+    def abandoned(self) -> bool:
+        return self._abandoned
 
 
 _local = threading.local()
@@ -112,6 +205,8 @@ def bounded_map(
     stop: threading.Event | None = None,
     pause: threading.Event | None = None,
     gate: InFlightGate | None = None,
+    idle: Callable[[], None] | None = None,
+    idle_every: float = 0.25,
 ) -> Iterator[Done[T, R]]:
     """Run ``fn`` over ``items`` with at most ``concurrency`` calls in flight.
 
@@ -132,6 +227,10 @@ def bounded_map(
     the work: at most ``concurrency`` results wait for it; beyond that the workers wait, and
     when the caller stops iterating (``break``, an exception, ``close()``) no new call starts
     and the generator returns once the calls in flight have finished.
+
+    ``idle`` is called on the calling thread every ``idle_every`` seconds, results or none:
+    while a service does not answer, the caller can say so, and cut off requests that
+    a stop left hanging (:meth:`InFlightGate.abandon`).
     """
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY}")
@@ -195,9 +294,20 @@ def bounded_map(
     for worker in started:
         worker.start()
     running = len(started)
+    next_idle = time.monotonic() + idle_every
     try:
         while running:
-            got = results.get()
+            if idle is None:
+                got = results.get()
+            else:
+                now = time.monotonic()
+                if now >= next_idle:
+                    idle()
+                    next_idle = now + idle_every
+                try:
+                    got = results.get(timeout=max(next_idle - now, 0.001))
+                except queue.Empty:
+                    continue
             if got is _EXITED:
                 running -= 1
                 continue

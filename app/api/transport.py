@@ -18,15 +18,17 @@ import json
 import logging
 import random
 import re
+import socket
 import ssl
 import threading
 import time
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import quote, quote_plus, unquote_plus, urlencode, urlsplit
 
+import httpcore
 import httpx
 
 from app.api.concurrency import in_flight_gate
@@ -255,6 +257,21 @@ def _sleep_either(seconds: float, first: threading.Event, second: threading.Even
     raise Cancelled
 
 
+def _sleep_any(seconds: float, *events: threading.Event | None) -> None:
+    """Sleep ``seconds``; raises Cancelled as soon as any of ``events`` is set."""
+    watched = list(dict.fromkeys(e for e in events if e is not None))
+    if len(watched) < 2:
+        _sleep(seconds, watched[0] if watched else None)
+        return
+    end = time.monotonic() + seconds
+    while not any(e.is_set() for e in watched):
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        watched[0].wait(min(left, _POLL))
+    raise Cancelled
+
+
 def encode_params(params: Params) -> dict[str, str]:
     """Form values as the API expects them: booleans ``true``/``false``, None omitted."""
     out: dict[str, str] = {}
@@ -266,6 +283,78 @@ def encode_params(params: Params) -> dict[str, str]:
         else:
             out[key] = str(value)
     return out
+
+
+class _Stream(httpcore.NetworkStream):
+    """A connection of the transport's own pools that a job can cut off: while it carries a
+    request of a job's worker thread, that job's :class:`InFlightGate` can shut it
+    (:meth:`InFlightGate.abandon`), and the request waiting for its answer ends at once with
+    a broken connection instead of at its timeout."""
+
+    def __init__(self, inner: httpcore.NetworkStream) -> None:
+        self._inner = inner
+        self._shut = self.shut  # one object, so the gate knows it again (on_wire)
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, timeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        gate = in_flight_gate()
+        if gate is not None:
+            gate.on_wire(self._shut)
+        self._inner.write(buffer, timeout)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.NetworkStream:
+        return _Stream(self._inner.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+    def shut(self) -> None:
+        """Shut the connection down for reading and writing: a thread blocked reading its
+        answer wakes at once. (Closing the socket from another thread would not wake it.)"""
+        sock = self._inner.get_extra_info("socket")
+        if isinstance(sock, socket.socket):
+            with contextlib.suppress(OSError):
+                # The plain socket's shutdown, also for a TLS socket: ssl's own would drop the
+                # TLS state under the thread still reading it.
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+
+class _Backend(httpcore.NetworkBackend):
+    """httpcore's own network backend, its connections made :class:`_Stream`."""
+
+    def __init__(self) -> None:
+        self._inner = httpcore.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        return _Stream(self._inner.connect_tcp(host, port, timeout, local_address, socket_options))
+
+    def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        return _Stream(self._inner.connect_unix_socket(path, timeout, socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
 
 
 class Transport:
@@ -356,13 +445,19 @@ class Transport:
         if self._ssl is None:
             # Loading the certificate bundle takes ~30 ms; the pools share one context.
             self._ssl = httpx.create_ssl_context()
-        return httpx.HTTPTransport(
+        transport = httpx.HTTPTransport(
             verify=self._ssl,
             limits=httpx.Limits(
                 max_connections=self._per_shard, max_keepalive_connections=self._per_shard
             ),
             proxy=self._proxy,
         )
+        # Connections a stopped job can cut off (see _Stream). httpx takes no network backend
+        # of its own: set on its httpcore pool, when this httpcore version has the place.
+        pool: Any = getattr(transport, "_pool", None)
+        if isinstance(getattr(pool, "_network_backend", None), httpcore.SyncBackend):
+            pool._network_backend = _Backend()
+        return transport
 
     def __repr__(self) -> str:
         return f"Transport({self.api_url!r})"
@@ -419,9 +514,18 @@ class Transport:
         pacer's, the rate-limit hold's, the backoff before a retry). ``stop_before_send`` does
         so only before the first attempt is sent (including while it waits for its pacing
         slot or for the hold): once a request may have reached the service its retries are
-        never cut short, so its outcome is known. The one exception is a request every
-        attempt of which was refused with HTTP 429 (refused before processing, so not done):
-        ``stop_before_send`` cuts its wait for a retry too, and the last 429 is raised.
+        not cut short by it. The one exception is a request every attempt of which was
+        refused with HTTP 429 (refused before processing, so not done): ``stop_before_send``
+        cuts its wait for a retry too, and the last 429 is raised.
+
+        On a job's worker thread (one holding an :class:`InFlightGate` with a ``stop``), the
+        job's stop ends the call before any attempt or wait, a retry's included (black-box
+        L4 #8: a stopped job's retries and look-ups went on for minutes against a service
+        that never answered): a write stopped after an attempt whose answer was lost raises
+        :class:`Cancelled` with ``maybe_done`` (its row is left open for the resume to
+        settle); one stopped after a 5xx raises that error, as after its last attempt; a read
+        raises :class:`Cancelled`. The gate may also cut an attempt on the wire short
+        (:meth:`InFlightGate.abandon`): it ends as a broken connection.
 
         Reads and idempotent writes are retried on timeouts, dropped connections, 429 and
         5xx; other writes only when the request provably never reached the service.
@@ -436,31 +540,40 @@ class Transport:
         body = encode_params(params or {})
         body["auth_token"] = self._token.reveal()
         hold = self.hold
+        # This thread's slot among a job's requests in flight (see InFlightGate), and the
+        # job's stop: once it is set no request of the job starts, a retry or a look-up
+        # included (black-box L4 #8).
+        gate = in_flight_gate()
+        job_stop = gate.stop if gate is not None else None
         attempt = 0
         # An attempt of this call was sent and got no answer (it may have been done).
         answer_lost = False
         # The last 429, while every attempt so far was refused with one.
         refused: RateLimitedError | None = None
+        # The last attempt's error.
+        last: ApiError | None = None
         while True:
             attempt += 1
-            stop = stop_before_send if attempt == 1 or refused is not None else None
+            stop = (stop_before_send if attempt == 1 or refused is not None else None) or job_stop
             try:
                 if (cancel is not None and cancel.is_set()) or (stop is not None and stop.is_set()):
                     raise Cancelled
-                # This thread's slot among a job's requests in flight (see InFlightGate); taken
-                # before the pacing waits, so their spacing is also the order of sending.
-                gate = in_flight_gate()
+                # Taken before the pacing waits, so their spacing is also the order of sending.
                 if gate is not None and not gate.enter(cancel, stop):
                     raise Cancelled
+                answered = False
                 try:
                     if hold.active:
                         hold.wait(cancel, stop)
                     if self.pacer is not None:
                         self.pacer.wait(cancel, stop)
+                    if gate is not None:
+                        gate.sent(self.api_url + path)
                     try:
                         result = self._send(path, body)
                     except ApiError as caught:
-                        exc = caught
+                        exc = last = caught
+                        answered = not isinstance(exc, TransportError)
                         exc.attempts = attempt
                         if answer_lost and not _is_read(path):
                             exc.earlier_attempt_lost = True
@@ -485,6 +598,7 @@ class Transport:
                         if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
                             raise
                     else:
+                        answered = True
                         if hold.active:
                             hold.answered()
                         return result, attempt
@@ -492,17 +606,17 @@ class Transport:
                     # Not held through the backoff: a request waiting for its retry is not in
                     # flight.
                     if gate is not None:
-                        gate.leave()
+                        gate.leave(answered)
                 delay = self.retry.delay(attempt, self._rng)
                 if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
                     delay = max(delay, self._hold_for(exc))
                 log.info(
                     "%s failed (%s); retry %d in %.2f s", path, type(exc).__name__, attempt, delay
                 )
-                if refused is not None and stop_before_send is not None and cancel is not None:
-                    _sleep_either(delay, cancel, stop_before_send)
-                else:
-                    _sleep(delay, cancel or (stop_before_send if refused is not None else None))
+                # The wait before a retry ends with the job's stop too: no retry is sent then.
+                _sleep_any(
+                    delay, cancel, job_stop, stop_before_send if refused is not None else None
+                )
             except Cancelled as stopped:
                 if refused is not None and not (cancel is not None and cancel.is_set()):
                     # Stopped while waiting to retry a refused request: it was not done.
@@ -513,6 +627,15 @@ class Transport:
                     stopped.maybe_done = True
                 elif refused is not None:
                     stopped.refused = refused.attempts
+                elif (
+                    last is not None
+                    and not _is_read(path)
+                    and not (cancel is not None and cancel.is_set())
+                ):
+                    # The job stopped a write's retries after an answer (a 5xx): it ends with
+                    # that answer, as after its last attempt, and the caller's look-up (which
+                    # the stop cuts too) is what would have settled it.
+                    raise last from None
                 raise
 
     def _hold_for(self, exc: RateLimitedError) -> float:

@@ -428,12 +428,19 @@ def _execute(
     with contextlib.suppress(OSError):  # one that cannot go cannot be replaced either: said then
         path.unlink(missing_ok=True)
     report = RunningReport(store, _staging_path(store))
+    stamp = _file_id(store.path)
     try:
         status = runner.run()
     finally:
         if status is not JobStatus.PAUSED:
             store.set_meta({"finished": utc_now()})
-        publish_report(store, report.finish())
+        gone = _job_file_gone(store.path, stamp)
+        written: Path | None = None
+        try:
+            written = publish_report(store, report.finish())
+        finally:
+            if gone:
+                _say_job_file_gone(store, gone, written or report_path(store))
         counts = store.counts()
         session.journal.record_event(
             connection=session.connection.name,
@@ -445,6 +452,48 @@ def _execute(
             details={"name": meta.get("name", ""), "status": store.status, "counts": counts},
         )
     return status
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _job_file_gone(path: Path, stamp: tuple[int, int] | None) -> str:
+    """How the job file at ``path`` (``stamp`` when the run started) left it while the job
+    ran: ``"deleted or moved"``, ``"replaced by another file"``, or ``""`` when it is there.
+    The run itself goes on into the file it opened, but no one finds that by its path."""
+    if stamp is None:
+        return ""
+    try:
+        now = _file_id(path) if path.exists() else None
+    except OSError:
+        return ""
+    if now is None:
+        return "deleted or moved"
+    return "" if now == stamp else "replaced by another file"
+
+
+def _say_job_file_gone(store: JobStore, how: str, report: Path) -> None:
+    """Add to the job's warnings (the CLI's result and the GUI's list print them) that its
+    file left its path while it ran (black-box L4 #13: a job whose file was deleted mid-run
+    ended with its report written, and ``jobs --all`` then listed no job, unsaid)."""
+    meta = store.meta()
+    status = str(meta.get("status") or "")
+    left = (
+        " and the rows it had not sent cannot be resumed"
+        if status in (JobStatus.PAUSED.value, JobStatus.RUNNING.value)
+        else ""
+    )
+    sentence = (
+        f"The job file {store.path} was {how} while the job ran, so the jobs list no longer "
+        f"shows this job{left}; its outcomes are in the report {report}."
+    )
+    warnings = [str(w) for w in meta.get("warnings") or []]
+    store.set_meta({"warnings": [*warnings, sentence], "job_file_gone": how})
 
 
 def list_jobs(jobs_dir: Path) -> list[dict[str, Any]]:

@@ -10,6 +10,15 @@ The calling thread counts outcomes, holds rows that got no answer, and reports p
 
 The GUI drives the same object from a worker thread through :class:`JobControl` and gets a
 :class:`JobProgress` (counts per outcome, rows/s, ETA) through the ``progress`` callback.
+
+Every request of the run passes the run's :class:`~app.api.concurrency.InFlightGate`, which
+knows the job's pause and stop: paused, no request starts (a retry or a look-up waits for the
+resume); stopped (suspend, cancel, or the job's own abort), none starts at all, and those
+still on the wire :data:`ABANDON_AFTER` seconds later have their connections shut (black-box
+L4 #8: a stopped job against a service that never answered went on for minutes). A row so cut
+after its write was sent is left ``sending``, for the resume to send again and settle. While
+the service has answered nothing for :data:`WAITING_AFTER` seconds, the progress says so
+(:attr:`JobProgress.waiting`), even though no row ends.
 """
 
 from __future__ import annotations
@@ -20,8 +29,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from http import HTTPStatus
 
-from app.api.concurrency import MAX_CONCURRENCY, bounded_map
+from app.api.concurrency import MAX_CONCURRENCY, InFlightGate, bounded_map
 from app.api.errors import (
     ApiError,
     AuthError,
@@ -32,7 +42,8 @@ from app.api.errors import (
 from app.api.paging import Cancelled
 from app.core.job_report import settled_message
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
-from app.core.session import cancelled_after_refusals
+from app.core.session import cancelled_after_refusals, e164, fate_open
+from app.core.wording import joined
 
 DEFAULT_CONCURRENCY = 8
 # This many requests in a row without any answer means the service is gone, not one row bad.
@@ -45,6 +56,15 @@ UNSETTLED_ROUNDS = 3
 # leaves it: a passing fault (black-box pass G: 0.5-5 % of rows at fault rates 0.1-0.5) no
 # longer ends the row failed, while a row the service fails every time still ends.
 NOT_DONE_RESENDS = 2
+# A job whose requests have had no answer for this many seconds says so on its progress
+# channel (JobProgress.waiting): a service that hangs must not look like a job at work.
+WAITING_AFTER = 10.0
+# Once the job is stopped, its requests still on the wire this many seconds later are cut off
+# (their connections shut): a request answered at all is answered by then, and one to a
+# service that hangs would otherwise hold the stop for its whole timeout (black-box L4 #8).
+ABANDON_AFTER = 2.0
+# How many rows the sentence of a job stopped for a failing service names in each group.
+ROWS_NAMED = 3
 
 
 def workers_for(concurrency: int) -> int:
@@ -138,7 +158,8 @@ class JobControl:
         self.stop = threading.Event()
 
     def pause(self) -> None:
-        """Start no new request until :meth:`resume`; requests in flight finish."""
+        """Start no new request until :meth:`resume` (a row's retry or look-up waits too);
+        requests on the wire finish."""
         self.paused.set()
 
     def resume(self) -> None:
@@ -151,10 +172,28 @@ class JobControl:
         self.paused.clear()
 
     def suspend(self) -> None:
-        """Stop now but keep unsent rows for a later resume (Ctrl+C in the CLI, app closing)."""
+        """Stop now but keep unsent rows for a later resume (Ctrl+C in the CLI, app closing).
+        Requests still unanswered :data:`ABANDON_AFTER` seconds later are cut off."""
         self.suspended.set()
         self.stop.set()
         self.paused.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The service has answered none of the job's requests since ``since`` (UTC), ``seconds``
+    ago; ``url`` is the oldest request still unanswered (or the last that got no answer)."""
+
+    since: dt.datetime
+    seconds: float
+    url: str
+
+    def text(self) -> str:
+        """One sentence for a front end (the CLI's stderr, the GUI's progress line)."""
+        return (
+            f"No answer from the service for {self.seconds:.0f} s (since "
+            f"{self.since:%H:%M:%S} UTC; waiting on {self.url}); the job is still trying."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +204,9 @@ class JobProgress:
     rows_per_second: float
     eta_seconds: float | None
     paused: bool
+    # Set while the service has answered nothing for WAITING_AFTER seconds or more (the job's
+    # progress is then reported even though no row ends: see JobRunner).
+    waiting: Waiting | None = None
 
 
 @dataclass
@@ -223,6 +265,8 @@ class JobRunner:
         control: JobControl | None = None,
         progress: Callable[[JobProgress], None] | None = None,
         progress_interval: float = 0.25,
+        waiting_after: float | None = None,
+        abandon_after: float | None = None,
     ) -> None:
         if not 1 <= concurrency <= MAX_CONCURRENCY:
             raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY}")
@@ -232,6 +276,18 @@ class JobRunner:
         self.control = control or JobControl()
         self._progress = progress
         self._interval = progress_interval
+        self._waiting_after = WAITING_AFTER if waiting_after is None else waiting_after
+        self._abandon_after = ABANDON_AFTER if abandon_after is None else abandon_after
+        # The requests of this run (see InFlightGate): the job's stop and pause hold back
+        # every request, retries and look-ups included; a stop cuts those left on the wire.
+        self._gate = InFlightGate(concurrency, stop=self.control.stop, pause=self.control.paused)
+        self._stopped_at: float | None = None
+        self._last_report = 0.0
+        self._report_args: tuple[int, int, float] | None = None
+        # Why a failing service stopped the job: its words, and the error that did.
+        self._stuck: tuple[str, BaseException | None] | None = None
+        # Why each row left with its write's fate open is so (for the stop's sentence).
+        self._why_open: dict[int, str] = {}
         self.counts: dict[str, int] = {}
         self.abort_reason = ""
         self.token_refused = False
@@ -316,7 +372,7 @@ class JobRunner:
         start_done = total - self.counts["pending"]
         self.store.set_status(JobStatus.RUNNING)
         started = time.monotonic()
-        last = 0.0
+        self._report_args = (total, start_done, started)
         held = _Held()
         # Passes over the rows still to send: a pass after the first sends the rows the
         # service refused with 429 in the one before (sent back, see _Held), and those left
@@ -330,6 +386,8 @@ class JobRunner:
                 workers=workers_for(self.concurrency),
                 stop=control.stop,
                 pause=control.paused,
+                gate=self._gate,
+                idle=self._idle,
             ):
                 row, resent = done.item
                 error = done.error
@@ -385,6 +443,19 @@ class JobRunner:
                         continue
                     error.error.add_detail(_sends_text(sends, error.before_write))
                     error = error.error
+                if isinstance(error, Cancelled) and (opened := _left_open(error)) is not None:
+                    # The job's stop cut this row's write short after it was sent (its answer
+                    # lost, or the look-up after its error not made): it may have been done.
+                    # Kept "sending", so the resume sends it again as such and settles it; a
+                    # cancel ends it failed saying so (black-box L4 #8).
+                    message = _stopped_open_text(opened, resent)
+                    times = held.unsettled.get(row.seq, (row, resent, "", 0))[3]
+                    held.unsettled[row.seq] = (row, resent, message, times)
+                    self._why_open[row.seq] = WHY_STOPPED
+                    held.refused_rows.pop(row.seq, None)
+                    held.not_done.pop(row.seq, None)
+                    held.unreached.pop(row.seq, None)
+                    continue
                 if isinstance(error, Cancelled):
                     # Stopped before its first attempt was sent: pending again, for a resume;
                     # unless an earlier pass sent it (Unsettled): it stays "sending", its fate
@@ -417,6 +488,7 @@ class JobRunner:
                     message = f"{_held_message(error.error, resent)}; {CANCELLED_UNSETTLED}"
                     times = held.unsettled.get(row.seq, (row, resent, "", 0))[3] + 1
                     held.unsettled[row.seq] = (row, resent, message, times)
+                    self._why_open[row.seq] = WHY_UNSETTLED
                     held.refused_rows.pop(row.seq, None)
                     held.refused += 1
                     # A row whose every request fails, time after time, is the service failing
@@ -450,13 +522,15 @@ class JobRunner:
                     # No next request will carry this outcome to disk soon: commit it now.
                     self.store.flush()
                 now = time.monotonic()
-                if self._progress is not None and now - last >= self._interval:
-                    last = now
+                if self._progress is not None and now - self._last_report >= self._interval:
+                    self._last_report = now
                     self._report(total, start_done, started, now)
             if not (held.sent_back or held.unsettled) or self.abort_reason or control.stop.is_set():
                 break
             # The next pass reads the rows still to send from the job file.
             self.store.flush()
+        if self._stuck is not None and not self.token_refused:
+            self.abort_reason = self._stuck_text(held)
         if self.abort_reason:
             self.store.set_status(JobStatus.PAUSED, stopped_because=self.abort_reason)
             raise (TokenRefused if self.token_refused else JobAborted)(self.abort_reason)
@@ -502,12 +576,34 @@ class JobRunner:
             status = JobStatus.FINISHED
         self.store.set_status(status)
         if self._progress is not None:
-            self._report(total, start_done, started, time.monotonic())
+            self._report(total, start_done, started, time.monotonic(), ended=True)
         return status
+
+    def _idle(self) -> None:
+        """Every quarter second of the run (see bounded_map): cut off the requests a stop
+        left on the wire once :data:`ABANDON_AFTER` has passed, and report progress while
+        the service answers nothing (no row ends then, so nothing else would)."""
+        now = time.monotonic()
+        if self.control.stop.is_set() and not self._gate.abandoned:
+            if self._stopped_at is None:
+                self._stopped_at = now
+            elif now - self._stopped_at >= self._abandon_after:
+                self._gate.abandon()
+        if (
+            self._progress is not None
+            and self._report_args is not None
+            and now - self._last_report >= self._interval
+        ):
+            self._last_report = now
+            self._report(*self._report_args, now)
 
     def _stop_if_stuck(self, held: _Held, error: BaseException | None, stuck: bool = False) -> None:
         """Stop the job for a resume after a run of rows with nothing done (see _Held), or
-        when ``stuck`` says so."""
+        when ``stuck`` says so. Its sentence is made when the run ends (:meth:`_stuck_text`),
+        naming the rows left open then. Not once the job is stopping anyway (a pause, a
+        cancel, an abort): rows cut short by the stop do not say the service failed."""
+        if self.control.stop.is_set():
+            return
         if not stuck and len(held.rows) + held.refused < max(
             UNREACHABLE_AFTER, 2 * self.concurrency
         ):
@@ -518,10 +614,52 @@ class JobRunner:
             what = "stopped answering"
         else:
             what = "kept failing"  # a 5xx
-        self.abort_reason = (
-            f"The service {what} ({_error_text(error)}); the job was stopped and can be resumed."
-        )
+        self._stuck = (what, error)
+        # Said in full once the run ends; set now, as the loop stops on it.
+        self.abort_reason = f"The service {what}."
         self.control.stop.set()
+
+    def _stuck_text(self, held: _Held) -> str:
+        """The sentence of a job stopped for a failing service: how it failed, and which rows
+        that left open and what is known of each (black-box L4 #12: it named an endpoint and
+        one row's error, "nothing was deleted" beside "whether it was removed is not known",
+        with no row or number to say whose)."""
+        assert self._stuck is not None
+        what, error = self._stuck
+        text = (
+            f"The service {what} ({_failure_words(error)}); the job was stopped and can be resumed."
+        )
+        removal = self.store.meta().get("kind") == "removal"
+        write, done = ("delete", "removed") if removal else ("insert", "inserted")
+        unknown, undone = f"Not known whether {done}", f"Not {done}"
+        groups: dict[tuple[str, str], list[JobRow]] = {}
+        for seq, (row, _resent, _message, _times) in held.unsettled.items():
+            groups.setdefault((unknown, self._why_open.get(seq, WHY_UNSETTLED)), []).append(row)
+        for row, _message in held.rows:
+            groups.setdefault((unknown, WHY_HELD), []).append(row)
+        for seq, (row, _resent) in held.not_done.items():
+            before_write = self._not_done.get(seq, (0, "", False))[2]
+            why = WHY_LOOKUP_FAILED if before_write else WHY_NOT_DONE
+            groups.setdefault((undone, why), []).append(row)
+        for row, _resent, _error in held.unreached.values():
+            groups.setdefault((undone, WHY_UNREACHED), []).append(row)
+        for row, _resent, _refused in held.refused_rows.values():
+            groups.setdefault((undone, WHY_REFUSED), []).append(row)
+        if not groups:
+            return text
+        said = [
+            f"{state}, as {why.format(write=write)}: {_rows_text(rows)}."
+            for (state, why), rows in groups.items()
+        ]
+        others = self.store.counts()["pending"] - sum(len(rows) for rows in groups.values())
+        if others > 0:
+            said.append(
+                f"{others:,} other {'row was' if others == 1 else 'rows were'} not sent yet."
+            )
+        again = "The resume sends the rows not done"
+        if any(state == unknown for state, _why in groups):
+            again += f", which settles whether those not known were {done}"
+        return " ".join([text, *said, f"{again}."])
 
     def _flush_held(self, held: _Held) -> None:
         for row, message in held.rows:
@@ -549,16 +687,28 @@ class JobRunner:
             return RowResult(Outcome.FAILED, error.describe(), code)
         return RowResult(Outcome.FAILED, f"{type(error).__name__}: {error}")
 
-    def _report(self, total: int, start_done: int, started: float, now: float) -> None:
+    def _report(
+        self, total: int, start_done: int, started: float, now: float, ended: bool = False
+    ) -> None:
         assert self._progress is not None
         done = total - self.counts.get("pending", 0)
         elapsed = max(now - started, 1e-6)
         rate = (done - start_done) / elapsed
         remaining = total - done
         eta = remaining / rate if rate > 0 else None
-        self._progress(
-            JobProgress(dict(self.counts), done, total, rate, eta, self.control.paused.is_set())
-        )
+        waiting = None if ended else self._waiting(now)
+        paused = self.control.paused.is_set()
+        self._progress(JobProgress(dict(self.counts), done, total, rate, eta, paused, waiting))
+
+    def _waiting(self, now: float) -> Waiting | None:
+        """What the job says while the service has answered nothing for a while."""
+        quiet = self._gate.waiting(self._waiting_after)
+        if quiet is None:
+            return None
+        since, url = quiet
+        seconds = now - since
+        at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+        return Waiting(at.replace(microsecond=0), seconds, url)
 
 
 def _with_staged(row: JobRow, message: str, outcome: Outcome) -> str:
@@ -665,6 +815,87 @@ def _held_message(error: BaseException | None, resent: bool = False) -> str:
     else:
         message = _error_text(error)  # a 5xx or 429: its own words (and whether it may be done)
     return _resent_text(message, resent)
+
+
+# Why a row a failing service stopped the job on is left open, or not done ({write}: the
+# job's write, "insert" or "delete"), for JobRunner._stuck_text.
+WHY_UNSETTLED = (
+    "the {write} was sent and got an error or no answer, and the look-up meant to tell "
+    "whether it was done failed too"
+)
+WHY_STOPPED = "the {write} was sent, and the job stopped before an answer or a look-up told"
+WHY_HELD = "the {write} was sent and got an error or no answer"
+WHY_LOOKUP_FAILED = "the look-up before the {write} failed, so no {write} was sent"
+WHY_NOT_DONE = "the {write} failed and a look-up after it found it not done"
+WHY_UNREACHED = "the service could not be reached, so nothing was sent"
+WHY_REFUSED = "the service refused it for its rate limit (HTTP 429)"
+# What a row whose write the job's stop left open says when the job is then cancelled.
+STOPPED_OPEN = (
+    "the request was sent and the job was stopped before its answer came (or before it was "
+    "sent again after its answer was lost), so the service may have done it"
+)
+STOPPED_BEFORE_LOOK_UP = "the job was stopped before a look-up could tell whether it was done"
+
+
+def _left_open(error: Cancelled) -> ApiError | Cancelled | None:
+    """What left open the write of a row the job's stop cut short: the :class:`Cancelled`
+    itself when the transport says an attempt was sent and its answer lost, or the write's
+    error when the stop cut the look-up made after it (a look-up cut short raises Cancelled
+    while that error is being handled); None when the stop came before anything was sent."""
+    if error.maybe_done:
+        return error
+    cause = error.__context__
+    while cause is not None:
+        if isinstance(cause, ApiError):
+            return cause if fate_open(cause) else None
+        cause = cause.__context__
+    return None
+
+
+def _stopped_open_text(opened: ApiError | Cancelled, resent: bool) -> str:
+    """What a row the job's stop left open (:func:`_left_open`) says if the job is then
+    cancelled."""
+    if isinstance(opened, ApiError):
+        text = f"{_held_message(opened, resent)}; {STOPPED_BEFORE_LOOK_UP}"
+    else:
+        text = _resent_text(STOPPED_OPEN, resent)
+    return f"{text}; {CANCELLED_UNSETTLED}"
+
+
+def _failure_words(error: BaseException | None) -> str:
+    """How the service failed, as the sentence of a job it stopped says it: the kind of
+    failure and where it last did, without what one row made of it."""
+    endpoint = error.endpoint if isinstance(error, ApiError) else ""
+    if isinstance(error, TransportError):
+        if not error.sent:
+            return f"it could not be reached, the last time at {endpoint}"
+        kind = "no answer within the timeout" if error.timeout else "no answer"
+        return f"{kind}, the last to {endpoint}"
+    if isinstance(error, ApiError) and error.http_status is not None:
+        try:
+            phrase = f" {HTTPStatus(error.http_status).phrase}"
+        except ValueError:
+            phrase = ""
+        body = ""
+        if "an HTML page" in error.message:
+            body = " with an HTML page"
+        elif "an empty body" in error.message:
+            body = " with an empty body"
+        return f"HTTP {error.http_status}{phrase}{body}, the last from {endpoint}"
+    return _error_text(error)
+
+
+def _rows_text(rows: list[JobRow]) -> str:
+    """``row 12 (+12025550112)``, ``rows 12 (+1…), 13 (+1…) and 4 more``: the first few."""
+    rows = sorted(rows, key=lambda r: r.row_number)
+    shown = [
+        f"{r.row_number} ({e164(r.national, r.phone_code) or r.original})"
+        for r in rows[:ROWS_NAMED]
+    ]
+    more = len(rows) - len(shown)
+    if more:
+        shown.append(f"{more:,} more")
+    return f"{'row' if len(rows) == 1 else 'rows'} {joined(shown)}"
 
 
 def _error_text(error: BaseException | None) -> str:

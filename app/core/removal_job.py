@@ -49,6 +49,7 @@ from app.api.errors import (
     TransportError,
 )
 from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
+from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
@@ -145,6 +146,20 @@ UNSETTLED_DELETE = (
     "this job's earlier delete of the number ended with an error and a look-up right after it "
     "failed too, so whether it was removed is not known"
 )
+
+
+def _open_again(error: ApiError) -> None:
+    """Say on ``error`` (a look-up before a second delete failed) that the first delete's fate
+    is still open: "nothing was deleted" is then said of this send only (black-box L4 #12: it
+    stood beside "whether it was removed is not known" as if both were of the one number)."""
+    error.message = error.message.replace(NOTHING_DELETED, NO_DELETE_THIS_TIME)
+    error.add_detail(UNSETTLED_DELETE)
+
+
+# What a look-up before a delete that failed says of it, and, for a row an earlier delete of
+# which was left open, what it says instead.
+NOTHING_DELETED = "(nothing was deleted)"
+NO_DELETE_THIS_TIME = "(so no delete was sent this time)"
 
 
 class LeadStatusError(MappingError):
@@ -431,6 +446,13 @@ def _checked_after_error(
 
     try:
         left = _listed(session, number, row.phone_code, scope)
+    except Cancelled:
+        # The job was stopped (its requests stop, this look-up's included): the delete's fate
+        # stays open, the row "sending", and the resume's look-up settles it (black-box L4 #8).
+        error.add_detail(
+            "the job was stopped before a look-up could tell whether the number was removed"
+        )
+        raise Unsettled(error) from None
     except ApiError as failed:
         journal({"look_up_error": str(failed)})
         error.add_detail(
@@ -494,14 +516,14 @@ def delete_sender(
             if not (lost_before and exc.before_write):
                 raise
             # This send's look-ups failed, but the earlier delete's fate is still open.
-            exc.error.add_detail(UNSETTLED_DELETE)
+            _open_again(exc.error)
             unsettled.add(row.seq)
             raise Unsettled(exc.error) from exc
         except ApiError as exc:
             if not lost_before or isinstance(exc, AuthError):
                 raise
             # A look-up before this second delete failed: the first one's fate is still open.
-            exc.add_detail(UNSETTLED_DELETE)
+            _open_again(exc)
             unsettled.add(row.seq)
             raise Unsettled(exc) from exc
 
@@ -610,6 +632,12 @@ def delete_sender(
                 covered = (
                     "whether the number's other entries still cover these leads could not be "
                     f"looked up ({exc.describe()})"
+                )
+            except Cancelled:
+                # The delete was done: the job's stop must not make the row pending again.
+                covered = (
+                    "whether the number's other entries still cover these leads was not "
+                    "looked up: the job was stopped"
                 )
             if covered:
                 parts.append(covered)

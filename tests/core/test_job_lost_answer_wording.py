@@ -269,7 +269,11 @@ def test_lost_answer_then_refused_connection_says_it_may_be_inserted(
     store = _scripted_import(tmp_path, journal, handler, ["2025550100"])
     (row,) = _failed(store)
     assert row.message.startswith("no answer from the service: /dnc/insert: cannot connect")
-    assert row.message.endswith(f"; {EARLIER_ATTEMPT_LOST}; {CANCELLED_UNSETTLED}"), row.message
+    # The cancel cuts the look-up's retries short (black-box L4 #8): no look-up told.
+    assert row.message.endswith(
+        f"; {EARLIER_ATTEMPT_LOST}; the job was stopped before a look-up could tell whether it "
+        f"was done; {CANCELLED_UNSETTLED}"
+    ), row.message
     assert SENT_BUT_LOST not in row.message
     assert _journal_failures(journal)[0].endswith(f"; {EARLIER_ATTEMPT_LOST}")
 
@@ -285,10 +289,10 @@ def test_every_answer_lost_keeps_todays_message_once(
     broke = (
         "the connection to http://127.0.0.1:9 broke before the answer came (RemoteProtocolError)"
     )
-    # The look-up after the error gets no answer either: the row says so.
+    # The cancel came during the look-up after the error, and cut its retries short
+    # (black-box L4 #8): the row says no look-up told, and that the insert may have been done.
     assert row.message == (
-        f"no answer from the service: /dnc/insert: {broke}; a look-up right after it failed "
-        f"too ({broke}), so whether the number is on the list is not known; {SENT_BUT_LOST}; "
-        f"{CANCELLED_UNSETTLED}"
+        f"no answer from the service: /dnc/insert: {broke}; {SENT_BUT_LOST}; the job was "
+        f"stopped before a look-up could tell whether it was done; {CANCELLED_UNSETTLED}"
     )
     assert EARLIER_ATTEMPT_LOST not in row.message

@@ -129,7 +129,8 @@ def test_a_service_answering_only_429_pauses_the_job_for_a_resume(
     started = time.monotonic()
     with pytest.raises(JobAborted, match="kept refusing requests for its rate limit") as stopped:
         run_import(store, session, concurrency=4)
-    assert str(stopped.value).endswith("; the job was stopped and can be resumed.")
+    # Then the rows left open, by what is known of them (black-box L4 #12).
+    assert "; the job was stopped and can be resumed. " in str(stopped.value)
     assert time.monotonic() - started < 20
     s = job_summary(store)
     assert s["failed"] == 0 and s["inserted"] <= 1 and s["pending"] == 60 - s["inserted"]
