@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Final
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError
@@ -518,11 +518,11 @@ def interrupts_pause(control: JobControl) -> Iterator[StopSignal]:
     def handler(signum: int, frame: FrameType | None) -> None:
         stopped.record(signum)
         if not control.suspended.is_set():
-            # Said at once: the requests already sent finish first, retries included, which
-            # can take a while against a failing service.
+            # Said at once: requests already sent get two seconds to be answered, then their
+            # connections are shut (the runner's stop); a resume settles their rows.
             print(
-                "Interrupted: pausing the job once the requests already sent are answered "
-                "(their retries too); no new row is sent.",
+                "Interrupted: pausing the job; no new request is sent, and requests not "
+                "answered within 2 s are abandoned (a resume settles their rows).",
                 file=sys.stderr,
                 flush=True,
             )
@@ -536,14 +536,27 @@ def interrupts_pause(control: JobControl) -> Iterator[StopSignal]:
             signal.signal(sig, old)
 
 
-def progress_printer(enabled: bool) -> Callable[[JobProgress], None] | None:
-    if not enabled:
-        return None
+# How often a job the service has stopped answering says so again on stderr.
+WAITING_EVERY: Final = 30.0
+
+
+def progress_printer(rows: bool) -> Callable[[JobProgress], None]:
+    """The job's progress on stderr: its rows on one line rewritten in place when ``rows`` (a
+    terminal, no --json), and in any case a line when the service has answered nothing for a
+    while, then every WAITING_EVERY seconds (black-box L4 #8: a hung service ran for minutes
+    with nothing said)."""
     last = [0.0]
+    waiting_said = [-WAITING_EVERY]
 
     def show(p: JobProgress) -> None:
         now = time.monotonic()
-        if now - last[0] < 1.0 and p.done < p.total:
+        if p.waiting is not None and now - waiting_said[0] >= WAITING_EVERY:
+            waiting_said[0] = now
+            lead = "\n" if rows else ""  # off the rows' line, which is rewritten in place
+            print(f"{lead}{p.waiting.text()}", file=sys.stderr, flush=True)
+        elif p.waiting is None:
+            waiting_said[0] = -WAITING_EVERY  # a new silence is said at once
+        if not rows or (now - last[0] < 1.0 and p.done < p.total):
             return
         last[0] = now
         eta = f", about {p.eta_seconds:.0f} s left" if p.eta_seconds is not None else ""
@@ -1027,7 +1040,8 @@ def run_job_command(
         assert session is not None and store is not None
         sending = True
         control = JobControl()
-        show = progress_printer(not args.json and sys.stderr.isatty())
+        rows_shown = not args.json and sys.stderr.isatty()
+        show = progress_printer(rows_shown)
         aborted = ""
         stopped = StopSignal()
         try:
@@ -1050,7 +1064,7 @@ def run_job_command(
             status, aborted = _after_report_error(store, session, control, exc)
         if new_pace:
             store.set_meta(new_pace)  # this run's pace, for the next resume and its hint
-        if show is not None:
+        if rows_shown:
             print(file=sys.stderr)
         if aborted:
             if not aborted.rstrip().endswith((".", "!", "?")):

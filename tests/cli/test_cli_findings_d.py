@@ -139,7 +139,7 @@ def test_sigterm_pauses_an_import_cleanly_and_exits_143(sandbox: Any, tmp_path: 
     # The job's id and resume command come first, said before any row was sent.
     said = err.splitlines()
     assert said[0].startswith(f"Job {job.stem} started: if it stops before its end, "), err
-    assert said[1].startswith("Interrupted: pausing the job once the requests already sent"), err
+    assert said[1].startswith("Interrupted: pausing the job; no new request is sent"), err
     assert f"Resume with: dnc-desk import --resume {job.stem} --base-url" in err
     paused = json.loads(out)
     assert paused["status"] == "paused" and paused["pending"] > 0

@@ -371,3 +371,43 @@ def test_sigterm_ends_the_cli_at_once_against_a_service_that_never_answers(
     assert len(gateway.received) == sent, gateway.received
     data = json.loads(out)
     assert (data["status"], data["inserted"], data["pending"]) == ("paused", 0, ROWS), data
+
+
+def test_the_cli_says_on_stderr_when_the_service_has_not_answered(
+    sandbox: Any, gateway: Gateway, tmp_path: Path
+) -> None:
+    """L4 #8 (b), the CLI's part: under --json, with stderr not a terminal, the job said
+    nothing while the service stayed silent for minutes."""
+    gateway.hang = {"/v1/dnc/insert"}
+    src = tmp_path / "in.csv"
+    src.write_text("Phone\n" + "".join(f"{p}\n" for p in PHONES))
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--base-url",
+            gateway.base_url, "--concurrency", "2", "--json"]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", *argv],
+        cwd=ROOT,
+        env={**os.environ, "DNC_DESK_TOKEN": TOKEN},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    stderr = proc.stderr
+    assert stderr is not None
+    reader = threading.Thread(target=lambda: lines.extend(stderr), daemon=True)
+    reader.start()
+    try:
+        # The app says it after WAITING_AFTER (10 s) of silence.
+        _wait_for(lambda: any(x.startswith("No answer from the service") for x in lines), 40)
+        said = [line for line in lines if line.startswith("No answer from the service for ")]
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=CLI_TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        reader.join(timeout=5)
+    assert said, lines
+    waiting = said[0]
+    assert "/dnc/insert" in waiting and "the job is still trying." in waiting, waiting
+    assert proc.returncode == 143, lines
