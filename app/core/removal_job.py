@@ -610,16 +610,7 @@ def delete_sender(
             # lost came between: most likely that attempt removed it (the retry found it gone).
             # The journal's outcome is the retry's "not found": the conclusion goes beside it.
             parts.append(REMOVED_BY_LOST_ATTEMPT)
-            session.record_settled(
-                "dnc",
-                "delete.settled",
-                row.national,
-                row.phone_code,
-                scope,
-                REMOVED_BY_LOST_ATTEMPT,
-                job=job_id,
-                note=note,
-            )
+            settled(row, scope, REMOVED_BY_LOST_ATTEMPT)
         if form := form_text(number, row):
             parts.append(form)
         parts += _removed_parts(scope, before, lead_status, leads, resent)
