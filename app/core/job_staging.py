@@ -72,7 +72,7 @@ from app.core.sheet_mapping import (
     unread_code_columns,
 )
 from app.core.sheet_reader import SheetSource, open_sheet, resolve_sheet_path
-from app.core.sheet_scope import campaign_ids_checked
+from app.core.sheet_scope import campaign_ids_checked, visible_text
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.staging_notes import (
     Held,
@@ -1216,9 +1216,7 @@ def purpose_key(text: str) -> str:
     is a separate mark are each a purpose of its own that reads as the same to a person (re-test
     M2 #2)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    if not folded.isascii():
-        folded = "".join(c for c in folded if unicodedata.category(c) != "Cf")
-    return " ".join(folded.split())
+    return " ".join(visible_text(folded).split())
 
 
 def shown_text(text: str) -> str:
