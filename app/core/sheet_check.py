@@ -97,7 +97,8 @@ from app.core.sheet_mapping import (
     header_names_a_country,
 )
 from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
-from app.core.sheet_types import CellValue, Row
+from app.core.sheet_types import ERROR_STARTS as _ERROR_STARTS
+from app.core.sheet_types import CellValue, Row, error_value
 from app.core.wording import joined
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
@@ -452,23 +453,10 @@ _LOCAL_SEVEN: Final = re.compile(r"([2-9][0-9]{2})[ .-]?([0-9]{4})")
 # An ASCII cell that may name its own country code: "+44…", "0044…", "(+44)…", "Tel: +44…".
 _OWN_CODE: Final = re.compile(r"[^0-9]*(?:\+|00)")
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
-# What a spreadsheet shows for a formula that failed, and its CSV export writes as text: Excel's
-# and Google Sheets' error values (Bloomberg's "#N/A N/A" too), and LibreOffice's "Err:" codes.
-ERROR_VALUE: Final = re.compile(
-    r"(?i)#(?:N/A(?: N/A)?|NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|ERROR!|SPILL!|CALC!"
-    r"|GETTING_DATA|FIELD!|BLOCKED!|CONNECT!|BUSY!|UNKNOWN!|EXTERNAL!|PYTHON!)|Err:[0-9]{3}"
-)
-_ERROR_STARTS: Final = ("#", "Err:", "err:", "ERR:")
 # C0 control characters but tab, LF and CR: no phone number, reason or purpose holds one, and a
 # NUL is a sign of a damaged file (a disk's or a transfer's), not of anything typed.
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _LINE_CONTROLS: Final = frozenset("\x0b\x0c")  # a vertical tab or form feed parts lines
-
-
-def error_value(text: str) -> bool:
-    """Whether ``text`` (a cell's, stripped) is a spreadsheet's error value written out as
-    text ("#N/A", "#REF!", "Err:502"): a formula that failed, not a value."""
-    return text.startswith(_ERROR_STARTS) and ERROR_VALUE.fullmatch(text) is not None
 
 
 def control_said(char: str) -> str:

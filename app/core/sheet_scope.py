@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Final, Protocol
 
 from app.api.scope import GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID, Scope, ScopeError
-from app.core.sheet_types import CellValue
+from app.core.sheet_types import CellValue, error_value
 from app.core.wording import joined
 from app.core.xlsx_safe import FORMULA_TRIGGERS
 
@@ -137,11 +137,16 @@ class ScopeResolver:
         text = _text(value)
         found = self._campaign_cache.get(text)
         if found is None:
-            found = self._parse_campaign(text, in_scope=False)
+            if error_value(text):
+                found = _error_said(text, "campaign")
+            else:
+                found = self._parse_campaign(text, in_scope=False)
             self._campaign_cache[text] = found
         return found
 
     def _parse_scope(self, text: str) -> Scope | str:
+        if error_value(text):
+            return _error_said(text, "scope")
         low = text.casefold()
         if low == GLOBAL_CAMPAIGN_ID:
             return Scope.global_()
@@ -277,6 +282,15 @@ class ScopeResolver:
             noun = "campaign" if in_scope else "id"
             return f"{noun} {scope.campaign_id} does not exist on this connection"
         return scope
+
+
+def _error_said(text: str, what: str) -> str:
+    """Why a scope or campaign cell holding a spreadsheet's error value as text ("#N/A" in
+    a CSV: a formula that failed) names no scope: not that no campaign has that name."""
+    return (
+        f"{text!r} is an error value from a spreadsheet, not a {what}: correct it in the file "
+        "and run the file again"
+    )
 
 
 def _ids_of(campaigns: Iterable[tuple[str, str]]) -> list[str]:

@@ -7,13 +7,29 @@ the 1-based record number) and the cell values as read (a list or tuple), empty 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 CellValue = str | int | float | bool | dt.date | dt.datetime | dt.time | dt.timedelta | None
 Cells = Sequence[CellValue]
 Row = tuple[int, Cells]
 RowIterator = Iterator[Row]
+
+# What a spreadsheet shows for a formula that failed, and its CSV export writes as text: Excel's
+# and Google Sheets' error values (Bloomberg's "#N/A N/A" too), and LibreOffice's "Err:" codes.
+ERROR_VALUE: Final = re.compile(
+    r"(?i)#(?:N/A(?: N/A)?|NULL!|DIV/0!|VALUE!|REF!|NAME\?|NUM!|ERROR!|SPILL!|CALC!"
+    r"|GETTING_DATA|FIELD!|BLOCKED!|CONNECT!|BUSY!|UNKNOWN!|EXTERNAL!|PYTHON!)|Err:[0-9]{3}"
+)
+ERROR_STARTS: Final = ("#", "Err:", "err:", "ERR:")
+
+
+def error_value(text: str) -> bool:
+    """Whether ``text`` (a cell's, stripped) is a spreadsheet's error value written out as
+    text ("#N/A", "#REF!", "Err:502"): a formula that failed, not a value."""
+    return text.startswith(ERROR_STARTS) and ERROR_VALUE.fullmatch(text) is not None
 
 
 class SheetError(Exception):
