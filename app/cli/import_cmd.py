@@ -58,6 +58,7 @@ from app.cli.connection_args import (
     token_source,
     warn,
 )
+from app.cli.disk_space import disk_full, full_where
 from app.cli.output_paths import check_report_path
 from app.core import phones
 from app.core.connections import Connection
@@ -904,6 +905,7 @@ def run_job_command(
     kind = "import" if command == "import" else "removal"
     notes: list[str] = []  # this run's notes, said on stderr when found (note_now)
     sending = False  # whether the job's run has begun (signals then pause it)
+    no_room = False  # whether a full disk stopped the job's run
     try:
         if args.resume:
             refuse_new_job_options(args)
@@ -1059,10 +1061,22 @@ def run_job_command(
             aborted = f"{str(exc).rstrip().rstrip('.')} ({token_source(session.connection)})"
         except JobAborted as exc:
             aborted = str(exc) or "The job stopped before its end."
-        except OSError as exc:
-            # The rows were sent but the report could not be written where asked.
-            status, aborted = _after_report_error(store, session, control, exc)
-        if new_pace:
+        except (sqlite3.Error, OSError) as exc:
+            if disk_full(exc) and JobStatus(store.status) not in (*ENDED, JobStatus.PAUSED):
+                # Mid-run: the job stays to be resumed, and --json gives its counts and the
+                # command that resumes it, as for any other stop (black-box L4 #5's leftover).
+                no_room = True
+                full = full_where(exc)
+                aborted = (
+                    f"{full[0].upper()}{full[1:]}, so the {command} stopped; what was saved "
+                    "before it is kept: free some space first."
+                )
+            elif isinstance(exc, OSError):
+                # The rows were sent but the report could not be written where asked.
+                status, aborted = _after_report_error(store, session, control, exc)
+            else:
+                raise
+        if new_pace and not no_room:  # a full disk would refuse this write too
             store.set_meta(new_pace)  # this run's pace, for the next resume and its hint
         if rows_shown:
             print(file=sys.stderr)
@@ -1071,9 +1085,14 @@ def run_job_command(
                 aborted = aborted.rstrip() + "."  # a service's own words may end bare
             sentence = f"{aborted} Resume with: {resume_hint(command, store)}"
             if args.json:
+                result = result_summary(store, notes)
+                if result["status"] == JobStatus.RUNNING.value:
+                    # The file says running (a full disk refused the status's write), but this
+                    # run has stopped: what `dnc-desk jobs` lists it as from now on.
+                    result["status"] = "interrupted"
                 emit_json(
                     {
-                        **result_summary(store, notes),
+                        **result,
                         "resume": resume_hint(command, store),
                         "error": sentence,
                         "exit_status": EXIT_FAILED,
@@ -1106,11 +1125,18 @@ def run_job_command(
     except OSError as exc:
         return fail(f"A file could not be written or read: {exc}.")
     finally:
-        if store is not None:
-            store.close()
-        if session is not None:
-            session.close()
-            session.journal.close()
+        try:
+            if store is not None:
+                store.close()
+        except sqlite3.Error as exc:
+            # The answers not yet saved cannot be saved: their rows are still "sending" in the
+            # job file, which the resume the sentence gave settles.
+            if not (no_room and disk_full(exc)):
+                raise
+        finally:
+            if session is not None:
+                session.close()
+                session.journal.close()
 
 
 def _announcer(

@@ -105,13 +105,16 @@ def _last_resort(exc: BaseException, args: argparse.Namespace | None = None) -> 
     job may have started (a full disk's sentence then says how it goes on)."""
     import sqlite3
 
+    from app.cli.disk_space import disk_full, disk_full_sentence
     from app.core.journal import JournalError
     from app.core.paths import DataFolderError
 
     if isinstance(exc, JournalError | DataFolderError):
         return str(exc)
-    if _disk_full(exc):
-        return _disk_full_sentence(exc, args)
+    if disk_full(exc):
+        return disk_full_sentence(
+            exc, getattr(args, "command", None), bool(getattr(args, "dry_run", False))
+        )
     if isinstance(exc, sqlite3.DatabaseError):
         return (
             f"A file of the app's could not be read ({exc}): it is damaged or not a DNC Desk "
@@ -125,42 +128,6 @@ def _last_resort(exc: BaseException, args: argparse.Namespace | None = None) -> 
             "can be written."
         )
     return None
-
-
-def _disk_full(exc: BaseException) -> bool:
-    """SQLite's "database or disk is full", or the system's "no space left" (or quota)."""
-    import errno
-    import sqlite3
-
-    if isinstance(exc, sqlite3.Error):
-        return getattr(
-            exc, "sqlite_errorcode", None
-        ) == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc)
-    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
-
-
-def _disk_full_sentence(exc: BaseException, args: argparse.Namespace | None) -> str:
-    """A full disk is not damage (black-box pass L4 #5): say which disk, that what was saved
-    is kept, and how to go on once there is room."""
-    from app.core.paths import AppPaths
-
-    filename = getattr(exc, "filename", None)
-    where = filename if filename else f"the data folder ({AppPaths.locate().data_dir})"
-    detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    command = getattr(args, "command", None)
-    if command in ("import", "remove") and not getattr(args, "dry_run", False):
-        # SQLite rolled back the write that did not fit; a job that had started is
-        # "interrupted" and its --resume sends only the rows that have no answer.
-        return (
-            f"The disk holding {where} is full ({detail}), so the {command} stopped; what was "
-            "saved before it is kept. Free some space, then resume its job if it had started "
-            "one (dnc-desk jobs lists it, with the command to resume it), or run the command "
-            "again."
-        )
-    return (
-        f"The disk holding {where} is full ({detail}), so the command stopped; nothing that "
-        "was saved before is lost. Free some space and run it again."
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

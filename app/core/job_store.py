@@ -242,8 +242,12 @@ class JobStore:
 
     def close(self) -> None:
         with self._lock:
-            self.flush()
-            self._db.close()
+            try:
+                self.flush()
+            finally:
+                # Closed even when the last commit fails (a full disk): its rows are still
+                # "sending" in the file, which a resume settles.
+                self._db.close()
 
     def __enter__(self) -> JobStore:
         return self
@@ -448,6 +452,17 @@ class JobStore:
         with self._lock:
             self._db.execute("UPDATE rows SET honoured_on = ? WHERE seq = ?", (day, seq))
 
+    def _flush_to_read(self) -> None:
+        """Commit the queued outcomes before a read. On a full disk they stay queued (for a
+        later commit; a resume settles their rows, still "sending" in the file) and the read
+        shows what is saved, which is what a resume goes on from: a job stopped by a full disk
+        can still say its counts."""
+        try:
+            self.flush()
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF != sqlite3.SQLITE_FULL:
+                raise
+
     def _take_done(self) -> list[tuple[str, str, str, str, str, int]]:
         with self._done_lock:
             done, self._done = self._done, []
@@ -522,7 +537,7 @@ class JobStore:
     def counts(self) -> dict[str, int]:
         """Rows per outcome, plus ``pending`` for rows not done yet."""
         with self._lock:
-            self.flush()
+            self._flush_to_read()
             rows = self._db.execute(
                 "SELECT CASE WHEN state = 'done' THEN outcome ELSE 'pending' END, count(*)"
                 " FROM rows GROUP BY 1"
@@ -535,7 +550,7 @@ class JobStore:
 
     def rows(self, chunk: int = 5000, *, after: int = 0) -> Iterator[JobRow]:
         """Every row in sheet order (those after seq ``after``), streamed."""
-        self.flush()
+        self._flush_to_read()
         last = after
         while True:
             with self._lock:

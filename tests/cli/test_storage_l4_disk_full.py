@@ -136,6 +136,15 @@ def test_a_job_stopped_by_a_full_disk_is_resumed_once_there_is_room(
     jobs = list((small_disk / "jobs").glob("*.dncjob"))
     if not jobs:
         return  # the disk filled while the job was being made: nothing was sent
+    # Mid-run, --json gives the counts and the command that resumes the job, as any stop does.
+    result = json.loads(captured.out)
+    assert result["rows"] == 3000
+    assert result["status"] == "interrupted"  # as `dnc-desk jobs` lists it
+    assert result["inserted"] + result["already_present"] + result["not_attempted"] > 0
+    assert result["resume"].startswith("dnc-desk import --resume import-")
+    assert result["error"].startswith(f"The disk holding the data folder ({small_disk}) is full")
+    assert result["error"].endswith(f"free some space first. Resume with: {result['resume']}")
+    assert result["exit_status"] == 1
     subprocess.run(["mount", "-o", "remount,size=50M", str(small_disk)], check=True)
     store = JobStore(jobs[0])
     job_id = store.meta()["job_id"]
