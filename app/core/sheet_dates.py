@@ -9,7 +9,13 @@ A two-digit year (``12/31/99``, ``2-Nov-26``) is read as the latest date with th
 digits that is not after the day the file is checked (:func:`parse_request_date`'s
 ``not_after``, today by default), as a request cannot be received after it is honoured: on
 Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026 and ``12/31/26``
-Dec 31, 1926. When the later reading was at most a year away the row's note says so.
+Dec 31, 1926. When the later reading was at most a year away the row's note says so. A dotted
+date's two-digit year (``5.11.26``) is read so too.
+
+A time with its zone after a date (``2026-11-06T03:30:00Z``, ``…-05:00``, ``… UTC``, ``… EST``)
+names a moment: it is dated by the day that moment was in this computer's time zone, as the
+insertion date (``dt.date.today()``) is this computer's day, and the row's note says so when
+that day is not the one written. A time without a zone is taken as written, on its date.
 
 A slashed date that reads either way (``11/10/2026``) is month/day, the US order, and a
 dotted one (``11.05.2026``) day.month, the European order, each with a note, unless the
@@ -51,7 +57,7 @@ _BEFORE_1900: Final = "is before 1900, so it is not a plausible request date"
 _ISO: Final = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}.*)?")
 # 11/02/2026 and 11-02-2026 (US month first); 02.11.2026 is only ever day first.
 _SLASHED: Final = re.compile(r"(\d{1,2})([/-])(\d{1,2})\2(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
-_DOTTED: Final = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})(?: \d{1,2}:\d{2}.*)?")
+_DOTTED: Final = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
 # Around a date written with a month name: a time after it, a weekday before it (Excel's Long
 # Date format saved as CSV gives "Monday, January 5, 2026"), ordinals, "Sept".
 _TRAILING_TIME: Final = re.compile(
@@ -60,6 +66,22 @@ _TRAILING_TIME: Final = re.compile(
 _WEEKDAY: Final = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", re.I)
 _ORDINAL: Final = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _SEPT: Final = re.compile(r"\bsept\b", re.I)
+# A time of day with its zone after a date, as SMS platforms and APIs export a moment
+# ("2026-11-06T03:30:00Z", "…T04:59:59.000+00:00", "Nov 5, 2026 11:30 PM UTC", JavaScript's
+# "Thu Nov 05 2026 22:30:00 GMT-0500 (Eastern Standard Time)"): a zone is Z, UTC or GMT, an
+# offset (alone or after UTC/GMT), or a US zone's abbreviation.
+_ZONED_TIME: Final = re.compile(
+    r"(?:T|[\s,]+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?"
+    r"\s*(?:(?P<half>[ap])\.?m\.?)?\s*"
+    r"(?:(?P<name>z|utc|gmt|[ecmp][sd]t|ak[sd]t|hst)"
+    r"|(?:utc|gmt)?\s*(?P<sign>[+-])(?P<hours>\d{1,2})(?::?(?P<minutes>\d{2}))?)"
+    r"(?:\s*\([^)]*\))?$",
+    re.I,
+)
+_US_ZONES: Final = {
+    "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
+    "akst": -9, "akdt": -8, "hst": -10,
+}  # fmt: skip
 
 
 # "Nov 2, 2026", "2 November 2026", Excel's "2-Nov-26" (commas and dashes read as spaces).
@@ -213,6 +235,8 @@ def _duration_text(value: dt.timedelta) -> str:
 
 
 def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate:
+    if ":" in text and (zoned := _ZONED_TIME.search(text)) is not None and zoned.start():
+        return _read_zoned(text, zoned, not_after, day_first)
     # Only a two-digit year needs the day (and asking the clock costs as much as a parse).
     found = _read_any_year(text, day_first)
     if found is None:
@@ -222,6 +246,58 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) ->
         # "1899-12-25": what a CSV export of an .ods date cell holding -5 says.
         return RequestDate(None, f"{text!r} {_BEFORE_1900}", found.order)
     return found
+
+
+def _read_zoned(
+    text: str, zoned: re.Match[str], not_after: dt.date | None, day_first: bool | None
+) -> RequestDate:
+    """A date with a time and its zone: the day that moment was in this computer's time zone,
+    as the insertion date (``dt.date.today()``) is this computer's day. An SMS platform's
+    ``2026-11-06T03:30:00Z`` is the evening of Nov 5 in New York, and counted from Nov 5 there
+    (black-box N3 #2: read as Nov 6, a late request was missed); the note says so when the day
+    differs from the one written. Not cached: the day depends on the zone (``TZ``)."""
+    written = text[: zoned.start()]
+    parsed = _parse_text(written, not_after, day_first)
+    # The date's notes quote what they read: the whole text is what the cell holds.
+    note = parsed.note.replace(repr(written), repr(text), 1)
+    moment = _moment(zoned)
+    if parsed.date is None or moment is None:
+        return RequestDate(parsed.date, note, parsed.order)
+    time, zone = moment
+    try:
+        local = dt.datetime.combine(parsed.date, time, zone).astimezone()
+    except (OverflowError, OSError, ValueError):  # a moment the platform's clock cannot place
+        return RequestDate(parsed.date, note, parsed.order)
+    if local.date() == parsed.date:
+        return RequestDate(parsed.date, note, parsed.order)
+    shifted = (
+        f"read as {local:%Y-%m-%d}, the day it was in this computer's time zone ({local.tzname()})"
+    )
+    note = f"{note}; {shifted}" if note else f"{text!r} {shifted}"
+    return RequestDate(local.date(), note, parsed.order)
+
+
+def _moment(zoned: re.Match[str]) -> tuple[dt.time, dt.timezone] | None:
+    """The time of day and zone :data:`_ZONED_TIME` found, None if they name none."""
+    hour, minute = int(zoned["hour"]), int(zoned["minute"])
+    second = min(int(zoned["second"] or 0), 59)  # a leap second is still that minute
+    if zoned["half"]:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if zoned["half"].casefold() == "p" else 0)
+    if hour > 23 or minute > 59:
+        return None
+    if zoned["name"]:
+        hours = _US_ZONES.get(zoned["name"].casefold(), 0)
+        offset = dt.timedelta(hours=hours)
+    else:
+        hours, minutes = int(zoned["hours"]), int(zoned["minutes"] or 0)
+        if hours > 14 or minutes > 59:  # no zone is further from UTC than 14 hours
+            return None
+        offset = dt.timedelta(hours=hours, minutes=minutes)
+        if zoned["sign"] == "-":
+            offset = -offset
+    return dt.time(hour, minute, second), dt.timezone(offset)
 
 
 @lru_cache(maxsize=4096)
@@ -278,7 +354,9 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
             note = f"{note}; {century}" if note else f"{text!r}: {century}"
         return RequestDate(us, note, order)
     if (m := _DOTTED.fullmatch(text)) is not None:
-        return _read_dotted(text, int(m[1]), int(m[2]), int(m[3]), day_first)
+        if len(m[3]) == 2 and not_after is None:
+            return None
+        return _read_dotted(text, int(m[1]), int(m[2]), m[3], day_first, not_after)
     if len(text) == 8 and text.isdigit():
         found = _safe(int(text[:4]), int(text[4:6]), int(text[6:]))
         if found is not None:
@@ -290,29 +368,59 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
 
 
 def _read_dotted(
-    text: str, first: int, second: int, year: int, day_first: bool | None
+    text: str,
+    first: int,
+    second: int,
+    year: str,
+    day_first: bool | None,
+    not_after: dt.date | None,
 ) -> RequestDate:
-    """``first.second.year``: day.month as Europe writes it, unless the column is month/day."""
-    european, us = _safe(year, second, first), _safe(year, first, second)
+    """``first.second.year``: day.month as Europe writes it, unless the column is month/day.
+    A two-digit year (``5.11.26``) is read as a slashed one's is (black-box N3 #4: refused
+    as not a date while ``5/11/26`` was read); ``not_after`` is then given."""
+    european_later = us_later = None
+    if len(year) == 4:
+        european, us = _safe(int(year), second, first), _safe(int(year), first, second)
+    else:
+        assert not_after is not None
+        european, european_later = _two_digit_year(int(year), second, first, not_after)
+        us, us_later = _two_digit_year(int(year), first, second, not_after)
     if european is not None and us is not None and european != us:
         if day_first is False:
-            return RequestDate(
+            found = RequestDate(
                 us,
                 f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month.day, as the column's "
                 f"dates that read only one way are); it could be {european:%b %d, %Y}",
                 EITHER_DOTTED,
             )
-        return RequestDate(
+            return _with_century(found, text, us_later, not_after)
+        found = RequestDate(
             european,
             f"{text!r} is ambiguous: read as {european:%b %d, %Y} (day.month, as dotted "
             f"dates are usually written); it could be {us:%b %d, %Y}",
             EITHER_DOTTED,
         )
+        return _with_century(found, text, european_later, not_after)
     if european is not None:
-        return RequestDate(european, "", "" if european == us else DAY_FIRST_ONLY)
+        found = RequestDate(european, "", "" if european == us else DAY_FIRST_ONLY)
+        return _with_century(found, text, european_later, not_after)
     if us is not None:
-        return RequestDate(us, f"{text!r} read as month.day: {us:%b %d, %Y}", MONTH_FIRST_ONLY)
+        found = RequestDate(us, f"{text!r} read as month.day: {us:%b %d, %Y}", MONTH_FIRST_ONLY)
+        return _with_century(found, text, us_later, not_after)
     return RequestDate(None, f"{text!r} is not a date")
+
+
+def _with_century(
+    found: RequestDate, text: str, later: dt.date | None, not_after: dt.date | None
+) -> RequestDate:
+    """``found`` with the note on its two-digit year read a century back, when there is one."""
+    if found.date is None or not_after is None:
+        return found
+    century = _century_note(found.date, later, not_after)
+    if not century:
+        return found
+    note = f"{found.note}; {century}" if found.note else f"{text!r}: {century}"
+    return RequestDate(found.date, note, found.order)
 
 
 # Month names in French, Spanish and German, as European vendors' exports write a request date

@@ -1,0 +1,57 @@
+"""A dotted date with a two-digit year (``5.11.26``, as German and Swiss exports write it) is
+read as the dotted form is, day.month, with the two-digit-year rule the slashed form has
+(black-box N3 #4: refused as "'5.11.26' is not a date" while ``5/11/26`` was read)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from app.core.sheet_check import CheckOptions, check_all
+from app.core.sheet_dates import DAY_FIRST_ONLY, EITHER_DOTTED, parse_request_date
+from app.core.sheet_mapping import ColumnMapping
+
+CHECKED_ON = dt.date(2026, 11, 23)
+
+
+def test_a_two_digit_year_dotted_date_is_read_day_month() -> None:
+    for text in ("5.11.26", "05.11.26"):
+        read = parse_request_date(text, CHECKED_ON)
+        assert read.date == dt.date(2026, 11, 5), text
+        assert read.order == EITHER_DOTTED
+        assert read.note == (
+            f"{text!r} is ambiguous: read as Nov 05, 2026 (day.month, as dotted dates are "
+            "usually written); it could be May 11, 2026"
+        )
+    # The slashed form with the column's order day/month reads the same day.
+    assert parse_request_date("5/11/26", CHECKED_ON, day_first=True).date == dt.date(2026, 11, 5)
+    only = parse_request_date("13.11.26", CHECKED_ON)
+    assert (only.date, only.note, only.order) == (dt.date(2026, 11, 13), "", DAY_FIRST_ONLY)
+    # A month/day column reads it month.day, as it does a four-digit year's.
+    us = parse_request_date("5.11.26", CHECKED_ON, day_first=False)
+    assert us.date == dt.date(2026, 5, 11) and "(month.day, as the column's" in us.note
+
+
+def test_its_century_is_the_slashed_forms() -> None:
+    back = parse_request_date("25.12.26", CHECKED_ON)
+    assert back.date == dt.date(1926, 12, 25)
+    assert back.note == (
+        "'25.12.26': its two-digit year is read as 1926, since Dec 25, 2026 would be after "
+        "Nov 23, 2026"
+    )
+    slashed = parse_request_date("12/25/26", CHECKED_ON)
+    assert slashed.date == back.date and slashed.note.endswith(back.note.split(": ", 1)[1])
+    assert parse_request_date("31.12.99", CHECKED_ON).date == dt.date(1999, 12, 31)
+    assert parse_request_date("31.12.99", CHECKED_ON).note == ""
+    assert parse_request_date("31.02.26", CHECKED_ON).note == "'31.02.26' is not a date"
+
+
+def test_the_check_counts_its_business_days() -> None:
+    rows = [(1, ["Telefon", "Eingangsdatum"]), (2, ["7205550314", "5.11.26"])]
+    mapping = ColumnMapping(phone=0, request_date=1, header_row=1)
+    checked, _ = check_all(rows, mapping, CheckOptions(insertion_date=CHECKED_ON))
+    assert (checked[0].request_date, checked[0].business_days, checked[0].late) == (
+        dt.date(2026, 11, 5),
+        11,
+        True,
+    )
+    assert checked[0].date_issue == ""
