@@ -262,7 +262,9 @@ class CheckSummary:
     late); a valid row is measured from the earliest request date its number has in the file
     (a duplicate row's, see :attr:`CheckedRow.replaced`), so a late number counts once, on the
     row that is sent; ``ambiguous_dates`` counts
-    request dates whose day and month could be either way round. ``date_orders`` (not counted in
+    request dates whose day and month could be either way round (``ambiguous_rows`` lists
+    their rows, ``ambiguous_after`` those of them after the insertion date as read, which a
+    request cannot be: a sign the column is written the other way). ``date_orders`` (not counted in
     :meth:`as_dict`) holds, per :attr:`~app.core.sheet_dates.RequestDate.order` (readable only
     month/day, only day/month, either way), how many request dates there were and the first
     one's row and text: the order the column is written in.
@@ -290,6 +292,8 @@ class CheckSummary:
     unread_dates: RowList = field(default_factory=RowList)
     future_dates: RowList = field(default_factory=RowList)
     undated: RowList = field(default_factory=RowList)
+    ambiguous_rows: RowList = field(default_factory=RowList)
+    ambiguous_after: RowList = field(default_factory=RowList)
 
     def add(self, checked: CheckedRow) -> None:
         self.rows += 1
@@ -317,6 +321,9 @@ class CheckSummary:
             self.damaged += 1
         if "ambiguous" in checked.date_note:
             self.ambiguous_dates += 1
+            self.ambiguous_rows.add(checked.row)
+            if checked.date_issue == DATE_AFTER:
+                self.ambiguous_after.add(checked.row)
         if BEYOND_HEADER in checked.message:  # only rows the general check decided
             first, count = self.beyond_header
             self.beyond_header = (first or checked.row, count + 1)
@@ -352,7 +359,14 @@ class CheckSummary:
         return out
 
 
-_ROW_LISTS = ("late_invalid", "unread_dates", "future_dates", "undated")
+_ROW_LISTS = (
+    "late_invalid",
+    "unread_dates",
+    "future_dates",
+    "undated",
+    "ambiguous_rows",
+    "ambiguous_after",
+)
 
 
 def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:

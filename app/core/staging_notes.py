@@ -45,7 +45,10 @@ Summary lists them):
 - request dates the 10-business-day limit could not be checked on (not a date, after the
   insertion date, an empty cell: :func:`unchecked_dates_sentence`), and late requests on
   invalid rows, which are not sent (:func:`late_invalid_sentence`), each row named (the
-  first ten of each kind).
+  first ten of each kind);
+- request dates that read either way (02/11/2026), with the order they were read in and
+  why (:func:`date_order_sentence`): the column's dates that read one way only, or, with
+  none, the form's usual order, and how to have them read the other way.
 """
 
 from __future__ import annotations
@@ -1121,15 +1124,20 @@ def date_order_sentence(
     """What an import says of the order its request dates are written in (``""``: nothing).
 
     A column is written one way: read throughout in the order its dates that read one way only
-    all have (``day_first``, from :func:`column_order`); when some are day/month and some
-    month/day, the ones that read either way keep their form's order, and the reader must
-    check them.
+    all have (``day_first``, from :func:`column_order`, or the form's own order when they
+    agree with it); when some are day/month and some month/day, the ones that read either way
+    keep their form's order, and the reader must check them. When no date reads one way only,
+    the dates that read either way were read as their form usually is (02/11/2026 month/day,
+    as US files write it; 02.11.2026 day.month): the warning names their rows and how to have
+    them read the other way (black-box N3 #3: a UK vendor's file said so only in each row's
+    note, and its late count was wholly wrong).
     """
-    if mapping.request_date is None:
+    either = summary.ambiguous_dates
+    if mapping.request_date is None or not either:
         return ""
     orders = summary.date_orders
     column = column_said(mapping.headers, mapping.request_date)
-    either = summary.ambiguous_dates
+    rows = rows_named(summary.ambiguous_rows)
     dates = f"{either} date{'s' if either != 1 else ''} that read{'s' if either == 1 else ''}"
     were = "were" if either != 1 else "was"
 
@@ -1137,23 +1145,69 @@ def date_order_sentence(
         _, row, text = orders[order]
         return f"row {row}: {text!r}"
 
+    day, month = DAY_FIRST_ONLY in orders, MONTH_FIRST_ONLY in orders
+    if day_first is None and day != month:
+        # One kind of evidence, and the ambiguous dates were read its way without a second
+        # run: no slashed one among day/month dates, no dotted one among month/day dates.
+        if day and EITHER not in orders:
+            day_first = True
+        elif month and EITHER_DOTTED not in orders:
+            day_first = False
     if day_first is not None:
         order, words = (
             (DAY_FIRST_ONLY, "day/month") if day_first else (MONTH_FIRST_ONLY, "month/day")
         )
         return (
             f"The request dates in {column} are written {words} ({example(order)}), so the "
-            f"{dates} either way {were} read {words} too."
+            f"{dates} either way ({rows}) {were} read {words} too."
         )
-    if DAY_FIRST_ONLY in orders and MONTH_FIRST_ONLY in orders and either:
+    if day and month:
         return (
             f"The request dates in {column} are written both day/month "
             f"({example(DAY_FIRST_ONLY)}) and month/day ({example(MONTH_FIRST_ONLY)}); the "
-            f"{dates} either way {were} read as their form is usually written (1/2/2026 "
-            f"month/day, 1.2.2026 day.month): check {'them' if either != 1 else 'it'} in the "
-            "report's Damage note column."
+            f"{dates} either way ({rows}) {were} read as their form is usually written "
+            f"(1/2/2026 month/day, 1.2.2026 day.month): check {'them' if either != 1 else 'it'}"
+            " in the report's Damage note column."
         )
-    return ""
+    return _unknown_order_sentence(column, rows, summary, either)
+
+
+def _unknown_order_sentence(column: str, rows: str, summary: CheckSummary, either: int) -> str:
+    """The dates that read either way in a column where no date reads one way only."""
+    orders = summary.date_orders
+    how, other = [], []
+    if EITHER in orders:
+        _, row, text = orders[EITHER]
+        how.append(f"month/day, as US files write dates (row {row}: {text!r})")
+        other.append("day/month")
+    if EITHER_DOTTED in orders:
+        _, row, text = orders[EITHER_DOTTED]
+        how.append(f"day.month, as dotted dates are written (row {row}: {text!r})")
+        other.append("month.day")
+    read = (
+        f"{'they were' if either != 1 else 'it was'} read {' and '.join(how)}"
+        if how
+        else "each row's note says how it was read"
+    )
+    after = summary.ambiguous_after
+    hint = ""
+    if after.count:
+        # A request cannot be received after it is honoured: a sign of the other order, not
+        # proof (a mistyped date is after it too), so it is said, and decides nothing.
+        some = "1 of them is" if after.count == 1 else f"{after.count:,} of them are"
+        hint = (
+            f" Read so, {some} after the insertion date ({rows_named(after)}), which a request "
+            "cannot be."
+        )
+    what = f"{either:,} date{'s' if either != 1 else ''}"
+    verb = "reads" if either == 1 else "read"
+    meant = f" ({' or '.join(other)})" if other else ""
+    return (
+        f"{what} in {column} {verb} two ways, day/month or month/day ({rows}), and no date "
+        f"there reads one way only to tell which: {read}.{hint} If the dates are written the "
+        f"other way round{meant}, write them as year-month-day (2026-11-02) and run the file "
+        "again; each row's note in the report's Damage note column gives both readings."
+    )
 
 
 def rows_named(rows: RowList) -> str:
