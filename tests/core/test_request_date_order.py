@@ -154,4 +154,13 @@ def test_without_evidence_each_ambiguous_date_is_flagged(tmp_path: Path) -> None
     dates, notes, warnings = _staged(tmp_path, path)
     assert dates == ["2026-11-05", "2026-10-11", "2026-05-11"]
     assert all("ambiguous" in n for n in notes)
+    # No date-order sentence, only the warning counting the dates that read two ways.
     assert not any("request dates" in w for w in warnings)
+    assert [w for w in warnings if "read two ways" in w] == [
+        "3 dates in column B ('Date Received') read two ways, day/month or month/day (rows 2, "
+        "3 and 4), and no date there reads one way only to tell which: they were read "
+        "month/day, as US files write dates (row 2: '11/05/2026') and day.month, as dotted "
+        "dates are written (row 4: '11.05.2026'). If the dates are written the other way round "
+        "(day/month or month.day), write them as year-month-day (2026-11-02) and run the file "
+        "again; each row's note in the report's Damage note column gives both readings."
+    ]
