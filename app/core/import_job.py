@@ -27,7 +27,10 @@ A row found already on the list with a request date is measured to the day its n
 first on the list (the oldest entry's insert date, from a look-up), not to the day the job
 found it: an entry from before the request means the request was honoured at once. For a row in
 a campaign or purpose scope that is the earliest of its entries there and on the global list
-(a global entry covers every campaign and purpose). The day goes in the job file
+(a global entry covers every campaign and purpose). A row inserted in a campaign or purpose
+scope whose request, counted to its insertion, is late is measured the same way to the number's
+global entry from before its insertion, when there is one (that row alone costs the look-up).
+The day goes in the job file
 (``honoured_on``), which the report's lateness counts to; when a look-up fails, the row keeps
 the day the job found it (or its scope's entry), saying why, and the report's Summary counts
 such rows (:mod:`app.core.job_report`).
@@ -294,8 +297,7 @@ LISTED_ON_REQUEST_DAY = (
     "on the list since {date} ({entry}), the day the request was received: not late"
 )
 LISTED_IN_TIME = (
-    "on the list since {date} ({entry}), {days} business days after the request was "
-    "received: not late"
+    "on the list since {date} ({entry}), {days} after the request was received: not late"
 )
 ENTRY = "entry {id}"
 GLOBAL_ENTRY = "global entry {id}"
@@ -307,6 +309,12 @@ WHEN_FOUND = "{date}, when the job found the number on the list"
 # When the look-up for the entry's date fails: the row keeps the day the job found it.
 FIRST_LISTED_UNKNOWN = (
     FIRST_LISTED_UNCHECKED + " ({why}), so the request is counted to the day the job found it"
+)
+# An inserted row in a campaign or purpose scope whose late request's look-up of the global
+# list failed: counted to its insertion, though a global entry may have honoured it sooner.
+GLOBAL_UNKNOWN = (
+    "whether a global entry, which covers every campaign and purpose, put the number on the "
+    "list sooner could not be checked ({why})"
 )
 # When one look-up found an entry after the request and the other (the row's scope, or the
 # global list) failed: an earlier entry there may have honoured the request sooner.
@@ -356,12 +364,17 @@ def _listing_words(
         if days > LIMIT_BUSINESS_DAYS:
             text = late_sentence(received, days, WHEN_LISTED.format(date=listed, entry=label))
         else:
-            text = LISTED_IN_TIME.format(date=listed, entry=label, days=days)
+            text = LISTED_IN_TIME.format(date=listed, entry=label, days=_business_days(days))
         if unknown:
             text = f"{text}; {EARLIER_UNKNOWN.format(why=unknown)}"
     if is_global:
         text = f"{text}; {GLOBAL_COVERS}"
     return text, listed.isoformat()
+
+
+def _business_days(days: int) -> str:
+    """``days`` business days, said as a count of 1 is ("1 business day")."""
+    return f"{days} business day{'' if days == 1 else 's'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,6 +421,12 @@ def insert_sender(
     (the report's Summary counts those rows: re-test M2 #3). An entry the date look-up finds
     from before the job also settles a row an attempt of this job might have inserted, its
     own look-up having failed (re-test M2 #4).
+
+    A row inserted in a campaign or purpose scope whose request would be late counted to its
+    insertion looks the number up on the global list too, and is measured as above to a
+    global entry from before its insertion (black-box N3 #1: a campaign-1001 row was late at
+    14 business days though the number had been on the global list since 2023). Rows not late
+    cost no look-up. A failed look-up leaves it counted to its insertion, saying so.
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
     kind = "dnc" if target is Target.DNC else "sms"
@@ -460,11 +479,42 @@ def insert_sender(
         message = "; ".join(x for x in (result.message, text) if x)
         return RowResult(result.outcome, message, result.code)
 
+    def _inserted_lateness(row: JobRow, scope: Scope, result: RowResult) -> RowResult:
+        """``result`` of an inserted row, measured to a global entry older than its insertion
+        when its request, counted to the insertion, would be late and its scope is a campaign
+        or a purpose (see above); the global list is looked up for such rows only, so an
+        upload's other rows cost no request."""
+        received = request_day(row)
+        today = dt.datetime.now(dt.UTC).date()
+        honoured, text = "", ""
+        if (
+            not scope.is_global
+            and received is not None
+            and received <= today
+            and business_days_between(received, today) > LIMIT_BUSINESS_DAYS
+        ):
+            entries, why = _look_up(row, Scope.global_())
+            first = _first_listed(entries, True) if entries else None
+            # An entry of the insertion's day honours it no sooner than the insertion did.
+            if first is not None and first[0] < today:
+                text, honoured = _listing_words(received, today, first, "")
+            elif why:
+                text = GLOBAL_UNKNOWN.format(why=why)
+        if store is not None and (honoured or row.honoured_on):
+            # Also clears a day an earlier send of this row left (a resumed job).
+            store.set_honoured(row.seq, honoured)
+        if not text:
+            return result
+        message = "; ".join(x for x in (result.message, text) if x)
+        return RowResult(result.outcome, message, result.code)
+
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         sent = _send(row, resent, scope)
         if sent.result.outcome is Outcome.ALREADY_PRESENT:
             return _with_lateness(row, scope, sent)
+        if sent.result.outcome is Outcome.INSERTED:
+            return _inserted_lateness(row, scope, sent.result)
         return sent.result
 
     def _send(row: JobRow, resent: bool, scope: Scope) -> _Sent:
