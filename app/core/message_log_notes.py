@@ -21,16 +21,25 @@ reads (and the reason column) for cells saying the consumer opted in or asked to
 again ("START", "Opted In", "remove me from your DNC list"): those rows are named too. A
 disposition or status column among them ("Disposition", "Call Result") that holds both
 do-not-call values and others ("No Answer", "Callback") is named with its counts, as every
-row is imported whatever it says.
+row is imported whatever it says; a value naming a block ("Litigator", "Blocked", "DNCL") is do
+not call there, and a scrub's "Reason", "Description" or "ResultCode" column is named so when it
+holds verdicts such as "Clean" or "Invalid Number" (black-box pass N4). Yes/no flag columns
+("Federal DNC", "FederalDNC", "DoNotCall", "Litigator", "CallableFlag") are read together, a row
+being an opt-out when any block flag says yes on it, and an opt-out-date column ("opt_out_date")
+empty on some rows of a subscriber export names those rows, most likely still subscribed.
+
+The rows a warning names carry it in their own message too, once :meth:`LogWatch.noted` is
+asked for, so that a report's Rows sheet shows it by the row.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Set
 from typing import Final
 
+from app.core.sheet_check import CheckedRow, Outcome, Target
 from app.core.sheet_mapping import (
     CallSide,
     ColumnMapping,
@@ -136,11 +145,35 @@ _DISPOSITION_WORDS: Final = frozenset(
     {"disposition", "dispo", "status", "result", "results", "outcome", "wrapup"}
 )
 _DISPOSITION_HEADERS: Final = frozenset({"wrap up", "wrap up code", "call result"})
+# Headers of a column that may hold a scrub's verdicts ("Reason", "Description", "ResultCode"):
+# named, as a status column is, only when some of its values are verdicts such as "Clean"
+# (black-box N4 #2: a scrub's "Reason: Clean" rows were imported, the text their reason).
+_VERDICT_WORDS: Final = frozenset(
+    {"reason", "reasons", "description", "desc", "verdict", "scrub", "code"}
+)
+# Where "FederalDNC", "CallableFlag" or "DNCFlag" has a space.
+_CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DNC_VALUES: Final = frozenset(
     {"dnc", "dnd", "remove", "removed", "removal", "stop", "stopall", "stop all", "stopped",
      "unsub", "optout", "opt out", "revoke", "revoked"}
 )  # fmt: skip
-_DNC_WORDS: Final = frozenset({"dnc", "dnd", "optout", "unsubscribe", "unsubscribed", "revoked"})
+# Besides a request not to be called, a scrub's or dialer's status naming a list or a block
+# the number is on ("Litigator", "Blocked", Vicidial's "DNCL", "TCPA") keeps it from being
+# called: such a row is one to keep, not "something else" (black-box N4 #5). "Wireless" is
+# no block.
+_DNC_WORDS: Final = frozenset(
+    {"dnc", "dnd", "optout", "unsubscribe", "unsubscribed", "revoked", "dncl", "litigator",
+     "litigators", "blocked", "tcpa", "blacklisted", "blocklisted"}
+)  # fmt: skip
+# A scrub's verdict that the number may be called, or cannot be ("Clean", "Callable", "Not on
+# DNC", "Invalid Number"): never a do-not-call request, though "Not on DNC" holds "DNC".
+_SCRUB_VERDICTS: Final = frozenset(
+    {"clean", "callable", "ok to call", "okay to call", "ok", "safe to call", "can call",
+     "not on dnc", "not on the dnc", "not dnc", "non dnc", "no dnc", "not listed",
+     "not found", "no match", "not blocked", "cleared", "pass", "passed", "valid", "good",
+     "invalid", "invalid number", "invalid phone", "bad number", "disconnected"}
+)  # fmt: skip
+_VERDICT_STARTS: Final = ("clean ", "callable ", "ok to call ", "not on ", "invalid ")
 _DNC_PHRASES: Final = (
     "do not call", "dont call", "don t call", "do not contact", "dont contact", "don t contact",
     "do not text", "dont text", "don t text", "do not disturb", "opt out", "opted out",
@@ -220,16 +253,32 @@ def _business_says(text: str) -> tuple[bool, bool]:
     return out, opt_in
 
 
+def _header_key(header: str) -> str:
+    """A header's plain words, run-together ones apart ("FederalDNC": "federal dnc")."""
+    return plain_words(_CAMEL.sub(" ", header))
+
+
 def _is_disposition(header: str) -> bool:
-    key = plain_words(header)
+    key = _header_key(header)
     return key in _DISPOSITION_HEADERS or bool(set(key.split()) & _DISPOSITION_WORDS)
+
+
+def _is_verdict_header(header: str) -> bool:
+    return bool(set(_header_key(header).split()) & _VERDICT_WORDS)
+
+
+def _scrub_verdict(value: str) -> bool:
+    """Whether a cell is a scrub's verdict that the number is not blocked ("Clean", "OK to
+    call", "Not on DNC") or not a number to call at all ("Invalid Number")."""
+    key = plain_words(value)
+    return key in _SCRUB_VERDICTS or f"{key} ".startswith(_VERDICT_STARTS)
 
 
 def _says_do_not_call(value: str) -> bool:
     """Whether a disposition or status cell says do not call ("DNC - Customer Request", "Do Not
-    Call", "Opted Out", "Remove")."""
+    Call", "Opted Out", "Remove") or names a block ("Litigator", "Blocked - Federal DNC")."""
     key = plain_words(value)
-    if not key or _opts_in(value, message=False):
+    if not key or _opts_in(value, message=False) or _scrub_verdict(value):
         return False
     words = key.split()
     return (
@@ -239,6 +288,10 @@ def _says_do_not_call(value: str) -> bool:
         or words[0] in {"dnc", "remove", "stop"}
         or any(p in key for p in _DNC_PHRASES + _DNC_OPT_OUT_PHRASES)
     )
+
+
+def _filled(value: CellValue) -> bool:
+    return value is not None and not (isinstance(value, str) and not value.strip())
 
 
 def _rows_said(numbers: Sequence[int], count: int) -> str:
@@ -258,6 +311,73 @@ def _opts_out(text: str) -> bool:
     return words[0] in _KEYWORDS_ALONE or (len(words) <= 3 and bool(set(words) & _KEYWORDS_ALONE))
 
 
+# Headers of a yes/no column flagging a number that is blocked, spaced or run together
+# ("Federal DNC", "FederalDNC", "DoNotCall", "Litigator", "OptOut"; black-box N4 #2), as
+# their letters read squashed together; and of one flagging a number that may be called
+# ("CallableFlag", "OK to call"), whose "yes" rows are no opt-outs. "Wireless" is neither.
+_BLOCK_FLAGS: Final = (
+    "donotcall", "donotcontact", "donottext", "donotsms", "dnc", "optout", "optedout",
+    "unsubscribed", "litigator", "tcpa", "blocked", "blacklist", "blocklist",
+)  # fmt: skip
+_CALLABLE_FLAGS: Final = ("callable", "oktocall", "okaytocall", "safetocall", "cancall", "clean")
+# A flag of another channel than calls and texts ("Email Opt Out") is no request not to be
+# called or texted (staging_notes says what it is).
+_OTHER_CHANNEL_WORDS: Final = frozenset(
+    {"email", "emails", "e mail", "mail", "mailing", "mailings", "postal", "post", "newsletter",
+     "newsletters", "fax"}
+)  # fmt: skip
+_CALL_WORDS: Final = frozenset({"call", "calls", "phone", "text", "texts", "sms", "dnc"})
+_FLAG_YES: Final = frozenset({"yes", "y", "true", "1", "x"})
+_FLAG_NO: Final = frozenset({"no", "n", "false", "0"})
+# Flag columns followed at most: a row's flags that say yes are counted as one of at most
+# 2**_FLAG_COLUMNS combinations.
+_FLAG_COLUMNS: Final = 10
+# A request-date column headed as the day of an opt-out ("opt_out_date", "Unsubscribe Time"),
+# as its letters read squashed together: on a subscriber export its empty cells are the
+# numbers still subscribed (black-box N4 #7).
+_OPT_OUT_DATES: Final = ("optout", "optedout", "unsub", "revoke", "revocation", "stopped")
+
+
+def flag_kind(header: str) -> str:
+    """ "block" for a header flagging numbers that are blocked or asked not to be called
+    ("Federal DNC", "InternalDNC", "DoNotCall", "Litigator"), "callable" for one flagging those
+    that may be called ("CallableFlag"), else "". Such a column is read for its yes/no values
+    by :class:`LogWatch` in an import; staging need not say its own sentence on it."""
+    key = _header_key(header)
+    words = set(key.split())
+    if any(w in _OTHER_CHANNEL_WORDS for w in (*words, key)) and not words & _CALL_WORDS:
+        return ""
+    squashed = key.replace(" ", "")
+    if "notcallable" in squashed or any(f in squashed for f in _BLOCK_FLAGS):
+        return "block"
+    if any(f in squashed for f in _CALLABLE_FLAGS):
+        return "callable"
+    return ""
+
+
+def _flag_value(value: CellValue) -> str:
+    """ "yes", "no", "" (empty) or "other" for a flag cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return {1: "yes", 0: "no"}.get(int(value), "other") if value in (0, 1) else "other"
+    key = plain_words(str(value))
+    if not key:
+        return ""
+    return "yes" if key in _FLAG_YES else "no" if key in _FLAG_NO else "other"
+
+
+def _opt_out_dated(header: str) -> bool:
+    squashed = _header_key(header).replace(" ", "")
+    return any(w in squashed for w in _OPT_OUT_DATES)
+
+
+def _first_rows(lists: Iterable[list[int]], at_most: int) -> list[int]:
+    return sorted(n for rows in lists for n in rows)[:at_most]
+
+
 # Distinct values kept for a warning (the business's numbers, the Direction values): a log's
 # other-way rows repeat a few of each, and a crafted file must not grow them without bound.
 _KEPT_VALUES: Final = 50
@@ -274,9 +394,23 @@ class LogWatch:
     cells opted in, and a disposition column's rows that say something else than do not call
     (see the module's docstring)."""
 
-    def __init__(self, mapping: ColumnMapping, kind: str) -> None:
+    def __init__(
+        self,
+        mapping: ColumnMapping,
+        kind: str,
+        target: Target = Target.DNC,
+        said: Set[int] = frozenset(),
+    ) -> None:
+        """``said``: the columns staging already wrote a flag or consent sentence on (from the
+        first rows): their opt-in rows, and a flag column alone, are not said again (black-box
+        N4 #12: a consent column had two notes)."""
         self.mapping = mapping
         self.kind = kind
+        self.target = target
+        self.said_before = said
+        # The flag columns the flags sentence names together: staging's sentences on them,
+        # each saying to keep its own "yes" rows, are to go (black-box N4 #5).
+        self.flag_columns: set[int] = set()
         side = _log_side(mapping)
         used = {mapping.column(role) for role in Role}
         self.direction = _find(mapping, _DIRECTION_HEADERS) if side is not None else None
@@ -301,8 +435,44 @@ class LogWatch:
         self._seen: dict[int, dict[str, bool]] = {i: {} for i in self.watched}
         # Each disposition column's distinct values, judged once: do not call or not.
         self._dispositions: dict[int, dict[str, bool]] = {
-            i: {} for i in self.watched if _is_disposition(mapping.headers[i])
+            i: {}
+            for i in self.watched
+            if _is_disposition(mapping.headers[i]) or _is_verdict_header(mapping.headers[i])
         }
+        # Of them, those named only when some of their values are a scrub's verdicts.
+        self._verdict_only = {
+            i for i in self._dispositions if not _is_disposition(mapping.headers[i])
+        }
+        # Yes/no flag columns ("Federal DNC", "CallableFlag"): "block" or "callable" by their
+        # header; every row counted under the set of them saying yes on it, as a row is an
+        # opt-out when any block flag says yes (black-box N4 #5: a note per column each said
+        # to keep only its own "yes" rows).
+        self._flags: dict[int, str] = {}
+        for i in self.watched:
+            kind_of = flag_kind(mapping.headers[i]) if i != reason else ""
+            if kind_of and len(self._flags) < _FLAG_COLUMNS:
+                self._flags[i] = kind_of
+        self._flag_said: Counter[int] = Counter()  # column: its cells saying anything
+        self._flag_other: Counter[int] = Counter()  # column: its cells saying neither yes nor no
+        self._flag_rows: Counter[frozenset[int]] = Counter()  # the columns saying yes: rows
+        self._flag_first: dict[frozenset[int], list[int]] = {}
+        # The request-date column, when headed as the day of an opt-out: its empty cells.
+        date = mapping.request_date
+        self._dated = (
+            date
+            if kind == "import"
+            and date is not None
+            and date < len(mapping.headers)
+            and _opt_out_dated(mapping.headers[date])
+            else None
+        )
+        self.dated = 0
+        self.undated: list[int] = []
+        self.undated_count = 0
+        # What each row named in a warning is noted with, until its verdict comes through
+        # :meth:`noted` (kept only once that is asked for).
+        self._noting = False
+        self._pending: dict[int, list[str]] = {}
         self.do_not_call: Counter[int] = Counter()  # column: its rows saying do not call
         self.dnc_values: dict[int, Counter[str]] = {}
         self.not_dnc: Counter[int] = Counter()  # column: its rows saying something else
@@ -330,7 +500,44 @@ class LogWatch:
 
     @property
     def active(self) -> bool:
-        return self.direction is not None or self.body is not None or bool(self.watched)
+        return (
+            self.direction is not None
+            or self.body is not None
+            or bool(self.watched)
+            or self._dated is not None
+        )
+
+    @property
+    def opt_in_columns(self) -> set[int]:
+        """The columns :meth:`sentences` names rows of as opting in, once every row is read."""
+        return set(self.opt_ins)
+
+    def noted(self, checked: Iterable[CheckedRow]) -> Iterator[CheckedRow]:
+        """``checked``, the verdicts on the rows :meth:`watch` read, each row a warning names
+        (going the other way, opting in, asking no stop, a scrub's "Clean") with that said in
+        its message, as a report's Rows sheet shows it: an imported row's message was empty
+        (black-box N4 #10). Asked for before the rows are read."""
+        self._noting = True
+        return self._noted(checked)
+
+    def _noted(self, checked: Iterable[CheckedRow]) -> Iterator[CheckedRow]:
+        for c in checked:
+            notes = self._pending.pop(c.row, None) if self._pending else None
+            if notes and c.outcome is not Outcome.BLANK:
+                note = "; ".join(notes)
+                c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+            yield c
+
+    def _note(self, number: int, note: str) -> None:
+        if self._noting:
+            self._pending.setdefault(number, []).append(note)
+
+    def _column(self, index: int) -> str:
+        return column_said(self.mapping.headers, index)
+
+    def _said(self, index: int) -> str:
+        column = self._column(index)
+        return f"{column[0].upper()}{column[1:]}"
 
     def watch(self, rows: Iterable[Row]) -> Iterator[Row]:
         """``rows``, unchanged, counted on the way."""
@@ -387,6 +594,8 @@ class LogWatch:
                 said[shown] += 1
             return
         self.not_dnc[index] += 1
+        if self._noting and _scrub_verdict(shown):
+            self._note(number, f"{self._column(index)} says {shown[:40]!r}, which is no opt-out")
         others = self.not_dnc_values.setdefault(index, {})
         if shown in others:
             others[shown][0] += 1
@@ -395,6 +604,13 @@ class LogWatch:
 
     def _opt_in(self, index: int, number: int, value: str) -> None:
         self.opt_in_counts[index] += 1
+        if self._noting:
+            said = value.strip()[:40]
+            self._note(
+                number,
+                f"{self._column(index)} says {said!r}: the consumer opted in or asked to be called "
+                "again",
+            )
         first = self.opt_ins.setdefault(index, [])
         if len(first) < _OPT_INS_SHOWN:
             first.append((number, value.strip()))
@@ -403,6 +619,11 @@ class LogWatch:
         if self.watched:
             self._opt_in_cells(number, cells)
         phone, direction = self.mapping.phone, self.direction
+        # Rows with no number are blank, not imported: no flag or date of theirs counts.
+        read = self._flags or self._dated is not None
+        if read and phone is not None and _filled(_cell(cells, phone)):
+            self._flag_cells(number, cells)
+            self._date_cell(number, cells)
         said = _cell(cells, direction) if direction is not None else None
         way = _direction(said)
         if way:
@@ -417,6 +638,13 @@ class LogWatch:
                 line = str(_cell(cells, phone) if phone is not None else "").strip()
                 if line in self.own or len(self.own) < _KEPT_VALUES:
                     self.own[line] += 1
+                if self._noting and phone is not None and direction is not None:
+                    self._note(
+                        number,
+                        f"{self._column(direction)} says {value!r}: on this row "
+                        f"{column_said(self.mapping.headers, phone)} holds the business's own "
+                        "number, not a consumer's",
+                    )
                 self._reply(number, cells, way)
                 return  # the phone column holds no consumer on this row
         if self.body is None:
@@ -434,6 +662,33 @@ class LogWatch:
             self.other_count += 1
             if len(self.other) < _SHOWN:
                 self.other.append((number, text.strip()))
+            self._note(number, f"{self._column(self.body)}: the message holds no opt-out word")
+
+    def _flag_cells(self, number: int, cells: Sequence[CellValue]) -> None:
+        yes = []
+        for index in self._flags:
+            said = _flag_value(_cell(cells, index))
+            if said:
+                self._flag_said[index] += 1
+                if said == "other":
+                    self._flag_other[index] += 1
+                elif said == "yes":
+                    yes.append(index)
+        key = frozenset(yes)
+        self._flag_rows[key] += 1
+        first = self._flag_first.setdefault(key, [])
+        if len(first) < _OPT_INS_SHOWN:
+            first.append(number)
+
+    def _date_cell(self, number: int, cells: Sequence[CellValue]) -> None:
+        if self._dated is None:
+            return
+        if _filled(_cell(cells, self._dated)):
+            self.dated += 1
+            return
+        self.undated_count += 1
+        if len(self.undated) < _OPT_INS_SHOWN:
+            self.undated.append(number)
 
     def _forget_disposition(self, index: int) -> None:
         self._dispositions.pop(index, None)
@@ -467,6 +722,11 @@ class LogWatch:
             self.unconfirmed_count += 1
             if len(self.unconfirmed) < _SHOWN:
                 self.unconfirmed.append((number, text.strip()))
+            assert self.body is not None
+            self._note(
+                number,
+                f"{self._column(self.body)}: a message the business sent, confirming no opt-out",
+            )
 
     def sentences(self) -> list[str]:
         """The warnings, after every row went through :meth:`watch`."""
@@ -474,6 +734,8 @@ class LogWatch:
             self._direction_sentence(),
             *self._opt_in_sentences(),
             *self._disposition_sentences(),
+            self._flags_sentence(),
+            self._undated_sentence(),
             self._body_sentence(),
             self._sent_sentence(),
         ]
@@ -482,6 +744,8 @@ class LogWatch:
     def _opt_in_sentences(self) -> list[str]:
         out = []
         for index in sorted(self.opt_ins):
+            if index in self.said_before:
+                continue
             count = self.opt_in_counts[index]
             shown = "; ".join(f"row {n}: {t[:40]!r}" for n, t in self.opt_ins[index])
             more = "; …" if count > len(self.opt_ins[index]) else ""
@@ -502,6 +766,10 @@ class LogWatch:
             dnc, other = self.do_not_call[index], self.not_dnc[index]
             if not dnc or not other:
                 continue
+            if index in self._verdict_only and not any(
+                _scrub_verdict(v) for v in self.not_dnc_values[index]
+            ):
+                continue
             said = ", ".join(repr(v) for v, _ in self.dnc_values[index].most_common(_SHOWN))
             values = sorted(self.not_dnc_values[index].items(), key=lambda v: -v[1][0])
             shown = "; ".join(
@@ -512,14 +780,104 @@ class LogWatch:
             column = column_said(self.mapping.headers, index)
             one = other == 1
             them = "it is imported as an opt-out" if one else "they are imported as opt-outs"
+            # Said by the list imported into (black-box N4 #12: "say do not call" of an SMS
+            # subscriber list's "Unsubscribed").
+            asks = "do not call" if self.target is Target.DNC else "the consumer opted out"
             out.append(
                 f"{column[0].upper()}{column[1:]}: {dnc:,} of the {dnc + other:,} rows "
-                f"{'says' if dnc == 1 else 'say'} do not call ({said}), the other {other:,} "
+                f"{'says' if dnc == 1 else 'say'} {asks} ({said}), the other {other:,} "
                 f"{'says' if one else 'say'} something else ({shown}{more}), yet "
-                f"{them} too. Keep only the rows that say do not call (filter {column}) and run "
+                f"{them} too. Keep only the rows that say {asks} (filter {column}) and run "
                 "the file again."
             )
         return out
+
+    def _flags_sentence(self) -> str:
+        """The rows no block flag says yes on (or, with no block flag, those a callable flag
+        says yes on): every row is imported whatever its flags say. Sets
+        :attr:`flag_columns`."""
+        flags = [
+            i
+            for i in self._flags
+            if self._flag_said[i] and self._flag_other[i] * 5 <= self._flag_said[i]
+        ]
+        blocks = {i for i in flags if self._flags[i] == "block"}
+        callables = {i for i in flags if self._flags[i] == "callable"}
+        total = sum(self._flag_rows.values())
+        keep = "delete the others from the file (rows hidden by a filter are imported too)"
+        named = blocks | callables
+        if len(named) == 1 and named <= self.said_before:
+            return ""  # staging's sentence on it stands
+        # Staging's sentences on these go, even when every row is blocked by one of them:
+        # each says its own "no" rows are no opt-outs.
+        self.flag_columns = named
+        if blocks:
+            free = [k for k in self._flag_rows if not k & blocks]
+            count = sum(self._flag_rows[k] for k in free)
+            if not count:
+                return ""
+            rows = _rows_said(_first_rows((self._flag_first[k] for k in free), 10), count)
+            many, one = len(blocks) > 1, count == 1
+            columns = self._columns_said(blocks)
+            if many:
+                head = (
+                    f"{columns} mark each row yes or no: on {count:,} of the {total:,} rows "
+                    f"none of them says yes ({rows})"
+                )
+            else:
+                head = (
+                    f"{columns} marks each row yes or no: {count:,} of the {total:,} rows "
+                    f"{'does' if one else 'do'} not say yes ({rows})"
+                )
+            marked = sum(self._flag_rows[k] for k in free if k & callables)
+            if marked:
+                which = "it" if one else f"{marked:,} of them"
+                head += (
+                    f", and {self._columns_said(callables, lower=True)} "
+                    f"mark{'s' if len(callables) == 1 else ''} {which} callable"
+                )
+            return (
+                f"{head}, yet every row is imported as an opt-out, whatever "
+                f"{'they say' if many else 'it says'}. Keep only the rows where "
+                f"{'any of those columns says' if many else 'it says'} yes: {keep} and run it "
+                "again."
+            )
+        if not callables:
+            return ""
+        marked_keys = [k for k in self._flag_rows if k & callables]
+        count = sum(self._flag_rows[k] for k in marked_keys)
+        if not count:
+            return ""
+        rows = _rows_said(_first_rows((self._flag_first[k] for k in marked_keys), 10), count)
+        return (
+            f"{self._columns_said(callables)} mark{'s' if len(callables) == 1 else ''} "
+            f"{count:,} of the {total:,} rows callable ({rows}), yet every row is imported as "
+            "an opt-out. Delete the rows marked callable from the file (rows hidden by a filter "
+            "are imported too) and run it again."
+        )
+
+    def _columns_said(self, columns: Iterable[int], lower: bool = False) -> str:
+        said = joined([column_said(self.mapping.headers, i) for i in sorted(columns)])
+        return said if lower else f"{said[0].upper()}{said[1:]}"
+
+    def _undated_sentence(self) -> str:
+        """Rows with no date in a request-date column headed as the day of an opt-out, when
+        others have one: a subscriber export's numbers still subscribed."""
+        if self._dated is None or not self.dated or not self.undated_count:
+            return ""
+        count = self.undated_count
+        one = count == 1
+        return (
+            f"{self._said(self._dated)} dates each opt-out, yet {count:,} of the "
+            f"{count + self.dated:,} rows {'has' if one else 'have'} no date there "
+            f"({_rows_said(self.undated, count)}): on a list of subscribers such a row is most "
+            "likely a number still subscribed, not an opt-out, and "
+            f"{'it is imported as an opt-out' if one else 'they are imported as opt-outs'} "
+            f"too. Unless {'that number' if one else 'those numbers'} opted out as well, delete "
+            f"{'that row' if one else 'those rows'} from the file (rows hidden by a filter are "
+            "imported too) and run it again; a dry run lists every row in its report without "
+            "sending anything."
+        )
 
     def _direction_sentence(self) -> str:
         mapping, direction = self.mapping, self.direction
