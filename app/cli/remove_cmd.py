@@ -12,8 +12,9 @@ whose request: kept in the job, its report and the change journal); a ``--dry-ru
 nothing and needs none, and ``--resume`` runs on with the job's own note.
 
 Exit statuses are import's (:mod:`app.cli.import_cmd`): 0 when the job ran to its end, 1
-when it could not run, 2 for bad arguments (a missing ``--note``, ``--phone-column`` naming
-no column of the sheet), 130 when Ctrl+C (SIGINT) paused the job and 143 when SIGTERM did.
+when it could not run, 2 for bad arguments (a missing ``--note``, an empty ``--lead-status``,
+``--phone-column`` naming no column of the sheet), 130 when Ctrl+C (SIGINT) paused the job and
+143 when SIGTERM did.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lead-status",
         metavar="CODE",
-        default="",
+        # None when not given: an empty one given is refused (_check_args), not taken as none.
+        default=None,
         help="set the leads on each removed number to this lead status",
     )
     parser.add_argument(
@@ -76,15 +78,26 @@ def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
         name=args.name,
         note=args.note.strip(),
         report=args.report,
-        lead_status=args.lead_status.strip(),
+        lead_status=visible_text(args.lead_status or ""),
         include_hidden=args.include_hidden,
         scope_from_rows=args.per_row_scope,
     )
 
 
-def _check_note(args: argparse.Namespace) -> None:
+LEAD_STATUS_EMPTY = (
+    "--lead-status was given without a status: give the lead status to set the leads on the "
+    "removed numbers to (a code the service knows, such as DNC), or leave the option out to "
+    "leave the leads as they are."
+)
+
+
+def _check_args(args: argparse.Namespace) -> None:
     """A real removal says why: a missing or blank ``--note`` (spaces or invisible characters
-    only) is refused before the file is read or a connection opened."""
+    only) is refused before the file is read or a connection opened. So is an empty or blank
+    ``--lead-status``, as an unknown one is: taken as none, the numbers would be removed and
+    their leads left as they were without a word (black-box N3 #5)."""
+    if args.lead_status is not None and not visible_text(args.lead_status):
+        raise CliError(LEAD_STATUS_EMPTY, EXIT_USAGE)
     if not args.dry_run and not visible_text(args.note):
         raise CliError(NOTE_REQUIRED, EXIT_USAGE)
 
@@ -112,5 +125,5 @@ def run(args: argparse.Namespace) -> int:
         stage_fn=stage_removal,
         run_fn=run_removal,
         validate=_validate,
-        check_args=_check_note,
+        check_args=_check_args,
     )

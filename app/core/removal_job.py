@@ -36,7 +36,8 @@ retry after a 5xx or a 429 got an answer, so its "not found" stays ``not_found``
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -186,10 +187,27 @@ def stage_removal(
     connection: Connection | None,
     campaign_lookup: Mapping[str, str] | None = None,
 ) -> tuple[JobStore, CheckSummary]:
-    """Check the file and write a new removal job file (nothing is sent)."""
+    """Check the file and write a new removal job file (nothing is sent).
+
+    Without a connection (a dry run), a lead status cannot be checked against the service's
+    statuses: the job's warnings say so, as they say that campaign ids were not checked
+    (black-box N3 #5: a dry run with an unknown status said nothing of it)."""
     settings.target = Target.DNC
-    return stage(
+    store, summary = stage(
         settings, jobs_dir, kind="removal", connection=connection, campaign_lookup=campaign_lookup
+    )
+    if connection is None and settings.lead_status:
+        warnings = [str(w) for w in store.meta().get("warnings") or []]
+        store.set_meta({"warnings": [*warnings, status_unchecked(settings.lead_status)]})
+    return store, summary
+
+
+def status_unchecked(lead_status: str) -> str:
+    """The warning of a removal staged with no connection to check ``lead_status`` against."""
+    return (
+        f"The lead status {lead_status!r} was not checked against the service's lead "
+        "statuses, as there was no connection; a run with a connection refuses a status the "
+        "service does not have."
     )
 
 
@@ -479,6 +497,36 @@ def _checked_after_error(
     )
 
 
+class _NumberLocks:
+    """One lock per number while a row of it is being sent, so two rows of one number (a
+    removal from the global list and from a campaign, with ``--per-row-scope``) are not sent
+    at once. Sent at once, both looked up the number's leads before either delete, and both
+    rows said a lead went NEW→CALLBK, the second untruly: by its delete the lead was CALLBK
+    (black-box N3 #7b). One after the other, the second finds it CALLBK and says so, and its
+    delete's journal intent lists no change of it. Rows of other numbers never wait."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        # number -> (its lock, how many rows hold or wait for it)
+        self._locks: dict[str, tuple[threading.Lock, int]] = {}
+
+    @contextmanager
+    def held(self, number: str) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.get(number, (threading.Lock(), 0))
+            self._locks[number] = (lock, users + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                users = self._locks[number][1] - 1
+                if users:
+                    self._locks[number] = (lock, users)
+                else:
+                    del self._locks[number]
+
+
 def delete_sender(
     session: Session,
     job_id: str,
@@ -503,12 +551,16 @@ def delete_sender(
     campaigns_of_lists: dict[str, str] = {}
     # Rows this run left Unsettled: an earlier delete of theirs may have been done.
     unsettled: set[int] = set()
+    numbers = _NumberLocks()
 
     def send(row: JobRow, resent: bool) -> RowResult:
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
         try:
-            return send_row(row, resent, lost_before)
+            # Rows of one number (in several scopes) one at a time: each looks up the leads
+            # after the other's delete, so what it says they were is what it found.
+            with numbers.held(e164(row.national, row.phone_code) or row.national):
+                return send_row(row, resent, lost_before)
         except Unsettled:
             unsettled.add(row.seq)
             raise
