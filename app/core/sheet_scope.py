@@ -8,10 +8,11 @@ takes for those (``global``, ``all``, ``all campaigns``, ``purpose``, ``purpose:
 campaign on the connection named as such a word makes the cell mean two scopes: its row is
 invalid, saying how to write each (``campaign:NAME`` is always the campaign). A number cell a
 spreadsheet or an older export forced to text with a leading apostrophe (``'-1``) reads as the
-number. Text a CSV export guarded against formulas with a leading apostrophe (``'+Sales``,
-``'@home``) reads as the text it was (:func:`cell_text`). A scope cell ``campaign`` takes the
-campaign from the row's Campaign column (the checker does that; :func:`names_no_campaign`
-tells it when).
+number, and so does a whole number written as a float's text (``1001.0``), as the float cell
+1001.0 reads as ``1001``. Text a CSV export guarded against formulas with a leading apostrophe
+(``'+Sales``, ``'@home``) reads as the text it was (:func:`cell_text`). A scope cell
+``campaign`` takes the campaign from the row's Campaign column (the checker does that;
+:func:`names_no_campaign` tells it when).
 
 Campaign names resolve through the ``campaign_lookup`` the caller fetched from the service
 (name → id, matched without regard to case, surrounding spaces or invisible characters). When
@@ -318,7 +319,10 @@ def names_no_campaign(value: CellValue) -> bool:
 
 
 # A whole number forced to text with a leading apostrophe ("'-1", "'1001").
-_FORCED_NUMBER = re.compile(r"'\s*(-?[0-9]+)")
+_FORCED_NUMBER = re.compile(r"'\s*(-?[0-9]+)(?:\.0+)?")
+# A whole number written as a float's text ("1001.0", "-1.0"), as a CSV saved from a tool that
+# read the column as numbers writes it: read as the number, as the float cell 1001.0 is.
+_WHOLE_FLOAT = re.compile(r"(-?[0-9]+)\.0+")
 
 
 def visible_text(text: str) -> str:
@@ -375,4 +379,9 @@ def _text(value: CellValue) -> str:
         forced = _FORCED_NUMBER.fullmatch(text)
         if forced is not None:
             return forced[1]
+    elif "." in text:
+        whole = _WHOLE_FLOAT.fullmatch(text)
+        if whole is not None:
+            # Black-box N3 #7a: "1001.0" in a CSV named no campaign, 1002.0 in an xlsx did.
+            return whole[1]
     return text
