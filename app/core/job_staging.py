@@ -590,6 +590,7 @@ def _stage(
         # Advice to join area codes to local numbers: wrong when a column of formulas never
         # calculated already joins them (see formula_columns).
         area_advice: list[str] = []
+        flag_notes: dict[int, str] = {}  # column: staging's flag or consent sentence on it
         if guessed:
             first_rows: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
             preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
@@ -615,7 +616,9 @@ def _stage(
                     warnings.append(other_columns_sentence(mapping, others, kind, refused))
             for flag in opt_out_flag_columns(mapping, preview):
                 if flag.index not in set_aside:
-                    warnings.append(opt_out_flag_sentence(mapping, flag, kind))
+                    said = opt_out_flag_sentence(mapping, flag, kind)
+                    warnings.append(said)
+                    flag_notes[flag.index] = said
             for unread in unread_code_columns(mapping, preview, settings.phone_code):
                 if unread.index not in set_aside:
                     said = unread_code_sentence(mapping, unread, settings.phone_code)
@@ -680,7 +683,7 @@ def _stage(
             held = Held()
             rows = watched(rows, mapping, notes.formulas, held, notes.errors)
             # A message or call log: rows the other way, and messages that ask no stop.
-            log = LogWatch(mapping, kind)
+            log = LogWatch(mapping, kind, settings.target, set(flag_notes))
             rows = log.watch(rows)
             leave_hidden = kind == "removal" and not settings.include_hidden
             checked: Iterator[CheckedRow]
@@ -688,6 +691,7 @@ def _stage(
                 checked = check_apart(rows, notes.hidden_rows, mapping, options, summary)
             else:
                 checked = check_rows(rows, mapping, options, summary)
+            checked = log.noted(checked)
             own = {settings.scope.purpose_text, settings.purpose} - {""}
             spellings = _ListSpellings(settings.list_purposes, own, summary, connection is None)
             checked = spellings.watch(checked)
@@ -716,6 +720,11 @@ def _stage(
                 warnings += formula_columns_sentences(mapping, uncalculated)
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
             warnings += log.sentences()
+            # Flag columns the watch names together, a row being an opt-out when any of them
+            # says yes: staging's sentence on each said to keep its own "yes" rows (black-box
+            # N4 #5).
+            replaced = {flag_notes[i] for i in log.flag_columns if i in flag_notes}
+            warnings = [w for w in warnings if w not in replaced]
             if isinstance(source, CsvSource) and (encoding := source.encoding_sentence()):
                 warnings.append(encoding)
             if dates := date_order_sentence(mapping, summary, day_first):

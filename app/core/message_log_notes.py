@@ -517,6 +517,8 @@ class LogWatch:
         (going the other way, opting in, asking no stop, a scrub's "Clean") with that said in
         its message, as a report's Rows sheet shows it: an imported row's message was empty
         (black-box N4 #10). Asked for before the rows are read."""
+        if not self.active:
+            return iter(checked)  # no log, no scrub columns: nothing to note on any row
         self._noting = True
         return self._noted(checked)
 

@@ -1021,7 +1021,7 @@ def _consent_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -> st
         )
     return (
         f"{head}: every row is imported whatever it says, so those numbers go on the "
-        "do-not-call list too. If they did not ask not to be called, delete those rows from "
+        "list too. If they did not opt out, delete those rows from "
         "the file (rows hidden by a filter are imported too) and run it again."
     )
 

@@ -206,9 +206,9 @@ def test_a_consent_column_some_rows_say_yes_to_is_named(
     expected = (
         f"Column B ('{header}') says the consumer opted in, consented or is subscribed on "
         f"{said} of the first {len(values)} rows (as '{example}'): every row is imported "
-        "whatever it says, so those numbers go on the do-not-call list too. If they did not "
-        "ask not to be called, delete those rows from the file (rows hidden by a filter are "
-        "imported too) and run it again."
+        "whatever it says, so those numbers go on the list too. If they did not opt out, "
+        "delete those rows from the file (rows hidden by a filter are imported too) and run it "
+        "again."
     )
     assert expected in warnings, warnings
 
