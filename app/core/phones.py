@@ -15,7 +15,8 @@ worded), goes through the library itself.
 
 A cell holding one number and one label before or after it gets the bare number's verdict,
 with the note "the label 'cell' was left out" in :attr:`PhoneResult.note`. A label is one word
-of ``LABEL_WORDS`` ("303-555-2401 (cell)", "Mobile: 303-555-2401", "h 2025550123"), or two words
+of ``LABEL_WORDS`` ("303-555-2401 (cell)", "Mobile: 303-555-2401", "h 2025550123", Twilio's
+"whatsapp:+13035550123"), or two words
 that together name a kind of line, as CRM exports write them ("Cell Phone: 303-555-2401", "Work
 Tel. 202-555-0123", "303-555-2401 (home phone)", "Phone No. 202 555 0123"): a word of
 ``_LINE_KINDS`` (cell, mobile, home, work, office, business, main, direct, alt, land, ...)
@@ -1307,6 +1308,8 @@ LABEL_WORDS: Final[frozenset[str]] = frozenset(
         "evening",
         "land",
         "landline",
+        # Twilio writes a WhatsApp sender as "whatsapp:+13035550123", as a tel: URI is written.
+        "whatsapp",
         "c",
         "m",
         "h",
