@@ -82,7 +82,7 @@ from app.core.job_exec import (
     write_job_report,
 )
 from app.core.job_lock import JobBusy
-from app.core.job_report import write_report
+from app.core.job_report import TEXT_FILE_SHEET, sheet_shown, write_report
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
 from app.core.job_staging import (
     PURPOSE_PAGE,
@@ -725,9 +725,18 @@ def _columns_shown(described: str) -> str:
     return "".join([*shown, pending])
 
 
+def sheet_read(meta: dict[str, Any]) -> str | None:
+    """The workbook sheet the job read, as the report's Summary names it; None for a text file,
+    which has no sheets (the Summary's "(text file)"), or a job whose meta does not say."""
+    shown = sheet_shown(meta)
+    if not shown or (shown == TEXT_FILE_SHEET and meta.get("sheet") != TEXT_FILE_SHEET):
+        return None
+    return shown
+
+
 def columns_read_line(meta: dict[str, Any]) -> str:
     """``columns read: phone = 'Phone' (B), reason = 'Notes' (E)``: which column was read as
-    what, and the sheet of a workbook (a text table is named after its file: no sheet said).
+    what, and the sheet of a workbook (:func:`sheet_read`; a text file has none to say).
     Empty for a job whose meta holds no mapping."""
     mapping = stored_mapping(meta)
     if not mapping:
@@ -735,15 +744,14 @@ def columns_read_line(meta: dict[str, Any]) -> str:
     parts = []
     for role, column in mapping.items():
         parts.append(f"{role.replace('_', ' ')} = {_columns_shown(column)}")
-    sheet = str(meta.get("sheet") or "")
-    where = ""
-    if sheet and sheet != Path(str(meta.get("file", ""))).stem:
-        where = f" from sheet {sheet!r}"
+    sheet = sheet_read(meta)
+    where = f" from sheet {sheet!r}" if sheet is not None else ""
     return f"columns read{where}: " + ", ".join(parts)
 
 
 def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]:
-    """The job's counts plus ``mapping`` (role → column name, as the job's meta holds it) and
+    """The job's counts plus ``mapping`` (role → column name, as the job's meta holds it),
+    ``sheet`` (the workbook sheet read, None for a text file: :func:`sheet_read`) and
     ``warnings``: sentences about what the check could not do, where the report went if
     not where it was asked for, and this run's ``notes`` (:func:`note_now`). ``report`` is
     None when no report file exists (a path that does not exist is never printed)."""
@@ -779,7 +787,8 @@ def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]
         verb = "remove" if removal else "import"
         warnings.append(f"{name} has no data rows{below}: nothing to {verb}.")
     warnings += notes
-    return {**summary, "mapping": stored_mapping(meta), "warnings": warnings}
+    mapping = stored_mapping(meta)
+    return {**summary, "mapping": mapping, "sheet": sheet_read(meta), "warnings": warnings}
 
 
 def print_result(
