@@ -54,6 +54,8 @@ _WIDTHS = (10, 22, 16, 10, 24, 18, 60, 50, 12, 12, 8)
 _TEXT_COLUMNS = (ROW_COLUMNS.index("Original value"), ROW_COLUMNS.index("Normalized number"))
 # Rows whose number is on (or, for removals, off) the list: the request has been honoured.
 _HONOURED = {Outcome.INSERTED.value, Outcome.ALREADY_PRESENT.value, Outcome.REMOVED.value}
+# Rows an import measures to the day an entry put their number on the list (``honoured_on``).
+_MEASURED_TO_ENTRY = {Outcome.ALREADY_PRESENT.value, Outcome.INSERTED.value}
 
 # What an import row ending ``already_present`` says when its number may be on the list by
 # this job's own doing, not from before the job (see app.core.import_job): each names an
@@ -130,12 +132,14 @@ def lateness(
     the check counts it, so a late number is counted once. An already-present row with
     ``honoured_on`` (the day its number was first on the list, see
     :func:`app.core.import_job.insert_sender`) is measured to that day, and one listed on or
-    before the request's day was honoured at once: 0 days.
+    before the request's day was honoured at once: 0 days. So is an inserted campaign or
+    purpose row with ``honoured_on``: the day a global entry, which covers its campaign or
+    purpose too, was on the list before its insertion (black-box N3 #1).
     """
     received = _date(request_date)
     if received is None or outcome == Outcome.DUPLICATE.value:
         return None, False
-    listed = _date(honoured_on) if outcome == Outcome.ALREADY_PRESENT.value else None
+    listed = _date(honoured_on) if outcome in _MEASURED_TO_ENTRY else None
     if listed is not None and listed <= received:
         return 0, False
     inserted = listed or (_date(done_at) if outcome in _HONOURED else None)
