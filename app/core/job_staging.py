@@ -72,7 +72,7 @@ from app.core.sheet_mapping import (
     unread_code_columns,
 )
 from app.core.sheet_reader import SheetSource, open_sheet, resolve_sheet_path
-from app.core.sheet_scope import campaign_ids_checked, visible_text
+from app.core.sheet_scope import UNRESOLVED_OFFLINE, campaign_ids_checked, visible_text
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.staging_notes import (
     Held,
@@ -698,8 +698,9 @@ def _stage(
             earliest = _EarliestDates()
             checked = earliest.watch(checked)
             unchecked: dict[str, int] = {}
+            unresolved = RowList()  # rows naming a campaign by a name no list could resolve
             if not campaign_ids_checked(campaign_lookup):
-                checked = _note_unchecked(checked, unchecked, connection is None)
+                checked = _note_unchecked(checked, unchecked, unresolved, connection is None)
             verdicts = _Verdicts()
             checked = verdicts.watch(checked)
             hidden = HiddenRows(kind, leave_hidden)
@@ -712,8 +713,10 @@ def _stage(
             if before is not None:
                 _unchanged_since(path, before)
             earliest.restage(store, options)
-            if unchecked:
-                store.set_meta({"campaign_check": _unchecked_sentence(unchecked, connection)})
+            if unchecked or unresolved.count:
+                store.set_meta(
+                    {"campaign_check": _unchecked_sentence(unchecked, unresolved, connection)}
+                )
             uncalculated = formula_columns(mapping, notes.formulas, set_aside)
             if uncalculated and summary.invalid:
                 warnings = [w for w in warnings if w not in area_advice]
@@ -1037,13 +1040,17 @@ def _mapped(
 
 
 def _note_unchecked(
-    rows: Iterator[CheckedRow], unchecked: dict[str, int], offline: bool
+    rows: Iterator[CheckedRow], unchecked: dict[str, int], unresolved: RowList, offline: bool
 ) -> Iterator[CheckedRow]:
-    """Rows whose campaign id could not be checked, counted per id and noted on the row."""
+    """Rows whose campaign id could not be checked, counted per id and noted on the row, and
+    (``unresolved``) the invalid rows whose campaign name could not be resolved."""
     why = "no connection" if offline else "no campaign list"
     for c in rows:
         scope = c.scope
-        if scope is not None and scope.is_campaign and c.outcome is not CheckOutcome.INVALID:
+        if c.outcome is CheckOutcome.INVALID:
+            if UNRESOLVED_OFFLINE in c.message:
+                unresolved.add(c.row)
+        elif scope is not None and scope.is_campaign:
             cid = scope.campaign_id
             unchecked[cid] = unchecked.get(cid, 0) + 1
             if c.outcome is CheckOutcome.VALID:
@@ -1052,21 +1059,42 @@ def _note_unchecked(
         yield c
 
 
-def _unchecked_sentence(unchecked: Mapping[str, int], connection: Connection | None) -> str:
-    """One sentence saying which campaign ids went unchecked, for the CLI and the job's meta."""
-    ordered = sorted(unchecked.items(), key=lambda item: (len(item[0]), item[0]))
-    listed = [f"{cid} ({n:,} row{'s' if n != 1 else ''})" for cid, n in ordered[:10]]
-    if len(ordered) > 10:
-        listed.append(f"{len(ordered) - 10} more")
+def _unchecked_sentence(
+    unchecked: Mapping[str, int], unresolved: RowList, connection: Connection | None
+) -> str:
+    """What went unchecked for want of the campaign list, for the CLI and the job's meta: the
+    campaign ids rows name, and the rows naming campaigns by name, which are invalid here
+    though a run with the list may resolve them (black-box N3 #6, N4 #8: a dry run without a
+    connection counted them invalid without a word, against 5 in the run with one)."""
     where = (
         "there was no connection to fetch the campaign list from"
         if connection is None
         else f"no campaign list of {connection.name} was given"
     )
-    return (
-        f"Campaign ids were not checked, as {where}; rows name campaign "
-        f"{', '.join(listed)}, and a run with a connection refuses those that do not exist."
-    )
+    said = []
+    if unchecked:
+        ordered = sorted(unchecked.items(), key=lambda item: (len(item[0]), item[0]))
+        listed = [f"{cid} ({n:,} row{'s' if n != 1 else ''})" for cid, n in ordered[:10]]
+        if len(ordered) > 10:
+            listed.append(f"{len(ordered) - 10} more")
+        said.append(
+            f"Campaign ids were not checked, as {where}; rows name campaign "
+            f"{', '.join(listed)}, and a run with a connection refuses those that do not exist."
+        )
+    if unresolved.count:
+        many = unresolved.count != 1
+        rows = f"{rows_named(unresolved)} {'name' if many else 'names'}"
+        said.append(
+            (
+                f"{rows[0].upper()}{rows[1:]}"
+                if unchecked
+                else f"Campaign names were not looked up, as {where}: {rows}"
+            )
+            + f" a campaign by its name, so {'they count' if many else 'it counts'} as invalid "
+            "here; with a connection (--connection or --base-url, a dry run too) the names "
+            "are looked up, and a row whose name is one campaign's is valid."
+        )
+    return " ".join(said)
 
 
 # Campaign names a warning quotes; the others are counted.

@@ -100,6 +100,11 @@ def campaign_ids_checked(campaign_lookup: Mapping[str, str] | None) -> bool:
     return isinstance(campaign_lookup, CampaignDirectory) and campaign_lookup.checked
 
 
+# How a scope or campaign cell naming a campaign by name ends its reason without a campaign list
+# (a dry run with no connection): staging counts such rows for its note on what went unchecked.
+UNRESOLVED_OFFLINE: Final = "cannot be resolved without the service's campaign list"
+
+
 class ScopeResolver:
     """Turns scope and campaign cells into :class:`Scope`, caching each distinct cell."""
 
@@ -173,7 +178,7 @@ class ScopeResolver:
         if self._offline:
             return (
                 f"{text!r} is not global, campaign:ID or purpose:TEXT, and campaign names "
-                "cannot be resolved without the service's campaign list"
+                f"{UNRESOLVED_OFFLINE}"
             )
         if self._names_known:
             # Most likely meant as a campaign's name: say that none has it, not to write one.
@@ -205,7 +210,7 @@ class ScopeResolver:
             return by_name
         if self._offline:
             noun = "campaign name" if in_scope else "name"
-            return f"{noun} {text!r} cannot be resolved without the service's campaign list"
+            return f"{noun} {text!r} {UNRESOLVED_OFFLINE}"
         if not self._names_known:
             return f"{text!r} is not a campaign id, and no campaign names were loaded"
         return f"no campaign is named {text!r}"

@@ -116,7 +116,9 @@ def test_offline_dry_run_says_it_could_not_check(
     assert data["warnings"] == [
         "Campaign ids were not checked, as there was no connection to fetch the campaign list "
         "from; rows name campaign 1001 (1 row), 9912 (31 rows), and a run with a connection "
-        "refuses those that do not exist."
+        "refuses those that do not exist. Row 4 names a campaign by its name, so it counts as "
+        "invalid here; with a connection (--connection or --base-url, a dry run too) the names "
+        "are looked up, and a row whose name is one campaign's is valid."
     ]
     code = main(import_argv(src, "--dry-run"))
     out = capsys.readouterr().out
@@ -134,3 +136,16 @@ def test_offline_dry_run_says_it_could_not_check(
         "Campaign ids were not checked, as there was no connection to fetch the campaign list "
         "from; rows name campaign 9912 (2 rows)"
     )
+    # Names alone: the sentence says why they are invalid, and nothing of ids.
+    named = tmp_path / "named.csv"
+    named.write_text("Phone,Campaign\n2025550101,Spring Renewals\n2025550102,Fall Promo\n")
+    code, data = run_json(
+        capsys, ["import", str(named), "--into", "dnc", "--scope", "global", "--dry-run"]
+    )
+    assert code == 0 and (data["valid"], data["invalid"]) == (0, 2)
+    assert data["warnings"] == [
+        "Campaign names were not looked up, as there was no connection to fetch the campaign "
+        "list from: rows 2 and 3 name a campaign by its name, so they count as invalid here; "
+        "with a connection (--connection or --base-url, a dry run too) the names are looked "
+        "up, and a row whose name is one campaign's is valid."
+    ]

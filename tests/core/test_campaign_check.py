@@ -194,7 +194,9 @@ def test_offline_dry_run_says_campaign_ids_were_not_checked(tmp_path: Path) -> N
     assert store.meta()["campaign_check"] == (
         "Campaign ids were not checked, as there was no connection to fetch the campaign list "
         "from; rows name campaign 1001 (1 row), 9912 (3 rows), and a run with a connection "
-        "refuses those that do not exist."
+        "refuses those that do not exist. Row 5 names a campaign by its name, so it counts as "
+        "invalid here; with a connection (--connection or --base-url, a dry run too) the names "
+        "are looked up, and a row whose name is one campaign's is valid."
     )
 
 
