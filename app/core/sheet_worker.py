@@ -14,7 +14,9 @@ SHEET is matched as Excel does: an exact name first, else the one name equal to 
 and surrounding spaces.
 
 With SHEET empty, the first visible worksheet with data is read: a hidden sheet is never chosen
-unless named (whoever looks at the file has not seen it).
+unless named (whoever looks at the file has not seen it), and a sheet whose name says it is not to
+be used ("DO NOT USE", "Old DNC", "Archive", "Dupes": :func:`do_not_use_sheet`) only when no other
+visible sheet has data. The other sheets probed are listed with such sheets last too.
 
 Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple: ``("meta", sheet_names,
 chosen_sheet, hidden_names)`` (``hidden_names``: the hidden worksheets, known from the workbook's
@@ -77,7 +79,7 @@ import threading
 import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, Final
 
 BATCH_ROWS = 2000
 # Rows and columns of each other sheet sent with PROBE: enough to find a header and numbers.
@@ -1398,6 +1400,29 @@ def match_sheet(names: Sequence[str], wanted: str) -> tuple[str | None, list[str
     return None, hits
 
 
+# A sheet name saying its rows are not to be used: "DO NOT USE", "Don't use", "DNU", "Old DNC",
+# "Archive(d)", "Obsolete", "Superseded", "Dupes", "Duplicates", "Test", "Backup",
+# "Deprecated". Words end at anything but a letter or digit ("old_DNC", "DNC-archive");
+# "Do Not Call" names an opt-out sheet and is no such name.
+_DO_NOT_USE: Final = re.compile(
+    r"(?<![^\W_])(?:do[\s_.-]*not[\s_.-]*use|don[\u2019']?t[\s_.-]*use|dnu|old|"
+    r"archived?|archives|obsolete|superseded|dupes?|duplicates?|tests?|backups?|deprecated)"
+    r"(?![^\W_])",
+    re.IGNORECASE,
+)
+
+
+def do_not_use_sheet(name: str) -> bool:
+    """Whether sheet ``name`` says its rows are not to be used (see :data:`_DO_NOT_USE`): such a
+    sheet is never read ahead of another with data unless named."""
+    return _DO_NOT_USE.search(name) is not None
+
+
+def usable_first(names: Sequence[str]) -> list[str]:
+    """``names`` in their order, those of :func:`do_not_use_sheet` moved after the rest."""
+    return sorted(names, key=do_not_use_sheet)
+
+
 def _probe_rows(sheet: Any) -> list[tuple[int, list[Any]]]:
     kept: list[tuple[int, list[Any]]] = []
     for number, cells in _rows(sheet):
@@ -1412,9 +1437,10 @@ def _probe_rows(sheet: Any) -> list[tuple[int, list[Any]]]:
 def _probe_others(workbook: Any, chosen: str) -> dict[str, list[tuple[int, list[Any]]]]:
     """The first rows of the other worksheets, hidden ones too (a hidden first sheet may hold
     every number), so the parent can tell which of them also hold phone numbers. A sheet that
-    cannot be read is left out."""
+    cannot be read is left out. Sheets named as not to be used come last, so the first named
+    to the user is one to read."""
     out: dict[str, list[tuple[int, list[Any]]]] = {}
-    for name in _worksheets(workbook):
+    for name in usable_first(_worksheets(workbook)):
         if name == chosen:
             continue
         try:
@@ -1699,6 +1725,8 @@ def run(
             # A hidden sheet only when named: if calamine calls no sheet a visible worksheet,
             # every sheet not hidden is tried, as before.
             candidates = _visible_worksheets(workbook) or [n for n in names if n not in hidden]
+            # A "DO NOT USE" sheet first in the file holds numbers someone set aside.
+            candidates = usable_first(candidates)
             if not candidates:
                 _send(out, ("error", "empty", "", names, _with_data(workbook, hidden)))
                 return 0
