@@ -100,7 +100,12 @@ _EXACT: Final[dict[Role, frozenset[str]]] = {
     ),
     Role.REASON: _split(
         "reason|reasons|opt out reason|optout reason|dnc reason|reason for opt out|"
-        "comment|comments|note|notes|remark|remarks|description|details"
+        "comment|comments|note|notes|remark|remarks|description|details|"
+        # German, Spanish, French (black-box pass N4: "Bemerkung", "Grund", "Motivo" were not
+        # read while "Notes" was; accents are read without them).
+        "bemerkung|bemerkungen|grund|kommentar|kommentare|anmerkung|anmerkungen|notiz|notizen|"
+        "hinweis|hinweise|comentario|comentarios|observacion|observaciones|nota|notas|motivo|"
+        "motivos|razon|raison|motif|remarque|remarques|commentaire|commentaires|observations"
     ),
     Role.PURPOSE: _split("purpose|purpose type|opt out purpose|dnc purpose"),
     Role.CAMPAIGN: _split(
@@ -142,14 +147,34 @@ _COUNTRY_FILLER: Final = frozenset(
 # Words that, anywhere in a header, point to a role (checked in this order). The request date
 # has no words here: headers are ranked by request_date_rank instead.
 _WORDS: Final[tuple[tuple[Role, frozenset[str]], ...]] = (
-    (Role.PHONE_CODE, frozenset({"dial", "calling", "isd"})),
+    (Role.PHONE_CODE, frozenset({"dial", "dialing", "dialling", "calling", "isd"})),
     (Role.REQUEST_DATE, frozenset()),
     (Role.CAMPAIGN, frozenset({"campaign"})),
     (Role.SCOPE, frozenset({"scope"})),
     (Role.PURPOSE, frozenset({"purpose"})),
-    (Role.REASON, frozenset({"reason", "comment", "comments", "note", "notes", "remarks"})),
+    (
+        Role.REASON,
+        frozenset(
+            {
+                "reason", "comment", "comments", "note", "notes", "remarks", "grund",
+                "motivo", "motif", "raison", "bemerkung", "kommentar", "anmerkung",
+                "comentario", "observaciones",
+            }
+        ),
+    ),
     (Role.PHONE, _LINE_WORDS | {"number"}),
-)
+)  # fmt: skip
+# A dialling word ("calling", "dial") names the country code only beside a word for a code
+# ("Calling Code", "Dial Prefix", "ISD") in a header naming no phone line or number: black-box
+# pass N4 found "Your phone number (the one to stop calling)" read as country codes, and the
+# form's other number column, the business's own caller ID, imported in its place.
+_CODE_WORDS: Final = frozenset({"code", "codes", "prefix", "prefixes", "cc", "isd"})
+
+
+def _names_dialling_code(tokens: set[str]) -> bool:
+    return bool(tokens & _CODE_WORDS) and not tokens & (_LINE_WORDS | {"number", "numbers"})
+
+
 _FAX: Final = frozenset({"fax", "facsimile", "telefax"})
 # Words naming something of a campaign other than itself ("Campaign Status", "Campaign Type",
 # "Campaign Start", "Campaign Result"): such a column holds no campaign's name or id
@@ -216,6 +241,37 @@ def _names_line(header: str) -> bool:
     if call_side(header) is not None or set(words.split()) & _LINE_WORDS:
         return True
     return words != "number" and words in _EXACT[Role.PHONE]
+
+
+# A form's question naming the number a consumer wants left alone ("Your phone number", "Number
+# to stop calling", "Number to remove"), and one naming the number that called them ("What
+# number called you?", "Number that texted you"): that one is the business's own line, which
+# black-box pass N4 found imported in place of the consumer's.
+_CONSUMER_PHRASE: Final = re.compile(
+    r"\b(?:your|my)\b|\bstop (?:calling|calls?|texting|texts?|contacting|messaging|messages)\b|"
+    r"\b(?:not to|never) (?:call|text|contact)\b|"
+    r"\bto (?:block|remove|opt out|optout|unsubscribe|stop)\b"
+)
+_CALLED_THEM: Final = re.compile(
+    r"\b(?:called|calling|texted|texting|contacted|contacting|messaged|rang|phoned|dialed|"
+    r"dialled) (?:you|u|me)\b|\b(?:that|which|who) (?:called|texted|contacted|rang|phoned|"
+    r"messaged|dialed|dialled)\b"
+)
+
+
+def names_consumers_number(header: str) -> bool:
+    """Whether a phone header names the number the consumer asks about ("Your phone number
+    (the one to stop calling)", "Phone number to stop calling"): of the columns of phone
+    numbers, such a one is read first."""
+    words = _words(header)
+    return bool(_CONSUMER_PHRASE.search(words)) and not names_number_that_called(header)
+
+
+def names_number_that_called(header: str) -> bool:
+    """Whether a form's header names the number that called or texted the consumer ("What
+    number called you?", "Number that called you"): the business's line, never read over
+    another column of phone numbers."""
+    return bool(_CALLED_THEM.search(_words(header)))
 
 
 # The kind of line a phone header names, and of the address a country header belongs to:
@@ -353,15 +409,27 @@ _CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 def _date_tokens(text: str) -> set[str]:
     """The words of a header as ranked here: "optOutDate" and "Opted-out date" both give
     {"optout", "date"}, "Do Not Call date" {"dnc", "date"}."""
+    return set(_date_words(text))
+
+
+def _date_words(text: str) -> list[str]:
+    """:func:`_date_tokens` in the header's order."""
     # Accents read without them: "Date reçue" is "date recue" (not "date re ue").
     plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     words = _words(_CAMEL.sub(" ", plain))
     for pattern, one_word in _DATE_PHRASES:
         words = pattern.sub(one_word, words)
-    tokens: set[str] = set()
-    for token in words.split():
-        tokens.update(_unglued(_DATE_ALIASES.get(token, token)))
-    return tokens
+    return [part for token in words.split() for part in _unglued(_DATE_ALIASES.get(token, token))]
+
+
+def _on_at_after_event(words: Sequence[str]) -> bool:
+    """Whether "on" or "at" follows the event it dates ("Opted out on", "Revoked at"): "On
+    DNC" says whether a number is on the list, no day (black-box pass N4: a Yes/No "On DNC"
+    was read as the request date, each row's "No" not a date)."""
+    return any(
+        word in _ON_AT and any(w not in _DATE_FILLER for w in words[:i])
+        for i, word in enumerate(words)
+    )
 
 
 def _unglued(word: str) -> tuple[str, ...]:
@@ -403,9 +471,10 @@ def request_date_rank(text: str, dated: bool = False) -> DateRank | None:
     filler only ("Date", "Date/Time (UTC)") :attr:`DateRank.BARE`; any other word ("Invoice
     Date", "Hire date") names some other day: :attr:`DateRank.OTHER`.
     """
-    tokens = _date_tokens(text)
+    words = _date_words(text)
+    tokens = set(words)
     if not tokens & _DATE_WORDS:
-        named = tokens & _DATED_ALONE or (tokens & _ON_AT and tokens - _DATE_FILLER)
+        named = tokens & _DATED_ALONE or _on_at_after_event(words)
         if dated:
             # "Opted Out", "Unsubscribe Time", "Last Updated"; a lone "Created" or "Updated"
             # is left unranked, as before (it may name who did it, not when).
@@ -447,6 +516,8 @@ def _header_match(text: str) -> tuple[Role, bool] | None:
                 return (role, rank is DateRank.REQUEST) if rank else None
             continue
         if tokens & keys:
+            if role is Role.PHONE_CODE and not _names_dialling_code(tokens):
+                continue
             if role is Role.PHONE and _not_a_phone_header(words.split()):
                 continue
             if role is Role.CAMPAIGN and tokens & _NOT_CAMPAIGN:
@@ -500,6 +571,9 @@ class ColumnMapping:
     # Columns whose header names a day by its event alone ("Opted Out", "Last Updated") and
     # whose values are dates: their headers rank as dates (request_date_rank's ``dated``).
     dated: frozenset[int] = frozenset()
+    # Columns whose header names a day but whose values are none (see _no_dates): neither read
+    # as the request date nor named as another date column.
+    undated: frozenset[int] = frozenset()
     # A country column ("Country") beside the dialling-code column read as ``phone_code``
     # ("Country Code"): a row whose code cell is empty takes its code from this one, as it did
     # when the country column was the only one (black-box pass H4: "55 1234 5613, Mexico, "
@@ -686,8 +760,10 @@ def propose_mapping(
     phone_like = [_phone_fraction(data, i, default_phone_code) for i in range(width)]
     mapping.dated = frozenset(_dated_columns(headers, data))
     lines: list[tuple[float, int]] = []
-    line_numbers: dict[int, int] = {}  # a column headed as a phone line: its distinct numbers
+    line_numbers: dict[int, _Numbers] = {}  # a column headed as a phone line: its numbers
+    consumers: set[int] = set()  # of those, the ones naming the consumer's number
     codes: list[tuple[float, int]] = []
+    undated: set[int] = set()
     for index, text in enumerate(headers):
         match = _header_match(text) if text else None
         if match is None and index in mapping.dated:
@@ -710,6 +786,9 @@ def propose_mapping(
             continue
         if role is Role.CAMPAIGN and phone_like[index] >= 0.5:
             continue  # an IVR log's "Campaign Number" is the line called, not a campaign's name
+        if role is Role.REQUEST_DATE and _no_dates(text, data, index):
+            undated.add(index)
+            continue
         score = 2.0 if exact else 1.0
         if role is Role.REQUEST_DATE:
             # The best; of equals, the first.
@@ -718,7 +797,10 @@ def propose_mapping(
             score += 4 * phone_like[index]
             if phone_like[index] == 0 and any(f > 0.5 for f in phone_like):
                 continue  # a "Number" column of ids next to a column of real phone numbers
-            if _names_line(text):
+            # "What phone number called you?" names the business's line: no bonus.
+            if (_names_line(text) or names_consumers_number(text)) and not (
+                names_number_that_called(text)
+            ):
                 # "Home Phone" or "Telefonnummer" over phone numbers is read before "Number"
                 # or "Ticket Number" over ten-digit numbers, wherever each is; so is one whose
                 # numbers are fewer than half its cells, between extensions and notes, if it
@@ -726,16 +808,23 @@ def propose_mapping(
                 numbers = _distinct_phones(data, index, default_phone_code)
                 if phone_like[index] >= 0.5 or numbers >= 2:
                     score += _LINE_BONUS
-                    line_numbers[index] = numbers
+                    if names_consumers_number(text):
+                        score += _LINE_BONUS  # "Your phone number" over a form's "Phone"
+                        consumers.add(index)
+                    line_numbers[index] = _written_numbers(data, index, default_phone_code)
             lines.append((score, index))
         best = scores.get(role)
         if best is None or score > best[0]:
             scores[role] = (score, index)
     if lines:
         read = _call_log_phone(lines, headers, data, default_phone_code)
+        if read in consumers:
+            # A sparser "Your phone number" is still the consumer's, over a fuller "Phone".
+            line_numbers = {i: n for i, n in line_numbers.items() if i in consumers}
         scores[Role.PHONE] = (0.0, _fuller_line(read, line_numbers))
     for role, (_, index) in scores.items():
         mapping.set_column(role, index)
+    mapping.undated = frozenset(undated)
     if mapping.phone is None:
         taken = {i for _, i in scores.values()} | {i for _, i in codes}
         # By content only under a header naming nothing else: an "Account ID" or "Fax"
@@ -803,16 +892,21 @@ def _code_of_phone(
     return max(codes, key=lambda c: (bool(_code_values(data, c[1])), c[0], fit(c[1]), -c[1]))[1]
 
 
-def _fuller_line(best: int, line_numbers: dict[int, int]) -> int:
+def _fuller_line(best: int, line_numbers: dict[int, _Numbers]) -> int:
     """``best``, or another column headed as a phone line holding at least twice as many
     different numbers (and more than one): a sparse "Alt Phone" or "Phone 2" of clean numbers is
     not read over the "Phone" or "Phone 1" most rows have a number in (black-box pass I2:
-    303-555-0101 in "Phone 1" went unread while "Phone 2" held two numbers)."""
+    303-555-0101 in "Phone 1" went unread while "Phone 2" held two numbers). The numbers are
+    counted as written (:func:`_written_numbers`: a +44 number and one with an extension too),
+    and the fuller column must also hold more the check reads: a "Phone 1" whose every number
+    has an extension is not read over a "Phone 2" of two clean ones (black-box pass J1)."""
     if best not in line_numbers:
         return best
-    fullest = max(line_numbers, key=lambda i: (line_numbers[i], -i))
+    fullest = max(line_numbers, key=lambda i: (line_numbers[i].written, -i))
     mine, theirs = line_numbers[best], line_numbers[fullest]
-    return fullest if theirs >= 2 * mine and theirs > 1 else best
+    if theirs.written >= 2 * mine.written and theirs.written > 1 and theirs.read > mine.read:
+        return fullest
+    return best
 
 
 def _call_log_phone(
@@ -861,6 +955,19 @@ def _dated_columns(headers: Sequence[str], data: Sequence[Sequence[CellValue]]) 
         and request_date_rank(text, dated=True) is not None
         and _holds_dates(data, index)
     ]
+
+
+def _no_dates(header: str, data: Sequence[Sequence[CellValue]], index: int) -> bool:
+    """Whether a column headed as a day holds none: its values are yes/no (a flag, whatever
+    its header says: black-box pass N4 found an "On DNC" of Yes and No read as the request
+    date, each row's "No" not a date, and the flag's warning lost), or, under a header naming
+    the day by an event alone ("Received", "Requested on"), fewer than half are dates."""
+    texts = [t for t in (_flag_text(v) for v in _values(data, index)) if t]
+    if not texts:
+        return False  # an empty column harms nothing: no row's lateness is measured from it
+    if sum(t in _YES or t in _NO for t in texts) >= _FLAG_SHARE * len(texts):
+        return True
+    return not _date_tokens(header) & _DATE_WORDS and not _holds_dates(data, index)
 
 
 def _holds_dates(data: Sequence[Sequence[CellValue]], index: int) -> bool:
@@ -927,6 +1034,8 @@ _FLAG_PHRASES: Final = ("do not call", "do not text", "do not sms", "opt out", "
 _FLAG_WORDS: Final = frozenset({"dnc", "optout", "optedout", "unsubscribed"})
 _YES: Final = frozenset({"yes", "y", "true", "1", "x"})
 _NO: Final = frozenset({"no", "n", "false", "0"})
+# A column is one of yes/no flags when at least this share of its values say yes or no.
+_FLAG_SHARE: Final = 0.8
 
 
 @dataclass(frozen=True)
@@ -972,7 +1081,7 @@ def opt_out_flag_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> 
             continue
         texts = [_flag_text(v) for v in values]
         said = [t for t in texts if t]
-        if not said or sum(t in _YES or t in _NO for t in said) < 0.8 * len(said):
+        if not said or sum(t in _YES or t in _NO for t in said) < _FLAG_SHARE * len(said):
             continue
         if len(said) < len(texts) or any(t in _NO for t in said):
             found.append(FlagColumn(index))
@@ -1238,6 +1347,33 @@ def _distinct_phones(data: Sequence[Sequence[CellValue]], index: int, code: str)
     return len(found)
 
 
+@dataclass(frozen=True)
+class _Numbers:
+    """A column's different phone numbers: as written, and of those, the ones the check reads."""
+
+    written: int
+    read: int
+
+
+def _written_numbers(data: Sequence[Sequence[CellValue]], index: int, code: str) -> _Numbers:
+    """How many different phone numbers a column's sample holds as a person wrote them: valid
+    under ``code`` or their own ("+44 20 7946 0958"), or refused for what is written with them
+    ("303-555-2104 x22"). Black-box pass N4: a "Phone" of five such beside a "Mobile" of two
+    counted three, and the sparse Mobile was read; the +44 number and the one with an
+    extension then went unread (the check refuses the extension by name when it is read)."""
+    valid: set[tuple[str, str]] = set()
+    refused: set[str] = set()
+    for value in _phone_values(data, index):
+        result = phones.normalize(value, code)
+        if not result.ok:
+            result = phones.normalize(value, None)
+        if result.ok:
+            valid.add((result.phone_code, result.national))
+        elif isinstance(value, str) and holds_phone_number(value):
+            refused.add("".join(c for c in value if c.isdigit()))
+    return _Numbers(len(valid) + len(refused), len(valid))
+
+
 def _code_values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellValue]:
     """A column's non-empty values (an empty cell, or one of spaces, takes the default code)."""
     return [v for v in _values(data, index) if not (isinstance(v, str) and not v.strip())]
@@ -1449,7 +1585,7 @@ def other_date_columns(mapping: ColumnMapping) -> list[DateColumn]:
     used = {mapping.column(role) for role in Role}
     found = []
     for index, text in enumerate(mapping.headers):
-        if not text or index in used:
+        if not text or index in used or index in mapping.undated:
             continue
         rank = request_date_rank(text, dated=index in mapping.dated)
         if rank is not None:
