@@ -19,7 +19,13 @@ from typing import Any
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, AuthError, TransportError
-from app.core.connections import Connection, ConnectionStore, normalize_base_url, url_problem
+from app.core.connections import (
+    Connection,
+    ConnectionStore,
+    normalize_base_url,
+    token_in_url,
+    url_problem,
+)
 from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.redaction import SECRETS, install_log_redaction
@@ -114,17 +120,23 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
             raise CliError(
                 f"No token is stored for the connection {name!r}; save one in the app first."
             )
+        SECRETS.add(token)
+        held = token_in_url(connection.base_url, token, "in the app's token field")
+        if held is not None:
+            raise CliError(f"The connection {name!r}: {held[0].lower()}{held[1:]}", EXIT_USAGE)
         return connection, token
     if getattr(args, "base_url", None):
-        problem = url_problem(args.base_url)
+        in_env = f"in the environment variable {TOKEN_ENV}"
+        problem = url_problem(args.base_url, in_env)
         if problem is not None:
             raise CliError(problem, EXIT_USAGE)
         token = os.environ.get(TOKEN_ENV, "").strip()
         if not token:
-            raise CliError(
-                f"--base-url needs the token in the environment variable {TOKEN_ENV}.", EXIT_USAGE
-            )
+            raise CliError(f"--base-url needs the token {in_env}.", EXIT_USAGE)
         SECRETS.add(token)
+        held = token_in_url(args.base_url, token, in_env)
+        if held is not None:
+            raise CliError(held, EXIT_USAGE)
         return Connection(name=args.base_url, base_url=args.base_url), token
     raise CliError("Name the service with --connection NAME or --base-url URL.", EXIT_USAGE)
 

@@ -14,8 +14,8 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, Final
+from urllib.parse import unquote, urlsplit
 
 FORMAT_VERSION = 1
 
@@ -59,8 +59,13 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def url_problem(base_url: str) -> str | None:
-    """A sentence when the URL cannot be used at all, else None."""
+# Where the app's dialog takes the token; the command line names its variable instead.
+TOKEN_FIELD: Final = "in the token field"  # noqa: S105 (where it goes, not a token)
+
+
+def url_problem(base_url: str, token_place: str = TOKEN_FIELD) -> str | None:
+    """A sentence when the URL cannot be used at all, else None. ``token_place`` says where
+    the token goes instead of the URL (the dialog's field, the command line's variable)."""
     url = normalize_base_url(base_url)
     if not url:
         return "Enter the service's base URL, for example https://api.example.com."
@@ -84,10 +89,32 @@ def url_problem(base_url: str) -> str | None:
         # sent on every request; the token belongs in the keyring instead.
         return (
             "The base URL must not contain a user name or password; enter the token "
-            "in the token field instead."
+            f"{token_place} instead."
         )
     if parts.query or parts.fragment:
         return "The base URL must not contain a query string (?…) or fragment (#…)."
+    return None
+
+
+def token_in_url(base_url: str, token: str, token_place: str = TOKEN_FIELD) -> str | None:
+    """A sentence when ``base_url`` holds ``token`` (as typed or percent-encoded: a gateway
+    keyed by a path such as https://gw.example.com/TOKEN), else None.
+
+    A connection's URL is written where a token never may be: the connections file, job
+    files, reports, the change journal, resume commands (black-box N2 #1: a report's Summary
+    held a token given in the URL's path). So such a URL is refused, not redacted here and
+    there.
+    """
+    secret = token.strip()
+    if not secret:
+        return None
+    url = normalize_base_url(base_url)
+    if secret in url or secret in unquote(url):
+        return (
+            "The base URL holds the API token: a URL is written into reports, job files and "
+            "the change journal, where a token must never be, so give the service's base URL "
+            f"without it, and the token only {token_place}."
+        )
     return None
 
 

@@ -27,6 +27,7 @@ from app.core.connections import (
     Connection,
     ConnectionConfigError,
     ConnectionStore,
+    token_in_url,
     url_problem,
     url_warning,
 )
@@ -302,7 +303,12 @@ class ConnectionsDialog(QDialog):
         if connection is None:
             return
         self.message.clear()
-        if self.token_entry.field.text().strip():
+        if typed := self.token_entry.field.text().strip():
+            held = token_in_url(connection.base_url, typed)
+            if held is not None:
+                self.message.show_message(held, "error")
+                self.url_edit.setFocus()
+                return
             self._set_busy(True)
             self._pending = connection
             self.token_entry.start(connection)
