@@ -91,6 +91,7 @@ from app.core.sheet_mapping import (
     column_letter,
     column_said,
     header_role,
+    names_number_that_called,
     plain_words,
     propose_from_preview,
 )
@@ -853,6 +854,27 @@ def other_columns_sentence(
     or running the file on them only turns each row invalid (re-test J1)."""
     assert mapping.phone is not None
     verb = "removed" if kind == "removal" else "imported"
+    # A form's "What number called you?": the business's own line, never to be imported, so
+    # not offered with --phone-column (black-box N4 #1's leftover).
+    callers = [
+        i
+        for i in others
+        if i < len(mapping.headers) and names_number_that_called(mapping.headers[i])
+    ]
+    if callers:
+        said = joined([column_said(mapping.headers, i) for i in callers])
+        one = len(callers) == 1
+        caller_sentence = (
+            f"{said[0].upper()}{said[1:]} {'is' if one else 'are'} the number that called or "
+            "texted the consumer, as the form asks it: the business's own line, so "
+            f"{'it is' if one else 'they are'} not {verb} (only "
+            f"{column_said(mapping.headers, mapping.phone)} is read)."
+        )
+        rest = [i for i in others if i not in callers]
+        if not rest:
+            return caller_sentence
+        sentence = other_columns_sentence(mapping, rest, kind, [i for i in refused if i in rest])
+        return f"{sentence} {caller_sentence}"
     named = [column_said(mapping.headers, i) for i in others]
     listed = joined(named)
     many = len(others) > 1
