@@ -23,6 +23,22 @@ harmless, and its answer settles what the look-up could not. The look-up is a re
 journal records it as an event (``dnc.insert.checked`` / ``sms.insert.checked``) beside the
 insert's ``failed`` outcome, so the number's evidence shows it.
 
+A row that was in flight when the job stopped (``sending`` in the job file: its outcome not
+committed) is first looked for in the change journal: when this job's insert of its number in
+its scope has the service's "done" answer recorded (:meth:`ChangeJournal.write_outcomes`, one
+search of the phone index a row), the row ends ``inserted`` as that answer says, naming the
+entry, and is not sent again (black-box N5 #3: a SIGKILL just after the answer was journaled
+left the row to be sent again, found "already present" and counted among those the job may
+have inserted, while the journal held its insert's "ok"). Its insertion is the journal's day,
+which its lateness counts to (``honoured_on``) when the resume is on a later day.
+
+After an "already present" answer that an earlier attempt of this job may have caused, the
+number's entries are looked up to name the entry and its date; the service failing that
+look-up (a 429, a 5xx, no answer) has it made again, :data:`LOOK_UP_ROUNDS` times in all
+(black-box N5 #2: a look-up refused for the rate limit left the row without its entry, and the
+journal without its ``insert.settled`` event). When it still fails, or the job's stop cuts it
+short (a stopping job sends no new request), the row says why it names no entry.
+
 A row found already on the list with a request date is measured to the day its number was
 first on the list (the oldest entry's insert date, from a look-up), not to the day the job
 found it: an entry from before the request means the request was honoured at once. For a row in
@@ -46,7 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.client import DncQuery
-from app.api.errors import ApiError, ServerError, TransportError
+from app.api.errors import ApiError, RateLimitedError, ServerError, TransportError
 from app.api.models import DncEntry, SmsOptOut, WriteStatus, parse_timestamp
 from app.api.paging import Cancelled
 from app.api.scope import Scope
@@ -71,6 +87,7 @@ from app.core.job_runner import (
 )
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
+from app.core.journal import JournalEntry
 from app.core.session import Session, e164, fate_open
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
@@ -109,6 +126,16 @@ BEFORE_JOB = "already on the list before this job (entry {id}, inserted {date})"
 # What an already-present row that this job may have inserted says of the entry a look-up
 # found (the service's date: older than the job by less than _CLOCK_SLACK, or newer).
 FOUND_ENTRY = "entry {id} found, inserted {date} by the service's clock"
+# A row in flight when the job stopped whose insert's "done" answer the change journal holds.
+ANSWERED_BEFORE_STOP = (
+    "inserted{entry}: the service's answer ({time} UTC) was recorded in the change journal "
+    "before the job stopped, so the row was not sent again"
+)
+# An already-present row this job may have inserted whose look-up for its entry failed.
+ENTRY_NOT_LOOKED_UP = "its entry could not be looked up ({why})"
+# How many times a look-up for such a row's entry is made while the service fails it (each
+# with the client's own retries): a read is harmless to repeat.
+LOOK_UP_ROUNDS = 3
 # The service's insert dates are its own clock's (the spec does not say its time zone): an entry
 # counts as older than the job only when it is older by more than any time zone's offset.
 _CLOCK_SLACK = dt.timedelta(hours=26)
@@ -216,6 +243,36 @@ def _listed_with_trunk_zero(
         )
         raise
     return (form, listed) if listed else ("", [])
+
+
+def _answered_before_stop(
+    session: Session, kind: str, row: JobRow, scope: Scope, job_id: str
+) -> RowResult | None:
+    """``row``'s result as the change journal recorded this job's insert of its number in its
+    scope answered "done" (the newest such answer; its day is the result's ``done_on`` when
+    before today); None when the journal holds none. For a row that was in flight when the
+    job stopped: the answer can be recorded and the process killed before the job file
+    committed the row's outcome."""
+    phone = e164(row.national, row.phone_code)
+    target = f"{kind}:{phone} scope={scope}"
+    answers = session.journal.write_outcomes(
+        job=job_id, operation=f"{kind}.insert", phone=phone, outcome="ok"
+    )
+    answer: JournalEntry | None = next((a for a in answers if a.target == target), None)
+    if answer is None:
+        return None
+    entry_id = str((answer.after or {}).get("id") or "")
+    try:
+        when: dt.datetime | None = dt.datetime.fromisoformat(answer.time)  # journal.utc_now()
+    except ValueError:
+        when = None
+    text = ANSWERED_BEFORE_STOP.format(
+        entry=f" as entry {entry_id}" if entry_id else "",
+        time=f"{when:%Y-%m-%d %H:%M:%S}" if when is not None else answer.time,
+    )
+    day = when.date() if when is not None else None
+    today = dt.datetime.now(dt.UTC).date()
+    return RowResult(Outcome.INSERTED, text, done_on=day if day and day < today else None)
 
 
 def _checked_after_error(
@@ -433,14 +490,21 @@ def insert_sender(
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
 
-    def _look_up(row: JobRow, scope: Scope) -> tuple[Entries | None, str]:
-        """The row's entries in ``scope``, or None and why the look-up failed."""
-        try:
-            return _listed_entries(session, target, row, scope, stop=stop), ""
-        except ApiError as exc:
-            return None, f"the look-up failed: {exc.describe()}"
-        except Cancelled:
-            return None, "the look-up was stopped with the job"
+    def _look_up(row: JobRow, scope: Scope, rounds: int = 1) -> tuple[Entries | None, str]:
+        """The row's entries in ``scope``, or None and why the look-up failed; made up to
+        ``rounds`` times while the service fails it (a 429, a 5xx, no answer)."""
+        for round_ in range(1, rounds + 1):
+            try:
+                return _listed_entries(session, target, row, scope, stop=stop), ""
+            except (RateLimitedError, ServerError, TransportError) as exc:
+                if round_ < rounds:
+                    continue
+                return None, f"the look-up failed: {exc.describe()}"
+            except ApiError as exc:
+                return None, f"the look-up failed: {exc.describe()}"
+            except Cancelled:
+                return None, "the look-up was stopped with the job"
+        raise AssertionError("rounds must be at least 1")
 
     def _with_lateness(row: JobRow, scope: Scope, sent: _Sent) -> RowResult:
         """``sent``'s result of an already-present row, saying how late its request was (see
@@ -483,30 +547,34 @@ def insert_sender(
         """``result`` of an inserted row, measured to a global entry older than its insertion
         when its request, counted to the insertion, would be late and its scope is a campaign
         or a purpose (see above); the global list is looked up for such rows only, so an
-        upload's other rows cost no request."""
+        upload's other rows cost no request. Its insertion is today, or ``result.done_on``
+        (an answer the change journal kept), which it is then counted to."""
         received = request_day(row)
         today = dt.datetime.now(dt.UTC).date()
+        inserted = min(result.done_on or today, today)
         honoured, text = "", ""
         if (
             not scope.is_global
             and received is not None
-            and received <= today
-            and business_days_between(received, today) > LIMIT_BUSINESS_DAYS
+            and received <= inserted
+            and business_days_between(received, inserted) > LIMIT_BUSINESS_DAYS
         ):
             entries, why = _look_up(row, Scope.global_())
             first = _first_listed(entries, True) if entries else None
             # An entry of the insertion's day honours it no sooner than the insertion did.
-            if first is not None and first[0] < today:
-                text, honoured = _listing_words(received, today, first, "")
+            if first is not None and first[0] < inserted:
+                text, honoured = _listing_words(received, inserted, first, "")
             elif why:
                 text = GLOBAL_UNKNOWN.format(why=why)
+        if not honoured and inserted < today:
+            honoured = inserted.isoformat()
         if store is not None and (honoured or row.honoured_on):
             # Also clears a day an earlier send of this row left (a resumed job).
             store.set_honoured(row.seq, honoured)
         if not text:
             return result
         message = "; ".join(x for x in (result.message, text) if x)
-        return RowResult(result.outcome, message, result.code)
+        return RowResult(result.outcome, message, result.code, result.done_on)
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
@@ -520,6 +588,11 @@ def insert_sender(
     def _send(row: JobRow, resent: bool, scope: Scope) -> _Sent:
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
+        if resent and not lost_before:
+            # In flight when the job stopped: its answer may be in the journal already.
+            answered = _answered_before_stop(session, kind, row, scope, job_id)
+            if answered is not None:
+                return _Sent(answered)
         kept, entries = (
             ("", []) if lost_before else _listed_with_trunk_zero(session, target, row, scope, stop)
         )
@@ -563,9 +636,9 @@ def insert_sender(
                 RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
             )
 
-        def said(entries: Entries | None) -> RowResult:
-            """The row's words for the entries found (None: the look-up failed, so an attempt
-            of this job may have inserted it, as far as the row can tell)."""
+        def said(entries: Entries | None, why: str = "") -> RowResult:
+            """The row's words for the entries found (None: the look-up failed, ``why`` saying
+            how, so an attempt of this job may have inserted it, as far as the row can tell)."""
             words = _entry_words(entries, since) if entries is not None else ("", "")
             if resent:
                 text = _present_text(words, RESENT_PRESENT)
@@ -573,6 +646,8 @@ def insert_sender(
                     text = f"{RESENT}; {text}"
             else:
                 text = _present_text(words, RETRIED_PRESENT)
+            if why:
+                text = f"{text}; {ENTRY_NOT_LOOKED_UP.format(why=why)}"
             if entries:
                 # The journal keeps what the look-up concluded, beside the retry's recorded
                 # "already present": listed before the job, or most likely this job's own
@@ -593,8 +668,8 @@ def insert_sender(
         # An earlier attempt of this job (its answer lost, the job interrupted) may well be
         # what put the number on the list, which matters when the insertion date is evidence:
         # the entry's date tells when it cannot have been.
-        found, _ = _look_up(row, scope)
-        return _Sent(said(found), found, said if found is None else None)
+        found, why = _look_up(row, scope, LOOK_UP_ROUNDS)
+        return _Sent(said(found, why), found, said if found is None else None)
 
     return send
 

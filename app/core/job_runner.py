@@ -84,6 +84,10 @@ class RowResult:
     outcome: Outcome
     message: str = ""
     code: str = ""
+    # The day the row's outcome came about when before today: an insert's answer that the
+    # change journal kept from a run killed before the job file committed it. A late request's
+    # sentence counts to it (black-box N5 #3).
+    done_on: dt.date | None = None
 
 
 # send(row, resent): resent is True when the row was in flight when the job last stopped.
@@ -337,9 +341,8 @@ class JobRunner:
         if resent and result.outcome is Outcome.FAILED:
             message = _resent_text(message, resent)
         message = self._after_not_done(row, message)
-        self.store.mark_done(
-            row.seq, result.outcome, _with_staged(row, message, result.outcome), result.code
-        )
+        staged = _with_staged(row, message, result.outcome, result.done_on)
+        self.store.mark_done(row.seq, result.outcome, staged, result.code)
         return result
 
     def _after_not_done(self, row: JobRow, message: str) -> str:
@@ -711,13 +714,16 @@ class JobRunner:
         return Waiting(at.replace(microsecond=0), seconds, url)
 
 
-def _with_staged(row: JobRow, message: str, outcome: Outcome) -> str:
+def _with_staged(
+    row: JobRow, message: str, outcome: Outcome, done_on: dt.date | None = None
+) -> str:
     """The row's staged note (a cut reason, a damaged cell, a late request) kept in front of
     what sending it says: the report is evidence, and the send must not erase the check.
 
     A late request is said as of how the row ended (:func:`settled_message`): counted to its
-    insertion when it was inserted, which a resume days after the check may make late."""
-    staged = settled_message(row, outcome, dt.datetime.now(dt.UTC).date())
+    insertion when it was inserted (today, or ``done_on``), which a resume days after the
+    check may make late."""
+    staged = settled_message(row, outcome, done_on or dt.datetime.now(dt.UTC).date())
     if not staged:
         return message
     return f"{staged}; {message}" if message else staged

@@ -784,6 +784,30 @@ class ChangeJournal:
                 entries += [_entry(r) for r in cursor]
         return entries
 
+    def write_outcomes(
+        self, *, job: str, operation: str, phone: str, outcome: str = ""
+    ) -> list[JournalEntry]:
+        """The recorded outcomes of ``job``'s writes ``operation`` (``dnc.insert``) of
+        ``phone`` (E.164), newest first; with ``outcome``, only those that ended so.
+
+        A resumed job asks this of each row that was in flight when it stopped, so it must
+        stay cheap on a journal of millions of entries: the query names the phone index's own
+        condition (``phone != ''``, which a bound value does not imply) and keeps the
+        operation index out of the choice (``+operation``), so it searches one number's entries
+        rather than every insert's."""
+        if not (job and phone):
+            return []
+        sql = (
+            f"{_SELECT} WHERE phone = ? AND phone != '' AND job = ? AND +operation = ?"
+            " AND phase = ?"
+        )
+        params: list[Any] = [phone, job, operation, PHASE_OUTCOME]
+        if outcome:
+            sql += " AND outcome = ?"
+            params.append(outcome)
+        with self._read() as db:
+            return [_entry(r) for r in db.execute(f"{sql} ORDER BY id DESC", params)]
+
     def query(
         self,
         *,
