@@ -34,7 +34,16 @@ def test_an_insert_of_a_killed_run_found_on_resume_is_journaled_settled(
     # died before its answer was recorded.
     store.set_meta({"started": utc_now()})
     store.mark_sending(1)
-    session.insert_dnc(NUMBER, "1", Scope.global_(), job=job, note="vendor file")
+    session.journal.record_intent(
+        connection=session.connection.name,
+        base_url=session.connection.base_url,
+        operation="dnc.insert",
+        target=f"dnc:+1{NUMBER} scope=global",
+        phone=f"+1{NUMBER}",
+        job=job,
+        note="vendor file",
+    )
+    session.api.insert_dnc(NUMBER, "1", Scope.global_())
 
     assert run_import(store, session) is JobStatus.FINISHED
     (row,) = store.rows()
