@@ -74,6 +74,7 @@ from app.core.sheet_mapping import (
 from app.core.sheet_reader import SheetSource, open_sheet, resolve_sheet_path
 from app.core.sheet_scope import UNRESOLVED_OFFLINE, campaign_ids_checked, visible_text
 from app.core.sheet_types import CellValue, Row, SheetError
+from app.core.sheet_worker import do_not_use_sheet, usable_first
 from app.core.staging_notes import (
     Held,
     HiddenRows,
@@ -849,6 +850,11 @@ def open_mapped(
     contacts into the do-not-call list instead of its opt-outs is the worse mistake. The
     warning about other sheets with phone numbers then names the first sheet.
 
+    A sheet whose name says it is not to be used ("DO NOT USE", "Old DNC", "Archive", "Dupes":
+    :func:`~app.core.sheet_worker.do_not_use_sheet`) is tried after every other, and is never
+    preferred as an opt-out sheet: the reader opens it first only when no other visible sheet
+    has data, and staging warns when it is read unnamed.
+
     ``settings.phone_column`` with no sheet named is resolved against the sheet that would be
     read without it (:func:`_open_named_column`): naming a column never moves the job to a
     sheet further down that order.
@@ -879,6 +885,7 @@ def _choose_sheet(
         return source, map_sheet(preview, settings, path.name, source.sheet, source.sheet_names)
     except MappingError as first_error:
         others = [n for n in source.sheet_names if n != source.sheet] if not settings.sheet else []
+        others = usable_first(others)
         # Known from the workbook's sheet list as it opens (the reader's "meta").
         hidden = source.notes.hidden_sheets
         source.close()
@@ -969,7 +976,7 @@ def _sheet_order(source: SheetSource, prefer_opt_outs: bool) -> list[str]:
     preferred = opt_out_sheets(source) if prefer_opt_outs else []
     hidden = source.notes.hidden_sheets
     rest = [n for n in source.sheet_names if n not in preferred and n != source.sheet]
-    return [*preferred, source.sheet, *(n for n in rest if n not in hidden)]
+    return [*preferred, source.sheet, *usable_first([n for n in rest if n not in hidden])]
 
 
 def _before(order: Sequence[str], sheet: str, other: str) -> bool:
@@ -1000,14 +1007,18 @@ def _close(opened: tuple[SheetSource, ColumnMapping] | None) -> None:
 
 def opt_out_sheets(source: SheetSource) -> list[str]:
     """The visible sheets other than ``source``'s own whose names say they hold opt-outs, in
-    the file's order, when ``source``'s name does not (see :func:`open_mapped`)."""
-    if _OPT_OUT_SHEET.search(source.sheet):
+    the file's order, when ``source``'s name does not (see :func:`open_mapped`). A name that
+    also says not to use the sheet ("Do Not Use - old DNC") is none."""
+    if _OPT_OUT_SHEET.search(source.sheet) and not do_not_use_sheet(source.sheet):
         return []
     hidden = source.notes.hidden_sheets
     return [
         name
         for name in source.sheet_names
-        if name != source.sheet and name not in hidden and _OPT_OUT_SHEET.search(name)
+        if name != source.sheet
+        and name not in hidden
+        and _OPT_OUT_SHEET.search(name)
+        and not do_not_use_sheet(name)
     ]
 
 

@@ -71,6 +71,7 @@ from app.core.sheet_check import (
     written_with_own_code,
 )
 from app.core.sheet_check import Outcome as CheckOutcome
+from app.core.sheet_csv import CsvSource
 from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
     EITHER,
@@ -97,6 +98,7 @@ from app.core.sheet_mapping import (
 )
 from app.core.sheet_reader import SheetSource
 from app.core.sheet_types import CellValue, Row, SheetNotes, StrayQuote
+from app.core.sheet_worker import do_not_use_sheet
 from app.core.wording import joined
 
 
@@ -710,6 +712,8 @@ def notes_sentences(
             f"Sheet {source.sheet!r} of {file_name} is hidden in the file; it was read because "
             "it was named (a hidden sheet is never read otherwise)."
         )
+    if sheet_guessed and not isinstance(source, CsvSource) and do_not_use_sheet(source.sheet):
+        out.append(_set_aside_sentence(source, file_name, kind))
     if sheet_guessed and notes.other_sheets:
         found = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
         shown = [n for n in found if n not in notes.hidden_sheets]
@@ -735,6 +739,24 @@ def notes_sentences(
                 f"(as --sheet {names[0]!r})."
             )
     return out
+
+
+def _set_aside_sentence(source: SheetSource, file_name: str, kind: str) -> str:
+    """Why a sheet whose name says it is not to be used was read with no sheet named: the
+    reader passes over it while another visible sheet has data, so that is the reason given
+    when no other sheet has a phone column."""
+    others = source.notes.other_sheets
+    alone = others is not None and not any(
+        _has_phone_column(rows)
+        for name, rows in others.items()
+        if name not in source.notes.hidden_sheets
+    )
+    why = ", as no other sheet has a column of phone numbers" if alone else ""
+    verb = "removed" if kind == "removal" else "imported"
+    return (
+        f"Sheet {source.sheet!r} of {file_name} is read though its name says it is not to be "
+        f"used{why}: check that its numbers are meant to be {verb}."
+    )
 
 
 # What a mapped column's values are read as, by role, for warnings.
