@@ -19,6 +19,16 @@ the entry it takes off (id, reason, insert date). Whenever a delete is sent, the
 ``before`` holds every entry looked up, so each can be put back and the opt-out's record
 outlives its removal.
 
+A number the list keeps in more than one written form in the row's scope (as the app writes
+it, with its trunk 0, with its country code in the digits: :func:`written_forms`; an import of
+the number while another form is listed makes that state) is taken off in each, one delete a
+form, each journaled with the entries it takes; the row ends ``removed`` once every form is
+gone, its message naming each form and its entries (black-box N5: it was refused). A row
+naming one purpose deletes only the forms listed for that purpose. When one of the deletes
+fails, the row says which forms were deleted and which are still listed; a later send of the
+row (in the run, or on resume) looks every form up again and deletes only those still listed,
+and an earlier delete of a form found gone whose answer the journal lacks is settled there.
+
 A row that re-statuses leads (the job has a lead status) also looks up, just before its delete,
 the leads the service will re-status (:func:`leads_to_restatus`, on the number as the delete
 sends it: an entry kept with its trunk 0 re-statuses the leads typed with it). The app sends no
@@ -26,6 +36,9 @@ request per lead: the delete sets them all. The delete's journal ``before`` keep
 status it changes as ``leads`` (id, list id, old status) and the row's message lists them, so
 what the removal changed can be seen and undone; a lead already in the status is named in the
 message as unchanged, not journaled as a change. Without a lead status no lead is looked up.
+Of a number listed in several written forms, one delete carries the lead status, that of the
+form the app writes (else the first listed), sent after the others: the leads are looked up
+(before any delete) and re-statused once for the number, as for a number in one form.
 
 A delete answered "not found" after an earlier attempt of it was sent and its answer lost (a
 timeout, a dropped connection), for a number the look-up just before found on the list, ends
@@ -38,6 +51,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -223,20 +237,21 @@ def other_purposes_refusal(others: list[str]) -> str:
 
 def _entries(
     session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> tuple[list[DncEntry], str] | RowResult:
-    """What the delete of ``row`` in ``scope`` takes off the list, looked up just before it,
-    and the number as the list keeps it (what the delete must send): in a purpose scope every
-    purpose's entry (the service deletes them all at once), else the scope's own. The journal
-    keeps them (id, reason, insert date), as the record of an opt-out must outlive its
-    removal. A read, so ``stop`` cancels it at any point (raising Cancelled).
+) -> list[tuple[str, list[DncEntry]]]:
+    """What the deletes of ``row`` in ``scope`` take off the list, looked up just before them:
+    each written form the list keeps the number in (what a delete must send) with its entries:
+    in a purpose scope every purpose's entry (the service deletes them all at once), else the
+    scope's own. The journal keeps them (id, reason, insert date), as the record of an opt-out
+    must outlive its removal. A read, so ``stop`` cancels it at any point (raising Cancelled).
 
     The service matches a number's text exactly, and an entry made by hand or by another tool
     may keep a country's trunk 0 (UK "02079460000" for +44 20 7946 0000), or hold the country
     code inside the digits (US "17205550202" under phone code 1, UK "447911123456" under 44;
     the service takes both): the number is looked up in those forms too (:func:`written_forms`),
-    so it is not reported "not on the list" while it stays on it (black-box L2 #2). A number
-    listed in more than one form is not sent (the row fails saying so): one delete takes one
-    form off.
+    so it is not reported "not on the list" while it stays on it (black-box L2 #2). Every form
+    listed is returned, in :func:`written_forms` order: one delete takes one form off, so a
+    number listed in two forms gets two (black-box N5: it was refused, and an import makes
+    that state).
     """
     forms = written_forms(row.national, row.phone_code)
     found: dict[str, list[DncEntry]] = {}
@@ -267,14 +282,7 @@ def _entries(
             ),
             before_write=True,
         ) from exc
-    if len(found) > 1:
-        many = "two" if len(found) == 2 else str(len(found))
-        return RowResult(
-            Outcome.FAILED,
-            f"not removed: the number is on the list in {many} written forms "
-            f"({joined(list(found))}), and a delete takes only one off; nothing was sent",
-        )
-    return next(iter(found.values()), []), next(iter(found), row.national)
+    return list(found.items())
 
 
 def written_forms(national: str, phone_code: str) -> list[str]:
@@ -297,6 +305,193 @@ def form_text(number: str, row: JobRow) -> str:
     return (
         f"on the list as {number}, its country code {row.phone_code} written in the digits; "
         "deleted in that form"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """How one delete of a row went: ``first`` says how it was done (or why it found nothing),
+    ``last`` how many attempts its answer took, ``covered`` which re-statused leads the
+    number's other entries still cover."""
+
+    outcome: Outcome
+    first: str = ""
+    last: str = ""
+    covered: str = ""
+    code: str = ""
+
+
+def _count_words(count: int) -> str:
+    return {2: "two", 3: "three"}.get(count, str(count))
+
+
+def _form_words(number: str, row: JobRow) -> str:
+    """How ``number`` writes the row's number, ``""`` for the app's own form."""
+    if number == row.national:
+        return ""
+    if number == "0" + row.national:
+        return "its trunk 0 kept"
+    return f"its country code {row.phone_code} written in the digits"
+
+
+def _in_forms_order(numbers: list[str], row: JobRow) -> list[str]:
+    order = written_forms(row.national, row.phone_code)
+    return sorted(numbers, key=lambda n: order.index(n) if n in order else len(order))
+
+
+def _asked_forms(
+    scope: Scope, forms: list[tuple[str, list[DncEntry]]]
+) -> tuple[list[tuple[str, list[DncEntry]]], list[tuple[str, list[DncEntry]]]]:
+    """The forms a row naming a purpose deletes (those listed for it) and, apart, those listed
+    only for other purposes: deleting one of these would take only other purposes, so it is
+    left. With no form listed for it, every form is kept, for :func:`_purpose_refusal`."""
+    named = scope.purpose_text if scope.is_purpose else ""
+    if not named:
+        return forms, []
+    asked = [(n, es) for n, es in forms if any(e.purpose == named for e in es)]
+    if not asked:
+        return forms, []
+    return asked, [(n, es) for n, es in forms if not any(e.purpose == named for e in es)]
+
+
+def _left_text(left: list[tuple[str, list[DncEntry]]]) -> str:
+    """What a row says of the forms it left, as listed only for other purposes."""
+    texts = []
+    for number, entries in left:
+        names = purpose_names(entries)
+        noun = "purpose" if len(names) == 1 else "purposes"
+        texts.append(
+            f"the number's entry as {number}, for {noun} {quote_purposes(names)} only, was left "
+            "on the list"
+        )
+    return "; ".join(texts)
+
+
+def _forms_result(
+    row: JobRow,
+    scope: Scope,
+    earlier: Mapping[str, bool],
+    forms: list[tuple[str, list[DncEntry]]],
+    results: list[tuple[str, _Sent]],
+    left: list[tuple[str, list[DncEntry]]],
+    lead_status: str,
+    leads: list[Lead] | None,
+    resent: bool,
+) -> RowResult:
+    """The result of a row whose number was taken off in more than one written form, each by
+    its own delete (``results``, in the order sent), some perhaps by an earlier send of the
+    row (``earlier``): the message names each form and the entries it held."""
+    entries_of = dict(forms)
+    descs = []
+    for number in _in_forms_order([*earlier, *entries_of], row):
+        words = [_form_words(number, row)]
+        if number in entries_of:
+            ids = [entry.id for entry in entries_of[number]]
+            words.insert(0, f"{'entry' if len(ids) == 1 else 'entries'} {joined(ids)}")
+        else:
+            words.append("deleted by this job's earlier delete of it")
+        descs.append(f"{number} ({'; '.join(w for w in words if w)})")
+    count = _count_words(len(descs))
+    parts = [f"on the list in {count} written forms, each taken off by its own delete: "]
+    parts[0] += joined(descs)
+    for number, sent in results:
+        if said := "; ".join(x for x in (sent.first, sent.last) if x):
+            parts.append(f"{number}: {said}")
+    done = {number for number, sent in results if sent.outcome is Outcome.REMOVED}
+    if not done and not earlier:
+        return RowResult(Outcome.NOT_FOUND, "; ".join(parts))
+    lead_form = results[-1][0]
+    if lead_status and lead_form not in done:
+        parts.append(
+            f"no lead was set to {lead_status}: the delete of {lead_form}, which was to set "
+            "it, found that form no longer listed"
+        )
+        lead_status, leads = "", None
+    before = [entry for _, entries in forms for entry in entries]
+    parts += _removed_parts(scope, before, lead_status, leads, resent)
+    parts += [sent.covered for _, sent in results]
+    parts.append(_left_text(left))
+    return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
+
+
+def _forms_left_text(
+    row: JobRow, gone: list[str], failed: str, unknown: bool, unsent: list[str]
+) -> str:
+    """What a row whose number is listed in several written forms says when the delete of
+    ``failed`` ended in an error: which forms are gone (``gone``), which are still listed, and
+    (``unknown``) whether ``failed`` was deleted is not known."""
+    said = []
+    if gone:
+        said.append(f"{joined(gone)} {'was' if len(gone) == 1 else 'were'} deleted")
+    if unknown:
+        said.append(f"whether {failed} was deleted is not known")
+    still = [*unsent] if unknown else [failed, *unsent]
+    if still:
+        said.append(f"{joined(still)} {'is' if len(still) == 1 else 'are'} still on the list")
+    count = _count_words(len(gone) + 1 + len(unsent))
+    text = f"the number was on the list in {count} written forms, each taken off by its own "
+    text += f"delete: {joined(said)}"
+    if unsent:
+        text += f" (the delete of {joined(unsent)} was not sent, as the one of {failed} failed)"
+    return text
+
+
+def _say_on(error: ApiError | NotDone | Unsettled, text: str) -> None:
+    """Add ``text`` to what the row of ``error`` says, wherever the runner takes it from."""
+    if isinstance(error, NotDone):
+        error.error.add_detail(text)
+        error.said = f"{error.said}; {text}"
+        if (final := error.final) is not None:
+            error.final = RowResult(final.outcome, f"{final.message}; {text}", final.code)
+    elif isinstance(error, Unsettled):
+        error.error.add_detail(text)
+    else:
+        error.add_detail(text)
+
+
+def _deleted_forms(
+    session: Session, job_id: str, row: JobRow, scope: Scope, listed: list[str]
+) -> dict[str, bool]:
+    """The written forms of ``row``'s number this job sent a delete of in ``scope`` while they
+    were listed, as the change journal keeps the deletes, and that are not ``listed`` now:
+    each with whether the journal has that delete's "ok" (else it has no answer recorded, or
+    an error, and the form's being gone settles it)."""
+    phone = e164(row.national, row.phone_code)
+    target = f"dnc:{phone} scope={scope}"
+    forms = written_forms(row.national, row.phone_code)
+    entries = session.journal.query(job=job_id, phone=phone, operation="dnc.delete")
+    answered = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "ok"}
+    found: dict[str, bool] = {}
+    for entry in reversed(entries):  # oldest first
+        before = entry.before or {}
+        number = str(before.get("phone_number", ""))
+        if entry.phase != "intent" or entry.target != target or not before.get("entries"):
+            continue
+        if number in forms and number not in listed:
+            found[number] = found.get(number, False) or entry.id in answered
+    return found
+
+
+def _with_forms_note(conclusion: str, earlier: Mapping[str, bool], row: JobRow) -> str:
+    """``conclusion`` of a row found gone, naming the forms when this job deleted several."""
+    if len(earlier) < 2:
+        return conclusion
+    count = _count_words(len(earlier))
+    return (
+        f"{conclusion}; the change journal has this job's deletes of it in {count} written "
+        f"forms, {joined(_in_forms_order(list(earlier), row))}"
+    )
+
+
+def _settled_form_text(number: str, row: JobRow) -> str:
+    """What the journal concludes of this job's earlier delete of one form of ``row``'s number
+    found gone when the row was sent again, while another form was still listed."""
+    words = _form_words(number, row)
+    return (
+        f"the number's entry as {number}{f' ({words})' if words else ''} was removed by this "
+        "job's earlier delete of that form, whose answer was lost or not recorded: it was no "
+        "longer on the list when the row was sent again (the change journal has that delete "
+        "and the entries it took)"
     )
 
 
@@ -405,7 +600,11 @@ def _earlier_leads(session: Session, job_id: str, row: JobRow, lead_status: str)
     intents = [
         entry
         for entry in session.journal.query(job=job_id, phone=phone, operation="dnc.delete")
-        if entry.phase == "intent" and (entry.before or {}).get("entries")
+        # The delete that carried the lead status: of a number listed in several forms, only
+        # one did.
+        if entry.phase == "intent"
+        and (entry.before or {}).get("entries")
+        and "leads" in (entry.before or {})
     ]
     if not intents:
         return ""
@@ -533,6 +732,8 @@ def delete_sender(
     note: str,
     lead_status: str,
     stop: threading.Event | None = None,
+    *,
+    resumed: bool = False,
 ) -> SendFn:
     """The function that sends one row of a removal job.
 
@@ -551,6 +752,9 @@ def delete_sender(
     campaigns_of_lists: dict[str, str] = {}
     # Rows this run left Unsettled: an earlier delete of theirs may have been done.
     unsettled: set[int] = set()
+    # Rows of this run a send of which deleted some of the number's written forms and then
+    # failed: the next send finds fewer forms listed, and names those from the journal.
+    partly: set[int] = set()
     numbers = _NumberLocks()
 
     def send(row: JobRow, resent: bool) -> RowResult:
@@ -597,44 +801,119 @@ def delete_sender(
 
     def send_row(row: JobRow, resent: bool, lost_before: bool) -> RowResult:
         scope = scope_from_text(row.scope)
-        listed = _entries(session, row, scope, stop)
-        if isinstance(listed, RowResult):
-            return listed
-        before, number = listed
+        forms = _entries(session, row, scope, stop)
+        # The forms this job deleted in an earlier send of the row, gone now (a journal read,
+        # made only for a row that may have been sent before: a job's stop can come between
+        # a row's deletes, leaving it pending): its message names them, and a delete of one
+        # whose outcome the journal lacks is settled.
+        earlier: dict[str, bool] = {}
+        if resumed or resent or lost_before or row.seq in partly:
+            listed_forms = [number for number, _ in forms]
+            earlier = _deleted_forms(session, job_id, row, scope, listed_forms)
+        partly.discard(row.seq)
+        before = [entry for _, entries in forms for entry in entries]
         if lost_before and not before:
             # Listed before this job's earlier delete, gone now: that delete was done.
-            settled(row, scope, REMOVED_BY_UNSETTLED_DELETE)
-            earlier = _earlier_leads(session, job_id, row, lead_status)
-            text = "; ".join(x for x in (REMOVED_BY_UNSETTLED_DELETE, earlier) if x)
-            return RowResult(Outcome.REMOVED, text)
+            conclusion = _with_forms_note(REMOVED_BY_UNSETTLED_DELETE, earlier, row)
+            settled(row, scope, conclusion)
+            leads_text = _earlier_leads(session, job_id, row, lead_status)
+            return RowResult(Outcome.REMOVED, "; ".join(x for x in (conclusion, leads_text) if x))
+        forms, left = _asked_forms(scope, forms)
+        before = [entry for _, entries in forms for entry in entries]
         refused = _purpose_refusal(scope, before) if scope.is_purpose else None
         if refused is not None:
             return refused
         if not before:
             if resent and _deleted_before(session, job_id, row):
-                settled(row, scope, REMOVED_BEFORE_INTERRUPTION)
-                earlier = _earlier_leads(session, job_id, row, lead_status)
-                text = "; ".join(x for x in (REMOVED_BEFORE_INTERRUPTION, earlier) if x)
+                conclusion = _with_forms_note(REMOVED_BEFORE_INTERRUPTION, earlier, row)
+                settled(row, scope, conclusion)
+                leads_text = _earlier_leads(session, job_id, row, lead_status)
+                text = "; ".join(x for x in (conclusion, leads_text) if x)
                 return RowResult(Outcome.REMOVED, text)
             # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
             # (every purpose's entries were looked up). A delete sent for nothing, once under
             # faults, was "removed" by the look-up after its error finding the number gone.
             return RowResult(Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else NOT_LISTED)
+        for number, done in earlier.items():
+            if not done:
+                # Its delete's journal outcome says "unknown" or "failed" (or is missing, the
+                # process killed), and it is not sent again to say otherwise.
+                settled(row, scope, _settled_form_text(number, row))
+        # The lead status goes with one delete, the form the app writes (else the first
+        # listed), sent last: the leads are re-statused once for the number, and a resume
+        # after a stop between the deletes finds that form alone and sends it with it.
+        lead_form = forms[0][0]
         leads: list[Lead] | None = None
         if lead_status:
-            looked_up = _lookup_leads(session, row, number, scope, lead_status, stop)
+            # Before any delete: a row whose leads cannot be looked up is not sent at all.
+            looked_up = _lookup_leads(session, row, lead_form, scope, lead_status, stop)
             if isinstance(looked_up, RowResult):
                 return looked_up
             leads = looked_up
+        if len(forms) == 1 and not earlier:
+            number, entries = forms[0]
+            sent = delete_form(row, scope, number, entries, leads, lead_status, resent, lost_before)
+            if sent.outcome is not Outcome.REMOVED:
+                return RowResult(sent.outcome, sent.first, sent.code)
+            parts = [
+                sent.first,
+                form_text(number, row),
+                *_removed_parts(scope, entries, lead_status, leads, resent),
+                sent.covered,
+                sent.last,
+                _left_text(left),
+            ]
+            return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
+        results: list[tuple[str, _Sent]] = []
+        order = [*forms[1:], forms[0]]
+        for number, entries in order:
+            status = lead_status if number == lead_form else ""
+            try:
+                sent = delete_form(
+                    row,
+                    scope,
+                    number,
+                    entries,
+                    leads if status else None,
+                    status,
+                    resent,
+                    lost_before,
+                    named=True,
+                )
+            except (ApiError, NotDone, Unsettled) as exc:
+                gone = [*earlier, *(n for n, s in results if s.outcome is Outcome.REMOVED)]
+                if gone:
+                    partly.add(row.seq)
+                unsent = [n for n, _ in order[len(results) + 1 :]]
+                text = _forms_left_text(row, gone, number, isinstance(exc, Unsettled), unsent)
+                _say_on(exc, text)
+                raise
+            results.append((number, sent))
+        return _forms_result(row, scope, earlier, forms, results, left, lead_status, leads, resent)
+
+    def delete_form(
+        row: JobRow,
+        scope: Scope,
+        number: str,
+        entries: list[DncEntry],
+        leads: list[Lead] | None,
+        status: str,
+        resent: bool,
+        lost_before: bool,
+        named: bool = False,
+    ) -> _Sent:
+        """One delete: ``number`` (one form the list keeps the row's number in) in ``scope``,
+        ``status`` the lead status it sets (``""`` none). ``named``: the row has more than one
+        form, so a conclusion the journal keeps names this one."""
         try:
             result = session.delete_dnc(
                 number,
                 row.phone_code,
                 scope,
-                lead_status=lead_status or None,
-                before=before,
+                lead_status=status or None,
+                before=entries,
                 # Only the leads whose status it changes: one already in it is no change.
-                leads=None if leads is None else changed_by(leads, lead_status),
+                leads=None if leads is None else changed_by(leads, status),
                 not_found_ok=True,
                 job=job_id,
                 note=note,
@@ -648,28 +927,21 @@ def delete_sender(
             checked = _checked_after_error(session, row, scope, number, exc, job_id, note)
             if checked is None:
                 raise
-            if checked.outcome is Outcome.REMOVED:
-                extra = _removed_parts(scope, before, lead_status, leads, resent)
-                form = form_text(number, row)
-                text = "; ".join(x for x in (checked.message, form, *extra) if x)
-                return RowResult(Outcome.REMOVED, text)
-            return checked
-        parts = []
+            return _Sent(checked.outcome, checked.message, code=checked.code)
+        first = ""
         if result.status is WriteStatus.NOT_FOUND:
-            if not (result.earlier_attempt_lost and before):
-                return RowResult(Outcome.NOT_FOUND, not_found_text(result, resent, bool(before)))
+            if not (result.earlier_attempt_lost and entries):
+                return _Sent(Outcome.NOT_FOUND, not_found_text(result, resent, bool(entries)))
             # The number was listed just before the delete and an attempt whose answer was
             # lost came between: most likely that attempt removed it (the retry found it gone).
             # The journal's outcome is the retry's "not found": the conclusion goes beside it.
-            parts.append(REMOVED_BY_LOST_ATTEMPT)
-            settled(row, scope, REMOVED_BY_LOST_ATTEMPT)
-        if form := form_text(number, row):
-            parts.append(form)
-        parts += _removed_parts(scope, before, lead_status, leads, resent)
-        if changed := changed_by(leads or [], lead_status):
+            first = REMOVED_BY_LOST_ATTEMPT
+            settled(row, scope, f"{first} (its entry as {number})" if named else first)
+        covered = ""
+        if changed := changed_by(leads or [], status):
             try:
                 covered = still_covered_text(
-                    session.api, number, row.phone_code, changed, lead_status, campaigns_of_lists
+                    session.api, number, row.phone_code, changed, status, campaigns_of_lists
                 )
             except ApiError as exc:
                 covered = (
@@ -682,11 +954,8 @@ def delete_sender(
                     "whether the number's other entries still cover these leads was not "
                     "looked up: the job was stopped"
                 )
-            if covered:
-                parts.append(covered)
-        if result.retried:
-            parts.append(f"answered after {result.attempts} attempts")
-        return RowResult(Outcome.REMOVED, "; ".join(parts))
+        last = f"answered after {result.attempts} attempts" if result.retried else ""
+        return _Sent(Outcome.REMOVED, first, last, covered)
 
     return send
 
@@ -706,6 +975,8 @@ def run_removal(
         str(meta.get("note", "")),
         str(meta.get("lead_status", "")),
         control.stop if control is not None else None,
+        # Set once a run started: a row of this run may have been sent by an earlier one.
+        resumed=bool(meta.get("started")),
     )
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress

@@ -70,18 +70,20 @@ def test_an_entry_kept_with_its_trunk_zero_is_removed(
     assert messages["2079460001"] == ""
 
 
-def test_a_number_listed_in_both_forms_is_not_sent(
+def test_a_number_listed_in_both_forms_is_removed_in_both(
     sandbox: Any, session: Session, tmp_path: Path
 ) -> None:
+    # Black-box N5: it was refused; each form now gets its own delete.
     sandbox.bulk_seed_dnc([("02079460000", "44", "0", "", ""), ("2079460000", "44", "0", "", "")])
+    zero, plain = (str(r["id"]) for r in sandbox.store.all("SELECT id FROM dnc ORDER BY id"))
     store = _remove(session, tmp_path, ["+44 20 7946 0000"])
     (row,) = store.rows()
-    assert row.outcome == "failed"
+    assert row.outcome == "removed"
     assert row.message == (
-        "not removed: the number is on the list in two written forms (2079460000 and "
-        "02079460000), and a delete takes only one off; nothing was sent"
+        f"on the list in two written forms, each taken off by its own delete: 2079460000 (entry "
+        f"{plain}) and 02079460000 (entry {zero}; its trunk 0 kept)"
     )
-    assert len(sandbox.store.all("SELECT phone_number FROM dnc")) == 2
+    assert sandbox.store.all("SELECT phone_number FROM dnc") == []
 
 
 def test_the_leads_of_a_number_kept_with_its_trunk_zero_are_looked_up_in_that_form(
