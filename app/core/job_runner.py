@@ -63,6 +63,11 @@ WAITING_AFTER = 10.0
 # (their connections shut): a request answered at all is answered by then, and one to a
 # service that hangs would otherwise hold the stop for its whole timeout (black-box L4 #8).
 ABANDON_AFTER = 2.0
+# A job whose requests have had no answer at all for this many seconds is stopped for a
+# resume, as a run of failed rows stops it: the client's retries of each request and the
+# look-ups after them, each waiting its whole timeout, kept a 4-row job at a service that hung
+# busy for 12 minutes (black-box N2 #2).
+SILENT_STOP_AFTER = 180.0
 # How many rows the sentence of a job stopped for a failing service names in each group.
 ROWS_NAMED = 3
 
@@ -271,6 +276,7 @@ class JobRunner:
         progress_interval: float = 0.25,
         waiting_after: float | None = None,
         abandon_after: float | None = None,
+        silent_stop_after: float | None = None,
     ) -> None:
         if not 1 <= concurrency <= MAX_CONCURRENCY:
             raise ValueError(f"concurrency must be between 1 and {MAX_CONCURRENCY}")
@@ -282,6 +288,11 @@ class JobRunner:
         self._interval = progress_interval
         self._waiting_after = WAITING_AFTER if waiting_after is None else waiting_after
         self._abandon_after = ABANDON_AFTER if abandon_after is None else abandon_after
+        self._silent_stop_after = (
+            SILENT_STOP_AFTER if silent_stop_after is None else silent_stop_after
+        )
+        # How the service fell silent, when that stopped the job (see _idle).
+        self._silence = ""
         # The requests of this run (see InFlightGate): the job's stop and pause hold back
         # every request, retries and look-ups included; a stop cuts those left on the wire.
         self._gate = InFlightGate(concurrency, stop=self.control.stop, pause=self.control.paused)
@@ -592,6 +603,18 @@ class JobRunner:
                 self._stopped_at = now
             elif now - self._stopped_at >= self._abandon_after:
                 self._gate.abandon()
+        elif not self.control.stop.is_set() and self._stuck is None:
+            quiet = self._gate.waiting(self._silent_stop_after)
+            if quiet is not None:
+                since, url = quiet
+                at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=now - since)
+                self._silence = (
+                    f"nothing answered for {now - since:.0f} s, since {at:%H:%M:%S} UTC; the "
+                    f"oldest request unanswered was to {url}"
+                )
+                self._stuck = ("stopped answering", None)
+                self.abort_reason = "The service stopped answering."
+                self.control.stop.set()
         if (
             self._progress is not None
             and self._report_args is not None
@@ -629,9 +652,8 @@ class JobRunner:
         with no row or number to say whose)."""
         assert self._stuck is not None
         what, error = self._stuck
-        text = (
-            f"The service {what} ({_failure_words(error)}); the job was stopped and can be resumed."
-        )
+        words = self._silence or _failure_words(error)
+        text = f"The service {what} ({words}); the job was stopped and can be resumed."
         removal = self.store.meta().get("kind") == "removal"
         write, done = ("delete", "removed") if removal else ("insert", "inserted")
         unknown, undone = f"Not known whether {done}", f"Not {done}"
