@@ -156,7 +156,8 @@ def add_job_arguments(
         type=Path,
         help="the spreadsheet: xlsx, xlsm, xlsb, xls, ods, csv, tsv, tab or txt",
     )
-    parser.add_argument("--scope", help=scope_help)
+    # Not argparse's required=: a --resume gives neither, the job has its own.
+    parser.add_argument("--scope", help=f"{scope_help} (required, except with --resume)")
     parser.add_argument(
         "--sheet",
         metavar="NAME",
@@ -214,7 +215,11 @@ def add_job_arguments(
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_job_arguments(parser)
-    parser.add_argument("--into", choices=[t.value for t in Target], help="the list to import into")
+    parser.add_argument(
+        "--into",
+        choices=[t.value for t in Target],
+        help="the list to import into (required, except with --resume)",
+    )
     parser.add_argument("--reason", default="", help="reason for rows without one")
     parser.add_argument("--purpose", default="", help="purpose for rows without one")
 
