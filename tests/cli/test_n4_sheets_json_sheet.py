@@ -9,13 +9,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import openpyxl
 import pytest
 
 from app.cli.import_cmd import columns_read_line, sheet_read
 from app.cli.main import main
 from app.core.job_report import TEXT_FILE_SHEET, sheet_shown
 from tests.conftest import TOKEN
+from tests.core.sheet_factory import write_sheets
 
 DRY = ["--into", "dnc", "--scope", "global", "--dry-run"]
 
@@ -23,19 +23,6 @@ DRY = ["--into", "dnc", "--scope", "global", "--dry-run"]
 @pytest.fixture(autouse=True)
 def token_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
-
-
-def workbook(path: Path, sheets: dict[str, list[list[str]]]) -> Path:
-    wb = openpyxl.Workbook()
-    first = wb.active
-    assert first is not None
-    wb.remove(first)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for row in rows:
-            ws.append(row)
-    wb.save(path)
-    return path
 
 
 def run_json(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> dict[str, Any]:
@@ -47,7 +34,7 @@ def run_json(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> dic
 
 
 def test_the_json_names_the_sheet_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = workbook(
+    path = write_sheets(
         tmp_path / "book.xlsx",
         {"Instructions": [["Read me"]], "Opt Outs": [["Phone", "Note"], ["3035550101", "x"]]},
     )
@@ -69,7 +56,7 @@ def test_a_sheet_named_like_its_workbook_is_named_too(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Excel names the sheet of a CSV saved as a workbook after the file.
-    path = workbook(tmp_path / "Export.xlsx", {"Export": [["Phone"], ["3035550101"]]})
+    path = write_sheets(tmp_path / "Export.xlsx", {"Export": [["Phone"], ["3035550101"]]})
     assert run_json(capsys, path)["sheet"] == "Export"
     assert main(["import", str(path), *DRY]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -7,7 +7,7 @@ import io
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import openpyxl
@@ -87,6 +87,20 @@ def write_xlsx(
         extra = wb.create_sheet(name)
         for row in sheet_rows:
             extra.append(row)
+    wb.save(path)
+    return path
+
+
+def write_sheets(path: Path, sheets: Mapping[str, Sequence[Sequence[object]]]) -> Path:
+    """An xlsx written by openpyxl holding ``sheets`` (name → rows), in that order."""
+    wb = openpyxl.Workbook()
+    first = wb.active
+    assert first is not None
+    wb.remove(first)
+    for name, rows in sheets.items():
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(list(row))
     wb.save(path)
     return path
 

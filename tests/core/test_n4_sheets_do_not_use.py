@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from app.api.scope import Scope
@@ -20,20 +19,7 @@ from app.core.job_store import JobStore
 from app.core.sheet_check import Target
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_worker import do_not_use_sheet, usable_first
-
-
-def workbook(path: Path, sheets: dict[str, list[list[str]]]) -> Path:
-    """A workbook of ``sheets`` (name → rows), in that order."""
-    wb = openpyxl.Workbook()
-    first = wb.active
-    assert first is not None
-    wb.remove(first)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for row in rows:
-            ws.append(row)
-    wb.save(path)
-    return path
+from tests.core.sheet_factory import write_sheets
 
 
 def stage_dry(path: Path, tmp_path: Path, sheet: str | None = None) -> JobStore:
@@ -91,7 +77,7 @@ def test_usable_first_keeps_the_files_order_otherwise() -> None:
 
 def test_a_do_not_use_first_sheet_is_passed_over(tmp_path: Path) -> None:
     # The shape of the finding's 22_do_not_use_first.xlsx.
-    path = workbook(
+    path = write_sheets(
         tmp_path / "requests.xlsx",
         {
             "DO NOT USE": [["Phone", "Note"], ["3035552201", "old test data"]],
@@ -106,7 +92,7 @@ def test_a_do_not_use_first_sheet_is_passed_over(tmp_path: Path) -> None:
 
 
 def test_a_do_not_use_sheet_alone_with_data_is_read(tmp_path: Path) -> None:
-    path = workbook(
+    path = write_sheets(
         tmp_path / "requests.xlsx",
         {"DO NOT USE": [["Phone"], ["3035552201"]], "Sheet1": []},
     )
@@ -116,7 +102,7 @@ def test_a_do_not_use_sheet_alone_with_data_is_read(tmp_path: Path) -> None:
 
 
 def test_a_named_do_not_use_sheet_is_read(tmp_path: Path) -> None:
-    path = workbook(
+    path = write_sheets(
         tmp_path / "requests.xlsx",
         {"DO NOT USE": [["Phone"], ["3035552201"]], "Sheet1": [["Phone"], ["3035552211"]]},
     )
@@ -127,7 +113,7 @@ def test_a_named_do_not_use_sheet_is_read(tmp_path: Path) -> None:
 def test_the_other_sheets_named_list_a_do_not_use_sheet_last(tmp_path: Path) -> None:
     # The shape of the finding's 23_contacts_donotuse_requests.xlsx: the warning's example of
     # a sheet to read is the requests, not the dupes set aside.
-    path = workbook(
+    path = write_sheets(
         tmp_path / "contacts.xlsx",
         {
             "Contacts": [["Name", "Phone"], ["a", "3035552301"], ["b", "3035552302"]],

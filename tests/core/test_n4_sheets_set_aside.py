@@ -7,26 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import openpyxl
-
 from app.api.scope import Scope
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobStore
 from app.core.sheet_check import Target
-
-
-def workbook(path: Path, sheets: dict[str, list[list[str]]]) -> Path:
-    """A workbook of ``sheets`` (name → rows), in that order."""
-    wb = openpyxl.Workbook()
-    first = wb.active
-    assert first is not None
-    wb.remove(first)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for row in rows:
-            ws.append(row)
-    wb.save(path)
-    return path
+from tests.core.sheet_factory import write_sheets
 
 
 def stage_dry(path: Path, tmp_path: Path, kind: str = "import", **named: str) -> JobStore:
@@ -47,7 +32,7 @@ def warnings(store: JobStore) -> list[str]:
 
 def test_an_old_dnc_sheet_is_not_preferred_over_the_current_one(tmp_path: Path) -> None:
     # The shape of the finding's 28_leads_olddnc_currentdnc.xlsx.
-    path = workbook(
+    path = write_sheets(
         tmp_path / "leads.xlsx",
         {
             "Leads": [["Phone", "Note"], ["3035552801", "lead"]],
@@ -63,7 +48,7 @@ def test_an_old_dnc_sheet_is_not_preferred_over_the_current_one(tmp_path: Path) 
 
 
 def test_a_do_not_use_sheet_is_tried_after_the_others(tmp_path: Path) -> None:
-    path = workbook(
+    path = write_sheets(
         tmp_path / "vendor.xlsx",
         {
             "Instructions": [["Read me first"]],
@@ -78,7 +63,7 @@ def test_a_do_not_use_sheet_is_tried_after_the_others(tmp_path: Path) -> None:
 
 
 def test_reading_a_do_not_use_sheet_unnamed_is_said(tmp_path: Path) -> None:
-    path = workbook(
+    path = write_sheets(
         tmp_path / "leads.xlsx",
         {"Leads": [["Name"], ["Ann"]], "Old DNC": [["Cell"], ["3035550101"]]},
     )

@@ -28,6 +28,7 @@ from app.core.removal_job import (
 )
 from app.core.session import Session
 from tests.conftest import TOKEN
+from tests.core.sheet_factory import write_sheets
 
 
 def _csv(path: Path, rows: list[list[str]]) -> Path:
@@ -154,22 +155,9 @@ def test_unknown_lead_status_is_refused(session: Session) -> None:
         check_lead_status(session.api, "NOPE")
 
 
-def _workbook(path: Path, sheets: dict[str, list[list[Any]]]) -> Path:
-    wb = openpyxl.Workbook()
-    first = wb.active
-    assert first is not None
-    wb.remove(first)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for row in rows:
-            ws.append(row)
-    wb.save(path)
-    return path
-
-
 def test_count_numbers_reads_the_sheet_and_column_the_removal_reads(tmp_path: Path) -> None:
     numbers = [[f"20255500{i:02d}", f"31255500{i:02d}" if i < 2 else None] for i in range(5)]
-    path = _workbook(
+    path = write_sheets(
         tmp_path / "vendor.xlsx",
         {
             "Instructions": [["Remove the numbers on the next sheet"], ["Thank you"]],
@@ -201,9 +189,9 @@ def test_count_numbers_proposes_the_column_with_the_country_code(tmp_path: Path)
 def test_count_numbers_of_a_table_below_row_50(tmp_path: Path) -> None:
     rows: list[list[Any]] = [[None, None]] * 69 + [[None, "Phone"]]
     rows += [[None, 2025550140 + i] for i in range(12)]
-    path = _workbook(tmp_path / "late.xlsx", {"Sheet1": rows})
+    path = write_sheets(tmp_path / "late.xlsx", {"Sheet1": rows})
     assert count_numbers(JobSettings(path, Scope.global_())) == 12
-    words = _workbook(tmp_path / "words.xlsx", {"Sheet1": [["Name"], ["Ann"], ["Bob"]]})
+    words = write_sheets(tmp_path / "words.xlsx", {"Sheet1": [["Name"], ["Ann"], ["Bob"]]})
     assert count_numbers(JobSettings(words, Scope.global_())) == 0
 
 
