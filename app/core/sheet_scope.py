@@ -34,7 +34,7 @@ from typing import Final, Protocol
 from app.api.scope import GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID, Scope, ScopeError
 from app.core.sheet_types import CellValue, error_value
 from app.core.wording import joined
-from app.core.xlsx_safe import FORMULA_TRIGGERS
+from app.core.xlsx_safe import guard_quoted
 
 # Words a scope or campaign cell says for global (as "0" does), in any case.
 _GLOBAL_WORDS: Final = ("global", "all", "all campaigns")
@@ -106,7 +106,11 @@ UNRESOLVED_OFFLINE: Final = "cannot be resolved without the service's campaign l
 
 
 class ScopeResolver:
-    """Turns scope and campaign cells into :class:`Scope`, caching each distinct cell."""
+    """Turns scope and campaign cells into :class:`Scope`, caching each distinct cell.
+
+    Cells are taken as :func:`cell_text` read them (the checker reads each cell once): a CSV
+    export's formula-guard apostrophe is already off, and an apostrophe left is the text's own.
+    """
 
     def __init__(self, campaign_lookup: Mapping[str, str] | None = None) -> None:
         named: Iterable[tuple[str, str]] = (
@@ -350,36 +354,38 @@ def _without_format(text: str) -> str:
     return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
-# The characters after which a CSV export writes a leading apostrophe (xlsx_safe.csv_cell).
-_NEUTRALISED: Final = frozenset(FORMULA_TRIGGERS)
-
-
 def cell_text(text: str) -> str:
     """A text cell's text: :func:`visible_text`, without the apostrophe a CSV export puts
     before text that could start a formula.
 
     :func:`~app.core.xlsx_safe.csv_cell` writes ``=1+1`` as ``'=1+1`` (and so for text
-    beginning with ``+``, ``-``, ``@``, tab, CR or LF): a leading apostrophe followed by one of
-    those characters is dropped, so an exported reason, purpose, scope or campaign reads back
-    as itself. An apostrophe before anything else is the text's own ("'til 5pm"). The text
-    left is cleaned as any cell (``'\\t x`` reads as ``x``, as a cell ``\\t x`` does), and
-    cleaning cleaned text changes nothing. Phone cells have their own handling
-    (:mod:`app.core.phones`).
+    beginning with ``+``, ``-``, ``@``, tab, CR or LF), and text that already is a run of
+    apostrophes followed by one of those characters with one apostrophe more (``'=1+1`` as
+    ``''=1+1``): one apostrophe is dropped from such a cell, so an exported reason, purpose,
+    scope or campaign reads back as itself, whatever apostrophes it has (black-box N1 #2). An
+    apostrophe before anything else is the text's own ("'til 5pm"). The text left is cleaned
+    as any cell (``'\\t x`` reads as ``x``, as a cell ``\\t x`` does).
+
+    Read a cell once: reading the text read again drops another apostrophe (``''=1+1`` reads
+    as ``'=1+1``, and that as ``=1+1``), as it must for every text to read back as itself.
+    Phone cells have their own handling (:mod:`app.core.phones`).
     """
     cleaned = visible_text(text)
     if cleaned[:1] != "'":
         return cleaned
     # Told before the trailing spaces go: "'\t" is an export's tab, not an apostrophe.
     text = _without_format(text).lstrip()
-    while text[:1] == "'" and text[1:2] in _NEUTRALISED:
-        text = text[1:].lstrip()
-    return text.rstrip()
+    if guard_quoted(text):
+        text = text[1:]
+    return text.strip()
 
 
 def _text(value: CellValue) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    text = "" if value is None else cell_text(str(value))
+    # visible_text, not cell_text: the cell was read once already, and reading it again would
+    # take off an apostrophe of the text's own ("''=x" is read as "'=x", which must stay).
+    text = "" if value is None else visible_text(str(value))
     if text[:1] == "'":
         forced = _FORCED_NUMBER.fullmatch(text)
         if forced is not None:

@@ -7,6 +7,12 @@ entry), which no spreadsheet reads as anything but that number.
 
 - In CSV, such text gets a leading single quote (``+12025550123`` is written ``'+12025550123``):
   a CSV cell has no type, so the quote is the only way to keep it from becoming a formula.
+  DNC Desk's import takes one quote off again (:func:`app.core.sheet_scope.cell_text`), so
+  text that already is a run of quotes followed by one of those characters (``'=1+1``,
+  ``''-x``) gets one more too (``''=1+1``): without it, ``'=1+1`` would be written as ``=1+1``
+  is and read back as ``=1+1`` (black-box N1 #2). Leading spaces and invisible characters
+  before the run, which the import passes over, are passed over here too (the quote goes
+  before the run). A quote before anything else is the text's own and is written as it is.
 - In xlsx, a :class:`SafeWorkbook` made with ``quote_prefix=True`` keeps the exact text in a
   string cell with Excel's *quotePrefix* style (the style Excel gives a cell typed with a
   leading ``'``): the cell shows, and reads back as, the text the file had, and Excel and
@@ -34,6 +40,7 @@ import datetime as dt
 import errno
 import io
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -61,11 +68,38 @@ def needs_neutralising(value: str) -> bool:
     return not (value[0] == "-" and _PLAIN_NEGATIVE.fullmatch(value))
 
 
+def guard_quoted(text: str) -> bool:
+    """Whether ``text`` (a cell's text from its first apostrophe on, invisible format characters
+    left out) is a run of apostrophes followed by a character that could start a formula: what
+    :func:`neutralise` writes for text beginning with that character, or for such a run."""
+    rest = text.lstrip("'")
+    return len(rest) < len(text) and rest[:1] in _TRIGGER_SET
+
+
 def neutralise(value: str) -> str:
-    """``value`` made safe as spreadsheet cell text (quote-prefixed if it could start a formula)."""
+    """``value`` as safe CSV cell text: quote-prefixed if it could start a formula, and one
+    more quote before a run of quotes followed by such a character (see the module
+    docstring), so that reading one quote off gives ``value`` back."""
     if needs_neutralising(value):
         return "'" + value
-    return value
+    start = _quote_run_start(value)
+    if start is None:
+        return value
+    return value[:start] + "'" + value[start:]
+
+
+def _quote_run_start(value: str) -> int | None:
+    """Where the run of apostrophes :func:`guard_quoted` tells of starts in ``value`` (after
+    any leading spaces and invisible format characters), or None when there is none."""
+    for index, char in enumerate(value):
+        if char == "'":
+            rest = value[index:]
+            if not rest.isascii():
+                rest = "".join(c for c in rest if unicodedata.category(c) != "Cf")
+            return index if guard_quoted(rest) else None
+        if not (char.isspace() or unicodedata.category(char) == "Cf"):
+            return None
+    return None
 
 
 def _fit(value: str) -> str:
@@ -331,7 +365,9 @@ class SafeCsvWriter:
         self._writer.writerow([csv_cell(v) for v in row])
 
     def append_text(self, row: Sequence[str]) -> None:
-        self._writer.writerow([neutralise(v) if v[:1] in _TRIGGER_SET else v for v in row])
+        # Only text starting with a trigger or an apostrophe, or with a space or an invisible
+        # character before one, can need a quote (neutralise); the rest is most cells.
+        self._writer.writerow([v if v[:1].isalnum() else neutralise(v) for v in row])
 
     def close(self, *, keep: bool = True) -> None:
         """Finish the file: with ``keep`` move it into place (raising OSError, with the
