@@ -12,6 +12,14 @@ An export that stops on an error (the service failing, a full disk) removes its 
 too, and its sentence says the export stopped and that no file was written (or, with
 ``--overwrite``, that the file already there was left as it was). An export writes nothing to
 the service, so it does not open the change journal: a damaged journal does not stop it.
+
+Filters the service would refuse are refused first, as bad arguments (black-box pass N1 #6): a
+campaign the campaign list lacks, an ``--id`` that is not a number, a purpose longer than the
+service takes. A purpose filter matching nothing, where the list has the purpose spelled
+otherwise (case, spaces, Unicode form), is refused naming the list's spelling, as import and
+remove refuse it (N1 #4): an empty file would say no entry has it. A slow export says so on
+stderr (N1 #8): no answer from the service for QUIET_AFTER seconds, and its rows so far every
+SAY_EVERY seconds when no progress line is shown.
 """
 
 from __future__ import annotations
@@ -22,8 +30,11 @@ import errno
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+import time
+import unicodedata
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
@@ -45,6 +56,8 @@ from app.cli.connection_args import (
 )
 from app.cli.output_paths import check_export_path
 from app.core import phones
+from app.core.connections import Connection
+from app.core.entry_validation import MAX_TEXT
 from app.core.export_job import (
     ExportJob,
     ExportProgress,
@@ -61,6 +74,11 @@ _REASONS = {
     "blank": ReasonFilter.BLANK,
     "not-blank": ReasonFilter.NOT_BLANK,
 }
+# An export the service has answered nothing for this long says so on stderr, and again every
+# SAY_EVERY seconds while it lasts, as import and remove do; with no progress line on a
+# terminal, the rows so far are said every SAY_EVERY seconds too.
+QUIET_AFTER = 10.0
+SAY_EVERY = 30.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -120,6 +138,15 @@ def _campaign_named(text: str) -> str:
     return named
 
 
+def _text_length(option: str, text: str) -> None:
+    """A purpose filter the service can compare (it refuses one over MAX_TEXT)."""
+    if len(text) > MAX_TEXT:
+        raise CliError(
+            f"{option} is {len(text):,} characters long; the service takes at most {MAX_TEXT}.",
+            EXIT_USAGE,
+        )
+
+
 def _query(args: argparse.Namespace, scope: Scope | None = None) -> DncQuery:
     """The search the arguments describe; ``scope``, when given, is ``--scope`` resolved
     already (a campaign named by its name)."""
@@ -129,6 +156,15 @@ def _query(args: argparse.Namespace, scope: Scope | None = None) -> DncQuery:
             scope = Scope.purpose("") if text.lower() == "purpose" else Scope.parse(text)
         except ScopeError as exc:
             raise CliError(str(exc), EXIT_USAGE) from exc
+        _text_length("--scope purpose:TEXT", scope.purpose_text)
+    _text_length("--purpose", args.purpose)
+    entry_id = args.id.strip()
+    if entry_id and not entry_id.isdigit():
+        raise CliError(
+            f"--id {args.id!r} is not an entry id: the service's ids are whole numbers (the id "
+            "column of an export).",
+            EXIT_USAGE,
+        )
     phone_number, phone_code = _phone_filter(args.phone_number, args.phone_code)
     insert_date = args.insert_date.strip()
     if insert_date:
@@ -140,7 +176,7 @@ def _query(args: argparse.Namespace, scope: Scope | None = None) -> DncQuery:
                 EXIT_USAGE,
             ) from exc
     return DncQuery(
-        id=args.id,
+        id=entry_id,
         scope=scope,
         phone_number=phone_number,
         phone_code=phone_code,
@@ -197,6 +233,129 @@ def _write_failure(out: Path, existed: bool, exc: OSError) -> str:
     return f"{_stopped(out, existed)}: it could not be written ({why}{where})."
 
 
+def _purpose_filter(args: argparse.Namespace, query: DncQuery) -> tuple[str, str]:
+    """The purpose the export filters on and the option that gave it, as typed; ("", "")
+    without one."""
+    if query.purpose:
+        return query.purpose, f"--purpose {args.purpose}"
+    if query.scope is not None and query.scope.is_purpose and query.scope.purpose_text:
+        return query.scope.purpose_text, f"--scope {args.scope.strip()}"
+    return "", ""
+
+
+def _check_purpose_spelling(
+    job: ExportJob, args: argparse.Namespace, connection: Connection
+) -> None:
+    """Refuse a purpose filter that matches nothing when the list has the purpose spelled
+    otherwise (black-box pass N1 #4: ``purpose:Müller`` typed with a precomposed ü, the list's
+    with a combining mark, exported 0 rows with exit 0). As import and remove compare it
+    (:func:`~app.core.job_staging.purpose_key`), from the entries the filter leaves out
+    without the purpose, then by searching the usual spellings and both Unicode forms."""
+    text, given = _purpose_filter(args, job.query)
+    if not text or job.count_matches():
+        return
+    # Imported only here: the job modules cost every other export a quarter of a second.
+    from app.cli.import_cmd import option_exactly, purpose_spellings
+    from app.core.job_staging import PURPOSE_PAGE, PURPOSE_PAGES, ListPurposes, shown_text
+
+    query = job.query
+    scope = query.scope
+    if scope is not None and scope.is_purpose:
+        scope = Scope.purpose("")
+    every = replace(query, scope=scope, purpose="")
+
+    def page(q: DncQuery, offset: int, limit: int) -> list[str]:
+        if job.kind is ListKind.DNC:
+            return [e.purpose for e in job.api.search_dnc(q, offset=offset, limit=limit).items]
+        return [e.purpose for e in job.api.search_sms(q, offset=offset, limit=limit).items]
+
+    def load() -> tuple[list[str], bool]:
+        texts: dict[str, None] = {}
+        for number in range(PURPOSE_PAGES):
+            got = page(every, number * PURPOSE_PAGE, PURPOSE_PAGE)
+            texts.update(dict.fromkeys(got))
+            if len(got) < PURPOSE_PAGE:
+                return list(texts), True
+        return list(texts), False
+
+    def search(wanted: str) -> list[str]:
+        found: dict[str, None] = {}
+        for spelling in purpose_spellings(wanted):
+            for form in dict.fromkeys(
+                unicodedata.normalize(f, spelling) for f in ("NFC", "NFD", "NFKC")
+            ):
+                found.update(dict.fromkeys(page(replace(every, purpose=form), 0, 1)))
+        return list(found)
+
+    try:
+        listed = ListPurposes(ListKind(args.list).title, load, search).spellings(text)
+    except ApiError as exc:
+        raise CliError(describe_api_error(exc, connection, "Export not started")) from exc
+    if not listed or text in listed:
+        return
+    option = given.partition(" ")[0]
+    fixes = [
+        option_exactly(option, p)
+        if option == "--purpose" or p == p.strip()
+        else f"--scope purpose {option_exactly('--purpose', p)}"
+        for p in listed
+    ]
+    one = len(listed) == 1
+    names = ", ".join(shown_text(p) for p in listed)
+    raise CliError(
+        f"Export not started: the {ListKind(args.list).title} on the service at "
+        f"{connection.base_url} has {'the purpose' if one else 'the purposes'} {names}, not "
+        f"{shown_text(text)} ({given}), and the service matches a purpose exactly as it is "
+        f"written, so the export would hold none of {'its' if one else 'their'} entries. Give "
+        f"{'it' if one else 'the one meant'} exactly as the list has it: {' or '.join(fixes)}.",
+        EXIT_USAGE,
+    )
+
+
+def _watch(job: ExportJob, done: threading.Event, rows_shown: bool, url: str) -> Callable[[], None]:
+    """A watcher of a running export (run on a thread of its own until ``done`` is set):
+    says on stderr when the service has answered nothing for QUIET_AFTER seconds, again
+    every SAY_EVERY seconds while that lasts, and, unless ``rows_shown`` (the terminal's
+    progress line), how far the export is every SAY_EVERY seconds (black-box pass N1 #8:
+    101 s and four minutes of silence)."""
+    started = time.monotonic()
+
+    def watch() -> None:
+        quiet_said = -SAY_EVERY
+        progress_said = started
+        lead = "\n" if rows_shown else ""  # off the progress line, rewritten in place
+        while not done.wait(min(1.0, QUIET_AFTER / 2, SAY_EVERY / 2)):
+            now = time.monotonic()
+            quiet = job.quiet(QUIET_AFTER)
+            if quiet is None:
+                quiet_said = -SAY_EVERY  # a new silence is said at once
+            elif now - quiet_said >= SAY_EVERY:
+                quiet_said = now
+                since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=quiet)
+                print(
+                    f"{lead}No answer from the service for {quiet:.0f} s (since "
+                    f"{since:%H:%M:%S} UTC; waiting on {url}); the export is still trying.",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            if not rows_shown and now - progress_said >= SAY_EVERY:
+                progress_said = now
+                print(f"Export {_so_far(job, now - started)}", file=sys.stderr, flush=True)
+
+    return watch
+
+
+def _so_far(job: ExportJob, seconds: float) -> str:
+    rows, total = job.rows_written, job.planned_total
+    if total is None:
+        searches = job.counted
+        return (
+            f"running for {seconds:.0f} s: splitting the search into parts the service's paging "
+            f"reaches, {searches:,} {'search' if searches == 1 else 'searches'} counted so far."
+        )
+    return f"running for {seconds:.0f} s: {rows:,} of {total:,} rows written so far."
+
+
 def run(args: argparse.Namespace) -> int:
     paths = AppPaths.default()
     try:
@@ -220,6 +379,15 @@ def run(args: argparse.Namespace) -> int:
             api.close()
             return fail(str(exc), exc.status)
         query = _query(args, scope)
+    elif query.scope is not None and query.scope.is_campaign:
+        # A campaign the service lacks is a bad argument, not a service failure (N1 #6).
+        from app.cli.import_cmd import preflight
+
+        try:
+            preflight(api, connection, query.scope, "Export not started")
+        except CliError as exc:
+            api.close()
+            return fail(str(exc), exc.status)
     cancel = threading.Event()
     show = not args.json and sys.stderr.isatty()
 
@@ -239,9 +407,18 @@ def run(args: argparse.Namespace) -> int:
     )
     existed = args.out.exists()
     stopped = StopSignal()
+    done = threading.Event()
+    url = f"{api.base_url.rstrip('/')}/v1{job.limits.endpoint}"
+    watcher = threading.Thread(
+        target=_watch(job, done, show, url), name="dnc-export-watch", daemon=True
+    )
     try:
         with _cancel_on_signal(cancel) as stopped:
+            watcher.start()
+            _check_purpose_spelling(job, args, connection)
             result = job.run()
+    except CliError as exc:
+        return fail(str(exc), exc.status)
     except Cancelled:
         _end_progress_line(show)
         return fail(
@@ -255,6 +432,7 @@ def run(args: argparse.Namespace) -> int:
         _end_progress_line(show)
         return fail(_write_failure(args.out, existed, exc))
     finally:
+        done.set()
         api.close()
     if show:
         print(file=sys.stderr)
@@ -273,7 +451,8 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        print(f"Exported {result.rows:,} rows to {result.path}")
+        rows = "row" if result.rows == 1 else "rows"
+        print(f"Exported {result.rows:,} {rows} to {result.path}")
     changed = change_warning(result)
     if changed:
         # On stdout beside the count; with --json stdout holds only the JSON (list_changed).

@@ -5,7 +5,13 @@ a search matches more, the export splits it into searches that partition the sam
 scope (global, purpose, each campaign), then by country code, then by blank/non-blank reason,
 then by insert day — until each part is reachable. Whatever still cannot be reached (a part
 too big even then, rows in a campaign the campaign list does not name, rows with an unlisted
-country code) is counted exactly as ``service total − rows written`` and reported, never hidden.
+country code) is counted exactly as ``service total − rows written`` and reported, never hidden,
+with why no search reached them (:func:`unreachable_warning`): a part too big even split, rows
+on no insert day of the days searched (older, or undated), in a campaign the campaign list does
+not name, or with a country code the split does not search. The service's searches take one
+insert day each, no range and no order (spec: ``insert_date`` is one ``YYYY-MM-DD``), so finding
+the days that hold entries costs one count a day: those counts run :data:`COUNT_WORKERS` at a
+time.
 
 A list being written to while it is exported (a removal job deleting entries, an import adding
 them) moves rows between offsets: a row removed ahead of the read position shifts the later
@@ -34,6 +40,7 @@ planned, or the whole search's count at the end differs from the one at the star
 from __future__ import annotations
 
 import datetime as dt
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -43,6 +50,7 @@ from enum import Enum
 from pathlib import Path
 
 from app.api.client import ApiClient, DncQuery
+from app.api.errors import ApiError, TransportError
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
 from app.api.paging import Cancelled
@@ -66,6 +74,10 @@ PAGE_ROUNDS = 3
 SPLIT_PHONE_CODES = ("1", "44", "61", "49", "33", "34", "91", "86", "52", "55")
 # A part whose total changed between its pages is read again from offset 0 at most this often.
 MAX_REREADS = 2
+# Counts of a split's parts (one search of one row each; a day split has one a day, up to
+# MAX_SPLIT_DAYS) run this many at a time: one after the other, black-box pass N1 waited four
+# minutes for 3,760 of them.
+COUNT_WORKERS = 4
 
 COLUMNS = (
     "phone_number",
@@ -105,6 +117,15 @@ class ExportProgress:
     part: str
 
 
+class Gap(Enum):
+    """Why rows of a split search were in none of its parts."""
+
+    SCOPE = "scope"  # a campaign the service's campaign list does not name
+    CODE = "code"  # a country code not in SPLIT_PHONE_CODES
+    REASON = "reason"  # neither blank nor not blank: none expected
+    DAYS = "days"  # on no insert day searched: older, or undated
+
+
 @dataclass(slots=True)
 class ExportResult:
     """What an export wrote; ``unreachable`` rows matched but the paging cap hid them.
@@ -113,6 +134,10 @@ class ExportResult:
     it ended. ``list_changed``: the list was written to during the export (see the module
     docstring); ``possibly_missing`` estimates rows a still-changing part may have skipped.
     ``rereads`` counts the parts read again because their total changed between pages.
+    ``capped`` and ``gaps`` say why rows went unreached (each an upper bound: the plain search
+    read last reaches some of them): rows of parts too big even at the finest split, and rows
+    no part of a split held, by :class:`Gap`; ``days_searched`` is the first and last insert
+    day a day split searched, and ``reach`` how many rows one search reaches.
     """
 
     path: Path
@@ -126,21 +151,89 @@ class ExportResult:
     total_at_end: int | None = None
     possibly_missing: int = 0
     rereads: int = 0
+    capped: int = 0
+    gaps: dict[Gap, int] = field(default_factory=dict)
+    days_searched: tuple[str, str] | None = None
+    reach: int = 101_000
+
+
+def _why_unreached(result: ExportResult) -> list[tuple[int, str]]:
+    """Each cause of unreached rows found, with its count and what it says of them."""
+    out: list[tuple[int, str]] = []
+    if result.capped:
+        out.append(
+            (
+                result.capped,
+                "share one scope, country code, reason and insert day, more than one search "
+                "reaches, and no filter of the service splits them further",
+            )
+        )
+    days = result.gaps.get(Gap.DAYS, 0)
+    if days:
+        span = (
+            f" ({result.days_searched[0]} to {result.days_searched[1]})"
+            if result.days_searched
+            else ""
+        )
+        out.append(
+            (
+                days,
+                f"are on no insert day of the {MAX_SPLIT_DAYS:,} days searched{span}: inserted "
+                "earlier, or without an insert date; --insert-date YYYY-MM-DD exports one "
+                "day's entries, which one search reaches",
+            )
+        )
+    scopes = result.gaps.get(Gap.SCOPE, 0)
+    if scopes:
+        out.append(
+            (
+                scopes,
+                "are in a campaign the service's campaign list does not name, which the split "
+                "by scope does not search; --scope campaign:ID exports one campaign's entries",
+            )
+        )
+    codes = result.gaps.get(Gap.CODE, 0)
+    if codes:
+        out.append(
+            (
+                codes,
+                "have a country code the split by country code does not search (it searches "
+                f"{', '.join(SPLIT_PHONE_CODES)}); --phone-code CODE exports one code's entries",
+            )
+        )
+    other = result.gaps.get(Gap.REASON, 0)
+    if other:
+        out.append((other, "were in neither the search of blank reasons nor that of others"))
+    return out
 
 
 def unreachable_warning(result: ExportResult) -> str:
-    """The sentence on the rows no search reached ("" when there are none). Not "narrow the
-    filters" (re-test J1): the export has split the search as finely as the service's filters
-    allow, so a narrower search of the user's would not reach them either."""
+    """The sentence on the rows no search reached ("" when there are none), saying why.
+
+    Each cause found is named with how to export those rows: not "narrow the filters" for a
+    part split as finely as the service's filters allow (re-test J1), and not that reason for
+    rows the day split never reached (black-box pass N1 #1: 600 rows of a day more than ten
+    years back were blamed on a split "finest" at 60,000 rows a day)."""
     if not result.unreachable:
         return ""
-    many = result.unreachable != 1
-    return (
-        f"{result.unreachable:,} matching {'rows' if many else 'row'} could not be reached: one "
-        "search of the service reaches its first 101,000 rows, and more than that share one "
-        "scope, country code, reason and insert day, the finest split its filters allow; "
-        f"{'they are' if many else 'it is'} on the list but not in this file."
+    n = result.unreachable
+    many = n != 1
+    causes = _why_unreached(result)
+    lead = (
+        f"{n:,} matching {'rows' if many else 'row'} could not be reached (one search of the "
+        f"service reaches its first {result.reach:,} rows)"
     )
+    tail = f"{'they are' if many else 'it is'} on the list but not in this file."
+    if len(causes) == 1:
+        text = causes[0][1]
+        if not many:
+            text = text.replace("share one", "shares one", 1).replace("are ", "is ", 1)
+            text = text.replace("have a ", "has a ", 1).replace("were in", "was in", 1)
+        return f"{lead}: {'they' if many else 'it'} {text}; {tail}"
+    if not causes:  # not expected: every unreached row has a cause counted
+        return f"{lead}; {tail}"
+    said = "; ".join(f"up to {count:,} {text}" for count, text in causes)
+    return f"{lead}: of them, {said}; {tail}"
 
 
 def change_warning(result: ExportResult) -> str:
@@ -189,8 +282,24 @@ class _Read:
     shrink: int = 0
 
 
+# --reason as typed, not the service's -BLANK- / -NOTBLANK- (black-box pass N1 #9).
+REASON_WORDS = {ReasonFilter.BLANK: "blank", ReasonFilter.NOT_BLANK: "not-blank"}
+
+
 def describe_query(query: DncQuery) -> dict[str, str]:
-    """The filters as a person reads them (for the About sheet and the CLI)."""
+    """The filters as a person typed them (the About sheet's Filters, ``--json``'s
+    ``filters``): the bare purpose scope is "purpose (every purpose)", a reason filter
+    ``blank`` or ``not-blank``."""
+    out = _filters(query)
+    if query.scope is not None and query.scope.is_purpose and not query.scope.purpose_text:
+        out["scope"] = "purpose (every purpose)"
+    if query.reason in REASON_WORDS:
+        out["reason"] = REASON_WORDS[query.reason]
+    return out
+
+
+def _filters(query: DncQuery) -> dict[str, str]:
+    """The filters as the service is sent them (a search's label)."""
     out: dict[str, str] = {}
     if query.scope is not None:
         out["scope"] = str(query.scope)
@@ -204,8 +313,12 @@ def describe_query(query: DncQuery) -> dict[str, str]:
 
 
 def _label(query: DncQuery) -> str:
-    filters = describe_query(query)
-    return ", ".join(f"{k}={v}" for k, v in filters.items()) or "all"
+    return ", ".join(f"{k}={v}" for k, v in _filters(query).items()) or "all"
+
+
+def filters_said(query: DncQuery) -> str:
+    """:func:`describe_query` on one line ("all" without filters)."""
+    return ", ".join(f"{k}={v}" for k, v in describe_query(query).items()) or "all"
 
 
 class ExportJob:
@@ -240,10 +353,20 @@ class ExportJob:
         self.page_size = page_size
         self.limits: PageLimits = DNC_SEARCH if kind is ListKind.DNC else SMS_SEARCH
         self._campaign_names: dict[str, str] = {}
-        # Rows no split reached (a split search's count minus its parts'), and whether a
-        # count taken twice during planning differed.
+        # Rows no split reached (a split search's count minus its parts'), by why, and
+        # whether a count taken twice during planning differed.
         self._split_gap = 0
+        self._gaps: dict[Gap, int] = {}
+        self._days_searched: tuple[dt.date, dt.date] | None = None
         self._changed_while_planning = False
+        # What a watcher (the CLI's, every few seconds) reads: rows written, searches counted
+        # while planning, and the service's silence (see :meth:`quiet`).
+        self.rows_written = 0
+        self.counted = 0
+        self.planned_total: int | None = None  # the service's count, once the plan is made
+        self._lock = threading.Lock()
+        self._asked: dict[int, float] = {}  # thread id -> when its search was sent (monotonic)
+        self._answered_at: float | None = None
 
     # -- searching ----------------------------------------------------------------------
 
@@ -255,12 +378,62 @@ class ExportJob:
     ) -> Page[DncEntry] | Page[SmsOptOut]:
         if self.cancel.is_set():
             raise Cancelled
-        if self.kind is ListKind.DNC:
-            return self.api.search_dnc(query, offset=offset, limit=limit, cancel=self.cancel)
-        return self.api.search_sms(query, offset=offset, limit=limit, cancel=self.cancel)
+        me = threading.get_ident()
+        with self._lock:
+            self._asked[me] = time.monotonic()
+        answered = False
+        try:
+            if self.kind is ListKind.DNC:
+                page: Page[DncEntry] | Page[SmsOptOut] = self.api.search_dnc(
+                    query, offset=offset, limit=limit, cancel=self.cancel
+                )
+            else:
+                page = self.api.search_sms(query, offset=offset, limit=limit, cancel=self.cancel)
+            answered = True
+            return page
+        except ApiError as exc:
+            answered = not isinstance(exc, TransportError)  # an HTTP status is an answer
+            raise
+        finally:
+            with self._lock:
+                self._asked.pop(me, None)
+                if answered:
+                    self._answered_at = time.monotonic()
+
+    def quiet(self, after: float) -> float | None:
+        """Seconds the service has answered none of the export's searches, once that is
+        ``after`` seconds or more while one is waiting for its answer; else None."""
+        with self._lock:
+            asked = min(self._asked.values(), default=None)
+            answered = self._answered_at
+        if asked is None:
+            return None
+        since = asked if answered is None else max(asked, answered)
+        silence = time.monotonic() - since
+        return silence if silence >= after else None
 
     def _count(self, query: DncQuery) -> int:
-        return self._fetch(query, 0, 1).total or 0
+        total = self._fetch(query, 0, 1).total or 0
+        with self._lock:
+            self.counted += 1
+        return total
+
+    def _counts(self, queries: list[DncQuery]) -> list[tuple[DncQuery, int]]:
+        """Each query with its count, COUNT_WORKERS counts at a time."""
+        if len(queries) < 2:
+            return [(q, self._count(q)) for q in queries]
+        with ThreadPoolExecutor(COUNT_WORKERS, thread_name_prefix="dnc-export-count") as pool:
+            futures = [pool.submit(self._count, q) for q in queries]
+            try:
+                return [(q, f.result()) for q, f in zip(queries, futures, strict=True)]
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+
+    def count_matches(self) -> int:
+        """The service's count of the rows the query matches (its trunk-0 form too)."""
+        return self._total()
 
     def _reachable(self, total: int) -> int:
         return self.limits.reachable(total, self.page_size)
@@ -282,6 +455,8 @@ class ExportJob:
         """The service's total for the query and the searches (with their totals) to run."""
         leaves: list[tuple[DncQuery, int]] = []
         self._split_gap = 0
+        self._gaps = {}
+        self._days_searched = None
         self._changed_while_planning = False
         total = 0
         for root in self._roots():
@@ -293,48 +468,61 @@ class ExportJob:
     def _split(self, query: DncQuery, total: int, leaves: list[tuple[DncQuery, int]]) -> None:
         if total == 0:
             return
-        children = None if total <= self._reachable(total) else self._children(query, total)
-        if children is None:
+        split = None if total <= self._reachable(total) else self._children(query, total)
+        if split is None:
             leaves.append((query, total))
             return
-        counts = [(child, self._count(child)) for child in children]
+        gap, children = split
+        counts = self._counts(children)
         covered = sum(count for _, count in counts)
-        if covered < total and not query.insert_date and children[-1].insert_date:
-            # A day split that left rows out: they are older than the days seen (ids need not
-            # follow insert dates), so earlier days are counted until they are all found.
-            counts += self._older_days(
-                query, children[0].insert_date, children[-1].insert_date, total - covered
+        if gap is Gap.DAYS:
+            newest = dt.date.fromisoformat(children[0].insert_date)
+            oldest = dt.date.fromisoformat(children[-1].insert_date)
+            if covered < total:
+                # A day split that left rows out: they are older than the days seen (ids need
+                # not follow insert dates), so earlier days are counted until they are all
+                # found.
+                older, oldest = self._older_days(query, newest, oldest, total - covered)
+                counts += older
+                covered = sum(count for _, count in counts)
+            seen = self._days_searched
+            self._days_searched = (
+                (oldest, newest) if seen is None else (min(seen[0], oldest), max(seen[1], newest))
             )
-            covered = sum(count for _, count in counts)
         if covered < total:
             # Rows no part covers, or rows removed while the parts were counted: count the
             # search again and take the smaller count, so removals are not blamed on the cap.
             again = self._count(query)
             if again != total:
                 self._changed_while_planning = True
-            self._split_gap += max(0, min(total, again) - covered)
+            missed = max(0, min(total, again) - covered)
+            self._split_gap += missed
+            if missed:
+                self._gaps[gap] = self._gaps.get(gap, 0) + missed
         elif covered > total:
             self._changed_while_planning = True  # rows added while the parts were counted
         for child, count in counts:
             self._split(child, count, leaves)
 
-    def _children(self, query: DncQuery, total: int) -> list[DncQuery] | None:
-        """Searches that partition ``query``'s rows more finely, or None if none is left."""
+    def _children(self, query: DncQuery, total: int) -> tuple[Gap, list[DncQuery]] | None:
+        """Searches that partition ``query``'s rows more finely, with what rows they leave
+        out would be (for the sentence on them), or None if no split is left."""
         if query.scope is None and not query.id:
             if not self._campaign_names:
                 self._campaign_names = {c.id: c.name for c in self.api.campaigns(self.cancel)}
             scopes = [Scope.global_(), Scope.purpose("")]
             scopes += [Scope.campaign(cid) for cid in sorted(self._campaign_names, key=int)]
-            return [replace(query, scope=s) for s in scopes]
+            return Gap.SCOPE, [replace(query, scope=s) for s in scopes]
         if not query.phone_code and not query.phone_number and not query.id:
-            return [replace(query, phone_code=code) for code in SPLIT_PHONE_CODES]
+            return Gap.CODE, [replace(query, phone_code=code) for code in SPLIT_PHONE_CODES]
         if query.reason is ReasonFilter.ANY and not query.id:
-            return [
+            return Gap.REASON, [
                 replace(query, reason=ReasonFilter.BLANK),
                 replace(query, reason=ReasonFilter.NOT_BLANK),
             ]
         if not query.insert_date and not query.id:
-            return self._days(query, total)
+            days = self._days(query, total)
+            return None if days is None else (Gap.DAYS, days)
         return None
 
     def _days(self, query: DncQuery, total: int) -> list[DncQuery] | None:
@@ -370,21 +558,25 @@ class ExportJob:
         ]
 
     def _older_days(
-        self, query: DncQuery, newest: str, oldest: str, missing: int
-    ) -> list[tuple[DncQuery, int]]:
-        """Searches of the days before ``oldest`` (a day split's last), each with its count,
-        until they hold ``missing`` rows or MAX_SPLIT_DAYS from ``newest`` are tried."""
-        first = dt.date.fromisoformat(newest) - dt.timedelta(days=MAX_SPLIT_DAYS - 1)
-        day = dt.date.fromisoformat(oldest) - dt.timedelta(days=1)
+        self, query: DncQuery, newest: dt.date, oldest: dt.date, missing: int
+    ) -> tuple[list[tuple[DncQuery, int]], dt.date]:
+        """Searches of the days before ``oldest`` (a day split's last) that hold rows, each
+        with its count, until they hold ``missing`` rows or MAX_SPLIT_DAYS from ``newest``
+        are tried; and the oldest day counted. Days are counted COUNT_WORKERS at a time."""
+        first = newest - dt.timedelta(days=MAX_SPLIT_DAYS - 1)
+        day = oldest - dt.timedelta(days=1)
         found: list[tuple[DncQuery, int]] = []
         while missing > 0 and day >= first:
-            child = replace(query, insert_date=day.isoformat())
-            count = self._count(child)
-            if count:
-                found.append((child, count))
-                missing -= count
-            day -= dt.timedelta(days=1)
-        return found
+            batch: list[DncQuery] = []
+            while day >= first and len(batch) < COUNT_WORKERS:
+                batch.append(replace(query, insert_date=day.isoformat()))
+                day -= dt.timedelta(days=1)
+            for child, count in self._counts(batch):
+                if count:
+                    found.append((child, count))
+                    missing -= count
+            oldest = dt.date.fromisoformat(batch[-1].insert_date)
+        return found, oldest
 
     def _pages(self, query: DncQuery) -> Iterator[Page[DncEntry] | Page[SmsOptOut]]:
         """Pages in order, the next one fetched while the caller writes the current one."""
@@ -438,7 +630,10 @@ class ExportJob:
     def run(self) -> ExportResult:
         started = dt.datetime.now(dt.UTC)
         total, leaves = self.plan()
-        result = ExportResult(self.out, 0, total, 0, started=_stamp(started))
+        self.planned_total = total
+        result = ExportResult(
+            self.out, 0, total, 0, started=_stamp(started), reach=self._reachable(sys.maxsize)
+        )
         csv_out = self.out.suffix.lower() == ".csv"
         # xlsx cells keep their exact text (quotePrefix, no literal quote): an export is read
         # back by people and re-imported by DNC Desk itself.
@@ -466,6 +661,7 @@ class ExportJob:
                             written.add(row[8])
                             append(row)
                             result.rows += 1
+                            self.rows_written = result.rows
                             ticker.tick(result.rows, label)
                     if attempt == 0 and seen.first is not None and seen.first != part_total:
                         changed = True  # changed between planning and this part's read
@@ -489,6 +685,7 @@ class ExportJob:
                             written.add(row[8])
                             append(row)
                             result.rows += 1
+                            self.rows_written = result.rows
                             ticker.tick(result.rows, label)
             result.total_at_end = self._total()
             result.list_changed = changed or result.total_at_end != total
@@ -502,6 +699,11 @@ class ExportJob:
             result.unreachable = max(0, min(self._split_gap + capped, total - result.rows))
         else:
             result.unreachable = max(0, total - result.rows)
+        result.capped = capped
+        result.gaps = dict(self._gaps)
+        if self._days_searched is not None:
+            oldest, newest = self._days_searched
+            result.days_searched = (oldest.isoformat(), newest.isoformat())
         finished = dt.datetime.now(dt.UTC)
         result.finished = _stamp(finished)
         if writer is not None:
@@ -519,7 +721,7 @@ class ExportJob:
             ("List", self.kind.title),
             ("Connection", self.connection_name),
             ("Service", self.api.base_url),
-            ("Filters", _label(self.query)),
+            ("Filters", filters_said(self.query)),
             ("Started (UTC)", result.started),
             ("Finished (UTC)", result.finished),
             ("Rows exported", result.rows),
