@@ -92,6 +92,7 @@ from app.core.sheet_mapping import (
     column_letter,
     column_said,
     header_role,
+    names_consumers_number,
     names_number_that_called,
     plain_words,
     propose_from_preview,
@@ -873,59 +874,77 @@ def other_columns_sentence(
 ) -> str:
     """The warning on columns of phone numbers not read; ``refused``: those of them whose
     numbers the check refuses as written (extensions, notes), which must be corrected first,
-    or running the file on them only turns each row invalid (re-test J1)."""
+    or running the file on them only turns each row invalid (re-test J1).
+
+    A column taken for the business's own line (a form's "What number called you?", the
+    line a log's calls went to or came from) is said so and never offered for import with
+    --phone-column: the offer put the company's own caller ID on the list (re-test R1 #1,
+    #2)."""
     assert mapping.phone is not None
     verb = "removed" if kind == "removal" else "imported"
-    # A form's "What number called you?": the business's own line, never to be imported, so
-    # not offered with --phone-column (black-box N4 #1's leftover).
-    callers = [
-        i
-        for i in others
-        if i < len(mapping.headers) and names_number_that_called(mapping.headers[i])
-    ]
-    if callers:
-        said = joined([column_said(mapping.headers, i) for i in callers])
-        one = len(callers) == 1
-        caller_sentence = (
-            f"{said[0].upper()}{said[1:]} {'is' if one else 'are'} the number that called or "
-            "texted the consumer, as the form asks it: the business's own line, so "
-            f"{'it is' if one else 'they are'} not {verb} (only "
-            f"{column_said(mapping.headers, mapping.phone)} is read)."
+    read = column_said(mapping.headers, mapping.phone)
+    forms = [i for i in others if _form_callers_column(mapping, i)]
+    logs = [i for i in others if i not in forms and _call_log_sentence(mapping, [i])]
+    offered = [i for i in others if i not in forms and i not in logs]
+    said: list[str] = []
+    if offered:
+        named = joined([column_said(mapping.headers, i) for i in offered])
+        many = len(offered) > 1
+        options = [f"--phone-column column:{column_letter(i)}" for i in offered]
+        again = (
+            f"run the file again with {options[0]}"
+            if not many
+            else f"run the file again once for each: {joined(options)}"
         )
-        rest = [i for i in others if i not in callers]
-        if not rest:
-            return caller_sentence
-        sentence = other_columns_sentence(mapping, rest, kind, [i for i in refused if i in rest])
-        return f"{sentence} {caller_sentence}"
-    named = [column_said(mapping.headers, i) for i in others]
-    listed = joined(named)
-    many = len(others) > 1
-    options = [f"--phone-column column:{column_letter(i)}" for i in others]
-    again = (
-        f"run the file again with {options[0]}"
-        if not many
-        else f"run the file again once for each: {joined(options)}"
-    )
-    sentence = (
-        f"{listed[0].upper()}{listed[1:]} also {'hold' if many else 'holds'} phone numbers but "
-        f"{'are' if many else 'is'} not {verb}: only {column_said(mapping.headers, mapping.phone)} "
-        f"is read. To {_take(kind, many)} too, {again}."
-    )
-    why = _call_log_sentence(mapping, others)
-    if refused:
-        bad = joined([column_said(mapping.headers, i) for i in refused])
-        one = len(refused) == 1
-        why = " ".join(
-            x
-            for x in (
-                why,
-                f"The numbers in {bad} are refused as {'it writes' if one else 'they write'} "
-                "them (an extension or a note beside the number): put each number alone in "
-                "its cell first.",
+        said.append(
+            f"{named[0].upper()}{named[1:]} also {'hold' if many else 'holds'} phone numbers "
+            f"but {'are' if many else 'is'} not {verb}: only {read} is read. To "
+            f"{_take(kind, many)} too, {again}."
+        )
+        bad = [i for i in refused if i in offered]
+        if bad:
+            one = len(bad) == 1
+            said.append(
+                f"The numbers in {joined([column_said(mapping.headers, i) for i in bad])} are "
+                f"refused as {'it writes' if one else 'they write'} them (an extension or a "
+                "note beside the number): put each number alone in its cell first."
             )
-            if x
+    if logs:
+        named = joined([column_said(mapping.headers, i) for i in logs])
+        many = len(logs) > 1
+        said.append(
+            f"{named[0].upper()}{named[1:]} also {'hold' if many else 'holds'} phone numbers "
+            f"but {'are' if many else 'is'} not {verb}: only {read} is read."
         )
-    return f"{sentence} {why}" if why else sentence
+        said.append(_call_log_sentence(mapping, logs))
+    if forms:
+        named = joined([column_said(mapping.headers, i) for i in forms])
+        one = len(forms) == 1
+        said.append(
+            f"{named[0].upper()}{named[1:]} {'is' if one else 'are'} the number that called or "
+            "texted the consumer, as the form asks it: the business's own line, so "
+            f"{'it is' if one else 'they are'} not {verb} (only {read} is read)."
+        )
+    return " ".join(said)
+
+
+def _form_callers_column(mapping: ColumnMapping, index: int) -> bool:
+    """Whether a form's column names the number that called the consumer: asked so ("What
+    number called you?"), or a caller's number beside the column read, which names the
+    consumer's own ("Caller's number" beside "Phone number to stop calling")."""
+    if index >= len(mapping.headers):
+        return False
+    header = mapping.headers[index]
+    if names_number_that_called(header):
+        return True
+    assert mapping.phone is not None
+    own = mapping.headers[mapping.phone] if mapping.phone < len(mapping.headers) else ""
+    # "Caller's number" is a caller number: call_side knows the phrase without the 's.
+    plain = _POSSESSIVE.sub("", header)
+    return names_consumers_number(own) and call_side(plain) is CallSide.CALLER
+
+
+_POSSESSIVE: Final = re.compile(r"['’]s\b", re.IGNORECASE)
 
 
 def _call_log_sentence(mapping: ColumnMapping, others: list[int]) -> str:

@@ -30,3 +30,38 @@ def test_the_caller_column_is_named_as_the_business_line(tmp_path: Path) -> None
         "consumer, as the form asks it: the business's own line, so it is not imported (only "
         "column D ('Your phone number (the one to stop calling)') is read)."
     ) in warnings, warnings
+
+
+def test_a_callers_number_beside_the_consumers_own_is_the_business_line(tmp_path: Path) -> None:
+    """Re-test R1 #1: 'Caller's number' beside 'Phone number to stop calling' was offered."""
+    path = tmp_path / "form.csv"
+    path.write_text(
+        "Timestamp,Caller's number,Phone number to stop calling\n"
+        "11/20/2026 14:22:05,(720) 555-0100,303-555-4001\n"
+        "11/20/2026 15:22:05,720-555-0100,303-555-4002\n"
+    )
+    mapping, warnings, _ = _stage(path, tmp_path)
+    assert mapping["phone"] == "Phone number to stop calling (column C)"
+    assert not any("--phone-column column:B" in w for w in warnings), warnings
+    assert any(
+        w.startswith('Column B ("Caller\'s number") is the number that called or texted')
+        for w in warnings
+    ), warnings
+
+
+def test_a_logs_business_line_is_not_offered_for_import(tmp_path: Path) -> None:
+    """Re-test R1 #2: a message log's 'To' column was offered with --phone-column and, in the
+    next sentence, said to be the business's own line."""
+    path = tmp_path / "log.csv"
+    path.write_text(
+        "From,To,Body,Direction\n"
+        "+13035550101,+17205550100,STOP,inbound\n"
+        "+13035550102,+17205550100,stop,inbound\n"
+        "+13035550103,+17205550100,STOP,inbound\n"
+    )
+    mapping, warnings, _ = _stage(path, tmp_path)
+    assert mapping["phone"] == "From (column A)"
+    said = [w for w in warnings if "Column B ('To')" in w]
+    assert said, warnings
+    assert not any("--phone-column column:B" in w for w in said), said
+    assert "the business's own line" in said[0], said
