@@ -761,7 +761,10 @@ class _Checker:
                 if char:
                     cell_notes.append(self._controls_left_out("reason", char, r, number))
             reason = reason or self.default_reason
-        purpose_cell = "" if m.purpose is None else _text(_cell(cells, m.purpose))
+        # Read once (_text reads the cell itself): read twice, "''+x" would lose both apostrophes.
+        purpose_cell = (
+            "" if m.purpose is None else _text(cells[m.purpose] if m.purpose < width else None)
+        )
         if purpose_cell:
             assert m.purpose is not None
             if error_value(purpose_cell):

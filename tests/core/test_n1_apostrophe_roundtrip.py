@@ -218,3 +218,31 @@ def test_stored_reasons_with_apostrophes_survive_an_export_and_re_import(
     assert run_import(store, session) is JobStatus.FINISHED
     assert job_summary(store)["inserted"] == len(stored)
     assert _reasons(second) == exported
+
+
+def test_stored_purposes_with_apostrophes_survive_an_export_and_re_import(
+    first: Any, second: Any, client: ApiClient, session: Session, tmp_path: Path
+) -> None:
+    # The purpose cell is read once, as the reason cell is: read twice, "'''+y" (the export of
+    # "''+y") read as "'+y" and the row was invalid, its scope column saying purpose:''+y.
+    purposes = ["'=x", "=x", "''+y", "'-draft", "'plain"]
+    for i, purpose in enumerate(purposes):
+        scope = Scope.purpose(purpose)
+        done = client.insert_dnc(f"20255501{i:02d}", "1", scope, reason="r", purpose=purpose)
+        assert done.status is WriteStatus.DONE
+    out = tmp_path / "export.csv"
+    ExportJob(client, ListKind.DNC, DncQuery(), out, connection_name="First").run()
+    store, _ = stage_import(
+        JobSettings(out, Scope.global_()),
+        tmp_path / "jobs",
+        connection=session.connection,
+        campaign_lookup=CampaignDirectory(session.api.campaigns()),
+    )
+    assert [r.message for r in store.rows() if r.outcome == "invalid"] == []
+    assert run_import(store, session) is JobStatus.FINISHED
+
+    def entries(sandbox: Any) -> list[tuple[str, str, int]]:
+        rows = sandbox.store.all("SELECT * FROM dnc")
+        return sorted((r["phone_number"], r["purpose"], r["campaign_id"]) for r in rows)
+
+    assert entries(second) == entries(first)
