@@ -35,7 +35,7 @@ asked for, so that a report's Rows sheet shows it by the row.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence, Set
 from typing import Final
 
@@ -381,6 +381,14 @@ def _first_rows(lists: Iterable[list[int]], at_most: int) -> list[int]:
 # Distinct values kept for a warning (the business's numbers, the Direction values): a log's
 # other-way rows repeat a few of each, and a crafted file must not grow them without bound.
 _KEPT_VALUES: Final = 50
+# The do-not-call values a status warning names all of; of more, it names the most common and
+# how many more (re-test R1 #7: the fourth of four values went unnamed).
+_DNC_VALUES_NAMED: Final = 5
+# Rows held back, in order, until their status column is known to be one the warning names:
+# a row saying "Active" is noted only once some row of its column says do not call, which may
+# come later in the file (re-test R1 #6). A verdict is some 300 bytes: this holds a few MB, and
+# past it a row goes on without that note, as its column's warning is not yet certain.
+_HELD_ROWS: Final = 20_000
 
 
 class LogWatch:
@@ -472,7 +480,13 @@ class LogWatch:
         # What each row named in a warning is noted with, until its verdict comes through
         # :meth:`noted` (kept only once that is asked for).
         self._noting = False
-        self._pending: dict[int, list[str]] = {}
+        # Each note with the status column it waits on (None: due whatever the others say).
+        self._pending: dict[int, list[tuple[int | None, str]]] = {}
+        self._waiting = 0  # the pending rows with a note waiting on its column
+        self._verdicts_seen: set[int] = set()  # the columns with a scrub verdict among their kept
+        # Each status column's note on each of its distinct values, and whether it is a verdict:
+        # a 100,000-row file says "Active" 100,000 times.
+        self._status_notes: dict[tuple[int, str], tuple[str, bool]] = {}
         self.do_not_call: Counter[int] = Counter()  # column: its rows saying do not call
         self.dnc_values: dict[int, Counter[str]] = {}
         self.not_dnc: Counter[int] = Counter()  # column: its rows saying something else
@@ -516,23 +530,60 @@ class LogWatch:
         """``checked``, the verdicts on the rows :meth:`watch` read, each row a warning names
         (going the other way, opting in, asking no stop, a scrub's "Clean") with that said in
         its message, as a report's Rows sheet shows it: an imported row's message was empty
-        (black-box N4 #10). Asked for before the rows are read."""
+        (black-box N4 #10). A row whose status column may yet get a warning or not ("Active",
+        before any row of it said do not call) waits, and the rows after it, until that is
+        known. Asked for before the rows are read."""
         if not self.active:
             return iter(checked)  # no log, no scrub columns: nothing to note on any row
         self._noting = True
         return self._noted(checked)
 
     def _noted(self, checked: Iterable[CheckedRow]) -> Iterator[CheckedRow]:
+        held: deque[CheckedRow] = deque()
         for c in checked:
-            notes = self._pending.pop(c.row, None) if self._pending else None
-            if notes and c.outcome is not Outcome.BLANK:
-                note = "; ".join(notes)
-                c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
-            yield c
+            if held or (self._waiting and self._undecided(c.row)):
+                held.append(c)
+                while held and (len(held) > _HELD_ROWS or not self._undecided(held[0].row)):
+                    yield self._with_notes(held.popleft())
+                continue
+            yield self._with_notes(c)
+        while held:  # every row read: a column still undecided gets no warning
+            yield self._with_notes(held.popleft())
 
-    def _note(self, number: int, note: str) -> None:
+    def _undecided(self, number: int) -> bool:
+        notes = self._pending.get(number, ())
+        return any(i is not None and self._named(i) is None for i, _ in notes)
+
+    def _named(self, index: int) -> bool | None:
+        """Whether :meth:`_disposition_sentences` names the status column, as far as the rows
+        read so far tell: None while that may still change one way or the other."""
+        if index not in self._dispositions:
+            return False  # free text, no status column
+        if self.do_not_call[index] and (
+            index not in self._verdict_only or index in self._verdicts_seen
+        ):
+            return True
+        return None
+
+    def _with_notes(self, c: CheckedRow) -> CheckedRow:
+        notes = self._pending.pop(c.row, None) if self._pending else None
+        if not notes:
+            return c
+        if any(i is not None for i, _ in notes):
+            self._waiting -= 1
+        said = [n for i, n in notes if i is None or self._named(i)]
+        if said and c.outcome is not Outcome.BLANK:
+            note = "; ".join(said)
+            c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+        return c
+
+    def _note(self, number: int, note: str, column: int | None = None) -> None:
+        """``column``: the status column whose warning the note is due with, only."""
         if self._noting:
-            self._pending.setdefault(number, []).append(note)
+            notes = self._pending.setdefault(number, [])
+            if column is not None and all(i is None for i, _ in notes):
+                self._waiting += 1
+            notes.append((column, note))
 
     def _column(self, index: int) -> str:
         return column_said(self.mapping.headers, index)
@@ -596,13 +647,23 @@ class LogWatch:
                 said[shown] += 1
             return
         self.not_dnc[index] += 1
-        if self._noting and _scrub_verdict(shown):
-            self._note(number, f"{self._column(index)} says {shown[:40]!r}, which is no opt-out")
+        known = self._status_notes.get((index, shown))
+        if known is None:
+            note = f"{self._column(index)} says {shown[:40]!r}, which is no opt-out"
+            known = self._status_notes[index, shown] = (note, _scrub_verdict(shown))
+        note, verdict = known
         others = self.not_dnc_values.setdefault(index, {})
         if shown in others:
             others[shown][0] += 1
         elif len(others) < _KEPT_VALUES:
             others[shown] = [1, number]
+            if verdict:
+                self._verdicts_seen.add(index)
+        if self._noting:
+            # A verdict ("Clean") is noted whatever the column holds; any other value
+            # ("Active", "No Answer") with the warning that counts it, as the column is a
+            # status column only when some of its rows say do not call (re-test R1 #6).
+            self._note(number, note, None if verdict else index)
 
     def _opt_in(self, index: int, number: int, value: str) -> None:
         self.opt_in_counts[index] += 1
@@ -768,11 +829,9 @@ class LogWatch:
             dnc, other = self.do_not_call[index], self.not_dnc[index]
             if not dnc or not other:
                 continue
-            if index in self._verdict_only and not any(
-                _scrub_verdict(v) for v in self.not_dnc_values[index]
-            ):
+            if index in self._verdict_only and index not in self._verdicts_seen:
                 continue
-            said = ", ".join(repr(v) for v, _ in self.dnc_values[index].most_common(_SHOWN))
+            said = self._dnc_values_said(index)
             values = sorted(self.not_dnc_values[index].items(), key=lambda v: -v[1][0])
             shown = "; ".join(
                 f"{v!r}: row {first}" if n == 1 else f"{v!r}: {n:,} rows, the first is row {first}"
@@ -793,6 +852,18 @@ class LogWatch:
                 "the file again."
             )
         return out
+
+    def _dnc_values_said(self, index: int) -> str:
+        """The column's do-not-call values, all of them when few ("'DNC', 'DNCL'"), else the
+        most common and how many more ("'DNC', 'DNCL', 'Litigator', 'Blocked' and 3 more")."""
+        judged = self._dispositions[index]
+        # Every distinct value judged, not only the kept ones.
+        count = len({v.strip() for v, dnc in judged.items() if dnc})
+        shown = [repr(v) for v, _ in self.dnc_values[index].most_common(_DNC_VALUES_NAMED)]
+        if count <= len(shown):
+            return ", ".join(shown)
+        shown = shown[: _DNC_VALUES_NAMED - 1]
+        return f"{', '.join(shown)} and {count - len(shown):,} more"
 
     def _flags_sentence(self) -> str:
         """The rows no block flag says yes on (or, with no block flag, those a callable flag
