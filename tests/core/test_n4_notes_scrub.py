@@ -53,7 +53,8 @@ def test_a_gryphon_scrub_workbooks_clean_rows_are_named(tmp_path: Path) -> None:
     warnings = _warnings(tmp_path / "scrub.xlsx", tmp_path)
     assert (
         "Column C ('Reason'): 4 of the 7 rows say do not call ('Federal DNC', 'Known Litigator', "
-        "'Internal DNC'), the other 3 say something else ('Clean': 2 rows, the first is row 2; "
+        "'Internal DNC', 'Wireless - Do Not Call'), the other 3 say something else ('Clean': 2 "
+        "rows, the first is row 2; "
         "'Invalid Number': row 7), yet they are imported as opt-outs too. Keep only the rows "
         "that say do not call (filter column C ('Reason')) and run the file again."
     ) in warnings, warnings
