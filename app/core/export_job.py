@@ -89,6 +89,9 @@ COLUMNS = (
     "reason",
     "purpose",
     "id",
+    # Last, so the columns before keep their places; an SMS opt-out has none (the spec's
+    # record has no such field). Import reads it as no campaign column (sheet_mapping).
+    "campaign_uid",
 )
 # Columns whose xlsx cells have the Text number format, so a person editing or re-typing a
 # cell in Excel or LibreOffice keeps text, not a number: a phone number would lose a leading
@@ -623,6 +626,7 @@ class ExportJob:
                     item.reason,
                     item.purpose,
                     item.id,
+                    getattr(item, "campaign_uid", ""),
                 ]
 
     # -- writing ------------------------------------------------------------------------
@@ -639,7 +643,7 @@ class ExportJob:
         # back by people and re-imported by DNC Desk itself.
         book = None if csv_out else SafeWorkbook(quote_prefix=True)
         writer = SafeCsvWriter(self.out) if csv_out else None
-        widths = (14, 10, 24, 12, 24, 20, 30, 24, 10)
+        widths = (14, 10, 24, 12, 24, 20, 30, 24, 10, 38)
         sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
         header = list(COLUMNS)
         ticker = _Ticker(self._progress, total)

@@ -186,7 +186,7 @@ _NOT_CAMPAIGN: Final = frozenset(
         "start", "started", "end", "ended", "count", "total", "result", "results", "outcome",
         "disposition", "response", "responses", "rate", "score", "priority", "active",
         "channel", "source", "medium", "cost", "budget", "spend", "owner", "manager",
-        "description", "desc", "language", "attempts", "calls",
+        "description", "desc", "language", "attempts", "calls", "uid", "uuid", "guid",
     }
 )  # fmt: skip
 # "fax": a fax number is not a line a person asked not to be called on (phones refuses a cell
