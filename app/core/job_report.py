@@ -14,12 +14,18 @@ to a later day than they may have been honoured on; the report puts a sentence s
 (and how many of the late requests), naming the first rows, among the job meta's ``warnings``,
 which the Summary and the CLI's notes and ``--json`` ``warnings`` show
 (:func:`unchecked_sentence`).
+
+An import row's Scope names the purpose its insert carries, sent or to send, when its scope
+does not (``global, purpose 'Fundraising'``; :func:`scope_shown`): a global or campaign row's
+Purpose cell is written to the service too (re-test R1 #4). In the Scope cell, not a column of
+its own, so the columns keep their places for whoever reads them by position.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -48,7 +54,7 @@ ROW_COLUMNS = (
 )
 SHEET_ROW_LIMIT = 1_048_575  # data rows under the header
 log = logging.getLogger(__name__)
-_WIDTHS = (10, 22, 16, 10, 24, 18, 60, 50, 12, 12, 8)
+_WIDTHS = (10, 22, 16, 10, 30, 18, 60, 50, 12, 12, 8)
 # Kept text when re-typed in Excel (no lost leading zero, no 2.02555E+09): the cell as the
 # file had it (written as text) and the normalized number.
 _TEXT_COLUMNS = (ROW_COLUMNS.index("Original value"), ROW_COLUMNS.index("Normalized number"))
@@ -56,6 +62,15 @@ _TEXT_COLUMNS = (ROW_COLUMNS.index("Original value"), ROW_COLUMNS.index("Normali
 _HONOURED = {Outcome.INSERTED.value, Outcome.ALREADY_PRESENT.value, Outcome.REMOVED.value}
 # Rows an import measures to the day an entry put their number on the list (``honoured_on``).
 _MEASURED_TO_ENTRY = {Outcome.ALREADY_PRESENT.value, Outcome.INSERTED.value}
+# Import rows whose insert was sent, or is to be ("" for a pending or dry-run row): the rows
+# whose purpose the report shows (:func:`purpose_sent`).
+_SENDS_PURPOSE = {
+    Outcome.INSERTED.value,
+    Outcome.ALREADY_PRESENT.value,
+    Outcome.FAILED.value,
+    Outcome.NOT_ATTEMPTED.value,
+    "",
+}
 
 # What an import row ending ``already_present`` says when its number may be on the list by
 # this job's own doing, not from before the job (see app.core.import_job): each names an
@@ -165,6 +180,10 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     entries tells, so the import's own words for the row say it
     (:func:`app.core.import_job.insert_sender`; black-box L3 #1: numbers listed years before
     their requests were counted late to the day the job found them).
+
+    An inserted row measured to an entry from before its insertion keeps the sentence counting
+    to its insertion here: ``row`` is the job file's row as the runner took it up, before the
+    send set its ``honoured_on``. The report leaves that sentence out (:func:`message_shown`).
     """
     staged = row.message
     received = _date(row.request_date)
@@ -186,17 +205,61 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
         if not sentence:
             return staged
         return f"{staged}; {sentence}" if staged else f"row {row.row_number}: {sentence}"
-    head, tail = staged[: found.start()], staged[found.end() :]
     if sentence:
-        return f"{head}{sentence}{tail}"
-    # No longer late (a clock set back), or found on the list (see above): the sentence goes,
-    # with its separator.
+        return f"{staged[: found.start()]}{sentence}{staged[found.end() :]}"
+    # No longer late (a clock set back), or found on the list (see above): the sentence goes.
+    return _without(staged, found, row.row_number)
+
+
+def _without(message: str, found: re.Match[str], row_number: int) -> str:
+    """``message`` without the sentence ``found``, and its separator; "" when only the row's
+    "row N: " would be left."""
+    head, tail = message[: found.start()], message[found.end() :]
     if head.endswith("; "):
         head = head[:-2]
     elif tail.startswith("; "):
         tail = tail[2:]
     rest = f"{head}{tail}"
-    return "" if rest == f"row {row.row_number}: " else rest
+    return "" if rest == f"row {row_number}: " else rest
+
+
+# The sentence :func:`settled_message` gives an inserted row, counting to its insertion.
+_INSERTION_SENTENCE = re.compile(
+    r"request received \d{4}-\d{2}-\d{2}, \d+ business days before its insertion on "
+    r"(\d{4}-\d{2}-\d{2}) \(limit \d+\)"
+)
+
+
+def message_shown(row: JobRow) -> str:
+    """``row``'s message as the report writes it: an inserted row measured to another day
+    than its insertion (``honoured_on``: a global entry older than its insertion honoured its
+    campaign or purpose row's request) loses the sentence counting to its insertion, which
+    its own words measuring it to that entry contradict (re-test R1 #5: "14 business days
+    before its insertion … (limit 10); on the list since 2023-06-08 (global entry 1), before
+    the request was received: not late").
+
+    Done here, from the job file, as ``honoured_on`` is set when the row is sent, after the
+    runner took the row up and before :func:`settled_message` counts it to its insertion."""
+    message = row.message
+    if row.outcome != Outcome.INSERTED.value or not row.honoured_on:
+        return message
+    found = _INSERTION_SENTENCE.search(message)
+    if found is None or found.group(1) == row.honoured_on[:10]:
+        return message
+    return _without(message, found, row.row_number)
+
+
+def purpose_sent(row: JobRow) -> str:
+    """The purpose an import row's insert carries (sent, or to send), as
+    :func:`app.core.import_job.insert_sender` sends it: its own (a Purpose cell, ``--purpose``)
+    or its purpose scope's; "" for a row not sent (invalid, blank, a duplicate, which may name
+    another purpose than the row that is sent)."""
+    if row.outcome not in _SENDS_PURPOSE:
+        return ""
+    if row.purpose:
+        return row.purpose
+    scope = row.scope.strip()
+    return scope.removeprefix("purpose:") if scope.startswith("purpose:") else ""
 
 
 # What a pending row says when its request was sent and not settled before the job stopped
@@ -299,13 +362,18 @@ def maybe_inserted_count(store: JobStore) -> int:
 EVERY_PURPOSE = "purpose (every purpose)"
 
 
-def scope_shown(scope: str, removal: bool) -> str:
+def scope_shown(scope: str, removal: bool, purpose: str = "") -> str:
     """A scope as the report writes it: the job file's text (``global``, ``campaign:12``,
     ``purpose:Surveys``), but a removal's ``purpose:`` (every purpose's entry taken off) as
     :data:`EVERY_PURPOSE`. An import's ``purpose:`` row takes its purpose from its own cell,
-    so it stays as it is."""
+    so it stays as it is.
+
+    ``purpose``: the purpose an import row's insert carries (:func:`purpose_sent`), said after
+    a scope that does not name it (``global, purpose 'Fundraising'``)."""
     if removal and scope.strip() == "purpose:":
         return EVERY_PURPOSE
+    if purpose and scope != f"purpose:{purpose}":
+        return f"{scope}, purpose {purpose!r}"
     return scope
 
 
@@ -503,9 +571,9 @@ class ReportWriter:
             r.original,
             r.national,
             r.phone_code,
-            scope_shown(r.scope, self._removal),
+            scope_shown(r.scope, self._removal, "" if self._removal else purpose_sent(r)),
             r.outcome or unsent,
-            _unsent_message(r) if not r.outcome and unsent == "pending" else r.message,
+            _unsent_message(r) if not r.outcome and unsent == "pending" else message_shown(r),
             r.damage,
             r.request_date,
         ]
