@@ -176,7 +176,7 @@ def test_a_yes_no_opted_out_column_is_no_request_date(tmp_path: Path) -> None:
     rows = [("3035556201", "Yes"), ("3035556202", "No")]
     mapping, warnings, _ = _stage(_csv(tmp_path, "Phone,Opted Out", rows), tmp_path)
     assert "request_date" not in mapping
-    assert any(w.startswith("Column B ('Opted Out') marks rows yes or no") for w in warnings)
+    assert any(w.startswith("Column B ('Opted Out') marks each row yes or no") for w in warnings)
 
 
 def test_last_updated_dates_name_another_date(tmp_path: Path) -> None:

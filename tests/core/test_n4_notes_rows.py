@@ -108,13 +108,19 @@ def test_flag_columns_named_together_replace_stagings_own(tmp_path: Path) -> Non
     assert log.flag_columns == {1, 2, 3}
 
 
-def test_a_lone_flag_column_staging_named_is_left_to_it(tmp_path: Path) -> None:
+def test_a_lone_flag_column_staging_named_gets_the_note_naming_rows(tmp_path: Path) -> None:
+    # Re-test R1 #3: staging's note on a lone flag column, read from the first rows, named no
+    # row; the watch's, over the whole file, names them and replaces it (flag_columns).
     text = "Phone,Federal DNC\n3035553001,N\n3035553002,Y\n"
-    log, _ = _staged(tmp_path, text, said=frozenset({1}))
-    assert not [s for s in log.sentences() if "yes or no" in s]
-    assert not log.flag_columns
-    log, _ = _staged(tmp_path, text)
-    assert [s for s in log.sentences() if "yes or no" in s]
+    for said in (frozenset({1}), frozenset()):
+        log, _ = _staged(tmp_path, text, said=said)
+        assert [s for s in log.sentences() if "yes or no" in s] == [
+            "Column B ('Federal DNC') marks each row yes or no: 1 of the 2 rows does not say "
+            "yes (row 2), yet every row is imported as an opt-out, whatever it says. Keep only "
+            "the rows where it says yes: delete the others from the file (rows hidden by a "
+            "filter are imported too) and run it again."
+        ]
+        assert log.flag_columns == {1}
 
 
 def test_flag_kinds() -> None:

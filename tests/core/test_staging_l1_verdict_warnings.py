@@ -159,5 +159,5 @@ def test_an_email_opt_out_column_is_not_worded_as_a_do_not_call_flag(tmp_path: P
         "Column D ('Email Opt Out') marks who opted out of email, which is not a request not to "
         "be called or texted; it is not read, and every row is imported whatever it says."
     ) in warnings
-    assert any(w.startswith("Column C ('Do Not Call') marks rows yes or no") for w in warnings)
+    assert any(w.startswith("Column C ('Do Not Call') marks each row yes or no") for w in warnings)
     assert not any("Email Opt Out" in w and "asked not to be called" in w for w in warnings)
