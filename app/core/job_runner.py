@@ -18,7 +18,8 @@ still on the wire :data:`ABANDON_AFTER` seconds later have their connections shu
 L4 #8: a stopped job against a service that never answered went on for minutes). A row so cut
 after its write was sent is left ``sending``, for the resume to send again and settle. While
 the service has answered nothing for :data:`WAITING_AFTER` seconds, the progress says so
-(:attr:`JobProgress.waiting`), even though no row ends.
+(:attr:`JobProgress.waiting`), even though no row ends; once nothing has been answered for
+:data:`SILENT_STOP_AFTER` seconds, or no write while look-ups are, the job stops for a resume.
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ ABANDON_AFTER = 2.0
 # A job whose requests have had no answer at all for this many seconds is stopped for a
 # resume, as a run of failed rows stops it: the client's retries of each request and the
 # look-ups after them, each waiting its whole timeout, kept a 4-row job at a service that hung
-# busy for 12 minutes (black-box N2 #2).
+# busy for 12 minutes (black-box N2 #2). So is one that has answered none of its writes for as
+# long while it answers look-ups (black-box R2 #2: each answered look-up restarted the wait, and
+# a 20-row import whose inserts hung went on for 7.6 minutes).
 SILENT_STOP_AFTER = 180.0
 # How many rows the sentence of a job stopped for a failing service names in each group.
 ROWS_NAMED = 3
@@ -614,6 +617,18 @@ class JobRunner:
                 )
                 self._stuck = ("stopped answering", None)
                 self.abort_reason = "The service stopped answering."
+                self.control.stop.set()
+            elif (quiet := self._gate.waiting_writes(self._silent_stop_after)) is not None:
+                # Its look-ups answered, each restarting the wait above, while no write was:
+                # the same stop (black-box R2 #2).
+                since, url = quiet
+                at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=now - since)
+                self._silence = (
+                    f"no write answered for {now - since:.0f} s, since {at:%H:%M:%S} UTC, "
+                    f"while look-ups were; the oldest write unanswered was to {url}"
+                )
+                self._stuck = ("stopped answering writes", None)
+                self.abort_reason = "The service stopped answering writes."
                 self.control.stop.set()
         if (
             self._progress is not None
