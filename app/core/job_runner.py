@@ -296,6 +296,8 @@ class JobRunner:
         )
         # How the service fell silent, when that stopped the job (see _idle).
         self._silence = ""
+        # When the job last went on after a pause (monotonic; 0: never paused).
+        self._asked_since = 0.0
         # The requests of this run (see InFlightGate): the job's stop and pause hold back
         # every request, retries and look-ups included; a stop cuts those left on the wire.
         self._gate = InFlightGate(concurrency, stop=self.control.stop, pause=self.control.paused)
@@ -606,7 +608,16 @@ class JobRunner:
                 self._stopped_at = now
             elif now - self._stopped_at >= self._abandon_after:
                 self._gate.abandon()
-        elif not self.control.stop.is_set() and self._stuck is None:
+        elif self.control.paused.is_set():
+            # A pause asks nothing of the service: its silence then, and until as long again
+            # after the pause, is no sign of a hang (a request unanswered before the pause
+            # would otherwise stop the job the moment it goes on).
+            self._asked_since = now
+        elif (
+            not self.control.stop.is_set()
+            and self._stuck is None
+            and now - self._asked_since >= self._silent_stop_after
+        ):
             quiet = self._gate.waiting(self._silent_stop_after)
             if quiet is not None:
                 since, url = quiet
