@@ -8,9 +8,13 @@ comes from the keyring for a saved connection, or from the environment variable
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
+import random
 import signal
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, AuthError, TransportError
+from app.api.errors import ApiError, AuthError, RateLimitedError, ServerError, TransportError
+from app.api.transport import DEFAULT_RETRY, NO_RETRY, Params, Transport
 from app.core.connections import (
     Connection,
     ConnectionStore,
@@ -40,6 +45,22 @@ EXIT_USAGE = 2
 # Stopped by a signal: 128 + its number, as a shell reports a process the signal ended.
 EXIT_SIGNAL_BASE = 128
 EXIT_INTERRUPTED = EXIT_SIGNAL_BASE + signal.SIGINT  # 130: Ctrl+C
+
+# How long the CLI's client waits for the answer to one request (module-level so tests can
+# shorten it; the client's own default).
+REQUEST_TIMEOUT = 30.0
+# The checks before a job or an export starts (the token, the campaign list, the list's
+# purposes, a lead status) say on stderr when the service has answered nothing for
+# CHECK_WAITING_AFTER seconds, and again every CHECK_WAITING_EVERY seconds, as a running job
+# does. A check the service took and left unanswered is sent at most CHECK_TRIES times in a
+# row, and the checks give up once it has been silent for CHECK_GIVE_UP seconds (a running
+# job's three minutes): a check changes nothing, so nothing is lost by giving up (re-test R2
+# #1: a hung service kept an import silent for four minutes, 8 campaign-list requests each
+# waiting its whole timeout).
+CHECK_WAITING_AFTER = 10.0
+CHECK_WAITING_EVERY = 30.0
+CHECK_TRIES = 3
+CHECK_GIVE_UP = 180.0
 
 # Whether the command runs with --json: a refusal is then also one JSON object on stdout, so a
 # script's parser never gets an empty string. Set by app.cli.main for the command's run.
@@ -141,6 +162,194 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
     raise CliError("Name the service with --connection NAME or --base-url URL.", EXIT_USAGE)
 
 
+class NoAnswer(TransportError):
+    """The checks before a start gave up: the service took the requests and answered none of
+    them for ``waited`` seconds (``tries`` requests of ``endpoint``, each given ``timeout``)."""
+
+    def __init__(self, endpoint: str, base_url: str, waited: float, tries: int, timeout: float):
+        self.waited = waited
+        self.tries = tries
+        self.request_timeout = timeout
+        super().__init__(
+            endpoint,
+            f"no answer from {base_url} within {waited:.0f} s",
+            timeout=True,
+            sent=True,
+        )
+
+
+class _Silence:
+    """Since when the service has answered nothing, and the request waited on (as a running
+    job's in-flight gate tracks it), for the checks' notices and their giving up."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._answered_at: float | None = None
+        self._asking: tuple[float, str] | None = None
+        self._unanswered: tuple[float, str] | None = None  # oldest unanswered since an answer
+
+    def asked(self, url: str) -> None:
+        with self._lock:
+            self._asking = (time.monotonic(), url)
+
+    def ended(self, answered: bool) -> None:
+        with self._lock:
+            if answered:
+                self._answered_at = time.monotonic()
+                self._unanswered = None
+            elif self._unanswered is None:
+                self._unanswered = self._asking
+            self._asking = None
+
+    def quiet(self) -> tuple[float, str] | None:
+        """(Seconds of silence, the URL waited on), or None while nothing is left unanswered."""
+        with self._lock:
+            oldest = min(
+                (w for w in (self._asking, self._unanswered) if w is not None), default=None
+            )
+            answered = self._answered_at
+        if oldest is None:
+            return None
+        since = oldest[0] if answered is None else max(oldest[0], answered)
+        return time.monotonic() - since, oldest[1]
+
+
+class CliClient(ApiClient):
+    """The CLI's client. Between :meth:`begin_checks` and :meth:`end_checks` (the checks
+    before a job or an export starts), its reads are sent with retries of its own: a read
+    the service takes and leaves unanswered is not sent again and again for the client's
+    full retries, each waiting the whole timeout, and a notice on stderr says the service is
+    silent (see CHECK_WAITING_AFTER)."""
+
+    def __init__(
+        self, base_url: str, token: str, *, requests_per_minute: int | None = None
+    ) -> None:
+        super().__init__(
+            base_url, token, timeout=REQUEST_TIMEOUT, requests_per_minute=requests_per_minute
+        )
+        # One attempt per call: the retries are _read's.
+        self._checks = Transport(
+            base_url,
+            token,
+            timeout=REQUEST_TIMEOUT,
+            retry=NO_RETRY,
+            requests_per_minute=requests_per_minute,
+            max_connections=1,
+        )
+        self._rng = random.Random()
+        self._silence: _Silence | None = None
+        self._silent_tries = 0
+        self._gave_up: NoAnswer | None = None
+
+    def begin_checks(self) -> None:
+        if self._silence is not None:
+            return
+        self._silence = _Silence()
+        self._silent_tries = 0
+        self._gave_up = None
+        silence = self._silence
+        threading.Thread(
+            target=self._watch, args=(silence,), name="dnc-checks-watch", daemon=True
+        ).start()
+
+    def end_checks(self) -> None:
+        self._silence = None  # its watch ends with it
+
+    def close(self) -> None:
+        self.end_checks()
+        self._checks.close()
+        super().close()
+
+    def _watch(self, silence: _Silence) -> None:
+        said = -CHECK_WAITING_EVERY
+        poll = min(0.5, CHECK_WAITING_AFTER / 4)
+        while self._silence is silence:
+            time.sleep(poll)
+            quiet = silence.quiet()
+            if quiet is None or quiet[0] < CHECK_WAITING_AFTER:
+                said = -CHECK_WAITING_EVERY  # a new silence is said at once
+                continue
+            now = time.monotonic()
+            if now - said < CHECK_WAITING_EVERY or self._silence is not silence:
+                continue
+            said = now
+            seconds, url = quiet
+            since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+            warn(
+                f"No answer from the service for {seconds:.0f} s (since {since:%H:%M:%S} UTC; "
+                f"waiting on {url}); still checking it, before anything is sent."
+            )
+
+    def _read(
+        self, path: str, params: Params | None = None, cancel: threading.Event | None = None
+    ) -> Any:
+        silence = self._silence
+        if silence is None:
+            return super()._read(path, params, cancel)
+        if self._gave_up is not None:
+            raise self._gave_up
+        attempt = 0
+        while True:
+            attempt += 1
+            silence.asked(self._checks.api_url + path)
+            try:
+                body = self._checks.call(path, params, idempotent=True, cancel=cancel)[0]
+            except (TransportError, ServerError, RateLimitedError) as exc:
+                # No connection (refused, unknown host) is "cannot be reached", retried as the
+                # client retries it; a request taken and left unanswered counts to giving up.
+                unanswered = isinstance(exc, TransportError) and exc.sent
+                silence.ended(not isinstance(exc, TransportError))
+                if unanswered:
+                    self._silent_tries += 1
+                    quiet = silence.quiet()
+                    waited = quiet[0] if quiet is not None else 0.0
+                    if self._silent_tries >= CHECK_TRIES or waited >= CHECK_GIVE_UP:
+                        self._gave_up = NoAnswer(
+                            path, self.base_url, waited, self._silent_tries, REQUEST_TIMEOUT
+                        )
+                        raise self._gave_up from None
+                else:
+                    if not isinstance(exc, TransportError):
+                        self._silent_tries = 0
+                    if attempt >= DEFAULT_RETRY.attempts:
+                        raise
+                delay = DEFAULT_RETRY.delay(attempt, self._rng)
+                if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
+                    delay = max(delay, min(exc.retry_after, DEFAULT_RETRY.max_delay * 4))
+                time.sleep(delay)
+            except ApiError:
+                silence.ended(True)  # the service's own refusal: an answer
+                raise
+            else:
+                silence.ended(True)
+                self._silent_tries = 0
+                return body
+
+
+@contextmanager
+def service_checks(api: ApiClient) -> Iterator[None]:
+    """The checks before a start (see :class:`CliClient`), for a block."""
+    if not isinstance(api, CliClient):
+        yield
+        return
+    api.begin_checks()
+    try:
+        yield
+    finally:
+        api.end_checks()
+
+
+def begin_checks(api: ApiClient) -> None:
+    """The checks before a start begin (see :class:`CliClient`): until :func:`end_checks`."""
+    if isinstance(api, CliClient):
+        api.begin_checks()
+
+
+def end_checks(api: ApiClient) -> None:
+    if isinstance(api, CliClient):
+        api.end_checks()
+
+
 def open_client(
     args: argparse.Namespace, paths: AppPaths, *, requests_per_minute: int | None = None
 ) -> tuple[Connection, ApiClient]:
@@ -148,7 +357,7 @@ def open_client(
     for a command that writes nothing to the service (an export), which a journal that
     cannot be used must not stop."""
     connection, token = resolve_connection(args, paths)
-    api = ApiClient(connection.base_url, token, requests_per_minute=requests_per_minute)
+    api = CliClient(connection.base_url, token, requests_per_minute=requests_per_minute)
     return connection, api
 
 
@@ -189,6 +398,16 @@ def describe_api_error(exc: ApiError, connection: Connection, action: str = "") 
     if isinstance(exc, AuthError):
         why = exc.message or exc.meaning or "not authorised"
         sentence = f"{token_source(connection)} was refused by the service at {url} ({why})."
+    elif isinstance(exc, NoAnswer):
+        tries = "once" if exc.tries == 1 else f"{exc.tries} times"
+        sentence = (
+            f"the service at {url} took the connection but did not answer within "
+            f"{exc.waited:.0f} s ({exc.endpoint} asked {tries}, each waiting up to "
+            f"{exc.request_timeout:g} s for its answer)."
+        )
+    elif isinstance(exc, TransportError) and exc.sent:
+        # The connection was made (a service that hangs, a stopped process): it can be reached.
+        sentence = f"the service at {url} took the connection but gave no answer ({exc.message})."
     elif isinstance(exc, TransportError):
         sentence = f"the service at {url} cannot be reached ({exc.message})."
     else:

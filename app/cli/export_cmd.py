@@ -53,6 +53,7 @@ from app.cli.connection_args import (
     emit_json,
     fail,
     open_client,
+    service_checks,
 )
 from app.cli.output_paths import check_export_path
 from app.core import phones
@@ -374,7 +375,8 @@ def run(args: argparse.Namespace) -> int:
 
         wanted = CampaignByName(args.scope.strip(), named)
         try:
-            _, scope = preflight(api, connection, wanted, "Export not started")
+            with service_checks(api):  # said when silent, and given up (re-test R2 #1)
+                _, scope = preflight(api, connection, wanted, "Export not started")
         except CliError as exc:
             api.close()
             return fail(str(exc), exc.status)
@@ -384,7 +386,8 @@ def run(args: argparse.Namespace) -> int:
         from app.cli.import_cmd import preflight
 
         try:
-            preflight(api, connection, query.scope, "Export not started")
+            with service_checks(api):
+                preflight(api, connection, query.scope, "Export not started")
         except CliError as exc:
             api.close()
             return fail(str(exc), exc.status)

@@ -49,8 +49,10 @@ from app.cli.connection_args import (
     CliError,
     StopSignal,
     add_connection_arguments,
+    begin_checks,
     describe_api_error,
     emit_json,
+    end_checks,
     fail,
     interrupt_status,
     named_by_url,
@@ -949,6 +951,7 @@ def run_job_command(
                 _resume_args(args, store), paths, requests_per_minute=args.rate_limit
             )
             job_id = meta.get("job_id", args.resume)
+            begin_checks(session.api)  # until the run starts: said when silent, given up
             preflight(session.api, session.connection, None, f"Job {job_id} not resumed")
             if change := source_change(meta):
                 # The rows were read into the job when it was made: those are what is sent.
@@ -1007,6 +1010,9 @@ def run_job_command(
             connection: Connection | None = None
             if not args.dry_run or connected:
                 session = open_session(args, paths, requests_per_minute=args.rate_limit)
+                # Until the run starts (staging reads the list's purposes too): a silent
+                # service is said, and given up on (re-test R2 #1).
+                begin_checks(session.api)
                 connection = session.connection
                 lookup, resolved = preflight(session.api, connection, given_scope, action)
                 if resolved is not None and resolved != job.scope:
@@ -1054,6 +1060,7 @@ def run_job_command(
             # The job's pace, for --resume and its hint.
             store.set_meta({"concurrency": args.concurrency, "rate_limit": args.rate_limit})
         assert session is not None and store is not None
+        end_checks(session.api)  # the run says the service's silence itself
         sending = True
         control = JobControl()
         rows_shown = not args.json and sys.stderr.isatty()
