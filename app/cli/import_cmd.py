@@ -1143,6 +1143,10 @@ def run_job_command(
         return fail(exc.cli_text, EXIT_USAGE if _names_no_column(exc) else EXIT_FAILED)
     except SheetError as exc:
         return fail(str(exc), EXIT_USAGE if _names_no_sheet(exc, args) else EXIT_FAILED)
+    except BrokenPipeError:
+        # Whoever read the output went away (`… --json | head`): no file is at fault, and
+        # cli.main ends quietly with 141, as a shell's SIGPIPE does (re-test R2 #4).
+        raise
     except OSError as exc:
         return fail(f"A file could not be written or read: {exc}.")
     finally:

@@ -198,7 +198,12 @@ def _run(argv: list[str], chosen: str | None) -> int:
         with json_refusals(bool(getattr(args, "json", False))):
             try:
                 module = importlib.import_module(SUBCOMMANDS[args.command][0])
-                return int(module.run(args))
+                status = int(module.run(args))
+                # Written out here, not at the interpreter's exit: output still buffered (a
+                # pipe's, up to 8 KB) would meet a reader gone away (`… | head -c 0`) where no
+                # handler is left, and print "Exception ignored … BrokenPipeError".
+                sys.stdout.flush()
+                return status
             except KeyboardInterrupt as exc:
                 status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
                 return fail("Interrupted.", status)
