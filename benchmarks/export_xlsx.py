@@ -82,6 +82,7 @@ def _measure(base_url: str, work: Path) -> tuple[Any, list[list[str]], float, fl
                 e.reason,
                 e.purpose,
                 e.id,
+                e.campaign_uid,
             ]
             for e in api.iter_dnc(DncQuery())
         ]
