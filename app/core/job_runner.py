@@ -620,27 +620,19 @@ class JobRunner:
         ):
             quiet = self._gate.waiting(self._silent_stop_after)
             if quiet is not None:
-                since, url = quiet
-                at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=now - since)
-                self._silence = (
-                    f"nothing answered for {now - since:.0f} s, since {at:%H:%M:%S} UTC; the "
-                    f"oldest request unanswered was to {url}"
+                self._stop_silent(
+                    now, quiet, "nothing answered", "; the oldest request unanswered was to"
                 )
-                self._stuck = ("stopped answering", None)
-                self.abort_reason = "The service stopped answering."
-                self.control.stop.set()
             elif (quiet := self._gate.waiting_writes(self._silent_stop_after)) is not None:
                 # Its look-ups answered, each restarting the wait above, while no write was:
                 # the same stop (black-box R2 #2).
-                since, url = quiet
-                at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=now - since)
-                self._silence = (
-                    f"no write answered for {now - since:.0f} s, since {at:%H:%M:%S} UTC, "
-                    f"while look-ups were; the oldest write unanswered was to {url}"
+                self._stop_silent(
+                    now,
+                    quiet,
+                    "no write answered",
+                    ", while look-ups were; the oldest write unanswered was to",
+                    " writes",
                 )
-                self._stuck = ("stopped answering writes", None)
-                self.abort_reason = "The service stopped answering writes."
-                self.control.stop.set()
         if (
             self._progress is not None
             and self._report_args is not None
@@ -648,6 +640,18 @@ class JobRunner:
         ):
             self._last_report = now
             self._report(*self._report_args, now)
+
+    def _stop_silent(
+        self, now: float, quiet: tuple[float, str], lead: str, oldest: str, what: str = ""
+    ) -> None:
+        """Stop the job for a resume: since ``quiet`` (when, and the request waiting), nothing
+        (or no write: ``what``) was answered for SILENT_STOP_AFTER."""
+        since, url = quiet
+        at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=now - since)
+        self._silence = f"{lead} for {now - since:.0f} s, since {at:%H:%M:%S} UTC{oldest} {url}"
+        self._stuck = (f"stopped answering{what}", None)
+        self.abort_reason = f"The service stopped answering{what}."
+        self.control.stop.set()
 
     def _stop_if_stuck(self, held: _Held, error: BaseException | None, stuck: bool = False) -> None:
         """Stop the job for a resume after a run of rows with nothing done (see _Held), or
