@@ -139,7 +139,7 @@ class InFlightGate:
         now = time.monotonic()
         with self._lock:
             self._wire[threading.get_ident()] = (now, url)
-            if _is_write(url):
+            if not is_read(url):
                 if not self._writes_on_wire and now - self._write_left_at >= WRITE_LULL:
                     self._write_unanswered = None  # a run of look-ups only ended the last run
                 self._writes_on_wire += 1
@@ -168,7 +168,7 @@ class InFlightGate:
                     self._unanswered = None
                 elif self._unanswered is None:
                     self._unanswered = wire
-                if _is_write(wire[1]):
+                if not is_read(wire[1]):
                     self._writes_on_wire -= 1
                     self._write_left_at = now
                     if answered:
@@ -207,7 +207,7 @@ class InFlightGate:
         with self._lock:
             if not self._writes_on_wire and now - self._write_left_at >= WRITE_LULL:
                 return None
-            unanswered = [w for w in self._wire.values() if _is_write(w[1])]
+            unanswered = [w for w in self._wire.values() if not is_read(w[1])]
             if self._write_unanswered is not None:
                 unanswered.append(self._write_unanswered)
             oldest = min(unanswered, default=None)
@@ -233,10 +233,10 @@ class InFlightGate:
         return self._abandoned
 
 
-def _is_write(url: str) -> bool:
-    """Whether a request to ``url`` writes: every read endpoint of the API is a ``/search``
-    (as ``app.api.transport._is_read`` says, which imports this module)."""
-    return not url.endswith("/search")
+def is_read(path: str) -> bool:
+    """Whether a request to ``path`` (or its whole URL) only reads: every read endpoint of the
+    API is a ``/search``. The transport asks it too."""
+    return path.endswith("/search")
 
 
 _local = threading.local()

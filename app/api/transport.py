@@ -31,7 +31,7 @@ from urllib.parse import quote, quote_plus, unquote_plus, urlencode, urlsplit
 import httpcore
 import httpx
 
-from app.api.concurrency import in_flight_gate
+from app.api.concurrency import in_flight_gate, is_read
 from app.api.errors import (
     ApiError,
     RateLimitedError,
@@ -575,7 +575,7 @@ class Transport:
                         exc = last = caught
                         answered = not isinstance(exc, TransportError)
                         exc.attempts = attempt
-                        if answer_lost and not _is_read(path):
+                        if answer_lost and not is_read(path):
                             exc.earlier_attempt_lost = True
                         if isinstance(exc, TransportError | UnconfirmedError):
                             # No answer, or one not saying whether it was done: it may be.
@@ -623,13 +623,13 @@ class Transport:
                     raise refused from None
                 # Cancelled after attempts were sent: say what they did, so the journal does
                 # not call a write that may have been done "not attempted".
-                if answer_lost and not _is_read(path):
+                if answer_lost and not is_read(path):
                     stopped.maybe_done = True
                 elif refused is not None:
                     stopped.refused = refused.attempts
                 elif (
                     last is not None
-                    and not _is_read(path)
+                    and not is_read(path)
                     and not (cancel is not None and cancel.is_set())
                 ):
                     # The job stopped a write's retries after an answer (a 5xx): it ends with
@@ -789,11 +789,6 @@ def _environment_proxy(url: str) -> str | None:
 def _short(exc: Exception) -> str:
     text = str(exc).strip() or type(exc).__name__
     return text[:200]
-
-
-def _is_read(path: str) -> bool:
-    """Whether ``path`` only reads: every read endpoint of the API is a ``/search``."""
-    return path.endswith("/search")
 
 
 def _retriable(exc: ApiError, idempotent: bool) -> bool:
