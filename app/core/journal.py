@@ -788,20 +788,30 @@ class ChangeJournal:
         self, *, job: str, operation: str, phone: str, outcome: str = ""
     ) -> list[JournalEntry]:
         """The recorded outcomes of ``job``'s writes ``operation`` (``dnc.insert``) of
-        ``phone`` (E.164), newest first; with ``outcome``, only those that ended so.
+        ``phone`` (E.164), newest first; with ``outcome``, only those that ended so."""
+        return self.job_writes(
+            job=job, operation=operation, phone=phone, phase=PHASE_OUTCOME, outcome=outcome
+        )
 
-        A resumed job asks this of each row that was in flight when it stopped, so it must
-        stay cheap on a journal of millions of entries: the query names the phone index's own
-        condition (``phone != ''``, which a bound value does not imply) and keeps the
-        operation index out of the choice (``+operation``), so it searches one number's entries
-        rather than every insert's."""
+    def job_writes(
+        self, *, job: str, operation: str, phone: str, phase: str = "", outcome: str = ""
+    ) -> list[JournalEntry]:
+        """``job``'s entries of writes ``operation`` (``dnc.delete``) of ``phone`` (E.164),
+        intents and outcomes (or those of ``phase``; with ``outcome``, those that ended so),
+        newest first.
+
+        A resumed job asks this of each row it sends again, so it must stay cheap on a
+        journal of millions of entries: the query names the phone index's own condition
+        (``phone != ''``, which a bound value does not imply) and keeps the operation index out
+        of the choice (``+operation``), so it searches one number's entries rather than every
+        insert's or delete's."""
         if not (job and phone):
             return []
-        sql = (
-            f"{_SELECT} WHERE phone = ? AND phone != '' AND job = ? AND +operation = ?"
-            " AND phase = ?"
-        )
-        params: list[Any] = [phone, job, operation, PHASE_OUTCOME]
+        sql = f"{_SELECT} WHERE phone = ? AND phone != '' AND job = ? AND +operation = ?"
+        params: list[Any] = [phone, job, operation]
+        if phase:
+            sql += " AND phase = ?"
+            params.append(phase)
         if outcome:
             sql += " AND outcome = ?"
             params.append(outcome)

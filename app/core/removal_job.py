@@ -84,6 +84,7 @@ from app.core.job_runner import (
 )
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
+from app.core.journal import JournalEntry
 from app.core.lead_lookup import (
     changed_by,
     leads_to_restatus,
@@ -449,6 +450,12 @@ def _say_on(error: ApiError | NotDone | Unsettled, text: str) -> None:
         error.add_detail(text)
 
 
+def _job_deletes(session: Session, job_id: str, phone: str) -> list[JournalEntry]:
+    """This job's journaled deletes of ``phone`` (E.164), intents and outcomes, newest first:
+    what a row sent again asks of its earlier sends."""
+    return session.journal.job_writes(job=job_id, operation="dnc.delete", phone=phone)
+
+
 def _deleted_forms(
     session: Session, job_id: str, row: JobRow, scope: Scope, listed: list[str]
 ) -> dict[str, bool]:
@@ -459,7 +466,7 @@ def _deleted_forms(
     phone = e164(row.national, row.phone_code)
     target = f"dnc:{phone} scope={scope}"
     forms = written_forms(row.national, row.phone_code)
-    entries = session.journal.query(job=job_id, phone=phone, operation="dnc.delete")
+    entries = _job_deletes(session, job_id, phone)
     answered = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "ok"}
     found: dict[str, bool] = {}
     for entry in reversed(entries):  # oldest first
@@ -599,7 +606,7 @@ def _earlier_leads(session: Session, job_id: str, row: JobRow, lead_status: str)
     phone = e164(row.national, row.phone_code)
     intents = [
         entry
-        for entry in session.journal.query(job=job_id, phone=phone, operation="dnc.delete")
+        for entry in _job_deletes(session, job_id, phone)
         # The delete that carried the lead status: of a number listed in several forms, only
         # one did.
         if entry.phase == "intent"
@@ -629,7 +636,7 @@ def _deleted_before(session: Session, job_id: str, row: JobRow) -> bool:
     phone = e164(row.national, row.phone_code)
     return any(
         entry.phase == "intent" and (entry.before or {}).get("entries")
-        for entry in session.journal.query(job=job_id, phone=phone, operation="dnc.delete")
+        for entry in _job_deletes(session, job_id, phone)
     )
 
 
