@@ -88,7 +88,7 @@ from app.core.job_runner import (
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
 from app.core.journal import JournalEntry
-from app.core.session import Session, e164, fate_open
+from app.core.session import Session, e164, fate_open, journal_target
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, late_sentence
@@ -254,7 +254,7 @@ def _answered_before_stop(
     job stopped: the answer can be recorded and the process killed before the job file
     committed the row's outcome."""
     phone = e164(row.national, row.phone_code)
-    target = f"{kind}:{phone} scope={scope}"
+    target = journal_target(kind, row.national, row.phone_code, scope)
     answers = session.journal.write_outcomes(
         job=job_id, operation=f"{kind}.insert", phone=phone, outcome="ok"
     )
@@ -303,7 +303,7 @@ def _checked_after_error(
     phone = e164(row.national, row.phone_code)
 
     def journal(details: dict[str, Any]) -> None:
-        target_text = f"{kind}:{phone or row.national} scope={scope}"
+        target_text = journal_target(kind, row.national, row.phone_code, scope)
         session.record_look_up(
             f"{kind}.insert.checked", target_text, phone, error, details, job=job_id, note=note
         )

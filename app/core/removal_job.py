@@ -91,7 +91,7 @@ from app.core.lead_lookup import (
     restatus_text,
     still_covered_text,
 )
-from app.core.session import Session, e164, fate_open
+from app.core.session import Session, e164, fate_open, journal_target
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
@@ -464,7 +464,7 @@ def _deleted_forms(
     each with whether the journal has that delete's "ok" (else it has no answer recorded, or
     an error, and the form's being gone settles it)."""
     phone = e164(row.national, row.phone_code)
-    target = f"dnc:{phone} scope={scope}"
+    target = journal_target("dnc", row.national, row.phone_code, scope)
     forms = written_forms(row.national, row.phone_code)
     entries = _job_deletes(session, job_id, phone)
     answered = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "ok"}
@@ -663,7 +663,7 @@ def _checked_after_error(
     phone = e164(row.national, row.phone_code)
 
     def journal(details: dict[str, Any]) -> None:
-        target = f"dnc:{phone} scope={scope}"
+        target = journal_target("dnc", row.national, row.phone_code, scope)
         session.record_look_up(
             "dnc.delete.checked", target, phone, error, details, job=job_id, note=note
         )

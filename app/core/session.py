@@ -56,7 +56,9 @@ def e164(phone_number: str, phone_code: str) -> str:
     return f"+{phone_code}{digits}" if digits else ""
 
 
-def _target(kind: str, phone_number: str, phone_code: str, scope: Scope) -> str:
+def journal_target(kind: str, phone_number: str, phone_code: str, scope: Scope) -> str:
+    """What the change journal names a write of a number in a scope by ("dnc:+1303… scope=
+    global"): a job looking for its earlier writes of a row names it the same way."""
     return f"{kind}:{e164(phone_number, phone_code) or phone_number} scope={scope}"
 
 
@@ -153,7 +155,7 @@ class Session:
         the entry older than the job; a number listed just before a delete gone on its retry),
         so the number's evidence says it beside that outcome (re-test J2: the journal kept
         "that attempt may have done this write" where the report said otherwise)."""
-        target = _target(kind, phone_number, phone_code, scope)
+        target = journal_target(kind, phone_number, phone_code, scope)
         phone = e164(phone_number, phone_code)
         self._event(f"{kind}.{operation}", target, phone, {"settled": settled}, job, note)
 
@@ -268,7 +270,7 @@ class Session:
         }
         return self._journaled(
             f"{kind}.insert",
-            _target(kind, phone_number, phone_code, scope),
+            journal_target(kind, phone_number, phone_code, scope),
             lambda: insert(
                 phone_number,
                 phone_code,
