@@ -72,10 +72,11 @@ def _nothing_sent(sandbox: Any, gateway: Gateway) -> None:
 
 
 def _said_silent(err: str, url: str) -> None:
-    """The notice a running job gives, naming the request waited on."""
+    """The notice a running job gives, naming the request waited on (a loaded machine may
+    also say so of a slow check answered before it)."""
     notices = [line for line in err.splitlines() if line.startswith("No answer from the service")]
     assert notices, err
-    assert f"waiting on {url})" in notices[0], notices
+    assert any(f"waiting on {url})" in notice for notice in notices), notices
 
 
 def test_an_import_at_a_service_that_never_answers_says_so_and_gives_up(
