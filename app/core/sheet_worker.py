@@ -61,6 +61,13 @@ its text paragraphs (valid OpenDocument, as odfpy-style generators write every t
 LibreOffice shows the text): the :class:`OdsScan` keeps the text of those cells and the worker
 puts it into the rows before sending them (:class:`_TextFill`), so they read as in LibreOffice,
 a sheet of nothing else too. Other sheets probed with PROBE are read without it.
+
+An .xls LibreOffice saved from a file holding calculated results (an .ods, its own .xlsx) holds
+the result of a formula giving text (``=B2&"-"&C2``, ``=TEXT(A2,"0")``) as the number 0 and no
+text: calamine reads 0, where LibreOffice and Excel, calculating again, show the text. The
+:class:`XlsScan` keeps such formulas (one whose outermost operation gives only text, saved as 0)
+and the worker works them out from the cells they join (:class:`_FormulaFill`) before sending
+the rows; one it cannot work out is emptied and sent as a formula with no saved result.
 """
 
 from __future__ import annotations
@@ -78,7 +85,7 @@ import sys
 import threading
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, BinaryIO, Final
 
 BATCH_ROWS = 2000
@@ -1044,13 +1051,196 @@ _XLS_HIDDEN_BY_DEFAULT = 0x0002  # its fDyZero: rows without a ROW record are hi
 _XLS_COLUMNS = 256  # BIFF8's columns, A to IV: COLINFO's "to the end" says 256
 _XLS_HEAD = struct.Struct("<HHH")  # a record's kind and size, and its body's first 16 bits
 _XLS_COLINFO_FIELDS = struct.Struct("<HHHHH")  # first, last, width, format, options
+_XLS_SHRFMLA = 0x04BC  # a shared formula's tokens, after the FORMULA of its first cell
+_XLS_ZERO = bytes(8)  # a FORMULA's saved result, the number 0
+# LibreOffice (seen in 7.x) writes the result of a formula whose text result it loaded, not
+# calculated (an .ods, or its own .xlsx, converted to .xls), as the number 0 with no STRING
+# record: the text is not in the file, and calamine reads 0. LibreOffice and Excel calculate
+# the formula again on opening. A formula whose outermost operation can only give text (&, a
+# string, one of these functions) cannot give the number 0, so such a saved result is wrong.
+_XLS_TEXT_FUNCTIONS = frozenset(
+    {13, 14, 30, 31, 48, 111, 112, 113, 114, 115, 116, 118, 119, 120, 130, 162, 336}
+)  # DOLLAR FIXED REPT MID TEXT CHAR LOWER UPPER PROPER LEFT RIGHT TRIM REPLACE SUBSTITUTE T
+# CLEAN CONCATENATE, by their BIFF function numbers (MS-XLS 2.5.198.17 Ftab)
+_XLS_TEXT, _XLS_CONCATENATE = 48, 336
+# Sizes of the formula tokens (MS-XLS 2.5.198 Ptg) by their number, the class bits (0x60) of
+# operand and function tokens dropped; not listed (0x18 extended tokens, a PtgAttr's choose
+# table, 0x20 arrays…): the formula is not read.
+_PTG_SIZES = {
+    **dict.fromkeys(range(0x03, 0x17), 1),  # operators, parentheses, a missing argument
+    0x1C: 2,  # an error
+    0x1D: 2,  # a boolean
+    0x1E: 3,  # an integer
+    0x1F: 9,  # a number
+    0x21: 3,  # a function of fixed arguments
+    0x22: 4,  # a function of a variable number of arguments
+    0x23: 5,  # a defined name
+    0x24: 5,  # a cell
+    0x25: 9,  # a range
+    0x26: 7,  # PtgMemArea and kin: the tokens of their expression follow inline
+    0x27: 7,
+    0x28: 7,
+    0x29: 3,
+    0x2A: 5,
+    0x2B: 9,
+    0x2C: 5,  # a cell relative to the formula's (a shared formula's)
+    0x2D: 9,
+    0x39: 7,  # names and cells in other sheets
+    0x3A: 7,
+    0x3B: 11,
+    0x3C: 7,
+    0x3D: 11,
+}
+_PTG_CONCAT, _PTG_PAREN, _PTG_STR, _PTG_ATTR, _PTG_EXP = 0x08, 0x15, 0x17, 0x19, 0x01
+_PTG_ATTR_SPACE = 0x40  # a PtgAttr that only keeps the formula's spacing
+_UNKNOWN: Final = object()  # a cell a formula reads whose value is not known
+_XLS_FORMATS_AS_IS = frozenset({"0", "@", "general"})  # TEXT(n, format) gives n's digits
+
+
+def _ptgs(rgce: bytes) -> list[tuple[int, int]] | None:
+    """The tokens of a formula's ``rgce`` as (number, offset), the class bits dropped and the
+    spacing attributes left out; None when a token is not known or the tokens run short."""
+    out: list[tuple[int, int]] = []
+    at = 0
+    while at < len(rgce):
+        kind = rgce[at]
+        base = kind if kind < 0x20 else (kind & 0x1F) | 0x20
+        if base == _PTG_STR:
+            if at + 3 > len(rgce):
+                return None
+            size = 3 + rgce[at + 1] * (2 if rgce[at + 2] & 1 else 1)
+        elif base == _PTG_ATTR:
+            if at + 2 > len(rgce) or rgce[at + 1] & 0x04:  # a choose table: not read
+                return None
+            size = 4
+            if rgce[at + 1] == _PTG_ATTR_SPACE:
+                at += size
+                continue
+        else:
+            found = _PTG_SIZES.get(base)
+            if found is None:
+                return None
+            size = found
+        if at + size > len(rgce):
+            return None
+        out.append((base, at))
+        at += size
+    return out
+
+
+def _function(rgce: bytes, kind: int, at: int) -> tuple[int, int | None]:
+    """A function token's function number and count of arguments (None: not known here)."""
+    if kind == 0x21:  # fixed arguments: known for TEXT only
+        number = struct.unpack_from("<H", rgce, at + 1)[0]
+        return number, 2 if number == _XLS_TEXT else None
+    return struct.unpack_from("<H", rgce, at + 2)[0] & 0x7FFF, rgce[at + 1] & 0x7F
+
+
+def _gives_text(rgce: bytes) -> bool:
+    """Whether the formula's outermost operation can only give text."""
+    tokens = _ptgs(rgce)
+    while tokens and tokens[-1][0] == _PTG_PAREN:
+        tokens.pop()
+    if not tokens:
+        return False
+    kind, at = tokens[-1]
+    if kind in (0x21, 0x22):
+        return _function(rgce, kind, at)[0] in _XLS_TEXT_FUNCTIONS
+    return kind in (_PTG_CONCAT, _PTG_STR)
+
+
+def _cell_text(value: Any) -> str | None:
+    """A cell's value as a formula joins it to text (Excel's General form), None when that
+    is not sure to be right (a fraction, a date: their text depends on formats)."""
+    if value is None:
+        return ""
+    kind = value.__class__
+    if kind is str:
+        return str(value)
+    if kind is bool:
+        return "TRUE" if value else "FALSE"
+    if kind is int or (kind is float and value.is_integer()):
+        return str(int(value)) if abs(value) < 1e15 else None
+    return None
+
+
+def _evaluate(rgce: bytes, row: int, column: int, cell: Callable[[int, int], Any]) -> str | None:
+    """The text a formula gives, for the few it is sure of: cells (``cell(row, column)``,
+    0-based: their value, or ``_UNKNOWN``), strings and whole numbers joined by ``&`` or
+    CONCATENATE, and TEXT(a whole number, "0"). ``row`` and ``column``: the formula's cell,
+    which a shared formula's relative cells are counted from. None for any other formula."""
+    tokens = _ptgs(rgce)
+    if tokens is None:
+        return None
+    stack: list[Any] = []
+    for kind, at in tokens:
+        if kind == _PTG_STR:
+            count, wide = rgce[at + 1], rgce[at + 2] & 1
+            raw = rgce[at + 3 : at + 3 + count * (2 if wide else 1)]
+            stack.append(raw.decode("utf-16-le" if wide else "latin-1"))
+        elif kind == 0x1E:
+            stack.append(struct.unpack_from("<H", rgce, at + 1)[0])
+        elif kind == 0x1F:
+            stack.append(struct.unpack_from("<d", rgce, at + 1)[0])
+        elif kind in (0x24, 0x2C):
+            at_row, at_column = struct.unpack_from("<HH", rgce, at + 1)
+            if kind == 0x2C and at_column & 0x8000:  # relative row: signed 16 bits
+                at_row = (row + (at_row if at_row < 0x8000 else at_row - 0x10000)) & 0xFFFF
+            if kind == 0x2C and at_column & 0x4000:  # relative column: signed 8 bits
+                offset = at_column & 0xFF
+                at_column = (column + (offset if offset < 0x80 else offset - 0x100)) & 0xFF
+            else:
+                at_column &= 0x3FFF
+            value = cell(at_row, at_column)
+            if value is _UNKNOWN:
+                return None
+            stack.append(value)
+        elif kind == _PTG_CONCAT:
+            if len(stack) < 2:
+                return None
+            parts = [_cell_text(stack[-2]), _cell_text(stack[-1])]
+            del stack[-2:]
+            if None in parts:
+                return None
+            stack.append("".join(p for p in parts if p is not None))
+        elif kind in (0x21, 0x22):
+            number, arguments = _function(rgce, kind, at)
+            if arguments is None or not 0 < arguments <= len(stack):
+                return None
+            args = stack[len(stack) - arguments :]
+            del stack[len(stack) - arguments :]
+            if number == _XLS_CONCATENATE:
+                parts = [_cell_text(v) for v in args]
+                if None in parts:
+                    return None
+                stack.append("".join(p for p in parts if p is not None))
+            elif number == _XLS_TEXT and arguments == 2:
+                value, shape = args
+                text = _cell_text(value)
+                if (
+                    value.__class__ not in (int, float)
+                    or text is None
+                    or shape.__class__ is not str
+                    or shape.strip().casefold() not in _XLS_FORMATS_AS_IS
+                ):
+                    return None
+                stack.append(text)
+            else:
+                return None
+        elif kind != _PTG_PAREN:
+            return None
+    if len(stack) != 1 or stack[0].__class__ is not str:
+        return None
+    return str(stack[0])
 
 
 class XlsScan:
     """What calamine does not tell of one sheet of an .xls, read from the workbook's BIFF8
     records: the cells holding an error value (``BOOLERR``, 0x0205, with its error flag set,
     and ``FORMULA``, 0x0006, whose saved result is an error), the formulas whose saved result
-    is empty (never calculated, as xlwt writes them), the hidden rows and the hidden columns.
+    is empty (never calculated, as xlwt writes them), the hidden rows and the hidden columns,
+    and (:attr:`stale`) the formulas giving text whose saved result is the number 0, as
+    LibreOffice writes a text result it loaded rather than calculated.
 
     A row is hidden when its ``ROW`` record (0x0208) says fDyZero: Excel and LibreOffice set
     it for a row hidden by hand and for one an AutoFilter hides alike. As in an xlsx, only
@@ -1078,6 +1268,13 @@ class XlsScan:
         self._filled: set[int] = set()  # 0-based rows holding a cell record
         self._rowed: set[int] = set()  # 0-based rows with a ROW record
         self._hidden_by_default = False
+        # Formulas giving text whose saved result is the number 0 (see _XLS_TEXT_FUNCTIONS):
+        # (0-based row, column, tokens), in the sheet's order; the tokens of a shared formula
+        # are its SHRFMLA's, shared by its cells.
+        self.stale: list[tuple[int, int, bytes]] = []
+        self.too_many = False  # more of them than MAX_TEXTS: crafted
+        self._shared: dict[tuple[int, int], bytes | None] = {}  # first cell -> text tokens
+        self._anchor: tuple[int, int] | None = None  # a shared formula's first cell, before it
         self.stop: threading.Event | None = None
         self.failed = False
 
@@ -1232,6 +1429,8 @@ class XlsScan:
                     kind == 0x0006 and size >= 14 and stream[body + 12 : body + 14] == b"\xff\xff"
                 ):
                     self._formula(stream, body)
+                elif kind == 0x0006 and size >= 22 and stream[body + 6 : body + 14] == _XLS_ZERO:
+                    self._zero(stream, body, size)
             elif kind == _XLS_BOF:  # the sheet's, or an embedded chart's
                 depth += 1
             elif kind == _XLS_EOF:
@@ -1240,6 +1439,10 @@ class XlsScan:
                     return
             elif depth != 1:
                 continue
+            elif kind == _XLS_SHRFMLA:
+                if size < 10:
+                    break
+                self._share(stream, body, size)
             elif kind == _XLS_ROW:
                 if size < 14:
                     break
@@ -1283,6 +1486,45 @@ class XlsScan:
             row, column = struct.unpack_from("<HH", stream, body)
             self.formulas.append((row + 1, column, ""))
             self.unread_rows.add(row + 1)
+
+    def _zero(self, stream: bytes, body: int, size: int) -> None:
+        """Note a ``FORMULA`` record whose saved result is the number 0 if its formula gives
+        text (LibreOffice's writing of a text result it did not calculate): its own tokens,
+        or those of the shared formula its PtgExp names, which follows the shared formula's
+        first cell in a ``SHRFMLA`` record."""
+        row, column = struct.unpack_from("<HH", stream, body)
+        count = struct.unpack_from("<H", stream, body + 20)[0]
+        if 22 + count > size:
+            return
+        rgce = stream[body + 22 : body + 22 + count]
+        if count == 5 and rgce[0] == _PTG_EXP:
+            first = struct.unpack_from("<HH", rgce, 1)
+            if first == (row, column):
+                self._anchor = first  # its SHRFMLA is next
+                return
+            shared = self._shared.get(first)
+            if shared is not None:
+                self._keep(row, column, shared)
+        elif _gives_text(rgce):
+            self._keep(row, column, rgce)
+
+    def _share(self, stream: bytes, body: int, size: int) -> None:
+        """Keep a ``SHRFMLA``'s tokens if its formula gives text, for its cells; its first
+        cell, whose ``FORMULA`` came just before, is noted now."""
+        first_row, _last_row, first_column = struct.unpack_from("<HHB", stream, body)
+        count = struct.unpack_from("<H", stream, body + 8)[0]
+        rgce = stream[body + 10 : body + 10 + min(count, size - 10)]
+        shared = rgce if len(rgce) == count and _gives_text(rgce) else None
+        self._shared[(first_row, first_column)] = shared
+        if self._anchor == (first_row, first_column) and shared is not None:
+            self._keep(first_row, first_column, shared)
+        self._anchor = None
+
+    def _keep(self, row: int, column: int, rgce: bytes) -> None:
+        if len(self.stale) >= MAX_TEXTS:
+            self.too_many = True
+            return
+        self.stale.append((row, column, rgce))
 
     def _found(self, stream: bytes, body: int, code: int) -> None:
         if len(self.errors) >= MAX_FORMULAS:
@@ -1556,17 +1798,71 @@ class _TextFill:
                         cells[col] = text
 
 
+class _FormulaFill:
+    """Puts the text of an .xls's formulas whose saved result is a wrong 0
+    (:attr:`XlsScan.stale`) into the rows, a batch at a time, where calamine read that 0:
+    the formula worked out by :func:`_evaluate` from the cells it joins, which must be in the
+    same batch. A formula it cannot work out leaves its cell empty and is listed in
+    :attr:`unread` (1-based row, column, ``""``), to be reported as a formula with no saved
+    result before the batch is sent; :attr:`rows` keeps their rows."""
+
+    def __init__(self, stale: list[tuple[int, int, bytes]]) -> None:
+        self._stale = sorted(stale, key=lambda cell: cell[:2])
+        self._next = 0
+        self.unread: list[tuple[int, int, str]] = []
+        self.rows: set[int] = set()
+
+    def fill(self, cells_list: list[list[Any]], index: int) -> None:
+        """Fill rows ``index`` onwards (0-based), ``cells_list`` being their cells."""
+        low, high = index, index + len(cells_list)
+        stale = self._stale
+        first = self._next
+        while self._next < len(stale) and stale[self._next][0] < high:
+            self._next += 1
+        here = stale[first : self._next]
+        # Cells whose text is not known (yet): a formula joining one is not worked out.
+        unknown = {(row, column) for row, column, _ in here}
+
+        def cell(row: int, column: int) -> Any:
+            if not low <= row < high or (row, column) in unknown:
+                return _UNKNOWN
+            cells = cells_list[row - low]
+            return cells[column] if column < len(cells) else None
+
+        for row, column, rgce in here:
+            if row < low:
+                continue
+            cells = cells_list[row - low]
+            value = cells[column] if column < len(cells) else None
+            if value.__class__ not in (int, float) or value != 0:
+                unknown.discard((row, column))  # calamine read something else: keep it
+                continue
+            text = _evaluate(rgce, row, column, cell)
+            cells[column] = text
+            if text is None:
+                self.unread.append((row + 1, column, ""))
+                self.rows.add(row + 1)
+            else:
+                unknown.discard((row, column))
+
+    def take(self) -> list[tuple[int, int, str]]:
+        unread, self.unread = self.unread, []
+        return unread
+
+
 def _row_batches(
     sheet: Any,
     size: int = BATCH_ROWS,
     merged_ranges: list[tuple[tuple[int, int], tuple[int, int]]] | None = None,
     texts: list[tuple[int, int, int, int, str]] | None = None,
+    formulas: _FormulaFill | None = None,
 ) -> Iterator[list[tuple[int, list[Any]]]]:
     """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
     after the last row with data are left out. A cell covered by a merged range (calamine's,
     or ``merged_ranges``) shows the range's value, in every format. ``texts``: an .ods's
     cells with no value type, read as their text (:class:`_TextFill`), in a sheet calamine
-    finds empty too.
+    finds empty too. ``formulas``: an .xls's formulas whose text calamine reads as 0
+    (:class:`_FormulaFill`).
 
     Done a batch at a time with list comprehensions: the per-row loop this replaces cost
     more than calamine's own parse of the rows.
@@ -1596,6 +1892,8 @@ def _row_batches(
             cells_list = [pad + cells for cells in cells_list]
         if text_fill is not None:
             text_fill.fill(cells_list, index)
+        if formulas is not None:
+            formulas.fill(cells_list, index)
         if merged:
             _fill_merged(cells_list, index, merged, top_left)
         # Only a row whose first cell is empty can be blank: the full test runs for those.
@@ -1752,8 +2050,9 @@ def run(
         scan = ahead.wait()
         ahead = None
         texts = scan.texts if isinstance(scan, OdsScan) else None
-        if isinstance(scan, OdsScan) and scan.too_many:
+        if isinstance(scan, (OdsScan, XlsScan)) and scan.too_many:
             raise MemoryError  # more text cells than memory allows: crafted, or beyond it
+        stale = _FormulaFill(scan.stale) if isinstance(scan, XlsScan) and scan.stale else None
         # calamine knows an xlsx's and an .xls's merged ranges, the scan an .ods's.
         merged = scan.merged if isinstance(scan, OdsScan) else None
         ranges = (getattr(sheet, "merged_cell_ranges", None) or []) if merged is None else merged
@@ -1768,22 +2067,29 @@ def run(
         count = 0
         last_row = 0
         batch: list[tuple[int, list[Any]]] = []
-        for batch in _row_batches(sheet, merged_ranges=merged, texts=texts):
+        for batch in _row_batches(sheet, merged_ranges=merged, texts=texts, formulas=stale):
             if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
                 scan = _advance(scan, batch[-1][0], out)
+            if stale is not None and stale.unread:
+                _send(out, ("scan", [], stale.take()))
             _send(out, ("rows", batch))
             count += len(batch)
             last_row = batch[-1][0]
-        if scan is not None:
+        if scan is not None or stale is not None:
             # calamine reads a formula never calculated or an error value as empty, so rows of
             # nothing else after the last value are not in its sheet; they must be there to be
-            # reported.
-            after = max((n for n in scan.unread_rows if n > last_row), default=0)
+            # reported. A formula the fill could not work out is emptied: its row too.
+            if stale is not None and stale.unread:  # rows of nothing else, not sent yet
+                _send(out, ("scan", [], stale.take()))
+            unread = scan.unread_rows if scan is not None else set()
+            unread = unread | stale.rows if stale is not None else unread
+            after = max((n for n in unread if n > last_row), default=0)
             if 0 < after - last_row <= MAX_FORMULAS:
                 batch = [(n, [None]) for n in range(last_row + 1, after + 1)]
                 _send(out, ("rows", batch))
                 count += len(batch)
-            scan.close()
+            if scan is not None:
+                scan.close()
         if probe:
             sheet = None  # let the chosen sheet's grid go before reading the others
             _send(out, ("sheets", _probe_others(workbook, chosen), hidden))
