@@ -3,9 +3,10 @@
 Also holds the parts ``dnc-desk remove`` shares (arguments, signals, output), since a removal
 is the same job run backwards. Exit 0 when the job ran to its end (even with invalid rows),
 1 when it could not run, 2 for bad arguments (``--phone-column`` naming no column of the
-sheet, or two, ``--sheet`` naming no sheet, ``--resume`` of a removal, among them), and 128 +
-the signal's number when a signal paused the job: 130 for SIGINT (Ctrl+C), 143 for SIGTERM
-(the job is paused and the command to resume it is printed).
+sheet, or two, ``--sheet`` naming no sheet, ``--resume`` of a removal, an empty or blank
+``--phone-code``, ``--sheet``, ``--phone-column``, ``--ignore-column`` or ``--purpose``, among
+them), and 128 + the signal's number when a signal paused the job: 130 for SIGINT (Ctrl+C), 143
+for SIGTERM (the job is paused and the command to resume it is printed).
 
 A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
 used again by ``--resume`` unless given again (the account's limit has not changed). A report
@@ -84,7 +85,7 @@ from app.core.job_exec import (
     write_job_report,
 )
 from app.core.job_lock import JobBusy
-from app.core.job_report import TEXT_FILE_SHEET, sheet_shown, write_report
+from app.core.job_report import DAMAGED, TEXT_FILE_SHEET, sheet_shown, write_report
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
 from app.core.job_staging import (
     PURPOSE_PAGE,
@@ -223,7 +224,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the list to import into (required, except with --resume)",
     )
     parser.add_argument("--reason", default="", help="reason for rows without one")
-    parser.add_argument("--purpose", default="", help="purpose for rows without one")
+    # None when not given: an empty one given is refused (refuse_blank_options).
+    parser.add_argument("--purpose", default=None, help="purpose for rows without one")
 
 
 def check_text_length(option: str, text: str) -> str:
@@ -338,6 +340,67 @@ def resolve_campaign_name(
             EXIT_USAGE,
         )
     return Scope.campaign(alike[0])
+
+
+# Options that, given empty or blank, would silently mean what leaving them out means (an
+# empty shell variable in a script: `--phone-code "$CODE"`): each is refused instead, saying
+# what to give. An empty --phone-code read every number of the file as code 1's (black-box
+# P2 #5); an empty --sheet or --phone-column read what the guess picks; an empty --purpose
+# wrote entries with no purpose; an empty --ignore-column was refused as a header no column
+# has. Each: (dest, option, what was not given, what to give, what leaving it out does).
+# --reason is not among them: a blank reason is one the list holds and searches (an
+# export's --reason blank), and it decides neither which number is listed nor where.
+_NOT_BLANK: Final = (
+    (
+        "phone_code",
+        "--phone-code",
+        "a code",
+        "the country calling code of the numbers written without one (for example 1 or 44)",
+        "for the default, 1",
+    ),
+    (
+        "sheet",
+        "--sheet",
+        "a sheet",
+        "the name of the sheet to read",
+        "to read the first visible sheet with phone numbers",
+    ),
+    (
+        "phone_column",
+        "--phone-column",
+        "a column",
+        "the phone column's header, or column:C or #3 by position",
+        "to have the phone column found",
+    ),
+    (
+        "ignore_column",
+        "--ignore-column",
+        "a column",
+        "the header of the column to ignore, or column:C or #3 by position",
+        "to have every column read as found",
+    ),
+    (
+        "purpose",
+        "--purpose",
+        "a purpose",
+        "the purpose of the rows without one",
+        "for rows without a purpose to carry none (or the scope's)",
+    ),
+)
+
+
+def refuse_blank_options(args: argparse.Namespace) -> None:
+    """Refuse an option of :data:`_NOT_BLANK` given empty or blank (spaces or invisible
+    characters only), before the file is read or a connection opened."""
+    for dest, option, noun, give, left_out in _NOT_BLANK:
+        value = getattr(args, dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(v is not None and not visible_text(v) for v in values):
+            raise CliError(
+                f"{option} was given without {noun}: give {give}, or leave the option out "
+                f"{left_out}.",
+                EXIT_USAGE,
+            )
 
 
 def parse_phone_code(text: str) -> str:
@@ -757,8 +820,10 @@ def columns_read_line(meta: dict[str, Any]) -> str:
 
 
 def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]:
-    """The job's counts plus ``mapping`` (role → column name, as the job's meta holds it),
-    ``sheet`` (the workbook sheet read, None for a text file: :func:`sheet_read`) and
+    """The job's counts plus ``damaged`` (the rows whose phone cell a spreadsheet had
+    damaged, :data:`~app.core.job_report.DAMAGED`), ``mapping`` (role → column name, as the
+    job's meta holds it), ``sheet`` (the workbook sheet read, None for a text file:
+    :func:`sheet_read`) and
     ``warnings``: sentences about what the check could not do, where the report went if
     not where it was asked for, and this run's ``notes`` (:func:`note_now`). ``report`` is
     None when no report file exists (a path that does not exist is never printed)."""
@@ -794,8 +859,16 @@ def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]
         verb = "remove" if removal else "import"
         warnings.append(f"{name} has no data rows{below}: nothing to {verb}.")
     warnings += notes
+    # None for a job file made before the count was kept (or by the import wizard).
+    damaged = meta.get(DAMAGED) if isinstance(meta.get(DAMAGED), int) else None
     mapping = stored_mapping(meta)
-    return {**summary, "mapping": mapping, "sheet": sheet_read(meta), "warnings": warnings}
+    return {
+        **summary,
+        DAMAGED: damaged,
+        "mapping": mapping,
+        "sheet": sheet_read(meta),
+        "warnings": warnings,
+    }
 
 
 def print_result(
@@ -825,8 +898,7 @@ def print_result(
             "pending",
             "late_requests",
         )
-        # A dry run's valid rows are not waiting: nothing will send them.
-        if k in summary and not (k == "pending" and summary["status"] == JobStatus.DRY_RUN)
+        if k in summary
     ]
     if "removed" in summary:
         # A removal inserts nothing and has no 10-business-day limit: not printed.
@@ -836,6 +908,13 @@ def print_result(
     if columns := columns_read_line(store.meta()):
         print(f"  {columns}")
     print("  " + ", ".join(_count_text(k, summary) for k in keys))
+    if summary[DAMAGED]:
+        # Each row's Damage note says what was read from its cell, or why it was refused; the
+        # count says there are such rows to look at (black-box P2 #4).
+        print(
+            f"  phone cells damaged by a spreadsheet: {summary[DAMAGED]:,} (see the report's "
+            "Damage note column)"
+        )
     for warning in summary["warnings"]:
         print(f"  note: {warning}")
     print(f"  report: {summary['report'] or 'none (see the note above)'}")
@@ -843,7 +922,13 @@ def print_result(
 
 
 def _count_text(key: str, summary: Mapping[str, Any]) -> str:
-    text = f"{key.replace('_', ' ')}: {summary[key]:,}"
+    label = key.replace("_", " ")
+    if key == "pending" and summary["status"] == JobStatus.DRY_RUN:
+        # A dry run's valid rows are not waiting, as nothing will send them; they are what a
+        # real run would send (N2 #7): fewer than the valid rows when some are left unsent (a
+        # removal's hidden rows).
+        label = "would be sent"
+    text = f"{label}: {summary[key]:,}"
     maybe = summary.get("already_present_maybe_inserted") or 0
     if key == "already_present" and maybe:
         # Not all of them were on the list before the job (see job_report.maybe_inserted).
@@ -963,8 +1048,9 @@ def run_job_command(
         else:
             if args.file is None:
                 raise CliError(f"Give the file to {command}, or --resume JOB.", EXIT_USAGE)
+            refuse_blank_options(args)
             given_scope = parse_scope(
-                args.scope, getattr(args, "purpose", ""), removal=command == "remove"
+                args.scope, getattr(args, "purpose", None) or "", removal=command == "remove"
             )
             connected = bool(args.connection or args.base_url)
             if isinstance(given_scope, CampaignByName) and args.dry_run and not connected:
@@ -1038,7 +1124,11 @@ def run_job_command(
             # The file as it is read, so a resume can tell when it was changed since.
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
-            store, _ = stage_fn(job, paths.jobs_dir, connection=connection, campaign_lookup=lookup)
+            store, checked = stage_fn(
+                job, paths.jobs_dir, connection=connection, campaign_lookup=lookup
+            )
+            # Kept for the report's Summary, the result and a --resume's (black-box P2 #4).
+            store.set_meta({DAMAGED: checked.damaged})
             if args.report is not None:
                 claim_report(store, claimed)
             for sentence in other_jobs_note(
@@ -1320,7 +1410,7 @@ def _import_settings(args: argparse.Namespace, scope: Scope) -> JobSettings:
         raise CliError("--into is required: dnc or sms-opt-out.", EXIT_USAGE)
     # As cells are: invisible characters and surrounding spaces are not part of the text.
     args.reason = check_text_length("--reason", visible_text(args.reason))
-    args.purpose = check_text_length("--purpose", visible_text(args.purpose))
+    args.purpose = check_text_length("--purpose", visible_text(args.purpose or ""))
     return JobSettings(
         file=args.file,
         scope=scope,

@@ -7,7 +7,9 @@ A row's business days run from its request date to its insertion, or to today fo
 honoured (not sent, invalid, failed): an invalid row whose number is valid keeps its request
 date and lateness, and counts among the late requests, which the Summary then says. A request
 dated after that day has no business days (the column is empty; the row's note says why). The
-Summary's Sheet of a text file (CSV, TSV, TXT) is "(text file)", which has no sheets.
+Summary's Sheet of a text file (CSV, TSV, TXT) is "(text file)", which has no sheets. The
+Summary counts the rows whose phone cell a spreadsheet had damaged (:data:`DAMAGED`, stored in
+the job's meta when the file was checked), whose Damage note says what was done with each.
 
 Already-present rows whose number's first day on the list a look-up could not tell are counted
 to a later day than they may have been honoured on; the report puts a sentence saying how many
@@ -123,6 +125,13 @@ LATE_INVALID = "late_requests_invalid"
 LATE_INVALID_LABEL = (
     f"Requests later than {LIMIT_BUSINESS_DAYS} business days: of which on invalid rows (not sent)"
 )
+# The rows of any outcome whose phone cell a spreadsheet had damaged (a lost leading 0, a
+# decimal comma, digits past 15: CheckSummary.damaged), as staging counted them: the job meta's
+# count, which the Summary, the CLI's text and its ``--json`` show (black-box P2 #4: the
+# Damage note column alone left a reader to count them). A job file without it (made before
+# the count was kept) shows none.
+DAMAGED = "damaged"
+DAMAGED_LABEL = "Phone cells damaged by a spreadsheet (see the Damage note column)"
 
 
 def _date(text: str) -> dt.date | None:
@@ -422,6 +431,8 @@ def summary_rows(
     if counts.get("pending"):
         label = "valid (dry run: not sent)" if meta.get("status") == "dry_run" else "pending"
         rows.append([label, counts["pending"]])
+    if isinstance(damaged := meta.get(DAMAGED), int):
+        rows.append([DAMAGED_LABEL, damaged])
     if meta.get("kind") != "removal":
         # The limit is on honouring a request (an insertion); a removal has none to meet.
         rows.append([f"Requests later than {LIMIT_BUSINESS_DAYS} business days", late])
