@@ -22,6 +22,10 @@ removed input's message lists them, and apart the ones already in the status, wh
 as they were (no change is journaled for them). When they cannot be looked up no delete is sent:
 deleting without knowing which leads it re-statuses, and from what status, would leave the
 change untraceable and not undoable. Without a lead status no lead is looked up.
+
+The written forms a DNC entry may keep a number in (:func:`stored_forms`) are defined here for
+the bulk removal and the evidence pack: the service matches a number's text exactly and takes
+what another tool or a person typed, country code, exit code or trunk 0 included.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.lead_lookup import changed_by, leads_to_restatus, restatus_text
 from app.core.session import Session
+from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
 
 DEFAULT_CONCURRENCY = 8
@@ -79,6 +84,56 @@ def removed_purposes_text(entries: Sequence[DncEntry]) -> str:
     if len(names) <= 1:
         return ""
     return f"removed for purposes {quote_purposes(names)}"
+
+
+class FormKind(Enum):
+    """How a stored text writes a number (its national digits ``N``, country code ``C``)."""
+
+    APP = "N"
+    TRUNK = "0N"
+    CODE = "CN"
+    CODE_TRUNK = "C0N"
+    EXIT_00 = "00CN"
+    EXIT_011 = "011CN"
+    EXIT_00_TRUNK = "00C0N"
+
+    @property
+    def carries_code(self) -> bool:
+        """Whether the digits name the country themselves (then they name the number whatever
+        the entry's phone code says, unless they read as another valid number under it)."""
+        return self not in (FormKind.APP, FormKind.TRUNK)
+
+
+# The forms a bulk removal looks up on every row: the app's, and the two the service was seen
+# to keep from other tools (black-box L2 #2). The others are looked up only for a row found in
+# none of these, as each costs a request a row (black-box P2 #3).
+USUAL_FORMS = frozenset({FormKind.APP, FormKind.TRUNK, FormKind.CODE})
+
+
+def stored_forms(national: str, phone_code: str) -> dict[str, FormKind]:
+    """The texts a DNC entry of the number may hold, in the order they are looked up: as the
+    app writes it; with the country's trunk 0 (a country that drops one: UK "07911123456");
+    with the country code in the digits ("447911123456"), with it and the trunk 0
+    ("4407911123456", "+44 (0)7911…" typed as digits); after the exit code 00 or the NANP one
+    011 ("00447911123456", "011447911123456"), and 00 with the trunk 0."""
+    code = phone_code
+    trunk = drops_trunk_zero(code) and not national.startswith("0")
+    pairs = [(national, FormKind.APP)]
+    if trunk:
+        pairs.append((f"0{national}", FormKind.TRUNK))
+    pairs.append((f"{code}{national}", FormKind.CODE))
+    if trunk:
+        pairs.append((f"{code}0{national}", FormKind.CODE_TRUNK))
+    pairs += [
+        (f"00{code}{national}", FormKind.EXIT_00),
+        (f"011{code}{national}", FormKind.EXIT_011),
+    ]
+    if trunk:
+        pairs.append((f"00{code}0{national}", FormKind.EXIT_00_TRUNK))
+    forms: dict[str, FormKind] = {}
+    for number, kind in pairs:
+        forms.setdefault(number, kind)
+    return forms
 
 
 class _LookupFailed(Exception):

@@ -6,6 +6,11 @@ a compliance officer hands to counsel when a consumer complains.
 
 ``/leads/search`` matches a field's stored text exactly, and leads keep numbers as typed, so
 the number is searched in its usual written forms and every hit is confirmed by normalizing.
+The DNC and SMS lists are searched the same way, in every form an entry may keep the number in
+(:func:`app.core.dnc_removal.stored_forms`: with its trunk 0, its country code, the exit code 00
+or 011 in the digits), those naming the country under any phone code; the pack says which forms
+were searched, as a list empty of them says only that (black-box P2 #3: entries kept as
+"00447911123482" and "4407911123481" were missing and the pack read as "on no list").
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.api.client import ApiClient, DncQuery
+from app.api.errors import ApiError
 from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.core.audit_records import sha256_of
 from app.core.audit_sources import searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
+from app.core.dnc_removal import FormKind, stored_forms
 from app.core.journal import ChangeJournal, JournalEntry
 from app.core.phones import format_for_display, national_format, normalize_with_default
 from app.core.sheet_damage import drops_trunk_zero
@@ -69,6 +76,10 @@ class EvidencePack:
     taken_at: str
     dnc: list[OptOutRecord] = field(default_factory=list)
     sms: list[OptOutRecord] = field(default_factory=list)
+    # Which stored forms of the number each list was searched in, under which phone code: an
+    # empty list says the number is in none of them, not that no entry has it.
+    dnc_searched: str = ""
+    sms_searched: str = ""
     leads: list[LeadHit] = field(default_factory=list)
     journal: list[JournalEntry] = field(default_factory=list)
     snapshots: list[SnapshotPresence] = field(default_factory=list)
@@ -98,28 +109,40 @@ def _written_forms(national: str, code: str) -> list[str]:
     elif drops_trunk_zero(code):
         # Typed nationally, with the trunk 0: "02079460000", "020 7946 0000".
         forms += [f"0{national}", national_format(national, code)]
+    # Digits as a list may keep them (exit code, country code, trunk 0): cheap here too.
+    forms += [form for form, kind in stored_forms(national, code).items() if kind.carries_code]
     return [form for form in dict.fromkeys(forms) if form]
 
 
-def _stored_forms(national: str, code: str) -> list[str]:
-    """How a list may hold the number: as the service writes it; for a country that drops a
-    trunk 0, kept with it as entered by hand ("02079460000"); and with the country code inside
-    the digits ("17205550202" under code 1), which the service takes as it is (black-box L2
-    #2: such an entry was missing from the pack). A removal finds and deletes each of them."""
-    forms = [national, f"0{national}"] if drops_trunk_zero(code) else [national]
-    return list(dict.fromkeys([*forms, f"{code}{national}"]))
+def _form_words(kind: FormKind, code: str) -> str:
+    return {
+        FormKind.APP: "as the app writes it",
+        FormKind.TRUNK: "with its trunk 0",
+        FormKind.CODE: f"with its country code {code} in the digits",
+        FormKind.CODE_TRUNK: f"with its country code {code} and its trunk 0 in the digits",
+        FormKind.EXIT_00: f"with 00 and its country code {code} in the digits",
+        FormKind.EXIT_011: f"with 011 and its country code {code} in the digits",
+        FormKind.EXIT_00_TRUNK: f"with 00, its country code {code} and its trunk 0 in the digits",
+    }[kind]
 
 
-def written_form(record: OptOutRecord, national: str) -> str:
-    """Which written form of the number an entry holds (the DNC and SMS sheets say it)."""
+def written_form(record: OptOutRecord, national: str, phone_code: str) -> str:
+    """Which written form of the number (``national`` under ``phone_code``) an entry holds,
+    and the phone code it is kept under when that is another (the DNC and SMS sheets say it)."""
     stored = "".join(ch for ch in record.phone_number if ch.isdigit())
-    if stored == national:
-        return "as the app writes it"
-    if stored == f"0{national}":
-        return "with its trunk 0"
-    if stored == f"{record.phone_code}{national}":
-        return f"with its country code {record.phone_code} in the digits"
-    return "another form"
+    kind = stored_forms(national, phone_code).get(stored)
+    words = "another form" if kind is None else _form_words(kind, phone_code)
+    if record.phone_code != phone_code:
+        words += f", kept under phone code {record.phone_code or '(none)'}"
+    return words
+
+
+def names_number(record: OptOutRecord, national: str, phone_code: str) -> bool:
+    """Whether an entry found by one of the number's stored forms is the number: not when,
+    read as stored under its own phone code, it is a valid number other than this one (a code
+    form under another code can be that code's number: "12125550408" under 52)."""
+    read = normalize_with_default(record.phone_number, record.phone_code or phone_code, stored=True)
+    return not read.ok or (read.phone_code, read.national) == (phone_code, national)
 
 
 def _all_pages(
@@ -137,19 +160,46 @@ def _all_pages(
             return out
 
 
+# /sms-opt-out/search's "missing or invalid country code" (api-spec error table): a service
+# that wants a phone code beside a phone number answers it to a search without one.
+_SMS_NEEDS_CODE = 6026
+
+
 def _found(
     api: ApiClient,
     kind: ListKind,
-    stored: list[str],
+    national: str,
     code: str,
     cancel: threading.Event | None,
-) -> list[OptOutRecord]:
-    """The list's entries for the number in each of its stored forms, each entry once."""
+) -> tuple[list[OptOutRecord], str]:
+    """The list's entries for the number in each of its stored forms, each entry once, and
+    which forms were searched under which phone code (the pack says it: absence is only of
+    them). A form with the country code in its digits is searched under every phone code (an
+    entry "447911123482" kept under code 1 is the UK number), each hit confirmed by
+    :func:`names_number`; the app's and the trunk-0 form only under the number's code."""
     found: dict[str, OptOutRecord] = {}
-    for form in stored:
-        for record in _all_pages(api, kind, DncQuery(phone_number=form, phone_code=code), cancel):
-            found.setdefault(record.id or f"{form}:{len(found)}", record)
-    return list(found.values())
+    own: list[str] = []
+    any_code: list[str] = []
+    for form, form_kind in stored_forms(national, code).items():
+        query = DncQuery(phone_number=form, phone_code=code)
+        records: list[OptOutRecord] | None = None
+        if form_kind.carries_code:
+            try:
+                records = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
+                any_code.append(form)
+            except ApiError as exc:
+                if kind is not ListKind.SMS or exc.code != _SMS_NEEDS_CODE:
+                    raise
+        if records is None:
+            records = _all_pages(api, kind, query, cancel)
+            own.append(form)
+        for record in records:
+            if names_number(record, national, code):
+                found.setdefault(record.id or f"{form}:{len(found)}", record)
+    searched = [f"{', '.join(own)} under phone code {code}"]
+    if any_code:
+        searched.append(f"{', '.join(any_code)} under any phone code")
+    return list(found.values()), "; ".join(searched)
 
 
 def gather_evidence(
@@ -182,11 +232,11 @@ def gather_evidence(
         datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     )
     steps = 5
-    stored = _stored_forms(national, code)
+    stored = list(stored_forms(national, code))
     progress(0, steps, "Searching the DNC list")
-    pack.dnc = _found(api, ListKind.DNC, stored, code, cancel)
+    pack.dnc, pack.dnc_searched = _found(api, ListKind.DNC, national, code, cancel)
     progress(1, steps, "Searching the SMS opt-out list")
-    pack.sms = _found(api, ListKind.SMS, stored, code, cancel)
+    pack.sms, pack.sms_searched = _found(api, ListKind.SMS, national, code, cancel)
 
     progress(2, steps, "Searching leads")
     lists = {x.id: x.name for x in api.all_lists(cancel=cancel)}
@@ -243,7 +293,7 @@ _ENTRY_HEADERS = (
 )
 
 
-def _entry_row(e: OptOutRecord, national: str) -> list[object]:
+def _entry_row(e: OptOutRecord, national: str, code: str) -> list[object]:
     return [
         e.id,
         e.phone_number,
@@ -253,7 +303,7 @@ def _entry_row(e: OptOutRecord, national: str) -> list[object]:
         e.purpose,
         e.reason,
         e.insert_date,
-        written_form(e, national),
+        written_form(e, national, code),
     ]
 
 
@@ -273,7 +323,9 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("Base URL", pack.base_url),
         ("Collected (UTC)", pack.taken_at),
         ("DNC entries", len(pack.dnc)),
+        ("DNC forms searched", pack.dnc_searched),
         ("SMS opt-outs", len(pack.sms)),
+        ("SMS forms searched", pack.sms_searched),
         ("Leads carrying it", len(pack.leads)),
         ("Journal entries", len(pack.journal)),
         ("Snapshots consulted", len(pack.snapshots)),
@@ -284,7 +336,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         sheet = wb.add_sheet(title, text_columns=(_ENTRY_HEADERS.index("Number"),))
         sheet.append(_ENTRY_HEADERS)
         for record in records:
-            sheet.append(_entry_row(record, pack.national))
+            sheet.append(_entry_row(record, pack.national, pack.phone_code))
     lead_headers = [
         "Lead id",
         "List id",

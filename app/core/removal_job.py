@@ -13,21 +13,24 @@ other purposes would have gone; a row naming a purpose the number is not listed 
 is for others, ends ``not_found`` and nothing is sent. Purposes are compared exactly, as the
 service stores them ("surveys" is another purpose than "Surveys"). A purpose scope without text
 means every purpose (only the whole job's scope can be that: the check refuses such a row).
-A global or campaign row is looked up the same way (one search per row): a number not listed
-in that scope ends ``not_found`` with nothing sent, and the delete's journal ``before`` holds
-the entry it takes off (id, reason, insert date). Whenever a delete is sent, the journal's
-``before`` holds every entry looked up, so each can be put back and the opt-out's record
-outlives its removal.
+A global or campaign row is looked up the same way (one search per written form): a number not
+listed in that scope ends ``not_found`` with nothing sent, its message naming the written forms
+looked up (an entry kept in another form may still list it), and the delete's journal
+``before`` holds the entry it takes off (id, reason, insert date). Whenever a delete is sent,
+the journal's ``before`` holds every entry looked up, so each can be put back and the opt-out's
+record outlives its removal.
 
 A number the list keeps in more than one written form in the row's scope (as the app writes
-it, with its trunk 0, with its country code in the digits: :func:`written_forms`; an import of
-the number while another form is listed makes that state) is taken off in each, one delete a
-form, each journaled with the entries it takes; the row ends ``removed`` once every form is
-gone, its message naming each form and its entries (black-box N5: it was refused). A row
-naming one purpose deletes only the forms listed for that purpose. When one of the deletes
-fails, the row says which forms were deleted and which are still listed; a later send of the
-row (in the run, or on resume) looks every form up again and deletes only those still listed,
-and an earlier delete of a form found gone whose answer the journal lacks is settled there.
+it, with its trunk 0, with its country code in the digits; and, looked up only when none of
+those is listed, with the code and trunk 0, after the exit code 00 or 011: :func:`written_forms`;
+an import of the number while another form is listed makes that state) is taken off in each,
+one delete a form, each journaled with the entries it takes; the row ends ``removed`` once
+every form is gone, its message naming each form and its entries (black-box N5: it was
+refused). A row naming one purpose deletes only the forms listed for that purpose. When one of
+the deletes fails, the row says which forms were deleted and which are still listed; a later
+send of the row (in the run, or on resume) looks every form up again and deletes only those
+still listed, and an earlier delete of a form found gone whose answer the journal lacks is
+settled there.
 
 A row that re-statuses leads (the job has a lead status) also looks up, just before its delete,
 the leads the service will re-status (:func:`leads_to_restatus`, on the number as the delete
@@ -68,9 +71,12 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
+    USUAL_FORMS,
+    FormKind,
     purpose_names,
     quote_purposes,
     removed_purposes_text,
+    stored_forms,
 )
 from app.core.job_exec import execute
 from app.core.job_runner import (
@@ -93,14 +99,28 @@ from app.core.lead_lookup import (
 )
 from app.core.session import Session, e164, fate_open, journal_target
 from app.core.sheet_check import CheckSummary, Target
-from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
 
 RESENT_NOT_FOUND = (
     "sent again when the job was resumed; the number was no longer on the list "
     "(most likely removed by the first send)"
 )
+# The message before black-box P2 #3, which named no form (a test still compares with it).
 NOT_LISTED = "not on the list in this scope (looked up before the delete; nothing was sent)"
+
+
+def not_listed_text(looked_up: list[str], row: JobRow, resent: bool = False) -> str:
+    """The message of a row whose number none of ``looked_up`` (the written forms searched,
+    under the row's phone code) holds in the row's scope: it says so of those forms only, as
+    an entry kept in another form may still list the number (black-box P2 #3: "not on the
+    list" was said of entries kept as "00447911123482")."""
+    forms = f"{joined(looked_up)} under phone code {row.phone_code}"
+    if resent:
+        return f"{RESENT_NOT_FOUND}; written forms looked up: {forms}"
+    return (
+        f"not on the list in this scope in the written forms looked up: {forms} (looked up "
+        "before the delete; nothing was sent)"
+    )
 
 
 # A delete answered "not found" after an earlier attempt's answer was lost, for a number looked
@@ -238,7 +258,7 @@ def other_purposes_refusal(others: list[str]) -> str:
 
 def _entries(
     session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> list[tuple[str, list[DncEntry]]]:
+) -> tuple[list[tuple[str, list[DncEntry]]], list[str]]:
     """What the deletes of ``row`` in ``scope`` take off the list, looked up just before them:
     each written form the list keeps the number in (what a delete must send) with its entries:
     in a purpose scope every purpose's entry (the service deletes them all at once), else the
@@ -252,15 +272,25 @@ def _entries(
     so it is not reported "not on the list" while it stays on it (black-box L2 #2). Every form
     listed is returned, in :func:`written_forms` order: one delete takes one form off, so a
     number listed in two forms gets two (black-box N5: it was refused, and an import makes
-    that state).
+    that state). Returned beside them: the forms looked up.
+
+    The rarer forms (country code and trunk 0, exit code 00 or 011 in the digits: "4407911123481",
+    "00447911123482", "0012125550408") are looked up only when none of those is listed, as
+    each costs a request a row: a row is not reported "not on the list" while the number is
+    listed so (black-box P2 #3), and a number listed in a usual form costs no more requests.
     """
-    forms = written_forms(row.national, row.phone_code)
+    forms = stored_forms(row.national, row.phone_code)
     found: dict[str, list[DncEntry]] = {}
+    looked_up: list[str] = []
     try:
-        for form in forms:
-            entries = _listed(session, form, row.phone_code, scope, stop)
-            if entries:
-                found[form] = entries
+        for usual in (True, False):
+            for form, kind in forms.items():
+                if (kind in USUAL_FORMS) is not usual or (found and not usual):
+                    continue
+                looked_up.append(form)
+                entries = _listed(session, form, row.phone_code, scope, stop)
+                if entries:
+                    found[form] = entries
     except TransportError as exc:
         # Only the look-up went unanswered, so nothing was deleted: sent again later in the
         # run (NotDone), and its message must not say the delete may have been done.
@@ -283,30 +313,20 @@ def _entries(
             ),
             before_write=True,
         ) from exc
-    return list(found.items())
+    return list(found.items()), looked_up
 
 
 def written_forms(national: str, phone_code: str) -> list[str]:
-    """The texts a DNC entry of the number may hold, as the service matches them: as the app
-    writes it, kept with the country's trunk 0 (for a country that has one), and with the
-    country code inside the digits (for every country)."""
-    forms = [national]
-    if drops_trunk_zero(phone_code) and not national.startswith("0"):
-        forms.append("0" + national)
-    forms.append(phone_code + national)
-    return list(dict.fromkeys(forms))
+    """The texts a DNC entry of the number may hold, as the service matches them, in the order
+    they are looked up (:func:`app.core.dnc_removal.stored_forms`)."""
+    return list(stored_forms(national, phone_code))
 
 
 def form_text(number: str, row: JobRow) -> str:
     """What a removed row says of the form its entry was deleted in, ``""`` for the app's own."""
-    if number == row.national:
+    if not (words := _form_words(number, row)):
         return ""
-    if number == "0" + row.national:
-        return f"on the list as {number}, its trunk 0 kept; deleted in that form"
-    return (
-        f"on the list as {number}, its country code {row.phone_code} written in the digits; "
-        "deleted in that form"
-    )
+    return f"on the list as {number}, {words}; deleted in that form"
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,11 +348,17 @@ def _count_words(count: int) -> str:
 
 def _form_words(number: str, row: JobRow) -> str:
     """How ``number`` writes the row's number, ``""`` for the app's own form."""
-    if number == row.national:
-        return ""
-    if number == "0" + row.national:
-        return "its trunk 0 kept"
-    return f"its country code {row.phone_code} written in the digits"
+    code = row.phone_code
+    kind = stored_forms(row.national, code).get(number, FormKind.CODE)
+    return {
+        FormKind.APP: "",
+        FormKind.TRUNK: "its trunk 0 kept",
+        FormKind.CODE: f"its country code {code} written in the digits",
+        FormKind.CODE_TRUNK: f"its country code {code} and its trunk 0 written in the digits",
+        FormKind.EXIT_00: f"written with 00 and its country code {code}",
+        FormKind.EXIT_011: f"written with 011 and its country code {code}",
+        FormKind.EXIT_00_TRUNK: f"written with 00, its country code {code} and its trunk 0",
+    }[kind]
 
 
 def _in_forms_order(numbers: list[str], row: JobRow) -> list[str]:
@@ -808,7 +834,7 @@ def delete_sender(
 
     def send_row(row: JobRow, resent: bool, lost_before: bool) -> RowResult:
         scope = scope_from_text(row.scope)
-        forms = _entries(session, row, scope, stop)
+        forms, searched = _entries(session, row, scope, stop)
         # The forms this job deleted in an earlier send of the row, gone now (a journal read,
         # made only for a row that may have been sent before: a job's stop can come between
         # a row's deletes, leaving it pending): its message names them, and a delete of one
@@ -840,7 +866,7 @@ def delete_sender(
             # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
             # (every purpose's entries were looked up). A delete sent for nothing, once under
             # faults, was "removed" by the look-up after its error finding the number gone.
-            return RowResult(Outcome.NOT_FOUND, RESENT_NOT_FOUND if resent else NOT_LISTED)
+            return RowResult(Outcome.NOT_FOUND, not_listed_text(searched, row, resent))
         for number, done in earlier.items():
             if not done:
                 # Its delete's journal outcome says "unknown" or "failed" (or is missing, the
