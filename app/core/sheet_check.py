@@ -80,7 +80,12 @@ from app.api.scope import Scope, ScopeKind
 from app.core import phones
 from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
-from app.core.sheet_damage import describe_damage, drops_trunk_zero
+from app.core.sheet_damage import (
+    describe_damage,
+    drops_trunk_zero,
+    other_country,
+    other_country_note,
+)
 from app.core.sheet_dates import (
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
@@ -103,6 +108,10 @@ from app.core.wording import joined
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
 _LONGEST_PLAIN = 10**11
+# How a number a short scientific display cut (2025550000 from "2.02555E+09") ends: a number
+# ending so is looked at (sheet_damage.cut_short) rather than taken as plainly valid.
+_CUT_ZEROS: Final = "0000"
+_CUT_UNIT: Final = 10_000
 _MISSING = object()
 
 
@@ -197,6 +206,11 @@ class Marks:
     # A valid row whose reason or request-date cell holds a spreadsheet's error value written
     # out as text ("#N/A" in a CSV), which was not read: "reason", "request_date" or both.
     error_text: tuple[str, ...] = ()
+    # An invalid row read under the default code 1 (no code cell) whose cell is the number of
+    # another country written with its trunk 0, or with the 0 a number cell drops put back:
+    # that country's code (sheet_damage.other_country). Many such rows are a file of that
+    # country's numbers given no country.
+    other_country: str = ""
 
 
 # A request date's note when its cell holds an error value as text ("'#N/A' is an error value
@@ -682,23 +696,40 @@ class _Checker:
             code_note = f"{code_note}; {own_code_note}" if code_note else own_code_note
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
-        if result.ok and (
-            (
-                isinstance(raw, str)
-                and "." not in raw
-                and "e" not in raw
-                and "E" not in raw
-                and "," not in raw
-            )
-            or (
-                (kind is float or kind is int)
-                and raw < _LONGEST_PLAIN  # type: ignore[operator]
-                and not self.trunk_zero.get(result.phone_code, True)
+        if (
+            result.ok
+            and result.national[-4:] != _CUT_ZEROS
+            and (
+                (
+                    isinstance(raw, str)
+                    and "." not in raw
+                    and "e" not in raw
+                    and "E" not in raw
+                    and "," not in raw
+                )
+                or (
+                    (kind is float or kind is int)
+                    and raw < _LONGEST_PLAIN  # type: ignore[operator]
+                    and not self.trunk_zero.get(result.phone_code, True)
+                )
             )
         ):
             damage = ""
         else:
             damage = self._damage(raw, result)
+        elsewhere = None
+        if not result.ok and code_cell is None and result.phone_code == "1":
+            # Black-box P2 #2: a UK file whose number cells lost their 0 read as US numbers,
+            # the mobiles refused with US reasons only, and nothing said which country fits.
+            elsewhere = other_country(value)
+            if elsewhere is not None and not written_with_own_code(value):
+                hint = other_country_note(value, elsewhere)
+                if type(value) is str or damage:
+                    code_note = f"{code_note}; {hint}" if code_note else hint
+                else:
+                    damage = hint  # a number cell lost the 0: the cell is damaged
+            else:
+                elsewhere = None
         if not result.ok:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             if result.note:  # what the reason is about: the number without its label
@@ -712,7 +743,10 @@ class _Checker:
                 # Most often the line was split by a comma in a value left of the phone
                 # ("Smith, John,303-555-0411"): the number is there, not in the phone cell.
                 detail = f"{detail}; {beyond}"
-            return self._invalid(number, raw, "phone", detail, code, damage)
+            checked = self._invalid(number, raw, "phone", detail, code, damage)
+            if elsewhere is not None:
+                checked.marks = Marks(other_country=elsewhere.code)
+            return checked
         if result.note and self.o.removal and result.note.startswith(OPT_OUT_NOTE):
             # The cell says the consumer opted out: removing the number does the opposite.
             detail = _opt_out_detail(raw, result.note)
@@ -1106,6 +1140,11 @@ class _Checker:
                         and (kind is str or not trunk_zero.get(phone_code, True))
                     )
             if plain:
+                key = int(phone_code + national)
+                # Four zeros at its end, as a short scientific display leaves (2.02555E+09 is
+                # 2025550000): check() looks at it. An int's remainder: no cost worth naming.
+                plain = key % _CUT_UNIT != 0
+            if plain:
                 if reason_column is None:
                     reason = default_reason
                 else:
@@ -1130,7 +1169,6 @@ class _Checker:
                 if add is not None:
                     add(checked)
             else:
-                key = int(phone_code + national)
                 first = group.get(key)
                 # Counted here rather than by summary.add: a plain row has no damage, date or
                 # lateness to count, and the call costs as much as the rest of the row.
@@ -1375,10 +1413,12 @@ class _Checker:
             and "." not in raw
             and "e" not in raw.lower()
             and "," not in raw
+            and result.national[-4:] != _CUT_ZEROS
         ):
             return ""
         if (
             result.ok
+            and result.national[-4:] != _CUT_ZEROS
             and (kind is float or kind is int)
             and raw < _LONGEST_PLAIN  # type: ignore[operator]
             and not drops_trunk_zero(result.phone_code)

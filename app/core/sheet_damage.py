@@ -13,19 +13,34 @@ cell without "." or "e"); and a number
 longer than 15 digits as Excel left it, its digits after the 15th zeros
 ("30355501013035500000", often two numbers typed into one cell). Sixteen digits or more that do
 not end so were not cut by Excel and get no note.
+
+A number of ten digits or more whose digits after the sixth are all zeros (2025550000, as a
+cell or as plain digits) is what a number shown in scientific notation keeps once the file is
+saved: Excel shows 2025551241 as "2.02555E+09" in a narrow column, and a CSV saved from it
+holds those six digits, which a spreadsheet then reads back as the number 2025550000. It is
+valid, and about one real number in ten thousand ends so, so it is read as it stands, with a
+note (:data:`CUT_SHORT`) showing the numbers it may have been rounded from; staging names such
+rows in a warning, as it is the rows of a whole column that are cut so.
+
+A cell refused as a US number that is a number of another country written with its trunk 0
+("020 7946 0018"), or once the leading 0 a number cell drops is put back (the number
+7911123456, 07911123456 in the UK), is named so by :func:`other_country_note`, for the row's
+message: a file given no country is read as US numbers, and such rows are the sign of a
+file of another country's numbers (see :func:`other_country`).
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 import phonenumbers
 
 from app.core import phones
 from app.core.phones import PhoneResult
 from app.core.sheet_types import CellValue
+from app.core.wording import joined
 
 _SCIENTIFIC: Final = re.compile(r"\s*'?\s*[0-9]*(?:[.,][0-9]*)?[eE][+-]?[0-9]{1,3}\s*")
 _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.0+\s*")
@@ -41,6 +56,18 @@ _CUT_TEXT: Final = re.compile(r"\s*'?\s*\+?([1-9][0-9]{14}0+)\s*")
 # Excel's General format switches to scientific notation above 11 digits.
 _GENERAL_MAX_DIGITS: Final = 11
 _EXACT_DIGITS: Final = 15
+# Excel's scientific display keeps six significant digits at most ("2.02555E+09"); a number of
+# ten digits or more with fewer (the rest zeros) may have been cut to them.
+_SHOWN_DIGITS: Final = 6
+_CUT_MIN_DIGITS: Final = 10
+# Said by every note on such a number: staging counts the rows whose damage note has it.
+# How many digits a national number that lost its trunk 0 has left: 9 (France 0612345678,
+# Australia 0412345678) or 10 (UK 07911123456, India 09876543210).
+_LOST_ZERO_DIGITS: Final = (9, 10)
+CUT_SHORT: Final = "as a number shown in scientific notation keeps once saved"
+_PLAIN_DIGITS: Final = re.compile(r"\s*'?\s*\+?([0-9]+)\s*")
+# Text holding a number as a country writes it nationally: digits and separators, no "+".
+_NATIONAL_TEXT: Final = re.compile(r"\s*'?\s*[0-9(][0-9 ().-]*[0-9]\s*")
 
 
 @cache
@@ -59,9 +86,98 @@ def _excel_general(digits: str) -> str:
     return f"{mantissa}E+{len(digits) - 1:02d}"
 
 
+def cut_short(digits: str) -> bool:
+    """Whether ``digits`` (a cell's) are what a short scientific display leaves: ten or more,
+    all zeros after the sixth (2025550000 from "2.02555E+09")."""
+    return len(digits) >= _CUT_MIN_DIGITS and len(digits.rstrip("0")) <= _SHOWN_DIGITS
+
+
+def _cut_short_note(digits: str, cell: str, result: PhoneResult) -> str:
+    """The note on a cell whose ``digits`` :func:`cut_short` finds ("cell is the number
+    2025550000", ``cell`` says which), with the numbers that display rounds from."""
+    unit = 10 ** (len(digits) - _SHOWN_DIGITS)
+    value = int(digits)
+    low, high = value - unit // 2, value + unit // 2 - 1
+    kept = len(digits.rstrip("0"))
+    read = f"; read as +{result.phone_code} {result.national}" if result.ok else ""
+    return (
+        f"{cell}: every digit after its first {kept} is 0, {CUT_SHORT} "
+        f"({_excel_general(digits)}), so it may be any number from {low} to {high} cut short"
+        f"{read} — check it against the source"
+    )
+
+
+class OtherCountry(NamedTuple):
+    """A cell refused as a US number read as another country's (:func:`other_country`)."""
+
+    code: str  # the first such country's calling code
+    shown: str  # the number as that country's: "+44 20 7946 0018"
+    written: str  # its digits as that country writes them, trunk 0 first: "02079460018"
+    lost: bool  # whether that 0 was put back (the cell lacked it)
+    others: tuple[str, ...]  # the codes of the other countries it is valid in too
+
+
+def other_country(raw: CellValue) -> OtherCountry | None:
+    """For a cell refused as a US number: the first supported country (in
+    :data:`~app.core.phones.SUPPORTED_PHONE_CODES` order) whose number it is as written with
+    its trunk 0 ("020 7946 0018"), or with the leading 0 a number cell (or a CSV saved from
+    one) drops put back (7911123456); None when it is no such number. Only refused rows ask:
+    it costs a parse per country."""
+    if isinstance(raw, bool) or raw is None:
+        return None
+    if isinstance(raw, int | float):
+        if raw <= 0 or (isinstance(raw, float) and not raw.is_integer()):
+            return None
+        digits = str(int(raw))
+    elif isinstance(raw, str) and _NATIONAL_TEXT.fullmatch(raw):
+        digits = re.sub(r"[^0-9]", "", raw)
+    else:
+        return None
+    lost = digits[0] != "0"
+    if lost and isinstance(raw, str) and not raw.strip().lstrip("'").strip().isdigit():
+        return None  # "212-555-12634": grouped by hand, so not a number cell's lost 0
+    if lost and not _LOST_ZERO_DIGITS[0] <= len(digits) <= _LOST_ZERO_DIGITS[1]:
+        return None  # "212555128600": no national number of a country here is so long
+    if lost and phones.normalize(f"+{digits}", None).ok:
+        return None  # "447911123457": a lost "+" (the phone module's hint) before a lost 0
+    written = f"0{digits}" if lost else digits
+    valid = [
+        (code, result)
+        for code in phones.SUPPORTED_PHONE_CODES
+        if code != "1" and drops_trunk_zero(code) and (result := phones.normalize(written, code)).ok
+    ]
+    if not valid:
+        return None
+    code, result = valid[0]
+    shown = phones.format_for_display(result.national, code)
+    return OtherCountry(code, shown, written, lost, tuple(other for other, _ in valid[1:]))
+
+
+def other_country_note(raw: CellValue, found: OtherCountry) -> str:
+    """The row's note on a cell refused as a US number that :func:`other_country` found to be
+    another country's number."""
+    name = code_name(found.code)
+    if isinstance(raw, str):
+        cell = repr(raw.strip())
+    else:
+        cell = f"cell is the number {found.written[1:]}, not text, which"
+    also = f" (valid in {joined([code_name(o) for o in found.others])} too)" if found.others else ""
+    if found.lost:
+        said = (
+            f"{cell} may have lost a leading 0, as a spreadsheet drops it: {found.written} "
+            f"reads as a {name} number, {found.shown}{also}"
+        )
+    else:
+        said = f"{cell} reads as a {name} number: {found.shown}{also}"
+    return f"{said}; if it is one, use --phone-code {found.code} or a Country column"
+
+
 def describe_damage(raw: CellValue, result: PhoneResult) -> str:
     """A note about how the cell was damaged and what was read from it; ``""`` if it was not."""
     if isinstance(raw, str):
+        plain = _PLAIN_DIGITS.fullmatch(raw)
+        if plain is not None and cut_short(plain.group(1)):
+            return _cut_short_note(plain.group(1), f"cell {raw.strip()!r}", result)
         if _SCIENTIFIC.fullmatch(raw):
             if result.ok:
                 return (
@@ -106,6 +222,12 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
         )
     digits = str(int(raw))
     code = result.phone_code
+    if raw > 0 and cut_short(digits):
+        note = _cut_short_note(digits, f"cell is the number {digits}, not text", result)
+        international = digits.startswith(code) and digits[len(code) :] == result.national
+        if result.ok and code and not international and drops_trunk_zero(code):
+            note += f"; it lost its leading 0 too (written 0{digits} in {code_name(code)})"
+        return note
     if result.ok:
         notes = []
         if len(digits) > _GENERAL_MAX_DIGITS:

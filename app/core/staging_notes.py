@@ -48,7 +48,14 @@ Summary lists them):
   first ten of each kind);
 - request dates that read either way (02/11/2026), with the order they were read in and
   why (:func:`date_order_sentence`): the column's dates that read one way only, or, with
-  none, the form's usual order, and how to have them read the other way.
+  none, the form's usual order, and how to have them read the other way;
+- rows read from phone cells a spreadsheet had damaged, those whose number a short scientific
+  display may have cut (2025550000), read as they stand, and rows refused as US numbers that
+  are another country's, with the rows read as US numbers that are that country's too once a
+  lost 0 is put back, and the --phone-code to use if the file is that country's
+  (:func:`damage_sentences`, which :func:`noted` gathers for);
+- a quoted phone cell holding a number on each line, closed where it ends, is no stray quote:
+  the reader's note on it is dropped, as the check says the cell holds two numbers.
 """
 
 from __future__ import annotations
@@ -72,6 +79,7 @@ from app.core.sheet_check import (
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
+from app.core.sheet_damage import CUT_SHORT, code_name
 from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
     EITHER,
@@ -184,14 +192,19 @@ class Held:
     mapping's columns."""
 
     __slots__ = (
+        "cut_short",
+        "damaged",
+        "damaged_invalid",
         "exact",
         "formulas",
         "headers",
         "mapped",
+        "other_country",
         "own_code",
         "soft",
         "soft_roles",
         "soft_rows",
+        "us_cells",
     )
 
     def __init__(self) -> None:
@@ -214,6 +227,16 @@ class Held:
         # mapped columns hidden in the file.
         self.mapped: list[tuple[str, int]] = []
         self.headers: tuple[str, ...] = ()
+        # Rows of any outcome whose phone cell a spreadsheet had damaged, and how many of them
+        # are invalid; those of them whose number a short scientific display may have cut.
+        self.damaged = RowList()
+        self.damaged_invalid = 0
+        self.cut_short = RowList()
+        # Rows refused as US numbers that are another country's (Marks.other_country), by
+        # that country's code; and the first rows read as US numbers from number cells,
+        # (row, national), to find those valid as that country's too once a 0 is put back.
+        self.other_country: dict[str, RowList] = {}
+        self.us_cells: list[tuple[int, str]] = []
 
 
 def watched(
@@ -334,7 +357,23 @@ def noted(
     valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
     merged = _merged_phone_rows(notes.merged, phone)
     stray = notes.stray_quotes  # filled in as the reader goes, before the row comes
+    us_cells = held.us_cells
+    invalid = CheckOutcome.INVALID
     for c in rows:
+        if c.damage:
+            held.damaged.add(c.row)
+            held.damaged_invalid += c.outcome is invalid
+            if CUT_SHORT in c.damage:
+                held.cut_short.add(c.row)
+        if c.marks is not None and c.marks.other_country:
+            held.other_country.setdefault(c.marks.other_country, RowList()).add(c.row)
+        elif (
+            c.outcome is valid
+            and len(us_cells) < US_CELLS_TRIED
+            and c.phone_code == "1"
+            and type(c.original) in _NUMBERS
+        ):
+            us_cells.append((c.row, c.national))
         if held.formulas and c.row in held.formulas:
             role, index, text, kept = held.formulas.pop(c.row)
             _formula_verdict(c, text, role, index, summary, errors.get((c.row, index)))
@@ -357,7 +396,12 @@ def noted(
         row = to_row(c)
         if merged and c.row in merged and c.outcome is not blank:
             row = replace(row, message=_merged_message(row.message, c.row, merged[c.row]))
-        if stray and c.row in stray and c.outcome is not blank:
+        if (
+            stray
+            and c.row in stray
+            and c.outcome is not blank
+            and not _numbers_a_line(stray, c, phone)  # black-box P2 #6
+        ):
             note = _stray_quote_note(stray[c.row], hidden.kind)
             message = f"{row.message}; {note}" if row.message else f"row {c.row}: {note}"
             row = replace(row, message=message)
@@ -377,6 +421,27 @@ def noted(
             for role, index in held.mapped
             if index in notes.hidden_columns
         ]
+
+
+# Rows read as US numbers from number cells that a warning tries as another country's.
+US_CELLS_TRIED: Final = 10_000
+_NUMBERS: Final = frozenset({int, float})
+
+
+def _numbers_a_line(stray: dict[int, StrayQuote], c: CheckedRow, phone: int | None) -> bool:
+    """Whether the quoted cell the reader took for a stray quote (``stray[c.row]``) is the
+    phone cell holding a number on each of its lines, closed where it ends ("212-555-1274" and
+    "212-555-1275" on two lines, as a CSV writer quotes them): its one line read as a row was
+    its last, which the cells after the closing quote made look like one. The check says the
+    cell holds two numbers; a stray quote it is not, and the reader's note on it (taken out
+    of ``stray``, for the job's warning too) would have the person break a valid file."""
+    quote = stray[c.row]
+    if quote.column != phone or quote.rows != 1 or type(c.original) is not str:
+        return False
+    if c.original.splitlines()[-1].strip() != quote.numbers[0]:
+        return False  # the line holds more than the number: it is a row of its own
+    del stray[c.row]
+    return True
 
 
 def _merged_phone_rows(
@@ -607,8 +672,8 @@ def stray_quotes_sentence(quotes: list[StrayQuote], file_name: str, kind: str) -
         return (
             f"Row {q.row} of {file_name} has a quote mark in column {column_letter(q.column)} "
             f"(line {q.line} of the file) that is closed only on line {q.last_line}, so "
-            f"{_lines_swallowed(q)}, were read as part of that one cell and their phone numbers "
-            f"are not {verb}: {fix}."
+            f"{_lines_swallowed(q)}, {_were(q)} read as part of that one cell and "
+            f"{_their_numbers(q)} not {verb}: {fix}."
         )
     named = [
         f"row {q.row} (column {column_letter(q.column)} runs over {_span(q)}: {_numbers(q)})"
@@ -650,14 +715,25 @@ def _lines_swallowed(quote: StrayQuote) -> str:
     return f"{_span(quote)}, {look} of {whose} own ({_numbers(quote)})"
 
 
+def _were(quote: StrayQuote) -> str:
+    """The verb after the lines a quoted cell runs over: "line 43 was", "lines 43–45 were"."""
+    return "was" if quote.last_line - quote.line == 1 else "were"
+
+
+def _their_numbers(quote: StrayQuote) -> str:
+    """ "its phone number is" (one line read as a row) or "their phone numbers are"."""
+    return "its phone number is" if quote.rows == 1 else "their phone numbers are"
+
+
 def _stray_quote_note(quote: StrayQuote, kind: str) -> str:
     """The message of the row whose cell swallowed lines that look like rows."""
     verb = "removed" if kind == "removal" else "imported"
     return (
         f"column {column_letter(quote.column)} runs from line {quote.line} of the file to line "
         f"{quote.last_line}, a quote mark being closed only there, so "
-        f"{_lines_swallowed(quote)}, are part of this cell and their phone numbers are not "
-        f"{verb}; fix the quote mark in the file (in a text editor) and "
+        f"{_lines_swallowed(quote)}, {'is' if _were(quote) == 'was' else 'are'} part of this "
+        f"cell and {_their_numbers(quote)} not {verb}; fix the quote mark in the file (in a "
+        "text editor) and "
         f"{'run the removal' if kind == 'removal' else 'import the file'} again"
     )
 
@@ -1352,3 +1428,94 @@ def column_order(summary: CheckSummary) -> bool | None:
     if month and not day and EITHER_DOTTED in orders:  # dotted ones were read day.month
         return False
     return None
+
+
+def damage_sentences(held: Held, kind: str) -> list[str]:
+    """The warnings on phone cells a spreadsheet had damaged (:func:`noted` counts them in
+    ``held``): how many rows were read from such cells; those whose number a short scientific
+    display may have cut (:data:`~app.core.sheet_damage.CUT_SHORT`), read as they stand; and
+    rows refused as US numbers that are another country's, in a file giving no country.
+
+    Black-box P2 #4: the damage was only in each row's note, and a dry run of 6 damaged rows
+    had no warning.
+    """
+    out = []
+    damaged = held.damaged
+    if damaged.count:
+        rows = "1 row was" if damaged.count == 1 else f"{damaged.count:,} rows were"
+        bad = held.damaged_invalid
+        refused = ""
+        if bad:
+            them = "it" if damaged.count == 1 else f"{bad:,} of them"
+            refused = f"; {them} {'is' if bad == 1 else 'are'} invalid"
+        out.append(
+            f"{rows} read from phone cells a spreadsheet had damaged ({rows_named(damaged)}), "
+            f"by scientific notation, a dropped leading 0 or digits cut{refused}. Each row's "
+            "damage note (the report's Damage note column) says how; check those numbers "
+            "against the source."
+        )
+    cut = held.cut_short
+    if cut.count:
+        one = cut.count == 1
+        rows = "1 row holds a number" if one else f"{cut.count:,} rows hold numbers"
+        if kind == "removal":
+            done = (
+                f"{'It is' if one else 'They are'} removed as read, which takes off the list "
+                "whoever has the number read if it was cut from another"
+            )
+        else:
+            done = (
+                f"{'It is' if one else 'They are'} imported as read (a real number ends so "
+                "about once in ten thousand), so the number meant may not be on the list"
+            )
+        out.append(
+            f"{rows} of ten digits or more whose digits after the sixth are all zeros "
+            f"({rows_named(cut)}), {CUT_SHORT} (2025551241 shown as 2.02555E+09 is saved as "
+            f"2025550000): {'it' if one else 'each'} may be another number cut short. {done}; "
+            "each row's damage note shows the numbers it may have been cut from. Check them "
+            "against the source; if they were cut, correct the file (format the column as "
+            "text, or widen it, before saving it) and run the file again."
+        )
+    if held.other_country:
+        out.append(_other_country_sentence(held, kind))
+    return out
+
+
+def _other_country_sentence(held: Held, kind: str) -> str:
+    """The warning on rows refused as US numbers that are valid numbers of another country
+    (the one most of them fit), and on rows read as US numbers from number cells that fit it
+    too once a 0 is put back, in a file giving no country."""
+    code, rows = max(held.other_country.items(), key=lambda item: item[1].count)
+    name = code_name(code)
+    both = RowList()
+    for number, national in held.us_cells:
+        if phones.normalize(f"0{national}", code).ok:
+            both.add(number)
+    one = rows.count == 1
+    head = (
+        f"{'1 row' if one else f'{rows.count:,} rows'} read under the default country code 1 "
+        f"(the file gives no country) "
+        f"{'is not a valid US number' if one else 'are not valid US numbers'} "
+        f"but {'is a valid' if one else 'are valid'} {name} "
+        f"{'number' if one else 'numbers'} written with the leading 0 {name} numbers have "
+        f"({rows_named(rows)}; the 0 put back where a spreadsheet dropped it from a number cell)"
+    )
+    also = ""
+    if both.count:
+        among = (
+            f" (of the first {US_CELLS_TRIED:,} read as US numbers from number cells)"
+            if len(held.us_cells) >= US_CELLS_TRIED
+            else ""
+        )
+        also = (
+            f"; {'1 row' if both.count == 1 else f'{both.count:,} rows'} read as US numbers "
+            f"from number cells {'is' if both.count == 1 else 'are'} valid {name} numbers too "
+            f"once a 0 is put back{among} ({rows_named(both)}), so "
+            f"{'it' if both.count == 1 else 'they'} may be {name} numbers read as US ones"
+        )
+    verb = "remove" if kind == "removal" else "import"
+    return (
+        f"{head}{also}. If the file is a {name} list, {verb} it again with --phone-code {code} "
+        "(or give it a Country column); otherwise each refused row's message says what it "
+        "reads as."
+    )
