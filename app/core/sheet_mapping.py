@@ -776,6 +776,12 @@ def propose_mapping(
         role, exact = match
         if role is Role.PHONE and _names_other_digits(text) and not _names_line(text):
             continue  # "Account Number", "Policy Number": ten digits that are no phone number
+        if (
+            role is Role.PHONE
+            and not _says_phone(text)
+            and not _holds_a_phone_number(data, index, default_phone_code)
+        ):
+            continue  # "Number of patients", "Number Off Bends": counts, no phone number
         if role is Role.PHONE_CODE:
             if _code_fraction(data, index) >= CODE_SHARE and not us_state_codes(
                 _code_values(data, index)
@@ -832,7 +838,12 @@ def propose_mapping(
         candidates = [
             (f, i)
             for i, f in enumerate(phone_like)
-            if i not in taken and f >= 0.5 and not _names_other_digits(headers[i])
+            if i not in taken
+            and f >= 0.5
+            and not _names_other_digits(headers[i])
+            # Under a header, as an id's "BKG_NUM"; with none, 7-digit numbers are local
+            # numbers to refuse by name (and an area-code column beside them to point to).
+            and (not headers[i] or _holds_a_phone_number(data, i, default_phone_code))
         ]
         if candidates:
             # The column with the most different valid numbers, then the most phone-like, then
@@ -1335,6 +1346,53 @@ def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) 
     valid = sum(1 for v in shaped if phones.normalize(v, code).ok)
     labelled = sum(1 for v in values if _labelled_phone(v, code))
     return (len(shaped) + labelled + 0.5 * (valid + labelled)) / (1.5 * len(values))
+
+
+def _says_phone(header: str) -> bool:
+    """Whether a header names a phone line or the consumer's number ("Phone", "Cell #",
+    "Caller ID", "Your number"), not only a number ("Number", "BKG_NUM") or a call log's end
+    ("From", "To"), which hold phone numbers only when their values are some."""
+    if call_side(header) is not None and not set(_words(header).split()) & _SAYS_NUMBER:
+        return False
+    return _names_line(header) or names_consumers_number(header)
+
+
+# Written as a phone number is: "303-555-0100", "(303) 555 0100", "555.0100", a local number
+# with its dash, whatever the country code makes of it.
+_WRITTEN_AS_PHONE: Final = re.compile(r"(?:\(\d{3}\)\s?|\d{3}[-. ])?\d{3}[-. ]\d{4}")
+# Values tried under every supported country code: enough to find a list of another country's
+# numbers, few enough that a wide sheet of counts stays quick.
+_OTHER_CODE_VALUES: Final = 20
+_NATIONAL_DIGITS: Final = 9
+
+
+def _holds_a_phone_number(data: Sequence[Sequence[CellValue]], index: int, code: str) -> bool:
+    """Whether a column's sample has at least one phone number: one the check reads (under
+    ``code`` or its own "+"), one written as a phone number ("927-1234", "303-555-0100 x12"),
+    or one valid under another supported country code ("020 7946 0958" under +1).
+
+    A column with none, under a header that does not say phone, is no column of phone numbers
+    (black-box pass P3 #8: a booking number "BKG_NUM" of 7-digit ids and a count "Number Off
+    Bends" were read as the phone column, every row invalid, where a file of no phone numbers
+    is refused as having none)."""
+    values = _phone_values(data, index)
+    if any(_reads_as_phone(v, code) for v in values):
+        return True
+    texts = [v.strip() for v in values if isinstance(v, str)]
+    if any(_WRITTEN_AS_PHONE.search(t) for t in texts):
+        return True
+    for value in [v for v in values if looks_like_phone(v)][:_OTHER_CODE_VALUES]:
+        digits = _digits(value)
+        # Another country's number is written with its trunk 0 or with its code: a shorter
+        # run of digits is an id most countries' plans would take (Germany's takes 4894831).
+        if len(digits) < _NATIONAL_DIGITS and not digits.startswith("0"):
+            continue
+        if phones.normalize(f"+{digits}", None).ok:
+            return True
+        for other in phones.SUPPORTED_PHONE_CODES:
+            if other != code and phones.normalize(digits, other).ok:
+                return True
+    return False
 
 
 def _distinct_phones(data: Sequence[Sequence[CellValue]], index: int, code: str) -> int:
