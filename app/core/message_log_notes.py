@@ -389,6 +389,16 @@ _DNC_VALUES_NAMED: Final = 5
 # come later in the file (re-test R1 #6). A verdict is some 300 bytes: this holds a few MB, and
 # past it a row goes on without that note, as its column's warning is not yet certain.
 _HELD_ROWS: Final = 20_000
+# A "Reason" or "Description" column is judged a scrub's verdicts or free text on its first
+# rows saying something else than do not call (all of them in a shorter file): it must hold a
+# verdict no person writes as a reason ("Clean", "Invalid Number", "Not on DNC"), and as many
+# verdicts as other text ("Wireless", "date in phone"). Black-box pass P3 #9: a reason
+# column's "ok" beside "x" and "“stop”" was taken for a verdict, and the file was said to mix
+# opt-outs and others.
+_JUDGED_ROWS: Final = 50
+# Verdicts that are also everyday words of a reason or a note: they count only in a column
+# holding another verdict.
+_COMMON_VERDICTS: Final = frozenset({"ok", "good", "valid", "pass", "passed"})
 
 
 class LogWatch:
@@ -480,10 +490,17 @@ class LogWatch:
         # What each row named in a warning is noted with, until its verdict comes through
         # :meth:`noted` (kept only once that is asked for).
         self._noting = False
-        # Each note with the status column it waits on (None: due whatever the others say).
-        self._pending: dict[int, list[tuple[int | None, str]]] = {}
+        # Each note with the status column it waits on (None: due whatever the others say)
+        # and whether it is a verdict's (see :meth:`_due`).
+        self._pending: dict[int, list[tuple[int | None, str, bool]]] = {}
         self._waiting = 0  # the pending rows with a note waiting on its column
         self._verdicts_seen: set[int] = set()  # the columns with a scrub verdict among their kept
+        # A verdict-only column's first rows with a value, as verdicts and free text, until it
+        # is judged: kept as a scrub's verdicts (in _verdict_columns) or forgotten as free text.
+        self._verdict_rows: Counter[int] = Counter()
+        self._common_rows: Counter[int] = Counter()
+        self._free_rows: Counter[int] = Counter()
+        self._verdict_columns: set[int] = set()
         # Each status column's note on each of its distinct values, and whether it is a verdict:
         # a 100,000-row file says "Active" 100,000 times.
         self._status_notes: dict[tuple[int, str], tuple[str, bool]] = {}
@@ -547,43 +564,62 @@ class LogWatch:
                     yield self._with_notes(held.popleft())
                 continue
             yield self._with_notes(c)
+        self._settle_all()
         while held:  # every row read: a column still undecided gets no warning
             yield self._with_notes(held.popleft())
 
     def _undecided(self, number: int) -> bool:
         notes = self._pending.get(number, ())
-        return any(i is not None and self._named(i) is None for i, _ in notes)
+        return any(self._due(i, verdict) is None for i, _, verdict in notes)
 
     def _named(self, index: int) -> bool | None:
         """Whether :meth:`_disposition_sentences` names the status column, as far as the rows
         read so far tell: None while that may still change one way or the other."""
         if index not in self._dispositions:
             return False  # free text, no status column
+        if index in self._verdict_only and index not in self._verdict_columns:
+            return None  # not yet judged verdicts or free text
         if self.do_not_call[index] and (
             index not in self._verdict_only or index in self._verdicts_seen
         ):
             return True
         return None
 
+    def _due(self, column: int | None, verdict: bool) -> bool | None:
+        """Whether a note waiting on ``column`` is said: a verdict's ("Clean") once the column
+        is judged a scrub's verdicts, any other value's once the column is named."""
+        if column is None:
+            return True
+        if not verdict:
+            return self._named(column)
+        if column not in self._dispositions:
+            return False
+        if column in self._verdict_only and column not in self._verdict_columns:
+            return None
+        return True
+
     def _with_notes(self, c: CheckedRow) -> CheckedRow:
         notes = self._pending.pop(c.row, None) if self._pending else None
         if not notes:
             return c
-        if any(i is not None for i, _ in notes):
+        if any(i is not None for i, _, _ in notes):
             self._waiting -= 1
-        said = [n for i, n in notes if i is None or self._named(i)]
+        said = [n for i, n, verdict in notes if self._due(i, verdict)]
         if said and c.outcome is not Outcome.BLANK:
             note = "; ".join(said)
             c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
         return c
 
-    def _note(self, number: int, note: str, column: int | None = None) -> None:
-        """``column``: the status column whose warning the note is due with, only."""
+    def _note(
+        self, number: int, note: str, column: int | None = None, verdict: bool = False
+    ) -> None:
+        """``column``: the status column whose warning the note is due with, only; with
+        ``verdict``, due once that column is judged a scrub's verdicts, warning or not."""
         if self._noting:
             notes = self._pending.setdefault(number, [])
-            if column is not None and all(i is None for i, _ in notes):
+            if column is not None and all(i is None for i, _, _ in notes):
                 self._waiting += 1
-            notes.append((column, note))
+            notes.append((column, note, verdict))
 
     def _column(self, index: int) -> str:
         return column_said(self.mapping.headers, index)
@@ -640,6 +676,10 @@ class LogWatch:
                 return
             dnc = judged[value] = _says_do_not_call(value)
         shown = value.strip()
+        if index in self._verdict_only and index not in self._verdict_columns:
+            self._judge(index, dnc, shown)
+            if index not in self._dispositions:
+                return  # free text: forgotten
         if dnc:
             self.do_not_call[index] += 1
             said = self.dnc_values.setdefault(index, Counter())
@@ -660,10 +700,45 @@ class LogWatch:
             if verdict:
                 self._verdicts_seen.add(index)
         if self._noting:
-            # A verdict ("Clean") is noted whatever the column holds; any other value
-            # ("Active", "No Answer") with the warning that counts it, as the column is a
-            # status column only when some of its rows say do not call (re-test R1 #6).
-            self._note(number, note, None if verdict else index)
+            # A verdict ("Clean") is noted whatever the column holds (once a "Reason" column
+            # is judged to be of verdicts, not free text); any other value ("Active", "No
+            # Answer") with the warning that counts it, as the column is a status column only
+            # when some of its rows say do not call (re-test R1 #6).
+            if verdict:
+                self._note(number, note, index if index in self._verdict_only else None, True)
+            else:
+                self._note(number, note, index)
+
+    def _judge(self, index: int, dnc: bool, value: str) -> None:
+        """Counts a verdict-only column's row toward judging the column (``_JUDGED_ROWS``):
+        one saying do not call does not count, so a scrub sorted by its result is judged on
+        its first other rows."""
+        if dnc:
+            return
+        if plain_words(value) in _COMMON_VERDICTS:
+            self._common_rows[index] += 1
+        elif _scrub_verdict(value):
+            self._verdict_rows[index] += 1
+        else:
+            self._free_rows[index] += 1
+        judged = self._verdict_rows[index] + self._common_rows[index] + self._free_rows[index]
+        if judged >= _JUDGED_ROWS:
+            self._settle(index)
+
+    def _settle(self, index: int) -> None:
+        """Judges a verdict-only column on the rows counted: a scrub's verdicts, or free text."""
+        if index not in self._dispositions or index in self._verdict_columns:
+            return
+        verdicts = self._verdict_rows[index]
+        if verdicts and verdicts + self._common_rows[index] >= self._free_rows[index]:
+            self._verdict_columns.add(index)
+        else:
+            self._forget_disposition(index)
+
+    def _settle_all(self) -> None:
+        """Every row read: the columns not yet judged are judged on what they held."""
+        for index in list(self._verdict_only):
+            self._settle(index)
 
     def _opt_in(self, index: int, number: int, value: str) -> None:
         self.opt_in_counts[index] += 1
@@ -793,6 +868,7 @@ class LogWatch:
 
     def sentences(self) -> list[str]:
         """The warnings, after every row went through :meth:`watch`."""
+        self._settle_all()
         found = [
             self._direction_sentence(),
             *self._opt_in_sentences(),
