@@ -1124,11 +1124,7 @@ def run_job_command(
             # The file as it is read, so a resume can tell when it was changed since.
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
-            store, checked = stage_fn(
-                job, paths.jobs_dir, connection=connection, campaign_lookup=lookup
-            )
-            # Kept for the report's Summary, the result and a --resume's (black-box P2 #4).
-            store.set_meta({DAMAGED: checked.damaged})
+            store, _ = stage_fn(job, paths.jobs_dir, connection=connection, campaign_lookup=lookup)
             if args.report is not None:
                 claim_report(store, claimed)
             for sentence in other_jobs_note(

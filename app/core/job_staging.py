@@ -32,6 +32,7 @@ from app.api.scope import Scope
 from app.core import phones
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
+from app.core.job_report import DAMAGED
 from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.sheet_check import (
@@ -81,6 +82,7 @@ from app.core.staging_notes import (
     above_header_sentence,
     check_apart,
     column_order,
+    damage_sentences,
     date_order_sentence,
     formula_columns,
     formula_columns_sentences,
@@ -735,6 +737,7 @@ def _stage(
                 warnings.append(dates)
             if unread_cells := unread_cells_sentence(held, kind):
                 warnings.append(unread_cells)
+            warnings += damage_sentences(held, kind)
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)
             if late_invalid := late_invalid_sentence(summary):
@@ -743,8 +746,11 @@ def _stage(
                 warnings.append(beyond)
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
-            if warnings:
-                store.set_meta({"warnings": warnings})
+            # Kept for the report's Summary and the result, whichever front end staged the job
+            # (black-box P2 #4).
+            store.set_meta(
+                {DAMAGED: summary.damaged, **({"warnings": warnings} if warnings else {})}
+            )
         except BaseException:
             store.close()
             store.path.unlink(missing_ok=True)

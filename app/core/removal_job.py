@@ -105,8 +105,6 @@ RESENT_NOT_FOUND = (
     "sent again when the job was resumed; the number was no longer on the list "
     "(most likely removed by the first send)"
 )
-# The message before black-box P2 #3, which named no form (a test still compares with it).
-NOT_LISTED = "not on the list in this scope (looked up before the delete; nothing was sent)"
 
 
 def not_listed_text(looked_up: list[str], row: JobRow, resent: bool = False) -> str:
