@@ -9,22 +9,34 @@ bombs are built; no spreadsheet program writes one.
 Word document, an image, an archive), and :func:`markup_kind` what markup text under a
 workbook's name is (a web page, Excel 2003 XML), so the reader refuses each in one sentence
 naming it, whatever the file's name says; text that is JSON data is named so too, so it is not
-read as a table of one column. :func:`damaged_sentence` is the one way a workbook that is
-damaged or cut short is refused, by this module and by the reader alike.
+read as a table of one column (a Google Sheets shortcut, which is JSON, as what it is), and
+:func:`text_format_kind` names the old exchange formats (SYLK, DIF) a spreadsheet program
+can save. :func:`damaged_sentence` is the one way a workbook that is damaged or cut short is
+refused, by this module and by the reader alike.
+
+:func:`stray_cell` finds, in an xlsx whose sheet was too big to read, the cell far beyond
+its data that made it so (a keystroke in XFD1048576 after Ctrl+End), for the reader to
+name; :func:`zip_spreadsheets` names the spreadsheets a zip archive holds.
 """
 
 from __future__ import annotations
 
 import errno
+import heapq
+import html
 import json
+import posixpath
 import re
 import struct
 import zipfile
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
 from app.core.sheet_types import SheetError
+from app.core.sheet_worker import sheet_part
 
 MAX_TOTAL_UNCOMPRESSED: Final = 1 << 30
 MAX_ENTRIES: Final = 10_000
@@ -47,6 +59,7 @@ _EMBEDDED_PREFIXES: Final = ("xl/embeddings/", "Object ", "ObjectReplacements/")
 WORD: Final = "a Word document"
 POWERPOINT: Final = "a PowerPoint presentation"
 ZIP_ARCHIVE: Final = "a zip archive"
+NUMBERS: Final = "an Apple Numbers spreadsheet"
 # Kinds that hold other files: the spreadsheet may be inside.
 ARCHIVES: Final = frozenset(
     {
@@ -79,6 +92,9 @@ _MAGIC: Final = (
 )
 _BZIP2 = re.compile(rb"BZh[1-9]1AY&SY")
 JSON_DATA: Final = "a JSON data file"
+# What Google Drive for desktop leaves on the computer for a Google Sheet: a few lines of JSON
+# naming the sheet online ({"doc_id": …, "url": …}), not the sheet.
+SHEETS_SHORTCUT: Final = "a Google Sheets shortcut"
 _JSON_STRING = r'"(?:[^"\\\n]|\\.)*"'
 # A start no CSV writer produces (a field holding a quote is itself quoted in CSV, so '{"' or
 # '["' cannot begin one): an object's first key, or an array's first string and another item.
@@ -120,7 +136,7 @@ def sniff_kind(path: Path) -> FileKind:
     if other:
         return FileKind("other", "", other)
     if _is_json(path, head):
-        return FileKind("other", "", JSON_DATA)
+        return FileKind("other", "", SHEETS_SHORTCUT if _sheets_shortcut(path) else JSON_DATA)
     return FileKind("text", "")
 
 
@@ -179,26 +195,84 @@ def _is_json(path: Path, head: bytes) -> bool:
     return True
 
 
+def _sheets_shortcut(path: Path) -> bool:
+    """Whether the JSON in ``path`` is a Google Sheets shortcut: an object naming a Google
+    document (``doc_id``, or a docs.google.com ``url``) that is a spreadsheet by its url, its
+    resource id or the ``.gsheet`` name Google Drive gives it."""
+    try:
+        with path.open("rb") as fh:
+            value = json.loads(fh.read(64 << 10).decode("utf-8", "replace").lstrip("\ufeff"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(value, dict):
+        return False
+    url = str(value.get("url", ""))
+    if "doc_id" not in value and "docs.google.com" not in url:
+        return False
+    resource = str(value.get("resource_id", ""))
+    return (
+        path.suffix.lower() == ".gsheet"
+        or "/spreadsheets/" in url
+        or resource.startswith("spreadsheet:")
+    )
+
+
 WEB_PAGE: Final = "a web page (HTML)"
 EXCEL_2003_XML: Final = "an Excel 2003 XML spreadsheet"
+XML_OR_HTML: Final = "an XML or HTML document"
+FLAT_ODS: Final = "a flat OpenDocument spreadsheet (.fods)"
+FLAT_OPENDOCUMENT: Final = "a flat OpenDocument document"
+# LibreOffice writes some 2 KB of namespaces before a flat file's office:mimetype.
+_MARKUP_SCAN_BYTES: Final = 8 << 10
+# The root of a flat file (not <office:document-content>, a part of a zipped one).
+_FLAT_OPENDOCUMENT = re.compile(r"<office:document[\s>]")
 
 
 def markup_kind(path: Path) -> str:
-    """ "a web page (HTML)" or "an Excel 2003 XML spreadsheet" when ``path`` holds one, else
-    "" (its first 2 KB are enough)."""
+    """What markup text ``path`` holds ("a web page (HTML)", "an Excel 2003 XML spreadsheet",
+    "a flat OpenDocument spreadsheet (.fods)", …), else "" (its first 8 KB are enough)."""
     try:
         with path.open("rb") as fh:
-            head = fh.read(2048)
+            head = fh.read(_MARKUP_SCAN_BYTES)
     except OSError:
         return ""
     text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n").lower()
     if not text.startswith("<"):
         return ""
-    if "urn:schemas-microsoft-com:office:spreadsheet" in text:
+    if _FLAT_OPENDOCUMENT.search(text):
+        if "opendocument.spreadsheet" in text or "<office:spreadsheet" in text:
+            return FLAT_ODS
+        return FLAT_OPENDOCUMENT
+    start = text[:2048]
+    if "urn:schemas-microsoft-com:office:spreadsheet" in start:
         return EXCEL_2003_XML
-    if "<html" in text or "<table" in text or "<!doctype html" in text:
+    if "<html" in start or "<table" in start or "<!doctype html" in start:
         return WEB_PAGE
-    return "an XML or HTML document"
+    return XML_OR_HTML
+
+
+SYLK: Final = "a SYLK file (.slk)"
+DIF: Final = "a DIF file (.dif, Data Interchange Format)"
+# SYLK: an "ID;P…" record, then records such as C;X1;Y1;K"…" or F;… or B;Y…;X…
+_SYLK = re.compile(rb"ID;P[^\r\n]*\r?\n(?:[BCFOPW]|N[NLU]|E\b)")
+# DIF: a header of TABLE / 0,1 / "title" records.
+_DIF = re.compile(rb"TABLE\r?\n0,1\r?\n")
+
+
+def text_format_kind(path: Path) -> str:
+    """ "a SYLK file (.slk)" or "a DIF file (…)" when ``path`` is text in one of those old
+    exchange formats a spreadsheet program can save, else "". Asked only of a file whose name
+    is no text table's: a semicolon CSV may begin "ID;Phone"."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(512).removeprefix(b"\xef\xbb\xbf")
+    except OSError:
+        return ""
+    if _SYLK.match(head):
+        return SYLK
+    if _DIF.match(head):
+        return DIF
+    return ""
 
 
 # OpenDocument files say what they are in their first part.
@@ -245,6 +319,11 @@ def _zip_workbook_kind(path: Path) -> tuple[str, str]:
         for folder, kind in _OOXML_FOLDERS:
             if any(name.startswith(folder) for name in names):
                 return "", kind
+        # Numbers keeps its tables in Index/*.iwa (Index.zip inside the package before 2014).
+        if "Index.zip" in names or any(
+            name.startswith("Index/") and name.endswith(".iwa") for name in names
+        ):
+            return "", NUMBERS
     # Some writers omit or rename parts; calamine follows the relationships, so let it decide.
     if "[Content_Types].xml" in names:
         return "xlsx", ""
@@ -442,3 +521,202 @@ def _check_xml_prolog(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> 
             f"{name} has a part ({info.filename}) with no XML content in its first "
             f"{XML_SCAN_BYTES >> 10} KB; it is damaged or crafted, so it was not opened."
         )
+
+
+# What a zip archive may hold that is read, by name.
+_READ_SUFFIXES: Final = (
+    ".xlsx",
+    ".xlsm",
+    ".xlsb",
+    ".xls",
+    ".ods",
+    ".xltx",
+    ".xltm",
+    ".csv",
+    ".tsv",
+    ".txt",
+    ".tab",
+)
+
+
+def zip_spreadsheets(path: Path) -> list[str]:
+    """The names (the file names, without their folders) of the spreadsheets and text tables
+    zip archive ``path`` holds, in its order; [] when it holds none or cannot be listed. A
+    Mac's ``__MACOSX/`` copies and hidden files are left out."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            members = zf.namelist()
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError):
+        return []
+    found: list[str] = []
+    for member in members[:MAX_ENTRIES]:
+        name = posixpath.basename(member)
+        if member.startswith("__MACOSX/") or not name or name.startswith((".", "~$")):
+            continue
+        if name.lower().endswith(_READ_SUFFIXES) and name not in found:
+            found.append(name)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class StrayCell:
+    """Cells far beyond a sheet's data that make calamine's grid of it too big to hold."""
+
+    sheet: str
+    cells: tuple[str, ...]  # a few of them ("XFD1048576"), farthest first
+    more: bool  # there are more than ``cells`` names
+    data: str  # where the rest is ("A1:C40")
+    rows: int  # the grid's size with them
+    columns: int
+
+
+# A grid this big (calamine keeps ~32 bytes a cell) does not fit under the reader's cap; one
+# ten times smaller without the stray cells is what the sheet is meant to be.
+_GRID_TOO_BIG: Final = 8_000_000
+_STRAY_SCAN_BYTES: Final = 256 << 20
+_STRAY_CHUNK: Final = 1 << 20
+_STRAY_NAMED: Final = 3
+_STRAY_KEEP: Final = 8
+# A value beyond a gap of more than ten times the data before it (and at least this many rows
+# or columns) is far from it; at most this many rows or columns of such values.
+_STRAY_MIN_GAP: Final = (1000, 50)
+_STRAY_MAX: Final = 100
+_WORKBOOK_SHEET = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?sheet\b([^>]*)>")
+_SHEET_NAME = re.compile(rb'\bname="([^"]*)"')
+_CELL = re.compile(
+    rb"<(?:[A-Za-z_][\w.-]*:)?c\b([^>]*?)(/>|>(.*?)</(?:[A-Za-z_][\w.-]*:)?c>)", re.DOTALL
+)
+_CELL_REF = re.compile(rb'\br="\$?([A-Z]{1,3})\$?([0-9]{1,7})"')
+_CELL_VALUE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:v|is)\b")
+
+
+def column_letters(index: int) -> str:
+    """1-based column ``index`` as Excel names it (1 → A, 16384 → XFD)."""
+    letters = ""
+    while index > 0:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def stray_cell(path: Path, grid: int = _GRID_TOO_BIG) -> StrayCell | None:
+    """The cells far beyond the data of an xlsx's sheet that make the sheet too big to read
+    (its grid of rows by columns, counted from the first cell with a value to the last, of
+    at least ``grid`` cells: a lower one finds a stray value far below the data of a sheet
+    that is read, as a million blank rows), or None when no sheet has such cells or the file
+    cannot be scanned. A cell holding nothing (a style only) is no cell to calamine, so it
+    does not count; an empty text does. Of several such sheets, the one with the biggest
+    grid."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+            if "xl/workbook.xml" not in names:
+                return None
+            sheets = [
+                html.unescape(m.group(1).decode("utf-8", "replace"))
+                for tag in _WORKBOOK_SHEET.finditer(zf.read("xl/workbook.xml"))
+                if (m := _SHEET_NAME.search(tag.group(1)))
+            ]
+            budget = _STRAY_SCAN_BYTES
+            found: StrayCell | None = None
+            for sheet in sheets:
+                part = sheet_part(zf, sheet)
+                if part is None:
+                    continue
+                extent = _Extent()
+                for buf in _whole_rows(zf, part):
+                    budget -= len(buf)
+                    if budget < 0:
+                        return found
+                    extent.add(buf)
+                stray = extent.stray(sheet if len(sheets) > 1 else "", grid)
+                if stray is not None and (
+                    found is None or stray.rows * stray.columns > found.rows * found.columns
+                ):
+                    found = stray
+            return found
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError, KeyError, zlib.error):
+        return None
+
+
+def _whole_rows(zf: zipfile.ZipFile, part: str) -> Iterator[bytes]:
+    """Part ``part`` inflated a chunk at a time, each cut after a row's end so that no cell
+    is split (a row longer than 64 chunks, crafted, is cut anyway)."""
+    tail = b""
+    with zf.open(part) as fh:
+        while chunk := fh.read(_STRAY_CHUNK):
+            buf = tail + chunk
+            cut = buf.rfind(b"row>") + 4
+            if cut <= 4 and len(buf) < 64 * _STRAY_CHUNK:
+                tail = buf
+                continue
+            if cut <= 4:
+                cut = len(buf)
+            tail = buf[cut:]
+            yield buf[:cut]
+    if tail:
+        yield tail
+
+
+class _Extent:
+    """The rows and columns of a sheet's cells with a value, and its farthest cells."""
+
+    def __init__(self) -> None:
+        self.rows: set[int] = set()
+        self.columns: set[int] = set()
+        # The farthest cells down and to the right: (row, column) and (column, row) heaps.
+        self._down: list[tuple[int, int]] = []
+        self._right: list[tuple[int, int]] = []
+
+    def add(self, buf: bytes) -> None:
+        for cell in _CELL.finditer(buf):
+            if cell.group(2) == b"/>" or not _CELL_VALUE.search(cell.group(3)):
+                continue
+            ref = _CELL_REF.search(cell.group(1))
+            if ref is None:
+                continue
+            column = 0
+            for ch in ref.group(1):
+                column = column * 26 + ch - 64
+            row = int(ref.group(2))
+            self.rows.add(row)
+            self.columns.add(column)
+            for heap, item in ((self._down, (row, column)), (self._right, (column, row))):
+                if len(heap) < _STRAY_KEEP:
+                    heapq.heappush(heap, item)
+                elif item > heap[0]:
+                    heapq.heapreplace(heap, item)
+
+    def stray(self, sheet: str, grid: int) -> StrayCell | None:
+        if not self.rows:
+            return None
+        rows, columns = sorted(self.rows), sorted(self.columns)
+        height, width = rows[-1] - rows[0] + 1, columns[-1] - columns[0] + 1
+        if height * width < grid:
+            return None
+        last_row = _data_end(rows, _STRAY_MIN_GAP[0])
+        last_column = _data_end(columns, _STRAY_MIN_GAP[1])
+        if (last_row - rows[0] + 1) * (last_column - columns[0] + 1) * 10 > height * width:
+            return None  # the grid is big without the far cells too
+        far = {(r, c) for r, c in self._down if r > last_row or c > last_column}
+        far |= {(r, c) for c, r in self._right if r > last_row or c > last_column}
+        if not far:
+            return None
+        ordered = sorted(far, key=lambda cell: (-cell[0] * cell[1], -cell[0], -cell[1]))
+        shown = tuple(f"{column_letters(c)}{r}" for r, c in ordered[:_STRAY_NAMED])
+        # Rows or columns beyond the data that the farthest cells kept here do not account for.
+        beyond = max(sum(r > last_row for r in rows), sum(c > last_column for c in columns))
+        many = len(ordered) > _STRAY_NAMED or beyond > len(ordered)
+        data = f"{column_letters(columns[0])}{rows[0]}:{column_letters(last_column)}{last_row}"
+        return StrayCell(sheet, shown, many, data, height, width)
+
+
+def _data_end(values: list[int], min_gap: int) -> int:
+    """The last of sorted ``values`` before a gap far bigger than the span before it, when at
+    most a few values lie beyond it; else the last value."""
+    for index in range(len(values) - 1):
+        gap = values[index + 1] - values[index]
+        span = values[index] - values[0] + 1
+        if gap > max(min_gap, 10 * span) and len(values) - index - 1 <= _STRAY_MAX:
+            return values[index]
+    return values[-1]

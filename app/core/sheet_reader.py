@@ -17,8 +17,14 @@ named, a hidden sheet is never chosen.
 
 A damaged or cut-short workbook is refused in one sentence of what to do
 (:func:`~app.core.sheet_guard.damaged_sentence`), the reader's own words only as a trailing note
-when they say something. :func:`resolve_sheet_path` makes a path absolute as a job records it,
-a loop of symbolic links a :class:`SheetError` as :func:`open_sheet` says it.
+when they say something. So is every file that is not read: a format that is not (a flat
+OpenDocument .fods, SYLK, DIF, Apple Numbers) says how to save it as one that is, a zip archive
+names the spreadsheets inside to extract, a Google Sheets shortcut says to download the sheet,
+a pipe or a device (read only once) says to save it to a file first, an xlsx too big to read
+because of a stray cell far beyond its data names that cell, and a workbook whose cells hold
+only formulas never calculated or error values says so rather than that it has no data.
+:func:`resolve_sheet_path` makes a path absolute as a job records it, a loop of symbolic links
+(or a pipe, which is not to be opened) a :class:`SheetError` as :func:`open_sheet` says it.
 
 Typical use::
 
@@ -42,6 +48,9 @@ import subprocess
 import sys
 import threading
 import time
+import zipfile
+import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Final, Protocol
@@ -51,12 +60,19 @@ from app.core.sheet_csv import CsvSource
 from app.core.sheet_guard import (
     ARCHIVES,
     EXCEL_2003_XML,
+    FLAT_ODS,
+    NUMBERS,
+    SHEETS_SHORTCUT,
     WEB_PAGE,
+    XML_OR_HTML,
     ZIP_ARCHIVE,
     check_zip,
     damaged_sentence,
     markup_kind,
     sniff_kind,
+    stray_cell,
+    text_format_kind,
+    zip_spreadsheets,
 )
 from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
 
@@ -120,9 +136,7 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         raise SheetError(_not_a_spreadsheet(path, kind.other))
     if kind.container == "zip":
         if not kind.workbook:
-            raise SheetError(
-                f"{path.name} is a zip archive but not a spreadsheet (xlsx, xlsm, xlsb or ods)."
-            )
+            raise SheetError(_zip_sentence(path))
         check_zip(path)
         return WorkbookSource(path, sheet, kind.workbook, probe_others)
     if kind.container == "ole2":
@@ -130,6 +144,8 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         markup = markup_kind(path)
+        if markup == FLAT_ODS:
+            raise SheetError(_flat_ods_sentence(path))
         if markup:
             raise SheetError(
                 f"{path.name} is {markup} saved under a {suffix} name (as some systems' "
@@ -146,11 +162,10 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
                 "spreadsheet format); open it in Excel and save it again."
             ) from None
     if suffix not in TEXT_SUFFIXES:
-        raise SheetError(
-            f"{path.name} is not a spreadsheet (xlsx, xlsm, xlsb, xls, ods) or a text table "
-            "(csv, tsv, txt)."
-        )
+        raise SheetError(_other_suffix_sentence(path))
     markup = markup_kind(path)
+    if markup == FLAT_ODS:
+        raise SheetError(_flat_ods_sentence(path))
     if markup in (WEB_PAGE, EXCEL_2003_XML):
         # A download that was a sign-in or error page is saved under the name asked for; read
         # as text, its markup would be taken for a header and rows.
@@ -176,8 +191,27 @@ def _not_a_file(path: Path, given: str) -> str:
         return f"{given} cannot be reached ({exc.strerror or exc})."
     name = path.name or given
     if stat.S_ISDIR(mode):
+        if path.suffix.lower() == ".numbers":  # a Numbers document kept as a package
+            return _not_a_spreadsheet(path, NUMBERS)
         return f"{name} is a folder, not a file: give the path of the spreadsheet itself."
-    return f"{name} is not a file that can be read as a spreadsheet."
+    return (
+        _special_sentence(mode, given) or f"{name} is not a file that can be read as a spreadsheet."
+    )
+
+
+def _special_sentence(mode: int, given: str) -> str:
+    """Why a pipe, a socket or a device (``mode``, at ``given``) is not read, or "" for any
+    other kind of file. A list is read more than once (checked, then sent), and these give
+    their bytes only once; opening a pipe no one writes to would wait for ever."""
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return (
+            f"{given} is a pipe (as made by mkfifo or by the shell's <(…)), not a file, and "
+            "can be read only once while a list is read more than once; save the list to a "
+            "file first and import that file."
+        )
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return f"{given} is a device, not a file; save the list to a file first and import it."
+    return ""
 
 
 def _reader_note(detail: str) -> str:
@@ -213,6 +247,15 @@ def resolve_sheet_path(path: Path) -> Path:
     raises a bare RuntimeError (before Python 3.13) that no caller says in words."""
     expanded = path.expanduser()
     try:
+        mode = expanded.stat().st_mode
+    except (OSError, ValueError):
+        pass  # not there, or a loop: resolving it or opening it says which
+    else:
+        # Resolved, a shell's <(…) (/dev/fd/63) becomes "/proc/…/fd/pipe:[…]", which names
+        # nothing; and the file must not be opened: a pipe with no writer never answers.
+        if special := _special_sentence(mode, os.fspath(path)):
+            raise SheetError(special)
+    try:
         return expanded.resolve()
     except RuntimeError as exc:  # "Symlink loop from …"
         raise SheetError(_loop_sentence(expanded, os.fspath(path))) from exc
@@ -238,13 +281,153 @@ def worker_command() -> list[str]:
 
 def _not_a_spreadsheet(path: Path, kind: str) -> str:
     """The one sentence refusing a file that is ``kind`` ("a PDF document"), not a spreadsheet:
-    no spreadsheet program opens it, so the list must come again in another form."""
+    no spreadsheet program opens it, so the list must come again in another form; a
+    spreadsheet in a format that is not read (Numbers), or a shortcut to one, says how to get
+    it as one that is."""
+    if kind == NUMBERS:
+        return (
+            f"{path.name} is {kind}, which is not read; in Numbers, choose File → Export To → "
+            "Excel (or CSV) and import the exported file."
+        )
+    if kind == SHEETS_SHORTCUT:
+        return (
+            f"{path.name} is {kind} (the link Google Drive keeps on the computer), not the "
+            "sheet itself; open it in Google Sheets, download it as xlsx or CSV (File → "
+            "Download) and import the downloaded file."
+        )
     if kind in ARCHIVES:
         return (
             f"{path.name} is {kind}, not a spreadsheet; unpack it and import the spreadsheet "
             "inside, or ask for the list as an xlsx or CSV file."
         )
     return f"{path.name} is {kind}, not a spreadsheet; ask for the list as an xlsx or CSV file."
+
+
+def _zip_sentence(path: Path) -> str:
+    """The sentence refusing zip archive ``path``: the spreadsheets inside it are to be
+    extracted and imported, or there are none."""
+    inside = zip_spreadsheets(path)
+    if not inside:
+        return (
+            f"{path.name} is a zip archive but not a spreadsheet, and holds no spreadsheet "
+            "(xlsx, xls, ods or CSV file); ask for the list as an xlsx or CSV file."
+        )
+    if len(inside) == 1:
+        holds, which = f"holds {inside[0]}", inside[0]
+    else:
+        shown = ", ".join(inside[:3]) if len(inside) <= 3 else ", ".join(inside[:3]) + ", …"
+        holds, which = f"holds {len(inside)} spreadsheets ({shown})", "the one with the list"
+    return (
+        f"{path.name} is a zip archive but not a spreadsheet: it {holds}; extract it (on "
+        f"Windows, right-click it and choose Extract All) and import {which}."
+    )
+
+
+def _flat_ods_sentence(path: Path) -> str:
+    return (
+        f"{path.name} is a flat OpenDocument spreadsheet (.fods, the single-XML form "
+        "LibreOffice can save), which is not read; open it in LibreOffice and save it as .ods "
+        "or .xlsx (File → Save As), then import that file."
+    )
+
+
+def _other_suffix_sentence(path: Path) -> str:
+    """The sentence refusing ``path``, whose name is neither a workbook's nor a text
+    table's: what it is when its content says so, and how to get it as a file that is read."""
+    name = path.name
+    markup = markup_kind(path)
+    if markup == FLAT_ODS:
+        return _flat_ods_sentence(path)
+    if markup == EXCEL_2003_XML:
+        return (
+            f"{name} is {markup}, which is not read; open it in Excel and save it as .xlsx, "
+            "or export the data as CSV."
+        )
+    if markup == WEB_PAGE:
+        return (
+            f"{name} is {markup}, not a spreadsheet; ask for the list as an xlsx or CSV file "
+            "(or, if the page shows it as a table, open the page in Excel and save it as .xlsx)."
+        )
+    if markup and markup != XML_OR_HTML:
+        return _not_a_spreadsheet(path, markup)
+    if kind := text_format_kind(path):
+        return (
+            f"{name} is {kind}, an old exchange format that is not read; open it in Excel or "
+            "LibreOffice and save it as .xlsx or CSV, then import that file."
+        )
+    return (
+        f"{name} is not a spreadsheet (xlsx, xlsm, xlsb, xls, ods) or a text table (csv, tsv, "
+        "txt); if a spreadsheet program opens it, save it from there as .xlsx or CSV and "
+        "import that file."
+    )
+
+
+def _stray_sentence(path: Path) -> str:
+    """The sentence naming the cells far beyond the data of xlsx ``path`` that made it too big
+    to read (a keystroke in the last cell after Ctrl+End), or "" when there are none."""
+    stray = stray_cell(path)
+    if stray is None:
+        return ""
+    one = len(stray.cells) == 1 and not stray.more
+    cells = " and ".join(stray.cells) if len(stray.cells) <= 2 else ", ".join(stray.cells)
+    cells = f"{'such as ' if stray.more else ''}{cells}"
+    where = f" of the sheet {stray.sheet!r}" if stray.sheet else ""
+    return (
+        f"{path.name} needs more memory to read than it should because of "
+        f"{'a stray cell' if one else 'stray cells'} at {cells}{where}, far beyond its data "
+        f"in {stray.data} (so the sheet spans {stray.rows:,} rows by {stray.columns:,} "
+        f"columns); clear {'that cell' if one else 'those cells'}, or delete the extra rows "
+        "and columns, in Excel or LibreOffice and save the file, then import it again."
+    )
+
+
+# Enough sheets to find the ones a script filled; a workbook of more is not scanned past them.
+_UNREAD_SHEETS: Final = 50
+
+
+def _unread_values(path: Path, sheets: Sequence[str], name_sheets: bool) -> str:
+    """Why ``sheets`` of workbook ``path``, which calamine reads as empty, hold no values
+    though they hold cells: the rest of the refusal ("its cells hold …; do …"), or "" when
+    they hold no formula never calculated and no error value (both read as empty), or cannot
+    be scanned. ``name_sheets``: say which sheets hold them."""
+    formulas: list[str] = []
+    errors: list[str] = []
+    shown: list[str] = []  # the error values, as "#DIV/0!"
+    for sheet in sheets[:_UNREAD_SHEETS]:
+        scan = sheet_worker.open_scan(str(path), sheet)
+        if scan is None:
+            continue
+        try:
+            scan.read_to_end()
+        except (OSError, zipfile.BadZipFile, ValueError, EOFError, zlib.error):
+            continue
+        finally:
+            scan.close()
+        if scan.formulas:
+            formulas.append(sheet)
+        if scan.errors:
+            errors.append(sheet)
+            for *_, value in scan.errors:
+                if value not in shown:
+                    shown.append(value)
+    held = formulas or errors
+    if not held:
+        return ""
+    cells = "its cells"
+    if name_sheets:
+        listed = " and ".join(repr(sheet) for sheet in held)
+        cells = f"the cells of its {'sheets' if len(held) > 1 else 'sheet'} {listed}"
+    if formulas:
+        return (
+            f"{cells} hold formulas with no saved results (as a file written by a "
+            "script does), which read as empty; open it in Excel or LibreOffice and save it "
+            "so the formulas are calculated, then import it again."
+        )
+    return (
+        f"{cells} hold only error values (such as {' and '.join(shown[:2])}), no "
+        "numbers; correct the formulas in Excel or LibreOffice so they show the numbers, or "
+        "ask for the list with its values, then import it again."
+    )
 
 
 def _password_sentence(path: Path) -> str:
@@ -481,6 +664,8 @@ class _WorkerStream:
             )
         if code == -signal.SIGABRT:
             # calamine aborts (Rust's out-of-memory handler) when the address-space cap bites.
+            if stray := self._stray():
+                return SheetError(stray)
             return SheetError(
                 f"{name} needs more memory to read than a spreadsheet of its size should "
                 f"(limit {self._memory_limit / (1 << 30):.0f} GB); it is damaged or crafted, so "
@@ -511,7 +696,12 @@ class _WorkerStream:
         if kind == "empty":
             hidden: list[str] = list(message[4]) if len(message) > 4 else []
             if not hidden:
-                return SheetError(f"{name} has no data in any visible sheet.")
+                unread = _unread_values(self._path, names, len(names) > 1)
+                return SheetError(
+                    f"{name} has no values to read: {unread}"
+                    if unread
+                    else f"{name} has no data in any visible sheet."
+                )
             listed = " and ".join(repr(n) for n in hidden)
             many = len(hidden) > 1
             return SheetError(
@@ -521,11 +711,20 @@ class _WorkerStream:
                 "on the command line) or once unhidden in the file."
             )
         if kind == "empty_sheet":
+            unread = _unread_values(self._path, [str(detail)], False)
+            if unread:
+                return SheetError(f"The sheet {detail!r} of {name} has no values to read: {unread}")
             return SheetError(f"The sheet {detail!r} of {name} is empty.")
         if kind == "memory":
+            if stray := self._stray():
+                return SheetError(stray)
             return SheetError(f"{name} needs more memory to read than it should; reading stopped.")
         note = _reader_note(str(detail))
         return SheetError(damaged_sentence(name, f"the reader said: {note}" if note else ""))
+
+    def _stray(self) -> str:
+        """:func:`_stray_sentence` of an xlsx (the other formats are not scanned for it)."""
+        return _stray_sentence(self._path) if self._fmt == "xlsx" else ""
 
     def close(self) -> None:
         self._done.set()
