@@ -54,7 +54,12 @@ def test_a_folder_is_said_to_be_a_folder(tmp_path: Path) -> None:
 def test_a_named_pipe_is_not_read(tmp_path: Path) -> None:
     pipe = tmp_path / "pipe.csv"
     os.mkfifo(pipe)
-    assert refusal(pipe) == "pipe.csv is not a file that can be read as a spreadsheet."
+    # Black-box P3 #5: it says what to do, naming the path as given (a shell's /dev/fd/63 too).
+    assert refusal(pipe) == (
+        f"{pipe} is a pipe (as made by mkfifo or by the shell's <(…)), not a file, and can be "
+        "read only once while a list is read more than once; save the list to a file first "
+        "and import that file."
+    )
 
 
 @pytest.mark.parametrize("command", [["import", "--into", "dnc"], ["remove"]])
