@@ -81,6 +81,7 @@ from app.core import phones
 from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import (
+    CUT_SHORT,
     describe_damage,
     drops_trunk_zero,
     other_country,
@@ -398,6 +399,17 @@ def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
 # phones has no other way to say so; a test holds the two together.
 OPT_OUT_NOTE = "the opt-out keyword "
 _OPT_OUT_NOTE_END = " was left out"
+
+
+# Why a removal row whose number a short scientific display may have cut is invalid (black-box
+# P2 #1: 2025550000, saved from "2.02555E+09", was deleted); written grouped by hand, the same
+# number is no spreadsheet's damage, which is the way to remove a real number ending so.
+CUT_SHORT_REMOVAL: Final = (
+    "its digits after the sixth are all zeros, as a number shown in scientific notation keeps "
+    "once saved: a removal does not take off a number that may be another one cut short; check "
+    "it against the source and enter it in full (if it really ends so, write it grouped, as "
+    "202-555-0000, and run the file again)"
+)
 
 
 def _opt_out_detail(raw: CellValue, note: str) -> str:
@@ -751,6 +763,13 @@ class _Checker:
             # The cell says the consumer opted out: removing the number does the opposite.
             detail = _opt_out_detail(raw, result.note)
             return self._invalid_number(number, raw, cells, "phone", detail, result, damage)
+        if self.o.removal and CUT_SHORT in damage:
+            # An import reads such a number as it stands (adding one more number to the list
+            # blocks calls, never allows one); a removal of a number cut from another takes
+            # a consumer's opt-out off the list, so it is refused, as hidden rows are left.
+            return self._invalid_number(
+                number, raw, cells, "phone", CUT_SHORT_REMOVAL, result, damage
+            )
         scope_note = ""
         if self.per_row_scope:
             scope = self._scope(cells)

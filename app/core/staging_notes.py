@@ -1460,8 +1460,8 @@ def damage_sentences(held: Held, kind: str) -> list[str]:
         rows = "1 row holds a number" if one else f"{cut.count:,} rows hold numbers"
         if kind == "removal":
             done = (
-                f"{'It is' if one else 'They are'} removed as read, which takes off the list "
-                "whoever has the number read if it was cut from another"
+                f"{'It is' if one else 'They are'} not removed (invalid), as a removal of a "
+                "number cut from another would take that consumer's opt-out off the list"
             )
         else:
             done = (

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from app.core.job_staging import _new_row
-from app.core.job_store import NewRow
-from app.core.sheet_check import CheckOptions, CheckSummary, check_rows
+from app.core.job_store import NewRow, Outcome
+from app.core.sheet_check import CUT_SHORT_REMOVAL, CheckOptions, CheckSummary, check_rows
 from app.core.sheet_damage import CUT_SHORT
 from app.core.sheet_mapping import propose_from_preview
 from app.core.sheet_reader import open_sheet
@@ -87,13 +87,19 @@ def write_csv(path: Path, lines: list[str]) -> Path:
 @needs_soffice
 @pytest.mark.parametrize("kind", ["import", "removal"])
 def test_number_cut_by_a_scientific_display_is_flagged(tmp_path: Path, kind: str) -> None:
-    """#1: "2.02555E+09" in a CSV becomes the number cell 2025550000 in the xlsx; it is read as
-    it stands (a real number can end in 0000) but flagged in the row, and a warning names it."""
+    """#1: "2.02555E+09" in a CSV becomes the number cell 2025550000 in the xlsx; an import
+    reads it as it stands (a real number can end in 0000) but flags it in the row, and a
+    warning names it; a removal refuses it, as deleting a number cut from another would take
+    that consumer's opt-out off the list."""
     source = write_csv(tmp_path / "excel_src.csv", ["Phone", "2125551238", "2.02555E+09"])
     path = to_xlsx(source)
     staged, warnings, summary = stage(path, kind)
     row = by_row(staged)[3]
-    assert row.outcome == SEND
+    if kind == "removal":
+        assert row.outcome == Outcome.INVALID.value
+        assert CUT_SHORT_REMOVAL in row.message
+    else:
+        assert row.outcome == SEND
     assert row.national == "2025550000"
     assert CUT_SHORT in row.damage
     assert "2025545000 to 2025554999" in row.damage
@@ -103,7 +109,7 @@ def test_number_cut_by_a_scientific_display_is_flagged(tmp_path: Path, kind: str
     cut = [w for w in warnings if CUT_SHORT in w]
     assert len(cut) == 1
     assert "(row 3)" in cut[0]
-    assert ("removed as read" if kind == "removal" else "imported as read") in cut[0]
+    assert ("not removed (invalid)" if kind == "removal" else "imported as read") in cut[0]
     assert any(
         w.startswith("1 row was read from phone cells a spreadsheet had damaged") for w in warnings
     )
@@ -216,3 +222,15 @@ def test_stray_quote_swallowing_one_line_is_still_warned_in_good_grammar(tmp_pat
     assert "its phone number is not imported" in said[0]
     assert "was part of" not in by_row(staged)[2].message
     assert "is part of this cell and its phone number is not imported" in by_row(staged)[2].message
+
+
+def test_a_removal_takes_a_number_ending_so_only_when_written_grouped(tmp_path: Path) -> None:
+    """The removal's way out for a real number ending in 0000: written grouped by hand, it is
+    no spreadsheet's damage and is removed; as plain digits it is refused."""
+    path = write_csv(tmp_path / "rm.csv", ["Phone", "2025550000", "202-555-0000", "2125551238"])
+    staged, _, _ = stage(path, "removal")
+    rows = by_row(staged)
+    assert rows[2].outcome == Outcome.INVALID.value
+    assert CUT_SHORT_REMOVAL in rows[2].message
+    assert (rows[3].outcome, rows[3].damage) == (SEND, "")
+    assert rows[4].outcome == SEND
