@@ -1167,6 +1167,70 @@ def _flag_text(value: CellValue) -> str:
     return str(value).strip().casefold()
 
 
+# Headers of a column holding the extension of the number beside it ("Ext", "Ext.", "Phone
+# Ext", "Extension", "Durchwahl", "Extensión", "Poste").
+_EXTENSION_WORDS: Final = frozenset({"ext", "extn", "extension", "durchwahl", "poste"})
+# An extension as written in its own cell: "204", "x15", "Ext. 15", "#15".
+_EXTENSION_VALUE: Final = re.compile(
+    r"(?:x|ext\.?|extn\.?|extension)?\s*#?\s*[0-9]{1,6}", re.IGNORECASE
+)
+_EXTENSION_ROWS_SHOWN: Final = 3
+
+
+@dataclass(frozen=True)
+class ExtensionColumn:
+    """A column headed as extensions that no role reads, and its first sampled rows holding
+    one beside a phone number (row number, the extension as written)."""
+
+    index: int
+    rows: tuple[tuple[int, str], ...]
+
+
+def extension_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> list[ExtensionColumn]:
+    """Columns headed as a phone extension ("Ext", "Extension") holding one beside a number
+    of the phone column: they are not read, so each such row's number goes on the list as the
+    main line alone, while a number written with its extension in one cell is refused, as the
+    line behind it may serve others (black-box pass P3 #6: an "Ext" column of 204 was dropped
+    without a word)."""
+    if mapping.phone is None:
+        return []
+    used = {mapping.column(role) for role in Role} | {mapping.country}
+    found = []
+    for index, header in enumerate(mapping.headers):
+        if index in used or not set(_words(header).split()) & _EXTENSION_WORDS:
+            continue
+        rows = []
+        for number, cells in sample_rows:
+            if number <= (mapping.header_row or 0) or max(index, mapping.phone) >= len(cells):
+                continue
+            value, phone = cells[index], cells[mapping.phone]
+            if phone is None or _placeholder(phone) or value is None or isinstance(value, bool):
+                continue
+            text = _cell_text(value).strip()
+            if _EXTENSION_VALUE.fullmatch(text) and not _placeholder(value):  # not 0
+                rows.append((number, text))
+        if rows:
+            found.append(ExtensionColumn(index, tuple(rows[:_EXTENSION_ROWS_SHOWN])))
+    return found
+
+
+def extension_sentence(mapping: ColumnMapping, column: ExtensionColumn, kind: str) -> str:
+    """The warning on an unread extension column (``kind``: "import" or "removal")."""
+    assert mapping.phone is not None
+    said = column_said(mapping.headers, column.index)
+    phone = column_said(mapping.headers, mapping.phone)
+    shown = joined([f"row {n}: {text!r}" for n, text in column.rows])
+    verb = "removed from the list" if kind == "removal" else "imported"
+    return (
+        f"{said[0].upper()}{said[1:]} holds extensions ({shown}"
+        f"{', …' if len(column.rows) >= _EXTENSION_ROWS_SHOWN else ''}) and is not read: each "
+        f"such row's number in {phone} is {verb} alone, as the whole line, though the line "
+        "behind an extension may serve others (a number written with its extension in one "
+        "cell is refused for that). Check those rows, take out any that are not for the whole "
+        "line, and run the file again."
+    )
+
+
 def fax_columns(headers: Sequence[str]) -> list[str]:
     """The headers naming fax numbers: never proposed as the phone column (see _NOT_PHONE)."""
     found = []
