@@ -351,9 +351,13 @@ _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9
 # A number with a fraction, as a CSV writes a number cell ("3035550115.5"); "303.555.0115"
 # has two dots and "555.0115" too few digits before its one.
 _DECIMAL_TEXT: Final = re.compile(r"[0-9]{7,}\.(?!0+$)[0-9]{1,6}")  # ".0" is whole
+# "x204", "ext. 12", "#5", and as black-box pass P2 #8 found them: "2125551279 - ext.12",
+# "212-555-1324 ex 9".
 _EXTENSION: Final = re.compile(
-    r"(?i)[0-9)][\s,;]*(?:ext(?:ension|n)?\.?|x\.?|#|;?ext=)\s*:?\s*([0-9]+)\s*#?\s*$"
+    r"(?i)[0-9)][\s,;\-\u2013\u2014]*(?:ext(?:ension|n)?\.?|ex\.?|x\.?|#|;?ext=)\s*:?\s*"
+    r"([0-9]+)\s*#?\s*$"
 )
+_BEFORE_EXTENSION: Final = " \t,;-\u2013\u2014"
 # Separators people and spreadsheets put between digit groups; NFKC has
 # already folded full-width forms, but dashes and the minus sign survive it.
 _SEPARATORS: Final = str.maketrans(
@@ -517,7 +521,7 @@ def _clean_text(raw: str) -> _Cleaned:
         return _cleaned(False, text.split(".")[0].replace(",", ""))
     if (m := _EXTENSION.search(text)) is not None:
         return _unclean(
-            f"the number has an extension ({text[m.start() + 1 :].strip()}); "
+            f"the number has an extension ({text[m.start() + 1 :].lstrip(_BEFORE_EXTENSION)}); "
             "enter the number without the extension"
         )
     letters = [c for c in text if c.isalpha()]
@@ -1488,8 +1492,9 @@ def _numbers_in_one_cell(numbers: Sequence[str]) -> str:
 
 # Reasons that count a cell's digits: only those may hide two numbers written as one.
 _LENGTH_REASONS: Final = ("too long", "wrong length")
-# "303-555-3207/8", "303-555-0143 / 0144": a number, then the last digits of a second one.
-_SUFFIX_VARIANT: Final = re.compile(r"(.*[0-9])\s*/\s*([0-9]{1,4})")
+# "303-555-3207/8", "303-555-0143 / 0144": a number, then the last digits of a second one;
+# also as a range, "212 555 1319 – 20" (black-box pass P2 #8: "12 digits, too long").
+_SUFFIX_VARIANT: Final = re.compile(r"(.*[0-9])(?:\s*/|\s+[-\u2013\u2014])\s*([0-9]{1,4})")
 # Two numbers run together ("3035550221 3035550222"): their digits, written with the usual
 # separators of one number only (a list separator is _several_numbers' case).
 _RUN_TOGETHER: Final = re.compile(r"[0-9\s().-]+")
@@ -1511,7 +1516,8 @@ def _two_numbers_as_one(text: str, phone_code: object, reading: str) -> tuple[st
     if suffix is not None:
         first = suffix[1].strip()
         pair = (first, _with_last_digits(first, suffix[2]))
-        return pair if _both_valid(pair, phone_code, reading) else None
+        if _both_valid(pair, phone_code, reading):
+            return pair
     if _RUN_TOGETHER.fullmatch(visible) is not None:
         return _split_in_two(visible, phone_code, reading)
     return None
