@@ -841,9 +841,14 @@ def propose_mapping(
             if i not in taken
             and f >= 0.5
             and not _names_other_digits(headers[i])
-            # Under a header, as an id's "BKG_NUM"; with none, 7-digit numbers are local
-            # numbers to refuse by name (and an area-code column beside them to point to).
-            and (not headers[i] or _holds_a_phone_number(data, i, default_phone_code))
+            # Under a header, as an id's "BKG_NUM"; with none, or right of an area-code
+            # column ("Area", "Local"), 7-digit numbers are local numbers to refuse by name
+            # (and the area-code column or a column of formulas beside them to point to).
+            and (
+                not headers[i]
+                or (i > 0 and is_area_code_header(headers[i - 1]))
+                or _holds_a_phone_number(data, i, default_phone_code)
+            )
         ]
         if candidates:
             # The column with the most different valid numbers, then the most phone-like, then
