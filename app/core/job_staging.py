@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from functools import partial
 from pathlib import Path
 from typing import Any, Final
@@ -60,6 +61,8 @@ from app.core.sheet_mapping import (
     column_letter,
     column_name,
     column_said,
+    extension_columns,
+    extension_sentence,
     fax_columns,
     is_area_code_header,
     opt_out_flag_columns,
@@ -458,6 +461,11 @@ def _original(value: CellValue) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         # Beyond 15 digits Excel shows scientific notation and the digits are not the cell's.
         return str(int(value))
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        # Black-box P2 #8: a 16-digit number cell read "4915123456789010.0" and a longer one
+        # "4.91512345678901e+19" (Python's notation); a spreadsheet keeps 15 significant
+        # digits and its formula bar shows the rest as zeros (49151234567890100000).
+        return str(int(Decimal(f"{value:.15g}")))
     return str(value)
 
 
@@ -631,6 +639,10 @@ def _stage(
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)
                 area_advice.append(area)
+            # Black-box P3 #6: an "Ext" column beside the phone column was dropped unsaid.
+            for extension in extension_columns(mapping, preview):
+                if extension.index not in set_aside:
+                    warnings.append(extension_sentence(mapping, extension, kind))
             if kind == "import":  # a removal counts no days to insertion
                 dated = [d for d in other_date_columns(mapping) if d.index not in set_aside]
                 dates = other_dates_sentence(mapping, dated)

@@ -94,7 +94,7 @@ from app.core.sheet_dates import (
     late_sentence,
     parse_request_date,
 )
-from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
+from app.core.sheet_header import holds_phone_number, is_blank, line_of_text, looks_like_phone
 from app.core.sheet_mapping import (
     ColumnMapping,
     Role,
@@ -642,6 +642,14 @@ class _Checker:
             raw = raw.strip() or None
         if raw is None and is_blank(cells):
             return CheckedRow(number, Outcome.BLANK, None, message=f"row {number}: blank row")
+        if (
+            p is not None
+            and (raw is None or (type(raw) is str and not any(ch.isdigit() for ch in raw)))
+            and (line := line_of_text(cells, p, m.headers, m.header_row))
+        ):
+            # Black-box P3 #7: a repeated header, a page title or footer got "the phone
+            # number is empty" or "'Phone' is not a phone number".
+            return self._invalid(number, raw, "phone", line)
         if type(raw) is str and not raw.isprintable() and (bad := _CONTROL.search(raw)):
             # Black-box L4 #7: a NUL inside "720-555-39\x0000" read as 720-555-3900; the
             # file is damaged there, and the cell's digits may be too.
