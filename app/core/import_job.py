@@ -24,13 +24,20 @@ journal records it as an event (``dnc.insert.checked`` / ``sms.insert.checked``)
 insert's ``failed`` outcome, so the number's evidence shows it.
 
 A row that was in flight when the job stopped (``sending`` in the job file: its outcome not
-committed) is first looked for in the change journal: when this job's insert of its number in
-its scope has the service's "done" answer recorded (:meth:`ChangeJournal.write_outcomes`, one
-search of the phone index a row), the row ends ``inserted`` as that answer says, naming the
-entry, and is not sent again (black-box N5 #3: a SIGKILL just after the answer was journaled
-left the row to be sent again, found "already present" and counted among those the job may
-have inserted, while the journal held its insert's "ok"). Its insertion is the journal's day,
-which its lateness counts to (``honoured_on``) when the resume is on a later day.
+committed) is first looked for in the change journal (:func:`_journal_answer`: this job's
+inserts of its number in its scope, :meth:`ChangeJournal.job_writes`, one search of the phone
+index a row). When the service's "done" answer is recorded, the row ends ``inserted`` as that
+answer says, naming the entry, and is not sent again (black-box N5 #3: a SIGKILL just after the
+answer was journaled left the row to be sent again, found "already present" and counted among
+those the job may have inserted, while the journal held its insert's "ok"). Its insertion is
+the journal's day, which its lateness counts to (``honoured_on``) when the resume is on a later
+day. When an "already present" answer is recorded instead, the row ends ``already_present``
+and is not sent again either (black-box P1 #2: three such rows were sent a second insert on
+the resume after a SIGKILL); it is measured as any already-present row is. That answer may be
+the echo of an earlier attempt of this job whose fate was left open (no answer recorded, a
+failure no look-up settled, an answer lost before a retry): the row is then counted among
+those the job may have inserted, and its entry looked up, as a row answered so while the job
+ran would be.
 
 After an "already present" answer that an earlier attempt of this job may have caused, the
 number's entries are looked up to name the entry and its date; the service failing that
@@ -59,7 +66,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from app.api.client import DncQuery
 from app.api.errors import ApiError, RateLimitedError, ServerError, TransportError
@@ -87,8 +94,14 @@ from app.core.job_runner import (
 )
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
-from app.core.journal import JournalEntry
-from app.core.session import Session, e164, fate_open, journal_target
+from app.core.journal import PHASE_EVENT, PHASE_INTENT, PHASE_OUTCOME, JournalEntry
+from app.core.session import (
+    EARLIER_ATTEMPT_MAY_HAVE_DONE,
+    Session,
+    e164,
+    fate_open,
+    journal_target,
+)
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS, business_days_between, late_sentence
@@ -126,11 +139,20 @@ BEFORE_JOB = "already on the list before this job (entry {id}, inserted {date})"
 # What an already-present row that this job may have inserted says of the entry a look-up
 # found (the service's date: older than the job by less than _CLOCK_SLACK, or newer).
 FOUND_ENTRY = "entry {id} found, inserted {date} by the service's clock"
-# A row in flight when the job stopped whose insert's "done" answer the change journal holds.
-ANSWERED_BEFORE_STOP = (
-    "inserted{entry}: the service's answer ({time} UTC) was recorded in the change journal "
-    "before the job stopped, so the row was not sent again"
+# A row in flight when the job stopped whose insert's answer the change journal holds: said
+# after the answer's own words ("inserted as entry 12", "already on the list").
+ANSWER_RECORDED = (
+    "the service's answer ({time} UTC) was recorded in the change journal before the job "
+    "stopped, so the row was not sent again"
 )
+ANSWERED_BEFORE_STOP = "inserted{entry}: " + ANSWER_RECORDED
+# Such a row's words when its answer was "already present" and no attempt of this job before
+# it was left open (see _journal_answer): on the list before the job sent it.
+PRESENT_BEFORE_STOP = "already on the list: " + ANSWER_RECORDED
+# Recorded outcomes of an attempt that leave whether it inserted the number open (as does none
+# recorded: the process ended while it was in flight): "unknown" (stopped after an answer was
+# lost) and "failed" (unless a look-up right after found the number not listed).
+_OPEN_OUTCOMES = ("unknown", "failed")
 # An already-present row this job may have inserted whose look-up for its entry failed.
 ENTRY_NOT_LOOKED_UP = "its entry could not be looked up ({why})"
 # How many times a look-up for such a row's entry is made while the service fails it (each
@@ -245,34 +267,125 @@ def _listed_with_trunk_zero(
     return (form, listed) if listed else ("", [])
 
 
-def _answered_before_stop(
+@dataclass(frozen=True, slots=True)
+class _Answered:
+    """This job's insert of a row's number in its scope as the change journal recorded its
+    answer (:func:`_journal_answer`)."""
+
+    # "ok" (the service inserted it) or "already_present".
+    outcome: str
+    # The entry the "ok" named ("" when none, or for "already present").
+    entry_id: str
+    # When the answer was recorded (None: the journal's time did not parse; ``time`` says it).
+    when: dt.datetime | None
+    time: str
+    # For "already present": whether an attempt of this job at or before the answered one
+    # was left open, so that the answer may be that attempt's own doing.
+    echo: bool
+
+    @property
+    def words(self) -> str:
+        """The sentence saying the answer was recorded before the stop."""
+        return ANSWER_RECORDED.format(time=self.time_text)
+
+    @property
+    def done_on(self) -> dt.date | None:
+        """The answer's day, when before today (the row's insertion, for its lateness)."""
+        day = self.when.date() if self.when is not None else None
+        today = dt.datetime.now(dt.UTC).date()
+        return day if day and day < today else None
+
+    def inserted(self) -> RowResult:
+        text = ANSWERED_BEFORE_STOP.format(
+            entry=f" as entry {self.entry_id}" if self.entry_id else "", time=self.time_text
+        )
+        return RowResult(Outcome.INSERTED, text, done_on=self.done_on)
+
+    @property
+    def time_text(self) -> str:
+        """When the answer was recorded, as the row says it (UTC)."""
+        return f"{self.when:%Y-%m-%d %H:%M:%S}" if self.when is not None else self.time
+
+
+def _journal_answer(
     session: Session, kind: str, row: JobRow, scope: Scope, job_id: str
-) -> RowResult | None:
-    """``row``'s result as the change journal recorded this job's insert of its number in its
-    scope answered "done" (the newest such answer; its day is the result's ``done_on`` when
-    before today); None when the journal holds none. For a row that was in flight when the
-    job stopped: the answer can be recorded and the process killed before the job file
-    committed the row's outcome."""
+) -> _Answered | None:
+    """The answer the change journal recorded for this job's insert of ``row``'s number in its
+    scope: its newest "done" ("ok"), else its newest "already present"; None when the journal
+    holds neither. For a row that was in flight when the job stopped: the answer can be
+    recorded and the process killed before the job file committed the row's outcome.
+
+    An "already present" answer is an ``echo`` when an attempt of this job at or before it
+    was left open (:data:`_OPEN_OUTCOMES`, or an answer lost before a retry of that attempt,
+    which its recorded outcome says): that attempt may have put the number on the list. A
+    "failed" attempt is settled, not open, when a look-up journaled after it
+    (``{kind}.insert.checked``) found the number not listed."""
     phone = e164(row.national, row.phone_code)
     target = journal_target(kind, row.national, row.phone_code, scope)
-    answers = session.journal.write_outcomes(
-        job=job_id, operation=f"{kind}.insert", phone=phone, outcome="ok"
+    writes = [
+        w
+        for w in session.journal.job_writes(job=job_id, operation=f"{kind}.insert", phone=phone)
+        if w.target == target
+    ]
+    answers = [w for w in writes if w.phase == PHASE_OUTCOME]
+    answer = next((w for w in answers if w.outcome == "ok"), None) or next(
+        (w for w in answers if w.outcome == WriteStatus.ALREADY_PRESENT.value), None
     )
-    answer: JournalEntry | None = next((a for a in answers if a.target == target), None)
     if answer is None:
         return None
-    entry_id = str((answer.after or {}).get("id") or "")
     try:
         when: dt.datetime | None = dt.datetime.fromisoformat(answer.time)  # journal.utc_now()
     except ValueError:
         when = None
-    text = ANSWERED_BEFORE_STOP.format(
-        entry=f" as entry {entry_id}" if entry_id else "",
-        time=f"{when:%Y-%m-%d %H:%M:%S}" if when is not None else answer.time,
+    if answer.outcome == "ok":
+        entry_id = str((answer.after or {}).get("id") or "")
+        return _Answered(answer.outcome, entry_id, when, answer.time, echo=False)
+    echo = _left_open(session, f"{kind}.insert.checked", phone, job_id, writes, answer)
+    return _Answered(answer.outcome, "", when, answer.time, echo)
+
+
+def _left_open(
+    session: Session,
+    checked: str,
+    phone: str,
+    job_id: str,
+    writes: Sequence[JournalEntry],
+    answer: JournalEntry,
+) -> bool:
+    """Whether an attempt among ``writes`` (one job's inserts of one number in one scope,
+    intents and outcomes) at or before the one ``answer`` answered was left open: its answer
+    lost before a retry (its outcome says so), or, before it, an attempt whose outcome is
+    none or one of :data:`_OPEN_OUTCOMES`, unless a ``checked`` look-up found the number not
+    listed after it."""
+    outcomes = {w.ref: w for w in writes if w.phase == PHASE_OUTCOME}
+    checks: list[JournalEntry] | None = None
+    for intent in (w for w in writes if w.phase == PHASE_INTENT and w.id <= (answer.ref or 0)):
+        outcome = outcomes.get(intent.id)
+        if outcome is not None and EARLIER_ATTEMPT_MAY_HAVE_DONE in outcome.error:
+            return True
+        if intent.id == answer.ref or (
+            outcome is not None and outcome.outcome not in _OPEN_OUTCOMES
+        ):
+            continue
+        if outcome is not None and outcome.outcome == "failed":
+            if checks is None:
+                checks = session.journal.job_writes(
+                    job=job_id, operation=checked, phone=phone, phase=PHASE_EVENT
+                )
+            if _found_not_listed(checks, answer.target, outcome.id, answer.id):
+                continue
+        return True
+    return False
+
+
+def _found_not_listed(checks: Sequence[JournalEntry], target: str, after: int, before: int) -> bool:
+    """Whether one of ``checks`` (``insert.checked`` events) of ``target`` journaled between
+    entries ``after`` and ``before`` found the number not listed: the failed attempt before it
+    did not insert it (:func:`_checked_after_error`)."""
+    return any(
+        c.target == target and after < c.id < before and (c.after or {}).get("listed_after") == []
+        for c in checks
     )
-    day = when.date() if when is not None else None
-    today = dt.datetime.now(dt.UTC).date()
-    return RowResult(Outcome.INSERTED, text, done_on=day if day and day < today else None)
 
 
 def _checked_after_error(
@@ -434,6 +547,13 @@ def _business_days(days: int) -> str:
     return f"{days} business day{'' if days == 1 else 's'}"
 
 
+class _Said(Protocol):
+    """An already-present row's words from the entries a look-up found (None: it failed,
+    ``why`` saying how)."""
+
+    def __call__(self, entries: Entries | None, why: str = "") -> RowResult: ...
+
+
 @dataclass(frozen=True, slots=True)
 class _Sent:
     """What sending an import row came to: its ``result``, the entries a look-up of the row's
@@ -576,6 +696,53 @@ def insert_sender(
         message = "; ".join(x for x in (result.message, text) if x)
         return RowResult(result.outcome, message, result.code, result.done_on)
 
+    def _maybe_present(row: JobRow, scope: Scope, maybe: str, before: str, extra: str) -> _Said:
+        """How an already-present row that an attempt of this job may have inserted is said
+        from the entries a look-up found: ``maybe`` and the entry found, or, for an entry from
+        before the job, that (after ``before``, when given); ``extra`` after either."""
+
+        def said(entries: Entries | None, why: str = "") -> RowResult:
+            """The row's words for the entries found (None: the look-up failed, ``why`` saying
+            how, so an attempt of this job may have inserted it, as far as the row can tell)."""
+            words = _entry_words(entries, since) if entries is not None else ("", "")
+            text = _present_text(words, maybe)
+            if words[0] and before:
+                text = f"{before}; {text}"
+            if why:
+                text = f"{text}; {ENTRY_NOT_LOOKED_UP.format(why=why)}"
+            if entries:
+                # The journal keeps what the look-up concluded, beside the retry's recorded
+                # "already present": listed before the job, or most likely this job's own
+                # earlier attempt (black-box L2 #3: a killed run's insert found on resume
+                # left only the intent's "unknown").
+                session.record_settled(
+                    kind,
+                    "insert.settled",
+                    row.national,
+                    row.phone_code,
+                    scope,
+                    words[0] or text,
+                    job=job_id,
+                    note=note,
+                )
+            return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
+
+        return said
+
+    def _settled_by(row: JobRow, scope: Scope, answered: _Answered) -> _Sent:
+        """A row in flight when the job stopped, as the answer the journal recorded for it
+        says (:func:`_journal_answer`): inserted; already present; or already present perhaps
+        by an earlier attempt of this job, whose entry is then looked up as for a row
+        answered so while the job ran."""
+        if answered.outcome == "ok":
+            return _Sent(answered.inserted())
+        if not answered.echo:
+            text = PRESENT_BEFORE_STOP.format(time=answered.time_text)
+            return _Sent(RowResult(Outcome.ALREADY_PRESENT, text))
+        said = _maybe_present(row, scope, RETRIED_PRESENT, "", answered.words)
+        found, why = _look_up(row, scope, LOOK_UP_ROUNDS)
+        return _Sent(said(found, why), found, said if found is None else None)
+
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         sent = _send(row, resent, scope)
@@ -590,9 +757,9 @@ def insert_sender(
         unsettled.discard(row.seq)
         if resent and not lost_before:
             # In flight when the job stopped: its answer may be in the journal already.
-            answered = _answered_before_stop(session, kind, row, scope, job_id)
+            answered = _journal_answer(session, kind, row, scope, job_id)
             if answered is not None:
-                return _Sent(answered)
+                return _settled_by(row, scope, answered)
         kept, entries = (
             ("", []) if lost_before else _listed_with_trunk_zero(session, target, row, scope, stop)
         )
@@ -636,34 +803,14 @@ def insert_sender(
                 RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
             )
 
-        def said(entries: Entries | None, why: str = "") -> RowResult:
-            """The row's words for the entries found (None: the look-up failed, ``why`` saying
-            how, so an attempt of this job may have inserted it, as far as the row can tell)."""
-            words = _entry_words(entries, since) if entries is not None else ("", "")
-            if resent:
-                text = _present_text(words, RESENT_PRESENT)
-                if words[0]:  # listed before the job: say the row was sent again too
-                    text = f"{RESENT}; {text}"
-            else:
-                text = _present_text(words, RETRIED_PRESENT)
-            if why:
-                text = f"{text}; {ENTRY_NOT_LOOKED_UP.format(why=why)}"
-            if entries:
-                # The journal keeps what the look-up concluded, beside the retry's recorded
-                # "already present": listed before the job, or most likely this job's own
-                # earlier attempt (black-box L2 #3: a killed run's insert found on resume
-                # left only the intent's "unknown").
-                session.record_settled(
-                    kind,
-                    "insert.settled",
-                    row.national,
-                    row.phone_code,
-                    scope,
-                    words[0] or text,
-                    job=job_id,
-                    note=note,
-                )
-            return RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
+        said = _maybe_present(
+            row,
+            scope,
+            RESENT_PRESENT if resent else RETRIED_PRESENT,
+            # Listed before the job: say the row was sent again too.
+            RESENT if resent else "",
+            extra,
+        )
 
         # An earlier attempt of this job (its answer lost, the job interrupted) may well be
         # what put the number on the list, which matters when the insertion date is evidence:
