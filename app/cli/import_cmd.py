@@ -17,8 +17,9 @@ still printed.
 
 A job that starts sending says its id and the command that resumes it on stderr at once,
 before any row is sent, so even a SIGKILL leaves it in a redirected output. Notes about a run
-that are not the job's own (another job made from the same file can still be resumed; the
-file a resumed job was made from has changed since) are printed on stderr when found, as
+that are not the job's own (another job made from the same file can still be resumed: offered
+to finish instead when it writes to the same list and scope, else named as writing elsewhere;
+the file a resumed job was made from has changed since) are printed on stderr when found, as
 ``note:`` lines, and ``--json`` lists them in ``warnings`` too.
 """
 
@@ -85,7 +86,13 @@ from app.core.job_exec import (
     write_job_report,
 )
 from app.core.job_lock import JobBusy
-from app.core.job_report import DAMAGED, TEXT_FILE_SHEET, sheet_shown, write_report
+from app.core.job_report import (
+    DAMAGED,
+    MAYBE_INSERTED_LABEL,
+    TEXT_FILE_SHEET,
+    sheet_shown,
+    write_report,
+)
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
 from app.core.job_staging import (
     PURPOSE_PAGE,
@@ -676,28 +683,55 @@ def other_jobs_note(
     jobs_dir: Path, store: JobStore, kind: str, file: Path, sha256: str, *, dry_run: bool
 ) -> list[str]:
     """A sentence for each job of ``kind`` made from ``file`` (or a file with its content)
-    that can still be resumed: the user may mean to resume it rather than start again."""
+    that can still be resumed: the user may mean to resume it rather than start again.
+
+    Only a job writing where this one does (the same list, the same scope) is offered as the
+    one to finish instead; one writing elsewhere is named as such, with its resume command,
+    as this job does not do its work (black-box P1 #4: a paused import of a file into the SMS
+    opt-out list was offered "to finish it instead" of a new import of it into the DNC list)."""
     sentences = []
+    this_job = "this dry run" if dry_run else f"this {kind}"
     if dry_run:
         this = "this dry run sends nothing and leaves it as it is"
     else:
         this = f"this {kind} is a new job, which sends every row again"
+    ours = _writes_to(store.meta())
     for other in made_from(jobs_dir, file, kind, sha256):
         if other.path.resolve() == store.path.resolve():
             continue
         holder = run_by(other)
         progress = f"{other.done:,} of {other.rows:,} rows done"
         made = f"Job {other.job_id}, made from {file.name} on {other.meta.get('created', '?')} UTC"
+        theirs = _writes_to(other.meta)
+        elsewhere = (
+            f"it writes to {theirs}, not to {ours} as {this_job} does" if theirs != ours else ""
+        )
         if holder is not None:
             pid = f"pid {holder.pid}" if holder.pid else "another process"
-            sentences.append(f"{made}, is being run now ({pid}; {progress}); {this}.")
+            tail = elsewhere or this
+            sentences.append(f"{made}, is being run now ({pid}; {progress}); {tail}.")
             continue
         command = resume_command(command_of(kind), other.meta, other.path)
+        state = f"{job_state(other, None)}, {progress}"
+        if elsewhere:
+            sentences.append(
+                f"{made}, can still be resumed ({state}) with {command}; {elsewhere}, so "
+                f"{this_job} does not finish it."
+            )
+            continue
         sentences.append(
-            f"{made}, can still be resumed ({job_state(other, None)}, {progress}): to finish "
-            f"it instead, run {command}; {this}."
+            f"{made}, can still be resumed ({state}): to finish it instead, run {command}; {this}."
         )
     return sentences
+
+
+def _writes_to(meta: Mapping[str, Any]) -> str:
+    """Where a job writes, as a note says it: its list and its scope."""
+    try:
+        where = f"the {_list_name(Target(str(meta.get('target') or Target.DNC.value)))}"
+    except ValueError:
+        where = f"the list {meta.get('target')!r}"
+    return f"{where} (scope {meta.get('scope') or '?'})"
 
 
 def job_pace(args: argparse.Namespace, store: JobStore | None) -> dict[str, int]:
@@ -921,6 +955,12 @@ def print_result(
     print(f"  job: {summary['job']}")
 
 
+# Why some already-present rows may be the job's own inserts, in the words of the report's
+# Summary label (black-box P1 #3: the printed line said only "an answer was lost" of rows sent
+# again after a 5xx, a refused connection or a resume after a kill).
+MAYBE_INSERTED_WHY: Final = MAYBE_INSERTED_LABEL.rpartition(" (")[2].removesuffix(")")
+
+
 def _count_text(key: str, summary: Mapping[str, Any]) -> str:
     label = key.replace("_", " ")
     if key == "pending" and summary["status"] == JobStatus.DRY_RUN:
@@ -932,7 +972,7 @@ def _count_text(key: str, summary: Mapping[str, Any]) -> str:
     maybe = summary.get("already_present_maybe_inserted") or 0
     if key == "already_present" and maybe:
         # Not all of them were on the list before the job (see job_report.maybe_inserted).
-        text += f" (of which {maybe:,} may have been inserted by this job: an answer was lost)"
+        text += f" (of which {maybe:,} may have been inserted by this job: {MAYBE_INSERTED_WHY})"
     return text
 
 
