@@ -2,6 +2,11 @@
 
 Exit status: 0 the number is on no list; 3 it is on a DNC or SMS opt-out list (the pack says
 where); 1 failed while reading or writing; 2 could not start (unparseable number, connection).
+
+"On no list" is only of the written forms each list was searched in
+(:func:`app.core.evidence.gather_evidence`): ``--json`` gives them (``dnc_forms_searched``,
+``sms_forms_searched``), and the printed summary says them of a list where nothing was found
+(an empty ``"dnc": []`` said nothing of what was searched: fixer F4's note on black-box P2 #3).
 """
 
 from __future__ import annotations
@@ -83,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         "number": pack.e164,
         "dnc": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.dnc],
         "sms_opt_out": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.sms],
+        "dnc_forms_searched": pack.dnc_searched,
+        "sms_forms_searched": pack.sms_searched,
         "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
         "journal_entries": len(pack.journal),
         "snapshots": {s.path.name: bool(s.entries) for s in pack.snapshots},
@@ -98,5 +105,11 @@ def run(args: argparse.Namespace) -> int:
             f"listed in {sum(1 for s in pack.snapshots if s.entries)} of "
             f"{len(pack.snapshots)} snapshots."
         )
+        for found, label, searched in (
+            (pack.dnc, "No DNC entry", pack.dnc_searched),
+            (pack.sms, "No SMS opt-out", pack.sms_searched),
+        ):
+            if not found and searched:
+                print(f"{label} in the written forms searched: {searched}.")
         print(f"Evidence pack: {report.resolve()}")
     return EXIT_FINDINGS if pack.dnc or pack.sms else EXIT_OK
