@@ -20,6 +20,7 @@ import json
 import os
 import socket
 import sqlite3
+import stat as file_mode
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -237,6 +238,10 @@ def source_fingerprint(path: Path) -> dict[str, Any]:
     SHA-256 (empty when the file cannot be read)."""
     try:
         stat = path.stat()
+        if not file_mode.S_ISREG(stat.st_mode):
+            # A named pipe would be waited on for ever (a shell's <(…) read up) before staging
+            # refuses it in one sentence (sheet_reader.resolve_sheet_path).
+            return {}
         digest = hashlib.sha256()
         with path.open("rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
