@@ -597,10 +597,14 @@ def interrupts_pause(control: JobControl) -> Iterator[StopSignal]:
         stopped.record(signum)
         if not control.suspended.is_set():
             # Said at once: requests already sent get two seconds to be answered, then their
-            # connections are shut (the runner's stop); a resume settles their rows.
+            # connections are shut (the runner's stop); a resume settles their rows. The report
+            # is written after, each unsent row too: about 10 s for 60,000 here (black-box P1
+            # #1: a minute's silence on a busy machine read as a hang).
             print(
                 "Interrupted: pausing the job; no new request is sent, and requests not "
-                "answered within 2 s are abandoned (a resume settles their rows).",
+                "answered within 2 s are abandoned (a resume settles their rows); then the "
+                "job's report is written, every row in it, which takes some seconds when tens "
+                "of thousands are left to send.",
                 file=sys.stderr,
                 flush=True,
             )

@@ -155,6 +155,7 @@ def test_sigint_pauses_cleanly_and_prints_resume(
     said = err.splitlines()
     assert said[0].startswith(f"Job {job.stem} started: if it stops before its end, "), err
     assert said[1].startswith("Interrupted: pausing the job; no new request is sent"), err
+    assert "then the job's report is written" in said[1], err
     assert f"dnc-desk import --resume {job.stem} --base-url {sandbox.base_url}" in err
     paused = json.loads(out)
     assert paused["status"] == "paused" and paused["pending"] > 0
