@@ -27,7 +27,7 @@ from tests.conftest import TOKEN
 
 def _staged(tmp_path: Path, rows: int) -> Any:
     src = tmp_path / "in.csv"
-    src.write_text("phone\n" + "".join(f"202555{i:04d}\n" for i in range(rows)))
+    src.write_text("phone\n" + "".join(f"202555{i + 1:04d}\n" for i in range(rows)))
     store, _ = stage_import(JobSettings(src, Scope.global_()), tmp_path / "jobs", connection=None)
     return store
 

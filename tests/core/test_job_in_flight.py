@@ -29,7 +29,7 @@ from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session
 from tests.conftest import TOKEN
 
-PHONES = [f"202555{i:04d}" for i in range(60)]
+PHONES = [f"202555{i + 1:04d}" for i in range(60)]
 
 
 @pytest.fixture

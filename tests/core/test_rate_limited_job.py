@@ -80,7 +80,7 @@ def session(limited: Any, wire: Counting, tmp_path: Path) -> Iterator[Session]:
 
 def staged(session: Session, tmp_path: Path, rows: int) -> JobStore:
     src = tmp_path / "in.csv"
-    src.write_text("phone\n" + "".join(f"202555{i:04d}\n" for i in range(rows)))
+    src.write_text("phone\n" + "".join(f"202555{i + 1:04d}\n" for i in range(rows)))
     store, _ = stage_import(
         JobSettings(src, Scope.global_()), tmp_path / "jobs", connection=session.connection
     )
@@ -160,7 +160,7 @@ def test_a_row_failing_after_it_was_sent_again_on_resume_says_so(tmp_path: Path)
     from app.core.job_store import JobRow, Outcome
 
     src = tmp_path / "in.csv"
-    src.write_text("phone\n" + "".join(f"202555{i:04d}\n" for i in range(4)))
+    src.write_text("phone\n" + "".join(f"202555{i + 1:04d}\n" for i in range(4)))
     store, _ = stage_import(JobSettings(src, Scope.global_()), tmp_path / "jobs", connection=None)
     for row in store.unfinished():
         store.mark_sending(row.seq)  # in flight when the process was killed

@@ -46,12 +46,12 @@ def test_removal_with_lead_restatus_and_not_found(
 ) -> None:
     campaign = session.api.campaigns()[0].id
     sandbox.bulk_seed_dnc(
-        [(f"20255500{i:02d}", "1", "0", "", "") for i in range(10)]
+        [(f"20255501{i:02d}", "1", "0", "", "") for i in range(10)]
         + [("2025550050", "1", campaign, "", "")]
     )
     list_id = _lead_list(sandbox, session.api, campaign)
-    sandbox.bulk_seed_leads(list_id, [("(202) 555-0001", "1", "", ""), ("2025550099", "1", "", "")])
-    rows = [[f"202555000{i}", ""] for i in range(6)]  # 0-5 on the list (global)
+    sandbox.bulk_seed_leads(list_id, [("(202) 555-0101", "1", "", ""), ("2025550099", "1", "", "")])
+    rows = [[f"202555010{i}", ""] for i in range(6)]  # 0-5 on the list (global)
     rows += [["2025550077", ""], ["2025550050", f"campaign:{campaign}"], ["bad", ""]]
     path = _csv(tmp_path / "remove.csv", rows)
     status_code = check_lead_status(session.api, "dnc")
@@ -70,9 +70,9 @@ def test_removal_with_lead_restatus_and_not_found(
     assert (s["rows"], s["removed"], s["not_found"], s["invalid"], s["failed"]) == (9, 7, 1, 1, 0)
     assert "inserted" not in s
     left = {r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")}
-    assert left == {f"20255500{i:02d}" for i in range(6, 10)}
+    assert left == {f"20255501{i:02d}" for i in range(6, 10)}
     statuses = {r["phone_number"]: r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
-    assert statuses["(202) 555-0001"] == "DNC"
+    assert statuses["(202) 555-0101"] == "DNC"
     assert statuses["2025550099"] != "DNC"
     not_found = [r for r in store.rows() if r.outcome == "not_found"]
     assert not_found[0].national == "2025550077" and "not on the list" in not_found[0].message
@@ -117,7 +117,7 @@ def test_a_lost_answer_then_not_found_is_removed_by_the_earlier_attempt(
     # Every number was on the list before the job (and when looked up just before its delete):
     # such a row was removed by its own earlier attempt.
     server = make_sandbox(drop_rate=0.5, seed=11)
-    server.bulk_seed_dnc([(f"20255500{i:02d}", "1", "0", "", "") for i in range(30)])
+    server.bulk_seed_dnc([(f"20255501{i:02d}", "1", "0", "", "") for i in range(30)])
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
     # The default policy's attempts (what decides each row's outcome) with tiny pauses: the
     # backoff is not what this test checks, and the default's waits took most of its time.
@@ -127,7 +127,7 @@ def test_a_lost_answer_then_not_found_is_removed_by_the_earlier_attempt(
         ApiClient(server.base_url, TOKEN, retry=quick),
         journal,
     )
-    path = _csv(tmp_path / "r.csv", [[f"20255500{i:02d}", ""] for i in range(30)])
+    path = _csv(tmp_path / "r.csv", [[f"20255501{i:02d}", ""] for i in range(30)])
     store, _ = stage_removal(
         JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=session.connection
     )

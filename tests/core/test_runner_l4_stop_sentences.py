@@ -87,7 +87,7 @@ def test_a_removal_stopped_by_a_failing_service_names_its_open_rows_and_what_is_
     concurrency: int,
     named: str,
 ) -> None:
-    phones = [f"202555{i:04d}" for i in range(40)]
+    phones = [f"202555{i + 1:04d}" for i in range(40)]
     with ApiClient(sandbox.base_url, TOKEN) as direct:
         for phone in phones:
             direct.insert_dnc(phone, "1", Scope.global_())
@@ -165,7 +165,7 @@ def test_a_job_whose_file_is_deleted_while_it_runs_says_so_at_its_end(
 ) -> None:
     """The L4 run: ``import`` of 1,000 rows, the job file deleted mid-run (``--json``)."""
     src = tmp_path / "in.csv"
-    src.write_text("Phone\n" + "".join(f"303555{i:04d}\n" for i in range(1000)))
+    src.write_text("Phone\n" + "".join(f"303555{i + 1:04d}\n" for i in range(1000)))
     argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--base-url",
             sandbox.base_url, "--concurrency", "2", "--json"]  # fmt: skip
     proc = subprocess.Popen(
@@ -207,7 +207,7 @@ def test_a_paused_job_whose_file_went_says_its_rows_cannot_be_resumed(
     session: Session, tmp_path: Path
 ) -> None:
     src = tmp_path / "in.csv"
-    src.write_text("phone\n" + "".join(f"202555{i:04d}\n" for i in range(30)))
+    src.write_text("phone\n" + "".join(f"202555{i + 1:04d}\n" for i in range(30)))
     store, _ = stage_import(
         JobSettings(src, Scope.global_()), tmp_path / "jobs", connection=session.connection
     )

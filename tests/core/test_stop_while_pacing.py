@@ -37,7 +37,7 @@ INTERVAL = 60 / PER_MINUTE
 # A stopped job returns within this of its stop; a job that waited for its next pacing slot
 # (INTERVAL after the last send, which the stop follows at once) would take about INTERVAL.
 PROMPT = INTERVAL / 2
-PHONES = [f"202555{i:04d}" for i in range(ROWS)]
+PHONES = [f"202555{i + 1:04d}" for i in range(ROWS)]
 
 
 @pytest.fixture
