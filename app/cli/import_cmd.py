@@ -393,6 +393,22 @@ _NOT_BLANK: Final = (
         "the purpose of the rows without one",
         "for rows without a purpose to carry none (or the scope's)",
     ),
+    # Either given empty made a dry run offline without a word (its campaign names and
+    # purposes then go unchecked).
+    (
+        "connection",
+        "--connection",
+        "a name",
+        "the name of a saved connection",
+        "for a dry run without a connection",
+    ),
+    (
+        "base_url",
+        "--base-url",
+        "a URL",
+        "the service's base URL (the token in the environment variable DNC_DESK_TOKEN)",
+        "for a dry run without a connection",
+    ),
 )
 
 

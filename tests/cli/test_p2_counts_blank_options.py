@@ -41,6 +41,12 @@ SAID = {
     "--ignore-column": "--ignore-column was given without a column: give the header of the "
     "column to ignore, or column:C or #3 by position, or leave the option out to have every "
     "column read as found.",
+    # Either given empty made a dry run offline without a word (F6's note).
+    "--connection": "--connection was given without a name: give the name of a saved "
+    "connection, or leave the option out for a dry run without a connection.",
+    "--base-url": "--base-url was given without a URL: give the service's base URL (the token "
+    "in the environment variable DNC_DESK_TOKEN), or leave the option out for a dry run "
+    "without a connection.",
 }
 
 
