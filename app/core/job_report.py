@@ -55,6 +55,11 @@ ROW_COLUMNS = (
     "Late",
 )
 SHEET_ROW_LIMIT = 1_048_575  # data rows under the header
+# A run of this many blank rows or more is one line of the Rows sheet ("202–1048575"): a stray
+# value far below a sheet's data (a key pressed in A1048576) made a million of them, an 18 MB
+# report that took a minute to write and that nobody could scroll to the row after them. A
+# shorter run is listed row by row, where a blank row among numbers may be a number deleted.
+BLANK_RUN_LINE = 100
 log = logging.getLogger(__name__)
 _WIDTHS = (10, 22, 16, 10, 30, 18, 60, 50, 12, 12, 8)
 # Kept text when re-typed in Excel (no lost leading zero, no 2.02555E+09): the cell as the
@@ -511,6 +516,10 @@ class ReportWriter:
         self.unchecked = RowsNamed()
         self.late_unchecked = RowsNamed()
         self._unchecked_note_before = ""
+        # Blank rows not written yet: the first BLANK_RUN_LINE of a run, then only counted.
+        self._blanks: list[JobRow] = []
+        self._blank_last = 0
+        self._blank_count = 0
 
     def advance(self, limit: int = 2000) -> int:
         """Write up to ``limit`` more rows, stopping at the first row not done; returns how
@@ -531,6 +540,7 @@ class ReportWriter:
         try:
             for r in self._store.rows(after=self._after):
                 self._append(r, unsent)
+            self._flush_blanks()
             counts = self._store.counts()
             meta = self._with_unchecked_note(meta)
             rows = summary_rows(meta, counts, self.late, self.maybe_inserted, self.late_invalid)
@@ -569,6 +579,50 @@ class ReportWriter:
         self._book.discard()
 
     def _append(self, r: JobRow, unsent: str) -> None:
+        if (
+            r.outcome == Outcome.BLANK.value
+            and not (r.original or r.damage or r.request_date)
+            and r.message == f"row {r.row_number}: blank row"
+        ):
+            if self._blanks and (
+                r.row_number != self._blank_last + 1 or r.scope != self._blanks[0].scope
+            ):
+                self._flush_blanks()
+            if len(self._blanks) < BLANK_RUN_LINE:
+                self._blanks.append(r)
+            self._blank_last = r.row_number
+            self._blank_count += 1
+            self._after = r.seq
+            return
+        self._flush_blanks()
+        self._write(r, unsent)
+
+    def _flush_blanks(self) -> None:
+        """Write the blank rows held back: row by row, or a long run as one line."""
+        blanks, count, last = self._blanks, self._blank_count, self._blank_last
+        self._blanks, self._blank_count = [], 0
+        if count < BLANK_RUN_LINE:
+            for r in blanks:
+                self._write(r, "")
+            return
+        first = blanks[0]
+        self._new_line()
+        cells: list[object] = [
+            f"{first.row_number}–{last}",
+            "",
+            "",
+            "",
+            scope_shown(first.scope, self._removal, ""),
+            Outcome.BLANK.value,
+            f"rows {first.row_number:,} to {last:,}: {count:,} blank rows",
+            "",
+            "",
+        ]
+        if not self._removal:
+            cells += ["", ""]
+        self._rows.append(cells)
+
+    def _new_line(self) -> None:
         if self._in_sheet == SHEET_ROW_LIMIT:
             # Excel shows at most 1,048,576 rows a sheet; a bigger job goes on "Rows 2"…
             self._in_sheet = 0
@@ -577,6 +631,9 @@ class ReportWriter:
             )
             self._rows.append(self._columns)
         self._in_sheet += 1
+
+    def _write(self, r: JobRow, unsent: str) -> None:
+        self._new_line()
         cells: list[object] = [
             r.row_number,
             r.original,
