@@ -6,7 +6,10 @@ number: digits only, no trunk prefix).  This module turns whatever a person or a
 spreadsheet put in a cell into that pair, or into one sentence explaining why it
 cannot.
 
-Validation is ``phonenumbers``' own (``parse`` + ``is_valid_number``).  Because
+Validation is ``phonenumbers``' own (``parse`` + ``is_valid_number``), with one exception: a
++1 number has ten digits, so the seven-digit Canadian 310-XXXX numbers phonenumbers calls valid
+are refused as the local numbers without their area code they are on a list (black-box pass
+Q1 #1; :func:`_nanp_short`).  Because
 that costs ~23 µs a number and imports run 100,000 rows, the common shape (ASCII
 digits, optionally after ``+``) goes through :mod:`app.core.phone_fastpath`,
 which replays the same decision with patterns compiled once, and every distinct
@@ -16,7 +19,7 @@ worded), goes through the library itself.
 A cell holding one number and one label before or after it gets the bare number's verdict,
 with the note "the label 'cell' was left out" in :attr:`PhoneResult.note`. A label is one word
 of ``LABEL_WORDS`` ("303-555-2401 (cell)", "Mobile: 303-555-2401", "h 2025550123", Twilio's
-"whatsapp:+13035550123"), or two words
+"whatsapp:+13035550123", an SMS URI's "sms:+13035550802"), or two words
 that together name a kind of line, as CRM exports write them ("Cell Phone: 303-555-2401", "Work
 Tel. 202-555-0123", "303-555-2401 (home phone)", "Phone No. 202 555 0123"): a word of
 ``_LINE_KINDS`` (cell, mobile, home, work, office, business, main, direct, alt, land, ...)
@@ -80,6 +83,7 @@ from app.core.phone_fastpath import CodeRules, fast_nsn, rules_for_code
 from app.core.phone_prefix import deciding_prefix
 
 __all__ = [
+    "NANP_DIGITS",
     "SUPPORTED_PHONE_CODES",
     "PhoneResult",
     "clear_cache",
@@ -922,9 +926,39 @@ def _library_verdict(digits: str, plus: bool, code: str, rules: CodeRules | None
         return _reject(code, f"number starts with +{found} but the country code is {code}")
     if phonenumbers.is_valid_number(number):
         national = phonenumbers.national_significant_number(number)
+        short = _nanp_short(national, code, rules)
+        if short is not None:
+            return short
         return PhoneResult(ok=True, national=national, phone_code=code, reason="")
     national = phonenumbers.national_significant_number(number)
     possible = phonenumbers.is_possible_number_with_reason(number)
+    return _reject(code, _invalid_reason(national, possible, code, rules))
+
+
+# Every +1 number has ten digits: an area code, an exchange and four digits.
+NANP_DIGITS: Final = 10
+
+
+def _nanp_short(national: str, code: str, rules: CodeRules | None) -> PhoneResult | None:
+    """The refusal of a +1 number phonenumbers calls valid that has not ten digits, or None.
+
+    Black-box pass Q1 #1: phonenumbers' metadata holds Canada's seven-digit shared-cost numbers
+    310-XXXX (dialled without an area code, they reach a carrier's service), the only +1
+    numbers of another length it calls valid, so "3101234", "310-5678" and the seven digits of
+    a registry line whose area code is in another column ("303,3105912") were read as +1
+    numbers and sent. On a do-not-call or opt-out list such an entry blocks nothing, and the
+    number meant (303-310-5912) stays callable. They are refused as every other seven-digit
+    number is: a local number wanting its area code. Both the fast path and the library's
+    verdict ask here, so the two stay one verdict.
+    """
+    if code != "1" or len(national) == NANP_DIGITS:
+        return None
+    possible: int = ValidationResult.TOO_SHORT
+    if rules is not None:
+        possible = rules.length_result(national)
+    if possible == ValidationResult.IS_POSSIBLE:  # a length no +1 number is said to have
+        too_short = len(national) < NANP_DIGITS
+        possible = ValidationResult.TOO_SHORT if too_short else ValidationResult.TOO_LONG
     return _reject(code, _invalid_reason(national, possible, code, rules))
 
 
@@ -1155,6 +1189,9 @@ def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> Phone
     if national is None:
         return None
     if rules.is_valid_nsn(national):
+        short = _nanp_short(national, code, rules)
+        if short is not None:
+            return short
         return PhoneResult(ok=True, national=national, phone_code=code, reason="")
     reason = _invalid_reason(national, rules.length_result(national), code, rules)
     return _reject(code, reason)
@@ -1312,8 +1349,14 @@ LABEL_WORDS: Final[frozenset[str]] = frozenset(
         "evening",
         "land",
         "landline",
-        # Twilio writes a WhatsApp sender as "whatsapp:+13035550123", as a tel: URI is written.
+        # Twilio writes a WhatsApp sender as "whatsapp:+13035550123", as a tel: URI is written;
+        # SMS platforms log a sender as an sms: (smsto:, mms:) URI, "sms:+13035550802"
+        # (black-box pass Q1 #3: refused as words around the number).
         "whatsapp",
+        "sms",
+        "smsto",
+        "mms",
+        "mmsto",
         "c",
         "m",
         "h",
