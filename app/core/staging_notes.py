@@ -51,9 +51,10 @@ Summary lists them):
   none, the form's usual order, and how to have them read the other way;
 - rows read from phone cells a spreadsheet had damaged, those whose number a short scientific
   display may have cut (2025550000), read as they stand, and rows refused as US numbers that
-  are another country's, with the rows read as US numbers that are that country's too once a
-  lost 0 is put back, and the --phone-code to use if the file is that country's
-  (:func:`damage_sentences`, which :func:`noted` gathers for);
+  are another country's (a template's placeholder, "5555555555", aside), with the rows read as
+  US numbers that are that country's too once a lost 0 is put back, and the --phone-code to
+  use if the file is that country's (:func:`damage_sentences`, which :func:`noted` gathers
+  for);
 - a quoted phone cell holding a number on each line, closed where it ends, is no stray quote:
   the reader's note on it is dropped, as the check says the cell holds two numbers.
 """
@@ -205,6 +206,7 @@ class Held:
         "soft_roles",
         "soft_rows",
         "us_cells",
+        "zero_put_back",
     )
 
     def __init__(self) -> None:
@@ -237,6 +239,9 @@ class Held:
         # (row, national), to find those valid as that country's too once a 0 is put back.
         self.other_country: dict[str, RowList] = {}
         self.us_cells: list[tuple[int, str]] = []
+        # Those of the rows in other_country whose cell lacked the country's leading 0 (a
+        # number cell, or digits a CSV saved from one), which the check put back; by code.
+        self.zero_put_back: dict[str, RowList] = {}
 
 
 def watched(
@@ -366,7 +371,11 @@ def noted(
             if CUT_SHORT in c.damage:
                 held.cut_short.add(c.row)
         if c.marks is not None and c.marks.other_country:
-            held.other_country.setdefault(c.marks.other_country, RowList()).add(c.row)
+            if not _placeholder_number(c.original):
+                elsewhere = c.marks.other_country
+                held.other_country.setdefault(elsewhere, RowList()).add(c.row)
+                if _zero_put_back(c.original):
+                    held.zero_put_back.setdefault(elsewhere, RowList()).add(c.row)
         elif (
             c.outcome is valid
             and len(us_cells) < US_CELLS_TRIED
@@ -426,6 +435,45 @@ def noted(
 # Rows read as US numbers from number cells that a warning tries as another country's.
 US_CELLS_TRIED: Final = 10_000
 _NUMBERS: Final = frozenset({int, float})
+# Digits counting up or down, as templates fill a sample phone cell ("1234567890").
+_UP: Final = "01234567890123456789"
+_DOWN: Final = _UP[::-1]
+_FEWEST_PLACEHOLDER_DIGITS: Final = 7
+
+
+def _placeholder_number(value: CellValue) -> bool:
+    """Whether a phone cell holds a number no one has, as a template's sample row does: one
+    digit repeated ("5555555555", "(555) 555-5555") or digits counting up or down
+    ("1234567890"), seven digits or more, a leading 0 aside.
+
+    Black-box pass Q1 #2: such a cell is refused as a US number and is also a valid UK number
+    once a 0 is put before it (05555 555555, 01234 567890), so one sample row among eleven US
+    ones made the file-level hint "If the file is a United Kingdom list, import it again with
+    --phone-code 44". It is left out of that hint rather than the hint asking for more than
+    one row: a one-row file of a real UK number deserves it, while a template's placeholders
+    are no country's list however many there are. The row's own message is unchanged.
+    """
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return False
+    if isinstance(value, float):
+        if not value.is_integer():
+            return False
+        value = int(value)
+    digits = "".join(c for c in str(value) if c.isdigit()).lstrip("0")
+    if len(digits) < _FEWEST_PLACEHOLDER_DIGITS:
+        return False
+    return len(set(digits)) == 1 or digits in _UP or digits in _DOWN
+
+
+def _zero_put_back(value: CellValue) -> bool:
+    """Whether a cell the check read as another country's number lacked its leading 0 (a
+    number cell, or its digits as a CSV saved from one wrote them): ``07911 123457`` did not."""
+    if isinstance(value, int | float):
+        return not isinstance(value, bool)
+    if not isinstance(value, str):
+        return False
+    first = next((c for c in value if c.isdigit()), "")
+    return first not in ("", "0")
 
 
 def _numbers_a_line(stray: dict[int, StrayQuote], c: CheckedRow, phone: int | None) -> bool:
@@ -1481,6 +1529,18 @@ def damage_sentences(held: Held, kind: str) -> list[str]:
     return out
 
 
+def _put_back(lost: RowList, rows: RowList) -> str:
+    """The clause on the 0 put back in front of the ``lost`` ones of ``rows``: none when every
+    cell was written with it (black-box pass Q1 #2: said of the text cell "07911 123457")."""
+    if not lost.count:
+        return ""
+    if lost.count == rows.count:
+        return "; the 0 put back where a spreadsheet dropped it from a number cell"
+    return (
+        f"; the 0 put back in {rows_named(lost)}, where a spreadsheet dropped it from a number cell"
+    )
+
+
 def _other_country_sentence(held: Held, kind: str) -> str:
     """The warning on rows refused as US numbers that are valid numbers of another country
     (the one most of them fit), and on rows read as US numbers from number cells that fit it
@@ -1498,7 +1558,7 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         f"{'is not a valid US number' if one else 'are not valid US numbers'} "
         f"but {'is a valid' if one else 'are valid'} {name} "
         f"{'number' if one else 'numbers'} written with the leading 0 {name} numbers have "
-        f"({rows_named(rows)}; the 0 put back where a spreadsheet dropped it from a number cell)"
+        f"({rows_named(rows)}{_put_back(held.zero_put_back.get(code, RowList()), rows)})"
     )
     also = ""
     if both.count:
