@@ -34,7 +34,11 @@ planned, or the whole search's count at the end differs from the one at the star
 - reports as ``unreachable`` only rows the paging cap hides: with a changing list it is
   ``total − reachable`` of each part's last read plus the rows no split reached (counted with
   the smaller of two counts of the split search, so removals meanwhile are not blamed on the
-  cap), never ``total − rows``.
+  cap), less the rows of them the plain search read last wrote all the same, never
+  ``total − rows``.
+
+The planning and the reading are :class:`SplitSearch`'s, which a snapshot
+(:mod:`app.core.snapshots`) reads a whole list with too; :class:`ExportJob` writes what it reads.
 """
 
 from __future__ import annotations
@@ -324,11 +328,63 @@ def filters_said(query: DncQuery) -> str:
     return ", ".join(f"{k}={v}" for k, v in describe_query(query).items()) or "all"
 
 
-class ExportJob:
-    """One export; :meth:`run` writes the file and returns an :class:`ExportResult`.
+Item = DncEntry | SmsOptOut
 
-    ``progress`` is called from the running thread after each page; ``cancel`` stops between
-    pages (the partial file is deleted and :class:`~app.api.paging.Cancelled` raised).
+
+@dataclass(slots=True)
+class SplitPart:
+    """One search of a split read: the rows planned for it, the rows first kept from it,
+    those its last read's total put past what one search reaches (``capped``), and how many
+    of those the plain search read last reached all the same (``found_later``)."""
+
+    label: str
+    planned: int
+    read: int = 0
+    capped: int = 0
+    found_later: int = 0
+
+    @property
+    def missing(self) -> int:
+        """Rows of this search that no read reached."""
+        return max(0, self.capped - self.found_later)
+
+
+@dataclass(slots=True)
+class SplitRead:
+    """What :meth:`SplitSearch.read` kept: ``rows`` entries (each id once), the searches run
+    (``labels``, the plain searches read last included), and the exact count of matching
+    entries it could not read (``unreachable``), of which ``gap_missing`` were in no search of
+    the split (``gap`` of them counted when it was planned, ``gap_found`` reached later by the
+    plain search). ``list_changed`` and the rest as in :class:`ExportResult`."""
+
+    total: int
+    rows: int = 0
+    parts: list[SplitPart] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    rereads: int = 0
+    list_changed: bool = False
+    total_at_end: int | None = None
+    possibly_missing: int = 0
+    gap: int = 0
+    gap_found: int = 0
+    unreachable: int = 0
+
+    @property
+    def capped(self) -> int:
+        return sum(p.capped for p in self.parts)
+
+    @property
+    def gap_missing(self) -> int:
+        return max(0, self.gap - self.gap_found)
+
+
+class SplitSearch:
+    """One DNC or SMS opt-out search, split so the paging cap hides no rows (see the module
+    docstring), and read part by part: what an export writes and a snapshot keeps.
+
+    :meth:`plan` counts the search and splits it; :meth:`read` reads every part (again when
+    its total changed between pages), then the plain search as far as paging reaches when
+    rows are still missing, handing each entry to a callback once.
     """
 
     def __init__(
@@ -336,22 +392,13 @@ class ExportJob:
         api: ApiClient,
         kind: ListKind,
         query: DncQuery,
-        out: Path,
         *,
-        connection_name: str = "",
-        progress: Callable[[ExportProgress], None] | None = None,
         cancel: threading.Event | None = None,
         page_size: int = PAGE_SIZE,
     ) -> None:
-        suffix = out.suffix.lower()
-        if suffix not in (".xlsx", ".csv"):
-            raise ValueError(f"export to .xlsx or .csv, not {out.suffix or 'a file without one'}")
         self.api = api
         self.kind = kind
         self.query = query
-        self.out = out
-        self.connection_name = connection_name
-        self._progress = progress
         self.cancel = cancel or threading.Event()
         self.page_size = page_size
         self.limits: PageLimits = DNC_SEARCH if kind is ListKind.DNC else SMS_SEARCH
@@ -362,11 +409,9 @@ class ExportJob:
         self._gaps: dict[Gap, int] = {}
         self._days_searched: tuple[dt.date, dt.date] | None = None
         self._changed_while_planning = False
-        # What a watcher (the CLI's, every few seconds) reads: rows written, searches counted
-        # while planning, and the service's silence (see :meth:`quiet`).
-        self.rows_written = 0
+        # What a watcher (the CLI's, every few seconds) reads: searches counted while
+        # planning, and the service's silence (see :meth:`quiet`).
         self.counted = 0
-        self.planned_total: int | None = None  # the service's count, once the plan is made
         self._lock = threading.Lock()
         self._asked: dict[int, float] = {}  # thread id -> when its search was sent (monotonic)
         self._answered_at: float | None = None
@@ -598,10 +643,8 @@ class ExportJob:
                 if not more:
                     return
 
-    def _read(self, query: DncQuery, seen: _Read) -> Iterator[list[str]]:
-        """The rows of one read of ``query`` from offset 0; ``seen`` records its totals."""
-        # Attribute reads and one label per distinct scope: as_dict() would build a dict per row.
-        labels: dict[Scope, tuple[str, str]] = {}
+    def _items(self, query: DncQuery, seen: _Read) -> Iterator[Item]:
+        """The entries of one read of ``query`` from offset 0; ``seen`` records its totals."""
         for page in self._pages(query):
             total = page.total
             if total is not None:
@@ -611,23 +654,183 @@ class ExportJob:
                 if seen.first is None:
                     seen.first = total
                 seen.last = total
-            for item in page.items:
-                scope = item.scope
-                label = labels.get(scope)
-                if label is None:
-                    label = labels[scope] = (str(scope), scope.api_campaign_id)
-                yield [
-                    item.phone_number,
-                    item.phone_code,
-                    label[0],
-                    label[1],
-                    item.campaign_name,
-                    item.insert_date,
-                    item.reason,
-                    item.purpose,
-                    item.id,
-                    getattr(item, "campaign_uid", ""),
-                ]
+            yield from page.items
+
+    def read(
+        self,
+        total: int,
+        leaves: list[tuple[DncQuery, int]],
+        keep: Callable[[str, Item], None],
+    ) -> SplitRead:
+        """Read every part of a :meth:`plan`, then, while rows are missing, each plain search
+        as far as paging reaches; ``keep(label, entry)`` is called once per entry id.
+
+        ``unreachable`` is exact for a list left alone (``total − rows``). For a list written
+        to meanwhile it is the rows the cap hid in each part plus those no part held, less
+        those the plain search reached all the same (black-box pass Q2 #4: 26 of 76 rows
+        dated outside the days searched were in the file, and all 76 were said not to be)."""
+        out = SplitRead(total)
+        kept: set[str] = set()
+        changed = self._changed_while_planning
+        for query, part_total in leaves:
+            part = SplitPart(_label(query), part_total)
+            out.parts.append(part)
+            out.labels.append(part.label)
+            for attempt in range(MAX_REREADS + 1):
+                if attempt:
+                    out.rereads += 1
+                seen = _Read()
+                for item in self._items(query, seen):
+                    if item.id not in kept:
+                        kept.add(item.id)
+                        keep(part.label, item)
+                        part.read += 1
+                        out.rows += 1
+                if attempt == 0 and seen.first is not None and seen.first != part_total:
+                    changed = True  # changed between planning and this part's read
+                if seen.stable:
+                    break
+                changed = True
+            else:
+                out.possibly_missing += seen.shrink
+            last = part_total if seen.last is None else seen.last
+            part.capped = last - self._reachable(last)
+        out.gap = self._split_gap
+        if out.rows < total:
+            # Rows no part reached (outside the days tried, a part too big even split):
+            # the plain search reaches its first rows all the same, so the result holds at
+            # least every row paging alone would give (black-box pass I1: 0 of 102,000
+            # rows, where paging reaches 101,000).
+            index = _LeafIndex(self._roots(), leaves)
+            for root in self._roots():
+                label = f"{_label(root)} (as far as paging reaches)"
+                out.labels.append(label)
+                for item in self._items(root, _Read()):
+                    if item.id not in kept:
+                        kept.add(item.id)
+                        keep(label, item)
+                        out.rows += 1
+                        where = index.part_of(root, item)
+                        if where is None:
+                            out.gap_found += 1
+                        else:
+                            out.parts[where].found_later += 1
+        out.total_at_end = self._total()
+        out.list_changed = changed or out.total_at_end != total
+        left = max(0, total - out.rows)
+        if out.list_changed:
+            missing = sum(p.missing for p in out.parts) + out.gap_missing
+            out.unreachable = min(missing, left)
+        else:
+            out.unreachable = left
+        return out
+
+    def days_searched(self) -> tuple[str, str] | None:
+        """The first and last insert day a day split searched, if one did."""
+        if self._days_searched is None:
+            return None
+        oldest, newest = self._days_searched
+        return oldest.isoformat(), newest.isoformat()
+
+    def gaps(self) -> dict[Gap, int]:
+        return dict(self._gaps)
+
+
+class _LeafIndex:
+    """Which part of a split an entry read by a plain search belongs to: the filters each
+    part adds to its root search (scope, country code, blank reason, insert day), looked up
+    in every combination an entry's own values can take."""
+
+    def __init__(self, roots: list[DncQuery], leaves: list[tuple[DncQuery, int]]) -> None:
+        self._keys: dict[tuple[int, tuple[str | None, ...]], int] = {}
+        for where, (leaf, _) in enumerate(leaves):
+            for n, root in enumerate(roots):
+                added = _added(leaf, root)
+                if added is not None:
+                    self._keys.setdefault((n, added), where)
+                    break
+        self._roots = roots
+
+    def part_of(self, root: DncQuery, item: Item) -> int | None:
+        n = self._roots.index(root)
+        own = (
+            _scope_key(item.scope),
+            item.phone_code,
+            "blank" if not item.reason else "not",
+            item.insert_date[:10],
+        )
+        for mask in range(16):
+            key = tuple(v if mask >> i & 1 else None for i, v in enumerate(own))
+            where = self._keys.get((n, key))
+            if where is not None:
+                return where
+        return None
+
+
+def _scope_key(scope: Scope | None) -> str | None:
+    if scope is None:
+        return None
+    if scope.is_global:
+        return "global"
+    if scope.is_purpose:
+        return "purpose"
+    return str(scope)
+
+
+def _added(leaf: DncQuery, root: DncQuery) -> tuple[str | None, ...] | None:
+    """The filters a split added to ``root`` to make ``leaf`` (None where it added none), or
+    None when ``leaf`` is not a part of ``root`` (another form of the number)."""
+    if (
+        replace(
+            leaf,
+            scope=root.scope,
+            phone_code=root.phone_code,
+            reason=root.reason,
+            insert_date=root.insert_date,
+        )
+        != root
+    ):
+        return None
+    reason = None
+    if leaf.reason is not root.reason:
+        reason = "blank" if leaf.reason is ReasonFilter.BLANK else "not"
+    return (
+        _scope_key(leaf.scope) if leaf.scope != root.scope else None,
+        leaf.phone_code if leaf.phone_code != root.phone_code else None,
+        reason,
+        leaf.insert_date if leaf.insert_date != root.insert_date else None,
+    )
+
+
+class ExportJob(SplitSearch):
+    """One export; :meth:`run` writes the file and returns an :class:`ExportResult`.
+
+    ``progress`` is called from the running thread after each page; ``cancel`` stops between
+    pages (the partial file is deleted and :class:`~app.api.paging.Cancelled` raised).
+    """
+
+    def __init__(
+        self,
+        api: ApiClient,
+        kind: ListKind,
+        query: DncQuery,
+        out: Path,
+        *,
+        connection_name: str = "",
+        progress: Callable[[ExportProgress], None] | None = None,
+        cancel: threading.Event | None = None,
+        page_size: int = PAGE_SIZE,
+    ) -> None:
+        suffix = out.suffix.lower()
+        if suffix not in (".xlsx", ".csv"):
+            raise ValueError(f"export to .xlsx or .csv, not {out.suffix or 'a file without one'}")
+        super().__init__(api, kind, query, cancel=cancel, page_size=page_size)
+        self.out = out
+        self.connection_name = connection_name
+        self._progress = progress
+        # What a watcher (the CLI's, every few seconds) reads besides the searches counted.
+        self.rows_written = 0
+        self.planned_total: int | None = None  # the service's count, once the plan is made
 
     # -- writing ------------------------------------------------------------------------
 
@@ -635,9 +838,6 @@ class ExportJob:
         started = dt.datetime.now(dt.UTC)
         total, leaves = self.plan()
         self.planned_total = total
-        result = ExportResult(
-            self.out, 0, total, 0, started=_stamp(started), reach=self._reachable(sys.maxsize)
-        )
         csv_out = self.out.suffix.lower() == ".csv"
         # xlsx cells keep their exact text (quotePrefix, no literal quote): an export is read
         # back by people and re-imported by DNC Desk itself.
@@ -645,69 +845,58 @@ class ExportJob:
         writer = SafeCsvWriter(self.out) if csv_out else None
         widths = (14, 10, 24, 12, 24, 20, 30, 24, 10, 38)
         sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
-        header = list(COLUMNS)
         ticker = _Ticker(self._progress, total)
+        # Attribute reads and one label per distinct scope: as_dict() would build a dict per row.
+        labels: dict[Scope, tuple[str, str]] = {}
         try:
-            (writer.append_text if writer else sheet.append_text)(header)  # type: ignore[union-attr]
             append = writer.append_text if writer else sheet.append_text  # type: ignore[union-attr]
-            written: set[str] = set()
-            changed = self._changed_while_planning
-            capped = 0
-            for query, part_total in leaves:
-                label = _label(query)
-                result.parts.append(label)
-                for attempt in range(MAX_REREADS + 1):
-                    if attempt:
-                        result.rereads += 1
-                    seen = _Read()
-                    for row in self._read(query, seen):
-                        if row[8] not in written:  # the entry id
-                            written.add(row[8])
-                            append(row)
-                            result.rows += 1
-                            self.rows_written = result.rows
-                            ticker.tick(result.rows, label)
-                    if attempt == 0 and seen.first is not None and seen.first != part_total:
-                        changed = True  # changed between planning and this part's read
-                    if seen.stable:
-                        break
-                    changed = True
-                else:
-                    result.possibly_missing += seen.shrink
-                last = part_total if seen.last is None else seen.last
-                capped += last - self._reachable(last)
-            if result.rows < total:
-                # Rows no part reached (outside the days tried, a part too big even split):
-                # the plain search reaches its first rows all the same, so the file holds at
-                # least every row paging alone would give (black-box pass I1: 0 of 102,000
-                # rows, where paging reaches 101,000).
-                for root in self._roots():
-                    label = f"{_label(root)} (as far as paging reaches)"
-                    result.parts.append(label)
-                    for row in self._read(root, _Read()):
-                        if row[8] not in written:
-                            written.add(row[8])
-                            append(row)
-                            result.rows += 1
-                            self.rows_written = result.rows
-                            ticker.tick(result.rows, label)
-            result.total_at_end = self._total()
-            result.list_changed = changed or result.total_at_end != total
+            append(list(COLUMNS))
+
+            def keep(label: str, item: Item) -> None:
+                scope = item.scope
+                names = labels.get(scope)
+                if names is None:
+                    names = labels[scope] = (str(scope), scope.api_campaign_id)
+                append(
+                    [
+                        item.phone_number,
+                        item.phone_code,
+                        names[0],
+                        names[1],
+                        item.campaign_name,
+                        item.insert_date,
+                        item.reason,
+                        item.purpose,
+                        item.id,
+                        getattr(item, "campaign_uid", ""),
+                    ]
+                )
+                self.rows_written += 1
+                ticker.tick(self.rows_written, label)
+
+            read = self.read(total, leaves, keep)
         except BaseException:
             if writer is not None:
                 writer.close(keep=False)
             if book is not None:
                 book.discard()
             raise
-        if result.list_changed:
-            result.unreachable = max(0, min(self._split_gap + capped, total - result.rows))
-        else:
-            result.unreachable = max(0, total - result.rows)
-        result.capped = capped
-        result.gaps = dict(self._gaps)
-        if self._days_searched is not None:
-            oldest, newest = self._days_searched
-            result.days_searched = (oldest.isoformat(), newest.isoformat())
+        result = ExportResult(
+            self.out,
+            read.rows,
+            total,
+            read.unreachable,
+            parts=read.labels,
+            started=_stamp(started),
+            list_changed=read.list_changed,
+            total_at_end=read.total_at_end,
+            possibly_missing=read.possibly_missing,
+            rereads=read.rereads,
+            capped=read.capped,
+            gaps=self.gaps(),
+            days_searched=self.days_searched(),
+            reach=self._reachable(sys.maxsize),
+        )
         finished = dt.datetime.now(dt.UTC)
         result.finished = _stamp(finished)
         if writer is not None:
