@@ -80,7 +80,7 @@ from app.core.sheet_check import (
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_damage import CUT_SHORT, code_name
+from app.core.sheet_damage import CUT_SHORT, code_name, placeholder_number
 from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
     EITHER,
@@ -371,7 +371,7 @@ def noted(
             if CUT_SHORT in c.damage:
                 held.cut_short.add(c.row)
         if c.marks is not None and c.marks.other_country:
-            if not _placeholder_number(c.original):
+            if not placeholder_number(c.original):
                 elsewhere = c.marks.other_country
                 held.other_country.setdefault(elsewhere, RowList()).add(c.row)
                 if _zero_put_back(c.original):
@@ -435,34 +435,6 @@ def noted(
 # Rows read as US numbers from number cells that a warning tries as another country's.
 US_CELLS_TRIED: Final = 10_000
 _NUMBERS: Final = frozenset({int, float})
-# Digits counting up or down, as templates fill a sample phone cell ("1234567890").
-_UP: Final = "01234567890123456789"
-_DOWN: Final = _UP[::-1]
-_FEWEST_PLACEHOLDER_DIGITS: Final = 7
-
-
-def _placeholder_number(value: CellValue) -> bool:
-    """Whether a phone cell holds a number no one has, as a template's sample row does: one
-    digit repeated ("5555555555", "(555) 555-5555") or digits counting up or down
-    ("1234567890"), seven digits or more, a leading 0 aside.
-
-    Black-box pass Q1 #2: such a cell is refused as a US number and is also a valid UK number
-    once a 0 is put before it (05555 555555, 01234 567890), so one sample row among eleven US
-    ones made the file-level hint "If the file is a United Kingdom list, import it again with
-    --phone-code 44". It is left out of that hint rather than the hint asking for more than
-    one row: a one-row file of a real UK number deserves it, while a template's placeholders
-    are no country's list however many there are. The row's own message is unchanged.
-    """
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        return False
-    if isinstance(value, float):
-        if not value.is_integer():
-            return False
-        value = int(value)
-    digits = "".join(c for c in str(value) if c.isdigit()).lstrip("0")
-    if len(digits) < _FEWEST_PLACEHOLDER_DIGITS:
-        return False
-    return len(set(digits)) == 1 or digits in _UP or digits in _DOWN
 
 
 def _zero_put_back(value: CellValue) -> bool:
