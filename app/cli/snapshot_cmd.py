@@ -1,12 +1,17 @@
 """``dnc-desk snapshot dnc|sms-opt-out [--scope SCOPE]``: save a full copy of a list.
 
-Exit status: 0 saved complete; 3 saved, but the offset cap left entries unreachable (the
-count is in the output and in the file); 1 failed while reading or writing; 2 could not start.
+The list is read as ``export`` reads it (split until every search can be read to its end), so
+a snapshot is complete unless the service lets no search reach some entries. Exit status: 0
+saved complete; 3 saved, but incomplete: entries no search reached could not be read (their
+count is in the output and in the file, and evidence and diff say what it does not hold is not
+known); 1 failed while reading or writing (a refused token said as the other commands say
+it); 2 could not start.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from app.api.errors import ApiError
 from app.api.scope import Scope, ScopeError
@@ -20,7 +25,7 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.cli.connection_args import emit_json, fail
+from app.cli.connection_args import describe_api_error, emit_json, fail
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--concurrency", type=concurrency_arg, default=8, metavar="N", help="pages in flight"
     )
     add_connection_arguments(parser)
+    parser.epilog = (
+        "Exit status: 0 saved, every entry read; 3 saved but incomplete (entries no search of "
+        "the service reaches could not be read: the output says how many); 1 failed; 2 a bad "
+        "argument."
+    )
 
 
 def _fail(message: str, status: int) -> int:
@@ -64,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
         )
     except ApiError as exc:
-        return _fail(f"The snapshot could not be taken: {exc.describe()}.", EXIT_FAILED)
+        # A refused token as export and remove say it (black-box pass Q2 #5).
+        sentence = describe_api_error(exc, ctx.session.connection, "The snapshot was not taken")
+        return _fail(sentence, EXIT_FAILED)
     except OSError as exc:
         return _fail(f"The snapshot could not be saved ({exc}).", EXIT_FAILED)
     finally:
@@ -79,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
             "entries": len(data.entries),
             "reported_total": data.reported_total,
             "unreachable": data.unreachable,
+            "list_changed": data.list_changed,
+            "total_at_end": data.total_at_end,
             "parts": [
                 {
                     "scope": p.scope,
@@ -91,10 +105,21 @@ def run(args: argparse.Namespace) -> int:
         }
         emit_json(out)
     else:
-        missing = (
-            f" ({data.unreachable:,} unreachable under the offset cap)" if data.unreachable else ""
-        )
+        print(f"Saved {len(data.entries):,} of {data.reported_total:,} entries: {data.path}")
+    if data.unreachable:
+        n = data.unreachable
         print(
-            f"Saved {len(data.entries):,} of {data.reported_total:,} entries{missing}: {data.path}"
+            f"Warning: the snapshot is incomplete: {n:,} {'entries' if n != 1 else 'entry'} of "
+            "the list could not be read (no search of the service reaches them), so it cannot "
+            "show whether a number among them was listed.",
+            file=sys.stderr if args.json else sys.stdout,
+        )
+    if data.list_changed:
+        end = data.reported_total if data.total_at_end is None else data.total_at_end
+        print(
+            f"Warning: the list changed while it was read ({data.reported_total:,} entries when "
+            f"it started, {end:,} when it ended); entries added or removed meanwhile may be "
+            "missing or included: take the snapshot again when no job is writing to it.",
+            file=sys.stderr if args.json else sys.stdout,
         )
     return EXIT_FINDINGS if data.unreachable else EXIT_OK

@@ -1,11 +1,15 @@
 """Snapshots: a full local copy of the DNC or SMS opt-out list, and diffs between copies.
 
-A snapshot is one SQLite file holding every reachable entry, the total the service reported,
-how many entries the offset cap left unreachable, and when and from which connection it was
-taken: the evidence of what the list held on a given day. When the whole list is larger than
-paging can reach, it is read scope by scope (global, purpose, each campaign), as exports do;
-whatever still cannot be reached (a scope over the cap, entries of deleted campaigns) is
-counted, never silently dropped.
+A snapshot is one SQLite file holding every entry, the total the service reported, how many
+entries could not be read, and when and from which connection it was taken: the evidence of
+what the list held on a given day. The list is read as an export reads it
+(:class:`app.core.export_job.SplitSearch`): split by scope, country code, blank or not reason
+and insert day until each search is one the service's paging cap lets a client read to its
+end, then, for any rows no search held, the plain search as far as paging reaches (black-box
+pass Q2 #1: split by scope alone, a snapshot of an SMS list with 102,739 global entries missed
+1,739 of them). Whatever still cannot be read is counted exactly, never silently dropped: a
+snapshot with such entries is incomplete, and what it does not hold is not known rather than
+"not listed" (evidence, diff).
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.api.client import ApiClient, DncQuery
-from app.api.models import Page
+from app.api.models import DncEntry, SmsOptOut
 from app.api.scope import Scope
-from app.core.audit_sources import download_pages, limits_of, searcher
-from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
+from app.core.audit_sources import limits_of
+from app.core.audit_types import ListKind, OptOutRecord, Progress, no_progress
+from app.core.export_job import ListKind as SearchKind
+from app.core.export_job import SplitRead, SplitSearch
 from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
@@ -98,7 +104,12 @@ class SnapshotPart:
 
 @dataclass
 class SnapshotData:
-    """A list's contents at one time, in memory (a taken snapshot, or "now")."""
+    """A list's contents at one time, in memory (a taken snapshot, or "now").
+
+    ``unread`` is how many entries the service counted that could not be read (None: the
+    reported total less the entries held, for data built by hand); ``list_changed`` says
+    the list was written to while it was read (``total_at_end``: the count when it ended).
+    """
 
     kind: ListKind
     scope: Scope | None  # None: the whole list
@@ -109,9 +120,15 @@ class SnapshotData:
     entries: list[SnapshotEntry] = field(default_factory=list)
     parts: list[SnapshotPart] = field(default_factory=list)
     path: Path | None = None
+    unread: int | None = None
+    list_changed: bool = False
+    total_at_end: int | None = None
 
     @property
     def unreachable(self) -> int:
+        """Entries of the list this copy could not read (0: it is complete)."""
+        if self.unread is not None:
+            return self.unread
         return max(0, self.reported_total - len(self.entries))
 
     @property
@@ -125,6 +142,25 @@ def _query(scope: Scope | None) -> DncQuery:
     return DncQuery(scope=scope) if scope is not None else DncQuery()
 
 
+def _parts(read: SplitRead) -> list[SnapshotPart]:
+    """The searches run, each with what it held, was read of and left unread, and one more
+    for the rows no search of the split held (those the plain search reached are read)."""
+    parts = [
+        SnapshotPart(
+            "whole list" if p.label == "all" else p.label,
+            p.planned,
+            p.read + p.found_later,
+            p.missing,
+        )
+        for p in read.parts
+    ]
+    if read.gap:
+        parts.append(
+            SnapshotPart("in no search of the split", read.gap, read.gap_found, read.gap_missing)
+        )
+    return parts
+
+
 def fetch_list(
     api: ApiClient,
     kind: ListKind,
@@ -135,48 +171,44 @@ def fetch_list(
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
 ) -> SnapshotData:
-    """Every reachable entry of the list (or one scope of it), read concurrently."""
-    search = searcher(api, kind, cancel)
-    limits = limits_of(kind)
+    """Every entry of the list (or one scope of it), read as an export reads it.
+
+    ``concurrency`` is kept for callers; the split's counts run several at a time, its pages
+    one after the other (so a list written to meanwhile is noticed and read again)."""
+    del concurrency
+    split = SplitSearch(
+        api,
+        SearchKind.DNC if kind is ListKind.DNC else SearchKind.SMS,
+        _query(scope),
+        cancel=cancel,
+        page_size=PAGE_SIZE,
+    )
+    split.limits = limits_of(kind)
     taken = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    first: Page[OptOutRecord] | None = search(_query(scope), 0, PAGE_SIZE)
-    assert first is not None
-    total = first.total if first.total is not None else len(first.items)
+    progress(0, 0, "Counting the list's entries")
+    total, leaves = split.plan()
     data = SnapshotData(kind, scope, connection, api.base_url, taken, total)
-    if scope is None and total > limits.reachable(total, PAGE_SIZE):
-        campaigns = api.campaigns(cancel=cancel)
-        parts: list[Scope | None] = [Scope.global_(), Scope.purpose("")]
-        parts += [Scope.campaign(c.id) for c in campaigns]
-        first = None  # each part is read from its own first page
-    else:
-        parts = [scope]
-    seen: set[str] = set()
-    for index, part in enumerate(parts):
-        check_cancel(cancel)
-        query = _query(part)
-        page = first if first is not None else search(query, 0, PAGE_SIZE)
-        reported = page.total if page.total is not None else len(page.items)
-        records, _ = download_pages(
-            search,
-            query,
-            reported,
-            first=page,
-            concurrency=concurrency,
-            cancel=cancel,
-            limits=limits,
-        )
-        new = [SnapshotEntry.from_record(r) for r in records if r.id not in seen]
-        seen.update(e.id for e in new)
-        data.entries.extend(new)
-        data.parts.append(
-            SnapshotPart(
-                str(part) if part is not None else "whole list",
-                reported,
-                len(records),
-                max(0, reported - len(records)),
+    entries = data.entries
+
+    def keep(label: str, item: DncEntry | SmsOptOut) -> None:
+        if isinstance(item, DncEntry):
+            record = OptOutRecord.from_dnc(item)
+        else:
+            record = OptOutRecord.from_sms(item)
+        entries.append(SnapshotEntry.from_record(record))
+        if len(entries) % PAGE_SIZE == 0:
+            progress(
+                len(entries),
+                max(total, len(entries)),
+                f"Read {len(entries):,} of {total:,} entries",
             )
-        )
-        progress(index + 1, len(parts), f"Read {len(data.entries):,} of {total:,} entries")
+
+    read = split.read(total, leaves, keep)
+    data.unread = read.unreachable
+    data.list_changed = read.list_changed
+    data.total_at_end = read.total_at_end
+    data.parts = _parts(read)
+    progress(len(entries), max(total, len(entries)), f"Read {len(entries):,} of {total:,} entries")
     return data
 
 
@@ -208,6 +240,8 @@ def save_snapshot(data: SnapshotData, directory: Path) -> Path:
             "taken_at": data.taken_at,
             "reported_total": str(data.reported_total),
             "unreachable": str(data.unreachable),
+            "list_changed": "yes" if data.list_changed else "no",
+            "total_at_end": "" if data.total_at_end is None else str(data.total_at_end),
         }
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         db.executemany(
@@ -280,6 +314,9 @@ def load_snapshot(path: Path, *, entries: bool = True) -> SnapshotData:
             meta["taken_at"],
             int(meta["reported_total"]),
             path=path,
+            unread=int(meta["unreachable"]) if meta.get("unreachable") else None,
+            list_changed=meta.get("list_changed") == "yes",
+            total_at_end=int(meta["total_at_end"]) if meta.get("total_at_end") else None,
         )
         data.parts = [SnapshotPart(*row) for row in db.execute("SELECT * FROM parts")]
         if entries:
@@ -333,10 +370,36 @@ class SnapshotDiff:
     added: list[SnapshotEntry]
     removed: list[SnapshotEntry]
     changed: list[EntryChange]
+    # Entries of the list each copy could not read (an incomplete snapshot): never compared,
+    # and an entry missing from one side may be among the other side's unread ones.
+    old_not_read: int = 0
+    new_not_read: int = 0
 
     @property
     def empty(self) -> bool:
         return not (self.added or self.removed or self.changed)
+
+    @property
+    def complete(self) -> bool:
+        """Whether both copies held every entry of the list, so every entry was compared."""
+        return not (self.old_not_read or self.new_not_read)
+
+
+def not_read_warning(result: SnapshotDiff) -> str:
+    """The sentence saying entries were not compared ("" when both copies are complete)."""
+    if result.complete:
+        return ""
+
+    def entries(n: int) -> str:
+        return f"{n:,} {'entry' if n == 1 else 'entries'}"
+
+    return (
+        "Not every entry was compared: the older copy could not read "
+        f"{entries(result.old_not_read)} of the list and the newer one "
+        f"{entries(result.new_not_read)} (an incomplete snapshot), so differences among them "
+        "are not known, and an entry counted as added or removed may only be one the other "
+        "copy could not read."
+    )
 
 
 def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
@@ -362,6 +425,8 @@ def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
         sorted((after[k] for k in after.keys() - before.keys()), key=order),
         sorted((before[k] for k in before.keys() - after.keys()), key=order),
         sorted(changed, key=lambda c: order(c.before)),
+        old.unreachable,
+        new.unreachable,
     )
 
 
@@ -379,8 +444,12 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
         ("Added", len(result.added)),
         ("Removed", len(result.removed)),
         ("Changed", len(result.changed)),
+        ("Older: not read", result.old_not_read),
+        ("Newer: not read", result.new_not_read),
     ):
         summary.append(row)
+    if not result.complete:
+        summary.append(("Warning", not_read_warning(result)))
     for title, rows in (("Added", result.added), ("Removed", result.removed)):
         sheet = wb.add_sheet(title, text_columns=(FIELDS.index("phone_number"),))
         sheet.append(FIELDS)
@@ -425,4 +494,6 @@ def diff_json(result: SnapshotDiff) -> dict[str, object]:
             }
             for c in result.changed
         ],
+        "old_not_read": result.old_not_read,
+        "new_not_read": result.new_not_read,
     }
