@@ -1,6 +1,8 @@
 """``dnc-desk evidence NUMBER``: everything DNC Desk can see about one number, as an xlsx pack.
 
-Exit status: 0 the number is on no list; 3 it is on a DNC or SMS opt-out list (the pack says
+Snapshots are those of this service; an incomplete one that does not hold the number says
+"not known" (``null`` in ``--json``), not "no" (black-box pass Q2 #2). Exit status: 0 the
+number is on no list; 3 it is on a DNC or SMS opt-out list (the pack says
 where); 1 failed while reading or writing; 2 could not start (unparseable number, connection).
 
 "On no list" is only of the written forms each list was searched in
@@ -25,7 +27,7 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import CliError, emit_json, fail
+from app.cli.connection_args import CliError, describe_api_error, emit_json, fail
 from app.cli.output_paths import check_out_path
 
 
@@ -79,7 +81,11 @@ def run(args: argparse.Namespace) -> int:
     except EvidenceError as exc:
         return _fail(str(exc), EXIT_USAGE)
     except ApiError as exc:
-        return _fail(f"The evidence could not be gathered: {exc.describe()}.", EXIT_FAILED)
+        # A refused token as export and remove say it (black-box pass Q2 #5).
+        sentence = describe_api_error(
+            exc, ctx.session.connection, "The evidence could not be gathered"
+        )
+        return _fail(sentence, EXIT_FAILED)
     except OSError as exc:
         return _fail(f"The evidence pack could not be written ({exc}).", EXIT_FAILED)
     finally:
@@ -92,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
         "sms_forms_searched": pack.sms_searched,
         "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
         "journal_entries": len(pack.journal),
-        "snapshots": {s.path.name: bool(s.entries) for s in pack.snapshots},
+        # null: an incomplete snapshot without the number does not say it was not listed.
+        "snapshots": {s.path.name: s.listed for s in pack.snapshots},
         "report": str(report.resolve()),
         "report_sha256": sha,
     }
@@ -102,9 +109,18 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{pack.e164}: {len(pack.dnc)} DNC entries, {len(pack.sms)} SMS opt-outs, "
             f"{len(pack.leads)} leads, {len(pack.journal)} journal entries, "
-            f"listed in {sum(1 for s in pack.snapshots if s.entries)} of "
+            f"listed in {sum(1 for s in pack.snapshots if s.listed)} of "
             f"{len(pack.snapshots)} snapshots."
         )
+        for snap in pack.snapshots:
+            if snap.listed is None:
+                print(f"Snapshot {snap.path.name}: listed {snap.listed_text}.")
+        if pack.other_service_snapshots:
+            n = pack.other_service_snapshots
+            print(
+                f"{n} {'snapshot' if n == 1 else 'snapshots'} of other services (another base "
+                "URL) not consulted."
+            )
         for found, label, searched in (
             (pack.dnc, "No DNC entry", pack.dnc_searched),
             (pack.sms, "No SMS opt-out", pack.sms_searched),

@@ -11,6 +11,10 @@ The DNC and SMS lists are searched the same way, in every form an entry may keep
 or 011 in the digits), those naming the country under any phone code; the pack says which forms
 were searched, as a list empty of them says only that (black-box P2 #3: entries kept as
 "00447911123482" and "4407911123481" were missing and the pack read as "on no list").
+
+Snapshots are those taken of this service (the same base URL); others are counted, not
+consulted. An incomplete snapshot (entries it could not read) that does not hold the number
+says "not known", never "no" (black-box pass Q2 #2).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.core.audit_records import sha256_of
 from app.core.audit_sources import searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
+from app.core.connections import normalize_base_url
 from app.core.dnc_removal import FormKind, stored_forms
 from app.core.journal import ChangeJournal, JournalEntry
 from app.core.phones import format_for_display, national_format, normalize_with_default
@@ -53,7 +58,8 @@ class LeadHit:
 
 @dataclass(frozen=True, slots=True)
 class SnapshotPresence:
-    """One saved snapshot and the number's entries in it (empty: it was not on the list)."""
+    """One saved snapshot and the number's entries in it. Empty: it was not on the list, or,
+    when the snapshot could not read ``not_read`` entries of the list, not known."""
 
     path: Path
     kind: ListKind
@@ -61,6 +67,22 @@ class SnapshotPresence:
     taken_at: str
     connection: str
     entries: list[SnapshotEntry]
+    not_read: int = 0
+
+    @property
+    def listed(self) -> bool | None:
+        """True: it holds the number; False: complete and without it; None: not known."""
+        if self.entries:
+            return True
+        return None if self.not_read else False
+
+    @property
+    def listed_text(self) -> str:
+        listed = self.listed
+        if listed is None:
+            n = self.not_read
+            return f"not known ({n:,} {'entry' if n == 1 else 'entries'} could not be read)"
+        return "yes" if listed else "no"
 
 
 @dataclass
@@ -83,6 +105,8 @@ class EvidencePack:
     leads: list[LeadHit] = field(default_factory=list)
     journal: list[JournalEntry] = field(default_factory=list)
     snapshots: list[SnapshotPresence] = field(default_factory=list)
+    # Snapshots of other services (another base URL) found in the folder: not consulted.
+    other_service_snapshots: int = 0
 
 
 def _written_forms(national: str, code: str) -> list[str]:
@@ -264,8 +288,12 @@ def gather_evidence(
 
     progress(4, steps, "Reading saved snapshots")
     if snapshots_dir is not None:
+        here = normalize_base_url(api.base_url)
         for snap in list_snapshots(snapshots_dir):
             assert snap.path is not None
+            if normalize_base_url(snap.base_url) != here:
+                pack.other_service_snapshots += 1
+                continue
             pack.snapshots.append(
                 SnapshotPresence(
                     snap.path,
@@ -274,6 +302,7 @@ def gather_evidence(
                     snap.taken_at,
                     snap.connection,
                     [e for form in stored for e in entries_for_number(snap.path, form, code)],
+                    snap.unreachable,
                 )
             )
     progress(steps, steps, "Done")
@@ -329,7 +358,9 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("Leads carrying it", len(pack.leads)),
         ("Journal entries", len(pack.journal)),
         ("Snapshots consulted", len(pack.snapshots)),
-        ("Snapshots listing it", sum(1 for s in pack.snapshots if s.entries)),
+        ("Snapshots listing it", sum(1 for s in pack.snapshots if s.listed)),
+        ("Snapshots not knowing it", sum(1 for s in pack.snapshots if s.listed is None)),
+        ("Snapshots of other services", pack.other_service_snapshots),
     ):
         summary.append(row)
     for title, records in (("DNC", pack.dnc), ("SMS opt-out", pack.sms)):
@@ -396,7 +427,17 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         )
     snaps = wb.add_sheet("Snapshots")
     snaps.append(
-        ["Snapshot", "List", "Scope", "Taken (UTC)", "Connection", "Listed", "Entry ids", "Scopes"]
+        [
+            "Snapshot",
+            "List",
+            "Scope",
+            "Taken (UTC)",
+            "Connection",
+            "Listed",
+            "Entry ids",
+            "Scopes",
+            "Entries not read",
+        ]
     )
     for s in pack.snapshots:
         snaps.append(
@@ -406,9 +447,10 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
                 s.scope,
                 s.taken_at,
                 s.connection,
-                "yes" if s.entries else "no",
+                s.listed_text,
                 ", ".join(e.id for e in s.entries),
                 ", ".join(str(e.scope) for e in s.entries),
+                s.not_read,
             ]
         )
     wb.save(path)
