@@ -37,7 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
-        "--concurrency", type=concurrency_arg, default=8, metavar="N", help="pages in flight"
+        "--concurrency",
+        type=concurrency_arg,
+        default=8,
+        metavar="N",
+        help="accepted for scripts that pass it (the list is read as export reads it)",
     )
     add_connection_arguments(parser)
     parser.epilog = (
