@@ -12,10 +12,14 @@ Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026 and ``12/31/
 Dec 31, 1926. When the later reading was at most a year away the row's note says so. A dotted
 date's two-digit year (``5.11.26``) is read so too.
 
-A time with its zone after a date (``2026-11-06T03:30:00Z``, ``…-05:00``, ``… UTC``, ``… EST``)
-names a moment: it is dated by the day that moment was in this computer's time zone, as the
-insertion date (``dt.date.today()``) is this computer's day, and the row's note says so when
-that day is not the one written. A time without a zone is taken as written, on its date.
+A time with its zone after a date (``2026-11-06T03:30:00Z``, ``…-05:00``, ``… UTC``, ``… EST``,
+``… CET``, ``… Europe/Berlin``) names a moment: it is dated by the day that moment was in this
+computer's time zone, as the insertion date (``dt.date.today()``) is this computer's day, and
+the row's note says so when that day is not the one written. So is a Unix time (``1762387200``
+seconds, or milliseconds) from 2000 to mid-2033, with a note. A time without a zone is taken as
+written, on its date; so is one whose zone was not understood (``… XYZ``), or an abbreviation
+naming zones that put it on different days (IST: India, Ireland or Israel), each with a note.
+CST is US Central, as a US dialer's files mean it (its note gives China's day when it differs).
 
 A slashed date that reads either way (``11/10/2026``) is month/day, the US order, and a
 dotted one (``11.05.2026``) day.month, the European order, each with a note, unless the
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import zoneinfo
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -50,6 +55,14 @@ from app.core.sheet_types import CellValue
 LIMIT_BUSINESS_DAYS: Final = 10
 _EXCEL_EPOCH: Final = dt.date(1899, 12, 30)  # serial 1 = 1900-01-01 (Excel's leap-year bug)
 _SERIAL_RANGE: Final = (20_000, 80_000)  # 1954 .. 2119: anything else is not a plausible serial
+# Unix times read as request dates: 2000-01-01 up to 2033-05-18 UTC (2,000,000,000 seconds),
+# in seconds and in milliseconds (low, high, units per second, unit's name). Every ten-digit
+# US phone number is 2,000,000,000 or more (an area code starts 2-9), so none is read as a
+# Unix time even in a date column; neither range meets a day number's or a yyyymmdd number's.
+_UNIX_RANGES: Final = (
+    (946_684_800, 2_000_000_000, 1, "seconds"),
+    (946_684_800_000, 2_000_000_000_000, 1000, "milliseconds"),
+)
 # A date cell (or text) before this is refused: no request was received then, and a negative
 # serial in a date-formatted cell reads as a day in December 1899.
 EARLIEST_REQUEST: Final = dt.date(1900, 1, 1)
@@ -68,20 +81,71 @@ _ORDINAL: Final = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _SEPT: Final = re.compile(r"\bsept\b", re.I)
 # A time of day with its zone after a date, as SMS platforms and APIs export a moment
 # ("2026-11-06T03:30:00Z", "…T04:59:59.000+00:00", "Nov 5, 2026 11:30 PM UTC", JavaScript's
-# "Thu Nov 05 2026 22:30:00 GMT-0500 (Eastern Standard Time)"): a zone is Z, UTC or GMT, an
-# offset (alone or after UTC/GMT), or a US zone's abbreviation.
+# "Thu Nov 05 2026 22:30:00 GMT-0500 (Eastern Standard Time)", "2026-11-06 00:30 CET",
+# "… Europe/Berlin"): a zone is an offset (alone or after UTC/GMT), an abbreviation or an IANA
+# name (:func:`_zone` says which names are zones).
 _ZONED_TIME: Final = re.compile(
     r"(?:T|[\s,]+)(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,]\d+)?)?"
     r"\s*(?:(?P<half>[ap])\.?m\.?)?\s*"
-    r"(?:(?P<name>z|utc|gmt|[ecmp][sd]t|ak[sd]t|hst)"
+    r"(?:(?P<name>z|[a-z]{2,5}|[a-z][a-z0-9_+-]*(?:/[a-z0-9_+-]+)+)"
     r"|(?:utc|gmt)?\s*(?P<sign>[+-])(?P<hours>\d{1,2})(?::?(?P<minutes>\d{2}))?)"
     r"(?:\s*\([^)]*\))?$",
     re.I,
 )
-_US_ZONES: Final = {
-    "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
-    "akst": -9, "akdt": -8, "hst": -10,
+# Zone abbreviations that name one offset, in minutes east of UTC. US zones first: the
+# service is a US dialer's. EST, MST and the like are the US ones, as a US file means them.
+_ZONE_OFFSETS: Final = {
+    "z": 0, "ut": 0, "utc": 0, "gmt": 0,
+    "est": -300, "edt": -240, "cdt": -300, "mst": -420, "mdt": -360, "pst": -480,
+    "pdt": -420, "akst": -540, "akdt": -480, "hst": -600, "hdt": -540, "adt": -180,
+    "nst": -210, "ndt": -150, "chst": 600,
+    "wet": 0, "west": 60, "cet": 60, "cest": 120, "met": 60, "mest": 120, "eet": 120,
+    "eest": 180, "msk": 180,
+    "sast": 120, "wat": 60, "cat": 120, "eat": 180,
+    "pkt": 300, "npt": 345, "ict": 420, "wib": 420, "hkt": 480, "sgt": 480, "pht": 480,
+    "awst": 480, "jst": 540, "kst": 540, "acst": 570, "acdt": 630, "aest": 600,
+    "aedt": 660, "nzst": 720, "nzdt": 780,
+    "brt": -180, "art": -180,
 }  # fmt: skip
+# Abbreviations that name more than one zone: each reading (its name, minutes east of UTC),
+# and why the first is taken when they fall on different days ("": none is taken, the date
+# written is). CST in a US dialer's file is US Central far more often than China's; AST is
+# Puerto Rico's Atlantic time, BST Britain's summer time.
+_AMBIGUOUS_ZONES: Final[dict[str, tuple[tuple[tuple[str, int], ...], str]]] = {
+    "cst": (
+        (("US Central Standard Time", -360), ("China Standard Time", 480)),
+        "as US files mean it",
+    ),
+    "ast": (
+        (("Atlantic Standard Time", -240), ("Arabia Standard Time", 180)),
+        "Puerto Rico's, as US files mean it",
+    ),
+    "bst": (
+        (("British Summer Time", 60), ("Bangladesh Standard Time", 360)),
+        "as it is usually meant",
+    ),
+    "ist": (
+        (
+            ("India Standard Time", 330),
+            ("Irish Standard Time", 60),
+            ("Israel Standard Time", 120),
+        ),
+        "",
+    ),
+    "gst": ((("Gulf Standard Time", 240), ("South Georgia Time", -120)), ""),
+    "sst": ((("Samoa Standard Time", -660), ("Singapore Standard Time", 480)), ""),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Zone:
+    """A zone named after a time: ``shown`` as written, its readings (a name and the zone;
+    none when it was not understood, more than one when the abbreviation names several), and
+    why the first is taken when they fall on different days ("": none is)."""
+
+    shown: str
+    readings: tuple[tuple[str, dt.tzinfo], ...]
+    why_first: str = ""
 
 
 # "Nov 2, 2026", "2 November 2026", Excel's "2-Nov-26" (commas and dashes read as spaces).
@@ -197,11 +261,36 @@ def parse_request_date(
             if day is None:
                 return RequestDate(None, f"{digits} is not a date")
             return _plausible(day)
+        if (unix := _unix_time(value)) is not None:
+            return unix
         shown = int(value) if float(value).is_integer() else value  # a cell 2026 reads 2026.0
         return RequestDate(None, f"{shown} is not a date")
     if not isinstance(value, str):
         return RequestDate(None, f"{value} is not a date")
     return _parse_text(value.strip(), not_after, day_first)
+
+
+def _unix_time(value: int | float) -> RequestDate | None:
+    """A Unix time, in seconds (``1762387200``) or milliseconds (``1762387200000``), as an
+    SMS platform's or an API's export gives a moment, from 2000 to mid-2033 (black-box
+    Q3 #4: "not a date"); None otherwise. A moment, so dated as a zoned time is: the day it
+    was in this computer's time zone. Only the values of columns whose header names a day come
+    here, and no ten-digit US number is in range (:data:`_UNIX_RANGES`): a phone number is
+    never read as a date. The note shows the reading, as for a spreadsheet's day number."""
+    found = next((r for r in _UNIX_RANGES if r[0] <= value < r[1]), None)
+    if found is None:
+        return None
+    _, _, per_second, unit = found
+    moment = dt.datetime.fromtimestamp(value / per_second, dt.UTC)
+    shown = int(value) if float(value).is_integer() else value
+    local = moment.astimezone()
+    said = f"the number {shown} is read as a Unix time in {unit}, {moment:%Y-%m-%d %H:%M:%S} UTC"
+    if local.date() != moment.date():
+        said += (
+            f", dated {local:%Y-%m-%d}, the day it was in this computer's time zone "
+            f"({local.tzname()})"
+        )
+    return RequestDate(local.date(), said)
 
 
 def _plausible(found: dt.date) -> RequestDate:
@@ -236,7 +325,11 @@ def _duration_text(value: dt.timedelta) -> str:
 
 def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate:
     if ":" in text and (zoned := _ZONED_TIME.search(text)) is not None and zoned.start():
-        return _read_zoned(text, zoned, not_after, day_first)
+        zone = _zone(zoned)
+        if zone is not None:
+            return _read_zoned(text, zoned, zone, not_after, day_first)
+    if text.replace(".", "", 1).isdigit() and (unix := _unix_time(float(text))) is not None:
+        return unix  # not cached: its day depends on the zone (TZ)
     # Only a two-digit year needs the day (and asking the clock costs as much as a parse).
     found = _read_any_year(text, day_first)
     if found is None:
@@ -249,25 +342,61 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) ->
 
 
 def _read_zoned(
-    text: str, zoned: re.Match[str], not_after: dt.date | None, day_first: bool | None
+    text: str,
+    zoned: re.Match[str],
+    zone: _Zone,
+    not_after: dt.date | None,
+    day_first: bool | None,
 ) -> RequestDate:
     """A date with a time and its zone: the day that moment was in this computer's time zone,
     as the insertion date (``dt.date.today()``) is this computer's day. An SMS platform's
     ``2026-11-06T03:30:00Z`` is the evening of Nov 5 in New York, and counted from Nov 5 there
     (black-box N3 #2: read as Nov 6, a late request was missed); the note says so when the day
-    differs from the one written. Not cached: the day depends on the zone (``TZ``)."""
+    differs from the one written. Not cached: the day depends on the zone (``TZ``).
+
+    A zone not understood, or an abbreviation naming zones that put the moment on different
+    days with none of them meant more often (IST: India, Ireland, Israel), leaves the date
+    written, and the note says so: silently taken as written, ``… 00:30 CET`` was a day later
+    than ``…T00:30:00+01:00`` (black-box Q3 #2). CST is US Central, as a US dialer's files
+    mean it, and the note gives China's day when it differs."""
     written = text[: zoned.start()]
     parsed = _parse_text(written, not_after, day_first)
     # The date's notes quote what they read: the whole text is what the cell holds.
     note = parsed.note.replace(repr(written), repr(text), 1)
-    moment = _moment(zoned)
-    if parsed.date is None or moment is None:
+    time = _clock(zoned)
+    if parsed.date is None or time is None:
         return RequestDate(parsed.date, note, parsed.order)
-    time, zone = moment
-    try:
-        local = dt.datetime.combine(parsed.date, time, zone).astimezone()
-    except (OverflowError, OSError, ValueError):  # a moment the platform's clock cannot place
-        return RequestDate(parsed.date, note, parsed.order)
+    if not zone.readings:
+        said = (
+            f"its time zone {zone.shown!r} was not understood: read as the date written, "
+            f"{parsed.date:%Y-%m-%d}"
+        )
+        return RequestDate(parsed.date, _joined(note, text, said), parsed.order)
+    readings: list[tuple[str, dt.datetime, dt.datetime]] = []  # name, moment there, here
+    for name, tz in zone.readings:
+        moment = dt.datetime.combine(parsed.date, time, tz)
+        try:
+            readings.append((name, moment, moment.astimezone()))
+        except (OverflowError, OSError, ValueError):  # a moment the clock cannot place
+            return RequestDate(parsed.date, note, parsed.order)
+    local = readings[0][2]
+    others = [(name, here.date()) for name, _, here in readings[1:] if here.date() != local.date()]
+    if others and not zone.why_first:
+        named = _listed([f"{name} ({_utc_offset(there)})" for name, there, _ in readings])
+        days = ", ".join(sorted({f"{here:%Y-%m-%d}" for _, _, here in readings}))
+        said = (
+            f"its time zone {zone.shown} could be {named}, which date it differently ({days}), "
+            f"so the date written, {parsed.date:%Y-%m-%d}, was read"
+        )
+        return RequestDate(parsed.date, _joined(note, text, said), parsed.order)
+    if others:
+        name, there = readings[0][0], readings[0][1]
+        elsewhere = "; ".join(f"as {other} it would be {day:%Y-%m-%d}" for other, day in others)
+        said = (
+            f"its time zone {zone.shown} is read as {name} ({_utc_offset(there)}), "
+            f"{zone.why_first} ({elsewhere})"
+        )
+        note = _joined(note, text, said)
     if local.date() == parsed.date:
         return RequestDate(parsed.date, note, parsed.order)
     shifted = (
@@ -277,8 +406,26 @@ def _read_zoned(
     return RequestDate(local.date(), note, parsed.order)
 
 
-def _moment(zoned: re.Match[str]) -> tuple[dt.time, dt.timezone] | None:
-    """The time of day and zone :data:`_ZONED_TIME` found, None if they name none."""
+def _joined(note: str, text: str, said: str) -> str:
+    """``said`` after a value's ``note``, or alone after the value ``text`` it is about."""
+    return f"{note}; {said}" if note else f"{text!r}: {said}"
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _utc_offset(moment: dt.datetime) -> str:
+    """``UTC+05:30``, ``UTC-06:00``: the offset ``moment`` has where it was written."""
+    offset = moment.utcoffset() or dt.timedelta()
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    hours, minutes = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours:02d}:{minutes:02d}"
+
+
+def _clock(zoned: re.Match[str]) -> dt.time | None:
+    """The time of day :data:`_ZONED_TIME` found, None if it names none."""
     hour, minute = int(zoned["hour"]), int(zoned["minute"])
     second = min(int(zoned["second"] or 0), 59)  # a leap second is still that minute
     if zoned["half"]:
@@ -287,17 +434,53 @@ def _moment(zoned: re.Match[str]) -> tuple[dt.time, dt.timezone] | None:
         hour = hour % 12 + (12 if zoned["half"].casefold() == "p" else 0)
     if hour > 23 or minute > 59:
         return None
-    if zoned["name"]:
-        hours = _US_ZONES.get(zoned["name"].casefold(), 0)
-        offset = dt.timedelta(hours=hours)
-    else:
+    return dt.time(hour, minute, second)
+
+
+def _zone(zoned: re.Match[str]) -> _Zone | None:
+    """The zone :data:`_ZONED_TIME` found; None when its word names no zone but is something
+    else after a time ("am", "hrs"), which the date is then read without, as before. A word
+    of capitals (``XYZ``) or a name with a slash (``Mars/Olympus``) is taken as a zone not
+    understood (no readings)."""
+    name = zoned["name"]
+    if name is None:
         hours, minutes = int(zoned["hours"]), int(zoned["minutes"] or 0)
+        shown = f"{zoned['sign']}{zoned['hours']}{zoned['minutes'] or ''}"
         if hours > 14 or minutes > 59:  # no zone is further from UTC than 14 hours
-            return None
+            return _Zone(shown, ())
         offset = dt.timedelta(hours=hours, minutes=minutes)
-        if zoned["sign"] == "-":
-            offset = -offset
-    return dt.time(hour, minute, second), dt.timezone(offset)
+        return _Zone(shown, ((shown, dt.timezone(-offset if zoned["sign"] == "-" else offset)),))
+    key = name.casefold()
+    if key in _ZONE_OFFSETS:
+        return _Zone(name, ((name, dt.timezone(dt.timedelta(minutes=_ZONE_OFFSETS[key]))),))
+    if key in _AMBIGUOUS_ZONES:
+        readings, why = _AMBIGUOUS_ZONES[key]
+        zones = tuple((n, dt.timezone(dt.timedelta(minutes=m))) for n, m in readings)
+        return _Zone(name, zones, why)
+    if "/" in name:
+        found = _iana_zone(key)
+        return _Zone(name, ((name, found),) if found is not None else ())
+    if name.isupper() and len(name) >= 3:  # AM and PM are two letters
+        return _Zone(name, ())
+    return None
+
+
+@lru_cache(maxsize=1)
+def _iana_names() -> dict[str, str]:
+    """IANA zone names by their case-folded spelling (``europe/berlin``: ``Europe/Berlin``)."""
+    return {name.casefold(): name for name in zoneinfo.available_timezones()}
+
+
+@lru_cache(maxsize=256)
+def _iana_zone(key: str) -> dt.tzinfo | None:
+    """The IANA zone named ``key`` (case-folded), None when there is none."""
+    name = _iana_names().get(key)
+    if name is None:
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        return None
 
 
 @lru_cache(maxsize=4096)
