@@ -78,7 +78,7 @@ SNAPSHOT_COLUMNS: tuple[Column[SnapshotPresence], ...] = (
     Column("Taken (UTC)", lambda s: s.taken_at),
     Column("List", lambda s: KIND_NAMES[s.kind]),
     Column("Scope", lambda s: s.scope),
-    Column("Listed", lambda s: bool(s.entries)),
+    Column("Listed", lambda s: s.listed_text),
     Column("Scopes listed", lambda s: ", ".join(str(e.scope) for e in s.entries)),
     Column("Connection", lambda s: s.connection),
     Column("File", lambda s: s.path.name, tip=lambda s: str(s.path)),
@@ -89,13 +89,23 @@ def pack_summary(pack: EvidencePack) -> str:
     def scopes(records: list[OptOutRecord]) -> str:
         return f" ({', '.join(str(r.scope) for r in records)})" if records else ""
 
-    listed = sum(1 for s in pack.snapshots if s.entries)
+    listed = sum(1 for s in pack.snapshots if s.listed)
+    # An incomplete snapshot that does not hold the number cannot say it was off the list
+    # (black-box Q2 #2), and another service's snapshots say nothing about this one's.
+    unknown = sum(1 for s in pack.snapshots if s.listed is None)
+    not_known = f" (not known in {unknown:,}: incomplete)" if unknown else ""
+    others = pack.other_service_snapshots
+    other = (
+        f"; {others:,} snapshot{'' if others == 1 else 's'} of other services left out"
+        if others
+        else ""
+    )
     return (
         f"<b>{pack.e164}</b> on {pack.connection or pack.base_url}, collected "
         f"{pack.taken_at.replace('T', ' ').rstrip('Z')} UTC: {len(pack.dnc):,} DNC entries"
         f"{scopes(pack.dnc)}, {len(pack.sms):,} SMS opt-outs{scopes(pack.sms)}, "
         f"{len(pack.leads):,} lead numbers, {len(pack.journal):,} journal entries, listed in "
-        f"{listed:,} of {len(pack.snapshots):,} saved snapshots."
+        f"{listed:,} of {len(pack.snapshots):,} saved snapshots{not_known}{other}."
     )
 
 

@@ -7,6 +7,7 @@ added, removed and changed entries, exportable to xlsx.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from app.core.snapshots import (
     fetch_list,
     list_snapshots,
     load_snapshot,
+    not_read_warning,
     take_snapshot,
     write_diff_xlsx,
 )
@@ -98,9 +100,11 @@ CHANGE_COLUMNS: tuple[Column[EntryChange], ...] = (
 
 
 def diff_summary(result: SnapshotDiff) -> str:
+    warning = not_read_warning(result)
     return (
         f"{result.old}<br>→ {result.new}<br><b>{len(result.added):,} added, "
         f"{len(result.removed):,} removed, {len(result.changed):,} changed.</b>"
+        + (f"<br>{html.escape(warning)}" if warning else "")
     )
 
 
@@ -335,7 +339,8 @@ class SnapshotsView(QWidget):
         def done(data: SnapshotData) -> None:
             self._finish()
             missing = (
-                f"; {data.unreachable:,} could not be reached (the service's paging limit)"
+                f"; {data.unreachable:,} could not be read (no search of the service reaches "
+                "them), so the copy is incomplete"
                 if data.unreachable
                 else ""
             )
