@@ -172,9 +172,12 @@ def lateness(
     if listed is not None and listed <= received:
         return 0, False
     inserted = listed or (_date(done_at) if outcome in _HONOURED else None)
-    days = business_days_between(received, inserted or dt.date.today())
-    if days < 0:
-        return None, False  # a date after the insertion: no count of days (its note says so)
+    end = inserted or dt.date.today()
+    if received > end:
+        # No count of days (its note says so). Compared as dates: the Saturday after a Friday
+        # insertion has no business day between them, yet is after it (black-box Q3 #1).
+        return None, False
+    days = business_days_between(received, end)
     return days, days > LIMIT_BUSINESS_DAYS
 
 
