@@ -22,7 +22,7 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.cli.connection_args import CliError, emit_json, fail
+from app.cli.connection_args import CliError, describe_api_error, emit_json, fail
 from app.cli.output_paths import check_out_path
 
 
@@ -89,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
         except NotFoundError as exc:
             return _fail(f"{exc.message}.", EXIT_USAGE)
         except ApiError as exc:
-            return _fail(f"The audit could not finish: {exc.describe()}.", EXIT_FAILED)
+            # A refused token says where it came from, as import and export say it.
+            sentence = describe_api_error(exc, ctx.session.connection, "The audit could not finish")
+            return _fail(sentence, EXIT_FAILED)
         try:
             with AuditRecords.in_data_dir(ctx.paths.data_dir) as records:
                 report, sha = save_outcome(result, records, ctx.paths.reports_dir, out)

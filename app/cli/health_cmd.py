@@ -20,7 +20,7 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import emit_json, fail
+from app.cli.connection_args import describe_api_error, emit_json, fail
 
 if TYPE_CHECKING:
     from app.core.list_health import HealthReport
@@ -81,7 +81,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         check = check_health(ctx.api, scope)
     except ApiError as exc:
-        return _fail(f"The lists could not be read: {exc.describe()}.", EXIT_FAILED)
+        # A refused token says where it came from, as import and export say it.
+        return _fail(
+            describe_api_error(exc, ctx.session.connection, "The lists could not be read"),
+            EXIT_FAILED,
+        )
     finally:
         ctx.close()
     found = any(f.entries for r in (check.dnc, check.sms) for f in r.findings) or bool(check.gaps)
