@@ -328,10 +328,16 @@ def detect_encoding(sample: bytes) -> str:
 
 
 def sniff_delimiter(text: str) -> str:
-    """The delimiter that splits ``text`` (a sample of whole lines) most consistently."""
+    """The delimiter that splits ``text`` (a sample of whole lines) most consistently.
+
+    Lines end at CR, LF or CR LF, as the file itself is read (``newline=""``): a Mac's "CSV"
+    ends its lines with CR alone, which a plain ``StringIO`` does not split, so every
+    delimiter failed on the CR inside its one line and a semicolon file was read as commas
+    (black-box Q1 #2).
+    """
     best, best_score = ",", (0.0, 0)
     for delimiter in DELIMITERS:
-        reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         counts: Counter[int] = Counter()
         try:
             for record, _ in zip(reader, range(50), strict=False):
