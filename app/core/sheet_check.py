@@ -94,7 +94,13 @@ from app.core.sheet_dates import (
     late_sentence,
     parse_request_date,
 )
-from app.core.sheet_header import holds_phone_number, is_blank, line_of_text, looks_like_phone
+from app.core.sheet_header import (
+    holds_phone_number,
+    is_blank,
+    line_of_text,
+    looks_like_phone,
+    total_line,
+)
 from app.core.sheet_mapping import (
     ColumnMapping,
     Role,
@@ -443,33 +449,39 @@ def last_named_column(mapping: ColumnMapping) -> str:
     return f"{mapping.headers[width - 1]!r}, column {column_letter(width - 1)}"
 
 
-def _beyond_wording(mapping: ColumnMapping, options: CheckOptions) -> str:
-    """What follows the values a row holds right of the header's columns, in its note.
+def _beyond_wording(mapping: ColumnMapping, options: CheckOptions) -> tuple[str, str]:
+    """What follows the values a row holds right of the header's columns, in its note: when
+    they hold a phone number, and when they do not.
 
     In a text file an unquoted delimiter in a value splits the line there ("Smith, John" or
     "3035551702,3035551703" under a one-column header): the note says so. A workbook's cells
     are not split by anything: its note says they are right of the header's last named column,
-    which nothing reads.
+    which nothing reads. Putting each number on its own row is the fix only where there is a
+    number (black-box Q1 #4: "Smith, John" pushing a date right was told so too); otherwise a
+    text file's fix is quoting the value.
     """
     delimiter = options.text_delimiter
     if delimiter is None:
-        return (
+        head = (
             f"{BEYOND_HEADER} last named column ({last_named_column(mapping)}), which nothing "
-            "reads: check the row; put each number on its own row"
+            "reads: check the row"
         )
+        return f"{head}; put each number on its own row", head
     if delimiter == ",":
         cause = "in a CSV file, a comma in an unquoted value does this"
     else:
         cause = f"in this file, {delimiter_name(delimiter)} in an unquoted value does this"
+    head = f"{BEYOND_HEADER} columns, not read ({cause}): check the row"
     return (
-        f"{BEYOND_HEADER} columns, not read ({cause}): check the row; put each number on its "
-        "own row"
+        f"{head}; put each number on its own row",
+        f"{head}; put a value that holds {delimiter_name(delimiter)} in double quotes",
     )
 
 
-def _beyond_header(cells: Sequence[CellValue], width: int, wording: str) -> str:
+def _beyond_header(cells: Sequence[CellValue], width: int, wording: tuple[str, str]) -> str:
     """What a row holds right of the header's ``width`` columns, which nothing reads, followed
-    by ``wording`` (:func:`_beyond_wording`), or ``""``."""
+    by ``wording`` (:func:`_beyond_wording`: the first when a value there holds a phone
+    number), or ``""``."""
     found = [
         (i, cells[i])
         for i in range(width, len(cells))
@@ -479,7 +491,10 @@ def _beyond_header(cells: Sequence[CellValue], width: int, wording: str) -> str:
         return ""
     shown = joined([f"{_text(v)!r} (column {column_letter(i)})" for i, v in found[:3]])
     more = f" and {len(found) - 3} more" if len(found) > 3 else ""
-    return f"{shown}{more} {wording}"
+    number = any(
+        looks_like_phone(v) or (isinstance(v, str) and holds_phone_number(v)) for _, v in found
+    )
+    return f"{shown}{more} {wording[0] if number else wording[1]}"
 
 
 def _header(mapping: ColumnMapping, column: int) -> str:
@@ -750,6 +765,9 @@ class _Checker:
                     damage = hint  # a number cell lost the 0: the cell is damaged
             else:
                 elsewhere = None
+        if not result.ok and (total := total_line(cells, p)):
+            # Black-box Q1 #3: "Total | | 20" was "too short for a US number: 2 digits".
+            return self._invalid(number, raw, "phone", total)
         if not result.ok:
             detail = result.reason if not damage else f"{result.reason} ({damage})"
             if result.note:  # what the reason is about: the number without its label

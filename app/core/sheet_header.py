@@ -23,6 +23,7 @@ from typing import Final, Protocol
 
 from app.core.phones import is_phone_label
 from app.core.sheet_types import CellValue, Row
+from app.core.wording import joined
 
 # Non-blank rows in a preview when phone numbers show up among them (header detection and the
 # proposed mapping see these).
@@ -315,7 +316,59 @@ def line_of_text(
     if not any(_TEXT_LINE_WORDS.search(str(v)) for _, v in filled):
         return ""
     shown = " and ".join(f"{_cell_said(v)!r} (column {_letter(i)})" for i, v in filled)
-    return f"the row holds only {shown}: a report's title or footer line, not a row of the table"
+    # "Grand Total (9 records)", "Total: $1,200": a total line, as total_line names one.
+    what = _total_kind(filled[0][1]) or "title or footer"
+    return f"the row holds only {shown}: a report's {what} line, not a row of the table"
+
+
+# The label of a report's total line: "Total", "Subtotal", "Grand Total", "Count", "Sum",
+# "Record Count", "Total (4 records)", "Count: 20", "Sum of Amount". Matched whole, so a name
+# that only begins so ("Sum Kim", "Totally Fit LLC") is none.
+_TOTAL_LABEL: Final = re.compile(
+    r"\s*(?:grand[\s-]*|sub[\s-]*)?(?:totals?|(?:total\s+|record\s+)?count|sum)"
+    r"(?:\s*[:(].*|\s+(?:of|for|records?|rows?|count)\b.*)?\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def total_line(cells: Sequence[CellValue], phone: int) -> str:
+    """Why a row whose phone cell holds no phone number is a report's total line, or ``""``.
+
+    A NetSuite saved search or a Salesforce summary report ends a table, or each group of it,
+    with a row such as ``Total | | 20``: a label first, then counts or sums, the phone column's
+    among them. Black-box pass Q1 #3: such rows were "too short for a US number: 2 digits" or
+    "this does not look like a phone number". The row is invalid all the same; its message
+    names it. A phone cell holding something a phone number could be is no count, and one
+    holding text is judged as the phone number it was meant to be.
+    """
+    raw = cells[phone] if phone < len(cells) else None
+    if looks_like_phone(raw) or is_label(raw):
+        return ""
+    filled = [(i, v) for i, v in enumerate(cells) if not is_blank([v])]
+    kind = _total_kind(filled[0][1]) if filled else ""
+    # Only counts and sums beside the label: a row holding other text is a row of the table.
+    if not kind or any(is_label(v) for _, v in filled[1:]):
+        return ""
+    shown = joined([f"{_value_said(v)} (column {_letter(i)})" for i, v in filled])
+    return f"the row holds only {shown}: a report's {kind} line, not a row of the table"
+
+
+def _total_kind(value: CellValue) -> str:
+    """ "total" or "subtotal" when ``value`` is a total line's label (:data:`_TOTAL_LABEL`),
+    else ""."""
+    if not isinstance(value, str) or _TOTAL_LABEL.fullmatch(value) is None:
+        return ""
+    return "subtotal" if value.strip().casefold().startswith("sub") else "total"
+
+
+def _value_said(value: CellValue) -> str:
+    """A cell as a message quotes it: text in quotes, a number as a spreadsheet shows it (20,
+    not 20.0)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, int | float):
+        return str(value)
+    return repr(_cell_said(value))
 
 
 def _repeats(cells: Sequence[CellValue], headers: Sequence[str]) -> bool:
