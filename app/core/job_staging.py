@@ -51,7 +51,13 @@ from app.core.sheet_check import (
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_header import is_blank, is_label, read_preview
+from app.core.sheet_header import (
+    holds_phone_number,
+    is_blank,
+    is_label,
+    looks_like_phone,
+    read_preview,
+)
 from app.core.sheet_mapping import (
     SAMPLE_ROWS,
     ColumnError,
@@ -78,7 +84,7 @@ from app.core.sheet_mapping import (
 from app.core.sheet_reader import SheetSource, open_sheet, resolve_sheet_path
 from app.core.sheet_scope import UNRESOLVED_OFFLINE, campaign_ids_checked, visible_text
 from app.core.sheet_types import CellValue, Row, SheetError
-from app.core.sheet_worker import do_not_use_sheet, usable_first
+from app.core.sheet_worker import PROBE_ROWS, do_not_use_sheet, front_matter_sheet, usable_first
 from app.core.staging_notes import (
     Held,
     HiddenRows,
@@ -737,6 +743,11 @@ def _stage(
                 warnings = [w for w in warnings if w not in area_advice]
                 warnings += formula_columns_sentences(mapping, uncalculated)
             warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
+            if settings.sheet is None and not isinstance(source, CsvSource):
+                warnings += passed_over_sentences(source, path.name, kind)
+                if few := few_numbers_sentence(source, path.name, summary, kind):
+                    # First: the rest of the notes are about a sheet that may be the wrong one.
+                    warnings.insert(0, few)
             warnings += log.sentences()
             # Flag columns the watch names together, a row being an opt-out when any of them
             # says yes: staging's sentence on each said to keep its own "yes" rows (black-box
@@ -770,6 +781,111 @@ def _stage(
         finally:
             phones.clear_cache()
     return store, summary
+
+
+def _phone_cells(rows: Sequence[Row]) -> int:
+    """How many of a sheet's first ``rows`` (a probe's) hold a phone number in the column the
+    mapping would read (0: no phone column)."""
+    try:
+        mapping = propose_from_preview(list(rows), "1")
+    except (ValueError, TypeError):
+        return 0
+    phone, header = mapping.phone, mapping.header_row or 0
+    if phone is None:
+        return 0
+    return sum(
+        1
+        for number, cells in rows
+        if number > header and phone < len(cells) and _phone_like(cells[phone])
+    )
+
+
+def _phone_like(value: CellValue) -> bool:
+    return looks_like_phone(value) or (isinstance(value, str) and holds_phone_number(value))
+
+
+def passed_over_sentences(source: SheetSource, file_name: str, kind: str) -> list[str]:
+    """Why front-matter sheets before the one read, holding phone numbers, were not read.
+
+    With no sheet named, a sheet whose name says it is a cover, instructions or contact sheet
+    (:func:`~app.core.sheet_worker.front_matter_sheet`) is read only after the others: its
+    numbers are most often the sender's own (black-box Q1 #1: a vendor's "Cover" sheet put
+    its staff on the DNC list, none of the opt-outs on "Sheet2"). The sentence names it, says
+    why, and gives the ``--sheet`` that reads it.
+    """
+    others = source.notes.other_sheets or {}
+    hidden = source.notes.hidden_sheets
+    names = list(source.sheet_names)
+    if source.sheet not in names:
+        return []
+    passed = [
+        name
+        for name in names[: names.index(source.sheet)]
+        if name not in hidden and front_matter_sheet(name) and _phone_cells(others.get(name, []))
+    ]
+    if not passed:
+        return []
+    many = len(passed) > 1
+    listed = joined([repr(name) for name in passed])
+    listed_as = "list of numbers to remove" if kind == "removal" else "list to import"
+    what = (
+        "their names say they are cover, instructions or contact sheets"
+        if many
+        else "its name says it is a cover, instructions or contact sheet"
+    )
+    return [
+        f"{'Sheets' if many else 'Sheet'} {listed} of {file_name} "
+        f"{'come' if many else 'comes'} before sheet {source.sheet!r} and "
+        f"{'have' if many else 'has'} a column of phone numbers, but "
+        f"{'were' if many else 'was'} passed over: {what}, whose numbers are most often the "
+        "sender's own, not a list; sheet "
+        f"{source.sheet!r} was read instead. If {'one of them' if many else 'it'} is the "
+        f"{listed_as}, run the file again with --sheet {passed[0]!r}."
+    ]
+
+
+# Phone numbers read from a sheet chosen unnamed that are "a handful", and how many times
+# more another visible sheet must hold (at least FEW_OTHER) for a warning naming both.
+FEW_READ: Final = 5
+FEW_TIMES: Final = 5
+FEW_OTHER: Final = 10
+
+
+def few_numbers_sentence(
+    source: SheetSource, file_name: str, summary: CheckSummary, kind: str
+) -> str:
+    """The warning, "" if none, when the sheet read with no sheet named gave only a handful
+    of numbers and another visible sheet holds many times more: the one read is likely not
+    the list (a vendor's cover sheet of two contact phones before 25 opt-outs, black-box Q1
+    #1). The job is not moved to the other sheet on size alone: a short list beside a long
+    one of contacts is as likely; the person decides, with ``--sheet``."""
+    read = summary.valid + summary.duplicates_in_file
+    if read > FEW_READ:
+        return ""
+    hidden = source.notes.hidden_sheets
+    # A sheet read for its opt-out name is compared with other such sheets only: a longer
+    # "Contacts" beside it is no list to send instead.
+    opt_outs = _OPT_OUT_SHEET.search(source.sheet) is not None
+    best, best_count = "", 0
+    for name, rows in (source.notes.other_sheets or {}).items():
+        if name == source.sheet or name in hidden or do_not_use_sheet(name):
+            continue
+        if opt_outs and not _OPT_OUT_SHEET.search(name):
+            continue
+        count = _phone_cells(rows)
+        if count > best_count:
+            best, best_count = name, count
+    if best_count < max(FEW_OTHER, FEW_TIMES * read):
+        return ""
+    rows = (source.notes.other_sheets or {})[best]
+    holds = f"at least {best_count:,}" if len(rows) >= PROBE_ROWS else f"{best_count:,}"
+    numbers = "1 phone number was" if read == 1 else f"{read:,} phone numbers were"
+    verb = "imported" if kind == "import" else "removed"
+    return (
+        f"Check the sheet: only {numbers} read, from sheet {source.sheet!r} of {file_name}, "
+        f"while sheet {best!r} holds {holds}. Only sheet {source.sheet!r} is {verb}; if the "
+        f"list is on sheet {best!r}, run the file again with --sheet {best!r}."
+    )
 
 
 def _file_state(path: Path) -> tuple[int, int]:
@@ -868,6 +984,11 @@ def open_mapped(
     contacts into the do-not-call list instead of its opt-outs is the worse mistake. The
     warning about other sheets with phone numbers then names the first sheet.
 
+    A sheet whose name says it is front matter ("Cover", "Instructions", "README", "Contact
+    info": :func:`~app.core.sheet_worker.front_matter_sheet`) is read only when no other
+    visible sheet has a phone column: a vendor's cover sheet holds the vendor's own phones
+    under "Phone" (black-box Q1 #1). Staging's warning names it (:func:`passed_over_sentences`).
+
     A sheet whose name says it is not to be used ("DO NOT USE", "Old DNC", "Archive", "Dupes":
     :func:`~app.core.sheet_worker.do_not_use_sheet`) is tried after every other, and is never
     preferred as an opt-out sheet: the reader opens it first only when no other visible sheet
@@ -898,6 +1019,14 @@ def _choose_sheet(
             if found_in is not None:
                 source.close()
                 return found_in
+    tried: set[str] = set()
+    if settings.sheet is None:
+        for name in sheets_before_front_matter(source):
+            found_in = _mapped(path, name, settings, probe)
+            if found_in is not None:
+                source.close()
+                return found_in
+            tried.add(name)
     try:
         preview = read_preview(source)
         return source, map_sheet(preview, settings, path.name, source.sheet, source.sheet_names)
@@ -908,8 +1037,8 @@ def _choose_sheet(
         hidden = source.notes.hidden_sheets
         source.close()
         for name in others:
-            if name in hidden:
-                continue  # never read unless named
+            if name in hidden or name in tried:
+                continue  # never read unless named; or tried above
             found_in = _mapped(path, name, settings, probe)
             if found_in is not None:
                 return found_in
@@ -924,6 +1053,24 @@ def _choose_sheet(
     except BaseException:
         source.close()
         raise
+
+
+def sheets_before_front_matter(source: SheetSource) -> list[str]:
+    """When ``source`` (the reader's first sheet) is front matter (a cover or instructions
+    sheet, whose phone numbers are most often the sender's own: black-box Q1 #1), the visible
+    sheets whose names say neither that nor not to use them, in the file's order, to be tried
+    for a phone column before it (see :func:`open_mapped`); else none."""
+    if not front_matter_sheet(source.sheet):
+        return []
+    hidden = source.notes.hidden_sheets
+    return [
+        name
+        for name in source.sheet_names
+        if name != source.sheet
+        and name not in hidden
+        and not front_matter_sheet(name)
+        and not do_not_use_sheet(name)
+    ]
 
 
 def _open_named_column(
@@ -994,7 +1141,8 @@ def _sheet_order(source: SheetSource, prefer_opt_outs: bool) -> list[str]:
     preferred = opt_out_sheets(source) if prefer_opt_outs else []
     hidden = source.notes.hidden_sheets
     rest = [n for n in source.sheet_names if n not in preferred and n != source.sheet]
-    return [*preferred, source.sheet, *usable_first([n for n in rest if n not in hidden])]
+    # A front-matter first sheet goes after the others (see _choose_sheet).
+    return [*preferred, *usable_first([source.sheet, *[n for n in rest if n not in hidden]])]
 
 
 def _before(order: Sequence[str], sheet: str, other: str) -> bool:

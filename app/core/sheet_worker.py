@@ -16,7 +16,9 @@ and surrounding spaces.
 With SHEET empty, the first visible worksheet with data is read: a hidden sheet is never chosen
 unless named (whoever looks at the file has not seen it), and a sheet whose name says it is not to
 be used ("DO NOT USE", "Old DNC", "Archive", "Dupes": :func:`do_not_use_sheet`) only when no other
-visible sheet has data. The other sheets probed are listed with such sheets last too.
+visible sheet has data. The other sheets probed are listed with such sheets last, after those
+whose name says they are front matter ("Cover", "Instructions", "README":
+:func:`front_matter_sheet`), which staging tries after the rest (:func:`usable_first`).
 
 Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple: ``("meta", sheet_names,
 chosen_sheet, hidden_names)`` (``hidden_names``: the hidden worksheets, known from the workbook's
@@ -1660,9 +1662,40 @@ def do_not_use_sheet(name: str) -> bool:
     return _DO_NOT_USE.search(name) is not None
 
 
+# A sheet name saying the sheet is front matter, not a list: "Cover", "Cover sheet", "Cover
+# page", "Instructions", "Read me", "README", "About", "Info", "Notes", "Contact info", "Vendor
+# contact", "Title", "Summary". Matched as the whole name (numbering and punctuation around it
+# aside: "1. Instructions", "_README_"), so "Contacts", a list's common name, and "Opt-out
+# notes" are none. Black-box Q1 #1: a vendor workbook's "Cover" sheet, first, held the
+# vendor's two contact phones under "Phone", and those were imported instead of the 25
+# opt-outs on "Sheet2".
+_FRONT_MATTER: Final = re.compile(
+    r"[\W_\d]*(?:"
+    r"cover(?:[\s_.-]*(?:sheet|page|letter|note))?"
+    r"|instructions?|how[\s_.-]*to(?:[\s_.-]*use)?"
+    r"|read[\s_.-]*me(?:[\s_.-]*first)?"
+    r"|about(?:[\s_.-]*this[\s_.-]*(?:file|workbook|report|list))?"
+    r"|info(?:rmation)?|notes?|title(?:[\s_.-]*page)?|summary|overview"
+    r"|(?:vendor|supplier|sender)[\s_.-]*(?:contacts?|info(?:rmation)?|details)"
+    r"|contact[\s_.-]*(?:info(?:rmation)?|details)"
+    r")[\W_\d]*",
+    re.IGNORECASE,
+)
+
+
+def front_matter_sheet(name: str) -> bool:
+    """Whether sheet ``name`` says it is front matter (see :data:`_FRONT_MATTER`): a cover,
+    instructions or contact sheet, whose phone numbers are most often the sender's own. With
+    no sheet named, staging reads such a sheet only when no other visible sheet has a phone
+    column, but before one of :func:`do_not_use_sheet`
+    (:func:`app.core.job_staging.open_mapped`)."""
+    return _FRONT_MATTER.fullmatch(name) is not None
+
+
 def usable_first(names: Sequence[str]) -> list[str]:
-    """``names`` in their order, those of :func:`do_not_use_sheet` moved after the rest."""
-    return sorted(names, key=do_not_use_sheet)
+    """``names`` in their order, those of :func:`front_matter_sheet` moved after the rest and
+    those of :func:`do_not_use_sheet` after them."""
+    return sorted(names, key=lambda name: 2 if do_not_use_sheet(name) else front_matter_sheet(name))
 
 
 def _probe_rows(sheet: Any) -> list[tuple[int, list[Any]]]:
@@ -2023,8 +2056,10 @@ def run(
             # A hidden sheet only when named: if calamine calls no sheet a visible worksheet,
             # every sheet not hidden is tried, as before.
             candidates = _visible_worksheets(workbook) or [n for n in names if n not in hidden]
-            # A "DO NOT USE" sheet first in the file holds numbers someone set aside.
-            candidates = usable_first(candidates)
+            # A "DO NOT USE" sheet first in the file holds numbers someone set aside. A cover
+            # sheet with data is still opened first: whether another sheet has a phone column
+            # to read before it is staging's to find (job_staging.open_mapped).
+            candidates = sorted(candidates, key=do_not_use_sheet)
             if not candidates:
                 _send(out, ("error", "empty", "", names, _with_data(workbook, hidden)))
                 return 0
