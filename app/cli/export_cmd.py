@@ -6,7 +6,9 @@ the xlsx About sheet. A list written to during the export (a removal job running
 reported as changed (``list_changed`` in ``--json``, a warning on stdout) and never blamed on
 the paging limit. Exit 0 when the export was written (even from a changing list), 1 when it
 could not be, 2 for bad arguments, and 128 + the signal's number when a signal cancelled it:
-130 for SIGINT (Ctrl+C), 143 for SIGTERM (the partial file is removed).
+130 for SIGINT (Ctrl+C), 143 for SIGTERM (the partial file is removed). Every such stop, from
+the arguments' check to the last page, says the same sentence (one JSON object under
+``--json``); a signal once the file is written leaves it, and the result is printed (exit 0).
 
 An export that stops on an error (the service failing, a full disk) removes its partial file
 too, and its sentence says the export stopped and that no file was written (or, with
@@ -52,9 +54,11 @@ from app.cli.connection_args import (
     describe_api_error,
     emit_json,
     fail,
+    interrupt_status,
     open_client,
     service_checks,
 )
+from app.cli.main import interrupted_sentence
 from app.cli.output_paths import check_export_path
 from app.core import phones
 from app.core.connections import Connection
@@ -62,6 +66,7 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.export_job import (
     ExportJob,
     ExportProgress,
+    ExportResult,
     ListKind,
     change_warning,
     describe_query,
@@ -357,7 +362,21 @@ def _so_far(job: ExportJob, seconds: float) -> str:
     return f"running for {seconds:.0f} s: {rows:,} of {total:,} rows written so far."
 
 
+# Every stop says the same, whenever it comes (black-box Q2 #5: stopped before the export
+# began it said only "Interrupted."): the partial file is removed, so none is left.
+CANCELLED = interrupted_sentence("export")
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except KeyboardInterrupt as exc:
+        # Ctrl+C or SIGTERM (app.cli.main) before the export took signals itself: checking
+        # the arguments, connecting, looking up a campaign; nothing was written yet.
+        return fail(CANCELLED, interrupt_status(exc))
+
+
+def _run(args: argparse.Namespace) -> int:
     paths = AppPaths.default()
     try:
         if args.out.suffix.lower() not in (".xlsx", ".csv"):
@@ -409,34 +428,39 @@ def run(args: argparse.Namespace) -> int:
         cancel=cancel,
     )
     existed = args.out.exists()
-    stopped = StopSignal()
     done = threading.Event()
     url = f"{api.base_url.rstrip('/')}/v1{job.limits.endpoint}"
     watcher = threading.Thread(
         target=_watch(job, done, show, url), name="dnc-export-watch", daemon=True
     )
-    try:
-        with _cancel_on_signal(cancel) as stopped:
+    # The handlers stay until the result is printed: a signal once the file is written does
+    # not undo it, and the result says what was written (exit 0).
+    with _cancel_on_signal(cancel) as stopped:
+        try:
             watcher.start()
             _check_purpose_spelling(job, args, connection)
             result = job.run()
-    except CliError as exc:
-        return fail(str(exc), exc.status)
-    except Cancelled:
-        _end_progress_line(show)
-        return fail(
-            "Interrupted: the export was cancelled and no file was written.",
-            stopped.exit_status(),
-        )
-    except ApiError as exc:
-        _end_progress_line(show)
-        return fail(describe_api_error(exc, connection, _stopped(args.out, existed)))
-    except OSError as exc:
-        _end_progress_line(show)
-        return fail(_write_failure(args.out, existed, exc))
-    finally:
-        done.set()
-        api.close()
+        except CliError as exc:
+            return fail(str(exc), exc.status)
+        except Cancelled:
+            _end_progress_line(show)
+            return fail(CANCELLED, stopped.exit_status())
+        except ApiError as exc:
+            _end_progress_line(show)
+            return fail(describe_api_error(exc, connection, _stopped(args.out, existed)))
+        except OSError as exc:
+            _end_progress_line(show)
+            return fail(_write_failure(args.out, existed, exc))
+        finally:
+            done.set()
+            api.close()
+        _print_result(args, query, result, show)
+    return EXIT_OK
+
+
+def _print_result(
+    args: argparse.Namespace, query: DncQuery, result: ExportResult, show: bool
+) -> None:
     if show:
         print(file=sys.stderr)
     if args.json:
@@ -462,4 +486,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"Warning: {changed}.", file=sys.stderr if args.json else sys.stdout)
     if result.unreachable:
         print(f"Warning: {unreachable_warning(result)}", file=sys.stderr)
-    return EXIT_OK
+    # Out before the handlers go: a signal after them would lose what is still buffered.
+    sys.stdout.flush()

@@ -26,6 +26,7 @@ the file a resumed job was made from has changed since) are printed on stderr wh
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import functools
 import re
@@ -277,6 +278,13 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
         # The service deletes a number's entries for every purpose at once; a removal may ask
         # for exactly that (a named purpose refuses numbers listed for other purposes too).
         return Scope.purpose("")
+    if low == "purpose":
+        # The README's own form (black-box Q3 #7: it was refused as "not a scope").
+        raise CliError(
+            f"--purpose is missing: --scope {text!r} alone is not a scope an import can "
+            "write to; give the purpose with --purpose TEXT, or write --scope purpose:TEXT.",
+            EXIT_USAGE,
+        )
     if low.startswith("purpose:") and not visible_text(text.split(":", 1)[1]):
         every = " (to remove every purpose, give --scope purpose)" if removal else ""
         raise CliError(f"--scope {text!r} names no purpose: write purpose:TEXT{every}.", EXIT_USAGE)
@@ -1062,7 +1070,7 @@ def run_job_command(
     paths = AppPaths.default()
     store: JobStore | None = None
     session: Session | None = None
-    new_pace: dict[str, int] = {}  # a --resume's newly given pace, stored once it has run
+    new_pace: dict[str, int] = {}  # a --resume's newly given pace, stored once it runs
     kind = "import" if command == "import" else "removal"
     notes: list[str] = []  # this run's notes, said on stderr when found (note_now)
     sending = False  # whether the job's run has begun (signals then pause it)
@@ -1316,9 +1324,15 @@ def _announcer(
     """The line saying the job runs and how to resume it, said once the run holds the job
     and before any row is sent, and flushed: a run killed (SIGKILL, a crash, a power cut)
     leaves the id and the way on even in a file its output went to. A resume's command has
-    the pace it runs at (stored in the job once it has run)."""
+    the pace it runs at, stored in the job here, as the run holds it: ``dnc-desk jobs``
+    gives the same command after a SIGKILL (black-box Q2 #8: it left out ``--concurrency 32``,
+    stored only once the run ended)."""
 
     def announce() -> None:
+        if new_pace:
+            # A write that fails (a full disk) is tried again when the run ends.
+            with contextlib.suppress(sqlite3.Error):
+                store.set_meta(new_pace)
         meta = store.meta()
         hint = resume_command(command, {**meta, **new_pace}, store.path)
         how = "resumed" if resumed else "started"

@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _run(argv, chosen)
         except KeyboardInterrupt as exc:
-            return _interrupted(exc, json_output="--json" in argv)
+            return _interrupted(exc, json_output="--json" in argv, command=chosen)
 
 
 class Terminated(KeyboardInterrupt):
@@ -173,14 +173,28 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _interrupted(exc: KeyboardInterrupt, *, json_output: bool) -> int:
+# What a command stopped before its own handling of signals (its modules still loading) says
+# when "Interrupted." alone leaves out what matters: export's is its own CANCELLED sentence,
+# said at every stop (black-box Q2 #5: "Interrupted." did not say whether a file was written).
+INTERRUPTED: dict[str | None, str] = {
+    "export": "Interrupted: the export was cancelled and no file was written.",
+}
+
+
+def interrupted_sentence(command: str | None) -> str:
+    return INTERRUPTED.get(command, "Interrupted.")
+
+
+def _interrupted(exc: KeyboardInterrupt, *, json_output: bool, command: str | None) -> int:
     """A command interrupted before its own handling of signals: one sentence on stderr (and
     ``{"error", "exit_status"}`` under --json); 130 for Ctrl+C, 143 for SIGTERM."""
     status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
-    message = "Interrupted."
+    message = interrupted_sentence(command)
     print(message, file=sys.stderr)
     if json_output:
         print(json.dumps({"error": message, "exit_status": status}))
+    # Out now: once SIGTERM's handler is gone, a second one would lose what is buffered.
+    sys.stdout.flush()
     return status
 
 
@@ -206,7 +220,9 @@ def _run(argv: list[str], chosen: str | None) -> int:
                 return status
             except KeyboardInterrupt as exc:
                 status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
-                return fail("Interrupted.", status)
+                status = fail(interrupted_sentence(args.command), status)
+                sys.stdout.flush()
+                return status
             except BrokenPipeError:
                 # Whoever read our output went away (`… --json | head`): say nothing more, and
                 # point stdout at nowhere so the interpreter's final flush cannot fail again.

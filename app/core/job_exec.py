@@ -13,7 +13,8 @@ Nor is a report another job wrote: the meta records what was at the report path 
 claimed it (``report_claim``: nothing, or the file an ``--overwrite`` was given for) and what
 this job last wrote there (``report_written``); a file at the path that is neither was put
 there by someone else after this job started (two jobs given the same ``--report``), so this
-job's report goes beside its job file instead, with ``report_moved`` saying why.
+job's report goes beside its job file instead, with ``report_moved`` saying why. So does a
+folder made at the path meanwhile, said as such.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import errno
 import os
 import shutil
 import sqlite3
+import stat
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
@@ -95,19 +97,41 @@ def _written_by_another(store: JobStore, path: Path) -> bool:
     return now not in (claim.get("was"), last)
 
 
+def _not_a_file(store: JobStore, path: Path) -> str:
+    """Why no report can be written at ``path``, when something other than a file is there
+    now (a folder); ``""`` when a file or nothing is."""
+    try:
+        mode = path.expanduser().stat().st_mode
+    except OSError:
+        return ""
+    if stat.S_ISREG(mode):
+        return ""
+    what = "a folder" if stat.S_ISDIR(mode) else "not a file (a pipe, a socket, a device)"
+    claim = store.meta().get(REPORT_CLAIM)
+    if (
+        isinstance(claim, dict)
+        and claim.get("path") == str(path)
+        and claim.get("was") != file_stamp(path)
+    ):
+        return f"that path is now {what}, made there after this job started"
+    return f"that path is {what}"
+
+
 def report_destination(store: JobStore) -> Path:
     """Where the job's report is written now: its path, or beside its job file when another
-    job wrote its report at that path since this job claimed it (the meta then says so)."""
+    job wrote its report at that path since this job claimed it, or a folder was made there
+    (the meta then says which)."""
     path = report_path(store)
     fallback = store.path.with_suffix(".xlsx").resolve()
-    if path.expanduser().resolve() == fallback or not _written_by_another(store, path):
+    if path.expanduser().resolve() == fallback:
         return path
-    store.set_meta(
-        {
-            "report": str(fallback),
-            "report_moved": {"from": str(path), "reason": ANOTHER_JOBS_REPORT},
-        }
-    )
+    # A folder is no other job's report (black-box Q3 #6: one made at --report was said to be).
+    reason = _not_a_file(store, path)
+    if not reason and _written_by_another(store, path):
+        reason = ANOTHER_JOBS_REPORT
+    if not reason:
+        return path
+    store.set_meta({"report": str(fallback), "report_moved": {"from": str(path), "reason": reason}})
     return fallback
 
 
