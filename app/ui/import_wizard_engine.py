@@ -20,6 +20,7 @@ from app.core.job_staging import (
     JobSettings,
     apply_corrections,
     opt_out_sheets,
+    sheets_before_front_matter,
     stage,
     text_delimiter,
 )
@@ -65,6 +66,10 @@ def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = 
         # As staging does with no sheet named: a sheet named for opt-outs with a phone column
         # is shown first rather than a first sheet of contacts (the Sheet list has the rest).
         others = opt_out_sheets(source) if prefer_opt_outs and sheet is None else []
+        # And a cover or instructions sheet first is passed over for a sheet of data, whose
+        # numbers the cover's contact phones are not (black-box Q1 #3).
+        if sheet is None:
+            others += sheets_before_front_matter(source)
     for name in others:
         with open_sheet(path, name) as source:
             candidate = _probe(path, source)
