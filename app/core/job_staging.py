@@ -482,7 +482,7 @@ def _new_row(checked: CheckedRow) -> NewRow:
         original=_original(checked.original),
         national=checked.national,
         phone_code=checked.phone_code,
-        scope="" if checked.scope is None else str(checked.scope),
+        scope=checked.scope_written if checked.scope is None else str(checked.scope),
         reason=checked.reason,
         purpose=checked.purpose,
         request_date="" if checked.request_date is None else checked.request_date.isoformat(),

@@ -192,6 +192,9 @@ class CheckedRow:
     # What the row's message notes that a job's warning counts (None on most rows): see Marks.
     # One field, not one a mark: each field is a store in __init__, paid on every row.
     marks: Marks | None = None
+    # A row invalid for its scope (``scope`` None): that scope as its cells write it, for the
+    # report's Scope cell (black-box Q2 #8: it was empty, the scope only in the message).
+    scope_written: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,6 +576,10 @@ def _names_a_country(cell: CellValue) -> bool:
     """Whether a country-code cell names a country ("GB", "United States") rather than giving
     a dialling code ("44", "+44", 44): only text with letters does."""
     return isinstance(cell, str) and any(ch.isalpha() for ch in cell)
+
+
+# The fields of an invalid row's message that are its scope's (CheckedRow.scope_written).
+_SCOPE_FIELDS = frozenset({"scope", "campaign", "purpose"})
 
 
 def _text(value: CellValue) -> str:
@@ -1071,6 +1078,8 @@ class _Checker:
         fixes the row sees that the request is overdue already; its message says so too."""
         checked = self._invalid(number, raw, field_name, detail, result.phone_code, damage)
         checked.national = result.national
+        if field_name in _SCOPE_FIELDS:
+            checked.scope_written = self._scope_written(cells)
         if self.m.request_date is not None:
             request, days, late, note, issue = self._request_date(number, cells)
             checked.request_date, checked.business_days, checked.late = request, days, late
@@ -1530,6 +1539,15 @@ class _Checker:
             found = self.scopes.campaign_cell(campaign_cell)
             return found if isinstance(found, Scope) else self._no_campaign(found, column)
         return self.default_scope
+
+    def _scope_written(self, cells: Sequence[CellValue]) -> str:
+        """The row's scope as its cells write it: its Scope cell, else its campaign cell (as
+        ``campaign:NAME``, the form ``--scope`` takes), else the job's scope."""
+        written = _text(_cell(cells, self.m.scope))
+        if written:
+            return written
+        campaign = _text(_cell(cells, self.campaign_column)) if self.per_row_scope else ""
+        return f"campaign:{campaign}" if campaign else str(self.default_scope)
 
     def _campaign_cell_name(self, column: int | None) -> str:
         """The campaign cell in a sentence: "campaign cell", or another column's by header."""
