@@ -41,30 +41,22 @@ from typing import Final
 
 from app.core.sheet_check import CheckedRow, Outcome, Target
 from app.core.sheet_mapping import (
+    BODY_HEADERS,
+    DIRECTION_HEADERS,
+    STOP_INSTRUCTION,
+    TOLD_TO,
     CallSide,
     ColumnMapping,
     Role,
     call_side,
     column_letter,
     column_said,
+    message_direction,
     plain_words,
 )
 from app.core.sheet_types import CellValue, Row
 from app.core.wording import joined
 
-# Also as call-center and SMS exports head it ("Call Type: Inbound/Outbound") and in German
-# and Spanish; a column is read so only when its values say inbound or outbound.
-_DIRECTION_HEADERS: Final = frozenset(
-    {"direction", "message direction", "msg direction", "sms direction", "call direction",
-     "type", "call type", "message type", "msg type", "sms type", "richtung", "direccion"}
-)  # fmt: skip
-_BODY_HEADERS: Final = frozenset(
-    {"body", "message", "message body", "message text", "msg", "sms", "sms body", "sms text",
-     "text", "content", "message content", "keyword", "reply", "response", "nachricht",
-     "mensaje", "texto"}
-)  # fmt: skip
-_INBOUND: Final = frozenset({"inbound", "incoming", "in", "received", "mo", "inbound api"})
-_OUTBOUND: Final = frozenset({"outgoing", "out", "sent", "mt"})
 # Words that ask to stop, anywhere in a message: the CTIA keywords carriers require senders to
 # honour (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), REVOKE and OPTOUT, and the usual
 # ways people write them ("UNSUB", "Remove", German "Stopp", French "Arrêt", Spanish "Alto",
@@ -86,20 +78,12 @@ _OPT_OUT_PHRASES: Final = (
 # opt-out only when it confirms one ("You have been unsubscribed"), while "Reply STOP to opt
 # out", "Txt STOP to end" or "STOP2END" is the boilerplate carriers require on every marketing
 # text (black-box pass L1: a log's "Reply STOP to opt out" promotions counted as opt-outs).
-# Read in plain words (see sheet_mapping.plain_words), a sentence at a time.
+# Read in plain words (see sheet_mapping.plain_words), a sentence at a time; an instruction to
+# opt out is sheet_mapping.STOP_INSTRUCTION.
 _SENTENCES: Final = re.compile(r"[.!?;\n]+")
-_STOP_KEYWORDS: Final = (
-    r"(?:stop|stopall|end|cancel|quit|unsubscribe|unsub|optout|opt out|remove|arret|stopp|baja|"
-    r"alto|parar)"
-)
 _START_KEYWORDS: Final = r"(?:start|unstop|yes|y|subscribe|join|help|info)"
-_TOLD: Final = r"\b(?:reply|replying|rply|rpl|respond|text|txt|send|msg|sms|type)(?: \w+){0,2} "
-# An instruction to opt out: the sentence around it says what would happen, not what did.
-_STOP_INSTRUCTION: Final = re.compile(
-    _TOLD + _STOP_KEYWORDS + r"\b|\bstop ?(?:2|to) ?(?:end|quit|cancel|stop|opt|unsub|be removed)"
-)
 # An instruction to opt (back) in: what follows it in its sentence is what would happen.
-_START_INSTRUCTION: Final = re.compile(_TOLD + _START_KEYWORDS + r"\b")
+_START_INSTRUCTION: Final = re.compile(TOLD_TO + _START_KEYWORDS + r"\b")
 _CONFIRMS_OPT_OUT: Final = re.compile(
     r"\bunsubscribed\b|\bopted (?:you )?out\b|\bopt out (?:confirmed|confirmation|successful)\b"
     r"|\bunsubscri\w* (?:confirmed|successful|complete|processed)\b"
@@ -202,18 +186,6 @@ def _cell(cells: Sequence[CellValue], index: int) -> CellValue:
     return cells[index] if index < len(cells) else None
 
 
-def _direction(value: CellValue) -> str:
-    """ "in", "out" or "" (not said) for a Direction cell ("inbound", "outbound-api")."""
-    if not isinstance(value, str):
-        return ""
-    key = plain_words(value)
-    if key in _INBOUND:
-        return "in"
-    if key.startswith("outbound") or key in _OUTBOUND:
-        return "out"
-    return ""
-
-
 def _log_side(mapping: ColumnMapping) -> CallSide | None:
     """The end of a call or message the phone column holds, when the file is such a log."""
     if mapping.phone is None or mapping.phone >= len(mapping.headers):
@@ -244,7 +216,7 @@ def _business_says(text: str) -> tuple[bool, bool]:
     out = opt_in = False
     for sentence in _SENTENCES.split(text):
         key = plain_words(sentence)
-        stop = _STOP_INSTRUCTION.search(key)
+        stop = STOP_INSTRUCTION.search(key)
         start = _START_INSTRUCTION.search(key)
         if stop is None:
             out = out or bool(_CONFIRMS_OPT_OUT.search(key[: start.start()] if start else key))
@@ -431,10 +403,10 @@ class LogWatch:
         self.flag_columns: set[int] = set()
         side = _log_side(mapping)
         used = {mapping.column(role) for role in Role}
-        self.direction = _find(mapping, _DIRECTION_HEADERS) if side is not None else None
+        self.direction = _find(mapping, DIRECTION_HEADERS) if side is not None else None
         # A message or keyword column is read in any import file, a log's or not: "STOP" and
         # "START" rows side by side are not all opt-outs.
-        body = _find(mapping, _BODY_HEADERS) if kind == "import" else None
+        body = _find(mapping, BODY_HEADERS) if kind == "import" else None
         self.body = None if body in used else body
         self.foreign = _foreign_direction(side) if side is not None else ""
         # Every other column no role reads is watched for opt-in cells ("Opted In", "START"),
@@ -487,6 +459,11 @@ class LogWatch:
         self.dated = 0
         self.undated: list[int] = []
         self.undated_count = 0
+        # Each row read whose date cell was filled or not, until its verdict comes through
+        # :meth:`noted`: only the rows sent count (black-box Q1 #2: a report's "Subtotal" rows,
+        # invalid, were counted as subscribers imported). A few rows at a time, as the check
+        # yields each row's verdict as it reads it.
+        self._date_filled: dict[int, bool] = {}
         # What each row named in a warning is noted with, until its verdict comes through
         # :meth:`noted` (kept only once that is asked for).
         self._noting = False
@@ -558,6 +535,8 @@ class LogWatch:
     def _noted(self, checked: Iterable[CheckedRow]) -> Iterator[CheckedRow]:
         held: deque[CheckedRow] = deque()
         for c in checked:
+            if self._date_filled:
+                self._count_date(c)
             if held or (self._waiting and self._undecided(c.row)):
                 held.append(c)
                 while held and (len(held) > _HELD_ROWS or not self._undecided(held[0].row)):
@@ -763,7 +742,7 @@ class LogWatch:
             self._flag_cells(number, cells)
             self._date_cell(number, cells)
         said = _cell(cells, direction) if direction is not None else None
-        way = _direction(said)
+        way = message_direction(said)
         if way:
             self.said += 1
             if way == self.foreign:
@@ -821,7 +800,19 @@ class LogWatch:
     def _date_cell(self, number: int, cells: Sequence[CellValue]) -> None:
         if self._dated is None:
             return
-        if _filled(_cell(cells, self._dated)):
+        filled = _filled(_cell(cells, self._dated))
+        if self._noting:
+            self._date_filled[number] = filled  # counted once its verdict says it is sent
+        else:
+            self._dated_row(number, filled)
+
+    def _count_date(self, c: CheckedRow) -> None:
+        filled = self._date_filled.pop(c.row, None)
+        if filled is not None and c.outcome is Outcome.VALID:
+            self._dated_row(c.row, filled)
+
+    def _dated_row(self, number: int, filled: bool) -> None:
+        if filled:
             self.dated += 1
             return
         self.undated_count += 1
@@ -870,6 +861,7 @@ class LogWatch:
         """The warnings, after every row went through :meth:`watch`."""
         self._settle_all()
         found = [
+            self._guessed_end_sentence(),
             self._direction_sentence(),
             *self._opt_in_sentences(),
             *self._disposition_sentences(),
@@ -1025,6 +1017,29 @@ class LogWatch:
             f"too. Unless {'that number' if one else 'those numbers'} opted out as well, delete "
             f"{'that row' if one else 'those rows'} from the file (rows hidden by a filter are "
             "imported too) and run it again; a dry run lists every row in its report without "
+            "sending anything."
+        )
+
+    def _guessed_end_sentence(self) -> str:
+        """That the end of a log read was a guess by its count of different numbers, and how
+        to read the other (black-box Q1 #1: a business's pool of four numbers in "To" was read
+        over three consumers in "From", and only staging's reason was said)."""
+        mapping = self.mapping
+        if mapping.guessed_end is None or mapping.guessed_end[0] != mapping.phone:
+            return ""
+        read, other = mapping.guessed_end
+        if other >= len(mapping.headers) or not mapping.headers[other]:
+            return ""  # set aside as a column to ignore
+        phone, unread = self._column(read), self._column(other)
+        return (
+            "Nothing in the file says which end of each message or call is the consumer's (no "
+            "Direction column saying inbound or outbound, no message that is an opt-out word "
+            f"such as 'STOP' or tells how to opt out): {phone} is read as the consumers' "
+            f"numbers only because it holds at least as many different numbers as {unread} in "
+            "the first rows. That is a guess: a business sending from a pool of numbers may "
+            "have more numbers of its own than the file has consumers. If the consumers' "
+            f"numbers are in {unread}, run the file again with --phone-column "
+            f"column:{column_letter(other)}; a dry run lists every row in its report without "
             "sending anything."
         )
 

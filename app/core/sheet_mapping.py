@@ -219,6 +219,109 @@ def call_side(header: str) -> CallSide | None:
     return None
 
 
+# A message or call log's Direction column, as SMS platforms and call centres head it ("Call
+# Type: Inbound/Outbound"), also in German and Spanish: read so only when its values say
+# inbound or outbound (:func:`message_direction`); and its message column ("Body", "Text").
+DIRECTION_HEADERS: Final = frozenset(
+    {"direction", "message direction", "msg direction", "sms direction", "call direction",
+     "type", "call type", "message type", "msg type", "sms type", "richtung", "direccion"}
+)  # fmt: skip
+BODY_HEADERS: Final = frozenset(
+    {"body", "message", "message body", "message text", "msg", "sms", "sms body", "sms text",
+     "text", "content", "message content", "keyword", "reply", "response", "nachricht",
+     "mensaje", "texto"}
+)  # fmt: skip
+_INBOUND: Final = frozenset({"inbound", "incoming", "in", "received", "mo", "inbound api"})
+_OUTBOUND: Final = frozenset({"outgoing", "out", "sent", "mt"})
+# The keywords carriers require senders to honour as a whole message (CTIA: STOP, STOPALL,
+# UNSUBSCRIBE, CANCEL, END, QUIT) and the others an opt-out is written as: a message that is
+# one of them and nothing else is the consumer's, never the business's.
+_OPT_OUT_MESSAGES: Final = phones.OPT_OUT_WORDS | frozenset(
+    {"stop all", "cancel", "end", "quit", "unsub", "opt out", "revoke"}
+)
+STOP_KEYWORDS: Final = (
+    r"(?:stop|stopall|end|cancel|quit|unsubscribe|unsub|optout|opt out|remove|arret|stopp|baja|"
+    r"alto|parar)"
+)
+TOLD_TO: Final = r"\b(?:reply|replying|rply|rpl|respond|text|txt|send|msg|sms|type)(?: \w+){0,2} "
+# An instruction to opt out, as the business's marketing texts carry it ("Reply STOP to opt
+# out", "Txt STOP to end", "STOP2END"), read in plain words: the sentence says what would
+# happen, not what did.
+STOP_INSTRUCTION: Final = re.compile(
+    TOLD_TO + STOP_KEYWORDS + r"\b|\bstop ?(?:2|to) ?(?:end|quit|cancel|stop|opt|unsub|be removed)"
+)
+
+
+def message_direction(value: CellValue) -> str:
+    """ "in", "out" or "" (not said) for a Direction cell ("inbound", "outbound-api")."""
+    if not isinstance(value, str):
+        return ""
+    key = plain_words(value)
+    if key in _INBOUND:
+        return "in"
+    if key.startswith("outbound") or key in _OUTBOUND:
+        return "out"
+    return ""
+
+
+def _message_sender(value: CellValue) -> str:
+    """Who sent a log's message, as its words tell: "in" (the consumer) for an opt-out word
+    alone ("STOP", "Unsubscribe."), "out" (the business) for a text telling how to opt out
+    ("Reply STOP to opt out"), else ""."""
+    if not isinstance(value, str):
+        return ""
+    key = plain_words(value)
+    if key in _OPT_OUT_MESSAGES:
+        return "in"
+    return "out" if STOP_INSTRUCTION.search(key) else ""
+
+
+def log_consumers_end(
+    headers: Sequence[str], data: Sequence[Sequence[CellValue]]
+) -> CallSide | None:
+    """Which end of a message or call log the consumers are at, as its rows say: the sender
+    ("From", "Caller ID") on a row its Direction column says is inbound, or whose message is
+    an opt-out word alone ("STOP"), as only a consumer sends; the recipient ("To") on a row said
+    to be outbound, or whose message tells how to opt out ("Reply STOP to opt out"), as only
+    the business sends. The end more rows say; None when no row says, or as many each way.
+
+    Black-box Q1 #1: a business texting from a pool of four numbers, three consumers sending
+    STOP, had its own numbers read from "To" (more different numbers than "From"), even with
+    every row's Direction saying inbound."""
+    direction = next(
+        (
+            i
+            for i, header in enumerate(headers)
+            if header
+            and plain_words(header) in DIRECTION_HEADERS
+            and any(message_direction(v) for v in _values(data, i))
+        ),
+        None,
+    )
+    body = next(
+        (i for i, header in enumerate(headers) if header and plain_words(header) in BODY_HEADERS),
+        None,
+    )
+    if direction is None and body is None:
+        return None
+    ways = {"in": 0, "out": 0}
+    for cells in data:
+        way = (
+            message_direction(cells[direction])
+            if direction is not None and direction < len(cells)
+            else ""
+        )
+        if not way and body is not None and body < len(cells):
+            way = _message_sender(cells[body])
+        if way:
+            ways[way] += 1
+    if ways["in"] > ways["out"]:
+        return CallSide.CALLER
+    if ways["out"] > ways["in"]:
+        return CallSide.CALLED
+    return None
+
+
 def _names_other_digits(header: str) -> bool:
     """Whether a header names digits that are no phone numbers (an id, an account, a zip, a
     policy or member number). "Caller ID" and "Phone ID" name a line itself: a column of such
@@ -579,6 +682,10 @@ class ColumnMapping:
     # when the country column was the only one (black-box pass H4: "55 1234 5613, Mexico, "
     # was read as a US number once the Country Code column was preferred).
     country: int | None = None
+    # A message or call log whose rows say nothing of which end is the consumer's (no
+    # Direction, no "STOP" or "Reply STOP" message): the end read, by its count of different
+    # numbers alone, and the other end, for the warning that the choice is a guess.
+    guessed_end: tuple[int, int] | None = None
 
     def column(self, role: Role) -> int | None:
         index: int | None = getattr(self, role.value)
@@ -823,11 +930,21 @@ def propose_mapping(
         if best is None or score > best[0]:
             scores[role] = (score, index)
     if lines:
-        read = _call_log_phone(lines, headers, data, default_phone_code)
+        read, mapping.guessed_end = _call_log_phone(lines, headers, data, default_phone_code)
         if read in consumers:
             # A sparser "Your phone number" is still the consumer's, over a fuller "Phone".
             line_numbers = {i: n for i, n in line_numbers.items() if i in consumers}
+        side = call_side(headers[read])
+        if side is not None:
+            # Nor is the other end of a log, whichever holds more numbers.
+            line_numbers = {
+                i: n for i, n in line_numbers.items() if call_side(headers[i]) in (None, side)
+            }
         scores[Role.PHONE] = (0.0, _fuller_line(read, line_numbers))
+        if Role.REQUEST_DATE not in scores:
+            sent = _message_date(headers, data, scores[Role.PHONE][1])
+            if sent is not None:
+                scores[Role.REQUEST_DATE] = (0.0, sent)
     for role, (_, index) in scores.items():
         mapping.set_column(role, index)
     mapping.undated = frozenset(undated)
@@ -930,33 +1047,79 @@ def _call_log_phone(
     headers: Sequence[str],
     data: Sequence[Sequence[CellValue]],
     code: str,
-) -> int:
+) -> tuple[int, tuple[int, int] | None]:
     """Of the columns headed as phone numbers (score, index), the phone column: the best
-    scored (of equals, the first), unless it is one end of a call log and the other end holds
-    more different numbers.
+    scored (of equals, the first), unless it is one end of a call log and the log says the
+    consumers are at the other, or says nothing and the other end holds more different
+    numbers. With it, when the choice between both ends of a log was by that count alone,
+    the column read and the other end (:attr:`ColumnMapping.guessed_end`).
 
-    One end of a call log is the business's own line, the same number over and over: the
-    number called in a log of calls received ("Caller ID, Number Called"), the caller in a log
-    of calls it made ("Caller ID, Number Dialed"; an SMS log's "From, To" of texts sent). So
-    the column holding more different numbers is read; of as many, the caller's ("Caller ID",
-    "From"), as opt-outs are most often calls and texts received. A column naming the number
-    called never wins over one of as many numbers under another header ("Phone").
+    One end of a call log is the business's own line. The log says which end by its rows
+    (:func:`log_consumers_end`): the sender of what was received, the recipient of what was
+    sent. When it says nothing, the business's line is taken to be the end with fewer different
+    numbers, the same number over and over: the number called in a log of calls received
+    ("Caller ID, Number Called"), the caller in a log of calls it made ("Caller ID, Number
+    Dialed"; an SMS log's "From, To" of texts sent); of as many, the caller's ("Caller ID",
+    "From"), as opt-outs are most often calls and texts received. That is a guess: a business
+    sending from a pool of numbers has more of its own than a log has consumers. A column
+    naming the number called never wins over one of as many numbers under another header
+    ("Phone").
     """
     best = max(lines, key=lambda line: (line[0], -line[1]))[1]
     side = call_side(headers[best])
     if side is None:
-        return best
+        return best, None
     if side is CallSide.CALLED:
         rivals = [line for line in lines if call_side(headers[line[1]]) is not CallSide.CALLED]
     else:
         rivals = [line for line in lines if call_side(headers[line[1]]) is CallSide.CALLED]
     if not rivals:
-        return best
+        return best, None
     rival = max(rivals, key=lambda line: (line[0], -line[1]))[1]
+    other = call_side(headers[rival])
+    both_ends = other is not None
+    if both_ends:
+        said = log_consumers_end(headers, data)
+        if said is side:
+            return best, None
+        if said is other:
+            return rival, None
     mine, theirs = _distinct_phones(data, best, code), _distinct_phones(data, rival, code)
-    if theirs > mine or (theirs == mine and side is CallSide.CALLED):
-        return rival
-    return best
+    read, unread = (
+        (rival, best)
+        if theirs > mine or (theirs == mine and side is CallSide.CALLED)
+        else (best, rival)
+    )
+    return read, (read, unread) if both_ends else None
+
+
+# A message's own time in an SMS platform's log (Twilio's "SentDate", "Date Sent",
+# "date_created", Bandwidth's "Time"): the day of a consumer's request when the consumer sent
+# the message.
+_MESSAGE_TIME_WORDS: Final = frozenset({"sent", "send", "created", "create", "time"})
+
+
+def _message_date(
+    headers: Sequence[str], data: Sequence[Sequence[CellValue]], phone: int
+) -> int | None:
+    """The column of each message's time, to read as the request date, when ``phone`` is the
+    sender's end of a message log whose rows say they were received or are opt-out words: on
+    such a row the message is the consumer's request (black-box Q1 #3: Twilio's "SentDate" of
+    an inbound STOP log was not read, so no row's lateness was checked). A log of messages
+    the business sent is not read so: its time is no request."""
+    if call_side(headers[phone]) is not CallSide.CALLER:
+        return None
+    if log_consumers_end(headers, data) is not CallSide.CALLER:
+        return None
+    for index, header in enumerate(headers):
+        tokens = _date_tokens(header) if header else set()
+        if (
+            tokens & _MESSAGE_TIME_WORDS
+            and tokens <= _MESSAGE_TIME_WORDS | _DATE_WORDS | _DATE_FILLER
+            and _holds_dates(data, index)
+        ):
+            return index
+    return None
 
 
 def _dated_columns(headers: Sequence[str], data: Sequence[Sequence[CellValue]]) -> list[int]:
