@@ -220,6 +220,8 @@ def map_sheet(
             if mapping.column(role) == index:
                 mapping.set_column(role, None)
         mapping.phone = index
+        # Named, so no guess of which end of a log is the consumers' (black-box Q1 #2).
+        mapping.guessed_end = None
     if mapping.phone is None:
         others = [n for n in sheet_names if n != sheet]
         where = f"sheet {sheet!r} of {file_name}" if others else file_name

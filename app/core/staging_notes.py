@@ -1049,6 +1049,9 @@ def _call_log_sentence(mapping: ColumnMapping, others: list[int]) -> str:
     assert mapping.phone is not None
     read = column_said(mapping.headers, mapping.phone)
     side = call_side(mapping.headers[mapping.phone])
+    # Chosen by the count of different numbers alone (the log says nothing of which end is
+    # whose), which the guess's own warning then says.
+    guessed = mapping.guessed_end is not None and mapping.guessed_end[0] == mapping.phone
     for index in others:
         other = call_side(mapping.headers[index]) if index < len(mapping.headers) else None
         column = column_said(mapping.headers, index)
@@ -1058,11 +1061,19 @@ def _call_log_sentence(mapping: ColumnMapping, others: list[int]) -> str:
                 "which in a log of calls or texts received is the business's own line, so it "
                 "is not read as the consumers' numbers."
             )
-        if other is CallSide.CALLER and side is CallSide.CALLED:
+        if other is CallSide.CALLER and side is CallSide.CALLED and guessed:
             return (
                 f"{column[0].upper()}{column[1:]} holds fewer different numbers than {read}, as "
                 "the business's own line does in a log of calls or texts it made, so "
                 f"{read} is read as the consumers' numbers."
+            )
+        if other is CallSide.CALLER and side is CallSide.CALLED:
+            # Said by the log's Direction or its messages ("Reply STOP to opt out"), not by a
+            # count of numbers, which need not hold (black-box Q1 #2: a pool of senders).
+            return (
+                f"{column[0].upper()}{column[1:]} is taken for the business's own line: the "
+                f"file says its rows are calls or texts the business made, so {read} is read "
+                "as the consumers' numbers."
             )
     return ""
 

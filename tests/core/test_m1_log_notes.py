@@ -51,14 +51,19 @@ def _pool_log(senders: list[str]) -> str:
         "outbound-api"
         for i, sender in enumerate(senders)
     ]
-    lines += [f"+1303555800{i},+17205550100,STOP,received,2026-11-18,inbound" for i in range(3)]
+    # More rows received than sent, so the log says the consumers are the senders ("From"
+    # is read): since black-box Q1 #2 the end is the one most rows say is the consumers'.
+    lines += [
+        f"+130355581{i:02d},+17205550100,STOP,received,2026-11-18,inbound"
+        for i in range(len(senders) + 1)
+    ]
     return "\n".join(lines) + "\n"
 
 
 def test_a_pool_of_senders_is_said_as_numbers_not_one_on_most_rows(tmp_path: Path) -> None:
     senders = [f"+1720555010{i}" for i in range(8)] + ["+17205550100", "+17205550101"]
     warnings = _warnings(tmp_path, _pool_log(senders), Target.SMS_OPT_OUT)
-    said = [w for w in warnings if w.startswith("Column F ('Direction') says 10 of the 13")]
+    said = [w for w in warnings if w.startswith("Column F ('Direction') says 10 of the 21")]
     assert len(said) == 1, warnings
     assert (
         "on those rows column A ('From') holds the business's own numbers ('+17205550100' and "
