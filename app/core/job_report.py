@@ -5,7 +5,8 @@ time. Phone numbers are text cells and every cell passes :mod:`app.core.xlsx_saf
 
 A row's business days run from its request date to its insertion, or to today for a row not
 honoured (not sent, invalid, failed): an invalid row whose number is valid keeps its request
-date and lateness, and counts among the late requests, which the Summary then says. A request
+date and lateness, and counts among the late requests, which the Summary then says; one whose
+number is not one keeps its date, what the file said, with no business days. A request
 dated after that day has no business days (the column is empty; the row's note says why). The
 Summary's Sheet of a text file (CSV, TSV, TXT) is "(text file)", which has no sheets. The
 Summary counts the rows whose phone cell a spreadsheet had damaged (:data:`DAMAGED`, stored in
@@ -181,6 +182,15 @@ def lateness(
     return days, days > LIMIT_BUSINESS_DAYS
 
 
+def row_lateness(row: JobRow) -> tuple[int | None, bool]:
+    """:func:`lateness` of ``row``; none for an invalid row whose number is not one (no
+    normalized number): its request date is what the file said (black-box Q3 #6), but there
+    is no number to honour the request for, so it is not counted, as the check does not."""
+    if row.outcome == Outcome.INVALID.value and not row.national:
+        return None, False
+    return lateness(row.request_date, row.done_at, row.outcome, row.honoured_on)
+
+
 def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     """``row``'s staged message with its late-request sentence made true of how it ended on
     ``done``.
@@ -299,9 +309,7 @@ def _unsent_message(row: JobRow) -> str:
 def late_count(store: JobStore) -> int:
     if store.meta().get("kind") == "removal":
         return 0
-    return sum(
-        1 for r in store.rows() if lateness(r.request_date, r.done_at, r.outcome, r.honoured_on)[1]
-    )
+    return sum(1 for r in store.rows() if row_lateness(r)[1])
 
 
 def maybe_inserted(row: JobRow) -> bool:
@@ -394,6 +402,11 @@ def scope_shown(scope: str, removal: bool, purpose: str = "") -> str:
     return scope
 
 
+# The Summary's rows for the job's --purpose and --reason (rows naming none take them).
+DEFAULT_PURPOSE_LABEL = "Default purpose (rows naming none)"
+DEFAULT_REASON_LABEL = "Default reason (rows giving none)"
+
+
 def summary_rows(
     meta: dict[str, Any],
     counts: dict[str, int],
@@ -421,6 +434,14 @@ def summary_rows(
         ["Target", meta.get("target", "")],
         ["Scope", scope_shown(str(meta.get("scope", "")), meta.get("kind") == "removal")],
     ]
+    # The --purpose and --reason given for rows whose cells name none: the evidence of what
+    # was sent, which the Summary left out (black-box Q3 #5: only "Scope | global"). A purpose
+    # scope's purpose is its Scope already.
+    purpose, reason = str(meta.get("purpose") or ""), str(meta.get("reason") or "")
+    if purpose and meta.get("scope") != f"purpose:{purpose}":
+        rows.append([DEFAULT_PURPOSE_LABEL, purpose])
+    if reason:
+        rows.append([DEFAULT_REASON_LABEL, reason])
     if meta.get("lead_status"):
         rows.append(["Lead status set on removal", meta["lead_status"]])
     rows += [
@@ -649,7 +670,7 @@ class ReportWriter:
             r.request_date,
         ]
         if not self._removal:
-            days, is_late = lateness(r.request_date, r.done_at, r.outcome, r.honoured_on)
+            days, is_late = row_lateness(r)
             self.late += is_late
             if is_late and r.outcome == Outcome.INVALID.value:
                 self.late_invalid += 1
