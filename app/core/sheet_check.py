@@ -681,7 +681,7 @@ class _Checker:
                 f"({raw!r}), a sign of a damaged file: check the number against where it came "
                 "from and enter it again"
             )
-            return self._invalid(number, raw, "phone", detail)
+            return self._invalid_phone(number, raw, cells, "phone", detail)
         code = self.default_code
         c = m.phone_code
         code_cell = cells[c] if c is not None and c < width else None
@@ -709,7 +709,7 @@ class _Checker:
                     code_cell = None
                 else:
                     detail = self._no_code(code_cell, c, number)
-                    return self._invalid(number, raw, "phone_code", detail)
+                    return self._invalid_phone(number, raw, cells, "phone_code", detail)
             else:
                 code = found
         if p is None:
@@ -788,7 +788,7 @@ class _Checker:
                 # Most often the line was split by a comma in a value left of the phone
                 # ("Smith, John,303-555-0411"): the number is there, not in the phone cell.
                 detail = f"{detail}; {beyond}"
-            checked = self._invalid(number, raw, "phone", detail, code, damage)
+            checked = self._invalid_phone(number, raw, cells, "phone", detail, code, damage)
             if elsewhere is not None:
                 checked.marks = Marks(other_country=elsewhere.code)
             return checked
@@ -1062,6 +1062,26 @@ class _Checker:
             issue = WAS_LATE if days > self.o.late_after_business_days else WAS_ON_TIME
         group[key] = entry - mark + ordinal
         return issue
+
+    def _invalid_phone(
+        self,
+        number: int,
+        raw: CellValue,
+        cells: Sequence[CellValue],
+        field_name: str,
+        detail: str,
+        code: str = "",
+        damage: str = "",
+    ) -> CheckedRow:
+        """An invalid row whose phone number is not one (or whose country code is unknown): it
+        keeps its request date and the date's note, what the file said of the consumer's
+        request (black-box Q3 #6: row 12's '12345' lost its date in the report), but no
+        business days or lateness, as there is no number to honour the request for."""
+        checked = self._invalid(number, raw, field_name, detail, code, damage)
+        if self.m.request_date is not None:
+            request, _, _, note, _ = self._request_date(number, cells)
+            checked.request_date, checked.date_note = request, note
+        return checked
 
     def _invalid_number(
         self,
@@ -1663,12 +1683,15 @@ class _Checker:
             if isinstance(cell, str) and error_value(cell):
                 note = f"{cell!r} {_ERROR_NOTE_START}not a date"
             return None, None, False, note, DATE_UNREAD
-        days = business_days_between(parsed.date, self.o.insertion_date)
         note = parsed.note
-        if days < 0:
+        # Compared as dates, not by the count's sign: a request dated the Saturday after a
+        # Friday insertion has no business day between them, 0, yet is after it (black-box
+        # Q3 #1: counted on time, not named as after the insertion date).
+        if parsed.date > self.o.insertion_date:
             note = f"{note}; " if note else ""
             note += "the request date is after the insertion date"
             return parsed.date, None, False, note, DATE_AFTER
+        days = business_days_between(parsed.date, self.o.insertion_date)
         late = days > self.o.late_after_business_days
         return parsed.date, days, late, note, ""
 

@@ -56,8 +56,14 @@ def test_an_invalid_row_keeps_its_number_date_and_lateness() -> None:
         "row 3: campaign: no campaign is named 'Nope Campaign'; request received 2026-01-05, "
         f"{days} business days before 2026-11-20, when the file was checked (limit 10)"
     )
-    # An invalid number has no number to keep, and no request to count.
-    assert (checked[2].national, checked[2].request_date, checked[2].late) == ("", None, False)
+    # An invalid number has no number to keep, and no request to count; its request date is
+    # kept, what the file said (black-box Q3 #6).
+    assert (
+        checked[2].national,
+        checked[2].request_date,
+        checked[2].business_days,
+        checked[2].late,
+    ) == ("", dt.date(2026, 1, 5), None, False)
     assert (checked[3].national, checked[3].business_days, checked[3].late) == (
         "3035551903",
         1,
