@@ -42,7 +42,7 @@ from typing import Final
 from app.core.sheet_check import CheckedRow, Outcome, Target
 from app.core.sheet_mapping import (
     BODY_HEADERS,
-    DIRECTION_HEADERS,
+    OPT_OUT_KEYWORDS,
     STOP_INSTRUCTION,
     TOLD_TO,
     CallSide,
@@ -51,21 +51,18 @@ from app.core.sheet_mapping import (
     call_side,
     column_letter,
     column_said,
+    direction_columns,
     message_direction,
+    names_direction,
     plain_words,
 )
 from app.core.sheet_types import CellValue, Row
 from app.core.wording import joined
 
-# Words that ask to stop, anywhere in a message: the CTIA keywords carriers require senders to
-# honour (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT), REVOKE and OPTOUT, and the usual
-# ways people write them ("UNSUB", "Remove", German "Stopp", French "Arrêt", Spanish "Alto",
-# "Baja", "Parar"). Since the FCC's 2024 revocation rule any reasonable words revoke consent,
+# Words that ask to stop, anywhere in a message (sheet_mapping.OPT_OUT_KEYWORDS: STOP, "Stopp",
+# "Arrêt", "Baja", …). Since the FCC's 2024 revocation rule any reasonable words revoke consent,
 # so the phrases below count too, and the warning asks for a check, not a deletion.
-_OPT_OUT_WORDS: Final = frozenset(
-    {"stop", "stopall", "unsubscribe", "unsub", "unsubscribed", "optout", "revoke", "arret",
-     "stopp", "alto", "baja", "parar", "unsuscribir"}
-)  # fmt: skip
+_OPT_OUT_WORDS: Final = OPT_OUT_KEYWORDS
 # Everyday words that are opt-out keywords only as the message itself or its first word
 # ("END", "Cancel please"; not "see you at the end of the week").
 _KEYWORDS_ALONE: Final = frozenset({"cancel", "end", "quit", "remove"})
@@ -403,7 +400,13 @@ class LogWatch:
         self.flag_columns: set[int] = set()
         side = _log_side(mapping)
         used = {mapping.column(role) for role in Role}
-        self.direction = _find(mapping, DIRECTION_HEADERS) if side is not None else None
+        # The Direction column: of those headed so, the first whose cell on a row says a
+        # direction, taken at that row (black-box Q1 S1 #2: RingCentral's "Type" of "SMS",
+        # before its "Direction", was taken, and no outbound row was said). Until then no row
+        # said one, so none went the other way.
+        self._directions = direction_columns(mapping.headers) if side is not None else []
+        self.direction = self._directions[0] if self._directions else None
+        self._direction_found = len(self._directions) < 2
         # A message or keyword column is read in any import file, a log's or not: "STOP" and
         # "START" rows side by side are not all opt-outs.
         body = _find(mapping, BODY_HEADERS) if kind == "import" else None
@@ -417,7 +420,7 @@ class LogWatch:
             [
                 i
                 for i, _ in enumerate(mapping.headers)
-                if (i not in used or i == reason) and i != self.body and i != self.direction
+                if (i not in used or i == reason) and i != self.body and i not in self._directions
             ]
             if kind == "import"
             else []
@@ -741,6 +744,12 @@ class LogWatch:
         if read and phone is not None and _filled(_cell(cells, phone)):
             self._flag_cells(number, cells)
             self._date_cell(number, cells)
+        if not self._direction_found:
+            for index in self._directions:
+                if message_direction(_cell(cells, index)):
+                    self.direction = direction = index
+                    self._direction_found = True
+                    break
         said = _cell(cells, direction) if direction is not None else None
         way = message_direction(said)
         if way:
@@ -1031,10 +1040,18 @@ class LogWatch:
         if other >= len(mapping.headers) or not mapping.headers[other]:
             return ""  # set aside as a column to ignore
         phone, unread = self._column(read), self._column(other)
+        # A Direction column whose values are none read (in a language not known) is there:
+        # the note says that of it, not that there is none (black-box Q1 S1 #1).
+        named = [i for i in self._directions if names_direction(mapping.headers[i])]
+        direction = (
+            f"{self._column(named[0])} holds no value read as inbound or outbound"
+            if named
+            else "no Direction column saying inbound or outbound"
+        )
         return (
-            "Nothing in the file says which end of each message or call is the consumer's (no "
-            "Direction column saying inbound or outbound, no message that is an opt-out word "
-            f"such as 'STOP' or tells how to opt out): {phone} is read as the consumers' "
+            "Nothing in the file says which end of each message or call is the consumer's "
+            f"({direction}, no message that is an opt-out word such as 'STOP' or tells how to "
+            f"opt out): {phone} is read as the consumers' "
             f"numbers only because it holds at least as many different numbers as {unread} in "
             "the first rows. That is a guess: a business sending from a pool of numbers may "
             "have more numbers of its own than the file has consumers. If the consumers' "

@@ -53,7 +53,11 @@ _CALLER: Final = _split(
     "calling party number|calling phone|calling line id|cli|ani|from|from number|from no|"
     "from phone|sender|sender number|sender phone|source number|originating number|"
     "origin number|de|desde|remitente|origen|numero de origen|numero origen|von|absender|"
-    "anrufer|rufnummer anrufer|expediteur|appelant|numero appelant|emetteur"
+    "anrufer|rufnummer anrufer|expediteur|appelant|numero appelant|emetteur|"
+    # An SMS gateway's ends (MessageBird's "originator, recipient", an SMPP log's "Source
+    # Address"; black-box Q1 S1 #3: "originator" was read as no end, so "recipient" won).
+    "originator|originator number|originating address|source address|sender id|"
+    "sender address"
 )
 _CALLED: Final = _split(
     "number called|called number|called no|called|called party|called party number|"
@@ -61,7 +65,8 @@ _CALLED: Final = _split(
     "dialed no|dialled no|dialed|dialled|dnis|did|did number|to|to number|to no|to phone|"
     "recipient|recipient number|destination|destination number|dest number|number texted|"
     "texted number|para|destinatario|destino|numero de destino|numero destino|an|empfanger|"
-    "ziel|zielrufnummer|angerufene nummer|destinataire|numero appele|numero destinataire"
+    "ziel|zielrufnummer|angerufene nummer|destinataire|numero appele|numero destinataire|"
+    "recipients|recipient address|destination address|dest address"
 )
 # Of these, the ones that say phone number themselves are phone headers whatever the column
 # holds; the others ("From", "To", "Caller", "DNIS") only over a column of phone numbers.
@@ -220,28 +225,61 @@ def call_side(header: str) -> CallSide | None:
 
 
 # A message or call log's Direction column, as SMS platforms and call centres head it ("Call
-# Type: Inbound/Outbound"), also in German and Spanish: read so only when its values say
-# inbound or outbound (:func:`message_direction`); and its message column ("Body", "Text").
-DIRECTION_HEADERS: Final = frozenset(
+# Type: Inbound/Outbound"), also in German, Spanish and French ("Richtung", "Dirección",
+# "Sens"): read so only when its values say inbound or outbound (:func:`message_direction`).
+# A type header ("Type", "Call Type") comes after one naming the direction itself: RingCentral's
+# "Type" of "SMS" stands before its "Direction" (black-box Q1 S1 #2: that "Type" was taken as
+# the direction column, and the outbound rows were imported unsaid). And its message column
+# ("Body", "Text").
+_DIRECTION_ONLY: Final = frozenset(
     {"direction", "message direction", "msg direction", "sms direction", "call direction",
-     "type", "call type", "message type", "msg type", "sms type", "richtung", "direccion"}
+     "dir", "richtung", "nachrichtenrichtung", "direccion", "direccion del mensaje", "sentido",
+     "sens", "sens du message"}
 )  # fmt: skip
+_TYPE_HEADERS: Final = frozenset(
+    {"type", "call type", "message type", "msg type", "sms type", "tipo", "typ"}
+)
+DIRECTION_HEADERS: Final = _DIRECTION_ONLY | _TYPE_HEADERS
 BODY_HEADERS: Final = frozenset(
     {"body", "message", "message body", "message text", "msg", "sms", "sms body", "sms text",
      "text", "content", "message content", "keyword", "reply", "response", "nachricht",
      "mensaje", "texto"}
 )  # fmt: skip
-_INBOUND: Final = frozenset({"inbound", "incoming", "in", "received", "mo", "inbound api"})
-_OUTBOUND: Final = frozenset({"outgoing", "out", "sent", "mt"})
+# A Direction cell's values, in English ("inbound", Twilio's "outbound-api", MessageBird's and
+# Vonage's "mo"/"mt": mobile originated, mobile terminated), Spanish, French and German, read
+# without accents ("Entrante", "Reçu", "Envoyé", "Eingehend"; black-box Q1 S1 #1: a Spanish log's
+# "Entrante" said nothing, and the business's pool in "Para" was imported).
+_INBOUND: Final = frozenset(
+    {"inbound", "incoming", "in", "received", "mo", "inbound api", "mobile originated",
+     "entrante", "entrada", "recibido", "recibida", "entrant", "recu", "recue",
+     "eingehend", "empfangen", "eingang"}
+)  # fmt: skip
+_OUTBOUND: Final = frozenset(
+    {"outgoing", "out", "sent", "mt", "mobile terminated", "saliente", "salida", "enviado",
+     "enviada", "sortant", "sortante", "envoye", "envoyee", "ausgehend", "gesendet", "ausgang"}
+)  # fmt: skip
+# Words that ask to stop, anywhere in a message: the CTIA keywords carriers require senders to
+# honour (STOP, STOPALL, UNSUBSCRIBE; CANCEL, END and QUIT are everyday words too, see
+# _OPT_OUT_MESSAGES), REVOKE and OPTOUT, and the usual ways people write them ("UNSUB", German
+# "Stopp", French "Arrêt", Spanish "Alto", "Baja", "Parar"), in plain words. The one list of
+# them: message_log_notes reads a message's words by it too (black-box Q1 S1 #1: a log's "BAJA"
+# and "STOPP" were opt-outs there, yet said nothing of which end the consumer is at here).
+OPT_OUT_KEYWORDS: Final = frozenset(
+    {"stop", "stopall", "unsubscribe", "unsub", "unsubscribed", "optout", "revoke", "arret",
+     "stopp", "alto", "baja", "parar", "unsuscribir"}
+)  # fmt: skip
 # The keywords carriers require senders to honour as a whole message (CTIA: STOP, STOPALL,
 # UNSUBSCRIBE, CANCEL, END, QUIT) and the others an opt-out is written as: a message that is
 # one of them and nothing else is the consumer's, never the business's.
-_OPT_OUT_MESSAGES: Final = phones.OPT_OUT_WORDS | frozenset(
-    {"stop all", "cancel", "end", "quit", "unsub", "opt out", "revoke"}
+_OPT_OUT_MESSAGES: Final = (
+    phones.OPT_OUT_WORDS
+    | OPT_OUT_KEYWORDS
+    | frozenset({"stop all", "cancel", "end", "quit", "opt out", "darse de baja", "dar de baja"})
 )
 STOP_KEYWORDS: Final = (
-    r"(?:stop|stopall|end|cancel|quit|unsubscribe|unsub|optout|opt out|remove|arret|stopp|baja|"
-    r"alto|parar)"
+    "(?:"
+    + "|".join(sorted(OPT_OUT_KEYWORDS | {"end", "cancel", "quit", "opt out", "remove"}))
+    + ")"
 )
 TOLD_TO: Final = r"\b(?:reply|replying|rply|rpl|respond|text|txt|send|msg|sms|type)(?: \w+){0,2} "
 # An instruction to opt out, as the business's marketing texts carry it ("Reply STOP to opt
@@ -250,6 +288,20 @@ TOLD_TO: Final = r"\b(?:reply|replying|rply|rpl|respond|text|txt|send|msg|sms|ty
 STOP_INSTRUCTION: Final = re.compile(
     TOLD_TO + STOP_KEYWORDS + r"\b|\bstop ?(?:2|to) ?(?:end|quit|cancel|stop|opt|unsub|be removed)"
 )
+
+
+def names_direction(header: str) -> bool:
+    """Whether a header names a log's direction itself ("Direction", "Richtung"), not a type."""
+    return plain_words(header) in _DIRECTION_ONLY
+
+
+def direction_columns(headers: Sequence[str]) -> list[int]:
+    """The columns that may be a log's Direction column, by their headers: those naming the
+    direction ("Direction", "Dirección", "Sens") before type headers ("Type", "Call Type")."""
+    keys = [plain_words(h) if h else "" for h in headers]
+    return [i for i, k in enumerate(keys) if k in _DIRECTION_ONLY] + [
+        i for i, k in enumerate(keys) if k in _TYPE_HEADERS
+    ]
 
 
 def message_direction(value: CellValue) -> str:
@@ -283,7 +335,10 @@ def log_consumers_end(
     ("From", "Caller ID") on a row its Direction column says is inbound, or whose message is
     an opt-out word alone ("STOP"), as only a consumer sends; the recipient ("To") on a row said
     to be outbound, or whose message tells how to opt out ("Reply STOP to opt out"), as only
-    the business sends. The end more rows say; None when no row says, or as many each way.
+    the business sends. The end more rows say; of as many each way, the sender's: opt-outs are
+    the messages consumers send, and a log of STOPs and the business's confirmations has one row
+    each way (black-box Q1 S1 #4: Telnyx's log of both was called a guess by the count of
+    numbers, as if it said nothing). None when no row says.
 
     Black-box Q1 #1: a business texting from a pool of four numbers, three consumers sending
     STOP, had its own numbers read from "To" (more different numbers than "From"), even with
@@ -291,10 +346,8 @@ def log_consumers_end(
     direction = next(
         (
             i
-            for i, header in enumerate(headers)
-            if header
-            and plain_words(header) in DIRECTION_HEADERS
-            and any(message_direction(v) for v in _values(data, i))
+            for i in direction_columns(headers)
+            if any(message_direction(v) for v in _values(data, i))
         ),
         None,
     )
@@ -319,7 +372,7 @@ def log_consumers_end(
         return CallSide.CALLER
     if ways["out"] > ways["in"]:
         return CallSide.CALLED
-    return None
+    return CallSide.CALLER if ways["in"] else None
 
 
 def _names_other_digits(header: str) -> bool:
