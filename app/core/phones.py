@@ -71,6 +71,7 @@ import datetime as _dt
 import math
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Final, NamedTuple
@@ -1197,11 +1198,57 @@ def _fast_verdict(digits: str, plus: bool, code: str, rules: CodeRules) -> Phone
     return _reject(code, reason)
 
 
+# An sms:, smsto:, mms:, imessage: or tel: URI as SMS platforms and click-to-text links write
+# one (RFC 5724, RFC 3966): "sms:+13035552911?body=STOP", "sms:+13035552918;?&body=STOP",
+# "sms://+13035552914", "sms:%2B13035552921". Its number part (percent-decoded, without "//"
+# and ";" parameters) is read as "sms:<number>" is, a label; its message (body=) must be empty
+# or an opt-out keyword. Black-box S1 #3: these were refused as words around the number.
+_URI: Final = re.compile(
+    r"\s*(sms|smsto|mms|mmsto|imessage|tel)\s*:\s*(?://)?([^?;]*)(;[^?]*)?(?:\?(.*))?",
+    re.IGNORECASE | re.DOTALL,
+)
+_BODY: Final = re.compile(r"(?:^|&)body=([^&]*)", re.IGNORECASE)
+_URI_EXTENSION: Final = re.compile(r";\s*(?:ext|postd)=([^;]*)", re.IGNORECASE)
+
+
+def _uri_number(raw: str) -> tuple[str, str] | None:
+    """(the URI as "scheme:number", its message or "") when ``raw`` is one of :data:`_URI`
+    with more than "scheme:number" to it, else None."""
+    match = _URI.fullmatch(raw)
+    if match is None:
+        return None
+    scheme, number, params, query = match.groups()
+    decoded = urllib.parse.unquote(number).strip()
+    if decoded == number.strip() and params is None and query is None and "//" not in raw:
+        return None  # "sms:3035550802": a label and a number, read as such
+    bodies = _BODY.findall(query or "")
+    body = " ".join(urllib.parse.unquote_plus(b).strip() for b in bodies).strip()
+    # "tel:+1-303-555-0100;ext=12": the extension is refused as "… x12" is, never dropped.
+    ext = _URI_EXTENSION.search(params or "")
+    extension = f" ext. {urllib.parse.unquote(ext.group(1))}" if ext else ""
+    return f"{scheme}:{decoded}{extension}", body
+
+
+def _opt_out_body(body: str) -> bool:
+    words = tuple(_LABEL_TOKENS.findall(body.casefold()))
+    return (len(words) == 1 and words[0] in OPT_OUT_WORDS) or words in _OPT_OUT_PHRASES
+
+
 def _normalize_uncached(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:
     result = _unlabelled_verdict(raw, phone_code, reading)
     if not result.ok and isinstance(raw, str):
+        text = raw
+        if (uri := _uri_number(raw)) is not None:
+            text, body = uri
+            if body and not _opt_out_body(body):
+                return _reject(
+                    result.phone_code,
+                    f"{raw.strip()!r} is a link to text the number with the message {body!r}, "
+                    "not an opt-out keyword; if it is the number to stop texting, enter the "
+                    "number alone",
+                )
         # A labelled cell is never valid as a whole (its letters), so only rejections look.
-        labelled = _one_label(raw)
+        labelled = _one_label(text)
         if labelled is not None:
             label, number, kind = labelled
             if kind == "fax":
@@ -1212,9 +1259,34 @@ def _normalize_uncached(raw: object, phone_code: object, reading: str = ASK) -> 
                     "alone",
                 )
             bare = _unlabelled_verdict(number, phone_code, reading)
+            if not bare.ok and "local number" in bare.reason:
+                bare = _area_code_short(number, bare)
             what = "opt-out keyword" if kind == "opt-out" else "label"
             return bare._replace(note=f"the {what} {label!r} was left out")
+    if not result.ok and isinstance(raw, str) and "local number" in result.reason:
+        return _area_code_short(raw, result)
     return result
+
+
+# An area code in parentheses and 4 digits after it, "(310) 1246": a number 3 digits short,
+# not a local number wanting its area code (black-box S1 #4).
+_AREA_THEN_FOUR: Final = re.compile(r"\s*(?:\+?1[\s.-]*)?\((\d{3})\)[\s.-]*(\d{4})\s*")
+
+
+def _area_code_short(raw: str, result: PhoneResult) -> PhoneResult:
+    """``result``, a local number's rejection, worded by what ``raw``'s digits are when they
+    are an area code and 4 digits."""
+    text = raw if raw.isascii() else _visible(raw)
+    match = _AREA_THEN_FOUR.fullmatch(text.strip().strip(_QUOTES))
+    if match is None:
+        return result
+    head, _, expected = result.reason.partition(":")
+    area, rest = match.groups()
+    expected = expected.rpartition(", ")[2]
+    return result._replace(
+        reason=f"{head}: the area code ({area}) and only 4 digits ({rest}) after it, 3 too few "
+        f"for a whole number; {expected}"
+    )
 
 
 def decimal_comma_note(cell: str, result: PhoneResult) -> str:
@@ -1357,6 +1429,7 @@ LABEL_WORDS: Final[frozenset[str]] = frozenset(
         "smsto",
         "mms",
         "mmsto",
+        "imessage",
         "c",
         "m",
         "h",

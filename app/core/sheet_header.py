@@ -322,13 +322,29 @@ def line_of_text(
 
 
 # The label of a report's total line: "Total", "Subtotal", "Grand Total", "Count", "Sum",
-# "Record Count", "Total (4 records)", "Count: 20", "Sum of Amount". Matched whole, so a name
-# that only begins so ("Sum Kim", "Totally Fit LLC") is none.
+# "Record Count", "Total (4 records)", "Count: 20", "Sum of Amount"; Excel's Data > Subtotal
+# lines, "Spring Total" after each group ("Spring Count", "Spring Ergebnis" in German Excel)
+# and "Grand Total"; and other languages' totals ("Gesamtsumme", "Summe", "Total général",
+# "Sous-total", "Suma", "Totale complessivo", "Eindtotaal"). Matched whole, so a name that
+# only begins so ("Sum Kim", "Totally Fit LLC", "Total Fitness") is none.
+_TOTAL_WORD: Final = (
+    r"(?:grand[\s-]*|sub[\s-]*)?(?:totals?|(?:total\s+|record\s+)?count|sum)"
+    r"|(?:gesamt|zwischen|end)?summen?|gesamt(?:ergebnis|betrag)?|insgesamt|zwischentotal"
+    r"|(?:sous|sub)[\s-]*totale?s?|totale?s?[\s-]+(?:g[ée]n[ée]ral(?:e|es)?|geral|complessivo)"
+    r"|totale|suma(?:[\s-]+total)?|soma|(?:eind|sub)?totaal|totalt|summa"
+)
+# After the word: the count or what was counted, "(4 records)", ": 20", " 3", "of Amount".
+_TOTAL_TAIL: Final = r"(?:\s*[:(].*|\s+(?:of|for|records?|rows?|count)\b.*|\s+[\d.,]+)?"
 _TOTAL_LABEL: Final = re.compile(
-    r"\s*(?:grand[\s-]*|sub[\s-]*)?(?:totals?|(?:total\s+|record\s+)?count|sum)"
-    r"(?:\s*[:(].*|\s+(?:of|for|records?|rows?|count)\b.*)?\s*",
+    rf"\s*(?:{_TOTAL_WORD}){_TOTAL_TAIL}\s*"
+    # A group's label before the word: Excel's Subtotal writes "<group> Total".
+    rf"|\s*(?P<group>\S.{{0,60}}?)\s+(?:totals?|count|ergebnis|totaal){_TOTAL_TAIL}\s*",
     re.IGNORECASE | re.DOTALL,
 )
+# A total line's label that says it sums a part of the table, not all of it.
+_SUBTOTAL_WORD: Final = re.compile(r"\s*(?:sub|sous|zwischen)", re.IGNORECASE)
+# Group labels that make a line the whole table's total, not a group's: "Grand Total".
+_WHOLE_TABLE: Final = re.compile(r"grand|overall|report|all|gesamt|general", re.IGNORECASE)
 
 
 def total_line(cells: Sequence[CellValue], phone: int) -> str:
@@ -339,12 +355,18 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
     among them. Black-box pass Q1 #3: such rows were "too short for a US number: 2 digits" or
     "this does not look like a phone number". The row is invalid all the same; its message
     names it. A phone cell holding something a phone number could be is no count, and one
-    holding text is judged as the phone number it was meant to be.
+    holding text is judged as the phone number it was meant to be, unless that text is the
+    row's label: "Totals | 8" with the label in the phone column. Black-box S1 #1: Excel's
+    Data > Subtotal lines ("Spring Total | | | 4"), other languages' totals and a total line
+    with no count ("Total,") were "the phone number is empty" or "'Sum' is not a phone number",
+    and the count beside "Sum" was "'2' is not a date".
     """
     raw = cells[phone] if phone < len(cells) else None
-    if looks_like_phone(raw) or is_label(raw):
-        return ""
     filled = [(i, v) for i, v in enumerate(cells) if not is_blank([v])]
+    if looks_like_phone(raw) or (is_label(raw) and filled[0][0] != phone):
+        return ""
+    if filled[0][0] == phone and any(c.isdigit() for c in str(raw)):
+        return ""  # "Total: 3 records" in the phone column: its digits are said, as ever
     kind = _total_kind(filled[0][1]) if filled else ""
     # Only counts and sums beside the label: a row holding other text is a row of the table.
     if not kind or any(is_label(v) for _, v in filled[1:]):
@@ -356,9 +378,12 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
 def _total_kind(value: CellValue) -> str:
     """ "total" or "subtotal" when ``value`` is a total line's label (:data:`_TOTAL_LABEL`),
     else ""."""
-    if not isinstance(value, str) or _TOTAL_LABEL.fullmatch(value) is None:
+    if not isinstance(value, str) or (found := _TOTAL_LABEL.fullmatch(value)) is None:
         return ""
-    return "subtotal" if value.strip().casefold().startswith("sub") else "total"
+    group = found.group("group")
+    if group is not None and _WHOLE_TABLE.fullmatch(group.strip()) is None:
+        return "subtotal"  # "Spring Total": the total of the group above it
+    return "subtotal" if _SUBTOTAL_WORD.match(value) else "total"
 
 
 def _value_said(value: CellValue) -> str:

@@ -1668,14 +1668,19 @@ def do_not_use_sheet(name: str) -> bool:
 # aside: "1. Instructions", "_README_"), so "Contacts", a list's common name, and "Opt-out
 # notes" are none. Black-box Q1 #1: a vendor workbook's "Cover" sheet, first, held the
 # vendor's two contact phones under "Phone", and those were imported instead of the 25
-# opt-outs on "Sheet2".
+# opt-outs on "Sheet2". Black-box S1 #2: so did a "Legend" sheet before "Week 1" and "Week
+# 2": "Legend", "Key", "Glossary", "Definitions", "Help", "Introduction", "Start here", "Read
+# first", "Terms", "Disclaimer", "Changelog" and "Version history" are front matter too.
 _FRONT_MATTER: Final = re.compile(
     r"[\W_\d]*(?:"
     r"cover(?:[\s_.-]*(?:sheet|page|letter|note))?"
     r"|instructions?|how[\s_.-]*to(?:[\s_.-]*use)?"
-    r"|read[\s_.-]*me(?:[\s_.-]*first)?"
+    r"|read[\s_.-]*(?:me[\s_.-]*)?first|read[\s_.-]*me"
     r"|about(?:[\s_.-]*this[\s_.-]*(?:file|workbook|report|list))?"
     r"|info(?:rmation)?|notes?|title(?:[\s_.-]*page)?|summary|overview"
+    r"|legend|keys?|glossary|definitions?|help|intro(?:duction)?|start[\s_.-]*here"
+    r"|terms(?:[\s_.-]*(?:of[\s_.-]*use|and[\s_.-]*conditions|&[\s_.-]*conditions))?"
+    r"|disclaimers?|change[\s_.-]*log|version[\s_.-]*history|revision[\s_.-]*history"
     r"|(?:vendor|supplier|sender)[\s_.-]*(?:contacts?|info(?:rmation)?|details)"
     r"|contact[\s_.-]*(?:info(?:rmation)?|details)"
     r")[\W_\d]*",
