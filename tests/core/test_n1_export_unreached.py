@@ -137,10 +137,10 @@ def test_several_causes_are_each_named_with_at_most_how_many_rows(tmp_path: Path
     )
     assert "; up to 600 are on no insert day of the 3,660 days searched (2016-11-25 to " in text
     assert "; up to 1 are in a campaign the service's campaign list does not name" in text
-    assert "; up to 5 have a country code the split by country code does not search" in text
+    assert "; up to 5 have a phone code that is no country's calling code" in text
     one = ExportResult(tmp_path / "x.csv", 0, 1, 1, gaps={Gap.CODE: 1})
     assert (
         "could not be reached (one search of the service reaches its first 101,000 rows): "
-        "it has a country code the split" in unreachable_warning(one)
+        "it has a phone code that is no country's calling code" in unreachable_warning(one)
     )
     assert unreachable_warning(one).endswith("; it is on the list but not in this file.")
