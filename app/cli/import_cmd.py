@@ -65,6 +65,7 @@ from app.cli.connection_args import (
 )
 from app.cli.disk_space import disk_full, full_where
 from app.cli.output_paths import check_report_path
+from app.cli.working_line import working
 from app.core import phones
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
@@ -1192,7 +1193,11 @@ def run_job_command(
             # The file as it is read, so a resume can tell when it was changed since.
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
-            store, _ = stage_fn(job, paths.jobs_dir, connection=connection, campaign_lookup=lookup)
+            working_shown = not args.json and sys.stderr.isatty()
+            with working(f"Reading and checking {job.file.name}…", sys.stderr, shown=working_shown):
+                store, _ = stage_fn(
+                    job, paths.jobs_dir, connection=connection, campaign_lookup=lookup
+                )
             if args.report is not None:
                 claim_report(store, claimed)
             for sentence in other_jobs_note(
@@ -1206,7 +1211,8 @@ def run_job_command(
                 note_now(notes, sentence)
             if args.dry_run:
                 try:
-                    finish_dry_run(store)
+                    with working("Writing the report…", sys.stderr, shown=working_shown):
+                        finish_dry_run(store)
                 except OSError as exc:
                     report_fallback(store, exc)
                 print_result(store, args, f"Dry run of {job.file.name}: nothing was sent.", notes)
