@@ -128,10 +128,13 @@ def run(args: argparse.Namespace) -> int:
         emit_json(data)
     else:
         print(f"{result.old}\n  -> {result.new}")
-        print(
-            f"{len(result.added):,} added, {len(result.removed):,} removed, "
-            f"{len(result.changed):,} changed."
-        )
+        unsure = " (not certain: the other copy is incomplete)"
+        # Re-test S2 #2: entries the newer copy could not read were counted as removed.
+        added = f"{len(result.added):,} added"
+        added += unsure if result.added and result.old_not_read else ""
+        removed = f"{len(result.removed):,} removed"
+        removed += unsure if result.removed and result.new_not_read else ""
+        print(f"{added}, {removed}, {len(result.changed):,} changed.")
         if out is not None:
             print(f"Differences: {out.resolve()}")
     warning = not_read_warning(result)

@@ -450,11 +450,22 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
         summary.append(row)
     if not result.complete:
         summary.append(("Warning", not_read_warning(result)))
-    for title, rows in (("Added", result.added), ("Removed", result.removed)):
+    for title, rows, other_unread, other in (
+        ("Added", result.added, result.old_not_read, "older"),
+        ("Removed", result.removed, result.new_not_read, "newer"),
+    ):
+        # Re-test S2 #2: 5,225 entries the newer copy could not read were listed as removed,
+        # with nothing on their rows to say they may still be on the list.
+        certain = (
+            "yes"
+            if not other_unread
+            else f"no: the {other} copy could not read {other_unread:,} entries of the list, "
+            "and this may be one of them"
+        )
         sheet = wb.add_sheet(title, text_columns=(FIELDS.index("phone_number"),))
-        sheet.append(FIELDS)
+        sheet.append((*FIELDS, "certain"))
         for entry in rows:
-            sheet.append([getattr(entry, f) for f in FIELDS])
+            sheet.append([*(getattr(entry, f) for f in FIELDS), certain])
     changed_headers = [
         "id",
         "changed fields",
@@ -496,4 +507,7 @@ def diff_json(result: SnapshotDiff) -> dict[str, object]:
         ],
         "old_not_read": result.old_not_read,
         "new_not_read": result.new_not_read,
+        # False when the other copy is incomplete: an entry may only be one it did not read.
+        "added_certain": not result.old_not_read,
+        "removed_certain": not result.new_not_read,
     }

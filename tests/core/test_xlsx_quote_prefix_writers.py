@@ -284,6 +284,7 @@ def test_snapshot_diff_keeps_exact_text(tmp_path: Path) -> None:
         "+Sales",
         REASON,
         "2026-01-02",
+        "yes",  # certain: both copies complete
     ]
     # A plain negative campaign id is text, as before, with no quote and no quotePrefix.
     assert added[3].data_type == "s" and not added[3].quotePrefix
