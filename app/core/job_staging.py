@@ -1064,15 +1064,7 @@ def sheets_before_front_matter(source: SheetSource) -> list[str]:
     for a phone column before it (see :func:`open_mapped`); else none."""
     if not front_matter_sheet(source.sheet):
         return []
-    hidden = source.notes.hidden_sheets
-    return [
-        name
-        for name in source.sheet_names
-        if name != source.sheet
-        and name not in hidden
-        and not front_matter_sheet(name)
-        and not do_not_use_sheet(name)
-    ]
+    return _other_visible_sheets(source, lambda name: not front_matter_sheet(name))
 
 
 def _open_named_column(
@@ -1179,13 +1171,19 @@ def opt_out_sheets(source: SheetSource) -> list[str]:
     also says not to use the sheet ("Do Not Use - old DNC") is none."""
     if _OPT_OUT_SHEET.search(source.sheet) and not do_not_use_sheet(source.sheet):
         return []
+    return _other_visible_sheets(source, lambda name: bool(_OPT_OUT_SHEET.search(name)))
+
+
+def _other_visible_sheets(source: SheetSource, wanted: Callable[[str], bool]) -> list[str]:
+    """The visible sheets other than ``source``'s own, in the file's order, that are
+    ``wanted`` and whose names do not say not to use them."""
     hidden = source.notes.hidden_sheets
     return [
         name
         for name in source.sheet_names
         if name != source.sheet
         and name not in hidden
-        and _OPT_OUT_SHEET.search(name)
+        and wanted(name)
         and not do_not_use_sheet(name)
     ]
 
