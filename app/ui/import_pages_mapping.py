@@ -195,7 +195,8 @@ class MappingPage(QWizardPage):
                 normalized = ""
                 verdict = c.message.split(": ", 1)[-1]
                 color = BAD
-            scope = "" if c.scope is None else c.scope.label()
+            # A row invalid for its scope shows the scope its cells wrote, as the report does.
+            scope = c.scope_written if c.scope is None else c.scope.label()
             items = [
                 QStandardItem(str(c.row)),
                 QStandardItem(cell_text(c.original)),
