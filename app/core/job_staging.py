@@ -1025,9 +1025,11 @@ def _choose_sheet(
     if settings.sheet is None:
         for name in sheets_before_front_matter(source):
             found_in = _mapped(path, name, settings, probe)
-            if found_in is not None:
+            if found_in is not None and holds_as_many(found_in[0], source):
                 source.close()
                 return found_in
+            if found_in is not None:
+                found_in[0].close()
             tried.add(name)
     try:
         preview = read_preview(source)
@@ -1055,6 +1057,14 @@ def _choose_sheet(
     except BaseException:
         source.close()
         raise
+
+
+def holds_as_many(other: SheetSource, front: SheetSource) -> bool:
+    """Whether sheet ``other`` holds at least as many phone numbers (in its first rows) as
+    ``front``, a sheet named as front matter that it would be read instead of. A "Summary" or
+    "Notes" sheet of 200 numbers is the list, whatever its name (regression check T1: it was
+    passed over for a "Sheet2" of 2), where a cover's few contact phones are not."""
+    return _phone_cells(read_preview(other)) >= _phone_cells(read_preview(front))
 
 
 def sheets_before_front_matter(source: SheetSource) -> list[str]:

@@ -19,6 +19,7 @@ from app.core.job_staging import (
     Corrections,
     JobSettings,
     apply_corrections,
+    holds_as_many,
     opt_out_sheets,
     sheets_before_front_matter,
     stage,
@@ -67,14 +68,15 @@ def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = 
         # is shown first rather than a first sheet of contacts (the Sheet list has the rest).
         others = opt_out_sheets(source) if prefer_opt_outs and sheet is None else []
         # And a cover or instructions sheet first is passed over for a sheet of data, whose
-        # numbers the cover's contact phones are not (black-box Q1 #3).
-        if sheet is None:
-            others += sheets_before_front_matter(source)
-    for name in others:
-        with open_sheet(path, name) as source:
-            candidate = _probe(path, source)
-        if mapping_for(candidate, candidate.header_row).phone is not None:
-            return candidate
+        # numbers the cover's contact phones are not (black-box Q1 #3), holding as many.
+        front = sheets_before_front_matter(source) if sheet is None else []
+        for name in [*others, *front]:
+            with open_sheet(path, name) as other:
+                candidate = _probe(path, other)
+                if name in front and not holds_as_many(other, source):
+                    continue
+            if mapping_for(candidate, candidate.header_row).phone is not None:
+                return candidate
     return probe
 
 
