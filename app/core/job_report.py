@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.job_store import JobRow, JobStore, Outcome, RowState
+from app.core.sheet_check import blank_row_message
 from app.core.sheet_dates import (
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
@@ -606,7 +607,7 @@ class ReportWriter:
         if (
             r.outcome == Outcome.BLANK.value
             and not (r.original or r.damage or r.request_date)
-            and r.message == f"row {r.row_number}: blank row"
+            and r.message == blank_row_message(r.row_number)
         ):
             if self._blanks and (
                 r.row_number != self._blank_last + 1 or r.scope != self._blanks[0].scope

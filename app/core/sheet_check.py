@@ -481,6 +481,11 @@ def _beyond_wording(mapping: ColumnMapping, options: CheckOptions) -> tuple[str,
     )
 
 
+def blank_row_message(number: int) -> str:
+    """A blank row's message (the report writes long runs of them as one line by it)."""
+    return f"row {number}: blank row"
+
+
 def _beyond_header(cells: Sequence[CellValue], width: int, wording: tuple[str, str]) -> str:
     """What a row holds right of the header's ``width`` columns, which nothing reads, followed
     by ``wording`` (:func:`_beyond_wording`: the first when a value there holds a phone
@@ -663,7 +668,7 @@ class _Checker:
         if type(raw) is str:
             raw = raw.strip() or None
         if raw is None and is_blank(cells):
-            return CheckedRow(number, Outcome.BLANK, None, message=f"row {number}: blank row")
+            return CheckedRow(number, Outcome.BLANK, None, message=blank_row_message(number))
         if (
             p is not None
             and (raw is None or (type(raw) is str and not any(ch.isdigit() for ch in raw)))
