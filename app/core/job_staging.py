@@ -785,7 +785,7 @@ def _stage(
     return store, summary
 
 
-def _phone_cells(rows: Sequence[Row]) -> int:
+def phone_cells(rows: Sequence[Row]) -> int:
     """How many of a sheet's first ``rows`` (a probe's) hold a phone number in the column the
     mapping would read (0: no phone column)."""
     try:
@@ -823,7 +823,7 @@ def passed_over_sentences(source: SheetSource, file_name: str, kind: str) -> lis
     passed = [
         name
         for name in names[: names.index(source.sheet)]
-        if name not in hidden and front_matter_sheet(name) and _phone_cells(others.get(name, []))
+        if name not in hidden and front_matter_sheet(name) and phone_cells(others.get(name, []))
     ]
     if not passed:
         return []
@@ -874,7 +874,7 @@ def few_numbers_sentence(
             continue
         if opt_outs and not _OPT_OUT_SHEET.search(name):
             continue
-        count = _phone_cells(rows)
+        count = phone_cells(rows)
         if count > best_count:
             best, best_count = name, count
     if best_count < max(FEW_OTHER, FEW_TIMES * read):
@@ -1023,12 +1023,17 @@ def _choose_sheet(
                 return found_in
     tried: set[str] = set()
     if settings.sheet is None:
+        front: int | None = None  # the front-matter sheet's phone numbers, counted once
         for name in sheets_before_front_matter(source):
             found_in = _mapped(path, name, settings, probe)
-            if found_in is not None and holds_as_many(found_in[0], source):
-                source.close()
-                return found_in
             if found_in is not None:
+                if front is None:
+                    front = phone_cells(read_preview(source))
+                # A "Summary" of 200 numbers is the list, whatever its name (regression
+                # check T1: it was passed over for a "Sheet2" of 2); a cover's few are not.
+                if phone_cells(read_preview(found_in[0])) >= front:
+                    source.close()
+                    return found_in
                 found_in[0].close()
             tried.add(name)
     try:
@@ -1057,14 +1062,6 @@ def _choose_sheet(
     except BaseException:
         source.close()
         raise
-
-
-def holds_as_many(other: SheetSource, front: SheetSource) -> bool:
-    """Whether sheet ``other`` holds at least as many phone numbers (in its first rows) as
-    ``front``, a sheet named as front matter that it would be read instead of. A "Summary" or
-    "Notes" sheet of 200 numbers is the list, whatever its name (regression check T1: it was
-    passed over for a "Sheet2" of 2), where a cover's few contact phones are not."""
-    return _phone_cells(read_preview(other)) >= _phone_cells(read_preview(front))
 
 
 def sheets_before_front_matter(source: SheetSource) -> list[str]:

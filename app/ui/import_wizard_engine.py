@@ -19,8 +19,8 @@ from app.core.job_staging import (
     Corrections,
     JobSettings,
     apply_corrections,
-    holds_as_many,
     opt_out_sheets,
+    phone_cells,
     sheets_before_front_matter,
     stage,
     text_delimiter,
@@ -70,13 +70,14 @@ def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = 
         # And a cover or instructions sheet first is passed over for a sheet of data, whose
         # numbers the cover's contact phones are not (black-box Q1 #3), holding as many.
         front = sheets_before_front_matter(source) if sheet is None else []
-        for name in [*others, *front]:
-            with open_sheet(path, name) as other:
-                candidate = _probe(path, other)
-                if name in front and not holds_as_many(other, source):
-                    continue
-            if mapping_for(candidate, candidate.header_row).phone is not None:
-                return candidate
+    numbers = phone_cells(probe.preview) if front else 0
+    for name in [*others, *front]:
+        with open_sheet(path, name) as other:
+            candidate = _probe(path, other)
+        if name in front and phone_cells(candidate.preview) < numbers:
+            continue  # the front-matter sheet holds more: it is the list (as staging reads)
+        if mapping_for(candidate, candidate.header_row).phone is not None:
+            return candidate
     return probe
 
 
