@@ -71,6 +71,7 @@ from app.core.sheet_mapping import (
     extension_sentence,
     fax_columns,
     is_area_code_header,
+    names_own_line,
     opt_out_flag_columns,
     other_date_columns,
     other_phone_columns,
@@ -250,6 +251,17 @@ def map_sheet(
                 f"{'their headers name' if many else 'its header names'} other numbers (an "
                 "account, customer or member number), so "
                 f"{'they are' if many else 'it is'} read only when chosen as the phone column."
+            ).strip()
+        ours = [
+            f"{h!r} (column {column_letter(i)})"
+            for i, h in enumerate(mapping.headers)
+            if h and names_own_line(h)
+        ]
+        if ours:
+            one = len(ours) == 1
+            unread = (
+                f"{unread} {' and '.join(ours)} {'names' if one else 'name'} the business's own "
+                f"line, so {'it is' if one else 'they are'} not read in the customers' place."
             ).strip()
         raise MappingError(
             f"No column of phone numbers was found in {where}"

@@ -430,6 +430,44 @@ def names_number_that_called(header: str) -> bool:
     return bool(_CALLED_THEM.search(_words(header)))
 
 
+# A header naming the business's own line in the first person ("Our number", "Our line", "Our
+# DID", "Our SMS number"): a log's or a tracker's column of the line the consumer reached.
+_OUR_LINE: Final = re.compile(r"\bour\b")
+
+
+def names_own_line(header: str) -> bool:
+    """Whether a header names the business's own line ("Our number", "Our Phone"): never read
+    over another column of phone numbers (black-box T1: "Our number" was read over the log's
+    "Customer number", and the business's one line went on the list for every consumer)."""
+    return bool(_OUR_LINE.search(_words(header)))
+
+
+# Of a column's phone numbers, the share written as a person writes a phone number ("+1 720
+# 555 1234", "(720) 555-1234"), above which a header naming other digits ("Customer number")
+# is read as naming the customer's phone number: an id or an account number is written bare.
+_WRITTEN_SHARE: Final = 0.8
+
+
+def _other_phones(phone_like: Sequence[float], index: int) -> bool:
+    """Whether a column other than ``index`` is mostly phone numbers."""
+    return any(f >= 0.5 for i, f in enumerate(phone_like) if i != index)
+
+
+def _written_as_phones(data: Sequence[Sequence[CellValue]], index: int, code: str) -> bool:
+    """Whether nearly every value of a column is a valid phone number written as one: with its
+    "+" or in a phone number's groups. "Customer number" of such is the customer's phone
+    number; of bare ten-digit numbers, it is most often the customer's id in a CRM."""
+    values = _phone_values(data, index)
+    written = 0
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        text = value.strip()
+        if (text.startswith("+") or _WRITTEN_AS_PHONE.fullmatch(text)) and _valid_phone(text, code):
+            written += 1
+    return bool(values) and written >= _WRITTEN_SHARE * len(values)
+
+
 # The kind of line a phone header names, and of the address a country header belongs to:
 # Outlook's export has Business, Home and Other Country/Region beside Business, Home and
 # Mobile Phone, and a mobile is a person's own, as their home is.
@@ -934,8 +972,15 @@ def propose_mapping(
         if match is None:
             continue
         role, exact = match
-        if role is Role.PHONE and _names_other_digits(text) and not _names_line(text):
+        if (
+            role is Role.PHONE
+            and _names_other_digits(text)
+            and not _names_line(text)
+            and not _written_as_phones(data, index, default_phone_code)
+        ):
             continue  # "Account Number", "Policy Number": ten digits that are no phone number
+        if role is Role.PHONE and names_own_line(text) and _other_phones(phone_like, index):
+            continue  # "Our number" beside a column of phone numbers: the business's line
         if (
             role is Role.PHONE
             and not _says_phone(text)
@@ -1011,6 +1056,7 @@ def propose_mapping(
             if i not in taken
             and f >= 0.5
             and not _names_other_digits(headers[i])
+            and not (headers[i] and names_own_line(headers[i]) and _other_phones(phone_like, i))
             # Under a header, as an id's "BKG_NUM"; with none, or right of an area-code
             # column ("Area", "Local"), 7-digit numbers are local numbers to refuse by name
             # (and the area-code column or a column of formulas beside them to point to).

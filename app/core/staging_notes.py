@@ -103,6 +103,7 @@ from app.core.sheet_mapping import (
     header_role,
     names_consumers_number,
     names_number_that_called,
+    names_own_line,
     plain_words,
     propose_from_preview,
 )
@@ -979,9 +980,10 @@ def other_columns_sentence(
     assert mapping.phone is not None
     verb = "removed" if kind == "removal" else "imported"
     read = column_said(mapping.headers, mapping.phone)
-    forms = [i for i in others if _form_callers_column(mapping, i)]
-    logs = [i for i in others if i not in forms and _call_log_sentence(mapping, [i])]
-    offered = [i for i in others if i not in forms and i not in logs]
+    ours = [i for i in others if i < len(mapping.headers) and names_own_line(mapping.headers[i])]
+    forms = [i for i in others if i not in ours and _form_callers_column(mapping, i)]
+    logs = [i for i in others if i not in ours + forms and _call_log_sentence(mapping, [i])]
+    offered = [i for i in others if i not in ours + forms + logs]
     said: list[str] = []
     if offered:
         named = joined([column_said(mapping.headers, i) for i in offered])
@@ -1013,6 +1015,13 @@ def other_columns_sentence(
             f"but {'are' if many else 'is'} not {verb}: only {read} is read."
         )
         said.append(_call_log_sentence(mapping, logs))
+    if ours:
+        named = joined([column_said(mapping.headers, i) for i in ours])
+        one = len(ours) == 1
+        said.append(
+            f"{named[0].upper()}{named[1:]} {'names' if one else 'name'} the business's own "
+            f"line, so {'it is' if one else 'they are'} not {verb} (only {read} is read)."
+        )
     if forms:
         named = joined([column_said(mapping.headers, i) for i in forms])
         one = len(forms) == 1
