@@ -1238,8 +1238,12 @@ def _normalize_uncached(raw: object, phone_code: object, reading: str = ASK) -> 
     result = _unlabelled_verdict(raw, phone_code, reading)
     if not result.ok and isinstance(raw, str):
         text = raw
+        # The URI's message when it is an opt-out ("sms:+1303…?body=STOP"): the note names it,
+        # so a removal refuses the row as it refuses "STOP 303…" (re-test S1 #3's leftover).
+        opt_out = ""
         if (uri := _uri_number(raw)) is not None:
             text, body = uri
+            opt_out = body
             if body and not _opt_out_body(body):
                 return _reject(
                     result.phone_code,
@@ -1262,6 +1266,8 @@ def _normalize_uncached(raw: object, phone_code: object, reading: str = ASK) -> 
             if not bare.ok and "local number" in bare.reason:
                 bare = _area_code_short(number, bare)
             what = "opt-out keyword" if kind == "opt-out" else "label"
+            if opt_out and kind != "opt-out":
+                what, label = "opt-out keyword", opt_out
             return bare._replace(note=f"the {what} {label!r} was left out")
     if not result.ok and isinstance(raw, str) and "local number" in result.reason:
         return _area_code_short(raw, result)

@@ -157,9 +157,9 @@ def test_sms_uris_are_read(tmp_path: Path) -> None:
     got, _ = _rows(path, tmp_path)
     read = {n: (r.national, r.message) for n, r in got.items() if r.outcome != "invalid"}
     assert read == {
-        2: ("3035552911", "row 2: the label 'sms' was left out"),
+        2: ("3035552911", "row 2: the opt-out keyword 'STOP' was left out"),
         3: ("3035552914", "row 3: the label 'sms' was left out"),
-        5: ("3035552918", "row 5: the label 'sms' was left out"),
+        5: ("3035552918", "row 5: the opt-out keyword 'STOP' was left out"),
         6: ("3035552921", "row 6: the label 'sms' was left out"),
         7: ("3035552922", "row 7: the label 'imessage' was left out"),
     }
@@ -181,3 +181,27 @@ def test_an_area_code_and_four_digits_is_said_so(tmp_path: Path) -> None:
         "row 2: phone: too short for a US number: the area code (310) and only 4 digits (1246) "
         "after it, 3 too few for a whole number; expected 10 digits"
     )
+
+
+def test_a_removal_refuses_an_sms_uri_whose_message_is_stop(tmp_path: Path) -> None:
+    """An sms: link with body=STOP is an opt-out, as "STOP 303…" is: a removal file holding
+    one does not take the number off the list (re-test S1 #3's leftover)."""
+    from app.core.removal_job import stage_removal
+
+    path = tmp_path / "remove.csv"
+    path.write_text(
+        'Phone\n"sms:+13035552911?body=STOP"\n"smsto:+13035552912?body=Unsubscribe"\n'
+        '"sms:+13035552913"\n'
+    )
+    store, _ = stage_removal(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
+    rows = {r.row_number: r for r in store.rows()}
+    store.close()
+    assert rows[2].outcome == "invalid"
+    assert rows[2].message == (
+        "row 2: phone: 'sms:+13035552911?body=STOP' says STOP, an opt-out: a removal does not "
+        "take it off the list; if the number is to be removed, enter it without the keyword"
+    )
+    assert rows[3].outcome == "invalid"
+    assert "says Unsubscribe, an opt-out" in rows[3].message
+    assert rows[4].outcome != "invalid"
+    assert rows[4].message == "row 4: the label 'sms' was left out"
