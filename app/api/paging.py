@@ -3,6 +3,12 @@
 The service caps ``offset`` (100,000 on the DNC and SMS searches), so a search matching
 more rows than the cap allows cannot be read to the end. :class:`PagedSearch` stops there
 and reports ``unreachable`` instead of silently truncating.
+
+A page with fewer rows than asked is not by itself the end of a result: a service may answer
+fewer than ``limit`` (a cap of its own, one row short) while its total says more follow
+(black-box pass R1: a page of 999 of 1,000 ended a 2,500-row export at 999 rows, blamed on
+the paging cap). :func:`next_offset` is the one rule every reader of a DNC or SMS search
+pages by.
 """
 
 from __future__ import annotations
@@ -28,6 +34,29 @@ class Cancelled(Exception):
 
     maybe_done: bool = False
     refused: int = 0
+
+
+def next_offset(
+    offset: int, asked: int, got: int, total: int | None, max_offset: int | None
+) -> int | None:
+    """Where the page after one of ``got`` rows at ``offset`` (``asked`` asked for) starts, or
+    None when nothing follows.
+
+    The result has ended at an empty page, or at a page shorter than asked that reaches the
+    ``total`` the service reported (or when the service reports none). Otherwise the next page
+    starts right after the rows received, so none is skipped however few came; past
+    ``max_offset`` it starts at the cap (if this page started before it): an overlap only reads
+    rows again, which a reader keeping rows by id drops. Each page starts past the start of the
+    one before, and never past the cap, so paging always ends.
+    """
+    if got <= 0:
+        return None
+    end = offset + got
+    if got < asked and (total is None or end >= total):
+        return None
+    if max_offset is not None and end > max_offset:
+        return max_offset if offset < max_offset else None
+    return end
 
 
 class PagedSearch(Generic[T]):
@@ -65,14 +94,14 @@ class PagedSearch(Generic[T]):
                 self.total = page.total
             self.fetched += len(page.items)
             yield page
-            if len(page.items) < self.page_size:
-                break
             if self.total is not None and self.fetched >= self.total:
                 break
-            next_offset = offset + self.page_size
-            if self.limits.max_offset is not None and next_offset > self.limits.max_offset:
+            # No cap here: its overlap would hand callers, who keep no ids, rows twice.
+            following = next_offset(offset, self.page_size, len(page.items), page.total, None)
+            cap = self.limits.max_offset
+            if following is None or (cap is not None and following > cap):
                 break
-            offset = next_offset
+            offset = following
         if self.total is not None:
             self.unreachable = max(0, self.total - self.fetched)
         self.complete = self.unreachable == 0

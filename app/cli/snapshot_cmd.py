@@ -58,7 +58,7 @@ def _fail(message: str, status: int) -> int:
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
-    from app.core.snapshots import kind_from_name, take_snapshot
+    from app.core.snapshots import kind_from_name, take_snapshot, unread_reason
 
     try:
         scope = Scope.parse(args.scope) if args.scope else None
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         n = data.unreachable
         print(
             f"Warning: the snapshot is incomplete: {n:,} {'entries' if n != 1 else 'entry'} of "
-            "the list could not be read (no search of the service reaches them), so it cannot "
+            f"the list could not be read ({unread_reason(data)}), so it cannot "
             "show whether a number among them was listed.",
             file=sys.stderr if args.json else sys.stdout,
         )

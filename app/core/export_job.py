@@ -37,6 +37,12 @@ planned, or the whole search's count at the end differs from the one at the star
   cap), less the rows of them the plain search read last wrote all the same, never
   ``total − rows``.
 
+A page with fewer rows than asked ends a read only when it reaches the total the service
+reported (:func:`app.api.paging.next_offset`); before that the next page starts right after
+the rows received (black-box pass R1: a service answering 999 of 1,000 rows had a 2,500-row
+export end at 999 rows, the rest blamed on the paging cap). Rows a read still did not get
+(an empty page before the total) are counted as ``not_given``, with that reason, not the cap's.
+
 The planning and the reading are :class:`SplitSearch`'s, which a snapshot
 (:mod:`app.core.snapshots`) reads a whole list with too; :class:`ExportJob` writes what it reads.
 """
@@ -59,7 +65,7 @@ from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError, TransportError
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
-from app.api.paging import Cancelled
+from app.api.paging import Cancelled, next_offset
 from app.api.scope import Scope
 from app.core.session import read_over
 from app.core.sheet_damage import drops_trunk_zero
@@ -152,9 +158,10 @@ class ExportResult:
     it ended. ``list_changed``: the list was written to during the export (see the module
     docstring); ``possibly_missing`` estimates rows a still-changing part may have skipped.
     ``rereads`` counts the parts read again because their total changed between pages.
-    ``capped`` and ``gaps`` say why rows went unreached (each an upper bound: the plain search
-    read last reaches some of them): rows of parts too big even at the finest split, and rows
-    no part of a split held, by :class:`Gap`; ``days_searched`` is the first and last insert
+    ``capped``, ``not_given`` and ``gaps`` say why rows went unreached (each an upper bound: the
+    plain search read last reaches some of them): rows of parts too big even at the finest
+    split, rows the service counted but whose pages came short of them, and rows no part of a
+    split held, by :class:`Gap`; ``days_searched`` is the first and last insert
     day a day split searched, and ``reach`` how many rows one search reaches.
     """
 
@@ -173,6 +180,14 @@ class ExportResult:
     gaps: dict[Gap, int] = field(default_factory=dict)
     days_searched: tuple[str, str] | None = None
     reach: int = 101_000
+    not_given: int = 0
+
+
+# Why rows a search counted were not read, when it is not the paging cap (black-box pass R1).
+SHORT_PAGES = (
+    "the service answered a page with fewer rows than asked before the end of the result, "
+    "and no page after it gave them"
+)
 
 
 def _why_unreached(result: ExportResult) -> list[tuple[int, str]]:
@@ -222,6 +237,14 @@ def _why_unreached(result: ExportResult) -> list[tuple[int, str]]:
     other = result.gaps.get(Gap.REASON, 0)
     if other:
         out.append((other, "were in neither the search of blank reasons nor that of others"))
+    if result.not_given:
+        out.append(
+            (
+                result.not_given,
+                f"were counted by the service but not given: {SHORT_PAGES}; export again "
+                "later, or with narrower filters",
+            )
+        )
     return out
 
 
@@ -237,16 +260,18 @@ def unreachable_warning(result: ExportResult) -> str:
     n = result.unreachable
     many = n != 1
     causes = _why_unreached(result)
-    lead = (
-        f"{n:,} matching {'rows' if many else 'row'} could not be reached (one search of the "
-        f"service reaches its first {result.reach:,} rows)"
-    )
+    lead = f"{n:,} matching {'rows' if many else 'row'} could not be reached"
+    if result.capped or result.gaps or not result.not_given:
+        # The cap is named only when it is among the causes: rows a service's short pages
+        # left out are not its doing (black-box pass R1).
+        lead += f" (one search of the service reaches its first {result.reach:,} rows)"
     tail = f"{'they are' if many else 'it is'} on the list but not in this file."
     if len(causes) == 1:
         text = causes[0][1]
         if not many:
             text = text.replace("share one", "shares one", 1).replace("are ", "is ", 1)
             text = text.replace("have a ", "has a ", 1).replace("were in", "was in", 1)
+            text = text.replace("were counted", "was counted", 1)
         return f"{lead}: {'they' if many else 'it'} {text}; {tail}"
     if not causes:  # not expected: every unreached row has a cause counted
         return f"{lead}; {tail}"
@@ -292,12 +317,14 @@ class _Ticker:
 @dataclass(slots=True)
 class _Read:
     """What one read of a part saw: the totals of its first and last pages, whether they all
-    agreed, and how far the total fell between consecutive pages."""
+    agreed, how far the total fell between consecutive pages, and how far into the result its
+    pages reached (offset plus rows of the furthest page)."""
 
     first: int | None = None
     last: int | None = None
     stable: bool = True
     shrink: int = 0
+    reached: int = 0
 
 
 # --reason as typed, not the service's -BLANK- / -NOTBLANK- (black-box pass N1 #9).
@@ -345,19 +372,22 @@ Item = DncEntry | SmsOptOut
 @dataclass(slots=True)
 class SplitPart:
     """One search of a split read: the rows planned for it, the rows first kept from it,
-    those its last read's total put past what one search reaches (``capped``), and how many
-    of those the plain search read last reached all the same (``found_later``)."""
+    those its last read's total put past what one search reaches (``capped``), those within
+    that reach which its pages came short of (``not_given``: a page with fewer rows than asked,
+    then none, before the total), and how many of those the plain search read last reached all
+    the same (``found_later``)."""
 
     label: str
     planned: int
     read: int = 0
     capped: int = 0
     found_later: int = 0
+    not_given: int = 0
 
     @property
     def missing(self) -> int:
         """Rows of this search that no read reached."""
-        return max(0, self.capped - self.found_later)
+        return max(0, self.capped + self.not_given - self.found_later)
 
 
 @dataclass(slots=True)
@@ -383,6 +413,10 @@ class SplitRead:
     @property
     def capped(self) -> int:
         return sum(p.capped for p in self.parts)
+
+    @property
+    def not_given(self) -> int:
+        return sum(p.not_given for p in self.parts)
 
     @property
     def gap_missing(self) -> int:
@@ -637,26 +671,28 @@ class SplitSearch:
             oldest = dt.date.fromisoformat(batch[-1].insert_date)
         return found, oldest
 
-    def _pages(self, query: DncQuery) -> Iterator[Page[DncEntry] | Page[SmsOptOut]]:
-        """Pages in order, the next one fetched while the caller writes the current one."""
+    def _pages(self, query: DncQuery, seen: _Read) -> Iterator[Page[DncEntry] | Page[SmsOptOut]]:
+        """Pages in order, the next one fetched while the caller writes the current one;
+        ``seen.reached`` is how far into the result they got."""
         size = self.page_size
-        last_offset = self.limits.max_offset
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dnc-export") as pool:
             offset = 0
             ahead = pool.submit(self._fetch, query, offset, size)
             while True:
                 page = ahead.result()
-                offset += size
-                more = len(page.items) == size and (last_offset is None or offset <= last_offset)
-                if more:
-                    ahead = pool.submit(self._fetch, query, offset, size)
+                got = len(page.items)
+                seen.reached = max(seen.reached, offset + got)
+                following = next_offset(offset, size, got, page.total, self.limits.max_offset)
+                if following is not None:
+                    ahead = pool.submit(self._fetch, query, following, size)
                 yield page
-                if not more:
+                if following is None:
                     return
+                offset = following
 
     def _items(self, query: DncQuery, seen: _Read) -> Iterator[Item]:
         """The entries of one read of ``query`` from offset 0; ``seen`` records its totals."""
-        for page in self._pages(query):
+        for page in self._pages(query, seen):
             total = page.total
             if total is not None:
                 if seen.last is not None and total != seen.last:
@@ -705,7 +741,9 @@ class SplitSearch:
             else:
                 out.possibly_missing += seen.shrink
             last = part_total if seen.last is None else seen.last
-            part.capped = last - self._reachable(last)
+            reach = self._reachable(last)
+            part.capped = last - reach
+            part.not_given = max(0, min(last, reach) - seen.reached)
         out.gap = self._split_gap
         if out.rows < total:
             # Rows no part reached (outside the days tried, a part too big even split):
@@ -904,6 +942,7 @@ class ExportJob(SplitSearch):
             possibly_missing=read.possibly_missing,
             rereads=read.rereads,
             capped=read.capped,
+            not_given=read.not_given,
             gaps=self.gaps(),
             days_searched=self.days_searched(),
             reach=self._reachable(sys.maxsize),

@@ -4,7 +4,8 @@ A table asks for the rows it is about to show, not for the whole result: :class:
 answers ``fetch(offset, limit)`` and remembers the total the service reported, and knows how
 far the service lets a client page (``/dnc/search`` and ``/sms-opt-out/search`` refuse an
 offset above 100,000), so the table can say how many matches it cannot show instead of
-silently stopping.
+silently stopping. A page with fewer rows than asked ends the result only when it reaches the
+service's total (:meth:`ListPager.ends`; black-box pass R1: a service answering 999 of 1,000).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Generic, TypeVar
 from app.api.client import ApiClient, DncQuery
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, SmsOptOut
+from app.api.paging import next_offset
 
 T = TypeVar("T")
 
@@ -75,6 +77,13 @@ class ListPager(Generic[T]):
         if self.limits.max_offset is not None and loaded > self.limits.max_offset:
             return 0
         return max(0, min(self.page_size, self.reachable_of(total) - loaded))
+
+    def ends(self, offset: int, limit: int, page: Page[T]) -> bool:
+        """Whether ``page``, asked at ``offset`` for ``limit`` rows, is the last one to ask
+        for: empty, or shorter than asked and reaching the total the service reported. A page
+        short before that is followed by the one starting right after its rows."""
+        following = next_offset(offset, limit, len(page.items), page.total, None)
+        return following is None
 
     def fetch(
         self, offset: int, limit: int | None = None, cancel: threading.Event | None = None

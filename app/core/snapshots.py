@@ -9,7 +9,10 @@ end, then, for any rows no search held, the plain search as far as paging reache
 pass Q2 #1: split by scope alone, a snapshot of an SMS list with 102,739 global entries missed
 1,739 of them). Whatever still cannot be read is counted exactly, never silently dropped: a
 snapshot with such entries is incomplete, and what it does not hold is not known rather than
-"not listed" (evidence, diff).
+"not listed" (evidence, diff). Its reason is said as it is (:func:`unread_reason`): no search
+of the service reaching them, or the service counting entries its pages did not give (a page
+with fewer rows than asked, then none, before its total: black-box pass R1, where a snapshot
+of 2,500 entries kept 999 and blamed the paging cap).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from app.api.models import DncEntry, SmsOptOut
 from app.api.scope import Scope
 from app.core.audit_sources import limits_of
 from app.core.audit_types import ListKind, OptOutRecord, Progress, no_progress
+from app.core.export_job import SHORT_PAGES, SplitRead, SplitSearch
 from app.core.export_job import ListKind as SearchKind
-from app.core.export_job import SplitRead, SplitSearch
 from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
@@ -107,7 +110,8 @@ class SnapshotData:
     """A list's contents at one time, in memory (a taken snapshot, or "now").
 
     ``unread`` is how many entries the service counted that could not be read (None: the
-    reported total less the entries held, for data built by hand); ``list_changed`` says
+    reported total less the entries held, for data built by hand), ``not_given`` how many of
+    them (at most) the service counted but its pages did not give; ``list_changed`` says
     the list was written to while it was read (``total_at_end``: the count when it ended).
     """
 
@@ -123,6 +127,7 @@ class SnapshotData:
     unread: int | None = None
     list_changed: bool = False
     total_at_end: int | None = None
+    not_given: int = 0
 
     @property
     def unreachable(self) -> int:
@@ -136,6 +141,20 @@ class SnapshotData:
         where = str(self.scope) if self.scope is not None else "whole list"
         source = self.path.name if self.path is not None else "now"
         return f"{KIND_NAMES[self.kind]} {where} at {self.taken_at} ({source})"
+
+
+def unread_reason(data: SnapshotData) -> str:
+    """Why the entries a copy could not read were not read, for the sentence saying how many:
+    the paging cap's reason only for those the service's short pages do not account for."""
+    short = min(data.not_given, data.unreachable)
+    if not short:
+        return "no search of the service reaches them"
+    if short >= data.unreachable:
+        return f"the service counted them but did not give them: {SHORT_PAGES}"
+    return (
+        f"the service counted up to {short:,} of them but did not give them, as {SHORT_PAGES}; "
+        "no search of the service reaches the rest"
+    )
 
 
 def _query(scope: Scope | None) -> DncQuery:
@@ -205,6 +224,7 @@ def fetch_list(
 
     read = split.read(total, leaves, keep)
     data.unread = read.unreachable
+    data.not_given = read.not_given
     data.list_changed = read.list_changed
     data.total_at_end = read.total_at_end
     data.parts = _parts(read)
@@ -242,6 +262,7 @@ def save_snapshot(data: SnapshotData, directory: Path) -> Path:
             "unreachable": str(data.unreachable),
             "list_changed": "yes" if data.list_changed else "no",
             "total_at_end": "" if data.total_at_end is None else str(data.total_at_end),
+            "not_given": str(data.not_given),
         }
         db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         db.executemany(
@@ -317,6 +338,7 @@ def load_snapshot(path: Path, *, entries: bool = True) -> SnapshotData:
             unread=int(meta["unreachable"]) if meta.get("unreachable") else None,
             list_changed=meta.get("list_changed") == "yes",
             total_at_end=int(meta["total_at_end"]) if meta.get("total_at_end") else None,
+            not_given=int(meta.get("not_given") or 0),
         )
         data.parts = [SnapshotPart(*row) for row in db.execute("SELECT * FROM parts")]
         if entries:
