@@ -263,8 +263,9 @@ class ApiClient:
 
         With ``lead_status`` every lead carrying the number in that scope gets that status.
         With ``not_found_ok`` a "not found" answer is returned as ``NOT_FOUND`` instead of
-        raised; when an earlier attempt's answer was lost (``earlier_attempt_lost``) that
-        attempt may have removed the entry (a retry after a 5xx alone says nothing of the kind).
+        raised; when an earlier attempt got no answer saying whether it was done
+        (``earlier_attempt_lost``: none came, a 5xx, an answer not the API's JSON) that attempt
+        may have removed the entry.
         """
         path = "/dnc/delete"
         params: dict[str, str | bool] = {

@@ -133,9 +133,13 @@ for _i, _flag_name in enumerate(_STATUS_FLAGS):
     CODES[("/status/update", 6071 + _i)] = _v(f"{_flag_name} option cannot be empty", _flag_name)
 
 
-# Added to a write's error when an earlier attempt of the same call was sent and its answer lost
-# (see ``ApiError.earlier_attempt_lost``).
-EARLIER_ATTEMPT_LOST = "an earlier attempt's answer was lost, so the service may have done it"
+# Added to a write's error when an earlier attempt of the same call got no answer saying whether
+# it was done: none came (lost), or a 5xx or an answer that is not the API's JSON did (see
+# ``ApiError.earlier_attempt_lost``; black-box R1 #2: a 500 after the write is not a lost
+# answer, and was not said to leave the write open).
+EARLIER_ATTEMPT_LOST = (
+    "an earlier attempt got no answer saying whether it was done, so the service may have done it"
+)
 # Said instead when it was an earlier send of a job's row whose fate was left open (its error,
 # then a look-up that failed too): no answer need have been lost (see ApiError.earlier_send_open).
 EARLIER_SEND_OPEN = (
@@ -172,9 +176,10 @@ class ApiError(Exception):
         # How many requests were sent before this answer (set by the transport): an
         # "already present" or "not found" after a retry may be our own first attempt's doing.
         self.attempts = 1
-        # Set by the transport on a write's error when an earlier attempt of the same call was
-        # sent and its answer lost: the service may have done the write although this attempt
-        # failed, so "failed" must not be read as "nothing changed".
+        # Set by the transport on a write's error when an earlier attempt of the same call got
+        # no answer saying whether it was done (none came, a 5xx, an answer that is not the
+        # API's JSON): the service may have done the write although this attempt failed, so
+        # "failed" must not be read as "nothing changed". (Named for the first case.)
         self.earlier_attempt_lost = False
         # Set by a job on the error of a row sent again after a send whose fate was left open
         # (its error, then a failed look-up): the service may have done the write, as above,
@@ -256,6 +261,10 @@ class RateLimitedError(ApiError):
         http_status: int | None = 429,
     ) -> None:
         self.retry_after = retry_after
+        # Set by the transport on a 429 without Retry-After raised once the service had
+        # refused every request for the retry policy's whole rate-limit patience (minutes):
+        # a job stops for a resume then, not sooner (black-box R1 #6).
+        self.patience_spent = False
         super().__init__(endpoint, message, http_status=http_status)
 
 

@@ -303,9 +303,9 @@ class WriteResult:
     ``retried`` is True when the answer came after more than one attempt (after a lost
     answer, a 5xx or a 429 alike).
 
-    ``earlier_attempt_lost`` is True when an earlier attempt of this write was sent and its
-    answer lost (a timeout or a dropped connection after sending, or an answer not saying
-    ``success: true``; the transport's
+    ``earlier_attempt_lost`` is True when an earlier attempt of this write got no answer saying
+    whether it was done (a timeout or a dropped connection after sending, a 5xx, an answer that
+    is not the API's JSON or not saying ``success: true``; the transport's
     :attr:`~app.api.errors.ApiError.earlier_attempt_lost`): that attempt may have done the
     write, so an ``ALREADY_PRESENT`` may be our own insert and a ``NOT_FOUND`` our own delete.
     It is set only on those two statuses: the transport returns a successful answer with its

@@ -23,7 +23,7 @@ import ssl
 import threading
 import time
 import urllib.request
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import quote, quote_plus, unquote_plus, urlencode, urlsplit
@@ -83,15 +83,31 @@ class Secret:
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """Exponential backoff with full jitter, capped; ``attempts`` includes the first try."""
+    """Exponential backoff with full jitter, capped; ``attempts`` includes the first try.
+
+    A 429 without ``Retry-After`` is waited out differently: the service's rate limits are per
+    minute (and per day), so its holds (:class:`RateLimitHold`) grow from ``rate_limit_base``
+    to ``rate_limit_max`` seconds, and a call refused so goes on trying, past ``attempts``,
+    until the service has refused every request for ``rate_limit_patience`` seconds (black-box
+    R1 #6: a job paused after 7 s, its every retry inside the same minute)."""
 
     attempts: int = 4
     base_delay: float = 0.25
     max_delay: float = 8.0
+    rate_limit_base: float = 1.0
+    rate_limit_max: float = 60.0
+    rate_limit_patience: float = 120.0
 
     def delay(self, retry_number: int, rng: random.Random) -> float:
         ceiling: float = min(self.max_delay, self.base_delay * 2.0 ** (retry_number - 1))
         return ceiling / 2 + rng.random() * ceiling / 2
+
+    def rate_limit_delay(self, hold_number: int, rng: random.Random) -> float:
+        """The ``hold_number``-th hold (1 for the first) of a run of 429s without
+        ``Retry-After``: doubling from ``rate_limit_base`` to ``rate_limit_max``, jittered down
+        by at most a quarter (threads of many clients of one account then spread out)."""
+        ceiling = min(self.rate_limit_max, self.rate_limit_base * 2.0 ** (hold_number - 1))
+        return ceiling * (0.75 + rng.random() * 0.25)
 
 
 NO_RETRY = RetryPolicy(attempts=1)
@@ -158,6 +174,9 @@ class RateLimitHold:
         self._since = 0.0  # when the current measuring window started (a hold's start)
         self._accepted = 0  # answers that got through since then
         self.refusals = 0  # 429 answers seen (for tests and logs)
+        # Holds of 429s without Retry-After since an answer last got through (each longer:
+        # see refused).
+        self._unsaid_holds = 0
 
     @property
     def per_second(self) -> float | None:
@@ -165,11 +184,20 @@ class RateLimitHold:
         with self._lock:
             return 1.0 / self._interval if self.active and self._interval else None
 
-    def refused(self, pause: float) -> None:
-        """A 429 came back: hold every request for ``pause`` seconds and measure the pace."""
+    def refused(self, pause: float | None, backoff: Callable[[int], float] | None = None) -> None:
+        """A 429 came back: hold every request for ``pause`` seconds and measure the pace.
+
+        ``pause`` None (the 429 said no ``Retry-After``): a new hold lasts ``backoff(n)``, n
+        counting such holds since an answer last got through, so the holds grow until a
+        per-minute window has passed; a 429 within the current hold does not lengthen it."""
         now = time.monotonic()
         with self._lock:
             self.refusals += 1
+            if pause is None:
+                pause = 0.0
+                if now >= self._until and backoff is not None:
+                    self._unsaid_holds += 1
+                    pause = backoff(self._unsaid_holds)
             if now >= self._until:
                 # A new hold, not one more 429 among the requests sent before the current one.
                 if self.active:
@@ -185,6 +213,7 @@ class RateLimitHold:
     def answered(self) -> None:
         """An answer other than a 429 came back while :attr:`active`."""
         with self._lock:
+            self._unsaid_holds = 0
             if not self.active:
                 return
             self._accepted += 1
@@ -534,7 +563,13 @@ class Transport:
         has passed, and then paces them to what the service accepts (see
         :class:`RateLimitHold`), so many threads do not keep hammering a throttled service.
 
-        A write's error raised after an earlier attempt was sent and its answer lost has
+        A 429 without ``Retry-After`` is retried, past the policy's attempts, until the
+        service has refused every request for ``rate_limit_patience`` seconds, the holds
+        growing meanwhile (see :class:`RetryPolicy`); the 429 then raised has
+        ``patience_spent`` set.
+
+        A write's error raised after an earlier attempt got no answer saying whether it was
+        done (none came, a 5xx, an answer that is not the API's JSON) has
         ``earlier_attempt_lost`` set: that attempt may have done the write.
         """
         body = encode_params(params or {})
@@ -548,6 +583,12 @@ class Transport:
         attempt = 0
         # An attempt of this call was sent and got no answer (it may have been done).
         answer_lost = False
+        # An attempt of this call got no answer saying whether it was done: none, or a 5xx or
+        # an answer that is not the API's JSON (it may have been done).
+        fate_open = False
+        # 429s without Retry-After this call got, and when the first came.
+        unsaid = 0
+        refused_since: float | None = None
         # The last 429, while every attempt so far was refused with one.
         refused: RateLimitedError | None = None
         # The last attempt's error.
@@ -575,18 +616,27 @@ class Transport:
                         exc = last = caught
                         answered = not isinstance(exc, TransportError)
                         exc.attempts = attempt
-                        if answer_lost and not is_read(path):
+                        if fate_open and not is_read(path):
                             exc.earlier_attempt_lost = True
                         if isinstance(exc, TransportError | UnconfirmedError):
                             # No answer, or one not saying whether it was done: it may be.
                             if not isinstance(exc, TransportError) or exc.sent:
+                                answer_lost = fate_open = True
+                        elif isinstance(exc, ServerError):
+                            # A 5xx, or an answer that is not the API's JSON (an HTML page, an
+                            # empty body, "OK"): none says whether the write was done, and a
+                            # service can fail after it (a 500 while writing its answer), so
+                            # a retry's "already present" or "not found" may be that attempt's
+                            # doing (black-box R1 #2, #3). A gateway's 502 or 504 says the
+                            # service's answer did not reach it: lost, as no answer is.
+                            fate_open = True
+                            if exc.http_status in _GATEWAY_LOST:
                                 answer_lost = True
-                        elif isinstance(exc, ServerError) and exc.http_status in _GATEWAY_LOST:
-                            # A gateway's answer that the service's own did not reach it: the
-                            # service may have done the write (black-box pass I3).
-                            answer_lost = True
                         elif isinstance(exc, RateLimitedError):
-                            hold.refused(self._hold_for(exc))
+                            if exc.retry_after is not None:
+                                hold.refused(self._hold_for(exc))
+                            else:
+                                hold.refused(None, self._rate_limit_delay)
                         elif hold.active and not isinstance(exc, ServerError):
                             hold.answered()  # an answer of the service's own (4xx)
                         if isinstance(exc, RateLimitedError) and (
@@ -595,7 +645,19 @@ class Transport:
                             refused = exc
                         else:
                             refused = None
-                        if attempt >= self.retry.attempts or not _retriable(exc, idempotent):
+                        if isinstance(exc, RateLimitedError) and exc.retry_after is None:
+                            # Waited out, its waits growing, for as long as the service refuses
+                            # it (see RetryPolicy): a per-minute window passes within it. The
+                            # call's own time, as another endpoint's answers (a per-endpoint
+                            # quota) say nothing of this one's.
+                            unsaid += 1
+                            now = time.monotonic()
+                            if refused_since is None:
+                                refused_since = now
+                            if now - refused_since >= self.retry.rate_limit_patience:
+                                exc.patience_spent = True
+                                raise
+                        elif attempt >= self.retry.attempts or not _retriable(exc, idempotent):
                             raise
                     else:
                         answered = True
@@ -610,6 +672,8 @@ class Transport:
                 delay = self.retry.delay(attempt, self._rng)
                 if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
                     delay = max(delay, self._hold_for(exc))
+                elif isinstance(exc, RateLimitedError):
+                    delay = max(delay, self._rate_limit_delay(unsaid))
                 log.info(
                     "%s failed (%s); retry %d in %.2f s", path, type(exc).__name__, attempt, delay
                 )
@@ -637,6 +701,9 @@ class Transport:
                     # the stop cuts too) is what would have settled it.
                     raise last from None
                 raise
+
+    def _rate_limit_delay(self, hold_number: int) -> float:
+        return self.retry.rate_limit_delay(hold_number, self._rng)
 
     def _hold_for(self, exc: RateLimitedError) -> float:
         """How long a 429 holds requests: its ``Retry-After`` (capped, as a retry's wait is),
@@ -702,8 +769,8 @@ class Transport:
 
 
 # A gateway or proxy before the service answers these when the service's own answer did not
-# come back to it (bad gateway, gateway timeout): the request may have been done, as when the
-# answer is lost on the way. A 500 or 503 is the service's own answer that it failed.
+# come back to it (bad gateway, gateway timeout): the answer was lost on the way. (Any 5xx
+# leaves a write's fate open: see Transport.call.)
 _GATEWAY_LOST: Final = frozenset({502, 504})
 # What follows "auth_token=" in a quoted request body, whatever the token's encoding there.
 _TOKEN_FIELD: Final = re.compile(r"(auth_token[\"']?\s*[=:]\s*[\"']?)[^&\s\"'<>,;}]+")

@@ -11,8 +11,9 @@ share one call and its outcome. Before a purpose-scope call the number's purpose
 looked up (:func:`purpose_entries`) and all of them go into the journal's ``before``, so each
 one removed can be put back; the bulk removal job (:mod:`app.core.removal_job`) uses the same
 look-up to refuse a removal for one purpose that would take other purposes with it. A
-purpose-scope delete answered "not found" after an earlier attempt's answer was lost, for a
-number that look-up found listed, counts as removed: that attempt removed it.
+purpose-scope delete answered "not found" after an earlier attempt got no answer saying
+whether it was done (none came, a 5xx, an answer not the API's JSON), for a number that look-up
+found listed, counts as removed: that attempt removed it.
 
 With a lead status, the leads the delete will re-status are looked up just before it
 (:func:`app.core.lead_lookup.leads_to_restatus`, reads that cancelling stops before anything is
@@ -345,15 +346,15 @@ def _outcome(
             return RemovalOutcome(
                 target,
                 Outcome.NOT_FOUND,
-                "not on the list when the request was retried; the answer to an earlier "
-                "attempt was lost, so that attempt may have removed it; answered after "
-                f"{result.attempts} attempts",
+                "not on the list when the request was retried; an earlier attempt got no "
+                "answer saying whether it was done, so that attempt may have removed it; "
+                f"answered after {result.attempts} attempts",
             )
         # Listed when looked up just before the delete: the lost attempt removed it.
         parts.append(
             "removed by this removal's earlier attempt: the number was on the list when looked "
-            "up just before the delete, that attempt's answer was lost and the retry found it "
-            f"gone; answered after {result.attempts} attempts"
+            "up just before the delete, that attempt got no answer saying whether it was done "
+            f"and the retry found it gone; answered after {result.attempts} attempts"
         )
     parts.append(removed_purposes_text(removed or []))
     if lead_status:

@@ -128,8 +128,8 @@ TRUNK_ZERO_PRESENT = (
 # An insert sent again after an attempt whose fate could not be settled (Unsettled) that
 # inserted the number: so that attempt had not.
 INSERTED_WHEN_SENT_AGAIN = (
-    "inserted when sent again: an earlier attempt's answer was lost and a look-up could not "
-    "tell whether it had been done"
+    "inserted when sent again: an earlier send of it got no answer saying whether it was done "
+    "and a look-up could not tell whether it had been done"
 )
 
 

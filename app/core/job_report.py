@@ -30,6 +30,7 @@ import datetime as dt
 import logging
 import re
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -94,9 +95,16 @@ RESENT_PRESENT_BEFORE = (
     "sent again after the job was interrupted; the list already had it "
     "(most likely from the first send)"
 )
-# An earlier attempt's answer was lost (timeout, dropped connection), then the retry found the
-# number listed: that attempt may have inserted it.
+# An earlier attempt got no answer saying whether it was done (a timeout, a dropped connection,
+# a 5xx, an answer that is not the API's JSON), then the retry found the number listed: that
+# attempt may have inserted it.
 RETRIED_PRESENT = (
+    "on the list when the request was retried; an earlier attempt got no answer saying whether "
+    "it was done, so that attempt may have inserted it"
+)
+# RETRIED_PRESENT as job files written before 2026-11-24 hold it (it said every such attempt's
+# answer was lost, of a 500 or an "OK" body too: black-box R1 #2).
+RETRIED_PRESENT_BEFORE = (
     "on the list when the request was retried; the answer to an earlier attempt was lost, "
     "so that attempt may have inserted it"
 )
@@ -106,12 +114,18 @@ FOUND_AFTER_ERROR = (
     "on the list: the insert ended with an error, and a look-up right after it found the "
     "number listed, so an attempt of this job may have inserted it"
 )
-MAYBE_INSERTED_TEXTS = (RESENT_PRESENT, RESENT_PRESENT_BEFORE, RETRIED_PRESENT, FOUND_AFTER_ERROR)
+MAYBE_INSERTED_TEXTS = (
+    RESENT_PRESENT,
+    RESENT_PRESENT_BEFORE,
+    RETRIED_PRESENT,
+    RETRIED_PRESENT_BEFORE,
+    FOUND_AFTER_ERROR,
+)
 # The job meta's (and job summary's) count of those rows.
 MAYBE_INSERTED = "already_present_maybe_inserted"
 MAYBE_INSERTED_LABEL = (
-    "already_present: of which may have been inserted by this job (an answer was lost, or "
-    "the insert ended in an error)"
+    "already_present: of which may have been inserted by this job (an attempt got no answer "
+    "saying whether it was done, or the insert ended in an error)"
 )
 # What an import row ending ``already_present`` says when a look-up of when its number was
 # first on the list failed (see app.core.import_job): it is counted to the day the job found
@@ -300,9 +314,19 @@ SENT_NO_ANSWER = (
 )
 
 
-def _unsent_message(row: JobRow) -> str:
-    """A pending row's message: its staged note, and whether its request was sent."""
+# The job meta's rows (seq as text -> what the row says) whose write the service answered by
+# refusing the token, so nothing was done: pending again, for the resume to send (the runner
+# writes it when the token is refused mid-run, and clears it when the job runs again).
+TOKEN_REFUSED_ROWS = "token_refused_rows"  # noqa: S105
+
+
+def _unsent_message(row: JobRow, refused: Mapping[str, str] | None = None) -> str:
+    """A pending row's message: its staged note, and whether its request was sent (and, when
+    the service refused the token for it, that: black-box R1 #7)."""
+    said = (refused or {}).get(str(row.seq), "")
     if row.state != RowState.SENDING.value:
+        if said:
+            return f"{row.message}; {said}" if row.message else said
         return row.message
     return f"{row.message}; {SENT_NO_ANSWER}" if row.message else SENT_NO_ANSWER
 
@@ -533,6 +557,9 @@ class ReportWriter:
         self._rows.append(self._columns)
         self._in_sheet = 0
         self._after = 0  # the seq of the last row written
+        # Pending rows the service refused the token for (read again by finish, which writes
+        # the pending rows).
+        self._token_refused: dict[str, str] = dict(meta.get(TOKEN_REFUSED_ROWS) or {})
         self.late = 0
         self.maybe_inserted = 0  # already_present rows this job may have inserted
         self.late_invalid = 0  # late requests on invalid rows (not sent)
@@ -562,6 +589,7 @@ class ReportWriter:
         meta = self._store.meta()
         # A dry run's rows to send are valid, not waiting: nothing will send them.
         unsent = "valid (dry run)" if meta.get("status") == "dry_run" else "pending"
+        self._token_refused = dict(meta.get(TOKEN_REFUSED_ROWS) or {})
         try:
             for r in self._store.rows(after=self._after):
                 self._append(r, unsent)
@@ -666,7 +694,9 @@ class ReportWriter:
             r.phone_code,
             scope_shown(r.scope, self._removal, "" if self._removal else purpose_sent(r)),
             r.outcome or unsent,
-            _unsent_message(r) if not r.outcome and unsent == "pending" else message_shown(r),
+            _unsent_message(r, self._token_refused)
+            if not r.outcome and unsent == "pending"
+            else message_shown(r),
             r.damage,
             r.request_date,
         ]

@@ -41,7 +41,7 @@ from app.api.errors import (
     TransportError,
 )
 from app.api.paging import Cancelled
-from app.core.job_report import settled_message
+from app.core.job_report import TOKEN_REFUSED_ROWS, settled_message
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 from app.core.session import cancelled_after_refusals, e164, fate_open
 from app.core.wording import joined
@@ -317,7 +317,9 @@ class JobRunner:
         # Rows sent back as NotDone: seq -> (their sends so far, what the last one said), so
         # the row's message says why it was sent again. Written by the calling thread before
         # the pass that sends them again starts; read by the workers.
-        self._not_done: dict[int, tuple[int, str, bool]] = {}
+        # The last item counts the write requests those sends made, with the client's retries
+        # (black-box R1 #5: "sent 3 times" of a row the service got 12 requests for).
+        self._not_done: dict[int, tuple[int, str, bool, int]] = {}
 
     def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
         skip = held.seqs()
@@ -387,6 +389,9 @@ class JobRunner:
     def _run(self) -> JobStatus:
         control = self.control
         self.counts = self.store.counts()
+        if self.store.meta().get(TOKEN_REFUSED_ROWS):
+            # Said of the rows the last run's refused token left pending: this run sends them.
+            self.store.set_meta({TOKEN_REFUSED_ROWS: {}})
         total = sum(self.counts.values())
         start_done = total - self.counts["pending"]
         self.store.set_status(JobStatus.RUNNING)
@@ -429,14 +434,21 @@ class JobRunner:
                 if not isinstance(error, Cancelled):  # a cancel before it is sent again keeps it
                     held.unreached.pop(row.seq, None)
                 if isinstance(error, NotDone):
-                    sends = self._not_done.get(row.seq, (0, "", False))[0] + 1
+                    so_far = self._not_done.get(row.seq, (0, "", False, 0))
+                    sends = so_far[0] + 1
+                    requests = so_far[3] + (0 if error.before_write else error.error.attempts)
                     if sends <= NOT_DONE_RESENDS:
                         # Not done, so sent again in the next pass, pending meanwhile (a row
                         # resent after an interruption stays "sending": it is still one).
                         if not resent:
                             self.store.mark_pending(row.seq)
                         held.not_done[row.seq] = (row, resent)
-                        self._not_done[row.seq] = (sends, error.said, error.before_write)
+                        self._not_done[row.seq] = (
+                            sends,
+                            error.said,
+                            error.before_write,
+                            requests,
+                        )
                         held.refused_rows.pop(row.seq, None)
                         held.unsettled.pop(row.seq, None)
                         held.sent_back += 1
@@ -452,7 +464,8 @@ class JobRunner:
                         message = _with_staged(
                             row,
                             _resent_text(
-                                f"{final.message}; {_sends_text(sends, error.before_write)}",
+                                f"{final.message}; "
+                                f"{_sends_text(sends, error.before_write, requests)}",
                                 resent,
                             ),
                             final.outcome,
@@ -460,7 +473,7 @@ class JobRunner:
                         self.store.mark_done(row.seq, final.outcome, message, final.code)
                         self._count(final.outcome)
                         continue
-                    error.error.add_detail(_sends_text(sends, error.before_write))
+                    error.error.add_detail(_sends_text(sends, error.before_write, requests))
                     error = error.error
                 if isinstance(error, Cancelled) and (opened := _left_open(error)) is not None:
                     # The job's stop cut this row's write short after it was sent (its answer
@@ -500,7 +513,10 @@ class JobRunner:
                         resent,
                         before + max(1, error.attempts),
                     )
-                    self._stop_if_stuck(held, error)
+                    # A 429 without Retry-After is raised once the service has refused
+                    # everything for the client's whole patience (minutes): the job stops then
+                    # (black-box R1 #6: it stopped after 7 s, inside one per-minute window).
+                    self._stop_if_stuck(held, error, error.patience_spent)
                     continue
                 if isinstance(error, Unsettled):
                     # Its fate is open and it is safe to send again: sent in the next pass.
@@ -529,6 +545,7 @@ class JobRunner:
                     self.abort_reason = f"The service refused the token: {error.describe()}"
                     self.token_refused = True
                     control.stop.set()
+                    self._refused_token(row, resent, error)
                     continue
                 if held.rows and not self.abort_reason:
                     self._flush_held(held)
@@ -563,8 +580,9 @@ class JobRunner:
                 self._count(Outcome.FAILED)
             for seq, (row, resent) in held.not_done.items():
                 # Shown not done, and cancelled before it was sent again.
-                sends, said, before_write = self._not_done[seq]
-                text = f"{said}; {_sends_text(sends, before_write)}; {CANCELLED_UNSETTLED}"
+                sends, said, before_write, requests = self._not_done[seq]
+                sent = _sends_text(sends, before_write, requests)
+                text = f"{said}; {sent}; {CANCELLED_UNSETTLED}"
                 message = _resent_text(text, resent)
                 self.store.mark_done(
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
@@ -597,6 +615,24 @@ class JobRunner:
         if self._progress is not None:
             self._report(total, start_done, started, time.monotonic(), ended=True)
         return status
+
+    def _refused_token(self, row: JobRow, resent: bool, error: AuthError) -> None:
+        """A row the service answered by refusing the token: nothing was done, so it is pending
+        again (a first send for the resume), and the report says why, not that its fate is
+        open (black-box R1 #7: such rows said "no answer came, or the service failed it").
+        Unless an earlier send of it may have been done: it stays "sending" for the resume to
+        settle."""
+        if resent or error.earlier_attempt_lost or error.earlier_send_open:
+            return
+        self.store.mark_pending(row.seq)
+        done = "deleted" if self.store.meta().get("kind") == "removal" else "inserted"
+        said = (
+            f"sent, and the service refused the token ({error.describe()}), so nothing was "
+            f"{done}; the resume sends it again"
+        )
+        refused = dict(self.store.meta().get(TOKEN_REFUSED_ROWS) or {})
+        refused[str(row.seq)] = said
+        self.store.set_meta({TOKEN_REFUSED_ROWS: refused})
 
     def _idle(self) -> None:
         """Every quarter second of the run (see bounded_map): cut off the requests a stop
@@ -693,7 +729,7 @@ class JobRunner:
         for row, _message in held.rows:
             groups.setdefault((unknown, WHY_HELD), []).append(row)
         for seq, (row, _resent) in held.not_done.items():
-            before_write = self._not_done.get(seq, (0, "", False))[2]
+            before_write = self._not_done.get(seq, (0, "", False, 0))[2]
             why = WHY_LOOKUP_FAILED if before_write else WHY_NOT_DONE
             groups.setdefault((undone, why), []).append(row)
         for row, _resent, _error in held.unreached.values():
@@ -791,33 +827,61 @@ def _times(count: int) -> str:
     return "once" if count == 1 else "twice" if count == 2 else f"{count} times"
 
 
-def _sends_text(sends: int, before_write: bool = False) -> str:
+def _requests_text(requests: int) -> str:
+    return "1 request" if requests == 1 else f"{requests:,} requests"
+
+
+def _sends_text(sends: int, before_write: bool = False, requests: int | None = None) -> str:
     """How often a row was sent (or, ``before_write``, tried: its last try stopped at a look-up
-    before the write) in this run, the service failing it and leaving it not done each time."""
+    before the write) in this run, the service failing it and leaving it not done each time;
+    ``requests`` is how many write requests those sends made with the client's retries (as
+    many as the sends when None), which is what the service's own log counts."""
+    if requests is None:
+        requests = 0 if before_write else sends
     if before_write:
-        return (
+        text = (
             f"tried {_times(sends)} in this run, not done each time; the last try stopped at a "
             "look-up the service failed, before anything was sent"
         )
-    return f"sent {_times(sends)} in this run, each time failed by the service and not done"
+        if requests:
+            text += (
+                f" (the earlier tries sent {_requests_text(requests)}, with the client's "
+                "retries, each failed by the service)"
+            )
+        return text
+    if requests == sends:
+        return f"sent {_times(sends)} in this run, each time failed by the service and not done"
+    return (
+        f"sent {_times(requests)} in this run ({sends} send{'' if sends == 1 else 's'} of the "
+        "row by the job, with the client's retries), each time failed by the service and not "
+        "done"
+    )
 
 
-def _after_not_done(message: str, sends: int, said: str, before_write: bool = False) -> str:
+def _after_not_done(
+    message: str, sends: int, said: str, before_write: bool = False, requests: int | None = None
+) -> str:
     """``message`` of a row sent again after ``sends`` tries shown not done, the last of which
-    said ``said`` (``before_write``: it stopped at a look-up before the write): the answer it
-    got is evidence, and so is why it took more than one try."""
+    said ``said`` (``before_write``: it stopped at a look-up before the write), which made
+    ``requests`` write requests with the client's retries: the answer it got is evidence, and
+    so is why it took more than one try."""
     many = sends != 1
+    if requests is None:
+        requests = 0 if before_write else sends
+    sent = f" ({_requests_text(requests)} with the client's retries)" if requests != sends else ""
     if before_write:
+        sent = f" ({_requests_text(requests)} sent, with the client's retries)" if requests else ""
         earlier = f"its {sends} earlier tries" if many else "its earlier try"
         again = (
-            f"{earlier} in this run {'were' if many else 'was'} not done, the last stopping at "
-            f"a look-up the service failed, before anything was sent (the last: {said})"
+            f"{earlier} in this run{sent} {'were' if many else 'was'} not done, the last "
+            "stopping at a look-up the service failed, before anything was sent (the last: "
+            f"{said})"
         )
     else:
         earlier = f"its {sends} earlier sends" if many else "its earlier send"
         again = (
-            f"{earlier} in this run {'were' if many else 'was'} failed by the service and not "
-            f"done (the last: {said})"
+            f"{earlier} in this run{sent} {'were' if many else 'was'} failed by the service and "
+            f"not done (the last: {said})"
         )
     return f"{message}; {again}" if message else again
 

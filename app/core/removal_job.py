@@ -43,10 +43,19 @@ Of a number listed in several written forms, one delete carries the lead status,
 form the app writes (else the first listed), sent after the others: the leads are looked up
 (before any delete) and re-statused once for the number, as for a number in one form.
 
-A delete answered "not found" after an earlier attempt of it was sent and its answer lost (a
-timeout, a dropped connection), for a number the look-up just before found on the list, ends
-``removed``: that attempt removed it (and re-statused its leads), the retry found it gone. A
-retry after a 5xx or a 429 got an answer, so its "not found" stays ``not_found``.
+A delete answered "not found" after an earlier attempt of it got no answer saying whether it
+was done (a timeout, a dropped connection, a 5xx, an answer that is not the API's JSON: the
+service may fail after deleting), for a number the look-up just before found on the list, ends
+``removed``: that attempt most likely removed it (and re-statused its leads), the retry found it
+gone (black-box R1 #3: after a 500 or a 200 "OK" such rows ended ``not_found``). The change
+journal keeps that conclusion beside the delete's "not found".
+
+A delete answered "not found" with no such attempt before it, for a number the look-up just
+before found listed, contradicts that look-up: the number is looked up once more. Still listed,
+the delete was not done (:class:`NotDone`: sent again later in the run, a few times at most,
+then ``failed``, saying what the service answered); gone, the row ends ``not_found`` saying the
+service answered so although the number had been listed (black-box R1 #4: such a row said "not
+on the list" while the entry stayed).
 """
 
 from __future__ import annotations
@@ -62,6 +71,7 @@ from app.api.client import ApiClient, DncQuery
 from app.api.errors import (
     ApiError,
     AuthError,
+    NotFoundError,
     RateLimitedError,
     ServerError,
     TransportError,
@@ -121,31 +131,52 @@ def not_listed_text(looked_up: list[str], row: JobRow, resent: bool = False) -> 
     )
 
 
-# A delete answered "not found" after an earlier attempt's answer was lost, for a number looked
-# up on the list just before it: most likely that attempt removed it (re-test J2: another
-# party deleting it in that moment, the attempt never reaching the service, looks the same).
+# A delete answered "not found" after an earlier attempt that got no answer saying whether it
+# was done (none, a 5xx, an answer not the API's JSON), for a number looked up on the list just
+# before it: most likely that attempt removed it (re-test J2: another party deleting it in that
+# moment, the attempt never reaching the service, looks the same).
 REMOVED_BY_LOST_ATTEMPT = (
     "removed, most likely by this job's earlier attempt: the number was on the list when "
-    "looked up just before the delete, that attempt's answer was lost and the retry found it "
-    "gone"
+    "looked up just before the delete, that attempt got no answer saying whether it was done "
+    "and the retry found it gone"
+)
+# A delete answered "not found" with no such attempt before it, for a number the look-up just
+# before found listed (black-box R1 #4): what the service answered, then what a look-up after
+# it found.
+CONTRADICTED_NOT_FOUND = (
+    'the service answered the delete "not found" ({answer}) although a look-up just before '
+    "listed the number in this scope"
+)
+STILL_LISTED_AFTER = (
+    "not removed: " + CONTRADICTED_NOT_FOUND + ", and a look-up right after it still lists it"
+)
+GONE_AFTER = (
+    "no longer on the list: " + CONTRADICTED_NOT_FOUND + "; a look-up right after it found it "
+    "gone, so it was taken off the list then, by this delete or by someone else, which cannot "
+    "be told"
+)
+LISTED_UNKNOWN_AFTER = (
+    "not known whether removed: " + CONTRADICTED_NOT_FOUND + ", and a look-up right after it "
+    "failed ({why})"
 )
 
 
 def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
     """The message of a row whose delete was answered "not found" (and not counted removed).
 
-    Only an attempt whose answer was lost (``result.earlier_attempt_lost``) is said to be lost:
-    a retry after a 5xx or a 429 got an answer, so nothing of the kind is claimed then.
+    Only an attempt that got no answer saying whether it was done
+    (``result.earlier_attempt_lost``) is said to leave it open: a retry after a 429 got an
+    answer, so nothing of the kind is claimed then.
     ``listed``: the look-up just before the delete found the number on the list.
     """
     if resent:
         text = RESENT_NOT_FOUND
     elif result.earlier_attempt_lost:
         # Not listed when looked up (no delete is sent for such a number since pass G; kept for
-        # a caller that sends one): the lost attempt had nothing to take.
+        # a caller that sends one): the open attempt had nothing to take.
         text = (
-            "not on the list in this scope when the request was retried; the answer to an "
-            "earlier attempt was lost, so that attempt may have removed it"
+            "not on the list in this scope when the request was retried; an earlier attempt "
+            "got no answer saying whether it was done, so that attempt may have removed it"
             if listed
             else "not on the list in this scope (looked up before the delete)"
         )
@@ -520,9 +551,9 @@ def _settled_form_text(number: str, row: JobRow) -> str:
     words = _form_words(number, row)
     return (
         f"the number's entry as {number}{f' ({words})' if words else ''} was removed by this "
-        "job's earlier delete of that form, whose answer was lost or not recorded: it was no "
-        "longer on the list when the row was sent again (the change journal has that delete "
-        "and the entries it took)"
+        "job's earlier delete of that form, whose answer did not say it was done or was not "
+        "recorded: it was no longer on the list when the row was sent again (the change "
+        "journal has that delete and the entries it took)"
     )
 
 
@@ -674,10 +705,10 @@ def _checked_after_error(
     note: str,
 ) -> RowResult | None:
     """After a delete ended in an error that leaves its fate open (no answer to a request
-    that was sent, a 5xx, or any error after an earlier attempt's answer was lost), the
-    number is looked up again: gone means the service did the delete (``removed``), still
-    listed means it did not (:class:`NotDone`: sent again later in the run, a few times at
-    most, then ``failed``). The look-up is journaled as an event beside
+    that was sent, a 5xx, or any error after an earlier attempt got no answer saying whether
+    it was done), the number is looked up again: gone means the service did the delete
+    (``removed``), still listed means it did not (:class:`NotDone`: sent again later in the
+    run, a few times at most, then ``failed``). The look-up is journaled as an event beside
     the delete's "failed" outcome. None when the error leaves nothing open (the row goes on
     as the error says); a look-up that fails too raises :class:`Unsettled` (the row is sent
     again later in the run)."""
@@ -961,11 +992,15 @@ def delete_sender(
             return _Sent(checked.outcome, checked.message, code=checked.code)
         first = ""
         if result.status is WriteStatus.NOT_FOUND:
+            if entries and not result.earlier_attempt_lost:
+                # Listed just before, and no attempt of this job since can have taken it.
+                return contradicted(row, scope, number, result)
             if not (result.earlier_attempt_lost and entries):
                 return _Sent(Outcome.NOT_FOUND, not_found_text(result, resent, bool(entries)))
-            # The number was listed just before the delete and an attempt whose answer was
-            # lost came between: most likely that attempt removed it (the retry found it gone).
-            # The journal's outcome is the retry's "not found": the conclusion goes beside it.
+            # The number was listed just before the delete and an attempt that got no answer
+            # saying whether it was done came between: most likely that attempt removed it (the
+            # retry found it gone). The journal's outcome is the retry's "not found": the
+            # conclusion goes beside it.
             first = REMOVED_BY_LOST_ATTEMPT
             settled(row, scope, f"{first} (its entry as {number})" if named else first)
         covered = ""
@@ -987,6 +1022,49 @@ def delete_sender(
                 )
         last = f"answered after {result.attempts} attempts" if result.retried else ""
         return _Sent(Outcome.REMOVED, first, last, covered)
+
+    def contradicted(row: JobRow, scope: Scope, number: str, result: WriteResult) -> _Sent:
+        """A delete answered "not found" for a number the look-up just before listed, with no
+        attempt of this job between that may have taken it: looked up once more, and the row
+        says what the service answered and what that look-up found (black-box R1 #4). The
+        look-up is journaled beside the delete's "not found", as after a delete's error."""
+        answer = result.message or "not found"
+        if result.retried:
+            answer += f"; answered after {result.attempts} attempts"
+        phone = e164(row.national, row.phone_code)
+        target = journal_target("dnc", row.national, row.phone_code, scope)
+        error = NotFoundError("/dnc/delete", answer)
+        try:
+            left = _listed(session, number, row.phone_code, scope, stop)
+        except ApiError as failed:
+            session.record_look_up(
+                "dnc.delete.checked",
+                target,
+                phone,
+                error,
+                {"look_up_error": str(failed)},
+                job=job_id,
+                note=note,
+            )
+            # Not known whether it is still listed: the row fails, saying so (a job sends no
+            # delete of a number it cannot say is listed).
+            error.message = LISTED_UNKNOWN_AFTER.format(answer=answer, why=failed.describe())
+            raise error from failed
+        session.record_look_up(
+            "dnc.delete.checked",
+            target,
+            phone,
+            error,
+            {"listed_after": [entry.id for entry in left]},
+            job=job_id,
+            note=note,
+        )
+        if not left:
+            return _Sent(Outcome.NOT_FOUND, GONE_AFTER.format(answer=answer))
+        said = STILL_LISTED_AFTER.format(answer=answer)
+        # Not done, so safe to send again (its look-ups run again first): sent again later in
+        # the run, a few times at most, then it ends failed saying so.
+        raise NotDone(error, said, RowResult(Outcome.FAILED, said))
 
     return send
 

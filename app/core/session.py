@@ -24,9 +24,11 @@ from app.core.sheet_damage import drops_trunk_zero
 T = TypeVar("T")
 
 # Added to a journal outcome's error when the write's answer (not found, already present) came
-# after an earlier attempt whose answer was lost.
+# after an earlier attempt that got no answer saying whether it was done (none, a 5xx, an answer
+# that is not the API's JSON).
 EARLIER_ATTEMPT_MAY_HAVE_DONE = (
-    "the answer to an earlier attempt was lost, so that attempt may have done this write"
+    "an earlier attempt got no answer saying whether it was done, so that attempt may have "
+    "done this write"
 )
 
 
@@ -73,8 +75,9 @@ CANCELLED_AFTER_LOST_ANSWER = (
 
 def fate_open(error: ApiError) -> bool:
     """Whether a write that ended in ``error`` may still have been done: no answer to a request
-    that was sent, a 5xx (the service may fail after the write), or any error after an earlier
-    attempt's answer was lost. A refused token never is."""
+    that was sent, a 5xx or an answer that is not the API's JSON (the service may fail after
+    the write), or any error after an earlier attempt got no answer saying whether it was done.
+    A refused token never is."""
     if isinstance(error, AuthError):
         return False
     return (

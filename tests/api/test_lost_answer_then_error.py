@@ -80,7 +80,10 @@ def test_insert_answer_lost_then_503_carries_the_flag(lose: Step) -> None:
     for text in (str(exc), exc.describe()):
         assert "the service failed with HTTP 503" in text
         assert text.endswith(f"; {LOST}"), text
-    assert LOST == "an earlier attempt's answer was lost, so the service may have done it"
+    assert LOST == (
+        "an earlier attempt got no answer saying whether it was done, so the service may have "
+        "done it"
+    )
 
 
 def test_flag_survives_later_5xx_retries_until_attempts_run_out() -> None:
@@ -129,22 +132,37 @@ def test_every_answer_lost_keeps_todays_text() -> None:
     )
 
 
-def test_plain_503_keeps_todays_message() -> None:
+def test_one_503_keeps_todays_message() -> None:
     transport, seen = scripted(_status(503))
-    with client(transport) as api:
+    with client(transport, RetryPolicy(attempts=1)) as api:
         with pytest.raises(errors.ServerError) as info:
             api.insert_dnc("2025550123", "1", Scope.global_())
     exc = info.value
-    assert len(seen) == 4 and not exc.earlier_attempt_lost
+    assert len(seen) == 1 and not exc.earlier_attempt_lost
     assert str(exc) == (
         "/dnc/insert: the service failed with HTTP 503 Service Unavailable and an HTML page"
     )
     assert str(exc) == exc.describe() == exc.args[0]
 
 
+def test_503s_say_an_earlier_one_may_have_done_it() -> None:
+    # Black-box R1 #2: a 5xx says nothing of whether the write was done (a service can fail
+    # after it), so the attempts after one are flagged as after a lost answer.
+    transport, seen = scripted(_status(503))
+    with client(transport) as api:
+        with pytest.raises(errors.ServerError) as info:
+            api.insert_dnc("2025550123", "1", Scope.global_())
+    exc = info.value
+    assert len(seen) == 4 and exc.earlier_attempt_lost
+    assert str(exc) == (
+        f"/dnc/insert: the service failed with HTTP 503 Service Unavailable and an HTML page; "
+        f"{LOST}"
+    )
+
+
 def test_connection_refused_then_503_is_not_flagged() -> None:
     # A refused connection provably never reached the service: nothing may have been done.
-    transport, _ = scripted(_refused, _status(503))
+    transport, _ = scripted(_refused, _refused, _refused, _status(503))
     with client(transport) as api:
         with pytest.raises(errors.ServerError) as info:
             api.insert_dnc("2025550123", "1", Scope.global_())

@@ -88,7 +88,9 @@ def test_the_printed_maybe_inserted_count_says_why_as_the_report_does(
     assert found, line
     # The report's Summary label says the same reason, in the same words.
     why = found[1]
-    assert why == "an answer was lost, or the insert ended in an error"
+    assert why == (
+        "an attempt got no answer saying whether it was done, or the insert ended in an error"
+    )
     assert MAYBE_INSERTED_LABEL.endswith(f"({why})")
     (report,) = [x.split("report: ", 1)[1] for x in out.splitlines() if "report: " in x]
     book = openpyxl.load_workbook(report, read_only=True)

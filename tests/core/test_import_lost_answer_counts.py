@@ -420,13 +420,13 @@ def test_a_503_after_an_answer_lost_before_the_service_read_it_fails_for_good(
     assert len(failures) == 3
     error = failures[-1]
     # The journal's outcome says the first attempt may have done it; the look-up settled that.
-    settled = error.replace(
-        "; an earlier attempt's answer was lost, so the service may have done it", ""
-    )
+    settled = error.replace(f"; {EARLIER_ATTEMPT_LOST}", "")
     assert settled != error
+    # Each request counted, as the service's log counts them (black-box R1 #5).
     assert row.message == (
         f"{settled}; a look-up right after it found the number not on the list, so it was not "
-        "inserted; sent 3 times in this run, each time failed by the service and not done"
+        "inserted; sent 6 times in this run (3 sends of the row by the job, with the client's "
+        "retries), each time failed by the service and not done"
     ), row.message
     assert number not in _listed(sandbox)
     checked = journal.query(operation="dnc.insert.checked")
@@ -449,9 +449,9 @@ def test_an_insert_the_service_failed_and_a_look_up_found_not_done_is_sent_again
     row = next(r for r in store.rows() if r.national == number)
     error = "/dnc/insert: the service failed with HTTP 503 Service Unavailable and an HTML page"
     assert row.message == (
-        f"its earlier send in this run was failed by the service and not done (the last: "
-        f"{error}; a look-up right after it found the number not on the list, so it was not "
-        "inserted)"
+        f"its earlier send in this run (2 requests with the client's retries) was failed by the "
+        f"service and not done (the last: {error}; a look-up right after it found the number "
+        "not on the list, so it was not inserted)"
     ), row.message
     assert sorted(_listed(sandbox)) == [number, other]
     outcomes = [(e.phone, e.outcome) for e in journal.query() if e.phase == "outcome"]
@@ -478,8 +478,9 @@ def test_a_cancel_before_a_not_done_row_is_sent_again_ends_it_failed_saying_why(
     (row,) = store.rows()
     assert (row.outcome, row.state) == ("failed", "done")
     assert row.message.endswith(
-        "found the number not on the list, so it was not inserted; sent once in this run, "
-        f"each time failed by the service and not done; {CANCELLED_UNSETTLED}"
+        "found the number not on the list, so it was not inserted; sent twice in this run (1 "
+        "send of the row by the job, with the client's retries), each time failed by the "
+        f"service and not done; {CANCELLED_UNSETTLED}"
     ), row.message
     assert wire.inserts == [number] * 2  # one send, not sent again
     assert number not in _listed(sandbox)
@@ -666,8 +667,9 @@ def test_the_look_up_is_in_the_rows_scope_only(
     assert (s["already_present"], s["failed"]) == (0, 1)
     (row,) = store.rows()
     assert row.message.endswith(
-        "found the number not on the list, so it was not inserted; sent 3 times in this run, "
-        "each time failed by the service and not done"
+        "found the number not on the list, so it was not inserted; sent 6 times in this run (3 "
+        "sends of the row by the job, with the client's retries), each time failed by the "
+        "service and not done"
     ), row.message
 
 
@@ -722,8 +724,9 @@ def test_a_row_sent_again_after_an_open_send_does_not_say_an_answer_was_lost(
     # answer was lost": the earlier *send* ended with a 503 and a look-up that failed too.
     number = "3035550307"
     # First send: its answer lost (the service inserted it), then 503; its look-up fails
-    # (Unsettled). Second send: 503 twice; its look-up finds the number.
-    wire.script = {number: [LOST, UNAVAILABLE, UNAVAILABLE, UNAVAILABLE]}
+    # (Unsettled). Second send: a 429 (refused unread: it leaves nothing open, as a 5xx would,
+    # black-box R1 #2), then 503; its look-up finds the number.
+    wire.script = {number: [LOST, UNAVAILABLE, REFUSED, UNAVAILABLE]}
     wire.search_script = [UNAVAILABLE, UNAVAILABLE]
     store = _stage(tmp_path, [number], Scope.global_())
     s = _run(store, _staged_session(sandbox, journal, wire))
