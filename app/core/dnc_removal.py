@@ -36,6 +36,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Final
 
 from app.api.client import ApiClient, DncQuery
 from app.api.concurrency import bounded_map
@@ -109,6 +110,8 @@ class FormKind(Enum):
 # to keep from other tools (black-box L2 #2). The others are looked up only for a row found in
 # none of these, as each costs a request a row (black-box P2 #3).
 USUAL_FORMS = frozenset({FormKind.APP, FormKind.TRUNK, FormKind.CODE})
+# The most digits a phone number has (E.164), and the most the service takes in a search.
+MAX_DIGITS: Final = 15
 
 
 def stored_forms(national: str, phone_code: str) -> dict[str, FormKind]:
@@ -133,7 +136,10 @@ def stored_forms(national: str, phone_code: str) -> dict[str, FormKind]:
         pairs.append((f"00{code}0{national}", FormKind.EXIT_00_TRUNK))
     forms: dict[str, FormKind] = {}
     for number, kind in pairs:
-        forms.setdefault(number, kind)
+        # Past E.164's 15 digits no entry can hold it, and the service refuses the search
+        # (code 6006), which sank a Brazilian mobile's evidence and removal (black-box R2 #4).
+        if len(number) <= MAX_DIGITS:
+            forms.setdefault(number, kind)
     return forms
 
 
