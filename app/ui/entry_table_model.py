@@ -4,6 +4,12 @@ Rows arrive a page at a time as the view scrolls (``canFetchMore``/``fetchMore``
 runs on the :class:`TaskRunner` and rows are inserted when the page is back on the GUI thread.
 Each new search bumps a generation number, so a page of an older search that arrives late is
 dropped instead of mixing into the new result.
+
+A page with fewer rows than asked ends the rows only when it reaches the total the service
+reported (:func:`app.api.paging.next_offset`); before that the next page starts right after the
+rows received (black-box pass R1: a service answering 999 of 1,000 rows had the list stop at 999
+of 2,500). Past the offset cap the last page starts at the cap itself, its rows already shown
+dropped by id.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from PySide6.QtGui import QBrush, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.api.models import Campaign, DncEntry, Page, SmsOptOut
+from app.api.paging import next_offset
 from app.core.list_pager import ListPager
 from app.core.phones import format_for_display
 from app.ui.tasks import Task, TaskRunner
@@ -82,6 +89,8 @@ class EntryTableModel(QAbstractTableModel):
         self._generation = 0
         self._total: int | None = None
         self._exhausted = False
+        # Where the next page starts: right after the rows received, or the offset cap.
+        self._next_offset = 0
         self._failed: BaseException | None = None
         self._in_flight: Task | None = None
         self._campaigns: dict[str, Campaign] = {}
@@ -144,6 +153,7 @@ class EntryTableModel(QAbstractTableModel):
         self._pager = pager
         self._total = None
         self._exhausted = False
+        self._next_offset = 0
         self._failed = None
         self.endResetModel()
         if pager is not None:
@@ -178,7 +188,7 @@ class EntryTableModel(QAbstractTableModel):
         if pager is None:
             return
         generation = self._generation
-        offset = len(self._rows)
+        offset = self._next_offset
         limit = pager.next_limit(offset) if self._total is not None else pager.page_size
         if limit <= 0:
             self._exhausted = True
@@ -194,17 +204,25 @@ class EntryTableModel(QAbstractTableModel):
     def _on_page(self, generation: int, offset: int, limit: int, page: Page[Any]) -> None:
         if generation != self._generation:
             return  # a page of a search the user has since replaced
-        if offset != len(self._rows):
-            # Cannot happen with one fetch in flight; refuse rather than misplace rows.
+        if offset > len(self._rows):
+            # Cannot happen with one fetch in flight; refuse rather than leave a gap.
             self._in_flight = None
             self.loading_changed.emit(False)
             return
         if page.total is not None:
             self._total = page.total
         items = list(page.items)
-        if len(items) < limit:
-            # Fewer rows than asked for: entries were removed meanwhile, or the total lied.
+        following = next_offset(offset, limit, len(items), page.total, self._pager_max_offset())
+        if following is None:
+            # Empty, or short and reaching the total: entries were removed meanwhile, or the
+            # service gives no more than it did.
             self._exhausted = True
+        else:
+            self._next_offset = following
+        if offset < len(self._rows):
+            # The page at the offset cap reads again rows already shown; each is shown once.
+            shown = {entry.id for entry in self._rows[offset:]}
+            items = [entry for entry in items if entry.id not in shown]
         if items:
             # _in_flight stays set until the rows are in: views and testers call fetchMore from
             # the insert signals, and a fetch started then would ask for the same offset again.
@@ -215,6 +233,9 @@ class EntryTableModel(QAbstractTableModel):
         self._in_flight = None
         self.loading_changed.emit(False)
         self.page_loaded.emit(len(self._rows), self._total if self._total is not None else 0)
+
+    def _pager_max_offset(self) -> int | None:
+        return None if self._pager is None else self._pager.limits.max_offset
 
     def _on_error(self, generation: int, exc: BaseException) -> None:
         if generation != self._generation:
