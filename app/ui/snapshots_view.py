@@ -46,6 +46,7 @@ from app.core.snapshots import (
     load_snapshot,
     not_read_warning,
     take_snapshot,
+    unread_reason,
     write_diff_xlsx,
 )
 from app.ui.audit_table_model import (
@@ -339,8 +340,10 @@ class SnapshotsView(QWidget):
         def done(data: SnapshotData) -> None:
             self._finish()
             missing = (
-                f"; {data.unreachable:,} could not be read (no search of the service reaches "
-                "them), so the copy is incomplete"
+                # Said as it is: rows a service's short pages left out are not the paging
+                # cap's doing (black-box pass R1).
+                f"; {data.unreachable:,} could not be read ({unread_reason(data)}), so the "
+                "copy is incomplete"
                 if data.unreachable
                 else ""
             )
