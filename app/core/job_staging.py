@@ -14,7 +14,9 @@ space, Unicode form) takes the list's spelling, or is invalid when the list has 
 (:class:`_ListSpellings`, given the list's purposes by ``JobSettings.list_purposes``).
 A removal is refused, before any job file is written, when the file cannot say which rows are
 hidden, and when the phone column it found (none was named) is hidden in the file, unless
-hidden rows and columns are included.
+hidden rows and columns are included; and when the column read for countries holds US state
+codes that are countries' too ("IN", "DE") beside numbers valid both ways, which nothing in the
+file settles (:class:`~app.core.sheet_mapping.StateNumbers`).
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ from app.core.sheet_mapping import (
     refused_phone_columns,
     resolve_column,
     skipped_phone_columns,
+    state_numbers,
     unread_code_columns,
 )
 from app.core.sheet_reader import SheetSource, open_sheet, resolve_sheet_path
@@ -106,6 +109,7 @@ from app.core.staging_notes import (
     other_columns_sentence,
     other_dates_sentence,
     rows_named,
+    state_doubt_sentence,
     unchecked_dates_sentence,
     unread_cells_sentence,
     unread_code_sentence,
@@ -656,6 +660,14 @@ def _stage(
                     warnings.append(said)
                     if unread.local:
                         area_advice.append(said)
+            doubt = state_numbers(mapping, preview)
+            if doubt is not None and doubt.doubt:
+                said = state_doubt_sentence(mapping, doubt, kind, settings.phone_code)
+                if kind == "removal":
+                    # Deleting by the wrong reading takes another consumer's opt-out off the
+                    # list (black-box R2 #3): the person says which, then it is run.
+                    raise MappingError(said)
+                warnings.append(said)
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)
                 area_advice.append(area)

@@ -1075,6 +1075,9 @@ def propose_mapping(
                 candidates,
                 key=lambda c: (_distinct_phones(data, c[1], default_phone_code), c[0], -c[1]),
             )[1]
+    # A column of "IN", "DE", "GA" beside Indiana's, Delaware's and Georgia's numbers is one of
+    # states, which no code list tells from India, Germany and Gabon (black-box R2 #3).
+    codes = [c for c in codes if not _read_as_states(data, c[1], mapping.phone)]
     if codes:
         mapping.phone_code = _code_of_phone(codes, headers, data, mapping.phone)
         if not _is_country_header(_words(headers[mapping.phone_code])):
@@ -1790,6 +1793,8 @@ def us_state_codes(values: Sequence[CellValue]) -> tuple[str, ...]:
     (black-box pass J1). It is one of states when at least two thirds of its values are state
     codes and either some are no country's code ("FL", "NY", "TX", "NM") or at least four
     different ones are given: a country column ("US", "GB", "MX", "CA", "DE") holds too few.
+    Fewer, all countries' too ("IN", "DE", "GA"), are told apart by the phone numbers beside
+    them (:class:`StateNumbers`).
     """
     if not values:
         return ()
@@ -1811,6 +1816,143 @@ def _two_letters(value: CellValue) -> str:
     return text.upper() if len(text) == 2 and text.isascii() and text.isalpha() else ""
 
 
+# A column mostly of state codes that are all some country's code too ("IN", "DE", "GA"), too
+# few different ones for us_state_codes, is told apart by the phone numbers beside it.
+@dataclass(frozen=True)
+class StateNumbers:
+    """What the phone numbers beside a column of US state codes that are countries' codes too
+    say of it (black-box pass R2 #3: "IN", "DE", "GA" beside Indiana's, Delaware's and
+    Georgia's numbers were read as India, Germany and Gabon).
+
+    Each sampled row with a bare number (one written with its own +code is read under it
+    whatever the column says) counts once: as a valid US number and no valid number of the
+    country the code names (``us_only``: the country's reading would refuse it); as a valid
+    number both ways whose area code is in the state the code names (``home``: 317 beside
+    "IN"), or in another or an unknown one (``both``, their rows); or as the country's only
+    (``abroad_only``). Numbers valid neither way say nothing.
+    """
+
+    index: int
+    codes: tuple[str, ...]  # the column's distinct state codes, in order
+    us_only: int = 0
+    home: int = 0
+    abroad_only: int = 0
+    both: tuple[int, ...] = ()
+    # The sampled rows valid both ways (home or not), and the first of them: its row, state
+    # code, and number read as a US number and as the country's ("+1 317-555-6221", "+91 …").
+    two_ways: tuple[int, ...] = ()
+    example: tuple[int, str, str, str] | None = None
+
+    @property
+    def states(self) -> bool:
+        """The numbers say states: each is a US number the country could not have, or one in
+        the very state its code names (317 beside "IN"); and no number is the country's only.
+        One number in its state is no proof (an Indian 317… is no rarity), one the country
+        could not have is: its reading would refuse the row anyway."""
+        if self.abroad_only or self.both:
+            return False
+        return self.us_only > 0 or self.home >= _HOME_PROOF
+
+    @property
+    def doubt(self) -> bool:
+        """The numbers read both ways and say neither: some are valid US numbers and valid
+        numbers of the country, and none is that country's only."""
+        return not self.states and not self.abroad_only and bool(self.both or self.home)
+
+
+_HOME_PROOF: Final = 2
+
+
+def state_numbers(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> StateNumbers | None:
+    """:class:`StateNumbers` of the column read for codes or countries, when it is mostly of
+    US state codes that are some country's code too; else None."""
+    if mapping.phone is None:
+        return None
+    rows = [r for r in sample_rows[:SAMPLE_ROWS] if not is_blank(r[1])]
+    for index in (mapping.phone_code, mapping.country):
+        if index is not None and (found := _state_numbers(rows, index, mapping.phone)):
+            return found
+    return None
+
+
+def _state_numbers(rows: Sequence[Row], index: int, phone: int) -> StateNumbers | None:
+    """:class:`StateNumbers` of column ``index`` beside the phone column, or None when it is no
+    column mostly of state codes, or one :func:`us_state_codes` already takes for states."""
+    values = _code_values([cells for _, cells in rows], index)
+    states = [code for code in map(_two_letters, values) if code in US_STATES]
+    if not states or len(states) < _STATES_SHARE * len(values) or us_state_codes(values):
+        return None
+    us_only = home = abroad_only = 0
+    both: list[int] = []
+    two_ways: list[int] = []
+    example: tuple[int, str, str, str] | None = None
+    for number, cells in rows:
+        state = _two_letters(cells[index]) if index < len(cells) else ""
+        value = cells[phone] if phone < len(cells) else None
+        country = phones.normalize_code(state) if state in US_STATES else None
+        if country is None or country == "1" or value is None:
+            continue  # no state code, or a +1 territory's: the same numbers either way
+        if isinstance(value, str) and value.lstrip().startswith(("+", "00")):
+            continue  # read under its own code, whatever the column says
+        us = phones.normalize(value, "1")
+        abroad = phones.normalize(value, country)
+        if us.ok and not abroad.ok:
+            us_only += 1
+        elif abroad.ok and not us.ok:
+            abroad_only += 1
+        elif us.ok:
+            two_ways.append(number)
+            if example is None:
+                n = us.national
+                as_us = f"+1 {n[:3]} {n[3:6]} {n[6:]}"
+                example = (
+                    number,
+                    state,
+                    as_us,
+                    phones.format_for_display(abroad.national, country),
+                )
+            if nanp_state(us.national) == state:
+                home += 1
+            else:
+                both.append(number)
+    return StateNumbers(
+        index,
+        tuple(dict.fromkeys(states)),
+        us_only=us_only,
+        home=home,
+        abroad_only=abroad_only,
+        both=tuple(both),
+        two_ways=tuple(two_ways),
+        example=example,
+    )
+
+
+def _read_as_states(data: Sequence[Sequence[CellValue]], index: int, phone: int | None) -> bool:
+    """Whether the phone numbers beside column ``index`` make it one of US states."""
+    if phone is None:
+        return False
+    found = _state_numbers(list(enumerate(data)), index, phone)
+    return found is not None and found.states
+
+
+def nanp_state(national: str) -> str:
+    """The USPS code of the state or territory a valid US number's area code (and exchange)
+    is in, by phonenumbers' geocoder ("Indiana", "Chicago, IL"); "" when it names none, or
+    the geocoder's data is not installed (phonenumberslite)."""
+    try:
+        from phonenumbers import geocoder, parse  # ~0.4 s: only state-code columns ask
+    except ImportError:
+        return ""
+    place = geocoder.description_for_number(parse(f"+1{national}"), "en")
+    if ", " in place:
+        code = place.rsplit(", ", 1)[1].strip()
+        return code if code in US_STATES else ""
+    return _STATE_BY_NAME.get(plain_words(place), "")
+
+
+_STATE_BY_NAME: Final = {plain_words(name): code for code, name in US_STATES.items()}
+
+
 @dataclass(frozen=True)
 class UnreadCodeColumn:
     """A column headed as country codes that was not read as such (too few values are codes)."""
@@ -1827,6 +1969,9 @@ class UnreadCodeColumn:
     # A column headed as country codes whose values are US state codes (see us_state_codes):
     # the distinct codes, those no country has first.
     states: tuple[str, ...] = ()
+    # Whether those codes are all countries' too, and the phone numbers beside them made the
+    # column one of states (StateNumbers.states).
+    states_by_numbers: bool = False
 
 
 def unread_code_columns(
@@ -1838,7 +1983,8 @@ def unread_code_columns(
 
     A country-code column only when no column is read for codes: every row then takes the
     default code (unless its number names its own), so staging says which column and why (one
-    of US state codes, :func:`us_state_codes`, is never read). So
+    of US state codes, :func:`us_state_codes` or by its numbers :class:`StateNumbers`, is
+    never read). So
     does a column of country names no header names (:func:`_country_names`), when some name
     another country than the default ``code``'s: it is not read on a guess, as a column of
     names is often where the consumer lives, not the line's country. An
@@ -1859,7 +2005,17 @@ def unread_code_columns(
         if role is Role.PHONE_CODE:
             codes = sum(1 for v in values if phones.normalize_code(v) is not None)
             states = us_state_codes(values)
-            found.append(UnreadCodeColumn(index, codes, len(values), states=states))
+            by_numbers = False
+            if not states and _read_as_states(data, index, mapping.phone):
+                states = tuple(
+                    dict.fromkeys(c for c in map(_two_letters, values) if c in US_STATES)
+                )
+                by_numbers = True
+            found.append(
+                UnreadCodeColumn(
+                    index, codes, len(values), states=states, states_by_numbers=by_numbers
+                )
+            )
         elif role is None and (countries := _country_names(values, default)):
             found.append(UnreadCodeColumn(index, len(values), len(values), countries=countries))
     return found + _area_code_columns(mapping, data, used)

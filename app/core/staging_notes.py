@@ -18,7 +18,10 @@ Summary lists them):
   numbers nobody looking at the file has seen, often beside a visible corrected column;
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
-  values mostly are not, and one of country names under a header naming no role. A hidden
+  values mostly are not, and one of country names under a header naming no role; a column
+  read for countries whose codes are US states' too ("IN", "DE") beside numbers valid both
+  ways (:func:`state_doubt_sentence`: an import names both readings, a removal is refused
+  until the person says which). A hidden
   sheet is read only when named: with none named and no visible sheet holding phone numbers,
   staging is refused (:func:`hidden_sheets_sentences`), and a hidden sheet read because it
   was named is said to be hidden;
@@ -52,9 +55,10 @@ Summary lists them):
 - rows read from phone cells a spreadsheet had damaged, those whose number a short scientific
   display may have cut (2025550000), read as they stand, and rows refused as US numbers that
   are another country's (a template's placeholder, "5555555555", aside), with the rows read as
-  US numbers that are that country's too once a lost 0 is put back, and the --phone-code to
-  use if the file is that country's (:func:`damage_sentences`, which :func:`noted` gathers
-  for);
+  US numbers from bare digits that are that country's too once a lost 0 is put back (read two
+  ways, and a run again with the --phone-code leaves what this run did to their US numbers),
+  and the --phone-code to use if the file is that country's (:func:`damage_sentences`, which
+  :func:`noted` gathers for);
 - a quoted phone cell holding a number on each line, closed where it ends, is no stray quote:
   the reader's note on it is dropped, as the check says the cell holds two numbers.
 """
@@ -68,6 +72,7 @@ from pathlib import Path
 from typing import Final
 
 from app.core import phones
+from app.core.country_names import US_STATES
 from app.core.job_store import NewRow, Outcome
 from app.core.sheet_check import (
     CheckedRow,
@@ -96,6 +101,7 @@ from app.core.sheet_mapping import (
     DateRank,
     FlagColumn,
     Role,
+    StateNumbers,
     UnreadCodeColumn,
     call_side,
     column_letter,
@@ -381,7 +387,7 @@ def noted(
             c.outcome is valid
             and len(us_cells) < US_CELLS_TRIED
             and c.phone_code == "1"
-            and type(c.original) in _NUMBERS
+            and _bare_digits(c.original)
         ):
             us_cells.append((c.row, c.national))
         if held.formulas and c.row in held.formulas:
@@ -433,9 +439,22 @@ def noted(
         ]
 
 
-# Rows read as US numbers from number cells that a warning tries as another country's.
+# Rows read as US numbers from bare digits that a warning tries as another country's.
 US_CELLS_TRIED: Final = 10_000
 _NUMBERS: Final = frozenset({int, float})
+
+
+def _bare_digits(value: CellValue) -> bool:
+    """Whether a phone cell is a number cell or the bare digits a CSV saved from one
+    ("2079460402"): what is left of a number whose leading 0 a spreadsheet dropped (black-box
+    R2 #8: the CSV's London 2079460402 was read as Maine's, named nowhere). Grouped digits
+    ("207-946-0402") were written as a US number."""
+    if type(value) in _NUMBERS:
+        return True
+    if type(value) is not str:
+        return False
+    text = value.strip().lstrip("'")
+    return text.isdigit() and text.isascii()
 
 
 def _zero_put_back(value: CellValue) -> bool:
@@ -1251,7 +1270,7 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
             "country column in the import wizard) and run the file again."
         )
     if unread.states:
-        return _states_sentence(column, unread.states, default)
+        return _states_sentence(column, unread.states, default, unread.states_by_numbers)
     share = (
         f"only {unread.codes} of its {unread.values:,} values "
         f"{'is a country code' if unread.codes == 1 else 'are country codes'}"
@@ -1266,16 +1285,81 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
     )
 
 
-def _states_sentence(column: str, states: tuple[str, ...], default: str) -> str:
-    """A column headed as country codes that holds US state codes: not read, and why."""
+def _states_sentence(
+    column: str, states: tuple[str, ...], default: str, by_numbers: bool = False
+) -> str:
+    """A column headed as country codes that holds US state codes: not read, and why (when
+    every code is some country's too, the phone numbers beside them said so: ``by_numbers``)."""
     shown = ", ".join(states[:3]) + ("…" if len(states) > 3 else "")
     need = "" if default == "1" else " US numbers need the default code +1 (--phone-code 1)."
+    told = (
+        " (its phone numbers are US numbers in those states, or numbers those countries do "
+        "not have)"
+        if by_numbers
+        else ""
+    )
     return (
-        f"{column[0].upper()}{column[1:]} holds US state codes ({shown}), not countries, so it "
-        f"was not read: every row used the default code +{default} (unless its number starts "
+        f"{column[0].upper()}{column[1:]} holds US state codes ({shown}), not countries{told}, "
+        f"so it was not read: every row used the default code +{default} (unless its number starts "
         "with its own, as +44), where a code such as IN or DE would have made the number "
         f"India's or Germany's.{need} If the column does hold countries, write them as names "
         "(India, Germany) and run the file again."
+    )
+
+
+def state_doubt_sentence(mapping: ColumnMapping, found: StateNumbers, kind: str, code: str) -> str:
+    """The column read for countries whose codes are US states' too ("IN", "DE") beside phone
+    numbers valid both ways (:attr:`StateNumbers.doubt`): both readings, which was taken (an
+    import's) or that nothing was (a removal's: see job_staging), and how to say which is
+    meant (black-box pass R2 #3)."""
+    assert found.example is not None  # a doubt has a row read both ways
+    column = column_said(mapping.headers, found.index)
+    header = mapping.headers[found.index]
+    name = header if header else f"column:{column_letter(found.index)}"
+    option = f'"{name}"' if " " in name else name
+    # At most three: four different ones make a column of states by themselves.
+    codes = found.codes
+    states = joined([US_STATES[c] for c in codes])
+    countries = joined([phones.region_name(phones.normalize_code(c) or "") for c in codes])
+    row, state, as_us, as_country = found.example
+    reading = f"the US number {as_us}, or {as_country} under {state!r}"
+    if len(found.two_ways) == 1:
+        numbers = f"its phone number reads both ways (row {row}: {reading})"
+    else:
+        rows = RowList()
+        for number in found.two_ways:
+            rows.add(number)
+        numbers = (
+            f"its phone numbers read both ways ({rows_named(rows)} among its first rows; "
+            f"row {row}: {reading})"
+        )
+    if len(codes) == 1:
+        what = f"a US state's code ({states}) as well as a country's ({countries})"
+    else:
+        what = f"US states' codes ({states}) as well as countries' ({countries})"
+    head = (
+        f"{column[0].upper()}{column[1:]} holds {joined(list(codes))}, "
+        f"{'which is' if len(codes) == 1 else 'which are'} {what}, and {numbers}, so nothing "
+        "in the file says which the column holds."
+    )
+    if kind == "removal":
+        done = (
+            " Nothing is removed: removing by the wrong reading would take someone else's "
+            "opt-out off the list."
+        )
+    else:
+        done = (
+            " That row was read as the country's number, its note naming its US reading."
+            if len(found.two_ways) == 1
+            else " Those rows were read as the countries' numbers, each row's note naming its "
+            "US reading."
+        )
+    again = "run the removal again" if kind == "removal" else "import the file again"
+    us_code = "" if (phones.normalize_code(code) or code) == "1" else " --phone-code 1"
+    return (
+        f"{head}{done} If the column holds US states, {again} with "
+        f"--ignore-column {option}{us_code} (every row then takes the US code +1); if it holds "
+        f"countries, write them as names ({countries}) and run the file again."
     )
 
 
@@ -1535,14 +1619,22 @@ def _put_back(lost: RowList, rows: RowList) -> str:
 
 def _other_country_sentence(held: Held, kind: str) -> str:
     """The warning on rows refused as US numbers that are valid numbers of another country
-    (the one most of them fit), and on rows read as US numbers from number cells that fit it
-    too once a 0 is put back, in a file giving no country."""
+    (the one most of them fit), and on rows read as US numbers from bare digits that fit it
+    too once a 0 is put back, in a file giving no country: those read two ways, and running
+    the file again under that country leaves what this run does to their US numbers
+    (black-box R2 #8), so the warning says so."""
     code, rows = max(held.other_country.items(), key=lambda item: item[1].count)
     name = code_name(code)
     both = RowList()
+    example = ""
     for number, national in held.us_cells:
-        if phones.normalize(f"0{national}", code).ok:
+        abroad = phones.normalize(f"0{national}", code)
+        if abroad.ok:
             both.add(number)
+            if not example:
+                as_us = f"+1 {national[:3]} {national[3:6]} {national[6:]}"
+                as_abroad = phones.format_for_display(abroad.national, code)
+                example = f"the US number {as_us}, or {as_abroad}"
     one = rows.count == 1
     head = (
         f"{'1 row' if one else f'{rows.count:,} rows'} read under the default country code 1 "
@@ -1552,22 +1644,44 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         f"{'number' if one else 'numbers'} written with the leading 0 {name} numbers have "
         f"({rows_named(rows)}{_put_back(held.zero_put_back.get(code, RowList()), rows)})"
     )
-    also = ""
+    also = after = ""
     if both.count:
+        single = both.count == 1
         among = (
-            f" (of the first {US_CELLS_TRIED:,} read as US numbers from number cells)"
+            f" (of the first {US_CELLS_TRIED:,} read as US numbers from bare digits)"
             if len(held.us_cells) >= US_CELLS_TRIED
             else ""
         )
-        also = (
-            f"; {'1 row' if both.count == 1 else f'{both.count:,} rows'} read as US numbers "
-            f"from number cells {'is' if both.count == 1 else 'are'} valid {name} numbers too "
-            f"once a 0 is put back{among} ({rows_named(both)}), so "
-            f"{'it' if both.count == 1 else 'they'} may be {name} numbers read as US ones"
+        first = f"row {both.first[0]}: {example}"
+        if not single:
+            first = f"{rows_named(both)}; {first}"
+        maybe = (
+            f"it may be a {name} number read as a US one"
+            if single
+            else f"they may be {name} numbers read as US ones"
         )
+        also = (
+            f"; {'1 row' if single else f'{both.count:,} rows'} read as "
+            f"{'a US number' if single else 'US numbers'} from bare digits "
+            f"{'reads' if single else 'read'} two ways, "
+            f"{'a valid' if single else 'valid'} {name} {'number' if single else 'numbers'} "
+            f"too once a 0 is put back{among} ({first}), so {maybe}"
+        )
+        them, it = ("that US number", "it") if single else ("those US numbers", "them")
+        if kind == "removal":
+            after = (
+                f" A removal run as the file stands takes {them} off the list "
+                f"({rows_named(both)}): if the file is a {name} list, add {it} back."
+            )
+        else:
+            after = (
+                f" An import run as the file stands puts {them} on the list "
+                f"({rows_named(both)}), and a run again with --phone-code {code} leaves {it} "
+                f"there: if the file is a {name} list, remove {it}."
+            )
     verb = "remove" if kind == "removal" else "import"
     return (
         f"{head}{also}. If the file is a {name} list, {verb} it again with --phone-code {code} "
         "(or give it a Country column); otherwise each refused row's message says what it "
-        "reads as."
+        f"reads as.{after}"
     )
