@@ -39,11 +39,12 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from app.api.client import DncQuery
 from app.api.errors import ApiError
-from app.api.models import ReasonFilter
-from app.api.paging import Cancelled
+from app.api.models import Page, ReasonFilter
+from app.api.paging import Cancelled, next_offset
 from app.api.scope import Scope, ScopeError
 from app.cli.connection_args import (
     EXIT_OK,
@@ -270,18 +271,30 @@ def _check_purpose_spelling(
         scope = Scope.purpose("")
     every = replace(query, scope=scope, purpose="")
 
-    def page(q: DncQuery, offset: int, limit: int) -> list[str]:
+    def found(q: DncQuery, offset: int, limit: int) -> tuple[list[str], int | None]:
+        """The purposes of a page's entries, and the service's total."""
+        got: Page[Any]
         if job.kind is ListKind.DNC:
-            return [e.purpose for e in job.api.search_dnc(q, offset=offset, limit=limit).items]
-        return [e.purpose for e in job.api.search_sms(q, offset=offset, limit=limit).items]
+            got = job.api.search_dnc(q, offset=offset, limit=limit)
+        else:
+            got = job.api.search_sms(q, offset=offset, limit=limit)
+        return [e.purpose for e in got.items], got.total
+
+    def page(q: DncQuery, offset: int, limit: int) -> list[str]:
+        return found(q, offset, limit)[0]
 
     def load() -> tuple[list[str], bool]:
         texts: dict[str, None] = {}
-        for number in range(PURPOSE_PAGES):
-            got = page(every, number * PURPOSE_PAGE, PURPOSE_PAGE)
+        offset = 0
+        for _ in range(PURPOSE_PAGES):
+            got, total = found(every, offset, PURPOSE_PAGE)
             texts.update(dict.fromkeys(got))
-            if len(got) < PURPOSE_PAGE:
+            # A page shorter than asked ends the read only at the service's total (black-box
+            # R1: a service giving 999 of 1,000 rows left the rest of the purposes unread).
+            following = next_offset(offset, PURPOSE_PAGE, len(got), total, None)
+            if following is None:
                 return list(texts), True
+            offset = following
         return list(texts), False
 
     def search(wanted: str) -> list[str]:

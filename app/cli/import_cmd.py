@@ -44,6 +44,7 @@ from typing import Any, Final
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError
 from app.api.models import Page
+from app.api.paging import next_offset
 from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
 from app.cli.connection_args import (
     EXIT_FAILED,
@@ -519,13 +520,18 @@ def read_list_purposes(
 
     def load() -> tuple[list[str], bool]:
         texts: dict[str, None] = {}
-        for number in range(PURPOSE_PAGES):
-            got = read(every, number * PURPOSE_PAGE, PURPOSE_PAGE)
+        offset = 0
+        for _ in range(PURPOSE_PAGES):
+            got = read(every, offset, PURPOSE_PAGE)
             texts.update(dict.fromkeys(str(entry.purpose) for entry in got.items))
-            if len(got.items) < PURPOSE_PAGE:
+            # A page shorter than asked ends the read only at the service's total (black-box
+            # R1: a service giving 999 of 1,000 rows left the rest of the purposes unread).
+            following = next_offset(offset, PURPOSE_PAGE, len(got.items), got.total, None)
+            if following is None:
                 return list(texts), True
+            offset = following
         # Every entry read when the service counts no more than that.
-        return list(texts), got.total is not None and got.total <= PURPOSE_PAGES * PURPOSE_PAGE
+        return list(texts), got.total is not None and got.total <= offset
 
     def search(text: str) -> list[str]:
         found: dict[str, None] = {}
