@@ -355,7 +355,7 @@ DC_NAMES: Final = ("Washington DC", "Washington D.C.", "Washington, DC", "Washin
 # "Irlanda", "Filipinas", "Jamaïque" were refused as no country code). The main countries'
 # names are in app.core.phones' own table. Left out: names that are something else as often
 # ("Granada" is a Spanish city, "Georgia" a US state).
-FOREIGN_NAMES: Final[dict[str, tuple[str, ...]]] = {
+_SPANISH_FRENCH_GERMAN: Final[dict[str, tuple[str, ...]]] = {
     "AG": ("Antigua y Barbuda", "Antigua-et-Barbuda", "Antigua und Barbuda"),
     "AR": ("Argentine", "Argentinien"),
     "AT": ("Autriche", "Österreich"),
@@ -401,7 +401,103 @@ FOREIGN_NAMES: Final[dict[str, tuple[str, ...]]] = {
     "VC": ("San Vicente y las Granadinas", "Saint-Vincent-et-les-Grenadines"),
     "VE": ("Vénézuéla",),
     "ZA": ("Sudáfrica", "Afrique du Sud", "Südafrika"),
+    # France's overseas departments and territories, as French lists name them (black-box R2
+    # #9: "Guyane" was refused).
+    "GF": ("Guyane", "Guyane française", "Guyane francaise"),
+    "NC": ("Nouvelle-Calédonie",),
+    "PF": ("Polynésie française",),
+    "PM": ("Saint-Pierre-et-Miquelon",),
+    "RE": ("La Réunion",),
 }
+
+# Portuguese, Italian and Dutch names of the common countries, the main ones' included (black-
+# box R2 #9: "Alemanha", "Índia", "Itália", "Japão", "França" were refused), where they differ
+# from the names above. Each is that country's only.
+_PORTUGUESE_ITALIAN_DUTCH: Final[dict[str, tuple[str, ...]]] = {
+    "US": (
+        "Stati Uniti",
+        "Stati Uniti d'America",
+        "Verenigde Staten",
+        "Verenigde Staten van Amerika",
+    ),
+    "CA": ("Canadá",),
+    "GB": (
+        "Grã-Bretanha",
+        "Inglaterra",
+        "Escócia",
+        "País de Gales",
+        "Regno Unito",
+        "Gran Bretagna",
+        "Inghilterra",
+        "Scozia",
+        "Verenigd Koninkrijk",
+        "Groot-Brittannië",
+        "Engeland",
+        "Schotland",
+    ),
+    "DE": ("Alemanha", "Germania", "Duitsland"),
+    "FR": ("França", "Frankrijk"),
+    "ES": ("Espanha", "Spagna", "Spanje"),
+    "IT": ("Itália", "Italië"),
+    "PT": ("Portogallo",),
+    "IN": ("Índia",),
+    "CN": ("Cina",),
+    "JP": ("Japão", "Giappone"),
+    "MX": ("Messico",),
+    "BR": ("Brasile", "Brazilië"),
+    "AU": ("Austrália", "Australië"),
+    "AR": ("Argentinië",),
+    "AT": ("Áustria", "Oostenrijk"),
+    "BE": ("Belgio", "België"),
+    "CH": ("Suíça", "Svizzera", "Zwitserland"),
+    "NL": ("Países Baixos", "Paesi Bassi", "Olanda", "Nederland"),
+    "IE": ("Ierland",),
+    "GR": ("Grécia", "Griekenland"),
+    "SE": ("Suécia", "Svezia", "Zweden"),
+    "NO": ("Norvegia", "Noorwegen"),
+    "DK": ("Danimarca", "Denemarken"),
+    "FI": ("Finlândia", "Finland"),
+    "PL": ("Polônia", "Polónia"),
+    "RU": ("Rússia", "Rusland"),
+    "TR": ("Turquia", "Turchia", "Turkije"),
+    "UA": ("Ucrânia", "Oekraïne"),
+    "RO": ("Romênia", "Roménia"),
+    "HU": ("Hungria", "Ungheria", "Hongarije"),
+    "CZ": ("República Checa", "República Tcheca", "Tchéquia", "Repubblica Ceca", "Tsjechië"),
+    "HR": ("Croácia", "Croazia", "Kroatië"),
+    "CO": ("Colômbia",),
+    "EC": ("Equador",),
+    "UY": ("Uruguai",),
+    "PY": ("Paraguai",),
+    "BO": ("Bolívia",),
+    "MZ": ("Moçambique",),
+    "GW": ("Guiné-Bissau",),
+    "ST": ("São Tomé e Príncipe",),
+    "KR": ("Coreia do Sul", "Corea del Sud", "Zuid-Korea"),
+    "ZA": ("África do Sul", "Sudafrica", "Zuid-Afrika"),
+    "NZ": ("Nova Zelândia", "Nuova Zelanda", "Nieuw-Zeeland"),
+    "EG": ("Egito", "Egitto", "Egypte"),
+    "MA": ("Marrocos", "Marocco"),
+    "SA": ("Arábia Saudita", "Arabia Saudita"),
+    "AE": ("Emirados Árabes Unidos", "Emirati Arabi Uniti", "Verenigde Arabische Emiraten"),
+    "SM": ("São Marino",),
+    "VA": ("Vaticano", "Città del Vaticano", "Vaticaanstad"),
+    "PH": ("Filippine", "Filipijnen"),
+    "ID": ("Indonésia", "Indonesië"),
+}
+
+
+def _merged(*tables: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    merged: dict[str, tuple[str, ...]] = {}
+    for table in tables:
+        for region, names in table.items():
+            merged[region] = (*merged.get(region, ()), *names)
+    return merged
+
+
+FOREIGN_NAMES: Final[dict[str, tuple[str, ...]]] = _merged(
+    _SPANISH_FRENCH_GERMAN, _PORTUGUESE_ITALIAN_DUTCH
+)
 
 
 # A name with lost letters must keep this many of its own (a code or "?????" names nothing).

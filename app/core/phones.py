@@ -73,6 +73,7 @@ import re
 import unicodedata
 import urllib.parse
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final, NamedTuple
 
@@ -539,6 +540,13 @@ def _clean_text(raw: str) -> _Cleaned:
             )
         if not any(c.isdigit() for c in text):
             return _unclean(f"{text!r} is not a phone number: it has no digits")
+        if (m := _CARRIER_PLACEHOLDER.fullmatch(text)) is not None:
+            area, rest = m.groups()
+            return _unclean(
+                f"{text!r} starts with '0 xx', Brazil's placeholder for the carrier-selection "
+                "code dialled before a long-distance number, not part of the number; enter the "
+                f"number without it, as '({area}) {rest}' or +55 {area} {rest}"
+            )
         if _words_around_a_number(text):
             return _unclean(f"{text!r} has words around the number; enter the number alone")
         count = sum(c.isdigit() for c in text)
@@ -566,6 +574,14 @@ def _clean_text(raw: str) -> _Cleaned:
             f"({' '.join(stray)!r})"
         )
     return _cleaned(plain.group(1) == "+", plain.group(2))
+
+
+# Brazil's "0 xx 11 91234-5678" ("0xx11", "(0xx11)"): 0, then "xx" standing for the carrier-
+# selection code one dials before a long-distance number, then the area code and number
+# (black-box R2 #9: refused as words around the number).
+_CARRIER_PLACEHOLDER: Final = re.compile(
+    r"\(?\s*0\s*[xX]{2}[\s.-]*\(?\s*([0-9]{2})\s*\)?[\s.-]*([0-9][0-9\s.-]*[0-9])\s*"
+)
 
 
 # A number as written among words: digits with phone punctuation between them.
@@ -1131,7 +1147,10 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
     if not verdict.ok:
         return ""
     shown = _international(verdict.national, own)
-    if own != "1" or code == "1":
+    # Black-box R2 #10: a Mexican number cell 445512345111 (044 55 1234 5111, its 0 dropped)
+    # was offered as the UK number +44 55 1234 5111 alone.
+    restored = _lost_zero(digits, code, rules) if code != "1" else None
+    if restored is None and (own != "1" or code == "1"):
         return (
             f"with a '+' before it, it is a valid {_reason_name(own)} number: if its '+' was "
             f"lost, write {shown} or give its country code {own}"
@@ -1141,7 +1160,6 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
     # Mexico's old long-distance prefix, or of a national number's trunk 0. The hint must not
     # send a Mexican number to the US list.
     country = _reason_name(code)
-    restored = _lost_zero(digits, code, rules)
     if restored is None:
         return (
             f"with a '+' before it, it would be the {_reason_name(own)} number {shown}, but it "
@@ -1174,11 +1192,36 @@ def _lost_zero(digits: str, code: str, rules: CodeRules | None) -> tuple[str, st
     return None
 
 
+# A Brazilian mobile number before its 9 was added: area code, then 8 digits from 6 to 9.
+_BRAZIL_OLD_MOBILE: Final = re.compile(r"([1-9][0-9])([6-9][0-9]{7})")
+
+
+def _brazil_ninth_digit(digits: str, plus: bool, rules: CodeRules | None) -> str:
+    """The hint for a Brazilian mobile number written with the 8 digits it had before Brazil
+    put a 9 before every mobile number (2012 to 2016), or ``""`` (black-box R2 #10: "(11)
+    8123-4533" was refused saying only that it is in no number range)."""
+    if rules is None:
+        return ""
+    national = digits[2:] if plus and digits.startswith("55") else digits
+    if not plus and national[:1] == "0":
+        national = national[1:]
+    old = _BRAZIL_OLD_MOBILE.fullmatch(national)
+    if old is None or not rules.is_valid_nsn(f"{old[1]}9{old[2]}"):
+        return ""
+    shown = _international(f"{old[1]}9{old[2]}", "55")
+    return (
+        "Brazil put a 9 before the 8 digits of every mobile number (region by region, 2012 "
+        f"to 2016): with it, this is {shown}; check it against the source and enter it so"
+    )
+
+
 def _with_hint(
     result: PhoneResult, digits: str, plus: bool, code: str, rules: CodeRules | None
 ) -> PhoneResult:
     """``result`` (a rejection) with what the digits may have meant added to its reason."""
     hint = _old_mexican_prefix(digits, plus, rules) if code == "52" else ""
+    if code == "55":
+        hint = _brazil_ninth_digit(digits, plus, rules)
     if not hint and not plus:
         hint = _lost_plus(digits, code, rules)
     return result._replace(reason=f"{result.reason}; {hint}") if hint else result
@@ -1676,14 +1719,32 @@ def _split_in_two(text: str, phone_code: object, reading: str) -> tuple[str, str
     return None
 
 
+@dataclass(frozen=True)
+class _DialledFrom:
+    """A phone code standing for "no code given: the number names its own, dialled from the
+    country of ``code``", so a leading exit code is that country's (Australia's 0011, Japan's
+    010), not "00" read as most of the world's (black-box R2 #2: "0011 65 6590 0575" in an
+    Australian file was +1 656 590 0575)."""
+
+    code: str
+
+
 def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:
     code: str | None = None
+    idd_rules: CodeRules | None = None
+    dialled_from = isinstance(phone_code, _DialledFrom)
+    if isinstance(phone_code, _DialledFrom):
+        idd_rules = rules_for_code(phone_code.code)
+        phone_code = None
     if phone_code is not None:
         code = normalize_code(phone_code)
         if code is None:
             shown = str(phone_code).strip() or "(empty)"
             return _reject(shown, f"{shown} is not a country calling code")
     rules = rules_for_code(code) if code is not None else None
+    given = code
+    if not dialled_from:
+        idd_rules = rules
     if code == "1" and rules is not None:
         lane_national = _nanp_national(raw)
         if lane_national and rules.is_valid_nsn(lane_national):
@@ -1703,15 +1764,27 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
         return _reject(code or "", reason)
     # Every IDD form starts with 0 except a few carrier-select ones (AU, CN)
     # that the first-digit set reveals; most numbers skip the call entirely.
+    after_0011 = ""
     if not plus and (
         digits[:1] == "0"
-        or rules is None
-        or rules.idd_first is None
-        or digits[:1] in rules.idd_first
+        or idd_rules is None
+        or idd_rules.idd_first is None
+        or digits[:1] in idd_rules.idd_first
     ):
-        rest = _strip_international_prefix(digits, rules)
+        rest = _strip_international_prefix(digits, idd_rules)
+        if rest is None and dialled_from and idd_rules is not None:
+            rest = _strip_international_prefix(digits, None)  # "00", "011" as without one
         if rest is not None:
+            if digits.startswith("0011") and len(rest) == len(digits) - 2:
+                after_0011 = digits[4:]
             plus, digits = True, rest
+    if after_0011:
+        # "0011…" read as "00" then +1 is valid only when phonenumbers drops the next 1 as
+        # NANP's trunk prefix, which no one dials after an exit code: an exit code 0011 (an
+        # Australian's) followed by a valid number is what was written (black-box R2 #2).
+        exit_0011 = _after_exit_0011(after_0011, given)
+        if exit_0011 is not None:
+            return exit_0011
     if code is None:
         found = _extract_country_code(digits) if plus else None
         if found is None:
@@ -1731,6 +1804,21 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
             return _two_readings(digits, code, rules, result, reading) or result
         return result
     return _with_hint(result, digits, plus, code, rules)
+
+
+def _after_exit_0011(digits: str, code: str | None) -> PhoneResult | None:
+    """The verdict on ``+<digits>`` (what follows an exit code 0011) when it is a valid number:
+    the number, or under another ``code`` than its own the clash (as "+65…" under 1 is);
+    None when it is no valid number."""
+    own = _extract_country_code(digits)
+    if own is None:
+        return None
+    result = _plus_verdict(digits, own, rules_for_code(own))
+    if not result.ok:
+        return None
+    if code is not None and own != code:
+        return _reject(code, f"number starts with +{own} but the country code is {code}")
+    return result
 
 
 # Keyed (raw, code), or (raw, code, True) for an MSISDN column's reading.
@@ -1755,7 +1843,7 @@ _FEWEST_SPELLED_DIGITS: Final = 3
 _FEWEST_DIGITS: Final = 7
 _CACHEABLE_RAW: Final = frozenset({str, int, float})
 # Float codes come from numeric "Country code" columns (calamine gives 1.0).
-_CACHEABLE_CODE: Final = frozenset({str, int, float, type(None)})
+_CACHEABLE_CODE: Final = frozenset({str, int, float, type(None), _DialledFrom})
 
 
 def clear_cache() -> None:
@@ -1894,7 +1982,11 @@ def normalize(
     a number as the service or the dialer keeps it (an entry's or a lead's national digits
     beside their code), which settles it the other way, as the dialer dials it.
     """
-    reading = MSISDN if msisdn else STORED if stored else ASK
+    return _normalize(raw, phone_code, MSISDN if msisdn else STORED if stored else ASK)
+
+
+def _normalize(raw: object, phone_code: object, reading: str) -> PhoneResult:
+    """:func:`normalize`, cached; ``phone_code`` may also be a :class:`_DialledFrom`."""
     # type() rather than isinstance: True == 1 and hash alike, so bools must
     # not share cache slots with ints.
     # NaN never equals itself, so it could never be found again: not cached.
@@ -1937,7 +2029,8 @@ def normalize_with_default(
     result = normalize(raw, default_code, msisdn=msisdn, stored=stored)
     if result.ok:
         return result
-    own = normalize(raw, None)
+    code = normalize_code(default_code)
+    own = _normalize(raw, _DialledFrom(code) if code is not None else None, ASK)
     # A phone_code on a rejection means the number named its own code; "" means it did not.
     return own if own.ok or own.phone_code else result
 

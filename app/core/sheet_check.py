@@ -82,8 +82,9 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import (
     CUT_SHORT,
+    ZERO_IN_NUMBER,
     describe_damage,
-    drops_trunk_zero,
+    may_lose_zero,
     other_country,
     other_country_note,
 )
@@ -421,6 +422,16 @@ CUT_SHORT_REMOVAL: Final = (
 )
 
 
+# Why a removal row whose number cell reads as two numbers, with and without the leading 0 a
+# spreadsheet drops, is invalid (ZERO_IN_NUMBER): written as text, the number reads one way.
+ZERO_IN_NUMBER_REMOVAL: Final = (
+    "the cell is a number, so a leading 0 may have been dropped, and it reads as two valid "
+    "numbers (see the damage note): a removal does not take off a number that may be another "
+    "one; check it against the source and enter it as text with its leading 0 if it has one "
+    "(or with its own +code), and run the file again"
+)
+
+
 def _opt_out_detail(raw: CellValue, note: str) -> str:
     """Why a removal row whose phone cell carries an opt-out keyword is invalid."""
     keyword = note[len(OPT_OUT_NOTE) :].removesuffix(_OPT_OUT_NOTE_END)
@@ -577,6 +588,21 @@ def written_with_own_code(phone: CellValue) -> bool:
     return type(phone) is str and phone.lstrip().startswith(("+", "00"))
 
 
+_DIGIT_GROUP: Final = re.compile(r"[0-9]+")
+
+
+def _grouped_as_us_only(value: CellValue, national: str, code: str) -> bool:
+    """Whether ``value`` (valid under ``code`` as ``national``, and a valid US number as
+    written) is text grouped as US numbers are ("(303) 555-0288", "303-555-0288") but not as
+    the country of ``code`` writes its own: Italy writes its mobiles "347 555 4518" and Mexico
+    "614 123 4567", which say nothing of the US; bare digits say nothing either."""
+    if not isinstance(value, str) or value.strip().isdigit():
+        return False
+    written = [len(group) for group in _DIGIT_GROUP.findall(value)]
+    own = [len(group) for group in _DIGIT_GROUP.findall(phones.national_format(national, code))]
+    return written != own
+
+
 def _names_a_country(cell: CellValue) -> bool:
     """Whether a country-code cell names a country ("GB", "United States") rather than giving
     a dialling code ("44", "+44", 44): only text with letters does."""
@@ -646,8 +672,9 @@ class _Checker:
             and not given.purpose_text
         )
         self.default_group = self.seen.setdefault((scope.kind, scope.campaign_id, ""), {})
-        # Per calling code: do its numbers start with a trunk 0 a number cell would drop?
-        self.trunk_zero = {code: drops_trunk_zero(code) for code in phones.SUPPORTED_PHONE_CODES}
+        # Per calling code: may a number cell have dropped a 0 its numbers start with (a trunk
+        # 0, or one that is part of the number, as Italy's)?
+        self.trunk_zero = {code: may_lose_zero(code) for code in phones.SUPPORTED_PHONE_CODES}
         default_code = phones.normalize_code(mapping.default_phone_code)
         self.default_code = default_code or mapping.default_phone_code
         # A cell right of the header's columns is in no column anyone named, often a line of
@@ -729,6 +756,8 @@ class _Checker:
             result = normalize_with_default(value, code, msisdn=self.msisdn)
             if not result.ok and self.msisdn:
                 result, code_note = _international(value, result)
+            elif result.ok and code != "1" and result.phone_code == code and not self.msisdn:
+                result = self._us_under_default(value, result)
             code = result.phone_code or code
         else:
             result = normalize(value, code, msisdn=self.msisdn)
@@ -807,6 +836,12 @@ class _Checker:
             # a consumer's opt-out off the list, so it is refused, as hidden rows are left.
             return self._invalid_number(
                 number, raw, cells, "phone", CUT_SHORT_REMOVAL, result, damage
+            )
+        if self.o.removal and ZERO_IN_NUMBER in damage:
+            # Black-box R2 #1: 351234567 saved from the landline 035 1234567 took the mobile
+            # +39 351 234567's opt-out off the list; which number was meant is the source's.
+            return self._invalid_number(
+                number, raw, cells, "phone", ZERO_IN_NUMBER_REMOVAL, result, damage
             )
         scope_note = ""
         if self.per_row_scope:
@@ -1217,6 +1252,8 @@ class _Checker:
                         result.ok
                         and not result.note  # a labelled number: check() notes it
                         and (kind is str or not trunk_zero.get(phone_code, True))
+                        # Written as a US number too: check() decides whether it reads two ways.
+                        and (kind is not str or raw.isdigit() or not us_national(raw))  # type: ignore[union-attr]
                     )
             if plain:
                 key = int(phone_code + national)
@@ -1383,7 +1420,7 @@ class _Checker:
         as_us = f"+1 {us[:3]} {us[3:6]} {us[6:]}"
         as_cell = phones.format_for_display(result.national, code)
         cell = self._code_cell_said(code_cell, column)
-        if not isinstance(value, str) or value.strip().isdigit():
+        if not _grouped_as_us_only(value, result.national, code):
             return result, (
                 f"read as {as_cell} ({phones.region_name(code)}) under {cell}; as written it "
                 f"is also the US number {as_us}, so check the row if the consumer only lives "
@@ -1400,6 +1437,32 @@ class _Checker:
                 f"or {as_cell}, to say which"
             ),
         ), ""
+
+    def _us_under_default(self, value: CellValue, result: PhoneResult) -> PhoneResult:
+        """``result`` (``value`` read under the file's default code, not 1), or its refusal
+        when ``value`` is written as a US number and not as that country writes its own
+        (black-box R2 #7: "303-555-0287" under --phone-code 44 was stored as +44 3035550287).
+
+        A default code says which country the file's numbers are, as a Country cell says where
+        a consumer lives, and neither outweighs a number grouped as US numbers are: the row
+        asks, as :meth:`_us_as_written` does beside a Country cell.
+        """
+        us = us_national(value)
+        code = result.phone_code
+        if not us or not _grouped_as_us_only(value, result.national, code):
+            return result
+        as_us = f"+1 {us[:3]} {us[3:6]} {us[6:]}"
+        as_code = phones.format_for_display(result.national, code)
+        return result._replace(
+            ok=False,
+            national="",
+            reason=(
+                f"{_text(value)!r} {phones.READS_TWO_WAYS}: {as_us} "
+                f"({phones.region_name('1')}) as written, or {as_code} "
+                f"({phones.region_name(code)}) under the file's default country code {code}; "
+                f"write it with its own code, {as_us} or {as_code}, to say which"
+            ),
+        )
 
     def _code_cell_said(self, code_cell: CellValue, column: int) -> str:
         """How a row's message names its code cell: "the 'Country' cell's 'Germany' (column
@@ -1500,7 +1563,7 @@ class _Checker:
             and result.national[-4:] != _CUT_ZEROS
             and (kind is float or kind is int)
             and raw < _LONGEST_PLAIN  # type: ignore[operator]
-            and not drops_trunk_zero(result.phone_code)
+            and not may_lose_zero(result.phone_code)
         ):
             return ""
         if kind is str or kind is int or kind is float:

@@ -65,6 +65,12 @@ _CUT_MIN_DIGITS: Final = 10
 # Australia 0412345678) or 10 (UK 07911123456, India 09876543210).
 _LOST_ZERO_DIGITS: Final = (9, 10)
 CUT_SHORT: Final = "as a number shown in scientific notation keeps once saved"
+# Said by the note on a number cell that reads as two valid numbers, as it stands and with the 0
+# a spreadsheet drops put back, in a country whose numbers keep their 0 (Italy): a removal
+# refuses such a row (sheet_check).
+ZERO_IN_NUMBER: Final = (
+    "reads as two valid numbers, as it stands and with the leading 0 a spreadsheet drops put back"
+)
 _PLAIN_DIGITS: Final = re.compile(r"\s*'?\s*\+?([0-9]+)\s*")
 # Text holding a number as a country writes it nationally: digits and separators, no "+".
 _NATIONAL_TEXT: Final = re.compile(r"\s*'?\s*[0-9(][0-9 ().-]*[0-9]\s*")
@@ -78,6 +84,46 @@ def drops_trunk_zero(phone_code: str) -> bool:
         if meta is not None and meta.national_prefix == "0":
             return True
     return False
+
+
+# The phonenumbers number types whose example numbers tell a country's numbers apart.
+_EXAMPLE_TYPES: Final = (
+    "fixed_line",
+    "mobile",
+    "toll_free",
+    "premium_rate",
+    "shared_cost",
+    "voip",
+    "personal_number",
+    "pager",
+    "uan",
+    "voicemail",
+)
+
+
+@cache
+def keeps_leading_zero(phone_code: str) -> bool:
+    """Whether numbers of this country can begin with a 0 that is part of the number, not a
+    trunk prefix dialled only nationally: Italy's landlines (+39 02 1234 5678; phonenumbers
+    marks such a number italian_leading_zero), San Marino's, Côte d'Ivoire's. Told by the
+    metadata: no national prefix 0, and an example number of some type starting with 0."""
+    for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(phone_code or 0), ()):
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if meta is None or meta.national_prefix == "0":
+            continue
+        for kind in _EXAMPLE_TYPES:
+            desc = getattr(meta, kind, None)
+            example = desc.example_number if desc is not None else None
+            if example and example.startswith("0"):
+                return True
+    return False
+
+
+def may_lose_zero(phone_code: str) -> bool:
+    """Whether a number cell of this country may have dropped a leading 0 that mattered: a
+    trunk 0 (:func:`drops_trunk_zero`) or a 0 that is part of the number
+    (:func:`keeps_leading_zero`)."""
+    return drops_trunk_zero(phone_code) or keeps_leading_zero(phone_code)
 
 
 def _excel_general(digits: str) -> str:
@@ -266,6 +312,10 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
         international = digits.startswith(code) and digits[len(code) :] == result.national
         if code and not international and drops_trunk_zero(code):
             notes.append(f"it lost its leading 0 (written 0{digits} in {code_name(code)})")
+        if code and not international and keeps_leading_zero(code):
+            zeroed = phones.normalize("0" + digits, code)
+            if zeroed.ok and zeroed.national != result.national:
+                return _zero_in_number_note(digits, code, result, zeroed, notes)
         if notes:
             return (
                 f"cell is the number {digits}, not text: {'; '.join(notes)}; read as "
@@ -281,6 +331,23 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
                 "correct the file if that is what was meant"
             )
     return ""
+
+
+def _zero_in_number_note(
+    digits: str, code: str, result: PhoneResult, zeroed: PhoneResult, notes: list[str]
+) -> str:
+    """The note on a number cell valid as it stands and valid with a leading 0 too, in a
+    country whose numbers keep their 0 (black-box R2 #1: the Bergamo landline 035 1234567,
+    saved as the number 351234567, was stored as the mobile +39 351 234567)."""
+    name = code_name(code)
+    shown = phones.format_for_display(result.national, code)
+    with_zero = phones.format_for_display(zeroed.national, code)
+    excel = f"; {notes[0]}" if notes and notes[0].startswith("Excel") else ""
+    return (
+        f"cell is the number {digits}, not text{excel}: in {name} a number may begin with a 0 "
+        f"that is part of it, and it {ZERO_IN_NUMBER}: {digits} is {shown}, 0{digits} is "
+        f"{with_zero}; read as +{code} {result.national} — check it against the source"
+    )
 
 
 def code_name(phone_code: str) -> str:
