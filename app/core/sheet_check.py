@@ -1053,6 +1053,13 @@ class _Checker:
         """Why a code cell (in ``column``) gives no country code."""
         shown = _text(code_cell)
         if not error_value(shown):
+            if any(c.isalpha() for c in shown):
+                # A name, not a wrong code (black-box R2 #9: "'Alemanha' is not a country
+                # code" read as if the cell were mistyped digits).
+                return (
+                    f"{shown!r} is not a country name or code DNC Desk knows: give the "
+                    "country's calling code (as 49) or its two-letter code (DE)"
+                )
             return f"{shown!r} is not a country code"
         cell = f" (cell {column_letter(column)}{number})" if column is not None else ""
         return (

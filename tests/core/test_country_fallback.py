@@ -50,7 +50,7 @@ def test_an_empty_code_cell_takes_the_rows_country(tmp_path: Path) -> None:
     assert "not the 'Country' cell's 'Mexico' (Mexico, column B)" in own.message, own.message
     # A Country cell naming no country it knows makes the row invalid, naming the value.
     assert codes["5512345614"][2] == "invalid"
-    assert "'Atlantis' is not a country code" in rows["5512345614"].message
+    assert "'Atlantis' is not a country name or code DNC Desk knows" in rows["5512345614"].message
     assert (summary.valid, summary.invalid) == (7, 1)
 
 

@@ -101,7 +101,11 @@ def test_country_code_column_and_default() -> None:
         ("1", "2025550123"),
         ("61", "412345678"),
     ]
-    assert checked[3].message == "row 4: phone_code: 'XX' is not a country code"
+    assert (
+        checked[3].message
+        == "row 4: phone_code: 'XX' is not a country name or code DNC Desk knows: "
+        "give the country's calling code (as 49) or its two-letter code (DE)"
+    )
     assert summary.invalid == 1
 
 

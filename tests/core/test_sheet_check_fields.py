@@ -352,7 +352,11 @@ def test_a_country_column_of_names() -> None:
     )
     assert [c.phone_code for c in checked[:5]] == ["44", "44", "61", "1", "1"]
     assert (summary.valid, summary.invalid) == (5, 1)
-    assert checked[5].message == "row 7: phone_code: 'Narnia' is not a country code"
+    assert (
+        checked[5].message
+        == "row 7: phone_code: 'Narnia' is not a country name or code DNC Desk knows: "
+        "give the country's calling code (as 49) or its two-letter code (DE)"
+    )
 
 
 def test_invisible_characters_and_two_numbers_in_a_row() -> None:

@@ -107,7 +107,11 @@ def test_mixed_countries_with_a_country_code_column(tmp_path: Path) -> None:
     assert [c.phone_code for c in checked[:5]] == ["1", "44", "44", "61", "61"]
     assert "lost its leading 0" in checked[2].damage
     assert checked[5].message == "row 7: duplicate of row 2"
-    assert checked[7].message == "row 9: phone_code: 'XX' is not a country code"
+    assert (
+        checked[7].message
+        == "row 9: phone_code: 'XX' is not a country name or code DNC Desk knows: "
+        "give the country's calling code (as 49) or its two-letter code (DE)"
+    )
 
 
 def test_blank_rows_are_counted(tmp_path: Path) -> None:
