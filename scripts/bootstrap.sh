@@ -42,7 +42,18 @@ if ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)
   echo "DNC Desk needs Python 3.11 or newer; set PYTHON=/path/to/python3.11" >&2
   exit 1
 fi
-[ -x .venv/bin/python ] || "$python" -m venv .venv
+if [ ! -x .venv/bin/python ]; then
+  # Debian and Ubuntu ship venv's pip bootstrap (ensurepip) apart, as pythonX.Y-venv.
+  if ! "$python" -c 'import ensurepip' >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    venv_deb=python$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv
+    echo "Installing Debian package: $venv_deb"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$venv_deb"
+  fi
+  "$python" -m venv .venv
+fi
 stamp=.venv/.dnc-desk-installed
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
