@@ -23,8 +23,9 @@ names the spreadsheets inside to extract, a Google Sheets shortcut says to downl
 a pipe or a device (read only once) says to save it to a file first, an xlsx too big to read
 because of a stray cell far beyond its data names that cell, and a workbook whose cells hold
 only formulas never calculated or error values says so rather than that it has no data.
-:func:`resolve_sheet_path` makes a path absolute as a job records it, a loop of symbolic links
-(or a pipe, which is not to be opened) a :class:`SheetError` as :func:`open_sheet` says it.
+:func:`resolve_sheet_path` makes a path absolute as a job records it, a loop of symbolic links,
+a link to nothing (named as typed, then its target) or a pipe, which is not to be opened, a
+:class:`SheetError` as :func:`open_sheet` says it.
 
 Typical use::
 
@@ -184,7 +185,7 @@ def _not_a_file(path: Path, given: str) -> str:
     try:
         mode = path.stat().st_mode
     except (FileNotFoundError, NotADirectoryError):
-        return f"{given} does not exist."
+        return _dangling_sentence(path, given) or f"{given} does not exist."
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return _loop_sentence(path, given)
@@ -227,6 +228,19 @@ def _reader_note(detail: str) -> str:
     return detail[:160]
 
 
+def _dangling_sentence(path: Path, given: str) -> str:
+    """Why ``path`` (``given``, as typed), a symbolic link whose target is not there, names no
+    file, or "" when it is no such link. The path typed comes first: the target alone (as
+    following the link would name it) is a path the user never wrote."""
+    try:
+        if not path.is_symlink():
+            return ""
+        target = path.resolve()  # not strict: the missing end of the chain of links
+    except (OSError, RuntimeError):
+        return ""
+    return f"{given} is a symbolic link to {target}, which does not exist."
+
+
 def _loop_sentence(path: Path, given: str) -> str:
     """Why ``path`` names no file when following its symbolic links goes round in a circle."""
     try:
@@ -248,6 +262,10 @@ def resolve_sheet_path(path: Path) -> Path:
     expanded = path.expanduser()
     try:
         mode = expanded.stat().st_mode
+    except FileNotFoundError:
+        # Resolved, a link to nothing would be refused by its target's name alone.
+        if dangling := _dangling_sentence(expanded, os.fspath(path)):
+            raise SheetError(dangling) from None
     except (OSError, ValueError):
         pass  # not there, or a loop: resolving it or opening it says which
     else:
