@@ -284,17 +284,20 @@ def legacy_encoding(sample: bytes, read: str) -> str | None:
 
 
 # Of a text file's lines, at most this share may hold a NUL; of its bytes, at most this share
-# may be control characters no text holds (binary data has about one in ten).
+# may be control characters no text holds other than NUL (binary data has about one in ten),
+# and at most this share NULs (zero-padded binary data has far more). NULs are counted apart:
+# a few in a tiny file (89 bytes, five NULs: black-box R3 #4) are a big share of its bytes.
 _NUL_LINES_AT_MOST: Final = 0.5
 _CONTROL_BYTES_AT_MOST: Final = 0.05
-# C0 control characters but tab, LF, vertical tab, form feed, CR, Ctrl-Z and escape.
-_NOT_TEXT: Final = bytes(b for b in range(32) if b not in b"\t\n\x0b\x0c\r\x1a\x1b")
+_NUL_BYTES_AT_MOST: Final = 0.25
+# C0 control characters but NUL, tab, LF, vertical tab, form feed, CR, Ctrl-Z and escape.
+_NOT_TEXT: Final = bytes(b for b in range(32) if b not in b"\x00\t\n\x0b\x0c\r\x1a\x1b")
 
 
 def binary_start(sample: bytes) -> bool:
     """Whether a file whose first bytes are ``sample`` (not UTF-16) is binary data: its first
-    line holds a NUL byte, most of its lines do, or control characters no text holds are more
-    than a few of its bytes.
+    line holds a NUL byte, most of its lines do, NULs are a quarter of its bytes, or control
+    characters no text holds (NUL aside) are more than a few of them.
 
     A text file damaged in places (a stray NUL in one cell, as a disk or a transfer leaves) is
     text all the same: its rows are read, and the check makes the damaged cell's row invalid,
@@ -308,6 +311,8 @@ def binary_start(sample: bytes) -> bool:
     if b"\x00" in lines[0]:
         return True
     if sum(b"\x00" in line for line in lines) > len(lines) * _NUL_LINES_AT_MOST:
+        return True
+    if sample.count(0) > len(sample) * _NUL_BYTES_AT_MOST:
         return True
     controls = len(sample) - len(sample.translate(None, _NOT_TEXT))
     return controls > len(sample) * _CONTROL_BYTES_AT_MOST
