@@ -5,6 +5,10 @@ sizes and compression ratios are declared there, so a zip bomb is refused before
 is inflated. XML parts are refused if they declare a DTD, which is how "billion laughs" entity
 bombs are built; no spreadsheet program writes one.
 
+A workbook saved with a password is known by its content, whatever its name (calamine tells it
+only of a file named as what it is): an xlsx's EncryptedPackage stream, an .xls's FILEPASS
+record, an .ods's manifest giving encryption data (:func:`sniff_kind`: ``"encrypted"``).
+
 :func:`sniff_kind` also says what a file that is no spreadsheet is (``FileKind.other``: a PDF, a
 Word document, an image, an archive), and :func:`markup_kind` what markup text under a
 workbook's name is (a web page, Excel 2003 XML), so the reader refuses each in one sentence
@@ -21,6 +25,7 @@ name; :func:`zip_spreadsheets` names the spreadsheets a zip archive holds.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import heapq
 import html
@@ -294,7 +299,7 @@ def _zip_workbook_kind(path: Path) -> tuple[str, str]:
             if "mimetype" in names:
                 mimetype = zf.read("mimetype")[:100]
                 if b"opendocument.spreadsheet" in mimetype:
-                    return "ods", ""
+                    return ("encrypted" if _ods_encrypted(zf, names) else "ods"), ""
                 for marker, kind in _OPENDOCUMENT:
                     if marker in mimetype:
                         return "", kind
@@ -330,6 +335,23 @@ def _zip_workbook_kind(path: Path) -> tuple[str, str]:
     return "", ZIP_ARCHIVE
 
 
+# An encrypted .ods keeps its parts' key data in its manifest (LibreOffice writes it well under
+# this; a manifest of thousands of pictures is longer, and those are not scanned past it).
+_MANIFEST: Final = "META-INF/manifest.xml"
+_MANIFEST_SCAN_BYTES: Final = 1 << 20
+
+
+def _ods_encrypted(zf: zipfile.ZipFile, names: set[str]) -> bool:
+    """Whether the .ods in ``zf`` is saved with a password: its manifest gives its parts'
+    ``manifest:encryption-data`` (ODF 1.2's encrypted parts and 1.3's encrypted package
+    alike). calamine says so only for a file named .ods; under another name it can tell
+    nothing of it (black-box R3 #3)."""
+    if _MANIFEST not in names:
+        return False
+    with zf.open(_MANIFEST) as part:
+        return b"encryption-data" in part.read(_MANIFEST_SCAN_BYTES)
+
+
 # The streams at the top of an OLE2 (compound) file say which program wrote it.
 _OLE2_WORKBOOK_STREAMS: Final = frozenset({"workbook", "book"})
 _OLE2_DOCUMENTS: Final = (
@@ -345,20 +367,30 @@ _MAX_DIRECTORY_ENTRIES: Final = 10_000
 
 def _ole2_workbook_kind(path: Path) -> tuple[str, str]:
     """(workbook kind, what it is when it is no workbook) of an OLE2 compound file."""
-    try:
-        with path.open("rb") as fh:
-            names = _ole2_top_names(fh)
-    except (OSError, struct.error, ValueError):
-        names = None
-    if names is None:
+    top: dict[str, bytes] | None = None
+    encrypted_xls = False
+    with path.open("rb") as fh:
+        try:
+            ole = _Ole2(fh)
+            top = ole.top_entries()
+        except (OSError, struct.error, ValueError):
+            top = None
+        book = next((top[n] for n in _OLE2_WORKBOOK_STREAMS if n in top), None) if top else None
+        if book is not None:
+            # Excel's own password ("Encrypt with Password") on an .xls: its globals say so in
+            # a FILEPASS record. calamine tells it only of a file named .xls (black-box R3 #3).
+            with contextlib.suppress(OSError, struct.error, ValueError):  # damaged: the reader says
+                encrypted_xls = _filepass(ole.stream_head(book, 1024))
+    if top is None:
         # Unreadable directory: as before, the stream names are stored in UTF-16 in it.
         with path.open("rb") as fh:
             blob = fh.read(4 << 20)
         if "EncryptedPackage".encode("utf-16-le") in blob:
             return "encrypted", ""
         return "xls", ""
+    names = set(top)
     # An encrypted xlsx is an OLE2 file holding EncryptionInfo + EncryptedPackage streams.
-    if "encryptedpackage" in names:
+    if "encryptedpackage" in names or encrypted_xls:
         return "encrypted", ""
     if names & _OLE2_WORKBOOK_STREAMS:
         return "xls", ""
@@ -368,70 +400,153 @@ def _ole2_workbook_kind(path: Path) -> tuple[str, str]:
     return "xls", ""  # no stream that says otherwise: the reader decides
 
 
-def _ole2_top_names(fh: BinaryIO) -> set[str] | None:
-    """The names (casefolded) of the streams and storages at the top of an OLE2 file, or None
-    when its directory cannot be followed. Embedded documents sit in storages below the top
-    (a Word file's chart keeps a Workbook stream there), so only the top says what it is."""
-    header = fh.read(512)
-    if len(header) < 512:
-        return None
-    shift = struct.unpack_from("<H", header, 0x1E)[0]
-    if shift not in (9, 12):
-        return None
-    size = 1 << shift
-    per_sector = size // 4
-    difat = list(struct.unpack_from("<109I", header, 0x4C))
-    next_difat, difat_count = struct.unpack_from("<II", header, 0x44)
+# BIFF record types: the beginning of a substream, and the globals' password record.
+_BIFF_BOF: Final = (0x0809, 0x0409, 0x0209, 0x0009)
+_BIFF_FILEPASS: Final = 0x002F
 
-    def sector(number: int) -> bytes:
-        fh.seek((number + 1) * size)
-        data = fh.read(size)
-        if len(data) < size:
+
+def _filepass(head: bytes) -> bool:
+    """Whether the start of an .xls's workbook stream says it is encrypted: a FILEPASS record
+    among the first records after its BOF (Excel and LibreOffice write it right after; any
+    record the globals cannot begin with ends the search)."""
+    if len(head) < 4 or struct.unpack_from("<H", head, 0)[0] not in _BIFF_BOF:
+        return False
+    at = 0
+    for _ in range(8):
+        if at + 4 > len(head):
+            return False
+        kind, size = struct.unpack_from("<HH", head, at)
+        if kind == _BIFF_FILEPASS:
+            return True
+        at += 4 + size
+    return False
+
+
+class _Ole2:
+    """The directory and streams of an OLE2 (compound) file, read a sector at a time: only
+    what is asked for is read, whatever the file's size. A damaged file raises ValueError
+    (or struct.error) rather than being read past its end or round in a loop."""
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self._fh = fh
+        header = fh.read(512)
+        if len(header) < 512:
+            raise ValueError("no OLE2 header")
+        shift, mini_shift = struct.unpack_from("<HH", header, 0x1E)
+        if shift not in (9, 12):
+            raise ValueError("an unknown sector size")
+        self._size = 1 << shift
+        self._mini = 1 << mini_shift
+        self._per_sector = self._size // 4
+        self._difat = list(struct.unpack_from("<109I", header, 0x4C))
+        self._next_difat, self._difat_count = struct.unpack_from("<II", header, 0x44)
+        self._directory = struct.unpack_from("<I", header, 0x30)[0]
+        self._cutoff, self._mini_fat = struct.unpack_from("<II", header, 0x38)
+        self._root: bytes = b""
+
+    def _sector(self, number: int) -> bytes:
+        self._fh.seek((number + 1) * self._size)
+        data = self._fh.read(self._size)
+        if len(data) < self._size:
             raise ValueError("sector beyond the end of the file")
         return data
 
-    def fat_entry(number: int) -> int:
-        nonlocal next_difat, difat_count
-        index = number // per_sector
-        while index >= len(difat) and next_difat < _ENDOFCHAIN and difat_count > 0:
-            values = struct.unpack(f"<{per_sector}I", sector(next_difat))
-            difat.extend(values[:-1])
-            next_difat = values[-1]
-            difat_count -= 1
-        if index >= len(difat):
+    def _fat_entry(self, number: int) -> int:
+        index = number // self._per_sector
+        while index >= len(self._difat) and self._next_difat < _ENDOFCHAIN and self._difat_count:
+            values = struct.unpack(f"<{self._per_sector}I", self._sector(self._next_difat))
+            self._difat.extend(values[:-1])
+            self._next_difat = values[-1]
+            self._difat_count -= 1
+        if index >= len(self._difat):
             raise ValueError("sector outside the allocation table")
-        fat = sector(difat[index])
-        return int(struct.unpack_from("<I", fat, (number % per_sector) * 4)[0])
+        fat = self._sector(self._difat[index])
+        return int(struct.unpack_from("<I", fat, (number % self._per_sector) * 4)[0])
 
-    entries: list[bytes] = []
-    current = struct.unpack_from("<I", header, 0x30)[0]
-    for _ in range(_MAX_DIRECTORY_SECTORS):
-        if current >= _ENDOFCHAIN:
-            break
-        data = sector(current)
-        entries.extend(data[i : i + 128] for i in range(0, size, 128))
-        current = fat_entry(current)
-    else:
-        return None
-    if not entries or entries[0][0x42] != 5:  # the root storage comes first
-        return None
-    names: set[str] = set()
-    pending = [struct.unpack_from("<I", entries[0], 0x4C)[0]]  # the root's child
-    seen: set[int] = set()
-    while pending:
-        index = pending.pop()
-        if index >= len(entries) or index in seen:
-            continue  # no sibling (0xFFFFFFFF), or a loop in a damaged tree
-        seen.add(index)
-        if len(seen) > _MAX_DIRECTORY_ENTRIES:
+    def _chain(self, start: int, count: int) -> Iterator[int]:
+        """The first ``count`` sectors of the chain starting at ``start``."""
+        current = start
+        for _ in range(count):
+            if current >= _ENDOFCHAIN:
+                return
+            yield current
+            current = self._fat_entry(current)
+
+    def top_entries(self) -> dict[str, bytes] | None:
+        """The directory entries (128 bytes each) of the streams and storages at the top,
+        by casefolded name, or None when the directory cannot be followed. Embedded
+        documents sit in storages below the top (a Word file's chart keeps a Workbook
+        stream there), so only the top says what the file is."""
+        entries: list[bytes] = []
+        chain = self._chain(self._directory, _MAX_DIRECTORY_SECTORS + 1)
+        for count, number in enumerate(chain):
+            if count == _MAX_DIRECTORY_SECTORS:
+                return None
+            data = self._sector(number)
+            entries.extend(data[i : i + 128] for i in range(0, self._size, 128))
+        if not entries or entries[0][0x42] != 5:  # the root storage comes first
             return None
-        entry = entries[index]
-        length = struct.unpack_from("<H", entry, 0x40)[0]
-        name = entry[: max(min(length, 64) - 2, 0)].decode("utf-16-le", "replace")
-        names.add(name.casefold())
-        left, right = struct.unpack_from("<II", entry, 0x44)
-        pending += (left, right)  # the siblings: the same level; children are below it
-    return names
+        self._root = entries[0]
+        top: dict[str, bytes] = {}
+        pending = [struct.unpack_from("<I", entries[0], 0x4C)[0]]  # the root's child
+        seen: set[int] = set()
+        while pending:
+            index = pending.pop()
+            if index >= len(entries) or index in seen:
+                continue  # no sibling (0xFFFFFFFF), or a loop in a damaged tree
+            seen.add(index)
+            if len(seen) > _MAX_DIRECTORY_ENTRIES:
+                return None
+            entry = entries[index]
+            length = struct.unpack_from("<H", entry, 0x40)[0]
+            name = entry[: max(min(length, 64) - 2, 0)].decode("utf-16-le", "replace")
+            top.setdefault(name.casefold(), entry)
+            left, right = struct.unpack_from("<II", entry, 0x44)
+            pending += (left, right)  # the siblings: the same level; children are below it
+        return top
+
+    def stream_head(self, entry: bytes, limit: int) -> bytes:
+        """The first ``limit`` bytes (fewer if it is shorter) of the stream ``entry`` names."""
+        start, size = struct.unpack_from("<II", entry, 0x74)
+        want = min(size, limit)
+        if size >= self._cutoff:
+            count = -(-want // self._size)
+            return b"".join(self._sector(n) for n in self._chain(start, count))[:want]
+        # A small stream lives in the mini stream (the root's), in 64-byte sectors whose
+        # chain the mini allocation table gives.
+        if not 0 < self._mini < self._size:
+            raise ValueError("an unknown mini sector size")
+        root_start = struct.unpack_from("<I", self._root, 0x74)[0]
+        parts: list[bytes] = []
+        current = start
+        for _ in range(-(-want // self._mini)):
+            if current >= _ENDOFCHAIN:
+                break
+            at = current * self._mini
+            sector = next(iter(self._chain_at(root_start, at // self._size)), None)
+            if sector is None:
+                raise ValueError("a mini sector outside the mini stream")
+            offset = at % self._size
+            parts.append(self._sector(sector)[offset : offset + self._mini])
+            current = self._mini_fat_entry(current)
+        return b"".join(parts)[:want]
+
+    def _chain_at(self, start: int, index: int) -> Iterator[int]:
+        """The ``index``-th sector of the chain starting at ``start`` (none past its end)."""
+        current = start
+        for _ in range(index):
+            if current >= _ENDOFCHAIN:
+                return
+            current = self._fat_entry(current)
+        if current < _ENDOFCHAIN:
+            yield current
+
+    def _mini_fat_entry(self, number: int) -> int:
+        index, slot = divmod(number, self._per_sector)
+        sector = next(iter(self._chain_at(self._mini_fat, index)), None)
+        if sector is None:
+            raise ValueError("a mini sector outside the mini allocation table")
+        return int(struct.unpack_from("<I", self._sector(sector), slot * 4)[0])
 
 
 def damaged_sentence(name: str, note: str = "") -> str:
