@@ -7,7 +7,7 @@ bombs are built; no spreadsheet program writes one.
 
 A workbook saved with a password is known by its content, whatever its name (calamine tells it
 only of a file named as what it is): an xlsx's EncryptedPackage stream, an .xls's FILEPASS
-record, an .ods's manifest giving encryption data (:func:`sniff_kind`: ``"encrypted"``).
+record, an .ods's manifest giving encryption data (:func:`sniff_kind`: ``password``).
 
 :func:`sniff_kind` also says what a file that is no spreadsheet is (``FileKind.other``: a PDF, a
 Word document, an image, an archive), and :func:`markup_kind` what markup text under a
@@ -120,6 +120,9 @@ class FileKind:
     # What a file that is no spreadsheet is ("a PDF document", "a Word document", "a PNG
     # image", ZIP_ARCHIVE…), "" when it may be one (or is a zip or OLE2 file not known).
     other: str = ""
+    # Saved with a password to open it: an encrypted xlsx (its workbook "encrypted": what it
+    # holds is not known), an .xls or an .ods.
+    password: bool = False
 
 
 def sniff_kind(path: Path) -> FileKind:
@@ -133,10 +136,10 @@ def sniff_kind(path: Path) -> FileKind:
         return FileKind("empty", "")
     if head.startswith(_ZIP_MAGIC) or head.startswith(b"PK\x05\x06"):
         workbook, other = _zip_workbook_kind(path)
-        return FileKind("zip", workbook, other)
+        return FileKind("zip", workbook, other, workbook == "ods" and _ods_encrypted(path))
     if head.startswith(_OLE2_MAGIC):
-        workbook, other = _ole2_workbook_kind(path)
-        return FileKind("ole2", workbook, other)
+        workbook, other, password = _ole2_workbook_kind(path)
+        return FileKind("ole2", workbook, other, password)
     other = _other_kind(head)
     if other:
         return FileKind("other", "", other)
@@ -299,7 +302,7 @@ def _zip_workbook_kind(path: Path) -> tuple[str, str]:
             if "mimetype" in names:
                 mimetype = zf.read("mimetype")[:100]
                 if b"opendocument.spreadsheet" in mimetype:
-                    return ("encrypted" if _ods_encrypted(zf, names) else "ods"), ""
+                    return "ods", ""
                 for marker, kind in _OPENDOCUMENT:
                     if marker in mimetype:
                         return "", kind
@@ -341,15 +344,19 @@ _MANIFEST: Final = "META-INF/manifest.xml"
 _MANIFEST_SCAN_BYTES: Final = 1 << 20
 
 
-def _ods_encrypted(zf: zipfile.ZipFile, names: set[str]) -> bool:
-    """Whether the .ods in ``zf`` is saved with a password: its manifest gives its parts'
+def _ods_encrypted(path: Path) -> bool:
+    """Whether the .ods ``path`` is saved with a password: its manifest gives its parts'
     ``manifest:encryption-data`` (ODF 1.2's encrypted parts and 1.3's encrypted package
     alike). calamine says so only for a file named .ods; under another name it can tell
     nothing of it (black-box R3 #3)."""
-    if _MANIFEST not in names:
-        return False
-    with zf.open(_MANIFEST) as part:
-        return b"encryption-data" in part.read(_MANIFEST_SCAN_BYTES)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            if _MANIFEST not in zf.namelist():
+                return False
+            with zf.open(_MANIFEST) as part:
+                return b"encryption-data" in part.read(_MANIFEST_SCAN_BYTES)
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error):
+        return False  # a damaged package: the reader says so
 
 
 # The streams at the top of an OLE2 (compound) file say which program wrote it.
@@ -365,8 +372,9 @@ _MAX_DIRECTORY_SECTORS: Final = 4096
 _MAX_DIRECTORY_ENTRIES: Final = 10_000
 
 
-def _ole2_workbook_kind(path: Path) -> tuple[str, str]:
-    """(workbook kind, what it is when it is no workbook) of an OLE2 compound file."""
+def _ole2_workbook_kind(path: Path) -> tuple[str, str, bool]:
+    """(workbook kind, what it is when it is no workbook, whether it is saved with a password)
+    of an OLE2 compound file."""
     top: dict[str, bytes] | None = None
     encrypted_xls = False
     with path.open("rb") as fh:
@@ -386,18 +394,18 @@ def _ole2_workbook_kind(path: Path) -> tuple[str, str]:
         with path.open("rb") as fh:
             blob = fh.read(4 << 20)
         if "EncryptedPackage".encode("utf-16-le") in blob:
-            return "encrypted", ""
-        return "xls", ""
+            return "encrypted", "", True
+        return "xls", "", False
     names = set(top)
     # An encrypted xlsx is an OLE2 file holding EncryptionInfo + EncryptedPackage streams.
-    if "encryptedpackage" in names or encrypted_xls:
-        return "encrypted", ""
+    if "encryptedpackage" in names:
+        return "encrypted", "", True
     if names & _OLE2_WORKBOOK_STREAMS:
-        return "xls", ""
+        return "xls", "", encrypted_xls
     for stream, kind in _OLE2_DOCUMENTS:
         if stream in names:
-            return "", kind
-    return "xls", ""  # no stream that says otherwise: the reader decides
+            return "", kind, False
+    return "xls", "", False  # no stream that says otherwise: the reader decides
 
 
 # BIFF record types: the beginning of a substream, and the globals' password record.

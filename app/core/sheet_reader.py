@@ -131,7 +131,7 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
     kind = sniff_kind(path)
     if kind.container == "empty":
         raise SheetError(f"{path.name} is empty (0 bytes).")
-    if kind.workbook == "encrypted":
+    if kind.password:
         raise SheetError(_password_sentence(path))
     if kind.other and kind.other != ZIP_ARCHIVE:
         raise SheetError(_not_a_spreadsheet(path, kind.other))

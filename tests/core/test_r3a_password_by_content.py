@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.sheet_guard import sniff_kind
+from app.core.sheet_guard import FileKind, sniff_kind
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_types import SheetError
 from tests.core.sheet_factory import CORPUS
@@ -94,7 +94,8 @@ def test_an_encrypted_xls_is_password_protected_by_any_name(
 ) -> None:
     path = tmp_path / name
     path.write_bytes(_compound(BOF + FILEPASS + INTERFACEHDR + b"\0" * padding))
-    assert sniff_kind(path).workbook == "encrypted"
+    kind = sniff_kind(path)
+    assert (kind.workbook, kind.password) == ("xls", True)
     with pytest.raises(SheetError, match=rf"^{name} is password-protected; remove the password"):
         open_sheet(path)
 
@@ -103,7 +104,7 @@ def test_an_encrypted_xls_is_password_protected_by_any_name(
 def test_an_xls_with_no_password_is_still_an_xls(tmp_path: Path, padding: int) -> None:
     path = tmp_path / "book.csv"
     path.write_bytes(_compound(BOF + INTERFACEHDR + b"\0" * padding))
-    assert sniff_kind(path).workbook == "xls"
+    assert sniff_kind(path) == FileKind("ole2", "xls", "", password=False)
 
 
 MANIFEST = (
@@ -133,13 +134,15 @@ def _ods(path: Path, encrypted: bool) -> Path:
 @pytest.mark.parametrize("name", ["pw.ods", "pw.xlsx", "pw.csv", "pw.xls"])
 def test_an_encrypted_ods_is_password_protected_by_any_name(tmp_path: Path, name: str) -> None:
     path = _ods(tmp_path / name, encrypted=True)
-    assert sniff_kind(path).workbook == "encrypted"
+    kind = sniff_kind(path)
+    assert (kind.workbook, kind.password) == ("ods", True)
     with pytest.raises(SheetError, match=rf"^{name} is password-protected; remove the password"):
         open_sheet(path)
 
 
 def test_an_ods_with_no_encryption_data_is_still_an_ods(tmp_path: Path) -> None:
-    assert sniff_kind(_ods(tmp_path / "plain.xlsx", encrypted=False)).workbook == "ods"
+    kind = sniff_kind(_ods(tmp_path / "plain.xlsx", encrypted=False))
+    assert kind == FileKind("zip", "ods", "", password=False)
 
 
 @pytest.mark.parametrize(
