@@ -206,6 +206,26 @@ class ChainVerdict:
     message: str
 
 
+# Of a chain broken all through (a file rewritten by another program), the entries named.
+_BREAKS_KEPT = 10_000
+_BREAKS_SAID = 5
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """Result of ``ChangeJournal.check_chain``: the whole chain, every break in it.
+
+    ``breaks`` maps the id of each entry at a break to why (at most ``_BREAKS_KEPT`` of
+    them; ``broken`` counts them all), so an evidence pack can mark the entries it holds;
+    ``message`` is one sentence for the user."""
+
+    ok: bool
+    rows: int
+    breaks: Mapping[int, str]
+    broken: int
+    message: str
+
+
 def utc_now() -> str:
     """Fixed-width UTC timestamps so string comparison is time order (used by filters)."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -325,6 +345,7 @@ class ChangeJournal:
         self._intents: dict[int, tuple[Any, ...]] = {}
         self._queue: list[_Pending] = []
         self._read_lock = threading.Lock()
+        self._chain_said = False
         path.parent.mkdir(parents=True, exist_ok=True)
         opened: list[sqlite3.Connection] = []
         try:
@@ -714,6 +735,107 @@ class ChangeJournal:
     @staticmethod
     def _broken(rows: int, first_bad_id: int | None, why: str) -> ChainVerdict:
         return ChainVerdict(False, rows, first_bad_id, f"The change journal was altered: {why}.")
+
+    def check_chain(self) -> ChainCheck:
+        """Recompute the whole chain like :meth:`verify`, but go on past a break and name
+        every entry at one (black-box R4 #4: an evidence pack showed an entry edited with
+        SQLite as if it were the record): an entry that does not match its hash, one that
+        does not follow the entry before it (both are named: either may have been rewritten
+        with a new hash), one after deleted entries, and the last entry when it does not
+        match the chain head. After a break the chain is followed from the stored hash, so
+        one edited entry marks that entry alone.
+
+        About 0.75 s per 100,000 entries (the same pass as :meth:`verify`), read from a
+        snapshot while entries are appended."""
+        breaks: dict[int, str] = {}
+        broken = 0
+
+        def mark(entry_id: int, why: str) -> None:
+            nonlocal broken
+            if entry_id in breaks:
+                breaks[entry_id] += f"; {why}"
+                return
+            broken += 1
+            if len(breaks) < _BREAKS_KEPT:
+                breaks[entry_id] = why
+
+        with self._read() as db:
+            head = db.execute("SELECT last_id, last_hash, rows FROM chain_head").fetchone()
+            expected_prev = GENESIS_HASH
+            rows = 0
+            last_id = 0
+            for raw in db.execute(f"{_SELECT} ORDER BY id"):
+                # Positional access: _SELECT lists _COLUMNS, ending in prev_hash, hash.
+                entry_id, prev_hash, stored_hash = raw[0], raw[-2], raw[-1]
+                rows += 1
+                if entry_id != last_id + 1:
+                    gone = (
+                        f"entry {last_id + 1:,}"
+                        if entry_id == last_id + 2
+                        else f"entries {last_id + 1:,} to {entry_id - 1:,}"
+                    )
+                    mark(entry_id, f"{gone} before it in the chain were deleted")
+                elif prev_hash != expected_prev:
+                    if last_id:
+                        mark(last_id, f"the entry after it ({entry_id:,}) does not follow it")
+                    mark(
+                        entry_id,
+                        "it does not follow the entry before it"
+                        + (f" ({last_id:,})" if last_id else ""),
+                    )
+                if hash_values(raw[:-1]) != stored_hash:
+                    mark(entry_id, "it does not match its hash (it was edited)")
+                expected_prev = stored_hash
+                last_id = entry_id
+        head_said = ""
+        if head is None:
+            head_said = "its record of the last entry is missing (the chain head was deleted)"
+        else:
+            head_id, head_hash, head_rows = head
+            if head_id > last_id or head_rows > rows:
+                head_said = (
+                    f"it ends at entry {last_id:,} but {head_rows:,} entries were recorded "
+                    "(the latest were deleted)"
+                )
+                if last_id:
+                    mark(last_id, "the entries recorded after it were deleted")
+            elif head_rows != rows or head_id != last_id or head_hash != expected_prev:
+                head_said = (
+                    "its last entry does not match the recorded chain head (the file was "
+                    "edited or replaced with another copy)"
+                )
+                if last_id:
+                    mark(last_id, "it does not match the recorded chain head")
+        noun = "entry" if rows == 1 else "entries"
+        if not breaks and not head_said:
+            message = f"The change journal is intact ({rows:,} {noun} checked)."
+            return ChainCheck(True, rows, {}, 0, message)
+        said = (
+            [
+                f"{broken:,} {'entry is' if broken == 1 else 'entries are'} at a break in its "
+                f"chain ({', '.join(f'{i:,}' for i in list(breaks)[:_BREAKS_SAID])}"
+                f"{', …' if broken > _BREAKS_SAID else ''})"
+            ]
+            if broken
+            else []
+        )
+        if head_said:
+            said.append(head_said)
+        message = f"The change journal was altered ({rows:,} {noun} checked): {'; '.join(said)}."
+        return ChainCheck(False, rows, breaks, broken, message)
+
+    def chain_warning(self) -> str | None:
+        """The sentence saying the chain is broken, the first time it is asked of this
+        journal and found so (:meth:`check_chain`); None when it is intact or was said.
+
+        For a job start: the job still runs (its own entries are chained on from the head
+        as ever), and whoever reads its report knows breaks before it are not its doing."""
+        with self._lock:
+            if self._chain_said:
+                return None
+            self._chain_said = True
+        found = self.check_chain()
+        return None if found.ok else found.message
 
     @staticmethod
     def _where(
