@@ -13,6 +13,9 @@ Delimiter: whichever of comma, semicolon, tab and pipe splits a sample into the 
 number of fields. Row numbers are record numbers, as Excel shows them when it opens the file.
 A '?' in place of letters (as a program writes letters its encoding cannot hold: "Pa?s") is
 noted in ``lost_letters`` for staging to warn about (``encoding_sentence``).
+A line is read a piece at a time: one of far more delimiters or characters than any row
+(``MAX_LINE_DELIMITERS``, ``MAX_LINE_CHARS``) is refused, naming its row, before the csv module
+makes a string of each of its fields.
 Quotes: a quote mark never closed is refused; a quoted cell running over lines that read as rows
 of the file (a stray quote mark closed further down) is read as Excel reads it, as one cell, and
 noted in ``notes.stray_quotes`` for staging to warn about.
@@ -41,6 +44,13 @@ SAMPLE_BYTES: Final = 64 << 10
 DELIMITERS: Final = (",", ";", "\t", "|")
 MAX_FIELD: Final = 1 << 20
 MAX_COLUMNS: Final = 16_384  # Excel's limit; more means this is not a table
+# A line is read a piece at a time, and refused before the csv module splits it when it holds
+# more delimiters than this (the csv module would make a string of every field: a 100 MB line
+# of commas took nearly 1 GB, black-box R3 #2) or is longer than this: both far above any row
+# (quoted cells may hold delimiters, so their count is not the columns' own).
+LINE_PIECE: Final = MAX_FIELD
+MAX_LINE_DELIMITERS: Final = 4 * MAX_COLUMNS
+MAX_LINE_CHARS: Final = 16 * MAX_FIELD
 _FALLBACK = "dncdesk-cp1252-fallback"
 _SEP_HINT: Final = re.compile(r"\ufeff?sep=(.)\r?\n?", re.IGNORECASE)
 _LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")  # as the reader counts lines
@@ -420,6 +430,63 @@ def _fields(line: str, delimiter: str) -> list[str]:
         return []
 
 
+class _LineTooBig(Exception):
+    """A physical line of a text file far beyond any row: ``fields`` (its delimiters and one)
+    or its ``length`` in characters, whichever it was refused for (the other is 0)."""
+
+    def __init__(self, fields: int, length: int) -> None:
+        super().__init__(fields, length)
+        self.fields = fields
+        self.length = length
+
+
+def _guarded_lines(
+    fh: io.TextIOBase,
+    delimiter: str,
+    max_delimiters: int = MAX_LINE_DELIMITERS,
+    max_chars: int = MAX_LINE_CHARS,
+    piece: int = LINE_PIECE,
+) -> Iterator[str]:
+    """The file's lines, as iterating ``fh`` gives them, each read at most ``piece``
+    characters at a time; a line of more than ``max_delimiters`` delimiters or
+    ``max_chars`` characters raises :class:`_LineTooBig` once the rest of it has been
+    counted, a piece at a time, never whole."""
+    ahead = ""  # a line read to see whether a CR ending a piece had its LF after it
+
+    def ended(text: str) -> bool:
+        return len(text) < piece or text.endswith(("\n", "\r"))
+
+    while True:
+        line, ahead = ahead or fh.readline(piece), ""
+        if not line:
+            return
+        parts = [line]
+        length = len(line)
+        # A line no longer than the limit cannot hold more delimiters: most are not counted.
+        delimiters = line.count(delimiter) if length > max_delimiters or length == piece else 0
+        while not ended(line) and delimiters <= max_delimiters and length <= max_chars:
+            line = fh.readline(piece)
+            parts.append(line)
+            delimiters += line.count(delimiter)
+            length += len(line)
+        if delimiters > max_delimiters or length > max_chars:
+            # Refused: the rest of the line is counted for the sentence, and dropped.
+            while not ended(line):
+                line = fh.readline(piece)
+                delimiters += line.count(delimiter)
+                length += len(line)
+            if delimiters > max_delimiters:
+                raise _LineTooBig(delimiters + 1, 0)
+            raise _LineTooBig(0, length)
+        if len(line) == piece and line.endswith("\r"):
+            # The piece ended between a CR and its LF, which the next read gives alone.
+            ahead = fh.readline(piece)
+            if ahead == "\n":
+                parts.append(ahead)
+                ahead = ""
+        yield parts[0] if len(parts) == 1 else "".join(parts)
+
+
 def _without_eof_mark(lines: Iterator[str]) -> Iterator[str]:
     """``lines`` with a Ctrl-Z ending the last one (before its line break) taken out: DOS
     programs end a file with it, and it is not data."""
@@ -484,6 +551,8 @@ class CsvSource:
         # Words whose letters were saved as '?' (re-test M1 #1: "Pa?s" and "M?xico" went
         # unrecognised, and a Mexican number took the default code, unsaid).
         self.lost_letters: tuple[str, ...] = lost_letter_words(text[hint.end() if hint else 0 :])
+        # (delimiters, characters) a line may hold; a test sets lower ones.
+        self._line_limits = (MAX_LINE_DELIMITERS, MAX_LINE_CHARS)
 
     @staticmethod
     def _ends_with_eof_mark(path: Path) -> bool:
@@ -514,7 +583,9 @@ class CsvSource:
         multi_line = (0, 0)  # (record, first line) of the latest record spanning lines
         try:
             with self.path.open("r", encoding=self.encoding, errors=_FALLBACK, newline="") as fh:
-                lines: Iterator[str] = _without_eof_mark(fh) if self.eof_mark else fh
+                lines = _guarded_lines(fh, self.delimiter or ",", *self._line_limits)
+                if self.eof_mark:
+                    lines = _without_eof_mark(lines)
                 reader = csv.reader(lines, delimiter=self.delimiter or ",")
                 if self.skip_first:
                     next(reader, None)
@@ -541,6 +612,17 @@ class CsvSource:
                     yield number, record if "" not in record else [f or None for f in record]
                 if multi_line[0] == number and number:
                     self._check_last_record_closed(*multi_line)
+        except _LineTooBig as exc:
+            # The line belongs to the record after the last one read.
+            what = (
+                f"has {exc.fields:,} columns"
+                if exc.fields
+                else f"is {exc.length:,} characters long on one line"
+            )
+            raise SheetError(
+                f"{name} row {number + 1} {what}; that is not a table a spreadsheet program "
+                "can hold."
+            ) from None
         except csv.Error as exc:
             raise SheetError(
                 f"{name} cannot be read as CSV after record {number} ({exc})."
