@@ -54,6 +54,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_connection_arguments(campaign)
 
 
+# (dest, option, what was not given, what to give, what leaving it out does): see
+# app.cli.export_cmd.refuse_empty_options.
+_EMPTY_REFUSED = (
+    ("campaign_id", "audit campaign", "an id", "the id of the campaign to audit", ""),
+    (
+        "out",
+        "--out",
+        "a path",
+        "the .xlsx file to write the report to",
+        "to write it to the reports folder",
+    ),
+)
+
+
 def _fail(message: str, status: int) -> int:
     return fail(message, status, prefix="dnc-desk audit: ")
 
@@ -61,10 +75,16 @@ def _fail(message: str, status: int) -> int:
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
+    from app.cli.export_cmd import CONNECTION_OPTIONS, refuse_empty_options
     from app.core.audit_records import AuditRecords
-    from app.core.audit_report import result_json, save_outcome
+    from app.core.audit_report import result_json, save_outcome, scope_text
     from app.core.audit_run import AuditOptions, run_audit
 
+    try:
+        # Given empty, each would be taken as left out (black-box R4 #2).
+        refuse_empty_options(args, (*_EMPTY_REFUSED, *CONNECTION_OPTIONS))
+    except CliError as exc:
+        return _fail(str(exc), exc.status)
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The report must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)
@@ -111,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
             f"{len(result.unparseable):,} unparseable numbers."
         )
         for s in result.sources:
-            print(f"  {s.kind.value} {s.scope}: {s.strategy.value} ({s.why})")
+            # As the report says it (black-box R4 #9: the every-purpose scope printed as
+            # "DNC purpose::").
+            print(f"  {s.kind.value} {scope_text(s.scope)}: {s.strategy.value} ({s.why})")
         print(f"Report: {report}")
     return EXIT_OK if result.clean else EXIT_FINDINGS

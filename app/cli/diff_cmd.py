@@ -6,7 +6,8 @@ snapshot) were never compared: the output, ``--json`` (``old_not_read``, ``new_n
 the Summary sheet say how many on each side (black-box pass Q2 #3: "0 added, 0 removed, 1
 changed" said nothing of 1,739 entries on each side). Exit status: 0 no differences, every
 entry compared; 3 differences found, or entries not compared; 1 failed; 2 could not start
-(missing file, different lists, no connection).
+(missing file, copies of different lists or of different services, no connection). The
+output, ``--json`` (``service``) and the Summary sheet name the service the copies are of.
 """
 
 from __future__ import annotations
@@ -49,6 +50,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# (dest, option, what was not given, what to give, what leaving it out does): see
+# app.cli.export_cmd.refuse_empty_options.
+_EMPTY_REFUSED = (
+    (
+        "out",
+        "--out",
+        "a path",
+        "the .xlsx file to write the differences to",
+        "to print them only",
+    ),
+)
+
+
 def _fail(message: str, status: int) -> int:
     return fail(message, status, prefix="dnc-desk diff: ")
 
@@ -64,10 +78,13 @@ def _resolve(name: str) -> Path:
 
 
 def _now(args: argparse.Namespace, old: SnapshotData) -> SnapshotData:
-    from app.core.snapshots import fetch_list
+    from app.core.snapshots import KIND_NAMES, fetch_list, same_service, scope_words
 
     ctx = open_context(args)
     try:
+        # Refused before the list is read: a copy of another service is no baseline for it.
+        now = f"{KIND_NAMES[old.kind]} {scope_words(old.scope)} now"
+        same_service((old.label, old.base_url), (now, ctx.api.base_url))
         return fetch_list(ctx.api, old.kind, old.scope, connection=ctx.session.connection.name)
     except ApiError as exc:
         # A refused token as export and remove say it (black-box pass Q2 #5).
@@ -80,6 +97,7 @@ def _now(args: argparse.Namespace, old: SnapshotData) -> SnapshotData:
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
+    from app.cli.export_cmd import CONNECTION_OPTIONS, refuse_empty_options
     from app.core.snapshots import (
         SnapshotError,
         diff,
@@ -91,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.snapshots) > 2:
         return _fail("Give one snapshot (compared with now) or two.", EXIT_USAGE)
+    try:
+        # Given empty, each would be taken as left out (black-box R4 #2).
+        refuse_empty_options(args, (*_EMPTY_REFUSED, *CONNECTION_OPTIONS))
+    except CliError as exc:
+        return _fail(str(exc), exc.status)
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The differences file must be .xlsx (--out PATH.xlsx).", EXIT_USAGE)
@@ -127,7 +150,9 @@ def run(args: argparse.Namespace) -> int:
         data["report"] = str(out.resolve()) if out is not None else None
         emit_json(data)
     else:
-        print(f"{result.old}\n  -> {result.new}")
+        # Both copies are of this service (diff refuses copies of two): named, as the copies'
+        # labels do not (black-box R4 #1).
+        print(f"{result.old}\n  -> {result.new}\nService: {result.service}")
         unsure = " (not certain: the other copy is incomplete)"
         # Re-test S2 #2: entries the newer copy could not read were counted as removed.
         added = f"{len(result.added):,} added"

@@ -33,7 +33,8 @@ from app.cli.output_paths import check_out_path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("number", help="the phone number, as written anywhere")
-    parser.add_argument("--phone-code", default="1", help="country calling code (default 1)")
+    # None when not given (read as 1): given empty it is refused (black-box R4 #2).
+    parser.add_argument("--phone-code", help="country calling code (default 1)")
     parser.add_argument("--out", metavar="PATH.xlsx", help="where to write the evidence pack")
     parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     parser.add_argument("--json", action="store_true", help="print a summary as JSON")
@@ -44,6 +45,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# (dest, option, what was not given, what to give, what leaving it out does): see
+# app.cli.export_cmd.refuse_empty_options.
+_EMPTY_REFUSED = (
+    ("number", "evidence", "a number", "the phone number to gather the evidence of", ""),
+    (
+        "phone_code",
+        "--phone-code",
+        "a code",
+        "the number's country calling code (for example 1 or 44)",
+        "for the default, 1",
+    ),
+    (
+        "out",
+        "--out",
+        "a path",
+        "the .xlsx file to write the evidence pack to",
+        "to write it to the reports folder",
+    ),
+)
+
+
 def _fail(message: str, status: int) -> int:
     return fail(message, status, prefix="dnc-desk evidence: ")
 
@@ -51,8 +73,15 @@ def _fail(message: str, status: int) -> int:
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
+    from app.cli.export_cmd import CONNECTION_OPTIONS, refuse_empty_options
     from app.core.evidence import EvidenceError, gather_evidence, write_evidence_xlsx
 
+    try:
+        # Given empty, each was taken as left out: an empty --phone-code searched under code
+        # 1 (black-box R4 #2).
+        refuse_empty_options(args, (*_EMPTY_REFUSED, *CONNECTION_OPTIONS))
+    except CliError as exc:
+        return _fail(str(exc), exc.status)
     out = Path(args.out).expanduser() if args.out else None
     if out is not None and out.suffix.lower() != ".xlsx":
         return _fail("The evidence pack must be an .xlsx file (--out PATH.xlsx).", EXIT_USAGE)
@@ -72,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             ctx.session.journal,
             ctx.paths.snapshots_dir,
             args.number,
-            args.phone_code,
+            "1" if args.phone_code is None else args.phone_code,
             connection=ctx.session.connection.name,
         )
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")

@@ -17,11 +17,14 @@ the service, so it does not open the change journal: a damaged journal does not 
 
 Filters the service would refuse are refused first, as bad arguments (black-box pass N1 #6): a
 campaign the campaign list lacks, an ``--id`` that is not a number, a purpose longer than the
-service takes. A purpose filter matching nothing, where the list has the purpose spelled
-otherwise (case, spaces, Unicode form), is refused naming the list's spelling, as import and
-remove refuse it (N1 #4): an empty file would say no entry has it. A slow export says so on
-stderr (N1 #8): no answer from the service for QUIET_AFTER seconds, and its rows so far every
-SAY_EVERY seconds when no progress line is shown.
+service takes; an option given empty or blank (an empty shell variable), which would export the
+whole list as if it were left out (R4 #2). ``--scope`` is read as snapshot and health read it
+(:func:`parse_scope`, :func:`resolve_scope`), and ``filters`` in ``--json`` say a campaign
+given by name as typed, its id beside it. A purpose filter matching nothing, where the list has
+the purpose spelled otherwise (case, spaces, Unicode form), is refused naming the list's
+spelling, as import and remove refuse it (N1 #4): an empty file would say no entry has it. A
+slow export says so on stderr (N1 #8): no answer from the service for QUIET_AFTER seconds, and
+its rows so far every SAY_EVERY seconds when no progress line is shown.
 """
 
 from __future__ import annotations
@@ -34,14 +37,14 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from app.api.client import DncQuery
+from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError
 from app.api.models import Page, ReasonFilter
 from app.api.paging import Cancelled, next_offset
@@ -87,6 +90,110 @@ _REASONS = {
 QUIET_AFTER = 10.0
 SAY_EVERY = 30.0
 
+# The scopes a list is read in, by export, snapshot and health alike (black-box R4 #5: a
+# snapshot refused campaign:NAME and the bare purpose that export took).
+SCOPE_HELP = "global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every purpose)"
+
+# An option given empty, each (dest, option, what was not given, what to give, what leaving
+# it out does): as import refuses its own (black-box R4 #2: an empty --purpose, --scope or
+# --phone-code of an export exported the whole list, as an empty shell variable in a script
+# does). The last is "" when leaving the option out is no choice either.
+EmptyOption = tuple[str, str, str, str, str]
+CONNECTION_OPTIONS: tuple[EmptyOption, ...] = (
+    ("connection", "--connection", "a name", "the name of a saved connection", ""),
+    (
+        "base_url",
+        "--base-url",
+        "a URL",
+        "the service's base URL (the token in the environment variable DNC_DESK_TOKEN)",
+        "",
+    ),
+)
+SCOPE_OPTION: EmptyOption = ("scope", "--scope", "a scope", SCOPE_HELP, "to read the whole list")
+_EXPORT_OPTIONS: tuple[EmptyOption, ...] = (
+    ("scope", "--scope", "a scope", SCOPE_HELP, "to export every scope"),
+    (
+        "phone_number",
+        "--phone-number",
+        "a number",
+        "the number to export the entries of",
+        "to export every number",
+    ),
+    (
+        "phone_code",
+        "--phone-code",
+        "a code",
+        "a country calling code (for example 1 or 44)",
+        "to export every country calling code",
+    ),
+    ("insert_date", "--insert-date", "a date", "the day as YYYY-MM-DD", "to export every day"),
+    ("purpose", "--purpose", "a purpose", "the purpose text", "to export every purpose"),
+    ("id", "--id", "an id", "an entry's id (the id column of an export)", "to export every entry"),
+    *CONNECTION_OPTIONS,
+)
+
+
+def refuse_empty_options(args: argparse.Namespace, options: Sequence[EmptyOption]) -> None:
+    """Refuse any of ``options`` given empty or blank (spaces or invisible characters only),
+    before a connection is opened; an option left out is None, a list (an argument given more
+    than once) is refused for any empty one."""
+    for dest, option, noun, give, left_out in options:
+        value = getattr(args, dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(v is not None and not visible_text(str(v)) for v in values):
+            rest = f", or leave the option out {left_out}" if left_out else ""
+            raise CliError(f"{option} was given without {noun}: give {give}{rest}.", EXIT_USAGE)
+
+
+def parse_scope(text: str | None, option: str = "--scope") -> Scope | CampaignNamed | None:
+    """``--scope`` as export, snapshot and health read it: None when left out, a
+    :class:`CampaignNamed` for ``campaign:NAME`` (resolved by :func:`resolve_scope`), the bare
+    word ``purpose`` for every purpose. Refused (exit 2) in one sentence naming every form."""
+    if text is None:
+        return None
+    written = visible_text(text)
+    named = _campaign_named(written)
+    if named:
+        return CampaignNamed(written, named)
+    try:
+        scope = Scope.purpose("") if written.lower() == "purpose" else Scope.parse(written)
+    except ScopeError as exc:
+        low = written.lower()
+        if low.startswith(("campaign:", "purpose:")):
+            raise CliError(f"{option} {written!r}: {exc}.", EXIT_USAGE) from exc
+        raise CliError(
+            f"{option} {written!r} is not a scope; use {SCOPE_HELP}.", EXIT_USAGE
+        ) from exc
+    _text_length(f"{option} purpose:TEXT", scope.purpose_text)
+    return scope
+
+
+def resolve_scope(
+    api: ApiClient, connection: Connection, scope: Scope | CampaignNamed | None, action: str
+) -> Scope | None:
+    """The scope to read: a campaign named by its name resolved against the service's campaign
+    list as import resolves it, a campaign id the list lacks refused (exit 2: black-box N1
+    #6); other scopes as they are, with no request."""
+    if scope is None or (isinstance(scope, Scope) and not scope.is_campaign):
+        return scope
+    # Imported only here: the job modules it brings cost every other read a quarter second.
+    from app.cli.import_cmd import CampaignByName, preflight
+
+    wanted = CampaignByName(scope.given, scope.name) if isinstance(scope, CampaignNamed) else scope
+    with service_checks(api):  # said when silent, and given up (re-test R2 #1)
+        _, found = preflight(api, connection, wanted, action)
+    return found
+
+
+def scope_as_typed(scope: Scope | None, given: Scope | CampaignNamed | None) -> str:
+    """A scope as the user typed it, with a campaign named by its name's id beside it
+    (black-box R4 #9: a campaign given by name was said as campaign:1001 alone)."""
+    if isinstance(given, CampaignNamed) and scope is not None:
+        return f"{given.given} (id {scope.campaign_id})"
+    if scope is not None and scope.is_purpose and not scope.purpose_text:
+        return "purpose (every purpose)"
+    return str(scope) if scope is not None else "all"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -98,16 +205,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, metavar="PATH", help=".xlsx or .csv")
     parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     filters = parser.add_argument_group("filters")
+    # None when not given: each given empty is refused (refuse_empty_options), as import's.
+    filters.add_argument("--scope", help=SCOPE_HELP)
     filters.add_argument(
-        "--scope",
-        help="global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every purpose)",
+        "--phone-number",
+        metavar="NUMBER",
+        help="one number, as written anywhere (+code or 00code, else read as --phone-code's)",
     )
-    filters.add_argument("--phone-number", default="")
-    filters.add_argument("--phone-code", default="")
-    filters.add_argument("--insert-date", default="", help="YYYY-MM-DD")
-    filters.add_argument("--reason", choices=sorted(_REASONS), default="any")
-    filters.add_argument("--purpose", default="")
-    filters.add_argument("--id", default="")
+    filters.add_argument(
+        "--phone-code",
+        metavar="CODE",
+        help="country calling code (for example 1 or 44): entries of that code only",
+    )
+    filters.add_argument("--insert-date", metavar="YYYY-MM-DD", help="entries of that day")
+    filters.add_argument(
+        "--reason",
+        choices=sorted(_REASONS),
+        default="any",
+        help="entries with a reason (not-blank), without one (blank), or either (any)",
+    )
+    filters.add_argument("--purpose", metavar="TEXT", help="entries of that purpose text")
+    filters.add_argument("--id", metavar="ID", help="one entry by its id (the id column)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     add_connection_arguments(parser)
 
@@ -135,6 +253,14 @@ def _phone_filter(number: str, code: str) -> tuple[str, str]:
     return result.national, result.phone_code
 
 
+@dataclass(frozen=True)
+class CampaignNamed:
+    """``--scope campaign:NAME``: ``given`` as written, ``name`` the campaign's name."""
+
+    given: str
+    name: str
+
+
 def _campaign_named(text: str) -> str:
     """The campaign name of ``--scope campaign:NAME``; empty for any other scope (an id is
     parsed as a scope)."""
@@ -154,26 +280,20 @@ def _text_length(option: str, text: str) -> None:
         )
 
 
-def _query(args: argparse.Namespace, scope: Scope | None = None) -> DncQuery:
-    """The search the arguments describe; ``scope``, when given, is ``--scope`` resolved
-    already (a campaign named by its name)."""
-    if args.scope and scope is None:
-        text = args.scope.strip()
-        try:
-            scope = Scope.purpose("") if text.lower() == "purpose" else Scope.parse(text)
-        except ScopeError as exc:
-            raise CliError(str(exc), EXIT_USAGE) from exc
-        _text_length("--scope purpose:TEXT", scope.purpose_text)
-    _text_length("--purpose", args.purpose)
-    entry_id = args.id.strip()
+def _query(args: argparse.Namespace, scope: Scope | None) -> DncQuery:
+    """The search the arguments describe, ``scope`` being ``--scope`` read already (a campaign
+    named by its name resolved)."""
+    purpose = args.purpose or ""
+    _text_length("--purpose", purpose)
+    entry_id = (args.id or "").strip()
     if entry_id and not entry_id.isdigit():
         raise CliError(
             f"--id {args.id!r} is not an entry id: the service's ids are whole numbers (the id "
             "column of an export).",
             EXIT_USAGE,
         )
-    phone_number, phone_code = _phone_filter(args.phone_number, args.phone_code)
-    insert_date = args.insert_date.strip()
+    phone_number, phone_code = _phone_filter(args.phone_number or "", args.phone_code or "")
+    insert_date = (args.insert_date or "").strip()
     if insert_date:
         try:
             insert_date = dt.date.fromisoformat(insert_date).isoformat()
@@ -189,7 +309,7 @@ def _query(args: argparse.Namespace, scope: Scope | None = None) -> DncQuery:
         phone_code=phone_code,
         insert_date=insert_date,
         reason=_REASONS[args.reason],
-        purpose=args.purpose,
+        purpose=purpose,
     )
 
 
@@ -394,35 +514,20 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if args.out.suffix.lower() not in (".xlsx", ".csv"):
             raise CliError("--out must end in .xlsx or .csv.", EXIT_USAGE)
-        named = _campaign_named(args.scope or "")
-        query = _query(args, Scope.global_() if named else None)
+        refuse_empty_options(args, _EXPORT_OPTIONS)
+        given = parse_scope(args.scope)
+        # Checked before connecting; a campaign named by its name is resolved below.
+        query = _query(args, given if isinstance(given, Scope) else None)
         args.out = check_export_path(args.out, overwrite=args.overwrite)
         connection, api = open_client(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)
-    if named:
-        # Resolved as import resolves it, against the service's campaign list (imported only
-        # here: the job modules it brings cost every other export a quarter of a second).
-        from app.cli.import_cmd import CampaignByName, preflight
-
-        wanted = CampaignByName(args.scope.strip(), named)
-        try:
-            with service_checks(api):  # said when silent, and given up (re-test R2 #1)
-                _, scope = preflight(api, connection, wanted, "Export not started")
-        except CliError as exc:
-            api.close()
-            return fail(str(exc), exc.status)
-        query = _query(args, scope)
-    elif query.scope is not None and query.scope.is_campaign:
+    try:
         # A campaign the service lacks is a bad argument, not a service failure (N1 #6).
-        from app.cli.import_cmd import preflight
-
-        try:
-            with service_checks(api):
-                preflight(api, connection, query.scope, "Export not started")
-        except CliError as exc:
-            api.close()
-            return fail(str(exc), exc.status)
+        query = replace(query, scope=resolve_scope(api, connection, given, "Export not started"))
+    except CliError as exc:
+        api.close()
+        return fail(str(exc), exc.status)
     cancel = threading.Event()
     show = not args.json and sys.stderr.isatty()
 
@@ -467,12 +572,20 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             done.set()
             api.close()
-        _print_result(args, query, result, show)
+        _print_result(args, query, result, show, scope_as_typed(query.scope, given))
     return EXIT_OK
 
 
+def _filters_typed(query: DncQuery, scope: str) -> dict[str, str]:
+    """``filters`` as typed: a campaign given by name is its name, with its id beside it."""
+    filters = describe_query(query)
+    if "scope" in filters:
+        filters["scope"] = scope
+    return filters
+
+
 def _print_result(
-    args: argparse.Namespace, query: DncQuery, result: ExportResult, show: bool
+    args: argparse.Namespace, query: DncQuery, result: ExportResult, show: bool, scope: str
 ) -> None:
     if show:
         print(file=sys.stderr)
@@ -483,7 +596,7 @@ def _print_result(
                 "total": result.total,
                 "unreachable": result.unreachable,
                 "path": str(result.path.resolve()),
-                "filters": describe_query(query),
+                "filters": _filters_typed(query, scope),
                 "searches": len(result.parts),
                 "list_changed": result.list_changed,
                 "total_at_end": result.total_at_end,

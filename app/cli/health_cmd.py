@@ -1,7 +1,8 @@
 """``dnc-desk health [--scope SCOPE]``: the DNC and SMS opt-out lists' health, and their gaps.
 
 Read-only: fixes (removing redundant campaign copies) are offered in the app, where the user
-confirms them. Exit status: 0 nothing found; 3 findings; 1 failed; 2 could not start.
+confirms them. ``--scope`` is read as export reads it. Exit status: 0 nothing found; 3
+findings; 1 failed; 2 could not start.
 """
 
 from __future__ import annotations
@@ -10,28 +11,38 @@ import argparse
 from typing import TYPE_CHECKING
 
 from app.api.errors import ApiError
-from app.api.scope import Scope, ScopeError
 from app.cli.audit_connection import (
     EXIT_FAILED,
     EXIT_FINDINGS,
     EXIT_OK,
-    EXIT_USAGE,
     ConnectionProblem,
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import describe_api_error, emit_json, fail
+from app.cli.connection_args import CliError, describe_api_error, emit_json, fail
+from app.cli.export_cmd import (
+    CONNECTION_OPTIONS,
+    SCOPE_HELP,
+    SCOPE_OPTION,
+    parse_scope,
+    refuse_empty_options,
+    resolve_scope,
+)
 
 if TYPE_CHECKING:
     from app.core.list_health import HealthReport
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--scope", metavar="SCOPE", help="global, campaign:ID or purpose:TEXT (default: all)"
-    )
+    parser.add_argument("--scope", metavar="SCOPE", help=f"{SCOPE_HELP} (default: the whole lists)")
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     add_connection_arguments(parser)
+    # Said as the other commands with findings say it (black-box R4 #3).
+    parser.epilog = (
+        "Exit status: 0 nothing found; 3 findings (invalid numbers, redundant copies, entries "
+        "for missing or inactive campaigns, blank reasons, near-duplicate purposes or gaps "
+        "between the lists: a finding, not a failure); 1 failed; 2 a bad argument."
+    )
 
 
 def _fail(message: str, status: int) -> int:
@@ -71,15 +82,21 @@ def run(args: argparse.Namespace) -> int:
     from app.core.list_health import check_health
 
     try:
-        scope = Scope.parse(args.scope) if args.scope else None
-    except ScopeError as exc:
-        return _fail(f"{exc}.", EXIT_USAGE)
+        # As export reads them (black-box R4 #2): an empty option refused, not taken as left
+        # out, campaign:NAME and the bare purpose taken.
+        refuse_empty_options(args, (SCOPE_OPTION, *CONNECTION_OPTIONS))
+        given = parse_scope(args.scope)
+    except CliError as exc:
+        return _fail(str(exc), exc.status)
     try:
         ctx = open_context(args)
     except ConnectionProblem as exc:
         return _fail(str(exc), exc.status)
     try:
+        scope = resolve_scope(ctx.api, ctx.session.connection, given, "The lists were not read")
         check = check_health(ctx.api, scope)
+    except CliError as exc:
+        return _fail(str(exc), exc.status)
     except ApiError as exc:
         # A refused token says where it came from, as import and export say it.
         return _fail(

@@ -1,11 +1,12 @@
 """``dnc-desk snapshot dnc|sms-opt-out [--scope SCOPE]``: save a full copy of a list.
 
-The list is read as ``export`` reads it (split until every search can be read to its end), so
-a snapshot is complete unless the service lets no search reach some entries. Exit status: 0
-saved complete; 3 saved, but incomplete: entries no search reached could not be read (their
-count is in the output and in the file, and evidence and diff say what it does not hold is not
-known); 1 failed while reading or writing (a refused token said as the other commands say
-it); 2 could not start.
+The list is read as ``export`` reads it: ``--scope`` too (``campaign:NAME`` resolved through
+the service, the bare ``purpose`` for every purpose, an option given empty refused), and split
+until every search can be read to its end, so a snapshot is complete unless the service lets no
+search reach some entries. Exit status: 0 saved complete; 3 saved, but incomplete: entries no
+search reached could not be read (their count is in the output and in the file, and evidence
+and diff say what it does not hold is not known); 1 failed while reading or writing (a refused
+token said as the other commands say it); 2 could not start.
 """
 
 from __future__ import annotations
@@ -14,27 +15,32 @@ import argparse
 import sys
 
 from app.api.errors import ApiError
-from app.api.scope import Scope, ScopeError
 from app.cli.audit_connection import (
     EXIT_FAILED,
     EXIT_FINDINGS,
     EXIT_OK,
-    EXIT_USAGE,
     ConnectionProblem,
     add_connection_arguments,
     concurrency_arg,
     open_context,
 )
-from app.cli.connection_args import describe_api_error, emit_json, fail
+from app.cli.connection_args import CliError, describe_api_error, emit_json, fail
+from app.cli.export_cmd import (
+    CONNECTION_OPTIONS,
+    SCOPE_HELP,
+    SCOPE_OPTION,
+    parse_scope,
+    refuse_empty_options,
+    resolve_scope,
+    scope_as_typed,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "list", choices=("dnc", "sms-opt-out"), metavar="dnc|sms-opt-out", help="which list to copy"
     )
-    parser.add_argument(
-        "--scope", metavar="SCOPE", help="global, campaign:ID or purpose:TEXT (default: all)"
-    )
+    parser.add_argument("--scope", metavar="SCOPE", help=f"{SCOPE_HELP} (default: the whole list)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
         "--concurrency",
@@ -61,14 +67,18 @@ def run(args: argparse.Namespace) -> int:
     from app.core.snapshots import kind_from_name, take_snapshot, unread_reason
 
     try:
-        scope = Scope.parse(args.scope) if args.scope else None
-    except ScopeError as exc:
-        return _fail(f"{exc}.", EXIT_USAGE)
+        # As export reads them (black-box R4 #2, #5): an empty option refused, campaign:NAME
+        # and the bare purpose taken.
+        refuse_empty_options(args, (SCOPE_OPTION, *CONNECTION_OPTIONS))
+        given = parse_scope(args.scope)
+    except CliError as exc:
+        return _fail(str(exc), exc.status)
     try:
         ctx = open_context(args)
     except ConnectionProblem as exc:
         return _fail(str(exc), exc.status)
     try:
+        scope = resolve_scope(ctx.api, ctx.session.connection, given, "The snapshot was not taken")
         data = take_snapshot(
             ctx.api,
             kind_from_name(args.list),
@@ -81,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         # A refused token as export and remove say it (black-box pass Q2 #5).
         sentence = describe_api_error(exc, ctx.session.connection, "The snapshot was not taken")
         return _fail(sentence, EXIT_FAILED)
+    except CliError as exc:
+        return _fail(str(exc), exc.status)
     except OSError as exc:
         return _fail(f"The snapshot could not be saved ({exc}).", EXIT_FAILED)
     finally:
@@ -90,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         out = {
             "path": str(data.path),
             "list": args.list,
-            "scope": str(scope) if scope is not None else "all",
+            "scope": scope_as_typed(scope, given),
             "taken_at": data.taken_at,
             "entries": len(data.entries),
             "reported_total": data.reported_total,

@@ -74,7 +74,9 @@ class HealthReport:
 
 @dataclass(frozen=True)
 class CrossListGap:
-    """Per scope: numbers on one list and not the other."""
+    """Per scope: numbers on one list and not the other. ``scope`` as ``--scope`` takes it, a
+    purpose spelled as the lists spell it; one they spell several ways (compared as one
+    purpose, and the near-duplicate finding names them) is said by its compared form."""
 
     scope: str
     sms_not_dnc: list[SnapshotEntry]
@@ -181,6 +183,12 @@ def cross_list(dnc: Iterable[SnapshotEntry], sms: Iterable[SnapshotEntry]) -> li
         return out
 
     d, s = by_scope(dnc), by_scope(sms)
+    # Black-box R4 #9: the lowercased key was printed ("purpose:debt collection"), which
+    # --scope then matched no entry of a list that spells it "Debt Collection".
+    spelled: dict[str, set[str]] = {}
+    for group in (d, s):
+        for key, entries in group.items():
+            spelled.setdefault(key, set()).update(str(e.scope) for e in entries.values())
     gaps = []
     for scope in sorted(d.keys() | s.keys()):
         dk, sk = d.get(scope, {}), s.get(scope, {})
@@ -189,7 +197,7 @@ def cross_list(dnc: Iterable[SnapshotEntry], sms: Iterable[SnapshotEntry]) -> li
         if only_sms or only_dnc:
             gaps.append(
                 CrossListGap(
-                    scope,
+                    next(iter(spelled[scope])) if len(spelled[scope]) == 1 else scope,
                     sorted(only_sms, key=lambda e: e.phone_number),
                     sorted(only_dnc, key=lambda e: e.phone_number),
                 )

@@ -322,6 +322,25 @@ def ids_named(alike: Iterable[tuple[str, str]], text: str) -> list[str]:
     return ids
 
 
+def campaign_cell_written(value: CellValue) -> str:
+    """A campaign cell written as ``--scope`` writes the scope it is read as, for a report's
+    Scope column: the service's own codes as what they mean (``0`` global, ``-1`` and ``-1.0``
+    purpose: black-box R4 #9, where a cell ``-1.0``, read as the purpose scope, was shown as
+    ``campaign:-1.0``), a scope word as itself, anything else as ``campaign:`` and the cell (a
+    whole float's text as its number, as it is read)."""
+    text = _text(value)
+    low = text.casefold()
+    if not text:
+        return ""
+    if text == GLOBAL_CAMPAIGN_ID or low in _GLOBAL_WORDS:
+        return "global"
+    if text == PURPOSE_CAMPAIGN_ID:
+        return "purpose"
+    if low == "purpose" or low.startswith(("purpose:", "campaign:")):
+        return text
+    return f"campaign:{text}"
+
+
 def names_no_campaign(value: CellValue) -> bool:
     """Whether a scope cell says only "campaign" (the campaign is in the Campaign column)."""
     return _text(value).casefold() in ("campaign", "campaign:")

@@ -31,6 +31,7 @@ from app.api.models import DncEntry, SmsOptOut
 from app.api.scope import Scope
 from app.core.audit_sources import limits_of
 from app.core.audit_types import ListKind, OptOutRecord, Progress, no_progress
+from app.core.connections import normalize_base_url
 from app.core.export_job import SHORT_PAGES, SplitRead, SplitSearch
 from app.core.export_job import ListKind as SearchKind
 from app.core.xlsx_safe import SafeWorkbook
@@ -138,7 +139,7 @@ class SnapshotData:
 
     @property
     def label(self) -> str:
-        where = str(self.scope) if self.scope is not None else "whole list"
+        where = scope_words(self.scope)
         source = self.path.name if self.path is not None else "now"
         return f"{KIND_NAMES[self.kind]} {where} at {self.taken_at} ({source})"
 
@@ -237,6 +238,34 @@ def _slug(kind: ListKind, scope: Scope | None) -> str:
     return f"{KIND_NAMES[kind]}-{where or 'purpose'}"
 
 
+def _scope_text(scope: Scope | None) -> str:
+    """A snapshot's scope as its file keeps it: "" the whole list, ``purpose`` every purpose
+    (``purpose:`` with nothing after it is no scope :meth:`Scope.parse` reads back)."""
+    if scope is None:
+        return ""
+    if scope.is_purpose and not scope.purpose_text:
+        return "purpose"
+    return str(scope)
+
+
+def _scope_read(text: str) -> Scope | None:
+    if not text:
+        return None
+    if text == "purpose":
+        return Scope.purpose("")
+    return Scope.parse(text)
+
+
+def scope_words(scope: Scope | None) -> str:
+    """A snapshot's scope said to a person: ``whole list``, ``purpose (every purpose)`` or the
+    scope as ``--scope`` writes it."""
+    if scope is None:
+        return "whole list"
+    if scope.is_purpose and not scope.purpose_text:
+        return "purpose (every purpose)"
+    return str(scope)
+
+
 def save_snapshot(data: SnapshotData, directory: Path) -> Path:
     """Write the snapshot to a new file in ``directory`` and return its path."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -254,7 +283,7 @@ def save_snapshot(data: SnapshotData, directory: Path) -> Path:
         meta = {
             "format": "dnc-desk-snapshot-1",
             "kind": KIND_NAMES[data.kind],
-            "scope": str(data.scope) if data.scope is not None else "",
+            "scope": _scope_text(data.scope),
             "connection": data.connection,
             "base_url": data.base_url,
             "taken_at": data.taken_at,
@@ -326,7 +355,7 @@ def load_snapshot(path: Path, *, entries: bool = True) -> SnapshotData:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("format") != "dnc-desk-snapshot-1":
             raise SnapshotError(f"{path} is not a DNC Desk snapshot.")
-        scope = Scope.parse(meta["scope"]) if meta["scope"] else None
+        scope = _scope_read(meta["scope"])
         data = SnapshotData(
             kind_from_name(meta["kind"]),
             scope,
@@ -396,6 +425,7 @@ class SnapshotDiff:
     # and an entry missing from one side may be among the other side's unread ones.
     old_not_read: int = 0
     new_not_read: int = 0
+    service: str = ""  # the base URL both copies were read from
 
     @property
     def empty(self) -> bool:
@@ -424,10 +454,27 @@ def not_read_warning(result: SnapshotDiff) -> str:
     )
 
 
+def same_service(old: tuple[str, str], new: tuple[str, str]) -> str:
+    """The service two copies were read from, each given as (label, base URL): its base URL
+    as evidence compares it, or :class:`SnapshotError` naming both services. Entries of two
+    services share ids by chance only: matching them counted unrelated entries as changed
+    (black-box R4 #1). A copy that does not record its base URL is taken as the other's."""
+    (old_label, old_url), (new_label, new_url) = old, new
+    urls = normalize_base_url(old_url), normalize_base_url(new_url)
+    if all(urls) and urls[0] != urls[1]:
+        raise SnapshotError(
+            f"These are copies of different services: {old_label} of the service at "
+            f"{urls[0]} and {new_label} of the service at {urls[1]}; compare copies of one "
+            "service."
+        )
+    return urls[0] or urls[1]
+
+
 def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
     """Added, removed and changed entries (changed: same id, any field differs)."""
     if old.kind is not new.kind or old.scope != new.scope:
         raise SnapshotError(f"These are copies of different lists: {old.label} and {new.label}.")
+    service = same_service((old.label, old.base_url), (new.label, new.base_url))
     before = {e.id: e for e in old.entries}
     after = {e.id: e for e in new.entries}
     changed = []
@@ -449,6 +496,7 @@ def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
         sorted(changed, key=lambda c: order(c.before)),
         old.unreachable,
         new.unreachable,
+        service,
     )
 
 
@@ -468,6 +516,7 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
         ("Changed", len(result.changed)),
         ("Older: not read", result.old_not_read),
         ("Newer: not read", result.new_not_read),
+        ("Service", result.service),
     ):
         summary.append(row)
     if not result.complete:
@@ -514,6 +563,7 @@ def diff_json(result: SnapshotDiff) -> dict[str, object]:
         return {f: getattr(e, f) for f in FIELDS}
 
     return {
+        "service": result.service,
         "old": result.old,
         "new": result.new,
         "added": [entry(e) for e in result.added],
