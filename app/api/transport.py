@@ -13,6 +13,8 @@ text is built from the request body.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
+import email.utils
 import html
 import json
 import logging
@@ -34,6 +36,7 @@ import httpx
 from app.api.concurrency import in_flight_gate, is_read
 from app.api.errors import (
     ApiError,
+    AuthError,
     RateLimitedError,
     ServerError,
     TransportError,
@@ -869,13 +872,22 @@ def _retriable(exc: ApiError, idempotent: bool) -> bool:
 
 
 def _retry_after(response: httpx.Response) -> float | None:
+    """The seconds a ``Retry-After`` header asks to wait: a number of seconds, or an HTTP
+    date (RFC 9110; re-test U1 #7: a date was ignored and the service retried at once)."""
     value = response.headers.get("Retry-After")
     if value is None:
         return None
     try:
         return max(0.0, float(value))
     except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
         return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
 
 
 def decode_response(path: str, response: httpx.Response) -> Any:
@@ -908,7 +920,19 @@ def decode_response(path: str, response: httpx.Response) -> Any:
     success = _success_flag(data.get("success")) if isinstance(data, dict) else None
     if isinstance(data, dict) and (success is False or (success is not True and "error" in data)):
         code = _int_or_none(data.get("code", data.get("error_code")))
-        raise error_from_failure(path, _failure_message(data) or "failed", code, status)
+        failure = error_from_failure(path, _failure_message(data) or "failed", code, status)
+        if status >= 500 and not isinstance(failure, AuthError):
+            # The service failed, whatever its body says: a write may have been done before
+            # it failed (re-test U1 #4: an insert done, then HTTP 500 {"code": 6056}, ended
+            # failed with no look-up), so it is a server error, with the body's code kept.
+            raise ServerError(
+                path,
+                f"the service failed with HTTP {status}: {failure.message}",
+                code=failure.code,
+                meaning=failure.meaning,
+                http_status=status,
+            )
+        raise failure
     if status >= 400:
         if status >= 500:
             raise ServerError(path, f"the service failed with HTTP {status}", http_status=status)
