@@ -127,6 +127,11 @@ def run(args: argparse.Namespace) -> int:
         "sms_forms_searched": pack.sms_searched,
         "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
         "journal_entries": len(pack.journal),
+        # Whether the change journal's hash chain held (null: no journal was read), and the
+        # pack's entries at a break in it (black-box R4 #4).
+        "journal_verified": pack.journal_verified,
+        "journal_chain": pack.journal_chain_text,
+        "journal_entries_at_break": sorted(pack.journal_breaks),
         # null: an incomplete snapshot without the number does not say it was not listed.
         "snapshots": {s.path.name: s.listed for s in pack.snapshots},
         "report": str(report.resolve()),
@@ -141,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
             f"listed in {sum(1 for s in pack.snapshots if s.listed)} of "
             f"{len(pack.snapshots)} snapshots."
         )
+        if pack.journal_verified is False:
+            print(pack.journal_chain_text)
         for snap in pack.snapshots:
             if snap.listed is None:
                 print(f"Snapshot {snap.path.name}: listed {snap.listed_text}.")
