@@ -45,6 +45,7 @@ from app.core.snapshots import (
     list_snapshots,
     load_snapshot,
     not_read_warning,
+    scope_words,
     take_snapshot,
     unread_reason,
     write_diff_xlsx,
@@ -75,7 +76,7 @@ def _unreachable(data: SnapshotData) -> int:
 SNAPSHOT_COLUMNS: tuple[Column[SnapshotData], ...] = (
     Column("Taken (UTC)", lambda s: s.taken_at.replace("T", " ").rstrip("Z")[:19]),
     Column("List", lambda s: KIND_NAMES[s.kind]),
-    Column("Scope", lambda s: str(s.scope) if s.scope is not None else "whole list"),
+    Column("Scope", lambda s: scope_words(s.scope)),
     Column("Entries read", _read),
     Column("Service reported", lambda s: s.reported_total),
     Column("Unreachable", _unreachable),
