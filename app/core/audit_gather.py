@@ -1,9 +1,12 @@
 """Read a campaign's lists and every lead on them, pages fetched concurrently.
 
-``/leads/search`` reports no total, so the number of pages is unknown up front. Pages are
-fetched in waves of ``concurrency`` requests spread over the lists still open; a list is
-finished by its first short page, and any pages of that list beyond it that were already in
-flight come back empty and cost one request each, never a wrong answer.
+``/leads/search`` reports no total, and a service may answer a page with fewer rows than
+asked before the end (a page size of its own: black-box U1 #1, 300 rows a page, had the audit
+keep 300 of 2,500 leads). So a page shorter than asked does not end a list: the next page
+starts right after the rows received, and only an empty page ends it (one request more per
+list). While a list's pages come back full, they are asked ``concurrency`` at a time, a page
+size apart, spread over the lists still open; after a list's first short page its pages are
+asked one after another. Rows read twice (pages overlapping) are kept once, by lead id.
 """
 
 from __future__ import annotations
@@ -41,10 +44,44 @@ class LeadHarvest:
 def campaign_lists(
     api: ApiClient, campaign_id: str, cancel: threading.Event | None = None
 ) -> list[LeadList]:
-    """Active and inactive lists of one campaign (the search takes one status at a time)."""
+    """Active and inactive lists of one campaign (the search takes one status at a time),
+    each once."""
     lists = api.all_lists(campaign_id, cancel=cancel)
-    # A service that ignored the campaign filter would otherwise pull in other campaigns' leads.
-    return [x for x in lists if x.campaign_id in ("", campaign_id)]
+    out: dict[str, LeadList] = {}
+    for lead_list in lists:
+        # A service that ignored the campaign filter would otherwise pull in other campaigns'
+        # leads; one that ignores the status filter answers each list twice (black-box U1 #6:
+        # the audit crashed on the second copy).
+        if lead_list.campaign_id in ("", campaign_id):
+            out.setdefault(lead_list.id, lead_list)
+    return list(out.values())
+
+
+@dataclass
+class _ListRead:
+    """One list's pages so far, by offset."""
+
+    pages: dict[int, list[Lead]] = field(default_factory=dict)
+    asked: set[int] = field(default_factory=set)
+    ahead: int = 0  # where the next page a page size apart starts, while pages are full
+    short: bool = False  # a page came back shorter than asked: ask one page at a time
+    done: bool = False
+
+    def reached(self) -> int:
+        """How far from offset 0 the rows read run without a gap; ``done`` once an empty page
+        starts there."""
+        end = 0
+        for offset in sorted(self.pages):
+            if offset > end:
+                break
+            rows = self.pages[offset]
+            if rows:
+                end = max(end, offset + len(rows))
+            elif offset == end:
+                self.done = True
+                break
+            # An empty page inside rows another page gave was asked before the list grew.
+        return end
 
 
 def gather_leads(
@@ -68,13 +105,15 @@ def gather_leads(
 
     fetch_page = fetch or default_fetch
     started = time.perf_counter()
-    harvest = LeadHarvest({x.id: [] for x in lists})
-    pages: dict[str, dict[int, list[Lead]]] = {x.id: {} for x in lists}
-    next_offset = {x.id: 0 for x in lists}
-    end: dict[str, int] = {}  # list id -> offset of its short (last) page
-    while len(end) < len(lists):
+    ids = list(dict.fromkeys(x.id for x in lists))
+    harvest = LeadHarvest({list_id: [] for list_id in ids})
+    reads = {list_id: _ListRead() for list_id in ids}
+    fetched = 0
+    while True:
         check_cancel(cancel)
-        wave = _plan_wave([x.id for x in lists if x.id not in end], next_offset, concurrency)
+        wave = _plan_wave(reads, concurrency)
+        if not wave:
+            break
         for done in bounded_map(
             lambda job: fetch_page(*job), wave, concurrency=concurrency, stop=cancel
         ):
@@ -84,21 +123,21 @@ def gather_leads(
             list_id, offset = done.item
             harvest.pages += 1
             items = list(done.result.items)
-            pages[list_id][offset] = items
+            read = reads[list_id]
+            read.pages[offset] = items
+            fetched += len(items)
             if on_page is not None:
                 on_page(items)
             if len(items) < PAGE_SIZE:
-                end[list_id] = min(end.get(list_id, offset), offset)
+                read.short = True
         check_cancel(cancel)
-        fetched = sum(len(p) for by_offset in pages.values() for p in by_offset.values())
         progress(fetched, 0, f"Read {fetched:,} leads ({harvest.pages:,} pages)")
-    for list_id, by_offset in pages.items():
-        last = end[list_id]
+    for list_id, read in reads.items():
         seen: set[str] = set()
         out = harvest.leads_by_list[list_id]
-        for offset in sorted(o for o in by_offset if o <= last):
-            for lead in by_offset[offset]:
-                # Rows inserted while paging shift later pages; never count a lead twice.
+        for offset in sorted(read.pages):
+            for lead in read.pages[offset]:
+                # Overlapping pages, and rows inserted while paging, give a lead twice.
                 if lead.id not in seen:
                     seen.add(lead.id)
                     out.append(lead)
@@ -106,14 +145,33 @@ def gather_leads(
     return harvest
 
 
-def _plan_wave(
-    open_lists: list[str], next_offset: dict[str, int], concurrency: int
-) -> list[tuple[str, int]]:
-    """At least one page of every open list, and ``concurrency`` pages in all, round-robin."""
-    size = max(concurrency, len(open_lists))
+def _plan_wave(reads: dict[str, _ListRead], concurrency: int) -> list[tuple[str, int]]:
+    """The next page of every open list, and while a list's pages are full, more of its pages
+    a page size apart, ``concurrency`` pages in all, round-robin. Empty when all are read."""
     wave: list[tuple[str, int]] = []
-    for i in range(size):
-        list_id = open_lists[i % len(open_lists)]
-        wave.append((list_id, next_offset[list_id]))
-        next_offset[list_id] += PAGE_SIZE
+    ahead: list[str] = []
+    for list_id, read in reads.items():
+        if read.done:
+            continue
+        reached = read.reached()
+        if read.done:
+            continue
+        if read.short:
+            # One page at a time from right after the rows received, until an empty one.
+            if reached not in read.asked:
+                read.asked.add(reached)
+                wave.append((list_id, reached))
+            else:  # asked and answered, yet no row there: the list ends
+                read.done = True
+            continue
+        read.ahead = max(read.ahead, reached)
+        ahead.append(list_id)
+    i = 0
+    while ahead and (len(wave) < concurrency or i < len(ahead)):
+        list_id = ahead[i % len(ahead)]
+        read = reads[list_id]
+        wave.append((list_id, read.ahead))
+        read.asked.add(read.ahead)
+        read.ahead += PAGE_SIZE
+        i += 1
     return wave

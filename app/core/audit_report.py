@@ -95,6 +95,8 @@ def write_report(result: AuditResult, path: Path) -> str:
         ("Unparseable numbers", len(result.unparseable)),
         ("Conflicts", len(result.conflicts)),
         ("Leads in conflict", len(result.conflicting_leads)),
+        # Counted by the service, never given: the numbers could not be checked against them.
+        ("Opt-out entries not read", result.unread),
     ):
         summary.append([label, value])
     summary.append([])
@@ -163,6 +165,7 @@ def result_json(result: AuditResult, report: Path | None, sha256: str = "") -> d
         "conflicts": len(result.conflicts),
         "unparseable": len(result.unparseable),
         "leads_in_conflict": len(result.conflicting_leads),
+        "entries_not_read": result.unread,
         "conflicts_by_scope": result.conflicts_by_scope(),
         "conflicts_by_list": result.conflicts_by_list(),
         "strategies": [
@@ -173,6 +176,7 @@ def result_json(result: AuditResult, report: Path | None, sha256: str = "") -> d
                 "entries": s.total,
                 "used": s.fetched,
                 "requests": s.requests,
+                "not_read": s.unread,
                 "why": s.why,
             }
             for s in result.sources

@@ -9,6 +9,12 @@ one list need lookups, a single search per number without a scope filter answers
 
 Lookups match the service's stored string exactly, so they find an entry only under its
 national digits; a download also catches entries stored with a ``1`` or trunk ``0`` prefix.
+
+An empty page before the total the service reported is asked again (``EMPTY_PAGE_ASKS`` in
+all). A download that still did not get every entry counted is followed by the per-number
+lookups for its scope; entries a lookup still did not get are counted on the scope's
+:class:`ScopeSource` (``unread``), and such an audit is not clean (black-box U1 #2: one empty
+page at offset 2,000 of 2,500 had the audit say "all 2,500 entries reachable" and use 2,000).
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from app.core.audit_types import (
 )
 
 PAGE_SIZE = 1000
+# A page that comes back empty before the service's total is asked for this often in all.
+EMPTY_PAGE_ASKS = 3
 ANY_PURPOSE = Scope.purpose("")
 _SHARED = "the numbers are looked up for another scope of this list anyway"
 
@@ -67,6 +75,20 @@ def searcher(api: ApiClient, kind: ListKind, cancel: threading.Event | None) -> 
         return Page(items, page.offset, page.limit, page.total)
 
     return sms
+
+
+def ask_page(
+    search: Searcher, query: DncQuery, offset: int, total: int | None
+) -> tuple[Page[OptOutRecord], int]:
+    """One page, asked again while it comes back empty before the total (the page's own, or
+    ``total`` when it reports none); returns it and the number of requests made."""
+    asks = 0
+    while True:
+        page = search(query, offset, PAGE_SIZE)
+        asks += 1
+        counted = page.total if page.total is not None else total
+        if page.items or counted is None or offset >= counted or asks >= EMPTY_PAGE_ASKS:
+            return page, asks
 
 
 def limits_of(kind: ListKind) -> PageLimits:
@@ -104,13 +126,22 @@ def download_pages(
     pages: dict[int, Page[OptOutRecord]] = {}
     if first is not None:
         pages[0] = first
+    requests = 0
+    if first is not None and not first.items and total > 0:
+        first, again = ask_page(search, query, 0, total)
+        pages[0] = first
+        requests += again
     for done in bounded_map(
-        lambda off: search(query, off, PAGE_SIZE), offsets, concurrency=concurrency, stop=cancel
+        lambda off: ask_page(search, query, off, total),
+        offsets,
+        concurrency=concurrency,
+        stop=cancel,
     ):
         if done.error is not None:
             raise done.error
         assert done.result is not None
-        pages[done.item] = done.result
+        pages[done.item], asks = done.result
+        requests += asks
         if on_page is not None:
             on_page(len(pages))
     check_cancel(cancel)
@@ -122,9 +153,8 @@ def download_pages(
         if following is not None and following < until:
             gaps.append((following, until))
     read: list[tuple[int, list[OptOutRecord]]] = [(o, list(pages[o].items)) for o in starts]
-    requests = len(offsets)
     for filled in bounded_map(
-        lambda gap: _read_between(search, query, gap, limits),
+        lambda gap: _read_between(search, query, gap, limits, total),
         gaps,
         concurrency=concurrency,
         stop=cancel,
@@ -132,8 +162,9 @@ def download_pages(
         if filled.error is not None:
             raise filled.error
         assert filled.result is not None
-        read.extend(filled.result)
-        requests += len(filled.result)
+        between, asks = filled.result
+        read.extend(between)
+        requests += asks
     check_cancel(cancel)
     seen: set[str] = set()
     out: list[OptOutRecord] = []
@@ -148,18 +179,21 @@ def download_pages(
 
 
 def _read_between(
-    search: Searcher, query: DncQuery, gap: tuple[int, int], limits: PageLimits
-) -> list[tuple[int, list[OptOutRecord]]]:
+    search: Searcher, query: DncQuery, gap: tuple[int, int], limits: PageLimits, total: int
+) -> tuple[list[tuple[int, list[OptOutRecord]]], int]:
     """The pages from ``gap``'s first offset, each right after the rows of the one before,
-    until one starts at or past its second (the next page already read) or the result ends."""
+    until one starts at or past its second (the next page already read) or the result ends;
+    and the number of requests made."""
     offset: int | None
     offset, until = gap
     out: list[tuple[int, list[OptOutRecord]]] = []
+    requests = 0
     while offset is not None and offset < until:
-        page = search(query, offset, PAGE_SIZE)
+        page, asks = ask_page(search, query, offset, total)
+        requests += asks
         out.append((offset, list(page.items)))
         offset = next_offset(offset, PAGE_SIZE, len(page.items), page.total, limits.max_offset)
-    return out
+    return out, requests
 
 
 def gather_entries(
@@ -199,10 +233,11 @@ def gather_entries(
                 (scope, first, total, (why or _SHARED) if total > len(first.items) else why)
                 for scope, first, total, why in firsts
             ]
-        to_look_up: list[tuple[Scope, int, str]] = []
+        # (scope, total, why, requests and entries of a download that did not get them all)
+        to_look_up: list[tuple[Scope, int, str, int, list[OptOutRecord]]] = []
         for scope, first, total, why in firsts:
             if why is not None:
-                to_look_up.append((scope, total, why))
+                to_look_up.append((scope, total, why, 0, []))
                 continue
             entries, requests = download_pages(
                 search,
@@ -214,6 +249,17 @@ def gather_entries(
                 limits=limits,
             )
             kept = [e for e in entries if applies(e.scope, campaign_id)]
+            missing = total - len(entries)
+            if missing > 0:
+                # Counted by the service, not given even asked again: only the lookups can
+                # still say whether the campaign's numbers are among them.
+                why = (
+                    f"the download got {len(entries):,} of its {total:,} entries (the service "
+                    f"answered an empty page before its total, asked {EMPTY_PAGE_ASKS} times), "
+                    "so the numbers were looked up"
+                )
+                to_look_up.append((scope, total, why, requests + 1, kept))
+                continue
             records.extend(kept)
             sources.append(
                 ScopeSource(
@@ -227,26 +273,43 @@ def gather_entries(
                 )
             )
         if to_look_up:
-            found, requests = _look_up(
-                search, campaign_id, wanted, [s for s, _, _ in to_look_up], plan, cancel, limits
+            found, requests, unread = _look_up(
+                search,
+                campaign_id,
+                wanted,
+                [s for s, *_ in to_look_up],
+                plan,
+                cancel,
+                limits,
             )
-            records.extend(found)
+            known = {r.id for _, _, _, _, kept in to_look_up for r in kept}
+            records.extend(r for _, _, _, _, kept in to_look_up for r in kept)
+            records.extend(r for r in found if r.id not in known)
             shared = (
                 "one search per number answers all of these scopes"
                 if len(to_look_up) > 1
                 else "one search per number"
             )
-            for scope, total, why in to_look_up:
-                in_scope = sum(1 for r in found if _same_scope(r.scope, scope))
+            for i, (scope, total, why, downloaded, kept) in enumerate(to_look_up):
+                ids = {r.id for r in kept} | {r.id for r in found if _same_scope(r.scope, scope)}
+                said = f"{len(wanted):,} numbers looked up ({shared}); {why}"
+                if unread:
+                    said += (
+                        f"; {unread:,} entries counted for the numbers looked up were not "
+                        "given by the service (an empty page before its total), so they were "
+                        "not checked"
+                    )
                 sources.append(
                     ScopeSource(
                         kind,
                         scope,
                         Strategy.LOOKUP,
                         total,
-                        in_scope,
-                        requests,
-                        f"{len(wanted):,} numbers looked up ({shared}); {why}",
+                        len(ids),
+                        requests + downloaded,
+                        said,
+                        # The searches answer all these scopes at once: counted once.
+                        unread if i == 0 else 0,
                     )
                 )
     return records, sources
@@ -280,28 +343,39 @@ def _look_up(
     plan: SourcePlan,
     cancel: threading.Event | None,
     limits: PageLimits,
-) -> tuple[list[OptOutRecord], int]:
+) -> tuple[list[OptOutRecord], int, int]:
+    """The entries of these scopes for each number, the requests made, and how many entries
+    counted for the numbers the service did not give even asked again."""
     only = wanted[0] if len(wanted) == 1 else None
     cap = limits.max_offset
     requests = 0
+    unread = 0
     lock = threading.Lock()
 
     def one(key: tuple[str, str]) -> list[OptOutRecord]:
-        nonlocal requests
+        nonlocal requests, unread
         code, national = key
         query = DncQuery(scope=only, phone_number=national, phone_code=code)
         out: list[OptOutRecord] = []
         offset: int | None = 0
+        total: int | None = None
         while offset is not None:
-            page = search(query, offset, PAGE_SIZE)
+            page, asks = ask_page(search, query, offset, total)
+            if page.total is not None:
+                total = page.total
             with lock:
-                requests += 1
+                requests += asks
             out.extend(page.items)
             # A page shorter than asked ends the number's entries only at the total (black-box
             # pass R1). No page at the cap: its overlap would give this list entries twice.
             offset = next_offset(offset, PAGE_SIZE, len(page.items), page.total, None)
             if offset is not None and cap is not None and offset > cap:
                 offset = None
+        if total is not None:
+            missing = limits.reachable(total, PAGE_SIZE) - len(out)
+            if missing > 0:
+                with lock:
+                    unread += missing
         return out
 
     found: list[OptOutRecord] = []
@@ -315,4 +389,4 @@ def _look_up(
             if applies(r.scope, campaign_id) and any(_same_scope(r.scope, s) for s in wanted)
         )
     check_cancel(cancel)
-    return found, requests
+    return found, requests, unread

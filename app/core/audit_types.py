@@ -131,6 +131,9 @@ class ScopeSource:
     fetched: int  # entries received (downloaded, or found by lookups)
     requests: int
     why: str
+    # Entries the service counted but did not give, even asked again (an empty page before
+    # its total): the scope is not fully checked, so the audit is not clean.
+    unread: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +167,15 @@ class AuditResult:
     lead_pages: int = 0
 
     @property
+    def unread(self) -> int:
+        """Opt-out entries the service counted but did not give (black-box U1 #2)."""
+        return sum(s.unread for s in self.sources)
+
+    @property
     def clean(self) -> bool:
-        """No conflict and every number checked: only then is the campaign proven clean."""
-        return not self.conflicts and not self.unparseable
+        """No conflict, every number checked and every entry read: only then is the campaign
+        proven clean."""
+        return not self.conflicts and not self.unparseable and not self.unread
 
     @property
     def conflicting_leads(self) -> list[Lead]:

@@ -22,6 +22,11 @@ moved to another number, breaks the chain somewhere, not necessarily at an entry
 holds. The Summary says whether the chain held, and each entry the pack holds at a break is
 marked in the Journal sheet (black-box R4 #4: an entry edited to "TAMPERED" was shown as the
 record, unsaid).
+
+A search page that comes back empty before the total the service reported is asked again
+(:func:`app.core.audit_sources.ask_page`); entries still not given are counted in
+``dnc_not_read`` and ``sms_not_read`` and said in the Summary (black-box U1 #5: 80 of 150
+entries, an empty page at offset 80, and the pack said "DNC entries 80").
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from app.api.errors import ApiError
 from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.api.paging import next_offset
 from app.core.audit_records import sha256_of
-from app.core.audit_sources import limits_of, searcher
+from app.core.audit_sources import ask_page, limits_of, searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
 from app.core.connections import normalize_base_url
 from app.core.dnc_removal import FormKind, stored_forms
@@ -110,6 +115,10 @@ class EvidencePack:
     # empty list says the number is in none of them, not that no entry has it.
     dnc_searched: str = ""
     sms_searched: str = ""
+    # Entries the searches of each list counted but the service did not give, even asked
+    # again (an empty page before its total): what the pack holds may lack entries of them.
+    dnc_not_read: int = 0
+    sms_not_read: int = 0
     leads: list[LeadHit] = field(default_factory=list)
     journal: list[JournalEntry] = field(default_factory=list)
     # The whole journal's chain as checked when the pack was gathered; None without a journal.
@@ -201,24 +210,32 @@ def names_number(record: OptOutRecord, national: str, phone_code: str) -> bool:
 
 def _all_pages(
     api: ApiClient, kind: ListKind, query: DncQuery, cancel: threading.Event | None
-) -> list[OptOutRecord]:
-    """Every entry of one search. A page with fewer rows than asked ends it only at the total
-    the service reported (black-box pass R1: a service answering 999 of 1,000 rows); past the
-    offset cap the last page starts at the cap, and rows it reads again are kept once."""
+) -> tuple[list[OptOutRecord], int]:
+    """Every entry of one search, and how many it counted that the service did not give.
+
+    A page with fewer rows than asked ends it only at the total the service reported
+    (black-box pass R1: a service answering 999 of 1,000 rows); an empty page before it is
+    asked again; past the offset cap the last page starts at the cap, and rows it reads again
+    are kept once."""
     search = searcher(api, kind, cancel)
-    cap = limits_of(kind).max_offset
+    limits = limits_of(kind)
+    cap = limits.max_offset
     out: list[OptOutRecord] = []
     seen: set[str] = set()
     offset: int | None = 0
+    total: int | None = None
     while offset is not None:
-        page = search(query, offset, PAGE_SIZE)
+        page, _ = ask_page(search, query, offset, total)
+        if page.total is not None:
+            total = page.total
         for record in page.items:
             if record.id and record.id in seen:
                 continue
             seen.add(record.id)
             out.append(record)
         offset = next_offset(offset, PAGE_SIZE, len(page.items), page.total, cap)
-    return out
+    unread = 0 if total is None else max(0, limits.reachable(total, PAGE_SIZE) - len(out))
+    return out, unread
 
 
 # /sms-opt-out/search's "missing or invalid country code" (api-spec error table): a service
@@ -232,35 +249,39 @@ def _found(
     national: str,
     code: str,
     cancel: threading.Event | None,
-) -> tuple[list[OptOutRecord], str]:
-    """The list's entries for the number in each of its stored forms, each entry once, and
-    which forms were searched under which phone code (the pack says it: absence is only of
-    them). A form with the country code in its digits is searched under every phone code (an
-    entry "447911123482" kept under code 1 is the UK number), each hit confirmed by
-    :func:`names_number`; the app's and the trunk-0 form only under the number's code."""
+) -> tuple[list[OptOutRecord], str, int]:
+    """The list's entries for the number in each of its stored forms, each entry once, which
+    forms were searched under which phone code (the pack says it: absence is only of them),
+    and how many entries the searches counted but were not given. A form with the country
+    code in its digits is searched under every phone code (an entry "447911123482" kept under
+    code 1 is the UK number), each hit confirmed by :func:`names_number`; the app's and the
+    trunk-0 form only under the number's code."""
     found: dict[str, OptOutRecord] = {}
+    unread = 0
     own: list[str] = []
     any_code: list[str] = []
     for form, form_kind in stored_forms(national, code).items():
         query = DncQuery(phone_number=form, phone_code=code)
         records: list[OptOutRecord] | None = None
+        missing = 0
         if form_kind.carries_code:
             try:
-                records = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
+                records, missing = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
                 any_code.append(form)
             except ApiError as exc:
                 if kind is not ListKind.SMS or exc.code != _SMS_NEEDS_CODE:
                     raise
         if records is None:
-            records = _all_pages(api, kind, query, cancel)
+            records, missing = _all_pages(api, kind, query, cancel)
             own.append(form)
+        unread += missing
         for record in records:
             if names_number(record, national, code):
                 found.setdefault(record.id or f"{form}:{len(found)}", record)
     searched = [f"{', '.join(own)} under phone code {code}"]
     if any_code:
         searched.append(f"{', '.join(any_code)} under any phone code")
-    return list(found.values()), "; ".join(searched)
+    return list(found.values()), "; ".join(searched), unread
 
 
 def gather_evidence(
@@ -295,9 +316,13 @@ def gather_evidence(
     steps = 5
     stored = list(stored_forms(national, code))
     progress(0, steps, "Searching the DNC list")
-    pack.dnc, pack.dnc_searched = _found(api, ListKind.DNC, national, code, cancel)
+    pack.dnc, pack.dnc_searched, pack.dnc_not_read = _found(
+        api, ListKind.DNC, national, code, cancel
+    )
     progress(1, steps, "Searching the SMS opt-out list")
-    pack.sms, pack.sms_searched = _found(api, ListKind.SMS, national, code, cancel)
+    pack.sms, pack.sms_searched, pack.sms_not_read = _found(
+        api, ListKind.SMS, national, code, cancel
+    )
 
     progress(2, steps, "Searching leads")
     lists = {x.id: x.name for x in api.all_lists(cancel=cancel)}
@@ -392,8 +417,10 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("Collected (UTC)", pack.taken_at),
         ("DNC entries", len(pack.dnc)),
         ("DNC forms searched", pack.dnc_searched),
+        ("DNC entries not read", pack.dnc_not_read),
         ("SMS opt-outs", len(pack.sms)),
         ("SMS forms searched", pack.sms_searched),
+        ("SMS opt-outs not read", pack.sms_not_read),
         ("Leads carrying it", len(pack.leads)),
         ("Journal entries", len(pack.journal)),
         ("Journal chain", pack.journal_chain_text),
@@ -404,6 +431,15 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("Snapshots of other services", pack.other_service_snapshots),
     ):
         summary.append(row)
+    if pack.dnc_not_read or pack.sms_not_read:
+        summary.append(
+            (
+                "Entries not read",
+                "The service counted these entries for the searches above but did not give "
+                "them (an empty page before its total, asked again): the number may be "
+                "among them, so the lists' counts here may be short.",
+            )
+        )
     for title, records in (("DNC", pack.dnc), ("SMS opt-out", pack.sms)):
         sheet = wb.add_sheet(title, text_columns=(_ENTRY_HEADERS.index("Number"),))
         sheet.append(_ENTRY_HEADERS)
