@@ -413,7 +413,9 @@ def _check_purpose_spelling(
             # R1: a service giving 999 of 1,000 rows left the rest of the purposes unread).
             following = next_offset(offset, PURPOSE_PAGE, len(got), total, None)
             if following is None:
-                return list(texts), True
+                # An empty page before the service's total leaves purposes unread: each text
+                # is then looked up by its spellings (re-test U1 #3).
+                return list(texts), total is None or offset + len(got) >= total
             offset = following
         return list(texts), False
 

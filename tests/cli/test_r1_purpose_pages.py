@@ -13,7 +13,7 @@ import pytest
 
 from app.cli.main import main
 from tests.cli.test_r1b_short_pages_cli import env_token, short_service  # noqa: F401
-from tests.core.test_r1b_short_pages import Shorten, one_short
+from tests.core.test_r1b_short_pages import Shorten, nothing_from, one_short
 
 
 def _seed(sandbox: Any) -> None:
@@ -51,3 +51,19 @@ def test_export_finds_the_lists_spelling_past_a_short_page(
     assert main([*argv, "--base-url", url]) == 2
     err = capsys.readouterr().err
     assert "'Surveys'" in err, err
+
+
+def test_export_looks_the_spelling_up_after_an_empty_page(
+    sandbox: Any,
+    short_service: Callable[[str, Shorten], str],  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """Re-test U1 #3: a page empty before the service's total ended the read as if every
+    purpose had been read; 'surveys' was then exported as a purpose the list lacks (0 rows)."""
+    _seed(sandbox)
+    url = short_service(sandbox.base_url, nothing_from(1_000))
+    out = tmp_path / "out.csv"
+    argv = ["export", "dnc", "--out", str(out), "--scope", "purpose:surveys"]
+    assert main([*argv, "--base-url", url]) == 2
+    assert "'Surveys'" in capsys.readouterr().err
