@@ -216,6 +216,7 @@ def gather_entries(
     sources: list[ScopeSource] = []
     step = 0
     for kind in kinds:
+        first_source = len(sources)
         search = searcher(api, kind, cancel)
         limits = limits_of(kind)
         firsts: list[tuple[Scope, Page[OptOutRecord], int, str | None]] = []
@@ -269,7 +270,7 @@ def gather_entries(
                     total,
                     len(kept),
                     requests + 1,
-                    f"all {total:,} entries reachable in {requests + 1:,} pages",
+                    f"all {total:,} entries read in {_requests(requests + 1)}",
                 )
             )
         if to_look_up:
@@ -312,7 +313,13 @@ def gather_entries(
                         unread if i == 0 else 0,
                     )
                 )
+        # A download followed by lookups is said after the others: keep the scopes' order.
+        sources[first_source:] = sorted(sources[first_source:], key=lambda s: scopes.index(s.scope))
     return records, sources
+
+
+def _requests(count: int) -> str:
+    return f"{count:,} request" if count == 1 else f"{count:,} requests"
 
 
 def _lookup_reason(total: int, limits: PageLimits, plan: SourcePlan, numbers: int) -> str | None:

@@ -232,6 +232,12 @@ def test_dnc_entries_never_given_are_looked_up_number_by_number(
     )
     assert source.strategy is Strategy.LOOKUP
     assert "got 1,000 of its 1,500 entries" in source.why
+    # Said in the scopes' order, the download looked up after the others still first.
+    assert [s.scope for s in result.sources if s.kind is ListKind.DNC] == [
+        Scope.global_(),
+        Scope.campaign(campaign),
+        Scope.purpose(""),
+    ]
     assert "reachable" not in source.why
     assert (source.fetched, source.unread, result.unread) == (1_500, 0, 0)
     # Asked again, then looked up: never said to be all read.
