@@ -88,6 +88,7 @@ MEMORY_PER_FILE_BYTE: Final = 16
 BASE_TIMEOUT: Final = 60.0
 TIMEOUT_PER_MB: Final = 4.0
 MAX_COLUMNS: Final = sheet_worker.MAX_COLUMNS
+MAX_CELL_CHARS: Final = sheet_worker.MAX_CELL_CHARS
 _EXCEPTION_NAME: Final = re.compile(r"^[A-Za-z_][\w.]*: ")
 # calamine starts its messages with the part of it that failed ("Cfb error: ", "Xls error: ").
 _READER_PART: Final = re.compile(r"^(?:[A-Z][A-Za-z]{1,5} error: )+")
@@ -635,6 +636,8 @@ class _WorkerStream:
                     message[3] if len(message) > 3 else [],
                     message[4] if len(message) > 4 else [],
                 )
+            elif kind == "cut":  # texts longer than a spreadsheet cell, cut to it
+                self._notes.cut_cells.update(((r, c), n) for r, c, n in message[1])
             elif kind == "merged":
                 if self._primary:
                     self._notes.merged = [tuple(r) for r in message[1]]

@@ -75,6 +75,10 @@ class SheetNotes:
     last_column)`` (rows 1-based, columns 0-based; every format), known before the first row:
     a cell a range covers is read with the value of the range's first cell, as the file
     shows it.
+    ``cut_cells`` holds the workbook cells whose text was longer than a spreadsheet cell can
+    hold (32,767 characters, Excel's limit) and was cut to that as it was read: ``(row,
+    column)`` (row 1-based, column 0-based) → the length it had; known by the time the row is
+    handed out.
     """
 
     hidden_known: bool = False
@@ -90,3 +94,4 @@ class SheetNotes:
     # A text file's quoted cells running over lines that read as rows, by row (see sheet_csv);
     # known when the row is handed out.
     stray_quotes: dict[int, StrayQuote] = field(default_factory=dict)
+    cut_cells: dict[tuple[int, int], int] = field(default_factory=dict)

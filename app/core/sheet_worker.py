@@ -25,7 +25,9 @@ chosen_sheet, hidden_names)`` (``hidden_names``: the hidden worksheets, known fr
 sheet list at no cost; a reader must accept the older three-item form too); ``("scan", ...)``
 messages (below); ``("rows", [(row_number, cells), ...])`` repeatedly (before the first,
 ``("merged", [(first_row, first_column, last_row, last_column), ...])`` when the sheet has merged
-ranges: rows 1-based, columns 0-based, the cells they cover showing their first cell's value); with
+ranges: rows 1-based, columns 0-based, the cells they cover showing their first cell's value;
+before a batch holding a text longer than ``MAX_CELL_CHARS``, Excel's limit, which is cut to it,
+``("cut", [(row, column, length), ...])``, rows 1-based, columns 0-based); with
 PROBE ``1``, ``("sheets", {name: rows}, hidden_names)`` holding the first non-blank rows of every
 other worksheet, hidden ones too, and the names of the hidden worksheets; ``("end", row_count)``;
 or ``("error", kind, detail, sheet_names)`` with kind ``password``, ``no_sheet``,
@@ -95,6 +97,9 @@ BATCH_ROWS = 2000
 PROBE_ROWS = 60
 PROBE_COLUMNS = 200
 SCAN_CHUNK = 1 << 20
+# The most of a part kept from one chunk for the next (a cell or a row still open): far more
+# than any cell a spreadsheet program writes, whose text is at most 32,767 characters.
+MAX_SCAN_TAIL = 4 * SCAN_CHUNK
 MAX_FORMULAS = 10_000
 MAX_MERGED = 100_000  # merged ranges sent to the parent
 _P = rb"(?:[A-Za-z_][\w.-]*:)?"  # an optional namespace prefix, as in <x:row>
@@ -114,6 +119,10 @@ _CELL_ROW = re.compile(rb"<" + _P + rb"""c\b(?:[^>]*?\br\s*=\s*["'][A-Za-z]*(\d+
 _COL_TAG = re.compile(rb"<" + _P + rb"col\b([^>]*)>")
 _SHEET_DATA = re.compile(rb"<" + _P + rb"sheetData\b")
 MAX_COLUMNS = 16_384  # Excel's last column, XFD
+# Excel's limit on a cell's text: no cell a spreadsheet program made is longer. A longer one
+# (crafted, or a generator's) is cut to it here, before it is sent: a 120 MB cell took the
+# parent over a minute and a gigabyte, and filled the job file (black-box R3 #1).
+MAX_CELL_CHARS = 32_767
 # A cell whose formula is followed by no value, or by an empty one: never calculated.
 _NO_VALUE = re.compile(
     rb"<" + _P + rb'c\b[^>]*?\br\s*=\s*"([A-Z]{1,3})(\d+)"[^>]*>\s*<' + _P + rb"f\b[^>]*?"
@@ -372,7 +381,13 @@ class XmlScan:
                 self._chunk(buf)
                 break
             # Tags never hold "<": everything before the last one is whole tags.
-            cut = self._whole_cells(buf, buf.rfind(b"<"))
+            last = buf.rfind(b"<")
+            cut = self._whole_cells(buf, last)
+            if len(buf) - cut > MAX_SCAN_TAIL:
+                # A text far longer than any cell's (a 120 MB one: black-box R3 #1) would be
+                # carried and copied chunk after chunk: its cell is read cut, as a tag
+                # that long (crafted) is.
+                cut = last if len(buf) - last <= MAX_SCAN_TAIL else len(buf)
             if cut <= 0:
                 self._tail = buf
                 continue
@@ -1888,19 +1903,42 @@ class _FormulaFill:
         return unread
 
 
+def _longest_text(cells_list: list[list[Any]]) -> int:
+    """The length of the longest text among the cells (0 when there is none), in C loops:
+    it runs on every batch."""
+    texts = filter(str.__instancecheck__, itertools.chain.from_iterable(cells_list))
+    return max(map(len, texts), default=0)
+
+
+def _cut_long_texts(
+    cells_list: list[list[Any]], index: int, cut: list[tuple[int, int, int]] | None
+) -> None:
+    """Cut the texts longer than ``MAX_CELL_CHARS`` of rows ``index`` onwards (0-based) to
+    that, noting each in ``cut`` as (row, column, its length): rows 1-based, columns
+    0-based, as the notes."""
+    for offset, cells in enumerate(cells_list):
+        for column, value in enumerate(cells):
+            if value.__class__ is str and len(value) > MAX_CELL_CHARS:
+                cells[column] = value[:MAX_CELL_CHARS]
+                if cut is not None:
+                    cut.append((index + offset + 1, column, len(value)))
+
+
 def _row_batches(
     sheet: Any,
     size: int = BATCH_ROWS,
     merged_ranges: list[tuple[tuple[int, int], tuple[int, int]]] | None = None,
     texts: list[tuple[int, int, int, int, str]] | None = None,
     formulas: _FormulaFill | None = None,
+    cut: list[tuple[int, int, int]] | None = None,
 ) -> Iterator[list[tuple[int, list[Any]]]]:
     """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
     after the last row with data are left out. A cell covered by a merged range (calamine's,
     or ``merged_ranges``) shows the range's value, in every format. ``texts``: an .ods's
     cells with no value type, read as their text (:class:`_TextFill`), in a sheet calamine
     finds empty too. ``formulas``: an .xls's formulas whose text calamine reads as 0
-    (:class:`_FormulaFill`).
+    (:class:`_FormulaFill`). A text longer than ``MAX_CELL_CHARS`` is cut to it, and noted in
+    ``cut`` (see :func:`_cut_long_texts`) before its batch is yielded.
 
     Done a batch at a time with list comprehensions: the per-row loop this replaces cost
     more than calamine's own parse of the rows.
@@ -1934,6 +1972,8 @@ def _row_batches(
             formulas.fill(cells_list, index)
         if merged:
             _fill_merged(cells_list, index, merged, top_left)
+        if _longest_text(cells_list) > MAX_CELL_CHARS:
+            _cut_long_texts(cells_list, index, cut)
         # Only a row whose first cell is empty can be blank: the full test runs for those.
         c = first_column
         blank = [
@@ -2107,11 +2147,16 @@ def run(
         count = 0
         last_row = 0
         batch: list[tuple[int, list[Any]]] = []
-        for batch in _row_batches(sheet, merged_ranges=merged, texts=texts, formulas=stale):
+        cut: list[tuple[int, int, int]] = []
+        batches = _row_batches(sheet, merged_ranges=merged, texts=texts, formulas=stale, cut=cut)
+        for batch in batches:
             if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
                 scan = _advance(scan, batch[-1][0], out)
             if stale is not None and stale.unread:
                 _send(out, ("scan", [], stale.take()))
+            if cut:
+                _send(out, ("cut", cut[:]))
+                cut.clear()
             _send(out, ("rows", batch))
             count += len(batch)
             last_row = batch[-1][0]
