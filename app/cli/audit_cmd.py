@@ -128,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
             f"Campaign {result.campaign_name} (id {result.campaign_id}): {verdict}. "
             f"{len(result.lists)} lists, {result.leads:,} leads, {result.numbers:,} numbers "
             f"checked, {len(result.conflicts):,} conflicts, "
-            f"{len(result.unparseable):,} unparseable numbers."
+            f"{len(result.unparseable):,} unparseable numbers"
+            # Entries the service counted but did not give: not clean (re-test U1 #2).
+            + (f", {result.unread:,} opt-out entries not read." if result.unread else ".")
         )
         for s in result.sources:
             # As the report says it (black-box R4 #9: the every-purpose scope printed as

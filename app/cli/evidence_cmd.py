@@ -123,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
         "number": pack.e164,
         "dnc": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.dnc],
         "sms_opt_out": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.sms],
+        # Entries the service counted for the number that could not be read (re-test U1 #5).
+        "dnc_not_read": pack.dnc_not_read,
+        "sms_not_read": pack.sms_not_read,
         "dnc_forms_searched": pack.dnc_searched,
         "sms_forms_searched": pack.sms_searched,
         "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
@@ -157,11 +160,19 @@ def run(args: argparse.Namespace) -> int:
                 f"{n} {'snapshot' if n == 1 else 'snapshots'} of other services (another base "
                 "URL) not consulted."
             )
-        for found, label, searched in (
-            (pack.dnc, "No DNC entry", pack.dnc_searched),
-            (pack.sms, "No SMS opt-out", pack.sms_searched),
+        for found, label, searched, unread in (
+            (pack.dnc, "No DNC entry", pack.dnc_searched, pack.dnc_not_read),
+            (pack.sms, "No SMS opt-out", pack.sms_searched, pack.sms_not_read),
         ):
-            if not found and searched:
+            if unread:
+                what = "DNC entries" if label == "No DNC entry" else "SMS opt-outs"
+                print(
+                    f"{unread:,} {what} the service counted for the number could not be read "
+                    "(it answered empty pages before its total): whether the number is listed "
+                    "there is not fully known."
+                )
+            elif not found and searched:
                 print(f"{label} in the written forms searched: {searched}.")
         print(f"Evidence pack: {report.resolve()}")
-    return EXIT_FINDINGS if pack.dnc or pack.sms else EXIT_OK
+    unread = pack.dnc_not_read or pack.sms_not_read
+    return EXIT_FINDINGS if pack.dnc or pack.sms or unread else EXIT_OK
