@@ -528,7 +528,10 @@ def read_list_purposes(
             # R1: a service giving 999 of 1,000 rows left the rest of the purposes unread).
             following = next_offset(offset, PURPOSE_PAGE, len(got.items), got.total, None)
             if following is None:
-                return list(texts), True
+                # An empty page before the service's total leaves purposes unread: each text
+                # is then looked up by its spellings (re-test U1 #3).
+                end = offset + len(got.items)
+                return list(texts), got.total is None or end >= got.total
             offset = following
         # Every entry read when the service counts no more than that.
         return list(texts), got.total is not None and got.total <= offset
@@ -736,7 +739,10 @@ def other_jobs_note(
             continue
         holder = run_by(other)
         progress = f"{other.done:,} of {other.rows:,} rows done"
-        made = f"Job {other.job_id}, made from {file.name} on {other.meta.get('created', '?')} UTC"
+        # The file that job was made from, which may be a copy of this one (black-box R4 #7:
+        # a job made from big3.csv was said to be made from big3copy.csv).
+        source = Path(str(other.meta.get("file") or file)).name
+        made = f"Job {other.job_id}, made from {source} on {other.meta.get('created', '?')} UTC"
         theirs = _writes_to(other.meta)
         elsewhere = (
             f"it writes to {theirs}, not to {ours} as {this_job} does" if theirs != ours else ""

@@ -153,3 +153,22 @@ def test_a_paused_job_writing_where_this_one_does_is_still_offered_instead(
     assert f"note: Job {other}, made from rm10k.csv" in note
     assert ": to finish it instead, run dnc-desk import --resume " in note
     assert note.endswith("; this dry run sends nothing and leaves it as it is.")
+
+
+def test_a_copy_of_the_file_names_the_file_the_paused_job_was_made_from(
+    sandbox: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Black-box R4 #7: a dry run of big3copy.csv said the paused job of big3.csv was "made
+    from big3copy.csv"."""
+    src = _csv(tmp_path / "big3.csv")
+    argv = ["import", str(src), "--into", "sms-opt-out", "--scope", "global"]
+    argv += ["--base-url", sandbox.base_url]
+    other = _paused(monkeypatch, capsys, argv)
+    copy = tmp_path / "big3copy.csv"
+    copy.write_bytes(src.read_bytes())
+    assert main(["import", str(copy), *argv[2:], "--dry-run"]) == 0
+    (note,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("note: ")]
+    assert f"note: Job {other}, made from big3.csv on " in note

@@ -67,3 +67,20 @@ def test_export_looks_the_spelling_up_after_an_empty_page(
     argv = ["export", "dnc", "--out", str(out), "--scope", "purpose:surveys"]
     assert main([*argv, "--base-url", url]) == 2
     assert "'Surveys'" in capsys.readouterr().err
+
+
+def test_import_looks_the_spelling_up_after_an_empty_page(
+    sandbox: Any,
+    short_service: Callable[[str, Shorten], str],  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """Re-test U1 #3: an empty page before the service's total ended the read as if every
+    purpose had been read, and 'surveys' went in beside the list's 'Surveys'."""
+    _seed(sandbox)
+    url = short_service(sandbox.base_url, nothing_from(1_000))
+    path = tmp_path / "numbers.csv"
+    path.write_text("Phone\n3035558102\n")
+    argv = ["import", str(path), "--into", "dnc", "--scope", "purpose:surveys"]
+    assert main([*argv, "--base-url", url, "--dry-run"]) == 2
+    assert "'Surveys'" in capsys.readouterr().err
