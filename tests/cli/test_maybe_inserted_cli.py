@@ -36,7 +36,7 @@ def test_the_count_line_says_how_many_already_present_rows_may_be_the_jobs_own(
     server.set_faults(drop_rate=0.0)
     match = re.search(
         r"already present: (\d+) \(of which (\d+) may have been inserted by this job: an "
-        r"answer was lost, or the insert ended in an error\)",
+        r"attempt got no answer saying whether it was done, or the insert ended in an error\)",
         out,
     )
     assert match, out
