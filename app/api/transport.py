@@ -156,6 +156,15 @@ class RateLimitHold:
       while paced raises that rate by 2 %; once it is above :attr:`FAST_AGAIN` per second
       the pacing ends. Waits between requests are not held in the :class:`InFlightGate`'s
       count of requests sent but are taken inside its slot, like the pacer's.
+    * After a hold that nothing got through before (a storm of 429s, the pace only the
+      spacing of the requests that asked whether it had ended), that pace measured nothing
+      the service accepts: each answer that gets through then halves the interval, until a
+      429 measures the pace again or the pacing ends (re-test U1 #8: after a 2½-minute storm
+      the job sent a row every 28 s, then every 54 s, 2 % faster per row).
+    * A request waiting for its turn is not given a slot far ahead (with 8 threads waiting,
+      the last one's would be 8 intervals away, kept however fast the pace then grew): it
+      looks again at least every :data:`_PACE_RECHECK` seconds and goes once the interval
+      since the last paced request has passed.
 
     Until the first 429 :attr:`active` is False and a request's only cost is reading it.
     """
@@ -173,7 +182,10 @@ class RateLimitHold:
         self._lock = threading.Lock()
         self._until = 0.0  # monotonic time before which nothing is sent
         self._interval = 0.0  # seconds between requests; 0 while no pace was measured
-        self._next = 0.0  # the next free slot of the pace
+        self._last = 0.0  # when the last paced request was let go
+        # The pace came from a hold that nothing got through before: it measured no rate the
+        # service accepts, so answers that get through raise it fast (see answered).
+        self._probing = False
         self._since = 0.0  # when the current measuring window started (a hold's start)
         self._accepted = 0  # answers that got through since then
         self.refusals = 0  # 429 answers seen (for tests and logs)
@@ -208,6 +220,7 @@ class RateLimitHold:
                     # other hold, so a service refusing everything is still asked.
                     elapsed = max(now - self._since, 1e-3)
                     self._interval = min(elapsed / max(self._accepted, 1), 2 * max(pause, 1e-3))
+                    self._probing = self._accepted == 0
                 self.active = True
                 self._since = now
                 self._accepted = 0
@@ -221,7 +234,7 @@ class RateLimitHold:
                 return
             self._accepted += 1
             if self._interval:
-                self._interval /= self.RAISE
+                self._interval /= 2.0 if self._probing else self.RAISE
                 if self._interval * self.FAST_AGAIN < 1.0:
                     self._forget()
             elif self._accepted >= self.FORGET_AFTER and time.monotonic() >= self._until:
@@ -231,30 +244,31 @@ class RateLimitHold:
         self.active = False
         self._interval = 0.0
         self._accepted = 0
+        self._probing = False
 
     def wait(
         self, cancel: threading.Event | None = None, stop: threading.Event | None = None
     ) -> None:
-        """Wait for the end of the hold and for this request's slot of the pace; raises
+        """Wait for the end of the hold and for this request's turn in the pace; raises
         Cancelled once ``cancel`` or ``stop`` is set. A hold begun while waiting is waited
-        for too."""
+        for too, and a pace grown faster while waiting is taken up within
+        :data:`_PACE_RECHECK` seconds."""
         while True:
             with self._lock:
                 if not self.active:
                     return
                 now = time.monotonic()
-                if now >= self._until and (not self._interval or now >= self._next):
+                due = max(self._until, self._last + self._interval if self._interval else 0.0)
+                if now >= due:
                     if self._interval:
-                        self._next = now + self._interval
+                        self._last = now
                     return
-                slot = max(now, self._until, self._next)
-                if self._interval:
-                    self._next = slot + self._interval
-            _wait_until(slot, cancel, stop)
-            with self._lock:
-                if time.monotonic() >= self._until:
-                    return
-            # Another request was refused while this one waited: wait for that hold too.
+            _wait_until(min(due, now + _PACE_RECHECK), cancel, stop)
+
+
+# How long a request waiting for its turn in a RateLimitHold's pace waits before it looks again
+# (the pace may have grown faster meanwhile).
+_PACE_RECHECK = 0.5
 
 
 def _wait_until(when: float, cancel: threading.Event | None, stop: threading.Event | None) -> None:
