@@ -318,11 +318,21 @@ SENT_NO_ANSWER = (
 # refusing the token, so nothing was done: pending again, for the resume to send (the runner
 # writes it when the token is refused mid-run, and clears it when the job runs again).
 TOKEN_REFUSED_ROWS = "token_refused_rows"  # noqa: S105
+# The same for rows the service refused with HTTP 429 for its rate limit, pending when the job
+# stopped (the runner writes it when a run ends paused, and clears it when the job runs again).
+RATE_LIMITED_ROWS = "rate_limited_rows"
+
+
+def unsent_said(meta: Mapping[str, Any]) -> dict[str, str]:
+    """What the job's pending rows say of their last send (seq as text -> text): the token
+    refused, or the service's rate limit (re-test U1 #9: such rows said nothing)."""
+    return {**(meta.get(RATE_LIMITED_ROWS) or {}), **(meta.get(TOKEN_REFUSED_ROWS) or {})}
 
 
 def _unsent_message(row: JobRow, refused: Mapping[str, str] | None = None) -> str:
     """A pending row's message: its staged note, and whether its request was sent (and, when
-    the service refused the token for it, that: black-box R1 #7)."""
+    the service refused the token for it, or refused it for its rate limit, that: black-box
+    R1 #7, re-test U1 #9)."""
     said = (refused or {}).get(str(row.seq), "")
     if row.state != RowState.SENDING.value:
         if said:
@@ -557,9 +567,9 @@ class ReportWriter:
         self._rows.append(self._columns)
         self._in_sheet = 0
         self._after = 0  # the seq of the last row written
-        # Pending rows the service refused the token for (read again by finish, which writes
-        # the pending rows).
-        self._token_refused: dict[str, str] = dict(meta.get(TOKEN_REFUSED_ROWS) or {})
+        # Pending rows the service refused the token for, or refused for its rate limit (read
+        # again by finish, which writes the pending rows).
+        self._token_refused: dict[str, str] = unsent_said(meta)
         self.late = 0
         self.maybe_inserted = 0  # already_present rows this job may have inserted
         self.late_invalid = 0  # late requests on invalid rows (not sent)
@@ -589,7 +599,7 @@ class ReportWriter:
         meta = self._store.meta()
         # A dry run's rows to send are valid, not waiting: nothing will send them.
         unsent = "valid (dry run)" if meta.get("status") == "dry_run" else "pending"
-        self._token_refused = dict(meta.get(TOKEN_REFUSED_ROWS) or {})
+        self._token_refused = unsent_said(meta)
         try:
             for r in self._store.rows(after=self._after):
                 self._append(r, unsent)

@@ -41,7 +41,7 @@ from app.api.errors import (
     TransportError,
 )
 from app.api.paging import Cancelled
-from app.core.job_report import TOKEN_REFUSED_ROWS, settled_message
+from app.core.job_report import RATE_LIMITED_ROWS, TOKEN_REFUSED_ROWS, settled_message
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 from app.core.session import cancelled_after_refusals, e164, fate_open
 from app.core.wording import joined
@@ -389,9 +389,11 @@ class JobRunner:
     def _run(self) -> JobStatus:
         control = self.control
         self.counts = self.store.counts()
-        if self.store.meta().get(TOKEN_REFUSED_ROWS):
-            # Said of the rows the last run's refused token left pending: this run sends them.
-            self.store.set_meta({TOKEN_REFUSED_ROWS: {}})
+        meta = self.store.meta()
+        if meta.get(TOKEN_REFUSED_ROWS) or meta.get(RATE_LIMITED_ROWS):
+            # Said of the rows the last run's refused token or the service's rate limit left
+            # pending: this run sends them.
+            self.store.set_meta({TOKEN_REFUSED_ROWS: {}, RATE_LIMITED_ROWS: {}})
         total = sum(self.counts.values())
         start_done = total - self.counts["pending"]
         self.store.set_status(JobStatus.RUNNING)
@@ -567,6 +569,8 @@ class JobRunner:
             self.store.flush()
         if self._stuck is not None and not self.token_refused:
             self.abort_reason = self._stuck_text(held)
+        if held.refused_rows and not control.cancelled.is_set():
+            self._rate_limited(held)
         if self.abort_reason:
             self.store.set_status(JobStatus.PAUSED, stopped_because=self.abort_reason)
             raise (TokenRefused if self.token_refused else JobAborted)(self.abort_reason)
@@ -633,6 +637,25 @@ class JobRunner:
         refused = dict(self.store.meta().get(TOKEN_REFUSED_ROWS) or {})
         refused[str(row.seq)] = said
         self.store.set_meta({TOKEN_REFUSED_ROWS: refused})
+
+    def _rate_limited(self, held: _Held) -> None:
+        """The rows the service last refused with HTTP 429, pending as the run ends (paused):
+        the report says so, and that the resume sends them (re-test U1 #9: their Message was
+        empty, while a row the token was refused for said it was sent and refused). A row
+        resent after an interruption stays "sending", its earlier send's fate open: it says
+        that instead."""
+        done = "deleted" if self.store.meta().get("kind") == "removal" else "inserted"
+        said: dict[str, str] = {}
+        for seq, (_row, resent, refused) in held.refused_rows.items():
+            if resent:
+                continue
+            times = "once" if refused == 1 else f"{refused:,} times"
+            said[str(seq)] = (
+                f"sent, and the service refused it {times} for its rate limit (HTTP 429), so "
+                f"nothing was {done}; pending: the resume (--resume) sends it again"
+            )
+        if said:
+            self.store.set_meta({RATE_LIMITED_ROWS: said})
 
     def _idle(self) -> None:
         """Every quarter second of the run (see bounded_map): cut off the requests a stop
