@@ -84,6 +84,7 @@ from app.core.sheet_damage import (
     CUT_SHORT,
     ZERO_IN_NUMBER,
     describe_damage,
+    keeps_leading_zero,
     may_lose_zero,
     other_country,
     other_country_note,
@@ -425,7 +426,8 @@ CUT_SHORT_REMOVAL: Final = (
 # Why a removal row whose number cell reads as two numbers, with and without the leading 0 a
 # spreadsheet drops, is invalid (ZERO_IN_NUMBER): written as text, the number reads one way.
 ZERO_IN_NUMBER_REMOVAL: Final = (
-    "the cell is a number, so a leading 0 may have been dropped, and it reads as two valid "
+    "the cell is a number (or bare digits, as a CSV saved from one writes them), so a leading 0 "
+    "may have been dropped, and it reads as two valid "
     "numbers (see the damage note): a removal does not take off a number that may be another "
     "one; check it against the source and enter it as text with its leading 0 if it has one "
     "(or with its own +code), and run the file again"
@@ -589,18 +591,41 @@ def written_with_own_code(phone: CellValue) -> bool:
 
 
 _DIGIT_GROUP: Final = re.compile(r"[0-9]+")
+# A North American grouping: an area code in parentheses, or 3-3-4 digits with dashes or dots
+# ("312-555-4802", "312.555.4802"), a leading 1 allowed. No other country's own list writes
+# a number so that is a valid US number too.
+_AREA_IN_PARENTHESES: Final = re.compile(r"\(\s*[0-9]{3}\s*\)")
+_NORTH_AMERICAN_GROUPS: Final = ([3, 3, 4], [1, 3, 3, 4])
 
 
 def _grouped_as_us_only(value: CellValue, national: str, code: str) -> bool:
     """Whether ``value`` (valid under ``code`` as ``national``, and a valid US number as
-    written) is text grouped as US numbers are ("(303) 555-0288", "303-555-0288") but not as
-    the country of ``code`` writes its own: Italy writes its mobiles "347 555 4518" and Mexico
-    "614 123 4567", which say nothing of the US; bare digits say nothing either."""
+    written) is text grouped as North American numbers are ("(303) 555-0288", "303-555-0288",
+    "303.555.0288"), whatever the country of ``code`` (black-box U2 #1: Italy and Mexico write
+    3-3-4 too, and "(312) 555-4801" under --phone-code 39 became Italian), or grouped neither so
+    nor as that country writes its own. Italy's "347 555 4518" and Mexico's "614 123 4567"
+    (spaces only, as the country writes them) and bare digits say nothing of the US: they are
+    read under the country, a note naming the US reading."""
     if not isinstance(value, str) or value.strip().isdigit():
         return False
     written = [len(group) for group in _DIGIT_GROUP.findall(value)]
+    if _AREA_IN_PARENTHESES.search(value) or (
+        written in _NORTH_AMERICAN_GROUPS and ("-" in value or "." in value)
+    ):
+        return True
     own = [len(group) for group in _DIGIT_GROUP.findall(phones.national_format(national, code))]
     return written != own
+
+
+def _valid_in_the_us(value: CellValue) -> str:
+    """What a row refused under another country than the US says of a number that is a valid
+    US number as written (black-box U2 #6: "(303) 555-1705" under --phone-code 52 was only
+    "not a valid Mexico number"), or ""."""
+    us = "" if written_with_own_code(value) else us_national(value)
+    if not us:
+        return ""
+    as_us = f"+1 {us[:3]} {us[3:6]} {us[6:]}"
+    return f"it is a valid US number ({as_us}): if the row is American, write it with +1"
 
 
 def _names_a_country(cell: CellValue) -> bool:
@@ -757,7 +782,9 @@ class _Checker:
             if not result.ok and self.msisdn:
                 result, code_note = _international(value, result)
             elif result.ok and code != "1" and result.phone_code == code and not self.msisdn:
-                result = self._us_under_default(value, result)
+                result, code_note = self._us_under_default(value, result)
+            elif not result.ok and code != "1" and result.phone_code == code and not self.msisdn:
+                code_note = _valid_in_the_us(value)
             code = result.phone_code or code
         else:
             result = normalize(value, code, msisdn=self.msisdn)
@@ -766,6 +793,8 @@ class _Checker:
             if not result.ok:
                 result, code_note = self._own_code(value, code_cell, code, result, c)
                 code = result.phone_code or code
+                if not result.ok and not code_note and code != "1" and not self.msisdn:
+                    code_note = _valid_in_the_us(value)  # "" for one written with its +code
             elif code != "1" and not self.msisdn and _names_a_country(code_cell):
                 result, code_note = self._us_as_written(value, code_cell, result, c)
         if own_code_note:
@@ -782,6 +811,8 @@ class _Checker:
                     and "e" not in raw
                     and "E" not in raw
                     and "," not in raw
+                    # Bare digits may be a CSV's number cell that lost Italy's 0 (U2 #4).
+                    and not (raw.strip().isdigit() and keeps_leading_zero(result.phone_code))
                 )
                 or (
                     (kind is float or kind is int)
@@ -1192,6 +1223,7 @@ class _Checker:
         purpose = self.default_purpose
         group = self.default_group
         trunk_zero = self.trunk_zero
+        keeps_zero = keeps_leading_zero
         nanp_numbers_plain = not trunk_zero.get("1", True)
         msisdn = self.msisdn
         codes = self.plain_codes
@@ -1258,9 +1290,14 @@ class _Checker:
                     plain = (
                         result.ok
                         and not result.note  # a labelled number: check() notes it
-                        and (kind is str or not trunk_zero.get(phone_code, True))
-                        # Written as a US number too: check() decides whether it reads two ways.
-                        and (kind is not str or raw.isdigit() or not us_national(raw))  # type: ignore[union-attr]
+                        and (
+                            not trunk_zero.get(phone_code, True)
+                            # Bare digits may have lost Italy's 0 (U2 #4): check() asks.
+                            or (kind is str and not (raw.isdigit() and keeps_zero(phone_code)))  # type: ignore[union-attr]
+                        )
+                        # A US number too: check() decides whether it reads two ways, or
+                        # notes its US reading (black-box U2 #1).
+                        and (code == "1" or not us_national(raw))
                     )
             if plain:
                 key = int(phone_code + national)
@@ -1445,21 +1482,30 @@ class _Checker:
             ),
         ), ""
 
-    def _us_under_default(self, value: CellValue, result: PhoneResult) -> PhoneResult:
-        """``result`` (``value`` read under the file's default code, not 1), or its refusal
-        when ``value`` is written as a US number and not as that country writes its own
-        (black-box R2 #7: "303-555-0287" under --phone-code 44 was stored as +44 3035550287).
+    def _us_under_default(self, value: CellValue, result: PhoneResult) -> tuple[PhoneResult, str]:
+        """``result`` (``value`` read under the file's default code, not 1) and the row's note
+        naming its US reading when it is a valid US number too, or its refusal when ``value``
+        is written as a US number (black-box R2 #7: "303-555-0287" under --phone-code 44 was
+        stored as +44 3035550287; U2 #1: "(312) 555-4801" under 39 as +39 with no word).
 
         A default code says which country the file's numbers are, as a Country cell says where
         a consumer lives, and neither outweighs a number grouped as US numbers are: the row
-        asks, as :meth:`_us_as_written` does beside a Country cell.
+        asks, as :meth:`_us_as_written` does beside a Country cell. Bare digits, and a number
+        grouped as the country writes its own, are read under it, the note saying what else
+        they are.
         """
         us = us_national(value)
+        if not us:
+            return result, ""
         code = result.phone_code
-        if not us or not _grouped_as_us_only(value, result.national, code):
-            return result
         as_us = f"+1 {us[:3]} {us[3:6]} {us[6:]}"
         as_code = phones.format_for_display(result.national, code)
+        if not _grouped_as_us_only(value, result.national, code):
+            return result, (
+                f"read as {as_code} ({phones.region_name(code)}) under the file's default "
+                f"country code {code}; as written it is also the US number {as_us}: if the row "
+                "is American, write it with +1"
+            )
         return result._replace(
             ok=False,
             national="",
@@ -1469,7 +1515,7 @@ class _Checker:
                 f"({phones.region_name(code)}) under the file's default country code {code}; "
                 f"write it with its own code, {as_us} or {as_code}, to say which"
             ),
-        )
+        ), ""
 
     def _code_cell_said(self, code_cell: CellValue, column: int) -> str:
         """How a row's message names its code cell: "the 'Country' cell's 'Germany' (column
@@ -1563,6 +1609,7 @@ class _Checker:
             and "e" not in raw.lower()
             and "," not in raw
             and result.national[-4:] != _CUT_ZEROS
+            and not (raw.strip().isdigit() and keeps_leading_zero(result.phone_code))
         ):
             return ""
         if (

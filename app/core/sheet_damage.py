@@ -119,6 +119,14 @@ def keeps_leading_zero(phone_code: str) -> bool:
     return False
 
 
+def lost_zero_text(raw: str) -> str:
+    """The digits of text holding bare digits not starting with 0 ("351234571", "'351234571"),
+    as a CSV saved from a spreadsheet's number cell writes them, a leading 0 already dropped
+    (black-box U2 #4); "" for anything grouped, with a "+" or starting with 0: typed so."""
+    text = raw.strip().lstrip("'").strip()
+    return text if text.isdigit() and text.isascii() and text[0] != "0" else ""
+
+
 def may_lose_zero(phone_code: str) -> bool:
     """Whether a number cell of this country may have dropped a leading 0 that mattered: a
     trunk 0 (:func:`drops_trunk_zero`) or a 0 that is part of the number
@@ -275,10 +283,24 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
                 "divided or mistyped?); its digits read as "
                 f"+{result.phone_code} {result.national} — check it against the source"
             )
+        code = result.phone_code
+        bare = lost_zero_text(raw) if code and keeps_leading_zero(code) else ""
         if result.ok:
             if "," in raw and _DECIMAL_COMMA.fullmatch(raw) and not _THOUSANDS.fullmatch(raw):
                 return phones.decimal_comma_note(raw, result)
+            if bare:
+                # A CSV saved from a number cell lost Italy's 0 as the cell did (black-box
+                # U2 #4: 351234571 beside "Italia" was stored as a mobile, no word said).
+                zeroed = phones.normalize("0" + bare, code)
+                if _two_numbers(result, zeroed, code):
+                    return _zero_in_number_note(bare, code, result, zeroed, [], f"cell {bare!r}")
             return ""
+        if bare and (zeroed := phones.normalize("0" + bare, code)).ok:
+            return (
+                f"cell {bare!r} may have lost a leading 0, as a spreadsheet drops it from a "
+                f"number cell (a CSV saved from one too): 0{bare} would be the valid number "
+                f"+{code} {zeroed.national}; correct the file if that is what was meant"
+            )
         # More than 15 digits is never a valid number: only rejections are looked at.
         cut = _CUT_TEXT.fullmatch(raw)
         if cut is not None:
@@ -314,7 +336,7 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
             notes.append(f"it lost its leading 0 (written 0{digits} in {code_name(code)})")
         if code and not international and keeps_leading_zero(code):
             zeroed = phones.normalize("0" + digits, code)
-            if zeroed.ok and zeroed.national != result.national:
+            if _two_numbers(result, zeroed, code):
                 return _zero_in_number_note(digits, code, result, zeroed, notes)
         if notes:
             return (
@@ -333,18 +355,48 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
     return ""
 
 
+# Italy's mobile numbers have 10 digits, and few of its landlines 11 (a 0 put before a mobile
+# makes one of 11 digits valid in most areas).
+_MOBILE_DIGITS: Final = 10
+
+
+def _two_numbers(result: PhoneResult, zeroed: PhoneResult, code: str) -> bool:
+    """Whether ``result`` (a valid number as it stands) and ``zeroed`` (its digits with a 0
+    before them) are two valid numbers worth a damage note: not a 10-digit mobile whose 0
+    reading is a rare 11-digit landline (black-box U2 #8: every Italian mobile in a number
+    cell was flagged, and a removal refused them all)."""
+    if not zeroed.ok or zeroed.national == result.national:
+        return False
+    if len(result.national) == _MOBILE_DIGITS and len(zeroed.national) > _MOBILE_DIGITS:
+        number = phonenumbers.parse(f"+{code}{result.national}")
+        if phonenumbers.number_type(number) == phonenumbers.PhoneNumberType.MOBILE:
+            return False
+    return True
+
+
 def _zero_in_number_note(
-    digits: str, code: str, result: PhoneResult, zeroed: PhoneResult, notes: list[str]
+    digits: str,
+    code: str,
+    result: PhoneResult,
+    zeroed: PhoneResult,
+    notes: list[str],
+    cell: str = "",
 ) -> str:
     """The note on a number cell valid as it stands and valid with a leading 0 too, in a
     country whose numbers keep their 0 (black-box R2 #1: the Bergamo landline 035 1234567,
-    saved as the number 351234567, was stored as the mobile +39 351 234567)."""
+    saved as the number 351234567, was stored as the mobile +39 351 234567); or on text
+    holding such bare digits, named ``cell``, as a CSV saved from a number cell writes them."""
     name = code_name(code)
     shown = phones.format_for_display(result.national, code)
     with_zero = phones.format_for_display(zeroed.national, code)
     excel = f"; {notes[0]}" if notes and notes[0].startswith("Excel") else ""
+    said = (
+        f"{cell} holds bare digits, as a CSV saved from a number cell writes them"
+        if cell
+        else f"cell is the number {digits}, not text{excel}"
+    )
     return (
-        f"cell is the number {digits}, not text{excel}: in {name} a number may begin with a 0 "
+        f"{said}: in {name} a number may begin with a 0 "
         f"that is part of it, and it {ZERO_IN_NUMBER}: {digits} is {shown}, 0{digits} is "
         f"{with_zero}; read as +{code} {result.national} — check it against the source"
     )

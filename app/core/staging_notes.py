@@ -207,6 +207,7 @@ class Held:
         "formulas",
         "headers",
         "mapped",
+        "numbers",
         "other_country",
         "own_code",
         "soft",
@@ -249,6 +250,8 @@ class Held:
         # Those of the rows in other_country whose cell lacked the country's leading 0 (a
         # number cell, or digits a CSV saved from one), which the check put back; by code.
         self.zero_put_back: dict[str, RowList] = {}
+        # Rows checked that were not blank: what share of the file other_country's rows are.
+        self.numbers = 0
 
 
 def watched(
@@ -372,6 +375,7 @@ def noted(
     us_cells = held.us_cells
     invalid = CheckOutcome.INVALID
     for c in rows:
+        held.numbers += c.outcome is not blank
         if c.damage:
             held.damaged.add(c.row)
             held.damaged_invalid += c.outcome is invalid
@@ -1617,6 +1621,13 @@ def _put_back(lost: RowList, rows: RowList) -> str:
     )
 
 
+# A file looks like another country's list when its rows refused as US numbers that are that
+# country's are most of those so refused, at least _LIST_ROWS, and at least _LIST_SHARE of the
+# rows read: one or two foreign rows in a US list are not.
+_LIST_ROWS: Final = 3
+_LIST_SHARE: Final = 0.1
+
+
 def _other_country_sentence(held: Held, kind: str) -> str:
     """The warning on rows refused as US numbers that are valid numbers of another country
     (the one most of them fit), and on rows read as US numbers from bare digits that fit it
@@ -1627,7 +1638,17 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     name = code_name(code)
     both = RowList()
     example = ""
-    for number, national in held.us_cells:
+    refused = sum(other.count for other in held.other_country.values())
+    # Black-box U2 #2: one Italian landline among 60 US numbers made 51 of them "Germany
+    # numbers read as US ones" (nearly any US number with a 0 before it is a German one), and
+    # the warning advised removing them. Only a file that looks like that country's list says
+    # it may be one, or names its US rows as read two ways.
+    a_list = (
+        rows.count >= _LIST_ROWS
+        and rows.count >= _LIST_SHARE * held.numbers
+        and 2 * rows.count > refused
+    )
+    for number, national in held.us_cells if a_list else ():
         abroad = phones.normalize(f"0{national}", code)
         if abroad.ok:
             both.add(number)
@@ -1679,6 +1700,13 @@ def _other_country_sentence(held: Held, kind: str) -> str:
                 f"({rows_named(both)}), and a run again with --phone-code {code} leaves {it} "
                 f"there: if the file is a {name} list, remove {it}."
             )
+    if not a_list:
+        return (
+            f"{head}. So few of the file's rows do not make it a {name} list: each refused "
+            "row's message says what it reads as; if "
+            f"{'it is' if one else 'one is'} another country's number, write it with its own "
+            "+code (or give the file a Country column)."
+        )
     verb = "remove" if kind == "removal" else "import"
     return (
         f"{head}{also}. If the file is a {name} list, {verb} it again with --phone-code {code} "

@@ -149,18 +149,22 @@ def test_a_template_placeholder_gives_no_country_hint(
 def test_one_real_uk_number_among_us_rows_still_gets_the_hint(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Why placeholders are skipped rather than one row being too few: a real one is named."""
+    """Why placeholders are skipped rather than one row being too few: a real one is named
+    (black-box U2 #2: but one row does not make the file a UK list, so no --phone-code 44)."""
     rows: list[list[object]] = [["7911123456", "consumer request"]]
     path = _sheet(tmp_path / "one_uk.xlsx", ["Phone Number", "Reason"], rows + US_ROWS)
-    said = [w for w in _dry_run(capsys, path)["warnings"] if UK_HINT in w]
+    warnings = _dry_run(capsys, path)["warnings"]
+    said = [w for w in warnings if "valid United Kingdom number" in w]
     assert len(said) == 1 and "(row 2; the 0 put back where a spreadsheet dropped it" in said[0]
+    assert "do not make it a United Kingdom list" in said[0]
+    assert not [w for w in warnings if UK_HINT in w]
 
 
 def test_a_text_cell_written_with_its_zero_had_no_zero_put_back(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _write(tmp_path / "intl.csv", "Phone\n+1 416 555 0123\n07911 123457\n+447911123456\n")
-    said = [w for w in _dry_run(capsys, path)["warnings"] if UK_HINT in w]
+    said = [w for w in _dry_run(capsys, path)["warnings"] if "valid United Kingdom number" in w]
     assert len(said) == 1
     assert "written with the leading 0 United Kingdom numbers have (row 3)." in said[0]
     assert PUT_BACK not in said[0]

@@ -77,7 +77,8 @@ def test_a_number_cell_valid_with_and_without_a_zero_names_both_readings() -> No
     "cell",
     [
         3471234518.0,  # a mobile of 10 digits: with a 0 it is no number
-        "351234567",  # text keeps what was typed
+        "0351234567",  # text keeps what was typed (bare digits without it: black-box U2 #4)
+        "351 234567",  # grouped by hand
         390351234567,  # its own code: 0351234567 after it
     ],
 )
@@ -257,11 +258,9 @@ def test_numbers_written_as_the_default_country_writes_them_read_one_way() -> No
         ("valid", "+1 3035550292"),
         ("valid", "+1 3035550293"),
     ]
-    # Italy writes its mobiles 3-3-4, Mexico its numbers of 3-digit areas: nothing of the US.
-    assert _under_default(["347 555 4518", "347-555-4519"], "39") == [
-        ("valid", "+39 3475554518"),
-        ("valid", "+39 3475554519"),
-    ]
+    # Italy writes its mobiles 3-3-4 with spaces, Mexico its numbers of 3-digit areas: nothing
+    # of the US (with dashes, black-box U2 #1 made it a US grouping: test_u2_us_groupings).
+    assert _under_default(["347 555 4518"], "39") == [("valid", "+39 3475554518")]
     assert _under_default(["614 555 4567", "55 1234 5274"], "52") == [
         ("valid", "+52 6145554567"),
         ("valid", "+52 5512345274"),
