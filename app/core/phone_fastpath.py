@@ -48,7 +48,7 @@ _COUNTRY_CODES: Final[frozenset[str]] = frozenset(
 
 # Order matters only for speed: every type is checked, any match means valid
 # (_number_type_helper returns UNKNOWN only when none match).
-_TYPE_ATTRS: Final = (
+NUMBER_TYPES: Final = (
     "fixed_line",
     "mobile",
     "toll_free",
@@ -159,7 +159,7 @@ def _compile_validator(region: str, metadata: NumberMetadata) -> _RegionValidato
     general_pattern = _desc_pattern(general)
     general_lengths = frozenset(_desc_lengths(general)) if general is not None else frozenset()
     candidates: list[tuple[frozenset[int] | None, str]] = []
-    for attr in _TYPE_ATTRS:
+    for attr in NUMBER_TYPES:
         desc: PhoneNumberDesc | None = getattr(metadata, attr)
         pattern = _desc_pattern(desc)
         if desc is None or pattern is None:

@@ -38,6 +38,7 @@ from typing import Final, NamedTuple
 import phonenumbers
 
 from app.core import phones
+from app.core.phone_fastpath import NUMBER_TYPES
 from app.core.phones import PhoneResult
 from app.core.sheet_types import CellValue
 from app.core.wording import joined
@@ -86,19 +87,9 @@ def drops_trunk_zero(phone_code: str) -> bool:
     return False
 
 
-# The phonenumbers number types whose example numbers tell a country's numbers apart.
-_EXAMPLE_TYPES: Final = (
-    "fixed_line",
-    "mobile",
-    "toll_free",
-    "premium_rate",
-    "shared_cost",
-    "voip",
-    "personal_number",
-    "pager",
-    "uan",
-    "voicemail",
-)
+# The phonenumbers number types whose example numbers tell a country's numbers apart: all of
+# them, as the fast path checks them.
+_EXAMPLE_TYPES: Final = NUMBER_TYPES
 
 
 @cache
