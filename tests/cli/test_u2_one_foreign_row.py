@@ -5,7 +5,8 @@ was warned of as maybe a Germany list: 51 of its US rows "read two ways, valid G
 too once a 0 is put back" (nearly any US number with a 0 before it is a German one), and the
 warning advised removing them if the file was a Germany list. Only a file that looks like that
 country's list (its refused rows mostly that country's, at least 3 and a tenth of its rows)
-says so now; the UK list of black-box R2 #8 still does.
+names US rows as read two ways now (the --phone-code advice stays, as a condition); the UK list
+of black-box R2 #8 still does.
 """
 
 from __future__ import annotations
@@ -46,9 +47,27 @@ def test_one_or_two_foreign_rows_do_not_make_a_us_list_another_countrys(
     text = "Phone,Notes\n" + US_ROWS + "".join(f"{n},abroad\n" for n in foreign)
     warnings = _warnings(sandbox, tmp_path, capsys, text)
     (said,) = [w for w in warnings if "default country code 1" in w]
-    assert "do not make it a Germany list" in said
-    for advice in ("read two ways", "read as US ones", "--phone-code 49", "remove them"):
+    # The advice stays a condition the officer decides; no US row is named as read two ways
+    # and nothing advises removing them.
+    assert "If the file is a Germany list, import it again with --phone-code 49" in said
+    for advice in ("read two ways", "read as US ones", "remove them", "remove it"):
         assert advice not in said
+
+
+def test_a_short_german_list_keeps_its_advice(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression check V1: a German list of ten rows, two of which were counted as German
+    numbers with their 0, was told "So few of the file's rows do not make it a Germany list"
+    and lost the --phone-code 49 advice."""
+    text = (
+        "Phone\n+49 170 1234301\n0170 1234302\n0049 30 12345303\n(030) 1234-5315\n"
+        "030 / 1234 5316\n0170 1234317\n001 303 555 0320\n"
+    )
+    warnings = _warnings(sandbox, tmp_path, capsys, text)
+    said = " ".join(w for w in warnings if "default country code 1" in w)
+    assert "do not make it a Germany list" not in said
+    assert "--phone-code 49" in said
 
 
 def test_a_uk_list_still_names_its_bare_digits_read_two_ways(
