@@ -124,6 +124,31 @@ def api(sandbox: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
+def wired_api(sandbox: Any) -> Iterator[Callable[[httpx.BaseTransport], Any]]:
+    """``make(wire)``: an API client of the sandbox whose requests go through ``wire`` (a
+    transport cutting or scripting the service's answers), with quick retries; each is
+    closed after the test."""
+    from app.api.client import ApiClient
+    from app.api.transport import RetryPolicy
+
+    clients: list[Any] = []
+
+    def make(wire: httpx.BaseTransport) -> Any:
+        client = ApiClient(
+            sandbox.base_url,
+            TOKEN,
+            http_transport=wire,
+            retry=RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01),
+        )
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+@pytest.fixture
 def demo_api(demo_sandbox: Any) -> Iterator[Any]:
     from app.api.client import ApiClient
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -23,12 +23,10 @@ import pytest
 from app.api.client import ApiClient, DncQuery
 from app.api.limits import DNC_SEARCH, PageLimits
 from app.api.models import Page
-from app.api.transport import RetryPolicy
 from app.core.audit_types import ListKind as SnapshotKind
 from app.core.export_job import ExportJob, ListKind, unreachable_warning
 from app.core.list_pager import ListPager
 from app.core.snapshots import fetch_list, unread_reason
-from tests.conftest import TOKEN
 
 # (offset, limit, rows of the sandbox's answer) -> the rows the short service gives.
 Shorten = Callable[[int, int, list[Any]], list[Any]]
@@ -96,23 +94,12 @@ class ShortWire(httpx.BaseTransport):
 
 
 @pytest.fixture
-def wired(sandbox: Any) -> Iterator[Callable[[Shorten], tuple[ApiClient, ShortWire]]]:
-    clients: list[ApiClient] = []
-
+def wired(wired_api: Any) -> Callable[[Shorten], tuple[ApiClient, ShortWire]]:
     def make(cut: Shorten) -> tuple[ApiClient, ShortWire]:
         wire = ShortWire(cut)
-        client = ApiClient(
-            sandbox.base_url,
-            TOKEN,
-            http_transport=wire,
-            retry=RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01),
-        )
-        clients.append(client)
-        return client, wire
+        return wired_api(wire), wire
 
-    yield make
-    for client in clients:
-        client.close()
+    return make
 
 
 def _seed(sandbox: Any, n: int, first: int = 3) -> set[str]:

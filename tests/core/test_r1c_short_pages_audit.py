@@ -11,7 +11,7 @@ The service is the sandbox on loopback, its answers cut short on the way back
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,11 +19,9 @@ import pytest
 from app.api.client import ApiClient, DncQuery
 from app.api.limits import DNC_SEARCH, PageLimits
 from app.api.scope import Scope
-from app.api.transport import RetryPolicy
 from app.core.audit_run import AuditOptions, run_audit
 from app.core.audit_sources import PAGE_SIZE, download_pages, searcher
 from app.core.audit_types import ListKind, Strategy
-from tests.conftest import TOKEN
 from tests.core.test_audit import found, seed_campaign_with_conflicts
 from tests.core.test_r1b_short_pages import Shorten, ShortWire, at_most, one_short, short_at
 
@@ -31,23 +29,12 @@ Wired = Callable[[Shorten], tuple[ApiClient, ShortWire]]
 
 
 @pytest.fixture
-def wired(sandbox: Any) -> Iterator[Wired]:
-    clients: list[ApiClient] = []
-
+def wired(wired_api: Any) -> Wired:
     def make(cut: Shorten) -> tuple[ApiClient, ShortWire]:
         wire = ShortWire(cut)
-        client = ApiClient(
-            sandbox.base_url,
-            TOKEN,
-            http_transport=wire,
-            retry=RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01),
-        )
-        clients.append(client)
-        return client, wire
+        return wired_api(wire), wire
 
-    yield make
-    for client in clients:
-        client.close()
+    return make
 
 
 def _seed(sandbox: Any, n: int, first: int = 3) -> list[str]:

@@ -15,7 +15,7 @@ The service is the sandbox on loopback, its answers changed on the way back (:cl
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,23 +96,12 @@ Wired = Callable[..., tuple[ApiClient, U1Wire]]
 
 
 @pytest.fixture
-def wired(sandbox: Any) -> Iterator[Wired]:
-    clients: list[ApiClient] = []
-
+def wired(wired_api: Any) -> Wired:
     def make(**options: Any) -> tuple[ApiClient, U1Wire]:
         wire = U1Wire(**options)
-        client = ApiClient(
-            sandbox.base_url,
-            TOKEN,
-            http_transport=wire,
-            retry=RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01),
-        )
-        clients.append(client)
-        return client, wire
+        return wired_api(wire), wire
 
-    yield make
-    for client in clients:
-        client.close()
+    return make
 
 
 def _numbers(n: int) -> list[str]:

@@ -10,7 +10,6 @@ The service is the sandbox on loopback, its answers cut short on the way back
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -19,11 +18,9 @@ from PySide6.QtCore import QModelIndex
 
 from app.api.client import ApiClient, DncQuery
 from app.api.limits import PageLimits
-from app.api.transport import RetryPolicy
 from app.core.list_pager import ListPager, dnc_pager
 from app.ui.entry_table_model import EntryTableModel
 from app.ui.tasks import TaskRunner
-from tests.conftest import TOKEN
 from tests.core.test_r1b_short_pages import Shorten, ShortWire, at_most, one_short
 
 TIMEOUT = 20_000
@@ -43,23 +40,12 @@ class ThreadNotingWire(ShortWire):
 
 
 @pytest.fixture
-def short_api(sandbox: Any) -> Iterator[Any]:
-    clients: list[ApiClient] = []
-
+def short_api(wired_api: Any) -> Any:
     def make(cut: Shorten) -> tuple[ApiClient, ThreadNotingWire]:
         wire = ThreadNotingWire(cut)
-        client = ApiClient(
-            sandbox.base_url,
-            TOKEN,
-            http_transport=wire,
-            retry=RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01),
-        )
-        clients.append(client)
-        return client, wire
+        return wired_api(wire), wire
 
-    yield make
-    for client in clients:
-        client.close()
+    return make
 
 
 def _seed(sandbox: Any, n: int) -> set[str]:
