@@ -97,6 +97,7 @@ from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_
 from app.core.journal import PHASE_EVENT, PHASE_INTENT, PHASE_OUTCOME, JournalEntry
 from app.core.session import (
     EARLIER_ATTEMPT_MAY_HAVE_DONE,
+    EARLIER_SEND_MAY_HAVE_DONE,
     Session,
     e164,
     fate_open,
@@ -361,7 +362,10 @@ def _left_open(
     checks: list[JournalEntry] | None = None
     for intent in (w for w in writes if w.phase == PHASE_INTENT and w.id <= (answer.ref or 0)):
         outcome = outcomes.get(intent.id)
-        if outcome is not None and EARLIER_ATTEMPT_MAY_HAVE_DONE in outcome.error:
+        if outcome is not None and (
+            EARLIER_ATTEMPT_MAY_HAVE_DONE in outcome.error
+            or EARLIER_SEND_MAY_HAVE_DONE in outcome.error
+        ):
             return True
         if intent.id == answer.ref or (
             outcome is not None and outcome.outcome not in _OPEN_OUTCOMES
@@ -777,6 +781,8 @@ def insert_sender(
                 job=job_id,
                 note=note,
                 stop_before_send=stop,
+                # That of the earlier pass: its fate is open (the journal says so).
+                earlier_send_open=lost_before,
             )
         except ApiError as exc:
             if lost_before:

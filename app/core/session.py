@@ -30,6 +30,15 @@ EARLIER_ATTEMPT_MAY_HAVE_DONE = (
     "an earlier attempt got no answer saying whether it was done, so that attempt may have "
     "done this write"
 )
+# Said instead when it was an earlier send of a job's row whose fate was left open (an error,
+# then a look-up that failed too): the answer to this send (already present, not found) may be
+# that send's doing, and evidence read from the journal must not count it as the list's state
+# before the job (a pre-seeded number's row otherwise looked listed before the job in the journal
+# while its report row said the job may have inserted it).
+EARLIER_SEND_MAY_HAVE_DONE = (
+    "an earlier send of this row ended with an error and a look-up that failed too, so that "
+    "send may have done this write"
+)
 
 
 def code_in_digits(digits: str, phone_code: str) -> str:
@@ -193,7 +202,10 @@ class Session:
         after: Mapping[str, Any] | None = None,
         job: str = "",
         note: str = "",
+        earlier_send_open: bool = False,
     ) -> WriteResult:
+        """``call()``, its intent and outcome in the journal. ``earlier_send_open``: an earlier
+        send of the same write (a job's row sent again) ended with its fate open."""
         intent = self.journal.record_intent(
             connection=self.connection.name,
             base_url=self.connection.base_url,
@@ -225,6 +237,8 @@ class Session:
                 self.journal.record_outcome(intent, outcome="refused", error=error)
             raise
         except ApiError as exc:
+            if earlier_send_open:
+                exc.earlier_send_open = True
             self.journal.record_outcome(intent, outcome="failed", error=str(exc))
             raise
         except Exception as exc:
@@ -234,9 +248,12 @@ class Session:
             raise
         outcome = "ok" if result.status is WriteStatus.DONE else result.status.value
         detail = result.message if result.status is not WriteStatus.DONE else ""
-        if result.earlier_attempt_lost and result.status is not WriteStatus.DONE:
-            # "Not found" / "already present" may be that attempt's own doing.
-            detail = "; ".join(x for x in (detail, EARLIER_ATTEMPT_MAY_HAVE_DONE) if x)
+        if result.status is not WriteStatus.DONE:
+            # "Not found" / "already present" may be that attempt's (or send's) own doing.
+            if result.earlier_attempt_lost:
+                detail = "; ".join(x for x in (detail, EARLIER_ATTEMPT_MAY_HAVE_DONE) if x)
+            elif earlier_send_open:
+                detail = "; ".join(x for x in (detail, EARLIER_SEND_MAY_HAVE_DONE) if x)
         if result.retried:
             detail = (detail + f" (answered after {result.attempts} attempts)").strip()
         self.journal.record_outcome(
@@ -257,6 +274,7 @@ class Session:
         note: str,
         cancel: threading.Event | None,
         stop_before_send: threading.Event | None = None,
+        earlier_send_open: bool = False,
     ) -> WriteResult:
         """An insert into the DNC (``kind="dnc"``) or SMS opt-out (``"sms"``) list.
 
@@ -288,6 +306,7 @@ class Session:
             after=values,
             job=job,
             note=note,
+            earlier_send_open=earlier_send_open,
         )
 
     # ------------------------------------------------------------------ DNC
@@ -304,6 +323,7 @@ class Session:
         note: str = "",
         cancel: threading.Event | None = None,
         stop_before_send: threading.Event | None = None,
+        earlier_send_open: bool = False,
     ) -> WriteResult:
         return self._insert(
             "dnc",
@@ -317,6 +337,7 @@ class Session:
             note,
             cancel,
             stop_before_send,
+            earlier_send_open,
         )
 
     def update_dnc(
@@ -374,6 +395,7 @@ class Session:
         cancel: threading.Event | None = None,
         stop_before_send: threading.Event | None = None,
         phone: str = "",
+        earlier_send_open: bool = False,
     ) -> WriteResult:
         """Remove a number from a scope; ``note`` is the removal reason the user gave.
 
@@ -433,6 +455,7 @@ class Session:
             after=details if lead_status else None,
             job=job,
             note=note,
+            earlier_send_open=earlier_send_open,
         )
 
     # ------------------------------------------------------------------ SMS opt-out
@@ -449,6 +472,7 @@ class Session:
         note: str = "",
         cancel: threading.Event | None = None,
         stop_before_send: threading.Event | None = None,
+        earlier_send_open: bool = False,
     ) -> WriteResult:
         return self._insert(
             "sms",
@@ -462,6 +486,7 @@ class Session:
             note,
             cancel,
             stop_before_send,
+            earlier_send_open,
         )
 
     def update_sms(
