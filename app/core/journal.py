@@ -226,6 +226,54 @@ class ChainCheck:
     message: str
 
 
+@dataclass(frozen=True)
+class _Link:
+    """An entry of the chain that is at a break: its id, the id of the entry before it (0 for
+    none), whether its ``prev_hash`` is that entry's hash, and whether its own hash matches."""
+
+    entry_id: int
+    after: int
+    follows: bool
+    matches: bool
+
+
+class _ChainWalk:
+    """One pass over the chain, oldest entry first, shared by ``verify`` (which stops at the
+    first break) and ``check_chain`` (which goes on past each): :meth:`links` yields each entry
+    at a break; ``rows``, ``last_id`` and ``last_hash`` are where the walk has got to. After a
+    break the walk goes on from the stored hash, so one edited entry breaks at that entry
+    alone."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.last_id = 0
+        self.last_hash = GENESIS_HASH
+
+    @staticmethod
+    def head(db: sqlite3.Connection) -> tuple[int, str, int] | None:
+        """The chain head (last id, last hash, row count), or None when it was deleted."""
+        found: tuple[int, str, int] | None = db.execute(
+            "SELECT last_id, last_hash, rows FROM chain_head"
+        ).fetchone()
+        return found
+
+    def links(self, db: sqlite3.Connection) -> Iterator[_Link]:
+        for raw in db.execute(f"{_SELECT} ORDER BY id"):
+            # Positional access: _SELECT lists _COLUMNS, ending in prev_hash, hash.
+            entry_id, prev_hash, stored_hash = raw[0], raw[-2], raw[-1]
+            self.rows += 1
+            link = _Link(
+                entry_id,
+                self.last_id,
+                follows=prev_hash == self.last_hash,
+                matches=hash_values(raw[:-1]) == stored_hash,
+            )
+            if entry_id != self.last_id + 1 or not link.follows or not link.matches:
+                yield link
+            self.last_hash = stored_hash
+            self.last_id = entry_id
+
+
 def utc_now() -> str:
     """Fixed-width UTC timestamps so string comparison is time order (used by filters)."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -682,31 +730,26 @@ class ChangeJournal:
                 raise JournalError(f"The change journal could not be read ({exc}).") from exc
 
     def verify(self) -> ChainVerdict:
-        """Recompute the whole chain and compare its end with the chain head."""
+        """Recompute the whole chain and compare its end with the chain head; stop at the
+        first entry that does not follow the one before it or does not match its hash."""
+        walk = _ChainWalk()
         with self._read() as db:
-            head = db.execute("SELECT last_id, last_hash, rows FROM chain_head").fetchone()
-            expected_prev = GENESIS_HASH
-            rows = 0
-            last_id = 0
-            for raw in db.execute(f"{_SELECT} ORDER BY id"):
-                # Positional access: _SELECT lists _COLUMNS, ending in prev_hash, hash.
-                entry_id, prev_hash, stored_hash = raw[0], raw[-2], raw[-1]
-                rows += 1
-                if prev_hash != expected_prev:
+            head = walk.head(db)
+            for link in walk.links(db):
+                if not link.follows:
                     return self._broken(
-                        rows,
-                        entry_id,
-                        f"entry {entry_id} does not follow the entry before it "
+                        walk.rows,
+                        link.entry_id,
+                        f"entry {link.entry_id} does not follow the entry before it "
                         "(entries before it were deleted or edited)",
                     )
-                if hash_values(raw[:-1]) != stored_hash:
+                if not link.matches:
                     return self._broken(
-                        rows,
-                        entry_id,
-                        f"entry {entry_id} does not match its hash (it was edited)",
+                        walk.rows,
+                        link.entry_id,
+                        f"entry {link.entry_id} does not match its hash (it was edited)",
                     )
-                expected_prev = stored_hash
-                last_id = entry_id
+        rows, last_id, expected_prev = walk.rows, walk.last_id, walk.last_hash
         if head is None:
             return self._broken(
                 rows, None, "its record of the last entry is missing (the chain head was deleted)"
@@ -759,15 +802,11 @@ class ChangeJournal:
             if len(breaks) < _BREAKS_KEPT:
                 breaks[entry_id] = why
 
+        walk = _ChainWalk()
         with self._read() as db:
-            head = db.execute("SELECT last_id, last_hash, rows FROM chain_head").fetchone()
-            expected_prev = GENESIS_HASH
-            rows = 0
-            last_id = 0
-            for raw in db.execute(f"{_SELECT} ORDER BY id"):
-                # Positional access: _SELECT lists _COLUMNS, ending in prev_hash, hash.
-                entry_id, prev_hash, stored_hash = raw[0], raw[-2], raw[-1]
-                rows += 1
+            head = walk.head(db)
+            for link in walk.links(db):
+                entry_id, last_id = link.entry_id, link.after
                 if entry_id != last_id + 1:
                     gone = (
                         f"entry {last_id + 1:,}"
@@ -775,7 +814,7 @@ class ChangeJournal:
                         else f"entries {last_id + 1:,} to {entry_id - 1:,}"
                     )
                     mark(entry_id, f"{gone} before it in the chain were deleted")
-                elif prev_hash != expected_prev:
+                elif not link.follows:
                     if last_id:
                         mark(last_id, f"the entry after it ({entry_id:,}) does not follow it")
                     mark(
@@ -783,10 +822,9 @@ class ChangeJournal:
                         "it does not follow the entry before it"
                         + (f" ({last_id:,})" if last_id else ""),
                     )
-                if hash_values(raw[:-1]) != stored_hash:
+                if not link.matches:
                     mark(entry_id, "it does not match its hash (it was edited)")
-                expected_prev = stored_hash
-                last_id = entry_id
+        rows, last_id, expected_prev = walk.rows, walk.last_id, walk.last_hash
         head_said = ""
         if head is None:
             head_said = "its record of the last entry is missing (the chain head was deleted)"
