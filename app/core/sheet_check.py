@@ -110,9 +110,16 @@ from app.core.sheet_mapping import (
     column_letter,
     header_names_a_country,
 )
-from app.core.sheet_scope import ScopeResolver, cell_text, names_no_campaign, visible_text
+from app.core.sheet_scope import (
+    ScopeResolver,
+    campaign_cell_written,
+    cell_text,
+    names_no_campaign,
+    visible_text,
+)
 from app.core.sheet_types import ERROR_STARTS as _ERROR_STARTS
-from app.core.sheet_types import CellValue, Row, error_value
+from app.core.sheet_types import CellValue, Row, cut_length, error_value
+from app.core.sheet_worker import MAX_CELL_CHARS
 from app.core.wording import joined
 
 # Numbers below this show unchanged in Excel's General format (11 digits).
@@ -638,6 +645,16 @@ def _names_a_country(cell: CellValue) -> bool:
 _SCOPE_FIELDS = frozenset({"scope", "campaign", "purpose"})
 
 
+def _cut_phone(length: int) -> str:
+    """Why a phone cell whose text was cut as it was read (see CutCells) is no number: the
+    length it had, not the one it was cut to (black-box R4: "the cell holds 32767
+    characters" for a cell of 40,000)."""
+    return (
+        f"the cell holds {length} characters, far too long for a phone number (it was cut to "
+        f"{MAX_CELL_CHARS:,}, the most a spreadsheet cell can hold, as it was read)"
+    )
+
+
 def _text(value: CellValue) -> str:
     if value is None:
         return ""
@@ -841,7 +858,10 @@ class _Checker:
             # Black-box Q1 #3: "Total | | 20" was "too short for a US number: 2 digits".
             return self._invalid(number, raw, "phone", total)
         if not result.ok:
-            detail = result.reason if not damage else f"{result.reason} ({damage})"
+            said = result.reason
+            if (full := cut_length(cells, p)) is not None:
+                said = _cut_phone(full)
+            detail = said if not damage else f"{said} ({damage})"
             if result.note:  # what the reason is about: the number without its label
                 detail = f"{detail}; {result.note}"
             if code_note:
@@ -962,12 +982,14 @@ class _Checker:
                 return self._invalid_number(number, raw, cells, why[0], why[1], result, damage)
         if len(purpose) > MAX_TEXT:
             # It cannot be cut: the purpose is part of the entry's scope.
-            detail = f"{len(purpose)} characters, at most {MAX_TEXT}"
+            had = cut_length(cells, m.purpose) if purpose_cell and m.purpose is not None else None
+            detail = f"{had or len(purpose)} characters, at most {MAX_TEXT}"
             return self._invalid_number(number, raw, cells, "purpose", detail, result, damage)
         cut = ""
         if len(reason) > MAX_TEXT:
             # The opt-out must not fail over its comment: the service refuses a longer one.
-            cut = f"reason cut to {MAX_TEXT} characters (it had {len(reason)})"
+            had = cut_length(cells, r) if r is not None else None
+            cut = f"reason cut to {MAX_TEXT} characters (it had {had or len(reason)})"
             reason = reason[:MAX_TEXT]
         if m.request_date is not None:
             request, days, late, note, issue = self._request_date(number, cells)
@@ -1684,12 +1706,15 @@ class _Checker:
 
     def _scope_written(self, cells: Sequence[CellValue]) -> str:
         """The row's scope as its cells write it: its Scope cell, else its campaign cell (as
-        ``campaign:NAME``, the form ``--scope`` takes), else the job's scope."""
+        the check read it, in the form ``--scope`` takes: black-box R4 #9, a cell ``-1.0``
+        read as the purpose scope was shown as ``campaign:-1.0``), else the job's scope."""
         written = _text(_cell(cells, self.m.scope))
         if written:
             return written
-        campaign = _text(_cell(cells, self.campaign_column)) if self.per_row_scope else ""
-        return f"campaign:{campaign}" if campaign else str(self.default_scope)
+        campaign = (
+            campaign_cell_written(_cell(cells, self.campaign_column)) if self.per_row_scope else ""
+        )
+        return campaign or str(self.default_scope)
 
     def _campaign_cell_name(self, column: int | None) -> str:
         """The campaign cell in a sentence: "campaign cell", or another column's by header."""

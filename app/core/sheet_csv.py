@@ -217,32 +217,41 @@ _LOST_LETTERS: Final = re.compile(
 )
 _LOST_LETTERS_SHOWN: Final = 3
 _LOST_LETTERS_KEPT: Final = 3  # letters of its own a word keeps ("Y?N" is no word)
-# Outside the header, a '?' between letters is taken for a lost letter when at least so many
-# words have one, and one line in this many at least (a typed "why?because" is rarer).
-_LOST_LETTERS_AT_LEAST: Final = 3
-_LOST_LETTERS_LINES: Final = 100
+# A lowercase word whose '?' joins runs of at least so many letters ("why?because", "ok?thanks")
+# may be two words typed without a space: alone, it is not taken for a lost letter.
+_TYPED_JOIN: Final = 2
+_RUN_OF_MARKS: Final = re.compile(r"\?+")
 
 
 def lost_letter_words(text: str) -> tuple[str, ...]:
-    """The first few words of ``text`` (a file's first lines) with a '?' in place of a letter,
-    when it has them in its first line (the header: "Tel?fono", "Pa?s") or in enough of its
-    words; else ()."""
-    lines = text.lstrip("\ufeff\r\n").splitlines()
-    found: list[str] = []
-    header = 0
-    for number, line in enumerate(lines):
+    """The first few words of ``text`` (a file's first lines) with a '?' in place of a letter;
+    else ().
+
+    :data:`_LOST_LETTERS` takes a '?' inside a word only, between letters: never a
+    question's end ("Why?", "call me?"), a link's query ("page.php?id=3") or a "???"
+    placeholder. Of those words, one is enough (black-box R4 #6: "Pa?s M?xico" in one cell,
+    or "M?xico" once, went unwarned while three were needed), but for words that may be
+    typed text: with fewer than three letters of their own ("Y?N") or only single letters
+    between the marks ("A?B?C"), or a sentence's end before the next ("call?Yes"), they are
+    none; a lowercase word of no single-letter run ("why?because", "ok?thanks", but also
+    "se?or": :data:`_TYPED_JOIN`) counts only in the header or beside a word that is surely
+    one ("Se?or", "M?xico", "n?mero"; "N??ez", whose two marks are one letter's two bytes).
+    """
+    found: dict[str, None] = {}
+    sure = False
+    for number, line in enumerate(text.lstrip("\ufeff\r\n").splitlines()):
         if "?" not in line:
             continue
         for match in _LOST_LETTERS.finditer(line):
             word = match.group()
-            if len(word) - word.count("?") < _LOST_LETTERS_KEPT or _sentence_break(word):
+            runs = [len(run) for run in _RUN_OF_MARKS.split(word)]
+            if sum(runs) < _LOST_LETTERS_KEPT or max(runs) < 2 or _sentence_break(word):
                 continue
-            header += number == 0
-            found.append(word)
-    enough = len(found) >= max(_LOST_LETTERS_AT_LEAST, len(lines) / _LOST_LETTERS_LINES)
-    if not header and not enough:
+            found[word] = None
+            sure = sure or number == 0 or not (word.islower() and min(runs) >= _TYPED_JOIN)
+    if not sure:
         return ()
-    return tuple(dict.fromkeys(found))[:_LOST_LETTERS_SHOWN]
+    return tuple(found)[:_LOST_LETTERS_SHOWN]
 
 
 def _sentence_break(word: str) -> bool:

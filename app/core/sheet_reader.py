@@ -75,7 +75,7 @@ from app.core.sheet_guard import (
     text_format_kind,
     zip_spreadsheets,
 )
-from app.core.sheet_types import Row, RowIterator, SheetError, SheetNotes
+from app.core.sheet_types import CutCells, Row, RowIterator, SheetError, SheetNotes
 
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
 TEXT_SUFFIXES: Final = (".csv", ".tsv", ".txt", ".tab")
@@ -571,6 +571,8 @@ class _WorkerStream:
         self._watchdog = threading.Thread(target=self._watch, daemon=True)
         self._watchdog.start()
         self._finished = False
+        # Row → column → the length of a text cut as read, until the row is handed out.
+        self._cut: dict[int, dict[int, int]] = {}
 
     def _watch(self) -> None:
         while not self._done.wait(0.25):
@@ -628,6 +630,8 @@ class _WorkerStream:
             kind = message[0]
             if kind == "rows":
                 rows: list[Row] = message[1]
+                if self._cut:
+                    self._hand_cut(rows)
                 return rows
             if kind == "scan":
                 self._scanned(
@@ -638,6 +642,8 @@ class _WorkerStream:
                 )
             elif kind == "cut":  # texts longer than a spreadsheet cell, cut to it
                 self._notes.cut_cells.update(((r, c), n) for r, c, n in message[1])
+                for r, c, n in message[1]:
+                    self._cut.setdefault(r, {})[c] = n
             elif kind == "merged":
                 if self._primary:
                     self._notes.merged = [tuple(r) for r in message[1]]
@@ -651,6 +657,14 @@ class _WorkerStream:
             else:
                 self.close()
                 raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
+
+    def _hand_cut(self, rows: list[Row]) -> None:
+        """The rows of ``rows`` holding a text cut as it was read, as :class:`CutCells`
+        saying the length it had: the check's messages say that length, not the cut one."""
+        for i, (number, cells) in enumerate(rows):
+            lengths = self._cut.pop(number, None)
+            if lengths is not None:
+                rows[i] = (number, CutCells(cells, lengths))
 
     def _scanned(
         self,

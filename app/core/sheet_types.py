@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -30,6 +30,30 @@ def error_value(text: str) -> bool:
     """Whether ``text`` (a cell's, stripped) is a spreadsheet's error value written out as
     text ("#N/A", "#REF!", "Err:502"): a formula that failed, not a value."""
     return text.startswith(ERROR_STARTS) and ERROR_VALUE.fullmatch(text) is not None
+
+
+class CutCells(list[CellValue]):
+    """A workbook row's cells of which a text was longer than a spreadsheet cell can hold and
+    was cut to that (``sheet_worker.MAX_CELL_CHARS``) as it was read; ``lengths``: the column
+    (0-based) of each such cell → the length it had.
+
+    The reader hands the row out so, and the check's messages say the length the cell had
+    (black-box R4: "the cell holds 32767 characters" for a cell of 40,000). A plain list in
+    every other way: a step that builds the row anew loses only the lengths, and its message
+    then says the cut length.
+    """
+
+    __slots__ = ("lengths",)
+
+    def __init__(self, cells: Iterable[CellValue], lengths: dict[int, int]) -> None:
+        super().__init__(cells)
+        self.lengths = lengths
+
+
+def cut_length(cells: Cells, column: int) -> int | None:
+    """The length the text of ``cells[column]`` had before it was cut as it was read (see
+    :class:`CutCells`), or None when it was not cut."""
+    return cells.lengths.get(column) if isinstance(cells, CutCells) else None
 
 
 class SheetError(Exception):
