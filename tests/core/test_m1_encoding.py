@@ -63,14 +63,14 @@ def test_a_header_alone_with_a_lost_letter_is_enough(tmp_path: Path) -> None:
         assert source.lost_letters == ("Pa?s",)
 
 
-def test_values_with_lost_letters_count_when_there_are_several(tmp_path: Path) -> None:
+def test_values_with_lost_letters_count_once_or_several_times(tmp_path: Path) -> None:
     path = tmp_path / "v.csv"
     path.write_text("Name,Phone,Country\nAna,1,M?xico\nBo,2,M?xico\nCy,3,Canad?\nDi,4,M?xico\n")
     with CsvSource(path) as source:
         assert source.lost_letters == ("M?xico",)
     path.write_text("Name,Phone,Country\nAna,1,M?xico\nBo,2,USA\n")
-    with CsvSource(path) as source:  # one value with a '?' may be anything
-        assert source.lost_letters == ()
+    with CsvSource(path) as source:  # one such word is enough (black-box R4 #6)
+        assert source.lost_letters == ("M?xico",)
 
 
 @pytest.mark.parametrize(
