@@ -347,6 +347,44 @@ US_STATES: Final[dict[str, str]] = {
 # Of US_STATES, the territories: ISO regions of their own (under +1), so their names are
 # countries' names too, where a state's name is not.
 US_TERRITORIES: Final = frozenset({"PR", "GU", "VI", "AS", "MP"})
+# Canada's provinces and territories by their postal codes, as a Canadian list's "Province" or
+# a mislabelled "Country" column writes them. NL, PE, SK and YT are countries' ISO codes too
+# (the Netherlands, Peru, Slovakia, Mayotte) and read as those.
+CA_PROVINCES: Final[dict[str, str]] = {
+    "AB": "Alberta", "BC": "British Columbia", "MB": "Manitoba", "NB": "New Brunswick",
+    "NL": "Newfoundland and Labrador", "NS": "Nova Scotia", "NT": "Northwest Territories",
+    "NU": "Nunavut", "ON": "Ontario", "PE": "Prince Edward Island", "QC": "Quebec",
+    "SK": "Saskatchewan", "YT": "Yukon",
+}  # fmt: skip
+_CA_TERRITORIES: Final = frozenset({"NT", "NU", "YT"})
+
+
+def not_a_country(text: str) -> str:
+    """Why a Country cell holding a US state's, DC's or a US territory's USPS code ("NY"), or
+    a Canadian province's or territory's postal code ("ON"), gives no country code, naming
+    the place and what to write instead; "" for anything else. For a cell no country's code
+    or name reads (black-box R2/V1 #3: "NY" beside a number was refused as "not a country
+    name or code DNC Desk knows", with no word of New York): a code that is a country's too
+    (IN, DE, GA) reads as that country where it is not a column of states."""
+    code = text.strip().replace(".", "").upper()
+    if code in US_STATES:
+        name = US_STATES[code]
+        kind = "the US territory" if code in US_TERRITORIES else "the US state"
+        place = "the District of Columbia" if code == "DC" else f"{kind} {name}"
+        country, part = "United States", "state"
+    elif code in CA_PROVINCES:
+        kind = "territory" if code in _CA_TERRITORIES else "province"
+        place = f"the Canadian {kind} {CA_PROVINCES[code]}"
+        country, part = "Canada", "province"
+    else:
+        return ""
+    return (
+        f"{text.strip()!r} is the code of {place}, not of a country: write the country "
+        f"({country}) or its calling code (1) in the Country column, and keep the {part} in "
+        "a column of its own"
+    )
+
+
 # Other ways lists write the District of Columbia.
 DC_NAMES: Final = ("Washington DC", "Washington D.C.", "Washington, DC", "Washington, D.C.")
 

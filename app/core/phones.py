@@ -63,11 +63,17 @@ get a hint naming that number, never a reading. Under a country other than the U
 starting with 1 that are a +1 number so are more often the country's own number whose leading
 0 a number cell dropped (Mexico's "01 55 1234 5685" stored as 15512345685): the hint names
 that reading first when it is valid, and otherwise does not offer the +1 number as the fix.
+
+Digits starting with 011, the exit code of the US and Canada, are read under +1 as dialled from
+there; when they are also another country's number written with its leading 0 (Leeds's "0113
+496 0285", :func:`zero_readings`), a reading after 011 that is no valid number names that one,
+and a valid one is refused as reading two ways.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 import re
 import unicodedata
@@ -90,6 +96,7 @@ __all__ = [
     "PhoneResult",
     "clear_cache",
     "decimal_comma_note",
+    "drops_trunk_zero",
     "format_for_display",
     "is_phone_label",
     "is_valid",
@@ -99,6 +106,7 @@ __all__ = [
     "normalize_with_default",
     "region_name",
     "us_national",
+    "zero_readings",
 ]
 
 SUPPORTED_PHONE_CODES: Final[tuple[str, ...]] = (
@@ -780,6 +788,44 @@ def region_name(phone_code: str) -> str:
             if name and name not in names:
                 names.append(name)
     return " / ".join(names[:3]) if names else f"country code +{code}"
+
+
+@functools.cache
+def drops_trunk_zero(phone_code: str) -> bool:
+    """Whether numbers of this country are written nationally with a leading 0 (UK 07700…)."""
+    for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(phone_code or 0), ()):
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if meta is not None and meta.national_prefix == "0":
+            return True
+    return False
+
+
+# Italy's numbers begin with a 0 that stays after +39 (Rome's 06 6982 3456 is +39 06 6982
+# 3456): no trunk prefix, yet a cell of one reads like a trunk-0 country's, and a number cell
+# drops its 0 the same way (black-box R2/V1 #1: 669823456 in a US file was offered only as a
+# German number).
+_ZERO_KEPT_CODES: Final = ("39",)
+
+
+@functools.cache
+def _zero_codes() -> tuple[str, ...]:
+    """The codes :func:`zero_readings` tries, in order."""
+    trunk = (code for code in SUPPORTED_PHONE_CODES if code != "1" and drops_trunk_zero(code))
+    return (*trunk, *_ZERO_KEPT_CODES)
+
+
+def zero_readings(written: str) -> list[tuple[str, PhoneResult]]:
+    """Each country whose valid number ``written`` (digits starting with 0, as a country
+    writes its numbers nationally: "01134960285") is, as (code, verdict): the countries of
+    :data:`SUPPORTED_PHONE_CODES` whose numbers are written with a trunk 0, in that order, then
+    Italy, whose numbers keep it. Only a reading of the digits as written counts: the 0 a
+    trunk prefix or Italy's own, not the start of an exit code ("0011…" in Australia)."""
+    found = []
+    for code in _zero_codes():
+        result = normalize(written, code)
+        if result.ok and result.national in (written, written[1:]):
+            found.append((code, result))
+    return found
 
 
 def _reason_name(code: str) -> str:
@@ -1765,6 +1811,7 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
     # Every IDD form starts with 0 except a few carrier-select ones (AU, CN)
     # that the first-digit set reveals; most numbers skip the call entirely.
     after_0011 = ""
+    after_011 = ""  # the digits as written, when they start with NANP's exit code 011
     if not plus and (
         digits[:1] == "0"
         or idd_rules is None
@@ -1777,6 +1824,14 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
         if rest is not None:
             if digits.startswith("0011") and len(rest) == len(digits) - 2:
                 after_0011 = digits[4:]
+            if (
+                reading == ASK
+                and idd_rules is not None
+                and idd_rules.code == "1"
+                and digits.startswith("011")
+                and len(rest) == len(digits) - 3
+            ):
+                after_011 = digits
             plus, digits = True, rest
     if after_0011:
         # "0011…" read as "00" then +1 is valid only when phonenumbers drops the next 1 as
@@ -1798,12 +1853,55 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
     result = _fast_verdict(digits, plus, code, rules) if rules is not None else None
     if result is None:
         result = _library_verdict(digits, plus, code, rules)
+    if after_011:
+        return _after_exit_011(after_011, result)
     if result.ok:
         # NANP numbers never start with 1, so "1…" under +1 has one reading.
         if not plus and code != "1" and digits.startswith(code):
             return _two_readings(digits, code, rules, result, reading) or result
         return result
     return _with_hint(result, digits, plus, code, rules)
+
+
+def _after_exit_011(written: str, result: PhoneResult) -> PhoneResult:
+    """The verdict on ``written``, digits starting with 011, the exit code of the US and
+    Canada, read under +1 as dialled from there (``result``, valid or not), when they are
+    also another country's number written with its leading 0 (black-box R2/V1 #2: Leeds's
+    0113 496 0285 in a US file was refused as a Spanish number, +34 960285, with no word of the
+    UK). Read so, the number is refused naming both readings when both are valid (as a US
+    grouping under another country's code is), and its reason names the other country's
+    otherwise; ``result`` as it is when the digits are no such number."""
+    found = zero_readings(written)
+    if not found:
+        return result
+    names = _either(
+        [f"{_international(zeroed.national, code)} ({region_name(code)})" for code, zeroed in found]
+    )
+    codes = _either([code for code, _ in found])
+    give = (
+        f"if it is, give its country code {codes}"
+        if len(found) == 1
+        else f"if it is one of them, give that country's code, {codes}"
+    )
+    if not result.ok:
+        return result._replace(
+            reason=f"{result.reason} (read as dialled from the US or Canada, 011 being their "
+            f"exit code); written with a leading 0, as a country writes its numbers, it is "
+            f"{names}: {give} (--phone-code, or a Country column in a file)"
+        )
+    dialled = _international(result.national, result.phone_code)
+    return _reject(
+        result.phone_code,
+        f"the number {written} {READS_TWO_WAYS}: {dialled} ({region_name(result.phone_code)}) "
+        f"dialled from the US or Canada, 011 being their exit code, or, written with a leading "
+        f"0 as a country writes its numbers, {names}; write the one meant with its own code "
+        f"(as {dialled}) to say which",
+    )
+
+
+def _either(items: Sequence[str]) -> str:
+    """``"a"``, ``"a or b"``, ``"a, b or c"``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def _after_exit_0011(digits: str, code: str | None) -> PhoneResult | None:

@@ -24,7 +24,8 @@ rows in a warning, as it is the rows of a whole column that are cut so.
 
 A cell refused as a US number that is a number of another country written with its trunk 0
 ("020 7946 0018"), or once the leading 0 a number cell drops is put back (the number
-7911123456, 07911123456 in the UK), is named so by :func:`other_country_note`, for the row's
+7911123456, 07911123456 in the UK; 669823456, Rome's 06 6982 3456), is named so by
+:func:`other_country_note`, with each country's reading when there are several, for the row's
 message: a file given no country is read as US numbers, and such rows are the sign of a
 file of another country's numbers (see :func:`other_country`).
 """
@@ -77,14 +78,10 @@ _PLAIN_DIGITS: Final = re.compile(r"\s*'?\s*\+?([0-9]+)\s*")
 _NATIONAL_TEXT: Final = re.compile(r"\s*'?\s*[0-9(][0-9 ().-]*[0-9]\s*")
 
 
-@cache
 def drops_trunk_zero(phone_code: str) -> bool:
-    """Whether numbers of this country are written nationally with a leading 0 (UK 07700…)."""
-    for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(phone_code or 0), ()):
-        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
-        if meta is not None and meta.national_prefix == "0":
-            return True
-    return False
+    """Whether numbers of this country are written nationally with a leading 0 (UK 07700…):
+    :func:`app.core.phones.drops_trunk_zero`, which the phone module's own hints use too."""
+    return phones.drops_trunk_zero(phone_code)
 
 
 # The phonenumbers number types whose example numbers tell a country's numbers apart: all of
@@ -160,6 +157,7 @@ class OtherCountry(NamedTuple):
     written: str  # its digits as that country writes them, trunk 0 first: "02079460018"
     lost: bool  # whether that 0 was put back (the cell lacked it)
     others: tuple[str, ...]  # the codes of the other countries it is valid in too
+    others_shown: tuple[str, ...] = ()  # its number in each of those, as ``shown``
 
 
 # Digits counting up or down, as templates fill a sample phone cell ("1234567890").
@@ -194,11 +192,11 @@ def placeholder_number(value: CellValue) -> bool:
 
 
 def other_country(raw: CellValue) -> OtherCountry | None:
-    """For a cell refused as a US number: the first supported country (in
-    :data:`~app.core.phones.SUPPORTED_PHONE_CODES` order) whose number it is as written with
-    its trunk 0 ("020 7946 0018"), or with the leading 0 a number cell (or a CSV saved from
-    one) drops put back (7911123456); None when it is no such number. Only refused rows ask:
-    it costs a parse per country."""
+    """For a cell refused as a US number: the countries whose number it is as written with
+    its leading 0 ("020 7946 0018"), or with the 0 a number cell (or a CSV saved from one)
+    drops put back (7911123456), as :func:`app.core.phones.zero_readings` finds them (the
+    supported countries with a trunk 0, then Italy, whose numbers keep it); None when it is no
+    such number. Only refused rows ask: it costs a parse per country."""
     if isinstance(raw, bool) or raw is None or placeholder_number(raw):
         return None
     if isinstance(raw, int | float):
@@ -217,16 +215,12 @@ def other_country(raw: CellValue) -> OtherCountry | None:
     if lost and phones.normalize(f"+{digits}", None).ok:
         return None  # "447911123457": a lost "+" (the phone module's hint) before a lost 0
     written = f"0{digits}" if lost else digits
-    valid = [
-        (code, result)
-        for code in phones.SUPPORTED_PHONE_CODES
-        if code != "1" and drops_trunk_zero(code) and (result := phones.normalize(written, code)).ok
-    ]
+    valid = phones.zero_readings(written)
     if not valid:
         return None
-    code, result = valid[0]
-    shown = phones.format_for_display(result.national, code)
-    return OtherCountry(code, shown, written, lost, tuple(other for other, _ in valid[1:]))
+    shown = [phones.format_for_display(result.national, code) for code, result in valid]
+    others = tuple(other for other, _ in valid[1:])
+    return OtherCountry(valid[0][0], shown[0], written, lost, others, tuple(shown[1:]))
 
 
 def other_country_note(raw: CellValue, found: OtherCountry) -> str:
@@ -237,15 +231,38 @@ def other_country_note(raw: CellValue, found: OtherCountry) -> str:
         cell = repr(raw.strip())
     else:
         cell = f"cell is the number {found.written[1:]}, not text, which"
-    also = f" (valid in {joined([code_name(o) for o in found.others])} too)" if found.others else ""
+    also = for_others = ""
+    if found.others:
+        # Each other country's number, not only its name (black-box R2/V1 #1: a Rome landline
+        # was offered as Germany's, "valid in France too", and not as Italy's at all).
+        also = (
+            " (also valid as "
+            + joined(
+                [
+                    f"{shown} in {code_name(code)}"
+                    for code, shown in zip(found.others, found.others_shown, strict=True)
+                ]
+            )
+            + ")"
+        )
+        codes = joined(list(found.others)).replace(" and ", " or ")
+        for_others = (
+            f"; for {'the other' if len(found.others) == 1 else 'the others'}, --phone-code {codes}"
+        )
     if found.lost:
         said = (
             f"{cell} may have lost a leading 0, as a spreadsheet drops it: {found.written} "
-            f"reads as a {name} number, {found.shown}{also}"
+            f"reads as {_a(name)} number, {found.shown}{also}"
         )
     else:
-        said = f"{cell} reads as a {name} number: {found.shown}{also}"
-    return f"{said}; if it is one, use --phone-code {found.code} or a Country column"
+        said = f"{cell} reads as {_a(name)} number: {found.shown}{also}"
+    return f"{said}; if it is one, use --phone-code {found.code} or a Country column{for_others}"
+
+
+def _a(name: str) -> str:
+    """``name`` after its article: "an Australia", "a United Kingdom"."""
+    vowel = name[:1] in "AEIO" or (name[:1] == "U" and not name.startswith(("Un", "Uk")))
+    return f"an {name}" if vowel else f"a {name}"
 
 
 def describe_damage(raw: CellValue, result: PhoneResult) -> str:
