@@ -16,7 +16,9 @@ A removal is refused, before any job file is written, when the file cannot say w
 hidden, and when the phone column it found (none was named) is hidden in the file, unless
 hidden rows and columns are included; and when the column read for countries holds US state
 codes that are countries' too ("IN", "DE") beside numbers valid both ways, which nothing in the
-file settles (:class:`~app.core.sheet_mapping.StateNumbers`).
+file settles (:class:`~app.core.sheet_mapping.StateNumbers`), whether the columns were guessed or
+chosen in the import wizard, unless the person said the column holds countries
+(``JobSettings.countries_chosen``; an import is warned of the doubt instead).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ from app.core.sheet_mapping import (
     ColumnError,
     ColumnMapping,
     Role,
+    StateNumbers,
     campaign_stand_ins,
     column_letter,
     column_name,
@@ -109,6 +112,7 @@ from app.core.staging_notes import (
     other_columns_sentence,
     other_dates_sentence,
     rows_named,
+    state_choice_sentence,
     state_doubt_sentence,
     unchecked_dates_sentence,
     unread_cells_sentence,
@@ -172,6 +176,10 @@ class JobSettings:
     # spelling (:class:`_ListSpellings`). Here rather than an argument of stage(), as the
     # import and removal stagers pass on only the arguments they know.
     list_purposes: ListPurposes | None = None
+    # The person said the column read for countries holds countries, though its codes are US
+    # states' too ("IN", "DE") and its numbers read both ways (the import wizard's box on its
+    # check page): no warning of the doubt, and a removal is not refused for it.
+    countries_chosen: bool = False
 
 
 def _scope_text(settings: JobSettings, mapping: ColumnMapping, kind: str) -> str:
@@ -660,14 +668,7 @@ def _stage(
                     warnings.append(said)
                     if unread.local:
                         area_advice.append(said)
-            doubt = state_numbers(mapping, preview)
-            if doubt is not None and doubt.doubt:
-                said = state_doubt_sentence(mapping, doubt, kind, settings.phone_code)
-                if kind == "removal":
-                    # Deleting by the wrong reading takes another consumer's opt-out off the
-                    # list (black-box R2 #3): the person says which, then it is run.
-                    raise MappingError(said)
-                warnings.append(said)
+            warnings += _state_doubt(mapping, preview, settings, kind, chosen=False)
             if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
                 warnings.append(area)
                 area_advice.append(area)
@@ -680,6 +681,13 @@ def _stage(
                 dates = other_dates_sentence(mapping, dated)
                 if dates:
                     warnings.append(dates)
+        else:
+            # Columns a person chose say which column gives each row's country, not which
+            # reading of "IN" is meant: the doubt stands as on the command line (W6 #1).
+            first: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
+            below = [r for r in first if r[0] > (mapping.header_row or 0)]
+            chosen_rows = list(apply_corrections(below, fixes, mapping.phone))
+            warnings += _state_doubt(mapping, chosen_rows, settings, kind, chosen=True)
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(
             target=settings.target,
@@ -912,6 +920,42 @@ def few_numbers_sentence(
         f"while sheet {best!r} holds {holds}. Only sheet {source.sheet!r} is {verb}; if the "
         f"list is on sheet {best!r}, run the file again with --sheet {best!r}."
     )
+
+
+def state_doubt(
+    mapping: ColumnMapping, preview: Sequence[Row], kind: str, code: str, *, chosen: bool
+) -> tuple[StateNumbers, str] | None:
+    """The column read for countries holding US state codes that are countries' too ("IN",
+    "DE") beside numbers of ``preview`` (the first data rows) valid both ways, and the
+    sentence naming both readings (:func:`~app.core.staging_notes.state_doubt_sentence`;
+    ``chosen``: in the import wizard's words); None when the numbers settle it."""
+    found = state_numbers(mapping, preview)
+    if found is None or not found.doubt:
+        return None
+    return found, state_doubt_sentence(mapping, found, kind, code, chosen=chosen)
+
+
+def _state_doubt(
+    mapping: ColumnMapping,
+    preview: Sequence[Row],
+    settings: JobSettings,
+    kind: str,
+    *,
+    chosen: bool,
+) -> list[str]:
+    """The job's warning of :func:`state_doubt`, or what the person chose instead; raises
+    MappingError for a removal nobody settled."""
+    doubt = state_doubt(mapping, preview, kind, settings.phone_code, chosen=chosen)
+    if doubt is None:
+        return []
+    found, said = doubt
+    if settings.countries_chosen:
+        return [state_choice_sentence(mapping, found, kind)]
+    if kind == "removal":
+        # Deleting by the wrong reading takes another consumer's opt-out off the list
+        # (black-box R2 #3): the person says which, then it is run.
+        raise MappingError(said)
+    return [said]
 
 
 def _file_state(path: Path) -> tuple[int, int]:

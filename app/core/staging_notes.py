@@ -18,11 +18,13 @@ Summary lists them):
   numbers nobody looking at the file has seen, often beside a visible corrected column;
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
-  values mostly are not, and one of country names under a header naming no role; a column
-  read for countries whose codes are US states' too ("IN", "DE") beside numbers valid both
-  ways (:func:`state_doubt_sentence`: an import names both readings, a removal is refused
-  until the person says which). A hidden
-  sheet is read only when named: with none named and no visible sheet holding phone numbers,
+  values mostly are not, and one of country names under a header naming no role; and with
+  the columns guessed or chosen in the import wizard, a column read for countries whose
+  codes are US states' too ("IN", "DE") beside numbers valid both ways
+  (:func:`state_doubt_sentence`: an import names both readings, a removal is refused until
+  the person says which; the wizard's box saying the column holds countries settles it, and
+  :func:`state_choice_sentence` keeps that in the report). A hidden sheet is read only when
+  named: with none named and no visible sheet holding phone numbers,
   staging is refused (:func:`hidden_sheets_sentences`), and a hidden sheet read because it
   was named is said to be hidden;
 - a quoted cell of a text file running over lines that look like rows of their own (a stray
@@ -1311,11 +1313,14 @@ def _states_sentence(
     )
 
 
-def state_doubt_sentence(mapping: ColumnMapping, found: StateNumbers, kind: str, code: str) -> str:
+def state_doubt_sentence(
+    mapping: ColumnMapping, found: StateNumbers, kind: str, code: str, *, chosen: bool = False
+) -> str:
     """The column read for countries whose codes are US states' too ("IN", "DE") beside phone
     numbers valid both ways (:attr:`StateNumbers.doubt`): both readings, which was taken (an
     import's) or that nothing was (a removal's: see job_staging), and how to say which is
-    meant (black-box pass R2 #3)."""
+    meant (black-box pass R2 #3). ``chosen``: the columns were chosen in the import wizard,
+    whose ways to say it are its own, not the command line's options (task W6 #1)."""
     assert found.example is not None  # a doubt has a row read both ways
     column = column_said(mapping.headers, found.index)
     header = mapping.headers[found.index]
@@ -1324,7 +1329,7 @@ def state_doubt_sentence(mapping: ColumnMapping, found: StateNumbers, kind: str,
     # At most three: four different ones make a column of states by themselves.
     codes = found.codes
     states = joined([US_STATES[c] for c in codes])
-    countries = joined([phones.region_name(phones.normalize_code(c) or "") for c in codes])
+    countries = _state_countries(codes)
     row, state, as_us, as_country = found.example
     reading = f"the US number {as_us}, or {as_country} under {state!r}"
     if len(found.two_ways) == 1:
@@ -1359,11 +1364,43 @@ def state_doubt_sentence(mapping: ColumnMapping, found: StateNumbers, kind: str,
             "US reading."
         )
     again = "run the removal again" if kind == "removal" else "import the file again"
-    us_code = "" if (phones.normalize_code(code) or code) == "1" else " --phone-code 1"
+    us = (phones.normalize_code(code) or code) == "1"
+    if chosen:
+        default = "" if us else " and 1 as the default country code"
+        return (
+            f"{head}{done} If the column holds US states, {again} with “{NO_COLUMN}” "
+            f"chosen for Country code{default} (every row then takes the US code +1); if it "
+            "holds countries, tick the box saying so on the import wizard's check page, or "
+            f"write them as names ({countries})."
+        )
+    us_code = "" if us else " --phone-code 1"
     return (
         f"{head}{done} If the column holds US states, {again} with "
         f"--ignore-column {option}{us_code} (every row then takes the US code +1); if it holds "
         f"countries, write them as names ({countries}) and run the file again."
+    )
+
+
+# What the import wizard's column lists offer for a field the file has no column of.
+NO_COLUMN: Final = "— not in the file —"
+
+
+def _state_countries(codes: Sequence[str]) -> str:
+    """The countries state codes that are countries' too name ("India and Germany")."""
+    return joined([phones.region_name(phones.normalize_code(c) or "") for c in codes])
+
+
+def state_choice_sentence(mapping: ColumnMapping, found: StateNumbers, kind: str) -> str:
+    """The column of :func:`state_doubt_sentence` read for countries because the person said
+    it holds countries (the import wizard's box): for the report, which keeps who settled
+    what the file could not (task W6 #1)."""
+    column = column_said(mapping.headers, found.index)
+    codes = found.codes
+    what = "US states' codes" if len(codes) > 1 else "a US state's code"
+    return (
+        f"{column[0].upper()}{column[1:]} holds {joined(list(codes))}, {what} as well as "
+        "countries', beside phone numbers that read both ways; it was read for countries "
+        f"({_state_countries(codes)}), as chosen when the {kind} was started."
     )
 
 

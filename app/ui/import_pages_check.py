@@ -4,6 +4,11 @@ a phone cell fixable in place before the file is checked again.
 The check reads the whole file on the window's :class:`TaskRunner`. A fix is not written into
 the file (the file is the evidence of what was received): it is applied while reading, and
 the job's report keeps both the file's value and the correction.
+
+A column read for countries whose codes are US states' too ("IN", "DE") beside numbers valid
+both ways is said here, before the import starts, as the job's report will say it; the box
+shown with it is the person's explicit word that the column holds countries, the only one the
+wizard takes (leaving the proposed Country code column as it was says nothing of "IN").
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -90,6 +96,14 @@ class CheckPage(QWizardPage):
         self.bar.setRange(0, 0)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        # A column of codes that are US states' and countries' both ("IN", "DE") beside
+        # numbers read both ways: the report's warning, said here before the import starts,
+        # and the box that is the person's explicit word that the column holds countries.
+        self.doubt_label = QLabel(self)
+        self.doubt_label.setWordWrap(True)
+        self.doubt_label.hide()
+        self.countries_box = QCheckBox(self)
+        self.countries_box.hide()
         self.count_labels: dict[str, QLabel] = {}
         grid = QGridLayout()
         for i, (key, label) in enumerate(COUNT_LABELS):
@@ -130,6 +144,8 @@ class CheckPage(QWizardPage):
         layout = QVBoxLayout(self)
         layout.addWidget(self.bar)
         layout.addWidget(self.status)
+        layout.addWidget(self.doubt_label)
+        layout.addWidget(self.countries_box)
         layout.addLayout(grid)
         layout.addWidget(QLabel("Rows to look at:", self))
         layout.addWidget(self.table, 1)
@@ -143,6 +159,8 @@ class CheckPage(QWizardPage):
         self._generation += 1
         self.checking = False
         self.result = None
+        # The columns may change: what the box said of one is no word on another.
+        self.countries_box.setChecked(False)
 
     def run_check(self) -> None:
         probe = self.wiz.source_page.probe
@@ -158,6 +176,8 @@ class CheckPage(QWizardPage):
         self.checking = True
         self.result = None
         self.recheck_button.setEnabled(False)
+        self.doubt_label.hide()
+        self.countries_box.hide()
         self.bar.setRange(0, 0)
         self.bar.show()
         self.status.setText(f"Checking every row of {probe.path.name}…")
@@ -211,8 +231,20 @@ class CheckPage(QWizardPage):
                 )
                 + (f" ⚠ {result.stray_quotes}" if result.stray_quotes else "")
             )
+        self.doubt_label.setText(f"⚠ {result.state_doubt}" if result.state_doubt else "")
+        self.doubt_label.setVisible(bool(result.state_doubt))
+        self.countries_box.setText(result.countries_box)
+        self.countries_box.setVisible(bool(result.state_doubt))
         self._fill(result)
         self.completeChanged.emit()
+
+    @property
+    def countries_chosen(self) -> bool:
+        """The person ticked the box saying the column read for countries holds countries,
+        shown for the doubt the last check found: the import then records that choice in
+        place of the warning (a box left as it was is no choice)."""
+        shown = self.result is not None and bool(self.result.state_doubt)
+        return shown and self.countries_box.isChecked()
 
     def _fill(self, result: CheckResult) -> None:
         self._filling = True

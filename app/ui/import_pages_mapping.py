@@ -34,6 +34,7 @@ from app.api.scope import Scope
 from app.core.phones import format_for_display
 from app.core.sheet_check import CheckOptions, Outcome, Target, check_all
 from app.core.sheet_mapping import ColumnMapping, Role, column_name
+from app.core.staging_notes import NO_COLUMN
 from app.ui.import_pages_source import cell_text
 from app.ui.import_wizard_engine import mapping_for
 
@@ -49,7 +50,7 @@ ROLE_LABELS = (
     (Role.SCOPE, "&Scope"),
     (Role.REQUEST_DATE, "Request &date"),
 )
-NOT_IN_FILE = "— not in the file —"
+NOT_IN_FILE = NO_COLUMN  # as the engine's sentences name it
 PER_ROW = "per-row"
 PREVIEW_HEADERS = ("Row", "Phone cell", "Normalized", "Scope", "Verdict")
 BAD = QColor("#fde2e1")

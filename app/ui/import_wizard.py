@@ -145,6 +145,7 @@ class ImportWizard(QWizard):
             purpose=mapping.default_purpose,
             name=self.target_page.name_edit.text().strip(),
             note=self.target_page.note_edit.text().strip(),
+            countries_chosen=self.check_page.countries_chosen,
         )
 
     def start_job(self) -> JobHandle:

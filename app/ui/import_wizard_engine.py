@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.connections import Connection
+from app.core.country_names import US_STATES
 from app.core.job_staging import (
     Corrections,
     JobSettings,
@@ -23,15 +24,18 @@ from app.core.job_staging import (
     phone_cells,
     sheets_before_front_matter,
     stage,
+    state_doubt,
     text_delimiter,
 )
 from app.core.job_store import JobStore
+from app.core.phones import normalize_code, region_name
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
 from app.core.sheet_header import detect_header, read_preview
-from app.core.sheet_mapping import ColumnMapping, propose_under_header
+from app.core.sheet_mapping import ColumnMapping, column_said, propose_under_header
 from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
 from app.core.staging_notes import column_order, stray_quotes_sentence
+from app.core.wording import joined
 
 # Problem rows kept for the check page; the counts always cover every row.
 MAX_PROBLEMS = 5000
@@ -115,6 +119,11 @@ class CheckResult:
     # The warning on quoted cells that swallowed lines looking like rows of their own (a
     # stray quote mark in a CSV), or "": their numbers are in no row, so no count shows them.
     stray_quotes: str = ""
+    # The warning the import's report will give when the column read for countries holds
+    # US state codes that are countries' too beside numbers read both ways, or "" (W6 #1);
+    # and what the box saying the column holds countries says, to settle it.
+    state_doubt: str = ""
+    countries_box: str = ""
 
 
 def check_file(
@@ -130,12 +139,27 @@ def check_file(
 
     ``progress(rows_checked)`` is called now and then; raises InterruptedError when cancelled.
     A request-date column written one way is checked again in that order, as staging does
-    (:func:`~app.core.staging_notes.column_order`), so the counts shown are the job's.
+    (:func:`~app.core.staging_notes.column_order`), so the counts shown are the job's. The
+    doubt of a column of state codes that are countries' too, which staging would warn of
+    (:func:`~app.core.job_staging.state_doubt`), is said before the import is started.
     """
     result = _check_file(probe, mapping, options, fixes, cancel, progress)
     if options.day_first is None and (order := column_order(result.summary)) is not None:
         result = _check_file(
             probe, mapping, replace(options, day_first=order), fixes, cancel, progress
+        )
+    # The rows staging looks at for it: the preview's, below the header, with the fixes.
+    below = [r for r in probe.preview if r[0] > (mapping.header_row or 0)]
+    rows = list(apply_fixes(below, fixes, mapping.phone))
+    doubt = state_doubt(mapping, rows, "import", mapping.default_phone_code, chosen=True)
+    if doubt is not None:
+        found, result.state_doubt = doubt
+        column = column_said(mapping.headers, found.index)
+        countries = joined([region_name(normalize_code(c) or "") for c in found.codes])
+        states = joined([US_STATES[c] for c in found.codes])
+        result.countries_box = (
+            f"{column[0].upper()}{column[1:]} holds countries ({countries}), not US states "
+            f"({states})"
         )
     return result
 
