@@ -24,9 +24,13 @@ as they were (no change is journaled for them). When they cannot be looked up no
 deleting without knowing which leads it re-statuses, and from what status, would leave the
 change untraceable and not undoable. Without a lead status no lead is looked up.
 
-The written forms a DNC entry may keep a number in (:func:`stored_forms`) are defined here for
-the bulk removal and the evidence pack: the service matches a number's text exactly and takes
-what another tool or a person typed, country code, exit code or trunk 0 included.
+The written forms a DNC entry may keep a number in (:func:`stored_forms`), the searches that find
+them (:func:`form_searches`) and which entries found so are the number (:func:`names_number`)
+are defined here for the bulk removal and the evidence pack, so a removal looks up and deletes
+the entries evidence attributes to the number, no more and no fewer (black-box R2 #6: an entry
+"447911129992" kept under phone code 1 was in the evidence of +44 7911 129992, and a removal of
+it did not look there). The service matches a number's text exactly and takes what another tool
+or a person typed, country code, exit code or trunk 0 included, under any phone code.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.lead_lookup import changed_by, leads_to_restatus, restatus_text
+from app.core.phones import normalize_with_default
 from app.core.session import Session
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
@@ -141,6 +146,39 @@ def stored_forms(national: str, phone_code: str) -> dict[str, FormKind]:
         if len(number) <= MAX_DIGITS:
             forms.setdefault(number, kind)
     return forms
+
+
+@dataclass(frozen=True, slots=True)
+class FormSearch:
+    """One search for the number's entries: ``number`` the text, ``kind`` its form, and
+    ``phone_code`` the code searched under, ``""`` for any code."""
+
+    number: str
+    kind: FormKind
+    phone_code: str
+
+
+def form_searches(national: str, phone_code: str) -> list[FormSearch]:
+    """The searches that find the number's entries, one per :func:`stored_forms` form, in its
+    order. A form with the country code in its digits names the country itself, so it is
+    searched under every phone code: an entry "447911129992" kept under code 1 (typed by hand,
+    made by another tool) is the UK number (black-box R2 #6). The app's and the trunk-0 form
+    only under the number's code: under another code they write another country's number.
+    What a search finds is the number only if :func:`names_number` says so."""
+    return [
+        FormSearch(number, kind, "" if kind.carries_code else phone_code)
+        for number, kind in stored_forms(national, phone_code).items()
+    ]
+
+
+def names_number(phone_number: str, phone_code: str, national: str, code: str) -> bool:
+    """Whether an entry holding ``phone_number`` under ``phone_code``, found by a search of
+    :func:`form_searches` for ``national`` under ``code``, is that number: not when, read as
+    stored under its own phone code, it is a valid number other than this one. "447911129992"
+    under code 1, no US number, is the UK number; a German "4915112345678" under 49 reads as
+    a German number of its own, so it is not taken for +49 151 12345678 (nor deleted with it)."""
+    read = normalize_with_default(phone_number, phone_code or code, stored=True)
+    return not read.ok or (read.phone_code, read.national) == (code, national)
 
 
 class _LookupFailed(Exception):

@@ -45,7 +45,8 @@ from app.core.audit_records import sha256_of
 from app.core.audit_sources import ask_page, limits_of, searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
 from app.core.connections import normalize_base_url
-from app.core.dnc_removal import FormKind, stored_forms
+from app.core.dnc_removal import FormKind, form_searches, stored_forms
+from app.core.dnc_removal import names_number as entry_names_number
 from app.core.journal import ChainCheck, ChangeJournal, JournalEntry
 from app.core.phones import format_for_display, national_format, normalize_with_default
 from app.core.sheet_damage import drops_trunk_zero
@@ -201,11 +202,9 @@ def written_form(record: OptOutRecord, national: str, phone_code: str) -> str:
 
 
 def names_number(record: OptOutRecord, national: str, phone_code: str) -> bool:
-    """Whether an entry found by one of the number's stored forms is the number: not when,
-    read as stored under its own phone code, it is a valid number other than this one (a code
-    form under another code can be that code's number: "12125550408" under 52)."""
-    read = normalize_with_default(record.phone_number, record.phone_code or phone_code, stored=True)
-    return not read.ok or (read.phone_code, read.national) == (phone_code, national)
+    """Whether an entry found by one of the number's stored forms is the number
+    (:func:`app.core.dnc_removal.names_number`: the rule a removal deletes by)."""
+    return entry_names_number(record.phone_number, record.phone_code, national, phone_code)
 
 
 def _all_pages(
@@ -252,19 +251,22 @@ def _found(
 ) -> tuple[list[OptOutRecord], str, int]:
     """The list's entries for the number in each of its stored forms, each entry once, which
     forms were searched under which phone code (the pack says it: absence is only of them),
-    and how many entries the searches counted but were not given. A form with the country
-    code in its digits is searched under every phone code (an entry "447911123482" kept under
-    code 1 is the UK number), each hit confirmed by :func:`names_number`; the app's and the
-    trunk-0 form only under the number's code."""
+    and how many entries the searches counted but were not given. The searches are a
+    removal's (:func:`app.core.dnc_removal.form_searches`): a form with the country code in
+    its digits under every phone code (an entry "447911123482" kept under code 1 is the UK
+    number), the app's and the trunk-0 form only under the number's code; each hit confirmed
+    by :func:`names_number`. An SMS service that wants a phone code with a number is searched
+    under the number's code instead."""
     found: dict[str, OptOutRecord] = {}
     unread = 0
     own: list[str] = []
     any_code: list[str] = []
-    for form, form_kind in stored_forms(national, code).items():
+    for search in form_searches(national, code):
+        form = search.number
         query = DncQuery(phone_number=form, phone_code=code)
         records: list[OptOutRecord] | None = None
         missing = 0
-        if form_kind.carries_code:
+        if not search.phone_code:
             try:
                 records, missing = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
                 any_code.append(form)

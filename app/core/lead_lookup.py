@@ -73,7 +73,10 @@ def leads_to_restatus(
     or blank and whose phone number or alternate phone holds the sent number's digits; a
     campaign delete only re-statuses leads in that campaign's lists, a global or purpose delete
     any lead. So a delete of an entry kept with its trunk 0 ("02079460000") re-statuses the
-    leads typed with the 0, and not those typed without it ("2079460000").
+    leads typed with the 0, and not those typed without it ("2079460000"); and ``phone_code``
+    is the code the delete sends, that of the entry: a removal of +44 7911 129992 kept as
+    "447911129992" under code 1 re-statuses the leads under code 1 (or none) holding those
+    digits (black-box R2 #6).
     Every page of each search is read: one search per phone field and written form
     (:func:`_written_forms`), 6 forms for a NANP number (18 searches), 2 for a number kept with
     its trunk 0, else 1. A lead whose number is typed in another form cannot be found: the

@@ -26,7 +26,13 @@ those is listed, with the code and trunk 0, after the exit code 00 or 011: :func
 an import of the number while another form is listed makes that state) is taken off in each,
 one delete a form, each journaled with the entries it takes; the row ends ``removed`` once
 every form is gone, its message naming each form and its entries (black-box N5: it was
-refused). A row naming one purpose deletes only the forms listed for that purpose. When one of
+refused). A form with the country code in its digits is looked up under every phone code, as
+evidence looks it up (:func:`app.core.dnc_removal.form_searches`): an entry "447911129992" kept
+under code 1 is +44 7911 129992, deleted under code 1 and named so ("on the list as 447911129992
+under phone code 1, …"; black-box R2 #6: evidence attributed it to the number, the removal left
+it listed). An entry found so that reads as another valid number under its own code is not the
+number (:func:`~app.core.dnc_removal.names_number`, as evidence decides) and is left, the row
+saying so. A row naming one purpose deletes only the forms listed for that purpose. When one of
 the deletes fails, the row says which forms were deleted and which are still listed; a later
 send of the row (in the run, or on resume) looks every form up again and deletes only those
 still listed, and an earlier delete of a form found gone whose answer the journal lacks is
@@ -61,11 +67,11 @@ on the list" while the entry stayed).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import (
@@ -83,6 +89,8 @@ from app.core.connections import Connection
 from app.core.dnc_removal import (
     USUAL_FORMS,
     FormKind,
+    form_searches,
+    names_number,
     purpose_names,
     quote_purposes,
     removed_purposes_text,
@@ -117,18 +125,34 @@ RESENT_NOT_FOUND = (
 )
 
 
-def not_listed_text(looked_up: list[str], row: JobRow, resent: bool = False) -> str:
+def not_listed_text(
+    looked_up: list[str], row: JobRow, resent: bool = False, others: Sequence[DncEntry] = ()
+) -> str:
     """The message of a row whose number none of ``looked_up`` (the written forms searched,
     under the row's phone code) holds in the row's scope: it says so of those forms only, as
     an entry kept in another form may still list the number (black-box P2 #3: "not on the
-    list" was said of entries kept as "00447911123482")."""
+    list" was said of entries kept as "00447911123482"). ``others``: entries holding one of
+    those texts that read as another number under their phone code, left on the list (a
+    German "4915112345678" under 49 for +49 151 12345678): named, as the forms are listed."""
     forms = f"{joined(looked_up)} under phone code {row.phone_code}"
     if resent:
-        return f"{RESENT_NOT_FOUND}; written forms looked up: {forms}"
-    return (
-        f"not on the list in this scope in the written forms looked up: {forms} (looked up "
-        "before the delete; nothing was sent)"
-    )
+        text = f"{RESENT_NOT_FOUND}; written forms looked up: {forms}"
+    else:
+        text = (
+            f"not on the list in this scope in the written forms looked up: {forms} (looked up "
+            "before the delete; nothing was sent)"
+        )
+    if others:
+        kept = list(
+            dict.fromkeys(f"{e.phone_number} under phone code {e.phone_code}" for e in others)
+        )
+        one = len(kept) == 1
+        text += (
+            f"; {'the entry as' if one else 'the entries as'} {joined(kept)} "
+            f"{'was' if one else 'were'} left: read under {'its' if one else 'their'} phone "
+            f"code, {'it is' if one else 'they are'} another number than this one"
+        )
+    return text
 
 
 # A delete answered "not found" after an earlier attempt that got no answer saying whether it
@@ -287,7 +311,7 @@ def other_purposes_refusal(others: list[str]) -> str:
 
 def _entries(
     session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> tuple[list[tuple[str, list[DncEntry]]], list[str]]:
+) -> tuple[list[tuple[Form, list[DncEntry]]], list[str], list[DncEntry]]:
     """What the deletes of ``row`` in ``scope`` take off the list, looked up just before them:
     each written form the list keeps the number in (what a delete must send) with its entries:
     in a purpose scope every purpose's entry (the service deletes them all at once), else the
@@ -301,25 +325,43 @@ def _entries(
     so it is not reported "not on the list" while it stays on it (black-box L2 #2). Every form
     listed is returned, in :func:`written_forms` order: one delete takes one form off, so a
     number listed in two forms gets two (black-box N5: it was refused, and an import makes
-    that state). Returned beside them: the forms looked up.
+    that state). Returned beside them: the forms looked up, and the entries found that are not
+    the number (see below).
 
     The rarer forms (country code and trunk 0, exit code 00 or 011 in the digits: "4407911123481",
     "00447911123482", "0012125550408") are looked up only when none of those is listed, as
     each costs a request a row: a row is not reported "not on the list" while the number is
     listed so (black-box P2 #3), and a number listed in a usual form costs no more requests.
+
+    The searches and the entries taken for the number are evidence's
+    (:func:`app.core.dnc_removal.form_searches`, :func:`~app.core.dnc_removal.names_number`):
+    a form with the country code in its digits is looked up under every phone code, and an
+    entry so kept under another code ("447911129992" under code 1 for +44 7911 129992) is a
+    form of its own, deleted under the code it is kept under (black-box R2 #6: evidence
+    attributed it to the number, the removal never looked there and left it listed). An entry
+    whose digits read as another valid number under its code is not the number, and is left.
     """
-    forms = stored_forms(row.national, row.phone_code)
-    found: dict[str, list[DncEntry]] = {}
+    found: dict[Form, list[DncEntry]] = {}
     looked_up: list[str] = []
+    others: list[DncEntry] = []
     try:
         for usual in (True, False):
-            for form, kind in forms.items():
-                if (kind in USUAL_FORMS) is not usual or (found and not usual):
+            for search in form_searches(row.national, row.phone_code):
+                if (search.kind in USUAL_FORMS) is not usual or (found and not usual):
                     continue
-                looked_up.append(form)
-                entries = _listed(session, form, row.phone_code, scope, stop)
-                if entries:
-                    found[form] = entries
+                looked_up.append(search.number)
+                listed = _listed(session, Form(search.number, search.phone_code), scope, stop)
+                kept: dict[Form, list[DncEntry]] = {}
+                for entry in listed:
+                    if names_number(
+                        entry.phone_number, entry.phone_code, row.national, row.phone_code
+                    ):
+                        kept.setdefault(Form(search.number, entry.phone_code), []).append(entry)
+                    else:
+                        others.append(entry)
+                # Under the number's own code first, then the others by code.
+                for form in sorted(kept, key=lambda f: (f.code != row.phone_code, f.code)):
+                    found[form] = kept[form]
     except TransportError as exc:
         # Only the look-up went unanswered, so nothing was deleted: sent again later in the
         # run (NotDone), and its message must not say the delete may have been done.
@@ -342,7 +384,7 @@ def _entries(
             ),
             before_write=True,
         ) from exc
-    return list(found.items()), looked_up
+    return list(found.items()), looked_up, others
 
 
 def written_forms(national: str, phone_code: str) -> list[str]:
@@ -351,11 +393,27 @@ def written_forms(national: str, phone_code: str) -> list[str]:
     return list(stored_forms(national, phone_code))
 
 
-def form_text(number: str, row: JobRow) -> str:
+class Form(NamedTuple):
+    """One written form the list keeps a row's number in, as a delete must name it: the text
+    and the phone code it is kept under (another code than the row's for an entry such as
+    "447911129992" under code 1, which is +44 7911 129992: black-box R2 #6)."""
+
+    number: str
+    code: str
+
+
+def _label(form: Form, row: JobRow) -> str:
+    """``form`` as a row's message names it: its text, and its phone code when not the row's."""
+    if form.code == row.phone_code:
+        return form.number
+    return f"{form.number} under phone code {form.code or '(none)'}"
+
+
+def form_text(form: Form, row: JobRow) -> str:
     """What a removed row says of the form its entry was deleted in, ``""`` for the app's own."""
-    if not (words := _form_words(number, row)):
+    if not (words := _form_words(form, row)):
         return ""
-    return f"on the list as {number}, {words}; deleted in that form"
+    return f"on the list as {_label(form, row)}, {words}; deleted in that form"
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,10 +433,10 @@ def _count_words(count: int) -> str:
     return {2: "two", 3: "three"}.get(count, str(count))
 
 
-def _form_words(number: str, row: JobRow) -> str:
-    """How ``number`` writes the row's number, ``""`` for the app's own form."""
+def _form_words(form: Form, row: JobRow) -> str:
+    """How ``form`` writes the row's number, ``""`` for the app's own form."""
     code = row.phone_code
-    kind = stored_forms(row.national, code).get(number, FormKind.CODE)
+    kind = stored_forms(row.national, code).get(form.number, FormKind.CODE)
     return {
         FormKind.APP: "",
         FormKind.TRUNK: "its trunk 0 kept",
@@ -390,14 +448,20 @@ def _form_words(number: str, row: JobRow) -> str:
     }[kind]
 
 
-def _in_forms_order(numbers: list[str], row: JobRow) -> list[str]:
+def _in_forms_order(forms: list[Form], row: JobRow) -> list[Form]:
+    """``forms`` in the order they are looked up, one kept under the row's code first."""
     order = written_forms(row.national, row.phone_code)
-    return sorted(numbers, key=lambda n: order.index(n) if n in order else len(order))
+
+    def key(form: Form) -> tuple[int, bool, str]:
+        at = order.index(form.number) if form.number in order else len(order)
+        return (at, form.code != row.phone_code, form.code)
+
+    return sorted(forms, key=key)
 
 
 def _asked_forms(
-    scope: Scope, forms: list[tuple[str, list[DncEntry]]]
-) -> tuple[list[tuple[str, list[DncEntry]]], list[tuple[str, list[DncEntry]]]]:
+    scope: Scope, forms: list[tuple[Form, list[DncEntry]]]
+) -> tuple[list[tuple[Form, list[DncEntry]]], list[tuple[Form, list[DncEntry]]]]:
     """The forms a row naming a purpose deletes (those listed for it) and, apart, those listed
     only for other purposes: deleting one of these would take only other purposes, so it is
     left. With no form listed for it, every form is kept, for :func:`_purpose_refusal`."""
@@ -410,15 +474,15 @@ def _asked_forms(
     return asked, [(n, es) for n, es in forms if not any(e.purpose == named for e in es)]
 
 
-def _left_text(left: list[tuple[str, list[DncEntry]]]) -> str:
+def _left_text(row: JobRow, left: list[tuple[Form, list[DncEntry]]]) -> str:
     """What a row says of the forms it left, as listed only for other purposes."""
     texts = []
-    for number, entries in left:
+    for form, entries in left:
         names = purpose_names(entries)
         noun = "purpose" if len(names) == 1 else "purposes"
         texts.append(
-            f"the number's entry as {number}, for {noun} {quote_purposes(names)} only, was left "
-            "on the list"
+            f"the number's entry as {_label(form, row)}, for {noun} {quote_purposes(names)} "
+            "only, was left on the list"
         )
     return "; ".join(texts)
 
@@ -426,10 +490,10 @@ def _left_text(left: list[tuple[str, list[DncEntry]]]) -> str:
 def _forms_result(
     row: JobRow,
     scope: Scope,
-    earlier: Mapping[str, bool],
-    forms: list[tuple[str, list[DncEntry]]],
-    results: list[tuple[str, _Sent]],
-    left: list[tuple[str, list[DncEntry]]],
+    earlier: Mapping[Form, bool],
+    forms: list[tuple[Form, list[DncEntry]]],
+    results: list[tuple[Form, _Sent]],
+    left: list[tuple[Form, list[DncEntry]]],
     lead_status: str,
     leads: list[Lead] | None,
     resent: bool,
@@ -439,56 +503,61 @@ def _forms_result(
     row (``earlier``): the message names each form and the entries it held."""
     entries_of = dict(forms)
     descs = []
-    for number in _in_forms_order([*earlier, *entries_of], row):
-        words = [_form_words(number, row)]
-        if number in entries_of:
-            ids = [entry.id for entry in entries_of[number]]
+    for form in _in_forms_order([*earlier, *entries_of], row):
+        words = [_form_words(form, row)]
+        if form in entries_of:
+            ids = [entry.id for entry in entries_of[form]]
             words.insert(0, f"{'entry' if len(ids) == 1 else 'entries'} {joined(ids)}")
         else:
             words.append("deleted by this job's earlier delete of it")
-        descs.append(f"{number} ({'; '.join(w for w in words if w)})")
+        descs.append(f"{_label(form, row)} ({'; '.join(w for w in words if w)})")
     count = _count_words(len(descs))
     parts = [f"on the list in {count} written forms, each taken off by its own delete: "]
     parts[0] += joined(descs)
-    for number, sent in results:
+    for form, sent in results:
         if said := "; ".join(x for x in (sent.first, sent.last) if x):
-            parts.append(f"{number}: {said}")
-    done = {number for number, sent in results if sent.outcome is Outcome.REMOVED}
+            parts.append(f"{_label(form, row)}: {said}")
+    done = {form for form, sent in results if sent.outcome is Outcome.REMOVED}
     if not done and not earlier:
         return RowResult(Outcome.NOT_FOUND, "; ".join(parts))
     lead_form = results[-1][0]
     if lead_status and lead_form not in done:
         parts.append(
-            f"no lead was set to {lead_status}: the delete of {lead_form}, which was to set "
-            "it, found that form no longer listed"
+            f"no lead was set to {lead_status}: the delete of {_label(lead_form, row)}, which "
+            "was to set it, found that form no longer listed"
         )
         lead_status, leads = "", None
     before = [entry for _, entries in forms for entry in entries]
     parts += _removed_parts(scope, before, lead_status, leads, resent)
     parts += [sent.covered for _, sent in results]
-    parts.append(_left_text(left))
+    parts.append(_left_text(row, left))
     return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
 
 
 def _forms_left_text(
-    row: JobRow, gone: list[str], failed: str, unknown: bool, unsent: list[str]
+    row: JobRow, gone: list[Form], failed: Form, unknown: bool, unsent: list[Form]
 ) -> str:
     """What a row whose number is listed in several written forms says when the delete of
     ``failed`` ended in an error: which forms are gone (``gone``), which are still listed, and
     (``unknown``) whether ``failed`` was deleted is not known."""
     said = []
+    names = [_label(form, row) for form in gone]
     if gone:
-        said.append(f"{joined(gone)} {'was' if len(gone) == 1 else 'were'} deleted")
+        said.append(f"{joined(names)} {'was' if len(gone) == 1 else 'were'} deleted")
     if unknown:
-        said.append(f"whether {failed} was deleted is not known")
-    still = [*unsent] if unknown else [failed, *unsent]
+        said.append(f"whether {_label(failed, row)} was deleted is not known")
+    still = [_label(form, row) for form in ([*unsent] if unknown else [failed, *unsent])]
     if still:
         said.append(f"{joined(still)} {'is' if len(still) == 1 else 'are'} still on the list")
     count = _count_words(len(gone) + 1 + len(unsent))
     text = f"the number was on the list in {count} written forms, each taken off by its own "
     text += f"delete: {joined(said)}"
     if unsent:
-        text += f" (the delete of {joined(unsent)} was not sent, as the one of {failed} failed)"
+        unsent_names = joined([_label(form, row) for form in unsent])
+        text += (
+            f" (the delete of {unsent_names} was not sent, as the one of "
+            f"{_label(failed, row)} failed)"
+        )
     return text
 
 
@@ -512,8 +581,8 @@ def _job_deletes(session: Session, job_id: str, phone: str) -> list[JournalEntry
 
 
 def _deleted_forms(
-    session: Session, job_id: str, row: JobRow, scope: Scope, listed: list[str]
-) -> dict[str, bool]:
+    session: Session, job_id: str, row: JobRow, scope: Scope, listed: list[Form]
+) -> dict[Form, bool]:
     """The written forms of ``row``'s number this job sent a delete of in ``scope`` while they
     were listed, as the change journal keeps the deletes, and that are not ``listed`` now:
     each with whether the journal has that delete's "ok" (else it has no answer recorded, or
@@ -523,51 +592,51 @@ def _deleted_forms(
     forms = written_forms(row.national, row.phone_code)
     entries = _job_deletes(session, job_id, phone)
     answered = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "ok"}
-    found: dict[str, bool] = {}
+    found: dict[Form, bool] = {}
     for entry in reversed(entries):  # oldest first
         before = entry.before or {}
-        number = str(before.get("phone_number", ""))
+        form = Form(str(before.get("phone_number", "")), str(before.get("phone_code", "")))
         if entry.phase != "intent" or entry.target != target or not before.get("entries"):
             continue
-        if number in forms and number not in listed:
-            found[number] = found.get(number, False) or entry.id in answered
+        if form.number in forms and form not in listed:
+            found[form] = found.get(form, False) or entry.id in answered
     return found
 
 
-def _with_forms_note(conclusion: str, earlier: Mapping[str, bool], row: JobRow) -> str:
+def _with_forms_note(conclusion: str, earlier: Mapping[Form, bool], row: JobRow) -> str:
     """``conclusion`` of a row found gone, naming the forms when this job deleted several."""
     if len(earlier) < 2:
         return conclusion
     count = _count_words(len(earlier))
     return (
         f"{conclusion}; the change journal has this job's deletes of it in {count} written "
-        f"forms, {joined(_in_forms_order(list(earlier), row))}"
+        f"forms, {joined([_label(f, row) for f in _in_forms_order(list(earlier), row)])}"
     )
 
 
-def _settled_form_text(number: str, row: JobRow) -> str:
+def _settled_form_text(form: Form, row: JobRow) -> str:
     """What the journal concludes of this job's earlier delete of one form of ``row``'s number
     found gone when the row was sent again, while another form was still listed."""
-    words = _form_words(number, row)
+    words = _form_words(form, row)
     return (
-        f"the number's entry as {number}{f' ({words})' if words else ''} was removed by this "
-        "job's earlier delete of that form, whose answer did not say it was done or was not "
-        "recorded: it was no longer on the list when the row was sent again (the change "
-        "journal has that delete and the entries it took)"
+        f"the number's entry as {_label(form, row)}{f' ({words})' if words else ''} was "
+        "removed by this job's earlier delete of that form, whose answer did not say it was "
+        "done or was not recorded: it was no longer on the list when the row was sent again "
+        "(the change journal has that delete and the entries it took)"
     )
 
 
 def _listed(
     session: Session,
-    number: str,
-    phone_code: str,
+    form: Form,
     scope: Scope,
     stop: threading.Event | None = None,
 ) -> list[DncEntry]:
-    """The entries a delete of ``number`` (as written) in ``scope`` takes off: every purpose's
-    in a purpose scope (the service deletes them all at once), else the scope's own."""
+    """The entries a delete of ``form`` (as written, under its code) in ``scope`` takes off:
+    every purpose's in a purpose scope (the service deletes them all at once), else the
+    scope's own. A form with no code is searched under every code."""
     wanted = Scope.purpose("") if scope.is_purpose else scope
-    query = DncQuery(scope=wanted, phone_number=number, phone_code=phone_code)
+    query = DncQuery(scope=wanted, phone_number=form.number, phone_code=form.code)
     return list(session.api.iter_dnc(query, cancel=stop))
 
 
@@ -596,13 +665,14 @@ def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
 def _lookup_leads(
     session: Session,
     row: JobRow,
-    number: str,
+    form: Form,
     scope: Scope,
     lead_status: str,
     stop: threading.Event | None,
 ) -> list[Lead] | RowResult:
-    """The leads the row's delete of ``number`` (as the list keeps it, which is what the
-    delete sends) will re-status, or the row's result when they cannot be looked up.
+    """The leads the row's delete of ``form`` (as the list keeps it, text and phone code, which
+    is what the delete sends) will re-status, or the row's result when they cannot be looked
+    up.
 
     A row whose leads cannot be looked up is not sent: deleting without knowing which leads
     get re-statused (and from what status) would leave the change untraceable and not
@@ -613,7 +683,7 @@ def _lookup_leads(
     the job as for any row.
     """
     try:
-        return leads_to_restatus(session.api, number, row.phone_code, scope, stop)
+        return leads_to_restatus(session.api, form.number, form.code, scope, stop)
     except (AuthError, RateLimitedError):
         raise
     except ServerError as exc:
@@ -699,7 +769,7 @@ def _checked_after_error(
     session: Session,
     row: JobRow,
     scope: Scope,
-    number: str,
+    form: Form,
     error: ApiError,
     job_id: str,
     note: str,
@@ -724,7 +794,7 @@ def _checked_after_error(
         )
 
     try:
-        left = _listed(session, number, row.phone_code, scope)
+        left = _listed(session, form, scope)
     except Cancelled:
         # The job was stopped (its requests stop, this look-up's included): the delete's fate
         # stays open, the row "sending", and the resume's look-up settles it (black-box L4 #8).
@@ -863,14 +933,14 @@ def delete_sender(
 
     def send_row(row: JobRow, resent: bool, lost_before: bool) -> RowResult:
         scope = scope_from_text(row.scope)
-        forms, searched = _entries(session, row, scope, stop)
+        forms, searched, others = _entries(session, row, scope, stop)
         # The forms this job deleted in an earlier send of the row, gone now (a journal read,
         # made only for a row that may have been sent before: a job's stop can come between
         # a row's deletes, leaving it pending): its message names them, and a delete of one
         # whose outcome the journal lacks is settled.
-        earlier: dict[str, bool] = {}
+        earlier: dict[Form, bool] = {}
         if resumed or resent or lost_before or row.seq in partly:
-            listed_forms = [number for number, _ in forms]
+            listed_forms = [form for form, _ in forms]
             earlier = _deleted_forms(session, job_id, row, scope, listed_forms)
         partly.discard(row.seq)
         before = [entry for _, entries in forms for entry in entries]
@@ -895,12 +965,13 @@ def delete_sender(
             # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
             # (every purpose's entries were looked up). A delete sent for nothing, once under
             # faults, was "removed" by the look-up after its error finding the number gone.
-            return RowResult(Outcome.NOT_FOUND, not_listed_text(searched, row, resent))
-        for number, done in earlier.items():
+            text = not_listed_text(searched, row, resent, others)
+            return RowResult(Outcome.NOT_FOUND, text)
+        for form, done in earlier.items():
             if not done:
                 # Its delete's journal outcome says "unknown" or "failed" (or is missing, the
                 # process killed), and it is not sent again to say otherwise.
-                settled(row, scope, _settled_form_text(number, row))
+                settled(row, scope, _settled_form_text(form, row))
         # The lead status goes with one delete, the form the app writes (else the first
         # listed), sent last: the leads are re-statused once for the number, and a resume
         # after a stop between the deletes finds that form alone and sends it with it.
@@ -913,28 +984,28 @@ def delete_sender(
                 return looked_up
             leads = looked_up
         if len(forms) == 1 and not earlier:
-            number, entries = forms[0]
-            sent = delete_form(row, scope, number, entries, leads, lead_status, resent, lost_before)
+            form, entries = forms[0]
+            sent = delete_form(row, scope, form, entries, leads, lead_status, resent, lost_before)
             if sent.outcome is not Outcome.REMOVED:
                 return RowResult(sent.outcome, sent.first, sent.code)
             parts = [
                 sent.first,
-                form_text(number, row),
+                form_text(form, row),
                 *_removed_parts(scope, entries, lead_status, leads, resent),
                 sent.covered,
                 sent.last,
-                _left_text(left),
+                _left_text(row, left),
             ]
             return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
-        results: list[tuple[str, _Sent]] = []
+        results: list[tuple[Form, _Sent]] = []
         order = [*forms[1:], forms[0]]
-        for number, entries in order:
-            status = lead_status if number == lead_form else ""
+        for form, entries in order:
+            status = lead_status if form == lead_form else ""
             try:
                 sent = delete_form(
                     row,
                     scope,
-                    number,
+                    form,
                     entries,
                     leads if status else None,
                     status,
@@ -947,16 +1018,16 @@ def delete_sender(
                 if gone:
                     partly.add(row.seq)
                 unsent = [n for n, _ in order[len(results) + 1 :]]
-                text = _forms_left_text(row, gone, number, isinstance(exc, Unsettled), unsent)
+                text = _forms_left_text(row, gone, form, isinstance(exc, Unsettled), unsent)
                 _say_on(exc, text)
                 raise
-            results.append((number, sent))
+            results.append((form, sent))
         return _forms_result(row, scope, earlier, forms, results, left, lead_status, leads, resent)
 
     def delete_form(
         row: JobRow,
         scope: Scope,
-        number: str,
+        form: Form,
         entries: list[DncEntry],
         leads: list[Lead] | None,
         status: str,
@@ -964,13 +1035,14 @@ def delete_sender(
         lost_before: bool,
         named: bool = False,
     ) -> _Sent:
-        """One delete: ``number`` (one form the list keeps the row's number in) in ``scope``,
+        """One delete: ``form`` (one form the list keeps the row's number in) in ``scope``,
         ``status`` the lead status it sets (``""`` none). ``named``: the row has more than one
         form, so a conclusion the journal keeps names this one."""
         try:
             result = session.delete_dnc(
-                number,
-                row.phone_code,
+                form.number,
+                # The code it is kept under: the service deletes by text and code.
+                form.code,
                 scope,
                 lead_status=status or None,
                 before=entries,
@@ -986,7 +1058,7 @@ def delete_sender(
         except ApiError as exc:
             if lost_before:
                 exc.earlier_send_open = True  # that of the earlier pass: its fate is open
-            checked = _checked_after_error(session, row, scope, number, exc, job_id, note)
+            checked = _checked_after_error(session, row, scope, form, exc, job_id, note)
             if checked is None:
                 raise
             return _Sent(checked.outcome, checked.message, code=checked.code)
@@ -994,7 +1066,7 @@ def delete_sender(
         if result.status is WriteStatus.NOT_FOUND:
             if entries and not result.earlier_attempt_lost:
                 # Listed just before, and no attempt of this job since can have taken it.
-                return contradicted(row, scope, number, result)
+                return contradicted(row, scope, form, result)
             if not (result.earlier_attempt_lost and entries):
                 return _Sent(Outcome.NOT_FOUND, not_found_text(result, resent, bool(entries)))
             # The number was listed just before the delete and an attempt that got no answer
@@ -1002,12 +1074,13 @@ def delete_sender(
             # retry found it gone). The journal's outcome is the retry's "not found": the
             # conclusion goes beside it.
             first = REMOVED_BY_LOST_ATTEMPT
-            settled(row, scope, f"{first} (its entry as {number})" if named else first)
+            said = f"{first} (its entry as {_label(form, row)})" if named else first
+            settled(row, scope, said)
         covered = ""
         if changed := changed_by(leads or [], status):
             try:
                 covered = still_covered_text(
-                    session.api, number, row.phone_code, changed, status, campaigns_of_lists
+                    session.api, form.number, form.code, changed, status, campaigns_of_lists
                 )
             except ApiError as exc:
                 covered = (
@@ -1023,7 +1096,7 @@ def delete_sender(
         last = f"answered after {result.attempts} attempts" if result.retried else ""
         return _Sent(Outcome.REMOVED, first, last, covered)
 
-    def contradicted(row: JobRow, scope: Scope, number: str, result: WriteResult) -> _Sent:
+    def contradicted(row: JobRow, scope: Scope, form: Form, result: WriteResult) -> _Sent:
         """A delete answered "not found" for a number the look-up just before listed, with no
         attempt of this job between that may have taken it: looked up once more, and the row
         says what the service answered and what that look-up found (black-box R1 #4). The
@@ -1035,7 +1108,7 @@ def delete_sender(
         target = journal_target("dnc", row.national, row.phone_code, scope)
         error = NotFoundError("/dnc/delete", answer)
         try:
-            left = _listed(session, number, row.phone_code, scope, stop)
+            left = _listed(session, form, scope, stop)
         except ApiError as failed:
             session.record_look_up(
                 "dnc.delete.checked",
