@@ -28,6 +28,13 @@ holds verdicts such as "Clean" or "Invalid Number" (black-box pass N4). Yes/no f
 being an opt-out when any block flag says yes on it, and an opt-out-date column ("opt_out_date")
 empty on some rows of a subscriber export names those rows, most likely still subscribed.
 
+The phone column read is watched too when its header names the business's side ("Company
+Phone", "Business Number", "Our number" chosen with --phone-column) or one end of a log
+("Sender", "From"): that header, or one number on every row, most likely means the business's
+own line, which would go on the list in the consumers' place; and a column naming the
+business's side passed over for holding one or a few numbers over and over
+(:attr:`ColumnMapping.own_line_by_count`) is named with what it holds (regression check V1).
+
 The rows a warning names carry it in their own message too, once :meth:`LogWatch.noted` is
 asked for, so that a report's Rows sheet shows it by the row.
 """
@@ -39,6 +46,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence, Set
 from typing import Final
 
+from app.core import phones
 from app.core.sheet_check import CheckedRow, Outcome, Target
 from app.core.sheet_mapping import (
     BODY_HEADERS,
@@ -52,8 +60,11 @@ from app.core.sheet_mapping import (
     column_letter,
     column_said,
     direction_columns,
+    few_repeated,
     message_direction,
+    names_business_side,
     names_direction,
+    names_number_that_called,
     plain_words,
 )
 from app.core.sheet_types import CellValue, Row
@@ -170,6 +181,78 @@ _DNC_OPT_OUT_WORDS: Final = _OPT_OUT_WORDS - {"alto", "baja"}
 # A column with more different values than this is free text, not a status or keyword column:
 # it is no longer watched for opt-in values (a message column is, by its header).
 _DISTINCT_WATCHED: Final = 1000
+
+
+# Of a column naming the business's side, the different numbers kept while every row is read:
+# past this many it is no one line of the business's, and reading stops.
+_LINE_NUMBERS_KEPT: Final = 50
+
+
+class _LineNumbers:
+    """A column's valid numbers over the whole file: its rows holding one, and its different
+    numbers (up to :data:`_LINE_NUMBERS_KEPT`), to tell the business's own line, the same on
+    every row of a log, from consumers (regression check V1 #2)."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.rows = 0
+        self.numbers: Counter[str] = Counter()
+        self.more = False  # past _LINE_NUMBERS_KEPT different numbers
+
+    def add(self, value: CellValue) -> None:
+        if self.more or not _filled(value):
+            return
+        result = phones.normalize(value, self.code)
+        if not result.ok:
+            return
+        number = f"+{result.phone_code}{result.national}"
+        if number not in self.numbers and len(self.numbers) >= _LINE_NUMBERS_KEPT:
+            self.more = True
+            return
+        self.rows += 1
+        self.numbers[number] += 1
+
+    @property
+    def repeated(self) -> bool:
+        """Whether the column holds one or a few numbers over and over."""
+        return not self.more and few_repeated(self.rows, len(self.numbers))
+
+    def held(self) -> str:
+        """ "one number ('+13035550142') on all 40 of its rows", "3 numbers ('+13035550142'
+        and 2 others) over its 40 rows", "41 different numbers", "more than 50 different
+        numbers"."""
+        if self.more:
+            return f"more than {_LINE_NUMBERS_KEPT} different numbers"
+        if not self.repeated:
+            return f"{len(self.numbers):,} different numbers on its {self.rows:,} rows"
+        first = self.numbers.most_common(1)[0][0]
+        if len(self.numbers) == 1:
+            return f"one number ({first!r}) on all {self.rows:,} of its rows"
+        others = len(self.numbers) - 1
+        return (
+            f"{len(self.numbers)} numbers ({first!r} and {others} "
+            f"other{'' if others == 1 else 's'}) over its {self.rows:,} rows"
+        )
+
+
+def _side_said(header: str) -> str:
+    """What a header names, said of a column passed over as the business's own line."""
+    if names_business_side(header):
+        return "names the business's side"
+    if call_side(header) is not None:
+        return "names one end of each message or call"
+    return "names the number that called the consumer"
+
+
+def _names_a_side(header: str) -> bool:
+    """Whether a phone column's header names the business's side ("Company Phone", "Business
+    Number"), one end of a log ("Sender", "From") or the number that called the consumer:
+    such a column of one number over and over is the business's own line."""
+    return (
+        names_business_side(header)
+        or call_side(header) is not None
+        or names_number_that_called(header)
+    )
 
 
 def _find(mapping: ColumnMapping, names: frozenset[str]) -> int | None:
@@ -508,6 +591,24 @@ class LogWatch:
         self.confirmed = 0  # of them, those confirming an opt-out
         self.unconfirmed: list[tuple[int, str]] = []  # the first confirming none
         self.unconfirmed_count = 0
+        # The phone column, when its header names a side, and a column naming the business's
+        # side passed over for what its first rows hold: their numbers over the whole file.
+        self._lines: dict[int, _LineNumbers] = {}
+        phone = mapping.phone
+        if kind == "import" and phone is not None and phone < len(mapping.headers):
+            code = mapping.default_phone_code
+            if _names_a_side(mapping.headers[phone]):
+                self._lines[phone] = _LineNumbers(code)
+            passed = mapping.own_line_by_count
+            # Not set aside as a column to ignore (its header blanked).
+            if (
+                passed is not None
+                and passed[1] == phone
+                and passed[0] < len(mapping.headers)
+                and mapping.headers[passed[0]]
+            ):
+                self._lines[passed[0]] = _LineNumbers(code)
+                self._lines.setdefault(phone, _LineNumbers(code))
 
     @property
     def active(self) -> bool:
@@ -516,6 +617,7 @@ class LogWatch:
             or self.body is not None
             or bool(self.watched)
             or self._dated is not None
+            or bool(self._lines)
         )
 
     @property
@@ -736,6 +838,8 @@ class LogWatch:
             first.append((number, value.strip()))
 
     def _count(self, number: int, cells: Sequence[CellValue]) -> None:
+        for index, numbers in self._lines.items():
+            numbers.add(_cell(cells, index))
         if self.watched:
             self._opt_in_cells(number, cells)
         phone, direction = self.mapping.phone, self.direction
@@ -870,6 +974,8 @@ class LogWatch:
         """The warnings, after every row went through :meth:`watch`."""
         self._settle_all()
         found = [
+            self._own_line_passed_sentence(),
+            self._own_line_read_sentence(),
             self._guessed_end_sentence(),
             self._direction_sentence(),
             *self._opt_in_sentences(),
@@ -1028,6 +1134,74 @@ class LogWatch:
             "imported too) and run it again; a dry run lists every row in its report without "
             "sending anything."
         )
+
+    def _own_line_passed_sentence(self) -> str:
+        """That a column naming the business's side ("Company Phone") was not read for holding
+        one or a few numbers over and over, the consumers' column read in its place, and how to
+        read it all the same (regression check V1 #1)."""
+        mapping = self.mapping
+        passed = mapping.own_line_by_count
+        if passed is None or passed[1] != mapping.phone or passed[0] not in self._lines:
+            return ""
+        other, read = passed
+        line, consumers = self._lines[other], self._lines[read]
+        unread, phone = self._column(other), self._column(read)
+        again = (
+            f"run the file again with --phone-column column:{column_letter(other)}; a dry run "
+            "lists every row in its report without sending anything."
+        )
+        if not line.repeated:
+            return (
+                f"{self._said(other)} {_side_said(self.mapping.headers[other])} and held one "
+                "or a few numbers "
+                f"over and over in the first rows, so {phone} is read as the consumers' numbers "
+                f"and {unread} is not imported; over the whole file it holds {line.held()}. "
+                f"Check which column holds the consumers' numbers: to read {unread}, {again}"
+            )
+        return (
+            f"{self._said(other)} {_side_said(self.mapping.headers[other])} and holds "
+            f"{line.held()}, as the "
+            f"business's own line does in a log, while {phone} holds {consumers.held()}: "
+            f"{phone} is read as the consumers' numbers and {unread} is not imported (the "
+            f"business's own line does not go on the list). If the consumers' numbers are in "
+            f"{unread} after all, {again}"
+        )
+
+    def _own_line_read_sentence(self) -> str:
+        """That the phone column read names the business's side ("Company Phone", "Business
+        Number") or holds one or a few numbers over and over under a header naming one end of
+        a log ("Sender"): most likely the business's own line, which would go on the list in
+        the consumers' place (regression check V1 #2: such a column was imported unsaid)."""
+        mapping, phone = self.mapping, self.mapping.phone
+        if phone is None or phone not in self._lines:
+            return ""
+        if mapping.own_line_by_count is not None and mapping.own_line_by_count[1] == phone:
+            return ""  # the column read is the consumers', beside the business's line
+        line = self._lines[phone]
+        business = names_business_side(mapping.headers[phone])
+        if not business and (not line.repeated or self.wrong_count):
+            return ""  # a log's rows going the other way are said by the Direction sentence
+        column = self._said(phone)
+        said = []
+        if business:
+            said.append(
+                f"{column} is read as the consumers' numbers, yet its header names the "
+                "business's side: in a log or a tracker such a column holds the business's own "
+                "number, which must not go on the list in the consumers' place."
+            )
+        if line.repeated:
+            holds = "It holds" if business else f"{column} holds"
+            said.append(
+                f"{holds} {line.held()}: a list of opt-outs has a different consumer on each "
+                "row, while the business's own line is the same on every row of a log."
+            )
+        said.append(
+            "Check the file: if the consumers' numbers are in another column, run the file "
+            "again with --phone-column naming that column; if this column does hold them (a "
+            "contact's work number, or chosen with --phone-column), nothing is wrong. A dry run "
+            "lists every row in its report without sending anything."
+        )
+        return " ".join(said)
 
     def _guessed_end_sentence(self) -> str:
         """That the end of a log read was a guess by its count of different numbers, and how

@@ -433,13 +433,93 @@ def names_number_that_called(header: str) -> bool:
 # A header naming the business's own line in the first person ("Our number", "Our line", "Our
 # DID", "Our SMS number"): a log's or a tracker's column of the line the consumer reached.
 _OUR_LINE: Final = re.compile(r"\bour\b")
+# Words naming the business's side of a log or tracker ("Business Number", "Company Phone").
+# "Business Phone" and "Company Phone" are also a contact's work line in a contact list
+# (Outlook's export), so they name the business's own line only by what they hold.
+_BUSINESS_WORDS: Final = frozenset({"business", "company", "corporate", "merchant", "brand"})
+# What a business's own line is called besides a phone ("Business Number", "Company DID",
+# "Business SMS Number", "Company Caller ID").
+_OWN_LINE_NOUNS: Final = frozenset(
+    {"number", "numbers", "no", "num", "nr", "line", "lines", "did", "dids", "caller",
+     "callerid", "sms", "sender", "longcode", "shortcode", "tfn"}
+)  # fmt: skip
+# Words naming the consumer's side ("Customer Number", "Client Phone", "Subscriber #"): such a
+# column is read over one naming the business's side or one end of a log.
+_CUSTOMER_WORDS: Final = frozenset(
+    {"customer", "customers", "cust", "consumer", "consumers", "client", "clients",
+     "subscriber", "subscribers"}
+)  # fmt: skip
 
 
 def names_own_line(header: str) -> bool:
-    """Whether a header names the business's own line ("Our number", "Our Phone"): never read
-    over another column of phone numbers (black-box T1: "Our number" was read over the log's
-    "Customer number", and the business's one line went on the list for every consumer)."""
-    return bool(_OUR_LINE.search(_words(header)))
+    """Whether a header names the business's own line ("Our number", "Our Phone", "Business
+    Number", "Company Line"): never read over another column of phone numbers (black-box T1:
+    "Our number" was read over the log's "Customer number", and the business's one line went
+    on the list for every consumer; regression check V1 #1: "Business Number" was, too)."""
+    words = _words(header)
+    if _OUR_LINE.search(words):
+        return True
+    tokens = set(words.split())
+    return (
+        bool(tokens & _BUSINESS_WORDS)
+        and bool(tokens & _OWN_LINE_NOUNS)
+        and not tokens & (_LINE_WORDS | _CUSTOMER_WORDS | _FAX)
+    )
+
+
+def names_business_side(header: str) -> bool:
+    """Whether a header names the business's side: its own line (:func:`names_own_line`) or
+    a business's phone ("Company Phone", "Business Phone"), which in a log is the business's
+    own line and in a contact list the contact's work line."""
+    if names_own_line(header):
+        return True
+    tokens = set(_words(header).split())
+    return bool(tokens & _BUSINESS_WORDS) and not tokens & (_CUSTOMER_WORDS | _FAX)
+
+
+def names_customers_side(header: str) -> bool:
+    """Whether a header names the consumer's own number ("Customer Number", "Client Phone",
+    "Your phone number"), not the business's side."""
+    if names_business_side(header):
+        return False
+    return bool(set(_words(header).split()) & _CUSTOMER_WORDS) or names_consumers_number(header)
+
+
+# A column holds one or a few numbers over and over, as a business's own line does in a log,
+# when its sample has at least this many rows of valid numbers and at most a third as many
+# different numbers (regression check V1 #2: one number on every row was imported unsaid).
+REPEATED_ROWS: Final = 3
+
+
+def few_repeated(rows: int, distinct: int) -> bool:
+    """Whether ``distinct`` different numbers on ``rows`` rows are one or a few over and over."""
+    return rows >= REPEATED_ROWS and distinct * 3 <= rows
+
+
+def repeats_few_numbers(data: Sequence[Sequence[CellValue]], index: int, code: str) -> bool:
+    """Whether a column's valid numbers are one or a few repeated on many rows: a log's column
+    of the business's own line, where a list of opt-outs has a different consumer on each."""
+    numbers = [phones.normalize(v, code) for v in _values(data, index)]
+    found = [(r.phone_code, r.national) for r in numbers if r.ok]
+    return few_repeated(len(found), len(set(found)))
+
+
+def _own_line_unread(
+    header: str,
+    data: Sequence[Sequence[CellValue]],
+    index: int,
+    phone_like: Sequence[float],
+    code: str,
+) -> bool:
+    """Whether a column headed as the business's own line is left unread unless chosen: "Our
+    number" always (the first person says whose it is), "Business Number" beside another
+    column of phone numbers or when it holds one or a few numbers over and over (regression
+    check V1 #2: an "Our number" column alone was imported without a word)."""
+    if not header or not names_own_line(header):
+        return False
+    if _OUR_LINE.search(_words(header)) or _other_phones(phone_like, index):
+        return True
+    return repeats_few_numbers(data, index, code)
 
 
 # Of a column's phone numbers, the share written as a person writes a phone number ("+1 720
@@ -777,6 +857,10 @@ class ColumnMapping:
     # Direction, no "STOP" or "Reply STOP" message): the end read, by its count of different
     # numbers alone, and the other end, for the warning that the choice is a guess.
     guessed_end: tuple[int, int] | None = None
+    # A column naming the business's side ("Company Phone", "Sender") passed over for holding
+    # one or a few numbers over and over, as the business's own line does, and the column
+    # read in its place, for the note that says so (regression check V1 #1).
+    own_line_by_count: tuple[int, int] | None = None
 
     def column(self, role: Role) -> int | None:
         index: int | None = getattr(self, role.value)
@@ -962,6 +1046,7 @@ def propose_mapping(
     consumers: set[int] = set()  # of those, the ones naming the consumer's number
     codes: list[tuple[float, int]] = []
     undated: set[int] = set()
+    candidates: list[tuple[float, int]] = []  # the columns scored as phone numbers
     for index, text in enumerate(headers):
         match = _header_match(text) if text else None
         if match is None and index in mapping.dated:
@@ -979,8 +1064,10 @@ def propose_mapping(
             and not _written_as_phones(data, index, default_phone_code)
         ):
             continue  # "Account Number", "Policy Number": ten digits that are no phone number
-        if role is Role.PHONE and names_own_line(text) and _other_phones(phone_like, index):
-            continue  # "Our number" beside a column of phone numbers: the business's line
+        if role is Role.PHONE and _own_line_unread(
+            text, data, index, phone_like, default_phone_code
+        ):
+            continue  # "Our number", "Business Number": the business's line, read when chosen
         if (
             role is Role.PHONE
             and not _says_phone(text)
@@ -1024,6 +1111,8 @@ def propose_mapping(
                         consumers.add(index)
                     line_numbers[index] = _written_numbers(data, index, default_phone_code)
             lines.append((score, index))
+        if role is Role.PHONE:
+            candidates.append((score, index))
         best = scores.get(role)
         if best is None or score > best[0]:
             scores[role] = (score, index)
@@ -1046,6 +1135,8 @@ def propose_mapping(
     for role, (_, index) in scores.items():
         mapping.set_column(role, index)
     mapping.undated = frozenset(undated)
+    if mapping.phone is not None:
+        _read_the_consumers_side(mapping, candidates, data)
     if mapping.phone is None:
         taken = {i for _, i in scores.values()} | {i for _, i in codes}
         # By content only under a header naming nothing else: an "Account ID" or "Fax"
@@ -1056,7 +1147,7 @@ def propose_mapping(
             if i not in taken
             and f >= 0.5
             and not _names_other_digits(headers[i])
-            and not (headers[i] and names_own_line(headers[i]) and _other_phones(phone_like, i))
+            and not _own_line_unread(headers[i], data, i, phone_like, default_phone_code)
             # Under a header, as an id's "BKG_NUM"; with none, or right of an area-code
             # column ("Area", "Local"), 7-digit numbers are local numbers to refuse by name
             # (and the area-code column or a column of formulas beside them to point to).
@@ -1087,6 +1178,54 @@ def propose_mapping(
     if mapping.phone_code is None:
         mapping.phone_code = _code_column(data, width, mapping)
     return mapping
+
+
+def _read_the_consumers_side(
+    mapping: ColumnMapping,
+    candidates: Sequence[tuple[float, int]],
+    data: Sequence[Sequence[CellValue]],
+) -> None:
+    """Of the columns scored as phone numbers (score, index), reads the consumer's side when
+    the one chosen names the business's side or one end of a log (regression check V1 #1:
+    "Business Number" was read over "Customer Number", and the business's line went on the
+    list for every consumer): a column naming the consumer ("Customer Number", "Client
+    Phone"), or else one holding at least twice as many different numbers as a column naming
+    the business's side ("Company Phone") that holds one or a few over and over. A column so
+    passed over for what it holds is kept in :attr:`ColumnMapping.own_line_by_count`."""
+    assert mapping.phone is not None
+    headers, code, read = mapping.headers, mapping.default_phone_code, mapping.phone
+    header = headers[read]
+    business = names_business_side(header)
+    if business or call_side(header) is not None or names_number_that_called(header):
+        rivals = [c for c in candidates if c[1] != read and not names_business_side(headers[c[1]])]
+        customers = [c for c in rivals if names_customers_side(headers[c[1]])]
+        repeated = repeats_few_numbers(data, read, code)
+        if not customers and business and repeated:
+            customers = [c for c in rivals if _more_numbers(data, c[1], read, code)]
+        if customers:
+            mapping.phone = max(customers, key=lambda c: (c[0], -c[1]))[1]
+            mapping.guessed_end = None  # the end of the log is said by a header or the counts
+            if repeated:
+                mapping.own_line_by_count = (read, mapping.phone)
+            return
+    # Read over it by its score ("Phone" over "Company Phone"): still said, not offered.
+    for _, index in sorted(candidates, key=lambda c: c[1]):
+        other = headers[index]
+        if (
+            index != mapping.phone
+            and names_business_side(other)
+            and not names_own_line(other)  # staging names those as the business's line
+            and repeats_few_numbers(data, index, code)
+            and _more_numbers(data, mapping.phone, index, code)
+        ):
+            mapping.own_line_by_count = (index, mapping.phone)
+            return
+
+
+def _more_numbers(data: Sequence[Sequence[CellValue]], index: int, than: int, code: str) -> bool:
+    """Whether column ``index`` holds at least twice as many different valid numbers as column
+    ``than`` (and two at least): the consumers beside the business's own line."""
+    return _distinct_phones(data, index, code) >= max(2, 2 * _distinct_phones(data, than, code))
 
 
 # More than any phone header's score otherwise (2 for an exact name, plus 4 at most for its
@@ -1535,6 +1674,10 @@ def other_phone_columns(
     # there says so itself (a CSV line split by a comma, most often).
     header_width = mapping.header_width()
     found = []
+    if mapping.own_line_by_count is not None:
+        # Said by its own note (message_log_notes), never offered for import: it is the
+        # business's line, as far as the file shows.
+        used.add(mapping.own_line_by_count[0])
     for index in range(width if header_width is None else min(width, header_width)):
         if index in used:
             continue
