@@ -27,7 +27,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 from urllib.parse import quote, quote_plus, unquote_plus, urlencode, urlsplit
 
 import httpcore
@@ -92,7 +92,12 @@ class RetryPolicy:
     minute (and per day), so its holds (:class:`RateLimitHold`) grow from ``rate_limit_base``
     to ``rate_limit_max`` seconds, and a call refused so goes on trying, past ``attempts``,
     until the service has refused every request for ``rate_limit_patience`` seconds (black-box
-    R1 #6: a job paused after 7 s, its every retry inside the same minute)."""
+    R1 #6: a job paused after 7 s, its every retry inside the same minute).
+
+    ``resend_unanswered`` False: a request the service took and left unanswered (a timeout, a
+    connection broken after sending) is raised at once, not sent again, whatever else is
+    retried: the CLI's checks before a start count those themselves and give up on a silent
+    service sooner (see ``app.cli.connection_args.CliClient``)."""
 
     attempts: int = 4
     base_delay: float = 0.25
@@ -100,6 +105,7 @@ class RetryPolicy:
     rate_limit_base: float = 1.0
     rate_limit_max: float = 60.0
     rate_limit_patience: float = 120.0
+    resend_unanswered: bool = True
 
     def delay(self, retry_number: int, rng: random.Random) -> float:
         ceiling: float = min(self.max_delay, self.base_delay * 2.0 ** (retry_number - 1))
@@ -403,6 +409,17 @@ class _Backend(httpcore.NetworkBackend):
         self._inner.sleep(seconds)
 
 
+class AttemptWatcher(Protocol):
+    """Watches a transport's attempts (see :attr:`Transport.watcher`)."""
+
+    def sent(self, url: str) -> None:
+        """An attempt to ``url`` goes on the wire now (after any pacing or hold)."""
+
+    def ended(self, error: ApiError | None) -> None:
+        """That attempt ended: answered (``error`` None), or with ``error`` (a
+        :class:`TransportError` when no answer came)."""
+
+
 class Transport:
     """Sends one API call with retries and returns the decoded JSON body."""
 
@@ -448,6 +465,9 @@ class Transport:
         # last request that leaves it (see close).
         self._in_flight: dict[httpx.BaseTransport, int] = {}
         self.requests_sent = 0
+        # Told of each attempt on the wire and how it ended, a retry's included (the CLI's
+        # checks before a start say from it when the service is silent or refusing them).
+        self.watcher: AttemptWatcher | None = None
 
     def paced(self, requests_per_minute: int) -> Transport:
         """A transport to the same service with the same token and settings, its own
@@ -627,9 +647,14 @@ class Transport:
                         self.pacer.wait(cancel, stop)
                     if gate is not None:
                         gate.sent(self.api_url + path)
+                    watcher = self.watcher
+                    if watcher is not None:
+                        watcher.sent(self.api_url + path)
                     try:
                         result = self._send(path, body)
                     except ApiError as caught:
+                        if watcher is not None:
+                            watcher.ended(caught)
                         exc = last = caught
                         answered = not isinstance(exc, TransportError)
                         exc.attempts = attempt
@@ -654,7 +679,7 @@ class Transport:
                                 hold.refused(self._hold_for(exc))
                             else:
                                 hold.refused(None, self._rate_limit_delay)
-                        elif hold.active and not isinstance(exc, ServerError):
+                        elif hold.active:
                             hold.answered()  # an answer of the service's own (4xx)
                         if isinstance(exc, RateLimitedError) and (
                             attempt == 1 or refused is not None
@@ -674,9 +699,13 @@ class Transport:
                             if now - refused_since >= self.retry.rate_limit_patience:
                                 exc.patience_spent = True
                                 raise
-                        elif attempt >= self.retry.attempts or not _retriable(exc, idempotent):
+                        elif attempt >= self.retry.attempts or not _retriable(
+                            exc, idempotent, self.retry.resend_unanswered
+                        ):
                             raise
                     else:
+                        if watcher is not None:
+                            watcher.ended(None)
                         answered = True
                         if hold.active:
                             hold.answered()
@@ -875,11 +904,11 @@ def _short(exc: Exception) -> str:
     return text[:200]
 
 
-def _retriable(exc: ApiError, idempotent: bool) -> bool:
+def _retriable(exc: ApiError, idempotent: bool, resend_unanswered: bool = True) -> bool:
     if isinstance(exc, RateLimitedError):
         return True  # refused before processing
     if isinstance(exc, TransportError):
-        return idempotent or not exc.sent
+        return not exc.sent or (idempotent and resend_unanswered)
     if isinstance(exc, ServerError):
         return idempotent
     return False

@@ -22,7 +22,14 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
-from app.cli.connection_args import CliError, describe_api_error, emit_json, fail
+from app.cli.connection_args import (
+    CONNECTION_OPTIONS,
+    CliError,
+    describe_api_error,
+    emit_json,
+    fail,
+    refuse_empty_options,
+)
 from app.cli.output_paths import check_out_path
 
 
@@ -55,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # (dest, option, what was not given, what to give, what leaving it out does): see
-# app.cli.export_cmd.refuse_empty_options.
+# app.cli.connection_args.refuse_empty_options.
 _EMPTY_REFUSED = (
     ("campaign_id", "audit campaign", "an id", "the id of the campaign to audit", ""),
     (
@@ -75,7 +82,6 @@ def _fail(message: str, status: int) -> int:
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
-    from app.cli.export_cmd import CONNECTION_OPTIONS, refuse_empty_options
     from app.core.audit_records import AuditRecords
     from app.core.audit_report import result_json, save_outcome, scope_text
     from app.core.audit_run import AuditOptions, run_audit

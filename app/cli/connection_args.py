@@ -3,6 +3,9 @@
 A token is never taken from the command line (it would sit in shell history and ``ps``): it
 comes from the keyring for a saved connection, or from the environment variable
 ``DNC_DESK_TOKEN`` with ``--base-url``. Every token loaded is registered for redaction.
+
+Also the argument helpers the commands share: the refusal of an option given empty or blank
+(:func:`refuse_empty_options`), which the reading commands make before connecting.
 """
 
 from __future__ import annotations
@@ -15,15 +18,15 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, AuthError, RateLimitedError, ServerError, TransportError
-from app.api.transport import DEFAULT_RETRY, NO_RETRY, Params, Transport
+from app.api.errors import ApiError, AuthError, RateLimitedError, TransportError
+from app.api.transport import DEFAULT_RETRY, Params, Transport
 from app.core.connections import (
     Connection,
     ConnectionStore,
@@ -35,6 +38,7 @@ from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.redaction import SECRETS, install_log_redaction
 from app.core.session import Session
+from app.core.sheet_scope import visible_text
 from app.core.tokens import TokenStore, TokenStoreError
 
 TOKEN_ENV = "DNC_DESK_TOKEN"  # noqa: S105 (the variable's name, not a token)
@@ -61,6 +65,12 @@ CHECK_WAITING_AFTER = 10.0
 CHECK_WAITING_EVERY = 30.0
 CHECK_TRIES = 3
 CHECK_GIVE_UP = 180.0
+# The checks' retries: a running job's (its client's policy), so HTTP 429 is waited out by the
+# job's rule (a Retry-After as asked, each of the policy's attempts; without one, holds
+# growing to a minute, given up after two minutes of nothing but 429s; black-box W5 #1),
+# except that a request taken and left unanswered is not sent again by the transport: those
+# are counted by the checks (CHECK_TRIES). Module-level so tests can make its waits tiny.
+CHECKS_RETRY = replace(DEFAULT_RETRY, resend_unanswered=False)
 
 # Whether the command runs with --json: a refusal is then also one JSON object on stdout, so a
 # script's parser never gets an empty string. Set by app.cli.main for the command's run.
@@ -113,6 +123,41 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help=f"the service's base URL; the token is read from the environment variable {TOKEN_ENV}",
     )
+
+
+# The scopes a list is read in, by export, snapshot and health alike (black-box R4 #5: a
+# snapshot refused campaign:NAME and the bare purpose that export took).
+SCOPE_HELP = "global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every purpose)"
+
+# An option given empty, each (dest, option, what was not given, what to give, what leaving
+# it out does): as import refuses its own (black-box R4 #2: an empty --purpose, --scope or
+# --phone-code of an export exported the whole list, as an empty shell variable in a script
+# does). The last is "" when leaving the option out is no choice either. The reading commands
+# (export, snapshot, health, evidence, audit, diff) refuse theirs with refuse_empty_options.
+EmptyOption = tuple[str, str, str, str, str]
+CONNECTION_OPTIONS: tuple[EmptyOption, ...] = (
+    ("connection", "--connection", "a name", "the name of a saved connection", ""),
+    (
+        "base_url",
+        "--base-url",
+        "a URL",
+        f"the service's base URL (the token in the environment variable {TOKEN_ENV})",
+        "",
+    ),
+)
+SCOPE_OPTION: EmptyOption = ("scope", "--scope", "a scope", SCOPE_HELP, "to read the whole list")
+
+
+def refuse_empty_options(args: argparse.Namespace, options: Sequence[EmptyOption]) -> None:
+    """Refuse any of ``options`` given empty or blank (spaces or invisible characters only),
+    before a connection is opened; an option left out is None, a list (an argument given more
+    than once) is refused for any empty one."""
+    for dest, option, noun, give, left_out in options:
+        value = getattr(args, dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(v is not None and not visible_text(str(v)) for v in values):
+            rest = f", or leave the option out {left_out}" if left_out else ""
+            raise CliError(f"{option} was given without {noun}: give {give}{rest}.", EXIT_USAGE)
 
 
 def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Connection, str]:
@@ -178,28 +223,69 @@ class NoAnswer(TransportError):
         )
 
 
+class RateLimitRefused(RateLimitedError):
+    """The checks before a start gave up on the service's rate limit: it answered every request
+    HTTP 429 for ``waited`` seconds (``refusals`` answers), as long as a running job waits
+    (see :data:`CHECKS_RETRY`)."""
+
+    def __init__(self, refused: RateLimitedError, waited: float, refusals: int) -> None:
+        super().__init__(refused.endpoint, refused.message, retry_after=refused.retry_after)
+        self.patience_spent = refused.patience_spent
+        self.attempts = refused.attempts
+        self.waited = waited
+        self.refusals = refusals
+
+
 class _Silence:
     """Since when the service has answered nothing, and the request waited on (as a running
-    job's in-flight gate tracks it), for the checks' notices and their giving up."""
+    job's in-flight gate tracks it), and since when it has refused every request with HTTP
+    429: for the checks' notices and their giving up. The checks' transport tells it of each
+    attempt (its :class:`~app.api.transport.AttemptWatcher`), a retry's included."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._answered_at: float | None = None
         self._asking: tuple[float, str] | None = None
         self._unanswered: tuple[float, str] | None = None  # oldest unanswered since an answer
+        # The first 429 since an answer that was not one (when, and its URL), and how many.
+        self._refused: tuple[float, str] | None = None
+        self._refusals = 0
+        # Requests taken and left unanswered since the last answer (counted to give up).
+        self.unanswered = 0
 
-    def asked(self, url: str) -> None:
+    def sent(self, url: str) -> None:
         with self._lock:
             self._asking = (time.monotonic(), url)
 
-    def ended(self, answered: bool) -> None:
+    def ended(self, error: ApiError | None) -> None:
         with self._lock:
-            if answered:
-                self._answered_at = time.monotonic()
-                self._unanswered = None
-            elif self._unanswered is None:
-                self._unanswered = self._asking
-            self._asking = None
+            asking, self._asking = self._asking, None
+            if isinstance(error, TransportError):
+                # No answer; a connection never made (refused, unknown host) is "cannot be
+                # reached", and only one taken and left unanswered counts to giving up.
+                if self._unanswered is None:
+                    self._unanswered = asking
+                if error.sent:
+                    self.unanswered += 1
+                return
+            self._answered_at = time.monotonic()
+            self._unanswered = None
+            self.unanswered = 0
+            if isinstance(error, RateLimitedError):
+                self._refusals += 1
+                if self._refused is None and asking is not None:
+                    self._refused = asking
+            else:
+                self._refused = None
+                self._refusals = 0
+
+    def refusing(self) -> tuple[float, str, int] | None:
+        """(Seconds since the first of a run of 429s, its URL, how many), or None while the
+        service's last answer was not a 429."""
+        with self._lock:
+            if self._refused is None:
+                return None
+            return time.monotonic() - self._refused[0], self._refused[1], self._refusals
 
     def quiet(self) -> tuple[float, str] | None:
         """(Seconds of silence, the URL waited on), or None while nothing is left unanswered."""
@@ -216,10 +302,11 @@ class _Silence:
 
 class CliClient(ApiClient):
     """The CLI's client. Between :meth:`begin_checks` and :meth:`end_checks` (the checks
-    before a job or an export starts), its reads are sent with retries of its own: a read
-    the service takes and leaves unanswered is not sent again and again for the client's
-    full retries, each waiting the whole timeout, and a notice on stderr says the service is
-    silent (see CHECK_WAITING_AFTER)."""
+    before a job or an export starts), its reads go through a transport of their own
+    (:data:`CHECKS_RETRY`): a read the service takes and leaves unanswered is not sent again
+    and again for the client's full retries, each waiting the whole timeout, and a notice on
+    stderr says the service is silent (see CHECK_WAITING_AFTER); HTTP 429 is waited out as a
+    running job waits it out, a notice saying so, and the checks give up when a job would."""
 
     def __init__(
         self, base_url: str, token: str, *, requests_per_minute: int | None = None
@@ -227,12 +314,11 @@ class CliClient(ApiClient):
         super().__init__(
             base_url, token, timeout=REQUEST_TIMEOUT, requests_per_minute=requests_per_minute
         )
-        # One attempt per call: the retries are _read's.
         self._checks = Transport(
             base_url,
             token,
             timeout=REQUEST_TIMEOUT,
-            retry=NO_RETRY,
+            retry=CHECKS_RETRY,
             requests_per_minute=requests_per_minute,
             max_connections=1,
         )
@@ -241,22 +327,22 @@ class CliClient(ApiClient):
         self._checks.pacer = self._t.pacer
         self._rng = random.Random()
         self._silence: _Silence | None = None
-        self._silent_tries = 0
         self._gave_up: NoAnswer | None = None
 
     def begin_checks(self) -> None:
         if self._silence is not None:
             return
         self._silence = _Silence()
-        self._silent_tries = 0
         self._gave_up = None
         silence = self._silence
+        self._checks.watcher = silence
         threading.Thread(
             target=self._watch, args=(silence,), name="dnc-checks-watch", daemon=True
         ).start()
 
     def end_checks(self) -> None:
         self._silence = None  # its watch ends with it
+        self._checks.watcher = None
 
     def close(self) -> None:
         self.end_checks()
@@ -269,19 +355,32 @@ class CliClient(ApiClient):
         while self._silence is silence:
             time.sleep(poll)
             quiet = silence.quiet()
-            if quiet is None or quiet[0] < CHECK_WAITING_AFTER:
-                said = -CHECK_WAITING_EVERY  # a new silence is said at once
+            refusing = silence.refusing()
+            long_quiet = quiet is not None and quiet[0] >= CHECK_WAITING_AFTER
+            long_refused = refusing is not None and refusing[0] >= CHECK_WAITING_AFTER
+            if not (long_quiet or long_refused):
+                said = -CHECK_WAITING_EVERY  # a new silence or run of 429s is said at once
                 continue
             now = time.monotonic()
             if now - said < CHECK_WAITING_EVERY or self._silence is not silence:
                 continue
             said = now
-            seconds, url = quiet
-            since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
-            warn(
-                f"No answer from the service for {seconds:.0f} s (since {since:%H:%M:%S} UTC; "
-                f"waiting on {url}); still checking it, before anything is sent."
-            )
+            if quiet is not None and long_quiet:
+                seconds, url = quiet
+                since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+                warn(
+                    f"No answer from the service for {seconds:.0f} s (since {since:%H:%M:%S} "
+                    f"UTC; waiting on {url}); still checking it, before anything is sent."
+                )
+            elif refusing is not None:
+                seconds, url, refusals = refusing
+                since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+                times = "1 refusal" if refusals == 1 else f"{refusals} refusals"
+                warn(
+                    f"The service has refused every request for its rate limit (HTTP 429) for "
+                    f"{seconds:.0f} s (since {since:%H:%M:%S} UTC; {times}, the first of "
+                    f"{url}); waiting it out as a running job does, before anything is sent."
+                )
 
     def _read(
         self, path: str, params: Params | None = None, cancel: threading.Event | None = None
@@ -291,42 +390,31 @@ class CliClient(ApiClient):
             return super()._read(path, params, cancel)
         if self._gave_up is not None:
             raise self._gave_up
+        # The transport retries as a job's client does (refused connections, 5xx, 429), all
+        # but a request taken and left unanswered, which comes back here to be counted.
         attempt = 0
         while True:
             attempt += 1
-            silence.asked(self._checks.api_url + path)
             try:
-                body = self._checks.call(path, params, idempotent=True, cancel=cancel)[0]
-            except (TransportError, ServerError, RateLimitedError) as exc:
-                # No connection (refused, unknown host) is "cannot be reached", retried as the
-                # client retries it; a request taken and left unanswered counts to giving up.
-                unanswered = isinstance(exc, TransportError) and exc.sent
-                silence.ended(not isinstance(exc, TransportError))
-                if unanswered:
-                    self._silent_tries += 1
-                    quiet = silence.quiet()
-                    waited = quiet[0] if quiet is not None else 0.0
-                    if self._silent_tries >= CHECK_TRIES or waited >= CHECK_GIVE_UP:
-                        self._gave_up = NoAnswer(
-                            path, self.base_url, waited, self._silent_tries, REQUEST_TIMEOUT
-                        )
-                        raise self._gave_up from None
-                else:
-                    if not isinstance(exc, TransportError):
-                        self._silent_tries = 0
-                    if attempt >= DEFAULT_RETRY.attempts:
-                        raise
-                delay = DEFAULT_RETRY.delay(attempt, self._rng)
-                if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
-                    delay = max(delay, min(exc.retry_after, DEFAULT_RETRY.max_delay * 4))
-                time.sleep(delay)
-            except ApiError:
-                silence.ended(True)  # the service's own refusal: an answer
-                raise
-            else:
-                silence.ended(True)
-                self._silent_tries = 0
-                return body
+                return self._checks.call(path, params, idempotent=True, cancel=cancel)[0]
+            except RateLimitedError as exc:
+                # Waited out by the job's rule already: as long as a job waits, no longer.
+                refusing = silence.refusing()
+                waited, refusals = (refusing[0], refusing[2]) if refusing else (0.0, 1)
+                raise RateLimitRefused(exc, waited, refusals) from None
+            except TransportError as exc:
+                if not exc.sent:
+                    raise  # cannot be reached: retried as the client retries it
+                quiet = silence.quiet()
+                waited = quiet[0] if quiet is not None else 0.0
+                if silence.unanswered >= CHECK_TRIES or waited >= CHECK_GIVE_UP:
+                    self._gave_up = NoAnswer(
+                        path, self.base_url, waited, silence.unanswered, REQUEST_TIMEOUT
+                    )
+                    raise self._gave_up from None
+                if attempt >= self._checks.retry.attempts:
+                    raise  # silences between answers (5xx): as many tries as the client's
+                time.sleep(self._checks.retry.delay(attempt, self._rng))
 
 
 @contextmanager
@@ -407,6 +495,18 @@ def describe_api_error(exc: ApiError, connection: Connection, action: str = "") 
             f"the service at {url} took the connection but did not answer within "
             f"{exc.waited:.0f} s ({exc.endpoint} asked {tries}, each waiting up to "
             f"{exc.request_timeout:g} s for its answer)."
+        )
+    elif isinstance(exc, RateLimitRefused):
+        times = "once" if exc.refusals == 1 else f"{exc.refusals} times"
+        if exc.retry_after is None:
+            # The job's rule (CHECKS_RETRY): a job refused so long pauses for a resume.
+            why = "with no Retry-After saying how long to wait), as long as a job waits"
+        else:
+            why = f"the last asking to wait {exc.retry_after:g} s by its Retry-After)"
+        sentence = (
+            f"the service at {url} refused every request for its rate limit (HTTP 429) for "
+            f"{exc.waited:.0f} s ({exc.endpoint} refused {times}, {why}; try again later, "
+            "when its limit lets requests through."
         )
     elif isinstance(exc, TransportError) and exc.sent:
         # The connection was made (a service that hangs, a stopped process): it can be reached.

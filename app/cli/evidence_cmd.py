@@ -27,7 +27,14 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import CliError, describe_api_error, emit_json, fail
+from app.cli.connection_args import (
+    CONNECTION_OPTIONS,
+    CliError,
+    describe_api_error,
+    emit_json,
+    fail,
+    refuse_empty_options,
+)
 from app.cli.output_paths import check_out_path
 
 
@@ -46,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # (dest, option, what was not given, what to give, what leaving it out does): see
-# app.cli.export_cmd.refuse_empty_options.
+# app.cli.connection_args.refuse_empty_options.
 _EMPTY_REFUSED = (
     ("number", "evidence", "a number", "the phone number to gather the evidence of", ""),
     (
@@ -73,7 +80,6 @@ def _fail(message: str, status: int) -> int:
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
-    from app.cli.export_cmd import CONNECTION_OPTIONS, refuse_empty_options
     from app.core.evidence import EvidenceError, gather_evidence, write_evidence_xlsx
 
     try:

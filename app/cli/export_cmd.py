@@ -19,12 +19,13 @@ Filters the service would refuse are refused first, as bad arguments (black-box 
 campaign the campaign list lacks, an ``--id`` that is not a number, a purpose longer than the
 service takes; an option given empty or blank (an empty shell variable), which would export the
 whole list as if it were left out (R4 #2). ``--scope`` is read as snapshot and health read it
-(:func:`parse_scope`, :func:`resolve_scope`), and ``filters`` in ``--json`` say a campaign
-given by name as typed, its id beside it. A purpose filter matching nothing, where the list has
-the purpose spelled otherwise (case, spaces, Unicode form), is refused naming the list's
-spelling, as import and remove refuse it (N1 #4): an empty file would say no entry has it. A
-slow export says so on stderr (N1 #8): no answer from the service for QUIET_AFTER seconds, and
-its rows so far every SAY_EVERY seconds when no progress line is shown.
+(:func:`parse_scope`, :func:`resolve_scope`), and ``filters`` in ``--json`` and the About
+sheet's Filters say a campaign given by name as typed, its id beside it (W5 #3). A purpose
+filter matching nothing, where the list has the purpose spelled otherwise (case, spaces,
+Unicode form), is refused naming the list's spelling, as import and remove refuse it (N1 #4):
+an empty file would say no entry has it. A slow export says so on stderr (N1 #8): no answer
+from the service for QUIET_AFTER seconds, and its rows so far every SAY_EVERY seconds when no
+progress line is shown.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -50,9 +51,12 @@ from app.api.models import Page, ReasonFilter
 from app.api.paging import Cancelled, next_offset
 from app.api.scope import Scope, ScopeError
 from app.cli.connection_args import (
+    CONNECTION_OPTIONS,
     EXIT_OK,
     EXIT_USAGE,
+    SCOPE_HELP,
     CliError,
+    EmptyOption,
     StopSignal,
     add_connection_arguments,
     describe_api_error,
@@ -60,6 +64,7 @@ from app.cli.connection_args import (
     fail,
     interrupt_status,
     open_client,
+    refuse_empty_options,
     service_checks,
 )
 from app.cli.main import interrupted_sentence
@@ -90,26 +95,6 @@ _REASONS = {
 QUIET_AFTER = 10.0
 SAY_EVERY = 30.0
 
-# The scopes a list is read in, by export, snapshot and health alike (black-box R4 #5: a
-# snapshot refused campaign:NAME and the bare purpose that export took).
-SCOPE_HELP = "global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every purpose)"
-
-# An option given empty, each (dest, option, what was not given, what to give, what leaving
-# it out does): as import refuses its own (black-box R4 #2: an empty --purpose, --scope or
-# --phone-code of an export exported the whole list, as an empty shell variable in a script
-# does). The last is "" when leaving the option out is no choice either.
-EmptyOption = tuple[str, str, str, str, str]
-CONNECTION_OPTIONS: tuple[EmptyOption, ...] = (
-    ("connection", "--connection", "a name", "the name of a saved connection", ""),
-    (
-        "base_url",
-        "--base-url",
-        "a URL",
-        "the service's base URL (the token in the environment variable DNC_DESK_TOKEN)",
-        "",
-    ),
-)
-SCOPE_OPTION: EmptyOption = ("scope", "--scope", "a scope", SCOPE_HELP, "to read the whole list")
 _EXPORT_OPTIONS: tuple[EmptyOption, ...] = (
     ("scope", "--scope", "a scope", SCOPE_HELP, "to export every scope"),
     (
@@ -131,18 +116,6 @@ _EXPORT_OPTIONS: tuple[EmptyOption, ...] = (
     ("id", "--id", "an id", "an entry's id (the id column of an export)", "to export every entry"),
     *CONNECTION_OPTIONS,
 )
-
-
-def refuse_empty_options(args: argparse.Namespace, options: Sequence[EmptyOption]) -> None:
-    """Refuse any of ``options`` given empty or blank (spaces or invisible characters only),
-    before a connection is opened; an option left out is None, a list (an argument given more
-    than once) is refused for any empty one."""
-    for dest, option, noun, give, left_out in options:
-        value = getattr(args, dest, None)
-        values = value if isinstance(value, list) else [value]
-        if any(v is not None and not visible_text(str(v)) for v in values):
-            rest = f", or leave the option out {left_out}" if left_out else ""
-            raise CliError(f"{option} was given without {noun}: give {give}{rest}.", EXIT_USAGE)
 
 
 def parse_scope(text: str | None, option: str = "--scope") -> Scope | CampaignNamed | None:
@@ -538,12 +511,14 @@ def _run(args: argparse.Namespace) -> int:
             total = f"/{p.total:,}" if p.total is not None else ""
             print(f"\r{p.rows:,}{total} rows   ", end="", file=sys.stderr, flush=True)
 
+    scope_said = scope_as_typed(query.scope, given)
     job = ExportJob(
         api,
         ListKind(args.list),
         query,
         args.out,
         connection_name=connection.name,
+        scope_said=scope_said,
         progress=progress,
         cancel=cancel,
     )
@@ -574,16 +549,8 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             done.set()
             api.close()
-        _print_result(args, query, result, show, scope_as_typed(query.scope, given))
+        _print_result(args, query, result, show, scope_said)
     return EXIT_OK
-
-
-def _filters_typed(query: DncQuery, scope: str) -> dict[str, str]:
-    """``filters`` as typed: a campaign given by name is its name, with its id beside it."""
-    filters = describe_query(query)
-    if "scope" in filters:
-        filters["scope"] = scope
-    return filters
 
 
 def _print_result(
@@ -598,7 +565,7 @@ def _print_result(
                 "total": result.total,
                 "unreachable": result.unreachable,
                 "path": str(result.path.resolve()),
-                "filters": _filters_typed(query, scope),
+                "filters": describe_query(query, scope),
                 "searches": len(result.parts),
                 "list_changed": result.list_changed,
                 "total_at_end": result.total_at_end,

@@ -19,15 +19,17 @@ from app.cli.audit_connection import (
     add_connection_arguments,
     open_context,
 )
-from app.cli.connection_args import CliError, describe_api_error, emit_json, fail
-from app.cli.export_cmd import (
+from app.cli.connection_args import (
     CONNECTION_OPTIONS,
     SCOPE_HELP,
     SCOPE_OPTION,
-    parse_scope,
+    CliError,
+    describe_api_error,
+    emit_json,
+    fail,
     refuse_empty_options,
-    resolve_scope,
 )
+from app.cli.export_cmd import parse_scope, resolve_scope
 
 if TYPE_CHECKING:
     from app.core.list_health import HealthReport

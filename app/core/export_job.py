@@ -331,13 +331,16 @@ class _Read:
 REASON_WORDS = {ReasonFilter.BLANK: "blank", ReasonFilter.NOT_BLANK: "not-blank"}
 
 
-def describe_query(query: DncQuery) -> dict[str, str]:
+def describe_query(query: DncQuery, scope_said: str = "") -> dict[str, str]:
     """The filters as a person typed them (the About sheet's Filters, ``--json``'s
     ``filters``): the bare purpose scope is "purpose (every purpose)", a reason filter
-    ``blank`` or ``not-blank``."""
+    ``blank`` or ``not-blank``; ``scope_said``, when given, is the scope as typed (a campaign
+    given by its name, with its id: ``campaign:Spring Renewals (id 1001)``)."""
     out = _filters(query)
     if query.scope is not None and query.scope.is_purpose and not query.scope.purpose_text:
         out["scope"] = "purpose (every purpose)"
+    if scope_said and "scope" in out:
+        out["scope"] = scope_said
     if query.reason in REASON_WORDS:
         out["reason"] = REASON_WORDS[query.reason]
     return out
@@ -361,9 +364,9 @@ def _label(query: DncQuery) -> str:
     return ", ".join(f"{k}={v}" for k, v in _filters(query).items()) or "all"
 
 
-def filters_said(query: DncQuery) -> str:
+def filters_said(query: DncQuery, scope_said: str = "") -> str:
     """:func:`describe_query` on one line ("all" without filters)."""
-    return ", ".join(f"{k}={v}" for k, v in describe_query(query).items()) or "all"
+    return ", ".join(f"{k}={v}" for k, v in describe_query(query, scope_said).items()) or "all"
 
 
 Item = DncEntry | SmsOptOut
@@ -866,6 +869,7 @@ class ExportJob(SplitSearch):
         out: Path,
         *,
         connection_name: str = "",
+        scope_said: str = "",
         progress: Callable[[ExportProgress], None] | None = None,
         cancel: threading.Event | None = None,
         page_size: int = PAGE_SIZE,
@@ -876,6 +880,9 @@ class ExportJob(SplitSearch):
         super().__init__(api, kind, query, cancel=cancel, page_size=page_size)
         self.out = out
         self.connection_name = connection_name
+        # The scope as typed, for the About sheet (see describe_query): a campaign given by
+        # its name is named there, not only its id (black-box W5 #3).
+        self.scope_said = scope_said
         self._progress = progress
         # What a watcher (the CLI's, every few seconds) reads besides the searches counted.
         self.rows_written = 0
@@ -964,7 +971,7 @@ class ExportJob(SplitSearch):
             ("List", self.kind.title),
             ("Connection", self.connection_name),
             ("Service", self.api.base_url),
-            ("Filters", filters_said(self.query)),
+            ("Filters", filters_said(self.query, self.scope_said)),
             ("Started (UTC)", result.started),
             ("Finished (UTC)", result.finished),
             ("Rows exported", result.rows),
