@@ -77,7 +77,7 @@ from enum import StrEnum
 from typing import Final
 
 from app.api.scope import Scope, ScopeKind
-from app.core import phones
+from app.core import country_names, phones
 from app.core.entry_validation import MAX_TEXT
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import (
@@ -1107,6 +1107,8 @@ class _Checker:
         shown = _text(code_cell)
         if not error_value(shown):
             if any(c.isalpha() for c in shown):
+                if said := country_names.not_a_country(shown):
+                    return said  # a state's or province's code (black-box R2/V1 #3: "NY")
                 # A name, not a wrong code (black-box R2 #9: "'Alemanha' is not a country
                 # code" read as if the cell were mistyped digits).
                 return (
