@@ -68,8 +68,12 @@ class ExportDialog(QDialog):
         query: DncQuery,
         filters: str,
         parent: QWidget | None = None,
+        scope_said: str = "",
     ) -> None:
+        """``scope_said``: a campaign scope with its name, for the About sheet (see
+        :meth:`FilterBar.scope_said`); the query holds only the campaign's id."""
         super().__init__(parent)
+        self.scope_said = scope_said
         self.session = session
         self.runner = runner
         self.kind = export_kind(kind)
@@ -170,6 +174,7 @@ class ExportDialog(QDialog):
         api, kind, query = self.session.api, self.kind, self.query
         name = self.session.connection.name
         page_size = self.page_size
+        scope_said = self.scope_said
         self.export_result = None
         self.bar.setRange(0, 0)
         self.bar.show()
@@ -181,7 +186,7 @@ class ExportDialog(QDialog):
             out.parent.mkdir(parents=True, exist_ok=True)
             job = ExportJob(
                 api, kind, query, out, connection_name=name, progress=ctx.report,
-                cancel=ctx.cancel_event, page_size=page_size,
+                cancel=ctx.cancel_event, page_size=page_size, scope_said=scope_said,
             )  # fmt: skip
             return job.run()
 

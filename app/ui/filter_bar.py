@@ -265,6 +265,16 @@ class FilterBar(QWidget):
             parts.append(f"id {self.id_edit.text().strip()}")
         return ", ".join(parts)
 
+    def scope_said(self) -> str:
+        """The chosen campaign scope as an export's About sheet names it, with the campaign's
+        name beside its id ("campaign:Spring Renewals (id 1001)", as the CLI's export says
+        it); "" for any other scope, which its id-free text says well enough."""
+        value = self.scope_combo.currentData()
+        if value in (SCOPE_ANY, SCOPE_GLOBAL, SCOPE_PURPOSE, None):
+            return ""
+        campaign = next((c for c in self._campaigns if c.id == str(value)), None)
+        return f"campaign:{campaign.name} (id {campaign.id})" if campaign is not None else ""
+
     # ------------------------------------------------------------------ state
     def clear(self) -> None:
         self.phone_edit.clear()

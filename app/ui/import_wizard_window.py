@@ -190,15 +190,22 @@ class JobFeatures(QObject):
         view = views.get(kind)
         bar = getattr(view, "filter_bar", None)
         query: DncQuery | None = DncQuery()
-        filters = ""
+        filters, scope_said = "", ""
         if bar is not None:
             query = bar.query()
-            filters = bar.describe()
+            filters, scope_said = bar.describe(), bar.scope_said()
         if query is None:
             self.window.show_status("Fix the filter first: the search it describes is not valid.")
             return None
         dialog = ExportDialog(
-            session, self.window.runner, self.window.paths, kind, query, filters, self.window
+            session,
+            self.window.runner,
+            self.window.paths,
+            kind,
+            query,
+            filters,
+            self.window,
+            scope_said=scope_said,
         )
         self.dialog = dialog
         dialog.show()
