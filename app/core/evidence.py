@@ -286,6 +286,20 @@ def _found(
     return list(found.values()), "; ".join(searched), unread
 
 
+def _snapshot_entries(path: Path, national: str, code: str) -> list[SnapshotEntry]:
+    """The snapshot's entries of the number: the live search's (:func:`_found`), the same
+    forms under the same phone codes and each confirmed by :func:`names_number`, so a
+    snapshot holding an entry "447911129992" under code 1 lists the number as the live list
+    does (it was missed when every form was looked up under the number's code alone). The
+    snapshot holds every entry, so an SMS list is searched under any code too."""
+    out: list[SnapshotEntry] = []
+    for search in form_searches(national, code):
+        for e in entries_for_number(path, search.number, search.phone_code):
+            if entry_names_number(e.phone_number, e.phone_code, national, code):
+                out.append(e)
+    return out
+
+
 def gather_evidence(
     api: ApiClient,
     journal: ChangeJournal | None,
@@ -316,7 +330,6 @@ def gather_evidence(
         datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     )
     steps = 5
-    stored = list(stored_forms(national, code))
     progress(0, steps, "Searching the DNC list")
     pack.dnc, pack.dnc_searched, pack.dnc_not_read = _found(
         api, ListKind.DNC, national, code, cancel
@@ -367,7 +380,7 @@ def gather_evidence(
                     str(snap.scope) if snap.scope is not None else "whole list",
                     snap.taken_at,
                     snap.connection,
-                    [e for form in stored for e in entries_for_number(snap.path, form, code)],
+                    _snapshot_entries(snap.path, national, code),
                     snap.unreachable,
                 )
             )

@@ -390,13 +390,16 @@ def list_snapshots(directory: Path) -> list[SnapshotData]:
 
 
 def entries_for_number(path: Path, national: str, phone_code: str) -> list[SnapshotEntry]:
-    """The snapshot's entries for one number (by its national digits and code)."""
+    """The snapshot's entries holding the text ``national`` under ``phone_code``, or under any
+    phone code when it is ``""``: as a live search of the list finds them, so that evidence
+    finds in a snapshot the entries it finds on the list (a form with the country code in the
+    digits, "447911129992" kept under code 1, is searched under every code: black-box R2 #6)."""
+    where, args = "phone_number = ?", [national]
+    if phone_code:
+        where, args = f"{where} AND phone_code = ?", [national, phone_code]
     db = _connect(path)
     try:
-        rows = db.execute(
-            f"SELECT {', '.join(FIELDS)} FROM entries WHERE phone_number = ? AND phone_code = ?",
-            (national, phone_code),
-        ).fetchall()
+        rows = db.execute(f"SELECT {', '.join(FIELDS)} FROM entries WHERE {where}", args).fetchall()
     finally:
         db.close()
     return [SnapshotEntry(*row) for row in rows]
