@@ -7,14 +7,22 @@ so callers only see the typed models of :mod:`app.api.models`.
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
-from app.api.errors import ConflictError, NotFoundError, ServerError, ValidationError
+from app.api.errors import (
+    ConflictError,
+    LimitError,
+    NotFoundError,
+    ServerError,
+    ValidationError,
+)
 from app.api.limits import DNC_SEARCH, LEADS_SEARCH, SMS_SEARCH
 from app.api.models import (
     Campaign,
@@ -113,11 +121,55 @@ def _int(value: Any, default: int) -> int:
         return default
 
 
+def is_this_machine(host: str) -> bool:
+    """Whether ``host`` is a loopback address (127.0.0.0/8, ::1) or localhost (``*.localhost``
+    too, which is reserved for it): traffic to it never leaves the computer."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def plain_http_host(base_url: str) -> str | None:
+    """The host of a plain http:// ``base_url`` that is not this machine, else None: a token
+    sent there would cross the network unencrypted (black-box R5 #9)."""
+    try:
+        parts = urlsplit(base_url.strip())
+        host = parts.hostname
+    except ValueError:
+        return None
+    if parts.scheme.lower() != "http" or not host or is_this_machine(host):
+        return None
+    return host
+
+
+def cleartext_refusal(host: str) -> str:
+    """Why no token is sent to plain http:// ``host``: one sentence without its full stop."""
+    return (
+        f"plain http:// to {host} would send the API token unencrypted across the network: "
+        "use the service's https:// address (http:// is only for a test service on this "
+        "computer: localhost, 127.0.0.1 or ::1)"
+    )
+
+
+class CleartextRefused(LimitError):
+    """The client was asked to send its token over plain http:// to another machine; nothing
+    was sent. (A LimitError: refused before anything is sent.)"""
+
+    def __init__(self, host: str) -> None:
+        self.host = host
+        super().__init__("connect", cleartext_refusal(host))
+
+
 class ApiClient:
     """Client for one connection (base URL + token).
 
     ``base_url`` is the service root (``https://api.example.com``); ``/v1`` is appended.
-    The token is held in a :class:`Secret` and only ever sent as a form field.
+    The token is held in a :class:`Secret` and only ever sent as a form field, and never over
+    plain http:// to another machine (:class:`CleartextRefused`).
     """
 
     def __init__(
@@ -131,6 +183,12 @@ class ApiClient:
         max_connections: int = 64,
         http_transport: httpx.BaseTransport | None = None,
     ) -> None:
+        # Refused here, where every token leaves, so no caller can send one in cleartext: a
+        # saved connection from before this rule, a job resumed on its old URL. A transport
+        # given by the caller is a test's, in process, and reaches no network.
+        host = plain_http_host(base_url)
+        if host is not None and http_transport is None:
+            raise CleartextRefused(host)
         self._t = Transport(
             base_url,
             token,

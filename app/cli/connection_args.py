@@ -30,6 +30,7 @@ from app.api.transport import DEFAULT_RETRY, Params, Transport
 from app.core.connections import (
     Connection,
     ConnectionStore,
+    cleartext_problem,
     normalize_base_url,
     token_in_url,
     url_problem,
@@ -121,7 +122,10 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--base-url",
         metavar="URL",
-        help=f"the service's base URL; the token is read from the environment variable {TOKEN_ENV}",
+        help=(
+            "the service's base URL (https://; http:// only for a test service on this "
+            f"computer); the token is read from the environment variable {TOKEN_ENV}"
+        ),
     )
 
 
@@ -168,6 +172,12 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
         connection = ConnectionStore(paths.connections_file).get(name)
         if connection is None:
             raise CliError(f"There is no saved connection named {name!r}.", EXIT_USAGE)
+        # Saved before the rule (black-box R5 #9): refused before its token is even read.
+        cleartext = cleartext_problem(connection.base_url)
+        if cleartext is not None:
+            raise CliError(
+                f"The connection {name!r}: {cleartext[0].lower()}{cleartext[1:]}", EXIT_USAGE
+            )
         tokens = TokenStore()
         try:
             token = tokens.get(name)
@@ -203,6 +213,10 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
         held = token_in_url(args.base_url, token, in_env)
         if held is not None:
             raise CliError(held, EXIT_USAGE)
+        # After the token-in-URL check, which says the worse of the two.
+        cleartext = cleartext_problem(args.base_url)
+        if cleartext is not None:
+            raise CliError(cleartext, EXIT_USAGE)
         return Connection(name=args.base_url, base_url=args.base_url), token
     raise CliError("Name the service with --connection NAME or --base-url URL.", EXIT_USAGE)
 

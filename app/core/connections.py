@@ -7,7 +7,6 @@ Tokens belong to ``app.core.tokens`` (the OS keyring); this file never sees one,
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import json
 import os
 import tempfile
@@ -16,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import unquote, urlsplit
+
+from app.api.client import cleartext_refusal, plain_http_host
 
 FORMAT_VERSION = 1
 
@@ -49,16 +50,6 @@ class Connection:
         object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
 
 
-def _is_loopback(host: str) -> bool:
-    host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 # Where the app's dialog takes the token; the command line names its variable instead.
 TOKEN_FIELD: Final = "in the token field"  # noqa: S105 (where it goes, not a token)
 
@@ -79,7 +70,8 @@ def url_problem(base_url: str, token_place: str = TOKEN_FIELD) -> str | None:
     del port
     if parts.scheme.lower() not in ("http", "https"):
         return (
-            "The base URL must start with https:// (or http:// for a local test service); "
+            "The base URL must start with https:// (or http:// for a test service on this "
+            "computer); "
             f"{parts.scheme or 'a missing'} scheme is not supported."
         )
     if not parts.hostname:
@@ -118,23 +110,34 @@ def token_in_url(base_url: str, token: str, token_place: str = TOKEN_FIELD) -> s
     return None
 
 
-def url_warning(base_url: str) -> str | None:
-    """One sentence the user should read before using this URL, or None if it is fine.
+def cleartext_problem(base_url: str) -> str | None:
+    """A sentence when ``base_url`` is plain http:// to a host that is not this machine (not
+    loopback: 127.0.0.0/8, ::1, localhost), else None.
 
-    Covers the unusable cases of ``url_problem`` too, so a caller that only shows warnings
-    still explains why a URL is refused.
+    The token and the phone numbers would cross the network unencrypted, which a compliance
+    tool must not do (black-box R5 #9: an import to http://192.0.2.2 sent the token in
+    cleartext). There is no opt-in: a test service on another machine is reached over https://
+    or through a tunnel to this computer (``ssh -L``), so nothing can be switched to cleartext
+    by mistake. The same rule guards :class:`~app.api.client.ApiClient` itself, for a
+    connection saved before it.
     """
-    problem = url_problem(base_url)
-    if problem is not None:
-        return problem
-    parts = urlsplit(normalize_base_url(base_url))
-    if parts.scheme.lower() == "http" and not _is_loopback(parts.hostname or ""):
-        return (
-            f"This connection uses plain http:// to {parts.hostname}: the token and the "
-            "phone numbers would cross the network unencrypted; use https:// unless this "
-            "is a trusted test network."
-        )
-    return None
+    host = plain_http_host(normalize_base_url(base_url))
+    if host is None:
+        return None
+    text = cleartext_refusal(host)
+    return f"{text[0].upper()}{text[1:]}."
+
+
+def connection_url_problem(base_url: str, token_place: str = TOKEN_FIELD) -> str | None:
+    """The sentence refusing ``base_url`` for a connection (unusable, or cleartext to another
+    machine), else None: the one check the app's dialog and the command line both make."""
+    return url_problem(base_url, token_place) or cleartext_problem(base_url)
+
+
+def url_warning(base_url: str) -> str | None:
+    """One sentence the user should read before using this URL, or None if it is fine: why it
+    is refused (:func:`connection_url_problem`), as it is typed."""
+    return connection_url_problem(base_url)
 
 
 class ConnectionStore:
@@ -215,7 +218,7 @@ class ConnectionStore:
         """Add the connection, or replace the one with the same name."""
         if not connection.name:
             raise ConnectionConfigError("Give the connection a name, for example Production.")
-        problem = url_problem(connection.base_url)
+        problem = connection_url_problem(connection.base_url)
         if problem is not None:
             raise ConnectionConfigError(problem)
         with self._lock:

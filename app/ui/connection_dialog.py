@@ -27,8 +27,8 @@ from app.core.connections import (
     Connection,
     ConnectionConfigError,
     ConnectionStore,
+    connection_url_problem,
     token_in_url,
-    url_problem,
     url_warning,
 )
 from app.core.tokens import StorageKind, TokenStore
@@ -284,7 +284,7 @@ class ConnectionsDialog(QDialog):
             self.message.show_message("Give the connection a name, for example Production.")
             self.name_edit.setFocus()
             return None
-        problem = url_problem(url)
+        problem = connection_url_problem(url)
         if problem is not None:
             self.message.show_message(problem, "error")
             self.url_edit.setFocus()
@@ -425,6 +425,13 @@ class ConnectionsDialog(QDialog):
 
     def _use(self) -> None:
         if self._editing is None:
+            return
+        # A connection saved with plain http:// to another machine before that was refused
+        # (black-box R5 #9) is not used: its token would cross the network unencrypted.
+        problem = connection_url_problem(self._editing.base_url)
+        if problem is not None:
+            self.message.show_message(problem, "error")
+            self.url_edit.setFocus()
             return
         self.connection_chosen.emit(self._editing)
         self.accept()
