@@ -9,6 +9,10 @@ and :func:`run_by` tells whether any process holds a job's run lock
 A job also remembers the file it was made from as it was then (:func:`source_fingerprint`,
 stored in the job's meta by whoever stages it), so a resume can say when that file has been
 changed or replaced since (:func:`source_change`): the job sends the rows it read then.
+
+The meta's ``file`` is the file's path as text (:func:`app.core.paths.path_text`), which every
+report, message and JSON answer shows; a name that is not valid UTF-8 also keeps its bytes
+(:func:`source_meta`), from which :func:`source_path` finds the file again (black-box R5 #1).
 """
 
 from __future__ import annotations
@@ -22,14 +26,15 @@ import socket
 import sqlite3
 import stat as file_mode
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.core import job_lock
 from app.core.job_lock import Holder
-from app.core.job_store import SUFFIX, JobStatus, Outcome
+from app.core.job_store import SOURCE_PATH_BYTES, SUFFIX, JobStatus, Outcome, readable_meta
+from app.core.paths import path_text
 
 # The meta keys of the source file's fingerprint (see source_fingerprint).
 SOURCE_SIZE = "source_size"
@@ -98,7 +103,9 @@ def read_job(path: Path, *, with_counts: bool = True) -> JobInfo:
     except sqlite3.Error as exc:
         return JobInfo(path, {}, {}, error=f"cannot be read: {exc}")
     try:
-        meta = {k: json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
+        meta = readable_meta(
+            {k: json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
+        )
         found = (
             db.execute(
                 "SELECT CASE WHEN state = 'done' THEN outcome ELSE 'pending' END, count(*)"
@@ -255,15 +262,34 @@ def source_fingerprint(path: Path) -> dict[str, Any]:
     }
 
 
+def source_meta(path: Path) -> dict[str, str]:
+    """The meta naming the file a job is made from: ``file`` (text to show) and, when that is
+    not the path itself, the path's bytes."""
+    shown = path_text(path)
+    if shown == str(path):
+        return {"file": shown}
+    return {"file": shown, SOURCE_PATH_BYTES: os.fsencode(path).hex()}
+
+
+def source_path(meta: Mapping[str, Any]) -> Path | None:
+    """The file the job was made from, found again from :func:`source_meta`'s meta (or from a
+    job made before it, whose ``file`` is the path); None when the meta names none."""
+    raw = meta.get(SOURCE_PATH_BYTES)
+    if isinstance(raw, str) and raw:
+        with contextlib.suppress(ValueError):
+            return Path(os.fsdecode(bytes.fromhex(raw)))
+    name = str(meta.get("file") or "")
+    return Path(name) if name else None
+
+
 def source_change(meta: dict[str, Any]) -> str:
     """How the file a job was made from (``meta["file"]``) differs from when the job was made,
     as a clause to follow the file's name ("is no longer there", "has changed: …"), or ``""``
     when it has not (or nothing can be told). A job without a fingerprint (made by an older version)
     counts a modification time after the job was made."""
-    name = str(meta.get("file") or "")
-    if not name:
+    path = source_path(meta)
+    if path is None:
         return ""
-    path = Path(name)
     try:
         stat = path.stat()
     except FileNotFoundError:
@@ -317,8 +343,8 @@ def made_from(jobs_dir: Path, path: Path, kind: str, sha256: str = "") -> list[J
             s.value for s in (JobStatus.READY, JobStatus.RUNNING, JobStatus.PAUSED)
         ):
             continue
-        theirs = str(job.meta.get("file") or "")
-        same = bool(theirs) and os.path.normcase(os.path.realpath(theirs)) == here
+        theirs = source_path(job.meta)
+        same = theirs is not None and os.path.normcase(os.path.realpath(theirs)) == here
         if not same and sha256:
             same = job.meta.get(SOURCE_SHA256) == sha256
         if same:

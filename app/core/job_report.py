@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.job_store import JobRow, JobStore, Outcome, RowState
+from app.core.paths import utf8_text
 from app.core.sheet_check import blank_row_message
 from app.core.sheet_dates import (
     LATE_SENTENCE,
@@ -508,8 +509,15 @@ def summary_rows(
     notes += list(meta.get("warnings") or [])
     many = len(notes) > 1
     rows += [[f"Warning {n}" if many else "Warning", str(note)] for n, note in enumerate(notes, 1)]
-    # An empty cell would read as a missing value; say so instead.
-    return [[label, "(none)" if value in ("", None) else value] for label, value in rows]
+    return [[label, _summary_cell(value)] for label, value in rows]
+
+
+def _summary_cell(value: object) -> object:
+    # An empty cell would read as a missing value; say so instead. A job made before names
+    # were shown by path_text may hold a file name that is not valid UTF-8 (R5 #1).
+    if value in ("", None):
+        return "(none)"
+    return utf8_text(value) if isinstance(value, str) else value
 
 
 # Text files: their reader names the one table after the file, which is no sheet. Job files

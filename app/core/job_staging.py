@@ -19,6 +19,8 @@ codes that are countries' too ("IN", "DE") beside numbers valid both ways, which
 file settles (:class:`~app.core.sheet_mapping.StateNumbers`), whether the columns were guessed or
 chosen in the import wizard, unless the person said the column holds countries
 (``JobSettings.countries_chosen``; an import is warned of the doubt instead).
+The file is named in the job's name, meta and sentences by :func:`~app.core.paths.path_text`,
+so a name that is not valid UTF-8 reads ``bad\\xf1name.csv`` (black-box R5 #1).
 """
 
 from __future__ import annotations
@@ -37,9 +39,11 @@ from app.api.scope import Scope
 from app.core import phones
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
+from app.core.job_catalog import source_meta
 from app.core.job_report import DAMAGED
 from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
+from app.core.paths import path_text
 from app.core.sheet_check import (
     ROW_SCOPE_USED,
     SCOPE_CELL_USED,
@@ -604,7 +608,7 @@ def _stage(
     guessed = mapping is None
     if mapping is not None:
         if mapping.phone is None:
-            raise MappingError(f"No column of phone numbers is chosen for {path.name}.")
+            raise MappingError(f"No column of phone numbers is chosen for {path_text(path.name)}.")
         mapping = replace(mapping, default_scope=settings.scope)
     try:
         before: tuple[int, int] | None = _file_state(path)
@@ -616,11 +620,11 @@ def _stage(
         mapping = replace(mapping, request_date=None)
     with source:
         if kind == "removal" and not settings.include_hidden and not source.notes.hidden_known:
-            raise MappingError(hidden_unknown_sentence(source, path.name))
+            raise MappingError(hidden_unknown_sentence(source, path_text(path.name)))
         ignored = ignored_columns(settings, mapping)
         headers = mapping.headers
         if ignored and not guessed:
-            mapping = _chosen_without(mapping, set(ignored), path.name)
+            mapping = _chosen_without(mapping, set(ignored), path_text(path.name))
         set_aside = set(ignored)
         if set_aside:
             # Nothing that goes by headers (a campaign column to fall back on, a date column
@@ -650,7 +654,7 @@ def _stage(
                     # Found, not chosen: a hidden column's numbers are not removed unasked.
                     shown = [i for i in others if i not in hidden_columns]
                     message, cli_text = hidden_phone_column_sentences(
-                        source, path.name, mapping, shown
+                        source, path_text(path.name), mapping, shown
                     )
                     raise MappingError(message, cli_text)
                 others = [i for i in others if i not in set_aside]
@@ -700,9 +704,9 @@ def _stage(
         summary = CheckSummary()
         meta = {
             "kind": kind,
-            "name": settings.name or f"{kind} of {path.name}",
+            "name": settings.name or f"{kind} of {path_text(path.name)}",
             "note": settings.note,
-            "file": str(path),
+            **source_meta(path),
             # A text file has no sheets: its reader names its one table after the file.
             "sheet": "" if isinstance(source, CsvSource) else source.sheet,
             "header_row": mapping.header_row,
@@ -776,10 +780,12 @@ def _stage(
             if uncalculated and summary.invalid:
                 warnings = [w for w in warnings if w not in area_advice]
                 warnings += formula_columns_sentences(mapping, uncalculated)
-            warnings += notes_sentences(source, path.name, kind, hidden, settings.sheet is None)
+            warnings += notes_sentences(
+                source, path_text(path.name), kind, hidden, settings.sheet is None
+            )
             if settings.sheet is None and not isinstance(source, CsvSource):
-                warnings += passed_over_sentences(source, path.name, kind)
-                if few := few_numbers_sentence(source, path.name, summary, kind):
+                warnings += passed_over_sentences(source, path_text(path.name), kind)
+                if few := few_numbers_sentence(source, path_text(path.name), summary, kind):
                     # First: the rest of the notes are about a sheet that may be the wrong one.
                     warnings.insert(0, few)
             warnings += log.sentences()
@@ -968,11 +974,12 @@ def _unchanged_since(path: Path, before: tuple[int, int]) -> None:
     """Refuse a file that changed while it was read (black-box L4 #1, severe: a CSV still being
     written had a half-written line '+49 30 7052' inserted as a number nobody asked for, and
     a line cut in two read as two rows). Its rows cannot be trusted, whichever they were."""
+    name = path_text(path.name)
     try:
         after = _file_state(path)
     except OSError as exc:
         raise MappingError(
-            f"{path.name} could not be looked at again after it was read ({exc.strerror or exc}"
+            f"{name} could not be looked at again after it was read ({exc.strerror or exc}"
             "), so whether it changed meanwhile is not known; nothing was sent."
         ) from exc
     if after == before:
@@ -983,7 +990,7 @@ def _unchanged_since(path: Path, before: tuple[int, int]) -> None:
     else:
         how = "it was saved again"
     raise MappingError(
-        f"{path.name} changed while it was read ({how}): it may still be being written, by a "
+        f"{name} changed while it was read ({how}): it may still be being written, by a "
         "download or an export. Wait until it is complete and run it again; no job was made "
         "and nothing was sent."
     )
@@ -1106,7 +1113,9 @@ def _choose_sheet(
             tried.add(name)
     try:
         preview = read_preview(source)
-        return source, map_sheet(preview, settings, path.name, source.sheet, source.sheet_names)
+        return source, map_sheet(
+            preview, settings, path_text(path.name), source.sheet, source.sheet_names
+        )
     except MappingError as first_error:
         others = [n for n in source.sheet_names if n != source.sheet] if not settings.sheet else []
         others = usable_first(others)
@@ -1125,7 +1134,9 @@ def _choose_sheet(
                 found_in[0].close()
                 hidden_with_phones.append(name)
         if hidden_with_phones:
-            raise MappingError(*hidden_sheets_sentences(path.name, hidden_with_phones)) from None
+            raise MappingError(
+                *hidden_sheets_sentences(path_text(path.name), hidden_with_phones)
+            ) from None
         raise first_error from None
     except BaseException:
         source.close()
@@ -1176,7 +1187,9 @@ def _open_named_column(
     chosen = auto[0]
     try:
         preview = read_preview(chosen)
-        return chosen, map_sheet(preview, settings, path.name, chosen.sheet, chosen.sheet_names)
+        return chosen, map_sheet(
+            preview, settings, path_text(path.name), chosen.sheet, chosen.sheet_names
+        )
     except MappingError as refused:
         chosen.close()
         message, cli_text = str(refused), refused.cli_text
@@ -1282,7 +1295,7 @@ def _mapped(
         return None
     try:
         preview = read_preview(candidate)
-        return candidate, map_sheet(preview, settings, path.name, candidate.sheet, ())
+        return candidate, map_sheet(preview, settings, path_text(path.name), candidate.sheet, ())
     except MappingError:
         candidate.close()
         return None

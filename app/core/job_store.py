@@ -8,17 +8,24 @@ list, the day its number was first there: ``honoured_on``). The runner marks a r
 only rows that may be sent again are those left ``sending`` — at most the requests that were in
 flight. WAL mode keeps those two commits per row cheap. Only one runner at a time sends a
 job's rows: it holds the job's run lock (:mod:`app.core.job_lock`, a file beside this one).
+
+The meta read back (:meth:`JobStore.meta`) names the job's file, name and note as text that can
+be written anywhere (:func:`readable_meta`): a job staged before file names were shown by
+:func:`~app.core.paths.path_text` may hold a name that is not valid UTF-8, which crashed its
+resume in the journal, the report and the JSON answer (black-box R5 #1).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import functools
 import json
 import os
 import secrets
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -27,8 +34,33 @@ from pathlib import Path
 from typing import Any
 
 from app.api.scope import Scope, ScopeKind
+from app.core.paths import (
+    DATA_ENV,
+    AppPaths,
+    DataFolderError,
+    path_text,
+    unusable_folder,
+    utf8_text,
+)
 
 SUFFIX = ".dncjob"
+# The bytes (hex) of the path of the file a job was made from, kept when the meta's ``file``
+# (the path as text: path_text) is not the path itself; see job_catalog.source_path.
+SOURCE_PATH_BYTES = "source_path_bytes"
+
+
+def readable_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` with its ``file``, ``name`` and ``note`` as text that can be written anywhere;
+    a ``file`` that was not keeps its bytes under :data:`SOURCE_PATH_BYTES`."""
+    file = meta.get("file")
+    if isinstance(file, str) and (shown := path_text(file)) != file:
+        meta["file"] = shown
+        with contextlib.suppress(UnicodeEncodeError):  # a surrogate that stood for no byte
+            meta.setdefault(SOURCE_PATH_BYTES, os.fsencode(file).hex())
+    for key in ("name", "note"):
+        if isinstance(value := meta.get(key), str):
+            meta[key] = utf8_text(value)
+    return meta
 
 
 class Outcome(StrEnum):
@@ -182,6 +214,49 @@ def utc_now() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _not_writable(path: Path, new: bool) -> DataFolderError | None:
+    """Why the job file ``path`` (``new``: to be made), or the folder it is in, cannot be
+    written, as the refusal to raise; None when both can be (the file is then damaged or not a
+    job file). Black-box R5 #4: a resume in a data folder on a read-only file system called
+    the job file damaged."""
+    folder = path.parent
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".write-test-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+        if not new:
+            with path.open("r+b"):
+                pass
+    except OSError as exc:
+        failure = exc
+    else:
+        return None
+    data = AppPaths.locate()
+    if new and Path(os.path.abspath(folder)) == data.jobs_dir:
+        # As AppPaths.ensure says it of the data folder (a new job in it).
+        named = OSError(failure.errno, failure.strerror, os.fspath(data.jobs_dir))
+        return DataFolderError(
+            unusable_folder(data.data_dir, "data folder", DATA_ENV, data.jobs_dir, named)
+        )
+    held = "it" if failure.filename == os.fspath(path) else f"its folder {path_text(folder)}"
+    if failure.errno == errno.EROFS:
+        why = "it is on a read-only file system"
+    elif failure.errno in (errno.EACCES, errno.EPERM):
+        why = f"{held} may not be written (permission denied)"
+    else:
+        why = f"{held} cannot be written ({failure.strerror or failure})"
+    if new:
+        return DataFolderError(
+            f"The job file {path_text(path)} cannot be made: {why}; nothing was sent."
+        )
+    where = "the folder" if held != "it" else "it"
+    return DataFolderError(
+        f"The job file {path_text(path)} cannot be written: {why}; the file is not damaged, "
+        f"and nothing was sent. Make {where} writable, or copy the job file to a folder that "
+        "can be written and give the copy's path to --resume."
+    )
+
+
 class JobStore:
     """One job file. Rows are marked and closed from the runner's worker threads and read from
     others (a GUI poll); one lock guards the shared connection, another the queue of outcomes
@@ -191,17 +266,31 @@ class JobStore:
         self.path = path
         new = not path.exists()
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._lock = threading.RLock()
         # Outcomes not committed yet; their own lock, so recording one never waits for a commit.
         self._done_lock = threading.Lock()
         self._done: list[tuple[str, str, str, str, str, int]] = []
-        self._db.execute("PRAGMA journal_mode = WAL")
-        # NORMAL in WAL survives a killed process (only a power cut can lose the last commits).
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.execute("PRAGMA busy_timeout = 10000")
-        self._db.executescript(_SCHEMA)
-        self._add_honoured_on()
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except sqlite3.DatabaseError as exc:
+            if (refusal := _not_writable(path, new)) is not None:
+                raise refusal from exc
+            raise
+        try:
+            self._db.execute("PRAGMA journal_mode = WAL")
+            # NORMAL in WAL survives a killed process (only a power cut can lose the last
+            # commits).
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.execute("PRAGMA busy_timeout = 10000")
+            self._db.executescript(_SCHEMA)
+            self._add_honoured_on()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            # SQLite says "unable to open database file" both for a damaged file and for one
+            # it may not write beside (WAL makes -wal and -shm files): tell them apart.
+            if (refusal := _not_writable(path, new)) is not None:
+                raise refusal from exc
+            raise
         if new:
             with contextlib.suppress(OSError):
                 os.chmod(path, 0o600)
@@ -273,7 +362,7 @@ class JobStore:
     def meta(self) -> dict[str, Any]:
         with self._lock:
             rows = self._db.execute("SELECT key, value FROM meta").fetchall()
-        return {k: json.loads(v) for k, v in rows}
+        return readable_meta({k: json.loads(v) for k, v in rows})
 
     @property
     def status(self) -> str:

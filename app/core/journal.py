@@ -24,6 +24,10 @@ reads every page (not the indexes' contents, which ``integrity_check`` compares 
 0.07 s for a 100,000-entry journal (52 MB) whose pages are in the system's cache, 0.6 s when
 none is. The app never leaves a 0-byte journal of its own: a new one is built under another
 name and linked into place whole.
+
+Text is stored as :func:`~app.core.paths.utf8_text` gives it: a file name that is not valid
+UTF-8 (a job's ``file``) is kept with its undecodable bytes as ``\\xNN``, where it could not be
+hashed or stored at all (black-box R5 #1).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from app.core.paths import utf8_text
 from app.core.redaction import SECRETS
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -281,7 +286,7 @@ def utc_now() -> str:
 
 def _redact_value(value: Any) -> Any:
     if isinstance(value, str):
-        return SECRETS.redact(value)
+        return SECRETS.redact(utf8_text(value))
     if isinstance(value, Mapping):
         return {str(_redact_value(str(k))): _redact_value(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
@@ -289,8 +294,12 @@ def _redact_value(value: Any) -> Any:
     return value
 
 
+def _as_text(value: Any) -> str:
+    return utf8_text(str(value))
+
+
 _VALUES_ENCODER = json.JSONEncoder(
-    sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str
+    sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_as_text
 )
 
 
@@ -298,10 +307,10 @@ def _dump_mapping(value: Mapping[str, Any] | None) -> str | None:
     if value is None:
         return None
     # Redact the structure, not the JSON text: a secret with a quote or backslash in it
-    # would be escaped in the JSON and no longer match. default=str keeps odd values
+    # would be escaped in the JSON and no longer match. default=_as_text keeps odd values
     # (dates, Decimals, enums) recordable instead of failing the write.
     text = _VALUES_ENCODER.encode(_redact_value(value))
-    # default=str may have stringified an object that contains a secret.
+    # _as_text may have stringified an object that contains a secret.
     return SECRETS.redact(text)
 
 
@@ -554,7 +563,7 @@ class ChangeJournal:
             if key in ("before", "after"):
                 row[key] = _dump_mapping(value)
             elif isinstance(value, str):
-                row[key] = SECRETS.redact(value)
+                row[key] = SECRETS.redact(utf8_text(value))
             else:
                 row[key] = value
         pending = _Pending(row, copy_from)

@@ -4,6 +4,17 @@ A folder that cannot be used (on a read-only file system, a file where a folder 
 full disk) is refused by :meth:`AppPaths.ensure` with :class:`DataFolderError`, one sentence
 naming the folder and what is wrong, before any command reads or sends anything (black-box
 pass L4 #3: every command ended in ``OSError: [Errno 30] Read-only file system: '…/jobs'``).
+
+The folders are absolute from the moment they are read: a relative ``DNC_DESK_DATA_DIR`` named
+in a job file, a report or a resume command would point elsewhere from another folder
+(black-box R5 #13), and ``~`` is expanded as a shell would.
+
+:func:`path_text` is a path as text for people and for UTF-8 files: a file name that is not
+valid UTF-8 (``bad\\xf1name.csv`` from an old zip or a Samba share, which Python holds with
+surrogate escapes) has its undecodable bytes written as ``\\xNN``. Every report, journal entry,
+job name, JSON answer and message names a path through it; the real path is kept only where the
+file is opened again (black-box R5 #1: such a name crashed openpyxl, the journal's hash and
+SQLite, each with "surrogates not allowed").
 """
 
 from __future__ import annotations
@@ -69,7 +80,7 @@ class AppPaths:
         """The user's paths, without creating anything (to name them in a message)."""
         config = os.environ.get(CONFIG_ENV) or platformdirs.user_config_dir(APP_NAME)
         data = os.environ.get(DATA_ENV) or platformdirs.user_data_dir(APP_NAME)
-        return cls(config_dir=Path(config).expanduser(), data_dir=Path(data).expanduser())
+        return cls(config_dir=_folder(config), data_dir=_folder(data))
 
     @classmethod
     def default(cls) -> AppPaths:
@@ -108,16 +119,46 @@ class AppPaths:
                     ) from exc
 
 
+def _folder(given: str) -> Path:
+    # absolute(), not resolve(): a folder reached through a symbolic link keeps the name the
+    # user gave it in every message.
+    return Path(given).expanduser().absolute()
+
+
+def utf8_text(text: str) -> str:
+    """``text`` with any lone surrogate (a byte Python could not decode, from a file name or a
+    stray byte read with ``surrogateescape``) written as ``\\xNN``, so it can be encoded as
+    UTF-8; valid text is returned as it is."""
+    if text.isascii():  # most text, told without reading it
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        return text
+    try:
+        raw = text.encode("utf-8", "surrogateescape")  # the bytes of an undecoded file name
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogatepass")  # a surrogate that stood for no byte
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """``path`` as text to show or to write to a UTF-8 file (see the module's docstring)."""
+    return utf8_text(os.fspath(path))
+
+
 def unusable_folder(root: Path, noun: str, variable: str, directory: Path, exc: OSError) -> str:
     """One sentence: the folder (``root``, the data or configuration folder; named with its
     environment variable when that is where it came from) cannot be used, and why."""
     given = os.environ.get(variable)
-    named = f" ({variable})" if given and Path(given).expanduser() == root else ""
+    named = f" ({variable})" if given and _folder(given) == root else ""
     why = _why_unusable(root, directory, exc)
     verb = "Point" if named else "Set"
     joint = "at" if named else "to"
     return (
-        f"The {noun} {root}{named} cannot be used: {why}; nothing was sent. "
+        f"The {noun} {path_text(root)}{named} cannot be used: {why}; nothing was sent. "
         f"{verb} {variable} {joint} a folder that can be written, or make this one usable."
     )
 
@@ -134,8 +175,8 @@ def _in_words(root: Path, path: Path) -> str:
     if path == root:
         return "it"
     if root in path.parents:
-        return f"{path.relative_to(root)} inside it"
-    return str(path)
+        return f"{path_text(path.relative_to(root))} inside it"
+    return path_text(path)
 
 
 def _why_unusable(root: Path, directory: Path, exc: OSError) -> str:
@@ -154,4 +195,4 @@ def _why_unusable(root: Path, directory: Path, exc: OSError) -> str:
         return "the disk holding it is full"
     if exc.errno == errno.EDQUOT:
         return "the disk quota of this user is used up"
-    return f"{exc.strerror or exc} ({failed})"
+    return f"{exc.strerror or exc} ({path_text(failed)})"
