@@ -11,6 +11,7 @@ from app.core.connections import (
     Connection,
     ConnectionConfigError,
     ConnectionStore,
+    connection_url_problem,
     normalize_base_url,
     url_problem,
     url_warning,
@@ -57,11 +58,13 @@ def test_no_warning_for_https_and_loopback(url: str) -> None:
 @pytest.mark.parametrize(
     "url", ["http://api.example.com", "http://10.0.0.5:8000", "HTTP://[2001:db8::1]/v1"]
 )
-def test_plain_http_to_other_hosts_warns(url: str) -> None:
+def test_plain_http_to_other_hosts_is_refused(url: str) -> None:
     warning = url_warning(url)
     assert warning is not None and "unencrypted" in warning and warning.endswith(".")
-    # A warning, not a refusal: test networks without TLS exist.
+    # The URL's form is fine; a connection to it is refused (black-box R5 #9: it was only a
+    # warning, and the token went to the other machine in cleartext).
     assert url_problem(url) is None
+    assert connection_url_problem(url) == warning
 
 
 @pytest.mark.parametrize(

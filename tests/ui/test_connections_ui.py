@@ -144,7 +144,7 @@ def test_locked_keyring_is_a_clear_message_with_memory_fallback(
     assert dialog._tokens.get("Staging") == TOKEN
 
 
-def test_plain_http_to_a_remote_host_is_warned_about(
+def test_plain_http_to_a_remote_host_is_refused_as_typed(
     qtbot: Any, paths: AppPaths, runner: TaskRunner
 ) -> None:
     dialog = make_dialog(qtbot, paths, runner)
