@@ -6,9 +6,9 @@ the xlsx About sheet. A list written to during the export (a removal job running
 reported as changed (``list_changed`` in ``--json``, a warning on stdout) and never blamed on
 the paging limit. Exit 0 when the export was written (even from a changing list), 1 when it
 could not be, 2 for bad arguments, and 128 + the signal's number when a signal cancelled it:
-130 for SIGINT (Ctrl+C), 143 for SIGTERM (the partial file is removed). Every such stop, from
-the arguments' check to the last page, says the same sentence (one JSON object under
-``--json``); a signal once the file is written leaves it, and the result is printed (exit 0).
+130 for SIGINT (Ctrl+C), 143 for SIGTERM, 129 for SIGHUP (the partial file is removed). Every
+such stop, from the arguments' check to the last page, says the same sentence (one JSON object
+under ``--json``); a signal once the file is written leaves it, and the result is printed (exit 0).
 
 An export that stops on an error (the service failing, a full disk) removes its partial file
 too, and its sentence says the export stopped and that no file was written (or, with
@@ -67,7 +67,7 @@ from app.cli.connection_args import (
     refuse_empty_options,
     service_checks,
 )
-from app.cli.main import interrupted_sentence
+from app.cli.main import STOP_SIGNALS, interrupted_sentence, terminal_gone
 from app.cli.output_paths import check_export_path
 from app.core import phones
 from app.core.connections import Connection
@@ -294,15 +294,17 @@ def _end_progress_line(shown: bool) -> None:
 
 @contextmanager
 def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
-    """SIGINT and SIGTERM cancel the export between pages; the :class:`StopSignal` yielded
-    says which one did, for the exit status."""
+    """SIGINT, SIGTERM and SIGHUP cancel the export between pages, its partial file removed;
+    the :class:`StopSignal` yielded says which one did, for the exit status."""
     stopped = StopSignal()
 
     def handler(signum: int, frame: FrameType | None) -> None:
         stopped.record(signum)
+        if signum == getattr(signal, "SIGHUP", None):
+            terminal_gone()
         cancel.set()
 
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
     try:
         yield stopped
     finally:
@@ -487,6 +489,12 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     paths = AppPaths.default()
     try:
+        if args.out.expanduser().is_dir():
+            # Said as what it is, not as a name lacking .xlsx (black-box R5 #12).
+            raise CliError(
+                f"--out {args.out} is a folder; give a file name ending in .xlsx or .csv.",
+                EXIT_USAGE,
+            )
         if args.out.suffix.lower() not in (".xlsx", ".csv"):
             raise CliError("--out must end in .xlsx or .csv.", EXIT_USAGE)
         refuse_empty_options(args, _EXPORT_OPTIONS)

@@ -6,7 +6,8 @@ is the same job run backwards. Exit 0 when the job ran to its end (even with inv
 sheet, or two, ``--sheet`` naming no sheet, ``--resume`` of a removal, an empty or blank
 ``--phone-code``, ``--sheet``, ``--phone-column``, ``--ignore-column`` or ``--purpose``, among
 them), and 128 + the signal's number when a signal paused the job: 130 for SIGINT (Ctrl+C), 143
-for SIGTERM (the job is paused and the command to resume it is printed).
+for SIGTERM, 129 for SIGHUP (the job is paused and the command to resume it is printed). Once
+the job's run has ended, a signal changes neither the output nor the exit status.
 
 A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
 used again by ``--resume`` unless given again (the account's limit has not changed). A report
@@ -30,6 +31,7 @@ import contextlib
 import dataclasses
 import functools
 import re
+import shlex
 import signal
 import sqlite3
 import sys
@@ -65,7 +67,8 @@ from app.cli.connection_args import (
     warn,
 )
 from app.cli.disk_space import disk_full, full_where
-from app.cli.output_paths import check_report_path
+from app.cli.main import NOTHING_SENT, STOP_SIGNALS, outcome_decided, terminal_gone
+from app.cli.output_paths import check_report_path, same_file
 from app.cli.working_line import working
 from app.core import phones
 from app.core.connections import Connection
@@ -105,6 +108,7 @@ from app.core.job_staging import (
     MappingError,
     shown_text,
 )
+from app.core.job_store import SUFFIX as JOB_SUFFIX
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.redaction import SECRETS
@@ -623,33 +627,48 @@ def purpose_options(args: argparse.Namespace, job: JobSettings) -> list[tuple[st
 
 @contextmanager
 def interrupts_pause(control: JobControl) -> Iterator[StopSignal]:
-    """SIGINT and SIGTERM suspend the job cleanly instead of killing it mid-row; the
-    :class:`StopSignal` yielded says which one did, for the exit status."""
+    """SIGINT, SIGTERM and SIGHUP suspend the job cleanly instead of killing it mid-row; the
+    :class:`StopSignal` yielded says which one did, for the exit status. Once the run has
+    ended its outcome is decided: a signal after it changes nothing (``outcome_decided``)."""
     stopped = StopSignal()
 
     def handler(signum: int, frame: FrameType | None) -> None:
         stopped.record(signum)
+        if signum == getattr(signal, "SIGHUP", None):
+            terminal_gone()
         if not control.suspended.is_set():
             # Said at once: requests already sent get two seconds to be answered, then their
             # connections are shut (the runner's stop); a resume settles their rows. The report
             # is written after, each unsent row too: about 10 s for 60,000 here (black-box P1
             # #1: a minute's silence on a busy machine read as a hang).
-            print(
+            say(
                 "Interrupted: pausing the job; no new request is sent, and requests not "
                 "answered within 2 s are abandoned (a resume settles their rows); then the "
                 "job's report is written, every row in it, which takes some seconds when tens "
-                "of thousands are left to send.",
-                file=sys.stderr,
-                flush=True,
+                "of thousands are left to send."
+            )
+        else:
+            # A second Ctrl+C went unanswered, and read as ignored (black-box R5 #11).
+            say(
+                "Still pausing: the job is paused once the requests sent are settled and its "
+                "report is written; the command then ends by itself."
             )
         control.suspend()
 
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, handler)
     try:
         yield stopped
     finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
+        # Not the handlers from before (Ctrl+C raising): what is printed now is the outcome.
+        outcome_decided()
+
+
+def say(sentence: str) -> None:
+    """A sentence on stderr from a signal handler, which must not raise: a terminal gone (a
+    SIGHUP's) refuses the write, and the job's pause matters more than the sentence."""
+    with contextlib.suppress(OSError, ValueError):
+        print(sentence, file=sys.stderr, flush=True)
 
 
 # How often a job the service has stopped answering says so again on stderr.
@@ -702,7 +721,19 @@ def resume_command(command: str, meta: dict[str, Any], path: Path) -> str:
         pace += f" --concurrency {meta['concurrency']}"
     if meta.get("rate_limit"):
         pace += f" --rate-limit {meta['rate_limit']}"
-    return f"dnc-desk {command} --resume {meta.get('job_id', path)} {where}{pace}"
+    return f"dnc-desk {command} --resume {_job_named(meta, path)} {where}{pace}"
+
+
+def _job_named(meta: Mapping[str, Any], path: Path) -> str:
+    """How ``--resume`` finds the job file ``path``: its id when it is in the jobs folder
+    under that id, else its path (black-box R5 #5: a job file moved elsewhere and resumed by
+    its path was named by its id, which then found "no job … to resume")."""
+    job_id = str(meta.get("job_id") or "")
+    if not path.is_file():  # not a file (an id as typed): nothing else to name it by
+        return job_id or str(path)
+    if job_id and same_file(AppPaths.default().jobs_dir / f"{job_id}{JOB_SUFFIX}", path):
+        return job_id
+    return shlex.quote(str(path.expanduser().absolute()))
 
 
 def command_of(kind: str) -> str:
@@ -1129,6 +1160,14 @@ def run_job_command(
         else:
             if args.file is None:
                 raise CliError(f"Give the file to {command}, or --resume JOB.", EXIT_USAGE)
+            if str(args.file) == "-" and not args.file.exists():
+                # It said ".../-  does not exist." (black-box R5 #12): a job's rows are read
+                # again for its report and kept for a resume, which a pipe cannot give.
+                raise CliError(
+                    f"Standard input is not read: save the rows to a file and give its name "
+                    f"to {command} (a .csv, .txt or spreadsheet).",
+                    EXIT_USAGE,
+                )
             refuse_blank_options(args)
             given_scope = parse_scope(
                 args.scope, getattr(args, "purpose", None) or "", removal=command == "remove"
@@ -1162,7 +1201,10 @@ def run_job_command(
             if args.report is not None:
                 # Checked after the other arguments: it creates the report's missing folders.
                 args.report = check_report_path(
-                    args.report, source=args.file, overwrite=args.overwrite
+                    args.report,
+                    source=args.file,
+                    overwrite=args.overwrite,
+                    jobs_dir=paths.jobs_dir,
                 )
                 job = dataclasses.replace(job, report=args.report)
             # What is at the path now may be replaced (--overwrite); a file another job
@@ -1303,6 +1345,13 @@ def run_job_command(
             warn(f"Interrupted: job paused. Resume with: {resume_hint(command, store)}")
             return stopped.exit_status()
         meta = store.meta()
+        if stopped.signum is not None:
+            # The signal came once the last row was answered: "pausing the job" was said, so
+            # is what it came to (black-box R5 #3).
+            warn(
+                f"The job had already sent its last row when interrupted: it has "
+                f"{status.value}, and nothing is left to resume."
+            )
         print_result(store, args, f"{meta.get('name')}: {status.value}.", notes)
         return EXIT_OK
     except CliError as exc:
@@ -1369,7 +1418,7 @@ def _announcer(
 def _interrupted_before_run(command: str, store: JobStore | None, args: argparse.Namespace) -> str:
     """The sentence for a signal before the job's run began: nothing was sent."""
     if store is None or args.dry_run:
-        return "Interrupted before the job started: nothing was sent."
+        return NOTHING_SENT
     return (
         f"Interrupted before job {store.meta().get('job_id')} sent any row: resume it with: "
         f"{resume_hint(command, store)}"

@@ -7,10 +7,13 @@ Subcommands live in their own modules, each with ``add_arguments(parser)`` and
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
 import importlib
 import importlib.util
 import json
 import os
+import re
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -43,11 +46,42 @@ class _Parser(argparse.ArgumentParser):
     json_errors = False
 
     def error(self, message: str) -> NoReturn:
+        message = hide_secret_options(message)
         if _Parser.json_errors:
             from app.cli.connection_args import EXIT_USAGE, emit_json
 
             emit_json({"error": f"{self.prog}: {message}", "exit_status": EXIT_USAGE})
         super().error(message)
+
+
+# An option named like a secret (--token, --api-key, --password=…) followed by its value.
+SECRET_OPTION = re.compile(
+    r"(?P<option>--?[\w-]*(?:token|secret|passw|api[-_]?key)[\w-]*)"
+    r"(?:(?P<sep>=|\s+)(?P<value>(?!--)\S+))?",
+    re.IGNORECASE,
+)
+
+
+def hide_secret_options(message: str) -> str:
+    """``message`` (a usage error quoting what was typed) with the value of an option named
+    like a secret hidden, and a word on where tokens come from.
+
+    ``--token abc`` was echoed as "unrecognized arguments: --token abc" on stderr and in the
+    JSON, so a token typed there landed in logs (black-box R5 #12).
+    """
+
+    def hide(match: re.Match[str]) -> str:
+        if match["value"] is None:
+            return match[0]
+        return f"{match['option']}{'=' if match['sep'] == '=' else ' '}<hidden>"
+
+    hidden, found = SECRET_OPTION.subn(hide, message)
+    if not found:
+        return message
+    return (
+        f"{hidden} (a token is never taken on the command line: set DNC_DESK_TOKEN with "
+        "--base-url, or save a connection, whose token is kept in the keyring)"
+    )
 
 
 def _available(module: str) -> bool:
@@ -130,7 +164,65 @@ def _last_resort(exc: BaseException, args: argparse.Namespace | None = None) -> 
     return None
 
 
+# The name of the error handler that writes a character the console cannot encode as a JSON
+# escape (\u00d1), registered by :func:`usable_streams`.
+ESCAPE_ERRORS = "dnc-desk-escape"
+
+
+def _escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
+    """``\\uXXXX`` (a surrogate pair above U+FFFF) for each character ``exc`` could not encode.
+
+    Python's own ``backslashreplace`` writes ``\\xd1``, which is no escape in JSON: under
+    ``--json`` every character outside ASCII is inside a string, where ``\\u00d1`` reads back
+    as the character itself, so the output stays valid JSON.
+    """
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for char in exc.object[exc.start : exc.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+codecs.register_error(ESCAPE_ERRORS, _escape_unencodable)
+
+
+def usable_streams() -> None:
+    """Make the process's standard streams safe to use, whatever it was started with.
+
+    A closed descriptor (``>&-``, ``2>&-``) is given the null device: Python left
+    ``sys.stdout`` None, and the command crashed once its rows were sent (black-box R5 #7),
+    and the next file opened (a job file, the journal) would have been given the descriptor,
+    for any write to it to land in. And a character the console's encoding lacks
+    (``PYTHONIOENCODING=ascii``, a Windows code page) is written as an escape instead of
+    raising UnicodeEncodeError after the job ran (black-box R5 #2).
+    """
+    streams = ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY))
+    for fd, name, mode in streams:
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, mode)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if getattr(sys, name) is None:
+            # closefd=False: the descriptor is the process's own, kept for its children.
+            mode_text = "r" if fd == 0 else "w"
+            setattr(sys, name, open(fd, mode_text, encoding="utf-8", closefd=False))  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        errors = getattr(stream, "errors", None)
+        if errors in ("strict", "surrogateescape") and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=ESCAPE_ERRORS)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    process = argv is None  # the process's own command line: its streams are the process's too
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == [SHEET_WORKER_FLAG]:
         # A frozen bundle re-runs itself as the spreadsheet reader's child process; dispatch
@@ -138,12 +230,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.core import sheet_worker
 
         return sheet_worker.main(argv[1:])
+    if process:
+        usable_streams()
     chosen = _chosen_subcommand(argv)
     if chosen is None:
         return _run(argv, None)
     # A command stopped before it handles signals itself (loading its modules, reading the
     # file) still answers, as one JSON object under --json: SIGTERM is taken as Ctrl+C is.
-    with _sigterm_interrupts():
+    # The process's own run keeps its handlers to its end: restored, a Ctrl+C as the
+    # interpreter exits would still print a traceback and change the exit status.
+    with _sigterm_interrupts(restore=not process):
         try:
             return _run(argv, chosen)
         except KeyboardInterrupt as exc:
@@ -156,28 +252,89 @@ class Terminated(KeyboardInterrupt):
     exit_status = 128 + signal.SIGTERM
 
 
+class HungUp(Terminated):
+    """SIGHUP (the terminal closed, an SSH connection dropped), taken as SIGTERM is."""
+
+    exit_status = 128 + 1  # SIGHUP's number on every POSIX system (Windows has none)
+
+
+# The signals that stop a command as Ctrl+C does: a job pauses, an export removes its partial
+# file. SIGHUP killed an import at once, with no pause and no word, and left an export's
+# ".part" file (black-box R5 #6).
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    if signum == getattr(signal, "SIGHUP", None):
+        terminal_gone()
+        raise HungUp
     raise Terminated
 
 
+def terminal_gone() -> None:
+    """After SIGHUP: stdout and stderr that can no longer be written (a closed terminal
+    answers every write with EIO) are pointed at the null device, so the job still pauses and
+    its report is written, instead of the command failing on its first sentence. Streams
+    redirected to a file or a pipe that still works are kept."""
+    for fd in (1, 2):
+        try:
+            os.write(fd, b"")
+        except OSError:
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, fd)
+                os.close(null)
+
+
+def _ignore_after_outcome(signum: int, frame: FrameType | None) -> None:
+    """A signal once the command's outcome is decided: it changes nothing (see
+    :func:`outcome_decided`)."""
+
+
+def outcome_decided() -> None:
+    """From now on a signal neither adds output nor changes the exit status: the command's
+    outcome is decided (a job that finished is finished) and is being printed.
+
+    Ctrl+C just as a job ended, after its result was printed, added a second JSON object
+    ``{"error": "Interrupted.", "exit_status": 130}`` and exited 130 (black-box R5 #3).
+    :func:`main` restores the handlers as they were before the command when it returns.
+    """
+    with contextlib.suppress(ValueError):  # not the main thread: signals are not ours
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, _ignore_after_outcome)
+
+
 @contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
+def _sigterm_interrupts(*, restore: bool = True) -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` within this block; with ``restore``,
+    every stop signal's handler is as it was before when it ends."""
     try:
-        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+        signal.signal(signal.SIGTERM, _raise_terminated)
     except ValueError:  # not the main thread (main() called from a test's thread)
         yield
         return
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, _raise_terminated)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items() if restore else ():
+            signal.signal(sig, handler)
 
 
 # What a command stopped before its own handling of signals (its modules still loading) says
 # when "Interrupted." alone leaves out what matters: export's is its own CANCELLED sentence,
 # said at every stop (black-box Q2 #5: "Interrupted." did not say whether a file was written).
+# An import or removal stopped while its modules load or its file is read has sent nothing,
+# and says so as it does a moment later (black-box R5 #10: it said only "Interrupted.").
+NOTHING_SENT = "Interrupted before the job started: nothing was sent."
 INTERRUPTED: dict[str | None, str] = {
     "export": "Interrupted: the export was cancelled and no file was written.",
+    "import": NOTHING_SENT,
+    "remove": NOTHING_SENT,
 }
 
 
@@ -187,7 +344,8 @@ def interrupted_sentence(command: str | None) -> str:
 
 def _interrupted(exc: KeyboardInterrupt, *, json_output: bool, command: str | None) -> int:
     """A command interrupted before its own handling of signals: one sentence on stderr (and
-    ``{"error", "exit_status"}`` under --json); 130 for Ctrl+C, 143 for SIGTERM."""
+    ``{"error", "exit_status"}`` under --json); 130 for Ctrl+C, 143 for SIGTERM, 129 for
+    SIGHUP."""
     status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
     message = interrupted_sentence(command)
     print(message, file=sys.stderr)
@@ -213,6 +371,7 @@ def _run(argv: list[str], chosen: str | None) -> int:
             try:
                 module = importlib.import_module(SUBCOMMANDS[args.command][0])
                 status = int(module.run(args))
+                outcome_decided()
                 # Written out here, not at the interpreter's exit: output still buffered (a
                 # pipe's, up to 8 KB) would meet a reader gone away (`… | head -c 0`) where no
                 # handler is left, and print "Exception ignored … BrokenPipeError".

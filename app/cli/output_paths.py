@@ -5,7 +5,8 @@ had been read and checked (or, for an export, every page fetched), as an OSError
 writer's temporary ``.part`` file. These checks say it first, in one sentence.
 
 They also keep a command from destroying a file: a report is never written over the
-spreadsheet being read (the vendor's original is the evidence), and a file already at
+spreadsheet being read (the vendor's original is the evidence) nor over another job's report
+(that job's record of what it sent), and a file already at
 ``--report`` or ``--out`` (export, audit, evidence, diff) is replaced only with ``--overwrite``,
 and an ``--out`` is never a file the command reads. Missing folders are created
 here, and the folder is proved writable with a temporary file, so nothing is sent to the
@@ -66,11 +67,45 @@ def same_file(a: Path, b: Path) -> bool:
         return a.expanduser().resolve() == b.expanduser().resolve()
 
 
-def check_report_path(path: Path, *, source: Path | None = None, overwrite: bool = False) -> Path:
+def report_of_job(path: Path, jobs_dir: Path | None) -> str:
+    """The job that sent rows (not a dry run) whose report ``path`` is (``""`` when none): a
+    job file of its name beside it (a job's own report, in the jobs folder or a copy of it,
+    written yet or not), or, for a file that is there, a job in ``jobs_dir`` that names it as
+    its report. (A path a job names but that holds no file yet is left to that job's claim on
+    it: see ``job_exec.report_destination``.) A dry run's report records nothing sent: it
+    may be replaced, with ``--overwrite``."""
+    from app.core.job_catalog import JobInfo, list_jobs, read_job
+    from app.core.job_store import SUFFIX, JobStatus
+
+    def named(info: JobInfo) -> str:
+        if info.error or info.status == JobStatus.DRY_RUN.value:
+            return ""
+        name = info.meta.get("name")
+        return f"job {info.job_id}" + (f" ({name})" if name else "")
+
+    beside = path.with_suffix(SUFFIX)
+    if beside.is_file():
+        return named(read_job(beside, with_counts=False))
+    if jobs_dir is None or not path.is_file():
+        return ""
+    for info in list_jobs(jobs_dir, with_counts=False):
+        if info.meta.get("report") and same_file(info.report, path) and named(info):
+            return named(info)
+    return ""
+
+
+def check_report_path(
+    path: Path,
+    *,
+    source: Path | None = None,
+    overwrite: bool = False,
+    jobs_dir: Path | None = None,
+) -> Path:
     """``--report PATH`` for an import or removal: an .xlsx file that can be written.
 
-    Refused, whatever ``overwrite`` says, when it is ``source`` (the spreadsheet being read);
-    refused when a file is already there unless ``overwrite``.
+    Refused, whatever ``overwrite`` says, when it is ``source`` (the spreadsheet being read)
+    or a file another job that sent rows wrote as its report (:func:`report_of_job`, looking
+    in ``jobs_dir``); refused when a file is already there unless ``overwrite``.
     """
     path = path.expanduser()
     if path.is_dir():
@@ -81,6 +116,14 @@ def check_report_path(path: Path, *, source: Path | None = None, overwrite: bool
         raise CliError(
             f"--report {path} is the spreadsheet being read; the report would replace the "
             "original, so give another file name.",
+            EXIT_USAGE,
+        )
+    if job := report_of_job(path, jobs_dir):
+        # A dry run's --overwrite replaced a finished import's report, the record of what it
+        # sent (black-box R5 #8).
+        raise CliError(
+            f"--report {path} is the report of {job}, its record of what was sent; give "
+            "another file name.",
             EXIT_USAGE,
         )
     if path.suffix.lower() != ".xlsx":

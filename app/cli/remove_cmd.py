@@ -14,7 +14,7 @@ nothing and needs none, and ``--resume`` runs on with the job's own note.
 Exit statuses are import's (:mod:`app.cli.import_cmd`): 0 when the job ran to its end, 1
 when it could not run, 2 for bad arguments (a missing ``--note``, an empty ``--lead-status``,
 ``--phone-code``, ``--sheet`` or ``--phone-column``, ``--phone-column`` naming no column of the
-sheet), 130 when Ctrl+C (SIGINT) paused the job and 143 when SIGTERM did.
+sheet), 130 when Ctrl+C (SIGINT) paused the job, 143 when SIGTERM did and 129 when SIGHUP did.
 """
 
 from __future__ import annotations
