@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from app.api.client import ApiClient
 from app.api.concurrency import InFlightGate, bounded_map, in_flight_gate
 from app.api.scope import Scope
+from app.core import job_runner
 from app.core.connections import Connection
 from app.core.import_job import run_import, stage_import
 from app.core.job_runner import JobControl, workers_for
@@ -30,6 +32,8 @@ from app.core.session import Session
 from tests.conftest import TOKEN
 
 PHONES = [f"202555{i + 1:04d}" for i in range(60)]
+# How long the test waits for what it holds the job for: only a broken job takes this long.
+WAIT = 30.0
 
 
 @pytest.fixture
@@ -94,39 +98,88 @@ def test_a_removal_with_its_look_ups_keeps_the_same_bound(
     assert store.counts()["removed"] == len(PHONES)
 
 
+class _HoldingWire(httpx.HTTPTransport):
+    """A real transport that holds each insert until the test releases them, and says when
+    ``holding`` of them are held (each on a thread that has taken a slot of the gate)."""
+
+    def __init__(self, holding: int) -> None:
+        super().__init__()
+        self.inserts = 0  # inserts that reached the wire
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self._holding = holding
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/insert"):
+            with self._lock:
+                self.inserts += 1
+                if self.inserts == self._holding:
+                    self.held.set()
+            self.release.wait(WAIT)
+        return super().handle_request(request)
+
+
+def _until(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
 def test_a_stop_while_workers_wait_for_a_slot_sends_nothing_more(
-    sandbox: Any, journal: ChangeJournal, tmp_path: Path
+    sandbox: Any, journal: ChangeJournal, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Four slots, five workers, answers slow enough that the fifth always waits at the gate.
-    sandbox.set_faults(latency_ms=400)
-    session = _session(sandbox, journal)
+    # The test lets the held requests be answered right after the stop; cutting them off is
+    # another test's (on a loaded machine the 2 s can pass before the test gets to run).
+    monkeypatch.setattr(job_runner, "ABANDON_AFTER", 10 * WAIT)
+    wire = _HoldingWire(holding=4)
+    session = Session(
+        Connection("Sandbox", sandbox.base_url),
+        ApiClient(sandbox.base_url, TOKEN, http_transport=wire),
+        journal,
+    )
     store, _ = stage_import(
         JobSettings(_csv(tmp_path / "in.csv", PHONES[:12]), Scope.global_()),
         tmp_path / "jobs",
         connection=session.connection,
     )
+    job = str(store.meta()["job_id"])
     control = JobControl()
-    timer = threading.Timer(0.2, control.suspend)  # the first four are in flight by then
-    timer.start()
-    assert run_import(store, session, concurrency=4, control=control) is JobStatus.PAUSED
-    timer.join()
+    ended: list[JobStatus] = []
+    run = threading.Thread(
+        target=lambda: ended.append(run_import(store, session, concurrency=4, control=control))
+    )
+    run.start()
+    try:
+        # Four slots, five workers: four inserts on the wire, held, and the fifth worker has
+        # taken a row (its intent is journaled) and waits for a slot.
+        assert wire.held.wait(WAIT), "four inserts never reached the service"
+        _until(
+            lambda: sum(e.phase == "intent" for e in journal.query(job=job)) == 5,
+            "no fifth worker took a row",
+        )
+    finally:
+        control.suspend()
+        wire.release.set()  # after the stop: no slot is free before it
+        run.join(WAIT)
+    assert ended == [JobStatus.PAUSED]
     rows = list(store.rows())
     done = [r for r in rows if r.state == RowState.DONE.value]
     waiting = [r for r in rows if r.state != RowState.DONE.value]
-    # The requests in flight finished; nothing else was sent, and nothing is left "sending".
+    # The requests in flight finished; nothing else was sent (the run's threads have all
+    # ended), and nothing is left "sending".
+    assert wire.inserts == 4
     assert len(done) == 4 and {r.outcome for r in done} == {Outcome.INSERTED.value}
     assert {(r.state, r.outcome) for r in waiting} == {(RowState.PENDING.value, "")}
-    time.sleep(0.5)
     assert int(sandbox.store.one("SELECT COUNT(*) AS n FROM dnc")["n"]) == 4
-    job = str(store.meta()["job_id"])
     cut = [e for e in journal.query(job=job) if e.outcome == "not_attempted"]
     # The worker that had taken a fifth row and waited for a slot gave it back unsent.
     assert len(cut) == 1 and cut[0].phone == f"+1{waiting[0].national}"
 
-    sandbox.set_faults(latency_ms=0)
     assert run_import(store, session, concurrency=4) is JobStatus.FINISHED
     session.close()
-    assert store.counts()["inserted"] == 12
+    assert store.counts()["inserted"] == 12 and wire.inserts == 12
     assert not any("when the job was resumed" in r.message for r in store.rows())
 
 

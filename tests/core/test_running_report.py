@@ -1,8 +1,14 @@
 """A job's report is written while the job runs (rows in order, as far as they are done) and
-comes out the same as the report written from the job file afterwards."""
+comes out the same as the report written from the job file afterwards.
+
+How often the thread writing it gets to run is up to the machine: a test that needs it to have
+written rows (or failed) before the job's end holds the run's last progress report, after its
+rows are all settled and before the report is finished, until the thread has done so.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +24,7 @@ from app.core.connections import Connection
 from app.core.import_job import run_import, stage_import
 from app.core.job_exec import report_path
 from app.core.job_report import ReportWriter, RunningReport, write_report
+from app.core.job_runner import JobProgress
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore
 from app.core.journal import ChangeJournal
@@ -26,6 +33,8 @@ from tests.conftest import TOKEN
 
 FAST = RetryPolicy(attempts=2, base_delay=0.001, max_delay=0.002)
 PHONES = [f"202555{i:04d}" for i in range(80)]
+# How long the end of a run waits for the report's thread: only a broken thread takes so long.
+WAIT = 30.0
 
 
 @pytest.fixture
@@ -54,31 +63,55 @@ def _stage(tmp_path: Path, session: Session) -> JobStore:
     return store
 
 
-def _run(sandbox: Any, journal: ChangeJournal, tmp_path: Path, **faults: Any) -> JobStore:
+def _run(
+    sandbox: Any,
+    journal: ChangeJournal,
+    tmp_path: Path,
+    until: threading.Event | None = None,
+    **faults: Any,
+) -> JobStore:
+    """Run the import; with ``until``, its end waits for it (see the module's docstring)."""
     session = Session(
         Connection("Sandbox", sandbox.base_url),
         ApiClient(sandbox.base_url, TOKEN, retry=FAST),
         journal,
     )
     store = _stage(tmp_path, session)
+
+    def progress(_p: JobProgress) -> None:
+        # The last report of a run comes once its status is set, its outcomes all committed,
+        # and before the job's report is finished.
+        if until is not None and store.status != JobStatus.RUNNING.value:
+            until.wait(WAIT)
+
     sandbox.set_faults(latency_ms=20, **faults)
     try:
-        run_import(store, session, concurrency=4)
+        run_import(store, session, concurrency=4, progress=progress)
     finally:
         session.close()
         sandbox.set_faults(latency_ms=0, error_rate=0.0)
     return store
 
 
+class Written(list[int]):
+    """Rows each ReportWriter.advance wrote; ``half`` is set once they make half the rows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.half = threading.Event()
+
+
 @pytest.fixture
-def advances(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def advances(monkeypatch: pytest.MonkeyPatch) -> Written:
     """Rows each ReportWriter.advance wrote, with the follower looking often."""
-    written: list[int] = []
+    written = Written()
     real = ReportWriter.advance
 
     def spy(self: ReportWriter, limit: int = 2000) -> int:
         n = real(self, limit)
         written.append(n)
+        if sum(written) >= len(PHONES) // 2:
+            written.half.set()
         return n
 
     monkeypatch.setattr(ReportWriter, "advance", spy)
@@ -91,16 +124,17 @@ def test_the_report_written_during_the_run_equals_one_written_afterwards(
     sandbox: Any,
     journal: ChangeJournal,
     tmp_path: Path,
-    advances: list[int],
+    advances: Written,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Server errors on 40 % of the attempts (two each): rows end out of order, some failed
     # (a row the service failed is not sent again here, so that some do).
     monkeypatch.setattr(job_runner, "NOT_DONE_RESENDS", 0)
-    store = _run(sandbox, journal, tmp_path, error_rate=0.4)
+    store = _run(sandbox, journal, tmp_path, until=advances.half, error_rate=0.4)
     counts = store.counts()
     assert counts["failed"] and counts["inserted"] and counts["invalid"] == 1, counts
-    # Most rows were written while the job ran, in small batches.
+    # Most rows were written while the job ran (the report's thread stops when the job's
+    # report is finished), in small batches.
     assert sum(advances) >= len(PHONES) // 2 and max(advances) <= 7
     during = _sheets(report_path(store))
     again = write_report(store, tmp_path / "again.xlsx")
@@ -111,7 +145,7 @@ def test_the_report_written_during_the_run_equals_one_written_afterwards(
 
 
 def test_a_paused_job_reports_its_unsent_rows_as_pending(
-    sandbox: Any, journal: ChangeJournal, tmp_path: Path, advances: list[int]
+    sandbox: Any, journal: ChangeJournal, tmp_path: Path, advances: Written
 ) -> None:
     from app.core.job_runner import JobControl
 
@@ -142,18 +176,20 @@ def test_a_failing_follower_leaves_the_final_write_to_start_over(
 ) -> None:
     real = ReportWriter.advance
     calls = {"n": 0}
+    broke = threading.Event()
 
     def breaks(self: ReportWriter, limit: int = 2000) -> int:
         calls["n"] += 1
         if calls["n"] > 2:
+            broke.set()
             raise OSError("disk full")
         return real(self, limit)
 
     monkeypatch.setattr(ReportWriter, "advance", breaks)
     monkeypatch.setattr(RunningReport, "INTERVAL", 0.02)
     monkeypatch.setattr(RunningReport, "BATCH", 5)
-    store = _run(sandbox, journal, tmp_path)
-    assert calls["n"] > 2
+    store = _run(sandbox, journal, tmp_path, until=broke)
+    assert calls["n"] > 2  # it broke while the job ran (its thread ends with the job's report)
     monkeypatch.setattr(ReportWriter, "advance", real)
     during = _sheets(report_path(store))
     assert during == _sheets(write_report(store, tmp_path / "again.xlsx"))
