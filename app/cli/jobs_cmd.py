@@ -135,7 +135,12 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    jobs_dir = AppPaths.default().jobs_dir
+    # A listing creates no folder (black-box R5 #13); one that cannot be used (a file where it
+    # should be) is still said as every command says it.
+    paths = AppPaths.locate()
+    if any(p.exists() and not p.is_dir() for p in (paths.data_dir, paths.jobs_dir)):
+        paths = AppPaths.default()
+    jobs_dir = paths.jobs_dir
     every = list_jobs(jobs_dir)
     holders = {info.path: (None if info.error else run_by(info)) for info in every}
     shown = every if args.all else [j for j in every if j.resumable and not j.error]
