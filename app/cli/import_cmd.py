@@ -110,7 +110,7 @@ from app.core.job_staging import (
 )
 from app.core.job_store import SUFFIX as JOB_SUFFIX
 from app.core.job_store import JobStatus, JobStore
-from app.core.paths import AppPaths
+from app.core.paths import AppPaths, path_text
 from app.core.redaction import SECRETS
 from app.core.session import Session, read_over
 from app.core.sheet_check import CheckSummary, Target
@@ -1186,12 +1186,12 @@ def run_job_command(
                 check_args(args)  # before the file is read (--sheet looks at its kind)
             if args.file.is_dir():
                 raise CliError(
-                    f"{args.file.name} is a folder, not a file: give the path of the "
+                    f"{path_text(args.file.name)} is a folder, not a file: give the path of the "
                     f"spreadsheet to {command}."
                 )
             if args.sheet and args.file.is_file() and sniff_kind(args.file).container == "text":
                 raise CliError(
-                    f"--sheet {args.sheet} does not apply to {args.file.name}: "
+                    f"--sheet {args.sheet} does not apply to {path_text(args.file.name)}: "
                     "a text file has one table.",
                     EXIT_USAGE,
                 )
@@ -1212,7 +1212,7 @@ def run_job_command(
             claimed = file_stamp(args.report) if args.report is not None else None
             job_pace(args, None)
             what = "Dry run" if args.dry_run else kind.capitalize()
-            action = f"{what} of {args.file.name} not started"
+            action = f"{what} of {path_text(args.file.name)} not started"
             # Without a connection (an offline dry run) campaign ids cannot be checked: the
             # staging counts them and the result says so.
             lookup = CampaignDirectory.unchecked()
@@ -1248,7 +1248,8 @@ def run_job_command(
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
             working_shown = not args.json and sys.stderr.isatty()
-            with working(f"Reading and checking {job.file.name}…", sys.stderr, shown=working_shown):
+            shown_name = path_text(job.file.name)
+            with working(f"Reading and checking {shown_name}…", sys.stderr, shown=working_shown):
                 store, _ = stage_fn(
                     job, paths.jobs_dir, connection=connection, campaign_lookup=lookup
                 )
@@ -1269,7 +1270,7 @@ def run_job_command(
                         finish_dry_run(store)
                 except OSError as exc:
                     report_fallback(store, exc)
-                print_result(store, args, f"Dry run of {job.file.name}: nothing was sent.", notes)
+                print_result(store, args, f"Dry run of {shown_name}: nothing was sent.", notes)
                 return EXIT_OK
             # The job's pace, for --resume and its hint.
             store.set_meta({"concurrency": args.concurrency, "rate_limit": args.rate_limit})

@@ -118,3 +118,16 @@ def test_job_made_before_resumes(
         assert journal.verify().ok
     finally:
         journal.close()
+
+
+def test_the_dry_runs_headline_names_the_file_as_the_report_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Printed as it was, the name's undecodable byte crashed a strict UTF-8 console (or came
+    # out as a raw byte) after the job was saved.
+    path = bad_name(tmp_path)
+    argv = ["import", str(path), "--into", "dnc", "--scope", "global", "--dry-run"]
+    assert main([*argv, "--report", str(tmp_path / "r.xlsx")]) == 0
+    out = capsys.readouterr().out
+    assert f"Dry run of {SHOWN}: nothing was sent." in out
+    assert "\udcf1" not in out
