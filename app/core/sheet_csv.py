@@ -221,6 +221,20 @@ _LOST_LETTERS_KEPT: Final = 3  # letters of its own a word keeps ("Y?N" is no wo
 # may be two words typed without a space: alone, it is not taken for a lost letter.
 _TYPED_JOIN: Final = 2
 _RUN_OF_MARKS: Final = re.compile(r"\?+")
+# Words of an opt-out note, as people type them into a text or a form: a '?' typed for a space
+# joining two of them ("Remove?yes", "OPT?OUT", "Call?back", "DNC?Y") is a run-on, not a lost
+# letter (black-box V2 #5). Kept to words that are no piece of a name or a country, split at
+# a lost letter: "el", "se", "or", "an" are not here ("Se?or", "Mu?oz").
+_NOTE_WORDS: Final = frozenset(
+    (
+        "stop", "stopped", "pls", "plz", "please", "yes", "yeah", "yep", "no", "nope", "y",
+        "n", "ok", "okay", "thanks", "thank", "thx", "ty", "opt", "optout", "out", "back",
+        "call", "calls", "calling", "me", "remove", "removed", "unsubscribe", "unsub",
+        "cancel", "quit", "dnc", "sms", "text", "texts", "txt", "email", "mail", "now",
+        "never", "again", "wrong", "number", "hello", "anyone", "why", "because", "not",
+        "dont", "list", "later",
+    )
+)  # fmt: skip
 
 
 def lost_letter_words(text: str) -> tuple[str, ...]:
@@ -232,11 +246,11 @@ def lost_letter_words(text: str) -> tuple[str, ...]:
     placeholder. Of those words, one is enough (black-box R4 #6: "Pa?s M?xico" in one cell,
     or "M?xico" once, went unwarned while three were needed), but for words that may be
     typed text: with fewer than three letters of their own ("Y?N") or only single letters
-    between the marks ("A?B?C"), or a sentence's end before the next ("call?Yes"), they are
-    none; a lowercase word of no single-letter run ("why?because", "ok?thanks", but also
-    "se?or": :data:`_TYPED_JOIN`) counts only in the header or beside a word that is surely
-    one ("Se?or", "M?xico", "n?mero"; "N??ez", whose two marks are one letter's two bytes).
-    """
+    between the marks ("A?B?C"), a sentence's end before the next ("call?Yes"), or words of
+    a note run on ("Remove?yes", "STOP?pls": :func:`_run_on`), they are none; a lowercase
+    word of no single-letter run ("why?because", "ok?thanks", but also "se?or":
+    :data:`_TYPED_JOIN`) counts only in the header or beside a word that is surely one
+    ("Se?or", "M?xico", "n?mero"; "N??ez", whose two marks are one letter's two bytes)."""
     found: dict[str, None] = {}
     sure = False
     for number, line in enumerate(text.lstrip("\ufeff\r\n").splitlines()):
@@ -245,13 +259,39 @@ def lost_letter_words(text: str) -> tuple[str, ...]:
         for match in _LOST_LETTERS.finditer(line):
             word = match.group()
             runs = [len(run) for run in _RUN_OF_MARKS.split(word)]
-            if sum(runs) < _LOST_LETTERS_KEPT or max(runs) < 2 or _sentence_break(word):
+            if (
+                sum(runs) < _LOST_LETTERS_KEPT
+                or max(runs) < 2
+                or _sentence_break(word)
+                or _run_on(word)
+            ):
                 continue
             found[word] = None
             sure = sure or number == 0 or not (word.islower() and min(runs) >= _TYPED_JOIN)
     if not sure:
         return ()
     return tuple(found)[:_LOST_LETTERS_SHOWN]
+
+
+def _run_on(word: str) -> bool:
+    """Whether ``word`` is words typed without a space, each '?' in it joining two that are
+    words of an opt-out note (:data:`_NOTE_WORDS`: "Remove?yes", "DNC?Y") or two that change
+    between capitals and lowercase ("STOP?pls", "stop?PLS"), as no lost letter does."""
+    if "??" in word:  # one letter's two bytes ("N??ez")
+        return False
+    pieces = word.split("?")
+    return all(
+        (left.casefold() in _NOTE_WORDS and right.casefold() in _NOTE_WORDS)
+        or _case_change(left, right)
+        or _case_change(right, left)
+        for left, right in itertools.pairwise(pieces)
+    )
+
+
+def _case_change(capitals: str, lower: str) -> bool:
+    """Whether ``capitals`` is a word of capitals (two letters at least: "J?rgen" has a lost
+    letter after its capital) and ``lower`` one of lowercase letters."""
+    return len(capitals) >= 2 and capitals.isupper() and lower.islower()
 
 
 def _sentence_break(word: str) -> bool:
