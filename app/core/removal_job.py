@@ -69,7 +69,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -143,16 +143,23 @@ def not_listed_text(
             "before the delete; nothing was sent)"
         )
     if others:
-        kept = list(
-            dict.fromkeys(f"{e.phone_number} under phone code {e.phone_code}" for e in others)
-        )
-        one = len(kept) == 1
-        text += (
-            f"; {'the entry as' if one else 'the entries as'} {joined(kept)} "
-            f"{'was' if one else 'were'} left: read under {'its' if one else 'their'} phone "
-            f"code, {'it is' if one else 'they are'} another number than this one"
-        )
+        text += f"; {others_left_text(others)}"
     return text
+
+
+def others_left_text(others: Sequence[DncEntry]) -> str:
+    """What a row says of ``others`` (see :func:`not_listed_text`), left on the list; "" for
+    none. A removed row says it too (regression check V2 #10: +49 151 12345678 removed, the
+    entry 4915112345678 under 49 left without a word, though the README says the row says so)."""
+    if not others:
+        return ""
+    kept = list(dict.fromkeys(f"{e.phone_number} under phone code {e.phone_code}" for e in others))
+    one = len(kept) == 1
+    return (
+        f"{'the entry as' if one else 'the entries as'} {joined(kept)} "
+        f"{'was' if one else 'were'} left: read under {'its' if one else 'their'} phone "
+        f"code, {'it is' if one else 'they are'} another number than this one"
+    )
 
 
 # A delete answered "not found" after an earlier attempt that got no answer saying whether it
@@ -995,6 +1002,7 @@ def delete_sender(
                 sent.covered,
                 sent.last,
                 _left_text(row, left),
+                others_left_text(others),
             ]
             return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
         results: list[tuple[Form, _Sent]] = []
@@ -1022,7 +1030,13 @@ def delete_sender(
                 _say_on(exc, text)
                 raise
             results.append((form, sent))
-        return _forms_result(row, scope, earlier, forms, results, left, lead_status, leads, resent)
+        result = _forms_result(
+            row, scope, earlier, forms, results, left, lead_status, leads, resent
+        )
+        if not others or result.outcome is not Outcome.REMOVED:
+            return result
+        message = "; ".join(x for x in (result.message, others_left_text(others)) if x)
+        return replace(result, message=message)
 
     def delete_form(
         row: JobRow,
