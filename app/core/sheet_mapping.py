@@ -436,18 +436,31 @@ _OUR_LINE: Final = re.compile(r"\bour\b")
 # Words naming the business's side of a log or tracker ("Business Number", "Company Phone").
 # "Business Phone" and "Company Phone" are also a contact's work line in a contact list
 # (Outlook's export), so they name the business's own line only by what they hold.
-_BUSINESS_WORDS: Final = frozenset({"business", "company", "corporate", "merchant", "brand"})
+# Also in Spanish, French, German, Italian and Dutch headers, read without accents ("Número de
+# la empresa", "Numéro de l'entreprise", "Numero aziendale"): regression check V2 #1 found
+# those read over the customers' column, the business's line imported once and 11 duplicates.
+_BUSINESS_WORDS: Final = frozenset(
+    {"business", "company", "corporate", "merchant", "brand", "empresa", "entreprise",
+     "societe", "azienda", "aziendale", "impresa", "firma", "unternehmen", "bedrijf"}
+)  # fmt: skip
 # What a business's own line is called besides a phone ("Business Number", "Company DID",
-# "Business SMS Number", "Company Caller ID").
+# "Business SMS Number", "Company Caller ID", "Número de la empresa").
 _OWN_LINE_NOUNS: Final = frozenset(
     {"number", "numbers", "no", "num", "nr", "line", "lines", "did", "dids", "caller",
-     "callerid", "sms", "sender", "longcode", "shortcode", "tfn"}
+     "callerid", "sms", "sender", "longcode", "shortcode", "tfn", "numero", "nummer", "linea",
+     "ligne", "linha"}
 )  # fmt: skip
-# Words naming the consumer's side ("Customer Number", "Client Phone", "Subscriber #"): such a
-# column is read over one naming the business's side or one end of a log.
+# German and Dutch write the business's number as one word ("Firmennummer", "Bedrijfsnummer").
+_OWN_LINE_COMPOUNDS: Final = frozenset(
+    {"firmennummer", "firmennr", "unternehmensnummer", "bedrijfsnummer"}
+)
+# Words naming the consumer's side ("Customer Number", "Client Phone", "Subscriber #",
+# "Número del cliente", "Kundennummer", "Klantnummer"): such a column is read over one naming
+# the business's side or one end of a log.
 _CUSTOMER_WORDS: Final = frozenset(
     {"customer", "customers", "cust", "consumer", "consumers", "client", "clients",
-     "subscriber", "subscribers"}
+     "subscriber", "subscribers", "cliente", "clientes", "clienti", "kunde", "kunden",
+     "kundennummer", "kundennr", "klant", "klanten", "klantnummer"}
 )  # fmt: skip
 
 
@@ -460,6 +473,8 @@ def names_own_line(header: str) -> bool:
     if _OUR_LINE.search(words):
         return True
     tokens = set(words.split())
+    if tokens & _OWN_LINE_COMPOUNDS:
+        return True
     return (
         bool(tokens & _BUSINESS_WORDS)
         and bool(tokens & _OWN_LINE_NOUNS)
@@ -502,6 +517,23 @@ def repeats_few_numbers(data: Sequence[Sequence[CellValue]], index: int, code: s
     numbers = [phones.normalize(v, code) for v in _values(data, index)]
     found = [(r.phone_code, r.national) for r in numbers if r.ok]
     return few_repeated(len(found), len(set(found)))
+
+
+def _customers_beside_business(
+    headers: Sequence[str], phone_like: Sequence[float], index: int
+) -> bool:
+    """Whether a column of phone numbers headed as the customer's ("Customer Number",
+    "Kundennummer", "Número del cliente"), which alone names an account number, stands beside
+    a column of phone numbers naming the business's side ("Business Number", "Firmennummer"):
+    then it is the consumers' phone numbers, the business's line beside them (regression check
+    V2 #1, #5: the business's line was read instead, or the file refused)."""
+    header = headers[index] if index < len(headers) else ""
+    if not header or not names_customers_side(header) or phone_like[index] < 0.5:
+        return False
+    return any(
+        i != index and i < len(headers) and f >= 0.5 and names_business_side(headers[i])
+        for i, f in enumerate(phone_like)
+    )
 
 
 def _own_line_unread(
@@ -1062,6 +1094,7 @@ def propose_mapping(
             and _names_other_digits(text)
             and not _names_line(text)
             and not _written_as_phones(data, index, default_phone_code)
+            and not _customers_beside_business(headers, phone_like, index)
         ):
             continue  # "Account Number", "Policy Number": ten digits that are no phone number
         if role is Role.PHONE and _own_line_unread(
@@ -1146,7 +1179,10 @@ def propose_mapping(
             for i, f in enumerate(phone_like)
             if i not in taken
             and f >= 0.5
-            and not _names_other_digits(headers[i])
+            and (
+                not _names_other_digits(headers[i])
+                or _customers_beside_business(headers, phone_like, i)
+            )
             and not _own_line_unread(headers[i], data, i, phone_like, default_phone_code)
             # Under a header, as an id's "BKG_NUM"; with none, or right of an area-code
             # column ("Area", "Local"), 7-digit numbers are local numbers to refuse by name
