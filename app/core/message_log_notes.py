@@ -68,6 +68,7 @@ from app.core.sheet_mapping import (
     plain_words,
 )
 from app.core.sheet_types import CellValue, Row
+from app.core.staging_notes import other_columns_sentence
 from app.core.wording import joined
 
 # Words that ask to stop, anywhere in a message (sheet_mapping.OPT_OUT_KEYWORDS: STOP, "Stopp",
@@ -595,6 +596,18 @@ class LogWatch:
         # side passed over for what its first rows hold: their numbers over the whole file.
         self._lines: dict[int, _LineNumbers] = {}
         phone = mapping.phone
+        # A removal names the column so passed over as one it does not remove, as it did
+        # before it was kept from other_phone_columns (regression check V2 #2).
+        self._removal_passed: int | None = None
+        passed = mapping.own_line_by_count
+        if (
+            kind == "removal"
+            and passed is not None
+            and passed[1] == phone
+            and passed[0] < len(mapping.headers)
+            and mapping.headers[passed[0]]
+        ):
+            self._removal_passed = passed[0]
         if kind == "import" and phone is not None and phone < len(mapping.headers):
             code = mapping.default_phone_code
             if _names_a_side(mapping.headers[phone]):
@@ -974,6 +987,7 @@ class LogWatch:
         """The warnings, after every row went through :meth:`watch`."""
         self._settle_all()
         found = [
+            self._removal_passed_sentence(),
             self._own_line_passed_sentence(),
             self._own_line_read_sentence(),
             self._guessed_end_sentence(),
@@ -1134,6 +1148,14 @@ class LogWatch:
             "imported too) and run it again; a dry run lists every row in its report without "
             "sending anything."
         )
+
+    def _removal_passed_sentence(self) -> str:
+        """That a removal does not remove the column passed over as the business's own line
+        ("Company Phone" of one number beside "Contact Phone"), and how to remove it all the
+        same: a removal must say which phone column it skips (regression check V2 #2)."""
+        if self._removal_passed is None:
+            return ""
+        return other_columns_sentence(self.mapping, [self._removal_passed], "removal")
 
     def _own_line_passed_sentence(self) -> str:
         """That a column naming the business's side ("Company Phone") was not read for holding
