@@ -1151,6 +1151,10 @@ def propose_mapping(
             scores[role] = (score, index)
     if lines:
         read, mapping.guessed_end = _call_log_phone(lines, headers, data, default_phone_code)
+        if (ends := _log_end_of_many(lines, read, headers, data, default_phone_code)) is not None:
+            read = ends[1]
+            mapping.guessed_end = None
+            mapping.own_line_by_count = ends
         if read in consumers:
             # A sparser "Your phone number" is still the consumer's, over a fuller "Phone".
             line_numbers = {i: n for i, n in line_numbers.items() if i in consumers}
@@ -1368,6 +1372,33 @@ def _call_log_phone(
         else (best, rival)
     )
     return read, (read, unread) if both_ends else None
+
+
+def _log_end_of_many(
+    lines: Sequence[tuple[float, int]],
+    read: int,
+    headers: Sequence[str],
+    data: Sequence[Sequence[CellValue]],
+    code: str,
+) -> tuple[int, int] | None:
+    """When ``read`` is one end of a log ("Sender", "From") holding one or a few numbers over
+    and over and the other end ("Recipient", "To") holds at least twice as many different
+    numbers, none over and over: (``read``, the other end), the other end to read in its place,
+    as a column of many is read over a "Company Phone" of one (regression check V2 #3: a
+    "Sender" of one number on all 12 rows beside 12 recipients, its rows "STOP", imported the
+    business's line once and 11 duplicates). Where the ends hold no such difference, the rows'
+    direction decides, as :func:`_call_log_phone` does: an inbound log's few consumers texting
+    STOP again and again are fewer than twice the business's lines."""
+    side = call_side(headers[read])
+    if side is None:
+        return None
+    ends = [i for _, i in lines if call_side(headers[i]) not in (None, side)]
+    if not ends or not repeats_few_numbers(data, read, code):
+        return None
+    other = max(ends, key=lambda i: _distinct_phones(data, i, code))
+    if repeats_few_numbers(data, other, code) or not _more_numbers(data, other, read, code):
+        return None
+    return read, other
 
 
 # A message's own time in an SMS platform's log (Twilio's "SentDate", "Date Sent",
