@@ -218,6 +218,11 @@ class _LineNumbers:
         """Whether the column holds one or a few numbers over and over."""
         return not self.more and few_repeated(self.rows, len(self.numbers))
 
+    @property
+    def one(self) -> bool:
+        """Whether the column holds one number on every row (of three at least)."""
+        return self.repeated and len(self.numbers) == 1
+
     def held(self) -> str:
         """ "one number ('+13035550142') on all 40 of its rows", "3 numbers ('+13035550142'
         and 2 others) over its 40 rows", "41 different numbers", "more than 50 different
@@ -1201,7 +1206,11 @@ class LogWatch:
             return ""  # the column read is the consumers', beside the business's line
         line = self._lines[phone]
         business = names_business_side(mapping.headers[phone])
-        if not business and (not line.repeated or self.wrong_count):
+        # A log's end ("From") is the business's line by its content only when it holds ONE
+        # number on every row: an inbound log's few consumers texting STOP again and again
+        # are no line of the business's (regression check V2 #4).
+        own = line.repeated if business else line.one
+        if not business and (not own or self.wrong_count):
             return ""  # a log's rows going the other way are said by the Direction sentence
         column = self._said(phone)
         said = []
@@ -1211,7 +1220,7 @@ class LogWatch:
                 "business's side: in a log or a tracker such a column holds the business's own "
                 "number, which must not go on the list in the consumers' place."
             )
-        if line.repeated:
+        if own:
             holds = "It holds" if business else f"{column} holds"
             said.append(
                 f"{holds} {line.held()}: a list of opt-outs has a different consumer on each "
