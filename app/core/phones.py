@@ -67,7 +67,10 @@ that reading first when it is valid, and otherwise does not offer the +1 number 
 Digits starting with 011, the exit code of the US and Canada, are read under +1 as dialled from
 there; when they are also another country's number written with its leading 0 (Leeds's "0113
 496 0285", :func:`zero_readings`), a reading after 011 that is no valid number names that one,
-and a valid one is refused as reading two ways.
+and a valid one is refused as reading two ways. Groups settle it: "011 43 1 80921" (011, then
+the country code, each followed by a separator) is dialled from there, as it was written, and
+read so alone; only digits run together ("01143180921") or grouped otherwise ("0114 318 0921",
+as the other country groups its number) read two ways.
 """
 
 from __future__ import annotations
@@ -819,11 +822,17 @@ def zero_readings(written: str) -> list[tuple[str, PhoneResult]]:
     writes its numbers nationally: "01134960285") is, as (code, verdict): the countries of
     :data:`SUPPORTED_PHONE_CODES` whose numbers are written with a trunk 0, in that order, then
     Italy, whose numbers keep it. Only a reading of the digits as written counts: the 0 a
-    trunk prefix or Italy's own, not the start of an exit code ("0011…" in Australia)."""
+    trunk prefix (with a carrier code after it, as Brazil's "021 11…") or Italy's own, not the
+    start of an exit code ("0011…" in Australia)."""
     found = []
     for code in _zero_codes():
         result = normalize(written, code)
-        if result.ok and result.national in (written, written[1:]):
+        # A trunk 0 may carry a carrier code: Brazil's "021 11 91234-5255" (carrier 21) is
+        # +55 11 91234-5255, which the hint named before (black-box V2 regression check #3).
+        if result.ok and (
+            result.national in (written, written[1:])
+            or _strip_international_prefix(written, rules_for_code(code)) is None
+        ):
             found.append((code, result))
     return found
 
@@ -1261,15 +1270,21 @@ def _brazil_ninth_digit(digits: str, plus: bool, rules: CodeRules | None) -> str
     )
 
 
-def _with_hint(
-    result: PhoneResult, digits: str, plus: bool, code: str, rules: CodeRules | None
-) -> PhoneResult:
-    """``result`` (a rejection) with what the digits may have meant added to its reason."""
+def _hint(digits: str, plus: bool, code: str, rules: CodeRules | None) -> str:
+    """What digits refused under ``code`` may have meant, or ``""``."""
     hint = _old_mexican_prefix(digits, plus, rules) if code == "52" else ""
     if code == "55":
         hint = _brazil_ninth_digit(digits, plus, rules)
     if not hint and not plus:
         hint = _lost_plus(digits, code, rules)
+    return hint
+
+
+def _with_hint(
+    result: PhoneResult, digits: str, plus: bool, code: str, rules: CodeRules | None
+) -> PhoneResult:
+    """``result`` (a rejection) with what the digits may have meant added to its reason."""
+    hint = _hint(digits, plus, code, rules)
     return result._replace(reason=f"{result.reason}; {hint}") if hint else result
 
 
@@ -1830,6 +1845,7 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
                 and idd_rules.code == "1"
                 and digits.startswith("011")
                 and len(rest) == len(digits) - 3
+                and not _grouped_after_011(raw, digits)
             ):
                 after_011 = digits
             plus, digits = True, rest
@@ -1854,7 +1870,8 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
     if result is None:
         result = _library_verdict(digits, plus, code, rules)
     if after_011:
-        return _after_exit_011(after_011, result)
+        hint = "" if result.ok else _hint(digits, plus, code, rules)
+        return _after_exit_011(after_011, result, hint)
     if result.ok:
         # NANP numbers never start with 1, so "1…" under +1 has one reading.
         if not plus and code != "1" and digits.startswith(code):
@@ -1863,17 +1880,39 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
     return _with_hint(result, digits, plus, code, rules)
 
 
-def _after_exit_011(written: str, result: PhoneResult) -> PhoneResult:
+def _grouped_after_011(raw: object, digits: str) -> bool:
+    """Whether ``raw``, written as ``digits`` (starting with 011), groups them as dialled from
+    the US or Canada: 011 alone, then the country code after it alone, then the rest ("011 43
+    1 80921", "011-43-1-80921"). No country writes its own number so (Sheffield's is "0114 318
+    0921"), so the exit code is the one reading (black-box V2 regression check #1: the commit
+    that refused "01143180921" as reading two ways refused these too)."""
+    if not isinstance(raw, str):
+        return False
+    groups = re.findall(r"[0-9]+", raw)
+    country = _extract_country_code(digits[3:])
+    return (
+        country is not None
+        and len(groups) >= 3
+        and "".join(groups) == digits
+        and groups[0] == "011"
+        and groups[1] == country
+    )
+
+
+def _after_exit_011(written: str, result: PhoneResult, hint: str = "") -> PhoneResult:
     """The verdict on ``written``, digits starting with 011, the exit code of the US and
     Canada, read under +1 as dialled from there (``result``, valid or not), when they are
     also another country's number written with its leading 0 (black-box R2/V1 #2: Leeds's
     0113 496 0285 in a US file was refused as a Spanish number, +34 960285, with no word of the
     UK). Read so, the number is refused naming both readings when both are valid (as a US
     grouping under another country's code is), and its reason names the other country's
-    otherwise; ``result`` as it is when the digits are no such number."""
+    otherwise; ``result`` as it is when the digits are no such number. ``hint`` (what the
+    digits after 011 may have meant, for an invalid ``result``: "the 1 after +52 marked a
+    Mexican mobile number until 2019") ends the reason either way."""
     found = zero_readings(written)
+    hinted = f"; {hint}" if hint else ""
     if not found:
-        return result
+        return result._replace(reason=f"{result.reason}{hinted}") if hinted else result
     names = _either(
         [f"{_international(zeroed.national, code)} ({region_name(code)})" for code, zeroed in found]
     )
@@ -1887,7 +1926,7 @@ def _after_exit_011(written: str, result: PhoneResult) -> PhoneResult:
         return result._replace(
             reason=f"{result.reason} (read as dialled from the US or Canada, 011 being their "
             f"exit code); written with a leading 0, as a country writes its numbers, it is "
-            f"{names}: {give} (--phone-code, or a Country column in a file)"
+            f"{names}: {give} (--phone-code, or a Country column in a file){hinted}"
         )
     dialled = _international(result.national, result.phone_code)
     return _reject(
