@@ -2,8 +2,10 @@
 black-box T1: "Customer number" was taken for an account number, so the business's one line,
 under "Our number", went on the list in every row's place and no consumer did).
 
-"Customer number" is read as phone numbers only when nearly every value is written as one
-("+1 720…", "(720) 555-…"); of bare digits it is still taken for a CRM's customer id."""
+"Customer number" is read as phone numbers when nearly every value is written as one
+("+1 720…", "(720) 555-…"), and, beside a column naming the business's side, when its bare digits
+are phone numbers too (regression check V2 #5, 75617e5: an .xls keeps them as numbers); digits
+that are no phone numbers are still a CRM's customer id."""
 
 from __future__ import annotations
 
@@ -87,19 +89,32 @@ def test_a_customer_number_of_bare_digits_is_still_an_id(tmp_path: Path) -> None
     assert counts["valid"] == 3
 
 
-def test_our_number_beside_bare_customer_ids_is_refused(tmp_path: Path) -> None:
-    """With the customer's column of bare digits (an id, as far as the file says), the
-    business's own line is not imported in its place: the file is refused, naming both."""
-    from app.core.job_staging import MappingError
-
+def test_our_number_beside_bare_customer_digits_reads_the_customers(tmp_path: Path) -> None:
+    """Bare digits that are phone numbers, beside the business's own line: the customers are
+    read (this file was refused until 75617e5, as an .xls of the same log, whose cells are
+    numbers, was: regression check V2 #5), the note naming the business's column."""
     path = tmp_path / "log.csv"
     path.write_text(
         "Our number,Customer number,Message\n"
         "+13035550142,7205551234,STOP\n+13035550142,7205551235,STOP\n"
         "+13035550142,7205551236,STOP\n"
     )
+    mapping, notes, counts = _stage(path, tmp_path)
+    assert mapping == {"phone": "Customer number (column B)"}
+    assert counts["valid"] == 3
+    assert any("'Our number') names the business's own line" in n for n in notes), notes
+
+
+def test_our_number_beside_customer_ids_is_refused(tmp_path: Path) -> None:
+    """With the customer's column of ids (digits no phone number has), the business's own line
+    is not imported in its place: the file is refused, naming it."""
+    from app.core.job_staging import MappingError
+
+    path = tmp_path / "log.csv"
+    path.write_text(
+        "Our number,Customer number,Message\n"
+        "+13035550142,100234,STOP\n+13035550142,100235,STOP\n+13035550142,100236,STOP\n"
+    )
     with pytest.raises(MappingError) as caught:
         _stage(path, tmp_path)
-    said = str(caught.value)
-    assert "'Customer number' (column B) holds phone numbers" in said
-    assert "'Our number' (column A) names the business's own line" in said
+    assert "'Our number' (column A) names the business's own line" in str(caught.value)
