@@ -1888,7 +1888,8 @@ def _grouped_after_011(raw: object, digits: str) -> bool:
     that refused "01143180921" as reading two ways refused these too)."""
     if not isinstance(raw, str):
         return False
-    groups = re.findall(r"[0-9]+", raw)
+    # Groups as they show: an invisible character (a zero-width space) separates nothing.
+    groups = re.findall(r"[0-9]+", raw if raw.isascii() else _visible(raw))
     country = _extract_country_code(digits[3:])
     return (
         country is not None

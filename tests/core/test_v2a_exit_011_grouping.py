@@ -63,3 +63,12 @@ def test_zero_readings_still_leave_out_an_exit_code() -> None:
     # Australia's trunk 0: a carrier code after a trunk 0 counts, an exit code does not.
     assert phones.normalize("001161298765432", "61").ok
     assert "61" not in [code for code, _ in phones.zero_readings("001161298765432")]
+
+
+def test_an_invisible_character_makes_no_group() -> None:
+    # A zero-width space shows in no spreadsheet: "0111 0000" with one after its "011" is the
+    # same cell to the eye, and gets the same verdict and reason (the property test of
+    # invisible characters found "011\u200b1 0000" read as 011 grouped apart).
+    plain = phones.normalize("  0111 0000", "1")
+    assert phones.normalize("  011\u200b1 0000", "1") == plain
+    assert phones.normalize("\u200b0111\u200b 0000", "1") == plain
