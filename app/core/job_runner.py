@@ -810,17 +810,19 @@ class JobRunner:
         rate = (done - start_done) / elapsed
         remaining = total - done
         eta = remaining / rate if rate > 0 else None
-        waiting = None if ended else self._waiting(now)
+        waiting = None if ended else self._waiting()
         paused = self.control.paused.is_set()
         self._progress(JobProgress(dict(self.counts), done, total, rate, eta, paused, waiting))
 
-    def _waiting(self, now: float) -> Waiting | None:
+    def _waiting(self) -> Waiting | None:
         """What the job says while the service has answered nothing for a while."""
         quiet = self._gate.waiting(self._waiting_after)
         if quiet is None:
             return None
         since, url = quiet
-        seconds = now - since
+        # Measured after the gate's own check: the report's time was taken before it, so a silence
+        # the gate found long enough could read as shorter (0.99992 s of a 1 s threshold).
+        seconds = time.monotonic() - since
         at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
         return Waiting(at.replace(microsecond=0), seconds, url)
 
