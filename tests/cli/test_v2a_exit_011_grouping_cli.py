@@ -9,41 +9,18 @@ reading two ways since commit 9ce1b1e; only "01143180921" and "0114 318 0921" ar
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-import openpyxl
 import pytest
 
-from app.cli.main import main
+from tests.cli.test_w3_other_countries_cli import _dirs, _dry_run, _messages
 
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DNC_DESK_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("DNC_DESK_DATA_DIR", str(tmp_path / "data"))
+__all__ = ["_dirs"]  # the autouse fixture, imported to apply here too
 
 
 def _csv(path: Path, header: str, rows: list[str]) -> Path:
     path.write_text("\r\n".join([header, *rows]) + "\r\n", encoding="utf-8")
     return path
-
-
-def _dry_run(capsys: pytest.CaptureFixture[str], path: Path) -> dict[str, Any]:
-    argv = ["import", str(path), "--into", "dnc", "--scope", "global", "--dry-run", "--json"]
-    assert main(argv) == 0
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.err
-    return dict(json.loads(captured.out))
-
-
-def _messages(data: dict[str, Any]) -> dict[int, str]:
-    book = openpyxl.load_workbook(data["report"], read_only=True)
-    rows = list(book["Rows"].iter_rows(values_only=True))
-    book.close()
-    column = list(rows[0]).index("Message")
-    return {int(r[0]): str((*r, *[None] * len(rows[0]))[column]) for r in rows[1:]}
 
 
 def test_011_grouped_as_dialled_from_the_us_is_read_so(
