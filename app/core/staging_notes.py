@@ -1699,8 +1699,8 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         f"(the file gives no country) "
         f"{'is not a valid US number' if one else 'are not valid US numbers'} "
         f"but {'is a valid' if one else 'are valid'} {name} "
-        f"{'number' if one else 'numbers'} written with the leading 0 {name} numbers have "
-        f"({rows_named(rows)}{_put_back(held.zero_put_back.get(code, RowList()), rows)})"
+        f"{'number' if one else 'numbers'} written with a leading 0, as dialled within that "
+        f"country ({rows_named(rows)}{_put_back(held.zero_put_back.get(code, RowList()), rows)})"
     )
     also = after = ""
     if both.count:

@@ -166,7 +166,7 @@ def test_a_text_cell_written_with_its_zero_had_no_zero_put_back(
     path = _write(tmp_path / "intl.csv", "Phone\n+1 416 555 0123\n07911 123457\n+447911123456\n")
     said = [w for w in _dry_run(capsys, path)["warnings"] if "valid United Kingdom number" in w]
     assert len(said) == 1
-    assert "written with the leading 0 United Kingdom numbers have (row 3)." in said[0]
+    assert "written with a leading 0, as dialled within that country (row 3)." in said[0]
     assert PUT_BACK not in said[0]
 
 

@@ -186,8 +186,8 @@ def test_a_lost_zero_read_as_a_us_number_in_a_csv_is_named_as_read_two_ways(
     said = [w for w in data["warnings"] if "--phone-code 44" in w]
     assert said == [
         "4 rows read under the default country code 1 (the file gives no country) are not "
-        "valid US numbers but are valid United Kingdom numbers written with the leading 0 "
-        "United Kingdom numbers have (rows 2, 3, 4 and 6; the 0 put back in row 3, where a "
+        "valid US numbers but are valid United Kingdom numbers written with a leading 0, as "
+        "dialled within that country (rows 2, 3, 4 and 6; the 0 put back in row 3, where a "
         "spreadsheet dropped it from a number cell); 1 row read as a US number from bare "
         "digits reads two ways, a valid United Kingdom number too once a 0 is put back (row "
         "5: the US number +1 207 946 0402, or +44 20 7946 0402), so it may be a United "
