@@ -27,6 +27,7 @@ from app.core.connections import (
     Connection,
     ConnectionConfigError,
     ConnectionStore,
+    cleartext_problem,
     connection_url_problem,
     token_in_url,
     url_warning,
@@ -70,7 +71,10 @@ class ConnectionsDialog(QDialog):
         tokens: TokenStore,
         runner: TaskRunner,
         parent: QWidget | None = None,
+        *,
+        select: str | None = None,
     ) -> None:
+        """``select`` names the connection shown first (else the active one)."""
         super().__init__(parent)
         self._store = connections
         self._tokens = tokens
@@ -156,7 +160,7 @@ class ConnectionsDialog(QDialog):
         layout.addLayout(body, 1)
         layout.addWidget(self.buttons)
 
-        self._reload(select=connections.active_name)
+        self._reload(select=select if select is not None else connections.active_name)
 
     # ----------------------------------------------------------------- list
     def _reload(self, select: str | None = None) -> None:
@@ -204,7 +208,16 @@ class ConnectionsDialog(QDialog):
         for edit in (self.name_edit, self.url_edit):
             edit.setReadOnly(managed)
         self.token_entry.setEnabled(not managed)
-        self.replace_button.setEnabled(not managed)
+        # A token for plain http:// to another computer could never be sent (black-box R5 #9),
+        # so it is not asked for (X3); the address is changed first, then saved with one.
+        cleartext = cleartext_problem(connection.base_url) is not None
+        self.replace_button.setEnabled(not managed and not cleartext)
+        self.replace_button.setToolTip(
+            "Change the address to https:// first: no token is sent over plain http to another "
+            "computer."
+            if cleartext
+            else ""
+        )
         self.forget_button.setEnabled(not managed)
         self.save_button.setEnabled(not managed)
         self.remove_button.setEnabled(True)
@@ -241,6 +254,7 @@ class ConnectionsDialog(QDialog):
         )
         self.message.clear()
         self.replace_button.setEnabled(False)
+        self.replace_button.setToolTip("")
         self.forget_button.setEnabled(False)
         self.remove_button.setEnabled(False)
         self.use_button.setEnabled(False)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.api import errors
-from app.api.client import ApiClient
+from app.api.client import ApiClient, cleartext_refusal, plain_http_host
 from app.core.connections import Connection
 from app.core.journal import ChainVerdict
 from app.core.paths import AppPaths
@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self._pending_retries: list[Callable[[], None]] = []
         self.token_dialog: TokenDialog | None = None
         self.connections_dialog: ConnectionsDialog | None = None
+        self.cleartext_dialog: QMessageBox | None = None
         self._shut_down = False
         self._sandbox_starting = False
 
@@ -504,11 +505,14 @@ class MainWindow(QMainWindow):
         )
 
     # ================================================================= connections
-    def show_connections(self) -> None:
+    def show_connections(self, select: str | None = None) -> None:
+        """Open File ▸ Connections…, on the connection named ``select`` (else the active one)."""
         backend = self.state.backend
         if backend is None:
             return
-        dialog = ConnectionsDialog(backend.connections, backend.tokens, self.runner, self)
+        dialog = ConnectionsDialog(
+            backend.connections, backend.tokens, self.runner, self, select=select
+        )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.connection_chosen.connect(self.activate_connection)
         dialog.connections_changed.connect(self._on_connections_changed)
@@ -542,9 +546,9 @@ class MainWindow(QMainWindow):
 
     def activate_connection(self, connection: Connection) -> None:
         """Work with ``connection``: fetch its token (keyring) and open a session, asking
-        for the token when none is stored."""
+        for the token when none is stored; plain http:// to another computer is refused first."""
         backend = self.state.backend
-        if backend is None:
+        if backend is None or self._refuse_cleartext(connection):
             return
         if connection.name == SANDBOX_CONNECTION and (
             backend.sandbox is None or not backend.sandbox.running
@@ -578,7 +582,7 @@ class MainWindow(QMainWindow):
         """Open the token dialog for ``connection``; once a token is saved, switch to it and
         run ``then`` (and any retries queued while the dialog was open)."""
         backend = self.state.backend
-        if backend is None:
+        if backend is None or self._refuse_cleartext(connection):
             return
         if then is not None:
             self._pending_retries.append(then)
@@ -607,6 +611,62 @@ class MainWindow(QMainWindow):
         dialog.finished.connect(lambda _result: setattr(self, "token_dialog", None))
         self.token_dialog = dialog
 
+    def _refuse_cleartext(self, connection: Connection) -> bool:
+        """Whether ``connection`` is plain http:// to another computer (saved so by an earlier
+        version: black-box R5 #9), said then in a dialog with a way to fix it.
+
+        Checked before the keyring is read or a token asked for: a token asked for such a
+        connection could never be sent, and a refusal in the status bar alone left an empty
+        window with no reason in view (X3). Nothing here touches a file or the network.
+        """
+        host = plain_http_host(connection.base_url)
+        if host is None:
+            return False
+        self.show_status(
+            f"{connection.name} is not opened: {cleartext_refusal(host)}. Change its address "
+            "in File ▸ Connections…"
+        )
+        if self.stack.currentIndex() == self.PAGE_LOADING:
+            self._show_page(self.PAGE_TABS)
+        if self.cleartext_dialog is not None:
+            return True
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Connection not opened")
+        box.setText(
+            f'The saved connection "{connection.name}" uses plain http to another computer '
+            f"({connection.base_url})."
+        )
+        box.setInformativeText(
+            "DNC Desk will not send its API token unencrypted across the network, so it did "
+            f"not connect to {connection.name} and sent nothing.\n\n"
+            f"To fix it: File ▸ Connections…, select {connection.name}, change its address to "
+            "the service's https://… address and Save. (Plain http:// is only for a test "
+            "service on this computer: localhost, 127.0.0.1 or ::1.)\n\n"
+            "Meanwhile you can use another connection or the sandbox (Sandbox ▸ Open the "
+            "sandbox)."
+        )
+        fix = box.addButton("Open Connections…", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Close)
+        box.setDefaultButton(fix)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        name = connection.name
+        fix.clicked.connect(lambda _checked=False: self._fix_connection(name))
+        box.finished.connect(lambda _result: setattr(self, "cleartext_dialog", None))
+        self.cleartext_dialog = box
+        # open(), not exec(): modal to the window without a nested event loop in start-up.
+        box.open()
+        return True
+
+    def _fix_connection(self, name: str) -> None:
+        """The connections dialog on ``name``, its address ready to be changed."""
+        self.show_connections(select=name)
+        dialog = self.connections_dialog
+        if dialog is not None:
+            dialog.url_edit.setFocus()
+            dialog.url_edit.selectAll()
+
     def handle_auth_problem(self, exc: object, retry: Callable[[], None]) -> None:
         """A view's request was refused because of the token: say which problem it is, ask
         for a new token for the active connection, then retry the request."""
@@ -630,6 +690,8 @@ class MainWindow(QMainWindow):
         then: Callable[[], None] | None = None,
     ) -> None:
         """Open a session on ``connection``; ``then`` runs once the views have it."""
+        if self._refuse_cleartext(connection):
+            return
         self.show_status(f"Connecting to {connection.name}…")
         self.runner.submit(
             "Connect",
