@@ -277,6 +277,7 @@ class ConnectionsDialog(QDialog):
             lambda _ctx: tokens.storage_of(connection.name),
             on_done=done,
             on_error=failed,
+            owner=self,
         )
 
     def _update_url_warning(self, text: str) -> None:
@@ -368,7 +369,7 @@ class ConnectionsDialog(QDialog):
             self.message.show_message(text, "error")
 
         self._set_busy(True)
-        self._runner.submit("Save the connection", work, on_done=done, on_error=failed)
+        self._runner.submit("Save the connection", work, on_done=done, on_error=failed, owner=self)
 
     # ----------------------------------------------------------------- token actions
     def _replace_token(self) -> None:
@@ -405,6 +406,7 @@ class ConnectionsDialog(QDialog):
             lambda _ctx: tokens.delete(connection.name),
             on_done=done,
             on_error=lambda exc: self.message.show_message(str(exc), "error"),
+            owner=self,
         )
 
     def _remove(self) -> None:
@@ -435,6 +437,7 @@ class ConnectionsDialog(QDialog):
             work,
             on_done=done,
             on_error=lambda exc: self.message.show_message(str(exc), "error"),
+            owner=self,
         )
 
     def _use(self) -> None:

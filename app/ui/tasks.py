@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from shiboken6 import Shiboken
 
 log = logging.getLogger(__name__)
 
@@ -132,14 +133,18 @@ class TaskRunner(QObject):
         on_done: Callable[[Any], None] | None = None,
         on_error: Callable[[BaseException], None] | None = None,
         on_progress: Callable[[Any], None] | None = None,
+        owner: QObject | None = None,
     ) -> Task:
+        """``owner``: the widget the callbacks act on; once it is deleted (a dialog closed with
+        WA_DeleteOnClose while the task ran) they are not called, instead of raising
+        "Internal C++ object already deleted" in the event loop."""
         task = Task(name, self)
         if on_done is not None:
-            task.done.connect(on_done)
+            task.done.connect(_while_alive(owner, on_done))
         if on_error is not None:
-            task.failed.connect(on_error)
+            task.failed.connect(_while_alive(owner, on_error))
         if on_progress is not None:
-            task.progress.connect(on_progress)
+            task.progress.connect(_while_alive(owner, on_progress))
         self._tasks.add(task)
         task.finished.connect(lambda: self._forget(task))
         self._pool.start(_Runnable(task, fn))
@@ -163,3 +168,16 @@ class TaskRunner(QObject):
     def wait(self, msecs: int = 30_000) -> bool:
         """Block until every task ended (used at shutdown and in tests)."""
         return bool(self._pool.waitForDone(msecs))
+
+
+def _while_alive(owner: QObject | None, callback: Callable[[Any], None]) -> Callable[[Any], None]:
+    if owner is None:
+        return callback
+
+    def call(value: Any) -> None:
+        if Shiboken.isValid(owner):
+            callback(value)
+        else:
+            log.debug("a task's answer arrived after its widget was closed; dropped")
+
+    return call
