@@ -111,10 +111,6 @@ class FormKind(Enum):
         return self not in (FormKind.APP, FormKind.TRUNK)
 
 
-# The forms a bulk removal looks up on every row: the app's, and the two the service was seen
-# to keep from other tools (black-box L2 #2). The others are looked up only for a row found in
-# none of these, as each costs a request a row (black-box P2 #3).
-USUAL_FORMS = frozenset({FormKind.APP, FormKind.TRUNK, FormKind.CODE})
 # The most digits a phone number has (E.164), and the most the service takes in a search.
 MAX_DIGITS: Final = 15
 

@@ -21,9 +21,9 @@ the journal's ``before`` holds every entry looked up, so each can be put back an
 record outlives its removal.
 
 A number the list keeps in more than one written form in the row's scope (as the app writes
-it, with its trunk 0, with its country code in the digits; and, looked up only when none of
-those is listed, with the code and trunk 0, after the exit code 00 or 011: :func:`written_forms`;
-an import of the number while another form is listed makes that state) is taken off in each,
+it, with its trunk 0, with its country code in the digits, with the code and trunk 0, after the
+exit code 00 or 011: :func:`written_forms`, every one looked up on every row; an import of the
+number while another form is listed makes that state) is taken off in each,
 one delete a form, each journaled with the entries it takes; the row ends ``removed`` once
 every form is gone, its message naming each form and its entries (black-box N5: it was
 refused). A form with the country code in its digits is looked up under every phone code, as
@@ -87,7 +87,6 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
-    USUAL_FORMS,
     FormKind,
     form_searches,
     names_number,
@@ -336,9 +335,12 @@ def _entries(
     the number (see below).
 
     The rarer forms (country code and trunk 0, exit code 00 or 011 in the digits: "4407911123481",
-    "00447911123482", "0012125550408") are looked up only when none of those is listed, as
-    each costs a request a row: a row is not reported "not on the list" while the number is
-    listed so (black-box P2 #3), and a number listed in a usual form costs no more requests.
+    "00447911123482", "0012125550408") are looked up on every row, whatever the usual ones
+    found: a row is not reported "not on the list" while the number is listed so (black-box P2
+    #3), nor "removed" while such an entry beside the usual one keeps it listed (X4: P2 #3 looked
+    them up only for a row found in no usual form, to save a search a form). The service
+    matches a number's text exactly, so each form costs a search; every form of the list is
+    one the number can be kept in and evidence lists it, so none is left out.
 
     The searches and the entries taken for the number are evidence's
     (:func:`app.core.dnc_removal.form_searches`, :func:`~app.core.dnc_removal.names_number`):
@@ -349,26 +351,20 @@ def _entries(
     whose digits read as another valid number under its code is not the number, and is left.
     """
     found: dict[Form, list[DncEntry]] = {}
-    looked_up: list[str] = []
     others: list[DncEntry] = []
+    searches = form_searches(row.national, row.phone_code)
     try:
-        for usual in (True, False):
-            for search in form_searches(row.national, row.phone_code):
-                if (search.kind in USUAL_FORMS) is not usual or (found and not usual):
-                    continue
-                looked_up.append(search.number)
-                listed = _listed(session, Form(search.number, search.phone_code), scope, stop)
-                kept: dict[Form, list[DncEntry]] = {}
-                for entry in listed:
-                    if names_number(
-                        entry.phone_number, entry.phone_code, row.national, row.phone_code
-                    ):
-                        kept.setdefault(Form(search.number, entry.phone_code), []).append(entry)
-                    else:
-                        others.append(entry)
-                # Under the number's own code first, then the others by code.
-                for form in sorted(kept, key=lambda f: (f.code != row.phone_code, f.code)):
-                    found[form] = kept[form]
+        for search in searches:
+            listed = _listed(session, Form(search.number, search.phone_code), scope, stop)
+            kept: dict[Form, list[DncEntry]] = {}
+            for entry in listed:
+                if names_number(entry.phone_number, entry.phone_code, row.national, row.phone_code):
+                    kept.setdefault(Form(search.number, entry.phone_code), []).append(entry)
+                else:
+                    others.append(entry)
+            # Under the number's own code first, then the others by code.
+            for form in sorted(kept, key=lambda f: (f.code != row.phone_code, f.code)):
+                found[form] = kept[form]
     except TransportError as exc:
         # Only the look-up went unanswered, so nothing was deleted: sent again later in the
         # run (NotDone), and its message must not say the delete may have been done.
@@ -391,7 +387,7 @@ def _entries(
             ),
             before_write=True,
         ) from exc
-    return list(found.items()), looked_up, others
+    return list(found.items()), [search.number for search in searches], others
 
 
 def written_forms(national: str, phone_code: str) -> list[str]:
