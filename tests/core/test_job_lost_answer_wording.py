@@ -42,12 +42,12 @@ NUMBERS = [f"20255501{i:02d}" for i in range(12)]
 LOST_SEED, LOST_NUMBER = 5, "2025550103"
 TWO_TRIES = RetryPolicy(attempts=2, base_delay=0.001, max_delay=0.002)
 PLAIN_SEED = 11
-# A removal looks each number up before its delete (in each form the list may keep it in, two
-# for a US number since black-box L2 #2), so its requests (and faults) differ: seed 9 loses the
-# answer to the delete of 2025550110, then answers it with a 5xx; seed 5 fails the look-up of
-# 2025550101 with a 5xx (nothing deleted).
-REMOVAL_LOST_SEED, REMOVAL_LOST_NUMBER = 9, "2025550110"
-REMOVAL_PLAIN_SEED, REMOVAL_PLAIN_NUMBER = 5, "2025550101"
+# A removal looks each number up before its delete (in each form the list may keep it in, four
+# for a US number since X4), so its requests (and faults) differ: seed 2 loses the answer to
+# the delete of 2025550101, then answers it with a 5xx; seed 3 fails the look-up of 2025550109
+# with a 5xx (nothing deleted).
+REMOVAL_LOST_SEED, REMOVAL_LOST_NUMBER = 2, "2025550101"
+REMOVAL_PLAIN_SEED, REMOVAL_PLAIN_NUMBER = 3, "2025550109"
 SENT_BUT_LOST = "the request was sent, so the service may have done it before the answer was lost"
 
 

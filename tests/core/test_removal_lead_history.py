@@ -269,9 +269,9 @@ def test_no_lead_is_looked_up_without_a_lead_status(
     wire.paths.clear()
     assert run_removal(store, session) is JobStatus.FINISHED
     assert job_summary(store)["removed"] == 2
-    # Two DNC look-ups (the number as written and with its country code in the digits, since
-    # black-box L2 #2) and one delete a row, and nothing else.
-    assert Counter(wire.paths) == {"/v1/dnc/search": 4, "/v1/dnc/delete": 2}
+    # Four DNC look-ups (the number as written, with its country code in the digits, after 00
+    # and after 011: every written form, since X4) and one delete a row, and nothing else.
+    assert Counter(wire.paths) == {"/v1/dnc/search": 8, "/v1/dnc/delete": 2}
     assert {r.message for r in store.rows()} == {""}
     (intent, _) = _delete_intents(session, job_summary(store)["job"]).values()
     assert "leads" not in intent.before

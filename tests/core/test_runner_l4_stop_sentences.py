@@ -71,11 +71,11 @@ _NAMED = re.compile(r"(\d+) \((\+\d+)\)")
 @pytest.mark.parametrize(
     ("fail_from", "concurrency", "named"),
     [
-        # Three rows go through (two look-ups, one of the number written with its country
-        # code, and a delete each); from the next request on, every request is answered 502
-        # with an HTML page, deletes and look-ups alike.
-        (9, 1, "Not removed"),  # the next row's look-up fails: no delete sent
-        (11, 1, "Not known whether removed"),  # the fourth row's delete is the first to fail
+        # Three rows go through (a look-up of each of the number's four written forms, and a
+        # delete each); from the next request on, every request is answered 502 with an HTML
+        # page, deletes and look-ups alike.
+        (15, 1, "Not removed"),  # the next row's look-up fails: no delete sent
+        (19, 1, "Not known whether removed"),  # the fourth row's delete is the first to fail
     ],
 )
 def test_a_removal_stopped_by_a_failing_service_names_its_open_rows_and_what_is_known(
