@@ -88,6 +88,7 @@ from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import (
     FormKind,
+    FormSearch,
     form_searches,
     names_number,
     purpose_names,
@@ -125,7 +126,10 @@ RESENT_NOT_FOUND = (
 
 
 def not_listed_text(
-    looked_up: list[str], row: JobRow, resent: bool = False, others: Sequence[DncEntry] = ()
+    looked_up: Sequence[FormSearch],
+    row: JobRow,
+    resent: bool = False,
+    others: Sequence[DncEntry] = (),
 ) -> str:
     """The message of a row whose number none of ``looked_up`` (the written forms searched,
     under the row's phone code) holds in the row's scope: it says so of those forms only, as
@@ -133,7 +137,14 @@ def not_listed_text(
     list" was said of entries kept as "00447911123482"). ``others``: entries holding one of
     those texts that read as another number under their phone code, left on the list (a
     German "4915112345678" under 49 for +49 151 12345678): named, as the forms are listed."""
-    forms = f"{joined(looked_up)} under phone code {row.phone_code}"
+    # Said as searched: a form with the country code in its digits under any phone code
+    # (the message said "under phone code 1" of those too), as the evidence pack says it.
+    own = [search.number for search in looked_up if search.phone_code]
+    any_code = [search.number for search in looked_up if not search.phone_code]
+    parts = [f"{joined(own)} under phone code {row.phone_code}"] if own else []
+    if any_code:
+        parts.append(f"{joined(any_code)} under any phone code")
+    forms = "; ".join(parts)
     if resent:
         text = f"{RESENT_NOT_FOUND}; written forms looked up: {forms}"
     else:
@@ -317,7 +328,7 @@ def other_purposes_refusal(others: list[str]) -> str:
 
 def _entries(
     session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> tuple[list[tuple[Form, list[DncEntry]]], list[str], list[DncEntry]]:
+) -> tuple[list[tuple[Form, list[DncEntry]]], list[FormSearch], list[DncEntry]]:
     """What the deletes of ``row`` in ``scope`` take off the list, looked up just before them:
     each written form the list keeps the number in (what a delete must send) with its entries:
     in a purpose scope every purpose's entry (the service deletes them all at once), else the
@@ -387,7 +398,7 @@ def _entries(
             ),
             before_write=True,
         ) from exc
-    return list(found.items()), [search.number for search in searches], others
+    return list(found.items()), searches, others
 
 
 def written_forms(national: str, phone_code: str) -> list[str]:

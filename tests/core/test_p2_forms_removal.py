@@ -104,16 +104,16 @@ def test_a_number_on_no_list_names_the_forms_looked_up(
     assert messages == {
         "2125550409": (
             "not_found",
-            "not on the list in this scope in the written forms looked up: 2125550409, "
-            "12125550409, 0012125550409 and 01112125550409 under phone code 1 (looked up "
-            "before the delete; nothing was sent)",
+            "not on the list in this scope in the written forms looked up: 2125550409 under "
+            "phone code 1; 12125550409, 0012125550409 and 01112125550409 under any phone code "
+            "(looked up before the delete; nothing was sent)",
         ),
         "7911123480": (
             "not_found",
-            "not on the list in this scope in the written forms looked up: 7911123480, "
-            "07911123480, 447911123480, 4407911123480, 00447911123480, 011447911123480 and "
-            "004407911123480 under phone code 44 (looked up before the delete; nothing was "
-            "sent)",
+            "not on the list in this scope in the written forms looked up: 7911123480 and "
+            "07911123480 under phone code 44; 447911123480, 4407911123480, 00447911123480, "
+            "011447911123480 and 004407911123480 under any phone code (looked up before the "
+            "delete; nothing was sent)",
         ),
     }
     assert wire.paths.count(SEARCH) == 4 + 7

@@ -20,6 +20,7 @@ import pytest
 from app.api.client import ApiClient, DncQuery
 from app.api.scope import Scope
 from app.core.connections import Connection
+from app.core.dnc_removal import form_searches
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, utc_now
@@ -64,7 +65,7 @@ def test_a_number_on_no_list_in_a_purpose_scope_sends_no_delete(
     store = _stage(tmp_path, scope, "3035550171")
     assert run_removal(store, session) is JobStatus.FINISHED
     (row,) = store.rows()
-    forms = ["3035550171", "13035550171", "0013035550171", "01113035550171"]
+    forms = form_searches("3035550171", "1")
     assert (row.outcome, row.message) == ("not_found", not_listed_text(forms, row))
     assert "/v1/dnc/delete" not in wire.paths, wire.paths
     assert not session.journal.query(operation="dnc.delete")
@@ -88,7 +89,7 @@ def test_a_resent_row_its_first_send_removed_counts_removed(
     assert run_removal(store, session) is JobStatus.FINISHED
     rows = {r.national: r for r in store.rows()}
     assert (rows[taken].outcome, rows[taken].message) == ("removed", REMOVED_BEFORE_INTERRUPTION)
-    forms = ["3035550182", "13035550182", "0013035550182", "01113035550182"]
+    forms = form_searches("3035550182", "1")
     said = not_listed_text(forms, rows[never], resent=True)
     assert (rows[never].outcome, rows[never].message) == ("not_found", said)
     s = job_summary(store)
