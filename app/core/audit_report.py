@@ -79,7 +79,7 @@ def unparseable_row(number: LeadNumber) -> list[object]:
 
 def write_report(result: AuditResult, path: Path) -> str:
     """Write the report and return the SHA-256 of the file written."""
-    wb = SafeWorkbook(quote_prefix=True)
+    wb = SafeWorkbook(quote_prefix=True, beside=path)
     summary = wb.add_sheet("Summary", (34, 28, 16, 12, 12, 12, 60))
     summary.append(["Campaign audit"])
     for label, value in (

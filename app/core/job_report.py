@@ -557,7 +557,10 @@ class ReportWriter:
     (done rows never change within a run), so a running job can have its report written
     while it sends, and only the last rows are left for :meth:`finish`, which writes the
     rest, then the Summary (counts as they are then), and saves. Nothing is on disk under
-    ``path`` until :meth:`finish`; :meth:`discard` gives the report up.
+    ``path`` until :meth:`finish`; :meth:`discard` gives the report up. Meanwhile the rows
+    stream to ``<path>.<random>.part`` beside it, never to ``$TMPDIR`` (a report can hold a
+    million phone numbers; see :mod:`app.core.xlsx_safe`): all a killed process leaves, which
+    the next report written to ``path`` deletes.
     """
 
     def __init__(self, store: JobStore, path: Path) -> None:
@@ -569,7 +572,7 @@ class ReportWriter:
         # late.
         self._columns = ROW_COLUMNS[:-2] if self._removal else ROW_COLUMNS
         self._widths = _WIDTHS[: len(self._columns)]
-        self._book = SafeWorkbook(quote_prefix=True)
+        self._book = SafeWorkbook(quote_prefix=True, beside=path)
         self._summary = self._book.add_sheet("Summary", (36, 90))
         self._rows = self._book.add_sheet("Rows", self._widths, text_columns=_TEXT_COLUMNS)
         self._rows.append(self._columns)

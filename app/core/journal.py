@@ -1042,9 +1042,10 @@ class ChangeJournal:
         Phone numbers and every other text go in as text cells with their exact text (secrets
         redacted); text that could start a formula (``+12025550123``, ``-called twice``,
         ``=HYPERLINK(…)``) carries Excel's quotePrefix style instead of a leading ``'`` (see
-        :mod:`app.core.xlsx_safe`). Entry ids stay numbers so the sheet sorts them right.
+        :mod:`app.core.xlsx_safe`). Entry ids stay numbers so the sheet sorts them right. The
+        rows stream to a ``.part`` file beside ``path`` as they are written, not to ``$TMPDIR``.
         """
-        book = SafeWorkbook(quote_prefix=True)
+        book = SafeWorkbook(quote_prefix=True, beside=path)
         try:
             sheet = book.add_sheet(
                 "Change journal",
