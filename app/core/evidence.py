@@ -422,7 +422,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
     in a quotePrefix text cell (see :mod:`app.core.xlsx_safe`); phone numbers are always text
     cells, while the Summary's counts and the journal's entry ids stay numbers.
     """
-    wb = SafeWorkbook(quote_prefix=True)
+    wb = SafeWorkbook(quote_prefix=True, beside=path)
     summary = wb.add_sheet("Summary", (26, 60))
     for row in (
         ("Evidence for", pack.e164),

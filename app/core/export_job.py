@@ -47,18 +47,16 @@ The planning and the reading are :class:`SplitSearch`'s, which a snapshot
 (:mod:`app.core.snapshots`) reads a whole list with too; :class:`ExportJob` writes what it reads.
 
 An xlsx export's sheets stream their rows to files in the output's own folder (``<out>.<random>
-.part``, :func:`_streamed_beside`), not to openpyxl's temporary files in ``$TMPDIR``: a process
-killed mid-export (SIGKILL, a power cut) leaves every row read so far, phone numbers included,
-only where the person chose to put them, beside the ``.part`` file (black-box R5 #6b).
+.part``, :class:`~app.core.xlsx_safe.SafeWorkbook`'s ``beside``), not to openpyxl's temporary
+files in ``$TMPDIR``: a process killed mid-export (SIGKILL, a power cut) leaves every row read
+so far, phone numbers included, only where the person chose to put them, beside the output
+(black-box R5 #6b), and the next export to the same file deletes it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import os
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -68,7 +66,6 @@ from enum import Enum
 from pathlib import Path
 
 import phonenumbers
-from openpyxl.worksheet import _writer as openpyxl_writer
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError, TransportError
@@ -78,7 +75,7 @@ from app.api.paging import Cancelled, next_offset
 from app.api.scope import Scope
 from app.core.session import read_over
 from app.core.sheet_damage import drops_trunk_zero
-from app.core.xlsx_safe import SafeCsvWriter, SafeSheet, SafeWorkbook
+from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook
 
 PAGE_SIZE = 1000
 # A split by insert day tries at most this many days (ten years of history, twice the five
@@ -906,12 +903,10 @@ class ExportJob(SplitSearch):
         csv_out = self.out.suffix.lower() == ".csv"
         # xlsx cells keep their exact text (quotePrefix, no literal quote): an export is read
         # back by people and re-imported by DNC Desk itself.
-        book = None if csv_out else SafeWorkbook(quote_prefix=True)
+        book = None if csv_out else SafeWorkbook(quote_prefix=True, beside=self.out)
         writer = SafeCsvWriter(self.out) if csv_out else None
         widths = (14, 10, 24, 12, 24, 20, 30, 24, 10, 38)
         sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
-        if sheet is not None:
-            _streamed_beside(sheet, self.out)
         ticker = _Ticker(self._progress, total)
         # Attribute reads and one label per distinct scope: as_dict() would build a dict per row.
         labels: dict[Scope, tuple[str, str]] = {}
@@ -977,8 +972,7 @@ class ExportJob(SplitSearch):
         return result
 
     def _about(self, book: SafeWorkbook, result: ExportResult) -> None:
-        about = book.add_sheet("About", (28, 80))
-        _streamed_beside(about, self.out)  # its filters may name a number
+        about = book.add_sheet("About", (28, 80))  # its filters may name a number: beside too
         rows: list[tuple[str, object]] = [
             ("List", self.kind.title),
             ("Connection", self.connection_name),
@@ -1007,40 +1001,6 @@ class ExportJob(SplitSearch):
             about.append([key, value])
         for part in result.parts:
             about.append(["Search", part])
-
-
-def _streamed_beside(sheet: SafeSheet, out: Path) -> None:
-    """Have the new write-only ``sheet`` stream its rows to a file beside ``out`` (see the
-    module's docstring), deleted as openpyxl deletes its own: when the workbook is saved or
-    discarded.
-
-    openpyxl (3.1) gives no setting for where a write-only sheet streams to: its sheet makes
-    ``WorksheetWriter(ws)`` on its first row, which takes ``tempfile``'s folder. The writer
-    takes the file as its ``out`` argument, so it is made here, before that first row, as the
-    sheet would make it; the file joins openpyxl's list of its own temporary files, which its
-    ``cleanup()`` and its exit handler remove from. Changing ``tempfile.tempdir`` instead would
-    move every thread's temporary files (a job's report being written meanwhile) for the
-    export's length. When no file can be made beside ``out`` (its folder missing or not
-    writable) openpyxl's own is used: saving there fails all the same, and says why.
-    """
-    ws = sheet._ws  # the one openpyxl sheet SafeSheet wraps
-    if getattr(ws, "_writer", None) is not None:
-        return
-    try:
-        fd, name = tempfile.mkstemp(prefix=f"{out.name}.", suffix=".part", dir=out.parent)
-    except OSError:
-        return
-    os.close(fd)
-    openpyxl_writer.ALL_TEMP_FILES.append(name)
-    try:
-        writer = openpyxl_writer.WorksheetWriter(ws, out=name)
-        writer.write_top()
-    except BaseException:
-        openpyxl_writer.ALL_TEMP_FILES.remove(name)
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
-    ws._writer = writer
 
 
 def _day(text: str) -> dt.date | None:

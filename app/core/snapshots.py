@@ -509,7 +509,7 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
     Every entry field is a text cell with its exact text; one that could start a formula
     (``+Sales``, ``-called twice``) carries the quotePrefix style (see :mod:`app.core.xlsx_safe`).
     """
-    wb = SafeWorkbook(quote_prefix=True)
+    wb = SafeWorkbook(quote_prefix=True, beside=path)
     summary = wb.add_sheet("Summary", (14, 80))
     for row in (
         ("Older", result.old),
