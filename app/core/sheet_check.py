@@ -83,6 +83,7 @@ from app.core.phones import PhoneResult, normalize, normalize_with_default, us_n
 from app.core.sheet_damage import (
     CUT_SHORT,
     ZERO_IN_NUMBER,
+    OtherCountry,
     describe_damage,
     keeps_leading_zero,
     may_lose_zero,
@@ -230,6 +231,9 @@ class Marks:
     # that country's code (sheet_damage.other_country). Many such rows are a file of that
     # country's numbers given no country.
     other_country: str = ""
+    # The codes of every country such a row's number is valid in so written, other_country's
+    # first (phones.zero_countries): a file's rows may fit several equally (black-box X/B2 #2).
+    fits: tuple[str, ...] = ()
 
 
 # A request date's note when its cell holds an error value as text ("'#N/A' is an error value
@@ -605,6 +609,22 @@ _AREA_IN_PARENTHESES: Final = re.compile(r"\(\s*[0-9]{3}\s*\)")
 _NORTH_AMERICAN_GROUPS: Final = ([3, 3, 4], [1, 3, 3, 4])
 
 
+# Digits with only spaces between them ("55 1234 5613", as Mexico groups its numbers).
+_SPACED_DIGITS: Final = re.compile(r"\s*[0-9]+(?: +[0-9]+)+\s*")
+
+
+def _us_reading(value: CellValue) -> str:
+    """The ten digits of ``value`` when it is a valid US number as written, for the note naming
+    that reading: :func:`us_national`'s usual forms, and digits grouped by spaces any way
+    ("55 1234 5613" beside "Mexico" is also +1 551 234 5613). Black-box X/B2 #3: that cell
+    had no note where "5512345613" and "347 555 4518" did, as US grouping (3, 3, 4) was all
+    that was looked for."""
+    us = us_national(value)
+    if us or type(value) is not str or not _SPACED_DIGITS.fullmatch(value):
+        return us
+    return us_national(value.replace(" ", "").strip())
+
+
 def _grouped_as_us_only(value: CellValue, national: str, code: str) -> bool:
     """Whether ``value`` (valid under ``code`` as ``national``, and a valid US number as
     written) is text grouped as North American numbers are ("(303) 555-0288", "303-555-0288",
@@ -643,6 +663,20 @@ def _names_a_country(cell: CellValue) -> bool:
 
 # The fields of an invalid row's message that are its scope's (CheckedRow.scope_written).
 _SCOPE_FIELDS = frozenset({"scope", "campaign", "purpose"})
+
+
+def _more_countries(found: OtherCountry, fits: Sequence[str]) -> str:
+    """The clause naming the countries besides those :func:`other_country_note` names whose
+    valid number the digits are so written: black-box X/B2 #2, an Iranian number (09120000001)
+    was named a UK, Germany, India, China, Brazil or Italy one, never Iran's. Each is named,
+    however many, as a row cannot tell which of them the file's other rows fit best."""
+    named = {found.code, *found.others}
+    more = [code for code in fits if code not in named]
+    if not more:
+        return ""
+    countries = joined([f"{phones.region_name(code)} (+{code})" for code in more])
+    many = "1 more country" if len(more) == 1 else f"{len(more)} more countries"
+    return f"; {found.written} is also a valid number of {many}, so written: {countries}"
 
 
 def _cut_phone(length: int) -> str:
@@ -842,12 +876,14 @@ class _Checker:
         else:
             damage = self._damage(raw, result)
         elsewhere = None
+        fits: tuple[str, ...] = ()
         if not result.ok and code_cell is None and result.phone_code == "1":
             # Black-box P2 #2: a UK file whose number cells lost their 0 read as US numbers,
             # the mobiles refused with US reasons only, and nothing said which country fits.
             elsewhere = other_country(value)
             if elsewhere is not None and not written_with_own_code(value):
-                hint = other_country_note(value, elsewhere)
+                fits = phones.zero_countries(elsewhere.written)
+                hint = other_country_note(value, elsewhere) + _more_countries(elsewhere, fits)
                 if type(value) is str or damage:
                     code_note = f"{code_note}; {hint}" if code_note else hint
                 else:
@@ -875,7 +911,7 @@ class _Checker:
                 detail = f"{detail}; {beyond}"
             checked = self._invalid_phone(number, raw, cells, "phone", detail, code, damage)
             if elsewhere is not None:
-                checked.marks = Marks(other_country=elsewhere.code)
+                checked.marks = Marks(other_country=elsewhere.code, fits=fits)
             return checked
         if result.note and self.o.removal and result.note.startswith(OPT_OUT_NOTE):
             # The cell says the consumer opted out: removing the number does the opposite.
@@ -1480,7 +1516,7 @@ class _Checker:
         number and is read as given; a number with its own +code, or valid only under the
         cell's country ("030 1234567"), reads one way.
         """
-        us = us_national(value)
+        us = _us_reading(value)
         if not us:
             return result, ""
         assert column is not None  # a code cell gave the row its code
@@ -1518,7 +1554,7 @@ class _Checker:
         grouped as the country writes its own, are read under it, the note saying what else
         they are.
         """
-        us = us_national(value)
+        us = _us_reading(value)
         if not us:
             return result, ""
         code = result.phone_code

@@ -206,6 +206,9 @@ class Held:
         "damaged",
         "damaged_invalid",
         "exact",
+        "fits",
+        "foreign",
+        "foreign_put_back",
         "formulas",
         "headers",
         "mapped",
@@ -248,6 +251,11 @@ class Held:
         # that country's code; and the first rows read as US numbers from number cells,
         # (row, national), to find those valid as that country's too once a 0 is put back.
         self.other_country: dict[str, RowList] = {}
+        # Those rows by every country their number is valid in so written (Marks.fits), and
+        # all of them: a file's rows may fit several countries as well (black-box X/B2 #2).
+        self.fits: dict[str, RowList] = {}
+        self.foreign = RowList()
+        self.foreign_put_back = RowList()
         self.us_cells: list[tuple[int, str]] = []
         # Those of the rows in other_country whose cell lacked the country's leading 0 (a
         # number cell, or digits a CSV saved from one), which the check put back; by code.
@@ -387,8 +395,14 @@ def noted(
             if not placeholder_number(c.original):
                 elsewhere = c.marks.other_country
                 held.other_country.setdefault(elsewhere, RowList()).add(c.row)
-                if _zero_put_back(c.original):
-                    held.zero_put_back.setdefault(elsewhere, RowList()).add(c.row)
+                held.foreign.add(c.row)
+                put_back = _zero_put_back(c.original)
+                if put_back:
+                    held.foreign_put_back.add(c.row)
+                for fit in c.marks.fits or (elsewhere,):
+                    held.fits.setdefault(fit, RowList()).add(c.row)
+                    if put_back:
+                        held.zero_put_back.setdefault(fit, RowList()).add(c.row)
         elif (
             c.outcome is valid
             and len(us_cells) < US_CELLS_TRIED
@@ -1665,26 +1679,54 @@ _LIST_ROWS: Final = 3
 _LIST_SHARE: Final = 0.1
 
 
+# Countries fitting at least this share of the rows the best one fits are named with it: one
+# row more in a loose numbering (Indonesia's fits six Iranian numbers of six, Iran's five) tells
+# nothing (black-box X/B2 #2).
+_NEAR_FIT: Final = 0.8
+# How many such countries a warning names; the rows' messages name every country.
+_COUNTRIES_NAMED: Final = 8
+
+
+def _fit_rank(item: tuple[str, RowList]) -> tuple[int, int]:
+    """Most rows first; among equals, the supported countries in their order, then by code."""
+    code, rows = item
+    order = phones.SUPPORTED_PHONE_CODES
+    return (-rows.count, order.index(code) if code in order else 100 + int(code))
+
+
 def _other_country_sentence(held: Held, kind: str) -> str:
-    """The warning on rows refused as US numbers that are valid numbers of another country
-    (the one most of them fit), and on rows read as US numbers from bare digits that fit it
-    too once a 0 is put back, in a file giving no country: those read two ways, and running
-    the file again under that country leaves what this run does to their US numbers
-    (black-box R2 #8), so the warning says so."""
-    code, rows = max(held.other_country.items(), key=lambda item: item[1].count)
+    """The warning on rows refused as US numbers that are valid numbers of another country,
+    and on rows read as US numbers from bare digits that fit it too once a 0 is put back, in a
+    file giving no country: those read two ways, and running the file again under that
+    country leaves what this run does to their US numbers (black-box R2 #8), so the warning
+    says so.
+
+    The country is the one the most rows fit, counting every country each row's number is
+    valid in (:attr:`~app.core.sheet_check.Marks.fits`), not only the first a row names:
+    black-box X/B2 #2, an Iranian list was advised --phone-code 49, as Germany's numbering
+    takes most 11-digit numbers starting 0. When other countries fit nearly as many rows
+    (:data:`_NEAR_FIT`), the warning names each, the best first, with its rows, says the
+    numbers cannot tell which, and advises none."""
+    fits = held.fits or held.other_country
+    ranked = sorted(fits.items(), key=_fit_rank)
+    best = ranked[0][1].count
+    near = [(code, rows) for code, rows in ranked if rows.count >= _NEAR_FIT * best]
+    codes = [code for code, _ in near]
+    rows = held.foreign if len(near) > 1 and held.foreign.count else near[0][1]
+    single = len(near) == 1
+    code = codes[0]
     name = code_name(code)
     both = RowList()
     example = ""
-    refused = sum(other.count for other in held.other_country.values())
+    refused = held.foreign.count or sum(other.count for other in held.other_country.values())
     # Black-box U2 #2: one Italian landline among 60 US numbers made 51 of them "Germany
     # numbers read as US ones" (nearly any US number with a 0 before it is a German one), and
     # the warning advised removing them. Only a file that looks like that country's list says
     # it may be one, or names its US rows as read two ways.
-    a_list = (
-        rows.count >= _LIST_ROWS
-        and rows.count >= _LIST_SHARE * held.numbers
-        and 2 * rows.count > refused
-    )
+    a_list = best >= _LIST_ROWS and best >= _LIST_SHARE * held.numbers and 2 * best > refused
+    # Only the first country named (the best fit, or the first supported among equals): nearly
+    # any US number with a 0 before it is an Italian or a German one, so trying each would
+    # name every US row; what is said of them is a condition on that country.
     for number, national in held.us_cells if a_list else ():
         abroad = phones.normalize(f"0{national}", code)
         if abroad.ok:
@@ -1694,38 +1736,60 @@ def _other_country_sentence(held: Held, kind: str) -> str:
                 as_abroad = phones.format_for_display(abroad.national, code)
                 example = f"the US number {as_us}, or {as_abroad}"
     one = rows.count == 1
+    if single:
+        valid = (
+            f"{'is a valid' if one else 'are valid'} {name} {'number' if one else 'numbers'} "
+            "written with a leading 0, as dialled within that country"
+        )
+        put_back = _put_back(held.zero_put_back.get(code, RowList()), rows)
+        which = ""
+    else:
+        valid = (
+            f"{'is a valid number' if one else 'are valid numbers'} of several countries "
+            "written with a leading 0, as dialled within them"
+        )
+        put_back = _put_back(held.foreign_put_back, rows)
+        total = held.foreign.count
+        said = [
+            f"{code_name(fit)} ({fit_rows.count:,} of {total:,}{' rows' if i == 0 else ''})"
+            for i, (fit, fit_rows) in enumerate(near[:_COUNTRIES_NAMED])
+        ]
+        if len(near) > _COUNTRIES_NAMED:
+            said.append(f"{len(near) - _COUNTRIES_NAMED} more countries")
+        which = (
+            f": {joined(said)}; the numbers cannot tell which country's "
+            f"{'it is' if one else 'they are'}"
+        )
     head = (
         f"{'1 row' if one else f'{rows.count:,} rows'} read under the default country code 1 "
         f"(the file gives no country) "
         f"{'is not a valid US number' if one else 'are not valid US numbers'} "
-        f"but {'is a valid' if one else 'are valid'} {name} "
-        f"{'number' if one else 'numbers'} written with a leading 0, as dialled within that "
-        f"country ({rows_named(rows)}{_put_back(held.zero_put_back.get(code, RowList()), rows)})"
+        f"but {valid} ({rows_named(rows)}{put_back}){which}"
     )
     also = after = ""
     if both.count:
-        single = both.count == 1
+        alone = both.count == 1
         among = (
             f" (of the first {US_CELLS_TRIED:,} read as US numbers from bare digits)"
             if len(held.us_cells) >= US_CELLS_TRIED
             else ""
         )
         first = f"row {both.first[0]}: {example}"
-        if not single:
+        if not alone:
             first = f"{rows_named(both)}; {first}"
         maybe = (
             f"it may be a {name} number read as a US one"
-            if single
+            if alone
             else f"they may be {name} numbers read as US ones"
         )
         also = (
-            f"; {'1 row' if single else f'{both.count:,} rows'} read as "
-            f"{'a US number' if single else 'US numbers'} from bare digits "
-            f"{'reads' if single else 'read'} two ways, "
-            f"{'a valid' if single else 'valid'} {name} {'number' if single else 'numbers'} "
+            f"; {'1 row' if alone else f'{both.count:,} rows'} read as "
+            f"{'a US number' if alone else 'US numbers'} from bare digits "
+            f"{'reads' if alone else 'read'} two ways, "
+            f"{'a valid' if alone else 'valid'} {name} {'number' if alone else 'numbers'} "
             f"too once a 0 is put back{among} ({first}), so {maybe}"
         )
-        them, it = ("that US number", "it") if single else ("those US numbers", "them")
+        them, it = ("that US number", "it") if alone else ("those US numbers", "them")
         if kind == "removal":
             after = (
                 f" A removal run as the file stands takes {them} off the list "
@@ -1741,8 +1805,19 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     # is named as read two ways (V1: a German list of ten rows, two of them counted here, was
     # told it was no German list).
     verb = "remove" if kind == "removal" else "import"
+    if single:
+        advice = (
+            f"If the file is a {name} list, {verb} it again with --phone-code {code} "
+            "(or give it a Country column)"
+        )
+    else:
+        each = [f"--phone-code {fit} for {code_name(fit)}" for fit in codes[:_COUNTRIES_NAMED]]
+        either = f"{', '.join(each[:-1])} or {each[-1]}"
+        advice = (
+            f"If the file is one country's list, {verb} it again with that country's: "
+            f"{either} (or give it a Country column)"
+        )
     return (
-        f"{head}{also}. If the file is a {name} list, {verb} it again with --phone-code {code} "
-        "(or give it a Country column); otherwise each refused row's message says what it "
+        f"{head}{also}. {advice}; otherwise each refused row's message says what it "
         f"reads as.{after}"
     )

@@ -21,7 +21,7 @@ from app.cli.main import main
 from tests.conftest import TOKEN
 
 LOCAL = "7 digits is a local number without the area code"
-UK_HINT = "import it again with --phone-code 44"
+UK_HINT = "--phone-code 44 for United Kingdom"
 PUT_BACK = "the 0 put back"
 
 
@@ -164,9 +164,9 @@ def test_a_text_cell_written_with_its_zero_had_no_zero_put_back(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _write(tmp_path / "intl.csv", "Phone\n+1 416 555 0123\n07911 123457\n+447911123456\n")
-    said = [w for w in _dry_run(capsys, path)["warnings"] if "valid United Kingdom number" in w]
+    said = [w for w in _dry_run(capsys, path)["warnings"] if "United Kingdom (1 of 1 rows)" in w]
     assert len(said) == 1
-    assert "written with a leading 0, as dialled within that country (row 3)." in said[0]
+    assert "written with a leading 0, as dialled within them (row 3):" in said[0]
     assert PUT_BACK not in said[0]
 
 

@@ -186,16 +186,19 @@ def test_a_lost_zero_read_as_a_us_number_in_a_csv_is_named_as_read_two_ways(
     said = [w for w in data["warnings"] if "--phone-code 44" in w]
     assert said == [
         "4 rows read under the default country code 1 (the file gives no country) are not "
-        "valid US numbers but are valid United Kingdom numbers written with a leading 0, as "
-        "dialled within that country (rows 2, 3, 4 and 6; the 0 put back in row 3, where a "
-        "spreadsheet dropped it from a number cell); 1 row read as a US number from bare "
+        "valid US numbers but are valid numbers of several countries written with a leading "
+        "0, as dialled within them (rows 2, 3, 4 and 6; the 0 put back in row 3, where a "
+        "spreadsheet dropped it from a number cell): United Kingdom (4 of 4 rows), India (4 "
+        "of 4) and Italy / Vatican (4 of 4); the numbers cannot tell which country's they "
+        "are; 1 row read as a US number from bare "
         "digits reads two ways, a valid United Kingdom number too once a 0 is put back (row "
         "5: the US number +1 207 946 0402, or +44 20 7946 0402), so it may be a United "
-        "Kingdom number read as a US one. If the file is a United Kingdom list, import it "
-        "again with --phone-code 44 (or give it a Country column); otherwise each refused "
-        "row's message says what it reads as. An import run as the file stands puts that US "
-        "number on the list (row 5), and a run again with --phone-code 44 leaves it there: if "
-        "the file is a United Kingdom list, remove it."
+        "Kingdom number read as a US one. If the file is one country's list, import it again "
+        "with that country's: --phone-code 44 for United Kingdom, --phone-code 91 for India "
+        "or --phone-code 39 for Italy / Vatican (or give it a Country column); otherwise "
+        "each refused row's message says what it reads as. An import run as the file stands "
+        "puts that US number on the list (row 5), and a run again with --phone-code 44 "
+        "leaves it there: if the file is a United Kingdom list, remove it."
     ]
     assert _entries(sandbox.base_url) == [("1", "2079460402")]
 

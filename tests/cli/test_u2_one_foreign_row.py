@@ -49,7 +49,7 @@ def test_one_or_two_foreign_rows_do_not_make_a_us_list_another_countrys(
     (said,) = [w for w in warnings if "default country code 1" in w]
     # The advice stays a condition the officer decides; no US row is named as read two ways
     # and nothing advises removing them.
-    assert "If the file is a Germany list, import it again with --phone-code 49" in said
+    assert "import it again with that country's: --phone-code 49 for Germany" in said
     for advice in ("read two ways", "read as US ones", "remove them", "remove it"):
         assert advice not in said
 

@@ -165,7 +165,7 @@ def test_uk_number_written_with_its_zero_gets_the_country_hint(tmp_path: Path) -
     assert "reads as a United Kingdom number: +44 20 7946 0018" in row.message
     assert "use --phone-code 44 or a Country column" in row.message
     # Written with its 0: no "0 put back" clause after the row (black-box Q1 #2).
-    assert any("--phone-code 44" in w and "(row 2)." in w for w in warnings)
+    assert any("--phone-code 44" in w and "(row 2):" in w for w in warnings)
 
 
 def test_typo_us_number_is_not_called_another_countrys(tmp_path: Path) -> None:
