@@ -381,6 +381,9 @@ def noted(
     hidden_rows, formulas, errors = notes.hidden_rows, notes.formulas, notes.errors
     valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
     merged = _merged_phone_rows(notes.merged, phone)
+    # The phone cell of each merged range's first row, as read: a covered cell reading the
+    # same was filled with it by the reader; one reading otherwise holds a number of its own.
+    tops: dict[int, object] = {span[0]: None for span in merged.values()}
     stray = notes.stray_quotes  # filled in as the reader goes, before the row comes
     us_cells = held.us_cells
     invalid = CheckOutcome.INVALID
@@ -430,8 +433,12 @@ def noted(
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
+        if merged and c.row in tops:
+            tops[c.row] = c.original
         if merged and c.row in merged and c.outcome is not blank:
-            row = replace(row, message=_merged_message(row.message, c.row, merged[c.row]))
+            span = merged[c.row]
+            own = c.original != tops.get(span[0])
+            row = replace(row, message=_merged_message(row.message, c.row, span, own))
         if (
             stray
             and c.row in stray
@@ -522,14 +529,26 @@ def _merged_phone_rows(
     return out
 
 
-def _merged_message(message: str, number: int, span: tuple[int, int, int, int]) -> str:
+def _merged_message(
+    message: str, number: int, span: tuple[int, int, int, int], own: bool = False
+) -> str:
+    """``own``: the covered cell holds a number of its own (black-box B1 #5: "it shows the
+    number of A3 (it holds no number of its own)" was said of cells read with their own
+    numbers, which a spreadsheet program hides under the merge)."""
     first_row, first_column, last_row, last_column = span
     top = f"{column_letter(first_column)}{first_row}"
     cells = f"{top}:{column_letter(last_column)}{last_row}"
-    note = (
-        f"its phone cell is part of the merged cells {cells}, so it shows the number of {top} "
-        "(it holds no number of its own)"
-    )
+    if own:
+        note = (
+            f"its phone cell is covered by the merged cells {cells}: it holds a number of its "
+            f"own, read here, which a spreadsheet program does not show (it shows {top}'s "
+            "number over the whole merge), so check it against the source"
+        )
+    else:
+        note = (
+            f"its phone cell is part of the merged cells {cells}, so it shows the number of "
+            f"{top} (it holds no number of its own)"
+        )
     return f"{message}; {note}" if message else f"row {number}: {note}"
 
 
