@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from app.core.sheet_types import SheetError
-from app.core.sheet_worker import sheet_part
+from app.core.sheet_worker import sheet_part, workbook_part
 
 MAX_TOTAL_UNCOMPRESSED: Final = 1 << 30
 MAX_ENTRIES: Final = 10_000
@@ -732,12 +732,12 @@ def stray_cell(path: Path, grid: int = _GRID_TOO_BIG) -> StrayCell | None:
     grid."""
     try:
         with zipfile.ZipFile(path) as zf:
-            names = set(zf.namelist())
-            if "xl/workbook.xml" not in names:
+            workbook = workbook_part(zf)  # wherever the package puts it (black-box B1)
+            if workbook is None:
                 return None
             sheets = [
                 html.unescape(m.group(1).decode("utf-8", "replace"))
-                for tag in _WORKBOOK_SHEET.finditer(zf.read("xl/workbook.xml"))
+                for tag in _WORKBOOK_SHEET.finditer(zf.read(workbook))
                 if (m := _SHEET_NAME.search(tag.group(1)))
             ]
             budget = _STRAY_SCAN_BYTES

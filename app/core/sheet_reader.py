@@ -22,7 +22,10 @@ OpenDocument .fods, SYLK, DIF, Apple Numbers) says how to save it as one that is
 names the spreadsheets inside to extract, a Google Sheets shortcut says to download the sheet,
 a pipe or a device (read only once) says to save it to a file first, an xlsx too big to read
 because of a stray cell far beyond its data names that cell, and a workbook whose cells hold
-only formulas never calculated or error values says so rather than that it has no data.
+only formulas never calculated or error values says so rather than that it has no data. A
+sheet stored as UTF-16 text (which the reader reads as empty) is refused as unreadable, not
+as empty, and an xlsx that keeps its workbook elsewhere than ``xl/workbook.xml`` (which the
+reader cannot follow) as unusual, not damaged: both say to save the file again as .xlsx.
 :func:`resolve_sheet_path` makes a path absolute as a job records it, a loop of symbolic links,
 a link to nothing (named as typed, then its target) or a pipe, which is not to be opened, a
 :class:`SheetError` as :func:`open_sheet` says it.
@@ -750,6 +753,21 @@ class _WorkerStream:
             if unread:
                 return SheetError(f"The sheet {detail!r} of {name} has no values to read: {unread}")
             return SheetError(f"The sheet {detail!r} of {name} is empty.")
+        if kind == "encoding":
+            return SheetError(
+                f"{name} could not be read: its sheet {detail!r} is stored as UTF-16 text, "
+                "which the spreadsheet reader does not read (it is not empty); open the file "
+                "in Excel or LibreOffice and save it as .xlsx, then import it again."
+            )
+        if kind == "layout":
+            note = _reader_note(str(message[4])) if len(message) > 4 else ""
+            tail = f" (the reader said: {note.rstrip('.')})" if note else ""
+            return SheetError(
+                f"{name} could not be read: it keeps its workbook at {detail} rather than "
+                "xl/workbook.xml, where Excel and LibreOffice keep it, and the spreadsheet "
+                "reader cannot follow that (the file is not damaged); open it in Excel or "
+                f"LibreOffice and save it as .xlsx, then import it again{tail}."
+            )
         if kind == "memory":
             if stray := self._stray():
                 return SheetError(stray)

@@ -31,19 +31,25 @@ before a batch holding a text longer than ``MAX_CELL_CHARS``, Excel's limit, whi
 PROBE ``1``, ``("sheets", {name: rows}, hidden_names)`` holding the first non-blank rows of every
 other worksheet, hidden ones too, and the names of the hidden worksheets; ``("end", row_count)``;
 or ``("error", kind, detail, sheet_names)`` with kind ``password``, ``no_sheet``,
-``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``memory`` or ``corrupt`` (a panic in
-calamine's native code, pyo3's ``PanicException``, too). With SHEET empty,
-``empty`` (no visible sheet holds data) has a fifth item: the hidden worksheets that hold data,
-which were not read.
+``ambiguous_sheet``, ``empty``, ``empty_sheet``, ``encoding``, ``layout``, ``memory`` or
+``corrupt`` (a panic in calamine's native code, pyo3's ``PanicException``, too). With SHEET
+empty, ``empty`` (no visible sheet holds data) has a fifth item: the hidden worksheets that
+hold data, which were not read. ``encoding`` (detail: the sheet) comes instead of ``empty`` or
+``empty_sheet`` when the sheet calamine reads as empty is stored as UTF-16 text, which the
+format allows and calamine does not read; ``layout`` (detail: the workbook part) instead of
+``corrupt`` when calamine fails on an xlsx whose package keeps its workbook elsewhere than
+``xl/workbook.xml`` (valid, unusual), calamine's words as a fifth item.
 
 python-calamine tells neither which rows are hidden nor which cells hold a formula with no saved
 result or an error value (both read as empty), so for an xlsx/xlsm the sheet's XML part is scanned
-for them (:class:`XmlScan`), for an .ods the sheet's table in ``content.xml`` (:class:`OdsScan`),
-and for an .xls the sheet's BIFF8 records (:class:`XlsScan`: hidden rows and columns, error
-values and formulas whose saved result is empty, as xlwt writes every formula), in a thread
-while calamine parses
-(:class:`ScanAhead`). Right after "meta", ``("scan", [], [])`` says the scan ran (``("scan", None,
-[])``: an .xlsb or the like, hidden rows are not known). ``("scan", hidden_rows, formulas[,
+for them (:class:`XmlScan`: the part found as the package's relationships name it, its zip
+entry named with "/" or "\\"; any namespace prefix; cells and rows placed as calamine places
+them, with or without references), for an .ods the sheet's table in ``content.xml``
+(:class:`OdsScan`), and for an .xls the sheet's BIFF8 records (:class:`XlsScan`: hidden rows
+and columns, error values and formulas whose saved result is empty, as xlwt writes every
+formula), in a thread while calamine parses (:class:`ScanAhead`). Right after "meta",
+``("scan", [], [])`` says the scan ran (``("scan", None, [])``: an .xlsb or the like, or a
+part the scan could not find or read: hidden rows are not known). ``("scan", hidden_rows, formulas[,
 errors[, columns]])`` gives what it found, if anything, always before the "rows" batch holding
 those rows: row numbers hidden by hand or by a filter (``hidden="1"``, or a zero height of the
 row's own, ``ht="0" customHeight="1"``; in an .ods ``table:visibility="collapse"`` or
@@ -64,7 +70,10 @@ calamine also reads an .ods cell with no ``office:value-type`` as empty, though 
 its text paragraphs (valid OpenDocument, as odfpy-style generators write every text cell, and
 LibreOffice shows the text): the :class:`OdsScan` keeps the text of those cells and the worker
 puts it into the rows before sending them (:class:`_TextFill`), so they read as in LibreOffice,
-a sheet of nothing else too. Other sheets probed with PROBE are read without it.
+a sheet of nothing else too. So does a text cell whose paragraph holds a ``<text:line-break/>``,
+which calamine reads with the break left out (two numbers on two lines then read as one
+20-digit number): it reads with a new line there, as two paragraphs do. Other sheets probed
+with PROBE are read without it.
 
 An .xls LibreOffice saved from a file holding calculated results (an .ods, its own .xlsx) holds
 the result of a formula giving text (``=B2&"-"&C2``, ``=TEXT(A2,"0")``) as the number 0 and no
@@ -123,9 +132,10 @@ MAX_COLUMNS = 16_384  # Excel's last column, XFD
 # (crafted, or a generator's) is cut to it here, before it is sent: a 120 MB cell took the
 # parent over a minute and a gigabyte, and filled the job file (black-box R3 #1).
 MAX_CELL_CHARS = 32_767
-# A cell whose formula is followed by no value, or by an empty one: never calculated.
+# A cell whose formula is followed by no value, or by an empty one: never calculated. Group 1:
+# the cell's attributes (its reference, if it has one), group 2: the formula.
 _NO_VALUE = re.compile(
-    rb"<" + _P + rb'c\b[^>]*?\br\s*=\s*"([A-Z]{1,3})(\d+)"[^>]*>\s*<' + _P + rb"f\b[^>]*?"
+    rb"<" + _P + rb"c\b([^>]*)>\s*<" + _P + rb"f\b[^>]*?"
     rb"(?:/>|>([^<]*)</"
     + _P
     + rb"f>)\s*(?:<"
@@ -138,21 +148,20 @@ _NO_VALUE = re.compile(
     + _P
     + rb"c>"
 )
-# Cheap tests that a chunk may hold such a cell (most chunks hold none).
-_NO_VALUE_HINTS = (b"f></", b"/></c>", b"<v></v>", b"<v/>")
 # A cell holding an error value (t="e"), as #N/A: calamine reads it as empty. After the cell's
 # tag, an optional formula, then the value: the error's text.
-_ERROR_HINT = b'"e"'
+_ERROR_HINTS = (b'"e"', b"'e'")
 _CELL_TAG = re.compile(rb"<" + _P + rb"c\b([^>]*)>")
-_CELL_REF = re.compile(rb'\br\s*=\s*"([A-Z]{1,3})(\d+)"')
-_ERROR_TYPE = re.compile(rb'\bt\s*=\s*"e"')
+# A cell's reference, as calamine reads it: either quote, lower case letters too.
+_CELL_REF = re.compile(rb"""\br\s*=\s*["']([A-Za-z]{1,3})(\d+)["']""")
+_ERROR_TYPE = re.compile(rb"""\bt\s*=\s*(["'])e\1""")
 _ERROR_VALUE = re.compile(
     rb"(?:\s*<" + _P + rb"f\b[^>]*?(?:/>|>[^<]*</" + _P + rb"f>))?"
     rb"\s*<" + _P + rb"v\b[^>/]*>([^<]+)</" + _P + rb"v>"
 )
 _SHEET_TAG = re.compile(rb"<" + _P + rb"sheet\b([^>]*)>")
 _RELATIONSHIP = re.compile(rb"<" + _P + rb"Relationship\b([^>]*)>")
-_ATTRIBUTE = re.compile(rb'([\w:.-]+)\s*=\s*"([^"]*)"')
+_ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 # OpenDocument: the table namespace's prefix (always "table:" in practice) is read from its
 # declaration, else from the first <…:table>; then _ods_tags finds the tags that place rows in
 # a sheet. Attributes may be in either quote.
@@ -181,8 +190,12 @@ def _ods_tags(prefix: bytes) -> re.Pattern[bytes]:
 
 
 # In a row of an .ods, what makes its cells worth reading one by one: an error value (as
-# LibreOffice marks it), a formula (maybe never calculated), a merged range.
-_ODS_CELL_HINT = re.compile(rb"""value-type\s*=\s*["']error|formula\s*=|-spanned\s*=""")
+# LibreOffice marks it), a formula (maybe never calculated), a merged range, a line break in a
+# text (calamine drops it: "303-555-1109<text:line-break/>303-555-1110" read as one number).
+_ODS_CELL_HINT = re.compile(
+    rb"""value-type\s*=\s*["']error|formula\s*=|-spanned\s*=|:line-break\b"""
+)
+_ODS_STRING = re.compile(rb"""value-type\s*=\s*["']string["']""")
 _ODS_MARKUP = re.compile(rb"<[^>]*>")
 # A cell with no value type holds its text paragraphs (calamine reads it as empty): at most this
 # many runs of such cells are kept, a run being one cell element, repeated or not; past it the
@@ -262,32 +275,86 @@ def _limit_memory(limit: int) -> None:
 
 def _attributes(text: bytes) -> dict[str, str]:
     return {
-        k.decode("utf-8", "replace"): html.unescape(v.decode("utf-8", "replace"))
-        for k, v in _ATTRIBUTE.findall(text)
+        k.decode("utf-8", "replace"): html.unescape((d or q).decode("utf-8", "replace"))
+        for k, d, q in _ATTRIBUTE.findall(text)
     }
 
 
+def _member_names(zf: zipfile.ZipFile) -> dict[str, str]:
+    """The zip's members by their part name: "/" for "\\" (some writers' zip tools store
+    ``xl\\workbook.xml``, which calamine reads), no leading "/", in lower case (part names
+    match ignoring case in an Open Packaging package)."""
+    names: dict[str, str] = {}
+    for name in zf.namelist():
+        names.setdefault(_part_name(name), name)
+    return names
+
+
+def _rels_part(part: str) -> str:
+    """The relationships part of ``part``: xl/_rels/workbook.xml.rels for xl/workbook.xml."""
+    folder, name = posixpath.split(part)
+    return posixpath.join(folder, "_rels", name + ".rels")
+
+
+def _relationships(zf: zipfile.ZipFile, names: dict[str, str], part: str) -> dict[str, str]:
+    """Relationship Id → the part its Target names (relative to ``part``'s folder, or from the
+    package's root for a Target starting with "/"), lower case as :func:`_member_names`;
+    external targets left out."""
+    member = names.get(_rels_part(part).lower())
+    if member is None:
+        return {}
+    targets: dict[str, str] = {}
+    for match in _RELATIONSHIP.finditer(zf.read(member)):
+        attrs = _attributes(match.group(1))
+        target = attrs.get("Target", "").replace("\\", "/")
+        if not target or attrs.get("TargetMode", "").lower() == "external":
+            continue
+        base = "" if target.startswith("/") else posixpath.dirname(part)
+        resolved = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
+        targets.setdefault(attrs.get("Id", ""), resolved.lstrip("/").lower())
+    return targets
+
+
+def workbook_part(zf: zipfile.ZipFile) -> str | None:
+    """The zip member holding an xlsx's workbook: where the package's relationships
+    (``_rels/.rels``) point its officeDocument, else ``xl/workbook.xml``; None when there is
+    no such part."""
+    names = _member_names(zf)
+    member = names.get("_rels/.rels")
+    if member is not None:
+        for match in _RELATIONSHIP.finditer(zf.read(member)):
+            attrs = _attributes(match.group(1))
+            if attrs.get("Type", "").endswith("/officeDocument"):
+                target = attrs.get("Target", "").replace("\\", "/")
+                part = posixpath.normpath(target.lstrip("/")).lower()
+                if part in names:
+                    return names[part]
+    return names.get("xl/workbook.xml")
+
+
+def _part_name(member: str) -> str:
+    """A zip member's part name, as :func:`_member_names` keys it."""
+    return member.replace("\\", "/").lstrip("/").lower()
+
+
 def sheet_part(zf: zipfile.ZipFile, sheet: str) -> str | None:
-    """The zip member holding worksheet ``sheet``, from the workbook part and its relations."""
-    names = set(zf.namelist())
-    if "xl/workbook.xml" not in names or "xl/_rels/workbook.xml.rels" not in names:
+    """The zip member holding worksheet ``sheet``, from the workbook part and its relations,
+    wherever the package's relationships put them and however the zip names them
+    (:func:`_member_names`)."""
+    names = _member_names(zf)
+    workbook = workbook_part(zf)
+    if workbook is None:
         return None
     rel_id = None
-    for match in _SHEET_TAG.finditer(zf.read("xl/workbook.xml")):
+    for match in _SHEET_TAG.finditer(zf.read(workbook)):
         attrs = _attributes(match.group(1))
         if attrs.get("name") == sheet:
             rel_id = next((v for k, v in attrs.items() if k.endswith(":id")), None)
             break
     if rel_id is None:
         return None
-    for match in _RELATIONSHIP.finditer(zf.read("xl/_rels/workbook.xml.rels")):
-        attrs = _attributes(match.group(1))
-        if attrs.get("Id") == rel_id:
-            target = attrs.get("Target", "")
-            part = target[1:] if target.startswith("/") else posixpath.join("xl", target)
-            part = posixpath.normpath(part)
-            return part if part in names else None
-    return None
+    part = _relationships(zf, names, _part_name(workbook)).get(rel_id)
+    return None if part is None else names.get(part)
 
 
 # What a scan hands out: hidden rows, (row, column, formula) and (row, column, error) cells.
@@ -329,6 +396,13 @@ class XmlScan:
     hidden row needs it, or the chunk's last row tag has none), and a hidden row's cells are
     read for their own rows. A hidden row cut by the end of a chunk stays open
     (:attr:`_open`): the cells that start the next chunk are its own.
+
+    Cells holding an error value or a formula never calculated are placed the same way
+    (:meth:`_where`): by their reference, else in their row tag's row and the column after
+    the previous cell's in it (the first column for the row's first cell), as calamine places
+    them and as writers that leave out ``r`` (SheetJS, some .NET ones) mean them. Tags may
+    carry any namespace prefix (``<x:c>``, as the Open XML SDK writes), attributes either
+    quote.
     """
 
     def __init__(self, zf: zipfile.ZipFile, part: str) -> None:
@@ -337,8 +411,19 @@ class XmlScan:
         self._tail = b""
         self._row_tag = b"<row"  # with the sheet's namespace prefix, once a row is seen
         self._row_close = b"</row"
+        self._prefix = b""  # that prefix, as b"x:" (Open XML SDK writes it), else b""
         self._rows_seen = False
         self.last = 0  # the number of the last row tag scanned, as calamine numbers it
+        # The column (0-based) of the last cell of the row still open at the end of the last
+        # chunk, -1 if it has none: a cell without r="B7" goes in the column after it.
+        self._carry = -1
+        # The row tags of the chunk being read, (where each starts, its number), counted once
+        # a cell without a reference needs them; None until then.
+        self._numbered: tuple[list[int], list[int]] | None = None
+        # Cheap tests that a chunk may hold a formula never calculated (most hold none), with
+        # the prefix: a formula, then an empty end of a cell or an empty value.
+        self._formula_hints = (b"</f>", b"<f ")
+        self._no_value_hints = (b"f></", b"/></c>", b"<v></v>", b"<v/>")
         # A hidden row whose end was not in the last chunk: its number, and the rows listed
         # for its cells so far.
         self._open: tuple[int, set[int]] | None = None
@@ -398,8 +483,18 @@ class XmlScan:
         """``cut`` moved back to the start of a cell still open there, so that a cell's
         formula and value are read together (0: all of ``buf`` waits for more). A cell
         starting far back (crafted: it never ends) is left cut."""
-        prefix = self._row_tag[1:-3]  # b"" or b"x:"
-        start = buf.rfind(b"<" + prefix + b"c ", max(cut - (1 << 18), 0), cut)
+        prefix = self._prefix
+        low = max(cut - (1 << 18), 0)
+        start = buf.rfind(b"<" + prefix + b"c", low, cut)
+        # <c r="A1">, <c>, <c\tt="e"> (a cell without a reference): not <cfRule>.
+        while start >= 0 and buf[start + len(prefix) + 2 : start + len(prefix) + 3] not in (
+            b" ",
+            b">",
+            b"\t",
+            b"\r",
+            b"\n",
+        ):
+            start = buf.rfind(b"<" + prefix + b"c", low, start)
         if start < 0:
             return cut
         end = buf.find(b">", start, cut)
@@ -422,8 +517,17 @@ class XmlScan:
                 return
             self._row_tag = first.group(0)[: first.group(0).find(b"row") + 3]
             self._row_close = b"</" + self._row_tag[1:]
+            p = self._prefix = self._row_tag[1:-3]
+            self._formula_hints = (b"</" + p + b"f>", b"<" + p + b"f ")
+            self._no_value_hints = (
+                b"f></",
+                b"/></" + p + b"c>",
+                b"<" + p + b"v></" + p + b"v>",
+                b"<" + p + b"v/>",
+            )
             self._rows_seen = True
         start = self.last
+        self._numbered = None
         if self._open is not None:
             number, listed = self._open
             end, closed = self._row_end(buf, 0)
@@ -434,13 +538,14 @@ class XmlScan:
             self._hidden_rows(buf, start)
         if (
             self._formula_count < MAX_FORMULAS
-            and (b"</f>" in buf or b"<f " in buf)
-            and any(hint in buf for hint in _NO_VALUE_HINTS)
+            and any(hint in buf for hint in self._formula_hints)
+            and any(hint in buf for hint in self._no_value_hints)
         ):
-            self._formulas(buf)
-        if self._error_count < MAX_FORMULAS and _ERROR_HINT in buf:
-            self._errors(buf)
+            self._formulas(buf, start)
+        if self._error_count < MAX_FORMULAS and any(hint in buf for hint in _ERROR_HINTS):
+            self._errors(buf, start)
         self.last = self._last_row(buf, start)
+        self._carry = self._end_column(buf)
 
     def _hidden_rows(self, buf: bytes, start: int) -> None:
         """Note the rows of ``buf`` that hold cells and are hidden by hand or by a filter
@@ -530,41 +635,99 @@ class XmlScan:
             if first <= last:
                 self.columns.append((first, last))
 
-    def _errors(self, buf: bytes) -> None:
-        position = buf.find(_ERROR_HINT)
-        while position >= 0 and self._error_count < MAX_FORMULAS:
+    def _errors(self, buf: bytes, start: int) -> None:
+        positions = sorted(
+            position
+            for hint in _ERROR_HINTS
+            for position in (m.start() for m in re.finditer(re.escape(hint), buf))
+        )
+        for position in positions:
+            if self._error_count >= MAX_FORMULAS:
+                return
             tag_start = buf.rfind(b"<", 0, position)
             tag = _CELL_TAG.match(buf, tag_start) if tag_start >= 0 else None
             if tag is not None and tag.end() > position:
-                self._error(buf, tag)
-            position = buf.find(_ERROR_HINT, position + len(_ERROR_HINT))
+                self._error(buf, tag, start)
 
-    def _error(self, buf: bytes, tag: re.Match[bytes]) -> None:
+    def _error(self, buf: bytes, tag: re.Match[bytes], start: int) -> None:
         """Note the cell whose tag is ``tag`` if it holds an error value."""
         attrs = tag.group(1)
         if attrs.rstrip().endswith(b"/") or _ERROR_TYPE.search(attrs) is None:
             return
-        ref = _CELL_REF.search(attrs)
         value = _ERROR_VALUE.match(buf, tag.end())
-        if ref is None or value is None:  # no value: nothing to name (nor a cell without r=)
+        if value is None:  # no value: nothing to name
             return
         text = html.unescape(value.group(1).decode("utf-8", "replace")).strip()
         if not text:
             return
-        row = int(ref.group(2))
-        self.errors.append((row, _column_index(ref.group(1)), text[:40]))
+        row, column = self._where(buf, tag.start(), attrs, start)
+        self.errors.append((row, column, text[:40]))
         self.unread_rows.add(row)
         self._error_count += 1
 
-    def _formulas(self, buf: bytes) -> None:
+    def _formulas(self, buf: bytes, start: int) -> None:
         for match in _NO_VALUE.finditer(buf):
-            text = html.unescape((match.group(3) or b"").decode("utf-8", "replace"))
-            row = int(match.group(2))
-            self.formulas.append((row, _column_index(match.group(1)), text[:80]))
+            if match.group(1).rstrip().endswith(b"/"):
+                continue  # <c …/>: an empty cell, whatever follows it
+            text = html.unescape((match.group(2) or b"").decode("utf-8", "replace"))
+            row, column = self._where(buf, match.start(), match.group(1), start)
+            self.formulas.append((row, column, text[:80]))
             self.unread_rows.add(row)
             self._formula_count += 1
             if self._formula_count >= MAX_FORMULAS:
                 return
+
+    def _where(self, buf: bytes, tag_start: int, attrs: bytes, start: int) -> tuple[int, int]:
+        """The row (1-based) and column (0-based) calamine places the cell whose tag starts at
+        ``tag_start`` in: its reference (r="B7"), else its row tag's row (``start``: the
+        number of the last row tag before ``buf``) and the column after the previous cell's
+        in that row (the first, A, if none), as the schema has a cell without one."""
+        ref = _CELL_REF.search(attrs)
+        if ref is not None:
+            return int(ref.group(2)), _column_index(ref.group(1).upper())
+        numbered = self._row_numbers(buf, start)
+        at = bisect.bisect_left(numbered[0], tag_start) - 1
+        if at < 0:  # the row opened in an earlier chunk
+            number, column, begin = start, self._carry, 0
+        else:
+            number, column = numbered[1][at], -1
+            begin = buf.find(b">", numbered[0][at]) + 1
+        return number, self._column_after(buf, begin, tag_start, column) + 1
+
+    def _row_numbers(self, buf: bytes, start: int) -> tuple[list[int], list[int]]:
+        """Where each row tag of ``buf`` starts and its number, as calamine counts them (see
+        :meth:`_last_row`), once for the chunk."""
+        if self._numbered is None:
+            positions: list[int] = []
+            numbers: list[int] = []
+            last = start
+            for tag in _ROW_TAG.finditer(buf):
+                number = _ROW_NUMBER.search(tag.group(1))
+                last = int(number.group(2)) if number is not None else last + 1
+                positions.append(tag.start())
+                numbers.append(last)
+            self._numbered = positions, numbers
+        return self._numbered
+
+    @staticmethod
+    def _column_after(buf: bytes, begin: int, end: int, column: int) -> int:
+        """The column of the last cell whose tag lies in ``buf[begin:end]``, ``column`` that
+        of the cell before them: each cell's reference's, else the one after the previous."""
+        for tag in _CELL_TAG.finditer(buf, begin, end):
+            ref = _CELL_REF.search(tag.group(1))
+            column = _column_index(ref.group(1).upper()) if ref is not None else column + 1
+        return column
+
+    def _end_column(self, buf: bytes) -> int:
+        """The column of the last cell of the row open at the end of ``buf`` (-1: none), to
+        place the cells without a reference that start the next chunk. Only the last row's
+        cells are read (all of ``buf``'s if no row starts in it)."""
+        begin = buf.rfind(self._row_tag)
+        while begin >= 0 and _ROW_TAG.match(buf, begin) is None:
+            begin = buf.rfind(self._row_tag, 0, begin)  # <rowBreaks>, past the rows
+        if begin < 0:
+            return self._column_after(buf, 0, len(buf), self._carry)
+        return self._column_after(buf, buf.find(b">", begin) + 1, len(buf), -1)
 
     def _last_row(self, buf: bytes, last: int) -> int:
         """The number of the last row tag in ``buf``, the rows before it ending at ``last``:
@@ -814,7 +977,7 @@ class OdsScan:
             )
         hints = (
             [m.start() for m in _ODS_CELL_HINT.finditer(buf, start)]
-            if b"formula" in buf or b"error" in buf or b"spanned" in buf
+            if b"formula" in buf or b"error" in buf or b"spanned" in buf or b"line-break" in buf
             else []
         )
         assert self._untyped is not None
@@ -900,11 +1063,14 @@ class OdsScan:
         column = 0
         rows = range(first, first + min(count, MAX_FORMULAS))
         last = min(first + count - 1, ODS_MAX_ROWS)  # the last row text is kept for
-        if self._plain_row(buf, begin, end, (first, last)):
+        breaks = buf.find(b"line-break", begin, end) >= 0
+        if not breaks and self._plain_row(buf, begin, end, (first, last)):
             return
         for tag in self._cell_tag.finditer(buf, begin, end):
             raw = tag.group(2)
             untyped = b"value-type" not in raw and tag.group(1) is None and not raw.endswith(b"/")
+            # A text with a line break, which calamine reads without it: read as untyped.
+            untyped = untyped or (breaks and self._broken(buf, tag, end))
             plain = not (b"repeated" in raw or b"spanned" in raw or b"formula" in raw)
             if plain:
                 # Most cells: one column, nothing to read, or (odfpy) a text cell of one.
@@ -936,6 +1102,18 @@ class OdsScan:
                     columns = column, min(column + repeat, MAX_COLUMNS) - 1
                     self._text_cell(buf, tag.end(), end, (first, last), *columns)
             column += repeat
+
+    def _broken(self, buf: bytes, tag: re.Match[bytes], end: int) -> bool:
+        """Whether the cell whose tag is ``tag`` (its row ending at ``end``) is a text whose
+        paragraphs hold a ``<text:line-break/>`` (LibreOffice shows a new line there;
+        calamine reads nothing), its text in them, not in an ``office:string-value``."""
+        raw = tag.group(2)
+        if tag.group(1) is not None or raw.endswith(b"/") or b"string-value" in raw:
+            return False
+        if _ODS_STRING.search(raw) is None:
+            return False
+        close = buf.find(self._cell_close, tag.end(), end)
+        return buf.find(b"line-break", tag.end(), end if close < 0 else close) >= 0
 
     def _plain_row(self, buf: bytes, begin: int, end: int, rows: tuple[int, int]) -> bool:
         """Keep the texts of a row of single cells (none repeated, covered, spanned or a
@@ -1761,6 +1939,37 @@ def _text_only(ahead: ScanAhead, path: str, sheet: str) -> tuple[ScanAhead, bool
     return ahead, isinstance(scan, OdsScan) and bool(scan.texts or scan.too_many)
 
 
+def _utf16_sheet(path: str, sheets: Sequence[str]) -> str | None:
+    """The first of ``sheets`` of an xlsx whose part is UTF-16 text (a byte-order mark, or a
+    zero byte in its first two), which calamine reads as empty though the format allows it
+    and LibreOffice reads it; None if none is (or the file is no such zip)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            for sheet in sheets[:50]:
+                part = sheet_part(zf, sheet)
+                if part is None:
+                    continue
+                with zf.open(part) as fh:
+                    head = fh.read(2)
+                if head in (b"\xff\xfe", b"\xfe\xff") or (len(head) == 2 and 0 in head):
+                    return sheet
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        pass
+    return None
+
+
+def _unusual_workbook(path: str) -> str | None:
+    """The workbook part of an xlsx calamine could not open, when the package's
+    relationships put it elsewhere than ``xl/workbook.xml`` (valid, but calamine looks
+    only there for its relationships): that part's name; else None."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            part = workbook_part(zf)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return None
+    return part if part is not None and _part_name(part) != "xl/workbook.xml" else None
+
+
 def _has_content(sheet: Any) -> bool:
     if sheet.start is None:
         return False
@@ -1839,7 +2048,7 @@ class _TextFill:
                 cells = cells_list[first - low]
                 if len(cells) <= c0:
                     cells.extend([None] * (c0 + 1 - len(cells)))
-                if cells[c0] is None:
+                if cells[c0] is None or _unbroken(cells[c0], text):
                     cells[c0] = text
                 continue
             for number in range(max(first, low), min(last, high) + 1):
@@ -1847,8 +2056,19 @@ class _TextFill:
                 if len(cells) <= c1:
                     cells.extend([None] * (c1 + 1 - len(cells)))
                 for col in range(c0, c1 + 1):
-                    if cells[col] is None:
+                    if cells[col] is None or _unbroken(cells[col], text):
                         cells[col] = text
+
+
+def _unbroken(value: Any, text: str) -> bool:
+    """Whether calamine's ``value`` is ``text`` with its line breaks (``<text:line-break/>``)
+    left out: the cell then reads as ``text``, as LibreOffice shows it."""
+    return (
+        type(value) is str
+        and "\n" in text
+        and value != text
+        and value.replace("\n", "") == text.replace("\n", "")
+    )
 
 
 class _FormulaFill:
@@ -2095,7 +2315,10 @@ def run(
             ahead = ScanAhead(path, chosen)
             sheet = workbook.get_sheet_by_name(chosen)
             if not _has_content(sheet) and not _text_only(ahead, path, chosen)[1]:
-                _send(out, ("error", "empty_sheet", chosen, names))
+                if _utf16_sheet(path, [chosen]) is not None:
+                    _send(out, ("error", "encoding", chosen, names))
+                else:
+                    _send(out, ("error", "empty_sheet", chosen, names))
                 return 0
         else:
             # A hidden sheet only when named: if calamine calls no sheet a visible worksheet,
@@ -2121,7 +2344,10 @@ def run(
                     chosen, sheet = candidate, maybe
                     break
             if sheet is None:
-                _send(out, ("error", "empty", "", names, _with_data(workbook, hidden)))
+                if (utf16 := _utf16_sheet(path, candidates)) is not None:
+                    _send(out, ("error", "encoding", utf16, names))
+                else:
+                    _send(out, ("error", "empty", "", names, _with_data(workbook, hidden)))
                 return 0
             if chosen != ahead.sheet:
                 ahead.cancel()
@@ -2182,7 +2408,12 @@ def run(
     except MemoryError:
         _send(out, ("error", "memory", "", []))
     except Exception as exc:  # calamine raises many types for damaged files; all mean "corrupt"
-        _send(out, ("error", _classify(exc), f"{type(exc).__name__}: {exc}", []))
+        kind = _classify(exc)
+        unusual = _unusual_workbook(path) if kind == "corrupt" else None
+        if unusual is not None:
+            _send(out, ("error", "layout", unusual, [], f"{type(exc).__name__}: {exc}"))
+        else:
+            _send(out, ("error", kind, f"{type(exc).__name__}: {exc}", []))
     except BaseException as exc:
         # A panic in calamine's Rust code (a slice index past a cut-short stream, a capacity
         # overflow from a bogus cell reference) is raised as pyo3's PanicException, which is no
