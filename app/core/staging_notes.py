@@ -857,6 +857,15 @@ def notes_sentences(
             "the rows after that point are removed, hidden or not; to leave hidden rows alone, "
             "save the file again as .xlsx and remove from that."
         )
+    if kind == "import" and not notes.hidden_known and _layout_unread(source, file_name):
+        # Z1 (black-box B1 #7): a removal refuses such a file; an import read it silently,
+        # its hidden rows, error cells and formulas never calculated unnoticed.
+        out.append(
+            f"Which rows of {where} are hidden, and which cells hold error values or formulas "
+            "never calculated, could not be read (its sheet's layout could not be read): such "
+            "rows are imported without a warning and such cells read as empty. Save the file "
+            "again as .xlsx and import that to have them checked."
+        )
     for role, column in hidden.columns:
         out.append(
             f"{column[0].upper()}{column[1:]} is hidden in {where}: its values were read all "
@@ -925,6 +934,14 @@ _ROLE_VALUES = {
     Role.SCOPE.value: "the scopes",
     Role.REQUEST_DATE.value: "the request dates",
 }
+
+
+def _layout_unread(source: SheetSource, file_name: str) -> bool:
+    """Whether the file is of a format whose layout (hidden rows, error cells, formulas) the
+    reader scans, so that not knowing its hidden rows means the scan failed: an .xlsb never
+    shows them (the README says so), a CSV has none."""
+    fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".").lower()
+    return fmt in ("xlsx", "xlsm", "xls", "ods")
 
 
 def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
