@@ -8,7 +8,8 @@ the paging limit. Exit 0 when the export was written (even from a changing list)
 could not be, 2 for bad arguments, and 128 + the signal's number when a signal cancelled it:
 130 for SIGINT (Ctrl+C), 143 for SIGTERM, 129 for SIGHUP (the partial file is removed). Every
 such stop, from the arguments' check to the last page, says the same sentence (one JSON object
-under ``--json``); a signal once the file is written leaves it, and the result is printed (exit 0).
+under ``--json``, a second signal adding none); a signal once the file is written leaves it, and
+the result is printed (exit 0).
 
 An export that stops on an error (the service failing, a full disk) removes its partial file
 too, and its sentence says the export stopped and that no file was written (or, with
@@ -67,7 +68,13 @@ from app.cli.connection_args import (
     refuse_empty_options,
     service_checks,
 )
-from app.cli.main import STOP_SIGNALS, interrupted_sentence, terminal_gone
+from app.cli.main import (
+    STOP_SIGNALS,
+    interrupted_sentence,
+    outcome_decided,
+    signals_held,
+    terminal_gone,
+)
 from app.cli.output_paths import check_export_path
 from app.core import phones
 from app.core.connections import Connection
@@ -295,7 +302,8 @@ def _end_progress_line(shown: bool) -> None:
 @contextmanager
 def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
     """SIGINT, SIGTERM and SIGHUP cancel the export between pages, its partial file removed;
-    the :class:`StopSignal` yielded says which one did, for the exit status."""
+    the :class:`StopSignal` yielded says which one did, for the exit status. The block ends
+    with the outcome printed: a signal after it changes nothing (``outcome_decided``)."""
     stopped = StopSignal()
 
     def handler(signum: int, frame: FrameType | None) -> None:
@@ -304,12 +312,14 @@ def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
             terminal_gone()
         cancel.set()
 
-    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, handler)
     try:
         yield stopped
     finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
+        # Not the handlers from before, which raise: a second Ctrl+C once the cancellation
+        # was printed printed it again, in a second JSON object.
+        outcome_decided()
 
 
 def _stopped(out: Path, existed: bool) -> str:
@@ -483,6 +493,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:
         # Ctrl+C or SIGTERM (app.cli.main) before the export took signals itself: checking
         # the arguments, connecting, looking up a campaign; nothing was written yet.
+        outcome_decided()
         return fail(CANCELLED, interrupt_status(exc))
 
 
@@ -501,7 +512,10 @@ def _run(args: argparse.Namespace) -> int:
         given = parse_scope(args.scope)
         # Checked before connecting; a campaign named by its name is resolved below.
         query = _query(args, given if isinstance(given, Scope) else None)
-        args.out = check_export_path(args.out, overwrite=args.overwrite)
+        # Its probe makes OUT.part and removes it: a SIGTERM between the two left the file
+        # beside a cancelled export.
+        with signals_held():
+            args.out = check_export_path(args.out, overwrite=args.overwrite)
         connection, api = open_client(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)

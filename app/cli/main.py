@@ -16,6 +16,8 @@ import os
 import re
 import signal
 import sys
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
@@ -243,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _run(argv, chosen)
         except KeyboardInterrupt as exc:
+            outcome_decided()  # a second Ctrl+C must not add a second refusal
             return _interrupted(exc, json_output="--json" in argv, command=chosen)
 
 
@@ -266,11 +269,87 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
 )
 
 
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    """A stop signal, before the command handles signals itself: raised as
+    KeyboardInterrupt (Ctrl+C), :class:`Terminated` (SIGTERM) or :class:`HungUp` (SIGHUP) —
+    except while a module is being imported, where it is taken once the import is over
+    (:func:`_importing`)."""
+    if _importing(frame):
+        _take_after_import(signum)
+        return
     if signum == getattr(signal, "SIGHUP", None):
         terminal_gone()
         raise HungUp
-    raise Terminated
+    if signum == signal.SIGTERM:
+        raise Terminated
+    raise KeyboardInterrupt
+
+
+# The interpreter's import machinery: its frames' file names (a frozen bundle's too).
+IMPORT_FRAMES = "<frozen importlib."
+# How often the main thread is looked at while a stop signal waits for an import to end.
+IMPORT_POLL = 0.002
+
+
+def _importing(frame: FrameType | None) -> bool:
+    """Whether ``frame`` (the main thread's, where a signal's handler runs) is within an import.
+
+    An exception raised there may be lost or outlive its handling: an extension module's
+    initialisation (lxml's, which openpyxl imports) runs Python code through the C API and
+    writes an error from it off as "ignored", and Python then either drops the Ctrl+C (the
+    command ran to its end, exit 0) or, its handling done and the refusal printed, still
+    ends the process by SIGINT at its exit (exit -2 instead of 130); a weak reference's
+    callback of the import machinery drops it too ("Exception ignored in ... _get_module_lock").
+    """
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(IMPORT_FRAMES):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _take_after_import(signum: int) -> None:
+    """Deliver ``signum`` again once the main thread's import is over (its handler then
+    decides again: a later import waits in turn)."""
+    main_id = threading.main_thread().ident
+
+    def again() -> None:
+        while _importing(sys._current_frames().get(main_id or 0)):
+            time.sleep(IMPORT_POLL)
+        signal.raise_signal(signum)
+
+    threading.Thread(target=again, name="dnc-signal-after-import", daemon=True).start()
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Stop signals arriving within this block are taken when it ends, as they would have been
+    at its start: for a step that must not be cut in two, such as making and removing a probe
+    file (a SIGTERM between the two left ``OUT.part`` beside an export's ``--out``). Signals
+    ignored stay ignored; outside the main thread this holds nothing."""
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    try:
+        previous = {
+            sig: signal.signal(sig, hold)
+            for sig in STOP_SIGNALS
+            # None: a handler from outside Python, which cannot be put back from here.
+            if signal.getsignal(sig) not in (signal.SIG_IGN, None)
+        }
+    except ValueError:  # not the main thread: its signals are not ours
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        # The first held signal is what stopped the command; its handler may raise.
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)
 
 
 def terminal_gone() -> None:
@@ -308,16 +387,23 @@ def outcome_decided() -> None:
 
 @contextmanager
 def _sigterm_interrupts(*, restore: bool = True) -> Iterator[None]:
-    """SIGTERM and SIGHUP raise :class:`Terminated` within this block; with ``restore``,
-    every stop signal's handler is as it was before when it ends."""
+    """SIGTERM and SIGHUP raise :class:`Terminated` within this block, and Ctrl+C
+    KeyboardInterrupt as it does, none of them within an import (:func:`_raise_stop`); with
+    ``restore``, every stop signal's handler is as it was before when it ends.
+
+    Ctrl+C is taken only from Python's own handler: one the caller installed is kept, and so
+    is SIGINT ignored (a job started in the background with ``nohup … &``)."""
     try:
         previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
-        signal.signal(signal.SIGTERM, _raise_terminated)
+        # SIGINT's first: a Ctrl+C sent once SIGTERM is seen taken (/proc) meets ours.
+        if previous[signal.SIGINT] is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _raise_stop)
+        signal.signal(signal.SIGTERM, _raise_stop)
     except ValueError:  # not the main thread (main() called from a test's thread)
         yield
         return
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, _raise_terminated)
+        signal.signal(signal.SIGHUP, _raise_stop)
     try:
         yield
     finally:
@@ -378,6 +464,7 @@ def _run(argv: list[str], chosen: str | None) -> int:
                 sys.stdout.flush()
                 return status
             except KeyboardInterrupt as exc:
+                outcome_decided()  # a second Ctrl+C must not add a second refusal
                 status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
                 status = fail(interrupted_sentence(args.command), status)
                 sys.stdout.flush()

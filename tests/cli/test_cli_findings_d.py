@@ -197,6 +197,8 @@ def test_a_signal_cancels_an_export_removing_its_partial_file(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # SIGINT at its default, even when pytest inherited it ignored (`nohup … &`).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
     while not part.exists():  # the export is writing its first page

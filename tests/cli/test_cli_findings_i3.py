@@ -73,6 +73,9 @@ def cli_env(**extra: str) -> dict[str, str]:
 
 
 def start_cli(argv: list[str]) -> subprocess.Popen[str]:
+    """``dnc-desk ARGV`` as its own process, with SIGINT at its default: pytest started in
+    the background by a shell without job control (``nohup … &``) has SIGINT ignored, which
+    its children inherit, and the app rightly leaves it so."""
     return subprocess.Popen(
         [sys.executable, "-m", "app", *argv],
         cwd=ROOT,
@@ -80,7 +83,12 @@ def start_cli(argv: list[str]) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_default,
     )
+
+
+def sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_done_rows(n: int, proc: subprocess.Popen[str]) -> Path:
