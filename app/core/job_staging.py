@@ -59,6 +59,7 @@ from app.core.sheet_check import (
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
+from app.core.sheet_dates import LATE_SENTENCE
 from app.core.sheet_header import (
     holds_phone_number,
     is_blank,
@@ -516,10 +517,29 @@ def _new_row(checked: CheckedRow) -> NewRow:
         reason=checked.reason,
         purpose=checked.purpose,
         request_date="" if checked.request_date is None else checked.request_date.isoformat(),
-        damage="; ".join(x for x in (checked.damage, checked.date_note) if x),
+        damage=checked.damage,
         outcome=final,
-        message=checked.message,
+        message=_with_date_note(checked.message, checked.row, checked.date_note),
     )
+
+
+def _with_date_note(message: str, row: int, note: str) -> str:
+    """``message`` with the note on the row's request date (how it was read, or why it could
+    not be), before the late-request sentence that counts from that date, if any.
+
+    Black-box B2 #4: the note was stored as the row's damage, so the report's Damage note
+    column, which the JSON's ``damaged`` count and its Summary row describe as spreadsheet
+    damage to the phone cell, said "'2026-11-19T23:59:59-05:00' read as 2026-11-20, …" while
+    the Message was empty. The runner keeps the staged message in front of what sending the
+    row says (``job_runner._with_staged``), so the note stays in the report after a send."""
+    if not note:
+        return message
+    if not message:
+        return f"row {row}: {note}"
+    found = LATE_SENTENCE.search(message)
+    if found is None:
+        return f"{message}; {note}"
+    return f"{message[: found.start()]}{note}; {message[found.start() :]}"
 
 
 # Sheet row number → the value a person typed to replace that row's phone cell.

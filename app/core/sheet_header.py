@@ -333,10 +333,16 @@ _TOTAL_WORD: Final = (
     r"|(?:sous|sub)[\s-]*totale?s?|totale?s?[\s-]+(?:g[ée]n[ée]ral(?:e|es)?|geral|complessivo)"
     r"|totale|suma(?:[\s-]+total)?|soma|(?:eind|sub)?totaal|totalt|summa"
 )
-# After the word: the count or what was counted, "(4 records)", ": 20", " 3", "of Amount".
-_TOTAL_TAIL: Final = r"(?:\s*[:(].*|\s+(?:of|for|records?|rows?|count)\b.*|\s+[\d.,]+)?"
+# A count and, after it, up to three words saying what was counted: "7", "7 opt-outs".
+_COUNTED: Final = r"\d[\d.,]*(?:\s+[^\W\d_][\w'’-]*){0,3}"
+# After the word: the count or what was counted, "(4 records)", ": 20", " 3", "of Amount",
+# " 7 records".
+_TOTAL_TAIL: Final = rf"(?:\s*[:(].*|\s+(?:of|for|records?|rows?|count)\b.*|\s+{_COUNTED})?"
 _TOTAL_LABEL: Final = re.compile(
     rf"\s*(?:{_TOTAL_WORD}){_TOTAL_TAIL}\s*"
+    # The count first: "7 opt-outs total", "12 in total" (before the group's form, which
+    # would take "7 opt-outs" for a group).
+    rf"|\s*{_COUNTED}\s+(?:in\s+)?totals?\.?\s*"
     # A group's label before the word: Excel's Subtotal writes "<group> Total".
     rf"|\s*(?P<group>\S.{{0,60}}?)\s+(?:totals?|count|ergebnis|totaal){_TOTAL_TAIL}\s*",
     re.IGNORECASE | re.DOTALL,
@@ -365,8 +371,11 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
     filled = [(i, v) for i, v in enumerate(cells) if not is_blank([v])]
     if looks_like_phone(raw) or (is_label(raw) and filled[0][0] != phone):
         return ""
-    if filled[0][0] == phone and any(c.isdigit() for c in str(raw)):
-        return ""  # "Total: 3 records" in the phone column: its digits are said, as ever
+    # "Total: 7 opt-outs" in the phone column is a label like "Totals" there (black-box B2
+    # #6: it was "not a phone number: it has only 1 digit"); is_label keeps a cell holding a
+    # phone number ("Total 303-555-0100") to be judged as that number.
+    if filled and filled[0][0] == phone and not is_label(raw):
+        return ""
     kind = _total_kind(filled[0][1]) if filled else ""
     # Only counts and sums beside the label: a row holding other text is a row of the table.
     if not kind or any(is_label(v) for _, v in filled[1:]):

@@ -606,7 +606,8 @@ def _unread_cells_noted(
             shown = f" (={formula})" if formula else ""
             holds = f"{where} holds a formula{shown} with no saved result"
         if role == Role.REQUEST_DATE.value:
-            c.date_note = f"the request date {holds}, so it could not be read"
+            # The message says it (below): the report's row would say it twice.
+            c.date_note = ""
             notes.append(
                 f"request_date: {holds}, so the request date could not be read and the "
                 f"{LIMIT_BUSINESS_DAYS}-business-day limit was not checked for it"
@@ -1521,7 +1522,7 @@ def date_order_sentence(
             f"({example(DAY_FIRST_ONLY)}) and month/day ({example(MONTH_FIRST_ONLY)}); the "
             f"{dates} either way ({rows}) {were} read as their form is usually written "
             f"(1/2/2026 month/day, 1.2.2026 day.month): check {'them' if either != 1 else 'it'}"
-            " in the report's Damage note column."
+            " in the report's Message column."
         )
     return _unknown_order_sentence(column, rows, summary, either)
 
@@ -1560,7 +1561,7 @@ def _unknown_order_sentence(column: str, rows: str, summary: CheckSummary, eithe
         f"{what} in {column} {verb} two ways, day/month or month/day ({rows}), and no date "
         f"there reads one way only to tell which: {read}.{hint} If the dates are written the "
         f"other way round{meant}, write them as year-month-day (2026-11-02) and run the file "
-        "again; each row's note in the report's Damage note column gives both readings."
+        "again; each row's message in the report gives both readings."
     )
 
 
@@ -1580,7 +1581,7 @@ def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> s
     """The warning naming the rows whose request date could not be checked against the
     10-business-day limit: not a date, after the insertion date, or no date (``""``: none).
 
-    Each row with a date has a note (the report's Damage note column) saying why; an empty
+    Each row with a date has a note (in the report's Message column) saying why; an empty
     cell has none, and the sentence claims notes only for the others. This says it where the
     counts are read, as a late request hidden by an unreadable date is one nobody counted."""
     if mapping.request_date is None:
@@ -1603,11 +1604,11 @@ def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> s
     if dates and undated.count:
         # An empty cell has no note to say why: only the rows with a date have one.
         why = (
-            " (the report's Damage note column says why for each row with a date; the others' "
+            " (the report's Message column says why for each row with a date; the others' "
             "date cells are empty)"
         )
     elif dates:
-        why = " (each row's note in the report's Damage note column says why)"
+        why = " (each row's message in the report says why)"
     else:
         why = ""
     whose = "its" if unread.count + future.count + undated.count == 1 else "their"

@@ -28,7 +28,7 @@ UK_WARNING = (
     "4, 5 and 6), and no date there reads one way only to tell which: they were read "
     "month/day, as US files write dates (row 2: '02/11/2020'). If the dates are written the "
     "other way round (day/month), write them as year-month-day (2026-11-02) and run the file "
-    "again; each row's note in the report's Damage note column gives both readings."
+    "again; each row's message in the report gives both readings."
 )
 
 

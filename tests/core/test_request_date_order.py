@@ -89,12 +89,12 @@ def _csv(tmp_path: Path, name: str, dates: list[str]) -> Path:
 
 
 def _staged(tmp_path: Path, path: Path) -> tuple[list[str], list[str], list[str]]:
-    """Request dates, damage notes (where date notes go) and warnings of a staged import."""
+    """Request dates, messages (where date notes go) and warnings of a staged import."""
     store, _ = stage_import(JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None)
     rows = list(store.rows())
     warnings = [str(w) for w in store.meta().get("warnings") or []]
     store.close()
-    return [r.request_date for r in rows], [r.damage for r in rows], warnings
+    return [r.request_date for r in rows], [r.message for r in rows], warnings
 
 
 def test_an_import_reads_a_day_month_column_day_month_throughout(tmp_path: Path) -> None:
@@ -162,5 +162,5 @@ def test_without_evidence_each_ambiguous_date_is_flagged(tmp_path: Path) -> None
         "month/day, as US files write dates (row 2: '11/05/2026') and day.month, as dotted "
         "dates are written (row 4: '11.05.2026'). If the dates are written the other way round "
         "(day/month or month.day), write them as year-month-day (2026-11-02) and run the file "
-        "again; each row's note in the report's Damage note column gives both readings."
+        "again; each row's message in the report gives both readings."
     ]

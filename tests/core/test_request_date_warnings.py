@@ -2,7 +2,7 @@
 not a date ("N/A", "13/25/2026", "Mon 11/02/2026"), a date after the insertion date, an empty
 cell in the request-date column. They are counted in the check's summary and named in one
 staging warning (the CLI's note line, the JSON's warnings, the report's Summary), not only in
-the report's Damage note column; a date after the insertion date has no business days."""
+the report's Message column; a date after the insertion date has no business days."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ DATES: list[str | None] = [
 WARNING = (
     "3 rows' request dates could not be read (rows 3, 6 and 8) and 2 are after the insertion "
     "date (rows 7 and 9); 1 row has no request date (row 5): their 10-business-day limit was "
-    "not checked (the report's Damage note column says why for each row with a date; the "
+    "not checked (the report's Message column says why for each row with a date; the "
     "others' date cells are empty)."
 )
 
@@ -101,7 +101,7 @@ def test_one_kind_alone_and_many_rows_are_worded_so() -> None:
     _, one = check_all([(2, ["3035551300", "N/A"])], mapping, CheckOptions())
     assert unchecked_dates_sentence(mapping, one) == (
         "1 row's request date could not be read (row 2): its 10-business-day limit was not "
-        "checked (each row's note in the report's Damage note column says why)."
+        "checked (each row's message in the report says why)."
     )
     many = [(n, [f"303555{1000 + n:04d}", LATER]) for n in range(2, 16)]
     many += [(n, [f"303555{1000 + n:04d}", None]) for n in range(16, 18)]
@@ -109,7 +109,7 @@ def test_one_kind_alone_and_many_rows_are_worded_so() -> None:
     assert unchecked_dates_sentence(mapping, summary) == (
         "14 rows' request dates are after the insertion date (rows 2, 3, 4, 5, 6, 7, 8, 9, 10, "
         "11 and 4 more); 2 rows have no request date (rows 16 and 17): their 10-business-day "
-        "limit was not checked (the report's Damage note column says why for each row with a "
+        "limit was not checked (the report's Message column says why for each row with a "
         "date; the others' date cells are empty)."
     )
     _, clean = check_all([(2, ["3035551300", TODAY])], mapping, CheckOptions())
@@ -147,8 +147,9 @@ def test_the_cli_says_it_on_a_note_line_in_the_json_and_in_the_report(
     by_row = {r[0]: r for r in rows[1:]}
     # Row 7's date is after the insertion date: no business days, not late; its note stays.
     assert by_row[7][8:] == (LATER.isoformat(), None, None)
-    assert by_row[7][7] == "the request date is after the insertion date"
-    assert by_row[3][7] == "'N/A' is not a date"
+    assert by_row[7][6] == "row 7: the request date is after the insertion date"
+    assert by_row[3][6] == "row 3: 'N/A' is not a date"
+    assert by_row[7][7] is None and by_row[3][7] is None  # no phone cell was damaged
     assert main(argv) == 0
     assert f"  note: {WARNING}" in capsys.readouterr().out.splitlines()
 
