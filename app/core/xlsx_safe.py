@@ -59,6 +59,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
+from lxml import etree
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
@@ -154,6 +155,13 @@ def csv_cell(value: object) -> str:
     if isinstance(value, bool | int | float):
         return str(value)
     return neutralise(value if isinstance(value, str) else str(value))
+
+
+def stream_error(exc: etree.SerialisationError) -> OSError:
+    """lxml's "IO_ENOSPC" (and the like) as the OSError the write met."""
+    text = str(exc)
+    code = {"IO_ENOSPC": errno.ENOSPC, "IO_EDQUOT": errno.EDQUOT}.get(text.strip(), errno.EIO)
+    return OSError(code, f"{os.strerror(code)} ({text})")
 
 
 class SafeWorkbook:
@@ -504,7 +512,13 @@ class SafeSheet:
                 cells[index] = cell
             elif isinstance(value, Cell):  # a quote-prefixed cell of this row
                 value.number_format = TEXT_FORMAT
-        self._ws.append(cells)
+        try:
+            self._ws.append(cells)
+        except etree.SerialisationError as exc:
+            # lxml says a failed write of the sheet's stream (a full disk: since X2 the stream
+            # is beside the output, often on the data folder's disk) with its own error, which
+            # callers took for a bug: they handle a full disk as the OSError it is.
+            raise stream_error(exc) from exc
 
     def _text(self, value: str) -> object:
         text = _fit(value)
