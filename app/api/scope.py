@@ -43,7 +43,8 @@ class Scope:
     @classmethod
     def campaign(cls, campaign_id: str | int) -> Scope:
         cid = str(campaign_id).strip()
-        if not cid.isdigit() or cid == GLOBAL_CAMPAIGN_ID:
+        # ASCII digits: str.isdigit() takes "²", no campaign id the service knows.
+        if not (cid.isascii() and cid.isdigit()) or cid == GLOBAL_CAMPAIGN_ID:
             raise ScopeError(f"campaign id must be a positive number, not {cid!r}")
         return cls(ScopeKind.CAMPAIGN, campaign_id=cid)
 
@@ -71,7 +72,7 @@ class Scope:
             if not purpose_text:
                 raise ScopeError("a purpose scope needs its purpose text, e.g. purpose:Collections")
             return cls.purpose(purpose_text)
-        if raw.isdigit():
+        if raw.isascii() and raw.isdigit():
             return cls.campaign(raw)
         raise ScopeError(f"{raw!r} is not a scope; use global, campaign:ID or purpose:TEXT")
 

@@ -111,7 +111,7 @@ def validate(kind: EntryKind, draft: EntryDraft) -> Validation:
                 else "A purpose-scope entry needs the purpose it applies to."
             )
         scope = Scope.purpose(purpose)
-    elif not draft.campaign_id.strip().isdigit() or draft.campaign_id.strip() == "0":
+    elif not (cid := draft.campaign_id.strip()).isascii() or not cid.isdigit() or cid == "0":
         problems["campaign_id"] = "Pick the campaign this entry applies to."
     else:
         scope = Scope.campaign(draft.campaign_id)

@@ -328,7 +328,10 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) ->
         zone = _zone(zoned)
         if zone is not None:
             return _read_zoned(text, zoned, zone, not_after, day_first)
-    if text.replace(".", "", 1).isdigit() and (unix := _unix_time(float(text))) is not None:
+    # ASCII digits only: str.isdigit() takes "²", which float() refuses (a crash, found by the
+    # property test of every row being accounted for).
+    plain = text.replace(".", "", 1)
+    if plain.isascii() and plain.isdigit() and (unix := _unix_time(float(text))) is not None:
         return unix  # not cached: its day depends on the zone (TZ)
     # Only a two-digit year needs the day (and asking the clock costs as much as a parse).
     found = _read_any_year(text, day_first)
@@ -540,7 +543,7 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
         if len(m[3]) == 2 and not_after is None:
             return None
         return _read_dotted(text, int(m[1]), int(m[2]), m[3], day_first, not_after)
-    if len(text) == 8 and text.isdigit():
+    if len(text) == 8 and text.isascii() and text.isdigit():
         found = _safe(int(text[:4]), int(text[4:6]), int(text[6:]))
         if found is not None:
             return RequestDate(found)

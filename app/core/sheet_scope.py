@@ -201,7 +201,7 @@ class ScopeResolver:
                 return Scope.global_()
             if text == PURPOSE_CAMPAIGN_ID:
                 return Scope.purpose("")
-        if text.isdigit() and text != "0":
+        if text.isascii() and text.isdigit() and text != "0":
             return self._known(Scope.campaign(text), in_scope=in_scope)
         if not in_scope and not explicit:
             # A campaign column says global or a purpose in the words a scope column takes
