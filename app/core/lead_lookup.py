@@ -1,11 +1,12 @@
 """The leads a ``/dnc/delete`` with a lead status re-statuses, looked up just before it.
 
 Both removal paths use it: the bulk removal job (:mod:`app.core.removal_job`) and a removal
-picked in the list view (:mod:`app.core.dnc_removal`). The app sends no request per lead: the
-delete itself (``update_lead_status``) sets every lead on the number to the status, so the
-look-up is the only record of what it changed. The leads whose status it changes
-(:func:`changed_by`: a lead already in that status is not changed) go into the delete's journal
-intent (``before["leads"]``: id, list id, old status, see
+picked in the list view (:mod:`app.core.dnc_removal`). The delete itself
+(``update_lead_status``) sets the leads holding the digits it sends (:func:`restatused_by`), so
+the look-up is the only record of what it changed; the bulk removal also looks up the number's
+own leads (:func:`number_leads`) and sets by ``/leads/update`` those no delete re-statused.
+The leads whose status a delete changes (:func:`changed_by`: a lead already in that status is
+not changed) go into the delete's journal intent (``before["leads"]``: id, list id, old status, see
 :meth:`app.core.session.Session.delete_dnc`) and the removal's message lists them
 (:func:`restatus_text`), so what the removal changed can be seen and undone; the message names
 the leads already in the status apart, as unchanged.
@@ -51,9 +52,10 @@ def _written_forms(number: str, phone_code: str) -> list[str]:
     return [form for form in dict.fromkeys(forms) if _digits(form) == number]
 
 
-def _restatused(lead: Lead, number: str, phone_code: str) -> bool:
-    """Whether deleting ``number`` re-statuses ``lead``: its phone code is the number's or
-    blank, and one of its phone fields holds the number's digits (digit for digit)."""
+def restatused_by(lead: Lead, number: str, phone_code: str) -> bool:
+    """Whether deleting ``number`` (as the delete sends it, under ``phone_code``) re-statuses
+    ``lead``: its phone code is that one or blank, and one of its phone fields holds the
+    number's digits (digit for digit)."""
     if lead.phone_code not in (phone_code, ""):
         return False
     return any(_digits(getattr(lead, name)) == number for name in LEAD_PHONE_FIELDS)
@@ -82,12 +84,55 @@ def leads_to_restatus(
     its trunk 0, else 1. A lead whose number is typed in another form cannot be found: the
     search matches exact text. Only reads: ``cancel`` stops it at any point (raising Cancelled).
     """
+    return _in_scope(api, _found(api, number, phone_code, cancel), scope, cancel)
+
+
+def number_leads(
+    api: ApiClient,
+    national: str,
+    phone_code: str,
+    scope: Scope,
+    cancel: threading.Event | None = None,
+) -> list[Lead]:
+    """The leads of a removal's number, ``national`` under ``phone_code``, in ``scope`` (as
+    :func:`leads_to_restatus` scopes them), with the status each has now (by id, each once):
+    those holding it in any phone field in :func:`_written_forms` of the number as the app
+    writes it and, for a country that drops a trunk 0, with it ("07911123456",
+    "07911 123456"), as evidence attributes them to the number.
+
+    A bulk removal with a lead status ends with every one of them in the status, whichever
+    written forms the DNC list keeps the number in: a delete re-statuses only the leads
+    holding the digits it sends (:func:`restatused_by`), so a number listed only as
+    "13035550140" left its "3035550140" and "(303) 555-0140" leads as they were (black-box B3
+    #1), and a UK one listed without its trunk 0 its "07911123456" lead (B3 #2)."""
+    found: dict[str, Lead] = {}
+    numbers = [national]
+    if drops_trunk_zero(phone_code) and not national.startswith("0"):
+        numbers.append(f"0{national}")
+    for number in numbers:
+        for key, lead in _found(api, number, phone_code, cancel).items():
+            found.setdefault(key, lead)
+    return _in_scope(api, found, scope, cancel)
+
+
+def _found(
+    api: ApiClient, number: str, phone_code: str, cancel: threading.Event | None
+) -> dict[str, Lead]:
+    """The leads a delete of ``number`` under ``phone_code`` re-statuses, in any scope, by id."""
     found: dict[str, Lead] = {}
     for field in LEAD_PHONE_FIELDS:
         for form in _written_forms(number, phone_code):
             for lead in _search(api, {field: form}, cancel):
-                if lead.id not in found and _restatused(lead, number, phone_code):
+                if lead.id not in found and restatused_by(lead, number, phone_code):
                     found[lead.id] = lead
+    return found
+
+
+def _in_scope(
+    api: ApiClient, found: dict[str, Lead], scope: Scope, cancel: threading.Event | None
+) -> list[Lead]:
+    """``found`` that a write in ``scope`` concerns (a campaign's: the leads in its lists), by
+    id."""
     if found and scope.is_campaign:
         lists = {x.id for x in api.all_lists(scope.campaign_id, cancel=cancel)}
         found = {key: lead for key, lead in found.items() if lead.list_id in lists}

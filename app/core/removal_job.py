@@ -38,16 +38,27 @@ send of the row (in the run, or on resume) looks every form up again and deletes
 still listed, and an earlier delete of a form found gone whose answer the journal lacks is
 settled there.
 
-A row that re-statuses leads (the job has a lead status) also looks up, just before its delete,
-the leads the service will re-status (:func:`leads_to_restatus`, on the number as the delete
-sends it: an entry kept with its trunk 0 re-statuses the leads typed with it). The app sends no
-request per lead: the delete sets them all. The delete's journal ``before`` keeps those whose
-status it changes as ``leads`` (id, list id, old status) and the row's message lists them, so
-what the removal changed can be seen and undone; a lead already in the status is named in the
-message as unchanged, not journaled as a change. Without a lead status no lead is looked up.
-Of a number listed in several written forms, one delete carries the lead status, that of the
-form the app writes (else the first listed), sent after the others: the leads are looked up
-(before any delete) and re-statused once for the number, as for a number in one form.
+A row that re-statuses leads (the job has a lead status) ends with every lead of the number in
+the status: those holding it, in any phone field, as the app writes it and (a country that
+drops a trunk 0) with the 0, in lead_lookup's written forms (:func:`number_leads`, the leads
+evidence attributes to the number). Just before its deletes it looks them up, and the leads
+each delete will re-status (:func:`leads_to_restatus`, on the number as that delete sends it:
+the service re-statuses the leads holding those digits). Every delete carries the lead status;
+its journal ``before`` keeps the leads whose status it changes as ``leads`` (id, list id, old
+status), a lead two deletes re-status in the first's only. The number's leads no delete done
+re-statused (its form not listed: a number listed only as "13035550140" or, for the UK, only
+without its trunk 0, black-box B3 #1, #2) are then set by their own journaled
+``/leads/update``, filed under the row's number. The row's message names every lead so set,
+with its old status, and apart those already in it (no change journaled). A lead update the
+service refuses leaves the row ``removed`` (its number is off the list), saying which lead
+kept its status. A row sent again and found removed by this job's earlier delete names the
+leads the journal has that delete and that send set, and sets those of the number still not
+in the status. Without a lead status no lead is looked up.
+
+A row in flight when the job last stopped says "sent again" only when the change journal has a
+delete of it this job sent (not one cancelled before it was sent): the job file marks a row
+``sending`` before its look-ups, so a kill while they ran leaves rows whose delete was never
+sent (black-box B3 #3).
 
 A delete answered "not found" after an earlier attempt of it got no answer saying whether it
 was done (a timeout, a dropped connection, a 5xx, an answer that is not the API's JSON: the
@@ -112,11 +123,14 @@ from app.core.journal import JournalEntry
 from app.core.lead_lookup import (
     changed_by,
     leads_to_restatus,
+    number_leads,
     restatus_text,
+    restatused_by,
     still_covered_text,
 )
 from app.core.session import Session, e164, fate_open, journal_target
 from app.core.sheet_check import CheckSummary, Target
+from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
 
 RESENT_NOT_FOUND = (
@@ -509,12 +523,14 @@ def _forms_result(
     results: list[tuple[Form, _Sent]],
     left: list[tuple[Form, list[DncEntry]]],
     lead_status: str,
-    leads: list[Lead] | None,
+    leads_said: str,
+    leads_covered: str,
     resent: bool,
 ) -> RowResult:
     """The result of a row whose number was taken off in more than one written form, each by
     its own delete (``results``, in the order sent), some perhaps by an earlier send of the
-    row (``earlier``): the message names each form and the entries it held."""
+    row (``earlier``): the message names each form and the entries it held, and
+    (``leads_said``, ``leads_covered``) what it says of the leads set to ``lead_status``."""
     entries_of = dict(forms)
     descs = []
     for form in _in_forms_order([*earlier, *entries_of], row):
@@ -534,16 +550,10 @@ def _forms_result(
     done = {form for form, sent in results if sent.outcome is Outcome.REMOVED}
     if not done and not earlier:
         return RowResult(Outcome.NOT_FOUND, "; ".join(parts))
-    lead_form = results[-1][0]
-    if lead_status and lead_form not in done:
-        parts.append(
-            f"no lead was set to {lead_status}: the delete of {_label(lead_form, row)}, which "
-            "was to set it, found that form no longer listed"
-        )
-        lead_status, leads = "", None
     before = [entry for _, entries in forms for entry in entries]
-    parts += _removed_parts(scope, before, lead_status, leads, resent)
+    parts += _removed_parts(scope, before, lead_status, leads_said, resent)
     parts += [sent.covered for _, sent in results]
+    parts.append(leads_covered)
     parts.append(_left_text(row, left))
     return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
 
@@ -676,17 +686,34 @@ def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
     return RowResult(Outcome.FAILED, other_purposes_refusal(others))
 
 
+@dataclass(frozen=True, slots=True)
+class _LeadPlan:
+    """The leads a row with a lead status sets, looked up before its deletes: ``by_form``, those
+    each delete re-statuses (the service's rule, :func:`restatused_by`; a lead two deletes
+    re-status is the first's in the order sent, so it is journaled and named once), and
+    ``own``, the number's leads (:func:`number_leads`), each of which ends in the status: one
+    that no delete done re-statused (its form not listed, or found gone) is set by its own
+    ``/leads/update``."""
+
+    by_form: dict[Form, list[Lead]]
+    own: list[Lead]
+
+
 def _lookup_leads(
     session: Session,
     row: JobRow,
-    form: Form,
+    forms: Sequence[Form],
     scope: Scope,
     lead_status: str,
     stop: threading.Event | None,
-) -> list[Lead] | RowResult:
-    """The leads the row's delete of ``form`` (as the list keeps it, text and phone code, which
-    is what the delete sends) will re-status, or the row's result when they cannot be looked
-    up.
+) -> _LeadPlan | RowResult:
+    """The leads the row's deletes of ``forms`` (in the order sent; each as the list keeps it,
+    text and phone code, which is what a delete sends) will re-status and the number's own
+    (:class:`_LeadPlan`), or the row's result when they cannot be looked up.
+
+    The number's own leads are looked up as it is written with and without a trunk 0; a form
+    with the country code (or exit code) in its digits, listed, by its own text (under the code
+    it is kept under), the delete of it re-statusing the leads holding those digits.
 
     A row whose leads cannot be looked up is not sent: deleting without knowing which leads
     get re-statused (and from what status) would leave the change untraceable and not
@@ -697,7 +724,20 @@ def _lookup_leads(
     the job as for any row.
     """
     try:
-        return leads_to_restatus(session.api, form.number, form.code, scope, stop)
+        own = number_leads(session.api, row.national, row.phone_code, scope, stop)
+        written = {row.national}
+        if drops_trunk_zero(row.phone_code) and not row.national.startswith("0"):
+            written.add(f"0{row.national}")
+        by_form: dict[Form, list[Lead]] = {}
+        seen: set[str] = set()
+        for form in forms:
+            if form.code == row.phone_code and form.number in written:
+                leads = [lead for lead in own if restatused_by(lead, form.number, form.code)]
+            else:
+                leads = leads_to_restatus(session.api, form.number, form.code, scope, stop)
+            by_form[form] = [lead for lead in leads if lead.id not in seen]
+            seen.update(lead.id for lead in leads)
+        return _LeadPlan(by_form, own)
     except (AuthError, RateLimitedError):
         raise
     except ServerError as exc:
@@ -721,49 +761,71 @@ def _removed_parts(
     scope: Scope,
     before: list[DncEntry],
     lead_status: str,
-    leads: list[Lead] | None,
+    leads_said: str,
     resent: bool,
 ) -> list[str]:
-    """What a removed row's message says besides how it was removed."""
+    """What a removed row's message says besides how it was removed (``leads_said``: what it
+    says of the leads set to ``lead_status``)."""
     parts = []
     if scope.is_purpose and (purposes := removed_purposes_text(before)):
         parts.append(purposes)
     if lead_status:
-        parts.append(restatus_text(leads or [], lead_status))
+        parts.append(leads_said)
     if resent:
         parts.append(RESENT)
     return parts
 
 
-def _earlier_leads(session: Session, job_id: str, row: JobRow, lead_status: str) -> str:
-    """What this job's earlier delete of ``row``'s number re-statused, as its journal intent
-    lists the leads (``""`` without a lead status): a row removed by that delete names its
-    leads as a row removed on the spot does (black-box pass H3: a lead set SALE→DNCREQ by a
-    delete whose answer was lost went unnamed in the report)."""
+def _earlier_leads(
+    session: Session, job_id: str, row: JobRow, lead_status: str
+) -> tuple[str, set[str]]:
+    """What this job's earlier deletes of ``row``'s number, and the lead updates of its earlier
+    send, re-statused, as their journal intents list the leads (``""`` without a lead status),
+    and the ids of those leads: a row removed by those deletes names its leads as a row removed
+    on the spot does (black-box pass H3: a lead set SALE→DNCREQ by a delete whose answer was
+    lost went unnamed in the report). Every delete of a number listed in several forms carries
+    the lead status, each listing the leads it changes (black-box B3 #1)."""
     if not lead_status:
-        return ""
+        return "", set()
     phone = e164(row.national, row.phone_code)
-    intents = [
-        entry
-        for entry in _job_deletes(session, job_id, phone)
-        # The delete that carried the lead status: of a number listed in several forms, only
-        # one did.
-        if entry.phase == "intent"
-        and (entry.before or {}).get("entries")
-        and "leads" in (entry.before or {})
-    ]
-    if not intents:
-        return ""
-    listed = (intents[0].before or {}).get("leads") or []
-    if not listed:  # the intent keeps only the leads the delete changes
-        return ""
-    leads = [
-        Lead(str(x.get("id", "")), str(x.get("list_id", "")), str(x.get("status", "")),
-             "", "", "", "", "", "")
-        for x in listed
-    ]  # fmt: skip
+    listed: dict[str, Lead] = {}
+    deletes = _job_deletes(session, job_id, phone)
+    updates = session.journal.job_writes(job=job_id, operation="lead.update", phone=phone)
+    updated = {e.ref for e in updates if e.phase == "outcome" and e.outcome == "ok"}
+    for entry in reversed([*deletes, *updates]):
+        before = entry.before or {}
+        if entry.phase != "intent":
+            continue
+        if entry.operation == "lead.update":
+            if entry.id not in updated:
+                continue
+            kept = [before]
+        elif before.get("entries"):
+            kept = list(before.get("leads") or [])
+        else:
+            continue
+        for x in kept:
+            lead_id = str(x.get("id", ""))
+            listed.setdefault(
+                lead_id,
+                Lead(lead_id, str(x.get("list_id", "")), str(x.get("status", "")),
+                     "", "", "", "", "", ""),
+            )  # fmt: skip
+    if not listed:
+        return "", set()
+    leads = sorted(listed.values(), key=lambda lead: (len(lead.id), lead.id))
     text = restatus_text(leads, lead_status)
-    return f"{text} (as the change journal's record of that delete lists them)"
+    return f"{text} (as the change journal's record of that delete lists them)", set(listed)
+
+
+def _sent_before(session: Session, job_id: str, row: JobRow, scope: Scope) -> bool:
+    """Whether this job sent a delete of ``row``'s number in ``scope`` before, as the change
+    journal keeps it: an intent not ended "not_attempted" (cancelled before it was sent); one
+    whose outcome is missing (the process killed) may have been sent."""
+    target = journal_target("dnc", row.national, row.phone_code, scope)
+    entries = _job_deletes(session, job_id, e164(row.national, row.phone_code))
+    unsent = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "not_attempted"}
+    return any(e.phase == "intent" and e.target == target and e.id not in unsent for e in entries)
 
 
 def _deleted_before(session: Session, job_id: str, row: JobRow) -> bool:
@@ -887,11 +949,12 @@ def delete_sender(
     it waits for its turn under the rate limit, or during its look-ups), never once the
     delete's first attempt was sent: the row is then pending again.
 
-    With a ``lead_status``, the leads the delete will re-status are looked up just before it
-    (:func:`_lookup_leads`), a resent row's too: the delete's journal intent keeps those whose
-    status it changes (``before["leads"]``) and the row's message lists them, and the ones
-    already in the status apart. A row whose leads cannot be looked up is not sent. Without a
-    lead status no lead is looked up.
+    With a ``lead_status``, the leads the deletes will re-status and the number's own are
+    looked up just before them (:func:`_lookup_leads`), a resent row's too: each delete's
+    journal intent keeps those whose status it changes (``before["leads"]``), the number's
+    leads no delete re-statused are set by ``/leads/update`` after them, and the row's message
+    lists them all, and the ones already in the status apart. A row whose leads cannot be
+    looked up is not sent. Without a lead status no lead is looked up.
     """
 
     # List id -> campaign id, for still_covered_text (read once per run, then as lists appear).
@@ -947,6 +1010,10 @@ def delete_sender(
 
     def send_row(row: JobRow, resent: bool, lost_before: bool) -> RowResult:
         scope = scope_from_text(row.scope)
+        # The job file marks a row "sending" before its look-ups, so a kill while they ran
+        # leaves one whose delete was never sent: it says "sent again" only when the journal
+        # has a delete of it sent (black-box B3 #3: 39 rows said so, 8 had been sent).
+        resent = resent and _sent_before(session, job_id, row, scope)
         forms, searched, others = _entries(session, row, scope, stop)
         # The forms this job deleted in an earlier send of the row, gone now (a journal read,
         # made only for a row that may have been sent before: a job's stop can come between
@@ -962,8 +1029,7 @@ def delete_sender(
             # Listed before this job's earlier delete, gone now: that delete was done.
             conclusion = _with_forms_note(REMOVED_BY_UNSETTLED_DELETE, earlier, row)
             settled(row, scope, conclusion)
-            leads_text = _earlier_leads(session, job_id, row, lead_status)
-            return RowResult(Outcome.REMOVED, "; ".join(x for x in (conclusion, leads_text) if x))
+            return gone_result(row, scope, conclusion)
         forms, left = _asked_forms(scope, forms)
         before = [entry for _, entries in forms for entry in entries]
         refused = _purpose_refusal(scope, before) if scope.is_purpose else None
@@ -973,9 +1039,7 @@ def delete_sender(
             if resent and _deleted_before(session, job_id, row):
                 conclusion = _with_forms_note(REMOVED_BEFORE_INTERRUPTION, earlier, row)
                 settled(row, scope, conclusion)
-                leads_text = _earlier_leads(session, job_id, row, lead_status)
-                text = "; ".join(x for x in (conclusion, leads_text) if x)
-                return RowResult(Outcome.REMOVED, text)
+                return gone_result(row, scope, conclusion)
             # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
             # (every purpose's entries were looked up). A delete sent for nothing, once under
             # faults, was "removed" by the look-up after its error finding the number gone.
@@ -986,44 +1050,47 @@ def delete_sender(
                 # Its delete's journal outcome says "unknown" or "failed" (or is missing, the
                 # process killed), and it is not sent again to say otherwise.
                 settled(row, scope, _settled_form_text(form, row))
-        # The lead status goes with one delete, the form the app writes (else the first
-        # listed), sent last: the leads are re-statused once for the number, and a resume
-        # after a stop between the deletes finds that form alone and sends it with it.
-        lead_form = forms[0][0]
-        leads: list[Lead] | None = None
+        # Every delete carries the lead status and re-statuses the leads holding its own
+        # digits; the number's leads none of them re-statuses (a form not listed) are set
+        # after them (black-box B3 #1, #2). The app's form (else the first listed) goes last.
+        order = [*forms[1:], forms[0]]
+        plan: _LeadPlan | None = None
         if lead_status:
             # Before any delete: a row whose leads cannot be looked up is not sent at all.
-            looked_up = _lookup_leads(session, row, lead_form, scope, lead_status, stop)
+            looked_up = _lookup_leads(
+                session, row, [form for form, _ in order], scope, lead_status, stop
+            )
             if isinstance(looked_up, RowResult):
                 return looked_up
-            leads = looked_up
+            plan = looked_up
         if len(forms) == 1 and not earlier:
             form, entries = forms[0]
+            leads = None if plan is None else plan.by_form[form]
             sent = delete_form(row, scope, form, entries, leads, lead_status, resent, lost_before)
             if sent.outcome is not Outcome.REMOVED:
                 return RowResult(sent.outcome, sent.first, sent.code)
+            said, covered = set_leads(row, scope, plan, {form})
             parts = [
                 sent.first,
                 form_text(form, row),
-                *_removed_parts(scope, entries, lead_status, leads, resent),
+                *_removed_parts(scope, entries, lead_status, said, resent),
                 sent.covered,
+                covered,
                 sent.last,
                 _left_text(row, left),
                 others_left_text(others),
             ]
             return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
         results: list[tuple[Form, _Sent]] = []
-        order = [*forms[1:], forms[0]]
         for form, entries in order:
-            status = lead_status if form == lead_form else ""
             try:
                 sent = delete_form(
                     row,
                     scope,
                     form,
                     entries,
-                    leads if status else None,
-                    status,
+                    None if plan is None else plan.by_form[form],
+                    lead_status,
                     resent,
                     lost_before,
                     named=True,
@@ -1037,13 +1104,107 @@ def delete_sender(
                 _say_on(exc, text)
                 raise
             results.append((form, sent))
+        taken = {form for form, sent in results if sent.outcome is Outcome.REMOVED}
+        said, covered = ("", "")
+        if taken or earlier:
+            said, covered = set_leads(row, scope, plan, taken)
         result = _forms_result(
-            row, scope, earlier, forms, results, left, lead_status, leads, resent
+            row, scope, earlier, forms, results, left, lead_status, said, covered, resent
         )
         if not others or result.outcome is not Outcome.REMOVED:
             return result
         message = "; ".join(x for x in (result.message, others_left_text(others)) if x)
         return replace(result, message=message)
+
+    def gone_result(row: JobRow, scope: Scope, conclusion: str) -> RowResult:
+        """A row found gone when sent again, removed by this job's earlier delete: it names
+        the leads that delete and the earlier send re-statused (as the change journal has
+        them) and sets the number's leads still not in the status (the send that was to set
+        them may have stopped after its deletes)."""
+        if not lead_status:
+            return RowResult(Outcome.REMOVED, conclusion)
+        earlier_text, named = _earlier_leads(session, job_id, row, lead_status)
+        plan = _lookup_leads(session, row, [], scope, lead_status, stop)
+        if isinstance(plan, RowResult):
+            # The delete was done: the row is removed, saying its leads could not be checked.
+            text = plan.message.replace(
+                "not removed: the leads this removal would set", "the leads this removal sets"
+            )
+            text = text.replace("so no delete was sent", "so none was set now")
+            return RowResult(
+                Outcome.REMOVED, "; ".join(x for x in (conclusion, earlier_text, text) if x)
+            )
+        rest = _LeadPlan({}, [lead for lead in plan.own if lead.id not in named])
+        said, covered = set_leads(row, scope, rest, set()) if rest.own else ("", "")
+        parts = (conclusion, earlier_text, said, covered)
+        return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
+
+    def set_leads(
+        row: JobRow, scope: Scope, plan: _LeadPlan | None, done: set[Form]
+    ) -> tuple[str, str]:
+        """After the row's deletes (``done``: those that took their form off): each of the
+        number's leads no done delete re-statused is set to the lead status by its own
+        journaled ``/leads/update`` (one already in it is left, no request), and what the row
+        says of every lead set or left, and of those the number's other entries still cover.
+        ``("", "")`` without a lead status."""
+        if plan is None or not lead_status:
+            return "", ""
+        covered_ids = {lead.id for form in done for lead in plan.by_form.get(form, [])}
+        by_delete = [lead for form in done for lead in plan.by_form.get(form, [])]
+        written: list[Lead] = []
+        same: list[Lead] = []
+        failed: list[str] = []
+        for lead in plan.own:
+            if lead.id in covered_ids:
+                continue
+            if lead.status == lead_status:
+                same.append(lead)
+                continue
+            try:
+                # Filed under the row's number, as its deletes are, whichever field of the
+                # lead holds it (the journal files a lead's update by its phone number field).
+                session.restatus_lead(
+                    replace(lead, phone_number=row.national, phone_code=row.phone_code),
+                    lead_status,
+                    job=job_id,
+                    note=note,
+                )
+            except ApiError as exc:
+                failed.append(f"lead {lead.id} (list {lead.list_id}): {exc.describe()}")
+                continue
+            except Cancelled:
+                failed.append(f"lead {lead.id} (list {lead.list_id}): the job was stopped")
+                continue
+            written.append(lead)
+        leads = sorted([*by_delete, *written, *same], key=lambda x: (len(x.id), x.id))
+        said = restatus_text(leads, lead_status)
+        if failed:
+            said += (
+                f"; not set to {lead_status} (the change journal has each attempt), so each "
+                f"keeps its status: {'; '.join(failed)}"
+            )
+        return said, covered_text(row.national, row.phone_code, written, lead_status)
+
+    def covered_text(number: str, code: str, changed: list[Lead], status: str) -> str:
+        """Which of ``changed`` (set to ``status``) the number's entries left on the list as
+        ``number`` under ``code`` still cover (:func:`still_covered_text`), or why not known."""
+        if not changed:
+            return ""
+        try:
+            return still_covered_text(
+                session.api, number, code, changed, status, campaigns_of_lists
+            )
+        except ApiError as exc:
+            return (
+                "whether the number's other entries still cover these leads could not be "
+                f"looked up ({exc.describe()})"
+            )
+        except Cancelled:
+            # The delete was done: the job's stop must not make the row pending again.
+            return (
+                "whether the number's other entries still cover these leads was not "
+                "looked up: the job was stopped"
+            )
 
     def delete_form(
         row: JobRow,
@@ -1097,23 +1258,7 @@ def delete_sender(
             first = REMOVED_BY_LOST_ATTEMPT
             said = f"{first} (its entry as {_label(form, row)})" if named else first
             settled(row, scope, said)
-        covered = ""
-        if changed := changed_by(leads or [], status):
-            try:
-                covered = still_covered_text(
-                    session.api, form.number, form.code, changed, status, campaigns_of_lists
-                )
-            except ApiError as exc:
-                covered = (
-                    "whether the number's other entries still cover these leads could not be "
-                    f"looked up ({exc.describe()})"
-                )
-            except Cancelled:
-                # The delete was done: the job's stop must not make the row pending again.
-                covered = (
-                    "whether the number's other entries still cover these leads was not "
-                    "looked up: the job was stopped"
-                )
+        covered = covered_text(form.number, form.code, changed_by(leads or [], status), status)
         last = f"answered after {result.attempts} attempts" if result.retried else ""
         return _Sent(Outcome.REMOVED, first, last, covered)
 

@@ -164,29 +164,32 @@ def test_the_leads_are_looked_up_and_re_statused_once_for_the_number(
     store = _remove(session, tmp_path, Scope.global_(), lead_status="CALLBK")
     (row,) = store.rows()
     assert row.outcome == "removed"
+    # Each delete carries the lead status and re-statuses the leads holding its own digits
+    # (black-box B3 #1: only one did, so a number listed in a rarer form alone left its own
+    # leads as they were); each lead is named and journaled once.
     assert row.message.endswith(
-        f"re-statused 2 leads: lead {typed} (list {list_id}) NEW→CALLBK, lead {spaced} "
-        f"(list {list_id}) NEW→CALLBK"
+        f"re-statused 3 leads: lead {typed} (list {list_id}) NEW→CALLBK, lead {spaced} "
+        f"(list {list_id}) NEW→CALLBK, lead {with_code} (list {list_id}) NEW→CALLBK"
     )
-    # One delete carried the lead status: the app's own form's, sent last.
+    # The app's own form's delete still goes last.
     assert [(d["phone_number"], d.get("lead_status")) for d in wire.deletes()] == [
-        (IN_DIGITS, None),
+        (IN_DIGITS, "CALLBK"),
         (NATIONAL, "CALLBK"),
     ]
     statuses = {str(r["id"]): r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
-    assert statuses == {typed: "CALLBK", spaced: "CALLBK", with_code: "NEW"}
-    # The leads were looked up once, in the number's own form, before either delete.
-    searches = [p for path, p in wire.sent if path == "/v1/leads/search"]
+    assert statuses == {typed: "CALLBK", spaced: "CALLBK", with_code: "CALLBK"}
+    # The leads were looked up before either delete, in each listed form; no lead update was
+    # needed, every lead being one a delete re-statuses.
     first_delete = next(i for i, (path, _) in enumerate(wire.sent) if path == DELETE)
     assert all(i < first_delete for i, (path, _) in enumerate(wire.sent) if "leads" in path)
-    assert not any(IN_DIGITS in value for p in searches for value in p.values())
+    assert not any(path == "/v1/leads/update" for path, _ in wire.sent)
     job = str(store.meta()["job_id"])
     intents = {
         (e.before or {})["phone_number"]: e.before or {}
         for e in session.journal.query(job=job, operation="dnc.delete")
         if e.phase == "intent"
     }
-    assert "leads" not in intents[IN_DIGITS]
+    assert [x["id"] for x in intents[IN_DIGITS]["leads"]] == [with_code]
     assert sorted(x["id"] for x in intents[NATIONAL]["leads"]) == sorted([typed, spaced])
 
 

@@ -193,10 +193,8 @@ def test_a_resent_row_looks_its_leads_up_too(
     assert run_removal(store, session) is JobStatus.FINISHED
     (row,) = store.rows()
     assert row.outcome == "removed"
-    assert row.message == (
-        f"re-statused 1 lead: lead {lead} (list {list_id}) CALLBK→DNC; "
-        "sent again when the job was resumed"
-    )
+    # Not "sent again": the journal has no delete of it, so it stopped in its look-ups (B3 #3).
+    assert row.message == f"re-statused 1 lead: lead {lead} (list {list_id}) CALLBK→DNC"
     (intent,) = _delete_intents(session, job_summary(store)["job"]).values()
     assert intent.before["leads"] == [{"id": lead, "list_id": list_id, "status": "CALLBK"}]
 

@@ -97,7 +97,7 @@ def test_the_leads_of_a_number_kept_with_its_trunk_zero_are_looked_up_in_that_fo
         [
             ("02079460000", "44", "", "", "NEW"),  # typed with its trunk 0
             ("020 7946 0000", "44", "", "", "NEW"),  # the UK's national format
-            ("2079460000", "44", "", "", "NEW"),  # without the 0: not this delete's
+            ("2079460000", "44", "", "", "NEW"),  # without the 0: set by its own update
             ("2079460000", "", "02079460000", "020 7946 0000", "CALLBK"),  # both ways
             ("+44 20 7946 0000", "44", "", "", "NEW"),  # the country code's digits too
             ("2079460001", "44", "", "", "NEW"),  # the other row's, listed without a 0
@@ -110,14 +110,17 @@ def test_the_leads_of_a_number_kept_with_its_trunk_zero_are_looked_up_in_that_fo
     s = job_summary(store)
     assert (s["removed"], s["failed"]) == (2, 0)
     statuses = {str(r["id"]): r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
-    # What the service re-statused: the leads holding the digits of the number it was sent.
+    # What the service re-statused (the leads holding the digits of the number it was sent),
+    # and the number's lead typed without the 0, which no delete re-statused, set by its own
+    # /leads/update (black-box B3 #2: it was left NEW).
     assert {lead for lead, status in statuses.items() if status == "DNC"} == {
         zero,
         spaced,
+        without,
         both,
         other,
     }
-    assert statuses[without] == statuses[plus] == "NEW"
+    assert statuses[plus] == "NEW"
     # The journal and the report name exactly those, each once.
     intents = {
         e.phone: e.before["leads"]
@@ -130,16 +133,24 @@ def test_the_leads_of_a_number_kept_with_its_trunk_zero_are_looked_up_in_that_fo
         {"id": both, "list_id": list_id, "status": "CALLBK"},
     ]
     assert intents["+442079460001"] == [{"id": other, "list_id": list_id, "status": "NEW"}]
+    updates = [
+        (e.phone, e.before)
+        for e in session.journal.query(job=s["job"], operation="lead.update")
+        if e.phase == "intent"
+    ]
+    assert updates == [("+442079460000", {"id": without, "list_id": list_id, "status": "NEW"})]
     messages = {r.national: r.message for r in store.rows()}
     assert messages["2079460000"] == (
         "on the list as 02079460000, its trunk 0 kept; deleted in that form; "
-        f"re-statused 3 leads: lead {zero} (list {list_id}) NEW→DNC, "
-        f"lead {spaced} (list {list_id}) NEW→DNC, lead {both} (list {list_id}) CALLBK→DNC"
+        f"re-statused 4 leads: lead {zero} (list {list_id}) NEW→DNC, "
+        f"lead {spaced} (list {list_id}) NEW→DNC, lead {without} (list {list_id}) NEW→DNC, "
+        f"lead {both} (list {list_id}) CALLBK→DNC"
     )
     assert messages["2079460001"] == f"re-statused 1 lead: lead {other} (list {list_id}) NEW→DNC"
-    # Lead searches: one per phone field and written form; two forms for the number kept with
-    # its trunk 0 (02079460000, 020 7946 0000), one for the other (2079460001).
-    assert Counter(wire.paths)[LEADS_SEARCH] == 3 * 2 + 3 * 1
+    # Lead searches: one per phone field and written form of the number's own leads, with and
+    # without its trunk 0 (2079460000; 02079460000, 020 7946 0000), on each row whichever form
+    # is listed (B3 #2: 3 * 2 + 3 * 1 before, the forms of the listed one alone).
+    assert Counter(wire.paths)[LEADS_SEARCH] == 2 * 3 * 3
 
 
 def test_e164_drops_a_trunk_zero_only_where_the_country_has_one() -> None:

@@ -188,7 +188,7 @@ def test_the_leads_re_statused_are_those_under_the_code_the_entry_is_kept_under(
         list_id,
         [
             ("447911129997", "1", "", "", "NEW"),  # the entry's text and code: the service's
-            ("7911129997", "44", "", "", "NEW"),  # the number as the app writes it: not
+            ("7911129997", "44", "", "", "NEW"),  # the number as the app writes it: its own
         ],
     )
 
@@ -197,12 +197,21 @@ def test_the_leads_re_statused_are_those_under_the_code_the_entry_is_kept_under(
     (row,) = store.rows()
     assert row.outcome == "removed"
     statuses = {str(r["id"]): r["status"] for r in sandbox.store.all("SELECT * FROM leads")}
-    # What the service re-statused on the delete of 447911129997 under code 1 ...
-    assert (statuses[under_1], statuses[under_44]) == ("DNC", "NEW")
-    # ... is what the journal keeps and the row names.
-    (intent,) = [e for e in session.journal.query(phone="+447911129997") if e.phase == "intent"]
-    assert (intent.before or {})["leads"] == [{"id": under_1, "list_id": list_id, "status": "NEW"}]
-    assert f"re-statused 1 lead: lead {under_1} (list {list_id}) NEW→DNC" in row.message
+    # What the service re-statused on the delete of 447911129997 under code 1, and the
+    # number's own lead, which no delete re-statused, set by its own update (black-box B3 #1:
+    # it was left NEW) ...
+    assert (statuses[under_1], statuses[under_44]) == ("DNC", "DNC")
+    # ... is what the journal keeps and the row names, each once.
+    intents = [e for e in session.journal.query(phone="+447911129997") if e.phase == "intent"]
+    (delete,) = [e for e in intents if e.operation == "dnc.delete"]
+    assert (delete.before or {})["leads"] == [{"id": under_1, "list_id": list_id, "status": "NEW"}]
+    (update,) = [e for e in intents if e.operation == "lead.update"]
+    assert update.before == {"id": under_44, "list_id": list_id, "status": "NEW"}
+    named = sorted([under_1, under_44], key=lambda x: (len(x), x))
+    assert (
+        f"re-statused 2 leads: lead {named[0]} (list {list_id}) NEW→DNC, lead {named[1]} (list "
+        f"{list_id}) NEW→DNC"
+    ) in row.message
 
 
 def test_removal_and_evidence_share_the_searches_and_the_rule() -> None:
