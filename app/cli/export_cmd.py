@@ -6,7 +6,8 @@ the xlsx About sheet. A list written to during the export (a removal job running
 reported as changed (``list_changed`` in ``--json``, a warning on stdout) and never blamed on
 the paging limit. Exit 0 when the export was written (even from a changing list), 1 when it
 could not be, 2 for bad arguments, and 128 + the signal's number when a signal cancelled it:
-130 for SIGINT (Ctrl+C), 143 for SIGTERM, 129 for SIGHUP (the partial file is removed). Every
+130 for SIGINT (Ctrl+C), 143 for SIGTERM, 129 for SIGHUP (the partial file is removed); SIGHUP
+or SIGINT ignored as the command started (``nohup … &``) stays ignored. Every
 such stop, from the arguments' check to the last page, says the same sentence (one JSON object
 under ``--json``, a second signal adding none); a signal once the file is written leaves it, and
 the result is printed (exit 0).
@@ -69,10 +70,9 @@ from app.cli.connection_args import (
     service_checks,
 )
 from app.cli.main import (
-    STOP_SIGNALS,
     interrupted_sentence,
     outcome_decided,
-    signals_held,
+    stop_signals_taken,
     terminal_gone,
 )
 from app.cli.output_paths import check_export_path
@@ -301,8 +301,9 @@ def _end_progress_line(shown: bool) -> None:
 
 @contextmanager
 def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
-    """SIGINT, SIGTERM and SIGHUP cancel the export between pages, its partial file removed;
-    the :class:`StopSignal` yielded says which one did, for the exit status. The block ends
+    """SIGINT, SIGTERM and SIGHUP cancel the export between pages, its partial file removed
+    (SIGINT and SIGHUP not when ignored as the command started: ``nohup … &``); the
+    :class:`StopSignal` yielded says which one did, for the exit status. The block ends
     with the outcome printed: a signal after it changes nothing (``outcome_decided``)."""
     stopped = StopSignal()
 
@@ -312,7 +313,7 @@ def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
             terminal_gone()
         cancel.set()
 
-    for sig in STOP_SIGNALS:
+    for sig in stop_signals_taken():
         signal.signal(sig, handler)
     try:
         yield stopped
@@ -512,10 +513,7 @@ def _run(args: argparse.Namespace) -> int:
         given = parse_scope(args.scope)
         # Checked before connecting; a campaign named by its name is resolved below.
         query = _query(args, given if isinstance(given, Scope) else None)
-        # Its probe makes OUT.part and removes it: a SIGTERM between the two left the file
-        # beside a cancelled export.
-        with signals_held():
-            args.out = check_export_path(args.out, overwrite=args.overwrite)
+        args.out = check_export_path(args.out, overwrite=args.overwrite)
         connection, api = open_client(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)

@@ -6,7 +6,8 @@ is the same job run backwards. Exit 0 when the job ran to its end (even with inv
 sheet, or two, ``--sheet`` naming no sheet, ``--resume`` of a removal, an empty or blank
 ``--phone-code``, ``--sheet``, ``--phone-column``, ``--ignore-column`` or ``--purpose``, among
 them), and 128 + the signal's number when a signal paused the job: 130 for SIGINT (Ctrl+C), 143
-for SIGTERM, 129 for SIGHUP (the job is paused and the command to resume it is printed). Once
+for SIGTERM, 129 for SIGHUP (the job is paused and the command to resume it is printed); SIGHUP
+or SIGINT ignored as the command started (``nohup … &``) stays ignored, and the job runs on. Once
 the job's run has ended, a signal changes neither the output nor the exit status.
 
 A job keeps its pace: ``--concurrency`` and ``--rate-limit`` are stored in the job's meta and
@@ -67,7 +68,7 @@ from app.cli.connection_args import (
     warn,
 )
 from app.cli.disk_space import disk_full, full_where
-from app.cli.main import NOTHING_SENT, STOP_SIGNALS, outcome_decided, terminal_gone
+from app.cli.main import NOTHING_SENT, outcome_decided, stop_signals_taken, terminal_gone
 from app.cli.output_paths import check_report_path, same_file
 from app.cli.working_line import working
 from app.core import phones
@@ -627,7 +628,8 @@ def purpose_options(args: argparse.Namespace, job: JobSettings) -> list[tuple[st
 
 @contextmanager
 def interrupts_pause(control: JobControl) -> Iterator[StopSignal]:
-    """SIGINT, SIGTERM and SIGHUP suspend the job cleanly instead of killing it mid-row; the
+    """SIGINT, SIGTERM and SIGHUP suspend the job cleanly instead of killing it mid-row
+    (SIGINT and SIGHUP not when ignored as the command started: ``nohup … &``); the
     :class:`StopSignal` yielded says which one did, for the exit status. Once the run has
     ended its outcome is decided: a signal after it changes nothing (``outcome_decided``)."""
     stopped = StopSignal()
@@ -655,7 +657,7 @@ def interrupts_pause(control: JobControl) -> Iterator[StopSignal]:
             )
         control.suspend()
 
-    for sig in STOP_SIGNALS:
+    for sig in stop_signals_taken():
         signal.signal(sig, handler)
     try:
         yield stopped
@@ -1360,6 +1362,9 @@ def run_job_command(
     except KeyboardInterrupt as exc:  # Ctrl+C, or SIGTERM (app.cli.main.Terminated)
         if sending:
             raise
+        # Decided before it is printed: a second Ctrl+C meanwhile printed a second refusal
+        # (a second JSON object), or replaced this one's sentence and status.
+        outcome_decided()
         return fail(_interrupted_before_run(command, store, args), interrupt_status(exc))
     except MappingError as exc:
         return fail(exc.cli_text, EXIT_USAGE if _names_no_column(exc) else EXIT_FAILED)

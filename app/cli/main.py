@@ -269,6 +269,25 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
 )
 
 
+def stop_signals_taken() -> list[signal.Signals]:
+    """The stop signals a command handles now: SIGTERM always, SIGINT and SIGHUP unless they
+    are ignored, which only the process's starter does (nothing in the app ignores them).
+
+    ``nohup dnc-desk import … &`` ignores SIGHUP so that closing the terminal leaves the job
+    running, and a shell without job control starts ``… &`` with SIGINT ignored so that a
+    Ctrl+C meant for the foreground passes it by: taking them anyway paused the job (or
+    cancelled the export) when the terminal closed (black-box follow-up Q2). SIGTERM ignored
+    by the starter is still taken: no terminal sends it, only someone stopping this process
+    on purpose (``kill``, a service manager, a shutdown), who follows it with SIGKILL when it
+    is not obeyed, which leaves a job's rows mid-send and no report instead of a clean pause.
+    """
+    return [
+        sig
+        for sig in STOP_SIGNALS
+        if sig == signal.SIGTERM or signal.getsignal(sig) is not signal.SIG_IGN
+    ]
+
+
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
     """A stop signal, before the command handles signals itself: raised as
     KeyboardInterrupt (Ctrl+C), :class:`Terminated` (SIGTERM) or :class:`HungUp` (SIGHUP) —
@@ -381,7 +400,8 @@ def outcome_decided() -> None:
     :func:`main` restores the handlers as they were before the command when it returns.
     """
     with contextlib.suppress(ValueError):  # not the main thread: signals are not ours
-        for sig in STOP_SIGNALS:
+        # Not those ignored by the starter (nohup): they stay ignored, for any child too.
+        for sig in stop_signals_taken():
             signal.signal(sig, _ignore_after_outcome)
 
 
@@ -392,7 +412,8 @@ def _sigterm_interrupts(*, restore: bool = True) -> Iterator[None]:
     ``restore``, every stop signal's handler is as it was before when it ends.
 
     Ctrl+C is taken only from Python's own handler: one the caller installed is kept, and so
-    is SIGINT ignored (a job started in the background with ``nohup … &``)."""
+    is SIGINT ignored (a job started in the background with ``nohup … &``); SIGHUP ignored
+    (``nohup``) stays ignored too (:func:`stop_signals_taken`)."""
     try:
         previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
         # SIGINT's first: a Ctrl+C sent once SIGTERM is seen taken (/proc) meets ours.
@@ -402,7 +423,7 @@ def _sigterm_interrupts(*, restore: bool = True) -> Iterator[None]:
     except ValueError:  # not the main thread (main() called from a test's thread)
         yield
         return
-    if hasattr(signal, "SIGHUP"):
+    if hasattr(signal, "SIGHUP") and signal.SIGHUP in stop_signals_taken():
         signal.signal(signal.SIGHUP, _raise_stop)
     try:
         yield

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from app.cli.connection_args import EXIT_FAILED, EXIT_USAGE, CliError
+from app.cli.main import signals_held
 
 
 def _nearest_existing(path: Path) -> Path:
@@ -34,7 +35,7 @@ def writable_problem(path: Path) -> str:
 
     Missing folders are created (and stay: the file will go there). The probe creates and
     removes ``PATH.part`` (the name the writers use), so read-only mounts, permissions and
-    pseudo file systems are all caught.
+    pseudo file systems are all caught; a stop signal meanwhile is taken once it is removed.
     """
     parent = path.parent
     if not parent.exists():
@@ -48,14 +49,17 @@ def writable_problem(path: Path) -> str:
     if not parent.is_dir():
         return f"{parent} is a file, not a folder"
     probe = path.with_name(path.name + ".part")
-    existed = probe.exists()
-    try:
-        with probe.open("ab"):
-            pass
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    if not existed:
-        probe.unlink(missing_ok=True)
+    # Made and removed as one step: a stop signal between the two (SIGTERM, Ctrl+C) left an
+    # empty PATH.part beside a command that said it wrote nothing (X1, Q2).
+    with signals_held():
+        existed = probe.exists()
+        try:
+            with probe.open("ab"):
+                pass
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        if not existed:
+            probe.unlink(missing_ok=True)
     return ""
 
 

@@ -41,10 +41,18 @@ NOTHING_SENT = "Interrupted before the job started: nothing was sent."
 CANCELLED = "Interrupted: the export was cancelled and no file was written."
 
 
-def run_cli(script: str, argv: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    script: str, argv: list[str], tmp_path: Path, *, ignored: tuple[signal.Signals, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     """``dnc-desk ARGV`` as its own process, run with ``-m`` as ``python -m app`` is (how
     Python ends matters here), after ``script`` (which may wrap the app's functions); the
-    process starts with SIGINT at its default, however pytest was started."""
+    process starts with SIGINT and SIGHUP at their default, however pytest was started, but
+    for the signals ``ignored`` (as ``nohup … &`` starts it)."""
+
+    def start() -> None:
+        for sig in (signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN if sig in ignored else signal.SIG_DFL)
+
     (tmp_path / "x1_cli.py").write_text(
         "\n".join(
             [
@@ -65,7 +73,7 @@ def run_cli(script: str, argv: list[str], tmp_path: Path) -> subprocess.Complete
         text=True,
         timeout=120,
         check=False,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=start,
     )
 
 
@@ -248,6 +256,9 @@ def test_a_second_signal_once_an_export_is_cancelled_adds_nothing(
     sandbox: Any, tmp_path: Path, script: str
 ) -> None:
     out = tmp_path / "out" / "dnc.csv"
+    # Made here: a SIGTERM before --out's check (SECOND_BEFORE_THE_EXPORT) stops the export
+    # before that check would make it.
+    out.parent.mkdir()
     argv = ["export", "dnc", "--out", str(out), "--json", "--base-url", sandbox.base_url]
     done = run_cli(script, argv, tmp_path)
     one_refusal(done, CANCELLED, 143)
