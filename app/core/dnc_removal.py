@@ -103,6 +103,7 @@ class FormKind(Enum):
     EXIT_00 = "00CN"
     EXIT_011 = "011CN"
     EXIT_00_TRUNK = "00C0N"
+    EXIT_011_TRUNK = "011C0N"
 
     @property
     def carries_code(self) -> bool:
@@ -120,7 +121,9 @@ def stored_forms(national: str, phone_code: str) -> dict[str, FormKind]:
     app writes it; with the country's trunk 0 (a country that drops one: UK "07911123456");
     with the country code in the digits ("447911123456"), with it and the trunk 0
     ("4407911123456", "+44 (0)7911…" typed as digits); after the exit code 00 or the NANP one
-    011 ("00447911123456", "011447911123456"), and 00 with the trunk 0."""
+    011 ("00447911123456", "011447911123456"), and either with the trunk 0 ("00330612345679",
+    "011330612345679": black-box B3 #4, the 011 one was never looked up). A form past 15
+    digits is left out (a UK mobile's 011 form with its trunk 0 has 16)."""
     code = phone_code
     trunk = drops_trunk_zero(code) and not national.startswith("0")
     pairs = [(national, FormKind.APP)]
@@ -135,6 +138,7 @@ def stored_forms(national: str, phone_code: str) -> dict[str, FormKind]:
     ]
     if trunk:
         pairs.append((f"00{code}0{national}", FormKind.EXIT_00_TRUNK))
+        pairs.append((f"011{code}0{national}", FormKind.EXIT_011_TRUNK))
     forms: dict[str, FormKind] = {}
     for number, kind in pairs:
         # Past E.164's 15 digits no entry can hold it, and the service refuses the search

@@ -187,6 +187,9 @@ def _form_words(kind: FormKind, code: str) -> str:
         FormKind.EXIT_00: f"with 00 and its country code {code} in the digits",
         FormKind.EXIT_011: f"with 011 and its country code {code} in the digits",
         FormKind.EXIT_00_TRUNK: f"with 00, its country code {code} and its trunk 0 in the digits",
+        FormKind.EXIT_011_TRUNK: (
+            f"with 011, its country code {code} and its trunk 0 in the digits"
+        ),
     }[kind]
 
 

@@ -473,6 +473,7 @@ def _form_words(form: Form, row: JobRow) -> str:
         FormKind.EXIT_00: f"written with 00 and its country code {code}",
         FormKind.EXIT_011: f"written with 011 and its country code {code}",
         FormKind.EXIT_00_TRUNK: f"written with 00, its country code {code} and its trunk 0",
+        FormKind.EXIT_011_TRUNK: f"written with 011, its country code {code} and its trunk 0",
     }[kind]
 
 
