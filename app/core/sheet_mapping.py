@@ -377,8 +377,8 @@ def log_consumers_end(
 
 def _names_other_digits(header: str) -> bool:
     """Whether a header names digits that are no phone numbers (an id, an account, a zip, a
-    policy or member number). "Caller ID" and "Phone ID" name a line itself: a column of such
-    is read by its content, as is "Customer Phone"."""
+    policy, member or stock number, a quantity or a price). "Caller ID" and "Phone ID" name a
+    line itself: a column of such is read by its content, as is "Customer Phone"."""
     words = set(_words(header).split())
     if call_side(header) is not None:
         return False
@@ -386,7 +386,13 @@ def _names_other_digits(header: str) -> bool:
         return False
     if words & _NOT_OTHER_PHONE:
         return True
-    return bool(words & _NUMBERED_THINGS) and not _names_line(header)
+    return bool(words & (_NUMBERED_THINGS | _MEASURES)) and not _names_line(header)
+
+
+def _names_measure(header: str) -> bool:
+    """Whether a header names a quantity, an amount or a price ("Volume", "Qty", "Total
+    Cost") and no phone line: its digits are what it counts, whatever number they spell."""
+    return bool(set(_words(header).split()) & _MEASURES) and not _names_line(header)
 
 
 def _names_line(header: str) -> bool:
@@ -1164,7 +1170,7 @@ def propose_mapping(
             line_numbers = {
                 i: n for i, n in line_numbers.items() if call_side(headers[i]) in (None, side)
             }
-        scores[Role.PHONE] = (0.0, _fuller_line(read, line_numbers))
+        scores[Role.PHONE] = (0.0, _fuller_line(read, line_numbers, headers))
         if Role.REQUEST_DATE not in scores:
             sent = _message_date(headers, data, scores[Role.PHONE][1])
             if sent is not None:
@@ -1306,21 +1312,73 @@ def _code_of_phone(
     return max(codes, key=lambda c: (bool(_code_values(data, c[1])), c[0], fit(c[1]), -c[1]))[1]
 
 
-def _fuller_line(best: int, line_numbers: dict[int, _Numbers]) -> int:
+def _fuller_line(best: int, line_numbers: dict[int, _Numbers], headers: Sequence[str]) -> int:
     """``best``, or another column headed as a phone line holding at least twice as many
     different numbers (and more than one): a sparse "Alt Phone" or "Phone 2" of clean numbers is
     not read over the "Phone" or "Phone 1" most rows have a number in (black-box pass I2:
     303-555-0101 in "Phone 1" went unread while "Phone 2" held two numbers). The numbers are
     counted as written (:func:`_written_numbers`: a +44 number and one with an extension too),
     and the fuller column must also hold more the check reads: a "Phone 1" whose every number
-    has an extension is not read over a "Phone 2" of two clean ones (black-box pass J1)."""
+    has an extension is not read over a "Phone 2" of two clean ones (black-box pass J1).
+
+    Else a column the header puts first ("Phone 1", "Primary Phone", "Mobile" before "Phone 2"
+    or "Other Phone", :func:`_line_order`) is read over ``best`` when it reads more numbers,
+    or as many and holds as many as written: black-box B2 #7 found Google's "Phone 2 - Value"
+    (two numbers) read over "Phone 1 - Value" (two read, four written) for its tidier cells."""
     if best not in line_numbers:
         return best
     fullest = max(line_numbers, key=lambda i: (line_numbers[i].written, -i))
     mine, theirs = line_numbers[best], line_numbers[fullest]
     if theirs.written >= 2 * mine.written and theirs.written > 1 and theirs.read > mine.read:
         return fullest
+    order = _line_order(headers[best])
+    ahead = [
+        i
+        for i, n in line_numbers.items()
+        if _line_order(headers[i]) < order
+        and (n.read > mine.read or (n.read == mine.read and n.written >= mine.written))
+    ]
+    if ahead:
+        return min(
+            ahead,
+            key=lambda i: (
+                _line_order(headers[i]),
+                -line_numbers[i].read,
+                -line_numbers[i].written,
+                i,
+            ),
+        )
     return best
+
+
+# Words putting a phone line first or after another: a contacts export's "Phone 1" and
+# "Phone 2", Outlook's "Primary Phone" and "Other Phone", "Alt Phone".
+_FIRST_LINE: Final = frozenset({"1", "primary", "main", "first", "principal", "preferred"})
+_LATER_LINE: Final = frozenset(
+    {
+        "2", "3", "4", "5", "other", "alt", "alternate", "alternative", "secondary", "second",
+        "additional", "backup", "extra", "otro", "otra", "autre", "andere", "weitere",
+    }
+)  # fmt: skip
+_GLUED_ORDINAL: Final = re.compile(r"([a-z]+)([1-9])")
+
+
+def _line_order(header: str) -> int:
+    """Where a phone header puts its line among a contact's: 0 the first ("Phone 1",
+    "Primary Phone", "Phone1"), 2 a later one ("Phone 2", "Other Phone", "Alt Phone"), 1 one
+    that says neither ("Mobile", "Home Phone"). A line of the business's side is never first:
+    Outlook's "Company Main Phone" is not read over a "Mobile Phone" for its "Main"."""
+    if names_business_side(header):
+        return 2
+    words = set()
+    for word in _words(header).split():
+        glued = _GLUED_ORDINAL.fullmatch(word)
+        if glued and glued[1] in _LINE_WORDS | {"number", "no", "nr", "num"}:
+            word = glued[2]  # "Phone1", "Tel2"; not "E164"
+        words.add(word)
+    if words & _LATER_LINE:
+        return 2
+    return 0 if words & _FIRST_LINE else 1
 
 
 def _call_log_phone(
@@ -1512,6 +1570,35 @@ _NUMBERED_THINGS: Final = frozenset(
         "cte", "clte", "afiliacion", "suministro", "albaran", "cpte", "cpt", "clt",
         "abonnement", "sinistre", "cde", "securite", "siret", "siren", "contribuinte",
         "encomenda",
+        # A stock or part number by its register's name (black-box B2 #1: csvkit's "nsn", the
+        # NATO Stock Number 1005-00-073-9421, was read as the phone column, every row "too
+        # long"), a security's code, a census area's FIPS code.
+        "stock", "nsn", "niin", "asin", "gtin", "mpn", "isin", "cusip", "sedol", "ticker",
+        "fips", "geoid",
+    }
+)  # fmt: skip
+# Words naming a quantity, an amount, a price or a measure: a market data file's "Open, High,
+# Low, Close, Volume", an order's "Quantity" and "Total", a sheet's "Count" or "Amount". Such
+# a column's digits are what it counts, never the phone column by content alone (black-box B2
+# #1: stock volumes of 8 to 10 digits were read as phone numbers, and 2123456789 imported as a
+# US number). A header naming a phone line as well ("Phone 1 - Valor") is read as before, and
+# --phone-column reads any column.
+_MEASURES: Final = frozenset(
+    {
+        "volume", "volumes", "vol", "price", "prices", "open", "opening", "high", "low",
+        "close", "closing", "adj", "adjusted", "amount", "amounts", "amt", "qty", "qtty",
+        "quantity", "quantities", "counts", "total", "totals", "subtotal", "sum", "cost",
+        "costs", "balance", "revenue", "revenues", "sales", "profit", "salary", "income",
+        "fee", "fees", "charge", "charges", "weight", "height", "width", "length", "size",
+        "age", "score", "rating", "percent", "percentage", "pct", "duration", "seconds",
+        "secs", "minutes", "mins", "hours", "units", "pcs", "pieces", "shares", "inventory",
+        "population", "latitude", "longitude", "lat", "lon", "lng", "timestamp", "epoch",
+        "usd", "eur", "gbp", "dollars", "budget", "spend", "views", "clicks", "impressions",
+        "visits", "downloads",
+        # German, Spanish, French, Italian, Portuguese (read without accents).
+        "menge", "anzahl", "betrag", "summe", "preis", "gesamt", "kosten", "umsatz",
+        "cantidad", "importe", "monto", "precio", "suma", "valor", "quantite", "montant",
+        "prix", "somme", "quantita", "importo", "prezzo", "quantidade", "preco",
     }
 )  # fmt: skip
 
@@ -1778,15 +1865,33 @@ def refused_phone_columns(
 ) -> list[int]:
     """Of ``columns`` (named by :func:`other_phone_columns`), those whose numbers are mostly
     refused as written (fewer than half read as valid numbers, some cells holding one with an
-    extension or a note): running the file on them alone would make their rows invalid."""
+    extension or a note): running the file on them alone would make their rows invalid.
+
+    A column of bare numbers the check refuses (Iranian mobiles "09120000001" under code 1) is
+    not one: nothing is written beside them to take away, and black-box B2 #2 found such a
+    column told to "put each number alone in its cell"."""
     data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
     found = []
     for index in columns:
         values = _phone_values(data, index)
         valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
-        if values and valid * 2 < len(values) and _writes_numbers(values):
+        if values and valid * 2 < len(values) and any(_written_beside(v) for v in values):
             found.append(index)
     return found
+
+
+# What a phone number alone is written with: its digits, spaces, "+", "-", ".", "(" and ")".
+_BARE_NUMBER: Final = re.compile(r"[\d\s+\-.()]+")
+_MOST_DIGITS: Final = 15  # E.164's longest number: more is two numbers in one cell
+
+
+def _written_beside(value: CellValue) -> bool:
+    """Whether a cell holds a phone number with something else written in it: an extension
+    ("303-555-0102 x12", "#22"), a note ("call 303 555 0104 after 5"), a second number."""
+    if not isinstance(value, str) or not holds_phone_number(value):
+        return False
+    text = value.strip()
+    return not _BARE_NUMBER.fullmatch(text) or sum(c.isdigit() for c in text) > _MOST_DIGITS
 
 
 def skipped_phone_columns(
@@ -1803,6 +1908,10 @@ def skipped_phone_columns(
             continue
         if set(_words(header).split()) & _FAX:
             continue  # a fax column has its own sentence (fax_columns)
+        if _names_measure(header):
+            # Share volumes of ten digits spell US numbers by chance: saying the "Volume"
+            # column holds phone numbers would send the user to import them (black-box B2 #1).
+            continue
         values = _values(data, index)
         valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
         if values and valid * 2 >= len(values):
