@@ -386,13 +386,21 @@ def _names_other_digits(header: str) -> bool:
         return False
     if words & _NOT_OTHER_PHONE:
         return True
-    return bool(words & (_NUMBERED_THINGS | _MEASURES)) and not _names_line(header)
+    if _names_measure(header):
+        return True
+    return bool(words & _NUMBERED_THINGS) and not _names_line(header)
 
 
 def _names_measure(header: str) -> bool:
     """Whether a header names a quantity, an amount or a price ("Volume", "Qty", "Total
-    Cost") and no phone line: its digits are what it counts, whatever number they spell."""
-    return bool(set(_words(header).split()) & _MEASURES) and not _names_line(header)
+    Cost", "Unit Price") and nothing else: its digits are what it counts, whatever number
+    they spell. A header with any other word ("Sales Contact", "DNC Total", "High Priority",
+    "Open Leads") names a list of people by what it is about: black-box V3 found such phone
+    columns refused once one of their words was read as a measure."""
+    words = set(_words(header).split())
+    return (
+        bool(words & _MEASURES) and words <= _MEASURES | _MEASURE_FILLER and not _names_line(header)
+    )
 
 
 def _names_line(header: str) -> bool:
@@ -1588,17 +1596,27 @@ _MEASURES: Final = frozenset(
         "volume", "volumes", "vol", "price", "prices", "open", "opening", "high", "low",
         "close", "closing", "adj", "adjusted", "amount", "amounts", "amt", "qty", "qtty",
         "quantity", "quantities", "counts", "total", "totals", "subtotal", "sum", "cost",
-        "costs", "balance", "revenue", "revenues", "sales", "profit", "salary", "income",
+        "costs", "balance", "revenue", "revenues", "profit", "salary", "income",
         "fee", "fees", "charge", "charges", "weight", "height", "width", "length", "size",
-        "age", "score", "rating", "percent", "percentage", "pct", "duration", "seconds",
+        "age", "rating", "percent", "percentage", "pct", "duration", "seconds",
         "secs", "minutes", "mins", "hours", "units", "pcs", "pieces", "shares", "inventory",
         "population", "latitude", "longitude", "lat", "lon", "lng", "timestamp", "epoch",
-        "usd", "eur", "gbp", "dollars", "budget", "spend", "views", "clicks", "impressions",
+        "usd", "eur", "gbp", "dollars", "budget", "spend", "clicks", "impressions",
         "visits", "downloads",
         # German, Spanish, French, Italian, Portuguese (read without accents).
         "menge", "anzahl", "betrag", "summe", "preis", "gesamt", "kosten", "umsatz",
         "cantidad", "importe", "monto", "precio", "suma", "valor", "quantite", "montant",
         "prix", "somme", "quantita", "importo", "prezzo", "quantidade", "preco",
+    }
+)  # fmt: skip
+# A header alone ("Sales", "Score", "Views") as often heads a list of people as a measure:
+# black-box V3 found a "Sales" column of phone numbers refused. Beside them, only these words
+# keep a header a measure's ("Total Amount", "Unit Price", "Volume (USD)", "No. of Units").
+_MEASURE_FILLER: Final = frozenset(
+    {
+        "of", "no", "number", "nr", "num", "in", "per", "the", "unit", "avg", "average",
+        "mean", "net", "gross", "daily", "monthly", "value", "values", "grand", "sub", "de",
+        "del", "la", "le", "du", "des", "der", "die", "das", "pro", "je",
     }
 )  # fmt: skip
 
@@ -1900,7 +1918,9 @@ def skipped_phone_columns(
     """Columns whose header names other digits ("Customer Number", "Member No", "Account
     Number") though at least half their values are valid phone numbers: never read as the
     phone column unless chosen, so a refusal for want of one names them (black-box pass H4:
-    "No column of phone numbers was found" over a "Customer Number" column of phone numbers)."""
+    "No column of phone numbers was found" over a "Customer Number" column of phone numbers).
+    A "Volume" or "Total" of phone numbers is named too: black-box V3 found a file refused
+    naming only its "Agent Line" beside one, so the user was sent to the wrong column."""
     data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
     found = []
     for index, header in enumerate(headers):
@@ -1908,10 +1928,6 @@ def skipped_phone_columns(
             continue
         if set(_words(header).split()) & _FAX:
             continue  # a fax column has its own sentence (fax_columns)
-        if _names_measure(header):
-            # Share volumes of ten digits spell US numbers by chance: saying the "Volume"
-            # column holds phone numbers would send the user to import them (black-box B2 #1).
-            continue
         values = _values(data, index)
         valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
         if values and valid * 2 >= len(values):
