@@ -429,6 +429,10 @@ _SINGLE_QUOTED_SHARE: Final = 0.8
 _SINGLE_QUOTED_CELLS: Final = 3
 
 
+# What an export's neutralised cell has after its leading apostrophe (xlsx_safe.neutralise).
+_FORMULA_SIGNS: Final = frozenset("=+-@\t")
+
+
 def sniff_quote(text: str, delimiter: str) -> str:
     """The quote mark of ``text`` (a sample of whole lines) split by ``delimiter``: ``'`` when
     its cells holding letters are consistently wrapped in single quotes, else ``"``.
@@ -446,7 +450,10 @@ def sniff_quote(text: str, delimiter: str) -> str:
     wrapped = unwrapped = 0
     for line in itertools.islice(_LINE_BREAK.split(text), 50):
         found = cell.findall(line)
-        wrapped += len(found)
+        # Only cells holding letters, as on the other side, and not an export's neutralised
+        # cell: "'=é'" is a quote mark before a formula sign, then the text "=é'" (the
+        # apostrophe round-trip property test found it).
+        wrapped += sum(f[1:2] not in _FORMULA_SIGNS and any(c.isalpha() for c in f) for f in found)
         if found:
             line = cell.sub("", line)
         unwrapped += sum(any(c.isalpha() for c in part) for part in line.split(delimiter))
