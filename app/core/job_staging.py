@@ -534,6 +534,11 @@ def _with_date_note(message: str, row: int, note: str) -> str:
     row says (``job_runner._with_staged``), so the note stays in the report after a send."""
     if not note:
         return message
+    # Labelled as the other cells' notes are ("reason: …"): after a phone or reason note it
+    # read as part of that (regression check V3 #4: "…the row has no reason; 'N/A' is not a
+    # date").
+    if "request date" not in note.lower():
+        note = f"request date: {note}"
     if not message:
         return f"row {row}: {note}"
     found = LATE_SENTENCE.search(message)

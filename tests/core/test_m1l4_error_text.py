@@ -99,10 +99,15 @@ def test_error_values_as_text_in_a_csv_read_as_the_xlsx_ones_do(tmp_path: Path) 
     )
     assert rows[4].outcome == "" and rows[4].request_date == ""
     assert rows[4].damage == ""  # the Message says it: no phone cell was damaged
-    assert rows[4].message == "row 4: '#VALUE!' is an error value from a spreadsheet, not a date"
+    assert (
+        rows[4].message
+        == "row 4: request date: '#VALUE!' is an error value from a spreadsheet, not a date"
+    )
     assert rows[5].reason == "Consumer request"
     assert rows[5].message.startswith("row 5: reason: cell C5 holds the error value #REF! (")
-    assert rows[5].message.endswith("; 'Err:502' is an error value from a spreadsheet, not a date")
+    assert rows[5].message.endswith(
+        "; request date: 'Err:502' is an error value from a spreadsheet, not a date"
+    )
     assert (summary.unread_dates.count, summary.unread_dates.first) == (2, [4, 5])
     assert warnings[0].startswith(
         "3 rows have a reason or request-date cell holding an error value (as #N/A) or a "

@@ -147,6 +147,6 @@ def test_the_report_shows_the_day_used(
     # In the Message, before the sentence counting the late request from that day.
     assert len(notes) == 1
     assert notes[0].startswith(
-        "row 2: '2020-11-06T03:30:00Z' read as 2020-11-05, the day it was in this computer's "
-        "time zone (EST); request received 2020-11-05, "
+        "row 2: request date: '2020-11-06T03:30:00Z' read as 2020-11-05, the day it was in "
+        "this computer's time zone (EST); request received 2020-11-05, "
     )

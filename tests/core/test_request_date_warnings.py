@@ -148,7 +148,7 @@ def test_the_cli_says_it_on_a_note_line_in_the_json_and_in_the_report(
     # Row 7's date is after the insertion date: no business days, not late; its note stays.
     assert by_row[7][8:] == (LATER.isoformat(), None, None)
     assert by_row[7][6] == "row 7: the request date is after the insertion date"
-    assert by_row[3][6] == "row 3: 'N/A' is not a date"
+    assert by_row[3][6] == "row 3: request date: 'N/A' is not a date"
     assert by_row[7][7] is None and by_row[3][7] is None  # no phone cell was damaged
     assert main(argv) == 0
     assert f"  note: {WARNING}" in capsys.readouterr().out.splitlines()

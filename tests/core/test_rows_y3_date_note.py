@@ -61,11 +61,11 @@ def test_the_dry_run_report_says_the_date_in_the_message(
     rows = _rows(data["report"])
     assert [r["Damage note"] for r in rows.values()] == [None, None, None]
     assert rows[3]["Request date"] == "2026-11-20"
-    assert rows[3]["Message"] == f"row 3: {ZONE_NOTE}time zone (UTC)"
+    assert rows[3]["Message"] == f"row 3: request date: {ZONE_NOTE}time zone (UTC)"
     # A late request: the note says which day was counted from, then how late it is.
     assert rows[4]["Late"] == "late"
     assert rows[4]["Message"].startswith(
-        f"row 4: {LATE_NOTE}time zone (UTC); request received 2020-11-06, "
+        f"row 4: request date: {LATE_NOTE}time zone (UTC); request received 2020-11-06, "
     )
     assert rows[2]["Message"] is None  # read as written: nothing to say
 
@@ -85,6 +85,8 @@ def test_the_note_stays_in_the_message_once_the_row_is_inserted(
     rows = _rows(data["report"])
     assert [r["Outcome"] for r in rows.values()] == ["inserted"] * 3
     assert [r["Damage note"] for r in rows.values()] == [None, None, None]
-    assert rows[3]["Message"].startswith(f"row 3: {ZONE_NOTE}time zone (UTC)")
-    assert rows[4]["Message"].startswith(f"row 4: {LATE_NOTE}time zone (UTC); request received")
+    assert rows[3]["Message"].startswith(f"row 3: request date: {ZONE_NOTE}time zone (UTC)")
+    assert rows[4]["Message"].startswith(
+        f"row 4: request date: {LATE_NOTE}time zone (UTC); request received"
+    )
     assert "business days before its insertion on" in rows[4]["Message"]

@@ -156,7 +156,7 @@ def test_the_dates_warning_claims_notes_only_for_rows_that_have_one(tmp_path: Pa
     with store:
         rows = _rows(store)
         warnings = store.meta()["warnings"]
-    assert rows[2].message == "row 2: 'N/A' is not a date" and not rows[3].message
+    assert rows[2].message == "row 2: request date: 'N/A' is not a date" and not rows[3].message
     assert warnings == [
         "1 row's request date could not be read (row 2); 1 row has no request date (row 3): "
         "their 10-business-day limit was not checked (the report's Message column says why "
