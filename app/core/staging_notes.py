@@ -1721,7 +1721,7 @@ _LIST_SHARE: Final = 0.1
 # nothing (black-box X/B2 #2).
 _NEAR_FIT: Final = 0.8
 # How many such countries a warning names; the rows' messages name every country.
-_COUNTRIES_NAMED: Final = 8
+_COUNTRIES_NAMED: Final = 3
 
 
 def _fit_rank(item: tuple[str, RowList]) -> tuple[int, int]:
@@ -1729,6 +1729,19 @@ def _fit_rank(item: tuple[str, RowList]) -> tuple[int, int]:
     code, rows = item
     order = phones.SUPPORTED_PHONE_CODES
     return (-rows.count, order.index(code) if code in order else 100 + int(code))
+
+
+def _named_rank(item: tuple[str, RowList]) -> tuple[int, int, int]:
+    """The order countries fitting nearly as many rows as the best are named in: the countries
+    tried before every one was (phones.zero_codes, the United Kingdom first) in that order,
+    then the rest by fit. Black-box V3 F2: India's and Iraq's numbering takes nearly any 0 and
+    ten digits, so a UK list (one number in the UK's reserved drama range) was advised
+    --phone-code 91 first, and a 50,000-row one "India, Iraq and United Kingdom"."""
+    code = item[0]
+    preferred = phones.zero_codes()
+    if code in preferred:
+        return (0, preferred.index(code), 0)
+    return (1, *_fit_rank(item))
 
 
 def _other_country_sentence(held: Held, kind: str) -> str:
@@ -1742,12 +1755,16 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     valid in (:attr:`~app.core.sheet_check.Marks.fits`), not only the first a row names:
     black-box X/B2 #2, an Iranian list was advised --phone-code 49, as Germany's numbering
     takes most 11-digit numbers starting 0. When other countries fit nearly as many rows
-    (:data:`_NEAR_FIT`), the warning names each, the best first, with its rows, says the
-    numbers cannot tell which, and advises none."""
+    (:data:`_NEAR_FIT`), the warning names them (:func:`_named_rank`'s order, at most
+    :data:`_COUNTRIES_NAMED`), each with its rows, says the numbers cannot tell which, and
+    advises none."""
     fits = held.fits or held.other_country
     ranked = sorted(fits.items(), key=_fit_rank)
     best = ranked[0][1].count
-    near = [(code, rows) for code, rows in ranked if rows.count >= _NEAR_FIT * best]
+    near = sorted(
+        ((code, rows) for code, rows in ranked if rows.count >= _NEAR_FIT * best),
+        key=_named_rank,
+    )
     codes = [code for code, _ in near]
     rows = held.foreign if len(near) > 1 and held.foreign.count else near[0][1]
     single = len(near) == 1
