@@ -87,6 +87,14 @@ def leads_to_restatus(
     return _in_scope(api, _found(api, number, phone_code, cancel), scope, cancel)
 
 
+def lead_numbers(national: str, phone_code: str) -> list[str]:
+    """The digits a lead of the number holds, as :func:`number_leads` looks them up: the
+    number as the app writes it and, for a country that drops a trunk 0, with it."""
+    if drops_trunk_zero(phone_code) and not national.startswith("0"):
+        return [national, f"0{national}"]
+    return [national]
+
+
 def number_leads(
     api: ApiClient,
     national: str,
@@ -106,10 +114,7 @@ def number_leads(
     "13035550140" left its "3035550140" and "(303) 555-0140" leads as they were (black-box B3
     #1), and a UK one listed without its trunk 0 its "07911123456" lead (B3 #2)."""
     found: dict[str, Lead] = {}
-    numbers = [national]
-    if drops_trunk_zero(phone_code) and not national.startswith("0"):
-        numbers.append(f"0{national}")
-    for number in numbers:
+    for number in lead_numbers(national, phone_code):
         for key, lead in _found(api, number, phone_code, cancel).items():
             found.setdefault(key, lead)
     return _in_scope(api, found, scope, cancel)

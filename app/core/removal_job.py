@@ -122,6 +122,7 @@ from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_
 from app.core.journal import JournalEntry
 from app.core.lead_lookup import (
     changed_by,
+    lead_numbers,
     leads_to_restatus,
     number_leads,
     restatus_text,
@@ -130,7 +131,6 @@ from app.core.lead_lookup import (
 )
 from app.core.session import Session, e164, fate_open, journal_target
 from app.core.sheet_check import CheckSummary, Target
-from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
 
 RESENT_NOT_FOUND = (
@@ -726,9 +726,7 @@ def _lookup_leads(
     """
     try:
         own = number_leads(session.api, row.national, row.phone_code, scope, stop)
-        written = {row.national}
-        if drops_trunk_zero(row.phone_code) and not row.national.startswith("0"):
-            written.add(f"0{row.national}")
+        written = set(lead_numbers(row.national, row.phone_code))
         by_form: dict[Form, list[Lead]] = {}
         seen: set[str] = set()
         for form in forms:

@@ -941,13 +941,17 @@ def _layout_unread(source: SheetSource, file_name: str) -> bool:
     """Whether the file is of a format whose layout (hidden rows, error cells, formulas) the
     reader scans, so that not knowing its hidden rows means the scan failed: an .xlsb never
     shows them (the README says so), a CSV has none."""
-    fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".").lower()
-    return fmt in ("xlsx", "xlsm", "xls", "ods")
+    return _format(source, file_name) in ("xlsx", "xlsm", "xls", "ods")
+
+
+def _format(source: SheetSource, file_name: str) -> str:
+    """The file's format as the reader names it ("xlsx", "ods"…), else by its suffix."""
+    return str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".").lower()
 
 
 def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
     """Why a removal is refused when the file does not say which of its rows are hidden."""
-    fmt = str(getattr(source, "format", "")) or Path(file_name).suffix.lstrip(".").lower()
+    fmt = _format(source, file_name)
     if fmt == "xls":
         why = "its sheet's layout could not be read; it may be from Excel 95 or older"
     elif fmt in ("xlsx", "xlsm", "ods"):
