@@ -111,7 +111,12 @@ def run(args: argparse.Namespace) -> int:
     def request_stop(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
-    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # A Ctrl+C ignored by whoever started the sandbox (a shell's background job, ``nohup``) is
+    # meant for the foreground, not for it; SIGTERM is always someone stopping it on purpose.
+    stop_signals = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        stop_signals.append(signal.SIGINT)
+    previous = {sig: signal.signal(sig, request_stop) for sig in stop_signals}
     if getattr(args, "exit_with_parent", False):
 
         def watch_stdin() -> None:

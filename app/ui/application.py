@@ -46,7 +46,13 @@ def run_gui(sandbox: bool) -> int:
         # window state is saved and the sandbox stopped.
         window.close()
 
-    previous = {sig: signal.signal(sig, close_window) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # A Ctrl+C ignored by whoever started the window (a job started in the background by a
+    # shell, ``nohup``) is meant for the foreground, not for it; SIGTERM is always someone
+    # stopping it on purpose.
+    stop_signals = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        stop_signals.append(signal.SIGINT)
+    previous = {sig: signal.signal(sig, close_window) for sig in stop_signals}
     # Python runs signal handlers only between bytecodes; a timer gives it the chance while
     # the Qt loop is idle.
     wake = QTimer()
