@@ -42,8 +42,14 @@ from app.api.errors import (
 )
 from app.api.paging import Cancelled
 from app.core.job_report import RATE_LIMITED_ROWS, TOKEN_REFUSED_ROWS, settled_message
-from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
-from app.core.session import cancelled_after_refusals, e164, fate_open
+from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState, scope_from_text
+from app.core.session import (
+    Session,
+    cancelled_after_refusals,
+    e164,
+    fate_open,
+    journal_target,
+)
 from app.core.wording import joined
 
 DEFAULT_CONCURRENCY = 8
@@ -102,6 +108,43 @@ class RowResult:
 SendFn = Callable[[JobRow, bool], RowResult]
 
 
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """A send function with the change journal's word on a row in flight when the job last
+    stopped: ``sent_before(row)`` is True when the journal has a write of it that was sent
+    (an intent not ended "not_attempted"). The job file marks a row ``sending`` before its
+    look-ups, so a row killed or stopped during them was never sent: the runner says "sent
+    again when the job was resumed" of its failed or held rows only when this says so, as the
+    removal's own rows do (S18 H1: such rows said it by the job file's state alone). A plain
+    send function, with no journal to ask, leaves it to the job file's state."""
+
+    send: SendFn
+    sent_before: Callable[[JobRow], bool]
+
+    def __call__(self, row: JobRow, resent: bool) -> RowResult:
+        return self.send(row, resent)
+
+
+def journal_sent_before(
+    session: Session, job_id: str, kind: str, operation: str
+) -> Callable[[JobRow], bool]:
+    """:attr:`Sender.sent_before` from ``session``'s change journal: whether job ``job_id``
+    has an intent of ``operation`` ("dnc.delete", "sms.insert", ...) for the row's number in
+    its scope (``kind``'s :func:`journal_target`) not ended "not_attempted" (cancelled before
+    it was sent); one whose outcome is missing (the process killed) may have been sent."""
+
+    def sent_before(row: JobRow) -> bool:
+        target = journal_target(kind, row.national, row.phone_code, scope_from_text(row.scope))
+        phone = e164(row.national, row.phone_code)
+        entries = session.journal.job_writes(job=job_id, operation=operation, phone=phone)
+        unsent = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "not_attempted"}
+        return any(
+            e.phase == "intent" and e.target == target and e.id not in unsent for e in entries
+        )
+
+    return sent_before
+
+
 class Unsettled(Exception):
     """Raised by a send function for a row whose write may or may not have been done (an
     attempt's answer was lost, and the look-up meant to settle it failed too) and that is safe
@@ -145,6 +188,21 @@ class NotDone(Exception):
         self.said = said or _held_message(error)
         self.final = final
         self.before_write = before_write
+
+
+class Unfinished(Exception):
+    """Raised by a send function for a row whose write was done and the rest of it (a
+    removal's lead updates after its deletes) was not, as the job's stop came between: the row
+    stays ``sending`` in the job file, so the resume sends it again and finishes it (a removal
+    row found gone sets the leads still not in the status), where ending it ``removed`` would
+    leave those leads unset for good (issue 4, S18 H1). ``result`` is how the row ends if the
+    job is cancelled instead; ``left`` says what is left, for the sentence of a job a failing
+    service stopped."""
+
+    def __init__(self, result: RowResult, left: str) -> None:
+        super().__init__(left)
+        self.result = result
+        self.left = left
 
 
 class JobAborted(Exception):
@@ -260,6 +318,10 @@ class _Held:
     # coming in meanwhile (a service shutting down still answers the requests it has) do not
     # make them failed.
     unreached: dict[int, tuple[JobRow, bool, TransportError]] = field(default_factory=dict)
+    # Rows whose write was done and whose rest the job's stop cut short (Unfinished), still
+    # "sending" for the resume: seq -> (the row, how it ends if the job is cancelled, what
+    # is left of it).
+    unfinished: dict[int, tuple[JobRow, RowResult, str]] = field(default_factory=dict)
 
     def seqs(self) -> set[int]:
         return {row.seq for row, _ in self.rows}
@@ -320,6 +382,11 @@ class JobRunner:
         # The last item counts the write requests those sends made, with the client's retries
         # (black-box R1 #5: "sent 3 times" of a row the service got 12 requests for).
         self._not_done: dict[int, tuple[int, str, bool, int]] = {}
+        # The journal's word on rows in flight when the job last stopped (see Sender), asked
+        # before a row's first send in this run (after it, that send's own write would count):
+        # seq -> whether an earlier send of it went out.
+        self._sent_before = send.sent_before if isinstance(send, Sender) else None
+        self._went_out: dict[int, bool] = {}
 
     def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
         skip = held.seqs()
@@ -344,8 +411,17 @@ class JobRunner:
         while again:
             yield again.popleft()
 
+    def _said_resent(self, row: JobRow, resent: bool) -> bool:
+        """Whether the row is said to be "sent again when the job was resumed": in flight
+        when the job stopped (``resent``, the job file's word) and, for a :class:`Sender`, with
+        a write the journal says was sent before this run's first send of it."""
+        return resent and self._went_out.get(row.seq, True)
+
     def _call(self, item: tuple[JobRow, bool]) -> RowResult:
         row, resent = item
+        if resent and self._sent_before is not None and row.seq not in self._went_out:
+            self._went_out[row.seq] = self._sent_before(row)
+        said = self._said_resent(row, resent)
         try:
             result = self._send(row, resent)
         except Unsettled:
@@ -356,8 +432,8 @@ class JobRunner:
         # most one row per worker thread (workers_for) is left "sending" (resent after a
         # crash).
         message = result.message
-        if resent and result.outcome is Outcome.FAILED:
-            message = _resent_text(message, resent)
+        if said and result.outcome is Outcome.FAILED:
+            message = _resent_text(message, said)
         message = self._after_not_done(row, message)
         staged = _with_staged(row, message, result.outcome, result.done_on)
         self.store.mark_done(row.seq, result.outcome, staged, result.code)
@@ -417,6 +493,8 @@ class JobRunner:
             ):
                 row, resent = done.item
                 error = done.error
+                # How the row's messages say it (the job file's state stays `resent`'s).
+                told = self._said_resent(row, resent)
                 if (unreached := _never_sent(error)) is not None:
                     # Nothing of this send reached the service (black-box L2 #1: rows resent
                     # on resume whose delete met a refused connection ended failed for good
@@ -468,7 +546,7 @@ class JobRunner:
                             _resent_text(
                                 f"{final.message}; "
                                 f"{_sends_text(sends, error.before_write, requests)}",
-                                resent,
+                                told,
                             ),
                             final.outcome,
                         )
@@ -477,12 +555,20 @@ class JobRunner:
                         continue
                     error.error.add_detail(_sends_text(sends, error.before_write, requests))
                     error = error.error
+                if isinstance(error, Unfinished):
+                    # Its write was done: "sending" still, for the resume to finish it.
+                    held.unfinished[row.seq] = (row, error.result, error.left)
+                    held.refused_rows.pop(row.seq, None)
+                    held.unsettled.pop(row.seq, None)
+                    held.not_done.pop(row.seq, None)
+                    held.unreached.pop(row.seq, None)
+                    continue
                 if isinstance(error, Cancelled) and (opened := _left_open(error)) is not None:
                     # The job's stop cut this row's write short after it was sent (its answer
                     # lost, or the look-up after its error not made): it may have been done.
                     # Kept "sending", so the resume sends it again as such and settles it; a
                     # cancel ends it failed saying so (black-box L4 #8).
-                    message = _stopped_open_text(opened, resent)
+                    message = _stopped_open_text(opened, told)
                     times = held.unsettled.get(row.seq, (row, resent, "", 0))[3]
                     held.unsettled[row.seq] = (row, resent, message, times)
                     self._why_open[row.seq] = WHY_STOPPED
@@ -522,7 +608,7 @@ class JobRunner:
                     continue
                 if isinstance(error, Unsettled):
                     # Its fate is open and it is safe to send again: sent in the next pass.
-                    message = f"{_held_message(error.error, resent)}; {CANCELLED_UNSETTLED}"
+                    message = f"{_held_message(error.error, told)}; {CANCELLED_UNSETTLED}"
                     times = held.unsettled.get(row.seq, (row, resent, "", 0))[3] + 1
                     held.unsettled[row.seq] = (row, resent, message, times)
                     self._why_open[row.seq] = WHY_UNSETTLED
@@ -539,7 +625,7 @@ class JobRunner:
                 if result is None:
                     # No answer, or the service failing: keep the row "sending" (resent on
                     # resume) unless answers resume.
-                    held.rows.append((row, self._after_not_done(row, _held_message(error, resent))))
+                    held.rows.append((row, self._after_not_done(row, _held_message(error, told))))
                     self._stop_if_stuck(held, error)
                     continue
                 held.refused = 0
@@ -552,7 +638,7 @@ class JobRunner:
                 if held.rows and not self.abort_reason:
                     self._flush_held(held)
                 if error is not None:  # answers were recorded by the worker (_call)
-                    text = self._after_not_done(row, _resent_text(result.message, resent))
+                    text = self._after_not_done(row, _resent_text(result.message, told))
                     message = _with_staged(row, text, result.outcome)
                     self.store.mark_done(row.seq, result.outcome, message, result.code)
                 self._count(result.outcome)
@@ -577,6 +663,10 @@ class JobRunner:
         if held.rows:
             self._flush_held(held)
         if control.cancelled.is_set():
+            for seq, (row, result, _left) in held.unfinished.items():
+                message = _with_staged(row, result.message, result.outcome)
+                self.store.mark_done(seq, result.outcome, message, result.code)
+                self._count(result.outcome)
             for seq, (row, _resent, message, _times) in held.unsettled.items():
                 self.store.mark_done(
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
@@ -587,7 +677,7 @@ class JobRunner:
                 sends, said, before_write, requests = self._not_done[seq]
                 sent = _sends_text(sends, before_write, requests)
                 text = f"{said}; {sent}; {CANCELLED_UNSETTLED}"
-                message = _resent_text(text, resent)
+                message = _resent_text(text, self._said_resent(row, resent))
                 self.store.mark_done(
                     seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
                 )
@@ -596,13 +686,15 @@ class JobRunner:
                 if not resent:
                     continue  # pending: "cancelled before it was sent", below
                 # Its send before the interruption may have been done: said, as for a 429.
-                message = f"{RESENT}; cancelled: {_unreached_text(unreached)}"
+                message = f"cancelled: {_unreached_text(unreached)}"
+                if self._said_resent(row, resent):
+                    message = f"{RESENT}; {message}"
                 outcome = Outcome.NOT_ATTEMPTED
                 self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
                 self._count(Outcome.NOT_ATTEMPTED)
             for seq, (row, resent, refused) in held.refused_rows.items():
                 message = f"cancelled: {cancelled_after_refusals(refused)}"
-                if resent:  # its send before the interruption may have been done
+                if self._said_resent(row, resent):  # that send may have been done
                     message = f"{RESENT}; cancelled: {cancelled_after_refusals(refused, False)}"
                 outcome = Outcome.NOT_ATTEMPTED
                 self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
@@ -759,6 +851,8 @@ class JobRunner:
             groups.setdefault((undone, WHY_UNREACHED), []).append(row)
         for row, _resent, _refused in held.refused_rows.values():
             groups.setdefault((undone, WHY_REFUSED), []).append(row)
+        for row, _result, left in held.unfinished.values():
+            groups.setdefault((f"{done.capitalize()}, not finished", left), []).append(row)
         if not groups:
             return text
         said = [
@@ -773,6 +867,8 @@ class JobRunner:
         again = "The resume sends the rows not done"
         if any(state == unknown for state, _why in groups):
             again += f", which settles whether those not known were {done}"
+        if held.unfinished:
+            again += ", and finishes those not finished"
         return " ".join([text, *said, f"{again}."])
 
     def _flush_held(self, held: _Held) -> None:

@@ -114,8 +114,11 @@ from app.core.job_runner import (
     JobProgress,
     NotDone,
     RowResult,
+    Sender,
     SendFn,
+    Unfinished,
     Unsettled,
+    journal_sent_before,
 )
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
@@ -274,6 +277,19 @@ def _open_again(error: ApiError) -> None:
     stood beside "whether it was removed is not known" as if both were of the one number)."""
     error.message = error.message.replace(NOTHING_DELETED, NO_DELETE_THIS_TIME)
     error.add_detail(UNSETTLED_DELETE)
+
+
+# What a row whose deletes were done says when the job stopped before its leads were all set
+# to the lead status ({0}), as a stopped job's sentence names it; the resume sets them.
+LEFT_UNFINISHED = (
+    "the job stopped after the delete and before the number's leads were all set to {0}"
+)
+# What such a row, found gone when sent again, says if the job is cancelled before its leads
+# were looked up.
+LEADS_NOT_LOOKED_UP = (
+    "its leads were not looked up nor set to {0}, as the job was cancelled first; set those "
+    "of the number not in {0} on the service (its lead update)"
+)
 
 
 # What a look-up before a delete that failed says of it, and, for a row an earlier delete of
@@ -817,16 +833,6 @@ def _earlier_leads(
     return f"{text} (as the change journal's record of that delete lists them)", set(listed)
 
 
-def _sent_before(session: Session, job_id: str, row: JobRow, scope: Scope) -> bool:
-    """Whether this job sent a delete of ``row``'s number in ``scope`` before, as the change
-    journal keeps it: an intent not ended "not_attempted" (cancelled before it was sent); one
-    whose outcome is missing (the process killed) may have been sent."""
-    target = journal_target("dnc", row.national, row.phone_code, scope)
-    entries = _job_deletes(session, job_id, e164(row.national, row.phone_code))
-    unsent = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "not_attempted"}
-    return any(e.phase == "intent" and e.target == target and e.id not in unsent for e in entries)
-
-
 def _deleted_before(session: Session, job_id: str, row: JobRow) -> bool:
     """Whether this job sent a delete of ``row``'s number (in either written form) while the
     number was listed, as the change journal keeps it: the delete's intent names the entries
@@ -941,6 +947,7 @@ def delete_sender(
     stop: threading.Event | None = None,
     *,
     resumed: bool = False,
+    cancelled: threading.Event | None = None,
 ) -> SendFn:
     """The function that sends one row of a removal job.
 
@@ -954,6 +961,13 @@ def delete_sender(
     leads no delete re-statused are set by ``/leads/update`` after them, and the row's message
     lists them all, and the ones already in the status apart. A row whose leads cannot be
     looked up is not sent. Without a lead status no lead is looked up.
+
+    The job's stop coming after a row's deletes and before its lead updates were sent leaves
+    the row ``sending`` (:class:`Unfinished`): the resume sends it again, finds the number
+    gone and sets the leads still not in the status (issue 4, S18 H1: the row ended
+    ``removed`` with those leads unset, and the resume never went back for them). When the
+    stop is a cancel (``cancelled``, the job's :attr:`JobControl.cancelled`), no resume will
+    come: the row ends ``removed``, naming each lead not set and saying how to set it.
     """
 
     # List id -> campaign id, for still_covered_text (read once per run, then as lists appear).
@@ -964,6 +978,9 @@ def delete_sender(
     # failed: the next send finds fewer forms listed, and names those from the journal.
     partly: set[int] = set()
     numbers = _NumberLocks()
+    # Whether this job sent a delete of a row's number in its scope before (the journal's
+    # intent not ended "not_attempted"): the runner's words of a failed row ask it too.
+    sent_before = journal_sent_before(session, job_id, "dnc", "dnc.delete")
 
     def send(row: JobRow, resent: bool) -> RowResult:
         lost_before = row.seq in unsettled
@@ -1012,7 +1029,7 @@ def delete_sender(
         # The job file marks a row "sending" before its look-ups, so a kill while they ran
         # leaves one whose delete was never sent: it says "sent again" only when the journal
         # has a delete of it sent (black-box B3 #3: 39 rows said so, 8 had been sent).
-        resent = resent and _sent_before(session, job_id, row, scope)
+        resent = resent and sent_before(row)
         forms, searched, others = _entries(session, row, scope, stop)
         # The forms this job deleted in an earlier send of the row, gone now (a journal read,
         # made only for a row that may have been sent before: a job's stop can come between
@@ -1068,7 +1085,7 @@ def delete_sender(
             sent = delete_form(row, scope, form, entries, leads, lead_status, resent, lost_before)
             if sent.outcome is not Outcome.REMOVED:
                 return RowResult(sent.outcome, sent.first, sent.code)
-            said, covered = set_leads(row, scope, plan, {form})
+            said, covered, stopped = set_leads(row, scope, plan, {form})
             parts = [
                 sent.first,
                 form_text(form, row),
@@ -1079,7 +1096,7 @@ def delete_sender(
                 _left_text(row, left),
                 others_left_text(others),
             ]
-            return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
+            return finished(RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped)
         results: list[tuple[Form, _Sent]] = []
         for form, entries in order:
             try:
@@ -1104,16 +1121,16 @@ def delete_sender(
                 raise
             results.append((form, sent))
         taken = {form for form, sent in results if sent.outcome is Outcome.REMOVED}
-        said, covered = ("", "")
+        said, covered, stopped = ("", "", [])
         if taken or earlier:
-            said, covered = set_leads(row, scope, plan, taken)
+            said, covered, stopped = set_leads(row, scope, plan, taken)
         result = _forms_result(
             row, scope, earlier, forms, results, left, lead_status, said, covered, resent
         )
         if not others or result.outcome is not Outcome.REMOVED:
-            return result
+            return finished(result, stopped)
         message = "; ".join(x for x in (result.message, others_left_text(others)) if x)
-        return replace(result, message=message)
+        return finished(replace(result, message=message), stopped)
 
     def gone_result(row: JobRow, scope: Scope, conclusion: str) -> RowResult:
         """A row found gone when sent again, removed by this job's earlier delete: it names
@@ -1123,7 +1140,16 @@ def delete_sender(
         if not lead_status:
             return RowResult(Outcome.REMOVED, conclusion)
         earlier_text, named = _earlier_leads(session, job_id, row, lead_status)
-        plan = _lookup_leads(session, row, [], scope, lead_status, stop)
+        try:
+            plan = _lookup_leads(session, row, [], scope, lead_status, stop)
+        except Cancelled:
+            # The number is off the list: pending again, the next send would find it so as a
+            # first send and say "not on the list", its leads left unset.
+            said = f"{conclusion}; {earlier_text}" if earlier_text else conclusion
+            raise Unfinished(
+                RowResult(Outcome.REMOVED, f"{said}; {LEADS_NOT_LOOKED_UP.format(lead_status)}"),
+                LEFT_UNFINISHED.format(lead_status),
+            ) from None
         if isinstance(plan, RowResult):
             # The delete was done: the row is removed, saying its leads could not be checked.
             text = plan.message.replace(
@@ -1134,30 +1160,57 @@ def delete_sender(
                 Outcome.REMOVED, "; ".join(x for x in (conclusion, earlier_text, text) if x)
             )
         rest = _LeadPlan({}, [lead for lead in plan.own if lead.id not in named])
-        said, covered = set_leads(row, scope, rest, set()) if rest.own else ("", "")
+        said, covered, stopped = set_leads(row, scope, rest, set()) if rest.own else ("", "", [])
         parts = (conclusion, earlier_text, said, covered)
-        return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
+        return finished(RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped)
+
+    def finished(result: RowResult, stopped: list[Lead]) -> RowResult:
+        """``result`` of a row whose deletes were done, ``stopped`` the leads the job's stop
+        kept from being set: none, it is the row's; else the row is left for the resume
+        (:class:`Unfinished`), or, the job cancelled, it names them and how to set them."""
+        if not stopped:
+            return result
+        final = replace(result, message=f"{result.message}; {cancelled_leads_text(stopped)}")
+        if cancelled is not None and cancelled.is_set():
+            return final
+        raise Unfinished(final, LEFT_UNFINISHED.format(lead_status))
+
+    def cancelled_leads_text(stopped: list[Lead]) -> str:
+        leads = sorted(stopped, key=lambda x: (len(x.id), x.id))
+        named = joined([f"lead {x.id} (list {x.list_id}, {x.status})" for x in leads])
+        one = len(leads) == 1
+        return (
+            f"not set to {lead_status}, as the job was cancelled before "
+            f"{'its update was' if one else 'their updates were'} sent, so "
+            f"{'it keeps its' if one else 'each keeps its'} status: {named}; set "
+            f"{'it' if one else 'each'} to {lead_status} on the service (its lead update)"
+        )
 
     def set_leads(
         row: JobRow, scope: Scope, plan: _LeadPlan | None, done: set[Form]
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str, list[Lead]]:
         """After the row's deletes (``done``: those that took their form off): each of the
         number's leads no done delete re-statused is set to the lead status by its own
         journaled ``/leads/update`` (one already in it is left, no request), and what the row
-        says of every lead set or left, and of those the number's other entries still cover.
-        ``("", "")`` without a lead status."""
+        says of every lead set or left, and of those the number's other entries still cover;
+        last, the leads the job's stop kept from being set (none sent once it came; see
+        :func:`finished`). ``("", "", [])`` without a lead status."""
         if plan is None or not lead_status:
-            return "", ""
+            return "", "", []
         covered_ids = {lead.id for form in done for lead in plan.by_form.get(form, [])}
         by_delete = [lead for form in done for lead in plan.by_form.get(form, [])]
         written: list[Lead] = []
         same: list[Lead] = []
         failed: list[str] = []
+        stopped: list[Lead] = []
         for lead in plan.own:
             if lead.id in covered_ids:
                 continue
             if lead.status == lead_status:
                 same.append(lead)
+                continue
+            if stopped:
+                stopped.append(lead)  # the job stopped: none is sent (nor journaled) now
                 continue
             try:
                 # Filed under the row's number, as its deletes are, whichever field of the
@@ -1172,7 +1225,7 @@ def delete_sender(
                 failed.append(f"lead {lead.id} (list {lead.list_id}): {exc.describe()}")
                 continue
             except Cancelled:
-                failed.append(f"lead {lead.id} (list {lead.list_id}): the job was stopped")
+                stopped.append(lead)
                 continue
             written.append(lead)
         leads = sorted([*by_delete, *written, *same], key=lambda x: (len(x.id), x.id))
@@ -1182,7 +1235,7 @@ def delete_sender(
                 f"; not set to {lead_status} (the change journal has each attempt), so each "
                 f"keeps its status: {'; '.join(failed)}"
             )
-        return said, covered_text(row.national, row.phone_code, written, lead_status)
+        return said, covered_text(row.national, row.phone_code, written, lead_status), stopped
 
     def covered_text(number: str, code: str, changed: list[Lead], status: str) -> str:
         """Which of ``changed`` (set to ``status``) the number's entries left on the list as
@@ -1304,7 +1357,7 @@ def delete_sender(
         # the run, a few times at most, then it ends failed saying so.
         raise NotDone(error, said, RowResult(Outcome.FAILED, said))
 
-    return send
+    return Sender(send, sent_before)
 
 
 def run_removal(
@@ -1324,6 +1377,7 @@ def run_removal(
         control.stop if control is not None else None,
         # Set once a run started: a row of this run may have been sent by an earlier one.
         resumed=bool(meta.get("started")),
+        cancelled=control.cancelled if control is not None else None,
     )
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress
