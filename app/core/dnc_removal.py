@@ -15,14 +15,21 @@ purpose-scope delete answered "not found" after an earlier attempt got no answer
 whether it was done (none came, a 5xx, an answer not the API's JSON), for a number that look-up
 found listed, counts as removed: that attempt removed it.
 
-With a lead status, the leads the delete will re-status are looked up just before it
-(:func:`app.core.lead_lookup.leads_to_restatus`, reads that cancelling stops before anything is
-sent). The app sends no request per lead: the delete sets them all. The delete's journal intent
-keeps those whose status it changes (``before["leads"]``: id, list id, old status) and the
-removed input's message lists them, and apart the ones already in the status, which it leaves
-as they were (no change is journaled for them). When they cannot be looked up no delete is sent:
-deleting without knowing which leads it re-statuses, and from what status, would leave the
-change untraceable and not undoable. Without a lead status no lead is looked up.
+With a lead status, every lead of the picked entry's number (:func:`number_of`) ends in the
+status, as in the bulk removal: the number's leads, written as the app writes it and, for a
+country that drops a trunk 0, with the 0 (:func:`app.core.lead_lookup.number_leads`), and the
+leads the delete will re-status (:func:`app.core.lead_lookup.leads_to_restatus`: those holding
+the digits it sends) are looked up just before it (reads that cancelling stops before anything
+is sent). The delete's journal intent keeps those whose status it changes (``before["leads"]``:
+id, list id, old status); the number's leads no delete re-statused (an entry kept without the
+trunk 0 leaves the leads typed with it, one kept with the country code in its digits those
+typed without it) are then set by their own journaled ``/leads/update``, filed under the
+number, with the old status kept for undo. The removed input's message names every lead set
+with its old status, and apart the ones already in the status (no change is journaled for
+them). Entries of one number picked together are deleted one after another and their leads
+set once, after them: each lead is journaled once. When the leads cannot be looked up no delete
+is sent: deleting without knowing which leads it re-statuses, and from what status, would leave
+the change untraceable and not undoable. Without a lead status no lead is looked up.
 
 The written forms a DNC entry may keep a number in (:func:`stored_forms`), the searches that find
 them (:func:`form_searches`) and which entries found so are the number (:func:`names_number`)
@@ -38,7 +45,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Final
 
@@ -48,9 +55,16 @@ from app.api.errors import ApiError, AuthInvalidError, AuthMissingError
 from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
-from app.core.lead_lookup import changed_by, leads_to_restatus, restatus_text
+from app.core.lead_lookup import (
+    changed_by,
+    lead_numbers,
+    leads_to_restatus,
+    number_leads,
+    restatus_text,
+    restatused_by,
+)
 from app.core.phones import normalize_with_default
-from app.core.session import Session
+from app.core.session import Session, e164
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
 
@@ -255,6 +269,33 @@ class RemovalResult:
         return self.count(Outcome.FAILED) == 0 and self.count(Outcome.NOT_ATTEMPTED) == 0
 
 
+def number_of(target: RemovalTarget) -> tuple[str, str]:
+    """The number ``target``'s entry holds, ``(national, phone code)``: as it reads under its
+    own phone code ("07911123456", "447911123456", "00447911123456" under 44 are all
+    7911123456 under 44); one that reads as no valid number there, its digits as the journal
+    files the entry (:func:`app.core.session.e164`: the trunk 0 or country code dropped)."""
+    read = normalize_with_default(target.phone_number, target.phone_code, stored=True)
+    if read.ok:
+        return read.national, read.phone_code
+    filed = e164(target.phone_number, target.phone_code)
+    national = filed[1 + len(target.phone_code) :] if filed else target.phone_number
+    return national, target.phone_code
+
+
+@dataclass(slots=True)
+class _Sent:
+    """One delete of a number's: its answer (or the error it ended in), the purpose entries it
+    took and the leads it re-statused, as looked up just before it (``None``: not looked up)."""
+
+    result: WriteResult | None = None
+    error: BaseException | None = None
+    removed: list[DncEntry] | None = None
+    leads: list[Lead] | None = None
+
+
+_Key = tuple[str, str, str]
+
+
 def remove_dnc_entries(
     session: Session,
     items: Sequence[DncEntry | RemovalTarget],
@@ -268,21 +309,29 @@ def remove_dnc_entries(
 ) -> RemovalResult:
     """Remove ``items`` through ``session`` (journaled, ``reason`` as the note).
 
-    With ``lead_status`` the service sets that status on the leads carrying each number; they
-    are looked up first (journaled with their old status and named in the outcome's message),
-    and an input whose leads cannot be looked up is not sent: it ends failed, saying so.
+    With ``lead_status`` every lead of each removed entry's number (:func:`number_of`) ends in
+    that status: the delete sets those holding the digits it sends, and the others are set by
+    their own ``/leads/update`` after the number's deletes. They are looked up first (journaled
+    with their old status and named in the outcome's message), and an input whose leads cannot
+    be looked up is not sent: it ends failed, saying so. The deletes of one number run one
+    after another, so a lead is journaled once however many of its entries were picked.
     ``progress(done, total)`` counts inputs. Setting ``cancel`` starts no new call and stops
-    the look-ups before a delete (nothing sent); deletes in flight finish and the rest end as
-    not attempted.
+    the look-ups before a delete (nothing sent); deletes in flight finish, with the updates of
+    their number's leads, and the rest end as not attempted.
     """
     note = reason.strip()
     if not note:
         raise ValueError("a removal needs a reason; it goes into the change journal")
     job = job or f"dnc-removal-{uuid.uuid4().hex[:12]}"
+    status = lead_status or ""
     targets = [RemovalTarget.of(item) for item in items]
-    groups: dict[tuple[str, str, str], list[int]] = {}
+    groups: dict[_Key, list[int]] = {}
     for index, target in enumerate(targets):
         groups.setdefault(target.key, []).append(index)
+    # The deletes of one number, in input order: its leads are set once, after all of them.
+    numbers: dict[tuple[str, str], list[_Key]] = {}
+    for key, indexes in groups.items():
+        numbers.setdefault(number_of(targets[indexes[0]]), []).append(key)
     outcomes: list[RemovalOutcome | None] = [None] * len(targets)
     total = len(targets)
     done = 0
@@ -290,8 +339,13 @@ def remove_dnc_entries(
         progress(0, total)
 
     def remove(
-        key: tuple[str, str, str],
-    ) -> tuple[WriteResult, list[DncEntry] | None, list[Lead] | None]:
+        key: _Key,
+        number: tuple[str, str],
+        own: dict[str, list[Lead]],
+        restatused: dict[str, Lead],
+    ) -> _Sent:
+        """One delete; ``own``: the number's leads by scope, looked up once; ``restatused``: the
+        leads the number's deletes done so far re-statused, journaled by the first."""
         first = targets[groups[key][0]]
         if cancel is not None and cancel.is_set():
             raise Cancelled
@@ -304,43 +358,102 @@ def remove_dnc_entries(
                 session.api, first.phone_number, first.phone_code, cancel
             )
         leads: list[Lead] | None = None
-        if lead_status:
+        if status:
             # Reads too: cancelling them sends nothing.
             try:
-                leads = leads_to_restatus(
-                    session.api, first.phone_number, first.phone_code, first.scope, cancel
-                )
+                leads = _delete_leads(session.api, first, number, own, cancel)
             except ApiError as exc:
                 raise _LookupFailed(
-                    f"not removed: the leads this removal would set to {lead_status} could not "
+                    f"not removed: the leads this removal would set to {status} could not "
                     f"be looked up first, so no delete was sent ({exc.describe()})",
                     exc,
                 ) from exc
+            leads = [lead for lead in leads if lead.id not in restatused]
         result = session.delete_dnc(
             first.phone_number,
             first.phone_code,
             first.scope,
-            lead_status=lead_status or None,
+            lead_status=status or None,
             before=before,
             # Only the leads whose status it changes: one already in it is no change.
-            leads=None if leads is None else changed_by(leads, lead_status or ""),
+            leads=None if leads is None else changed_by(leads, status),
             not_found_ok=True,
             job=job,
             note=note,
             # No cancel here: cancelling between retries of a request that may have reached
             # the service would leave its outcome unknown. Calls in flight run to the end.
+            # Filed under the number, as its leads' updates are, whatever form it is kept in.
+            phone=e164(*number),
         )
-        return result, removed, leads
+        return _Sent(result, None, removed, leads)
 
-    for finished in bounded_map(remove, list(groups), concurrency=concurrency, stop=cancel):
-        result, removed, leads = (
-            finished.result if finished.result is not None else (None, None, None)
-        )
-        for index in groups[finished.item]:
-            outcomes[index] = _outcome(
-                targets[index], result, finished.error, removed, leads, lead_status
+    def remove_number(number: tuple[str, str]) -> tuple[dict[_Key, _Sent], str]:
+        """The number's deletes, then (with a lead status) the updates of its leads no delete
+        done re-statused, and what the removed inputs' messages say of its leads."""
+        sent: dict[_Key, _Sent] = {}
+        own: dict[str, list[Lead]] = {}
+        restatused: dict[str, Lead] = {}
+        taken: list[_Key] = []
+        for key in numbers[number]:
+            try:
+                sent[key] = remove(key, number, own, restatused)
+            except Exception as exc:  # this delete's outcome; the number's others still run
+                sent[key] = _Sent(error=exc)
+            one = sent[key]
+            first = targets[groups[key][0]]
+            if _outcome(first, one.result, one.error, one.removed).outcome is Outcome.REMOVED:
+                taken.append(key)
+                restatused.update((lead.id, lead) for lead in one.leads or [])
+        if not status or not taken:
+            return sent, ""
+        rest = {
+            lead.id: lead
+            for key in taken
+            for lead in own.get(key[2], [])
+            if lead.id not in restatused
+        }
+        ordered = sorted(rest.values(), key=lambda x: (len(x.id), x.id))
+        return sent, set_leads(list(restatused.values()), ordered, number)
+
+    def set_leads(by_delete: list[Lead], rest: list[Lead], number: tuple[str, str]) -> str:
+        """Set each of ``rest`` (the number's leads no delete done re-statused) to the status
+        by its own journaled ``/leads/update`` (one already in it is left, no request), and say
+        what became of every lead of the number."""
+        written: list[Lead] = []
+        same: list[Lead] = []
+        failed: list[str] = []
+        for lead in rest:
+            if lead.status == status:
+                same.append(lead)
+                continue
+            try:
+                # No cancel: the number is off the list, and its leads are to follow it.
+                session.restatus_lead(lead, status, job=job, note=note, phone=e164(*number))
+            except ApiError as exc:
+                failed.append(f"lead {lead.id} (list {lead.list_id}): {exc.describe()}")
+                continue
+            written.append(lead)
+        leads = sorted([*by_delete, *written, *same], key=lambda x: (len(x.id), x.id))
+        said = restatus_text(leads, status)
+        if failed:
+            said += (
+                f"; not set to {status} (the change journal has each attempt), so each "
+                f"keeps its status: {'; '.join(failed)}"
             )
-        done += len(groups[finished.item])
+        return said
+
+    for finished in bounded_map(remove_number, list(numbers), concurrency=concurrency, stop=cancel):
+        keys = numbers[finished.item]
+        sent, said = finished.result or ({key: _Sent(error=finished.error) for key in keys}, "")
+        for key in keys:
+            one = sent[key]
+            for index in groups[key]:
+                outcome = _outcome(targets[index], one.result, one.error, one.removed)
+                if status and outcome.outcome is Outcome.REMOVED:
+                    message = "; ".join(p for p in (outcome.message, said) if p)
+                    outcome = replace(outcome, message=message)
+                outcomes[index] = outcome
+            done += len(groups[key])
         if progress is not None:
             progress(done, total)
     final = [
@@ -350,14 +463,37 @@ def remove_dnc_entries(
     return RemovalResult(final, job, lead_status or None)
 
 
+def _delete_leads(
+    api: ApiClient,
+    target: RemovalTarget,
+    number: tuple[str, str],
+    own: dict[str, list[Lead]],
+    cancel: threading.Event | None,
+) -> list[Lead]:
+    """The leads the delete of ``target`` re-statuses (:func:`restatused_by`), the number's own
+    in its scope looked up first into ``own`` (by the scope's campaign id): a delete of the
+    number as a lead holds it (with or without its trunk 0) re-statuses some of them; one of
+    another form (the country code in its digits) is looked up by its own text and code."""
+    national, code = number
+    scope = target.scope
+    if scope.api_campaign_id not in own:
+        own[scope.api_campaign_id] = number_leads(api, national, code, scope, cancel)
+    if target.phone_code == code and target.phone_number in lead_numbers(national, code):
+        return [
+            lead
+            for lead in own[scope.api_campaign_id]
+            if restatused_by(lead, target.phone_number, code)
+        ]
+    return leads_to_restatus(api, target.phone_number, target.phone_code, scope, cancel)
+
+
 def _outcome(
     target: RemovalTarget,
     result: WriteResult | None,
     error: BaseException | None,
     removed: list[DncEntry] | None = None,
-    leads: list[Lead] | None = None,
-    lead_status: str | None = None,
 ) -> RemovalOutcome:
+    """How one input ended; a removed one's message says nothing yet of its leads."""
     if isinstance(error, Cancelled):
         return RemovalOutcome(target, Outcome.NOT_ATTEMPTED, "cancelled before it was sent")
     if isinstance(error, _LookupFailed):
@@ -401,6 +537,4 @@ def _outcome(
             f"and the retry found it gone; answered after {result.attempts} attempts"
         )
     parts.append(removed_purposes_text(removed or []))
-    if lead_status:
-        parts.append(restatus_text(leads or [], lead_status))
     return RemovalOutcome(target, Outcome.REMOVED, "; ".join(p for p in parts if p))

@@ -3,8 +3,8 @@
 Both removal paths use it: the bulk removal job (:mod:`app.core.removal_job`) and a removal
 picked in the list view (:mod:`app.core.dnc_removal`). The delete itself
 (``update_lead_status``) sets the leads holding the digits it sends (:func:`restatused_by`), so
-the look-up is the only record of what it changed; the bulk removal also looks up the number's
-own leads (:func:`number_leads`) and sets by ``/leads/update`` those no delete re-statused.
+the look-up is the only record of what it changed; both removals also look up the number's own
+leads (:func:`number_leads`) and set by ``/leads/update`` those no delete re-statused.
 The leads whose status a delete changes (:func:`changed_by`: a lead already in that status is
 not changed) go into the delete's journal intent (``before["leads"]``: id, list id, old status, see
 :meth:`app.core.session.Session.delete_dnc`) and the removal's message lists them
@@ -108,11 +108,12 @@ def number_leads(
     writes it and, for a country that drops a trunk 0, with it ("07911123456",
     "07911 123456"), as evidence attributes them to the number.
 
-    A bulk removal with a lead status ends with every one of them in the status, whichever
-    written forms the DNC list keeps the number in: a delete re-statuses only the leads
-    holding the digits it sends (:func:`restatused_by`), so a number listed only as
-    "13035550140" left its "3035550140" and "(303) 555-0140" leads as they were (black-box B3
-    #1), and a UK one listed without its trunk 0 its "07911123456" lead (B3 #2)."""
+    A removal with a lead status (bulk or picked in the list view) ends with every one of
+    them in the status, whichever written forms the DNC list keeps the number in: a delete
+    re-statuses only the leads holding the digits it sends (:func:`restatused_by`), so a
+    number listed only as "13035550140" left its "3035550140" and "(303) 555-0140" leads as
+    they were (black-box B3 #1), and a UK one listed without its trunk 0 its "07911123456"
+    lead (B3 #2)."""
     found: dict[str, Lead] = {}
     for number in lead_numbers(national, phone_code):
         for key, lead in _found(api, number, phone_code, cancel).items():

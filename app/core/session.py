@@ -539,12 +539,16 @@ class Session:
         job: str = "",
         note: str = "",
         cancel: threading.Event | None = None,
+        phone: str | None = None,
     ) -> WriteResult:
+        """Set ``lead``'s status, journaled with its old one. ``phone`` (E.164) is the number
+        the journal files the update under: a removal's number, whichever field of the lead
+        holds it and however it is written there; by default the lead's phone number field."""
         return self._journaled(
             "lead.update",
             f"lead id={lead.id}",
             lambda: self.api.update_lead(lead.id, status=status, cancel=cancel),
-            phone=e164(lead.phone_number, lead.phone_code or "1"),
+            phone=phone or e164(lead.phone_number, lead.phone_code or "1"),
             before={"id": lead.id, "list_id": lead.list_id, "status": lead.status},
             after={"id": lead.id, "list_id": lead.list_id, "status": status},
             job=job,
