@@ -271,7 +271,7 @@ def test_an_entry_kept_with_its_trunk_zero_names_the_leads_typed_with_it(
             ("02079460000", "44", "", "", "NEW"),
             ("020 7946 0000", "44", "", "", "NEW"),  # the UK's national format
             ("020 7946 0000", "44", "02079460000", "", "NI"),  # found under both forms
-            ("2079460000", "44", "", "", "NEW"),  # not this delete's: no 0
+            ("2079460000", "44", "", "", "NEW"),  # the number's, not this delete's: no 0
         ],
     )
     entries = list(session.api.iter_dnc(DncQuery()))
@@ -281,15 +281,21 @@ def test_an_entry_kept_with_its_trunk_zero_names_the_leads_typed_with_it(
 
     (outcome,) = result.outcomes
     assert outcome.outcome is Outcome.REMOVED
-    assert _statuses(sandbox) == {zero: "DNC", spaced: "DNC", both: "DNC", without: "NEW"}
+    # The lead typed without the 0 is the number's too: set by its own update.
+    assert _statuses(sandbox) == {zero: "DNC", spaced: "DNC", both: "DNC", without: "DNC"}
     assert outcome.message == (
-        f"re-statused 3 leads: lead {zero} (list {list_id}) NEW→DNC, "
-        f"lead {spaced} (list {list_id}) NEW→DNC, lead {both} (list {list_id}) NI→DNC"
+        f"re-statused 4 leads: lead {zero} (list {list_id}) NEW→DNC, "
+        f"lead {spaced} (list {list_id}) NEW→DNC, lead {both} (list {list_id}) NI→DNC, "
+        f"lead {without} (list {list_id}) NEW→DNC"
     )
     assert _delete_intents(session)["+442079460000"].before["leads"] == [
         {"id": zero, "list_id": list_id, "status": "NEW"},
         {"id": spaced, "list_id": list_id, "status": "NEW"},
         {"id": both, "list_id": list_id, "status": "NI"},
     ]
-    # One search per phone field and written form: 02079460000 and 020 7946 0000.
-    assert Counter(wire.paths)[LEADS_SEARCH] == 3 * 2
+    (update,) = [e for e in session.journal.query(operation="lead.update") if e.phase == "intent"]
+    assert update.phone == "+442079460000"
+    assert update.before == {"id": without, "list_id": list_id, "status": "NEW"}
+    # One search per phone field and written form of the number's: 2079460000, 02079460000
+    # and 020 7946 0000 (the delete's leads are among them).
+    assert Counter(wire.paths)[LEADS_SEARCH] == 3 * 3
