@@ -3,6 +3,12 @@
 The summary lists every entry that was not removed and why: "not found" (already gone) is
 reported as such, failures carry the service's reason, and entries left when the user
 cancelled are listed as not attempted. Nothing is left without an outcome.
+
+With a lead status, a removed entry whose number kept a lead in its old status (the service
+refused that lead's own ``/leads/update``: the entry stays removed) is listed too, its message
+naming the lead, and the summary line says so rather than that the status was set with each
+removal (black-box S18 H2b: the list view's removal sets every lead of the number since
+f6d487d, and such a lead was shown nowhere).
 """
 
 from __future__ import annotations
@@ -39,6 +45,32 @@ def describe_outcome(item: RemovalOutcome) -> str:
     return f"{number} ({raw}, {where}): {item.outcome.value} — {why}"
 
 
+# How dnc_removal's message says a lead of a removed entry's number kept its status (the
+# service refused its update). The outcome carries no structured account of it, so the text
+# is matched; the GUI test pins it against a real refusal.
+_LEAD_KEPT = "not set to {status} (the change journal has each attempt)"
+
+
+def kept_a_lead(item: RemovalOutcome, lead_status: str | None) -> bool:
+    """Whether ``item`` was removed but its number kept a lead in its old status: the service
+    refused the update setting that lead to ``lead_status``."""
+    return (
+        bool(lead_status)
+        and item.outcome is Outcome.REMOVED
+        and _LEAD_KEPT.format(status=lead_status) in item.message
+    )
+
+
+def listed(result: RemovalResult) -> list[RemovalOutcome]:
+    """The inputs the summary lists, in input order: every one not removed, and every removed
+    one whose number kept a lead in its status (:func:`kept_a_lead`)."""
+    return [
+        o
+        for o in result.outcomes
+        if o.outcome is not Outcome.REMOVED or kept_a_lead(o, result.lead_status)
+    ]
+
+
 def summary_text(result: RemovalResult) -> str:
     parts = [f"Removed {result.count(Outcome.REMOVED):,}"]
     if result.count(Outcome.NOT_FOUND):
@@ -48,8 +80,20 @@ def summary_text(result: RemovalResult) -> str:
     if result.count(Outcome.NOT_ATTEMPTED):
         parts.append(f"not attempted (cancelled) {result.count(Outcome.NOT_ATTEMPTED):,}")
     text = "; ".join(parts) + f" of {len(result.outcomes):,}."
-    if result.lead_status:
-        text += f" Lead status set to {result.lead_status} with each removal."
+    if status := result.lead_status:
+        text += f" Lead status set to {status} with each removal"
+        kept = sum(kept_a_lead(o, status) for o in result.outcomes)
+        if kept == 1:
+            text += (
+                ", but 1 removed entry's number has a lead the service refused to update, "
+                "which keeps its status"
+            )
+        elif kept:
+            text += (
+                f", but {kept:,} removed entries' numbers have a lead the service refused to "
+                "update, which keeps its status"
+            )
+        text += "."
     return text
 
 
@@ -125,4 +169,4 @@ class RemovalProgressDialog(BulkProgressDialog):
 
 
 def _summary(result: RemovalResult) -> Summary:
-    return summary_text(result), [describe_outcome(p) for p in result.problems]
+    return summary_text(result), [describe_outcome(p) for p in listed(result)]
