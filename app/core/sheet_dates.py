@@ -10,7 +10,10 @@ digits that is not after the day the file is checked (:func:`parse_request_date`
 ``not_after``, today by default), as a request cannot be received after it is honoured: on
 Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026 and ``12/31/26``
 Dec 31, 1926. When the later reading was at most a year away the row's note says so. A dotted
-date's two-digit year (``5.11.26``) is read so too.
+date's two-digit year (``5.11.26``) is read so too. The other reading of an ambiguous date that
+a note gives ("it could be …") is in the year its digits name, the latest not after the year of
+that day, even when that puts it after the day (said so): on Nov 24, 2026 ``11/12/26`` could be
+Dec 11, 2026, never Dec 11, 1926, as ``11/4/26`` could be Apr 11, 2026.
 
 A time with its zone after a date (``2026-11-06T03:30:00Z``, ``…-05:00``, ``… UTC``, ``… EST``,
 ``… CET``, ``… Europe/Berlin``) names a moment: it is dated by the day that moment was in this
@@ -520,12 +523,13 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
                 us, us_later, other = other, other_later, us
                 note = (
                     f"{text!r} is ambiguous: read as {us:%b %d, %Y} (day/month, as the "
-                    f"column's dates that read only one way are); it could be {other:%b %d, %Y}"
+                    "column's dates that read only one way are); it could be "
+                    f"{_other_reading(other, m[4], not_after)}"
                 )
             else:
                 note = (
                     f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month/day); "
-                    f"it could be {other:%b %d, %Y}"
+                    f"it could be {_other_reading(other, m[4], not_after)}"
                 )
         elif us is not None:
             order = "" if us == other else MONTH_FIRST_ONLY
@@ -576,14 +580,15 @@ def _read_dotted(
             found = RequestDate(
                 us,
                 f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month.day, as the column's "
-                f"dates that read only one way are); it could be {european:%b %d, %Y}",
+                f"dates that read only one way are); it could be "
+                f"{_other_reading(european, year, not_after)}",
                 EITHER_DOTTED,
             )
             return _with_century(found, text, us_later, not_after)
         found = RequestDate(
             european,
             f"{text!r} is ambiguous: read as {european:%b %d, %Y} (day.month, as dotted "
-            f"dates are usually written); it could be {us:%b %d, %Y}",
+            f"dates are usually written); it could be {_other_reading(us, year, not_after)}",
             EITHER_DOTTED,
         )
         return _with_century(found, text, european_later, not_after)
@@ -594,6 +599,23 @@ def _read_dotted(
         found = RequestDate(us, f"{text!r} read as month.day: {us:%b %d, %Y}", MONTH_FIRST_ONLY)
         return _with_century(found, text, us_later, not_after)
     return RequestDate(None, f"{text!r} is not a date")
+
+
+def _other_reading(other: dt.date, year: str, not_after: dt.date | None) -> str:
+    """The reading of an ambiguous date not taken, as its note gives it: with a two-digit
+    ``year``, in the year those digits name (the latest not after ``not_after``'s year), said so
+    when that is after ``not_after``. Black-box B6 #8: read on its own, ``11/12/26`` the other way
+    round went a century back ("it could be Dec 11, 1926") while ``11/4/26`` could be Apr 11,
+    2026: a person who swapped day and month wrote the same year."""
+    if len(year) == 4 or not_after is None:
+        return f"{other:%b %d, %Y}"
+    named = not_after.year - not_after.year % 100 + int(year)
+    if named > not_after.year:
+        named -= 100
+    shown = _safe(named, other.month, other.day) or other
+    if shown > not_after:
+        return f"{shown:%b %d, %Y}, though that is after {not_after:%b %d, %Y}"
+    return f"{shown:%b %d, %Y}"
 
 
 def _with_century(
