@@ -5,14 +5,17 @@ judge it: scientific notation, more digits than Excel keeps, a float written out
 leading zero dropped because the cell was a number. It never repairs silently: a repaired reading
 is reported next to the original cell.
 
-Text cells tell the same story as number cells: a CSV written by Excel holds "4.47701E+11", or
-"3035550533.0", or, on a German, French or Spanish locale, "3035550533,0" or
+Text cells tell the same story as number cells: a CSV written by Excel holds "4.47701E+11", or,
+on a German, French or Spanish locale, "3035550533,0" or
 "3.035.550.533,00" (the note is :func:`app.core.phones.decimal_comma_note`, which the phone
 module also gives the valid number itself, as a row check never asks here about a valid text
 cell without "." or "e"); and a number
 longer than 15 digits as Excel left it, its digits after the 15th zeros
 ("30355501013035500000", often two numbers typed into one cell). Sixteen digits or more that do
-not end so were not cut by Excel and get no note.
+not end so were not cut by Excel and get no note. A whole number written with a decimal point
+("3035550533.0", as pandas writes a float column) keeps every digit up to 15, so the ".0" is no
+damage: such a cell is noted only for what a number cell loses (a leading 0, digits past the
+15th, all but six digits).
 
 A number of ten digits or more whose digits after the sixth are all zeros (2025550000, as a
 cell or as plain digits) is what a number shown in scientific notation keeps once the file is
@@ -45,7 +48,9 @@ from app.core.sheet_types import CellValue
 from app.core.wording import joined
 
 _SCIENTIFIC: Final = re.compile(r"\s*'?\s*[0-9]*(?:[.,][0-9]*)?[eE][+-]?[0-9]{1,3}\s*")
-_FLOAT_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.0+\s*")
+# A whole number written as a decimal ("3035550533.0"), as pandas writes a float column (a
+# column with an empty cell is one) and a CSV saved from a number cell with decimals shows it.
+_FLOAT_TEXT: Final = re.compile(r"\s*'?\s*([0-9]+)\.0+\s*")
 # A decimal number with a fraction ("303555070.6", as a CSV writes a number cell): valid only
 # read as dotted digit groups, which no one writes with one dot that far along.
 _FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]{7,}\.[0-9]{1,2}\s*")
@@ -203,13 +208,18 @@ def other_country(raw: CellValue) -> OtherCountry | None:
         if raw <= 0 or (isinstance(raw, float) and not raw.is_integer()):
             return None
         digits = str(int(raw))
+    elif isinstance(raw, str) and (decimal := _FLOAT_TEXT.fullmatch(raw)) is not None:
+        # "7911123456.0": a float column's, which lost its 0 as the number cell did (B6 #7).
+        digits = decimal.group(1)
+        if not digits.lstrip("0"):
+            return None
     elif isinstance(raw, str) and _NATIONAL_TEXT.fullmatch(raw):
         digits = re.sub(r"[^0-9]", "", raw)
+        if digits[0] != "0" and not raw.strip().lstrip("'").strip().isdigit():
+            return None  # "212-555-12634": grouped by hand, so not a number cell's lost 0
     else:
         return None
     lost = digits[0] != "0"
-    if lost and isinstance(raw, str) and not raw.strip().lstrip("'").strip().isdigit():
-        return None  # "212-555-12634": grouped by hand, so not a number cell's lost 0
     if lost and not _LOST_ZERO_DIGITS[0] <= len(digits) <= _LOST_ZERO_DIGITS[1]:
         return None  # "212555128600": no national number of a country here is so long
     if lost and phones.normalize(f"+{digits}", None).ok:
@@ -278,11 +288,8 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
                     f"+{result.phone_code} {result.national} — check it against the source"
                 )
             return f"cell {raw.strip()!r} was in scientific notation and lost digits"
-        if _FLOAT_TEXT.fullmatch(raw) and result.ok:
-            return (
-                f"cell {raw.strip()!r} was written as a decimal number; read as "
-                f"+{result.phone_code} {result.national}"
-            )
+        if (decimal := _FLOAT_TEXT.fullmatch(raw)) is not None:
+            return _decimal_text_note(raw.strip(), decimal.group(1), result)
         if _FRACTION_TEXT.fullmatch(raw) and result.ok:
             # Black-box pass I2: read silently, where the same value in a workbook's number
             # cell is refused as not a whole number.
@@ -363,6 +370,61 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
     return ""
 
 
+def _decimal_text_note(cell: str, digits: str, result: PhoneResult) -> str:
+    """The note on text holding a whole number written as a decimal (``cell``, its integer
+    ``digits``): only what a number cell would have lost, as a float column is one.
+
+    Black-box B6 #7: every row of a pandas export ("3032300001.0") was flagged as damaged, and
+    the file's warning blamed scientific notation, a dropped 0 or digits cut, though each number
+    was read exactly; among 50,000 such rows real damage went unseen. Up to 15 significant
+    digits a float keeps the number exactly, so the ".0" alone is no damage.
+    """
+    written = f"cell {cell!r} was written as a decimal number"
+    significant = digits.lstrip("0")
+    if len(significant) > _EXACT_DIGITS:
+        return (
+            f"{written} of {len(significant)} digits, longer than the {_EXACT_DIGITS} "
+            "significant digits a spreadsheet or a float column keeps exactly, so its last "
+            "digits are unreliable"
+        )
+    code = result.phone_code
+    # A float has no leading 0: one written ("07911123456.0") was kept as text.
+    lost = bool(code) and digits == significant
+    if not result.ok:
+        if lost and (with_zero := phones.normalize("0" + digits, code)).ok:
+            return (
+                f"{written}, from a number cell, which may have lost a leading 0: 0{digits} "
+                f"would be the valid number +{code} {with_zero.national}; correct the file if "
+                "that is what was meant"
+            )
+        return ""
+    international = digits.startswith(code) and digits[len(code) :] == result.national
+    lost = lost and not international
+    if cut_short(digits):
+        note = _cut_short_note(digits, f"cell {cell!r}", result)
+        if lost and drops_trunk_zero(code):
+            note += f"; it lost its leading 0 too (written 0{digits} in {code_name(code)})"
+        return note
+    if lost and drops_trunk_zero(code):
+        return (
+            f"{written}, from a number cell, which lost its leading 0 (written 0{digits} in "
+            f"{code_name(code)}); read as +{code} {result.national}"
+        )
+    if lost and keeps_leading_zero(code):
+        zeroed = phones.normalize("0" + digits, code)
+        if _two_numbers(result, zeroed, code):
+            return _zero_in_number_note(
+                digits,
+                code,
+                result,
+                zeroed,
+                [],
+                f"cell {cell!r}",
+                "was written as a decimal number, from a number cell",
+            )
+    return ""
+
+
 # Italy's mobile numbers have 10 digits, and few of its landlines 11 (a 0 put before a mobile
 # makes one of 11 digits valid in most areas).
 _MOBILE_DIGITS: Final = 10
@@ -389,20 +451,18 @@ def _zero_in_number_note(
     zeroed: PhoneResult,
     notes: list[str],
     cell: str = "",
+    how: str = "holds bare digits, as a CSV saved from a number cell writes them",
 ) -> str:
     """The note on a number cell valid as it stands and valid with a leading 0 too, in a
     country whose numbers keep their 0 (black-box R2 #1: the Bergamo landline 035 1234567,
     saved as the number 351234567, was stored as the mobile +39 351 234567); or on text
-    holding such bare digits, named ``cell``, as a CSV saved from a number cell writes them."""
+    holding such bare digits, named ``cell``, as a CSV saved from a number cell writes them
+    (``how`` says how text held it otherwise: as a decimal)."""
     name = code_name(code)
     shown = phones.format_for_display(result.national, code)
     with_zero = phones.format_for_display(zeroed.national, code)
     excel = f"; {notes[0]}" if notes and notes[0].startswith("Excel") else ""
-    said = (
-        f"{cell} holds bare digits, as a CSV saved from a number cell writes them"
-        if cell
-        else f"cell is the number {digits}, not text{excel}"
-    )
+    said = f"{cell} {how}" if cell else f"cell is the number {digits}, not text{excel}"
     return (
         f"{said}: in {name} a number may begin with a 0 "
         f"that is part of it, and it {ZERO_IN_NUMBER}: {digits} is {shown}, 0{digits} is "
