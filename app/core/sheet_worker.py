@@ -75,6 +75,14 @@ which calamine reads with the break left out (two numbers on two lines then read
 20-digit number): it reads with a new line there, as two paragraphs do. Other sheets probed
 with PROBE are read without it.
 
+An xlsx that asks to be calculated when opened (``<calcPr fullCalcOnLoad="1"/>``, as XlsxWriter
+and openpyxl write every workbook) may hold the number 0 as the saved result of a formula whose
+result its writer did not know: XlsxWriter's placeholder. The :class:`XmlScan` reports such a
+cell as a formula with no saved result, and the worker empties it before sending its row
+(calamine reads the 0), so it reads as the same formula written with no value does. A
+non-zero result in such a file was given by the writer and is kept; a 0 in a workbook
+without the flag (Excel drops it when it saves, having calculated) is a real result.
+
 An .xls LibreOffice saved from a file holding calculated results (an .ods, its own .xlsx) holds
 the result of a formula giving text (``=B2&"-"&C2``, ``=TEXT(A2,"0")``) as the number 0 and no
 text: calamine reads 0, where LibreOffice and Excel, calculating again, show the text. The
@@ -148,6 +156,27 @@ _NO_VALUE = re.compile(
     + _P
     + rb"c>"
 )
+# A formula cell whose saved value is the number 0 (no type, or t="n"): in a workbook that
+# asks to be calculated when opened (fullCalcOnLoad), the placeholder XlsxWriter (and pandas
+# through it) writes for every formula it was given no result for (black-box B6 #1-#3).
+# Groups as _NO_VALUE's.
+_ZERO_VALUE = re.compile(
+    rb"<" + _P + rb"c\b([^>]*)>\s*<" + _P + rb"f\b[^>]*?"
+    rb"(?:/>|>([^<]*)</"
+    + _P
+    + rb"f>)\s*<"
+    + _P
+    + rb"v>\s*0(?:\.0*)?\s*</"
+    + _P
+    + rb"v>\s*</"
+    + _P
+    + rb"c>"
+)
+_CELL_TYPE = re.compile(rb"""\bt\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_CALC_PR = re.compile(rb"<" + _P + rb"calcPr\b([^>]*)>")
+# The most placeholder cells kept to empty (each an int): past it the worker stops, as for
+# other scans with too much to hold (no program writes a sheet of millions of formulas).
+MAX_PLACEHOLDERS = 2_000_000
 # A cell holding an error value (t="e"), as #N/A: calamine reads it as empty. After the cell's
 # tag, an optional formula, then the value: the error's text.
 _ERROR_HINTS = (b'"e"', b"'e'")
@@ -332,6 +361,18 @@ def workbook_part(zf: zipfile.ZipFile) -> str | None:
     return names.get("xl/workbook.xml")
 
 
+def recalculated_on_load(zf: zipfile.ZipFile) -> bool:
+    """Whether an xlsx's workbook asks to be calculated in full when opened
+    (``<calcPr fullCalcOnLoad="1"/>``), as XlsxWriter and openpyxl write every workbook: its
+    saved formula results may be placeholders (:data:`_ZERO_VALUE`). Excel drops the flag
+    when it saves, having calculated."""
+    workbook = workbook_part(zf)
+    if workbook is None:
+        return False
+    tag = _CALC_PR.search(zf.read(workbook))
+    return tag is not None and _attributes(tag.group(1)).get("fullCalcOnLoad") in ("1", "true")
+
+
 def _part_name(member: str) -> str:
     """A zip member's part name, as :func:`_member_names` keys it."""
     return member.replace("\\", "/").lstrip("/").lower()
@@ -405,8 +446,15 @@ class XmlScan:
     quote.
     """
 
-    def __init__(self, zf: zipfile.ZipFile, part: str) -> None:
+    def __init__(self, zf: zipfile.ZipFile, part: str, recalculated: bool = False) -> None:
         self._zf = zf
+        # The workbook is calculated when opened (fullCalcOnLoad): a formula's saved 0 is a
+        # writer's placeholder, no result (see _ZERO_VALUE).
+        self._recalculated = recalculated
+        # Those cells, as row << 14 | column (1-based row, 0-based column), for the worker to
+        # empty: calamine reads the 0. Not capped at MAX_FORMULAS, as the cells listed are.
+        self.placeholders: list[int] = []
+        self.too_many = False
         self._fh: IO[bytes] | None = zf.open(part)
         self._tail = b""
         self._row_tag = b"<row"  # with the sheet's namespace prefix, once a row is seen
@@ -423,7 +471,7 @@ class XmlScan:
         # Cheap tests that a chunk may hold a formula never calculated (most hold none), with
         # the prefix: a formula, then an empty end of a cell or an empty value.
         self._formula_hints = (b"</f>", b"<f ")
-        self._no_value_hints = (b"f></", b"/></c>", b"<v></v>", b"<v/>")
+        self._no_value_hints: tuple[bytes, ...] = (b"f></", b"/></c>", b"<v></v>", b"<v/>")
         # A hidden row whose end was not in the last chunk: its number, and the rows listed
         # for its cells so far.
         self._open: tuple[int, set[int]] | None = None
@@ -525,6 +573,8 @@ class XmlScan:
                 b"<" + p + b"v></" + p + b"v>",
                 b"<" + p + b"v/>",
             )
+            if self._recalculated:
+                self._no_value_hints += (b"<" + p + b"v>0</" + p + b"v>",)
             self._rows_seen = True
         start = self.last
         self._numbered = None
@@ -537,7 +587,7 @@ class XmlScan:
         if b"hidden" in buf or any(hint in buf for hint in _ZERO_HINTS):
             self._hidden_rows(buf, start)
         if (
-            self._formula_count < MAX_FORMULAS
+            (self._formula_count < MAX_FORMULAS or self._recalculated)
             and any(hint in buf for hint in self._formula_hints)
             and any(hint in buf for hint in self._no_value_hints)
         ):
@@ -667,15 +717,35 @@ class XmlScan:
 
     def _formulas(self, buf: bytes, start: int) -> None:
         for match in _NO_VALUE.finditer(buf):
+            if self._formula_count >= MAX_FORMULAS:
+                break
             if match.group(1).rstrip().endswith(b"/"):
                 continue  # <c …/>: an empty cell, whatever follows it
-            text = html.unescape((match.group(2) or b"").decode("utf-8", "replace"))
             row, column = self._where(buf, match.start(), match.group(1), start)
-            self.formulas.append((row, column, text[:80]))
-            self.unread_rows.add(row)
-            self._formula_count += 1
-            if self._formula_count >= MAX_FORMULAS:
+            self._formula(match, row, column)
+        if not self._recalculated:
+            return
+        for match in _ZERO_VALUE.finditer(buf):
+            attrs = match.group(1)
+            kind = _CELL_TYPE.search(attrs)
+            if attrs.rstrip().endswith(b"/") or (
+                kind is not None and (kind.group(1) or kind.group(2) or b"n") != b"n"
+            ):
+                continue  # a value of another type (t="str": text the writer gave) is its own
+            row, column = self._where(buf, match.start(), attrs, start)
+            if len(self.placeholders) >= MAX_PLACEHOLDERS:
+                self.too_many = True
                 return
+            self.placeholders.append(row << 14 | min(column, MAX_COLUMNS - 1))
+            if self._formula_count < MAX_FORMULAS:
+                self._formula(match, row, column)
+
+    def _formula(self, match: re.Match[bytes], row: int, column: int) -> None:
+        """List the cell at ``row``, ``column`` as a formula with no saved result."""
+        text = html.unescape((match.group(2) or b"").decode("utf-8", "replace"))
+        self.formulas.append((row, column, text[:80]))
+        self.unread_rows.add(row)
+        self._formula_count += 1
 
     def _where(self, buf: bytes, tag_start: int, attrs: bytes, start: int) -> tuple[int, int]:
         """The row (1-based) and column (0-based) calamine places the cell whose tag starts at
@@ -1747,7 +1817,7 @@ def open_scan(path: str, sheet: str) -> Scan | None:
         zf = zipfile.ZipFile(path)
         part = sheet_part(zf, sheet)
         if part is not None:
-            return XmlScan(zf, part)
+            return XmlScan(zf, part, recalculated_on_load(zf))
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
             return OdsScan(zf, sheet)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError):
@@ -2151,6 +2221,7 @@ def _row_batches(
     texts: list[tuple[int, int, int, int, str]] | None = None,
     formulas: _FormulaFill | None = None,
     cut: list[tuple[int, int, int]] | None = None,
+    zeros: list[int] | None = None,
 ) -> Iterator[list[tuple[int, list[Any]]]]:
     """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
     after the last row with data are left out. A cell covered by a merged range (calamine's,
@@ -2158,7 +2229,8 @@ def _row_batches(
     cells with no value type, read as their text (:class:`_TextFill`), in a sheet calamine
     finds empty too. ``formulas``: an .xls's formulas whose text calamine reads as 0
     (:class:`_FormulaFill`). A text longer than ``MAX_CELL_CHARS`` is cut to it, and noted in
-    ``cut`` (see :func:`_cut_long_texts`) before its batch is yielded.
+    ``cut`` (see :func:`_cut_long_texts`) before its batch is yielded. ``zeros``: cells to
+    empty, sorted, as :attr:`XmlScan.placeholders` holds them.
 
     Done a batch at a time with list comprehensions: the per-row loop this replaces cost
     more than calamine's own parse of the rows.
@@ -2190,6 +2262,8 @@ def _row_batches(
             text_fill.fill(cells_list, index)
         if formulas is not None:
             formulas.fill(cells_list, index)
+        if zeros:
+            _empty_cells(cells_list, index, zeros)
         if merged:
             _fill_merged(cells_list, index, merged, top_left)
         if _longest_text(cells_list) > MAX_CELL_CHARS:
@@ -2224,6 +2298,18 @@ def _row_batches(
                 pending = []
             yield numbered
         pending.extend(n for n, _ in held)
+
+
+def _empty_cells(cells_list: list[list[Any]], index: int, zeros: list[int]) -> None:
+    """Empty the cells of ``zeros`` (sorted, row << 14 | column, rows 1-based) that lie in
+    ``cells_list``, whose first row is row ``index`` + 1."""
+    at = bisect.bisect_left(zeros, (index + 1) << 14)
+    end = bisect.bisect_left(zeros, (index + 1 + len(cells_list)) << 14)
+    for key in zeros[at:end]:
+        cells = cells_list[(key >> 14) - index - 1]
+        column = key & (MAX_COLUMNS - 1)
+        if column < len(cells):
+            cells[column] = None
 
 
 def _fill_merged(
@@ -2356,8 +2442,11 @@ def run(
         scan = ahead.wait()
         ahead = None
         texts = scan.texts if isinstance(scan, OdsScan) else None
-        if isinstance(scan, (OdsScan, XlsScan)) and scan.too_many:
-            raise MemoryError  # more text cells than memory allows: crafted, or beyond it
+        if scan is not None and scan.too_many:
+            raise MemoryError  # more cells to keep than memory allows: crafted, or beyond it
+        # An xlsx's formula cells holding a placeholder 0, emptied as calamine empties those
+        # with no saved result, which the scan reports them as.
+        zeros = sorted(scan.placeholders) if isinstance(scan, XmlScan) else None
         stale = _FormulaFill(scan.stale) if isinstance(scan, XlsScan) and scan.stale else None
         # calamine knows an xlsx's and an .xls's merged ranges, the scan an .ods's.
         merged = scan.merged if isinstance(scan, OdsScan) else None
@@ -2374,7 +2463,9 @@ def run(
         last_row = 0
         batch: list[tuple[int, list[Any]]] = []
         cut: list[tuple[int, int, int]] = []
-        batches = _row_batches(sheet, merged_ranges=merged, texts=texts, formulas=stale, cut=cut)
+        batches = _row_batches(
+            sheet, merged_ranges=merged, texts=texts, formulas=stale, cut=cut, zeros=zeros or None
+        )
         for batch in batches:
             if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
                 scan = _advance(scan, batch[-1][0], out)
