@@ -181,7 +181,7 @@ def test_damaged_rows_are_counted_in_a_warning(tmp_path: Path) -> None:
     """#4: rows read from damaged cells were only in each row's note."""
     path = write_csv(
         tmp_path / "damaged.csv",
-        ["Phone", "2.025551241E+09", "3035550533.0", "2.02555E+09", "2125551238"],
+        ["Phone", "2.025551241E+09", "2025550000.0", "2.02555E+09", "2125551238"],
     )
     _, warnings, summary = stage(path)
     assert summary.damaged == 3

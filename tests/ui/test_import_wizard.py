@@ -48,7 +48,7 @@ def opt_out_file(path: Path) -> Path:
     ws.append(["(202) 555-0100", "again"])  # 10: duplicate of row 4
     ws.append(["12345", "typo"])  # 11: invalid (too short)
     ws.append(["2.02555E+09", "vendor export"])  # 12: invalid, damaged (scientific notation)
-    ws.append(["2025550123.0", "vendor export"])  # 13: valid, damaged (decimal)
+    ws.append(["2025550123,0", "vendor export"])  # 13: valid, damaged (decimal comma)
     ws.append([None, None])  # 14: blank
     ws.append(["(202) 555-0150", "last"])  # 15
     wb.save(path)
