@@ -11,20 +11,17 @@ was "not found", so ``removed`` undercounted what the job took off the list.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.api.client import ApiClient, DncQuery
+from app.api.client import DncQuery
 from app.api.scope import Scope
-from app.core.connections import Connection
 from app.core.dnc_removal import form_searches
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, utc_now
-from app.core.journal import ChangeJournal
 from app.core.removal_job import (
     REMOVED_BEFORE_INTERRUPTION,
     not_listed_text,
@@ -32,22 +29,11 @@ from app.core.removal_job import (
     stage_removal,
 )
 from app.core.session import Session
-from tests.conftest import TOKEN, CountingTransport
+from tests.core import removal_session
+from tests.core.removal_session import Wire
 
-
-@pytest.fixture
-def wire() -> CountingTransport:
-    return CountingTransport()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: CountingTransport) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    api = ApiClient(sandbox.base_url, TOKEN, http_transport=wire)
-    s = Session(Connection("Sandbox", sandbox.base_url), api, journal)
-    yield s
-    s.close()
-    journal.close()
+wire = removal_session.wire
+session = removal_session.session
 
 
 def _stage(tmp_path: Path, scope: Scope, *numbers: str) -> Any:
@@ -60,7 +46,7 @@ def _stage(tmp_path: Path, scope: Scope, *numbers: str) -> Any:
 
 @pytest.mark.parametrize("scope", [Scope.purpose("Marketing"), Scope.purpose("")])
 def test_a_number_on_no_list_in_a_purpose_scope_sends_no_delete(
-    session: Session, wire: CountingTransport, tmp_path: Path, scope: Scope
+    session: Session, wire: Wire, tmp_path: Path, scope: Scope
 ) -> None:
     store = _stage(tmp_path, scope, "3035550171")
     assert run_removal(store, session) is JobStatus.FINISHED

@@ -14,91 +14,31 @@ the transport records every request.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
-import httpx
 import openpyxl
-import pytest
 
-from app.api.client import ApiClient, DncQuery
+from app.api.client import DncQuery
 from app.api.scope import Scope
-from app.api.transport import RetryPolicy
-from app.core.connections import Connection
 from app.core.evidence import gather_evidence
 from app.core.job_exec import job_summary
 from app.core.job_runner import JobControl
-from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore, utc_now
-from app.core.journal import ChangeJournal
-from app.core.removal_job import run_removal, stage_removal
+from app.core.removal_job import run_removal
 from app.core.session import Session
-from tests.conftest import TOKEN
+from tests.core import removal_session
+from tests.core.removal_session import Wire, remove, stage
 
 GLOBAL = Scope.global_()
 SEARCH = "/v1/dnc/search"
-DELETE = "/v1/dnc/delete"
 US = "2125550100"
 US_00 = "0012125550100"
 PHONE = "+12125550100"
 
 
-class Wire(httpx.BaseTransport):
-    """Sends every request to the sandbox, recording its path and parameters; ``after`` maps a
-    number to what runs once its ``/dnc/delete`` was answered."""
-
-    def __init__(self) -> None:
-        self._http = httpx.HTTPTransport()
-        self.sent: list[tuple[str, dict[str, str]]] = []
-        self.after: dict[str, Callable[[], None]] = {}
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        params = dict(parse_qsl(request.content.decode("utf-8")))
-        params.pop("auth_token", None)
-        self.sent.append((request.url.path, params))
-        response = self._http.handle_request(request)
-        response.read()
-        if request.url.path == DELETE and (then := self.after.get(params["phone_number"])):
-            then()
-        return response
-
-    def deletes(self) -> list[tuple[str, str]]:
-        return [(p["phone_number"], p["phone_code"]) for path, p in self.sent if path == DELETE]
-
-    def close(self) -> None:
-        self._http.close()
-
-
-@pytest.fixture
-def wire() -> Wire:
-    return Wire()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: Wire) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    retry = RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01)
-    api = ApiClient(sandbox.base_url, TOKEN, http_transport=wire, retry=retry)
-    s = Session(Connection("Sandbox", sandbox.base_url), api, journal)
-    yield s
-    s.close()
-    journal.close()
-
-
-def _stage(session: Session, tmp_path: Path, lines: list[str], code: str = "1") -> JobStore:
-    path = tmp_path / "remove.csv"
-    path.write_text("Phone\n" + "".join(f"{line}\n" for line in lines))
-    settings = JobSettings(path, GLOBAL, phone_code=code, note="consumer asked")
-    store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
-    return store
-
-
-def _remove(session: Session, tmp_path: Path, lines: list[str], code: str = "1") -> JobStore:
-    store = _stage(session, tmp_path, lines, code)
-    assert run_removal(store, session, concurrency=2) is JobStatus.FINISHED
-    return store
+wire = removal_session.wire
+session = removal_session.session
 
 
 def _listed(sandbox: Any) -> list[tuple[str, str, str]]:
@@ -136,7 +76,7 @@ def test_a_number_listed_as_usual_and_in_a_rarer_form_loses_both(
     before = gather_evidence(session.api, session.journal, None, PHONE, "1")
     assert sorted(e.id for e in before.dnc) == sorted([ids[(US, "1")], ids[(US_00, "1")]])
 
-    store = _remove(session, tmp_path, ["+1 212 555 0100", "+44 7911 129992"])
+    store = remove(session, tmp_path, ["+1 212 555 0100", "+44 7911 129992"])
 
     assert _listed(sandbox) == []
     s = job_summary(store)
@@ -191,7 +131,7 @@ def test_a_number_listed_only_in_a_rarer_form_is_removed_as_before(
 ) -> None:
     sandbox.bulk_seed_dnc([("01112125550102", "44", "0", "by hand", "")])
 
-    store = _remove(session, tmp_path, ["212 555 0102"])
+    store = remove(session, tmp_path, ["212 555 0102"])
 
     (row,) = store.rows()
     assert (row.outcome, row.message) == (
@@ -199,7 +139,7 @@ def test_a_number_listed_only_in_a_rarer_form_is_removed_as_before(
         "on the list as 01112125550102 under phone code 44, written with 011 and its country "
         "code 1; deleted in that form",
     )
-    assert wire.deletes() == [("01112125550102", "44")]
+    assert wire.deletes("phone_code") == [("01112125550102", "44")]
     assert _listed(sandbox) == []
 
 
@@ -221,10 +161,10 @@ def test_entries_of_other_numbers_and_other_scopes_are_never_deleted(
         + [("15112345678", "49", "0", "", ""), ("004915112345678", "49", "0", "", "")]
     )
 
-    store = _remove(session, tmp_path, ["+1 212 555 0100", "+49 151 12345678"])
+    store = remove(session, tmp_path, ["+1 212 555 0100", "+49 151 12345678"])
 
     assert sorted(_listed(sandbox)) == sorted(kept)
-    assert sorted(wire.deletes()) == sorted(
+    assert sorted(wire.deletes("phone_code")) == sorted(
         [(US, "1"), (US_00, "1"), ("15112345678", "49"), ("004915112345678", "49")]
     )
     rows = {r.national: (r.outcome, r.message) for r in store.rows()}
@@ -243,7 +183,7 @@ def test_a_job_stopped_between_the_two_deletes_finishes_the_row_when_resumed(
     # own form is still listed. The resumed run deletes it and names both.
     sandbox.bulk_seed_dnc([(US, "1", "0", "", ""), (US_00, "1", "0", "another tool", "")])
     ids = _ids(sandbox)
-    store = _stage(session, tmp_path, [US])
+    store = stage(session, tmp_path, [US])
     control = JobControl()
     wire.after[US_00] = control.suspend
     assert run_removal(store, session, concurrency=1, control=control) is JobStatus.PAUSED
@@ -259,7 +199,7 @@ def test_a_job_stopped_between_the_two_deletes_finishes_the_row_when_resumed(
         f"(entry {ids[(US, '1')]}) and 0012125550100 (written with 00 and its country code 1; "
         "deleted by this job's earlier delete of it)",
     )
-    assert wire.deletes() == [(US, "1")]
+    assert wire.deletes("phone_code") == [(US, "1")]
     assert _listed(sandbox) == []
     job = str(store.meta()["job_id"])
     # The delete the stop kept from being sent says so; each form's delete was answered "ok".
@@ -275,7 +215,7 @@ def test_a_job_killed_between_the_two_deletes_finishes_the_row_when_resumed(
     # its intent only, the row left "sending".
     sandbox.bulk_seed_dnc([(US, "1", "0", "", ""), (US_00, "1", "0", "another tool", "")])
     ids = _ids(sandbox)
-    store = _stage(session, tmp_path, [US])
+    store = stage(session, tmp_path, [US])
     job = str(store.meta()["job_id"])
     store.set_meta({"started": utc_now()})
     store.mark_sending(1)
@@ -306,7 +246,7 @@ def test_a_job_killed_between_the_two_deletes_finishes_the_row_when_resumed(
         f"(entry {ids[(US, '1')]}) and 0012125550100 (written with 00 and its country code 1; "
         "deleted by this job's earlier delete of it); sent again when the job was resumed",
     )
-    assert wire.deletes() == [(US, "1")]
+    assert wire.deletes("phone_code") == [(US, "1")]
     assert _listed(sandbox) == []
     settled = [
         (e.after or {}).get("settled", "")
@@ -324,7 +264,7 @@ def test_every_form_is_looked_up_once_a_row(
     # The cost: a plain US number is searched in its four written forms, listed or not, and
     # a delete is sent for each form listed.
     sandbox.bulk_seed_dnc([(US, "1", "0", "", "")])
-    _remove(session, tmp_path, [US, "2125550103"])
+    remove(session, tmp_path, [US, "2125550103"])
     searched = sorted(
         (p["phone_number"], p.get("phone_code", "")) for path, p in wire.sent if path == SEARCH
     )
@@ -335,4 +275,4 @@ def test_every_form_is_looked_up_once_a_row(
             for number in (national, f"1{national}", f"001{national}", f"0111{national}")
         ]
     )
-    assert wire.deletes() == [(US, "1")]
+    assert wire.deletes("phone_code") == [(US, "1")]

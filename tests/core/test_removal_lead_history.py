@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +24,12 @@ from app.core.job_store import JobStatus, JobStore
 from app.core.lead_lookup import NO_LEADS
 from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session
-from tests.core.lead_wire import LEADS_SEARCH, Forwarding, seed_leads, wired_session
+from tests.core import removal_session
+from tests.core.lead_wire import LEADS_SEARCH, seed_leads
+from tests.core.removal_session import Wire
 
-
-@pytest.fixture
-def wire() -> Forwarding:
-    return Forwarding()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: Forwarding) -> Iterator[Session]:
-    yield from wired_session(sandbox, tmp_path, wire)
+wire = removal_session.wire
+session = removal_session.session
 
 
 def _csv(path: Path, rows: list[list[str]]) -> Path:
@@ -233,7 +228,7 @@ def _unanswered(request: httpx.Request) -> httpx.Response:
 def test_a_failed_look_up_fails_the_row_and_deletes_nothing(
     sandbox: Any,
     session: Session,
-    wire: Forwarding,
+    wire: Wire,
     tmp_path: Path,
     fail: Callable[[httpx.Request], httpx.Response],
     words: list[str],
@@ -256,7 +251,7 @@ def test_a_failed_look_up_fails_the_row_and_deletes_nothing(
 
 
 def test_no_lead_is_looked_up_without_a_lead_status(
-    sandbox: Any, session: Session, wire: Forwarding, tmp_path: Path
+    sandbox: Any, session: Session, wire: Wire, tmp_path: Path
 ) -> None:
     campaign = session.api.campaigns()[0].id
     list_id = session.api.insert_list("No look-up list", campaign)

@@ -8,35 +8,20 @@ Against the sandbox over loopback HTTP, through the removal job as ``dnc-desk re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from app.api.client import ApiClient
 from app.api.scope import Scope
-from app.api.transport import RetryPolicy
-from app.core.connections import Connection
 from app.core.dnc_removal import FormKind, stored_forms
 from app.core.evidence import gather_evidence, written_form
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
-from app.core.journal import ChangeJournal
 from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session
-from tests.conftest import TOKEN
+from tests.core import removal_session
 
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    retry = RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01)
-    api = ApiClient(sandbox.base_url, TOKEN, retry=retry)
-    s = Session(Connection("Sandbox", sandbox.base_url), api, journal)
-    yield s
-    s.close()
-    journal.close()
+wire = removal_session.wire
+session = removal_session.session
 
 
 def test_the_011_form_with_the_trunk_zero_is_a_stored_form() -> None:

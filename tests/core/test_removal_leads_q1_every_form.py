@@ -15,92 +15,29 @@ the transport records every request and can fail ``/leads/update``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import httpx
-import pytest
 
-from app.api.client import ApiClient
 from app.api.scope import Scope
-from app.api.transport import RetryPolicy
-from app.core.connections import Connection
 from app.core.evidence import gather_evidence
 from app.core.job_runner import RESENT
-from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore
-from app.core.journal import ChangeJournal
 from app.core.lead_lookup import NO_LEADS
-from app.core.removal_job import REMOVED_BEFORE_INTERRUPTION, run_removal, stage_removal
+from app.core.removal_job import REMOVED_BEFORE_INTERRUPTION, run_removal
 from app.core.session import Session, journal_target
-from tests.conftest import TOKEN
+from tests.core import removal_session
 from tests.core.lead_wire import seed_leads
+from tests.core.removal_session import Wire, remove, stage
 
 GLOBAL = Scope.global_()
-DELETE = "/v1/dnc/delete"
 UPDATE = "/v1/leads/update"
 LEADS_SEARCH = "/v1/leads/search"
 
 
-class Wire(httpx.BaseTransport):
-    """Sends every request to the sandbox, recording its path and parameters; ``fail`` (when
-    set) answers ``/leads/update`` instead."""
-
-    def __init__(self) -> None:
-        self._http = httpx.HTTPTransport()
-        self.sent: list[tuple[str, dict[str, str]]] = []
-        self.fail: Callable[[httpx.Request], httpx.Response] | None = None
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        params = dict(parse_qsl(request.content.decode("utf-8")))
-        params.pop("auth_token", None)
-        self.sent.append((request.url.path, params))
-        if self.fail is not None and request.url.path == UPDATE:
-            return self.fail(request)
-        return self._http.handle_request(request)
-
-    def deletes(self) -> list[tuple[str, str | None]]:
-        return [
-            (p["phone_number"], p.get("lead_status")) for path, p in self.sent if path == DELETE
-        ]
-
-    def paths(self) -> list[str]:
-        return [path for path, _ in self.sent]
-
-    def close(self) -> None:
-        self._http.close()
-
-
-@pytest.fixture
-def wire() -> Wire:
-    return Wire()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: Wire) -> Iterator[Session]:
-    journal = ChangeJournal(tmp_path / "journal.sqlite3")
-    retry = RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.01)
-    api = ApiClient(sandbox.base_url, TOKEN, http_transport=wire, retry=retry)
-    s = Session(Connection("Sandbox", sandbox.base_url), api, journal)
-    yield s
-    s.close()
-    journal.close()
-
-
-def _stage(session: Session, tmp_path: Path, lines: list[str], lead_status: str) -> JobStore:
-    path = tmp_path / "remove.csv"
-    path.write_text("Phone\n" + "".join(f"{line}\n" for line in lines))
-    settings = JobSettings(path, GLOBAL, note="consumer asked", lead_status=lead_status)
-    store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
-    return store
-
-
-def _remove(session: Session, tmp_path: Path, lines: list[str], lead_status: str) -> JobStore:
-    store = _stage(session, tmp_path, lines, lead_status)
-    assert run_removal(store, session, concurrency=2) is JobStatus.FINISHED
-    return store
+wire = removal_session.wire
+session = removal_session.session
 
 
 def _statuses(sandbox: Any) -> dict[str, str]:
@@ -147,7 +84,7 @@ def test_a_number_listed_only_with_its_country_code_sets_all_its_leads(
         ],
     )
 
-    store = _remove(session, tmp_path, ["3035550140", "3036150006"], "CALLBK")
+    store = remove(session, tmp_path, ["3035550140", "3036150006"], lead_status="CALLBK")
 
     assert _statuses(sandbox) == {
         plain: "CALLBK",
@@ -223,9 +160,8 @@ def test_a_uk_number_sets_its_leads_with_and_without_the_trunk_zero_each_once(
     )
     zero56, both56, zero60, spaced60, plain60, plain02, zero02 = leads
 
-    store = _remove(
-        session, tmp_path, ["+44 7911 123456", "+44 7911 123460", "+44 20 7946 0002"], "CALLBK"
-    )
+    numbers = ["+44 7911 123456", "+44 7911 123460", "+44 20 7946 0002"]
+    store = remove(session, tmp_path, numbers, lead_status="CALLBK")
 
     assert set(_statuses(sandbox).values()) == {"CALLBK"}
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
@@ -238,7 +174,7 @@ def test_a_uk_number_sets_its_leads_with_and_without_the_trunk_zero_each_once(
     )
     assert ("+442079460002", "update", plain02, "NEW") in journaled
     # Every delete carried the status; one /leads/update only, for the lead no delete reached.
-    assert {status for _, status in wire.deletes()} == {"CALLBK"}
+    assert {status for _, status in wire.deletes("lead_status")} == {"CALLBK"}
     assert [p["lead_id"] for path, p in wire.sent if path == UPDATE] == [plain02]
     messages = {r.national: r.message for r in store.rows()}
     assert (
@@ -265,12 +201,12 @@ def test_without_a_lead_status_no_lead_is_looked_up_or_set(
     (lead,) = seed_leads(
         sandbox, _new_list(session, "Removal leads"), [("3035550141", "1", "", "", "NEW")]
     )
-    store = _remove(session, tmp_path, ["3035550141"], "")
+    store = remove(session, tmp_path, ["3035550141"], lead_status="")
     (row,) = store.rows()
     assert row.outcome == "removed"
     assert _statuses(sandbox) == {lead: "NEW"}
-    assert not any("leads" in path for path in wire.paths())
-    assert wire.deletes() == [("13035550141", None)]
+    assert not any("leads" in path for path in wire.paths)
+    assert wire.deletes("lead_status") == [("13035550141", None)]
 
 
 def _lead_not_found(request: httpx.Request) -> httpx.Response:
@@ -285,9 +221,9 @@ def test_a_lead_update_refused_is_said_and_journaled(
     sandbox.bulk_seed_dnc([("13035550142", "1", "0", "", "")])
     list_id = _new_list(session, "Removal leads")
     (lead,) = seed_leads(sandbox, list_id, [("3035550142", "1", "", "", "NEW")])
-    wire.fail = _lead_not_found
+    wire.fails, wire.fail = UPDATE, _lead_not_found
 
-    store = _remove(session, tmp_path, ["3035550142"], "CALLBK")
+    store = remove(session, tmp_path, ["3035550142"], lead_status="CALLBK")
 
     (row,) = store.rows()
     # The number was taken off: the row is removed, and says the lead was not set.
@@ -338,7 +274,7 @@ def test_a_row_says_sent_again_only_when_the_journal_has_its_delete(
     # left rows that said "sent again" with no delete ever sent.
     numbers = ["3036180020", "3036180021", "3036180022", "3036180023"]
     sandbox.bulk_seed_dnc([(n, "1", "0", "", "") for n in numbers])
-    store = _stage(session, tmp_path, numbers, "CALLBK")
+    store = stage(session, tmp_path, numbers, lead_status="CALLBK")
     rows = {r.national: r for r in store.rows()}
     for row in rows.values():
         store.mark_sending(row.seq)  # each in flight when the job was killed
@@ -365,7 +301,7 @@ def test_a_row_found_removed_by_its_earlier_delete_sets_the_leads_left(
     # finds the number gone, names what the journal has and sets the lead still NEW.
     list_id = _new_list(session, "Removal leads")
     (lead,) = seed_leads(sandbox, list_id, [("(303) 618-0024", "1", "", "", "NEW")])
-    store = _stage(session, tmp_path, ["3036180024"], "CALLBK")
+    store = stage(session, tmp_path, ["3036180024"], lead_status="CALLBK")
     (row,) = store.rows()
     store.mark_sending(row.seq)
     store.flush()

@@ -9,38 +9,18 @@ Against the sandbox over loopback HTTP; a forwarding transport records the reque
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from app.api.scope import Scope
 from app.core.job_exec import job_summary
-from app.core.job_staging import JobSettings
-from app.core.job_store import JobStatus
-from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session, e164
-from tests.core.lead_wire import LEADS_SEARCH, Forwarding, seed_leads, wired_session
+from tests.core import removal_session
+from tests.core.lead_wire import LEADS_SEARCH, seed_leads
+from tests.core.removal_session import Wire, remove
 
-
-@pytest.fixture
-def wire() -> Forwarding:
-    return Forwarding()
-
-
-@pytest.fixture
-def session(sandbox: Any, tmp_path: Path, wire: Forwarding) -> Iterator[Session]:
-    yield from wired_session(sandbox, tmp_path, wire)
-
-
-def _remove(session: Session, tmp_path: Path, lines: list[str], lead_status: str = "") -> Any:
-    path = tmp_path / "remove.csv"
-    path.write_text("Phone\n" + "".join(f"{line}\n" for line in lines))
-    settings = JobSettings(path, Scope.global_(), note="request by email", lead_status=lead_status)
-    store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
-    assert run_removal(store, session, concurrency=2) is JobStatus.FINISHED
-    return store
+wire = removal_session.wire
+session = removal_session.session
+NOTE = "request by email"
 
 
 def test_an_entry_kept_with_its_trunk_zero_is_removed(
@@ -53,7 +33,9 @@ def test_an_entry_kept_with_its_trunk_zero_is_removed(
             ("2079460001", "44", "0", "", ""),
         ]
     )
-    store = _remove(session, tmp_path, ["+44 20 7946 0000", "+61 412 345 678", "+44 20 7946 0001"])
+    store = remove(
+        session, tmp_path, ["+44 20 7946 0000", "+61 412 345 678", "+44 20 7946 0001"], note=NOTE
+    )
     s = job_summary(store)
     assert (s["removed"], s["not_found"], s["failed"]) == (3, 0, 0)
     assert sandbox.store.all("SELECT phone_number FROM dnc") == []
@@ -76,7 +58,7 @@ def test_a_number_listed_in_both_forms_is_removed_in_both(
     # Black-box N5: it was refused; each form now gets its own delete.
     sandbox.bulk_seed_dnc([("02079460000", "44", "0", "", ""), ("2079460000", "44", "0", "", "")])
     zero, plain = (str(r["id"]) for r in sandbox.store.all("SELECT id FROM dnc ORDER BY id"))
-    store = _remove(session, tmp_path, ["+44 20 7946 0000"])
+    store = remove(session, tmp_path, ["+44 20 7946 0000"], note=NOTE)
     (row,) = store.rows()
     assert row.outcome == "removed"
     assert row.message == (
@@ -87,7 +69,7 @@ def test_a_number_listed_in_both_forms_is_removed_in_both(
 
 
 def test_the_leads_of_a_number_kept_with_its_trunk_zero_are_looked_up_in_that_form(
-    sandbox: Any, session: Session, wire: Forwarding, tmp_path: Path
+    sandbox: Any, session: Session, wire: Wire, tmp_path: Path
 ) -> None:
     list_id = session.api.insert_list("UK leads list", session.api.campaigns()[0].id)
     sandbox.bulk_seed_dnc([("02079460000", "44", "0", "", ""), ("2079460001", "44", "0", "", "")])
@@ -105,7 +87,9 @@ def test_the_leads_of_a_number_kept_with_its_trunk_zero_are_looked_up_in_that_fo
     )
     wire.paths.clear()
 
-    store = _remove(session, tmp_path, ["+44 20 7946 0000", "+44 20 7946 0001"], "DNC")
+    store = remove(
+        session, tmp_path, ["+44 20 7946 0000", "+44 20 7946 0001"], note=NOTE, lead_status="DNC"
+    )
 
     s = job_summary(store)
     assert (s["removed"], s["failed"]) == (2, 0)
