@@ -71,6 +71,7 @@ from app.core.sheet_mapping import (
     SAMPLE_ROWS,
     ColumnError,
     ColumnMapping,
+    OtherDigits,
     Role,
     StateNumbers,
     campaign_stand_ins,
@@ -84,6 +85,7 @@ from app.core.sheet_mapping import (
     names_own_line,
     opt_out_flag_columns,
     other_date_columns,
+    other_digits_named,
     other_phone_columns,
     propose_from_preview,
     propose_under_header,
@@ -259,16 +261,16 @@ def map_sheet(
                 f"{unread} {column[0].upper()}{column[1:]}, the one holding them, is set aside "
                 "as a column to ignore."
             ).strip()
-        skipped = skipped_phone_columns(mapping.headers, preview, settings.phone_code)
-        named = " and ".join(f"{mapping.headers[i]!r} (column {column_letter(i)})" for i in skipped)
-        if named:
-            many = len(skipped) > 1
-            unread = (
-                f"{unread} {named} {'hold' if many else 'holds'} phone numbers, but "
-                f"{'their headers name' if many else 'its header names'} other numbers (an "
-                "account, customer or member number), so "
-                f"{'they are' if many else 'it is'} read only when chosen as the phone column."
-            ).strip()
+        # The data rows only: with the header row among them, a column of 4 phone numbers in
+        # 8 rows was 4 of 9, under half, and went unnamed (black-box V3, issue 4).
+        data = [row for row in preview if row[0] > (mapping.header_row or 0)]
+        skipped = skipped_phone_columns(mapping.headers, data, settings.phone_code)
+        cli_unread = unread
+        if skipped:
+            said = _skipped_sentence(mapping.headers, skipped)
+            unread = f"{unread} {said}.".strip()
+            options = " or ".join(f"--phone-column column:{column_letter(i)}" for i in skipped)
+            cli_unread = f"{cli_unread} {said}: {options}.".strip()
         ours = [
             f"{h!r} (column {column_letter(i)})"
             for i, h in enumerate(mapping.headers)
@@ -276,23 +278,60 @@ def map_sheet(
         ]
         if ours:
             one = len(ours) == 1
-            unread = (
-                f"{unread} {' and '.join(ours)} {'names' if one else 'name'} the business's own "
+            own = (
+                f"{' and '.join(ours)} {'names' if one else 'name'} the business's own "
                 f"line, so {'it is' if one else 'they are'} not read in the customers' place."
-            ).strip()
+            )
+            unread = f"{unread} {own}".strip()
+            cli_unread = f"{cli_unread} {own}".strip()
         raise MappingError(
             f"No column of phone numbers was found in {where}"
             + (f" (its other sheets: {listed})." if others else ".")
             + (f" {unread}" if unread else ""),
             f"No column of phone numbers was found in {where}; "
             f"name it with --phone-column (a header name, or a column as column:C or #3){hint}."
-            + (f" {unread}" if unread else ""),
+            + (f" {cli_unread}" if cli_unread else ""),
         )
     mapping.default_phone_code = settings.phone_code
     mapping.default_reason = settings.reason
     mapping.default_purpose = settings.purpose
     mapping.default_scope = settings.scope
     return mapping
+
+
+# What a column skipped as the phone column is headed as, one column and several.
+_OTHER_DIGITS_SAID: Final = {
+    OtherDigits.MEASURE: ("a quantity or a price", "quantities or prices"),
+    OtherDigits.GOODS: ("a stock, part or security number", "stock, part or security numbers"),
+    OtherDigits.ID: ("an id or a reference", "ids or references"),
+    OtherDigits.OTHER: (
+        "other numbers (an account, customer or member number)",
+        "other numbers (an account, customer or member number)",
+    ),
+}
+
+
+def _skipped_sentence(headers: Sequence[str], skipped: Sequence[int]) -> str:
+    """The sentence, without its full stop, naming columns of phone numbers not read for
+    their headers and what each header names ("'Volume' (column B) holds phone numbers, but
+    its header names a quantity or a price, so it is read only when chosen as the phone
+    column"): black-box V3 found a "Volume" column said to name "an account, customer or
+    member number". The command line adds the options that read them."""
+    kinds: dict[OtherDigits, int] = {}
+    for index in skipped:
+        kind = other_digits_named(headers[index])
+        kinds[kind] = kinds.get(kind, 0) + 1
+    what = joined([_OTHER_DIGITS_SAID[kind][count > 1] for kind, count in kinds.items()])
+    named = " and ".join(f"{headers[i]!r} (column {column_letter(i)})" for i in skipped)
+    if len(skipped) > 1:
+        return (
+            f"{named} hold phone numbers, but their headers name {what}, so they are read only "
+            "when chosen as the phone column"
+        )
+    return (
+        f"{named} holds phone numbers, but its header names {what}, so it is read only when "
+        "chosen as the phone column"
+    )
 
 
 def _resolve_named(

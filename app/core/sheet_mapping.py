@@ -386,9 +386,52 @@ def _names_other_digits(header: str) -> bool:
         return False
     if words & _NOT_OTHER_PHONE:
         return True
-    if _names_measure(header):
+    if _names_measure(header) or _names_goods(header) or _names_key(header):
         return True
     return bool(words & _NUMBERED_THINGS) and not _names_line(header)
+
+
+class OtherDigits(StrEnum):
+    """What a header names instead of a phone line (see :func:`other_digits_named`)."""
+
+    MEASURE = "measure"  # a quantity, an amount or a price ("Volume", "Total Amount")
+    GOODS = "goods"  # a stock, part or security number ("Stock Number", "NSN", "CUSIP")
+    ID = "id"  # a record's id, key or reference ("ID", "Key", "Ref", "Customer ID")
+    OTHER = "other"  # another thing's number ("Account Number", "Customer Number")
+
+
+def other_digits_named(header: str) -> OtherDigits:
+    """What a header that names other digits than a phone number's names, for a sentence
+    saying why its column was not read (black-box V3: a "Volume" column was said to name "an
+    account, customer or member number")."""
+    words = set(_words(header).split())
+    if _names_measure(header):
+        return OtherDigits.MEASURE
+    if _names_goods(header):
+        return OtherDigits.GOODS
+    if _names_key(header) or words & _ID_WORDS:
+        return OtherDigits.ID
+    return OtherDigits.OTHER
+
+
+def _names_goods(header: str) -> bool:
+    """Whether a header names a stock, part or security number and nothing else ("Stock
+    Number", "Part #", "Security Number", "NSN", "SKU"): goods, never a person, so its column
+    is not read by its content however its values are written (a "Customer Number" written
+    as "(303) 555-0101" is the customer's phone number; a "Stock Number" so written is not
+    read by content: black-box V3 found "Stock Number" read where "Stock No" was refused).
+    "Security Contact" names a person."""
+    words = set(_words(header).split())
+    return bool(words & _GOODS) and words <= _GOODS | _GOODS_FILLER and not _names_line(header)
+
+
+def _names_key(header: str) -> bool:
+    """Whether a header names a record's key and nothing else ("Key", "Primary Key", "PK",
+    "UID"): black-box V3 found a "Key" column of ten-digit ids read over a "High Priority"
+    column of phone numbers, the first of two equally full columns. "Key Contact" names a
+    person."""
+    words = set(_words(header).split())
+    return bool(words & _KEY_WORDS) and words <= _KEY_WORDS | _KEY_FILLER
 
 
 def _names_measure(header: str) -> bool:
@@ -1107,10 +1150,10 @@ def propose_mapping(
             role is Role.PHONE
             and _names_other_digits(text)
             and not _names_line(text)
-            and not _written_as_phones(data, index, default_phone_code)
+            and (_names_goods(text) or not _written_as_phones(data, index, default_phone_code))
             and not _customers_beside_business(headers, phone_like, index)
         ):
-            continue  # "Account Number", "Policy Number": ten digits that are no phone number
+            continue  # "Account Number", "Stock Number": ten digits that are no phone number
         if role is Role.PHONE and _own_line_unread(
             text, data, index, phone_like, default_phone_code
         ):
@@ -1585,6 +1628,36 @@ _NUMBERED_THINGS: Final = frozenset(
         "fips", "geoid",
     }
 )  # fmt: skip
+# Words naming goods or a security by their number (a stock, part, serial or model number, a
+# security's code), and the words beside them that keep a header theirs ("Stock Number",
+# "Product No", "National Stock Number", "Mfr Part #").
+_GOODS: Final = frozenset(
+    {
+        "stock", "nsn", "niin", "asin", "gtin", "mpn", "isin", "cusip", "sedol", "ticker",
+        "security", "securities", "part", "parts", "serial", "sku", "upc", "ean", "isbn",
+        "item", "product", "model", "lot", "batch", "vin", "catalog", "catalogue", "artnr",
+        "artikel", "artikelnummer",
+    }
+)  # fmt: skip
+_GOODS_FILLER: Final = frozenset(
+    {
+        "number", "numbers", "no", "nr", "num", "id", "code", "ref", "reference", "symbol",
+        "of", "the", "national", "nato", "manufacturer", "mfr", "mfg", "vendor", "supplier",
+        "cat", "nummer", "numero", "de",
+    }
+)  # fmt: skip
+# Words naming a record's key ("Key", "Primary Key", "PK", "UID") and the words beside them
+# that keep a header one ("Record Key", "Unique Key", "Row UID").
+_KEY_WORDS: Final = frozenset({"key", "keys", "pk", "uid", "uuid", "guid"})
+_KEY_FILLER: Final = frozenset(
+    {
+        "primary", "record", "row", "unique", "sort", "lookup", "foreign", "fk", "surrogate",
+        "natural", "hash", "db", "database", "internal", "external", "system", "sys", "entry",
+        "table", "id", "no", "number", "nr", "num", "of", "the",
+    }
+)  # fmt: skip
+# Words naming an id or a reference: a refusal says such a column names one.
+_ID_WORDS: Final = frozenset({"id", "ref", "reference", "referencia"}) | _KEY_WORDS
 # Words naming a quantity, an amount, a price or a measure: a market data file's "Open, High,
 # Low, Close, Volume", an order's "Quantity" and "Total", a sheet's "Count" or "Amount". Such
 # a column's digits are what it counts, never the phone column by content alone (black-box B2
@@ -1920,7 +1993,12 @@ def skipped_phone_columns(
     phone column unless chosen, so a refusal for want of one names them (black-box pass H4:
     "No column of phone numbers was found" over a "Customer Number" column of phone numbers).
     A "Volume" or "Total" of phone numbers is named too: black-box V3 found a file refused
-    naming only its "Agent Line" beside one, so the user was sent to the wrong column."""
+    naming only its "Agent Line" beside one, so the user was sent to the wrong column.
+
+    A column is named when at least half its values are valid phone numbers and more of its
+    numbers are valid than not: four phone numbers among four part codes are a sparse column
+    of phone numbers, but four valid among eight ten-digit volumes are what any ten-digit
+    numbers give (a random one is a valid US number about half the time)."""
     data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
     found = []
     for index, header in enumerate(headers):
@@ -1929,8 +2007,11 @@ def skipped_phone_columns(
         if set(_words(header).split()) & _FAX:
             continue  # a fax column has its own sentence (fax_columns)
         values = _values(data, index)
-        valid = sum(1 for v in values if _reads_as_phone(v, default_phone_code))
-        if values and valid * 2 >= len(values):
+        valid = [_reads_as_phone(v, default_phone_code) for v in values]
+        refused = sum(
+            1 for v, ok in zip(values, valid, strict=True) if not ok and looks_like_phone(v)
+        )
+        if values and sum(valid) * 2 >= len(values) and sum(valid) > refused:
             found.append(index)
     return found
 
