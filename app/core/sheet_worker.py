@@ -83,6 +83,13 @@ cell as a formula with no saved result, and the worker empties it before sending
 non-zero result in such a file was given by the writer and is kept; a 0 in a workbook
 without the flag (Excel drops it when it saves, having calculated) is a real result.
 
+Two kinds of file calamine misreads are given to it as a corrected copy held in memory
+(:func:`_open_workbook`): an .xlsb holding MS-XLSB's short cell records (no column: SheetJS
+writes every cell after a row's first so), which calamine skips, so that only column A was
+read, with those records written as the full ones (:func:`xlsb_full_cells`); and an .ods
+whose content.xml is indented (SheetJS), on which calamine fails, without the whitespace
+between its tables' tags (:func:`ods_without_indent`, only once the file itself failed).
+
 An .xls LibreOffice saved from a file holding calculated results (an .ods, its own .xlsx) holds
 the result of a formula giving text (``=B2&"-"&C2``, ``=TEXT(A2,"0")``) as the number 0 and no
 text: calamine reads 0, where LibreOffice and Excel, calculating again, show the text. The
@@ -94,13 +101,16 @@ the rows; one it cannot work out is emptied and sent as a formula with no saved 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import html
+import io
 import itertools
 import marshal
 import os
 import pickle
 import posixpath
 import re
+import shutil
 import struct
 import sys
 import threading
@@ -2031,13 +2041,16 @@ def _utf16_sheet(path: str, sheets: Sequence[str]) -> str | None:
 def _unusual_workbook(path: str) -> str | None:
     """The workbook part of an xlsx calamine could not open, when the package's
     relationships put it elsewhere than ``xl/workbook.xml`` (valid, but calamine looks
-    only there for its relationships): that part's name; else None."""
+    only there for its relationships): that part's name; else None. An .xlsb's
+    ``xl/workbook.bin`` is where calamine looks for one: such a file failing is damaged."""
     try:
         with zipfile.ZipFile(path) as zf:
             part = workbook_part(zf)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
         return None
-    return part if part is not None and _part_name(part) != "xl/workbook.xml" else None
+    if part is None or _part_name(part) in ("xl/workbook.xml", "xl/workbook.bin"):
+        return None
+    return part
 
 
 def _has_content(sheet: Any) -> bool:
@@ -2357,6 +2370,201 @@ def _classify(exc: BaseException) -> str:
     return "corrupt"
 
 
+# .xlsb: the short cell records of MS-XLSB (BrtShortBlank 12 … BrtShortIsst 18): a cell with no
+# column, in the column after the previous cell's. SheetJS writes every cell of a row after its
+# first so (Aspose.Cells some); Excel never. calamine skips them (only column A of a SheetJS
+# .xlsb was read: black-box B6 #4). Each is the full record 11 below it (BrtCellBlank 1 …
+# BrtCellIsst 7) with the column left out.
+_SHORT_CELLS = range(12, 19)
+# Records whose body starts with the cell's column (4 bytes): the full cell records and the
+# formula cells (1-11), and BrtCellRString (62).
+_FULL_CELLS = frozenset((*range(1, 12), 62))
+_XLSB_SHEETS = re.compile(r"(?:^|/)worksheets/[^/]+\.bin$", re.IGNORECASE)
+_RECORD_HEAD = 6  # the longest record header: a 2-byte type, a 4-byte size
+_COLUMN = struct.Struct("<I")
+
+
+def _record_size(size: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = size & 0x7F
+        size >>= 7
+        out.append(byte | 0x80 if size else byte)
+        if not size:
+            return bytes(out)
+
+
+def _short_cells(fh: IO[bytes], out: IO[bytes] | None = None) -> bool:
+    """Whether the .xlsb part ``fh`` holds short cell records (without ``out``, read only up
+    to the first); with ``out``, the part is written there with each written as its full
+    record, its column the previous cell's + 1 in its row. A record's type is one or two
+    bytes of 7 bits, its size up to four. A record cut short raises ValueError.
+
+    One plain loop, constants local and spans of other records copied whole: a sheet holds
+    millions of records, and an Excel .xlsb (none of them short) is read to its end."""
+    buf = b""
+    column = -1
+    found = False
+    head, full_cells, chunk = _RECORD_HEAD, _FULL_CELLS, SCAN_CHUNK
+    column_at, pack_column = _COLUMN.unpack_from, _COLUMN.pack
+    parts: list[bytes] = []  # what goes to ``out`` from this chunk
+    try:
+        while True:
+            more = fh.read(chunk)
+            buf += more
+            n = len(buf)
+            at = copied = 0
+            while at < n:
+                start = at
+                if more and n - at < head:
+                    break  # the header may go on in the next chunk
+                kind = buf[at]
+                at += 1
+                if kind & 0x80:
+                    kind = (kind & 0x7F) | (buf[at] & 0x7F) << 7
+                    at += 1
+                size = buf[at]
+                at += 1
+                if size & 0x80:
+                    size &= 0x7F
+                    for shift in (7, 14, 21):
+                        byte = buf[at]
+                        at += 1
+                        size |= (byte & 0x7F) << shift
+                        if not byte & 0x80:
+                            break
+                if at + size > n:
+                    at = start
+                    break
+                if 12 <= kind <= 18:  # _SHORT_CELLS
+                    found = True
+                    if out is None:
+                        return True
+                    column += 1
+                    grown = size + 4
+                    parts.append(buf[copied:start])
+                    parts.append(
+                        bytes((kind - 11, grown))
+                        if grown < 0x80
+                        else bytes((kind - 11,)) + _record_size(grown)
+                    )
+                    parts.append(pack_column(column))
+                    parts.append(buf[at : at + size])
+                    copied = at + size
+                elif out is None:
+                    pass  # only looking
+                elif kind == 0:  # BrtRowHdr: a row starts
+                    column = -1
+                elif kind in full_cells and size >= 4:
+                    (column,) = column_at(buf, at)
+                at += size
+            if out is not None:
+                parts.append(buf[copied:at])
+                out.write(b"".join(parts))
+                parts.clear()
+            buf = buf[at:]
+            if not more:
+                if buf:
+                    raise ValueError("record cut short")
+                return found
+    except IndexError:  # a header cut short by the end of the part
+        raise ValueError("record cut short") from None
+
+
+def xlsb_full_cells(path: str) -> io.BytesIO | None:
+    """A copy of the .xlsb ``path``, in memory, whose worksheets' short cell records are
+    written as the full ones calamine reads (see ``_SHORT_CELLS``); None when it has none
+    (calamine reads the file as it is, as it does a part whose records cannot be read
+    before any short one). A part holding short records that then cannot be copied raises
+    (ValueError for a record cut short): read as it is, its columns after A would be lost."""
+    fix: set[str] = set()
+    try:
+        with zipfile.ZipFile(path) as zf:
+            for name in zf.namelist():
+                if not _XLSB_SHEETS.search(name.replace("\\", "/")):
+                    continue
+                try:
+                    with zf.open(name) as fh:
+                        if _short_cells(fh):
+                            fix.add(name)
+                except (OSError, zipfile.BadZipFile, ValueError, EOFError, zlib.error):
+                    continue  # calamine's to refuse, as it would have
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return None
+    if not fix:
+        return None
+    copy = io.BytesIO()
+    with zipfile.ZipFile(path) as zf, zipfile.ZipFile(copy, "w") as out:
+        for info in zf.infolist():
+            entry = zipfile.ZipInfo(info.filename, info.date_time)
+            entry.compress_type = info.compress_type
+            with zf.open(info) as src, out.open(entry, "w") as dst:
+                if info.filename in fix:
+                    _short_cells(src, dst)
+                else:
+                    shutil.copyfileobj(src, dst, SCAN_CHUNK)
+    copy.seek(0)
+    return copy
+
+
+# An .ods whose content.xml is indented (SheetJS writes it so): calamine fails on the text
+# between a row's cells ("Expecting 'table-cell', found 'Text(…)'", black-box B6 #5), though
+# LibreOffice reads it. Whitespace beside the tags that build a sheet, or between a cell's
+# paragraphs, is no content (only a paragraph's own is), so a copy without it reads the same.
+_ODS_GAP = re.compile(rb"<(/?)(?:[\w.-]+:)?([\w.-]+)[^<>]*>(\s+)(?=<(/?)(?:[\w.-]+:)?([\w.-]+))")
+_ODS_STRUCTURE = frozenset(
+    {
+        b"document-content",
+        b"body",
+        b"spreadsheet",
+        b"table",
+        b"table-row",
+        b"table-cell",
+        b"covered-table-cell",
+        b"table-column",
+        b"table-columns",
+        b"table-rows",
+        b"table-header-rows",
+        b"table-header-columns",
+        b"table-row-group",
+        b"table-column-group",
+        b"annotation",
+    }
+)
+
+
+def _ods_gap(match: re.Match[bytes]) -> bytes:
+    before, after = match.group(2), match.group(5)
+    if (
+        before in _ODS_STRUCTURE
+        or after in _ODS_STRUCTURE
+        or (match.group(1) and before in (b"p", b"h"))
+    ):
+        return match.group(0)[: match.start(3) - match.start(0)]
+    return match.group(0)
+
+
+def ods_without_indent(path: str) -> io.BytesIO | None:
+    """A copy of the .ods ``path``, in memory, whose content.xml holds no whitespace between
+    the tags of its tables (see ``_ODS_GAP``); None when it cannot be made."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            copy = io.BytesIO()
+            with zipfile.ZipFile(copy, "w") as out:
+                for info in zf.infolist():
+                    entry = zipfile.ZipInfo(info.filename, info.date_time)
+                    entry.compress_type = info.compress_type
+                    if info.filename == ODS_PART:
+                        out.writestr(entry, _ODS_GAP.sub(_ods_gap, zf.read(info)))
+                        continue
+                    with zf.open(info) as src, out.open(entry, "w") as dst:
+                        shutil.copyfileobj(src, dst, SCAN_CHUNK)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, zlib.error, MemoryError):
+        return None  # the file's own failure is reported
+    copy.seek(0)
+    return copy
+
+
 # The names calamine's from_path reads each kind of workbook under (it goes by the name).
 _SUFFIXES = {
     "xlsx": (".xlsx", ".xlsm", ".xlam"),
@@ -2373,12 +2581,31 @@ def _open_workbook(calamine: Any, path: str, kind: str) -> Any:
     ``from_path`` picks the reader by the file's name, and a vendor's .xlsx saved as
     ``report.xls`` (or an .ods named .xlsx) then failed as "damaged"; ``from_filelike`` looks
     at the content, at the cost of holding the file in memory, so it is used only for such
-    a file.
+    a file. So it is for two copies made in memory of files calamine misreads: an .xlsb
+    whose short cell records it skips (:func:`xlsb_full_cells`), and an .ods it fails to
+    read because its content.xml is indented (:func:`ods_without_indent`, tried only when
+    the file itself fails).
     """
-    if kind not in _SUFFIXES or os.path.splitext(path)[1].lower() in _SUFFIXES[kind]:
-        return calamine.CalamineWorkbook.from_path(path)
-    with open(path, "rb") as fh:
-        return calamine.CalamineWorkbook.from_filelike(fh)
+    suffix = os.path.splitext(path)[1].lower()
+    if kind == "xlsb" or (not kind and suffix == ".xlsb"):
+        copy = xlsb_full_cells(path)
+        if copy is not None:
+            return calamine.CalamineWorkbook.from_filelike(copy)
+    try:
+        if kind not in _SUFFIXES or suffix in _SUFFIXES[kind]:
+            return calamine.CalamineWorkbook.from_path(path)
+        with open(path, "rb") as fh:
+            return calamine.CalamineWorkbook.from_filelike(fh)
+    except Exception:
+        if kind != "ods" and (kind or suffix != ".ods"):
+            raise
+        copy = ods_without_indent(path)
+        if copy is None:
+            raise
+        # The copy failing too says nothing more: the file's own failure is reported.
+        with contextlib.suppress(Exception):
+            return calamine.CalamineWorkbook.from_filelike(copy)
+        raise
 
 
 def run(
