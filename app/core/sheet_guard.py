@@ -15,8 +15,9 @@ workbook's name is (a web page, Excel 2003 XML), so the reader refuses each in o
 naming it, whatever the file's name says; text that is JSON data is named so too, so it is not
 read as a table of one column (a Google Sheets shortcut, which is JSON, as what it is), and
 :func:`text_format_kind` names the old exchange formats (SYLK, DIF) a spreadsheet program
-can save. :func:`damaged_sentence` is the one way a workbook that is damaged or cut short is
-refused, by this module and by the reader alike.
+can save, :func:`old_excel_kind` Excel's own formats before Excel 5 (BIFF2-4).
+:func:`damaged_sentence` is the one way a workbook that is damaged or cut short is refused,
+by this module and by the reader alike.
 
 :func:`stray_cell` finds, in an xlsx whose sheet was too big to read, the cell far beyond
 its data that made it so (a keystroke in XFD1048576 after Ctrl+End), for the reader to
@@ -281,6 +282,36 @@ def text_format_kind(path: Path) -> str:
     if _DIF.match(head):
         return DIF
     return ""
+
+
+# Excel's own formats before Excel 5 (1993): a bare BIFF stream, in no container, whose first
+# record is a BOF (0x0009 in BIFF2, 0x0209 in BIFF3, 0x0409 in BIFF4: the version, then the
+# sheet's kind). SheetJS still writes BIFF2 ("biff2"); calamine reads none of them.
+_OLD_EXCEL: Final = {0x0009: "2.x", 0x0209: "3.0", 0x0409: "4.0"}
+_OLD_EXCEL_SHEETS: Final = {0x0010: "worksheet", 0x0020: "chart", 0x0040: "macro sheet"}
+_OLD_EXCEL_WORKBOOK: Final = 0x0100  # an Excel 4.0 workbook's BOF
+
+
+def old_excel_kind(path: Path) -> str:
+    """ "an Excel 2.x worksheet (BIFF2)" (3.0, 4.0; an Excel 4.0 workbook) when ``path`` is
+    a file of one of Excel's formats before Excel 5, else ""."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(8)
+    except OSError:
+        return ""
+    if len(head) < 8:
+        return ""
+    record, size, _version, sheet = struct.unpack("<4H", head)
+    version = _OLD_EXCEL.get(record)
+    if version is None or size not in (4, 6):
+        return ""
+    biff = f"BIFF{version[0]}"
+    if record == 0x0409 and sheet == _OLD_EXCEL_WORKBOOK:
+        return f"an Excel 4.0 workbook ({biff}W)"
+    if sheet not in _OLD_EXCEL_SHEETS:
+        return ""
+    return f"an Excel {version} {_OLD_EXCEL_SHEETS[sheet]} ({biff})"
 
 
 # OpenDocument files say what they are in their first part.

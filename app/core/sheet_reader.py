@@ -73,6 +73,7 @@ from app.core.sheet_guard import (
     check_zip,
     damaged_sentence,
     markup_kind,
+    old_excel_kind,
     sniff_kind,
     stray_cell,
     text_format_kind,
@@ -139,6 +140,13 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         raise SheetError(_password_sentence(path))
     if kind.other and kind.other != ZIP_ARCHIVE:
         raise SheetError(_not_a_spreadsheet(path, kind.other))
+    if kind.container == "text" and (old := old_excel_kind(path)):
+        # Black-box B6 #6: was "not a real .xls workbook (its content is not in any
+        # spreadsheet format)".
+        raise SheetError(
+            f"{path.name} is {old}, an Excel format from before 1995 that is not read; open "
+            "it in LibreOffice or Excel and save it as .xlsx, then import that file."
+        )
     if kind.container == "zip":
         if not kind.workbook:
             raise SheetError(_zip_sentence(path))
