@@ -579,8 +579,12 @@ class JobRunner:
                 if isinstance(error, Cancelled):
                     # Stopped before its first attempt was sent: pending again, for a resume;
                     # unless an earlier pass sent it (Unsettled): it stays "sending", its fate
-                    # open, and a cancel ends it failed saying so.
-                    if row.seq not in held.unsettled:
+                    # open, and a cancel ends it failed saying so. A row in flight when the
+                    # job last stopped stays "sending" too, so the next resume sends it again
+                    # as such: pending, it would be a first send there (S18 H1b: a removal
+                    # row whose number the killed run deleted, stopped during its look-ups on
+                    # resume, then ended "not on the list", its leads never set).
+                    if not resent and row.seq not in held.unsettled:
                         self.store.mark_pending(row.seq)
                     continue
                 if (
