@@ -1194,7 +1194,12 @@ def delete_sender(
         journaled ``/leads/update`` (one already in it is left, no request), and what the row
         says of every lead set or left, and of those the number's other entries still cover;
         last, the leads the job's stop kept from being set (none sent once it came; see
-        :func:`finished`). ``("", "", [])`` without a lead status."""
+        :func:`finished`). ``("", "", [])`` without a lead status.
+
+        An update that ends with no answer saying whether it was done (a timeout after it was
+        sent, a 5xx, each after the client's own retries) may have set the lead: the row says
+        so, not that the lead keeps its status (S18 H1b), and, as for every lead not set, to
+        set it on the service."""
         if plan is None or not lead_status:
             return "", "", []
         covered_ids = {lead.id for form in done for lead in plan.by_form.get(form, [])}
@@ -1202,6 +1207,7 @@ def delete_sender(
         written: list[Lead] = []
         same: list[Lead] = []
         failed: list[str] = []
+        unanswered: list[str] = []
         stopped: list[Lead] = []
         for lead in plan.own:
             if lead.id in covered_ids:
@@ -1222,7 +1228,8 @@ def delete_sender(
                     note=note,
                 )
             except ApiError as exc:
-                failed.append(f"lead {lead.id} (list {lead.list_id}): {exc.describe()}")
+                text = f"lead {lead.id} (list {lead.list_id}): {exc.describe()}"
+                (unanswered if fate_open(exc) else failed).append(text)
                 continue
             except Cancelled:
                 stopped.append(lead)
@@ -1235,6 +1242,15 @@ def delete_sender(
                 f"; not set to {lead_status} (the change journal has each attempt), so each "
                 f"keeps its status: {'; '.join(failed)}"
             )
+        if unanswered:
+            said += (
+                f"; may not have been set to {lead_status}: the service did not answer whether "
+                f"the update was done (the change journal has each attempt): "
+                f"{'; '.join(unanswered)}"
+            )
+        if failed or unanswered:
+            which = "it" if len(failed) + len(unanswered) == 1 else "each"
+            said += f"; set {which} to {lead_status} on the service (its lead update)"
         return said, covered_text(row.national, row.phone_code, written, lead_status), stopped
 
     def covered_text(number: str, code: str, changed: list[Lead], status: str) -> str:
