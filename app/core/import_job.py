@@ -39,6 +39,12 @@ failure no look-up settled, an answer lost before a retry): the row is then coun
 those the job may have inserted, and its entry looked up, as a row answered so while the job
 ran would be.
 
+Such a row says it was "sent again when the job was resumed" (and an "already present"
+answer that it may be the first send's doing) only when the journal has an insert of it that
+was sent (:func:`~app.core.job_runner.journal_sent_before`): the job file marks a row
+``sending`` before its trunk-0 look-up, so one killed or stopped during it was never sent, and
+its resume is its first send (S18 H1b: such rows said "sent again" by the job file's state).
+
 After an "already present" answer that an earlier attempt of this job may have caused, the
 number's entries are looked up to name the entry and its date; the service failing that
 look-up (a 429, a 5xx, no answer) has it made again, :data:`LOOK_UP_ROUNDS` times in all
@@ -89,8 +95,9 @@ from app.core.job_runner import (
     JobProgress,
     NotDone,
     RowResult,
-    SendFn,
+    Sender,
     Unsettled,
+    journal_sent_before,
 )
 from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
@@ -578,7 +585,7 @@ def insert_sender(
     stop: threading.Event | None = None,
     since: dt.datetime | None = None,
     store: JobStore | None = None,
-) -> SendFn:
+) -> Sender:
     """The function that sends one row of an import job.
 
     ``stop`` (the job's :attr:`JobControl.stop`) cancels a row's insert while it waits for its
@@ -613,6 +620,17 @@ def insert_sender(
     kind = "dnc" if target is Target.DNC else "sms"
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
+    # The job file marks a row "sending" before its trunk-0 look-up, so a row killed or
+    # stopped during it was never sent: it says "sent again" only when the journal has an
+    # insert of it sent (S18 H1b). Asked once a run, before the row's first send in it (after
+    # it, that send's own insert would count); the runner's words of a failed row ask it too.
+    went_out = journal_sent_before(session, job_id, kind, f"{kind}.insert")
+    asked: dict[int, bool] = {}
+
+    def sent_before(row: JobRow) -> bool:
+        if row.seq not in asked:
+            asked[row.seq] = went_out(row)
+        return asked[row.seq]
 
     def _look_up(row: JobRow, scope: Scope, rounds: int = 1) -> tuple[Entries | None, str]:
         """The row's entries in ``scope``, or None and why the look-up failed; made up to
@@ -756,9 +774,11 @@ def insert_sender(
             return _inserted_lateness(row, scope, sent.result)
         return sent.result
 
-    def _send(row: JobRow, resent: bool, scope: Scope) -> _Sent:
+    def _send(row: JobRow, in_flight: bool, scope: Scope) -> _Sent:
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
+        # Said "sent again when the job was resumed" (see sent_before).
+        resent = in_flight and sent_before(row)
         if resent and not lost_before:
             # In flight when the job stopped: its answer may be in the journal already.
             answered = _journal_answer(session, kind, row, scope, job_id)
@@ -824,7 +844,7 @@ def insert_sender(
         found, why = _look_up(row, scope, LOOK_UP_ROUNDS)
         return _Sent(said(found, why), found, said if found is None else None)
 
-    return send
+    return Sender(send, sent_before)
 
 
 def run_import(

@@ -50,9 +50,15 @@ from app.core.job_report import (
 )
 from app.core.job_runner import CANCELLED_UNSETTLED, RESENT, JobAborted, JobControl
 from app.core.job_staging import JobSettings
-from app.core.job_store import JobRow, JobStatus, JobStore, utc_now
+from app.core.job_store import JobRow, JobStatus, JobStore, scope_from_text, utc_now
 from app.core.journal import ChangeJournal
-from app.core.session import EARLIER_ATTEMPT_MAY_HAVE_DONE, EARLIER_SEND_MAY_HAVE_DONE, Session
+from app.core.session import (
+    EARLIER_ATTEMPT_MAY_HAVE_DONE,
+    EARLIER_SEND_MAY_HAVE_DONE,
+    Session,
+    e164,
+    journal_target,
+)
 from app.core.sheet_check import Target
 from tests.conftest import TOKEN, without_entry_found
 
@@ -198,6 +204,19 @@ def test_already_present_less_the_maybe_count_is_the_list_before_the_job(
     assert _listed(server) == set(EXACT_NUMBERS)
 
 
+def _sent_unanswered(journal: ChangeJournal, store: JobStore, row: JobRow) -> None:
+    """The killed run's insert of ``row``, sent and never answered: its journal intent, with no
+    outcome (a row marked "sending" with none was killed before its insert was sent)."""
+    journal.record_intent(
+        connection="Sandbox",
+        base_url="",
+        operation="dnc.insert",
+        target=journal_target("dnc", row.national, row.phone_code, scope_from_text(row.scope)),
+        phone=e164(row.national, row.phone_code),
+        job=str(store.meta()["job_id"]),
+    )
+
+
 def test_rows_resent_after_an_interruption_and_found_present_are_counted(
     sandbox: Any, journal: ChangeJournal, tmp_path: Path
 ) -> None:
@@ -209,6 +228,7 @@ def test_rows_resent_after_an_interruption_and_found_present_are_counted(
     in_flight = [r for r in store.rows() if r.national in numbers[:2]]
     for row in in_flight:
         store.mark_sending(row.seq)
+        _sent_unanswered(journal, store, row)
     sandbox.bulk_seed_dnc([(n, "1", "0", "", "") for n in numbers[:2]])  # the first send
     sandbox.bulk_seed_dnc([(numbers[2], "1", "0", "", "")])  # on the list before the job
     s = _run(store, _session(sandbox.base_url, journal, retry=FAST))
@@ -228,6 +248,7 @@ def test_a_resent_row_whose_entry_predates_the_job_says_so_and_is_not_counted(
     for row in store.rows():
         if row.national in numbers[:2]:
             store.mark_sending(row.seq)  # in flight when the process was killed
+            _sent_unanswered(journal, store, row)
     sandbox.bulk_seed_dnc([(n, "1", "0", "State DNC registry", "") for n in numbers[:2]])
     sandbox.store.execute(
         "UPDATE dnc SET insert_date = '2022-09-11 09:19:01' WHERE phone_number = ?",

@@ -21,7 +21,7 @@ from app.core.job_catalog import list_jobs
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore, Outcome, utc_now
 from app.core.paths import AppPaths
-from app.core.session import Session
+from app.core.session import Session, e164, journal_target
 from app.ui.job_list import COL_STATUS, JobListView
 from app.ui.job_progress import ResumeWizard, job_registry
 from app.ui.tasks import TaskRunner
@@ -44,7 +44,8 @@ def runner(qtbot: Any) -> Iterator[TaskRunner]:
 def crashed_job(sandbox: Any, session: Session, tmp_path: Path) -> Path:
     """A job file as a killed process leaves it: 3 rows answered, 1 in flight, 6 never sent.
 
-    The in-flight row reached the service before the crash, as it may have.
+    The in-flight row reached the service before the crash, as it may have: its insert's
+    journal intent has no outcome.
     """
     csv = tmp_path / "ten.csv"
     csv.write_text("Phone\n" + "".join(f"202555{i:04d}\n" for i in range(10)))
@@ -61,6 +62,14 @@ def crashed_job(sandbox: Any, session: Session, tmp_path: Path) -> Path:
     for row in rows[:3]:
         store.mark_done(row.seq, Outcome.INSERTED)
     store.flush()
+    session.journal.record_intent(
+        connection=session.connection.name,
+        base_url=session.connection.base_url,
+        operation="dnc.insert",
+        target=journal_target("dnc", rows[3].national, "1", Scope.global_()),
+        phone=e164(rows[3].national, "1"),
+        job=str(store.meta()["job_id"]),
+    )
     store.close()
     sandbox.bulk_seed_dnc([(f"202555{i:04d}", "1", "0", "", "") for i in range(4)])
     return store.path
