@@ -902,8 +902,12 @@ class ExportJob(SplitSearch):
         self.planned_total = total
         csv_out = self.out.suffix.lower() == ".csv"
         # xlsx cells keep their exact text (quotePrefix, no literal quote): an export is read
-        # back by people and re-imported by DNC Desk itself.
-        book = None if csv_out else SafeWorkbook(quote_prefix=True, beside=self.out)
+        # back by people and re-imported by DNC Desk itself. Text that is a run of quotes
+        # before =, +, -, @ gets one quote more, as in CSV, which the import takes off again
+        # (quote_runs; the About sheet says so).
+        book = (
+            None if csv_out else SafeWorkbook(quote_prefix=True, quote_runs=True, beside=self.out)
+        )
         writer = SafeCsvWriter(self.out) if csv_out else None
         widths = (14, 10, 24, 12, 24, 20, 30, 24, 10, 38)
         sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
@@ -964,14 +968,14 @@ class ExportJob(SplitSearch):
         result.finished = _stamp(finished)
         if writer is not None:
             writer.close()
-        elif book is not None:
-            self._about(book, result)
+        elif book is not None and sheet is not None:
+            self._about(book, result, sheet.quotes_added)
             book.save(self.out)
         if self._progress is not None:
             self._progress(ExportProgress(result.rows, total, result.unreachable, "done"))
         return result
 
-    def _about(self, book: SafeWorkbook, result: ExportResult) -> None:
+    def _about(self, book: SafeWorkbook, result: ExportResult, quotes_added: int) -> None:
         about = book.add_sheet("About", (28, 80))  # its filters may name a number: beside too
         rows: list[tuple[str, object]] = [
             ("List", self.kind.title),
@@ -997,10 +1001,25 @@ class ExportJob(SplitSearch):
         if result.list_changed:
             warning = change_warning(result)
             rows.append(("Warning (list changed)", warning[0].upper() + warning[1:] + "."))
+        if quotes_added:
+            # Said only when there are such cells (few lists have any): a person seeing ''=x
+            # where the service shows '=x learns why, and every other export stays as it was.
+            rows.append(("Apostrophes added", quotes_added_note(quotes_added)))
         for key, value in rows:
             about.append([key, value])
         for part in result.parts:
             about.append(["Search", part])
+
+
+def quotes_added_note(cells: int) -> str:
+    """The About sheet's word on the cells given one more apostrophe (black-box B5 #1)."""
+    values = "1 value starts" if cells == 1 else f"{cells:,} values start"
+    return (
+        f"{values} with apostrophes before =, +, -, @, a tab or a line break, and each such "
+        "cell has one apostrophe more than the service's value, as in a CSV export: DNC "
+        "Desk's import takes one off again, so this file imports as the service has it, "
+        "re-saved as ods, xls or CSV too."
+    )
 
 
 def _day(text: str) -> dt.date | None:

@@ -22,6 +22,18 @@ entry), which no spreadsheet reads as anything but that number.
   text as in CSV, as :func:`xlsx_cell` does. A string cell is never evaluated either way;
   what is left is a person re-saving the sheet as CSV from Excel, which writes quotePrefix
   cells without their quote.
+- A workbook made with ``quote_runs=True`` (the export's) gives text that already is a run of
+  quotes followed by one of those characters one more quote, as in CSV (``'=1+1`` is written
+  ``''=1+1``, with quotePrefix in that mode): the import takes one quote off such a cell
+  whatever the file (an export's CSV re-saved by Excel or LibreOffice as xlsx, ods or xls has
+  them as literal text), so written as it is, ``'=1+1`` read back as ``=1+1`` and ``''=x`` as
+  ``'=x``, from the xlsx and from LibreOffice's re-save of it as ods, xls or CSV alike
+  (black-box B5 #1). :attr:`SafeSheet.quotes_added` counts such cells, for the export's About
+  sheet to explain them. The reports keep such text as it is: the job report's "Original
+  value" is a file's cell as the file has it (``'+44 7700 900124``, a CSV export's guarded
+  number, with one quote more would be a text the file never had: black-box finding 15's
+  complaint), and the other reports are read by people with no sheet saying why a value has
+  an apostrophe the service's lacks.
 
 Phone numbers are always written as text, never as numbers, so no spreadsheet shows
 ``2.02555E+09`` or drops a leading zero. A text cell in General format still turns into a
@@ -174,9 +186,12 @@ class SafeWorkbook:
     openpyxl's temporary file in ``$TMPDIR``.
     """
 
-    def __init__(self, *, quote_prefix: bool = False, beside: Path | None = None) -> None:
+    def __init__(
+        self, *, quote_prefix: bool = False, quote_runs: bool = False, beside: Path | None = None
+    ) -> None:
         self._wb = Workbook(write_only=True)
         self._quote_prefix = quote_prefix
+        self._quote_runs = quote_runs
         self._beside = beside
         if beside is not None:
             remove_left_parts(beside)
@@ -199,7 +214,12 @@ class SafeWorkbook:
             ws.column_dimensions[_letter(index)].width = width
         for index in text_columns:
             ws.column_dimensions[_letter(index)].number_format = TEXT_FORMAT
-        return SafeSheet(ws, quote_prefix=self._quote_prefix, text_columns=text_columns)
+        return SafeSheet(
+            ws,
+            quote_prefix=self._quote_prefix,
+            quote_runs=self._quote_runs,
+            text_columns=text_columns,
+        )
 
     def save(self, path: Path) -> None:
         """Write the workbook to ``path``; raises OSError (and leaves nothing behind) if it
@@ -483,16 +503,27 @@ class SafeSheet:
     """
 
     def __init__(
-        self, ws: Any, *, quote_prefix: bool = False, text_columns: Sequence[int] = ()
+        self,
+        ws: Any,
+        *,
+        quote_prefix: bool = False,
+        quote_runs: bool = False,
+        text_columns: Sequence[int] = (),
     ) -> None:
         self._ws = ws
         self._quote_prefix = quote_prefix
+        self._quote_runs = quote_runs
         self._text_cells = [(index, _TextCell(ws)) for index in sorted(set(text_columns))]
+        # Cells given one more quote before their own run of quotes (see the module docstring).
+        self.quotes_added = 0
 
     def _quoted(self, text: str) -> object:
         """``text`` (fitted, and one that could start a formula) as a safe cell."""
         if not self._quote_prefix:
             return _fit("'" + text)
+        return self._prefixed(text)
+
+    def _prefixed(self, text: str) -> object:
         cell = WriteOnlyCell(self._ws, value=text)
         cell.data_type = "s"  # openpyxl reads "=…" as a formula; this cell is text
         cell.quotePrefix = True
@@ -522,9 +553,21 @@ class SafeSheet:
 
     def _text(self, value: str) -> object:
         text = _fit(value)
+        return self._guarded(text) if text else None
+
+    def _guarded(self, text: str) -> object:
+        """``text`` (fitted, not empty) as a safe cell: guarded if it could start a formula,
+        with ``quote_runs`` one more quote if it is a run of quotes before such a character."""
         if needs_neutralising(text):
             return self._quoted(text)
-        return text or None
+        start = _quote_run_start(text) if self._quote_runs else None
+        if start is None:
+            return text
+        self.quotes_added += 1
+        # quotePrefix too, as for the cells above: Excel takes a leading quote typed into a
+        # cell as that style, so a person editing a plain ''=x cell would leave '=x in it.
+        text = _fit(text[:start] + "'" + text[start:])
+        return self._prefixed(text) if self._quote_prefix else text
 
     def append(self, row: Iterable[object]) -> None:
         self._write(
@@ -543,14 +586,10 @@ class SafeSheet:
         if len(joined) > XLSX_CELL_LIMIT or ILLEGAL_CHARACTERS_RE.search(joined):
             self._write([self._text(v) for v in row])
         else:
-            self._write(
-                [
-                    (self._quoted(v) if needs_neutralising(v) else v)
-                    if v[:1] in _TRIGGER_SET
-                    else (v or None)
-                    for v in row
-                ]
-            )
+            # Only text starting with a trigger or a quote, or with a space or an invisible
+            # character before one, can need guarding; the rest is most cells.
+            guarded = self._guarded
+            self._write([v if v[:1].isalnum() else (guarded(v) if v else None) for v in row])
 
 
 class SafeCsvWriter:
