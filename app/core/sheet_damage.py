@@ -25,6 +25,13 @@ valid, and about one real number in ten thousand ends so, so it is read as it st
 note (:data:`CUT_SHORT`) showing the numbers it may have been rounded from; staging names such
 rows in a warning, as it is the rows of a whole column that are cut so.
 
+A number cell of a country whose numbers are written with a trunk 0 (UK, France, Australia) is
+noted as having lost it ("it lost its leading 0 (written 07911123456 in United Kingdom)"): a
+spreadsheet drops it from a number typed 07911123456. Not when the row's code came from a cell
+of its own (a Country Code or Country column) and the digits are the number's national
+significant number, as a list keeps it: DNC Desk's own export writes them so, beside their code,
+and a spreadsheet re-saving it makes them numbers that are read exactly (``code_from_cell``).
+
 A cell refused as a US number that is a number of another country written with its trunk 0
 ("020 7946 0018"), or once the leading 0 a number cell drops is put back (the number
 7911123456, 07911123456 in the UK; 669823456, Rome's 06 6982 3456), is named so by
@@ -275,8 +282,18 @@ def _a(name: str) -> str:
     return f"an {name}" if vowel else f"a {name}"
 
 
-def describe_damage(raw: CellValue, result: PhoneResult) -> str:
-    """A note about how the cell was damaged and what was read from it; ``""`` if it was not."""
+def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool = False) -> str:
+    """A note about how the cell was damaged and what was read from it; ``""`` if it was not.
+
+    ``code_from_cell``: the row's code is its own cell's (a Country Code or Country column),
+    not the file's default or ``--phone-code``. A number cell (or a float column's text) whose
+    digits are then the national significant number as they stand lost no trunk 0 worth a
+    note (black-box B5 #5: DNC Desk's export, 7924934233 beside 44, re-saved by LibreOffice as
+    xlsx had 98 UK, Australian and French rows counted as damaged, "check those numbers
+    against the source", though each was written without a 0 and read exactly). The note
+    stays where a 0 may matter: a cell valid only with a 0 put back, Italy's 0 that is part
+    of a number, and any cell read under the default code, which names no row's country.
+    """
     if isinstance(raw, str):
         plain = _PLAIN_DIGITS.fullmatch(raw)
         if plain is not None and cut_short(plain.group(1)):
@@ -289,7 +306,7 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
                 )
             return f"cell {raw.strip()!r} was in scientific notation and lost digits"
         if (decimal := _FLOAT_TEXT.fullmatch(raw)) is not None:
-            return _decimal_text_note(raw.strip(), decimal.group(1), result)
+            return _decimal_text_note(raw.strip(), decimal.group(1), result, code_from_cell)
         if _FRACTION_TEXT.fullmatch(raw) and result.ok:
             # Black-box pass I2: read silently, where the same value in a workbook's number
             # cell is refused as not a whole number.
@@ -336,10 +353,11 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
         )
     digits = str(int(raw))
     code = result.phone_code
+    kept = _as_kept(digits, result, code_from_cell)
     if raw > 0 and cut_short(digits):
         note = _cut_short_note(digits, f"cell is the number {digits}, not text", result)
         international = digits.startswith(code) and digits[len(code) :] == result.national
-        if result.ok and code and not international and drops_trunk_zero(code):
+        if result.ok and code and not international and not kept and drops_trunk_zero(code):
             note += f"; it lost its leading 0 too (written 0{digits} in {code_name(code)})"
         return note
     if result.ok:
@@ -347,7 +365,7 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
         if len(digits) > _GENERAL_MAX_DIGITS:
             notes.append(f"Excel displays it as {_excel_general(digits)}")
         international = digits.startswith(code) and digits[len(code) :] == result.national
-        if code and not international and drops_trunk_zero(code):
+        if code and not international and not kept and drops_trunk_zero(code):
             notes.append(f"it lost its leading 0 (written 0{digits} in {code_name(code)})")
         if code and not international and keeps_leading_zero(code):
             zeroed = phones.normalize("0" + digits, code)
@@ -370,9 +388,20 @@ def describe_damage(raw: CellValue, result: PhoneResult) -> str:
     return ""
 
 
-def _decimal_text_note(cell: str, digits: str, result: PhoneResult) -> str:
+def _as_kept(digits: str, result: PhoneResult, code_from_cell: bool) -> bool:
+    """Whether a number cell's ``digits`` are its number as a list keeps it, under a code of
+    the row's own cell (:func:`describe_damage`'s ``code_from_cell``): valid as they stand,
+    its national significant number, so no trunk 0 was lost that the reading lacks."""
+    return code_from_cell and result.ok and result.national == digits
+
+
+def _decimal_text_note(
+    cell: str, digits: str, result: PhoneResult, code_from_cell: bool = False
+) -> str:
     """The note on text holding a whole number written as a decimal (``cell``, its integer
-    ``digits``): only what a number cell would have lost, as a float column is one.
+    ``digits``): only what a number cell would have lost, as a float column is one (a trunk 0
+    not when the code is the row's own and the digits are the number as a list keeps it:
+    :func:`_as_kept`).
 
     Black-box B6 #7: every row of a pandas export ("3032300001.0") was flagged as damaged, and
     the file's warning blamed scientific notation, a dropped 0 or digits cut, though each number
@@ -400,12 +429,13 @@ def _decimal_text_note(cell: str, digits: str, result: PhoneResult) -> str:
         return ""
     international = digits.startswith(code) and digits[len(code) :] == result.national
     lost = lost and not international
+    trunk_lost = lost and drops_trunk_zero(code) and not _as_kept(digits, result, code_from_cell)
     if cut_short(digits):
         note = _cut_short_note(digits, f"cell {cell!r}", result)
-        if lost and drops_trunk_zero(code):
+        if trunk_lost:
             note += f"; it lost its leading 0 too (written 0{digits} in {code_name(code)})"
         return note
-    if lost and drops_trunk_zero(code):
+    if trunk_lost:
         return (
             f"{written}, from a number cell, which lost its leading 0 (written 0{digits} in "
             f"{code_name(code)}); read as +{code} {result.national}"
