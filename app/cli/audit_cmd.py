@@ -31,6 +31,34 @@ from app.cli.connection_args import (
     refuse_empty_options,
 )
 from app.cli.output_paths import check_out_path
+from app.core.sheet_scope import visible_text
+
+
+def _download_pages(text: str) -> int:
+    """``--max-download-pages N``, 0 or more: 0 looks every number up, whatever the scope's
+    size (forced look-ups). Less than 0 was taken as 0 without a word, and a word got
+    argparse's "invalid int value" (black-box B4 #B)."""
+    rule = "the most pages a scope is downloaded in, 0 or more (0: look every number up)"
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {rule}.") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is not 0 or more; give {rule}.")
+    return value
+
+
+def _campaign_id(text: str) -> str:
+    """The audited campaign's id as the service writes it; refused (exit 2) when it is not
+    one: it was looked for and said "there is no campaign with id abc." (black-box B4 #B)."""
+    campaign_id = visible_text(text)
+    if not campaign_id.isdigit():
+        raise CliError(
+            f"{text.strip()!r} is not a campaign id; the service's campaign ids are whole "
+            "numbers (the window's Campaigns & audit tab lists them).",
+            EXIT_USAGE,
+        )
+    return campaign_id
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,10 +81,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     campaign.add_argument(
         "--max-download-pages",
-        type=int,
+        type=_download_pages,
         default=None,
         metavar="N",
-        help="look numbers up one by one in any scope that needs more than N pages to download",
+        help="look numbers up one by one in any scope that needs more than N pages to download "
+        "(0: in every scope)",
     )
     add_connection_arguments(campaign)
 
@@ -89,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # Given empty, each would be taken as left out (black-box R4 #2).
         refuse_empty_options(args, (*_EMPTY_REFUSED, *CONNECTION_OPTIONS))
+        campaign_id = _campaign_id(args.campaign_id)
     except CliError as exc:
         return _fail(str(exc), exc.status)
     out = Path(args.out).expanduser() if args.out else None
@@ -108,12 +138,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             result = run_audit(
                 ctx.api,
-                args.campaign_id,
+                campaign_id,
                 connection=ctx.session.connection.name,
                 options=AuditOptions(args.concurrency, args.max_download_pages),
             )
         except NotFoundError as exc:
-            return _fail(f"{exc.message}.", EXIT_USAGE)
+            # The core's words are a fragment: "there is no campaign with id 9999." was said
+            # in lower case (black-box B4 #B).
+            return _fail(f"{exc.message[:1].upper()}{exc.message[1:]}.", EXIT_USAGE)
         except ApiError as exc:
             # A refused token says where it came from, as import and export say it.
             sentence = describe_api_error(exc, ctx.session.connection, "The audit could not finish")

@@ -266,6 +266,9 @@ class _Silence:
         self._refusals = 0
         # Requests taken and left unanswered since the last answer (counted to give up).
         self.unanswered = 0
+        # Whether any request since the last answer reached the service: none did when every
+        # connection was refused, which is not a silence (black-box B4 #D).
+        self._reached = False
 
     def sent(self, url: str) -> None:
         with self._lock:
@@ -281,10 +284,12 @@ class _Silence:
                     self._unanswered = asking
                 if error.sent:
                     self.unanswered += 1
+                    self._reached = True
                 return
             self._answered_at = time.monotonic()
             self._unanswered = None
             self.unanswered = 0
+            self._reached = False
             if isinstance(error, RateLimitedError):
                 self._refusals += 1
                 if self._refused is None and asking is not None:
@@ -300,6 +305,12 @@ class _Silence:
             if self._refused is None:
                 return None
             return time.monotonic() - self._refused[0], self._refused[1], self._refusals
+
+    def refused_only(self) -> bool:
+        """Whether every request since the last answer ended with its connection refused (or
+        its host unknown): the service cannot be reached, rather than leaving them unanswered."""
+        with self._lock:
+            return self._unanswered is not None and not self._reached
 
     def quiet(self) -> tuple[float, str] | None:
         """(Seconds of silence, the URL waited on), or None while nothing is left unanswered."""
@@ -379,7 +390,15 @@ class CliClient(ApiClient):
             if now - said < CHECK_WAITING_EVERY or self._silence is not silence:
                 continue
             said = now
-            if quiet is not None and long_quiet:
+            if quiet is not None and long_quiet and silence.refused_only():
+                seconds, url = quiet
+                since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+                warn(
+                    f"The service cannot be reached: no connection to it could be made for "
+                    f"{seconds:.0f} s (since {since:%H:%M:%S} UTC; trying {url}); still "
+                    "checking it, before anything is sent."
+                )
+            elif quiet is not None and long_quiet:
                 seconds, url = quiet
                 since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
                 warn(

@@ -60,6 +60,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 # (dest, option, what was not given, what to give, what leaving it out does): see
 # app.cli.connection_args.refuse_empty_options.
 _EMPTY_REFUSED = (
+    # An empty name was looked for as a file and said "There is no snapshot file ."
+    # (black-box B4 #A).
+    (
+        "snapshots",
+        "diff",
+        "a snapshot",
+        "a snapshot file, or its name in the snapshots folder",
+        "",
+    ),
     (
         "out",
         "--out",

@@ -102,6 +102,8 @@ _REASONS = {
 QUIET_AFTER = 10.0
 SAY_EVERY = 30.0
 
+_OUT_OPTION: EmptyOption = ("out", "--out", "a path", "the .xlsx or .csv file to write", "")
+
 _EXPORT_OPTIONS: tuple[EmptyOption, ...] = (
     ("scope", "--scope", "a scope", SCOPE_HELP, "to export every scope"),
     (
@@ -182,7 +184,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="dnc|sms-opt-out",
         help="the list to export",
     )
-    parser.add_argument("--out", type=Path, required=True, metavar="PATH", help=".xlsx or .csv")
+    # Text, not a Path: Path("") is ".", which was refused as a folder (black-box B4 #A).
+    parser.add_argument("--out", required=True, metavar="PATH", help=".xlsx or .csv")
     parser.add_argument("--overwrite", action="store_true", help="replace a file already at --out")
     filters = parser.add_argument_group("filters")
     # None when not given: each given empty is refused (refuse_empty_options), as import's.
@@ -291,6 +294,32 @@ def _query(args: argparse.Namespace, scope: Scope | None) -> DncQuery:
         reason=_REASONS[args.reason],
         purpose=purpose,
     )
+
+
+def filters_typed(args: argparse.Namespace, query: DncQuery, scope_said: str) -> dict[str, str]:
+    """``--json``'s ``filters``: :func:`describe_query`'s, with ``--phone-number`` and
+    ``--phone-code`` as typed, and beside a number the form searched when it differs, as a
+    campaign named by its name has its id beside it: ``+44 20 7946 0009 (searched as
+    2079460009 under phone code 44)``. The searched form alone, with a ``phone_code`` nobody
+    typed, was not "as typed" (black-box B4 #F)."""
+    out = describe_query(query, scope_said)
+    number = (args.phone_number or "").strip()
+    code = (args.phone_code or "").strip()
+    if number:
+        if number == query.phone_number and code == query.phone_code:
+            out["phone_number"] = number
+        elif number == query.phone_number:
+            out["phone_number"] = f"{number} (searched under phone code {query.phone_code})"
+        else:
+            searched = f"{query.phone_number} under phone code {query.phone_code}"
+            out["phone_number"] = f"{number} (searched as {searched})"
+    if not code:
+        out.pop("phone_code", None)
+    elif number or code == query.phone_code:
+        out["phone_code"] = code  # a number's parentheses say the code searched
+    else:
+        out["phone_code"] = f"{code} (searched as {query.phone_code})"
+    return out
 
 
 def _end_progress_line(shown: bool) -> None:
@@ -501,6 +530,8 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     paths = AppPaths.default()
     try:
+        refuse_empty_options(args, (_OUT_OPTION,))
+        args.out = Path(args.out)
         if args.out.expanduser().is_dir():
             # Said as what it is, not as a name lacking .xlsx (black-box R5 #12).
             raise CliError(
@@ -585,7 +616,7 @@ def _print_result(
                 "total": result.total,
                 "unreachable": result.unreachable,
                 "path": str(result.path.resolve()),
-                "filters": describe_query(query, scope),
+                "filters": filters_typed(args, query, scope),
                 "searches": len(result.parts),
                 "list_changed": result.list_changed,
                 "total_at_end": result.total_at_end,

@@ -54,6 +54,7 @@ from app.cli.connection_args import (
     EXIT_OK,
     EXIT_USAGE,
     CliError,
+    EmptyOption,
     StopSignal,
     add_connection_arguments,
     begin_checks,
@@ -64,6 +65,7 @@ from app.cli.connection_args import (
     interrupt_status,
     named_by_url,
     open_session,
+    refuse_empty_options,
     token_source,
     warn,
 )
@@ -215,7 +217,7 @@ def add_job_arguments(
     parser.add_argument("--dry-run", action="store_true", help="check the file, send nothing")
     parser.add_argument(
         "--report",
-        type=Path,
+        # Text, not a Path: Path("") is ".", which was refused as a folder (black-box B4 #A).
         metavar="PATH",
         help="where to write the xlsx report (missing folders are created)",
     )
@@ -424,6 +426,15 @@ _NOT_BLANK: Final = (
         "the service's base URL (the token in the environment variable DNC_DESK_TOKEN)",
         "for a dry run without a connection",
     ),
+)
+
+
+_REPORT_OPTION: EmptyOption = (
+    "report",
+    "--report",
+    "a path",
+    "the .xlsx file to write the report to",
+    "to have it written beside the job file",
 )
 
 
@@ -1122,6 +1133,9 @@ def run_job_command(
     sending = False  # whether the job's run has begun (signals then pause it)
     no_room = False  # whether a full disk stopped the job's run
     try:
+        if args.report is not None:
+            refuse_empty_options(args, (_REPORT_OPTION,))
+            args.report = Path(args.report)
         if args.resume:
             refuse_new_job_options(args)
             try:
@@ -1395,17 +1409,21 @@ def _announcer(
     command: str, store: JobStore, new_pace: dict[str, int], *, resumed: bool
 ) -> Callable[[], None]:
     """The line saying the job runs and how to resume it, said once the run holds the job
-    and before any row is sent, and flushed: a run killed (SIGKILL, a crash, a power cut)
-    leaves the id and the way on even in a file its output went to. A resume's command has
-    the pace it runs at, stored in the job here, as the run holds it: ``dnc-desk jobs``
-    gives the same command after a SIGKILL (black-box Q2 #8: it left out ``--concurrency 32``,
-    stored only once the run ended)."""
+    and before any row is sent (not when it has no row to send), and flushed: a run killed
+    (SIGKILL, a crash, a power cut) leaves the id and the way on even in a file its output
+    went to. A resume's command has the pace it runs at, stored in the job here, as the
+    run holds it: ``dnc-desk jobs`` gives the same command after a SIGKILL (black-box Q2 #8:
+    it left out ``--concurrency 32``, stored only once the run ended)."""
 
     def announce() -> None:
         if new_pace:
             # A write that fails (a full disk) is tried again when the run ends.
             with contextlib.suppress(sqlite3.Error):
                 store.set_meta(new_pace)
+        if next(store.unfinished(chunk=1), None) is None:
+            # Nothing to send (every row invalid, or a duplicate): the job ends without
+            # sending, so a resume it offered would be none (black-box B4 #C).
+            return
         meta = store.meta()
         hint = resume_command(command, {**meta, **new_pace}, store.path)
         how = "resumed" if resumed else "started"
