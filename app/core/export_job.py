@@ -168,7 +168,9 @@ class ExportResult:
     plain search read last reaches some of them): rows of parts too big even at the finest
     split, rows the service counted but whose pages came short of them, and rows no part of a
     split held, by :class:`Gap`; ``days_searched`` is the first and last insert
-    day a day split searched, and ``reach`` how many rows one search reaches.
+    day a day split searched, and ``reach`` how many rows one search reaches. ``counted``: the
+    searches that asked the service how many rows match (an empty list's export runs one and
+    reads no page, so ``parts`` is empty).
     """
 
     path: Path
@@ -187,6 +189,7 @@ class ExportResult:
     days_searched: tuple[str, str] | None = None
     reach: int = 101_000
     not_given: int = 0
+    counted: int = 0
 
 
 # Why rows a search counted were not read, when it is not the paging cap (black-box pass R1).
@@ -963,6 +966,7 @@ class ExportJob(SplitSearch):
             gaps=self.gaps(),
             days_searched=self.days_searched(),
             reach=self._reachable(sys.maxsize),
+            counted=self.counted,
         )
         finished = dt.datetime.now(dt.UTC)
         result.finished = _stamp(finished)
@@ -990,6 +994,9 @@ class ExportJob(SplitSearch):
             ("List changed during the export", "yes" if result.list_changed else "no"),
             ("Rows that could not be reached", result.unreachable),
             ("Searches run", len(result.parts)),
+            # An empty list's export reads no page: the count is the service's answer that
+            # nothing matched (black-box B4 #3: "Searches run: 0" read as nothing checked).
+            ("Searches counting the matching rows", result.counted),
         ]
         if result.unreachable:
             rows.append(
