@@ -711,7 +711,7 @@ class _Checker:
         # One dict per scope, keyed by an int packing code and number: a million rows fit in
         # about 100 MB this way, half what tuples of strings take.
         self.seen: dict[tuple[ScopeKind, str, str], dict[int, int]] = {}
-        self.damage_cache: dict[tuple[type, object, str], str] = {}
+        self.damage_cache: dict[tuple[type, object, str, bool], str] = {}
         self.code_cache: dict[tuple[type, object], str | None] = {}
         # Code cell value -> code, for check_plain (bools never enter: True == 1).
         self.plain_codes: dict[CellValue, object] = {}
@@ -884,7 +884,8 @@ class _Checker:
         ):
             damage = ""
         else:
-            damage = self._damage(raw, result)
+            # A code from the row's own cell: its number cells as a list keeps them lost no 0.
+            damage = self._damage(raw, result, code_cell is not None)
         elsewhere = None
         fits: tuple[str, ...] = ()
         if not result.ok and code_cell is None and result.phone_code == "1":
@@ -1682,7 +1683,7 @@ class _Checker:
             damage=damage,
         )
 
-    def _damage(self, raw: CellValue, result: PhoneResult) -> str:
+    def _damage(self, raw: CellValue, result: PhoneResult, code_from_cell: bool = False) -> str:
         kind = type(raw)
         # Fast exits for the shapes that cannot carry damage (most rows).
         if (
@@ -1704,14 +1705,14 @@ class _Checker:
         ):
             return ""
         if kind is str or kind is int or kind is float:
-            key = (kind, raw, result.phone_code)
+            key = (kind, raw, result.phone_code, code_from_cell)
             note = self.damage_cache.get(key)
             if note is None:
-                note = describe_damage(raw, result)
+                note = describe_damage(raw, result, code_from_cell=code_from_cell)
                 if len(self.damage_cache) < 200_000:
                     self.damage_cache[key] = note
             return note
-        return describe_damage(raw, result)
+        return describe_damage(raw, result, code_from_cell=code_from_cell)
 
     def _scope(self, cells: Sequence[CellValue]) -> Scope | tuple[str, str]:
         """The row's scope, or (field, why not). Sets :attr:`scope_note` for the row.

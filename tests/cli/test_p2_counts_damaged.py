@@ -18,10 +18,11 @@ from app.cli.main import main
 from app.core.job_report import DAMAGED_LABEL
 from tests.conftest import TOKEN
 
-# Rows 2, 3 and 5 are damaged: a UK mobile stored as a number (its leading 0 lost), a number
-# written with a decimal comma, and one past Excel's 15 digits (refused). Row 4 is clean.
+# Rows 2, 3 and 5 are damaged: a number cut short by a scientific display (2.02555E+09), a
+# number written with a decimal comma, and one past Excel's 15 digits (refused). Row 4 is clean.
+# (A UK mobile stored as a number beside "UK" is read exactly under it: no damage, B5 #5.)
 DAMAGED_ROWS = (
-    (7911123456, "UK"),
+    (2025550000, "US"),
     ("3035550534,0", "US"),
     (2125551238, "US"),
     (4.91512345678901e19, "US"),

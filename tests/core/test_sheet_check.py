@@ -250,13 +250,23 @@ def test_more_than_fifteen_digits_is_flagged() -> None:
 
 
 def test_number_that_lost_its_trunk_zero_is_flagged() -> None:
-    mapping = ColumnMapping(phone=0, phone_code=1)
-    checked, summary = run([[7400123456, 44], ["07400 123457", 44], [447400123458, 44]], mapping)
+    mapping = ColumnMapping(phone=0, default_phone_code="44")
+    checked, summary = run([[7400123456], ["07400 123457"], [447400123458]], mapping)
     assert checked[0].outcome is Outcome.VALID
     assert "lost its leading 0 (written 07400123456" in checked[0].damage
     assert checked[1].damage == ""
     assert "Excel displays it as 4.474E+11" in checked[2].damage
     assert summary.damaged == 2
+
+
+def test_number_as_kept_beside_its_code_lost_no_zero() -> None:
+    # Black-box B5 #5: DNC Desk's export writes 7400123456 beside 44; a spreadsheet's number
+    # cell of it is read exactly, under the row's own code.
+    mapping = ColumnMapping(phone=0, phone_code=1)
+    checked, summary = run([[7400123456, 44], [447400123458, 44]], mapping)
+    assert checked[0].outcome is Outcome.VALID and checked[0].damage == ""
+    assert "Excel displays it as 4.474E+11" in checked[1].damage
+    assert summary.damaged == 1
 
 
 def test_leading_zero_that_was_part_of_the_number_is_not_guessed() -> None:
