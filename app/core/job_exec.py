@@ -348,7 +348,14 @@ def _refuse_another_service(meta: dict[str, Any], session: Session) -> None:
     here = session.connection.base_url
     if not started_on or _service(started_on) == _service(here):
         return
-    named = f" (connection {meta['connection']!r})" if meta.get("connection") else ""
+    connection = str(meta.get("connection") or "")
+    # A job started with --base-url is named after its URL: naming it again as a connection
+    # repeated the URL (black-box B4 #10).
+    named = (
+        f" (connection {connection!r})"
+        if connection and _service(connection) != _service(started_on)
+        else ""
+    )
     raise JobOnAnotherService(
         f"Job {meta.get('job_id', '')} was started on {started_on}{named}, not on {here}; "
         "its rows go only to the service it was started on, so resume it there."

@@ -75,3 +75,24 @@ def test_the_same_service_written_another_way_is_the_same(started: str, resumed:
 )
 def test_another_scheme_or_port_is_another_service(started: str, resumed: str) -> None:
     assert _service(started) != _service(resumed)
+
+
+def test_a_job_started_with_a_base_url_is_not_named_twice(
+    sandbox: Any, session: Session, tmp_path: Path
+) -> None:
+    # Black-box B4 #10: "was started on http://… (connection 'http://…')" repeated the URL, as
+    # a job started with --base-url has its connection named after its URL.
+    url = sandbox.base_url
+    started = Session(Connection(url, url), ApiClient(url, TOKEN), session.journal)
+    store = _staged(started, tmp_path)
+    other_url = "http://127.0.0.1:9"
+    other = Session(Connection(other_url, other_url), ApiClient(other_url, TOKEN), session.journal)
+    with pytest.raises(JobOnAnotherService) as refused:
+        run_import(store, other)
+    assert str(refused.value) == (
+        f"Job {store.meta()['job_id']} was started on {url}, not on {other_url}; its rows "
+        "go only to the service it was started on, so resume it there."
+    )
+    other.close()
+    started.close()
+    store.close()
