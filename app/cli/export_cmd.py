@@ -570,6 +570,7 @@ def _run(args: argparse.Namespace) -> int:
         args.out,
         connection_name=connection.name,
         scope_said=scope_said,
+        filters_typed=filters_typed(args, query, scope_said),
         progress=progress,
         cancel=cancel,
     )
@@ -618,6 +619,8 @@ def _print_result(
                 "path": str(result.path.resolve()),
                 "filters": filters_typed(args, query, scope),
                 "searches": len(result.parts),
+                # An empty list's export reads no page: this says the service was asked.
+                "counting_searches": result.counted,
                 "list_changed": result.list_changed,
                 "total_at_end": result.total_at_end,
                 "possibly_missing": result.possibly_missing,

@@ -59,7 +59,7 @@ import datetime as dt
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -879,6 +879,7 @@ class ExportJob(SplitSearch):
         *,
         connection_name: str = "",
         scope_said: str = "",
+        filters_typed: Mapping[str, str] | None = None,
         progress: Callable[[ExportProgress], None] | None = None,
         cancel: threading.Event | None = None,
         page_size: int = PAGE_SIZE,
@@ -892,6 +893,9 @@ class ExportJob(SplitSearch):
         # The scope as typed, for the About sheet (see describe_query): a campaign given by
         # its name is named there, not only its id (black-box W5 #3).
         self.scope_said = scope_said
+        # The filters as typed on the command line (a number as written, with the form
+        # searched beside it), for the About sheet to say what --json says (black-box B4 #4).
+        self.filters_typed = dict(filters_typed) if filters_typed is not None else None
         self._progress = progress
         # What a watcher (the CLI's, every few seconds) reads besides the searches counted.
         self.rows_written = 0
@@ -985,7 +989,12 @@ class ExportJob(SplitSearch):
             ("List", self.kind.title),
             ("Connection", self.connection_name),
             ("Service", self.api.base_url),
-            ("Filters", filters_said(self.query, self.scope_said)),
+            (
+                "Filters",
+                filters_said(self.query, self.scope_said)
+                if self.filters_typed is None
+                else ", ".join(f"{k}={v}" for k, v in self.filters_typed.items()) or "all",
+            ),
             ("Started (UTC)", result.started),
             ("Finished (UTC)", result.finished),
             ("Rows exported", result.rows),
