@@ -26,10 +26,14 @@ trunk 0 leaves the leads typed with it, one kept with the country code in its di
 typed without it) are then set by their own journaled ``/leads/update``, filed under the
 number, with the old status kept for undo. The removed input's message names every lead set
 with its old status, and apart the ones already in the status (no change is journaled for
-them). Entries of one number picked together are deleted one after another and their leads
-set once, after them: each lead is journaled once. When the leads cannot be looked up no delete
-is sent: deleting without knowing which leads it re-statuses, and from what status, would leave
-the change untraceable and not undoable. Without a lead status no lead is looked up.
+them); a lead update the service refuses keeps its status, one it fails or never answers may
+have been set, and the message says to set each on the service; a campaign's entry of a number
+no lead of the campaign's lists was found holding names the number's leads found in other
+campaigns' lists, which its delete leaves as they are (black-box B5 #3). Entries of one number
+picked together are deleted one after another and their leads set once, after them: each lead
+is journaled once. When the leads cannot be looked up no delete is sent: deleting without
+knowing which leads it re-statuses, and from what status, would leave the change untraceable
+and not undoable. Without a lead status no lead is looked up.
 
 The written forms a DNC entry may keep a number in (:func:`stored_forms`), the searches that find
 them (:func:`form_searches`) and which entries found so are the number (:func:`names_number`)
@@ -59,12 +63,13 @@ from app.core.lead_lookup import (
     changed_by,
     lead_numbers,
     leads_to_restatus,
-    number_leads,
+    not_set_text,
+    number_leads_apart,
     restatus_text,
     restatused_by,
 )
 from app.core.phones import normalize_with_default
-from app.core.session import Session, e164
+from app.core.session import Session, e164, fate_open
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
 
@@ -341,11 +346,12 @@ def remove_dnc_entries(
     def remove(
         key: _Key,
         number: tuple[str, str],
-        own: dict[str, list[Lead]],
+        own: dict[str, tuple[list[Lead], list[Lead]]],
         restatused: dict[str, Lead],
     ) -> _Sent:
-        """One delete; ``own``: the number's leads by scope, looked up once; ``restatused``: the
-        leads the number's deletes done so far re-statused, journaled by the first."""
+        """One delete; ``own``: the number's leads by scope, looked up once, with those found
+        outside it; ``restatused``: the leads the number's deletes done so far re-statused,
+        journaled by the first."""
         first = targets[groups[key][0]]
         if cancel is not None and cancel.is_set():
             raise Cancelled
@@ -391,7 +397,7 @@ def remove_dnc_entries(
         """The number's deletes, then (with a lead status) the updates of its leads no delete
         done re-statused, and what the removed inputs' messages say of its leads."""
         sent: dict[_Key, _Sent] = {}
-        own: dict[str, list[Lead]] = {}
+        own: dict[str, tuple[list[Lead], list[Lead]]] = {}
         restatused: dict[str, Lead] = {}
         taken: list[_Key] = []
         for key in numbers[number]:
@@ -409,19 +415,32 @@ def remove_dnc_entries(
         rest = {
             lead.id: lead
             for key in taken
-            for lead in own.get(key[2], [])
+            for lead in own.get(key[2], ([], []))[0]
             if lead.id not in restatused
         }
         ordered = sorted(rest.values(), key=lambda x: (len(x.id), x.id))
-        return sent, set_leads(list(restatused.values()), ordered, number)
+        # Entries of one scope taken: a campaign's says which of the number's leads it left,
+        # in other campaigns' lists, when none in its own was found (black-box B5 #3).
+        scopes = {key[2] for key in taken}
+        scope = targets[groups[taken[0]][0]].scope if len(scopes) == 1 else None
+        others = own.get(taken[0][2], ([], []))[1] if scope is not None else []
+        return sent, set_leads(list(restatused.values()), ordered, number, scope, others)
 
-    def set_leads(by_delete: list[Lead], rest: list[Lead], number: tuple[str, str]) -> str:
+    def set_leads(
+        by_delete: list[Lead],
+        rest: list[Lead],
+        number: tuple[str, str],
+        scope: Scope | None,
+        others: list[Lead],
+    ) -> str:
         """Set each of ``rest`` (the number's leads no delete done re-statused) to the status
         by its own journaled ``/leads/update`` (one already in it is left, no request), and say
-        what became of every lead of the number."""
+        what became of every lead of the number (``scope``, ``others``: see
+        :func:`app.core.lead_lookup.restatus_text`)."""
         written: list[Lead] = []
         same: list[Lead] = []
         failed: list[str] = []
+        unanswered: list[str] = []
         for lead in rest:
             if lead.status == status:
                 same.append(lead)
@@ -430,16 +449,16 @@ def remove_dnc_entries(
                 # No cancel: the number is off the list, and its leads are to follow it.
                 session.restatus_lead(lead, status, job=job, note=note, phone=e164(*number))
             except ApiError as exc:
-                failed.append(f"lead {lead.id} (list {lead.list_id}): {exc.describe()}")
+                # One the service did not answer (a 5xx, no answer) may have been set: it is
+                # not said to keep its status (S18 R1, as the bulk removal since S18 H1b).
+                text = f"lead {lead.id} (list {lead.list_id}): {exc.describe()}"
+                (unanswered if fate_open(exc) else failed).append(text)
                 continue
             written.append(lead)
         leads = sorted([*by_delete, *written, *same], key=lambda x: (len(x.id), x.id))
-        said = restatus_text(leads, status)
-        if failed:
-            said += (
-                f"; not set to {status} (the change journal has each attempt), so each "
-                f"keeps its status: {'; '.join(failed)}"
-            )
+        said = restatus_text(leads, status, scope, others)
+        if not_set := not_set_text(failed, unanswered, status):
+            said += f"; {not_set}"
         return said
 
     for finished in bounded_map(remove_number, list(numbers), concurrency=concurrency, stop=cancel):
@@ -467,21 +486,22 @@ def _delete_leads(
     api: ApiClient,
     target: RemovalTarget,
     number: tuple[str, str],
-    own: dict[str, list[Lead]],
+    own: dict[str, tuple[list[Lead], list[Lead]]],
     cancel: threading.Event | None,
 ) -> list[Lead]:
     """The leads the delete of ``target`` re-statuses (:func:`restatused_by`), the number's own
-    in its scope looked up first into ``own`` (by the scope's campaign id): a delete of the
+    in its scope looked up first into ``own`` (by the scope's campaign id, with those found
+    outside the scope: :func:`app.core.lead_lookup.number_leads_apart`): a delete of the
     number as a lead holds it (with or without its trunk 0) re-statuses some of them; one of
     another form (the country code in its digits) is looked up by its own text and code."""
     national, code = number
     scope = target.scope
     if scope.api_campaign_id not in own:
-        own[scope.api_campaign_id] = number_leads(api, national, code, scope, cancel)
+        own[scope.api_campaign_id] = number_leads_apart(api, national, code, scope, cancel)
     if target.phone_code == code and target.phone_number in lead_numbers(national, code):
         return [
             lead
-            for lead in own[scope.api_campaign_id]
+            for lead in own[scope.api_campaign_id][0]
             if restatused_by(lead, target.phone_number, code)
         ]
     return leads_to_restatus(api, target.phone_number, target.phone_code, scope, cancel)

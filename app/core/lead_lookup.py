@@ -114,11 +114,28 @@ def number_leads(
     number listed only as "13035550140" left its "3035550140" and "(303) 555-0140" leads as
     they were (black-box B3 #1), and a UK one listed without its trunk 0 its "07911123456"
     lead (B3 #2)."""
+    return number_leads_apart(api, national, phone_code, scope, cancel)[0]
+
+
+def number_leads_apart(
+    api: ApiClient,
+    national: str,
+    phone_code: str,
+    scope: Scope,
+    cancel: threading.Event | None = None,
+) -> tuple[list[Lead], list[Lead]]:
+    """:func:`number_leads`, and apart the number's leads the same searches found outside
+    ``scope`` (a campaign's: in other campaigns' lists; none in another scope), which a removal
+    in it leaves as they are and its message names (black-box B5 #3: a campaign removal said
+    "no lead found" of a number a lead of another campaign holds). No request more."""
     found: dict[str, Lead] = {}
     for number in lead_numbers(national, phone_code):
         for key, lead in _found(api, number, phone_code, cancel).items():
             found.setdefault(key, lead)
-    return _in_scope(api, found, scope, cancel)
+    inside = _in_scope(api, found, scope, cancel)
+    kept = {lead.id for lead in inside}
+    outside = [lead for key, lead in found.items() if key not in kept]
+    return inside, sorted(outside, key=lambda lead: (len(lead.id), lead.id))
 
 
 def _found(
@@ -191,11 +208,49 @@ NO_LEADS = (
 )
 
 
-def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
+# The same of a campaign's removal, whose delete re-statuses only the leads in the campaign's
+# lists (black-box B5 #3: "no lead found" was said of a number a lead in another campaign's list
+# holds, rightly left as it was). {others}: those leads, named (:func:`_others_text`).
+NO_CAMPAIGN_LEADS = (
+    "no lead in the lists of campaign {campaign} found to set to {status} in the forms searched "
+    "(the number's digits and its usual written forms); a lead there typed otherwise (an extra "
+    "space, other punctuation) may still be re-statused by the service without its previous "
+    "status being kept, and one holding the number with its country code (as +1 or a leading "
+    "1) is neither found nor re-statused; a campaign's removal leaves the leads in other "
+    "campaigns' lists as they are{others}"
+)
+
+
+def _others_text(others: Sequence[Lead]) -> str:
+    """What :data:`NO_CAMPAIGN_LEADS` says of the leads of the number in other campaigns'
+    lists, ``""`` for none."""
+    if not others:
+        return ""
+    named = _named(others, "", old=False)
+    one = len(others) == 1
+    return (
+        f" ({'a lead' if one else f'{len(others)} leads'} in another campaign's list "
+        f"{'holds' if one else 'hold'} the number, left as {'it was' if one else 'they were'}: "
+        f"{named})"
+    )
+
+
+def restatus_text(
+    leads: Sequence[Lead],
+    lead_status: str,
+    scope: Scope | None = None,
+    others: Sequence[Lead] = (),
+) -> str:
     """The message's account of the leads on a removal's number (as looked up just before its
     delete): those it re-statused, with their list and old status, and apart those already in
     the status, which it left as they were (the first :data:`LEADS_IN_MESSAGE` of each named;
-    the journal keeps every re-statused one)."""
+    the journal keeps every re-statused one). A removal in a campaign ``scope`` with no such
+    lead says none was found in the campaign's lists, naming ``others``, the number's leads
+    found in other campaigns' lists (:func:`number_leads_apart`)."""
+    if not leads and scope is not None and scope.is_campaign:
+        return NO_CAMPAIGN_LEADS.format(
+            campaign=scope.campaign_id, status=lead_status, others=_others_text(others)
+        )
     if not leads:
         return NO_LEADS.format(status=lead_status)
     parts = []
@@ -214,6 +269,31 @@ def restatus_text(leads: Sequence[Lead], lead_status: str) -> str:
                 f"{len(same)} leads already {lead_status}, their status unchanged: {named}"
             )
     return "; ".join(parts)
+
+
+def not_set_text(refused: Sequence[str], unanswered: Sequence[str], lead_status: str) -> str:
+    """What a removal says of the leads its own ``/leads/update`` did not set to
+    ``lead_status`` (each "lead ID (list L): why"), ``""`` for none: ``refused``, answered
+    with a refusal, keep their status; ``unanswered``, ended with no answer saying whether the
+    update was done (a timeout after it was sent, a 5xx: :func:`app.core.session.fate_open`),
+    may have been set, so they are not said to keep it (S18 H1b); and every one of them is to
+    be set on the service. Both removals say it (the bulk job and the list view's)."""
+    said = []
+    if refused:
+        said.append(
+            f"not set to {lead_status} (the change journal has each attempt), so each "
+            f"keeps its status: {'; '.join(refused)}"
+        )
+    if unanswered:
+        said.append(
+            f"may not have been set to {lead_status}: the service did not answer whether "
+            f"the update was done (the change journal has each attempt): "
+            f"{'; '.join(unanswered)}"
+        )
+    if said:
+        which = "it" if len(refused) + len(unanswered) == 1 else "each"
+        said.append(f"set {which} to {lead_status} on the service (its lead update)")
+    return "; ".join(said)
 
 
 def still_covered_text(

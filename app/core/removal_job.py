@@ -49,9 +49,12 @@ status), a lead two deletes re-status in the first's only. The number's leads no
 re-statused (its form not listed: a number listed only as "13035550140" or, for the UK, only
 without its trunk 0, black-box B3 #1, #2) are then set by their own journaled
 ``/leads/update``, filed under the row's number. The row's message names every lead so set,
-with its old status, and apart those already in it (no change journaled). A lead update the
-service refuses leaves the row ``removed`` (its number is off the list), saying which lead
-kept its status. A row sent again and found removed by this job's earlier delete names the
+with its old status, and apart those already in it (no change journaled); a campaign's row
+finding no lead of the number in the campaign's lists says so, and names the number's leads
+found in other campaigns' lists, which its delete leaves as they are (black-box B5 #3). A lead
+update the service refuses leaves the row ``removed`` (its number is off the list), saying
+which lead kept its status (one it fails or never answers: that it may not have been set), and
+to set it on the service. A row sent again and found removed by this job's earlier delete names the
 leads the journal has that delete and that send set, and sets those of the number still not
 in the status. Without a lead status no lead is looked up.
 
@@ -80,7 +83,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -127,7 +130,8 @@ from app.core.lead_lookup import (
     changed_by,
     lead_numbers,
     leads_to_restatus,
-    number_leads,
+    not_set_text,
+    number_leads_apart,
     restatus_text,
     restatused_by,
     still_covered_text,
@@ -714,6 +718,9 @@ class _LeadPlan:
 
     by_form: dict[Form, list[Lead]]
     own: list[Lead]
+    # The number's leads found outside the row's scope (a campaign's: in other campaigns'
+    # lists), left as they are: named when none in it was found (black-box B5 #3).
+    others: list[Lead] = field(default_factory=list)
 
 
 def _lookup_leads(
@@ -741,7 +748,7 @@ def _lookup_leads(
     the job as for any row.
     """
     try:
-        own = number_leads(session.api, row.national, row.phone_code, scope, stop)
+        own, others = number_leads_apart(session.api, row.national, row.phone_code, scope, stop)
         written = set(lead_numbers(row.national, row.phone_code))
         by_form: dict[Form, list[Lead]] = {}
         seen: set[str] = set()
@@ -752,7 +759,7 @@ def _lookup_leads(
                 leads = leads_to_restatus(session.api, form.number, form.code, scope, stop)
             by_form[form] = [lead for lead in leads if lead.id not in seen]
             seen.update(lead.id for lead in leads)
-        return _LeadPlan(by_form, own)
+        return _LeadPlan(by_form, own, others)
     except (AuthError, RateLimitedError):
         raise
     except ServerError as exc:
@@ -1159,7 +1166,7 @@ def delete_sender(
             return RowResult(
                 Outcome.REMOVED, "; ".join(x for x in (conclusion, earlier_text, text) if x)
             )
-        rest = _LeadPlan({}, [lead for lead in plan.own if lead.id not in named])
+        rest = _LeadPlan({}, [lead for lead in plan.own if lead.id not in named], plan.others)
         said, covered, stopped = set_leads(row, scope, rest, set()) if rest.own else ("", "", [])
         parts = (conclusion, earlier_text, said, covered)
         return finished(RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped)
@@ -1220,12 +1227,13 @@ def delete_sender(
                 continue
             try:
                 # Filed under the row's number, as its deletes are, whichever field of the
-                # lead holds it (the journal files a lead's update by its phone number field).
+                # lead holds it and however it is written there.
                 session.restatus_lead(
-                    replace(lead, phone_number=row.national, phone_code=row.phone_code),
+                    lead,
                     lead_status,
                     job=job_id,
                     note=note,
+                    phone=e164(row.national, row.phone_code),
                 )
             except ApiError as exc:
                 text = f"lead {lead.id} (list {lead.list_id}): {exc.describe()}"
@@ -1236,21 +1244,9 @@ def delete_sender(
                 continue
             written.append(lead)
         leads = sorted([*by_delete, *written, *same], key=lambda x: (len(x.id), x.id))
-        said = restatus_text(leads, lead_status)
-        if failed:
-            said += (
-                f"; not set to {lead_status} (the change journal has each attempt), so each "
-                f"keeps its status: {'; '.join(failed)}"
-            )
-        if unanswered:
-            said += (
-                f"; may not have been set to {lead_status}: the service did not answer whether "
-                f"the update was done (the change journal has each attempt): "
-                f"{'; '.join(unanswered)}"
-            )
-        if failed or unanswered:
-            which = "it" if len(failed) + len(unanswered) == 1 else "each"
-            said += f"; set {which} to {lead_status} on the service (its lead update)"
+        said = restatus_text(leads, lead_status, scope, plan.others)
+        if not_set := not_set_text(failed, unanswered, lead_status):
+            said += f"; {not_set}"
         return said, covered_text(row.national, row.phone_code, written, lead_status), stopped
 
     def covered_text(number: str, code: str, changed: list[Lead], status: str) -> str:
