@@ -97,6 +97,7 @@ from app.core.job_exec import (
 from app.core.job_lock import JobBusy
 from app.core.job_report import (
     DAMAGED,
+    DRY_RUN_LATE_NOTE,
     MAYBE_INSERTED_LABEL,
     TEXT_FILE_SHEET,
     sheet_shown,
@@ -1054,6 +1055,8 @@ def _count_text(key: str, summary: Mapping[str, Any]) -> str:
         # removal's hidden rows).
         label = "would be sent"
     text = f"{label}: {summary[key]:,}"
+    if key == "late_requests" and summary[key] and summary["status"] == JobStatus.DRY_RUN:
+        text += f" ({DRY_RUN_LATE_NOTE})"
     maybe = summary.get("already_present_maybe_inserted") or 0
     if key == "already_present" and maybe:
         # Not all of them were on the list before the job (see job_report.maybe_inserted).
