@@ -58,6 +58,12 @@ to set it on the service. A row sent again and found removed by this job's earli
 leads the journal has that delete and that send set, and sets those of the number still not
 in the status. Without a lead status no lead is looked up.
 
+A row whose number is in no number range in use today, its length right for its country
+(:func:`app.core.sheet_check.listed_as_written`: the check stages it with that refusal and
+says it is looked up as written), is looked up and deleted like any row: removed, its message
+says first that it was removed as listed; not listed, it ends ``invalid`` (black-box B5 #2: an
+entry the service holds as UK 7911600927 could not be removed).
+
 A row in flight when the job last stopped says "sent again" only when the change journal has a
 delete of it this job sent (not one cancelled before it was sent): the job file marks a row
 ``sending`` before its look-ups, so a kill while they ran leaves rows whose delete was never
@@ -136,9 +142,16 @@ from app.core.lead_lookup import (
     restatused_by,
     still_covered_text,
 )
+from app.core.phones import is_valid
 from app.core.session import Session, e164, fate_open, journal_target
 from app.core.sheet_check import CheckSummary, Target
 from app.core.wording import joined
+
+# What a removed row whose number is in no number range in use today says first (black-box B5
+# #2): its staged message gave the refusal, and said it would be looked up as written.
+REMOVED_AS_LISTED = (
+    "removed as listed: the list held the number as written, though it is not a valid number today"
+)
 
 RESENT_NOT_FOUND = (
     "sent again when the job was resumed; the number was no longer on the list "
@@ -996,7 +1009,10 @@ def delete_sender(
             # Rows of one number (in several scopes) one at a time: each looks up the leads
             # after the other's delete, so what it says they were is what it found.
             with numbers.held(e164(row.national, row.phone_code) or row.national):
-                return send_row(row, resent, lost_before)
+                return as_listed(row, send_row(row, resent, lost_before))
+        except Unfinished as exc:
+            exc.result = as_listed(row, exc.result)
+            raise
         except Unsettled:
             unsettled.add(row.seq)
             raise
@@ -1014,6 +1030,14 @@ def delete_sender(
             _open_again(exc)
             unsettled.add(row.seq)
             raise Unsettled(exc) from exc
+
+    def as_listed(row: JobRow, result: RowResult) -> RowResult:
+        """``result``, saying first, of a row removed whose number is in no range in use today
+        (looked up as written: sheet_check's AS_WRITTEN), that its entry was removed as listed."""
+        if result.outcome is not Outcome.REMOVED or is_valid(row.national, row.phone_code):
+            return result
+        said = "; ".join(x for x in (REMOVED_AS_LISTED, result.message) if x)
+        return replace(result, message=said)
 
     def settled(row: JobRow, scope: Scope, conclusion: str) -> None:
         """Journal that an earlier delete of ``row``'s number (of a killed run, or one whose
@@ -1067,6 +1091,10 @@ def delete_sender(
             # (every purpose's entries were looked up). A delete sent for nothing, once under
             # faults, was "removed" by the look-up after its error finding the number gone.
             text = not_listed_text(searched, row, resent, others)
+            if not resent and not is_valid(row.national, row.phone_code):
+                # A number in no range in use today, looked up as written (sheet_check's
+                # AS_WRITTEN): not listed, it is the invalid number the check found.
+                return RowResult(Outcome.INVALID, text)
             return RowResult(Outcome.NOT_FOUND, text)
         for form, done in earlier.items():
             if not done:

@@ -59,6 +59,14 @@ A C0 control character (but tab, CR and LF) in a phone cell makes the row invali
 NUL there is a sign of a damaged file, and the digits around it may be wrong too. Reason and
 purpose text lose such characters (they are never sent), with a note on the row.
 
+A removal row whose number is refused only because it is in no number range in use today (its
+length right for its country: :func:`listed_as_written`) is not invalid: the service may hold
+it (an entry made before the range was withdrawn, or by another tool), and a removal acts on
+the list as the service keeps it. The row keeps the refusal in its message, says it is looked
+up as written (:data:`AS_WRITTEN`), and goes to be sent (black-box B5 #2). Any other refusal
+(too short or long, letters, a number that fits another country, spreadsheet damage) stays
+invalid, and an import refuses such a number as before.
+
 A value right of the header's last named column is in no column anyone named, and nothing
 reads it: the row's message names it and :class:`CheckSummary` counts such rows. Only rows from
 a text file (``CheckOptions.text_delimiter``) blame a delimiter in an unquoted value ("Smith,
@@ -75,6 +83,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Final
+
+import phonenumbers
+from phonenumbers import NumberParseException, ValidationResult
 
 from app.api.scope import Scope, ScopeKind
 from app.core import country_names, phones
@@ -130,6 +141,52 @@ _LONGEST_PLAIN = 10**11
 _CUT_ZEROS: Final = "0000"
 _CUT_UNIT: Final = 10_000
 _MISSING = object()
+
+
+# What a removal row says of a number refused only because it is in no number range in use
+# today (:func:`listed_as_written`), after the refusal's own words: sent, it is looked up as
+# written (app.core.removal_job).
+AS_WRITTEN: Final = (
+    "a removal looks it up on the list as written, under phone code {code}, as the list may "
+    "hold a number not valid today: an entry found is removed as listed; none found, the row "
+    "is invalid"
+)
+# A cell a number refused only for its range may be looked up from: digits as a person writes
+# them, with "+" before its code at most; no letters, no extension.
+_AS_WRITTEN_CELL: Final = re.compile(r"\+?[0-9][0-9 ().\-]*")
+
+
+def listed_as_written(value: CellValue, result: PhoneResult) -> str:
+    """The national digits a removal looks ``value`` up in, refused as ``result`` says, when it
+    was refused only because it is in no number range in use ("not a valid United Kingdom
+    number: 7911600927 (10 digits) is in no number range in use"): the length is right for its
+    country (phonenumbers' possible number), under the code the row reads it with; ``""`` for
+    every other refusal (too short, too long, letters, a wrong code). The service keeps such
+    entries (made before a range was withdrawn, or by another tool), and a removal of one
+    must reach it (black-box B5 #2). An import never inserts such a number."""
+    code = result.phone_code
+    if result.ok or not result.reason.startswith("not a valid ") or not code.isdigit():
+        return ""
+    if type(value) is int or (type(value) is float and value.is_integer()):
+        text = str(int(value))
+    elif type(value) is str:
+        text = value.strip()
+    else:
+        return ""
+    region = phonenumbers.region_code_for_country_code(int(code))
+    if _AS_WRITTEN_CELL.fullmatch(text) is None or region == phonenumbers.UNKNOWN_REGION:
+        return ""
+    try:
+        parsed = phonenumbers.parse(text, region)
+    except NumberParseException:
+        return ""
+    if (
+        str(parsed.country_code) != code
+        or phonenumbers.is_valid_number(parsed)
+        or phonenumbers.is_possible_number_with_reason(parsed) != ValidationResult.IS_POSSIBLE
+    ):
+        return ""
+    return phonenumbers.national_significant_number(parsed)
 
 
 class Target(StrEnum):
@@ -904,6 +961,19 @@ class _Checker:
         if not result.ok and (total := total_line(cells, p)):
             # Black-box Q1 #3: "Total | | 20" was "too short for a US number: 2 digits".
             return self._invalid(number, raw, "phone", total)
+        if (
+            not result.ok
+            and self.o.removal
+            and not (damage or code_note or result.note or self.msisdn)
+            and elsewhere is None
+            and cut_length(cells, p) is None
+            and (national := listed_as_written(value, result))
+        ):
+            # Black-box B5 #2: an entry the list holds whose number is in no range in use
+            # today could not be removed. A removal acts on the list as the service keeps it,
+            # so such a row (only its range refused) is looked up as written, the reason kept.
+            code_note = f"phone: {result.reason}; {AS_WRITTEN.format(code=result.phone_code)}"
+            result = PhoneResult(True, national, result.phone_code, "")
         if not result.ok:
             said = result.reason
             if (full := cut_length(cells, p)) is not None:
