@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from typing import Generic, NamedTuple, TypeVar, cast
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -31,6 +31,24 @@ MAX_CONCURRENCY = 32
 WRITE_LULL = 60.0
 # How often a worker waiting for resume (or for the caller) looks at stop and pause.
 _POLL = 0.05
+
+
+class Quiet(NamedTuple):
+    """What :meth:`InFlightGate.waiting` finds: since when (monotonic) the service has answered
+    nothing, and the request it waits on; and, while every request that ended since the last
+    answer (or since one last reached it) failed without reaching the service, its connection
+    refused or its host unknown, since when that has been so (``refused_since``, monotonic)
+    and the URL last tried (``refused_url``): a service that cannot be reached is not one
+    that leaves requests unanswered (black-box B4 #9)."""
+
+    since: float
+    url: str
+    refused_since: float | None = None
+    refused_url: str = ""
+
+    @property
+    def refused(self) -> bool:
+        return self.refused_since is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +95,8 @@ class InFlightGate:
     retries and look-ups against a service that never answered, for minutes).
 
     It also watches the requests on the wire (:meth:`sent`, :meth:`leave`), so the job can say
-    when the service has stopped answering (:meth:`waiting`), or answers its look-ups but none
-    of its writes (:meth:`waiting_writes`), and can cut them off
+    when the service has stopped answering or cannot be reached (:meth:`waiting`), or answers
+    its look-ups but none of its writes (:meth:`waiting_writes`), and can cut them off
     (:meth:`abandon`): the transport's connections register how to close themselves
     (:meth:`on_wire`) while they carry a request of a thread that holds the gate.
     """
@@ -106,6 +124,10 @@ class InFlightGate:
         # without one since was sent (and its URL).
         self._answered_at: float | None = None
         self._unanswered: tuple[float, str] | None = None
+        # Since when (the first one's sending) every request that ended without an answer
+        # never reached the service, and the URL of the last: None once one is answered, or
+        # ends unanswered after reaching it (a dropped connection, a timeout).
+        self._refused: tuple[float, str] | None = None
         # The same for writes alone (requests to a path not a /search), how many of them are
         # on the wire, and when the last left it (see WRITE_LULL).
         self._write_answered_at: float | None = None
@@ -154,8 +176,10 @@ class InFlightGate:
         if self._abandoned:
             close()
 
-    def leave(self, answered: bool = False) -> None:
-        """Give the slot back; ``answered``: the request got an answer (any HTTP status)."""
+    def leave(self, answered: bool = False, reached: bool = True) -> None:
+        """Give the slot back; ``answered``: the request got an answer (any HTTP status);
+        ``reached``: unanswered, it may have reached the service (False: its connection was
+        refused, or its host unknown, so nothing was sent)."""
         ident = threading.get_ident()
         with self._lock:
             self._closers.pop(ident, None)
@@ -168,6 +192,13 @@ class InFlightGate:
                     self._unanswered = None
                 elif self._unanswered is None:
                     self._unanswered = wire
+                if answered or reached:
+                    self._refused = None
+                else:
+                    self._refused = (
+                        wire[0] if self._refused is None else self._refused[0],
+                        wire[1],
+                    )
                 if not is_read(wire[1]):
                     self._writes_on_wire -= 1
                     self._write_left_at = now
@@ -178,22 +209,27 @@ class InFlightGate:
                         self._write_unanswered = wire
         self._slots.release()
 
-    def waiting(self, after: float) -> tuple[float, str] | None:
+    def waiting(self, after: float) -> Quiet | None:
         """When the service last answered (or, after that, when the oldest request still
         unanswered was sent), as monotonic time, and that request's URL, once nothing has been
-        answered for ``after`` seconds while requests are unanswered; else None."""
+        answered for ``after`` seconds while requests are unanswered; else None. With them,
+        while the requests ending meanwhile found no connection to make (see :class:`Quiet`),
+        since when (no earlier than the last answer) and the URL last tried."""
         with self._lock:
             unanswered = list(self._wire.values())
             if self._unanswered is not None:
                 unanswered.append(self._unanswered)
             oldest = min(unanswered, default=None)
             answered = self._answered_at
+            refused = self._refused
         if oldest is None:
             return None
         since = oldest[0] if answered is None else max(oldest[0], answered)
         if time.monotonic() - since < after:
             return None
-        return since, oldest[1]
+        if refused is None:
+            return Quiet(since, oldest[1])
+        return Quiet(since, oldest[1], max(refused[0], since), refused[1])
 
     def waiting_writes(self, after: float) -> tuple[float, str] | None:
         """As :meth:`waiting`, for writes alone: when a write was last answered (or, after

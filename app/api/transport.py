@@ -640,6 +640,9 @@ class Transport:
                 if gate is not None and not gate.enter(cancel, stop):
                     raise Cancelled
                 answered = False
+                # Whether the attempt, unanswered, may have reached the service: not when its
+                # connection was refused (the gate says so apart: black-box B4 #9).
+                reached = True
                 try:
                     if hold.active:
                         hold.wait(cancel, stop)
@@ -657,6 +660,7 @@ class Transport:
                             watcher.ended(caught)
                         exc = last = caught
                         answered = not isinstance(exc, TransportError)
+                        reached = not (isinstance(exc, TransportError) and not exc.sent)
                         exc.attempts = attempt
                         if fate_open and not is_read(path):
                             exc.earlier_attempt_lost = True
@@ -714,7 +718,7 @@ class Transport:
                     # Not held through the backoff: a request waiting for its retry is not in
                     # flight.
                     if gate is not None:
-                        gate.leave(answered)
+                        gate.leave(answered, reached)
                 delay = self.retry.delay(attempt, self._rng)
                 if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
                     delay = max(delay, self._hold_for(exc))

@@ -252,14 +252,24 @@ class JobControl:
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """The service has answered none of the job's requests since ``since`` (UTC), ``seconds``
-    ago; ``url`` is the oldest request still unanswered (or the last that got no answer)."""
+    ago; ``url`` is the oldest request still unanswered (or the last that got no answer).
+    With ``refused``, no connection to the service could be made since ``since``: every
+    request ending since then had its connection refused (or its host unknown), and ``url``
+    is the one last tried; a service that is down is not one that does not answer (black-box
+    B4 #9: a sandbox killed mid-import was "No answer from the service")."""
 
     since: dt.datetime
     seconds: float
     url: str
+    refused: bool = False
 
     def text(self) -> str:
         """One sentence for a front end (the CLI's stderr, the GUI's progress line)."""
+        if self.refused:
+            return (
+                f"No connection to the service could be made for {self.seconds:.0f} s (since "
+                f"{self.since:%H:%M:%S} UTC; trying {self.url}); the job is still trying."
+            )
         return (
             f"No answer from the service for {self.seconds:.0f} s (since "
             f"{self.since:%H:%M:%S} UTC; waiting on {self.url}); the job is still trying."
@@ -773,10 +783,13 @@ class JobRunner:
             and self._stuck is None
             and now - self._asked_since >= self._silent_stop_after
         ):
-            quiet = self._gate.waiting(self._silent_stop_after)
-            if quiet is not None:
+            silent = self._gate.waiting(self._silent_stop_after)
+            if silent is not None:
                 self._stop_silent(
-                    now, quiet, "nothing answered", "; the oldest request unanswered was to"
+                    now,
+                    (silent.since, silent.url),
+                    "nothing answered",
+                    "; the oldest request unanswered was to",
                 )
             elif (quiet := self._gate.waiting_writes(self._silent_stop_after)) is not None:
                 # Its look-ups answered, each restarting the wait above, while no write was:
@@ -919,12 +932,14 @@ class JobRunner:
         quiet = self._gate.waiting(self._waiting_after)
         if quiet is None:
             return None
-        since, url = quiet
+        since, url = quiet.since, quiet.url
+        if quiet.refused_since is not None:
+            since, url = quiet.refused_since, quiet.refused_url
         # Measured after the gate's own check: the report's time was taken before it, so a silence
         # the gate found long enough could read as shorter (0.99992 s of a 1 s threshold).
         seconds = time.monotonic() - since
         at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
-        return Waiting(at.replace(microsecond=0), seconds, url)
+        return Waiting(at.replace(microsecond=0), seconds, url, quiet.refused)
 
 
 def _with_staged(
