@@ -46,13 +46,16 @@ class ConnectionProblem(Exception):
 
 
 def concurrency_arg(text: str) -> int:
-    """``--concurrency N``: requests in flight, within what the bulk helper allows."""
+    """``--concurrency N``: requests in flight, within what the bulk helper allows. Each
+    refusal states the rule in full, as import's does: "'abc' is not a number" and "must be
+    between 1 and 32" left the option to guess (after black-box B4 #7)."""
+    rule = f"the number of requests in flight, from 1 to {MAX_CONCURRENCY}"
     try:
-        value = int(text)
+        value = int(text.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give {rule}.") from None
     if not 1 <= value <= MAX_CONCURRENCY:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_CONCURRENCY}")
+        raise argparse.ArgumentTypeError(f"{value} is out of range; give {rule}.")
     return value
 
 
