@@ -9,11 +9,18 @@ where); 1 failed while reading or writing; 2 could not start (unparseable number
 (:func:`app.core.evidence.gather_evidence`): ``--json`` gives them (``dnc_forms_searched``,
 ``sms_forms_searched``), and the printed summary says them of a list where nothing was found
 (an empty ``"dnc": []`` said nothing of what was searched: fixer F4's note on black-box P2 #3).
+
+A number refused only because it is in no number range in use today (UK 7911600927 under 44)
+is searched as written under its code, as a removal looks it up
+(:func:`app.core.evidence.searched_as_written`): stderr says it is not a valid number today and
+how it was searched, and so does the pack's Summary (black-box B5 #2: refused, exit 2, though
+the list held it). Other invalid numbers (letters, too short) are still refused (exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -109,7 +116,13 @@ def run(args: argparse.Namespace) -> int:
             args.number,
             "1" if args.phone_code is None else args.phone_code,
             connection=ctx.session.connection.name,
+            code_given=args.phone_code is not None,
+            search_as_written=True,
         )
+        if pack.as_written:
+            # Before the pack is written: said even when writing it fails. The note starts
+            # "not a valid … number" (only such refusals are searched as written).
+            print(f"{args.number!r} is {pack.as_written}.", file=sys.stderr)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         report = out or ctx.paths.reports_dir / f"evidence-{pack.e164.lstrip('+')}-{stamp}.xlsx"
         sha = write_evidence_xlsx(pack, report)

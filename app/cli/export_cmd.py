@@ -28,6 +28,13 @@ Unicode form), is refused naming the list's spelling, as import and remove refus
 an empty file would say no entry has it. A slow export says so on stderr (N1 #8): no answer
 from the service for QUIET_AFTER seconds, and its rows so far every SAY_EVERY seconds when no
 progress line is shown.
+
+A ``--phone-number`` refused only because it is in no number range in use today (UK 7911600927
+under 44) is searched as written under its code, as a removal looks it up
+(:func:`app.core.evidence.searched_as_written`): the list may hold it, and ``--id`` alone
+reached it (black-box B5 #2). stderr says it is not a valid number today and how it was
+searched, and ``filters`` (``--json``, the About sheet) say it beside the number. Other invalid
+numbers (letters, too short) are still refused (exit 2).
 """
 
 from __future__ import annotations
@@ -213,8 +220,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_connection_arguments(parser)
 
 
-def _phone_filter(number: str, code: str) -> tuple[str, str]:
-    """The number and code to search for, from a number written any way a person writes it.
+def _phone_filter(number: str, code: str) -> tuple[str, str, str]:
+    """The number and code to search for, from a number written any way a person writes it,
+    and, for a number in no range in use today searched as written, what stderr says of it
+    (``""`` for a valid number).
 
     As in the list view's filter: without ``--phone-code`` a number must carry ``+code``
     (or ``00code``), else it is read as US/Canada.
@@ -229,11 +238,17 @@ def _phone_filter(number: str, code: str) -> tuple[str, str]:
             )
         code = found
     if not number:
-        return "", code
+        return "", code, ""
     result = phones.normalize(number, code or (None if number.startswith(("+", "00")) else "1"))
-    if not result.ok:
+    if result.ok:
+        return result.national, result.phone_code, ""
+    # Imported only here: the evidence module brings openpyxl, which a valid number skips.
+    from app.core.evidence import as_written_note, searched_as_written
+
+    national = searched_as_written(number, result, code_given=bool(code))
+    if not national:
         raise CliError(f"--phone-number {number!r}: {result.reason}.", EXIT_USAGE)
-    return result.national, result.phone_code
+    return national, result.phone_code, as_written_note(result, national)
 
 
 @dataclass(frozen=True)
@@ -263,9 +278,10 @@ def _text_length(option: str, text: str) -> None:
         )
 
 
-def _query(args: argparse.Namespace, scope: Scope | None) -> DncQuery:
+def _query(args: argparse.Namespace, scope: Scope | None) -> tuple[DncQuery, str]:
     """The search the arguments describe, ``scope`` being ``--scope`` read already (a campaign
-    named by its name resolved)."""
+    named by its name resolved), and what stderr says of a ``--phone-number`` in no number
+    range in use today, searched as written (``""`` for any other)."""
     purpose = args.purpose or ""
     _text_length("--purpose", purpose)
     entry_id = (args.id or "").strip()
@@ -275,7 +291,9 @@ def _query(args: argparse.Namespace, scope: Scope | None) -> DncQuery:
             "column of an export).",
             EXIT_USAGE,
         )
-    phone_number, phone_code = _phone_filter(args.phone_number or "", args.phone_code or "")
+    phone_number, phone_code, as_written = _phone_filter(
+        args.phone_number or "", args.phone_code or ""
+    )
     insert_date = (args.insert_date or "").strip()
     if insert_date:
         try:
@@ -285,7 +303,7 @@ def _query(args: argparse.Namespace, scope: Scope | None) -> DncQuery:
                 f"--insert-date {args.insert_date!r} is not a date; write it as YYYY-MM-DD.",
                 EXIT_USAGE,
             ) from exc
-    return DncQuery(
+    query = DncQuery(
         id=entry_id,
         scope=scope,
         phone_number=phone_number,
@@ -294,18 +312,29 @@ def _query(args: argparse.Namespace, scope: Scope | None) -> DncQuery:
         reason=_REASONS[args.reason],
         purpose=purpose,
     )
+    return query, as_written
 
 
-def filters_typed(args: argparse.Namespace, query: DncQuery, scope_said: str) -> dict[str, str]:
+def filters_typed(
+    args: argparse.Namespace, query: DncQuery, scope_said: str, as_written: str = ""
+) -> dict[str, str]:
     """``--json``'s ``filters``: :func:`describe_query`'s, with ``--phone-number`` and
     ``--phone-code`` as typed, and beside a number the form searched when it differs, as a
     campaign named by its name has its id beside it: ``+44 20 7946 0009 (searched as
     2079460009 under phone code 44)``. The searched form alone, with a ``phone_code`` nobody
-    typed, was not "as typed" (black-box B4 #F)."""
+    typed, was not "as typed" (black-box B4 #F). A number in no range in use today
+    (``as_written``, what :func:`_phone_filter` said of it) says so, and that it was searched
+    as written."""
     out = describe_query(query, scope_said)
     number = (args.phone_number or "").strip()
     code = (args.phone_code or "").strip()
-    if number:
+    if number and as_written:
+        # In no number range in use today (B5 #2): said, as the search is of it as written.
+        searched = f"{query.phone_number} under phone code {query.phone_code}"
+        out["phone_number"] = (
+            f"{number} (not a valid number today: searched as written, {searched})"
+        )
+    elif number:
         if number == query.phone_number and code == query.phone_code:
             out["phone_number"] = number
         elif number == query.phone_number:
@@ -543,11 +572,14 @@ def _run(args: argparse.Namespace) -> int:
         refuse_empty_options(args, _EXPORT_OPTIONS)
         given = parse_scope(args.scope)
         # Checked before connecting; a campaign named by its name is resolved below.
-        query = _query(args, given if isinstance(given, Scope) else None)
+        query, as_written = _query(args, given if isinstance(given, Scope) else None)
         args.out = check_export_path(args.out, overwrite=args.overwrite)
         connection, api = open_client(args, paths)
     except CliError as exc:
         return fail(str(exc), exc.status)
+    if as_written:
+        # The note starts "not a valid … number" (only such refusals are searched as written).
+        print(f"--phone-number {args.phone_number.strip()!r} is {as_written}.", file=sys.stderr)
     try:
         # A campaign the service lacks is a bad argument, not a service failure (N1 #6).
         query = replace(query, scope=resolve_scope(api, connection, given, "Export not started"))
@@ -570,7 +602,7 @@ def _run(args: argparse.Namespace) -> int:
         args.out,
         connection_name=connection.name,
         scope_said=scope_said,
-        filters_typed=filters_typed(args, query, scope_said),
+        filters_typed=filters_typed(args, query, scope_said, as_written),
         progress=progress,
         cancel=cancel,
     )
@@ -601,12 +633,17 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             done.set()
             api.close()
-        _print_result(args, query, result, show, scope_said)
+        _print_result(args, query, result, show, scope_said, as_written)
     return EXIT_OK
 
 
 def _print_result(
-    args: argparse.Namespace, query: DncQuery, result: ExportResult, show: bool, scope: str
+    args: argparse.Namespace,
+    query: DncQuery,
+    result: ExportResult,
+    show: bool,
+    scope: str,
+    as_written: str,
 ) -> None:
     if show:
         print(file=sys.stderr)
@@ -617,7 +654,7 @@ def _print_result(
                 "total": result.total,
                 "unreachable": result.unreachable,
                 "path": str(result.path.resolve()),
-                "filters": filters_typed(args, query, scope),
+                "filters": filters_typed(args, query, scope, as_written),
                 "searches": len(result.parts),
                 # An empty list's export reads no page: this says the service was asked.
                 "counting_searches": result.counted,

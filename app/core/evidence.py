@@ -23,6 +23,17 @@ holds. The Summary says whether the chain held, and each entry the pack holds at
 marked in the Journal sheet (black-box R4 #4: an entry edited to "TAMPERED" was shown as the
 record, unsaid).
 
+A number refused only because it is in no number range in use today, its length right for its
+country (:func:`searched_as_written`: UK 7911600927 under 44), is searched by ``dnc-desk
+evidence`` (``search_as_written``) as written under its code, as a removal looks it up
+(:func:`app.core.sheet_check.listed_as_written`): the list may hold it (an entry made before the
+range was withdrawn, or by another tool), and an officer asked for its evidence must reach it
+(black-box B5 #2: ``evidence +447911600927`` was refused, exit 2, though the list held it). The
+pack says it is not a valid number today and was searched as written
+(:attr:`EvidencePack.as_written`). Digits refused under the default code 1 that fit another
+country with a 0 dropped are a guess, not a number as written: still refused, as a removal row
+refuses them.
+
 A search page that comes back empty before the total the service reported is asked again
 (:func:`app.core.audit_sources.ask_page`); entries still not given are counted in
 ``dnc_not_read`` and ``sms_not_read`` and said in the Summary (black-box U1 #5: 80 of 150
@@ -48,8 +59,14 @@ from app.core.connections import normalize_base_url
 from app.core.dnc_removal import FormKind, form_searches, stored_forms
 from app.core.dnc_removal import names_number as entry_names_number
 from app.core.journal import ChainCheck, ChangeJournal, JournalEntry
-from app.core.phones import format_for_display, national_format, normalize_with_default
-from app.core.sheet_damage import drops_trunk_zero
+from app.core.phones import (
+    PhoneResult,
+    format_for_display,
+    national_format,
+    normalize_with_default,
+)
+from app.core.sheet_check import listed_as_written, written_with_own_code
+from app.core.sheet_damage import drops_trunk_zero, other_country
 from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -58,6 +75,34 @@ PAGE_SIZE = 1000
 
 class EvidenceError(ValueError):
     """The number cannot be looked up; ``str()`` says why in one sentence."""
+
+
+def searched_as_written(number: str, refused: PhoneResult, *, code_given: bool = True) -> str:
+    """The national digits ``number`` is searched in, as written under ``refused.phone_code``,
+    when it was refused only because it is in no number range in use today (its length right
+    for its country: :func:`app.core.sheet_check.listed_as_written`); ``""`` for every other
+    refusal (too short or long, letters, a label, a clash with the code given). Digits refused
+    under the code 1 nobody gave (``code_given`` False) that are another country's number with
+    a 0 dropped stay refused: as a removal row without a code cell, they are a guess."""
+    if refused.ok or refused.note:
+        return ""
+    if (
+        not code_given
+        and refused.phone_code == "1"
+        and not written_with_own_code(number)
+        and other_country(number) is not None
+    ):
+        return ""
+    return listed_as_written(number, refused)
+
+
+def as_written_note(refused: PhoneResult, national: str) -> str:
+    """What a search of a number in no range in use today says of it (stderr, the pack's
+    Summary, an export's filters): the refusal's reason, then how it was searched."""
+    return (
+        f"{refused.reason}; searched as written, {national} under phone code "
+        f"{refused.phone_code}, as the list may hold a number not valid today"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +172,9 @@ class EvidencePack:
     snapshots: list[SnapshotPresence] = field(default_factory=list)
     # Snapshots of other services (another base URL) found in the folder: not consulted.
     other_service_snapshots: int = 0
+    # A number in no range in use today, searched as written (:func:`as_written_note`): why
+    # it is not valid, and how it was searched; "" for a valid number.
+    as_written: str = ""
 
     @property
     def journal_verified(self) -> bool | None:
@@ -311,6 +359,8 @@ def gather_evidence(
     phone_code: str = "1",
     *,
     connection: str = "",
+    code_given: bool = False,
+    search_as_written: bool = False,
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
 ) -> EvidencePack:
@@ -318,19 +368,30 @@ def gather_evidence(
 
     ``phone_code`` is for a number written without a code of its own: "+44 7911 123456" or
     "0044…" is looked up as the UK number it says it is, whatever ``phone_code`` is.
+    With ``search_as_written`` (``dnc-desk evidence``), a number in no range in use today is
+    searched as written (:func:`searched_as_written`) rather than refused; ``code_given`` says
+    a person gave ``phone_code`` (``--phone-code``), not the default: digits refused under a
+    code 1 nobody gave that fit another country are not searched as written.
     """
     parsed = normalize_with_default(number, phone_code or "1")
-    if not parsed.ok:
+    note = ""
+    if parsed.ok:
+        code, national = parsed.phone_code, parsed.national
+    elif search_as_written and (
+        national := searched_as_written(number, parsed, code_given=code_given)
+    ):
+        code, note = parsed.phone_code, as_written_note(parsed, national)
+    else:
         raise EvidenceError(f"{number!r} cannot be looked up: {parsed.reason}.")
-    code, national = parsed.phone_code, parsed.national
     pack = EvidencePack(
         number,
         code,
         national,
-        parsed.e164,
+        f"+{code}{national}",
         connection,
         api.base_url,
         datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        as_written=note,
     )
     steps = 5
     progress(0, steps, "Searching the DNC list")
@@ -352,6 +413,9 @@ def gather_evidence(
             for lead in api.iter_leads({field_name: form}, cancel=cancel):
                 value = getattr(lead, field_name)
                 match = normalize_with_default(value, lead.phone_code or "1", stored=True)
+                if not match.ok and note and listed_as_written(value, match) == national:
+                    # The number in no range in use: a lead keeps it as written too.
+                    match = PhoneResult(True, national, match.phone_code, "")
                 if not match.ok or (match.phone_code, match.national) != (code, national):
                     continue
                 if (lead.id, field_name) not in seen:
@@ -430,6 +494,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
     for row in (
         ("Evidence for", pack.e164),
         ("As entered", pack.number),
+        *((("Not a valid number today", pack.as_written),) if pack.as_written else ()),
         ("Connection", pack.connection),
         ("Base URL", pack.base_url),
         ("Collected (UTC)", pack.taken_at),
