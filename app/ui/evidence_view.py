@@ -4,11 +4,19 @@ Core gathers it (``gather_evidence``: DNC entries in every scope, SMS opt-outs, 
 the number with their statuses, the change journal's history, presence in each saved
 snapshot); this view asks for the number, runs the look-up with progress and Cancel, shows
 each part in its own table and exports the pack a compliance officer hands to counsel.
+
+A number refused only because it is in no number range in use today (UK 7911600927 under 44)
+is searched as written under its code, as ``dnc-desk evidence`` searches it
+(``gather_evidence(search_as_written=True)``): the list may hold it, and the view refused it
+though the demo list holds it (black-box B5 #2, the window's side). The summary says it is not a
+valid number today and how it was searched, in the CLI's sentence; the exported pack's Summary
+says it too. Other invalid input (letters, too short) is still refused.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -100,12 +108,18 @@ def pack_summary(pack: EvidencePack) -> str:
         if others
         else ""
     )
+    where = pack.connection or pack.base_url
+    as_written = ""
+    if pack.as_written:
+        # As dnc-desk evidence says it on stderr (B5 #2); the summary is rich text.
+        number, note = escape(repr(pack.number), quote=False), escape(pack.as_written, quote=False)
+        as_written = f"<br>{number} is {note}."
     return (
-        f"<b>{pack.e164}</b> on {pack.connection or pack.base_url}, collected "
+        f"<b>{pack.e164}</b> on {escape(where, quote=False)}, collected "
         f"{pack.taken_at.replace('T', ' ').rstrip('Z')} UTC: {len(pack.dnc):,} DNC entries"
         f"{scopes(pack.dnc)}, {len(pack.sms):,} SMS opt-outs{scopes(pack.sms)}, "
         f"{len(pack.leads):,} lead numbers, {len(pack.journal):,} journal entries, listed in "
-        f"{listed:,} of {len(pack.snapshots):,} saved snapshots{not_known}{other}."
+        f"{listed:,} of {len(pack.snapshots):,} saved snapshots{not_known}{other}.{as_written}"
     )
 
 
@@ -253,6 +267,9 @@ class EvidenceView(QWidget):
         if self._task is not None:
             return
         number, code = self.number_edit.text().strip(), self.code_edit.text().strip() or "1"
+        # The box starts at 1, the CLI's default: a code 1 was not given, and digits refused
+        # under it that fit another country with a 0 dropped are a guess, not searched.
+        code_given = code != "1"
         if not number:
             self._say("Enter the number to look up.")
             return
@@ -268,6 +285,8 @@ class EvidenceView(QWidget):
                 number,
                 code,
                 connection=connection,
+                code_given=code_given,
+                search_as_written=True,
                 cancel=ctx.cancel_event,
                 progress=lambda done, total, message: ctx.report((done, total, message)),
             )
@@ -277,7 +296,8 @@ class EvidenceView(QWidget):
                 return
             self._finish()
             self.show_pack(pack)
-            self._say(f"Evidence for {pack.e164} gathered.")
+            said = " (not a valid number today: searched as written)" if pack.as_written else ""
+            self._say(f"Evidence for {pack.e164} gathered{said}.")
             self.evidence_ready.emit(pack)
 
         def failed(exc: BaseException) -> None:

@@ -3,11 +3,21 @@
 The phone number may be typed in any common format; it is normalized with the phone module
 before it is sent, and a number that cannot be read shows why beside the field instead of
 searching (the service would only answer "invalid phone format").
+
+A number refused only because it is in no number range in use today, its length right for its
+country (UK 7911600927 under 44), is searched as written under its code, as ``dnc-desk export
+--phone-number`` searches it (:func:`app.core.evidence.searched_as_written`): the list may hold
+it (an entry made before the range was withdrawn, or by another tool), and refusing it left the
+entry out of reach (black-box B5 #2, the window's side). A note beside the field says it is not
+a valid number today and how it was searched, and :meth:`FilterBar.describe` (status messages,
+an export's About sheet) says it beside the number, as the CLI's filters do. Other invalid input
+(letters, too short) is still explained and not searched.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QDate, Qt, Signal
@@ -27,6 +37,7 @@ from PySide6.QtWidgets import (
 from app.api.client import DncQuery
 from app.api.models import Campaign, ReasonFilter
 from app.api.scope import Scope
+from app.core.evidence import as_written_note, searched_as_written
 from app.core.phones import SUPPORTED_PHONE_CODES, normalize, region_name
 
 SCOPE_ANY, SCOPE_GLOBAL, SCOPE_PURPOSE = "any", "global", "purpose"
@@ -37,6 +48,35 @@ _REASONS = (
     ("Blank reason", ReasonFilter.BLANK),
     ("Reason given", ReasonFilter.NOT_BLANK),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class PhoneFilter:
+    """A typed phone filter read: what is searched, or why nothing is."""
+
+    national: str = ""
+    phone_code: str = ""
+    # Why the number is not searched ("" when it is).
+    refused: str = ""
+    # For a number in no range in use today searched as written: why it is not valid and how
+    # it is searched (:func:`app.core.evidence.as_written_note`); "" for any other.
+    as_written: str = ""
+
+
+def read_phone(text: str, code: str) -> PhoneFilter:
+    """The filter ``text`` (stripped, non-empty) describes under the chosen ``code`` ("" for any
+    country): without a chosen country a number must carry "+code", else it is read as
+    US/Canada, as ``dnc-desk export --phone-number`` reads it."""
+    own_code = text.startswith(("+", "00"))
+    result = normalize(text, code or (None if own_code else "1"))
+    if result.ok:
+        return PhoneFilter(result.national, result.phone_code)
+    # A code picked in the box was given; the US/Canada default was not, and digits refused
+    # under it that fit another country with a 0 dropped are a guess (as the CLI refuses them).
+    national = searched_as_written(text, result, code_given=bool(code))
+    if not national:
+        return PhoneFilter(refused=result.reason)
+    return PhoneFilter(national, result.phone_code, as_written=as_written_note(result, national))
 
 
 def code_choices() -> list[tuple[str, str]]:
@@ -69,6 +109,11 @@ class FilterBar(QWidget):
         self.phone_error.setStyleSheet(ERROR_STYLE)
         self.phone_error.setWordWrap(True)
         self.phone_error.hide()
+        # Not an error: the number is searched, and this says how.
+        self.phone_note = QLabel(self)
+        self.phone_note.setObjectName("fieldNote")
+        self.phone_note.setWordWrap(True)
+        self.phone_note.hide()
 
         self.code_combo = QComboBox(self)
         self.code_combo.addItem("Any country", "")
@@ -136,6 +181,7 @@ class FilterBar(QWidget):
         buttons.addWidget(self.clear_button)
         grid.addLayout(buttons, 1, 7, 1, 2)
         grid.addWidget(self.phone_error, 2, 0, 1, 9)
+        grid.addWidget(self.phone_note, 3, 0, 1, 9)
         grid.setColumnStretch(1, 2)
         grid.setColumnStretch(7, 2)
 
@@ -196,8 +242,11 @@ class FilterBar(QWidget):
         super().keyPressEvent(event)
 
     def _clear_phone_error(self) -> None:
+        # The note too: it speaks of the number and code as they were when searched.
         self.phone_error.hide()
         self.phone_error.clear()
+        self.phone_note.hide()
+        self.phone_note.clear()
 
     def _show_phone_error(self, text: str) -> None:
         self.phone_error.setText(text)
@@ -207,20 +256,28 @@ class FilterBar(QWidget):
     def phone_problem(self) -> str:
         return self.phone_error.text() if not self.phone_error.isHidden() else ""
 
+    @property
+    def phone_as_written(self) -> str:
+        """The note on a number in no range in use today, searched as written ("" if none)."""
+        return self.phone_note.text() if not self.phone_note.isHidden() else ""
+
     def query(self) -> DncQuery | None:
         """The search these filters describe, or None (with the reason shown) if invalid."""
         phone_number = ""
         code = str(self.code_combo.currentData() or "")
         text = self.phone_edit.text().strip()
+        note = ""
         if text:
-            # Without a chosen country a number must carry "+code", else it is read as US/Canada.
-            own_code = text.startswith(("+", "00"))
-            result = normalize(text, code or (None if own_code else "1"))
-            if not result.ok:
-                self._show_phone_error(f"Phone number: {result.reason}. Not searched.")
+            phone = read_phone(text, code)
+            if phone.refused:
+                self._clear_phone_error()
+                self._show_phone_error(f"Phone number: {phone.refused}. Not searched.")
                 return None
-            phone_number, code = result.national, result.phone_code
+            phone_number, code, note = phone.national, phone.phone_code, phone.as_written
         self._clear_phone_error()
+        if note:
+            self.phone_note.setText(f"Phone number: {note}.")
+            self.phone_note.show()
         scope_value = self.scope_combo.currentData()
         purpose = self.purpose_edit.text().strip()
         scope: Scope | None = None
@@ -249,8 +306,16 @@ class FilterBar(QWidget):
     def describe(self) -> str:
         """The active filters in words, for status messages ("" when none)."""
         parts: list[str] = []
-        if self.phone_edit.text().strip():
-            parts.append(f"number {self.phone_edit.text().strip()}")
+        number = self.phone_edit.text().strip()
+        if number:
+            phone = read_phone(number, str(self.code_combo.currentData() or ""))
+            if phone.as_written:
+                # As the CLI's export filters say it (B5 #2): the search is of it as written.
+                number += (
+                    f" (not a valid number today: searched as written, {phone.national} under "
+                    f"phone code {phone.phone_code})"
+                )
+            parts.append(f"number {number}")
         if self.code_combo.currentIndex() > 0:
             parts.append(f"code +{self.code_combo.currentData()}")
         if self.scope_combo.currentIndex() > 0:
