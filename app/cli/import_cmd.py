@@ -96,11 +96,14 @@ from app.core.job_exec import (
 )
 from app.core.job_lock import JobBusy
 from app.core.job_report import (
+    AS_WRITTEN_SAID,
     DAMAGED,
     DRY_RUN_LATE_NOTE,
     MAYBE_INSERTED_LABEL,
     TEXT_FILE_SHEET,
+    VALID_AS_WRITTEN,
     sheet_shown,
+    valid_as_written,
     write_report,
 )
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
@@ -954,6 +957,16 @@ def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]
     summary = job_summary(store)
     removal = meta.get("kind") == "removal"
     if removal:
+        # Stored by the report (as late_requests is); counted when no report has stored it.
+        as_written = meta.get(VALID_AS_WRITTEN)
+        if not isinstance(as_written, int):
+            as_written = sum(valid_as_written(r) for r in store.rows())
+        shown: dict[str, Any] = {}
+        for key, value in summary.items():
+            shown[key] = value
+            if key == "valid":  # beside the count it is part of
+                shown[VALID_AS_WRITTEN] = as_written
+        summary = shown
         # The --json contract names these for imports and removals alike: a removal's are 0.
         summary = {
             **summary,
@@ -1055,6 +1068,10 @@ def _count_text(key: str, summary: Mapping[str, Any]) -> str:
         # removal's hidden rows).
         label = "would be sent"
     text = f"{label}: {summary[key]:,}"
+    if key == "valid" and (as_written := summary.get(VALID_AS_WRITTEN)):
+        # A removal's rows in no number range in use today are sent, to be looked up as
+        # written: most end invalid, which "invalid: 0" hid before the run (black-box V4 #1).
+        text += f" (of which {as_written:,} {AS_WRITTEN_SAID})"
     if key == "late_requests" and summary[key] and summary["status"] == JobStatus.DRY_RUN:
         text += f" ({DRY_RUN_LATE_NOTE})"
     maybe = summary.get("already_present_maybe_inserted") or 0

@@ -11,6 +11,9 @@ dated after that day has no business days (the column is empty; the row's note s
 Summary's Sheet of a text file (CSV, TSV, TXT) is "(text file)", which has no sheets. The
 Summary counts the rows whose phone cell a spreadsheet had damaged (:data:`DAMAGED`, stored in
 the job's meta when the file was checked), whose Damage note says what was done with each.
+A removal's Summary counts, when there are any, its valid rows whose number is in no number
+range in use today, looked up as written (:data:`VALID_AS_WRITTEN`, stored in the job's meta):
+they are sent, and end invalid unless the list holds them (black-box V4 #1).
 
 Already-present rows whose number's first day on the list a look-up could not tell are counted
 to a later day than they may have been honoured on; the report puts a sentence saying how many
@@ -36,7 +39,7 @@ from typing import Any
 
 from app.core.job_store import JobRow, JobStore, Outcome, RowState
 from app.core.paths import utf8_text
-from app.core.sheet_check import blank_row_message
+from app.core.sheet_check import blank_row_message, looked_up_as_written
 from app.core.sheet_dates import (
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
@@ -149,6 +152,18 @@ DRY_RUN_LATE_LABEL = "Late requests in a dry run"
 DRY_RUN_LATE_NOTE = (
     "counted to today; a number already on the list is late only to the day it was first "
     "listed, which a real run looks up, so it may count fewer"
+)
+# A removal's valid rows whose number is in no number range in use today, looked up as
+# written (sheet_check.looked_up_as_written): the job meta's count (the CLI's ``--json`` key),
+# and the Summary's label and the CLI's words for them (black-box V4 #1: a dry run said
+# "invalid: 0" of rows a real run makes invalid unless the list holds them).
+VALID_AS_WRITTEN = "valid_as_written"
+AS_WRITTEN_SAID = (
+    "not a valid number today, looked up as written: removed if the list holds it, else invalid"
+)
+VALID_AS_WRITTEN_LABEL = (
+    "Valid rows whose number is not valid today, looked up as written: removed if the list "
+    "holds it, else invalid"
 )
 # The late requests on invalid rows, which are not sent: the job meta's count and its label.
 LATE_INVALID = "late_requests_invalid"
@@ -457,6 +472,7 @@ def summary_rows(
     late: int,
     maybe: int = 0,
     late_invalid: int = 0,
+    as_written: int = 0,
 ) -> list[list[object]]:
     """The Summary sheet as (label, value) rows; also used for the CLI's human output.
 
@@ -464,7 +480,8 @@ def summary_rows(
     (:func:`maybe_inserted`), said on the row after the ``already_present`` count, so that
     count is not read as how many numbers were on the list before the job. ``late_invalid``:
     the late requests on invalid rows (not sent), said on the row after the late count when
-    there are any."""
+    there are any. ``as_written``: a removal's valid rows looked up as written
+    (:data:`VALID_AS_WRITTEN`), said after the count of rows to send when there are any."""
     mapping = meta.get("mapping") or {}
     rows: list[list[object]] = [
         ["Job", meta.get("job_id", "")],
@@ -504,6 +521,8 @@ def summary_rows(
     if counts.get("pending"):
         label = "valid (dry run: not sent)" if meta.get("status") == "dry_run" else "pending"
         rows.append([label, counts["pending"]])
+    if as_written:
+        rows.append([VALID_AS_WRITTEN_LABEL, as_written])
     if isinstance(damaged := meta.get(DAMAGED), int):
         rows.append([DAMAGED_LABEL, damaged])
     if meta.get("kind") != "removal":
@@ -520,6 +539,14 @@ def summary_rows(
     many = len(notes) > 1
     rows += [[f"Warning {n}" if many else "Warning", str(note)] for n, note in enumerate(notes, 1)]
     return [[label, _summary_cell(value)] for label, value in rows]
+
+
+def valid_as_written(r: JobRow) -> bool:
+    """Whether ``r`` is a valid row (not invalid, a duplicate or blank) of a removal whose
+    number, in no number range in use today, is looked up as written."""
+    if r.outcome in (Outcome.INVALID.value, Outcome.DUPLICATE.value, Outcome.BLANK.value):
+        return False
+    return looked_up_as_written(r.message)
 
 
 def _summary_cell(value: object) -> object:
@@ -594,6 +621,7 @@ class ReportWriter:
         self.late = 0
         self.maybe_inserted = 0  # already_present rows this job may have inserted
         self.late_invalid = 0  # late requests on invalid rows (not sent)
+        self.as_written = 0  # a removal's valid rows looked up as written (VALID_AS_WRITTEN)
         # Source rows of already-present rows not checked against the list's dates, and of
         # those counted late (see unchecked).
         self.unchecked = RowsNamed()
@@ -627,7 +655,9 @@ class ReportWriter:
             self._flush_blanks()
             counts = self._store.counts()
             meta = self._with_unchecked_note(meta)
-            rows = summary_rows(meta, counts, self.late, self.maybe_inserted, self.late_invalid)
+            rows = summary_rows(
+                meta, counts, self.late, self.maybe_inserted, self.late_invalid, self.as_written
+            )
             for row in rows:
                 self._summary.append(row)
             self._book.save(self._path)
@@ -635,7 +665,9 @@ class ReportWriter:
             self._book.discard()
             raise
         meta_counts: dict[str, Any] = {"late_requests": self.late}
-        if not self._removal:
+        if self._removal:
+            meta_counts[VALID_AS_WRITTEN] = self.as_written
+        else:
             meta_counts[MAYBE_INSERTED] = self.maybe_inserted
             meta_counts[LATE_INVALID] = self.late_invalid
             meta_counts[PRESENT_UNCHECKED] = self.unchecked.count
@@ -742,6 +774,8 @@ class ReportWriter:
                 if is_late:
                     self.late_unchecked.add(r.row_number)
             cells += [days, "late" if is_late else ""]
+        elif valid_as_written(r):
+            self.as_written += 1
         self._rows.append(cells)
         self._after = r.seq
 
