@@ -239,16 +239,14 @@ def _phone_filter(number: str, code: str) -> tuple[str, str, str]:
         code = found
     if not number:
         return "", code, ""
-    result = phones.normalize(number, code or (None if number.startswith(("+", "00")) else "1"))
-    if result.ok:
-        return result.national, result.phone_code, ""
-    # Imported only here: the evidence module brings openpyxl, which a valid number skips.
-    from app.core.evidence import as_written_note, searched_as_written
+    # Imported only here: the evidence module brings openpyxl, which an export without a
+    # number filter (to CSV) does not need.
+    from app.core.evidence import search_number
 
-    national = searched_as_written(number, result, code_given=bool(code))
-    if not national:
-        raise CliError(f"--phone-number {number!r}: {result.reason}.", EXIT_USAGE)
-    return national, result.phone_code, as_written_note(result, national)
+    searched = search_number(number, code)
+    if searched.refused:
+        raise CliError(f"--phone-number {number!r}: {searched.refused}.", EXIT_USAGE)
+    return searched.national, searched.phone_code, searched.as_written
 
 
 @dataclass(frozen=True)
@@ -328,9 +326,9 @@ def filters_typed(
     out = describe_query(query, scope_said)
     number = (args.phone_number or "").strip()
     code = (args.phone_code or "").strip()
+    searched = f"{query.phone_number} under phone code {query.phone_code}"
     if number and as_written:
         # In no number range in use today (B5 #2): said, as the search is of it as written.
-        searched = f"{query.phone_number} under phone code {query.phone_code}"
         out["phone_number"] = (
             f"{number} (not a valid number today: searched as written, {searched})"
         )
@@ -340,7 +338,6 @@ def filters_typed(
         elif number == query.phone_number:
             out["phone_number"] = f"{number} (searched under phone code {query.phone_code})"
         else:
-            searched = f"{query.phone_number} under phone code {query.phone_code}"
             out["phone_number"] = f"{number} (searched as {searched})"
     if not code:
         out.pop("phone_code", None)

@@ -63,6 +63,7 @@ from app.core.phones import (
     PhoneResult,
     format_for_display,
     national_format,
+    normalize,
     normalize_with_default,
 )
 from app.core.sheet_check import listed_as_written, written_with_own_code
@@ -94,6 +95,35 @@ def searched_as_written(number: str, refused: PhoneResult, *, code_given: bool =
     ):
         return ""
     return listed_as_written(number, refused)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchNumber:
+    """A number typed as a search filter, read: what is searched, or why nothing is."""
+
+    national: str = ""
+    phone_code: str = ""
+    # Why the number is not searched ("" when it is).
+    refused: str = ""
+    # For a number in no range in use today searched as written: why it is not valid and how
+    # it is searched (:func:`as_written_note`); "" for any other.
+    as_written: str = ""
+
+
+def search_number(text: str, code: str) -> SearchNumber:
+    """The search ``text`` (stripped, non-empty) describes under the chosen ``code`` ("" for
+    none), as the list view's filter and ``dnc-desk export --phone-number`` read it: without a
+    code a number must carry "+code" (or "00code"), else it is read as US/Canada; one refused
+    only because it is in no number range in use today is searched as written
+    (:func:`searched_as_written`, a chosen code counting as given)."""
+    own_code = text.startswith(("+", "00"))
+    result = normalize(text, code or (None if own_code else "1"))
+    if result.ok:
+        return SearchNumber(result.national, result.phone_code)
+    national = searched_as_written(text, result, code_given=bool(code))
+    if not national:
+        return SearchNumber(refused=result.reason)
+    return SearchNumber(national, result.phone_code, as_written=as_written_note(result, national))
 
 
 def as_written_note(refused: PhoneResult, national: str) -> str:

@@ -370,12 +370,17 @@ def _filters(query: DncQuery) -> dict[str, str]:
 
 
 def _label(query: DncQuery) -> str:
-    return ", ".join(f"{k}={v}" for k, v in _filters(query).items()) or "all"
+    return _one_line(_filters(query))
+
+
+def _one_line(filters: Mapping[str, str]) -> str:
+    """Filters on one line, as a label or the About sheet says them ("all" without any)."""
+    return ", ".join(f"{k}={v}" for k, v in filters.items()) or "all"
 
 
 def filters_said(query: DncQuery, scope_said: str = "") -> str:
     """:func:`describe_query` on one line ("all" without filters)."""
-    return ", ".join(f"{k}={v}" for k, v in describe_query(query, scope_said).items()) or "all"
+    return _one_line(describe_query(query, scope_said))
 
 
 Item = DncEntry | SmsOptOut
@@ -993,7 +998,7 @@ class ExportJob(SplitSearch):
                 "Filters",
                 filters_said(self.query, self.scope_said)
                 if self.filters_typed is None
-                else ", ".join(f"{k}={v}" for k, v in self.filters_typed.items()) or "all",
+                else _one_line(self.filters_typed),
             ),
             ("Started (UTC)", result.started),
             ("Finished (UTC)", result.finished),

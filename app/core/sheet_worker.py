@@ -2436,7 +2436,7 @@ def _short_cells(fh: IO[bytes], out: IO[bytes] | None = None) -> bool:
                 if at + size > n:
                     at = start
                     break
-                if 12 <= kind <= 18:  # _SHORT_CELLS
+                if kind in _SHORT_CELLS:
                     found = True
                     if out is None:
                         return True

@@ -17,7 +17,6 @@ an export's About sheet) says it beside the number, as the CLI's filters do. Oth
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QDate, Qt, Signal
@@ -37,8 +36,8 @@ from PySide6.QtWidgets import (
 from app.api.client import DncQuery
 from app.api.models import Campaign, ReasonFilter
 from app.api.scope import Scope
-from app.core.evidence import as_written_note, searched_as_written
-from app.core.phones import SUPPORTED_PHONE_CODES, normalize, region_name
+from app.core.evidence import search_number
+from app.core.phones import SUPPORTED_PHONE_CODES, region_name
 
 SCOPE_ANY, SCOPE_GLOBAL, SCOPE_PURPOSE = "any", "global", "purpose"
 # Readable on light and dark palettes alike.
@@ -48,35 +47,6 @@ _REASONS = (
     ("Blank reason", ReasonFilter.BLANK),
     ("Reason given", ReasonFilter.NOT_BLANK),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class PhoneFilter:
-    """A typed phone filter read: what is searched, or why nothing is."""
-
-    national: str = ""
-    phone_code: str = ""
-    # Why the number is not searched ("" when it is).
-    refused: str = ""
-    # For a number in no range in use today searched as written: why it is not valid and how
-    # it is searched (:func:`app.core.evidence.as_written_note`); "" for any other.
-    as_written: str = ""
-
-
-def read_phone(text: str, code: str) -> PhoneFilter:
-    """The filter ``text`` (stripped, non-empty) describes under the chosen ``code`` ("" for any
-    country): without a chosen country a number must carry "+code", else it is read as
-    US/Canada, as ``dnc-desk export --phone-number`` reads it."""
-    own_code = text.startswith(("+", "00"))
-    result = normalize(text, code or (None if own_code else "1"))
-    if result.ok:
-        return PhoneFilter(result.national, result.phone_code)
-    # A code picked in the box was given; the US/Canada default was not, and digits refused
-    # under it that fit another country with a 0 dropped are a guess (as the CLI refuses them).
-    national = searched_as_written(text, result, code_given=bool(code))
-    if not national:
-        return PhoneFilter(refused=result.reason)
-    return PhoneFilter(national, result.phone_code, as_written=as_written_note(result, national))
 
 
 def code_choices() -> list[tuple[str, str]]:
@@ -268,7 +238,7 @@ class FilterBar(QWidget):
         text = self.phone_edit.text().strip()
         note = ""
         if text:
-            phone = read_phone(text, code)
+            phone = search_number(text, code)
             if phone.refused:
                 self._clear_phone_error()
                 self._show_phone_error(f"Phone number: {phone.refused}. Not searched.")
@@ -308,7 +278,7 @@ class FilterBar(QWidget):
         parts: list[str] = []
         number = self.phone_edit.text().strip()
         if number:
-            phone = read_phone(number, str(self.code_combo.currentData() or ""))
+            phone = search_number(number, str(self.code_combo.currentData() or ""))
             if phone.as_written:
                 # As the CLI's export filters say it (B5 #2): the search is of it as written.
                 number += (
