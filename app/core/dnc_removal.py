@@ -241,10 +241,26 @@ class RemovalTarget:
 
 @dataclass(frozen=True, slots=True)
 class RemovalOutcome:
+    """``leads_refused`` and ``leads_unanswered``: of a removed input's number, the leads its
+    own ``/leads/update`` did not set, the service refusing it or not answering whether it was
+    done (the message names them): the window lists such inputs."""
+
     target: RemovalTarget
     outcome: Outcome
     message: str = ""
     error: BaseException | None = None
+    leads_refused: int = 0
+    leads_unanswered: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _LeadsSaid:
+    """What a number's removal says of its leads, and how many of its own lead updates the
+    service refused or did not answer."""
+
+    text: str = ""
+    refused: int = 0
+    unanswered: int = 0
 
 
 @dataclass(slots=True)
@@ -393,7 +409,7 @@ def remove_dnc_entries(
         )
         return _Sent(result, None, removed, leads)
 
-    def remove_number(number: tuple[str, str]) -> tuple[dict[_Key, _Sent], str]:
+    def remove_number(number: tuple[str, str]) -> tuple[dict[_Key, _Sent], _LeadsSaid]:
         """The number's deletes, then (with a lead status) the updates of its leads no delete
         done re-statused, and what the removed inputs' messages say of its leads."""
         sent: dict[_Key, _Sent] = {}
@@ -411,7 +427,7 @@ def remove_dnc_entries(
                 taken.append(key)
                 restatused.update((lead.id, lead) for lead in one.leads or [])
         if not status or not taken:
-            return sent, ""
+            return sent, _LeadsSaid()
         rest = {
             lead.id: lead
             for key in taken
@@ -432,7 +448,7 @@ def remove_dnc_entries(
         number: tuple[str, str],
         scope: Scope | None,
         others: list[Lead],
-    ) -> str:
+    ) -> _LeadsSaid:
         """Set each of ``rest`` (the number's leads no delete done re-statused) to the status
         by its own journaled ``/leads/update`` (one already in it is left, no request), and say
         what became of every lead of the number (``scope``, ``others``: see
@@ -459,18 +475,26 @@ def remove_dnc_entries(
         said = restatus_text(leads, status, scope, others)
         if not_set := not_set_text(failed, unanswered, status):
             said += f"; {not_set}"
-        return said
+        return _LeadsSaid(said, len(failed), len(unanswered))
 
     for finished in bounded_map(remove_number, list(numbers), concurrency=concurrency, stop=cancel):
         keys = numbers[finished.item]
-        sent, said = finished.result or ({key: _Sent(error=finished.error) for key in keys}, "")
+        sent, said = finished.result or (
+            {key: _Sent(error=finished.error) for key in keys},
+            _LeadsSaid(),
+        )
         for key in keys:
             one = sent[key]
             for index in groups[key]:
                 outcome = _outcome(targets[index], one.result, one.error, one.removed)
                 if status and outcome.outcome is Outcome.REMOVED:
-                    message = "; ".join(p for p in (outcome.message, said) if p)
-                    outcome = replace(outcome, message=message)
+                    message = "; ".join(p for p in (outcome.message, said.text) if p)
+                    outcome = replace(
+                        outcome,
+                        message=message,
+                        leads_refused=said.refused,
+                        leads_unanswered=said.unanswered,
+                    )
                 outcomes[index] = outcome
             done += len(groups[key])
         if progress is not None:

@@ -45,19 +45,14 @@ def describe_outcome(item: RemovalOutcome) -> str:
     return f"{number} ({raw}, {where}): {item.outcome.value} — {why}"
 
 
-# How dnc_removal's message says a lead of a removed entry's number kept its status (the
-# service refused its update). The outcome carries no structured account of it, so the text
-# is matched; the GUI test pins it against a real refusal.
-_LEAD_KEPT = "not set to {status} (the change journal has each attempt)"
-
-
 def kept_a_lead(item: RemovalOutcome, lead_status: str | None) -> bool:
-    """Whether ``item`` was removed but its number kept a lead in its old status: the service
-    refused the update setting that lead to ``lead_status``."""
+    """Whether ``item`` was removed but a lead of its number may be in its old status: the
+    service refused, or did not answer, the update setting that lead to ``lead_status`` (the
+    item's message names the lead)."""
     return (
         bool(lead_status)
         and item.outcome is Outcome.REMOVED
-        and _LEAD_KEPT.format(status=lead_status) in item.message
+        and item.leads_refused + item.leads_unanswered > 0
     )
 
 
@@ -82,17 +77,17 @@ def summary_text(result: RemovalResult) -> str:
     text = "; ".join(parts) + f" of {len(result.outcomes):,}."
     if status := result.lead_status:
         text += f" Lead status set to {status} with each removal"
-        kept = sum(kept_a_lead(o, status) for o in result.outcomes)
-        if kept == 1:
-            text += (
-                ", but 1 removed entry's number has a lead the service refused to update, "
-                "which keeps its status"
-            )
+        kept = [o for o in result.outcomes if kept_a_lead(o, status)]
+        # A refused update keeps the lead's status; an unanswered one may have been done.
+        how = (
+            "the service refused to update, which keeps its status"
+            if all(o.leads_unanswered == 0 for o in kept)
+            else "the service refused or did not answer the update of, which may keep its status"
+        )
+        if len(kept) == 1:
+            text += f", but 1 removed entry's number has a lead {how}"
         elif kept:
-            text += (
-                f", but {kept:,} removed entries' numbers have a lead the service refused to "
-                "update, which keeps its status"
-            )
+            text += f", but {len(kept):,} removed entries' numbers have a lead {how}"
         text += "."
     return text
 
