@@ -29,7 +29,13 @@ dotted one (``11.05.2026``) day.month, the European order, each with a note, unl
 column's order is known: one column is written one way, so when its dates that can only be
 read one way (``25/10/2026``, ``10/25/2026``) are all day/month, or all month/day, the job
 reads its ambiguous ones that way too (``day_first``; :attr:`RequestDate.order` gives the
-evidence each value holds).
+evidence each value holds). In a column whose order is not known, an ambiguous date with a
+two-digit year whose usual reading would be after the day checked, while its other reading is
+not, is read the other way, with a note saying why: on Nov 24, 2026 ``12/11/26`` is Nov 12,
+2026 (day/month), as month/day it would be Dec 11, 2026, which going a century back made Dec 11,
+1926, a request some 25,000 business days late (regression check V4); ``11.12.26`` is Nov 12,
+2026 (month.day) so. Its order is :data:`EITHER_TURNED` (:data:`EITHER_DOTTED_TURNED`): it says
+nothing of its column's order, and is not among the dates read the usual way.
 
 A request the limit is past is said in its row's message by :func:`late_sentence` ("request
 received 2026-11-02, 13 business days before 2026-11-20, when the file was checked (limit
@@ -162,6 +168,11 @@ MONTH_FIRST_ONLY: Final = "month/day"  # 10/25/2026: only month/day is a date
 DAY_FIRST_ONLY: Final = "day/month"  # 25/10/2026: only day/month is a date
 EITHER: Final = "either"  # 11/10/2026: two different dates
 EITHER_DOTTED: Final = "either (dotted)"  # 11.05.2026: two different dates
+# Two different dates, read against the form's usual order as that reading is after the day
+# checked (12/11/26 and 11.12.26 on Nov 24, 2026): apart from EITHER and EITHER_DOTTED, as
+# these were not read the way a column of unknown order's ambiguous dates are said to be.
+EITHER_TURNED: Final = "either, read day/month"
+EITHER_DOTTED_TURNED: Final = "either (dotted), read month.day"
 
 
 # Finds late_sentence's words in a row's message (what comes after "before" holds no ";").
@@ -229,7 +240,8 @@ def parse_request_date(
     ``11/02/2026`` and ``11-02-2026`` are read month-first (US), ``02.11.2026`` day-first
     (European), unless ``day_first`` gives the column's order (True: day/month, False:
     month/day); when the other order is also a date the note says so. A two-digit year is the
-    latest such date not after ``not_after`` (default today): see the module's docstring.
+    latest such date not after ``not_after`` (default today): see the module's docstring, which
+    says too when, with ``day_first`` None, an ambiguous one is read the other way.
     A date before 1900 (a cell, or text with a four-digit year) is refused, with a note.
     """
     if value is None or value == "":
@@ -526,6 +538,13 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
                     "column's dates that read only one way are); it could be "
                     f"{_other_reading(other, m[4], not_after)}"
                 )
+            elif day_first is None and us_later is not None and other_later is None:
+                # Month/day is after the day checked and went a century back (regression
+                # check V4: Dec 11, 1926, 25,222 business days late), day/month is a real
+                # recent date: the date meant, more likely than a request of a century ago.
+                assert not_after is not None  # a reading went a century back from it
+                note = _turned_note(text, other, "day/month", us_later, "month/day", not_after)
+                us, us_later, order = other, None, EITHER_TURNED
             else:
                 note = (
                     f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month/day); "
@@ -576,6 +595,12 @@ def _read_dotted(
         european, european_later = _two_digit_year(int(year), second, first, not_after)
         us, us_later = _two_digit_year(int(year), first, second, not_after)
     if european is not None and us is not None and european != us:
+        if day_first is None and european_later is not None and us_later is None:
+            # As a slashed date's month/day is (regression check V4): day.month is after the
+            # day checked, went a century back, and month.day is a real recent date.
+            assert not_after is not None  # a reading went a century back from it
+            note = _turned_note(text, us, "month.day", european_later, "day.month", not_after)
+            return RequestDate(us, note, EITHER_DOTTED_TURNED)
         if day_first is False:
             found = RequestDate(
                 us,
@@ -616,6 +641,17 @@ def _other_reading(other: dt.date, year: str, not_after: dt.date | None) -> str:
     if shown > not_after:
         return f"{shown:%b %d, %Y}, though that is after {not_after:%b %d, %Y}"
     return f"{shown:%b %d, %Y}"
+
+
+def _turned_note(
+    text: str, taken: dt.date, how: str, usual: dt.date, usual_how: str, not_after: dt.date
+) -> str:
+    """The note on an ambiguous date read against its form's usual order, as that reading
+    (``usual``, in the year written) is after ``not_after`` and the other is not."""
+    return (
+        f"{text!r} is ambiguous: read as {taken:%b %d, %Y} ({how}), since {usual_how} would be "
+        f"{usual:%b %d, %Y}, after {not_after:%b %d, %Y}"
+    )
 
 
 def _with_century(

@@ -52,10 +52,11 @@ def test_the_sheetjs_file_s_dates_read_the_other_way_keep_their_year() -> None:
             "that read only one way are); it could be Nov 12, 2026; its two-digit year is read "
             "as 1926, since Dec 11, 2026 would be after Nov 24, 2026",
         ),
-        # Unchanged where the other reading is not after the day checked.
+        # Month/day as the column's other dates say: read a century back (said so), the
+        # other reading in the year written.
         (
             "12/01/26",
-            None,
+            False,
             "'12/01/26' is ambiguous: read as Dec 01, 1926 (month/day); it could be Jan 12, "
             "2026; its two-digit year is read as 1926, since Dec 01, 2026 would be after "
             "Nov 24, 2026",

@@ -68,11 +68,14 @@ def test_ambiguity_notes_still_say_both_readings() -> None:
     assert parsed.note == (
         "'11/02/26' is ambiguous: read as Nov 02, 2026 (month/day); it could be Feb 11, 2026"
     )
-    # Month first as ever; each reading is never after the day checked.
+    # Month first would be Dec 1, 2026, after the day checked, and a century back, 1926: read
+    # day/month, Jan 12, 2026, which is not (regression check V4), and said so.
     parsed = parse_request_date("12/01/26", TODAY)
-    assert parsed.date == dt.date(1926, 12, 1)
-    assert "ambiguous" in parsed.note and "it could be Jan 12, 2026" in parsed.note
-    assert "two-digit year is read as 1926" in parsed.note
+    assert parsed.date == dt.date(2026, 1, 12)
+    assert parsed.note == (
+        "'12/01/26' is ambiguous: read as Jan 12, 2026 (day/month), since month/day would be "
+        "Dec 01, 2026, after Nov 22, 2026"
+    )
 
 
 def test_around_a_century_boundary() -> None:
