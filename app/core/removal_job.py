@@ -9,7 +9,16 @@ not on the list is reported as ``not_found``, not as an error.
 purpose-scope row is sent, the number's purpose entries are looked up
 (every purpose's entry): a row naming one purpose (``purpose:Surveys``)
 whose number is also listed for another purpose is not sent and ends ``failed``, saying which
-other purposes would have gone; a row naming a purpose the number is not listed for, while it
+other purposes would have gone, unless other rows of the file still to be sent ask for each of
+them (:class:`FileAsks`; black-box B5 #4: a row for "Sales" and one for "Surveys" of a number
+listed for both were both refused, each for the other's purpose). Then the first of those rows
+is sent, its delete taking every purpose (its message names the rows asking for the others),
+and each other row, finding the number gone, ends ``removed``, saying which row's delete took
+its entry (:func:`_taken_for_purpose`, read from that delete's journal intent, which lists
+every entry taken; the conclusion is journaled under the row's own scope), on a resume too. A
+row asking for a purpose that ended without removing the number (refused, failed, or to be
+sent again later) asks for nothing meanwhile, so no entry goes that a row reported kept. A
+row naming a purpose the number is not listed for, while it
 is for others, ends ``not_found`` and nothing is sent. Purposes are compared exactly, as the
 service stores them ("surveys" is another purpose than "Surveys"). A purpose scope without text
 means every purpose (only the whole job's scope can be that: the check refuses such a row).
@@ -87,7 +96,7 @@ on the list" while the entry stayed).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -130,7 +139,14 @@ from app.core.job_runner import (
     journal_sent_before,
 )
 from app.core.job_staging import JobSettings, MappingError, open_mapped, stage
-from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
+from app.core.job_store import (
+    JobRow,
+    JobStatus,
+    JobStore,
+    Outcome,
+    RowState,
+    scope_from_text,
+)
 from app.core.journal import JournalEntry
 from app.core.lead_lookup import (
     changed_by,
@@ -363,14 +379,110 @@ def status_unchecked(lead_status: str) -> str:
     )
 
 
-def other_purposes_refusal(others: list[str]) -> str:
-    """The message of a row not sent because the delete would also take ``others``."""
+def other_purposes_refusal(others: list[str], asked: Mapping[str, list[int]] | None = None) -> str:
+    """The message of a row not sent because the delete would also take ``others``; ``asked``:
+    those of them other rows of the file ask for (purpose -> row numbers), said apart from
+    those none asks for."""
     noun = "purpose" if len(others) == 1 else "purposes"
-    return (
+    text = (
         f"not removed: the number is also on the list for {noun} {quote_purposes(others)}, "
-        "and the service removes every purpose at once; remove it with scope purpose "
-        "(all purposes) to take them all off"
+        "and the service removes every purpose at once"
     )
+    if asked:
+        unasked = [p for p in others if p not in asked]
+        text += f"; {asked_text(asked)}, not for {quote_purposes(unasked)}, so nothing was sent"
+    return text + "; remove it with scope purpose (all purposes) to take them all off"
+
+
+def asked_text(asked: Mapping[str, list[int]]) -> str:
+    """What a row says of the other purposes of its number the file's other rows ask for
+    (purpose -> their row numbers), ``""`` for none."""
+    if not asked:
+        return ""
+    numbers = sorted({n for rows in asked.values() for n in rows})
+    noun = "purpose" if len(asked) == 1 else "purposes"
+    rows = f"{'row' if len(numbers) == 1 else 'rows'} {joined([str(n) for n in numbers])}"
+    return f"the file asks for {noun} {quote_purposes(list(asked))} too ({rows})"
+
+
+def taken_text(purpose: str, rows: list[int], named: str, ids: list[str]) -> str:
+    """The message of a row naming purpose ``named``, found gone, whose entries (``ids``) this
+    job's delete for ``purpose`` took (``rows``: the file's rows naming that purpose)."""
+    by = f" ({'row' if len(rows) == 1 else 'rows'} {joined([str(n) for n in rows])})"
+    entries = f"{'entry' if len(ids) == 1 else 'entries'} {joined(ids)}"
+    return (
+        f"removed by this job's delete of the number for purpose {purpose!r}{by if rows else ''}"
+        f": the service removes every purpose at once, and that delete took its entry for "
+        f"purpose {named!r} ({entries}) too, as this row asks; the change journal has that "
+        "delete and the entries it took"
+    )
+
+
+class FileAsks:
+    """The purposes a removal's rows ask a number to be taken off for, so that a row naming
+    one purpose of a number also listed for others is sent when the file asks for each of
+    those too (black-box B5 #4: one row for "Sales" and one for "Surveys" of a number listed
+    for both were both refused, each for the other's purpose). The service's delete in purpose
+    scope takes every purpose at once, so the first of those rows takes them all, and the
+    others find the number gone (:func:`_taken_for_purpose`).
+
+    A purpose counts as asked while a row naming it is still to be sent in this run (pending,
+    or being sent): one that ended without removing the number (refused, failed, or left to be
+    sent again later) no longer asks, so no entry goes that a row reported as kept. Only
+    numbers named under more than one purpose are kept."""
+
+    def __init__(self, rows: Iterable[JobRow]) -> None:
+        self._guard = threading.Lock()
+        # number -> purpose -> the (seq, row number) of the rows naming it
+        by_number: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        open_rows: set[int] = set()
+        for row in rows:
+            if row.outcome in _NEVER_SENT or not row.scope.startswith("purpose:"):
+                continue
+            purpose = scope_from_text(row.scope).purpose_text
+            if not purpose:
+                continue
+            asks = by_number.setdefault(_number_key(row), {})
+            asks.setdefault(purpose, []).append((row.seq, row.row_number))
+            if row.state != RowState.DONE.value:
+                open_rows.add(row.seq)
+        self._asks = {number: asks for number, asks in by_number.items() if len(asks) > 1}
+        self._kept = {seq for asks in self._asks.values() for x in asks.values() for seq, _ in x}
+        self._open = open_rows & self._kept
+
+    def asked(self, row: JobRow, purposes: Iterable[str]) -> dict[str, list[int]]:
+        """Of ``purposes``, those other rows of ``row``'s number still to be sent ask for,
+        each with their row numbers."""
+        asks = self._asks.get(_number_key(row), {})
+        found: dict[str, list[int]] = {}
+        with self._guard:
+            for purpose in purposes:
+                if rows := [n for seq, n in asks.get(purpose, []) if seq in self._open]:
+                    found[purpose] = rows
+        return found
+
+    def rows_of(self, row: JobRow, purpose: str) -> list[int]:
+        """The row numbers of the file's rows naming ``purpose`` for ``row``'s number."""
+        return [n for _, n in self._asks.get(_number_key(row), {}).get(purpose, [])]
+
+    def sending(self, row: JobRow) -> None:
+        """``row`` is being sent (again): it asks for its purpose until it ends."""
+        if row.seq in self._kept:
+            with self._guard:
+                self._open.add(row.seq)
+
+    def ended(self, row: JobRow) -> None:
+        """``row``'s send ended (its number removed, or a result or error that may keep it)."""
+        with self._guard:
+            self._open.discard(row.seq)
+
+
+# Outcomes a row is staged with, never sent: such a row asks for nothing.
+_NEVER_SENT = frozenset({Outcome.INVALID.value, Outcome.DUPLICATE.value, Outcome.BLANK.value})
+
+
+def _number_key(row: JobRow) -> str:
+    return e164(row.national, row.phone_code) or row.national
 
 
 def _entries(
@@ -560,11 +672,13 @@ def _forms_result(
     leads_said: str,
     leads_covered: str,
     resent: bool,
+    asked: str = "",
 ) -> RowResult:
     """The result of a row whose number was taken off in more than one written form, each by
     its own delete (``results``, in the order sent), some perhaps by an earlier send of the
     row (``earlier``): the message names each form and the entries it held, and
-    (``leads_said``, ``leads_covered``) what it says of the leads set to ``lead_status``."""
+    (``leads_said``, ``leads_covered``) what it says of the leads set to ``lead_status``
+    (``asked``: as :func:`_removed_parts`)."""
     entries_of = dict(forms)
     descs = []
     for form in _in_forms_order([*earlier, *entries_of], row):
@@ -585,7 +699,7 @@ def _forms_result(
     if not done and not earlier:
         return RowResult(Outcome.NOT_FOUND, "; ".join(parts))
     before = [entry for _, entries in forms for entry in entries]
-    parts += _removed_parts(scope, before, lead_status, leads_said, resent)
+    parts += _removed_parts(scope, before, lead_status, leads_said, resent, asked)
     parts += [sent.covered for _, sent in results]
     parts.append(leads_covered)
     parts.append(_left_text(row, left))
@@ -698,8 +812,21 @@ def _listed(
     return list(session.api.iter_dnc(query, cancel=stop))
 
 
-def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
-    """The row's result when its purpose delete must not be sent, else None."""
+def _other_purposes(scope: Scope, entries: list[DncEntry]) -> list[str]:
+    """The purposes of ``entries`` other than the one a purpose-scope row names (exactly: the
+    service keeps "surveys" as another purpose than "Surveys"); none for a row naming none."""
+    named = scope.purpose_text
+    if not named:
+        return []
+    return [p for p in purpose_names(entries) if p != named]
+
+
+def _purpose_refusal(
+    scope: Scope, entries: list[DncEntry], asked: Mapping[str, list[int]] | None = None
+) -> RowResult | None:
+    """The row's result when its purpose delete must not be sent, else None. ``asked``: the
+    other purposes of the number the file's other rows still to be sent ask for (purpose ->
+    row numbers): a delete that takes only those and the row's own is sent (black-box B5 #4)."""
     named = scope.purpose_text
     if not named or not entries:
         # No text: every purpose was asked for. Nothing listed: the delete answers "not
@@ -717,7 +844,10 @@ def _purpose_refusal(scope: Scope, entries: list[DncEntry]) -> RowResult | None:
             "were left on the list (nothing was sent)"
         )
         return RowResult(Outcome.NOT_FOUND, text)
-    return RowResult(Outcome.FAILED, other_purposes_refusal(others))
+    asked = {p: rows for p, rows in (asked or {}).items() if p in others}
+    if all(p in asked for p in others):
+        return None
+    return RowResult(Outcome.FAILED, other_purposes_refusal(others, asked))
 
 
 @dataclass(frozen=True, slots=True)
@@ -798,12 +928,16 @@ def _removed_parts(
     lead_status: str,
     leads_said: str,
     resent: bool,
+    asked: str = "",
 ) -> list[str]:
     """What a removed row's message says besides how it was removed (``leads_said``: what it
-    says of the leads set to ``lead_status``)."""
+    says of the leads set to ``lead_status``; ``asked``: which other rows of the file ask for
+    the other purposes it took, :func:`asked_text`)."""
     parts = []
     if scope.is_purpose and (purposes := removed_purposes_text(before)):
         parts.append(purposes)
+    if asked:
+        parts.append(asked)
     if lead_status:
         parts.append(leads_said)
     if resent:
@@ -851,6 +985,32 @@ def _earlier_leads(
     leads = sorted(listed.values(), key=lambda lead: (len(lead.id), lead.id))
     text = restatus_text(leads, lead_status)
     return f"{text} (as the change journal's record of that delete lists them)", set(listed)
+
+
+def _taken_for_purpose(
+    session: Session, job_id: str, row: JobRow, scope: Scope
+) -> tuple[str, list[str]] | None:
+    """For a row naming a purpose whose number is gone: the purpose of this job's delete (of
+    another row: a delete for another purpose, sent) that took the number's entry for the
+    row's purpose, as its journal intent lists the entries it took, and those entries' ids;
+    None when no such delete was sent. The service's delete in purpose scope takes every
+    purpose at once, and the file asked for each (:class:`FileAsks`)."""
+    named = scope.purpose_text
+    if not scope.is_purpose or not named:
+        return None
+    own = journal_target("dnc", row.national, row.phone_code, scope)
+    prefix = journal_target("dnc", row.national, row.phone_code, Scope.purpose(""))
+    entries = _job_deletes(session, job_id, e164(row.national, row.phone_code))
+    unsent = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "not_attempted"}
+    for entry in reversed(entries):  # oldest first
+        if entry.phase != "intent" or entry.id in unsent or entry.target == own:
+            continue
+        if not entry.target.startswith(prefix):
+            continue
+        took = [x for x in (entry.before or {}).get("entries") or [] if x.get("purpose") == named]
+        if took:
+            return entry.target[len(prefix) :], [str(x.get("id", "")) for x in took]
+    return None
 
 
 def _deleted_before(session: Session, job_id: str, row: JobRow) -> bool:
@@ -968,6 +1128,7 @@ def delete_sender(
     *,
     resumed: bool = False,
     cancelled: threading.Event | None = None,
+    asks: FileAsks | None = None,
 ) -> SendFn:
     """The function that sends one row of a removal job.
 
@@ -988,6 +1149,10 @@ def delete_sender(
     ``removed`` with those leads unset, and the resume never went back for them). When the
     stop is a cancel (``cancelled``, the job's :attr:`JobControl.cancelled`), no resume will
     come: the row ends ``removed``, naming each lead not set and saying how to set it.
+
+    ``asks``: the purposes the job's rows ask each number to be taken off for
+    (:class:`FileAsks`): a row naming one purpose of a number also listed for others is sent
+    when other rows still to be sent ask for each of those.
     """
 
     # List id -> campaign id, for still_covered_text (read once per run, then as lists appear).
@@ -1009,7 +1174,16 @@ def delete_sender(
             # Rows of one number (in several scopes) one at a time: each looks up the leads
             # after the other's delete, so what it says they were is what it found.
             with numbers.held(e164(row.national, row.phone_code) or row.national):
-                return as_listed(row, send_row(row, resent, lost_before))
+                if asks is None:
+                    return as_listed(row, send_row(row, resent, lost_before))
+                asks.sending(row)
+                try:
+                    return as_listed(row, send_row(row, resent, lost_before))
+                finally:
+                    # Ended, or to be sent again later: until then it asks for nothing, so
+                    # a row of another purpose of the number deletes no entry this one may
+                    # report as kept.
+                    asks.ended(row)
         except Unfinished as exc:
             exc.result = as_listed(row, exc.result)
             raise
@@ -1079,12 +1253,22 @@ def delete_sender(
             return gone_result(row, scope, conclusion)
         forms, left = _asked_forms(scope, forms)
         before = [entry for _, entries in forms for entry in entries]
-        refused = _purpose_refusal(scope, before) if scope.is_purpose else None
+        asked: dict[str, list[int]] = {}
+        if asks is not None and (others_asked := _other_purposes(scope, before)):
+            asked = asks.asked(row, others_asked)
+        refused = _purpose_refusal(scope, before, asked) if scope.is_purpose else None
         if refused is not None:
             return refused
         if not before:
             if resent and _deleted_before(session, job_id, row):
                 conclusion = _with_forms_note(REMOVED_BEFORE_INTERRUPTION, earlier, row)
+                settled(row, scope, conclusion)
+                return gone_result(row, scope, conclusion)
+            if (took := _taken_for_purpose(session, job_id, row, scope)) is not None:
+                # Another row's delete took this row's purpose with its own (B5 #4).
+                purpose, ids = took
+                rows = [] if asks is None else asks.rows_of(row, purpose)
+                conclusion = taken_text(purpose, rows, scope.purpose_text, ids)
                 settled(row, scope, conclusion)
                 return gone_result(row, scope, conclusion)
             # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
@@ -1124,7 +1308,7 @@ def delete_sender(
             parts = [
                 sent.first,
                 form_text(form, row),
-                *_removed_parts(scope, entries, lead_status, said, resent),
+                *_removed_parts(scope, entries, lead_status, said, resent, asked_text(asked)),
                 sent.covered,
                 covered,
                 sent.last,
@@ -1160,7 +1344,17 @@ def delete_sender(
         if taken or earlier:
             said, covered, stopped = set_leads(row, scope, plan, taken)
         result = _forms_result(
-            row, scope, earlier, forms, results, left, lead_status, said, covered, resent
+            row,
+            scope,
+            earlier,
+            forms,
+            results,
+            left,
+            lead_status,
+            said,
+            covered,
+            resent,
+            asked_text(asked),
         )
         if not others or result.outcome is not Outcome.REMOVED:
             return finished(result, stopped)
@@ -1418,6 +1612,7 @@ def run_removal(
         # Set once a run started: a row of this run may have been sent by an earlier one.
         resumed=bool(meta.get("started")),
         cancelled=control.cancelled if control is not None else None,
+        asks=FileAsks(store.rows()),
     )
     return execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress
