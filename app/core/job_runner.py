@@ -20,6 +20,10 @@ after its write was sent is left ``sending``, for the resume to send again and s
 the service has answered nothing for :data:`WAITING_AFTER` seconds, the progress says so
 (:attr:`JobProgress.waiting`), even though no row ends; once nothing has been answered for
 :data:`SILENT_STOP_AFTER` seconds, or no write while look-ups are, the job stops for a resume.
+The sentence of a job so stopped, or stopped by a run of rows with no answer, says the service
+"stopped answering" of requests that reached it and got no answer (a timeout, a dropped
+connection), and that it "could not be reached" when their connections were refused (S19 W1):
+the service is down, not slow; both, when both happened since the last answer.
 """
 
 from __future__ import annotations
@@ -366,8 +370,12 @@ class JobRunner:
         self._silent_stop_after = (
             SILENT_STOP_AFTER if silent_stop_after is None else silent_stop_after
         )
-        # How the service fell silent, when that stopped the job (see _idle).
-        self._silence = ""
+        # The last send ended by each kind of no answer since a row was last answered: one
+        # whose connection could not be made (nothing reached the service: a refused
+        # connection) and one that reached it and got no answer (a timeout, a dropped
+        # connection). The sentence of a job they stop says which came (see _stop_if_stuck).
+        self._unreached_seen: TransportError | None = None
+        self._unanswered_seen: TransportError | None = None
         # When the job last went on after a pause (monotonic; 0: never paused).
         self._asked_since = 0.0
         # The requests of this run (see InFlightGate): the job's stop and pause hold back
@@ -376,8 +384,9 @@ class JobRunner:
         self._stopped_at: float | None = None
         self._last_report = 0.0
         self._report_args: tuple[int, int, float] | None = None
-        # Why a failing service stopped the job: its words, and the error that did.
-        self._stuck: tuple[str, BaseException | None] | None = None
+        # Why a failing service stopped the job: what it did, and how (the words in brackets
+        # of the job's sentence, see _stuck_text).
+        self._stuck: tuple[str, str] | None = None
         # Why each row left with its write's fate open is so (for the stop's sentence).
         self._why_open: dict[int, str] = {}
         self.counts: dict[str, int] = {}
@@ -643,6 +652,7 @@ class JobRunner:
                     self._stop_if_stuck(held, error)
                     continue
                 held.refused = 0
+                self._unreached_seen = self._unanswered_seen = None
                 if isinstance(error, AuthError):
                     self.abort_reason = f"The service refused the token: {error.describe()}"
                     self.token_refused = True
@@ -784,12 +794,32 @@ class JobRunner:
             and now - self._asked_since >= self._silent_stop_after
         ):
             silent = self._gate.waiting(self._silent_stop_after)
-            if silent is not None:
+            if silent is not None and silent.refused_since == silent.since:
+                # Every request since the last answer had its connection refused: the service
+                # is down or unreachable, not slow (S19 W1).
+                self._stop_silent(
+                    now,
+                    (silent.since, silent.refused_url),
+                    "no connection could be made",
+                    "; the last tried was",
+                    stopped="could not be reached",
+                )
+            elif silent is not None:
+                also = ""
+                if silent.refused_since is not None:
+                    # Unanswered, then refused: both said.
+                    at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=now - silent.refused_since)
+                    also = (
+                        f"; no connection could be made since {at:%H:%M:%S} UTC, the last tried "
+                        f"was {silent.refused_url}"
+                    )
                 self._stop_silent(
                     now,
                     (silent.since, silent.url),
                     "nothing answered",
                     "; the oldest request unanswered was to",
+                    stopped=f"stopped answering{' and could not be reached' if also else ''}",
+                    also=also,
                 )
             elif (quiet := self._gate.waiting_writes(self._silent_stop_after)) is not None:
                 # Its look-ups answered, each restarting the wait above, while no write was:
@@ -799,7 +829,7 @@ class JobRunner:
                     quiet,
                     "no write answered",
                     ", while look-ups were; the oldest write unanswered was to",
-                    " writes",
+                    stopped="stopped answering writes",
                 )
         if (
             self._progress is not None
@@ -810,35 +840,53 @@ class JobRunner:
             self._report(*self._report_args, now)
 
     def _stop_silent(
-        self, now: float, quiet: tuple[float, str], lead: str, oldest: str, what: str = ""
+        self,
+        now: float,
+        quiet: tuple[float, str],
+        lead: str,
+        oldest: str,
+        *,
+        stopped: str,
+        also: str = "",
     ) -> None:
-        """Stop the job for a resume: since ``quiet`` (when, and the request waiting), nothing
-        (or no write: ``what``) was answered for SILENT_STOP_AFTER."""
+        """Stop the job for a resume: since ``quiet`` (when, and the request waiting or last
+        tried), nothing (or no write) was answered for SILENT_STOP_AFTER; ``stopped`` is what
+        the service did, ``also`` more of it."""
         since, url = quiet
         at = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=now - since)
-        self._silence = f"{lead} for {now - since:.0f} s, since {at:%H:%M:%S} UTC{oldest} {url}"
-        self._stuck = (f"stopped answering{what}", None)
-        self.abort_reason = f"The service stopped answering{what}."
+        words = f"{lead} for {now - since:.0f} s, since {at:%H:%M:%S} UTC{oldest} {url}{also}"
+        self._stuck = (stopped, words)
+        self.abort_reason = f"The service {stopped}."
         self.control.stop.set()
 
     def _stop_if_stuck(self, held: _Held, error: BaseException | None, stuck: bool = False) -> None:
         """Stop the job for a resume after a run of rows with nothing done (see _Held), or
         when ``stuck`` says so. Its sentence is made when the run ends (:meth:`_stuck_text`),
         naming the rows left open then. Not once the job is stopping anyway (a pause, a
-        cancel, an abort): rows cut short by the stop do not say the service failed."""
+        cancel, an abort): rows cut short by the stop do not say the service failed.
+
+        A service none of whose requests got an answer "stopped answering" only when they
+        reached it (timed out, or their connection dropped): one whose connections were
+        refused "could not be reached", and a run of both says both (S19 W1: a sandbox
+        stopped mid-run, every connection refused, was said to have stopped answering)."""
+        if isinstance(error, TransportError):
+            if error.sent:
+                self._unanswered_seen = error
+            else:
+                self._unreached_seen = error
         if self.control.stop.is_set():
             return
         if not stuck and len(held.rows) + held.refused < max(
             UNREACHABLE_AFTER, 2 * self.concurrency
         ):
             return
-        if isinstance(error, RateLimitedError):
-            what = "kept refusing requests for its rate limit"
-        elif isinstance(error, TransportError):
-            what = "stopped answering"
+        if isinstance(error, TransportError):
+            what, words = _no_answer_words(self._unanswered_seen, self._unreached_seen)
+        elif isinstance(error, RateLimitedError):
+            what, words = "kept refusing requests for its rate limit", _failure_words(error)
         else:
-            what = "kept failing"  # a 5xx
-        self._stuck = (what, error)
+            what, words = "kept failing", _failure_words(error)  # a 5xx
+        self._stuck = (what, words)
         # Said in full once the run ends; set now, as the loop stops on it.
         self.abort_reason = f"The service {what}."
         self.control.stop.set()
@@ -849,8 +897,7 @@ class JobRunner:
         one row's error, "nothing was deleted" beside "whether it was removed is not known",
         with no row or number to say whose)."""
         assert self._stuck is not None
-        what, error = self._stuck
-        words = self._silence or _failure_words(error)
+        what, words = self._stuck
         text = f"The service {what} ({words}); the job was stopped and can be resumed."
         removal = self.store.meta().get("kind") == "removal"
         write, done = ("delete", "removed") if removal else ("insert", "inserted")
@@ -1124,13 +1171,55 @@ def _stopped_open_text(opened: ApiError | Cancelled, resent: bool) -> str:
     return f"{text}; {CANCELLED_UNSETTLED}"
 
 
+def _no_answer_words(
+    unanswered: TransportError | None, unreached: TransportError | None
+) -> tuple[str, str]:
+    """What a service none of a run of requests got an answer from did, and how, for the
+    sentence of a job it stopped: ``unanswered`` is the last of them that reached it (a
+    timeout, a dropped connection), ``unreached`` the last whose connection could not be
+    made (refused, its host unknown). Refused connections are a service down or unreachable,
+    not one that stopped answering (S19 W1)."""
+    said = [_failure_words(e) for e in (unanswered, unreached) if e is not None]
+    if unreached is None:
+        what = "stopped answering"
+    elif unanswered is None:
+        what = "could not be reached"
+    else:
+        what = "stopped answering and could not be reached"
+    return what, "; ".join(said)
+
+
+# Words of a connection error's cause that name it: a refused connection, a host name the
+# resolver does not know.
+_REFUSED_WORDS = ("refused",)
+_UNKNOWN_HOST_WORDS = (
+    "name or service not known",
+    "nodename nor servname",
+    "name resolution",
+    "getaddrinfo failed",
+    "no address associated",
+)
+
+
+def _unreached_words(error: TransportError) -> str:
+    """Why no connection to the service could be made (``error`` was not sent)."""
+    low = error.message.lower()
+    if any(w in low for w in _REFUSED_WORDS):
+        return "connection refused"
+    if error.timeout:
+        return "no connection made within the timeout"
+    if any(w in low for w in _UNKNOWN_HOST_WORDS):
+        return "its host name not found"
+    return error.message
+
+
 def _failure_words(error: BaseException | None) -> str:
     """How the service failed, as the sentence of a job it stopped says it: the kind of
     failure and where it last did, without what one row made of it."""
     endpoint = error.endpoint if isinstance(error, ApiError) else ""
     if isinstance(error, TransportError):
         if not error.sent:
-            return f"it could not be reached, the last time at {endpoint}"
+            return f"{_unreached_words(error)}, the last time at {endpoint}"
         kind = "no answer within the timeout" if error.timeout else "no answer"
         return f"{kind}, the last to {endpoint}"
     if isinstance(error, ApiError) and error.http_status is not None:
