@@ -26,8 +26,9 @@ sheet's Filters say a campaign given by name as typed, its id beside it (W5 #3).
 filter matching nothing, where the list has the purpose spelled otherwise (case, spaces,
 Unicode form), is refused naming the list's spelling, as import and remove refuse it (N1 #4):
 an empty file would say no entry has it. A slow export says so on stderr (N1 #8): no answer
-from the service for QUIET_AFTER seconds, and its rows so far every SAY_EVERY seconds when no
-progress line is shown.
+from the service for QUIET_AFTER seconds (or, while its connections are refused, that no
+connection to it could be made, as a job says: S19 W1), and its rows so far every SAY_EVERY
+seconds when no progress line is shown.
 
 A ``--phone-number`` refused only because it is in no number range in use today (UK 7911600927
 under 44) is searched as written under its code, as a removal looks it up
@@ -91,6 +92,7 @@ from app.core.export_job import (
     ExportProgress,
     ExportResult,
     ListKind,
+    Silence,
     change_warning,
     describe_query,
     unreachable_warning,
@@ -513,18 +515,28 @@ def _watch(job: ExportJob, done: threading.Event, rows_shown: bool, url: str) ->
                 quiet_said = -SAY_EVERY  # a new silence is said at once
             elif now - quiet_said >= SAY_EVERY:
                 quiet_said = now
-                since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=quiet)
-                print(
-                    f"{lead}No answer from the service for {quiet:.0f} s (since "
-                    f"{since:%H:%M:%S} UTC; waiting on {url}); the export is still trying.",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                print(f"{lead}{_quiet_text(quiet, url)}", file=sys.stderr, flush=True)
             if not rows_shown and now - progress_said >= SAY_EVERY:
                 progress_said = now
                 print(f"Export {_so_far(job, now - started)}", file=sys.stderr, flush=True)
 
     return watch
+
+
+def _quiet_text(quiet: Silence, url: str) -> str:
+    """The line of an export the service has answered nothing for a while: worded as a
+    running job words it, a service refusing connections not one that does not answer (S19
+    W1)."""
+    since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=quiet.seconds)
+    if quiet.refused:
+        return (
+            f"No connection to the service could be made for {quiet.seconds:.0f} s (since "
+            f"{since:%H:%M:%S} UTC; trying {url}); the export is still trying."
+        )
+    return (
+        f"No answer from the service for {quiet.seconds:.0f} s (since {since:%H:%M:%S} UTC; "
+        f"waiting on {url}); the export is still trying."
+    )
 
 
 def _so_far(job: ExportJob, seconds: float) -> str:

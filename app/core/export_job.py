@@ -440,6 +440,20 @@ class SplitRead:
         return max(0, self.gap - self.gap_found)
 
 
+@dataclass(frozen=True, slots=True)
+class Silence:
+    """What :meth:`SplitSearch.quiet` finds: the service has answered none of the searches
+    for ``seconds``. With ``refused``, every search that ended with no answer since the last
+    answer (or since the last that reached the service and got none) had its connection
+    refused (or its host unknown), for ``seconds``: a service that is down, not one that does
+    not answer (S19 W1, as a job says it: black-box B4 #9). A search is told apart only once
+    it ends, its client's retries included: until the first does, a refusal is not known.
+    """
+
+    seconds: float
+    refused: bool = False
+
+
 class SplitSearch:
     """One DNC or SMS opt-out search, split so the paging cap hides no rows (see the module
     docstring), and read part by part: what an export writes and a snapshot keeps.
@@ -477,6 +491,12 @@ class SplitSearch:
         self._lock = threading.Lock()
         self._asked: dict[int, float] = {}  # thread id -> when its search was sent (monotonic)
         self._answered_at: float | None = None
+        # When the oldest search that ended with no answer since the last answer was sent;
+        # and since when (the first one's sending) every search ending with no answer had no
+        # connection to the service made (refused, its host unknown): None once one is
+        # answered, or ends unanswered after reaching the service (see Silence).
+        self._unanswered_since: float | None = None
+        self._refused_since: float | None = None
 
     # -- searching ----------------------------------------------------------------------
 
@@ -489,9 +509,11 @@ class SplitSearch:
         if self.cancel.is_set():
             raise Cancelled
         me = threading.get_ident()
+        asked = time.monotonic()
         with self._lock:
-            self._asked[me] = time.monotonic()
+            self._asked[me] = asked
         answered = False
+        unanswered: TransportError | None = None
         try:
             if self.kind is ListKind.DNC:
                 page: Page[DncEntry] | Page[SmsOptOut] = self.api.search_dnc(
@@ -503,24 +525,43 @@ class SplitSearch:
             return page
         except ApiError as exc:
             answered = not isinstance(exc, TransportError)  # an HTTP status is an answer
+            if isinstance(exc, TransportError):
+                unanswered = exc
             raise
         finally:
             with self._lock:
                 self._asked.pop(me, None)
                 if answered:
                     self._answered_at = time.monotonic()
+                    self._unanswered_since = self._refused_since = None
+                elif unanswered is not None:
+                    if self._unanswered_since is None:
+                        self._unanswered_since = asked
+                    if unanswered.sent:
+                        self._refused_since = None
+                    elif self._refused_since is None:
+                        self._refused_since = asked
 
-    def quiet(self, after: float) -> float | None:
-        """Seconds the service has answered none of the export's searches, once that is
-        ``after`` seconds or more while one is waiting for its answer; else None."""
+    def quiet(self, after: float) -> Silence | None:
+        """How long the service has answered none of the export's searches, once that is
+        ``after`` seconds or more while one is waiting for its answer; else None. With
+        ``refused``, the searches that ended meanwhile had no connection made (see
+        :class:`Silence`), and the seconds count from the first of them."""
         with self._lock:
             asked = min(self._asked.values(), default=None)
             answered = self._answered_at
+            unanswered = self._unanswered_since
+            refused = self._refused_since
         if asked is None:
             return None
-        since = asked if answered is None else max(asked, answered)
-        silence = time.monotonic() - since
-        return silence if silence >= after else None
+        oldest = asked if unanswered is None else min(asked, unanswered)
+        since = oldest if answered is None else max(oldest, answered)
+        now = time.monotonic()
+        if now - since < after:
+            return None
+        if refused is None:
+            return Silence(now - since)
+        return Silence(now - max(refused, since), refused=True)
 
     def _count(self, query: DncQuery) -> int:
         total = self._fetch(query, 0, 1).total or 0
