@@ -53,7 +53,9 @@ Summary lists them):
   first ten of each kind);
 - request dates that read either way (02/11/2026), with the order they were read in and
   why (:func:`date_order_sentence`): the column's dates that read one way only, or, with
-  none, the form's usual order, and how to have them read the other way;
+  none, the form's usual order, and how to have them read the other way; those with a
+  two-digit year read against their form's order, as that reading was after the insertion
+  date, are said apart;
 - rows read from phone cells a spreadsheet had damaged, those whose number a short scientific
   display may have cut (2025550000), read as they stand, and rows refused as US numbers that
   are another country's (a template's placeholder, "5555555555", aside), with the rows read as
@@ -92,6 +94,8 @@ from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
     EITHER,
     EITHER_DOTTED,
+    EITHER_DOTTED_TURNED,
+    EITHER_TURNED,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
 )
@@ -1521,12 +1525,14 @@ def date_order_sentence(
             f"{dates} either way ({rows}) {were} read {words} too."
         )
     if day and month:
+        # Not so those read the other way, as their usual reading was after the day checked.
+        instead = "".join(f"; {clause}" for clause in _turned_clauses(orders, instead=True))
         return (
             f"The request dates in {column} are written both day/month "
             f"({example(DAY_FIRST_ONLY)}) and month/day ({example(MONTH_FIRST_ONLY)}); the "
             f"{dates} either way ({rows}) {were} read as their form is usually written "
-            f"(1/2/2026 month/day, 1.2.2026 day.month): check {'them' if either != 1 else 'it'}"
-            " in the report's Message column."
+            f"(1/2/2026 month/day, 1.2.2026 day.month){instead}: check "
+            f"{'them' if either != 1 else 'it'} in the report's Message column."
         )
     return _unknown_order_sentence(column, rows, summary, either)
 
@@ -1535,19 +1541,28 @@ def _unknown_order_sentence(column: str, rows: str, summary: CheckSummary, eithe
     """The dates that read either way in a column where no date reads one way only."""
     orders = summary.date_orders
     how, other = [], []
+    usual = 0
     if EITHER in orders:
-        _, row, text = orders[EITHER]
+        count, row, text = orders[EITHER]
+        usual += count
         how.append(f"month/day, as US files write dates (row {row}: {text!r})")
         other.append("day/month")
     if EITHER_DOTTED in orders:
-        _, row, text = orders[EITHER_DOTTED]
+        count, row, text = orders[EITHER_DOTTED]
+        usual += count
         how.append(f"day.month, as dotted dates are written (row {row}: {text!r})")
         other.append("month.day")
-    read = (
-        f"{'they were' if either != 1 else 'it was'} read {' and '.join(how)}"
-        if how
-        else "each row's note says how it was read"
-    )
+    turned = _turned_clauses(orders)
+    if how and turned:
+        # Fixer Y1: "they were read month/day" was untrue of the dates read the other way.
+        were = "was" if usual == 1 else "were"
+        read = "; ".join([f"{usual:,} {were} read {' and '.join(how)}", *turned])
+    elif how:
+        read = f"{'they were' if either != 1 else 'it was'} read {' and '.join(how)}"
+    elif turned:
+        read = "; ".join(turned)
+    else:
+        read = "each row's note says how it was read"
     after = summary.ambiguous_after
     hint = ""
     if after.count:
@@ -1567,6 +1582,31 @@ def _unknown_order_sentence(column: str, rows: str, summary: CheckSummary, eithe
         f"other way round{meant}, write them as year-month-day (2026-11-02) and run the file "
         "again; each row's message in the report gives both readings."
     )
+
+
+def _turned_clauses(
+    orders: Mapping[str, tuple[int, int, str]], *, instead: bool = False
+) -> list[str]:
+    """What became of the dates that read either way read against their form's usual order, as
+    that reading was after the insertion date (the day checked): "1 was read day/month, as
+    month/day would be after the insertion date (row 3: '12/11/26')"; with ``instead``, after
+    a sentence saying all were read the usual way, "1 of them was read day/month instead, …".
+    The check keeps the first such row of each form only; the rows of all are named before."""
+    out = []
+    for order, how, usual in (
+        (EITHER_TURNED, "day/month", "month/day"),
+        (EITHER_DOTTED_TURNED, "month.day", "day.month"),
+    ):
+        if order in orders:
+            count, row, text = orders[order]
+            first = f"row {row}" if count == 1 else f"the first row {row}"
+            some = f"{count:,} of them" if instead else f"{count:,}"
+            out.append(
+                f"{some} {'was' if count == 1 else 'were'} read {how}"
+                f"{' instead' if instead else ''}, as {usual} would be after the insertion "
+                f"date ({first}: {text!r})"
+            )
+    return out
 
 
 def rows_named(rows: RowList) -> str:
@@ -1639,14 +1679,23 @@ def late_invalid_sentence(summary: CheckSummary) -> str:
 
 def column_order(summary: CheckSummary) -> bool | None:
     """The order a request-date column is written in, when its dates that read one way only
-    all agree and some dates that read either way were read the other way (True: day/month,
-    False: month/day); None when there is nothing to read again."""
+    all agree and some dates that read either way were read the other way, their form's usual
+    order or, as that reading was after the day checked, against it (True: day/month, False:
+    month/day); None when there is nothing to read again."""
     orders = summary.date_orders
     day, month = DAY_FIRST_ONLY in orders, MONTH_FIRST_ONLY in orders
     if day and not month and EITHER in orders:  # slashed ones were read month/day
         return True
     if month and not day and EITHER_DOTTED in orders:  # dotted ones were read day.month
         return False
+    # Read against their form's order as that reading was after the day checked (regression
+    # check V4): a column known to be written their form's way reads them so, a century back
+    # and said so, as it would had its order been known (fixer Y1: 12/11/26 beside 10/25/26
+    # stayed Nov 12 while the warning said the column's dates were read month/day).
+    if month and not day and EITHER_TURNED in orders:  # slashed ones were read day/month
+        return False
+    if day and not month and EITHER_DOTTED_TURNED in orders:  # dotted ones read month.day
+        return True
     return None
 
 
