@@ -262,7 +262,9 @@ def test_checks_on_a_service_refusing_connections_do_not_call_it_silent(
 ) -> None:
     # The checks' notice, said after CHECK_WAITING_AFTER: a port nothing listens on refuses
     # every connection, for the client's retries (seconds), which is no silence.
-    monkeypatch.setattr(connection_args, "CHECK_WAITING_AFTER", 0.3)
+    # 1.5 s, well inside the retries: at 0.3 s a loaded machine had not yet seen the first
+    # refusal, and the notice rightly said "No answer" (seen once under load).
+    monkeypatch.setattr(connection_args, "CHECK_WAITING_AFTER", 1.5)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -167,6 +167,9 @@ def test_resumed_after_the_first_row_the_second_ends_removed(
     store = _stage(session, tmp_path, lines, lead_status=status)
     control = JobControl()
     first_done = threading.Event()
+    # Progress is reported at most every 0.25 s: a slow first row keeps the report of it
+    # before the second row ends (both could end between two reports).
+    sandbox.set_faults(latency_ms=300)
 
     def progress(p: JobProgress) -> None:
         if p.done >= 1 and not first_done.is_set():
