@@ -167,8 +167,8 @@ def garbling(text: str) -> int:
     or control character inside a word, a letter in a word mixing scripts, an accented
     capital not first in a word holding small letters or a small letter among capitals,
     the third accented letter in a row, a Latin letter Western text never holds, "œ" ending a
-    word, a currency sign right after a small letter. What right text holds (a quote mark or
-    dash around a word, a symbol standing alone) counts nothing.
+    word, a currency sign right after a small letter or right before a letter. What right
+    text holds (a quote mark or dash around a word, a symbol standing alone) counts nothing.
     """
     bad = 0
     for match in _WORD.finditer(text):
@@ -190,6 +190,10 @@ def garbling(text: str) -> int:
                 around = i in (0, len(word) - 1) and (category in _AROUND_WORD or char in "¿¡")
                 if category == "Sc" and i > 0 and word[i - 1].islower():
                     around = False  # "Per£", a DOS reading of a Mac's "Perú" ("US$" is right)
+                if category == "Sc" and i == 0 and word[1:2].isalpha():
+                    # "¥degård", "¢l": code page 437's reading of code page 850's "Ødegård",
+                    # "øl", which read as 850 reads them but for these (black-box B7 #2).
+                    around = False
                 if _BOX_DRAWING[0] <= char <= _BOX_DRAWING[1]:
                     around = False  # "╘stop╒", a DOS reading of a Mac's "‘stop’"
                 if category[0] == "C" or (len(word) > 1 and not around and char != _APOSTROPHE):
