@@ -28,6 +28,7 @@ from app.core.audit_records import AuditRecord
 from app.core.audit_report import scope_text
 from app.core.audit_types import Conflict, LeadNumber, ScopeSource
 from app.core.snapshots import SnapshotEntry
+from app.ui.plain_text import literal
 
 RAW_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -108,7 +109,7 @@ class ObjectTableModel(QAbstractTableModel, Generic[T]):
             key = column.sort(obj) if column.sort is not None else column.value(obj)
             return key if isinstance(key, int | float) else _text(key)
         if role == Qt.ItemDataRole.ToolTipRole and column.tip is not None:
-            return column.tip(obj)
+            return literal(column.tip(obj))  # a tooltip guesses rich text
         return None
 
 

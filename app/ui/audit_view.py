@@ -47,6 +47,7 @@ from app.ui.audit_table_model import (
 from app.ui.bulk_progress import BulkProgressDialog
 from app.ui.error_messages import user_message
 from app.ui.list_view import is_auth_problem
+from app.ui.plain_text import plain_label, rich
 from app.ui.restatus_dialog import (
     RestatusDialog,
     RestatusPlan,
@@ -83,8 +84,9 @@ def counts_text(result: AuditResult) -> str:
     """The headline counts, as the Summary sheet has them."""
     verdict = "clean" if result.clean else "NOT clean"
     lines = [
-        f"<b>{result.campaign_name}</b> (id {result.campaign_id}): <b>{verdict}</b> — audited "
-        f"{result.finished_at.replace('T', ' ').rstrip('Z')} UTC on {result.connection}.",
+        f"<b>{rich(result.campaign_name)}</b> (id {rich(result.campaign_id)}): <b>{verdict}</b> "
+        f"— audited {rich(result.finished_at.replace('T', ' ').rstrip('Z'))} UTC on "
+        f"{rich(result.connection)}.",
         f"{len(result.lists):,} lists, {result.leads:,} leads, {result.numbers:,} numbers "
         f"checked; {len(result.conflicts):,} conflicts on {len(result.conflicting_leads):,} "
         f"leads; {len(result.unparseable):,} unparseable numbers (cannot be proven clean).",
@@ -93,14 +95,14 @@ def counts_text(result: AuditResult) -> str:
     if by_scope:
         lines.append(
             "Conflicts by scope: "
-            + "; ".join(f"{key}: {n:,}" for key, n in sorted(by_scope.items()))
+            + rich("; ".join(f"{key}: {n:,}" for key, n in sorted(by_scope.items())))
         )
     by_list = result.conflicts_by_list()
     if by_list:
         names = {t.lead_list.id: t.lead_list.name for t in result.lists}
         lines.append(
             "Conflicts by list: "
-            + "; ".join(f"{names.get(k, k)}: {n:,}" for k, n in sorted(by_list.items()))
+            + rich("; ".join(f"{names.get(k, k)}: {n:,}" for k, n in sorted(by_list.items())))
         )
     return "<br>".join(lines)
 
@@ -151,7 +153,7 @@ class AuditView(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.progress_label = QLabel(self)
+        self.progress_label = plain_label(QLabel(self))
         self.progress_bar = QProgressBar(self)
         self.cancel_button = QPushButton("Cancel audit", self)
         self.cancel_button.clicked.connect(self.cancel)
@@ -186,7 +188,7 @@ class AuditView(QWidget):
         self.export_button.clicked.connect(self.export)
         self.restatus_button = QPushButton("Set status of conflicting leads…", self)
         self.restatus_button.clicked.connect(self.restatus_conflicting)
-        self.report_label = QLabel(self)
+        self.report_label = plain_label(QLabel(self))
         self.report_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         actions = QHBoxLayout()
         actions.addWidget(self.export_button)
@@ -321,11 +323,11 @@ class AuditView(QWidget):
                 text = f"Audit of {label} cancelled; nothing was recorded."
             else:
                 text = user_message(exc, f"Audit {label}").text
-            self.summary.setText(text)
+            self.summary.setText(rich(text))  # the summary is rich text
             self.status_message.emit(text)
 
         self.show_result(None)
-        self.summary.setText(f"Auditing {label}…")
+        self.summary.setText(rich(f"Auditing {label}…"))
         self._show_progress(True)
         self._task = self.runner.submit(
             f"audit campaign {campaign_id}",

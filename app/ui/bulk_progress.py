@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.error_messages import user_message
+from app.ui.plain_text import plain_label
 from app.ui.tasks import Task, TaskContext, TaskRunner
 
 # (summary sentence, one line per input that did not succeed)
@@ -49,7 +50,7 @@ class BulkProgressDialog(QDialog):
         self._task: Task | None = None
         self._action = title
         self.setWindowTitle(title)
-        self.label = QLabel(self)
+        self.label = plain_label(QLabel(self))
         self.label.setWordWrap(True)
         self.bar = QProgressBar(self)
         self.details = QPlainTextEdit(self)

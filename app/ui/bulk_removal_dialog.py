@@ -53,6 +53,7 @@ from app.ui.error_messages import user_message
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard_engine import FileProbe, probe_file
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
+from app.ui.plain_text import plain_label
 from app.ui.status_picker import StatusPicker, status_warnings
 from app.ui.tasks import TaskRunner
 
@@ -167,7 +168,7 @@ class RemovalSourcePage(QWizardPage):
         self.sheet_combo = QComboBox(self)
         self.sheet_combo.setEnabled(False)
         self.sheet_combo.currentIndexChanged.connect(lambda _i: self._sheet_chosen())
-        self.sheet_message = QLabel(self)
+        self.sheet_message = plain_label(QLabel(self))
         self.sheet_message.setWordWrap(True)
         self.path_edit.textChanged.connect(lambda _text: self.read_file())
         self.paste_edit.textChanged.connect(self._changed)
@@ -186,7 +187,7 @@ class RemovalSourcePage(QWizardPage):
             "Rows hidden in the spreadsheet (by hand or by a filter) are left on the list and "
             "reported as not removed, unless this is ticked (xlsx and xlsm files)."
         )
-        self.count_label = QLabel(self)
+        self.count_label = plain_label(QLabel(self))
         form = QFormLayout()
         form.addRow("Country code for numbers without one", self.code_edit)
         layout = QVBoxLayout(self)
@@ -356,7 +357,7 @@ class RemovalOptionsPage(QWizardPage):
         # Over CONFIRM_OVER numbers the user types the count, as for a list-view delete.
         self.count: int | None = None
         self._count_generation = 0
-        self.count_label = QLabel(self)
+        self.count_label = plain_label(QLabel(self))
         # Where the count is read from: the sheet (or file) the removal reads.
         self.count_source_label = QLabel(self)
         self.count_source_label.setWordWrap(True)

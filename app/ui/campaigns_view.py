@@ -53,6 +53,7 @@ from app.ui.audit_view import AuditView
 from app.ui.error_messages import user_message
 from app.ui.gate_dialog import GateDialog
 from app.ui.list_view import is_auth_problem
+from app.ui.plain_text import literal
 from app.ui.tasks import TaskContext, TaskRunner
 
 MAX_WINDOW_HOURS = 24 * 90
@@ -411,11 +412,11 @@ class CampaignsView(QWidget):
             text = str(exc)
             self._relay_status(text)
             self.gate_refused.emit(text)
-            QMessageBox.warning(self, f"{campaign.name} was not changed", text)
+            QMessageBox.warning(self, f"{campaign.name} was not changed", literal(text))
             return
         message = user_message(exc, f"{verb} {campaign.name}")
         self._relay_status(message.text)
-        QMessageBox.warning(self, message.title, message.text)
+        QMessageBox.warning(self, message.title, literal(message.text))
 
     # ------------------------------------------------------------------ settings
     def save_state(self, settings: QSettings) -> None:

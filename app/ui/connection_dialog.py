@@ -34,6 +34,7 @@ from app.core.connections import (
 )
 from app.core.tokens import StorageKind, TokenStore
 from app.ui.app_state import SANDBOX_CONNECTION
+from app.ui.plain_text import plain_label
 from app.ui.tasks import TaskRunner
 from app.ui.theme import Banner, bold
 from app.ui.token_dialog import (
@@ -115,7 +116,7 @@ class ConnectionsDialog(QDialog):
         self.token_entry = TokenEntry(tokens, runner, self)
         self.token_entry.saved.connect(self._on_token_saved)
         self.token_entry.failed.connect(lambda _text: self._set_busy(False))
-        self.token_state = QLabel(self)
+        self.token_state = plain_label(QLabel(self))
         self.token_state.setWordWrap(True)
         self.replace_button = QPushButton("Replace token…", self)
         self.replace_button.clicked.connect(self._replace_token)

@@ -32,6 +32,7 @@ from app.api.models import Campaign, DncEntry, LeadStatus
 from app.core.phones import format_for_display
 from app.core.session import Session
 from app.ui.entry_table_model import scope_label
+from app.ui.plain_text import plain_label
 from app.ui.status_picker import StatusPicker, status_warnings
 from app.ui.tasks import TaskRunner
 
@@ -103,7 +104,9 @@ class DeleteDialog(QDialog):
             self,
         )
         self.summary.setWordWrap(True)
-        self.scopes = QLabel("Scopes — " + "; ".join(scope_counts(self.entries, known)), self)
+        self.scopes = plain_label(
+            QLabel("Scopes — " + "; ".join(scope_counts(self.entries, known)), self)
+        )
         self.scopes.setWordWrap(True)
         self.numbers = QPlainTextEdit(self)
         self.numbers.setReadOnly(True)

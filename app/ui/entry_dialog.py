@@ -37,6 +37,7 @@ from app.core.entry_validation import (
 from app.core.session import Session
 from app.ui.error_messages import FIELD_LABELS, user_message
 from app.ui.filter_bar import ERROR_STYLE, code_choices
+from app.ui.plain_text import plain_label
 from app.ui.tasks import TaskContext, TaskRunner
 
 Entry = DncEntry | SmsOptOut
@@ -106,7 +107,7 @@ class EntryDialog(QDialog):
             "e.g. Customer request" + (" (blank clears it)" if entry else "")
         )
         self.errors: dict[str, QLabel] = {}
-        self.general_error = QLabel(self)
+        self.general_error = plain_label(QLabel(self))
         self.general_error.setWordWrap(True)
         self.general_error.setStyleSheet(ERROR_STYLE)
         self.general_error.hide()
@@ -122,7 +123,7 @@ class EntryDialog(QDialog):
             ("reason", self.reason_edit, "&Reason"),
         ):
             form.addRow(text, widget)
-            error = QLabel(self)
+            error = plain_label(QLabel(self))
             error.setObjectName(f"error_{name}")
             error.setWordWrap(True)
             error.setStyleSheet(ERROR_STYLE)

@@ -32,6 +32,7 @@ from app.api.models import Campaign, DncEntry, Page, SmsOptOut
 from app.api.paging import next_offset
 from app.core.list_pager import ListPager
 from app.core.phones import format_for_display
+from app.ui.plain_text import literal
 from app.ui.tasks import Task, TaskRunner
 
 Entry = DncEntry | SmsOptOut
@@ -287,7 +288,8 @@ class EntryTableModel(QAbstractTableModel):
         if role == SORT_ROLE:
             return self._sort_key(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(entry, column)
+            tip = self._tooltip(entry, column)
+            return literal(tip) if tip is not None else None  # a tooltip guesses rich text
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_SCOPE:
             campaign = self._campaigns.get(entry.scope.campaign_id)
             if entry.scope.is_campaign and campaign is not None and not campaign.active:

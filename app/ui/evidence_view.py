@@ -16,7 +16,6 @@ says it too. Other invalid input (letters, too short) is still refused.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +51,7 @@ from app.core.snapshots import KIND_NAMES
 from app.ui.audit_table_model import Column, ObjectTableModel, sort_proxy
 from app.ui.error_messages import user_message
 from app.ui.list_view import is_auth_problem
+from app.ui.plain_text import rich
 from app.ui.tasks import Task, TaskContext, TaskRunner
 
 ENTRY_COLUMNS: tuple[Column[OptOutRecord], ...] = (
@@ -95,7 +95,7 @@ SNAPSHOT_COLUMNS: tuple[Column[SnapshotPresence], ...] = (
 
 def pack_summary(pack: EvidencePack) -> str:
     def scopes(records: list[OptOutRecord]) -> str:
-        return f" ({', '.join(str(r.scope) for r in records)})" if records else ""
+        return f" ({rich(', '.join(str(r.scope) for r in records))})" if records else ""
 
     listed = sum(1 for s in pack.snapshots if s.listed)
     # An incomplete snapshot that does not hold the number cannot say it was off the list
@@ -111,11 +111,11 @@ def pack_summary(pack: EvidencePack) -> str:
     where = pack.connection or pack.base_url
     as_written = ""
     if pack.as_written:
-        # As dnc-desk evidence says it on stderr (B5 #2); the summary is rich text.
-        number, note = escape(repr(pack.number), quote=False), escape(pack.as_written, quote=False)
-        as_written = f"<br>{number} is {note}."
+        # As dnc-desk evidence says it on stderr (B5 #2).
+        as_written = f"<br>{rich(repr(pack.number))} is {rich(pack.as_written)}."
+    # The summary is rich text: every piece the service, the user or a file wrote is escaped.
     return (
-        f"<b>{pack.e164}</b> on {escape(where, quote=False)}, collected "
+        f"<b>{rich(pack.e164)}</b> on {rich(where)}, collected "
         f"{pack.taken_at.replace('T', ' ').rstrip('Z')} UTC: {len(pack.dnc):,} DNC entries"
         f"{scopes(pack.dnc)}, {len(pack.sms):,} SMS opt-outs{scopes(pack.sms)}, "
         f"{len(pack.leads):,} lead numbers, {len(pack.journal):,} journal entries, listed in "
@@ -313,11 +313,11 @@ class EvidenceView(QWidget):
                 text = "Look-up cancelled."
             else:
                 text = user_message(exc, f"Look up {number}").text
-            self.summary.setText(text)
+            self.summary.setText(rich(text))
             self._say(text)
 
         self.show_pack(None)
-        self.summary.setText(f"Looking up {number}…")
+        self.summary.setText(rich(f"Looking up {number}…"))
         self.progress_bar.setRange(0, 0)
         self.progress_bar.show()
         self.cancel_button.setEnabled(True)
@@ -338,7 +338,7 @@ class EvidenceView(QWidget):
             done, total, message = value
             self.progress_bar.setRange(0, max(int(total), 1))
             self.progress_bar.setValue(int(done))
-            self.summary.setText(str(message) + "…")
+            self.summary.setText(rich(f"{message}…"))
 
     def cancel(self) -> None:
         if self._task is not None:

@@ -42,6 +42,7 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.error_messages import user_message
 from app.ui.job_progress import open_path
+from app.ui.plain_text import plain_label, rich
 from app.ui.tasks import Task, TaskContext, TaskRunner
 
 
@@ -84,7 +85,8 @@ class ExportDialog(QDialog):
         self.setWindowTitle(f"Export the {self.kind.title}")
         intro = QLabel(
             f"Export every row of the current search of the <b>{self.kind.title}</b> on "
-            f"{session.connection.name}.<br>Filters: {filters or 'none (the whole list)'}",
+            f"{rich(session.connection.name)}.<br>Filters: "
+            f"{rich(filters or 'none (the whole list)')}",
             self,
         )
         intro.setWordWrap(True)
@@ -102,7 +104,7 @@ class ExportDialog(QDialog):
         self.choose_button.clicked.connect(self.choose)
         self.bar = QProgressBar(self)
         self.bar.hide()
-        self.status = QLabel(self)
+        self.status = plain_label(QLabel(self))
         self.status.setWordWrap(True)
         self.open_button = QPushButton("&Open file", self)
         self.folder_button = QPushButton("Open &folder", self)

@@ -38,6 +38,7 @@ from app.api.models import Campaign, ReasonFilter
 from app.api.scope import Scope
 from app.core.evidence import search_number
 from app.core.phones import SUPPORTED_PHONE_CODES, region_name
+from app.ui.plain_text import plain_label
 
 SCOPE_ANY, SCOPE_GLOBAL, SCOPE_PURPOSE = "any", "global", "purpose"
 # Readable on light and dark palettes alike.
@@ -74,13 +75,13 @@ class FilterBar(QWidget):
         self.phone_edit = QLineEdit(self)
         self.phone_edit.setPlaceholderText("Any number, e.g. (202) 555-0143")
         self.phone_edit.setClearButtonEnabled(True)
-        self.phone_error = QLabel(self)
+        self.phone_error = plain_label(QLabel(self))
         self.phone_error.setObjectName("fieldError")
         self.phone_error.setStyleSheet(ERROR_STYLE)
         self.phone_error.setWordWrap(True)
         self.phone_error.hide()
         # Not an error: the number is searched, and this says how.
-        self.phone_note = QLabel(self)
+        self.phone_note = plain_label(QLabel(self))
         self.phone_note.setObjectName("fieldNote")
         self.phone_note.setWordWrap(True)
         self.phone_note.hide()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.ui.plain_text import plain_label
 from app.ui.theme import app_icon, bold
 
 
@@ -51,7 +52,7 @@ class FirstRunWidget(QWidget):
         self.add_button = QPushButton("Add a connection…", self)
         self.add_button.setMinimumHeight(40)
         self.add_button.clicked.connect(self.add_connection_requested)
-        self.status = QLabel(self)
+        self.status = plain_label(QLabel(self))
         self.status.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.status.setWordWrap(True)
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.api.models import Campaign
 from app.core.launch_gate import GateDecision
 from app.ui.audit_table_model import last_audit_text
+from app.ui.plain_text import plain_label, rich
 
 
 class GateDialog(QDialog):
@@ -35,16 +36,16 @@ class GateDialog(QDialog):
         self.setWindowTitle(f"Activate {campaign.name} without a clean audit?")
         window = f"{decision.window_hours:g} hours"
         self.message = QLabel(
-            f"<b>{campaign.name}</b> (id {campaign.id}) has no clean audit within the last "
-            f"{window}.<br>{decision.reason}<br><br>Activating it now lets the dialer call "
-            "leads that may be on a do-not-call or SMS opt-out list. Audit it first, or give "
+            f"<b>{rich(campaign.name)}</b> (id {rich(campaign.id)}) has no clean audit within the "
+            f"last {window}.<br>{rich(decision.reason)}<br><br>Activating it now lets the dialer "
+            "call leads that may be on a do-not-call or SMS opt-out list. Audit it first, or give "
             "the reason for activating anyway: the override is recorded in the change journal.",
             self,
         )
         self.message.setWordWrap(True)
         last = decision.last_audit
         when = f" at {last.finished_at}" if last is not None else ""
-        self.last_label = QLabel(f"Last audit{when}: {last_audit_text(last)}", self)
+        self.last_label = plain_label(QLabel(f"Last audit{when}: {last_audit_text(last)}", self))
         self.last_label.setWordWrap(True)
         self.reason_edit = QLineEdit(self)
         self.reason_edit.setPlaceholderText("Required: why the campaign is activated anyway")

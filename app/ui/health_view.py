@@ -43,6 +43,7 @@ from app.ui.audit_table_model import RAW_ROLE, Column, ObjectTableModel, entry_c
 from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.error_messages import user_message
 from app.ui.list_view import is_auth_problem
+from app.ui.plain_text import plain_label
 from app.ui.tasks import Task, TaskContext, TaskRunner
 
 
@@ -180,7 +181,9 @@ class HealthView(QWidget):
         row.addWidget(self.cancel_button)
         row.addWidget(self.fix_button)
 
-        self.summary = QLabel("Check the DNC and SMS opt-out lists for problems.", self)
+        self.summary = plain_label(
+            QLabel("Check the DNC and SMS opt-out lists for problems.", self)
+        )
         self.summary.setWordWrap(True)
         self.finding_model: ObjectTableModel[HealthRow] = ObjectTableModel(FINDING_COLUMNS, self)
         self.finding_table = _table(self.finding_model, self)

@@ -39,6 +39,7 @@ from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
 from app.ui.import_pages_source import cell_text
 from app.ui.import_wizard_engine import CheckResult, check_file
+from app.ui.plain_text import literal, plain_label
 from app.ui.tasks import Task
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class CheckPage(QWizardPage):
         self._filling = False
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 0)
-        self.status = QLabel(self)
+        self.status = plain_label(QLabel(self))
         self.status.setWordWrap(True)
         # A column of codes that are US states' and countries' both ("IN", "DE") beside
         # numbers read both ways: the report's warning, said here before the import starts,
@@ -258,7 +259,7 @@ class CheckPage(QWizardPage):
             # Duplicates are fine as they are; only the number itself can be corrected.
             value_item.setEditable(c.outcome is not Outcome.DUPLICATE)
             problem = QStandardItem(problem_text(c))
-            problem.setToolTip(problem_text(c))
+            problem.setToolTip(literal(problem_text(c)))
             problem.setEditable(False)
             color = BAD if c.outcome is Outcome.INVALID else WARN
             for item in (row_item, value_item, problem):

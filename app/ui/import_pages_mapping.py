@@ -37,6 +37,7 @@ from app.core.sheet_mapping import ColumnMapping, Role, column_name
 from app.core.staging_notes import NO_COLUMN
 from app.ui.import_pages_source import cell_text
 from app.ui.import_wizard_engine import mapping_for
+from app.ui.plain_text import literal
 
 if TYPE_CHECKING:
     from app.ui.import_wizard import ImportWizard
@@ -205,7 +206,7 @@ class MappingPage(QWizardPage):
                 QStandardItem(scope),
                 QStandardItem(verdict),
             ]
-            items[4].setToolTip(verdict)
+            items[4].setToolTip(literal(verdict))
             for item in items:
                 if color is not None:
                     item.setBackground(QBrush(color))

@@ -30,6 +30,7 @@ from app.core.sheet_mapping import column_letter
 from app.core.sheet_types import CellValue, SheetError
 from app.ui.error_messages import user_message
 from app.ui.import_wizard_engine import FileProbe, probe_file
+from app.ui.plain_text import plain_label
 
 if TYPE_CHECKING:
     from app.ui.import_wizard import ImportWizard
@@ -105,7 +106,7 @@ class SourcePage(QWizardPage):
         self.header_spin.setSpecialValueText("none (data from the first row)")
         self.header_spin.setEnabled(False)
         self.header_spin.valueChanged.connect(self._header_changed)
-        self.message = QLabel(self)
+        self.message = plain_label(QLabel(self))
         self.message.setWordWrap(True)
         self.model = QStandardItemModel(self)
         self.table = QTableView(self)

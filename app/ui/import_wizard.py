@@ -27,6 +27,7 @@ from app.ui.import_pages_mapping import MappingPage, TargetPage
 from app.ui.import_pages_source import SourcePage
 from app.ui.import_wizard_engine import stage_job
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
+from app.ui.plain_text import literal
 from app.ui.tasks import TaskRunner
 
 
@@ -98,7 +99,7 @@ class ImportWizard(QWizard):
             self.campaigns_error = user_message(exc, "Loading the campaigns").text
             self.target_page.set_campaigns(())
             self.target_page.campaign_combo.setPlaceholderText("Campaigns could not be loaded")
-            self.target_page.campaign_combo.setToolTip(self.campaigns_error)
+            self.target_page.campaign_combo.setToolTip(literal(self.campaigns_error))
 
         self.runner.submit(
             "load campaigns",

@@ -40,12 +40,13 @@ from PySide6.QtWidgets import (
 
 from app.core.job_catalog import JobInfo, list_jobs, run_by
 from app.core.job_lock import Holder
-from app.core.job_report import write_report
+from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, write_report
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.error_messages import user_message
 from app.ui.job_progress import JobHandle, ResumeWizard, job_registry, open_path
+from app.ui.plain_text import literal
 from app.ui.tasks import TaskRunner
 
 HEADERS = ("Name", "Status", "What", "File", "Progress", "Outcomes", "Note", "Created (UTC)")
@@ -119,9 +120,38 @@ def job_state(info: JobInfo, handle: JobHandle | None, holder: Holder | None = N
 
 
 def outcomes_text(info: JobInfo) -> str:
-    return ", ".join(
+    text = ", ".join(
         f"{info.counts[k]:,} {name}" for k, name in _OUTCOME_NAMES if info.counts.get(k)
     )
+    as_written = valid_as_written_count(info.meta)
+    if as_written:
+        # The cell is narrow: its tooltip says it in the CLI's words (as_written_text).
+        said = f"{as_written:,} valid, not a valid number today, looked up as written"
+        text = f"{text}; {said}" if text else said
+    return text
+
+
+def valid_as_written_count(meta: dict[str, Any]) -> int:
+    """A removal's valid rows whose number, in no number range in use today, is looked up as
+    written (:data:`~app.core.job_report.VALID_AS_WRITTEN`, stored by the job's report, or by
+    the window when it staged the job); 0 when not known."""
+    if meta.get("kind") != "removal":
+        return 0
+    count = meta.get(VALID_AS_WRITTEN)
+    return count if isinstance(count, int) else 0
+
+
+def as_written_text(info: JobInfo) -> str:
+    """The valid count of a removal with rows looked up as written, as ``dnc-desk remove``
+    prints it ("valid: 6 (of which 1 not a valid number today, …)", black-box V4 #1): most
+    of them end invalid, which the valid count alone does not say. ``""`` for any other."""
+    as_written = valid_as_written_count(info.meta)
+    if not as_written:
+        return ""
+    valid = info.rows - sum(
+        info.counts.get(k, 0) for k in ("invalid", "duplicate_in_file", "blank")
+    )
+    return f"valid: {valid:,} (of which {as_written:,} {AS_WRITTEN_SAID})"
 
 
 def kind_text(info: JobInfo) -> str:
@@ -197,8 +227,10 @@ class JobTableModel(QAbstractTableModel):
             if col == COL_STATUS and job_state(info, None, holder) == INTERRUPTED:
                 return "The app stopped while this job ran; resume it to send the rows left."
             if col == COL_NOTE:
-                return str(info.meta.get("note", ""))
-            return info.error or None
+                return literal(str(info.meta.get("note", "")))  # a tooltip guesses rich text
+            if col == COL_OUTCOMES and not info.error:
+                return as_written_text(info) or None
+            return literal(info.error) or None
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         handle = job_registry().by_path(info.path)
@@ -419,9 +451,11 @@ class JobListView(QWidget):
             QMessageBox.warning(
                 self,
                 "Another connection",
-                f"This job was started on the connection {wanted!r}; you are connected to "
-                f"{session.connection.name!r}. Switch to {wanted!r} (File ▸ Connections…) to "
-                "resume it, so its rows go to the same service.",
+                literal(
+                    f"This job was started on the connection {wanted!r}; you are connected to "
+                    f"{session.connection.name!r}. Switch to {wanted!r} (File ▸ Connections…) "
+                    "to resume it, so its rows go to the same service."
+                ),
             )
             return
         handle = JobHandle(

@@ -43,12 +43,14 @@ from app.api.concurrency import MAX_CONCURRENCY
 from app.api.errors import ApiError
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
+from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, valid_as_written
 from app.core.job_runner import DEFAULT_CONCURRENCY, JobAborted, JobControl, JobProgress
 from app.core.job_store import JobStatus, JobStore
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary
 from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
+from app.ui.plain_text import plain_label, rich
 from app.ui.tasks import TaskContext, TaskRunner
 
 StageFn = Callable[[], tuple[JobStore, CheckSummary]]
@@ -75,6 +77,13 @@ SUMMARY_LABELS = (
 
 # Counts shown only when not 0: they are the exception.
 _SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", "already_present_maybe_inserted")
+
+
+def as_written_note(count: int) -> str:
+    """What follows a removal's valid count when ``count`` of its valid rows are in no number
+    range in use today, in dnc-desk remove's words: they are looked up as written and most end
+    invalid, which the valid count alone hid (black-box V4 #1). ``""`` when there are none."""
+    return f" (of which {count:,} {AS_WRITTEN_SAID})" if count else ""
 
 
 def open_path(path: Path) -> bool:
@@ -227,6 +236,8 @@ class JobHandle(QObject):
         self.error = ""
         # Another runner holds the job's run lock: this handle sent nothing.
         self.refused = False
+        # A removal's valid rows looked up as written (VALID_AS_WRITTEN), once staged.
+        self.as_written = 0
         self._stage = stage
 
     @property
@@ -287,7 +298,13 @@ class JobHandle(QObject):
                 rate_limit: int | None = None
                 # The job's pace, for a resume (here or with the CLI), as the CLI stores it.
                 store.set_meta({"concurrency": concurrency, "rate_limit": None})
-                ctx.report(("staged", store.path, summary))
+                as_written = 0
+                if self.kind == "removal":
+                    # Stored as the report stores it, so the job list can say it before the
+                    # report is written (a job interrupted, or run elsewhere).
+                    as_written = sum(valid_as_written(r) for r in store.rows())
+                    store.set_meta({VALID_AS_WRITTEN: as_written})
+                ctx.report(("staged", store.path, summary, as_written))
                 meta = store.meta()
             else:
                 assert self.job_path is not None
@@ -317,6 +334,14 @@ class JobHandle(QObject):
                     session.api.close()  # the paced copy only; the shared client stays open
             out = job_summary(store)
             out["status"] = status.value
+            if meta.get("kind") == "removal":
+                # As dnc-desk remove's summary has it (app.cli.import_cmd.result_summary).
+                stored = store.meta().get(VALID_AS_WRITTEN)
+                out[VALID_AS_WRITTEN] = (
+                    stored
+                    if isinstance(stored, int)
+                    else sum(valid_as_written(r) for r in store.rows())
+                )
             return out
         finally:
             ended.set()
@@ -327,6 +352,7 @@ class JobHandle(QObject):
     def _on_progress(self, value: object) -> None:
         if isinstance(value, tuple) and value and value[0] == "staged":
             self.job_path = value[1]
+            self.as_written = value[3]
             self.staged.emit(value[2])
             job_registry().changed.emit()
         elif isinstance(value, tuple) and value and value[0] == "pace":
@@ -437,7 +463,7 @@ class RunPage(QWizardPage):
         self.pace_label = QLabel(self)
         self.pace_label.setWordWrap(True)
         self.pace_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error_label = QLabel(self)
+        self.error_label = plain_label(QLabel(self))
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #b00020;")
         self.pause_button = QPushButton("&Pause", self)
@@ -490,7 +516,10 @@ class RunPage(QWizardPage):
             self.pace_label.setText(describe_pace(self.handle))
 
     def _staged(self, summary: CheckSummary) -> None:
-        self.rate_label.setText(f"{summary.valid:,} valid rows to send; starting…")
+        as_written = self.handle.as_written if self.handle is not None else 0
+        self.rate_label.setText(
+            f"{summary.valid:,} valid rows to send{as_written_note(as_written)}; starting…"
+        )
 
     def show_progress(self, p: JobProgress) -> None:
         self.bar.setRange(0, max(p.total, 1))
@@ -561,7 +590,7 @@ class ResultPage(QWizardPage):
         self.headline = QLabel(self)
         self.headline.setWordWrap(True)
         self.form = QFormLayout()
-        self.report_label = QLabel(self)
+        self.report_label = plain_label(QLabel(self))
         self.report_label.setWordWrap(True)
         self.report_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.open_report_button = QPushButton("Open &report", self)
@@ -590,7 +619,7 @@ class ResultPage(QWizardPage):
             text = "cancelled. Rows not sent are counted as not attempted."
         else:
             text = "paused. Resume it from the Jobs tab to send the rows left."
-        self.headline.setText(f"<b>{self.summary.get('name', '')}</b>: {text}")
+        self.headline.setText(f"<b>{rich(self.summary.get('name', ''))}</b>: {text}")
         while self.form.rowCount():
             self.form.removeRow(0)
         self.value_labels = {}
@@ -600,7 +629,11 @@ class ResultPage(QWizardPage):
             value = int(self.summary[key])
             if key in _SHOWN_WHEN_ANY and not value:
                 continue
-            widget = QLabel(f"{value:,}", self)
+            shown = f"{value:,}"
+            if key == "valid":
+                shown += as_written_note(int(self.summary.get(VALID_AS_WRITTEN) or 0))
+            widget = QLabel(shown, self)
+            widget.setWordWrap(True)
             widget.setObjectName(f"count-{key}")
             self.value_labels[key] = widget
             self.form.addRow(label, widget)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.core.journal import ChainVerdict, ChangeJournal, JournalEntry, JournalError
 from app.ui.error_messages import user_message
+from app.ui.plain_text import literal
 from app.ui.tasks import TaskContext, TaskRunner
 from app.ui.theme import Banner
 
@@ -297,13 +298,13 @@ class JournalTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole and column == self.COL_OPERATION:
-            return entry.operation
+            return literal(entry.operation)  # a tooltip guesses rich text
         if role == Qt.ItemDataRole.ToolTipRole and column in (
             self.COL_TARGET,
             self.COL_NOTE,
             self.COL_ERROR,
         ):
-            return self._display(entry, column) or None
+            return literal(self._display(entry, column)) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column == self.COL_ID:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

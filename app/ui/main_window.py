@@ -40,6 +40,7 @@ from app.ui.connection_dialog import ConnectionsDialog
 from app.ui.error_messages import user_message
 from app.ui.first_run import FirstRunWidget
 from app.ui.journal_view import JournalView
+from app.ui.plain_text import literal, plain_label, rich
 from app.ui.tasks import TaskContext, TaskRunner
 from app.ui.theme import app_icon, bold
 from app.ui.token_dialog import TokenDialog, ask_token
@@ -260,7 +261,7 @@ class MainWindow(QMainWindow):
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         toolbar.addWidget(spacer)
         # The connection also shows here, where the eye is, not only in the status bar.
-        self.toolbar_connection = QLabel(toolbar)
+        self.toolbar_connection = plain_label(QLabel(toolbar))
         self.toolbar_connection.setContentsMargins(8, 0, 8, 0)
         bold(self.toolbar_connection, 1)
         toolbar.addWidget(self.toolbar_connection)
@@ -272,7 +273,7 @@ class MainWindow(QMainWindow):
         self.token_label = QLabel(self)
         self.token_label.hide()
         self.journal_label = QLabel("Journal: not checked yet", self)
-        self.connection_label = QLabel(self)
+        self.connection_label = plain_label(QLabel(self))
         bold(self.connection_label)
         bar.addPermanentWidget(self.busy_label)
         bar.addPermanentWidget(self.token_label)
@@ -482,7 +483,7 @@ class MainWindow(QMainWindow):
         text = str(exc) if not isinstance(exc, OSError) else user_message(exc, "Opening").text
         self._show_page(self.PAGE_LOADING, f"DNC Desk could not start.\n\n{text}")
         self.show_status(text)
-        QMessageBox.critical(self, "DNC Desk could not start", text)
+        QMessageBox.critical(self, "DNC Desk could not start", literal(text))
 
     def _on_verdict(self, verdict: ChainVerdict) -> None:
         if verdict.ok:
@@ -490,18 +491,20 @@ class MainWindow(QMainWindow):
             self.journal_label.setText(
                 f"Journal verified intact at {datetime.now():%H:%M} ({verdict.rows:,} {noun})"
             )
-            self.journal_label.setToolTip(verdict.message)
+            self.journal_label.setToolTip(literal(verdict.message))
             return
         self.journal_label.setText("Journal: ALTERED — see the Change journal tab")
-        self.journal_label.setToolTip(verdict.message)
+        self.journal_label.setToolTip(literal(verdict.message))
         self.show_status(verdict.message)
         QMessageBox.warning(
             self,
             "The change journal was altered",
-            f"{verdict.message}\n\nDNC Desk keeps recording new changes, but the entries "
-            "from the altered point on cannot be trusted as a record. Keep a copy of the "
-            f"journal file ({self.paths.journal_db}) and tell whoever is responsible for "
-            "compliance records.",
+            literal(
+                f"{verdict.message}\n\nDNC Desk keeps recording new changes, but the entries "
+                "from the altered point on cannot be trusted as a record. Keep a copy of the "
+                f"journal file ({self.paths.journal_db}) and tell whoever is responsible for "
+                "compliance records."
+            ),
         )
 
     # ================================================================= connections
@@ -633,18 +636,23 @@ class MainWindow(QMainWindow):
         box = QMessageBox(self)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("Connection not opened")
+        # The name and address are as typed.
         box.setText(
-            f'The saved connection "{connection.name}" uses plain http to another computer '
-            f"({connection.base_url})."
+            literal(
+                f'The saved connection "{connection.name}" uses plain http to another computer '
+                f"({connection.base_url})."
+            )
         )
         box.setInformativeText(
-            "DNC Desk will not send its API token unencrypted across the network, so it did "
-            f"not connect to {connection.name} and sent nothing.\n\n"
-            f"To fix it: File ▸ Connections…, select {connection.name}, change its address to "
-            "the service's https://… address and Save. (Plain http:// is only for a test "
-            "service on this computer: localhost, 127.0.0.1 or ::1.)\n\n"
-            "Meanwhile you can use another connection or the sandbox (Sandbox ▸ Open the "
-            "sandbox)."
+            literal(
+                "DNC Desk will not send its API token unencrypted across the network, so it did "
+                f"not connect to {connection.name} and sent nothing.\n\n"
+                f"To fix it: File ▸ Connections…, select {connection.name}, change its address to "
+                "the service's https://… address and Save. (Plain http:// is only for a test "
+                "service on this computer: localhost, 127.0.0.1 or ::1.)\n\n"
+                "Meanwhile you can use another connection or the sandbox (Sandbox ▸ Open the "
+                "sandbox)."
+            )
         )
         fix = box.addButton("Open Connections…", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Close)
@@ -675,7 +683,7 @@ class MainWindow(QMainWindow):
         message = user_message(exc, "Your last action")
         session = self.state.session
         if isinstance(exc, errors.PermissionDeniedError) or not message.needs_token:
-            QMessageBox.warning(self, message.title, message.text)
+            QMessageBox.warning(self, message.title, literal(message.text))
             return
         if session is None:
             return
@@ -833,7 +841,7 @@ class MainWindow(QMainWindow):
         else:
             self._show_page(self.PAGE_TABS)
         self.sandbox_failed.emit(text)
-        QMessageBox.critical(self, "The sandbox could not be started", text)
+        QMessageBox.critical(self, "The sandbox could not be started", literal(text))
 
     def reset_sandbox(self) -> None:
         backend = self.state.backend
@@ -867,5 +875,5 @@ class MainWindow(QMainWindow):
             "About DNC Desk",
             "<b>DNC Desk</b><p>Keeps a dialer's do-not-call list and SMS opt-outs right: "
             "search, add, correct and remove entries, with every change recorded in a "
-            f"hash-chained journal.</p><p>Journal: {self.paths.journal_db}</p>",
+            f"hash-chained journal.</p><p>Journal: {rich(self.paths.journal_db)}</p>",
         )

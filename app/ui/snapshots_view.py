@@ -7,7 +7,6 @@ added, removed and changed entries, exportable to xlsx.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -59,6 +58,7 @@ from app.ui.audit_table_model import (
 )
 from app.ui.error_messages import user_message
 from app.ui.list_view import is_auth_problem
+from app.ui.plain_text import plain_label, rich
 from app.ui.tasks import Task, TaskContext, TaskRunner
 
 LIST_CHOICES = (("DNC list", ListKind.DNC), ("SMS opt-out list", ListKind.SMS))
@@ -104,9 +104,9 @@ CHANGE_COLUMNS: tuple[Column[EntryChange], ...] = (
 def diff_summary(result: SnapshotDiff) -> str:
     warning = not_read_warning(result)
     return (
-        f"{result.old}<br>→ {result.new}<br><b>{len(result.added):,} added, "
+        f"{rich(result.old)}<br>→ {rich(result.new)}<br><b>{len(result.added):,} added, "
         f"{len(result.removed):,} removed, {len(result.changed):,} changed.</b>"
-        + (f"<br>{html.escape(warning)}" if warning else "")
+        + (f"<br>{rich(warning)}" if warning else "")
     )
 
 
@@ -169,7 +169,7 @@ class SnapshotsView(QWidget):
         self.save_button.setToolTip("Copy every reachable entry of the list into a local file")
         self.save_button.clicked.connect(self.save_snapshot)
         self.progress_bar = QProgressBar(self)
-        self.progress_label = QLabel(self)
+        self.progress_label = plain_label(QLabel(self))
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.clicked.connect(self.cancel)
         for widget in (self.progress_bar, self.progress_label, self.cancel_button):

@@ -23,6 +23,7 @@ from app.api.errors import AuthInvalidError, AuthMissingError
 from app.api.models import LeadStatus
 from app.core.session import Session
 from app.ui.error_messages import user_message
+from app.ui.plain_text import plain_label
 from app.ui.tasks import TaskRunner
 
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -91,7 +92,7 @@ class StatusPicker(QWidget):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.setMinimumHeight(140)
-        self.message = QLabel(self)
+        self.message = plain_label(QLabel(self))
         self.message.setWordWrap(True)
 
         layout = QVBoxLayout(self)
