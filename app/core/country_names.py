@@ -525,6 +525,81 @@ _PORTUGUESE_ITALIAN_DUTCH: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+# Countries' names in their own languages (endonyms), where no table above has them, as a list
+# kept in the country or by its own people writes them (black-box B7 #1: "Sverige", "Norge",
+# "Suomi", "Danmark", "Polska", "日本" were refused, so a Swedish and Nordic list's Country
+# column was not read, and the import advised one --phone-code for the whole file). Left out:
+# names another word shares ("Ísland" is "Island" without its accent, as the accents are
+# dropped to match; "Sakartvelo" is Georgia, which a "Country" column holds as the US state).
+_OWN_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    "SE": ("Sverige", "Konungariket Sverige"),
+    "NO": ("Norge", "Noreg", "Kongeriket Norge"),
+    "FI": ("Suomi", "Suomen tasavalta"),
+    "DK": ("Danmark", "Kongeriget Danmark"),
+    "FO": ("Føroyar",),
+    "GL": ("Kalaallit Nunaat", "Grønland"),
+    "PL": ("Polska", "Rzeczpospolita Polska"),
+    "CZ": ("Česko", "Česká republika"),
+    "SK": ("Slovensko", "Slovenská republika"),
+    "HU": ("Magyarország",),
+    "GR": ("Ελλάδα", "Ελλάς", "Ellada", "Hellas"),
+    "CY": ("Κύπρος", "Kıbrıs"),
+    "TR": ("Türkiye Cumhuriyeti",),
+    "EE": ("Eesti",),
+    "LV": ("Latvija",),
+    "LT": ("Lietuva",),
+    "SI": ("Slovenija",),
+    "HR": ("Hrvatska",),
+    "RS": ("Srbija", "Србија"),
+    "BA": ("Bosna i Hercegovina", "Босна и Херцеговина"),
+    "ME": ("Crna Gora", "Црна Гора"),
+    "MK": ("Северна Македонија",),
+    "AL": ("Shqipëria",),
+    "BG": ("България", "Bulgariya"),
+    "RO": ("România",),
+    "MD": ("Moldova",),
+    "UA": ("Україна", "Ukraina"),
+    "BY": ("Беларусь", "Belarus'"),
+    "RU": ("Россия", "Российская Федерация", "Rossiya"),
+    "LU": ("Lëtzebuerg", "Luxemburg"),
+    "CH": ("Svizra", "Schweizerische Eidgenossenschaft", "Confédération suisse"),
+    "AT": ("Republik Österreich",),
+    "DE": ("Bundesrepublik Deutschland",),
+    "NL": ("Koninkrijk der Nederlanden",),
+    "BE": ("Belgique / België", "België / Belgique"),
+    "IT": ("Repubblica Italiana",),
+    "ES": ("Reino de España",),
+    "PT": ("República Portuguesa",),
+    "GB": ("Cymru",),
+    "IE": ("Poblacht na hÉireann",),
+    "MT": ("Repubblika ta' Malta",),
+    "IL": ("ישראל", "Yisrael"),
+    "EG": ("مصر", "Misr"),
+    "MA": ("المغرب", "Al-Maghrib"),
+    "SA": ("السعودية", "المملكة العربية السعودية"),
+    "AE": ("الإمارات", "الإمارات العربية المتحدة"),
+    "IR": ("ایران",),
+    "IN": ("भारत", "Bharat"),
+    "PK": ("پاکستان",),
+    "BD": ("বাংলাদেশ",),
+    "TH": ("ประเทศไทย", "Prathet Thai", "Muang Thai"),
+    "VN": ("Việt Nam",),
+    "PH": ("Pilipinas",),
+    "MY": ("Malaysia",),
+    "SG": ("Singapura", "新加坡"),
+    "JP": ("日本", "日本国", "Nippon", "Nihon"),
+    "CN": ("中国", "中華人民共和国", "中华人民共和国", "Zhongguo"),
+    "TW": ("台灣", "臺灣", "台湾"),
+    "HK": ("香港",),
+    "MO": ("澳門", "澳门"),
+    "KR": ("대한민국", "한국", "Hanguk", "Daehan Minguk"),
+    "MX": ("Estados Unidos Mexicanos",),
+    "BR": ("República Federativa do Brasil",),
+    "AR": ("República Argentina",),
+    "PE": ("República del Perú",),
+}
+
+
 def _merged(*tables: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
     merged: dict[str, tuple[str, ...]] = {}
     for table in tables:
@@ -534,7 +609,7 @@ def _merged(*tables: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
 
 
 FOREIGN_NAMES: Final[dict[str, tuple[str, ...]]] = _merged(
-    _SPANISH_FRENCH_GERMAN, _PORTUGUESE_ITALIAN_DUTCH
+    _SPANISH_FRENCH_GERMAN, _PORTUGUESE_ITALIAN_DUTCH, _OWN_NAMES
 )
 
 

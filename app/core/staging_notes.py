@@ -62,7 +62,9 @@ Summary lists them):
   US numbers from bare digits that are that country's too once a lost 0 is put back (read two
   ways, and a run again with the --phone-code leaves what this run did to their US numbers),
   and the --phone-code to use if the file is that country's (:func:`damage_sentences`, which
-  :func:`noted` gathers for);
+  :func:`noted` gathers for); none when the file has a column of its rows' countries that was
+  not read (:class:`UnreadCountries`): the warning names the values it did not know, with their
+  rows, and such a row's message says its Country cell is to give its country;
 - a quoted phone cell holding a number on each line, closed where it ends, is no stray quote:
   the reader's note on it is dropped, as the check says the cell holds two numbers.
 """
@@ -76,7 +78,7 @@ from pathlib import Path
 from typing import Final
 
 from app.core import phones
-from app.core.country_names import US_STATES
+from app.core.country_names import US_STATES, not_a_country
 from app.core.job_store import NewRow, Outcome
 from app.core.sheet_check import (
     CheckedRow,
@@ -112,6 +114,7 @@ from app.core.sheet_mapping import (
     call_side,
     column_letter,
     column_said,
+    header_names_a_country,
     header_role,
     names_consumers_number,
     names_number_that_called,
@@ -222,6 +225,7 @@ class Held:
         "soft",
         "soft_roles",
         "soft_rows",
+        "unread_countries",
         "us_cells",
         "zero_put_back",
     )
@@ -266,6 +270,84 @@ class Held:
         self.zero_put_back: dict[str, RowList] = {}
         # Rows checked that were not blank: what share of the file other_country's rows are.
         self.numbers = 0
+        # Columns that look like the rows' countries but were not read (no column is read for
+        # codes), by index: a file with one is no file giving no country (black-box B7 #1).
+        self.unread_countries: dict[int, UnreadCountries] = {}
+
+
+class UnreadCountries:
+    """A column whose header names the rows' country (or nation, or region) that the mapping
+    did not read, as :func:`watched` saw its cells: how many read as a country, and those no
+    country's name or code reads, with their rows (the first few values).
+
+    Black-box B7 #1: a Country column of "Sverige", "Norge", "Österreich" was not read (too
+    few values were countries DNC Desk knew), and the warning on the rows refused as US
+    numbers said the file gave no country and advised importing it again with --phone-code
+    39, which would have put an Austrian, a French and a Swedish number on the list as
+    Italian ones."""
+
+    __slots__ = ("by_region", "cells", "index", "known", "unknown", "unknown_rows")
+
+    def __init__(self, index: int, by_region: bool) -> None:
+        self.index = index
+        # The header names a region only ("Region", "Sales Region"): most often a part of one
+        # country, so the column counts only when some of its values are countries.
+        self.by_region = by_region
+        self.known = 0
+        self.unknown: dict[str, RowList] = {}
+        self.unknown_rows = RowList()
+        # The rows' cells not read, by row, until noted() has the row's verdict.
+        self.cells: dict[int, str] = {}
+
+    def add(self, row: int, value: CellValue) -> None:
+        if value is None or isinstance(value, bool):
+            return
+        text = value.strip() if isinstance(value, str) else str(value)
+        if not any(c.isalnum() for c in text) or plain_words(text) in _NO_VALUE:
+            return
+        if phones.normalize_code(value) is not None:
+            self.known += 1
+            return
+        if not_a_country(text):
+            return  # a US state's or a Canadian province's code: said of the row already
+        self.unknown_rows.add(row)
+        self.cells[row] = text
+        rows = self.unknown.get(text)
+        if rows is None and len(self.unknown) < _UNKNOWN_KEPT:
+            rows = self.unknown[text] = RowList()
+        if rows is not None:
+            rows.add(row)
+
+    @property
+    def counts(self) -> bool:
+        """Whether the column is one of countries some of whose values were not read."""
+        return bool(self.unknown_rows.count) and (self.known > 0 or not self.by_region)
+
+
+# Cells saying the country is not known, which no fix to the cell could make a country.
+_NO_VALUE: Final = frozenset({"n a", "na", "none", "unknown", "tbd", "tba", "null", "nil"})
+# The distinct values not read that a column keeps, and how many of them a warning names.
+_UNKNOWN_KEPT: Final = 10
+_UNKNOWN_SHOWN: Final = 3
+_COUNTRY_WORDS: Final = frozenset({"country", "countries", "nation", "region"})
+
+
+def unread_country_columns(mapping: ColumnMapping) -> dict[int, UnreadCountries]:
+    """The columns :class:`UnreadCountries` is about: with no column read for codes, each
+    one no role reads whose header names the rows' country (as a country-code column or a
+    country column is headed) or a nation or region."""
+    if mapping.phone_code is not None or mapping.country is not None:
+        return {}
+    used = {mapping.column(role) for role in Role}
+    found = {}
+    for index, text in enumerate(mapping.headers):
+        if not text or index in used:
+            continue
+        if header_role(text) is Role.PHONE_CODE or header_names_a_country(text):
+            found[index] = UnreadCountries(index, by_region=False)
+        elif words := set(plain_words(text).split()) & _COUNTRY_WORDS:
+            found[index] = UnreadCountries(index, by_region=words == {"region"})
+    return found
 
 
 def watched(
@@ -309,8 +391,14 @@ def watched(
     # its own +code or 00code, which is read under it whatever the Country cell says.
     countries = country_columns(mapping)
     exact = held.exact
+    unread = held.unread_countries = unread_country_columns(mapping)
+    header = mapping.header_row or 0
     for row in rows:
         number, cells = row
+        if unread and number > header:
+            for column in unread.values():
+                if column.index < len(cells):
+                    column.add(number, cells[column.index])
         if phone is not None and phone < len(cells):
             value = cells[phone]
             if type(value) is str and value and (value[0].isspace() or value[-1].isspace()):
@@ -391,7 +479,10 @@ def noted(
     stray = notes.stray_quotes  # filled in as the reader goes, before the row comes
     us_cells = held.us_cells
     invalid = CheckOutcome.INVALID
+    unread: list[UnreadCountries] | None = None
     for c in rows:
+        if unread is None:  # watched() finds the columns when its first row is asked for
+            unread = list(held.unread_countries.values())
         held.numbers += c.outcome is not blank
         if c.damage:
             held.damaged.add(c.row)
@@ -437,6 +528,16 @@ def noted(
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
+        for column in unread:
+            cell = column.cells.pop(c.row, None)
+            if (
+                cell is not None
+                and not column.by_region
+                and c.marks is not None
+                and c.marks.other_country
+            ):
+                note = _unread_country_note(held, column.index, c.row, cell)
+                row = replace(row, message=f"{row.message}; {note}")
         if merged and c.row in tops:
             tops[c.row] = c.original
         if merged and c.row in merged and c.outcome is not blank:
@@ -468,6 +569,19 @@ def noted(
             for role, index in held.mapped
             if index in notes.hidden_columns
         ]
+
+
+def _unread_country_note(held: Held, index: int, number: int, cell: str) -> str:
+    """The note on a row refused as a US number that is another country's, whose Country
+    cell (in a column not read) no country's name or code reads: its country is that cell's
+    to give, not a --phone-code for the whole file (black-box B7 #1)."""
+    column = column_said(held.headers, index)
+    return (
+        f"its Country cell {column_letter(index)}{number} ({cell!r}) is no country name or "
+        f"code DNC Desk knows ({column} was not read, too few of its values being ones it "
+        "knows): write the row's country there (as Sweden or 46) rather than give the whole "
+        "file one --phone-code"
+    )
 
 
 # Rows read as US numbers from bare digits that a warning tries as another country's.
@@ -1826,11 +1940,15 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     both = RowList()
     example = ""
     refused = held.foreign.count or sum(other.count for other in held.other_country.values())
+    unread = [column for column in held.unread_countries.values() if column.counts]
     # Black-box U2 #2: one Italian landline among 60 US numbers made 51 of them "Germany
     # numbers read as US ones" (nearly any US number with a 0 before it is a German one), and
     # the warning advised removing them. Only a file that looks like that country's list says
     # it may be one, or names its US rows as read two ways.
     a_list = best >= _LIST_ROWS and best >= _LIST_SHARE * held.numbers and 2 * best > refused
+    # A file with a column of its rows' countries is no one country's list to run again under
+    # one code: its rows' own countries decide, once the column is read (black-box B7 #1).
+    a_list = a_list and not unread
     # Only the first country named (the best fit, or the first supported among equals): nearly
     # any US number with a 0 before it is an Italian or a German one, so trying each would
     # name every US row; what is said of them is a condition on that country.
@@ -1867,9 +1985,14 @@ def _other_country_sentence(held: Held, kind: str) -> str:
             f": {joined(said)}; the numbers cannot tell which country's "
             f"{'it is' if one else 'they are'}"
         )
+    given = (
+        f"as {column_said(held.headers, unread[0].index)} was not read as countries"
+        if unread
+        else "the file gives no country"
+    )
     head = (
         f"{'1 row' if one else f'{rows.count:,} rows'} read under the default country code 1 "
-        f"(the file gives no country) "
+        f"({given}) "
         f"{'is not a valid US number' if one else 'are not valid US numbers'} "
         f"but {valid} ({rows_named(rows)}{put_back}){which}"
     )
@@ -1912,6 +2035,8 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     # is named as read two ways (V1: a German list of ten rows, two of them counted here, was
     # told it was no German list).
     verb = "remove" if kind == "removal" else "import"
+    if unread:
+        return f"{head}{also}. {_unread_countries_advice(held, unread, verb)}"
     if single:
         advice = (
             f"If the file is a {name} list, {verb} it again with --phone-code {code} "
@@ -1928,3 +2053,42 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         f"{head}{also}. {advice}; otherwise each refused row's message says what it "
         f"reads as.{after}"
     )
+
+
+def _unread_countries_advice(held: Held, unread: Sequence[UnreadCountries], verb: str) -> str:
+    """What :func:`_other_country_sentence` advises when the file has a column of its rows'
+    countries that was not read: no --phone-code, which would give every row one country
+    whatever its cell says, but the values the column was not read for, with their rows, and
+    how to have it read (black-box B7 #1)."""
+    said = []
+    for i, column in enumerate(unread):
+        values = [
+            f"{text!r} ({_first_rows(rows)})"
+            for text, rows in list(column.unknown.items())[:_UNKNOWN_SHOWN]
+        ]
+        if column.unknown_rows.count > sum(
+            rows.count for rows in list(column.unknown.values())[:_UNKNOWN_SHOWN]
+        ):
+            values.append("others")
+        many = len(values) > 1
+        named = "that column" if i == 0 else column_said(held.headers, column.index)
+        said.append(
+            f"{named} gives the rows' countries, but {joined(values)} "
+            f"{'are' if many else 'is'} no country name or code DNC Desk knows"
+        )
+    text = "; ".join(said)
+    columns = "those columns" if len(unread) > 1 else "it"
+    return (
+        f"{text[0].upper()}{text[1:]}. Write such values as country names or calling codes "
+        f"(as Sweden or 46) and {verb} the file again, so that each row takes its own "
+        f"country's code (or choose {columns} for Country code in the import wizard, which "
+        "refuses the rows whose value it does not know): one --phone-code would give every "
+        "row the same country, whatever its Country cell says. Each refused row's message "
+        "says what its number reads as."
+    )
+
+
+def _first_rows(rows: RowList) -> str:
+    """ "row 3", "rows 3, 9 and 12", "rows 3, 9, 12 and 4 more": a value's first rows."""
+    shown = RowList(rows.count, rows.first[:_UNKNOWN_SHOWN])
+    return rows_named(shown)
