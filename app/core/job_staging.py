@@ -11,7 +11,9 @@ among many rows (:class:`_Verdicts`: two scopes named, a reason cut, a campaign 
 lacks). Columns the person sets aside (``JobSettings.ignore_columns``) are read by nothing.
 A row's purpose the target list has only spelled otherwise (:func:`purpose_key`: case, white
 space, Unicode form) takes the list's spelling, or is invalid when the list has several
-(:class:`_ListSpellings`, given the list's purposes by ``JobSettings.list_purposes``).
+(:class:`_ListSpellings`, given the list's purposes by ``JobSettings.list_purposes``); an
+import's rows spelling one purpose several ways, none of them the list's, are warned of
+(:class:`_RowSpellings`), as the service would keep each spelling as a purpose of its own.
 A removal is refused, before any job file is written, when the file cannot say which rows are
 hidden, and when the phone column it found (none was named) is hidden in the file, unless
 hidden rows and columns are included; and when the column read for countries holds US state
@@ -1698,6 +1700,9 @@ class _ListSpellings:
         self.refusals: dict[str, tuple[str, ...]] = {}
         self.compared = 0  # rows whose purpose was compared
         self.offline = RowList()
+        # Rows whose purpose the list has in no spelling (or that were not compared), by
+        # purpose_key: one purpose spelled several ways among them is several on the service.
+        self.variants = _RowSpellings()
 
     def _listed(self, text: str) -> tuple[str, ...]:
         assert self.purposes is not None
@@ -1721,11 +1726,14 @@ class _ListSpellings:
                 if purposes is None:
                     if self.own is not None and text not in self.own:
                         self.offline.add(c.row)
+                    self.variants.add(text, c.row)
                 else:
                     self.compared += 1
                     listed = self._listed(text)
                     if listed and text not in listed:
                         self._take(c, text, listed)
+                    elif not listed:
+                        self.variants.add(text, c.row)
             yield c
 
     def _take(self, c: CheckedRow, text: str, listed: tuple[str, ...]) -> None:
@@ -1793,6 +1801,11 @@ class _ListSpellings:
         partly = purposes.partly_read_sentence("the rows' purposes") if purposes else ""
         if partly and self.compared:
             out.append(partly)
+        # A front end with a connection that reads no purposes (the window) sends the rows'
+        # spellings as written: warned as such, with no word of a run with a connection.
+        offline = self.purposes is None and self.own is not None
+        if kind == "import" and (several := self.variants.sentence(offline)):
+            out.append(several)
         if (count := self.offline.count) != 0:
             verb = "imported" if kind == "import" else "removed"
             out.append(
@@ -1802,6 +1815,83 @@ class _ListSpellings:
                 f"beside 'Marketing') the list's spelling, so it is {verb} under it."
             )
         return out
+
+
+# Spellings of one purpose kept apart (with their rows) for the warning of several; rows in
+# further spellings are counted together.
+_SPELLINGS_KEPT: Final = 10
+
+
+class _RowSpellings:
+    """One purpose (:func:`purpose_key`) spelled more than one way by the rows of an import,
+    when the list has none of the spellings (black-box B7 #3, moderate: Purpose cells
+    'Marketing', ' marketing' and 'MARKETING', 'Loan  Offers' and 'Loan Offers' went in as five
+    purposes, with no note, though the dialer's campaigns use one spelling of each and an
+    entry under another leaves the consumer callable). When the list has a spelling, the rows
+    already take it (:class:`_ListSpellings`); a removal's rows take it or find nothing, so a
+    removal is not warned.
+
+    Such rows are warned of, not held as invalid: an invalid row's consumer is not listed at
+    all, which is worse than an entry under a spelling a campaign may not use, and nothing in
+    the file says which spelling is meant (the most rows' may be the wrong one). The warning
+    is among the job's (the dry run's notes, before anything is sent; the run's result and
+    the report's Summary).
+
+    Streaming: per purpose, the count and first rows (:class:`RowList`) of each of its first
+    :data:`_SPELLINGS_KEPT` spellings, the rest counted together; at most :data:`_REMEMBERED`
+    purposes are followed.
+    """
+
+    def __init__(self) -> None:
+        self.by_key: dict[str, dict[str, RowList]] = {}
+        self.beyond: dict[str, RowList] = {}  # rows in spellings past the kept ones
+
+    def add(self, text: str, row: int) -> None:
+        key = purpose_key(text)
+        spellings = self.by_key.get(key)
+        if spellings is None:
+            if len(self.by_key) >= _REMEMBERED:
+                return
+            spellings = self.by_key[key] = {}
+        rows = spellings.get(text)
+        if rows is None:
+            if len(spellings) >= _SPELLINGS_KEPT:
+                self.beyond.setdefault(key, RowList()).add(row)
+                return
+            rows = spellings[text] = RowList()
+        rows.add(row)
+
+    def sentence(self, offline: bool) -> str:
+        """The warning naming each purpose the rows spell several ways ("" for none)."""
+        several = [(k, s) for k, s in self.by_key.items() if len(s) > 1]
+        if not several:
+            return ""
+        said: list[str] = []
+        for key, spellings in several[:_NAMES_SHOWN]:
+            each = [f"{shown_text(t)} ({rows_named(r)})" for t, r in spellings.items()]
+            if (more := self.beyond.get(key)) is not None:
+                each.append(f"other spellings ({rows_named(more)})")
+            said.append(joined(each))
+        if len(several) > _NAMES_SHOWN:
+            said.append(f"and {len(several) - _NAMES_SHOWN:,} more purposes so")
+        if len(several) == 1:
+            spellings = several[0][1]
+            ways = f"more than {len(spellings)}" if several[0][0] in self.beyond else len(spellings)
+            head = f"The rows spell one purpose {ways} ways"
+        else:
+            head = f"The rows spell each of {len(several):,} purposes more than one way"
+        compared = (
+            " (not compared with the list's, as there was no connection: a run with one gives "
+            "them the list's spelling when it has exactly one)"
+            if offline
+            else ""
+        )
+        return (
+            f"{head}, which the service keeps as different purposes: {'; '.join(said)}"
+            f"{compared}. The dialer's campaigns use one spelling, and an entry under another "
+            "leaves the consumer callable: correct the file to one spelling of each purpose, "
+            "the one the campaigns use, and import the rows so."
+        )
 
 
 def _remember(
