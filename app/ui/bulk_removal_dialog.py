@@ -53,7 +53,7 @@ from app.ui.error_messages import user_message
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard_engine import FileProbe, probe_file
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
-from app.ui.plain_text import plain_label
+from app.ui.plain_text import plain_label, window_title
 from app.ui.status_picker import StatusPicker, status_warnings
 from app.ui.tasks import TaskRunner
 
@@ -346,7 +346,7 @@ class RemovalOptionsPage(QWizardPage):
         self.restatus_check = QCheckBox("Set the status of the leads with these numbers to…", self)
         self.picker = StatusPicker(dialog.session, dialog.runner, self)
         self.picker.setEnabled(False)
-        self.status_warning = QLabel(self)
+        self.status_warning = plain_label(QLabel(self))  # quotes a status code
         self.status_warning.setWordWrap(True)
         self.status_warning.hide()
         self.concurrency_spin = QSpinBox(self)
@@ -359,7 +359,7 @@ class RemovalOptionsPage(QWizardPage):
         self._count_generation = 0
         self.count_label = plain_label(QLabel(self))
         # Where the count is read from: the sheet (or file) the removal reads.
-        self.count_source_label = QLabel(self)
+        self.count_source_label = plain_label(QLabel(self))
         self.count_source_label.setWordWrap(True)
         count_row = QHBoxLayout()
         count_row.addWidget(self.count_label)
@@ -551,7 +551,9 @@ class BulkRemovalDialog(QWizard):
         self.runner = runner
         self.paths = paths
         self.handle: JobHandle | None = None
-        self.setWindowTitle(f"Bulk removal from the DNC list — {session.connection.name}")
+        self.setWindowTitle(
+            window_title(f"Bulk removal from the DNC list — {session.connection.name}")
+        )
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
         self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)

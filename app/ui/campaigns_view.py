@@ -53,7 +53,7 @@ from app.ui.audit_view import AuditView
 from app.ui.error_messages import user_message
 from app.ui.gate_dialog import GateDialog
 from app.ui.list_view import is_auth_problem
-from app.ui.plain_text import literal
+from app.ui.plain_text import literal, window_title
 from app.ui.tasks import TaskContext, TaskRunner
 
 MAX_WINDOW_HOURS = 24 * 90
@@ -377,8 +377,10 @@ class CampaignsView(QWidget):
         answer = QMessageBox.question(
             self,
             "Deactivate the campaign",
-            f"Deactivate {campaign.name} (id {campaign.id})? The dialer stops calling its "
-            "leads. The change is recorded in the change journal.",
+            literal(
+                f"Deactivate {campaign.name} (id {campaign.id})? The dialer stops calling its "
+                "leads. The change is recorded in the change journal."
+            ),
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -412,7 +414,9 @@ class CampaignsView(QWidget):
             text = str(exc)
             self._relay_status(text)
             self.gate_refused.emit(text)
-            QMessageBox.warning(self, f"{campaign.name} was not changed", literal(text))
+            QMessageBox.warning(
+                self, window_title(f"{campaign.name} was not changed"), literal(text)
+            )
             return
         message = user_message(exc, f"{verb} {campaign.name}")
         self._relay_status(message.text)

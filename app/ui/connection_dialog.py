@@ -34,7 +34,7 @@ from app.core.connections import (
 )
 from app.core.tokens import StorageKind, TokenStore
 from app.ui.app_state import SANDBOX_CONNECTION
-from app.ui.plain_text import plain_label
+from app.ui.plain_text import literal, plain_label
 from app.ui.tasks import TaskRunner
 from app.ui.theme import Banner, bold
 from app.ui.token_dialog import (
@@ -105,7 +105,7 @@ class ConnectionsDialog(QDialog):
         row.addWidget(self.remove_button)
         left.addLayout(row)
 
-        self.heading = QLabel(self)
+        self.heading = plain_label(QLabel(self))
         bold(self.heading, 1)
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("Production")
@@ -391,8 +391,10 @@ class ConnectionsDialog(QDialog):
         answer = QMessageBox.question(
             self,
             "Forget token",
-            f"Remove the stored token of {connection.name}? You will need to enter it again "
-            "to use this connection.",
+            literal(
+                f"Remove the stored token of {connection.name}? You will need to enter it again "
+                "to use this connection."
+            ),
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
@@ -417,8 +419,10 @@ class ConnectionsDialog(QDialog):
         answer = QMessageBox.question(
             self,
             "Remove connection",
-            f"Remove the connection {connection.name} ({connection.base_url}) and forget its "
-            "token? The change journal keeps its entries.",
+            literal(
+                f"Remove the connection {connection.name} ({connection.base_url}) and forget its "
+                "token? The change journal keeps its entries."
+            ),
         )
         if answer != QMessageBox.StandardButton.Yes:
             return

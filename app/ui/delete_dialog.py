@@ -145,7 +145,7 @@ class DeleteDialog(QDialog):
         self.picker = StatusPicker(session, runner, self)
         self.picker.setEnabled(False)
         self.picker.auth_problem.connect(self.auth_problem)
-        self.status_warning = QLabel(self)
+        self.status_warning = plain_label(QLabel(self))  # quotes a status code
         self.status_warning.setWordWrap(True)
         self.status_warning.hide()
         self.confirm_edit = QLineEdit(self)

@@ -38,7 +38,7 @@ from app.api.models import Campaign, ReasonFilter
 from app.api.scope import Scope
 from app.core.evidence import search_number
 from app.core.phones import SUPPORTED_PHONE_CODES, region_name
-from app.ui.plain_text import plain_label
+from app.ui.plain_text import literal, plain_label
 
 SCOPE_ANY, SCOPE_GLOBAL, SCOPE_PURPOSE = "any", "global", "purpose"
 # Readable on light and dark palettes alike.
@@ -181,7 +181,7 @@ class FilterBar(QWidget):
             self.scope_combo.addItem(f"Campaign: {campaign.display_name}", campaign.id)
             self.scope_combo.setItemData(
                 self.scope_combo.count() - 1,
-                f"Campaign {campaign.id}" + ("" if campaign.active else " (inactive)"),
+                literal(f"Campaign {campaign.id}" + ("" if campaign.active else " (inactive)")),
                 Qt.ItemDataRole.ToolTipRole,
             )
         self.scope_combo.blockSignals(False)

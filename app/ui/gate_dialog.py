@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from app.api.models import Campaign
 from app.core.launch_gate import GateDecision
 from app.ui.audit_table_model import last_audit_text
-from app.ui.plain_text import plain_label, rich
+from app.ui.plain_text import plain_label, rich, window_title
 
 
 class GateDialog(QDialog):
@@ -33,7 +33,7 @@ class GateDialog(QDialog):
         self.campaign = campaign
         self.decision = decision
         self.override_reason = ""
-        self.setWindowTitle(f"Activate {campaign.name} without a clean audit?")
+        self.setWindowTitle(window_title(f"Activate {campaign.name} without a clean audit?"))
         window = f"{decision.window_hours:g} hours"
         self.message = QLabel(
             f"<b>{rich(campaign.name)}</b> (id {rich(campaign.id)}) has no clean audit within the "

@@ -100,7 +100,7 @@ class CheckPage(QWizardPage):
         # A column of codes that are US states' and countries' both ("IN", "DE") beside
         # numbers read both ways: the report's warning, said here before the import starts,
         # and the box that is the person's explicit word that the column holds countries.
-        self.doubt_label = QLabel(self)
+        self.doubt_label = plain_label(QLabel(self))  # quotes the file's cells
         self.doubt_label.setWordWrap(True)
         self.doubt_label.hide()
         self.countries_box = QCheckBox(self)

@@ -27,7 +27,7 @@ from app.ui.import_pages_mapping import MappingPage, TargetPage
 from app.ui.import_pages_source import SourcePage
 from app.ui.import_wizard_engine import stage_job
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
-from app.ui.plain_text import literal
+from app.ui.plain_text import literal, window_title
 from app.ui.tasks import TaskRunner
 
 
@@ -61,7 +61,7 @@ class ImportWizard(QWizard):
         self.campaign_lookup = CampaignDirectory.unchecked()
         self.campaigns_error = ""
         self.handle: JobHandle | None = None
-        self.setWindowTitle(f"Import numbers — {session.connection.name}")
+        self.setWindowTitle(window_title(f"Import numbers — {session.connection.name}"))
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
         self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)

@@ -50,7 +50,7 @@ from app.core.session import Session
 from app.core.sheet_check import CheckSummary
 from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
-from app.ui.plain_text import plain_label, rich
+from app.ui.plain_text import plain_label, rich, window_title
 from app.ui.tasks import TaskContext, TaskRunner
 
 StageFn = Callable[[], tuple[JobStore, CheckSummary]]
@@ -658,7 +658,7 @@ class ResumeWizard(QWizard):
 
     def __init__(self, handle: JobHandle, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(title)
+        self.setWindowTitle(window_title(title))  # the title quotes the job's name
         self.handle = handle
         noun = "removal" if handle.kind == "removal" else "import"
         self.run_page = RunPage(self._start, noun, self)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.core.journal import ChainVerdict, ChangeJournal, JournalEntry, JournalError
 from app.ui.error_messages import user_message
-from app.ui.plain_text import literal
+from app.ui.plain_text import literal, plain_label
 from app.ui.tasks import TaskContext, TaskRunner
 from app.ui.theme import Banner
 
@@ -433,7 +433,7 @@ class JournalView(QWidget):
         self.export_button = QPushButton("Export to xlsx…", self)
         self.export_button.setToolTip("Save every entry matching the filter to a spreadsheet.")
         self.export_button.clicked.connect(self.export)
-        self.count_label = QLabel(self)
+        self.count_label = plain_label(QLabel(self))  # may show an error
 
         self.model = JournalTableModel(runner, self)
         self.model.loading.connect(self._on_loading)

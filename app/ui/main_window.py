@@ -40,7 +40,7 @@ from app.ui.connection_dialog import ConnectionsDialog
 from app.ui.error_messages import user_message
 from app.ui.first_run import FirstRunWidget
 from app.ui.journal_view import JournalView
-from app.ui.plain_text import literal, plain_label, rich
+from app.ui.plain_text import literal, plain_label, rich, window_title
 from app.ui.tasks import TaskContext, TaskRunner
 from app.ui.theme import app_icon, bold
 from app.ui.token_dialog import TokenDialog, ask_token
@@ -372,7 +372,7 @@ class MainWindow(QMainWindow):
             self.toolbar_connection.setToolTip(self.connection_label.toolTip())
             return
         conn = session.connection
-        self.setWindowTitle(f"{APP_TITLE} — {conn.name} ({conn.base_url})")
+        self.setWindowTitle(window_title(f"{APP_TITLE} — {conn.name} ({conn.base_url})"))
         self.connection_label.setText(f"Connected to: {conn.name} ({conn.base_url})")
         backend = self.state.backend
         if conn.name == SANDBOX_CONNECTION and backend is not None and backend.sandbox is not None:

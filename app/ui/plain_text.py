@@ -9,7 +9,9 @@ through one of these:
 - :func:`rich`: a piece put into HTML the view writes itself (a summary with ``<b>`` and
   ``<br>``);
 - :func:`literal`: a whole text handed to a widget that guesses (a tooltip, a message box);
-- :func:`plain_label`: a label that only ever shows plain text, fixed to ``Qt.PlainText``.
+- :func:`plain_label`: a label that only ever shows plain text, fixed to ``Qt.PlainText``;
+- :func:`window_title`: a window title, where Qt reads ``[*]`` as the "modified" mark and
+  drops it (black-box S19 U2b).
 """
 
 from __future__ import annotations
@@ -39,3 +41,8 @@ def plain_label(label: QLabel) -> QLabel:
     """``label``, set to show every text as written."""
     label.setTextFormat(Qt.TextFormat.PlainText)
     return label
+
+
+def window_title(text: str) -> str:
+    """``text`` for ``setWindowTitle``: each ``[*]`` doubled, which Qt shows as ``[*]``."""
+    return text.replace("[*]", "[*][*]")

@@ -30,6 +30,7 @@ from app.core.lead_restatus import UNCHANGED, RestatusOutcome
 from app.core.session import Session
 from app.ui.bulk_progress import Summary
 from app.ui.delete_dialog import MAX_LISTED, TYPE_TO_CONFIRM_OVER
+from app.ui.plain_text import plain_label
 from app.ui.status_picker import StatusPicker, status_warnings
 from app.ui.tasks import TaskRunner
 
@@ -80,8 +81,11 @@ class RestatusDialog(QDialog):
         )
         self.summary.setWordWrap(True)
         per_list = Counter(names.get(x.list_id, f"list {x.list_id}") for x in self.leads)
-        self.lists_label = QLabel(
-            "Lists — " + "; ".join(f"{name}: {n:,}" for name, n in sorted(per_list.items())), self
+        self.lists_label = plain_label(
+            QLabel(
+                "Lists — " + "; ".join(f"{name}: {n:,}" for name, n in sorted(per_list.items())),
+                self,
+            )
         )
         self.lists_label.setWordWrap(True)
         self.leads_text = QPlainTextEdit(self)
@@ -97,7 +101,7 @@ class RestatusDialog(QDialog):
 
         self.picker = StatusPicker(session, runner, self)
         self.picker.auth_problem.connect(self.auth_problem)
-        self.status_warning = QLabel(self)
+        self.status_warning = plain_label(QLabel(self))  # quotes a status code
         self.status_warning.setWordWrap(True)
         self.status_warning.hide()
         self.reason_edit = QLineEdit(self)

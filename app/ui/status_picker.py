@@ -23,7 +23,7 @@ from app.api.errors import AuthInvalidError, AuthMissingError
 from app.api.models import LeadStatus
 from app.core.session import Session
 from app.ui.error_messages import user_message
-from app.ui.plain_text import plain_label
+from app.ui.plain_text import literal, plain_label
 from app.ui.tasks import TaskRunner
 
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -157,7 +157,7 @@ class StatusPicker(QWidget):
             code = QStandardItem(status.status)
             code.setData(status, STATUS_ROLE)
             code.setData(_swatch(status.hex_color), Qt.ItemDataRole.DecorationRole)
-            code.setToolTip(f"Colour {status.hex_color or 'none'}")
+            code.setToolTip(literal(f"Colour {status.hex_color or 'none'}"))
             custom = " (custom)" if status.custom else ""
             name = QStandardItem(status.name + custom)
             flags = QStandardItem(status_flags_text(status))

@@ -8,6 +8,7 @@ from PySide6.QtGui import QFont, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QStyle, QWidget
 
 from app.core.resources import resource_path
+from app.ui.plain_text import plain_label
 
 
 def apply_theme(app: QApplication) -> None:
@@ -48,7 +49,7 @@ class Banner(QFrame):
         layout.setContentsMargins(8, 6, 8, 6)
         self._icon = QLabel(self)
         self._icon.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self._text = QLabel(self)
+        self._text = plain_label(QLabel(self))  # messages quote names and service errors
         self._text.setWordWrap(True)
         self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._text.setForegroundRole(QPalette.ColorRole.ToolTipText)

@@ -26,6 +26,7 @@ from app.core.connection_check import TokenCheck, check_token
 from app.core.connections import Connection
 from app.core.tokens import StorageKind, TokenStore, TokenStoreError
 from app.ui.error_messages import user_message
+from app.ui.plain_text import plain_label, window_title
 from app.ui.tasks import TaskContext, TaskRunner
 from app.ui.theme import Banner, bold
 
@@ -201,11 +202,11 @@ class TokenDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.connection = connection
-        self.setWindowTitle(f"API token — {connection.name}")
+        self.setWindowTitle(window_title(f"API token — {connection.name}"))
         self.setMinimumWidth(520)
-        title = QLabel(f"Enter the API token for {connection.name}", self)
+        title = plain_label(QLabel(f"Enter the API token for {connection.name}", self))
         bold(title, 2)
-        where = QLabel(f"Service: {connection.base_url}", self)
+        where = plain_label(QLabel(f"Service: {connection.base_url}", self))
         where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.reason = Banner(self)
         if reason:
