@@ -2111,6 +2111,7 @@ def clear_cache() -> None:
     _CACHE.clear()
     if _us_table is not None:
         _us_table[:] = bytes(len(_us_table))
+    _uk_known.clear()
 
 
 # How a NANP code arrives from a checker or a numeric "Country code" column (1.0 == 1, so
@@ -2222,6 +2223,92 @@ def _nanp_lane(raw: str | int | float) -> PhoneResult | None:
     return PhoneResult(True, national, "1", "") if national else None
 
 
+# The UK's numbers as most UK lists write them, "07400123456": a trunk 0 and ten digits. They
+# get a lane of their own (_uk_lane), which replays _verdict's steps for exactly that shape.
+_UK_CODE: Final = "44"
+_UK_NSN_DIGITS: Final = 10
+# (rules, how many leading digits decide is_valid_nsn for ten digits), once looked up; the
+# count is 0 when the metadata's expressions are not modelled (every number is matched).
+_uk_setup: tuple[CodeRules, int] | None = None
+_uk_known: dict[str, bool] = {}  # is_valid_nsn by those leading digits
+
+
+def _uk_rules() -> tuple[CodeRules, int] | None:
+    """+44's rules and the leading digits that decide a ten-digit NSN's validity, or None
+    when the rules are not of the shape :func:`_uk_lane` replays (its exit code must be "00",
+    which no "0[1-9]…" starts with: :func:`_strip_international_prefix` then finds none)."""
+    global _uk_setup
+    if _uk_setup is None:
+        rules = rules_for_code(_UK_CODE)
+        if rules is None or rules.idd is None or rules.idd.pattern != "00":
+            return None
+        _uk_setup = (rules, _nsn_deciding_prefix(rules, _UK_NSN_DIGITS))
+    return _uk_setup
+
+
+def _nsn_deciding_prefix(rules: CodeRules, length: int) -> int:
+    """How many leading digits decide :meth:`CodeRules.is_valid_nsn` for NSNs of ``length``
+    digits (every region's pattern for that length, and the leading digits that choose a
+    region, matched from the start), or 0 when any of them is not modelled."""
+    deciding = 0
+    if rules.single_region is not None:
+        pattern = rules.single_region.get(length)
+        found = 0 if pattern is None else deciding_prefix(pattern.pattern, pattern.flags)
+        return found if found is not None and found <= length else 0
+    for validator in rules.regions:
+        pattern = validator.by_length.get(length)
+        if pattern is not None:
+            found = deciding_prefix(pattern.pattern, pattern.flags)
+            if found is None:
+                return 0
+            deciding = max(deciding, found)
+        leading = validator.leading_digits
+        if leading is not None:
+            # re.match on digits: the expression, then any digits (a fullmatch of that).
+            found = deciding_prefix(f"(?:{leading.pattern})[0-9]{{0,{length}}}", leading.flags)
+            if found is None:
+                return 0
+            deciding = max(deciding, found)
+    return deciding if deciding <= length else 0
+
+
+def _uk_lane(text: str) -> PhoneResult | None:
+    """``normalize(text, "44")`` when ``text`` is a valid UK number written as a trunk 0 and
+    ten ASCII digits, else None (ask the full path).
+
+    For that shape :func:`_verdict` cleans nothing (the text is its digits), finds no exit
+    code (the UK's is "00") and no "44" at its start, so its verdict is :func:`_fast_verdict`'s:
+    valid when :meth:`CodeRules.is_valid_nsn` accepts :func:`fast_nsn`'s NSN. Validity depends
+    only on the NSN's first few digits (:func:`_nsn_deciding_prefix`), so it is kept by them,
+    as :func:`_us_valid` keeps the US verdicts: a UK list's mobiles then cost a look-up each.
+    """
+    if (
+        len(text) != _UK_NSN_DIGITS + 1
+        or text[0] != "0"
+        or text[1] == "0"
+        or not text.isdigit()
+        or not text.isascii()
+    ):
+        return None
+    setup = _uk_rules()
+    if setup is None:
+        return None
+    rules, deciding = setup
+    national = fast_nsn(text, False, rules)
+    if national is None:
+        return None
+    if deciding and len(national) == _UK_NSN_DIGITS:
+        head = national[:deciding]
+        valid = _uk_known.get(head)
+        if valid is None:
+            valid = _uk_known[head] = rules.is_valid_nsn(national)
+    else:
+        valid = rules.is_valid_nsn(national)
+    return (
+        PhoneResult(ok=True, national=national, phone_code=_UK_CODE, reason="") if valid else None
+    )
+
+
 def normalize(
     raw: object,
     phone_code: str | int | float | None = "1",
@@ -2255,6 +2342,10 @@ def _normalize(raw: object, phone_code: object, reading: str) -> PhoneResult:
         # work on it) for the numbers that need the long path.
         if phone_code in _NANP_CODE_VALUES:
             lane = _nanp_lane(raw)  # type: ignore[arg-type]
+            if lane is not None:
+                return lane
+        elif phone_code == _UK_CODE and type(raw) is str:
+            lane = _uk_lane(raw)
             if lane is not None:
                 return lane
         if raw != raw or phone_code != phone_code:
