@@ -140,6 +140,9 @@ _LONGEST_PLAIN = 10**11
 # ending so is looked at (sheet_damage.cut_short) rather than taken as plainly valid.
 _CUT_ZEROS: Final = "0000"
 _CUT_UNIT: Final = 10_000
+# The most reason cells check_plain keeps the reading of: a list of free-text reasons, each
+# different, is read cell by cell with no more memory than this.
+_REASONS_KEPT: Final = 4096
 _MISSING = object()
 
 
@@ -1399,6 +1402,16 @@ class _Checker:
         header_width = self.header_width
         # Cells right of the header as a row of no more than it has: none, or only empty ones.
         empty_tails: dict[int, list[None]] = {}
+        # A reason cell's text (or None) -> the row's reason, or None when check() decides.
+        reasons: dict[str | None, str | None] = {}
+        # The same for the default reason alone (no reason column).
+        default_known = (
+            None
+            if len(default_reason) > max_text
+            or not default_reason.isprintable()
+            or default_reason.startswith(_ERROR_STARTS)
+            else default_reason
+        )
         for number, cells in rows:
             if number <= header_row:
                 continue
@@ -1471,24 +1484,39 @@ class _Checker:
                 plain = key % _CUT_UNIT != 0
             if plain:
                 if reason_column is None:
-                    reason = default_reason
+                    known = default_known
                 else:
                     cell = cells[reason_column] if reason_column < width else None
-                    if type(cell) is str:
-                        # cell_text's answer for ASCII text without an apostrophe, inline.
-                        reason = (
-                            cell.strip() if cell.isascii() and "'" not in cell else cell_text(cell)
-                        ) or default_reason
-                    else:
-                        reason = _text(cell) or default_reason
-                if (
-                    len(reason) > max_text
-                    or not reason.isprintable()
-                    or reason.startswith(_ERROR_STARTS)
-                ):
-                    # Cut, or control characters left out, or an error value not read, each
-                    # with a note: check() says so.
+                    # A list's reasons are a few texts repeated: each is read once.
+                    keep = cell is None or type(cell) is str
+                    known = reasons.get(cell, _MISSING) if keep else _MISSING  # type: ignore[arg-type]
+                    if known is _MISSING:
+                        if type(cell) is str:
+                            # cell_text's answer for ASCII text without an apostrophe, inline.
+                            reason = (
+                                cell.strip()
+                                if cell.isascii() and "'" not in cell
+                                else cell_text(cell)
+                            ) or default_reason
+                        else:
+                            reason = _text(cell) or default_reason
+                        # Cut, or control characters left out, or an error value not read,
+                        # each with a note: check() says so (None: not a plain row).
+                        known = (
+                            None
+                            if len(reason) > max_text
+                            or not reason.isprintable()
+                            or reason.startswith(_ERROR_STARTS)
+                            else reason
+                        )
+                        if keep:
+                            if len(reasons) >= _REASONS_KEPT:
+                                reasons.clear()
+                            reasons[cell] = known  # type: ignore[index]
+                if known is None:
                     plain = False
+                else:
+                    reason = known  # type: ignore[assignment]
             if not plain:
                 checked = check(number, cells)
                 if add is not None:
