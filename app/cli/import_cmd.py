@@ -18,7 +18,12 @@ to the jobs folder instead, and the result says so: the job itself ran, so the c
 still printed.
 
 A job that starts sending says its id and the command that resumes it on stderr at once,
-before any row is sent, so even a SIGKILL leaves it in a redirected output. Notes about a run
+before any row is sent, so even a SIGKILL leaves it in a redirected output. Then, still before
+the first row, it says the job's warnings from staging (hidden rows, other sheets or columns
+holding phone numbers, a Country column not read, one purpose spelled several ways, …) as
+``note:`` lines, so a run can be stopped (Ctrl+C pauses it) before the rows go; a ``--resume``
+says them again. The result lists them too, once each (a dry run's result, printed at once, is
+the only place a dry run says them). Notes about a run
 that are not the job's own (another job made from the same file can still be resumed: offered
 to finish instead when it writes to the same list and scope, else named as writing elsewhere;
 the file a resumed job was made from has changed since) are printed on stderr when found, as
@@ -758,11 +763,24 @@ def command_of(kind: str) -> str:
     return "remove" if kind == "removal" else "import"
 
 
+def say_note(sentence: str) -> None:
+    """``note: SENTENCE`` on stderr, flushed: said before a long run, not after it."""
+    print(SECRETS.redact(f"note: {sentence}"), file=sys.stderr, flush=True)
+
+
 def note_now(notes: list[str], sentence: str) -> None:
     """A note about this run: said on stderr at once (before a long run, not after it) and
     kept in ``notes`` for the ``--json`` object's ``warnings``."""
     notes.append(sentence)
-    print(SECRETS.redact(f"note: {sentence}"), file=sys.stderr, flush=True)
+    say_note(sentence)
+
+
+def staging_warnings(meta: Mapping[str, Any]) -> list[str]:
+    """What staging warned of, as the job file holds it: the campaign ids it could not
+    check, then its own warnings (hidden rows, other sheets or columns holding phone numbers,
+    a Country column not read, one purpose spelled several ways, …)."""
+    warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
+    return warnings + [str(w) for w in meta.get("warnings") or []]
 
 
 def other_jobs_note(
@@ -951,9 +969,9 @@ def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]
     not where it was asked for, and this run's ``notes`` (:func:`note_now`). ``report`` is
     None when no report file exists (a path that does not exist is never printed)."""
     meta = store.meta()
-    warnings = [str(meta["campaign_check"])] if meta.get("campaign_check") else []
-    # Staging's own warnings: hidden rows, other sheets or columns holding phone numbers.
-    warnings += [str(w) for w in meta.get("warnings") or []]
+    # Said on stderr before the run too (_announcer), but kept once here: the result is the
+    # record a user keeps.
+    warnings = staging_warnings(meta)
     summary = job_summary(store)
     removal = meta.get("kind") == "removal"
     if removal:
@@ -1428,8 +1446,9 @@ def run_job_command(
 def _announcer(
     command: str, store: JobStore, new_pace: dict[str, int], *, resumed: bool
 ) -> Callable[[], None]:
-    """The line saying the job runs and how to resume it, said once the run holds the job
-    and before any row is sent (not when it has no row to send), and flushed: a run killed
+    """The line saying the job runs and how to resume it, then staging's warnings as
+    ``note:`` lines, said once the run holds the job and before any row is sent (not when it
+    has no row to send: its result follows at once), and flushed: a run killed
     (SIGKILL, a crash, a power cut) leaves the id and the way on even in a file its output
     went to. A resume's command has the pace it runs at, stored in the job here, as the
     run holds it: ``dnc-desk jobs`` gives the same command after a SIGKILL (black-box Q2 #8:
@@ -1455,6 +1474,17 @@ def _announcer(
             file=sys.stderr,
             flush=True,
         )
+        # Then, before the first row, what staging warned of (black-box F3, session 19: a
+        # real run said "the rows spell one purpose 3 ways" or "the Country column was not
+        # read" only in its result, once all the rows had gone). After the id line, not
+        # before it: that line is what a SIGKILL must leave, and the warnings, last above the
+        # progress, are what a Ctrl+C decides on, with the way to resume just above. A resume
+        # says them again in full rather than "the job's N warnings are in its report": whoever
+        # resumes may not have seen the first run (a nohup log gone, a colleague resuming
+        # from `dnc-desk jobs`, days later), the rows still to send carry the same fault, and
+        # this is the last moment to stop before they go.
+        for sentence in staging_warnings(meta):
+            say_note(sentence)
 
     return announce
 

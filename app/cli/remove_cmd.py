@@ -11,10 +11,13 @@ A removal takes opt-outs off the do-not-call list, so a real run needs ``--note`
 whose request: kept in the job, its report and the change journal); a ``--dry-run`` sends
 nothing and needs none, and ``--resume`` runs on with the job's own note.
 
-Exit statuses are import's (:mod:`app.cli.import_cmd`): 0 when the job ran to its end, 1
-when it could not run, 2 for bad arguments (a missing ``--note``, an empty ``--lead-status``,
-``--phone-code``, ``--sheet`` or ``--phone-column``, ``--phone-column`` naming no column of the
-sheet), 130 when Ctrl+C (SIGINT) paused the job, 143 when SIGTERM did and 129 when SIGHUP did.
+A real run says what import's does before its first row is sent (the job's id and the
+command that resumes it, then the job's warnings, such as the hidden rows left on the list, as
+``note:`` lines). Exit statuses are import's (:mod:`app.cli.import_cmd`): 0 when the job ran to
+its end, 1 when it could not run, 2 for bad arguments (a missing ``--note``, an empty
+``--lead-status``, ``--phone-code``, ``--sheet`` or ``--phone-column``, ``--phone-column``
+naming no column of the sheet), 130 when Ctrl+C (SIGINT) paused the job, 143 when SIGTERM did
+and 129 when SIGHUP did.
 """
 
 from __future__ import annotations
