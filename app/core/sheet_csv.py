@@ -87,13 +87,55 @@ codecs.register_error(_FALLBACK, _cp1252_fallback)
 # word ("RŽsiliŽ", "MŠrz") and its "ö" and "û" "š" and "ž" between consonants ("Kšln"), where
 # Slavic names read right have them first in a word or beside a vowel ("Žiga Žužek", "Miloš";
 # re-test M1 #9: such a file was warned about as garbled). A Mac's curly quotes are "Õ" inside
-# a word ("donÕt") and "Ò…Ó", "Ô…Õ" around words (re-test M1 #4: read as Windows-1252 unsaid).
+# a word ("donÕt") and "Ò…Ó", "Ô…Õ" around words (re-test M1 #4: read as Windows-1252 unsaid),
+# its German "„…“" "ã…Ò".
 _CONSONANT: Final = "bcdfghjklmnpqrstvwxzBCDFGHJKLMNPQRSTVWXZ"
 _GARBLED: Final = re.compile(
     "[ŒœŸƒˆ˜‚„†‡‰‹›\x80-\x9f]|[À-ÿ]{3}"
     f"|[a-zß-öø-ÿ][ŠŽ]|[A-ZÀ-ÖØ-Þ][ŠŽ][a-zß-öø-ÿ]|[{_CONSONANT}][šž][{_CONSONANT}]"
     "|[a-z]Õ[a-z]|[A-Z]Õ[A-Z][a-z]|Ò[^ÒÓ\r\n]{0,80}[a-z.,!?]Ó|Ô[^ÔÕ\r\n]{0,80}[a-z.,!?]Õ"
+    r"|(?<![^\W_])ã[^\sãÒ][^ãÒ\r\n]{0,80}?Ò(?![^\W_])"
 )
+# Of the marks :data:`_GARBLED` takes for another encoding's letters (a DOS program's "ä",
+# "å", "ø" are "„", "†", "›", a Mac's "á" "‡"), the places right Windows-1252 text puts them:
+# "„" opening and "“" closing a quotation as German and Czech write it (and "‚" "‘"),
+# "‹" "›" around one either way or standing alone ("Home › Kontakt"), a dagger after a word
+# or before a year, a per-mille sign after a number (black-box F2: a German vendor's
+# „Bitte nicht mehr anrufen“ was warned about as garbled). Another encoding's letters sit
+# inside a word there ("M„rz", "fr†n", "†ber"). "‡" after a word is a Mac's "á" ("est‡",
+# "Bogot‡") unless the text uses "†" as a dagger too, as footnotes do before they use "‡".
+_NOT_LETTER_BEFORE: Final = r"(?<![^\W_])"
+_NOT_LETTER_AFTER: Final = r"(?![^\W_])"
+_BEFORE_NO_LETTER: Final = r"(?![^\W\d_])"  # a digit may follow: "†1950", "‡2"
+_QUOTATIONS: Final = tuple(
+    re.compile(
+        f"{_NOT_LETTER_BEFORE}({opening})[^{opening}{closing}\\r\\n]{{1,80}}?({closing})"
+        + _NOT_LETTER_AFTER
+    )
+    for opening, closing in (("„", "“"), ("‚", "‘"), ("‹", "›"), ("›", "‹"))
+)
+_LONE_GUILLEMET: Final = re.compile(f"{_NOT_LETTER_BEFORE}([‹›]){_NOT_LETTER_AFTER}")
+_DAGGER: Final = re.compile(f"(†){_BEFORE_NO_LETTER}")
+_DOUBLE_DAGGER: Final = re.compile(f"(‡){_BEFORE_NO_LETTER}")
+_LONE_DOUBLE_DAGGER: Final = re.compile(f"{_NOT_LETTER_BEFORE}(‡){_BEFORE_NO_LETTER}")
+_PER_MILLE: Final = re.compile(f"\\d[ \\u00a0]?(‰){_NOT_LETTER_AFTER}")
+_MARKS: Final = re.compile("[„‚‹›†‡‰]")
+
+
+def _looks_garbled(text: str) -> bool:
+    """Whether ``text`` (a sample as read) holds what :data:`_GARBLED` finds, but for the
+    marks right Windows-1252 text holds where it puts them (see :data:`_QUOTATIONS`)."""
+    if _MARKS.search(text):
+        chars = list(text)
+        patterns = [*_QUOTATIONS, _LONE_GUILLEMET, _PER_MILLE]
+        dagger = _DAGGER.search(text) is not None
+        patterns += [_DAGGER, _DOUBLE_DAGGER if dagger else _LONE_DOUBLE_DAGGER]
+        for pattern in patterns:
+            for match in pattern.finditer(text):
+                for group in range(1, (pattern.groups or 0) + 1):
+                    chars[match.start(group)] = " "
+        text = "".join(chars)
+    return _GARBLED.search(text) is not None
 
 
 def _utf8(sample: bytes, cut: bool) -> bool:
@@ -343,7 +385,7 @@ def legacy_encoding(sample: bytes, read: str) -> str | None:
         return None
     scores = sorted((garbling(text), codec) for codec, text in readings.items())
     (best, codec), others = scores[0], [bad for bad, _ in scores[1:]] + [garbling(read)]
-    if _GARBLED.search(readings[codec]) or not all(best * 4 < bad for bad in others):
+    if _looks_garbled(readings[codec]) or not all(best * 4 < bad for bad in others):
         return None
     return codec
 
@@ -624,7 +666,9 @@ class CsvSource:
         ):
             legacy = legacy_encoding(sample, text)
             if legacy is None:
-                self.notes.legacy_text = True
+                # "„" "›" "†" may be a DOS program's letters, so another encoding is tried on
+                # them; none reading clearly better, where they stand decides.
+                self.notes.legacy_text = _looks_garbled(text)
             else:
                 self.encoding, self.read_as = legacy, LEGACY_ENCODINGS[legacy]
                 text = sample.decode(legacy, errors=_FALLBACK)
