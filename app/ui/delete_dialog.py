@@ -123,9 +123,14 @@ class DeleteDialog(QDialog):
         self.warnings: list[str] = []
         young = young_entries(self.entries, now)
         if young:
+            # One entry picked: "1 of these entry is" read wrong (GUI review B8 #2).
+            which = (
+                "This entry is"
+                if count == 1
+                else f"{len(young):,} of these {noun} {'is' if len(young) == 1 else 'are'}"
+            )
             self.warnings.append(
-                f"{len(young):,} of these {noun} {'is' if len(young) == 1 else 'are'} younger "
-                "than five years. US rules (47 CFR 64.1200(d)(6)) require a do-not-call request "
+                f"{which} younger than five years. US rules (47 CFR 64.1200(d)(6)) require a do-not-call request "
                 "to be honored for five years from when it was made."
             )
         purpose = [e for e in self.entries if e.scope.is_purpose]

@@ -220,7 +220,8 @@ class JobTableModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_FILE:
-                return str(info.meta.get("file", ""))
+                # A file named 'list <b>x.xlsx' showed bold (GUI review B8 #1).
+                return literal(str(info.meta.get("file", "")))
             holder = self.holder(info)
             if col == COL_STATUS and holder is not None and elsewhere(holder):
                 return running_elsewhere_tip(holder)

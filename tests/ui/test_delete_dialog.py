@@ -72,6 +72,10 @@ def test_five_year_warning_names_how_many(
     only_old = _dialog(qtbot, entries[:2], session, runner, api)
     assert only_old.warnings == []
     assert not only_old.warning_label.isVisibleTo(only_old)
+    # One entry picked (GUI review B8 #2: "1 of these entry is younger ...").
+    young = next(e for e in entries if e.phone_number == "2025550102")
+    one = _dialog(qtbot, [young], session, runner, api)
+    assert one.warnings[0].startswith("This entry is younger than five years. US rules")
 
 
 def test_purpose_entries_are_explained(
