@@ -2344,16 +2344,18 @@ def _normalize(raw: object, phone_code: object, reading: str) -> PhoneResult:
             lane = _nanp_lane(raw)  # type: ignore[arg-type]
             if lane is not None:
                 return lane
-        elif phone_code == _UK_CODE and type(raw) is str:
-            lane = _uk_lane(raw)
-            if lane is not None:
-                return lane
         if raw != raw or phone_code != phone_code:
             return _normalize_uncached(raw, phone_code, reading)
         key = (raw, phone_code) if reading == ASK else (raw, phone_code, reading)
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
+        # After the cache: a UK number the lane leaves to the full path (a refusal, kept in
+        # the cache) is asked of it again as often as the US lane's are.
+        if phone_code == _UK_CODE and type(raw) is str:
+            lane = _uk_lane(raw)
+            if lane is not None:
+                return lane
         result = _normalize_uncached(raw, phone_code, reading)
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()

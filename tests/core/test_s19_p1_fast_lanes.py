@@ -120,3 +120,23 @@ def test_other_shapes_take_the_full_path(text: str) -> None:
 def test_rules_of_the_lane_are_plus_44() -> None:
     setup = phones._uk_rules()
     assert setup is not None and setup[0] is rules_for_code("44")
+
+
+def test_a_refused_uk_number_is_answered_from_the_cache_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A refused row is checked twice (the plain path, then check()): the second answer is the
+    # cached refusal, not the lane's work again.
+    asked: list[str] = []
+    lane = phones._uk_lane
+
+    def counted(text: str) -> phones.PhoneResult | None:
+        asked.append(text)
+        return lane(text)
+
+    phones.clear_cache()
+    monkeypatch.setattr(phones, "_uk_lane", counted)
+    first = phones.normalize("07911639434", "44")
+    assert not first.ok
+    assert phones.normalize("07911639434", "44") == first
+    assert asked == ["07911639434"]
