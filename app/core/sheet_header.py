@@ -338,19 +338,58 @@ _COUNTED: Final = r"\d[\d.,]*(?:\s+[^\W\d_][\w'’-]*){0,3}"
 # After the word: the count or what was counted, "(4 records)", ": 20", " 3", "of Amount",
 # " 7 records".
 _TOTAL_TAIL: Final = rf"(?:\s*[:(].*|\s+(?:of|for|records?|rows?|count)\b.*|\s+{_COUNTED})?"
+# What a report's trailer counts: "records", "opt-outs", "DNC requests", "rows (s)". Words of
+# this list only, not any word, where a trailer has no "Total": "Cell: 6" or "Phone 5550" is a
+# damaged phone number, to be judged as one.
+_THINGS: Final = (
+    r"(?:(?:dnc|do[\s-]*not[\s-]*call|opt[\s-]*out)\s+)?"
+    r"(?:records?|rows?|entry|entries|opt[\s-]*outs?|optouts?|requests?|contacts?"
+    r"|(?:phone\s+)?numbers?|results?|items?)(?:\s*\(s\))?"
+)
+# The same in the plural only, for a label with no count word: "Records: 6", not "Number: 6".
+_THINGS_COUNTED: Final = (
+    r"(?:(?:dnc|do[\s-]*not[\s-]*call|opt[\s-]*out)\s+)?"
+    r"(?:records|rows|entries|opt[\s-]*outs|optouts|requests|contacts|(?:phone\s+)?numbers"
+    r"|results|items)(?:\s+(?:found|returned|exported|listed|selected|processed))?"
+)
+_WORDS: Final = r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2}"
+_NUMBER_OF: Final = r"(?:number|no\.?|\#|count)\s*of\s+"
+# What follows a label naming what was counted: ": 6", ":", "= 6", " 6", " (6)".
+_COUNT_AFTER: Final = rf"(?:\s*[:=]\s*(?:{_COUNTED})?|\s+\d[\d.,]*|\s*\(\s*{_COUNTED}\s*\))"
+# A count with what it counts, the whole cell: "6 records", "(6 records)", "6 rows returned",
+# "Showing 6 records"; or "7 opt-outs total", "12 in total".
+_COUNT_TEXT: Final = (
+    rf"\s*(?:(?:showing|found|returned|exported)\s+)?\(?\s*\d[\d.,]*\s+{_THINGS}"
+    r"(?:\s+(?:found|returned|exported|listed|selected|processed|in\s+total|total))?\s*\)?\.?\s*"
+    rf"|\s*{_COUNTED}\s+(?:in\s+)?totals?\.?\s*"
+)
 _TOTAL_LABEL: Final = re.compile(
     rf"\s*(?:{_TOTAL_WORD}){_TOTAL_TAIL}\s*"
-    # The count first: "7 opt-outs total", "12 in total" (before the group's form, which
-    # would take "7 opt-outs" for a group).
-    rf"|\s*{_COUNTED}\s+(?:in\s+)?totals?\.?\s*"
+    # The count first: "7 opt-outs total", "12 in total", "6 records" (before the group's
+    # form, which would take "7 opt-outs" for a group).
+    rf"|{_COUNT_TEXT}"
+    # "Total" and what it counts: "Total Opt-Outs: 6", "Total DNC requests 12", "Grand total
+    # # of opt-outs:"; black-box B7 #7: "Total Opt-Outs: 6" was "it has only 1 digit".
+    rf"|\s*(?:grand[\s-]*|sub[\s-]*)?totals?\s+(?:{_NUMBER_OF})?"
+    rf"(?:{_WORDS}\s*[:=]\s*(?:{_COUNTED})?|{_THINGS}(?:{_COUNT_AFTER})?)\s*"
+    # No "Total": "Number of records: 6", "No. of opt-outs", "Records: 6", "Rows:", "Records
+    # found: 6" (black-box B7 #7: "Records:" was "the phone number is empty").
+    rf"|\s*(?:total\s+)?{_NUMBER_OF}{_WORDS}(?:{_COUNT_AFTER})?\s*"
+    rf"|\s*{_THINGS_COUNTED}{_COUNT_AFTER}\s*"
     # A group's label before the word: Excel's Subtotal writes "<group> Total".
     rf"|\s*(?P<group>\S.{{0,60}}?)\s+(?:totals?|count|ergebnis|totaal){_TOTAL_TAIL}\s*",
     re.IGNORECASE | re.DOTALL,
 )
+# A cell beside a total line's label holding its count in words: "6 records" beside "Records:".
+_COUNT_CELL: Final = re.compile(_COUNT_TEXT, re.IGNORECASE)
 # A total line's label that says it sums a part of the table, not all of it.
 _SUBTOTAL_WORD: Final = re.compile(r"\s*(?:sub|sous|zwischen)", re.IGNORECASE)
 # Group labels that make a line the whole table's total, not a group's: "Grand Total".
-_WHOLE_TABLE: Final = re.compile(r"grand|overall|report|all|gesamt|general", re.IGNORECASE)
+# So do the things a trailer counts: "Opt-outs total: 6", "Row count" count the whole table.
+_WHOLE_TABLE: Final = re.compile(
+    rf"grand|overall|report|all|gesamt|general|{_THINGS}|dnc|do[\s-]*not[\s-]*call",
+    re.IGNORECASE,
+)
 
 
 def total_line(cells: Sequence[CellValue], phone: int) -> str:
@@ -377,8 +416,9 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
     if filled and filled[0][0] == phone and not is_label(raw):
         return ""
     kind = _total_kind(filled[0][1]) if filled else ""
-    # Only counts and sums beside the label: a row holding other text is a row of the table.
-    if not kind or any(is_label(v) for _, v in filled[1:]):
+    # Only counts and sums beside the label, "6 records" among them (black-box B7 #7:
+    # "Records: | | 6 records"): a row holding other text is a row of the table.
+    if not kind or any(is_label(v) and not _count_cell(v) for _, v in filled[1:]):
         return ""
     shown = joined([f"{_value_said(v)} (column {_letter(i)})" for i, v in filled])
     return f"the row holds only {shown}: a report's {kind} line, not a row of the table"
@@ -389,10 +429,21 @@ def _total_kind(value: CellValue) -> str:
     else ""."""
     if not isinstance(value, str) or (found := _TOTAL_LABEL.fullmatch(value)) is None:
         return ""
+    if holds_phone_number(value):
+        return ""  # "Total: 480-555-5503", "Records 4805555503": a phone number with a word
     group = found.group("group")
     if group is not None and _WHOLE_TABLE.fullmatch(group.strip()) is None:
         return "subtotal"  # "Spring Total": the total of the group above it
     return "subtotal" if _SUBTOTAL_WORD.match(value) else "total"
+
+
+def _count_cell(value: CellValue) -> bool:
+    """Whether a text cell is a count with what it counts ("6 records", "(6 opt-outs)")."""
+    return (
+        isinstance(value, str)
+        and _COUNT_CELL.fullmatch(value) is not None
+        and not holds_phone_number(value)
+    )
 
 
 def _value_said(value: CellValue) -> str:
