@@ -130,8 +130,8 @@ class DeleteDialog(QDialog):
                 else f"{len(young):,} of these {noun} {'is' if len(young) == 1 else 'are'}"
             )
             self.warnings.append(
-                f"{which} younger than five years. US rules (47 CFR 64.1200(d)(6)) require a do-not-call request "
-                "to be honored for five years from when it was made."
+                f"{which} younger than five years. US rules (47 CFR 64.1200(d)(6)) require a "
+                "do-not-call request to be honored for five years from when it was made."
             )
         purpose = [e for e in self.entries if e.scope.is_purpose]
         if purpose:
