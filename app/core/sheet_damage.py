@@ -37,7 +37,9 @@ A cell refused as a US number that is a number of another country written with i
 7911123456, 07911123456 in the UK; 669823456, Rome's 06 6982 3456), is named so by
 :func:`other_country_note`, with each country's reading when there are several, for the row's
 message: a file given no country is read as US numbers, and such rows are the sign of a
-file of another country's numbers (see :func:`other_country`).
+file of another country's numbers (see :func:`other_country`). When the file has a column of
+its rows' countries that was not read, the note says to correct the row's Country cell, not
+to give the file a --phone-code.
 """
 
 from __future__ import annotations
@@ -240,9 +242,15 @@ def other_country(raw: CellValue) -> OtherCountry | None:
     return OtherCountry(valid[0][0], shown[0], written, lost, others, tuple(shown[1:]))
 
 
-def other_country_note(raw: CellValue, found: OtherCountry) -> str:
+def other_country_note(raw: CellValue, found: OtherCountry, country_cell: str = "") -> str:
     """The row's note on a cell refused as a US number that :func:`other_country` found to be
-    another country's number."""
+    another country's number.
+
+    ``country_cell``: the row's cell ("B2") in a column of the rows' countries that was not
+    read (:func:`app.core.sheet_mapping.unread_country_column`). The row's country is then
+    that cell's to give, so the note says to correct it, not to give the whole file one
+    --phone-code or a Country column it has (black-box B7 #1: an Austrian row whose Country
+    cell said "Östr." was told "use --phone-code 49 or a Country column")."""
     name = code_name(found.code)
     if isinstance(raw, str):
         cell = repr(raw.strip())
@@ -262,10 +270,15 @@ def other_country_note(raw: CellValue, found: OtherCountry) -> str:
             )
             + ")"
         )
-        codes = joined(list(found.others)).replace(" and ", " or ")
-        for_others = (
-            f"; for {'the other' if len(found.others) == 1 else 'the others'}, --phone-code {codes}"
-        )
+        other = "the other" if len(found.others) == 1 else "the others"
+        if country_cell:
+            named = [f"{code_name(code)} ({code})" for code in found.others]
+            # Not joined(): a country's name may have "and" in it (Trinidad and Tobago).
+            either = f"{', '.join(named[:-1])} or {named[-1]}" if len(named) > 1 else named[0]
+            for_others = f"; for {other}, {either}"
+        else:
+            codes = joined(list(found.others)).replace(" and ", " or ")
+            for_others = f"; for {other}, --phone-code {codes}"
     if found.lost:
         said = (
             f"{cell} may have lost a leading 0, as a spreadsheet drops it: {found.written} "
@@ -273,7 +286,11 @@ def other_country_note(raw: CellValue, found: OtherCountry) -> str:
         )
     else:
         said = f"{cell} reads as {_a(name)} number: {found.shown}{also}"
-    return f"{said}; if it is one, use --phone-code {found.code} or a Country column{for_others}"
+    if country_cell:
+        advice = f"correct its Country cell {country_cell} to {name} or {found.code}"
+    else:
+        advice = f"use --phone-code {found.code} or a Country column"
+    return f"{said}; if it is one, {advice}{for_others}"
 
 
 def _a(name: str) -> str:

@@ -2388,6 +2388,10 @@ class UnreadCodeColumn:
     # Whether those codes are all countries' too, and the phone numbers beside them made the
     # column one of states (StateNumbers.states).
     states_by_numbers: bool = False
+    # A column headed as country codes: the first few distinct values no code or country name
+    # reads, each with the sheet row it is first in, so that the note can name what to correct
+    # (black-box B7 #1: "only 3 of its 8 values are country codes" named none of the others).
+    unknown: tuple[tuple[str, int], ...] = ()
 
 
 def unread_code_columns(
@@ -2407,7 +2411,8 @@ def unread_code_columns(
     area code is never put in front of a number here (which column holds it is a guess): each
     such row is invalid, and staging names the column to combine with the numbers.
     """
-    data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    numbered = [(n, cells) for n, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    data = [cells for _, cells in numbered]
     used = {mapping.column(role) for role in Role}
     default = phones.normalize_code(code) or code
     found = []
@@ -2420,6 +2425,7 @@ def unread_code_columns(
         values = _code_values(data, index)
         if role is Role.PHONE_CODE:
             codes = sum(1 for v in values if phones.normalize_code(v) is not None)
+            unknown = _unknown_codes(numbered, index, mapping.header_row or 0)
             states = us_state_codes(values)
             by_numbers = False
             if not states and _read_as_states(data, index, mapping.phone):
@@ -2429,12 +2435,72 @@ def unread_code_columns(
                 by_numbers = True
             found.append(
                 UnreadCodeColumn(
-                    index, codes, len(values), states=states, states_by_numbers=by_numbers
+                    index,
+                    codes,
+                    len(values),
+                    states=states,
+                    states_by_numbers=by_numbers,
+                    unknown=unknown,
                 )
             )
         elif role is None and (countries := _country_names(values, default)):
             found.append(UnreadCodeColumn(index, len(values), len(values), countries=countries))
     return found + _area_code_columns(mapping, data, used)
+
+
+# Words in a header naming the rows' country, as a column no role reads may be headed.
+_COUNTRY_WORDS: Final = frozenset({"country", "countries", "nation"})
+
+
+def unread_country_column(mapping: ColumnMapping) -> int | None:
+    """The first column whose header names the rows' country (as a country-code or country
+    column is headed, or with the word country or nation) that the mapping leaves unread, when
+    no column is read for codes; None when there is none (or one is read).
+
+    A row of such a file refused as a US number that reads as another country's is that
+    row's own country's to give, in that column's cell, not one --phone-code's for the whole
+    file (black-box B7 #1): see :func:`app.core.sheet_damage.other_country_note`. A header
+    naming a region alone ("Sales Region") is left out: most often a part of one country."""
+    if mapping.phone_code is not None or mapping.country is not None:
+        return None
+    used = {mapping.column(role) for role in Role}
+    for index, text in enumerate(mapping.headers):
+        if not text or index in used:
+            continue
+        if (
+            header_role(text) is Role.PHONE_CODE
+            or header_names_a_country(text)
+            or set(plain_words(text).split()) & _COUNTRY_WORDS
+        ):
+            return index
+    return None
+
+
+# The distinct values not read as codes that an UnreadCodeColumn keeps (the first row of each).
+UNKNOWN_CODES_KEPT: Final = 5
+
+
+def _unknown_codes(rows: Sequence[Row], index: int, header_row: int) -> tuple[tuple[str, int], ...]:
+    """The first :data:`UNKNOWN_CODES_KEPT` distinct values of column ``index`` below the
+    header that no code or country name reads, as the cell shows them, each with the first
+    row it is in."""
+    found: dict[str, int] = {}
+    for number, cells in rows:
+        if number <= header_row or index >= len(cells):
+            continue
+        value = cells[index]
+        if value is None or isinstance(value, bool) or phones.normalize_code(value) is not None:
+            continue
+        if isinstance(value, float) and value.is_integer():
+            text = str(int(value))
+        else:
+            text = value.strip() if isinstance(value, str) else str(value)
+        if not text or text in found:
+            continue
+        found[text] = number
+        if len(found) == UNKNOWN_CODES_KEPT:
+            break
+    return tuple(found.items())
 
 
 # A column is taken for country names when this share of its values are (and a few at least).
