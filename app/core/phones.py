@@ -55,8 +55,10 @@ refused saying so.
 
 A cell of two numbers is refused as two, to put each on its own row: numbers split by a list
 separator ("/", ";", "or"...), two valid numbers with only a space between them ("3035550221
-3035550222"), or a valid number and the last digits of a second one ("303-555-3207/8",
-"303-555-0143 / 0144").
+3035550222"), a valid number and the last digits of a second one ("303-555-3207/8",
+"303-555-0143 / 0144"), or numbers each with a label of its own, all before or all after them,
+and nothing else ("H: 480-555-5501 C: 480-555-5502", "480-555-5501 (home) 480-555-5502 (cell)";
+:func:`_labelled_numbers`).
 
 Digits too long for their country that are a valid number of another with a "+" before them
 get a hint naming that number, never a reading. Under a country other than the US, digits
@@ -1611,7 +1613,7 @@ def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> 
             return _reject(
                 result.phone_code, f"{shown} is not a whole number, so it is not a phone number"
             )
-        several = _several_numbers(raw)
+        several = _labelled_numbers(raw) or _several_numbers(raw)
         if several:
             return _reject(result.phone_code, several)
         if result.reason.startswith(_LENGTH_REASONS):
@@ -1830,6 +1832,56 @@ def _several_numbers(text: str) -> str:
     if len(numbers) < 2:
         return ""
     return _numbers_in_one_cell(numbers)
+
+
+# A number as written among labels: an optional "+" or "(" then digits with phone punctuation.
+_WRITTEN_NUMBER: Final = re.compile(r"\+?(?:\(\s*)?[0-9][0-9 ().\-/]*[0-9]")
+
+
+def _labelled_numbers(text: str) -> str:
+    """Why a rejected cell is rejected when it holds two or more numbers, each with its own
+    label and nothing else between them ("H: 480-555-5501 C: 480-555-5502", "480-555-5501
+    (home) 480-555-5502 (cell)"), else ``""``.
+
+    Black-box B7 #5: such a cell was refused as words around the number, which invites keeping
+    one number when the consumer asked for both. Every number must have a phone label, all
+    before or all after it, as ``_one_label`` reads one: any other word, a fax label or an
+    unlabelled number leaves the cell refused as words.
+    """
+    if len(text) > _MAX_CELL_TEXT:
+        return ""
+    visible = (text if text.isascii() else _visible(text)).strip().strip(_QUOTES).strip()
+    runs = [
+        run
+        for run in _WRITTEN_NUMBER.finditer(visible)
+        if sum(c in _ASCII_DIGITS for c in run.group()) >= _DIGITS_OF_A_NUMBER
+    ]
+    if len(runs) < 2:
+        return ""
+    ends = [run.end() for run in runs]
+    starts = [run.start() for run in runs]
+    # Labels before each number: each piece ends with its number, nothing after the last.
+    before = [visible[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+    # Labels after each number: each piece starts with its number, nothing before the first.
+    after = [
+        visible[start:end] for start, end in zip(starts, [*starts[1:], len(visible)], strict=True)
+    ]
+    for pieces, rest in ((before, visible[ends[-1] :]), (after, visible[: starts[0]])):
+        if rest.strip():
+            continue
+        numbers = [_labelled_number(piece) for piece in pieces]
+        if all(numbers):
+            return _numbers_in_one_cell(numbers)
+    return ""
+
+
+def _labelled_number(piece: str) -> str:
+    """The number of ``piece`` when it is one number with a phone label, else ``""``."""
+    labelled = _one_label(piece)
+    if labelled is None:
+        return ""
+    _, number, kind = labelled
+    return number if kind == "phone" and _ANY_LETTER.search(number) is None else ""
 
 
 def _numbers_in_one_cell(numbers: Sequence[str]) -> str:
