@@ -121,6 +121,7 @@ from app.core.sheet_mapping import (
     campaign_stand_ins,
     column_letter,
     header_names_a_country,
+    unread_country_column,
 )
 from app.core.sheet_scope import (
     ScopeResolver,
@@ -787,6 +788,10 @@ class _Checker:
         # Code cell value -> code, for check_plain (bools never enter: True == 1).
         self.plain_codes: dict[CellValue, object] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
+        # A column of the rows' countries that was not read: a row refused as a US number
+        # that is another country's is told to correct its cell there, not given a
+        # file-wide --phone-code (black-box B7 #1).
+        self.country_cells = unread_country_column(mapping)
         # A phone column headed MSISDN or E.164 holds international numbers whose "+" was left
         # out: "4917612345678" there is +49 176 12345678, not a number read two ways.
         phone_header = (
@@ -965,7 +970,11 @@ class _Checker:
             elsewhere = other_country(value)
             if elsewhere is not None and not written_with_own_code(value):
                 fits = self._fits(elsewhere.written)
-                hint = other_country_note(value, elsewhere) + _more_countries(elsewhere, fits)
+                column = self.country_cells
+                country_cell = f"{column_letter(column)}{number}" if column is not None else ""
+                hint = other_country_note(value, elsewhere, country_cell) + _more_countries(
+                    elsewhere, fits
+                )
                 if type(value) is str or damage:
                     code_note = f"{code_note}; {hint}" if code_note else hint
                 else:

@@ -1,0 +1,25 @@
+"""Black-box B7 #1, left by fixers F1 and F5 (session 19): a row of a file whose Country column
+was not read, refused as a US number that is another country's, was advised "if it is one, use
+--phone-code 49 or a Country column" (the file has one); it is now told to correct its own
+Country cell, naming it, and no --phone-code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_s19_f1_unread_country_column import ABBREVIATED, _dry_run, _messages
+
+
+def test_a_refused_row_is_told_to_correct_its_country_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _data, rows = _dry_run(tmp_path, capsys, ABBREVIATED)
+    messages = _messages(rows)
+    assert (
+        "; if it is one, correct its Country cell B2 to Germany or 49; for the others, "
+        in (messages[2])
+    ), messages[2]
+    assert "use --phone-code" not in messages[2] and "or a Country column" not in messages[2]
+    assert "correct its Country cell B3 to " in messages[3], messages[3]
