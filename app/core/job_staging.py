@@ -120,6 +120,7 @@ from app.core.staging_notes import (
     opt_out_flag_sentence,
     other_columns_sentence,
     other_dates_sentence,
+    other_numbers_sentence,
     rows_named,
     state_choice_sentence,
     state_doubt_sentence,
@@ -866,6 +867,8 @@ def _stage(
                 warnings.append(dates)
             if unread_cells := unread_cells_sentence(held, kind):
                 warnings.append(unread_cells)
+            if other_numbers := other_numbers_sentence(held, kind):
+                warnings.append(other_numbers)
             warnings += damage_sentences(held, kind)
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)

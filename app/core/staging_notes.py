@@ -66,7 +66,13 @@ Summary lists them):
   not read (:class:`UnreadCountries`): the warning names the values it did not know, with their
   rows, and such a row's message says its Country cell is to give its country;
 - a quoted phone cell holding a number on each line, closed where it ends, is no stray quote:
-  the reader's note on it is dropped, as the check says the cell holds two numbers.
+  the reader's note on it is dropped, as the check says the cell holds two numbers;
+- a reason cell (headed Notes, Comments, …) naming a valid phone number besides its row's own
+  ("also cell 480-555-5504"), read under the row's code (or the code it is written with), not a
+  date, a time or an id ("Ticket #4805555504"), on a row whose own number was read: only the
+  phone column's number goes in, so the row's message names the other and a warning
+  (:func:`other_numbers_sentence`) counts such rows, naming the first few. The row is taken as
+  it is.
 """
 
 from __future__ import annotations
@@ -221,7 +227,11 @@ class Held:
         "mapped",
         "numbers",
         "other_country",
+        "other_numbers",
+        "other_numbers_named",
         "own_code",
+        "reason_column",
+        "reason_numbers",
         "soft",
         "soft_roles",
         "soft_rows",
@@ -273,6 +283,14 @@ class Held:
         # Columns that look like the rows' countries but were not read (no column is read for
         # codes), by index: a file with one is no file giving no country (black-box B7 #1).
         self.unread_countries: dict[int, UnreadCountries] = {}
+        # The reason column, and the rows whose reason cell holds what may be a phone number:
+        # the candidates, until noted() has the row's own number and code to read them under.
+        self.reason_column: int | None = None
+        self.reason_numbers: dict[int, list[str]] = {}
+        # The rows whose reason cell names a valid number other than their own, and the first
+        # few of them with those numbers, for other_numbers_sentence (black-box B7 #4).
+        self.other_numbers = RowList()
+        self.other_numbers_named: list[tuple[int, list[str]]] = []
 
 
 class UnreadCountries:
@@ -393,8 +411,19 @@ def watched(
     exact = held.exact
     unread = held.unread_countries = unread_country_columns(mapping)
     header = mapping.header_row or 0
+    reason = held.reason_column = mapping.reason
+    in_reasons = held.reason_numbers
+    hint = _NUMBER_HINT.search  # asked of every reason cell: most hold no number
     for row in rows:
         number, cells = row
+        if reason is not None and reason < len(cells) and number > header:
+            cell = cells[reason]
+            if (
+                cell is not None
+                and (type(cell) is not str or hint(cell) is not None)
+                and (found := _numbers_written(cell))
+            ):
+                in_reasons[number] = found
         if unread and number > header:
             for column in unread.values():
                 if column.index < len(cells):
@@ -525,6 +554,12 @@ def noted(
             held.soft_roles.update(c.marks.error_text)
         if held.own_code and c.row in held.own_code:
             _own_code_noted(c, *held.own_code.pop(c.row), errors)
+        if held.reason_numbers and c.row in held.reason_numbers:
+            written = held.reason_numbers.pop(c.row)
+            # A stray quote mark's note names the numbers of the lines its cell swallowed,
+            # which are the rows to fix: a reason cell running over them holds them too.
+            if not (stray and c.row in stray):
+                _other_numbers_noted(c, written, held, hidden.kind)
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
@@ -759,6 +794,153 @@ def _own_code_noted(
         "country code"
     )
     c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+
+
+# What may be a phone number written in a reason cell: digit groups joined by one separator
+# (a space, "-", ".", "/") or by brackets, with a leading "+" or "(", not inside a word or an
+# amount ("INC4805555504", "$1234567890"). An extension may follow ("x12", "ext. 12").
+_WRITTEN_NUMBER: Final = re.compile(
+    r"(?<![0-9A-Za-z_#$\u20ac\u00a3])"
+    r"\+?\(?[0-9]+(?:(?:\)[ .\-\u00a0]?|[ .\-/\u00a0]\(?|\()[0-9]+)*"
+    r"(?![0-9])(?![A-Za-z_](?<![xX]))"
+)
+# What any such number of seven digits or more holds: most reason cells have none.
+_NUMBER_HINT: Final = re.compile(r"[0-9][0-9 ().\-/\u00a0]{5,}[0-9]")
+# A date, which a country with numbers of eight digits may read as one ("2026-11-24" is a valid
+# German number), unless more digit groups follow ("06.12.34.56.78", a French number); and a
+# time, whose minutes would run into a number after it ("10:30 480-555-5504").
+_DATE_WRITTEN: Final = re.compile(
+    r"(?<![0-9])(?:(?:[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}"
+    r"|[0-9]{1,2}[-./][0-9]{1,2}[-./](?:[0-9]{4}|[0-9]{2}))(?![0-9]|[-./][0-9])"
+    r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?![0-9]))"
+)
+# Words before digits that make them an id, not a phone number ("Ticket #4805555504",
+# "order no. 1234567890", "acct: 4805555504").
+_ID_BEFORE: Final = re.compile(
+    r"(?:#|\b(?:ticket|tkt|order|case|ref|reference|id|invoice|inv|account|acct|policy|"
+    r"confirmation|conf|tracking|transaction|txn|po|zip|ssn|sku|serial|claim)\b\.?)"
+    r"\s*(?:no\.?|nr\.?|num\.?|number|id)?\s*[:#=]?\s*$",
+    re.IGNORECASE,
+)
+# Digits a number written so has: fewer is no phone number, more is two run together.
+_NUMBER_DIGITS: Final = range(7, 16)
+# Bare digits fewer than this are an id or an amount more often than a phone number.
+_BARE_DIGITS: Final = 10
+# Numbers a row's message names from its reason cell, and rows the warning names.
+_OTHER_NUMBERS_SHOWN: Final = 5
+_OTHER_ROWS_NAMED: Final = 3
+
+
+def _numbers_written(value: CellValue) -> list[str]:
+    """What in a reason cell may be a phone number (none in most cells, cheaply): the written
+    forms, for :func:`_other_numbers_noted` to read under the row's own code. A number cell
+    counts with ten digits or more; text is taken apart as :data:`_WRITTEN_NUMBER` says, less
+    dates and ids, keeping digits written as phone numbers are (grouped, or ten or more)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value != value or not float(value).is_integer():
+            return []
+        bare = str(abs(int(value)))
+        return [bare] if len(bare) >= _BARE_DIGITS and len(bare) in _NUMBER_DIGITS else []
+    if type(value) is not str or not _NUMBER_HINT.search(value):
+        return []
+    text = _DATE_WRITTEN.sub(" ", value)
+    found: list[str] = []
+    for match in _WRITTEN_NUMBER.finditer(text):
+        written = match.group()
+        if written.startswith("(") and ")" not in written:
+            written = written[1:]
+        digits = sum(ch.isdigit() for ch in written)
+        if digits not in _NUMBER_DIGITS:
+            continue
+        if digits < _BARE_DIGITS and written.isdigit():
+            continue  # "ref 48055555", a count: digits not written as a number is
+        if _ID_BEFORE.search(text, 0, match.start()):
+            continue
+        found.append(written)
+    return found
+
+
+def _other_numbers_noted(c: CheckedRow, written: list[str], held: Held, kind: str) -> None:
+    """Row ``c``'s reason cell naming valid phone numbers other than the row's own (black-box
+    B7 #4: Phone "480-555-5503", Notes "also cell 480-555-5504" went in with an empty
+    message, the second number unmentioned, though the consumer asked for both). Only a row
+    whose own number was read (valid, or a duplicate of one that was): its code reads them,
+    or the code a number is written with. The row is taken as it is; its message names the
+    numbers and :func:`other_numbers_sentence` counts the rows."""
+    if c.outcome is not CheckOutcome.VALID and c.outcome is not CheckOutcome.DUPLICATE:
+        return
+    own = (c.phone_code, c.national)
+    shown: list[str] = []
+    seen = {own}
+    for text in written:
+        international = text.startswith(("+", "00"))
+        result = phones.normalize(text, None if international else c.phone_code)
+        if not result.ok or (result.phone_code, result.national) in seen:
+            continue
+        seen.add((result.phone_code, result.national))
+        shown.append(phones.format_for_display(result.national, result.phone_code))
+    if not shown:
+        return
+    index = held.reason_column
+    assert index is not None  # held.reason_numbers is filled only with a reason column
+    named = shown[:_OTHER_NUMBERS_SHOWN]
+    if len(shown) > len(named):
+        named.append(f"{len(shown) - len(named)} more")
+    one = len(shown) == 1
+    what = f"another number, {named[0]}" if one else f"other numbers, {joined(named)}"
+    it = "it" if one else "them"
+    each = "it" if one else "each"
+    asked = "the consumer asked for" if kind != "removal" else "the consumer asked to remove"
+    note = (
+        f"its {_reason_cell(held, index)} cell {column_letter(index)}{c.row} names {what}: if "
+        f"{asked} {it} too, add {each} as a row of its own"
+    )
+    c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+    held.other_numbers.add(c.row)
+    if len(held.other_numbers_named) < _OTHER_ROWS_NAMED:
+        held.other_numbers_named.append((c.row, named))
+
+
+def _reason_cell(held: Held, index: int) -> str:
+    """What a row's message calls its reason cell: the column's header ("Notes"), when it is
+    a few plain words, else "reason"."""
+    header = held.headers[index].strip() if index < len(held.headers) else ""
+    if header and len(header) <= 30 and all(ch.isalnum() or ch in " -_/" for ch in header):
+        return header
+    return "reason"
+
+
+def other_numbers_sentence(held: Held, kind: str) -> str:
+    """The warning counting the rows whose reason cell names a valid phone number other than
+    the row's own (``""``: none), the first few with those numbers: only the phone column is
+    read, so such a number goes nowhere unless it is given a row of its own."""
+    rows = held.other_numbers
+    if not rows.count or held.reason_column is None:
+        return ""
+    column = column_said(held.headers, held.reason_column)
+    named = [f"row {row} ({joined(numbers)})" for row, numbers in held.other_numbers_named]
+    if rows.count > len(named):
+        more = rows.count - len(named)
+        named.append(f"{more:,} more row{'s' if more > 1 else ''}")
+    verb = "removed" if kind == "removal" else "imported"
+    one = rows.count == 1
+    if one:
+        head = f"1 row's reason cell, in {column}, names a phone number besides the row's own"
+    else:
+        head = (
+            f"{rows.count:,} rows' reason cells, in {column}, name phone numbers besides the "
+            "rows' own"
+        )
+    if kind == "removal":
+        want = f"if {'it is' if one else 'they are'} to come off the list too, remove"
+    else:
+        want = f"if the consumer asked for {'it' if one else 'them'} too, import"
+    return (
+        f"{head}: {joined(named)}. Only the phone column's number is {verb} from a row, so "
+        f"{'that number is' if one else 'those numbers are'} not: {want} "
+        f"{'it as a row of its own' if one else 'each as a row of its own'}. "
+        f"{'The row' if one else 'Each row'}'s message names {'it' if one else 'its numbers'}."
+    )
 
 
 def unread_cells_sentence(held: Held, kind: str) -> str:

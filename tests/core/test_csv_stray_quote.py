@@ -152,6 +152,8 @@ def test_cells_legitimately_over_several_lines_are_not_named(tmp_path: Path) -> 
     )
     path.write_text(ADDRESSES + stray)
     warnings, messages, numbers = _stage(path, tmp_path)
+    # Row 3's Notes "also call\n202-555-1699" names another number: its own warning (S19 N1).
+    warnings = [w for w in warnings if "quote mark" in w]
     assert len(warnings) == 1
     assert warnings[0].startswith(
         "Row 6 of addresses.csv has a quote mark in column B (line 12 of the file) that is "
