@@ -1638,6 +1638,13 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
         if unread.codes
         else f"none of its {unread.values:,} values is a country code"
     )
+    if unread.unknown:
+        # The values to correct, with their first rows (black-box B7 #1: none was named).
+        shown = [f"{text!r} (row {row})" for text, row in unread.unknown[:_UNKNOWN_SHOWN]]
+        if len(unread.unknown) > _UNKNOWN_SHOWN:
+            shown.append("others")
+        are = "are" if len(shown) > 1 else "is"
+        share = f"{share} ({joined(shown)} {are} no country code or name DNC Desk knows)"
     return (
         f"{column[0].upper()}{column[1:]} was not read as country codes: {share}, so every row "
         f"used the default code +{default} (unless its number starts with its own, as +44). "

@@ -23,3 +23,15 @@ def test_a_refused_row_is_told_to_correct_its_country_cell(
     ), messages[2]
     assert "use --phone-code" not in messages[2] and "or a Country column" not in messages[2]
     assert "correct its Country cell B3 to " in messages[3], messages[3]
+
+
+def test_the_first_note_names_the_values_it_did_not_know(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, _rows = _dry_run(tmp_path, capsys, ABBREVIATED)
+    [note] = [w for w in data["warnings"] if "was not read as country codes" in w]
+    assert note.startswith(
+        "Column B ('Country') was not read as country codes: only 3 of its 8 values are country "
+        "codes ('Östr.' (row 2), 'Frankr.' (row 3), 'Schwed.' (row 4) and others are no country "
+        "code or name DNC Desk knows), so every row used the default code +1"
+    ), note
