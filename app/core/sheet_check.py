@@ -98,6 +98,7 @@ from app.core.sheet_damage import (
     describe_damage,
     keeps_leading_zero,
     may_lose_zero,
+    named_country_note,
     other_country,
     other_country_note,
 )
@@ -773,6 +774,21 @@ def _text(value: CellValue) -> str:
     return cell_text(str(value))
 
 
+def _named_country(cells: Sequence[CellValue], column: int | None) -> tuple[str, str] | None:
+    """The row's cell in an unread column of the rows' countries (``column``), as written, and
+    the code it names, when it names a country other than the default's (+1); else None."""
+    if column is None or column >= len(cells):
+        return None
+    cell = cells[column]
+    if cell is None or cell == "" or isinstance(cell, bool):
+        return None
+    code = phones.normalize_code(cell)
+    if code is None or code == "1":
+        return None
+    written = str(int(cell)) if isinstance(cell, float) and cell.is_integer() else str(cell)
+    return written.strip(), code
+
+
 class _Checker:
     def __init__(self, mapping: ColumnMapping, options: CheckOptions) -> None:
         self.m = mapping
@@ -968,19 +984,27 @@ class _Checker:
             # Black-box P2 #2: a UK file whose number cells lost their 0 read as US numbers,
             # the mobiles refused with US reasons only, and nothing said which country fits.
             elsewhere = other_country(value)
+            column = self.country_cells
+            country_cell = f"{column_letter(column)}{number}" if column is not None else ""
+            named = _named_country(cells, column)
             if elsewhere is not None and not written_with_own_code(value):
                 fits = self._fits(elsewhere.written)
-                column = self.country_cells
-                country_cell = f"{column_letter(column)}{number}" if column is not None else ""
-                hint = other_country_note(value, elsewhere, country_cell) + _more_countries(
-                    elsewhere, fits
-                )
+                if named is not None:
+                    # The cell names the row's country; the column is what went unread.
+                    hint = named_country_note(value, country_cell, *named)
+                else:
+                    hint = other_country_note(value, elsewhere, country_cell) + _more_countries(
+                        elsewhere, fits
+                    )
                 if type(value) is str or damage:
                     code_note = f"{code_note}; {hint}" if code_note else hint
                 else:
                     damage = hint  # a number cell lost the 0: the cell is damaged
             else:
                 elsewhere = None
+                if named is not None and not written_with_own_code(value):
+                    hint = named_country_note(value, country_cell, *named)
+                    code_note = f"{code_note}; {hint}" if code_note else hint
         if not result.ok and (total := total_line(cells, p)):
             # Black-box Q1 #3: "Total | | 20" was "too short for a US number: 2 digits".
             return self._invalid(number, raw, "phone", total)

@@ -293,6 +293,27 @@ def other_country_note(raw: CellValue, found: OtherCountry, country_cell: str = 
     return f"{said}; if it is one, {advice}{for_others}"
 
 
+def named_country_note(raw: CellValue, country_cell: str, written: str, code: str) -> str:
+    """The row's note on a cell refused as a US number whose Country cell (``country_cell``,
+    "C2", holding ``written``) names a country (``code``) in a column that was not read, as
+    too few of its values are countries DNC Desk knows (regression check V5: a Swedish row
+    whose cell said "Sverige" was told to correct that cell "to Australia or 61", its number
+    read as an Australian one). The cell is right: the column is what to correct."""
+    name = code_name(code)
+    read = phones.normalize(raw, code)
+    fits = (
+        f"under which it is a valid number, {phones.format_for_display(read.national, code)}"
+        if read.ok
+        else f"though it is no valid {name} number either"
+    )
+    return (
+        f"its Country cell {country_cell} ({written!r}) names {name} ({code}), {fits}; the "
+        "row was read under the default code as that column was not read, too few of its "
+        "values being countries DNC Desk knows: correct those (the file's warning names them) "
+        "and import the file again"
+    )
+
+
 def _a(name: str) -> str:
     """``name`` after its article: "an Australia", "a United Kingdom"."""
     vowel = name[:1] in "AEIO" or (name[:1] == "U" and not name.startswith(("Un", "Uk")))
