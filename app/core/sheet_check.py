@@ -789,6 +789,14 @@ def _named_country(cells: Sequence[CellValue], column: int | None) -> tuple[str,
     return written.strip(), code
 
 
+def _plain_reason(reason: str, max_text: int) -> str | None:
+    """``reason`` when it goes as it is, or None when check() must say why not (cut, control
+    characters left out, an error value not read)."""
+    if len(reason) > max_text or not reason.isprintable() or reason.startswith(_ERROR_STARTS):
+        return None
+    return reason
+
+
 class _Checker:
     def __init__(self, mapping: ColumnMapping, options: CheckOptions) -> None:
         self.m = mapping
@@ -1438,13 +1446,7 @@ class _Checker:
         # A reason cell's text (or None) -> the row's reason, or None when check() decides.
         reasons: dict[str | None, str | None] = {}
         # The same for the default reason alone (no reason column).
-        default_known = (
-            None
-            if len(default_reason) > max_text
-            or not default_reason.isprintable()
-            or default_reason.startswith(_ERROR_STARTS)
-            else default_reason
-        )
+        default_known = _plain_reason(default_reason, max_text)
         for number, cells in rows:
             if number <= header_row:
                 continue
@@ -1535,13 +1537,7 @@ class _Checker:
                             reason = _text(cell) or default_reason
                         # Cut, or control characters left out, or an error value not read,
                         # each with a note: check() says so (None: not a plain row).
-                        known = (
-                            None
-                            if len(reason) > max_text
-                            or not reason.isprintable()
-                            or reason.startswith(_ERROR_STARTS)
-                            else reason
-                        )
+                        known = _plain_reason(reason, max_text)
                         if keep:
                             if len(reasons) >= _REASONS_KEPT:
                                 reasons.clear()
