@@ -124,6 +124,10 @@ class Sender:
 
     send: SendFn
     sent_before: Callable[[JobRow], bool]
+    # How a row never sent ends when the job is cancelled, when the journal already settles
+    # it without a request (a removal row whose entry another row's delete took), else None:
+    # "not attempted" would say the job never tried what it did (S19 A1).
+    on_cancel: Callable[[JobRow], RowResult | None] | None = None
 
     def __call__(self, row: JobRow, resent: bool) -> RowResult:
         return self.send(row, resent)
@@ -406,6 +410,7 @@ class JobRunner:
         # seq -> whether an earlier send of it went out.
         self._sent_before = send.sent_before if isinstance(send, Sender) else None
         self._went_out: dict[int, bool] = {}
+        self._on_cancel = send.on_cancel if isinstance(send, Sender) else None
 
     def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
         skip = held.seqs()
@@ -723,6 +728,8 @@ class JobRunner:
                 outcome = Outcome.NOT_ATTEMPTED
                 self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
                 self._count(Outcome.NOT_ATTEMPTED)
+            if self._on_cancel is not None:
+                self._settle_unsent(self._on_cancel)
             n = self.store.mark_not_attempted("cancelled before it was sent")
             self.counts["not_attempted"] = self.counts.get("not_attempted", 0) + n
             self.counts["pending"] = 0
@@ -735,6 +742,16 @@ class JobRunner:
         if self._progress is not None:
             self._report(total, start_done, started, time.monotonic(), ended=True)
         return status
+
+    def _settle_unsent(self, on_cancel: Callable[[JobRow], RowResult | None]) -> None:
+        """End each row still to send that ``on_cancel`` settles as it says (a cancelled job)."""
+        self.store.flush()  # the rows ended above are read as done
+        unsent = (RowState.PENDING.value, RowState.SENDING.value)
+        for row in self.store.rows():
+            if row.state in unsent and (result := on_cancel(row)) is not None:
+                message = _with_staged(row, result.message, result.outcome)
+                self.store.mark_done(row.seq, result.outcome, message, result.code)
+                self._count(result.outcome)
 
     def _refused_token(self, row: JobRow, resent: bool, error: AuthError) -> None:
         """A row the service answered by refusing the token: nothing was done, so it is pending

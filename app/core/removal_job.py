@@ -15,7 +15,9 @@ listed for both were both refused, each for the other's purpose). Then the first
 is sent, its delete taking every purpose (its message names the rows asking for the others),
 and each other row, finding the number gone, ends ``removed``, saying which row's delete took
 its entry (:func:`_taken_for_purpose`, read from that delete's journal intent, which lists
-every entry taken; the conclusion is journaled under the row's own scope), on a resume too. A
+every entry taken; the conclusion is journaled under the row's own scope), on a resume too,
+and when the job is cancelled before the row is sent (S19 A1: it said "not attempted" of an
+entry gone; only a delete the journal has answered "ok" counts, and no request is made). A
 row asking for a purpose that ended without removing the number (refused, failed, or to be
 sent again later) asks for nothing meanwhile, so no entry goes that a row reported kept. A
 row naming a purpose the number is not listed for, while it
@@ -460,6 +462,10 @@ class FileAsks:
                 if rows := [n for seq, n in asks.get(purpose, []) if seq in self._open]:
                     found[purpose] = rows
         return found
+
+    def kept(self, row: JobRow) -> bool:
+        """Whether ``row`` names one of several purposes the file asks its number off for."""
+        return row.seq in self._kept
 
     def rows_of(self, row: JobRow, purpose: str) -> list[int]:
         """The row numbers of the file's rows naming ``purpose`` for ``row``'s number."""
@@ -988,13 +994,14 @@ def _earlier_leads(
 
 
 def _taken_for_purpose(
-    session: Session, job_id: str, row: JobRow, scope: Scope
+    session: Session, job_id: str, row: JobRow, scope: Scope, *, answered: bool = False
 ) -> tuple[str, list[str]] | None:
     """For a row naming a purpose whose number is gone: the purpose of this job's delete (of
     another row: a delete for another purpose, sent) that took the number's entry for the
     row's purpose, as its journal intent lists the entries it took, and those entries' ids;
     None when no such delete was sent. The service's delete in purpose scope takes every
-    purpose at once, and the file asked for each (:class:`FileAsks`)."""
+    purpose at once, and the file asked for each (:class:`FileAsks`). ``answered``: only a
+    delete whose journal outcome is "ok" counts (no look-up found the number gone)."""
     named = scope.purpose_text
     if not scope.is_purpose or not named:
         return None
@@ -1002,8 +1009,11 @@ def _taken_for_purpose(
     prefix = journal_target("dnc", row.national, row.phone_code, Scope.purpose(""))
     entries = _job_deletes(session, job_id, e164(row.national, row.phone_code))
     unsent = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "not_attempted"}
+    ok = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "ok"}
     for entry in reversed(entries):  # oldest first
         if entry.phase != "intent" or entry.id in unsent or entry.target == own:
+            continue
+        if answered and entry.id not in ok:
             continue
         if not entry.target.startswith(prefix):
             continue
@@ -1591,7 +1601,25 @@ def delete_sender(
         # the run, a few times at most, then it ends failed saying so.
         raise NotDone(error, said, RowResult(Outcome.FAILED, said))
 
-    return Sender(send, sent_before)
+    def on_cancel(row: JobRow) -> RowResult | None:
+        """A row never sent, the job cancelled: removed when a delete this job sent for another
+        row of the file asking for its number's other purpose took its entry, as that delete's
+        journal intent and "ok" lists it (S19 A1: it ended "not attempted", as though its
+        entry were still listed); else None. No request: the journal is the evidence."""
+        if asks is None or not asks.kept(row):
+            return None
+        scope = scope_from_text(row.scope)
+        took = _taken_for_purpose(session, job_id, row, scope, answered=True)
+        if took is None or not (rows := asks.rows_of(row, took[0])):
+            return None
+        conclusion = taken_text(took[0], rows, scope.purpose_text, took[1])
+        settled(row, scope, conclusion)
+        earlier = _earlier_leads(session, job_id, row, lead_status)[0] if lead_status else ""
+        return as_listed(
+            row, RowResult(Outcome.REMOVED, "; ".join(x for x in (conclusion, earlier) if x))
+        )
+
+    return Sender(send, sent_before, on_cancel)
 
 
 def run_removal(
