@@ -2449,31 +2449,37 @@ def unread_code_columns(
 
 
 # Words in a header naming the rows' country, as a column no role reads may be headed.
-_COUNTRY_WORDS: Final = frozenset({"country", "countries", "nation"})
+_COUNTRY_WORDS: Final = frozenset({"country", "countries", "nation", "region"})
 
 
-def unread_country_column(mapping: ColumnMapping) -> int | None:
-    """The first column whose header names the rows' country (as a country-code or country
-    column is headed, or with the word country or nation) that the mapping leaves unread, when
-    no column is read for codes; None when there is none (or one is read).
-
-    A row of such a file refused as a US number that reads as another country's is that
-    row's own country's to give, in that column's cell, not one --phone-code's for the whole
-    file (black-box B7 #1): see :func:`app.core.sheet_damage.other_country_note`. A header
-    naming a region alone ("Sales Region") is left out: most often a part of one country."""
+def country_headed_columns(mapping: ColumnMapping) -> dict[int, bool]:
+    """The columns the mapping leaves unread whose header names the rows' country (as a
+    country-code or country column is headed, or with the word country, nation or region),
+    when no column is read for codes, each with whether only "region" names it (most often a
+    part of one country: "Sales Region"); in sheet order."""
     if mapping.phone_code is not None or mapping.country is not None:
-        return None
+        return {}
     used = {mapping.column(role) for role in Role}
+    found = {}
     for index, text in enumerate(mapping.headers):
         if not text or index in used:
             continue
-        if (
-            header_role(text) is Role.PHONE_CODE
-            or header_names_a_country(text)
-            or set(plain_words(text).split()) & _COUNTRY_WORDS
-        ):
-            return index
-    return None
+        if header_role(text) is Role.PHONE_CODE or header_names_a_country(text):
+            found[index] = False
+        elif words := set(plain_words(text).split()) & _COUNTRY_WORDS:
+            found[index] = words == {"region"}
+    return found
+
+
+def unread_country_column(mapping: ColumnMapping) -> int | None:
+    """The first of :func:`country_headed_columns` not named by "region" alone; None when
+    there is none (or a column is read for codes).
+
+    A row of such a file refused as a US number that reads as another country's is that
+    row's own country's to give, in that column's cell, not one --phone-code's for the whole
+    file (black-box B7 #1): see :func:`app.core.sheet_damage.other_country_note`."""
+    found = country_headed_columns(mapping)
+    return next((index for index, by_region in found.items() if not by_region), None)
 
 
 # The distinct values not read as codes that an UnreadCodeColumn keeps (the first row of each).

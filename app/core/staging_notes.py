@@ -120,7 +120,7 @@ from app.core.sheet_mapping import (
     call_side,
     column_letter,
     column_said,
-    header_names_a_country,
+    country_headed_columns,
     header_role,
     names_consumers_number,
     names_number_that_called,
@@ -347,25 +347,15 @@ _NO_VALUE: Final = frozenset({"n a", "na", "none", "unknown", "tbd", "tba", "nul
 # The distinct values not read that a column keeps, and how many of them a warning names.
 _UNKNOWN_KEPT: Final = 10
 _UNKNOWN_SHOWN: Final = 3
-_COUNTRY_WORDS: Final = frozenset({"country", "countries", "nation", "region"})
 
 
 def unread_country_columns(mapping: ColumnMapping) -> dict[int, UnreadCountries]:
-    """The columns :class:`UnreadCountries` is about: with no column read for codes, each
-    one no role reads whose header names the rows' country (as a country-code column or a
-    country column is headed) or a nation or region."""
-    if mapping.phone_code is not None or mapping.country is not None:
-        return {}
-    used = {mapping.column(role) for role in Role}
-    found = {}
-    for index, text in enumerate(mapping.headers):
-        if not text or index in used:
-            continue
-        if header_role(text) is Role.PHONE_CODE or header_names_a_country(text):
-            found[index] = UnreadCountries(index, by_region=False)
-        elif words := set(plain_words(text).split()) & _COUNTRY_WORDS:
-            found[index] = UnreadCountries(index, by_region=words == {"region"})
-    return found
+    """The columns :class:`UnreadCountries` is about:
+    :func:`~app.core.sheet_mapping.country_headed_columns`."""
+    return {
+        index: UnreadCountries(index, by_region=by_region)
+        for index, by_region in country_headed_columns(mapping).items()
+    }
 
 
 def watched(
