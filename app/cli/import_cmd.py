@@ -107,8 +107,8 @@ from app.core.job_report import (
     MAYBE_INSERTED_LABEL,
     TEXT_FILE_SHEET,
     VALID_AS_WRITTEN,
+    as_written_count,
     sheet_shown,
-    valid_as_written,
     write_report,
 )
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
@@ -976,9 +976,7 @@ def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]
     removal = meta.get("kind") == "removal"
     if removal:
         # Stored by the report (as late_requests is); counted when no report has stored it.
-        as_written = meta.get(VALID_AS_WRITTEN)
-        if not isinstance(as_written, int):
-            as_written = sum(valid_as_written(r) for r in store.rows())
+        as_written = as_written_count(store)
         shown: dict[str, Any] = {}
         for key, value in summary.items():
             shown[key] = value

@@ -549,6 +549,15 @@ def valid_as_written(r: JobRow) -> bool:
     return looked_up_as_written(r.message)
 
 
+def as_written_count(store: JobStore) -> int:
+    """How many of a removal's valid rows are looked up as written: as its report stored it
+    (:data:`VALID_AS_WRITTEN` in the meta), else counted from the job file's rows."""
+    stored = store.meta().get(VALID_AS_WRITTEN)
+    if isinstance(stored, int):
+        return stored
+    return sum(valid_as_written(r) for r in store.rows())
+
+
 def _summary_cell(value: object) -> object:
     # An empty cell would read as a missing value; say so instead. A job made before names
     # were shown by path_text may hold a file name that is not valid UTF-8 (R5 #1).

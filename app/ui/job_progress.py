@@ -43,7 +43,7 @@ from app.api.concurrency import MAX_CONCURRENCY
 from app.api.errors import ApiError
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
-from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, valid_as_written
+from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, as_written_count
 from app.core.job_runner import DEFAULT_CONCURRENCY, JobAborted, JobControl, JobProgress
 from app.core.job_store import JobStatus, JobStore
 from app.core.session import Session
@@ -302,7 +302,7 @@ class JobHandle(QObject):
                 if self.kind == "removal":
                     # Stored as the report stores it, so the job list can say it before the
                     # report is written (a job interrupted, or run elsewhere).
-                    as_written = sum(valid_as_written(r) for r in store.rows())
+                    as_written = as_written_count(store)
                     store.set_meta({VALID_AS_WRITTEN: as_written})
                 ctx.report(("staged", store.path, summary, as_written))
                 meta = store.meta()
@@ -336,12 +336,7 @@ class JobHandle(QObject):
             out["status"] = status.value
             if meta.get("kind") == "removal":
                 # As dnc-desk remove's summary has it (app.cli.import_cmd.result_summary).
-                stored = store.meta().get(VALID_AS_WRITTEN)
-                out[VALID_AS_WRITTEN] = (
-                    stored
-                    if isinstance(stored, int)
-                    else sum(valid_as_written(r) for r in store.rows())
-                )
+                out[VALID_AS_WRITTEN] = as_written_count(store)
             return out
         finally:
             ended.set()
