@@ -14,39 +14,15 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from app.api.client import ApiClient, DncQuery
+from app.api.client import DncQuery
 from app.api.scope import Scope
 from app.core.job_runner import JobControl, JobProgress
-from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore
-from app.core.removal_job import check_lead_status, run_removal, stage_removal
+from app.core.removal_job import check_lead_status, run_removal
 from app.core.session import Session
+from tests.core.test_s19_r3_every_purpose_in_file import NUMBER, PHONE, _listed, _rows, _stage
 
-NUMBER = "2025550311"
-PHONE = "+12025550311"
 OTHER = "2025550312"
-
-
-def _stage(session: Session, tmp_path: Path, lines: list[str], lead_status: str = "") -> JobStore:
-    src = tmp_path / "remove.csv"
-    src.write_text("Phone,Scope,Purpose\n" + "".join(f"{line}\n" for line in lines))
-    settings = JobSettings(
-        src,
-        Scope.global_(),
-        note="consumer asked, ticket 19",
-        scope_from_rows=True,
-        lead_status=lead_status,
-    )
-    store, _ = stage_removal(settings, tmp_path / "jobs", connection=session.connection)
-    return store
-
-
-def _listed(api: ApiClient, number: str) -> list[str]:
-    return sorted(e.purpose for e in api.iter_dnc(DncQuery(phone_number=number)))
-
-
-def _rows(store: JobStore) -> dict[int, tuple[str, str]]:
-    return {r.row_number: (r.outcome or r.state, r.message) for r in store.rows()}
 
 
 def _cancel_after_first_row(
