@@ -72,12 +72,16 @@ Summary lists them):
   date, a time or an id ("Ticket #4805555504"), on a row whose own number was read: only the
   phone column's number goes in, so the row's message names the other and a warning
   (:func:`other_numbers_sentence`) counts such rows, naming the first few. The row is taken as
-  it is.
+  it is. A number so named on many rows (:data:`_REPEATED_ROWS`: "called from our line
+  800-555-0199") is the business's or a vendor's line, not each consumer's: no row's message
+  names it, and the warning names it once, with its count and first rows (rows are held back
+  a while, :func:`_released`, so the first rows naming it need not).
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import replace
 from pathlib import Path
@@ -229,6 +233,7 @@ class Held:
         "other_country",
         "other_numbers",
         "other_numbers_named",
+        "other_numbers_rows",
         "own_code",
         "reason_column",
         "reason_numbers",
@@ -291,6 +296,9 @@ class Held:
         # few of them with those numbers, for other_numbers_sentence (black-box B7 #4).
         self.other_numbers = RowList()
         self.other_numbers_named: list[tuple[int, list[str]]] = []
+        # Which rows' reason cells name each such number, to tell the business's own line
+        # (named on many rows) from a consumer's second number (black-box B7 #4, S20 N2).
+        self.other_numbers_rows = _NamedNumbers()
 
 
 class UnreadCountries:
@@ -499,6 +507,9 @@ def noted(
     us_cells = held.us_cells
     invalid = CheckOutcome.INVALID
     unread: list[UnreadCountries] | None = None
+    # Rows held back, in sheet order, from the first whose reason cell names another number
+    # until that number is known to be named on few rows or on many (:func:`_released`).
+    waiting: deque[tuple[NewRow, _Pending | None]] = deque()
     for c in rows:
         if unread is None:  # watched() finds the columns when its first row is asked for
             unread = list(held.unread_countries.values())
@@ -544,12 +555,13 @@ def noted(
             held.soft_roles.update(c.marks.error_text)
         if held.own_code and c.row in held.own_code:
             _own_code_noted(c, *held.own_code.pop(c.row), errors)
+        pending: _Pending | None = None
         if held.reason_numbers and c.row in held.reason_numbers:
             written = held.reason_numbers.pop(c.row)
             # A stray quote mark's note names the numbers of the lines its cell swallowed,
             # which are the rows to fix: a reason cell running over them holds them too.
             if not (stray and c.row in stray):
-                _other_numbers_noted(c, written, held, hidden.kind)
+                pending = _other_numbers_noted(c, written, held, hidden.kind)
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
@@ -587,7 +599,12 @@ def noted(
                     else f"row {c.row}: {hidden.note}"
                 )
                 row = replace(row, message=message, outcome=hidden.outcome or row.outcome)
-        yield row
+        if pending is None and not waiting:
+            yield row
+            continue
+        waiting.append((row, pending))
+        yield from _released(waiting, held, hidden.kind, last=False)
+    yield from _released(waiting, held, hidden.kind, last=True)
     if notes.hidden_columns:
         hidden.columns = [
             (role, column_said(held.headers, index))
@@ -850,45 +867,197 @@ def _numbers_written(value: CellValue) -> list[str]:
     return found
 
 
-def _other_numbers_noted(c: CheckedRow, written: list[str], held: Held, kind: str) -> None:
+# A number the reason cells of this many rows name, besides each row's own, is taken for the
+# business's or a vendor's line ("called from our line 800-555-0199", a hotline, an agent's
+# line) rather than each consumer's second number: a household's shared line is named on two
+# or three rows. A count, not a share of the file: such a line is named on hundreds of rows of
+# a 50,000-row file (any share of it would have it named on each of them), and 4 rows of a
+# 12-row file naming one number are a third of the file, no household. Nothing is lost either
+# way: the warning names the number and its rows, and says to add it if consumers asked.
+_REPEATED_ROWS: Final = 4
+# Rows :func:`noted` holds back, in sheet order, while one of them names a number not yet
+# seen on that many rows: a line named that often is seen again well within them, and a file
+# of one-off second numbers is never held whole (each row waits this many rows at most).
+_ROWS_HELD: Final = 2_000
+# Distinct numbers counted: past them a file names one-off second numbers, not a line of its
+# own, and a number first seen after them is named on each row, as before.
+_NUMBERS_COUNTED: Final = 50_000
+# Numbers named on many rows that the warning names, and rows it names for each.
+_REPEATED_SHOWN: Final = 5
+_REPEATED_ROWS_NAMED: Final = 3
+
+# A phone number as :func:`phones.normalize` read it: (code, national number).
+_Number = tuple[str, str]
+
+
+class _Repeated:
+    """A number the reason cells of :data:`_REPEATED_ROWS` rows or more name: as shown, the
+    rows naming it, and those of them whose message names it all the same (staged, past
+    :data:`_ROWS_HELD` rows, before it was seen on that many)."""
+
+    __slots__ = ("rows", "said", "shown")
+
+    def __init__(self, shown: str, rows: list[int], released: int) -> None:
+        self.shown = shown
+        self.rows = RowList()
+        for row in rows:
+            self.rows.add(row)
+        # Rows are staged in sheet order, so those up to the last one let go are staged.
+        self.said = [row for row in rows if row <= released]
+
+
+class _NamedNumbers:
+    """Which rows' reason cells name each number besides the rows' own (black-box B7 #4):
+    ``few`` while fewer than :data:`_REPEATED_ROWS` rows do, then ``many``."""
+
+    __slots__ = ("few", "many", "released")
+
+    def __init__(self) -> None:
+        self.few: dict[_Number, list[int]] = {}
+        self.many: dict[_Number, _Repeated] = {}
+        # The last row :func:`_released` let go.
+        self.released = 0
+
+    def count(self, number: _Number, shown: str, row: int) -> None:
+        repeated = self.many.get(number)
+        if repeated is not None:
+            repeated.rows.add(row)
+            return
+        rows = self.few.get(number)
+        if rows is None:
+            if len(self.few) >= _NUMBERS_COUNTED:
+                return
+            rows = self.few[number] = []
+        rows.append(row)
+        if len(rows) >= _REPEATED_ROWS:
+            del self.few[number]
+            self.many[number] = _Repeated(shown, rows, self.released)
+
+
+class _Pending:
+    """A row's note naming the numbers its reason cell holds besides its own, until
+    :func:`_released` knows whether any of them is named on many rows."""
+
+    __slots__ = ("note", "numbers")
+
+    def __init__(self, note: str, numbers: list[tuple[_Number, str]]) -> None:
+        self.note = note
+        self.numbers = numbers
+
+
+def _other_numbers_noted(
+    c: CheckedRow, written: list[str], held: Held, kind: str
+) -> _Pending | None:
     """Row ``c``'s reason cell naming valid phone numbers other than the row's own (black-box
     B7 #4: Phone "480-555-5503", Notes "also cell 480-555-5504" went in with an empty
     message, the second number unmentioned, though the consumer asked for both). Only a row
     whose own number was read (valid, or a duplicate of one that was): its code reads them,
     or the code a number is written with. The row is taken as it is; its message names the
-    numbers and :func:`other_numbers_sentence` counts the rows."""
+    numbers, but those already named on many rows (:data:`_REPEATED_ROWS`), and
+    :func:`other_numbers_sentence` counts the rows. What it names is pending until
+    :func:`_released` lets the row go."""
     if c.outcome is not CheckOutcome.VALID and c.outcome is not CheckOutcome.DUPLICATE:
-        return
+        return None
     own = (c.phone_code, c.national)
-    shown: list[str] = []
+    found: list[tuple[_Number, str]] = []
     seen = {own}
     for text in written:
         international = text.startswith(("+", "00"))
         result = phones.normalize(text, None if international else c.phone_code)
         if not result.ok or (result.phone_code, result.national) in seen:
             continue
-        seen.add((result.phone_code, result.national))
-        shown.append(phones.format_for_display(result.national, result.phone_code))
-    if not shown:
-        return
+        number = (result.phone_code, result.national)
+        seen.add(number)
+        found.append((number, phones.format_for_display(result.national, result.phone_code)))
+    counted = held.other_numbers_rows
+    for number, shown in found:
+        counted.count(number, shown, c.row)
+    named = [(number, shown) for number, shown in found if number not in counted.many]
+    if not named:
+        return None
+    note = _other_numbers_note(held, c.row, [shown for _, shown in named], kind)
+    c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+    return _Pending(note, named)
+
+
+def _other_numbers_note(held: Held, row: int, shown: list[str], kind: str) -> str:
+    """A row's note naming the numbers its reason cell holds besides its own."""
     index = held.reason_column
     assert index is not None  # held.reason_numbers is filled only with a reason column
-    named = shown[:_OTHER_NUMBERS_SHOWN]
-    if len(shown) > len(named):
-        named.append(f"{len(shown) - len(named)} more")
+    named = _numbers_named(shown)
     one = len(shown) == 1
     what = f"another number, {named[0]}" if one else f"other numbers, {joined(named)}"
     it = "it" if one else "them"
     each = "it" if one else "each"
     asked = "the consumer asked for" if kind != "removal" else "the consumer asked to remove"
-    note = (
-        f"its {_reason_cell(held, index)} cell {column_letter(index)}{c.row} names {what}: if "
+    return (
+        f"its {_reason_cell(held, index)} cell {column_letter(index)}{row} names {what}: if "
         f"{asked} {it} too, add {each} as a row of its own"
     )
-    c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
-    held.other_numbers.add(c.row)
-    if len(held.other_numbers_named) < _OTHER_ROWS_NAMED:
-        held.other_numbers_named.append((c.row, named))
+
+
+def _numbers_named(shown: list[str]) -> list[str]:
+    """The first :data:`_OTHER_NUMBERS_SHOWN` numbers, and how many more."""
+    named = shown[:_OTHER_NUMBERS_SHOWN]
+    if len(shown) > len(named):
+        named.append(f"{len(shown) - len(named)} more")
+    return named
+
+
+def _released(
+    waiting: deque[tuple[NewRow, _Pending | None]], held: Held, kind: str, *, last: bool
+) -> Iterator[NewRow]:
+    """The rows :func:`noted` held back that can go, in sheet order: up to the first whose
+    reason cell names a number not yet seen on :data:`_REPEATED_ROWS` rows, which may yet be
+    (all of them when the file is through, ``last``, or past :data:`_ROWS_HELD` rows). The
+    check streams each row before it sees the later ones, so the first rows naming the
+    business's line would otherwise tell the person to add it as a consumer's."""
+    counted = held.other_numbers_rows
+    many = counted.many
+    while waiting:
+        row, pending = waiting[0]
+        if (
+            pending is not None
+            and not last
+            and len(waiting) <= _ROWS_HELD
+            and any(number not in many for number, _ in pending.numbers)
+        ):
+            return
+        waiting.popleft()
+        counted.released = row.row_number
+        if pending is not None:
+            row = _other_numbers_said(row, pending, held, kind)
+        yield row
+
+
+def _other_numbers_said(row: NewRow, pending: _Pending, held: Held, kind: str) -> NewRow:
+    """``row`` as it goes: its note without the numbers seen on many rows since it was
+    written (none left: no note), and counted for :func:`other_numbers_sentence`."""
+    many = held.other_numbers_rows.many
+    kept = [shown for number, shown in pending.numbers if number not in many]
+    if len(kept) < len(pending.numbers):
+        new = _other_numbers_note(held, row.row_number, kept, kind) if kept else ""
+        row = replace(row, message=_note_replaced(row.message, row.row_number, pending.note, new))
+    if kept:
+        held.other_numbers.add(row.row_number)
+        if len(held.other_numbers_named) < _OTHER_ROWS_NAMED:
+            held.other_numbers_named.append((row.row_number, _numbers_named(kept)))
+    return row
+
+
+def _note_replaced(message: str, row: int, note: str, new: str) -> str:
+    """``message`` with ``note`` (a clause of its own, after "; " or "row N: ") as ``new``,
+    or taken out when ``new`` is empty."""
+    inside = f"; {note}"
+    if inside in message:
+        return message.replace(inside, f"; {new}" if new else "", 1)
+    head = f"row {row}: {note}"
+    if not message.startswith(head):
+        return message  # never: noted() only adds after a note
+    rest = message[len(head) :]
+    if new:
+        return f"row {row}: {new}{rest}"
+    return f"row {row}: {rest[2:]}" if rest.startswith("; ") else rest
 
 
 def _reason_cell(held: Held, index: int) -> str:
@@ -903,11 +1072,19 @@ def _reason_cell(held: Held, index: int) -> str:
 def other_numbers_sentence(held: Held, kind: str) -> str:
     """The warning counting the rows whose reason cell names a valid phone number other than
     the row's own (``""``: none), the first few with those numbers: only the phone column is
-    read, so such a number goes nowhere unless it is given a row of its own."""
-    rows = held.other_numbers
-    if not rows.count or held.reason_column is None:
+    read, so such a number goes nowhere unless it is given a row of its own; then the numbers
+    named on many rows (:func:`_repeated_sentence`), which no row's message names."""
+    if held.reason_column is None:
         return ""
     column = column_said(held.headers, held.reason_column)
+    said = [_few_sentence(held, column, kind), _repeated_sentence(held, column, kind)]
+    return " ".join(s for s in said if s)
+
+
+def _few_sentence(held: Held, column: str, kind: str) -> str:
+    rows = held.other_numbers
+    if not rows.count:
+        return ""
     named = [f"row {row} ({joined(numbers)})" for row, numbers in held.other_numbers_named]
     if rows.count > len(named):
         more = rows.count - len(named)
@@ -930,6 +1107,56 @@ def other_numbers_sentence(held: Held, kind: str) -> str:
         f"{'that number is' if one else 'those numbers are'} not: {want} "
         f"{'it as a row of its own' if one else 'each as a row of its own'}. "
         f"{'The row' if one else 'Each row'}'s message names {'it' if one else 'its numbers'}."
+    )
+
+
+def _repeated_sentence(held: Held, column: str, kind: str) -> str:
+    """The numbers the reason cells of :data:`_REPEATED_ROWS` rows or more name, each once
+    with its count and first rows (``""``: none): most likely the business's own line."""
+    many = sorted(held.other_numbers_rows.many.values(), key=lambda r: r.rows.first[0])
+    if not many:
+        return ""
+
+    def rows_of(repeated: _Repeated) -> str:
+        rows = repeated.rows
+        named = [str(n) for n in rows.first[:_REPEATED_ROWS_NAMED]]
+        if rows.count > len(named):
+            named.append(f"{rows.count - len(named):,} more")
+        return f"rows {joined(named)}"
+
+    one = len(many) == 1
+    if one:
+        head = (
+            f"{many[0].shown} is named in the reason cells of {many[0].rows.count:,} rows, in "
+            f"{column}: {rows_of(many[0])}"
+        )
+    else:
+        each = [f"{r.shown} in {r.rows.count:,} rows ({rows_of(r)})" for r in many]
+        shown = each[:_REPEATED_SHOWN]
+        if len(each) > len(shown):
+            shown.append(f"{len(each) - len(shown):,} more numbers")
+        head = (
+            f"{len(many):,} numbers are each named in the reason cells of "
+            f"{_REPEATED_ROWS} rows or more, in {column}: {joined(shown)}"
+        )
+    it = "it" if one else "these"
+    # Rows staged before their number was seen named so often (past _ROWS_HELD rows) name it.
+    said = sorted(row for r in many for row in r.said)
+    but = ""
+    if said:
+        early = f"row{'s' if len(said) > 1 else ''} {joined([str(n) for n in said])}"
+        but = f" (but for {early}, staged before {it} {'was' if one else 'were'} seen so often)"
+    which = "it" if one else "one"
+    if kind == "removal":
+        suggest = "removing"
+        want = f"If {which} is to come off the list too, remove"
+    else:
+        suggest = "adding"
+        want = f"If consumers did ask for {which}, import"
+    return (
+        f"{head}. A number named on so many rows is likely the business's or a vendor's own "
+        f"line (one that called, a hotline) rather than a consumer's, so the rows' messages "
+        f"do not suggest {suggest} {it}{but}. {want} it as a row of its own."
     )
 
 
