@@ -121,6 +121,7 @@ from app.core.staging_notes import (
     other_columns_sentence,
     other_dates_sentence,
     other_numbers_sentence,
+    repeated_numbers_sentence,
     rows_named,
     state_choice_sentence,
     state_doubt_sentence,
@@ -869,6 +870,8 @@ def _stage(
                 warnings.append(unread_cells)
             if other_numbers := other_numbers_sentence(held, kind):
                 warnings.append(other_numbers)
+            if repeated_numbers := repeated_numbers_sentence(held, kind):
+                warnings.append(repeated_numbers)
             warnings += damage_sentences(held, kind)
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)

@@ -1072,13 +1072,20 @@ def _reason_cell(held: Held, index: int) -> str:
 def other_numbers_sentence(held: Held, kind: str) -> str:
     """The warning counting the rows whose reason cell names a valid phone number other than
     the row's own (``""``: none), the first few with those numbers: only the phone column is
-    read, so such a number goes nowhere unless it is given a row of its own; then the numbers
-    named on many rows (:func:`_repeated_sentence`), which no row's message names."""
+    read, so such a number goes nowhere unless it is given a row of its own. The numbers named
+    on many rows, which no row's message names, have a warning of their own
+    (:func:`repeated_numbers_sentence`)."""
     if held.reason_column is None:
         return ""
-    column = column_said(held.headers, held.reason_column)
-    said = [_few_sentence(held, column, kind), _repeated_sentence(held, column, kind)]
-    return " ".join(s for s in said if s)
+    return _few_sentence(held, column_said(held.headers, held.reason_column), kind)
+
+
+def repeated_numbers_sentence(held: Held, kind: str) -> str:
+    """The warning naming each number the reason cells of many rows name (``""``: none): most
+    likely the business's or a vendor's own line, so no row's message suggests adding it."""
+    if held.reason_column is None:
+        return ""
+    return _repeated_sentence(held, column_said(held.headers, held.reason_column), kind)
 
 
 def _few_sentence(held: Held, column: str, kind: str) -> str:
