@@ -96,10 +96,20 @@ text: calamine reads 0, where LibreOffice and Excel, calculating again, show the
 :class:`XlsScan` keeps such formulas (one whose outermost operation gives only text, saved as 0)
 and the worker works them out from the cells they join (:class:`_FormulaFill`) before sending
 the rows; one it cannot work out is emptied and sent as a formula with no saved result.
+
+A number cell whose number format pads it with zeros ("0000000000", "0##########",
+``"0"##########``: :func:`padded_shape`), as UK and Italian lists keep a leading 0, shows
+0351234568 where it holds 351234568, which calamine reads (another number). In an xlsx the
+:class:`XmlScan` notes such cells (their ``s="N"``, through the styles part's ``<cellXfs>`` and
+``<numFmts>``: :func:`padded_styles`), in an .xls the :class:`XlsScan` (their XF, through the
+globals' ``FORMAT`` and ``XF`` records), and the worker sends a whole number not negative in
+them as the text the format shows (:func:`_pad_cells`), as Excel shows it. A workbook without
+such a format searches no cell for it.
 """
 
 from __future__ import annotations
 
+import array
 import bisect
 import contextlib
 import html
@@ -199,6 +209,12 @@ _ERROR_VALUE = re.compile(
     rb"\s*<" + _P + rb"v\b[^>/]*>([^<]+)</" + _P + rb"v>"
 )
 _SHEET_TAG = re.compile(rb"<" + _P + rb"sheet\b([^>]*)>")
+# xl/styles.xml: the number formats (<numFmts>) and the cell formats (<cellXfs>), whose
+# order gives a cell's s="N" its format; <cellStyleXfs> holds <xf> tags too, not the cells'.
+_NUM_FMT = re.compile(rb"<" + _P + rb"numFmt\b([^>]*)>")
+_CELL_XFS = re.compile(rb"<" + _P + rb"cellXfs\b[^>]*?(?<!/)>(.*?)</" + _P + rb"cellXfs>", re.S)
+_XF = re.compile(rb"<" + _P + rb"xf\b([^>]*)>")
+MAX_STYLES_PART = 64 << 20  # a styles part larger than this (crafted) is not read
 _RELATIONSHIP = re.compile(rb"<" + _P + rb"Relationship\b([^>]*)>")
 _ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 # OpenDocument: the table namespace's prefix (always "table:" in practice) is read from its
@@ -348,10 +364,81 @@ def _relationships(zf: zipfile.ZipFile, names: dict[str, str], part: str) -> dic
         target = attrs.get("Target", "").replace("\\", "/")
         if not target or attrs.get("TargetMode", "").lower() == "external":
             continue
-        base = "" if target.startswith("/") else posixpath.dirname(part)
-        resolved = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
-        targets.setdefault(attrs.get("Id", ""), resolved.lstrip("/").lower())
+        targets.setdefault(attrs.get("Id", ""), _target(part, target))
     return targets
+
+
+def _target(part: str, target: str) -> str:
+    """The part a relationship of ``part`` names with ``target`` (relative to ``part``'s
+    folder, or from the package's root when it starts with "/"), as :func:`_member_names`
+    keys it."""
+    base = "" if target.startswith("/") else posixpath.dirname(part)
+    resolved = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
+    return resolved.lstrip("/").lower()
+
+
+def styles_part(zf: zipfile.ZipFile) -> str | None:
+    """The zip member holding an xlsx's styles: where the workbook's relationships point
+    their styles, else ``xl/styles.xml``; None when there is no such part."""
+    names = _member_names(zf)
+    workbook = workbook_part(zf)
+    if workbook is None:
+        return None
+    part = _part_name(workbook)
+    member = names.get(_rels_part(part))
+    if member is not None:
+        for match in _RELATIONSHIP.finditer(zf.read(member)):
+            attrs = _attributes(match.group(1))
+            target = attrs.get("Target", "").replace("\\", "/")
+            if (
+                target
+                and attrs.get("Type", "").endswith("/styles")
+                and attrs.get("TargetMode", "").lower() != "external"
+            ):
+                found = names.get(_target(part, target))
+                if found is not None:
+                    return found
+    return names.get("xl/styles.xml")
+
+
+def padded_styles(zf: zipfile.ZipFile) -> tuple[dict[int, int], list[Shape]]:
+    """The cell formats (a cell's s="N") whose number format pads a number with zeros
+    (:func:`padded_shape`), each to its shape's place in the list returned; nothing for a
+    workbook without such a format (the cell formats are then not read), or whose styles
+    cannot be read (the cells are read as their numbers, as before)."""
+    try:
+        member = styles_part(zf)
+        if member is None or zf.getinfo(member).file_size > MAX_STYLES_PART:
+            return {}, []
+        text = zf.read(member)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return {}, []
+    shapes: list[Shape] = []
+    by_id: dict[int, int] = {}  # numFmtId -> its shape's place
+    for tag in _NUM_FMT.finditer(text):
+        attrs = _attributes(tag.group(1))
+        shape = padded_shape(attrs.get("formatCode", ""))
+        if shape is None or len(shapes) >= MAX_PADDED_STYLES:
+            continue
+        try:
+            by_id[int(attrs.get("numFmtId", ""))] = len(shapes)
+        except ValueError:
+            continue
+        shapes.append(shape)
+    if not by_id:
+        return {}, []
+    styles: dict[int, int] = {}
+    xfs = _CELL_XFS.search(text)
+    if xfs is not None:
+        for index, tag in enumerate(_XF.finditer(xfs.group(1))):
+            number = _attributes(tag.group(1)).get("numFmtId", "0")
+            try:
+                place = by_id.get(int(number))
+            except ValueError:
+                continue
+            if place is not None:
+                styles[index] = place
+    return styles, shapes
 
 
 def workbook_part(zf: zipfile.ZipFile) -> str | None:
@@ -456,8 +543,38 @@ class XmlScan:
     quote.
     """
 
-    def __init__(self, zf: zipfile.ZipFile, part: str, recalculated: bool = False) -> None:
+    def __init__(
+        self,
+        zf: zipfile.ZipFile,
+        part: str,
+        recalculated: bool = False,
+        styles: tuple[dict[int, int], list[Shape]] | None = None,
+    ) -> None:
         self._zf = zf
+        # Number cells whose format pads them with zeros (:func:`padded_styles`): their cells,
+        # as row << 14 | column as placeholders, and their shapes' places in :attr:`shapes`,
+        # for the worker to read as the text they show. A sheet without such a format is not
+        # searched for them.
+        self._styles, self.shapes = styles or ({}, [])
+        self.padded = array.array("q")
+        self.padded_shapes = bytearray()
+        self.padded_sorted = True  # cells written in the sheet's order, as they always are
+        self._styled: re.Pattern[bytes] | None = None
+        self._style_hints: tuple[bytes, ...] = ()
+        if self._styles:
+            numbers = sorted(self._styles)
+            self._styled = re.compile(
+                rb"<"
+                + _P
+                + rb"c\b([^>]*?\bs\s*=\s*[\"']("
+                + b"|".join(b"%d" % n for n in numbers)
+                + rb")[\"'][^>]*)>"
+            )
+            self._style_hints = (
+                tuple(b's="%d"' % n for n in numbers) + tuple(b"s='%d'" % n for n in numbers)
+                if len(numbers) <= 16
+                else (b"s=",)
+            )
         # The workbook is calculated when opened (fullCalcOnLoad): a formula's saved 0 is a
         # writer's placeholder, no result (see _ZERO_VALUE).
         self._recalculated = recalculated
@@ -604,6 +721,8 @@ class XmlScan:
             self._formulas(buf, start)
         if self._error_count < MAX_FORMULAS and any(hint in buf for hint in _ERROR_HINTS):
             self._errors(buf, start)
+        if self._styled is not None and any(hint in buf for hint in self._style_hints):
+            self._padded(buf, start, self._styled)
         self.last = self._last_row(buf, start)
         self._carry = self._end_column(buf)
 
@@ -724,6 +843,20 @@ class XmlScan:
         self.errors.append((row, column, text[:40]))
         self.unread_rows.add(row)
         self._error_count += 1
+
+    def _padded(self, buf: bytes, start: int, styled: re.Pattern[bytes]) -> None:
+        """Note the cells of ``buf`` whose format pads a number with zeros."""
+        padded, shapes, styles = self.padded, self.padded_shapes, self._styles
+        for match in styled.finditer(buf):
+            row, column = self._where(buf, match.start(), match.group(1), start)
+            if len(padded) >= MAX_PLACEHOLDERS:
+                self.too_many = True
+                return
+            key = row << 14 | min(column, MAX_COLUMNS - 1)
+            if padded and key <= padded[-1]:
+                self.padded_sorted = False
+            padded.append(key)
+            shapes.append(styles[int(match.group(2))])
 
     def _formulas(self, buf: bytes, start: int) -> None:
         for match in _NO_VALUE.finditer(buf):
@@ -1328,6 +1461,12 @@ _XLS_HEAD = struct.Struct("<HHH")  # a record's kind and size, and its body's fi
 _XLS_COLINFO_FIELDS = struct.Struct("<HHHHH")  # first, last, width, format, options
 _XLS_SHRFMLA = 0x04BC  # a shared formula's tokens, after the FORMULA of its first cell
 _XLS_ZERO = bytes(8)  # a FORMULA's saved result, the number 0
+# The globals' number formats and cell formats (MS-XLS 2.4.126 FORMAT, 2.4.353 XF: a cell's
+# ixfe is its XF's place among them), and the records of cells holding a number (FORMULA,
+# MULRK, NUMBER, RK), whose format may pad it with zeros.
+_XLS_FORMAT, _XLS_XF = 0x041E, 0x00E0
+_XLS_NUMBERS = frozenset({0x0006, 0x00BD, 0x0203, 0x027E})
+_XLS_MULRK = 0x00BD
 # LibreOffice (seen in 7.x) writes the result of a formula whose text result it loaded, not
 # calculated (an .ods, or its own .xlsx, converted to .xls), as the number 0 with no STRING
 # record: the text is not in the file, and calamine reads 0. LibreOffice and Excel calculate
@@ -1550,6 +1689,13 @@ class XlsScan:
         self.too_many = False  # more of them than MAX_TEXTS: crafted
         self._shared: dict[tuple[int, int], bytes | None] = {}  # first cell -> text tokens
         self._anchor: tuple[int, int] | None = None  # a shared formula's first cell, before it
+        # Number cells whose format pads them with zeros, as :class:`XmlScan`'s; the cell
+        # formats (ixfe) that do, to their shape's place, from the globals.
+        self.shapes: list[Shape] = []
+        self.padded = array.array("q")
+        self.padded_shapes = bytearray()
+        self.padded_sorted = True
+        self._pad_xfs: dict[int, int] = {}
         self.stop: threading.Event | None = None
         self.failed = False
 
@@ -1644,6 +1790,8 @@ class XlsScan:
         if stream[:2] != b"\x09\x08" or struct.unpack_from("<H", stream, 4)[0] != 0x0600:
             return None  # not BIFF8
         at = 0
+        formats: dict[int, int] = {}  # a padding number format's ifmt -> its shape's place
+        xfs = 0  # XF records seen: the next one's ixfe
         while at + 4 <= len(stream):
             kind, size = struct.unpack_from("<HH", stream, at)
             body = at + 4
@@ -1651,6 +1799,13 @@ class XlsScan:
                 return None
             if kind == 0x000A:  # EOF of the globals
                 return None
+            if kind == _XLS_FORMAT and size >= 5:
+                self._format(stream[body : body + size], formats)
+            elif kind == _XLS_XF and size >= 4:
+                place = formats.get(struct.unpack_from("<H", stream, body + 2)[0])
+                if place is not None:
+                    self._pad_xfs[xfs] = place
+                xfs += 1
             if kind == 0x0085 and size >= 8:
                 offset: int = struct.unpack_from("<I", stream, body)[0]
                 chars, flags = stream[body + 6], stream[body + 7]
@@ -1664,6 +1819,43 @@ class XlsScan:
                     return offset
             at = body + size
         return None
+
+    def _format(self, body: bytes, formats: dict[int, int]) -> None:
+        """Keep a ``FORMAT`` record's number format if it pads numbers with zeros."""
+        ifmt, chars, flags = struct.unpack_from("<HHB", body)
+        raw = body[5:]
+        code = (
+            raw[: chars * 2].decode("utf-16-le", "replace")
+            if flags & 1
+            else raw[:chars].decode("latin-1")
+        )
+        shape = padded_shape(code)
+        if shape is not None and len(self.shapes) < MAX_PADDED_STYLES:
+            formats[ifmt] = len(self.shapes)
+            self.shapes.append(shape)
+
+    def _pad(self, stream: bytes, body: int, kind: int, size: int) -> None:
+        """Note a number cell (a run of them, for ``MULRK``) whose format pads it."""
+        row, column = struct.unpack_from("<HH", stream, body)
+        if kind == _XLS_MULRK:
+            formats = [
+                struct.unpack_from("<H", stream, at)[0]
+                for at in range(body + 4, body + size - 2, 6)
+            ]
+        else:
+            formats = [struct.unpack_from("<H", stream, body + 4)[0]]
+        for offset, ixfe in enumerate(formats):
+            place = self._pad_xfs.get(ixfe)
+            if place is None:
+                continue
+            if len(self.padded) >= MAX_PLACEHOLDERS:
+                self.too_many = True
+                return
+            key = (row + 1) << 14 | min(column + offset, MAX_COLUMNS - 1)
+            if self.padded and key <= self.padded[-1]:
+                self.padded_sorted = False
+            self.padded.append(key)
+            self.padded_shapes.append(place)
 
     def _cells(self, stream: bytes, at: int) -> None:
         """Walk the sheet's substream, from its ``BOF`` at ``at`` to its ``EOF``.
@@ -1681,6 +1873,7 @@ class XlsScan:
         head = _XLS_HEAD.unpack_from
         padded = stream + b"\x00\x00"  # a last record with no body has a "first field" too
         cells, filled = _XLS_CELLS, self._filled.add
+        pads = bool(self._pad_xfs)  # a workbook without padding formats skips the test
         check = at
         while at + 4 <= end:
             if at >= check:
@@ -1698,6 +1891,8 @@ class XlsScan:
                 if size < 6:  # a cell's row, column and format at the least
                     break
                 filled(row)
+                if pads and kind in _XLS_NUMBERS:
+                    self._pad(stream, body, kind, size)
                 if kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
                     self._found(stream, body, stream[body + 6])
                 elif (  # FORMULA whose saved result is not a number
@@ -1827,7 +2022,7 @@ def open_scan(path: str, sheet: str) -> Scan | None:
         zf = zipfile.ZipFile(path)
         part = sheet_part(zf, sheet)
         if part is not None:
-            return XmlScan(zf, part, recalculated_on_load(zf))
+            return XmlScan(zf, part, recalculated_on_load(zf), padded_styles(zf))
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
             return OdsScan(zf, sheet)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError):
@@ -2235,6 +2430,7 @@ def _row_batches(
     formulas: _FormulaFill | None = None,
     cut: list[tuple[int, int, int]] | None = None,
     zeros: list[int] | None = None,
+    padded: Padded | None = None,
 ) -> Iterator[list[tuple[int, list[Any]]]]:
     """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
     after the last row with data are left out. A cell covered by a merged range (calamine's,
@@ -2243,7 +2439,8 @@ def _row_batches(
     finds empty too. ``formulas``: an .xls's formulas whose text calamine reads as 0
     (:class:`_FormulaFill`). A text longer than ``MAX_CELL_CHARS`` is cut to it, and noted in
     ``cut`` (see :func:`_cut_long_texts`) before its batch is yielded. ``zeros``: cells to
-    empty, sorted, as :attr:`XmlScan.placeholders` holds them.
+    empty, sorted, as :attr:`XmlScan.placeholders` holds them. ``padded``: number cells
+    whose format pads them with zeros, read as the text they show (:func:`_pad_cells`).
 
     Done a batch at a time with list comprehensions: the per-row loop this replaces cost
     more than calamine's own parse of the rows.
@@ -2277,6 +2474,8 @@ def _row_batches(
             formulas.fill(cells_list, index)
         if zeros:
             _empty_cells(cells_list, index, zeros)
+        if padded is not None:
+            _pad_cells(cells_list, index, *padded)
         if merged:
             _fill_merged(cells_list, index, merged, top_left)
         if _longest_text(cells_list) > MAX_CELL_CHARS:
@@ -2323,6 +2522,148 @@ def _empty_cells(cells_list: list[list[Any]], index: int, zeros: list[int]) -> N
         column = key & (MAX_COLUMNS - 1)
         if column < len(cells):
             cells[column] = None
+
+
+# A number cell whose number format pads it with zeros ("0000000000", "0##########",
+# "\"0\"##########"): UK and Italian lists keep a number's leading 0 so, and the sheet shows
+# 0351234568 where the cell holds 351234568, which reads as another number (black-box B10 #1).
+# Such a cell is read as the text it shows. A format is a list of parts: "0" and "#" digit
+# placeholders, or literal text after a "'" (a literal "0" is no placeholder).
+Shape = tuple[str, ...]
+# Unquoted characters Excel shows as they are; "/" (a fraction), "," (thousands) and "."
+# (decimals) are not among them: a format holding one is not read.
+_FORMAT_LITERALS = frozenset(" -+()")
+# A colour, or a locale with no currency symbol ([$-409]), change nothing of the digits.
+_FORMAT_BRACKET = re.compile(
+    r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color\d{1,2}|\$-[0-9a-f]{1,8})\]",
+    re.IGNORECASE,
+)
+MAX_PADDED_STYLES = 255  # a workbook's padded formats kept (one byte each per cell)
+
+
+def padded_shape(code: str) -> Shape | None:
+    """The parts of number format ``code``'s first section (the one for a positive number) if
+    it shows a whole number with zeros (or digits) the number does not have; None for any
+    other format, or one not read here (decimals, percent, exponent, dates, thousands, text,
+    conditions), whose cells are read as their number."""
+    parts: list[str] = []
+    at, size = 0, len(code)
+    while at < size:
+        ch = code[at]
+        if ch == ";":
+            break
+        if ch in "0#":
+            parts.append(ch)
+            at += 1
+        elif ch == '"':
+            end = code.find('"', at + 1)
+            if end < 0:
+                return None
+            parts.append("'" + code[at + 1 : end])
+            at = end + 1
+        elif ch == "\\" and at + 1 < size:
+            parts.append("'" + code[at + 1])
+            at += 2
+        elif ch == "_" and at + 1 < size:  # the width of the next character: a space
+            parts.append("' ")
+            at += 2
+        elif ch in _FORMAT_LITERALS:
+            parts.append("'" + ch)
+            at += 1
+        elif ch == "[":
+            bracket = _FORMAT_BRACKET.match(code, at)
+            if bracket is None:
+                return None
+            at = bracket.end()
+        else:
+            return None
+    placeholders = [p for p in parts if p in ("0", "#")]
+    if not placeholders:
+        return None
+    # Zeros are shown where the number has no digit: a "0" placeholder left of the last one
+    # pads; a literal digit ("0"##########) is shown whatever the number.
+    pads = "0" in placeholders[:-1] or any(
+        p not in ("0", "#") and any(c.isdigit() for c in p) for p in parts
+    )
+    return tuple(parts) if pads else None
+
+
+def shown_number(number: int, shape: Shape) -> str:
+    """``number`` (whole, not negative) as a format of ``shape`` shows it, as Excel does: its
+    digits fill the placeholders from the right, the leftmost one taking all that are left; a
+    placeholder with no digit shows "0" for a "0" and nothing for a "#"."""
+    digits = str(number)
+    slots = sum(1 for p in shape if p in ("0", "#"))
+    out: list[str] = []
+    left = len(digits) - slots  # digits beyond the placeholders, all in the first one
+    seen = 0
+    for part in shape:
+        if part not in ("0", "#"):
+            out.append(part[1:])
+            continue
+        # This placeholder's digits: from the right, slot k (0-based from the left) shows
+        # digit len - slots + k, the first slot also every digit before it.
+        position = left + seen
+        if seen == 0 and left > 0:
+            out.append(digits[: left + 1])
+        elif position >= 0:
+            out.append(digits[position])
+        elif part == "0":
+            out.append("0")
+        seen += 1
+    return "".join(out)
+
+
+# Cells to read as the text their format shows: sorted cells (row << 14 | column, rows
+# 1-based), each one's shape's place, the shapes.
+Padded = tuple[Sequence[int], bytearray, list[Shape]]
+
+
+def _padded(scan: Scan | None) -> Padded | None:
+    """The cells a scan found whose format pads them with zeros, in the sheet's order; None
+    when there are none."""
+    if not isinstance(scan, XmlScan | XlsScan) or not scan.padded:
+        return None
+    keys, which = scan.padded, scan.padded_shapes
+    if not scan.padded_sorted:
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        keys = array.array("q", (keys[k] for k in order))
+        which = bytearray(which[k] for k in order)
+    return keys, which, scan.shapes
+
+
+def _pad_cells(
+    cells_list: list[list[Any]],
+    index: int,
+    keys: Sequence[int],
+    which: bytearray,
+    shapes: list[Shape],
+) -> None:
+    """Give the number cells of ``keys`` (sorted, row << 14 | column, rows 1-based) in
+    ``cells_list`` (whose first row is row ``index`` + 1) the text their format
+    ``shapes[which[k]]`` shows, when it shows a whole number not negative with digits the
+    number does not have. Text, booleans and the rest are left as they are."""
+    at = bisect.bisect_left(keys, (index + 1) << 14)
+    end = bisect.bisect_left(keys, (index + 1 + len(cells_list)) << 14)
+    for k in range(at, end):
+        key = keys[k]
+        cells = cells_list[(key >> 14) - index - 1]
+        column = key & (MAX_COLUMNS - 1)
+        if column >= len(cells):
+            continue
+        value = cells[column]
+        kind = value.__class__
+        if kind is float:
+            if not value.is_integer() or not 0 <= value < 1e15:
+                continue
+            value = int(value)
+        elif kind is not int or value < 0:
+            continue
+        if not value:
+            continue  # a format's third section may show 0 otherwise ("0000000000;;;@")
+        text = shown_number(value, shapes[which[k]])
+        if "".join(filter(str.isdigit, text)) != str(value):
+            cells[column] = text
 
 
 def _fill_merged(
@@ -2674,6 +3015,7 @@ def run(
         # An xlsx's formula cells holding a placeholder 0, emptied as calamine empties those
         # with no saved result, which the scan reports them as.
         zeros = sorted(scan.placeholders) if isinstance(scan, XmlScan) else None
+        padded = _padded(scan)
         stale = _FormulaFill(scan.stale) if isinstance(scan, XlsScan) and scan.stale else None
         # calamine knows an xlsx's and an .xls's merged ranges, the scan an .ods's.
         merged = scan.merged if isinstance(scan, OdsScan) else None
@@ -2691,7 +3033,13 @@ def run(
         batch: list[tuple[int, list[Any]]] = []
         cut: list[tuple[int, int, int]] = []
         batches = _row_batches(
-            sheet, merged_ranges=merged, texts=texts, formulas=stale, cut=cut, zeros=zeros or None
+            sheet,
+            merged_ranges=merged,
+            texts=texts,
+            formulas=stale,
+            cut=cut,
+            zeros=zeros or None,
+            padded=padded,
         )
         for batch in batches:
             if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
