@@ -13,8 +13,9 @@ Delimiter: whichever of comma, semicolon, tab and pipe splits a sample into the 
 number of fields. Quote mark: the double quote, unless the sample's text is consistently wrapped
 in single quotes, as LibreOffice writes it with ' as its "Text delimiter" (:func:`sniff_quote`).
 Row numbers are record numbers, as Excel shows them when it opens the file.
-A '?' in place of letters (as a program writes letters its encoding cannot hold: "Pa?s") is
-noted in ``lost_letters`` for staging to warn about (``encoding_sentence``).
+A '?' in place of letters (as a program writes letters its encoding cannot hold: "Pa?s"), or
+of whole words (Greek or Russian saved as cp1252: "??????", "??? ???????"), is noted in
+``lost_letters`` for staging to warn about (``encoding_sentence``).
 A line is read a piece at a time: one of far more delimiters or characters than any row
 (``MAX_LINE_DELIMITERS``, ``MAX_LINE_CHARS``) is refused, naming its row, before the csv module
 makes a string of each of its fields.
@@ -285,7 +286,19 @@ _NOTE_WORDS: Final = frozenset(
 )  # fmt: skip
 
 
-def lost_letter_words(text: str) -> tuple[str, ...]:
+# Whole words lost to '?' (black-box B10 #4: Greek and Russian saved as cp1252 or ASCII, a
+# country "??????" and a reason "??? ???????", were not warned about): a word of only '?'
+# (:data:`_MARK_WORD`), as long as a word is, where typed marks are not. In one cell, two such
+# words, one of this many marks at least; a cell that is one such word alone, of this many
+# marks at least, in a column whose other cells hold letters (a country, a name); or a header
+# cell of only such words. "?", "???", "Stop???", "Why ????" are typed marks.
+_LOST_WORD_MARKS: Final = 4
+_MARK_WORD: Final = re.compile(r"\?{2,}")
+_MARK_WORD_MAX: Final = 40  # a run longer than any word is no word lost
+_AROUND_MARK_WORD: Final = ".,;:!()[]\"'«»-"
+
+
+def lost_letter_words(text: str, delimiter: str | None = None, quote: str = '"') -> tuple[str, ...]:
     """The first few words of ``text`` (a file's first lines) with a '?' in place of a letter;
     else ().
 
@@ -298,7 +311,9 @@ def lost_letter_words(text: str) -> tuple[str, ...]:
     a note run on ("Remove?yes", "STOP?pls": :func:`_run_on`), they are none; a lowercase
     word of no single-letter run ("why?because", "ok?thanks", but also "se?or":
     :data:`_TYPED_JOIN`) counts only in the header or beside a word that is surely one
-    ("Se?or", "M?xico", "n?mero"; "N??ez", whose two marks are one letter's two bytes)."""
+    ("Se?or", "M?xico", "n?mero"; "N??ez", whose two marks are one letter's two bytes).
+    Given the file's ``delimiter`` (and ``quote``), the cells holding whole words lost to '?'
+    count too (:func:`_lost_word_cells`: "??????", "??? ???????"), named whole."""
     found: dict[str, None] = {}
     sure = False
     for number, line in enumerate(text.lstrip("\ufeff\r\n").splitlines()):
@@ -316,9 +331,64 @@ def lost_letter_words(text: str) -> tuple[str, ...]:
                 continue
             found[word] = None
             sure = sure or number == 0 or not (word.islower() and min(runs) >= _TYPED_JOIN)
+    if delimiter is not None:
+        for cell in _lost_word_cells(text, delimiter, quote):
+            found[cell] = None
+            sure = True
     if not sure:
         return ()
     return tuple(found)[:_LOST_LETTERS_SHOWN]
+
+
+def _mark_words(cell: str) -> tuple[list[int], bool]:
+    """The lengths of ``cell``'s words of only '?' (a word's punctuation around it aside),
+    and whether the cell holds nothing else."""
+    marks: list[int] = []
+    alone = True
+    for token in cell.split():
+        word = token.strip(_AROUND_MARK_WORD)
+        if word and _MARK_WORD.fullmatch(word) and len(word) <= _MARK_WORD_MAX:
+            marks.append(len(word))
+        elif word:
+            alone = False
+    return marks, alone
+
+
+def _lost_word_cells(text: str, delimiter: str, quote: str) -> list[str]:
+    """The cells of ``text`` (a file's first lines, split at ``delimiter``) holding whole words
+    lost to '?' (see :data:`_LOST_WORD_MARKS`), in the file's order."""
+    if "??" not in text:
+        return []
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter, quotechar=quote))
+    except csv.Error:
+        return []
+    found: list[tuple[int, int, str]] = []  # (row, column, cell)
+    lone: dict[int, list[tuple[int, int, str]]] = {}  # column: its cells of one such word
+    lettered: Counter[int] = Counter()  # column: its cells holding a letter
+    filled: Counter[int] = Counter()  # column: its cells holding anything but such a word
+    for number, row in enumerate(rows):
+        for column, raw in enumerate(row):
+            cell = raw.strip()
+            if not cell:
+                continue
+            marks, alone = _mark_words(cell)
+            if len(marks) >= 2 and max(marks) >= _LOST_WORD_MARKS:
+                found.append((number, column, cell))
+            elif marks and alone and max(marks) >= _LOST_WORD_MARKS:
+                if number == 0:
+                    found.append((number, column, cell))  # no one names a column "????"
+                else:
+                    lone.setdefault(column, []).append((number, column, cell))
+            elif number > 0:
+                filled[column] += 1
+                lettered[column] += any(char.isalpha() for char in cell)
+    for column, cells in lone.items():
+        # Most of the column's other cells hold letters: a word lost, not a placeholder typed
+        # in a column of numbers or dates.
+        if lettered[column] >= 2 and 2 * lettered[column] >= filled[column]:
+            found.extend(cells)
+    return [cell for *_, cell in sorted(found)]
 
 
 def _run_on(word: str) -> bool:
@@ -696,7 +766,7 @@ class CsvSource:
                 self.delimiter = delimiter
         # Words whose letters were saved as '?' (re-test M1 #1: "Pa?s" and "M?xico" went
         # unrecognised, and a Mexican number took the default code, unsaid).
-        self.lost_letters: tuple[str, ...] = lost_letter_words(text[hint.end() if hint else 0 :])
+        self.lost_letters: tuple[str, ...] = lost_letter_words(body, self.delimiter, self.quote)
         # (delimiters, characters) a line may hold; a test sets lower ones.
         self._line_limits = (MAX_LINE_DELIMITERS, MAX_LINE_CHARS)
 

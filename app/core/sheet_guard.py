@@ -15,7 +15,9 @@ workbook's name is (a web page, Excel 2003 XML), so the reader refuses each in o
 naming it, whatever the file's name says; text that is JSON data is named so too, so it is not
 read as a table of one column (a Google Sheets shortcut, which is JSON, as what it is), and
 :func:`text_format_kind` names the old exchange formats (SYLK, DIF) a spreadsheet program
-can save, :func:`old_excel_kind` Excel's own formats before Excel 5 (BIFF2-4).
+can save and a Gnumeric workbook's XML, whatever the file's name (a gzipped one, as Gnumeric
+saves it, is named by :func:`sniff_kind` from its start), :func:`old_excel_kind` Excel's own
+formats before Excel 5 (BIFF2-4).
 :func:`damaged_sentence` is the one way a workbook that is damaged or cut short is refused,
 by this module and by the reader alike.
 
@@ -66,11 +68,12 @@ WORD: Final = "a Word document"
 POWERPOINT: Final = "a PowerPoint presentation"
 ZIP_ARCHIVE: Final = "a zip archive"
 NUMBERS: Final = "an Apple Numbers spreadsheet"
+GZIP: Final = "a gzip-compressed file"
 # Kinds that hold other files: the spreadsheet may be inside.
 ARCHIVES: Final = frozenset(
     {
         ZIP_ARCHIVE,
-        "a gzip-compressed file",
+        GZIP,
         "a bzip2-compressed file",
         "an xz-compressed file",
         "a zstd-compressed file",
@@ -90,7 +93,7 @@ _MAGIC: Final = (
     (b"GIF89a", "a GIF image"),
     (b"II*\x00", "a TIFF image"),
     (b"MM\x00*", "a TIFF image"),
-    (b"\x1f\x8b\x08", "a gzip-compressed file"),
+    (b"\x1f\x8b\x08", GZIP),
     (b"\xfd7zXZ\x00", "an xz-compressed file"),
     (b"\x28\xb5\x2f\xfd", "a zstd-compressed file"),
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
@@ -142,6 +145,8 @@ def sniff_kind(path: Path) -> FileKind:
         workbook, other, password = _ole2_workbook_kind(path)
         return FileKind("ole2", workbook, other, password)
     other = _other_kind(head)
+    if other == GZIP:
+        other = _gzip_kind(path)  # Gnumeric's own files are gzipped XML (black-box B10 #4)
     if other:
         return FileKind("other", "", other)
     if _is_json(path, head):
@@ -262,26 +267,102 @@ def markup_kind(path: Path) -> str:
 
 SYLK: Final = "a SYLK file (.slk)"
 DIF: Final = "a DIF file (.dif, Data Interchange Format)"
-# SYLK: an "ID;P…" record, then records such as C;X1;Y1;K"…" or F;… or B;Y…;X…
-_SYLK = re.compile(rb"ID;P[^\r\n]*\r?\n(?:[BCFOPW]|N[NLU]|E\b)")
-# DIF: a header of TABLE / 0,1 / "title" records.
-_DIF = re.compile(rb"TABLE\r?\n0,1\r?\n")
+GNUMERIC: Final = "a Gnumeric workbook (.gnumeric)"
+_TEXT_FORMAT_SCAN_BYTES: Final = 512
+# SYLK is asked of every text file, whatever its name (black-box B10 #7: a SYLK file named .csv
+# was read as a semicolon CSV), and a semicolon CSV may begin "ID;Phone" or "ID;P": so a file is
+# SYLK only when its first record is "ID;P…" and every other whole record of its start is one
+# SYLK writers write (Excel, LibreOffice, Gnumeric), in a shape no row of phone numbers has.
+_SYLK_ID = re.compile(rb"ID;P[^\r\n]*")
+# F (format) fields: P0 (a picture), DG0G8 / FG0L (default / cell format), SM1 / SDM4 (style and
+# font), W1 1 20 (widths), X1 / Y1 / C1 / R1 / M300, and E K G H (flags).
+_SYLK_F_FIELD = (
+    rb"(?:P\d+|[DF][A-Z$*%]\d*[A-Z-]?\d*|S[IDTLBRS]*(?:M\d+)?|W\d+ \d+ \d+|[CRXYMN]\d+|[EKGH])"
+)
+_SYLK_RECORD = re.compile(
+    rb"P;[PEF][^\r\n]*"  # a number format or a font
+    rb"|F(?:;" + _SYLK_F_FIELD + rb")+"
+    rb"|C;[XY]\d+(?:;[^\r\n]*)?"  # a cell: C;Y1;X1;K"Phone", C;X2;K42
+    rb"|C;K(?:\"|-?[\d.]|TRUE|FALSE|#)[^\r\n]*"
+    rb"|B;[XY]\d+;[XY]\d+(?:;D[\d ]*)?"  # the sheet's bounds
+    rb"|O(?:;[A-Z][\d .]*)+"  # options: O;L;D;V0;K47;G100 0.001
+    rb"|N[NEU];[A-Z][^\r\n]*"  # names and links
+    rb"|W;N\d+;[^\r\n]*"  # window
+    rb"|E"  # the end
+)
+# A file whose name is no text table's (.slk, .dif) may be told by its start alone.
+_SYLK_START = re.compile(rb"ID;P[^\r\n]*\r?\n(?:[BCFOPW]|N[NLU]|E\b)")
+_DIF_START = re.compile(rb"TABLE\r?\n0,1\r?\n")
+# DIF: a header of TABLE / 0,1 / "title" records, then another header item or the data.
+_DIF = re.compile(
+    rb'TABLE\r?\n0,1\r?\n"[^"\r\n]*"\r?\n'
+    rb"(?:VECTORS|TUPLES|DATA|LABEL|COMMENT|SIZE|PERIODICITY|MAJORSTART|MINORSTART"
+    rb"|TRUELENGTH|UNITS|DISPLAYUNITS)\r?\n"
+)
+# Gnumeric's own file, unpacked (Gnumeric gzips it): XML whose root is gnm:Workbook (gmr: in
+# files of Gnumeric before 1.0).
+_GNUMERIC_ROOT = re.compile(
+    rb"<(?:gnm|gmr):Workbook\b|xmlns:(?:gnm|gmr)=\"http://www\.gnumeric\.org/"
+)
+_GNUMERIC_SCAN_BYTES: Final = 4 << 10
+# At most this much of a gzip file is inflated to see whether Gnumeric wrote it (it may be a
+# bomb: no more of it is read or inflated).
+_GZIP_PEEK_BYTES: Final = 64 << 10
 
 
-def text_format_kind(path: Path) -> str:
-    """ "a SYLK file (.slk)" or "a DIF file (…)" when ``path`` is text in one of those old
-    exchange formats a spreadsheet program can save, else "". Asked only of a file whose name
-    is no text table's: a semicolon CSV may begin "ID;Phone"."""
+def text_format_kind(path: Path, *, by_start: bool = False) -> str:
+    """ "a SYLK file (.slk)", "a DIF file (…)" or "a Gnumeric workbook (.gnumeric)" when
+    ``path`` is text in one of those formats a spreadsheet program can save and the reader
+    does not read (SYLK and DIF: old exchange formats; a Gnumeric workbook unpacked), else "".
+    Asked of every text file, whatever its name: a SYLK file named .csv reads as a semicolon
+    CSV of its records, so SYLK is told by every record of the file's start (a semicolon CSV
+    may begin "ID;Phone"). ``by_start``: a file whose name is no text table's, told by its
+    first records alone, as before (a writer's record not known here does not hide it)."""
     try:
         with path.open("rb") as fh:
-            head = fh.read(512).removeprefix(b"\xef\xbb\xbf")
+            head = fh.read(_GNUMERIC_SCAN_BYTES).removeprefix(b"\xef\xbb\xbf")
     except OSError:
         return ""
-    if _SYLK.match(head):
+    if _is_sylk(head[:_TEXT_FORMAT_SCAN_BYTES], len(head) > _TEXT_FORMAT_SCAN_BYTES) or (
+        by_start and _SYLK_START.match(head)
+    ):
         return SYLK
-    if _DIF.match(head):
+    if _DIF.match(head) or (by_start and _DIF_START.match(head)):
         return DIF
+    if _gnumeric_xml(head):
+        return GNUMERIC
     return ""
+
+
+def _is_sylk(head: bytes, cut: bool) -> bool:
+    """Whether ``head`` (a file's first bytes; ``cut``: the file goes on) is SYLK: its first
+    record is ID;P…, and every other whole record in it is a SYLK record (one at least)."""
+    lines = head.splitlines()
+    if cut:
+        lines = lines[:-1]  # cut short: not a whole record
+    lines = [line for line in lines if line]
+    if len(lines) < 2 or not _SYLK_ID.fullmatch(lines[0]):
+        return False
+    return all(_SYLK_RECORD.fullmatch(line) for line in lines[1:])
+
+
+def _gnumeric_xml(head: bytes) -> bool:
+    """Whether ``head``, a file's first bytes, is the start of a Gnumeric workbook's XML."""
+    start = head.lstrip(b" \t\r\n")
+    return start.startswith(b"<") and _GNUMERIC_ROOT.search(start) is not None
+
+
+def _gzip_kind(path: Path) -> str:
+    """What a gzip-compressed file is: "a Gnumeric workbook (.gnumeric)" when what it holds
+    begins as one (its start only is inflated, a bounded amount), else "a gzip-compressed
+    file"."""
+    try:
+        with path.open("rb") as fh:
+            packed = fh.read(_GZIP_PEEK_BYTES)
+        start = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(packed, _GNUMERIC_SCAN_BYTES)
+    except (OSError, zlib.error):
+        return GZIP
+    return GNUMERIC if _gnumeric_xml(start.removeprefix(b"\xef\xbb\xbf")) else GZIP
 
 
 # Excel's own formats before Excel 5 (1993): a bare BIFF stream, in no container, whose first

@@ -63,10 +63,13 @@ from app.core import sheet_worker
 from app.core.sheet_csv import CsvSource
 from app.core.sheet_guard import (
     ARCHIVES,
+    DIF,
     EXCEL_2003_XML,
     FLAT_ODS,
+    GNUMERIC,
     NUMBERS,
     SHEETS_SHORTCUT,
+    SYLK,
     WEB_PAGE,
     XML_OR_HTML,
     ZIP_ARCHIVE,
@@ -147,6 +150,10 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
             f"{path.name} is {old}, an Excel format from before 1995 that is not read; open "
             "it in LibreOffice or Excel and save it as .xlsx, then import that file."
         )
+    if kind.container == "text" and (fmt := text_format_kind(path)):
+        # Whatever its name: a SYLK file named .csv was read as a CSV of its records, and
+        # named no phone column (black-box B10 #7).
+        raise SheetError(_not_a_spreadsheet(path, fmt))
     if kind.container == "zip":
         if not kind.workbook:
             raise SheetError(_zip_sentence(path))
@@ -336,6 +343,16 @@ def _not_a_spreadsheet(path: Path, kind: str) -> str:
             "sheet itself; open it in Google Sheets, download it as xlsx or CSV (File → "
             "Download) and import the downloaded file."
         )
+    if kind == GNUMERIC:
+        return (
+            f"{path.name} is {kind}, which is not read; open it in Gnumeric and save it as "
+            ".xlsx or CSV (File → Save As), then import that file."
+        )
+    if kind in (SYLK, DIF):
+        return (
+            f"{path.name} is {kind}, an old exchange format that is not read; open it in "
+            "Excel or LibreOffice and save it as .xlsx or CSV, then import that file."
+        )
     if kind in ARCHIVES:
         return (
             f"{path.name} is {kind}, not a spreadsheet; unpack it and import the spreadsheet "
@@ -391,11 +408,8 @@ def _other_suffix_sentence(path: Path) -> str:
         )
     if markup and markup != XML_OR_HTML:
         return _not_a_spreadsheet(path, markup)
-    if kind := text_format_kind(path):
-        return (
-            f"{name} is {kind}, an old exchange format that is not read; open it in Excel or "
-            "LibreOffice and save it as .xlsx or CSV, then import that file."
-        )
+    if kind := text_format_kind(path, by_start=True):
+        return _not_a_spreadsheet(path, kind)
     return (
         f"{name} is not a spreadsheet (xlsx, xlsm, xlsb, xls, ods) or a text table (csv, tsv, "
         "txt); if a spreadsheet program opens it, save it from there as .xlsx or CSV and "
