@@ -144,8 +144,15 @@ def _excel_general(digits: str) -> str:
 
 def cut_short(digits: str) -> bool:
     """Whether ``digits`` (a cell's) are what a short scientific display leaves: ten or more,
-    all zeros after the sixth (2025550000 from "2.02555E+09")."""
-    return len(digits) >= _CUT_MIN_DIGITS and len(digits.rstrip("0")) <= _SHOWN_DIGITS
+    all zeros after the sixth (2025550000 from "2.02555E+09"), the first not 0: a display
+    shows a number from its first significant digit, so text of zeros alone ("0000000000", a
+    template's blank) or zeros first was typed so (black-box B9 #7: it was "scientific
+    notation (0E+09) … any number from -5000 to 4999")."""
+    return (
+        len(digits) >= _CUT_MIN_DIGITS
+        and digits[0] != "0"
+        and len(digits.rstrip("0")) <= _SHOWN_DIGITS
+    )
 
 
 def _cut_short_note(digits: str, cell: str, result: PhoneResult) -> str:
