@@ -102,9 +102,12 @@ A number cell whose number format pads it with zeros ("0000000000", "0##########
 0351234568 where it holds 351234568, which calamine reads (another number). In an xlsx the
 :class:`XmlScan` notes such cells (their ``s="N"``, through the styles part's ``<cellXfs>`` and
 ``<numFmts>``: :func:`padded_styles`), in an .xls the :class:`XlsScan` (their XF, through the
-globals' ``FORMAT`` and ``XF`` records), and the worker sends a whole number not negative in
-them as the text the format shows (:func:`_pad_cells`), as Excel shows it. A workbook without
-such a format searches no cell for it.
+globals' ``FORMAT`` and ``XF`` records), in an .ods the :class:`OdsScan` (their cell style's,
+or their column's default cell style's, data style: ``number:min-integer-digits``, a
+``number:text`` digit, a ``style:map`` for a positive number: :func:`ods_padded_styles`), and
+the worker sends a whole number above 0 in them as the text the format shows
+(:func:`_pad_cells`), as Excel shows it. A workbook without such a format searches no cell for
+it.
 """
 
 from __future__ import annotations
@@ -112,6 +115,7 @@ from __future__ import annotations
 import array
 import bisect
 import contextlib
+import functools
 import html
 import io
 import itertools
@@ -251,6 +255,15 @@ _ODS_CELL_HINT = re.compile(
     rb"""value-type\s*=\s*["']error|formula\s*=|-spanned\s*=|:line-break\b"""
 )
 _ODS_STRING = re.compile(rb"""value-type\s*=\s*["']string["']""")
+# A number cell, whose data style may pad it with zeros (see ods_padded_styles).
+_ODS_FLOAT = re.compile(rb"""value-type\s*=\s*["']float["']""")
+# A data style for numbers and its parts, and a named or automatic style (a cell's).
+_ODS_NUMBER_STYLE = re.compile(
+    rb"<" + _P + rb"number-style(?=[\s>])([^>]*)(?<!/)>(.*?)</" + _P + rb"number-style>", re.S
+)
+_ODS_PIECE = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?([\w.-]+)([^>]*)>|([^<]+)")
+_ODS_STYLE = re.compile(rb"<" + _P + rb"style(?=[\s/>])([^>]*)>")
+_ODS_BODY = re.compile(rb"<" + _P + rb"body\b")
 _ODS_MARKUP = re.compile(rb"<[^>]*>")
 # A cell with no value type holds its text paragraphs (calamine reads it as empty): at most this
 # many runs of such cells are kept, a run being one cell element, repeated or not; past it the
@@ -982,6 +995,129 @@ def _ods_attributes(text: bytes) -> dict[str, str]:
     return out
 
 
+# The conditions under which a data style's <style:map> gives the style of a positive number,
+# as LibreOffice and Gnumeric write a format of two or more sections ("0000000000;[Red]-0…").
+_ODS_POSITIVE = frozenset({"value()>=0", "value()>0"})
+_ODS_OTHERS = frozenset({"value()<0", "value()<=0", "value()=0"})  # a number < 0, or 0
+
+
+def _ods_shape(body: bytes) -> tuple[Shape | None, str | None]:
+    """The shape of an .ods data style for numbers (the inside of ``<number:number-style>``)
+    if it shows a whole number with zeros: a ``<number:number>`` of no decimal places and no
+    grouping, its ``number:min-integer-digits`` the zeros (as "0000000000" in Excel), with
+    ``<number:text>`` literals around it; None for any other (decimals, grouping, embedded
+    text). Second, the data style a ``<style:map>`` gives a positive number, if any, whose
+    shape is then the one shown (None for both under any other condition)."""
+    parts: list[str] = []
+    numbers = 0
+    positive: str | None = None
+    literal: list[str] | None = None  # inside <number:text>
+    for close, name, attrs, text in _ODS_PIECE.findall(body):
+        if text:
+            if literal is not None:
+                literal.append(html.unescape(text.decode("utf-8", "replace")))
+            elif text.strip():
+                return None, None
+            continue
+        if name == b"text":
+            if close:
+                parts.append("'" + "".join(literal or []))
+                literal = None
+            elif attrs.rstrip().endswith(b"/"):
+                continue
+            else:
+                literal = []
+        elif name == b"number" and not close and attrs.rstrip().endswith(b"/"):
+            local = _ods_attributes(attrs)
+            if local.get("decimal-places") != "0" or local.get("grouping") == "true":
+                return None, positive
+            try:
+                digits = min(int(local.get("min-integer-digits", "1")), 30)
+            except ValueError:
+                return None, positive
+            parts.extend(["0"] * digits if digits else ["#"])
+            numbers += 1
+        elif name == b"map" and not close:
+            local = _ods_attributes(attrs)
+            condition = local.get("condition", "").replace(" ", "")
+            if condition in _ODS_POSITIVE:
+                positive = local.get("apply-style-name")
+            elif condition not in _ODS_OTHERS:
+                return None, None
+        elif name != b"text-properties":
+            return None, positive
+    if numbers != 1 or literal is not None:
+        return None, positive
+    return padded_shape_of(tuple(parts)), positive
+
+
+def _ods_styles_head(zf: zipfile.ZipFile) -> bytes:
+    """The start of an .ods's content.xml up to its body: its automatic styles."""
+    head = b""
+    with zf.open(ODS_PART) as fh:
+        while len(head) < MAX_STYLES_PART:
+            chunk = fh.read(SCAN_CHUNK)
+            if not chunk:
+                break
+            head += chunk
+            # Only the new chunk (and a tag cut at its start) is searched: a part without a
+            # body (crafted) is not searched again and again.
+            at = _ODS_BODY.search(head, max(len(head) - len(chunk) - 256, 0))
+            if at is not None:
+                return head[: at.start()]
+    return head
+
+
+def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]:
+    """The cell styles of an .ods (by name) whose data style pads a number with zeros (a
+    ``number:min-integer-digits`` or a literal digit before the number: :func:`_ods_shape`),
+    each to its shape's place in the list returned; the automatic styles of content.xml and
+    the styles of styles.xml, a style without a data style of its own taking its parent's.
+    Nothing for a workbook without such a data style (the cell styles are then not read)."""
+    try:
+        texts = [_ods_styles_head(zf)]
+        if "styles.xml" in zf.namelist() and (
+            zf.getinfo("styles.xml").file_size <= MAX_STYLES_PART
+        ):
+            texts.insert(0, zf.read("styles.xml"))
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return {}, []
+    shapes: list[Shape] = []
+    # Data styles by name (content.xml's after styles.xml's): their shape, and the data style
+    # a positive number takes (a <style:map>), whose shape is shown instead.
+    found: dict[str, tuple[Shape | None, str | None]] = {}
+    for text in texts:
+        for match in _ODS_NUMBER_STYLE.finditer(text):
+            name = _ods_attributes(match.group(1)).get("name")
+            if name is not None:
+                found[name] = _ods_shape(match.group(2))
+    data: dict[str, int] = {}  # a data style's name -> its shape's place
+    for name, (shape, positive) in found.items():
+        if positive is not None:
+            shape = found.get(positive, (None, None))[0]
+        if shape is not None and len(shapes) < MAX_PADDED_STYLES:
+            data[name] = len(shapes)
+            shapes.append(shape)
+    if not data:
+        return {}, []
+    cells: dict[str, tuple[str | None, str | None]] = {}  # name -> (data style, parent)
+    for text in texts:
+        for match in _ODS_STYLE.finditer(text):
+            attrs = _ods_attributes(match.group(1))
+            if attrs.get("family") == "table-cell" and "name" in attrs:
+                cells[attrs["name"]] = attrs.get("data-style-name"), attrs.get("parent-style-name")
+    styles: dict[str, int] = {}
+    for name in cells:
+        own, parent = cells[name]
+        for _ in range(8):  # a chain of parents (a loop, crafted, ends here)
+            if own is not None or parent is None or parent not in cells:
+                break
+            own, parent = cells[parent]
+        if own is not None and own in data:
+            styles[name] = data[own]
+    return styles, shapes
+
+
 def _open_group(groups: list[bool], attributes: bytes) -> None:
     """Open a row or column group of an .ods (unless it is empty): hidden when collapsed
     (``table:display="false"``) or inside a hidden one."""
@@ -1047,9 +1183,22 @@ class OdsScan:
     A chunk ends before its last row's tag so that a row is read whole.
     """
 
-    def __init__(self, zf: zipfile.ZipFile, sheet: str) -> None:
+    def __init__(
+        self,
+        zf: zipfile.ZipFile,
+        sheet: str,
+        styles: tuple[dict[str, int], list[Shape]] | None = None,
+    ) -> None:
         self._zf = zf
         self._fh: IO[bytes] | None = zf.open(ODS_PART)
+        # Number cells whose data style pads them with zeros, as :class:`XmlScan`'s: the cell
+        # styles that do (:func:`ods_padded_styles`), and the columns whose cells without a
+        # style of their own take one of them (0-based first, last, the shape's place).
+        self._pad_styles, self.shapes = styles or ({}, [])
+        self._pad_columns: list[tuple[int, int, int]] = []
+        self.padded = array.array("q")
+        self.padded_shapes = bytearray()
+        self.padded_sorted = True
         self._sheet = sheet
         self._tail = b""
         self._prefix: bytes | None = None  # the table namespace's declared prefix, b"" if none
@@ -1197,6 +1346,10 @@ class OdsScan:
         untyped = [m.start() for m in self._untyped.finditer(buf, start)]
         if untyped:
             hints = sorted(hints + untyped) if hints else untyped
+        if self._pad_styles:  # number cells may be padded: rows holding one are read
+            floats = [m.start() for m in _ODS_FLOAT.finditer(buf, start)]
+            if floats:
+                hints = sorted(hints + floats) if hints else floats
         hint = 0  # the first of the hints not yet passed
         for match in self._tags.finditer(buf, start):
             kind, rest, closed = match.groups()
@@ -1260,6 +1413,10 @@ class OdsScan:
         count, hidden = _ods_span(rest, "columns", self._column_groups)
         first = self._column + 1
         self._column = min(self._column + count, MAX_COLUMNS)
+        if self._pad_styles and b"default-cell-style-name" in rest and first <= self._column:
+            place = self._pad_styles.get(_ods_attributes(rest).get("default-cell-style-name", ""))
+            if place is not None:
+                self._pad_columns.append((first - 1, self._column - 1, place))
         if hidden and first <= self._column:
             if self.columns and self.columns[-1][1] == first - 1:
                 self.columns[-1] = (self.columns[-1][0], self._column)
@@ -1277,7 +1434,8 @@ class OdsScan:
         rows = range(first, first + min(count, MAX_FORMULAS))
         last = min(first + count - 1, ODS_MAX_ROWS)  # the last row text is kept for
         breaks = buf.find(b"line-break", begin, end) >= 0
-        if not breaks and self._plain_row(buf, begin, end, (first, last)):
+        pads = bool(self._pad_styles)  # number cells are read cell by cell
+        if not breaks and not pads and self._plain_row(buf, begin, end, (first, last)):
             return
         for tag in self._cell_tag.finditer(buf, begin, end):
             raw = tag.group(2)
@@ -1289,6 +1447,8 @@ class OdsScan:
                 # Most cells: one column, nothing to read, or (odfpy) a text cell of one.
                 if untyped and column < MAX_COLUMNS and first <= last:
                     self._text_cell(buf, tag.end(), end, (first, last), column, column)
+                if pads and tag.group(1) is None and _ODS_FLOAT.search(raw) is not None:
+                    self._pad_cell(_ods_attributes(raw), first, count, column, 1)
                 column += 1
                 continue
             attrs: dict[str, str] = {}
@@ -1314,7 +1474,37 @@ class OdsScan:
                 if untyped and first <= last:
                     columns = column, min(column + repeat, MAX_COLUMNS) - 1
                     self._text_cell(buf, tag.end(), end, (first, last), *columns)
+                if pads and local.get("value-type") == "float":
+                    self._pad_cell(local, first, count, column, repeat)
             column += repeat
+
+    def _pad_cell(
+        self, local: dict[str, str], first: int, count: int, column: int, repeat: int
+    ) -> None:
+        """Note a number cell (``repeat`` columns from ``column``, in rows ``first`` on,
+        ``count`` of them) if its style, or its column's when it has none, pads it."""
+        style = local.get("style-name")
+        last = min(column + repeat, MAX_COLUMNS) - 1
+        if style is not None:
+            place = self._pad_styles.get(style)
+            spans = [] if place is None else [(column, last, place)]
+        else:
+            spans = [
+                (max(c0, column), min(c1, last), place)
+                for c0, c1, place in self._pad_columns
+                if c0 <= last and c1 >= column
+            ]
+        for row in range(first, first + min(count, MAX_FORMULAS)):
+            for c0, c1, place in spans:
+                if len(self.padded) + c1 - c0 + 1 > MAX_PLACEHOLDERS:
+                    self.too_many = True
+                    return
+                for c in range(c0, c1 + 1):
+                    key = row << 14 | c
+                    if self.padded and key <= self.padded[-1]:
+                        self.padded_sorted = False
+                    self.padded.append(key)
+                    self.padded_shapes.append(place)
 
     def _broken(self, buf: bytes, tag: re.Match[bytes], end: int) -> bool:
         """Whether the cell whose tag is ``tag`` (its row ending at ``end``) is a text whose
@@ -2024,7 +2214,7 @@ def open_scan(path: str, sheet: str) -> Scan | None:
         if part is not None:
             return XmlScan(zf, part, recalculated_on_load(zf), padded_styles(zf))
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
-            return OdsScan(zf, sheet)
+            return OdsScan(zf, sheet, ods_padded_styles(zf))
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError):
         pass
     if zf is not None:
@@ -2577,15 +2767,20 @@ def padded_shape(code: str) -> Shape | None:
             at = bracket.end()
         else:
             return None
+    return padded_shape_of(tuple(parts))
+
+
+def padded_shape_of(parts: Shape) -> Shape | None:
+    """``parts`` if a format of them shows digits a number does not have: zeros where the
+    number has no digit (a "0" placeholder left of the last one), or a literal digit
+    ("0"##########, shown whatever the number); else None."""
     placeholders = [p for p in parts if p in ("0", "#")]
     if not placeholders:
         return None
-    # Zeros are shown where the number has no digit: a "0" placeholder left of the last one
-    # pads; a literal digit ("0"##########) is shown whatever the number.
     pads = "0" in placeholders[:-1] or any(
         p not in ("0", "#") and any(c.isdigit() for c in p) for p in parts
     )
-    return tuple(parts) if pads else None
+    return parts if pads else None
 
 
 def shown_number(number: int, shape: Shape) -> str:
@@ -2593,6 +2788,10 @@ def shown_number(number: int, shape: Shape) -> str:
     digits fill the placeholders from the right, the leftmost one taking all that are left; a
     placeholder with no digit shows "0" for a "0" and nothing for a "#"."""
     digits = str(number)
+    run = _run_of(shape)
+    if run is not None:  # the usual shape: one run of placeholders
+        before, fills, after = run
+        return before + fills[max(len(fills) - 1 - len(digits), 0)] + digits + after
     slots = sum(1 for p in shape if p in ("0", "#"))
     out: list[str] = []
     left = len(digits) - slots  # digits beyond the placeholders, all in the first one
@@ -2622,7 +2821,7 @@ Padded = tuple[Sequence[int], bytearray, list[Shape]]
 def _padded(scan: Scan | None) -> Padded | None:
     """The cells a scan found whose format pads them with zeros, in the sheet's order; None
     when there are none."""
-    if not isinstance(scan, XmlScan | XlsScan) or not scan.padded:
+    if scan is None or not scan.padded:
         return None
     keys, which = scan.padded, scan.padded_shapes
     if not scan.padded_sorted:
@@ -2630,6 +2829,21 @@ def _padded(scan: Scan | None) -> Padded | None:
         keys = array.array("q", (keys[k] for k in order))
         which = bytearray(which[k] for k in order)
     return keys, which, scan.shapes
+
+
+@functools.lru_cache(maxsize=MAX_PADDED_STYLES)
+def _run_of(shape: Shape) -> tuple[str, list[str], str] | None:
+    """A shape whose placeholders are one run, literals only around it, as the text before
+    it, what its placeholders show for each count of them left without a digit (0 to all),
+    and the text after it; None for another shape. Per cell, the sum shown_number works out
+    part by part costs more than the rest of the read (black-box B10 #1's 100,000 rows)."""
+    slots = [k for k, part in enumerate(shape) if part in ("0", "#")]
+    if slots[-1] - slots[0] + 1 != len(slots):
+        return None
+    run = "".join(shape[slots[0] : slots[-1] + 1])
+    before = "".join(part[1:] for part in shape[: slots[0]])
+    after = "".join(part[1:] for part in shape[slots[-1] + 1 :])
+    return before, [run[:empty].replace("#", "") for empty in range(len(run) + 1)], after
 
 
 def _pad_cells(
@@ -2662,7 +2876,9 @@ def _pad_cells(
         if not value:
             continue  # a format's third section may show 0 otherwise ("0000000000;;;@")
         text = shown_number(value, shapes[which[k]])
-        if "".join(filter(str.isdigit, text)) != str(value):
+        digits = str(value)
+        # Most texts are digits alone: compared as they are, not filtered.
+        if text != digits and (text.isdigit() or "".join(filter(str.isdigit, text)) != digits):
             cells[column] = text
 
 

@@ -8,6 +8,8 @@ number, row 4 refused)."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -76,11 +78,32 @@ WANTED = {
 }
 
 
+# The same workbook saved by Gnumeric as an .xls and an .ods (its exporter's name).
+SAVED_AS = {"xls": "Gnumeric_Excel:excel_biff8", "ods": "Gnumeric_OpenCalc:odf"}
+
+
+def _saved_as(tmp_path: Path, kind: str) -> Path:
+    source = _workbook(tmp_path)
+    if kind == "xlsx":
+        return source
+    if shutil.which("ssconvert") is None:
+        pytest.skip("Gnumeric's ssconvert is needed")
+    path = tmp_path / f"padded.{kind}"
+    subprocess.run(
+        ["ssconvert", "-T", SAVED_AS[kind], str(source), str(path)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return path
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "xls", "ods"])
 def test_dry_run_checks_the_numbers_the_sheet_shows(
-    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
     report = tmp_path / "dry.xlsx"
-    argv = ["import", str(_workbook(tmp_path)), "--into", "dnc", "--scope", "global"]
+    argv = ["import", str(_saved_as(tmp_path, kind)), "--into", "dnc", "--scope", "global"]
     argv += ["--dry-run", "--base-url", sandbox.base_url, "--report", str(report)]
     assert main(argv) == 0
     out = capsys.readouterr().out

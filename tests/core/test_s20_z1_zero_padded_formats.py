@@ -16,6 +16,7 @@ from typing import Any
 import openpyxl
 import pytest
 
+from app.core import sheet_worker
 from app.core.sheet_reader import open_sheet
 from app.core.sheet_worker import (
     BATCH_ROWS,
@@ -237,3 +238,139 @@ def test_xls_records_formats_and_runs_of_numbers() -> None:
     assert list(scan.padded) == [3 << 14 | 0, 3 << 14 | 2, 4 << 14 | 1]
     assert list(scan.padded_shapes) == [0, 0, 0]
     assert [shown_number(79460012, shape) for shape in scan.shapes] == ["00079460012"]
+
+
+# -- .ods ---------------------------------------------------------------------------------------
+
+_ODS_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>'
+    '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
+    ' xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"'
+    ' xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+    ' xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"'
+    ' xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0"'
+    ' office:version="1.2">'
+)
+# As LibreOffice writes them: N1 "0000000000", N2 "\"0\"#" (a literal 0, then the number),
+# N3 "0000000000;[RED]-0000000000" (the negative one, mapping a positive number to N3P0),
+# N4 "0.00" (not read).
+_ODS_STYLES = (
+    "<office:automatic-styles>"
+    '<number:number-style style:name="N1"><number:number number:decimal-places="0"'
+    ' number:min-decimal-places="0" number:min-integer-digits="10"/></number:number-style>'
+    '<number:number-style style:name="N2"><number:text>0</number:text><number:number'
+    ' number:decimal-places="0" number:min-integer-digits="1"/></number:number-style>'
+    '<number:number-style style:name="N3P0"><number:number number:decimal-places="0"'
+    ' number:min-integer-digits="10"/></number:number-style>'
+    '<number:number-style style:name="N3"><style:text-properties fo:color="#ff0000"'
+    ' xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"/>'
+    '<number:text>-</number:text><number:number number:decimal-places="0"'
+    ' number:min-integer-digits="10"/><style:map style:condition="value()&gt;=0"'
+    ' style:apply-style-name="N3P0"/></number:number-style>'
+    '<number:number-style style:name="N4"><number:number number:decimal-places="2"'
+    ' number:min-integer-digits="10"/></number:number-style>'
+    '<style:style style:name="ce1" style:family="table-cell" style:data-style-name="N1"/>'
+    '<style:style style:name="ce2" style:family="table-cell" style:data-style-name="N2"/>'
+    '<style:style style:name="ce3" style:family="table-cell" style:data-style-name="N3"/>'
+    '<style:style style:name="ce4" style:family="table-cell" style:data-style-name="N4"/>'
+    '<style:style style:name="ce5" style:family="table-cell" style:parent-style-name="ce1"/>'
+    '<style:style style:name="ce6" style:family="table-cell"/>'
+    "</office:automatic-styles>"
+)
+
+
+def _float(value: int, style: str | None = None, repeat: int = 1) -> str:
+    attrs = f' table:style-name="{style}"' if style else ""
+    if repeat > 1:
+        attrs += f' table:number-columns-repeated="{repeat}"'
+    return (
+        f'<table:table-cell{attrs} office:value-type="float" office:value="{value}">'
+        f"<text:p>{value}</text:p></table:table-cell>"
+    )
+
+
+def _string(text: str) -> str:
+    return (
+        f'<table:table-cell office:value-type="string"><text:p>{text}</text:p></table:table-cell>'
+    )
+
+
+def _ods(path: Path, rows: list[str], styles: str = _ODS_STYLES) -> Path:
+    """An .ods of one sheet whose columns A and D take the padding styles ce1 and ce2 by
+    default (a cell without a style of its own: as LibreOffice writes a formatted column)."""
+    content = (
+        _ODS_HEAD
+        + styles
+        + '<office:body><office:spreadsheet><table:table table:name="Opt-outs">'
+        + '<table:table-column table:default-cell-style-name="ce1"/>'
+        + '<table:table-column table:number-columns-repeated="2"/>'
+        + '<table:table-column table:default-cell-style-name="ce2"/>'
+        + "".join(rows)
+        + "</table:table></office:spreadsheet></office:body></office:document-content>"
+    )
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        zf.writestr("content.xml", content)
+        zf.writestr(
+            "META-INF/manifest.xml",
+            '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest='
+            '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+            '<manifest:file-entry manifest:full-path="/" manifest:media-type='
+            '"application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry'
+            ' manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+            "</manifest:manifest>",
+        )
+    return path
+
+
+def test_ods_cells_read_as_shown(tmp_path: Path) -> None:
+    row = "<table:table-row>{}</table:table-row>"
+    rows = [
+        row.format(_string("Phone") + _string("Code") + _string("Notes") + _string("Other")),
+        # A and D: no style of their own, their column's; B: a style with a data style's.
+        row.format(_float(351234568) + _float(39) + _string("x") + _float(2079460011)),
+        # A: a style of its own that pads nothing; B: its parent's data style.
+        '<table:table-row table:number-rows-repeated="2">'
+        + _float(668850102, "ce6")
+        + _float(668850102, "ce5")
+        + _string("y")
+        + _float(7911123460)
+        + "</table:table-row>",
+        # A and B, one repeated cell; C a two-section format; D "0.00".
+        row.format(_float(12345, "ce1", 2) + _float(612345679, "ce3") + _float(5, "ce4")),
+    ]
+    read = _read(_ods(tmp_path / "padded.ods", rows))
+    assert read == [
+        ["Phone", "Code", "Notes", "Other"],
+        ["0351234568", 39, "x", "02079460011"],
+        [668850102, "0668850102", "y", "07911123460"],
+        [668850102, "0668850102", "y", "07911123460"],
+        ["0000012345", "0000012345", "0612345679", 5],
+    ]
+
+
+def test_an_ods_without_padding_styles_is_read_as_before(tmp_path: Path) -> None:
+    styles = _ODS_STYLES.replace('min-integer-digits="10"', 'min-integer-digits="1"').replace(
+        "<number:text>0</number:text>", ""
+    )
+    row = "<table:table-row>{}</table:table-row>"
+    rows = [row.format(_float(351234568) + _float(39, "ce3") + _string("x") + _float(5))]
+    path = _ods(tmp_path / "plain.ods", rows, styles)
+    with zipfile.ZipFile(path) as zf:
+        assert sheet_worker.ods_padded_styles(zf) == ({}, [])
+    assert _read(path) == [[351234568, 39, "x", 5]]
+
+
+@pytest.mark.skipif(shutil.which("ssconvert") is None, reason="Gnumeric's ssconvert is needed")
+def test_an_ods_saved_by_gnumeric_reads_as_shown(tmp_path: Path) -> None:
+    rows = [[n, 39, "x"] for n in (351234568, 668850102, 3035550190)]
+    source = _workbook(tmp_path / "padded.xlsx", rows, {0: "0000000000"})
+    ods = tmp_path / "padded.ods"
+    subprocess.run(
+        ["ssconvert", "-T", "Gnumeric_OpenCalc:odf", str(source), str(ods)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    read = _read(ods)
+    assert [cells[0] for cells in read[1:]] == ["0351234568", "0668850102", 3035550190]
