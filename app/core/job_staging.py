@@ -121,6 +121,7 @@ from app.core.staging_notes import (
     other_columns_sentence,
     other_dates_sentence,
     other_numbers_sentence,
+    other_tables_sentences,
     repeated_numbers_sentence,
     rows_named,
     state_choice_sentence,
@@ -873,6 +874,7 @@ def _stage(
             if repeated_numbers := repeated_numbers_sentence(held, kind):
                 warnings.append(repeated_numbers)
             warnings += damage_sentences(held, kind)
+            warnings += other_tables_sentences(held, kind)
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)
             if late_invalid := late_invalid_sentence(summary):

@@ -456,6 +456,11 @@ def _value_said(value: CellValue) -> str:
     return repr(_cell_said(value))
 
 
+def repeats_header(cells: Sequence[CellValue], headers: Sequence[str]) -> bool:
+    """Whether a row below the header is the header again (:func:`_repeats`)."""
+    return _repeats(cells, headers)
+
+
 def _repeats(cells: Sequence[CellValue], headers: Sequence[str]) -> bool:
     """Whether a row's cells are the header's names again (case and spaces aside), its phone
     column's among them."""
@@ -469,6 +474,34 @@ def _repeats(cells: Sequence[CellValue], headers: Sequence[str]) -> bool:
         ):
             return False
     return True
+
+
+# A digit anywhere in a cell: a row holding one is no header (the cheap test on every row).
+_ANY_DIGIT: Final = re.compile(r"\d")
+
+
+def other_header(cells: Sequence[CellValue], headers: Sequence[str]) -> list[int]:
+    """The columns naming phone numbers in a row below the header that is itself a header,
+    of another table than the one named ``headers`` ([] for any other row).
+
+    Such a row is taken as :func:`detect_header` would take it: at least two cells filled,
+    each a label (text with no digit, not a placeholder such as "N/A"), one of them naming
+    phone numbers. A row repeating ``headers`` is the same table's (:func:`line_of_text`
+    names it). Black-box B10 #2: Gnumeric's "Text (configurable)" export appends every sheet
+    to one file, and a second batch pasted with its own header below a first was read under
+    the first table's columns. Rows holding a digit (every row of numbers) cost one search.
+    """
+    filled = 0
+    for value in cells:
+        if value is None:
+            continue
+        if type(value) is not str or _ANY_DIGIT.search(value):
+            return []
+        if value.strip():
+            filled += 1
+    if filled < 2 or not _all_labels(cells) or _repeats(cells, headers):
+        return []
+    return sorted(_phone_named(cells))
 
 
 def _letter(index: int) -> str:
