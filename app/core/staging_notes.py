@@ -75,7 +75,12 @@ Summary lists them):
   it is. A number so named on many rows (:data:`_REPEATED_ROWS`: "called from our line
   800-555-0199") is the business's or a vendor's line, not each consumer's: no row's message
   names it, and the warning names it once, with its count and first rows (rows are held back
-  a while, :func:`_released`, so the first rows naming it need not).
+  a while, :func:`_released`, so the first rows naming it need not);
+- a second table with a header of its own further down the sheet (Gnumeric's text export of
+  every sheet to one file, a batch pasted below another): its header row is invalid, saying
+  so; when its columns are not those read, every row under it is invalid too, naming the
+  number in its own phone column, and a warning names its rows and how to read them
+  (:func:`_tables_apart`, :func:`other_tables_sentences`).
 """
 
 from __future__ import annotations
