@@ -1948,10 +1948,21 @@ class _Checker:
         nobody chose (a global entry, for a file meant for one campaign).
         """
         if purpose_cell and not is_purpose:
+            # Black-box B10 #5: the file an import sent as global rows with a purpose (the
+            # entry's purpose a note of it) came back refused with only "removing it would take
+            # that entry": which entry was meant cannot be told, so the row says how to ask for
+            # each.
+            column = self.m.purpose
+            header = self.m.headers[column] if column is not None else ""
+            ignore = f" (or --ignore-column {header!r})" if header else ""
             return (
                 "purpose",
                 f"the row names purpose {purpose_cell!r} but its scope is {scope.label()}: "
-                f"removing it would take that entry, not the {purpose_cell!r} one",
+                f"removing it would take that entry, not the {purpose_cell!r} one; a removal "
+                f"with scope {scope.label()} takes the number's {scope.label()} entry whatever "
+                f"purpose it was written with: to remove that one, empty the row's purpose "
+                f"cell{ignore}; to remove the {purpose_cell!r} purpose entry, give the row the "
+                f"purpose scope (--scope 'purpose:{purpose_cell}')",
             )
         if not self.per_row_scope or self.o.scope_from_rows:
             return None
@@ -1959,7 +1970,8 @@ class _Checker:
             return (
                 "scope",
                 f"the file says {scope.label()} but this removal is for "
-                f"{self.default_scope.label()}; a removal takes only the scope it was given",
+                f"{self.default_scope.label()}; a removal takes only the scope it was given "
+                "(--per-row-scope takes each row's scope from the file)",
             )
         return None
 

@@ -191,7 +191,8 @@ def test_a_removal_takes_only_its_scope_unless_per_row_scopes_were_asked_for() -
     assert [c.outcome for c in checked] == [Outcome.INVALID, Outcome.INVALID, Outcome.VALID]
     assert checked[0].message == (
         "row 2: scope: the file says Campaign 1001 but this removal is for Campaign 1003; "
-        "a removal takes only the scope it was given"
+        "a removal takes only the scope it was given (--per-row-scope takes each row's scope "
+        "from the file)"
     )
     assert checked[1].message == (
         "row 3: campaign: no campaign is named 'No Such Campaign' "

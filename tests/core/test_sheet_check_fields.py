@@ -405,7 +405,8 @@ def test_a_removal_row_naming_another_scope_than_the_jobs_is_invalid_unless_per_
     assert [c.outcome for c in checked] == [Outcome.INVALID, Outcome.VALID, Outcome.VALID]
     assert checked[0].message == (
         "row 2: scope: the file says Global but this removal is for Campaign 1001; a removal "
-        "takes only the scope it was given"
+        "takes only the scope it was given (--per-row-scope takes each row's scope from the "
+        "file)"
     )
     assert [c.scope for c in checked[1:]] == [Scope.campaign("1001")] * 2
     # Asked for by name, each row takes its own scope; a row naming none takes the job's.
@@ -424,7 +425,11 @@ def test_a_removal_row_naming_a_purpose_its_scope_does_not_take_is_invalid() -> 
     assert [c.outcome for c in checked] == [Outcome.INVALID, Outcome.VALID]
     assert checked[0].message == (
         "row 2: purpose: the row names purpose 'Marketing' but its scope is Global: removing "
-        "it would take that entry, not the 'Marketing' one"
+        "it would take that entry, not the 'Marketing' one; a removal with scope Global takes "
+        "the number's Global entry whatever purpose it was written with: to remove that one, "
+        "empty the row's purpose cell (or --ignore-column 'Purpose'); to remove the "
+        "'Marketing' purpose entry, give the row the purpose scope (--scope "
+        "'purpose:Marketing')"
     )
     # Under a purpose scope the cell names the purpose, as before.
     purpose = ColumnMapping(
