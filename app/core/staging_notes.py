@@ -540,7 +540,9 @@ def noted(
         if c.damage:
             held.damaged.add(c.row)
             held.damaged_invalid += c.outcome is invalid
-            if CUT_SHORT in c.damage:
+            # The warning says an import's such rows go in as read: an invalid one does not
+            # (black-box B9 #7: "it is invalid" and "it is imported as read" of one row).
+            if CUT_SHORT in c.damage and (c.outcome is not invalid or hidden.kind == "removal"):
                 held.cut_short.add(c.row)
         if c.marks is not None and c.marks.other_country:
             if not placeholder_number(c.original):
