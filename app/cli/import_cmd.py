@@ -104,11 +104,14 @@ from app.core.job_report import (
     AS_WRITTEN_SAID,
     DAMAGED,
     DRY_RUN_LATE_NOTE,
+    LEADS_STILL_LISTED,
     MAYBE_INSERTED_LABEL,
+    STILL_LISTED_NOTE,
     TEXT_FILE_SHEET,
     VALID_AS_WRITTEN,
     as_written_count,
     sheet_shown,
+    still_listed_count,
     write_report,
 )
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
@@ -775,6 +778,17 @@ def note_now(notes: list[str], sentence: str) -> None:
     say_note(sentence)
 
 
+def say_still_listed(store: JobStore) -> None:
+    """``warning: SENTENCE`` on stderr once a removal's run ended (finished, paused or stopped,
+    its report written), when the service re-statused leads on its numbers that stay on the
+    DNC list through other entries (:class:`app.core.job_report.StillListed`): a number still
+    listed looks callable there (black-box B9 #1: only the rows' messages in the report said
+    so). Said under ``--json`` too, whose ``warnings`` and ``leads_still_listed`` hold it, and
+    by the text result's notes, which a user may keep in a file."""
+    if said := store.meta().get(STILL_LISTED_NOTE):
+        warn(f"warning: {said}")
+
+
 def staging_warnings(meta: Mapping[str, Any]) -> list[str]:
     """What staging warned of, as the job file holds it: the campaign ids it could not
     check, then its own warnings (hidden rows, other sheets or columns holding phone numbers,
@@ -983,6 +997,8 @@ def result_summary(store: JobStore, notes: Sequence[str] = ()) -> dict[str, Any]
             if key == "valid":  # beside the count it is part of
                 shown[VALID_AS_WRITTEN] = as_written
         summary = shown
+        # Leads the service re-statused although the number stays listed (black-box B9 #1).
+        summary[LEADS_STILL_LISTED] = still_listed_count(store)
         # The --json contract names these for imports and removals alike: a removal's are 0.
         summary = {
             **summary,
@@ -1368,6 +1384,7 @@ def run_job_command(
             store.set_meta(new_pace)  # this run's pace, for the next resume and its hint
         if rows_shown:
             print(file=sys.stderr)
+        say_still_listed(store)
         if aborted:
             if not aborted.rstrip().endswith((".", "!", "?")):
                 aborted = aborted.rstrip() + "."  # a service's own words may end bare

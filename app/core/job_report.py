@@ -19,7 +19,11 @@ Already-present rows whose number's first day on the list a look-up could not te
 to a later day than they may have been honoured on; the report puts a sentence saying how many
 (and how many of the late requests), naming the first rows, among the job meta's ``warnings``,
 which the Summary and the CLI's notes and ``--json`` ``warnings`` show
-(:func:`unchecked_sentence`).
+(:func:`unchecked_sentence`). A removal with a lead status counts the leads the service
+re-statused although their number stays on the DNC list through another entry, as the rows'
+messages name them (:class:`StillListed`): the Summary's count, the job meta's
+(:data:`LEADS_STILL_LISTED`) and a sentence among its ``warnings`` naming the first rows and
+leads (black-box B9 #1).
 
 An import row's Scope names the purpose its insert carries, sent or to send, when its scope
 does not (``global, purpose 'Fundraising'``; :func:`scope_shown`): a global or campaign row's
@@ -38,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.job_store import JobRow, JobStore, Outcome, RowState
+from app.core.lead_lookup import still_listed_in
 from app.core.paths import utf8_text
 from app.core.sheet_check import blank_row_message, looked_up_as_written
 from app.core.sheet_dates import (
@@ -177,6 +182,21 @@ LATE_INVALID_LABEL = (
 # the count was kept) shows none.
 DAMAGED = "damaged"
 DAMAGED_LABEL = "Phone cells damaged by a spreadsheet (see the Damage note column)"
+# A removal with a lead status: the leads the service re-statused although the number stays on
+# the DNC list through its other entries (a global removal sets a lead in a campaign whose own
+# entry stays: lead_lookup.still_covered), which make a number still listed look callable
+# (black-box B9 #1: said only in the row's message). Counted from the rows' messages
+# (lead_lookup.still_listed_in): the job meta's count (the CLI's ``--json`` key), the Summary's
+# label, and the sentence the report puts among the job's ``warnings`` (replaced when the
+# report is written again), which the Summary, the CLI's stderr and ``--json`` show.
+LEADS_STILL_LISTED = "leads_still_listed"
+STILL_LISTED_LABEL = (
+    "Leads set to the lead status although the number stays on the DNC list through its other "
+    "entries (check their status)"
+)
+STILL_LISTED_NOTE = "still_listed_note"
+# The leads named for each row in that sentence before "and N more".
+_LEADS_NAMED = 3
 
 
 def _date(text: str) -> dt.date | None:
@@ -434,6 +454,51 @@ def unchecked_sentence(present: RowsNamed, late: RowsNamed, late_total: int) -> 
     return text
 
 
+class StillListed:
+    """A removal's rows whose leads the service re-statused although the number stays on the
+    DNC list (:func:`~app.core.lead_lookup.still_listed_in`): the rows, the leads, the scopes
+    of the entries left, and the first :data:`_ROWS_NAMED` rows with their leads named."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.leads = 0
+        self.scopes: list[str] = []
+        self.first: list[str] = []
+
+    def add(self, row: JobRow) -> None:
+        found = still_listed_in(row.message)
+        if not found.leads:
+            return
+        self.rows += 1
+        self.leads += found.leads
+        self.scopes += [x for x in found.scopes if x not in self.scopes]
+        if len(self.first) < _ROWS_NAMED:
+            named = ", ".join(found.named[:_LEADS_NAMED])
+            if (more := found.leads - min(len(found.named), _LEADS_NAMED)) > 0:
+                named += f" and {more} more"
+            self.first.append(f"row {row.row_number} ({named})")
+
+    def sentence(self, lead_status: str) -> str:
+        """The job's warning of these rows, ``""`` for none."""
+        if not self.leads:
+            return ""
+        n, rows = self.leads, self.rows
+        named = "; ".join(self.first)
+        if (more := rows - len(self.first)) > 0:
+            named += f"; and {more} more {'row' if more == 1 else 'rows'}"
+        which = "it" if n == 1 else "them"
+        return (
+            f"{n} {'lead' if n == 1 else 'leads'} on {rows} removed "
+            f"{'number' if rows == 1 else 'numbers'} {'was' if n == 1 else 'were'} set to "
+            f"{lead_status or 'the lead status'} by the service although the number stays on "
+            f"the DNC list through its other {'entry' if len(self.scopes) == 1 else 'entries'} "
+            f"({', '.join(self.scopes)}), so a number still listed there now looks callable: "
+            f"{named}. Check {'its' if n == 1 else 'their'} status on the service; each row's "
+            f"message names its leads, and the change journal has every one with the status "
+            f"{which} had."
+        )
+
+
 def maybe_inserted_count(store: JobStore) -> int:
     """How many of the job's ``already_present`` rows :func:`maybe_inserted` counts."""
     if store.meta().get("kind") == "removal":
@@ -473,6 +538,7 @@ def summary_rows(
     maybe: int = 0,
     late_invalid: int = 0,
     as_written: int = 0,
+    still_listed: int = 0,
 ) -> list[list[object]]:
     """The Summary sheet as (label, value) rows; also used for the CLI's human output.
 
@@ -481,7 +547,9 @@ def summary_rows(
     count is not read as how many numbers were on the list before the job. ``late_invalid``:
     the late requests on invalid rows (not sent), said on the row after the late count when
     there are any. ``as_written``: a removal's valid rows looked up as written
-    (:data:`VALID_AS_WRITTEN`), said after the count of rows to send when there are any."""
+    (:data:`VALID_AS_WRITTEN`), said after the count of rows to send when there are any.
+    ``still_listed``: a removal's leads re-statused although the number stays listed
+    (:data:`LEADS_STILL_LISTED`), said for every removal with a lead status that ran."""
     mapping = meta.get("mapping") or {}
     rows: list[list[object]] = [
         ["Job", meta.get("job_id", "")],
@@ -523,6 +591,13 @@ def summary_rows(
         rows.append([label, counts["pending"]])
     if as_written:
         rows.append([VALID_AS_WRITTEN_LABEL, as_written])
+    if (
+        meta.get("kind") == "removal"
+        and meta.get("lead_status")
+        and meta.get("status") != "dry_run"
+    ):
+        # 0 said too: the removal looked, and found none (a dry run looks nothing up).
+        rows.append([STILL_LISTED_LABEL, still_listed])
     if isinstance(damaged := meta.get(DAMAGED), int):
         rows.append([DAMAGED_LABEL, damaged])
     if meta.get("kind") != "removal":
@@ -556,6 +631,18 @@ def as_written_count(store: JobStore) -> int:
     if isinstance(stored, int):
         return stored
     return sum(valid_as_written(r) for r in store.rows())
+
+
+def still_listed_count(store: JobStore) -> int:
+    """A removal's leads re-statused although the number stays listed: as its report stored
+    it (:data:`LEADS_STILL_LISTED` in the meta), else counted from the job file's rows."""
+    meta = store.meta()
+    if meta.get("kind") != "removal":
+        return 0
+    stored = meta.get(LEADS_STILL_LISTED)
+    if isinstance(stored, int):
+        return stored
+    return sum(still_listed_in(r.message).leads for r in store.rows())
 
 
 def _summary_cell(value: object) -> object:
@@ -636,6 +723,8 @@ class ReportWriter:
         self.unchecked = RowsNamed()
         self.late_unchecked = RowsNamed()
         self._unchecked_note_before = ""
+        self.still_listed = StillListed()  # a removal's rows of leads still listed
+        self._still_listed_before = ""
         # Blank rows not written yet: the first BLANK_RUN_LINE of a run, then only counted.
         self._blanks: list[JobRow] = []
         self._blank_last = 0
@@ -665,7 +754,13 @@ class ReportWriter:
             counts = self._store.counts()
             meta = self._with_unchecked_note(meta)
             rows = summary_rows(
-                meta, counts, self.late, self.maybe_inserted, self.late_invalid, self.as_written
+                meta,
+                counts,
+                self.late,
+                self.maybe_inserted,
+                self.late_invalid,
+                self.as_written,
+                self.still_listed.leads,
             )
             for row in rows:
                 self._summary.append(row)
@@ -676,6 +771,10 @@ class ReportWriter:
         meta_counts: dict[str, Any] = {"late_requests": self.late}
         if self._removal:
             meta_counts[VALID_AS_WRITTEN] = self.as_written
+            meta_counts[LEADS_STILL_LISTED] = self.still_listed.leads
+            if meta.get(STILL_LISTED_NOTE) or self._still_listed_before:
+                meta_counts["warnings"] = meta.get("warnings") or []
+                meta_counts[STILL_LISTED_NOTE] = meta.get(STILL_LISTED_NOTE) or ""
         else:
             meta_counts[MAYBE_INSERTED] = self.maybe_inserted
             meta_counts[LATE_INVALID] = self.late_invalid
@@ -690,9 +789,12 @@ class ReportWriter:
     def _with_unchecked_note(self, meta: dict[str, Any]) -> dict[str, Any]:
         """``meta`` with :func:`unchecked_sentence` among its ``warnings`` (which the
         Summary, the CLI's notes and its JSON ``warnings`` show), in place of the sentence an
-        earlier report put there."""
+        earlier report put there; a removal's with :meth:`StillListed.sentence` so."""
         if self._removal:
-            return meta
+            before = self._still_listed_before = str(meta.get(STILL_LISTED_NOTE) or "")
+            kept = [w for w in meta.get("warnings") or [] if not before or w != before]
+            said = self.still_listed.sentence(str(meta.get("lead_status") or ""))
+            return {**meta, "warnings": [*kept, *([said] if said else [])], STILL_LISTED_NOTE: said}
         before = self._unchecked_note_before = str(meta.get(UNCHECKED_NOTE) or "")
         warnings = [w for w in meta.get("warnings") or [] if not before or w != before]
         note = unchecked_sentence(self.unchecked, self.late_unchecked, self.late)
@@ -783,8 +885,9 @@ class ReportWriter:
                 if is_late:
                     self.late_unchecked.add(r.row_number)
             cells += [days, "late" if is_late else ""]
-        elif valid_as_written(r):
-            self.as_written += 1
+        else:
+            self.as_written += valid_as_written(r)
+            self.still_listed.add(r)
         self._rows.append(cells)
         self._after = r.seq
 

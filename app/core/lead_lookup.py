@@ -14,11 +14,13 @@ the leads already in the status apart, as unchanged.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from app.api.client import ApiClient, DncQuery
-from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead
+from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.api.scope import Scope
 from app.core.phones import format_for_display, national_format
 from app.core.session import read_over
@@ -296,16 +298,21 @@ def not_set_text(refused: Sequence[str], unanswered: Sequence[str], lead_status:
     return "; ".join(said)
 
 
-def still_covered_text(
+# A lead the removal re-statused although the number's entries left on the list still cover
+# it, and those entries' scopes as a person reads them (Scope.label: "Campaign 1006").
+Covered = tuple[Lead, list[str]]
+
+
+def still_covered(
     api: ApiClient,
     number: str,
     phone_code: str,
     leads: Sequence[Lead],
-    lead_status: str,
     campaigns_of_lists: dict[str, str],
-) -> str:
-    """After a delete that re-statused ``leads``: the leads the number's other DNC entries
-    (still on the list) cover, which the service re-statused all the same, or ``""``.
+) -> list[Covered]:
+    """After a delete that re-statused ``leads``: those the number's other DNC entries (still
+    on the list) cover, which the service re-statused all the same, each with the scopes of
+    the entries covering it; ``[]`` for none.
 
     The service sets every lead on the number to the status, whatever scope the delete took
     off: a global removal also sets a lead in a campaign whose own entry stays, which makes a
@@ -315,13 +322,13 @@ def still_covered_text(
     time a list is not in it. A read after the delete; its errors are the caller's.
     """
     if not leads:
-        return ""
+        return []
     left = list(api.iter_dnc(DncQuery(phone_number=number, phone_code=phone_code)))
     if not left:
-        return ""
+        return []
     if any(lead.list_id not in campaigns_of_lists for lead in leads):
         campaigns_of_lists.update({x.id: x.campaign_id for x in api.all_lists()})
-    covered: list[tuple[Lead, list[DncEntry]]] = []
+    covered: list[Covered] = []
     for lead in leads:
         campaign = campaigns_of_lists.get(lead.list_id, "")
         why = [
@@ -330,10 +337,16 @@ def still_covered_text(
             if e.scope.is_global or e.scope.is_purpose or e.scope.campaign_id == campaign
         ]
         if why:
-            covered.append((lead, why))
+            covered.append((lead, list(dict.fromkeys(e.scope.label() for e in why))))
+    return covered
+
+
+def still_covered_sentence(covered: Sequence[Covered], lead_status: str) -> str:
+    """What a removal's row says of the leads :func:`still_covered` found (``""`` for none):
+    :func:`still_listed_in` reads it back from the row's message."""
     if not covered:
         return ""
-    scopes = list(dict.fromkeys(e.scope.label() for _, why in covered for e in why))
+    scopes = list(dict.fromkeys(scope for _, why in covered for scope in why))
     named = ", ".join(
         f"lead {lead.id} (list {lead.list_id})" for lead, _ in covered[:LEADS_IN_MESSAGE]
     )
@@ -347,3 +360,55 @@ def still_covered_text(
         f"set {'it' if len(covered) == 1 else 'them'} to {lead_status} too: check "
         f"{'its' if len(covered) == 1 else 'their'} status"
     )
+
+
+def still_covered_text(
+    api: ApiClient,
+    number: str,
+    phone_code: str,
+    leads: Sequence[Lead],
+    lead_status: str,
+    campaigns_of_lists: dict[str, str],
+) -> str:
+    """:func:`still_covered_sentence` of :func:`still_covered`: the leads the number's other
+    DNC entries still cover, which the service re-statused all the same, or ``""``."""
+    covered = still_covered(api, number, phone_code, leads, campaigns_of_lists)
+    return still_covered_sentence(covered, lead_status)
+
+
+# still_covered_sentence's sentence, as a row's message holds it: the leads named (the first
+# LEADS_IN_MESSAGE), how many more, and the scopes of the entries left.
+_COVERED_SAID = re.compile(
+    r"((?:lead [^ ]+ \(list [^)]*\)(?:, )?)+)(?: and (\d+) more)? stays? on the DNC list "
+    r"through the number's other (?:entry|entries) \((.*?)\), yet the service set "
+    r"(?:it|them) to .*? too: check (?:its|their) status"
+)
+
+
+class StillListed(NamedTuple):
+    """What a removal row's message says of its leads :func:`still_covered` found: how many,
+    the first named ("lead 7 (list 1006)"), and the scopes of the entries left."""
+
+    leads: int
+    named: list[str]
+    scopes: list[str]
+
+
+_LEAD_NAMED = re.compile(r"lead [^ ]+ \(list [^)]*\)")
+
+
+def still_listed_in(message: str) -> StillListed:
+    """How many leads a removal row's ``message`` says the service re-statused although the
+    number's entries left on the list still cover them (:func:`still_covered_sentence`, once
+    for each delete of the row that found some), those it names, and those entries' scopes;
+    none, ``leads`` 0. The report counts them from the job file's rows, as it counts other
+    kinds of row. A purpose whose name holds ", " reads as two scopes."""
+    leads = 0
+    named: list[str] = []
+    scopes: list[str] = []
+    for found in _COVERED_SAID.finditer(message):
+        these = _LEAD_NAMED.findall(found.group(1))
+        leads += len(these) + int(found.group(2) or 0)
+        named += these
+        scopes += [x for x in found.group(3).split(", ") if x not in scopes]
+    return StillListed(leads, named, scopes)

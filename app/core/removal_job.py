@@ -67,7 +67,12 @@ update the service refuses leaves the row ``removed`` (its number is off the lis
 which lead kept its status (one it fails or never answers: that it may not have been set), and
 to set it on the service. A row sent again and found removed by this job's earlier delete names the
 leads the journal has that delete and that send set, and sets those of the number still not
-in the status. Without a lead status no lead is looked up.
+in the status. Without a lead status no lead is looked up. The service sets every lead on
+the number, whatever scope the delete took off: the leads a delete so set that the number's
+other entries still list (a lead in a campaign whose own entry stays, after a global removal)
+are named in the row's message and journaled as a ``dnc.delete.leads_still_listed`` event
+(:data:`STILL_LISTED_EVENT`), and the report counts them and warns of them
+(:class:`app.core.job_report.StillListed`; black-box B9 #1).
 
 A row whose number is in no number range in use today, its length right for its country
 (:func:`app.core.sheet_check.listed_as_written`: the check stages it with that refusal and
@@ -151,6 +156,7 @@ from app.core.job_store import (
 )
 from app.core.journal import JournalEntry
 from app.core.lead_lookup import (
+    Covered,
     changed_by,
     lead_numbers,
     leads_to_restatus,
@@ -158,7 +164,8 @@ from app.core.lead_lookup import (
     number_leads_apart,
     restatus_text,
     restatused_by,
-    still_covered_text,
+    still_covered,
+    still_covered_sentence,
 )
 from app.core.phones import is_valid
 from app.core.session import Session, e164, fate_open, journal_target
@@ -170,6 +177,10 @@ from app.core.wording import joined
 REMOVED_AS_LISTED = (
     "removed as listed: the list held the number as written, though it is not a valid number today"
 )
+
+# The journal event of the leads a delete re-statused although the number's other entries
+# still list them (delete_sender's still_listed).
+STILL_LISTED_EVENT = "dnc.delete.leads_still_listed"
 
 RESENT_NOT_FOUND = (
     "sent again when the job was resumed; the number was no longer on the list "
@@ -1165,7 +1176,7 @@ def delete_sender(
     when other rows still to be sent ask for each of those.
     """
 
-    # List id -> campaign id, for still_covered_text (read once per run, then as lists appear).
+    # List id -> campaign id, for still_covered (read once per run, then as lists appear).
     campaigns_of_lists: dict[str, str] = {}
     # Rows this run left Unsettled: an earlier delete of theirs may have been done.
     unsettled: set[int] = set()
@@ -1479,17 +1490,19 @@ def delete_sender(
         said = restatus_text(leads, lead_status, scope, plan.others)
         if not_set := not_set_text(failed, unanswered, lead_status):
             said += f"; {not_set}"
-        return said, covered_text(row.national, row.phone_code, written, lead_status), stopped
+        covered = covered_text(row, scope, row.national, row.phone_code, written, lead_status)
+        return said, covered, stopped
 
-    def covered_text(number: str, code: str, changed: list[Lead], status: str) -> str:
+    def covered_text(
+        row: JobRow, scope: Scope, number: str, code: str, changed: list[Lead], status: str
+    ) -> str:
         """Which of ``changed`` (set to ``status``) the number's entries left on the list as
-        ``number`` under ``code`` still cover (:func:`still_covered_text`), or why not known."""
+        ``number`` under ``code`` still cover (:func:`still_covered`), or why not known; the
+        covered ones journaled (:func:`still_listed`)."""
         if not changed:
             return ""
         try:
-            return still_covered_text(
-                session.api, number, code, changed, status, campaigns_of_lists
-            )
+            covered = still_covered(session.api, number, code, changed, campaigns_of_lists)
         except ApiError as exc:
             return (
                 "whether the number's other entries still cover these leads could not be "
@@ -1501,6 +1514,41 @@ def delete_sender(
                 "whether the number's other entries still cover these leads was not "
                 "looked up: the job was stopped"
             )
+        if covered:
+            still_listed(row, scope, number, code, covered, status)
+        return still_covered_sentence(covered, status)
+
+    def still_listed(
+        row: JobRow, scope: Scope, number: str, code: str, covered: list[Covered], status: str
+    ) -> None:
+        """Journal, filed under the row's number, every lead a delete of it (as ``number``
+        under ``code``) made ``status`` although the number's other entries still list it, and
+        their scopes (black-box B9 #1: only the row's message in the report said so, and a
+        number still on a campaign's list looked callable there). A read's finding, so an
+        event beside the delete's outcome; the report counts such rows from their messages."""
+        session.journal.record_event(
+            connection=session.connection.name,
+            base_url=session.connection.base_url,
+            operation=STILL_LISTED_EVENT,
+            target=journal_target("dnc", row.national, row.phone_code, scope),
+            phone=e164(row.national, row.phone_code),
+            job=job_id,
+            note=note,
+            details={
+                "row": row.row_number,
+                "lead_status": status,
+                "deleted": {"phone_number": number, "phone_code": code},
+                "leads": [
+                    {
+                        "id": lead.id,
+                        "list_id": lead.list_id,
+                        "status_before": lead.status,
+                        "still_listed_by": scopes,
+                    }
+                    for lead, scopes in covered
+                ],
+            },
+        )
 
     def delete_form(
         row: JobRow,
@@ -1554,7 +1602,8 @@ def delete_sender(
             first = REMOVED_BY_LOST_ATTEMPT
             said = f"{first} (its entry as {_label(form, row)})" if named else first
             settled(row, scope, said)
-        covered = covered_text(form.number, form.code, changed_by(leads or [], status), status)
+        changed = changed_by(leads or [], status)
+        covered = covered_text(row, scope, form.number, form.code, changed, status)
         last = f"answered after {result.attempts} attempts" if result.retried else ""
         return _Sent(Outcome.REMOVED, first, last, covered)
 
