@@ -524,11 +524,21 @@ def describe_api_error(exc: ApiError, connection: Connection, action: str = "") 
         sentence = f"{token_source(connection)} was refused by the service at {url} ({why})."
     elif isinstance(exc, NoAnswer):
         tries = "once" if exc.tries == 1 else f"{exc.tries} times"
-        sentence = (
-            f"the service at {url} took the connection but did not answer within "
-            f"{exc.waited:.0f} s ({exc.endpoint} asked {tries}, each waiting up to "
-            f"{exc.request_timeout:g} s for its answer)."
-        )
+        if exc.waited < exc.request_timeout:
+            # Every request ended before its own timeout: the service (or something before
+            # it) closed the connections unanswered, as a crashing service or a proxy does;
+            # "did not answer within 1 s … each waiting up to 30 s" read as a contradiction
+            # (black-box B9 #6).
+            sentence = (
+                f"the service at {url} took the connection but closed it without an answer "
+                f"({exc.endpoint} asked {tries} in {max(exc.waited, 1):.0f} s)."
+            )
+        else:
+            sentence = (
+                f"the service at {url} took the connection but did not answer within "
+                f"{exc.waited:.0f} s ({exc.endpoint} asked {tries}, each waiting up to "
+                f"{exc.request_timeout:g} s for its answer)."
+            )
     elif isinstance(exc, RateLimitRefused):
         times = "once" if exc.refusals == 1 else f"{exc.refusals} times"
         if exc.retry_after is None:
