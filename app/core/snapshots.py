@@ -475,8 +475,16 @@ def same_service(old: tuple[str, str], new: tuple[str, str]) -> str:
 
 def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
     """Added, removed and changed entries (changed: same id, any field differs)."""
-    if old.kind is not new.kind or old.scope != new.scope:
+    if old.kind is not new.kind:
         raise SnapshotError(f"These are copies of different lists: {old.label} and {new.label}.")
+    if old.scope != new.scope:
+        # One list read over two scopes (black-box B9 #9: the whole DNC list against its
+        # purpose entries was "different lists"): entries outside the narrower scope would
+        # all count as added or removed.
+        raise SnapshotError(
+            f"These are copies of one list over different scopes: {old.label} and "
+            f"{new.label}; compare copies of the same scope (dnc-desk snapshot takes --scope)."
+        )
     service = same_service((old.label, old.base_url), (new.label, new.base_url))
     before = {e.id: e for e in old.entries}
     after = {e.id: e for e in new.entries}

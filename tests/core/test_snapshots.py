@@ -86,7 +86,7 @@ def test_scoped_sms_snapshot(api: ApiClient, tmp_path: Path) -> None:
     assert data.path is not None and data.path.name.startswith(f"sms-opt-out-campaign-{camp}-")
     loaded = load_snapshot(data.path)
     assert loaded.scope == Scope.campaign(camp)
-    with pytest.raises(SnapshotError, match="different lists"):
+    with pytest.raises(SnapshotError, match="one list over different scopes"):
         diff(loaded, fetch_list(api, ListKind.SMS))
 
 
