@@ -154,6 +154,25 @@ def run(args: argparse.Namespace) -> int:
         "journal_verified": pack.journal_verified,
         "journal_chain": pack.journal_chain_text,
         "journal_entries_at_break": sorted(pack.journal_breaks),
+        # Each write of the number with its recorded outcome and what it settled as: a look-up
+        # after a lost answer or a job's conclusion is journaled apart from the outcome, which
+        # read alone said "failed" of a delete the service did (black-box B9 #4).
+        "writes": [
+            {
+                "entry": w.intent.id,
+                "time": w.intent.time,
+                "operation": w.intent.operation,
+                "target": w.intent.target,
+                "job": w.intent.job,
+                "outcome": w.outcome.outcome if w.outcome is not None else None,
+                "recorded": w.recorded,
+                "settled": w.result,
+                "settled_because": w.words,
+                "settled_by_entry": w.event,
+            }
+            for w in pack.writes
+        ],
+        "writes_by_settled": pack.settled_counts,
         # null: an incomplete snapshot without the number does not say it was not listed.
         "snapshots": {s.path.name: s.listed for s in pack.snapshots},
         "report": str(report.resolve()),
@@ -170,6 +189,9 @@ def run(args: argparse.Namespace) -> int:
         )
         if pack.journal_verified is False:
             print(pack.journal_chain_text)
+        if pack.writes:
+            counts = ", ".join(f"{n} {result}" for result, n in pack.settled_counts.items())
+            print(f"Writes recorded in the change journal, as settled: {counts}.")
         for snap in pack.snapshots:
             if snap.listed is None:
                 print(f"Snapshot {snap.path.name}: listed {snap.listed_text}.")

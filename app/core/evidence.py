@@ -44,7 +44,8 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -58,7 +59,14 @@ from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel,
 from app.core.connections import normalize_base_url
 from app.core.dnc_removal import FormKind, form_searches, stored_forms
 from app.core.dnc_removal import names_number as entry_names_number
-from app.core.journal import ChainCheck, ChangeJournal, JournalEntry
+from app.core.journal import (
+    PHASE_EVENT,
+    PHASE_INTENT,
+    PHASE_OUTCOME,
+    ChainCheck,
+    ChangeJournal,
+    JournalEntry,
+)
 from app.core.phones import (
     PhoneResult,
     format_for_display,
@@ -174,6 +182,247 @@ class SnapshotPresence:
         return "yes" if listed else "no"
 
 
+# What a write of the number settled as, once its outcome and what the journal recorded after
+# it (a look-up, a job's conclusion) are read together.
+REMOVED = "removed"
+STILL_LISTED = "still listed"
+NOT_LISTED = "not on the list"
+INSERTED = "inserted"
+LISTED_BEFORE = "on the list before the job"
+ON_THE_LIST = "on the list"
+NOT_INSERTED = "not inserted"
+DONE = "done"
+NOT_DONE = "not done"
+NOT_SENT = "not sent"
+NOT_KNOWN = "not known"
+
+# Words of a journaled error saying the write's own answer was lost (app.api.transport,
+# app.core.session): no answer came at all.
+_LOST_MARKS = ("before the answer came", "no answer from", "its answer lost")
+# Words saying an attempt got no answer telling whether it was done (none, a 5xx, an answer
+# that is not the API's JSON), or an earlier send's fate was left open: the service may have
+# done the write whatever the outcome says (app.api.errors, app.core.session).
+_OPEN_MARKS = (
+    "got no answer saying whether",
+    "ended with an error and a look-up that failed too",
+)
+# Written by app.core.import_job (BEFORE_JOB) in an insert's settled event.
+_BEFORE_JOB_WORDS = "already on the list before this job"
+
+
+@dataclass(frozen=True, slots=True)
+class SettledWrite:
+    """One write of the number the journal holds (its intent), what its outcome row recorded,
+    and what it settled as: the journal keeps a look-up made after a lost answer, or a job's
+    conclusion, as an event beside the outcome (black-box B9 #4: a delete the service did
+    showed only "failed" and a raw JSON event, and counsel would read it as not removed).
+
+    ``recorded`` is the outcome in words ("failed (answer lost)"); ``result`` one of the
+    results above and ``words`` why; ``event`` the journal entry that settled it, if any."""
+
+    intent: JournalEntry
+    outcome: JournalEntry | None
+    events: tuple[JournalEntry, ...]
+    recorded: str
+    result: str
+    words: str
+    event: int | None = None
+
+    @property
+    def settled(self) -> str:
+        """The settled result and why, as one text ("removed — a look-up … (event #N)")."""
+        return f"{self.result} — {self.words}" if self.words else self.result
+
+
+def _answer_lost(error: str) -> bool:
+    return any(mark in error for mark in _LOST_MARKS)
+
+
+def _fate_open(error: str) -> bool:
+    return _answer_lost(error) or any(mark in error for mark in _OPEN_MARKS)
+
+
+def _base_operation(event: JournalEntry) -> str:
+    """The write an event settling one is about ("dnc.delete.checked" -> "dnc.delete"), or
+    "" for any other event."""
+    head, _, last = event.operation.rpartition(".")
+    return head if head and last in ("checked", "settled") else ""
+
+
+def settle_writes(entries: Iterable[JournalEntry]) -> list[SettledWrite]:
+    """Each write (intent) among ``entries`` with its outcome and the events settling it,
+    newest first, as :attr:`EvidencePack.journal` lists them.
+
+    An event refers to its write by ``ref`` (:meth:`app.core.session.Session._settles`); one
+    of a journal written before it did (``ref`` empty) settles the latest earlier intent of the
+    same job, operation and target, as the event was recorded then."""
+    ordered = sorted(entries, key=lambda e: e.id)
+    intents = {e.id: e for e in ordered if e.phase == PHASE_INTENT}
+    outcomes: dict[int, JournalEntry] = {}
+    events: dict[int, list[JournalEntry]] = {}
+    latest: dict[tuple[str, str, str], int] = {}
+    for e in ordered:
+        if e.phase == PHASE_INTENT:
+            latest[(e.job, e.operation, e.target)] = e.id
+        elif e.phase == PHASE_OUTCOME and e.ref in intents:
+            outcomes[e.ref] = e
+        elif e.phase == PHASE_EVENT and (write := _base_operation(e)):
+            ref = e.ref if e.ref in intents else None
+            if e.ref is None and e.job:
+                ref = latest.get((e.job, write, e.target))
+            if ref is not None:
+                events.setdefault(ref, []).append(e)
+    out: list[SettledWrite] = []
+    # Newest first, so a write left not known is told what the job's next send of it settled.
+    later: dict[tuple[str, str, str], SettledWrite] = {}
+    for intent in reversed(intents.values()):
+        settled = _settle(intent, outcomes.get(intent.id), tuple(events.get(intent.id, ())))
+        key = (intent.job, intent.operation, intent.target)
+        after = later.get(key) if intent.job else None
+        if settled.result == NOT_KNOWN and after is not None:
+            words = (
+                f"{settled.words}; the job sent it again (entry #{after.intent.id}): {after.result}"
+            )
+            settled = replace(settled, words=words)
+        later[key] = settled
+        out.append(settled)
+    return out
+
+
+def _ids_text(ids: object) -> str:
+    return ", ".join(str(i) for i in ids) if isinstance(ids, list) else str(ids)
+
+
+def _settle(
+    intent: JournalEntry, outcome: JournalEntry | None, events: tuple[JournalEntry, ...]
+) -> SettledWrite:
+    op = intent.operation
+    kind = op.rpartition(".")[2]
+    raw = outcome.outcome if outcome is not None else ""
+    error = outcome.error if outcome is not None else ""
+    lost = _answer_lost(error)
+    open_ = _fate_open(error)
+    checked = any(e.operation.endswith(".checked") for e in events)
+    if outcome is None:
+        recorded = "no outcome recorded"
+    elif raw in ("failed", "unknown") and lost:
+        recorded = f"{raw} (answer lost)"
+    elif raw in ("failed", "unknown") and (open_ or checked):
+        recorded = f"{raw} (no answer saying whether it was done)"
+    elif raw in ("not_found", "already_present") and open_:
+        recorded = f"{raw} (an earlier attempt may have done it)"
+    else:
+        recorded = raw
+
+    def made(result: str, words: str, event: int | None = None) -> SettledWrite:
+        return SettledWrite(intent, outcome, events, recorded, result, words, event)
+
+    done, not_done = {"delete": (REMOVED, STILL_LISTED), "insert": (INSERTED, NOT_INSERTED)}.get(
+        kind, (DONE, NOT_DONE)
+    )
+    # The latest event about the write settles it: a job's conclusion, else a look-up.
+    for e in sorted(events, key=lambda x: x.id, reverse=True):
+        details = e.after or {}
+        at = f"(event #{e.id})"
+        if e.operation.endswith(".settled"):
+            said = str(details.get("settled", ""))
+            if kind == "insert":
+                result = LISTED_BEFORE if said.startswith(_BEFORE_JOB_WORDS) else ON_THE_LIST
+            else:
+                result = done
+            return made(result, f"{said} {at}".strip(), e.id)
+        if "look_up_error" in details:
+            why = details["look_up_error"]
+            return made(NOT_KNOWN, f"a look-up after it failed too ({why}) {at}", e.id)
+        if "listed_after" not in details:
+            continue
+        listed = details["listed_after"]
+        after_what = (
+            "the lost answer"
+            if lost or raw == "unknown"
+            else "its error"
+            if raw == "failed"
+            else "its answer"
+        )
+        if kind == "delete":
+            if listed:
+                return made(
+                    STILL_LISTED,
+                    f"a look-up after {after_what} found the number still listed (entries "
+                    f"{_ids_text(listed)}) {at}",
+                    e.id,
+                )
+            if raw == "not_found" and not open_:
+                # Answered "not found" though listed just before: gone all the same.
+                return made(
+                    NOT_LISTED,
+                    f"the service answered not found and a look-up right after found the "
+                    f"number gone {at}",
+                    e.id,
+                )
+            return made(REMOVED, f"a look-up after {after_what} found the number gone {at}", e.id)
+        if kind == "insert":
+            if listed:
+                return made(
+                    ON_THE_LIST,
+                    f"a look-up after {after_what} found the number listed (entries "
+                    f"{_ids_text(listed)}), so that attempt most likely inserted it {at}",
+                    e.id,
+                )
+            return made(
+                NOT_INSERTED,
+                f"a look-up after {after_what} found the number not on the list {at}",
+                e.id,
+            )
+    return _settle_by_outcome(intent, raw, lost, open_, made, done, not_done)
+
+
+def _settle_by_outcome(
+    intent: JournalEntry,
+    raw: str,
+    lost: bool,
+    open_: bool,
+    made: Callable[[str, str], SettledWrite],
+    done: str,
+    not_done: str,
+) -> SettledWrite:
+    """What a write with no event about it settled as: what its outcome says."""
+    if not raw:
+        return made(NOT_KNOWN, "no outcome was recorded (the app stopped while it was sent)")
+    if raw == "ok":
+        return made(done, "the service answered that it was done")
+    if raw in ("refused", "not_attempted"):
+        return made(NOT_SENT, "it was not sent, or refused unread: nothing was done")
+    if raw == "not_found":
+        entries = (intent.before or {}).get("entries")
+        if open_ and entries != []:
+            return made(
+                REMOVED,
+                "listed just before the delete; answered not found only after an attempt "
+                "that got no answer saying whether it was done, so that attempt most likely "
+                "removed it",
+            )
+        return made(NOT_LISTED, "the service found no entry to remove")
+    if raw == "already_present":
+        if open_:
+            return made(
+                ON_THE_LIST,
+                "answered already present after an attempt that got no answer saying whether "
+                "it was done, so that attempt may have inserted it",
+            )
+        return made(ON_THE_LIST, "the service answered that it was already on the list")
+    if raw == "unknown":
+        return made(NOT_KNOWN, "no answer was recorded for it: it may or may not have been done")
+    if lost:
+        return made(NOT_KNOWN, "its answer was lost and no look-up after it was recorded")
+    if open_:
+        return made(
+            NOT_KNOWN,
+            "no answer said whether it was done and no look-up after it was recorded",
+        )
+    return made(not_done, "the service refused it (nothing recorded after it says otherwise)")
+
+
 @dataclass
 class EvidencePack:
     """Everything found for one number."""
@@ -199,12 +448,22 @@ class EvidencePack:
     journal: list[JournalEntry] = field(default_factory=list)
     # The whole journal's chain as checked when the pack was gathered; None without a journal.
     journal_chain: ChainCheck | None = None
+    # The journal's writes of the number, each with what it settled as (:func:`settle_writes`).
+    writes: list[SettledWrite] = field(default_factory=list)
     snapshots: list[SnapshotPresence] = field(default_factory=list)
     # Snapshots of other services (another base URL) found in the folder: not consulted.
     other_service_snapshots: int = 0
     # A number in no range in use today, searched as written (:func:`as_written_note`): why
     # it is not valid, and how it was searched; "" for a valid number.
     as_written: str = ""
+
+    @property
+    def settled_counts(self) -> dict[str, int]:
+        """How many writes settled as each result, most first."""
+        counts: dict[str, int] = {}
+        for write in self.writes:
+            counts[write.result] = counts.get(write.result, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
     @property
     def journal_verified(self) -> bool | None:
@@ -459,6 +718,7 @@ def gather_evidence(
     progress(3, steps, "Reading the change journal")
     if journal is not None:
         pack.journal = journal.query(phone=pack.e164, limit=100_000)
+        pack.writes = settle_writes(pack.journal)
         # After the query: entries appended in between are checked too, never the reverse.
         pack.journal_chain = journal.check_chain()
 
@@ -538,6 +798,8 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("Journal entries", len(pack.journal)),
         ("Journal chain", pack.journal_chain_text),
         ("Journal entries at a break", _ids(pack.journal_breaks) or "none"),
+        ("Writes recorded", len(pack.writes)),
+        *((f"Writes settled: {result}", n) for result, n in pack.settled_counts.items()),
         ("Snapshots consulted", len(pack.snapshots)),
         ("Snapshots listing it", sum(1 for s in pack.snapshots if s.listed)),
         ("Snapshots not knowing it", sum(1 for s in pack.snapshots if s.listed is None)),
@@ -598,8 +860,11 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
             "Connection",
             "Details",
             "Chain",
+            # Last: readers of the columns before it by position keep working.
+            "Settled",
         ]
     )
+    settled = _settled_cells(pack.writes)
     breaks = pack.journal_breaks
     chain = pack.journal_chain
     # Past the breaks a check names (a chain broken all through), an entry is not known good.
@@ -613,13 +878,14 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
                 e.phase,
                 e.operation,
                 e.target,
-                e.outcome,
+                settled.get(e.id, (e.outcome, ""))[0] or e.outcome,
                 e.error,
                 e.job,
                 e.note,
                 e.connection,
                 _details(e),
                 f"BROKEN: {breaks[e.id]}" if e.id in breaks else unmarked,
+                settled.get(e.id, ("", ""))[1],
             ]
         )
     snaps = wb.add_sheet("Snapshots")
@@ -652,6 +918,21 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         )
     wb.save(path)
     return sha256_of(path)
+
+
+def _settled_cells(writes: Iterable[SettledWrite]) -> dict[int, tuple[str, str]]:
+    """The Outcome and Settled cells of each journal entry of a write, by entry id: the
+    outcome row says the recorded outcome in words ("failed (answer lost)"), and every entry
+    of the write (its intent, outcome and the events settling it) what it settled as."""
+    cells: dict[int, tuple[str, str]] = {}
+    for w in writes:
+        said = f"{w.settled} (the write of entry #{w.intent.id})"
+        cells[w.intent.id] = ("", said)
+        if w.outcome is not None:
+            cells[w.outcome.id] = (w.recorded, said)
+        for event in w.events:
+            cells[event.id] = ("", said)
+    return cells
 
 
 def _ids(breaks: dict[int, str]) -> str:

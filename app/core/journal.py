@@ -536,13 +536,16 @@ class ChangeJournal:
         job: str = "",
         details: Mapping[str, Any] | None = None,
         phone: str = "",
+        ref: int | None = None,
     ) -> int:
         """Record a one-row event (job start/finish, gate override, a look-up that settled a
-        write's outcome); details go in ``after``; ``phone`` (E.164) when it is about one."""
+        write's outcome); details go in ``after``; ``phone`` (E.164) when it is about one;
+        ``ref`` the intent of the write the event settles (:meth:`latest_intent`), so the
+        event is linked to that write as its outcome is (black-box B9 #4)."""
         return self._append(
             {
                 "phase": PHASE_EVENT,
-                "ref": None,
+                "ref": ref,
                 "connection": connection,
                 "base_url": base_url,
                 "operation": operation,
@@ -952,6 +955,23 @@ class ChangeJournal:
                 cursor = db.execute(f"{_SELECT} WHERE id IN ({marks}) ORDER BY id", chunk)
                 entries += [_entry(r) for r in cursor]
         return entries
+
+    def latest_intent(
+        self, *, job: str, operation: str, target: str, phone: str = ""
+    ) -> int | None:
+        """The id of ``job``'s latest intent of ``operation`` (``dnc.delete``) on ``target``
+        (``dnc:+1303… scope=global``), or None: the write a look-up or a job's conclusion
+        about it settles. Searched by ``phone`` (its index) when given, else by the job."""
+        if not job:
+            return None
+        sql = "SELECT id FROM journal WHERE job = ? AND phase = ? AND +operation = ? AND target = ?"
+        params: list[Any] = [job, PHASE_INTENT, operation, target]
+        if phone:
+            sql += " AND phone = ? AND phone != ''"
+            params.append(phone)
+        with self._read() as db:
+            found = db.execute(f"{sql} ORDER BY id DESC LIMIT 1", params).fetchone()
+        return None if found is None else int(found[0])
 
     def write_outcomes(
         self, *, job: str, operation: str, phone: str, outcome: str = ""

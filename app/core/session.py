@@ -147,8 +147,12 @@ class Session:
         note: str = "",
     ) -> None:
         """Journal a look-up made to settle a write that ended in ``error`` (a read, so an
-        event beside the write's outcome): what it found, or its own error, in ``details``."""
-        self._event(operation, target, phone, {"error": str(error), **details}, job, note)
+        event beside the write's outcome): what it found, or its own error, in ``details``.
+        ``operation`` is the write's and what the look-up is ("dnc.delete.checked"); the event
+        refers to the write it settles (:meth:`_settles`)."""
+        details = {"error": str(error), **details}
+        ref = self._settles(operation, target, phone, job)
+        self._event(operation, target, phone, details, job, note, ref)
 
     def record_settled(
         self,
@@ -169,7 +173,21 @@ class Session:
         "that attempt may have done this write" where the report said otherwise)."""
         target = journal_target(kind, phone_number, phone_code, scope)
         phone = e164(phone_number, phone_code)
-        self._event(f"{kind}.{operation}", target, phone, {"settled": settled}, job, note)
+        event = f"{kind}.{operation}"
+        ref = self._settles(event, target, phone, job)
+        self._event(event, target, phone, {"settled": settled}, job, note, ref)
+
+    def _settles(self, event: str, target: str, phone: str, job: str) -> int | None:
+        """The intent of the write an event ``event`` ("dnc.delete.settled") settles: the
+        job's latest intent of that write ("dnc.delete") on ``target``, so evidence links the
+        event to the write rather than leaving a "failed" outcome unexplained beside it
+        (black-box B9 #4: the event's ref was NULL). None when the job has none."""
+        write = event.rsplit(".", 1)[0]
+        found = self.journal.latest_intent(job=job, operation=write, target=target, phone=phone)
+        if found is None and phone:
+            # An intent filed under another written form of the number: the same target.
+            found = self.journal.latest_intent(job=job, operation=write, target=target)
+        return found
 
     def _event(
         self,
@@ -179,6 +197,7 @@ class Session:
         details: Mapping[str, Any],
         job: str,
         note: str,
+        ref: int | None = None,
     ) -> None:
         self.journal.record_event(
             connection=self.connection.name,
@@ -189,6 +208,7 @@ class Session:
             note=note,
             details=details,
             phone=phone,
+            ref=ref,
         )
 
     def _journaled(
