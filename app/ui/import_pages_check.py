@@ -9,6 +9,11 @@ A column read for countries whose codes are US states' too ("IN", "DE") beside n
 both ways is said here, before the import starts, as the job's report will say it; the box
 shown with it is the person's explicit word that the column holds countries, the only one the
 wizard takes (leaving the proposed Country code column as it was says nothing of "IN").
+
+After the check the job is staged for real (nothing is sent), as the command line stages it
+before its first row: the page lists the staged rows (a second table's rows set apart, a Notes
+cell naming another number, …) and staging's warnings, and Start sends that very job when
+nothing changed since (:func:`~app.ui.import_wizard_engine.check_and_stage`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QTableView,
@@ -33,18 +39,25 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from app.core.sheet_check import CheckedRow, CheckOptions, Outcome
+from app.core.sheet_check import CheckOptions
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
-from app.ui.import_pages_source import cell_text
-from app.ui.import_wizard_engine import CheckResult, check_file
+from app.ui.import_wizard_engine import (
+    CheckResult,
+    StagedCheck,
+    check_and_stage,
+    discard_staged,
+    same_staging,
+)
 from app.ui.plain_text import literal, plain_label
 from app.ui.tasks import Task
 
 if TYPE_CHECKING:
     from app.ui.import_wizard import ImportWizard
 
+# Under the data folder, beside the jobs folder: a check's staged job is listed as no job.
+CHECKS_FOLDER = "checks"
 PROBLEM_HEADERS = ("Row", "Value in the file (double-click to fix)", "Problem")
 COL_ROW, COL_VALUE, COL_PROBLEM = range(3)
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -63,15 +76,6 @@ LATE_TIP = (
 )
 BAD = QColor("#fde2e1")
 WARN = QColor("#fff4d6")
-
-
-def problem_text(c: CheckedRow) -> str:
-    if c.outcome is Outcome.DUPLICATE:
-        text = f"duplicate of row {c.duplicate_of} (not sent again)"
-        return f"{text}; {c.damage}" if c.damage else text
-    if c.outcome is Outcome.INVALID:
-        return c.message.split(": ", 1)[-1]
-    return f"sent as +{c.phone_code} {c.national}; check it: {c.damage}"
 
 
 class CheckPage(QWizardPage):
@@ -105,6 +109,12 @@ class CheckPage(QWizardPage):
         self.doubt_label.hide()
         self.countries_box = QCheckBox(self)
         self.countries_box.hide()
+        # Staging's warnings, as the job's report and the command line give them: plain text
+        # (they quote the file's cells), scrolled when there are many.
+        self.warnings_box = QPlainTextEdit(self)
+        self.warnings_box.setReadOnly(True)
+        self.warnings_box.setMaximumHeight(130)
+        self.warnings_box.hide()
         self.count_labels: dict[str, QLabel] = {}
         grid = QGridLayout()
         for i, (key, label) in enumerate(COUNT_LABELS):
@@ -147,6 +157,7 @@ class CheckPage(QWizardPage):
         layout.addWidget(self.status)
         layout.addWidget(self.doubt_label)
         layout.addWidget(self.countries_box)
+        layout.addWidget(self.warnings_box)
         layout.addLayout(grid)
         layout.addWidget(QLabel("Rows to look at:", self))
         layout.addWidget(self.table, 1)
@@ -159,6 +170,7 @@ class CheckPage(QWizardPage):
         # Going back invalidates the check (mapping or target may change).
         self._generation += 1
         self.checking = False
+        self.discard()
         self.result = None
         # The columns may change: what the box said of one is no word on another.
         self.countries_box.setChecked(False)
@@ -168,17 +180,22 @@ class CheckPage(QWizardPage):
         mapping = self.wiz.effective_mapping()
         if probe is None or mapping is None:
             return
-        options = CheckOptions(
-            target=self.wiz.target_page.target, campaign_lookup=self.wiz.campaign_lookup
-        )
+        lookup = self.wiz.campaign_lookup
+        options = CheckOptions(target=self.wiz.target_page.target, campaign_lookup=lookup)
         fixes = dict(self.fixes)
+        # Before the result is dropped: the box ticked for it is still the person's word.
+        settings = self.wiz.settings()
+        paths = self.wiz.paths
+        connection = self.wiz.session.connection
         self._generation += 1
         generation = self._generation
         self.checking = True
+        self.discard()
         self.result = None
         self.recheck_button.setEnabled(False)
         self.doubt_label.hide()
         self.countries_box.hide()
+        self.warnings_box.hide()
         self.bar.setRange(0, 0)
         self.bar.show()
         self.status.setText(f"Checking every row of {probe.path.name}…")
@@ -189,8 +206,18 @@ class CheckPage(QWizardPage):
             self.task.cancel()  # a check of older settings: its answer would be dropped anyway
         self.task = self.wiz.runner.submit(
             "check the file",
-            lambda ctx: check_file(
-                probe, mapping, options, fixes, cancel=ctx.cancel_event, progress=ctx.report
+            lambda ctx: check_and_stage(
+                probe,
+                mapping,
+                options,
+                fixes,
+                settings,
+                paths.data_dir / CHECKS_FOLDER,
+                paths.reports_dir,
+                connection=connection,
+                campaign_lookup=lookup,
+                cancel=ctx.cancel_event,
+                progress=ctx.report,
             ),
             on_done=lambda result: self._checked(generation, result),
             on_error=lambda exc: self._failed(generation, exc),
@@ -200,9 +227,35 @@ class CheckPage(QWizardPage):
     def _progress(self, generation: int, rows: object) -> None:
         if generation == self._generation and isinstance(rows, int):
             self.status.setText(f"Checking… {rows:,} rows so far")
+        elif generation == self._generation and rows == "staging":
+            self.status.setText("Staging the rows as the import will send them (nothing is sent)…")
+
+    def discard(self) -> None:
+        """Delete the job the last check staged, unless Start took it (on the runner: no I/O
+        on the GUI thread)."""
+        if self.result is not None and (staged := self.result.staged) is not None:
+            self.result.staged = None
+            self._discard(staged)
+
+    def _discard(self, staged: StagedCheck) -> None:
+        self.wiz.runner.submit("discard a checked job", lambda _ctx: discard_staged(staged))
+
+    def take_staged(self) -> StagedCheck | None:
+        """The job the check staged, for Start to send as checked, when the wizard would stage
+        the same now; None (and that job discarded) when something changed since."""
+        if self.result is None or (staged := self.result.staged) is None:
+            return None
+        self.result.staged = None
+        lookup = self.wiz.campaign_lookup
+        if same_staging(staged, self.wiz.settings(), self.fixes, lookup):
+            return staged
+        self._discard(staged)
+        return None
 
     def _checked(self, generation: int, result: CheckResult) -> None:
         if generation != self._generation:
+            if result.staged is not None:
+                self._discard(result.staged)  # a check of older settings
             return
         self.checking = False
         self.result = result
@@ -236,6 +289,8 @@ class CheckPage(QWizardPage):
         self.doubt_label.setVisible(bool(result.state_doubt))
         self.countries_box.setText(result.countries_box)
         self.countries_box.setVisible(bool(result.state_doubt))
+        self.warnings_box.setPlainText("\n".join(f"⚠ {w}" for w in result.warnings))
+        self.warnings_box.setVisible(bool(result.warnings))
         self._fill(result)
         self.completeChanged.emit()
 
@@ -250,25 +305,26 @@ class CheckPage(QWizardPage):
     def _fill(self, result: CheckResult) -> None:
         self._filling = True
         self.model.removeRows(0, self.model.rowCount())
-        for c in result.problems:
+        # Staging's rows: what the job will say of each, a row it sets apart included.
+        for c in result.rows_to_look_at:
             row_item = QStandardItem(str(c.row))
             row_item.setEditable(False)
             value = self.fixes.get(c.row)
-            value_item = QStandardItem(value if value is not None else cell_text(c.original))
+            value_item = QStandardItem(value if value is not None else c.original)
             value_item.setData(c.row, ROW_ROLE)
             # Duplicates are fine as they are; only the number itself can be corrected.
-            value_item.setEditable(c.outcome is not Outcome.DUPLICATE)
-            problem = QStandardItem(problem_text(c))
-            problem.setToolTip(literal(problem_text(c)))
+            value_item.setEditable(not c.duplicate)
+            problem = QStandardItem(c.problem)
+            problem.setToolTip(literal(c.problem))
             problem.setEditable(False)
-            color = BAD if c.outcome is Outcome.INVALID else WARN
+            color = BAD if c.invalid else WARN
             for item in (row_item, value_item, problem):
                 item.setBackground(QBrush(color))
             self.model.appendRow([row_item, value_item, problem])
-        more = f" ({result.more_problems:,} more not listed)" if result.more_problems else ""
+        more = f" ({result.more_rows:,} more not listed)" if result.more_rows else ""
         self.fix_note.setText(
-            f"{len(result.problems):,} rows listed{more}. A fix replaces the phone cell for this "
-            "import only; the file is not changed and the report shows both values."
+            f"{len(result.rows_to_look_at):,} rows listed{more}. A fix replaces the phone cell for "
+            "this import only; the file is not changed and the report shows both values."
         )
         self._filling = False
 

@@ -25,7 +25,7 @@ from app.ui.error_messages import user_message
 from app.ui.import_pages_check import CheckPage
 from app.ui.import_pages_mapping import MappingPage, TargetPage
 from app.ui.import_pages_source import SourcePage
-from app.ui.import_wizard_engine import stage_job
+from app.ui.import_wizard_engine import adopt_staged, stage_job
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.plain_text import literal, window_title
 from app.ui.tasks import TaskRunner
@@ -112,6 +112,8 @@ class ImportWizard(QWizard):
         # Closing stops a check still reading the file; a started import goes on (Jobs tab).
         if self.check_page.task is not None:
             self.check_page.task.cancel()
+        # QWizard.done cleans up the pages (cleanupPage): the check page deletes the job it
+        # staged, and the one a check still running stages (its answer comes too late).
         super().done(result)
 
     def source_changed(self) -> None:
@@ -150,7 +152,9 @@ class ImportWizard(QWizard):
         )
 
     def start_job(self) -> JobHandle:
-        """Stage the checked file as a job and start sending (called by the run page)."""
+        """Send the job the check page staged, or stage the checked file anew when something
+        changed since (a box ticked, the campaign list loaded), and start sending (called by
+        the run page)."""
         if self.handle is not None:
             return self.handle
         settings = self.settings()
@@ -160,8 +164,12 @@ class ImportWizard(QWizard):
         lookup = self.campaign_lookup
         paths = self.paths
         connection = self.session.connection
+        checked = self.check_page.take_staged()
 
         def stage() -> Any:
+            if checked is not None and checked.path.is_file():
+                # What the check page showed is exactly what is sent.
+                return adopt_staged(checked, paths.jobs_dir)
             return stage_job(
                 settings,
                 mapping,

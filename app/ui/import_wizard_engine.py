@@ -8,7 +8,10 @@ it is the evidence of what was received). Everything else is the engine's own co
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,7 +30,8 @@ from app.core.job_staging import (
     state_doubt,
     text_delimiter,
 )
-from app.core.job_store import JobStore
+from app.core.job_store import JobRow, JobStore
+from app.core.job_store import Outcome as JobOutcome
 from app.core.phones import normalize_code, region_name
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
 from app.core.sheet_header import detect_header, read_preview
@@ -39,6 +43,9 @@ from app.core.wording import joined
 
 # Problem rows kept for the check page; the counts always cover every row.
 MAX_PROBLEMS = 5000
+# A check's staged job left behind by a window that was killed is swept after this long (a
+# check still on screen in another window is younger).
+STALE_CHECK_SECONDS = 24 * 3600
 
 # Sheet row number → the value a person typed to replace the phone cell.
 Fixes = Corrections
@@ -124,6 +131,45 @@ class CheckResult:
     # and what the box saying the column holds countries says, to settle it.
     state_doubt: str = ""
     countries_box: str = ""
+    # What staging said (:func:`check_and_stage`): its warnings, the staged rows to look at
+    # (invalid, duplicate, damaged, or with a message), and the job file written in the check
+    # folder, which Start sends when nothing changed since (``staged_with``).
+    warnings: list[str] = field(default_factory=list)
+    rows_to_look_at: list[RowToLook] = field(default_factory=list)
+    more_rows: int = 0
+    staged: StagedCheck | None = None
+
+
+@dataclass(frozen=True)
+class RowToLook:
+    """One staged row the check page lists, with the problem or message staging gave it."""
+
+    row: int
+    original: str  # the file's cell, before any fix typed on the page
+    outcome: str  # the job file's final outcome ("" for a row to send)
+    problem: str
+
+    @property
+    def invalid(self) -> bool:
+        return self.outcome == JobOutcome.INVALID
+
+    @property
+    def duplicate(self) -> bool:
+        return self.outcome == JobOutcome.DUPLICATE
+
+
+@dataclass
+class StagedCheck:
+    """A job staged by the check page, not listed as a job (it is outside the jobs folder)
+    until Start adopts it (:func:`adopt_staged`); otherwise discarded (:func:`discard_staged`).
+    """
+
+    path: Path
+    summary: CheckSummary
+    # What it was staged with: Start sends it only when the wizard would stage the same.
+    settings: JobSettings
+    fixes: dict[int, str]
+    campaign_lookup: Mapping[str, str] | None
 
 
 def check_file(
@@ -222,3 +268,146 @@ def stage_job(
         corrections=fixes,
         reports_dir=reports_dir,
     )
+
+
+def check_and_stage(
+    probe: FileProbe,
+    mapping: ColumnMapping,
+    options: CheckOptions,
+    fixes: Fixes,
+    settings: JobSettings,
+    checks_dir: Path,
+    reports_dir: Path,
+    *,
+    connection: Connection | None,
+    campaign_lookup: Mapping[str, str] | None,
+    cancel: threading.Event | None = None,
+    progress: Any = None,
+) -> CheckResult:
+    """:func:`check_file`, then the job staged for real as Start would stage it (nothing is
+    sent), so the page shows what staging says before anything is sent: the rows it sets
+    apart or gives a message (a second table's rows, a Notes cell naming another number, …),
+    its counts, and its warnings. The job file is written in a folder of its own under
+    ``checks_dir`` (never listed as a job); Start sends it (:func:`adopt_staged`) or it is
+    discarded (:func:`discard_staged`).
+
+    The check reports ``progress(rows_checked)`` and stops when ``cancel`` is set; staging
+    reports ``progress("staging")`` and cannot stop midway: a cancel then takes effect once it
+    ends, its job file deleted (InterruptedError).
+    """
+    result = check_file(probe, mapping, options, fixes, cancel=cancel, progress=progress)
+    _stop_if(cancel)
+    if progress is not None:
+        progress("staging")
+    checks_dir.mkdir(parents=True, exist_ok=True)
+    _sweep_stale(checks_dir)
+    folder = Path(tempfile.mkdtemp(prefix="check-", dir=checks_dir))
+    try:
+        store, summary = stage(
+            settings,
+            folder,
+            kind="import",
+            connection=connection,
+            campaign_lookup=campaign_lookup,
+            mapping=mapping,
+            corrections=fixes,
+            reports_dir=reports_dir,
+        )
+        try:
+            warnings = [str(w) for w in store.meta().get("warnings", [])]
+            for row in store.rows():
+                if (look := _row_to_look(row)) is None:
+                    continue
+                if len(result.rows_to_look_at) < MAX_PROBLEMS:
+                    result.rows_to_look_at.append(look)
+                else:
+                    result.more_rows += 1
+        finally:
+            store.close()
+        _stop_if(cancel)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    # Said by the page already, with the box that settles it, or in its status line.
+    shown = {result.state_doubt, result.stray_quotes}
+    result.warnings = [w for w in warnings if w not in shown]
+    result.summary = summary  # staging's counts: the rows it sets apart are counted as sent
+    result.staged = StagedCheck(store.path, summary, settings, dict(fixes), campaign_lookup)
+    return result
+
+
+def _stop_if(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise InterruptedError("the check was cancelled")
+
+
+def _row_to_look(row: JobRow) -> RowToLook | None:
+    """The staged row as the page lists it, or None for a row to send that nothing is said of
+    (and for a blank row, counted apart)."""
+    said = row.message
+    if said.startswith(prefix := f"row {row.row_number}: "):
+        said = said[len(prefix) :]
+    if row.outcome == JobOutcome.INVALID:
+        return RowToLook(row.row_number, row.original, row.outcome, said)
+    if row.outcome == JobOutcome.DUPLICATE:
+        text = f"{said} (not sent again)"
+        if row.damage and row.damage not in said:
+            text += f"; {row.damage}"
+        return RowToLook(row.row_number, row.original, row.outcome, text)
+    if row.outcome or not (said or row.damage):
+        return None
+    text = f"sent as +{row.phone_code} {row.national}"
+    if row.damage:
+        text += f"; check it: {row.damage}"
+    if said and said != row.damage:
+        text += f"; {said}"
+    return RowToLook(row.row_number, row.original, row.outcome, text)
+
+
+def _sweep_stale(checks_dir: Path) -> None:
+    """Delete the check folders a window killed mid-check left behind."""
+    now = time.time()
+    for folder in checks_dir.glob("check-*"):
+        try:
+            old = now - folder.stat().st_mtime > STALE_CHECK_SECONDS
+        except OSError:
+            continue
+        if old:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def same_staging(
+    staged: StagedCheck,
+    settings: JobSettings,
+    fixes: Mapping[int, str],
+    campaign_lookup: Mapping[str, str] | None,
+) -> bool:
+    """Start would stage exactly what the check staged: the same settings (a box ticked on
+    the check page since changes them), the same fixes and the same campaign list (one that
+    loaded after the check resolves names the check could not)."""
+    return (
+        staged.settings == settings
+        and staged.fixes == dict(fixes)
+        and staged.campaign_lookup is campaign_lookup
+    )
+
+
+def adopt_staged(staged: StagedCheck, jobs_dir: Path) -> tuple[JobStore, CheckSummary]:
+    """Move the check's job file into the jobs folder and open it, to be sent as checked."""
+    jobs_dir.mkdir(parents=True, exist_ok=True)
+    target = jobs_dir / staged.path.name
+    if target.exists():
+        raise FileExistsError(f"job file {target} already exists")
+    # Closed cleanly, a WAL job file has no -wal or -shm beside it; moved too if it has.
+    for extra in ("-wal", "-shm"):
+        side = staged.path.with_name(staged.path.name + extra)
+        if side.exists():
+            shutil.move(side, target.with_name(target.name + extra))
+    shutil.move(staged.path, target)
+    shutil.rmtree(staged.path.parent, ignore_errors=True)
+    return JobStore(target), staged.summary
+
+
+def discard_staged(staged: StagedCheck) -> None:
+    """Delete a check's job file and its folder (the check was redone, left or closed)."""
+    shutil.rmtree(staged.path.parent, ignore_errors=True)
