@@ -23,6 +23,7 @@ import argparse
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from app.api.errors import ApiError
 from app.cli.audit_connection import (
@@ -43,6 +44,9 @@ from app.cli.connection_args import (
     refuse_empty_options,
 )
 from app.cli.output_paths import check_out_path
+
+if TYPE_CHECKING:
+    from app.core.evidence import JobFacts
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +88,21 @@ def _fail(message: str, status: int) -> int:
     return fail(message, status, prefix="dnc-desk evidence: ")
 
 
+def _job_details(facts: JobFacts | None) -> dict[str, Any] | None:
+    if facts is None:
+        return None
+    return {
+        "job": facts.job,
+        "name": facts.name,
+        "job_file": str(facts.job_file) if facts.job_file is not None else None,
+        "row": facts.row_number,
+        "request_date": facts.request_date or None,
+        "business_days": facts.business_days,
+        "late": facts.late if facts.business_days is not None else None,
+        "report": str(facts.report) if facts.report is not None else None,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
@@ -118,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             connection=ctx.session.connection.name,
             code_given=args.phone_code is not None,
             search_as_written=True,
+            jobs_dir=ctx.paths.jobs_dir,
         )
         if pack.as_written:
             # Before the pack is written: said even when writing it fails. The note starts
@@ -169,6 +189,9 @@ def run(args: argparse.Namespace) -> int:
                 "settled": w.result,
                 "settled_because": w.words,
                 "settled_by_entry": w.event,
+                # An insert a job made: the job, and while its job file is in the data folder
+                # its row's request and the report (black-box B9 #8); null for other writes.
+                "job_details": _job_details(pack.jobs.get(w.intent.id)),
             }
             for w in pack.writes
         ],

@@ -43,11 +43,13 @@ entries, an empty page at offset 80, and the pack said "DNC entries 80").
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import ApiError
@@ -59,6 +61,9 @@ from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel,
 from app.core.connections import normalize_base_url
 from app.core.dnc_removal import FormKind, form_searches, stored_forms
 from app.core.dnc_removal import names_number as entry_names_number
+from app.core.job_report import lateness
+from app.core.job_store import SUFFIX as JOB_SUFFIX
+from app.core.job_store import Outcome as JobOutcome
 from app.core.journal import (
     PHASE_EVENT,
     PHASE_INTENT,
@@ -76,6 +81,7 @@ from app.core.phones import (
 )
 from app.core.sheet_check import listed_as_written, written_with_own_code
 from app.core.sheet_damage import drops_trunk_zero, other_country
+from app.core.sheet_dates import LIMIT_BUSINESS_DAYS
 from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -423,6 +429,123 @@ def _settle_by_outcome(
     return made(not_done, "the service refused it (nothing recorded after it says otherwise)")
 
 
+@dataclass(frozen=True, slots=True)
+class JobFacts:
+    """The job an insert of the number was made by (black-box B9 #8: an insert row of the pack
+    named no job, nor the request it honoured): its id, its name (from the journal), and, while
+    its job file is still in the data folder, the row's request date, whether it was honoured
+    late, and the job report's path."""
+
+    job: str
+    name: str = ""
+    # The job file, when it is still in the data folder.
+    job_file: Path | None = None
+    row_number: int | None = None
+    request_date: str = ""
+    business_days: int | None = None
+    late: bool = False
+    report: Path | None = None
+
+    @property
+    def text(self) -> str:
+        """The facts as one sentence for the pack."""
+        said = f"job {self.job}" + (f" ({self.name})" if self.name else "")
+        if self.job_file is None:
+            return (
+                f"{said}; its job file is no longer in the data folder, so the request date of "
+                "its row is not known here"
+            )
+        if self.row_number is None:
+            return f"{said}; no row of its job file holds the number"
+        said += f"; sheet row {self.row_number}"
+        if not self.request_date:
+            said += ", no request date"
+        else:
+            said += f", requested {self.request_date}"
+            if self.business_days is not None:
+                days = "day" if self.business_days == 1 else "days"
+                when = (
+                    f"late (more than {LIMIT_BUSINESS_DAYS} business days)"
+                    if self.late
+                    else "on time"
+                )
+                said += f", honoured in {self.business_days} business {days}: {when}"
+        if self.report is not None:
+            said += f"; job report {self.report}"
+        return said
+
+
+def _job_name(journal: ChangeJournal, job: str) -> str:
+    """The job's name as its latest start, resume or finish event recorded it."""
+    for entry in journal.query(operation="job.", job=job, limit=5):
+        name = (entry.after or {}).get("name")
+        if name:
+            return str(name)
+    return ""
+
+
+def _job_file_rows(
+    path: Path, national: str, code: str, scope: str
+) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    """The job file's meta and its rows of ``national`` under ``code`` in ``scope`` (row
+    number, request date, outcome, done at, honoured on), read without writing to it (the job
+    may be running)."""
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        meta = {str(k): json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
+        columns = {str(c[1]) for c in db.execute("PRAGMA table_info(rows)")}
+        honoured = "honoured_on" if "honoured_on" in columns else "''"
+        rows = db.execute(
+            f"SELECT row_number, request_date, outcome, done_at, {honoured} FROM rows"
+            " WHERE national = ? AND phone_code = ? AND scope = ? ORDER BY seq",
+            (national, code, scope),
+        ).fetchall()
+    finally:
+        db.close()
+    return meta, rows
+
+
+def job_facts(
+    journal: ChangeJournal, jobs_dir: Path | None, writes: Iterable[SettledWrite]
+) -> dict[int, JobFacts]:
+    """:class:`JobFacts` of each insert among ``writes`` made by a job, by intent id."""
+    names: dict[str, str] = {}
+    out: dict[int, JobFacts] = {}
+    for w in writes:
+        intent = w.intent
+        if not intent.job or not intent.operation.endswith(".insert"):
+            continue
+        if intent.job not in names:
+            names[intent.job] = _job_name(journal, intent.job)
+        facts = JobFacts(intent.job, names[intent.job])
+        path = jobs_dir / f"{intent.job}{JOB_SUFFIX}" if jobs_dir is not None else None
+        sent = intent.after or {}
+        if path is not None and path.is_file():
+            scope = intent.target.partition(" scope=")[2]
+            try:
+                meta, rows = _job_file_rows(
+                    path, str(sent.get("phone_number", "")), str(sent.get("phone_code", "")), scope
+                )
+            except (sqlite3.Error, ValueError):
+                rows, meta = [], None
+            if meta is not None:
+                report = Path(meta.get("report") or path.with_suffix(".xlsx"))
+                facts = replace(facts, job_file=path, report=report)
+                # A duplicate row is honoured on the number's first row, as the report counts it.
+                row = next((r for r in rows if r[2] != JobOutcome.DUPLICATE.value), None)
+                if row is not None:
+                    days, late = lateness(str(row[1]), str(row[3]), str(row[2]), str(row[4]))
+                    facts = replace(
+                        facts,
+                        row_number=int(row[0]),
+                        request_date=str(row[1]),
+                        business_days=days,
+                        late=late,
+                    )
+        out[intent.id] = facts
+    return out
+
+
 @dataclass
 class EvidencePack:
     """Everything found for one number."""
@@ -450,6 +573,8 @@ class EvidencePack:
     journal_chain: ChainCheck | None = None
     # The journal's writes of the number, each with what it settled as (:func:`settle_writes`).
     writes: list[SettledWrite] = field(default_factory=list)
+    # The job of each insert made by one, by intent id (:func:`job_facts`).
+    jobs: dict[int, JobFacts] = field(default_factory=dict)
     snapshots: list[SnapshotPresence] = field(default_factory=list)
     # Snapshots of other services (another base URL) found in the folder: not consulted.
     other_service_snapshots: int = 0
@@ -652,8 +777,12 @@ def gather_evidence(
     search_as_written: bool = False,
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
+    jobs_dir: Path | None = None,
 ) -> EvidencePack:
     """Look the number up everywhere; raises EvidenceError when it does not parse.
+
+    ``jobs_dir``: the data folder's job files, where an insert's job row (its request date,
+    whether it was late) and report are read (:func:`job_facts`).
 
     ``phone_code`` is for a number written without a code of its own: "+44 7911 123456" or
     "0044…" is looked up as the UK number it says it is, whatever ``phone_code`` is.
@@ -719,6 +848,7 @@ def gather_evidence(
     if journal is not None:
         pack.journal = journal.query(phone=pack.e164, limit=100_000)
         pack.writes = settle_writes(pack.journal)
+        pack.jobs = job_facts(journal, jobs_dir, pack.writes)
         # After the query: entries appended in between are checked too, never the reverse.
         pack.journal_chain = journal.check_chain()
 
@@ -862,9 +992,11 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
             "Chain",
             # Last: readers of the columns before it by position keep working.
             "Settled",
+            "Job details",
         ]
     )
     settled = _settled_cells(pack.writes)
+    jobs = _job_cells(pack.writes, pack.jobs)
     breaks = pack.journal_breaks
     chain = pack.journal_chain
     # Past the breaks a check names (a chain broken all through), an entry is not known good.
@@ -886,6 +1018,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
                 _details(e),
                 f"BROKEN: {breaks[e.id]}" if e.id in breaks else unmarked,
                 settled.get(e.id, ("", ""))[1],
+                jobs.get(e.id, ""),
             ]
         )
     snaps = wb.add_sheet("Snapshots")
@@ -932,6 +1065,19 @@ def _settled_cells(writes: Iterable[SettledWrite]) -> dict[int, tuple[str, str]]
             cells[w.outcome.id] = (w.recorded, said)
         for event in w.events:
             cells[event.id] = ("", said)
+    return cells
+
+
+def _job_cells(writes: Iterable[SettledWrite], jobs: Mapping[int, JobFacts]) -> dict[int, str]:
+    """The Job details cell of each journal entry of an insert a job made, by entry id."""
+    cells: dict[int, str] = {}
+    for w in writes:
+        facts = jobs.get(w.intent.id)
+        if facts is None:
+            continue
+        ids = [w.intent.id, *([w.outcome.id] if w.outcome is not None else [])]
+        for entry_id in (*ids, *(e.id for e in w.events)):
+            cells[entry_id] = facts.text
     return cells
 
 

@@ -75,3 +75,26 @@ def test_evidence_json_says_a_delete_whose_answers_were_lost_was_removed(
     main(["evidence", number, "--base-url", sandbox.base_url])
     out = capsys.readouterr().out
     assert "Writes recorded in the change journal, as settled: 1 removed." in out
+
+
+def test_evidence_json_names_an_inserts_job_and_its_request(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "requests.csv"
+    source.write_text("Phone,Request Date\n2025550461,2026-01-05\n")
+    argv = ["import", str(source), "--into", "dnc", "--scope", "global", "--name", "Desk"]
+    assert main([*argv, "--base-url", sandbox.base_url, "--json"]) == 0
+    imported = json.loads(capsys.readouterr().out)
+    code = main(["evidence", "2025550461", "--base-url", sandbox.base_url, "--json"])
+    held = json.loads(capsys.readouterr().out)
+    assert code == 3
+    (write,) = held["writes"]
+    assert (write["operation"], write["recorded"], write["settled"]) == (
+        "dnc.insert",
+        "ok",
+        "inserted",
+    )
+    details = write["job_details"]
+    assert (details["job"], details["name"], details["row"]) == (imported["job"], "Desk", 2)
+    assert (details["request_date"], details["late"]) == ("2026-01-05", True)
+    assert details["report"] == imported["report"]

@@ -13,6 +13,7 @@ done) and raises ``httpx.ReadTimeout`` instead of giving the answer."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -323,3 +324,50 @@ def test_a_delete_failed_by_a_502_the_look_up_found_done_says_so(
         f"removed — a look-up after its error found the number gone (event #{write.event})",
     )
     assert pack.settled_counts == {"removed": 1}
+
+
+def test_an_insert_of_the_pack_names_its_job_its_request_and_its_report(
+    sandbox: Any, session: Session, tmp_path: Path
+) -> None:
+    # Black-box B9 #8: an insert row of the pack named no job, nor whether it was late.
+    late, on_time = "2025550451", "2025550452"
+    today = dt.date.today().isoformat()
+    source = tmp_path / "requests.csv"
+    source.write_text(f"Phone,Request Date\n{late},2026-01-05\n{on_time},{today}\n")
+    settings = JobSettings(source, Scope.global_(), name="Charity desk requests")
+    store, _ = stage_import(settings, tmp_path / "jobs", connection=session.connection)
+    assert run_import(store, session, concurrency=1) is JobStatus.FINISHED
+    job = job_summary(store)["job"]
+    report = Path(store.meta()["report"])
+    jobs = tmp_path / "jobs"
+
+    pack = gather_evidence(session.api, session.journal, None, late, jobs_dir=jobs)
+    (write,) = pack.writes
+    facts = pack.jobs[write.intent.id]
+    assert (facts.job, facts.name, facts.row_number, facts.request_date, facts.late) == (
+        job,
+        "Charity desk requests",
+        2,
+        "2026-01-05",
+        True,
+    )
+    assert facts.report == report and facts.job_file == store.path
+    _, rows = _pack_sheets(pack, tmp_path / "late.xlsx")
+    said = next(r for r in rows if r["Id"] == write.intent.id)["Job details"]
+    assert said.startswith(f"job {job} (Charity desk requests); sheet row 2, requested 2026-01-05")
+    assert ": late (more than 10 business days)" in said and f"; job report {report}" in said
+
+    pack2 = gather_evidence(session.api, session.journal, None, on_time, jobs_dir=jobs)
+    facts2 = pack2.jobs[pack2.writes[0].intent.id]
+    assert (facts2.row_number, facts2.business_days, facts2.late) == (3, 0, False)
+    assert "honoured in 0 business days: on time" in facts2.text
+
+    # The job file gone from the data folder: the job is still named, from the journal.
+    store.close()
+    for leftover in jobs.glob(f"{job}*"):
+        leftover.unlink()
+    pack3 = gather_evidence(session.api, session.journal, None, late, jobs_dir=jobs)
+    assert pack3.jobs[pack3.writes[0].intent.id].text == (
+        f"job {job} (Charity desk requests); its job file is no longer in the data folder, "
+        "so the request date of its row is not known here"
+    )
