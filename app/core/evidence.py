@@ -445,11 +445,15 @@ class JobFacts:
     business_days: int | None = None
     late: bool = False
     report: Path | None = None
+    # Whether the data folder's job files were searched (not by a caller without them).
+    searched: bool = True
 
     @property
     def text(self) -> str:
         """The facts as one sentence for the pack."""
         said = f"job {self.job}" + (f" ({self.name})" if self.name else "")
+        if not self.searched:
+            return said
         if self.job_file is None:
             return (
                 f"{said}; its job file is no longer in the data folder, so the request date of "
@@ -517,7 +521,7 @@ def job_facts(
             continue
         if intent.job not in names:
             names[intent.job] = _job_name(journal, intent.job)
-        facts = JobFacts(intent.job, names[intent.job])
+        facts = JobFacts(intent.job, names[intent.job], searched=jobs_dir is not None)
         path = jobs_dir / f"{intent.job}{JOB_SUFFIX}" if jobs_dir is not None else None
         sent = intent.after or {}
         if path is not None and path.is_file():

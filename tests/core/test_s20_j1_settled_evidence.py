@@ -371,3 +371,6 @@ def test_an_insert_of_the_pack_names_its_job_its_request_and_its_report(
         f"job {job} (Charity desk requests); its job file is no longer in the data folder, "
         "so the request date of its row is not known here"
     )
+    # A caller that gives no jobs folder (the window) is not told the job file is gone.
+    pack4 = gather_evidence(session.api, session.journal, None, late)
+    assert pack4.jobs[pack4.writes[0].intent.id].text == f"job {job} (Charity desk requests)"
