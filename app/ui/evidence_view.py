@@ -275,7 +275,7 @@ class EvidenceView(QWidget):
             return
         generation = self._generation
         api, journal, connection = session.api, session.journal, session.connection.name
-        snapshots = self.paths.snapshots_dir
+        snapshots, jobs = self.paths.snapshots_dir, self.paths.jobs_dir
 
         def work(ctx: TaskContext) -> EvidencePack:
             return gather_evidence(
@@ -287,6 +287,8 @@ class EvidenceView(QWidget):
                 connection=connection,
                 code_given=code_given,
                 search_as_written=True,
+                # An insert a job made names its row, request date and report, as the CLI's.
+                jobs_dir=jobs,
                 cancel=ctx.cancel_event,
                 progress=lambda done, total, message: ctx.report((done, total, message)),
             )
