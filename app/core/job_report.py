@@ -29,6 +29,14 @@ An import row's Scope names the purpose its insert carries, sent or to send, whe
 does not (``global, purpose 'Fundraising'``; :func:`scope_shown`): a global or campaign row's
 Purpose cell is written to the service too (re-test R1 #4). In the Scope cell, not a column of
 its own, so the columns keep their places for whoever reads them by position.
+
+A job that reads reasons (a reason column, or a default ``--reason``: :func:`reads_reasons`)
+has one more column in its Rows sheet, after all the others: Reason, the reason each row is
+sent with (:func:`reason_sent`): an import row's, the entry's; a removal row's, the one its
+file gives for taking it off, which the change journal's note of its delete carries too
+(black-box B9 #3: it was only in the job file; B10 #8: a dry run did not show a reason an
+encoding had garbled). Last, and only then, so the columns before it keep their places, from
+the left and from the right, for whoever reads them by position.
 """
 
 from __future__ import annotations
@@ -66,6 +74,9 @@ ROW_COLUMNS = (
     "Business days to insertion",
     "Late",
 )
+# After ROW_COLUMNS, in a job that reads reasons (reads_reasons), with its width.
+REASON_COLUMN = "Reason"
+_REASON_WIDTH = 40
 SHEET_ROW_LIMIT = 1_048_575  # data rows under the header
 # A run of this many blank rows or more is one line of the Rows sheet ("202–1048575"): a stray
 # value far below a sheet's data (a key pressed in A1048576) made a million of them, an 18 MB
@@ -90,6 +101,8 @@ _SENDS_PURPOSE = {
     Outcome.NOT_ATTEMPTED.value,
     "",
 }
+# Rows whose insert or delete was sent, or is to be: the rows whose reason the report shows.
+_SENDS_REASON = _SENDS_PURPOSE | {Outcome.REMOVED.value, Outcome.NOT_FOUND.value}
 
 # What an import row ending ``already_present`` says when its number may be on the list by
 # this job's own doing, not from before the job (see app.core.import_job): each names an
@@ -346,6 +359,21 @@ def purpose_sent(row: JobRow) -> str:
         return row.purpose
     scope = row.scope.strip()
     return scope.removeprefix("purpose:") if scope.startswith("purpose:") else ""
+
+
+def reads_reasons(meta: Mapping[str, Any]) -> bool:
+    """Whether the job's rows carry reasons: its file has a reason column, or it has a
+    default reason (``--reason``), the only places a row's reason comes from."""
+    return bool(meta.get("reason")) or "reason" in (meta.get("mapping") or {})
+
+
+def reason_sent(row: JobRow) -> str:
+    """The reason a row is sent with (sent, or to send): an import row's, the entry's reason
+    (its cell, else the job's ``--reason``, as staging stored it, cut to the service's
+    limit), or a removal row's, the reason its file gives, which its delete's journal note
+    carries; "" for a row not sent (invalid, blank, a duplicate, which may give another
+    reason than the row that is sent), as :func:`purpose_sent` says no purpose of it."""
+    return row.reason if row.outcome in _SENDS_REASON else ""
 
 
 # What a pending row says when its request was sent and not settled before the job stopped
@@ -703,8 +731,13 @@ class ReportWriter:
         self._removal = meta.get("kind") == "removal"
         # A removal honours no request, so it has no business days to insertion and nothing
         # late.
-        self._columns = ROW_COLUMNS[:-2] if self._removal else ROW_COLUMNS
-        self._widths = _WIDTHS[: len(self._columns)]
+        columns: tuple[str, ...] = ROW_COLUMNS[:-2] if self._removal else ROW_COLUMNS
+        self._widths: tuple[int, ...] = _WIDTHS[: len(columns)]
+        self._reasons = reads_reasons(meta)
+        if self._reasons:
+            columns += (REASON_COLUMN,)
+            self._widths += (_REASON_WIDTH,)
+        self._columns = columns
         self._book = SafeWorkbook(quote_prefix=True, beside=path)
         self._summary = self._book.add_sheet("Summary", (36, 90))
         self._rows = self._book.add_sheet("Rows", self._widths, text_columns=_TEXT_COLUMNS)
@@ -847,6 +880,8 @@ class ReportWriter:
         ]
         if not self._removal:
             cells += ["", ""]
+        if self._reasons:
+            cells.append("")  # none of these rows is sent
         self._rows.append(cells)
 
     def _new_line(self) -> None:
@@ -888,6 +923,8 @@ class ReportWriter:
         else:
             self.as_written += valid_as_written(r)
             self.still_listed.add(r)
+        if self._reasons:
+            cells.append(reason_sent(r))
         self._rows.append(cells)
         self._after = r.seq
 

@@ -1140,6 +1140,18 @@ class _NumberLocks:
                     del self._locks[number]
 
 
+def delete_note(note: str, row: JobRow) -> str:
+    """The change journal's note of ``row``'s delete: the job's ``note``, then the reason the
+    row's file gives for taking the number off (``"<note> (row 7: consent re-obtained)"``),
+    which was kept only in the job file (black-box B9 #3). The job's note comes first and
+    unchanged, so a search for it finds every delete of the job."""
+    reason = row.reason.strip()
+    if not reason:
+        return note
+    said = f"row {row.row_number}: {reason}"
+    return f"{note} ({said})" if note else said
+
+
 def delete_sender(
     session: Session,
     job_id: str,
@@ -1576,7 +1588,7 @@ def delete_sender(
                 leads=None if leads is None else changed_by(leads, status),
                 not_found_ok=True,
                 job=job_id,
-                note=note,
+                note=delete_note(note, row),
                 stop_before_send=stop,
                 # Filed under the row's number, whatever form the list keeps it in.
                 phone=e164(row.national, row.phone_code),
