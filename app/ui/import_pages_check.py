@@ -14,6 +14,11 @@ After the check the job is staged for real (nothing is sent), as the command lin
 before its first row: the page lists the staged rows (a second table's rows set apart, a Notes
 cell naming another number, …) and staging's warnings, and Start sends that very job when
 nothing changed since (:func:`~app.ui.import_wizard_engine.check_and_stage`).
+
+A fix belongs to the cell it was typed for: checked under another file, sheet, header row or
+phone column, the fixes are dropped and the page says so. Start sends nothing when the file
+changed on disk since the check (or is gone): it is checked again, saying why. The campaign
+list arriving after a check has it checked again with the list.
 """
 
 from __future__ import annotations
@@ -45,13 +50,16 @@ from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
 from app.ui.import_wizard_engine import (
     CheckResult,
+    FixScope,
     StagedCheck,
     check_and_stage,
     discard_staged,
     same_staging,
+    source_changed,
+    source_unchanged,
 )
 from app.ui.plain_text import literal, plain_label
-from app.ui.tasks import Task
+from app.ui.tasks import Task, TaskContext
 
 if TYPE_CHECKING:
     from app.ui.import_wizard import ImportWizard
@@ -74,6 +82,20 @@ LATE_TIP = (
     "Rows whose request date is more than 10 business days before today: 47 CFR "
     "64.1200(d)(3) requires a do-not-call request to be honored within 10 business days."
 )
+# The subtitle says what is done: "was checked" only once the check has ended.
+CHECKING_SUBTITLE = (
+    "Every row is being normalized and checked; nothing has been sent yet. Invalid rows and "
+    "duplicates are not sent."
+)
+CHECKED_SUBTITLE = (
+    "Every row was normalized and checked; nothing has been sent yet. Invalid rows and "
+    "duplicates are not sent. Fix a number by double-clicking it, then check again."
+)
+NOT_CHECKED_SUBTITLE = "The file could not be checked; nothing has been sent."
+CAMPAIGNS_LOADED = (
+    "The campaign list loaded after the check began: the file was checked again with it "
+    "(campaign ids and names are checked now)."
+)
 BAD = QColor("#fde2e1")
 WARN = QColor("#fff4d6")
 
@@ -85,14 +107,16 @@ class CheckPage(QWizardPage):
         super().__init__(parent)
         self.wiz = wizard
         self.setTitle("Check the rows")
-        self.setSubTitle(
-            "Every row was normalized and checked; nothing has been sent yet. Invalid rows and "
-            "duplicates are not sent. Fix a number by double-clicking it, then check again."
-        )
+        self.setSubTitle(CHECKING_SUBTITLE)
         self.setCommitPage(True)
         self.setButtonText(QWizard.WizardButton.CommitButton, "&Start import")
         self.result: CheckResult | None = None
         self.fixes: dict[int, str] = {}
+        # The file, sheet, header row and phone column the fixes were typed under: a fix is
+        # one cell's, dropped (and said so) when the check is made under another choice.
+        self._fixes_scope: FixScope | None = None
+        self._notices: list[str] = []
+        self._change = ""
         self.checking = False
         self.task: Task | None = None
         self._generation = 0
@@ -101,6 +125,12 @@ class CheckPage(QWizardPage):
         self.bar.setRange(0, 0)
         self.status = plain_label(QLabel(self))
         self.status.setWordWrap(True)
+        # Why this check was made again without being asked (the file changed before Start,
+        # the campaign list arrived) and fixes dropped: said until the next check.
+        self.notice = plain_label(QLabel(self))  # names the file
+        self.notice.setWordWrap(True)
+        self.notice.setObjectName("check-notice")
+        self.notice.hide()
         # A column of codes that are US states' and countries' both ("IN", "DE") beside
         # numbers read both ways: the report's warning, said here before the import starts,
         # and the box that is the person's explicit word that the column holds countries.
@@ -148,12 +178,13 @@ class CheckPage(QWizardPage):
         self.fix_note.setWordWrap(True)
         self.recheck_button = QPushButton("Check &again with the fixes", self)
         self.recheck_button.setEnabled(False)
-        self.recheck_button.clicked.connect(self.run_check)
+        self.recheck_button.clicked.connect(lambda: self.run_check())
         fix_row = QHBoxLayout()
         fix_row.addWidget(self.fix_note, 1)
         fix_row.addWidget(self.recheck_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.bar)
+        layout.addWidget(self.notice)
         layout.addWidget(self.status)
         layout.addWidget(self.doubt_label)
         layout.addWidget(self.countries_box)
@@ -175,11 +206,34 @@ class CheckPage(QWizardPage):
         # The columns may change: what the box said of one is no word on another.
         self.countries_box.setChecked(False)
 
-    def run_check(self) -> None:
+    def run_check(
+        self, notices: list[str] | None = None, changed: StagedCheck | None = None
+    ) -> None:
+        """Check (and stage) the file anew. ``notices`` say why it is checked again unasked;
+        ``changed`` is the check whose file changed on disk before Start: what changed is said
+        (found on the runner), and the fixes typed for its rows are dropped (rows may have
+        moved)."""
         probe = self.wiz.source_page.probe
         mapping = self.wiz.effective_mapping()
         if probe is None or mapping is None:
             return
+        notices = list(notices or [])
+        scope = FixScope.of(probe, mapping)
+        if self.fixes and self._fixes_scope is not None and scope != self._fixes_scope:
+            notices.append(f"⚠ {self._fixes_scope.dropped(len(self.fixes), scope)}")
+            self.fixes.clear()
+        elif self.fixes and changed is not None:
+            n = len(self.fixes)
+            notices.append(
+                f"⚠ {n} fix{'es' if n != 1 else ''} typed for the rows as they were "
+                f"{'were' if n != 1 else 'was'} dropped: the file changed, its rows may have "
+                "moved. Fix the rows listed now, if any."
+            )
+            self.fixes.clear()
+        self._fixes_scope = scope
+        self._notices = notices
+        self._change = ""
+        self._show_notices()
         lookup = self.wiz.campaign_lookup
         options = CheckOptions(target=self.wiz.target_page.target, campaign_lookup=lookup)
         fixes = dict(self.fixes)
@@ -198,15 +252,22 @@ class CheckPage(QWizardPage):
         self.warnings_box.hide()
         self.bar.setRange(0, 0)
         self.bar.show()
+        self.setSubTitle(CHECKING_SUBTITLE)
         self.status.setText(f"Checking every row of {probe.path.name}…")
         for label in self.count_labels.values():
             label.setText("…")
         self.completeChanged.emit()
         if self.task is not None:
             self.task.cancel()  # a check of older settings: its answer would be dropped anyway
-        self.task = self.wiz.runner.submit(
-            "check the file",
-            lambda ctx: check_and_stage(
+        if changed is not None:
+            # Said at once; what changed (its size, when) is found on the runner, as a SHA-256
+            # may have to be read.
+            self._show_change(generation, probe.path.name, "changed")
+
+        def work(ctx: TaskContext) -> CheckResult:
+            if changed is not None:
+                ctx.report(("changed", source_changed(changed) or "changed"))
+            return check_and_stage(
                 probe,
                 mapping,
                 options,
@@ -218,14 +279,35 @@ class CheckPage(QWizardPage):
                 campaign_lookup=lookup,
                 cancel=ctx.cancel_event,
                 progress=ctx.report,
-            ),
+            )
+
+        self.task = self.wiz.runner.submit(
+            "check the file",
+            work,
             on_done=lambda result: self._checked(generation, result),
             on_error=lambda exc: self._failed(generation, exc),
             on_progress=lambda n: self._progress(generation, n),
         )
 
+    def _show_change(self, generation: int, name: str, change: str) -> None:
+        if generation == self._generation:
+            self._change = (
+                f"⚠ {name} {change} since it was checked: nothing was sent. It was checked "
+                "again: look at the rows, then start."
+            )
+            self._show_notices()
+
+    def _show_notices(self) -> None:
+        lines = [self._change, *self._notices] if self._change else self._notices
+        self.notice.setText("\n".join(lines))
+        self.notice.setVisible(bool(lines))
+
     def _progress(self, generation: int, rows: object) -> None:
-        if generation == self._generation and isinstance(rows, int):
+        if isinstance(rows, tuple) and len(rows) == 2 and rows[0] == "changed":
+            probe = self.wiz.source_page.probe
+            if probe is not None:
+                self._show_change(generation, probe.path.name, str(rows[1]))
+        elif generation == self._generation and isinstance(rows, int):
             self.status.setText(f"Checking… {rows:,} rows so far")
         elif generation == self._generation and rows == "staging":
             self.status.setText("Staging the rows as the import will send them (nothing is sent)…")
@@ -260,6 +342,7 @@ class CheckPage(QWizardPage):
         self.checking = False
         self.result = result
         self.bar.hide()
+        self.setSubTitle(CHECKED_SUBTITLE)
         counts = result.summary.as_dict()
         for key, label in self.count_labels.items():
             label.setText(f"{counts.get(key, 0):,}")
@@ -322,9 +405,10 @@ class CheckPage(QWizardPage):
                 item.setBackground(QBrush(color))
             self.model.appendRow([row_item, value_item, problem])
         more = f" ({result.more_rows:,} more not listed)" if result.more_rows else ""
+        listed = len(result.rows_to_look_at)
         self.fix_note.setText(
-            f"{len(result.rows_to_look_at):,} rows listed{more}. A fix replaces the phone cell for "
-            "this import only; the file is not changed and the report shows both values."
+            f"{listed:,} row{'' if listed == 1 else 's'} listed{more}. A fix replaces the phone "
+            "cell for this import only; the file is not changed and the report shows both values."
         )
         self._filling = False
 
@@ -355,10 +439,30 @@ class CheckPage(QWizardPage):
             return
         self.checking = False
         self.bar.hide()
+        self.setSubTitle(NOT_CHECKED_SUBTITLE)
         text = str(exc) if isinstance(exc, SheetError) else user_message(exc, "Checking").text
         self.status.setText(f"⚠ {text}")
         self.recheck_button.setEnabled(True)
         self.completeChanged.emit()
+
+    def validatePage(self) -> bool:
+        """Start: the file must be as it was checked, or the job staged from it would send
+        what the page no longer shows (black-box B11 #2: corrected in Excel after the check,
+        its old rows were sent with no word). Changed or gone, nothing is sent: it is checked
+        again, saying why, and Start waits for the person to look."""
+        staged = self.result.staged if self.result is not None else None
+        if staged is None or source_unchanged(staged):
+            return True
+        self.run_check(changed=staged)
+        return False
+
+    def campaigns_loaded(self) -> None:
+        """The campaign list arrived: a check made (or running) without it resolved no names
+        and checked no ids, and Start would stage anew with results never shown (black-box
+        B11 #3): it is checked again with the list."""
+        on_page = self.wiz.currentId() == self.wiz.PAGE_CHECK
+        if on_page and (self.checking or self.result is not None):
+            self.run_check([CAMPAIGNS_LOADED])
 
     def isComplete(self) -> bool:
         # Fixes typed but not checked again would be sent unseen: check first.

@@ -21,11 +21,17 @@ from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_scope import CampaignDirectory
+from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
 from app.ui.import_pages_check import CheckPage
 from app.ui.import_pages_mapping import MappingPage, TargetPage
 from app.ui.import_pages_source import SourcePage
-from app.ui.import_wizard_engine import adopt_staged, stage_job
+from app.ui.import_wizard_engine import (
+    adopt_staged,
+    discard_staged,
+    source_changed,
+    stage_job,
+)
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.plain_text import literal, window_title
 from app.ui.tasks import TaskRunner
@@ -94,6 +100,8 @@ class ImportWizard(QWizard):
         def done(campaigns: list[Campaign]) -> None:
             self.campaign_lookup = CampaignDirectory(campaigns)
             self.target_page.set_campaigns(self.campaign_lookup.named)
+            # A check made without the list is checked again with it.
+            self.check_page.campaigns_loaded()
 
         def failed(exc: BaseException) -> None:
             self.campaigns_error = user_message(exc, "Loading the campaigns").text
@@ -164,9 +172,21 @@ class ImportWizard(QWizard):
         lookup = self.campaign_lookup
         paths = self.paths
         connection = self.session.connection
+        result = self.check_page.result
+        # What the page showed was read from the file as it was then (its fingerprint).
+        shown = result.staged if result is not None else None
         checked = self.check_page.take_staged()
 
         def stage() -> Any:
+            # The page checked the file at Start (validatePage); changed in the instant since,
+            # nothing is sent rather than rows the page never showed.
+            if shown is not None and (change := source_changed(shown)):
+                if checked is not None:
+                    discard_staged(checked)
+                raise SheetError(
+                    f"{settings.file.name} {change} since it was checked: nothing was sent. "
+                    "Import it again to check it anew."
+                )
             if checked is not None and checked.path.is_file():
                 # What the check page showed is exactly what is sent.
                 return adopt_staged(checked, paths.jobs_dir)

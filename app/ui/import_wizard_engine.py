@@ -19,6 +19,14 @@ from typing import Any
 
 from app.core.connections import Connection
 from app.core.country_names import US_STATES
+from app.core.job_catalog import (
+    SOURCE_MTIME_NS,
+    SOURCE_SHA256,
+    SOURCE_SIZE,
+    source_change,
+    source_fingerprint,
+    source_path,
+)
 from app.core.job_staging import (
     Corrections,
     JobSettings,
@@ -30,7 +38,7 @@ from app.core.job_staging import (
     state_doubt,
     text_delimiter,
 )
-from app.core.job_store import JobRow, JobStore
+from app.core.job_store import SOURCE_PATH_BYTES, JobRow, JobStore
 from app.core.job_store import Outcome as JobOutcome
 from app.core.phones import normalize_code, region_name
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
@@ -170,6 +178,45 @@ class StagedCheck:
     settings: JobSettings
     fixes: dict[int, str]
     campaign_lookup: Mapping[str, str] | None
+    # The job's meta naming the file and its fingerprint when staged (:func:`source_changed`).
+    source: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FixScope:
+    """What a fix typed on the check page belongs to: a fix replaces the phone cell of a sheet
+    row, so it means that cell only under the file, sheet, header row and phone column it was
+    typed under (black-box B11 #1: kept by row number alone, a fix typed for the Phone column
+    replaced the Alt Phone cell of that row once Alt Phone was chosen instead)."""
+
+    path: Path
+    sheet: str
+    header_row: int | None
+    phone: int | None
+    # How the page names the phone column, for the sentence saying the fixes were dropped.
+    phone_said: str = field(default="", compare=False)
+
+    @classmethod
+    def of(cls, probe: FileProbe, mapping: ColumnMapping) -> FixScope:
+        phone = mapping.phone
+        said = "no column" if phone is None else column_said(mapping.headers, phone)
+        return cls(probe.path, probe.sheet, mapping.header_row, phone, said)
+
+    def dropped(self, count: int, now: FixScope) -> str:
+        """The sentence saying ``count`` fixes typed under this scope were dropped for ``now``."""
+        fixes = f"{count} fix{'es' if count != 1 else ''} typed for {self.phone_said}"
+        was = "were" if count != 1 else "was"
+        if now.path != self.path:
+            why = f"the file is now {now.path.name}"
+        elif now.sheet != self.sheet:
+            why = f"the sheet is now {now.sheet!r}"
+        elif now.header_row is None:
+            why = "the sheet is now read with no header row"
+        elif now.header_row != self.header_row:
+            why = f"the header row is now row {now.header_row}"
+        else:
+            why = f"the phone column is now {now.phone_said}"
+        return f"{fixes} {was} dropped: {why}."
 
 
 def check_file(
@@ -256,10 +303,11 @@ def stage_job(
     """Check the file with ``mapping`` and write a new job file (the engine's ``stage``).
 
     Rows whose phone cell was corrected keep the file's value in ``original`` and say so in
-    their note, so the report shows both.
+    their note, so the report shows both. The job keeps the file's fingerprint, as the
+    command line's does, so a resume can tell the file changed since.
     """
     return stage(
-        settings,
+        fingerprinted(settings),
         jobs_dir,
         kind=kind,
         connection=connection,
@@ -295,6 +343,8 @@ def check_and_stage(
     reports ``progress("staging")`` and cannot stop midway: a cancel then takes effect once it
     ends, its job file deleted (InterruptedError).
     """
+    # The file as the check reads it: Start sends the job only while it still is so.
+    with_print = fingerprinted(settings)
     result = check_file(probe, mapping, options, fixes, cancel=cancel, progress=progress)
     _stop_if(cancel)
     if progress is not None:
@@ -304,7 +354,7 @@ def check_and_stage(
     folder = Path(tempfile.mkdtemp(prefix="check-", dir=checks_dir))
     try:
         store, summary = stage(
-            settings,
+            with_print,
             folder,
             kind="import",
             connection=connection,
@@ -314,7 +364,8 @@ def check_and_stage(
             reports_dir=reports_dir,
         )
         try:
-            warnings = [str(w) for w in store.meta().get("warnings", [])]
+            meta = store.meta()
+            warnings = [str(w) for w in meta.get("warnings", [])]
             for row in store.rows():
                 if (look := _row_to_look(row)) is None:
                     continue
@@ -332,8 +383,16 @@ def check_and_stage(
     shown = {result.state_doubt, result.stray_quotes}
     result.warnings = [w for w in warnings if w not in shown]
     result.summary = summary  # staging's counts: the rows it sets apart are counted as sent
-    result.staged = StagedCheck(store.path, summary, settings, dict(fixes), campaign_lookup)
+    result.staged = StagedCheck(
+        store.path, summary, settings, dict(fixes), campaign_lookup, _source_meta(meta)
+    )
     return result
+
+
+def fingerprinted(settings: JobSettings) -> JobSettings:
+    """``settings`` with the file's fingerprint (size, modification time, SHA-256) for the
+    job's meta (:func:`~app.core.job_catalog.source_fingerprint`); reads the whole file."""
+    return replace(settings, extra={**settings.extra, **source_fingerprint(settings.file)})
 
 
 def _stop_if(cancel: threading.Event | None) -> None:
@@ -406,6 +465,35 @@ def adopt_staged(staged: StagedCheck, jobs_dir: Path) -> tuple[JobStore, CheckSu
     shutil.move(staged.path, target)
     shutil.rmtree(staged.path.parent, ignore_errors=True)
     return JobStore(target), staged.summary
+
+
+def _source_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
+    keys = ("file", "created", SOURCE_PATH_BYTES, SOURCE_SIZE, SOURCE_MTIME_NS, SOURCE_SHA256)
+    return {k: meta[k] for k in keys if k in meta}
+
+
+def source_unchanged(staged: StagedCheck) -> bool:
+    """The file is as the check staged it by its size and modification time (a stat, cheap
+    enough for the GUI thread); False when it differs or is gone. A file that could not be
+    fingerprinted (unreadable then) has nothing to tell it by: unchanged, as before."""
+    path = source_path(staged.source)
+    size, mtime = staged.source.get(SOURCE_SIZE), staged.source.get(SOURCE_MTIME_NS)
+    if path is None or not isinstance(size, int) or not isinstance(mtime, int):
+        return True
+    try:
+        stat = path.stat()
+    except OSError:
+        return False
+    return stat.st_size == size and stat.st_mtime_ns == mtime
+
+
+def source_changed(staged: StagedCheck) -> str:
+    """How the file differs from when the check staged it, as a clause to follow its name
+    (the command line's :func:`~app.core.job_catalog.source_change`, which --resume uses), or
+    "" when it does not; may read the whole file (its SHA-256): call it on a worker."""
+    if source_unchanged(staged):
+        return ""
+    return source_change(dict(staged.source)) or "was saved again with the same contents"
 
 
 def discard_staged(staged: StagedCheck) -> None:
