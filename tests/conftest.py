@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,12 @@ import keyring.backend
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# A suite started in the background by a non-interactive shell (`bash scripts/test.sh &`, a
+# job runner) inherits SIGINT ignored, and so would every CLI the tests start and then press
+# Ctrl+C on: the CLI keeps an ignored SIGINT ignored, as nohup asks, and those jobs ran to
+# their end instead of pausing. The tests that start one with SIGINT ignored do so themselves.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Recognisable fake tokens: redaction tests grep logs, files and messages for them.
 TOKEN = "tok-full-3f9a2c71d5e8"
