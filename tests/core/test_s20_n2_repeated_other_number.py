@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.api.scope import Scope
-from app.core.import_job import stage_import
-from app.core.job_staging import JobSettings
-from app.core.job_store import JobRow
-from app.core.removal_job import stage_removal
+from tests.core.test_s19_n1_number_in_reason_cell import _stage
 
 LINE = "(800) 555-0199"
 
@@ -39,18 +35,6 @@ def _twenty_rows(tmp_path: Path, header: str = "Name,Phone,Notes") -> Path:
             notes = "called from our line 800-555-0199"
         lines.append(f"c{row},{phone},{notes}")
     return _csv(tmp_path, lines)
-
-
-def _stage(
-    path: Path, tmp_path: Path, *, removal: bool = False
-) -> tuple[dict[int, JobRow], list[str]]:
-    settings = JobSettings(path, Scope.global_(), scope_from_rows=removal)
-    stager = stage_removal if removal else stage_import
-    store, _ = stager(settings, tmp_path / "jobs", connection=None)
-    staged = {r.row_number: r for r in store.rows()}
-    warnings = list(store.meta().get("warnings") or [])
-    store.close()
-    return staged, warnings
 
 
 def _about_reason_numbers(warnings: list[str]) -> list[str]:
