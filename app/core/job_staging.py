@@ -45,7 +45,9 @@ from app.core.job_catalog import source_meta
 from app.core.job_report import DAMAGED
 from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
+from app.core.other_tables import other_tables_sentences
 from app.core.paths import path_text
+from app.core.reason_numbers import other_numbers_sentence, repeated_numbers_sentence
 from app.core.sheet_check import (
     ROW_SCOPE_USED,
     SCOPE_CELL_USED,
@@ -120,9 +122,6 @@ from app.core.staging_notes import (
     opt_out_flag_sentence,
     other_columns_sentence,
     other_dates_sentence,
-    other_numbers_sentence,
-    other_tables_sentences,
-    repeated_numbers_sentence,
     rows_named,
     state_choice_sentence,
     state_doubt_sentence,

@@ -70,17 +70,16 @@ Summary lists them):
 - a reason cell (headed Notes, Comments, …) naming a valid phone number besides its row's own
   ("also cell 480-555-5504"), read under the row's code (or the code it is written with), not a
   date, a time or an id ("Ticket #4805555504"), on a row whose own number was read: only the
-  phone column's number goes in, so the row's message names the other and a warning
-  (:func:`other_numbers_sentence`) counts such rows, naming the first few. The row is taken as
-  it is. A number so named on many rows (:data:`_REPEATED_ROWS`: "called from our line
-  800-555-0199") is the business's or a vendor's line, not each consumer's: no row's message
-  names it, and the warning names it once, with its count and first rows (rows are held back
-  a while, :func:`_released`, so the first rows naming it need not);
+  phone column's number goes in, so the row's message names the other and a warning counts
+  such rows, naming the first few. The row is taken as it is. A number so named on many rows
+  ("called from our line 800-555-0199") is the business's or a vendor's line, not each
+  consumer's: no row's message names it, and a warning of its own names it once, with its
+  count and first rows (:mod:`app.core.reason_numbers`);
 - a second table with a header of its own further down the sheet (Gnumeric's text export of
   every sheet to one file, a batch pasted below another): its header row is invalid, saying
   so; when its columns are not those read, every row under it is invalid too, naming the
   number in its own phone column, and a warning names its rows and how to read them
-  (:func:`_tables_apart`, :func:`other_tables_sentences`).
+  (:mod:`app.core.other_tables`).
 """
 
 from __future__ import annotations
@@ -95,6 +94,15 @@ from typing import Final
 from app.core import phones
 from app.core.country_names import US_STATES, not_a_country
 from app.core.job_store import NewRow, Outcome
+from app.core.other_tables import OtherTables, apart_verdict, tables_apart
+from app.core.reason_numbers import (
+    NUMBER_HINT,
+    NamedNumbers,
+    Pending,
+    numbers_written,
+    other_numbers_noted,
+    released,
+)
 from app.core.sheet_check import (
     CheckedRow,
     CheckOptions,
@@ -116,13 +124,7 @@ from app.core.sheet_dates import (
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
 )
-from app.core.sheet_header import (
-    holds_phone_number,
-    is_blank,
-    looks_like_phone,
-    other_header,
-    repeats_header,
-)
+from app.core.sheet_header import holds_phone_number, looks_like_phone
 from app.core.sheet_mapping import (
     CallSide,
     ColumnMapping,
@@ -310,7 +312,7 @@ class Held:
         self.other_numbers_named: list[tuple[int, list[str]]] = []
         # Which rows' reason cells name each such number, to tell the business's own line
         # (named on many rows) from a consumer's second number (black-box B7 #4, S20 N2).
-        self.other_numbers_rows = _NamedNumbers()
+        self.other_numbers_rows = NamedNumbers()
         # Tables below the first with a header of their own, and the rows set apart for them
         # (black-box B10 #2).
         self.tables = OtherTables()
@@ -426,9 +428,9 @@ def watched(
     header = mapping.header_row or 0
     reason = held.reason_column = mapping.reason
     in_reasons = held.reason_numbers
-    hint = _NUMBER_HINT.search  # asked of every reason cell: most hold no number
+    hint = NUMBER_HINT.search  # asked of every reason cell: most hold no number
     apart = held.tables.apart
-    for row in _tables_apart(rows, mapping, held.tables):
+    for row in tables_apart(rows, mapping, held.tables):
         number, cells = row
         if apart and number in apart:
             yield row  # emptied: nothing on it is read
@@ -438,7 +440,7 @@ def watched(
             if (
                 cell is not None
                 and (type(cell) is not str or hint(cell) is not None)
-                and (found := _numbers_written(cell))
+                and (found := numbers_written(cell))
             ):
                 in_reasons[number] = found
         if unread and number > header:
@@ -527,15 +529,15 @@ def noted(
     invalid = CheckOutcome.INVALID
     unread: list[UnreadCountries] | None = None
     # Rows held back, in sheet order, from the first whose reason cell names another number
-    # until that number is known to be named on few rows or on many (:func:`_released`).
-    waiting: deque[tuple[NewRow, _Pending | None]] = deque()
+    # until that number is known to be named on few rows or on many (:func:`released`).
+    waiting: deque[tuple[NewRow, Pending | None]] = deque()
     apart = held.tables.apart
     for c in rows:
         if unread is None:  # watched() finds the columns when its first row is asked for
             unread = list(held.unread_countries.values())
         set_apart = bool(apart) and c.row in apart
         if set_apart:
-            _apart_verdict(c, *apart.pop(c.row), summary, hidden.kind)
+            apart_verdict(c, *apart.pop(c.row), summary, hidden.kind)
         held.numbers += c.outcome is not blank
         if c.damage:
             held.damaged.add(c.row)
@@ -586,13 +588,13 @@ def noted(
             held.soft_roles.update(c.marks.error_text)
         if held.own_code and c.row in held.own_code:
             _own_code_noted(c, *held.own_code.pop(c.row), errors)
-        pending: _Pending | None = None
+        pending: Pending | None = None
         if held.reason_numbers and c.row in held.reason_numbers:
             written = held.reason_numbers.pop(c.row)
             # A stray quote mark's note names the numbers of the lines its cell swallowed,
             # which are the rows to fix: a reason cell running over them holds them too.
             if not (stray and c.row in stray):
-                pending = _other_numbers_noted(c, written, held, hidden.kind)
+                pending = other_numbers_noted(c, written, held, hidden.kind)
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
         row = to_row(c)
@@ -634,8 +636,8 @@ def noted(
             yield row
             continue
         waiting.append((row, pending))
-        yield from _released(waiting, held, hidden.kind, last=False)
-    yield from _released(waiting, held, hidden.kind, last=True)
+        yield from released(waiting, held, hidden.kind, last=False)
+    yield from released(waiting, held, hidden.kind, last=True)
     if notes.hidden_columns:
         hidden.columns = [
             (role, column_said(held.headers, index))
@@ -832,370 +834,6 @@ def _own_code_noted(
         "country code"
     )
     c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
-
-
-# What may be a phone number written in a reason cell: digit groups joined by one separator
-# (a space, "-", ".", "/") or by brackets, with a leading "+" or "(", not inside a word or an
-# amount ("INC4805555504", "$1234567890"). An extension may follow ("x12", "ext. 12").
-_WRITTEN_NUMBER: Final = re.compile(
-    r"(?<![0-9A-Za-z_#$\u20ac\u00a3])"
-    r"\+?\(?[0-9]+(?:(?:\)[ .\-\u00a0]?|[ .\-/\u00a0]\(?|\()[0-9]+)*"
-    r"(?![0-9])(?![A-Za-z_](?<![xX]))"
-)
-# What any such number of seven digits or more holds: most reason cells have none.
-_NUMBER_HINT: Final = re.compile(r"[0-9][0-9 ().\-/\u00a0]{5,}[0-9]")
-# A date, which a country with numbers of eight digits may read as one ("2026-11-24" is a valid
-# German number), unless more digit groups follow ("06.12.34.56.78", a French number); and a
-# time, whose minutes would run into a number after it ("10:30 480-555-5504").
-_DATE_WRITTEN: Final = re.compile(
-    r"(?<![0-9])(?:(?:[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}"
-    r"|[0-9]{1,2}[-./][0-9]{1,2}[-./](?:[0-9]{4}|[0-9]{2}))(?![0-9]|[-./][0-9])"
-    r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?![0-9]))"
-)
-# Words before digits that make them an id, not a phone number ("Ticket #4805555504",
-# "order no. 1234567890", "acct: 4805555504").
-_ID_BEFORE: Final = re.compile(
-    r"(?:#|\b(?:ticket|tkt|order|case|ref|reference|id|invoice|inv|account|acct|policy|"
-    r"confirmation|conf|tracking|transaction|txn|po|zip|ssn|sku|serial|claim)\b\.?)"
-    r"\s*(?:no\.?|nr\.?|num\.?|number|id)?\s*[:#=]?\s*$",
-    re.IGNORECASE,
-)
-# Digits a number written so has: fewer is no phone number, more is two run together.
-_NUMBER_DIGITS: Final = range(7, 16)
-# Bare digits fewer than this are an id or an amount more often than a phone number.
-_BARE_DIGITS: Final = 10
-# Numbers a row's message names from its reason cell, and rows the warning names.
-_OTHER_NUMBERS_SHOWN: Final = 5
-_OTHER_ROWS_NAMED: Final = 3
-
-
-def _numbers_written(value: CellValue) -> list[str]:
-    """What in a reason cell may be a phone number (none in most cells, cheaply): the written
-    forms, for :func:`_other_numbers_noted` to read under the row's own code. A number cell
-    counts with ten digits or more; text is taken apart as :data:`_WRITTEN_NUMBER` says, less
-    dates and ids, keeping digits written as phone numbers are (grouped, or ten or more)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if value != value or not float(value).is_integer():
-            return []
-        bare = str(abs(int(value)))
-        return [bare] if len(bare) >= _BARE_DIGITS and len(bare) in _NUMBER_DIGITS else []
-    if type(value) is not str or not _NUMBER_HINT.search(value):
-        return []
-    text = _DATE_WRITTEN.sub(" ", value)
-    found: list[str] = []
-    for match in _WRITTEN_NUMBER.finditer(text):
-        written = match.group()
-        if written.startswith("(") and ")" not in written:
-            written = written[1:]
-        digits = sum(ch.isdigit() for ch in written)
-        if digits not in _NUMBER_DIGITS:
-            continue
-        if digits < _BARE_DIGITS and written.isdigit():
-            continue  # "ref 48055555", a count: digits not written as a number is
-        if _ID_BEFORE.search(text, 0, match.start()):
-            continue
-        found.append(written)
-    return found
-
-
-# A number the reason cells of this many rows name, besides each row's own, is taken for the
-# business's or a vendor's line ("called from our line 800-555-0199", a hotline, an agent's
-# line) rather than each consumer's second number: a household's shared line is named on two
-# or three rows. A count, not a share of the file: such a line is named on hundreds of rows of
-# a 50,000-row file (any share of it would have it named on each of them), and 4 rows of a
-# 12-row file naming one number are a third of the file, no household. Nothing is lost either
-# way: the warning names the number and its rows, and says to add it if consumers asked.
-_REPEATED_ROWS: Final = 4
-# Rows :func:`noted` holds back, in sheet order, while one of them names a number not yet
-# seen on that many rows: a line named that often is seen again well within them, and a file
-# of one-off second numbers is never held whole (each row waits this many rows at most).
-_ROWS_HELD: Final = 2_000
-# Distinct numbers counted: past them a file names one-off second numbers, not a line of its
-# own, and a number first seen after them is named on each row, as before.
-_NUMBERS_COUNTED: Final = 50_000
-# Numbers named on many rows that the warning names, and rows it names for each.
-_REPEATED_SHOWN: Final = 5
-_REPEATED_ROWS_NAMED: Final = 3
-
-# A phone number as :func:`phones.normalize` read it: (code, national number).
-_Number = tuple[str, str]
-
-
-class _Repeated:
-    """A number the reason cells of :data:`_REPEATED_ROWS` rows or more name: as shown, the
-    rows naming it, and those of them whose message names it all the same (staged, past
-    :data:`_ROWS_HELD` rows, before it was seen on that many)."""
-
-    __slots__ = ("rows", "said", "shown")
-
-    def __init__(self, shown: str, rows: list[int], released: int) -> None:
-        self.shown = shown
-        self.rows = RowList()
-        for row in rows:
-            self.rows.add(row)
-        # Rows are staged in sheet order, so those up to the last one let go are staged.
-        self.said = [row for row in rows if row <= released]
-
-
-class _NamedNumbers:
-    """Which rows' reason cells name each number besides the rows' own (black-box B7 #4):
-    ``few`` while fewer than :data:`_REPEATED_ROWS` rows do, then ``many``."""
-
-    __slots__ = ("few", "many", "released")
-
-    def __init__(self) -> None:
-        self.few: dict[_Number, list[int]] = {}
-        self.many: dict[_Number, _Repeated] = {}
-        # The last row :func:`_released` let go.
-        self.released = 0
-
-    def count(self, number: _Number, shown: str, row: int) -> None:
-        repeated = self.many.get(number)
-        if repeated is not None:
-            repeated.rows.add(row)
-            return
-        rows = self.few.get(number)
-        if rows is None:
-            if len(self.few) >= _NUMBERS_COUNTED:
-                return
-            rows = self.few[number] = []
-        rows.append(row)
-        if len(rows) >= _REPEATED_ROWS:
-            del self.few[number]
-            self.many[number] = _Repeated(shown, rows, self.released)
-
-
-class _Pending:
-    """A row's note naming the numbers its reason cell holds besides its own, until
-    :func:`_released` knows whether any of them is named on many rows."""
-
-    __slots__ = ("note", "numbers")
-
-    def __init__(self, note: str, numbers: list[tuple[_Number, str]]) -> None:
-        self.note = note
-        self.numbers = numbers
-
-
-def _other_numbers_noted(
-    c: CheckedRow, written: list[str], held: Held, kind: str
-) -> _Pending | None:
-    """Row ``c``'s reason cell naming valid phone numbers other than the row's own (black-box
-    B7 #4: Phone "480-555-5503", Notes "also cell 480-555-5504" went in with an empty
-    message, the second number unmentioned, though the consumer asked for both). Only a row
-    whose own number was read (valid, or a duplicate of one that was): its code reads them,
-    or the code a number is written with. The row is taken as it is; its message names the
-    numbers, but those already named on many rows (:data:`_REPEATED_ROWS`), and
-    :func:`other_numbers_sentence` counts the rows. What it names is pending until
-    :func:`_released` lets the row go."""
-    if c.outcome is not CheckOutcome.VALID and c.outcome is not CheckOutcome.DUPLICATE:
-        return None
-    own = (c.phone_code, c.national)
-    found: list[tuple[_Number, str]] = []
-    seen = {own}
-    for text in written:
-        international = text.startswith(("+", "00"))
-        result = phones.normalize(text, None if international else c.phone_code)
-        if not result.ok or (result.phone_code, result.national) in seen:
-            continue
-        number = (result.phone_code, result.national)
-        seen.add(number)
-        found.append((number, phones.format_for_display(result.national, result.phone_code)))
-    counted = held.other_numbers_rows
-    for number, shown in found:
-        counted.count(number, shown, c.row)
-    named = [(number, shown) for number, shown in found if number not in counted.many]
-    if not named:
-        return None
-    note = _other_numbers_note(held, c.row, [shown for _, shown in named], kind)
-    c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
-    return _Pending(note, named)
-
-
-def _other_numbers_note(held: Held, row: int, shown: list[str], kind: str) -> str:
-    """A row's note naming the numbers its reason cell holds besides its own."""
-    index = held.reason_column
-    assert index is not None  # held.reason_numbers is filled only with a reason column
-    named = _numbers_named(shown)
-    one = len(shown) == 1
-    what = f"another number, {named[0]}" if one else f"other numbers, {joined(named)}"
-    it = "it" if one else "them"
-    each = "it" if one else "each"
-    asked = "the consumer asked for" if kind != "removal" else "the consumer asked to remove"
-    return (
-        f"its {_reason_cell(held, index)} cell {column_letter(index)}{row} names {what}: if "
-        f"{asked} {it} too, add {each} as a row of its own"
-    )
-
-
-def _numbers_named(shown: list[str]) -> list[str]:
-    """The first :data:`_OTHER_NUMBERS_SHOWN` numbers, and how many more."""
-    named = shown[:_OTHER_NUMBERS_SHOWN]
-    if len(shown) > len(named):
-        named.append(f"{len(shown) - len(named)} more")
-    return named
-
-
-def _released(
-    waiting: deque[tuple[NewRow, _Pending | None]], held: Held, kind: str, *, last: bool
-) -> Iterator[NewRow]:
-    """The rows :func:`noted` held back that can go, in sheet order: up to the first whose
-    reason cell names a number not yet seen on :data:`_REPEATED_ROWS` rows, which may yet be
-    (all of them when the file is through, ``last``, or past :data:`_ROWS_HELD` rows). The
-    check streams each row before it sees the later ones, so the first rows naming the
-    business's line would otherwise tell the person to add it as a consumer's."""
-    counted = held.other_numbers_rows
-    many = counted.many
-    while waiting:
-        row, pending = waiting[0]
-        if (
-            pending is not None
-            and not last
-            and len(waiting) <= _ROWS_HELD
-            and any(number not in many for number, _ in pending.numbers)
-        ):
-            return
-        waiting.popleft()
-        counted.released = row.row_number
-        if pending is not None:
-            row = _other_numbers_said(row, pending, held, kind)
-        yield row
-
-
-def _other_numbers_said(row: NewRow, pending: _Pending, held: Held, kind: str) -> NewRow:
-    """``row`` as it goes: its note without the numbers seen on many rows since it was
-    written (none left: no note), and counted for :func:`other_numbers_sentence`."""
-    many = held.other_numbers_rows.many
-    kept = [shown for number, shown in pending.numbers if number not in many]
-    if len(kept) < len(pending.numbers):
-        new = _other_numbers_note(held, row.row_number, kept, kind) if kept else ""
-        row = replace(row, message=_note_replaced(row.message, row.row_number, pending.note, new))
-    if kept:
-        held.other_numbers.add(row.row_number)
-        if len(held.other_numbers_named) < _OTHER_ROWS_NAMED:
-            held.other_numbers_named.append((row.row_number, _numbers_named(kept)))
-    return row
-
-
-def _note_replaced(message: str, row: int, note: str, new: str) -> str:
-    """``message`` with ``note`` (a clause of its own, after "; " or "row N: ") as ``new``,
-    or taken out when ``new`` is empty."""
-    inside = f"; {note}"
-    if inside in message:
-        return message.replace(inside, f"; {new}" if new else "", 1)
-    head = f"row {row}: {note}"
-    if not message.startswith(head):
-        return message  # never: noted() only adds after a note
-    rest = message[len(head) :]
-    if new:
-        return f"row {row}: {new}{rest}"
-    return f"row {row}: {rest[2:]}" if rest.startswith("; ") else rest
-
-
-def _reason_cell(held: Held, index: int) -> str:
-    """What a row's message calls its reason cell: the column's header ("Notes"), when it is
-    a few plain words, else "reason"."""
-    header = held.headers[index].strip() if index < len(held.headers) else ""
-    if header and len(header) <= 30 and all(ch.isalnum() or ch in " -_/" for ch in header):
-        return header
-    return "reason"
-
-
-def other_numbers_sentence(held: Held, kind: str) -> str:
-    """The warning counting the rows whose reason cell names a valid phone number other than
-    the row's own (``""``: none), the first few with those numbers: only the phone column is
-    read, so such a number goes nowhere unless it is given a row of its own. The numbers named
-    on many rows, which no row's message names, have a warning of their own
-    (:func:`repeated_numbers_sentence`)."""
-    if held.reason_column is None:
-        return ""
-    return _few_sentence(held, column_said(held.headers, held.reason_column), kind)
-
-
-def repeated_numbers_sentence(held: Held, kind: str) -> str:
-    """The warning naming each number the reason cells of many rows name (``""``: none): most
-    likely the business's or a vendor's own line, so no row's message suggests adding it."""
-    if held.reason_column is None:
-        return ""
-    return _repeated_sentence(held, column_said(held.headers, held.reason_column), kind)
-
-
-def _few_sentence(held: Held, column: str, kind: str) -> str:
-    rows = held.other_numbers
-    if not rows.count:
-        return ""
-    named = [f"row {row} ({joined(numbers)})" for row, numbers in held.other_numbers_named]
-    if rows.count > len(named):
-        more = rows.count - len(named)
-        named.append(f"{more:,} more row{'s' if more > 1 else ''}")
-    verb = "removed" if kind == "removal" else "imported"
-    one = rows.count == 1
-    if one:
-        head = f"1 row's reason cell, in {column}, names a phone number besides the row's own"
-    else:
-        head = (
-            f"{rows.count:,} rows' reason cells, in {column}, name phone numbers besides the "
-            "rows' own"
-        )
-    if kind == "removal":
-        want = f"if {'it is' if one else 'they are'} to come off the list too, remove"
-    else:
-        want = f"if the consumer asked for {'it' if one else 'them'} too, import"
-    return (
-        f"{head}: {joined(named)}. Only the phone column's number is {verb} from a row, so "
-        f"{'that number is' if one else 'those numbers are'} not: {want} "
-        f"{'it as a row of its own' if one else 'each as a row of its own'}. "
-        f"{'The row' if one else 'Each row'}'s message names {'it' if one else 'its numbers'}."
-    )
-
-
-def _repeated_sentence(held: Held, column: str, kind: str) -> str:
-    """The numbers the reason cells of :data:`_REPEATED_ROWS` rows or more name, each once
-    with its count and first rows (``""``: none): most likely the business's own line."""
-    many = sorted(held.other_numbers_rows.many.values(), key=lambda r: r.rows.first[0])
-    if not many:
-        return ""
-
-    def rows_of(repeated: _Repeated) -> str:
-        rows = repeated.rows
-        named = [str(n) for n in rows.first[:_REPEATED_ROWS_NAMED]]
-        if rows.count > len(named):
-            named.append(f"{rows.count - len(named):,} more")
-        return f"rows {joined(named)}"
-
-    one = len(many) == 1
-    if one:
-        head = (
-            f"{many[0].shown} is named in the reason cells of {many[0].rows.count:,} rows, in "
-            f"{column}: {rows_of(many[0])}"
-        )
-    else:
-        each = [f"{r.shown} in {r.rows.count:,} rows ({rows_of(r)})" for r in many]
-        shown = each[:_REPEATED_SHOWN]
-        if len(each) > len(shown):
-            shown.append(f"{len(each) - len(shown):,} more numbers")
-        head = (
-            f"{len(many):,} numbers are each named in the reason cells of "
-            f"{_REPEATED_ROWS} rows or more, in {column}: {joined(shown)}"
-        )
-    it = "it" if one else "these"
-    # Rows staged before their number was seen named so often (past _ROWS_HELD rows) name it.
-    said = sorted(row for r in many for row in r.said)
-    but = ""
-    if said:
-        early = f"row{'s' if len(said) > 1 else ''} {joined([str(n) for n in said])}"
-        but = f" (but for {early}, staged before {it} {'was' if one else 'were'} seen so often)"
-    which = "it" if one else "one"
-    if kind == "removal":
-        suggest = "removing"
-        want = f"If {which} is to come off the list too, remove"
-    else:
-        suggest = "adding"
-        want = f"If consumers did ask for {which}, import"
-    return (
-        f"{head}. A number named on so many rows is likely the business's or a vendor's own "
-        f"line (one that called, a hotline) rather than a consumer's, so the rows' messages "
-        f"do not suggest {suggest} {it}{but}. {want} it as a row of its own."
-    )
 
 
 def unread_cells_sentence(held: Held, kind: str) -> str:
@@ -2536,301 +2174,3 @@ def _first_rows(rows: RowList) -> str:
     """ "row 3", "rows 3, 9 and 12", "rows 3, 9, 12 and 4 more": a value's first rows."""
     shown = RowList(rows.count, rows.first[:_UNKNOWN_SHOWN])
     return rows_named(shown)
-
-
-# A row that may be another table's header is one when a phone number sits in a column it
-# names as phone numbers within this many non-blank rows after it; the rows after it are held
-# meanwhile (this many at most, blank ones too), then read on as they would have been.
-_HEADER_PROOF_ROWS: Final = 3
-_ANY_DIGIT: Final = re.compile(r"\d")
-_DIGITS: Final = frozenset("0123456789")
-_HEADER_HELD_ROWS: Final = 200
-_ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
-
-
-class OtherTable:
-    """A table below the first with a header of its own (:func:`_tables_apart`)."""
-
-    __slots__ = (
-        "difference",
-        "first",
-        "header",
-        "last",
-        "moved",
-        "names",
-        "ordinal",
-        "phone",
-        "rows",
-    )
-
-    def __init__(
-        self, header: int, names: tuple[str, ...], phone: int, ordinal: int, first: tuple[int, int]
-    ) -> None:
-        self.header = header
-        self.names = names
-        self.phone = phone  # the column its header names as phone numbers
-        self.first = first  # the first table's header row and phone column
-        self.ordinal = ordinal  # 2: the sheet's second table
-        # How its columns differ from the first table's as read, "" when they do not (its rows
-        # are then read as the first table's, only its header row being set apart).
-        self.difference = ""
-        self.moved = False
-        self.rows = RowList()  # its rows set apart (not blank), its header row aside
-        self.last = header  # its last row not blank
-
-    @property
-    def said(self) -> str:
-        """ "the second table", "table 9"."""
-        n = self.ordinal
-        return f"the {_ORDINALS[n - 1]} table" if n <= len(_ORDINALS) else f"table {n}"
-
-    @property
-    def names_said(self) -> str:
-        return ", ".join(repr(name) for name in self.names if name)
-
-
-class OtherTables:
-    """The tables :func:`_tables_apart` found below the first, and the rows it set apart:
-    by row, their table and the cell :func:`noted` names (the header row's phone cell as the
-    first table reads it; a row's cell in its own table's phone column)."""
-
-    __slots__ = ("apart", "tables")
-
-    def __init__(self) -> None:
-        self.tables: list[OtherTable] = []
-        self.apart: dict[int, tuple[OtherTable, CellValue]] = {}
-
-
-def _tables_apart(rows: Iterable[Row], mapping: ColumnMapping, found: OtherTables) -> Iterator[Row]:
-    """``rows``, with those a second table's header makes unreadable under the mapping set
-    apart: they reach the check empty (so no count, date or duplicate is taken from them) and
-    :func:`noted` makes each invalid, saying why, from ``found``.
-
-    A row below the header that is a header of another table (:func:`other_header`), with a
-    phone number in a column it names as phone numbers within :data:`_HEADER_PROOF_ROWS`
-    rows, starts another table: its row is set apart; when its columns differ from those the
-    mapping reads (:func:`_columns_differ`), so is every row under it up to the next such
-    header or a row repeating the first header. When they do not, its rows are read as they
-    are. Black-box B10 #2: the second table's rows were read under the first table's columns,
-    their numbers never named. Only a row whose phone cell holds no digit is looked at closer.
-    """
-    header, phone, headers = mapping.header_row, mapping.phone, mapping.headers
-    if header is None or phone is None:
-        yield from rows
-        return
-    read = _columns_read(mapping)
-    digit = _ANY_DIGIT.search
-    table: OtherTable | None = None  # the table whose rows are set apart
-    again: deque[Row] = deque()  # rows held while a header was in doubt, to read again
-    held: list[Row] = []  # a row that may be a header, and the rows after it
-    named: list[int] = []  # the columns that row names as phone numbers
-    seen = 0  # rows not blank after it
-    refused = -1  # a row found no header after all
-    feed = iter(rows)
-    while True:
-        if not again and not held:
-            # Nothing in doubt: the rows go through at the cost of one look at their phone
-            # cell, until one holding no digit (below the header) is to be looked at closer.
-            for row in feed:
-                cells = row[1]
-                value = cells[phone] if phone < len(cells) else None
-                if type(value) is str:
-                    # A number cell's text mostly ends in a digit: no search then.
-                    if value[-1:] not in _DIGITS and digit(value) is None and row[0] > header:
-                        again.append(row)
-                        break
-                elif value is None and row[0] > header:
-                    again.append(row)
-                    break
-                yield row if table is None else _set_apart(row, table, found)
-            else:
-                return
-        if again:
-            row = again.popleft()
-        else:
-            next_row = next(feed, None)
-            if next_row is None:
-                if not held:
-                    return
-                refused, held = held[0][0], _read_again(again, held)
-                continue
-            row = next_row
-        number, cells = row
-        if held:
-            held.append(row)
-            if not is_blank(cells):
-                proof = next(
-                    (c for c in named if c < len(cells) and looks_like_phone(cells[c])), None
-                )
-                if proof is not None:
-                    top, top_cells = held[0]
-                    names = tuple("" if v is None else " ".join(str(v).split()) for v in top_cells)
-                    ordinal = len(found.tables) + 2
-                    table = OtherTable(top, names, proof, ordinal, (header, phone))
-                    table.difference = _columns_differ(names, read, headers, phone, proof)
-                    table.moved = bool(table.difference)
-                    found.tables.append(table)
-                    first = top_cells[phone] if phone < len(top_cells) else None
-                    found.apart[top] = (table, first)
-                    yield top, [None] * len(top_cells)
-                    _read_again(again, held[1:])
-                    held = []
-                    if not table.moved:
-                        table = None
-                    continue
-                seen += 1
-            if seen >= _HEADER_PROOF_ROWS or len(held) > _HEADER_HELD_ROWS:
-                refused, held = held[0][0], _read_again(again, held)
-            continue
-        if number <= header:
-            yield row
-            continue
-        value = cells[phone] if phone < len(cells) else None
-        if value is not None and (type(value) is not str or digit(value)):
-            if table is None:
-                yield row
-            else:
-                yield _set_apart(row, table, found)
-            continue
-        if number != refused and (phones_named := other_header(cells, headers)):
-            # Its column over the phone numbers read first: a header naming it is no move.
-            named = sorted(phones_named, key=lambda c: c != phone)
-            held, seen = [row], 0
-            continue
-        if table is not None and repeats_header(cells, headers):
-            table = None  # the first table's header again: its columns again
-        if table is None or is_blank(cells):
-            yield row
-        else:
-            yield _set_apart(row, table, found)
-
-
-def _read_again(again: deque[Row], rows: list[Row]) -> list[Row]:
-    """Puts ``rows`` (held in sheet order) before those still to read again; []."""
-    again.extendleft(reversed(rows))
-    return []
-
-
-def _set_apart(row: Row, table: OtherTable, found: OtherTables) -> Row:
-    number, cells = row
-    table.rows.add(number)
-    table.last = number
-    found.apart[number] = (table, cells[table.phone] if table.phone < len(cells) else None)
-    return number, [None] * len(cells)
-
-
-def _columns_read(mapping: ColumnMapping) -> dict[int, Role]:
-    """The columns the mapping reads, by role (a Country column beside the codes as codes)."""
-    read = {index: role for role in Role if (index := mapping.column(role)) is not None}
-    if mapping.country is not None:
-        read.setdefault(mapping.country, Role.PHONE_CODE)
-    return read
-
-
-def _columns_differ(
-    names: Sequence[str], read: Mapping[int, Role], headers: Sequence[str], phone: int, own: int
-) -> str:
-    """How another table's header ``names`` puts its values in other columns than those read
-    (``read``, under ``headers``; ``own`` its column of phone numbers), or "" when it does not:
-    only names differ ("Telephone" over the phone numbers, "Notes" over the reasons). A cell
-    left empty names nothing; a column the mapping does not read may hold anything but a role
-    it reads elsewhere."""
-    if own != phone:
-        return f"its phone numbers are in column {column_letter(own)}, not {column_letter(phone)}"
-    for index in sorted(set(read) | set(range(len(names)))):
-        name = names[index] if index < len(names) else ""
-        first = headers[index] if index < len(headers) else ""
-        if not name or name.casefold() == " ".join(first.split()).casefold():
-            continue
-        role = header_role(name)
-        if index in read:
-            if role is read[index]:
-                continue
-        elif (
-            role is None
-            or role is Role.PHONE
-            or role not in read.values()
-            or (first and header_role(first) is role)
-        ):
-            continue
-        said = f"{first!r} in the first table" if first else "no column read in the first table"
-        return f"column {column_letter(index)} is {name!r}, {said}"
-    return ""
-
-
-def _apart_verdict(
-    c: CheckedRow, table: OtherTable, value: CellValue, summary: CheckSummary, kind: str
-) -> None:
-    """Row ``c``, set apart by :func:`_tables_apart` (the check saw it empty), as invalid."""
-    if c.outcome is CheckOutcome.BLANK:
-        summary.blank -= 1
-        summary.invalid += 1
-    elif c.outcome is CheckOutcome.VALID:  # never: its cells were withheld
-        summary.valid -= 1
-        summary.invalid += 1
-    c.outcome = CheckOutcome.INVALID
-    c.phone_code = c.national = ""
-    c.original = value
-    verb = "import" if kind == "import" else "run the removal on"
-    if c.row == table.header:
-        if table.moved:
-            what = (
-                f"whose columns differ from the first table's (row {table.first[0]}): "
-                f"{table.difference}, so its rows are not read; {verb} that table on its own"
-            )
-        else:
-            what = (
-                f"whose columns are the first table's (row {table.first[0]}), only "
-                "named otherwise: it holds no number, and the rows under it are read as the "
-                "first table's"
-            )
-        c.message = (
-            f"row {c.row}: phone: the row is the header of another table ({table.names_said}), "
-            f"{what}"
-        )
-        return
-    column = column_letter(table.phone)
-    name = table.names[table.phone] or "phone"
-    if table.phone != table.first[1]:
-        where = f"whose {name} column is {column}"
-    else:
-        where = f"whose columns differ from the first table's ({table.difference})"
-    if value is None or (isinstance(value, str) and not value.strip()):
-        held = f"cell {column}{c.row} is empty"
-    else:
-        held = f"{_value_shown(value)} was not read"
-    c.message = (
-        f"row {c.row}: phone: the row is under {table.said}'s header (row {table.header}), "
-        f"{where}: {held}; {verb} that table on its own"
-    )
-
-
-def _value_shown(value: CellValue) -> str:
-    """A cell as a spreadsheet shows it: 3035550199, not 3035550199.0; text as written."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return " ".join(str(value).split())
-
-
-def other_tables_sentences(held: Held, kind: str) -> list[str]:
-    """A warning for each table below the first whose header puts its values in other columns
-    than those read (:func:`_tables_apart`): its rows, none of them read, and how to read them.
-    A table whose header only names the same columns otherwise is read, its rows' messages
-    alone saying so."""
-    said = []
-    for table in held.tables.tables:
-        if not table.moved:
-            continue
-        span = f"{table.header}–{table.last}" if table.last > table.header else f"{table.header}"
-        count = table.rows.count
-        rows = "its row was" if count == 1 else f"its {count:,} rows were"
-        verb = "import it" if kind == "import" else "run the removal on it"
-        which = table.said.replace("the ", "a ", 1)
-        said.append(
-            f"Rows {span} are {which} with a header of its own (row {table.header}: "
-            f"{table.names_said}), whose columns differ from the first table's (row "
-            f"{table.first[0]}): {table.difference}. None of them was read under the first "
-            f"table's columns: {rows} left invalid, each saying so. Copy rows {span} to a "
-            f"file of their own and {verb}."
-        )
-    return said
