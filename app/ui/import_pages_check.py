@@ -60,6 +60,7 @@ from app.ui.import_wizard_engine import (
 )
 from app.ui.plain_text import literal, plain_label
 from app.ui.tasks import Task, TaskContext
+from app.ui.window_words import for_window
 
 if TYPE_CHECKING:
     from app.ui.import_wizard import ImportWizard
@@ -366,13 +367,16 @@ class CheckPage(QWizardPage):
                     if result.hidden_rows
                     else ""
                 )
-                + (f" ⚠ {result.stray_quotes}" if result.stray_quotes else "")
+                + (f" ⚠ {for_window(result.stray_quotes)}" if result.stray_quotes else "")
             )
-        self.doubt_label.setText(f"⚠ {result.state_doubt}" if result.state_doubt else "")
+        self.doubt_label.setText(
+            f"⚠ {for_window(result.state_doubt)}" if result.state_doubt else ""
+        )
         self.doubt_label.setVisible(bool(result.state_doubt))
         self.countries_box.setText(result.countries_box)
         self.countries_box.setVisible(bool(result.state_doubt))
-        self.warnings_box.setPlainText("\n".join(f"⚠ {w}" for w in result.warnings))
+        # Core words them for the command line: the window names its own boxes instead.
+        self.warnings_box.setPlainText("\n".join(f"⚠ {for_window(w)}" for w in result.warnings))
         self.warnings_box.setVisible(bool(result.warnings))
         self._fill(result)
         self.completeChanged.emit()
@@ -397,8 +401,9 @@ class CheckPage(QWizardPage):
             value_item.setData(c.row, ROW_ROLE)
             # Duplicates are fine as they are; only the number itself can be corrected.
             value_item.setEditable(not c.duplicate)
-            problem = QStandardItem(c.problem)
-            problem.setToolTip(literal(c.problem))
+            said = for_window(c.problem)
+            problem = QStandardItem(said)
+            problem.setToolTip(literal(said))
             problem.setEditable(False)
             color = BAD if c.invalid else WARN
             for item in (row_item, value_item, problem):
@@ -441,7 +446,7 @@ class CheckPage(QWizardPage):
         self.bar.hide()
         self.setSubTitle(NOT_CHECKED_SUBTITLE)
         text = str(exc) if isinstance(exc, SheetError) else user_message(exc, "Checking").text
-        self.status.setText(f"⚠ {text}")
+        self.status.setText(f"⚠ {for_window(text)}")
         self.recheck_button.setEnabled(True)
         self.completeChanged.emit()
 
