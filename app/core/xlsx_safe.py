@@ -74,7 +74,7 @@ from typing import Any, Final
 from lxml import etree
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.worksheet import _writer as openpyxl_writer
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
@@ -83,6 +83,7 @@ XLSX_CELL_LIMIT: Final = 32_767
 # Excel's Text number format (built-in format 49): what is typed into such a cell stays text.
 TEXT_FORMAT: Final = "@"
 _TRIGGER_SET: Final = frozenset(FORMULA_TRIGGERS)
+_ERROR_TEXTS: Final = frozenset(ERROR_CODES)
 # "-1", "-12.5": a number, never a formula (ASCII digits only; "-1+2" and "-A1" are formulas).
 _PLAIN_NEGATIVE: Final = re.compile(r"-[0-9]+(?:\.[0-9]+)?")
 
@@ -557,9 +558,16 @@ class SafeSheet:
 
     def _guarded(self, text: str) -> object:
         """``text`` (fitted, not empty) as a safe cell: guarded if it could start a formula,
-        with ``quote_runs`` one more quote if it is a run of quotes before such a character."""
+        with ``quote_runs`` one more quote if it is a run of quotes before such a character.
+        Text that spells an error value ("#N/A", "#REF!") is a string cell: openpyxl writes
+        it as that error (black-box B12 #4: a reason "#N/A" exported was read back empty, and
+        an entry whose purpose was "#N/A" could not be imported again)."""
         if needs_neutralising(text):
             return self._quoted(text)
+        if text in _ERROR_TEXTS:
+            cell = WriteOnlyCell(self._ws, value=text)
+            cell.data_type = "s"
+            return cell
         start = _quote_run_start(text) if self._quote_runs else None
         if start is None:
             return text
