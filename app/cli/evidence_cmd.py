@@ -169,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         "sms_forms_searched": pack.sms_searched,
         "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
         "journal_entries": len(pack.journal),
+        "journal_entries_other_services": pack.other_service_journal,
         # Whether the change journal's hash chain held (null: no journal was read), and the
         # pack's entries at a break in it (black-box R4 #4).
         "journal_verified": pack.journal_verified,
@@ -210,6 +211,11 @@ def run(args: argparse.Namespace) -> int:
             f"listed in {sum(1 for s in pack.snapshots if s.listed)} of "
             f"{len(pack.snapshots)} snapshots."
         )
+        if pack.other_service_journal:
+            print(
+                f"{pack.other_service_journal} journal entries of writes to other services "
+                "were left out."
+            )
         if pack.journal_verified is False:
             print(pack.journal_chain_text)
         if pack.writes:

@@ -582,6 +582,9 @@ class EvidencePack:
     snapshots: list[SnapshotPresence] = field(default_factory=list)
     # Snapshots of other services (another base URL) found in the folder: not consulted.
     other_service_snapshots: int = 0
+    # Journal entries of the number written to other services (another base URL): left out,
+    # as the snapshots are (black-box B12 #13: writes to other accounts were counted here).
+    other_service_journal: int = 0
     # A number in no range in use today, searched as written (:func:`as_written_note`): why
     # it is not valid, and how it was searched; "" for a valid number.
     as_written: str = ""
@@ -850,7 +853,13 @@ def gather_evidence(
 
     progress(3, steps, "Reading the change journal")
     if journal is not None:
-        pack.journal = journal.query(phone=pack.e164, limit=100_000)
+        here = normalize_base_url(api.base_url)
+        for entry in journal.query(phone=pack.e164, limit=100_000):
+            # An entry without a base URL (none the app writes) is kept: it cannot be told apart.
+            if entry.base_url and normalize_base_url(entry.base_url) != here:
+                pack.other_service_journal += 1
+            else:
+                pack.journal.append(entry)
         pack.writes = settle_writes(pack.journal)
         pack.jobs = job_facts(journal, jobs_dir, pack.writes)
         # After the query: entries appended in between are checked too, never the reverse.
@@ -930,6 +939,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("SMS opt-outs not read", pack.sms_not_read),
         ("Leads carrying it", len(pack.leads)),
         ("Journal entries", len(pack.journal)),
+        ("Journal entries of other services", pack.other_service_journal),
         ("Journal chain", pack.journal_chain_text),
         ("Journal entries at a break", _ids(pack.journal_breaks) or "none"),
         ("Writes recorded", len(pack.writes)),
