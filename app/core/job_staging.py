@@ -46,6 +46,7 @@ from app.core.job_report import DAMAGED
 from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.other_tables import other_tables_sentences
+from app.core.own_reports import OwnReport
 from app.core.paths import path_text
 from app.core.reason_numbers import other_numbers_sentence, repeated_numbers_sentence
 from app.core.sheet_check import (
@@ -807,6 +808,10 @@ def _stage(
                 rows = _remember(rows, fixes, mapping.phone, originals)
                 rows = apply_corrections(rows, fixes, mapping.phone)
             notes = source.notes
+            # A removal of an import's own report removes only the rows that job inserted
+            # (black-box B12 #1).
+            report = OwnReport(mapping, headers, set_aside, kind, path_text(path.name))
+            rows = report.watch(rows)
             held = Held()
             rows = watched(rows, mapping, notes.formulas, held, notes.errors)
             # A message or call log: rows the other way, and messages that ask no stop.
@@ -830,6 +835,7 @@ def _stage(
                 checked = _note_unchecked(checked, unchecked, unresolved, connection is None)
             verdicts = _Verdicts()
             checked = verdicts.watch(checked)
+            checked = report.noted(checked, summary)
             hidden = HiddenRows(kind, leave_hidden)
             new_rows = noted(
                 _bounded_cache(checked), notes, mapping.phone, hidden, summary, held, _new_row
@@ -874,6 +880,8 @@ def _stage(
                 warnings.append(repeated_numbers)
             warnings += damage_sentences(held, kind)
             warnings += other_tables_sentences(held, kind)
+            if own_report := report.sentence():
+                warnings.append(own_report)
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)
             if late_invalid := late_invalid_sentence(summary):
