@@ -12,10 +12,12 @@ under the row's own code (:func:`other_numbers_noted`) and holds rows back a whi
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING, Final
 
 from app.core import phones
@@ -56,6 +58,8 @@ _ID_BEFORE: Final = re.compile(
     r"\s*(?:no\.?|nr\.?|num\.?|number|id)?\s*[:#=]?\s*$",
     re.IGNORECASE,
 )
+# A space between two numbers of a run, not one after a bracket ("(480) 555-5504").
+_SPACE_BETWEEN: Final = re.compile(r"(?<!\))[ \u00a0]")
 # Digits a number written so has: fewer is no phone number, more is two run together.
 _NUMBER_DIGITS: Final = range(7, 16)
 # Bare digits fewer than this are an id or an amount more often than a phone number.
@@ -80,18 +84,43 @@ def numbers_written(value: CellValue) -> list[str]:
     text = _DATE_WRITTEN.sub(" ", value)
     found: list[str] = []
     for match in _WRITTEN_NUMBER.finditer(text):
-        written = match.group()
-        if written.startswith("(") and ")" not in written:
-            written = written[1:]
-        digits = sum(ch.isdigit() for ch in written)
-        if digits not in _NUMBER_DIGITS:
-            continue
-        if digits < _BARE_DIGITS and written.isdigit():
-            continue  # "ref 48055555", a count: digits not written as a number is
-        if _ID_BEFORE.search(text, 0, match.start()):
-            continue
-        found.append(written)
+        for start, written in _numbers_run_together(match.start(), match.group()):
+            if written.startswith("(") and ")" not in written:
+                written = written[1:]
+            digits = sum(ch.isdigit() for ch in written)
+            if digits not in _NUMBER_DIGITS:
+                continue
+            if digits < _BARE_DIGITS and written.isdigit():
+                continue  # "ref 48055555", a count: digits not written as a number is
+            if _ID_BEFORE.search(text, 0, start):
+                continue
+            found.append(written)
     return found
+
+
+def _numbers_run_together(start: int, written: str) -> list[tuple[int, str]]:
+    """``written`` (at ``start``), or the numbers it runs together when it has too many
+    digits for one: "480-555-5504 480-555-5505" is one match of :data:`_WRITTEN_NUMBER` (a
+    space joins digit groups too), 20 digits, so neither number was named (RV). It is split
+    at its spaces (not one after a bracket, "(480) 555-5504"; a leading country code goes
+    with what follows, "+1 480-555-5504 …") only when every part has the digits of a number,
+    as "480 555 5504 480 555 5505" has not: where the numbers part is never a guess."""
+    if sum(ch.isdigit() for ch in written) <= _NUMBER_DIGITS[-1]:
+        return [(start, written)]
+    parts: list[tuple[int, str]] = []
+    at = 0
+    for space in _SPACE_BETWEEN.finditer(written):
+        parts.append((start + at, written[at : space.start()]))
+        at = space.end()
+    parts.append((start + at, written[at:]))
+    code, rest = parts[0][1], parts[1:]
+    if code.startswith("+") and sum(ch.isdigit() for ch in code) <= 3 and rest:
+        parts = [(parts[0][0], f"{code} {rest[0][1]}"), *rest[1:]]
+    if len(parts) < 2 or any(
+        sum(ch.isdigit() for ch in part) not in _NUMBER_DIGITS for _, part in parts
+    ):
+        return [(start, written)]
+    return parts
 
 
 # A number the reason cells of this many rows name, besides each row's own, is taken for the
@@ -112,6 +141,9 @@ _NUMBERS_COUNTED: Final = 50_000
 # Numbers named on many rows that the warning names, and rows it names for each.
 _REPEATED_SHOWN: Final = 5
 _REPEATED_ROWS_NAMED: Final = 3
+# Rows it names whose message names such a number all the same: a file naming thousands of
+# lines, each first on rows more than _ROWS_HELD apart, has thousands of them (RV #3).
+_EARLY_ROWS_NAMED: Final = 5
 
 # A phone number as :func:`phones.normalize` read it: (code, national number).
 _Number = tuple[str, str]
@@ -373,10 +405,13 @@ def _repeated_sentence(held: Held, column: str, kind: str) -> str:
         )
     it = "it" if one else "these"
     # Rows staged before their number was seen named so often (past _ROWS_HELD rows) name it.
-    said = sorted(row for r in many for row in r.said)
+    said_count = sum(len(r.said) for r in many)
     but = ""
-    if said:
-        early = f"row{'s' if len(said) > 1 else ''} {joined([str(n) for n in said])}"
+    if said_count:
+        said = [str(n) for n in heapq.nsmallest(_EARLY_ROWS_NAMED, chain(*(r.said for r in many)))]
+        if said_count > len(said):
+            said.append(f"{said_count - len(said):,} more")
+        early = f"row{'s' if said_count > 1 else ''} {joined(said)}"
         but = f" (but for {early}, staged before {it} {'was' if one else 'were'} seen so often)"
     which = "it" if one else "one"
     if kind == "removal":
