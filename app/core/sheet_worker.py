@@ -107,7 +107,9 @@ or their column's default cell style's, data style: ``number:min-integer-digits`
 ``number:text`` digit, a ``style:map`` for a positive number: :func:`ods_padded_styles`), and
 the worker sends a whole number above 0 in them as the text the format shows
 (:func:`_pad_cells`), as Excel shows it. A workbook without such a format searches no cell for
-it.
+it. Only cells holding a number are noted (not the empty cells of a formatted range, nor text),
+at most ``MAX_PLACEHOLDERS``: past it a scan stops noting them (its ``padded_cut``) and the rest
+read as the numbers they hold, the file read all the same (no message says so yet).
 """
 
 from __future__ import annotations
@@ -200,7 +202,17 @@ _CELL_TYPE = re.compile(rb"""\bt\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _CALC_PR = re.compile(rb"<" + _P + rb"calcPr\b([^>]*)>")
 # The most placeholder cells kept to empty (each an int): past it the worker stops, as for
 # other scans with too much to hold (no program writes a sheet of millions of formulas).
+# Also the most number cells noted as padded by their format: past it the rest are read as
+# the numbers they hold, as before such formats were read (see XmlScan.padded_cut).
 MAX_PLACEHOLDERS = 2_000_000
+# What follows the tag of a cell that holds a value: an optional formula, then a value not
+# empty. Only such a cell (and no text: no t="s", "str", "inlineStr") can be a padded number;
+# an empty styled cell (<c r="B2" s="1"/>, as Excel writes every cell of a formatted range)
+# cannot.
+_HAS_VALUE = re.compile(
+    rb"(?:\s*<" + _P + rb"f\b[^<>]*?(?:/>|>[^<]*</" + _P + rb"f>))?"
+    rb"\s*<" + _P + rb"v\b[^<>/]*>\s*[^<\s]"
+)
 # A cell holding an error value (t="e"), as #N/A: calamine reads it as empty. After the cell's
 # tag, an optional formula, then the value: the error's text.
 _ERROR_HINTS = (b'"e"', b"'e'")
@@ -215,9 +227,12 @@ _ERROR_VALUE = re.compile(
 _SHEET_TAG = re.compile(rb"<" + _P + rb"sheet\b([^>]*)>")
 # xl/styles.xml: the number formats (<numFmts>) and the cell formats (<cellXfs>), whose
 # order gives a cell's s="N" its format; <cellStyleXfs> holds <xf> tags too, not the cells'.
-_NUM_FMT = re.compile(rb"<" + _P + rb"numFmt\b([^>]*)>")
-_CELL_XFS = re.compile(rb"<" + _P + rb"cellXfs\b[^>]*?(?<!/)>(.*?)</" + _P + rb"cellXfs>", re.S)
-_XF = re.compile(rb"<" + _P + rb"xf\b([^>]*)>")
+# A tag's attributes never hold "<": a tag left open (crafted: 80,000 "<numFmt " in 3 KB)
+# ends the match at the next one, where "[^>]*" rescanned to the end of the part from each
+# (a minute of CPU). A closing tag is found once (_element_body), not from every opening.
+_NUM_FMT = re.compile(rb"<" + _P + rb"numFmt\b([^<>]*)>")
+_CELL_XFS = re.compile(rb"<(" + _P + rb")cellXfs\b([^<>]*)>")
+_XF = re.compile(rb"<" + _P + rb"xf\b([^<>]*)>")
 MAX_STYLES_PART = 64 << 20  # a styles part larger than this (crafted) is not read
 _RELATIONSHIP = re.compile(rb"<" + _P + rb"Relationship\b([^>]*)>")
 _ATTRIBUTE = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -258,11 +273,10 @@ _ODS_STRING = re.compile(rb"""value-type\s*=\s*["']string["']""")
 # A number cell, whose data style may pad it with zeros (see ods_padded_styles).
 _ODS_FLOAT = re.compile(rb"""value-type\s*=\s*["']float["']""")
 # A data style for numbers and its parts, and a named or automatic style (a cell's).
-_ODS_NUMBER_STYLE = re.compile(
-    rb"<" + _P + rb"number-style(?=[\s>])([^>]*)(?<!/)>(.*?)</" + _P + rb"number-style>", re.S
-)
-_ODS_PIECE = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?([\w.-]+)([^>]*)>|([^<]+)")
-_ODS_STYLE = re.compile(rb"<" + _P + rb"style(?=[\s/>])([^>]*)>")
+# Openings only, their closings found by _element_body (see _NUM_FMT).
+_ODS_NUMBER_STYLE = re.compile(rb"<(" + _P + rb")number-style(?=[\s/>])([^<>]*)>")
+_ODS_PIECE = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?([\w.-]+)([^<>]*)>|([^<]+)")
+_ODS_STYLE = re.compile(rb"<" + _P + rb"style(?=[\s/>])([^<>]*)>")
 _ODS_BODY = re.compile(rb"<" + _P + rb"body\b")
 _ODS_MARKUP = re.compile(rb"<[^>]*>")
 # A cell with no value type holds its text paragraphs (calamine reads it as empty): at most this
@@ -414,6 +428,27 @@ def styles_part(zf: zipfile.ZipFile) -> str | None:
     return names.get("xl/styles.xml")
 
 
+def _element_bodies(
+    opening: re.Pattern[bytes], name: bytes, text: bytes
+) -> Iterator[tuple[bytes, bytes]]:
+    """The attributes and the content of each element of ``text`` whose opening tag
+    ``opening`` matches (group 1: its namespace prefix, group 2: its attributes) and that is
+    closed by ``</`` prefix ``name>``, in order; elements of this kind do not nest. Each
+    closing tag is looked for once, and none after one is missing (no later element can
+    have one then): a part of openings never closed is read once, not once per opening."""
+    at = 0
+    while (tag := opening.search(text, at)) is not None:
+        attributes = tag.group(2)
+        if attributes.rstrip().endswith(b"/"):
+            at = tag.end()
+            continue  # <cellXfs/>: empty
+        close = text.find(b"</" + tag.group(1) + name + b">", tag.end())
+        if close < 0:
+            return
+        yield attributes, text[tag.end() : close]
+        at = close
+
+
 def padded_styles(zf: zipfile.ZipFile) -> tuple[dict[int, int], list[Shape]]:
     """The cell formats (a cell's s="N") whose number format pads a number with zeros
     (:func:`padded_shape`), each to its shape's place in the list returned; nothing for a
@@ -441,9 +476,9 @@ def padded_styles(zf: zipfile.ZipFile) -> tuple[dict[int, int], list[Shape]]:
     if not by_id:
         return {}, []
     styles: dict[int, int] = {}
-    xfs = _CELL_XFS.search(text)
+    xfs = next(_element_bodies(_CELL_XFS, b"cellXfs", text), None)
     if xfs is not None:
-        for index, tag in enumerate(_XF.finditer(xfs.group(1))):
+        for index, tag in enumerate(_XF.finditer(xfs[1])):
             number = _attributes(tag.group(1)).get("numFmtId", "0")
             try:
                 place = by_id.get(int(number))
@@ -572,6 +607,9 @@ class XmlScan:
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
         self.padded_sorted = True  # cells written in the sheet's order, as they always are
+        # More such cells than MAX_PLACEHOLDERS: the rest were not noted and read as their
+        # numbers, the file read all the same.
+        self.padded_cut = False
         self._styled: re.Pattern[bytes] | None = None
         self._style_hints: tuple[bytes, ...] = ()
         if self._styles:
@@ -734,7 +772,11 @@ class XmlScan:
             self._formulas(buf, start)
         if self._error_count < MAX_FORMULAS and any(hint in buf for hint in _ERROR_HINTS):
             self._errors(buf, start)
-        if self._styled is not None and any(hint in buf for hint in self._style_hints):
+        if (
+            self._styled is not None
+            and not self.padded_cut
+            and any(hint in buf for hint in self._style_hints)
+        ):
             self._padded(buf, start, self._styled)
         self.last = self._last_row(buf, start)
         self._carry = self._end_column(buf)
@@ -858,13 +900,19 @@ class XmlScan:
         self._error_count += 1
 
     def _padded(self, buf: bytes, start: int, styled: re.Pattern[bytes]) -> None:
-        """Note the cells of ``buf`` whose format pads a number with zeros."""
+        """Note the number cells of ``buf`` whose format pads a number with zeros."""
         padded, shapes, styles = self.padded, self.padded_shapes, self._styles
         for match in styled.finditer(buf):
-            row, column = self._where(buf, match.start(), match.group(1), start)
+            attrs = match.group(1)
+            if attrs.rstrip().endswith(b"/") or _HAS_VALUE.match(buf, match.end()) is None:
+                continue
+            kind = _CELL_TYPE.search(attrs) if b"t" in attrs else None
+            if kind is not None and (kind.group(1) or kind.group(2) or b"n") != b"n":
+                continue
             if len(padded) >= MAX_PLACEHOLDERS:
-                self.too_many = True
+                self.padded_cut = True
                 return
+            row, column = self._where(buf, match.start(), attrs, start)
             key = row << 14 | min(column, MAX_COLUMNS - 1)
             if padded and key <= padded[-1]:
                 self.padded_sorted = False
@@ -1087,10 +1135,10 @@ def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]
     # a positive number takes (a <style:map>), whose shape is shown instead.
     found: dict[str, tuple[Shape | None, str | None]] = {}
     for text in texts:
-        for match in _ODS_NUMBER_STYLE.finditer(text):
-            name = _ods_attributes(match.group(1)).get("name")
+        for attributes, body in _element_bodies(_ODS_NUMBER_STYLE, b"number-style", text):
+            name = _ods_attributes(attributes).get("name")
             if name is not None:
-                found[name] = _ods_shape(match.group(2))
+                found[name] = _ods_shape(body)
     data: dict[str, int] = {}  # a data style's name -> its shape's place
     for name, (shape, positive) in found.items():
         if positive is not None:
@@ -1199,6 +1247,7 @@ class OdsScan:
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
         self.padded_sorted = True
+        self.padded_cut = False  # past MAX_PLACEHOLDERS, as XmlScan's
         self._sheet = sheet
         self._tail = b""
         self._prefix: bytes | None = None  # the table namespace's declared prefix, b"" if none
@@ -1474,7 +1523,7 @@ class OdsScan:
                 if untyped and first <= last:
                     columns = column, min(column + repeat, MAX_COLUMNS) - 1
                     self._text_cell(buf, tag.end(), end, (first, last), *columns)
-                if pads and local.get("value-type") == "float":
+                if pads and not self.padded_cut and local.get("value-type") == "float":
                     self._pad_cell(local, first, count, column, repeat)
             column += repeat
 
@@ -1497,7 +1546,7 @@ class OdsScan:
         for row in range(first, first + min(count, MAX_FORMULAS)):
             for c0, c1, place in spans:
                 if len(self.padded) + c1 - c0 + 1 > MAX_PLACEHOLDERS:
-                    self.too_many = True
+                    self.padded_cut = True  # the rest read as their numbers, as before
                     return
                 for c in range(c0, c1 + 1):
                     key = row << 14 | c
@@ -1885,6 +1934,7 @@ class XlsScan:
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
         self.padded_sorted = True
+        self.padded_cut = False  # past MAX_PLACEHOLDERS, as XmlScan's
         self._pad_xfs: dict[int, int] = {}
         self.stop: threading.Event | None = None
         self.failed = False
@@ -2039,7 +2089,7 @@ class XlsScan:
             if place is None:
                 continue
             if len(self.padded) >= MAX_PLACEHOLDERS:
-                self.too_many = True
+                self.padded_cut = True  # the rest read as their numbers, as before
                 return
             key = (row + 1) << 14 | min(column + offset, MAX_COLUMNS - 1)
             if self.padded and key <= self.padded[-1]:
@@ -2081,7 +2131,7 @@ class XlsScan:
                 if size < 6:  # a cell's row, column and format at the least
                     break
                 filled(row)
-                if pads and kind in _XLS_NUMBERS:
+                if pads and kind in _XLS_NUMBERS and not self.padded_cut:
                     self._pad(stream, body, kind, size)
                 if kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
                     self._found(stream, body, stream[body + 6])
