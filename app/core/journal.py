@@ -969,6 +969,10 @@ class ChangeJournal:
         if phone:
             sql += " AND phone = ? AND phone != ''"
             params.append(phone)
+        else:
+            # The job's partial index holds only rows with a job: without this term SQLite
+            # cannot use it and scans the whole journal (code review RV).
+            sql += " AND job != ''"
         with self._read() as db:
             found = db.execute(f"{sql} ORDER BY id DESC LIMIT 1", params).fetchone()
         return None if found is None else int(found[0])
