@@ -119,6 +119,10 @@ class CheckPage(QWizardPage):
         self._notices: list[str] = []
         self._change = ""
         self.checking = False
+        # Start's look at the file (on the runner): the check found unchanged, and whether
+        # one is under way.
+        self._verified: StagedCheck | None = None
+        self._verifying = False
         self.task: Task | None = None
         self._generation = 0
         self._filling = False
@@ -454,12 +458,51 @@ class CheckPage(QWizardPage):
         """Start: the file must be as it was checked, or the job staged from it would send
         what the page no longer shows (black-box B11 #2: corrected in Excel after the check,
         its old rows were sent with no word). Changed or gone, nothing is sent: it is checked
-        again, saying why, and Start waits for the person to look."""
+        again, saying why, and Start waits for the person to look.
+
+        The file is looked at on the runner (a stat of a file on a network share that went
+        away can block for long: no file I/O on the GUI thread); found unchanged, the wizard
+        goes on to the run page itself."""
         staged = self.result.staged if self.result is not None else None
-        if staged is None or source_unchanged(staged):
+        if staged is None:
             return True
-        self.run_check(changed=staged)
+        if self._verified is staged:
+            self._verified = None
+            return True
+        if not self._verifying:
+            self._verify(staged)
         return False
+
+    def _verify(self, staged: StagedCheck) -> None:
+        self._verifying = True
+        generation = self._generation
+        self.status.setText("Making sure the file is as it was checked…")
+
+        def done(same: object) -> None:
+            self._verified_file(generation, staged, same is True)
+
+        self.wiz.runner.submit(
+            "compare the file with its check",
+            lambda _ctx: source_unchanged(staged),
+            on_done=done,
+            on_error=lambda _exc: self._verified_file(generation, staged, False),
+            owner=self,
+        )
+
+    def _verified_file(self, generation: int, staged: StagedCheck, same: bool) -> None:
+        self._verifying = False
+        current = self.result.staged if self.result is not None else None
+        if (
+            generation != self._generation
+            or current is not staged
+            or self.wiz.currentId() != self.wiz.PAGE_CHECK
+        ):
+            return  # checked again, left or closed meanwhile: Start is pressed anew
+        if same:
+            self._verified = staged
+            self.wiz.next()
+        else:
+            self.run_check(changed=staged)
 
     def campaigns_loaded(self) -> None:
         """The campaign list arrived: a check made (or running) without it resolved no names

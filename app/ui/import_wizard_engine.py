@@ -473,9 +473,10 @@ def _source_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def source_unchanged(staged: StagedCheck) -> bool:
-    """The file is as the check staged it by its size and modification time (a stat, cheap
-    enough for the GUI thread); False when it differs or is gone. A file that could not be
-    fingerprinted (unreadable then) has nothing to tell it by: unchanged, as before."""
+    """The file is as the check staged it by its size and modification time (a stat: on the
+    runner, as a file on a network share can block it); False when it differs or is gone. A
+    file that could not be fingerprinted (unreadable then) has nothing to tell it by:
+    unchanged, as before."""
     path = source_path(staged.source)
     size, mtime = staged.source.get(SOURCE_SIZE), staged.source.get(SOURCE_MTIME_NS)
     if path is None or not isinstance(size, int) or not isinstance(mtime, int):

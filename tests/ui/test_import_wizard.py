@@ -222,7 +222,8 @@ def test_pause_and_resume_while_running(
     wizard.target_page.concurrency_spin.setValue(2)
     wizard.next()
     qtbot.waitUntil(lambda: wizard.check_page.result is not None, timeout=TIMEOUT)
-    wizard.next()
+    wizard.next()  # Start: the file is compared with its check on the runner, then it runs
+    qtbot.waitUntil(lambda: wizard.currentId() == wizard.PAGE_RUN, timeout=TIMEOUT)
     run = wizard.run_page
     assert run.handle is not None
     qtbot.waitUntil(lambda: run.handle is not None and run.handle.last_progress is not None,

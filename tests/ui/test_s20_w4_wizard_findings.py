@@ -26,6 +26,7 @@ from app.core.job_store import JobStore
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.sheet_mapping import Role
+from app.ui import import_pages_check
 from app.ui.import_pages_check import COL_PROBLEM, COL_ROW
 from app.ui.import_wizard import ImportWizard
 from app.ui.tasks import TaskRunner
@@ -62,6 +63,19 @@ def _start(qtbot: Any, wizard: ImportWizard) -> dict[str, Any]:
         wizard.next()  # "Start import"
     summary: dict[str, Any] = finished.args[0]
     return summary
+
+
+def _start_refused(qtbot: Any, wizard: ImportWizard) -> None:
+    """Start, refused for a file changed since the check: compared on the runner, then checked
+    again (the notice is shown as that check starts), the wizard left on the check page."""
+    page = wizard.check_page
+    wizard.next()
+    assert wizard.currentId() == wizard.PAGE_CHECK
+    qtbot.waitUntil(
+        lambda: "since it was checked" in page.notice.text() and not page.checking,
+        timeout=TIMEOUT,
+    )
+    assert wizard.currentId() == wizard.PAGE_CHECK
 
 
 def _phone_column(wizard: ImportWizard, header: str) -> None:
@@ -169,10 +183,8 @@ def test_start_checks_again_a_file_changed_since_the_check_and_sends_nothing(
     assert first is not None
 
     path.write_text(EDITED, encoding="utf-8")  # saved in Excel after looking at the rows
-    wizard.next()  # "Start import": refused, checked again
-    assert wizard.currentId() == wizard.PAGE_CHECK
+    _start_refused(qtbot, wizard)  # "Start import": refused, checked again
     assert wizard.handle is None
-    qtbot.waitUntil(lambda: page.result is not None, timeout=TIMEOUT)
     lines = page.notice.text().split("\n")
     size = len(EDITED.encode())
     assert lines[0].startswith(
@@ -214,9 +226,7 @@ def test_start_with_the_checked_file_gone_sends_nothing(
     to_check_page(qtbot, wizard, "b11 deleted")
     page = wizard.check_page
     path.unlink()
-    wizard.next()
-    assert wizard.currentId() == wizard.PAGE_CHECK
-    qtbot.waitUntil(lambda: not page.checking, timeout=TIMEOUT)
+    _start_refused(qtbot, wizard)
     assert page.notice.text().startswith(
         "⚠ deleted.csv is no longer there since it was checked: nothing was sent."
     )
@@ -236,9 +246,7 @@ def test_a_file_saved_with_the_same_contents_is_checked_again_then_sent(
     page = wizard.check_page
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
-    wizard.next()
-    assert wizard.currentId() == wizard.PAGE_CHECK
-    qtbot.waitUntil(lambda: page.result is not None, timeout=TIMEOUT)
+    _start_refused(qtbot, wizard)
     assert page.notice.text().startswith(
         "⚠ touched.csv was saved again with the same contents since it was checked"
     )
@@ -313,3 +321,30 @@ def test_the_campaign_list_arriving_after_the_check_checks_again(
     assert (summary["status"], summary["inserted"], summary["invalid"]) == ("finished", 3, 1)
     # What the page showed was what was sent: the very job it staged.
     assert wizard.handle.job_path.name == staged.path.name
+
+
+def test_start_looks_at_the_file_on_the_runner_not_the_gui_thread(
+    qtbot: Any,
+    runner: TaskRunner,
+    session: Session,
+    sandbox: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Code review RV #5: Start compared the file with its check by a stat on the GUI thread
+    # (a file on a network share that went away can block it for long).
+    path = tmp_path / "threads.csv"
+    path.write_text("Phone,Reason\n8015550111,req\n")
+    wizard = open_wizard(qtbot, session, runner, path)
+    to_check_page(qtbot, wizard, "rv threads")
+    looked_on: list[threading.Thread] = []
+    original = import_pages_check.source_unchanged
+
+    def watched(staged: Any) -> bool:
+        looked_on.append(threading.current_thread())
+        return original(staged)
+
+    monkeypatch.setattr(import_pages_check, "source_unchanged", watched)
+    summary = _start(qtbot, wizard)
+    assert (summary["status"], summary["inserted"]) == ("finished", 1)
+    assert looked_on and threading.main_thread() not in looked_on
