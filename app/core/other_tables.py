@@ -15,8 +15,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
-from app.core.sheet_check import CheckedRow, CheckSummary, RowList
-from app.core.sheet_check import Outcome as CheckOutcome
+from app.core.sheet_check import CheckedRow, CheckSummary, RowList, withheld_invalid
 from app.core.sheet_header import is_blank, looks_like_phone, other_header, repeats_header
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_types import CellValue, Row
@@ -249,15 +248,7 @@ def apart_verdict(
     c: CheckedRow, table: OtherTable, value: CellValue, summary: CheckSummary, kind: str
 ) -> None:
     """Row ``c``, set apart by :func:`tables_apart` (the check saw it empty), as invalid."""
-    if c.outcome is CheckOutcome.BLANK:
-        summary.blank -= 1
-        summary.invalid += 1
-    elif c.outcome is CheckOutcome.VALID:  # never: its cells were withheld
-        summary.valid -= 1
-        summary.invalid += 1
-    c.outcome = CheckOutcome.INVALID
-    c.phone_code = c.national = ""
-    c.original = value
+    withheld_invalid(c, value, summary)
     verb = "import" if kind == "import" else "run the removal on"
     if c.row == table.header:
         if table.moved:

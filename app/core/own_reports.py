@@ -19,8 +19,7 @@ from typing import Final
 
 from app.core.job_report import ROW_COLUMNS
 from app.core.job_store import Outcome
-from app.core.sheet_check import CheckedRow, CheckSummary, RowList
-from app.core.sheet_check import Outcome as CheckOutcome
+from app.core.sheet_check import CheckedRow, CheckSummary, RowList, withheld_invalid
 from app.core.sheet_header import is_blank
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_types import CellValue, Row
@@ -153,18 +152,7 @@ class OwnReport:
 
 def _verdict(c: CheckedRow, said: str, value: CellValue, summary: CheckSummary) -> None:
     """Row ``c``, withheld by :meth:`OwnReport.watch` (the check saw it empty), as invalid."""
-    if c.outcome is CheckOutcome.BLANK:
-        summary.blank -= 1
-        summary.invalid += 1
-    elif c.outcome is CheckOutcome.VALID:  # never: its cells were withheld
-        summary.valid -= 1
-        summary.invalid += 1
-    elif c.outcome is CheckOutcome.DUPLICATE:  # never, as above
-        summary.duplicates_in_file -= 1
-        summary.invalid += 1
-    c.outcome = CheckOutcome.INVALID
-    c.phone_code = c.national = ""
-    c.original = value
+    withheld_invalid(c, value, summary)
     what, after = _SAID.get(said) or (
         "its job did not insert this row (its Outcome is {o!r})"
         if said

@@ -578,6 +578,23 @@ def _beyond_wording(mapping: ColumnMapping, options: CheckOptions) -> tuple[str,
     )
 
 
+def withheld_invalid(c: CheckedRow, value: CellValue, summary: CheckSummary) -> None:
+    """Row ``c``, whose cells staging withheld from the check (which saw it empty), made
+    invalid with ``value`` as its original: the summary's counts moved with it (a second
+    table's rows, an own report's rows not to remove). Its message is the caller's."""
+    if c.outcome is Outcome.BLANK:
+        summary.blank -= 1
+    elif c.outcome is Outcome.VALID:  # never: its cells were withheld
+        summary.valid -= 1
+    elif c.outcome is Outcome.DUPLICATE:  # never, as above
+        summary.duplicates_in_file -= 1
+    if c.outcome is not Outcome.INVALID:
+        summary.invalid += 1
+    c.outcome = Outcome.INVALID
+    c.phone_code = c.national = ""
+    c.original = value
+
+
 def blank_row_message(number: int) -> str:
     """A blank row's message (the report writes long runs of them as one line by it)."""
     return f"row {number}: blank row"
