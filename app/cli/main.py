@@ -241,12 +241,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     # file) still answers, as one JSON object under --json: SIGTERM is taken as Ctrl+C is.
     # The process's own run keeps its handlers to its end: restored, a Ctrl+C as the
     # interpreter exits would still print a traceback and change the exit status.
-    with _sigterm_interrupts(restore=not process):
-        try:
-            return _run(argv, chosen)
-        except KeyboardInterrupt as exc:
-            outcome_decided()  # a second Ctrl+C must not add a second refusal
-            return _interrupted(exc, json_output="--json" in argv, command=chosen)
+    json_output = "--json" in argv
+    try:
+        with _sigterm_interrupts(restore=not process):
+            try:
+                return _run(argv, chosen)
+            except KeyboardInterrupt as exc:
+                outcome_decided()  # a second Ctrl+C must not add a second refusal
+                return _interrupted(exc, json_output=json_output, command=chosen)
+    except KeyboardInterrupt as exc:
+        # A SIGTERM taken the moment its handler was installed, within _sigterm_interrupts'
+        # own set-up, before its block (the test sending it as soon as /proc shows it caught
+        # met that once in CI: a traceback, exit 1). The handlers are put back already, and a
+        # call in a test's process must not leave the outcome's on.
+        if process:
+            outcome_decided()
+        return _interrupted(exc, json_output=json_output, command=chosen)
 
 
 class Terminated(KeyboardInterrupt):
@@ -423,9 +433,11 @@ def _sigterm_interrupts(*, restore: bool = True) -> Iterator[None]:
     except ValueError:  # not the main thread (main() called from a test's thread)
         yield
         return
-    if hasattr(signal, "SIGHUP") and signal.SIGHUP in stop_signals_taken():
-        signal.signal(signal.SIGHUP, _raise_stop)
     try:
+        # Within the try: a stop taken from here on (SIGTERM's handler is ours already) still
+        # puts the handlers back.
+        if hasattr(signal, "SIGHUP") and signal.SIGHUP in stop_signals_taken():
+            signal.signal(signal.SIGHUP, _raise_stop)
         yield
     finally:
         for sig, handler in previous.items() if restore else ():
