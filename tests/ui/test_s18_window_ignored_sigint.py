@@ -44,10 +44,16 @@ def test_a_window_started_with_sigint_ignored_stays_open_and_closes_on_sigterm(
     QTimer.singleShot(0, poll)
     # A hung start must not hang the suite; generous, as a loaded machine (four test workers
     # on two CPUs) took over 20 s to start the window and its sandbox once.
-    QTimer.singleShot(90_000, QApplication.quit)
+    # Its own timer, stopped when the window is done: a pending single shot would quit a later
+    # test's window in the same worker.
+    guard = QTimer()
+    guard.setSingleShot(True)
+    guard.timeout.connect(QApplication.quit)
+    guard.start(90_000)
     try:
         assert run_gui(sandbox=True) == 0
     finally:
+        guard.stop()
         signal.signal(signal.SIGINT, before)
     assert seen["open after SIGINT"] is True
     assert (paths.config_dir / "dnc-desk.ini").exists()
