@@ -638,6 +638,8 @@ class BulkRemovalDialog(QWizard):
             "removal",
             stage=stage,
             concurrency=options.concurrency_spin.value(),
+            # Nothing in this dialog showed what staging said of the file before it starts.
+            with_notes=True,
             parent=self.runner,
         )
         handle.finished.connect(self.job_finished)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -45,13 +47,14 @@ from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
 from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, as_written_count
 from app.core.job_runner import DEFAULT_CONCURRENCY, JobAborted, JobControl, JobProgress
-from app.core.job_store import JobStatus, JobStore
+from app.core.job_store import JobStatus, JobStore, Outcome
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary
 from app.core.sheet_types import SheetError
 from app.ui.error_messages import user_message
 from app.ui.plain_text import plain_label, rich, window_title
 from app.ui.tasks import TaskContext, TaskRunner
+from app.ui.window_words import for_window
 
 StageFn = Callable[[], tuple[JobStore, CheckSummary]]
 
@@ -77,6 +80,66 @@ SUMMARY_LABELS = (
 
 # Counts shown only when not 0: they are the exception.
 _SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", "already_present_maybe_inserted")
+
+# The invalid rows whose messages a page lists; the report lists every row.
+NOTED_ROWS = 100
+NOTES_HEADING = "What was found in the file (the report lists every row):"
+
+
+@dataclass(frozen=True)
+class StagingNotes:
+    """What staging said of a job's file, in core's words: its warnings, the messages of its
+    first :data:`NOTED_ROWS` invalid rows (each names its row), and how many invalid rows are
+    not listed."""
+
+    warnings: tuple[str, ...] = ()
+    rows: tuple[str, ...] = ()
+    more: int = 0
+
+    def lines(self, *, removal: bool) -> list[str]:
+        """The notes worded for the window that staged the job: the options core names for
+        the command line become that dialog's boxes (:func:`for_window`)."""
+        out = [f"⚠ {for_window(w, removal=removal)}" for w in self.warnings]
+        out += [for_window(m, removal=removal) for m in self.rows]
+        if self.more:
+            out.append(f"… and {self.more:,} more invalid row{'' if self.more == 1 else 's'}.")
+        return out
+
+
+def staging_notes(store: JobStore, invalid: int) -> StagingNotes:
+    """The :class:`StagingNotes` of a job just staged with ``invalid`` invalid rows (the rows
+    are read no further than the last one listed)."""
+    warnings = tuple(str(w) for w in store.meta().get("warnings", []) if str(w))
+    wanted = min(invalid, NOTED_ROWS)
+    messages: list[str] = []
+    listed = 0
+    if wanted:
+        for row in store.rows():
+            if row.outcome != Outcome.INVALID.value:
+                continue
+            listed += 1
+            if row.message:
+                messages.append(row.message)
+            if listed >= wanted:
+                break
+    return StagingNotes(warnings, tuple(messages), max(invalid - listed, 0))
+
+
+def notes_box(parent: QWidget) -> QPlainTextEdit:
+    """A read-only box for a job's :class:`StagingNotes`, hidden until there are some."""
+    box = QPlainTextEdit(parent)
+    box.setReadOnly(True)
+    box.setMaximumHeight(180)
+    box.hide()
+    return box
+
+
+def show_notes(label: QLabel, box: QPlainTextEdit, notes: StagingNotes, *, removal: bool) -> None:
+    """``notes`` under ``label`` in ``box``, both hidden when there are none."""
+    lines = notes.lines(removal=removal)
+    box.setPlainText("\n".join(lines))
+    box.setVisible(bool(lines))
+    label.setVisible(bool(lines))
 
 
 def as_written_note(count: int) -> str:
@@ -212,10 +275,13 @@ class JobHandle(QObject):
         stage: StageFn | None = None,
         job_path: Path | None = None,
         concurrency: int | None = None,
+        with_notes: bool = False,
         parent: QObject | None = None,
     ) -> None:
         """``concurrency`` None: the default for a new job, the job's stored one for a resume;
-        a new job's is stored in its meta, a number given for a resume is for this run only."""
+        a new job's is stored in its meta, a number given for a resume is for this run only.
+        ``with_notes``: a new job's :class:`StagingNotes` are read once it is staged, for a
+        window that has shown them nowhere before it starts (the bulk removal dialog)."""
         super().__init__(parent)
         if (stage is None) == (job_path is None):
             raise ValueError("give either a staging function or the job file to resume")
@@ -238,6 +304,9 @@ class JobHandle(QObject):
         self.refused = False
         # A removal's valid rows looked up as written (VALID_AS_WRITTEN), once staged.
         self.as_written = 0
+        # What staging said of the file (with_notes), once staged.
+        self.notes = StagingNotes()
+        self._with_notes = with_notes
         self._stage = stage
 
     @property
@@ -304,7 +373,12 @@ class JobHandle(QObject):
                     # report is written (a job interrupted, or run elsewhere).
                     as_written = as_written_count(store)
                     store.set_meta({VALID_AS_WRITTEN: as_written})
-                ctx.report(("staged", store.path, summary, as_written))
+                notes = (
+                    staging_notes(store, store.counts()[Outcome.INVALID.value])
+                    if self._with_notes
+                    else StagingNotes()
+                )
+                ctx.report(("staged", store.path, summary, as_written, notes))
                 meta = store.meta()
             else:
                 assert self.job_path is not None
@@ -348,6 +422,7 @@ class JobHandle(QObject):
         if isinstance(value, tuple) and value and value[0] == "staged":
             self.job_path = value[1]
             self.as_written = value[3]
+            self.notes = value[4]
             self.staged.emit(value[2])
             job_registry().changed.emit()
         elif isinstance(value, tuple) and value and value[0] == "pace":
@@ -461,6 +536,9 @@ class RunPage(QWizardPage):
         self.error_label = plain_label(QLabel(self))
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color: #b00020;")
+        self.notes_label = QLabel(NOTES_HEADING, self)
+        self.notes_label.hide()
+        self.notes_box = notes_box(self)
         self.pause_button = QPushButton("&Pause", self)
         self.resume_button = QPushButton("&Resume", self)
         self.cancel_button = QPushButton("&Cancel job…", self)
@@ -478,6 +556,8 @@ class RunPage(QWizardPage):
         layout.addWidget(self.pace_label)
         layout.addLayout(buttons)
         layout.addWidget(self.error_label)
+        layout.addWidget(self.notes_label)
+        layout.addWidget(self.notes_box)
         layout.addStretch()
         self._buttons_for(running=False)
 
@@ -512,6 +592,9 @@ class RunPage(QWizardPage):
 
     def _staged(self, summary: CheckSummary) -> None:
         as_written = self.handle.as_written if self.handle is not None else 0
+        if self.handle is not None:
+            removal = self.handle.kind == "removal"
+            show_notes(self.notes_label, self.notes_box, self.handle.notes, removal=removal)
         self.rate_label.setText(
             f"{summary.valid:,} valid rows to send{as_written_note(as_written)}; starting…"
         )
@@ -588,6 +671,9 @@ class ResultPage(QWizardPage):
         self.report_label = plain_label(QLabel(self))
         self.report_label.setWordWrap(True)
         self.report_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notes_label = QLabel(NOTES_HEADING, self)
+        self.notes_label.hide()
+        self.notes_box = notes_box(self)
         self.open_report_button = QPushButton("Open &report", self)
         self.open_folder_button = QPushButton("Open &folder", self)
         self.open_report_button.clicked.connect(self.open_report)
@@ -599,6 +685,8 @@ class ResultPage(QWizardPage):
         layout = QVBoxLayout(self)
         layout.addWidget(self.headline)
         layout.addLayout(self.form)
+        layout.addWidget(self.notes_label)
+        layout.addWidget(self.notes_box)
         layout.addWidget(self.report_label)
         layout.addLayout(buttons)
         layout.addStretch()
@@ -632,6 +720,11 @@ class ResultPage(QWizardPage):
             widget.setObjectName(f"count-{key}")
             self.value_labels[key] = widget
             self.form.addRow(label, widget)
+        # A stand-in handle without notes (the counts' tests give one) shows none.
+        notes = getattr(handle, "notes", None)
+        if isinstance(notes, StagingNotes):
+            removal = getattr(handle, "kind", "") == "removal"
+            show_notes(self.notes_label, self.notes_box, notes, removal=removal)
         report = self.summary.get("report", "")
         self.report_label.setText(f"Report: {report}" if report else "")
         self.open_report_button.setEnabled(bool(report))
