@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator, Sequence, Set
 from typing import Final
 
 from app.core import phones
+from app.core.own_reports import own_columns
 from app.core.sheet_check import CheckedRow, Outcome, Target
 from app.core.sheet_mapping import (
     BODY_HEADERS,
@@ -499,7 +500,10 @@ class LogWatch:
         # A message or keyword column is read in any import file, a log's or not: "STOP" and
         # "START" rows side by side are not all opt-outs.
         body = _find(mapping, BODY_HEADERS) if kind == "import" else None
-        self.body = None if body in used else body
+        # A DNC Desk report's own columns say what its job did with each row: its Message is
+        # no consumer's message, its Outcome ("invalid", "inserted") no disposition.
+        own = own_columns(mapping.headers)
+        self.body = None if body in used or body in own else body
         self.foreign = _foreign_direction(side) if side is not None else ""
         # Every other column no role reads is watched for opt-in cells ("Opted In", "START"),
         # and so is the reason column, whose text goes onto the entry (re-test J1: "remove me
@@ -509,7 +513,10 @@ class LogWatch:
             [
                 i
                 for i, _ in enumerate(mapping.headers)
-                if (i not in used or i == reason) and i != self.body and i not in self._directions
+                if (i not in used or i == reason)
+                and i != self.body
+                and i not in self._directions
+                and (i not in own or i == reason)
             ]
             if kind == "import"
             else []

@@ -10,18 +10,32 @@ the others' cells from the check (so no count, scope or duplicate is taken from 
 :meth:`OwnReport.noted` makes each invalid, saying what the report says of it;
 :meth:`OwnReport.sentence` is the warning counting them. Only the Outcome column is read for
 this; any other file, one with an Outcome column of its own among them, is read as before.
+
+An import of a report (its rows filtered to the invalid ones and corrected by hand, black-box
+B12 #2) reads each row's number from its Normalized number cell, the number the report's job
+made of the row, unless the officer has corrected the row: a row whose Normalized number is
+empty (its job could read no number) or whose Original value now reads as another number is
+read from its Original value, and its message and a warning say so. A number corrected in the
+import wizard, whose Original value is the file's cell its Damage note names, stays read from
+its Normalized number. The Scope cells of a report (``global, purpose 'Fundraising'``) are read
+by :mod:`app.core.sheet_scope`; the purpose after the scope is the row's own, which
+:meth:`OwnReport.noted` gives the row (B12 #5).
 """
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterable, Iterator, Sequence, Set
 from typing import Final
 
+from app.core import phones
 from app.core.job_report import ROW_COLUMNS
 from app.core.job_store import Outcome
 from app.core.sheet_check import CheckedRow, CheckSummary, RowList, withheld_invalid
 from app.core.sheet_header import is_blank
-from app.core.sheet_mapping import ColumnMapping
+from app.core.sheet_mapping import ColumnMapping, column_letter
+from app.core.sheet_scope import purpose_written
 from app.core.sheet_types import CellValue, Row
 from app.core.staging_notes import rows_named
 
@@ -30,6 +44,12 @@ from app.core.staging_notes import rows_named
 REPORT_HEADER: Final = ROW_COLUMNS[:7]
 _OUTCOME: Final = ROW_COLUMNS.index("Outcome")
 _PHONE: Final = ROW_COLUMNS.index("Normalized number")
+_ORIGINAL: Final = ROW_COLUMNS.index("Original value")
+_CODE: Final = ROW_COLUMNS.index("Country code")
+_DAMAGE: Final = ROW_COLUMNS.index("Damage note")
+# The Damage note of a row whose number was corrected in the import wizard (job_staging's
+# _corrected): its Original value is the file's cell, its Normalized number the correction.
+_WIZARD: Final = re.compile(r"corrected in the import wizard \(the file has ('.*'|\".*\")\)")
 _AFTER: Final = "removing it could take off an entry another request put there"
 _OWN_FILE: Final = "remove it in a file of its own if that is meant"
 # What the report's Outcome ({o}) says of a row that its job did not insert, in the row's
@@ -61,10 +81,41 @@ _SAID: Final = {
 }
 
 
-class OwnReport:
-    """A removal's rows read from a DNC Desk import report's Rows sheet (see the module)."""
+def own_columns(headers: Sequence[str]) -> frozenset[int]:
+    """The columns of a DNC Desk report's Rows sheet that the report wrote of its job (Outcome,
+    Message, Damage note, Late…), when ``headers`` are such a sheet's (its first seven names,
+    any of them blanked as a column set aside): read as the report's own, not as a log's
+    message or a scrub's verdicts (black-box B12 #6). Empty for any other header."""
+    names = [" ".join(str(h).split()) for h in headers[: len(ROW_COLUMNS)]]
+    if len(names) < len(REPORT_HEADER) or not all(
+        name in ("", REPORT_HEADER[i]) for i, name in enumerate(names[: len(REPORT_HEADER)])
+    ):
+        return frozenset()
+    if names[_OUTCOME] != REPORT_HEADER[_OUTCOME] and names[_PHONE] != REPORT_HEADER[_PHONE]:
+        return frozenset()  # too little of a report's header left to tell
+    return frozenset(i for i, name in enumerate(names) if name == ROW_COLUMNS[i])
 
-    __slots__ = ("apart", "by_outcome", "file_name", "header", "inserted", "outcome", "phone")
+
+class OwnReport:
+    """A DNC Desk report's Rows sheet read back: a removal's rows (see the module), an
+    import's corrected numbers and every import row's purpose written in its Scope cell."""
+
+    __slots__ = (
+        "apart",
+        "by_outcome",
+        "corrected",
+        "default_code",
+        "default_purpose",
+        "file_name",
+        "header",
+        "inserted",
+        "original",
+        "outcome",
+        "phone",
+        "purposes",
+        "read_original",
+        "scope",
+    )
 
     def __init__(
         self,
@@ -78,11 +129,10 @@ class OwnReport:
         # value') leaves the file a report, but one whose Outcome column is ignored is read
         # as any other file, as was asked.
         names = tuple(" ".join(str(h).split()) for h in headers[: len(REPORT_HEADER)])
+        report = names == REPORT_HEADER
         # None: not a removal of a report, whose rows then go through untouched.
         self.outcome: int | None = (
-            _OUTCOME
-            if kind == "removal" and names == REPORT_HEADER and _OUTCOME not in ignored
-            else None
+            _OUTCOME if kind == "removal" and report and _OUTCOME not in ignored else None
         )
         self.header = mapping.header_row or 0
         self.phone = _PHONE if mapping.phone is None else mapping.phone
@@ -91,11 +141,28 @@ class OwnReport:
         self.apart: dict[int, tuple[str, CellValue]] = {}
         self.by_outcome: dict[str, RowList] = {}
         self.inserted = 0
+        # An import of a report read on its Normalized number column (not one chosen, such as
+        # --phone-column 'Original value'): its corrected rows read the Original value. A
+        # removal removes the numbers its report's job inserted, as written in the report.
+        self.read_original = (
+            kind == "import" and report and mapping.phone == _PHONE and _ORIGINAL not in ignored
+        )
+        self.original = RowList()  # rows read from the Original value
+        # Row: what its note says of the Original value read in place of the Normalized number.
+        self.corrected: dict[int, str] = {}
+        self.default_code = mapping.default_phone_code
+        # An import's Scope column, whose cells may name the row's purpose after its scope.
+        self.scope = mapping.scope if kind == "import" else None
+        self.default_purpose = mapping.default_purpose
+        self.purposes: dict[int, str] = {}  # row: the purpose its Scope cell names
 
     def watch(self, rows: Iterable[Row]) -> Iterator[Row]:
         """``rows``, those of a report whose Outcome is not ``inserted`` reaching the check
         empty. A report's blank rows (Outcome ``blank``, no number) and empty rows go through
-        as they are: the check finds them blank."""
+        as they are: the check finds them blank. An import's corrected rows reach it with
+        their Original value in the phone cell."""
+        if self.read_original or self.scope is not None:
+            rows = self._imported(rows)
         column = self.outcome
         if column is None:
             yield from rows
@@ -120,19 +187,84 @@ class OwnReport:
             self.by_outcome.setdefault(said, RowList()).add(number)
             yield number, [None] * len(cells)
 
+    def _imported(self, rows: Iterable[Row]) -> Iterator[Row]:
+        header, scope = self.header, self.scope
+        for row in rows:
+            number, cells = row
+            if number <= header:
+                yield row
+                continue
+            if (
+                scope is not None
+                and scope < len(cells)
+                and (purpose := purpose_written(cells[scope]))
+            ):
+                self.purposes[number] = purpose
+            if self.read_original and len(cells) > _PHONE:
+                note = self._corrected_note(cells)
+                if note:
+                    self.corrected[number] = note
+                    self.original.add(number)
+                    cells = list(cells)
+                    cells[_PHONE] = cells[_ORIGINAL]
+                    row = (number, cells)
+            yield row
+
+    def _corrected_note(self, cells: Sequence[CellValue]) -> str:
+        """Why a report row is read from its Original value ("" when it is not): its
+        Normalized number is empty, or the Original value reads as another number than it."""
+        original, national = cells[_ORIGINAL], cells[_PHONE]
+        if is_blank([original]):
+            return ""
+        shown = _shown(original)
+        if is_blank([national]):
+            return (
+                "its Normalized number is empty (its job read no number from the row), so its "
+                f"Original value {shown} is read"
+            )
+        damage = cells[_DAMAGE] if len(cells) > _DAMAGE else None
+        if _wizard_original(damage) == _text(original):
+            return ""  # the file's cell; the Normalized number is the wizard's correction
+        code = _text(cells[_CODE]) if len(cells) > _CODE else ""
+        found = phones.normalize(original, code or self.default_code)
+        if not found.ok or found.national == _text(national):
+            # Not a number on its own (the report's job joined an area code to it, or read
+            # it with a column since left out): the report's number stands.
+            return ""
+        return (
+            f"its Original value {shown} is read, not its Normalized number "
+            f"{_shown(national)}: they are different numbers, and the Original value is "
+            "taken as corrected in the report (to import the Normalized number, make the "
+            "Original value the same number or empty)"
+        )
+
     def noted(self, rows: Iterable[CheckedRow], summary: CheckSummary) -> Iterator[CheckedRow]:
         """The check's verdicts, each row :meth:`watch` withheld made invalid, its message
-        saying what the report says of it."""
-        apart = self.apart
+        saying what the report says of it; an import's row read from its Original value
+        saying so, and one whose Scope cell names a purpose after its scope given it."""
+        apart, corrected, purposes = self.apart, self.corrected, self.purposes
         for c in rows:
             if apart and c.row in apart:
                 _verdict(c, *apart.pop(c.row), summary)
+            if corrected and c.row in corrected:
+                note = corrected.pop(c.row)
+                c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+            if purposes and c.row in purposes:
+                purpose = purposes.pop(c.row)
+                # The row's own purpose, as a Purpose cell's would be, over --purpose; a
+                # purpose scope's purpose is its scope's, and a Purpose cell's is the row's.
+                if (
+                    c.scope is not None
+                    and not c.scope.is_purpose
+                    and c.purpose in ("", self.default_purpose)
+                ):
+                    c.purpose = purpose
             yield c
 
     def sentence(self) -> str:
         """The warning: the file is read as an import report, and the rows not removed."""
         if self.outcome is None or not self.by_outcome:
-            return ""
+            return self._original_sentence()
         total = sum(rows.count for rows in self.by_outcome.values())
         counts = "; ".join(
             f"{rows.count:,} {said or 'with no outcome'} ({rows_named(rows)})"
@@ -148,6 +280,47 @@ class OwnReport:
             "list by that job (an already_present one was there before it, at another "
             "request): to remove any of them all the same, put it in a file of its own."
         )
+
+    def _original_sentence(self) -> str:
+        """The warning on an import of a report some of whose rows read the Original value."""
+        rows = self.original
+        if not rows.count:
+            return ""
+        return (
+            f"{self.file_name} is read as a DNC Desk report (its header is a report's Rows "
+            f"sheet's): {rows_named(rows)} {'is' if rows.count == 1 else 'are'} read from "
+            f"column {column_letter(_ORIGINAL)} ('Original value'), not column "
+            f"{column_letter(_PHONE)} ('Normalized number'), which is empty there (its job "
+            "read no number) or holds another number than the Original value, taken as "
+            "corrected in the report. Every other row is read from its Normalized number; to "
+            "import a row's Normalized number instead, make its Original value the same "
+            "number or empty."
+        )
+
+
+def _text(value: CellValue) -> str:
+    """A cell as text, a whole number as its digits (Excel re-types a number cell)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value).strip()
+
+
+def _shown(value: CellValue) -> str:
+    return repr(_text(value))
+
+
+def _wizard_original(damage: CellValue) -> str | None:
+    """The file's cell a Damage note says the import wizard corrected, or None."""
+    if not isinstance(damage, str):
+        return None
+    found = _WIZARD.search(damage)
+    if found is None:
+        return None
+    try:
+        said = ast.literal_eval(found[1])
+    except (SyntaxError, ValueError):
+        return None
+    return said.strip() if isinstance(said, str) else None
 
 
 def _verdict(c: CheckedRow, said: str, value: CellValue, summary: CheckSummary) -> None:

@@ -1136,7 +1136,10 @@ def propose_mapping(
     codes: list[tuple[float, int]] = []
     undated: set[int] = set()
     candidates: list[tuple[float, int]] = []  # the columns scored as phone numbers
+    said_of_job = _report_job_columns(headers)
     for index, text in enumerate(headers):
+        if index in said_of_job:
+            continue
         match = _header_match(text) if text else None
         if match is None and index in mapping.dated:
             rank = request_date_rank(text, dated=True)
@@ -1927,6 +1930,8 @@ def other_phone_columns(
         if index in used:
             continue
         header = mapping.headers[index] if index < len(mapping.headers) else ""
+        if _report_original(mapping, index):
+            continue
         if header:
             role = header_role(header)
             if role is not None and role is not Role.PHONE:
@@ -1941,6 +1946,47 @@ def other_phone_columns(
         if valid * 2 >= len(values) or (line and (valid or _writes_numbers(values))):
             found.append(index)
     return found
+
+
+# A DNC Desk report's Rows sheet (app.core.job_report.ROW_COLUMNS, which imports this module
+# through the check): the number its job made of each row beside the cell as the row's file
+# had it; the sheet's first seven columns, which tell a report; and the columns saying what its
+# job did with each row, none of them a field of the row (black-box B12 #6: the Damage note was
+# read as the reason of a report with no Reason column).
+_REPORT_PHONES: Final = ("Original value", "Normalized number")
+REPORT_HEADER_START: Final = (
+    "Source row",
+    *_REPORT_PHONES,
+    "Country code",
+    "Scope",
+    "Outcome",
+    "Message",
+)
+_REPORT_JOB_COLUMNS: Final = frozenset(
+    {"Source row", "Outcome", "Message", "Damage note", "Business days to insertion", "Late"}
+)
+
+
+def _report_job_columns(headers: Sequence[str]) -> frozenset[int]:
+    """The columns of a DNC Desk report's Rows sheet saying what its job did (see above), or
+    none when ``headers`` are not such a sheet's."""
+    names = [" ".join(h.split()) for h in headers]
+    if tuple(names[: len(REPORT_HEADER_START)]) != REPORT_HEADER_START:
+        return frozenset()
+    return frozenset(i for i, name in enumerate(names) if name in _REPORT_JOB_COLUMNS)
+
+
+def _report_original(mapping: ColumnMapping, index: int) -> bool:
+    """Whether column ``index`` is a DNC Desk report's Original value read beside its
+    Normalized number: an import reads it on the rows corrected there (app.core.own_reports),
+    so it is no column of numbers left unread (black-box B12 #2)."""
+    headers, phone = mapping.headers, mapping.phone
+    return (
+        phone is not None
+        and phone == index + 1
+        and phone < len(headers)
+        and (headers[index], headers[phone]) == _REPORT_PHONES
+    )
 
 
 def _writes_numbers(values: Sequence[CellValue]) -> bool:

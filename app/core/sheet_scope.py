@@ -26,6 +26,7 @@ follows too. Taking one of them would put the entry in a campaign nobody chose.
 
 from __future__ import annotations
 
+import ast
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
@@ -38,6 +39,38 @@ from app.core.xlsx_safe import guard_quoted
 
 # Words a scope or campaign cell says for global (as "0" does), in any case.
 _GLOBAL_WORDS: Final = ("global", "all", "all campaigns")
+# A DNC Desk report's Scope cell, read back as DNC Desk writes it (black-box B12 #5): a
+# removal's every-purpose scope (job_report.EVERY_PURPOSE, kept as text here, as job_report
+# imports this module's readers), and an import row's scope followed by the purpose its insert
+# carried (job_report.scope_shown: "global, purpose 'Fundraising'", the purpose as Python's
+# repr writes a text, in single or double quotes).
+EVERY_PURPOSE_WRITTEN: Final = "purpose (every purpose)"
+_WITH_PURPOSE: Final = re.compile(
+    r"(?is)(.*?),\s*purpose\s+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
+)
+
+
+def scope_and_purpose(text: str) -> tuple[str, str] | None:
+    """A Scope cell written as a DNC Desk report writes a scope with the purpose its row's
+    insert carried (``global, purpose 'Fundraising'``, ``campaign:1001, purpose 'Sales'``):
+    (the scope's text, the purpose), or None for any other text."""
+    found = _WITH_PURPOSE.fullmatch(text.strip())
+    if found is None or not found[1].strip():
+        return None
+    try:
+        purpose = ast.literal_eval(found[2])
+    except (SyntaxError, ValueError):
+        return None
+    if not isinstance(purpose, str) or not purpose.strip():
+        return None
+    return found[1].strip(), purpose
+
+
+def purpose_written(value: CellValue) -> str:
+    """The purpose a report's Scope cell names after its scope (:func:`scope_and_purpose`), or
+    "" when the cell names none so."""
+    said = scope_and_purpose(_text(value))
+    return "" if said is None else said[1]
 
 
 class _Campaign(Protocol):
@@ -162,6 +195,12 @@ class ScopeResolver:
             return Scope.global_()
         if low == PURPOSE_CAMPAIGN_ID:
             return Scope.purpose("")
+        if low == EVERY_PURPOSE_WRITTEN:
+            return Scope.purpose("")
+        if (said := scope_and_purpose(text)) is not None:
+            # The purpose is the row's, not its scope's: the check's caller takes it (see
+            # app.core.own_reports); the scope is read as any Scope cell.
+            return self._parse_scope(said[0])
         if low.startswith("campaign:"):
             return self._parse_campaign(text.split(":", 1)[1].strip(), in_scope=True)
         if low == "campaign":
