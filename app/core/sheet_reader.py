@@ -82,7 +82,14 @@ from app.core.sheet_guard import (
     text_format_kind,
     zip_spreadsheets,
 )
-from app.core.sheet_types import CutCells, Row, RowIterator, SheetError, SheetNotes
+from app.core.sheet_types import (
+    CutCells,
+    PaddedCut,
+    Row,
+    RowIterator,
+    SheetError,
+    SheetNotes,
+)
 
 WORKBOOK_SUFFIXES: Final = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".xltx", ".xltm")
 TEXT_SUFFIXES: Final = (".csv", ".tsv", ".txt", ".tab")
@@ -683,6 +690,9 @@ class _WorkerStream:
             elif kind == "merged":
                 if self._primary:
                     self._notes.merged = [tuple(r) for r in message[1]]
+            elif kind == "padded":  # zero-padded number cells read as plain numbers from here
+                if self._primary:
+                    self._notes.padded_cut = PaddedCut(*message[1:4])
             elif kind == "sheets":
                 self._notes.other_sheets = dict(message[1])
                 self._notes.hidden_sheets = set(message[2]) if len(message) > 2 else set()

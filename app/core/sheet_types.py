@@ -103,6 +103,10 @@ class SheetNotes:
     hold (32,767 characters, Excel's limit) and was cut to that as it was read: ``(row,
     column)`` (row 1-based, column 0-based) → the length it had; known by the time the row is
     handed out.
+    ``padded_cut`` is the first number cell of a zero-padding format ("0000000000", as UK and
+    Italian lists keep a leading 0) read as the plain number it holds (0351234568 as
+    351234568, another number) because the workbook holds more such cells than the reader
+    keeps, or None when every one reads as the sheet shows it; known before the first row.
     """
 
     hidden_known: bool = False
@@ -119,3 +123,15 @@ class SheetNotes:
     # known when the row is handed out.
     stray_quotes: dict[int, StrayQuote] = field(default_factory=dict)
     cut_cells: dict[tuple[int, int], int] = field(default_factory=dict)
+    padded_cut: PaddedCut | None = None
+
+
+@dataclass(frozen=True)
+class PaddedCut:
+    """Where a sheet's zero-padded number cells stopped being read as shown (see
+    :attr:`SheetNotes.padded_cut`): the first such cell read as a plain number, row 1-based
+    and column 0-based, and how many were read as shown before it (the reader's limit)."""
+
+    row: int
+    column: int
+    kept: int

@@ -108,8 +108,10 @@ or their column's default cell style's, data style: ``number:min-integer-digits`
 the worker sends a whole number above 0 in them as the text the format shows
 (:func:`_pad_cells`), as Excel shows it. A workbook without such a format searches no cell for
 it. Only cells holding a number are noted (not the empty cells of a formatted range, nor text),
-at most ``MAX_PLACEHOLDERS``: past it a scan stops noting them (its ``padded_cut``) and the rest
-read as the numbers they hold, the file read all the same (no message says so yet).
+at most ``MAX_PLACEHOLDERS``: past it a scan stops noting them (its ``padded_cut``: the first
+cell not noted) and the rest read as the numbers they hold, the file read all the same; the
+worker sends that cell (``("padded", row, column, kept)``) before the rows, for staging to
+warn that the numbers from that row on lost their leading zeros.
 """
 
 from __future__ import annotations
@@ -203,7 +205,8 @@ _CALC_PR = re.compile(rb"<" + _P + rb"calcPr\b([^>]*)>")
 # The most placeholder cells kept to empty (each an int): past it the worker stops, as for
 # other scans with too much to hold (no program writes a sheet of millions of formulas).
 # Also the most number cells noted as padded by their format: past it the rest are read as
-# the numbers they hold, as before such formats were read (see XmlScan.padded_cut).
+# the numbers they hold, as before such formats were read, and a warning names the first
+# (see XmlScan.padded_cut).
 MAX_PLACEHOLDERS = 2_000_000
 # What follows the tag of a cell that holds a value: an optional formula, then a value not
 # empty. Only such a cell (and no text: no t="s", "str", "inlineStr") can be a padded number;
@@ -607,9 +610,9 @@ class XmlScan:
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
         self.padded_sorted = True  # cells written in the sheet's order, as they always are
-        # More such cells than MAX_PLACEHOLDERS: the rest were not noted and read as their
-        # numbers, the file read all the same.
-        self.padded_cut = False
+        # More such cells than MAX_PLACEHOLDERS: the first not noted, (row, column), the rest
+        # read as their numbers, the file read all the same (and a warning says so).
+        self.padded_cut: tuple[int, int] | None = None
         self._styled: re.Pattern[bytes] | None = None
         self._style_hints: tuple[bytes, ...] = ()
         if self._styles:
@@ -774,7 +777,7 @@ class XmlScan:
             self._errors(buf, start)
         if (
             self._styled is not None
-            and not self.padded_cut
+            and self.padded_cut is None
             and any(hint in buf for hint in self._style_hints)
         ):
             self._padded(buf, start, self._styled)
@@ -909,10 +912,10 @@ class XmlScan:
             kind = _CELL_TYPE.search(attrs) if b"t" in attrs else None
             if kind is not None and (kind.group(1) or kind.group(2) or b"n") != b"n":
                 continue
-            if len(padded) >= MAX_PLACEHOLDERS:
-                self.padded_cut = True
-                return
             row, column = self._where(buf, match.start(), attrs, start)
+            if len(padded) >= MAX_PLACEHOLDERS:
+                self.padded_cut = (row, column)
+                return
             key = row << 14 | min(column, MAX_COLUMNS - 1)
             if padded and key <= padded[-1]:
                 self.padded_sorted = False
@@ -1247,7 +1250,7 @@ class OdsScan:
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
         self.padded_sorted = True
-        self.padded_cut = False  # past MAX_PLACEHOLDERS, as XmlScan's
+        self.padded_cut: tuple[int, int] | None = None  # past MAX_PLACEHOLDERS, as XmlScan's
         self._sheet = sheet
         self._tail = b""
         self._prefix: bytes | None = None  # the table namespace's declared prefix, b"" if none
@@ -1496,7 +1499,12 @@ class OdsScan:
                 # Most cells: one column, nothing to read, or (odfpy) a text cell of one.
                 if untyped and column < MAX_COLUMNS and first <= last:
                     self._text_cell(buf, tag.end(), end, (first, last), column, column)
-                if pads and tag.group(1) is None and _ODS_FLOAT.search(raw) is not None:
+                if (
+                    pads
+                    and self.padded_cut is None  # the first cell past the limit is the one named
+                    and tag.group(1) is None
+                    and _ODS_FLOAT.search(raw) is not None
+                ):
                     self._pad_cell(_ods_attributes(raw), first, count, column, 1)
                 column += 1
                 continue
@@ -1523,7 +1531,7 @@ class OdsScan:
                 if untyped and first <= last:
                     columns = column, min(column + repeat, MAX_COLUMNS) - 1
                     self._text_cell(buf, tag.end(), end, (first, last), *columns)
-                if pads and not self.padded_cut and local.get("value-type") == "float":
+                if pads and self.padded_cut is None and local.get("value-type") == "float":
                     self._pad_cell(local, first, count, column, repeat)
             column += repeat
 
@@ -1546,7 +1554,8 @@ class OdsScan:
         for row in range(first, first + min(count, MAX_FORMULAS)):
             for c0, c1, place in spans:
                 if len(self.padded) + c1 - c0 + 1 > MAX_PLACEHOLDERS:
-                    self.padded_cut = True  # the rest read as their numbers, as before
+                    # The rest read as their numbers, as before, and a warning says so.
+                    self.padded_cut = (row, c0)
                     return
                 for c in range(c0, c1 + 1):
                     key = row << 14 | c
@@ -1934,7 +1943,7 @@ class XlsScan:
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
         self.padded_sorted = True
-        self.padded_cut = False  # past MAX_PLACEHOLDERS, as XmlScan's
+        self.padded_cut: tuple[int, int] | None = None  # past MAX_PLACEHOLDERS, as XmlScan's
         self._pad_xfs: dict[int, int] = {}
         self.stop: threading.Event | None = None
         self.failed = False
@@ -2089,7 +2098,8 @@ class XlsScan:
             if place is None:
                 continue
             if len(self.padded) >= MAX_PLACEHOLDERS:
-                self.padded_cut = True  # the rest read as their numbers, as before
+                # The rest read as their numbers, as before, and a warning says so.
+                self.padded_cut = (row + 1, min(column + offset, MAX_COLUMNS - 1))
                 return
             key = (row + 1) << 14 | min(column + offset, MAX_COLUMNS - 1)
             if self.padded and key <= self.padded[-1]:
@@ -2131,7 +2141,7 @@ class XlsScan:
                 if size < 6:  # a cell's row, column and format at the least
                     break
                 filled(row)
-                if pads and kind in _XLS_NUMBERS and not self.padded_cut:
+                if pads and kind in _XLS_NUMBERS and self.padded_cut is None:
                     self._pad(stream, body, kind, size)
                 if kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
                     self._found(stream, body, stream[body + 6])
@@ -3288,6 +3298,9 @@ def run(
         ranges = (getattr(sheet, "merged_cell_ranges", None) or []) if merged is None else merged
         # No scan (an .xlsb): its hidden rows are not known. A scan that failed says so next.
         _send(out, ("scan", None if scan is None else [], []))
+        if scan is not None and scan.padded_cut is not None:
+            # Before the rows: staging warns that numbers from there on lost their zeros.
+            _send(out, ("padded", *scan.padded_cut, len(scan.padded)))
         scan = _advance(scan, 0, out)  # what the XML says about the rows goes out before them
         if ranges:
             # 1-based rows, 0-based columns, as the notes: a row covered by a merged range

@@ -75,6 +75,11 @@ Summary lists them):
   ("called from our line 800-555-0199") is the business's or a vendor's line, not each
   consumer's: no row's message names it, and a warning of its own names it once, with its
   count and first rows (:mod:`app.core.reason_numbers`);
+- a workbook holding more number cells formatted with leading zeros ("0000000000") than the
+  reader reads as shown (:attr:`~app.core.sheet_types.SheetNotes.padded_cut`): from the row
+  named on, such numbers read without their zeros, so a warning names the sheet, the row and
+  the first cell, and says to split the file or format the cells as text
+  (:func:`padded_cut_sentence`);
 - a second table with a header of its own further down the sheet (Gnumeric's text export of
   every sheet to one file, a batch pasted below another): its header row is invalid, saying
   so; when its columns are not those read, every row under it is invalid too, naming the
@@ -146,7 +151,7 @@ from app.core.sheet_mapping import (
     propose_from_preview,
 )
 from app.core.sheet_reader import SheetSource
-from app.core.sheet_types import CellValue, Row, SheetNotes, StrayQuote
+from app.core.sheet_types import CellValue, PaddedCut, Row, SheetNotes, StrayQuote
 from app.core.sheet_worker import do_not_use_sheet
 from app.core.wording import joined
 
@@ -1021,13 +1026,16 @@ def _spans(ranges: list[list[int]], at_most: int = 8) -> str:
 def notes_sentences(
     source: SheetSource, file_name: str, kind: str, hidden: HiddenRows, sheet_guessed: bool
 ) -> list[str]:
-    """Warnings about rows a stray quote mark swallowed, hidden rows and columns, and other
-    sheets holding phone numbers."""
+    """Warnings about rows a stray quote mark swallowed, numbers past the reader's limit on
+    zero-padded cells read without their zeros, hidden rows and columns, and other sheets
+    holding phone numbers."""
     notes = source.notes
     out: list[str] = []
     if notes.stray_quotes:
         out.append(stray_quotes_sentence(list(notes.stray_quotes.values()), file_name, kind))
     where = f"sheet {source.sheet!r} of {file_name}"
+    if notes.padded_cut is not None:
+        out.append(padded_cut_sentence(notes.padded_cut, where, kind))
     if hidden.count:
         rows = (
             f"row {_spans(hidden.ranges)} is"
@@ -1098,6 +1106,20 @@ def notes_sentences(
                 f"(as --sheet {names[0]!r})."
             )
     return out
+
+
+def padded_cut_sentence(cut: PaddedCut, where: str, kind: str) -> str:
+    """Why numbers shown with leading zeros read as other numbers past the reader's limit on
+    such cells (see :attr:`~app.core.sheet_types.SheetNotes.padded_cut`): the first row that
+    did, and how to have them all read as shown."""
+    again = "run the removal again" if kind == "removal" else "import it again"
+    return (
+        f"Only the first {cut.kept:,} number cells formatted with leading zeros in {where} are "
+        f"read as the sheet shows them: from row {cut.row} on (cell "
+        f"{column_letter(cut.column)}{cut.row} first) such numbers are read without their "
+        "leading zeros (0351234568 as 351234568, another number), so split the file into "
+        f"smaller ones, or format those cells as text, and {again}."
+    )
 
 
 def _set_aside_sentence(source: SheetSource, file_name: str, kind: str) -> str:
