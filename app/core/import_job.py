@@ -59,6 +59,12 @@ a campaign or purpose scope that is the earliest of its entries there and on the
 (a global entry covers every campaign and purpose). A row inserted in a campaign or purpose
 scope whose request, counted to its insertion, is late is measured the same way to the number's
 global entry from before its insertion, when there is one (that row alone costs the look-up).
+A row whose request is still late, inserted or already present, then looks up the number's
+other written forms ("17025550133" for +1 702 555 0133, "447911123456" under any phone code:
+:func:`app.core.dnc_removal.form_searches`, as removals and evidence do) in its scope and, for a
+campaign or purpose row, on the global list, and is measured to an older entry found so, its
+words naming the form (black-box B9 #2, B12 #11: a number listed since 2024 as 17025550133 was
+inserted again as 7025550133 and its request called late). Rows not late cost none of these.
 The day goes in the job file
 (``honoured_on``), which the report's lateness counts to; when a look-up fails, the row keeps
 the day the job found it (or its scope's entry), saying why, and the report's Summary counts
@@ -80,6 +86,7 @@ from app.api.models import DncEntry, SmsOptOut, WriteStatus, parse_timestamp
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
+from app.core.dnc_removal import FormKind, form_searches, names_number
 from app.core.job_exec import execute
 from app.core.job_report import (
     EARLIER_UNCHECKED,
@@ -472,20 +479,24 @@ def _said(error: ApiError) -> str:
 # (inserted before the request's day, or on it), or within the limit. {entry} names the entry:
 # ENTRY, or GLOBAL_ENTRY when a row in a campaign or purpose was honoured by a global one.
 LISTED_BEFORE_REQUEST = (
-    "on the list since {date} ({entry}), before the request was received: not late"
+    "on the list{form} since {date} ({entry}), before the request was received: not late"
 )
 LISTED_ON_REQUEST_DAY = (
-    "on the list since {date} ({entry}), the day the request was received: not late"
+    "on the list{form} since {date} ({entry}), the day the request was received: not late"
 )
 LISTED_IN_TIME = (
-    "on the list since {date} ({entry}), {days} after the request was received: not late"
+    "on the list{form} since {date} ({entry}), {days} after the request was received: not late"
 )
 ENTRY = "entry {id}"
 GLOBAL_ENTRY = "global entry {id}"
 # Said after the words of a row honoured by a global entry, which its own scope's entry is not.
 GLOBAL_COVERS = "a global entry covers every campaign and purpose"
 # A late request's sentence counts to this day when the entry tells when the number was listed.
-WHEN_LISTED = "{date}, when {entry} put the number on the list"
+WHEN_LISTED = "{date}, when {entry} put the number on the list{form}"
+# {form} above: the written form of an entry keeping the number otherwise than the app writes
+# it ("17025550133" for +1 702 555 0133, found by :func:`_other_forms`), so a person can find it.
+AS_FORM = " as {number}"
+AS_FORM_CODE = " as {number} under phone code {code}"
 WHEN_FOUND = "{date}, when the job found the number on the list"
 # When the look-up for the entry's date fails: the row keeps the day the job found it.
 FIRST_LISTED_UNKNOWN = (
@@ -500,21 +511,57 @@ GLOBAL_UNKNOWN = (
 # When one look-up found an entry after the request and the other (the row's scope, or the
 # global list) failed: an earlier entry there may have honoured the request sooner.
 EARLIER_UNKNOWN = EARLIER_UNCHECKED + " ({why})"
+# An inserted row whose late request's look-up of the number's other written forms failed:
+# counted to its insertion (or the entry found), though such an entry may be older.
+OTHER_FORMS_UNKNOWN = (
+    "whether an entry keeping the number in another written form put it on the list sooner "
+    "could not be checked ({why})"
+)
+# What a failed look-up of another written form says (inside the sentences above).
+FORM_LOOK_UP_FAILED = "the look-up of {number}{where} failed: {error}"
+# Such a failure among the reasons of :data:`EARLIER_UNKNOWN` and :data:`FIRST_LISTED_UNKNOWN`.
+IN_OTHER_FORM = "in another written form, {why}"
+# /sms-opt-out/search's "missing or invalid country code" (api-spec error table): a service
+# that wants a phone code beside a phone number answers it to a search without one.
+_SMS_NEEDS_CODE = 6026
 
 Entries = Sequence[DncEntry | SmsOptOut]
-# The day a number was first on the list, the entry that put it there, and whether that entry
-# is a global one found for a row in another scope.
-Listed = tuple[dt.date, DncEntry | SmsOptOut, bool]
+# The day a number was first on the list, the entry that put it there, whether that entry
+# is a global one found for a row in another scope, and how the row says the entry's written
+# form ("" for the form the row was sent in; :data:`AS_FORM` for another).
+Listed = tuple[dt.date, DncEntry | SmsOptOut, bool, str]
 
 
-def _first_listed(entries: Entries, is_global: bool = False) -> Listed | None:
+def _first_listed(
+    entries: Entries, is_global: bool = False, row: JobRow | None = None
+) -> Listed | None:
     """The day the oldest of ``entries`` was inserted (by the service's clock: a date-level
-    comparison with a request is all it bears), with that entry; None when none has a date."""
+    comparison with a request is all it bears), with that entry; None when none has a date.
+    With ``row``, an entry keeping the number in another written form than ``row``'s is said
+    with its form (:data:`AS_FORM`)."""
     dated = [(when, e) for e in entries if (when := parse_timestamp(e.insert_date)) is not None]
     if not dated:
         return None
     when, entry = min(dated, key=lambda pair: pair[0])
-    return when.date(), entry, is_global
+    form = ""
+    if row is not None and (entry.phone_number, entry.phone_code or row.phone_code) != (
+        row.national,
+        row.phone_code,
+    ):
+        form = (
+            AS_FORM.format(number=entry.phone_number)
+            if (entry.phone_code or row.phone_code) == row.phone_code
+            else AS_FORM_CODE.format(number=entry.phone_number, code=entry.phone_code)
+        )
+    return when.date(), entry, is_global, form
+
+
+def _would_be_late(received: dt.date, day: dt.date, first: Listed | None) -> bool:
+    """Whether a request received on ``received`` is late counted to ``first``'s day (the
+    number's oldest entry found), or, with none found, to ``day`` (its insertion, or the day
+    the job found it listed)."""
+    honoured = min(first[0], day) if first is not None else day
+    return honoured > received and business_days_between(received, honoured) > LIMIT_BUSINESS_DAYS
 
 
 def _listing_words(
@@ -534,18 +581,21 @@ def _listing_words(
         if days > LIMIT_BUSINESS_DAYS:
             words = f"{late_sentence(received, days, WHEN_FOUND.format(date=today))}; {words}"
         return words, ""
-    listed, entry, is_global = min(first[0], today), first[1], first[2]
+    listed, entry, is_global, form = min(first[0], today), first[1], first[2], first[3]
     label = (GLOBAL_ENTRY if is_global else ENTRY).format(id=entry.id)
     if listed < received:
-        text = LISTED_BEFORE_REQUEST.format(date=listed, entry=label)
+        text = LISTED_BEFORE_REQUEST.format(date=listed, entry=label, form=form)
     elif listed == received:
-        text = LISTED_ON_REQUEST_DAY.format(date=listed, entry=label)
+        text = LISTED_ON_REQUEST_DAY.format(date=listed, entry=label, form=form)
     else:
         days = business_days_between(received, listed)
         if days > LIMIT_BUSINESS_DAYS:
-            text = late_sentence(received, days, WHEN_LISTED.format(date=listed, entry=label))
+            when = WHEN_LISTED.format(date=listed, entry=label, form=form)
+            text = late_sentence(received, days, when)
         else:
-            text = LISTED_IN_TIME.format(date=listed, entry=label, days=_business_days(days))
+            text = LISTED_IN_TIME.format(
+                date=listed, entry=label, days=_business_days(days), form=form
+            )
         if unknown:
             text = f"{text}; {EARLIER_UNKNOWN.format(why=unknown)}"
     if is_global:
@@ -615,6 +665,12 @@ def insert_sender(
     global entry from before its insertion (black-box N3 #1: a campaign-1001 row was late at
     14 business days though the number had been on the global list since 2023). Rows not late
     cost no look-up. A failed look-up leaves it counted to its insertion, saying so.
+
+    A row whose request is still late after those look-ups (inserted, in any scope, or already
+    present) looks up the number's other written forms (:func:`_other_forms`) and is measured to
+    an older entry kept so, naming its form (B9 #2, B12 #11: a number listed since 2024 as
+    17025550133 was inserted as 7025550133 and its request called late). A failed search of
+    them says so, as above.
     """
     insert = session.insert_dnc if target is Target.DNC else session.insert_sms
     kind = "dnc" if target is Target.DNC else "sms"
@@ -648,6 +704,67 @@ def insert_sender(
                 return None, "the look-up was stopped with the job"
         raise AssertionError("rounds must be at least 1")
 
+    def _other_forms(row: JobRow, scope: Scope) -> tuple[Listed | None, str]:
+        """The oldest entry keeping the row's number in another written form than the one the
+        insert sends (:func:`app.core.dnc_removal.form_searches`: "17025550133" under any
+        phone code, "07911123456" under 44, ...), in ``scope`` and, for a campaign or purpose
+        row, on the global list; each hit taken for the number only as a removal and evidence
+        take it (:func:`~app.core.dnc_removal.names_number`). Also why a search failed ("" when
+        none did): the searches stop at the first that fails (a failing service is asked no
+        more). Made for rows whose request would be late only: one search per form and scope."""
+        scopes = [scope] if scope.is_global else [scope, Scope.global_()]
+        searches = [
+            s for s in form_searches(row.national, row.phone_code) if s.kind is not FormKind.APP
+        ]
+
+        def iterate(query: DncQuery, cancel: threading.Event | None) -> Entries:
+            if target is Target.DNC:
+                return list(session.api.iter_dnc(query, cancel=cancel))
+            return list(session.api.iter_sms(query, cancel=cancel))
+
+        oldest: Listed | None = None
+        for where in scopes:
+            purpose = (row.purpose or scope.purpose_text) if where.is_purpose else ""
+            for search in searches:
+                query = DncQuery(
+                    scope=where,
+                    phone_number=search.number,
+                    phone_code=search.phone_code,
+                    purpose=purpose,
+                )
+                try:
+                    try:
+                        found = iterate(query, stop)
+                    except ApiError as exc:
+                        # An SMS service that wants a phone code beside the number is asked
+                        # under the number's own (as evidence does).
+                        if search.phone_code or target is Target.DNC or exc.code != _SMS_NEEDS_CODE:
+                            raise
+                        query = DncQuery(
+                            scope=where,
+                            phone_number=search.number,
+                            phone_code=row.phone_code,
+                            purpose=purpose,
+                        )
+                        found = iterate(query, stop)
+                except ApiError as exc:
+                    on = " on the global list" if where.is_global and not scope.is_global else ""
+                    why = FORM_LOOK_UP_FAILED.format(
+                        number=search.number, where=on, error=exc.describe()
+                    )
+                    return oldest, why
+                except Cancelled:
+                    return oldest, "the look-up was stopped with the job"
+                mine = [
+                    e
+                    for e in found
+                    if names_number(e.phone_number, e.phone_code, row.national, row.phone_code)
+                ]
+                first = _first_listed(mine, where.is_global and not scope.is_global, row)
+                if first is not None and (oldest is None or first[0] < oldest[0]):
+                    oldest = first
+        return oldest, ""
+
     def _with_lateness(row: JobRow, scope: Scope, sent: _Sent) -> RowResult:
         """``sent``'s result of an already-present row, saying how late its request was (see
         above)."""
@@ -666,6 +783,7 @@ def insert_sender(
             if entries is not None and sent.again is not None:
                 result = sent.again(entries)
         first = _first_listed(entries) if entries is not None else None
+        failed = why
         if first is None and not why:
             why = "a look-up found no entry of the number with an insert date"
         unknown = ""
@@ -679,6 +797,19 @@ def insert_sender(
                 unknown = f"on the global list, {global_why}"
                 if first is None:
                     why = f"{why}; {unknown}"
+        if _would_be_late(received, today, first):
+            # The number may have been on the list for years in another written form
+            # ("17025550133"): a late row alone costs those searches (B9 #2, B12 #11).
+            other, other_why = _other_forms(row, scope)
+            if other is not None and (first is None or other[0] < first[0]):
+                if first is None and failed:
+                    unknown = "; ".join(x for x in (unknown, f"in {scope}, {failed}") if x)
+                first = other
+            if other_why:
+                said = IN_OTHER_FORM.format(why=other_why)
+                unknown = "; ".join(x for x in (unknown, said) if x)
+                if first is None:
+                    why = f"{why}; {said}"
         text, honoured = _listing_words(received, today, first, why, unknown)
         if store is not None:
             store.set_honoured(row.seq, honoured)
@@ -696,18 +827,48 @@ def insert_sender(
         inserted = min(result.done_on or today, today)
         honoured, text = "", ""
         if (
-            not scope.is_global
-            and received is not None
+            received is not None
             and received <= inserted
             and business_days_between(received, inserted) > LIMIT_BUSINESS_DAYS
         ):
-            entries, why = _look_up(row, Scope.global_())
-            first = _first_listed(entries, True) if entries else None
+            first: Listed | None = None
+            why = ""
+            if not scope.is_global:
+                entries, why = _look_up(row, Scope.global_())
+                first = _first_listed(entries, True) if entries else None
             # An entry of the insertion's day honours it no sooner than the insertion did.
-            if first is not None and first[0] < inserted:
-                text, honoured = _listing_words(received, inserted, first, "")
-            elif why:
-                text = GLOBAL_UNKNOWN.format(why=why)
+            if first is not None and first[0] >= inserted:
+                first = None
+            other_why = ""
+            if _would_be_late(received, inserted, first):
+                # An entry keeping the number in another written form ("17025550133") may
+                # have honoured it long before: a late row alone costs those searches.
+                other, other_why = _other_forms(row, scope)
+                if (
+                    other is not None
+                    and other[0] < inserted
+                    and (first is None or other[0] < first[0])
+                ):
+                    first = other
+            unknown = "; ".join(
+                x
+                for x in (
+                    f"on the global list, {why}" if why else "",
+                    IN_OTHER_FORM.format(why=other_why) if other_why else "",
+                )
+                if x
+            )
+            if first is not None:
+                text, honoured = _listing_words(received, inserted, first, "", unknown)
+            else:
+                text = "; ".join(
+                    x
+                    for x in (
+                        GLOBAL_UNKNOWN.format(why=why) if why else "",
+                        OTHER_FORMS_UNKNOWN.format(why=other_why) if other_why else "",
+                    )
+                    if x
+                )
         if not honoured and inserted < today:
             honoured = inserted.isoformat()
         if store is not None and (honoured or row.honoured_on):
