@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import httpx
+import openpyxl
 import pytest
 
 from app.api.client import ApiClient
@@ -32,6 +33,7 @@ from app.api.scope import Scope
 from app.api.transport import RetryPolicy
 from app.core.connections import Connection
 from app.core.import_job import run_import, stage_import
+from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobRow, JobStatus, JobStore
 from app.core.journal import ChangeJournal
@@ -122,7 +124,7 @@ def _run(
     rows: list[list[str]],
     scope: Scope,
     target: Target = Target.DNC,
-) -> dict[str, JobRow]:
+) -> JobStore:
     path = tmp_path / "requests.csv"
     with path.open("w", newline="", encoding="utf-8") as fh:
         csv.writer(fh).writerows([["Phone", "Date received"], *rows])
@@ -135,7 +137,7 @@ def _run(
         assert run_import(store, session, concurrency=2) is JobStatus.FINISHED
     finally:
         session.close()
-    return _rows(store)
+    return store
 
 
 def _rows(store: JobStore) -> dict[str, JobRow]:
@@ -157,7 +159,7 @@ def test_a_late_row_listed_for_years_in_another_form_is_not_late(
     }
     _seed(sandbox, "1" + not_late, "2024-03-02")
     wire = Wire()
-    rows = _run(
+    store = _run(
         tmp_path,
         sandbox,
         journal,
@@ -170,6 +172,7 @@ def test_a_late_row_listed_for_years_in_another_form_is_not_late(
         ],
         Scope.global_(),
     )
+    rows = _rows(store)
     assert {r.outcome for r in rows.values()} == {"inserted"}, rows
     assert rows[since_2024].message.endswith(
         f"on the list as 1{since_2024} since 2024-03-02 (entry {ids[since_2024]}), before the "
@@ -189,6 +192,15 @@ def test_a_late_row_listed_for_years_in_another_form_is_not_late(
     # The late rows' other forms were searched, the row in time's were not.
     assert {f"1{since_2024}", f"001{since_2024}", f"0111{nowhere}"} <= wire.numbers()
     assert not any(not_late in n for n in wire.numbers()), wire.searches
+    # The job's report counts the row listed in no form alone as late.
+    summary = job_summary(store)
+    assert summary["late_requests"] == 1, summary
+    sheet = openpyxl.load_workbook(summary["report"])
+    try:
+        values = {r[0]: r[1] for r in sheet["Summary"].iter_rows(values_only=True)}
+    finally:
+        sheet.close()
+    assert values["Requests later than 10 business days"] == 1, values
 
 
 def test_a_present_row_is_measured_to_its_oldest_entry_in_another_form(
@@ -198,7 +210,8 @@ def test_a_present_row_is_measured_to_its_oldest_entry_in_another_form(
     asked = _business_days_ago(30)
     _seed(sandbox, number, _business_days_ago(2))  # as the app writes it: 28 days late
     old = _seed(sandbox, "1" + number, "2024-03-02")
-    rows = _run(tmp_path, sandbox, journal, Wire(), [[number, asked.isoformat()]], Scope.global_())
+    store = _run(tmp_path, sandbox, journal, Wire(), [[number, asked.isoformat()]], Scope.global_())
+    rows = _rows(store)
     row = rows[number]
     assert row.outcome == "already_present"
     assert row.message.endswith(
@@ -214,7 +227,7 @@ def test_a_late_uk_campaign_row_finds_a_global_entry_kept_under_another_code(
     campaign = sandbox.seed_campaign("Autumn outreach")
     old = _seed(sandbox, "447911123456", "2023-06-08", code="1")  # typed under code 1
     wire = Wire()
-    rows = _run(
+    store = _run(
         tmp_path,
         sandbox,
         journal,
@@ -222,6 +235,7 @@ def test_a_late_uk_campaign_row_finds_a_global_entry_kept_under_another_code(
         [["+447911123456", _business_days_ago(30).isoformat()]],
         Scope.campaign(campaign),
     )
+    rows = _rows(store)
     row = rows["7911123456"]
     assert row.outcome == "inserted"
     assert row.message.endswith(
@@ -238,7 +252,7 @@ def test_a_late_sms_row_finds_an_opt_out_in_another_form(
 ) -> None:
     number = "7025550150"
     opt_out = _seed(sandbox, "1" + number, "2024-03-02", table="sms_opt_out")
-    rows = _run(
+    store = _run(
         tmp_path,
         sandbox,
         journal,
@@ -247,6 +261,7 @@ def test_a_late_sms_row_finds_an_opt_out_in_another_form(
         Scope.global_(),
         Target.SMS_OPT_OUT,
     )
+    rows = _rows(store)
     row = rows[number]
     assert row.outcome == "inserted"
     assert row.message.endswith(
@@ -266,9 +281,10 @@ def test_a_failed_look_up_of_another_form_says_so(
     wire = Wire()
     wire.failing = {"1" + inserted, "1" + present}
     asked = _business_days_ago(30).isoformat()
-    rows = _run(
+    store = _run(
         tmp_path, sandbox, journal, wire, [[inserted, asked], [present, asked]], Scope.global_()
     )
+    rows = _rows(store)
     first = rows[inserted]
     assert first.outcome == "inserted"
     assert (
@@ -285,3 +301,31 @@ def test_a_failed_look_up_of_another_form_says_so(
     # Still counted to the entry it was found under (late), the earlier one unchecked.
     assert f"request received {asked}, 28 business days before " in second.message, second.message
     assert second.honoured_on == _business_days_ago(2).isoformat()
+
+
+def test_a_campaign_row_whose_own_look_up_fails_is_measured_to_another_form(
+    sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    campaign = sandbox.seed_campaign("Autumn outreach")
+    number = "7025550170"
+    _seed(sandbox, number, _business_days_ago(2), campaign=campaign)
+    old = _seed(sandbox, "1" + number, "2024-03-02", campaign=campaign)
+    wire = Wire()
+    wire.failing = {number}  # the campaign's and the global list's look-ups as it is sent
+    store = _run(
+        tmp_path,
+        sandbox,
+        journal,
+        wire,
+        [[number, _business_days_ago(30).isoformat()]],
+        Scope.campaign(campaign),
+    )
+    rows = _rows(store)
+    row = rows[number]
+    assert row.outcome == "already_present"
+    # Before the request: honoured, whatever an entry the failed look-ups missed says.
+    assert (
+        f"on the list as 1{number} since 2024-03-02 (entry {old}), before the request was "
+        "received: not late" in row.message
+    ), row.message
+    assert row.honoured_on == "2024-03-02"
