@@ -191,13 +191,15 @@ def test_present_rows_count_to_the_day_their_number_was_first_listed(
     assert (days[in_time], days[late]) == (soon_days, late_days)
     assert days[new] == business_days_between(asked, TODAY)
 
-    # Every present row with a request date costs a look-up, one each (re-test M2 #2).
+    # Every present row with a request date costs a look-up, one each (re-test M2 #2); the
+    # late ones (present or inserted) also search the number's other written forms (S21 F4).
     assert wire.searches == {
         listed_long_ago: 1,
         same_day: 1,
         in_time: 1,
         late: 1,
         recent: 1,
+        **{form: 1 for n in (late, new) for form in (f"1{n}", f"001{n}", f"0111{n}")},
     }, wire.searches
 
 

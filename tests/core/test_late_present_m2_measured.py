@@ -444,6 +444,14 @@ def test_a_campaign_row_counts_to_the_global_entry_when_it_is_older(
             (global_2024, "0"),
             (global_later, "0"),
             (campaign_only, "0"),
+            # The rows still late after those look-ups also search the number's other written
+            # forms, in the campaign and on the global list (S21 F4); no row in time does.
+            *[
+                (form, where)
+                for n in (global_later, campaign_only)
+                for form in (f"1{n}", f"001{n}", f"0111{n}")
+                for where in (campaign, "0")
+            ],
         ]
     ), wire.searches
 

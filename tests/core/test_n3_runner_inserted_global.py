@@ -165,9 +165,17 @@ def test_a_late_inserted_campaign_row_counts_to_an_older_global_entry(
     assert GLOBAL not in rows[nowhere].message + rows[not_late].message
     assert rows[nowhere].honoured_on == rows[not_late].honoured_on == ""
     # One global search for each late row, none for the row in time; inserts search nothing.
-    assert sorted(wire.searches) == sorted((n, "0") for n in (since_2023, global_after, nowhere)), (
-        wire.searches
-    )
+    # The rows still late after it also search the number's other written forms, in the
+    # campaign and on the global list (S21 F4).
+    other_forms = [
+        (form, where)
+        for n in (global_after, nowhere)
+        for form in (f"1{n}", f"001{n}", f"0111{n}")
+        for where in (str(campaign), "0")
+    ]
+    assert sorted(wire.searches) == sorted(
+        [*((n, "0") for n in (since_2023, global_after, nowhere)), *other_forms]
+    ), wire.searches
 
 
 def test_a_late_inserted_sms_purpose_row_counts_to_a_global_opt_out(
