@@ -688,7 +688,12 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
             by_name = _normalize_code_uncached(both[1])
             by_code = _normalize_code_uncached(both[2])
             return by_name if by_name is not None and by_name == by_code else None
-        text = _FLOAT_TEXT.sub(r"\1", text.replace(" ", ""))
+        text = text.replace(" ", "")
+        if (comma := _CODE_DECIMAL_COMMA.fullmatch(text)) is not None:
+            # pandas' to_csv(decimal=",") writes a float code column's 39.0 as "39,0" (black-box
+            # B13 #1: the Italian row went in under +1). Only a zero fraction: "39,5" is no code.
+            text = comma[1]
+        text = _FLOAT_TEXT.sub(r"\1", text)
         text = text.translate(_SEPARATORS)
         if text.startswith("+"):
             text = text[1:]
@@ -700,6 +705,10 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
             return None
         text = str(int(text))
     return text if text in _COUNTRY_CODES else None
+
+
+# A code written as a float with a decimal comma ("39,0", "+44,00"), _FLOAT_TEXT's counterpart.
+_CODE_DECIMAL_COMMA: Final = re.compile(r"(\+?[0-9]+),0+")
 
 
 # "1-876", "+1 (242)", "+1876": NANP's code and an area code, as Caribbean lists write the code.

@@ -218,6 +218,8 @@ class ScopeResolver:
         by_name = self._named(text)
         if by_name is not None:
             return by_name
+        if (grouped := _grouped_id(text)) is not None:
+            return grouped
         if self._offline:
             return (
                 f"{text!r} is not global, campaign:ID or purpose:TEXT, and campaign names "
@@ -251,6 +253,8 @@ class ScopeResolver:
         by_name = self._named(text)
         if by_name is not None:
             return by_name
+        if (grouped := _grouped_id(text)) is not None:
+            return grouped
         if self._offline:
             noun = "campaign name" if in_scope else "name"
             return f"{noun} {text!r} {UNRESOLVED_OFFLINE}"
@@ -386,10 +390,18 @@ def names_no_campaign(value: CellValue) -> bool:
 
 
 # A whole number forced to text with a leading apostrophe ("'-1", "'1001").
-_FORCED_NUMBER = re.compile(r"'\s*(-?[0-9]+)(?:\.0+)?")
+_FORCED_NUMBER = re.compile(r"'\s*(-?[0-9]+(?:[.,]0+)?)")
 # A whole number written as a float's text ("1001.0", "-1.0"), as a CSV saved from a tool that
-# read the column as numbers writes it: read as the number, as the float cell 1001.0 is.
-_WHOLE_FLOAT = re.compile(r"(-?[0-9]+)\.0+")
+# read the column as numbers writes it: read as the number, as the float cell 1001.0 is. A
+# European CSV writes it with a decimal comma ("1001,0": pandas' to_csv(decimal=","); black-box
+# B13 #1), read the same way.
+_WHOLE_FLOAT = re.compile(r"(-?[0-9]+)[.,]0+")
+# A number written with thousands separators ("1,001", "1.001", "12,000", "1.234.567", "1,001.0"):
+# as an id it could be the digits run together (1001) or, for a decimal point or comma, the
+# number before the separator ("1,000" is 1 with pandas' decimal comma), so it names no sure
+# campaign. The first group starts with 1-9, so "0.000" is still 0 (and "-1,000" -1: no campaign
+# has the id -1000).
+_GROUPED = re.compile(r"([1-9][0-9]{0,2}([.,])[0-9]{3}(?:\2[0-9]{3})*)(?:(?!\2)[.,]0+)?")
 
 
 def visible_text(text: str) -> str:
@@ -447,10 +459,43 @@ def _text(value: CellValue) -> str:
     if text[:1] == "'":
         forced = _FORCED_NUMBER.fullmatch(text)
         if forced is not None:
-            return forced[1]
-    elif "." in text:
-        whole = _WHOLE_FLOAT.fullmatch(text)
-        if whole is not None:
-            # Black-box N3 #7a: "1001.0" in a CSV named no campaign, 1002.0 in an xlsx did.
-            return whole[1]
+            return _whole(forced[1]) or forced[1]
+    elif "." in text or "," in text:
+        # Black-box N3 #7a: "1001.0" in a CSV named no campaign, 1002.0 in an xlsx did.
+        return _whole(text) or text
     return text
+
+
+def _whole(text: str) -> str | None:
+    """The whole number ``text`` writes as a float ("1001.0", "1001,00" → "1001"), or None: for
+    other text, and for a number that could be thousands-grouped ("1,000", "1.000": 1000 or 1),
+    which :func:`_grouped_id` refuses rather than take either campaign."""
+    whole = _WHOLE_FLOAT.fullmatch(text)
+    if whole is None or _GROUPED.fullmatch(text) is not None:
+        return None
+    return whole[1]
+
+
+def _grouped_id(text: str) -> str | None:
+    """Why a campaign or scope cell written with thousands separators ("1,001", "1.000") names
+    no campaign, or None for any other text.
+
+    A CSV from a locale that groups thousands with a comma writes campaign 1000 as "1,000",
+    one that writes a decimal comma writes the float 1.0 as "1,000" too (and "1.000" is 1000 in
+    Germany, 1 with three decimals elsewhere): taking any one reading could put the entry in a
+    campaign nobody chose, so the row is refused, naming the id the digits make."""
+    grouped = _GROUPED.fullmatch(text)
+    if grouped is None:
+        return None
+    digits = re.sub(r"[.,]", "", grouped[1])
+    whole = _WHOLE_FLOAT.fullmatch(text)
+    if whole is not None:
+        return (
+            f"{text!r} could be campaign {digits} written with a thousands separator or "
+            f"campaign {whole[1]} written with decimals; write the campaign id in digits alone "
+            f"(as {digits} or {whole[1]})"
+        )
+    return (
+        f"{text!r} is written with a thousands or decimal separator; write the campaign id in "
+        f"digits alone (as {digits} if that is the campaign meant)"
+    )
