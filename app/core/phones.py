@@ -571,6 +571,11 @@ def _clean_text(raw: str) -> _Cleaned:
             many = "s" if count != 1 else ""
             return _unclean(f"{text!r} is not a phone number: it has only {count} digit{many}")
         if len(letters) >= 3:
+            if count >= _FEWEST_DIGITS and not _spelled_number(text, count):
+                # No letter is dialled with the digits: text around a number split by it, as
+                # ExcelJS's CSV writer leaves a rich-text cell ('{"richText":[{"text":"303 555"},
+                # {"text":" 0107"}]}', black-box B13 #6), is no vanity number.
+                return _unclean(f"{text!r} has words around the number; enter the number alone")
             return _unclean(
                 f"{text!r} is spelled with letters (a vanity number like 1-800-FLOWERS); "
                 "enter the digits it dials instead"

@@ -141,3 +141,23 @@ def test_a_thousands_separated_campaign_id_is_refused_not_guessed(
             rows[row]["Message"]
         )
         assert "(as 1001 if that is the campaign meant)" in str(rows[row]["Message"])
+
+
+# ExcelJS 4.4's workbook.csv.writeFile of a sheet whose A2 is a rich-text value of two runs.
+EXCELJS = (
+    "Phone,Country Code,Name\n"
+    '"{""richText"":[{""text"":""303 555""},{""text"":"" 0107""}]}",1,Chloé Dubois\n'
+    "1-800-FLOWERS,1,Vanity\n"
+)
+
+
+def test_a_rich_text_cell_split_in_its_number_is_text_around_it_not_a_vanity_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "exceljs.csv"
+    path.write_text(EXCELJS, encoding="utf-8")
+    _, rows = _dry_run(capsys, path)
+    message = str(rows[2]["Message"])
+    assert "has words around the number; enter the number alone" in message
+    assert "vanity" not in message
+    assert "is spelled with letters (a vanity number" in str(rows[3]["Message"])
