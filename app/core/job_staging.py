@@ -71,6 +71,7 @@ from app.core.sheet_header import (
     is_label,
     looks_like_phone,
     read_preview,
+    totals_row,
 )
 from app.core.sheet_mapping import (
     SAMPLE_ROWS,
@@ -432,6 +433,50 @@ def _described(
     if ignored:
         out["ignored (as asked)"] = ", ".join(column_name(headers, i) for i in ignored)
     return out
+
+
+def _totals_rows(
+    rows: Iterable[Row], mapping: ColumnMapping, formulas: dict[tuple[int, int], str]
+) -> Iterator[Row]:
+    """``rows``, the formulas with no saved result on a table's totals row (:func:`totals_row`:
+    "Total | =SUBTOTAL(103,T[Country Code])") taken out of ``formulas``: the row is a total
+    line, which the check says it is, not a row whose cell wants calculating (black-box B13
+    #5). Only a row whose phone cell holds no digit is looked at: a totals row's holds its
+    label, a formula or nothing."""
+    phone, header = mapping.phone, mapping.header_row or 0
+    if phone is None:
+        yield from rows
+        return
+    for row in rows:
+        number, cells = row
+        if formulas and number > header:
+            raw = cells[phone] if phone < len(cells) else None
+            if raw is None or (type(raw) is str and not any(ch.isdigit() for ch in raw)):
+                on_row = {
+                    index: formula
+                    for index in range(len(cells))
+                    if (formula := formulas.get((number, index))) is not None
+                }
+                if on_row and totals_row(cells, phone, on_row):
+                    for index in on_row:
+                        del formulas[(number, index)]
+        yield row
+
+
+def _row_numbers_sentence(summary: CheckSummary) -> str:
+    """The note on column A holding the row numbers pandas writes (see
+    :class:`~app.core.sheet_check.RowCounter`), when a row holding nothing else was counted
+    blank for it; ``""`` otherwise."""
+    rows = summary.row_numbers
+    if not rows.count:
+        return ""
+    each = "holds" if rows.count == 1 else "hold"
+    return (
+        "Column A has no header and holds the row numbers 0, 1, 2, … that pandas writes "
+        "before a table's columns (to_csv or to_excel with its index), so it is taken for "
+        f"them and not read: {rows_named(rows)}, which {each} nothing but a row number, "
+        f"{'is' if rows.count == 1 else 'are'} counted blank."
+    )
 
 
 def _ignoring(rows: Iterable[Row], ignored: Set[int]) -> Iterator[Row]:
@@ -813,6 +858,7 @@ def _stage(
             report = OwnReport(mapping, headers, set_aside, kind, path_text(path.name))
             rows = report.watch(rows)
             held = Held()
+            rows = _totals_rows(rows, mapping, notes.formulas)
             rows = watched(rows, mapping, notes.formulas, held, notes.errors)
             # A message or call log: rows the other way, and messages that ask no stop.
             log = LogWatch(mapping, kind, settings.target, set(flag_notes))
@@ -888,6 +934,8 @@ def _stage(
                 warnings.append(late_invalid)
             if beyond := _beyond_header_sentence(summary, mapping, options, kind):
                 warnings.append(beyond)
+            if row_numbers := _row_numbers_sentence(summary):
+                warnings.append(row_numbers)
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
             # Kept for the report's Summary and the result, whichever front end staged the job

@@ -404,6 +404,8 @@ class CheckSummary:
     undated: RowList = field(default_factory=RowList)
     ambiguous_rows: RowList = field(default_factory=RowList)
     ambiguous_after: RowList = field(default_factory=RowList)
+    # Rows blank apart from the row number pandas writes in column A (RowCounter).
+    row_numbers: RowList = field(default_factory=RowList)
 
     def add(self, checked: CheckedRow) -> None:
         self.rows += 1
@@ -476,7 +478,88 @@ _ROW_LISTS = (
     "undated",
     "ambiguous_rows",
     "ambiguous_after",
+    "row_numbers",
 )
+
+
+class RowCounter:
+    """Column A of a table pandas wrote with its index: ``DataFrame.to_csv()`` and
+    ``to_excel()`` (index=True, their default) put the row numbers 0, 1, 2, … before the
+    columns, under an empty header cell, so a row of the frame left empty reads ``1,,`` and
+    was "the phone number is empty", not blank (black-box B13 #4: invalid 8 / blank 0 where
+    the same data written without the index gave invalid 6 / blank 2).
+
+    Strict, as a column of data must never be passed over: only an unread column A under an
+    empty header cell, whose every row below the header holds the counter, starting at 0 on
+    the row under the header or (under a MultiIndex header pandas writes a row for the
+    index's name, empty when it has none) on the row after; a row's number is its distance
+    from that start. Any other value in it, or a row of data with none, ends the recognition
+    for the rest of the sheet. Hidden rows checked apart (see ``check_apart``) are followed by
+    their own counter: each row's number is still its distance from the start."""
+
+    __slots__ = ("blanked", "broken", "header", "start")
+
+    def __init__(self, header: int) -> None:
+        self.header = header
+        self.start: int | None = None  # the sheet row holding 0
+        self.broken = False
+        self.blanked = RowList()  # rows blank apart from their number (the summary's list)
+
+    @classmethod
+    def of(cls, mapping: ColumnMapping) -> RowCounter | None:
+        """A counter to follow column A with, or None when column A cannot be pandas' index."""
+        header, headers = mapping.header_row, mapping.headers
+        if not header or len(headers) < 2 or (headers[0] or "").strip():
+            return None
+        read = {mapping.column(role) for role in Role} | {mapping.country}
+        if 0 in read:
+            return None
+        return cls(header)
+
+    def followed(self, rows: Iterable[Row]) -> Iterator[Row]:
+        """``rows``, column A of each looked at before the row goes on to the check."""
+        for row in rows:
+            if not self.broken:
+                self._follow(*row)
+            yield row
+
+    def _follow(self, number: int, cells: Sequence[CellValue]) -> None:
+        if number <= self.header:
+            return
+        value = cells[0] if cells else None
+        counted = _row_number(value)
+        if counted is None:
+            # A row left wholly empty (pandas' row for an unnamed index) says nothing.
+            if not is_blank(cells):
+                self.broken = True
+            return
+        if self.start is None:
+            self.start = number - counted
+            if self.start not in (self.header + 1, self.header + 2):
+                self.broken = True
+        elif number - self.start != counted:
+            self.broken = True
+
+    def only_number(self, cells: Sequence[CellValue]) -> bool:
+        """Whether a row (followed) holds nothing but its number in column A."""
+        return not self.broken and self.start is not None and is_blank(cells[1:])
+
+    @property
+    def recognised(self) -> bool:
+        return not self.broken and self.start is not None
+
+
+def _row_number(value: CellValue) -> int | None:
+    """A cell as a whole number of pandas' index (0, 7.0, "7"; not "07", True, 7.5)."""
+    if type(value) is int:
+        return value if value >= 0 else None
+    if type(value) is float:
+        return int(value) if value.is_integer() and value >= 0 else None
+    if type(value) is str:
+        text = value.strip()
+        if text.isdigit() and text.isascii() and (text == "0" or text[0] != "0"):
+            return int(text)
+    return None
 
 
 def _cell(cells: Sequence[CellValue], index: int | None) -> CellValue:
@@ -885,6 +968,7 @@ class _Checker:
         self.header_width = mapping.header_width()
         self.beyond_wording = _beyond_wording(mapping, options)
         self.countries = country_columns(mapping)
+        self.counter = RowCounter.of(mapping)
 
     def _beyond(self, cells: Sequence[CellValue], width: int) -> str:
         """The note on what ``cells`` hold right of the header's ``width`` columns, or ``""``."""
@@ -898,6 +982,9 @@ class _Checker:
         if type(raw) is str:
             raw = raw.strip() or None
         if raw is None and is_blank(cells):
+            return CheckedRow(number, Outcome.BLANK, None, message=blank_row_message(number))
+        if raw is None and (counter := self.counter) is not None and counter.only_number(cells):
+            counter.blanked.add(number)
             return CheckedRow(number, Outcome.BLANK, None, message=blank_row_message(number))
         if (
             p is not None
@@ -942,6 +1029,10 @@ class _Checker:
                     # cell says: the error value there decides nothing (black-box M1 #10).
                     own_code_note = self._error_decides_nothing(code_cell, c, number)
                     code_cell = None
+                elif p is not None and (total := total_line(cells, p)):
+                    # Black-box B13 #5: a table's totals row, "Total | 2" (a SUBTOTAL's saved
+                    # result in the code column), was "'2' is not a country code".
+                    return self._invalid(number, raw, "phone", total)
                 else:
                     detail = self._no_code(code_cell, c, number)
                     return self._invalid_phone(number, raw, cells, "phone_code", detail)
@@ -2126,6 +2217,10 @@ def check_rows(
     """
     checker = _Checker(mapping, options or CheckOptions())
     header_row = mapping.header_row or 0
+    if (counter := checker.counter) is not None:
+        if summary is not None:
+            counter.blanked = summary.row_numbers  # shared by check_apart's two checks
+        rows = counter.followed(rows)
     if checker.plain_rows_possible():  # no request date column: no date orders
         yield from checker.check_plain(rows, header_row, summary)
         return

@@ -18,7 +18,7 @@ length, and it reads on while no phone number has been seen (a table under 60 ro
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
 from app.core.phones import is_phone_label
@@ -408,7 +408,9 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
     """
     raw = cells[phone] if phone < len(cells) else None
     filled = [(i, v) for i, v in enumerate(cells) if not is_blank([v])]
-    if looks_like_phone(raw) or (is_label(raw) and filled[0][0] != phone):
+    if looks_like_phone(raw) or (
+        is_label(raw) and filled[0][0] != phone and not aggregate_formula(raw)
+    ):
         return ""
     # "Total: 7 opt-outs" in the phone column is a label like "Totals" there (black-box B2
     # #6: it was "not a phone number: it has only 1 digit"); is_label keeps a cell holding a
@@ -417,11 +419,57 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
         return ""
     kind = _total_kind(filled[0][1]) if filled else ""
     # Only counts and sums beside the label, "6 records" among them (black-box B7 #7:
-    # "Records: | | 6 records"): a row holding other text is a row of the table.
-    if not kind or any(is_label(v) and not _count_cell(v) for _, v in filled[1:]):
+    # "Records: | | 6 records"), or a table's totals formulas as text: a row holding other
+    # text is a row of the table.
+    if not kind or any(
+        is_label(v) and not _count_cell(v) and not aggregate_formula(v) for _, v in filled[1:]
+    ):
         return ""
     shown = joined([f"{_value_said(v)} (column {_letter(i)})" for i, v in filled])
     return f"the row holds only {shown}: a report's {kind} line, not a row of the table"
+
+
+# A formula summing up a column, as a table's totals row holds under each column: Excel's
+# SUBTOTAL(109,Table1[Amount]) (ExcelJS totalsRow, XlsxWriter total_row, openpyxl and Excel
+# itself write these), AGGREGATE, or a plain SUM/COUNT/AVERAGE/MIN/MAX/… of a range.
+_AGGREGATE: Final = re.compile(
+    r"\s*(?:_xlfn\.)?(?:subtotal|aggregate|sum|counta?|countblank|average|averagea|"
+    r"min|mina|max|maxa|product|median|stdev(?:\.[sp])?|stdevp?a?|var(?:\.[sp])?|varp?a?)"
+    r"\s*\(.*\)\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def aggregate_formula(value: CellValue) -> bool:
+    """Whether a cell holds the text of a formula summing up a column ("=SUBTOTAL(109,…)"),
+    as a table's totals row does (:data:`_AGGREGATE`)."""
+    if not isinstance(value, str):
+        return False
+    text = value.lstrip()
+    return text[:1] == "=" and _AGGREGATE.fullmatch(text, 1) is not None
+
+
+def totals_row(cells: Sequence[CellValue], phone: int, formulas: Mapping[int, str]) -> bool:
+    """Whether a row whose cells ``formulas`` (by column) hold formulas with no saved result
+    (read as empty) is a table's totals row: each of those formulas sums up a column
+    (:func:`aggregate_formula`), and the row's other cells are a total line's label first
+    ("Total"), then counts or sums only, its phone cell holding no phone number.
+
+    Black-box B13 #5: ExcelJS's ``totalsRow`` and XlsxWriter's ``total_row`` write
+    ``Total | =SUBTOTAL(103,T[Country Code])`` with no saved result, and the row was "cell B4
+    holds a formula with no saved result … open and save the file in Excel" where a total
+    line with a label alone reads "a report's total line". A row of such formulas and no
+    label is not taken: nothing on it says it is a total line.
+    """
+    if not formulas or not all(_AGGREGATE.fullmatch(f) for f in formulas.values()):
+        return False
+    raw = cells[phone] if phone < len(cells) else None
+    if phone not in formulas and looks_like_phone(raw):
+        return False
+    filled = [(i, v) for i, v in enumerate(cells) if i not in formulas and not is_blank([v])]
+    if not filled or not _total_kind(filled[0][1]):
+        return False
+    return not any(is_label(v) and not _count_cell(v) for _, v in filled[1:])
 
 
 def _total_kind(value: CellValue) -> str:
