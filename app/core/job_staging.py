@@ -436,13 +436,16 @@ def _described(
 
 
 def _totals_rows(
-    rows: Iterable[Row], mapping: ColumnMapping, formulas: dict[tuple[int, int], str]
+    rows: Iterable[Row],
+    mapping: ColumnMapping,
+    formulas: dict[tuple[int, int], str],
+    totals: dict[int, dict[int, str]],
 ) -> Iterator[Row]:
     """``rows``, the formulas with no saved result on a table's totals row (:func:`totals_row`:
-    "Total | =SUBTOTAL(103,T[Country Code])") taken out of ``formulas``: the row is a total
-    line, which the check says it is, not a row whose cell wants calculating (black-box B13
-    #5). Only a row whose phone cell holds no digit is looked at: a totals row's holds its
-    label, a formula or nothing."""
+    "Total | =SUBTOTAL(103,T[Country Code])") taken out of ``formulas`` into ``totals`` (by
+    row, then column): the row is a total line, which the check says it is, not a row whose
+    cell wants calculating (black-box B13 #5). Only a row whose phone cell holds no digit is
+    looked at: a totals row's holds its label, a formula or nothing."""
     phone, header = mapping.phone, mapping.header_row or 0
     if phone is None:
         yield from rows
@@ -460,7 +463,27 @@ def _totals_rows(
                 if on_row and totals_row(cells, phone, on_row):
                     for index in on_row:
                         del formulas[(number, index)]
+                    totals[number] = on_row
         yield row
+
+
+def _totals_noted(
+    checked: Iterable[CheckedRow], totals: dict[int, dict[int, str]]
+) -> Iterator[CheckedRow]:
+    """``checked``, the message of a totals row :func:`_totals_rows` found naming its formulas,
+    which read as empty: the person sees why nothing is asked of them."""
+    for c in checked:
+        on_row = totals.pop(c.row, None) if totals else None
+        if on_row and c.outcome is CheckOutcome.INVALID and c.message:
+            cells = joined([f"{column_letter(i)}{c.row} (={f})" for i, f in on_row.items()])
+            many = len(on_row) > 1
+            said = (
+                f"cells {cells} are the table's totals, formulas with no saved result"
+                if many
+                else f"cell {cells} is the table's total, a formula with no saved result"
+            )
+            c.message = f"{c.message}; {said}: nothing to correct"
+        yield c
 
 
 def _row_numbers_sentence(summary: CheckSummary) -> str:
@@ -858,7 +881,8 @@ def _stage(
             report = OwnReport(mapping, headers, set_aside, kind, path_text(path.name))
             rows = report.watch(rows)
             held = Held()
-            rows = _totals_rows(rows, mapping, notes.formulas)
+            totals: dict[int, dict[int, str]] = {}
+            rows = _totals_rows(rows, mapping, notes.formulas, totals)
             rows = watched(rows, mapping, notes.formulas, held, notes.errors)
             # A message or call log: rows the other way, and messages that ask no stop.
             log = LogWatch(mapping, kind, settings.target, set(flag_notes))
@@ -870,6 +894,7 @@ def _stage(
             else:
                 checked = check_rows(rows, mapping, options, summary)
             checked = log.noted(checked)
+            checked = _totals_noted(checked, totals)
             own = {settings.scope.purpose_text, settings.purpose} - {""}
             spellings = _ListSpellings(settings.list_purposes, own, summary, connection is None)
             checked = spellings.watch(checked)

@@ -214,7 +214,10 @@ def test_a_tables_totals_row_of_uncalculated_subtotals_is_a_total_line(
     total = rows[4]
     assert total["Outcome"] == "invalid"
     assert TOTAL_LINE in str(total["Message"]) and "'Total' (column A)" in str(total["Message"])
-    assert NO_RESULT not in str(total["Message"])
+    assert "open and save" not in str(total["Message"])
+    # The formula read as empty is named, as nothing to correct.
+    counted = "Country Code" if label_column == 0 else "Phone"
+    assert f"cell B4 (=SUBTOTAL(103,T[{counted}])) is the table's total" in str(total["Message"])
     assert (summary["valid"], summary["invalid"], summary["blank"]) == (2, 1, 0)
     assert summary["rows"] == sum(_counts(summary)[1:])
     # Nothing to calculate: no advice to open and save the file.
@@ -230,6 +233,7 @@ def test_a_formula_beside_total_that_sums_nothing_still_wants_calculating(
     _table_with_totals(path, 1, formula='="303-555-"&"0107"')
     _, rows = _dry_run(capsys, path)
     assert NO_RESULT in str(rows[4]["Message"])
+    assert "open and save the file" in str(rows[4]["Message"])
 
 
 def test_a_totals_row_with_its_saved_count_is_a_total_line(
