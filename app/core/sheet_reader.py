@@ -7,13 +7,13 @@ file. Rows arrive in batches while the parent works on earlier ones. Text files 
 process by :mod:`app.core.sheet_csv`.
 
 A source's ``notes`` (:class:`~app.core.sheet_types.SheetNotes`) say what the cell values do not:
-which rows are hidden (by hand or by a filter; seen in xlsx/xlsm, ods and xls, not in xlsb) and
-which columns (xlsx/xlsm, ods, xls), which cells hold a formula never calculated or an error
-value such as #N/A (xlsx/xlsm, ods; error values in xls too; both read as empty), which
-worksheets are hidden (``hidden_sheets``, known once the source is open), and, when asked with
-``probe_others``, the first rows of the other sheets (hidden ones too). A sheet named by the
-caller matches ignoring case and surrounding spaces, as in Excel; an exact match wins. With none
-named, a hidden sheet is never chosen.
+which rows are hidden (by hand or by a filter; seen in xlsx/xlsm, xlsb, ods and xls) and
+which columns (xlsx/xlsm, xlsb, ods, xls), which cells hold a formula never calculated or an
+error value such as #N/A (xlsx/xlsm, ods; error values in xls and xlsb too; both read as
+empty), which worksheets are hidden (``hidden_sheets``, known once the source is open),
+and, when asked with ``probe_others``, the first rows of the other sheets (hidden ones too).
+A sheet named by the caller matches ignoring case and surrounding spaces, as in Excel; an
+exact match wins. With none named, a hidden sheet is never chosen.
 
 A damaged or cut-short workbook is refused in one sentence of what to do
 (:func:`~app.core.sheet_guard.damaged_sentence`), the reader's own words only as a trailing note
@@ -654,7 +654,8 @@ class _WorkerStream:
             raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
         if self._primary and len(message) > 3:  # ("meta", names, chosen, hidden_names)
             self._notes.hidden_sheets = set(message[3])
-        # Right after it the worker says whether it can see hidden rows (not in an xlsb).
+        # Right after it the worker says whether it can see hidden rows (not when its scan of
+        # the sheet's layout failed, or an .xls is older than BIFF8).
         scan = self._read_message()
         if scan[0] != "scan":
             self.close()

@@ -84,15 +84,15 @@ class SheetNotes:
     with no saved result, or ``""`` for a cell holding an error value, whose error ``errors``
     gives (``(row, column)`` → ``"#N/A"``). Staging makes the rows of both invalid through
     ``formulas`` and names the error through ``errors``. ``hidden_known`` is False when the
-    format does not let hidden rows be seen (xlsb, an .xls older than Excel 97) or the scan
+    format does not let hidden rows be seen (an .xls older than Excel 97) or the scan
     of the sheet's layout failed. ``other_sheets`` holds the first
     non-blank rows of the workbook's other worksheets once the sheet has been read through,
     when they were asked for; otherwise None. ``other_sheets`` includes hidden
     worksheets (a hidden first sheet may hold every number). ``hidden_sheets`` names a
     workbook's hidden worksheets, known as soon as it is open (with or without
     ``other_sheets``); a reader never chooses one unless it is named.
-    ``hidden_columns`` holds the 0-based indexes of the columns hidden in the file (xlsx/xlsm
-    and xls: hidden or of zero width; ods: collapsed), known before the first row is handed
+    ``hidden_columns`` holds the 0-based indexes of the columns hidden in the file (xlsx/xlsm,
+    xlsb and xls: hidden or of zero width; ods: collapsed), known before the first row is handed
     out: their values are read as any others, but a person looking at the file has not seen
     them.
     ``merged`` holds the sheet's merged ranges, ``(first_row, first_column, last_row,

@@ -45,10 +45,12 @@ result or an error value (both read as empty), so for an xlsx/xlsm the sheet's X
 for them (:class:`XmlScan`: the part found as the package's relationships name it, its zip
 entry named with "/" or "\\"; any namespace prefix; cells and rows placed as calamine places
 them, with or without references), for an .ods the sheet's table in ``content.xml``
-(:class:`OdsScan`), and for an .xls the sheet's BIFF8 records (:class:`XlsScan`: hidden rows
+(:class:`OdsScan`), for an .xls the sheet's BIFF8 records (:class:`XlsScan`: hidden rows
 and columns, error values and formulas whose saved result is empty, as xlwt writes every
-formula), in a thread while calamine parses (:class:`ScanAhead`). Right after "meta",
-``("scan", [], [])`` says the scan ran (``("scan", None, [])``: an .xlsb or the like, or a
+formula), and for an .xlsb its worksheet part's records (:class:`XlsbScan`: hidden rows and
+columns, error values, merged ranges, which calamine does not give for an .xlsb, and padded
+number formats), in a thread while calamine parses (:class:`ScanAhead`). Right after "meta",
+``("scan", [], [])`` says the scan ran (``("scan", None, [])``: a file of no other kind, or a
 part the scan could not find or read: hidden rows are not known). ``("scan", hidden_rows, formulas[,
 errors[, columns]])`` gives what it found, if anything, always before the "rows" batch holding
 those rows: row numbers hidden by hand or by a filter (``hidden="1"``, or a zero height of the
@@ -102,16 +104,17 @@ A number cell whose number format pads it with zeros ("0000000000", "0##########
 0351234568 where it holds 351234568, which calamine reads (another number). In an xlsx the
 :class:`XmlScan` notes such cells (their ``s="N"``, through the styles part's ``<cellXfs>`` and
 ``<numFmts>``: :func:`padded_styles`), in an .xls the :class:`XlsScan` (their XF, through the
-globals' ``FORMAT`` and ``XF`` records), in an .ods the :class:`OdsScan` (their cell style's,
-or their column's default cell style's, data style: ``number:min-integer-digits``, a
-``number:text`` digit, a ``style:map`` for a positive number: :func:`ods_padded_styles`), and
-the worker sends a whole number above 0 in them as the text the format shows
-(:func:`_pad_cells`), as Excel shows it. A workbook without such a format searches no cell for
-it. Only cells holding a number are noted (not the empty cells of a formatted range, nor text),
-at most ``MAX_PLACEHOLDERS``: past it a scan stops noting them (its ``padded_cut``: the first
-cell not noted) and the rest read as the numbers they hold, the file read all the same; the
-worker sends that cell (``("padded", row, column, kept)``) before the rows, for staging to
-warn that the numbers from that row on lost their leading zeros.
+globals' ``FORMAT`` and ``XF`` records), in an .xlsb the :class:`XlsbScan` (their iStyleRef,
+through styles.bin's ``BrtXF`` and ``BrtFmt``: :func:`xlsb_padded_styles`), in an .ods the
+:class:`OdsScan` (their cell style's, or their column's default cell style's, data style:
+``number:min-integer-digits``, a ``number:text`` digit, a ``style:map`` for a positive number:
+:func:`ods_padded_styles`), and the worker sends a whole number above 0 in them as the text the
+format shows (:func:`_pad_cells`), as Excel shows it. A workbook without such a format searches
+no cell for it. Only cells holding a number are noted (not the empty cells of a formatted
+range, nor text), at most ``MAX_PLACEHOLDERS``: past it a scan stops noting them (its
+``padded_cut``: the first cell not noted) and the rest read as the numbers they hold, the file
+read all the same; the worker sends that cell (``("padded", row, column, kept)``) before the
+rows, for staging to warn that the numbers from that row on lost their leading zeros.
 """
 
 from __future__ import annotations
@@ -2254,12 +2257,340 @@ class XlsScan:
         self.unread_rows.add(row + 1)
 
 
-Scan = XmlScan | OdsScan | XlsScan
+# .xlsb (MS-XLSB records in a zip): calamine says nothing of hidden rows and columns, nor of
+# merged ranges (its merged_cell_ranges is None), and reads a number cell whose format pads
+# it with zeros as the number (black-box B13 #2, #3). The worksheet part's records say them.
+_XLSB_ROW = 0  # BrtRowHdr (2.4.726): rw, ixfe, miyRw, then flags; fDyZero in byte 11
+_XLSB_HIDDEN_ROW = 0x10
+# Cell records: the full ones (column first, then the Cell's 24-bit iStyleRef) and the short
+# ones (no column: the iStyleRef first), as ``_FULL_CELLS`` and ``_SHORT_CELLS``; the records
+# of a number (BrtCellRk, BrtCellReal, BrtFmlaNum, BrtShortRk, BrtShortReal) may be padded.
+_XLSB_NUMBERS = frozenset({2, 5, 9, 13, 16})
+# The records of a cell holding an error value (BrtCellError, BrtFmlaError: its BErr after the
+# Cell; BrtShortError: after the short one), which calamine reads as empty.
+_XLSB_ERRORS, _XLSB_SHORT_ERROR = frozenset({3, 11}), 14
+_XLSB_COL_INFO, _XLSB_BEGIN_COL_INFOS, _XLSB_END_COL_INFOS = 60, 390, 391
+_XLSB_MERGE, _XLSB_BEGIN_MERGES, _XLSB_END_MERGES = 176, 177, 178
+_XLSB_END_SHEET = 130  # BrtEndSheet: the sheet's records are all read
+_XLSB_ROWS = 1 << 20  # Excel's rows: a row number past it is crafted
+_XLSB_NEED = 24  # the most of a record's body looked at (BrtRowHdr's flags, a merge's range)
+# styles.bin: BrtFmt (a number format: ifmt, its code), BrtXF, the cell formats between
+# BrtBeginCellXfs and BrtEndCellXfs (a cell's iStyleRef is its place among them);
+# workbook.bin: BrtBundleSh (a sheet: hsState, iTabID, its relationship Id, its name).
+_XLSB_FMT, _XLSB_XF, _XLSB_BEGIN_XFS, _XLSB_END_XFS = 44, 47, 617, 618
+_XLSB_BUNDLE_SHEET = 156
+
+
+def _xlsb_records(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """The records of a whole (small) .xlsb part: (type, where its body starts, its size);
+    ValueError for a record running past the part."""
+    at, end = 0, len(data)
+    try:
+        while at < end:
+            kind = data[at]
+            at += 1
+            if kind & 0x80:
+                kind = (kind & 0x7F) | (data[at] & 0x7F) << 7
+                at += 1
+            size = 0
+            for shift in (0, 7, 14, 21):
+                byte = data[at]
+                at += 1
+                size |= (byte & 0x7F) << shift
+                if not byte & 0x80:
+                    break
+            if at + size > end:
+                raise ValueError("record cut short")
+            yield kind, at, size
+            at += size
+    except IndexError:
+        raise ValueError("record cut short") from None
+
+
+def _xlsb_text(data: bytes, at: int, end: int) -> tuple[str | None, int]:
+    """An XLWideString (a 4-byte count of UTF-16 units, then them) at ``at``: the text (None
+    for the nullable one's 0xFFFFFFFF, or one running past ``end``) and where it ends."""
+    if at + 4 > end:
+        return None, end
+    (count,) = _COLUMN.unpack_from(data, at)
+    if count == 0xFFFFFFFF or at + 4 + 2 * count > end:
+        return None, at + 4
+    return data[at + 4 : at + 4 + 2 * count].decode("utf-16-le", "replace"), at + 4 + 2 * count
+
+
+def xlsb_sheet_part(zf: zipfile.ZipFile, sheet: str) -> str | None:
+    """The zip member holding worksheet ``sheet`` of an .xlsb: its BrtBundleSh in the
+    workbook part names its relationship; None when not found (or not an .xlsb)."""
+    workbook = workbook_part(zf)
+    if workbook is None or not workbook.lower().endswith(".bin"):
+        return None
+    if zf.getinfo(workbook).file_size > MAX_STYLES_PART:
+        return None
+    data = zf.read(workbook)
+    rel_id = None
+    for kind, at, size in _xlsb_records(data):
+        if kind != _XLSB_BUNDLE_SHEET or size < 8:
+            continue
+        rel, after = _xlsb_text(data, at + 8, at + size)
+        name, _ = _xlsb_text(data, after, at + size)
+        if name == sheet:
+            rel_id = rel
+            break
+    if rel_id is None:
+        return None
+    names = _member_names(zf)
+    part = _relationships(zf, names, _part_name(workbook)).get(rel_id)
+    return None if part is None else names.get(part)
+
+
+def xlsb_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[int, int], list[Shape]]:
+    """As :func:`padded_styles`, for an .xlsb's styles part: the cell formats (a cell's
+    iStyleRef) whose number format (BrtFmt) pads a number with zeros, each to its shape's
+    place; nothing when there is none, or the part cannot be read."""
+    try:
+        member = styles_part(zf)
+        if member is None or zf.getinfo(member).file_size > MAX_STYLES_PART:
+            return {}, []
+        data = zf.read(member)
+        shapes: list[Shape] = []
+        by_id: dict[int, int] = {}  # ifmt -> its shape's place
+        styles: dict[int, int] = {}
+        xfs = -1  # the next BrtXF's place among the cell formats; -1 outside them
+        for kind, at, size in _xlsb_records(data):
+            if kind == _XLSB_FMT and size >= 6:
+                code, _ = _xlsb_text(data, at + 2, at + size)
+                shape = padded_shape(code or "")
+                if shape is not None and len(shapes) < MAX_PADDED_STYLES:
+                    by_id[struct.unpack_from("<H", data, at)[0]] = len(shapes)
+                    shapes.append(shape)
+            elif kind == _XLSB_BEGIN_XFS:
+                xfs = 0
+            elif kind == _XLSB_END_XFS:
+                xfs = -1
+            elif kind == _XLSB_XF and xfs >= 0 and size >= 4:
+                place = by_id.get(struct.unpack_from("<H", data, at + 2)[0])
+                if place is not None:
+                    styles[xfs] = place
+                xfs += 1
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return {}, []
+    return (styles, shapes) if styles else ({}, [])
+
+
+class XlsbScan:
+    """What calamine does not tell of one sheet of an .xlsb, read from its worksheet part's
+    records (MS-XLSB 2.1.4: a type of one or two bytes of 7 bits, a size of up to four): the
+    cells holding an error value (read as empty), the hidden rows (a ``BrtRowHdr`` saying
+    fDyZero, by hand or by a filter; as in an xlsx, only rows holding a cell record), the
+    hidden columns (``BrtColInfo`` saying fHidden, or of no width), the merged ranges
+    (``BrtMergeCell``, which calamine does not give for an .xlsb: :attr:`merged`, as
+    :attr:`OdsScan.merged`) and the number cells whose format pads them with zeros (their
+    iStyleRef, through :func:`xlsb_padded_styles`), as :class:`XlsScan` does for an .xls.
+    Short cell records (no column, SheetJS) are placed in the column after the previous
+    cell's, as :func:`xlsb_full_cells` places them for calamine.
+
+    The part is inflated a chunk at a time and only the first bytes of a record's body are
+    kept (a record of a 200 MB size, crafted, is skipped, not held); a row number past
+    Excel's last, a record cut short or a sheet without its ``BrtEndSheet`` leaves the scan
+    :attr:`failed`: the rows it did not get to are not known."""
+
+    def __init__(
+        self, zf: zipfile.ZipFile, part: str, styles: tuple[dict[int, int], list[Shape]]
+    ) -> None:
+        self._zf = zf
+        self._part = part
+        self._styles, self.shapes = styles
+        self.columns: list[tuple[int, int]] = []
+        self.formulas: list[tuple[int, int, str]] = []
+        self.errors: list[tuple[int, int, str]] = []
+        self.unread_rows: set[int] = set()
+        self.merged: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        self._hidden: list[int] = []  # 1-based rows, in the sheet's order
+        self.padded = array.array("q")
+        self.padded_shapes = bytearray()
+        self.padded_sorted = True
+        self.padded_cut: tuple[int, int] | None = None
+        self.too_many = False
+        self.stop: threading.Event | None = None
+        self.failed = False
+
+    def read_to_end(self) -> None:
+        try:
+            with self._zf.open(self._part) as fh:
+                if not self._walk(fh):
+                    self.failed = True
+        except (struct.error, IndexError, ValueError, OSError, zipfile.BadZipFile, zlib.error):
+            self.failed = True
+        finally:
+            self._zf.close()
+
+    def advance(self, row: int) -> Findings:
+        """Every hidden row and error cell found, at the first call (none after): the part
+        was read whole."""
+        hidden, self._hidden = self._hidden, []
+        errors, self.errors = self.errors, []
+        return hidden, [], errors
+
+    def close(self) -> None:
+        self._zf.close()
+
+    def _walk(self, fh: IO[bytes]) -> bool:
+        """Read the records to ``BrtEndSheet`` (True), or to the part's end without it, or
+        until :attr:`stop` is set (False)."""
+        buf = b""
+        row = -1  # the 0-based row of the last BrtRowHdr
+        hide = False  # that row is hidden and no cell of it was seen yet
+        column = -1
+        in_columns = in_merges = False
+        styles = self._styles
+        numbers, short_cells, full_cells = _XLSB_NUMBERS, _SHORT_CELLS, _FULL_CELLS
+        head, need, chunk = _RECORD_HEAD, _XLSB_NEED, SCAN_CHUNK
+        while True:
+            if self.stop is not None and self.stop.is_set():
+                return False
+            more = fh.read(chunk)
+            buf += more
+            n = len(buf)
+            at = 0
+            while at < n:
+                start = at
+                if more and n - at < head + need:
+                    break  # the header, or the first of the body, may go on in the next chunk
+                kind = buf[at]
+                at += 1
+                if kind & 0x80:
+                    kind = (kind & 0x7F) | (buf[at] & 0x7F) << 7
+                    at += 1
+                size = buf[at]
+                at += 1
+                if size & 0x80:
+                    size &= 0x7F
+                    for shift in (7, 14, 21):
+                        byte = buf[at]
+                        at += 1
+                        size |= (byte & 0x7F) << shift
+                        if not byte & 0x80:
+                            break
+                if at + min(size, need) > n:
+                    if more:
+                        at = start
+                        break
+                    raise ValueError("record cut short")
+                if kind in short_cells:
+                    column += 1
+                    if hide:
+                        self._hidden.append(row + 1)
+                        hide = False
+                    if styles and kind in numbers and size >= 3:
+                        self._pad(row, column, buf[at] | buf[at + 1] << 8 | buf[at + 2] << 16)
+                    elif kind == _XLSB_SHORT_ERROR and size >= 5:
+                        self._error(row, column, buf[at + 4])
+                elif kind in full_cells:
+                    if size < 7:
+                        raise ValueError("cell record cut short")
+                    (column,) = _COLUMN.unpack_from(buf, at)
+                    if hide:
+                        self._hidden.append(row + 1)
+                        hide = False
+                    if styles and kind in numbers:
+                        self._pad(row, column, buf[at + 4] | buf[at + 5] << 8 | buf[at + 6] << 16)
+                    elif kind in _XLSB_ERRORS and size >= 9:
+                        self._error(row, column, buf[at + 8])
+                elif kind == _XLSB_ROW:
+                    if size < 12:
+                        raise ValueError("row record cut short")
+                    (row,) = _COLUMN.unpack_from(buf, at)
+                    if row >= _XLSB_ROWS:
+                        raise ValueError("row past the sheet's last")
+                    column = -1
+                    hide = bool(buf[at + 11] & _XLSB_HIDDEN_ROW)
+                elif kind == _XLSB_BEGIN_COL_INFOS:
+                    in_columns = True
+                elif kind == _XLSB_END_COL_INFOS:
+                    in_columns = False
+                elif kind == _XLSB_COL_INFO and in_columns and size >= 18:
+                    first, last, width = struct.unpack_from("<III", buf, at)
+                    if buf[at + 16] & 0x01 or width == 0:
+                        self._hide_columns(first, last)
+                elif kind == _XLSB_BEGIN_MERGES:
+                    in_merges = True
+                elif kind == _XLSB_END_MERGES:
+                    in_merges = False
+                elif kind == _XLSB_MERGE and in_merges and size >= 16:
+                    self._merge(*struct.unpack_from("<IIII", buf, at))
+                elif kind == _XLSB_END_SHEET:
+                    return True
+                at += size
+            if at > n:
+                # A body longer than what is held: the rest of it is passed over unread.
+                self._skip(fh, at - n)
+                at = n
+            buf = buf[at:]
+            if not more:
+                return False
+
+    @staticmethod
+    def _skip(fh: IO[bytes], count: int) -> None:
+        while count > 0:
+            passed = fh.read(min(count, SCAN_CHUNK))
+            if not passed:
+                raise ValueError("record cut short")
+            count -= len(passed)
+
+    def _pad(self, row: int, column: int, style: int) -> None:
+        place = self._styles.get(style)
+        if place is None or self.padded_cut is not None or row < 0:
+            return
+        column = min(column, MAX_COLUMNS - 1)
+        if len(self.padded) >= MAX_PLACEHOLDERS:
+            # The rest read as their numbers, as before, and a warning says so.
+            self.padded_cut = (row + 1, column)
+            return
+        key = (row + 1) << 14 | column
+        if self.padded and key <= self.padded[-1]:
+            self.padded_sorted = False
+        self.padded.append(key)
+        self.padded_shapes.append(place)
+
+    def _error(self, row: int, column: int, code: int) -> None:
+        """Note a cell holding an error value (BErr: the codes of an .xls's), which calamine
+        reads as empty."""
+        if len(self.errors) >= MAX_FORMULAS or row < 0:
+            return
+        self.errors.append(
+            (row + 1, min(column, MAX_COLUMNS - 1), _XLS_ERRORS.get(code, "#VALUE!"))
+        )
+        self.unread_rows.add(row + 1)
+
+    def _hide_columns(self, first: int, last: int) -> None:
+        """Note 0-based columns ``first`` to ``last`` as hidden, 1-based in :attr:`columns`,
+        adjacent ranges joined (as :meth:`XlsScan._hide_columns`)."""
+        first, last = first + 1, min(last, MAX_COLUMNS - 1) + 1
+        if first > last:
+            return
+        if self.columns and self.columns[-1][1] + 1 >= first >= self.columns[-1][0]:
+            self.columns[-1] = (self.columns[-1][0], max(last, self.columns[-1][1]))
+        elif len(self.columns) < MAX_COLUMNS:
+            self.columns.append((first, last))
+
+    def _merge(self, first_row: int, last_row: int, first_column: int, last_column: int) -> None:
+        """Keep a merged range (0-based, as calamine's merged_cell_ranges) if it is one."""
+        if (
+            first_row <= last_row < _XLSB_ROWS
+            and first_column <= last_column < MAX_COLUMNS
+            and (first_row, first_column) != (last_row, last_column)
+            and len(self.merged) < MAX_MERGED
+        ):
+            self.merged.append(((first_row, first_column), (last_row, last_column)))
+
+
+Scan = XmlScan | OdsScan | XlsScan | XlsbScan
 
 
 def open_scan(path: str, sheet: str) -> Scan | None:
-    """An :class:`XmlScan` of ``sheet`` for an xlsx/xlsm, an :class:`OdsScan` for an .ods, or
-    an :class:`XlsScan` for an .xls, or None for any other file."""
+    """An :class:`XmlScan` of ``sheet`` for an xlsx/xlsm, an :class:`OdsScan` for an .ods, an
+    :class:`XlsScan` for an .xls, or an :class:`XlsbScan` for an .xlsb, or None for any other
+    file (or a sheet whose part is not found)."""
     zf: zipfile.ZipFile | None = None
     try:
         # The compound file's signature first: is_zipfile looks for a zip's end record in the
@@ -2275,7 +2606,10 @@ def open_scan(path: str, sheet: str) -> Scan | None:
             return XmlScan(zf, part, recalculated_on_load(zf), padded_styles(zf))
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
             return OdsScan(zf, sheet, ods_padded_styles(zf))
-    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError):
+        part = xlsb_sheet_part(zf, sheet)
+        if part is not None:
+            return XlsbScan(zf, part, xlsb_padded_styles(zf))
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
         pass
     if zf is not None:
         zf.close()  # no scan took it
@@ -2308,7 +2642,7 @@ class ScanAhead:
         self._scan = scan
 
     def wait(self) -> Scan | None:
-        """The finished scan (None: not an xlsx, .ods or .xls), the thread joined."""
+        """The finished scan (None: not an xlsx, .xlsb, .ods or .xls), the thread joined."""
         self._thread.join()
         return self._scan
 
@@ -3293,10 +3627,12 @@ def run(
         zeros = sorted(scan.placeholders) if isinstance(scan, XmlScan) else None
         padded = _padded(scan)
         stale = _FormulaFill(scan.stale) if isinstance(scan, XlsScan) and scan.stale else None
-        # calamine knows an xlsx's and an .xls's merged ranges, the scan an .ods's.
-        merged = scan.merged if isinstance(scan, OdsScan) else None
+        # calamine knows an xlsx's and an .xls's merged ranges, the scan an .ods's and an
+        # .xlsb's.
+        merged = scan.merged if isinstance(scan, OdsScan | XlsbScan) else None
         ranges = (getattr(sheet, "merged_cell_ranges", None) or []) if merged is None else merged
-        # No scan (an .xlsb): its hidden rows are not known. A scan that failed says so next.
+        # No scan (a part not found): its hidden rows are not known. A scan that failed says
+        # so next.
         _send(out, ("scan", None if scan is None else [], []))
         if scan is not None and scan.padded_cut is not None:
             # Before the rows: staging warns that numbers from there on lost their zeros.

@@ -6,16 +6,17 @@ calculated, and sheets or columns of phone numbers the job does not read.
 ``warnings`` (the CLI prints them as ``note:`` lines and in its JSON ``warnings``; the report's
 Summary lists them):
 
-- rows hidden in an xlsx/xlsm or .ods (by hand or by a filter): an import takes them too, as
-  more opt-outs are safe, and says so; a removal leaves them alone (each ends
+- rows hidden in an xlsx/xlsm, .xlsb, .xls or .ods (by hand or by a filter): an import takes
+  them too, as more opt-outs are safe, and says so; a removal leaves them alone (each ends
   ``not_attempted``, saying why) unless hidden rows are included. A removal from a file whose
-  hidden rows cannot be seen (.xls, .xlsb) is refused unless they are included
-  (:func:`hidden_unknown_sentence`);
-- a mapped column (the phone numbers, reasons, …) hidden in an xlsx/xlsm or .ods: its values
-  are read as any others, and a warning names it, as whoever looks at the file has not seen them. A
-  removal whose phone column was found (not chosen) hidden is refused unless hidden rows and
-  columns are included (:func:`hidden_phone_column_sentences`): it would take off the list
-  numbers nobody looking at the file has seen, often beside a visible corrected column;
+  hidden rows cannot be seen (an .xls from Excel 95 or older, a sheet whose layout could not
+  be read) is refused unless they are included (:func:`hidden_unknown_sentence`);
+- a mapped column (the phone numbers, reasons, …) hidden in an xlsx/xlsm, .xlsb, .xls or
+  .ods: its values are read as any others, and a warning names it, as whoever looks at the
+  file has not seen them. A removal whose phone column was found (not chosen) hidden is
+  refused unless hidden rows and columns are included (:func:`hidden_phone_column_sentences`):
+  it would take off the list numbers nobody looking at the file has seen, often beside a
+  visible corrected column;
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
   values mostly are not, and one of country names under a header naming no role; and with
@@ -1154,9 +1155,9 @@ _ROLE_VALUES = {
 
 def _layout_unread(source: SheetSource, file_name: str) -> bool:
     """Whether the file is of a format whose layout (hidden rows, error cells, formulas) the
-    reader scans, so that not knowing its hidden rows means the scan failed: an .xlsb never
-    shows them (the README says so), a CSV has none."""
-    return _format(source, file_name) in ("xlsx", "xlsm", "xls", "ods")
+    reader scans, so that not knowing its hidden rows means the scan failed (an .xlsb's too,
+    since its records are scanned: black-box B13 #3); a CSV has none."""
+    return _format(source, file_name) in ("xlsx", "xlsm", "xlsb", "xls", "ods")
 
 
 def _format(source: SheetSource, file_name: str) -> str:
@@ -1169,7 +1170,7 @@ def hidden_unknown_sentence(source: SheetSource, file_name: str) -> str:
     fmt = _format(source, file_name)
     if fmt == "xls":
         why = "its sheet's layout could not be read; it may be from Excel 95 or older"
-    elif fmt in ("xlsx", "xlsm", "ods"):
+    elif fmt in ("xlsx", "xlsm", "xlsb", "ods"):
         why = "its sheet's layout could not be read"
     else:
         why = "this format does not show it"
