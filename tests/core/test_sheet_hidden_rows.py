@@ -15,7 +15,7 @@ import pytest
 
 from app.api.scope import Scope
 from app.core.job_report import write_report
-from app.core.job_staging import JobSettings, MappingError, stage
+from app.core.job_staging import JobSettings, stage
 from app.core.job_store import JobStore
 from app.core.sheet_check import Target
 from app.core.sheet_reader import open_sheet
@@ -366,10 +366,11 @@ def test_a_number_on_a_hidden_row_does_not_make_its_visible_twin_a_duplicate(
     assert "Rows 2 and 5 (2 rows) are hidden" in warnings(store)[0]
 
 
-def test_a_removal_of_an_xlsb_file_is_refused_as_hidden_rows_cannot_be_seen(
+def test_a_removal_of_an_excel_xlsb_file_knows_its_hidden_rows(
     tmp_path: Path,
 ) -> None:
-    # No writer of .xlsb (or .xls) is at hand: a corpus file, its column B taken as phones.
+    # An .xlsb's layout is scanned (S21 G2: its rows hidden, merged or zero-padded were unseen
+    # and a removal was refused): an Excel-made one with no hidden row stages every row.
     corpus = f.CORPUS / "calamine" / "date.xlsb"
     if not corpus.is_file():
         pytest.skip("the shared corpus is not here")
@@ -377,20 +378,14 @@ def test_a_removal_of_an_xlsb_file_is_refused_as_hidden_rows_cannot_be_seen(
     path.write_bytes(corpus.read_bytes())
     with open_sheet(path) as source:
         list(source.iter_rows())
-        assert not source.notes.hidden_known
-    with pytest.raises(MappingError) as refused:
-        stage_dry(path, tmp_path, kind="removal", phone_column="column:B")
-    assert str(refused.value) == (
-        "A removal from d.xlsb cannot tell which rows are hidden or filtered out (this format "
-        "does not show it), so it could remove rows someone filtered out; save the file as "
-        ".xlsx, or include hidden rows (--include-hidden) to remove every row."
-    )
-    assert not list((tmp_path / "jobs").glob("*.dncjob"))  # nothing staged
-    # Including hidden rows takes every row, as asked.
-    store = stage_dry(path, tmp_path, kind="removal", include_hidden=True, phone_column="column:B")
+        assert source.notes.hidden_known
+        assert source.notes.hidden_rows == set()
+    store = stage_dry(path, tmp_path, kind="removal", phone_column="column:B")
     assert len(outcomes(store)) == 3
     assert warnings(store) == []
-    # An import does not need to know: more opt-outs are safe.
+    # Including hidden rows takes the same rows, none being hidden.
+    store = stage_dry(path, tmp_path, kind="removal", include_hidden=True, phone_column="column:B")
+    assert len(outcomes(store)) == 3
     assert warnings(stage_dry(path, tmp_path, phone_column="column:B")) == []
 
 
