@@ -1938,7 +1938,8 @@ def damage_sentences(held: Held, kind: str) -> list[str]:
             refused = f"; {them} {'is' if bad == 1 else 'are'} invalid"
         out.append(
             f"{rows} read from phone cells a spreadsheet had damaged ({rows_named(damaged)}), "
-            f"by scientific notation, a dropped leading 0 or digits cut{refused}. Each row's "
+            "by scientific notation, a dropped leading 0, digits cut, or decimals or separators "
+            f"written into the number{refused}. Each row's "
             "damage note (the report's Damage note column) says how; check those numbers "
             "against the source."
         )

@@ -77,6 +77,12 @@ def test_an_import_dry_run_counts_its_damaged_rows(
     data = json.loads(out)
     assert (data["valid"], data["invalid"], data["damaged"]) == (3, 1, 3)
     assert _summary(data["report"])[DAMAGED_LABEL] == 3
+    # The warning names every kind of damage counted: row 3's decimal comma too (B13 #7).
+    (damage,) = [w for w in data["warnings"] if "had damaged" in w]
+    assert "(rows 2, 3 and 5), by scientific notation, a dropped leading 0, digits cut, or " in (
+        damage
+    )
+    assert "decimals or separators written into the number; 1 of them is invalid." in damage
 
 
 def test_a_clean_file_says_nothing_of_damage_and_counts_0(
