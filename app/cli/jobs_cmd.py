@@ -6,6 +6,8 @@ The table's NAME cell carries the job's note; a dry run's DONE cell says none wa
 A job whose file says it is running is ``running`` when a process holds its run lock now
 (:func:`app.core.job_catalog.run_by`: that process is named, and the job is not to be
 resumed while it runs) and ``interrupted`` when none does (it was killed, or crashed).
+A job whose rows were not all read from its file (its staging was killed: black-box B14 F1)
+is ``stopped while reading its file (nothing sent)``: it is never offered for a resume.
 Read-only: listing takes no lock and writes nothing. Exit status 0.
 """
 
@@ -16,7 +18,8 @@ from typing import Any
 
 from app.cli.connection_args import EXIT_OK, emit_json
 from app.cli.import_cmd import command_of, resume_command
-from app.core.job_catalog import JobInfo, job_state, list_jobs, run_by
+from app.core.job_catalog import STOPPED_READING, JobInfo, job_state, list_jobs, run_by
+from app.core.job_exec import not_staged_sentence
 from app.core.job_lock import Holder
 from app.core.job_store import JobStatus
 from app.core.paths import AppPaths
@@ -108,7 +111,11 @@ def _row(info: JobInfo, holder: Holder | None) -> tuple[str, ...]:
     if info.error:
         return (info.path.stem, "?", "unreadable", "", "", info.error, str(info.path))
     created = info.meta.get("created", "?")
-    if info.status == JobStatus.DRY_RUN.value:
+    if info.staging:
+        # Its rows stored so far are "pending": none was sent, and none will be (B14 F1).
+        done = "none sent"
+        started = f"not started (created {created})"
+    elif info.status == JobStatus.DRY_RUN.value:
         # Its checked rows are "done" in the file, but a dry run sends none (Q2 #8: "7/8").
         done = f"none sent ({info.rows:,} {'row' if info.rows == 1 else 'rows'})"
         started = f"dry run (created {created})"
@@ -172,12 +179,26 @@ def run(args: argparse.Namespace) -> int:
                 )
             else:
                 print(f"  {resume_command(command_of(info.kind), info.meta, info.path)}")
+        for info in shown:
+            if not info.error and info.staging == STOPPED_READING:
+                print(f"  {not_staged_sentence(info.meta)}")
     elif args.all:
         print(f"There are no jobs in {jobs_dir}.")
     else:
         print(f"No job can be resumed ({jobs_dir}).")
     if not args.all:
-        others = len(every) - len(shown) - len(unreadable)
+        stopped = [j for j in every if not j.error and j.staging == STOPPED_READING]
+        others = len(every) - len(shown) - len(unreadable) - len(stopped)
+        if len(stopped) == 1:
+            print(
+                "1 job stopped while reading its file, so nothing of it was sent: start it "
+                "again with the same file (--all lists it)."
+            )
+        elif stopped:
+            print(
+                f"{len(stopped):,} jobs stopped while reading their files, so nothing of them "
+                "was sent: start them again with the same files (--all lists them)."
+            )
         if others:
             print(
                 f"{others:,} other job{'s' if others != 1 else ''} cannot be resumed (finished, "

@@ -33,13 +33,27 @@ from typing import Any
 
 from app.core import job_lock
 from app.core.job_lock import Holder
-from app.core.job_store import SOURCE_PATH_BYTES, SUFFIX, JobStatus, Outcome, readable_meta
+from app.core.job_store import (
+    SOURCE_PATH_BYTES,
+    STAGED,
+    STAGING_BY,
+    SUFFIX,
+    JobStatus,
+    Outcome,
+    readable_meta,
+)
 from app.core.paths import path_text
 
 # The meta keys of the source file's fingerprint (see source_fingerprint).
 SOURCE_SIZE = "source_size"
 SOURCE_MTIME_NS = "source_mtime_ns"
 SOURCE_SHA256 = "source_sha256"
+
+# What staging_state says of a job whose rows were not all stored (see job_store.STAGED).
+READING = "reading"
+STOPPED_READING = "stopped"
+STOPPED_READING_STATE = "stopped while reading its file (nothing sent)"
+READING_STATE = "reading its file"
 
 
 @dataclass(frozen=True)
@@ -77,12 +91,23 @@ class JobInfo:
         return self.rows - self.pending
 
     @property
+    def staging(self) -> str:
+        """``""`` for a job whose rows were all stored, else :func:`staging_state`'s word."""
+        return staging_state(self.meta)
+
+    @property
     def resumable(self) -> bool:
-        """Rows are left to send and the job was neither cancelled nor a dry run."""
-        return self.pending > 0 and self.status in (
-            JobStatus.READY.value,
-            JobStatus.RUNNING.value,
-            JobStatus.PAUSED.value,
+        """Rows are left to send, all of the file's rows were stored, and the job was neither
+        cancelled nor a dry run."""
+        return (
+            self.pending > 0
+            and not self.staging
+            and self.status
+            in (
+                JobStatus.READY.value,
+                JobStatus.RUNNING.value,
+                JobStatus.PAUSED.value,
+            )
         )
 
     @property
@@ -226,15 +251,69 @@ else:
         return False
 
 
+def staging_state(meta: Mapping[str, Any]) -> str:
+    """``""`` when the job's rows were all read from its file and stored (or its file was made
+    by a version that did not mark it: job_store.STAGED); else :data:`READING` while the
+    process reading them runs, :data:`STOPPED_READING` when it stopped before the end (killed:
+    nothing of the job was sent, and only some of its rows, or none, are in its file)."""
+    if meta.get(STAGED) is not False:
+        return ""
+    by = meta.get(STAGING_BY)
+    pid = by.get("pid") if isinstance(by, dict) else None
+    host = by.get("host") if isinstance(by, dict) else None
+    if not isinstance(pid, int) or pid <= 0:
+        return STOPPED_READING
+    if pid == os.getpid() and host == socket.gethostname():
+        return READING  # this process (the window staging it on a worker thread)
+    if host != socket.gethostname() or sys.platform == "win32":
+        # Another host's process cannot be asked, and on Windows _alive cannot tell: a staging
+        # lasts seconds or minutes, so one made within the hour is taken as going on. Only the
+        # words depend on it: either way the job is not run, and its file is not removed.
+        return READING if _recent(meta) else STOPPED_READING
+    return READING if _alive(pid) else STOPPED_READING
+
+
+# A staging of another host (or on Windows) is taken as going on for this long after the job
+# was made; later, as stopped.
+_STAGING_HOURS = 1
+
+
+def _recent(meta: Mapping[str, Any]) -> bool:
+    created = _utc(str(meta.get("created") or ""))
+    if created is None:
+        return False
+    return dt.datetime.now(dt.UTC) - created < dt.timedelta(hours=_STAGING_HOURS)
+
+
+def unstaged_sentence(meta: Mapping[str, Any], again: str) -> str:
+    """Why a job whose rows were not all stored (:func:`staging_state`) cannot be run, ending
+    with ``again`` (how to start it again: the CLI's command, the window's words)."""
+    job_id = str(meta.get("job_id") or "")
+    file = str(meta.get("file") or "its file")
+    kind = "removal" if meta.get("kind") == "removal" else "import"
+    if staging_state(meta) == READING:
+        return (
+            f"Job {job_id} is still reading {file} and nothing of it has been sent; it starts "
+            "sending once its rows are read, in the process that reads them."
+        )
+    return (
+        f"Job {job_id} stopped while reading {file}, before its rows were all stored, so "
+        f"nothing of it was sent and it cannot be resumed: start the {kind} again{again}."
+    )
+
+
 def job_state(info: JobInfo, holder: Holder | None) -> str:
     """The job's status as a person reads it: ``running`` when a process runs it now,
     ``interrupted`` when its file says running but none does (it was killed, or crashed),
-    else ``ready``, ``paused``, ``finished``, ``cancelled`` or ``dry run``
-    (``unreadable`` for a file that cannot be read)."""
+    :data:`STOPPED_READING_STATE` or :data:`READING_STATE` for one whose rows were not all
+    read from its file (:func:`staging_state`), else ``ready``, ``paused``, ``finished``,
+    ``cancelled`` or ``dry run`` (``unreadable`` for a file that cannot be read)."""
     if info.error:
         return "unreadable"
     if holder is not None:
         return "running"
+    if staging := info.staging:
+        return READING_STATE if staging == READING else STOPPED_READING_STATE
     if info.status == JobStatus.RUNNING.value:
         return "interrupted"
     return info.status.replace("_", " ")

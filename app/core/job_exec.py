@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import shutil
 import sqlite3
 import stat
@@ -33,6 +34,7 @@ from urllib.parse import urlsplit
 
 from app.core import job_lock
 from app.core.connections import normalize_base_url
+from app.core.job_catalog import staging_state, unstaged_sentence
 from app.core.job_report import (
     MAYBE_INSERTED,
     RunningReport,
@@ -291,6 +293,8 @@ def execute(
     service refuses the token or stops answering.
     """
     meta = store.meta()
+    if staging_state(meta):
+        raise JobNotStaged(not_staged_sentence(meta))
     with job_lock.acquire(
         store.path,
         str(meta.get("job_id", "")),
@@ -310,6 +314,24 @@ def execute(
         status = _execute(store, session, send, concurrency, control, progress)
         lock.ended = status.value
         return status
+
+
+class JobNotStaged(job_lock.JobBusy):
+    """The job's rows were not all read from its file and stored (its staging was killed, or
+    is going on in another process: job_catalog.staging_state); ``str()`` is one sentence.
+
+    A :class:`~app.core.job_lock.JobBusy` for its callers: nothing was sent or journaled, and
+    the job is not to be resumed (black-box B14 F1: it sent the rows stored, or none, and was
+    reported finished).
+    """
+
+
+def not_staged_sentence(meta: dict[str, Any]) -> str:
+    """Why the job of ``meta`` is not run (:class:`JobNotStaged`), with the command that starts
+    it again."""
+    command = "remove" if meta.get("kind") == "removal" else "import"
+    file = str(meta.get("file") or "FILE")
+    return unstaged_sentence(meta, f" (dnc-desk {command} {shlex.quote(file)} …)")
 
 
 class JobOnAnotherService(job_lock.JobBusy):

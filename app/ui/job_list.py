@@ -8,7 +8,9 @@ progress and counts stay current). A job another process runs now (a ``dnc-desk 
 offered for a resume (the list is read again every second while one runs, so its row changes
 when that process stops). A job whose file says it was running when no process runs it was
 interrupted (the app was closed, crashed or was killed): it can be resumed, and only the rows
-not answered are sent.
+not answered are sent. A job whose rows were not all read from its file (the app was killed
+while reading it: :func:`app.core.job_catalog.staging_state`) is listed as stopped while
+reading its file and never offered for a resume; its Status tooltip says to start it again.
 """
 
 from __future__ import annotations
@@ -38,7 +40,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.job_catalog import JobInfo, list_jobs, run_by
+from app.core.job_catalog import (
+    READING,
+    READING_STATE,
+    STOPPED_READING_STATE,
+    JobInfo,
+    list_jobs,
+    run_by,
+    unstaged_sentence,
+)
 from app.core.job_lock import Holder
 from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, write_report
 from app.core.job_store import JobStatus, JobStore
@@ -107,6 +117,8 @@ def job_state(info: JobInfo, handle: JobHandle | None, holder: Holder | None = N
             return "running"  # by this process, outside the job registry
         who = runner_text(holder)
         return f"{RUNNING_ELSEWHERE} ({who})" if who else RUNNING_ELSEWHERE
+    if staging := info.staging:
+        return READING_STATE if staging == READING else STOPPED_READING_STATE
     status = info.status
     if status == JobStatus.RUNNING.value:
         return INTERRUPTED
@@ -117,6 +129,12 @@ def job_state(info: JobInfo, handle: JobHandle | None, holder: Holder | None = N
     if status == JobStatus.DRY_RUN.value:
         return "dry run"
     return status
+
+
+def not_staged_tip(info: JobInfo) -> str:
+    """Why a job whose rows were not all read from its file is not offered for a resume."""
+    what = "Bulk removal…" if info.kind == "removal" else "Import…"
+    return unstaged_sentence(info.meta, f" with {what} and the same file")
 
 
 def outcomes_text(info: JobInfo) -> str:
@@ -225,6 +243,8 @@ class JobTableModel(QAbstractTableModel):
             holder = self.holder(info)
             if col == COL_STATUS and holder is not None and elsewhere(holder):
                 return running_elsewhere_tip(holder)
+            if col in (COL_STATUS, COL_PROGRESS) and info.staging and not info.error:
+                return literal(not_staged_tip(info))
             if col == COL_STATUS and job_state(info, None, holder) == INTERRUPTED:
                 return "The app stopped while this job ran; resume it to send the rows left."
             if col == COL_NOTE:
@@ -246,11 +266,13 @@ class JobTableModel(QAbstractTableModel):
         if col == COL_PROGRESS:
             if info.error:
                 return info.error
+            if info.staging:
+                return "none sent"  # its stored rows are not its file's (B14 F1)
             rows = info.rows
             percent = 100 * info.done / rows if rows else 100
             return f"{info.done:,} of {rows:,} ({percent:.0f} %)"
         if col == COL_OUTCOMES:
-            return outcomes_text(info)
+            return "" if info.staging else outcomes_text(info)
         if col == COL_NOTE:
             return str(info.meta.get("note", ""))
         if col == COL_CREATED:
@@ -430,12 +452,15 @@ class JobListView(QWidget):
             and not busy
             and self.session is not None
         )
-        self.resume_button.setToolTip(
-            "Another process is running this job; it can be resumed once that has stopped"
-            if busy
-            else "Send the rows this job has not sent yet"
-        )
-        self.report_button.setEnabled(info is not None and not info.error)
+        if busy:
+            tip = "Another process is running this job; it can be resumed once that has stopped"
+        elif info is not None and info.staging and not info.error:
+            tip = not_staged_tip(info)
+        else:
+            tip = "Send the rows this job has not sent yet"
+        self.resume_button.setToolTip(tip)
+        # A report of a job whose rows were not all read would pass for one of the file.
+        self.report_button.setEnabled(info is not None and not info.error and not info.staging)
         self.folder_button.setEnabled(info is not None)
 
     def resume_selected(self) -> None:
@@ -476,7 +501,7 @@ class JobListView(QWidget):
 
     def open_report(self) -> None:
         info = self.selected()
-        if info is None or info.error:
+        if info is None or info.error or info.staging:
             return
         report = info.report
         if job_registry().by_path(info.path) is not None or self.model.run_elsewhere(info):
