@@ -61,6 +61,7 @@ from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel,
 from app.core.connections import normalize_base_url
 from app.core.dnc_removal import FormKind, form_searches, stored_forms
 from app.core.dnc_removal import names_number as entry_names_number
+from app.core.job_exec import UNANSWERED_TEXT
 from app.core.job_report import lateness
 from app.core.job_store import SUFFIX as JOB_SUFFIX
 from app.core.job_store import Outcome as JobOutcome
@@ -286,13 +287,23 @@ def settle_writes(entries: Iterable[JournalEntry]) -> list[SettledWrite]:
         key = (intent.job, intent.operation, intent.target)
         after = later.get(key) if intent.job else None
         if settled.result == NOT_KNOWN and after is not None:
-            words = (
-                f"{settled.words}; the job sent it again (entry #{after.intent.id}): {after.result}"
-            )
+            sent = "the job sent it again"
+            if _maybe_unsent(settled.outcome):
+                # Journaled before its request left, and the app stopped: that request may
+                # never have been made (black-box B14 F2: the service received one insert).
+                sent = "the job sent it (again, if the interrupted attempt had reached the service)"
+            words = f"{settled.words}; {sent} (entry #{after.intent.id}): {after.result}"
             settled = replace(settled, words=words)
         later[key] = settled
         out.append(settled)
     return out
+
+
+def _maybe_unsent(outcome: JournalEntry | None) -> bool:
+    """Whether a write's request may never have left the process: no outcome was recorded,
+    or only the one a resumed job gives the writes its killed run left without one
+    (app.core.job_exec); any other was recorded by the process that sent it."""
+    return outcome is None or outcome.error == UNANSWERED_TEXT
 
 
 def _ids_text(ids: object) -> str:
@@ -394,7 +405,11 @@ def _settle_by_outcome(
 ) -> SettledWrite:
     """What a write with no event about it settled as: what its outcome says."""
     if not raw:
-        return made(NOT_KNOWN, "no outcome was recorded (the app stopped while it was sent)")
+        # The intent is written before its request: the app may have stopped before it left.
+        return made(
+            NOT_KNOWN,
+            "no outcome was recorded (the app stopped while it was in flight or about to be sent)",
+        )
     if raw == "ok":
         return made(done, "the service answered that it was done")
     if raw in ("refused", "not_attempted"):

@@ -39,11 +39,15 @@ failure no look-up settled, an answer lost before a retry): the row is then coun
 those the job may have inserted, and its entry looked up, as a row answered so while the job
 ran would be.
 
-Such a row says it was "sent again when the job was resumed" (and an "already present"
-answer that it may be the first send's doing) only when the journal has an insert of it that
-was sent (:func:`~app.core.job_runner.journal_sent_before`): the job file marks a row
-``sending`` before its trunk-0 look-up, so one killed or stopped during it was never sent, and
-its resume is its first send (S18 H1b: such rows said "sent again" by the job file's state).
+Such a row says it was sent on resume (and an "already present" answer that it may be an
+earlier attempt's doing) only when the journal has an insert of it that may have been sent
+(:func:`~app.core.job_runner.journal_sent_before`): the job file marks a row ``sending``
+before its trunk-0 look-up, so one killed or stopped during it was never sent, and its resume
+is its first send (S18 H1b: such rows said "sent again" by the job file's state). It says
+"sent again" only when the journal shows an earlier request of it went out (an answer, a lost
+answer, an error was recorded); an insert journaled before its request and cut by the kill may
+never have left the process (black-box B14 F2: the service received the row once), so such a
+row says it "may have reached the service".
 
 After an "already present" answer that an earlier attempt of this job may have caused, the
 number's entries are looked up to name the entry and its date; the service failing that
@@ -93,6 +97,7 @@ from app.core.job_report import (
     FIRST_LISTED_UNCHECKED,
     FOUND_AFTER_ERROR,
     RESENT_PRESENT,
+    RESUMED_PRESENT,
     RETRIED_PRESENT,
     request_day,
 )
@@ -412,7 +417,7 @@ def _checked_after_error(
     row: JobRow,
     scope: Scope,
     error: ApiError,
-    resent: bool,
+    resent: str,
     job_id: str,
     note: str,
     since: dt.datetime | None = None,
@@ -465,7 +470,7 @@ def _checked_after_error(
         raise NotDone(error, _said(error)) from None
     found = _present_text(_entry_words(entries, since), FOUND_AFTER_ERROR)
     text = f"{found} (the insert's error: {_said(error)})"
-    return RowResult(Outcome.ALREADY_PRESENT, f"{RESENT}; {text}" if resent else text), entries
+    return RowResult(Outcome.ALREADY_PRESENT, f"{resent}; {text}" if resent else text), entries
 
 
 def _said(error: ApiError) -> str:
@@ -681,9 +686,9 @@ def insert_sender(
     # insert of it sent (S18 H1b). Asked once a run, before the row's first send in it (after
     # it, that send's own insert would count); the runner's words of a failed row ask it too.
     went_out = journal_sent_before(session, job_id, kind, f"{kind}.insert")
-    asked: dict[int, bool] = {}
+    asked: dict[int, str] = {}
 
-    def sent_before(row: JobRow) -> bool:
+    def sent_before(row: JobRow) -> str:
         if row.seq not in asked:
             asked[row.seq] = went_out(row)
         return asked[row.seq]
@@ -938,8 +943,8 @@ def insert_sender(
     def _send(row: JobRow, in_flight: bool, scope: Scope) -> _Sent:
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
-        # Said "sent again when the job was resumed" (see sent_before).
-        resent = in_flight and sent_before(row)
+        # How it says it was sent on resume ("" for a first send: see sent_before).
+        resent = sent_before(row) if in_flight else ""
         if resent and not lost_before:
             # In flight when the job stopped: its answer may be in the journal already.
             answered = _journal_answer(session, kind, row, scope, job_id)
@@ -950,7 +955,7 @@ def insert_sender(
         )
         if kept:
             text = TRUNK_ZERO_PRESENT.format(form=kept)
-            message = f"{RESENT}; {text}" if resent else text
+            message = f"{resent}; {text}" if resent else text
             return _Sent(RowResult(Outcome.ALREADY_PRESENT, message), entries)
         try:
             result = insert(
@@ -980,7 +985,7 @@ def insert_sender(
             return _Sent(*checked)
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is not WriteStatus.ALREADY_PRESENT:
-            text = RESENT if resent else ""
+            text = resent
             if lost_before:
                 text = "; ".join(x for x in (text, INSERTED_WHEN_SENT_AGAIN) if x)
             return _Sent(RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x)))
@@ -993,9 +998,12 @@ def insert_sender(
         said = _maybe_present(
             row,
             scope,
-            RESENT_PRESENT if resent else RETRIED_PRESENT,
-            # Listed before the job: say the row was sent again too.
-            RESENT if resent else "",
+            # "Most likely from the first send" only of a send known to have gone out.
+            (RESENT_PRESENT if resent == RESENT else RESUMED_PRESENT)
+            if resent
+            else RETRIED_PRESENT,
+            # Listed before the job: say how the row was sent on resume too.
+            resent,
             extra,
         )
 

@@ -136,8 +136,18 @@ FOUND_AFTER_ERROR = (
     "on the list: the insert ended with an error, and a look-up right after it found the "
     "number listed, so an attempt of this job may have inserted it"
 )
+# RESENT_PRESENT of a row whose earlier insert the change journal holds no sign of having left
+# the process (the app killed after journaling it, before its request went out, waiting on the
+# rate limit, say: black-box B14 F2): "from the first send" would claim a request that may
+# never have been made. An entry that came after the job started is most likely that attempt's.
+RESUMED_PRESENT = (
+    "sent when the job was resumed (an earlier attempt, interrupted, may have reached the "
+    "service); the list already had it (most likely from that interrupted attempt, which would "
+    "then have reached the service)"
+)
 MAYBE_INSERTED_TEXTS = (
     RESENT_PRESENT,
+    RESUMED_PRESENT,
     RESENT_PRESENT_BEFORE,
     RETRIED_PRESENT,
     RETRIED_PRESENT_BEFORE,

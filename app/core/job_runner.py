@@ -115,15 +115,17 @@ SendFn = Callable[[JobRow, bool], RowResult]
 @dataclass(frozen=True, slots=True)
 class Sender:
     """A send function with the change journal's word on a row in flight when the job last
-    stopped: ``sent_before(row)`` is True when the journal has a write of it that was sent
-    (an intent not ended "not_attempted"). The job file marks a row ``sending`` before its
-    look-ups, so a row killed or stopped during them was never sent: the runner says "sent
-    again when the job was resumed" of its failed or held rows only when this says so, as the
-    removal's own rows do (S18 H1: such rows said it by the job file's state alone). A plain
-    send function, with no journal to ask, leaves it to the job file's state."""
+    stopped: ``sent_before(row)`` is how the row's messages say it was sent on resume
+    (:func:`journal_sent_before`): "" when the journal has no write of it that may have been
+    sent (an intent not ended "not_attempted"). The job file marks a row ``sending`` before its
+    look-ups, so a row killed or stopped during them was never sent: the runner says it was
+    sent on resume of its failed or held rows only when this says so, as the removal's own
+    rows do (S18 H1: such rows said it by the job file's state alone). A plain send function,
+    with no journal to ask, leaves it to the job file's state, in :data:`RESUMED_SENT`'s
+    words."""
 
     send: SendFn
-    sent_before: Callable[[JobRow], bool]
+    sent_before: Callable[[JobRow], str]
     # How a row never sent ends when the job is cancelled, when the journal already settles
     # it without a request (a removal row whose entry another row's delete took), else None:
     # "not attempted" would say the job never tried what it did (S19 A1).
@@ -135,20 +137,33 @@ class Sender:
 
 def journal_sent_before(
     session: Session, job_id: str, kind: str, operation: str
-) -> Callable[[JobRow], bool]:
-    """:attr:`Sender.sent_before` from ``session``'s change journal: whether job ``job_id``
-    has an intent of ``operation`` ("dnc.delete", "sms.insert", ...) for the row's number in
-    its scope (``kind``'s :func:`journal_target`) not ended "not_attempted" (cancelled before
-    it was sent); one whose outcome is missing (the process killed) may have been sent."""
+) -> Callable[[JobRow], str]:
+    """:attr:`Sender.sent_before` from ``session``'s change journal, for job ``job_id``'s
+    intents of ``operation`` ("dnc.delete", "sms.insert", ...) for the row's number in its
+    scope (``kind``'s :func:`journal_target`): "" when each ended "not_attempted" (cancelled
+    before it was sent), or there are none; :data:`RESENT` when one has an outcome the process
+    that sent it recorded (an answer, a lost answer, an error: a request went out);
+    else :data:`RESUMED_SENT`. An intent whose outcome is missing, or was given by the resume
+    (the process killed first), may have been cut before its request left the process,
+    waiting on the rate limit, say (black-box B14 F2: "sent again" of a row the service
+    received once): the app cannot know it was sent, so its words must not say so."""
+    # Imported here: job_exec imports this module.
+    from app.core.job_exec import UNANSWERED_TEXT
 
-    def sent_before(row: JobRow) -> bool:
+    def sent_before(row: JobRow) -> str:
         target = journal_target(kind, row.national, row.phone_code, scope_from_text(row.scope))
         phone = e164(row.national, row.phone_code)
         entries = session.journal.job_writes(job=job_id, operation=operation, phone=phone)
-        unsent = {e.ref for e in entries if e.phase == "outcome" and e.outcome == "not_attempted"}
-        return any(
-            e.phase == "intent" and e.target == target and e.id not in unsent for e in entries
-        )
+        ended = {e.ref: e for e in entries if e.phase == "outcome"}
+        intents = [e for e in entries if e.phase == "intent" and e.target == target]
+        words = ""
+        for intent in intents:
+            outcome = ended.get(intent.id)
+            if outcome is None or outcome.error == UNANSWERED_TEXT:
+                words = RESUMED_SENT
+            elif outcome.outcome != "not_attempted":
+                return RESENT
+        return words
 
     return sent_before
 
@@ -407,9 +422,9 @@ class JobRunner:
         self._not_done: dict[int, tuple[int, str, bool, int]] = {}
         # The journal's word on rows in flight when the job last stopped (see Sender), asked
         # before a row's first send in this run (after it, that send's own write would count):
-        # seq -> whether an earlier send of it went out.
+        # seq -> how the row says it was sent on resume ("": no earlier send of it went out).
         self._sent_before = send.sent_before if isinstance(send, Sender) else None
-        self._went_out: dict[int, bool] = {}
+        self._went_out: dict[int, str] = {}
         self._on_cancel = send.on_cancel if isinstance(send, Sender) else None
 
     def _rows(self, held: _Held) -> Iterator[tuple[JobRow, bool]]:
@@ -435,11 +450,13 @@ class JobRunner:
         while again:
             yield again.popleft()
 
-    def _said_resent(self, row: JobRow, resent: bool) -> bool:
-        """Whether the row is said to be "sent again when the job was resumed": in flight
-        when the job stopped (``resent``, the job file's word) and, for a :class:`Sender`, with
-        a write the journal says was sent before this run's first send of it."""
-        return resent and self._went_out.get(row.seq, True)
+    def _said_resent(self, row: JobRow, resent: bool) -> str:
+        """How the row is said to be sent on resume ("" when it is not): in flight when the job
+        stopped (``resent``, the job file's word) and, for a :class:`Sender`, with a write the
+        journal says may have been sent before this run's first send of it, in the journal's
+        words (:func:`journal_sent_before`); a plain send function's cannot tell whether its
+        earlier send left the process (:data:`RESUMED_SENT`)."""
+        return self._went_out.get(row.seq, RESUMED_SENT) if resent else ""
 
     def _call(self, item: tuple[JobRow, bool]) -> RowResult:
         row, resent = item
@@ -715,16 +732,16 @@ class JobRunner:
                 if not resent:
                     continue  # pending: "cancelled before it was sent", below
                 # Its send before the interruption may have been done: said, as for a 429.
-                message = f"cancelled: {_unreached_text(unreached)}"
-                if self._said_resent(row, resent):
-                    message = f"{RESENT}; {message}"
+                message = _resent_text(
+                    f"cancelled: {_unreached_text(unreached)}", self._said_resent(row, resent)
+                )
                 outcome = Outcome.NOT_ATTEMPTED
                 self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
                 self._count(Outcome.NOT_ATTEMPTED)
             for seq, (row, resent, refused) in held.refused_rows.items():
                 message = f"cancelled: {cancelled_after_refusals(refused)}"
-                if self._said_resent(row, resent):  # that send may have been done
-                    message = f"{RESENT}; cancelled: {cancelled_after_refusals(refused, False)}"
+                if said := self._said_resent(row, resent):  # that send may have been done
+                    message = f"{said}; cancelled: {cancelled_after_refusals(refused, False)}"
                 outcome = Outcome.NOT_ATTEMPTED
                 self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
                 self._count(Outcome.NOT_ATTEMPTED)
@@ -1021,7 +1038,15 @@ def _with_staged(
     return f"{staged}; {message}" if message else staged
 
 
+# How a row in flight when the job stopped says it was sent on resume: RESENT when the change
+# journal shows an earlier request of it went out (its answer, a lost answer, an error was
+# recorded), else RESUMED_SENT: an interrupted request may have been cut before it left the
+# process (black-box B14 F2: the service received the row once), which the app cannot know.
 RESENT = "sent again when the job was resumed"
+RESUMED_SENT = (
+    "sent when the job was resumed (an earlier attempt, interrupted, may have reached the service)"
+)
+RESENT_WORDS = (RESENT, RESUMED_SENT)
 # How a row whose fate was left open (Unsettled) ends when the job is cancelled before it is
 # sent again, after its error's own words.
 CANCELLED_UNSETTLED = "the job was cancelled before it was sent again"
@@ -1120,15 +1145,16 @@ def _unreached_text(error: TransportError) -> str:
     )
 
 
-def _resent_text(message: str, resent: bool) -> str:
-    """``message`` of a row that failed, saying first when the row was sent again after the
-    job was interrupted (its first send may have been done: the README promises it says so)."""
-    if not resent or message.startswith(RESENT):
+def _resent_text(message: str, resent: str) -> str:
+    """``message`` of a row that failed, saying first, in ``resent``'s words, when the row was
+    sent on resume after the job was interrupted (its earlier send may have been done: the
+    README promises it says so)."""
+    if not resent or message.startswith(RESENT_WORDS):
         return message
-    return f"{RESENT}; {message}" if message else RESENT
+    return f"{resent}; {message}" if message else resent
 
 
-def _held_message(error: BaseException | None, resent: bool = False) -> str:
+def _held_message(error: BaseException | None, resent: str = "") -> str:
     """What a held row says if it ends failed."""
     if isinstance(error, TransportError):
         message = f"no answer from the service: {_error_text(error)}"
@@ -1178,7 +1204,7 @@ def _left_open(error: Cancelled) -> ApiError | Cancelled | None:
     return None
 
 
-def _stopped_open_text(opened: ApiError | Cancelled, resent: bool) -> str:
+def _stopped_open_text(opened: ApiError | Cancelled, resent: str) -> str:
     """What a row the job's stop left open (:func:`_left_open`) says if the job is then
     cancelled."""
     if isinstance(opened, ApiError):

@@ -186,12 +186,25 @@ RESENT_NOT_FOUND = (
     "sent again when the job was resumed; the number was no longer on the list "
     "(most likely removed by the first send)"
 )
+# RESENT_NOT_FOUND of a row whose earlier delete the change journal holds no sign of having
+# left the process (the app killed after journaling it, before its request went out: black-box
+# B14 F2): "the first send" would claim a request that may never have been made.
+RESUMED_NOT_FOUND = (
+    "sent when the job was resumed (an earlier attempt, interrupted, may have reached the "
+    "service); the number was no longer on the list (most likely removed by that interrupted "
+    "attempt, which would then have reached the service)"
+)
+
+
+def _resent_not_found(resent: str) -> str:
+    """What a row sent on resume (in ``resent``'s words) says when its number is gone."""
+    return RESENT_NOT_FOUND if resent == RESENT else RESUMED_NOT_FOUND
 
 
 def not_listed_text(
     looked_up: Sequence[FormSearch],
     row: JobRow,
-    resent: bool = False,
+    resent: str = "",
     others: Sequence[DncEntry] = (),
 ) -> str:
     """The message of a row whose number none of ``looked_up`` (the written forms searched,
@@ -209,7 +222,7 @@ def not_listed_text(
         parts.append(f"{joined(any_code)} under any phone code")
     forms = "; ".join(parts)
     if resent:
-        text = f"{RESENT_NOT_FOUND}; written forms looked up: {forms}"
+        text = f"{_resent_not_found(resent)}; written forms looked up: {forms}"
     else:
         text = (
             f"not on the list in this scope in the written forms looked up: {forms} (looked up "
@@ -265,7 +278,7 @@ LISTED_UNKNOWN_AFTER = (
 )
 
 
-def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
+def not_found_text(result: WriteResult, resent: str, listed: bool) -> str:
     """The message of a row whose delete was answered "not found" (and not counted removed).
 
     Only an attempt that got no answer saying whether it was done
@@ -274,7 +287,7 @@ def not_found_text(result: WriteResult, resent: bool, listed: bool) -> str:
     ``listed``: the look-up just before the delete found the number on the list.
     """
     if resent:
-        text = RESENT_NOT_FOUND
+        text = _resent_not_found(resent)
     elif result.earlier_attempt_lost:
         # Not listed when looked up (no delete is sent for such a number since pass G; kept for
         # a caller that sends one): the open attempt had nothing to take.
@@ -688,7 +701,7 @@ def _forms_result(
     lead_status: str,
     leads_said: str,
     leads_covered: str,
-    resent: bool,
+    resent: str,
     asked: str = "",
 ) -> RowResult:
     """The result of a row whose number was taken off in more than one written form, each by
@@ -944,7 +957,7 @@ def _removed_parts(
     before: list[DncEntry],
     lead_status: str,
     leads_said: str,
-    resent: bool,
+    resent: str,
     asked: str = "",
 ) -> list[str]:
     """What a removed row's message says besides how it was removed (``leads_said``: what it
@@ -958,7 +971,7 @@ def _removed_parts(
     if lead_status:
         parts.append(leads_said)
     if resent:
-        parts.append(RESENT)
+        parts.append(resent)
     return parts
 
 
@@ -1262,12 +1275,13 @@ def delete_sender(
             note=note,
         )
 
-    def send_row(row: JobRow, resent: bool, lost_before: bool) -> RowResult:
+    def send_row(row: JobRow, in_flight: bool, lost_before: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         # The job file marks a row "sending" before its look-ups, so a kill while they ran
-        # leaves one whose delete was never sent: it says "sent again" only when the journal
-        # has a delete of it sent (black-box B3 #3: 39 rows said so, 8 had been sent).
-        resent = resent and sent_before(row)
+        # leaves one whose delete was never sent: it says it was sent on resume only when the
+        # journal has a delete of it that may have been sent (black-box B3 #3: 39 rows said
+        # so, 8 had been sent), and "sent again" only when one went out (B14 F2).
+        resent = sent_before(row) if in_flight else ""
         forms, searched, others = _entries(session, row, scope, stop)
         # The forms this job deleted in an earlier send of the row, gone now (a journal read,
         # made only for a row that may have been sent before: a job's stop can come between
@@ -1569,7 +1583,7 @@ def delete_sender(
         entries: list[DncEntry],
         leads: list[Lead] | None,
         status: str,
-        resent: bool,
+        resent: str,
         lost_before: bool,
         named: bool = False,
     ) -> _Sent:

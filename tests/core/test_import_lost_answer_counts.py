@@ -45,10 +45,11 @@ from app.core.job_report import (
     MAYBE_INSERTED,
     MAYBE_INSERTED_LABEL,
     RESENT_PRESENT,
+    RESUMED_PRESENT,
     RETRIED_PRESENT,
     maybe_inserted,
 )
-from app.core.job_runner import CANCELLED_UNSETTLED, RESENT, JobAborted, JobControl
+from app.core.job_runner import CANCELLED_UNSETTLED, RESUMED_SENT, JobAborted, JobControl
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobRow, JobStatus, JobStore, scope_from_text, utc_now
 from app.core.journal import ChangeJournal
@@ -262,7 +263,8 @@ def test_a_resent_row_whose_entry_predates_the_job_says_so_and_is_not_counted(
         for r in sandbox.store.all("SELECT id FROM dnc WHERE phone_number = ?", (numbers[0],))
     ]
     assert old.message == (
-        f"{RESENT}; already on the list before this job (entry {entry_id}, inserted "
+        # Its earlier insert was journaled with no outcome: it may never have left (S21 K2).
+        f"{RESUMED_SENT}; already on the list before this job (entry {entry_id}, inserted "
         "2022-09-11 09:19:01)"
     ), old.message
     # The journal says it beside the insert's outcome, for the number's evidence (re-test J2).
@@ -272,8 +274,8 @@ def test_a_resent_row_whose_entry_predates_the_job_says_so_and_is_not_counted(
         "2022-09-11 09:19:01)"
     }
     # Inserted now: most likely the first send; the entry found is named, with its date.
-    assert without_entry_found(recent.message) == RESENT_PRESENT, recent.message
-    assert recent.message != RESENT_PRESENT and "found, inserted" in recent.message
+    assert without_entry_found(recent.message) == RESUMED_PRESENT, recent.message
+    assert recent.message != RESUMED_PRESENT and "found, inserted" in recent.message
     # And the journal keeps that conclusion too (black-box L2 #3, for inserts).
     (first_send,) = journal.query(phone=f"+1{numbers[1]}", operation="dnc.insert.settled")
     assert first_send.after == {"settled": recent.message}

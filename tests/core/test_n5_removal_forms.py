@@ -295,7 +295,8 @@ def test_a_resume_after_a_kill_between_the_deletes_finishes_the_row(
     assert row.message == (
         "on the list in two written forms, each taken off by its own delete: 3036190055 "
         f"(entry {ids[NATIONAL]}) and 13036190055 (its country code 1 written in the digits; "
-        "deleted by this job's earlier delete of it); sent again when the job was resumed"
+        "deleted by this job's earlier delete of it); sent when the job was resumed (an "
+        "earlier attempt, interrupted, may have reached the service)"
     )
     assert [d["phone_number"] for d in wire.deletes()] == [NATIONAL]
     assert _listed(sandbox) == []

@@ -244,7 +244,8 @@ def test_a_job_killed_between_the_two_deletes_finishes_the_row_when_resumed(
         "removed",
         "on the list in two written forms, each taken off by its own delete: 2125550100 "
         f"(entry {ids[(US, '1')]}) and 0012125550100 (written with 00 and its country code 1; "
-        "deleted by this job's earlier delete of it); sent again when the job was resumed",
+        "deleted by this job's earlier delete of it); sent when the job was resumed (an "
+        "earlier attempt, interrupted, may have reached the service)",
     )
     assert wire.deletes("phone_code") == [(US, "1")]
     assert _listed(sandbox) == []
