@@ -179,9 +179,11 @@ def run(args: argparse.Namespace) -> int:
                 )
             else:
                 print(f"  {resume_command(command_of(info.kind), info.meta, info.path)}")
-        for info in shown:
-            if not info.error and info.staging == STOPPED_READING:
-                print(f"  {not_staged_sentence(info.meta)}")
+        unread = [j for j in shown if not j.error and j.staging == STOPPED_READING]
+        if unread:
+            print("Not to be resumed:")
+        for info in unread:
+            print(f"  {not_staged_sentence(info.meta)}")
     elif args.all:
         print(f"There are no jobs in {jobs_dir}.")
     else:

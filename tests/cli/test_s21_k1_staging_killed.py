@@ -111,7 +111,12 @@ def test_an_import_killed_while_reading_its_file_is_never_resumed_nor_finished(
     assert status == 0
     assert "stopped while reading its file (nothing sent)" in out
     assert "To resume:" not in out
-    assert f"Job {job.stem} stopped while reading {src}" in out
+    assert out.splitlines()[-2:] == [
+        "Not to be resumed:",
+        f"  Job {job.stem} stopped while reading {src}, before its rows were all stored, so "
+        "nothing of it was sent and it cannot be resumed: start the import again "
+        f"(dnc-desk import {src} …).",
+    ]
     status, out, _ = _run(capsys, "jobs")
     assert job.stem not in out
     assert "1 job stopped while reading its file, so nothing of it was sent" in out
