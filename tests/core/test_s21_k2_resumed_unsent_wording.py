@@ -44,8 +44,9 @@ class HoldFirstInsert:
     forwarded nor answered) and forwards every other request; ``inserts`` counts the inserts
     the service received through it."""
 
-    def __init__(self, upstream: str) -> None:
+    def __init__(self, upstream: str, write: str = INSERT) -> None:
         self.upstream = upstream
+        self.write = write
         self.held = threading.Event()
         self.release = threading.Event()
         self.inserts = 0
@@ -61,7 +62,7 @@ class HoldFirstInsert:
             def _relay(self) -> None:
                 size = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(size) if size else b""
-                if self.path.split("?")[0].endswith(INSERT):
+                if self.path.split("?")[0].endswith(proxy.write):
                     with proxy._lock:
                         hold = not proxy.held.is_set()
                         proxy.held.set()
@@ -107,8 +108,11 @@ def proxy(sandbox: Any) -> Iterator[HoldFirstInsert]:
     held.close()
 
 
-def _kill_once_held(paths: AppPaths, proxy: HoldFirstInsert, src: Path) -> Path:
-    """Run the import through ``proxy`` and SIGKILL it once its first insert is held."""
+def _kill_once_held(
+    paths: AppPaths, proxy: HoldFirstInsert, src: Path, command: list[str] | None = None
+) -> Path:
+    """Run the import (or ``command``) through ``proxy`` and SIGKILL it once its first write is
+    held."""
     env = {
         **os.environ,
         "DNC_DESK_TOKEN": TOKEN,
@@ -116,6 +120,8 @@ def _kill_once_held(paths: AppPaths, proxy: HoldFirstInsert, src: Path) -> Path:
         "DNC_DESK_CONFIG_DIR": str(paths.config_dir),
     }
     argv = [sys.executable, "-m", "app", "import", str(src), "--into", "dnc", "--scope", "global"]
+    if command is not None:
+        argv = [sys.executable, "-m", "app", *command]
     argv += ["--base-url", proxy.url, "--concurrency", "1", "--note", "opt-outs", "--json"]
     proc = subprocess.Popen(
         argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -187,3 +193,39 @@ def test_a_row_whose_insert_never_reached_the_service_is_not_said_sent_again(
         "the job sent it (again, if the interrupted attempt had reached the service) "
         f"(entry #{resumed.intent.id}): inserted"
     ) in killed.words, killed.words
+
+
+@pytest.mark.slow
+def test_a_row_whose_delete_never_reached_the_service_is_not_said_sent_again(
+    sandbox: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sandbox.bulk_seed_dnc([(NUMBER, "1", "0", "consumer asked", "")])
+    proxy = HoldFirstInsert(sandbox.base_url, "/dnc/delete")
+    try:
+        src = tmp_path / "removals.csv"
+        src.write_text(f"Phone\n{NUMBER}\n")
+        paths = AppPaths.default()
+        command = ["remove", str(src), "--scope", "global"]
+        job = _kill_once_held(paths, proxy, src, command)
+        # The delete never reached the service: the number is still listed.
+        assert [r["phone_number"] for r in sandbox.store.all("SELECT phone_number FROM dnc")] == [
+            NUMBER
+        ]
+        monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+        assert main(["remove", "--resume", job.stem, "--json"]) == 0
+        capsys.readouterr()
+        assert proxy.inserts == 1  # the resume's delete, the only one the service received
+    finally:
+        proxy.close()
+    assert sandbox.store.all("SELECT phone_number FROM dnc") == []
+    with sqlite3.connect(job) as db:
+        ((outcome, message),) = db.execute("SELECT outcome, message FROM rows").fetchall()
+    assert outcome == "removed"
+    assert "sent again" not in message, message
+    assert message.endswith(
+        "sent when the job was resumed (an earlier attempt, interrupted, may have reached the "
+        "service)"
+    ), message
