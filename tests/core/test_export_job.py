@@ -230,3 +230,19 @@ def test_a_number_filter_finds_the_entry_kept_with_its_trunk_0(
     assert numbers == ["02079460009", "2079460009"]
     assert (result.rows, result.total, result.unreachable) == (2, 2, 0)
     assert not result.list_changed and result.total_at_end == 2
+
+
+def test_a_15_digit_number_filter_searches_no_16_digit_trunk_form(
+    sandbox: Any, client: ApiClient, tmp_path: Path
+) -> None:
+    # Black-box B15 #2: a 15-digit number under a code that drops a trunk 0 (49) was also
+    # searched with the 0 (16 digits), which the service refuses with code 6006: the export
+    # stopped, no file written, though the number was on the list.
+    sandbox.bulk_seed_dnc([("123456789012345", "49", "0", "fifteen digits", "")])
+    query = DncQuery(phone_number="123456789012345", phone_code="49")
+    out = tmp_path / "fifteen.csv"
+    result = ExportJob(client, ListKind.DNC, query, out).run()
+    with out.open(newline="", encoding="utf-8-sig") as fh:
+        rows = list(csv.reader(fh))[1:]
+    assert [r[COLUMNS.index("phone_number")] for r in rows] == ["123456789012345"]
+    assert (result.rows, result.total, result.unreachable) == (1, 1, 0)
