@@ -1432,7 +1432,13 @@ def run_job_command(
         # Decided before it is printed: a second Ctrl+C meanwhile printed a second refusal
         # (a second JSON object), or replaced this one's sentence and status.
         outcome_decided()
-        return fail(_interrupted_before_run(command, store, args), interrupt_status(exc))
+        if not args.resume:
+            return fail(_interrupted_before_run(command, store, args), interrupt_status(exc))
+        if store is not None:
+            sentence, fields = resume_interrupted(command, store, new_pace)
+        else:
+            sentence, fields = resume_interrupted_named(command, args.resume)
+        return refuse_interrupted(sentence, fields, interrupt_status(exc), json_output=args.json)
     except MappingError as exc:
         return fail(exc.cli_text, EXIT_USAGE if _names_no_column(exc) else EXIT_FAILED)
     except SheetError as exc:
@@ -1505,13 +1511,92 @@ def _announcer(
 
 
 def _interrupted_before_run(command: str, store: JobStore | None, args: argparse.Namespace) -> str:
-    """The sentence for a signal before the job's run began: nothing was sent."""
+    """The sentence for a signal before a new job's run began: nothing was sent (a resume's
+    is :func:`resume_interrupted`)."""
     if store is None or args.dry_run:
         return NOTHING_SENT
     return (
         f"Interrupted before job {store.meta().get('job_id')} sent any row: resume it with: "
         f"{resume_hint(command, store)}"
     )
+
+
+# A resume stopped before its run began sends nothing, but its job may have sent thousands of
+# rows before: "before the job started: nothing was sent" and "before job … sent any row"
+# (black-box B14 F3) read as if nothing of the job had ever gone.
+RESUME_NOT_SENT = "Interrupted before this resume sent anything"
+
+
+def _rows(n: int, what: str) -> str:
+    return f"{n:,} row{'' if n == 1 else 's'} {what}"
+
+
+def resume_interrupted(
+    command: str, store: JobStore, pace: Mapping[str, int] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The sentence for a ``--resume`` stopped before its run began, and the ``--json``
+    object's fields beside ``error`` and ``exit_status`` (the job's counts as they are, and
+    ``resume``): the job is as this run found it, with what it had done, what is left and the
+    command that resumes it (with the pace this run was given)."""
+    meta = store.meta()
+    job = meta.get("job_id") or store.path.name
+    status = str(meta.get("status") or "")
+    if status in {s.value for s in ENDED}:
+        # Taken as the run read its status: its own sentence says it ended, not this one.
+        return (
+            f"{RESUME_NOT_SENT}: job {job} has already ended ({status.replace('_', ' ')}), "
+            "and nothing of it is left to resume.",
+            result_summary(store),
+        )
+    kind = str(meta.get("kind") or "")
+    own = command_of(kind) if kind in ("import", "removal") else command
+    counts = store.counts()
+    if kind == "removal":
+        done = [_rows(counts["removed"], "removed")]
+        if counts["not_found"]:
+            done.append(f"{counts['not_found']:,} not found")
+    else:
+        done = [_rows(counts["inserted"], "inserted")]
+        if counts["already_present"]:
+            done.append(f"{counts['already_present']:,} already present")
+    if counts["failed"]:
+        done.append(f"{counts['failed']:,} failed")
+    done.append(f"{counts['pending']:,} left")
+    # As `dnc-desk jobs` lists it: a file left saying "running" by a run killed is interrupted.
+    state = {
+        JobStatus.RUNNING.value: "interrupted",
+        JobStatus.READY.value: "not started",
+    }.get(status, status)
+    hint = resume_command(own, {**meta, **(pace or {})}, store.path)
+    sentence = (
+        f"{RESUME_NOT_SENT}: job {job} is still {state} ({', '.join(done)}); resume it with: {hint}"
+    )
+    fields = result_summary(store)
+    if fields["status"] == JobStatus.RUNNING.value:
+        fields["status"] = "interrupted"
+    return sentence, {**fields, "resume": hint}
+
+
+def refuse_interrupted(
+    sentence: str, fields: Mapping[str, Any], status: int, *, json_output: bool
+) -> int:
+    """A resume's refusal for a stop before its run: ``sentence`` on stderr and, under
+    ``--json``, one object with the job's ``fields`` (its counts, ``resume``) beside ``error``
+    and ``exit_status``, as a job stopped mid-run gives them. Returns ``status``."""
+    warn(sentence)
+    if json_output:
+        emit_json({**fields, "error": sentence, "exit_status": status})
+    return status
+
+
+def resume_interrupted_named(command: str, job: str) -> tuple[str, dict[str, Any]]:
+    """:func:`resume_interrupted` for the job ``--resume`` named (its id or file), stopped
+    before it was opened; a job that cannot be read is named as given."""
+    try:
+        with JobStore(JobStore.locate(AppPaths.default().jobs_dir, job)) as store:
+            return resume_interrupted(command, store)
+    except (OSError, sqlite3.Error, KeyError, ValueError):
+        return f"{RESUME_NOT_SENT}: job {job} is as it was.", {}
 
 
 def _other_kind(given: str, kind: str, meta: dict[str, Any]) -> CliError:

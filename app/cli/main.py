@@ -248,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _run(argv, chosen)
             except KeyboardInterrupt as exc:
                 outcome_decided()  # a second Ctrl+C must not add a second refusal
-                return _interrupted(exc, json_output=json_output, command=chosen)
+                return _interrupted(exc, json_output=json_output, command=chosen, argv=argv)
     except KeyboardInterrupt as exc:
         # A SIGTERM taken the moment its handler was installed, within _sigterm_interrupts'
         # own set-up, before its block (the test sending it as soon as /proc shows it caught
@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # call in a test's process must not leave the outcome's on.
         if process:
             outcome_decided()
-        return _interrupted(exc, json_output=json_output, command=chosen)
+        return _interrupted(exc, json_output=json_output, command=chosen, argv=argv)
 
 
 class Terminated(KeyboardInterrupt):
@@ -461,11 +461,43 @@ def interrupted_sentence(command: str | None) -> str:
     return INTERRUPTED.get(command, "Interrupted.")
 
 
-def _interrupted(exc: KeyboardInterrupt, *, json_output: bool, command: str | None) -> int:
+def resumed_job(argv: Sequence[str]) -> str | None:
+    """The job ``--resume`` names in ``argv`` as argparse reads it (``--resume=JOB``, or
+    shortened to ``--res``: no other option of import or remove starts so), if any."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        name, equals, value = arg.partition("=")
+        if len(name) >= len("--res") and "--resume".startswith(name):
+            if equals:
+                return value
+            return argv[i + 1] if i + 1 < len(argv) else None
+    return None
+
+
+def _resume_refused(command: str, job: str, status: int, *, json_output: bool) -> int:
+    """A ``--resume`` stopped before its job's run began: it sent nothing, and the job, which
+    may have sent thousands of rows before, is as it was: the sentence says so with its
+    counts and how to resume it (black-box B14 F3: "before the job started: nothing was
+    sent"). The job is read here, once the outcome is decided (a signal changes nothing)."""
+    from app.cli.import_cmd import refuse_interrupted, resume_interrupted_named
+
+    sentence, fields = resume_interrupted_named(command, job)
+    return refuse_interrupted(sentence, fields, status, json_output=json_output)
+
+
+def _interrupted(
+    exc: KeyboardInterrupt, *, json_output: bool, command: str | None, argv: Sequence[str] = ()
+) -> int:
     """A command interrupted before its own handling of signals: one sentence on stderr (and
     ``{"error", "exit_status"}`` under --json); 130 for Ctrl+C, 143 for SIGTERM, 129 for
     SIGHUP."""
     status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
+    job = resumed_job(argv) if command in ("import", "remove") else None
+    if command is not None and job is not None:
+        status = _resume_refused(command, job, status, json_output=json_output)
+        sys.stdout.flush()
+        return status
     message = interrupted_sentence(command)
     print(message, file=sys.stderr)
     if json_output:
@@ -499,7 +531,12 @@ def _run(argv: list[str], chosen: str | None) -> int:
             except KeyboardInterrupt as exc:
                 outcome_decided()  # a second Ctrl+C must not add a second refusal
                 status = int(getattr(exc, "exit_status", 128 + signal.SIGINT))
-                status = fail(interrupted_sentence(args.command), status)
+                if args.command in ("import", "remove") and getattr(args, "resume", None):
+                    status = _resume_refused(
+                        args.command, args.resume, status, json_output=bool(args.json)
+                    )
+                else:
+                    status = fail(interrupted_sentence(args.command), status)
                 sys.stdout.flush()
                 return status
             except BrokenPipeError:
