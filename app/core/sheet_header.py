@@ -285,6 +285,9 @@ _TEXT_LINE_WORDS: Final = re.compile(
     r"all rights reserved|total|totals|grand total|end of report|run date)\b|\(c\)|©",
     re.IGNORECASE,
 )
+# A report's section heading alone in a cell: Five9's "Summary" above its "Total" line (black-box
+# B16 #7). Whole cell only: "Summary sent" beside no number is a row of the table.
+_HEADING_LINE: Final = re.compile(r"\s*summary\s*:?\s*", re.IGNORECASE)
 _SHOWN_TEXT: Final = 60
 
 
@@ -313,7 +316,9 @@ def line_of_text(
         return ""
     if not all(is_label(v) for _, v in filled):
         return ""
-    if not any(_TEXT_LINE_WORDS.search(str(v)) for _, v in filled):
+    if not any(
+        _TEXT_LINE_WORDS.search(str(v)) or _HEADING_LINE.fullmatch(str(v)) for _, v in filled
+    ):
         return ""
     shown = " and ".join(f"{_cell_said(v)!r} (column {_letter(i)})" for i, v in filled)
     # "Grand Total (9 records)", "Total: $1,200": a total line, as total_line names one.
