@@ -1828,7 +1828,10 @@ def _one_label(raw: str) -> tuple[str, str, str] | None:
 
 # Between two numbers written in one cell: a list separator, "or"/"and", or a space before a
 # second "+". "/" is also a digit-group separator ("202/555-0123"), hence the digit count below.
-_NUMBER_SPLIT: Final = re.compile(r"\s*(?:[/,;&|\n]|\s(?:or|and)\s)\s*|\s+(?=\+)", re.IGNORECASE)
+# ":::" is how a Google Contacts export joins the values of one field (black-box B16 #4).
+_NUMBER_SPLIT: Final = re.compile(
+    r"\s*(?:[/,;&|\n]|:::|\s(?:or|and)\s)\s*|\s+(?=\+)", re.IGNORECASE
+)
 _DIGITS_OF_A_NUMBER: Final = 7
 
 
