@@ -86,6 +86,15 @@ _TRAILING_TIME: Final = re.compile(
     r"[\sT,]*\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:[ap]\.?m\.?)?\s*(?:z|utc|gmt)?$", re.I
 )
 _WEEKDAY: Final = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", re.I)
+# A date in digits after a weekday ("Mon, 11/23/2026", "Tue 2026-11-24", "Mon 23.11.2026").
+_NUMERIC_DATE_START: Final = re.compile(r"\d{1,4}[-/.]\d")
+# Weekdays as written, Monday first (not strftime's, which follows the locale Qt sets).
+_WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAY_NAMES: Final = {
+    **{name.casefold(): n for n, name in enumerate(_WEEKDAYS)},
+    **{name[:3].casefold(): n for n, name in enumerate(_WEEKDAYS)},
+    **{"tues": 1, "weds": 2, "thur": 3, "thurs": 3},
+}
 _ORDINAL: Final = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _SEPT: Final = re.compile(r"\bsept\b", re.I)
 # A time of day with its zone after a date, as SMS platforms and APIs export a moment
@@ -343,6 +352,13 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) ->
         zone = _zone(zoned)
         if zone is not None:
             return _read_zoned(text, zoned, zone, not_after, day_first)
+    weekday = _WEEKDAY.match(text)
+    if (
+        weekday is not None
+        and weekday[0].rstrip(" \t.,").casefold() in _WEEKDAY_NAMES
+        and _NUMERIC_DATE_START.match(text, weekday.end()) is not None
+    ):
+        return _with_weekday(text, weekday, not_after, day_first)
     # ASCII digits only: str.isdigit() takes "²", which float() refuses (a crash, found by the
     # property test of every row being accounted for).
     plain = text.replace(".", "", 1)
@@ -422,6 +438,32 @@ def _read_zoned(
     )
     note = f"{note}; {shifted}" if note else f"{text!r} {shifted}"
     return RequestDate(local.date(), note, parsed.order)
+
+
+def _with_weekday(
+    text: str, weekday: re.Match[str], not_after: dt.date | None, day_first: bool | None
+) -> RequestDate:
+    """A numeric date after a weekday ("Mon, 11/23/2026 10:15:32", "Mon 11/23/2026"): the date,
+    read as it is without the weekday. Black-box B16 #8: refused as not a date while "Mon, 23 Nov
+    2026" was read. A weekday the date does not fall on is said in the note, as for a month name;
+    when the date reads either way and its other reading falls on it, the note says that too."""
+    written = text[weekday.end() :]
+    parsed = _parse_text(written, not_after, day_first)
+    # The date's notes quote what they read: the whole text is what the cell holds, quoted once
+    # (a zoned time's note quotes it again whole).
+    note = parsed.note.replace(repr(written), repr(text), 1)
+    found = parsed.date
+    given = _WEEKDAY_NAMES[weekday[0].rstrip(" \t.,").casefold()]
+    if found is None or found.weekday() == given:
+        return RequestDate(found, note, parsed.order)
+    said = f"names the wrong weekday: {found:%b %d, %Y} is a {_WEEKDAYS[found.weekday()]}"
+    said += "; read as that date"
+    if parsed.order:
+        others = {_parse_text(written, not_after, first).date for first in (True, False)}
+        other = next((day for day in others if day is not None and day != found), None)
+        if other is not None and other.weekday() == given:
+            said += f" ({other:%b %d, %Y}, its other reading, is a {_WEEKDAYS[given]})"
+    return RequestDate(found, f"{note}; it {said}" if note else f"{text!r} {said}", parsed.order)
 
 
 def _joined(note: str, text: str, said: str) -> str:
