@@ -88,12 +88,14 @@ from app.core.job_catalog import (
     run_by,
     source_change,
     source_fingerprint,
+    staging_state,
 )
 from app.core.job_exec import (
     claim_report,
     file_stamp,
     finish_dry_run,
     job_summary,
+    not_staged_sentence,
     on_start,
     report_destination,
     report_path,
@@ -1205,6 +1207,10 @@ def run_job_command(
             meta = store.meta()
             if meta.get("kind") != kind:
                 raise _other_kind(args.resume, kind, meta)
+            if staging_state(meta):
+                # Its rows were never all read (B14 F1): said before a connection is opened,
+                # so a service that cannot be reached is not what the person reads.
+                raise CliError(not_staged_sentence(meta), EXIT_FAILED)
             if meta.get("status") in ENDED:
                 ensure_report(store)
                 ended = f"Job {meta['job_id']} has already ended."

@@ -172,6 +172,28 @@ def test_a_removal_killed_while_reading_its_file_removes_nothing(
     assert _journaled(job.stem) == []
 
 
+def test_the_refusal_comes_before_the_service_is_asked(
+    sandbox: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With the service down, the resume of such a job said the service could not be reached
+    # (the connection was opened and checked first): what the person must do is start it again.
+    src = _csv(tmp_path / "in12.csv")
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global"]
+    job = _killed_while_reading([*argv, "--base-url", sandbox.base_url], 0)
+    sandbox.stop()
+    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+    status, _, err = _run(capsys, "import", "--resume", job.stem, "--base-url", sandbox.base_url)
+    assert status == 1
+    assert err.strip() == (
+        f"Job {job.stem} stopped while reading {src}, before its rows were all stored, so "
+        "nothing of it was sent and it cannot be resumed: start the import again "
+        f"(dnc-desk import {src} …)."
+    )
+
+
 def test_a_job_file_of_an_earlier_version_still_resumes(
     sandbox: Any,
     tmp_path: Path,
