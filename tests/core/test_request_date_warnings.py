@@ -1,5 +1,5 @@
 """Request dates the 10-business-day limit cannot be checked on (black-box D4): a cell that is
-not a date ("N/A", "13/25/2026", "Mon 11/02/2026"), a date after the insertion date, an empty
+not a date ("N/A", "13/25/2026", "Monster 11/02/2026"), a date after the insertion date, an empty
 cell in the request-date column. They are counted in the check's summary and named in one
 staging warning (the CLI's note line, the JSON's warnings, the report's Summary), not only in
 the report's Message column; a date after the insertion date has no business days."""
@@ -50,7 +50,7 @@ DATES: list[str | None] = [
     None,  # 5: empty
     "13/25/2026",  # 6: not a date
     LATER.isoformat(),  # 7: after the insertion date
-    "Mon 11/02/2026",  # 8: not a date
+    "Monster 11/02/2026",  # 8: not a date
     (LATER + dt.timedelta(days=3)).isoformat(),  # 9: after
 ]
 WARNING = (
