@@ -60,6 +60,7 @@ from app.core.sheet_mapping import (
     call_side,
     column_letter,
     column_said,
+    consent_header,
     direction_columns,
     few_repeated,
     message_direction,
@@ -376,8 +377,13 @@ def _opts_out(text: str) -> bool:
 # ("CallableFlag", "OK to call"), whose "yes" rows are no opt-outs. "Wireless" is neither.
 _BLOCK_FLAGS: Final = (
     "donotcall", "donotcontact", "donottext", "donotsms", "dnc", "optout", "optedout",
-    "unsubscribed", "litigator", "tcpa", "blocked", "blacklist", "blocklist",
+    "unsubscribed", "litigator", "blocked", "blacklist", "blocklist", "nepasappeler",
+    "nollamar", "nichtanrufen",
 )  # fmt: skip
+# "TCPA" is a law's name: a header of it alone (or a "TCPA Flag") is a scrub's block flag, as
+# black-box N4 found it; beside other words it is what they say ("TCPA Consent" is consent,
+# black-box B16 #1, "TCPA Litigator" a block by "litigator").
+_TCPA_ALONE: Final = frozenset({"tcpa", "flag", "flagged"})
 _CALLABLE_FLAGS: Final = ("callable", "oktocall", "okaytocall", "safetocall", "cancall", "clean")
 # A flag of another channel than calls and texts ("Email Opt Out") is no request not to be
 # called or texted (staging_notes says what it is).
@@ -386,8 +392,9 @@ _OTHER_CHANNEL_WORDS: Final = frozenset(
      "newsletters", "fax"}
 )  # fmt: skip
 _CALL_WORDS: Final = frozenset({"call", "calls", "phone", "text", "texts", "sms", "dnc"})
-_FLAG_YES: Final = frozenset({"yes", "y", "true", "1", "x"})
-_FLAG_NO: Final = frozenset({"no", "n", "false", "0"})
+# Read without accents: Oui/Non, O/N, Sí/No, Ja/Nein too (black-box B16 #3).
+_FLAG_YES: Final = frozenset({"yes", "y", "true", "1", "x", "oui", "o", "si", "ja"})
+_FLAG_NO: Final = frozenset({"no", "n", "false", "0", "non", "nein"})
 # Flag columns followed at most: a row's flags that say yes are counted as one of at most
 # 2**_FLAG_COLUMNS combinations.
 _FLAG_COLUMNS: Final = 10
@@ -402,12 +409,19 @@ def flag_kind(header: str) -> str:
     ("Federal DNC", "InternalDNC", "DoNotCall", "Litigator"), "callable" for one flagging those
     that may be called ("CallableFlag"), else "". Such a column is read for its yes/no values
     by :class:`LogWatch` in an import; staging need not say its own sentence on it."""
+    # A consent or opt-in column's "yes" rows are consumers who agreed to be contacted: staging
+    # names it (black-box B16 #1: "TCPA Consent" was read as a block flag, and the warning said
+    # to keep only its "yes" rows).
+    if consent_header(header):
+        return ""
     key = _header_key(header)
     words = set(key.split())
     if any(w in _OTHER_CHANNEL_WORDS for w in (*words, key)) and not words & _CALL_WORDS:
         return ""
     squashed = key.replace(" ", "")
     if "notcallable" in squashed or any(f in squashed for f in _BLOCK_FLAGS):
+        return "block"
+    if "tcpa" in words and words <= _TCPA_ALONE:
         return "block"
     if any(f in squashed for f in _CALLABLE_FLAGS):
         return "callable"

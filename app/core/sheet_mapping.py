@@ -707,6 +707,10 @@ _REQUEST_WORDS: Final = frozenset(
         "demande", "recu", "recue", "recus", "reception", "desinscription", "opposition",
         "solicitud", "recibido", "recibida", "recepcion", "baja", "eingang", "anfrage",
         "antrag", "widerruf", "abmeldung", "abmelde",
+        # "Date de désabonnement", "Date de retrait", "Fecha de desuscripción", "Abgemeldet am"
+        # (black-box B16 #5: the first two were read as another day).
+        "desabonnement", "desabonne", "desabonnee", "retrait", "desinscrit", "desinscrite",
+        "desuscripcion", "desuscrito", "desuscrita", "abgemeldet", "widerrufen",
     }
 )  # fmt: skip
 _SUBMITTED_WORDS: Final = frozenset({"submitted", "submission", "submit"})
@@ -750,8 +754,16 @@ _DATED_ALONE: Final = frozenset(
     {"received", "requested", "submitted", "rcvd", "recvd", "recd", "recu", "recue"}
 )
 _ON_AT: Final = frozenset({"on", "at"})
+# The channel an event's header may name ("Last SMS Unsubscribe", Klaviyo's; black-box B16
+# #5): it names no other day, but is no date word either ("SMS Date" is not a bare date).
+_CHANNEL_WORDS: Final = frozenset({"sms", "text", "texts", "txt", "mms"})
 _SAID_WITH_THEM: Final = (
-    _REQUEST_WORDS | _SUBMITTED_WORDS | _DATE_FILLER | _OTHER_DAYS | _OTHER_UNLESS_REQUEST
+    _REQUEST_WORDS
+    | _SUBMITTED_WORDS
+    | _DATE_FILLER
+    | _OTHER_DAYS
+    | _OTHER_UNLESS_REQUEST
+    | _CHANNEL_WORDS
 )
 _DATE_PHRASES: Final = (
     (re.compile(r"\bdo not (?:call|contact|text|sms)\b"), "dnc"),
@@ -1698,10 +1710,15 @@ _MEASURE_FILLER: Final = frozenset(
 
 
 # Headers of a column saying, row by row, whether the person opted out ("Do Not Call: No").
-_FLAG_PHRASES: Final = ("do not call", "do not text", "do not sms", "opt out", "opted out")
+_FLAG_PHRASES: Final = (
+    "do not call", "do not text", "do not sms", "opt out", "opted out", "ne pas appeler",
+    "no llamar", "nicht anrufen",
+)  # fmt: skip
 _FLAG_WORDS: Final = frozenset({"dnc", "optout", "optedout", "unsubscribed"})
-_YES: Final = frozenset({"yes", "y", "true", "1", "x"})
-_NO: Final = frozenset({"no", "n", "false", "0"})
+# Yes and no as a Canadian, Latin American or German export writes them too (Oui/Non, O/N,
+# Sí/No, Ja/Nein; black-box B16 #3: such columns got neither the flag nor the consent warning).
+_YES: Final = frozenset({"yes", "y", "true", "1", "x", "oui", "o", "si", "sí", "ja"})
+_NO: Final = frozenset({"no", "n", "false", "0", "non", "nein"})
 # A column is one of yes/no flags when at least this share of its values say yes or no.
 _FLAG_SHARE: Final = 0.8
 
@@ -1736,7 +1753,7 @@ def opt_out_flag_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> 
         if not header or index in used:
             continue
         values = [cells[index] if index < len(cells) else None for _, cells in sample_rows]
-        if _consent_header(header):
+        if consent_header(header):
             consent = _consent_column(index, values)
             if consent is not None:
                 found.append(consent)
@@ -1757,32 +1774,48 @@ def opt_out_flag_columns(mapping: ColumnMapping, sample_rows: Sequence[Row]) -> 
 
 
 # Headers of a column saying the consumer agreed to be contacted ("SMS Opt-In", "Consent to
-# call", "Subscription Status", "OK to text"), and words that make it an opt-out instead.
+# call", "Subscription Status", "OK to text", Shopify's "Accepts SMS Marketing", HubSpot's
+# "Marketing contact status"), and words that make it an opt-out instead.
 _CONSENT_PHRASE: Final = re.compile(
     r"\b(?:opt(?:ed|ing)? ?ins?|ok to (?:call|text|sms|contact)|(?:can|may) (?:call|text|contact)|"
-    r"allow(?:s|ed)? (?:calls?|texts?|sms|contact))\b"
+    r"allow(?:s|ed)? (?:calls?|texts?|sms|contact)|"
+    r"accept(?:s|ed|ing)? (?:sms|texts?|marketing|calls?|e ?mails?|contact|messages?)|"
+    r"marketing contact)\b"
 )
+# "PEWC" is prior express written consent; French, Spanish, Portuguese and German name consent
+# too ("Consentement SMS", "Consentimiento", "SMS-Einwilligung"; black-box B16 #1, #3).
 _CONSENT_WORDS: Final = frozenset(
-    {"consent", "consented", "consents", "subscribed", "subscription", "subscribe", "permission"}
-)
+    {"consent", "consented", "consents", "subscribed", "subscription", "subscribe", "permission",
+     "pewc", "consentement", "consentimiento", "consentimento", "einwilligung"}
+)  # fmt: skip
 _NOT_CONSENT: Final = frozenset(
     {
         "out", "optout", "unsubscribed", "unsubscribe", "dnc", "revoke", "revoked",
         "revocation", "withdraw", "withdrawn", "withdrawal", "date", "dt", "timestamp", "time",
+        # Consent withdrawn, and its day, in the languages consent is read in ("Consentement
+        # retiré", "Consentimiento revocado", "Einwilligung widerrufen", "Fecha de
+        # consentimiento"): such a column's "yes" rows are opt-outs, not consumers who agreed.
+        "retire", "retiree", "retrait", "revoque", "revoquee", "revocado", "revocada",
+        "retirado", "retirada", "widerrufen", "widerruf", "fecha", "datum", "horodatage",
     }
 )  # fmt: skip
 # What a consent column's cells say: opted in, or not.
+# Cells are read without accents ("Sí" is "si").
 _OPTED_IN: Final = _YES | frozenset(
     {"opted in", "opt in", "optin", "subscribed", "active", "granted", "given", "consented",
-     "agreed", "allowed", "accepted"}
+     "agreed", "allowed", "accepted", "marketing contact"}
 )  # fmt: skip
 _OPTED_OUT: Final = _NO | frozenset(
     {"opted out", "opt out", "optout", "unsubscribed", "inactive", "revoked", "withdrawn",
-     "declined", "denied", "refused", "stopped", "stop", "cancelled", "canceled", "none"}
+     "declined", "denied", "refused", "stopped", "stop", "cancelled", "canceled", "none",
+     "non marketing contact"}
 )  # fmt: skip
 
 
-def _consent_header(header: str) -> bool:
+def consent_header(header: str) -> bool:
+    """Whether ``header`` names consent or an opt-in ("SMS Opt-In", "TCPA Consent", "PEWC",
+    "Accepts SMS Marketing"): its "yes" rows are consumers who agreed to be contacted, never
+    the ones to keep on an opt-out list (the law's name "TCPA" beside it changes nothing)."""
     words = _words(header)
     tokens = set(words.split())
     if tokens & _NOT_CONSENT or " do not " in f" {words} ":

@@ -1479,6 +1479,17 @@ def _consent_sentence(mapping: ColumnMapping, flag: FlagColumn, kind: str) -> st
     """What staging says of a column saying the consumer opted in, consented or is
     subscribed on some rows: the job sends every row whatever it says."""
     column = column_said(mapping.headers, flag.index)
+    if channel := _other_channel(mapping.headers[flag.index]):
+        # Consent to email ("Accepts Email Marketing") says nothing of calls or texts: the
+        # sentence must not read as if its rows were consumers who agreed to be called
+        # (black-box B16 #2), as an email opt-out's does not (L1 #9).
+        verb = "removed" if kind == "removal" else "imported"
+        return (
+            f"{column[0].upper()}{column[1:]} says the consumer agreed to {channel} on "
+            f"{flag.opted_in:,} of the first {flag.rows:,} rows (as {flag.in_value!r}), which "
+            f"is no consent to be called or texted; it is not read, and every row is {verb} "
+            "whatever it says."
+        )
     head = (
         f"{column[0].upper()}{column[1:]} says the consumer opted in, consented or is "
         f"subscribed on {flag.opted_in:,} of the first {flag.rows:,} rows (as "
