@@ -34,8 +34,16 @@ planned, or the whole search's count at the end differs from the one at the star
 - reports as ``unreachable`` only rows the paging cap hides: with a changing list it is
   ``total − reachable`` of each part's last read plus the rows no split reached (counted with
   the smaller of two counts of the split search, so removals meanwhile are not blamed on the
-  cap), less the rows of them the plain search read last wrote all the same, never
+  cap), less the rows of them the searches read last wrote all the same, never
   ``total − rows``.
+
+Rows a split leaves out (a phone code that is no country's, a day not searched, a campaign
+the campaign list does not name) are read, after the parts, through the narrowest searches
+that still hold them: the split search divided by the filters left (``scope + reason`` for
+rows of an unusual code, then by day), or, with none left, the split search itself as far as
+paging reaches — never a wider one, which reaches fewer of them (black-box B15 #1: 5,812 rows
+ordinary searches return were left out and called unreachable). These searches stop once
+every row their split left out was read.
 
 A page with fewer rows than asked ends a read only when it reaches the total the service
 reported (:func:`app.api.paging.next_offset`); before that the next page starts right after
@@ -258,7 +266,10 @@ def _why_unreached(result: ExportResult) -> list[tuple[int, str]]:
                 "later, or with narrower filters",
             )
         )
-    return out
+    # A cause's count is what its split left out, some of which later searches read: no more
+    # of them than the rows unreached are unreached (black-box B15 #1: "up to 60,000" of
+    # 30,010).
+    return [(min(count, result.unreachable), text) for count, text in out]
 
 
 def unreachable_warning(result: ExportResult) -> str:
@@ -463,8 +474,8 @@ class SplitSearch:
     docstring), and read part by part: what an export writes and a snapshot keeps.
 
     :meth:`plan` counts the search and splits it; :meth:`read` reads every part (again when
-    its total changed between pages), then the plain search as far as paging reaches when
-    rows are still missing, handing each entry to a callback once.
+    its total changed between pages), then, while rows are missing, the narrowest searches
+    holding the rows a split left out, handing each entry to a callback once.
     """
 
     def __init__(
@@ -487,6 +498,13 @@ class SplitSearch:
         # whether a count taken twice during planning differed.
         self._split_gap = 0
         self._gaps: dict[Gap, int] = {}
+        # The splits that left rows out, in the order met (those of the reads that reach them
+        # appended as they are planned), the plan's own splits by search with what each
+        # split by and its parts, and how many of the plan's left-out rows a later read found.
+        self._gap_nodes: list[_GapNode] = []
+        self._tree: dict[DncQuery, tuple[Gap, dict[str, DncQuery]]] = {}
+        self._gap_index: dict[DncQuery, int] = {}
+        self._gaps_found: dict[Gap, int] = {}
         self._days_searched: tuple[dt.date, dt.date] | None = None
         self._changed_while_planning = False
         # What a watcher (the CLI's, every few seconds) reads: searches counted while
@@ -620,19 +638,35 @@ class SplitSearch:
         leaves: list[tuple[DncQuery, int]] = []
         self._split_gap = 0
         self._gaps = {}
+        self._gap_nodes = []
+        self._tree = {}
+        self._gap_index = {}
+        self._gaps_found = {}
         self._days_searched = None
         self._changed_while_planning = False
         total = 0
-        for root in self._roots():
+        for n, root in enumerate(self._roots()):
             count = self._count(root)
             total += count
-            self._split(root, count, leaves)
+            self._split(root, count, leaves, root=n)
         return total, leaves
 
-    def _split(self, query: DncQuery, total: int, leaves: list[tuple[DncQuery, int]]) -> None:
+    def _split(
+        self,
+        query: DncQuery,
+        total: int,
+        leaves: list[tuple[DncQuery, int]],
+        skip: frozenset[Gap] = frozenset(),
+        serves: int | None = None,
+        root: int = 0,
+    ) -> None:
+        """Split ``query`` (``total`` rows) into ``leaves`` one search reaches, by every
+        dimension but those in ``skip``. ``serves``: the plan's split whose left-out rows this
+        split is planned to reach (None for the plan itself, whose left-out rows are counted as
+        :class:`Gap`); either way a split that leaves rows out is kept in ``_gap_nodes``."""
         if total == 0:
             return
-        split = None if total <= self._reachable(total) else self._children(query, total)
+        split = None if total <= self._reachable(total) else self._children(query, total, skip)
         if split is None:
             leaves.append((query, total))
             return
@@ -660,31 +694,49 @@ class SplitSearch:
             if again != total:
                 self._changed_while_planning = True
             missed = max(0, min(total, again) - covered)
-            self._split_gap += missed
             if missed:
-                self._gaps[gap] = self._gaps.get(gap, 0) + missed
+                index = len(self._gap_nodes)
+                if serves is None:
+                    self._split_gap += missed
+                    self._gaps[gap] = self._gaps.get(gap, 0) + missed
+                    self._gap_index[query] = index
+                self._gap_nodes.append(
+                    _GapNode(
+                        query, total, gap, missed, skip, root, index if serves is None else serves
+                    )
+                )
         elif covered > total:
             self._changed_while_planning = True  # rows added while the parts were counted
+        if serves is None:
+            self._tree[query] = (gap, {_part_key(gap, child): child for child, _ in counts})
         for child, count in counts:
-            self._split(child, count, leaves)
+            self._split(child, count, leaves, skip, serves, root)
 
-    def _children(self, query: DncQuery, total: int) -> tuple[Gap, list[DncQuery]] | None:
+    def _children(
+        self, query: DncQuery, total: int, skip: frozenset[Gap] = frozenset()
+    ) -> tuple[Gap, list[DncQuery]] | None:
         """Searches that partition ``query``'s rows more finely, with what rows they leave
-        out would be (for the sentence on them), or None if no split is left."""
-        if query.scope is None and not query.id:
+        out would be (for the sentence on them), or None if no split is left; a split by a
+        dimension in ``skip`` is not made (it left the rows to be reached out)."""
+        if query.scope is None and not query.id and Gap.SCOPE not in skip:
             if not self._campaign_names:
                 self._campaign_names = {c.id: c.name for c in self.api.campaigns(self.cancel)}
             scopes = [Scope.global_(), Scope.purpose("")]
             scopes += [Scope.campaign(cid) for cid in sorted(self._campaign_names, key=int)]
             return Gap.SCOPE, [replace(query, scope=s) for s in scopes]
-        if not query.phone_code and not query.phone_number and not query.id:
+        if (
+            not query.phone_code
+            and not query.phone_number
+            and not query.id
+            and Gap.CODE not in skip
+        ):
             return Gap.CODE, [replace(query, phone_code=code) for code in SPLIT_PHONE_CODES]
-        if query.reason is ReasonFilter.ANY and not query.id:
+        if query.reason is ReasonFilter.ANY and not query.id and Gap.REASON not in skip:
             return Gap.REASON, [
                 replace(query, reason=ReasonFilter.BLANK),
                 replace(query, reason=ReasonFilter.NOT_BLANK),
             ]
-        if not query.insert_date and not query.id:
+        if not query.insert_date and not query.id and Gap.DAYS not in skip:
             days = self._days(query, total)
             return None if days is None else (Gap.DAYS, days)
         return None
@@ -698,7 +750,7 @@ class SplitSearch:
         a list whose entries were all older than three years before today, were left out and
         blamed on the paging cap). Tomorrow covers a service whose clock is ahead of ours. At
         most MAX_SPLIT_DAYS days back from the newest are tried; rows outside the days tried
-        are read by the plain search afterwards, as far as paging reaches (see :meth:`run`).
+        are read afterwards by the split search, as far as paging reaches (see :meth:`read`).
         """
         size = min(self.page_size, 100)
         last = max(0, min(total, self._reachable(total)) - size)
@@ -780,18 +832,20 @@ class SplitSearch:
         leaves: list[tuple[DncQuery, int]],
         keep: Callable[[str, Item], None],
     ) -> SplitRead:
-        """Read every part of a :meth:`plan`, then, while rows are missing, each plain search
-        as far as paging reaches; ``keep(label, entry)`` is called once per entry id.
+        """Read every part of a :meth:`plan`, then, while rows are missing, the narrowest
+        searches holding the rows each split left out (:meth:`_gap_searches`), and when pages
+        came short, each plain search as far as paging reaches; ``keep(label, entry)`` is
+        called once per entry id.
 
         ``unreachable`` is exact for a list left alone (``total − rows``). For a list written
         to meanwhile it is the rows the cap hid in each part plus those no part held, less
-        those the plain search reached all the same (black-box pass Q2 #4: 26 of 76 rows
+        those the later searches reached all the same (black-box pass Q2 #4: 26 of 76 rows
         dated outside the days searched were in the file, and all 76 were said not to be)."""
         out = SplitRead(total)
         kept: set[str] = set()
         changed = self._changed_while_planning
         for query, part_total in leaves:
-            part = SplitPart(_label(query), part_total)
+            part = SplitPart(self._part_label(query), part_total)
             out.parts.append(part)
             out.labels.append(part.label)
             for attempt in range(MAX_REREADS + 1):
@@ -816,25 +870,47 @@ class SplitSearch:
             part.capped = last - reach
             part.not_given = max(0, min(last, reach) - seen.reached)
         out.gap = self._split_gap
-        if out.rows < total:
-            # Rows no part reached (outside the days tried, a part too big even split):
-            # the plain search reaches its first rows all the same, so the result holds at
-            # least every row paging alone would give (black-box pass I1: 0 of 102,000
-            # rows, where paging reaches 101,000).
-            index = _LeafIndex(self._roots(), leaves)
-            for root in self._roots():
-                label = f"{_label(root)} (as far as paging reaches)"
+        roots = self._roots()
+        index = _LeafIndex(roots, leaves)
+
+        def more(query: DncQuery, label: str, root: DncQuery) -> None:
+            for item in self._items(query, _Read()):
+                if item.id not in kept:
+                    kept.add(item.id)
+                    keep(label, item)
+                    out.rows += 1
+                    where = index.part_of(root, item)
+                    if where is None:
+                        out.gap_found += 1
+                        self._found_in_gap(root, item)
+                    else:
+                        out.parts[where].found_later += 1
+
+        # Rows a split left out (a phone code that is no country's, a day not searched, a
+        # campaign not listed) are read through the narrowest searches that still hold them,
+        # not the plain search of the whole query, which reaches fewer of them (black-box B15
+        # #1: 5,812 rows that searches return were left out and called unreachable).
+        n = 0
+        while n < len(self._gap_nodes) and out.rows < total:
+            node = self._gap_nodes[n]
+            n += 1
+            root = roots[node.root]
+            for query, count in self._gap_searches(node):
+                if self._all_found(node):
+                    break
+                suffix = " (as far as paging reaches)" if count > self._reachable(count) else ""
+                label = f"{self._part_label(query)}{suffix}"
                 out.labels.append(label)
-                for item in self._items(root, _Read()):
-                    if item.id not in kept:
-                        kept.add(item.id)
-                        keep(label, item)
-                        out.rows += 1
-                        where = index.part_of(root, item)
-                        if where is None:
-                            out.gap_found += 1
-                        else:
-                            out.parts[where].found_later += 1
+                more(query, label, root)
+        if out.rows < total and out.not_given:
+            # Pages the service came short of: the plain search may give their rows all the
+            # same, so the result holds at least every row paging alone would give (black-box
+            # pass I1: 0 of 102,000 rows, where paging reaches 101,000).
+            for root in roots:
+                label = f"{self._part_label(root)} (as far as paging reaches)"
+                out.labels.append(label)
+                more(root, label, root)
+        changed = changed or self._changed_while_planning
         out.total_at_end = self._total()
         out.list_changed = changed or out.total_at_end != total
         left = max(0, total - out.rows)
@@ -845,6 +921,47 @@ class SplitSearch:
             out.unreachable = left
         return out
 
+    def _part_label(self, query: DncQuery) -> str:
+        """How a search read is named in :attr:`SplitRead.labels`."""
+        return _label(query)
+
+    def _gap_searches(self, node: _GapNode) -> Iterator[tuple[DncQuery, int]]:
+        """The searches that reach the rows ``node``'s split left out, each with its count:
+        its search split by the dimensions left (without the one that left them out), or,
+        with none left, its search itself as far as paging reaches. A split of these that
+        leaves rows out is added to ``_gap_nodes``, to be read the same way after."""
+        skip = node.skip | {node.gap}
+        split = self._children(node.query, node.total, skip)
+        if split is None:
+            yield node.query, node.total
+            return
+        for child, count in self._counts(split[1]):
+            if self._all_found(node):
+                return
+            leaves: list[tuple[DncQuery, int]] = []
+            self._split(child, count, leaves, skip, node.serves, node.root)
+            yield from leaves
+
+    def _all_found(self, node: _GapNode) -> bool:
+        """Whether every row the plan's split ``node`` serves left out was read since."""
+        serves = self._gap_nodes[node.serves]
+        return serves.found >= serves.missed
+
+    def _found_in_gap(self, root: DncQuery, item: Item) -> None:
+        """Count ``item``, in no part of the plan, as found for the split that left it out:
+        the one where its values match none of the parts (walked down from ``root``)."""
+        query = root
+        while (split := self._tree.get(query)) is not None:
+            gap, parts = split
+            part = parts.get(_item_key(gap, item))
+            if part is None:
+                where = self._gap_index.get(query)
+                if where is not None:
+                    self._gap_nodes[where].found += 1
+                    self._gaps_found[gap] = self._gaps_found.get(gap, 0) + 1
+                return
+            query = part
+
     def days_searched(self) -> tuple[str, str] | None:
         """The first and last insert day a day split searched, if one did."""
         if self._days_searched is None:
@@ -853,7 +970,50 @@ class SplitSearch:
         return oldest.isoformat(), newest.isoformat()
 
     def gaps(self) -> dict[Gap, int]:
-        return dict(self._gaps)
+        """Rows the plan's splits left out, by why, for the causes whose rows were not all
+        read later (each an upper bound of the rows still unread for that cause)."""
+        return {
+            gap: count for gap, count in self._gaps.items() if self._gaps_found.get(gap, 0) < count
+        }
+
+
+@dataclass(slots=True)
+class _GapNode:
+    """A split that left rows out: its search (``total`` rows), the dimension it split by,
+    how many rows none of its parts held, the dimensions its own split skipped, the index of
+    its root search, and of the plan's split whose left-out rows it is planned to reach
+    (itself for one of the plan's), with how many of those a later read found."""
+
+    query: DncQuery
+    total: int
+    gap: Gap
+    missed: int
+    skip: frozenset[Gap]
+    root: int
+    serves: int
+    found: int = 0
+
+
+def _part_key(gap: Gap, part: DncQuery) -> str:
+    """The value of the dimension ``gap`` names that a split's part searches."""
+    if gap is Gap.SCOPE:
+        return _scope_key(part.scope) or ""
+    if gap is Gap.CODE:
+        return part.phone_code
+    if gap is Gap.REASON:
+        return "blank" if part.reason is ReasonFilter.BLANK else "not"
+    return part.insert_date
+
+
+def _item_key(gap: Gap, item: Item) -> str:
+    """An entry's value of the dimension ``gap`` names, as :func:`_part_key` says a part's."""
+    if gap is Gap.SCOPE:
+        return _scope_key(item.scope) or ""
+    if gap is Gap.CODE:
+        return item.phone_code
+    if gap is Gap.REASON:
+        return "not" if item.reason else "blank"
+    return item.insert_date[:10]
 
 
 class _LeafIndex:
@@ -959,6 +1119,14 @@ class ExportJob(SplitSearch):
         # What a watcher (the CLI's, every few seconds) reads besides the searches counted.
         self.rows_written = 0
         self.planned_total: int | None = None  # the service's count, once the plan is made
+
+    def _part_label(self, query: DncQuery) -> str:
+        # The About sheet lists the searches run: the split's part of every purpose is said
+        # as the Filters say it, not "scope=purpose:" (black-box B15 #6).
+        filters = _filters(query)
+        if query.scope is not None and query.scope.is_purpose and not query.scope.purpose_text:
+            filters["scope"] = "purpose (every purpose)"
+        return _one_line(filters)
 
     # -- writing ------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ entries could not be read, and when and from which connection it was taken: the 
 what the list held on a given day. The list is read as an export reads it
 (:class:`app.core.export_job.SplitSearch`): split by scope, country code, blank or not reason
 and insert day until each search is one the service's paging cap lets a client read to its
-end, then, for any rows no search held, the plain search as far as paging reaches (black-box
+end, then, for any rows no search held, the narrowest searches still holding them (black-box
 pass Q2 #1: split by scope alone, a snapshot of an SMS list with 102,739 global entries missed
 1,739 of them). Whatever still cannot be read is counted exactly, never silently dropped: a
 snapshot with such entries is incomplete, and what it does not hold is not known rather than
