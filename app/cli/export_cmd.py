@@ -501,7 +501,9 @@ def _watch(job: ExportJob, done: threading.Event, rows_shown: bool, url: str) ->
     says on stderr when the service has answered nothing for QUIET_AFTER seconds, again
     every SAY_EVERY seconds while that lasts, and, unless ``rows_shown`` (the terminal's
     progress line), how far the export is every SAY_EVERY seconds (black-box pass N1 #8:
-    101 s and four minutes of silence)."""
+    101 s and four minutes of silence). While the search is being split no row is read, so
+    the terminal's progress line says nothing: the same notice is said there too (black-box
+    B15 #3: five minutes of a blank terminal)."""
     started = time.monotonic()
 
     def watch() -> None:
@@ -516,8 +518,10 @@ def _watch(job: ExportJob, done: threading.Event, rows_shown: bool, url: str) ->
             elif now - quiet_said >= SAY_EVERY:
                 quiet_said = now
                 print(f"{lead}{_quiet_text(quiet, url)}", file=sys.stderr, flush=True)
-            if not rows_shown and now - progress_said >= SAY_EVERY:
+            splitting = job.planned_total is None
+            if (splitting or not rows_shown) and now - progress_said >= SAY_EVERY:
                 progress_said = now
+                # No progress line is on the terminal before the first row: nothing to leave.
                 print(f"Export {_so_far(job, now - started)}", file=sys.stderr, flush=True)
 
     return watch
