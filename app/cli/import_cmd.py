@@ -36,9 +36,11 @@ import argparse
 import contextlib
 import dataclasses
 import functools
+import os
 import re
 import shlex
 import signal
+import socket
 import sqlite3
 import sys
 import time
@@ -83,6 +85,7 @@ from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
 from app.core.job_catalog import (
     SOURCE_SHA256,
+    JobInfo,
     job_state,
     made_from,
     run_by,
@@ -1554,9 +1557,21 @@ def resume_interrupted(
             "and nothing of it is left to resume.",
             result_summary(store),
         )
+    if staging_state(meta):
+        # Never resumable (its rows were not all read): its own sentence says what to do
+        # (review RV2 #1: "is still not started …; resume it with: …").
+        return f"{RESUME_NOT_SENT}. {not_staged_sentence(meta)}", result_summary(store)
     kind = str(meta.get("kind") or "")
     own = command_of(kind) if kind in ("import", "removal") else command
     counts = store.counts()
+    holder = run_by(JobInfo(store.path, meta, counts))
+    if holder is not None and (holder.pid, holder.host) != (os.getpid(), socket.gethostname()):
+        # Another process runs it now: resuming it too would be refused (review RV2 #1).
+        return (
+            f"{RESUME_NOT_SENT}: job {job} is being run by another process "
+            f"({holder.process()}); wait for it to finish or stop it first.",
+            result_summary(store),
+        )
     if kind == "removal":
         done = [_rows(counts["removed"], "removed")]
         if counts["not_found"]:

@@ -12,7 +12,9 @@ command that resumes it; under ``--json`` one object with the job's counts, ``re
 from __future__ import annotations
 
 import json
+import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,10 +23,14 @@ from typing import Any
 
 import pytest
 
+from app.cli.import_cmd import resume_interrupted_named
 from app.cli.main import resumed_job
+from app.core.job_store import JobStore
 from app.core.paths import AppPaths
 from tests.cli.test_cli_findings_i3 import cli_env, numbers_csv, paused_job
 from tests.cli.test_cli_signals_x1_windows import NOTHING_SENT, run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -220,3 +226,63 @@ def test_the_job_a_resume_names_is_read_as_argparse_reads_it(
     argv: list[str], job: str | None
 ) -> None:
     assert resumed_job(argv) == job
+
+
+def _held_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **meta: Any) -> JobStore:
+    monkeypatch.setenv("DNC_DESK_DATA_DIR", str(tmp_path / "data"))
+    jobs = AppPaths.default().jobs_dir
+    jobs.mkdir(parents=True, exist_ok=True)
+    store = JobStore.create(jobs, "import-20261124-000000-rv2rv2", {"kind": "import", **meta})
+    store.close()
+    return store
+
+
+def test_a_resume_interrupted_names_a_job_stopped_while_reading_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Review RV2 #1: it said "job … is still not started (0 rows inserted, 0 left); resume it
+    # with: …" for a job that can never be resumed (its staging was killed).
+    store = _held_job(tmp_path, monkeypatch, file=str(tmp_path / "in.csv"))
+    with JobStore(store.path) as job:
+        job.set_meta({"staging_by": {"pid": 2**22 + 7, "host": socket.gethostname()}})
+    sentence, fields = resume_interrupted_named("import", "import-20261124-000000-rv2rv2")
+    assert sentence.startswith("Interrupted before this resume sent anything. Job ")
+    assert "stopped while reading" in sentence and "start the import again" in sentence
+    assert "resume it with" not in sentence and "resume" not in fields
+
+
+def test_a_resume_interrupted_names_the_process_that_runs_the_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Review RV2 #1: while another process ran the job, the interrupted resume said "resume it
+    # with: …", which would be refused as "being run by another process".
+    store = _held_job(tmp_path, monkeypatch)
+    with JobStore(store.path) as job:
+        job.set_meta({"staged": True})
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from app.core import job_lock; "
+            "lock = job_lock.acquire(Path(sys.argv[1]), sys.argv[2]); print('held', flush=True); "
+            "time.sleep(60)",
+            str(store.path),
+            "import-20261124-000000-rv2rv2",
+        ],
+        cwd=ROOT,
+        env={**os.environ},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        sentence, fields = resume_interrupted_named("import", "import-20261124-000000-rv2rv2")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert sentence == (
+        "Interrupted before this resume sent anything: job import-20261124-000000-rv2rv2 is "
+        f"being run by another process (pid {holder.pid}); wait for it to finish or stop it "
+        "first."
+    )
+    assert "resume" not in fields
