@@ -347,6 +347,12 @@ def _duration_text(value: dt.timedelta) -> str:
     return f"{sign}{clock}"
 
 
+def _day_name(weekday: re.Match[str]) -> str:
+    """The weekday ``_WEEKDAY`` matched, as written, casefolded: whatever space ends it (a
+    no-break space or a line break too: review RV2 #2, "Mon,\xa011/23/2026" was no date)."""
+    return re.sub(r"[\s.,]+$", "", weekday[0]).casefold()
+
+
 def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate:
     if ":" in text and (zoned := _ZONED_TIME.search(text)) is not None and zoned.start():
         zone = _zone(zoned)
@@ -355,7 +361,7 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) ->
     weekday = _WEEKDAY.match(text)
     if (
         weekday is not None
-        and weekday[0].rstrip(" \t.,").casefold() in _WEEKDAY_NAMES
+        and _day_name(weekday) in _WEEKDAY_NAMES
         and _NUMERIC_DATE_START.match(text, weekday.end()) is not None
     ):
         return _with_weekday(text, weekday, not_after, day_first)
@@ -453,7 +459,7 @@ def _with_weekday(
     # (a zoned time's note quotes it again whole).
     note = parsed.note.replace(repr(written), repr(text), 1)
     found = parsed.date
-    given = _WEEKDAY_NAMES[weekday[0].rstrip(" \t.,").casefold()]
+    given = _WEEKDAY_NAMES[_day_name(weekday)]
     if found is None or found.weekday() == given:
         return RequestDate(found, note, parsed.order)
     said = f"names the wrong weekday: {found:%b %d, %Y} is a {_WEEKDAYS[found.weekday()]}"

@@ -43,6 +43,10 @@ def _staged(tmp_path: Path, path: Path) -> dict[int, JobRow]:
         ("MON 11/23/26", dt.date(2026, 11, 23)),
         ("Fri, 2026-11-20", dt.date(2026, 11, 20)),
         ("Mon 23.11.2026", dt.date(2026, 11, 23)),
+        # Joined by a no-break space or a line break (review RV2 #2: "is not a date").
+        ("Mon,\xa011/23/2026", dt.date(2026, 11, 23)),
+        ("Mon \xa011/23/2026", dt.date(2026, 11, 23)),
+        ("Mon\n11/23/2026", dt.date(2026, 11, 23)),
     ],
 )
 def test_a_weekday_before_a_numeric_date_is_read(cell: str, day: dt.date) -> None:
@@ -56,6 +60,9 @@ def test_a_weekday_the_date_is_not_on_is_said_and_the_date_read() -> None:
     assert found.note == (
         "'Mon, 11/24/2026' names the wrong weekday: Nov 24, 2026 is a Tuesday; read as that date"
     )
+    found = parse_request_date("Mon,\xa011/24/2026", CHECKED)
+    assert found.date == dt.date(2026, 11, 24)
+    assert "names the wrong weekday: Nov 24, 2026 is a Tuesday" in found.note
 
 
 def test_a_wrong_weekday_on_an_ambiguous_date_follows_its_note_and_names_the_other_reading() -> (
