@@ -2405,7 +2405,8 @@ class XlsbScan:
         self.errors: list[tuple[int, int, str]] = []
         self.unread_rows: set[int] = set()
         self.merged: list[tuple[tuple[int, int], tuple[int, int]]] = []
-        self._hidden: list[int] = []  # 1-based rows, in the sheet's order
+        # 1-based rows; a set, as a crafted part may repeat a row's header (review RV2).
+        self._hidden: set[int] = set()
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
         self.padded_sorted = True
@@ -2427,7 +2428,7 @@ class XlsbScan:
     def advance(self, row: int) -> Findings:
         """Every hidden row and error cell found, at the first call (none after): the part
         was read whole."""
-        hidden, self._hidden = self._hidden, []
+        hidden, self._hidden = sorted(self._hidden), set()
         errors, self.errors = self.errors, []
         return hidden, [], errors
 
@@ -2479,7 +2480,7 @@ class XlsbScan:
                 if kind in short_cells:
                     column += 1
                     if hide:
-                        self._hidden.append(row + 1)
+                        self._hidden.add(row + 1)
                         hide = False
                     if styles and kind in numbers and size >= 3:
                         self._pad(row, column, buf[at] | buf[at + 1] << 8 | buf[at + 2] << 16)
@@ -2490,7 +2491,7 @@ class XlsbScan:
                         raise ValueError("cell record cut short")
                     (column,) = _COLUMN.unpack_from(buf, at)
                     if hide:
-                        self._hidden.append(row + 1)
+                        self._hidden.add(row + 1)
                         hide = False
                     if styles and kind in numbers:
                         self._pad(row, column, buf[at + 4] | buf[at + 5] << 8 | buf[at + 6] << 16)

@@ -211,6 +211,21 @@ def test_a_record_of_a_huge_size_is_passed_over_not_held(tmp_path: Path) -> None
     assert scan.merged == [((2, 0), (3, 0))]
 
 
+def test_a_hidden_row_written_again_is_held_once(tmp_path: Path) -> None:
+    # Review RV2: a crafted part repeating its rows (the hidden row 5 among them) grew the
+    # scan's list of hidden rows by one per repeat; it is a set of rows.
+    def repeat(data: bytes) -> bytes:
+        start = data.index(BEGIN_SHEET_DATA) + len(BEGIN_SHEET_DATA)
+        end = data.index(END_SHEET_DATA)
+        return data[:start] + data[start:end] * 50 + data[end:]
+
+    scan = sheet_worker.open_scan(str(with_sheet_part(tmp_path, repeat)), "Opt-outs")
+    assert isinstance(scan, sheet_worker.XlsbScan)
+    scan.read_to_end()
+    assert not scan.failed
+    assert scan.advance(0)[0] == [5]
+
+
 def test_a_cut_record_header_or_a_row_past_the_last_fails_the_scan(tmp_path: Path) -> None:
     for change in (
         # a record type cut short at the part's end
