@@ -36,6 +36,7 @@ from tests.conftest import TOKEN
 TIMEOUT = 8.0
 ROWS = 400
 INSERT = "/v1/dnc/insert"
+SEARCH = "/v1/dnc/search"
 
 
 @pytest.fixture
@@ -109,9 +110,12 @@ def test_a_job_whose_service_went_down_says_no_connection_could_be_made(
     waiting = said[-1]
     text = waiting.text()
     assert text.startswith("No connection to the service could be made for "), text
-    assert f"; trying {sandbox.base_url}{INSERT}); the job is still trying." in text, text
+    # The URL tried last: an insert, or the look-up settling an insert whose answer the stop
+    # cut off (a race of the stop with the requests in flight: CI of session 21, once).
+    assert waiting.url in (f"{sandbox.base_url}{INSERT}", f"{sandbox.base_url}{SEARCH}"), waiting
+    assert f"; trying {waiting.url}); the job is still trying." in text, text
     assert "No answer" not in text
-    assert waiting.refused and waiting.url == f"{sandbox.base_url}{INSERT}", waiting
+    assert waiting.refused, waiting
     assert run.result is JobStatus.PAUSED, run.result
     session.close()
 
