@@ -59,16 +59,13 @@ from app.core.sheet_dates import (
     business_days_between,
     late_sentence,
 )
+from app.core.sheet_mapping import REPORT_HEADER_START
+from app.core.sheet_scope import EVERY_PURPOSE_WRITTEN
 from app.core.xlsx_safe import SafeWorkbook
 
+# The first seven are what tells a DNC Desk report when one is read back (sheet_mapping).
 ROW_COLUMNS = (
-    "Source row",
-    "Original value",
-    "Normalized number",
-    "Country code",
-    "Scope",
-    "Outcome",
-    "Message",
+    *REPORT_HEADER_START,
     "Damage note",
     "Request date",
     "Business days to insertion",
@@ -545,8 +542,9 @@ def maybe_inserted_count(store: JobStore) -> int:
 
 
 # A removal's purpose scope without text, as the report says it: the job file keeps it as
-# "purpose:", which a reader took for a purpose left blank (black-box L2 #5).
-EVERY_PURPOSE = "purpose (every purpose)"
+# "purpose:", which a reader took for a purpose left blank (black-box L2 #5); read back by
+# sheet_scope, which holds the words.
+EVERY_PURPOSE = EVERY_PURPOSE_WRITTEN
 
 
 def scope_shown(scope: str, removal: bool, purpose: str = "") -> str:

@@ -1981,9 +1981,9 @@ def other_phone_columns(
     return found
 
 
-# A DNC Desk report's Rows sheet (app.core.job_report.ROW_COLUMNS, which imports this module
-# through the check): the number its job made of each row beside the cell as the row's file
-# had it; the sheet's first seven columns, which tell a report; and the columns saying what its
+# A DNC Desk report's Rows sheet (app.core.job_report.ROW_COLUMNS begins with these): the
+# number its job made of each row beside the cell as the row's file had it; the sheet's first
+# seven columns, which tell a report; and the columns saying what its
 # job did with each row, none of them a field of the row (black-box B12 #6: the Damage note was
 # read as the reason of a report with no Reason column).
 _REPORT_PHONES: Final = ("Original value", "Normalized number")

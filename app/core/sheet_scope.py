@@ -40,10 +40,10 @@ from app.core.xlsx_safe import guard_quoted
 # Words a scope or campaign cell says for global (as "0" does), in any case.
 _GLOBAL_WORDS: Final = ("global", "all", "all campaigns")
 # A DNC Desk report's Scope cell, read back as DNC Desk writes it (black-box B12 #5): a
-# removal's every-purpose scope (job_report.EVERY_PURPOSE, kept as text here, as job_report
-# imports this module's readers), and an import row's scope followed by the purpose its insert
-# carried (job_report.scope_shown: "global, purpose 'Fundraising'", the purpose as Python's
-# repr writes a text, in single or double quotes).
+# removal's every-purpose scope (job_report.EVERY_PURPOSE writes these words), and an import
+# row's scope followed by the purpose its insert carried (job_report.scope_shown: "global,
+# purpose 'Fundraising'", the purpose as Python's repr writes a text, in single or double
+# quotes).
 EVERY_PURPOSE_WRITTEN: Final = "purpose (every purpose)"
 _WITH_PURPOSE: Final = re.compile(
     r"(?is)(.*?),\s*purpose\s+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
