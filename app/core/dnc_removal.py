@@ -177,6 +177,12 @@ class FormSearch:
     phone_code: str
 
 
+# /sms-opt-out/search's "missing or invalid country code" (api-spec error table): a service
+# that wants a phone code beside a phone number answers it to a search of a form under any
+# code, which is then searched under the number's own (evidence, an import's late rows).
+SMS_NEEDS_CODE: Final = 6026
+
+
 def form_searches(national: str, phone_code: str) -> list[FormSearch]:
     """The searches that find the number's entries, one per :func:`stored_forms` form, in its
     order. A form with the country code in its digits names the country itself, so it is

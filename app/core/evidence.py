@@ -59,7 +59,7 @@ from app.core.audit_records import sha256_of
 from app.core.audit_sources import ask_page, limits_of, searcher
 from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
 from app.core.connections import normalize_base_url
-from app.core.dnc_removal import FormKind, form_searches, stored_forms
+from app.core.dnc_removal import SMS_NEEDS_CODE, FormKind, form_searches, stored_forms
 from app.core.dnc_removal import names_number as entry_names_number
 from app.core.job_exec import UNANSWERED_TEXT
 from app.core.job_report import lateness
@@ -724,11 +724,6 @@ def _all_pages(
     return out, unread
 
 
-# /sms-opt-out/search's "missing or invalid country code" (api-spec error table): a service
-# that wants a phone code beside a phone number answers it to a search without one.
-_SMS_NEEDS_CODE = 6026
-
-
 def _found(
     api: ApiClient,
     kind: ListKind,
@@ -758,7 +753,7 @@ def _found(
                 records, missing = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
                 any_code.append(form)
             except ApiError as exc:
-                if kind is not ListKind.SMS or exc.code != _SMS_NEEDS_CODE:
+                if kind is not ListKind.SMS or exc.code != SMS_NEEDS_CODE:
                     raise
         if records is None:
             records, missing = _all_pages(api, kind, query, cancel)

@@ -90,7 +90,7 @@ from app.api.models import DncEntry, SmsOptOut, WriteStatus, parse_timestamp
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
-from app.core.dnc_removal import FormKind, form_searches, names_number
+from app.core.dnc_removal import SMS_NEEDS_CODE, FormKind, form_searches, names_number
 from app.core.job_exec import execute
 from app.core.job_report import (
     EARLIER_UNCHECKED,
@@ -526,10 +526,6 @@ OTHER_FORMS_UNKNOWN = (
 FORM_LOOK_UP_FAILED = "the look-up of {number}{where} failed: {error}"
 # Such a failure among the reasons of :data:`EARLIER_UNKNOWN` and :data:`FIRST_LISTED_UNKNOWN`.
 IN_OTHER_FORM = "in another written form, {why}"
-# /sms-opt-out/search's "missing or invalid country code" (api-spec error table): a service
-# that wants a phone code beside a phone number answers it to a search without one.
-_SMS_NEEDS_CODE = 6026
-
 Entries = Sequence[DncEntry | SmsOptOut]
 # The day a number was first on the list, the entry that put it there, whether that entry
 # is a global one found for a row in another scope, and how the row says the entry's written
@@ -743,7 +739,7 @@ def insert_sender(
                     except ApiError as exc:
                         # An SMS service that wants a phone code beside the number is asked
                         # under the number's own (as evidence does).
-                        if search.phone_code or target is Target.DNC or exc.code != _SMS_NEEDS_CODE:
+                        if search.phone_code or target is Target.DNC or exc.code != SMS_NEEDS_CODE:
                             raise
                         query = DncQuery(
                             scope=where,
