@@ -81,6 +81,7 @@ from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
 from app.api.paging import Cancelled, next_offset
 from app.api.scope import Scope
+from app.core.dnc_removal import MAX_DIGITS
 from app.core.session import read_over
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook
@@ -136,10 +137,6 @@ COLUMNS = (
 # and entry ids are, as far as known, the service's counters (no leading zero, far under 15
 # digits; "0" and "-1" stay 0 and -1), and the insert date reads as the same date and time.
 TEXT_COLUMNS = (COLUMNS.index("phone_number"),)
-
-
-# The most digits a phone number has (E.164), and the most the service takes in a search.
-_MOST_DIGITS = 15
 
 
 class ListKind(Enum):
@@ -360,9 +357,7 @@ def describe_query(query: DncQuery, scope_said: str = "") -> dict[str, str]:
     ``filters``): the bare purpose scope is "purpose (every purpose)", a reason filter
     ``blank`` or ``not-blank``; ``scope_said``, when given, is the scope as typed (a campaign
     given by its name, with its id: ``campaign:Spring Renewals (id 1001)``)."""
-    out = _filters(query)
-    if query.scope is not None and query.scope.is_purpose and not query.scope.purpose_text:
-        out["scope"] = "purpose (every purpose)"
+    out = _filters_said(query)
     if scope_said and "scope" in out:
         out["scope"] = scope_said
     if query.reason in REASON_WORDS:
@@ -381,6 +376,15 @@ def _filters(query: DncQuery) -> dict[str, str]:
             out[name] = value
     if query.reason is not ReasonFilter.ANY:
         out["reason"] = query.reason.value
+    return out
+
+
+def _filters_said(query: DncQuery) -> dict[str, str]:
+    """:func:`_filters`, the bare purpose scope said as "purpose (every purpose)", not
+    "purpose:" (black-box L2 #5, B15 #6)."""
+    out = _filters(query)
+    if query.scope is not None and query.scope.is_purpose and not query.scope.purpose_text:
+        out["scope"] = "purpose (every purpose)"
     return out
 
 
@@ -623,7 +627,7 @@ class SplitSearch:
         if (
             number
             and not number.startswith("0")
-            and len(number) < _MOST_DIGITS
+            and len(number) < MAX_DIGITS
             and code
             and drops_trunk_zero(code)
         ):
@@ -1165,10 +1169,7 @@ class ExportJob(SplitSearch):
     def _part_label(self, query: DncQuery) -> str:
         # The About sheet lists the searches run: the split's part of every purpose is said
         # as the Filters say it, not "scope=purpose:" (black-box B15 #6).
-        filters = _filters(query)
-        if query.scope is not None and query.scope.is_purpose and not query.scope.purpose_text:
-            filters["scope"] = "purpose (every purpose)"
-        return _one_line(filters)
+        return _one_line(_filters_said(query))
 
     # -- writing ------------------------------------------------------------------------
 
