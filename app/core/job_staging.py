@@ -43,7 +43,7 @@ from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
 from app.core.job_catalog import source_meta
 from app.core.job_report import DAMAGED
-from app.core.job_store import JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
+from app.core.job_store import STAGED, JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.other_tables import other_tables_sentences
 from app.core.own_reports import OwnReport
@@ -965,8 +965,13 @@ def _stage(
             warnings += spellings.sentences(kind)
             # Kept for the report's Summary and the result, whichever front end staged the job
             # (black-box P2 #4).
+            # Its last write: every row is stored (job_store.STAGED).
             store.set_meta(
-                {DAMAGED: summary.damaged, **({"warnings": warnings} if warnings else {})}
+                {
+                    DAMAGED: summary.damaged,
+                    **({"warnings": warnings} if warnings else {}),
+                    STAGED: True,
+                }
             )
         except BaseException:
             store.close()

@@ -48,15 +48,12 @@ SUFFIX = ".dncjob"
 # Staging's marks in the meta (B14 F1). A job file is made (JobStore.create) before its rows are
 # read and stored, so a process killed in between leaves a file with none or some of its rows:
 # run as it is, it sent only those and called the job finished. ``staged`` is False from the
-# file's making until staging's last write, which always holds ``damaged`` (job_report.DAMAGED,
-# the damaged-cell count, written last by every staging since 36c71f7): writing that key marks
-# the staging done, in the same commit. A file without ``staged`` was made by an earlier version,
-# whose stagings had no mark to tell (the window's wrote no ``damaged`` before 36c71f7): it runs
-# as it did. ``staging_by`` names the process reading the file, to tell a staging going on now
-# from one that was stopped.
+# file's making until staging's last write (job_staging), after every row is stored, sets it
+# True in the same commit as its counts and warnings. A file without ``staged`` was made by an
+# earlier version, whose stagings had no mark to tell: it runs as it did. ``staging_by`` names
+# the process reading the file, to tell a staging going on now from one that was stopped.
 STAGED = "staged"
 STAGING_BY = "staging_by"
-_STAGING_DONE = "damaged"
 # The bytes (hex) of the path of the file a job was made from, kept when the meta's ``file``
 # (the path as text: path_text) is not the path itself; see job_catalog.source_path.
 SOURCE_PATH_BYTES = "source_path_bytes"
@@ -368,8 +365,6 @@ class JobStore:
     # -- meta ---------------------------------------------------------------------------
 
     def set_meta(self, values: Mapping[str, Any]) -> None:
-        if _STAGING_DONE in values:
-            values = {**values, STAGED: True}  # staging's last write (see STAGED)
         rows = [(k, json.dumps(v)) for k, v in values.items()]
         with self._lock:
             done = self._take_done()

@@ -79,7 +79,7 @@ def test_a_job_whose_file_is_being_read_now_is_listed_as_reading_it(
         execute(store, session, lambda row, resent: None, concurrency=1)  # type: ignore[arg-type,return-value]
     assert list(session.journal.query(job="import-20261124-000000-abcdef", limit=10)) == []
     # Staging's last write (damaged cells counted) ends it: the job is an ordinary one now.
-    store.set_meta({"damaged": 0})
+    store.set_meta({"damaged": 0, "staged": True})
     view.refresh()
     qtbot.waitUntil(
         lambda: view.model.index(0, COL_STATUS).data() == "not started", timeout=TIMEOUT
