@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
@@ -90,9 +91,11 @@ class JobInfo:
     def done(self) -> int:
         return self.rows - self.pending
 
-    @property
+    @functools.cached_property
     def staging(self) -> str:
-        """``""`` for a job whose rows were all stored, else :func:`staging_state`'s word."""
+        """``""`` for a job whose rows were all stored, else :func:`staging_state`'s word; asked
+        once per reading of the job file (it may ask the OS whether a process is alive, and the
+        Jobs tab asks it for every cell it paints)."""
         return staging_state(self.meta)
 
     @property
