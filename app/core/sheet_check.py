@@ -275,8 +275,9 @@ class CheckedRow:
     # What the row's message notes that a job's warning counts (None on most rows): see Marks.
     # One field, not one a mark: each field is a store in __init__, paid on every row.
     marks: Marks | None = None
-    # A row invalid for its scope (``scope`` None): that scope as its cells write it, for the
-    # report's Scope cell (black-box Q2 #8: it was empty, the scope only in the message).
+    # A row invalid for its scope or its number (``scope`` None): that scope as its cells
+    # write it, for the report's Scope cell (black-box Q2 #8: it was empty, the scope only in
+    # the message).
     scope_written: str = ""
 
 
@@ -1458,8 +1459,11 @@ class _Checker:
         """An invalid row whose phone number is not one (or whose country code is unknown): it
         keeps its request date and the date's note, what the file said of the consumer's
         request (black-box Q3 #6: row 12's '12345' lost its date in the report), but no
-        business days or lateness, as there is no number to honour the request for."""
+        business days or lateness, as there is no number to honour the request for. It keeps
+        the scope its cells name, for the report's Scope cell: a row corrected there and
+        imported again goes where its file meant it to, not where --scope says then."""
         checked = self._invalid(number, raw, field_name, detail, code, damage)
+        checked.scope_written = self._scope_written(cells)
         if self.m.request_date is not None:
             request, _, _, note, _ = self._request_date(number, cells)
             checked.request_date, checked.date_note = request, note

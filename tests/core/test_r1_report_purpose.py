@@ -75,7 +75,8 @@ EXPECTED = {
     4: "purpose:Surveys",
     5: "global",
     6: "global",
-    7: "",  # an invalid row has no scope
+    # An invalid row keeps the scope its Scope cell names (not the purpose: it is not sent).
+    7: "global",
 }
 
 
