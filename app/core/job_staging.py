@@ -494,10 +494,18 @@ def _row_numbers_sentence(summary: CheckSummary) -> str:
     if not rows.count:
         return ""
     each = "holds" if rows.count == 1 else "hold"
+    end = summary.row_numbers_end
+    # Black-box RV2: the note said column A holds the counter when it stopped further down.
+    until = (
+        f", down to row {end - 1} (from row {end} on it holds other values, so no later row "
+        "is taken for a row number)"
+        if end
+        else ""
+    )
     return (
         "Column A has no header and holds the row numbers 0, 1, 2, … that pandas writes "
-        "before a table's columns (to_csv or to_excel with its index), so it is taken for "
-        f"them and not read: {rows_named(rows)}, which {each} nothing but a row number, "
+        f"before a table's columns (to_csv or to_excel with its index){until}, so it is taken "
+        f"for them and not read: {rows_named(rows)}, which {each} nothing but a row number, "
         f"{'is' if rows.count == 1 else 'are'} counted blank."
     )
 

@@ -405,8 +405,10 @@ class CheckSummary:
     undated: RowList = field(default_factory=RowList)
     ambiguous_rows: RowList = field(default_factory=RowList)
     ambiguous_after: RowList = field(default_factory=RowList)
-    # Rows blank apart from the row number pandas writes in column A (RowCounter).
+    # Rows blank apart from the row number pandas writes in column A (RowCounter), and the
+    # first row where column A, recognised as that counter, stopped holding it (0: never).
     row_numbers: RowList = field(default_factory=RowList)
+    row_numbers_end: int = 0
 
     def add(self, checked: CheckedRow) -> None:
         self.rows += 1
@@ -498,13 +500,15 @@ class RowCounter:
     for the rest of the sheet. Hidden rows checked apart (see ``check_apart``) are followed by
     their own counter: each row's number is still its distance from the start."""
 
-    __slots__ = ("blanked", "broken", "header", "start")
+    __slots__ = ("blanked", "broken", "header", "start", "summary")
 
     def __init__(self, header: int) -> None:
         self.header = header
         self.start: int | None = None  # the sheet row holding 0
         self.broken = False
         self.blanked = RowList()  # rows blank apart from their number (the summary's list)
+        # Told the row where a recognised counter ends (CheckSummary.row_numbers_end).
+        self.summary: CheckSummary | None = None
 
     @classmethod
     def of(cls, mapping: ColumnMapping) -> RowCounter | None:
@@ -532,14 +536,25 @@ class RowCounter:
         if counted is None:
             # A row left wholly empty (pandas' row for an unnamed index) says nothing.
             if not is_blank(cells):
-                self.broken = True
+                self._break(number)
             return
         if self.start is None:
             self.start = number - counted
             if self.start not in (self.header + 1, self.header + 2):
                 self.broken = True
         elif number - self.start != counted:
-            self.broken = True
+            self._break(number)
+
+    def _break(self, number: int) -> None:
+        self.broken = True
+        summary = self.summary
+        # Hidden rows checked apart have their own counter: the earliest end is said.
+        if (
+            self.start is not None
+            and summary is not None
+            and (not summary.row_numbers_end or number < summary.row_numbers_end)
+        ):
+            summary.row_numbers_end = number
 
     def only_number(self, cells: Sequence[CellValue]) -> bool:
         """Whether a row (followed) holds nothing but its number in column A."""
@@ -2224,6 +2239,7 @@ def check_rows(
     if (counter := checker.counter) is not None:
         if summary is not None:
             counter.blanked = summary.row_numbers  # shared by check_apart's two checks
+            counter.summary = summary
         rows = counter.followed(rows)
     if checker.plain_rows_possible():  # no request date column: no date orders
         yield from checker.check_plain(rows, header_row, summary)
