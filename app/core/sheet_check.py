@@ -469,7 +469,7 @@ class CheckSummary:
 
     def as_dict(self) -> dict[str, int]:
         out = asdict(self)
-        for listed in ("date_orders", "beyond_header", *_ROW_LISTS):
+        for listed in ("date_orders", "beyond_header", "row_numbers_end", *_ROW_LISTS):
             del out[listed]
         return out
 
