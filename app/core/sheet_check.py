@@ -1552,6 +1552,10 @@ class _Checker:
         assert phone is not None
         code_column = m.phone_code
         country_column = m.country
+        # The column whose cell says a row's code: with no code column, a Country column's
+        # (review RV3 F1: it went unread here, and a GB row read as a US number). Its cell
+        # is read as check() reads it, as a code cell (a country's name is one).
+        said_by = code_column if code_column is not None else country_column
         reason_column = m.reason
         default_code = self.default_code
         default_reason = self.default_reason
@@ -1592,15 +1596,15 @@ class _Checker:
             raw = cells[phone] if phone < width else None
             kind = type(raw)
             code: str | None = default_code
-            if code_column is not None:
-                code_cell = cells[code_column] if code_column < width else None
+            if said_by is not None:
+                code_cell = cells[said_by] if said_by < width else None
                 if code_cell is not None:
                     if type(code_cell) is bool:
                         code = None
                     else:
                         known = codes.get(code_cell, _MISSING)
                         code = self._plain_code(code_cell) if known is _MISSING else known  # type: ignore[assignment]
-                elif country_column is not None:
+                elif said_by == code_column and country_column is not None:
                     code = None  # the Country cell says the code: check() reads it
             plain = False
             if code is not None:
@@ -1991,14 +1995,7 @@ class _Checker:
         self.scope_note = ""
         self.unknown_campaign = None
         scope_cell = _cell(cells, self.m.scope)
-        campaign_cell = _cell(cells, self.m.campaign)
-        column = None  # set when the campaign cell is another campaign column's
-        if campaign_cell is None:
-            for index in self.other_campaigns:
-                campaign_cell = _cell(cells, index)
-                if campaign_cell is not None:
-                    column = index
-                    break
+        campaign_cell, column = self._campaign_cell(cells)
         self.campaign_column = self.m.campaign if column is None else column
         self.row_names_scope = scope_cell is not None or campaign_cell is not None
         if scope_cell is not None:
@@ -2031,15 +2028,28 @@ class _Checker:
             return found if isinstance(found, Scope) else self._no_campaign(found, column)
         return self.default_scope
 
+    def _campaign_cell(self, cells: Sequence[CellValue]) -> tuple[CellValue, int | None]:
+        """The row's campaign cell (see :meth:`_scope`) and, when it is another campaign
+        column's than the mapped one, that column (else None)."""
+        campaign_cell = _cell(cells, self.m.campaign)
+        if campaign_cell is None:
+            for index in self.other_campaigns:
+                campaign_cell = _cell(cells, index)
+                if campaign_cell is not None:
+                    return campaign_cell, index
+        return campaign_cell, None
+
     def _scope_written(self, cells: Sequence[CellValue]) -> str:
         """The row's scope as its cells write it: its Scope cell, else its campaign cell (as
         the check read it, in the form ``--scope`` takes: black-box R4 #9, a cell ``-1.0``
-        read as the purpose scope was shown as ``campaign:-1.0``), else the job's scope."""
+        read as the purpose scope was shown as ``campaign:-1.0``), else the job's scope. The
+        row's own campaign cell: a row invalid for its number has had no :meth:`_scope`, so
+        :attr:`campaign_column` may be an earlier row's (review RV3 F5)."""
         written = _text(_cell(cells, self.m.scope))
         if written:
             return written
         campaign = (
-            campaign_cell_written(_cell(cells, self.campaign_column)) if self.per_row_scope else ""
+            campaign_cell_written(self._campaign_cell(cells)[0]) if self.per_row_scope else ""
         )
         return campaign or str(self.default_scope)
 

@@ -468,14 +468,14 @@ plain_rows = st.lists(st.tuples(phone_cells, code_cells, reason_cells), max_size
 @settings(max_examples=400, deadline=None)
 @given(
     rows=plain_rows,
-    with_code=st.booleans(),
+    code_column=st.sampled_from(["code", "country", "none"]),
     with_reason=st.booleans(),
     default_code=st.sampled_from(["1", "44", "+61"]),
     default_reason=st.sampled_from(["requested", "z" * 256, "'=kept as typed"]),
 )
 def test_plain_row_path_matches_the_general_check(
     rows: list[tuple[CellValue, CellValue, CellValue]],
-    with_code: bool,
+    code_column: str,
     with_reason: bool,
     default_code: str,
     default_reason: str,
@@ -483,9 +483,12 @@ def test_plain_row_path_matches_the_general_check(
     from app.core import phones
     from app.core.sheet_check import _Checker
 
+    # Column 1 read as the code column, or as a Country column with no code column (review
+    # RV3 F1: the inline path read no Country cell then, and took a GB row for a US number).
     mapping = ColumnMapping(
         phone=0,
-        phone_code=1 if with_code else None,
+        phone_code=1 if code_column == "code" else None,
+        country=1 if code_column == "country" else None,
         reason=2 if with_reason else None,
         default_phone_code=default_code,
         default_reason=default_reason,
