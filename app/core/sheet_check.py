@@ -565,6 +565,14 @@ class RowCounter:
         return not self.broken and self.start is not None
 
 
+def _unforced(raw: CellValue) -> CellValue:
+    """A phone cell without the ``="…"`` that CSV exporters wrap a number in to force Excel to
+    keep it as text (``="2025550123"``)."""
+    if type(raw) is str and raw[:2] == '="' and raw[-1:] == '"':
+        return raw[2:-1]
+    return raw
+
+
 def _row_number(value: CellValue) -> int | None:
     """A cell as a whole number of pandas' index (0, 7.0, "7"; not "07", True, 7.5)."""
     if type(value) is int:
@@ -1038,7 +1046,7 @@ class _Checker:
                 if (
                     type(code_cell) is str
                     and c in self.countries
-                    and written_with_own_code(raw)
+                    and written_with_own_code(_unforced(raw))
                     and error_value(code_cell)
                 ):
                     # A number written with its own code is read under it whatever a Country
@@ -1056,9 +1064,7 @@ class _Checker:
                 code = found
         if p is None:
             return self._invalid(number, raw, "phone", "no column is chosen for phone numbers")
-        value = raw
-        if type(raw) is str and raw[0] == "=" and raw[1:2] == '"' and raw[-1] == '"':
-            value = raw[2:-1]  # ="2025550123": how CSV exporters force Excel to keep text
+        value = _unforced(raw)
         code_note = ""
         if code_cell is None:
             # The default code is only a default: "+44 7400 123456" or "0044…" names its own,
