@@ -1261,6 +1261,13 @@ class _Checker:
                     cell_notes.append(self._controls_left_out("purpose", char, m.purpose, number))
         purpose = purpose_cell or self.default_purpose
         is_purpose = scope.kind is ScopeKind.PURPOSE
+        if is_purpose and not scope.purpose_text.isprintable() and m.scope is not None:
+            # A Scope cell's purpose loses control characters as a Purpose cell's does (review
+            # RV3 F3: "purpose:Sur\x01veys" was staged to be sent so).
+            text, char = without_controls(scope.purpose_text)
+            if char and scope is not self.default_scope:
+                cell_notes.append(self._controls_left_out("scope", char, m.scope, number))
+                scope = Scope.purpose(text)
         if is_purpose:
             if scope.purpose_text:
                 # The purpose names the scope: a row (or default) naming another one is a
