@@ -17,7 +17,8 @@ MAPPING = ColumnMapping(
 
 def _check(scope_cell: str, purpose_cell: str | None) -> CheckedRow:
     header: list[CellValue] = ["Phone", "Scope", "Purpose"]
-    rows = [(1, header), (2, ["3035550123", scope_cell, purpose_cell])]
+    row: list[CellValue] = ["3035550123", scope_cell, purpose_cell]
+    rows = [(1, header), (2, row)]
     checked, _ = check_all(rows, MAPPING, OPTS)
     return checked[0]
 
