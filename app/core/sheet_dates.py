@@ -166,8 +166,26 @@ class _Zone:
     why_first: str = ""
 
 
-# "Nov 2, 2026", "2 November 2026", Excel's "2-Nov-26" (commas and dashes read as spaces).
-_NAMED_MONTH_FORMATS: Final = ("%b %d %Y", "%B %d %Y", "%d %b %Y", "%d %B %Y", "%d %b %y")
+# "Nov 2, 2026", "2 November 2026", Excel's "2-Nov-26" (commas and dashes read as spaces): a
+# month's name, abbreviated or in full, with the day and a four-digit year, or a two-digit one
+# after the day and an abbreviation, as strptime's "%b %d %Y", "%B %d %Y", "%d %b %Y",
+# "%d %B %Y" and "%d %b %y" read them in the C locale. English names from these tables, never
+# strptime's or strftime's %b/%B/%a/%A: those follow LC_TIME, which Qt sets from LANG, and
+# under es_US or de_DE "Jan 5, 2026" was not a date, so its lateness went unchecked, and a
+# right weekday was "the wrong weekday … is a Montag" (review RV3 #F2).
+_MONTHS: Final = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+_MONTH_ABBREVIATIONS: Final = {name[:3].lower(): n for n, name in enumerate(_MONTHS, 1)}
+_MONTH_NUMBERS: Final = {
+    **_MONTH_ABBREVIATIONS,
+    **{name.lower(): n for n, name in enumerate(_MONTHS, 1)},
+}
+# strptime's %d, %Y and %y (\d takes other scripts' digits, as strptime's did).
+_DAY_OF_MONTH: Final = re.compile(r"3[01]|[12]\d|0[1-9]|[1-9]")
+_FULL_YEAR: Final = re.compile(r"\d{4}")
+_SHORT_YEAR: Final = re.compile(r"\d{2}")
 # A two-digit year read a century back is noted when the later reading is this close ahead.
 _NEAR_FUTURE: Final = dt.timedelta(days=366)
 
@@ -228,9 +246,15 @@ def _century_note(found: dt.date, later: dt.date | None, not_after: dt.date) -> 
     if later is None or later - not_after > _NEAR_FUTURE:
         return ""
     return (
-        f"its two-digit year is read as {found.year}, since {later:%b %d, %Y} would be after "
-        f"{not_after:%b %d, %Y}"
+        f"its two-digit year is read as {found.year}, since {_day_shown(later)} would be after "
+        f"{_day_shown(not_after)}"
     )
+
+
+def _day_shown(day: dt.date) -> str:
+    """``Nov 02, 2026``: a date in a note, as strftime's ``%b %d, %Y`` writes it in the C
+    locale, whatever locale Qt set (its %b wrote "Dez 11, 2026" under de_DE)."""
+    return f"{_MONTHS[day.month - 1][:3]} {day:%d, %Y}"
 
 
 def _safe(year: int, month: int, day: int) -> dt.date | None:
@@ -462,13 +486,13 @@ def _with_weekday(
     given = _WEEKDAY_NAMES[_day_name(weekday)]
     if found is None or found.weekday() == given:
         return RequestDate(found, note, parsed.order)
-    said = f"names the wrong weekday: {found:%b %d, %Y} is a {_WEEKDAYS[found.weekday()]}"
+    said = f"names the wrong weekday: {_day_shown(found)} is a {_WEEKDAYS[found.weekday()]}"
     said += "; read as that date"
     if parsed.order:
         others = {_parse_text(written, not_after, first).date for first in (True, False)}
         other = next((day for day in others if day is not None and day != found), None)
         if other is not None and other.weekday() == given:
-            said += f" ({other:%b %d, %Y}, its other reading, is a {_WEEKDAYS[given]})"
+            said += f" ({_day_shown(other)}, its other reading, is a {_WEEKDAYS[given]})"
     return RequestDate(found, f"{note}; it {said}" if note else f"{text!r} {said}", parsed.order)
 
 
@@ -582,7 +606,7 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
             if day_first:
                 us, us_later, other = other, other_later, us
                 note = (
-                    f"{text!r} is ambiguous: read as {us:%b %d, %Y} (day/month, as the "
+                    f"{text!r} is ambiguous: read as {_day_shown(us)} (day/month, as the "
                     "column's dates that read only one way are); it could be "
                     f"{_other_reading(other, m[4], not_after)}"
                 )
@@ -595,7 +619,7 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
                 us, us_later, order = other, None, EITHER_TURNED
             else:
                 note = (
-                    f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month/day); "
+                    f"{text!r} is ambiguous: read as {_day_shown(us)} (month/day); "
                     f"it could be {_other_reading(other, m[4], not_after)}"
                 )
         elif us is not None:
@@ -604,7 +628,7 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
         elif other is not None:
             us, us_later = other, other_later
             order = DAY_FIRST_ONLY
-            note = f"{text!r} read as day/month: {other:%b %d, %Y}"
+            note = f"{text!r} read as day/month: {_day_shown(other)}"
         else:
             return RequestDate(None, f"{text!r} is not a date")
         if not_after is not None and (century := _century_note(us, us_later, not_after)):
@@ -652,7 +676,7 @@ def _read_dotted(
         if day_first is False:
             found = RequestDate(
                 us,
-                f"{text!r} is ambiguous: read as {us:%b %d, %Y} (month.day, as the column's "
+                f"{text!r} is ambiguous: read as {_day_shown(us)} (month.day, as the column's "
                 f"dates that read only one way are); it could be "
                 f"{_other_reading(european, year, not_after)}",
                 EITHER_DOTTED,
@@ -660,7 +684,7 @@ def _read_dotted(
             return _with_century(found, text, us_later, not_after)
         found = RequestDate(
             european,
-            f"{text!r} is ambiguous: read as {european:%b %d, %Y} (day.month, as dotted "
+            f"{text!r} is ambiguous: read as {_day_shown(european)} (day.month, as dotted "
             f"dates are usually written); it could be {_other_reading(us, year, not_after)}",
             EITHER_DOTTED,
         )
@@ -669,7 +693,7 @@ def _read_dotted(
         found = RequestDate(european, "", "" if european == us else DAY_FIRST_ONLY)
         return _with_century(found, text, european_later, not_after)
     if us is not None:
-        found = RequestDate(us, f"{text!r} read as month.day: {us:%b %d, %Y}", MONTH_FIRST_ONLY)
+        found = RequestDate(us, f"{text!r} read as month.day: {_day_shown(us)}", MONTH_FIRST_ONLY)
         return _with_century(found, text, us_later, not_after)
     return RequestDate(None, f"{text!r} is not a date")
 
@@ -681,14 +705,14 @@ def _other_reading(other: dt.date, year: str, not_after: dt.date | None) -> str:
     round went a century back ("it could be Dec 11, 1926") while ``11/4/26`` could be Apr 11,
     2026: a person who swapped day and month wrote the same year."""
     if len(year) == 4 or not_after is None:
-        return f"{other:%b %d, %Y}"
+        return _day_shown(other)
     named = not_after.year - not_after.year % 100 + int(year)
     if named > not_after.year:
         named -= 100
     shown = _safe(named, other.month, other.day) or other
     if shown > not_after:
-        return f"{shown:%b %d, %Y}, though that is after {not_after:%b %d, %Y}"
-    return f"{shown:%b %d, %Y}"
+        return f"{_day_shown(shown)}, though that is after {_day_shown(not_after)}"
+    return _day_shown(shown)
 
 
 def _turned_note(
@@ -697,8 +721,8 @@ def _turned_note(
     """The note on an ambiguous date read against its form's usual order, as that reading
     (``usual``, in the year written) is after ``not_after`` and the other is not."""
     return (
-        f"{text!r} is ambiguous: read as {taken:%b %d, %Y} ({how}), since {usual_how} would be "
-        f"{usual:%b %d, %Y}, after {not_after:%b %d, %Y}"
+        f"{text!r} is ambiguous: read as {_day_shown(taken)} ({how}), since {usual_how} would be "
+        f"{_day_shown(usual)}, after {_day_shown(not_after)}"
     )
 
 
@@ -769,29 +793,48 @@ def _parse_named_month(text: str, not_after: dt.date | None) -> RequestDate | No
     words = _SEPT.sub("Sep", _ORDINAL.sub(r"\1", words))
     cleaned = " ".join(words.replace(",", " ").replace("-", " ").replace(".", " ").split())
     cleaned = _english_months(cleaned)
-    for fmt in _NAMED_MONTH_FORMATS:
-        try:
-            found = dt.datetime.strptime(cleaned, fmt).date()
-        except ValueError:
-            continue
-        century = ""
-        if fmt.endswith("%y"):  # strptime's own pivot reads 68 as 2068
-            if not_after is None:
-                return None
-            read, later = _two_digit_year(found.year % 100, found.month, found.day, not_after)
-            if read is None:
-                continue
-            found, century = read, _century_note(read, later, not_after)
-        if weekday is not None:
-            given = weekday[1].casefold()
-            if f"{found:%a}".casefold() != given:
-                note = (
-                    f"{text!r} names the wrong weekday: {found:%b %d, %Y} is a {found:%A}; "
-                    "read as that date"
-                )
-                return RequestDate(found, f"{note}; {century}" if century else note)
-        return RequestDate(found, f"{text!r}: {century}" if century else "")
-    return RequestDate(None, f"{text!r} is not a date")
+    found, short_year = _named_month_day(cleaned)
+    century = ""
+    if found is not None and short_year:
+        if not_after is None:
+            return None
+        read, later = _two_digit_year(found.year % 100, found.month, found.day, not_after)
+        if read is not None:
+            century = _century_note(read, later, not_after)
+        found = read
+    if found is None:
+        return RequestDate(None, f"{text!r} is not a date")
+    if weekday is not None and _WEEKDAYS[found.weekday()][:3].casefold() != weekday[1].casefold():
+        note = (
+            f"{text!r} names the wrong weekday: {_day_shown(found)} is a "
+            f"{_WEEKDAYS[found.weekday()]}; read as that date"
+        )
+        return RequestDate(found, f"{note}; {century}" if century else note)
+    return RequestDate(found, f"{text!r}: {century}" if century else "")
+
+
+def _named_month_day(cleaned: str) -> tuple[dt.date | None, bool]:
+    """The date ``cleaned`` (words split by one space) names with an English month name, and
+    whether its year had two digits (then read as strptime's %y does, 68 as 2068, for the
+    caller to read again); None when it names none (see :data:`_MONTHS`)."""
+    words = cleaned.split(" ")
+    if len(words) != 3:
+        return None, False
+    if (month := _MONTH_NUMBERS.get(words[0].lower())) is not None:
+        day, year, short_year = words[1], words[2], False
+    elif (month := _MONTH_NUMBERS.get(words[1].lower())) is not None:
+        day, year = words[0], words[2]
+        short_year = words[1].lower() in _MONTH_ABBREVIATIONS and bool(_SHORT_YEAR.fullmatch(year))
+    else:
+        return None, False
+    if _DAY_OF_MONTH.fullmatch(day) is None:
+        return None, False
+    if short_year:
+        number = int(year)
+        return _safe(number + (2000 if number <= 68 else 1900), month, int(day)), True
+    if _FULL_YEAR.fullmatch(year) is None:
+        return None, False
+    return _safe(int(year), month, int(day)), False
 
 
 def _is_number(text: str) -> bool:
