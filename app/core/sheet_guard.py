@@ -58,6 +58,20 @@ JSON_SCAN_BYTES: Final = 1 << 20
 _OLE2_MAGIC: Final = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP_MAGIC: Final = b"PK\x03\x04"
 _DTD = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+# A document type that only names an external DTD, with no internal subset ("[...]"), where
+# entities are declared: LibreOffice writes one in every Basic macro part of an .ods
+# (``<!DOCTYPE library:library PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN"
+# "library.dtd">``), and no reader here fetches an external DTD.
+_QUOTED = rb"""(?:"[^"<>]*"|'[^'<>]*')"""
+_PLAIN_DOCTYPE = re.compile(
+    rb"<!DOCTYPE\s+[^\s\[\]<>\"']+(?:\s+(?:PUBLIC\s+"
+    + _QUOTED
+    + rb"\s+"
+    + _QUOTED
+    + rb"|SYSTEM\s+"
+    + _QUOTED
+    + rb"))?\s*>"
+)
 _FIRST_ELEMENT = re.compile(rb"<[A-Za-z_]")
 # Office files embed other documents there; the readers never open them.
 _EMBEDDED_PREFIXES: Final = ("xl/embeddings/", "Object ", "ObjectReplacements/")
@@ -746,7 +760,7 @@ def _check_xml_prolog(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> 
         head = part.read(XML_SCAN_BYTES)
     root = _FIRST_ELEMENT.search(head)
     prolog = head if root is None else head[: root.start()]
-    if _DTD.search(prolog):
+    if _DTD.search(_PLAIN_DOCTYPE.sub(b"", prolog, count=1)):
         raise SheetError(
             f"{name} has a part ({info.filename}) that declares XML entities, which is how "
             "XML bombs are built and which no spreadsheet program writes; it was not opened."
