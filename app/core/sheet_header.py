@@ -41,6 +41,10 @@ _DATE_LIKE: Final = re.compile(
     r"\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(\s.*)?"
 )
 _NON_PHONE_CHARS: Final = re.compile(r"[^0-9+()\-./\s'\u00a0xXeE,]")
+# An amount or a measure written with one or two decimals ("1051527.39", "56969.96"): never a
+# phone number, however many digits (black-box B18 F3: a CSV's column of areas was proposed
+# as the phone column, every row invalid, where the same workbook was refused).
+_DECIMAL: Final = re.compile(r"\s*[-+]?\d+[.,]\d{1,2}\s*")
 # Digits with phone punctuation between them, as written among words: "303-555-2401",
 # "(303) 555 2401", "+44 20 7946 0958".
 _DIGIT_RUN: Final = re.compile(r"\d[\d\s().\-/\u00a0]*\d")
@@ -59,12 +63,14 @@ def looks_like_phone(value: CellValue) -> bool:
     """A cheap, country-agnostic guess that a cell holds a phone number (7 to 15 digits)."""
     if isinstance(value, bool) or value is None:
         return False
-    if isinstance(value, int | float):
+    if isinstance(value, int):
         return 1_000_000 <= value < 10**15
+    if isinstance(value, float):
+        return 1_000_000 <= value < 10**15 and value.is_integer()
     if not isinstance(value, str):
         return False
     digits = sum(c.isdigit() for c in value)
-    if not 7 <= digits <= 15 or _DATE_LIKE.fullmatch(value):
+    if not 7 <= digits <= 15 or _DATE_LIKE.fullmatch(value) or _DECIMAL.fullmatch(value):
         return False
     return _NON_PHONE_CHARS.search(value) is None
 
