@@ -69,10 +69,12 @@ def looks_like_phone(value: CellValue) -> bool:
         return 1_000_000 <= value < 10**15 and value.is_integer()
     if not isinstance(value, str):
         return False
-    digits = sum(c.isdigit() for c in value)
-    if not 7 <= digits <= 15 or _DATE_LIKE.fullmatch(value) or _DECIMAL.fullmatch(value):
+    # Letters first: a note of 1,500 characters is refused at its first word instead of after
+    # counting its digits (black-box B17 F2: +8.6 s per 100,000 rows of multi-line notes).
+    if _NON_PHONE_CHARS.search(value) is not None:
         return False
-    return _NON_PHONE_CHARS.search(value) is None
+    digits = sum(c.isdigit() for c in value)
+    return 7 <= digits <= 15 and not _DATE_LIKE.fullmatch(value) and not _DECIMAL.fullmatch(value)
 
 
 def holds_phone_number(text: str) -> bool:
