@@ -64,7 +64,7 @@ from app.core.sheet_check import (
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_dates import LATE_SENTENCE
+from app.core.sheet_dates import LATE_SENTENCE, DayFirst
 from app.core.sheet_header import (
     holds_phone_number,
     is_blank,
@@ -712,10 +712,10 @@ def stage(
     Hidden rows, formula cells and unread sheets and columns: see the module's docstring.
 
     A request-date column whose dates that read one way only all agree (all day/month, or all
-    month/day: :func:`~app.core.staging_notes.column_order`) is checked again in that order
-    when some of its ambiguous dates were read the other way: the first job file is given up
-    and the rows staged anew, so every date of the column is read the one way it is written
-    (a warning says so).
+    month/day: :func:`~app.core.staging_notes.column_order`), the slashed ones and the dotted
+    ones each apart, is checked again in that order when some of its ambiguous dates of that
+    form were read the other way: the first job file is given up and the rows staged anew, so
+    every date of the column is read the one way it is written (a warning says so).
     """
     run = partial(
         _stage,
@@ -746,7 +746,7 @@ def _stage(
     mapping: ColumnMapping | None,
     corrections: Corrections | None,
     reports_dir: Path | None,
-    day_first: bool | None,
+    day_first: DayFirst,
 ) -> tuple[JobStore, CheckSummary]:
     fixes = dict(corrections or {})
     path = resolve_sheet_path(settings.file)  # a symbolic link loop: one sentence (L4 #2)

@@ -103,8 +103,13 @@ from app.core.sheet_damage import (
     other_country_note,
 )
 from app.core.sheet_dates import (
+    DAY_FIRST_ONLY,
+    DOTTED_DAY_FIRST_ONLY,
+    DOTTED_MONTH_FIRST_ONLY,
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
+    MONTH_FIRST_ONLY,
+    DayFirst,
     business_days_between,
     late_sentence,
     parse_request_date,
@@ -217,6 +222,13 @@ class Outcome(StrEnum):
     BLANK = "blank"
 
 
+# A dotted date's evidence of its column's order, counted apart from a slashed one's.
+_DOTTED_ORDERS: Final = {
+    DAY_FIRST_ONLY: DOTTED_DAY_FIRST_ONLY,
+    MONTH_FIRST_ONLY: DOTTED_MONTH_FIRST_ONLY,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
     """What the rows are checked for: the target list, the insertion date, campaign names.
@@ -234,9 +246,10 @@ class CheckOptions:
     late_after_business_days: int = LIMIT_BUSINESS_DAYS
     removal: bool = False
     scope_from_rows: bool = False
-    # The request-date column's order, when known (True: day/month, False: month/day): dates
-    # that read either way are read so. None: each form's own (slashed US, dotted European).
-    day_first: bool | None = None
+    # The request-date column's order, when known (True: day/month, False: month/day; a
+    # FormOrders: each form's): dates that read either way are read so. None: each form's own
+    # (slashed US, dotted European).
+    day_first: DayFirst = None
     # What the rows were read from, for the note on values right of the header's columns: the
     # delimiter of a text file (CSV, TSV, TXT), whose lines an unquoted delimiter in a value
     # splits, or None for a workbook (xlsx, xls, ods), where nothing splits a row. None too
@@ -377,8 +390,10 @@ class CheckSummary:
     their rows, ``ambiguous_after`` those of them after the insertion date as read, which a
     request cannot be: a sign the column is written the other way). ``date_orders`` (not counted in
     :meth:`as_dict`) holds, per :attr:`~app.core.sheet_dates.RequestDate.order` (readable only
-    month/day, only day/month, either way), how many request dates there were and the first
-    one's row and text: the order the column is written in.
+    month/day, only day/month, either way; a dotted date that reads one way only under
+    :data:`~app.core.sheet_dates.DOTTED_DAY_FIRST_ONLY` or ``DOTTED_MONTH_FIRST_ONLY``, as it
+    says nothing of the slashed ones), how many request dates there were and the first one's row
+    and text: the order the column is written in.
 
     The valid and invalid rows whose request date could not be checked against the limit are
     listed (:class:`RowList`) by why: ``unread_dates`` (not a date), ``future_dates`` (after the
@@ -2183,8 +2198,11 @@ class _Checker:
             cell, not_after=self.o.insertion_date, day_first=self.o.day_first
         )
         if parsed.order:
-            count, first, text = self.date_orders.get(parsed.order, (0, number, str(cell)))
-            self.date_orders[parsed.order] = (count + 1, first, text)
+            order = (
+                _DOTTED_ORDERS.get(parsed.order, parsed.order) if parsed.dotted else parsed.order
+            )
+            count, first, text = self.date_orders.get(order, (0, number, str(cell)))
+            self.date_orders[order] = (count + 1, first, text)
         if parsed.date is None:
             if not parsed.note:
                 return None, None, False, "", DATE_MISSING

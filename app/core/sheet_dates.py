@@ -29,7 +29,9 @@ dotted one (``11.05.2026``) day.month, the European order, each with a note, unl
 column's order is known: one column is written one way, so when its dates that can only be
 read one way (``25/10/2026``, ``10/25/2026``) are all day/month, or all month/day, the job
 reads its ambiguous ones that way too (``day_first``; :attr:`RequestDate.order` gives the
-evidence each value holds). In a column whose order is not known, an ambiguous date with a
+evidence each value holds). Slashed and dotted dates are weighed apart: a column holding both
+was filled from more than one source, and ``23.11.2026`` says nothing of how ``11/9/2026`` was
+written (:class:`FormOrders`). In a column whose order is not known, an ambiguous date with a
 two-digit year whose usual reading would be after the day checked, while its other reading is
 not, is read the other way, with a note saying why: on Nov 24, 2026 ``12/11/26`` is Nov 12,
 2026 (day/month), as month/day it would be Dec 11, 2026, which going a century back made Dec 11,
@@ -53,9 +55,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zoneinfo
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Final
+from typing import Final, TypeAlias
 
 import holidays
 
@@ -200,6 +202,34 @@ EITHER_DOTTED: Final = "either (dotted)"  # 11.05.2026: two different dates
 # these were not read the way a column of unknown order's ambiguous dates are said to be.
 EITHER_TURNED: Final = "either, read day/month"
 EITHER_DOTTED_TURNED: Final = "either (dotted), read month.day"
+# What a dotted date that reads one way only says of its column's order, as the check counts it
+# (its RequestDate.order is DAY_FIRST_ONLY or MONTH_FIRST_ONLY, with ``dotted`` set): apart from
+# a slashed one's, as it decides only how the column's other dotted dates are read (black-box
+# B18 F1: 11/23/2026 made 11.10.2026 Nov 10, and 23.11.2026 made 11/9/2026 Sep 11).
+DOTTED_DAY_FIRST_ONLY: Final = "day.month"  # 23.11.2026
+DOTTED_MONTH_FIRST_ONLY: Final = "month.day"  # 11.23.2026
+
+
+@dataclass(frozen=True, slots=True)
+class FormOrders:
+    """A request-date column's order for each form its dates are written in (True: day
+    first, False: month first, None: the form's own, slashed month/day and dotted day.month),
+    when its slashed and its dotted dates that read either way are to be read differently."""
+
+    slashed: bool | None
+    dotted: bool | None
+
+
+# A column's order (:func:`parse_request_date`'s ``day_first``): one for both forms, or each
+# form's.
+DayFirst: TypeAlias = bool | FormOrders | None
+
+
+def _form_order(day_first: DayFirst, *, dotted: bool) -> bool | None:
+    """The order ``day_first`` gives the dates written in one form."""
+    if isinstance(day_first, FormOrders):
+        return day_first.dotted if dotted else day_first.slashed
+    return day_first
 
 
 # Finds late_sentence's words in a row's message (what comes after "before" holds no ";").
@@ -222,11 +252,13 @@ def late_sentence(
 @dataclass(frozen=True, slots=True)
 class RequestDate:
     """A parsed request date; ``note`` explains an ambiguous or unreadable value; ``order`` is
-    what a slashed value says about its column's order (one of the constants above, or "")."""
+    what a slashed value says about its column's order (one of the constants above, or "");
+    ``dotted`` that it was written with dots, so its order is about the column's dotted dates."""
 
     date: dt.date | None
     note: str = ""
     order: str = ""
+    dotted: bool = False
 
 
 def _two_digit_year(
@@ -265,16 +297,17 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
 
 
 def parse_request_date(
-    value: CellValue, not_after: dt.date | None = None, *, day_first: bool | None = None
+    value: CellValue, not_after: dt.date | None = None, *, day_first: DayFirst = None
 ) -> RequestDate:
     """Read a date cell: a date/datetime, an Excel serial number, or a common date string
     (ISO, US month/day, European day.month, yyyymmdd, month names).
 
     ``11/02/2026`` and ``11-02-2026`` are read month-first (US), ``02.11.2026`` day-first
     (European), unless ``day_first`` gives the column's order (True: day/month, False:
-    month/day); when the other order is also a date the note says so. A two-digit year is the
-    latest such date not after ``not_after`` (default today): see the module's docstring, which
-    says too when, with ``day_first`` None, an ambiguous one is read the other way.
+    month/day; a :class:`FormOrders` gives each form's); when the other order is also a date
+    the note says so. A two-digit year is the latest such date not after ``not_after``
+    (default today): see the module's docstring, which says too when, with ``day_first`` None,
+    an ambiguous one is read the other way.
     A date before 1900 (a cell, or text with a four-digit year) is refused, with a note.
     """
     if value is None or value == "":
@@ -377,7 +410,7 @@ def _day_name(weekday: re.Match[str]) -> str:
     return re.sub(r"[\s.,]+$", "", weekday[0]).casefold()
 
 
-def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate:
+def _parse_text(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestDate:
     if ":" in text and (zoned := _ZONED_TIME.search(text)) is not None and zoned.start():
         zone = _zone(zoned)
         if zone is not None:
@@ -401,7 +434,7 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: bool | None) ->
         return _read_two_digit_year(text, not_after or dt.date.today(), day_first)
     if found.date is not None and found.date < EARLIEST_REQUEST:
         # "1899-12-25": what a CSV export of an .ods date cell holding -5 says.
-        return RequestDate(None, f"{text!r} {_BEFORE_1900}", found.order)
+        return RequestDate(None, f"{text!r} {_BEFORE_1900}", found.order, found.dotted)
     return found
 
 
@@ -410,7 +443,7 @@ def _read_zoned(
     zoned: re.Match[str],
     zone: _Zone,
     not_after: dt.date | None,
-    day_first: bool | None,
+    day_first: DayFirst,
 ) -> RequestDate:
     """A date with a time and its zone: the day that moment was in this computer's time zone,
     as the insertion date (``dt.date.today()``) is this computer's day. An SMS platform's
@@ -429,20 +462,20 @@ def _read_zoned(
     note = parsed.note.replace(repr(written), repr(text), 1)
     time = _clock(zoned)
     if parsed.date is None or time is None:
-        return RequestDate(parsed.date, note, parsed.order)
+        return RequestDate(parsed.date, note, parsed.order, parsed.dotted)
     if not zone.readings:
         said = (
             f"its time zone {zone.shown!r} was not understood: read as the date written, "
             f"{parsed.date:%Y-%m-%d}"
         )
-        return RequestDate(parsed.date, _joined(note, text, said), parsed.order)
+        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.dotted)
     readings: list[tuple[str, dt.datetime, dt.datetime]] = []  # name, moment there, here
     for name, tz in zone.readings:
         moment = dt.datetime.combine(parsed.date, time, tz)
         try:
             readings.append((name, moment, moment.astimezone()))
         except (OverflowError, OSError, ValueError):  # a moment the clock cannot place
-            return RequestDate(parsed.date, note, parsed.order)
+            return RequestDate(parsed.date, note, parsed.order, parsed.dotted)
     local = readings[0][2]
     others = [(name, here.date()) for name, _, here in readings[1:] if here.date() != local.date()]
     if others and not zone.why_first:
@@ -452,7 +485,7 @@ def _read_zoned(
             f"its time zone {zone.shown} could be {named}, which date it differently ({days}), "
             f"so the date written, {parsed.date:%Y-%m-%d}, was read"
         )
-        return RequestDate(parsed.date, _joined(note, text, said), parsed.order)
+        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.dotted)
     if others:
         name, there = readings[0][0], readings[0][1]
         elsewhere = "; ".join(f"as {other} it would be {day:%Y-%m-%d}" for other, day in others)
@@ -462,16 +495,16 @@ def _read_zoned(
         )
         note = _joined(note, text, said)
     if local.date() == parsed.date:
-        return RequestDate(parsed.date, note, parsed.order)
+        return RequestDate(parsed.date, note, parsed.order, parsed.dotted)
     shifted = (
         f"read as {local:%Y-%m-%d}, the day it was in this computer's time zone ({local.tzname()})"
     )
     note = f"{note}; {shifted}" if note else f"{text!r} {shifted}"
-    return RequestDate(local.date(), note, parsed.order)
+    return RequestDate(local.date(), note, parsed.order, parsed.dotted)
 
 
 def _with_weekday(
-    text: str, weekday: re.Match[str], not_after: dt.date | None, day_first: bool | None
+    text: str, weekday: re.Match[str], not_after: dt.date | None, day_first: DayFirst
 ) -> RequestDate:
     """A numeric date after a weekday ("Mon, 11/23/2026 10:15:32", "Mon 11/23/2026"): the date,
     read as it is without the weekday. Black-box B16 #8: refused as not a date while "Mon, 23 Nov
@@ -485,7 +518,7 @@ def _with_weekday(
     found = parsed.date
     given = _WEEKDAY_NAMES[_day_name(weekday)]
     if found is None or found.weekday() == given:
-        return RequestDate(found, note, parsed.order)
+        return RequestDate(found, note, parsed.order, parsed.dotted)
     said = f"names the wrong weekday: {_day_shown(found)} is a {_WEEKDAYS[found.weekday()]}"
     said += "; read as that date"
     if parsed.order:
@@ -493,7 +526,9 @@ def _with_weekday(
         other = next((day for day in others if day is not None and day != found), None)
         if other is not None and other.weekday() == given:
             said += f" ({_day_shown(other)}, its other reading, is a {_WEEKDAYS[given]})"
-    return RequestDate(found, f"{note}; it {said}" if note else f"{text!r} {said}", parsed.order)
+    return RequestDate(
+        found, f"{note}; it {said}" if note else f"{text!r} {said}", parsed.order, parsed.dotted
+    )
 
 
 def _joined(note: str, text: str, said: str) -> str:
@@ -574,23 +609,24 @@ def _iana_zone(key: str) -> dt.tzinfo | None:
 
 
 @lru_cache(maxsize=4096)
-def _read_any_year(text: str, day_first: bool | None) -> RequestDate | None:
+def _read_any_year(text: str, day_first: DayFirst) -> RequestDate | None:
     """The date ``text`` names, or None when it has a two-digit year (read with the day)."""
     return _read(text, None, day_first)
 
 
 @lru_cache(maxsize=1024)
-def _read_two_digit_year(text: str, not_after: dt.date, day_first: bool | None) -> RequestDate:
+def _read_two_digit_year(text: str, not_after: dt.date, day_first: DayFirst) -> RequestDate:
     return _read(text, not_after, day_first) or RequestDate(None, f"{text!r} is not a date")
 
 
-def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> RequestDate | None:
+def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestDate | None:
     """``text`` read as a date; None if it has a two-digit year and ``not_after`` is None."""
     if (m := _ISO.fullmatch(text)) is not None:
         found = _safe(int(m[1]), int(m[2]), int(m[3]))
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
     if (m := _SLASHED.fullmatch(text)) is not None:
         first, second = int(m[1]), int(m[3])
+        slashed_first = _form_order(day_first, dotted=False)
         us_later = other_later = None
         if len(m[4]) == 4:
             us = _safe(int(m[4]), first, second)
@@ -603,14 +639,14 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
         order = ""
         if us is not None and other is not None and us != other:
             order = EITHER
-            if day_first:
+            if slashed_first:
                 us, us_later, other = other, other_later, us
                 note = (
                     f"{text!r} is ambiguous: read as {_day_shown(us)} (day/month, as the "
                     "column's dates that read only one way are); it could be "
                     f"{_other_reading(other, m[4], not_after)}"
                 )
-            elif day_first is None and us_later is not None and other_later is None:
+            elif slashed_first is None and us_later is not None and other_later is None:
                 # Month/day is after the day checked and went a century back (regression
                 # check V4: Dec 11, 1926, 25,222 business days late), day/month is a real
                 # recent date: the date meant, more likely than a request of a century ago.
@@ -637,7 +673,9 @@ def _read(text: str, not_after: dt.date | None, day_first: bool | None) -> Reque
     if (m := _DOTTED.fullmatch(text)) is not None:
         if len(m[3]) == 2 and not_after is None:
             return None
-        return _read_dotted(text, int(m[1]), int(m[2]), m[3], day_first, not_after)
+        dotted_first = _form_order(day_first, dotted=True)
+        read = _read_dotted(text, int(m[1]), int(m[2]), m[3], dotted_first, not_after)
+        return replace(read, dotted=True)
     if len(text) == 8 and text.isascii() and text.isdigit():
         found = _safe(int(text[:4]), int(text[4:6]), int(text[6:]))
         if found is not None:
@@ -736,7 +774,7 @@ def _with_century(
     if not century:
         return found
     note = f"{found.note}; {century}" if found.note else f"{text!r}: {century}"
-    return RequestDate(found.date, note, found.order)
+    return RequestDate(found.date, note, found.order, found.dotted)
 
 
 # Month names in French, Spanish and German, as European vendors' exports write a request date

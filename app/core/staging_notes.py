@@ -53,10 +53,10 @@ Summary lists them):
   invalid rows, which are not sent (:func:`late_invalid_sentence`), each row named (the
   first ten of each kind);
 - request dates that read either way (02/11/2026), with the order they were read in and
-  why (:func:`date_order_sentence`): the column's dates that read one way only, or, with
-  none, the form's usual order, and how to have them read the other way; those with a
-  two-digit year read against their form's order, as that reading was after the insertion
-  date, are said apart;
+  why (:func:`date_order_sentence`): the column's dates that read one way only, written in
+  the same form (slashed or dotted), or, with none, the form's usual order, and how to have
+  them read the other way; those with a two-digit year read against their form's order, as
+  that reading was after the insertion date, are said apart;
 - rows read from phone cells a spreadsheet had damaged, those whose number a short scientific
   display may have cut (2025550000), read as they stand, and rows refused as US numbers that
   are another country's (a template's placeholder, "5555555555", aside), with the rows read as
@@ -93,7 +93,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -123,12 +123,16 @@ from app.core.sheet_csv import CsvSource
 from app.core.sheet_damage import CUT_SHORT, code_name, placeholder_number
 from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
+    DOTTED_DAY_FIRST_ONLY,
+    DOTTED_MONTH_FIRST_ONLY,
     EITHER,
     EITHER_DOTTED,
     EITHER_DOTTED_TURNED,
     EITHER_TURNED,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
+    DayFirst,
+    FormOrders,
 )
 from app.core.sheet_header import holds_phone_number, looks_like_phone
 from app.core.sheet_mapping import (
@@ -1711,9 +1715,60 @@ def _area_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn) -> str
     )
 
 
-def date_order_sentence(
-    mapping: ColumnMapping, summary: CheckSummary, day_first: bool | None
-) -> str:
+@dataclass(frozen=True, slots=True)
+class _DateForm:
+    """One way of writing a request date, as its column's evidence is kept
+    (:attr:`CheckSummary.date_orders`): the keys of its dates that read day first only and month
+    first only, of its ambiguous ones read its usual way and of those read the other way (as
+    that was after the day checked), its usual order (True: day first) and its words."""
+
+    name: str
+    day_only: str
+    month_only: str
+    usual: str
+    turned: str
+    usual_day_first: bool
+    day_words: str
+    month_words: str
+
+    def evidence(self, orders: Mapping[str, tuple[int, int, str]]) -> bool | None:
+        """The order its dates that read one way only all have (None: none, or both)."""
+        day, month = self.day_only in orders, self.month_only in orders
+        return None if day == month else day
+
+    def words(self, day_first: bool) -> str:
+        return self.day_words if day_first else self.month_words
+
+
+# Slashed and dotted dates are weighed apart: a dotted date that reads one way only decides
+# nothing of the slashed ones, and the other way round (black-box B18 F1).
+_SLASHED_FORM: Final = _DateForm(
+    "slashed", DAY_FIRST_ONLY, MONTH_FIRST_ONLY, EITHER, EITHER_TURNED, False, "day/month",
+    "month/day",
+)  # fmt: skip
+_DOTTED_FORM: Final = _DateForm(
+    "dotted", DOTTED_DAY_FIRST_ONLY, DOTTED_MONTH_FIRST_ONLY, EITHER_DOTTED,
+    EITHER_DOTTED_TURNED, True, "day.month", "month.day",
+)  # fmt: skip
+_FORMS: Final = (_SLASHED_FORM, _DOTTED_FORM)
+
+
+def _forms_in(orders: Mapping[str, tuple[int, int, str]]) -> list[_DateForm]:
+    """The forms the column's dates that say anything of its order are written in."""
+    return [
+        form
+        for form in _FORMS
+        if any(k in orders for k in (form.day_only, form.month_only, form.usual, form.turned))
+    ]
+
+
+def _order_of(day_first: DayFirst, form: _DateForm) -> bool | None:
+    if isinstance(day_first, FormOrders):
+        return day_first.dotted if form is _DOTTED_FORM else day_first.slashed
+    return day_first
+
+
+def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first: DayFirst) -> str:
     """What an import says of the order its request dates are written in (``""``: nothing).
 
     A column is written one way: read throughout in the order its dates that read one way only
@@ -1728,9 +1783,20 @@ def date_order_sentence(
     either = summary.ambiguous_dates
     if mapping.request_date is None or not either:
         return ""
-    orders = summary.date_orders
     column = column_said(mapping.headers, mapping.request_date)
     rows = rows_named(summary.ambiguous_rows)
+    forms = _forms_in(summary.date_orders)
+    if len(forms) > 1 and any(f.evidence(summary.date_orders) is not None for f in forms):
+        # Some form's dates that read one way only decided its own ambiguous dates only.
+        return _forms_apart_sentence(column, rows, summary, day_first)
+    known = _order_of(day_first, forms[0] if forms else _SLASHED_FORM)
+    # One form: a dotted column's evidence is worded as a slashed one's ("written day/month").
+    orders = {
+        {DOTTED_DAY_FIRST_ONLY: DAY_FIRST_ONLY, DOTTED_MONTH_FIRST_ONLY: MONTH_FIRST_ONLY}.get(
+            key, key
+        ): value
+        for key, value in summary.date_orders.items()
+    }
     dates = f"{either} date{'s' if either != 1 else ''} that read{'s' if either == 1 else ''}"
     were = "were" if either != 1 else "was"
 
@@ -1739,17 +1805,15 @@ def date_order_sentence(
         return f"row {row}: {text!r}"
 
     day, month = DAY_FIRST_ONLY in orders, MONTH_FIRST_ONLY in orders
-    if day_first is None and day != month:
+    if known is None and day != month:
         # One kind of evidence, and the ambiguous dates were read its way without a second
         # run: no slashed one among day/month dates, no dotted one among month/day dates.
         if day and EITHER not in orders:
-            day_first = True
+            known = True
         elif month and EITHER_DOTTED not in orders:
-            day_first = False
-    if day_first is not None:
-        order, words = (
-            (DAY_FIRST_ONLY, "day/month") if day_first else (MONTH_FIRST_ONLY, "month/day")
-        )
+            known = False
+    if known is not None:
+        order, words = (DAY_FIRST_ONLY, "day/month") if known else (MONTH_FIRST_ONLY, "month/day")
         return (
             f"The request dates in {column} are written {words} ({example(order)}), so the "
             f"{dates} either way ({rows}) {were} read {words} too."
@@ -1765,6 +1829,95 @@ def date_order_sentence(
             f"{'them' if either != 1 else 'it'} in the report's Message column."
         )
     return _unknown_order_sentence(column, rows, summary, either)
+
+
+def _forms_apart_sentence(
+    column: str, rows: str, summary: CheckSummary, day_first: DayFirst
+) -> str:
+    """The dates that read either way in a column holding both slashed and dotted dates: each
+    form's read as its own dates that read one way only are, or its usual way (black-box B18 F1:
+    "written month/day (row 2: '11/23/2026'), so the 1 date … was read month/day too" of
+    11.10.2026, read Nov 10, and so not late)."""
+    orders = summary.date_orders
+    either = summary.ambiguous_dates
+
+    def example(key: str) -> str:
+        _, row, text = orders[key]
+        return f"row {row}: {text!r}"
+
+    clauses = []
+    for form in _FORMS:
+        usual = orders.get(form.usual, (0, 0, ""))[0]
+        turned = orders.get(form.turned, (0, 0, ""))[0]
+        if not usual + turned:
+            continue
+        evidence = form.evidence(orders)
+        # A form without its own evidence is read its usual way whatever the order given
+        # (column_order gives one for both forms only when it reads that form so).
+        misread = form.turned if evidence == form.usual_day_first else form.usual
+        known = evidence is not None and (
+            _order_of(day_first, form) == evidence or misread not in orders
+        )
+        count = usual + turned
+        ones = f"{count:,} {form.name} one{'s' if count != 1 else ''}"
+        were = "was" if count == 1 else "were"
+        if evidence is not None and known:
+            key = form.day_only if evidence else form.month_only
+            clauses.append(
+                f"{ones} {were} read {form.words(evidence)}, as the column's {form.name} dates "
+                f"that read one way only are ({example(key)})"
+            )
+            continue
+        parts = []
+        if usual:
+            some = f"{usual:,} {form.name} one{'s' if usual != 1 else ''}"
+            parts.append(
+                f"{some} {'was' if usual == 1 else 'were'} read "
+                f"{form.words(form.usual_day_first)}, as {form.name} dates are usually written "
+                f"({example(form.usual)})"
+            )
+        if turned:
+            _, row, text = orders[form.turned]
+            first = f"row {row}" if turned == 1 else f"the first row {row}"
+            some = f"{turned:,} {form.name} one{'s' if turned != 1 else ''}"
+            parts.append(
+                f"{some} {'was' if turned == 1 else 'were'} read "
+                f"{form.words(not form.usual_day_first)}, as "
+                f"{form.words(form.usual_day_first)} would be after the insertion date "
+                f"({first}: {text!r})"
+            )
+        if form.day_only in orders and form.month_only in orders:
+            why = (
+                f"its {form.name} dates that read one way only being written both ways "
+                f"({example(form.day_only)} and {example(form.month_only)})"
+            )
+        elif evidence is not None:  # not read again in the order its evidence gives
+            key = form.day_only if evidence else form.month_only
+            why = (
+                f"though its {form.name} dates that read one way only are "
+                f"{form.words(evidence)} ({example(key)})"
+            )
+        else:
+            why = f"no {form.name} date there reading one way only to tell which"
+        clauses.append(f"{', '.join(parts)}, {why}")
+    after = summary.ambiguous_after
+    hint = ""
+    if after.count:
+        some = "1 of them is" if after.count == 1 else f"{after.count:,} of them are"
+        hint = (
+            f" Read so, {some} after the insertion date ({rows_named(after)}), which a request "
+            "cannot be."
+        )
+    what = f"{either:,} date{'s' if either != 1 else ''}"
+    verb = "reads" if either == 1 else "read"
+    it = "any of them is" if either != 1 else "it is"
+    return (
+        f"{what} in {column} {verb} two ways, day/month or month/day ({rows}). The column "
+        "holds both slashed and dotted dates, read apart, as the order of one form says "
+        f"nothing of the other's: {'; '.join(clauses)}.{hint} If {it} written the other way "
+        "round, write it as year-month-day (2026-11-02) and run the file again; each row's "
+        "message in the report gives both readings."
+    )
 
 
 def _unknown_order_sentence(column: str, rows: str, summary: CheckSummary, either: int) -> str:
@@ -1907,26 +2060,45 @@ def late_invalid_sentence(summary: CheckSummary) -> str:
     )
 
 
-def column_order(summary: CheckSummary) -> bool | None:
-    """The order a request-date column is written in, when its dates that read one way only
-    all agree and some dates that read either way were read the other way, their form's usual
-    order or, as that reading was after the day checked, against it (True: day/month, False:
-    month/day); None when there is nothing to read again."""
+def column_order(summary: CheckSummary) -> DayFirst:
+    """The order a request-date column is written in, when, in one form (slashed or dotted), its
+    dates that read one way only all agree and some of its dates that read either way were read
+    the other way, their form's usual order or, as that reading was after the day checked,
+    against it (True: day/month, False: month/day; a :class:`FormOrders` when the two forms'
+    dates are to be read differently); None when there is nothing to read again.
+
+    A form's evidence decides only its own dates (black-box B18 F1: 23.11.2026 made 11/9/2026
+    Sep 11, late, and 11/23/2026 made 11.10.2026 Nov 10, in time)."""
     orders = summary.date_orders
-    day, month = DAY_FIRST_ONLY in orders, MONTH_FIRST_ONLY in orders
-    if day and not month and EITHER in orders:  # slashed ones were read month/day
-        return True
-    if month and not day and EITHER_DOTTED in orders:  # dotted ones were read day.month
-        return False
-    # Read against their form's order as that reading was after the day checked (regression
-    # check V4): a column known to be written their form's way reads them so, a century back
-    # and said so, as it would had its order been known (fixer Y1: 12/11/26 beside 10/25/26
-    # stayed Nov 12 while the warning said the column's dates were read month/day).
-    if month and not day and EITHER_TURNED in orders:  # slashed ones were read day/month
-        return False
-    if day and not month and EITHER_DOTTED_TURNED in orders:  # dotted ones read month.day
-        return True
-    return None
+    again = False
+    wanted: dict[str, bool | None] = {}  # a form with dates that read either way: its order
+    for form in _FORMS:
+        evidence = form.evidence(orders)
+        if form.usual in orders or form.turned in orders:
+            wanted[form.name] = evidence
+        # Read against their form's order as that reading was after the day checked (regression
+        # check V4): a column known to be written their form's way reads them so, a century back
+        # and said so, as it would had its order been known (fixer Y1: 12/11/26 beside 10/25/26
+        # stayed Nov 12 while the warning said the column's dates were read month/day).
+        misread = form.turned if evidence == form.usual_day_first else form.usual
+        if evidence is not None and misread in orders:
+            again = True
+    if not again:
+        return None
+
+    def reads_alike(order: bool, form: _DateForm) -> bool:
+        """Whether ``order`` reads the form's dates as its own order does."""
+        if form.name not in wanted:
+            return True  # none of its dates reads either way
+        if (want := wanted[form.name]) is not None:
+            return want == order
+        # Its usual order only stops its dates being read against it, and none was.
+        return order == form.usual_day_first and form.turned not in orders
+
+    for order in (True, False):
+        if all(reads_alike(order, form) for form in _FORMS):
+            return order
+    return FormOrders(wanted.get(_SLASHED_FORM.name), wanted.get(_DOTTED_FORM.name))
 
 
 def damage_sentences(held: Held, kind: str) -> list[str]:
