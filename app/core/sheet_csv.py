@@ -840,6 +840,15 @@ class CsvSource:
                 "can hold."
             ) from None
         except csv.Error as exc:
+            if "field larger than field limit" in str(exc):
+                # Black-box B17 F5: a quote never closed with more than MAX_FIELD characters
+                # after it ends here, before the check of the last record can name it.
+                raise SheetError(
+                    f"{name} record {number + 1} has a cell of more than {MAX_FIELD:,} "
+                    "characters (a spreadsheet cell holds at most 32,767): most often a quote "
+                    "mark opened there and never closed, so every line after it runs into one "
+                    "cell; add the missing quote mark (or remove the stray one) and try again."
+                ) from exc
             raise SheetError(
                 f"{name} cannot be read as CSV after record {number} ({exc})."
             ) from exc
