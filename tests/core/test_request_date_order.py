@@ -141,12 +141,16 @@ def test_dotted_dates_are_day_month_and_say_when_they_could_be_the_other() -> No
     assert parse_request_date("11.05.2026", day_first=True).date == dt.date(2026, 5, 11)
 
 
-def test_a_month_day_column_reads_its_dotted_dates_month_day(tmp_path: Path) -> None:
+def test_a_month_day_column_keeps_its_dotted_dates_day_month(tmp_path: Path) -> None:
+    # Black-box B18 F1: a slashed date that reads one way only decides the order of the
+    # slashed dates alone; the dotted one keeps day.month (it was read month.day, Nov 5).
     path = _csv(tmp_path, "usdots.csv", ["10/25/2026", "11.05.2026", "11/10/2026"])
     dates, notes, warnings = _staged(tmp_path, path)
-    assert dates == ["2026-10-25", "2026-11-05", "2026-11-10"]
-    assert "(month.day" in notes[1]
-    assert any("written month/day (row 2: '10/25/2026')" in w for w in warnings), warnings
+    assert dates == ["2026-10-25", "2026-05-11", "2026-11-10"]
+    assert "(day.month, as dotted dates are usually written)" in notes[1]
+    assert any(
+        "1 slashed one was read month/day, as the column's slashed dates" in w for w in warnings
+    ), warnings
 
 
 def test_without_evidence_each_ambiguous_date_is_flagged(tmp_path: Path) -> None:
