@@ -101,7 +101,7 @@ from app.core.sheet_mapping import (
     state_numbers,
     unread_code_columns,
 )
-from app.core.sheet_reader import SheetSource, open_sheet, resolve_sheet_path
+from app.core.sheet_reader import SheetSource, WorkbookSource, open_sheet, resolve_sheet_path
 from app.core.sheet_scope import UNRESOLVED_OFFLINE, campaign_ids_checked, visible_text
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.sheet_worker import PROBE_ROWS, do_not_use_sheet, front_matter_sheet, usable_first
@@ -510,6 +510,43 @@ def _row_numbers_sentence(summary: CheckSummary) -> str:
     )
 
 
+# The last row a sheet of each format holds: an .xls (Excel 97-2003) 65,536, every other
+# 1,048,576, which Excel also reads of a CSV at most.
+XLS_LAST_ROW: Final = 65_536
+EXCEL_LAST_ROW: Final = 1_048_576
+
+
+class _LastRow:
+    """The number of the last row a sheet's reader gave (blank rows after its data are not
+    given)."""
+
+    def __init__(self) -> None:
+        self.number = 0
+
+    def watch(self, rows: Iterable[Row]) -> Iterator[Row]:
+        for row in rows:
+            self.number = row[0]
+            yield row
+
+
+def _last_row_sentence(source: SheetSource, last: int, name: str, kind: str) -> str:
+    """The warning on a sheet whose data reach the last row its format holds (black-box B18
+    F4: an .xls LibreOffice saved from 66,000 rows read 65,535 of them, and nothing said so):
+    the rows after it were most likely cut off when it was saved so; ``""`` otherwise."""
+    xls = isinstance(source, WorkbookSource) and source.format == "xls"
+    limit = XLS_LAST_ROW if xls else EXCEL_LAST_ROW
+    if last < limit:
+        return ""
+    held = "an .xls (Excel 97-2003) workbook" if xls else "Excel"
+    saved = "saved as .xls" if xls else "opened or saved in a spreadsheet program"
+    verb = "remove" if kind == "removal" else "import"
+    return (
+        f"{name} has data down to row {limit:,}, the last row {held} can hold: rows after it "
+        f"were most likely cut off when the file was {saved}. Check the file it came from "
+        f"and {verb} the rows after row {limit:,} from there."
+    )
+
+
 def _ignoring(rows: Iterable[Row], ignored: Set[int]) -> Iterator[Row]:
     for number, cells in rows:
         yield number, blanked(cells, ignored)
@@ -877,7 +914,8 @@ def _stage(
         store = JobStore.create(jobs_dir, job_id, meta)
         try:
             originals: dict[int, CellValue] = {}
-            rows: Iterable[Row] = source.iter_rows()
+            last_row = _LastRow()
+            rows: Iterable[Row] = last_row.watch(source.iter_rows())
             if set_aside:
                 rows = _ignoring(rows, set_aside)
             if fixes:
@@ -969,6 +1007,8 @@ def _stage(
                 warnings.append(beyond)
             if row_numbers := _row_numbers_sentence(summary):
                 warnings.append(row_numbers)
+            if cut := _last_row_sentence(source, last_row.number, path_text(path.name), kind):
+                warnings.append(cut)
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
             # Kept for the report's Summary and the result, whichever front end staged the job
