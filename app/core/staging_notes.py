@@ -1900,14 +1900,7 @@ def _forms_apart_sentence(
         else:
             why = f"no {form.name} date there reading one way only to tell which"
         clauses.append(f"{', '.join(parts)}, {why}")
-    after = summary.ambiguous_after
-    hint = ""
-    if after.count:
-        some = "1 of them is" if after.count == 1 else f"{after.count:,} of them are"
-        hint = (
-            f" Read so, {some} after the insertion date ({rows_named(after)}), which a request "
-            "cannot be."
-        )
+    hint = _after_hint(summary)
     what = f"{either:,} date{'s' if either != 1 else ''}"
     verb = "reads" if either == 1 else "read"
     it = "any of them is" if either != 1 else "it is"
@@ -1917,6 +1910,20 @@ def _forms_apart_sentence(
         f"nothing of the other's: {'; '.join(clauses)}.{hint} If {it} written the other way "
         "round, write it as year-month-day (2026-11-02) and run the file again; each row's "
         "message in the report gives both readings."
+    )
+
+
+def _after_hint(summary: CheckSummary) -> str:
+    """The sentence on ambiguous dates that, read so, are after the insertion date (``""``:
+    none). A request cannot be received after it is honoured: a sign of the other order, not
+    proof (a mistyped date is after it too), so it is said, and decides nothing."""
+    after = summary.ambiguous_after
+    if not after.count:
+        return ""
+    some = "1 of them is" if after.count == 1 else f"{after.count:,} of them are"
+    return (
+        f" Read so, {some} after the insertion date ({rows_named(after)}), which a request "
+        "cannot be."
     )
 
 
@@ -1946,16 +1953,7 @@ def _unknown_order_sentence(column: str, rows: str, summary: CheckSummary, eithe
         read = "; ".join(turned)
     else:
         read = "each row's note says how it was read"
-    after = summary.ambiguous_after
-    hint = ""
-    if after.count:
-        # A request cannot be received after it is honoured: a sign of the other order, not
-        # proof (a mistyped date is after it too), so it is said, and decides nothing.
-        some = "1 of them is" if after.count == 1 else f"{after.count:,} of them are"
-        hint = (
-            f" Read so, {some} after the insertion date ({rows_named(after)}), which a request "
-            "cannot be."
-        )
+    hint = _after_hint(summary)
     what = f"{either:,} date{'s' if either != 1 else ''}"
     verb = "reads" if either == 1 else "read"
     meant = f" ({' or '.join(other)})" if other else ""
