@@ -16,7 +16,9 @@ keyring_debs="gnome-keyring dbus-x11 dbus-daemon"
 case "$mode" in
   app) wanted="$qt_debs $x11_debs" ;;
   # libreoffice-calc: the export tests check that Calc reads our xlsx files with the same values.
-  test) wanted="$qt_debs $keyring_debs xvfb xauth libreoffice-calc" ;;
+  # locales: the request-date tests compile es_US and de_DE (localedef) to check that dates read
+  # the same whatever the system's language.
+  test) wanted="$qt_debs $keyring_debs xvfb xauth libreoffice-calc locales" ;;
   *) echo "usage: $0 [app|test]" >&2; exit 2 ;;
 esac
 
