@@ -41,10 +41,12 @@ _DATE_LIKE: Final = re.compile(
     r"\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(\s.*)?"
 )
 _NON_PHONE_CHARS: Final = re.compile(r"[^0-9+()\-./\s'\u00a0xXeE,]")
-# An amount or a measure written with one or two decimals ("1051527.39", "56969.96"): never a
-# phone number, however many digits (black-box B18 F3: a CSV's column of areas was proposed
-# as the phone column, every row invalid, where the same workbook was refused).
-_DECIMAL: Final = re.compile(r"\s*[-+]?\d+[.,]\d{1,2}\s*")
+# An amount or a measure written with one to three decimals ("1051527.39", "56969.96",
+# "8035551.125"): never a phone number, however many digits (black-box B18 F3: a CSV's column
+# of areas was proposed as the phone column, every row invalid, where the same workbook was
+# refused; re-test U1 F3: with three decimals, 8035551.125 was read as 8035551125). Four are
+# left to the phone column's check: a local number is written 2208.9375.
+_DECIMAL: Final = re.compile(r"\s*[-+]?\d+[.,]\d{1,3}\s*")
 # Digits with phone punctuation between them, as written among words: "303-555-2401",
 # "(303) 555 2401", "+44 20 7946 0958".
 _DIGIT_RUN: Final = re.compile(r"\d[\d\s().\-/\u00a0]*\d")

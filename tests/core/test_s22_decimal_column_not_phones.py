@@ -57,6 +57,8 @@ def test_a_csv_column_of_decimals_is_no_phone_column_as_in_a_workbook(
     ("value", "phone"),
     [
         ("1051527.39", False),
+        ("1051527.390", False),  # re-test U1 F3: three decimals
+        ("56969.960", False),
         ("56969.96", False),
         ("1051527,39", False),
         (1051527.39, False),
@@ -69,3 +71,16 @@ def test_a_csv_column_of_decimals_is_no_phone_column_as_in_a_workbook(
 )
 def test_decimals_do_not_look_like_phone_numbers(value: object, phone: bool) -> None:
     assert looks_like_phone(value) is phone  # type: ignore[arg-type]
+
+
+def test_a_csv_column_of_three_decimal_amounts_is_no_phone_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Re-test U1 F3: R3's amounts written with a third decimal ran with every row invalid.
+    path = tmp_path / "amounts.csv"
+    path.write_text(
+        "Item,Area\n" + "".join(f"A{n},{a}0\n" for n, a in enumerate(AREAS, 1)), encoding="utf-8"
+    )
+    code, data = _dry_run(capsys, path)
+    assert code == 1, data
+    assert "No column of phone numbers was found" in str(data["error"])
