@@ -670,7 +670,14 @@ def _new_row(checked: CheckedRow) -> NewRow:
         original=_original(checked.original),
         national=checked.national,
         phone_code=checked.phone_code,
-        scope=checked.scope_written if checked.scope is None else str(checked.scope),
+        # A blank row has no scope to show (its scope_written is kept for one made invalid).
+        scope=(
+            ""
+            if checked.outcome is CheckOutcome.BLANK
+            else checked.scope_written
+            if checked.scope is None
+            else str(checked.scope)
+        ),
         reason=checked.reason,
         purpose=checked.purpose,
         request_date="" if checked.request_date is None else checked.request_date.isoformat(),

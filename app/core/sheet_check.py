@@ -1021,7 +1021,16 @@ class _Checker:
         if type(raw) is str:
             raw = raw.strip() or None
         if raw is None and is_blank(cells):
-            return CheckedRow(number, Outcome.BLANK, None, message=blank_row_message(number))
+            # Its scope for the report, should staging find an error value or a formula never
+            # calculated in its phone cell and make it invalid (re-test U1 F2: such a row's
+            # Scope cell was empty, so corrected and imported again it took --scope then).
+            return CheckedRow(
+                number,
+                Outcome.BLANK,
+                None,
+                message=blank_row_message(number),
+                scope_written=self._scope_written(cells),
+            )
         if raw is None and (counter := self.counter) is not None and counter.only_number(cells):
             counter.blanked.add(number)
             return CheckedRow(number, Outcome.BLANK, None, message=blank_row_message(number))

@@ -775,6 +775,10 @@ def _formula_verdict(
         return
     c.outcome = CheckOutcome.INVALID
     c.phone_code = c.national = ""
+    if role in ("scope", "campaign", "purpose"):
+        # The cell that names the row's scope cannot be read: its scope is not known, so the
+        # report's Scope cell stays empty rather than name the job's.
+        c.scope, c.scope_written = None, ""
     cell = f"cell {column_letter(column)}{c.row}"
     if error is not None:
         c.message = (
