@@ -225,7 +225,7 @@ class FormOrders:
 DayFirst: TypeAlias = bool | FormOrders | None
 
 
-def _form_order(day_first: DayFirst, *, dotted: bool) -> bool | None:
+def form_order(day_first: DayFirst, *, dotted: bool) -> bool | None:
     """The order ``day_first`` gives the dates written in one form."""
     if isinstance(day_first, FormOrders):
         return day_first.dotted if dotted else day_first.slashed
@@ -626,7 +626,7 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
     if (m := _SLASHED.fullmatch(text)) is not None:
         first, second = int(m[1]), int(m[3])
-        slashed_first = _form_order(day_first, dotted=False)
+        slashed_first = form_order(day_first, dotted=False)
         us_later = other_later = None
         if len(m[4]) == 4:
             us = _safe(int(m[4]), first, second)
@@ -673,7 +673,7 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
     if (m := _DOTTED.fullmatch(text)) is not None:
         if len(m[3]) == 2 and not_after is None:
             return None
-        dotted_first = _form_order(day_first, dotted=True)
+        dotted_first = form_order(day_first, dotted=True)
         read = _read_dotted(text, int(m[1]), int(m[2]), m[3], dotted_first, not_after)
         return replace(read, dotted=True)
     if len(text) == 8 and text.isascii() and text.isdigit():

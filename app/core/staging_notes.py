@@ -133,6 +133,7 @@ from app.core.sheet_dates import (
     MONTH_FIRST_ONLY,
     DayFirst,
     FormOrders,
+    form_order,
 )
 from app.core.sheet_header import holds_phone_number, looks_like_phone
 from app.core.sheet_mapping import (
@@ -1766,12 +1767,6 @@ def _forms_in(orders: Mapping[str, tuple[int, int, str]]) -> list[_DateForm]:
     ]
 
 
-def _order_of(day_first: DayFirst, form: _DateForm) -> bool | None:
-    if isinstance(day_first, FormOrders):
-        return day_first.dotted if form is _DOTTED_FORM else day_first.slashed
-    return day_first
-
-
 def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first: DayFirst) -> str:
     """What an import says of the order its request dates are written in (``""``: nothing).
 
@@ -1793,7 +1788,7 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
     if len(forms) > 1 and any(f.evidence(summary.date_orders) is not None for f in forms):
         # Some form's dates that read one way only decided its own ambiguous dates only.
         return _forms_apart_sentence(column, rows, summary, day_first)
-    known = _order_of(day_first, forms[0] if forms else _SLASHED_FORM)
+    known = form_order(day_first, dotted=bool(forms) and forms[0] is _DOTTED_FORM)
     # One form: a dotted column's evidence is worded as a slashed one's ("written day/month").
     orders = {
         {DOTTED_DAY_FIRST_ONLY: DAY_FIRST_ONLY, DOTTED_MONTH_FIRST_ONLY: MONTH_FIRST_ONLY}.get(
@@ -1860,7 +1855,7 @@ def _forms_apart_sentence(
         # (column_order gives one for both forms only when it reads that form so).
         misread = form.turned if evidence == form.usual_day_first else form.usual
         known = evidence is not None and (
-            _order_of(day_first, form) == evidence or misread not in orders
+            form_order(day_first, dotted=form is _DOTTED_FORM) == evidence or misread not in orders
         )
         count = usual + turned
         ones = f"{count:,} {form.name} one{'s' if count != 1 else ''}"
