@@ -480,10 +480,14 @@ def _unread_values(path: Path, sheets: Sequence[str], name_sheets: bool) -> str:
         listed = " and ".join(repr(sheet) for sheet in held)
         cells = f"the cells of its {'sheets' if len(held) > 1 else 'sheet'} {listed}"
     if formulas:
+        # An empty saved result is a formula never calculated (a script's file) or one
+        # calculated to empty text (=""): an .xls and an .ods do not tell them apart, so both
+        # are said (black-box B18 F5: a re-save was advised where it changes nothing).
         return (
-            f"{cells} hold formulas with no saved results (as a file written by a "
-            "script does), which read as empty; open it in Excel or LibreOffice and save it "
-            "so the formulas are calculated, then import it again."
+            f"{cells} hold formulas whose saved results are empty, which read as empty: "
+            "formulas never calculated (as a file written by a script has them) are calculated "
+            "by opening the file in Excel or LibreOffice and saving it, then import it again; "
+            "formulas that give empty text hold no numbers to import."
         )
     return (
         f"{cells} hold only error values (such as {' and '.join(shown[:2])}), no "

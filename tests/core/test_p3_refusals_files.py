@@ -126,14 +126,26 @@ def test_a_sheet_of_formulas_never_calculated_says_to_calculate_them(tmp_path: P
     path = tmp_path / "only_formula.xlsx"
     book.save(path)
     assert refusal(path) == (
-        "only_formula.xlsx has no values to read: its cells hold formulas with no saved "
-        "results (as a file written by a script does), which read as empty; open it in Excel "
-        "or LibreOffice and save it so the formulas are calculated, then import it again."
+        "only_formula.xlsx has no values to read: its cells hold formulas whose saved "
+        "results are empty, which read as empty: formulas never calculated (as a file written "
+        "by a script has them) are calculated by opening the file in Excel or LibreOffice and "
+        "saving it, then import it again; formulas that give empty text hold no numbers to "
+        "import."
     )
     assert refusal(path, "Sheet").startswith(
         "The sheet 'Sheet' of only_formula.xlsx has no values to read: its cells hold formulas "
-        "with no saved results"
+        "whose saved results are empty"
     )
+
+
+@pytest.mark.skipif(not (f.CORPUS / "calamine").is_dir(), reason="no shared corpus")
+def test_a_sheet_whose_formula_gives_empty_text_is_not_only_told_to_recalculate() -> None:
+    # issue343.xls holds one formula, ="", saved with its empty result: as a file a script
+    # wrote, its cells read as empty, but saving it again changes nothing (black-box B18 F5).
+    message = refusal(f.CORPUS / "calamine" / "issue343.xls")
+    assert message.startswith("issue343.xls has no values to read: its cells hold formulas")
+    assert "formulas never calculated (as a file written by a script has them)" in message
+    assert message.endswith("formulas that give empty text hold no numbers to import.")
 
 
 def test_a_workbook_of_error_values_says_so_and_names_the_sheet(tmp_path: Path) -> None:
