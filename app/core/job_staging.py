@@ -517,15 +517,22 @@ EXCEL_LAST_ROW: Final = 1_048_576
 
 
 class _LastRow:
-    """The number of the last row a sheet's reader gave (blank rows after its data are not
-    given)."""
+    """The number of the last row holding a value that a sheet's reader gave, and whether the
+    row above it holds one too (``run``): a sheet cut off at its format's last row is filled
+    down to it, where one stray cell there (U1 F6) stands alone."""
 
     def __init__(self) -> None:
         self.number = 0
+        self.run = False
 
     def watch(self, rows: Iterable[Row]) -> Iterator[Row]:
         for row in rows:
-            self.number = row[0]
+            number, cells = row
+            for cell in cells:
+                if cell is not None and cell != "":
+                    self.run = self.number == number - 1
+                    self.number = number
+                    break
             yield row
 
 
@@ -1014,7 +1021,9 @@ def _stage(
                 warnings.append(beyond)
             if row_numbers := _row_numbers_sentence(summary):
                 warnings.append(row_numbers)
-            if cut := _last_row_sentence(source, last_row.number, path_text(path.name), kind):
+            if last_row.run and (
+                cut := _last_row_sentence(source, last_row.number, path_text(path.name), kind)
+            ):
                 warnings.append(cut)
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)

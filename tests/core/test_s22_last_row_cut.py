@@ -73,3 +73,21 @@ def test_the_warning_is_for_a_sheet_filled_to_its_last_row_only(tmp_path: Path) 
         said = job_staging._last_row_sentence(source, 1_048_576, "list.csv", "removal")
     assert said.startswith("list.csv has data down to row 1,048,576, the last row Excel can hold")
     assert said.endswith("remove the rows after row 1,048,576 from there.")
+
+
+def _watched(rows: list[tuple[int, list[object]]]) -> tuple[int, bool]:
+    last = job_staging._LastRow()
+    assert list(last.watch(rows)) == rows  # every row passes on, blank or not
+    return last.number, last.run
+
+
+def test_one_stray_cell_on_the_last_row_is_not_a_sheet_cut_off_there() -> None:
+    # Re-test U1 F6: two numbers and one stray cell on row 1,048,576 were said to be a sheet
+    # whose rows after that one were most likely cut off.
+    stray = [(2, ["3035550100"]), (3, ["3035550101"]), (1_048_576, [None, "x"])]
+    assert _watched(stray) == (1_048_576, False)
+    filled = [(1_048_574, ["3035550100"]), (1_048_575, ["", 7]), (1_048_576, ["3035550102"])]
+    assert _watched(filled) == (1_048_576, True)
+    # Blank rows after the data are not data reaching the last row.
+    trailing = [(2, ["3035550100"]), (1_048_575, [None, ""]), (1_048_576, ["", None])]
+    assert _watched(trailing) == (2, False)
