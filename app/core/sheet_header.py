@@ -41,12 +41,19 @@ _DATE_LIKE: Final = re.compile(
     r"\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(\s.*)?"
 )
 _NON_PHONE_CHARS: Final = re.compile(r"[^0-9+()\-./\s'\u00a0xXeE,]")
-# An amount or a measure written with one to three decimals ("1051527.39", "56969.96",
-# "8035551.125"): never a phone number, however many digits (black-box B18 F3: a CSV's column
-# of areas was proposed as the phone column, every row invalid, where the same workbook was
-# refused; re-test U1 F3: with three decimals, 8035551.125 was read as 8035551125). Four are
-# left to the phone column's check: a local number is written 2208.9375.
-_DECIMAL: Final = re.compile(r"\s*[-+]?\d+[.,]\d{1,3}\s*")
+# A number with one decimal point or comma where no phone number has one: an amount or a
+# measure, whatever its digits ("1051527.39": black-box B18 F3; "8035551.125", read as
+# 8035551125: re-test U1 F3; "2208.9375", "0.525625", "37.774929", "-122.419416"). A phone
+# number is written with one point only as a local number (555.0147) or after its area code
+# (202.5550147, Germany's 030.1234567); none of the single-point values of the corpus is one,
+# and 202.555.0147, with two points, is no amount.
+_DECIMAL: Final = re.compile(
+    r"\s*(?:[-+]\d+[.,]\d+|\d+,\d+|(?!\d{3}\.(?:\d{4}|\d{7})\s*\Z)\d+\.\d+)\s*"
+)
+# A fraction of zeros: "4155550199.0" is a whole number, as a script writes a float.
+_ZERO_FRACTION: Final = re.compile(r"\s*[-+]?\d+[.,]0+\s*")
+
+
 # Digits with phone punctuation between them, as written among words: "303-555-2401",
 # "(303) 555 2401", "+44 20 7946 0958".
 _DIGIT_RUN: Final = re.compile(r"\d[\d\s().\-/\u00a0]*\d")
@@ -76,6 +83,8 @@ def looks_like_phone(value: CellValue) -> bool:
     if _NON_PHONE_CHARS.search(value) is not None:
         return False
     digits = sum(c.isdigit() for c in value)
+    # A float's text ("2025550147.0") is not phone-shaped either, as since black-box B18 F3;
+    # holds_phone_number still finds the whole number in it, so such a column is read.
     return 7 <= digits <= 15 and not _DATE_LIKE.fullmatch(value) and not _DECIMAL.fullmatch(value)
 
 
@@ -83,12 +92,14 @@ def holds_phone_number(text: str) -> bool:
     """Whether ``text`` has a phone number in it, words around it or not: a run of at least
     seven digits with only phone punctuation between them that is not a date or a span of
     years ("303-555-2401 (cell)", "Tel 303 555 2401"; not "Received 2026-01-05", nor a
-    Salesforce report's "Copyright (c) 2000-2026", black-box pass P3 #7)."""
+    Salesforce report's "Copyright (c) 2000-2026", black-box pass P3 #7), nor an amount with
+    a fraction ("8035551.125": re-test U1 F3, a column of such was read as 8035551125)."""
     for run in _DIGIT_RUN.findall(text):
         if (
             sum(c.isdigit() for c in run) >= _RUN_DIGITS
             and not _DATE_LIKE.fullmatch(run)
             and not _years(run)
+            and not (_DECIMAL.fullmatch(run) and not _ZERO_FRACTION.fullmatch(run))
         ):
             return True
     return False
