@@ -103,12 +103,19 @@ from app.core.sheet_damage import (
     other_country_note,
 )
 from app.core.sheet_dates import (
+    DASHED_DAY_FIRST_ONLY,
+    DASHED_MONTH_FIRST_ONLY,
     DAY_FIRST_ONLY,
     DOTTED_DAY_FIRST_ONLY,
     DOTTED_MONTH_FIRST_ONLY,
+    EITHER,
+    EITHER_DASHED,
+    EITHER_DASHED_TURNED,
+    EITHER_TURNED,
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
+    DateForm,
     DayFirst,
     business_days_between,
     late_sentence,
@@ -222,10 +229,20 @@ class Outcome(StrEnum):
     BLANK = "blank"
 
 
-# A dotted date's evidence of its column's order, counted apart from a slashed one's.
-_DOTTED_ORDERS: Final = {
-    DAY_FIRST_ONLY: DOTTED_DAY_FIRST_ONLY,
-    MONTH_FIRST_ONLY: DOTTED_MONTH_FIRST_ONLY,
+# A dotted or dashed date's evidence of its column's order, counted apart from a slashed one's
+# and from each other's, as it decides only how the dates written in its own form are read (a
+# dotted date that reads either way already says so: EITHER_DOTTED).
+_FORM_ORDERS: Final[Mapping[DateForm, Mapping[str, str]]] = {
+    DateForm.DOTTED: {
+        DAY_FIRST_ONLY: DOTTED_DAY_FIRST_ONLY,
+        MONTH_FIRST_ONLY: DOTTED_MONTH_FIRST_ONLY,
+    },
+    DateForm.DASHED: {
+        DAY_FIRST_ONLY: DASHED_DAY_FIRST_ONLY,
+        MONTH_FIRST_ONLY: DASHED_MONTH_FIRST_ONLY,
+        EITHER: EITHER_DASHED,
+        EITHER_TURNED: EITHER_DASHED_TURNED,
+    },
 }
 
 
@@ -248,7 +265,7 @@ class CheckOptions:
     scope_from_rows: bool = False
     # The request-date column's order, when known (True: day/month, False: month/day; a
     # FormOrders: each form's): dates that read either way are read so. None: each form's own
-    # (slashed US, dotted European).
+    # (slashed and dashed US, dotted European).
     day_first: DayFirst = None
     # What the rows were read from, for the note on values right of the header's columns: the
     # delimiter of a text file (CSV, TSV, TXT), whose lines an unquoted delimiter in a value
@@ -390,10 +407,10 @@ class CheckSummary:
     their rows, ``ambiguous_after`` those of them after the insertion date as read, which a
     request cannot be: a sign the column is written the other way). ``date_orders`` (not counted in
     :meth:`as_dict`) holds, per :attr:`~app.core.sheet_dates.RequestDate.order` (readable only
-    month/day, only day/month, either way; a dotted date that reads one way only under
-    :data:`~app.core.sheet_dates.DOTTED_DAY_FIRST_ONLY` or ``DOTTED_MONTH_FIRST_ONLY``, as it
-    says nothing of the slashed ones), how many request dates there were and the first one's row
-    and text: the order the column is written in.
+    month/day, only day/month, either way; a dotted or dashed date under its form's own keys,
+    :data:`~app.core.sheet_dates.DOTTED_DAY_FIRST_ONLY`, ``DASHED_DAY_FIRST_ONLY``,
+    ``EITHER_DASHED`` and the like, as it says nothing of the other forms), how many request
+    dates there were and the first one's row and text: the order the column is written in.
 
     The valid and invalid rows whose request date could not be checked against the limit are
     listed (:class:`RowList`) by why: ``unread_dates`` (not a date), ``future_dates`` (after the
@@ -2207,9 +2224,8 @@ class _Checker:
             cell, not_after=self.o.insertion_date, day_first=self.o.day_first
         )
         if parsed.order:
-            order = (
-                _DOTTED_ORDERS.get(parsed.order, parsed.order) if parsed.dotted else parsed.order
-            )
+            keys = _FORM_ORDERS.get(parsed.form) if parsed.form is not None else None
+            order = keys.get(parsed.order, parsed.order) if keys else parsed.order
             count, first, text = self.date_orders.get(order, (0, number, str(cell)))
             self.date_orders[order] = (count + 1, first, text)
         if parsed.date is None:

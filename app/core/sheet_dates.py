@@ -29,15 +29,17 @@ dotted one (``11.05.2026``) day.month, the European order, each with a note, unl
 column's order is known: one column is written one way, so when its dates that can only be
 read one way (``25/10/2026``, ``10/25/2026``) are all day/month, or all month/day, the job
 reads its ambiguous ones that way too (``day_first``; :attr:`RequestDate.order` gives the
-evidence each value holds). Slashed and dotted dates are weighed apart: a column holding both
-was filled from more than one source, and ``23.11.2026`` says nothing of how ``11/9/2026`` was
-written (:class:`FormOrders`). In a column whose order is not known, an ambiguous date with a
-two-digit year whose usual reading would be after the day checked, while its other reading is
-not, is read the other way, with a note saying why: on Nov 24, 2026 ``12/11/26`` is Nov 12,
-2026 (day/month), as month/day it would be Dec 11, 2026, which going a century back made Dec 11,
-1926, a request some 25,000 business days late (regression check V4); ``11.12.26`` is Nov 12,
-2026 (month.day) so. Its order is :data:`EITHER_TURNED` (:data:`EITHER_DOTTED_TURNED`): it says
-nothing of its column's order, and is not among the dates read the usual way.
+evidence each value holds). Slashed, dotted and dashed dates (``11-10-2026``, month-day as a
+slashed one is) are weighed apart (:class:`DateForm`): a column holding more than one form was
+filled from more than one source, and ``23.11.2026`` or ``23-11-2026`` says nothing of how
+``11/9/2026`` was written (:class:`FormOrders`). In a column whose order is not known, an
+ambiguous date with a two-digit year whose usual reading would be after the day checked, while
+its other reading is not, is read the other way, with a note saying why: on Nov 24, 2026
+``12/11/26`` is Nov 12, 2026 (day/month), as month/day it would be Dec 11, 2026, which going a
+century back made Dec 11, 1926, a request some 25,000 business days late (regression check V4);
+``12-11-26`` is so too, and ``11.12.26`` is Nov 12, 2026 (month.day). Its order is
+:data:`EITHER_TURNED` (:data:`EITHER_DOTTED_TURNED`): it says nothing of its column's order, and
+is not among the dates read the usual way.
 
 A request the limit is past is said in its row's message by :func:`late_sentence` ("request
 received 2026-11-02, 13 business days before 2026-11-20, when the file was checked (limit
@@ -56,6 +58,7 @@ import datetime as dt
 import re
 import zoneinfo
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import lru_cache
 from typing import Final, TypeAlias
 
@@ -79,7 +82,7 @@ _UNIX_RANGES: Final = (
 EARLIEST_REQUEST: Final = dt.date(1900, 1, 1)
 _BEFORE_1900: Final = "is before 1900, so it is not a plausible request date"
 _ISO: Final = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}.*)?")
-# 11/02/2026 and 11-02-2026 (US month first); 02.11.2026 is only ever day first.
+# 11/02/2026 and 11-02-2026 (US month first; each its own form); 02.11.2026 is day first.
 _SLASHED: Final = re.compile(r"(\d{1,2})([/-])(\d{1,2})\2(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
 _DOTTED: Final = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
 # Around a date written with a month name: a time after it, a weekday before it (Excel's Long
@@ -203,33 +206,54 @@ EITHER_DOTTED: Final = "either (dotted)"  # 11.05.2026: two different dates
 EITHER_TURNED: Final = "either, read day/month"
 EITHER_DOTTED_TURNED: Final = "either (dotted), read month.day"
 # What a dotted date that reads one way only says of its column's order, as the check counts it
-# (its RequestDate.order is DAY_FIRST_ONLY or MONTH_FIRST_ONLY, with ``dotted`` set): apart from
+# (its RequestDate.order is DAY_FIRST_ONLY or MONTH_FIRST_ONLY, its form DOTTED): apart from
 # a slashed one's, as it decides only how the column's other dotted dates are read (black-box
 # B18 F1: 11/23/2026 made 11.10.2026 Nov 10, and 23.11.2026 made 11/9/2026 Sep 11).
 DOTTED_DAY_FIRST_ONLY: Final = "day.month"  # 23.11.2026
 DOTTED_MONTH_FIRST_ONLY: Final = "month.day"  # 11.23.2026
+# A dashed date's, as the check counts it: its RequestDate.order is a slashed one's (it is read
+# as one is), its form DASHED, and it decides only the column's other dashed dates (re-test S22
+# U1 F1: 23-11-2026 made 10/11/2026 Nov 10, in time, where alone it is Oct 11 and late).
+DASHED_DAY_FIRST_ONLY: Final = "day-month"  # 23-11-2026
+DASHED_MONTH_FIRST_ONLY: Final = "month-day"  # 11-23-2026
+EITHER_DASHED: Final = "either (dashed)"  # 11-10-2026
+EITHER_DASHED_TURNED: Final = "either (dashed), read day-month"  # 12-11-26 on Nov 24, 2026
+
+
+class DateForm(StrEnum):
+    """How a date in digits with its day and month either way round is written: each form's
+    dates that read one way only decide the order of that form's other dates only."""
+
+    SLASHED = "slashed"  # 11/10/2026: month/day unless its column says otherwise
+    DOTTED = "dotted"  # 11.10.2026: day.month so
+    DASHED = "dashed"  # 11-10-2026: month-day so
 
 
 @dataclass(frozen=True, slots=True)
 class FormOrders:
     """A request-date column's order for each form its dates are written in (True: day
-    first, False: month first, None: the form's own, slashed month/day and dotted day.month),
-    when its slashed and its dotted dates that read either way are to be read differently."""
+    first, False: month first, None: the form's own, slashed and dashed month/day, dotted
+    day.month), when its forms' dates that read either way are to be read differently."""
 
     slashed: bool | None
     dotted: bool | None
+    dashed: bool | None = None
+
+    def of(self, form: DateForm) -> bool | None:
+        """The order of the dates written in ``form``."""
+        if form is DateForm.DOTTED:
+            return self.dotted
+        return self.dashed if form is DateForm.DASHED else self.slashed
 
 
-# A column's order (:func:`parse_request_date`'s ``day_first``): one for both forms, or each
+# A column's order (:func:`parse_request_date`'s ``day_first``): one for every form, or each
 # form's.
 DayFirst: TypeAlias = bool | FormOrders | None
 
 
-def form_order(day_first: DayFirst, *, dotted: bool) -> bool | None:
-    """The order ``day_first`` gives the dates written in one form."""
-    if isinstance(day_first, FormOrders):
-        return day_first.dotted if dotted else day_first.slashed
-    return day_first
+def form_order(day_first: DayFirst, form: DateForm) -> bool | None:
+    """The order ``day_first`` gives the dates written in ``form``."""
+    return day_first.of(form) if isinstance(day_first, FormOrders) else day_first
 
 
 # Finds late_sentence's words in a row's message (what comes after "before" holds no ";").
@@ -252,13 +276,19 @@ def late_sentence(
 @dataclass(frozen=True, slots=True)
 class RequestDate:
     """A parsed request date; ``note`` explains an ambiguous or unreadable value; ``order`` is
-    what a slashed value says about its column's order (one of the constants above, or "");
-    ``dotted`` that it was written with dots, so its order is about the column's dotted dates."""
+    what a slashed, dashed or dotted value says about its column's order (one of the constants
+    above, or ""); ``form`` how it was written (None: not so), as its order is about the
+    column's dates written in the same form only."""
 
     date: dt.date | None
     note: str = ""
     order: str = ""
-    dotted: bool = False
+    form: DateForm | None = None
+
+    @property
+    def dotted(self) -> bool:
+        """Whether it was written with dots (its form DOTTED), as asked before there were three."""
+        return self.form is DateForm.DOTTED
 
 
 def _two_digit_year(
@@ -304,8 +334,8 @@ def parse_request_date(
 
     ``11/02/2026`` and ``11-02-2026`` are read month-first (US), ``02.11.2026`` day-first
     (European), unless ``day_first`` gives the column's order (True: day/month, False:
-    month/day; a :class:`FormOrders` gives each form's); when the other order is also a date
-    the note says so. A two-digit year is the latest such date not after ``not_after``
+    month/day; a :class:`FormOrders` gives each :class:`DateForm`'s); when the other order is
+    also a date the note says so. A two-digit year is the latest such date not after ``not_after``
     (default today): see the module's docstring, which says too when, with ``day_first`` None,
     an ambiguous one is read the other way.
     A date before 1900 (a cell, or text with a four-digit year) is refused, with a note.
@@ -434,7 +464,7 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: DayFirst) -> Re
         return _read_two_digit_year(text, not_after or dt.date.today(), day_first)
     if found.date is not None and found.date < EARLIEST_REQUEST:
         # "1899-12-25": what a CSV export of an .ods date cell holding -5 says.
-        return RequestDate(None, f"{text!r} {_BEFORE_1900}", found.order, found.dotted)
+        return RequestDate(None, f"{text!r} {_BEFORE_1900}", found.order, found.form)
     return found
 
 
@@ -462,20 +492,20 @@ def _read_zoned(
     note = parsed.note.replace(repr(written), repr(text), 1)
     time = _clock(zoned)
     if parsed.date is None or time is None:
-        return RequestDate(parsed.date, note, parsed.order, parsed.dotted)
+        return RequestDate(parsed.date, note, parsed.order, parsed.form)
     if not zone.readings:
         said = (
             f"its time zone {zone.shown!r} was not understood: read as the date written, "
             f"{parsed.date:%Y-%m-%d}"
         )
-        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.dotted)
+        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.form)
     readings: list[tuple[str, dt.datetime, dt.datetime]] = []  # name, moment there, here
     for name, tz in zone.readings:
         moment = dt.datetime.combine(parsed.date, time, tz)
         try:
             readings.append((name, moment, moment.astimezone()))
         except (OverflowError, OSError, ValueError):  # a moment the clock cannot place
-            return RequestDate(parsed.date, note, parsed.order, parsed.dotted)
+            return RequestDate(parsed.date, note, parsed.order, parsed.form)
     local = readings[0][2]
     others = [(name, here.date()) for name, _, here in readings[1:] if here.date() != local.date()]
     if others and not zone.why_first:
@@ -485,7 +515,7 @@ def _read_zoned(
             f"its time zone {zone.shown} could be {named}, which date it differently ({days}), "
             f"so the date written, {parsed.date:%Y-%m-%d}, was read"
         )
-        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.dotted)
+        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.form)
     if others:
         name, there = readings[0][0], readings[0][1]
         elsewhere = "; ".join(f"as {other} it would be {day:%Y-%m-%d}" for other, day in others)
@@ -495,12 +525,12 @@ def _read_zoned(
         )
         note = _joined(note, text, said)
     if local.date() == parsed.date:
-        return RequestDate(parsed.date, note, parsed.order, parsed.dotted)
+        return RequestDate(parsed.date, note, parsed.order, parsed.form)
     shifted = (
         f"read as {local:%Y-%m-%d}, the day it was in this computer's time zone ({local.tzname()})"
     )
     note = f"{note}; {shifted}" if note else f"{text!r} {shifted}"
-    return RequestDate(local.date(), note, parsed.order, parsed.dotted)
+    return RequestDate(local.date(), note, parsed.order, parsed.form)
 
 
 def _with_weekday(
@@ -518,7 +548,7 @@ def _with_weekday(
     found = parsed.date
     given = _WEEKDAY_NAMES[_day_name(weekday)]
     if found is None or found.weekday() == given:
-        return RequestDate(found, note, parsed.order, parsed.dotted)
+        return RequestDate(found, note, parsed.order, parsed.form)
     said = f"names the wrong weekday: {_day_shown(found)} is a {_WEEKDAYS[found.weekday()]}"
     said += "; read as that date"
     if parsed.order:
@@ -527,7 +557,7 @@ def _with_weekday(
         if other is not None and other.weekday() == given:
             said += f" ({_day_shown(other)}, its other reading, is a {_WEEKDAYS[given]})"
     return RequestDate(
-        found, f"{note}; it {said}" if note else f"{text!r} {said}", parsed.order, parsed.dotted
+        found, f"{note}; it {said}" if note else f"{text!r} {said}", parsed.order, parsed.form
     )
 
 
@@ -626,7 +656,8 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
     if (m := _SLASHED.fullmatch(text)) is not None:
         first, second = int(m[1]), int(m[3])
-        slashed_first = form_order(day_first, dotted=False)
+        form = DateForm.DASHED if m[2] == "-" else DateForm.SLASHED
+        form_first = form_order(day_first, form)
         us_later = other_later = None
         if len(m[4]) == 4:
             us = _safe(int(m[4]), first, second)
@@ -639,14 +670,14 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         order = ""
         if us is not None and other is not None and us != other:
             order = EITHER
-            if slashed_first:
+            if form_first:
                 us, us_later, other = other, other_later, us
                 note = (
                     f"{text!r} is ambiguous: read as {_day_shown(us)} (day/month, as the "
                     "column's dates that read only one way are); it could be "
                     f"{_other_reading(other, m[4], not_after)}"
                 )
-            elif slashed_first is None and us_later is not None and other_later is None:
+            elif form_first is None and us_later is not None and other_later is None:
                 # Month/day is after the day checked and went a century back (regression
                 # check V4: Dec 11, 1926, 25,222 business days late), day/month is a real
                 # recent date: the date meant, more likely than a request of a century ago.
@@ -669,13 +700,13 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
             return RequestDate(None, f"{text!r} is not a date")
         if not_after is not None and (century := _century_note(us, us_later, not_after)):
             note = f"{note}; {century}" if note else f"{text!r}: {century}"
-        return RequestDate(us, note, order)
+        return RequestDate(us, note, order, form)
     if (m := _DOTTED.fullmatch(text)) is not None:
         if len(m[3]) == 2 and not_after is None:
             return None
-        dotted_first = form_order(day_first, dotted=True)
+        dotted_first = form_order(day_first, DateForm.DOTTED)
         read = _read_dotted(text, int(m[1]), int(m[2]), m[3], dotted_first, not_after)
-        return replace(read, dotted=True)
+        return replace(read, form=DateForm.DOTTED)
     if len(text) == 8 and text.isascii() and text.isdigit():
         found = _safe(int(text[:4]), int(text[4:6]), int(text[6:]))
         if found is not None:
@@ -774,7 +805,7 @@ def _with_century(
     if not century:
         return found
     note = f"{found.note}; {century}" if found.note else f"{text!r}: {century}"
-    return RequestDate(found.date, note, found.order, found.dotted)
+    return RequestDate(found.date, note, found.order, found.form)
 
 
 # Month names in French, Spanish and German, as European vendors' exports write a request date

@@ -54,8 +54,8 @@ Summary lists them):
   first ten of each kind);
 - request dates that read either way (02/11/2026), with the order they were read in and
   why (:func:`date_order_sentence`): the column's dates that read one way only, written in
-  the same form (slashed or dotted), or, with none, the form's usual order, and how to have
-  them read the other way; those with a two-digit year read against their form's order, as
+  the same form (slashed, dotted or dashed), or, with none, the form's usual order, and how to
+  have them read the other way; those with a two-digit year read against their form's order, as
   that reading was after the insertion date, are said apart;
 - rows read from phone cells a spreadsheet had damaged, those whose number a short scientific
   display may have cut (2025550000), read as they stand, and rows refused as US numbers that
@@ -122,15 +122,20 @@ from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
 from app.core.sheet_damage import CUT_SHORT, code_name, placeholder_number
 from app.core.sheet_dates import (
+    DASHED_DAY_FIRST_ONLY,
+    DASHED_MONTH_FIRST_ONLY,
     DAY_FIRST_ONLY,
     DOTTED_DAY_FIRST_ONLY,
     DOTTED_MONTH_FIRST_ONLY,
     EITHER,
+    EITHER_DASHED,
+    EITHER_DASHED_TURNED,
     EITHER_DOTTED,
     EITHER_DOTTED_TURNED,
     EITHER_TURNED,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
+    DateForm,
     DayFirst,
     FormOrders,
     form_order,
@@ -1725,9 +1730,10 @@ class _DateForm:
     """One way of writing a request date, as its column's evidence is kept
     (:attr:`CheckSummary.date_orders`): the keys of its dates that read day first only and month
     first only, of its ambiguous ones read its usual way and of those read the other way (as
-    that was after the day checked), its usual order (True: day first) and its words."""
+    that was after the day checked), its usual order (True: day first), its words, and why its
+    usual order is taken when nothing in the column says which."""
 
-    name: str
+    written: DateForm
     day_only: str
     month_only: str
     usual: str
@@ -1735,6 +1741,11 @@ class _DateForm:
     usual_day_first: bool
     day_words: str
     month_words: str
+    usual_why: str
+
+    @property
+    def name(self) -> str:
+        return self.written.value
 
     def evidence(self, orders: Mapping[str, tuple[int, int, str]]) -> bool | None:
         """The order its dates that read one way only all have (None: none, or both)."""
@@ -1745,17 +1756,29 @@ class _DateForm:
         return self.day_words if day_first else self.month_words
 
 
-# Slashed and dotted dates are weighed apart: a dotted date that reads one way only decides
-# nothing of the slashed ones, and the other way round (black-box B18 F1).
+# Slashed, dotted and dashed dates are weighed apart: a date that reads one way only decides
+# nothing of the other forms' dates (black-box B18 F1: dotted and slashed; re-test S22 U1 F1:
+# 23-11-2026 made 10/11/2026 Nov 10, in time). A dashed date's words are a slashed one's, as
+# its row's note says them.
 _SLASHED_FORM: Final = _DateForm(
-    "slashed", DAY_FIRST_ONLY, MONTH_FIRST_ONLY, EITHER, EITHER_TURNED, False, "day/month",
-    "month/day",
+    DateForm.SLASHED, DAY_FIRST_ONLY, MONTH_FIRST_ONLY, EITHER, EITHER_TURNED, False,
+    "day/month", "month/day", "as US files write dates",
 )  # fmt: skip
 _DOTTED_FORM: Final = _DateForm(
-    "dotted", DOTTED_DAY_FIRST_ONLY, DOTTED_MONTH_FIRST_ONLY, EITHER_DOTTED,
-    EITHER_DOTTED_TURNED, True, "day.month", "month.day",
+    DateForm.DOTTED, DOTTED_DAY_FIRST_ONLY, DOTTED_MONTH_FIRST_ONLY, EITHER_DOTTED,
+    EITHER_DOTTED_TURNED, True, "day.month", "month.day", "as dotted dates are written",
 )  # fmt: skip
-_FORMS: Final = (_SLASHED_FORM, _DOTTED_FORM)
+_DASHED_FORM: Final = _DateForm(
+    DateForm.DASHED, DASHED_DAY_FIRST_ONLY, DASHED_MONTH_FIRST_ONLY, EITHER_DASHED,
+    EITHER_DASHED_TURNED, False, "day/month", "month/day", "as US files write dates",
+)  # fmt: skip
+_FORMS: Final = (_SLASHED_FORM, _DOTTED_FORM, _DASHED_FORM)
+# Each form's dates that read one way only, worded as a slashed one's in a column where at most
+# one form's say anything ("written day/month").
+_ONE_WAY: Final = {
+    **{form.day_only: DAY_FIRST_ONLY for form in _FORMS},
+    **{form.month_only: MONTH_FIRST_ONLY for form in _FORMS},
+}
 
 
 def _forms_in(orders: Mapping[str, tuple[int, int, str]]) -> list[_DateForm]:
@@ -1787,15 +1810,10 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
     forms = _forms_in(summary.date_orders)
     if len(forms) > 1 and any(f.evidence(summary.date_orders) is not None for f in forms):
         # Some form's dates that read one way only decided its own ambiguous dates only.
-        return _forms_apart_sentence(column, rows, summary, day_first)
-    known = form_order(day_first, dotted=bool(forms) and forms[0] is _DOTTED_FORM)
-    # One form: a dotted column's evidence is worded as a slashed one's ("written day/month").
-    orders = {
-        {DOTTED_DAY_FIRST_ONLY: DAY_FIRST_ONLY, DOTTED_MONTH_FIRST_ONLY: MONTH_FIRST_ONLY}.get(
-            key, key
-        ): value
-        for key, value in summary.date_orders.items()
-    }
+        return _forms_apart_sentence(column, rows, summary, day_first, forms)
+    form = forms[0] if forms else _SLASHED_FORM
+    known = form_order(day_first, form.written)
+    orders = {_ONE_WAY.get(key, key): value for key, value in summary.date_orders.items()}
     dates = f"{either} date{'s' if either != 1 else ''} that read{'s' if either == 1 else ''}"
     were = "were" if either != 1 else "was"
 
@@ -1804,13 +1822,10 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
         return f"row {row}: {text!r}"
 
     day, month = DAY_FIRST_ONLY in orders, MONTH_FIRST_ONLY in orders
-    if known is None and day != month:
-        # One kind of evidence, and the ambiguous dates were read its way without a second
-        # run: no slashed one among day/month dates, no dotted one among month/day dates.
-        if day and EITHER not in orders:
-            known = True
-        elif month and EITHER_DOTTED not in orders:
-            known = False
+    # One kind of evidence (so one form's), and the ambiguous dates were read its way without
+    # a second run: none was read the form's usual way, or that way is the evidence's.
+    if known is None and day != month and (form.usual not in orders or form.usual_day_first == day):
+        known = day
     if known is not None:
         order, words = (DAY_FIRST_ONLY, "day/month") if known else (MONTH_FIRST_ONLY, "month/day")
         return (
@@ -1831,12 +1846,13 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
 
 
 def _forms_apart_sentence(
-    column: str, rows: str, summary: CheckSummary, day_first: DayFirst
+    column: str, rows: str, summary: CheckSummary, day_first: DayFirst, forms: list[_DateForm]
 ) -> str:
-    """The dates that read either way in a column holding both slashed and dotted dates: each
-    form's read as its own dates that read one way only are, or its usual way (black-box B18 F1:
-    "written month/day (row 2: '11/23/2026'), so the 1 date … was read month/day too" of
-    11.10.2026, read Nov 10, and so not late)."""
+    """The dates that read either way in a column holding dates of more than one of ``forms``
+    (slashed, dotted, dashed): each form's read as its own dates that read one way only are, or
+    its usual way (black-box B18 F1: "written month/day (row 2: '11/23/2026'), so the 1 date …
+    was read month/day too" of 11.10.2026, read Nov 10, and so not late; re-test S22 U1 F1 so of
+    10/11/2026 beside 23-11-2026, read day/month)."""
     orders = summary.date_orders
     either = summary.ambiguous_dates
 
@@ -1845,17 +1861,17 @@ def _forms_apart_sentence(
         return f"row {row}: {text!r}"
 
     clauses = []
-    for form in _FORMS:
+    for form in forms:
         usual = orders.get(form.usual, (0, 0, ""))[0]
         turned = orders.get(form.turned, (0, 0, ""))[0]
         if not usual + turned:
             continue
         evidence = form.evidence(orders)
         # A form without its own evidence is read its usual way whatever the order given
-        # (column_order gives one for both forms only when it reads that form so).
+        # (column_order gives one for every form only when it reads that form so).
         misread = form.turned if evidence == form.usual_day_first else form.usual
         known = evidence is not None and (
-            form_order(day_first, dotted=form is _DOTTED_FORM) == evidence or misread not in orders
+            form_order(day_first, form.written) == evidence or misread not in orders
         )
         count = usual + turned
         ones = f"{count:,} {form.name} one{'s' if count != 1 else ''}"
@@ -1903,10 +1919,14 @@ def _forms_apart_sentence(
     what = f"{either:,} date{'s' if either != 1 else ''}"
     verb = "reads" if either == 1 else "read"
     it = "any of them is" if either != 1 else "it is"
+    names = [form.name for form in forms]
+    held, other = (f"both {names[0]} and {names[1]}", "the other's")
+    if len(names) > 2:
+        held, other = joined(names), "another's"
     return (
         f"{what} in {column} {verb} two ways, day/month or month/day ({rows}). The column "
-        "holds both slashed and dotted dates, read apart, as the order of one form says "
-        f"nothing of the other's: {'; '.join(clauses)}.{hint} If {it} written the other way "
+        f"holds {held} dates, read apart, as the order of one form says "
+        f"nothing of {other}: {'; '.join(clauses)}.{hint} If {it} written the other way "
         "round, write it as year-month-day (2026-11-02) and run the file again; each row's "
         "message in the report gives both readings."
     )
@@ -1929,18 +1949,19 @@ def _after_hint(summary: CheckSummary) -> str:
 def _unknown_order_sentence(column: str, rows: str, summary: CheckSummary, either: int) -> str:
     """The dates that read either way in a column where no date reads one way only."""
     orders = summary.date_orders
-    how, other = [], []
+    examples: dict[tuple[str, str], list[str]] = {}  # each reading and why: its forms' first rows
+    other: list[str] = []
     usual = 0
-    if EITHER in orders:
-        count, row, text = orders[EITHER]
+    for form in _FORMS:
+        if form.usual not in orders:
+            continue
+        count, row, text = orders[form.usual]
         usual += count
-        how.append(f"month/day, as US files write dates (row {row}: {text!r})")
-        other.append("day/month")
-    if EITHER_DOTTED in orders:
-        count, row, text = orders[EITHER_DOTTED]
-        usual += count
-        how.append(f"day.month, as dotted dates are written (row {row}: {text!r})")
-        other.append("month.day")
+        reading = (form.words(form.usual_day_first), form.usual_why)
+        examples.setdefault(reading, []).append(f"row {row}: {text!r}")
+        if (unusual := form.words(not form.usual_day_first)) not in other:
+            other.append(unusual)
+    how = [f"{words}, {why} ({'; '.join(shown)})" for (words, why), shown in examples.items()]
     turned = _turned_clauses(orders)
     if how and turned:
         # Fixer Y1: "they were read month/day" was untrue of the dates read the other way.
@@ -1973,10 +1994,9 @@ def _turned_clauses(
     a sentence saying all were read the usual way, "1 of them was read day/month instead, …".
     The check keeps the first such row of each form only; the rows of all are named before."""
     out = []
-    for order, how, usual in (
-        (EITHER_TURNED, "day/month", "month/day"),
-        (EITHER_DOTTED_TURNED, "month.day", "day.month"),
-    ):
+    for form in _FORMS:
+        order = form.turned
+        how, usual = form.words(not form.usual_day_first), form.words(form.usual_day_first)
         if order in orders:
             count, row, text = orders[order]
             first = f"row {row}" if count == 1 else f"the first row {row}"
@@ -2058,21 +2078,22 @@ def late_invalid_sentence(summary: CheckSummary) -> str:
 
 
 def column_order(summary: CheckSummary) -> DayFirst:
-    """The order a request-date column is written in, when, in one form (slashed or dotted), its
-    dates that read one way only all agree and some of its dates that read either way were read
-    the other way, their form's usual order or, as that reading was after the day checked,
-    against it (True: day/month, False: month/day; a :class:`FormOrders` when the two forms'
-    dates are to be read differently); None when there is nothing to read again.
+    """The order a request-date column is written in, when, in one form (slashed, dotted or
+    dashed), its dates that read one way only all agree and some of its dates that read either
+    way were read the other way, their form's usual order or, as that reading was after the day
+    checked, against it (True: day/month, False: month/day; a :class:`FormOrders` when the
+    forms' dates are to be read differently); None when there is nothing to read again.
 
     A form's evidence decides only its own dates (black-box B18 F1: 23.11.2026 made 11/9/2026
-    Sep 11, late, and 11/23/2026 made 11.10.2026 Nov 10, in time)."""
+    Sep 11, late, and 11/23/2026 made 11.10.2026 Nov 10, in time; re-test S22 U1 F1: 23-11-2026
+    made 10/11/2026 Nov 10, in time)."""
     orders = summary.date_orders
     again = False
-    wanted: dict[str, bool | None] = {}  # a form with dates that read either way: its order
+    wanted: dict[DateForm, bool | None] = {}  # a form with dates that read either way: its order
     for form in _FORMS:
         evidence = form.evidence(orders)
         if form.usual in orders or form.turned in orders:
-            wanted[form.name] = evidence
+            wanted[form.written] = evidence
         # Read against their form's order as that reading was after the day checked (regression
         # check V4): a column known to be written their form's way reads them so, a century back
         # and said so, as it would had its order been known (fixer Y1: 12/11/26 beside 10/25/26
@@ -2085,9 +2106,9 @@ def column_order(summary: CheckSummary) -> DayFirst:
 
     def reads_alike(order: bool, form: _DateForm) -> bool:
         """Whether ``order`` reads the form's dates as its own order does."""
-        if form.name not in wanted:
+        if form.written not in wanted:
             return True  # none of its dates reads either way
-        if (want := wanted[form.name]) is not None:
+        if (want := wanted[form.written]) is not None:
             return want == order
         # Its usual order only stops its dates being read against it, and none was.
         return order == form.usual_day_first and form.turned not in orders
@@ -2095,7 +2116,11 @@ def column_order(summary: CheckSummary) -> DayFirst:
     for order in (True, False):
         if all(reads_alike(order, form) for form in _FORMS):
             return order
-    return FormOrders(wanted.get(_SLASHED_FORM.name), wanted.get(_DOTTED_FORM.name))
+    return FormOrders(
+        slashed=wanted.get(DateForm.SLASHED),
+        dotted=wanted.get(DateForm.DOTTED),
+        dashed=wanted.get(DateForm.DASHED),
+    )
 
 
 def damage_sentences(held: Held, kind: str) -> list[str]:
