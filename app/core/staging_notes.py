@@ -1827,7 +1827,7 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
     if known is None and day != month and (form.usual not in orders or form.usual_day_first == day):
         known = day
     if known is not None:
-        order, words = (DAY_FIRST_ONLY, "day/month") if known else (MONTH_FIRST_ONLY, "month/day")
+        order, words = (DAY_FIRST_ONLY if known else MONTH_FIRST_ONLY), form.words(known)
         return (
             f"The request dates in {column} are written {words} ({example(order)}), so the "
             f"{dates} either way ({rows}) {were} read {words} too."
@@ -1836,9 +1836,10 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
         # Not so those read the other way, as their usual reading was after the day checked.
         instead = "".join(f"; {clause}" for clause in _turned_clauses(orders, instead=True))
         return (
-            f"The request dates in {column} are written both day/month "
-            f"({example(DAY_FIRST_ONLY)}) and month/day ({example(MONTH_FIRST_ONLY)}); the "
-            f"{dates} either way ({rows}) {were} read as their form is usually written "
+            f"The request dates in {column} are written both {form.day_words} "
+            f"({example(DAY_FIRST_ONLY)}) and {form.month_words} "
+            f"({example(MONTH_FIRST_ONLY)}); the {dates} either way ({rows}) {were} read as "
+            "their form is usually written "
             f"(1/2/2026 month/day, 1.2.2026 day.month){instead}: check "
             f"{'them' if either != 1 else 'it'} in the report's Message column."
         )

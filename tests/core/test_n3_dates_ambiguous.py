@@ -71,8 +71,8 @@ def test_more_than_ten_are_counted_and_the_first_ten_named(tmp_path: Path) -> No
 def test_dotted_dates_say_they_were_read_day_month(tmp_path: Path) -> None:
     path = _csv(tmp_path / "de.csv", ["3.11.2020", "13.11.2020"], ";")
     assert _warnings(tmp_path, path) == [
-        "The request dates in column B ('Date received') are written day/month (row 3: "
-        "'13.11.2020'), so the 1 date that reads either way (row 2) was read day/month too."
+        "The request dates in column B ('Date received') are written day.month (row 3: "
+        "'13.11.2020'), so the 1 date that reads either way (row 2) was read day.month too."
     ]
     path = _csv(tmp_path / "de2.csv", ["3.11.2020", "6.11.20"], ";")
     (warning,) = _warnings(tmp_path, path)

@@ -68,8 +68,8 @@ def test_a_day_month_column_reads_its_turned_dotted_date_day_month() -> None:
     assert EITHER_DOTTED_TURNED not in summary.date_orders
     assert EITHER_DOTTED in summary.date_orders
     assert sentence == (
-        "The request dates in column B ('Opt-out date') are written day/month (row 3: "
-        "'25.10.26'), so the 1 date that reads either way (row 2) was read day/month too."
+        "The request dates in column B ('Opt-out date') are written day.month (row 3: "
+        "'25.10.26'), so the 1 date that reads either way (row 2) was read day.month too."
     )
 
 

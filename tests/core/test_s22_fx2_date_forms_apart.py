@@ -111,8 +111,8 @@ def test_a_column_of_one_form_is_still_read_in_its_own_order() -> None:
     dates, _, sentence = _checked(["11.23.2026", "11.05.2026"])
     assert dates == [dt.date(2026, 11, 23), dt.date(2026, 11, 5)]
     assert sentence == (
-        "The request dates in column B are written month/day (row 2: "
-        "'11.23.2026'), so the 1 date that reads either way (row 3) was read month/day too."
+        "The request dates in column B are written month.day (row 2: "
+        "'11.23.2026'), so the 1 date that reads either way (row 3) was read month.day too."
     )
     dates, _, sentence = _checked(["23.11.2026", "11.05.2026", "11/10/2026"])
     # A slashed one beside: the dotted evidence reads the dotted one only.
