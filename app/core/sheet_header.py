@@ -142,8 +142,11 @@ def is_label(value: CellValue) -> bool:
 
 # What a data cell holds where there is no number ("N/A" over a column of numbers is a row of
 # data, not the column's name; taking it for the header dropped the row from every count).
+# pandas writes a missing value as "nan" (NaN, NaT, <NA>) once a column is made text: re-test
+# U2 F2, a header-less column of floats took its "nan" for the header, the rows above it lost.
 _PLACEHOLDERS: Final = frozenset(
     {"n/a", "na", "#n/a", "none", "null", "nil", "unknown", "-", "--", "?", "tbd", "blank"}
+    | {"nan", "nat", "<na>"}
 )
 
 

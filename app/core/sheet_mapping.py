@@ -2132,7 +2132,7 @@ _PLACEHOLDERS: Final = frozenset(
     {
         "n/a", "na", "n.a.", "n.a", "n a", "none", "null", "nil", "unknown", "unk", "tbd",
         "tba", "no phone", "no number", "not available", "not provided", "missing", "blank",
-        "empty", "x", "xx", "xxx",
+        "empty", "x", "xx", "xxx", "nan", "nat", "<na>",
     }
 )  # fmt: skip
 
