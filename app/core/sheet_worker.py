@@ -191,6 +191,21 @@ _NO_VALUE = re.compile(
     + _P
     + rb"c>"
 )
+# A value element, as _NO_VALUE's match holds one after its formula (empty, or <v/>).
+_VALUE_TAG = re.compile(rb"<" + _P + rb"v\b")
+
+
+def _empty_text_result(match: re.Match[bytes]) -> bool:
+    """Whether a _NO_VALUE match is a formula calculated to empty text (``t="str"`` and an
+    empty saved value, as Excel and LibreOffice save ``=IF(B2="","",B2)`` giving ""), which
+    reads as the empty cell it shows, not a formula never calculated (re-test U2 F3: such rows
+    were invalid, told to re-save a file re-saving cannot change). A script writes no type."""
+    kind = _CELL_TYPE.search(match.group(1))
+    if kind is None or (kind.group(1) or kind.group(2)) != b"str":
+        return False
+    return _VALUE_TAG.search(match.string, match.end(1), match.end()) is not None
+
+
 # A formula cell whose saved value is the number 0 (no type, or t="n"): in a workbook that
 # asks to be calculated when opened (fullCalcOnLoad), the placeholder XlsxWriter (and pandas
 # through it) writes for every formula it was given no result for (black-box B6 #1-#3).
@@ -935,6 +950,8 @@ class XmlScan:
                 break
             if match.group(1).rstrip().endswith(b"/"):
                 continue  # <c …/>: an empty cell, whatever follows it
+            if _empty_text_result(match):
+                continue
             row, column = self._where(buf, match.start(), match.group(1), start)
             self._formula(match, row, column)
         if not self._recalculated:
