@@ -85,6 +85,12 @@ _ISO: Final = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{
 # 11/02/2026 and 11-02-2026 (US month first; each its own form); 02.11.2026 is day first.
 _SLASHED: Final = re.compile(r"(\d{1,2})([/-])(\d{1,2})\2(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
 _DOTTED: Final = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
+# A date in digits written with spaces around its marks, or with a Unicode dash or minus for
+# "-": read as the date written plainly (see _read).
+_DASHES: Final = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+_SPACED_OR_UNICODE: Final = re.compile(
+    r"(\d{1,4})\s*([-/.\u2010-\u2015\u2212])\s*(\d{1,2})\s*\2\s*(\d{1,4})"
+)
 # Around a date written with a month name: a time after it, a weekday before it (Excel's Long
 # Date format saved as CSV gives "Monday, January 5, 2026"), ordinals, "Sept".
 _TRAILING_TIME: Final = re.compile(
@@ -714,6 +720,15 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
     if _is_number(text):
         number = parse_request_date(float(text))
         return number if number.date is not None else RequestDate(None, f"{text!r} is not a date")
+    if (m := _SPACED_OR_UNICODE.fullmatch(text)) is not None:
+        # "23 - 11 - 2026", "23–11–2026" (an en dash, as a word processor turns a typed dash):
+        # a person reads them as 23-11-2026, of its form (re-test U2 F6: "not a date").
+        mark = "-" if m[2] in _DASHES else m[2]
+        written = f"{m[1]}{mark}{m[3]}{mark}{m[4]}"
+        plain = _read(written, not_after, day_first)
+        if plain is None or not plain.note:
+            return plain
+        return replace(plain, note=plain.note.replace(repr(written), repr(text), 1))
     return _parse_named_month(text, not_after)
 
 
