@@ -1605,13 +1605,6 @@ def _minus_verdict(raw: object, phone_code: object, result: PhoneResult) -> Phon
 def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:
     result = _verdict(raw, phone_code, reading)
     if result.ok:
-        if isinstance(raw, str) and "." in raw and (fraction := _fraction_text(raw)):
-            # An amount whose digits happen to make a valid number ("8035551.125", read as
-            # 8035551125: re-test U2 F1) is refused as the same number cell is; a phone number
-            # has one point only as 555.0147 or 202.5550147, which this does not match.
-            return _reject(
-                result.phone_code, f"{fraction} is not a whole number, so it is not a phone number"
-            )
         return result
     minus = _minus_verdict(raw, phone_code, result)
     if minus is not None:
@@ -1620,15 +1613,17 @@ def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> 
         comma = _decimal_comma_verdict(raw, phone_code, reading)
         if comma is not None:
             return comma
-        shown = _fraction_text(raw)
+        shown = (raw if raw.isascii() else _visible(raw)).strip()
         if (
-            shown
+            "." in shown
+            and _DECIMAL_TEXT.fullmatch(shown) is not None
             # Digits valid both with and without the code are refused for that, which says
             # more than "not a whole number" ("4915123.456789" under +49).
             and READS_TWO_WAYS not in result.reason
         ):
             # Said as a number cell holding it is (a CSV writes one so): read as dotted
-            # groups, the reason was "11 digits".
+            # groups, the reason was "11 digits". Only for a number refused anyway: a person
+            # may write "2015550.123" for a valid one.
             return _reject(
                 result.phone_code, f"{shown} is not a whole number, so it is not a phone number"
             )
@@ -1640,15 +1635,6 @@ def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> 
             if pair is not None:
                 return _reject(result.phone_code, _numbers_in_one_cell(pair))
     return result
-
-
-def _fraction_text(raw: str) -> str:
-    """``raw`` as shown, when it is a number with a fraction as a CSV writes a number cell
-    ("3035550115.5", "8035551.125"); ``""`` otherwise."""
-    if "." not in raw:
-        return ""
-    shown = (raw if raw.isascii() else _visible(raw)).strip()
-    return shown if _DECIMAL_TEXT.fullmatch(shown) is not None else ""
 
 
 # One word saying which of a person's numbers a cell holds, as vendor and agent sheets write
