@@ -61,8 +61,9 @@ _SCIENTIFIC: Final = re.compile(r"\s*'?\s*[0-9]*(?:[.,][0-9]*)?[eE][+-]?[0-9]{1,
 # column with an empty cell is one) and a CSV saved from a number cell with decimals shows it.
 _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*([0-9]+)\.0+\s*")
 # A decimal number with a fraction ("303555070.6", as a CSV writes a number cell): valid only
-# read as dotted digit groups, which no one writes with one dot that far along.
-_FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]{7,}\.[0-9]{1,2}\s*")
+# read as dotted digit groups, which no one writes with one dot that far along; with up to six
+# decimals ("8035551.125" read as 8035551125 was not flagged: re-test U2 F1).
+_FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]{7,}\.[0-9]{1,6}\s*")
 # Its digits may be grouped by dots, as that locale shows a number: "3.035.559.633,00".
 _DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*(?:\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+),0+\s*")
 # Thousands, not a decimal comma ("303,000"): the phone module reads them so.
