@@ -309,9 +309,16 @@ def execute(
         store.set_meta({"ran_from": os.path.realpath(store.path), "ran_at": utc_now()})
         _keep_others_report(store)
         _claim_if_unclaimed(store)
+        # Before the front end says the job started: killed right after that line, the job
+        # is then "interrupted" in the job list, not "ready" as if it never ran (black-box
+        # B19 F1). The runner keeps it running until it ends.
+        resuming = bool(meta.get("started"))
+        store.set_meta(
+            {"status": JobStatus.RUNNING.value, **({} if resuming else {"started": utc_now()})}
+        )
         if (started := _ON_START.get()) is not None:
             started()
-        status = _execute(store, session, send, concurrency, control, progress)
+        status = _execute(store, session, send, concurrency, control, progress, resuming)
         lock.ended = status.value
         return status
 
@@ -443,14 +450,16 @@ def _execute(
     concurrency: int,
     control: JobControl | None,
     progress: Callable[[JobProgress], None] | None,
+    resuming: bool,
 ) -> JobStatus:
     meta = store.meta()
     job_id = str(meta.get("job_id", ""))
-    resuming = bool(meta.get("started"))
-    if not resuming:
-        store.set_meta({"started": utc_now()})
-    else:
+    if resuming:
         _close_unanswered(session, job_id)
+        # A run killed after the job was marked started but before its start event was
+        # committed left none: the job's first event is still its start (black-box B19 F1:
+        # a journal whose first event of a job was "job.resume").
+        resuming = session.journal.count(operation="job.start", job=job_id) > 0
     # The last report's count of rows this job may have inserted is stale once rows are sent
     # again: a run killed before its report is written must not leave it standing.
     if meta.get("kind") != "removal":
