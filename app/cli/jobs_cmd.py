@@ -17,7 +17,7 @@ import argparse
 from typing import Any
 
 from app.cli.connection_args import EXIT_OK, emit_json
-from app.cli.import_cmd import command_of, resume_command
+from app.cli.import_cmd import ENDED, command_of, resume_command
 from app.core.job_catalog import STOPPED_READING, JobInfo, job_state, list_jobs, run_by
 from app.core.job_exec import not_staged_sentence
 from app.core.job_lock import Holder
@@ -47,6 +47,23 @@ def _runner(holder: Holder | None) -> dict[str, Any] | None:
     return {"pid": holder.pid or None, "host": holder.host, "since": holder.started}
 
 
+def _report_missing(info: JobInfo) -> bool:
+    """Whether an ended job has no report where its run writes one (black-box B19 F3: a run
+    killed while writing it left a finished job with only a ``.part`` file, and nothing said
+    so); ``--resume`` writes it again."""
+    if info.error or info.staging or info.status not in {s.value for s in ENDED}:
+        return False
+    return not (info.report.is_file() or info.path.with_suffix(".xlsx").is_file())
+
+
+def _missing_report_sentence(info: JobInfo) -> str:
+    again = resume_command(command_of(info.kind), info.meta, info.path)
+    return (
+        f"Job {info.job_id} has no report (its run was stopped while writing it, or the file "
+        f"was moved); write it again with: {again}"
+    )
+
+
 def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
     """One job as ``--json`` lists it."""
     resumable = info.resumable and holder is None
@@ -71,6 +88,7 @@ def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
         else None,
         "running": _runner(holder),
         "error": info.error or None,
+        "report_missing": _report_missing(info),
     }
 
 
@@ -188,6 +206,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"There are no jobs in {jobs_dir}.")
     else:
         print(f"No job can be resumed ({jobs_dir}).")
+    for info in (j for j in every if _report_missing(j)):
+        print(_missing_report_sentence(info))
     if not args.all:
         stopped = [j for j in every if not j.error and j.staging == STOPPED_READING]
         others = len(every) - len(shown) - len(unreadable) - len(stopped)
