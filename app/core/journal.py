@@ -38,6 +38,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -411,6 +412,7 @@ class ChangeJournal:
         self._read_lock = threading.Lock()
         self._chain_said = False
         path.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_parts(path)
         opened: list[sqlite3.Connection] = []
         try:
             if not path.exists():
@@ -1093,6 +1095,29 @@ class ChangeJournal:
             raise
         book.save(path)
         return written
+
+
+# A journal is made in milliseconds: a part of one older than this was left by a process
+# killed while making it (black-box B19 F4: they stayed for good, readable by others).
+_STALE_PART_SECONDS = 3600.0
+
+
+def _remove_stale_parts(path: Path) -> None:
+    """Delete what :func:`_create` of a killed process left beside ``path`` (its ``.new`` file
+    and that file's -wal and -shm), once old enough that no process can still be making it."""
+    cutoff = time.time() - _STALE_PART_SECONDS
+    prefix = f"{path.name}."
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        if not name.endswith((".new", ".new-wal", ".new-shm")):
+            continue
+        part = path.with_name(name)
+        with contextlib.suppress(OSError):
+            if part.stat().st_mtime < cutoff:
+                part.unlink()
 
 
 def _create(path: Path) -> None:

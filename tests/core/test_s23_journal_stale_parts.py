@@ -1,0 +1,29 @@
+"""Black-box B19 F4: a process killed while making the change journal left its part files
+(``journal.sqlite3.<pid>-<tid>.new`` and its -wal and -shm, readable by others) beside the
+journal for good. Opening the journal now removes such parts once they are an hour old (making
+one takes milliseconds), and leaves a part another process may still be making."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from app.core.journal import ChangeJournal
+
+
+def test_old_parts_of_a_killed_creation_are_removed_and_new_ones_kept(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    old = [tmp_path / f"journal.sqlite3.4242-1399.new{end}" for end in ("", "-wal", "-shm")]
+    fresh = tmp_path / "journal.sqlite3.4243-1400.new"
+    other = tmp_path / "journal.sqlite3.notes.txt"
+    for part in (*old, fresh, other):
+        part.write_bytes(b"x")
+    hours_ago = time.time() - 2 * 3600
+    for part in (*old, other):
+        os.utime(part, (hours_ago, hours_ago))
+    with ChangeJournal(path) as journal:
+        assert journal.verify().ok
+    assert not any(p.exists() for p in old)
+    assert fresh.exists() and other.exists()
+    assert path.is_file()
