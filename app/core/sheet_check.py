@@ -115,10 +115,13 @@ from app.core.sheet_dates import (
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
+    OTHER_READING_LATE,
     DateForm,
     DayFirst,
+    RequestDate,
     business_days_between,
     late_sentence,
+    other_reading_late,
     parse_request_date,
 )
 from app.core.sheet_header import (
@@ -437,6 +440,9 @@ class CheckSummary:
     undated: RowList = field(default_factory=RowList)
     ambiguous_rows: RowList = field(default_factory=RowList)
     ambiguous_after: RowList = field(default_factory=RowList)
+    # Rows whose ambiguous date, read in time (or after the insertion date), would be late read
+    # the other way (its note says so: sheet_dates.other_reading_late).
+    other_reading_late: RowList = field(default_factory=RowList)
     # Rows blank apart from the row number pandas writes in column A (RowCounter), and the
     # first row where column A, recognised as that counter, stopped holding it (0: never).
     row_numbers: RowList = field(default_factory=RowList)
@@ -471,6 +477,8 @@ class CheckSummary:
             self.ambiguous_rows.add(checked.row)
             if checked.date_issue == DATE_AFTER:
                 self.ambiguous_after.add(checked.row)
+            if OTHER_READING_LATE.search(checked.date_note) is not None:
+                self.other_reading_late.add(checked.row)
         if BEYOND_HEADER in checked.message:  # only rows the general check decided
             first, count = self.beyond_header
             self.beyond_header = (first or checked.row, count + 1)
@@ -513,6 +521,7 @@ _ROW_LISTS = (
     "undated",
     "ambiguous_rows",
     "ambiguous_after",
+    "other_reading_late",
     "row_numbers",
 )
 
@@ -1534,7 +1543,7 @@ class _Checker:
         checked = self._invalid(number, raw, field_name, detail, code, damage)
         checked.scope_written = self._scope_written(cells)
         if self.m.request_date is not None:
-            request, _, _, note, _ = self._request_date(number, cells)
+            request, _, _, note, _ = self._request_date(number, cells, weigh_other=False)
             checked.request_date, checked.date_note = request, note
         return checked
 
@@ -2212,11 +2221,13 @@ class _Checker:
         return "a purpose scope needs a purpose"
 
     def _request_date(
-        self, number: int, cells: Sequence[CellValue]
+        self, number: int, cells: Sequence[CellValue], *, weigh_other: bool = True
     ) -> tuple[dt.date | None, int | None, bool, str, str]:
         """(date, business days to insertion, late, note, :attr:`CheckedRow.date_issue`).
 
-        A date after the insertion date has no business days (it is not a count of days)."""
+        A date after the insertion date has no business days (it is not a count of days).
+        ``weigh_other`` False: the note does not say whether an ambiguous date's other reading
+        would be late, as a row without a phone number has no lateness either."""
         if self.m.request_date is None:
             return None, None, False, "", ""
         cell = _cell(cells, self.m.request_date)
@@ -2240,12 +2251,21 @@ class _Checker:
         # Friday insertion has no business day between them, 0, yet is after it (black-box
         # Q3 #1: counted on time, not named as after the insertion date).
         if parsed.date > self.o.insertion_date:
+            if weigh_other:
+                note = self._other_late(parsed) or note
             note = f"{note}; " if note else ""
             note += "the request date is after the insertion date"
             return parsed.date, None, False, note, DATE_AFTER
         days = business_days_between(parsed.date, self.o.insertion_date)
         late = days > self.o.late_after_business_days
+        if not late and weigh_other and parsed.other is not None:
+            note = self._other_late(parsed) or note
         return parsed.date, days, late, note, ""
+
+    def _other_late(self, parsed: RequestDate) -> str:
+        """``parsed``'s note saying its other reading would be late ("" if it would not): a
+        request read in time may be one that is late (re-test U2)."""
+        return other_reading_late(parsed, self.o.insertion_date, self.o.late_after_business_days)
 
 
 def checked_late_sentence(request: dt.date, days: int, options: CheckOptions) -> str:

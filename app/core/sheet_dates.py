@@ -39,7 +39,10 @@ its other reading is not, is read the other way, with a note saying why: on Nov 
 century back made Dec 11, 1926, a request some 25,000 business days late (regression check V4);
 ``12-11-26`` is so too, and ``11.12.26`` is Nov 12, 2026 (month.day). Its order is
 :data:`EITHER_TURNED` (:data:`EITHER_DOTTED_TURNED`): it says nothing of its column's order, and
-is not among the dates read the usual way.
+is not among the dates read the usual way. An ambiguous date read in time (or after the day
+checked) whose other reading would be late says so in its note, as the check counts it
+(:func:`other_reading_late`: "it could be Oct 11, 2026, which would be 30 business days before
+2026-11-24 (late)"): weighing forms apart, or a column's order, may have read a late request so.
 
 A request the limit is past is said in its row's message by :func:`late_sentence` ("request
 received 2026-11-02, 13 business days before 2026-11-20, when the file was checked (limit
@@ -262,6 +265,10 @@ def form_order(day_first: DayFirst, form: DateForm) -> bool | None:
     return day_first.of(form) if isinstance(day_first, FormOrders) else day_first
 
 
+# Finds other_reading_late's words in a request date's note.
+OTHER_READING_LATE: Final = re.compile(
+    r"it could be [^;]*?, which would be \d+ business days before \d{4}-\d{2}-\d{2} \(late\)"
+)
 # Finds late_sentence's words in a row's message (what comes after "before" holds no ";").
 LATE_SENTENCE: Final = re.compile(
     r"request received \d{4}-\d{2}-\d{2}, \d+ business days before [^;]*? \(limit \d+\)"
@@ -284,12 +291,15 @@ class RequestDate:
     """A parsed request date; ``note`` explains an ambiguous or unreadable value; ``order`` is
     what a slashed, dashed or dotted value says about its column's order (one of the constants
     above, or ""); ``form`` how it was written (None: not so), as its order is about the
-    column's dates written in the same form only."""
+    column's dates written in the same form only. ``other`` is an ambiguous date's reading not
+    taken, the one its note says "it could be" (None: there is none, or the note gives none),
+    so :func:`other_reading_late` can say when that one would be late."""
 
     date: dt.date | None
     note: str = ""
     order: str = ""
     form: DateForm | None = None
+    other: dt.date | None = None
 
     @property
     def dotted(self) -> bool:
@@ -498,20 +508,20 @@ def _read_zoned(
     note = parsed.note.replace(repr(written), repr(text), 1)
     time = _clock(zoned)
     if parsed.date is None or time is None:
-        return RequestDate(parsed.date, note, parsed.order, parsed.form)
+        return replace(parsed, note=note)
     if not zone.readings:
         said = (
             f"its time zone {zone.shown!r} was not understood: read as the date written, "
             f"{parsed.date:%Y-%m-%d}"
         )
-        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.form)
+        return replace(parsed, note=_joined(note, text, said))
     readings: list[tuple[str, dt.datetime, dt.datetime]] = []  # name, moment there, here
     for name, tz in zone.readings:
         moment = dt.datetime.combine(parsed.date, time, tz)
         try:
             readings.append((name, moment, moment.astimezone()))
         except (OverflowError, OSError, ValueError):  # a moment the clock cannot place
-            return RequestDate(parsed.date, note, parsed.order, parsed.form)
+            return replace(parsed, note=note)
     local = readings[0][2]
     others = [(name, here.date()) for name, _, here in readings[1:] if here.date() != local.date()]
     if others and not zone.why_first:
@@ -521,7 +531,7 @@ def _read_zoned(
             f"its time zone {zone.shown} could be {named}, which date it differently ({days}), "
             f"so the date written, {parsed.date:%Y-%m-%d}, was read"
         )
-        return RequestDate(parsed.date, _joined(note, text, said), parsed.order, parsed.form)
+        return replace(parsed, note=_joined(note, text, said))
     if others:
         name, there = readings[0][0], readings[0][1]
         elsewhere = "; ".join(f"as {other} it would be {day:%Y-%m-%d}" for other, day in others)
@@ -531,12 +541,12 @@ def _read_zoned(
         )
         note = _joined(note, text, said)
     if local.date() == parsed.date:
-        return RequestDate(parsed.date, note, parsed.order, parsed.form)
+        return replace(parsed, note=note)
     shifted = (
         f"read as {local:%Y-%m-%d}, the day it was in this computer's time zone ({local.tzname()})"
     )
     note = f"{note}; {shifted}" if note else f"{text!r} {shifted}"
-    return RequestDate(local.date(), note, parsed.order, parsed.form)
+    return replace(parsed, date=local.date(), note=note)
 
 
 def _with_weekday(
@@ -554,7 +564,7 @@ def _with_weekday(
     found = parsed.date
     given = _WEEKDAY_NAMES[_day_name(weekday)]
     if found is None or found.weekday() == given:
-        return RequestDate(found, note, parsed.order, parsed.form)
+        return replace(parsed, note=note)
     said = f"names the wrong weekday: {_day_shown(found)} is a {_WEEKDAYS[found.weekday()]}"
     said += "; read as that date"
     if parsed.order:
@@ -562,9 +572,7 @@ def _with_weekday(
         other = next((day for day in others if day is not None and day != found), None)
         if other is not None and other.weekday() == given:
             said += f" ({_day_shown(other)}, its other reading, is a {_WEEKDAYS[given]})"
-    return RequestDate(
-        found, f"{note}; it {said}" if note else f"{text!r} {said}", parsed.order, parsed.form
-    )
+    return replace(parsed, note=f"{note}; it {said}" if note else f"{text!r} {said}")
 
 
 def _joined(note: str, text: str, said: str) -> str:
@@ -673,11 +681,12 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         else:
             us, us_later = _two_digit_year(int(m[4]), first, second, not_after)
             other, other_later = _two_digit_year(int(m[4]), second, first, not_after)
-        order = ""
+        order, not_taken = "", None
         if us is not None and other is not None and us != other:
             order = EITHER
             if form_first:
                 us, us_later, other = other, other_later, us
+                not_taken = _other_date(other, m[4], not_after)
                 note = (
                     f"{text!r} is ambiguous: read as {_day_shown(us)} (day/month, as the "
                     "column's dates that read only one way are); it could be "
@@ -691,6 +700,7 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
                 note = _turned_note(text, other, "day/month", us_later, "month/day", not_after)
                 us, us_later, order = other, None, EITHER_TURNED
             else:
+                not_taken = _other_date(other, m[4], not_after)
                 note = (
                     f"{text!r} is ambiguous: read as {_day_shown(us)} (month/day); "
                     f"it could be {_other_reading(other, m[4], not_after)}"
@@ -706,7 +716,7 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
             return RequestDate(None, f"{text!r} is not a date")
         if not_after is not None and (century := _century_note(us, us_later, not_after)):
             note = f"{note}; {century}" if note else f"{text!r}: {century}"
-        return RequestDate(us, note, order, form)
+        return RequestDate(us, note, order, form, not_taken)
     if (m := _DOTTED.fullmatch(text)) is not None:
         if len(m[3]) == 2 and not_after is None:
             return None
@@ -764,6 +774,7 @@ def _read_dotted(
                 f"dates that read only one way are); it could be "
                 f"{_other_reading(european, year, not_after)}",
                 EITHER_DOTTED,
+                other=_other_date(european, year, not_after),
             )
             return _with_century(found, text, us_later, not_after)
         found = RequestDate(
@@ -771,6 +782,7 @@ def _read_dotted(
             f"{text!r} is ambiguous: read as {_day_shown(european)} (day.month, as dotted "
             f"dates are usually written); it could be {_other_reading(us, year, not_after)}",
             EITHER_DOTTED,
+            other=_other_date(us, year, not_after),
         )
         return _with_century(found, text, european_later, not_after)
     if european is not None:
@@ -788,15 +800,47 @@ def _other_reading(other: dt.date, year: str, not_after: dt.date | None) -> str:
     when that is after ``not_after``. Black-box B6 #8: read on its own, ``11/12/26`` the other way
     round went a century back ("it could be Dec 11, 1926") while ``11/4/26`` could be Apr 11,
     2026: a person who swapped day and month wrote the same year."""
+    shown = _other_date(other, year, not_after)
+    if not_after is not None and shown > not_after:
+        return f"{_day_shown(shown)}, though that is after {_day_shown(not_after)}"
+    return _day_shown(shown)
+
+
+def _other_date(other: dt.date, year: str, not_after: dt.date | None) -> dt.date:
+    """The date :func:`_other_reading` gives for ``other``: in the year a two-digit ``year``
+    names, the latest not after ``not_after``'s year."""
     if len(year) == 4 or not_after is None:
-        return _day_shown(other)
+        return other
     named = not_after.year - not_after.year % 100 + int(year)
     if named > not_after.year:
         named -= 100
-    shown = _safe(named, other.month, other.day) or other
-    if shown > not_after:
-        return f"{_day_shown(shown)}, though that is after {_day_shown(not_after)}"
-    return _day_shown(shown)
+    return _safe(named, other.month, other.day) or other
+
+
+def other_reading_late(
+    parsed: RequestDate, inserted: dt.date, limit: int = LIMIT_BUSINESS_DAYS
+) -> str:
+    """``parsed``'s note saying that its other reading ("it could be Oct 11, 2026") would be a
+    late request, ", which would be 30 business days before 2026-11-24 (late)", counted as the
+    late check counts; "" when it would not (or there is none). For a date read in time (or
+    after ``inserted``), checked on ``inserted`` (the day the file is read as of, and the
+    note's other reading's year is taken from: :func:`parse_request_date`'s ``not_after``).
+
+    Re-test U2: beside 23/11/2026, 11-10-2026 (dashed, weighed apart) is read Nov 10, in time,
+    though read day-first it is Oct 11, 30 business days late; the reading follows the rule,
+    but a request that may be late must not go unseen. None is claimed for an other reading
+    after ``inserted`` (its note says so) or before 1900 (no request date)."""
+    other = parsed.other
+    if other is None or not EARLIEST_REQUEST <= other <= inserted:
+        return ""
+    days = business_days_between(other, inserted)
+    if days <= limit:
+        return ""
+    could = f"it could be {_day_shown(other)}"
+    if could not in parsed.note:
+        return ""
+    said = f"{could}, which would be {days} business days before {inserted:%Y-%m-%d} (late)"
+    return parsed.note.replace(could, said, 1)
 
 
 def _turned_note(
@@ -820,7 +864,7 @@ def _with_century(
     if not century:
         return found
     note = f"{found.note}; {century}" if found.note else f"{text!r}: {century}"
-    return RequestDate(found.date, note, found.order, found.form)
+    return replace(found, note=note)
 
 
 # Month names in French, Spanish and German, as European vendors' exports write a request date

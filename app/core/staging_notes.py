@@ -2063,6 +2063,32 @@ def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> s
     )
 
 
+def other_reading_late_sentence(mapping: ColumnMapping, summary: CheckSummary) -> str:
+    """The warning naming the rows whose request date reads either way and, as read, is not
+    late, while its other reading would be (``""``: none; each such row's note says so, and
+    by how many business days).
+
+    Re-test U2: beside 23/11/2026, 11-10-2026 was read Nov 10, in time, by the documented
+    rule (dashed dates are weighed apart from slashed ones), though read Oct 11 it is 30
+    business days late. No verdict changes: the reader is told which requests may be late."""
+    rows = summary.other_reading_late
+    if mapping.request_date is None or not rows.count:
+        return ""
+    column = column_said(mapping.headers, mapping.request_date)
+    one = rows.count == 1
+    whose = "1 row's request" if one else f"{rows.count:,} rows' requests"
+    return (
+        f"{whose} would be late if {'its date' if one else 'their dates'} in {column} "
+        f"were read the other way round ({rows_named(rows)}): "
+        f"{'it' if one else 'each'} reads two ways, day/month or month/day, and as read is "
+        f"not late, but read the other way it is more than {LIMIT_BUSINESS_DAYS} business days "
+        f"before the insertion date. Check {'it' if one else 'them'} against the source; if "
+        f"{'it is' if one else 'any is'} written the other way round, write it as "
+        "year-month-day (2026-11-02) and run the file again (each row's message in the report "
+        "gives both readings)."
+    )
+
+
 def late_invalid_sentence(summary: CheckSummary) -> str:
     """The warning that some late requests are on invalid rows, which are not sent (``""``:
     none): the late requests counted include them, and fixing them cannot wait."""
