@@ -124,6 +124,7 @@ from app.core.staging_notes import (
     opt_out_flag_sentence,
     other_columns_sentence,
     other_dates_sentence,
+    other_reading_late_sentence,
     rows_named,
     state_choice_sentence,
     state_doubt_sentence,
@@ -1015,6 +1016,8 @@ def _stage(
                 warnings.append(own_report)
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)
+            if other_late := other_reading_late_sentence(mapping, summary):
+                warnings.append(other_late)
             if late_invalid := late_invalid_sentence(summary):
                 warnings.append(late_invalid)
             if beyond := _beyond_header_sentence(summary, mapping, options, kind):

@@ -73,3 +73,12 @@ def test_a_dry_run_says_a_dashed_date_read_in_time_could_be_late(
         f"it could be {shown}, which would be {days} business days before {today:%Y-%m-%d} (late)"
     ) in str(read[1]["Message"])
     assert "which would be" not in str(read[0]["Message"])
+    said = [w for w in out["warnings"] if "read the other way round" in w]
+    assert said == [
+        "1 row's request would be late if its date in column B ('Request Date') were read the "
+        "other way round (row 3): it reads two ways, day/month or month/day, and as read is not "
+        "late, but read the other way it is more than 10 business days before the insertion "
+        "date. Check it against the source; if it is written the other way round, write it as "
+        "year-month-day (2026-11-02) and run the file again (each row's message in the report "
+        "gives both readings)."
+    ], out["warnings"]
