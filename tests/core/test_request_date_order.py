@@ -114,14 +114,16 @@ def test_a_month_day_column_stays_month_day(tmp_path: Path) -> None:
     path = _csv(tmp_path, "mmdd.csv", ["10/25/2026", "11/10/2026", "03/11/2026"])
     dates, _, warnings = _staged(tmp_path, path)
     assert dates == ["2026-10-25", "2026-11-10", "2026-03-11"]
-    assert not any("day/month" in w for w in warnings)
+    # Not counting the warning on dates whose other reading would be late (8702cff), which
+    # depends on the day the test runs.
+    assert not any("day/month" in w and "would be late if" not in w for w in warnings)
 
 
 def test_a_column_written_both_ways_is_read_month_day_with_a_warning(tmp_path: Path) -> None:
     path = _csv(tmp_path, "mixed.csv", ["25/10/2026", "10/26/2026", "11/10/2026"])
     dates, _, warnings = _staged(tmp_path, path)
     assert dates == ["2026-10-25", "2026-10-26", "2026-11-10"]
-    mixed = [w for w in warnings if "both" in w]
+    mixed = [w for w in warnings if "both" in w and "would be late if" not in w]
     assert len(mixed) == 1, warnings
     assert "'25/10/2026'" in mixed[0] and "'10/26/2026'" in mixed[0] and "1 date" in mixed[0]
 
