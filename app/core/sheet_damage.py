@@ -63,7 +63,12 @@ _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*([0-9]+)\.0+\s*")
 # A decimal number with a fraction ("303555070.6", as a CSV writes a number cell): valid only
 # read as dotted digit groups, which no one writes with one dot that far along; with up to six
 # decimals ("8035551.125" read as 8035551125 was not flagged: re-test U2 F1).
-_FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]{7,}\.[0-9]{1,6}\s*")
+# Not where a phone number has one dot: after a 3-digit area code (202.5550147, 555.0147) or
+# a trunk-prefixed one (030.1234567, 0201.123456); every other place is flagged (re-test U3
+# F1: 202555.0152, 2025.550151 were read without a word).
+_FRACTION_TEXT: Final = re.compile(
+    r"\s*'?\s*(?!0[0-9]{1,4}\.)(?![0-9]{3}\.(?:[0-9]{4}|[0-9]{7})\s*$)[0-9]+\.[0-9]+\s*"
+)
 # Its digits may be grouped by dots, as that locale shows a number: "3.035.559.633,00".
 _DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*(?:\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+),0+\s*")
 # Thousands, not a decimal comma ("303,000"): the phone module reads them so.

@@ -23,8 +23,12 @@ def token_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
 
 
-@pytest.mark.parametrize("cell", ["8035551.125", "2025550.147", "3035550.112"])
-def test_a_fraction_of_three_decimals_is_flagged(cell: str) -> None:
+@pytest.mark.parametrize(
+    "cell",
+    # Re-test U3 F1: four to six decimals were read without a word.
+    ["8035551.125", "2025550.147", "3035550.112", "202555.0152", "20255.50149", "2025.550151"],
+)
+def test_a_fraction_where_no_phone_number_has_a_dot_is_flagged(cell: str) -> None:
     result = phones.normalize(cell, "1")
     assert result.ok
     assert describe_damage(cell, result) == (
@@ -33,9 +37,9 @@ def test_a_fraction_of_three_decimals_is_flagged(cell: str) -> None:
     )
 
 
-@pytest.mark.parametrize("cell", ["202.5550147", "202.555.0147", "2025550147.0"])
+@pytest.mark.parametrize("cell", ["202.5550147", "202.555.0147", "2025550147.0", "030.1234567"])
 def test_numbers_written_with_points_are_no_damage(cell: str) -> None:
-    result = phones.normalize(cell, "1")
+    result = phones.normalize(cell, "49" if cell.startswith("0") else "1")
     assert result.ok and describe_damage(cell, result) == ""
 
 
