@@ -36,6 +36,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -1106,14 +1107,14 @@ def _remove_stale_parts(path: Path) -> None:
     """Delete what :func:`_create` of a killed process left beside ``path`` (its ``.new`` file
     and that file's -wal and -shm), once old enough that no process can still be making it."""
     cutoff = time.time() - _STALE_PART_SECONDS
-    prefix = f"{path.name}."
+    # Only _create's names: <journal>.<pid>-<thread>.new and its -wal and -shm (re-test U3
+    # F2: "journal.sqlite3.copy.new", a person's file, went too).
+    made = re.compile(re.escape(path.name) + r"\.[0-9]+-[0-9]+\.new(?:-wal|-shm)?")
     try:
-        names = [n for n in os.listdir(path.parent) if n.startswith(prefix)]
+        names = [n for n in os.listdir(path.parent) if made.fullmatch(n)]
     except OSError:
         return
     for name in names:
-        if not name.endswith((".new", ".new-wal", ".new-shm")):
-            continue
         part = path.with_name(name)
         with contextlib.suppress(OSError):
             if part.stat().st_mtime < cutoff:
