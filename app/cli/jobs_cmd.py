@@ -89,6 +89,11 @@ def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
         "running": _runner(holder),
         "error": info.error or None,
         "report_missing": _report_missing(info),
+        # The command that writes a missing report again (re-test U3 F3: "resume" is null for
+        # an ended job, so --json named no way to get it back).
+        "write_report": resume_command(command_of(info.kind), info.meta, info.path)
+        if _report_missing(info)
+        else None,
     }
 
 
@@ -177,6 +182,10 @@ def run(args: argparse.Namespace) -> int:
                 "all": bool(args.all),
                 "jobs": [job_entry(j, holders[j.path]) for j in shown],
                 "not_listed": len(every) - len(shown),
+                # Listed with or without --all, as the text says them either way.
+                "reports_missing": [
+                    job_entry(j, holders[j.path]) for j in every if _report_missing(j)
+                ],
             }
         )
         return EXIT_OK

@@ -40,6 +40,11 @@ def test_a_finished_job_without_its_report_is_named_with_the_command_that_writes
     assert main(["jobs", "--all", "--json"]) == 0
     (entry,) = json.loads(capsys.readouterr().out)["jobs"]
     assert entry["report_missing"] is True
+    assert entry["write_report"].startswith("dnc-desk import --resume")
+    # Re-test U3 F3: without --all, --json listed no such job.
+    assert main(["jobs", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["jobs"] == [] and [j["job"] for j in listed["reports_missing"]] == [job]
     # The command named writes it, and the job is then as it was.
     assert main(["import", "--resume", job, "--base-url", sandbox.base_url]) == 0
     capsys.readouterr()
