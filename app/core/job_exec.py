@@ -454,12 +454,16 @@ def _execute(
 ) -> JobStatus:
     meta = store.meta()
     job_id = str(meta.get("job_id", ""))
+    interrupted_start = False
     if resuming:
         _close_unanswered(session, job_id)
         # A run killed after the job was marked started but before its start event was
         # committed left none: the job's first event is still its start (black-box B19 F1:
-        # a journal whose first event of a job was "job.resume").
-        resuming = session.journal.count(operation="job.start", job=job_id) > 0
+        # a journal whose first event of a job was "job.resume"), saying when the job was
+        # started and that this run resumes it (re-test U3 F4).
+        interrupted_start = session.journal.count(operation="job.start", job=job_id) == 0
+        resuming = not interrupted_start
+    first_run = {"started": meta.get("started"), "resumed": True} if interrupted_start else {}
     # The last report's count of rows this job may have inserted is stale once rows are sent
     # again: a run killed before its report is written must not leave it standing.
     if meta.get("kind") != "removal":
@@ -477,6 +481,7 @@ def _execute(
             "target": meta.get("target", ""),
             "scope": meta.get("scope", ""),
             "rows_to_send": store.counts()["pending"],
+            **first_run,
         },
     )
     runner = JobRunner(store, send, concurrency=concurrency, control=control, progress=progress)

@@ -71,7 +71,9 @@ def test_a_job_marked_started_with_no_start_event_records_its_start(
     store.set_meta({"started": "2026-11-24T14:40:28Z", "status": JobStatus.RUNNING.value})
     assert run_import(store, session, concurrency=2) is JobStatus.FINISHED
     job_id = str(store.meta()["job_id"])
-    events = [
-        e.operation for e in reversed(session.journal.query(job=job_id)) if e.phase == "event"
-    ]
-    assert events == ["job.start", "job.finish"]
+    events = [e for e in reversed(session.journal.query(job=job_id)) if e.phase == "event"]
+    assert [e.operation for e in events] == ["job.start", "job.finish"]
+    # Re-test U3 F4: the start says it is a resume, and when the job was started.
+    assert events[0].after is not None
+    assert events[0].after["started"] == "2026-11-24T14:40:28Z"
+    assert events[0].after["resumed"] is True
