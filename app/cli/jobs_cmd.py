@@ -56,17 +56,22 @@ def _report_missing(info: JobInfo) -> bool:
     return not (info.report.is_file() or info.path.with_suffix(".xlsx").is_file())
 
 
+def _again(info: JobInfo) -> str:
+    """The command that resumes the job, or writes its missing report again."""
+    return resume_command(command_of(info.kind), info.meta, info.path)
+
+
 def _missing_report_sentence(info: JobInfo) -> str:
-    again = resume_command(command_of(info.kind), info.meta, info.path)
     return (
         f"Job {info.job_id} has no report (its run was stopped while writing it, or the file "
-        f"was moved); write it again with: {again}"
+        f"was moved); write it again with: {_again(info)}"
     )
 
 
 def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
     """One job as ``--json`` lists it."""
     resumable = info.resumable and holder is None
+    missing = _report_missing(info)
     return {
         "job": info.job_id,
         "job_file": str(info.path),
@@ -83,17 +88,13 @@ def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
         "finished": info.meta.get("finished"),
         "note": str(info.meta.get("note") or ""),
         "resumable": resumable,
-        "resume": resume_command(command_of(info.kind), info.meta, info.path)
-        if resumable
-        else None,
+        "resume": _again(info) if resumable else None,
         "running": _runner(holder),
         "error": info.error or None,
-        "report_missing": _report_missing(info),
+        "report_missing": missing,
         # The command that writes a missing report again (re-test U3 F3: "resume" is null for
         # an ended job, so --json named no way to get it back).
-        "write_report": resume_command(command_of(info.kind), info.meta, info.path)
-        if _report_missing(info)
-        else None,
+        "write_report": _again(info) if missing else None,
     }
 
 
@@ -175,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
     holders = {info.path: (None if info.error else run_by(info)) for info in every}
     shown = every if args.all else [j for j in every if j.resumable and not j.error]
     unreadable = [j for j in every if j.error]
+    no_report = [j for j in every if _report_missing(j)]
     if args.json:
         emit_json(
             {
@@ -183,9 +185,7 @@ def run(args: argparse.Namespace) -> int:
                 "jobs": [job_entry(j, holders[j.path]) for j in shown],
                 "not_listed": len(every) - len(shown),
                 # Listed with or without --all, as the text says them either way.
-                "reports_missing": [
-                    job_entry(j, holders[j.path]) for j in every if _report_missing(j)
-                ],
+                "reports_missing": [job_entry(j, holders[j.path]) for j in no_report],
             }
         )
         return EXIT_OK
@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
                     "that has stopped."
                 )
             else:
-                print(f"  {resume_command(command_of(info.kind), info.meta, info.path)}")
+                print(f"  {_again(info)}")
         unread = [j for j in shown if not j.error and j.staging == STOPPED_READING]
         if unread:
             print("Not to be resumed:")
@@ -215,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"There are no jobs in {jobs_dir}.")
     else:
         print(f"No job can be resumed ({jobs_dir}).")
-    for info in (j for j in every if _report_missing(j)):
+    for info in no_report:
         print(_missing_report_sentence(info))
     if not args.all:
         stopped = [j for j in every if not j.error and j.staging == STOPPED_READING]
