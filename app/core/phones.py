@@ -342,6 +342,11 @@ def _reject(phone_code: str, reason: str) -> PhoneResult:
 
 _PLAIN: Final = re.compile(r"(\+?)([0-9]+)")
 _FLOAT_TEXT: Final = re.compile(r"([0-9]+)\.0+")
+# Where a phone number is written with one dot: after a 3-digit area code or exchange
+# (202.5550147, 555.0147) or after a trunk-prefixed area code (030.1234567, 0201.123456).
+# One dot anywhere else makes an amount or a measure (black-box B18 F3, re-tests U1 F3 and
+# U3 F1); the column finder and the damage notes both ask it here, so they agree.
+ONE_DOT_PHONE: Final = re.compile(r"\s*'?\s*(?:0\d{1,4}\.\d+|\d{3}\.(?:\d{4}|\d{7}))\s*")
 # The usual written forms, "(202) 555-0123", "+44 20 7946 0958", "202.555.0123":
 # ASCII digits and separators with at most a leading "+".
 _PUNCTUATED: Final = re.compile(r"[ (]*(\+?)[0-9 ()./-]+")

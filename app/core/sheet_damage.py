@@ -60,15 +60,10 @@ _SCIENTIFIC: Final = re.compile(r"\s*'?\s*[0-9]*(?:[.,][0-9]*)?[eE][+-]?[0-9]{1,
 # A whole number written as a decimal ("3035550533.0"), as pandas writes a float column (a
 # column with an empty cell is one) and a CSV saved from a number cell with decimals shows it.
 _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*([0-9]+)\.0+\s*")
-# A decimal number with a fraction ("303555070.6", as a CSV writes a number cell): valid only
-# read as dotted digit groups, which no one writes with one dot that far along; with up to six
-# decimals ("8035551.125" read as 8035551125 was not flagged: re-test U2 F1).
-# Not where a phone number has one dot: after a 3-digit area code (202.5550147, 555.0147) or
-# a trunk-prefixed one (030.1234567, 0201.123456); every other place is flagged (re-test U3
-# F1: 202555.0152, 2025.550151 were read without a word).
-_FRACTION_TEXT: Final = re.compile(
-    r"\s*'?\s*(?!0[0-9]{1,4}\.)(?![0-9]{3}\.(?:[0-9]{4}|[0-9]{7})\s*$)[0-9]+\.[0-9]+\s*"
-)
+# A decimal number with a fraction ("303555070.6", "8035551.125", as a CSV writes a number
+# cell): valid only read as dotted digit groups, which no one writes with one dot there
+# (re-test U2 F1); phones.ONE_DOT_PHONE says where one dot is a phone number's.
+_FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.[0-9]+\s*")
 # Its digits may be grouped by dots, as that locale shows a number: "3.035.559.633,00".
 _DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*(?:\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+),0+\s*")
 # Thousands, not a decimal comma ("303,000"): the phone module reads them so.
@@ -358,7 +353,7 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
             return f"cell {raw.strip()!r} was in scientific notation and lost digits"
         if (decimal := _FLOAT_TEXT.fullmatch(raw)) is not None:
             return _decimal_text_note(raw.strip(), decimal.group(1), result, code_from_cell)
-        if _FRACTION_TEXT.fullmatch(raw) and result.ok:
+        if _FRACTION_TEXT.fullmatch(raw) and not phones.ONE_DOT_PHONE.fullmatch(raw) and result.ok:
             # Black-box pass I2: read silently, where the same value in a workbook's number
             # cell is refused as not a whole number.
             return (

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
-from app.core.phones import is_phone_label
+from app.core.phones import ONE_DOT_PHONE, is_phone_label
 from app.core.sheet_types import CellValue, Row
 from app.core.wording import joined
 
@@ -41,17 +41,17 @@ _DATE_LIKE: Final = re.compile(
     r"\s*(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})(\s.*)?"
 )
 _NON_PHONE_CHARS: Final = re.compile(r"[^0-9+()\-./\s'\u00a0xXeE,]")
-# A number with one decimal point or comma where no phone number has one: an amount or a
-# measure, whatever its digits ("1051527.39": black-box B18 F3; "8035551.125", read as
-# 8035551125: re-test U1 F3; "2208.9375", "0.525625", "37.774929", "-122.419416"). A phone
-# number is written with one point only as a local number (555.0147) or after its area code
-# (202.5550147, Germany's 030.1234567); none of the single-point values of the corpus is one,
-# and 202.555.0147, with two points, is no amount.
-_DECIMAL: Final = re.compile(
-    r"\s*(?:[-+]\d+[.,]\d+|\d+,\d+|(?!\d{3}\.(?:\d{4}|\d{7})\s*\Z)\d+\.\d+)\s*"
-)
+# A number with one decimal point or comma: an amount or a measure, whatever its digits
+# ("1051527.39": black-box B18 F3; "8035551.125", read as 8035551125: re-test U1 F3;
+# "2208.9375", "0.525625", "37.774929", "-122.419416"), but where a phone number is written
+# with one point (phones.ONE_DOT_PHONE). 202.555.0147, with two points, is no amount.
+_DECIMAL: Final = re.compile(r"\s*[-+]?\d+[.,]\d+\s*")
 # A fraction of zeros: "4155550199.0" is a whole number, as a script writes a float.
 _ZERO_FRACTION: Final = re.compile(r"\s*[-+]?\d+[.,]0+\s*")
+
+
+def _amount(value: str) -> bool:
+    return _DECIMAL.fullmatch(value) is not None and ONE_DOT_PHONE.fullmatch(value) is None
 
 
 # Digits with phone punctuation between them, as written among words: "303-555-2401",
@@ -85,7 +85,7 @@ def looks_like_phone(value: CellValue) -> bool:
     digits = sum(c.isdigit() for c in value)
     # A float's text ("2025550147.0") is not phone-shaped either, as since black-box B18 F3;
     # holds_phone_number still finds the whole number in it, so such a column is read.
-    return 7 <= digits <= 15 and not _DATE_LIKE.fullmatch(value) and not _DECIMAL.fullmatch(value)
+    return 7 <= digits <= 15 and not _DATE_LIKE.fullmatch(value) and not _amount(value)
 
 
 def holds_phone_number(text: str) -> bool:
@@ -99,7 +99,7 @@ def holds_phone_number(text: str) -> bool:
             sum(c.isdigit() for c in run) >= _RUN_DIGITS
             and not _DATE_LIKE.fullmatch(run)
             and not _years(run)
-            and not (_DECIMAL.fullmatch(run) and not _ZERO_FRACTION.fullmatch(run))
+            and not (_amount(run) and not _ZERO_FRACTION.fullmatch(run))
         ):
             return True
     return False

@@ -16,7 +16,7 @@ def _counting_first(value: str) -> bool:
     if (
         not 7 <= digits <= 15
         or sheet_header._DATE_LIKE.fullmatch(value)
-        or sheet_header._DECIMAL.fullmatch(value)
+        or sheet_header._amount(value)
     ):
         return False
     return sheet_header._NON_PHONE_CHARS.search(value) is None

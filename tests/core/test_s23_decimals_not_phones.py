@@ -81,6 +81,10 @@ def test_one_unnamed_column_of_phone_numbers_still_imports(
         ("555.0147", True),
         ("202.5550147", True),
         ("030.1234567", True),
+        # Trunk-prefixed area codes of four digits: the damage notes took them as numbers,
+        # the column finder as amounts, so a German column of them was not found.
+        ("0201.123456", True),
+        ("0211.8765432", True),
         ("202.555.0147", True),
     ],
 )
@@ -97,7 +101,21 @@ def test_one_point_is_a_phone_number_only_where_phone_numbers_have_it(
         ("Amount 8035551.125", False),
         ("2025550147.0", True),  # a float written as text: a whole number
         ("Tel 202.555.0147", True),
+        ("Tel 0201.123456", True),
     ],
 )
 def test_an_amount_among_words_holds_no_phone_number(text: str, held: bool) -> None:
     assert holds_phone_number(text) is held
+
+
+def test_a_column_of_trunk_prefixed_numbers_with_one_point_is_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "rufnummern.csv"
+    numbers = ["0201.123456", "0211.876543", "0221.456789", "0231.987654"]
+    path.write_text("".join(f"{n}\n" for n in numbers), encoding="utf-8")
+    argv = ["import", str(path), "--into", "dnc", "--scope", "global", "--phone-code", "49"]
+    assert main([*argv, "--dry-run", "--json"]) == 0
+    data = json.loads(capsys.readouterr()[0])
+    assert data["mapping"] == {"phone": "column A"}
+    assert (data["valid"], data["invalid"]) == (4, 0)
