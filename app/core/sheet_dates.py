@@ -202,6 +202,8 @@ _FULL_YEAR: Final = re.compile(r"\d{4}")
 _SHORT_YEAR: Final = re.compile(r"\d{2}")
 # A two-digit year read a century back is noted when the later reading is this close ahead.
 _NEAR_FUTURE: Final = dt.timedelta(days=366)
+# How that note starts (:func:`_century_note`).
+_CENTURY_START: Final = "its two-digit year is read as "
 
 
 # What a slashed date says about its column's order (RequestDate.order).
@@ -227,6 +229,8 @@ DASHED_DAY_FIRST_ONLY: Final = "day-month"  # 23-11-2026
 DASHED_MONTH_FIRST_ONLY: Final = "month-day"  # 11-23-2026
 EITHER_DASHED: Final = "either (dashed)"  # 11-10-2026
 EITHER_DASHED_TURNED: Final = "either (dashed), read day-month"  # 12-11-26 on Nov 24, 2026
+# A date's orders when it reads either way (a dashed one's are a slashed one's until counted).
+_EITHER_ORDERS: Final = frozenset({EITHER, EITHER_TURNED, EITHER_DOTTED, EITHER_DOTTED_TURNED})
 
 
 class DateForm(StrEnum):
@@ -324,7 +328,7 @@ def _century_note(found: dt.date, later: dt.date | None, not_after: dt.date) -> 
     if later is None or later - not_after > _NEAR_FUTURE:
         return ""
     return (
-        f"its two-digit year is read as {found.year}, since {_day_shown(later)} would be after "
+        f"{_CENTURY_START}{found.year}, since {_day_shown(later)} would be after "
         f"{_day_shown(not_after)}"
     )
 
@@ -554,25 +558,63 @@ def _with_weekday(
 ) -> RequestDate:
     """A numeric date after a weekday ("Mon, 11/23/2026 10:15:32", "Mon 11/23/2026"): the date,
     read as it is without the weekday. Black-box B16 #8: refused as not a date while "Mon, 23 Nov
-    2026" was read. A weekday the date does not fall on is said in the note, as for a month name;
-    when the date reads either way and its other reading falls on it, the note says that too."""
+    2026" was read. A weekday the date does not fall on is said in the note, as for a month name.
+
+    A date that reads either way whose weekday is that of one of its readings only is read that
+    way, as a date that reads one way only (re-test S24 U1 F5: "Tue 10/11/2026" was read Oct 11,
+    a Sunday, 30 business days late, though Nov 10 is the Tuesday it names): its order is that
+    reading's, so it decides its form's other dates as "23/11/2026" does."""
     written = text[weekday.end() :]
     parsed = _parse_text(written, not_after, day_first)
+    given = _WEEKDAY_NAMES[_day_name(weekday)]
+    if (
+        parsed.order in _EITHER_ORDERS
+        and (decided := _weekday_decides(text, written, parsed, given, not_after)) is not None
+    ):
+        return decided
     # The date's notes quote what they read: the whole text is what the cell holds, quoted once
     # (a zoned time's note quotes it again whole).
     note = parsed.note.replace(repr(written), repr(text), 1)
     found = parsed.date
-    given = _WEEKDAY_NAMES[_day_name(weekday)]
     if found is None or found.weekday() == given:
         return replace(parsed, note=note)
     said = f"names the wrong weekday: {_day_shown(found)} is a {_WEEKDAYS[found.weekday()]}"
     said += "; read as that date"
-    if parsed.order:
-        others = {_parse_text(written, not_after, first).date for first in (True, False)}
-        other = next((day for day in others if day is not None and day != found), None)
-        if other is not None and other.weekday() == given:
-            said += f" ({_day_shown(other)}, its other reading, is a {_WEEKDAYS[given]})"
     return replace(parsed, note=f"{note}; it {said}" if note else f"{text!r} {said}")
+
+
+def _weekday_decides(
+    text: str, written: str, parsed: RequestDate, given: int, not_after: dt.date | None
+) -> RequestDate | None:
+    """``parsed`` (``written``, a date that reads either way, after a weekday ``given``) read
+    as the one reading falling on that weekday; None when both or neither do."""
+    readings = {first: _parse_text(written, not_after, first) for first in (True, False)}
+    fits = [first for first, read in readings.items() if _falls_on(read.date, given)]
+    if len(fits) != 1 or readings[True].date == readings[False].date:
+        return None
+    first = fits[0]
+    taken, other = readings[first].date, readings[not first].date
+    assert taken is not None
+    dotted = parsed.form is DateForm.DOTTED
+    how = ("day.month", "month.day") if dotted else ("day/month", "month/day")
+    note = (
+        f"{text!r} read as {how[0] if first else how[1]}: {_day_shown(taken)}, the "
+        f"{_WEEKDAYS[given]} it names"
+    )
+    if other is not None:
+        note += (
+            f" ({how[1] if first else how[0]} it would be {_day_shown(other)}, a "
+            f"{_WEEKDAYS[other.weekday()]})"
+        )
+    _, century, said = readings[first].note.partition(_CENTURY_START)
+    if century:
+        note += f"; {century}{said}"
+    order = DAY_FIRST_ONLY if first else MONTH_FIRST_ONLY
+    return RequestDate(taken, note, order, parsed.form)
+
+
+def _falls_on(day: dt.date | None, weekday: int) -> bool:
+    return day is not None and day.weekday() == weekday
 
 
 def _joined(note: str, text: str, said: str) -> str:

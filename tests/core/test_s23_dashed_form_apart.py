@@ -126,7 +126,8 @@ def test_a_dashed_date_with_a_two_digit_year_is_not_sent_a_century_back() -> Non
     [
         ("23-11-26", "10/11/26"),
         ("23-11-2026 10:15", "10/11/2026 10:15"),
-        ("Mon, 23-11-2026", "Sun, 10/11/2026"),
+        # A weekday on the slashed date would decide it alone (test_s24_dates_weekday_decides).
+        ("Mon, 23-11-2026", "10/11/2026"),
         ("23-11-2026 10:15:32 AM", "10/11/2026 4:05 PM"),
     ],
 )
