@@ -50,8 +50,29 @@ _DECIMAL: Final = re.compile(r"\s*[-+]?\d+[.,]\d+\s*")
 _ZERO_FRACTION: Final = re.compile(r"\s*[-+]?\d+[.,]0+\s*")
 
 
+# An amount as a locale groups it, with a fraction that is not all zeros: "8.035.551,125",
+# "1,051,527.39", "8 035 551,125", "1'051'527.39" (re-test U2 F4: a column of them was read as
+# phone numbers, every row invalid). Zeros only ("3.035.559.633,00") is a whole number, as the
+# phone module reads it (its _DECIMAL_COMMA and _THOUSANDS).
+_GROUPED_AMOUNT: Final = re.compile(
+    r"\s*[-+]?\d{1,3}(?:(?:\.\d{3})+,|(?:,\d{3})+\.|(?:[\s\u00a0]\d{3})+,|(?:'\d{3})+\.)"
+    r"\d*[1-9]\d*\s*"
+)
+# Two numbers of seven digits or more with a comma between them and no space: "3035550147,
+# 3035550148" written as one word, which no amount is.
+_TWO_NUMBERS: Final = re.compile(r"\s*\d{7,},\d{7,}\s*")
+
+
 def _amount(value: str) -> bool:
+    if _GROUPED_AMOUNT.fullmatch(value) is not None:
+        return True
     return _DECIMAL.fullmatch(value) is not None and ONE_DOT_PHONE.fullmatch(value) is None
+
+
+# Digits with phone punctuation between them, and commas or apostrophes with a digit on both
+# sides: a number as written, its decimal comma or grouping in it ("8035551,125",
+# "1'000'000.0001", "303-555-0147,303-555-0148").
+_NUMBER_RUN: Final = re.compile(r"\d(?:[\d\s().\-/\u00a0]|[,'](?=\d))*\d")
 
 
 # Digits with phone punctuation between them, as written among words: "303-555-2401",
@@ -93,16 +114,26 @@ def holds_phone_number(text: str) -> bool:
     seven digits with only phone punctuation between them that is not a date or a span of
     years ("303-555-2401 (cell)", "Tel 303 555 2401"; not "Received 2026-01-05", nor a
     Salesforce report's "Copyright (c) 2000-2026", black-box pass P3 #7), nor an amount with
-    a fraction ("8035551.125": re-test U1 F3, a column of such was read as 8035551125)."""
-    for run in _DIGIT_RUN.findall(text):
-        if (
-            sum(c.isdigit() for c in run) >= _RUN_DIGITS
-            and not _DATE_LIKE.fullmatch(run)
-            and not _years(run)
-            and not (_amount(run) and not _ZERO_FRACTION.fullmatch(run))
-        ):
-            return True
+    a fraction ("8035551.125": re-test U1 F3, a column of such was read as 8035551125), its
+    decimal comma or grouping included ("8035551,125", "8.035.551,125": re-test U2 F4; the
+    comma splits the digits, and "8035551" alone would count)."""
+    for number in _NUMBER_RUN.findall(text):
+        if _fraction(number) and not _TWO_NUMBERS.fullmatch(number):
+            continue
+        for run in _DIGIT_RUN.findall(number):
+            if (
+                sum(c.isdigit() for c in run) >= _RUN_DIGITS
+                and not _DATE_LIKE.fullmatch(run)
+                and not _years(run)
+                and not _fraction(run)
+            ):
+                return True
     return False
+
+
+def _fraction(run: str) -> bool:
+    """An amount with a fraction; "2025550147.0" is a whole number, as a script writes one."""
+    return _amount(run) and not _ZERO_FRACTION.fullmatch(run)
 
 
 def _years(run: str) -> bool:
