@@ -534,9 +534,18 @@ def sniff_delimiter(text: str, quote: str = '"') -> str:
         if width < 2:
             continue
         score = (hits / sum(counts.values()), width)
-        if score > best_score:
+        # In a tie, commas that all stand between digits are decimal commas, and the other
+        # delimiter splits the cells (re-test S24 U2 F4: "8035551,125;x" read as commas made
+        # 8035551 a phone number, and "2025550147;12,50" found no phone column at all).
+        if score > best_score or (
+            score == best_score and best == "," and _NOT_DECIMAL_COMMA.search(text) is None
+        ):
             best, best_score = delimiter, score
     return best
+
+
+# A comma without a digit on both sides: a delimiter, not a decimal comma.
+_NOT_DECIMAL_COMMA: Final = re.compile(r"(?<!\d),|,(?!\d)")
 
 
 # Of the sample's cells holding letters (names, headers, countries: text, which a program
