@@ -132,6 +132,7 @@ from app.core.staging_notes import (
     unread_cells_sentence,
     unread_code_sentence,
     watched,
+    year_first_sentence,
 )
 from app.core.wording import joined
 
@@ -1018,6 +1019,8 @@ def _stage(
                 warnings.append(undated)
             if other_late := other_reading_late_sentence(mapping, summary):
                 warnings.append(other_late)
+            if year_first := year_first_sentence(mapping, summary, day_first):
+                warnings.append(year_first)
             if late_invalid := late_invalid_sentence(summary):
                 warnings.append(late_invalid)
             if beyond := _beyond_header_sentence(summary, mapping, options, kind):

@@ -121,6 +121,7 @@ from app.core.sheet_dates import (
     RequestDate,
     business_days_between,
     late_sentence,
+    names_year_first,
     other_reading_late,
     parse_request_date,
 )
@@ -443,6 +444,9 @@ class CheckSummary:
     # Rows whose ambiguous date, read in time (or after the insertion date), would be late read
     # the other way (its note says so: sheet_dates.other_reading_late).
     other_reading_late: RowList = field(default_factory=RowList)
+    # Rows whose dashed date with a two-digit year could be year-month-day (26-11-10), read so
+    # or not (its note says so: sheet_dates.names_year_first).
+    year_first_rows: RowList = field(default_factory=RowList)
     # Rows blank apart from the row number pandas writes in column A (RowCounter), and the
     # first row where column A, recognised as that counter, stopped holding it (0: never).
     row_numbers: RowList = field(default_factory=RowList)
@@ -479,6 +483,8 @@ class CheckSummary:
                 self.ambiguous_after.add(checked.row)
             if OTHER_READING_LATE.search(checked.date_note) is not None:
                 self.other_reading_late.add(checked.row)
+        if names_year_first(checked.date_note):
+            self.year_first_rows.add(checked.row)
         if BEYOND_HEADER in checked.message:  # only rows the general check decided
             first, count = self.beyond_header
             self.beyond_header = (first or checked.row, count + 1)
@@ -522,6 +528,7 @@ _ROW_LISTS = (
     "ambiguous_rows",
     "ambiguous_after",
     "other_reading_late",
+    "year_first_rows",
     "row_numbers",
 )
 

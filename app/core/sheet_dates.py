@@ -43,6 +43,11 @@ is not among the dates read the usual way. An ambiguous date read in time (or af
 checked) whose other reading would be late says so in its note, as the check counts it
 (:func:`other_reading_late`: "it could be Oct 11, 2026, which would be 30 business days before
 2026-11-24 (late)"): weighing forms apart, or a column's order, may have read a late request so.
+A dashed date with a two-digit year may be a date year-month-day too (``26-11-10``: Nov 10,
+2026), read so when that is its only reading; when that reading is later than its others, it
+is read so in a column holding dashed dates with a four-digit year first (:data:`YEAR_FIRST`,
+``FormOrders.year_first``), and elsewhere its note names that reading
+(:func:`names_year_first`), and the check lists its row.
 
 A request the limit is past is said in its row's message by :func:`late_sentence` ("request
 received 2026-11-02, 13 business days before 2026-11-20, when the file was checked (limit
@@ -231,6 +236,16 @@ EITHER_DASHED: Final = "either (dashed)"  # 11-10-2026
 EITHER_DASHED_TURNED: Final = "either (dashed), read day-month"  # 12-11-26 on Nov 24, 2026
 # A date's orders when it reads either way (a dashed one's are a slashed one's until counted).
 _EITHER_ORDERS: Final = frozenset({EITHER, EITHER_TURNED, EITHER_DOTTED, EITHER_DOTTED_TURNED})
+# A dashed date reading one way only (or alike both ways) but for year-month-day: 26-11-10.
+EITHER_DASHED_YEAR_FIRST: Final = "either (dashed), or year-month-day"
+# A dashed date with its four-digit year first (2026-11-10): a column holding such dates has its
+# dashed dates with a two-digit year that read year-month-day (26-11-10) read so (FormOrders),
+# as YEAR_FIRST_READ (re-test S24 U2 F7: read Nov 26, 2010, 4,007 business days late).
+YEAR_FIRST: Final = "year-month-day"
+YEAR_FIRST_READ: Final = "year-month-day, as its column's"
+# How a note names a year-month-day reading, taken or not (:func:`names_year_first`).
+_YEAR_FIRST_NOT_TAKEN: Final = " (year-month-day)"
+_YEAR_FIRST_TAKEN: Final = ", as the column's dates with a four-digit year are written"
 
 
 class DateForm(StrEnum):
@@ -251,6 +266,9 @@ class FormOrders:
     slashed: bool | None
     dotted: bool | None
     dashed: bool | None = None
+    # The column's dashed dates are written year-month-day (2026-11-10): one with a two-digit
+    # year that is a date read so (26-11-10) is read so.
+    year_first: bool = False
 
     def of(self, form: DateForm) -> bool | None:
         """The order of the dates written in ``form``."""
@@ -709,10 +727,17 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
     """``text`` read as a date; None if it has a two-digit year and ``not_after`` is None."""
     if (m := _ISO.fullmatch(text)) is not None:
         found = _safe(int(m[1]), int(m[2]), int(m[3]))
-        return RequestDate(found) if found else RequestDate(None, f"{text!r} is not a date")
+        if found is None:
+            return RequestDate(None, f"{text!r} is not a date")
+        dashed = text[4] == "-" == text[5 + len(m[2])]
+        return RequestDate(found, order=YEAR_FIRST if dashed else "")
     if (m := _SLASHED.fullmatch(text)) is not None:
         first, second = int(m[1]), int(m[3])
         form = DateForm.DASHED if m[2] == "-" else DateForm.SLASHED
+        if isinstance(day_first, FormOrders) and day_first.year_first:
+            if (year_first := _read_year_first(text, m, not_after, day_first)) is not None:
+                return year_first
+            day_first = replace(day_first, year_first=False)
         form_first = form_order(day_first, form)
         us_later = other_later = None
         if len(m[4]) == 4:
@@ -755,10 +780,10 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
             order = DAY_FIRST_ONLY
             note = f"{text!r} read as day/month: {_day_shown(other)}"
         else:
-            return RequestDate(None, f"{text!r} is not a date")
+            return _year_first(text, m, not_after) or RequestDate(None, f"{text!r} is not a date")
         if not_after is not None and (century := _century_note(us, us_later, not_after)):
             note = f"{note}; {century}" if note else f"{text!r}: {century}"
-        return RequestDate(us, note, order, form, not_taken)
+        return _or_year_first(RequestDate(us, note, order, form, not_taken), text, m, not_after)
     if (m := _DOTTED.fullmatch(text)) is not None:
         if len(m[3]) == 2 and not_after is None:
             return None
@@ -782,6 +807,86 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
             return plain
         return replace(plain, note=plain.note.replace(repr(written), repr(text), 1))
     return _parse_named_month(text, not_after)
+
+
+def _year_first_reading(
+    m: re.Match[str], not_after: dt.date | None
+) -> tuple[dt.date | None, dt.date | None]:
+    """A dashed date with a two-digit year whose first part is two digits too (``26-11-10``)
+    read year-month-day, as :func:`_two_digit_year` reads a year (None when it is no date)."""
+    if m[2] != "-" or len(m[1]) != 2 or len(m[4]) != 2 or not_after is None:
+        return None, None
+    return _two_digit_year(int(m[1]), int(m[3]), int(m[4]), not_after)
+
+
+def _read_year_first(
+    text: str, m: re.Match[str], not_after: dt.date | None, day_first: FormOrders
+) -> RequestDate | None:
+    """A dashed date with a two-digit year read year-month-day, as its column's dates with a
+    four-digit year are written (``day_first.year_first``), its note giving the reading with
+    the day or month first; None when it is no date so."""
+    found, later = _year_first_reading(m, not_after)
+    if found is None:
+        return None
+    assert not_after is not None  # a two-digit year is read back from it
+    note = f"{text!r} read as year-month-day: {_day_shown(found)}{_YEAR_FIRST_TAKEN}"
+    usual = _read(text, not_after, replace(day_first, year_first=False))
+    if usual is not None and usual.date is not None:
+        if not _more_recent(found, usual):
+            return None
+        note += f"; with the day or month first it would be {_day_shown(usual.date)}"
+    if century := _century_note(found, later, not_after):
+        note = f"{note}; {century}"
+    return RequestDate(found, note, YEAR_FIRST_READ, DateForm.DASHED)
+
+
+def _more_recent(found: dt.date, read: RequestDate) -> bool:
+    """Whether a year-month-day reading is later than ``read``'s readings: only then is it
+    named, or taken in a column written year-month-day. Every day-month-year date with a
+    two-digit year up to 31 is a date year-month-day too (23-11-26: Nov 26, 2023); the reading
+    years before the other is not the request a file of recent requests means."""
+    return all(found > other for other in (read.date, read.other) if other not in (None, found))
+
+
+def names_year_first(note: str) -> bool:
+    """Whether a request date's note names a year-month-day reading of a dashed date with a
+    two-digit year, read so or not (``26-11-10``): the check lists such rows."""
+    return _YEAR_FIRST_NOT_TAKEN in note or _YEAR_FIRST_TAKEN in note
+
+
+def _year_first(text: str, m: re.Match[str], not_after: dt.date | None) -> RequestDate | None:
+    """A dashed date that is a date only read year-month-day (``99-12-31``), or None."""
+    found, later = _year_first_reading(m, not_after)
+    if found is None:
+        return None
+    assert not_after is not None  # a two-digit year is read back from it
+    note = f"{text!r} read as year-month-day: {_day_shown(found)}"
+    if century := _century_note(found, later, not_after):
+        note = f"{note}; {century}"
+    return RequestDate(found, note, "", DateForm.DASHED)
+
+
+def _or_year_first(
+    read: RequestDate, text: str, m: re.Match[str], not_after: dt.date | None
+) -> RequestDate:
+    """``read`` (a slashed or dashed date) with the year-month-day reading a dashed one with a
+    two-digit first part also has named in its note, when that is another date: re-test S24 U2
+    F7, ``26-11-10`` beside ``2026-11-10`` was read Nov 26, 2010 alone, 4,007 business days
+    late, its note naming no other reading. The check lists such rows (:func:`names_year_first`)
+    and a column with dates written year-month-day with a four-digit year reads them so; one
+    read day/month only so says nothing of its column's order."""
+    found, _ = _year_first_reading(m, not_after)
+    if found is None or read.date is None or not _more_recent(found, read):
+        return read
+    shown = f"{_day_shown(found)}{_YEAR_FIRST_NOT_TAKEN}"
+    if "is ambiguous" in read.note:
+        return replace(read, note=f"{read.note}; or it could be {shown}")
+    how = "day/month" if read.order == DAY_FIRST_ONLY else "month/day"
+    _, century, said = read.note.partition(_CENTURY_START)
+    note = f"{text!r} read as {_day_shown(read.date)} ({how}); it could be {shown}"
+    if century:
+        note += f"; {century}{said}"
+    return replace(read, note=note, order=EITHER_DASHED_YEAR_FIRST, other=found)
 
 
 def _read_dotted(

@@ -135,6 +135,7 @@ from app.core.sheet_dates import (
     EITHER_TURNED,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
+    YEAR_FIRST,
     DateForm,
     DayFirst,
     FormOrders,
@@ -2089,6 +2090,41 @@ def other_reading_late_sentence(mapping: ColumnMapping, summary: CheckSummary) -
     )
 
 
+def year_first_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first: DayFirst) -> str:
+    """The warning naming the rows whose dashed date with a two-digit year could be read
+    year-month-day (``26-11-10``: Nov 10, 2026, or Nov 26, 2010 with the day first): read so,
+    as the column's dates with a four-digit year are written (``day_first``'s ``year_first``),
+    or read with the day or month first, as none is (``""``: no such row).
+
+    Re-test S24 U2 F7: ``26-11-10`` beside ``2026-11-10`` was read Nov 26, 2010, 4,007
+    business days late, and no warning said it could be read otherwise."""
+    rows = summary.year_first_rows
+    if mapping.request_date is None or not rows.count:
+        return ""
+    column = column_said(mapping.headers, mapping.request_date)
+    orders = summary.date_orders
+    one = rows.count == 1
+    what = f"{rows.count:,} dashed date{'' if one else 's'} with a two-digit year in {column}"
+    it = "it" if one else "any"
+    whose = "its" if one else "each row's"
+    if isinstance(day_first, FormOrders) and day_first.year_first and YEAR_FIRST in orders:
+        _, row, text = orders[YEAR_FIRST]
+        return (
+            f"{what} {'was' if one else 'were'} read year-month-day ({rows_named(rows)}), as "
+            f"the column's dates with a four-digit year are written (row {row}: {text!r}); "
+            f"{whose} note gives the date with the day or month "
+            f"first. If {it} is written with its day or month first, write it with a "
+            "four-digit year and run the file again."
+        )
+    return (
+        f"{what} could also be read year-month-day ({rows_named(rows)}): "
+        f"{'it was' if one else 'they were'} read with the day or month first, as no date "
+        f"there is written year-month-day with a four-digit year; "
+        f"{whose} note gives both readings. If {it} is written "
+        "year-month-day, write it with a four-digit year (2026-11-10) and run the file again."
+    )
+
+
 def late_invalid_sentence(summary: CheckSummary) -> str:
     """The warning that some late requests are on invalid rows, which are not sent (``""``:
     none): the late requests counted include them, and fixing them cannot wait."""
@@ -2113,7 +2149,21 @@ def column_order(summary: CheckSummary) -> DayFirst:
 
     A form's evidence decides only its own dates (black-box B18 F1: 23.11.2026 made 11/9/2026
     Sep 11, late, and 11/23/2026 made 11.10.2026 Nov 10, in time; re-test S22 U1 F1: 23-11-2026
-    made 10/11/2026 Nov 10, in time)."""
+    made 10/11/2026 Nov 10, in time).
+
+    A column holding dashed dates with a four-digit year first (2026-11-10) and dashed dates
+    with a two-digit year that could be year-month-day (26-11-10) has those read so, its order
+    a :class:`FormOrders` with ``year_first`` (re-test S24 U2 F7)."""
+    order = _form_order(summary)
+    if YEAR_FIRST not in summary.date_orders or not summary.year_first_rows.count:
+        return order
+    if isinstance(order, FormOrders):
+        return replace(order, year_first=True)
+    return FormOrders(slashed=order, dotted=order, dashed=order, year_first=True)
+
+
+def _form_order(summary: CheckSummary) -> DayFirst:
+    """:func:`column_order` for the forms' orders, day and month."""
     orders = summary.date_orders
     again = False
     wanted: dict[DateForm, bool | None] = {}  # a form with dates that read either way: its order

@@ -16,6 +16,7 @@ from app.core.sheet_dates import (
     EITHER,
     EITHER_DOTTED,
     MONTH_FIRST_ONLY,
+    YEAR_FIRST,
     parse_request_date,
 )
 from app.core.sheet_mapping import ColumnMapping
@@ -28,7 +29,10 @@ def test_each_value_says_what_it_proves_about_the_order() -> None:
     assert parse_request_date("10/25/2026").order == MONTH_FIRST_ONLY
     assert parse_request_date("11/10/2026").order == EITHER
     assert parse_request_date("05/05/2026").order == ""  # the same date either way
-    assert parse_request_date("2026-10-11").order == ""
+    # ISO: no day/month doubt, but dashed with its year first (re-test S24 U2 F7: its
+    # column's 26-11-10 is read so); slashed, it says nothing.
+    assert parse_request_date("2026-10-11").order == YEAR_FIRST
+    assert parse_request_date("2026/10/11").order == ""
     assert parse_request_date("11/10/26", CHECKED_ON).order == EITHER
 
 

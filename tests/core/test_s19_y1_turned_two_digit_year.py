@@ -18,6 +18,7 @@ from app.core.sheet_dates import (
     EITHER_DOTTED_TURNED,
     EITHER_TURNED,
     MONTH_FIRST_ONLY,
+    YEAR_FIRST,
     parse_request_date,
 )
 from app.core.sheet_mapping import ColumnMapping
@@ -160,7 +161,8 @@ def test_the_check_counts_no_century_old_late_request() -> None:
     dates, late, orders = _check(["12/11/26", "11.12.26", "2026-11-20"])
     assert dates == [dt.date(2026, 11, 12), dt.date(2026, 11, 12), dt.date(2026, 11, 20)]
     assert late == 0
-    assert orders == {EITHER_TURNED: 1, EITHER_DOTTED_TURNED: 1}
+    # An ISO date says its column's dashed dates may be written year first (re-test S24 U2 F7).
+    assert orders == {EITHER_TURNED: 1, EITHER_DOTTED_TURNED: 1, YEAR_FIRST: 1}
 
 
 def test_a_turned_date_does_not_make_its_column_day_month() -> None:
