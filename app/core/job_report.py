@@ -521,7 +521,7 @@ class StillListed:
         named = "; ".join(self.first)
         if (more := rows - len(self.first)) > 0:
             named += f"; and {more} more {'row' if more == 1 else 'rows'}"
-        which = "it" if n == 1 else "them"
+        which = "it" if n == 1 else "they"
         return (
             f"{n} {'lead' if n == 1 else 'leads'} on {rows} removed "
             f"{'number' if rows == 1 else 'numbers'} {'was' if n == 1 else 'were'} set to "
