@@ -2257,11 +2257,13 @@ def _put_back(lost: RowList, rows: RowList) -> str:
     cell was written with it (black-box pass Q1 #2: said of the text cell "07911 123457")."""
     if not lost.count:
         return ""
+    # Black-box B20 F1: said of an xlsx text cell, "dropped it from a number cell" was untrue;
+    # what the app knows is that the cell lacks the 0 a number cell loses.
     if lost.count == rows.count:
-        return "; the 0 put back where a spreadsheet dropped it from a number cell"
-    return (
-        f"; the 0 put back in {rows_named(lost)}, where a spreadsheet dropped it from a number cell"
-    )
+        return "; the 0 put back where the cell lacks it, as a spreadsheet's number cell drops it"
+    lack = "whose cell lacks" if lost.count == 1 else "whose cells lack"
+    drops = "as a spreadsheet's number cell drops it"
+    return f"; the 0 put back in {rows_named(lost)}, {lack} it, {drops}"
 
 
 # A file looks like another country's list when its rows refused as US numbers that are that

@@ -156,7 +156,7 @@ def test_one_real_uk_number_among_us_rows_still_gets_the_hint(
     path = _sheet(tmp_path / "one_uk.xlsx", ["Phone Number", "Reason"], rows + US_ROWS)
     warnings = _dry_run(capsys, path)["warnings"]
     said = [w for w in warnings if UK_HINT in w]
-    assert len(said) == 1 and "(row 2; the 0 put back where a spreadsheet dropped it" in said[0]
+    assert len(said) == 1 and "(row 2; the 0 put back where the cell lacks it" in said[0]
     assert "read two ways" not in said[0]
 
 
@@ -177,7 +177,7 @@ def test_the_zero_put_back_names_only_the_number_cells_that_lost_it(
     path = _sheet(tmp_path / "mixed.xlsx", ["Phone"], rows)
     said = [w for w in _dry_run(capsys, path)["warnings"] if UK_HINT in w]
     assert len(said) == 1
-    assert "(rows 2, 3 and 4; the 0 put back in rows 3 and 4, where a spreadsheet" in said[0]
+    assert "(rows 2, 3 and 4; the 0 put back in rows 3 and 4, whose cells lack it" in said[0]
 
 
 def test_sms_uris_are_read_like_tel_uris(

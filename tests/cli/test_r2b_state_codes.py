@@ -187,9 +187,9 @@ def test_a_lost_zero_read_as_a_us_number_in_a_csv_is_named_as_read_two_ways(
     assert said == [
         "4 rows read under the default country code 1 (the file gives no country) are not "
         "valid US numbers but are valid numbers of several countries written with a leading "
-        "0, as dialled within them (rows 2, 3, 4 and 6; the 0 put back in row 3, where a "
-        "spreadsheet dropped it from a number cell): United Kingdom (4 of 4 rows), India (4 "
-        "of 4) and Italy / Vatican (4 of 4); the numbers cannot tell which country's they "
+        "0, as dialled within them (rows 2, 3, 4 and 6; the 0 put back in row 3, whose cell "
+        "lacks it, as a spreadsheet's number cell drops it): United Kingdom (4 of 4 rows), "
+        "India (4 of 4) and Italy / Vatican (4 of 4); the numbers cannot tell which country's they "
         "are; 1 row read as a US number from bare "
         "digits reads two ways, a valid United Kingdom number too once a 0 is put back (row "
         "5: the US number +1 207 946 0402, or +44 20 7946 0402), so it may be a United "
