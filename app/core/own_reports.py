@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Iterator, Sequence, Set
-from typing import Final
+from typing import Final, NamedTuple
 
 from app.core import phones
 from app.core.job_report import ROW_COLUMNS
@@ -103,6 +103,7 @@ class OwnReport:
     __slots__ = (
         "apart",
         "by_outcome",
+        "code_column",
         "corrected",
         "default_code",
         "default_purpose",
@@ -115,6 +116,7 @@ class OwnReport:
         "purposes",
         "read_original",
         "scope",
+        "scope_column",
     )
 
     def __init__(
@@ -137,8 +139,12 @@ class OwnReport:
         self.header = mapping.header_row or 0
         self.phone = _PHONE if mapping.phone is None else mapping.phone
         self.file_name = file_name
-        # Rows withheld from the check: their Outcome cell as written and their phone cell.
-        self.apart: dict[int, tuple[str, CellValue]] = {}
+        # Rows withheld from the check: their Outcome cell as written and their phone cell,
+        # and their number and scope as their cells name them, for the report (black-box B20
+        # F5: it showed them with no number, under --scope).
+        self.apart: dict[int, _Apart] = {}
+        self.code_column = mapping.phone_code
+        self.scope_column = mapping.scope
         self.by_outcome: dict[str, RowList] = {}
         self.inserted = 0
         # An import of a report read on its Normalized number column (not one chosen, such as
@@ -183,7 +189,12 @@ class OwnReport:
             if said == Outcome.BLANK.value and is_blank([value]):
                 yield row
                 continue
-            apart[number] = (said, value)
+            apart[number] = _Apart(
+                said,
+                value,
+                _cell_text(cells, self.code_column),
+                _cell_text(cells, self.scope_column),
+            )
             self.by_outcome.setdefault(said, RowList()).add(number)
             yield number, [None] * len(cells)
 
@@ -245,7 +256,7 @@ class OwnReport:
         apart, corrected, purposes = self.apart, self.corrected, self.purposes
         for c in rows:
             if apart and c.row in apart:
-                _verdict(c, *apart.pop(c.row), summary)
+                _verdict(c, apart.pop(c.row), self.default_code, summary)
             if corrected and c.row in corrected:
                 note = corrected.pop(c.row)
                 c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
@@ -323,9 +334,33 @@ def _wizard_original(damage: CellValue) -> str | None:
     return said.strip() if isinstance(said, str) else None
 
 
-def _verdict(c: CheckedRow, said: str, value: CellValue, summary: CheckSummary) -> None:
-    """Row ``c``, withheld by :meth:`OwnReport.watch` (the check saw it empty), as invalid."""
+class _Apart(NamedTuple):
+    """A row :meth:`OwnReport.watch` withheld from the check: its Outcome as written, its
+    phone cell, and its Country code and Scope cells as text."""
+
+    said: str
+    value: CellValue
+    code: str
+    scope: str
+
+
+def _cell_text(cells: Sequence[CellValue], column: int | None) -> str:
+    return "" if column is None or column >= len(cells) else _text(cells[column])
+
+
+def _verdict(c: CheckedRow, apart: _Apart, default_code: str, summary: CheckSummary) -> None:
+    """Row ``c``, withheld by :meth:`OwnReport.watch` (the check saw it empty), as invalid,
+    with the number and scope its cells name: the entry the row is about, as a row invalid for
+    its scope keeps them, though nothing is sent for it."""
+    said, value = apart.said, apart.value
     withheld_invalid(c, value, summary)
+    found = phones.normalize(value, apart.code or default_code, stored=True)
+    if found.ok:
+        c.national, c.phone_code = found.national, found.phone_code
+    if apart.scope:
+        # As its Scope cell writes it, as a row invalid for its scope shows it: the check saw
+        # the row empty, so the scope it gave it is --scope's.
+        c.scope, c.scope_written = None, apart.scope
     what, after = _SAID.get(said) or (
         "its job did not insert this row (its Outcome is {o!r})"
         if said
