@@ -190,8 +190,9 @@ def run(args: argparse.Namespace) -> int:
                 "settled": w.result,
                 "settled_because": w.words,
                 "settled_by_entry": w.event,
-                # An insert a job made: the job, and while its job file is in the data folder
-                # its row's request and the report (black-box B9 #8); null for other writes.
+                # A write a job made (an insert, a removal's delete or lead re-status): the
+                # job, and while its job file is in the data folder its row, an insert's
+                # request and the report (black-box B9 #8, B20 F3); null for other writes.
                 "job_details": _job_details(pack.jobs.get(w.intent.id)),
             }
             for w in pack.writes

@@ -446,10 +446,12 @@ def _settle_by_outcome(
 
 @dataclass(frozen=True, slots=True)
 class JobFacts:
-    """The job an insert of the number was made by (black-box B9 #8: an insert row of the pack
-    named no job, nor the request it honoured): its id, its name (from the journal), and, while
-    its job file is still in the data folder, the row's request date, whether it was honoured
-    late, and the job report's path."""
+    """The job a write of the number was made by (black-box B9 #8: an insert row of the pack
+    named no job, nor the request it honoured; B20 F3: a removal's deletes named neither the
+    removal nor its report, the evidence of what was asked): its id, its name (from the
+    journal), and, while its job file is still in the data folder, the row's request date,
+    whether it was honoured late (an import's only: a removal's report measures no lateness),
+    and the job report's path."""
 
     job: str
     name: str = ""
@@ -462,6 +464,8 @@ class JobFacts:
     report: Path | None = None
     # Whether the data folder's job files were searched (not by a caller without them).
     searched: bool = True
+    # A removal reads no request date (none is its to honour), so its lack is not said.
+    removal: bool = False
 
     @property
     def text(self) -> str:
@@ -478,7 +482,7 @@ class JobFacts:
             return f"{said}; no row of its job file holds the number"
         said += f"; sheet row {self.row_number}"
         if not self.request_date:
-            said += ", no request date"
+            said += "" if self.removal else ", no request date"
         else:
             said += f", requested {self.request_date}"
             if self.business_days is not None:
@@ -504,56 +508,77 @@ def _job_name(journal: ChangeJournal, job: str) -> str:
 
 
 def _job_file_rows(
-    path: Path, national: str, code: str, scope: str
+    path: Path, national: str, code: str, scope: str | None
 ) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    """The job file's meta and its rows of ``national`` under ``code`` in ``scope`` (row
-    number, request date, outcome, done at, honoured on), read without writing to it (the job
-    may be running)."""
+    """The job file's meta and its rows of ``national`` under ``code`` in ``scope``, or in any
+    scope for None: row number, request date, outcome, done at, honoured on. Read without
+    writing to it (the job may be running)."""
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
         meta = {str(k): json.loads(v) for k, v in db.execute("SELECT key, value FROM meta")}
         columns = {str(c[1]) for c in db.execute("PRAGMA table_info(rows)")}
         honoured = "honoured_on" if "honoured_on" in columns else "''"
+        in_scope = "" if scope is None else " AND scope = ?"
         rows = db.execute(
             f"SELECT row_number, request_date, outcome, done_at, {honoured} FROM rows"
-            " WHERE national = ? AND phone_code = ? AND scope = ? ORDER BY seq",
-            (national, code, scope),
+            f" WHERE national = ? AND phone_code = ?{in_scope} ORDER BY seq",
+            (national, code, *(() if scope is None else (scope,))),
         ).fetchall()
     finally:
         db.close()
     return meta, rows
 
 
+def _job_row_number(intent: JournalEntry, number: tuple[str, str] | None) -> tuple[str, str]:
+    """The (national, code) a job's row holds for ``intent``: an insert sends its row's
+    number; a delete sends the form an entry keeps it in ("13035550111"), and a lead update
+    names only the lead, so theirs is the number the pack is of (``number``), under which
+    the journal files them."""
+    if intent.operation.endswith(".insert") or number is None:
+        sent = intent.after or {}
+        return str(sent.get("phone_number", "")), str(sent.get("phone_code", ""))
+    return number
+
+
 def job_facts(
-    journal: ChangeJournal, jobs_dir: Path | None, writes: Iterable[SettledWrite]
+    journal: ChangeJournal,
+    jobs_dir: Path | None,
+    writes: Iterable[SettledWrite],
+    number: tuple[str, str] | None = None,
 ) -> dict[int, JobFacts]:
-    """:class:`JobFacts` of each insert among ``writes`` made by a job, by intent id."""
+    """:class:`JobFacts` of each write among ``writes`` made by a job (an import's insert, a
+    removal's delete or lead re-status), by intent id. ``number``: the (national, code) the
+    writes are of, whose row a delete's or lead update's job file is searched for."""
     names: dict[str, str] = {}
     out: dict[int, JobFacts] = {}
     for w in writes:
         intent = w.intent
-        if not intent.job or not intent.operation.endswith(".insert"):
+        if not intent.job:
             continue
         if intent.job not in names:
             names[intent.job] = _job_name(journal, intent.job)
         facts = JobFacts(intent.job, names[intent.job], searched=jobs_dir is not None)
         path = jobs_dir / f"{intent.job}{JOB_SUFFIX}" if jobs_dir is not None else None
-        sent = intent.after or {}
         if path is not None and path.is_file():
-            scope = intent.target.partition(" scope=")[2]
+            # A lead update's target names no scope: its row is the number's in any scope.
+            scope = intent.target.partition(" scope=")[2] if " scope=" in intent.target else None
             try:
-                meta, rows = _job_file_rows(
-                    path, str(sent.get("phone_number", "")), str(sent.get("phone_code", "")), scope
-                )
+                meta, rows = _job_file_rows(path, *_job_row_number(intent, number), scope)
             except (sqlite3.Error, ValueError):
                 rows, meta = [], None
             if meta is not None:
                 report = Path(meta.get("report") or path.with_suffix(".xlsx"))
-                facts = replace(facts, job_file=path, report=report)
+                removal = meta.get("kind") == "removal"
+                facts = replace(facts, job_file=path, report=report, removal=removal)
                 # A duplicate row is honoured on the number's first row, as the report counts it.
                 row = next((r for r in rows if r[2] != JobOutcome.DUPLICATE.value), None)
                 if row is not None:
-                    days, late = lateness(str(row[1]), str(row[3]), str(row[2]), str(row[4]))
+                    # A removal's report measures no lateness, as a removal honours no request.
+                    days, late = (
+                        (None, False)
+                        if removal
+                        else lateness(str(row[1]), str(row[3]), str(row[2]), str(row[4]))
+                    )
                     facts = replace(
                         facts,
                         row_number=int(row[0]),
@@ -592,7 +617,8 @@ class EvidencePack:
     journal_chain: ChainCheck | None = None
     # The journal's writes of the number, each with what it settled as (:func:`settle_writes`).
     writes: list[SettledWrite] = field(default_factory=list)
-    # The job of each insert made by one, by intent id (:func:`job_facts`).
+    # The job of each write made by one (an insert, a delete, a lead re-status), by intent id
+    # (:func:`job_facts`).
     jobs: dict[int, JobFacts] = field(default_factory=dict)
     snapshots: list[SnapshotPresence] = field(default_factory=list)
     # Snapshots of other services (another base URL) found in the folder: not consulted.
@@ -798,8 +824,8 @@ def gather_evidence(
 ) -> EvidencePack:
     """Look the number up everywhere; raises EvidenceError when it does not parse.
 
-    ``jobs_dir``: the data folder's job files, where an insert's job row (its request date,
-    whether it was late) and report are read (:func:`job_facts`).
+    ``jobs_dir``: the data folder's job files, where a job's row of a write (its request date,
+    whether an insert was late) and report are read (:func:`job_facts`).
 
     ``phone_code`` is for a number written without a code of its own: "+44 7911 123456" or
     "0044…" is looked up as the UK number it says it is, whatever ``phone_code`` is.
@@ -871,7 +897,7 @@ def gather_evidence(
             else:
                 pack.journal.append(entry)
         pack.writes = settle_writes(pack.journal)
-        pack.jobs = job_facts(journal, jobs_dir, pack.writes)
+        pack.jobs = job_facts(journal, jobs_dir, pack.writes, (national, code))
         # After the query: entries appended in between are checked too, never the reverse.
         pack.journal_chain = journal.check_chain()
 
@@ -1093,7 +1119,7 @@ def _settled_cells(writes: Iterable[SettledWrite]) -> dict[int, tuple[str, str]]
 
 
 def _job_cells(writes: Iterable[SettledWrite], jobs: Mapping[int, JobFacts]) -> dict[int, str]:
-    """The Job details cell of each journal entry of an insert a job made, by entry id."""
+    """The Job details cell of each journal entry of a write a job made, by entry id."""
     cells: dict[int, str] = {}
     for w in writes:
         facts = jobs.get(w.intent.id)
