@@ -288,16 +288,27 @@ def unreachable_warning(result: ExportResult) -> str:
         lead += f" (one search of the service reaches its first {result.reach:,} rows)"
     tail = f"{'they are' if many else 'it is'} on the list but not in this file."
     if len(causes) == 1:
-        text = causes[0][1]
-        if not many:
-            text = text.replace("share one", "shares one", 1).replace("are ", "is ", 1)
-            text = text.replace("have a ", "has a ", 1).replace("were in", "was in", 1)
-            text = text.replace("were counted", "was counted", 1)
-        return f"{lead}: {'they' if many else 'it'} {text}; {tail}"
+        return f"{lead}: {'they' if many else 'it'} {_agreeing(causes[0][1], n)}; {tail}"
     if not causes:  # not expected: every unreached row has a cause counted
         return f"{lead}; {tail}"
-    said = "; ".join(f"up to {count:,} {text}" for count, text in causes)
+    # Each cause's count is an upper bound of its rows unreached, and the causes part them:
+    # bounds adding up to the rows unreached of a list left alone are each exact, and said so
+    # (black-box B20 F4: "up to 499 … up to 1" of 500, both exact). A changing list's
+    # unreachable is itself an estimate, so its causes stay bounds.
+    if not result.list_changed and sum(count for count, _ in causes) == n:
+        said = "; ".join(f"{count:,} {_agreeing(text, count)}" for count, text in causes)
+    else:
+        said = "; ".join(f"up to {count:,} {text}" for count, text in causes)
     return f"{lead}: of them, {said}; {tail}"
+
+
+def _agreeing(text: str, count: int) -> str:
+    """A cause's text (said of several rows) with its verb agreeing with ``count`` rows."""
+    if count != 1:
+        return text
+    text = text.replace("share one", "shares one", 1).replace("are ", "is ", 1)
+    text = text.replace("have a ", "has a ", 1).replace("were in", "was in", 1)
+    return text.replace("were counted", "was counted", 1)
 
 
 def change_warning(result: ExportResult) -> str:

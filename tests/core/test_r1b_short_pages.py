@@ -164,8 +164,8 @@ def test_rows_short_pages_leave_out_past_the_cap_are_said_apart_from_the_cap(
     assert (result.total, result.rows, result.unreachable) == (1_800, 1_300, 500)
     assert (result.capped, result.not_given) == (300, 200)
     warning = unreachable_warning(result)
-    assert "up to 300 share one scope, country code, reason and insert day" in warning
-    assert "up to 200 were counted by the service but not given" in warning
+    assert "of them, 300 share one scope, country code, reason and insert day" in warning
+    assert "; 200 were counted by the service but not given" in warning
     assert "fewer rows than asked before the end of the result" in warning
 
 
