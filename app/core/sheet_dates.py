@@ -585,7 +585,13 @@ def _with_weekday(
     written = text[weekday.end() :]
     parsed = _parse_text(written, not_after, day_first)
     given = _WEEKDAY_NAMES[_day_name(weekday)]
-    if (
+    readings = _dashed_readings(written, not_after)
+    if len(readings) > 1:
+        # Re-test S24 U4 F2: "Tue 26-11-10" was read Nov 26, 2010, a Friday, 4,007 business
+        # days late, though Nov 10, 2026, year-month-day, is the Tuesday it names.
+        if (decided := _weekday_picks(text, readings, given, not_after, parsed.form)) is not None:
+            return decided
+    elif (
         parsed.order in _EITHER_ORDERS
         and (decided := _weekday_decides(text, written, parsed, given, not_after)) is not None
     ):
@@ -607,7 +613,7 @@ def _weekday_decides(
     """``parsed`` (``written``, a date that reads either way, after a weekday ``given``) read
     as the one reading falling on that weekday; None when both or neither do."""
     readings = {first: _parse_text(written, not_after, first) for first in (True, False)}
-    fits = [first for first, read in readings.items() if _falls_on(read.date, given)]
+    fits = [first for first, read in readings.items() if _falls_on(read.date, given, not_after)]
     if len(fits) != 1 or readings[True].date == readings[False].date:
         return None
     first = fits[0]
@@ -631,8 +637,57 @@ def _weekday_decides(
     return RequestDate(taken, note, order, parsed.form)
 
 
-def _falls_on(day: dt.date | None, weekday: int) -> bool:
-    return day is not None and day.weekday() == weekday
+def _falls_on(day: dt.date | None, weekday: int, not_after: dt.date | None) -> bool:
+    """Whether ``day`` is that weekday and could be a request date: one after the day checked
+    cannot (re-test S24 U4 F7: "Fri 12/11/2026" was read Dec 11, after it, not Nov 12)."""
+    if day is None or day.weekday() != weekday:
+        return False
+    return not_after is None or day <= not_after
+
+
+def _dashed_readings(written: str, not_after: dt.date | None) -> dict[dt.date, str]:
+    """The readings of a dashed date with a two-digit year that is a date year-month-day too,
+    later than its others (``26-11-10``), each date with how it is read; empty for another."""
+    m = _SLASHED.fullmatch(written)
+    if m is None:
+        return {}
+    found, _ = _year_first_reading(m, not_after)
+    if found is None:
+        return {}
+    out: dict[dt.date, str] = {}
+    for first, how in ((True, "day/month"), (False, "month/day")):
+        read = _parse_text(written, not_after, first)
+        if read.date is not None:
+            out.setdefault(read.date, how)
+    if found in out or not all(found > day for day in out):
+        return {}
+    return {found: "year-month-day", **out}
+
+
+def _weekday_picks(
+    text: str,
+    readings: dict[dt.date, str],
+    given: int,
+    not_after: dt.date | None,
+    form: DateForm | None,
+) -> RequestDate | None:
+    """The one of ``readings`` (:func:`_dashed_readings`) falling on the weekday ``given``, as
+    a date read that way only; None when more or none do."""
+    fits = [day for day in readings if _falls_on(day, given, not_after)]
+    if len(fits) != 1:
+        return None
+    taken = fits[0]
+    how = readings[taken]
+    others = "; ".join(
+        f"{way} it would be {_day_shown(day)}, a {_WEEKDAYS[day.weekday()]}"
+        for day, way in readings.items()
+        if day != taken
+    )
+    note = (
+        f"{text!r} read as {how}: {_day_shown(taken)}, the {_WEEKDAYS[given]} it names ({others})"
+    )
+    order = {"day/month": DAY_FIRST_ONLY, "month/day": MONTH_FIRST_ONLY}.get(how, "")
+    return RequestDate(taken, note, order, form)
 
 
 def _joined(note: str, text: str, said: str) -> str:
@@ -832,7 +887,7 @@ def _read_year_first(
     note = f"{text!r} read as year-month-day: {_day_shown(found)}{_YEAR_FIRST_TAKEN}"
     usual = _read(text, not_after, replace(day_first, year_first=False))
     if usual is not None and usual.date is not None:
-        if not _more_recent(found, usual):
+        if usual.date == found or not _more_recent(found, usual):
             return None
         note += f"; with the day or month first it would be {_day_shown(usual.date)}"
     if century := _century_note(found, later, not_after):
@@ -876,7 +931,7 @@ def _or_year_first(
     and a column with dates written year-month-day with a four-digit year reads them so; one
     read day/month only so says nothing of its column's order."""
     found, _ = _year_first_reading(m, not_after)
-    if found is None or read.date is None or not _more_recent(found, read):
+    if found is None or read.date in (None, found) or not _more_recent(found, read):
         return read
     shown = f"{_day_shown(found)}{_YEAR_FIRST_NOT_TAKEN}"
     if "is ambiguous" in read.note:

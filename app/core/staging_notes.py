@@ -2118,9 +2118,9 @@ def year_first_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
         )
     return (
         f"{what} could also be read year-month-day ({rows_named(rows)}): "
-        f"{'it was' if one else 'they were'} read with the day or month first, as no date "
-        f"there is written year-month-day with a four-digit year; "
-        f"{whose} note gives both readings. If {it} is written "
+        f"{'it was' if one else 'they were'} read with the day or month first, as no dashed "
+        "date there written as text has its four-digit year first (2026-11-10; a date cell's "
+        f"display format is not read); {whose} note gives both readings. If {it} is written "
         "year-month-day, write it with a four-digit year (2026-11-10) and run the file again."
     )
 

@@ -117,9 +117,10 @@ def test_alone_they_are_read_as_before_and_named() -> None:
     assert list(summary.year_first_rows.first) == [2, 3]
     assert sentence == (
         "2 dashed dates with a two-digit year in column B ('Received') could also be read "
-        "year-month-day (rows 2 and 3): they were read with the day or month first, as no date "
-        "there is written year-month-day with a four-digit year; each row's note gives both "
-        "readings. If any is written year-month-day, write it with a four-digit year "
+        "year-month-day (rows 2 and 3): they were read with the day or month first, as no "
+        "dashed date there written as text has its four-digit year first (2026-11-10; a date "
+        "cell's display format is not read); each row's note gives both readings. If any is "
+        "written year-month-day, write it with a four-digit year "
         "(2026-11-10) and run the file again."
     )
 
