@@ -46,7 +46,7 @@ from app.core.job_report import DAMAGED
 from app.core.job_store import STAGED, JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.other_tables import other_tables_sentences
-from app.core.own_reports import OwnReport
+from app.core.own_reports import OwnReport, without_entry_reasons
 from app.core.paths import path_text
 from app.core.reason_numbers import other_numbers_sentence, repeated_numbers_sentence
 from app.core.sheet_check import (
@@ -831,6 +831,9 @@ def _stage(
                 mapping,
                 headers=tuple("" if i in set_aside else h for i, h in enumerate(headers)),
             )
+        if guessed:
+            # A report's Reason column is why its job sent each row, not why it is removed.
+            mapping = without_entry_reasons(mapping, kind)
         warnings: list[str] = []
         # Advice to join area codes to local numbers: wrong when a column of formulas never
         # calculated already joins them (see formula_columns).
@@ -1013,8 +1016,7 @@ def _stage(
                 warnings.append(repeated_numbers)
             warnings += damage_sentences(held, kind)
             warnings += other_tables_sentences(held, kind)
-            if own_report := report.sentence():
-                warnings.append(own_report)
+            warnings += report.sentences()
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)
             if other_late := other_reading_late_sentence(mapping, summary):

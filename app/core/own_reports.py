@@ -8,7 +8,7 @@ removal whose sheet's header is the report's (:data:`~app.core.job_report.ROW_CO
 seven names, in order) removes only its ``inserted`` rows: :meth:`OwnReport.watch` withholds
 the others' cells from the check (so no count, scope or duplicate is taken from them) and
 :meth:`OwnReport.noted` makes each invalid, saying what the report says of it;
-:meth:`OwnReport.sentence` is the warning counting them. Only the Outcome column is read for
+:meth:`OwnReport.sentences` has the warning counting them. Only the Outcome column is read for
 this; any other file, one with an Outcome column of its own among them, is read as before.
 
 An import of a report (its rows filtered to the invalid ones and corrected by hand, black-box
@@ -27,14 +27,15 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Iterator, Sequence, Set
+from dataclasses import replace
 from typing import Final, NamedTuple
 
 from app.core import phones
-from app.core.job_report import ROW_COLUMNS
+from app.core.job_report import REASON_COLUMN, ROW_COLUMNS
 from app.core.job_store import Outcome
 from app.core.sheet_check import CheckedRow, CheckSummary, RowList, withheld_invalid
 from app.core.sheet_header import is_blank
-from app.core.sheet_mapping import ColumnMapping, column_letter
+from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
 from app.core.sheet_scope import purpose_written
 from app.core.sheet_types import CellValue, Row
 from app.core.staging_notes import rows_named
@@ -96,6 +97,45 @@ def own_columns(headers: Sequence[str]) -> frozenset[int]:
     return frozenset(i for i, name in enumerate(names) if name == ROW_COLUMNS[i])
 
 
+def _report_names(headers: Sequence[str]) -> tuple[str, ...]:
+    return tuple(" ".join(str(h).split()) for h in headers)
+
+
+def _entry_reasons(headers: Sequence[str]) -> int | None:
+    """The column of a DNC Desk report's Rows sheet headed Reason after the report's own
+    columns (the reason each row was sent with), or None."""
+    names = _report_names(headers)
+    if names[: len(REPORT_HEADER)] != REPORT_HEADER:
+        return None
+    found = [i for i, name in enumerate(names) if name == REASON_COLUMN]
+    return found[0] if len(found) == 1 and found[0] >= len(REPORT_HEADER) else None
+
+
+def without_entry_reasons(mapping: ColumnMapping, kind: str) -> ColumnMapping:
+    """``mapping`` proposed for a removal of a DNC Desk report, its Reason column not read as
+    the removal's reason (black-box B20 F6). An import report's Reason is why each number was
+    put on the list (a consumer's "Café request"): read as the removal's, each delete's journal
+    note said "undo vendor B (row 7: Café request)", as if the number came off for that. An
+    import of a report still reads it: there it is the entry's reason, as it was."""
+    if kind != "removal" or mapping.reason is None:
+        return mapping
+    if _entry_reasons(mapping.headers) != mapping.reason:
+        return mapping
+    return replace(mapping, reason=_removal_reasons(mapping))
+
+
+def _removal_reasons(mapping: ColumnMapping) -> int | None:
+    """A column the officer added to a report to give its rows a reason for their removal (a
+    header naming a reason, "Removal reason", other than the report's own), or None."""
+    used = {mapping.column(role) for role in Role}
+    for i, name in enumerate(_report_names(mapping.headers)):
+        if i in used or name in ROW_COLUMNS or name == REASON_COLUMN:
+            continue
+        if header_role(name) is Role.REASON:
+            return i
+    return None
+
+
 class OwnReport:
     """A DNC Desk report's Rows sheet read back: a removal's rows (see the module), an
     import's corrected numbers and every import row's purpose written in its Scope cell."""
@@ -109,12 +149,14 @@ class OwnReport:
         "default_purpose",
         "file_name",
         "header",
+        "headers",
         "inserted",
         "original",
         "outcome",
         "phone",
         "purposes",
         "read_original",
+        "reasons_left",
         "scope",
         "scope_column",
     )
@@ -130,7 +172,7 @@ class OwnReport:
         # ``headers`` as the file has them: a column ignored (--ignore-column 'Original
         # value') leaves the file a report, but one whose Outcome column is ignored is read
         # as any other file, as was asked.
-        names = tuple(" ".join(str(h).split()) for h in headers[: len(REPORT_HEADER)])
+        names = _report_names(headers[: len(REPORT_HEADER)])
         report = names == REPORT_HEADER
         # None: not a removal of a report, whose rows then go through untouched.
         self.outcome: int | None = (
@@ -139,6 +181,17 @@ class OwnReport:
         self.header = mapping.header_row or 0
         self.phone = _PHONE if mapping.phone is None else mapping.phone
         self.file_name = file_name
+        self.headers = tuple(str(h) for h in headers)
+        # A removal's report Reason column not read (:func:`without_entry_reasons`).
+        entry_reasons = _entry_reasons(headers) if kind == "removal" else None
+        # (its column, the column read as the removal's reason or None)
+        self.reasons_left = (
+            (entry_reasons, mapping.reason)
+            if entry_reasons is not None
+            and entry_reasons not in ignored
+            and entry_reasons != mapping.reason
+            else None
+        )
         # Rows withheld from the check: their Outcome cell as written and their phone cell,
         # and their number and scope as their cells name them, for the report (black-box B20
         # F5: it showed them with no number, under --scope).
@@ -272,10 +325,36 @@ class OwnReport:
                     c.purpose = purpose
             yield c
 
-    def sentence(self) -> str:
-        """The warning: the file is read as an import report, and the rows not removed."""
+    def sentences(self) -> list[str]:
+        """The warnings: the file is read as an import report, and the rows not removed; the
+        report's Reason column not read as a removal's reason."""
         if self.outcome is None or not self.by_outcome:
-            return self._original_sentence()
+            said = [self._original_sentence()]
+        else:
+            said = [self._removed_sentence()]
+        return [s for s in (*said, self._reasons_sentence()) if s]
+
+    def _reasons_sentence(self) -> str:
+        if self.reasons_left is None:
+            return ""
+        column, read = self.reasons_left
+        headers = self.headers
+        said = (
+            "each delete's change journal note is the job's --note alone. To give rows a "
+            "reason for their removal, write it in a column with another header (such as "
+            "'Removal reason')."
+            if read is None
+            else f"column {column_letter(read)} ({headers[read]!r}) is read as the removal's "
+            "reason instead."
+        )
+        return (
+            f"{self.file_name} is read as a DNC Desk report: its column "
+            f"{column_letter(column)} ('{REASON_COLUMN}'), the reason each row was "
+            "sent with by the report's job (an import's: why the number was put on the "
+            f"list), is not read as the removal's reason: {said}"
+        )
+
+    def _removed_sentence(self) -> str:
         total = sum(rows.count for rows in self.by_outcome.values())
         counts = "; ".join(
             f"{rows.count:,} {said or 'with no outcome'} ({rows_named(rows)})"
