@@ -361,14 +361,17 @@ class OwnReport:
             for said, rows in sorted(self.by_outcome.items(), key=lambda i: -i[1].count)
         )
         inserted = "1 row" if self.inserted == 1 else f"{self.inserted:,} rows"
-        rows = "1 row whose" if total == 1 else f"{total:,} rows whose"
+        one = total == 1
+        rows = "1 row whose" if one else f"{total:,} rows whose"
+        left = "is left invalid, saying" if one else "are left invalid, each saying"
+        theirs = "Its number was" if one else "Their numbers were"
         return (
             f"{self.file_name} is read as a DNC Desk import report (its header is a report's "
             f"Rows sheet's): only its rows whose Outcome is 'inserted' ({inserted}) are "
             f"removed, the numbers its job put on the list. {rows} Outcome is not 'inserted' "
-            f"are left invalid, each saying why: {counts}. Their numbers were not put on the "
-            "list by that job (an already_present one was there before it, at another "
-            "request): to remove any of them all the same, put it in a file of its own."
+            f"{left} why: {counts}. {theirs} not put on the list by that job (an "
+            f"already_present one was there before it, at another request): to remove "
+            f"{'it' if one else 'any of them'} all the same, put it in a file of its own."
         )
 
     def _original_sentence(self) -> str:

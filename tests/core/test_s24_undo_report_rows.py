@@ -61,3 +61,21 @@ def test_rows_not_removed_keep_the_number_and_scope_they_name(tmp_path: Path) ->
     # The rows removed are as before.
     assert shown[3] == ("3035550116", "1", "campaign:1002")
     assert shown[6] == ("6157898822", "1", "global")
+
+
+def test_one_row_not_removed_is_said_in_the_singular(tmp_path: Path) -> None:
+    path = import_report(tmp_path)
+    book = openpyxl.load_workbook(path)
+    book["Rows"].cell(5, 6).value = "inserted"  # row 5: only row 4 is left invalid
+    book.save(path)
+    settings = JobSettings(path, Scope.global_(), note="undo vendor B", scope_from_rows=True)
+    store, _ = stage_removal(settings, tmp_path / "jobs", connection=None)
+    warnings = store.meta()["warnings"]
+    store.close()
+    assert any(
+        "(4 rows) are removed, the numbers its job put on the list. 1 row whose Outcome is not "
+        "'inserted' is left invalid, saying why: 1 already_present (row 4). Its number was not "
+        "put on the list by that job (an already_present one was there before it, at another "
+        "request): to remove it all the same, put it in a file of its own." in w
+        for w in warnings
+    )
