@@ -8,28 +8,16 @@ from __future__ import annotations
 
 import datetime as dt
 
-from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_rows
-from app.core.sheet_dates import DAY_FIRST_ONLY, EITHER, DayFirst, parse_request_date
-from app.core.sheet_mapping import ColumnMapping
-from app.core.staging_notes import column_order
+from app.core.sheet_check import CheckedRow, CheckSummary
+from app.core.sheet_dates import DAY_FIRST_ONLY, EITHER, parse_request_date
+from tests.core.date_column import check_dates
 
 CHECKED = dt.date(2026, 11, 24)
-MAPPING = ColumnMapping(phone=0, request_date=1, header_row=1)
 
 
 def _checked(cells: list[str]) -> tuple[list[CheckedRow], CheckSummary]:
-    rows = [(1, ["Phone", "Received"])]
-    rows += [(n + 2, [f"303-555-{1301 + n}", d]) for n, d in enumerate(cells)]
-
-    def check(day_first: DayFirst) -> tuple[list[CheckedRow], CheckSummary]:
-        summary = CheckSummary()
-        options = CheckOptions(insertion_date=CHECKED, day_first=day_first)
-        return list(check_rows(rows, MAPPING, options, summary)), summary
-
-    checked, summary = check(None)
-    if (order := column_order(summary)) is not None:
-        checked, summary = check(order)
-    return checked, summary
+    column = check_dates(cells, CHECKED)
+    return column.rows, column.summary
 
 
 def test_a_weekday_fitting_the_year_month_day_reading_only_decides_it() -> None:

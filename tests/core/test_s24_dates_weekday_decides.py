@@ -8,10 +8,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_rows
+from app.core.sheet_check import CheckedRow, CheckSummary
 from app.core.sheet_dates import DAY_FIRST_ONLY, MONTH_FIRST_ONLY, parse_request_date
 from app.core.sheet_mapping import ColumnMapping
-from app.core.staging_notes import column_order, date_order_sentence
+from app.core.staging_notes import date_order_sentence
+from tests.core.date_column import check_dates
 
 CHECKED = dt.date(2026, 11, 24)
 MAPPING = ColumnMapping(phone=0, request_date=1, header_row=1)
@@ -19,19 +20,8 @@ MAPPING = ColumnMapping(phone=0, request_date=1, header_row=1)
 
 def _checked(dates: list[str]) -> tuple[list[CheckedRow], CheckSummary, str]:
     """The rows, summary and date-order warning, read as staging reads them."""
-    rows = [(1, ["Phone", "Request Date"])]
-    rows += [(n + 2, [f"303-555-{1301 + n}", d]) for n, d in enumerate(dates)]
-
-    def check(day_first: Any) -> tuple[list[CheckedRow], CheckSummary]:
-        summary = CheckSummary()
-        options = CheckOptions(insertion_date=CHECKED, day_first=day_first)
-        return list(check_rows(rows, MAPPING, options, summary)), summary
-
-    checked, summary = check(None)
-    order = column_order(summary)
-    if order is not None:
-        checked, summary = check(order)
-    return checked, summary, date_order_sentence(MAPPING, summary, order)
+    column = check_dates(dates, CHECKED, MAPPING)
+    return column.rows, column.summary, date_order_sentence(MAPPING, column.summary, column.order)
 
 
 def test_a_weekday_fitting_only_the_other_reading_decides_it() -> None:

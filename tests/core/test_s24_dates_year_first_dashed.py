@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.cli.main import main
-from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, check_rows
+from app.core.sheet_check import CheckedRow, CheckSummary
 from app.core.sheet_dates import (
     DAY_FIRST_ONLY,
     EITHER,
@@ -26,6 +26,7 @@ from app.core.sheet_dates import (
 from app.core.sheet_mapping import ColumnMapping
 from app.core.staging_notes import column_order, year_first_sentence
 from tests.conftest import TOKEN
+from tests.core.date_column import check_dates
 
 CHECKED = dt.date(2026, 11, 24)
 MAPPING = ColumnMapping(phone=0, request_date=1, header_row=1, headers=["Phone", "Received"])
@@ -34,19 +35,8 @@ YEAR_FIRST_COLUMN = FormOrders(slashed=None, dotted=None, dashed=None, year_firs
 
 def _checked(cells: list[str]) -> tuple[list[CheckedRow], CheckSummary, str]:
     """The rows, summary and year-month-day warning, read as staging reads them."""
-    rows = [(1, ["Phone", "Received"])]
-    rows += [(n + 2, [f"303-555-{1301 + n}", d]) for n, d in enumerate(cells)]
-
-    def check(day_first: FormOrders | bool | None) -> tuple[list[CheckedRow], CheckSummary]:
-        summary = CheckSummary()
-        options = CheckOptions(insertion_date=CHECKED, day_first=day_first)
-        return list(check_rows(rows, MAPPING, options, summary)), summary
-
-    checked, summary = check(None)
-    order = column_order(summary)
-    if order is not None:
-        checked, summary = check(order)
-    return checked, summary, year_first_sentence(MAPPING, summary, order)
+    column = check_dates(cells, CHECKED, MAPPING)
+    return column.rows, column.summary, year_first_sentence(MAPPING, column.summary, column.order)
 
 
 def test_alone_a_dashed_date_reading_one_way_but_for_year_month_day_names_both() -> None:
