@@ -29,7 +29,7 @@ from tests.conftest import TOKEN
 from tests.core.date_column import check_dates
 
 CHECKED = dt.date(2026, 11, 24)
-MAPPING = ColumnMapping(phone=0, request_date=1, header_row=1, headers=["Phone", "Received"])
+MAPPING = ColumnMapping(phone=0, request_date=1, header_row=1, headers=("Phone", "Received"))
 YEAR_FIRST_COLUMN = FormOrders(slashed=None, dotted=None, dashed=None, year_first=True)
 
 
