@@ -34,8 +34,8 @@ def token_env(monkeypatch: pytest.MonkeyPatch) -> None:
 def _seed(sandbox: Any) -> Any:
     from app.api.client import ApiClient
 
-    campaign = next(c.id for c in ApiClient(sandbox.base_url, TOKEN).campaigns())
     with ApiClient(sandbox.base_url, TOKEN) as api:
+        campaign = next(c.id for c in api.campaigns())
         api.insert_dnc("3035551001", "1", Scope.purpose("Mu\u0308ller"), purpose="Mu\u0308ller")
         api.insert_dnc("3035551006", "1", Scope.purpose("Loan  Offers"), purpose="Loan  Offers")
         api.insert_dnc("3035551011", "1", Scope.campaign(campaign), purpose="campaign with purpose")
