@@ -613,28 +613,16 @@ def _weekday_decides(
     """``parsed`` (``written``, a date that reads either way, after a weekday ``given``) read
     as the one reading falling on that weekday; None when both or neither do."""
     readings = {first: _parse_text(written, not_after, first) for first in (True, False)}
-    fits = [first for first, read in readings.items() if _falls_on(read.date, given, not_after)]
-    if len(fits) != 1 or readings[True].date == readings[False].date:
+    if readings[True].date == readings[False].date:
         return None
-    first = fits[0]
-    taken, other = readings[first].date, readings[not first].date
-    assert taken is not None
     dotted = parsed.form is DateForm.DOTTED
     how = ("day.month", "month.day") if dotted else ("day/month", "month/day")
-    note = (
-        f"{text!r} read as {how[0] if first else how[1]}: {_day_shown(taken)}, the "
-        f"{_WEEKDAYS[given]} it names"
-    )
-    if other is not None:
-        note += (
-            f" ({how[1] if first else how[0]} it would be {_day_shown(other)}, a "
-            f"{_WEEKDAYS[other.weekday()]})"
-        )
-    _, century, said = readings[first].note.partition(_CENTURY_START)
-    if century:
-        note += f"; {century}{said}"
-    order = DAY_FIRST_ONLY if first else MONTH_FIRST_ONLY
-    return RequestDate(taken, note, order, parsed.form)
+    ways = {read.date: how[not first] for first, read in readings.items() if read.date}
+    picked = _weekday_picks(text, ways, given, not_after, parsed.form)
+    if picked is None:
+        return None
+    _, century, said = readings[picked.order == DAY_FIRST_ONLY].note.partition(_CENTURY_START)
+    return replace(picked, note=f"{picked.note}; {century}{said}") if century else picked
 
 
 def _falls_on(day: dt.date | None, weekday: int, not_after: dt.date | None) -> bool:
@@ -659,7 +647,7 @@ def _dashed_readings(written: str, not_after: dt.date | None) -> dict[dt.date, s
         read = _parse_text(written, not_after, first)
         if read.date is not None:
             out.setdefault(read.date, how)
-    if found in out or not all(found > day for day in out):
+    if not all(found > day for day in out):
         return {}
     return {found: "year-month-day", **out}
 
@@ -683,11 +671,19 @@ def _weekday_picks(
         for day, way in readings.items()
         if day != taken
     )
-    note = (
-        f"{text!r} read as {how}: {_day_shown(taken)}, the {_WEEKDAYS[given]} it names ({others})"
-    )
-    order = {"day/month": DAY_FIRST_ONLY, "month/day": MONTH_FIRST_ONLY}.get(how, "")
-    return RequestDate(taken, note, order, form)
+    note = f"{text!r} read as {how}: {_day_shown(taken)}, the {_WEEKDAYS[given]} it names"
+    if others:
+        note += f" ({others})"
+    return RequestDate(taken, note, _WEEKDAY_ORDERS.get(how, ""), form)
+
+
+# The order a reading a weekday chose says of its column (a year-month-day one says none).
+_WEEKDAY_ORDERS: Final = {
+    "day/month": DAY_FIRST_ONLY,
+    "day.month": DAY_FIRST_ONLY,
+    "month/day": MONTH_FIRST_ONLY,
+    "month.day": MONTH_FIRST_ONLY,
+}
 
 
 def _joined(note: str, text: str, said: str) -> str:

@@ -2259,10 +2259,10 @@ def _put_back(lost: RowList, rows: RowList) -> str:
         return ""
     # Black-box B20 F1: said of an xlsx text cell, "dropped it from a number cell" was untrue;
     # what the app knows is that the cell lacks the 0 a number cell loses.
-    if lost.count == rows.count:
-        return "; the 0 put back where the cell lacks it, as a spreadsheet's number cell drops it"
-    lack = "whose cell lacks" if lost.count == 1 else "whose cells lack"
     drops = "as a spreadsheet's number cell drops it"
+    if lost.count == rows.count:
+        return f"; the 0 put back where the cell lacks it, {drops}"
+    lack = "whose cell lacks" if lost.count == 1 else "whose cells lack"
     return f"; the 0 put back in {rows_named(lost)}, {lack} it, {drops}"
 
 
