@@ -7,11 +7,13 @@ purpose the dialer's campaigns do not use, leaving the consumer callable)."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app.api.client import ApiClient
 from app.api.scope import Scope
 from app.cli import import_cmd
 from app.core import job_staging
@@ -44,12 +46,22 @@ def listed(sandbox: Any) -> Any:
     return sandbox
 
 
-def _purposes(sandbox: Any, target: Target = Target.DNC) -> ListPurposes:
-    from app.api.client import ApiClient
+@pytest.fixture
+def purposes_of(listed: Any) -> Iterator[Callable[..., ListPurposes]]:
+    """The list's purposes as the import command reads them; the reader's client stays open
+    for the test (the purposes are read when a row first names one) and is closed after it."""
+    clients: list[ApiClient] = []
+    connection = Connection("sandbox", listed.base_url)
 
-    api = ApiClient(sandbox.base_url, TOKEN)
-    connection = Connection("sandbox", sandbox.base_url)
-    return import_cmd.read_list_purposes(api, target, connection, "Import of p.csv not started")
+    def read(target: Target = Target.DNC) -> ListPurposes:
+        clients.append(ApiClient(listed.base_url, TOKEN))
+        return import_cmd.read_list_purposes(
+            clients[-1], target, connection, "Import of p.csv not started"
+        )
+
+    yield read
+    for client in clients:
+        client.close()
 
 
 def _file(tmp_path: Path, rows: list[tuple[str, str, str]]) -> Path:
@@ -82,7 +94,9 @@ def test_the_key_compares_case_spacing_and_unicode_form() -> None:
     assert shown_text(DECOMPOSED) == "'Mu\\u0308ller'"
 
 
-def test_rows_take_the_list_spelling_or_are_invalid(listed: Any, tmp_path: Path) -> None:
+def test_rows_take_the_list_spelling_or_are_invalid(
+    purposes_of: Callable[..., ListPurposes], tmp_path: Path
+) -> None:
     rows = [
         ("3035550201", "purpose:MARKETING", ""),  # a Scope cell
         ("3035550202", "-1", "marketing"),  # a Purpose cell
@@ -96,7 +110,7 @@ def test_rows_take_the_list_spelling_or_are_invalid(listed: Any, tmp_path: Path)
         ("3035550210", "-1", "Fundraising"),  # not on the list: a purpose of its own
         ("3035550211", "global", ""),
     ]
-    staged, warnings, summary = _stage(tmp_path, rows, _purposes(listed))
+    staged, warnings, summary = _stage(tmp_path, rows, purposes_of())
     sent = {n: (r.scope, r.purpose) for n, r in staged.items() if r.outcome == ""}
     assert sent == {
         2: ("purpose:Marketing", "Marketing"),
@@ -139,7 +153,9 @@ def test_rows_take_the_list_spelling_or_are_invalid(listed: Any, tmp_path: Path)
     assert len(warnings) == 2
 
 
-def test_the_sms_list_is_the_one_compared(listed: Any, tmp_path: Path) -> None:
+def test_the_sms_list_is_the_one_compared(
+    listed: Any, purposes_of: Callable[..., ListPurposes], tmp_path: Path
+) -> None:
     listed.store.executemany(
         "INSERT INTO sms_opt_out(phone_number, phone_code, campaign_id, reason, purpose, "
         "insert_date) VALUES (?, '1', -1, '', ?, '2026-01-01 00:00:00')",
@@ -147,7 +163,7 @@ def test_the_sms_list_is_the_one_compared(listed: Any, tmp_path: Path) -> None:
     )
     rows = [("3035550201", "-1", "promo texts"), ("3035550202", "-1", "marketing")]
     staged, _, _ = _stage(
-        tmp_path, rows, _purposes(listed, Target.SMS_OPT_OUT), target=Target.SMS_OPT_OUT
+        tmp_path, rows, purposes_of(Target.SMS_OPT_OUT), target=Target.SMS_OPT_OUT
     )
     assert (staged[2].purpose, staged[3].purpose) == ("Promo  Texts", "marketing")
 
@@ -170,7 +186,7 @@ def test_the_list_is_read_only_when_a_row_names_a_purpose(listed: Any, tmp_path:
 
 
 def test_a_list_read_only_in_part_is_searched_and_says_so(
-    listed: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    purposes_of: Callable[..., ListPurposes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Two pages of two entries: "Marketing" (the fourth of those seeded) is beyond them, and
     # the search by its usual spellings finds it; "Solar Leads " is not among its spellings.
@@ -179,7 +195,7 @@ def test_a_list_read_only_in_part_is_searched_and_says_so(
     monkeypatch.setattr(job_staging, "PURPOSE_PAGES", 2)
     monkeypatch.setattr(job_staging, "PURPOSE_PAGE", 2)
     monkeypatch.setattr(job_staging, "SEARCHED_TEXTS", 1)
-    purposes = _purposes(listed)
+    purposes = purposes_of()
     rows = [("3035550201", "-1", "MARKETING"), ("3035550202", "-1", "surveys  x")]
     staged, warnings, _ = _stage(tmp_path, rows, purposes)
     assert not purposes.complete
