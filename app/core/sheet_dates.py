@@ -503,7 +503,19 @@ def _parse_text(text: str, not_after: dt.date | None, day_first: DayFirst) -> Re
     if found.date is not None and found.date < EARLIEST_REQUEST:
         # "1899-12-25": what a CSV export of an .ods date cell holding -5 says.
         return RequestDate(None, f"{text!r} {_BEFORE_1900}", found.order, found.form)
-    return found
+    return _other_after(found, not_after)
+
+
+def _other_after(found: RequestDate, not_after: dt.date | None) -> RequestDate:
+    """``found`` (a four-digit year's date, read and cached without the day checked) with its
+    note saying, as a two-digit year's does, that the reading not taken is after that day
+    (re-test U4 F6: '03/12/2026' checked on Nov 24, 2026 "could be Dec 03, 2026", not said
+    to be a date no request can have been received on yet)."""
+    if not_after is None or found.other is None or found.other <= not_after:
+        return found
+    could = f"it could be {_day_shown(found.other)}"
+    after = f"{could}, though that is after {_day_shown(not_after)}"
+    return replace(found, note=found.note.replace(could, after, 1))
 
 
 def _read_zoned(

@@ -40,6 +40,31 @@ def test_the_sheetjs_file_s_dates_read_the_other_way_keep_their_year() -> None:
     )
 
 
+def test_a_four_digit_year_s_other_reading_after_the_day_checked_says_so() -> None:
+    # Re-test U4 F6: '03/12/2026' beside '11/12/26' said its other reading "could be Dec 03,
+    # 2026" as if it were a possible request date, where the two-digit year's note said
+    # "though that is after Nov 24, 2026". Dates are cached without the day checked, so the
+    # same text checked on another day must say it only when it is so.
+    rows = [
+        (1, ["Phone", "Date received"]),
+        (2, ["2025550147", "11/12/26"]),
+        (3, ["2025550148", "03/12/2026"]),
+        (4, ["2025550149", "03/11/2026"]),
+    ]
+    mapping = ColumnMapping(header_row=1, phone=0, request_date=1)
+    checked, _ = check_all(rows, mapping, CheckOptions(insertion_date=CHECKED))
+    notes = {row.row: row.date_note for row in checked}
+    assert notes[3] == (
+        "'03/12/2026' is ambiguous: read as Mar 12, 2026 (month/day); it could be Dec 03, "
+        "2026, though that is after Nov 24, 2026"
+    )
+    assert "though" not in notes[4]  # Nov 03, 2026 is before the day checked
+    later = parse_request_date("03/12/2026", dt.date(2026, 12, 10))
+    assert later.note == (
+        "'03/12/2026' is ambiguous: read as Mar 12, 2026 (month/day); it could be Dec 03, 2026"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "day_first", "note"),
     [
