@@ -137,6 +137,7 @@ from app.core.sheet_mapping import (
     Role,
     campaign_stand_ins,
     column_letter,
+    column_said,
     header_names_a_country,
     unread_country_column,
 )
@@ -946,16 +947,19 @@ def _text(value: CellValue) -> str:
     return cell_text(str(value))
 
 
-def _named_country(cells: Sequence[CellValue], column: int | None) -> tuple[str, str] | None:
+def _named_country(
+    cells: Sequence[CellValue], column: int | None, other_than: str = "1"
+) -> tuple[str, str] | None:
     """The row's cell in an unread column of the rows' countries (``column``), as written, and
-    the code it names, when it names a country other than the default's (+1); else None."""
+    the code it names, when it names a country of another code than ``other_than`` (the code
+    the row was read under); else None."""
     if column is None or column >= len(cells):
         return None
     cell = cells[column]
     if cell is None or cell == "" or isinstance(cell, bool):
         return None
     code = phones.normalize_code(cell)
-    if code is None or code == "1":
+    if code is None or code == other_than:
         return None
     written = str(int(cell)) if isinstance(cell, float) and cell.is_integer() else str(cell)
     return written.strip(), code
@@ -1147,6 +1151,14 @@ class _Checker:
                 result, code_note = self._us_as_written(value, code_cell, result, c)
         if own_code_note:
             code_note = f"{code_note}; {own_code_note}" if code_note else own_code_note
+        if (
+            result.ok
+            and self.country_cells is not None
+            and result.phone_code == self.default_code
+            and not written_with_own_code(value)
+            and (clash := self._unread_country_clash(cells, number, value, result))
+        ):
+            return self._invalid_phone(number, raw, cells, "phone_code", clash, result.phone_code)
         kind = type(raw)
         # The common cases are decided here without a call; _damage explains the rest.
         if (
@@ -1457,6 +1469,44 @@ class _Checker:
             else None,
         )
 
+    def _unread_country_clash(
+        self, cells: Sequence[CellValue], number: int, value: CellValue, result: PhoneResult
+    ) -> str:
+        """Why a row read under the default code, whose cell in the unread column of the
+        rows' countries names a country of another calling code, is not taken; "" when the
+        cell names none (or one of the same code, as Jamaica beside +1).
+
+        Black-box B22 F1: "55 1234 5678" beside "Mexico" went in as a US number with no
+        word, the column being unread for its misspelt other values. A state's or a
+        province's code (IN, DE, CA) says nothing here: a column of them is read as states."""
+        column = self.country_cells
+        assert column is not None
+        named = _named_country(cells, column, result.phone_code)
+        if named is None:
+            return ""
+        written, code = named
+        if country_names.not_a_country(written):
+            return ""
+        own = normalize(value, code)
+        as_own = (
+            phones.format_for_display(own.national, code) if own.ok else f"+{code} and the number"
+        )
+        n = result.national
+        read = (
+            f"+1 {n[:3]} {n[3:6]} {n[6:]}"  # not "(551) 234-5678", which says no code
+            if result.phone_code == "1" and len(n) == 10
+            else phones.format_for_display(n, result.phone_code)
+        )
+        return (
+            f"Country cell {column_letter(column)}{number} ({written!r}, +{code}) names "
+            f"{phones.region_name(code)}, but the row would be read under the default code "
+            f"+{result.phone_code} (as {read}): {column_said(self.m.headers, column)} was not "
+            "read, too few of its values being countries DNC Desk knows, so the row was not "
+            "taken; correct the column's unknown values (the file's warning names them) so that "
+            f"it is read, or write the number with its own code (as {as_own}), and import the "
+            "file again"
+        )
+
     @staticmethod
     def _error_decides_nothing(code_cell: str, column: int | None, number: int) -> str:
         """The row's note on a Country cell holding an error value as text beside a number
@@ -1642,6 +1692,10 @@ class _Checker:
         valid, duplicate = Outcome.VALID, Outcome.DUPLICATE
         max_text = MAX_TEXT
         header_width = self.header_width
+        # An unread column of the rows' countries: a row whose cell there names a country of
+        # another code than the row's goes to check(), which refuses it (black-box B22 F1).
+        unread_country = self.country_cells
+        name_code = phones.normalize_code
         # Cells right of the header as a row of no more than it has: none, or only empty ones.
         empty_tails: dict[int, list[None]] = {}
         # A reason cell's text (or None) -> the row's reason, or None when check() decides.
@@ -1713,6 +1767,9 @@ class _Checker:
                         # notes its US reading (black-box U2 #1).
                         and (code == "1" or not us_national(raw))
                     )
+            if plain and unread_country is not None and unread_country < width:
+                named = cells[unread_country]
+                plain = named is None or named == "" or name_code(named) in (None, phone_code)
             if plain:
                 key = int(phone_code + national)
                 # Four zeros at its end, as a short scientific display leaves (2.02555E+09 is
