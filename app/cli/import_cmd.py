@@ -503,6 +503,17 @@ def preflight(
         campaigns = CampaignDirectory(read_over(api.campaigns, PREFLIGHT_ROUNDS))
     except ApiError as exc:
         raise CliError(describe_api_error(exc, connection, action)) from exc
+    if (
+        scope is not None
+        and not isinstance(scope, CampaignByName)
+        and scope.is_campaign
+        and scope.campaign_id not in campaigns.ids
+        and campaigns.ids_named(scope.campaign_id)
+    ):
+        # Digits no campaign has as its id name the campaign named so, as a file's cells do
+        # (black-box B21 F4: campaign:2024 was "no campaign 2024" beside campaign 15 '2024').
+        given = f"campaign:{scope.campaign_id}"
+        scope = CampaignByName(given, scope.campaign_id)
     if isinstance(scope, CampaignByName):
         scope = resolve_campaign_name(campaigns, scope, connection)
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:

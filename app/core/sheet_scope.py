@@ -21,7 +21,9 @@ job), campaign ids are checked against it too, so a row naming a campaign the co
 not have is invalid before anything is sent. A name several campaigns have (as matched) names
 none of them, and its row is invalid naming their ids, unless exactly one of them is spelled
 exactly as the cell (case included): :func:`ids_named`, the rule ``--scope campaign:NAME``
-follows too. Taking one of them would put the entry in a campaign nobody chose.
+follows too. Taking one of them would put the entry in a campaign nobody chose. For the same
+reason digits that are one campaign's id and another campaign's name name neither (write
+``campaign:ID`` for the id), and digits no campaign has as its id name the campaign named so.
 """
 
 from __future__ import annotations
@@ -191,10 +193,8 @@ class ScopeResolver:
         if error_value(text):
             return _error_said(text, "scope")
         low = text.casefold()
-        if low == GLOBAL_CAMPAIGN_ID:
-            return Scope.global_()
-        if low == PURPOSE_CAMPAIGN_ID:
-            return Scope.purpose("")
+        if low in (GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID):
+            return self._code(text)
         if low == EVERY_PURPOSE_WRITTEN:
             return Scope.purpose("")
         if (said := scope_and_purpose(text)) is not None:
@@ -202,7 +202,7 @@ class ScopeResolver:
             # app.core.own_reports); the scope is read as any Scope cell.
             return self._parse_scope(said[0])
         if low.startswith("campaign:"):
-            return self._parse_campaign(text.split(":", 1)[1].strip(), in_scope=True)
+            return self._parse_campaign(text, in_scope=True)
         if low == "campaign":
             return (
                 "'campaign' names no campaign: write campaign:ID or the campaign's name, "
@@ -211,6 +211,8 @@ class ScopeResolver:
         word = self._word(text)
         if word is not None:
             return word
+        if text.isascii() and text.isdigit():
+            return self._digits(text, in_scope=True, explicit=False)
         try:
             return self._known(Scope.parse(text), in_scope=True)
         except ScopeError:
@@ -236,14 +238,11 @@ class ScopeResolver:
         explicit = text.casefold().startswith("campaign:")
         if explicit:
             text = text.split(":", 1)[1].strip()
-        if not in_scope:
+        if not in_scope and text in (GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID):
             # The service's own campaign_id codes, as a dialer's export writes them.
-            if text == GLOBAL_CAMPAIGN_ID:
-                return Scope.global_()
-            if text == PURPOSE_CAMPAIGN_ID:
-                return Scope.purpose("")
+            return self._code(text)
         if text.isascii() and text.isdigit() and text != "0":
-            return self._known(Scope.campaign(text), in_scope=in_scope)
+            return self._digits(text, in_scope=in_scope, explicit=explicit)
         if not in_scope and not explicit:
             # A campaign column says global or a purpose in the words a scope column takes
             # ("campaign:" before a word makes it a campaign's name).
@@ -289,6 +288,59 @@ class ScopeResolver:
             written = "-1 with the purpose in a Purpose column"
         else:
             return None
+        return self._unless_named(text, scope, meaning, written)
+
+    def _code(self, text: str) -> Scope | str:
+        """The scope the service's own campaign_id code ``0`` (global) or ``-1`` (purpose)
+        names, or why not: a campaign named so makes the cell say two things, as a word does
+        (:meth:`_word`; black-box B21 F3: "0" went global beside a campaign named '0')."""
+        if text == GLOBAL_CAMPAIGN_ID:
+            return self._unless_named(text, Scope.global_(), "the global scope", "global")
+        return self._unless_named(
+            text,
+            Scope.purpose(""),
+            "a purpose scope",
+            "purpose with the purpose in a Purpose column",
+        )
+
+    def _digits(self, text: str, *, in_scope: bool, explicit: bool) -> Scope | str:
+        """The campaign a cell's digits name, or why they name no one campaign.
+
+        Digits are a campaign's id, but a campaign may be named with digits (a campaign
+        '2024', or one named '12' beside campaign 12: black-box B21 F1, where a Campaign Name
+        cell '12' put the entry in campaign 12, not in campaign 17 named so). Digits no
+        campaign has as its id are the name of the campaign named so; digits that are one
+        campaign's id and another's name say two campaigns, and taking either could put the
+        entry in (or remove it from) a campaign nobody chose, so the row is invalid naming
+        both, unless written ``campaign:ID`` (``explicit``), which is the id.
+        """
+        others = [c for c in self._names.get(text, ()) if c[1] != text]
+        if not others:
+            return self._known(Scope.campaign(text), in_scope=in_scope)
+        if self._ids is not None and text not in self._ids:
+            by_name = self._named(text)
+            assert by_name is not None  # others are named so
+            return by_name
+        if explicit:
+            return Scope.campaign(text)
+        ids = _ids_of(others)
+        if len(ids) == 1:
+            return (
+                f"{text!r} could mean campaign {text} (its id) or the campaign named {text!r} "
+                f"(campaign:{ids[0]}) on this connection; write campaign:{text} for campaign "
+                f"{text}, or campaign:{ids[0]} for the one named {text!r}"
+            )
+        listed = joined([f"campaign:{cid}" for cid in ids])
+        return (
+            f"{text!r} could mean campaign {text} (its id) or one of the {len(ids)} campaigns "
+            f"named {text!r} ({listed}) on this connection; write campaign:{text} for campaign "
+            f"{text}, or campaign:ID for the one named {text!r} meant"
+        )
+
+    def _unless_named(self, text: str, scope: Scope, meaning: str, written: str) -> Scope | str:
+        """``scope``, which ``text`` means, unless a campaign on the connection is named
+        ``text``: then why the cell is invalid, naming both readings and how to write each."""
+        low = text.casefold()
         alike = _ids_of(self._names.get(low, ()))
         if not alike:
             return scope
