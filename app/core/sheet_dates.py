@@ -89,10 +89,15 @@ _UNIX_RANGES: Final = (
 # serial in a date-formatted cell reads as a day in December 1899.
 EARLIEST_REQUEST: Final = dt.date(1900, 1, 1)
 _BEFORE_1900: Final = "is before 1900, so it is not a plausible request date"
-_ISO: Final = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]\d{1,2}:\d{2}.*)?")
+# A time after the date may follow a comma, as JavaScript's toLocaleString() writes it (a web
+# form's "19/08/2026, 2:33:49 pm"; black-box B24 F4: "not a date", its lateness unchecked).
+_TIME_AFTER: Final = r"(?:,? |,)\d{1,2}:\d{2}.*"
+_ISO: Final = re.compile(
+    rf"(\d{{4}})[-/.](\d{{1,2}})[-/.](\d{{1,2}})(?:T\d{{1,2}}:\d{{2}}.*|{_TIME_AFTER})?"
+)
 # 11/02/2026 and 11-02-2026 (US month first; each its own form); 02.11.2026 is day first.
-_SLASHED: Final = re.compile(r"(\d{1,2})([/-])(\d{1,2})\2(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
-_DOTTED: Final = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})(?: \d{1,2}:\d{2}.*)?")
+_SLASHED: Final = re.compile(rf"(\d{{1,2}})([/-])(\d{{1,2}})\2(\d{{2}}|\d{{4}})(?:{_TIME_AFTER})?")
+_DOTTED: Final = re.compile(rf"(\d{{1,2}})\.(\d{{1,2}})\.(\d{{2}}|\d{{4}})(?:{_TIME_AFTER})?")
 # A date in digits written with spaces around its marks, or with a Unicode dash or minus for
 # "-": read as the date written plainly (see _read).
 _DASHES: Final = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
