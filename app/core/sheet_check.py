@@ -785,6 +785,8 @@ def _header(mapping: ColumnMapping, column: int) -> str:
 _LOCAL_SEVEN: Final = re.compile(r"([2-9][0-9]{2})[ .-]?([0-9]{4})")
 # An ASCII cell that may name its own country code: "+44…", "0044…", "(+44)…", "Tel: +44…".
 _OWN_CODE: Final = re.compile(r"[^0-9]*(?:\+|00)")
+# An ASCII cell starting with 011, the exit code of the US and Canada ("011 44 7911 123473").
+_EXIT_011: Final = re.compile(r"[^0-9]*011")
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
 # C0 control characters but tab, LF and CR: no phone number, reason or purpose holds one, and a
 # NUL is a sign of a damaged file (a disk's or a transfer's), not of anything typed.
@@ -1891,7 +1893,11 @@ class _Checker:
         and the note names both. A dialling code in the cell ("44", "+44") was given for the
         number itself: the row stays invalid, and the reason names the cell it came from.
         """
-        if type(value) is not str or (value.isascii() and not _OWN_CODE.match(value)):
+        if type(value) is not str:
+            return result, ""
+        if value.isascii() and not _OWN_CODE.match(value):
+            if _EXIT_011.match(value):
+                return self._after_011(value, code_cell, code, result, column)
             return result, ""  # no "+" or "00" of its own: most invalid rows, decided cheaply
         own = normalize(value, None)
         if not own.phone_code or own.phone_code == code:
@@ -1916,6 +1922,44 @@ class _Checker:
         reason = (
             f"the number starts with {written} but {cell} is {shown} ({country}): make them "
             "agree, or empty the cell to use the number's own code"
+        )
+        return result._replace(reason=reason), ""
+
+    def _after_011(
+        self,
+        value: str,
+        code_cell: CellValue,
+        code: str,
+        result: PhoneResult,
+        column: int | None,
+    ) -> tuple[PhoneResult, str]:
+        """The verdict on a number starting with 011 that its code cell's country refused, and
+        the row's note (``result`` and ``""`` when it is no number dialled from the US).
+
+        011 is the exit code of the US and Canada: beside a +1 country (United States,
+        Canada, a code cell of 1) "011 44 7911 123473" is the UK number dialled from there,
+        read as "00 44 …" is. Beside another country (whose exit code is not 011) the row
+        stays refused, its reason naming the cell and the reading from the US (black-box B22
+        F2: it was "number starts with +44 but the country code is 1" beside United States,
+        and only "too long for a United Kingdom number" beside UK)."""
+        dialled = normalize_with_default(value, "1")
+        if not dialled.ok or dialled.phone_code == "1":
+            return result, ""
+        c = self.m.phone_code if column is None else column
+        assert c is not None  # only a code cell gives a code to contradict
+        cell = self._code_cell_said(code_cell, c)
+        own = f"{phones.format_for_display(dialled.national, dialled.phone_code)}"
+        where = phones.region_name(dialled.phone_code)
+        if code == "1":
+            return dialled, (
+                f"read as {own} ({where}) dialled from the US or Canada, as {cell} says: 011 "
+                "is their exit code"
+            )
+        reason = (
+            f"{result.reason}; written with 011, the exit code of the US and Canada, it is "
+            f"{own} ({where}) dialled from there, but {cell} names "
+            f"{phones.region_name(code)}, where 011 is no exit code: write the number with its "
+            f"own code ({own}) if it is that one, or correct the cell"
         )
         return result._replace(reason=reason), ""
 
