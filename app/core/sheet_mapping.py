@@ -1314,6 +1314,14 @@ def _read_the_consumers_side(
         repeated = repeats_few_numbers(data, read, code)
         if not customers and business and repeated:
             customers = [c for c in rivals if _more_numbers(data, c[1], read, code)]
+        if not customers and repeated:
+            consumers = [c for c in rivals if _many_written_beside(headers, data, c[1], read, code)]
+            if consumers:
+                # Not kept as passed over by count: its note counts valid numbers only, and
+                # would say the consumers' column holds none.
+                mapping.phone = max(consumers, key=lambda c: (c[0], -c[1]))[1]
+                mapping.guessed_end = None
+                return
         if customers:
             mapping.phone = max(customers, key=lambda c: (c[0], -c[1]))[1]
             mapping.guessed_end = None  # the end of the log is said by a header or the counts
@@ -1332,6 +1340,29 @@ def _read_the_consumers_side(
         ):
             mapping.own_line_by_count = (index, mapping.phone)
             return
+
+
+def _many_written_beside(
+    headers: Sequence[str],
+    data: Sequence[Sequence[CellValue]],
+    index: int,
+    line: int,
+    code: str,
+) -> bool:
+    """Whether column ``index``, headed as a phone line ("Phone") or as the other end of the
+    log ``line`` is one end of, holds at least twice as many different numbers as written
+    (:func:`_written_numbers`: valid or not) as ``line``, a column of one or a few numbers over
+    and over, and is no such column itself: the consumers beside the business's own line,
+    however many of their numbers are invalid under the default code (black-box B24 F1: a
+    dialer's log of UK numbers in "phone" beside its US "caller_id" of one number on every
+    row put the business's line on the list, each consumer a duplicate of it)."""
+    header, side = headers[index], call_side(headers[line])
+    if not _says_phone(header) and call_side(header) in (None, side):
+        return False
+    if repeats_few_numbers(data, index, code):
+        return False
+    mine = _written_numbers(data, line, code).written
+    return _written_numbers(data, index, code).written >= max(2, 2 * mine)
 
 
 def _more_numbers(data: Sequence[Sequence[CellValue]], index: int, than: int, code: str) -> bool:
