@@ -1102,7 +1102,7 @@ class _Checker:
             code_cell = cells[c] if c < width else None
             if type(code_cell) is str:
                 code_cell = code_cell.strip() or None
-        own_code_note = ""
+        own_code_note = unused = ""
         if code_cell is not None:
             found = self._code(code_cell)
             if found is None:
@@ -1110,11 +1110,14 @@ class _Checker:
                     type(code_cell) is str
                     and c in self.countries
                     and written_with_own_code(_unforced(raw))
-                    and error_value(code_cell)
                 ):
                     # A number written with its own code is read under it whatever a Country
-                    # cell says: the error value there decides nothing (black-box M1 #10).
-                    own_code_note = self._error_decides_nothing(code_cell, c, number)
+                    # cell says: an error value there decides nothing (black-box M1 #10), nor
+                    # does a name DNC Desk does not know or a state's code (B22 F3).
+                    if error_value(code_cell):
+                        own_code_note = self._error_decides_nothing(code_cell, c, number)
+                    else:
+                        unused = self._unused_country(code_cell, c, number)
                     code_cell = None
                 elif p is not None and (total := total_line(cells, p)):
                     # Black-box B13 #5: a table's totals row, "Total | 2" (a SUBTOTAL's saved
@@ -1151,6 +1154,11 @@ class _Checker:
                     code_note = _valid_in_the_us(value)  # "" for one written with its +code
             elif code != "1" and not self.msisdn and _names_a_country(code_cell):
                 result, code_note = self._us_as_written(value, code_cell, result, c)
+        if unused and result.phone_code:
+            own_code_note = (
+                f"phone_code: read under the number's own +{result.phone_code} "
+                f"({phones.region_name(result.phone_code)}); {unused}"
+            )
         if own_code_note:
             code_note = f"{code_note}; {own_code_note}" if code_note else own_code_note
         if (
@@ -1519,6 +1527,17 @@ class _Checker:
             f"{code_cell} (as text), which decides nothing here: the number is written with "
             "its own country code"
         )
+
+    @staticmethod
+    def _unused_country(code_cell: str, column: int, number: int) -> str:
+        """The row's note on a Country cell no country's name or code reads beside a number
+        written with its own code, which decides the row's country."""
+        cell = f"cell {column_letter(column)}{number} ({code_cell!r})"
+        if country_names.not_a_country(code_cell):
+            key = code_cell.strip().replace(".", "").upper()
+            place = country_names.US_STATES.get(key) or country_names.CA_PROVINCES.get(key)
+            return f"{cell} is the code of {place}, not of a country: not used"
+        return f"{cell} is no country name or code DNC Desk knows: not used"
 
     def _no_code(self, code_cell: CellValue, column: int | None, number: int) -> str:
         """Why a code cell (in ``column``) gives no country code."""
