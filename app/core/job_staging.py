@@ -102,7 +102,12 @@ from app.core.sheet_mapping import (
     unread_code_columns,
 )
 from app.core.sheet_reader import SheetSource, WorkbookSource, open_sheet, resolve_sheet_path
-from app.core.sheet_scope import UNRESOLVED_OFFLINE, campaign_ids_checked, visible_text
+from app.core.sheet_scope import (
+    UNRESOLVED_OFFLINE,
+    campaign_ids_checked,
+    cell_text,
+    visible_text,
+)
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.sheet_worker import PROBE_ROWS, do_not_use_sheet, front_matter_sheet, usable_first
 from app.core.staging_notes import (
@@ -561,6 +566,50 @@ def _ignoring(rows: Iterable[Row], ignored: Set[int]) -> Iterator[Row]:
         yield number, blanked(cells, ignored)
 
 
+# Purpose cells that say there is no purpose, as a template or an export fills an empty cell
+# (black-box B21 F2: 'N/A', '-' and 'None' went in as purposes of their own, and a purpose-scope
+# row with one of them was sent, not refused as a row without its purpose).
+_NO_PURPOSE_WORDS: Final = frozenset({"n/a", "-", "--", "none", "null"})
+# A Purpose cell written as a Scope cell writes a purpose ("purpose:Marketing"): the text after
+# it is the purpose, as it is in a Scope cell.
+_PURPOSE_PREFIX: Final = re.compile(r"purpose\s*:\s*", re.IGNORECASE)
+
+
+def _purpose_cells(
+    rows: Iterable[Row], mapping: ColumnMapping, said: dict[int, str]
+) -> Iterator[Row]:
+    """``rows`` with each Purpose cell read as what it names, before the check: a placeholder
+    (:data:`_NO_PURPOSE_WORDS`) as an empty cell, ``purpose:TEXT`` as TEXT. ``said`` gets each
+    such row's note (:func:`_purpose_noted` adds it to the row's message), so the report says
+    how the cell was read."""
+    column, header = mapping.purpose, mapping.header_row or 0
+    if column is None:
+        yield from rows
+        return
+    for number, cells in rows:
+        value = cells[column] if column < len(cells) else None
+        if number > header and isinstance(value, str):
+            text = cell_text(value)
+            prefix = _PURPOSE_PREFIX.match(text)
+            if text.casefold() in _NO_PURPOSE_WORDS:
+                cells = [*cells[:column], None, *cells[column + 1 :]]
+                said[number] = f"purpose cell {text!r} read as no purpose"
+            elif prefix is not None and (purpose := text[prefix.end() :].strip()):
+                cells = [*cells[:column], purpose, *cells[column + 1 :]]
+                said[number] = f"purpose cell {text!r} read as {purpose!r}"
+        yield number, cells
+
+
+def _purpose_noted(checked: Iterable[CheckedRow], said: dict[int, str]) -> Iterator[CheckedRow]:
+    """``checked``, each row :func:`_purpose_cells` read a Purpose cell of otherwise saying so
+    in its message."""
+    for c in checked:
+        note = said.pop(c.row, None) if said else None
+        if note is not None:
+            c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+        yield c
+
+
 _NUMBER_PART_HEADER: Final = re.compile(
     r"\s*(?:nxx|exchange|prefix|line(?:[\s_-]*number)?|suffix|local(?:[\s_-]*number)?|"
     r"number|phone(?:[\s_-]*number)?)\s*",
@@ -952,6 +1001,8 @@ def _stage(
             # A message or call log: rows the other way, and messages that ask no stop.
             log = LogWatch(mapping, kind, settings.target, set(flag_notes))
             rows = log.watch(rows)
+            purpose_notes: dict[int, str] = {}
+            rows = _purpose_cells(rows, mapping, purpose_notes)
             leave_hidden = kind == "removal" and not settings.include_hidden
             checked: Iterator[CheckedRow]
             if leave_hidden:
@@ -960,6 +1011,7 @@ def _stage(
                 checked = check_rows(rows, mapping, options, summary)
             checked = log.noted(checked)
             checked = _totals_noted(checked, totals)
+            checked = _purpose_noted(checked, purpose_notes)
             own = {settings.scope.purpose_text, settings.purpose} - {""}
             spellings = _ListSpellings(settings.list_purposes, own, summary, connection is None)
             checked = spellings.watch(checked)
@@ -1835,6 +1887,10 @@ class ListPurposes:
         )
 
 
+# What separates purposes written in one cell ("Marketing;Surveys", "Marketing, Surveys").
+_PURPOSE_SEPARATORS: Final = re.compile(r"[;,]")
+
+
 def sendable_spelling(spelling: str) -> bool:
     """Whether a purpose can be sent as the list spells it: a scope's text loses the spaces
     around it (:meth:`Scope.purpose`), so 'Solar Leads ' cannot be."""
@@ -1863,6 +1919,7 @@ class _ListSpellings:
         self.rewrites: dict[str, str] = {}  # as the rows wrote it -> the list's spelling
         self.refused = RowList()
         self.refusals: dict[str, tuple[str, ...]] = {}
+        self.several = RowList()  # rows naming more than one of the list's purposes
         self.compared = 0  # rows whose purpose was compared
         self.offline = RowList()
         # Rows whose purpose the list has in no spelling (or that were not compared), by
@@ -1895,11 +1952,44 @@ class _ListSpellings:
                 else:
                     self.compared += 1
                     listed = self._listed(text)
-                    if listed and text not in listed:
-                        self._take(c, text, listed)
-                    elif not listed:
+                    if listed:
+                        if text not in listed:
+                            self._take(c, text, listed)
+                    elif several := self._several(text):
+                        self._invalid(c, f"{shown_text(text)} {several}")
+                        self.several.add(c.row)
+                    else:
                         self.variants.add(text, c.row)
             yield c
+
+    def _several(self, text: str) -> str:
+        """Why ``text``, which the list does not have, names more than one of its purposes
+        ("Marketing;Surveys", "Marketing, Surveys"), or "": an entry carries one purpose, and
+        sending the whole text would make a purpose no campaign uses (black-box B21 F2)."""
+        parts = [p.strip() for p in _PURPOSE_SEPARATORS.split(text)]
+        if len(parts) < 2:
+            return ""
+        found = [p for p in parts if p and self._listed(p)]
+        if len(found) < 2:
+            return ""
+        assert self.purposes is not None
+        names = joined([shown_text(p) for p in found])
+        return (
+            f"names {len(found)} of the {self.purposes.list_name}'s purposes ({names}), and an "
+            "entry has one purpose: put each purpose on a row of its own"
+        )
+
+    def _invalid(self, c: CheckedRow, detail: str) -> None:
+        """Row ``c``, valid until now, made invalid for its purpose, the summary with it."""
+        notes = c.message.split(": ", 1)[1] if c.message else ""
+        c.message = f"row {c.row}: purpose: {detail}" + (f"; {notes}" if notes else "")
+        c.outcome = CheckOutcome.INVALID
+        c.marks = None  # what the marks count is said of rows that are sent
+        summary = self.summary
+        summary.valid -= 1
+        summary.invalid += 1
+        if c.late:
+            summary.late_invalid.add(c.row)
 
     def _take(self, c: CheckedRow, text: str, listed: tuple[str, ...]) -> None:
         assert self.purposes is not None
@@ -1924,15 +2014,7 @@ class _ListSpellings:
         else:
             why = "which the service keeps apart: write the one meant in the cell, exactly"
         detail = f"{shown_text(text)} is on the {self.purposes.list_name} only as {names}, {why}"
-        notes = c.message.split(": ", 1)[1] if c.message else ""
-        c.message = f"row {c.row}: purpose: {detail}" + (f"; {notes}" if notes else "")
-        c.outcome = CheckOutcome.INVALID
-        c.marks = None  # what the marks count is said of rows that are sent
-        summary = self.summary
-        summary.valid -= 1
-        summary.invalid += 1
-        if c.late:
-            summary.late_invalid.add(c.row)
+        self._invalid(c, detail)
         self.refused.add(c.row)
         if len(self.refusals) < _NAMES_SHOWN or text in self.refusals:
             self.refusals[text] = listed
@@ -1961,6 +2043,14 @@ class _ListSpellings:
                 f"{'their purposes' if many else 'its purpose'} only spelled otherwise, in "
                 f"several spellings or one that cannot be sent ({'; '.join(shown)}; "
                 f"{rows_named(self.refused)}): each row's message says what to do."
+            )
+        if (count := self.several.count) != 0:
+            many = count != 1
+            out.append(
+                f"{_rows(count)} {'are' if many else 'is'} invalid because "
+                f"{'each names' if many else 'it names'} more than one of the {list_name}'s "
+                f"purposes in one cell ({rows_named(self.several)}), and an entry has one "
+                "purpose: put each purpose on a row of its own."
             )
         purposes = self.purposes
         partly = purposes.partly_read_sentence("the rows' purposes") if purposes else ""
