@@ -50,6 +50,9 @@ from app.core.own_reports import OwnReport, without_entry_reasons
 from app.core.paths import path_text
 from app.core.reason_numbers import other_numbers_sentence, repeated_numbers_sentence
 from app.core.sheet_check import (
+    DATE_AFTER,
+    DATE_MISSING,
+    DATE_UNREAD,
     ROW_SCOPE_USED,
     SCOPE_CELL_USED,
     CheckedRow,
@@ -1015,6 +1018,8 @@ def _stage(
             own = {settings.scope.purpose_text, settings.purpose} - {""}
             spellings = _ListSpellings(settings.list_purposes, own, summary, connection is None)
             checked = spellings.watch(checked)
+            if settings.list_purposes is not None:
+                checked = _SpelledDuplicates(summary).watch(checked)
             earliest = _EarliestDates()
             checked = earliest.watch(checked)
             unchecked: dict[str, int] = {}
@@ -2070,6 +2075,53 @@ class _ListSpellings:
                 f"beside 'Marketing') the list's spelling, so it is {verb} under it."
             )
         return out
+
+
+class _SpelledDuplicates:
+    """Rows that became duplicates when their purpose took the list's spelling
+    (:class:`_ListSpellings`): the check found duplicates by the purpose as written, so row 5
+    'Marketing' and row 7 'purpose:marketing' of one number were both valid, and the second
+    ended already_present when sent (black-box B21 F5). Such a row is a duplicate of the first
+    now, as if the file had spelled them alike."""
+
+    def __init__(self, summary: CheckSummary) -> None:
+        self.summary = summary
+        # (phone_code + national, purpose as sent) -> (first row, whether it was late).
+        self.first: dict[tuple[str, str], tuple[int, bool]] = {}
+
+    def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
+        for c in rows:
+            scope = c.scope
+            if c.outcome is CheckOutcome.VALID and scope is not None and scope.is_purpose:
+                key = (c.phone_code + c.national, scope.purpose_text)
+                found = self.first.get(key)
+                if found is None:
+                    self.first[key] = (c.row, c.late)
+                else:
+                    self._duplicate(c, *found)
+            yield c
+
+    def _duplicate(self, c: CheckedRow, first: int, first_late: bool) -> None:
+        summary = self.summary
+        summary.valid -= 1
+        summary.duplicates_in_file += 1
+        if c.late and first_late:
+            summary.late_requests -= 1  # the number is counted once, on its first row
+        for issue, listed in (
+            (DATE_UNREAD, summary.unread_dates),
+            (DATE_AFTER, summary.future_dates),
+            (DATE_MISSING, summary.undated),
+        ):
+            if c.date_issue == issue:
+                listed.discard(c.row)
+        assert c.scope is not None
+        c.outcome = CheckOutcome.DUPLICATE
+        c.duplicate_of = first
+        c.marks = None  # a duplicate row's message notes none of them
+        c.message = (
+            f"row {c.row}: duplicate of row {first}, its purpose being "
+            f"{shown_text(c.scope.purpose_text)} as the list spells it"
+        )
 
 
 # Spellings of one purpose kept apart (with their rows) for the warning of several; rows in
