@@ -107,6 +107,7 @@ from app.core.sheet_mapping import (
 from app.core.sheet_reader import SheetSource, WorkbookSource, open_sheet, resolve_sheet_path
 from app.core.sheet_scope import (
     UNRESOLVED_OFFLINE,
+    CampaignDirectory,
     campaign_ids_checked,
     cell_text,
     visible_text,
@@ -1020,6 +1021,13 @@ def _stage(
             checked = spellings.watch(checked)
             if settings.list_purposes is not None:
                 checked = _SpelledDuplicates(summary).watch(checked)
+            inactive = _InactiveCampaigns(
+                campaign_lookup.inactive
+                if kind == "import" and isinstance(campaign_lookup, CampaignDirectory)
+                else {}
+            )
+            if inactive.inactive:
+                checked = inactive.watch(checked)
             earliest = _EarliestDates()
             checked = earliest.watch(checked)
             unchecked: dict[str, int] = {}
@@ -1092,6 +1100,8 @@ def _stage(
                 warnings.append(cut)
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
+            if dormant := inactive.sentence():
+                warnings.append(dormant)
             # Kept for the report's Summary and the result, whichever front end staged the job
             # (black-box P2 #4).
             # Its last write: every row is stored (job_store.STAGED).
@@ -2075,6 +2085,47 @@ class _ListSpellings:
                 f"beside 'Marketing') the list's spelling, so it is {verb} under it."
             )
         return out
+
+
+class _InactiveCampaigns:
+    """Import rows going to a campaign the connection lists as inactive (black-box B21 F7:
+    ``--scope campaign:1004`` or a row's cell naming an inactive campaign gave no word, though
+    ``health`` counts the entries of inactive campaigns as a finding)."""
+
+    def __init__(self, inactive: Mapping[str, str]) -> None:
+        self.inactive = inactive
+        self.rows: dict[str, RowList] = {}
+
+    def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
+        for c in rows:
+            scope = c.scope
+            if (
+                c.outcome is CheckOutcome.VALID
+                and scope is not None
+                and scope.is_campaign
+                and scope.campaign_id in self.inactive
+            ):
+                self.rows.setdefault(scope.campaign_id, RowList()).add(c.row)
+            yield c
+
+    def sentence(self) -> str:
+        if not self.rows:
+            return ""
+        count = sum(r.count for r in self.rows.values())
+        each = joined(
+            [
+                f"{self.inactive[cid]!r} (campaign {cid}; {rows_named(rows)})"
+                for cid, rows in sorted(self.rows.items(), key=lambda i: (len(i[0]), i[0]))
+            ]
+        )
+        many = len(self.rows) > 1
+        return (
+            f"{_rows(count)} {'go' if count != 1 else 'goes'} to "
+            f"{'campaigns' if many else 'a campaign'} the service lists as inactive: {each}. "
+            "The dialer does not call from an inactive campaign, and dnc-desk health counts "
+            "its entries as a finding: check that these rows are meant for "
+            f"{'them' if many else 'it'}."
+        )
 
 
 class _SpelledDuplicates:

@@ -105,6 +105,11 @@ class CampaignDirectory(Mapping[str, str]):
             (c.name, str(c.id).strip()) for c in items if c.name
         )
         self._names = dict(self.named)
+        # id -> name of each inactive campaign: an import into one is warned of (the dialer does
+        # not call from it, and `health` counts its entries as a finding).
+        self.inactive: dict[str, str] = {
+            str(c.id).strip(): c.name for c in items if not getattr(c, "active", True)
+        }
 
     @classmethod
     def unchecked(cls) -> CampaignDirectory:
