@@ -861,9 +861,21 @@ def scrub_token(text: str, token: str) -> str:
     return text
 
 
+def _folded(text: str) -> str:
+    """``text`` with its ASCII letters in lower case, each character kept in its place (so
+    positions found in it are positions in ``text``): a service quoting the token in upper
+    case ("token ZQ-9F8E7D6C5B4A rejected") gives it back to anyone who lowers it again
+    (black-box B23 F2: such a quote went whole into a report, a job file and the journal)."""
+    return (
+        text.lower() if text.isascii() else "".join(c.lower() if c.isascii() else c for c in text)
+    )
+
+
 def _piece_at(text: str, token: str) -> int:
-    """Where the first run of :data:`_TOKEN_PIECE` characters of the token starts, or -1."""
+    """Where the first run of :data:`_TOKEN_PIECE` characters of the token, in any case of
+    its letters, starts, or -1."""
     size = min(_TOKEN_PIECE, len(token))
+    text, token = _folded(text), _folded(token)
     for at in range(len(text) - size + 1):
         if text[at : at + size] in token:
             return at
@@ -871,11 +883,14 @@ def _piece_at(text: str, token: str) -> int:
 
 
 def _without_pieces(text: str, token: str) -> str:
-    """``text`` with every longest run that is a piece of the token replaced by ``***``."""
+    """``text`` with every longest run that is a piece of the token (in any case of its
+    letters) replaced by ``***``."""
     out: list[str] = []
+    key = _folded(token)
     while (at := _piece_at(text, token)) >= 0:
+        folded = _folded(text)
         end = at + min(_TOKEN_PIECE, len(token))
-        while end < len(text) and text[at : end + 1] in token:
+        while end < len(text) and folded[at : end + 1] in key:
             end += 1
         out.append(text[:at] + "***")
         text = text[end:]

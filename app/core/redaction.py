@@ -63,9 +63,11 @@ class SecretRegistry:
         if not variants:
             self._pattern = None
             return
-        # Longest first so a secret that contains another is replaced whole.
+        # Longest first so a secret that contains another is replaced whole. In any case of
+        # its letters: a service quoting the token upper-cased gives it back to anyone who
+        # lowers it (black-box B23 F2).
         ordered = sorted(variants, key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(v) for v in ordered))
+        self._pattern = re.compile("|".join(re.escape(v) for v in ordered), re.IGNORECASE)
 
     def redact(self, text: str) -> str:
         pattern = self._pattern

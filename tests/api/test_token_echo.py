@@ -51,6 +51,12 @@ def _echo(body: str, form: str) -> str:
         return f"failed {quote(quote(token, safe=''), safe='')}"
     if form == "dict cut":
         return f"bad request: {str(fields)[:-6]}"
+    # Black-box B23 F2: the token quoted in upper case (or cut short so) went whole into a
+    # report, a job file and the journal; lowering it gives the token back.
+    if form == "upper":
+        return f"token {token.upper()} rejected"
+    if form == "swapped cut":
+        return f"token {token.swapcase()[:-3]}... rejected"
     raise AssertionError(form)
 
 
@@ -103,4 +109,20 @@ def test_an_error_quoting_the_request_does_not_carry_the_token(
     # The rest of the server's words are kept where the token could be taken out of them.
     if form in ("body", "json", "dict cut"):
         assert "3035550101" in exc.message
+    assert "***" in exc.message or TOKEN_WITHHELD in exc.message
+
+
+@pytest.mark.parametrize("token", [PLAIN_TOKEN, ODD_TOKEN, HEX_TOKEN, MARKUP_TOKEN])
+@pytest.mark.parametrize("form", ["upper", "swapped cut"])
+def test_the_token_quoted_in_another_case_is_not_shown(
+    echo_server: tuple[str, type[_Echo]], token: str, form: str
+) -> None:
+    url, handler = echo_server
+    handler.form = form
+    with ApiClient(url, token, retry=NO_RETRY) as api, pytest.raises(ApiError) as caught:
+        api.insert_dnc("3035550101", "1", Scope.global_())
+    exc = caught.value
+    for text in (str(exc), repr(exc), exc.describe(), exc.message, *map(str, exc.args)):
+        folded = text.lower()
+        assert not [p for p in _pieces(token) if p.lower() in folded], (form, text)
     assert "***" in exc.message or TOKEN_WITHHELD in exc.message

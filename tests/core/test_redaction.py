@@ -50,6 +50,17 @@ def test_registry_redacts_url_encoded_forms() -> None:
     assert reg.redact(f"raw {B64_TOKEN}") == "raw ***"
 
 
+def test_registry_redacts_the_secret_in_any_case() -> None:
+    # Black-box B23 F2: a service quoting the token upper-cased gives it back to anyone who
+    # lowers it; a log line or journal field holding it so is redacted too.
+    reg = SecretRegistry()
+    reg.add(TOKEN)
+    reg.add(B64_TOKEN)
+    assert reg.redact(f"token {TOKEN.upper()} rejected") == "token *** rejected"
+    assert reg.redact(f"a {TOKEN.swapcase()} b {B64_TOKEN.lower()}") == "a *** b ***"
+    assert reg.redact("q=abc%2b%2fdef%3d%3d") == "q=***"
+
+
 def test_registry_is_thread_safe() -> None:
     reg = SecretRegistry()
     errors: list[BaseException] = []
