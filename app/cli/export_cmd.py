@@ -358,7 +358,7 @@ def _end_progress_line(shown: bool) -> None:
 
 @contextmanager
 def _cancel_on_signal(cancel: threading.Event) -> Iterator[StopSignal]:
-    """SIGINT, SIGTERM and SIGHUP cancel the export between pages, its partial file removed
+    """SIGINT, SIGTERM and SIGHUP cancel the export at once, its partial file removed
     (SIGINT and SIGHUP not when ignored as the command started: ``nohup … &``); the
     :class:`StopSignal` yielded says which one did, for the exit status. The block ends
     with the outcome printed: a signal after it changes nothing (``outcome_decided``)."""
@@ -436,11 +436,8 @@ def _check_purpose_spelling(
 
     def found(q: DncQuery, offset: int, limit: int) -> tuple[list[str], int | None]:
         """The purposes of a page's entries, and the service's total."""
-        got: Page[Any]
-        if job.kind is ListKind.DNC:
-            got = job.api.search_dnc(q, offset=offset, limit=limit)
-        else:
-            got = job.api.search_sms(q, offset=offset, limit=limit)
+        # The export's own request, so a signal ends it as it ends the export's.
+        got: Page[Any] = job.search(q, offset, limit)
         return [e.purpose for e in got.items], got.total
 
     def page(q: DncQuery, offset: int, limit: int) -> list[str]:
@@ -511,6 +508,9 @@ def _watch(job: ExportJob, done: threading.Event, rows_shown: bool, url: str) ->
         progress_said = started
         lead = "\n" if rows_shown else ""  # off the progress line, rewritten in place
         while not done.wait(min(1.0, QUIET_AFTER / 2, SAY_EVERY / 2)):
+            if job.cancel.is_set():
+                # Stopping: "still trying" or "running for" would say otherwise (B23 F1).
+                return
             now = time.monotonic()
             quiet = job.quiet(QUIET_AFTER)
             if quiet is None:
@@ -630,7 +630,8 @@ def _run(args: argparse.Namespace) -> int:
     with _cancel_on_signal(cancel) as stopped:
         try:
             watcher.start()
-            _check_purpose_spelling(job, args, connection)
+            with job.cancellable():  # the purpose's look-ups too
+                _check_purpose_spelling(job, args, connection)
             result = job.run()
         except CliError as exc:
             return fail(str(exc), exc.status)

@@ -69,13 +69,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
 import phonenumbers
 
+from app.api import concurrency
 from app.api.client import ApiClient, DncQuery
+from app.api.concurrency import InFlightGate
 from app.api.errors import ApiError, TransportError
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
@@ -114,6 +117,11 @@ MAX_REREADS = 2
 # MAX_SPLIT_DAYS) run this many at a time: one after the other, black-box pass N1 waited four
 # minutes for 3,760 of them.
 COUNT_WORKERS = 4
+# Slots of a search's InFlightGate: its counts and its next page, with room to spare. The gate
+# is there to cut the search's requests off when it is cancelled, not to hold any back.
+GATE_SLOTS = COUNT_WORKERS + 2
+# How often a running search looks whether it was cancelled, to cut its requests off.
+CANCEL_POLL = 0.1
 
 COLUMNS = (
     "phone_number",
@@ -534,8 +542,54 @@ class SplitSearch:
         # answered, or ends unanswered after reaching the service (see Silence).
         self._unanswered_since: float | None = None
         self._refused_since: float | None = None
+        # Held around every request of the search, on whichever thread sends it, so that a
+        # cancel ends a request on the wire at once (InFlightGate.abandon), as a job's stop
+        # does, and none starts after it (black-box B23 F1: an export against a service that
+        # never answered exited 30 s after SIGTERM, saying meanwhile it was still trying).
+        self._gate = InFlightGate(GATE_SLOTS, stop=self.cancel)
+
+    # -- cancelling ---------------------------------------------------------------------
+
+    @contextmanager
+    def cancellable(self) -> Iterator[None]:
+        """While in the block, :attr:`cancel` ends the search's requests at once, one waiting
+        for its answer included (it ends as a broken connection, and the search raises
+        :class:`~app.api.paging.Cancelled`). Checked every :data:`CANCEL_POLL` seconds by a
+        thread of its own: a signal handler that sets ``cancel`` must not take the gate's lock,
+        which the interrupted thread may hold."""
+        left = threading.Event()
+
+        def watch() -> None:
+            while not left.is_set():
+                if self.cancel.wait(CANCEL_POLL):
+                    self._gate.abandon()
+                    return
+
+        threading.Thread(target=watch, name="dnc-export-cancel", daemon=True).start()
+        try:
+            yield
+        finally:
+            left.set()
+
+    @contextmanager
+    def _gated(self) -> Iterator[None]:
+        """The calling thread's requests pass the search's gate while in the block."""
+        # The transport finds a gate in the thread's slot that bounded_map's workers fill;
+        # the search's threads are its own (the counts' pool, the page read ahead, the
+        # caller's), so it fills the slot itself.
+        local = concurrency._local
+        held = getattr(local, "gate", None)
+        local.gate = self._gate
+        try:
+            yield
+        finally:
+            local.gate = held
 
     # -- searching ----------------------------------------------------------------------
+
+    def search(self, query: DncQuery, offset: int, limit: int) -> Page[DncEntry] | Page[SmsOptOut]:
+        """One page of ``query``, once: a request of the search (cancelled with it)."""
+        return self._fetch_once(query, offset, limit)
 
     def _fetch(self, query: DncQuery, offset: int, limit: int) -> Page[DncEntry] | Page[SmsOptOut]:
         return read_over(lambda: self._fetch_once(query, offset, limit), PAGE_ROUNDS)
@@ -552,12 +606,15 @@ class SplitSearch:
         answered = False
         unanswered: TransportError | None = None
         try:
-            if self.kind is ListKind.DNC:
-                page: Page[DncEntry] | Page[SmsOptOut] = self.api.search_dnc(
-                    query, offset=offset, limit=limit, cancel=self.cancel
-                )
-            else:
-                page = self.api.search_sms(query, offset=offset, limit=limit, cancel=self.cancel)
+            with self._gated():
+                if self.kind is ListKind.DNC:
+                    page: Page[DncEntry] | Page[SmsOptOut] = self.api.search_dnc(
+                        query, offset=offset, limit=limit, cancel=self.cancel
+                    )
+                else:
+                    page = self.api.search_sms(
+                        query, offset=offset, limit=limit, cancel=self.cancel
+                    )
             answered = True
             return page
         except ApiError as exc:
@@ -767,7 +824,9 @@ class SplitSearch:
         dimension in ``skip`` is not made (it left the rows to be reached out)."""
         if query.scope is None and not query.id and Gap.SCOPE not in skip:
             if not self._campaign_names:
-                self._campaign_names = {c.id: c.name for c in self.api.campaigns(self.cancel)}
+                with self._gated():
+                    campaigns = self.api.campaigns(self.cancel)
+                self._campaign_names = {c.id: c.name for c in campaigns}
             scopes = [Scope.global_(), Scope.purpose("")]
             scopes += [Scope.campaign(cid) for cid in sorted(self._campaign_names, key=int)]
             return Gap.SCOPE, [replace(query, scope=s) for s in scopes]
@@ -1166,8 +1225,9 @@ def _added(leaf: DncQuery, root: DncQuery) -> tuple[str | None, ...] | None:
 class ExportJob(SplitSearch):
     """One export; :meth:`run` writes the file and returns an :class:`ExportResult`.
 
-    ``progress`` is called from the running thread after each page; ``cancel`` stops between
-    pages (the partial file is deleted and :class:`~app.api.paging.Cancelled` raised).
+    ``progress`` is called from the running thread after each page; ``cancel`` stops it at
+    once, a request waiting for its answer included (the partial file is deleted and
+    :class:`~app.api.paging.Cancelled` raised).
     """
 
     def __init__(
@@ -1209,6 +1269,10 @@ class ExportJob(SplitSearch):
     # -- writing ------------------------------------------------------------------------
 
     def run(self) -> ExportResult:
+        with self.cancellable():
+            return self._run()
+
+    def _run(self) -> ExportResult:
         started = dt.datetime.now(dt.UTC)
         total, leaves = self.plan()
         self.planned_total = total
