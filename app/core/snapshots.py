@@ -22,6 +22,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +38,9 @@ from app.core.export_job import ListKind as SearchKind
 from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
+# A snapshot's .part file this old (seconds) is one left by a snapshot that never ended: no
+# snapshot takes a day to write.
+STALE_PART_AGE = 24 * 3600
 KIND_NAMES = {ListKind.DNC: "dnc", ListKind.SMS: "sms-opt-out"}
 
 _SCHEMA = """
@@ -206,7 +210,8 @@ def fetch_list(
     split.limits = limits_of(kind)
     taken = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     progress(0, 0, "Counting the list's entries")
-    total, leaves = split.plan()
+    with split.cancellable():  # a cancel ends a request waiting for its answer too
+        total, leaves = split.plan()
     data = SnapshotData(kind, scope, connection, api.base_url, taken, total)
     entries = data.entries
 
@@ -223,7 +228,8 @@ def fetch_list(
                 f"Read {len(entries):,} of {total:,} entries",
             )
 
-    read = split.read(total, leaves, keep)
+    with split.cancellable():
+        read = split.read(total, leaves, keep)
     data.unread = read.unreachable
     data.not_given = read.not_given
     data.list_changed = read.list_changed
@@ -275,8 +281,39 @@ def save_snapshot(data: SnapshotData, directory: Path) -> Path:
     while path.exists():
         path = directory / f"{_slug(data.kind, data.scope)}-{stamp}-{n}.sqlite3"
         n += 1
+    _remove_stale_parts(directory)
     tmp = path.with_name(path.name + ".part")
     tmp.unlink(missing_ok=True)
+    try:
+        _write(data, tmp)
+        # Owner-only, like the rest of the data dir: the file lists people's numbers.
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        # Stopped (Ctrl+C, SIGTERM) or failed (a full disk): each snapshot's name is its own,
+        # so nothing else would ever remove the part written (black-box B23 F4).
+        for left in (tmp, tmp.with_name(tmp.name + "-journal")):
+            with contextlib.suppress(OSError):
+                left.unlink(missing_ok=True)
+        raise
+    data.path = path
+    return path
+
+
+def _remove_stale_parts(directory: Path) -> None:
+    """Remove the ``.part`` files of snapshots that never ended (the process killed, the
+    machine off), once they are :data:`STALE_PART_AGE` old: a younger one may be another
+    process's snapshot being written now."""
+    now = time.time()
+    for part in directory.glob("*.sqlite3.part"):
+        with contextlib.suppress(OSError):
+            if now - part.stat().st_mtime >= STALE_PART_AGE:
+                part.unlink()
+
+
+def _write(data: SnapshotData, tmp: Path) -> None:
+    """The snapshot's SQLite file at ``tmp``."""
     db = sqlite3.connect(tmp)
     try:
         db.executescript(_SCHEMA)
@@ -305,12 +342,6 @@ def save_snapshot(data: SnapshotData, directory: Path) -> Path:
         db.commit()
     finally:
         db.close()
-    # Owner-only, like the rest of the data dir: the file lists people's numbers.
-    with contextlib.suppress(OSError):
-        os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
-    data.path = path
-    return path
 
 
 def take_snapshot(
