@@ -2190,6 +2190,25 @@ def _phone_values(data: Sequence[Sequence[CellValue]], index: int) -> list[CellV
     return [v for v in _values(data, index) if not _placeholder(v)]
 
 
+# A whole number grouped in threes by dots, as a European locale writes an amount
+# ("200.000.000", "1.234.567"); a phone number so written begins with its trunk 0 or "+", or
+# ends in a group of four ("212.555.0147").
+_DOTTED_THOUSANDS: Final = re.compile(r"-?[1-9]\d{0,2}(?:\.\d{3})+")
+
+
+def _phone_shaped(value: CellValue, code: str) -> bool:
+    """Whether a cell looks like a phone number to the finder: phone-shaped, and not an amount
+    grouped in threes by dots unless the check reads it under ``code`` (black-box B24 F6: a
+    csvkit locale test's "200.000.000", valid only as a French or Australian number, made its
+    column the phone column and the file one invalid row, where files of no phone numbers are
+    refused as having none)."""
+    if not looks_like_phone(value):
+        return False
+    if isinstance(value, str) and _DOTTED_THOUSANDS.fullmatch(value.strip()):
+        return phones.normalize(value, code).ok
+    return True
+
+
 def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) -> float:
     """Share of a column that looks like phone numbers, plus a bonus for valid ones.
 
@@ -2202,7 +2221,7 @@ def _phone_fraction(data: Sequence[Sequence[CellValue]], index: int, code: str) 
     values = _phone_values(data, index)
     if not values:
         return 0.0
-    shaped = [v for v in values if looks_like_phone(v)]
+    shaped = [v for v in values if _phone_shaped(v, code)]
     valid = sum(1 for v in shaped if phones.normalize(v, code).ok)
     labelled = sum(1 for v in values if _labelled_phone(v, code))
     return (len(shaped) + labelled + 0.5 * (valid + labelled)) / (1.5 * len(values))
@@ -2241,7 +2260,7 @@ def _holds_a_phone_number(data: Sequence[Sequence[CellValue]], index: int, code:
     texts = [v.strip() for v in values if isinstance(v, str)]
     if any(_WRITTEN_AS_PHONE.search(t) for t in texts):
         return True
-    for value in [v for v in values if looks_like_phone(v)][:_OTHER_CODE_VALUES]:
+    for value in [v for v in values if _phone_shaped(v, code)][:_OTHER_CODE_VALUES]:
         digits = _digits(value)
         # Another country's number is written with its trunk 0 or with its code: a shorter
         # run of digits is an id most countries' plans would take (Germany's takes 4894831).
