@@ -17,6 +17,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar, cast
 
@@ -282,6 +283,19 @@ def in_flight_gate() -> InFlightGate | None:
     """The gate of the :func:`bounded_map` worker running on this thread, if it has one."""
     gate: InFlightGate | None = getattr(_local, "gate", None)
     return gate
+
+
+@contextmanager
+def holding_gate(gate: InFlightGate) -> Iterator[None]:
+    """This thread's requests pass ``gate`` while in the block, as a :func:`bounded_map`
+    worker's do: for work on threads of its own (an export's counts and pages) that a stop
+    must cut off on the wire (:meth:`InFlightGate.abandon`)."""
+    held = getattr(_local, "gate", None)
+    _local.gate = gate
+    try:
+        yield
+    finally:
+        _local.gate = held
 
 
 _EXITED = object()

@@ -69,16 +69,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
 import phonenumbers
 
-from app.api import concurrency
 from app.api.client import ApiClient, DncQuery
-from app.api.concurrency import InFlightGate
+from app.api.concurrency import InFlightGate, holding_gate
 from app.api.errors import ApiError, TransportError
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
@@ -571,19 +570,10 @@ class SplitSearch:
         finally:
             left.set()
 
-    @contextmanager
-    def _gated(self) -> Iterator[None]:
-        """The calling thread's requests pass the search's gate while in the block."""
-        # The transport finds a gate in the thread's slot that bounded_map's workers fill;
-        # the search's threads are its own (the counts' pool, the page read ahead, the
-        # caller's), so it fills the slot itself.
-        local = concurrency._local
-        held = getattr(local, "gate", None)
-        local.gate = self._gate
-        try:
-            yield
-        finally:
-            local.gate = held
+    def _gated(self) -> AbstractContextManager[None]:
+        """The calling thread's requests pass the search's gate while in the block: the
+        search's threads are its own (the counts' pool, the page read ahead, the caller's)."""
+        return holding_gate(self._gate)
 
     # -- searching ----------------------------------------------------------------------
 
