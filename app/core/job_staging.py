@@ -2119,11 +2119,11 @@ class _InactiveCampaigns:
             ]
         )
         many = len(self.rows) > 1
+        rows, go = ("these rows are", "go") if count != 1 else ("this row is", "goes")
         return (
-            f"{_rows(count)} {'go' if count != 1 else 'goes'} to "
-            f"{'campaigns' if many else 'a campaign'} the service lists as inactive: {each}. "
-            "The dialer does not call from an inactive campaign, and dnc-desk health counts "
-            "its entries as a finding: check that these rows are meant for "
+            f"{_rows(count)} {go} to {'campaigns' if many else 'a campaign'} the service lists "
+            f"as inactive: {each}. The dialer does not call from an inactive campaign, and "
+            f"dnc-desk health counts its entries as a finding: check that {rows} meant for "
             f"{'them' if many else 'it'}."
         )
 

@@ -65,6 +65,7 @@ def test_the_jobs_own_scope_naming_an_inactive_campaign_is_warned_of(
     assert data["inserted"] == 1
     (said,) = _inactive_warnings(data)
     assert said.startswith("1 row goes to a campaign the service lists as inactive: 'Old Winback'")
+    assert said.endswith("check that this row is meant for it.")
 
 
 def test_an_active_campaign_and_a_removal_are_not_warned_of(
