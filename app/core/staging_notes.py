@@ -252,6 +252,7 @@ class Held:
         "cut_short",
         "damaged",
         "damaged_invalid",
+        "empty_country",
         "exact",
         "fits",
         "foreign",
@@ -316,6 +317,12 @@ class Held:
         self.zero_put_back: dict[str, RowList] = {}
         # Rows checked that were not blank: what share of the file other_country's rows are.
         self.numbers = 0
+        # The column read for the rows' codes, when one alone is: its rows with an empty cell
+        # (until noted() has their verdicts), the codes its other cells name (None for a
+        # value naming none; two at most are kept), and of those rows the ones read as valid
+        # under the default code (black-box B22 F1: a UK file's row with an empty Country
+        # cell went in as a US number, named nowhere).
+        self.empty_country = EmptyCountryCells()
         # Columns that look like the rows' countries but were not read (no column is read for
         # codes), by index: a file with one is no file giving no country (black-box B7 #1).
         self.unread_countries: dict[int, UnreadCountries] = {}
@@ -333,6 +340,65 @@ class Held:
         # Tables below the first with a header of their own, and the rows set apart for them
         # (black-box B10 #2).
         self.tables = OtherTables()
+
+
+class EmptyCountryCells:
+    """What :func:`watched` and :func:`noted` keep of the column read for the rows' codes
+    (see :attr:`Held.empty_country`)."""
+
+    __slots__ = ("codes", "column", "default", "pending", "read_default")
+
+    def __init__(self) -> None:
+        self.column: int | None = None
+        self.default = ""
+        self.pending: set[int] = set()
+        self.codes: set[str | None] = set()
+        self.read_default = RowList()
+
+    def watch(self, mapping: ColumnMapping) -> None:
+        # With both a code and a Country column, an empty code cell takes the Country cell's.
+        if (mapping.phone_code is None) == (mapping.country is None):
+            return
+        self.column = mapping.phone_code if mapping.country is None else mapping.country
+        self.default = phones.normalize_code(mapping.default_phone_code) or "1"
+
+    def add(self, number: int, cells: Sequence[CellValue]) -> None:
+        column = self.column
+        assert column is not None
+        cell = cells[column] if column < len(cells) else None
+        if cell is None or (type(cell) is str and not cell.strip()):
+            self.pending.add(number)
+        elif len(self.codes) < 2 and not isinstance(cell, bool):
+            self.codes.add(phones.normalize_code(cell))
+
+    def sentence(self, headers: Sequence[str]) -> str:
+        """The warning naming the rows read under the default code whose cell was empty,
+        when every other cell of the column names one country of another code; or ""."""
+        rows = self.read_default
+        if not rows.count or len(self.codes) != 1 or self.column is None:
+            return ""
+        code = next(iter(self.codes))
+        if code is None or code == self.default:
+            return ""
+        column = column_said(headers, self.column)
+        one = rows.count == 1
+        name = phones.region_name(code)
+        if one:
+            start, was, meant = (
+                "1 row",
+                "was",
+                f"it is a {name} number too, write {code} in its cell",
+            )
+            own = "the number"
+        else:
+            start, was, meant = f"{rows.count:,} rows", "were", f"they are {name} numbers too"
+            meant, own = f"{meant}, write {code} in their cells", "the numbers"
+        return (
+            f"{start} with an empty cell in {column} ({rows_named(rows)}) {was} read under "
+            f"the default code +{self.default} ({phones.region_name(self.default)}), while "
+            f"every other row of that column names {name} (+{code}): if {meant} (or "
+            f"write {own} with the country code, +{code}) and run the file again."
+        )
 
 
 class UnreadCountries:
@@ -442,6 +508,9 @@ def watched(
     countries = country_columns(mapping)
     exact = held.exact
     unread = held.unread_countries = unread_country_columns(mapping)
+    empty_country = held.empty_country
+    empty_country.watch(mapping)
+    watch_country = empty_country.column is not None
     header = mapping.header_row or 0
     reason = held.reason_column = mapping.reason
     in_reasons = held.reason_numbers
@@ -460,6 +529,8 @@ def watched(
                 and (found := numbers_written(cell))
             ):
                 in_reasons[number] = found
+        if watch_country and number > header:
+            empty_country.add(number, cells)
         if unread and number > header:
             for column in unread.values():
                 if column.index < len(cells):
@@ -556,6 +627,11 @@ def noted(
         if set_apart:
             apart_verdict(c, *apart.pop(c.row), summary, hidden.kind)
         held.numbers += c.outcome is not blank
+        if held.empty_country.pending and c.row in held.empty_country.pending:
+            empty = held.empty_country
+            empty.pending.discard(c.row)
+            if c.outcome is valid and c.phone_code == empty.default:
+                empty.read_default.add(c.row)
         if c.damage:
             held.damaged.add(c.row)
             held.damaged_invalid += c.outcome is invalid
@@ -2249,6 +2325,8 @@ def damage_sentences(held: Held, kind: str) -> list[str]:
         )
     if held.other_country:
         out.append(_other_country_sentence(held, kind))
+    if empty := held.empty_country.sentence(held.headers):
+        out.append(empty)
     return out
 
 
