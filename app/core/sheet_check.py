@@ -1128,6 +1128,12 @@ class _Checker:
                     return self._invalid_phone(number, raw, cells, "phone_code", detail)
             else:
                 code = found
+                if m.country is not None and c != m.country:
+                    clash, own_code_note = self._country_disagrees(
+                        cells, code_cell, found, number, raw
+                    )
+                    if clash:
+                        return self._invalid_phone(number, raw, cells, "phone_code", clash, found)
         if p is None:
             return self._invalid(number, raw, "phone", "no column is chosen for phone numbers")
         value = _unforced(raw)
@@ -1528,6 +1534,74 @@ class _Checker:
             "its own country code"
         )
 
+    def _country_disagrees(
+        self,
+        cells: Sequence[CellValue],
+        code_cell: CellValue,
+        code: str,
+        number: int,
+        raw: CellValue,
+    ) -> tuple[str, str]:
+        """Why a row whose Country Code cell gave it ``code`` and whose Country cell (the
+        column read when the code cell is empty) names a country of another calling code is
+        not taken, or the row's note when it is; ("", "") when the cells agree (Jamaica
+        beside 1, Guernsey beside 44), when the Country cell names no country DNC Desk knows,
+        or when the number is written with its own code, which decides whatever the Country
+        cell says.
+
+        Black-box B22 F4: "06 12 34 56 78" beside 49 and "France" went in as a German number
+        with no word: valid under both codes, which cell is wrong only the file's owner can
+        say, so the row is refused, as is one valid under the Country cell's code only. A
+        number valid under the code cell's only is read under it. Where one of the two is
+        +1, a number valid both ways is read under the code cell with a note naming the
+        other reading, as a US reading beside a Country cell is (the Country cell most often
+        says where the consumer lives)."""
+        country = self.m.country
+        assert country is not None
+        cell = cells[country] if country < len(cells) else None
+        if cell is None or cell == "" or isinstance(cell, bool):
+            return "", ""
+        named = phones.normalize_code(cell)
+        value = _unforced(raw)
+        if named is None or named == code or written_with_own_code(value):
+            return "", ""
+        if type(cell) is str and country_names.not_a_country(cell):
+            return "", ""  # a state's code (IN, DE): the Country column's own check says so
+        there = normalize(value, named)
+        if not there.ok:
+            return "", ""
+        here = normalize(value, code)
+        c = self.m.phone_code
+        assert c is not None
+        headers = self.m.headers
+
+        def said(shown: CellValue, column: int, its: str) -> str:
+            header = headers[column] if column < len(headers) else ""
+            label = f"the {header!r} cell" if header else "the cell"
+            where = f"{column_letter(column)}{number}"
+            return f"{label} {where} ({_text(shown)!r}, +{its} {phones.region_name(its)})"
+
+        other = phones.format_for_display(there.national, named)
+        if named == "1" and len(there.national) == 10:
+            n = there.national
+            other = f"+1 {n[:3]} {n[3:6]} {n[6:]}"
+        if here.ok and "1" in (code, named):
+            return "", (
+                f"phone_code: read under {said(code_cell, c, code)}; {said(cell, country, named)} "
+                f"names another country, under whose code the number is {other}: check the "
+                "row if it is that one"
+            )
+        valid = (
+            f"the number is valid under both ({other} under the Country cell)"
+            if here.ok
+            else f"the number is valid under the Country cell's only, as {other}"
+        )
+        return (
+            f"{said(code_cell, c, code)} and {said(cell, country, named)} disagree, and "
+            f"{valid}: correct the cell that is wrong, or empty the code cell to read the row "
+            "under its Country cell, and import the file again"
+        ), ""
+
     @staticmethod
     def _unused_country(code_cell: str, column: int, number: int) -> str:
         """The row's note on a Country cell no country's name or code reads beside a number
@@ -1717,6 +1791,7 @@ class _Checker:
         # another code than the row's goes to check(), which refuses it (black-box B22 F1).
         unread_country = self.country_cells
         name_code = phones.normalize_code
+        beside_code = country_column if code_column is not None else None
         # Cells right of the header as a row of no more than it has: none, or only empty ones.
         empty_tails: dict[int, list[None]] = {}
         # A reason cell's text (or None) -> the row's reason, or None when check() decides.
@@ -1751,6 +1826,11 @@ class _Checker:
                         code = self._plain_code(code_cell) if known is _MISSING else known  # type: ignore[assignment]
                 elif said_by == code_column and country_column is not None:
                     code = None  # the Country cell says the code: check() reads it
+            if code is not None and beside_code is not None and beside_code < width:
+                # The Country cell beside a code cell: check() compares them (B22 F4).
+                named = cells[beside_code]
+                if named is not None and named != "" and name_code(named) not in (None, code):
+                    code = None
             plain = False
             if code is not None:
                 if kind is str:
