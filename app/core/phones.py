@@ -218,8 +218,18 @@ _LISTED_NAMES: Final[dict[str, str]] = {
     **dict.fromkeys(("mexico", "méxico", "mex", "mexiko", "mexique"), "52"),
     **dict.fromkeys(("brazil", "brasil", "bra", "brasilien", "brésil", "bresil"), "55"),
 }
-# "Mexico (MX)", "Germany (DE)": a name followed by its code in brackets, as some CRMs write it.
-_NAME_AND_CODE: Final = re.compile(r"(.+?)\s*\(\s*([a-z]{2,3})\s*\)")
+# "Mexico (MX)", "UK (+44)", "44 (UK)": a name and its code, one of them in brackets, as CRMs
+# and web forms write them.
+_NAME_AND_CODE: Final = re.compile(r"(.+?)\s*\(\s*([^()]+?)\s*\)")
+# "+44 UK", "44 - United Kingdom", "United Kingdom +44": a calling code beside a name, as web-form
+# dropdowns write them. A bare "44 UK" is not taken: without a "+" or a dash the digits may be
+# a house number or a count, not a code.
+_CODE_BESIDE_NAME: Final = (
+    re.compile(r"(\+?[0-9]{1,3})\s*[-\u2013\u2014:|]\s*([^\d+]*[^\W\d_][^\d+]*)"),
+    re.compile(r"(\+[0-9]{1,3})\s*([^\d+]*[^\W\d_][^\d+]*)"),
+    re.compile(r"([^\d+]*[^\W\d_][^\d+]*?)\s*[-\u2013\u2014:|]\s*(\+?[0-9]{1,3})"),
+    re.compile(r"([^\d+]*[^\W\d_][^\d+]*?)\s*(\+[0-9]{1,3})"),
+)
 _NAME_NOISE: Final = re.compile(r"[.\s]+")
 
 
@@ -692,9 +702,11 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
             return named
         if _nanp_code_and_area(text):
             return "1"
-        both = _NAME_AND_CODE.fullmatch(key)
+        both = _NAME_AND_CODE.fullmatch(key) or next(
+            (m for p in _CODE_BESIDE_NAME if (m := p.fullmatch(key)) is not None), None
+        )
         if both is not None:
-            # The name and the code in brackets must agree, or the cell says nothing sure.
+            # The name and the code must agree, or the cell says nothing sure ("UK (+1)").
             by_name = _normalize_code_uncached(both[1])
             by_code = _normalize_code_uncached(both[2])
             return by_name if by_name is not None and by_name == by_code else None
