@@ -2035,6 +2035,7 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
     # that the first-digit set reveals; most numbers skip the call entirely.
     after_0011 = ""
     after_011 = ""  # the digits as written, when they start with NANP's exit code 011
+    national_011 = False
     if not plus and (
         digits[:1] == "0"
         or idd_rules is None
@@ -2044,6 +2045,13 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
         rest = _strip_international_prefix(digits, idd_rules)
         if rest is None and dialled_from and idd_rules is not None:
             rest = _strip_international_prefix(digits, None)  # "00", "011" as without one
+            # 011 is the exit code of the US and Canada only: elsewhere "0117 931 7300" is
+            # Bristol's, "0114/6522864" a German number, so a reading after 011 stands only
+            # when grouped as dialled from there or valid (black-box B24 F5: a Russian, a
+            # Swedish reading was refused instead of what was wrong).
+            national_011 = (
+                rest is not None and digits[:3] == "011" and not _grouped_after_011(raw, digits)
+            )
         if rest is not None:
             if digits.startswith("0011") and len(rest) == len(digits) - 2:
                 after_0011 = digits[4:]
@@ -2077,6 +2085,8 @@ def _verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult
     result = _fast_verdict(digits, plus, code, rules) if rules is not None else None
     if result is None:
         result = _library_verdict(digits, plus, code, rules)
+    if national_011 and not result.ok:
+        return _reject("", "no country code: 011 is no exit code here")
     if after_011:
         hint = "" if result.ok else _hint(digits, plus, code, rules)
         return _after_exit_011(after_011, result, hint)
