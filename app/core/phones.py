@@ -1066,7 +1066,7 @@ def _invalid_detail(national: str, code: str, rules: CodeRules | None) -> str:
 _A_NOT_AN: Final = ("Uk", "Un", "Ur", "US", "Eu", "Ow", "On")
 
 
-def _with_article(name: str) -> str:
+def with_article(name: str) -> str:
     """ "a US", "an Australia", "an Ecuador", "a Ukraine", "an Uzbekistan"."""
     if name[:1] in "AEIOU" and not name.startswith(_A_NOT_AN):
         return f"an {name}"
@@ -1101,7 +1101,7 @@ def _invalid_reason(
     if code == "1" and rules is not None and len(national) == 10:
         # +1 is shared: "not a valid US number" is wrong for Bermuda's 441-555-0100.
         name = _nanp_area_name(national[:3], rules)
-    a_name = _with_article(name)
+    a_name = with_article(name)
     count = len(national)
     digits = _counted(national, written, code)
     expected = _describe_lengths(rules.general_lengths) if rules is not None else ""
@@ -1372,7 +1372,7 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
     if restored is None:
         return (
             f"with a '+' before it, it would be the {_reason_name(own)} number {shown}, but it "
-            f"is read as a {country} number: check it against the source"
+            f"is read as {with_article(country)} number: check it against the source"
         )
     own_shown, words = restored
     why = f" ({words})" if words else ""

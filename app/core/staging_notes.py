@@ -387,7 +387,7 @@ class EmptyCountryCells:
             start, was, meant = (
                 "1 row",
                 "was",
-                f"it is a {name} number too, write {code} in its cell",
+                f"it is {phones.with_article(name)} number too, write {code} in its cell",
             )
             own = "the number"
         else:
@@ -2405,6 +2405,7 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     single = len(near) == 1
     code = codes[0]
     name = code_name(code)
+    a_name = phones.with_article(name)
     both = RowList()
     example = ""
     refused = held.foreign.count or sum(other.count for other in held.other_country.values())
@@ -2476,7 +2477,7 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         if not alone:
             first = f"{rows_named(both)}; {first}"
         maybe = (
-            f"it may be a {name} number read as a US one"
+            f"it may be {a_name} number read as a US one"
             if alone
             else f"they may be {name} numbers read as US ones"
         )
@@ -2491,13 +2492,13 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         if kind == "removal":
             after = (
                 f" A removal run as the file stands takes {them} off the list "
-                f"({rows_named(both)}): if the file is a {name} list, add {it} back."
+                f"({rows_named(both)}): if the file is {a_name} list, add {it} back."
             )
         else:
             after = (
                 f" An import run as the file stands puts {them} on the list "
                 f"({rows_named(both)}), and a run again with --phone-code {code} leaves {it} "
-                f"there: if the file is a {name} list, remove {it}."
+                f"there: if the file is {a_name} list, remove {it}."
             )
     # Below the threshold the advice stays, as a condition the officer decides, but no US row
     # is named as read two ways (V1: a German list of ten rows, two of them counted here, was
@@ -2507,7 +2508,7 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         return f"{head}{also}. {_unread_countries_advice(held, unread, verb)}"
     if single:
         advice = (
-            f"If the file is a {name} list, {verb} it again with --phone-code {code} "
+            f"If the file is {a_name} list, {verb} it again with --phone-code {code} "
             "(or give it a Country column)"
         )
     else:
