@@ -249,6 +249,7 @@ class Held:
     mapping's columns."""
 
     __slots__ = (
+        "code_columns",
         "cut_short",
         "damaged",
         "damaged_invalid",
@@ -297,6 +298,9 @@ class Held:
         # mapped columns hidden in the file.
         self.mapped: list[tuple[str, int]] = []
         self.headers: tuple[str, ...] = ()
+        # The columns read for the rows' codes (Country code, then Country): a row read under
+        # the default code beside them had them empty, which is what a warning says of it.
+        self.code_columns: tuple[int, ...] = ()
         # Rows of any outcome whose phone cell a spreadsheet had damaged, and how many of them
         # are invalid; those of them whose number a short scientific display may have cut.
         self.damaged = RowList()
@@ -498,6 +502,7 @@ def watched(
         (role.value, index) for role in Role if (index := mapping.column(role)) is not None
     ]
     held.headers = mapping.headers
+    held.code_columns = tuple(i for i in (mapping.phone_code, mapping.country) if i is not None)
     columns = [(role, index) for role, index in held.mapped if role != Role.PHONE.value]
     # The Country column beside a Country Code column is the row's code when the code cell is
     # empty, so an unread Country cell then hides the code as an unread code cell does.
@@ -2454,10 +2459,22 @@ def _other_country_sentence(held: Held, kind: str) -> str:
             f": {joined(said)}; the numbers cannot tell which country's "
             f"{'it is' if one else 'they are'}"
         )
-    given = (
-        f"as {column_said(held.headers, unread[0].index)} was not read as countries"
-        if unread
-        else "the file gives no country"
+    read_columns = [column_said(held.headers, i) for i in held.code_columns]
+    if unread:
+        given = f"as {column_said(held.headers, unread[0].index)} was not read as countries"
+    elif read_columns:
+        # Black-box B22 (X2_empty_cells.csv): "the file gives no country" of a file whose
+        # Country column was read, these rows' cells in it being empty.
+        given = (
+            f"{'its cell' if one else 'their cells'} in {joined(read_columns)} "
+            f"{'is' if one else 'are'} empty"
+        )
+    else:
+        given = "the file gives no country"
+    give_countries = (
+        f"or write each row's country in its empty cell in {read_columns[0]}"
+        if read_columns
+        else "or give it a Country column"
     )
     head = (
         f"{'1 row' if one else f'{rows.count:,} rows'} read under the default country code 1 "
@@ -2509,14 +2526,14 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     if single:
         advice = (
             f"If the file is {a_name} list, {verb} it again with --phone-code {code} "
-            "(or give it a Country column)"
+            f"({give_countries})"
         )
     else:
         each = [f"--phone-code {fit} for {code_name(fit)}" for fit in codes[:_COUNTRIES_NAMED]]
         either = f"{', '.join(each[:-1])} or {each[-1]}"
         advice = (
             f"If the file is one country's list, {verb} it again with that country's: "
-            f"{either} (or give it a Country column)"
+            f"{either} ({give_countries})"
         )
     return (
         f"{head}{also}. {advice}; otherwise each refused row's message says what it "
