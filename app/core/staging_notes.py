@@ -161,6 +161,7 @@ from app.core.sheet_mapping import (
     names_own_line,
     plain_words,
     propose_from_preview,
+    unread_country_column,
 )
 from app.core.sheet_reader import SheetSource
 from app.core.sheet_types import CellValue, PaddedCut, Row, SheetNotes, StrayQuote
@@ -1668,11 +1669,17 @@ def unread_code_sentence(mapping: ColumnMapping, unread: UnreadCodeColumn, code:
             shown.append("others")
         are = "are" if len(shown) > 1 else "is"
         share = f"{share} ({joined(shown)} {are} no country code or name DNC Desk knows)"
+    refused = ""
+    if unread.index == unread_country_column(mapping):
+        # Such a column's cell naming a country of another code refuses its row (black-box
+        # B22 F1), so "every row used the default code" alone would hide those rows.
+        other = "Germany" if default == "52" else "Mexico"
+        refused = f"; a row whose cell names a country of another code, as {other}, is not taken"
     return (
         f"{column[0].upper()}{column[1:]} was not read as country codes: {share}, so every row "
-        f"used the default code +{default} (unless its number starts with its own, as +44). "
-        "Correct the column's values to country codes or names (as 44 or United Kingdom) and "
-        "run the file again."
+        f"used the default code +{default} (unless its number starts with its own, as "
+        f"+44{refused}). Correct the column's values to country codes or names (as 44 or "
+        "United Kingdom) and run the file again."
     )
 
 

@@ -33,5 +33,7 @@ def test_the_first_note_names_the_values_it_did_not_know(
     assert note.startswith(
         "Column B ('Country') was not read as country codes: only 3 of its 8 values are country "
         "codes ('Östr.' (row 2), 'Frankr.' (row 3), 'Schwed.' (row 4) and others are no country "
-        "code or name DNC Desk knows), so every row used the default code +1"
+        "code or name DNC Desk knows), so every row used the default code +1 (unless its "
+        "number starts with its own, as +44; a row whose cell names a country of another code, "
+        "as Mexico, is not taken)."
     ), note

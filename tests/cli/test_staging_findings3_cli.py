@@ -58,7 +58,8 @@ def test_a_country_column_left_out_is_named_in_a_warning(
         "Column B ('Country') was not read as country codes: only 1 of its 3 values is a "
         "country code ('Narnia' (row 2) and 'Oz' (row 3) are no country code or name DNC Desk "
         "knows), so every row used the default code +1 (unless its number starts with "
-        "its own, as +44). Correct the column's values to country codes or names (as 44 or "
+        "its own, as +44; a row whose cell names a country of another code, as Mexico, is not "
+        "taken). Correct the column's values to country codes or names (as 44 or "
         "United Kingdom) and run the file again."
     ]
 
