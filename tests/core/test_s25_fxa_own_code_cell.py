@@ -1,5 +1,5 @@
 """Black-box B22 F3: a number written with its own +code beside a Country cell that no
-country's name or code reads ("United Kingdom (+44)", a misspelt "Phillipines") or that holds
+country's name or code reads ("Untied Kingdom", a misspelt "Phillipines") or that holds
 a US state's code ("NY").
 
 Before, such a row was refused as an unknown country or a state, while "Texas" or "#N/A"
@@ -28,7 +28,7 @@ def _staged(tmp_path: Path, text: str) -> dict[int, JobRow]:
 
 _FILE = (
     "Phone,Country\n"
-    "+44 7911 123488,United Kingdom (+44)\n"
+    "+44 7911 123488,Untied Kingdom\n"
     "+63 917 123 4599,Phillipines\n"
     "0044 7911 123401,NY\n"
     "07911 123400,UK\n"
@@ -44,7 +44,7 @@ def test_the_numbers_own_code_decides_beside_a_cell_naming_no_country(tmp_path: 
     assert (got[2].outcome, got[2].phone_code, got[2].national) == ("", "44", "7911123488")
     assert got[2].message == (
         "row 2: phone_code: read under the number's own +44 (United Kingdom); cell B2 "
-        "('United Kingdom (+44)') is no country name or code DNC Desk knows: not used"
+        "('Untied Kingdom') is no country name or code DNC Desk knows: not used"
     )
     assert (got[3].outcome, got[3].phone_code) == ("", "63")
     assert (got[4].outcome, got[4].phone_code) == ("", "44")
