@@ -328,39 +328,21 @@ class ScopeResolver:
             return by_name
         if explicit:
             return Scope.campaign(text)
-        ids = _ids_of(others)
-        if len(ids) == 1:
-            return (
-                f"{text!r} could mean campaign {text} (its id) or the campaign named {text!r} "
-                f"(campaign:{ids[0]}) on this connection; write campaign:{text} for campaign "
-                f"{text}, or campaign:{ids[0]} for the one named {text!r}"
-            )
-        listed = joined([f"campaign:{cid}" for cid in ids])
-        return (
-            f"{text!r} could mean campaign {text} (its id) or one of the {len(ids)} campaigns "
-            f"named {text!r} ({listed}) on this connection; write campaign:{text} for campaign "
-            f"{text}, or campaign:ID for the one named {text!r} meant"
+        return _two_readings(
+            text,
+            f"campaign {text} (its id)",
+            f"campaign:{text} for campaign {text}",
+            _ids_of(others),
+            f"the one named {text!r}",
         )
 
     def _unless_named(self, text: str, scope: Scope, meaning: str, written: str) -> Scope | str:
         """``scope``, which ``text`` means, unless a campaign on the connection is named
         ``text``: then why the cell is invalid, naming both readings and how to write each."""
-        low = text.casefold()
-        alike = _ids_of(self._names.get(low, ()))
+        alike = _ids_of(self._names.get(text.casefold(), ()))
         if not alike:
             return scope
-        if len(alike) == 1:
-            return (
-                f"{text!r} could mean {meaning} or the campaign named {text!r} "
-                f"(campaign:{alike[0]}) on this connection; write {written} for {meaning}, or "
-                f"campaign:{alike[0]} for the campaign"
-            )
-        listed = joined([f"campaign:{cid}" for cid in alike])
-        return (
-            f"{text!r} could mean {meaning} or one of the {len(alike)} campaigns named "
-            f"{text!r} ({listed}) on this connection; write {written} for {meaning}, or "
-            "campaign:ID for the campaign meant"
-        )
+        return _two_readings(text, meaning, f"{written} for {meaning}", alike, "the campaign")
 
     def _named(self, text: str) -> Scope | str | None:
         """The campaign named ``text`` (matched without regard to case, surrounding spaces or
@@ -555,4 +537,21 @@ def _grouped_id(text: str) -> str | None:
     return (
         f"{text!r} is written with a thousands or decimal separator; write the campaign id in "
         f"digits alone (as {digits} if that is the campaign meant)"
+    )
+
+
+def _two_readings(text: str, meaning: str, write: str, ids: list[str], campaign: str) -> str:
+    """Why a cell that means ``meaning`` and is also the name of the campaigns ``ids`` names
+    none of them: both readings, and how to write each (``write``, "campaign:ID for …")."""
+    if len(ids) == 1:
+        return (
+            f"{text!r} could mean {meaning} or the campaign named {text!r} "
+            f"(campaign:{ids[0]}) on this connection; write {write}, or "
+            f"campaign:{ids[0]} for {campaign}"
+        )
+    listed = joined([f"campaign:{cid}" for cid in ids])
+    return (
+        f"{text!r} could mean {meaning} or one of the {len(ids)} campaigns named "
+        f"{text!r} ({listed}) on this connection; write {write}, or "
+        f"campaign:ID for {campaign} meant"
     )
