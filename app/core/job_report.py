@@ -565,6 +565,9 @@ def scope_shown(scope: str, removal: bool, purpose: str = "") -> str:
 # The Summary's rows for the job's --purpose and --reason (rows naming none take them).
 DEFAULT_PURPOSE_LABEL = "Default purpose (rows naming none)"
 DEFAULT_REASON_LABEL = "Default reason (rows giving none)"
+# The --phone-code numbers written without a code were read under (black-box B22 F6: the
+# Summary did not say, so a report of a +44 run read as a +1 one unless every row was read).
+DEFAULT_CODE_LABEL = "Default country code (numbers written without one)"
 
 
 def summary_rows(
@@ -602,6 +605,8 @@ def summary_rows(
     # The --purpose and --reason given for rows whose cells name none: the evidence of what
     # was sent, which the Summary left out (black-box Q3 #5: only "Scope | global"). A purpose
     # scope's purpose is its Scope already.
+    if code := str(meta.get("phone_code") or ""):
+        rows.append([DEFAULT_CODE_LABEL, f"+{code}"])
     purpose, reason = str(meta.get("purpose") or ""), str(meta.get("reason") or "")
     if purpose and meta.get("scope") != f"purpose:{purpose}":
         rows.append([DEFAULT_PURPOSE_LABEL, purpose])

@@ -12,7 +12,7 @@ import openpyxl
 import pytest
 
 from app.cli.main import main
-from app.core.job_report import DEFAULT_PURPOSE_LABEL, DEFAULT_REASON_LABEL
+from app.core.job_report import DEFAULT_CODE_LABEL, DEFAULT_PURPOSE_LABEL, DEFAULT_REASON_LABEL
 from tests.conftest import TOKEN
 
 
@@ -62,3 +62,15 @@ def test_a_purpose_scope_is_not_said_twice(
     summary = _summary(capsys, argv)
     assert "Survey" in str(summary["Scope"])
     assert DEFAULT_PURPOSE_LABEL not in summary
+
+
+def test_the_summary_names_the_default_country_code(
+    uk_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Black-box B22 F6: a --phone-code 44 run's Summary did not say +44, so its bare numbers'
+    country was evidence only row by row."""
+    argv = ["import", str(uk_csv), "--into", "dnc", "--scope", "global"]
+    assert _summary(capsys, [*argv, "--phone-code", "44"])[DEFAULT_CODE_LABEL] == "+44"
+    assert _summary(capsys, argv)[DEFAULT_CODE_LABEL] == "+1"
+    removal = ["remove", str(uk_csv), "--scope", "global", "--phone-code", "49"]
+    assert _summary(capsys, removal)[DEFAULT_CODE_LABEL] == "+49"
