@@ -8,21 +8,26 @@ A job whose file says it is running is ``running`` when a process holds its run 
 resumed while it runs) and ``interrupted`` when none does (it was killed, or crashed).
 A job whose rows were not all read from its file (its staging was killed: black-box B14 F1)
 is ``stopped while reading its file (nothing sent)``: it is never offered for a resume.
-Read-only: listing takes no lock and writes nothing. Exit status 0.
+Read-only: listing takes no lock and writes nothing. Exit status 0; 1 when the data folder
+cannot be made or its jobs folder cannot be read (one sentence naming it and why).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+from pathlib import Path
 from typing import Any
 
 from app.cli.connection_args import EXIT_OK, emit_json
 from app.cli.import_cmd import ENDED, command_of, resume_command
+from app.cli.main import signals_held
 from app.core.job_catalog import STOPPED_READING, JobInfo, job_state, list_jobs, run_by
 from app.core.job_exec import not_staged_sentence
 from app.core.job_lock import Holder
 from app.core.job_store import JobStatus
-from app.core.paths import AppPaths
+from app.core.paths import DATA_ENV, AppPaths, DataFolderError, path_text, unusable_folder
 
 _HEADERS = ("JOB", "KIND", "STATUS", "DONE", "STARTED (UTC)", "NAME", "FILE")
 
@@ -165,12 +170,66 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     ]
 
 
-def run(args: argparse.Namespace) -> int:
-    # A listing creates no folder (black-box R5 #13); one that cannot be used (a file where it
-    # should be) is still said as every command says it.
+def _nearest_existing(path: Path) -> tuple[Path, Path]:
+    """The nearest of ``path`` and its parents that exists, and the first missing one below
+    it (``path`` itself when it exists). One that cannot be looked at (a parent that may not
+    be searched) is taken as missing: making it is refused with the reason."""
+    missing = path
+    for candidate in (path, *path.parents):
+        with contextlib.suppress(OSError):
+            if candidate.exists():
+                return candidate, missing
+        missing = candidate
+    return Path(path.anchor), missing
+
+
+def _can_be_made(paths: AppPaths, missing: Path) -> None:
+    """Refuse a data folder whose first missing folder, ``missing``, cannot be made, as
+    :meth:`AppPaths.ensure` says it; the probe folder is removed at once."""
+    # Made and removed as one step: a stop between the two would leave an empty folder.
+    with signals_held():
+        try:
+            missing.mkdir(mode=0o700)
+        except FileExistsError:  # made meanwhile (another command): usable
+            return
+        except OSError as exc:
+            raise DataFolderError(
+                unusable_folder(paths.data_dir, "data folder", DATA_ENV, paths.jobs_dir, exc)
+            ) from exc
+        with contextlib.suppress(OSError):
+            missing.rmdir()
+
+
+def _jobs_readable(paths: AppPaths) -> None:
+    try:
+        os.scandir(paths.jobs_dir).close()
+    except OSError as exc:
+        raise DataFolderError(
+            f"The jobs folder {path_text(paths.jobs_dir)} cannot be read "
+            f"({exc.strerror or exc}), so no job can be listed: make it readable, or point "
+            f"{DATA_ENV} at another data folder."
+        ) from exc
+
+
+def listing_paths() -> AppPaths:
+    """The folders to list jobs from, creating none (black-box R5 #13: a listing made the
+    jobs, locks, reports and snapshots folders). One that could not be made or read is
+    refused as every command refuses it: a data folder under a file, or in ``/proc``, was
+    listed as holding no job, exit 0 (black-box B23 F5)."""
     paths = AppPaths.locate()
-    if any(p.exists() and not p.is_dir() for p in (paths.data_dir, paths.jobs_dir)):
-        paths = AppPaths.default()
+    existing, missing = _nearest_existing(paths.jobs_dir)
+    if not existing.is_dir():
+        # A file where a folder should be: ensure() names it, as every command does.
+        return AppPaths.default()
+    if existing == paths.jobs_dir:
+        _jobs_readable(paths)
+    else:
+        _can_be_made(paths, missing)
+    return paths
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = listing_paths()
     jobs_dir = paths.jobs_dir
     every = list_jobs(jobs_dir)
     holders = {info.path: (None if info.error else run_by(info)) for info in every}
