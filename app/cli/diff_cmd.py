@@ -35,6 +35,7 @@ from app.cli.connection_args import (
     fail,
     refuse_empty_options,
 )
+from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
 from app.core.paths import AppPaths
 
@@ -158,6 +159,9 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         try:
             write_diff_xlsx(result, out)
+            # In place now: a stop from here on changes nothing, as the interrupt's sentence
+            # says no file was written (black-box B23 F8).
+            outcome_decided()
         except OSError as exc:
             return _fail(f"The differences could not be written to {out} ({exc}).", EXIT_FAILED)
     if args.json:

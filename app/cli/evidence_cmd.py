@@ -43,6 +43,7 @@ from app.cli.connection_args import (
     fail,
     refuse_empty_options,
 )
+from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
 
 if TYPE_CHECKING:
@@ -146,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         report = out or ctx.paths.reports_dir / f"evidence-{pack.e164.lstrip('+')}-{stamp}.xlsx"
         sha = write_evidence_xlsx(pack, report)
+        # In place now: a stop from here on changes nothing, as the interrupt's sentence
+        # says no file was written (black-box B23 F8).
+        outcome_decided()
     except EvidenceError as exc:
         return _fail(str(exc), EXIT_USAGE)
     except ApiError as exc:

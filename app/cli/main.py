@@ -449,11 +449,19 @@ def _sigterm_interrupts(*, restore: bool = True) -> Iterator[None]:
 # said at every stop (black-box Q2 #5: "Interrupted." did not say whether a file was written).
 # An import or removal stopped while its modules load or its file is read has sent nothing,
 # and says so as it does a moment later (black-box R5 #10: it said only "Interrupted.").
+# The commands that read and write a file of their own say which (black-box B23 F8: a bare
+# "Interrupted." left it unsaid whether a half-written pack or snapshot was kept); each stops
+# taking signals once its file is in place, so "no file" stays true.
 NOTHING_SENT = "Interrupted before the job started: nothing was sent."
 INTERRUPTED: dict[str | None, str] = {
     "export": "Interrupted: the export was cancelled and no file was written.",
     "import": NOTHING_SENT,
     "remove": NOTHING_SENT,
+    "health": "Interrupted: the health check was cancelled; it only reads the lists, so nothing "
+    "was changed.",
+    "evidence": "Interrupted: the evidence pack was cancelled and no file was written.",
+    "snapshot": "Interrupted: the snapshot was cancelled and no snapshot file was saved.",
+    "diff": "Interrupted: the comparison was cancelled and no differences file was written.",
 }
 
 

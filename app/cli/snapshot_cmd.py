@@ -35,6 +35,7 @@ from app.cli.connection_args import (
     refuse_empty_options,
 )
 from app.cli.export_cmd import parse_scope, resolve_scope, scope_as_typed
+from app.cli.main import outcome_decided
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
             connection=ctx.session.connection.name,
             concurrency=args.concurrency,
         )
+        # In place now: a stop from here on changes nothing, as the interrupt's sentence
+        # says no file was written (black-box B23 F8).
+        outcome_decided()
     except ApiError as exc:
         # A refused token as export and remove say it (black-box pass Q2 #5).
         sentence = describe_api_error(exc, ctx.session.connection, "The snapshot was not taken")
