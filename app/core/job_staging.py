@@ -39,6 +39,7 @@ from typing import Any, Final
 
 from app.api.scope import Scope
 from app.core import phones
+from app.core.code_mix import CodeMix
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
 from app.core.job_catalog import source_meta
@@ -1013,6 +1014,10 @@ def _stage(
                 checked = check_apart(rows, notes.hidden_rows, mapping, options, summary)
             else:
                 checked = check_rows(rows, mapping, options, summary)
+            # Bare numbers read under the default code in a file of another code's (B24 F3).
+            code_mix = CodeMix(mapping)
+            if code_mix.active:
+                checked = code_mix.watch(checked)
             checked = log.noted(checked)
             checked = _totals_noted(checked, totals)
             checked = _purpose_noted(checked, purpose_notes)
@@ -1080,6 +1085,8 @@ def _stage(
             if repeated_numbers := repeated_numbers_sentence(held, kind):
                 warnings.append(repeated_numbers)
             warnings += damage_sentences(held, kind)
+            if mixed_codes := code_mix.sentence(kind):
+                warnings.append(mixed_codes)
             warnings += other_tables_sentences(held, kind)
             warnings += report.sentences()
             if undated := unchecked_dates_sentence(mapping, summary):
