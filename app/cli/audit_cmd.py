@@ -30,6 +30,7 @@ from app.cli.connection_args import (
     fail,
     refuse_empty_options,
 )
+from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
 from app.core.sheet_scope import visible_text
 
@@ -153,6 +154,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             with AuditRecords.in_data_dir(ctx.paths.data_dir) as records:
                 report, sha = save_outcome(result, records, ctx.paths.reports_dir, out)
+            # Written and recorded: a stop from here on changes nothing, as the interrupt's
+            # sentence says neither was done (black-box B23 F8).
+            outcome_decided()
         except OSError as exc:
             where = out or ctx.paths.reports_dir
             return _fail(f"The report could not be written to {where} ({exc}).", EXIT_FAILED)

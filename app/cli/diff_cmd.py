@@ -5,9 +5,10 @@ With one snapshot the same list and scope is read from the service (``--connecti
 snapshot) were never compared: the output, ``--json`` (``old_not_read``, ``new_not_read``) and
 the Summary sheet say how many on each side (black-box pass Q2 #3: "0 added, 0 removed, 1
 changed" said nothing of 1,739 entries on each side). Exit status: 0 no differences, every
-entry compared; 3 differences found, or entries not compared; 1 failed; 2 could not start
-(missing file, copies of different lists or of different services, no connection). The
-output, ``--json`` (``service``) and the Summary sheet name the service the copies are of.
+entry compared; 3 differences found, or entries not compared; 1 failed (a snapshot missing, or
+a file that is not one, as import says of a missing file); 2 a bad argument (copies of different
+lists, scopes or services). The output, ``--json`` (``service``) and the Summary sheet name the
+service the copies are of.
 """
 
 from __future__ import annotations
@@ -144,11 +145,15 @@ def run(args: argparse.Namespace) -> int:
         except CliError as exc:
             return _fail(str(exc), exc.status)
     try:
-        old = load_snapshot(_resolve(args.snapshots[0]))
-        if len(args.snapshots) == 2:
-            new = load_snapshot(_resolve(args.snapshots[1]))
-        else:
-            new = _now(args, old)
+        # An input that cannot be read is 1 by the exit-status contract; two copies that
+        # cannot be compared stay a bad pair of arguments, 2 (black-box B23 F6: a missing
+        # snapshot was 2, a missing spreadsheet 1).
+        copies = [load_snapshot(_resolve(name)) for name in args.snapshots]
+    except SnapshotError as exc:
+        return _fail(str(exc), EXIT_FAILED)
+    try:
+        old = copies[0]
+        new = copies[1] if len(copies) == 2 else _now(args, old)
         if new.taken_at < old.taken_at:
             old, new = new, old
         result = diff(old, new)

@@ -457,6 +457,7 @@ INTERRUPTED: dict[str | None, str] = {
     "export": "Interrupted: the export was cancelled and no file was written.",
     "import": NOTHING_SENT,
     "remove": NOTHING_SENT,
+    "audit": "Interrupted: the audit was cancelled; no report was written or recorded.",
     "health": "Interrupted: the health check was cancelled; it only reads the lists, so nothing "
     "was changed.",
     "evidence": "Interrupted: the evidence pack was cancelled and no file was written.",

@@ -64,7 +64,9 @@ def test_a_sigterm_during_the_check_of_an_audits_out_leaves_no_part_file(tmp_pat
         ["audit", "campaign", "1", "--out", str(out), "--json", "--base-url", NOWHERE],
         tmp_path,
     )
-    one_refusal(done, "Interrupted.", 143)
+    # Black-box B23 F8: it said only "Interrupted.".
+    said = "Interrupted: the audit was cancelled; no report was written or recorded."
+    one_refusal(done, said, 143)
     assert list(out.parent.iterdir()) == []
 
 

@@ -121,3 +121,15 @@ def test_diff_stopped_says_no_differences_file_was_written(
         "Interrupted: the comparison was cancelled and no differences file was written.",
     )
     assert list(out.parent.iterdir()) == []
+
+
+def test_audit_stopped_says_no_report_was_written(sandbox: Any, tmp_path: Path) -> None:
+    campaign = sandbox.seed_campaign("Summer Leads", active=True)
+    sandbox.set_faults(latency_ms=3000)
+    out = tmp_path / "audits" / "a.xlsx"
+    argv = ["audit", "campaign", campaign, "--out", str(out), "--base-url", sandbox.base_url]
+    said_once(
+        *interrupted(argv),
+        "Interrupted: the audit was cancelled; no report was written or recorded.",
+    )
+    assert list(out.parent.iterdir()) == []

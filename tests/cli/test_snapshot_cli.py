@@ -80,7 +80,7 @@ def test_snapshot_and_diff_refusals(
     )
     assert status == 2 and "is not a scope" in err
     status, _, err = _run(capsys, "diff", str(tmp_path / "missing.sqlite3"))
-    assert status == 2 and "no snapshot file" in err
+    assert status == 1 and "no snapshot file" in err
     status, out, _ = _run(
         capsys, "snapshot", "sms-opt-out", "--json", "--base-url", sandbox.base_url
     )
