@@ -142,8 +142,10 @@ from app.core.sheet_mapping import (
     unread_country_column,
 )
 from app.core.sheet_scope import (
+    Holds,
     ScopeResolver,
     campaign_cell_written,
+    campaign_column_holds,
     cell_text,
     names_no_campaign,
     visible_text,
@@ -1019,6 +1021,15 @@ class _Checker:
         # first filled one stands in for the mapped column when its cell is empty.
         # The mapping names them as it does (campaign_when_empty), so the two cannot drift.
         self.other_campaigns = campaign_stand_ins(mapping)
+        # What each campaign column holds, as its header says: a Campaign Name column's digits
+        # are a campaign's name, a Campaign ID column's its id (black-box B21 F1).
+        self.holds = {
+            index: campaign_column_holds(mapping.headers[index])
+            for index in (mapping.campaign, *self.other_campaigns)
+            if index is not None and index < len(mapping.headers)
+        }
+        # The last _scope's note on a campaign cell read as a scope word with no campaign list.
+        self.word_note = ""
         # The defaults as given (an option, a GUI field), cleaned as cells are.
         self.default_reason = visible_text(mapping.default_reason)
         self.default_purpose = visible_text(mapping.default_purpose)
@@ -1281,10 +1292,10 @@ class _Checker:
             return self._invalid_number(
                 number, raw, cells, "phone", ZERO_IN_NUMBER_REMOVAL, result, damage
             )
-        scope_note = ""
+        scope_note = word_note = ""
         if self.per_row_scope:
             scope = self._scope(cells)
-            scope_note = self.scope_note
+            scope_note, word_note = self.scope_note, self.word_note
         else:
             scope = self.default_scope
         if isinstance(scope, tuple):
@@ -1458,6 +1469,8 @@ class _Checker:
         notes += cell_notes
         if scope_note:
             notes.append(scope_note)
+        if word_note:
+            notes.append(word_note)
         hw = self.header_width
         if hw is not None and width > hw and (beyond := self._beyond(cells, hw)):
             notes.append(beyond)
@@ -2262,11 +2275,12 @@ class _Checker:
         scope is the one its other cell names, never the job's default, and a name the
         campaign list lacks makes the row invalid. :attr:`campaign_column` says which column.
         """
-        self.scope_note = ""
+        self.scope_note = self.word_note = ""
         self.unknown_campaign = None
         scope_cell = _cell(cells, self.m.scope)
         campaign_cell, column = self._campaign_cell(cells)
         self.campaign_column = self.m.campaign if column is None else column
+        holds = self._holds(column)
         self.row_names_scope = scope_cell is not None or campaign_cell is not None
         if scope_cell is not None:
             if campaign_cell is None or not names_no_campaign(scope_cell):
@@ -2285,7 +2299,7 @@ class _Checker:
                 return found
             # Scope "campaign" takes the campaign's id or name from the Campaign column, as
             # scope "purpose" takes its text from the Purpose column.
-            found = self.scopes.campaign_cell(campaign_cell)
+            found = self.scopes.campaign_cell(campaign_cell, holds)
             if isinstance(found, Scope) and not found.is_campaign:
                 return (
                     "campaign",
@@ -2294,9 +2308,17 @@ class _Checker:
                 )
             return found if isinstance(found, Scope) else self._no_campaign(found, column)
         if campaign_cell is not None:
-            found = self.scopes.campaign_cell(campaign_cell)
-            return found if isinstance(found, Scope) else self._no_campaign(found, column)
+            found = self.scopes.campaign_cell(campaign_cell, holds)
+            if not isinstance(found, Scope):
+                return self._no_campaign(found, column)
+            self.word_note = self.scopes.word_unchecked(campaign_cell)
+            return found
         return self.default_scope
+
+    def _holds(self, column: int | None) -> Holds:
+        """What a campaign column holds (``column`` None: the mapped Campaign column)."""
+        index = self.m.campaign if column is None else column
+        return Holds.EITHER if index is None else self.holds.get(index, Holds.EITHER)
 
     def _campaign_cell(self, cells: Sequence[CellValue]) -> tuple[CellValue, int | None]:
         """The row's campaign cell (see :meth:`_scope`) and, when it is another campaign
@@ -2397,7 +2419,7 @@ class _Checker:
         than the mapped one, named in the sentence. ``of_scope_cell``: ``scope`` is the scope
         cell's (the row's campaign cell may then be ``column``'s, the mapped one being empty).
         """
-        other = self.scopes.campaign_cell(campaign_cell)
+        other = self.scopes.campaign_cell(campaign_cell, self._holds(column))
         if (
             isinstance(other, Scope)
             and other.kind is scope.kind

@@ -23,7 +23,9 @@ none of them, and its row is invalid naming their ids, unless exactly one of the
 exactly as the cell (case included): :func:`ids_named`, the rule ``--scope campaign:NAME``
 follows too. Taking one of them would put the entry in a campaign nobody chose. For the same
 reason digits that are one campaign's id and another campaign's name name neither (write
-``campaign:ID`` for the id), and digits no campaign has as its id name the campaign named so.
+``campaign:ID`` for the id), unless their column's header says which it holds (a Campaign Name
+column's digits are a name, a Campaign ID column's an id: :func:`campaign_column_holds`), and
+digits no campaign has as its id name the campaign named so.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import ast
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
+from enum import Enum
 from typing import Final, Protocol
 
 from app.api.scope import GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID, Scope, ScopeError
@@ -145,6 +148,31 @@ def campaign_ids_checked(campaign_lookup: Mapping[str, str] | None) -> bool:
 UNRESOLVED_OFFLINE: Final = "cannot be resolved without the service's campaign list"
 
 
+class Holds(Enum):
+    """What a campaign column's header says its cells hold (:func:`campaign_column_holds`)."""
+
+    IDS = "ids"  # "Campaign ID", "Campaign #": digits are the campaign's id
+    NAMES = "names"  # "Campaign Name": digits are the name of the campaign named so
+    EITHER = "either"  # "Campaign": digits one campaign has as its id, another as its name, say two
+
+
+# Header words saying a campaign column holds ids, or names (black-box B21 F1).
+_ID_WORDS: Final = frozenset(
+    {"id", "ids", "no", "nr", "num", "number", "code", "key", "campaignid", "campaignno"}
+)
+_NAME_WORDS: Final = frozenset({"name", "names", "title", "campaignname"})
+
+
+def campaign_column_holds(header: str) -> Holds:
+    """What a campaign column holds, as its header says: ids, names, or (saying neither, or
+    both: "Campaign Name/ID") either."""
+    words = set(re.findall(r"[a-z0-9]+", header.casefold().replace("#", " no ")))
+    ids, names = bool(words & _ID_WORDS), bool(words & _NAME_WORDS)
+    if ids == names:
+        return Holds.EITHER
+    return Holds.IDS if ids else Holds.NAMES
+
+
 class ScopeResolver:
     """Turns scope and campaign cells into :class:`Scope`, caching each distinct cell.
 
@@ -171,7 +199,12 @@ class ScopeResolver:
         # Whether a name no campaign has is known to be no campaign's (a connection's list).
         self._names_known = bool(self._names) or self._ids is not None
         self._scope_cache: dict[str, Scope | str] = {}
-        self._campaign_cache: dict[str, Scope | str] = {}
+        self._campaign_cache: dict[tuple[str, Holds], Scope | str] = {}
+
+    @property
+    def offline(self) -> bool:
+        """Whether names are not looked up: an offline dry run's unchecked directory."""
+        return self._offline
 
     def scope_cell(self, value: CellValue) -> Scope | str:
         """The scope a scope cell names, or a reason it names none."""
@@ -182,17 +215,40 @@ class ScopeResolver:
             self._scope_cache[text] = found
         return found
 
-    def campaign_cell(self, value: CellValue) -> Scope | str:
-        """The campaign scope a campaign cell (id or name) names, or a reason it names none."""
+    def campaign_cell(self, value: CellValue, holds: Holds = Holds.EITHER) -> Scope | str:
+        """The campaign scope a campaign cell (id or name) names, or a reason it names none.
+        ``holds``: what its column holds, as its header says (:func:`campaign_column_holds`),
+        which tells what digits there are."""
         text = _text(value)
-        found = self._campaign_cache.get(text)
+        found = self._campaign_cache.get((text, holds))
         if found is None:
             if error_value(text):
                 found = _error_said(text, "campaign")
             else:
-                found = self._parse_campaign(text, in_scope=False)
-            self._campaign_cache[text] = found
+                found = self._parse_campaign(text, in_scope=False, holds=holds)
+            self._campaign_cache[text, holds] = found
         return found
+
+    def word_unchecked(self, value: CellValue) -> str:
+        """A campaign cell's note when it is read as a scope word (``All``, ``global``,
+        ``purpose:TEXT``) with no campaign list (an offline dry run), else "".
+
+        With a connection, a campaign named as the word makes the row invalid
+        (:meth:`_word`), which cannot be ruled out offline: the row is taken as the word says,
+        as a campaign id is taken unchecked, and says so (black-box B21 F9: an offline dry run
+        counted a Campaign Name cell 'All' global without a word, and the run refused it).
+        """
+        if not self._offline:
+            return ""
+        text = _text(value)
+        word = self._word(text)
+        if not isinstance(word, Scope):
+            return ""
+        return (
+            f"{text!r} is read as {word.label()}, but not checked against the service's "
+            f"campaigns (no connection): a run with a connection refuses the row if a campaign "
+            f"is named {text!r}"
+        )
 
     def _parse_scope(self, text: str) -> Scope | str:
         if error_value(text):
@@ -237,7 +293,9 @@ class ScopeResolver:
             return f"{text!r} is not a scope and no campaign on this connection has that name"
         return f"{text!r} is not a scope; use global, campaign:ID, purpose:TEXT or a campaign name"
 
-    def _parse_campaign(self, text: str, *, in_scope: bool) -> Scope | str:
+    def _parse_campaign(
+        self, text: str, *, in_scope: bool, holds: Holds = Holds.EITHER
+    ) -> Scope | str:
         # Messages follow the field they are reported under: "scope: campaign name 'x' …" but
         # "campaign: name 'x' …", so the word is not said twice.
         explicit = text.casefold().startswith("campaign:")
@@ -247,7 +305,13 @@ class ScopeResolver:
             # The service's own campaign_id codes, as a dialer's export writes them.
             return self._code(text)
         if text.isascii() and text.isdigit() and text != "0":
-            return self._digits(text, in_scope=in_scope, explicit=explicit)
+            # A Campaign Name column's digits are a name (black-box B21 F1: a cell '12' beside
+            # campaign 12 meant campaign 17, named '12'); digits no campaign is named are read
+            # as an id, as in any campaign column, and campaign:ID is always the id.
+            named = self._named(text) if holds is Holds.NAMES and not explicit else None
+            if named is not None:
+                return named
+            return self._digits(text, in_scope=in_scope, explicit=explicit or holds is Holds.IDS)
         if not in_scope and not explicit:
             # A campaign column says global or a purpose in the words a scope column takes
             # ("campaign:" before a word makes it a campaign's name).
@@ -317,7 +381,8 @@ class ScopeResolver:
         campaign has as its id are the name of the campaign named so; digits that are one
         campaign's id and another's name say two campaigns, and taking either could put the
         entry in (or remove it from) a campaign nobody chose, so the row is invalid naming
-        both, unless written ``campaign:ID`` (``explicit``), which is the id.
+        both, unless written ``campaign:ID`` or in a Campaign ID column (``explicit``), which
+        is the id (a Campaign Name column's digits are read as a name before they get here).
         """
         others = [c for c in self._names.get(text, ()) if c[1] != text]
         if not others:
