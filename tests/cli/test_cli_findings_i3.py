@@ -244,13 +244,13 @@ def test_a_saved_connection_without_a_keyring_points_to_base_url_and_the_token_v
             "--rate-limit",
             "1.5",
             "argument --rate-limit: '1.5' is not a whole number; give the most requests a "
-            "minute, 1 or more.",
+            "minute, 1 or more, or 0 for no limit.",
         ),
         (
             "--rate-limit",
-            "0",
-            "argument --rate-limit: 0 is not 1 or more; give the most requests a minute, 1 or "
-            "more.",
+            "-1",
+            "argument --rate-limit: -1 is not 0 or more; give the most requests a minute, 1 or "
+            "more, or 0 for no limit.",
         ),
     ],
 )

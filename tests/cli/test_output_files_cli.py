@@ -287,6 +287,30 @@ def test_resume_keeps_the_jobs_rate_limit_and_concurrency(
     assert elapsed >= (left - 1) * 60 / per_minute * 0.9, elapsed
 
 
+def test_a_resume_given_rate_limit_0_lifts_the_jobs_limit(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Black-box B25-6: a limit given once stuck to the job, and ``--rate-limit 0`` was
+    refused ("0 is not 1 or more"): only a huge number took it off."""
+    rows = 8
+    src = numbers_csv(tmp_path / "in.csv", rows)
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--json"]
+    argv += ["--base-url", sandbox.base_url, "--rate-limit", "120", "--concurrency", "1"]
+    watcher = when(
+        lambda: 2 <= dnc_count(sandbox) < rows, lambda: os.kill(os.getpid(), signal.SIGINT)
+    )
+    code, data, err = run(capsys, argv)
+    watcher.join()
+    assert code == 130 and data["resume"].endswith("--rate-limit 120"), err
+    code, done, err = run(
+        capsys, ["import", "--resume", data["job"], "--rate-limit", "0", "--json"]
+    )
+    assert code == 0, err
+    assert (done["inserted"], done["pending"]) == (rows, 0)
+    with JobStore(Path(data["job_file"])) as store:
+        assert store.meta()["rate_limit"] == 0
+
+
 # -- finding 15: --json refusals ----------------------------------------------------------------
 
 
