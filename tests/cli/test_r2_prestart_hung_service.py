@@ -144,3 +144,30 @@ def test_a_refused_connection_is_still_said_to_be_unreachable(
     assert code == 1
     assert "cannot be reached" in out["error"]
     assert "did not answer" not in out["error"]
+
+
+def test_a_check_closed_unanswered_a_few_times_is_asked_again(
+    sandbox: Any, gateway: Gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Black-box B25-4: at a flaky service three campaign-list requests closed unanswered in a
+    row ("asked 3 times in 1 s") refused a job the run itself would have ridden out."""
+    gateway.drop["/v1/campaigns/search"] = connection_args.CHECK_TRIES_CLOSED - 1
+    argv = ["import", str(_one_csv(tmp_path)), "--into", "dnc", "--scope", "global"]
+    code, out, _ = _run(capsys, [*argv, "--base-url", gateway.base_url, "--json"])
+    assert code == 0, out
+    assert out["inserted"] == 1
+    asked = gateway.received.count("/v1/campaigns/search")
+    assert asked >= connection_args.CHECK_TRIES_CLOSED, gateway.received
+
+
+def test_a_check_closed_unanswered_every_time_is_given_up(
+    sandbox: Any, gateway: Gateway, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gateway.drop["/v1/campaigns/search"] = 100
+    argv = ["import", str(_one_csv(tmp_path)), "--into", "dnc", "--scope", "global"]
+    code, out, _ = _run(capsys, [*argv, "--base-url", gateway.base_url, "--json"])
+    assert code == 1
+    assert "took the connection but closed it without an answer" in out["error"]
+    asked = f"/campaigns/search asked {connection_args.CHECK_TRIES_CLOSED} times in"
+    assert asked in out["error"]
+    _nothing_sent(sandbox, gateway)

@@ -64,6 +64,8 @@ class Gateway:
     def __init__(self, upstream: tuple[str, int]) -> None:
         self.upstream = upstream
         self.hang: set[str] = set()
+        # Path -> how many of its next requests are closed unanswered (a flaky proxy).
+        self.drop: dict[str, int] = {}
         self.fail_from: int | None = None
         self.received: list[str] = []  # the paths of the requests read, in order
         self.hung = 0  # requests taken and left unanswered
@@ -105,6 +107,11 @@ class Gateway:
                     hang = path in self.hang
                     if hang:
                         self.hung += 1
+                    dropped = self.drop.get(path, 0) > 0
+                    if dropped:
+                        self.drop[path] -= 1
+                if dropped:
+                    return  # the connection closed with the request read, unanswered
                 if failing:
                     conn.sendall(BAD_GATEWAY)
                     continue
