@@ -4,7 +4,8 @@ Imports and removals differ only in the function that sends one row; everything 
 (the run lock, the start and finish events in the change journal, timing, the report) is here.
 
 Each run records in the job's meta the file it runs from (``ran_from``, a real path, and
-``ran_at``), under the run lock: a copy of the file then knows what it is a copy of, in any
+``ran_at``) and the locks folder it runs under (``ran_locks``), under the run lock: a copy of
+the file then knows what it is a copy of, and where the job's later runs are recorded, in any
 data folder (:mod:`app.core.job_lock`). A report path that belongs to another job file (the
 one this file was copied from: the report beside it, named as it is) is not written over:
 this run's report goes beside this job file, and the meta says so (``report_moved``).
@@ -300,13 +301,20 @@ def execute(
         str(meta.get("job_id", "")),
         ran_from=str(meta.get("ran_from") or ""),
         ran_at=str(meta.get("ran_at") or ""),
+        ran_locks=str(meta.get("ran_locks") or ""),
     ) as lock:
         ended = store.status
         if ended in (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN):
             lock.ended = str(ended)
             return JobStatus(ended)
         _refuse_another_service(meta, session)
-        store.set_meta({"ran_from": os.path.realpath(store.path), "ran_at": utc_now()})
+        store.set_meta(
+            {
+                "ran_from": os.path.realpath(store.path),
+                "ran_at": utc_now(),
+                "ran_locks": job_lock.locks_folder(),
+            }
+        )
         _keep_others_report(store)
         _claim_if_unclaimed(store)
         # Before the front end says the job started: killed right after that line, the job

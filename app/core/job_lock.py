@@ -27,8 +27,9 @@ A lock only keeps two runners apart while both run. A copy made *before* the ori
 sends them again and calls this job's own inserts "already present". So beside its id lock a
 runner keeps a record of the file it ran from and how it ended (``<data>/locks/<job_id>.ran``,
 JSON). A runner of another file with the same id is refused (:class:`JobCopied`) when that
-job ended finished or cancelled, or when the file it last ran from is still there; a job file
-that was moved (the recorded file is gone) runs, and the record follows it.
+job ended finished or cancelled, or when the file it last ran from is still there (and holds no
+other job now); a job file that was moved (the recorded file is gone, or another job's file is
+at its name) runs, and the record follows it.
 
 That record is in the data folder, which a runner with another data folder (another user,
 another ``DNC_DESK_DATA_DIR`` or ``XDG_DATA_HOME``) does not see. So the job file carries the
@@ -39,6 +40,14 @@ the copy (:class:`JobCopied`, the same sentence) while that file is still there 
 file with the same id (read through a read-only SQLite connection; no lock is taken on it). A
 moved file (the recorded file gone, or no longer that job) runs, and records its new path. The
 data folder's record still counts: it covers an original that finished and was deleted.
+
+The file alone misses an original that finished and was then moved away (archived): the copy,
+run from another data folder, finds no file at the recorded path and no record of its own. So
+the meta also names the locks folder each run ran under (``ran_locks``), and :func:`acquire`
+reads that folder's record of the job too, refusing the copy by it as by its own folder's
+record (the job finished or cancelled since, or the file it last ran from still there). That
+record also says when the job last ran, which the copy's ``ran_at`` (the start of the last run
+the copy saw) does not: the refusal names that time.
 
 Staging, a dry run, reading a job and rewriting its report do not take the lock.
 """
@@ -120,14 +129,21 @@ def lock_path(job_path: Path) -> Path:
     return job_path.with_name(job_path.name + LOCK_SUFFIX)
 
 
-def id_lock_path(job_id: str) -> Path:
-    """The lock file of the job ``job_id`` in the app's locks folder, whichever file holds it."""
+def id_lock_path(job_id: str, locks_dir: Path | None = None) -> Path:
+    """The lock file of the job ``job_id`` in the app's locks folder (or ``locks_dir``),
+    whichever file holds it."""
     name = (
         job_id
         if _PLAIN_ID.fullmatch(job_id)
         else ("job-" + hashlib.sha256(job_id.encode("utf-8", "surrogatepass")).hexdigest()[:32])
     )
-    return AppPaths.default().locks_dir / (name + LOCK_SUFFIX)
+    return (locks_dir or AppPaths.default().locks_dir) / (name + LOCK_SUFFIX)
+
+
+def locks_folder() -> str:
+    """The locks folder a run now takes its id lock in, as the job's meta records it
+    (``ran_locks``)."""
+    return os.path.realpath(AppPaths.default().locks_dir)
 
 
 def _key(job_path: Path) -> str:
@@ -191,13 +207,21 @@ _table_lock = threading.Lock()
 _held: dict[str, JobLock] = {}
 
 
-def acquire(job_path: Path, job_id: str = "", *, ran_from: str = "", ran_at: str = "") -> JobLock:
+def acquire(
+    job_path: Path,
+    job_id: str = "",
+    *,
+    ran_from: str = "",
+    ran_at: str = "",
+    ran_locks: str = "",
+) -> JobLock:
     """Take the run lock of the job file ``job_path`` and, given one, of the job id ``job_id``
     (any file carrying it), or raise :class:`JobBusy` at once holding neither.
 
-    ``ran_from`` and ``ran_at`` are what the job file's meta says of the file it last ran from
-    and when: :class:`JobCopied` is raised when that is another job file of this job, still
-    there (this file is a copy of it)."""
+    ``ran_from``, ``ran_at`` and ``ran_locks`` are what the job file's meta says of the file
+    it last ran from, when, and the locks folder that run used: :class:`JobCopied` is raised
+    when that is another job file of this job, still there (this file is a copy of it), or
+    when that locks folder's record of the job says it ran on from another file since."""
     keys = [_key(job_path)] + ([_id_key(job_id)] if job_id else [])
     name = _job_name(job_path, job_id)
     with _table_lock:
@@ -226,8 +250,10 @@ def acquire(job_path: Path, job_id: str = "", *, ran_from: str = "", ran_at: str
                 taken.append((fd, path))
                 _write_note(fd, holder)
             if id_path is not None:
-                _refuse_a_copy(id_path, job_path, name)
-                _refuse_a_copy_by_its_meta(job_path, job_id, name, ran_from, ran_at)
+                _refuse_a_copy(id_path, job_path, job_id, name)
+                _refuse_a_copy_by_its_meta(
+                    job_path, job_id, name, ran_from, ran_at, ran_locks or str(id_path.parent)
+                )
                 with contextlib.suppress(OSError):  # a read-only disk loses the record only
                     _write_ran(id_path, job_path, "running")
         except BaseException:
@@ -244,22 +270,53 @@ def ran_path(id_path: Path) -> Path:
     return id_path.with_name(id_path.name.removesuffix(LOCK_SUFFIX) + RAN_SUFFIX)
 
 
-def _refuse_a_copy(id_path: Path, job_path: Path, name: str) -> None:
-    """Raise :class:`JobCopied` when the job last ran from another file that still counts."""
+@dataclass(frozen=True, slots=True)
+class _Ran:
+    """A locks folder's record of a job: the file it last ran from, how that run ended (or
+    "running"), and when (UTC, ISO 8601)."""
+
+    path: str
+    ended: str
+    time: str
+
+
+def _read_ran(id_path: Path) -> _Ran | None:
+    """The record beside the id lock file ``id_path``; None when the job never ran under that
+    locks folder, or the record cannot be read."""
     try:
         record = json.loads(ran_path(id_path).read_text(encoding="utf-8"))
-        other, ended, when = str(record["path"]), str(record["ended"]), str(record["time"])
+        return _Ran(str(record["path"]), str(record["ended"]), str(record["time"]))
     except (OSError, ValueError, KeyError, TypeError):
-        return  # never ran (or an unreadable record): nothing to compare with
-    if other == _key(job_path):
+        return None
+
+
+def _refuse_a_copy(id_path: Path, job_path: Path, job_id: str, name: str) -> None:
+    """Raise :class:`JobCopied` when the job last ran from another file that still counts."""
+    record = _read_ran(id_path)
+    if record is not None:
+        _refuse_by_record(record, job_path, job_id, name)
+
+
+def _refuse_by_record(record: _Ran, job_path: Path, job_id: str, name: str) -> None:
+    if record.path == _key(job_path):
         return
-    if ended in _ENDED_FOR_GOOD:
+    if record.ended in _ENDED_FOR_GOOD:
         raise JobCopied(
-            f"Job {name} was already {ended} on {when} from {other}; this file is a copy made "
-            "before that, and resuming it would send its rows again."
+            f"Job {name} was already {record.ended} on {record.time} from {record.path}; this "
+            "file is a copy made before that, and resuming it would send its rows again."
         )
-    if os.path.isfile(other):
-        raise JobCopied(_copy_sentence(name, other, when))
+    if os.path.isfile(record.path) and read_job_id(Path(record.path)) in (None, job_id):
+        # A file there that holds another job now: this one was moved, and that name reused.
+        # One that cannot be read as a job still counts: the record says this job ran there.
+        raise JobCopied(_copy_sentence(name, record.path, _utc_text(record.time)))
+
+
+def _utc_text(iso: str) -> str:
+    """``2026-11-24 22:41:07 UTC`` for an ISO 8601 time (as the meta's ``ran_at`` reads)."""
+    try:
+        return dt.datetime.fromisoformat(iso).astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except ValueError:
+        return iso
 
 
 def _copy_sentence(name: str, other: str, when: str) -> str:
@@ -270,20 +327,37 @@ def _copy_sentence(name: str, other: str, when: str) -> str:
 
 
 def _refuse_a_copy_by_its_meta(
-    job_path: Path, job_id: str, name: str, ran_from: str, ran_at: str
+    job_path: Path, job_id: str, name: str, ran_from: str, ran_at: str, ran_locks: str
 ) -> None:
     """Raise :class:`JobCopied` when the job file says it last ran from another file that is
-    still there and still holds this job (whatever data folder that run used)."""
+    still there and still holds this job (whatever data folder that run used), or when the
+    locks folder that run used says the job ran on from another file since.
+
+    A locks folder that is not there (the job file carried to another machine, or that data
+    folder deleted) says nothing, and the copy is judged by its recorded file alone: refusing
+    it would leave a job file moved to another machine no way to finish, and whether the
+    original ran on there cannot be known from here."""
+    record = _read_ran(id_lock_path(job_id, Path(ran_locks))) if ran_locks else None
+    if _another_file_of_the_job(job_path, job_id, ran_from):
+        last = ran_at and f"{ran_at} UTC"
+        if record is not None and record.path == os.path.normcase(os.path.realpath(ran_from)):
+            last = _utc_text(record.time)  # when it last ran, not when the copy's run began
+        raise JobCopied(_copy_sentence(name, ran_from, last or "earlier"))
+    if record is not None:
+        _refuse_by_record(record, job_path, job_id, name)
+
+
+def _another_file_of_the_job(job_path: Path, job_id: str, ran_from: str) -> bool:
+    """Whether ``ran_from`` is another file than ``job_path``, still there, holding this job."""
     if not ran_from or os.path.normcase(os.path.realpath(ran_from)) == _key(job_path):
-        return
+        return False
     try:
         if not os.path.isfile(ran_from) or os.path.samefile(ran_from, job_path):
-            return  # moved (or the same file by another name)
+            return False  # moved (or the same file by another name)
     except OSError:
         pass  # this file not there yet (a caller's own path): compare the ids
-    if read_job_id(Path(ran_from)) != job_id:
-        return  # another file now has that name: this one was moved
-    raise JobCopied(_copy_sentence(name, ran_from, f"{ran_at} UTC" if ran_at else "earlier"))
+    # Another job's file at that name now: this one was moved.
+    return read_job_id(Path(ran_from)) == job_id
 
 
 def read_job_id(job_path: Path) -> str | None:
