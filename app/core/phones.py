@@ -99,6 +99,7 @@ __all__ = [
     "NANP_DIGITS",
     "SUPPORTED_PHONE_CODES",
     "PhoneResult",
+    "as_written_readings",
     "clear_cache",
     "decimal_comma_note",
     "drops_trunk_zero",
@@ -882,6 +883,33 @@ def zero_readings(written: str) -> list[tuple[str, PhoneResult]]:
             result.national in (written, written[1:])
             or _strip_international_prefix(written, rules_for_code(code)) is None
         ):
+            found.append((code, result))
+    return found
+
+
+# The countries whose numbers are written nationally with no 0 before them, in which digits
+# refused under another code may be a valid number as they stand (black-box B24 F2: Italy's
+# mobile 347 123 4567 in a US file was offered only as a UK or German number that lost its 0).
+# Not Mexico: its ten digits have the North American shape (a Mexican list read under code 1
+# is mostly valid US numbers, past any row's hint) and its plan is so dense that most refused
+# ten-digit cells fit it (every UK mobile that lost its 0: 7911123456 is +52 791 112 3456).
+_AS_WRITTEN_CODES: Final = ("39", "34")
+
+
+def as_written_readings(digits: str) -> list[tuple[str, PhoneResult]]:
+    """Each country of :data:`_AS_WRITTEN_CODES` whose valid number ``digits`` (no leading 0)
+    are as they stand, the whole of them its national number, as (code, verdict)."""
+    if not digits.isdigit() or digits[:1] == "0":
+        return []
+    found = []
+    for code in _AS_WRITTEN_CODES:
+        rules = rules_for_code(code)
+        # Asked of every refused row another country's number: its compiled patterns first
+        # (a few µs), a full reading (~50 µs) only of digits they take.
+        if rules is not None and not rules.is_valid_nsn(digits):
+            continue
+        result = normalize(digits, code)
+        if result.ok and result.national == digits:
             found.append((code, result))
     return found
 

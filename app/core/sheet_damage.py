@@ -39,7 +39,10 @@ A cell refused as a US number that is a number of another country written with i
 message: a file given no country is read as US numbers, and such rows are the sign of a
 file of another country's numbers (see :func:`other_country`). When the file has a column of
 its rows' countries that was not read, the note says to correct the row's Country cell, not
-to give the file a --phone-code.
+to give the file a --phone-code. Digits lacking a 0 that are also a valid number as they stand
+of a country writing none (Italy's mobile 3471234567, Spain's 612345678) name that reading too:
+first in a text cell, which holds what was typed; after the lost-0 reading in a number cell,
+which can hold no 0.
 """
 
 from __future__ import annotations
@@ -180,6 +183,9 @@ class OtherCountry(NamedTuple):
     lost: bool  # whether that 0 was put back (the cell lacked it)
     others: tuple[str, ...]  # the codes of the other countries it is valid in too
     others_shown: tuple[str, ...] = ()  # its number in each of those, as ``shown``
+    # (code, number as ``shown``) of each country whose valid number the digits are as they
+    # stand, no 0 put back (phones.as_written_readings): Italy's mobile 3471234567.
+    as_written: tuple[tuple[str, str], ...] = ()
 
 
 # Digits counting up or down, as templates fill a sample phone cell ("1234567890").
@@ -247,7 +253,11 @@ def other_country(raw: CellValue) -> OtherCountry | None:
         return None
     shown = [phones.format_for_display(result.national, code) for code, result in valid]
     others = tuple(other for other, _ in valid[1:])
-    return OtherCountry(valid[0][0], shown[0], written, lost, others, tuple(shown[1:]))
+    as_written = tuple(
+        (code, phones.format_for_display(result.national, code))
+        for code, result in (phones.as_written_readings(digits) if lost else ())
+    )
+    return OtherCountry(valid[0][0], shown[0], written, lost, others, tuple(shown[1:]), as_written)
 
 
 def other_country_note(raw: CellValue, found: OtherCountry, country_cell: str = "") -> str:
@@ -294,11 +304,47 @@ def other_country_note(raw: CellValue, found: OtherCountry, country_cell: str = 
         )
     else:
         said = f"{cell} reads as {_a(name)} number: {found.shown}{also}"
-    if country_cell:
-        advice = f"correct its Country cell {country_cell} to {name} or {found.code}"
+    lost_zero = f"{said}; if it is one, {_advice(found.code, country_cell)}{for_others}"
+    return _with_as_written(raw, found, country_cell, lost_zero, cell)
+
+
+def _with_as_written(
+    raw: CellValue, found: OtherCountry, country_cell: str, lost_zero: str, cell: str
+) -> str:
+    """:func:`other_country_note`'s ``lost_zero`` note (starting with ``cell``) with the
+    countries whose valid number the digits are as they stand (``found.as_written``) named."""
+    if not found.as_written:
+        return lost_zero
+    readings = " or ".join(
+        f"{_a(code_name(code))} number, {shown}" for code, shown in found.as_written
+    )
+    codes = [code for code, _ in found.as_written]
+    if len(codes) == 1:
+        advice = _advice(codes[0], country_cell)
+    elif country_cell:
+        named = " or ".join(f"{code_name(code)} ({code})" for code in codes)
+        advice = f"correct its Country cell {country_cell} to {named}"
     else:
-        advice = f"use --phone-code {found.code} or a Country column"
-    return f"{said}; if it is one, {advice}{for_others}"
+        advice = f"use --phone-code {' or '.join(codes)} or a Country column"
+    # Black-box B24 F2: text holds the digits as typed, so digits valid as they stand (Italy's
+    # mobile 3471234567) are named before a reading that assumes a 0 was lost, which sent
+    # Italian consumers to the UK. A number cell can hold no leading 0, so a UK, German or
+    # French number in one always lacks it: there the lost 0 is no assumption, and its reading
+    # (the one files of those countries, the most common here, need) stays first. Only digits
+    # lacking a 0 have such readings (other_country), so the note says "may have lost" here.
+    if isinstance(raw, str) and _FLOAT_TEXT.fullmatch(raw) is None:
+        rest = lost_zero[len(cell) :]
+        return f"{cell} reads, as written, as {readings}: if it is one, {advice}; or it{rest}"
+    written = found.written[1:]
+    return f"{lost_zero}; as it stands, {written} is also {readings}: if it is one, {advice}"
+
+
+def _advice(code: str, country_cell: str) -> str:
+    """How to give a row the country of ``code``: in its Country cell ``country_cell`` ("C2"),
+    a column of the rows' countries that was not read, else by --phone-code."""
+    if country_cell:
+        return f"correct its Country cell {country_cell} to {code_name(code)} or {code}"
+    return f"use --phone-code {code} or a Country column"
 
 
 def named_country_note(raw: CellValue, country_cell: str, written: str, code: str) -> str:

@@ -17,7 +17,13 @@ def test_a_lost_0_offers_italy_with_its_number() -> None:
     assert "39" in (found.code, *found.others)
     note = other_country_note(669823456, found)
     assert "+39 06 6982 3456 in Italy" in note
-    assert note.count("--phone-code") == 2  # the first country's, then the others'
+    # The first country's, then the others', then Spain's, whose mobile 669 82 34 56 the
+    # cell is as it stands (black-box B24 F2).
+    assert note.count("--phone-code") == 3
+    assert note.endswith(
+        "669823456 is also a Spain number, +34 669 82 34 56: if it is one, "
+        "use --phone-code 34 or a Country column"
+    )
 
 
 def test_a_number_only_italy_has_is_offered_as_italys() -> None:
