@@ -36,6 +36,12 @@ under 44) is searched as written under its code, as a removal looks it up
 reached it (black-box B5 #2). stderr says it is not a valid number today and how it was
 searched, and ``filters`` (``--json``, the About sheet) say it beside the number. Other invalid
 numbers (letters, too short) are still refused (exit 2).
+
+A ``--phone-code`` of 1 to 4 digits that is no country's calling code (999) is searched as
+written when the list holds entries under it, and stderr says so; refused (exit 2) when it holds
+none (black-box B27 F2: the warning on rows an export could not reach advised ``--phone-code``
+for them, and export refused their code). A campaign the campaign list lacks stays refused: the
+service refuses a search by its id too, and the warning no longer advises ``--scope`` for it.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ from types import FrameType
 from typing import Any
 
 from app.api.client import ApiClient, DncQuery
-from app.api.errors import ApiError
+from app.api.errors import ApiError, ValidationError
 from app.api.models import Page, ReasonFilter
 from app.api.paging import Cancelled, next_offset
 from app.api.scope import Scope, ScopeError
@@ -95,6 +101,7 @@ from app.core.export_job import (
     Silence,
     change_warning,
     describe_query,
+    replaced_warning,
     unreachable_warning,
 )
 from app.core.paths import AppPaths
@@ -234,10 +241,10 @@ def _phone_filter(number: str, code: str) -> tuple[str, str, str]:
     if code:
         found = phones.normalize_code(code)
         if found is None:
-            raise CliError(
-                f"--phone-code {code!r} is not a country calling code (for example 1 or 44).",
-                EXIT_USAGE,
-            )
+            if not number and unlisted_code(code):
+                # Searched as written: the list may hold entries under it (_check_code).
+                return "", unlisted_code(code), ""
+            raise CliError(_not_a_code(code), EXIT_USAGE)
         code = found
     if not number:
         return "", code, ""
@@ -249,6 +256,51 @@ def _phone_filter(number: str, code: str) -> tuple[str, str, str]:
     if searched.refused:
         raise CliError(f"--phone-number {number!r}: {searched.refused}.", EXIT_USAGE)
     return searched.national, searched.phone_code, searched.as_written
+
+
+def _not_a_code(code: str) -> str:
+    return f"--phone-code {code!r} is not a country calling code (for example 1 or 44)."
+
+
+def unlisted_code(code: str) -> str:
+    """The digits of a ``--phone-code`` that is no country's calling code but is one the
+    service takes (1 to 4 digits, a ``+`` before them allowed); "" for any other text."""
+    digits = code.strip().removeprefix("+")
+    return digits if digits.isascii() and digits.isdigit() and len(digits) <= 4 else ""
+
+
+def _check_code(api: ApiClient, kind: ListKind, code: str, connection: Connection) -> str:
+    """A ``--phone-code`` that is no country's is exported only when the list holds entries
+    under it, and stderr's note says so; refused (exit 2) when it holds none, or the service
+    refuses the code. Black-box B27 F2: the export's warning on rows it could not reach said
+    ``--phone-code CODE`` exports them, and export refused ``--phone-code 999``, the code the
+    list's entries held, so they could not be exported at all."""
+    query = DncQuery(phone_code=code)
+    try:
+        with service_checks(api):
+            page: Page[Any] = (
+                api.search_dnc(query, offset=0, limit=1)
+                if kind is ListKind.DNC
+                else api.search_sms(query, offset=0, limit=1)
+            )
+    except ValidationError as exc:
+        raise CliError(
+            f"{_not_a_code(code)} The service refused a search of it: "
+            f"{describe_api_error(exc, connection, 'Export not started')}",
+            EXIT_USAGE,
+        ) from exc
+    except ApiError as exc:  # the service failing: not a bad argument
+        raise CliError(describe_api_error(exc, connection, "Export not started")) from exc
+    held = page.total if page.total is not None else len(page.items)
+    if not held:
+        raise CliError(
+            f"{_not_a_code(code)} The {kind.title} holds no entry under it either.", EXIT_USAGE
+        )
+    entries = "entry" if held == 1 else "entries"
+    return (
+        f"--phone-code {code!r} is not a country calling code, but the {kind.title} holds "
+        f"{held:,} {entries} under it: they are exported as the list holds them."
+    )
 
 
 @dataclass(frozen=True)
@@ -518,7 +570,9 @@ def _watch(job: ExportJob, done: threading.Event, rows_shown: bool, url: str) ->
             elif now - quiet_said >= SAY_EVERY:
                 quiet_said = now
                 print(f"{lead}{_quiet_text(quiet, url)}", file=sys.stderr, flush=True)
-            splitting = job.planned_total is None
+            # Looking for the rows no part held writes few rows or none: the progress line
+            # stands still, so the notice says what runs (black-box B27 F6).
+            splitting = job.planned_total is None or job.reaching
             if (splitting or not rows_shown) and now - progress_said >= SAY_EVERY:
                 progress_said = now
                 # No progress line is on the terminal before the first row: nothing to leave.
@@ -551,7 +605,21 @@ def _so_far(job: ExportJob, seconds: float) -> str:
             f"running for {seconds:.0f} s: splitting the search into parts the service's paging "
             f"reaches, {searches:,} {'search' if searches == 1 else 'searches'} counted so far."
         )
-    return f"running for {seconds:.0f} s: {rows:,} of {total:,} rows written so far."
+    written = f"running for {seconds:.0f} s: {rows:,} of {total:,} rows written so far"
+    if not job.reaching:
+        return f"{written}."
+    looking = f"{written}; looking for the rows no search of the split reached"
+    if job.gap_counting:
+        done, bound = job.gap_counted, max(job.gap_bound, job.gap_counted)
+        return (
+            f"{looking}: counting them, {done:,} of up to {bound:,} "
+            f"{'search' if bound == 1 else 'searches'} counted."
+        )
+    pages = job.gap_pages
+    return (
+        f"{looking}: reading the searches that may hold them, {pages:,} "
+        f"{'page' if pages == 1 else 'pages'} read (rows written already are not written again)."
+    )
 
 
 # Every stop says the same, whenever it comes (black-box Q2 #5: stopped before the export
@@ -596,6 +664,13 @@ def _run(args: argparse.Namespace) -> int:
     try:
         # A campaign the service lacks is a bad argument, not a service failure (N1 #6).
         query = replace(query, scope=resolve_scope(api, connection, given, "Export not started"))
+        if (
+            query.phone_code
+            and not query.phone_number
+            and phones.normalize_code(query.phone_code) != query.phone_code
+        ):
+            note = _check_code(api, ListKind(args.list), query.phone_code, connection)
+            print(note, file=sys.stderr)
     except CliError as exc:
         api.close()
         return fail(str(exc), exc.status)
@@ -686,5 +761,8 @@ def _print_result(
         print(f"Warning: {changed}.", file=sys.stderr if args.json else sys.stdout)
     if result.unreachable:
         print(f"Warning: {unreachable_warning(result)}", file=sys.stderr)
+    replaced = replaced_warning(result)
+    if replaced:
+        print(f"Warning: {replaced}.", file=sys.stderr)
     # Out before the handlers go: a signal after them would lose what is still buffered.
     sys.stdout.flush()

@@ -206,6 +206,9 @@ class ExportResult:
     reach: int = 101_000
     not_given: int = 0
     counted: int = 0
+    # An xlsx export's cells whose text held characters an xlsx file cannot hold, by column
+    # (see :func:`replaced_warning`); a CSV export keeps every character.
+    replaced: dict[str, int] = field(default_factory=dict)
 
 
 # Why rows a search counted were not read, when it is not the paging cap (black-box pass R1).
@@ -246,8 +249,11 @@ def _why_unreached(result: ExportResult) -> list[tuple[int, str]]:
         out.append(
             (
                 scopes,
-                "are in a campaign the service's campaign list does not name, which the split "
-                "by scope does not search; --scope campaign:ID exports one campaign's entries",
+                # Not "--scope campaign:ID": the service refuses a search by a campaign id
+                # its campaign list lacks (6026), and so does export (black-box B27 F2).
+                "are in a campaign the service's campaign list does not name, which no search "
+                "of the service can select (it refuses that campaign id); --insert-date, "
+                "--reason or --phone-code may part them from the rows they share a search with",
             )
         )
     codes = result.gaps.get(Gap.CODE, 0)
@@ -256,7 +262,8 @@ def _why_unreached(result: ExportResult) -> list[tuple[int, str]]:
             (
                 codes,
                 "have a phone code that is no country's calling code, which the split by "
-                "country code does not search; --phone-code CODE exports one code's entries",
+                "country code does not search; --phone-code CODE exports the entries of one "
+                "such code as of any other (the list's entries under it, as it holds them)",
             )
         )
     other = result.gaps.get(Gap.REASON, 0)
@@ -316,6 +323,25 @@ def _agreeing(text: str, count: int) -> str:
     text = text.replace("share one", "shares one", 1).replace("are ", "is ", 1)
     text = text.replace("have a ", "has a ", 1).replace("were in", "was in", 1)
     return text.replace("were counted", "was counted", 1)
+
+
+def replaced_warning(result: ExportResult) -> str:
+    """The sentence on an xlsx export's values that lost characters ("" when none did).
+
+    XML, and so xlsx, cannot hold control characters other than tab and line breaks (U+0001
+    to U+001F but those): such a character is written as U+FFFD. Said, with the cells and
+    their columns, rather than silently (black-box B27 F1: a reason with U+0001 came out
+    changed while the docs said the xlsx keeps every value as the service has it)."""
+    cells = sum(result.replaced.values())
+    if not cells:
+        return ""
+    columns = ", ".join(f"{name}: {n:,}" for name, n in result.replaced.items())
+    held = "value holds" if cells == 1 else "values hold"
+    return (
+        f"{cells:,} {held} characters an xlsx file cannot hold ({columns}): control "
+        "characters other than tab and line breaks, each written in this file as U+FFFD "
+        "(\ufffd); a CSV export keeps them as the service has them"
+    )
 
 
 def change_warning(result: ExportResult) -> str:
@@ -532,6 +558,17 @@ class SplitSearch:
         # What a watcher (the CLI's, every few seconds) reads: searches counted while
         # planning, and the service's silence (see :meth:`quiet`).
         self.counted = 0
+        # Counts run after the parts were read, for the rows no part held (the day split's
+        # older days first among them): how many ran, and at most how many will, while
+        # ``gap_counting`` (black-box B27 F6: a hundred seconds of them said only "134,011
+        # of 136,526 rows written so far", which looked stuck).
+        self.gap_counted = 0
+        self.gap_bound = 0
+        # Pages read meanwhile, by the searches that may hold those rows: most of their rows
+        # were written already, so the rows written stand still while they are read.
+        self.gap_pages = 0
+        self._reaching = False
+        self._gap_counting = False
         self._lock = threading.Lock()
         self._asked: dict[int, float] = {}  # thread id -> when its search was sent (monotonic)
         self._answered_at: float | None = None
@@ -647,14 +684,40 @@ class SplitSearch:
             return Silence(now - since)
         return Silence(now - max(refused, since), refused=True)
 
+    @property
+    def reaching(self) -> bool:
+        """Whether the parts were read and the search now looks for the rows none held:
+        counting (:attr:`gap_counting`) or reading (:attr:`gap_pages`) searches that may."""
+        return self._reaching
+
+    @property
+    def gap_counting(self) -> bool:
+        """Whether the search is counting the rows no part held (after the parts' reads),
+        not reading rows: :attr:`gap_counted` of at most :attr:`gap_bound` counts so far."""
+        return self._gap_counting
+
+    def _expect(self, counts: int) -> None:
+        """``counts`` more counts are about to run (said only after the parts were read)."""
+        if self._reaching:
+            with self._lock:
+                self.gap_bound += counts
+
     def _count(self, query: DncQuery) -> int:
+        if self._reaching:
+            self._gap_counting = True
         total = self._fetch(query, 0, 1).total or 0
         with self._lock:
             self.counted += 1
+            if self._reaching:
+                self.gap_counted += 1
+                self.gap_bound = max(self.gap_bound, self.gap_counted)
         return total
 
-    def _counts(self, queries: list[DncQuery]) -> list[tuple[DncQuery, int]]:
-        """Each query with its count, COUNT_WORKERS counts at a time."""
+    def _counts(self, queries: list[DncQuery], bounded: bool = False) -> list[tuple[DncQuery, int]]:
+        """Each query with its count, COUNT_WORKERS counts at a time; ``bounded``: the
+        caller has said already how many counts at most it runs (:meth:`_expect`)."""
+        if not bounded:
+            self._expect(len(queries))
         if len(queries) < 2:
             return [(q, self._count(q)) for q in queries]
         with ThreadPoolExecutor(COUNT_WORKERS, thread_name_prefix="dnc-export-count") as pool:
@@ -706,6 +769,7 @@ class SplitSearch:
         self._gaps_found = {}
         self._days_searched = None
         self._changed_while_planning = False
+        self._reaching = self._gap_counting = False
         total = 0
         for n, root in enumerate(self._roots()):
             count = self._count(root)
@@ -790,6 +854,7 @@ class SplitSearch:
         parts'. A part counted empty is not counted again (a day split has thousands): rows
         added to one meanwhile count as left out, which the reads after the parts then find.
         """
+        self._expect(1)
         again = self._count(query)
         if again == total:
             return max(0, total - sum(count for _, count in counts))
@@ -798,6 +863,7 @@ class SplitSearch:
         before = again
         for _ in range(MAX_REREADS + 1):
             covered = sum(count for _, count in self._counts(held))
+            self._expect(1)
             after = self._count(query)
             if after == before:
                 break
@@ -895,17 +961,25 @@ class SplitSearch:
         that hold rows, with their counts, and the oldest day counted so far."""
         first = newest - dt.timedelta(days=MAX_SPLIT_DAYS - 1)
         day = oldest - dt.timedelta(days=1)
-        while missing > 0 and day >= first:
-            batch: list[DncQuery] = []
-            while day >= first and len(batch) < COUNT_WORKERS:
-                batch.append(replace(query, insert_date=day.isoformat()))
-                day -= dt.timedelta(days=1)
-            found: list[tuple[DncQuery, int]] = []
-            for child, count in self._counts(batch):
-                if count:
-                    found.append((child, count))
-                    missing -= count
-            yield found, dt.date.fromisoformat(batch[-1].insert_date)
+        # At most every day left is counted: the progress says so, and takes back the days
+        # not counted once the rows sought are found.
+        left = max(0, (day - first).days + 1)
+        self._expect(left)
+        try:
+            while missing > 0 and day >= first:
+                batch: list[DncQuery] = []
+                while day >= first and len(batch) < COUNT_WORKERS:
+                    batch.append(replace(query, insert_date=day.isoformat()))
+                    day -= dt.timedelta(days=1)
+                left -= len(batch)
+                found: list[tuple[DncQuery, int]] = []
+                for child, count in self._counts(batch, bounded=True):
+                    if count:
+                        found.append((child, count))
+                        missing -= count
+                yield found, dt.date.fromisoformat(batch[-1].insert_date)
+        finally:
+            self._expect(-left)
 
     def _pages(self, query: DncQuery, seen: _Read) -> Iterator[Page[DncEntry] | Page[SmsOptOut]]:
         """Pages in order, the next one fetched while the caller writes the current one;
@@ -929,6 +1003,9 @@ class SplitSearch:
     def _items(self, query: DncQuery, seen: _Read) -> Iterator[Item]:
         """The entries of one read of ``query`` from offset 0; ``seen`` records its totals."""
         for page in self._pages(query, seen):
+            if self._reaching:
+                self._gap_counting = False
+                self.gap_pages += 1
             total = page.total
             if total is not None:
                 if seen.last is not None and total != seen.last:
@@ -1004,6 +1081,7 @@ class SplitSearch:
         # not the plain search of the whole query, which reaches fewer of them (black-box B15
         # #1: 5,812 rows that searches return were left out and called unreachable).
         n = 0
+        self._reaching = True
         while n < len(self._gap_nodes) and out.rows < total:
             node = self._gap_nodes[n]
             n += 1
@@ -1023,6 +1101,7 @@ class SplitSearch:
                 label = f"{self._part_label(root)} (as far as paging reaches)"
                 out.labels.append(label)
                 more(root, label, root)
+        self._reaching = self._gap_counting = False
         changed = changed or self._changed_while_planning
         out.total_at_end = self._total()
         out.list_changed = changed or out.total_at_end != total
@@ -1336,6 +1415,7 @@ class ExportJob(SplitSearch):
         if writer is not None:
             writer.close()
         elif book is not None and sheet is not None:
+            result.replaced = {COLUMNS[i]: n for i, n in sorted(sheet.replaced.items())}
             self._about(book, result, sheet.quotes_added)
             book.save(self.out)
         if self._progress is not None:
@@ -1376,6 +1456,9 @@ class ExportJob(SplitSearch):
         if result.list_changed:
             warning = change_warning(result)
             rows.append(("Warning (list changed)", warning[0].upper() + warning[1:] + "."))
+        replaced = replaced_warning(result)
+        if replaced:
+            rows.append(("Characters replaced", replaced[0].upper() + replaced[1:] + "."))
         if quotes_added:
             # Said only when there are such cells (few lists have any): a person seeing ''=x
             # where the service shows '=x learns why, and every other export stays as it was.

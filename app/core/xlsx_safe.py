@@ -517,6 +517,10 @@ class SafeSheet:
         self._text_cells = [(index, _TextCell(ws)) for index in sorted(set(text_columns))]
         # Cells given one more quote before their own run of quotes (see the module docstring).
         self.quotes_added = 0
+        # Cells of :meth:`append_text` whose text held characters XML cannot hold, by column
+        # index: each was written as U+FFFD, and the export says how many (black-box B27 F1:
+        # the docs say an xlsx export keeps every value as the service has it).
+        self.replaced: dict[int, int] = {}
 
     def _quoted(self, text: str) -> object:
         """``text`` (fitted, and one that could start a formula) as a safe cell."""
@@ -592,6 +596,10 @@ class SafeSheet:
         """A row known to be all text (the export's hot path: one scan of the joined row)."""
         joined = "".join(row)
         if len(joined) > XLSX_CELL_LIMIT or ILLEGAL_CHARACTERS_RE.search(joined):
+            replaced = self.replaced
+            for index, value in enumerate(row):
+                if ILLEGAL_CHARACTERS_RE.search(value):
+                    replaced[index] = replaced.get(index, 0) + 1
             self._write([self._text(v) for v in row])
         else:
             # Only text starting with a trigger or a quote, or with a space or an invisible
