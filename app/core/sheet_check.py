@@ -126,11 +126,16 @@ from app.core.sheet_dates import (
     parse_request_date,
 )
 from app.core.sheet_header import (
+    PHONE_SIZED,
+    PhoneSums,
     holds_phone_number,
     is_blank,
     line_of_text,
     looks_like_phone,
+    may_name_total,
+    numbered_total_line,
     total_line,
+    total_shape,
 )
 from app.core.sheet_mapping import (
     ColumnMapping,
@@ -1058,6 +1063,10 @@ class _Checker:
         self.beyond_wording = _beyond_wording(mapping, options)
         self.countries = country_columns(mapping)
         self.counter = RowCounter.of(mapping)
+        # The phone column's numbers summed, a total line's value known by them (B26 F1); a
+        # text file's cells of digits are its numbers (it has no number cells).
+        self.sums = PhoneSums()
+        self.text_file = options.text_delimiter is not None
 
     def _beyond(self, cells: Sequence[CellValue], width: int) -> str:
         """The note on what ``cells`` hold right of the header's ``width`` columns, or ``""``."""
@@ -1091,7 +1100,9 @@ class _Checker:
         ):
             # Black-box P3 #7: a repeated header, a page title or footer got "the phone
             # number is empty" or "'Phone' is not a phone number".
-            return self._invalid(number, raw, "phone", line)
+            return self._total(number, raw, line)
+        if p is not None and (total := self._total_by_value(number, cells, raw, p)):
+            return self._total(number, raw, total)
         if type(raw) is str and not raw.isprintable() and (bad := _CONTROL.search(raw)):
             # Black-box L4 #7: a NUL inside "720-555-39\x0000" read as 720-555-3900; the
             # file is damaged there, and the cell's digits may be too.
@@ -1133,7 +1144,7 @@ class _Checker:
                 elif p is not None and (total := total_line(cells, p)):
                     # Black-box B13 #5: a table's totals row, "Total | 2" (a SUBTOTAL's saved
                     # result in the code column), was "'2' is not a country code".
-                    return self._invalid(number, raw, "phone", total)
+                    return self._total(number, raw, total)
                 else:
                     detail = self._no_code(code_cell, c, number)
                     return self._invalid_phone(number, raw, cells, "phone_code", detail)
@@ -1241,7 +1252,7 @@ class _Checker:
                     code_note = f"{code_note}; {hint}" if code_note else hint
         if not result.ok and (total := total_line(cells, p)):
             # Black-box Q1 #3: "Total | | 20" was "too short for a US number: 2 digits".
-            return self._invalid(number, raw, "phone", total)
+            return self._total(number, raw, total)
         if (
             not result.ok
             and self.o.removal
@@ -1805,6 +1816,9 @@ class _Checker:
         unread_country = self.country_cells
         name_code = phones.normalize_code
         beside_code = country_column if code_column is not None else None
+        take = self.sums.take
+        text_file = self.text_file
+        may_total = may_name_total
         # Cells right of the header as a row of no more than it has: none, or only empty ones.
         empty_tails: dict[int, list[None]] = {}
         # A reason cell's text (or None) -> the row's reason, or None when check() decides.
@@ -1918,6 +1932,19 @@ class _Checker:
                     plain = False
                 else:
                     reason = known  # type: ignore[assignment]
+            if plain:
+                # The phone column's numbers summed: a row whose number is their sum, or a
+                # number under a label naming a total, is check()'s to judge (B26 F1).
+                if kind is not str:
+                    for first in cells:
+                        if first is not None and first != "":
+                            break
+                    if type(first) is str and may_total(first):
+                        plain = False
+                    else:
+                        plain = not take(raw, number)  # type: ignore[arg-type]
+                elif text_file and raw.isdecimal():  # type: ignore[union-attr]
+                    plain = not take(int(raw), number)  # type: ignore[arg-type]
             if not plain:
                 checked = check(number, cells)
                 if add is not None:
@@ -2216,6 +2243,44 @@ class _Checker:
             if len(self.code_cache) < 10_000:
                 self.code_cache[key] = found
         return found  # type: ignore[return-value]
+
+    def _total_by_value(
+        self, number: int, cells: Sequence[CellValue], raw: CellValue, p: int
+    ) -> str:
+        """Why a row whose phone cell holds a number is a total line (:class:`PhoneSums`,
+        :func:`numbered_total_line`, :func:`total_line`), or ``""``, the number then summed."""
+        kind = type(raw)
+        if kind is int or kind is float:
+            value: float = raw  # type: ignore[assignment]
+        elif self.text_file and kind is str and raw.isdecimal():  # type: ignore[union-attr]
+            value = int(raw)  # type: ignore[arg-type]
+        else:
+            return ""
+        sums = self.sums
+        what = sums.matches(value)
+        if what == "average" and not total_shape(cells, p):
+            what = ""  # an unsorted block of numbers in use may hold its own average
+        if what:
+            return sums.said(value, what, number)
+        # A count or sum under a label is no number of the column's: left out of the sums.
+        # A phone-sized one only under a label naming a total (a cheap test first: a UK list
+        # of number cells comes here on every row).
+        if value < PHONE_SIZED:
+            why = total_line(cells, p)
+        else:
+            first = next((v for v in cells if v is not None and v != ""), None)
+            labelled = type(first) is str and may_name_total(first)
+            why = numbered_total_line(cells, p) if labelled else ""
+        if why:
+            return why
+        sums.add(value, number)
+        return ""
+
+    def _total(self, number: int, raw: CellValue, why: str) -> CheckedRow:
+        """A total line (or a title, a repeated header): invalid, and the sums since the last
+        one start again after it."""
+        self.sums.close(number)
+        return self._invalid(number, raw, "phone", why)
 
     def _invalid(
         self,

@@ -616,3 +616,164 @@ def _letter(index: int) -> str:
     from app.core.sheet_mapping import column_letter  # mapping imports this module
 
     return column_letter(index)
+
+
+# A phone cell's value this size or more can be a total mistaken for a phone number; a
+# smaller one is refused as too short whatever it sums.
+PHONE_SIZED: Final = 1_000_000
+# How every label numbered_total_line takes begins or ends, lower-cased: a cheap test a row's
+# first cell passes before it is read as a label (check_plain runs it on every number row, so
+# a name that only contains a word, "Summers", "Subramanian", should mostly fail it).
+_TOTAL_STARTS: Final = (
+    "total", "grand total", "grand-total", "grandtotal", "subtotal", "sub-total", "sub total",
+    "sum of", "summe", "gesamt", "insgesamt", "zwischensumme", "sous-total", "sous total",
+    "average", "avg", "mean",
+)  # fmt: skip
+_TOTAL_ENDS: Final = ("total", "totals", "total:", "ergebnis", "totaal", "summe")
+# Labels a table's totals row writes beside a statistic rather than a total (Excel's totals row
+# offers Average; people type Mean): they name no total, so total_line does not take them.
+_STATISTIC: Final = re.compile(r"\s*(?:average|avg|mean)\s*:?\s*", re.IGNORECASE)
+# Labels total_line takes that are also names people have ("Sum", "Suma", "Soma"), and counts,
+# never phone-sized: beside a phone number they are a consumer's row, not a total line.
+_NAME_OR_COUNT: Final = re.compile(r"\s*(?:sum|suma|soma|summa)\s*|.*count.*", re.I | re.S)
+
+
+def may_name_total(text: str) -> bool:
+    """Whether ``text`` may be a label :func:`numbered_total_line` takes (cheap: no regex)."""
+    low = text.strip().lower()
+    return low.startswith(_TOTAL_STARTS) or low.endswith(_TOTAL_ENDS)
+
+
+def _number_cell(value: CellValue) -> bool:
+    kind = type(value)
+    return kind is int or kind is float
+
+
+def total_shape(cells: Sequence[CellValue], phone: int) -> str:
+    """ "total" or "subtotal" when the row is a total line's label first (not in the phone
+    column), then numbers only (the phone cell's among them) and counts in words; else "".
+
+    Stricter than :func:`total_line`: a consumer's row holds a name, a date or a reason beside
+    its number, so a row with any text but its label is none, nor is one whose label can be a
+    person's name ("Sum") or is a count's ("Count": never phone-sized). "Total Wine" is no
+    label at all.
+    """
+    filled = [(i, v) for i, v in enumerate(cells) if v is not None and v != ""]
+    if len(filled) < 2 or filled[0][0] == phone:
+        return ""
+    label = filled[0][1]
+    if not isinstance(label, str) or not may_name_total(label) or _NAME_OR_COUNT.fullmatch(label):
+        return ""
+    kind = "total" if _STATISTIC.fullmatch(label) else _total_kind(label)
+    if not kind:
+        return ""
+    for i, v in filled[1:]:
+        if i == phone or _number_cell(v) or _count_cell(v):
+            continue
+        if not (isinstance(v, str) and v.strip().isdigit()):
+            return ""
+    return kind
+
+
+def numbered_total_line(cells: Sequence[CellValue], phone: int) -> str:
+    """Why a row whose phone cell is a number cell is a table's total line, or ``""``: it has a
+    total line's shape (:func:`total_shape`), whatever the number is.
+
+    Black-box B26 F1: a totals row ``Total | 12238394094`` (a SUBTOTAL's saved result, or the
+    value pasted) was imported as +1 223-839-4094, total_line leaving alone any phone cell
+    that looks like a phone number. A number cell under a label "Total" is the table's total.
+    A CSV has no number cells: there a total is known by its value (:class:`PhoneSums`).
+    """
+    raw = cells[phone] if phone < len(cells) else None
+    if not _number_cell(raw) or not (kind := total_shape(cells, phone)):
+        return ""
+    filled = [(i, v) for i, v in enumerate(cells) if v is not None and v != ""]
+    shown = joined([f"{_value_said(v)} (column {_letter(i)})" for i, v in filled])
+    return (
+        f"the row holds only {shown}: a table's {kind} line, not a consumer's number (a "
+        "number under a total's label is the line's result)"
+    )
+
+
+class PhoneSums:
+    """The phone column's numbers so far, summed, so a total line is known by its value.
+
+    Black-box B26 F1: a table's totals row whose SUBTOTAL(109,…) or SUM happened to be a valid
+    phone number (four US numbers summing to 9202843994) was imported as a consumer's, with a
+    label or without one. A consumer's number equal to the sum of two or more numbers above it
+    does not happen; a total does. Number cells of a phone number's size count (in a CSV,
+    which has no types, cells of digits only), each once, a total line's never: Excel's
+    SUBTOTAL leaves out the subtotals in its range. The sum since the last subtotal line is
+    kept too (Data > Subtotal's groups). An average is a total only on a row with a total
+    line's shape (:func:`total_shape`): a block of numbers in use, unsorted, may hold the
+    average of the ones above it.
+    """
+
+    # The sums since the last total line are the whole column's less what was summed by then:
+    # adding a number is two stores, as the hot path wants.
+    __slots__ = ("closed", "closed_count", "closed_total", "count", "first", "total")
+
+    def __init__(self) -> None:
+        self.total: float = 0
+        self.count = 0
+        self.first = 0  # the first row summed
+        self.closed_total: float = 0  # total and count at the last total line
+        self.closed_count = 0
+        self.closed = 0  # the last total line's row, 0 before one
+
+    def take(self, value: float, row: int) -> bool:
+        """Whether ``value`` may be a total (check() decides); else it is added, and False."""
+        total = self.total
+        count = self.count
+        if (
+            value == total or value * count == total or value == total - self.closed_total
+        ) and self.matches(value):
+            return True
+        # Phone-sized numbers only: a stray 1 above 3035550100 is no reason to take the next
+        # row's 3035550101 for their sum (and a total of phone numbers is of those).
+        if value >= PHONE_SIZED:
+            if not count:
+                self.first = row
+            self.total = total + value
+            self.count = count + 1
+        return False
+
+    def matches(self, value: float) -> str:
+        """ "sum", "group" or "average" when ``value`` is one of the column's, else ""."""
+        if value < PHONE_SIZED or self.count < 2:
+            return ""
+        if value == self.total:
+            return "sum"
+        if self.count - self.closed_count > 1 and value == self.total - self.closed_total:
+            return "group"
+        if value * self.count == self.total:
+            return "average"
+        return ""
+
+    def add(self, value: float, row: int) -> None:
+        """Sum ``value`` (a row check() found no total line)."""
+        if value >= PHONE_SIZED:
+            if not self.count:
+                self.first = row
+            self.total += value
+            self.count += 1
+
+    def close(self, row: int) -> None:
+        """A total or subtotal line on ``row``: the next group's sum starts after it."""
+        self.closed_total = self.total
+        self.closed_count = self.count
+        self.closed = row
+
+    def said(self, value: float, what: str, row: int) -> str:
+        """Why ``row``, holding ``value``, is a total line, as :meth:`matches` found ``what``."""
+        if what == "group":
+            count, first, line = self.count - self.closed_count, self.closed + 1, "subtotal"
+        else:
+            count, first, line = self.count, self.first, "total"
+        how = "the average" if what == "average" else "the sum"
+        since = " since the last subtotal line" if what == "group" else ""
+        return (
+            f"the row's {_value_said(value)} is {how} of the {count} phone numbers above "
+            f"it{since} (rows {first}-{row - 1}): a table's {line} line, not a consumer's "
+            "number"
+        )
