@@ -10,49 +10,21 @@ campaign is named 'All': the row now says it was not checked.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import openpyxl
 import pytest
 
-from app.cli.main import main
-from tests.conftest import TOKEN
+# The same sandbox fixtures and readers as the digit-named campaigns' first tests (S25 FXB).
+from tests.core.test_s25_fxb_digit_campaign_names import (
+    _digit_named,
+    _entries,
+    _json,
+    _rows,
+    token_env,
+)
 
-
-@pytest.fixture(autouse=True)
-def token_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
-
-
-def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
-    code = main([*argv, "--json"])
-    captured = capsys.readouterr()
-    assert code == 0, captured.out + captured.err
-    return dict(json.loads(captured.out))
-
-
-def _rows(report: str) -> list[dict[str, Any]]:
-    book = openpyxl.load_workbook(report, read_only=True)
-    try:
-        header, *rows = [tuple(r) for r in book["Rows"].iter_rows(values_only=True)]
-    finally:
-        book.close()
-    return [
-        dict(zip(header, row + (None,) * (len(header) - len(row)), strict=True)) for row in rows
-    ]
-
-
-def _digit_named(sandbox: Any) -> tuple[str, str]:
-    """(an existing campaign's id, the id of another campaign named with those digits)."""
-    first = sandbox.seed_campaign("Digits First", active=True)
-    return first, sandbox.seed_campaign(first, active=True)
-
-
-def _entries(sandbox: Any) -> list[tuple[str, str]]:
-    rows = sandbox.store.all("SELECT phone_number, campaign_id FROM dnc ORDER BY phone_number")
-    return [(r["phone_number"], str(r["campaign_id"])) for r in rows]
+__all__ = ["token_env"]  # autouse: imported to run here too
 
 
 @pytest.mark.parametrize("header", ["Campaign Name", "campaign_name", "Campaign Title"])

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from app.core.paths import DATA_ENV, AppPaths
 from app.core.session import Session
 from app.core.sheet_check import Target
 from app.core.sheet_scope import CampaignDirectory
+from tests.core.test_job_copy_paths import copy_job
 
 ROWS = 6
 
@@ -76,17 +76,6 @@ def paused_after(store: JobStore, session: Session, rows: int) -> None:
     status = execute(store, session, send, concurrency=1, control=control)
     assert status is JobStatus.PAUSED
     assert 0 < store.counts()["pending"] < ROWS
-
-
-def copy_job(path: Path, to: Path) -> Path:
-    """A consistent copy of a job file (SQLite's backup), as a person's ``cp`` would be."""
-    to.parent.mkdir(parents=True, exist_ok=True)
-    source, target = sqlite3.connect(path), sqlite3.connect(to)
-    with target:
-        source.backup(target)
-    source.close()
-    target.close()
-    return to
 
 
 def on_the_list(sandbox: Any) -> int:
