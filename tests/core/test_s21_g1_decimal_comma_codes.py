@@ -43,8 +43,11 @@ def _dry_run(
     out, err = capsys.readouterr()
     assert code == 0, err
     summary: dict[str, Any] = json.loads(out)
-    sheet = openpyxl.load_workbook(report, read_only=True)["Rows"]
-    lines = list(sheet.iter_rows(values_only=True))
+    book = openpyxl.load_workbook(report, read_only=True)
+    try:
+        lines = list(book["Rows"].iter_rows(values_only=True))
+    finally:
+        book.close()  # a read-only workbook keeps its file open until closed
     header = [str(h) for h in lines[0]]
     rows = {int(line[0]): dict(zip(header, line, strict=False)) for line in lines[1:] if line[0]}
     return summary, rows

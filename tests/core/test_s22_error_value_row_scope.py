@@ -37,9 +37,13 @@ def test_an_error_value_rows_scope_is_the_jobs(
     assert main([*argv, "--report", str(report), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["invalid"], data["blank"]) == (2, 1)
-    rows = openpyxl.load_workbook(report, read_only=True)["Rows"]
+    book = openpyxl.load_workbook(report, read_only=True)
     scope, outcome = ROW_COLUMNS.index("Scope"), ROW_COLUMNS.index("Outcome")
-    cells = {r[0]: (r[outcome], r[scope]) for r in rows.iter_rows(min_row=2, values_only=True)}
+    try:
+        rows = book["Rows"].iter_rows(min_row=2, values_only=True)
+        cells = {r[0]: (r[outcome], r[scope]) for r in rows}
+    finally:
+        book.close()  # a read-only workbook keeps its file open until closed
     assert cells[3] == ("invalid", "campaign:7")  # the error value
     assert cells[4] == ("invalid", "campaign:7")  # too short
     assert cells[5] == ("blank", None)

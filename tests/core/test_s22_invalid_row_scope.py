@@ -48,9 +48,13 @@ def test_an_invalid_rows_scope_is_the_one_its_scope_cell_names(tmp_path: Path) -
     report = tmp_path / "report.xlsx"
     write_report(store, report)
     store.close()
-    sheet = openpyxl.load_workbook(report, read_only=True)["Rows"]
+    book = openpyxl.load_workbook(report, read_only=True)
     scope = ROW_COLUMNS.index("Scope")
-    cells = {row[0]: row[scope] for row in sheet.iter_rows(min_row=2, values_only=True)}
+    try:
+        rows = book["Rows"].iter_rows(min_row=2, values_only=True)
+        cells = {row[0]: row[scope] for row in rows}
+    finally:
+        book.close()  # a read-only workbook keeps its file open until closed
     assert cells == {
         2: "purpose:Marketing",
         3: "purpose:Marketing",
