@@ -241,9 +241,9 @@ def _phone_filter(number: str, code: str) -> tuple[str, str, str]:
     if code:
         found = phones.normalize_code(code)
         if found is None:
-            if not number and unlisted_code(code):
+            if not number and (digits := unlisted_code(code)):
                 # Searched as written: the list may hold entries under it (_check_code).
-                return "", unlisted_code(code), ""
+                return "", digits, ""
             raise CliError(_not_a_code(code), EXIT_USAGE)
         code = found
     if not number:

@@ -23,6 +23,7 @@ from typing import Any
 from app.cli.connection_args import EXIT_OK, emit_json
 from app.cli.import_cmd import ENDED, command_of, resume_command
 from app.cli.main import signals_held
+from app.cli.output_paths import nearest_existing
 from app.core.job_catalog import STOPPED_READING, JobInfo, job_state, list_jobs, run_by
 from app.core.job_exec import not_staged_sentence
 from app.core.job_lock import Holder
@@ -170,19 +171,6 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     ]
 
 
-def _nearest_existing(path: Path) -> tuple[Path, Path]:
-    """The nearest of ``path`` and its parents that exists, and the first missing one below
-    it (``path`` itself when it exists). One that cannot be looked at (a parent that may not
-    be searched) is taken as missing: making it is refused with the reason."""
-    missing = path
-    for candidate in (path, *path.parents):
-        with contextlib.suppress(OSError):
-            if candidate.exists():
-                return candidate, missing
-        missing = candidate
-    return Path(path.anchor), missing
-
-
 def _can_be_made(paths: AppPaths, missing: Path) -> None:
     """Refuse a data folder whose first missing folder, ``missing``, cannot be made, as
     :meth:`AppPaths.ensure` says it; the probe folder is removed at once."""
@@ -217,7 +205,7 @@ def listing_paths() -> AppPaths:
     refused as every command refuses it: a data folder under a file, or in ``/proc``, was
     listed as holding no job, exit 0 (black-box B23 F5)."""
     paths = AppPaths.locate()
-    existing, missing = _nearest_existing(paths.jobs_dir)
+    existing, missing = nearest_existing(paths.jobs_dir)
     if not existing.is_dir():
         # A file where a folder should be: ensure() names it, as every command does.
         return AppPaths.default()

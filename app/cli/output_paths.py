@@ -15,6 +15,7 @@ service for a report that could not be written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,11 +24,17 @@ from app.cli.connection_args import EXIT_FAILED, EXIT_USAGE, CliError
 from app.cli.main import signals_held
 
 
-def _nearest_existing(path: Path) -> Path:
-    for candidate in path.parents:
-        if candidate.exists():
-            return candidate
-    return Path(path.anchor or ".")
+def nearest_existing(path: Path) -> tuple[Path, Path]:
+    """The nearest of ``path`` and its parents that exists, and the first missing one below
+    it (``path`` itself when it exists). One that cannot be looked at (a parent that may not
+    be searched) is taken as missing: making it is refused with the reason."""
+    missing = path
+    for candidate in (path, *path.parents):
+        with contextlib.suppress(OSError):
+            if candidate.exists():
+                return candidate, missing
+        missing = candidate
+    return Path(path.anchor or "."), missing
 
 
 def writable_problem(path: Path) -> str:
@@ -39,7 +46,7 @@ def writable_problem(path: Path) -> str:
     """
     parent = path.parent
     if not parent.exists():
-        existing = _nearest_existing(path)
+        existing, _ = nearest_existing(parent)
         if not existing.is_dir():
             return f"{existing} is a file, not a folder"
         try:

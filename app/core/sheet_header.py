@@ -729,13 +729,7 @@ class PhoneSums:
             value == total or value * count == total or value == total - self.closed_total
         ) and self.matches(value):
             return True
-        # Phone-sized numbers only: a stray 1 above 3035550100 is no reason to take the next
-        # row's 3035550101 for their sum (and a total of phone numbers is of those).
-        if value >= PHONE_SIZED:
-            if not count:
-                self.first = row
-            self.total = total + value
-            self.count = count + 1
+        self.add(value, row)
         return False
 
     def matches(self, value: float) -> str:
@@ -751,7 +745,9 @@ class PhoneSums:
         return ""
 
     def add(self, value: float, row: int) -> None:
-        """Sum ``value`` (a row check() found no total line)."""
+        """Sum ``value`` (a row found no total line)."""
+        # Phone-sized numbers only: a stray 1 above 3035550100 is no reason to take the next
+        # row's 3035550101 for their sum (and a total of phone numbers is of those).
         if value >= PHONE_SIZED:
             if not self.count:
                 self.first = row

@@ -201,11 +201,6 @@ class ScopeResolver:
         self._scope_cache: dict[str, Scope | str] = {}
         self._campaign_cache: dict[tuple[str, Holds], Scope | str] = {}
 
-    @property
-    def offline(self) -> bool:
-        """Whether names are not looked up: an offline dry run's unchecked directory."""
-        return self._offline
-
     def scope_cell(self, value: CellValue) -> Scope | str:
         """The scope a scope cell names, or a reason it names none."""
         text = _text(value)
