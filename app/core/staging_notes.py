@@ -120,7 +120,7 @@ from app.core.sheet_check import (
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_damage import CUT_SHORT, code_name, placeholder_number
+from app.core.sheet_damage import CUT_SHORT, code_name, lost_zero_text, placeholder_number
 from app.core.sheet_dates import (
     DASHED_DAY_FIRST_ONLY,
     DASHED_MONTH_FIRST_ONLY,
@@ -276,6 +276,7 @@ class Held:
         "tables",
         "unread_countries",
         "us_cells",
+        "written_fits",
         "zero_put_back",
     )
 
@@ -320,6 +321,11 @@ class Held:
         # Those of the rows in other_country whose cell lacked the country's leading 0 (a
         # number cell, or digits a CSV saved from one), which the check put back; by code.
         self.zero_put_back: dict[str, RowList] = {}
+        # Those of the rows in other_country whose digits, as they stand, are a valid number of
+        # a country writing no leading 0 (Italy's mobile 3471234567), by code: counted in fits
+        # too, as the rows' messages name that reading (black-box FXJ: an Italian CSV was
+        # advised --phone-code 44, its mobiles counted only as UK numbers that lost a 0).
+        self.written_fits: dict[str, RowList] = {}
         # Rows checked that were not blank: what share of the file other_country's rows are.
         self.numbers = 0
         # The column read for the rows' codes, when one alone is: its rows with an empty cell
@@ -653,9 +659,12 @@ def noted(
                 put_back = _zero_put_back(c.original)
                 if put_back:
                     held.foreign_put_back.add(c.row)
-                for fit in c.marks.fits or (elsewhere,):
+                as_is = _as_written_codes(c.original) if put_back else ()
+                for fit in dict.fromkeys((*(c.marks.fits or (elsewhere,)), *as_is)):
                     held.fits.setdefault(fit, RowList()).add(c.row)
-                    if put_back:
+                    if fit in as_is:
+                        held.written_fits.setdefault(fit, RowList()).add(c.row)
+                    elif put_back:
                         held.zero_put_back.setdefault(fit, RowList()).add(c.row)
         elif (
             c.outcome is valid
@@ -785,6 +794,18 @@ def _zero_put_back(value: CellValue) -> bool:
         return False
     first = next((c for c in value if c.isdigit()), "")
     return first not in ("", "0")
+
+
+def _as_written_codes(value: CellValue) -> tuple[str, ...]:
+    """The codes of the countries whose valid number a cell lacking a leading 0 (a number
+    cell, or bare digits) is as it stands (:func:`app.core.phones.as_written_readings`)."""
+    if isinstance(value, bool):
+        return ()
+    if isinstance(value, int | float):
+        digits = str(int(value)) if value > 0 and float(value).is_integer() else ""
+    else:
+        digits = lost_zero_text(value) if isinstance(value, str) else ""
+    return tuple(code for code, _ in phones.as_written_readings(digits)) if digits else ()
 
 
 def _numbers_a_line(stray: dict[int, StrayQuote], c: CheckedRow, phone: int | None) -> bool:
@@ -2408,9 +2429,11 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     fits = held.fits or held.other_country
     ranked = sorted(fits.items(), key=_fit_rank)
     best = ranked[0][1].count
+    # A country whose numbers rows are as written comes first, as their messages name it
+    # first: no 0 is assumed lost (Italy's mobiles fit Germany's numbering with one before).
     near = sorted(
         ((code, rows) for code, rows in ranked if rows.count >= _NEAR_FIT * best),
-        key=_named_rank,
+        key=lambda item: (item[0] not in held.written_fits, *_named_rank(item)),
     )
     codes = [code for code, _ in near]
     rows = held.foreign if len(near) > 1 and held.foreign.count else near[0][1]
@@ -2433,8 +2456,11 @@ def _other_country_sentence(held: Held, kind: str) -> str:
     # Only the first country named (the best fit, or the first supported among equals): nearly
     # any US number with a 0 before it is an Italian or a German one, so trying each would
     # name every US row; what is said of them is a condition on that country.
+    as_written = held.written_fits.get(code, RowList()).count > 0
     for number, national in held.us_cells if a_list else ():
         abroad = phones.normalize(f"0{national}", code)
+        if as_written and (stands := phones.normalize(national, code)).national == national:
+            abroad = stands  # Italy's mobile 3477439150 is a valid US number too
         if abroad.ok:
             both.add(number)
             if not example:
@@ -2442,19 +2468,23 @@ def _other_country_sentence(held: Held, kind: str) -> str:
                 as_abroad = phones.format_for_display(abroad.national, code)
                 example = f"the US number {as_us}, or {as_abroad}"
     one = rows.count == 1
+    written = {fit: held.written_fits[fit] for fit in codes if fit in held.written_fits}
+    how = "as written or with a leading 0" if written else "written with a leading 0"
     if single:
+        if written.get(code, RowList()).count == rows.count:
+            how = "as written"
         valid = (
             f"{'is a valid' if one else 'are valid'} {name} {'number' if one else 'numbers'} "
-            "written with a leading 0, as dialled within that country"
+            f"{how}{'' if how == 'as written' else ', as dialled within that country'}"
         )
         put_back = _put_back(held.zero_put_back.get(code, RowList()), rows)
         which = ""
     else:
         valid = (
             f"{'is a valid number' if one else 'are valid numbers'} of several countries "
-            "written with a leading 0, as dialled within them"
+            f"{how}, as dialled within them"
         )
-        put_back = _put_back(held.foreign_put_back, rows)
+        put_back = _put_back(held.foreign_put_back, rows) + _read_as_written(written)
         total = held.foreign.count
         said = [
             f"{code_name(fit)} ({fit_rows.count:,} of {total:,}{' rows' if i == 0 else ''})"
@@ -2510,7 +2540,8 @@ def _other_country_sentence(held: Held, kind: str) -> str:
             f"{'a US number' if alone else 'US numbers'} from bare digits "
             f"{'reads' if alone else 'read'} two ways, "
             f"{'a valid' if alone else 'valid'} {name} {'number' if alone else 'numbers'} "
-            f"too once a 0 is put back{among} ({first}), so {maybe}"
+            f"too{' as written or' if as_written else ''} once a 0 is put back{among} "
+            f"({first}), so {maybe}"
         )
         them, it = ("that US number", "it") if alone else ("those US numbers", "them")
         if kind == "removal":
@@ -2546,6 +2577,17 @@ def _other_country_sentence(held: Held, kind: str) -> str:
         f"{head}{also}. {advice}; otherwise each refused row's message says what it "
         f"reads as.{after}"
     )
+
+
+def _read_as_written(written: Mapping[str, RowList]) -> str:
+    """The clause naming the rows whose digits, as they stand, are a valid number of each
+    country of ``written`` (:attr:`Held.written_fits`): no 0 was put back to read them so."""
+    said = [
+        f"{rows_named(rows)} {'is a valid' if rows.count == 1 else 'are valid'} "
+        f"{code_name(code)} {'number' if rows.count == 1 else 'numbers'} as written"
+        for code, rows in written.items()
+    ]
+    return f"; {'; '.join(said)}" if said else ""
 
 
 def _unread_countries_advice(held: Held, unread: Sequence[UnreadCountries], verb: str) -> str:
