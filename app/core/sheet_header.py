@@ -468,9 +468,9 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
     """
     raw = cells[phone] if phone < len(cells) else None
     filled = [(i, v) for i, v in enumerate(cells) if not is_blank([v])]
-    if looks_like_phone(raw) or (
-        is_label(raw) and filled[0][0] != phone and not aggregate_formula(raw)
-    ):
+    if looks_like_phone(raw):
+        return _beside_total_label(filled, phone)
+    if is_label(raw) and filled[0][0] != phone and not aggregate_formula(raw):
         return ""
     # "Total: 7 opt-outs" in the phone column is a label like "Totals" there (black-box B2
     # #6: it was "not a phone number: it has only 1 digit"); is_label keeps a cell holding a
@@ -487,6 +487,40 @@ def total_line(cells: Sequence[CellValue], phone: int) -> str:
         return ""
     shown = joined([f"{_value_said(v)} (column {_letter(i)})" for i, v in filled])
     return f"the row holds only {shown}: a report's {kind} line, not a row of the table"
+
+
+def _beside_total_label(filled: Sequence[tuple[int, CellValue]], phone: int) -> str:
+    """Why a row refused for its phone number, which looks like one, holds a total's label
+    beside it and nothing but numbers else (``7450100335 | Total``), or ``""``.
+
+    Black-box B26 F7: such a row, its label after the number, got the long note of a UK number
+    that lost its 0, and was counted in the file's warning that it may be a UK list. Its
+    number, not the sum of the numbers above (that is a total line whatever its value,
+    :class:`PhoneSums`), may be a total mislabelled or a consumer's; the row is refused either
+    way, and says so shortly.
+    """
+    labels = [
+        (i, v) for i, v in filled if i != phone and not _number_cell(v) and not _count_cell(v)
+    ]
+    # A label before the number is a total line's own shape (total_shape); "Total |
+    # 303-555-0100" in text is a phone number with a word before it, read as one if valid.
+    if not labels or not all(
+        i > phone and isinstance(v, str) and _total_label(v) for i, v in labels
+    ):
+        return ""
+    shown = joined([f"{_value_said(v)} (column {_letter(i)})" for i, v in filled])
+    return (
+        f"the row holds only {shown}: no valid phone number as read and not the sum of the "
+        "numbers above, so a total line mislabelled or a consumer's number mistyped; check it "
+        "against the source"
+    )
+
+
+def _total_label(text: str) -> bool:
+    """Whether ``text`` is a total's label that is no one's name (:func:`total_shape`'s)."""
+    if not may_name_total(text) or _NAME_OR_COUNT.fullmatch(text):
+        return False
+    return bool(_STATISTIC.fullmatch(text) or _total_kind(text))
 
 
 # A formula summing up a column, as a table's totals row holds under each column: Excel's
@@ -662,11 +696,9 @@ def total_shape(cells: Sequence[CellValue], phone: int) -> str:
     if len(filled) < 2 or filled[0][0] == phone:
         return ""
     label = filled[0][1]
-    if not isinstance(label, str) or not may_name_total(label) or _NAME_OR_COUNT.fullmatch(label):
+    if not isinstance(label, str) or not _total_label(label):
         return ""
     kind = "total" if _STATISTIC.fullmatch(label) else _total_kind(label)
-    if not kind:
-        return ""
     for i, v in filled[1:]:
         if i == phone or _number_cell(v) or _count_cell(v):
             continue
