@@ -77,6 +77,12 @@ from app.core.sheet_types import CellValue
 LIMIT_BUSINESS_DAYS: Final = 10
 _EXCEL_EPOCH: Final = dt.date(1899, 12, 30)  # serial 1 = 1900-01-01 (Excel's leap-year bug)
 _SERIAL_RANGE: Final = (20_000, 80_000)  # 1954 .. 2119: anything else is not a plausible serial
+# A workbook set to the 1904 date system counts its day numbers from 1904-01-01 (day 0).
+_1904_LATER: Final = dt.timedelta(days=1462)
+# A day number written with a decimal comma, as a European CSV writes 46335.75: one comma, a
+# serial's five digits before it (a thousands separator has three digits after each comma, and
+# never five before the first).
+_DECIMAL_COMMA_SERIAL: Final = re.compile(r"\d{5},\d+")
 # Unix times read as request dates: 2000-01-01 up to 2033-05-18 UTC (2,000,000,000 seconds),
 # in seconds and in milliseconds (low, high, units per second, unit's name). Every ten-digit
 # US phone number is 2,000,000,000 or more (an area code starts 2-9), so none is read as a
@@ -401,11 +407,7 @@ def parse_request_date(
             # A number, not a date cell: most often a date whose format was lost (a CSV, a
             # column formatted General), but it could be anything else; the note shows the
             # reading so it can be checked (black-box pass I2: "45000" read silently).
-            found = _EXCEL_EPOCH + dt.timedelta(days=int(value))
-            shown = int(value) if float(value).is_integer() else value
-            return RequestDate(
-                found, f"the number {shown} is read as a spreadsheet's day number, {found}"
-            )
+            return _serial(value, str(int(value) if float(value).is_integer() else value))
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
             # 20261102 as a number. Read here, not as text: text of digits that names no day
             # is read as a number again, which came back here ("20261399" recursed until
@@ -422,6 +424,20 @@ def parse_request_date(
     if not isinstance(value, str):
         return RequestDate(None, f"{value} is not a date")
     return _parse_text(value.strip(), not_after, day_first)
+
+
+def _serial(value: int | float, shown: str) -> RequestDate:
+    """A number (``shown`` as written) read as a spreadsheet's day number. A plain number does
+    not say which date system its workbook counts in, and the reader does not pass it: a Mac
+    workbook set to the 1904 system (as Excel for Mac made them until 2011) counts 1,462 days
+    later, so the note gives that reading too (black-box B28 F5: 46336 in such a workbook was
+    read Nov 10, 2026, silently, where the workbook means Nov 11, 2030)."""
+    found = _EXCEL_EPOCH + dt.timedelta(days=int(value))
+    return RequestDate(
+        found,
+        f"the number {shown} is read as a spreadsheet's day number, {found} (the 1900 date "
+        f"system; in a workbook set to the 1904 date system it is {found + _1904_LATER})",
+    )
 
 
 def _unix_time(value: int | float) -> RequestDate | None:
@@ -862,6 +878,11 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         found = _safe(int(text[:4]), int(text[4:6]), int(text[6:]))
         if found is not None:
             return RequestDate(found)
+    if _DECIMAL_COMMA_SERIAL.fullmatch(text) is not None:
+        # Re-test B28 F6: "46335,75" was not a date while "46335.99999" was read.
+        serial = float(text.replace(",", "."))
+        if _SERIAL_RANGE[0] <= serial <= _SERIAL_RANGE[1]:
+            return _serial(serial, text)
     if _is_number(text):
         number = parse_request_date(float(text))
         return number if number.date is not None else RequestDate(None, f"{text!r} is not a date")
