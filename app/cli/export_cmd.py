@@ -750,6 +750,9 @@ def _print_result(
                 "list_changed": result.list_changed,
                 "total_at_end": result.total_at_end,
                 "possibly_missing": result.possibly_missing,
+                # Column -> values whose control characters the xlsx holds as U+FFFD, as the
+                # warning and the About sheet say (black-box B27: not in the JSON).
+                "characters_replaced": dict(result.replaced),
             }
         )
     else:

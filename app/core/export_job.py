@@ -67,12 +67,13 @@ import datetime as dt
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from typing import Final
 
 import phonenumbers
 
@@ -87,6 +88,7 @@ from app.core.dnc_removal import MAX_DIGITS
 from app.core.session import read_over
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook
+from app.core.xlsx_safe import _quote_run_start as quote_added_at
 
 PAGE_SIZE = 1000
 # A split by insert day tries at most this many days (ten years of history, twice the five
@@ -144,6 +146,46 @@ COLUMNS = (
 # and entry ids are, as far as known, the service's counters (no leading zero, far under 15
 # digits; "0" and "-1" stay 0 and -1), and the insert date reads as the same date and time.
 TEXT_COLUMNS = (COLUMNS.index("phone_number"),)
+# The columns that tell a file is an export's (the last one is missing from an export older
+# than campaign_uid): read back, its purpose column is each entry's recorded purpose, exactly
+# as the service keeps it (black-box B27 F5, F3).
+_EXPORT_TOLD_BY: Final = ("phone_number", "scope", "campaign_id", "purpose")
+
+
+def is_export_header(headers: Sequence[str]) -> bool:
+    """Whether ``headers`` are a DNC Desk export's header row (:data:`COLUMNS`, in order, the
+    last one left out or any of them blanked as a column set aside, but not the columns that
+    say which entry a row is: :data:`_EXPORT_TOLD_BY`)."""
+    names = [" ".join(str(h).split()) for h in headers]
+    while names and not names[-1]:
+        names.pop()
+    if len(names) not in (len(COLUMNS), len(COLUMNS) - 1):
+        return False
+    if any(name not in ("", COLUMNS[i]) for i, name in enumerate(names)):
+        return False
+    return all(names[COLUMNS.index(name)] == name for name in _EXPORT_TOLD_BY)
+
+
+def exported_text(cell: str) -> str:
+    """An export's text cell as the service had it: the one apostrophe the export put before
+    text that could start a formula (or before such a run of apostrophes) taken off, nothing
+    else (no spaces, tab or invisible mark), as the export wrote every other character."""
+    # The writer's own finder of where its quote goes, so the two cannot drift.
+    at = quote_added_at(cell)
+    return cell if at is None else cell[:at] + cell[at + 1 :]
+
+
+def scope_written(scope: Scope, purpose: str) -> str:
+    """An entry's scope as the export's scope column writes it: ``purpose:TEXT`` with the
+    purpose exactly as its purpose column has it, quoted as Python writes a text when it has
+    spaces or invisible or control characters around or in it that plain text would hide
+    (black-box B27 F4: ``purpose:Alerts`` for the purpose "  Alerts ")."""
+    if not scope.is_purpose:
+        return str(scope)
+    # isprintable() is False for control and invisible format characters (a bidi mark); a
+    # leading quote would read as the quoting.
+    plain = purpose == purpose.strip() and purpose.isprintable() and purpose[:1] not in "'\""
+    return f"purpose:{purpose}" if plain else f"purpose:{purpose!r}"
 
 
 class ListKind(Enum):
@@ -1358,16 +1400,19 @@ class ExportJob(SplitSearch):
         sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
         ticker = _Ticker(self._progress, total)
         # Attribute reads and one label per distinct scope: as_dict() would build a dict per row.
-        labels: dict[Scope, tuple[str, str]] = {}
+        labels: dict[tuple[Scope, str], tuple[str, str]] = {}
         try:
             append = writer.append_text if writer else sheet.append_text  # type: ignore[union-attr]
             append(list(COLUMNS))
 
             def keep(label: str, item: Item) -> None:
                 scope = item.scope
-                names = labels.get(scope)
+                # A purpose scope's text is read stripped (Scope.from_api): its label is
+                # written from the entry's own purpose.
+                key = (scope, item.purpose if scope.is_purpose else "")
+                names = labels.get(key)
                 if names is None:
-                    names = labels[scope] = (str(scope), scope.api_campaign_id)
+                    names = labels[key] = (scope_written(*key), scope.api_campaign_id)
                 append(
                     [
                         item.phone_number,

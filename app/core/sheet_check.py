@@ -90,6 +90,7 @@ from phonenumbers import NumberParseException, ValidationResult
 from app.api.scope import Scope, ScopeKind
 from app.core import country_names, phones
 from app.core.entry_validation import MAX_TEXT
+from app.core.export_job import exported_text, is_export_header
 from app.core.phones import PhoneResult, normalize, normalize_with_default, us_national
 from app.core.sheet_damage import (
     CUT_SHORT,
@@ -938,6 +939,16 @@ def _more_countries(found: OtherCountry, fits: Sequence[str]) -> str:
     return f"; {found.written} is also a valid number of {many}, so written: {countries}"
 
 
+def _purpose_sent_trimmed(exported: str, sent: str) -> str:
+    """The note of an export's import row whose purpose is sent otherwise than the export has
+    it (a removal sends no purpose beside its scope, and looks a purpose scope's up as sent)."""
+    return (
+        f"purpose: the export's purpose {exported!r} is sent as {sent!r}, without spaces, a "
+        "tab or line breaks around it or invisible marks in it (every purpose is sent so), so "
+        "the entry made carries another purpose than the exported one"
+    )
+
+
 def _cut_phone(length: int) -> str:
     """Why a phone cell whose text was cut as it was read (see CutCells) is no number: the
     length it had, not the one it was cut to (black-box R4: "the cell holds 32767
@@ -997,6 +1008,14 @@ class _Checker:
         # Code cell value -> code, for check_plain (bools never enter: True == 1).
         self.plain_codes: dict[CellValue, object] = {}
         self.per_row_scope = mapping.scope is not None or mapping.campaign is not None
+        # A DNC Desk export read back (black-box B27 F5, F3): its purpose column is each
+        # entry's purpose as the service keeps it, beside the entry's scope, not a request
+        # for a purpose scope, and its text is read exactly (spaces, a tab, a mark).
+        self.own_export = (
+            mapping.scope is not None
+            and mapping.purpose is not None
+            and is_export_header(mapping.headers)
+        )
         # A column of the rows' countries that was not read: a row refused as a US number
         # that is another country's is told to correct its cell there, not given a
         # file-wide --phone-code (black-box B7 #1).
@@ -1348,9 +1367,7 @@ class _Checker:
                     cell_notes.append(self._controls_left_out("reason", char, r, number))
             reason = reason or self.default_reason
         # Read once (_text reads the cell itself): read twice, "''+x" would lose both apostrophes.
-        purpose_cell = (
-            "" if m.purpose is None else _text(cells[m.purpose] if m.purpose < width else None)
-        )
+        purpose_cell, exported = self._purpose_cell(cells, width)
         if purpose_cell:
             assert m.purpose is not None
             if error_value(purpose_cell):
@@ -1362,12 +1379,18 @@ class _Checker:
                     "the file again"
                 )
                 return self._invalid_number(number, raw, cells, "purpose", detail, result, damage)
+            char = ""
             if not purpose_cell.isprintable():
                 purpose_cell, char = without_controls(purpose_cell)
                 if char:
                     cell_notes.append(self._controls_left_out("purpose", char, m.purpose, number))
+            if exported != purpose_cell and not char and not self.o.removal:
+                cell_notes.append(_purpose_sent_trimmed(exported, purpose_cell))
         purpose = purpose_cell or self.default_purpose
         is_purpose = scope.kind is ScopeKind.PURPOSE
+        if is_purpose and self.own_export and scope.purpose_text == repr(exported):
+            # The export quotes a purpose scope that plain text would misread (B27 F4).
+            scope = Scope.purpose(purpose_cell)
         if is_purpose and not scope.purpose_text.isprintable() and m.scope is not None:
             # A Scope cell's purpose loses control characters as a Purpose cell's does (review
             # RV3 F3: "purpose:Sur\x01veys" was staged to be sent so).
@@ -1393,7 +1416,10 @@ class _Checker:
                     number, raw, cells, "purpose", self._no_purpose(), result, damage
                 )
         if self.o.removal:
-            why = self._removal_scope(scope, purpose_cell, is_purpose)
+            # An export's purpose beside a global or campaign scope is the entry's own, which
+            # a removal in that scope takes whatever its purpose.
+            asked = "" if self.own_export and not is_purpose else purpose_cell
+            why = self._removal_scope(scope, asked, is_purpose)
             if why:
                 return self._invalid_number(number, raw, cells, why[0], why[1], result, damage)
         if len(purpose) > MAX_TEXT:
@@ -2431,6 +2457,21 @@ class _Checker:
             f"{why} (the {_header(self.m, column)} cell; the "
             f"{_header(self.m, self.m.campaign)} cell is empty)",
         )
+
+    def _purpose_cell(self, cells: Sequence[CellValue], width: int) -> tuple[str, str]:
+        """The row's purpose cell as text (:func:`_text`), and as the service keeps it: an
+        export's (:attr:`own_export`) exactly, its formula guard taken off, any other cell's
+        as the first. A purpose is sent without the spaces, tab, line breaks or invisible marks
+        around it that an export's may have (black-box B27 F3: "\\t=Alerts" went back as
+        "=Alerts", another purpose, with no word said), and its row says so."""
+        column = self.m.purpose
+        if column is None or column >= width:
+            return "", ""
+        cell = cells[column]
+        text = _text(cell)
+        if text and self.own_export and type(cell) is str:
+            return text, exported_text(cell)
+        return text, text
 
     def _removal_scope(
         self, scope: Scope, purpose_cell: str, is_purpose: bool
