@@ -49,6 +49,13 @@ record (the job finished or cancelled since, or the file it last ran from still 
 record also says when the job last ran, which the copy's ``ran_at`` (the start of the last run
 the copy saw) does not: the refusal names that time.
 
+A file moved on again misses that record too: paused under data folder A, moved and run on
+(to its end) under B, its copy taken in A's time names A alone, whose record still says the
+job paused at a file now gone. So a run whose meta names another locks folder than its own
+writes that folder's record too, as its own (the file it runs from, how it ended), adding
+the locks folder it runs under (``locks``); a reader follows those names on to the newest
+record, however often the file moved.
+
 Staging, a dry run, reading a job and rewriting its report do not take the lock.
 """
 
@@ -178,6 +185,9 @@ class JobLock:
         self._keys = keys
         # How the run ended ("finished", "cancelled", "paused"), for the record of the id.
         self.ended = ""
+        # The id lock file of this job in the locks folder its last run used, when that is
+        # another folder: its record follows this run too (see the module's note).
+        self.forward_path: Path | None = None
 
     @property
     def held(self) -> bool:
@@ -189,6 +199,14 @@ class JobLock:
                 # Still under the id lock: no other runner reads the record meanwhile.
                 with contextlib.suppress(OSError):  # the locks must go whatever happens
                     _write_ran(self.id_path, self.job_path, self.ended or "stopped")
+                if self.forward_path is not None:
+                    with contextlib.suppress(OSError):
+                        _write_ran(
+                            self.forward_path,
+                            self.job_path,
+                            self.ended or "stopped",
+                            self.id_path.parent,
+                        )
             files, self._files = self._files, []
             for key in self._keys:
                 if _held.get(key) is self:
@@ -241,6 +259,7 @@ def acquire(
             started=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         )
         id_path = id_lock_path(job_id) if job_id else None
+        forward: Path | None = None
         taken: list[tuple[int, Path]] = []
         try:
             for path in [lock_path(job_path)] + ([id_path] if id_path is not None else []):
@@ -256,10 +275,15 @@ def acquire(
                 )
                 with contextlib.suppress(OSError):  # a read-only disk loses the record only
                     _write_ran(id_path, job_path, "running")
+                forward = _forward_path(job_id, ran_locks, id_path)
+                if forward is not None:
+                    with contextlib.suppress(OSError):
+                        _write_ran(forward, job_path, "running", id_path.parent)
         except BaseException:
             _release_all(taken)
             raise
         lock = JobLock(job_path, taken, keys, holder, id_path)
+        lock.forward_path = forward
         for key in keys:
             _held[key] = lock
         return lock
@@ -278,16 +302,54 @@ class _Ran:
     path: str
     ended: str
     time: str
+    locks: str = ""  # the locks folder that run used, when it is not this record's own
+
+
+# Hops followed from one locks folder's record to the next: a guard, not a limit a person meets.
+_MAX_FORWARDS = 32
 
 
 def _read_ran(id_path: Path) -> _Ran | None:
-    """The record beside the id lock file ``id_path``; None when the job never ran under that
-    locks folder, or the record cannot be read."""
+    """The newest record of the job whose id lock file (in one locks folder) is ``id_path``:
+    that folder's record, or the one it names in a locks folder the job ran under after it.
+    None when the job never ran under that locks folder, or the record cannot be read."""
+    found = _read_one_ran(id_path)
+    seen = {os.path.normcase(os.path.realpath(id_path.parent))}
+    while found is not None and found.locks and len(seen) < _MAX_FORWARDS:
+        folder = os.path.normcase(os.path.realpath(found.locks))
+        if folder in seen:
+            break
+        seen.add(folder)
+        newer = _read_one_ran(Path(found.locks) / id_path.name)
+        if newer is None:
+            break  # that data folder gone (or on another machine): this record is the newest
+        found = newer
+    return found
+
+
+def _read_one_ran(id_path: Path) -> _Ran | None:
     try:
         record = json.loads(ran_path(id_path).read_text(encoding="utf-8"))
-        return _Ran(str(record["path"]), str(record["ended"]), str(record["time"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        return _Ran(
+            str(record["path"]),
+            str(record["ended"]),
+            str(record["time"]),
+            str(record.get("locks") or ""),
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _forward_path(job_id: str, ran_locks: str, id_path: Path) -> Path | None:
+    """The id lock file of the job in the locks folder ``ran_locks`` its last run used, when
+    that is another folder than ``id_path``'s and is still there (none is made)."""
+    if not ran_locks or not os.path.isdir(ran_locks):
+        return None
+    if os.path.normcase(os.path.realpath(ran_locks)) == os.path.normcase(
+        os.path.realpath(id_path.parent)
+    ):
+        return None
+    return id_lock_path(job_id, Path(ran_locks))
 
 
 def _refuse_a_copy(id_path: Path, job_path: Path, job_id: str, name: str) -> None:
@@ -388,11 +450,14 @@ def read_job_id(job_path: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _write_ran(id_path: Path, job_path: Path, ended: str) -> None:
+def _write_ran(id_path: Path, job_path: Path, ended: str, locks: Path | None = None) -> None:
+    """Write the record beside ``id_path``; ``locks``, the locks folder the run uses, when
+    that is not ``id_path``'s (a record kept for an earlier data folder of the job)."""
     record = {
         "path": _key(job_path),
         "ended": ended,
         "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        **({"locks": os.path.realpath(locks)} if locks is not None else {}),
     }
     target = ran_path(id_path)
     temp = target.with_name(target.name + ".tmp")
