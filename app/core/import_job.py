@@ -169,6 +169,14 @@ ANSWERED_BEFORE_STOP = "inserted{entry}: " + ANSWER_RECORDED
 # Such a row's words when its answer was "already present" and no attempt of this job before
 # it was left open (see _journal_answer): on the list before the job sent it.
 PRESENT_BEFORE_STOP = "already on the list: " + ANSWER_RECORDED
+# A resumed row found listed whose entry the change journal shows another job inserted (that
+# job's answered insert names the entry): not this job's doing, whatever its interrupted
+# attempt became (B25-5: two jobs of one number under one journal, the second's row called
+# "may have been inserted by this job" by the entry's recent date alone).
+OTHER_JOB_INSERTED = (
+    "already on the list: inserted by job {job} (entry {id}, inserted {date}; its answer "
+    "was recorded in the change journal at {time} UTC), not by this job"
+)
 # Recorded outcomes of an attempt that leave whether it inserted the number open (as does none
 # recorded: the process ended while it was in flight): "unknown" (stopped after an answer was
 # lost) and "failed" (unless a look-up right after found the number not listed).
@@ -231,6 +239,59 @@ def _entry_words(
         return BEFORE_JOB.format(id=oldest[1].id, date=oldest[1].insert_date), ""
     first = oldest[1] if oldest is not None else entries[0]
     return "", FOUND_ENTRY.format(id=first.id, date=first.insert_date or "(no date)")
+
+
+def _other_jobs_entry(
+    session: Session,
+    kind: str,
+    row: JobRow,
+    scope: Scope,
+    job_id: str,
+    entries: Sequence[DncEntry | SmsOptOut],
+    since: dt.datetime | None,
+) -> str:
+    """:data:`OTHER_JOB_INSERTED` naming another job whose answered insert of ``row``'s
+    number in ``scope`` (on this service) the change journal holds for each of ``entries``
+    (the oldest named), else "": then no attempt of this job made any of them.
+
+    The journal's query of one number under any job cannot use its phone index, so this is
+    asked only of the few rows a resume finds in flight, and only of entries since the job
+    began (less the clock's slack): an older one is "before this job" already."""
+    if not entries:
+        return ""
+    phone = e164(row.national, row.phone_code)
+    target = journal_target(kind, row.national, row.phone_code, scope)
+    bound = since - _CLOCK_SLACK if since is not None else None
+    theirs: dict[str, JournalEntry] = {}
+    for w in session.journal.query(
+        operation=f"{kind}.insert",
+        phone=phone,
+        since=bound.isoformat() if bound is not None else "",
+        limit=10_000,
+    ):
+        entry_id = str((w.after or {}).get("id") or "")
+        if (
+            entry_id
+            and w.phase == PHASE_OUTCOME
+            and w.outcome == "ok"
+            and w.job
+            and w.job != job_id
+            and w.target == target
+            and w.base_url == session.connection.base_url
+        ):
+            theirs.setdefault(entry_id, w)
+    if not all(str(e.id) in theirs for e in entries):
+        return ""
+    dated = [(when, e) for e in entries if (when := parse_timestamp(e.insert_date)) is not None]
+    first = min(dated, key=lambda pair: pair[0])[1] if dated else entries[0]
+    answer = theirs[str(first.id)]
+    try:
+        time = f"{dt.datetime.fromisoformat(answer.time):%Y-%m-%d %H:%M:%S}"
+    except ValueError:
+        time = answer.time
+    return OTHER_JOB_INSERTED.format(
+        job=answer.job, id=first.id, date=first.insert_date or "(no date)", time=time
+    )
 
 
 def _present_text(words: tuple[str, str], maybe: str) -> str:
@@ -880,15 +941,22 @@ def insert_sender(
         message = "; ".join(x for x in (result.message, text) if x)
         return RowResult(result.outcome, message, result.code, result.done_on)
 
-    def _maybe_present(row: JobRow, scope: Scope, maybe: str, before: str, extra: str) -> _Said:
+    def _maybe_present(
+        row: JobRow, scope: Scope, maybe: str, before: str, extra: str, resumed: bool = False
+    ) -> _Said:
         """How an already-present row that an attempt of this job may have inserted is said
         from the entries a look-up found: ``maybe`` and the entry found, or, for an entry from
-        before the job, that (after ``before``, when given); ``extra`` after either."""
+        before the job, that (after ``before``, when given); ``extra`` after either. A row
+        ``resumed`` in flight whose entries the journal shows another job inserted says that
+        job instead (:func:`_other_jobs_entry`), as an entry from before the job is said."""
 
         def said(entries: Entries | None, why: str = "") -> RowResult:
             """The row's words for the entries found (None: the look-up failed, ``why`` saying
             how, so an attempt of this job may have inserted it, as far as the row can tell)."""
             words = _entry_words(entries, since) if entries is not None else ("", "")
+            if entries and resumed and not words[0]:
+                other = _other_jobs_entry(session, kind, row, scope, job_id, entries, since)
+                words = (other, "") if other else words
             text = _present_text(words, maybe)
             if words[0] and before:
                 text = f"{before}; {text}"
@@ -923,7 +991,7 @@ def insert_sender(
         if not answered.echo:
             text = PRESENT_BEFORE_STOP.format(time=answered.time_text)
             return _Sent(RowResult(Outcome.ALREADY_PRESENT, text))
-        said = _maybe_present(row, scope, RETRIED_PRESENT, "", answered.words)
+        said = _maybe_present(row, scope, RETRIED_PRESENT, "", answered.words, resumed=True)
         found, why = _look_up(row, scope, LOOK_UP_ROUNDS)
         return _Sent(said(found, why), found, said if found is None else None)
 
@@ -1001,6 +1069,7 @@ def insert_sender(
             # Listed before the job: say how the row was sent on resume too.
             resent,
             extra,
+            resumed=bool(resent),
         )
 
         # An earlier attempt of this job (its answer lost, the job interrupted) may well be
