@@ -38,7 +38,7 @@ from app.cli.connection_args import (
 )
 from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
-from app.core.paths import AppPaths
+from app.core.paths import AppPaths, path_text
 
 if TYPE_CHECKING:
     from app.core.snapshots import SnapshotData
@@ -95,6 +95,17 @@ def _resolve(name: str) -> Path:
     return path
 
 
+def _snapshot_file(name: str) -> Path:
+    """The snapshot file ``name`` names; a folder given is refused as one (it was "There is
+    no snapshot file /tmp.", as if the path were not there)."""
+    from app.core.snapshots import SnapshotError
+
+    path = _resolve(name)
+    if path.is_dir():
+        raise SnapshotError(f"{path_text(path)} is a folder, not a snapshot file.")
+    return path
+
+
 def _now(args: argparse.Namespace, old: SnapshotData) -> SnapshotData:
     from app.core.snapshots import KIND_NAMES, fetch_list, same_service, scope_words
 
@@ -148,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         # An input that cannot be read is 1 by the exit-status contract; two copies that
         # cannot be compared stay a bad pair of arguments, 2 (black-box B23 F6: a missing
         # snapshot was 2, a missing spreadsheet 1).
-        copies = [load_snapshot(_resolve(name)) for name in args.snapshots]
+        copies = [load_snapshot(_snapshot_file(name)) for name in args.snapshots]
     except SnapshotError as exc:
         return _fail(str(exc), EXIT_FAILED)
     try:

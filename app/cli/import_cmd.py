@@ -1214,7 +1214,7 @@ def run_job_command(
                 store = JobStore(located)
                 store.meta()
             except FileNotFoundError as exc:
-                raise CliError(f"There is no job {args.resume!r} to resume.", EXIT_USAGE) from exc
+                raise _no_job(args.resume) from exc
             except sqlite3.DatabaseError as exc:
                 raise CliError(
                     f"{located} is not a DNC Desk job file, or it is damaged ({exc}); nothing "
@@ -1632,6 +1632,33 @@ def resume_interrupted_named(command: str, job: str) -> tuple[str, dict[str, Any
             return resume_interrupted(command, store)
     except (OSError, sqlite3.Error, KeyError, ValueError):
         return f"{RESUME_NOT_SENT}: job {job} is as it was.", {}
+
+
+def _no_job(resume: str) -> CliError:
+    """The refusal of a ``--resume`` that finds no job: a path given that is not there (or is
+    a folder) is a missing input file (1, as the docs' exit statuses say); an id that names
+    no job in the jobs folder stays a bad argument (2)."""
+    given = Path(resume)
+    if not _names_a_path(resume):
+        return CliError(f"There is no job {resume!r} to resume.", EXIT_USAGE)
+    if given.is_dir():
+        return CliError(
+            f"{path_text(given)} is a folder, not a job file; nothing was sent.", EXIT_FAILED
+        )
+    if given.exists():
+        return CliError(
+            f"{path_text(given)} is not a job file (its name does not end in {JOB_SUFFIX}); "
+            "nothing was sent.",
+            EXIT_FAILED,
+        )
+    return CliError(f"There is no job file {path_text(given)}; nothing was sent.", EXIT_FAILED)
+
+
+def _names_a_path(resume: str) -> bool:
+    """Whether ``--resume`` was given a file's path rather than a job's id (ids hold no
+    separator and no suffix)."""
+    separators = {os.sep} | ({os.altsep} if os.altsep else set())
+    return any(sep in resume for sep in separators) or resume.endswith(JOB_SUFFIX)
 
 
 def _other_kind(given: str, kind: str, meta: dict[str, Any]) -> CliError:

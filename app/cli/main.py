@@ -6,16 +6,67 @@ Subcommands live in their own modules, each with ``add_arguments(parser)`` and
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+
+
+def _early_interrupt(signum: int, frame: object) -> None:
+    """Ctrl+C while the command's own modules still load, before :func:`main` handles signals:
+    one sentence and 130, not a KeyboardInterrupt traceback and 1 (black-box B25-3). Nothing
+    has been read or sent yet; written straight to the descriptors, as the streams may not be
+    set up, and ended at once, as unwinding an import half done helps nothing."""
+    said = globals().get("INTERRUPTED", {})
+    argv = sys.argv[1:]
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command in ("import", "remove") or not isinstance(said, dict):
+        sentence = "Interrupted before the job started: nothing was sent."
+    else:
+        sentence = said.get(command, "Interrupted before the command started: nothing was done.")
+    status = 128 + signal.SIGINT
+    with _quiet():
+        os.write(2, (sentence + "\n").encode("utf-8", "replace"))
+    if "--json" in argv:
+        with _quiet():
+            os.write(1, f'{{"error": "{sentence}", "exit_status": {status}}}\n'.encode())
+    os._exit(status)
+
+
+class _quiet:
+    """Suppresses OSError (a closed descriptor) without importing contextlib this early."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> bool:
+        return isinstance(exc, OSError)
+
+
+def _started_as_the_command() -> bool:
+    """Whether this process is ``dnc-desk`` (or ``python -m app``) starting, not a test or the
+    GUI importing this module: only then is SIGINT this module's to handle while it loads."""
+    name = os.path.basename(sys.argv[0] if sys.argv else "").lower()
+    for suffix in (".exe", "-script.py", ".py"):
+        name = name.removesuffix(suffix)
+    return name == "dnc-desk" or sys.argv[0:1] == [
+        os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "__main__.py")
+    ]
+
+
+# ruff: noqa: E402 (the imports below come after SIGINT's early handling, on purpose)
+# As early as can be: a Ctrl+C left at its default while the imports below run (tens of
+# milliseconds) printed a traceback. Not when SIGINT is ignored (``… &`` without job control,
+# which the command leaves so) nor when another program imports this module.
+if _started_as_the_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _early_interrupt)
+
 import argparse
 import codecs
 import contextlib
 import importlib
 import importlib.util
 import json
-import os
 import re
-import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -224,6 +275,9 @@ def usable_streams() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if signal.getsignal(signal.SIGINT) is _early_interrupt:
+        # From here on a Ctrl+C is a KeyboardInterrupt again, which the command answers.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     process = argv is None  # the process's own command line: its streams are the process's too
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == [SHEET_WORKER_FLAG]:
@@ -463,6 +517,9 @@ INTERRUPTED: dict[str | None, str] = {
     "evidence": "Interrupted: the evidence pack was cancelled and no file was written.",
     "snapshot": "Interrupted: the snapshot was cancelled and no snapshot file was saved.",
     "diff": "Interrupted: the comparison was cancelled and no differences file was written.",
+    # It only reads job files and their locks: a bare "Interrupted." left that unsaid (FXG).
+    "jobs": "Interrupted: the listing of jobs was cancelled; it only reads the job files, so "
+    "nothing was changed.",
 }
 
 
