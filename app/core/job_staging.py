@@ -91,6 +91,7 @@ from app.core.sheet_mapping import (
     extension_columns,
     extension_sentence,
     fax_columns,
+    header_role,
     is_area_code_header,
     names_own_line,
     opt_out_flag_columns,
@@ -105,7 +106,13 @@ from app.core.sheet_mapping import (
     state_numbers,
     unread_code_columns,
 )
-from app.core.sheet_reader import SheetSource, WorkbookSource, open_sheet, resolve_sheet_path
+from app.core.sheet_reader import (
+    WORKBOOK_SUFFIXES,
+    SheetSource,
+    WorkbookSource,
+    open_sheet,
+    resolve_sheet_path,
+)
 from app.core.sheet_scope import (
     UNRESOLVED_OFFLINE,
     CampaignDirectory,
@@ -224,8 +231,11 @@ def map_sheet(
     file_name: str,
     sheet: str = "",
     sheet_names: tuple[str, ...] = (),
+    *,
+    text_file: bool = False,
 ) -> ColumnMapping:
     """The proposed mapping for the previewed rows, with the settings' overrides applied.
+    ``text_file``: the file was read as text (CSV, TSV), whatever its name.
 
     ``settings.phone_column`` is resolved by :func:`resolve_column` (a header name first,
     then a position). When no header row was recognised but the first row has a cell of that
@@ -302,6 +312,20 @@ def map_sheet(
             )
             unread = f"{unread} {own}".strip()
             cli_unread = f"{cli_unread} {own}".strip()
+        suffix = Path(file_name).suffix.lower()
+        if text_file and suffix in WORKBOOK_SUFFIXES:
+            # A CSV saved under a workbook's name: "no column of phone numbers" alone sent the
+            # person looking for a column in a workbook that is not there (FXG, B23 F8b).
+            said = (
+                f"No column of phone numbers was found in {file_name}, a text file despite its "
+                f"{suffix} name (most likely a CSV saved with the wrong extension): rename it to "
+                ".csv, check that it is the list meant, and run it again"
+            )
+            raise MappingError(
+                f"{said}." + (f" {unread}" if unread else ""),
+                f"{said}, naming the phone column with --phone-column if it has one."
+                + (f" {cli_unread}" if cli_unread else ""),
+            )
         raise MappingError(
             f"No column of phone numbers was found in {where}"
             + (f" (its other sheets: {listed})." if others else ".")
@@ -1057,7 +1081,14 @@ def _stage(
                     {"campaign_check": _unchecked_sentence(unchecked, unresolved, connection)}
                 )
             uncalculated = formula_columns(mapping, notes.formulas, set_aside)
-            if uncalculated and summary.invalid:
+            if not summary.invalid:
+                # A column headed as phone numbers whose formulas have no saved values is
+                # passed over for another, so every row is valid and nothing said its numbers
+                # were never read (black-box B26 F6): it is named all the same.
+                uncalculated = {
+                    i: n for i, n in uncalculated.items() if _headed_as_phone(mapping, i)
+                }
+            if uncalculated:
                 warnings = [w for w in warnings if w not in area_advice]
                 warnings += formula_columns_sentences(mapping, uncalculated)
             warnings += notes_sentences(
@@ -1301,6 +1332,11 @@ def _unchanged_since(path: Path, before: tuple[int, int]) -> None:
     )
 
 
+def _headed_as_phone(mapping: ColumnMapping, index: int) -> bool:
+    header = mapping.headers[index] if index < len(mapping.headers) else ""
+    return bool(header) and header_role(header) is Role.PHONE
+
+
 def text_delimiter(source: SheetSource) -> str | None:
     """The delimiter of a text file (CSV, TSV, TXT, or text saved under a workbook's name),
     None for a workbook (xlsx, xlsm, xlsb, xls, ods): the reader that opened it tells."""
@@ -1419,7 +1455,12 @@ def _choose_sheet(
     try:
         preview = read_preview(source)
         return source, map_sheet(
-            preview, settings, path_text(path.name), source.sheet, source.sheet_names
+            preview,
+            settings,
+            path_text(path.name),
+            source.sheet,
+            source.sheet_names,
+            text_file=isinstance(source, CsvSource),
         )
     except MappingError as first_error:
         others = [n for n in source.sheet_names if n != source.sheet] if not settings.sheet else []

@@ -2709,13 +2709,31 @@ def _area_code_columns(
         return []
     found = []
     for index, text in enumerate(mapping.headers):
-        if index in used or not is_area_code_header(text):
+        if index in used or not (
+            is_area_code_header(text) or _area_under_phone_header(mapping, index)
+        ):
             continue
         values = _code_values(data, index)
         codes = sum(1 for v in values if _AREA_CODE.fullmatch(_digits(v)))
         if codes and codes * 2 >= len(values):
             found.append(UnreadCodeColumn(index, codes, len(values), local))
     return found
+
+
+def _area_under_phone_header(mapping: ColumnMapping, index: int) -> bool:
+    """Whether the column just left of the phone column is under its header: a "Phone" merged
+    over both (a reader gives each cell the merge's text; a CSV saved from it leaves the
+    second header empty) or written over each, as US contact lists put the area code and the
+    local number side by side (black-box B26 F4: every row refused as 7 digits, no advice).
+    Its values must still be mostly area codes (see :func:`_area_code_columns`)."""
+    phone = mapping.phone
+    if phone is None or index != phone - 1:
+        return False
+    header = mapping.headers[index].strip() if index < len(mapping.headers) else ""
+    over_phone = mapping.headers[phone].strip() if phone < len(mapping.headers) else ""
+    if not header or header_role(header) is not Role.PHONE:
+        return False
+    return not over_phone or over_phone.casefold() == header.casefold()
 
 
 def _digits(value: CellValue) -> str:
