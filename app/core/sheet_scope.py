@@ -236,7 +236,10 @@ class ScopeResolver:
         if not self._offline:
             return ""
         text = _text(value)
-        word = self._word(text)
+        # The service's codes 0 and -1 too: a run refuses them beside a campaign so named
+        # (:meth:`_code`), and offline they went global or purpose without a word (FXH).
+        coded = text in (GLOBAL_CAMPAIGN_ID, PURPOSE_CAMPAIGN_ID)
+        word = self._code(text) if coded else self._word(text)
         if not isinstance(word, Scope):
             return ""
         return (
@@ -303,9 +306,14 @@ class ScopeResolver:
             # A Campaign Name column's digits are a name (black-box B21 F1: a cell '12' beside
             # campaign 12 meant campaign 17, named '12'); digits no campaign is named are read
             # as an id, as in any campaign column, and campaign:ID is always the id.
-            named = self._named(text) if holds is Holds.NAMES and not explicit else None
+            as_name = holds is Holds.NAMES and not explicit
+            named = self._named(text) if as_name else None
             if named is not None:
                 return named
+            if as_name and self._offline:
+                # Whether a campaign has these digits as its name is not known offline: read
+                # as an id, the dry run named a campaign the run would not take (FXH).
+                return f"name {text!r} {UNRESOLVED_OFFLINE} (its column holds names)"
             return self._digits(text, in_scope=in_scope, explicit=explicit or holds is Holds.IDS)
         if not in_scope and not explicit:
             # A campaign column says global or a purpose in the words a scope column takes
@@ -464,13 +472,20 @@ def ids_named(alike: Iterable[tuple[str, str]], text: str) -> list[str]:
     return ids
 
 
-def campaign_cell_written(value: CellValue) -> str:
+def campaign_cell_written(value: CellValue, holds: Holds = Holds.EITHER) -> str:
     """A campaign cell written as ``--scope`` writes the scope it is read as, for a report's
     Scope column: the service's own codes as what they mean (``0`` global, ``-1`` and ``-1.0``
     purpose: black-box R4 #9, where a cell ``-1.0``, read as the purpose scope, was shown as
     ``campaign:-1.0``), a scope word as itself, anything else as ``campaign:`` and the cell (a
-    whole float's text as its number, as it is read)."""
+    whole float's text as its number, as it is read).
+
+    Digits of a Campaign Name column (``holds``) are a name, which ``campaign:12`` is not
+    (always campaign 12): they are written bare, which a Scope cell reads as the campaign
+    named so when no campaign has them as its id, and refuses naming both when one does, so a
+    re-import of the report never takes campaign 12 for the one named '12' (FXH)."""
     text = _text(value)
+    if holds is Holds.NAMES and text.isascii() and text.isdigit() and text != "0":
+        return text
     low = text.casefold()
     if not text:
         return ""
