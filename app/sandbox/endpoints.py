@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -78,6 +78,11 @@ def route(endpoint: Endpoint, store: Store, tokens: TokenRegistry) -> Route:
             return JSONResponse(endpoint.handler(params, store))
         except ApiError as error:
             return failure(error)
+        except ClientDisconnect:
+            # A client gave up (cancelled, killed, timed out) before its request was read:
+            # nothing was done and no one is left to answer, so no traceback either.
+            log.info("sandbox: the client hung up before its %s request was read", endpoint.path)
+            return Response(status_code=499)
         except Exception:
             log.exception("sandbox handler for %s failed", endpoint.path)
             return failure(ApiError("Internal server error", http_status=500))
