@@ -158,8 +158,10 @@ def test_a_code_a_campaign_is_named_as_is_refused_naming_both(
 def test_offline_digits_are_ids_unchecked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # A column saying neither id nor name; a Campaign Name column's digits are names, which
+    # an offline dry run cannot look up (tests/core/test_mapping_more_campaign_names.py).
     src = tmp_path / "off.csv"
-    src.write_text("Phone,Campaign Name\n7205550501,12\n")
+    src.write_text("Phone,Campaign\n7205550501,12\n")
     data = _json(capsys, ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run"])
     assert (data["valid"], data["invalid"]) == (1, 0)
     assert _rows(data["report"])[0]["Scope"] == "campaign:12"
