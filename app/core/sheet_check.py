@@ -2431,9 +2431,10 @@ class _Checker:
         written = _text(_cell(cells, self.m.scope))
         if written:
             return written
-        campaign = (
-            campaign_cell_written(self._campaign_cell(cells)[0]) if self.per_row_scope else ""
-        )
+        campaign = ""
+        if self.per_row_scope:
+            cell, column = self._campaign_cell(cells)
+            campaign = campaign_cell_written(cell, self._holds(column))
         return campaign or str(self.default_scope)
 
     def _campaign_cell_name(self, column: int | None) -> str:
