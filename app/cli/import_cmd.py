@@ -1230,9 +1230,13 @@ def run_job_command(
                 raise CliError(not_staged_sentence(meta), EXIT_FAILED)
             if meta.get("status") in ENDED:
                 ensure_report(store)
-                ended = f"Job {meta['job_id']} has already ended."
-                # The headline in text; under --json a warning, as the counts are the old ones.
-                print_result(store, args, ended, [ended])
+                ended = already_ended_sentence(meta)
+                # The headline in text; under --json a warning, as the counts are the old ones,
+                # and a key a script can test (B25-8: only the warning said the job had ended).
+                if args.json:
+                    emit_json({**result_summary(store, [ended]), "already_ended": True})
+                else:
+                    print_result(store, args, ended)
                 return EXIT_OK
             new_pace = job_pace(args, store)
             session = open_session(
@@ -1632,6 +1636,17 @@ def resume_interrupted_named(command: str, job: str) -> tuple[str, dict[str, Any
             return resume_interrupted(command, store)
     except (OSError, sqlite3.Error, KeyError, ValueError):
         return f"{RESUME_NOT_SENT}: job {job} is as it was.", {}
+
+
+def already_ended_sentence(meta: Mapping[str, Any]) -> str:
+    """What a ``--resume`` of an ended job says: when it ended, and that this run sent
+    nothing (B25-8: "has already ended." left it open whether the resume had sent rows)."""
+    job = meta.get("job_id")
+    if meta.get("status") == JobStatus.DRY_RUN.value:
+        return f"Job {job} is a dry run: it sends nothing, and nothing was sent."
+    when = f" at {meta['finished']} UTC" if meta.get("finished") else ""
+    verb = "had already finished" if meta.get("status") == "finished" else "was already cancelled"
+    return f"Job {job} {verb}{when}; nothing was sent."
 
 
 def _no_job(resume: str) -> CliError:

@@ -480,7 +480,8 @@ def test_a_resumed_run_says_so_with_its_resume_command_before_it_sends(
     # Ended: under --json the sentence text mode leads with is a warning.
     code, again, err = run(capsys, ["import", "--resume", paused["job"], "--json"])
     assert code == 0, err
-    assert again["warnings"] == [f"Job {paused['job']} has already ended."]
+    assert again["already_ended"] is True
+    assert again["warnings"][0].startswith(f"Job {paused['job']} had already finished at ")
     assert (again["inserted"], again["pending"]) == (data["inserted"], 0)
 
 

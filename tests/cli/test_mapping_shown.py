@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,7 @@ def test_resume_says_the_jobs_mapping(
     assert (data["status"], data["inserted"]) == ("finished", 3)
     # A resume of the ended job prints the line too, from the job's meta.
     lines = _human(capsys, ["import", "--resume", job])
-    assert lines[0] == f"Job {job} has already ended."
+    assert re.fullmatch(rf"Job {job} had already finished at .+ UTC; nothing was sent\.", lines[0])
     _assert_line_before_counts(lines)
 
 
