@@ -73,8 +73,6 @@ _DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*(?:\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3
 _THOUSANDS: Final = re.compile(r"\s*'?\s*[0-9]{1,3},000\s*")
 # A number cut to Excel's 15 significant digits and written out as text: zeros after the 15th.
 _CUT_TEXT: Final = re.compile(r"\s*'?\s*\+?([1-9][0-9]{14}0+)\s*")
-# Excel's General format switches to scientific notation above 11 digits.
-_GENERAL_MAX_DIGITS: Final = 11
 _EXACT_DIGITS: Final = 15
 # Excel's scientific display keeps six significant digits at most ("2.02555E+09"); a number of
 # ten digits or more with fewer (the rest zeros) may have been cut to them.
@@ -417,7 +415,7 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
                 # U2 #4: 351234571 beside "Italia" was stored as a mobile, no word said).
                 zeroed = phones.normalize("0" + bare, code)
                 if _two_numbers(result, zeroed, code):
-                    return _zero_in_number_note(bare, code, result, zeroed, [], f"cell {bare!r}")
+                    return _zero_in_number_note(bare, code, result, zeroed, f"cell {bare!r}")
             return ""
         if bare and (zeroed := phones.normalize("0" + bare, code)).ok:
             return (
@@ -453,21 +451,20 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
             note += f"; it lost its leading 0 too (written 0{digits} in {code_name(code)})"
         return note
     if result.ok:
-        notes = []
-        if len(digits) > _GENERAL_MAX_DIGITS:
-            notes.append(f"Excel displays it as {_excel_general(digits)}")
+        # Black-box B26 F2: an international number of 12 or 13 digits (447911123456) was
+        # noted "Excel displays it as 4.47911E+11" and counted as damaged. Excel keeps 15
+        # significant digits exactly: only a narrow column's display is short, and a cell that
+        # was cut by it (447911000000) is cut_short's.
         international = digits.startswith(code) and digits[len(code) :] == result.national
         if code and not international and not kept and drops_trunk_zero(code):
-            notes.append(f"it lost its leading 0 (written 0{digits} in {code_name(code)})")
+            return (
+                f"cell is the number {digits}, not text: it lost its leading 0 (written "
+                f"0{digits} in {code_name(code)}); read as +{code} {result.national}"
+            )
         if code and not international and keeps_leading_zero(code):
             zeroed = phones.normalize("0" + digits, code)
             if _two_numbers(result, zeroed, code):
-                return _zero_in_number_note(digits, code, result, zeroed, notes)
-        if notes:
-            return (
-                f"cell is the number {digits}, not text: {'; '.join(notes)}; read as "
-                f"+{code} {result.national}"
-            )
+                return _zero_in_number_note(digits, code, result, zeroed)
         return ""
     if code:
         with_zero = phones.normalize("0" + digits, code)
@@ -540,7 +537,6 @@ def _decimal_text_note(
                 code,
                 result,
                 zeroed,
-                [],
                 f"cell {cell!r}",
                 "was written as a decimal number, from a number cell",
             )
@@ -571,7 +567,6 @@ def _zero_in_number_note(
     code: str,
     result: PhoneResult,
     zeroed: PhoneResult,
-    notes: list[str],
     cell: str = "",
     how: str = "holds bare digits, as a CSV saved from a number cell writes them",
 ) -> str:
@@ -583,8 +578,7 @@ def _zero_in_number_note(
     name = code_name(code)
     shown = phones.format_for_display(result.national, code)
     with_zero = phones.format_for_display(zeroed.national, code)
-    excel = f"; {notes[0]}" if notes and notes[0].startswith("Excel") else ""
-    said = f"{cell} {how}" if cell else f"cell is the number {digits}, not text{excel}"
+    said = f"{cell} {how}" if cell else f"cell is the number {digits}, not text"
     return (
         f"{said}: in {name} a number may begin with a 0 "
         f"that is part of it, and it {ZERO_IN_NUMBER}: {digits} is {shown}, 0{digits} is "
