@@ -136,6 +136,7 @@ from app.core.staging_notes import (
     hidden_sheets_sentences,
     hidden_unknown_sentence,
     late_invalid_sentence,
+    merge_copies,
     noted,
     notes_sentences,
     opt_out_flag_sentence,
@@ -936,7 +937,8 @@ def _stage(
                         source, path_text(path.name), mapping, shown
                     )
                     raise MappingError(message, cli_text)
-                others = [i for i in others if i not in set_aside]
+                copies = merge_copies(others, source.notes.merged, preview)
+                others = [i for i in others if i not in set_aside and i not in copies]
                 if others:
                     refused = refused_phone_columns(others, preview, settings.phone_code)
                     warnings.append(other_columns_sentence(mapping, others, kind, refused))

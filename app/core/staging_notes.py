@@ -141,7 +141,7 @@ from app.core.sheet_dates import (
     FormOrders,
     form_order,
 )
-from app.core.sheet_header import holds_phone_number, looks_like_phone
+from app.core.sheet_header import holds_phone_number, is_blank, looks_like_phone
 from app.core.sheet_mapping import (
     CallSide,
     ColumnMapping,
@@ -1378,6 +1378,25 @@ def _has_phone_column(rows: list[Row]) -> bool:
         return False
     phone, header = mapping.phone, mapping.header_row or 0
     return any(n > header and phone < len(cells) and cells[phone] is not None for n, cells in rows)
+
+
+def merge_copies(
+    columns: Sequence[int], merged: Sequence[tuple[int, int, int, int]], rows: Sequence[Row]
+) -> list[int]:
+    """Of ``columns`` (named by :func:`app.core.sheet_mapping.other_phone_columns`), those
+    whose every filled cell in ``rows`` is covered by a merged range starting left of it: a
+    covered cell holds nothing of its own, and is read with the value of the range's first
+    cell, as the file shows it (black-box B26 F5: a phone number merged across B:C made
+    column C "also hold phone numbers", offered for import with --phone-column column:C)."""
+    found = []
+    for column in columns:
+        spans = [(r0, r1) for r0, c0, r1, c1 in merged if c0 < column <= c1]
+        if not spans:
+            continue
+        filled = [n for n, cells in rows if column < len(cells) and not is_blank([cells[column]])]
+        if filled and all(any(r0 <= n <= r1 for r0, r1 in spans) for n in filled):
+            found.append(column)
+    return found
 
 
 def other_columns_sentence(
