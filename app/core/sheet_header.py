@@ -765,9 +765,14 @@ class PhoneSums:
         return False
 
     def matches(self, value: float) -> str:
-        """ "sum", "group" or "average" when ``value`` is one of the column's, else ""."""
-        if value < PHONE_SIZED or self.count < 2:
+        """ "sum", "group", "average" or "count" when ``value`` is one of the column's, else
+        ""."""
+        if self.count < 2:
             return ""
+        if value < PHONE_SIZED:
+            # FXK: a COUNT or COUNTA result saved as its value ("5" under five numbers) was
+            # "this does not look like a phone number", with no word of the count.
+            return "count" if value == self.count else ""
         if value == self.total:
             return "sum"
         if self.count - self.closed_count > 1 and value == self.total - self.closed_total:
@@ -797,8 +802,8 @@ class PhoneSums:
         if what == "group":
             count, first, line = self.count - self.closed_count, self.closed + 1, "subtotal"
         else:
-            count, first, line = self.count, self.first, "total"
-        how = "the average" if what == "average" else "the sum"
+            count, first, line = self.count, self.first, "count" if what == "count" else "total"
+        how = {"average": "the average", "count": "the count"}.get(what, "the sum")
         since = " since the last subtotal line" if what == "group" else ""
         return (
             f"the row's {_value_said(value)} is {how} of the {count} phone numbers above "

@@ -170,12 +170,13 @@ def test_a_number_repeated_is_a_duplicate_not_a_total() -> None:
 
 
 def test_counts_stay_total_lines() -> None:
+    # FXK: named as the count it is, not only as a report's total line.
     rows: list[list[CellValue]] = [["X", n] for n in FIVE] + [["Count", 5]]
     verdicts = _check(rows)
     assert verdicts[7] == (
         Outcome.INVALID,
-        "row 7: phone: the row holds only 'Count' (column A) and 5 (column B): a report's "
-        "total line, not a row of the table",
+        "row 7: phone: the row's 5 is the count of the 5 phone numbers above it (rows 2-6): a "
+        "table's count line, not a consumer's number",
     )
 
 
