@@ -99,6 +99,7 @@ from app.core.job_report import (
     RESENT_PRESENT,
     RESUMED_PRESENT,
     RETRIED_PRESENT,
+    local_day,
     request_day,
 )
 from app.core.job_runner import (
@@ -372,8 +373,9 @@ class _Answered:
     @property
     def done_on(self) -> dt.date | None:
         """The answer's day, when before today (the row's insertion, for its lateness)."""
-        day = self.when.date() if self.when is not None else None
-        today = dt.datetime.now(dt.UTC).date()
+        # The journal's time is UTC; the insertion's day is this computer's (B28 F1).
+        day = local_day(self.time) if self.when is not None else None
+        today = dt.date.today()
         return day if day and day < today else None
 
     def inserted(self) -> RowResult:
@@ -832,7 +834,7 @@ def insert_sender(
         above)."""
         result, entries = sent.result, sent.entries
         received = request_day(row)
-        today = dt.datetime.now(dt.UTC).date()
+        today = dt.date.today()
         if received is None or received > today:
             # No request date, or one after today: no business days to count (the row's note
             # says why).
@@ -885,7 +887,7 @@ def insert_sender(
         upload's other rows cost no request. Its insertion is today, or ``result.done_on``
         (an answer the change journal kept), which it is then counted to."""
         received = request_day(row)
-        today = dt.datetime.now(dt.UTC).date()
+        today = dt.date.today()
         inserted = min(result.done_on or today, today)
         honoured, text = "", ""
         if (

@@ -226,6 +226,23 @@ def _date(text: str) -> dt.date | None:
         return None
 
 
+def local_day(stamp: str) -> dt.date | None:
+    """The day, on this computer's clock, of ``stamp`` (a UTC time as the job file and the
+    change journal write it, ``2026-11-25 03:10:00`` or ``2026-11-25T03:10:00.000000Z``): a
+    row's insertion day, as the request dates it is compared with are read in this computer's
+    time zone (black-box B28 F1: west of UTC, rows inserted in the evening were counted to
+    the next day, a day late). A stamp without a time is its own day."""
+    if len(stamp) <= 10:
+        return _date(stamp)
+    try:
+        when = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return _date(stamp)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return when.astimezone().date()
+
+
 def request_day(row: JobRow) -> dt.date | None:
     """The day of ``row``'s request as :func:`lateness` reads it; None without one."""
     return _date(row.request_date)
@@ -251,7 +268,7 @@ def lateness(
     listed = _date(honoured_on) if outcome in _MEASURED_TO_ENTRY else None
     if listed is not None and listed <= received:
         return 0, False
-    inserted = listed or (_date(done_at) if outcome in _HONOURED else None)
+    inserted = listed or (local_day(done_at) if outcome in _HONOURED else None)
     end = inserted or dt.date.today()
     if received > end:
         # No count of days (its note says so). Compared as dates: the Saturday after a Friday

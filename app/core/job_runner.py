@@ -1032,7 +1032,7 @@ def _with_staged(
     A late request is said as of how the row ended (:func:`settled_message`): counted to its
     insertion when it was inserted (today, or ``done_on``), which a resume days after the
     check may make late."""
-    staged = settled_message(row, outcome, done_on or dt.datetime.now(dt.UTC).date())
+    staged = settled_message(row, outcome, done_on or dt.date.today())
     if not staged:
         return message
     return f"{staged}; {message}" if message else staged
