@@ -92,6 +92,7 @@ from app.core.sheet_mapping import (
     extension_sentence,
     fax_columns,
     header_role,
+    holds_phones,
     is_area_code_header,
     names_own_line,
     opt_out_flag_columns,
@@ -137,6 +138,7 @@ from app.core.staging_notes import (
     hidden_unknown_sentence,
     late_invalid_sentence,
     merge_copies,
+    named_column_empty_sentence,
     noted,
     notes_sentences,
     opt_out_flag_sentence,
@@ -942,6 +944,18 @@ def _stage(
                 if others:
                     refused = refused_phone_columns(others, preview, settings.phone_code)
                     warnings.append(other_columns_sentence(mapping, others, kind, refused))
+            elif mapping.phone is not None and not holds_phones(
+                preview, mapping.phone, settings.phone_code
+            ):
+                others = [
+                    i
+                    for i in other_phone_columns(mapping, preview, settings.phone_code)
+                    if i not in set_aside
+                ]
+                if others:
+                    warnings.append(
+                        named_column_empty_sentence(mapping, others, settings.phone_column)
+                    )
             for flag in opt_out_flag_columns(mapping, preview):
                 if flag.index not in set_aside:
                     said = opt_out_flag_sentence(mapping, flag, kind)

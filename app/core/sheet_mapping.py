@@ -2012,6 +2012,15 @@ def other_phone_columns(
     return found
 
 
+def holds_phones(sample_rows: Sequence[Row], index: int, default_phone_code: str = "1") -> bool:
+    """Whether column ``index`` gives any phone number in ``sample_rows``, read or refused by
+    the check (an extension, a note): a column named with --phone-column that gives none is
+    most likely the wrong one (black-box B30 F5)."""
+    data = [cells for _, cells in sample_rows[:SAMPLE_ROWS] if not is_blank(cells)]
+    values = _phone_values(data, index)
+    return any(_reads_as_phone(v, default_phone_code) for v in values) or _writes_numbers(values)
+
+
 # A DNC Desk report's Rows sheet (app.core.job_report.ROW_COLUMNS begins with these): the
 # number its job made of each row beside the cell as the row's file had it; the sheet's first
 # seven columns, which tell a report; and the columns saying what its

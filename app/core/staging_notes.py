@@ -1399,6 +1399,23 @@ def merge_copies(
     return found
 
 
+def named_column_empty_sentence(mapping: ColumnMapping, others: list[int], named: str) -> str:
+    """The warning on a --phone-column whose first rows give no phone number while ``others``
+    do: every row would be invalid, and the column meant is most likely one of those
+    (black-box B30 F5: `--phone-column Reason` turned every row invalid without a word of the
+    Phone column beside it)."""
+    assert mapping.phone is not None
+    read = column_said(mapping.headers, mapping.phone)
+    many = len(others) > 1
+    holding = joined([column_said(mapping.headers, i) for i in others])
+    options = " or ".join(f"--phone-column column:{column_letter(i)}" for i in others)
+    return (
+        f"--phone-column {named!r} names {read}, in which none of the first rows holds a "
+        f"phone number, while {holding} {'do' if many else 'does'}: if the numbers meant are "
+        f"there, run the file again with {options}."
+    )
+
+
 def other_columns_sentence(
     mapping: ColumnMapping, others: list[int], kind: str, refused: Sequence[int] = ()
 ) -> str:
