@@ -5,14 +5,15 @@
 Monday-Friday minus US federal holidays (``holidays.US()``: the eleven federal holidays and
 their observed days). The day of receipt is not counted; the insertion day is.
 
-A two-digit year (``12/31/99``, ``2-Nov-26``) is read as the latest date with those last two
-digits that is not after the day the file is checked (:func:`parse_request_date`'s
-``not_after``, today by default), as a request cannot be received after it is honoured: on
-Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026 and ``12/31/26``
-Dec 31, 1926. When the later reading was at most a year away the row's note says so. A dotted
-date's two-digit year (``5.11.26``) is read so too. The other reading of an ambiguous date that
-a note gives ("it could be …") is in the year its digits name, the latest not after the year of
-that day, even when that puts it after the day (said so): on Nov 24, 2026 ``11/12/26`` could be
+A two-digit year (``12/31/99``, ``2-Nov-26``) is read in the century of the day the file is
+checked (:func:`parse_request_date`'s ``not_after``, today by default) when that date is not
+after that day by more than a year, and a century back when it is further ahead: on
+Nov 22, 2026 ``12/31/99`` is Dec 31, 1999, ``11/02/26`` Nov 2, 2026, ``12/31/26`` Dec 31, 2026
+(a date after the insertion date, as ``12/31/2026`` is, with no business days; black-box B28
+F3: it was Dec 31, 1926, a request some 25,000 business days late) and ``12/31/28``
+Dec 31, 1928. A dotted date's two-digit year (``5.11.26``) is read so too, as is the other
+reading of an ambiguous date that a note gives ("it could be …"), never in a year before that
+day's, even when that puts it after the day (said so): on Nov 24, 2026 ``11/12/26`` could be
 Dec 11, 2026, never Dec 11, 1926, as ``11/4/26`` could be Apr 11, 2026.
 
 A time with its zone after a date (``2026-11-06T03:30:00Z``, ``…-05:00``, ``… UTC``, ``… EST``,
@@ -35,9 +36,10 @@ filled from more than one source, and ``23.11.2026`` or ``23-11-2026`` says noth
 ``11/9/2026`` was written (:class:`FormOrders`). In a column whose order is not known, an
 ambiguous date with a two-digit year whose usual reading would be after the day checked, while
 its other reading is not, is read the other way, with a note saying why: on Nov 24, 2026
-``12/11/26`` is Nov 12, 2026 (day/month), as month/day it would be Dec 11, 2026, which going a
-century back made Dec 11, 1926, a request some 25,000 business days late (regression check V4);
-``12-11-26`` is so too, and ``11.12.26`` is Nov 12, 2026 (month.day). Its order is
+``12/11/26`` is Nov 12, 2026 (day/month), as month/day it would be Dec 11, 2026, after the day
+(which once went a century back, Dec 11, 1926, some 25,000 business days late: regression
+check V4); ``12-11-26`` is so too, and ``11.12.26`` is Nov 12, 2026 (month.day), while in a
+column read month/day ``12/11/26`` is Dec 11, 2026, after the insertion date. Its order is
 :data:`EITHER_TURNED` (:data:`EITHER_DOTTED_TURNED`): it says nothing of its column's order, and
 is not among the dates read the usual way. An ambiguous date read in time (or after the day
 checked) whose other reading would be late says so in its note, as the check counts it
@@ -216,10 +218,9 @@ _MONTH_NUMBERS: Final = {
 _DAY_OF_MONTH: Final = re.compile(r"3[01]|[12]\d|0[1-9]|[1-9]")
 _FULL_YEAR: Final = re.compile(r"\d{4}")
 _SHORT_YEAR: Final = re.compile(r"\d{2}")
-# A two-digit year read a century back is noted when the later reading is this close ahead.
+# How far after the day checked a two-digit year's date is still read in its century: a request
+# dated so is a date after the insertion date; one further ahead is read a century back.
 _NEAR_FUTURE: Final = dt.timedelta(days=366)
-# How that note starts (:func:`_century_note`).
-_CENTURY_START: Final = "its two-digit year is read as "
 
 
 # What a slashed date says about its column's order (RequestDate.order).
@@ -343,23 +344,22 @@ class RequestDate:
 def _two_digit_year(
     year: int, month: int, day: int, not_after: dt.date
 ) -> tuple[dt.date | None, dt.date | None]:
-    """The latest date whose year ends in ``year`` (0-99) not after ``not_after``, and the
-    reading a century later when that was a valid date after ``not_after`` (else None)."""
+    """The date whose year ends in ``year`` (0-99) as read, and its reading in ``not_after``'s
+    century when that is after ``not_after`` (else None), for a caller weighing an ambiguous
+    date's readings. That reading is the date read when it is at most :data:`_NEAR_FUTURE`
+    ahead: a request dated some days or months after the day checked is a date after the
+    insertion date, which the check names and counts no days for, not a request a century old
+    (black-box B28 F3: ``11/25/26 01:00`` checked on Nov 25, 2026 in Los Angeles, still Nov 24
+    there, was Nov 25, 1926, 25,233 business days late and counted, while ``11/25/2026`` was
+    after the insertion date). Further ahead it is the latest such date not after
+    ``not_after``, a century back (``12/31/28`` on Nov 22, 2026 is Dec 31, 1928)."""
     later = _safe(not_after.year - not_after.year % 100 + year, month, day)
     if later is not None and later <= not_after:
         return later, None
+    if later is not None and later - not_after <= _NEAR_FUTURE:
+        return later, later
     found = _safe(not_after.year - not_after.year % 100 + year - 100, month, day)
     return found, later if found is not None else None
-
-
-def _century_note(found: dt.date, later: dt.date | None, not_after: dt.date) -> str:
-    """Why a two-digit year went a century back, when the later date was near ("" if not)."""
-    if later is None or later - not_after > _NEAR_FUTURE:
-        return ""
-    return (
-        f"{_CENTURY_START}{found.year}, since {_day_shown(later)} would be after "
-        f"{_day_shown(not_after)}"
-    )
 
 
 def _day_shown(day: dt.date) -> str:
@@ -651,11 +651,7 @@ def _weekday_decides(
     dotted = parsed.form is DateForm.DOTTED
     how = ("day.month", "month.day") if dotted else ("day/month", "month/day")
     ways = {read.date: how[not first] for first, read in readings.items() if read.date}
-    picked = _weekday_picks(text, ways, given, not_after, parsed.form)
-    if picked is None:
-        return None
-    _, century, said = readings[picked.order == DAY_FIRST_ONLY].note.partition(_CENTURY_START)
-    return replace(picked, note=f"{picked.note}; {century}{said}") if century else picked
+    return _weekday_picks(text, ways, given, not_after, parsed.form)
 
 
 def _falls_on(day: dt.date | None, weekday: int, not_after: dt.date | None) -> bool:
@@ -672,7 +668,7 @@ def _dashed_readings(written: str, not_after: dt.date | None) -> dict[dt.date, s
     m = _SLASHED.fullmatch(written)
     if m is None:
         return {}
-    found, _ = _year_first_reading(m, not_after)
+    found = _year_first_reading(m, not_after)
     if found is None:
         return {}
     out: dict[dt.date, str] = {}
@@ -844,10 +840,10 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
                     f"{_other_reading(other, m[4], not_after)}"
                 )
             elif form_first is None and us_later is not None and other_later is None:
-                # Month/day is after the day checked and went a century back (regression
-                # check V4: Dec 11, 1926, 25,222 business days late), day/month is a real
-                # recent date: the date meant, more likely than a request of a century ago.
-                assert not_after is not None  # a reading went a century back from it
+                # Month/day is after the day checked (regression check V4: then read a
+                # century back, Dec 11, 1926, 25,222 business days late), day/month is a real
+                # recent date: the date meant, more likely than one no request can have.
+                assert not_after is not None  # a two-digit year is read against it
                 note = _turned_note(text, other, "day/month", us_later, "month/day", not_after)
                 us, us_later, order = other, None, EITHER_TURNED
             else:
@@ -865,8 +861,6 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
             note = f"{text!r} read as day/month: {_day_shown(other)}"
         else:
             return _year_first(text, m, not_after) or RequestDate(None, f"{text!r} is not a date")
-        if not_after is not None and (century := _century_note(us, us_later, not_after)):
-            note = f"{note}; {century}" if note else f"{text!r}: {century}"
         return _or_year_first(RequestDate(us, note, order, form, not_taken), text, m, not_after)
     if (m := _DOTTED.fullmatch(text)) is not None:
         if len(m[3]) == 2 and not_after is None:
@@ -898,14 +892,15 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
     return _parse_named_month(text, not_after)
 
 
-def _year_first_reading(
-    m: re.Match[str], not_after: dt.date | None
-) -> tuple[dt.date | None, dt.date | None]:
+def _year_first_reading(m: re.Match[str], not_after: dt.date | None) -> dt.date | None:
     """A dashed date with a two-digit year whose first part is two digits too (``26-11-10``)
-    read year-month-day, as :func:`_two_digit_year` reads a year (None when it is no date)."""
+    read year-month-day, as :func:`_two_digit_year` reads a year (None when it is no date, or
+    one after ``not_after``: no request is received after it is checked, and that reading is
+    never the one meant over a date before it, as ``26-12-10``'s Dec 26, 2010 on Nov 25, 2026)."""
     if m[2] != "-" or len(m[1]) != 2 or len(m[4]) != 2 or not_after is None:
-        return None, None
-    return _two_digit_year(int(m[1]), int(m[3]), int(m[4]), not_after)
+        return None
+    found, _ = _two_digit_year(int(m[1]), int(m[3]), int(m[4]), not_after)
+    return None if found is None or found > not_after else found
 
 
 def _read_year_first(
@@ -914,7 +909,7 @@ def _read_year_first(
     """A dashed date with a two-digit year read year-month-day, as its column's dates with a
     four-digit year are written (``day_first.year_first``), its note giving the reading with
     the day or month first; None when it is no date so."""
-    found, later = _year_first_reading(m, not_after)
+    found = _year_first_reading(m, not_after)
     if found is None:
         return None
     assert not_after is not None  # a two-digit year is read back from it
@@ -924,8 +919,6 @@ def _read_year_first(
         if usual.date == found or not _more_recent(found, usual):
             return None
         note += f"; with the day or month first it would be {_day_shown(usual.date)}"
-    if century := _century_note(found, later, not_after):
-        note = f"{note}; {century}"
     return RequestDate(found, note, YEAR_FIRST_READ, DateForm.DASHED)
 
 
@@ -945,13 +938,11 @@ def names_year_first(note: str) -> bool:
 
 def _year_first(text: str, m: re.Match[str], not_after: dt.date | None) -> RequestDate | None:
     """A dashed date that is a date only read year-month-day (``99-12-31``), or None."""
-    found, later = _year_first_reading(m, not_after)
+    found = _year_first_reading(m, not_after)
     if found is None:
         return None
     assert not_after is not None  # a two-digit year is read back from it
     note = f"{text!r} read as year-month-day: {_day_shown(found)}"
-    if century := _century_note(found, later, not_after):
-        note = f"{note}; {century}"
     return RequestDate(found, note, "", DateForm.DASHED)
 
 
@@ -964,17 +955,14 @@ def _or_year_first(
     late, its note naming no other reading. The check lists such rows (:func:`names_year_first`)
     and a column with dates written year-month-day with a four-digit year reads them so; one
     read day/month only so says nothing of its column's order."""
-    found, _ = _year_first_reading(m, not_after)
+    found = _year_first_reading(m, not_after)
     if found is None or read.date in (None, found) or not _more_recent(found, read):
         return read
     shown = f"{_day_shown(found)}{_YEAR_FIRST_NOT_TAKEN}"
     if "is ambiguous" in read.note:
         return replace(read, note=f"{read.note}; or it could be {shown}")
     how = "day/month" if read.order == DAY_FIRST_ONLY else "month/day"
-    _, century, said = read.note.partition(_CENTURY_START)
     note = f"{text!r} read as {_day_shown(read.date)} ({how}); it could be {shown}"
-    if century:
-        note += f"; {century}{said}"
     return replace(read, note=note, order=EITHER_DASHED_YEAR_FIRST, other=found)
 
 
@@ -999,12 +987,12 @@ def _read_dotted(
     if european is not None and us is not None and european != us:
         if day_first is None and european_later is not None and us_later is None:
             # As a slashed date's month/day is (regression check V4): day.month is after the
-            # day checked, went a century back, and month.day is a real recent date.
-            assert not_after is not None  # a reading went a century back from it
+            # day checked, and month.day is a real recent date.
+            assert not_after is not None  # a two-digit year is read against it
             note = _turned_note(text, us, "month.day", european_later, "day.month", not_after)
             return RequestDate(us, note, EITHER_DOTTED_TURNED)
         if day_first is False:
-            found = RequestDate(
+            return RequestDate(
                 us,
                 f"{text!r} is ambiguous: read as {_day_shown(us)} (month.day, as the column's "
                 f"dates that read only one way are); it could be "
@@ -1012,28 +1000,24 @@ def _read_dotted(
                 EITHER_DOTTED,
                 other=_other_date(european, year, not_after),
             )
-            return _with_century(found, text, us_later, not_after)
-        found = RequestDate(
+        return RequestDate(
             european,
             f"{text!r} is ambiguous: read as {_day_shown(european)} (day.month, as dotted "
             f"dates are usually written); it could be {_other_reading(us, year, not_after)}",
             EITHER_DOTTED,
             other=_other_date(us, year, not_after),
         )
-        return _with_century(found, text, european_later, not_after)
     if european is not None:
-        found = RequestDate(european, "", "" if european == us else DAY_FIRST_ONLY)
-        return _with_century(found, text, european_later, not_after)
+        return RequestDate(european, "", "" if european == us else DAY_FIRST_ONLY)
     if us is not None:
-        found = RequestDate(us, f"{text!r} read as month.day: {_day_shown(us)}", MONTH_FIRST_ONLY)
-        return _with_century(found, text, us_later, not_after)
+        return RequestDate(us, f"{text!r} read as month.day: {_day_shown(us)}", MONTH_FIRST_ONLY)
     return RequestDate(None, f"{text!r} is not a date")
 
 
 def _other_reading(other: dt.date, year: str, not_after: dt.date | None) -> str:
     """The reading of an ambiguous date not taken, as its note gives it: with a two-digit
-    ``year``, in the year those digits name (the latest not after ``not_after``'s year), said so
-    when that is after ``not_after``. Black-box B6 #8: read on its own, ``11/12/26`` the other way
+    ``year``, in the year those digits name (as :func:`_other_date` gives it), said so when
+    that is after ``not_after``. Black-box B6 #8: read on its own, ``11/12/26`` the other way
     round went a century back ("it could be Dec 11, 1926") while ``11/4/26`` could be Apr 11,
     2026: a person who swapped day and month wrote the same year."""
     shown = _other_date(other, year, not_after)
@@ -1044,13 +1028,15 @@ def _other_reading(other: dt.date, year: str, not_after: dt.date | None) -> str:
 
 def _other_date(other: dt.date, year: str, not_after: dt.date | None) -> dt.date:
     """The date :func:`_other_reading` gives for ``other``: in the year a two-digit ``year``
-    names, the latest not after ``not_after``'s year."""
+    names, as a two-digit year is read (:func:`_two_digit_year`) but never earlier than the
+    day checked's year, as a person who swapped day and month wrote the same year."""
     if len(year) == 4 or not_after is None:
         return other
     named = not_after.year - not_after.year % 100 + int(year)
-    if named > not_after.year:
-        named -= 100
-    return _safe(named, other.month, other.day) or other
+    shown = _safe(named, other.month, other.day)
+    if named > not_after.year and (shown is None or shown - not_after > _NEAR_FUTURE):
+        shown = _safe(named - 100, other.month, other.day)
+    return shown or other
 
 
 def other_reading_late(
@@ -1088,19 +1074,6 @@ def _turned_note(
         f"{text!r} is ambiguous: read as {_day_shown(taken)} ({how}), since {usual_how} would be "
         f"{_day_shown(usual)}, after {_day_shown(not_after)}"
     )
-
-
-def _with_century(
-    found: RequestDate, text: str, later: dt.date | None, not_after: dt.date | None
-) -> RequestDate:
-    """``found`` with the note on its two-digit year read a century back, when there is one."""
-    if found.date is None or not_after is None:
-        return found
-    century = _century_note(found.date, later, not_after)
-    if not century:
-        return found
-    note = f"{found.note}; {century}" if found.note else f"{text!r}: {century}"
-    return replace(found, note=note)
 
 
 # Month names in French, Spanish and German, as European vendors' exports write a request date
@@ -1158,14 +1131,10 @@ def _parse_named_month(text: str, not_after: dt.date | None) -> RequestDate | No
     cleaned = " ".join(words.replace(",", " ").replace("-", " ").replace(".", " ").split())
     cleaned = _english_months(cleaned)
     found, short_year = _named_month_day(cleaned)
-    century = ""
     if found is not None and short_year:
         if not_after is None:
             return None
-        read, later = _two_digit_year(found.year % 100, found.month, found.day, not_after)
-        if read is not None:
-            century = _century_note(read, later, not_after)
-        found = read
+        found, _ = _two_digit_year(found.year % 100, found.month, found.day, not_after)
     if found is None:
         return RequestDate(None, f"{text!r} is not a date")
     if weekday is not None and _WEEKDAYS[found.weekday()][:3].casefold() != weekday[1].casefold():
@@ -1173,8 +1142,8 @@ def _parse_named_month(text: str, not_after: dt.date | None) -> RequestDate | No
             f"{text!r} names the wrong weekday: {_day_shown(found)} is a "
             f"{_WEEKDAYS[found.weekday()]}; read as that date"
         )
-        return RequestDate(found, f"{note}; {century}" if century else note)
-    return RequestDate(found, f"{text!r}: {century}" if century else "")
+        return RequestDate(found, note)
+    return RequestDate(found)
 
 
 def _named_month_day(cleaned: str) -> tuple[dt.date | None, bool]:

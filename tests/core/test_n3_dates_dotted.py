@@ -32,14 +32,14 @@ def test_a_two_digit_year_dotted_date_is_read_day_month() -> None:
 
 
 def test_its_century_is_the_slashed_forms() -> None:
-    back = parse_request_date("25.12.26", CHECKED_ON)
-    assert back.date == dt.date(1926, 12, 25)
-    assert back.note == (
-        "'25.12.26': its two-digit year is read as 1926, since Dec 25, 2026 would be after "
-        "Nov 23, 2026"
-    )
-    slashed = parse_request_date("12/25/26", CHECKED_ON)
-    assert slashed.date == back.date and slashed.note.endswith(back.note.split(": ", 1)[1])
+    # A month after the day checked: that date, as a slashed one is (not Dec 25, 1926).
+    near = parse_request_date("25.12.26", CHECKED_ON)
+    assert (near.date, near.note) == (dt.date(2026, 12, 25), "")
+    assert parse_request_date("12/25/26", CHECKED_ON).date == near.date
+    # Over a year after it: a century back, as a slashed one is.
+    back = parse_request_date("25.12.28", CHECKED_ON)
+    assert (back.date, back.note) == (dt.date(1928, 12, 25), "")
+    assert parse_request_date("12/25/28", CHECKED_ON).date == back.date
     assert parse_request_date("31.12.99", CHECKED_ON).date == dt.date(1999, 12, 31)
     assert parse_request_date("31.12.99", CHECKED_ON).note == ""
     assert parse_request_date("31.02.26", CHECKED_ON).note == "'31.02.26' is not a date"

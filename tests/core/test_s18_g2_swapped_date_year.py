@@ -68,23 +68,27 @@ def test_a_four_digit_year_s_other_reading_after_the_day_checked_says_so() -> No
 @pytest.mark.parametrize(
     ("text", "day_first", "note"),
     [
-        # Day/month, as the column's other dates say: the reading taken goes a century back
-        # (said so), the other keeps the year written.
+        # Day/month, as the column's other dates say: the reading taken, weeks after the day
+        # checked, is in the year written (once Dec 11, 1926: black-box B28 F3), as the other is.
         (
             "11/12/26",
             True,
-            "'11/12/26' is ambiguous: read as Dec 11, 1926 (day/month, as the column's dates "
-            "that read only one way are); it could be Nov 12, 2026; its two-digit year is read "
-            "as 1926, since Dec 11, 2026 would be after Nov 24, 2026",
+            "'11/12/26' is ambiguous: read as Dec 11, 2026 (day/month, as the column's dates "
+            "that read only one way are); it could be Nov 12, 2026",
         ),
-        # Month/day as the column's other dates say: read a century back (said so), the
-        # other reading in the year written.
+        # Month/day as the column's other dates say: so too.
         (
             "12/01/26",
             False,
-            "'12/01/26' is ambiguous: read as Dec 01, 1926 (month/day); it could be Jan 12, "
-            "2026; its two-digit year is read as 1926, since Dec 01, 2026 would be after "
-            "Nov 24, 2026",
+            "'12/01/26' is ambiguous: read as Dec 01, 2026 (month/day); it could be Jan 12, 2026",
+        ),
+        # Over a year after the day checked: the reading taken goes a century back, and the
+        # other is in the same year.
+        (
+            "11/12/28",
+            True,
+            "'11/12/28' is ambiguous: read as Dec 11, 1928 (day/month, as the column's dates "
+            "that read only one way are); it could be Nov 12, 1928",
         ),
         # Dotted: day.month, the other reading in the same year.
         (

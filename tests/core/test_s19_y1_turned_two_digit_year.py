@@ -94,12 +94,12 @@ def test_four_digit_years_are_read_as_ever() -> None:
         # The usual reading is not after the day, the other is: the usual one, as before.
         ("11/12/26", CHECKED, dt.date(2026, 11, 12), EITHER),
         ("12.11.26", CHECKED, dt.date(2026, 11, 12), EITHER_DOTTED),
-        # Both after the day checked, near (Dec 11 and Nov 12, 2026 on Nov 1): both would go a
-        # century back, so the usual order, as before.
-        ("12/11/26", dt.date(2026, 11, 1), dt.date(1926, 12, 11), EITHER),
-        ("11.12.26", dt.date(2026, 11, 1), dt.date(1926, 12, 11), EITHER_DOTTED),
-        # One a week ahead, the other eleven months: both go back.
-        ("01/12/27", dt.date(2027, 1, 5), dt.date(1927, 1, 12), EITHER),
+        # Both after the day checked, near (Dec 11 and Nov 12, 2026 on Nov 1): both are read
+        # in 2026 (once both went a century back), so the usual order, as before.
+        ("12/11/26", dt.date(2026, 11, 1), dt.date(2026, 12, 11), EITHER),
+        ("11.12.26", dt.date(2026, 11, 1), dt.date(2026, 12, 11), EITHER_DOTTED),
+        # One a week ahead, the other eleven months: both within a year, both in 2027.
+        ("01/12/27", dt.date(2027, 1, 5), dt.date(2027, 1, 12), EITHER),
         # Both years ahead: far, both go back, as before.
         ("12/11/28", CHECKED, dt.date(1928, 12, 11), EITHER),
         ("11.12.28", CHECKED, dt.date(1928, 12, 11), EITHER_DOTTED),
@@ -125,14 +125,19 @@ def test_across_new_year() -> None:
 
 
 def test_a_column_of_known_order_keeps_it() -> None:
+    # Read its column's way, after the day checked: that date, as with a four-digit year (once
+    # Dec 11, 1926, a request some 25,000 business days late: black-box B28 F3).
     month_day = parse_request_date("12/11/26", CHECKED, day_first=False)
-    assert (month_day.date, month_day.order) == (dt.date(1926, 12, 11), EITHER)
-    assert "two-digit year is read as 1926, since Dec 11, 2026 would be after" in month_day.note
+    assert (month_day.date, month_day.order) == (dt.date(2026, 12, 11), EITHER)
+    assert "1926" not in month_day.note
     day_month = parse_request_date("11/12/26", CHECKED, day_first=True)
-    assert (day_month.date, day_month.order) == (dt.date(1926, 12, 11), EITHER)
+    assert (day_month.date, day_month.order) == (dt.date(2026, 12, 11), EITHER)
     dotted = parse_request_date("11.12.26", CHECKED, day_first=True)
-    assert (dotted.date, dotted.order) == (dt.date(1926, 12, 11), EITHER_DOTTED)
-    assert "two-digit year is read as 1926" in dotted.note
+    assert (dotted.date, dotted.order) == (dt.date(2026, 12, 11), EITHER_DOTTED)
+    assert "1926" not in dotted.note
+    # Over a year ahead its column's way: a century back, not turned either.
+    far = parse_request_date("12/01/28", CHECKED, day_first=False)
+    assert (far.date, far.order) == (dt.date(1928, 12, 1), EITHER)
     # Known to be day/month, a slashed 12/11/26 is Nov 12, 2026 as the column says.
     known = parse_request_date("12/11/26", CHECKED, day_first=True)
     assert known.date == dt.date(2026, 11, 12)

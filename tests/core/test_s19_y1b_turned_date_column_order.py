@@ -46,11 +46,13 @@ def test_a_month_day_column_reads_its_turned_slashed_date_month_day() -> None:
     _, first = _check(["12/11/26", "10/25/26"], None)
     assert column_order(first) is False  # was None: nothing read again
     checked, summary, sentence = _staged(["12/11/26", "10/25/26"])
-    # As a column known to be month/day reads it: a century back, and said so.
-    assert checked[0].request_date == dt.date(1926, 12, 11)
+    # As a column known to be month/day reads it: Dec 11, 2026, after the insertion date, as
+    # 12/11/2026 would be (once a century back, Dec 11, 1926: black-box B28 F3).
+    assert checked[0].request_date == dt.date(2026, 12, 11)
+    assert (checked[0].business_days, checked[0].late) == (None, False)
     assert checked[0].date_note == (
-        "'12/11/26' is ambiguous: read as Dec 11, 1926 (month/day); it could be Nov 12, 2026; "
-        "its two-digit year is read as 1926, since Dec 11, 2026 would be after Nov 24, 2026"
+        "'12/11/26' is ambiguous: read as Dec 11, 2026 (month/day); it could be Nov 12, 2026; "
+        "the request date is after the insertion date"
     )
     assert EITHER_TURNED not in summary.date_orders and EITHER in summary.date_orders
     assert sentence == (
@@ -63,8 +65,8 @@ def test_a_day_month_column_reads_its_turned_dotted_date_day_month() -> None:
     _, first = _check(["11.12.26", "25.10.26"], None)
     assert column_order(first) is True
     checked, summary, sentence = _staged(["11.12.26", "25.10.26"])
-    assert checked[0].request_date == dt.date(1926, 12, 11)
-    assert "two-digit year is read as 1926" in checked[0].date_note
+    assert checked[0].request_date == dt.date(2026, 12, 11)
+    assert "(day.month, as dotted dates are usually written)" in checked[0].date_note
     assert EITHER_DOTTED_TURNED not in summary.date_orders
     assert EITHER_DOTTED in summary.date_orders
     assert sentence == (
@@ -163,9 +165,10 @@ def test_staging_reads_a_month_day_column_s_turned_date_month_day(tmp_path: Path
     warnings = [str(w) for w in store.meta().get("warnings") or []]
     first = next(store.rows())
     store.close()
-    # Read as the column says (a century back, said so), not day/month against the warning.
-    assert first.request_date == f"{usual.year - 100}-{usual:%m-%d}"
-    assert f"'{text}' is ambiguous: read as {usual:%b %d}, {usual.year - 100} (month/day)" in (
+    # Read as the column says (after today, in the year written), not day/month against the
+    # warning.
+    assert first.request_date == usual.isoformat()
+    assert f"'{text}' is ambiguous: read as {usual:%b %d}, {usual.year} (month/day)" in (
         first.message
     )
     assert (

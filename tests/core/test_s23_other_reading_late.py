@@ -93,11 +93,14 @@ def test_no_claim_when_the_reading_is_late_or_the_other_is_in_time_or_after() ->
         "02/03/2026",  # both readings late
         "11/12/2026",  # Nov 12 in time; Dec 11 after the day checked
         "11/12/26",  # so, its other reading after the day checked (said so)
-        "12/11/26",  # month/day as 11/20/2026 is: Dec 11, 1926, late itself
+        "12/11/26",  # month/day as 11/20/2026 is: Dec 11, 2026, after the day; Nov 12 in time
         "11/20/2026",  # not ambiguous
+        "12/11/28",  # month/day, over a year ahead: Dec 11, 1928, late itself
     ]
     checked, summary = _checked(dates)
-    assert [r.late for r in checked] == [True, True, False, False, True, False]
+    assert [r.late for r in checked] == [True, True, False, False, False, False, True]
+    assert checked[4].request_date == dt.date(2026, 12, 11)
+    assert checked[6].request_date == dt.date(1928, 12, 11)
     assert not any("which would be" in r.date_note for r in checked)
     assert checked[3].date_note.endswith(
         "it could be Dec 11, 2026, though that is after Nov 24, 2026"

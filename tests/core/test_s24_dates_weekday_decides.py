@@ -91,13 +91,17 @@ def test_weekday_evidence_against_a_date_reading_one_way_is_a_column_written_bot
     assert "written both day/month (row 2: 'Tue 10/11/2026') and month/day" in sentence
 
 
-def test_a_two_digit_year_keeps_its_century_note() -> None:
-    # Dec 11, 2026 would be after the day checked: month/day is Dec 11, 1926, a Saturday;
-    # day/month, Nov 12, 2026, is the Thursday named.
+def test_a_two_digit_year_s_weekday_is_weighed_in_the_year_it_is_read_in() -> None:
+    # Month/day is Dec 11, 2026, after the day checked, no request date; day/month, Nov 12,
+    # 2026, is the Thursday named.
     found = parse_request_date("Thu 12/11/26", CHECKED)
     assert (found.date, found.order) == (dt.date(2026, 11, 12), DAY_FIRST_ONLY)
+    # Dec 11, 1926 (a Saturday) is no reading of it any more (black-box B28 F3).
     found = parse_request_date("Sat 12/11/26", CHECKED)
-    assert (found.date, found.order) == (dt.date(1926, 12, 11), MONTH_FIRST_ONLY)
-    assert found.note.endswith(
-        "; its two-digit year is read as 1926, since Dec 11, 2026 would be after Nov 24, 2026"
-    )
+    assert found.date == dt.date(2026, 11, 12) and "names the wrong weekday" in found.note
+    # Over a year ahead both readings go a century back, and the weekday picks between them:
+    # Dec 11, 1928 is a Tuesday, Nov 12, 1928 a Monday.
+    found = parse_request_date("Tue 12/11/28", CHECKED)
+    assert (found.date, found.order) == (dt.date(1928, 12, 11), MONTH_FIRST_ONLY)
+    found = parse_request_date("Mon 12/11/28", CHECKED)
+    assert (found.date, found.order) == (dt.date(1928, 11, 12), DAY_FIRST_ONLY)
