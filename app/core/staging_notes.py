@@ -2317,8 +2317,9 @@ def _form_order(summary: CheckSummary) -> DayFirst:
         if form.usual in orders or form.turned in orders:
             wanted[form.written] = evidence
         # Read against their form's order as that reading was after the day checked (regression
-        # check V4): a column known to be written their form's way reads them so, a century back
-        # and said so, as it would had its order been known (fixer Y1: 12/11/26 beside 10/25/26
+        # check V4): a column known to be written their form's way reads them so (a date after
+        # the day checked, or a century back when more than a year after it), as it would had
+        # its order been known (fixer Y1: 12/11/26 beside 10/25/26
         # stayed Nov 12 while the warning said the column's dates were read month/day).
         misread = form.turned if evidence == form.usual_day_first else form.usual
         if evidence is not None and misread in orders:
