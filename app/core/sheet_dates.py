@@ -376,7 +376,11 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
 
 
 def parse_request_date(
-    value: CellValue, not_after: dt.date | None = None, *, day_first: DayFirst = None
+    value: CellValue,
+    not_after: dt.date | None = None,
+    *,
+    day_first: DayFirst = None,
+    date1904: bool = False,
 ) -> RequestDate:
     """Read a date cell: a date/datetime, an Excel serial number, or a common date string
     (ISO, US month/day, European day.month, yyyymmdd, month names).
@@ -388,6 +392,9 @@ def parse_request_date(
     (default today): see the module's docstring, which says too when, with ``day_first`` None,
     an ambiguous one is read the other way.
     A date before 1900 (a cell, or text with a four-digit year) is refused, with a note.
+    ``date1904``: the cell is a number of a workbook set to the 1904 date system, which its
+    day numbers count in; otherwise a number's note gives that system's reading beside the
+    1900 one it takes.
     """
     if value is None or value == "":
         return RequestDate(None)
@@ -407,7 +414,8 @@ def parse_request_date(
             # A number, not a date cell: most often a date whose format was lost (a CSV, a
             # column formatted General), but it could be anything else; the note shows the
             # reading so it can be checked (black-box pass I2: "45000" read silently).
-            return _serial(value, str(int(value) if float(value).is_integer() else value))
+            written = str(int(value) if float(value).is_integer() else value)
+            return _serial(value, written, date1904)
         if 19_000_101 <= value <= 21_001_231 and float(value).is_integer():
             # 20261102 as a number. Read here, not as text: text of digits that names no day
             # is read as a number again, which came back here ("20261399" recursed until
@@ -426,13 +434,21 @@ def parse_request_date(
     return _parse_text(value.strip(), not_after, day_first)
 
 
-def _serial(value: int | float, shown: str) -> RequestDate:
-    """A number (``shown`` as written) read as a spreadsheet's day number. A plain number does
-    not say which date system its workbook counts in, and the reader does not pass it: a Mac
-    workbook set to the 1904 system (as Excel for Mac made them until 2011) counts 1,462 days
-    later, so the note gives that reading too (black-box B28 F5: 46336 in such a workbook was
-    read Nov 10, 2026, silently, where the workbook means Nov 11, 2030)."""
+def _serial(value: int | float, shown: str, date1904: bool = False) -> RequestDate:
+    """A number (``shown`` as written) read as a spreadsheet's day number. A workbook set to
+    the 1904 system (as Excel for Mac made them until 2011) counts 1,462 days later: when the
+    reader knows the cell's workbook is (``date1904``), that is the reading; a number of a
+    text file, or of a workbook whose date system the reader does not learn, is read in the
+    1900 system, and the note gives the 1904 reading too (black-box B28 F5: 46336 in such a
+    workbook was read Nov 10, 2026, silently, where the workbook means Nov 11, 2030)."""
     found = _EXCEL_EPOCH + dt.timedelta(days=int(value))
+    if date1904:
+        found += _1904_LATER
+        return RequestDate(
+            found,
+            f"the number {shown} is read as a spreadsheet's day number, {found} (the "
+            "workbook's 1904 date system)",
+        )
     return RequestDate(
         found,
         f"the number {shown} is read as a spreadsheet's day number, {found} (the 1900 date "

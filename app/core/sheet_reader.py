@@ -508,7 +508,9 @@ class WorkbookSource:
 
     The first :meth:`iter_rows` (and :meth:`preview`) share the stream started by the
     constructor; a later :meth:`iter_rows` starts a fresh child and reads the sheet again.
-    ``notes`` fills in as rows arrive (see :class:`SheetNotes`).
+    ``notes`` fills in as rows arrive (see :class:`SheetNotes`). ``date1904``: an xlsx/xlsm
+    set to the 1904 date system, whose number cells count days from 1904 (False for any other
+    format, whose flag is not read).
     """
 
     def __init__(self, path: Path, sheet: str | None, fmt: str, probe_others: bool = False) -> None:
@@ -522,6 +524,9 @@ class WorkbookSource:
             path, sheet or "", fmt, self.notes, probe_others
         )
         self.sheet_names, self.sheet = self._stream.meta()
+        # The workbook counts its day numbers from 1904 (an xlsx/xlsm's workbookPr says so):
+        # a number cell read as a request date is read in that system (sheet_dates).
+        self.date1904 = self._stream.date1904
         self._consumed = False
 
     def preview(self, n: int) -> list[Row]:
@@ -618,6 +623,7 @@ class _WorkerStream:
         self._watchdog = threading.Thread(target=self._watch, daemon=True)
         self._watchdog.start()
         self._finished = False
+        self.date1904 = False  # known once meta() has read the worker's first message
         # Row → column → the length of a text cut as read, until the row is handed out.
         self._cut: dict[int, dict[int, int]] = {}
 
@@ -658,6 +664,7 @@ class _WorkerStream:
             raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
         if self._primary and len(message) > 3:  # ("meta", names, chosen, hidden_names)
             self._notes.hidden_sheets = set(message[3])
+        self.date1904 = len(message) > 4 and bool(message[4])
         # Right after it the worker says whether it can see hidden rows (not when its scan of
         # the sheet's layout failed, or an .xls is older than BIFF8).
         scan = self._read_message()

@@ -21,8 +21,10 @@ whose name says they are front matter ("Cover", "Instructions", "README":
 :func:`front_matter_sheet`), which staging tries after the rest (:func:`usable_first`).
 
 Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple: ``("meta", sheet_names,
-chosen_sheet, hidden_names)`` (``hidden_names``: the hidden worksheets, known from the workbook's
-sheet list at no cost; a reader must accept the older three-item form too); ``("scan", ...)``
+chosen_sheet, hidden_names, date1904)`` (``hidden_names``: the hidden worksheets, known from the
+workbook's sheet list at no cost; ``date1904``: an xlsx/xlsm counts its day numbers in the 1904
+date system, :func:`date_system_1904`; a reader must accept the older three- and four-item forms
+too); ``("scan", ...)``
 messages (below); ``("rows", [(row_number, cells), ...])`` repeatedly (before the first,
 ``("merged", [(first_row, first_column, last_row, last_column), ...])`` when the sheet has merged
 ranges: rows 1-based, columns 0-based, the cells they cover showing their first cell's value;
@@ -224,6 +226,11 @@ _ZERO_VALUE = re.compile(
 )
 _CELL_TYPE = re.compile(rb"""\bt\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _CALC_PR = re.compile(rb"<" + _P + rb"calcPr\b([^>]*)>")
+_WORKBOOK_PR = re.compile(rb"<" + _P + rb"workbookPr\b([^>]*)>")
+# How much of an xlsx's workbook part is searched for <workbookPr>: the schema puts it before
+# <sheets>, after only the file's version, sharing and a writer's path, so a large workbook
+# part (thousands of defined names) is not read through.
+_WORKBOOK_HEAD = 1 << 16
 # The most placeholder cells kept to empty (each an int): past it the worker stops, as for
 # other scans with too much to hold (no program writes a sheet of millions of formulas).
 # Also the most number cells noted as padded by their format: past it the rest are read as
@@ -541,6 +548,29 @@ def recalculated_on_load(zf: zipfile.ZipFile) -> bool:
         return False
     tag = _CALC_PR.search(zf.read(workbook))
     return tag is not None and _attributes(tag.group(1)).get("fullCalcOnLoad") in ("1", "true")
+
+
+def date_system_1904(path: str) -> bool:
+    """Whether an xlsx/xlsm counts its day numbers in the 1904 date system
+    (``<workbookPr date1904="1"/>``, as Excel for Mac made workbooks until 2011). calamine
+    reads its date cells so, but not a plain number, which the request-date check reads as a
+    day number (black-box B28 F5). False for a file of any other kind (the .xls, .xlsb and .ods
+    flags are not read) or a workbook part that cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(8) == _OLE_MAGIC or not zipfile.is_zipfile(path):
+                return False
+        with zipfile.ZipFile(path) as zf:
+            part = workbook_part(zf)
+            if part is None or not part.lower().endswith(".xml"):
+                return False
+            with zf.open(part) as member:
+                head = member.read(_WORKBOOK_HEAD)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return False
+    tag = _WORKBOOK_PR.search(head)
+    flag = _attributes(tag.group(1)).get("date1904", "") if tag is not None else ""
+    return flag.strip().lower() in ("1", "true")
 
 
 def _part_name(member: str) -> str:
@@ -3638,7 +3668,7 @@ def run(
             if chosen != ahead.sheet:
                 ahead.cancel()
                 ahead = ScanAhead(path, chosen)
-        _send(out, ("meta", list(names), chosen, hidden))
+        _send(out, ("meta", list(names), chosen, hidden, date_system_1904(path)))
         scan = ahead.wait()
         ahead = None
         texts = scan.texts if isinstance(scan, OdsScan) else None
