@@ -96,6 +96,7 @@ from app.core.job_report import (
     EARLIER_UNCHECKED,
     FIRST_LISTED_UNCHECKED,
     FOUND_AFTER_ERROR,
+    LOOK_UP_STOPPED,
     RESENT_PRESENT,
     RESUMED_PRESENT,
     RETRIED_PRESENT,
@@ -113,7 +114,14 @@ from app.core.job_runner import (
     journal_sent_before,
 )
 from app.core.job_staging import JobSettings, stage
-from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, scope_from_text
+from app.core.job_store import (
+    JobRow,
+    JobStatus,
+    JobStore,
+    Outcome,
+    RowState,
+    scope_from_text,
+)
 from app.core.journal import PHASE_EVENT, PHASE_INTENT, PHASE_OUTCOME, JournalEntry
 from app.core.session import (
     EARLIER_ATTEMPT_MAY_HAVE_DONE,
@@ -752,6 +760,11 @@ def insert_sender(
             asked[row.seq] = went_out(row)
         return asked[row.seq]
 
+    def stopping() -> bool:
+        """Whether the job is being stopped: a look-up failing then (its connection shut
+        after the stop) was cut short by it, and is made again on resume."""
+        return stop is not None and stop.is_set()
+
     def _look_up(row: JobRow, scope: Scope, rounds: int = 1) -> tuple[Entries | None, str]:
         """The row's entries in ``scope``, or None and why the look-up failed; made up to
         ``rounds`` times while the service fails it (a 429, a 5xx, no answer)."""
@@ -759,13 +772,18 @@ def insert_sender(
             try:
                 return _listed_entries(session, target, row, scope, stop=stop), ""
             except (RateLimitedError, ServerError, TransportError) as exc:
+                if stopping():
+                    return None, LOOK_UP_STOPPED
                 if round_ < rounds:
                     continue
                 return None, f"the look-up failed: {exc.describe()}"
             except ApiError as exc:
-                return None, f"the look-up failed: {exc.describe()}"
+                return (
+                    None,
+                    LOOK_UP_STOPPED if stopping() else f"the look-up failed: {exc.describe()}",
+                )
             except Cancelled:
-                return None, "the look-up was stopped with the job"
+                return None, LOOK_UP_STOPPED
         raise AssertionError("rounds must be at least 1")
 
     def _other_forms(row: JobRow, scope: Scope) -> tuple[Listed | None, str]:
@@ -812,13 +830,15 @@ def insert_sender(
                         )
                         found = iterate(query, stop)
                 except ApiError as exc:
+                    if stopping():
+                        return oldest, LOOK_UP_STOPPED
                     on = " on the global list" if where.is_global and not scope.is_global else ""
                     why = FORM_LOOK_UP_FAILED.format(
                         number=search.number, where=on, error=exc.describe()
                     )
                     return oldest, why
                 except Cancelled:
-                    return oldest, "the look-up was stopped with the job"
+                    return oldest, LOOK_UP_STOPPED
                 mine = [
                     e
                     for e in found
@@ -829,12 +849,15 @@ def insert_sender(
                     oldest = first
         return oldest, ""
 
-    def _with_lateness(row: JobRow, scope: Scope, sent: _Sent) -> RowResult:
+    def _with_lateness(
+        row: JobRow, scope: Scope, sent: _Sent, found_on: dt.date | None = None
+    ) -> RowResult:
         """``sent``'s result of an already-present row, saying how late its request was (see
-        above)."""
+        above); ``found_on``: the day an earlier run found it listed (its look-ups made again
+        on resume), else today."""
         result, entries = sent.result, sent.entries
         received = request_day(row)
-        today = dt.date.today()
+        today = min(found_on or dt.date.today(), dt.date.today())
         if received is None or received > today:
             # No request date, or one after today: no business days to count (the row's note
             # says why).
@@ -877,8 +900,32 @@ def insert_sender(
         text, honoured = _listing_words(received, today, first, why, unknown)
         if store is not None:
             store.set_honoured(row.seq, honoured)
+        _recheck_if_stopped(row, result, why, unknown)
         message = "; ".join(x for x in (result.message, text) if x)
         return RowResult(result.outcome, message, result.code)
+
+    def _recheck_if_stopped(row: JobRow, result: RowResult, *whys: str) -> None:
+        """Leave the row's look-ups to the resume when the job's stop cut one short (``whys``
+        say so): the row keeps its outcome, and the resume makes them again from what its send
+        said (black-box B28 F2: a pause lost every look-up made after the inserts, and
+        numbers listed long before their requests stayed late after the resume)."""
+        if store is not None and any(LOOK_UP_STOPPED in why for why in whys):
+            store.set_recheck(row.seq, {"staged": row.message, "said": result.message})
+
+    def _recheck(row: JobRow, scope: Scope) -> RowResult | None:
+        """A done row's look-ups made again on resume (:meth:`JobStore.unfinished` hands it
+        out, ``row.message`` its staged note), counted to the day its earlier run ended; None
+        when it has none left."""
+        again = store.take_recheck(row.seq) if store is not None else None
+        if again is None:
+            return None
+        said = str(again.get("said", ""))
+        ended = local_day(row.done_at)
+        if row.outcome == Outcome.INSERTED.value:
+            done_on = ended if ended is not None and ended < dt.date.today() else None
+            result = RowResult(Outcome.INSERTED, said, done_on=done_on)
+            return _inserted_lateness(row, scope, result)
+        return _with_lateness(row, scope, _Sent(RowResult(Outcome.ALREADY_PRESENT, said)), ended)
 
     def _inserted_lateness(row: JobRow, scope: Scope, result: RowResult) -> RowResult:
         """``result`` of an inserted row, measured to a global entry older than its insertion
@@ -933,6 +980,7 @@ def insert_sender(
                     )
                     if x
                 )
+            _recheck_if_stopped(row, result, why, other_why)
         if not honoured and inserted < today:
             honoured = inserted.isoformat()
         if store is not None and (honoured or row.honoured_on):
@@ -999,6 +1047,8 @@ def insert_sender(
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
+        if row.state == RowState.DONE.value and (rechecked := _recheck(row, scope)) is not None:
+            return rechecked
         sent = _send(row, resent, scope)
         if sent.result.outcome is Outcome.ALREADY_PRESENT:
             return _with_lateness(row, scope, sent)

@@ -49,7 +49,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from app.core.job_store import JobRow, JobStore, Outcome, RowState
+from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 from app.core.lead_lookup import still_listed_in
 from app.core.paths import utf8_text
 from app.core.sheet_check import blank_row_message, looked_up_as_written
@@ -163,6 +163,10 @@ MAYBE_INSERTED_LABEL = (
 FIRST_LISTED_UNCHECKED = "when the number was first on the list could not be checked"
 EARLIER_UNCHECKED = "whether an earlier entry put the number on the list could not be checked"
 UNCHECKED_TEXTS = (FIRST_LISTED_UNCHECKED, EARLIER_UNCHECKED)
+# Why a look-up made for a row's lateness was not made: the job's stop cut it short. A resume
+# makes it (JobStore.set_recheck), so such rows are counted apart from failed look-ups
+# (:func:`stopped_sentence`).
+LOOK_UP_STOPPED = "the look-up was stopped with the job"
 # The job meta's counts of those rows, of them the late requests, and the sentence the report
 # put among the job's warnings (replaced when the report is written again).
 PRESENT_UNCHECKED = "already_present_unchecked"
@@ -456,9 +460,45 @@ def unchecked(row: JobRow) -> bool:
     """Whether ``row`` ended ``already_present`` without its request checked against when its
     number was first on the list (a look-up failed), so counted to a later day than it may
     have been honoured on."""
-    return row.outcome == Outcome.ALREADY_PRESENT.value and any(
-        text in row.message for text in UNCHECKED_TEXTS
+    return (
+        row.outcome == Outcome.ALREADY_PRESENT.value
+        and any(text in row.message for text in UNCHECKED_TEXTS)
+        and not look_ups_stopped(row)
     )
+
+
+def look_ups_stopped(row: JobRow) -> bool:
+    """Whether the job's stop cut short a look-up ``row``'s lateness depends on (whether an
+    earlier entry honoured its request), which a resume makes (:data:`LOOK_UP_STOPPED`)."""
+    return row.outcome in (
+        Outcome.INSERTED.value,
+        Outcome.ALREADY_PRESENT.value,
+    ) and (LOOK_UP_STOPPED in row.message)
+
+
+def stopped_sentence(stopped: RowsNamed, late: RowsNamed, late_total: int, paused: bool) -> str:
+    """The job's warning for rows :func:`look_ups_stopped` (``stopped``; ``late`` those of
+    them counted late, of ``late_total``), or "" for none: not a failed look-up, but one the
+    pause left for the resume (black-box B28 F2)."""
+    if not stopped.count:
+        return ""
+    n = stopped.count
+    text = (
+        f"{n} {'row' if n == 1 else 'rows'} inserted or already present had "
+        f"{'its' if n == 1 else 'their'} look-ups of an earlier entry of the number (when it "
+        "was first on the list, on the global list or in another written form) stopped with "
+        f"the job, so {'its request is' if n == 1 else 'their requests are'} counted to "
+        f"{'its' if n == 1 else 'their'} insertion or to the day the job found the number"
+        f"{' until the job is resumed, which makes those look-ups' if paused else ''}: "
+        f"{stopped}."
+    )
+    if late.count:
+        k = late.count
+        text += (
+            f" {k} of the {late_total} late requests {'is' if k == 1 else 'are'} among them "
+            f"({late}): {'it' if k == 1 else 'they'} may have been honoured sooner."
+        )
+    return text
 
 
 class RowsNamed:
@@ -785,6 +825,10 @@ class ReportWriter:
         # those counted late (see unchecked).
         self.unchecked = RowsNamed()
         self.late_unchecked = RowsNamed()
+        # The same for inserted or already-present rows whose look-ups the job's stop cut
+        # short (see look_ups_stopped).
+        self.stopped = RowsNamed()
+        self.late_stopped = RowsNamed()
         self._unchecked_note_before = ""
         self.still_listed = StillListed()  # a removal's rows of leads still listed
         self._still_listed_before = ""
@@ -860,7 +904,15 @@ class ReportWriter:
             return {**meta, "warnings": [*kept, *([said] if said else [])], STILL_LISTED_NOTE: said}
         before = self._unchecked_note_before = str(meta.get(UNCHECKED_NOTE) or "")
         warnings = [w for w in meta.get("warnings") or [] if not before or w != before]
-        note = unchecked_sentence(self.unchecked, self.late_unchecked, self.late)
+        paused = meta.get("status") == JobStatus.PAUSED.value
+        note = " ".join(
+            x
+            for x in (
+                unchecked_sentence(self.unchecked, self.late_unchecked, self.late),
+                stopped_sentence(self.stopped, self.late_stopped, self.late, paused),
+            )
+            if x
+        )
         if note:
             warnings.append(note)
         return {**meta, "warnings": warnings, UNCHECKED_NOTE: note}
@@ -949,6 +1001,10 @@ class ReportWriter:
                 self.unchecked.add(r.row_number)
                 if is_late:
                     self.late_unchecked.add(r.row_number)
+            if look_ups_stopped(r):
+                self.stopped.add(r.row_number)
+                if is_late:
+                    self.late_stopped.add(r.row_number)
             cells += [days, "late" if is_late else ""]
         else:
             self.as_written += valid_as_written(r)

@@ -751,7 +751,10 @@ class JobRunner:
             self.counts["not_attempted"] = self.counts.get("not_attempted", 0) + n
             self.counts["pending"] = 0
             status = JobStatus.CANCELLED
-        elif control.suspended.is_set() and self.store.counts()["pending"]:
+        elif control.suspended.is_set() and (
+            # Rows done whose look-ups the stop cut short are the resume's too (B28 F2).
+            self.store.counts()["pending"] or self.store.rechecks()
+        ):
             status = JobStatus.PAUSED
         else:
             status = JobStatus.FINISHED

@@ -18,6 +18,7 @@ resume in the journal, the report and the JSON answer (black-box R5 #1).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import errno
 import functools
@@ -120,7 +121,8 @@ CREATE TABLE IF NOT EXISTS rows (
     code TEXT NOT NULL DEFAULT '',
     message TEXT NOT NULL DEFAULT '',
     done_at TEXT NOT NULL DEFAULT '',
-    honoured_on TEXT NOT NULL DEFAULT ''
+    honoured_on TEXT NOT NULL DEFAULT '',
+    recheck TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS rows_state ON rows(state, seq);
 """
@@ -203,6 +205,13 @@ class NewRow:
 # journal, 5.8 GB written for a 100,000-row import); 3.6 KB in 1 KB pages. Its rows are short:
 # staging 100,000 of them takes about as long, in a file about a fifth bigger.
 PAGE_SIZE = 1024
+
+# Marks a row's recheck (JobStore.set_recheck) handed out by JobStore.unfinished: its message
+# is its staged note again, and a send takes it up.
+_TAKEN = "taken:"
+# A recheck not handed out yet (one handed out and never taken up, its row sent again as one
+# in flight, is settled so: see JobStore.unfinished).
+_RECHECK_LEFT = f"recheck != '' AND recheck NOT LIKE '{_TAKEN}%'"
 
 # Up to this many outcomes go in mark_sending's single statement (well under SQLite's limit
 # of 32,766 parameters); more (rare: after a pause) take a transaction of two statements.
@@ -303,7 +312,7 @@ class JobStore:
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute("PRAGMA busy_timeout = 10000")
             self._db.executescript(_SCHEMA)
-            self._add_honoured_on()
+            self._add_columns()
         except sqlite3.DatabaseError as exc:
             self._db.close()
             # SQLite says "unable to open database file" both for a damaged file and for one
@@ -315,19 +324,21 @@ class JobStore:
             with contextlib.suppress(OSError):
                 os.chmod(path, 0o600)
 
-    def _add_honoured_on(self) -> None:
-        """Give a job file written before rows had ``honoured_on`` the column (empty: its
-        rows count to the day they ended, as they did)."""
-        columns = {str(c[1]) for c in self._db.execute("PRAGMA table_info(rows)")}
-        if "honoured_on" in columns:
-            return
-        try:
-            self._db.execute("ALTER TABLE rows ADD COLUMN honoured_on TEXT NOT NULL DEFAULT ''")
-        except sqlite3.OperationalError:
-            # Another process opening the same file added it first.
+    def _add_columns(self) -> None:
+        """Give a job file written before rows had ``honoured_on`` or ``recheck`` the column
+        (empty: its rows count to the day they ended, as they did, and have nothing to
+        redo)."""
+        for column in ("honoured_on", "recheck"):
             columns = {str(c[1]) for c in self._db.execute("PRAGMA table_info(rows)")}
-            if "honoured_on" not in columns:
-                raise
+            if column in columns:
+                continue
+            try:
+                self._db.execute(f"ALTER TABLE rows ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+            except sqlite3.OperationalError:
+                # Another process opening the same file added it first.
+                columns = {str(c[1]) for c in self._db.execute("PRAGMA table_info(rows)")}
+                if column not in columns:
+                    raise
 
     @classmethod
     def create(cls, jobs_dir: Path, job_id: str, meta: Mapping[str, Any]) -> JobStore:
@@ -490,21 +501,73 @@ class JobStore:
 
     def unfinished(self, chunk: int = 500) -> Iterator[JobRow]:
         """Rows still to send (``sending`` ones first: they were in flight when the job
-        stopped), read in chunks so a huge job never sits in memory."""
-        for state in (RowState.SENDING, RowState.PENDING):
-            last = 0
-            while True:
-                with self._lock:
-                    batch = self._db.execute(
-                        f"SELECT {', '.join(_ROW_COLUMNS)} FROM rows"
-                        " WHERE state = ? AND seq > ? ORDER BY seq LIMIT ?",
-                        (state.value, last, chunk),
-                    ).fetchall()
-                if not batch:
-                    break
-                for values in batch:
-                    yield JobRow(*values)
-                last = batch[-1][0]
+        stopped), read in chunks so a huge job never sits in memory; then the rows done whose
+        look-ups the job's stop cut short (:meth:`set_recheck`), each with its staged note
+        back as its message (what the runner keeps in front of what the send says), "done"
+        still: the sender makes its look-ups again (black-box B28 F2)."""
+        yield from self._rows_in(RowState.SENDING, chunk)
+        yield from self._rows_in(RowState.PENDING, chunk)
+        while True:
+            with self._lock:
+                found = self._db.execute(
+                    f"SELECT {', '.join(_ROW_COLUMNS)}, recheck FROM rows"
+                    f" WHERE {_RECHECK_LEFT} AND state = ? ORDER BY seq LIMIT ?",
+                    (RowState.DONE.value, chunk),
+                ).fetchall()
+                batch: list[JobRow] = []
+                for *values, recheck in found:
+                    staged = str(json.loads(recheck).get("staged", ""))
+                    batch.append(dataclasses.replace(JobRow(*values), message=staged))
+                    self._db.execute(
+                        "UPDATE rows SET message = ?, recheck = ? WHERE seq = ?",
+                        (staged, _TAKEN + recheck, values[0]),
+                    )
+            if not batch:
+                return
+            yield from batch
+
+    def set_recheck(self, seq: int, what: Mapping[str, Any]) -> None:
+        """Record that row ``seq``'s look-ups were cut short by the job's stop, with what
+        the sender needs to make them again on resume (its staged note, what its send said):
+        see :meth:`unfinished`. Committed now, ahead of the row's outcome."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE rows SET recheck = ? WHERE seq = ?", (json.dumps(dict(what)), seq)
+            )
+
+    def take_recheck(self, seq: int) -> dict[str, Any] | None:
+        """What :meth:`set_recheck` recorded for row ``seq`` that :meth:`unfinished` handed
+        out, cleared (None when nothing is)."""
+        with self._lock:
+            found = self._db.execute("SELECT recheck FROM rows WHERE seq = ?", (seq,)).fetchone()
+            if not found or not str(found[0]).startswith(_TAKEN):
+                return None
+            self._db.execute("UPDATE rows SET recheck = '' WHERE seq = ?", (seq,))
+        return dict(json.loads(str(found[0])[len(_TAKEN) :]))
+
+    def rechecks(self) -> int:
+        """How many done rows have look-ups left for a resume (:meth:`set_recheck`)."""
+        with self._lock:
+            found = self._db.execute(
+                f"SELECT count(*) FROM rows WHERE {_RECHECK_LEFT} AND state = ?",
+                (RowState.DONE.value,),
+            ).fetchone()
+        return int(found[0])
+
+    def _rows_in(self, state: RowState, chunk: int) -> Iterator[JobRow]:
+        last = 0
+        while True:
+            with self._lock:
+                batch = self._db.execute(
+                    f"SELECT {', '.join(_ROW_COLUMNS)} FROM rows"
+                    " WHERE state = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    (state.value, last, chunk),
+                ).fetchall()
+            if not batch:
+                break
+            for values in batch:
+                yield JobRow(*values)
+            last = batch[-1][0]
 
     def mark_sending(self, seq: int) -> None:
         """Commit ``seq`` as in flight, together with the outcomes written since the last
