@@ -291,6 +291,13 @@ def row_lateness(row: JobRow) -> tuple[int | None, bool]:
     return lateness(row.request_date, row.done_at, row.outcome, row.honoured_on)
 
 
+# The check's note of a request date after the day it checked the file (its "insertion
+# date"; app.core.sheet_check), and the outcomes whose rows then count business days to the
+# day they ended (an already-present one's, the import's words say).
+AFTER_INSERTION_NOTE = re.compile(re.escape("the request date is after the insertion date"))
+_COUNTED_WHEN_SENT = (Outcome.INSERTED, Outcome.ALREADY_PRESENT)
+
+
 def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     """``row``'s staged message with its late-request sentence made true of how it ended on
     ``done``.
@@ -316,6 +323,11 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
     received = _date(row.request_date)
     if received is None:
         return staged
+    after = AFTER_INSERTION_NOTE.search(staged)
+    if after is not None and received <= done and outcome in _COUNTED_WHEN_SENT:
+        # After the day the file was checked, not after the day it ended (a resume days
+        # later): it has its business days now, so its note no longer holds (B28 F4).
+        staged = _without(staged, after, row.row_number)
     days = business_days_between(received, done)
     late = days > LIMIT_BUSINESS_DAYS
     found = LATE_SENTENCE.search(staged)
