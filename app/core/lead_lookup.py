@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from app.api.client import ApiClient, DncQuery
-from app.api.models import LEAD_PHONE_FIELDS, Lead
+from app.api.models import LEAD_PHONE_FIELDS, DncEntry, Lead
 from app.api.scope import Scope
 from app.core.phones import format_for_display, national_format
 from app.core.session import read_over
@@ -209,6 +209,19 @@ NO_LEADS = (
     "re-statused"
 )
 
+# How NO_LEADS and NO_CAMPAIGN_LEADS name a lead holding the number with its country code: a
+# US number's words, made the number's own code's for another country (black-box B29 F6: a
+# +44 number's row spoke of "+1 or a leading 1").
+_CODE_WORDS = "(as +1 or a leading 1)"
+
+
+def _with_code(text: str, phone_code: str) -> str:
+    """``text`` (:data:`NO_LEADS`, :data:`NO_CAMPAIGN_LEADS`) naming ``phone_code`` as the
+    country code a lead may hold the number with."""
+    if not phone_code or phone_code == "1":
+        return text
+    return text.replace(_CODE_WORDS, f"(as +{phone_code} or a leading {phone_code})")
+
 
 # The same of a campaign's removal, whose delete re-statuses only the leads in the campaign's
 # lists (black-box B5 #3: "no lead found" was said of a number a lead in another campaign's list
@@ -242,19 +255,22 @@ def restatus_text(
     lead_status: str,
     scope: Scope | None = None,
     others: Sequence[Lead] = (),
+    phone_code: str = "1",
 ) -> str:
     """The message's account of the leads on a removal's number (as looked up just before its
     delete): those it re-statused, with their list and old status, and apart those already in
     the status, which it left as they were (the first :data:`LEADS_IN_MESSAGE` of each named;
     the journal keeps every re-statused one). A removal in a campaign ``scope`` with no such
     lead says none was found in the campaign's lists, naming ``others``, the number's leads
-    found in other campaigns' lists (:func:`number_leads_apart`)."""
+    found in other campaigns' lists (:func:`number_leads_apart`). ``phone_code``: the number's,
+    which a lead holding it with its country code would hold."""
     if not leads and scope is not None and scope.is_campaign:
-        return NO_CAMPAIGN_LEADS.format(
+        text = NO_CAMPAIGN_LEADS.format(
             campaign=scope.campaign_id, status=lead_status, others=_others_text(others)
         )
+        return _with_code(text, phone_code)
     if not leads:
-        return NO_LEADS.format(status=lead_status)
+        return _with_code(NO_LEADS.format(status=lead_status), phone_code)
     parts = []
     if changed := changed_by(leads, lead_status):
         named = _named(changed, lead_status, old=True)
@@ -324,10 +340,24 @@ def still_covered(
     if not leads:
         return []
     left = list(api.iter_dnc(DncQuery(phone_number=number, phone_code=phone_code)))
-    if not left:
+    return covered_by(api, left, leads, campaigns_of_lists)
+
+
+def covered_by(
+    api: ApiClient,
+    left: Sequence[DncEntry],
+    leads: Sequence[Lead],
+    campaigns_of_lists: dict[str, str],
+    cancel: threading.Event | None = None,
+) -> list[Covered]:
+    """:func:`still_covered` of the number's entries ``left`` on the list (looked up by the
+    caller, in every form the number is kept in): the ``leads`` they cover, each with their
+    scopes. ``campaigns_of_lists`` is filled from ``/lists/search`` the first time a lead's
+    list is not in it; its errors are the caller's."""
+    if not leads or not left:
         return []
     if any(lead.list_id not in campaigns_of_lists for lead in leads):
-        campaigns_of_lists.update({x.id: x.campaign_id for x in api.all_lists()})
+        campaigns_of_lists.update({x.id: x.campaign_id for x in api.all_lists(cancel=cancel)})
     covered: list[Covered] = []
     for lead in leads:
         campaign = campaigns_of_lists.get(lead.list_id, "")
@@ -362,6 +392,36 @@ def still_covered_sentence(covered: Sequence[Covered], lead_status: str) -> str:
     )
 
 
+# The scope not_checked_sentence names for leads whose coverage could not be looked up: the
+# report counts them with those still listed, by this word (black-box B29 F1: they were
+# counted as none, and only the row's message said the look-up failed).
+NOT_CHECKED = "not checked"
+
+
+# How not_checked_sentence starts, before the leads it names.
+_NOT_CHECKED_LEAD_IN = "whether the number's other entries still list "
+
+
+def not_checked_sentence(leads: Sequence[Lead], lead_status: str, why: str) -> str:
+    """What a removal's row says of ``leads`` it set to ``lead_status`` when whether the
+    number's entries left on the list still cover them could not be looked up (``why``):
+    :func:`still_listed_in` counts them, their scope :data:`NOT_CHECKED`, as a job must not
+    count none of them while some may look callable on a list still holding the number."""
+    if not leads:
+        return ""
+    named = ", ".join(f"lead {lead.id} (list {lead.list_id})" for lead in leads[:LEADS_IN_MESSAGE])
+    if (more := len(leads) - LEADS_IN_MESSAGE) > 0:
+        named += f" and {more} more"
+    one = len(leads) == 1
+    return (
+        f"{_NOT_CHECKED_LEAD_IN}{'this lead' if one else 'these leads'}"
+        f" could not be looked up ({why}), so {'it is' if one else 'they are'} counted as not "
+        f"checked: {named} may stay on the DNC list through the number's other entries "
+        f"({NOT_CHECKED}), yet the service set {'it' if one else 'them'} to {lead_status} too: "
+        f"check {'its' if one else 'their'} status"
+    )
+
+
 def still_covered_text(
     api: ApiClient,
     number: str,
@@ -379,7 +439,8 @@ def still_covered_text(
 # still_covered_sentence's sentence, as a row's message holds it: the leads named (the first
 # LEADS_IN_MESSAGE), how many more, and the scopes of the entries left.
 _COVERED_SAID = re.compile(
-    r"((?:lead [^ ]+ \(list [^)]*\)(?:, )?)+)(?: and (\d+) more)? stays? on the DNC list "
+    r"((?:lead [^ ]+ \(list [^)]*\)(?:, )?)+)(?: and (\d+) more)? (?:stays?|may stay) on the "
+    r"DNC list "
     r"through the number's other (?:entry|entries) \((.*?)\), yet the service set "
     r"(?:it|them) to .*? too: check (?:its|their) status"
 )
@@ -412,3 +473,37 @@ def still_listed_in(message: str) -> StillListed:
         named += these
         scopes += [x for x in found.group(3).split(", ") if x not in scopes]
     return StillListed(leads, named, scopes)
+
+
+def _said_spans(message: str) -> list[tuple[int, int]]:
+    """Where ``message`` says which leads stay listed (:func:`still_covered_sentence`) or were
+    not checked (:func:`not_checked_sentence`, from its first words)."""
+    spans = []
+    for found in _COVERED_SAID.finditer(message):
+        start = found.start()
+        if NOT_CHECKED in found.group(3).split(", "):
+            lead_in = message.rfind(_NOT_CHECKED_LEAD_IN, 0, start)
+            start = lead_in if lead_in >= 0 else start
+        spans.append((start, found.end()))
+    return spans
+
+
+def with_still_listed(message: str, sentence: str) -> str:
+    """``message`` saying ``sentence`` (``""``: nothing) where it said which of its leads stay
+    listed or were not checked: a removal decides it again once the job's other rows of the
+    number have ended, as one may have taken off the entry that was said to cover them."""
+    spans = _said_spans(message)
+    if not spans:
+        return "; ".join(x for x in (message, sentence) if x)
+    text, at = message, spans[0][0]
+    for start, end in reversed(spans):
+        if text[end : end + 2] == "; ":
+            end += 2
+        elif text[start - 2 : start] == "; ":
+            start -= 2
+        text = text[:start] + text[end:]
+        at = start
+    if not sentence:
+        return text
+    head, tail = text[:at].removesuffix("; "), text[at:].removeprefix("; ")
+    return "; ".join(x for x in (head, sentence, tail) if x)

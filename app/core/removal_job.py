@@ -102,8 +102,9 @@ on the list" while the entry stayed).
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -132,7 +133,7 @@ from app.core.dnc_removal import (
     removed_purposes_text,
     stored_forms,
 )
-from app.core.job_exec import execute
+from app.core.job_exec import execute, write_job_report
 from app.core.job_runner import (
     RESENT,
     JobControl,
@@ -156,16 +157,20 @@ from app.core.job_store import (
 )
 from app.core.journal import JournalEntry
 from app.core.lead_lookup import (
+    NOT_CHECKED,
     Covered,
     changed_by,
+    covered_by,
     lead_numbers,
     leads_to_restatus,
+    not_checked_sentence,
     not_set_text,
     number_leads_apart,
     restatus_text,
     restatused_by,
-    still_covered,
     still_covered_sentence,
+    still_listed_in,
+    with_still_listed,
 )
 from app.core.phones import is_valid
 from app.core.session import Session, e164, fate_open, journal_target
@@ -622,13 +627,11 @@ def form_text(form: Form, row: JobRow) -> str:
 @dataclass(frozen=True, slots=True)
 class _Sent:
     """How one delete of a row went: ``first`` says how it was done (or why it found nothing),
-    ``last`` how many attempts its answer took, ``covered`` which re-statused leads the
-    number's other entries still cover."""
+    ``last`` how many attempts its answer took."""
 
     outcome: Outcome
     first: str = ""
     last: str = ""
-    covered: str = ""
     code: str = ""
 
 
@@ -730,7 +733,6 @@ def _forms_result(
         return RowResult(Outcome.NOT_FOUND, "; ".join(parts))
     before = [entry for _, entries in forms for entry in entries]
     parts += _removed_parts(scope, before, lead_status, leads_said, resent, asked)
-    parts += [sent.covered for _, sent in results]
     parts.append(leads_covered)
     parts.append(_left_text(row, left))
     return RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x))
@@ -840,6 +842,27 @@ def _listed(
     wanted = Scope.purpose("") if scope.is_purpose else scope
     query = DncQuery(scope=wanted, phone_number=form.number, phone_code=form.code)
     return list(session.api.iter_dnc(query, cancel=stop))
+
+
+# How many times a removal's row looks up the number's entries left after its deletes (each
+# with the client's retries) before saying its leads' cover was not checked: as often as a
+# row's look-ups before its delete are tried in a run (sent, then twice more).
+_COVER_TRIES = 3
+
+
+def _left_entries(
+    session: Session, row: JobRow, stop: threading.Event | None = None
+) -> list[DncEntry]:
+    """The entries of ``row``'s number left on the list, in every scope and every written
+    form it may be kept in (the searches :func:`_entries` makes, with no scope): a lead
+    holding the number in one form is covered by an entry of another just the same."""
+    left: dict[str, DncEntry] = {}
+    for search in form_searches(row.national, row.phone_code):
+        query = DncQuery(phone_number=search.number, phone_code=search.phone_code)
+        for entry in session.api.iter_dnc(query, cancel=stop):
+            if names_number(entry.phone_number, entry.phone_code, row.national, row.phone_code):
+                left.setdefault(entry.id, entry)
+    return list(left.values())
 
 
 def _other_purposes(scope: Scope, entries: list[DncEntry]) -> list[str]:
@@ -1175,6 +1198,8 @@ def delete_sender(
     resumed: bool = False,
     cancelled: threading.Event | None = None,
     asks: FileAsks | None = None,
+    shared: Collection[str] = frozenset(),
+    deferred: dict[int, _Deferred] | None = None,
 ) -> SendFn:
     """The function that sends one row of a removal job.
 
@@ -1199,7 +1224,12 @@ def delete_sender(
     ``asks``: the purposes the job's rows ask each number to be taken off for
     (:class:`FileAsks`): a row naming one purpose of a number also listed for others is sent
     when other rows still to be sent ask for each of those.
+
+    ``shared``: the numbers the job sends several rows of (:func:`_shared_numbers`), whose
+    leads said to stay listed are journaled by :func:`_settle_shared` once those rows all
+    ended, ``deferred`` keeping them until then.
     """
+    deferred = {} if deferred is None else deferred
 
     # List id -> campaign id, for still_covered (read once per run, then as lists appear).
     campaigns_of_lists: dict[str, str] = {}
@@ -1356,7 +1386,6 @@ def delete_sender(
                 sent.first,
                 form_text(form, row),
                 *_removed_parts(scope, entries, lead_status, said, resent, asked_text(asked)),
-                sent.covered,
                 covered,
                 sent.last,
                 _left_text(row, left),
@@ -1436,7 +1465,15 @@ def delete_sender(
                 Outcome.REMOVED, "; ".join(x for x in (conclusion, earlier_text, text) if x)
             )
         rest = _LeadPlan({}, [lead for lead in plan.own if lead.id not in named], plan.others)
-        said, covered, stopped = set_leads(row, scope, rest, set()) if rest.own else ("", "", [])
+        # Those the earlier send changed are checked for cover too: its check may never have
+        # run (the job stopped after its deletes).
+        journaled = _journaled_leads(session, job_id, e164(row.national, row.phone_code))
+        before = changed_by([x for i, x in journaled.items() if i in named], lead_status)
+        said, covered, stopped = "", "", list[Lead]()
+        if rest.own:
+            said, covered, stopped = set_leads(row, scope, rest, set(), before)
+        elif before:
+            covered = covered_text(row, scope, [], before, lead_status)
         parts = (conclusion, earlier_text, said, covered)
         return finished(RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped)
 
@@ -1463,14 +1500,19 @@ def delete_sender(
         )
 
     def set_leads(
-        row: JobRow, scope: Scope, plan: _LeadPlan | None, done: set[Form]
+        row: JobRow,
+        scope: Scope,
+        plan: _LeadPlan | None,
+        done: set[Form],
+        earlier: Sequence[Lead] = (),
     ) -> tuple[str, str, list[Lead]]:
         """After the row's deletes (``done``: those that took their form off): each of the
         number's leads no done delete re-statused is set to the lead status by its own
         journaled ``/leads/update`` (one already in it is left, no request), and what the row
         says of every lead set or left, and of those the number's other entries still cover;
         last, the leads the job's stop kept from being set (none sent once it came; see
-        :func:`finished`). ``("", "", [])`` without a lead status.
+        :func:`finished`). ``("", "", [])`` without a lead status. ``earlier``: the leads an
+        earlier send of the row changed, checked for cover with those of this one.
 
         An update that ends with no answer saying whether it was done (a timeout after it was
         sent, a 5xx, each after the client's own retries) may have set the lead: the row says
@@ -1513,68 +1555,76 @@ def delete_sender(
                 continue
             written.append(lead)
         leads = sorted([*by_delete, *written, *same], key=lambda x: (len(x.id), x.id))
-        said = restatus_text(leads, lead_status, scope, plan.others)
+        said = restatus_text(leads, lead_status, scope, plan.others, row.phone_code)
         if not_set := not_set_text(failed, unanswered, lead_status):
             said += f"; {not_set}"
-        covered = covered_text(row, scope, row.national, row.phone_code, written, lead_status)
+        # Once, after every delete of the row and its lead updates: an entry of another form
+        # the row deletes after the first is not taken to cover a lead (it is going), and one
+        # in any form the number is kept in is (black-box B29 F3: a lead holding the number
+        # with its country code was checked against that form's entries alone).
+        changed = [*earlier, *changed_by(by_delete, lead_status), *written]
+        covered = covered_text(row, scope, sorted(done), changed, lead_status)
         return said, covered, stopped
 
     def covered_text(
-        row: JobRow, scope: Scope, number: str, code: str, changed: list[Lead], status: str
+        row: JobRow, scope: Scope, deleted: list[Form], changed: list[Lead], status: str
     ) -> str:
-        """Which of ``changed`` (set to ``status``) the number's entries left on the list as
-        ``number`` under ``code`` still cover (:func:`still_covered`), or why not known; the
-        covered ones journaled (:func:`still_listed`)."""
+        """Which of ``changed`` (set to ``status`` by the row's ``deleted`` forms' deletes and
+        its lead updates) the number's entries left on the list, in any form it is kept in,
+        still cover (:func:`covered_by`); the covered ones journaled (:func:`still_listed`).
+
+        The look-up is tried as a row's look-ups are in a run (:data:`_COVER_TRIES` times,
+        each with the client's retries); still failing, or the job stopped, ``changed`` are
+        said and journaled as not checked (:func:`not_checked_sentence`), which the report
+        counts and warns of with those still listed (black-box B29 F1: they were counted as
+        none, while a lead in a campaign whose entry stays looked callable there). The job
+        stopped (a pause, a cancel), the row says they were not looked up."""
         if not changed:
             return ""
-        try:
-            covered = still_covered(session.api, number, code, changed, campaigns_of_lists)
-        except ApiError as exc:
-            return (
-                "whether the number's other entries still cover these leads could not be "
-                f"looked up ({exc.describe()})"
-            )
-        except Cancelled:
-            # The delete was done: the job's stop must not make the row pending again.
-            return (
-                "whether the number's other entries still cover these leads was not "
-                "looked up: the job was stopped"
-            )
+        why = ""
+        covered: list[Covered] = []
+        for _ in range(_COVER_TRIES):
+            try:
+                left = _left_entries(session, row, stop)
+                covered = covered_by(session.api, left, changed, campaigns_of_lists, stop)
+                why = ""
+                break
+            except Cancelled:
+                # The deletes were done: the job's stop must not make the row pending again.
+                # Stopped by the user, not failed: a resume checks them (gone_result).
+                return (
+                    "whether the number's other entries still cover these leads was not "
+                    "looked up: the job was stopped"
+                )
+            except (TransportError, ServerError) as exc:
+                why = exc.describe()  # unanswered or failed: tried again
+            except ApiError as exc:
+                why = exc.describe()  # refused (a 4xx, the token, a rate limit held out)
+                break
+        if why:
+            unknown = [(lead, [NOT_CHECKED]) for lead in changed]
+            still_listed(row, scope, deleted, unknown, status, why)
+            return not_checked_sentence(changed, status, why)
         if covered:
-            still_listed(row, scope, number, code, covered, status)
+            still_listed(row, scope, deleted, covered, status)
         return still_covered_sentence(covered, status)
 
     def still_listed(
-        row: JobRow, scope: Scope, number: str, code: str, covered: list[Covered], status: str
+        row: JobRow,
+        scope: Scope,
+        deleted: list[Form],
+        covered: list[Covered],
+        status: str,
+        not_checked: str = "",
     ) -> None:
-        """Journal, filed under the row's number, every lead a delete of it (as ``number``
-        under ``code``) made ``status`` although the number's other entries still list it, and
-        their scopes (black-box B9 #1: only the row's message in the report said so, and a
-        number still on a campaign's list looked callable there). A read's finding, so an
-        event beside the delete's outcome; the report counts such rows from their messages."""
-        session.journal.record_event(
-            connection=session.connection.name,
-            base_url=session.connection.base_url,
-            operation=STILL_LISTED_EVENT,
-            target=journal_target("dnc", row.national, row.phone_code, scope),
-            phone=e164(row.national, row.phone_code),
-            job=job_id,
-            note=note,
-            details={
-                "row": row.row_number,
-                "lead_status": status,
-                "deleted": {"phone_number": number, "phone_code": code},
-                "leads": [
-                    {
-                        "id": lead.id,
-                        "list_id": lead.list_id,
-                        "status_before": lead.status,
-                        "still_listed_by": scopes,
-                    }
-                    for lead, scopes in covered
-                ],
-            },
-        )
+        """:func:`_journal_still_listed` now, or for a number the job sends other rows of,
+        once they all ended (:func:`_settle_shared`): one may take off the entry said to
+        cover these leads. Kept until then with the leads as they were before."""
+        if _number_key(row) in shared:
+            deferred[row.seq] = _Deferred(deleted, [lead for lead, _ in covered])
+            return
+        args = (row, scope, deleted, covered, status, not_checked)
+        _journal_still_listed(session, job_id, note, *args)
 
     def delete_form(
         row: JobRow,
@@ -1628,10 +1678,8 @@ def delete_sender(
             first = REMOVED_BY_LOST_ATTEMPT
             said = f"{first} (its entry as {_label(form, row)})" if named else first
             settled(row, scope, said)
-        changed = changed_by(leads or [], status)
-        covered = covered_text(row, scope, form.number, form.code, changed, status)
         last = f"answered after {result.attempts} attempts" if result.retried else ""
-        return _Sent(Outcome.REMOVED, first, last, covered)
+        return _Sent(Outcome.REMOVED, first, last)
 
     def contradicted(row: JobRow, scope: Scope, form: Form, result: WriteResult) -> _Sent:
         """A delete answered "not found" for a number the look-up just before listed, with no
@@ -1697,6 +1745,173 @@ def delete_sender(
     return Sender(send, sent_before, on_cancel)
 
 
+def _journal_still_listed(
+    session: Session,
+    job_id: str,
+    note: str,
+    row: JobRow,
+    scope: Scope,
+    deleted: Sequence[Form],
+    covered: Sequence[Covered],
+    status: str,
+    not_checked: str = "",
+) -> None:
+    """Journal, filed under the row's number, every lead the row's deletes (of the
+    ``deleted`` forms) and lead updates made ``status`` although the number's other entries
+    still list it, and their scopes (black-box B9 #1: only the row's message in the report
+    said so, and a number still on a campaign's list looked callable there); or, with
+    ``not_checked`` saying why, those whose cover could not be looked up. A read's finding,
+    so an event beside the delete's outcome; the report counts such rows from their
+    messages."""
+    session.journal.record_event(
+        connection=session.connection.name,
+        base_url=session.connection.base_url,
+        operation=STILL_LISTED_EVENT,
+        target=journal_target("dnc", row.national, row.phone_code, scope),
+        phone=e164(row.national, row.phone_code),
+        job=job_id,
+        note=note,
+        details={
+            "row": row.row_number,
+            "lead_status": status,
+            "deleted": [{"phone_number": f.number, "phone_code": f.code} for f in deleted],
+            **({"not_checked": not_checked} if not_checked else {}),
+            "leads": [
+                {
+                    "id": lead.id,
+                    "list_id": lead.list_id,
+                    "status_before": lead.status,
+                    "still_listed_by": scopes,
+                }
+                for lead, scopes in covered
+            ],
+        },
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Deferred:
+    """A row's leads set to the lead status and said to stay listed (or not checked), whose
+    journal event waits for the job's other rows of the number: the forms its deletes took
+    off and the leads, with the status each had before."""
+
+    deleted: list[Form]
+    leads: list[Lead]
+
+
+def _journaled_leads(session: Session, job_id: str, phone: str) -> dict[str, Lead]:
+    """The leads this job's deletes and lead updates of ``phone`` changed, as the change
+    journal's intents list them, each with the status it had before the first."""
+    deletes = _job_deletes(session, job_id, phone)
+    updates = session.journal.job_writes(job=job_id, operation="lead.update", phone=phone)
+    leads: dict[str, Lead] = {}
+    for entry in reversed([*deletes, *updates]):  # oldest first: the status it had first
+        if entry.phase != "intent":
+            continue
+        before = entry.before or {}
+        kept = [before] if entry.operation == "lead.update" else list(before.get("leads") or [])
+        for x in kept:
+            lead_id = str(x.get("id", ""))
+            leads.setdefault(
+                lead_id,
+                Lead(lead_id, str(x.get("list_id", "")), str(x.get("status", "")),
+                     "", "", "", "", "", ""),
+            )  # fmt: skip
+    return leads
+
+
+def _shared_numbers(store: JobStore) -> set[str]:
+    """The numbers (:func:`_number_key`) of which the job sends more than one row (with
+    ``--per-row-scope``, a number's global and campaign rows)."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for row in _sent_rows(store):
+        key = _number_key(row)
+        (shared if key in seen else seen).add(key)
+    return shared
+
+
+def _sent_rows(store: JobStore) -> Iterator[JobRow]:
+    """The job's rows to send or sent: not those staging ended (invalid, blank, duplicate)."""
+    staged = {Outcome.INVALID.value, Outcome.DUPLICATE.value, Outcome.BLANK.value}
+    return (row for row in store.rows() if row.outcome not in staged)
+
+
+def _settle_shared(
+    store: JobStore,
+    session: Session,
+    shared: set[str],
+    deferred: Mapping[int, _Deferred],
+) -> bool:
+    """Decide, once every row of a number the job sends several rows of has ended, which
+    leads its rows said stay listed (or were not checked) still do: a later row of the job
+    may have taken off the entry said to cover them (black-box B29 F2: a global row, then the
+    number's campaign row, left "stays on the DNC list through its other entry (Campaign
+    1006)", counted and journaled, though the job had removed that entry). Each row's
+    message says what is found now, and its journal event is recorded then, once (on
+    ``--resume`` too: a row's leads not kept from an earlier run are read from the
+    journal's intents). A look-up failing leaves the row as it said. Whether a message
+    changed: the report is to be written again."""
+    meta = store.meta()
+    job_id, note, status = (
+        str(meta["job_id"]),
+        str(meta.get("note", "")),
+        str(meta.get("lead_status", "")),
+    )
+    events = session.journal.query(operation=STILL_LISTED_EVENT, job=job_id, limit=100000)
+    journaled = {(e.after or {}).get("row") for e in events}
+    groups: dict[str, list[JobRow]] = {}
+    for row in _sent_rows(store):
+        if (key := _number_key(row)) in shared:
+            groups.setdefault(key, []).append(row)
+    campaigns_of_lists: dict[str, str] = {}
+    changed = False
+    for rows in groups.values():
+        if any(row.state != RowState.DONE.value for row in rows):
+            continue  # some still to be sent (a paused job): decided when they end
+        for row in rows:
+            found = still_listed_in(row.message)
+            if not found.leads or row.row_number in journaled:
+                continue
+            scope = scope_from_text(row.scope)
+            kept = deferred.get(row.seq)
+            if kept is not None:
+                leads, deleted = kept.leads, kept.deleted
+            else:
+                known = _journaled_leads(session, job_id, e164(row.national, row.phone_code))
+                leads = [_named_lead(text, known) for text in found.named]
+                deleted = []
+            try:
+                left = _left_entries(session, row)
+                covered = covered_by(session.api, left, leads, campaigns_of_lists)
+            except (ApiError, Cancelled):
+                said = [(lead, found.scopes) for lead in leads]
+                _journal_still_listed(session, job_id, note, row, scope, deleted, said, status)
+                continue
+            if covered:
+                _journal_still_listed(session, job_id, note, row, scope, deleted, covered, status)
+            if found.leads > len(leads):
+                continue  # more leads than it names, none kept: its words stay
+            message = with_still_listed(row.message, still_covered_sentence(covered, status))
+            if message != row.message:
+                store.mark_done(row.seq, Outcome(row.outcome), message, row.code)
+                changed = True
+    if changed:
+        store.flush()
+    return changed
+
+
+_LEAD_NAMED = re.compile(r"lead ([^ ]+) \(list ([^)]*)\)")
+
+
+def _named_lead(text: str, known: Mapping[str, Lead]) -> Lead:
+    """The lead a message names as ``text`` ("lead 7 (list 1006)"), with its status before
+    as the journal has it."""
+    found = _LEAD_NAMED.fullmatch(text)
+    lead_id, list_id = (found.group(1), found.group(2)) if found else (text, "")
+    return known.get(lead_id) or Lead(lead_id, list_id, "", "", "", "", "", "", "")
+
+
 def run_removal(
     store: JobStore,
     session: Session,
@@ -1706,20 +1921,28 @@ def run_removal(
     progress: Callable[[JobProgress], None] | None = None,
 ) -> JobStatus:
     meta = store.meta()
+    lead_status = str(meta.get("lead_status", ""))
+    shared = _shared_numbers(store) if lead_status else set()
+    deferred: dict[int, _Deferred] = {}
     send = delete_sender(
         session,
         str(meta["job_id"]),
         str(meta.get("note", "")),
-        str(meta.get("lead_status", "")),
+        lead_status,
         control.stop if control is not None else None,
         # Set once a run started: a row of this run may have been sent by an earlier one.
         resumed=bool(meta.get("started")),
         cancelled=control.cancelled if control is not None else None,
         asks=FileAsks(store.rows()),
+        shared=shared,
+        deferred=deferred,
     )
-    return execute(
+    status = execute(
         store, session, send, concurrency=concurrency, control=control, progress=progress
     )
+    if shared and _settle_shared(store, session, shared, deferred):
+        write_job_report(store)
+    return status
 
 
 def count_numbers(settings: JobSettings) -> int:
