@@ -80,6 +80,27 @@ _SAID: Final = {
         _AFTER,
     ),
 }
+# The same of a removal's report (black-box B29 F7: re-reading one said its job "did not
+# insert" rows it was to remove).
+_SAID_OF_REMOVAL: Final = {
+    Outcome.INVALID.value: ("its job found this row invalid and did not remove it", _AFTER),
+    Outcome.DUPLICATE.value: (
+        "this row repeated an earlier row of its file ({o}), so its job did not remove its "
+        "number from this row (the earlier row's outcome says what became of it)",
+        _AFTER,
+    ),
+    Outcome.FAILED.value: ("its job failed to remove this number ({o})", _AFTER),
+    "valid (dry run)": ("its job was a dry run ({o}), which removed nothing", _AFTER),
+}
+# Columns only an import's report has after the Request date: a report with a Request date
+# column and neither of these is a removal's (job_report writes ROW_COLUMNS[:-2] for one).
+_IMPORT_ONLY: Final = frozenset(ROW_COLUMNS[-2:])
+
+
+def _removal_report(headers: Sequence[str]) -> bool:
+    """Whether ``headers`` (a report's Rows header) are a removal's report's."""
+    names = set(_report_names(headers))
+    return "Request date" in names and not names & _IMPORT_ONLY
 
 
 def own_columns(headers: Sequence[str]) -> frozenset[int]:
@@ -152,11 +173,13 @@ class OwnReport:
         "headers",
         "inserted",
         "original",
+        "original_column",
         "outcome",
         "phone",
         "purposes",
         "read_original",
         "reasons_left",
+        "removal_report",
         "scope",
         "scope_column",
     )
@@ -182,6 +205,12 @@ class OwnReport:
         self.phone = _PHONE if mapping.phone is None else mapping.phone
         self.file_name = file_name
         self.headers = tuple(str(h) for h in headers)
+        self.removal_report = report and _removal_report(headers)
+        # An invalid row's Normalized number is empty: its Original value is what the row
+        # held (black-box B29 F4: the new report showed neither it nor its country code).
+        self.original_column = (
+            _ORIGINAL if self.phone == _PHONE and _ORIGINAL not in ignored else None
+        )
         # A removal's report Reason column not read (:func:`without_entry_reasons`).
         entry_reasons = _entry_reasons(headers) if kind == "removal" else None
         # (its column, the column read as the removal's reason or None)
@@ -247,6 +276,7 @@ class OwnReport:
                 value,
                 _cell_text(cells, self.code_column),
                 _cell_text(cells, self.scope_column),
+                _original(cells, self.original_column) if is_blank([value]) else value,
             )
             self.by_outcome.setdefault(said, RowList()).add(number)
             yield number, [None] * len(cells)
@@ -309,7 +339,7 @@ class OwnReport:
         apart, corrected, purposes = self.apart, self.corrected, self.purposes
         for c in rows:
             if apart and c.row in apart:
-                _verdict(c, apart.pop(c.row), self.default_code, summary)
+                _verdict(c, apart.pop(c.row), self.default_code, summary, self.removal_report)
             if corrected and c.row in corrected:
                 note = corrected.pop(c.row)
                 c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
@@ -424,27 +454,46 @@ class _Apart(NamedTuple):
     value: CellValue
     code: str
     scope: str
+    # What the row held as its file had it: its Original value when its phone cell (the
+    # Normalized number) is empty, else that cell.
+    original: CellValue = None
 
 
 def _cell_text(cells: Sequence[CellValue], column: int | None) -> str:
     return "" if column is None or column >= len(cells) else _text(cells[column])
 
 
-def _verdict(c: CheckedRow, apart: _Apart, default_code: str, summary: CheckSummary) -> None:
+def _original(cells: Sequence[CellValue], column: int | None) -> CellValue:
+    return None if column is None or column >= len(cells) else cells[column]
+
+
+def _verdict(
+    c: CheckedRow,
+    apart: _Apart,
+    default_code: str,
+    summary: CheckSummary,
+    removal_report: bool = False,
+) -> None:
     """Row ``c``, withheld by :meth:`OwnReport.watch` (the check saw it empty), as invalid,
-    with the number and scope its cells name: the entry the row is about, as a row invalid for
-    its scope keeps them, though nothing is sent for it."""
+    with the original value, number, country code and scope its cells name: the entry the
+    row is about, as a row invalid for its scope keeps them, though nothing is sent for it.
+    ``removal_report``: the report is a removal's, whose job removed rows, not inserted."""
     said, value = apart.said, apart.value
-    withheld_invalid(c, value, summary)
+    withheld_invalid(c, value if apart.original is None else apart.original, summary)
     found = phones.normalize(value, apart.code or default_code, stored=True)
     if found.ok:
         c.national, c.phone_code = found.national, found.phone_code
+    elif not is_blank([apart.original]):
+        # Not a number: its code as the report read it, as any invalid row keeps its code.
+        c.phone_code = apart.code or default_code
     if apart.scope:
         # As its Scope cell writes it, as a row invalid for its scope shows it: the check saw
         # the row empty, so the scope it gave it is --scope's.
         c.scope, c.scope_written = None, apart.scope
-    what, after = _SAID.get(said) or (
-        "its job did not insert this row (its Outcome is {o!r})"
+    known = (_SAID_OF_REMOVAL.get(said) if removal_report else None) or _SAID.get(said)
+    what, after = known or (
+        f"its job did not {'remove' if removal_report else 'insert'} this row (its Outcome "
+        "is {o!r})"
         if said
         else "nothing of this row (its Outcome cell is empty)",
         _AFTER,
