@@ -1116,6 +1116,8 @@ def _stage(
                     # First: the rest of the notes are about a sheet that may be the wrong one.
                     warnings.insert(0, few)
             warnings += log.sentences()
+            if stop_refusal := log.removal_refusal(path_text(path.name)):
+                raise MappingError(*stop_refusal)
             # Flag columns the watch names together, a row being an opt-out when any of them
             # says yes: staging's sentence on each said to keep its own "yes" rows (black-box
             # N4 #5).

@@ -513,7 +513,9 @@ class LogWatch:
         self._direction_found = len(self._directions) < 2
         # A message or keyword column is read in any import file, a log's or not: "STOP" and
         # "START" rows side by side are not all opt-outs.
-        body = _find(mapping, BODY_HEADERS) if kind == "import" else None
+        # A removal reads it too: a consumer's STOP is no request to come off the list
+        # (black-box B31 F2: a removal of an SMS STOP-reply log took 13 opt-outs off).
+        body = _find(mapping, BODY_HEADERS) if kind in ("import", "removal") else None
         # A DNC Desk report's own columns say what its job did with each row: its Message is
         # no consumer's message, its Outcome ("invalid", "inserted") no disposition.
         own = own_columns(mapping.headers)
@@ -618,6 +620,12 @@ class LogWatch:
         self.confirmed = 0  # of them, those confirming an opt-out
         self.unconfirmed: list[tuple[int, str]] = []  # the first confirming none
         self.unconfirmed_count = 0
+        # A removal's consumers' rows whose message asks to stop (refused, see
+        # removal_refusal), and those asking to be texted again, SMS's START.
+        self.stops: list[tuple[int, str]] = []
+        self.stops_count = 0
+        self.restarts: list[tuple[int, str]] = []
+        self.restarts_count = 0
         # The phone column, when its header names a side, and a column naming the business's
         # side passed over for what its first rows hold: their numbers over the whole file.
         self._lines: dict[int, _LineNumbers] = {}
@@ -921,6 +929,10 @@ class LogWatch:
         text = _cell(cells, self.body)
         if not isinstance(text, str) or not text.strip():
             return
+        if self.kind == "removal":
+            if way != "out":
+                self._removal_message(number, text.strip())
+            return
         if way == "out":
             self._sent(number, text)
             return
@@ -932,6 +944,62 @@ class LogWatch:
             if len(self.other) < _SHOWN:
                 self.other.append((number, text.strip()))
             self._note(number, f"{self._column(self.body)}: the message holds no opt-out word")
+
+    def _removal_message(self, number: int, text: str) -> None:
+        """Counts a removal row whose consumer's message asks to stop, or to be texted again."""
+        if _opts_out(text) and not _opts_in(text, message=True):
+            self.stops_count += 1
+            if len(self.stops) < _SHOWN:
+                self.stops.append((number, text))
+        elif plain_words(text) in _OPT_IN_VALUES | _AGREEING:
+            self.restarts_count += 1
+            if len(self.restarts) < _SHOWN:
+                self.restarts.append((number, text))
+            assert self.body is not None
+            self._note(
+                number,
+                f"{self._column(self.body)}: {text[:40]!r} restarts texts from the sender; it "
+                "asks nothing of calls",
+            )
+
+    def removal_refusal(self, file_name: str) -> tuple[str, str] | None:
+        """Why a removal of this file is refused (for any front end, and with the option that
+        overrides it), when consumers' messages in it ask to stop: they opted out, and a
+        removal would take their numbers off the do-not-call list (black-box B31 F2)."""
+        if self.kind != "removal" or not self.stops_count or self.body is None:
+            return None
+        shown = "; ".join(f"row {n}: {t[:40]!r}" for n, t in self.stops)
+        more = "; …" if self.stops_count > len(self.stops) else ""
+        many = self.stops_count > 1
+        column = column_said(self.mapping.headers, self.body)
+        header = self.mapping.headers[self.body]
+        said = (
+            f"{self.stops_count:,} {'rows' if many else 'row'} of {file_name} "
+            f"{'hold' if many else 'holds'} a consumer's message asking to stop in {column} "
+            f"({shown}{more}): {'those consumers' if many else 'that consumer'} opted out, and "
+            "a removal would take their numbers off the do-not-call list; nothing was sent. To "
+            "put them on a list, import the file instead"
+        )
+        return (
+            f"{said}; to remove these numbers all the same, set {column} aside and run the "
+            "removal again.",
+            f"{said} (dnc-desk import {file_name} --into sms-opt-out or --into dnc); to remove "
+            f"these numbers all the same, run the removal again with --ignore-column {header!r}.",
+        )
+
+    def _restarts_sentence(self) -> str:
+        if not self.restarts_count or self.body is None:
+            return ""
+        shown = "; ".join(f"row {n}: {t[:40]!r}" for n, t in self.restarts)
+        more = "; …" if self.restarts_count > len(self.restarts) else ""
+        many = self.restarts_count > 1
+        return (
+            f"{self._said(self.body)}: {self.restarts_count:,} "
+            f"{'messages are' if many else 'message is'} an SMS keyword asking to be texted "
+            f"again ({shown}{more}), which restarts texts from the sender and asks nothing "
+            f"of calls, yet the removal takes {'these numbers' if many else 'the number'} off "
+            "the do-not-call list. Check that these consumers asked to be called."
+        )
 
     def _flag_cells(self, number: int, cells: Sequence[CellValue]) -> None:
         yes = []
@@ -1024,6 +1092,7 @@ class LogWatch:
             self._undated_sentence(),
             self._body_sentence(),
             self._sent_sentence(),
+            self._restarts_sentence(),
         ]
         return [s for s in found if s]
 

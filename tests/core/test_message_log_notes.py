@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from app.api.scope import Scope
 from app.core.import_job import stage_import
-from app.core.job_staging import JobSettings
+from app.core.job_staging import JobSettings, MappingError
 from app.core.removal_job import stage_removal
 from app.core.sheet_check import Target
 
@@ -99,8 +101,16 @@ def test_the_recipient_column_of_a_log_warns_about_received_rows(tmp_path: Path)
     ), warnings
 
 
-def test_a_removal_is_told_about_directions_not_messages(tmp_path: Path) -> None:
-    warnings = _warnings(tmp_path, TWILIO, kind="removal")
+def test_a_removal_is_told_about_directions_and_refused_for_stop_messages(
+    tmp_path: Path,
+) -> None:
+    # Its messages with no opt-out word are no concern of a removal; the rows asking to stop
+    # are: those consumers opted out (black-box B31 F2), so the removal is refused.
+    with pytest.raises(MappingError) as refused:
+        _warnings(tmp_path, TWILIO, kind="removal")
+    assert "2 rows of log.csv hold a consumer's message asking to stop" in str(refused.value)
+    replies = TWILIO.replace(",STOP,", ",Thanks,").replace(",stop please,", ",Thanks,")
+    warnings = _warnings(tmp_path, replies, kind="removal")
     assert any("are removed too" in w and "Direction" in w for w in warnings), warnings
     assert not [w for w in warnings if "Body" in w], warnings
 
