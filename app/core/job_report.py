@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
-from app.core.lead_lookup import still_listed_in
+from app.core.lead_lookup import NOT_CHECKED, still_listed_in
 from app.core.paths import utf8_text
 from app.core.sheet_check import blank_row_message, looked_up_as_written
 from app.core.sheet_dates import (
@@ -591,12 +591,28 @@ class StillListed:
         if (more := rows - len(self.first)) > 0:
             named += f"; and {more} more {'row' if more == 1 else 'rows'}"
         which = "it" if n == 1 else "they"
+        # Leads whose number's other entries could not be looked up are counted too (B29 F1),
+        # said apart from the scopes found: "not checked" is no entry.
+        scopes = [x for x in self.scopes if x != NOT_CHECKED]
+        unchecked = (
+            "whether the number stays on the DNC list through another entry could not be "
+            "checked (the look-up of its entries failed)"
+        )
+        if not scopes:
+            why = f", and {unchecked}, so a number still listed would now look callable"
+        else:
+            listed = (
+                f" although the number stays on the DNC list through its other "
+                f"{'entry' if len(scopes) == 1 else 'entries'} ({', '.join(scopes)})"
+            )
+            why = (
+                f"{listed}{f' (or, for some, {unchecked})' if NOT_CHECKED in self.scopes else ''}"
+                ", so a number still listed there now looks callable"
+            )
         return (
             f"{n} {'lead' if n == 1 else 'leads'} on {rows} removed "
             f"{'number' if rows == 1 else 'numbers'} {'was' if n == 1 else 'were'} set to "
-            f"{lead_status or 'the lead status'} by the service although the number stays on "
-            f"the DNC list through its other {'entry' if len(self.scopes) == 1 else 'entries'} "
-            f"({', '.join(self.scopes)}), so a number still listed there now looks callable: "
+            f"{lead_status or 'the lead status'} by the service{why}: "
             f"{named}. Check {'its' if n == 1 else 'their'} status on the service; each row's "
             f"message names its leads, and the change journal has every one with the status "
             f"{which} had."

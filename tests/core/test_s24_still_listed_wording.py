@@ -15,3 +15,35 @@ def test_the_journal_clause_agrees_with_the_number_of_leads(leads: int, end: str
     still.scopes, still.first = ["global"], ["row 5 (lead 101, lead 102, lead 103)"]
     sentence = still.sentence("HOTLD")
     assert sentence.endswith(f"and the change journal has every one with {end}")
+
+
+@pytest.mark.parametrize(
+    ("scopes", "said"),
+    [
+        (
+            ["Campaign 1003"],
+            "by the service although the number stays on the DNC list through its other entry "
+            "(Campaign 1003), so a number still listed there now looks callable: row 5",
+        ),
+        (
+            ["not checked"],
+            "by the service, and whether the number stays on the DNC list through another entry "
+            "could not be checked (the look-up of its entries failed), so a number still listed "
+            "would now look callable: row 5",
+        ),
+        (
+            ["Campaign 1003", "not checked"],
+            "through its other entry (Campaign 1003) (or, for some, whether the number stays on "
+            "the DNC list through another entry could not be checked (the look-up of its entries "
+            "failed)), so a number",
+        ),
+    ],
+)
+def test_leads_not_checked_are_said_apart_from_the_scopes(scopes: list[str], said: str) -> None:
+    # Black-box B29 F1: leads whose number's other entries could not be looked up are counted,
+    # and "not checked" is no entry to name among the scopes ("through its other entries
+    # (Campaign 1003, not checked)").
+    still = StillListed()
+    still.rows, still.leads = 1, 1
+    still.scopes, still.first = scopes, ["row 5 (lead 101)"]
+    assert said in still.sentence("NI")
