@@ -59,11 +59,9 @@ def _lead_ids(sandbox: Any, list_id: str) -> list[str]:
 def test_leads_whose_cover_cannot_be_looked_up_are_counted_as_not_checked(
     sandbox: Any, tmp_path: Path
 ) -> None:
-    spring = {c.name: c.id for c in ApiClient(sandbox.base_url, TOKEN).campaigns()}[
-        "Spring Renewals"
-    ]
-    sandbox.bulk_seed_dnc([(NUMBER, "1", "0", "", ""), (NUMBER, "1", spring, "", "")])
     api = ApiClient(sandbox.base_url, TOKEN)
+    spring = {c.name: c.id for c in api.campaigns()}["Spring Renewals"]
+    sandbox.bulk_seed_dnc([(NUMBER, "1", "0", "", ""), (NUMBER, "1", spring, "", "")])
     spring_list = api.insert_list("Spring leads", spring)
     sandbox.bulk_seed_leads(spring_list, [(NUMBER, "1", "", "")])
     (lead,) = _lead_ids(sandbox, spring_list)
