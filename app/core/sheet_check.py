@@ -1764,7 +1764,9 @@ class _Checker:
         fixes the row sees that the request is overdue already; its message says so too."""
         checked = self._invalid(number, raw, field_name, detail, result.phone_code, damage)
         checked.national = result.national
-        if field_name in _SCOPE_FIELDS:
+        if field_name in _SCOPE_FIELDS or field_name == "phone":
+            # A removal's number refused for its cell (an opt-out keyword, cut short) keeps
+            # the scope its file named, as any row invalid for its phone does (B29 F5).
             checked.scope_written = self._scope_written(cells)
         if self.m.request_date is not None:
             request, days, late, note, issue = self._request_date(number, cells)
