@@ -104,7 +104,7 @@ from app.core.job_exec import (
     report_path,
     write_job_report,
 )
-from app.core.job_lock import JobBusy
+from app.core.job_lock import JobBusy, JobLock, reserve
 from app.core.job_report import (
     AS_WRITTEN_SAID,
     DAMAGED,
@@ -287,18 +287,25 @@ def _scope_refusal(text: str, why: str) -> CliError:
     return CliError(f"The scope {text!r} given with --scope {why}.", EXIT_USAGE)
 
 
+# The forms of --scope each command takes, for the sentence refusing one left out or empty.
+_SCOPE_FORMS = "global, campaign:ID, campaign:NAME or purpose:TEXT"
+_SCOPE_FORMS_REMOVAL = "global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every purpose)"
+
+
 def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Scope | CampaignByName:
     """``--scope`` (and ``--purpose`` for the bare word ``purpose``), invisible characters and
     surrounding spaces removed. Only the bare word ``purpose`` of a removal means every purpose:
     ``purpose:`` with nothing after it (an empty ``$PURPOSE`` in a script) is refused.
     ``campaign:`` followed by anything but an id names a campaign by its name: a
     :class:`CampaignByName`, for :func:`preflight` to resolve."""
-    text = visible_text(text or "")
+    forms = _SCOPE_FORMS_REMOVAL if removal else _SCOPE_FORMS
+    if text is None:
+        raise CliError(f"--scope is required: {forms}.", EXIT_USAGE)
+    text = visible_text(text)
     purpose = visible_text(purpose)
     if not text:
-        raise CliError(
-            "--scope is required: global, campaign:ID, campaign:NAME or purpose:TEXT.", EXIT_USAGE
-        )
+        # Said as every other option given empty is (an empty shell variable, B30 F10).
+        raise CliError(f"--scope was given without a scope: give {forms}.", EXIT_USAGE)
     low = text.lower()
     if low == "purpose" and purpose:
         return Scope.purpose(check_text_length("--purpose", purpose))
@@ -1146,6 +1153,7 @@ _NEW_JOB_OPTIONS = (
     ("purpose", "--purpose"),
     ("lead_status", "--lead-status"),
     ("include_hidden", "--include-hidden"),
+    ("per_row_scope", "--per-row-scope"),
     ("report", "--report"),
     ("overwrite", "--overwrite"),
     ("dry_run", "--dry-run"),
@@ -1154,9 +1162,21 @@ _NEW_JOB_OPTIONS = (
 )
 
 
+# Options whose default is "": given empty, they are as if left out.
+_EMPTY_BY_DEFAULT = frozenset({"name", "note", "reason"})
+
+
+def _option_given(args: argparse.Namespace, dest: str) -> bool:
+    value = getattr(args, dest, None)
+    if value == "":
+        # An empty --scope "" (an empty shell variable) is given too: not taken as left out.
+        return dest not in _EMPTY_BY_DEFAULT
+    return value is not None and value is not False and value != []
+
+
 def refuse_new_job_options(args: argparse.Namespace) -> None:
     """Refuse, with ``--resume``, the options a resume would otherwise drop without a word."""
-    given = [name for dest, name in _NEW_JOB_OPTIONS if getattr(args, dest, None)]
+    given = [name for dest, name in _NEW_JOB_OPTIONS if _option_given(args, dest)]
     if not given:
         return
     names = joined(given)
@@ -1165,6 +1185,22 @@ def refuse_new_job_options(args: argparse.Namespace) -> None:
         f"{names} {verb} not apply to --resume: the job keeps the settings it was created with.",
         EXIT_USAGE,
     )
+
+
+def _hold_job(store: JobStore, meta: Mapping[str, Any]) -> JobLock:
+    """The job's run lock, for its run to be handed once the checks against the service are
+    done: a job another process runs is refused at once, naming it (black-box B30 F2: with the
+    service not answering, the refusal came after 91 s, and blamed the service)."""
+    try:
+        return reserve(
+            store.path,
+            str(meta.get("job_id", "")),
+            ran_from=str(meta.get("ran_from") or ""),
+            ran_at=str(meta.get("ran_at") or ""),
+            ran_locks=str(meta.get("ran_locks") or ""),
+        )
+    except JobBusy as exc:
+        raise CliError(str(exc)) from exc
 
 
 def _resume_args(args: argparse.Namespace, store: JobStore) -> argparse.Namespace:
@@ -1198,6 +1234,7 @@ def run_job_command(
     paths = AppPaths.default()
     store: JobStore | None = None
     session: Session | None = None
+    held: JobLock | None = None  # a --resume's run lock, taken before the service is asked
     new_pace: dict[str, int] = {}  # a --resume's newly given pace, stored once it runs
     kind = "import" if command == "import" else "removal"
     notes: list[str] = []  # this run's notes, said on stderr when found (note_now)
@@ -1238,6 +1275,7 @@ def run_job_command(
                 else:
                     print_result(store, args, ended)
                 return EXIT_OK
+            held = _hold_job(store, meta)
             new_pace = job_pace(args, store)
             session = open_session(
                 _resume_args(args, store), paths, requests_per_minute=args.rate_limit
@@ -1477,6 +1515,8 @@ def run_job_command(
     except OSError as exc:
         return fail(f"A file could not be written or read: {exc}.")
     finally:
+        if held is not None:
+            held.release()  # the run was refused before it began (or let go of it already)
         try:
             if store is not None:
                 store.close()

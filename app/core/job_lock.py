@@ -56,7 +56,10 @@ writes that folder's record too, as its own (the file it runs from, how it ended
 the locks folder it runs under (``locks``); a reader follows those names on to the newest
 record, however often the file moved.
 
-Staging, a dry run, reading a job and rewriting its report do not take the lock.
+Staging, a dry run, reading a job and rewriting its report do not take the lock. A command
+that checks things before a run (``--resume`` asks the service first) may :func:`reserve` it
+first, so that a busy job is refused before those checks; the run's :func:`acquire` in the same
+thread is then handed the reserved lock.
 """
 
 from __future__ import annotations
@@ -188,6 +191,9 @@ class JobLock:
         # The id lock file of this job in the locks folder its last run used, when that is
         # another folder: its record follows this run too (see the module's note).
         self.forward_path: Path | None = None
+        # Taken by :func:`reserve` for a run this thread has not begun: no record is written
+        # until :func:`acquire` hands it over, and letting go of it then writes none.
+        self.reserved = False
 
     @property
     def held(self) -> bool:
@@ -195,7 +201,7 @@ class JobLock:
 
     def release(self) -> None:
         with _table_lock:
-            if self._files and self.id_path is not None:
+            if self._files and self.id_path is not None and not self.reserved:
                 # Still under the id lock: no other runner reads the record meanwhile.
                 with contextlib.suppress(OSError):  # the locks must go whatever happens
                     _write_ran(self.id_path, self.job_path, self.ended or "stopped")
@@ -240,9 +246,42 @@ def acquire(
     it last ran from, when, and the locks folder that run used: :class:`JobCopied` is raised
     when that is another job file of this job, still there (this file is a copy of it), or
     when that locks folder's record of the job says it ran on from another file since."""
+    return _take(job_path, job_id, ran_from, ran_at, ran_locks, reserve=False)
+
+
+def reserve(
+    job_path: Path,
+    job_id: str = "",
+    *,
+    ran_from: str = "",
+    ran_at: str = "",
+    ran_locks: str = "",
+) -> JobLock:
+    """Take the run lock as :func:`acquire` does (or raise :class:`JobBusy` at once), for a
+    run this thread begins later: the :func:`acquire` of that run, in this thread, is handed
+    this lock rather than refused, and lets go of it when it ends.
+
+    A ``--resume`` takes it before it asks the service anything: a second one, while another
+    process runs the job, is refused at once naming that process, not after the checks
+    against a service that may not answer (black-box B30 F2); and no other runner can start
+    the job between those checks and its run. :meth:`JobLock.release` lets go of a lock never
+    handed over (the checks refused the run) without writing a record of a run."""
+    return _take(job_path, job_id, ran_from, ran_at, ran_locks, reserve=True)
+
+
+def _take(
+    job_path: Path, job_id: str, ran_from: str, ran_at: str, ran_locks: str, *, reserve: bool
+) -> JobLock:
     keys = [_key(job_path)] + ([_id_key(job_id)] if job_id else [])
     name = _job_name(job_path, job_id)
     with _table_lock:
+        if not reserve and (reserved := _reserved_here(keys)) is not None:
+            reserved.reserved = False
+            if reserved.id_path is not None:
+                reserved.forward_path = _record_running(
+                    reserved.id_path, job_path, job_id, ran_locks
+                )
+            return reserved
         for key in keys:
             mine = _held.get(key)
             if mine is not None:
@@ -273,20 +312,39 @@ def acquire(
                 _refuse_a_copy_by_its_meta(
                     job_path, job_id, name, ran_from, ran_at, ran_locks or str(id_path.parent)
                 )
-                with contextlib.suppress(OSError):  # a read-only disk loses the record only
-                    _write_ran(id_path, job_path, "running")
-                forward = _forward_path(job_id, ran_locks, id_path)
-                if forward is not None:
-                    with contextlib.suppress(OSError):
-                        _write_ran(forward, job_path, "running", id_path.parent)
+                if not reserve:
+                    forward = _record_running(id_path, job_path, job_id, ran_locks)
         except BaseException:
             _release_all(taken)
             raise
         lock = JobLock(job_path, taken, keys, holder, id_path)
         lock.forward_path = forward
+        lock.reserved = reserve
         for key in keys:
             _held[key] = lock
         return lock
+
+
+def _reserved_here(keys: list[str]) -> JobLock | None:
+    """The lock :func:`reserve` took in this thread for the job ``keys`` name, if any
+    (every key held by it: a lock of the file alone does not stand for another id's)."""
+    locks = [_held.get(key) for key in keys]
+    first = locks[0]
+    if first is None or not first.reserved or first.thread != threading.get_ident():
+        return None
+    return first if all(lock is first for lock in locks) else None
+
+
+def _record_running(id_path: Path, job_path: Path, job_id: str, ran_locks: str) -> Path | None:
+    """Record that the job runs from ``job_path`` (also in the locks folder its last run used,
+    whose id lock file is returned, when that is another folder)."""
+    with contextlib.suppress(OSError):  # a read-only disk loses the record only
+        _write_ran(id_path, job_path, "running")
+    forward = _forward_path(job_id, ran_locks, id_path)
+    if forward is not None:
+        with contextlib.suppress(OSError):
+            _write_ran(forward, job_path, "running", id_path.parent)
+    return forward
 
 
 def ran_path(id_path: Path) -> Path:
