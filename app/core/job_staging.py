@@ -47,7 +47,12 @@ from app.core.job_report import DAMAGED
 from app.core.job_store import STAGED, JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.other_tables import other_tables_sentences
-from app.core.own_reports import OwnReport, without_entry_reasons
+from app.core.own_reports import (
+    OwnReport,
+    other_list_refusal,
+    unsaid_list_sentence,
+    without_entry_reasons,
+)
 from app.core.paths import path_text
 from app.core.reason_numbers import other_numbers_sentence, repeated_numbers_sentence
 from app.core.sheet_check import (
@@ -902,6 +907,10 @@ def _stage(
             raise MappingError(hidden_unknown_sentence(source, path_text(path.name)))
         ignored = ignored_columns(settings, mapping)
         headers = mapping.headers
+        # Before any job is kept: a removal of the SMS opt-out list's own report or export
+        # would take DNC entries off that nothing of it wrote (black-box B31 F1, F3).
+        if other_list := other_list_refusal(source, headers, kind):
+            raise MappingError(other_list)
         if ignored and not guessed:
             mapping = _chosen_without(mapping, set(ignored), path_text(path.name))
         set_aside = set(ignored)
@@ -916,6 +925,8 @@ def _stage(
             # A report's Reason column is why its job sent each row, not why it is removed.
             mapping = without_entry_reasons(mapping, kind)
         warnings: list[str] = []
+        if unsaid := unsaid_list_sentence(source, headers, kind):
+            warnings.append(unsaid)
         # Advice to join area codes to local numbers: wrong when a column of formulas never
         # calculated already joins them (see formula_columns).
         area_advice: list[str] = []
@@ -1449,6 +1460,14 @@ def _choose_sheet(
 ) -> tuple[SheetSource, ColumnMapping]:
     """The sheet :func:`open_mapped` reads, from ``source`` (the reader's first sheet, closed
     when another is read), and its mapping under ``settings``."""
+    if settings.sheet is None:
+        # Before the opt-out names: "DNC" and "SMS Opt-outs" both say opt-outs, and the first
+        # was read for either list (black-box B31 F5).
+        for name in list_sheets(source, settings.target):
+            found_in = _mapped(path, name, settings, probe)
+            if found_in is not None:
+                source.close()
+                return found_in
     if prefer_opt_outs and settings.sheet is None:
         for name in opt_out_sheets(source):
             found_in = _mapped(path, name, settings, probe)
@@ -1529,7 +1548,7 @@ def _open_named_column(
     names that sheet and its headers, and the other sheet that has the column (``--sheet``).
     When no sheet has a column of phone numbers to find, the named column picks the sheet.
     """
-    order = _sheet_order(source, prefer_opt_outs)
+    order = _sheet_order(source, prefer_opt_outs, settings.target)
     named: tuple[SheetSource, ColumnMapping] | None = None
     named_error: MappingError | None = None
     try:
@@ -1581,10 +1600,12 @@ def _unnamed_choice(
         return None
 
 
-def _sheet_order(source: SheetSource, prefer_opt_outs: bool) -> list[str]:
+def _sheet_order(source: SheetSource, prefer_opt_outs: bool, target: Target) -> list[str]:
     """The visible sheets in the order :func:`_choose_sheet` tries them, ``source`` the
     reader's first sheet."""
-    preferred = opt_out_sheets(source) if prefer_opt_outs else []
+    preferred = list_sheets(source, target)
+    if prefer_opt_outs:
+        preferred += [n for n in opt_out_sheets(source) if n not in preferred]
     hidden = source.notes.hidden_sheets
     rest = [n for n in source.sheet_names if n not in preferred and n != source.sheet]
     # A front-matter first sheet goes after the others (see _choose_sheet).
@@ -1626,6 +1647,20 @@ def opt_out_sheets(source: SheetSource) -> list[str]:
     return _other_visible_sheets(source, lambda name: bool(_OPT_OUT_SHEET.search(name)))
 
 
+def list_sheets(source: SheetSource, target: Target) -> list[str]:
+    """The visible sheets other than ``source``'s own whose names name ``target``'s list and
+    not the other ("DNC" for the DNC list, "SMS Opt-outs" for the SMS opt-out list), when
+    ``source``'s name names the other list and not ``target``'s: a workbook keeping both
+    lists on sheets of their own had the first read for either (black-box B31 F5). A removal's
+    target is the DNC list, the only one it takes entries off."""
+    own, other = _LIST_SHEET[target], _LIST_SHEET[_OTHER_LIST[target]]
+    if not other.search(source.sheet) or own.search(source.sheet):
+        return []
+    return _other_visible_sheets(
+        source, lambda name: bool(own.search(name)) and not other.search(name)
+    )
+
+
 def _other_visible_sheets(source: SheetSource, wanted: Callable[[str], bool]) -> list[str]:
     """The visible sheets other than ``source``'s own, in the file's order, that are
     ``wanted`` and whose names do not say not to use them."""
@@ -1646,6 +1681,18 @@ _OPT_OUT_SHEET: Final = re.compile(
     r"unsubscribe[sd]?|unsubs|stops?|suppress(?:ed|ion)?s?|blocked)\b",
     re.IGNORECASE,
 )
+
+
+# A sheet name naming one list (see list_sheets): "Do Not Text" is the SMS list's.
+_LIST_SHEET: Final = {
+    Target.DNC: re.compile(
+        r"\b(?:dnc|do[\s_-]*not[\s_-]*call|calls?|calling|voice)\b", re.IGNORECASE
+    ),
+    Target.SMS_OPT_OUT: re.compile(
+        r"\b(?:sms|mms|texts?|texting|txt|do[\s_-]*not[\s_-]*text)\b", re.IGNORECASE
+    ),
+}
+_OTHER_LIST: Final = {Target.DNC: Target.SMS_OPT_OUT, Target.SMS_OPT_OUT: Target.DNC}
 
 
 def _mapped(

@@ -28,16 +28,19 @@ import ast
 import re
 from collections.abc import Iterable, Iterator, Sequence, Set
 from dataclasses import replace
+from pathlib import Path
 from typing import Final, NamedTuple
 
 from app.core import phones
+from app.core.export_job import ListKind, is_export_header
 from app.core.job_report import REASON_COLUMN, ROW_COLUMNS
 from app.core.job_store import Outcome
 from app.core.sheet_check import CheckedRow, CheckSummary, RowList, withheld_invalid
 from app.core.sheet_header import is_blank
 from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
+from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_scope import purpose_written
-from app.core.sheet_types import CellValue, Row
+from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.staging_notes import rows_named
 
 # A report's Rows sheet starts with these columns whatever the job's kind (a removal's report
@@ -155,6 +158,74 @@ def _removal_reasons(mapping: ColumnMapping) -> int | None:
         if header_role(name) is Role.REASON:
             return i
     return None
+
+
+# How far down its own sheet a report's Summary or an export's About says which list its job
+# wrote or read (its "Target" and "List" rows come within the first few).
+_LABELS_READ: Final = 40
+_SMS_TARGET: Final = ListKind.SMS.value
+_SMS_LIST: Final = ListKind.SMS.title
+
+
+def other_list_refusal(source: SheetSource, headers: Sequence[str], kind: str) -> str:
+    """Why a removal of ``source`` is refused ("" when it is not): it is DNC Desk's report of
+    an import into the SMS opt-out list, or DNC Desk's export of that list (black-box B31 F1,
+    F3). A removal takes entries off the DNC list, which neither wrote: read as a report, its
+    'inserted' rows took off DNC entries of the same numbers that other requests put there
+    (two consumers' verbal requests); read as an export, every row did. Only a sheet whose
+    header is a report's Rows sheet's or an export's, in a workbook with the sheet that says
+    which list, has that sheet read; any other file pays nothing."""
+    if kind != "removal":
+        return ""
+    names = _report_names(headers[: len(REPORT_HEADER)])
+    file_name = source.path.name
+    if names == REPORT_HEADER and "Summary" in source.sheet_names:
+        if _label(source.path, "Summary", "Target") != _SMS_TARGET:
+            return ""
+        return (
+            f"{file_name} is the report of an import into the SMS opt-out list (its Summary "
+            f"says Target {_SMS_TARGET}): a removal takes entries off the DNC list, which that "
+            "job did not write; nothing was sent."
+        )
+    if is_export_header(headers) and "About" in source.sheet_names:
+        if _label(source.path, "About", "List") != _SMS_LIST:
+            return ""
+        return (
+            f"{file_name} is an export of the SMS opt-out list (its About sheet says List "
+            f"{_SMS_LIST}): a removal takes entries off the DNC list, which are not that "
+            "list's entries; nothing was sent."
+        )
+    return ""
+
+
+def unsaid_list_sentence(source: SheetSource, headers: Sequence[str], kind: str) -> str:
+    """The warning on a removal of a DNC Desk export with no About sheet (a CSV): nothing in
+    it says which list it was exported from, as an SMS opt-out list's export has the same
+    header (its campaign_uid cells empty, as a DNC export's global entries have them)."""
+    if kind != "removal" or not is_export_header(headers) or "About" in source.sheet_names:
+        return ""
+    return (
+        f"{source.path.name} is read as a DNC Desk export (its header is an export's), which "
+        "as a text file does not say which list it was exported from: the removal takes its "
+        "numbers' entries off the DNC list. If it is an export of the SMS opt-out list "
+        "(dnc-desk export sms-opt-out), those DNC entries are not its entries: check the "
+        "job's report, and put back any entry removed by mistake."
+    )
+
+
+def _label(path: Path, sheet: str, label: str) -> str:
+    """The value beside ``label`` in the first column of ``sheet`` ("" when not found or
+    the sheet cannot be read: the file is then read as before)."""
+    try:
+        with open_sheet(path, sheet) as found:
+            for number, cells in found.iter_rows():
+                if number > _LABELS_READ:
+                    break
+                if len(cells) > 1 and _text(cells[0]) == label:
+                    return _text(cells[1])
+    except SheetError:
+        return ""
+    return ""
 
 
 class OwnReport:
