@@ -51,12 +51,15 @@ from app.core.own_reports import own_columns
 from app.core.sheet_check import CheckedRow, Outcome, Target
 from app.core.sheet_mapping import (
     BODY_HEADERS,
+    CONFIRMS_OPT_OUT,
     OPT_OUT_KEYWORDS,
+    OPT_OUT_PHRASES,
     STOP_INSTRUCTION,
     TOLD_TO,
     CallSide,
     ColumnMapping,
     Role,
+    asks_to_stop,
     call_side,
     column_letter,
     column_said,
@@ -73,18 +76,6 @@ from app.core.sheet_types import CellValue, Row
 from app.core.staging_notes import other_columns_sentence
 from app.core.wording import joined
 
-# Words that ask to stop, anywhere in a message (sheet_mapping.OPT_OUT_KEYWORDS: STOP, "Stopp",
-# "Arrêt", "Baja", …). Since the FCC's 2024 revocation rule any reasonable words revoke consent,
-# so the phrases below count too, and the warning asks for a check, not a deletion.
-_OPT_OUT_WORDS: Final = OPT_OUT_KEYWORDS
-# Everyday words that are opt-out keywords only as the message itself or its first word
-# ("END", "Cancel please"; not "see you at the end of the week").
-_KEYWORDS_ALONE: Final = frozenset({"cancel", "end", "quit", "remove"})
-_OPT_OUT_PHRASES: Final = (
-    "opt out", "opt me out", "do not text", "dont text", "don t text", "do not contact",
-    "dont contact", "don t contact", "do not call", "dont call", "don t call",
-    "do not message", "no more", "leave me alone", "take me off", "remove me",
-)  # fmt: skip
 # A message the business sent is its own words, never the consumer's request: it shows an
 # opt-out only when it confirms one ("You have been unsubscribed"), while "Reply STOP to opt
 # out", "Txt STOP to end" or "STOP2END" is the boilerplate carriers require on every marketing
@@ -95,19 +86,6 @@ _SENTENCES: Final = re.compile(r"[.!?;\n]+")
 _START_KEYWORDS: Final = r"(?:start|unstop|yes|y|subscribe|join|help|info)"
 # An instruction to opt (back) in: what follows it in its sentence is what would happen.
 _START_INSTRUCTION: Final = re.compile(TOLD_TO + _START_KEYWORDS + r"\b")
-_CONFIRMS_OPT_OUT: Final = re.compile(
-    r"\bunsubscribed\b|\bopted (?:you )?out\b|\bopt out (?:confirmed|confirmation|successful)\b"
-    r"|\bunsubscri\w* (?:confirmed|successful|complete|processed)\b"
-    r"|\byou (?:have been|ve been|are|re|were|are now|re now|have|ve) removed\b"
-    r"|\bremoved (?:you )?from (?:our|the|this|all|any|future|further)\b"
-    r"|\bno longer (?:receive|get|be sent|be contacted|be texted|be messaged|send)\b"
-    r"|\b(?:receive|get|be sent) no (?:more|further)\b"
-    r"|\bno (?:more|further) (?:messages|msgs|texts|text messages|sms|alerts|notifications|calls)\b"
-    r"|\b(?:will not|won t|wont) (?:receive|get) (?:any )?(?:more |further |additional )?"
-    r"(?:messages|msgs|texts|text messages|sms|alerts|notifications|calls)\b"
-    r"|\bdad[oa] de baja\b|\bdesuscrit[oa]\b|\bno recibira mas\b|\bdesabonne\b"
-    r"|\bne recevrez plus\b|\babgemeldet\b"
-)
 _CONFIRMS_OPT_IN: Final = re.compile(
     r"\bre ?subscribed\b|\bopted (?:back )?in again\b|\bopted back in\b"
     r"|\byou (?:have|ve) opted in\b|\byou (?:are|re) now subscribed\b|\bwelcome back\b"
@@ -179,8 +157,8 @@ _DNC_PHRASES: Final = (
 # (re-test M1 #11: "Take me off your list" counted as something else); but "no more" is no
 # request in a status ("No more interest"), and "Alto" and "Baja" are Spanish for high and low
 # ("Prioridad baja"), so they say do not call only as the whole cell.
-_DNC_OPT_OUT_PHRASES: Final = tuple(p for p in _OPT_OUT_PHRASES if p != "no more")
-_DNC_OPT_OUT_WORDS: Final = _OPT_OUT_WORDS - {"alto", "baja"}
+_DNC_OPT_OUT_PHRASES: Final = tuple(p for p in OPT_OUT_PHRASES if p != "no more")
+_DNC_OPT_OUT_WORDS: Final = OPT_OUT_KEYWORDS - {"alto", "baja"}
 # A column with more different values than this is free text, not a status or keyword column:
 # it is no longer watched for opt-in values (a message column is, by its header).
 _DISTINCT_WATCHED: Final = 1000
@@ -307,7 +285,7 @@ def _business_says(text: str) -> tuple[bool, bool]:
         stop = STOP_INSTRUCTION.search(key)
         start = _START_INSTRUCTION.search(key)
         if stop is None:
-            out = out or bool(_CONFIRMS_OPT_OUT.search(key[: start.start()] if start else key))
+            out = out or bool(CONFIRMS_OPT_OUT.search(key[: start.start()] if start else key))
         if start is None:
             opt_in = opt_in or bool(_CONFIRMS_OPT_IN.search(key[: stop.start()] if stop else key))
     return out, opt_in
@@ -343,7 +321,7 @@ def _says_do_not_call(value: str) -> bool:
     words = key.split()
     return (
         key in _DNC_VALUES
-        or key in _OPT_OUT_WORDS
+        or key in OPT_OUT_KEYWORDS
         or bool(set(words) & (_DNC_WORDS | _DNC_OPT_OUT_WORDS))
         or words[0] in {"dnc", "remove", "stop"}
         or any(p in key for p in _DNC_PHRASES + _DNC_OPT_OUT_PHRASES)
@@ -362,13 +340,7 @@ def _rows_said(numbers: Sequence[int], count: int) -> str:
 
 
 def _opts_out(text: str) -> bool:
-    key = plain_words(text)
-    if not key:
-        return False
-    words = key.split()
-    if set(words) & _OPT_OUT_WORDS or any(p in key for p in _OPT_OUT_PHRASES):
-        return True
-    return words[0] in _KEYWORDS_ALONE or (len(words) <= 3 and bool(set(words) & _KEYWORDS_ALONE))
+    return asks_to_stop(plain_words(text))
 
 
 # Headers of a yes/no column flagging a number that is blocked, spaced or run together

@@ -289,6 +289,42 @@ STOP_INSTRUCTION: Final = re.compile(
     TOLD_TO + STOP_KEYWORDS + r"\b|\bstop ?(?:2|to) ?(?:end|quit|cancel|stop|opt|unsub|be removed)"
 )
 
+# Everyday words that are opt-out keywords only as the message itself or its first word
+# ("END", "Cancel please"; not "see you at the end of the week").
+KEYWORDS_ALONE: Final = frozenset({"cancel", "end", "quit", "remove"})
+# Since the FCC's 2024 revocation rule any reasonable words revoke consent, so phrases count
+# beside the keywords (OPT_OUT_KEYWORDS: STOP, "Stopp", "Arrêt", "Baja", …).
+OPT_OUT_PHRASES: Final = (
+    "opt out", "opt me out", "do not text", "dont text", "don t text", "do not contact",
+    "dont contact", "don t contact", "do not call", "dont call", "don t call",
+    "do not message", "no more", "leave me alone", "take me off", "remove me",
+)  # fmt: skip
+# A message confirming an opt-out, as only the business sends ("You have been unsubscribed").
+CONFIRMS_OPT_OUT: Final = re.compile(
+    r"\bunsubscribed\b|\bopted (?:you )?out\b|\bopt out (?:confirmed|confirmation|successful)\b"
+    r"|\bunsubscri\w* (?:confirmed|successful|complete|processed)\b"
+    r"|\byou (?:have been|ve been|are|re|were|are now|re now|have|ve) removed\b"
+    r"|\bremoved (?:you )?from (?:our|the|this|all|any|future|further)\b"
+    r"|\bno longer (?:receive|get|be sent|be contacted|be texted|be messaged|send)\b"
+    r"|\b(?:receive|get|be sent) no (?:more|further)\b"
+    r"|\bno (?:more|further) (?:messages|msgs|texts|text messages|sms|alerts|notifications|calls)\b"
+    r"|\b(?:will not|won t|wont) (?:receive|get) (?:any )?(?:more |further |additional )?"
+    r"(?:messages|msgs|texts|text messages|sms|alerts|notifications|calls)\b"
+    r"|\bdad[oa] de baja\b|\bdesuscrit[oa]\b|\bno recibira mas\b|\bdesabonne\b"
+    r"|\bne recevrez plus\b|\babgemeldet\b"
+)
+
+
+def asks_to_stop(key: str) -> bool:
+    """Whether a message's plain words (:func:`plain_words`) ask to stop: an opt-out keyword
+    or phrase anywhere, or an everyday keyword as the message or its first word."""
+    if not key:
+        return False
+    words = key.split()
+    if set(words) & OPT_OUT_KEYWORDS or any(p in key for p in OPT_OUT_PHRASES):
+        return True
+    return words[0] in KEYWORDS_ALONE or (len(words) <= 3 and bool(set(words) & KEYWORDS_ALONE))
+
 
 def names_direction(header: str) -> bool:
     """Whether a header names a log's direction itself ("Direction", "Richtung"), not a type."""
@@ -318,14 +354,19 @@ def message_direction(value: CellValue) -> str:
 
 def _message_sender(value: CellValue) -> str:
     """Who sent a log's message, as its words tell: "in" (the consumer) for an opt-out word
-    alone ("STOP", "Unsubscribe."), "out" (the business) for a text telling how to opt out
-    ("Reply STOP to opt out"), else ""."""
+    alone ("STOP", "Unsubscribe.") or words asking to stop, "out" (the business) for a text
+    telling how to opt out ("Reply STOP to opt out"), else ""."""
     if not isinstance(value, str):
         return ""
     key = plain_words(value)
     if key in _OPT_OUT_MESSAGES:
         return "in"
-    return "out" if STOP_INSTRUCTION.search(key) else ""
+    if STOP_INSTRUCTION.search(key):
+        return "out"
+    # A sentence asking to stop is a consumer's as a bare STOP is ("please stop texting me",
+    # "Unsubscribe me now": black-box B31 F4 read a log of them from its "To", the business's
+    # pool), unless it confirms an opt-out, as the business does.
+    return "in" if asks_to_stop(key) and not CONFIRMS_OPT_OUT.search(key) else ""
 
 
 def log_consumers_end(

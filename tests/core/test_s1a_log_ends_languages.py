@@ -218,8 +218,8 @@ def test_one_list_of_opt_out_words() -> None:
     # The message warnings and the reading of a log's ends know the same words.
     from app.core import message_log_notes, sheet_mapping
 
-    words = getattr(sheet_mapping, "OPT_OUT_KEYWORDS", None)
-    assert words is not None
-    OPT_OUT_KEYWORDS, _OPT_OUT_WORDS = words, message_log_notes._OPT_OUT_WORDS
-    assert _OPT_OUT_WORDS is OPT_OUT_KEYWORDS
+    # Both judge a message with sheet_mapping.asks_to_stop (B31 F4 moved the words there).
+    OPT_OUT_KEYWORDS = sheet_mapping.OPT_OUT_KEYWORDS
+    assert message_log_notes.asks_to_stop is sheet_mapping.asks_to_stop
+    assert all(message_log_notes._opts_out(w) for w in ("Stopp", "Arrêt", "alto", "baja"))
     assert {"stopp", "arret", "alto", "baja"} <= OPT_OUT_KEYWORDS
