@@ -97,13 +97,17 @@ class _Parser(argparse.ArgumentParser):
     stdout (subcommand parsers are made of the same class)."""
 
     json_errors = False
+    # A top-level parser's subcommand parsers by name (build_parser), to refuse what no
+    # option of the chosen one takes in its own name.
+    subcommands: dict[str, argparse.ArgumentParser]
 
     def error(self, message: str) -> NoReturn:
         message = hide_secret_options(message)
         if _Parser.json_errors:
             from app.cli.connection_args import EXIT_USAGE, emit_json
 
-            emit_json({"error": f"{self.prog}: {message}", "exit_status": EXIT_USAGE})
+            # The last line argparse prints on stderr, word for word (black-box B30 F7).
+            emit_json({"error": f"{self.prog}: error: {message}", "exit_status": EXIT_USAGE})
         super().error(message)
 
 
@@ -141,7 +145,18 @@ def _available(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, but an argument no option takes is refused by the chosen
+    subcommand's parser, as its other usage errors are: its usage and ``dnc-desk import:
+    error: …``, not the top-level parser's (black-box B30 F7)."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        refusing = parser.subcommands.get(args.command or "", parser)
+        refusing.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def build_parser(chosen: str | None = None) -> _Parser:
     """The full parser; with ``chosen`` only that subcommand's options are loaded
     (``""`` loads none, for the GUI and ``--help``)."""
     parser = _Parser(
@@ -161,10 +176,12 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         "DNC and SMS opt-out searches, an xlsx export read back; prints one line",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.subcommands = {}
     for name, (module, help_text) in SUBCOMMANDS.items():
         if not _available(module):
             continue
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        parser.subcommands[name] = sub_parser
         # Only the chosen subcommand's module is imported: the others pull in spreadsheet
         # readers and phone metadata, which made every start (even --help) take seconds.
         if chosen is None or name == chosen:
@@ -578,7 +595,7 @@ def _run(argv: list[str], chosen: str | None) -> int:
     # Before parsing, "--json" anywhere decides: a usage error has no parsed arguments yet.
     _Parser.json_errors = "--json" in argv
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
     finally:
         _Parser.json_errors = False
     if args.command:
