@@ -1487,7 +1487,7 @@ def run_job_command(
                 f"The job had already sent its last row when interrupted: it has "
                 f"{status.value}, and nothing is left to resume."
             )
-        print_result(store, args, f"{meta.get('name')}: {status.value}.", notes)
+        print_result(store, args, job_headline(meta, status.value), notes)
         return EXIT_OK
     except CliError as exc:
         return fail(str(exc), exc.status)
@@ -1770,10 +1770,21 @@ def _names_no_sheet(exc: SheetError, args: argparse.Namespace) -> bool:
     )
 
 
+def job_headline(meta: Mapping[str, Any], status: str) -> str:
+    """``Import of a.csv: finished.``: the result's first line, the job's name leading it.
+    A default name ("import of a.csv") starts with a capital there, as every other line does
+    (black-box B30 F11: a fresh run and a resume of one job said "Import of" and "import of");
+    a name given with --name is as written."""
+    name = str(meta.get("name", ""))
+    if name.startswith(f"{meta.get('kind')} of "):
+        name = name[:1].upper() + name[1:]
+    return f"{name}: {status}."
+
+
 def _print_paused(store: JobStore, args: argparse.Namespace) -> None:
     """A paused job's counts on stdout, as a finished job's (``--json`` has them too), before
     the sentence on stderr that says how to resume it."""
-    print_result(store, args, f"{store.meta().get('name')}: paused.")
+    print_result(store, args, job_headline(store.meta(), "paused"))
     sys.stdout.flush()
 
 

@@ -278,7 +278,7 @@ def test_a_job_paused_by_the_service_prints_its_counts_in_text_mode(
     code, out, err = _run(capsys, [*argv, "--base-url", sandbox.base_url])
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == "import of two.csv: paused."
+    assert lines[0] == "Import of two.csv: paused."
     assert "rows: 2, valid: 2," in lines[2] and "inserted: 0" in lines[2]
     assert "pending: 2" in lines[2]
     assert lines[-1].startswith("  job: import-")
@@ -315,7 +315,7 @@ def test_a_job_paused_by_sigint_prints_its_counts_before_the_resume_line(
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=30) == 130
     lines = output.read_text().splitlines()
-    paused = lines.index("import of in.csv: paused.")
+    paused = lines.index("Import of in.csv: paused.")
     counts = lines[paused + 2]
     inserted = int(re.search(r"inserted: ([\d,]+)", counts)[1].replace(",", ""))  # type: ignore[index]
     pending = int(re.search(r"pending: ([\d,]+)", counts)[1].replace(",", ""))  # type: ignore[index]

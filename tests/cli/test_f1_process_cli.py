@@ -179,7 +179,7 @@ def test_ctrl_c_after_the_last_row_says_the_job_had_finished(sandbox: Any, tmp_p
         "The job had already sent its last row when interrupted: it has finished, and "
         "nothing is left to resume."
     )
-    assert done.stdout.startswith("import of in.csv: finished.")
+    assert done.stdout.startswith("Import of in.csv: finished.")
 
 
 # -- #6: SIGHUP as SIGTERM ---------------------------------------------------------------------
