@@ -286,6 +286,9 @@ class CheckOptions:
     # when the caller does not say: the workbook's wording is true of any file, and blames
     # no delimiter the file may not have.
     text_delimiter: str | None = None
+    # The rows are of a workbook set to the 1904 date system (an xlsx/xlsm's workbookPr): a
+    # number in the request-date column counts days from 1904, not 1900 (black-box B28 F5).
+    date1904: bool = False
 
 
 @dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row
@@ -2570,7 +2573,10 @@ class _Checker:
             return None, None, False, "", ""
         cell = _cell(cells, self.m.request_date)
         parsed = parse_request_date(
-            cell, not_after=self.o.insertion_date, day_first=self.o.day_first
+            cell,
+            not_after=self.o.insertion_date,
+            day_first=self.o.day_first,
+            date1904=self.o.date1904,
         )
         if parsed.order:
             keys = _FORM_ORDERS.get(parsed.form) if parsed.form is not None else None
