@@ -87,8 +87,7 @@ from app.api.scope import Scope
 from app.core.dnc_removal import MAX_DIGITS
 from app.core.session import read_over
 from app.core.sheet_damage import drops_trunk_zero
-from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook
-from app.core.xlsx_safe import _quote_run_start as quote_added_at
+from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook, quote_run_start
 
 PAGE_SIZE = 1000
 # A split by insert day tries at most this many days (ten years of history, twice the five
@@ -171,7 +170,7 @@ def exported_text(cell: str) -> str:
     text that could start a formula (or before such a run of apostrophes) taken off, nothing
     else (no spaces, tab or invisible mark), as the export wrote every other character."""
     # The writer's own finder of where its quote goes, so the two cannot drift.
-    at = quote_added_at(cell)
+    at = quote_run_start(cell)
     return cell if at is None else cell[:at] + cell[at + 1 :]
 
 

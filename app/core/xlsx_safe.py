@@ -111,13 +111,13 @@ def neutralise(value: str) -> str:
     docstring), so that reading one quote off gives ``value`` back."""
     if needs_neutralising(value):
         return "'" + value
-    start = _quote_run_start(value)
+    start = quote_run_start(value)
     if start is None:
         return value
     return value[:start] + "'" + value[start:]
 
 
-def _quote_run_start(value: str) -> int | None:
+def quote_run_start(value: str) -> int | None:
     """Where the run of apostrophes :func:`guard_quoted` tells of starts in ``value`` (after
     any leading spaces and invisible format characters), or None when there is none."""
     for index, char in enumerate(value):
@@ -572,7 +572,7 @@ class SafeSheet:
             cell = WriteOnlyCell(self._ws, value=text)
             cell.data_type = "s"
             return cell
-        start = _quote_run_start(text) if self._quote_runs else None
+        start = quote_run_start(text) if self._quote_runs else None
         if start is None:
             return text
         self.quotes_added += 1
