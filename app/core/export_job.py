@@ -395,6 +395,14 @@ def change_warning(result: ExportResult) -> str:
         f"{end:,} when it ended); entries added or removed meanwhile may be missing or "
         "included: export again when no job is writing to it"
     )
+    if result.rows > max(result.total, end):
+        # More rows than the service ever counted can only be entries read before a removal
+        # took them off: say so, or the file looks like it invented rows.
+        extra = result.rows - max(result.total, end)
+        text += (
+            f"; this file holds {result.rows:,} rows, {extra:,} more than the service counted "
+            "at either end, so it includes entries removed while it was read"
+        )
     if result.possibly_missing:
         text += (
             f" (up to about {result.possibly_missing:,} rows may be missing because the list "
