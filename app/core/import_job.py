@@ -80,7 +80,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -688,15 +688,47 @@ class _Said(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class _MaybeWords:
+    """How an already-present row that an attempt of this job may have inserted is said,
+    besides its entries (see ``_maybe_present`` in :func:`insert_sender`): kept in the job
+    file with a look-up the job's stop cut short, so the resume says the row from the entries
+    its own look-up finds, as a run not stopped does (black-box B28: the row kept "its entry
+    could not be looked up (the look-up was stopped with the job)" after the resume's
+    look-up found it)."""
+
+    maybe: str
+    before: str = ""
+    extra: str = ""
+    resumed: bool = False
+
+    def kept(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def read(cls, kept: object) -> _MaybeWords | None:
+        """The words :meth:`kept` wrote (None: none, as a job file of an earlier version)."""
+        if not isinstance(kept, Mapping):
+            return None
+        return cls(
+            str(kept.get("maybe", "")),
+            str(kept.get("before", "")),
+            str(kept.get("extra", "")),
+            bool(kept.get("resumed", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class _Sent:
     """What sending an import row came to: its ``result``, the entries a look-up of the row's
     scope found on its way (None: none was made, or it failed), and, for a row whose words
     depend on its entries (an attempt of this job may have inserted it) and whose look-up
-    failed, how to say it again from entries a later look-up finds."""
+    failed, how to say it again from entries a later look-up finds (``again``, from
+    ``words``)."""
 
     result: RowResult
     entries: Entries | None = None
-    again: Callable[[Entries], RowResult] | None = None
+    again: _Said | None = None
+    words: _MaybeWords | None = None
 
 
 def insert_sender(
@@ -863,6 +895,10 @@ def insert_sender(
             # says why).
             if row.honoured_on and store is not None:  # from an earlier send of this row
                 store.set_honoured(row.seq, "")
+            if sent.words is not None:
+                # No lateness to measure, but the row's words name its entry, which the
+                # resume looks up when the stop cut this run's look-up short.
+                _recheck_if_stopped(row, result, result.message, words=sent.words)
             return result
         why = ""
         if entries is None:
@@ -900,17 +936,23 @@ def insert_sender(
         text, honoured = _listing_words(received, today, first, why, unknown)
         if store is not None:
             store.set_honoured(row.seq, honoured)
-        _recheck_if_stopped(row, result, why, unknown)
+        _recheck_if_stopped(row, result, why, unknown, words=sent.words)
         message = "; ".join(x for x in (result.message, text) if x)
         return RowResult(result.outcome, message, result.code)
 
-    def _recheck_if_stopped(row: JobRow, result: RowResult, *whys: str) -> None:
+    def _recheck_if_stopped(
+        row: JobRow, result: RowResult, *whys: str, words: _MaybeWords | None = None
+    ) -> None:
         """Leave the row's look-ups to the resume when the job's stop cut one short (``whys``
         say so): the row keeps its outcome, and the resume makes them again from what its send
         said (black-box B28 F2: a pause lost every look-up made after the inserts, and
-        numbers listed long before their requests stayed late after the resume)."""
+        numbers listed long before their requests stayed late after the resume); ``words``:
+        how to say the row again from the entries found (:class:`_MaybeWords`)."""
         if store is not None and any(LOOK_UP_STOPPED in why for why in whys):
-            store.set_recheck(row.seq, {"staged": row.message, "said": result.message})
+            kept: dict[str, Any] = {"staged": row.message, "said": result.message}
+            if words is not None:
+                kept["words"] = words.kept()
+            store.set_recheck(row.seq, kept)
 
     def _recheck(row: JobRow, scope: Scope) -> RowResult | None:
         """A done row's look-ups made again on resume (:meth:`JobStore.unfinished` hands it
@@ -925,7 +967,14 @@ def insert_sender(
             done_on = ended if ended is not None and ended < dt.date.today() else None
             result = RowResult(Outcome.INSERTED, said, done_on=done_on)
             return _inserted_lateness(row, scope, result)
-        return _with_lateness(row, scope, _Sent(RowResult(Outcome.ALREADY_PRESENT, said)), ended)
+        words = _MaybeWords.read(again.get("words"))
+        if words is None:
+            return _with_lateness(
+                row, scope, _Sent(RowResult(Outcome.ALREADY_PRESENT, said)), ended
+            )
+        # Its entry's look-up was cut short too: made again, the row is said from what it
+        # finds, as _send says it.
+        return _with_lateness(row, scope, _said_from_look_up(row, scope, words), ended)
 
     def _inserted_lateness(row: JobRow, scope: Scope, result: RowResult) -> RowResult:
         """``result`` of an inserted row, measured to a global entry older than its insertion
@@ -991,14 +1040,13 @@ def insert_sender(
         message = "; ".join(x for x in (result.message, text) if x)
         return RowResult(result.outcome, message, result.code, result.done_on)
 
-    def _maybe_present(
-        row: JobRow, scope: Scope, maybe: str, before: str, extra: str, resumed: bool = False
-    ) -> _Said:
+    def _maybe_present(row: JobRow, scope: Scope, how: _MaybeWords) -> _Said:
         """How an already-present row that an attempt of this job may have inserted is said
         from the entries a look-up found: ``maybe`` and the entry found, or, for an entry from
         before the job, that (after ``before``, when given); ``extra`` after either. A row
         ``resumed`` in flight whose entries the journal shows another job inserted says that
         job instead (:func:`_other_jobs_entry`), as an entry from before the job is said."""
+        maybe, before, extra, resumed = how.maybe, how.before, how.extra, how.resumed
 
         def said(entries: Entries | None, why: str = "") -> RowResult:
             """The row's words for the entries found (None: the look-up failed, ``why`` saying
@@ -1041,9 +1089,17 @@ def insert_sender(
         if not answered.echo:
             text = PRESENT_BEFORE_STOP.format(time=answered.time_text)
             return _Sent(RowResult(Outcome.ALREADY_PRESENT, text))
-        said = _maybe_present(row, scope, RETRIED_PRESENT, "", answered.words, resumed=True)
+        how = _MaybeWords(RETRIED_PRESENT, "", answered.words, resumed=True)
+        return _said_from_look_up(row, scope, how)
+
+    def _said_from_look_up(row: JobRow, scope: Scope, how: _MaybeWords) -> _Sent:
+        """An already-present row an attempt of this job may have inserted, said from what a
+        look-up of its entries finds (:func:`_maybe_present`)."""
+        said = _maybe_present(row, scope, how)
         found, why = _look_up(row, scope, LOOK_UP_ROUNDS)
-        return _Sent(said(found, why), found, said if found is None else None)
+        if found is not None:
+            return _Sent(said(found), found)
+        return _Sent(said(None, why), None, said, how)
 
     def send(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
@@ -1111,9 +1167,7 @@ def insert_sender(
                 RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
             )
 
-        said = _maybe_present(
-            row,
-            scope,
+        how = _MaybeWords(
             # "Most likely from the first send" only of a send known to have gone out.
             (RESENT_PRESENT if resent == RESENT else RESUMED_PRESENT)
             if resent
@@ -1123,12 +1177,10 @@ def insert_sender(
             extra,
             resumed=bool(resent),
         )
-
         # An earlier attempt of this job (its answer lost, the job interrupted) may well be
         # what put the number on the list, which matters when the insertion date is evidence:
         # the entry's date tells when it cannot have been.
-        found, why = _look_up(row, scope, LOOK_UP_ROUNDS)
-        return _Sent(said(found, why), found, said if found is None else None)
+        return _said_from_look_up(row, scope, how)
 
     return Sender(send, sent_before)
 

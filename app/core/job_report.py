@@ -52,15 +52,21 @@ from typing import Any
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 from app.core.lead_lookup import NOT_CHECKED, still_listed_in
 from app.core.paths import utf8_text
-from app.core.sheet_check import blank_row_message, looked_up_as_written
+from app.core.sheet_check import (
+    CheckSummary,
+    RowList,
+    blank_row_message,
+    looked_up_as_written,
+)
 from app.core.sheet_dates import (
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
     business_days_between,
     late_sentence,
 )
-from app.core.sheet_mapping import REPORT_HEADER_START
+from app.core.sheet_mapping import REPORT_HEADER_START, ColumnMapping
 from app.core.sheet_scope import EVERY_PURPOSE_WRITTEN
+from app.core.staging_notes import unchecked_dates_sentence
 from app.core.xlsx_safe import SafeWorkbook
 
 # The first seven are what tells a DNC Desk report when one is read back (sheet_mapping).
@@ -348,6 +354,58 @@ def settled_message(row: JobRow, outcome: Outcome, done: dt.date) -> str:
         return f"{staged[: found.start()]}{sentence}{staged[found.end() :]}"
     # No longer late (a clock set back), or found on the list (see above): the sentence goes.
     return _without(staged, found, row.row_number)
+
+
+# The parts of staging_notes.unchecked_dates_sentence, each naming its rows (rows_named).
+_NAMED = r"rows? [^()]*"
+_UNREAD_PART = re.compile(
+    rf"(?:1 row's request date|[\d,]+ rows' request dates) could not be read \(({_NAMED})\)"
+)
+_AFTER_PART = re.compile(
+    rf"(?:1 row's request date|[\d,]+ rows' request dates|[\d,]+) (?:is|are) after the "
+    rf"insertion date \(({_NAMED})\)"
+)
+_UNDATED_PART = re.compile(rf"(?:1 row has|[\d,]+ rows have) no request date \(({_NAMED})\)")
+
+
+def _rows_read(named: str) -> RowList | None:
+    """The rows staging_notes.rows_named wrote as ``named`` ("rows 7, 8, …, 16 and 5 more");
+    None when it is not a list of rows."""
+    items = re.split(r", | and ", named.split(" ", 1)[1])
+    more = items.pop().split()[0] if items[-1].endswith(" more") else "0"
+    if not all(item.isdigit() for item in items) or not more.replace(",", "").isdigit():
+        return None
+    first = [int(item) for item in items]
+    return RowList(len(first) + int(more.replace(",", "")), first)
+
+
+def _part(pattern: re.Pattern[str], warning: str) -> RowList | None:
+    found = pattern.search(warning)
+    return _rows_read(found.group(1)) if found is not None else RowList()
+
+
+def after_dates_revised(warning: str, after: RowList) -> str | None:
+    """The check's warning on request dates whose limit was not checked
+    (:func:`~app.core.staging_notes.unchecked_dates_sentence`) with its rows after the
+    insertion date made ``after`` ("" when no row is left in it), or None when ``warning`` is
+    not that sentence naming such rows.
+
+    It is written when the file is checked; a row dated after that day and inserted on or
+    after its date (a resume days later) has its business days, and its note goes
+    (:func:`settled_message`), so the warning must not name it (black-box B28 F4). The other
+    parts are read back from the sentence, which is taken for it only when they write it
+    again word for word."""
+    unread, future, undated = (
+        _part(p, warning) for p in (_UNREAD_PART, _AFTER_PART, _UNDATED_PART)
+    )
+    if unread is None or future is None or undated is None:
+        return None
+    summary = CheckSummary(unread_dates=unread, future_dates=future, undated=undated)
+    mapping = ColumnMapping(request_date=0)
+    if not summary.future_dates.count or unchecked_dates_sentence(mapping, summary) != warning:
+        return None
+    summary.future_dates = after
+    return unchecked_dates_sentence(mapping, summary)
 
 
 def _without(message: str, found: re.Match[str], row_number: int) -> str:
@@ -858,19 +916,26 @@ class ReportWriter:
         self.stopped = RowsNamed()
         self.late_stopped = RowsNamed()
         self._unchecked_note_before = ""
+        # Rows whose note still says their request date is after the insertion date (see
+        # after_dates_revised), and whether the check's warning naming them was revised.
+        self.after_dates = RowList()
+        self._dates_revised = False
         self.still_listed = StillListed()  # a removal's rows of leads still listed
         self._still_listed_before = ""
         # Blank rows not written yet: the first BLANK_RUN_LINE of a run, then only counted.
         self._blanks: list[JobRow] = []
         self._blank_last = 0
         self._blank_count = 0
+        # Rows done whose look-ups a resume makes again (JobStore.set_recheck) get their last
+        # words only then: the rows from the first of them are left to finish.
+        self._hold = store.first_recheck()
 
     def advance(self, limit: int = 2000) -> int:
         """Write up to ``limit`` more rows, stopping at the first row not done; returns how
         many were written."""
         written = 0
         for r in self._store.rows_after(self._after, limit):
-            if r.state != RowState.DONE.value:
+            if r.state != RowState.DONE.value or (self._hold is not None and r.seq >= self._hold):
                 break
             self._append(r, "")
             written += 1
@@ -915,7 +980,7 @@ class ReportWriter:
             meta_counts[LATE_INVALID] = self.late_invalid
             meta_counts[PRESENT_UNCHECKED] = self.unchecked.count
             meta_counts[LATE_UNCHECKED] = self.late_unchecked.count
-            if meta.get(UNCHECKED_NOTE) or self._unchecked_note_before:
+            if meta.get(UNCHECKED_NOTE) or self._unchecked_note_before or self._dates_revised:
                 meta_counts["warnings"] = meta.get("warnings") or []
                 meta_counts[UNCHECKED_NOTE] = meta.get(UNCHECKED_NOTE) or ""
         self._store.set_meta(meta_counts)
@@ -931,7 +996,9 @@ class ReportWriter:
             said = self.still_listed.sentence(str(meta.get("lead_status") or ""))
             return {**meta, "warnings": [*kept, *([said] if said else [])], STILL_LISTED_NOTE: said}
         before = self._unchecked_note_before = str(meta.get(UNCHECKED_NOTE) or "")
-        warnings = [w for w in meta.get("warnings") or [] if not before or w != before]
+        warnings = self._dates_warnings(
+            [w for w in meta.get("warnings") or [] if not before or w != before]
+        )
         paused = meta.get("status") == JobStatus.PAUSED.value
         note = " ".join(
             x
@@ -944,6 +1011,19 @@ class ReportWriter:
         if note:
             warnings.append(note)
         return {**meta, "warnings": warnings, UNCHECKED_NOTE: note}
+
+    def _dates_warnings(self, warnings: list[str]) -> list[str]:
+        """``warnings`` with the check's sentence on request dates after the insertion date
+        naming only the rows still after theirs (:func:`after_dates_revised`)."""
+        out = []
+        for warning in warnings:
+            revised = after_dates_revised(warning, self.after_dates)
+            if revised is not None and revised != warning:
+                self._dates_revised = True
+                warning = revised
+            if warning:
+                out.append(warning)
+        return out
 
     def discard(self) -> None:
         self._book.discard()
@@ -1033,6 +1113,8 @@ class ReportWriter:
                 self.stopped.add(r.row_number)
                 if is_late:
                     self.late_stopped.add(r.row_number)
+            if r.outcome != Outcome.DUPLICATE.value and AFTER_INSERTION_NOTE.search(r.message):
+                self.after_dates.add(r.row_number)
             cells += [days, "late" if is_late else ""]
         else:
             self.as_written += valid_as_written(r)

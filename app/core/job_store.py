@@ -206,8 +206,9 @@ class NewRow:
 # staging 100,000 of them takes about as long, in a file about a fifth bigger.
 PAGE_SIZE = 1024
 
-# Marks a row's recheck (JobStore.set_recheck) handed out by JobStore.unfinished: its message
-# is its staged note again, and a send takes it up.
+# Marks a row's recheck (JobStore.set_recheck) handed out by JobStore.unfinished and marked
+# sending by the runner (JobStore.mark_sending): its message is its staged note again, and a
+# send takes it up.
 _TAKEN = "taken:"
 # A recheck not handed out yet (one handed out and never taken up, its row sent again as one
 # in flight, is settled so: see JobStore.unfinished).
@@ -296,6 +297,9 @@ class JobStore:
         # Outcomes not committed yet; their own lock, so recording one never waits for a commit.
         self._done_lock = threading.Lock()
         self._done: list[tuple[str, str, str, str, str, int]] = []
+        # Rows with a recheck unfinished() handed out, not yet marked sending: seq -> their
+        # recheck and staged note, written to the job file by mark_sending.
+        self._handed: dict[int, tuple[str, str]] = {}
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.DatabaseError as exc:
@@ -507,24 +511,26 @@ class JobStore:
         still: the sender makes its look-ups again (black-box B28 F2)."""
         yield from self._rows_in(RowState.SENDING, chunk)
         yield from self._rows_in(RowState.PENDING, chunk)
+        last = 0
         while True:
             with self._lock:
                 found = self._db.execute(
                     f"SELECT {', '.join(_ROW_COLUMNS)}, recheck FROM rows"
-                    f" WHERE {_RECHECK_LEFT} AND state = ? ORDER BY seq LIMIT ?",
-                    (RowState.DONE.value, chunk),
+                    f" WHERE {_RECHECK_LEFT} AND state = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    (RowState.DONE.value, last, chunk),
                 ).fetchall()
-                batch: list[JobRow] = []
-                for *values, recheck in found:
-                    staged = str(json.loads(recheck).get("staged", ""))
-                    batch.append(dataclasses.replace(JobRow(*values), message=staged))
-                    self._db.execute(
-                        "UPDATE rows SET message = ?, recheck = ? WHERE seq = ?",
-                        (staged, _TAKEN + recheck, values[0]),
-                    )
-            if not batch:
+            if not found:
                 return
-            yield from batch
+            for *values, recheck in found:
+                row = JobRow(*values)
+                staged = str(json.loads(recheck).get("staged", ""))
+                # Taken up in the job file only when the runner marks it sending: a look at
+                # whether any row is left (the CLI's next(unfinished())) takes nothing
+                # (black-box B28: it took a paused job's only recheck, which then was lost).
+                with self._lock:
+                    self._handed[row.seq] = (recheck, staged)
+                yield dataclasses.replace(row, message=staged)
+            last = found[-1][0]
 
     def set_recheck(self, seq: int, what: Mapping[str, Any]) -> None:
         """Record that row ``seq``'s look-ups were cut short by the job's stop, with what
@@ -544,6 +550,13 @@ class JobStore:
                 return None
             self._db.execute("UPDATE rows SET recheck = '' WHERE seq = ?", (seq,))
         return dict(json.loads(str(found[0])[len(_TAKEN) :]))
+
+    def first_recheck(self) -> int | None:
+        """The first row with look-ups left for a resume or being made again
+        (:meth:`set_recheck`; None: none): "done" still, its message is not its last."""
+        with self._lock:
+            found = self._db.execute("SELECT min(seq) FROM rows WHERE recheck != ''").fetchone()
+        return None if found is None or found[0] is None else int(found[0])
 
     def rechecks(self) -> int:
         """How many done rows have look-ups left for a resume (:meth:`set_recheck`)."""
@@ -580,8 +593,19 @@ class JobStore:
         """
         with self._lock:
             done = self._take_done()
+            handed = self._handed.pop(seq, None)
             try:
-                if len(done) < _ONE_STATEMENT_ROWS:
+                if handed is not None:
+                    # A done row's recheck taken up (see unfinished), with its mark.
+                    recheck, staged = handed
+                    self._db.execute("BEGIN")
+                    self._write(done)
+                    self._db.execute(
+                        "UPDATE rows SET state = ?, message = ?, recheck = ? WHERE seq = ?",
+                        (RowState.SENDING.value, staged, _TAKEN + recheck, seq),
+                    )
+                    self._db.execute("COMMIT")
+                elif len(done) < _ONE_STATEMENT_ROWS:
                     marks: list[Any] = [seq, RowState.SENDING.value, None, None, None, None]
                     for state, outcome, message, code, done_at, done_seq in done:
                         marks += [done_seq, state, outcome, message, code, done_at]
@@ -595,6 +619,8 @@ class JobStore:
                     self._db.execute("COMMIT")
             except BaseException:
                 self._rollback(done)
+                if handed is not None:
+                    self._handed[seq] = handed
                 raise
 
     def mark_pending(self, seq: int) -> None:
