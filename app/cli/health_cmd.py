@@ -32,7 +32,7 @@ from app.cli.connection_args import (
 from app.cli.export_cmd import parse_scope, resolve_scope
 
 if TYPE_CHECKING:
-    from app.core.list_health import HealthReport
+    from app.core.list_health import Finding, HealthReport
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,9 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # Said as the other commands with findings say it (black-box R4 #3).
     parser.epilog = (
         "Exit status: 0 nothing found; 3 findings (invalid numbers, redundant copies, entries "
-        "for missing or inactive campaigns, blank reasons, near-duplicate purposes or gaps "
-        "between the lists: a finding, not a failure); 1 failed; 2 a bad argument."
+        "for missing or inactive campaigns, blank reasons, near-duplicate purposes, insert "
+        "dates in the future or gaps between the lists: a finding, not a failure); 1 failed; "
+        "2 a bad argument."
     )
+
+
+# Entries named under a finding whose entries are few and each worth a look (black-box B32
+# F5: an insert date in the future was counted "under 30 days" and no entry was named).
+_NAMED_FINDINGS = frozenset({"future_insert_date"})
+NAMED_AT_MOST = 10
 
 
 def _fail(message: str, status: int) -> int:
@@ -76,6 +83,15 @@ def _report_json(report: HealthReport) -> dict[str, object]:
             for f in report.findings
         },
     }
+
+
+def _name_entries(finding: Finding) -> None:
+    for e in finding.entries[:NAMED_AT_MOST]:
+        why = finding.details.get(e.id, "")
+        print(f"    {e.phone_number} ({e.scope}, id {e.id}){f': {why}' if why else ''}")
+    more = len(finding.entries) - NAMED_AT_MOST
+    if more > 0:
+        print(f"    … and {more:,} more (--json names them all)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -129,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
                 if f.entries:
                     fix = " (fixable in the app)" if f.fixable else ""
                     print(f"  {f.title}: {len(f.entries):,}{fix}")
+                    if f.code in _NAMED_FINDINGS:
+                        _name_entries(f)
         for g in check.gaps:
             print(
                 f"{g.scope}: {len(g.sms_not_dnc):,} on SMS opt-out only, "

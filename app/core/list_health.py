@@ -4,8 +4,9 @@ For one list (whole, or one scope): numbers not valid for their country code, nu
 campaign scope that the global scope already covers (redundant; the fix removes the campaign
 copies through the journaled session), entries pointing at campaigns that no longer exist or
 are inactive, blank reasons, purposes spelled several ways (``Collections`` and
-``collections ``), and entries by age. Across the two lists, per scope: numbers on the SMS
-opt-out list but not on the DNC list, and the reverse; the officer decides what to do.
+``collections ``), entries dated in the future, and entries by age. Across the two lists, per
+scope: numbers on the SMS opt-out list but not on the DNC list, and the reverse; the officer
+decides what to do.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from app.api.client import ApiClient
 from app.api.concurrency import bounded_map
@@ -29,6 +30,7 @@ from app.core.phones import normalize
 from app.core.session import Session
 from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list
 
+FUTURE_AGE = "in the future"
 AGE_BUCKETS = (
     ("under 30 days", 30),
     ("30 to 89 days", 90),
@@ -37,6 +39,10 @@ AGE_BUCKETS = (
     ("over 3 years", None),
 )
 UNKNOWN_AGE = "unknown date"
+# The service's clock is in a time zone the spec does not give: an insert date is surely ahead
+# of now only when it is ahead of every clock's now, the furthest ahead being UTC+14 (black-box
+# B32 F5: 2027-06-01, and tomorrow's date, were counted "under 30 days").
+_FURTHEST_AHEAD_OF_UTC = timedelta(hours=14)
 _SPACES = re.compile(r"\s+")
 
 
@@ -83,10 +89,19 @@ class CrossListGap:
     dnc_not_sms: list[SnapshotEntry]
 
 
-def _age_bucket(insert_date: str, now: datetime) -> str:
+def _in_the_future(insert_date: str, now_utc: datetime) -> bool:
+    """Whether ``insert_date`` (the service's clock) is ahead of ``now_utc`` (naive, UTC) on
+    every clock: a bare date from its first second."""
+    when = parse_timestamp(insert_date)
+    return when is not None and when > now_utc + _FURTHEST_AHEAD_OF_UTC
+
+
+def _age_bucket(insert_date: str, now: datetime, now_utc: datetime) -> str:
     when = parse_timestamp(insert_date)
     if when is None:
         return UNKNOWN_AGE
+    if _in_the_future(insert_date, now_utc):
+        return FUTURE_AGE
     days = (now - when).days
     for label, limit in AGE_BUCKETS:
         if limit is None or days < limit:
@@ -102,8 +117,15 @@ def _scope_key(entry: SnapshotEntry) -> str:
 def analyse(
     data: SnapshotData, campaigns: dict[str, bool], *, now: datetime | None = None
 ) -> HealthReport:
-    """Findings for entries already read (``campaigns``: id -> active)."""
-    now = now or datetime.now()
+    """Findings for entries already read (``campaigns``: id -> active). ``now``: naive, local
+    (or aware); a naive ``now`` given is taken as UTC too, for the in-the-future finding."""
+    if now is None:
+        now, now_utc = datetime.now(), datetime.now(UTC).replace(tzinfo=None)
+    elif now.tzinfo is not None:
+        now_utc = now.astimezone(UTC).replace(tzinfo=None)
+        now = now.astimezone().replace(tzinfo=None)
+    else:
+        now_utc = now
     entries = data.entries
     invalid: list[SnapshotEntry] = []
     invalid_why: dict[str, str] = {}
@@ -135,6 +157,7 @@ def analyse(
             spellings.setdefault(purpose_key(e.purpose), Counter())[e.purpose] += 1
     clashing = {k for k, v in spellings.items() if len(v) > 1}
     near_dupes = [e for e in entries if e.purpose and purpose_key(e.purpose) in clashing]
+    future = [e for e in entries if _in_the_future(e.insert_date, now_utc)]
     findings = [
         Finding("invalid_number", "Numbers not valid for their country code", invalid, invalid_why),
         Finding(
@@ -155,8 +178,14 @@ def analyse(
                 for e in near_dupes
             },
         ),
+        Finding(
+            "future_insert_date",
+            "Entries dated in the future (by every time zone)",
+            future,
+            {e.id: f"inserted {e.insert_date} by the service's clock" for e in future},
+        ),
     ]
-    ages = Counter(_age_bucket(e.insert_date, now) for e in entries)
+    ages = Counter(_age_bucket(e.insert_date, now, now_utc) for e in entries)
     return HealthReport(
         data.kind,
         data.scope,
@@ -164,7 +193,10 @@ def analyse(
         len(entries),
         data.unreachable,
         findings,
-        {label: ages.get(label, 0) for label, _ in (*AGE_BUCKETS, (UNKNOWN_AGE, None))},
+        {
+            label: ages.get(label, 0)
+            for label, _ in ((FUTURE_AGE, None), *AGE_BUCKETS, (UNKNOWN_AGE, None))
+        },
     )
 
 
