@@ -47,6 +47,7 @@ from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
 
 if TYPE_CHECKING:
+    from app.core.audit_types import OptOutRecord
     from app.core.evidence import JobFacts
 
 
@@ -62,6 +63,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Exit status: 0 the number is on no list; 3 it is on a DNC or SMS opt-out list (a "
         "finding, not a failure: the pack says where); 1 failed; 2 a bad argument."
     )
+
+
+def _entry(e: OptOutRecord) -> dict[str, str]:
+    """An entry as ``--json`` gives it; its ``insert_date`` is the service's clock (black-box
+    B32 F6: the pack had it, the JSON did not)."""
+    return {"id": e.id, "scope": str(e.scope), "reason": e.reason, "insert_date": e.insert_date}
 
 
 # (dest, option, what was not given, what to give, what leaving it out does): see
@@ -164,8 +171,8 @@ def run(args: argparse.Namespace) -> int:
         ctx.close()
     summary = {
         "number": pack.e164,
-        "dnc": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.dnc],
-        "sms_opt_out": [{"id": e.id, "scope": str(e.scope), "reason": e.reason} for e in pack.sms],
+        "dnc": [_entry(e) for e in pack.dnc],
+        "sms_opt_out": [_entry(e) for e in pack.sms],
         # Entries the service counted for the number that could not be read (re-test U1 #5).
         "dnc_not_read": pack.dnc_not_read,
         "sms_not_read": pack.sms_not_read,

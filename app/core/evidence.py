@@ -924,6 +924,11 @@ def gather_evidence(
     return pack
 
 
+INSERT_DATE_HEADER = "Insert date (service's clock)"
+TIMES_NOTE = (
+    "Insert dates are by the service's clock (the API does not say its time zone); "
+    "Collected, the Journal's times and the snapshots' are UTC."
+)
 _ENTRY_HEADERS = (
     "Id",
     "Number",
@@ -932,7 +937,9 @@ _ENTRY_HEADERS = (
     "Campaign",
     "Purpose",
     "Reason",
-    "Insert date",
+    # The service's clock, in a zone the API does not give, beside the Journal's UTC times
+    # (black-box B32 F6: read side by side, they looked like one clock's).
+    INSERT_DATE_HEADER,
     "Written form",
 )
 
@@ -967,6 +974,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("Connection", pack.connection),
         ("Base URL", pack.base_url),
         ("Collected (UTC)", pack.taken_at),
+        ("Times", TIMES_NOTE),
         ("DNC entries", len(pack.dnc)),
         ("DNC forms searched", pack.dnc_searched),
         ("DNC entries not read", pack.dnc_not_read),
@@ -1029,7 +1037,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
     journal.append(
         [
             "Id",
-            "Time",
+            "Time (UTC)",
             "Phase",
             "Operation",
             "Target",

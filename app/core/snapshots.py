@@ -542,6 +542,19 @@ def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
     )
 
 
+# Black-box B32 F6: an entry's insert_date is the service's clock (the API does not say its
+# zone), read beside the copies' UTC times as if it were one clock.
+INSERT_DATE_LABEL = "insert_date (service's clock)"
+DIFF_TIMES_NOTE = (
+    "Older and Newer: when each copy was taken (UTC); insert_date: the service's clock "
+    "(the API does not say its time zone)."
+)
+
+
+def _field_headers(prefix: str) -> list[str]:
+    return [prefix + (INSERT_DATE_LABEL if f == "insert_date" else f) for f in FIELDS]
+
+
 def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
     """Summary, Added, Removed and Changed sheets.
 
@@ -559,6 +572,7 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
         ("Older: not read", result.old_not_read),
         ("Newer: not read", result.new_not_read),
         ("Service", result.service),
+        ("Times", DIFF_TIMES_NOTE),
     ):
         summary.append(row)
     if not result.complete:
@@ -576,14 +590,14 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
             "and this may be one of them"
         )
         sheet = wb.add_sheet(title, text_columns=(FIELDS.index("phone_number"),))
-        sheet.append((*FIELDS, "certain"))
+        sheet.append((*_field_headers(""), "certain"))
         for entry in rows:
             sheet.append([*(getattr(entry, f) for f in FIELDS), certain])
     changed_headers = [
         "id",
         "changed fields",
-        *(f"old {f}" for f in FIELDS[1:]),
-        *(f"new {f}" for f in FIELDS[1:]),
+        *_field_headers("old ")[1:],
+        *_field_headers("new ")[1:],
     ]
     phones = [changed_headers.index(f"{age} phone_number") for age in ("old", "new")]
     changed = wb.add_sheet("Changed", text_columns=phones)
