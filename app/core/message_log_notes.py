@@ -446,6 +446,78 @@ _JUDGED_ROWS: Final = 50
 _COMMON_VERDICTS: Final = frozenset({"ok", "good", "valid", "pass", "passed"})
 
 
+# A column saying by which channel each opt-out came ("Channel: SMS, Voice, Email"), and its
+# values by the list they belong on: a call's request is the DNC list's, a text's STOP the SMS
+# opt-out list's, an email unsubscribe neither's (black-box B31 F9: such a column was neither
+# read nor named, its Voice rows going onto the SMS list).
+_CHANNEL_HEADERS: Final = frozenset(
+    {"channel", "opt out channel", "optout channel", "source channel", "contact channel",
+     "request channel", "communication channel", "canal", "kanal", "medium"}
+)  # fmt: skip
+_CHANNELS: Final = {
+    **dict.fromkeys(("sms", "text", "texts", "txt", "mms", "text message", "sms text",
+                     "short code", "shortcode", "10dlc"), "SMS"),
+    **dict.fromkeys(("voice", "call", "calls", "phone", "phone call", "inbound call",
+                     "outbound call", "ivr", "verbal", "telephone", "dialer", "agent"), "a call"),
+    **dict.fromkeys(("email", "e mail", "mail", "newsletter"), "email"),
+}  # fmt: skip
+
+
+class _Channels:
+    """A Channel column's rows whose channel is another list's than the one imported into, as
+    every row goes onto that list all the same (see :data:`_CHANNEL_HEADERS`)."""
+
+    def __init__(self, index: int, target: Target) -> None:
+        self.index = index
+        self.own = "SMS" if target is Target.SMS_OPT_OUT else "a call"
+        self.other: Counter[str] = Counter()  # the values naming another channel: rows
+        self.rows: list[int] = []
+        self.count = 0
+        self.said = 0  # rows whose cell names a channel
+
+    def channel(self, value: CellValue) -> str:
+        """The channel a cell names ("SMS", "a call", "email"), or "" for none known."""
+        return _CHANNELS.get(plain_words(value), "") if isinstance(value, str) else ""
+
+    def add(self, number: int, value: CellValue) -> str:
+        """Counts the row; its channel when that is another list's, else ""."""
+        channel = self.channel(value)
+        if not channel:
+            return ""
+        self.said += 1
+        if channel == self.own:
+            return ""
+        self.count += 1
+        if len(self.rows) < _SHOWN:
+            self.rows.append(number)
+        shown = str(value).strip()
+        if shown in self.other or len(self.other) < _KEPT_VALUES:
+            self.other[shown] += 1
+        return channel
+
+    def sentence(self, headers: Sequence[str], target: Target) -> str:
+        if not self.count:
+            return ""
+        column = column_said(headers, self.index)
+        listed = ", ".join(f"{v!r} on {n:,}" for v, n in self.other.most_common(_SHOWN))
+        one = self.count == 1
+        listing = "the SMS opt-out list" if target is Target.SMS_OPT_OUT else "the DNC list"
+        asks = (
+            "an opt-out by call asks for no more calls (the DNC list's), by email for no more "
+            "email: neither is a STOP to texts"
+            if target is Target.SMS_OPT_OUT
+            else "a text's STOP asks for no more texts (the SMS opt-out list's), an email "
+            "unsubscribe for no more email: neither is a request not to be called"
+        )
+        return (
+            f"{column[0].upper()}{column[1:]} says {self.count:,} of the {self.said:,} rows "
+            f"came by another channel than {'SMS' if self.own == 'SMS' else 'calls'} ({listed}; "
+            f"{_rows_said(self.rows, self.count)}), yet {'it is' if one else 'they are'} "
+            f"imported onto {listing} too. Check {'that row' if one else 'those rows'}: "
+            f"{asks}; take out the rows that are no such request and run the file again."
+        )
+
+
 class LogWatch:
     """Reads every row on its way to the check (:meth:`watch`) when the mapping is a message or
     call log's (its phone column is one end of a call: "From", "To", "Caller ID"...) with a
@@ -476,6 +548,10 @@ class LogWatch:
         self.flag_columns: set[int] = set()
         side = _log_side(mapping)
         used = {mapping.column(role) for role in Role}
+        channel = _find(mapping, _CHANNEL_HEADERS) if kind == "import" else None
+        self._channels = (
+            _Channels(channel, target) if channel is not None and channel not in used else None
+        )
         # The Direction column: of those headed so, the first whose cell on a row says a
         # direction, taken at that row (black-box Q1 S1 #2: RingCentral's "Type" of "SMS",
         # before its "Direction", was taken, and no outbound row was said). Until then no row
@@ -637,6 +713,7 @@ class LogWatch:
             or bool(self.watched)
             or self._dated is not None
             or bool(self._lines)
+            or self._channels is not None
         )
 
     @property
@@ -862,6 +939,14 @@ class LogWatch:
         if self.watched:
             self._opt_in_cells(number, cells)
         phone, direction = self.mapping.phone, self.direction
+        if self._channels is not None and phone is not None and _filled(_cell(cells, phone)):
+            value = _cell(cells, self._channels.index)
+            if channel := self._channels.add(number, value):
+                self._note(
+                    number,
+                    f"{self._column(self._channels.index)} says {str(value).strip()!r}: an "
+                    f"opt-out by {channel}, not by {self._channels.own}",
+                )
         # Rows with no number are blank, not imported: no flag or date of theirs counts.
         read = self._flags or self._dated is not None
         if read and phone is not None and _filled(_cell(cells, phone)):
@@ -1058,6 +1143,7 @@ class LogWatch:
             self._own_line_read_sentence(),
             self._guessed_end_sentence(),
             self._direction_sentence(),
+            self._channels.sentence(self.mapping.headers, self.target) if self._channels else "",
             *self._opt_in_sentences(),
             *self._disposition_sentences(),
             self._flags_sentence(),

@@ -691,7 +691,11 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
     else:
         text = _visible(raw).strip().strip(_QUOTES).strip()
         key = _name_key(text)
-        upper = key.upper()
+        letters = _CODE_LETTERS.sub("", text)
+        # A cell of two letters is a region's code before any word: "IS" and "ST" are Iceland and
+        # Sao Tome and Principe, not the "islands" and "saint" a name's abbreviation stands for
+        # (black-box B34 F1: a whole Icelandic list refused).
+        upper = letters.upper() if len(letters) == 2 else key.upper()
         if len(upper) == 2 and upper.isascii() and upper.isalpha():
             region = _REGION_ALIASES.get(upper, upper)
             code = phonenumbers.country_code_for_region(region)
@@ -728,6 +732,10 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
             return None
         text = str(int(text))
     return text if text in _COUNTRY_CODES else None
+
+
+# Dots and spaces in a two-letter code as written ("U.S.", "G B").
+_CODE_LETTERS: Final = re.compile(r"[\s.]+")
 
 
 # A code written as a float with a decimal comma ("39,0", "+44,00"), _FLOAT_TEXT's counterpart.
@@ -1382,7 +1390,10 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
         return ""
     verdict = _plus_verdict(digits, own, rules_for_code(own))
     if not verdict.ok:
-        return ""
+        # Black-box B31 F7: an SMS platform's 5215512345678 is +52 1 55 1234 5678, a Mexican
+        # mobile in the form it had until 2019, and got no hint at all.
+        old = _old_mexican_prefix(digits, True, rules_for_code("52")) if own == "52" else ""
+        return f"with a '+' before it, it would be a Mexico number, but {old}" if old else ""
     shown = _international(verdict.national, own)
     # Black-box R2 #10: a Mexican number cell 445512345111 (044 55 1234 5111, its 0 dropped)
     # was offered as the UK number +44 55 1234 5111 alone.
@@ -1409,6 +1420,50 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
         f"with a '+' before it, it is the {_reason_name(own)} number {shown}: write the one "
         "meant with its '+' and country code"
     )
+
+
+# The lengths of the US's and Canada's SMS short codes (72345, 872345).
+_SHORT_CODE_LENGTHS: Final = (5, 6)
+
+
+def short_code_note(value: object) -> str:
+    """What a cell of 5 or 6 digits refused as too short for a +1 number is, or ``""``: the
+    length of an SMS short code, a business's number (black-box B31 F8: an SMS log's 72345 was
+    only "too short for a US number")."""
+    digits = (
+        str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    )
+    if not digits.isascii() or not digits.isdigit() or len(digits) not in _SHORT_CODE_LENGTHS:
+        return ""
+    return (
+        f"{len(digits)} digits is the length of an SMS short code, a business's number for "
+        "texts, not a consumer's"
+    )
+
+
+def lost_plus_reading(value: object, code: str) -> tuple[str, str] | None:
+    """The country code and the number shown with it (``("44", "+44 7911 123459")``) that
+    digits refused under ``code`` are with a "+" before them, as an SMS platform writes E.164
+    without its "+" ("447911123459"), Mexico's mobiles in their form before 2019 too; None when
+    they are no such number. For a warning on many such rows: it decides no verdict."""
+    digits = (
+        str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    )
+    if not digits.isascii() or not digits.isdigit():
+        return None
+    rules = rules_for_code(code)
+    if rules is None or digits[:1] == "0" or len(digits) <= rules.general_lengths[-1]:
+        return None
+    own = _extract_country_code(digits)
+    if own is None or own == code:
+        return None
+    verdict = _plus_verdict(digits, own, rules_for_code(own))
+    if verdict.ok:
+        return own, _international(verdict.national, own)
+    mexican = rules_for_code("52") if own == "52" else None
+    if mexican is not None and digits[2:3] == "1" and mexican.is_valid_nsn(digits[3:]):
+        return own, _international(digits[3:], own)
+    return None
 
 
 def _lost_zero(digits: str, code: str, rules: CodeRules | None) -> tuple[str, str] | None:

@@ -830,6 +830,11 @@ def _international(value: CellValue, result: PhoneResult) -> tuple[PhoneResult, 
         return result, ""
     own = normalize(f"+{digits}", None)
     if not own.ok:
+        if own.phone_code and own.phone_code != result.phone_code:
+            # Black-box B31 F7: an MSISDN column's 447700900999 was "too long for a US number";
+            # it is a UK number, refused as one.
+            said = f"read with its country code +{own.phone_code}, as an MSISDN column writes it"
+            return own._replace(reason=f"{own.reason} ({said})"), ""
         return result, ""
     note = (
         f"read as {phones.format_for_display(own.national, own.phone_code)} "
@@ -1290,6 +1295,8 @@ class _Checker:
             result = PhoneResult(True, national, result.phone_code, "")
         if not result.ok:
             said = result.reason
+            if result.phone_code == "1" and said.startswith("too short for "):
+                said = f"{said}; {short}" if (short := phones.short_code_note(value)) else said
             if (full := cut_length(cells, p)) is not None:
                 said = _cut_phone(full)
             detail = said if not damage else f"{said} ({damage})"

@@ -254,6 +254,7 @@ class Held:
         "cut_short",
         "damaged",
         "damaged_invalid",
+        "default_code",
         "empty_country",
         "exact",
         "fits",
@@ -261,6 +262,8 @@ class Held:
         "foreign_put_back",
         "formulas",
         "headers",
+        "lost_plus",
+        "lost_plus_first",
         "mapped",
         "numbers",
         "other_country",
@@ -268,6 +271,7 @@ class Held:
         "other_numbers_named",
         "other_numbers_rows",
         "own_code",
+        "phone_column",
         "reason_column",
         "reason_numbers",
         "soft",
@@ -328,6 +332,14 @@ class Held:
         self.written_fits: dict[str, RowList] = {}
         # Rows checked that were not blank: what share of the file other_country's rows are.
         self.numbers = 0
+        # Rows refused whose digits are a number with its own country code, its "+" left out
+        # as SMS platforms write E.164 ("447911123459"), by that code, and the first of them
+        # (row, cell, the number shown): a warning for the file (black-box B31 F7: only each
+        # row said so).
+        self.lost_plus: dict[str, RowList] = {}
+        self.lost_plus_first: tuple[int, str, str] | None = None
+        self.phone_column: int | None = None
+        self.default_code = "1"
         # The column read for the rows' codes, when one alone is: its rows with an empty cell
         # (until noted() has their verdicts), the codes its other cells name (None for a
         # value naming none; two at most are kept), and of those rows the ones read as valid
@@ -509,6 +521,8 @@ def watched(
         (role.value, index) for role in Role if (index := mapping.column(role)) is not None
     ]
     held.headers = mapping.headers
+    held.phone_column = mapping.phone
+    held.default_code = phones.normalize_code(mapping.default_phone_code) or "1"
     held.code_columns = tuple(i for i in (mapping.phone_code, mapping.country) if i is not None)
     columns = [(role, index) for role, index in held.mapped if role != Role.PHONE.value]
     # The Country column beside a Country Code column is the row's code when the code cell is
@@ -666,6 +680,8 @@ def noted(
                         held.written_fits.setdefault(fit, RowList()).add(c.row)
                     elif put_back:
                         held.zero_put_back.setdefault(fit, RowList()).add(c.row)
+        elif c.outcome is invalid and c.original is not None and not set_apart:
+            _lost_plus_row(c, held)
         elif (
             c.outcome is valid
             and len(us_cells) < US_CELLS_TRIED
@@ -2346,6 +2362,68 @@ def _form_order(summary: CheckSummary) -> DayFirst:
     )
 
 
+def _lost_plus_row(c: CheckedRow, held: Held) -> None:
+    """Counts an invalid row whose digits are a number with its own country code written
+    without its "+" (see :attr:`Held.lost_plus`)."""
+    reading = phones.lost_plus_reading(c.original, c.phone_code or held.default_code)
+    if reading is None:
+        return
+    code, shown = reading
+    held.lost_plus.setdefault(code, RowList()).add(c.row)
+    if held.lost_plus_first is None:
+        held.lost_plus_first = (c.row, str(c.original).strip(), shown)
+
+
+# Rows of E.164 without its "+" that make a file-wide warning (fewer are the rows' own notes),
+# unless they are every number of the file.
+_LOST_PLUS_ROWS: Final = 3
+
+
+def lost_plus_sentence(held: Held, kind: str) -> str:
+    """The warning on rows refused as numbers of the default code whose digits are numbers with
+    their own country code written without the "+" (E.164 as SMS platforms export it):
+    what to write, and the --phone-code that reads them all when they are of one country."""
+    first = held.lost_plus_first
+    count = sum(rows.count for rows in held.lost_plus.values())
+    if first is None or not count or (count < _LOST_PLUS_ROWS and count < held.numbers):
+        return ""
+    rows = RowList()
+    for listed in held.lost_plus.values():
+        for number in listed.first:
+            rows.add(number)
+    rows.first.sort()
+    rows.count = count
+    number, written, shown = first
+    column = (
+        column_said(held.headers, held.phone_column)
+        if held.phone_column is not None and held.phone_column < len(held.headers)
+        else "the phone column"
+    )
+    one = count == 1
+    verb = "imported" if kind == "import" else "removed"
+    codes = sorted(held.lost_plus, key=lambda code: -held.lost_plus[code].count)
+    if len(codes) == 1:
+        code = codes[0]
+        name = phones.region_name(code)
+        what = (
+            f"it is {phones.with_article(name)} number" if one else f"they are all {name} numbers"
+        )
+        either = f"; or, as {what}, run the file again with --phone-code {code}"
+    else:
+        named = joined([f"{phones.region_name(code)} (+{code})" for code in codes[:4]])
+        either = f" (they are numbers of {named}{', …' if len(codes) > 4 else ''})"
+    return (
+        f"{count:,} {'row' if one else 'rows'} of {column} ({rows_named(rows)}) "
+        f"{'holds a number' if one else 'hold numbers'} written with "
+        f"{'its' if one else 'their'} country code but without the '+' before it, as SMS "
+        f"platforms write E.164 (row {number}: {written} is {shown}): read as numbers of the "
+        f"default code +{held.default_code} ({phones.region_name(held.default_code)}), "
+        f"{'it is' if one else 'they are'} not {verb}. Write a '+' before "
+        f"{'that number' if one else 'each such number'} (+{written}) and run the file again"
+        f"{either}; each row's message shows its number."
+    )
+
+
 def damage_sentences(held: Held, kind: str) -> list[str]:
     """The warnings on phone cells a spreadsheet had damaged (:func:`noted` counts them in
     ``held``): how many rows were read from such cells; those whose number a short scientific
@@ -2395,6 +2473,8 @@ def damage_sentences(held: Held, kind: str) -> list[str]:
         )
     if held.other_country:
         out.append(_other_country_sentence(held, kind))
+    if lost_plus := lost_plus_sentence(held, kind):
+        out.append(lost_plus)
     if empty := held.empty_country.sentence(held.headers):
         out.append(empty)
     return out
