@@ -350,6 +350,14 @@ LEFT_UNFINISHED = (
 )
 # What such a row, found gone when sent again, says if the job is cancelled before its leads
 # were looked up.
+# What a row whose deletes and lead updates were done says when the job stopped before the
+# look-up of whether the number's other entries still list its leads; the resume makes it.
+LEFT_UNCHECKED = (
+    "the job stopped after the delete and before whether the number's other entries still "
+    "list its leads set to {0} was looked up"
+)
+# Why such a row, the job cancelled then, counts those leads as not checked.
+COVER_NOT_LOOKED_UP = "the job was stopped first"
 LEADS_NOT_LOOKED_UP = (
     "its leads were not looked up nor set to {0}, as the job was cancelled first; set those "
     "of the number not in {0} on the service (its lead update)"
@@ -1242,10 +1250,13 @@ def delete_sender(
     # Whether this job sent a delete of a row's number in its scope before (the journal's
     # intent not ended "not_attempted"): the runner's words of a failed row ask it too.
     sent_before = journal_sent_before(session, job_id, "dnc", "dnc.delete")
+    # Rows of this run whose look-up of the leads still listed the job's stop cut short.
+    unchecked: set[int] = set()
 
     def send(row: JobRow, resent: bool) -> RowResult:
         lost_before = row.seq in unsettled
         unsettled.discard(row.seq)
+        unchecked.discard(row.seq)
         try:
             # Rows of one number (in several scopes) one at a time: each looks up the leads
             # after the other's delete, so what it says they were is what it found.
@@ -1391,7 +1402,9 @@ def delete_sender(
                 _left_text(row, left),
                 others_left_text(others),
             ]
-            return finished(RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped)
+            return finished(
+                row, RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped
+            )
         results: list[tuple[Form, _Sent]] = []
         for form, entries in order:
             try:
@@ -1433,9 +1446,9 @@ def delete_sender(
             asked_text(asked),
         )
         if not others or result.outcome is not Outcome.REMOVED:
-            return finished(result, stopped)
+            return finished(row, result, stopped)
         message = "; ".join(x for x in (result.message, others_left_text(others)) if x)
-        return finished(replace(result, message=message), stopped)
+        return finished(row, replace(result, message=message), stopped)
 
     def gone_result(row: JobRow, scope: Scope, conclusion: str) -> RowResult:
         """A row found gone when sent again, removed by this job's earlier delete: it names
@@ -1475,18 +1488,25 @@ def delete_sender(
         elif before:
             covered = covered_text(row, scope, [], before, lead_status)
         parts = (conclusion, earlier_text, said, covered)
-        return finished(RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped)
+        return finished(row, RowResult(Outcome.REMOVED, "; ".join(x for x in parts if x)), stopped)
 
-    def finished(result: RowResult, stopped: list[Lead]) -> RowResult:
-        """``result`` of a row whose deletes were done, ``stopped`` the leads the job's stop
-        kept from being set: none, it is the row's; else the row is left for the resume
-        (:class:`Unfinished`), or, the job cancelled, it names them and how to set them."""
-        if not stopped:
+    def finished(row: JobRow, result: RowResult, stopped: list[Lead]) -> RowResult:
+        """``result`` of ``row``, whose deletes were done, ``stopped`` the leads the job's stop
+        kept from being set: none, and its look-up of the leads still listed made, it is the
+        row's; else the row is left for the resume (:class:`Unfinished`), or, the job
+        cancelled, it names them and how to set them (the look-up not made, it counts them as
+        not checked: :func:`covered_text`)."""
+        check_stopped = row.seq in unchecked
+        unchecked.discard(row.seq)
+        if not stopped and not check_stopped:
             return result
-        final = replace(result, message=f"{result.message}; {cancelled_leads_text(stopped)}")
+        final = result
+        if stopped:
+            final = replace(result, message=f"{result.message}; {cancelled_leads_text(stopped)}")
         if cancelled is not None and cancelled.is_set():
             return final
-        raise Unfinished(final, LEFT_UNFINISHED.format(lead_status))
+        left = LEFT_UNFINISHED if stopped else LEFT_UNCHECKED
+        raise Unfinished(final, left.format(lead_status))
 
     def cancelled_leads_text(stopped: list[Lead]) -> str:
         leads = sorted(stopped, key=lambda x: (len(x.id), x.id))
@@ -1578,7 +1598,8 @@ def delete_sender(
         said and journaled as not checked (:func:`not_checked_sentence`), which the report
         counts and warns of with those still listed (black-box B29 F1: they were counted as
         none, while a lead in a campaign whose entry stays looked callable there). The job
-        stopped (a pause, a cancel), the row says they were not looked up."""
+        stopped first, the row is left for the resume to look them up (:func:`finished`), or,
+        the job cancelled, says and journals them as not checked."""
         if not changed:
             return ""
         why = ""
@@ -1590,12 +1611,17 @@ def delete_sender(
                 why = ""
                 break
             except Cancelled:
-                # The deletes were done: the job's stop must not make the row pending again.
-                # Stopped by the user, not failed: a resume checks them (gone_result).
-                return (
-                    "whether the number's other entries still cover these leads was not "
-                    "looked up: the job was stopped"
-                )
+                # Said as not checked, so a row the job's cancel ends counts them (black-box
+                # B29: the row said only that they were not looked up, and no count, warning
+                # or journal event had them); a pause leaves the row for the resume, which
+                # finds the number gone and makes the look-up (gone_result, :func:`finished`).
+                why = COVER_NOT_LOOKED_UP
+                if cancelled is not None and cancelled.is_set():
+                    unknown = [(lead, [NOT_CHECKED]) for lead in changed]
+                    still_listed(row, scope, deleted, unknown, status, why)
+                else:
+                    unchecked.add(row.seq)
+                return not_checked_sentence(changed, status, why)
             except (TransportError, ServerError) as exc:
                 why = exc.describe()  # unanswered or failed: tried again
             except ApiError as exc:
