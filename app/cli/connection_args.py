@@ -169,14 +169,29 @@ def refuse_empty_options(args: argparse.Namespace, options: Sequence[EmptyOption
             raise CliError(f"{option} was given without {noun}: give {give}{rest}.", EXIT_USAGE)
 
 
+def no_connection_text(name: str, saved: Sequence[str]) -> str:
+    """The refusal of ``--connection name`` naming none of the ``saved`` connections: which
+    there are, and how to connect without one (black-box B30 F9: it said only that there was
+    none, leaving a user with no saved connection nowhere to go)."""
+    if saved:
+        there = f"the saved ones are {', '.join(repr(x) for x in saved)}): give one of those"
+    else:
+        there = "none is saved on this computer): save it in the window"
+    return (
+        f"There is no saved connection named {name!r} ({there}, or run with --base-url URL "
+        f"and the token in the environment variable {TOKEN_ENV} instead."
+    )
+
+
 def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Connection, str]:
     """The connection the arguments name and its token; raises CliError in one sentence."""
     install_log_redaction()
     if getattr(args, "connection", None):
         name = str(args.connection)
-        connection = ConnectionStore(paths.connections_file).get(name)
+        store = ConnectionStore(paths.connections_file)
+        connection = store.get(name)
         if connection is None:
-            raise CliError(f"There is no saved connection named {name!r}.", EXIT_USAGE)
+            raise CliError(no_connection_text(name, [x.name for x in store.list()]), EXIT_USAGE)
         # Saved before the rule (black-box R5 #9): refused before its token is even read.
         cleartext = cleartext_problem(connection.base_url)
         if cleartext is not None:

@@ -92,13 +92,13 @@ from app.core.job_catalog import (
     source_change,
     source_fingerprint,
     staging_state,
+    unstaged_sentence,
 )
 from app.core.job_exec import (
     claim_report,
     file_stamp,
     finish_dry_run,
     job_summary,
-    not_staged_sentence,
     on_start,
     report_destination,
     report_path,
@@ -755,6 +755,53 @@ def progress_printer(rows: bool) -> Callable[[JobProgress], None]:
     return show
 
 
+def restart_command(meta: Mapping[str, Any]) -> str:
+    """The command that starts again the job of ``meta``, whose rows were not all read, with
+    every option its job file keeps, each quoted for the shell."""
+    kind = str(meta.get("kind") or "import")
+    words = ["dnc-desk", command_of(kind), str(meta.get("file") or "FILE")]
+    if kind != "removal":
+        words += ["--into", str(meta.get("target") or "dnc")]
+    scope = str(meta.get("scope") or "global")
+    words += ["--scope", "purpose" if scope == "purpose:" else scope]
+    for option, key in (
+        ("--sheet", "sheet"),
+        ("--phone-code", "phone_code"),
+        ("--reason", "reason"),
+        ("--purpose", "purpose"),
+        ("--note", "note"),
+        ("--lead-status", "lead_status"),
+    ):
+        if value := str(meta.get(key) or ""):
+            words += [option, value]
+    name, file_name = str(meta.get("name") or ""), Path(str(meta.get("file") or "")).name
+    if name and name.lower() != f"{kind} of {path_text(file_name)}".lower():
+        words += ["--name", name]
+    report, job_id = str(meta.get("report") or ""), str(meta.get("job_id") or "")
+    if report and not same_file(AppPaths.default().jobs_dir / f"{job_id}.xlsx", Path(report)):
+        words += ["--report", report]
+    connection, base_url = str(meta.get("connection", "")), str(meta.get("base_url", ""))
+    if base_url:
+        by_url = named_by_url(connection, base_url)
+        words += ["--base-url", base_url] if by_url else ["--connection", connection]
+    if meta.get("concurrency") and meta["concurrency"] != DEFAULT_CONCURRENCY:
+        words += ["--concurrency", str(meta["concurrency"])]
+    if meta.get("rate_limit"):
+        words += ["--rate-limit", str(meta["rate_limit"])]
+    return shlex.join(words)
+
+
+def restart_sentence(meta: Mapping[str, Any]) -> str:
+    """Why the job of ``meta`` (its rows not all read) is not run, and the command that starts
+    it again in full (black-box B30 F9: "start the import again (dnc-desk import big.csv …)"
+    gave a command nobody could paste)."""
+    return unstaged_sentence(
+        meta,
+        f" with: {restart_command(meta)} (adding any other option it was started with, such "
+        "as --phone-column or --ignore-column, which the job file does not keep)",
+    )
+
+
 def resume_hint(command: str, store: JobStore) -> str:
     return resume_command(command, store.meta(), store.path)
 
@@ -1264,7 +1311,7 @@ def run_job_command(
             if staging_state(meta):
                 # Its rows were never all read (B14 F1): said before a connection is opened,
                 # so a service that cannot be reached is not what the person reads.
-                raise CliError(not_staged_sentence(meta), EXIT_FAILED)
+                raise CliError(restart_sentence(meta), EXIT_FAILED)
             if meta.get("status") in ENDED:
                 ensure_report(store)
                 ended = already_ended_sentence(meta)
@@ -1618,7 +1665,7 @@ def resume_interrupted(
     if staging_state(meta):
         # Never resumable (its rows were not all read): its own sentence says what to do
         # (review RV2 #1: "is still not started …; resume it with: …").
-        return f"{RESUME_NOT_SENT}. {not_staged_sentence(meta)}", result_summary(store)
+        return f"{RESUME_NOT_SENT}. {restart_sentence(meta)}", result_summary(store)
     kind = str(meta.get("kind") or "")
     own = command_of(kind) if kind in ("import", "removal") else command
     counts = store.counts()
@@ -1772,9 +1819,10 @@ def _names_no_sheet(exc: SheetError, args: argparse.Namespace) -> bool:
 
 def job_headline(meta: Mapping[str, Any], status: str) -> str:
     """``Import of a.csv: finished.``: the result's first line, the job's name leading it.
-    A default name ("import of a.csv") starts with a capital there, as every other line does
-    (black-box B30 F11: a fresh run and a resume of one job said "Import of" and "import of");
-    a name given with --name is as written."""
+    A default name starts with a capital there, as every other line does, that of a job staged
+    before it was stored with one ("import of a.csv") too (black-box B30 F11: a fresh run and a
+    resume of one job said "Import of" and "import of"); a name given with --name is as
+    written."""
     name = str(meta.get("name", ""))
     if name.startswith(f"{meta.get('kind')} of "):
         name = name[:1].upper() + name[1:]

@@ -21,11 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.connection_args import EXIT_OK, emit_json
-from app.cli.import_cmd import ENDED, command_of, resume_command
+from app.cli.import_cmd import ENDED, command_of, restart_sentence, resume_command
 from app.cli.main import signals_held
 from app.cli.output_paths import nearest_existing
 from app.core.job_catalog import STOPPED_READING, JobInfo, job_state, list_jobs, run_by
-from app.core.job_exec import not_staged_sentence
 from app.core.job_lock import Holder
 from app.core.job_store import JobStatus
 from app.core.paths import DATA_ENV, AppPaths, DataFolderError, path_text, unusable_folder
@@ -257,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         if unread:
             print("Not to be resumed:")
         for info in unread:
-            print(f"  {not_staged_sentence(info.meta)}")
+            print(f"  {restart_sentence(info.meta)}")
     elif args.all:
         print(f"There are no jobs in {jobs_dir}.")
     else:

@@ -38,6 +38,27 @@ NOTE_REQUIRED = (
 )
 
 
+INTO_REFUSED = (
+    "remove works on the DNC list only and takes no --into (the service's API has no delete "
+    "for SMS opt-outs): leave the option out to take the numbers off the DNC list"
+)
+
+
+class _RefuseInto(argparse.Action):
+    """``--into``, which import takes, refused as a usage error saying why (black-box B31:
+    ``remove FILE --into sms-opt-out`` got only "unrecognized arguments", as if removing SMS
+    opt-outs were a matter of spelling)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        raise argparse.ArgumentError(self, INTO_REFUSED)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_job_arguments(
         parser,
@@ -62,6 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--phone-column names it)",
     )
 
+    parser.add_argument("--into", nargs="?", action=_RefuseInto, help=argparse.SUPPRESS)
     parser.add_argument(
         "--per-row-scope",
         action="store_true",

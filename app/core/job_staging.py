@@ -1011,7 +1011,9 @@ def _stage(
         summary = CheckSummary()
         meta = {
             "kind": kind,
-            "name": settings.name or f"{kind} of {path_text(path.name)}",
+            # With a capital, as the window names a job (black-box B30 F11: `jobs`, --json and
+            # the report said "import of a.csv" while the window and result lines said "Import").
+            "name": settings.name or f"{kind.capitalize()} of {path_text(path.name)}",
             "note": settings.note,
             **source_meta(path),
             # A text file has no sheets: its reader names its one table after the file.
