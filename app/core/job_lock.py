@@ -117,14 +117,16 @@ class Holder:
         return f"pid {self.pid}"
 
     def since(self) -> str:
-        """The start in local time: ``07:41`` today, else ``2025-05-02 07:41``."""
+        """The start in UTC, as the job list's STARTED column and the job files keep times:
+        ``07:41 UTC`` today (in UTC), else ``2025-05-02 07:41 UTC`` (black-box B32 F3: local
+        time with no zone or date was shown beside STARTED (UTC))."""
         try:
-            start = dt.datetime.fromisoformat(self.started).astimezone()
+            start = dt.datetime.fromisoformat(self.started).astimezone(dt.UTC)
         except ValueError:
             return ""
-        if start.date() == dt.datetime.now().astimezone().date():
-            return start.strftime("%H:%M")
-        return start.strftime("%Y-%m-%d %H:%M")
+        if start.date() == dt.datetime.now(dt.UTC).date():
+            return start.strftime("%H:%M UTC")
+        return start.strftime("%Y-%m-%d %H:%M UTC")
 
 
 class JobCopied(JobBusy):

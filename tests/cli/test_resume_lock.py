@@ -165,8 +165,8 @@ def _refused(
     assert first.poll() is None, "the first run ended before the second was refused"
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     sentence = (
-        rf"Job {job.stem} is being run by another process \(pid {first.pid}, since \d\d:\d\d\); "
-        r"wait for it to finish or stop it first\."
+        rf"Job {job.stem} is being run by another process \(pid {first.pid}, since "
+        r"(\d\d\d\d-\d\d-\d\d )?\d\d:\d\d UTC\); wait for it to finish or stop it first\."
     )
     assert re.fullmatch(sentence, err.strip()), err  # no "Resume with:" hint: nothing ran here
 

@@ -69,7 +69,8 @@ def test_resume_of_a_job_a_cli_process_is_running_is_refused(
         page = wizard.run_page
         assert re.fullmatch(
             rf"Job {job.job_id} is being run by another process \(pid {proc.pid}, "
-            r"since \d\d:\d\d\); wait for it to finish or stop it first\.",
+            r"since (\d\d\d\d-\d\d-\d\d )?\d\d:\d\d UTC\); wait for it to finish or stop it "
+            r"first\.",
             page.error_label.text(),
         ), page.error_label.text()
         assert page.rate_label.text() == "Not started."
@@ -111,8 +112,8 @@ def test_two_resumes_of_one_job_in_this_app(
     with qtbot.waitSignal(second.failed, timeout=TIMEOUT) as refused:
         second.start()
     assert re.fullmatch(
-        r"Job import-\S+ is already being run by this program \(since \d\d:\d\d\); "
-        r"wait for it to finish or stop it first\.",
+        r"Job import-\S+ is already being run by this program \(since "
+        r"(\d\d\d\d-\d\d-\d\d )?\d\d:\d\d UTC\); wait for it to finish or stop it first\.",
         refused.args[0],
     ), refused.args[0]
     assert first.running
