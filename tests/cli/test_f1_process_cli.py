@@ -84,11 +84,11 @@ def test_an_ascii_console_gets_escapes_and_valid_json(tmp_path: Path) -> None:
     out, err = as_json.communicate(timeout=60)
     assert as_json.returncode == 0, err
     data = json.loads(out)
-    assert data["name"] == "import of Señal 中文 🙂.csv"
+    assert data["name"] == "Import of Señal 中文 🙂.csv"
     listed = start(["jobs", "--all"], env=ascii_env)
     out, err = listed.communicate(timeout=60)
     assert listed.returncode == 0, err
-    assert "import of Se\\u00f1al" in out
+    assert "Import of Se\\u00f1al" in out
 
 
 # -- #7: closed standard streams ---------------------------------------------------------------
@@ -280,7 +280,7 @@ def test_another_jobs_report_is_refused_even_with_overwrite(
     code, data, err = run_json(capsys, [*argv, "--dry-run", "--report", str(report), "--overwrite"])
     assert code == 2, err
     assert err == (
-        f"--report {report} is the report of job {real['job']} (import of in.csv), its record "
+        f"--report {report} is the report of job {real['job']} (Import of in.csv), its record "
         "of what was sent; give another file name."
     )
     assert data == {"error": err, "exit_status": 2}

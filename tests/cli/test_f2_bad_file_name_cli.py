@@ -56,9 +56,9 @@ def test_dry_run_report_names_the_file(tmp_path: Path, capsys: pytest.CaptureFix
     argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run", "--json"]
     assert main(argv) == 0
     data = answer(capsys)
-    assert data["name"] == f"import of {SHOWN}" and data["valid"] == ROWS
+    assert data["name"] == f"Import of {SHOWN}" and data["valid"] == ROWS
     rows = summary(data["report"])
-    assert rows["Name"] == f"import of {SHOWN}"
+    assert rows["Name"] == f"Import of {SHOWN}"
     assert rows["File"] == str(tmp_path / SHOWN)
 
 
@@ -79,10 +79,10 @@ def test_import_sends_every_row_and_journals_the_name(
         journal.close()
     assert started and started[-1].after is not None
     assert started[-1].after["file"] == str(tmp_path / SHOWN)
-    assert started[-1].after["name"] == f"import of {SHOWN}"
+    assert started[-1].after["name"] == f"Import of {SHOWN}"
     assert main(["jobs", "--all", "--json"]) == 0
     (listed,) = answer(capsys)["jobs"]
-    assert listed["file"] == str(tmp_path / SHOWN) and listed["name"] == f"import of {SHOWN}"
+    assert listed["file"] == str(tmp_path / SHOWN) and listed["name"] == f"Import of {SHOWN}"
 
 
 def test_job_made_before_resumes(
@@ -103,16 +103,16 @@ def test_job_made_before_resumes(
         db.execute("DELETE FROM meta WHERE key = 'source_path_bytes'")
         db.executemany(
             "UPDATE meta SET value = ? WHERE key = ?",
-            [(json.dumps(str(src)), "file"), (json.dumps(f"import of {src.name}"), "name")],
+            [(json.dumps(str(src)), "file"), (json.dumps(f"Import of {src.name}"), "name")],
         )
     db.close()
     monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
     assert main(["import", "--resume", job, "--base-url", sandbox.base_url, "--json"]) == 0
     data = answer(capsys)
     assert data["inserted"] == ROWS and data["pending"] == 0
-    assert data["name"] == f"import of {SHOWN}"
+    assert data["name"] == f"Import of {SHOWN}"
     rows = summary(data["report"])
-    assert rows["File"] == str(tmp_path / SHOWN) and rows["Name"] == f"import of {SHOWN}"
+    assert rows["File"] == str(tmp_path / SHOWN) and rows["Name"] == f"Import of {SHOWN}"
     journal = ChangeJournal(AppPaths.locate().journal_db)
     try:
         assert journal.verify().ok

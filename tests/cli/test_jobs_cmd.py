@@ -226,7 +226,7 @@ def test_jobs_lists_the_resumable_jobs_newest_first_and_all_of_them_with_all(
     assert second["job"] == killed and second["status"] == "running"
     assert second["state"] == "interrupted" and second["running"] is None
     assert second["resumable"] is True and second["resume"] == command
-    assert second["file"] == str(tmp_path / "big.csv") and second["name"] == "import of big.csv"
+    assert second["file"] == str(tmp_path / "big.csv") and second["name"] == "Import of big.csv"
     assert second["started"] and second["created"]
     assert main(["jobs", "--json", "--all"]) == 0
     every = json.loads(capsys.readouterr().out)["jobs"]

@@ -139,7 +139,7 @@ def test_jobs_shows_each_jobs_note_and_a_dry_runs_rows_as_none_sent(
     assert main(["jobs", "--all"]) == 0
     rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[2:]}
     finished, trial = rows[done["job"]], rows[dry["job"]]
-    assert "  import of in.csv (note: ticket 42 from legal)  " in finished
+    assert "  Import of in.csv (note: ticket 42 from legal)  " in finished
     assert "  3/3  " in finished
     assert f"  trial (note: {'x' * 79}…)  " in trial
     assert "  none sent (3 rows)  dry run (created " in trial

@@ -114,8 +114,10 @@ def test_an_import_killed_while_reading_its_file_is_never_resumed_nor_finished(
     assert out.splitlines()[-2:] == [
         "Not to be resumed:",
         f"  Job {job.stem} stopped while reading {src}, before its rows were all stored, so "
-        "nothing of it was sent and it cannot be resumed: start the import again "
-        f"(dnc-desk import {src} …).",
+        "nothing of it was sent and it cannot be resumed: start the import again with: "
+        f"dnc-desk import {src} --into dnc --scope global --phone-code 1 --base-url "
+        f"{sandbox.base_url} (adding any other option it was started with, such as "
+        "--phone-column or --ignore-column, which the job file does not keep).",
     ]
     status, out, _ = _run(capsys, "jobs")
     assert job.stem not in out
@@ -124,8 +126,10 @@ def test_an_import_killed_while_reading_its_file_is_never_resumed_nor_finished(
     status, out, err = _run(capsys, "import", "--resume", job.stem, "--json")
     sentence = (
         f"Job {job.stem} stopped while reading {src}, before its rows were all stored, so "
-        "nothing of it was sent and it cannot be resumed: start the import again "
-        f"(dnc-desk import {src} …)."
+        "nothing of it was sent and it cannot be resumed: start the import again with: "
+        f"dnc-desk import {src} --into dnc --scope global --phone-code 1 --base-url "
+        f"{sandbox.base_url} (adding any other option it was started with, such as "
+        "--phone-column or --ignore-column, which the job file does not keep)."
     )
     assert status != 0
     assert err.strip() == sentence
@@ -165,8 +169,10 @@ def test_a_removal_killed_while_reading_its_file_removes_nothing(
     assert status != 0
     assert err.strip() == (
         f"Job {job.stem} stopped while reading {src}, before its rows were all stored, so "
-        "nothing of it was sent and it cannot be resumed: start the removal again "
-        f"(dnc-desk remove {src} …)."
+        "nothing of it was sent and it cannot be resumed: start the removal again with: "
+        f"dnc-desk remove {src} --scope global --phone-code 1 --note 'ticket 9' --base-url "
+        f"{sandbox.base_url} (adding any other option it was started with, such as "
+        "--phone-column or --ignore-column, which the job file does not keep)."
     )
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 30
     assert _journaled(job.stem) == []
@@ -189,8 +195,10 @@ def test_the_refusal_comes_before_the_service_is_asked(
     assert status == 1
     assert err.strip() == (
         f"Job {job.stem} stopped while reading {src}, before its rows were all stored, so "
-        "nothing of it was sent and it cannot be resumed: start the import again "
-        f"(dnc-desk import {src} …)."
+        "nothing of it was sent and it cannot be resumed: start the import again with: "
+        f"dnc-desk import {src} --into dnc --scope global --phone-code 1 --base-url "
+        f"{sandbox.base_url} (adding any other option it was started with, such as "
+        "--phone-column or --ignore-column, which the job file does not keep)."
     )
 
 

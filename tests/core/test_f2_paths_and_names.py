@@ -65,7 +65,7 @@ def test_job_from_a_name_not_utf8_finds_its_file(tmp_path: Path) -> None:
     meta = store.meta()
     store.close()
     assert meta["file"] == str(tmp_path / "bad\\xf1name.csv")
-    assert meta["name"] == "import of bad\\xf1name.csv"
+    assert meta["name"] == "Import of bad\\xf1name.csv"
     assert source_path(meta) == src
     assert source_change(meta) == ""
     assert [j.job_id for j in made_from(jobs, src, "import")] == [meta["job_id"]]

@@ -160,7 +160,10 @@ def test_a_cancel_after_the_delete_names_each_lead_not_set_and_how_to_set_it(
     assert row.outcome == "removed"
     assert row.message.endswith(
         f"re-statused 1 lead: lead {code} (list {list_id}) NEW→CALLBK; whether the number's "
-        "other entries still cover these leads was not looked up: the job was stopped; not "
+        "other entries still list this lead could not be looked up (the job was stopped "
+        f"first), so it is counted as not checked: lead {code} (list {list_id}) may stay on "
+        "the DNC list through the number's other entries (not checked), yet the service set "
+        "it to CALLBK too: check its status; not "
         "set to CALLBK, as the job was cancelled before their updates were sent, so each keeps "
         f"its status: lead {plain} (list {list_id}, NEW) and lead {spaced} (list {list_id}, "
         "NEW); set each to CALLBK on the service (its lead update)"
