@@ -1006,7 +1006,7 @@ def _stage(
             scope_from_rows=settings.scope_from_rows,
             day_first=day_first,
             text_delimiter=text_delimiter(source),
-            date1904=isinstance(source, WorkbookSource) and source.date1904,
+            date1904=source.date1904 if isinstance(source, WorkbookSource) else None,
         )
         summary = CheckSummary()
         meta = {

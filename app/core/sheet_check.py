@@ -286,9 +286,11 @@ class CheckOptions:
     # when the caller does not say: the workbook's wording is true of any file, and blames
     # no delimiter the file may not have.
     text_delimiter: str | None = None
-    # The rows are of a workbook set to the 1904 date system (an xlsx/xlsm's workbookPr): a
-    # number in the request-date column counts days from 1904, not 1900 (black-box B28 F5).
-    date1904: bool = False
+    # The date system of the rows' workbook, as an xlsx/xlsm's workbookPr says: True the 1904
+    # one (a number in the request-date column counts days from 1904, not 1900: black-box B28
+    # F5), False the 1900 one; None when not known (a text file, an .xls, .xlsb or .ods), a
+    # number's note then giving both readings.
+    date1904: bool | None = None
 
 
 @dataclass(slots=True)  # not frozen: frozen __init__ costs a microsecond a row

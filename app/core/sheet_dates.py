@@ -380,7 +380,7 @@ def parse_request_date(
     not_after: dt.date | None = None,
     *,
     day_first: DayFirst = None,
-    date1904: bool = False,
+    date1904: bool | None = None,
 ) -> RequestDate:
     """Read a date cell: a date/datetime, an Excel serial number, or a common date string
     (ISO, US month/day, European day.month, yyyymmdd, month names).
@@ -392,9 +392,10 @@ def parse_request_date(
     (default today): see the module's docstring, which says too when, with ``day_first`` None,
     an ambiguous one is read the other way.
     A date before 1900 (a cell, or text with a four-digit year) is refused, with a note.
-    ``date1904``: the cell is a number of a workbook set to the 1904 date system, which its
-    day numbers count in; otherwise a number's note gives that system's reading beside the
-    1900 one it takes.
+    ``date1904``: the date system of the cell's workbook, which its day numbers count in: True
+    the 1904 one, False the 1900 one; None (not known: a text file, or a workbook whose
+    system the reader does not learn) reads a number in the 1900 system, its note giving the
+    1904 reading beside it.
     """
     if value is None or value == "":
         return RequestDate(None)
@@ -434,20 +435,22 @@ def parse_request_date(
     return _parse_text(value.strip(), not_after, day_first)
 
 
-def _serial(value: int | float, shown: str, date1904: bool = False) -> RequestDate:
+def _serial(value: int | float, shown: str, date1904: bool | None = None) -> RequestDate:
     """A number (``shown`` as written) read as a spreadsheet's day number. A workbook set to
     the 1904 system (as Excel for Mac made them until 2011) counts 1,462 days later: when the
-    reader knows the cell's workbook is (``date1904``), that is the reading; a number of a
-    text file, or of a workbook whose date system the reader does not learn, is read in the
-    1900 system, and the note gives the 1904 reading too (black-box B28 F5: 46336 in such a
-    workbook was read Nov 10, 2026, silently, where the workbook means Nov 11, 2030)."""
+    reader knows the cell's workbook's system (``date1904`` True or False), that is the
+    reading; a number of a text file, or of a workbook whose date system the reader does not
+    learn, is read in the 1900 system, and the note gives the 1904 reading too (black-box B28
+    F5: 46336 in such a workbook was read Nov 10, 2026, silently, where the workbook means
+    Nov 11, 2030). A workbook known to be of the 1900 system gets no such alternative, which
+    it cannot mean."""
     found = _EXCEL_EPOCH + dt.timedelta(days=int(value))
-    if date1904:
-        found += _1904_LATER
+    if date1904 is not None:
+        found += _1904_LATER if date1904 else dt.timedelta(0)
         return RequestDate(
             found,
             f"the number {shown} is read as a spreadsheet's day number, {found} (the "
-            "workbook's 1904 date system)",
+            f"workbook's {1904 if date1904 else 1900} date system)",
         )
     return RequestDate(
         found,

@@ -503,14 +503,23 @@ def _password_sentence(path: Path) -> str:
     )
 
 
+def _date_system(meta: tuple[Any, ...]) -> bool | None:
+    """The date system a worker's "meta" message says (see
+    :func:`~app.core.sheet_worker.date_system_1904`): True (1904), False (1900), None (not
+    known, as an older worker's three- or four-item message does not say)."""
+    if len(meta) <= 4 or meta[4] is None:
+        return None
+    return bool(meta[4])
+
+
 class WorkbookSource:
     """A workbook sheet streamed from a :mod:`sheet_worker` child process.
 
     The first :meth:`iter_rows` (and :meth:`preview`) share the stream started by the
     constructor; a later :meth:`iter_rows` starts a fresh child and reads the sheet again.
-    ``notes`` fills in as rows arrive (see :class:`SheetNotes`). ``date1904``: an xlsx/xlsm
-    set to the 1904 date system, whose number cells count days from 1904 (False for any other
-    format, whose flag is not read).
+    ``notes`` fills in as rows arrive (see :class:`SheetNotes`). ``date1904``: whether the
+    workbook counts its number cells' days from 1904 (True) or 1900 (False), as an xlsx/xlsm's
+    workbook part says; None for any other format, whose flag is not read.
     """
 
     def __init__(self, path: Path, sheet: str | None, fmt: str, probe_others: bool = False) -> None:
@@ -623,7 +632,8 @@ class _WorkerStream:
         self._watchdog = threading.Thread(target=self._watch, daemon=True)
         self._watchdog.start()
         self._finished = False
-        self.date1904 = False  # known once meta() has read the worker's first message
+        # Known once meta() has read the worker's first message (None: not known).
+        self.date1904: bool | None = None
         # Row → column → the length of a text cut as read, until the row is handed out.
         self._cut: dict[int, dict[int, int]] = {}
 
@@ -664,7 +674,7 @@ class _WorkerStream:
             raise SheetError(f"{self._path.name} could not be read (unexpected reader reply).")
         if self._primary and len(message) > 3:  # ("meta", names, chosen, hidden_names)
             self._notes.hidden_sheets = set(message[3])
-        self.date1904 = len(message) > 4 and bool(message[4])
+        self.date1904 = _date_system(message)
         # Right after it the worker says whether it can see hidden rows (not when its scan of
         # the sheet's layout failed, or an .xls is older than BIFF8).
         scan = self._read_message()

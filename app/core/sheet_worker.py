@@ -22,9 +22,10 @@ whose name says they are front matter ("Cover", "Instructions", "README":
 
 Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple: ``("meta", sheet_names,
 chosen_sheet, hidden_names, date1904)`` (``hidden_names``: the hidden worksheets, known from the
-workbook's sheet list at no cost; ``date1904``: an xlsx/xlsm counts its day numbers in the 1904
-date system, :func:`date_system_1904`; a reader must accept the older three- and four-item forms
-too); ``("scan", ...)``
+workbook's sheet list at no cost; ``date1904``: whether an xlsx/xlsm counts its day numbers in the
+1904 date system, True, or the 1900 one, False, or None when the reader does not learn it,
+:func:`date_system_1904`; a reader must accept the older three- and four-item forms too, which do
+not say); ``("scan", ...)``
 messages (below); ``("rows", [(row_number, cells), ...])`` repeatedly (before the first,
 ``("merged", [(first_row, first_column, last_row, last_column), ...])`` when the sheet has merged
 ranges: rows 1-based, columns 0-based, the cells they cover showing their first cell's value;
@@ -550,26 +551,32 @@ def recalculated_on_load(zf: zipfile.ZipFile) -> bool:
     return tag is not None and _attributes(tag.group(1)).get("fullCalcOnLoad") in ("1", "true")
 
 
-def date_system_1904(path: str) -> bool:
+def date_system_1904(path: str) -> bool | None:
     """Whether an xlsx/xlsm counts its day numbers in the 1904 date system
-    (``<workbookPr date1904="1"/>``, as Excel for Mac made workbooks until 2011). calamine
-    reads its date cells so, but not a plain number, which the request-date check reads as a
-    day number (black-box B28 F5). False for a file of any other kind (the .xls, .xlsb and .ods
-    flags are not read) or a workbook part that cannot be read."""
+    (``<workbookPr date1904="1"/>``, as Excel for Mac made workbooks until 2011): True; False
+    when its workbook part says the 1900 system (no such flag, or ``date1904="0"``); None when
+    the reader does not learn it: a file of any other kind (the .xls, .xlsb and .ods flags are
+    not read), or a workbook part that cannot be read. calamine reads date cells in their
+    system, but not a plain number, which the request-date check reads as a day number: in the
+    1904 system (black-box B28 F5), in the 1900 one alone, or, not known, in the 1900 one with
+    the 1904 reading beside it."""
     try:
         with open(path, "rb") as fh:
             if fh.read(8) == _OLE_MAGIC or not zipfile.is_zipfile(path):
-                return False
+                return None
         with zipfile.ZipFile(path) as zf:
             part = workbook_part(zf)
             if part is None or not part.lower().endswith(".xml"):
-                return False
+                return None
             with zf.open(part) as member:
                 head = member.read(_WORKBOOK_HEAD)
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
-        return False
+        return None
     tag = _WORKBOOK_PR.search(head)
-    flag = _attributes(tag.group(1)).get("date1904", "") if tag is not None else ""
+    if tag is None:
+        # No workbookPr: the 1900 system, the default, when the whole part was read.
+        return False if len(head) < _WORKBOOK_HEAD else None
+    flag = _attributes(tag.group(1)).get("date1904", "")
     return flag.strip().lower() in ("1", "true")
 
 
