@@ -145,7 +145,11 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         raise SheetError(_not_a_file(path, given))
     kind = sniff_kind(path)
     if kind.container == "empty":
-        raise SheetError(f"{path.name} is empty (0 bytes).")
+        # Black-box B30 F9: it said only that, not what to do about it.
+        raise SheetError(
+            f"{path.name} is empty (0 bytes): check that it is the file you meant and, if it "
+            "was exported or downloaded, that the export or download finished, then run again."
+        )
     if kind.password:
         raise SheetError(_password_sentence(path))
     if kind.other and kind.other != ZIP_ARCHIVE:
