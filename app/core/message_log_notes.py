@@ -59,17 +59,18 @@ from app.core.sheet_mapping import (
     CallSide,
     ColumnMapping,
     Role,
+    RowDirections,
     asks_to_stop,
     call_side,
     column_letter,
     column_said,
     consent_header,
-    direction_columns,
     few_repeated,
-    message_direction,
+    foreign_direction,
     names_business_side,
     names_direction,
     names_number_that_called,
+    other_end,
     plain_words,
 )
 from app.core.sheet_types import CellValue, Row
@@ -257,12 +258,6 @@ def _log_side(mapping: ColumnMapping) -> CallSide | None:
     if mapping.phone is None or mapping.phone >= len(mapping.headers):
         return None
     return call_side(mapping.headers[mapping.phone])
-
-
-def _foreign_direction(side: CallSide) -> str:
-    """On which rows the phone column holds the business's own line: the sender ("From") of
-    what the business sent, the recipient ("To") of what it received."""
-    return "out" if side is CallSide.CALLER else "in"
 
 
 def _opts_in(text: str, message: bool) -> bool:
@@ -556,9 +551,10 @@ class LogWatch:
         # direction, taken at that row (black-box Q1 S1 #2: RingCentral's "Type" of "SMS",
         # before its "Direction", was taken, and no outbound row was said). Until then no row
         # said one, so none went the other way.
-        self._directions = direction_columns(mapping.headers) if side is not None else []
-        self.direction = self._directions[0] if self._directions else None
-        self._direction_found = len(self._directions) < 2
+        # The check reads the rows' directions the same way, and refuses the rows going the
+        # other way (black-box B31 F6): the rows counted here are the rows it refused.
+        self._row_directions = RowDirections(mapping.headers) if side is not None else None
+        self._directions = self._row_directions.columns if self._row_directions else []
         # A message or keyword column is read in any import file, a log's or not: "STOP" and
         # "START" rows side by side are not all opt-outs.
         # A removal reads it too: a consumer's STOP is no request to come off the list
@@ -568,7 +564,7 @@ class LogWatch:
         # no consumer's message, its Outcome ("invalid", "inserted") no disposition.
         own = own_columns(mapping.headers)
         self.body = None if body in used or body in own else body
-        self.foreign = _foreign_direction(side) if side is not None else ""
+        self.foreign = foreign_direction(side) if side is not None else ""
         # Every other column no role reads is watched for opt-in cells ("Opted In", "START"),
         # and so is the reason column, whose text goes onto the entry (re-test J1: "remove me
         # from your DNC list" became an entry's reason without a word).
@@ -704,6 +700,11 @@ class LogWatch:
             ):
                 self._lines[passed[0]] = _LineNumbers(code)
                 self._lines.setdefault(phone, _LineNumbers(code))
+
+    @property
+    def direction(self) -> int | None:
+        """The Direction column, once a row's cell there said a direction (else the first)."""
+        return self._row_directions.column if self._row_directions else None
 
     @property
     def active(self) -> bool:
@@ -938,7 +939,7 @@ class LogWatch:
             numbers.add(_cell(cells, index))
         if self.watched:
             self._opt_in_cells(number, cells)
-        phone, direction = self.mapping.phone, self.direction
+        phone = self.mapping.phone
         if self._channels is not None and phone is not None and _filled(_cell(cells, phone)):
             value = _cell(cells, self._channels.index)
             if channel := self._channels.add(number, value):
@@ -952,33 +953,20 @@ class LogWatch:
         if read and phone is not None and _filled(_cell(cells, phone)):
             self._flag_cells(number, cells)
             self._date_cell(number, cells)
-        if not self._direction_found:
-            for index in self._directions:
-                if message_direction(_cell(cells, index)):
-                    self.direction = direction = index
-                    self._direction_found = True
-                    break
-        said = _cell(cells, direction) if direction is not None else None
-        way = message_direction(said)
+        way = self._row_directions.of(cells) if self._row_directions else ""
+        direction = self.direction
         if way:
             self.said += 1
             if way == self.foreign:
                 self.wrong_count += 1
                 if len(self.wrong) < _SHOWN:
                     self.wrong.append(number)
-                value = str(said).strip()
+                value = str(_cell(cells, direction) if direction is not None else "").strip()
                 if value in self.values or len(self.values) < _KEPT_VALUES:
                     self.values[value] += 1
                 line = str(_cell(cells, phone) if phone is not None else "").strip()
                 if line in self.own or len(self.own) < _KEPT_VALUES:
                     self.own[line] += 1
-                if self._noting and phone is not None and direction is not None:
-                    self._note(
-                        number,
-                        f"{self._column(direction)} says {value!r}: on this row "
-                        f"{column_said(self.mapping.headers, phone)} holds the business's own "
-                        "number, not a consumer's",
-                    )
                 self._reply(number, cells, way)
                 return  # the phone column holds no consumer on this row
         if self.body is None:
@@ -1425,12 +1413,21 @@ class LogWatch:
         are = "is" if one else "are"
         column = column_said(mapping.headers, direction)
         phone = column_said(mapping.headers, mapping.phone)
+        sender = self._sender()
+        end = (
+            f", the consumer being on the other end ({column_said(mapping.headers, sender)})"
+            if sender is not None
+            else ""
+        )
+        # Those rows are invalid (sheet_check refuses them): the business's own line must not
+        # go on a list in a consumer's place (black-box B31 F6).
         said = (
             f"{column[0].upper()}{column[1:]} says "
             f"{self.wrong_count:,} of the {self.said:,} rows {are} {way} ({listed}; the first "
             f"is row {self.wrong[0]}): on {'that row' if one else 'those rows'} {phone} holds "
-            f"the business's own {self._own_numbers()}, not a consumer's, and "
-            f"{'it is' if one else 'they are'} {verb} too."
+            f"the business's own {self._own_numbers()}, not a consumer's{end}, so "
+            f"{'it is' if one else 'they are'} not {verb} "
+            f"({'the row is' if one else 'each is'} invalid, its message saying why)."
         )
         if foreign == "in" and self.replies_count:
             return f"{said} {self._replies_advice()}"
@@ -1440,7 +1437,7 @@ class LogWatch:
                 f"{said} Keep only the outbound rows whose message confirms an opt-out (filter "
                 f"{column} and {body}) and run the file again."
             )
-        return f"{said} Keep only the {other} rows (filter {column}) and run the file again."
+        return f"{said} The {other} rows are {verb} as read."
 
     def _own_numbers(self) -> str:
         """ "number ('+17205550100')", "number ('+17205550100' on most of them)" when it is on
@@ -1514,12 +1511,8 @@ class LogWatch:
 
     def _sender(self) -> int | None:
         """The column of the other end of a message than the phone column's ("From" to a "To")."""
-        side = _log_side(self.mapping)
-        for index, header in enumerate(self.mapping.headers):
-            found = call_side(header) if header and index != self.mapping.phone else None
-            if found is not None and found is not side:
-                return index
-        return None
+        mapping = self.mapping
+        return None if mapping.phone is None else other_end(mapping.headers, mapping.phone)
 
     def _body_sentence(self) -> str:
         if not self.other_count or self.body is None:

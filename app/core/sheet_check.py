@@ -141,10 +141,14 @@ from app.core.sheet_header import (
 from app.core.sheet_mapping import (
     ColumnMapping,
     Role,
+    RowDirections,
+    call_side,
     campaign_stand_ins,
     column_letter,
     column_said,
+    foreign_direction,
     header_names_a_country,
+    other_end,
     unread_country_column,
 )
 from app.core.sheet_scope import (
@@ -1038,6 +1042,21 @@ class _Checker:
             else ""
         )
         self.msisdn = _MSISDN_HEADER.search(phone_header or "") is not None
+        # A log of both directions read on one end ("From"): on the rows going the other way
+        # that end is the business's own line, which must not go on a list in a consumer's
+        # place (black-box B31 F6: 8445550123 went on the SMS opt-out list). Such a row is
+        # invalid. Its consumer is on the other end, yet is not read there: a message the
+        # business sent asks nothing of its recipient ("Reply STOP to opt out" rides on every
+        # promotion), and one confirming an opt-out answers the consumer's own STOP row.
+        side = call_side(phone_header) if phone_header else None
+        directions = RowDirections(mapping.headers) if side is not None else None
+        self.directions = directions if directions is not None and directions.columns else None
+        self.foreign = foreign_direction(side) if side is not None else ""
+        self.other_end = (
+            other_end(mapping.headers, mapping.phone)
+            if self.directions is not None and mapping.phone is not None
+            else None
+        )
         self.scope_note = ""  # the last _scope's note on the row (a campaign cell not used)
         # Rows refused as US numbers that read as another country's, tried against every
         # country writing a trunk 0 (_fits), and the countries those fitted: later rows are
@@ -1132,6 +1151,8 @@ class _Checker:
             return self._total(number, raw, line)
         if p is not None and (total := self._total_by_value(number, cells, raw, p)):
             return self._total(number, raw, total)
+        if self.directions is not None and self.directions.of(cells) == self.foreign:
+            return self._other_way(number, raw, cells)
         if type(raw) is str and not raw.isprintable() and (bad := _CONTROL.search(raw)):
             # Black-box L4 #7: a NUL inside "720-555-39\x0000" read as 720-555-3900; the
             # file is damaged there, and the cell's digits may be too.
@@ -1807,6 +1828,7 @@ class _Checker:
         m = self.m
         return (
             m.phone is not None
+            and self.directions is None
             and not self.per_row_scope
             and m.purpose is None
             and m.request_date is None
@@ -2321,6 +2343,35 @@ class _Checker:
         one start again after it."""
         self.sums.close(number)
         return self._invalid(number, raw, "phone", why)
+
+    def _other_way(self, number: int, raw: CellValue, cells: Sequence[CellValue]) -> CheckedRow:
+        """A log's row going the other way (an outbound message on a log read on "From"): its
+        phone cell holds the business's own number, so the row is invalid (see __init__)."""
+        m, column = self.m, self.directions.column if self.directions else None
+        assert m.phone is not None and column is not None
+        said = str(cells[column]).strip()
+        verb = "removed" if self.o.removal else "imported"
+        phone = column_said(m.headers, m.phone)
+        if self.other_end is None:
+            end = "on the other end, in no column of the file"
+        else:
+            end = f"on the other end, in {column_said(m.headers, self.other_end)}"
+        if self.foreign == "out":
+            who = "the business sent this message or made this call"
+            why = f"; the row is not {verb}, as what the business sent is no request of anyone's"
+        else:
+            who = "the consumer sent this message or made this call"
+            why = f"; the row is not {verb}" + (
+                f" (to read the consumers' end, run the file again with --phone-column "
+                f"column:{column_letter(self.other_end)})"
+                if self.other_end is not None
+                else ""
+            )
+        detail = (
+            f"cell {column_letter(column)}{number} says {said!r} ({who}): on this row {phone} "
+            f"holds the business's own number, not a consumer's, and the consumer is {end}{why}"
+        )
+        return self._invalid_phone(number, raw, cells, "phone", detail)
 
     def _invalid(
         self,

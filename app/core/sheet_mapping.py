@@ -352,6 +352,48 @@ def message_direction(value: CellValue) -> str:
     return ""
 
 
+class RowDirections:
+    """Which way each row of a log went, by its Direction column: of the columns headed so
+    (:func:`direction_columns`), the first whose cell on a row says a direction, taken from that
+    row on (black-box Q1 S1 #2: RingCentral's "Type" of "SMS" stands before its "Direction").
+    The check and the log's warnings read the rows through one of these each, so a row the
+    check refuses as going the other way is the row the warning counts."""
+
+    def __init__(self, headers: Sequence[str]) -> None:
+        self.columns = direction_columns(headers)
+        self.column: int | None = self.columns[0] if self.columns else None
+        self._found = len(self.columns) < 2
+
+    def of(self, cells: Sequence[CellValue]) -> str:
+        """ "in", "out" or "" for the row ``cells``."""
+        if not self._found:
+            for index in self.columns:
+                if index < len(cells) and message_direction(cells[index]):
+                    self.column = index
+                    self._found = True
+                    break
+        column = self.column
+        if column is None or column >= len(cells):
+            return ""
+        return message_direction(cells[column])
+
+
+def foreign_direction(side: CallSide) -> str:
+    """On which rows a log's column of ``side`` holds the business's own line: the sender
+    ("From") of what the business sent, the recipient ("To") of what it received."""
+    return "out" if side is CallSide.CALLER else "in"
+
+
+def other_end(headers: Sequence[str], column: int) -> int | None:
+    """The column of a log's other end than ``column``'s ("To" beside "From"), if any."""
+    side = call_side(headers[column]) if column < len(headers) else None
+    for index, header in enumerate(headers):
+        found = call_side(header) if header and index != column else None
+        if found is not None and found is not side:
+            return index
+    return None
+
+
 def _message_sender(value: CellValue) -> str:
     """Who sent a log's message, as its words tell: "in" (the consumer) for an opt-out word
     alone ("STOP", "Unsubscribe.") or words asking to stop, "out" (the business) for a text

@@ -57,7 +57,9 @@ def test_a_full_log_says_the_stop_replies_are_the_inbound_rows_read_from_from(
     assert (
         "Column F ('Direction') says 2 of the 16 rows are inbound ('inbound'; the first is row "
         "14): on those rows column B ('To') holds the business's own number ('+17205550100' on "
-        "most of them), not a consumer's, and they are imported too. Yet the inbound rows are "
+        "most of them), not a consumer's, the consumer being on the other end (column A "
+        "('From')), so they are not imported (each is invalid, its message saying why). Yet "
+        "the inbound rows are "
         "the consumers' own messages: both hold an opt-out word (rows 14 and 15), and on them "
         "the consumer's number is in column A ('From'), which is not read. The outbound rows "
         "are the business's own texts, opt-outs only where they confirm one (2 of the 14 do); "
@@ -164,7 +166,9 @@ def test_sent_texts_with_no_stop_replies_keep_the_confirmations(tmp_path: Path) 
     assert (
         "Column D ('Direction') says 1 of the 3 rows is inbound ('inbound'; the first is row "
         "4): on that row column B ('To') holds the business's own number ('+17205550100'), not "
-        "a consumer's, and it is imported too. Keep only the outbound rows whose message "
+        "a consumer's, the consumer being on the other end (column A ('From')), so it is not "
+        "imported (the row is invalid, its message saying why). Keep only the outbound rows "
+        "whose message "
         "confirms an opt-out (filter column D ('Direction') and column C ('Body')) and run the "
         "file again."
     ) in warnings, warnings
@@ -182,7 +186,8 @@ def test_a_single_row_the_other_way_is_that_row(tmp_path: Path) -> None:
     assert (
         "Column E ('Direction') says 1 of the 3 rows is outbound ('outbound-reply'; the first "
         "is row 4): on that row column B ('From') holds the business's own number "
-        "('+18005550100'), not a consumer's, and it is imported too. Keep only the inbound rows "
-        "(filter column E ('Direction')) and run the file again."
+        "('+18005550100'), not a consumer's, the consumer being on the other end (column C "
+        "('To')), so it is not imported (the row is invalid, its message saying why). The "
+        "inbound rows are imported as read."
     ) in warnings, warnings
     assert not [w for w in warnings if "those row " in w], warnings

@@ -67,7 +67,8 @@ def test_a_pool_of_senders_is_said_as_numbers_not_one_on_most_rows(tmp_path: Pat
     assert len(said) == 1, warnings
     assert (
         "on those rows column A ('From') holds the business's own numbers ('+17205550100' and "
-        "7 others), not a consumer's, and they are imported too." in said[0]
+        "7 others), not a consumer's, the consumer being on the other end (column B ('To')), "
+        "so they are not imported (each is invalid, its message saying why)." in said[0]
     ), said
     assert "most" not in said[0]
 

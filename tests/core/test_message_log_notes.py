@@ -48,9 +48,9 @@ def test_a_log_of_both_directions_and_other_messages_is_warned_about(tmp_path: P
     assert (
         "Column F ('Direction') says 3 of the 6 rows are outbound ('outbound-reply', "
         "'outbound-api'; the first is row 3): on those rows column B ('From') holds the "
-        "business's own number ('+18005550100' on most of them), not a consumer's, and they are "
-        "imported too. Keep only the inbound rows (filter column F ('Direction')) and run the "
-        "file again."
+        "business's own number ('+18005550100' on most of them), not a consumer's, the consumer "
+        "being on the other end (column C ('To')), so they are not imported (each is invalid, "
+        "its message saying why). The inbound rows are imported as read."
     ) in warnings, warnings
     assert (
         "Column D ('Body'): 1 of the 3 messages holds no opt-out word (row 6: 'Yes I will "
@@ -96,7 +96,8 @@ def test_the_recipient_column_of_a_log_warns_about_received_rows(tmp_path: Path)
     assert any(
         w.startswith("Column D ('Direction') says 1 of the 4 rows is inbound ('inbound'")
         and "column B ('To') holds the business's own number ('+18005550100'" in w
-        and "Keep only the outbound rows" in w
+        and "so it is not imported" in w
+        and "The outbound rows are imported as read." in w
         for w in warnings
     ), warnings
 
@@ -111,7 +112,7 @@ def test_a_removal_is_told_about_directions_and_refused_for_stop_messages(
     assert "2 rows of log.csv hold a consumer's message asking to stop" in str(refused.value)
     replies = TWILIO.replace(",STOP,", ",Thanks,").replace(",stop please,", ",Thanks,")
     warnings = _warnings(tmp_path, replies, kind="removal")
-    assert any("are removed too" in w and "Direction" in w for w in warnings), warnings
+    assert any("are not removed" in w and "Direction" in w for w in warnings), warnings
     assert not [w for w in warnings if "Body" in w], warnings
 
 

@@ -40,8 +40,10 @@ def test_outbound_start_and_no_opt_out_rows_are_noted_by_the_row(tmp_path: Path)
     messages = {c.row: c.message for c in checked}
     assert messages[2] == "", messages
     assert messages[3] == (
-        "row 3: column D ('Direction') says 'outbound-reply': on this row column A ('From') "
-        "holds the business's own number, not a consumer's"
+        "row 3: phone: cell D3 says 'outbound-reply' (the business sent this message or made "
+        "this call): on this row column A ('From') holds the business's own number, not a "
+        "consumer's, and the consumer is on the other end, in column B ('To'); the row is not "
+        "imported, as what the business sent is no request of anyone's"
     ), messages
     assert messages[4] == "row 4: column C ('Body'): the message holds no opt-out word", messages
     assert messages[5] == (

@@ -54,8 +54,10 @@ def test_an_outbound_log_row_carries_its_note_in_the_stored_message(tmp_path: Pa
     _, messages = _staged(tmp_path, text, Target.SMS_OPT_OUT)
     assert messages[2] == ""
     assert messages[3] == (
-        "row 3: column D ('Direction') says 'outbound-reply': on this row column A ('From') "
-        "holds the business's own number, not a consumer's"
+        "row 3: phone: cell D3 says 'outbound-reply' (the business sent this message or made "
+        "this call): on this row column A ('From') holds the business's own number, not a "
+        "consumer's, and the consumer is on the other end, in column B ('To'); the row is not "
+        "imported, as what the business sent is no request of anyone's"
     ), messages
 
 
