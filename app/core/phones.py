@@ -599,17 +599,31 @@ def _clean_text(raw: str) -> _Cleaned:
         return _unclean(f"the number contains letters ({''.join(letters)!r})")
     compact = _DASHES_AND_SPACES.sub("", text).translate(_SEPARATORS)
     plain = _PLAIN.fullmatch(compact)
+    if plain is None and compact[:2] == "++":
+        # A doubled "+" is a typo, and phonenumbers reads any run of them as one (black-box
+        # B34 F3: "++44 7911 123456" was refused for its "+").
+        plain = _PLAIN.fullmatch("+" + compact.lstrip("+"))
     if plain is None:
         if not any(c.isdigit() for c in compact):
             return _unclean(f"{text!r} is not a phone number: it has no digits")
         # _visible() made every decimal digit ASCII: anything else is named, and a "+" only
         # when it is the culprit (one that is not at the start).
+        if compact[:1] in _DIAL_CODE_STARTS:
+            return _unclean(
+                f"{text!r} starts with {compact[0]!r}, which starts a dial code (as *67 or "
+                "#31#), not part of a phone number; enter the number without it"
+            )
         stray = sorted({c for c in compact if c not in _ASCII_DIGITS} - {"+"} or {"+"})
         return _unclean(
             f"the number contains characters that are not part of a phone number "
             f"({' '.join(stray)!r})"
         )
     return _cleaned(plain.group(1) == "+", plain.group(2))
+
+
+# A phone's service codes start so (*67 hides the caller's number, #31# too): a cell starting
+# so holds a dial code before the number (black-box B34 F3).
+_DIAL_CODE_STARTS: Final = frozenset("*#")
 
 
 # Brazil's "0 xx 11 91234-5678" ("0xx11", "(0xx11)"): 0, then "xx" standing for the carrier-
@@ -1619,6 +1633,69 @@ def _normalize_uncached(raw: object, phone_code: object, reading: str = ASK) -> 
 # An area code in parentheses and 4 digits after it, "(310) 1246": a number 3 digits short,
 # not a local number wanting its area code (black-box S1 #4).
 _AREA_THEN_FOUR: Final = re.compile(r"\s*(?:\+?1[\s.-]*)?\((\d{3})\)[\s.-]*(\d{4})\s*")
+
+
+@functools.cache
+def _one_area_regions() -> dict[str, str]:
+    """The regions sharing another's calling code that have one area code, which phonenumbers
+    adds to a local number written without it (Jersey's 1534, Christmas Island's 8), by the
+    keys of their names and ISO codes. +1's territories are left out: a 7-digit number is
+    refused under +1 (docs/cli.md), where most countries have several area codes."""
+    found: dict[str, str] = {}
+    for code, regions in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.items():
+        if code == 1 or len(regions) < 2:
+            continue
+        for region in regions[1:]:
+            meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+            rule = meta.national_prefix_transform_rule if meta is not None else None
+            if rule is None or _AREA_THEN_NUMBER.fullmatch(rule) is None:
+                continue
+            found[region.casefold()] = region
+            for table in (
+                country_names.ISO_NAMES,
+                country_names.SHORT_NAMES,
+                country_names.FOREIGN_NAMES,
+            ):
+                for name in table.get(region, ()):
+                    found.update(dict.fromkeys(_name_keys(name), region))
+    return found
+
+
+# A transform rule that writes an area code before the local number ("1534\\1").
+_AREA_THEN_NUMBER: Final = re.compile(r"[0-9]+\\1")
+
+
+def one_area_reading(raw: object, cell: object) -> tuple[PhoneResult, str, str] | None:
+    """A local number ``raw`` read under the one area code of the region ``cell`` names, as
+    phonenumbers completes it ("812345" beside "JE" or "Jersey" is +44 1534 812345), with the
+    area code added and the region's name; None for any other cell or number, or when that is
+    no valid number either. Asked only of a number refused under the region's calling code."""
+    if not isinstance(cell, str):
+        return None
+    text = _visible(cell).strip()
+    letters = _CODE_LETTERS.sub("", text)
+    key = letters.casefold() if len(letters) == 2 else _name_key(text)
+    region = _one_area_regions().get(key)
+    if region is None:
+        return None
+    plus, digits, reason = _clean(raw)
+    if reason or plus:
+        return None
+    try:
+        number = phonenumbers.parse(digits, region)
+    except NumberParseException:
+        return None
+    national = phonenumbers.national_significant_number(number)
+    if (
+        not phonenumbers.is_valid_number(number)
+        or len(national) <= len(digits)
+        or not national.endswith(digits)
+    ):
+        return None
+    code = str(number.country_code)
+    area = national[: -len(digits)]
+    place = country_names.ISO_NAMES.get(region, (region,))[0]
+    return PhoneResult(ok=True, national=national, phone_code=code, reason=""), area, place
 
 
 def _area_code_short(raw: str, result: PhoneResult) -> PhoneResult:

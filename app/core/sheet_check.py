@@ -802,6 +802,9 @@ def _header(mapping: ColumnMapping, column: int) -> str:
 _LOCAL_SEVEN: Final = re.compile(r"([2-9][0-9]{2})[ .-]?([0-9]{4})")
 # An ASCII cell that may name its own country code: "+44…", "0044…", "(+44)…", "Tel: +44…".
 _OWN_CODE: Final = re.compile(r"[^0-9]*(?:\+|00)")
+# A cell starting with 810, the exit code of Russia and Belarus (by their calling codes).
+_EXIT_810: Final = re.compile(r"[^0-9]*810")
+_EXIT_810_CODES: Final = frozenset({"7", "375"})
 # An ASCII cell starting with 011, the exit code of the US and Canada ("011 44 7911 123473").
 _EXIT_011: Final = re.compile(r"[^0-9]*011")
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
@@ -1225,12 +1228,14 @@ class _Checker:
             result = normalize(value, code, msisdn=self.msisdn)
             if not result.ok and code == "1":
                 result, code_note = self._area_from_code(value, code_cell, result, c)
+            elif not result.ok:
+                result, code_note = self._one_area(value, code_cell, result, c)
             if not result.ok:
                 result, code_note = self._own_code(value, code_cell, code, result, c)
                 code = result.phone_code or code
                 if not result.ok and not code_note and code != "1" and not self.msisdn:
                     code_note = _valid_in_the_us(value)  # "" for one written with its +code
-            elif code != "1" and not self.msisdn and _names_a_country(code_cell):
+            elif code != "1" and not code_note and not self.msisdn and _names_a_country(code_cell):
                 result, code_note = self._us_as_written(value, code_cell, result, c)
         if unused and result.phone_code:
             own_code_note = (
@@ -2096,11 +2101,14 @@ class _Checker:
         """
         if type(value) is not str:
             return result, ""
-        if value.isascii() and not _OWN_CODE.match(value):
+        exit_810 = code in _EXIT_810_CODES and _EXIT_810.match(value) is not None
+        if value.isascii() and not _OWN_CODE.match(value) and not exit_810:
             if _EXIT_011.match(value):
                 return self._after_011(value, code_cell, code, result, column)
             return result, ""  # no "+" or "00" of its own: most invalid rows, decided cheaply
-        own = normalize(value, None)
+        # 810 is dialled out of Russia and Belarus as 00 is elsewhere (black-box B34 F4:
+        # "810 49 30 1234567" beside RU was refused, "00 49 30 1234567" read).
+        own = normalize_with_default(value, code) if exit_810 else normalize(value, None)
         if not own.phone_code or own.phone_code == code:
             return result, ""
         c = self.m.phone_code if column is None else column
@@ -2276,6 +2284,25 @@ class _Checker:
         note = (
             f"read as +1 {area} {local[1]}-{local[2]}: the number is written without its area "
             f"code, and the area code {area} is {cell}"
+        )
+        return whole, note
+
+    def _one_area(
+        self, value: CellValue, code_cell: CellValue, result: PhoneResult, column: int | None
+    ) -> tuple[PhoneResult, str]:
+        """A local number read under the one area code of the region its code cell names, as
+        phonenumbers reads it ("812345" beside "JE" is +44 1534 812345), and the row's note;
+        ``result`` and "" for any other number or cell (black-box B34 F2: Jersey's, Guernsey's,
+        the Isle of Man's and Christmas Island's local numbers were refused)."""
+        found = phones.one_area_reading(value, code_cell)
+        if found is None:
+            return result, ""
+        whole, area, place = found
+        assert column is not None  # a code cell gave the row its code
+        note = (
+            f"read as {phones.format_for_display(whole.national, whole.phone_code)}: the number "
+            f"is written without its area code, and {self._code_cell_said(code_cell, column)} "
+            f"names {place}, whose only area code is {area}"
         )
         return whole, note
 
