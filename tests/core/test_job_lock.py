@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ROWS = 120
 BUSY = re.compile(
     r"^Job (?P<job>\S+) is being run by another process \(pid (?P<pid>\d+), "
-    r"since \d\d:\d\d\); wait for it to finish or stop it first\.$"
+    r"since \d\d:\d\d UTC\); wait for it to finish or stop it first\.$"
 )
 
 
@@ -88,7 +88,7 @@ def test_a_second_run_in_this_process_is_refused_and_sends_nothing(
         run_import(second, session, concurrency=4)
     text = str(refused.value)
     assert re.fullmatch(
-        rf"Job {job} is already being run by this program \(since \d\d:\d\d\); "
+        rf"Job {job} is already being run by this program \(since \d\d:\d\d UTC\); "
         r"wait for it to finish or stop it first\.",
         text,
     ), text
