@@ -312,6 +312,54 @@ def _other_jobs_entry(
     )
 
 
+class _OtherJobsInserts:
+    """The journal targets of inserts another job of this data folder got answered "done" on
+    this service since this job started, read from the change journal as the job goes: an
+    already-present row of one of those numbers is named as that job's doing, not as listed
+    before this job (black-box B33-1: two imports of one list at once). Each read pages back
+    from the newest entry to the last one read (by id: a filtered query would scan the
+    journal), in pages growing from a few entries (a read per already-present row: what was
+    written since the last, mostly this job's own entries)."""
+
+    _FIRST_PAGE, _LAST_PAGE = 16, 1024
+
+    def __init__(self, session: Session, kind: str, job_id: str, since: dt.datetime) -> None:
+        self._session, self._operation, self._job_id = session, f"{kind}.insert", job_id
+        self._lock = threading.Lock()
+        # The start is kept to the second: an insert in that second may precede the job.
+        start = (since.replace(tzinfo=dt.UTC) if since.tzinfo is None else since) + dt.timedelta(
+            seconds=1
+        )
+        self._start = start.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        self._read_to = 0  # the newest journal id read
+        self._targets: set[str] = set()
+
+    def __contains__(self, target: str) -> bool:
+        with self._lock:
+            newest, below, size = self._read_to, None, self._FIRST_PAGE
+            while True:
+                page = self._session.journal.query(limit=size, max_id=below)
+                for w in page:
+                    if w.id <= self._read_to or w.time < self._start:
+                        page = []
+                        break
+                    newest = max(newest, w.id)
+                    if (
+                        w.operation == self._operation
+                        and w.phase == PHASE_OUTCOME
+                        and w.outcome == "ok"
+                        and w.job
+                        and w.job != self._job_id
+                        and w.base_url == self._session.connection.base_url
+                    ):
+                        self._targets.add(w.target)
+                if len(page) < size:
+                    break
+                below, size = page[-1].id - 1, min(size * 2, self._LAST_PAGE)
+            self._read_to = newest
+            return target in self._targets
+
+
 def _present_text(words: tuple[str, str], maybe: str) -> str:
     """The row's words for an entry ``words`` (:func:`_entry_words`) names: the entry older
     than the job, or ``maybe`` (an entry this job may have made) naming the entry found."""
@@ -889,6 +937,7 @@ def insert_sender(
     went_out = journal_sent_before(session, job_id, kind, f"{kind}.insert")
     asked: dict[int, str] = {}
     clock = ServiceClock()
+    others = _OtherJobsInserts(session, kind, job_id, since) if since is not None else None
 
     def _on_clock(received: dt.date, day: dt.date, first: Listed | None) -> Listed | None:
         """``first`` dated on this computer's clock when its verdict counted to it (or to
@@ -1260,6 +1309,20 @@ def insert_sender(
             return _Sent(RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x)))
         if not (resent or result.earlier_attempt_lost or lost_before):
             text = result.message or "already on the list"
+            if (
+                others is not None
+                and journal_target(kind, row.national, row.phone_code, scope) in others
+            ):
+                # Another job inserted it while this one ran: say which, not "before".
+                found, _ = _look_up(row, scope)
+                if found and (
+                    other := _other_jobs_entry(session, kind, row, scope, job_id, found, since)
+                ):
+                    text = other
+                return _Sent(
+                    RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x)),
+                    found,
+                )
             return _Sent(
                 RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
             )

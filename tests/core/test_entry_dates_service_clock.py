@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from app.api.client import ApiClient
@@ -44,7 +45,7 @@ from app.core.job_report import MAYBE_INSERTED, maybe_inserted
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore
 from app.core.journal import ChangeJournal
-from app.core.session import Session
+from app.core.session import Session, e164, journal_target
 from app.core.sheet_check import Target
 from tests.conftest import TOKEN
 
@@ -259,3 +260,115 @@ def test_a_present_row_not_certain_when_nothing_tells_the_clock(
     assert row.outcome == "already_present"
     assert "not late" in row.message
     assert "not certain: entry 1's date is the service's" in row.message
+
+
+# ---------------------------------------------------------------- B33-1: another job's entry
+
+
+class OtherJobFirst(httpx.BaseTransport):
+    """Forwards to the sandbox; before this job's insert of ``number``, another job of the same
+    data folder inserts it (the entry made in the sandbox, its answered insert recorded in the
+    change journal as a session records it), as a second import running at once would."""
+
+    def __init__(self, server: Any, journal: ChangeJournal, number: str) -> None:
+        self._http = httpx.HTTPTransport()
+        self.server, self.journal, self.number = server, journal, number
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/dnc/insert") and self.number in request.content.decode():
+            time.sleep(1.1)  # past the second this job started in
+            self.server.bulk_seed_dnc([(self.number, "1", "0", "", "")])
+            (entry,) = self.server.store.all(
+                "SELECT id FROM dnc WHERE phone_number = ?", (self.number,)
+            )
+            intent = self.journal.record_intent(
+                connection="Sandbox",
+                base_url=self.server.base_url,
+                operation="dnc.insert",
+                target=journal_target("dnc", self.number, "1", Scope.global_()),
+                phone=e164(self.number, "1"),
+                job="import-other-job",
+            )
+            self.journal.record_outcome(intent, outcome="ok", after={"id": str(entry["id"])})
+        return self._http.handle_request(request)
+
+    def close(self) -> None:
+        self._http.close()
+
+
+def test_a_number_another_job_inserted_meanwhile_names_that_job(
+    make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    server = make_sandbox()
+    server.bulk_seed_dnc([("3035550001", "1", "0", "", "")])  # listed before the job
+    wire = OtherJobFirst(server, journal, "3035550002")
+    api = ApiClient(server.base_url, TOKEN, retry=FAST, http_transport=wire)
+    session = Session(Connection("Sandbox", server.base_url), api, journal)
+    store = _stage(tmp_path, [["3035550001", ""], ["3035550002", ""], ["3035550003", ""]])
+    try:
+        assert run_import(store, session, concurrency=1) is JobStatus.FINISHED
+    finally:
+        session.close()
+
+    rows = {r.national: r for r in store.rows()}
+    assert [rows[n].outcome for n in sorted(rows)] == [
+        "already_present",
+        "already_present",
+        "inserted",
+    ]
+    assert rows["3035550001"].message == "Phone number already in DNC"
+    said = rows["3035550002"].message
+    assert said.startswith("already on the list: inserted by job import-other-job (entry 2, "), said
+    assert said.endswith("not by this job"), said
+    assert not maybe_inserted(rows["3035550002"])
+
+
+# ---------------------------------------------------------------- B33-2: a campaign removed
+
+
+class CampaignRemoved(httpx.BaseTransport):
+    """Forwards to the sandbox; the campaign ``campaign`` is deleted after ``after`` inserts."""
+
+    def __init__(self, server: Any, campaign: str, after: int) -> None:
+        self._http = httpx.HTTPTransport()
+        self.server, self.campaign, self.left = server, campaign, after
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/dnc/insert"):
+            if self.left == 0:
+                self.server.store.execute("DELETE FROM campaigns WHERE id = ?", (self.campaign,))
+            self.left -= 1
+        return self._http.handle_request(request)
+
+    def close(self) -> None:
+        self._http.close()
+
+
+def test_a_campaign_refused_as_invalid_during_the_job_is_named_in_a_warning(
+    make_sandbox: Any, journal: ChangeJournal, tmp_path: Path
+) -> None:
+    server = make_sandbox()
+    campaign = server.seed_campaign("Spring Renewals")
+    path = tmp_path / "in.csv"
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["phone"], *[[n] for n in NUMBERS[:5]]])
+    settings = JobSettings(path, Scope.campaign(campaign))
+    store, _ = stage_import(settings, tmp_path / "jobs", connection=None)
+    wire = CampaignRemoved(server, campaign, after=2)
+    api = ApiClient(server.base_url, TOKEN, retry=FAST, http_transport=wire)
+    session = Session(Connection("Sandbox", server.base_url), api, journal)
+    try:
+        assert run_import(store, session, concurrency=1) is JobStatus.FINISHED
+    finally:
+        session.close()
+
+    s = job_summary(store)
+    assert (s["inserted"], s["failed"]) == (2, 3)
+    (warning,) = [w for w in store.meta().get("warnings") or [] if "code 6026" in w]
+    assert warning.startswith(
+        f"The service refused campaign {campaign} (3 rows, after 2 inserted in it) as invalid"
+    )
+    assert "may have been removed while the job ran" in warning
+    assert "import them (the report's failed rows) under another scope" in warning
+    # The rows stay failed, each saying what the service answered.
+    assert all("code 6026" in r.message for r in store.rows() if r.outcome == "failed")
