@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
@@ -39,6 +39,24 @@ def parse_timestamp(text: str) -> datetime | None:
         except ValueError:
             continue
     return None
+
+
+def listed_by(text: str) -> datetime | None:
+    """The latest time an insert date allows (naive, the service's clock): a bare date proves
+    only that the entry existed by the end of that day, so it counts as that day's end."""
+    when = parse_timestamp(text)
+    if when is not None and is_bare_date(text):
+        return when + timedelta(days=1)
+    return when
+
+
+def is_bare_date(text: str) -> bool:
+    """Whether an insert date is a day with no time of day (``2026-11-24``)."""
+    try:
+        datetime.strptime(text.strip(), "%Y-%m-%d")
+    except ValueError:
+        return False
+    return True
 
 
 class ReasonFilter(Enum):

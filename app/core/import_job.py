@@ -86,7 +86,14 @@ from typing import Any, Protocol
 
 from app.api.client import DncQuery
 from app.api.errors import ApiError, RateLimitedError, ServerError, TransportError
-from app.api.models import DncEntry, SmsOptOut, WriteStatus, parse_timestamp
+from app.api.models import (
+    DncEntry,
+    SmsOptOut,
+    WriteStatus,
+    is_bare_date,
+    listed_by,
+    parse_timestamp,
+)
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
@@ -242,7 +249,9 @@ def _entry_words(
     2019 and 2022 were counted among those the job may have inserted)."""
     if not entries:
         return "", ""
-    dated = [(when, e) for e in entries if (when := parse_timestamp(e.insert_date)) is not None]
+    # A bare date ("2026-11-24") counts as its day's end: the entry may be this job's own
+    # (black-box B32 F1: entries this job inserted were called "before this job").
+    dated = [(when, e) for e in entries if (when := listed_by(e.insert_date)) is not None]
     oldest = min(dated, key=lambda pair: pair[0]) if dated else None
     if oldest is not None and since is not None and oldest[0] < since - _CLOCK_SLACK:
         return BEFORE_JOB.format(id=oldest[1].id, date=oldest[1].insert_date), ""
@@ -301,6 +310,54 @@ def _other_jobs_entry(
     return OTHER_JOB_INSERTED.format(
         job=answer.job, id=first.id, date=first.insert_date or "(no date)", time=time
     )
+
+
+class _OtherJobsInserts:
+    """The journal targets of inserts another job of this data folder got answered "done" on
+    this service since this job started, read from the change journal as the job goes: an
+    already-present row of one of those numbers is named as that job's doing, not as listed
+    before this job (black-box B33-1: two imports of one list at once). Each read pages back
+    from the newest entry to the last one read (by id: a filtered query would scan the
+    journal), in pages growing from a few entries (a read per already-present row: what was
+    written since the last, mostly this job's own entries)."""
+
+    _FIRST_PAGE, _LAST_PAGE = 16, 1024
+
+    def __init__(self, session: Session, kind: str, job_id: str, since: dt.datetime) -> None:
+        self._session, self._operation, self._job_id = session, f"{kind}.insert", job_id
+        self._lock = threading.Lock()
+        # The start is kept to the second: an insert in that second may precede the job.
+        start = (since.replace(tzinfo=dt.UTC) if since.tzinfo is None else since) + dt.timedelta(
+            seconds=1
+        )
+        self._start = start.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        self._read_to = 0  # the newest journal id read
+        self._targets: set[str] = set()
+
+    def __contains__(self, target: str) -> bool:
+        with self._lock:
+            newest, below, size = self._read_to, None, self._FIRST_PAGE
+            while True:
+                page = self._session.journal.query(limit=size, max_id=below)
+                for w in page:
+                    if w.id <= self._read_to or w.time < self._start:
+                        page = []
+                        break
+                    newest = max(newest, w.id)
+                    if (
+                        w.operation == self._operation
+                        and w.phase == PHASE_OUTCOME
+                        and w.outcome == "ok"
+                        and w.job
+                        and w.job != self._job_id
+                        and w.base_url == self._session.connection.base_url
+                    ):
+                        self._targets.add(w.target)
+                if len(page) < size:
+                    break
+                below, size = page[-1].id - 1, min(size * 2, self._LAST_PAGE)
+            self._read_to = newest
+            return target in self._targets
 
 
 def _present_text(words: tuple[str, str], maybe: str) -> str:
@@ -602,10 +659,128 @@ Entries = Sequence[DncEntry | SmsOptOut]
 # is a global one found for a row in another scope, and how the row says the entry's written
 # form ("" for the form the row was sent in; :data:`AS_FORM` for another).
 Listed = tuple[dt.date, DncEntry | SmsOptOut, bool, str]
+# A service's clock is UTC-12 to UTC+14, in steps of 15 minutes; an entry this job inserted is
+# stamped a moment before its answer came, so a stamp further than the tolerance from such a
+# step is not believed (a retried insert is not used: its stamp may be an earlier attempt's).
+_WEST_MOST, _EAST_MOST = dt.timedelta(hours=-12), dt.timedelta(hours=14)
+_OFFSET_STEP, _OFFSET_TOLERANCE = dt.timedelta(minutes=15), dt.timedelta(minutes=3)
+# How many entries this job inserted are looked up, at most, to learn the service's clock.
+CLOCK_LOOK_UPS = 2
+# An already-present row's lateness when its entry's day is the service's (its zone not
+# learnt, or a date with no time) and a day either way would change the verdict.
+SERVICE_DAY_UNSURE = (
+    "not certain: {entry}'s date is the service's, whose time zone the spec does not give "
+    "(no entry this job inserted could tell it), and a day {way} on this computer's clock "
+    "would make the request {verdict}"
+)
+# Said when an entry's insert date falls on another day on this computer's clock.
+SERVICE_DAY_MOVED = "{entry} inserted {stamp} by the service's clock (UTC{offset}): {day} here"
+
+
+class ServiceClock:
+    """The service's clock against UTC, learnt from an entry this job inserted (its stamp
+    against the UTC time its insert's answer came), so that an already-present row's entry is
+    dated on this computer's clock, as an inserted row's insertion is (black-box B32 F2: with
+    the service in another zone, one real day was late on one row and not late on another).
+    Learnt only when a row's verdict hangs on it (a day's shift would change it), from the
+    job's first inserts (:meth:`inserted`): at most :data:`CLOCK_LOOK_UPS` look-ups a run."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tries = 0
+        self._inserted: list[tuple[JobRow, Scope, str, dt.datetime]] = []
+        self.offset: dt.timedelta | None = None
+
+    def inserted(self, row: JobRow, scope: Scope, entry_id: str, answered: dt.datetime) -> None:
+        """Keep an entry this job inserted (``entry_id``: its id, "" for SMS), whose insert's
+        answer came at ``answered`` (UTC), to learn the clock from if needed."""
+        with self._lock:
+            if self.offset is None and len(self._inserted) + self._tries < CLOCK_LOOK_UPS:
+                self._inserted.append((row, scope, entry_id, answered))
+
+    def learn_with(self, look_up: Callable[[JobRow, Scope], Entries]) -> None:
+        """Learn the clock, unless known, from the entries kept (:meth:`inserted`), each
+        looked up with ``look_up`` (an :class:`ApiError` leaves it unknown)."""
+        with self._lock:  # one look-up at a time: the rows waiting are dated by it
+            while self.offset is None and self._inserted and self._tries < CLOCK_LOOK_UPS:
+                row, scope, entry_id, answered = self._inserted.pop(0)
+                self._tries += 1
+                try:
+                    found = look_up(row, scope)
+                except (ApiError, Cancelled):
+                    continue
+                # DNC answers the entry's id; an SMS insert answers nothing: its newest entry.
+                mine = [e for e in found if e.id == entry_id] if entry_id else list(found)
+                dated = [(when, e) for e in mine if (when := parse_timestamp(e.insert_date))]
+                if dated:
+                    self.learn(max(dated, key=lambda pair: pair[0])[1].insert_date, answered)
+
+    def learn(self, stamp: str, answered: dt.datetime) -> None:
+        """Take the offset ``stamp`` (an entry's insert date) shows against ``answered`` (the
+        UTC time of its insert's answer), when it is a plausible one."""
+        when = parse_timestamp(stamp)
+        if when is None or is_bare_date(stamp):
+            return
+        gap = when - answered.astimezone(dt.UTC).replace(tzinfo=None)
+        offset = _OFFSET_STEP * round(gap / _OFFSET_STEP)
+        if abs(gap - offset) <= _OFFSET_TOLERANCE and _WEST_MOST <= offset <= _EAST_MOST:
+            self.offset = offset
+
+    def day(self, stamp: str) -> tuple[dt.date, bool] | None:
+        """The day ``stamp`` falls on by this computer's clock, and whether that is certain
+        (else it is the service's own day: its offset unknown, or a date with no time)."""
+        when = parse_timestamp(stamp)
+        if when is None:
+            return None
+        offset = self.offset
+        if offset is None or is_bare_date(stamp):
+            return when.date(), False
+        return (when - offset).replace(tzinfo=dt.UTC).astimezone().date(), True
+
+    def words(self, entry: str, stamp: str, received: dt.date, today: dt.date) -> str:
+        """What a row measured to the entry dated ``stamp`` says of the clock: its day here
+        when that is not the service's, or that a day's shift would change its verdict."""
+        found = self.day(stamp)
+        if found is None:
+            return ""
+        day, certain = found
+        if not certain:
+            if not _day_decides(received, today, day):
+                return ""
+            late = _is_late(received, min(day, today))
+            for way, shift in (("earlier", -1), ("later", 1)):
+                if _is_late(received, min(day + dt.timedelta(days=shift), today)) != late:
+                    said = "not late" if late else "late"
+                    return SERVICE_DAY_UNSURE.format(entry=entry, way=way, verdict=said)
+        offset = self.offset or dt.timedelta()
+        if day == (parse_timestamp(stamp) or dt.datetime.min).date():
+            return ""
+        sign, size = ("-", -offset) if offset < dt.timedelta() else ("+", offset)
+        hours, minutes = divmod(int(size.total_seconds()) // 60, 60)
+        return SERVICE_DAY_MOVED.format(
+            entry=entry, stamp=stamp, offset=f"{sign}{hours:02d}:{minutes:02d}", day=day
+        )
+
+
+def _day_decides(received: dt.date, today: dt.date, day: dt.date) -> bool:
+    """Whether a request received on ``received``, counted to ``day`` (capped at ``today``),
+    would get another verdict a day earlier or later."""
+    late = _is_late(received, min(day, today))
+    return any(
+        _is_late(received, min(day + dt.timedelta(days=shift), today)) != late for shift in (-1, 1)
+    )
+
+
+def _is_late(received: dt.date, honoured: dt.date) -> bool:
+    """Whether a request received on ``received`` and honoured on ``honoured`` is late."""
+    return honoured > received and business_days_between(received, honoured) > LIMIT_BUSINESS_DAYS
 
 
 def _first_listed(
-    entries: Entries, is_global: bool = False, row: JobRow | None = None
+    entries: Entries,
+    is_global: bool = False,
+    row: JobRow | None = None,
+    clock: ServiceClock | None = None,
 ) -> Listed | None:
     """The day the oldest of ``entries`` was inserted (by the service's clock: a date-level
     comparison with a request is all it bears), with that entry; None when none has a date.
@@ -625,19 +800,24 @@ def _first_listed(
             if (entry.phone_code or row.phone_code) == row.phone_code
             else AS_FORM_CODE.format(number=entry.phone_number, code=entry.phone_code)
         )
-    return when.date(), entry, is_global, form
+    found = clock.day(entry.insert_date) if clock is not None else None
+    return found[0] if found is not None else when.date(), entry, is_global, form
 
 
 def _would_be_late(received: dt.date, day: dt.date, first: Listed | None) -> bool:
     """Whether a request received on ``received`` is late counted to ``first``'s day (the
     number's oldest entry found), or, with none found, to ``day`` (its insertion, or the day
     the job found it listed)."""
-    honoured = min(first[0], day) if first is not None else day
-    return honoured > received and business_days_between(received, honoured) > LIMIT_BUSINESS_DAYS
+    return _is_late(received, min(first[0], day) if first is not None else day)
 
 
 def _listing_words(
-    received: dt.date, today: dt.date, first: Listed | None, why: str, unknown: str = ""
+    received: dt.date,
+    today: dt.date,
+    first: Listed | None,
+    why: str,
+    unknown: str = "",
+    clock: ServiceClock | None = None,
 ) -> tuple[str, str]:
     """What an already-present row with a request received on ``received`` says of its
     lateness, and the day its request was honoured (for the job file, "" for ``today``).
@@ -670,6 +850,8 @@ def _listing_words(
             )
         if unknown:
             text = f"{text}; {EARLIER_UNKNOWN.format(why=unknown)}"
+    if clock is not None and (said := clock.words(label, entry.insert_date, received, today)):
+        text = f"{text}; {said}"
     if is_global:
         text = f"{text}; {GLOBAL_COVERS}"
     return text, listed.isoformat()
@@ -786,6 +968,19 @@ def insert_sender(
     # it, that send's own insert would count); the runner's words of a failed row ask it too.
     went_out = journal_sent_before(session, job_id, kind, f"{kind}.insert")
     asked: dict[int, str] = {}
+    clock = ServiceClock()
+    others = _OtherJobsInserts(session, kind, job_id, since) if since is not None else None
+
+    def _on_clock(received: dt.date, day: dt.date, first: Listed | None) -> Listed | None:
+        """``first`` dated on this computer's clock when its verdict counted to it (or to
+        ``day``) hangs on the service's clock, which is then learnt (:class:`ServiceClock`)."""
+        if first is None or clock.offset is not None:
+            return first
+        if not _day_decides(received, day, first[0]):
+            return first
+        clock.learn_with(lambda r, s: _listed_entries(session, target, r, s, stop=stop))
+        found = clock.day(first[1].insert_date)
+        return (found[0], *first[1:]) if found is not None else first
 
     def sent_before(row: JobRow) -> str:
         if row.seq not in asked:
@@ -876,7 +1071,7 @@ def insert_sender(
                     for e in found
                     if names_number(e.phone_number, e.phone_code, row.national, row.phone_code)
                 ]
-                first = _first_listed(mine, where.is_global and not scope.is_global, row)
+                first = _first_listed(mine, where.is_global and not scope.is_global, row, clock)
                 if first is not None and (oldest is None or first[0] < oldest[0]):
                     oldest = first
         return oldest, ""
@@ -905,7 +1100,7 @@ def insert_sender(
             entries, why = _look_up(row, scope)
             if entries is not None and sent.again is not None:
                 result = sent.again(entries)
-        first = _first_listed(entries) if entries is not None else None
+        first = _first_listed(entries, clock=clock) if entries is not None else None
         failed = why
         if first is None and not why:
             why = "a look-up found no entry of the number with an insert date"
@@ -913,13 +1108,14 @@ def insert_sender(
         if not scope.is_global and (first is None or first[0] > received):
             # A global entry covers the row's campaign or purpose too, and may be older.
             global_entries, global_why = _look_up(row, Scope.global_())
-            in_global = _first_listed(global_entries, True) if global_entries else None
+            in_global = _first_listed(global_entries, True, clock=clock) if global_entries else None
             if in_global is not None and (first is None or in_global[0] < first[0]):
                 first, unknown = in_global, f"in {scope}, {why}" if why else ""
             elif global_why:
                 unknown = f"on the global list, {global_why}"
                 if first is None:
                     why = f"{why}; {unknown}"
+        first = _on_clock(received, today, first)
         if _would_be_late(received, today, first):
             # The number may have been on the list for years in another written form
             # ("17025550133"): a late row alone costs those searches (B9 #2, B12 #11).
@@ -933,7 +1129,8 @@ def insert_sender(
                 unknown = "; ".join(x for x in (unknown, said) if x)
                 if first is None:
                     why = f"{why}; {said}"
-        text, honoured = _listing_words(received, today, first, why, unknown)
+        first = _on_clock(received, today, first)
+        text, honoured = _listing_words(received, today, first, why, unknown, clock)
         if store is not None:
             store.set_honoured(row.seq, honoured)
         _recheck_if_stopped(row, result, why, unknown, words=sent.words)
@@ -995,7 +1192,8 @@ def insert_sender(
             why = ""
             if not scope.is_global:
                 entries, why = _look_up(row, Scope.global_())
-                first = _first_listed(entries, True) if entries else None
+                first = _first_listed(entries, True, clock=clock) if entries else None
+                first = _on_clock(received, inserted, first)
             # An entry of the insertion's day honours it no sooner than the insertion did.
             if first is not None and first[0] >= inserted:
                 first = None
@@ -1019,7 +1217,8 @@ def insert_sender(
                 if x
             )
             if first is not None:
-                text, honoured = _listing_words(received, inserted, first, "", unknown)
+                first = _on_clock(received, inserted, first)
+                text, honoured = _listing_words(received, inserted, first, "", unknown, clock)
             else:
                 text = "; ".join(
                     x
@@ -1155,14 +1354,31 @@ def insert_sender(
             if checked is None:
                 raise
             return _Sent(*checked)
+        answered_at = dt.datetime.now(dt.UTC)
         extra = f"answered after {result.attempts} attempts" if result.retried else ""
         if result.status is not WriteStatus.ALREADY_PRESENT:
+            if not (result.retried or resent or lost_before):
+                clock.inserted(row, scope, result.id, answered_at)
             text = resent
             if lost_before:
                 text = "; ".join(x for x in (text, INSERTED_WHEN_SENT_AGAIN) if x)
             return _Sent(RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x)))
         if not (resent or result.earlier_attempt_lost or lost_before):
             text = result.message or "already on the list"
+            if (
+                others is not None
+                and journal_target(kind, row.national, row.phone_code, scope) in others
+            ):
+                # Another job inserted it while this one ran: say which, not "before".
+                found, _ = _look_up(row, scope)
+                if found and (
+                    other := _other_jobs_entry(session, kind, row, scope, job_id, found, since)
+                ):
+                    text = other
+                return _Sent(
+                    RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x)),
+                    found,
+                )
             return _Sent(
                 RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
             )

@@ -590,6 +590,45 @@ class RowsNamed:
         return f"{word} {named} and {more} more" if more > 0 else f"{word} {named}"
 
 
+# What /dnc/insert answers for a campaign it does not know (app.api.errors).
+_CAMPAIGN_REFUSED = ("6026", "/dnc/insert: code 6026")
+
+
+class RefusedCampaigns:
+    """An import's failed rows whose campaign the service refused as invalid, by scope, and
+    the rows the job inserted in those campaigns (black-box B33-2: a campaign deleted while
+    the job ran left 87 rows failed with "code 6026 (invalid campaign id)", no warning, exit
+    0)."""
+
+    def __init__(self) -> None:
+        self.refused: dict[str, int] = {}
+        self.inserted: dict[str, int] = {}
+
+    def add(self, r: JobRow) -> None:
+        if r.outcome == Outcome.FAILED.value and r.code == _CAMPAIGN_REFUSED[0]:
+            if _CAMPAIGN_REFUSED[1] in r.message:
+                self.refused[r.scope] = self.refused.get(r.scope, 0) + 1
+        elif r.outcome == Outcome.INSERTED.value and r.scope.startswith("campaign:"):
+            self.inserted[r.scope] = self.inserted.get(r.scope, 0) + 1
+
+    def sentence(self) -> str:
+        """The job's warning naming each such campaign, or "" for none."""
+        if not self.refused:
+            return ""
+        named = "; ".join(
+            f"{scope.removeprefix('campaign:')} ({n} row{'' if n == 1 else 's'}"
+            + (f", after {self.inserted[scope]} inserted in it" if self.inserted.get(scope) else "")
+            + ")"
+            for scope, n in sorted(self.refused.items())
+        )
+        return (
+            f"The service refused campaign{'' if len(self.refused) == 1 else 's'} {named} as "
+            "invalid (code 6026): the campaign may have been removed while the job ran. Those "
+            "rows are failed and their numbers not on the list in that campaign: check the "
+            "campaign, and import them (the report's failed rows) under another scope."
+        )
+
+
 def unchecked_sentence(present: RowsNamed, late: RowsNamed, late_total: int) -> str:
     """The job's warning for already-present rows :func:`unchecked` (``present``; ``late``
     those of them counted late, of ``late_total`` late requests), or "" for none: the rows' own
@@ -920,6 +959,7 @@ class ReportWriter:
         # after_dates_revised), and whether the check's warning naming them was revised.
         self.after_dates = RowList()
         self._dates_revised = False
+        self.refused_campaigns = RefusedCampaigns()
         self.still_listed = StillListed()  # a removal's rows of leads still listed
         self._still_listed_before = ""
         # Blank rows not written yet: the first BLANK_RUN_LINE of a run, then only counted.
@@ -1005,6 +1045,7 @@ class ReportWriter:
             for x in (
                 unchecked_sentence(self.unchecked, self.late_unchecked, self.late),
                 stopped_sentence(self.stopped, self.late_stopped, self.late, paused),
+                self.refused_campaigns.sentence(),
             )
             if x
         )
@@ -1105,6 +1146,7 @@ class ReportWriter:
             if is_late and r.outcome == Outcome.INVALID.value:
                 self.late_invalid += 1
             self.maybe_inserted += maybe_inserted(r)
+            self.refused_campaigns.add(r)
             if unchecked(r):
                 self.unchecked.add(r.row_number)
                 if is_late:
