@@ -10,9 +10,7 @@ import pytest
 from app.cli.main import main
 
 
-def test_an_empty_file_says_what_to_do(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_an_empty_file_says_what_to_do(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     src = tmp_path / "empty.csv"
     src.write_bytes(b"")
     status = main(["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run"])

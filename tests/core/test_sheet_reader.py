@@ -139,7 +139,8 @@ def test_real_password_protected_files_are_refused(name: str) -> None:
 def test_empty_file_is_refused(tmp_path: Path) -> None:
     for name in ("empty.xlsx", "empty.csv"):
         (tmp_path / name).write_bytes(b"")
-        with pytest.raises(SheetError, match=rf"^{name} is empty \(0 bytes\): check that it is the file you meant"):
+        refused = rf"^{name} is empty \(0 bytes\): check that it is the file you meant"
+        with pytest.raises(SheetError, match=refused):
             open_sheet(tmp_path / name)
 
 
