@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app.cli.main import main
-from tests.cli.test_s21_k1_staging_killed import _csv, _killed_while_reading
+from tests.cli.test_job_killed_while_staging import _csv, _killed_while_reading
 from tests.conftest import TOKEN
 
 NOT_KEPT = (

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.core import phones
-from tests.cli.test_w3_other_countries_cli import _dirs, _dry_run, _messages, _workbook
+from tests.cli.test_other_country_readings_cli import _dirs, _dry_run, _messages, _workbook
 
 __all__ = ["_dirs"]  # the autouse fixture, imported to apply here too
 

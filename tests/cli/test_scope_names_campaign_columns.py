@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 # The same sandbox fixtures and readers as the digit-named campaigns' first tests (S25 FXB).
-from tests.core.test_s25_fxb_digit_campaign_names import (
+from tests.core.test_campaign_names_of_digits import (
     _digit_named,
     _entries,
     _json,

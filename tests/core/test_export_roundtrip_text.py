@@ -50,7 +50,7 @@ GUARDED = {
     "\u200b'+inj": "+inj",
 }
 # An apostrophe before anything else is the text's own. ("''=1+1" is the export of "'=1+1"
-# and reads as that: black-box N1 #2, tests/core/test_n1_apostrophe_roundtrip.py.)
+# and reads as that: black-box N1 #2, tests/core/test_csv_export_apostrophe_roundtrip.py.)
 KEPT = ["'til 5pm", "'", "' =1+1", "rock 'n' roll", "'Surveys'"]
 
 

@@ -84,7 +84,7 @@ def test_the_recipient_column_of_a_log_warns_about_received_rows(tmp_path: Path)
     # Read as "To" (the consumers' end of texts the business sent): the received rows hold
     # the business's line there. The sent rows confirm opt-outs and the received one asks
     # nothing, so the sent rows are the ones to keep (when the received rows are the STOPs, see
-    # test_log_notes_l1_sent_messages).
+    # test_log_notes_sent_messages).
     text = (
         "From,To,Message,Direction\n"
         "+18005550100,+12025550911,You have been unsubscribed.,outbound\n"

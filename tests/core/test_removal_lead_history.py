@@ -200,7 +200,7 @@ def _refused(request: httpx.Request) -> httpx.Response:
 
 def _unanswered(request: httpx.Request) -> httpx.Response:
     # Sent and its answer lost: a refused connection reaches nothing, so its row is sent again
-    # until the job stops for a resume (black-box L2 #1, test_removal_l2_unreached).
+    # until the job stops for a resume (black-box L2 #1, test_request_refused_connection_resent).
     raise httpx.ReadTimeout("timed out", request=request)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.session import Session
-from tests.core.test_w1_other_code_forms import _listed, _remove
+from tests.core.test_removal_entries_under_other_codes import _listed, _remove
 
 LEFT = (
     "the entry as 4915112345678 under phone code 49 was left: read under its phone code, it is "

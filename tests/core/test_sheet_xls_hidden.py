@@ -18,7 +18,7 @@ from app.core.sheet_reader import open_sheet
 from tests.core import sheet_factory as f
 from tests.core.test_sheet_hidden_rows import filtered_review, outcomes, stage_dry, warnings
 from tests.core.test_sheet_ods_hidden import worker_messages
-from tests.core.test_sheet_ods_xls_findings import biff, convert, needs_soffice
+from tests.core.test_sheet_ods_xls_error_cells import biff, convert, needs_soffice
 
 BOF = biff(0x0809, b"\x00\x06\x10\x00" + b"\x00" * 12)  # a worksheet's
 CHART_BOF = biff(0x0809, b"\x00\x06\x20\x00" + b"\x00" * 12)

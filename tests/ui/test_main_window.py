@@ -250,7 +250,7 @@ def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_sigterm(
     QTimer.singleShot(0, poll)
     # A hung start must not hang the suite. A timer of its own, stopped when the window is
     # done: a pending single shot outlived the test and quit the next test's window in the
-    # same worker (test_s18_window_ignored_sigint: its window "closed" before its SIGINT).
+    # same worker (test_window_ignored_sigint: its window "closed" before its SIGINT).
     guard = QTimer()
     guard.setSingleShot(True)
     guard.timeout.connect(QApplication.quit)
