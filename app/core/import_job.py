@@ -745,13 +745,11 @@ class ServiceClock:
             return ""
         day, certain = found
         if not certain:
-            if not _day_decides(received, today, day):
+            way = _day_flips(received, today, day)
+            if way is None:
                 return ""
-            late = _is_late(received, min(day, today))
-            for way, shift in (("earlier", -1), ("later", 1)):
-                if _is_late(received, min(day + dt.timedelta(days=shift), today)) != late:
-                    said = "not late" if late else "late"
-                    return SERVICE_DAY_UNSURE.format(entry=entry, way=way, verdict=said)
+            said = "not late" if _is_late(received, min(day, today)) else "late"
+            return SERVICE_DAY_UNSURE.format(entry=entry, way=way, verdict=said)
         offset = self.offset or dt.timedelta()
         if day == (parse_timestamp(stamp) or dt.datetime.min).date():
             return ""
@@ -762,13 +760,14 @@ class ServiceClock:
         )
 
 
-def _day_decides(received: dt.date, today: dt.date, day: dt.date) -> bool:
-    """Whether a request received on ``received``, counted to ``day`` (capped at ``today``),
-    would get another verdict a day earlier or later."""
+def _day_flips(received: dt.date, today: dt.date, day: dt.date) -> str | None:
+    """Which way ("earlier", "later") a day's shift gives a request received on ``received``,
+    counted to ``day`` (capped at ``today``), another verdict; None when neither does."""
     late = _is_late(received, min(day, today))
-    return any(
-        _is_late(received, min(day + dt.timedelta(days=shift), today)) != late for shift in (-1, 1)
-    )
+    for way, shift in (("earlier", -1), ("later", 1)):
+        if _is_late(received, min(day + dt.timedelta(days=shift), today)) != late:
+            return way
+    return None
 
 
 def _is_late(received: dt.date, honoured: dt.date) -> bool:
@@ -976,7 +975,7 @@ def insert_sender(
         ``day``) hangs on the service's clock, which is then learnt (:class:`ServiceClock`)."""
         if first is None or clock.offset is not None:
             return first
-        if not _day_decides(received, day, first[0]):
+        if _day_flips(received, day, first[0]) is None:
             return first
         clock.learn_with(lambda r, s: _listed_entries(session, target, r, s, stop=stop))
         found = clock.day(first[1].insert_date)
@@ -1365,6 +1364,7 @@ def insert_sender(
             return _Sent(RowResult(Outcome.INSERTED, "; ".join(x for x in (text, extra) if x)))
         if not (resent or result.earlier_attempt_lost or lost_before):
             text = result.message or "already on the list"
+            found: Entries | None = None
             if (
                 others is not None
                 and journal_target(kind, row.national, row.phone_code, scope) in others
@@ -1375,12 +1375,9 @@ def insert_sender(
                     other := _other_jobs_entry(session, kind, row, scope, job_id, found, since)
                 ):
                     text = other
-                return _Sent(
-                    RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x)),
-                    found,
-                )
             return _Sent(
-                RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x))
+                RowResult(Outcome.ALREADY_PRESENT, "; ".join(x for x in (text, extra) if x)),
+                found,
             )
 
         how = _MaybeWords(
