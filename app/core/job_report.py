@@ -49,6 +49,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from app.api.errors import code_info
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 from app.core.lead_lookup import NOT_CHECKED, still_listed_in
 from app.core.paths import utf8_text
@@ -590,24 +591,24 @@ class RowsNamed:
         return f"{word} {named} and {more} more" if more > 0 else f"{word} {named}"
 
 
-# What /dnc/insert answers for a campaign it does not know (app.api.errors).
-_CAMPAIGN_REFUSED = ("6026", "/dnc/insert: code 6026")
-
-
 class RefusedCampaigns:
     """An import's failed rows whose campaign the service refused as invalid, by scope, and
     the rows the job inserted in those campaigns (black-box B33-2: a campaign deleted while
     the job ran left 87 rows failed with "code 6026 (invalid campaign id)", no warning, exit
-    0)."""
+    0). Which code says so is the API's table's (DNC's 6026, the SMS opt-out list's 6006)."""
 
-    def __init__(self) -> None:
+    def __init__(self, target: str) -> None:
+        self._path = f"/{target}/insert"
         self.refused: dict[str, int] = {}
+        self.codes: dict[str, str] = {}
         self.inserted: dict[str, int] = {}
 
     def add(self, r: JobRow) -> None:
-        if r.outcome == Outcome.FAILED.value and r.code == _CAMPAIGN_REFUSED[0]:
-            if _CAMPAIGN_REFUSED[1] in r.message:
+        if r.outcome == Outcome.FAILED.value and r.code.isdigit():
+            info = code_info(self._path, int(r.code))
+            if info is not None and info.field == "campaign_id":
                 self.refused[r.scope] = self.refused.get(r.scope, 0) + 1
+                self.codes[r.scope] = r.code
         elif r.outcome == Outcome.INSERTED.value and r.scope.startswith("campaign:"):
             self.inserted[r.scope] = self.inserted.get(r.scope, 0) + 1
 
@@ -621,9 +622,10 @@ class RefusedCampaigns:
             + ")"
             for scope, n in sorted(self.refused.items())
         )
+        codes = ", ".join(sorted(set(self.codes.values())))
         return (
             f"The service refused campaign{'' if len(self.refused) == 1 else 's'} {named} as "
-            "invalid (code 6026): the campaign may have been removed while the job ran. Those "
+            f"invalid (code {codes}): the campaign may have been removed while the job ran. Those "
             "rows are failed and their numbers not on the list in that campaign: check the "
             "campaign, and import them (the report's failed rows) under another scope."
         )
@@ -959,7 +961,7 @@ class ReportWriter:
         # after_dates_revised), and whether the check's warning naming them was revised.
         self.after_dates = RowList()
         self._dates_revised = False
-        self.refused_campaigns = RefusedCampaigns()
+        self.refused_campaigns = RefusedCampaigns(str(meta.get("target") or "dnc"))
         self.still_listed = StillListed()  # a removal's rows of leads still listed
         self._still_listed_before = ""
         # Blank rows not written yet: the first BLANK_RUN_LINE of a run, then only counted.
