@@ -705,11 +705,7 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
     else:
         text = _visible(raw).strip().strip(_QUOTES).strip()
         key = _name_key(text)
-        letters = _CODE_LETTERS.sub("", text)
-        # A cell of two letters is a region's code before any word: "IS" and "ST" are Iceland and
-        # Sao Tome and Principe, not the "islands" and "saint" a name's abbreviation stands for
-        # (black-box B34 F1: a whole Icelandic list refused).
-        upper = letters.upper() if len(letters) == 2 else key.upper()
+        upper = _region_key(text).upper()
         if len(upper) == 2 and upper.isascii() and upper.isalpha():
             region = _REGION_ALIASES.get(upper, upper)
             code = phonenumbers.country_code_for_region(region)
@@ -750,6 +746,16 @@ def _normalize_code_uncached(raw: str | int | float) -> str | None:
 
 # Dots and spaces in a two-letter code as written ("U.S.", "G B").
 _CODE_LETTERS: Final = re.compile(r"[\s.]+")
+
+
+def _region_key(text: str) -> str:
+    """A country cell's key: its two letters, casefolded, when it is two letters (dots and
+    spaces aside), else its name's key (:func:`_name_key`). Two letters are a region's code
+    before any word: "IS" and "ST" are Iceland and Sao Tome and Principe, not the "islands"
+    and "saint" a name's abbreviation stands for (black-box B34 F1: a whole Icelandic list
+    refused)."""
+    letters = _CODE_LETTERS.sub("", text)
+    return letters.casefold() if len(letters) == 2 else _name_key(text)
 
 
 # A code written as a float with a decimal comma ("39,0", "+44,00"), _FLOAT_TEXT's counterpart.
@@ -1440,13 +1446,19 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
 _SHORT_CODE_LENGTHS: Final = (5, 6)
 
 
+def _cell_digits(value: object) -> str:
+    """A text or whole-number cell as written, stripped ("" for any other value); the callers
+    check it is digits."""
+    return (
+        str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    )
+
+
 def short_code_note(value: object) -> str:
     """What a cell of 5 or 6 digits refused as too short for a +1 number is, or ``""``: the
     length of an SMS short code, a business's number (black-box B31 F8: an SMS log's 72345 was
     only "too short for a US number")."""
-    digits = (
-        str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    )
+    digits = _cell_digits(value)
     if not digits.isascii() or not digits.isdigit() or len(digits) not in _SHORT_CODE_LENGTHS:
         return ""
     return (
@@ -1460,9 +1472,7 @@ def lost_plus_reading(value: object, code: str) -> tuple[str, str] | None:
     digits refused under ``code`` are with a "+" before them, as an SMS platform writes E.164
     without its "+" ("447911123459"), Mexico's mobiles in their form before 2019 too; None when
     they are no such number. For a warning on many such rows: it decides no verdict."""
-    digits = (
-        str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    )
+    digits = _cell_digits(value)
     if not digits.isascii() or not digits.isdigit():
         return None
     rules = rules_for_code(code)
@@ -1673,9 +1683,7 @@ def one_area_reading(raw: object, cell: object) -> tuple[PhoneResult, str, str] 
     if not isinstance(cell, str):
         return None
     text = _visible(cell).strip()
-    letters = _CODE_LETTERS.sub("", text)
-    key = letters.casefold() if len(letters) == 2 else _name_key(text)
-    region = _one_area_regions().get(key)
+    region = _one_area_regions().get(_region_key(text))
     if region is None:
         return None
     plus, digits, reason = _clean(raw)
