@@ -1035,6 +1035,14 @@ def _extract_country_code(digits: str) -> str | None:
     return None
 
 
+def dials_out_with_810(code: str) -> bool:
+    """Whether ``code``'s country dials abroad with 810 (8, tone, 10) as others do with 00, by
+    phonenumbers' international_prefix: Russia and Kazakhstan (7), Belarus (375), Tajikistan
+    (992) and Turkmenistan (993); not Uzbekistan (998), which moved to 00."""
+    rules = rules_for_code(code)
+    return rules is not None and rules.idd is not None and rules.idd.fullmatch("810") is not None
+
+
 def _strip_international_prefix(digits: str, rules: CodeRules | None) -> str | None:
     """Digits after a leading IDD (``011``, ``00``, ``0011``...) when one is present."""
     if digits[:1] != "0" and (rules is None or not rules.idd_may_match(digits)):

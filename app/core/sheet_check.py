@@ -802,9 +802,8 @@ def _header(mapping: ColumnMapping, column: int) -> str:
 _LOCAL_SEVEN: Final = re.compile(r"([2-9][0-9]{2})[ .-]?([0-9]{4})")
 # An ASCII cell that may name its own country code: "+44…", "0044…", "(+44)…", "Tel: +44…".
 _OWN_CODE: Final = re.compile(r"[^0-9]*(?:\+|00)")
-# A cell starting with 810, the exit code of Russia and Belarus (by their calling codes).
+# A cell starting with 810, the exit code of Russia, Belarus and others (phones.dials_out_with_810).
 _EXIT_810: Final = re.compile(r"[^0-9]*810")
-_EXIT_810_CODES: Final = frozenset({"7", "375"})
 # An ASCII cell starting with 011, the exit code of the US and Canada ("011 44 7911 123473").
 _EXIT_011: Final = re.compile(r"[^0-9]*011")
 _MSISDN_HEADER: Final = re.compile(r"msisdn|\be\.?\s?164\b", re.IGNORECASE)
@@ -2101,13 +2100,13 @@ class _Checker:
         """
         if type(value) is not str:
             return result, ""
-        exit_810 = code in _EXIT_810_CODES and _EXIT_810.match(value) is not None
+        exit_810 = _EXIT_810.match(value) is not None and phones.dials_out_with_810(code)
         if value.isascii() and not _OWN_CODE.match(value) and not exit_810:
             if _EXIT_011.match(value):
                 return self._after_011(value, code_cell, code, result, column)
             return result, ""  # no "+" or "00" of its own: most invalid rows, decided cheaply
-        # 810 is dialled out of Russia and Belarus as 00 is elsewhere (black-box B34 F4:
-        # "810 49 30 1234567" beside RU was refused, "00 49 30 1234567" read).
+        # 810 is dialled out of Russia, Belarus, Tajikistan and Turkmenistan as 00 is elsewhere
+        # (black-box B34 F4: "810 49 30 1234567" beside RU was refused, "00 49 30 1234567" read).
         own = normalize_with_default(value, code) if exit_810 else normalize(value, None)
         if not own.phone_code or own.phone_code == code:
             return result, ""
