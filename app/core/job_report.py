@@ -54,7 +54,6 @@ from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState
 from app.core.lead_lookup import NOT_CHECKED, still_listed_in
 from app.core.paths import utf8_text
 from app.core.sheet_check import (
-    CheckSummary,
     RowList,
     blank_row_message,
     looked_up_as_written,
@@ -65,9 +64,13 @@ from app.core.sheet_dates import (
     business_days_between,
     late_sentence,
 )
-from app.core.sheet_mapping import REPORT_HEADER_START, ColumnMapping
+from app.core.sheet_mapping import REPORT_HEADER_START
 from app.core.sheet_scope import EVERY_PURPOSE_WRITTEN
-from app.core.staging_notes import unchecked_dates_sentence
+from app.core.staging_notes import (
+    UNCHECKED_DATE_ROWS,
+    UncheckedDates,
+    unchecked_dates_said,
+)
 from app.core.xlsx_safe import SafeWorkbook
 
 # The first seven are what tells a DNC Desk report when one is read back (sheet_mapping).
@@ -395,18 +398,21 @@ def after_dates_revised(warning: str, after: RowList) -> str | None:
     after its date (a resume days later) has its business days, and its note goes
     (:func:`settled_message`), so the warning must not name it (black-box B28 F4). The other
     parts are read back from the sentence, which is taken for it only when they write it
-    again word for word."""
+    again word for word.
+
+    Only for a job file staged before staging kept the sentence's rows
+    (:data:`~app.core.staging_notes.UNCHECKED_DATE_ROWS`), which the report says it again
+    of."""
     unread, future, undated = (
         _part(p, warning) for p in (_UNREAD_PART, _AFTER_PART, _UNDATED_PART)
     )
     if unread is None or future is None or undated is None:
         return None
-    summary = CheckSummary(unread_dates=unread, future_dates=future, undated=undated)
-    mapping = ColumnMapping(request_date=0)
-    if not summary.future_dates.count or unchecked_dates_sentence(mapping, summary) != warning:
+    rows = UncheckedDates(unread, future, undated)
+    if not future.count or unchecked_dates_said(rows) != warning:
         return None
-    summary.future_dates = after
-    return unchecked_dates_sentence(mapping, summary)
+    rows.after = after
+    return unchecked_dates_said(rows)
 
 
 def _without(message: str, found: re.Match[str], row_number: int) -> str:
@@ -1025,6 +1031,8 @@ class ReportWriter:
             if meta.get(UNCHECKED_NOTE) or self._unchecked_note_before or self._dates_revised:
                 meta_counts["warnings"] = meta.get("warnings") or []
                 meta_counts[UNCHECKED_NOTE] = meta.get(UNCHECKED_NOTE) or ""
+            if self._dates_revised and UNCHECKED_DATE_ROWS in meta:
+                meta_counts[UNCHECKED_DATE_ROWS] = meta[UNCHECKED_DATE_ROWS]
         self._store.set_meta(meta_counts)
         return self._path
 
@@ -1038,8 +1046,8 @@ class ReportWriter:
             said = self.still_listed.sentence(str(meta.get("lead_status") or ""))
             return {**meta, "warnings": [*kept, *([said] if said else [])], STILL_LISTED_NOTE: said}
         before = self._unchecked_note_before = str(meta.get(UNCHECKED_NOTE) or "")
-        warnings = self._dates_warnings(
-            [w for w in meta.get("warnings") or [] if not before or w != before]
+        meta, warnings = self._dates_warnings(
+            meta, [w for w in meta.get("warnings") or [] if not before or w != before]
         )
         paused = meta.get("status") == JobStatus.PAUSED.value
         note = " ".join(
@@ -1055,18 +1063,31 @@ class ReportWriter:
             warnings.append(note)
         return {**meta, "warnings": warnings, UNCHECKED_NOTE: note}
 
-    def _dates_warnings(self, warnings: list[str]) -> list[str]:
-        """``warnings`` with the check's sentence on request dates after the insertion date
-        naming only the rows still after theirs (:func:`after_dates_revised`)."""
+    def _dates_warnings(
+        self, meta: dict[str, Any], warnings: list[str]
+    ) -> tuple[dict[str, Any], list[str]]:
+        """``meta`` and ``warnings`` with the check's sentence on request dates after the
+        insertion date naming only the rows still after theirs: said again of the rows
+        staging kept (:data:`~app.core.staging_notes.UNCHECKED_DATE_ROWS`, which then name
+        those rows), or, in a job file staged before they were kept, of its words read back
+        (:func:`after_dates_revised`)."""
+        stored = UncheckedDates.from_stored(meta.get(UNCHECKED_DATE_ROWS))
         out = []
         for warning in warnings:
-            revised = after_dates_revised(warning, self.after_dates)
+            if stored is None:
+                revised = after_dates_revised(warning, self.after_dates)
+            elif stored.after.count and warning == unchecked_dates_said(stored):
+                stored.after = self.after_dates
+                revised = unchecked_dates_said(stored)
+                meta = {**meta, UNCHECKED_DATE_ROWS: stored.stored()}
+            else:
+                revised = None
             if revised is not None and revised != warning:
                 self._dates_revised = True
                 warning = revised
             if warning:
                 out.append(warning)
-        return out
+        return meta, out
 
     def discard(self) -> None:
         self._book.discard()

@@ -129,8 +129,10 @@ from app.core.sheet_scope import (
 from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.sheet_worker import PROBE_ROWS, do_not_use_sheet, front_matter_sheet, usable_first
 from app.core.staging_notes import (
+    UNCHECKED_DATE_ROWS,
     Held,
     HiddenRows,
+    UncheckedDates,
     above_header_sentence,
     check_apart,
     column_order,
@@ -1152,8 +1154,14 @@ def _stage(
                 warnings.append(mixed_codes)
             warnings += other_tables_sentences(held, kind)
             warnings += report.sentences()
+            date_rows: dict[str, object] = {}
             if undated := unchecked_dates_sentence(mapping, summary):
                 warnings.append(undated)
+                # Its rows, for the report to say it again of those still after the
+                # insertion date when they are sent (job_report.ReportWriter).
+                date_rows[UNCHECKED_DATE_ROWS] = UncheckedDates(
+                    summary.unread_dates, summary.future_dates, summary.undated
+                ).stored()
             if other_late := other_reading_late_sentence(mapping, summary):
                 warnings.append(other_late)
             if year_first := year_first_sentence(mapping, summary, day_first):
@@ -1179,6 +1187,7 @@ def _stage(
                 {
                     DAMAGED: summary.damaged,
                     **({"warnings": warnings} if warnings else {}),
+                    **date_rows,
                     STAGED: True,
                 }
             )

@@ -2193,7 +2193,59 @@ def unchecked_dates_sentence(mapping: ColumnMapping, summary: CheckSummary) -> s
     counts are read, as a late request hidden by an unreadable date is one nobody counted."""
     if mapping.request_date is None:
         return ""
-    unread, future, undated = summary.unread_dates, summary.future_dates, summary.undated
+    return unchecked_dates_said(
+        UncheckedDates(summary.unread_dates, summary.future_dates, summary.undated)
+    )
+
+
+# The job meta's key holding the rows :func:`unchecked_dates_said` named (UncheckedDates.stored),
+# so that the report can say it again of the rows still after the insertion date.
+UNCHECKED_DATE_ROWS: Final = "unchecked_date_rows"
+
+
+@dataclass
+class UncheckedDates:
+    """The rows whose request date's limit was not checked, by why: not a date, after the
+    insertion date, no date (the parts of :func:`unchecked_dates_said`)."""
+
+    unread: RowList
+    after: RowList
+    undated: RowList
+
+    def stored(self) -> dict[str, dict[str, object]]:
+        """As the job meta keeps them (:data:`UNCHECKED_DATE_ROWS`)."""
+        return {
+            part: {"count": rows.count, "first": list(rows.first)}
+            for part, rows in (
+                ("unread", self.unread),
+                ("after", self.after),
+                ("undated", self.undated),
+            )
+        }
+
+    @classmethod
+    def from_stored(cls, value: object) -> UncheckedDates | None:
+        """The rows :meth:`stored` kept; None when ``value`` is not such (a job file staged
+        before they were kept)."""
+        if not isinstance(value, Mapping):
+            return None
+        parts = []
+        for part in ("unread", "after", "undated"):
+            rows = value.get(part)
+            if not isinstance(rows, Mapping):
+                return None
+            count, first = rows.get("count"), rows.get("first")
+            if not isinstance(count, int) or not isinstance(first, list):
+                return None
+            if not all(isinstance(n, int) for n in first):
+                return None
+            parts.append(RowList(count, list(first)))
+        return cls(*parts)
+
+
+def unchecked_dates_said(dates_of: UncheckedDates) -> str:
+    """:func:`unchecked_dates_sentence` of these rows."""
+    unread, future, undated = dates_of.unread, dates_of.after, dates_of.undated
     dates = []
     if unread.count:
         dates.append(f"{_dates_of(unread.count)} could not be read ({rows_named(unread)})")
