@@ -1690,10 +1690,36 @@ def one_area_reading(raw: object, cell: object) -> tuple[PhoneResult, str, str] 
     no valid number either. Asked only of a number refused under the region's calling code."""
     if not isinstance(cell, str):
         return None
-    text = _visible(cell).strip()
-    region = _one_area_regions().get(_region_key(text))
-    if region is None:
-        return None
+    region = _one_area_regions().get(_region_key(_visible(cell).strip()))
+    return None if region is None else _in_one_area(raw, region)
+
+
+def one_area_hint(raw: object, code: str) -> str:
+    """Where ``raw``, refused under ``code``, is a local number of a region sharing the code
+    with one area code, and what to do, or ``""``: with the calling code alone the region is
+    unknown ("797123" under +44 is Jersey's +44 1534 797123 and the Isle of Man's +44 1624
+    797123, and as likely a mainland number short of its area code), as phonenumbers refuses it
+    under the code's main region, so the row stays refused (black-box B34)."""
+    regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(code), ()) if code.isdigit() else ()
+    ones = set(_one_area_regions().values())
+    by_number: dict[str, list[str]] = {}
+    for region in regions:
+        if region in ones and (found := _in_one_area(raw, region)) is not None:
+            whole, _area, place = found
+            shown = format_for_display(whole.national, whole.phone_code)
+            by_number.setdefault(shown, []).append(place)
+    if not by_number:
+        return ""
+    readings = "; ".join(f"{shown} beside {' or '.join(p)}" for shown, p in by_number.items())
+    return (
+        "it may be a local number of a place with only one area code, which a Country column "
+        f"naming the place adds ({readings}); with +{code} alone the place is unknown: give the "
+        "file a Country column naming each row's place, or write the number with its area code"
+    )
+
+
+def _in_one_area(raw: object, region: str) -> tuple[PhoneResult, str, str] | None:
+    """:func:`one_area_reading` of ``raw`` in ``region``, one of :func:`_one_area_regions`."""
     plus, digits, reason = _clean(raw)
     if reason or plus:
         return None

@@ -1324,6 +1324,8 @@ class _Checker:
             said = result.reason
             if result.phone_code == "1" and said.startswith("too short for "):
                 said = f"{said}; {short}" if (short := phones.short_code_note(value)) else said
+            elif not code_note and (one_area := phones.one_area_hint(value, result.phone_code)):
+                said = f"{said}; {one_area}"
             if (full := cut_length(cells, p)) is not None:
                 said = _cut_phone(full)
             detail = said if not damage else f"{said} ({damage})"
