@@ -381,7 +381,7 @@ def source_change(meta: dict[str, Any]) -> str:
     if not path.is_file():
         return "is no longer a file"
     size, mtime, digest = (meta.get(k) for k in (SOURCE_SIZE, SOURCE_MTIME_NS, SOURCE_SHA256))
-    when = _local(stat.st_mtime)
+    when = _utc_minute(stat.st_mtime)
     if isinstance(size, int) and isinstance(mtime, int):
         if stat.st_size == size and stat.st_mtime_ns == mtime:
             return ""
@@ -405,8 +405,10 @@ def _utc(text: str) -> dt.datetime | None:
         return None
 
 
-def _local(timestamp: float) -> str:
-    return dt.datetime.fromtimestamp(timestamp).astimezone().strftime("%Y-%m-%d %H:%M")
+def _utc_minute(timestamp: float) -> str:
+    # UTC as the job file's times and the lock's: a local time with no zone read as UTC beside
+    # them by whoever compares it with the job's start (black-box B32).
+    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def made_from(jobs_dir: Path, path: Path, kind: str, sha256: str = "") -> list[JobInfo]:

@@ -344,7 +344,7 @@ def test_a_resume_from_a_changed_file_says_so_and_sends_the_jobs_rows(
     assert code == 0, err
     note = re.fullmatch(
         rf"note: {re.escape(str(src))} has changed: it is 19 bytes now, 43 then \(modified "
-        rf"\d{{4}}-\d\d-\d\d \d\d:\d\d\); job {job} sends the rows it read from it when it was "
+        rf"\d{{4}}-\d\d-\d\d \d\d:\d\d UTC\); job {job} sends the rows it read from it when it was "
         r"made, not the file as it is now\.",
         err.splitlines()[0],
     )
@@ -391,4 +391,6 @@ def test_a_job_made_without_a_fingerprint_counts_a_later_modification(
     os.utime(src, (later, later))
     code, _, err = _run(capsys, ["import", "--resume", job])
     assert code == 0
-    assert re.match(rf"note: {re.escape(str(src))} was modified \S+ \S+, after the job", err), err
+    assert re.match(rf"note: {re.escape(str(src))} was modified \S+ \S+ UTC, after the job", err), (
+        err
+    )
