@@ -16,10 +16,12 @@ from typing import Any
 
 from app.api.scope import Scope
 from app.core.audit_records import AuditRecords, sha256_of
-from app.core.audit_types import AuditResult, Conflict, LeadNumber
+from app.core.audit_types import INSERT_DATE_HEADER, AuditResult, Conflict, LeadNumber
 from app.core.xlsx_safe import SafeWorkbook
 
-CONFLICT_HEADERS = (
+# --json's keys of a conflict row: they stay as scripts read them, while the sheet's header of
+# the insert date says whose clock it is (INSERT_DATE_HEADER), as diff's --json keeps insert_date.
+CONFLICT_KEYS = (
     "Lead id",
     "List id",
     "List",
@@ -35,6 +37,7 @@ CONFLICT_HEADERS = (
     "Reason",
     "Insert date",
 )
+CONFLICT_HEADERS = tuple(INSERT_DATE_HEADER if k == "Insert date" else k for k in CONFLICT_KEYS)
 UNPARSEABLE_HEADERS = ("Lead id", "List id", "Name", "Phone field", "Number", "Phone code", "Why")
 
 
@@ -182,7 +185,7 @@ def result_json(result: AuditResult, report: Path | None, sha256: str = "") -> d
             for s in result.sources
         ],
         "conflict_rows": [
-            dict(zip(CONFLICT_HEADERS, conflict_row(c), strict=True)) for c in result.conflicts
+            dict(zip(CONFLICT_KEYS, conflict_row(c), strict=True)) for c in result.conflicts
         ],
         "unparseable_rows": [
             dict(zip(UNPARSEABLE_HEADERS, unparseable_row(n), strict=True))

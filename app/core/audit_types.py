@@ -43,6 +43,11 @@ class Strategy(Enum):
     LOOKUP = "lookup"
 
 
+# An entry's insert_date is the service's clock, whose zone the API does not give: every table
+# that shows it (evidence pack, audit report, the window's views) heads it so (black-box B32).
+INSERT_DATE_HEADER = "Insert date (service's clock)"
+
+
 @dataclass(frozen=True, slots=True)
 class OptOutRecord:
     """A DNC entry or an SMS opt-out, in one shape so both lists match the same way."""

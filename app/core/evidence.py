@@ -57,7 +57,14 @@ from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.api.paging import next_offset
 from app.core.audit_records import sha256_of
 from app.core.audit_sources import ask_page, limits_of, searcher
-from app.core.audit_types import ListKind, OptOutRecord, Progress, check_cancel, no_progress
+from app.core.audit_types import (
+    INSERT_DATE_HEADER,
+    ListKind,
+    OptOutRecord,
+    Progress,
+    check_cancel,
+    no_progress,
+)
 from app.core.connections import normalize_base_url
 from app.core.dnc_removal import SMS_NEEDS_CODE, FormKind, form_searches, stored_forms
 from app.core.dnc_removal import names_number as entry_names_number
@@ -924,7 +931,6 @@ def gather_evidence(
     return pack
 
 
-INSERT_DATE_HEADER = "Insert date (service's clock)"
 TIMES_NOTE = (
     "Insert dates are by the service's clock (the API does not say its time zone); "
     "Collected, the Journal's times and the snapshots' are UTC."

@@ -26,7 +26,7 @@ from PySide6.QtCore import (
 from app.api.models import Campaign
 from app.core.audit_records import AuditRecord
 from app.core.audit_report import scope_text
-from app.core.audit_types import Conflict, LeadNumber, ScopeSource
+from app.core.audit_types import INSERT_DATE_HEADER, Conflict, LeadNumber, ScopeSource
 from app.core.snapshots import SnapshotEntry
 from app.ui.plain_text import literal
 
@@ -184,7 +184,7 @@ CONFLICT_COLUMNS: tuple[Column[Conflict], ...] = (
     Column("Scope", lambda c: c.scope_label),
     Column("Entry id", lambda c: c.entry.id, lambda c: _id_key(c.entry.id)),
     Column("Reason", lambda c: c.entry.reason),
-    Column("Insert date", lambda c: c.entry.insert_date),
+    Column(INSERT_DATE_HEADER, lambda c: c.entry.insert_date),
 )
 (
     COL_LEAD_ID,
@@ -231,7 +231,7 @@ def entry_columns(why: Callable[[SnapshotEntry], str] | None = None) -> list[Col
         Column("Scope", lambda e: e.scope.label(e.campaign_name)),
         Column("Purpose", lambda e: e.purpose),
         Column("Reason", lambda e: e.reason),
-        Column("Insert date", lambda e: e.insert_date),
+        Column(INSERT_DATE_HEADER, lambda e: e.insert_date),
     ]
     if why is not None:
         columns.append(Column("Why", why))

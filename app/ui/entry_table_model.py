@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.api.models import Campaign, DncEntry, Page, SmsOptOut
 from app.api.paging import next_offset
+from app.core.audit_types import INSERT_DATE_HEADER
 from app.core.list_pager import ListPager
 from app.core.phones import format_for_display
 from app.ui.plain_text import literal
@@ -48,6 +49,9 @@ HEADERS: tuple[str, ...] = (
     "Inserted",
     "Id",
 )
+
+# The column is short for room; its tip says whose clock, as the exported files' headers do.
+INSERTED_TIP = f"{INSERT_DATE_HEADER}: the API does not give the service's time zone"
 
 RAW_ROLE = Qt.ItemDataRole.UserRole + 1  # the DncEntry / SmsOptOut itself
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2  # a key that sorts the column correctly
@@ -259,6 +263,8 @@ class EntryTableModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(HEADERS):
             if role == Qt.ItemDataRole.DisplayRole:
                 return HEADERS[section]
+            if role == Qt.ItemDataRole.ToolTipRole and section == COL_INSERTED:
+                return INSERTED_TIP
             return None
         if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
             return section + 1

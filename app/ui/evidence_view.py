@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.api.paging import Cancelled
-from app.core.audit_types import OptOutRecord
+from app.core.audit_types import INSERT_DATE_HEADER, OptOutRecord
 from app.core.evidence import (
     EvidenceError,
     EvidencePack,
@@ -61,7 +61,7 @@ ENTRY_COLUMNS: tuple[Column[OptOutRecord], ...] = (
     Column("Scope", lambda e: e.scope.label(e.campaign_name)),
     Column("Purpose", lambda e: e.purpose),
     Column("Reason", lambda e: e.reason),
-    Column("Insert date", lambda e: e.insert_date),
+    Column(INSERT_DATE_HEADER, lambda e: e.insert_date),
 )
 LEAD_COLUMNS: tuple[Column[LeadHit], ...] = (
     Column("Lead id", lambda h: h.lead.id),

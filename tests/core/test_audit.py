@@ -225,6 +225,8 @@ def test_report_contents(api: ApiClient, seeded: Seeded, tmp_path: Path) -> None
     assert list_rows[seeded.lists["B"]][1:4] == ["Spring list B (inactive)", "N", 2]
     conflicts = wb.get_sheet_by_name("Conflicts").to_python()
     assert conflicts[0][:3] == ["Lead id", "List id", "List"]
+    # The service's clock, whose zone the API does not give, as the evidence pack heads it.
+    assert conflicts[0][-1] == "Insert date (service's clock)"
     assert len(conflicts) == 7
     l1 = next(r for r in conflicts if r[0] == seeded.leads["L1"])
     assert l1[5:10] == ["phone_number", "(202) 555-0101", "+12025550101", "DNC", "global"]
@@ -254,6 +256,9 @@ def test_json_and_records(api: ApiClient, seeded: Seeded, tmp_path: Path) -> Non
         "unparseable": 1,
     }
     assert data["report"] == str(path)
+    # The sheet heads the service's clock; --json keeps the key scripts read.
+    assert all("Insert date" in row for row in data["conflict_rows"])
+    assert data["conflict_rows"][0]["Insert date"]
     with AuditRecords(tmp_path / "audits.sqlite3") as records:
         records.add(result, path, sha)
         last = records.last(api.base_url, seeded.campaign)

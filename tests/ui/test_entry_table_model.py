@@ -13,6 +13,7 @@ from app.core.list_pager import dnc_pager
 from app.ui.entry_table_model import (
     COL_CODE,
     COL_ID,
+    COL_INSERTED,
     COL_PHONE,
     COL_REASON,
     COL_SCOPE,
@@ -95,6 +96,9 @@ def test_display_raw_copy_and_sort_roles(
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(len(HEADERS))] == list(
         HEADERS
     )
+    # The short header says whose clock in its tip, as the exported files head the column.
+    tip = model.headerData(COL_INSERTED, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert tip == "Insert date (service's clock): the API does not give the service's time zone"
     first = model.index(0, COL_PHONE)
     assert first.data() == "(202) 555-0143"
     assert first.data(COPY_ROLE) == "2025550143"

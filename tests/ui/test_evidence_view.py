@@ -57,6 +57,10 @@ def test_evidence_lists_everything_and_exports(
     assert isinstance(pack, EvidencePack) and pack.e164 == "+12025550123"
     assert _column(view.dnc_model, 3) == ["Global"]
     assert _column(view.dnc_model, 5) == ["consumer called"]
+    # Headed as the pack's sheets head it: the service's clock, whose zone is not given.
+    for model in (view.dnc_model, view.sms_model):
+        header = model.headerData(6, Qt.Orientation.Horizontal)
+        assert header == "Insert date (service's clock)"
     assert _column(view.sms_model, 5) == ["STOP"]
     assert _column(view.lead_model, 0) == [lead]
     assert _column(view.lead_model, 5) == ["DNC"]
