@@ -107,6 +107,7 @@ from app.core.job_report import (
     RESENT_PRESENT,
     RESUMED_PRESENT,
     RETRIED_PRESENT,
+    SERVICE_ZONE_UNKNOWN,
     local_day,
     request_day,
 )
@@ -669,9 +670,8 @@ CLOCK_LOOK_UPS = 2
 # An already-present row's lateness when its entry's day is the service's (its zone not
 # learnt, or a date with no time) and a day either way would change the verdict.
 SERVICE_DAY_UNSURE = (
-    "not certain: {entry}'s date is the service's, whose time zone the spec does not give "
-    "(no entry this job inserted could tell it), and a day {way} on this computer's clock "
-    "would make the request {verdict}"
+    "not certain: {entry}" + SERVICE_ZONE_UNKNOWN + " (no entry this job inserted could "
+    "tell it), and a day {way} on this computer's clock would make the request {verdict}"
 )
 # Said when an entry's insert date falls on another day on this computer's clock.
 SERVICE_DAY_MOVED = "{entry} inserted {stamp} by the service's clock (UTC{offset}): {day} here"

@@ -37,9 +37,11 @@ from app.core import job_lock
 from app.core.connections import normalize_base_url
 from app.core.job_catalog import staging_state, unstaged_sentence
 from app.core.job_report import (
+    LATE_NOT_CERTAIN,
     MAYBE_INSERTED,
     RunningReport,
     late_count,
+    late_not_certain_count,
     maybe_inserted_count,
     write_report,
 )
@@ -216,7 +218,10 @@ def job_summary(store: JobStore) -> dict[str, Any]:
     was sent; ``already_present_maybe_inserted`` counts those of them that may be on the list
     by this job's own doing (an attempt whose answer was lost, or a look-up after an error
     found it: :func:`app.core.job_report.maybe_inserted`). Only the difference is known to
-    have been on the list before the job.
+    have been on the list before the job. ``late_requests_not_certain`` counts those of
+    ``late_requests`` measured to an entry's day by the service's clock, whose time zone could
+    not be learnt, which a day earlier would make not late
+    (:func:`app.core.job_report.service_day_unsure`); 0 for a removal.
     """
     meta = store.meta()
     counts = store.counts()
@@ -249,6 +254,8 @@ def job_summary(store: JobStore) -> dict[str, Any]:
     # The report stores its count; counting again would read every row a second time.
     late = meta.get("late_requests")
     out["late_requests"] = int(late) if isinstance(late, int) else late_count(store)
+    # Of them, those counted to an entry's day by the service's clock, whose zone is unknown.
+    out[LATE_NOT_CERTAIN] = late_not_certain_count(store)
     out["report"] = str(report_path(store))
     return out
 

@@ -209,6 +209,16 @@ LATE_INVALID = "late_requests_invalid"
 LATE_INVALID_LABEL = (
     f"Requests later than {LIMIT_BUSINESS_DAYS} business days: of which on invalid rows (not sent)"
 )
+# What an already-present row says when its verdict is counted to its entry's day on the
+# service's clock, whose zone no entry this job inserted could tell, and a day either way
+# would change it (app.core.import_job.SERVICE_DAY_UNSURE): the job meta's (and JSON's) count
+# of those of them among the late requests, and the Summary's label for it (black-box B32).
+SERVICE_ZONE_UNKNOWN = "'s date is the service's, whose time zone the spec does not give"
+LATE_NOT_CERTAIN = "late_requests_not_certain"
+LATE_NOT_CERTAIN_LABEL = (
+    f"Requests later than {LIMIT_BUSINESS_DAYS} business days: of which not certain (counted "
+    "to an entry's day by the service's clock, whose time zone is not known)"
+)
 # The rows of any outcome whose phone cell a spreadsheet had damaged (a lost leading 0, a
 # decimal comma, digits past 15: CheckSummary.damaged), as staging counted them: the job meta's
 # count, which the Summary, the CLI's text and its ``--json`` show (black-box P2 #4: the
@@ -524,6 +534,18 @@ def late_count(store: JobStore) -> int:
     return sum(1 for r in store.rows() if row_lateness(r)[1])
 
 
+def late_not_certain_count(store: JobStore) -> int:
+    """How many late requests are not certain (:data:`LATE_NOT_CERTAIN`): as the report
+    stored it, else counted from the job file's rows."""
+    meta = store.meta()
+    stored = meta.get(LATE_NOT_CERTAIN)
+    if isinstance(stored, int):
+        return stored
+    if meta.get("kind") == "removal":
+        return 0
+    return sum(1 for r in store.rows() if service_day_unsure(r) and row_lateness(r)[1])
+
+
 def maybe_inserted(row: JobRow) -> bool:
     """Whether ``row`` ended ``already_present`` with its number perhaps put on the list by
     this job (an attempt whose answer was lost, or a look-up after an error found it): not
@@ -574,6 +596,41 @@ def stopped_sentence(stopped: RowsNamed, late: RowsNamed, late_total: int, pause
         text += (
             f" {k} of the {late_total} late requests {'is' if k == 1 else 'are'} among them "
             f"({late}): {'it' if k == 1 else 'they'} may have been honoured sooner."
+        )
+    return text
+
+
+def service_day_unsure(row: JobRow) -> bool:
+    """Whether ``row`` ended ``already_present`` with its lateness counted to its entry's day
+    by the service's clock, which a day either way on this computer's would change."""
+    return row.outcome == Outcome.ALREADY_PRESENT.value and SERVICE_ZONE_UNKNOWN in row.message
+
+
+def not_certain_sentence(unsure: RowsNamed, late: RowsNamed, late_total: int) -> str:
+    """The job's warning for rows :func:`service_day_unsure` (``unsure``; ``late`` those of
+    them counted late, of ``late_total``), or "" for none: each row says so, but the late
+    count said nothing of them (black-box B32 leftover)."""
+    if not unsure.count:
+        return ""
+    n, k = unsure.count, late.count
+    text = (
+        f"{n} already-present {'row is' if n == 1 else 'rows are'} counted to "
+        f"{'its' if n == 1 else 'their'} entry's day by the service's clock, whose time zone "
+        "no entry this job inserted could tell, and a day either way on this computer's clock "
+        f"would change {'its' if n == 1 else 'their'} verdict: {unsure}."
+    )
+    if k:
+        text += (
+            f" {k} of the {late_total} late requests {'is' if k == 1 else 'are'} among them "
+            f"({late}): a day earlier would make {'it' if k == 1 else 'them'} not late."
+        )
+    if n > k:
+        m = n - k
+        text += (
+            f" {'The other' if k else ('It' if m == 1 else 'They')}"
+            f"{'' if not k or m == 1 else f' {m}'} {'is' if m == 1 else 'are'} counted not "
+            "late, though a day later would make "
+            f"{'it' if m == 1 else 'them'} late."
         )
     return text
 
@@ -768,6 +825,7 @@ def summary_rows(
     late_invalid: int = 0,
     as_written: int = 0,
     still_listed: int = 0,
+    late_not_certain: int = 0,
 ) -> list[list[object]]:
     """The Summary sheet as (label, value) rows; also used for the CLI's human output.
 
@@ -778,7 +836,9 @@ def summary_rows(
     there are any. ``as_written``: a removal's valid rows looked up as written
     (:data:`VALID_AS_WRITTEN`), said after the count of rows to send when there are any.
     ``still_listed``: a removal's leads re-statused although the number stays listed
-    (:data:`LEADS_STILL_LISTED`), said for every removal with a lead status that ran."""
+    (:data:`LEADS_STILL_LISTED`), said for every removal with a lead status that ran.
+    ``late_not_certain``: the late requests counted to an entry's day by the service's clock
+    (:func:`service_day_unsure`), said after the late count when there are any."""
     mapping = meta.get("mapping") or {}
     rows: list[list[object]] = [
         ["Job", meta.get("job_id", "")],
@@ -834,6 +894,8 @@ def summary_rows(
     if meta.get("kind") != "removal":
         # The limit is on honouring a request (an insertion); a removal has none to meet.
         rows.append([f"Requests later than {LIMIT_BUSINESS_DAYS} business days", late])
+        if late_not_certain:
+            rows.append([LATE_NOT_CERTAIN_LABEL, late_not_certain])
         if late_invalid:
             rows.append([LATE_INVALID_LABEL, late_invalid])
         if late and meta.get("status") == "dry_run":
@@ -962,6 +1024,10 @@ class ReportWriter:
         # short (see look_ups_stopped).
         self.stopped = RowsNamed()
         self.late_stopped = RowsNamed()
+        # And for already-present rows whose verdict hangs on the service's day (see
+        # service_day_unsure).
+        self.unsure = RowsNamed()
+        self.late_unsure = RowsNamed()
         self._unchecked_note_before = ""
         # Rows whose note still says their request date is after the insertion date (see
         # after_dates_revised), and whether the check's warning naming them was revised.
@@ -1009,6 +1075,7 @@ class ReportWriter:
                 self.late_invalid,
                 self.as_written,
                 self.still_listed.leads,
+                self.late_unsure.count,
             )
             for row in rows:
                 self._summary.append(row)
@@ -1028,6 +1095,7 @@ class ReportWriter:
             meta_counts[LATE_INVALID] = self.late_invalid
             meta_counts[PRESENT_UNCHECKED] = self.unchecked.count
             meta_counts[LATE_UNCHECKED] = self.late_unchecked.count
+            meta_counts[LATE_NOT_CERTAIN] = self.late_unsure.count
             if meta.get(UNCHECKED_NOTE) or self._unchecked_note_before or self._dates_revised:
                 meta_counts["warnings"] = meta.get("warnings") or []
                 meta_counts[UNCHECKED_NOTE] = meta.get(UNCHECKED_NOTE) or ""
@@ -1055,6 +1123,7 @@ class ReportWriter:
             for x in (
                 unchecked_sentence(self.unchecked, self.late_unchecked, self.late),
                 stopped_sentence(self.stopped, self.late_stopped, self.late, paused),
+                not_certain_sentence(self.unsure, self.late_unsure, self.late),
                 self.refused_campaigns.sentence(),
             )
             if x
@@ -1178,6 +1247,10 @@ class ReportWriter:
                 self.stopped.add(r.row_number)
                 if is_late:
                     self.late_stopped.add(r.row_number)
+            if service_day_unsure(r):
+                self.unsure.add(r.row_number)
+                if is_late:
+                    self.late_unsure.add(r.row_number)
             if r.outcome != Outcome.DUPLICATE.value and AFTER_INSERTION_NOTE.search(r.message):
                 self.after_dates.add(r.row_number)
             cells += [days, "late" if is_late else ""]
