@@ -547,6 +547,11 @@ class LogWatch:
         self._channels = (
             _Channels(channel, target) if channel is not None and channel not in used else None
         )
+        # A log's rows whose number read is toll-free, a business's line (a consumer texts and
+        # calls from no 800 number): most likely the business's own, imported all the same as
+        # which rows to keep is the person's choice (f2e7b1e named short codes so).
+        self._toll_free: list[int] | None = [] if side is not None and kind == "import" else None
+        self.toll_free_count = 0
         # The Direction column: of those headed so, the first whose cell on a row says a
         # direction, taken at that row (black-box Q1 S1 #2: RingCentral's "Type" of "SMS",
         # before its "Direction", was taken, and no outbound row was said). Until then no row
@@ -715,6 +720,7 @@ class LogWatch:
             or self._dated is not None
             or bool(self._lines)
             or self._channels is not None
+            or self._toll_free is not None
         )
 
     @property
@@ -780,6 +786,8 @@ class LogWatch:
         return True
 
     def _with_notes(self, c: CheckedRow) -> CheckedRow:
+        if self._toll_free is not None and c.national and c.outcome is not Outcome.INVALID:
+            self._toll_free_row(c)
         notes = self._pending.pop(c.row, None) if self._pending else None
         if not notes:
             return c
@@ -790,6 +798,35 @@ class LogWatch:
             note = "; ".join(said)
             c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
         return c
+
+    def _toll_free_row(self, c: CheckedRow) -> None:
+        """Counts and notes a row whose number read is toll-free (see ``_toll_free``)."""
+        phone = self.mapping.phone
+        if phone is None or not phones.toll_free(c.national, c.phone_code):
+            return
+        self.toll_free_count += 1
+        if self._toll_free is not None and len(self._toll_free) < _SHOWN:
+            self._toll_free.append(c.row)
+        note = (
+            f"{self._column(phone)} holds a toll-free number, a business's line, not a consumer's"
+        )
+        c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+
+    def _toll_free_sentence(self) -> str:
+        phone = self.mapping.phone
+        count = self.toll_free_count
+        if not count or phone is None or self._toll_free is None:
+            return ""
+        one = count == 1
+        rows = _rows_said(self._toll_free, count)
+        on = rows if count <= len(self._toll_free) else f"{count:,} rows ({rows})"
+        return (
+            f"{self._said(phone)} holds a toll-free number on {on}, yet "
+            f"{'it is' if one else 'they are'} imported: a toll-free number is a business's "
+            "line, not a consumer's, most likely the business's own. Check "
+            f"{'that row' if one else 'those rows'}; take out the ones that are no consumer's "
+            "opt-out and run the file again."
+        )
 
     def _note(
         self, number: int, note: str, column: int | None = None, verdict: bool = False
@@ -1132,6 +1169,7 @@ class LogWatch:
             self._guessed_end_sentence(),
             self._direction_sentence(),
             self._channels.sentence(self.mapping.headers, self.target) if self._channels else "",
+            self._toll_free_sentence(),
             *self._opt_in_sentences(),
             *self._disposition_sentences(),
             self._flags_sentence(),

@@ -1475,6 +1475,28 @@ def short_code_note(value: object) -> str:
     )
 
 
+def toll_free(national: str, phone_code: str) -> bool:
+    """Whether a valid number is toll-free (NANP's 800, 833…888; the UK's 0800) by its
+    country's metadata, as phonenumbers.number_type says TOLL_FREE: a business's line, which no
+    consumer texts or calls from."""
+    pattern = _toll_free_pattern(phone_code)
+    return pattern is not None and pattern.fullmatch(national) is not None
+
+
+@functools.cache
+def _toll_free_pattern(phone_code: str) -> re.Pattern[str] | None:
+    """The toll-free numbers of the regions sharing ``phone_code``, compiled once."""
+    code = int(phone_code) if phone_code.isdigit() else 0
+    parts = {
+        desc.national_number_pattern
+        for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(code, ())
+        if (meta := phonenumbers.PhoneMetadata.metadata_for_region(region)) is not None
+        and (desc := meta.toll_free) is not None
+        and desc.national_number_pattern
+    }
+    return re.compile("|".join(f"(?:{p})" for p in sorted(parts))) if parts else None
+
+
 def lost_plus_reading(value: object, code: str) -> tuple[str, str] | None:
     """The country code and the number shown with it (``("44", "+44 7911 123459")``) that
     digits refused under ``code`` are with a "+" before them, as an SMS platform writes E.164
