@@ -425,6 +425,13 @@ def after_dates_revised(warning: str, after: RowList) -> str | None:
     return unchecked_dates_said(rows)
 
 
+def without_after_note(message: str, row_number: int) -> str:
+    """``message`` (row ``row_number``'s) without the check's note that its request date is
+    after the insertion date (:data:`AFTER_INSERTION_NOTE`), if any."""
+    found = AFTER_INSERTION_NOTE.search(message)
+    return message if found is None else _without(message, found, row_number)
+
+
 def _without(message: str, found: re.Match[str], row_number: int) -> str:
     """``message`` without the sentence ``found``, and its separator; "" when only the row's
     "row N: " would be left."""

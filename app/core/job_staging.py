@@ -43,7 +43,7 @@ from app.core.code_mix import CodeMix
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
 from app.core.job_catalog import source_meta
-from app.core.job_report import DAMAGED
+from app.core.job_report import DAMAGED, without_after_note
 from app.core.job_store import STAGED, JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.other_tables import other_tables_sentences
@@ -780,8 +780,19 @@ def _new_row(checked: CheckedRow) -> NewRow:
         request_date="" if checked.request_date is None else checked.request_date.isoformat(),
         damage=checked.damage,
         outcome=final,
-        message=_with_date_note(checked.message, checked.row, checked.date_note),
+        message=_with_date_note(checked.message, checked.row, _date_note(checked)),
     )
+
+
+def _date_note(checked: CheckedRow) -> str:
+    """``checked``'s note on its request date, without "the request date is after the
+    insertion date" on a duplicate row: its number is measured and counted on its first row,
+    so its own date has no limit left unchecked, as the warning naming such rows says by
+    leaving it out."""
+    note = checked.date_note
+    if checked.outcome is not CheckOutcome.DUPLICATE or checked.date_issue != DATE_AFTER:
+        return note
+    return without_after_note(note, checked.row)
 
 
 def _with_date_note(message: str, row: int, note: str) -> str:
@@ -2428,7 +2439,13 @@ class _EarliestDates:
         def change(row: JobRow) -> tuple[str, str]:
             earlier, was = found[row.row_number]
             assert earlier.request_date is not None
-            message = measured_from_earlier(row.message, row.row_number, earlier, was, options)
+            staged = row.message
+            if was == DATE_AFTER:
+                # Measured from the earlier date now: its own date's note would say its limit
+                # was not checked ("this row's is after the insertion date" says it is not
+                # the one measured), and the report would name it among such rows.
+                staged = without_after_note(staged, row.row_number)
+            message = measured_from_earlier(staged, row.row_number, earlier, was, options)
             return earlier.request_date.isoformat(), message
 
         store.restage(sorted(found), change)
