@@ -20,6 +20,7 @@ from app.sandbox.auth import TokenRegistry
 from app.sandbox.endpoints import Endpoint, failure, route
 from app.sandbox.errors import ApiError
 from app.sandbox.faults import FaultInjector, FaultSettings
+from app.sandbox.opt_out_queries import DAY
 from app.sandbox.store import Store
 
 ENDPOINTS: list[Endpoint] = [
@@ -42,10 +43,17 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    store: Store, tokens: TokenRegistry, faults: FaultSettings, seed: int = 1
+    store: Store,
+    tokens: TokenRegistry,
+    faults: FaultSettings,
+    seed: int = 1,
+    dnc_insert_date: str = DAY,
 ) -> ASGIApp:
+    """``dnc_insert_date``: how /dnc/search matches insert_date (opt_out_queries' modes)."""
+    dnc_search = routes_dnc.searching(dnc_insert_date)
+    endpoints = [dnc_search if e is routes_dnc.search else e for e in ENDPOINTS]
     api = Starlette(
-        routes=[route(endpoint, store, tokens) for endpoint in ENDPOINTS],
+        routes=[route(endpoint, store, tokens) for endpoint in endpoints],
         exception_handlers={HTTPException: _http_error},
     )
     return FaultInjector(api, faults, seed)

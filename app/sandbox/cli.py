@@ -10,6 +10,7 @@ import sys
 import threading
 from types import FrameType
 
+from app.sandbox.opt_out_queries import DAY, INSERT_DATE_MODES
 from app.sandbox.runner import SandboxServer
 
 DEFAULT_PORT = 8765
@@ -83,6 +84,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="requests per minute per token (0: unlimited)",
     )
+    parser.add_argument(
+        "--dnc-insert-date",
+        choices=INSERT_DATE_MODES,
+        default=DAY,
+        help="how the DNC search matches insert_date: day, its whole day (default); moment, "
+        "the exact moment, a bare YYYY-MM-DD being its midnight 00:00:00; strict, a bare date "
+        "refused (code 6008). The API spec gives the DNC search a moment (YYYY-MM-DD "
+        "hh:mm:ss), so a service may do either of the last two; the SMS opt-out search always "
+        "matches a day",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             drop_rate=args.drop_rate,
             rate_limit=args.rate_limit,
             reset=args.reset,
+            dnc_insert_date=args.dnc_insert_date,
         ).start()
     except (OSError, ValueError, RuntimeError, sqlite3.Error) as error:
         print(f"dnc-desk sandbox: {error}", file=sys.stderr)

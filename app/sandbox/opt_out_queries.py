@@ -13,6 +13,16 @@ from app.sandbox.validation import PURPOSE_SCOPE
 BLANK = "-BLANK-"
 NOT_BLANK = "-NOTBLANK-"
 
+# How a search's insert_date matches. The spec gives /sms-opt-out/search a day (YYYY-MM-DD)
+# and /dnc/search a moment (YYYY-MM-DD hh:mm:ss): DAY takes the day of either (what the
+# sandbox always did, and a lenient service does); MOMENT matches the exact moment, a bare date
+# being its midnight (as MySQL compares '2023-06-10' with a DATETIME); STRICT refuses a bare
+# date. The last two are services a client must not trust with a day filter.
+DAY = "day"
+MOMENT = "moment"
+STRICT = "strict"
+INSERT_DATE_MODES = (DAY, MOMENT, STRICT)
+
 
 class Filters:
     """WHERE clauses and their arguments, combined with AND."""
@@ -41,14 +51,23 @@ def reason_filter(filters: Filters, params: Params, error: ApiError) -> None:
         raise error
 
 
-def insert_date_filter(filters: Filters, params: Params, error: ApiError) -> None:
+def insert_date_filter(
+    filters: Filters, params: Params, error: ApiError, matches: str = DAY
+) -> None:
+    """``matches``: one of :data:`INSERT_DATE_MODES`."""
     value = params.get("insert_date")
     if value is None:
         return
     day = day_of(value)
     if day is None:
         raise error
-    filters.add("substr(t.insert_date, 1, 10) = ?", day)
+    if matches == DAY:
+        filters.add("substr(t.insert_date, 1, 10) = ?", day)
+        return
+    bare = len(value) == len(day)
+    if bare and matches == STRICT:
+        raise error
+    filters.add("t.insert_date = ?", f"{day} 00:00:00" if bare else value)
 
 
 def search(

@@ -99,8 +99,18 @@ def update(params: Params, store: Store) -> dict[str, Any]:
     return {"success": True, "id": int(row["id"])}
 
 
-@read("/dnc/search")
-def search(params: Params, store: Store) -> dict[str, Any]:
+def searching(insert_dates: str = q.DAY) -> Endpoint:
+    """/dnc/search whose insert_date matches as ``insert_dates`` says (q.INSERT_DATE_MODES)."""
+    if insert_dates not in q.INSERT_DATE_MODES:
+        raise ValueError(f"insert_date matching must be one of {', '.join(q.INSERT_DATE_MODES)}")
+
+    def search(params: Params, store: Store) -> dict[str, Any]:
+        return _search(params, store, insert_dates)
+
+    return read("/dnc/search")(search)
+
+
+def _search(params: Params, store: Store, insert_dates: str) -> dict[str, Any]:
     bad_parameter = invalid("Invalid parameter", 6008)
     offset = params.int_or_default("offset", 0, bad_parameter)
     limit = params.int_or_default("limit", SEARCH_DEFAULT_LIMIT, bad_parameter)
@@ -122,7 +132,7 @@ def search(params: Params, store: Store) -> dict[str, Any]:
         if not is_phone_code(phone_code):
             raise bad_parameter
         filters.add("t.phone_code = ?", phone_code)
-    q.insert_date_filter(filters, params, bad_parameter)
+    q.insert_date_filter(filters, params, bad_parameter, insert_dates)
     q.reason_filter(filters, params, invalid("Invalid reason filter", 6057))
     if (purpose := params.get("purpose")) is not None:
         filters.add("t.purpose = ?", check_length(purpose, invalid("Invalid purpose filter", 6058)))
@@ -180,5 +190,7 @@ def _set_lead_statuses(
         args.append(scope)
     conn.execute(sql, args)
 
+
+search = searching()
 
 ENDPOINTS: list[Endpoint] = [insert, update, search, delete]

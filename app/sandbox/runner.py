@@ -15,6 +15,7 @@ from app.sandbox.app import create_app
 from app.sandbox.auth import Role, TokenRegistry
 from app.sandbox.demo_data import seed_demo_data, seed_system_statuses
 from app.sandbox.faults import FaultSettings, quiet_intentional_drops
+from app.sandbox.opt_out_queries import DAY, INSERT_DATE_MODES
 from app.sandbox.params import now_timestamp
 from app.sandbox.store import Store
 
@@ -27,7 +28,10 @@ class SandboxServer:
     ``db_path`` None keeps the data in memory. An existing database file keeps its data unless
     ``reset`` is true; a new one gets the demo data set when ``demo`` is true. ``token`` has full
     permissions, ``read_only_token`` may only search, ``limited_token`` may do everything except
-    change campaign status.
+    change campaign status. ``dnc_insert_date`` is how /dnc/search matches ``insert_date``:
+    ``day`` (the day of a date or a moment), ``moment`` (the exact moment, a bare date being
+    midnight) or ``strict`` (a bare date refused, code 6008), as services following the spec's
+    ``YYYY-MM-DD hh:mm:ss`` may do; /sms-opt-out/search always matches a day.
     """
 
     def __init__(
@@ -46,7 +50,14 @@ class SandboxServer:
         drop_rate: float = 0.0,
         rate_limit: int = 0,
         reset: bool = False,
+        dnc_insert_date: str = DAY,
     ) -> None:
+        if dnc_insert_date not in INSERT_DATE_MODES:
+            raise ValueError(
+                f"dnc_insert_date must be one of {', '.join(INSERT_DATE_MODES)}, "
+                f"not {dnc_insert_date!r}"
+            )
+        self.dnc_insert_date = dnc_insert_date
         self.host = host
         self.port = port
         self.demo = demo
@@ -92,7 +103,7 @@ class SandboxServer:
         self.port = sock.getsockname()[1]
         quiet_intentional_drops()
         config = uvicorn.Config(
-            create_app(self.store, self.tokens, self.faults, self.seed),
+            create_app(self.store, self.tokens, self.faults, self.seed, self.dnc_insert_date),
             access_log=False,
             log_config=None,  # leave the host process's logging configuration alone
             log_level="warning",
