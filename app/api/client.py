@@ -458,10 +458,17 @@ class ApiClient:
 
     # ------------------------------------------------------------------ lead statuses
     def search_statuses(
-        self, query: str = "", cancel: threading.Event | None = None
+        self, query: str, cancel: threading.Event | None = None
     ) -> list[LeadStatus]:
+        """The statuses whose code or name contains ``query`` (case-insensitive).
+
+        Raises ValueError for a blank query: the spec makes it required, and a service (or a
+        proxy) that enforces it refuses a blank one, so "blank lists them all" is never relied on.
+        """
+        if not query.strip():
+            raise ValueError("A lead status search needs a code or name to look for.")
         path = "/status/search"
-        body = _dict(self._read(path, {"query": query}, cancel), path)
+        body = _dict(self._read(path, {"query": query.strip()}, cancel), path)
         return [LeadStatus.from_api(s) for s in _list(body.get("data"), path, "data")]
 
     def insert_status(

@@ -636,6 +636,10 @@ class EvidencePack:
     # A number in no range in use today, searched as written (:func:`as_written_note`): why
     # it is not valid, and how it was searched; "" for a valid number.
     as_written: str = ""
+    # The leads' status codes whose names the service's status search failed to give, each
+    # with its failure: their leads' status name is STATUS_NAME_NOT_READ, not a blank that
+    # would read as "the service has no such status".
+    status_names_not_read: dict[str, str] = field(default_factory=dict)
 
     @property
     def settled_counts(self) -> dict[str, int]:
@@ -801,6 +805,34 @@ def _found(
     return list(found.values()), "; ".join(searched), unread
 
 
+STATUS_NAME_NOT_READ = "(not read: the status search failed)"
+
+
+def _status_names(
+    api: ApiClient, codes: Iterable[str], cancel: threading.Event | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Names of the lead status ``codes`` by code, and the codes whose search failed (why).
+
+    One search per code, never a blank one: the spec makes the query required, and a service
+    enforcing it refused a blank search, which failed the whole pack (black-box B36 F1). A
+    search matches within codes and names, so only the exact code (either case) names it; a
+    code the service does not find has no name. A failed search costs the name, not the pack.
+    """
+    names: dict[str, str] = {}
+    failed: dict[str, str] = {}
+    for code in sorted(c for c in set(codes) if c.strip()):
+        check_cancel(cancel)
+        try:
+            found = api.search_statuses(code, cancel=cancel)
+        except ApiError as exc:
+            failed[code] = str(exc)
+            names[code] = STATUS_NAME_NOT_READ
+            continue
+        wanted = code.strip().casefold()
+        names[code] = next((s.name for s in found if s.status.casefold() == wanted), "")
+    return names, failed
+
+
 def _snapshot_entries(path: Path, national: str, code: str) -> list[SnapshotEntry]:
     """The snapshot's entries of the number: the live search's (:func:`_found`), the same
     forms under the same phone codes and each confirmed by :func:`names_number`, so a
@@ -873,7 +905,6 @@ def gather_evidence(
 
     progress(2, steps, "Searching leads")
     lists = {x.id: x.name for x in api.all_lists(cancel=cancel)}
-    statuses = {s.status: s.name for s in api.search_statuses("", cancel=cancel)}
     seen: set[tuple[str, str]] = set()
     for field_name in LEAD_PHONE_FIELDS:
         for form in _written_forms(national, code):
@@ -888,11 +919,13 @@ def gather_evidence(
                     continue
                 if (lead.id, field_name) not in seen:
                     seen.add((lead.id, field_name))
-                    hit = LeadHit(
-                        lead, field_name, lists.get(lead.list_id, ""), statuses.get(lead.status, "")
-                    )
+                    hit = LeadHit(lead, field_name, lists.get(lead.list_id, ""), "")
                     pack.leads.append(hit)
     pack.leads.sort(key=lambda h: (len(h.lead.id), h.lead.id, h.field))
+    names, pack.status_names_not_read = _status_names(
+        api, {h.lead.status for h in pack.leads}, cancel
+    )
+    pack.leads = [replace(h, status_name=names.get(h.lead.status, "")) for h in pack.leads]
 
     progress(3, steps, "Reading the change journal")
     if journal is not None:
@@ -1007,6 +1040,16 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
                 "The service counted these entries for the searches above but did not give "
                 "them (an empty page before its total, asked again): the number may be "
                 "among them, so the lists' counts here may be short.",
+            )
+        )
+    if pack.status_names_not_read:
+        summary.append(
+            (
+                "Status names not read",
+                "The service's search for these lead statuses failed, so their leads' status "
+                "names could not be read: "
+                + "; ".join(f"{code} ({why})" for code, why in pack.status_names_not_read.items())
+                + ".",
             )
         )
     for title, records in (("DNC", pack.dnc), ("SMS opt-out", pack.sms)):

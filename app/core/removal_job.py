@@ -119,7 +119,7 @@ from app.api.errors import (
     ServerError,
     TransportError,
 )
-from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
+from app.api.models import DncEntry, Lead, LeadStatus, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
@@ -377,13 +377,43 @@ class LeadStatusError(MappingError):
 def check_lead_status(api: ApiClient, code: str) -> str:
     """The service's spelling of lead status ``code``; raises LeadStatusError if unknown."""
     wanted = code.strip()
+    if not wanted:
+        raise LeadStatusError("Give the lead status's code.")
     statuses = api.search_statuses(wanted)
     for status in statuses:
         if status.status.casefold() == wanted.casefold():
             return status.status
-    known = ", ".join(sorted(s.status for s in api.search_statuses("")))
     raise LeadStatusError(
-        f"The service has no lead status {wanted!r}; choose one of: {known or 'none listed'}."
+        f"The service has no lead status {wanted!r}; {_candidates(api, wanted, statuses)}"
+    )
+
+
+# Enough candidates to spot a typo by; more would bury the sentence.
+MAX_CANDIDATES = 10
+
+
+def _candidates(api: ApiClient, wanted: str, holding_it: list[LeadStatus]) -> str:
+    """The statuses like ``wanted`` (those whose code or name holds its longest beginning that
+    finds any; ``holding_it`` those found for the whole of it), as the refusal's advice; or
+    where to look them up when none is found.
+
+    Never a blank search: the spec makes the query required, so listing every status is not a
+    thing the API offers (black-box B36 F1).
+    """
+    for end in range(len(wanted), 0, -1):
+        found = holding_it if end == len(wanted) else api.search_statuses(wanted[:end])
+        if found:
+            shown = sorted(found, key=lambda s: s.status)[:MAX_CANDIDATES]
+            more = len(found) - len(shown)
+            listed = ", ".join(f"{s.status} ({s.name})" if s.name else s.status for s in shown)
+            tail = f" and {more} more" if more > 0 else ""
+            return (
+                f"statuses whose code or name holds {wanted[:end]!r}: {listed}{tail}. "
+                "Give one of them, as its code."
+            )
+    return (
+        "no status's code or name holds any beginning of it. Search the statuses by code or "
+        "name in the window (a removal's 'Set the status of the leads with these numbers to…')."
     )
 
 

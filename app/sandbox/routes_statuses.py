@@ -48,8 +48,12 @@ def _hex_color(params: Params) -> str | None:
 
 @read("/status/search")
 def search(params: Params, store: Store) -> dict[str, Any]:
-    # An empty query matches every status: the spec's "required" is satisfied by sending it blank.
-    query = (params.get("query") or "").lower()
+    query = params.get("query")
+    if query is None:
+        # The spec makes query required and lists no code for this endpoint: a message-only
+        # failure, as its general rules give, so a client relying on blank = "all" fails here.
+        raise invalid("Missing required parameter: query")
+    query = query.lower()
     rows = store.all(
         "SELECT * FROM lead_statuses WHERE instr(lower(status), ?) > 0 OR instr(lower(name), ?) > 0"
         " ORDER BY custom_status, status",

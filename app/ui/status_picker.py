@@ -2,7 +2,8 @@
 
 Shows code, name, a swatch of the status colour and its flags, so a compliance officer sees
 at a glance that, say, ``DNC`` would put a lead straight back on a do-not-call list. Every
-search runs off the GUI thread; typing waits a moment before asking the service.
+search runs off the GUI thread; typing waits a moment before asking the service. With the
+search box empty it asks the service nothing and says what to type.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from app.ui.tasks import TaskRunner
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
 STATUS_HEADERS = ("Code", "Name", "Flags")
 SEARCH_DELAY_MS = 250
+SEARCH_PROMPT = "Type a status code or name (for example DNC or callback) to list the statuses."
 
 
 def status_flags_text(status: LeadStatus) -> str:
@@ -137,6 +139,14 @@ class StatusPicker(QWidget):
         self._generation += 1
         generation = self._generation
         text = self.search_edit.text().strip()
+        if not text:
+            # The spec makes the search's query required: a blank one is not "every status"
+            # (a service enforcing it refused it, black-box B36 F1), so ask for a code or name.
+            self.loading = False
+            self.model.removeRows(0, self.model.rowCount())
+            self.message.setText(SEARCH_PROMPT)
+            self._set_chosen(None)
+            return
         self.loading = True
         self.message.setText("Loading lead statuses…")
         api = self.session.api

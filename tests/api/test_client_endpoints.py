@@ -109,7 +109,7 @@ def test_dnc_delete_restatuses_leads_in_scope(api: ApiClient) -> None:
         list_id, "2025550161", phone_code=US, alt_phone_1="2025550160", status="NEW"
     )
     api.insert_dnc("2025550160", US, Scope.campaign(camp.id))
-    code = api.search_statuses("")[0].status
+    code = api.search_statuses("NEW")[0].status
     api.delete_dnc("2025550160", US, Scope.campaign(camp.id), lead_status=code)
     statuses = {lead.id: lead.status for lead in api.search_leads({"list_id": list_id}).items}
     assert statuses[lead_a] == code
@@ -155,7 +155,7 @@ def test_statuses_search_insert_update(api: ApiClient) -> None:
     api.update_status("REVW1", name="Compliance hold", dnc=True)
     again = next(s for s in api.search_statuses("REVW1") if s.status == "REVW1")
     assert again.name == "Compliance hold" and again.dnc
-    system = next(s for s in api.search_statuses("") if not s.custom)
+    system = next(s for s in api.search_statuses("DNC") if not s.custom)
     with pytest.raises(errors.ValidationError) as info:
         api.update_status(system.status, name="renamed")
     assert info.value.code == 6069

@@ -12,7 +12,7 @@ SEARCHES = [
     ("/dnc/search", {}),
     ("/sms-opt-out/search", {}),
     ("/campaigns/search", {}),
-    ("/status/search", {"query": ""}),
+    ("/status/search", {"query": "dnc"}),
     ("/leads/search", {}),
     ("/lists/search", {"status": "1"}),
 ]

@@ -112,6 +112,7 @@ def _confirm_and_remove(qtbot: Any, view: EntryListView, reason: str, status: st
     qtbot.keyClicks(dialog.reason_edit, reason)
     if status:
         dialog.restatus_check.setChecked(True)
+        dialog.picker.search_edit.setText(status)  # an empty box lists nothing (B36 F1)
         qtbot.waitUntil(
             lambda: status in [s.status for s in dialog.picker.statuses()], timeout=TIMEOUT
         )
