@@ -94,6 +94,7 @@ from app.core import phones
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
 from app.core.export_job import (
+    DayFilterRefused,
     ExportJob,
     ExportProgress,
     ExportResult,
@@ -710,6 +711,11 @@ def _run(args: argparse.Namespace) -> int:
             result = job.run()
         except CliError as exc:
             return fail(str(exc), exc.status)
+        except DayFilterRefused as exc:
+            # Found out before any row was read or the file written: a filter this service
+            # cannot take, as a campaign it lacks is (exit 2).
+            _end_progress_line(show)
+            return fail(f"Export not started: {exc}.", EXIT_USAGE)
         except Cancelled:
             _end_progress_line(show)
             return fail(CANCELLED, stopped.exit_status())

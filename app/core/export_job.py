@@ -11,7 +11,11 @@ on no insert day of the days searched (older, or undated), in a campaign the cam
 not name, or with a country code the split does not search. The service's searches take one
 insert day each, no range and no order (spec: ``insert_date`` is one ``YYYY-MM-DD``), so finding
 the days that hold entries costs one count a day: those counts run :data:`COUNT_WORKERS` at a
-time.
+time. The DNC search's ``insert_date`` is a moment in the spec (``YYYY-MM-DD hh:mm:ss``), so a
+service may match a bare day as its midnight or refuse it: before a DNC search is split or
+filtered by day, one search of an entry's day asks the service (:func:`ask_day_search`, once a
+run); a service that does not take a day gets no day split (its rows past one search's reach are
+counted as unreachable, saying why) and has a day filter refused (:class:`DayFilterRefused`).
 
 A list being written to while it is exported (a removal job deleting entries, an import adding
 them) moves rows between offsets: a row removed ahead of the read position shifts the later
@@ -79,7 +83,7 @@ import phonenumbers
 
 from app.api.client import ApiClient, DncQuery
 from app.api.concurrency import InFlightGate, holding_gate
-from app.api.errors import ApiError, TransportError
+from app.api.errors import ApiError, TransportError, ValidationError
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
 from app.api.paging import Cancelled, next_offset
@@ -122,6 +126,13 @@ COUNT_WORKERS = 4
 GATE_SLOTS = COUNT_WORKERS + 2
 # How often a running search looks whether it was cancelled, to cut its requests off.
 CANCEL_POLL = 0.1
+# The spec gives /dnc/search's insert_date as a moment (YYYY-MM-DD hh:mm:ss), /sms-opt-out/
+# search's as a day. A service following it may match a bare date as its midnight or refuse it
+# (black-box B36 F2): a day filter on the DNC list is trusted only once a search of an entry's
+# day found that entry (SplitSearch.searches_days).
+NOT_BY_DAY = "this service's DNC search matches an insert date as an exact moment, not a day"
+# Entries read to find one inserted at a time other than midnight, when none was read yet.
+DAY_PROBE_ENTRIES = 100
 
 COLUMNS = (
     "phone_number",
@@ -204,6 +215,62 @@ class ExportProgress:
     part: str
 
 
+class DayFilterRefused(ValueError):
+    """An ``insert_date`` filter of a DNC search on a service that does not take it as a day
+    (:data:`NOT_BY_DAY`): the search would give only the entries of one moment, or fail."""
+
+
+@dataclass(frozen=True, slots=True)
+class DaySearch:
+    """What a search of an entry's insert day showed of the service's DNC search."""
+
+    by_day: bool
+    why: str = ""  # what showed it does not take a day
+    refused: bool = False  # it refused a bare date (else it found the entry's day empty)
+
+    def refusal(self, insert_date: str) -> str:
+        """The sentence refusing a filter of ``insert_date`` on this service."""
+        day = insert_date[:10]
+        outcome = (
+            "so it cannot search one day's entries"
+            if self.refused
+            else f"so a search of {day} would give only the entries inserted at {day} 00:00:00"
+        )
+        return (
+            f"{NOT_BY_DAY}: {self.why}; {outcome}. Export without an insert date filter "
+            "(--insert-date): the file's insert_date column gives each entry's day"
+        )
+
+
+def ask_day_search(
+    fetch: Callable[[DncQuery], Page[DncEntry] | Page[SmsOptOut]], items: Sequence[Item]
+) -> DaySearch | None:
+    """Whether the service's DNC search takes a bare insert date as that whole day: one of
+    ``items`` (entries read already), inserted at a time other than midnight if any was, is
+    searched by its id and day with ``fetch``. Found: it does. Not found, or the date refused:
+    the search matches an exact moment, as the spec's ``YYYY-MM-DD hh:mm:ss`` lets a service
+    do. None with no dated item to try. A midnight entry is found either way, but a service
+    refusing a bare date says so."""
+    dated = [item for item in items if _day(item.insert_date) is not None]
+    if not dated:
+        return None
+    timed = [item for item in dated if item.insert_date[10:].strip(" :0")]
+    probe = (timed or dated)[0]
+    day = probe.insert_date[:10]
+    search = DncQuery(id=probe.id, insert_date=day)
+    try:
+        page = fetch(search)
+    except ValidationError as exc:
+        return DaySearch(by_day=False, why=_refused(search, exc), refused=True)
+    if any(item.id == probe.id for item in page.items) or (page.total or 0) > 0:
+        return DaySearch(by_day=True)
+    return DaySearch(
+        by_day=False,
+        why=f"entry {probe.id}, inserted {probe.insert_date}, was not found by a search with "
+        f"insert_date={day}",
+    )
+
+
 class Gap(Enum):
     """Why rows of a split search were in none of its parts."""
 
@@ -247,6 +314,9 @@ class ExportResult:
     reach: int = 101_000
     not_given: int = 0
     counted: int = 0
+    # Why the search was not split by insert day, when the service's search could not be
+    # (:data:`NOT_BY_DAY` and what showed it); "" when it could, or was not tried.
+    not_by_day: str = ""
     # An xlsx export's cells whose text held characters an xlsx file cannot hold, by column
     # (see :func:`replaced_warning`); a CSV export keeps every character.
     replaced: dict[str, int] = field(default_factory=dict)
@@ -262,7 +332,15 @@ SHORT_PAGES = (
 def _why_unreached(result: ExportResult) -> list[tuple[int, str]]:
     """Each cause of unreached rows found, with its count and what it says of them."""
     out: list[tuple[int, str]] = []
-    if result.capped:
+    if result.capped and result.not_by_day:
+        out.append(
+            (
+                result.capped,
+                "share one scope, country code and reason, more than one search reaches, and "
+                f"cannot be parted by insert day: {result.not_by_day}",
+            )
+        )
+    elif result.capped:
         out.append(
             (
                 result.capped,
@@ -603,6 +681,11 @@ class SplitSearch:
         self._gap_index: dict[DncQuery, int] = {}
         self._gaps_found: dict[Gap, int] = {}
         self._days_searched: tuple[dt.date, dt.date] | None = None
+        # Whether the service's search takes a bare insert date as that day (None: not known
+        # yet; asked once a run), and if not, what showed it.
+        self._by_day: bool | None = None if kind is ListKind.DNC else True
+        self._day: DaySearch | None = None
+        self.not_by_day = ""
         self._changed_while_planning = False
         # What a watcher (the CLI's, every few seconds) reads: searches counted while
         # planning, and the service's silence (see :meth:`quiet`).
@@ -819,12 +902,48 @@ class SplitSearch:
         self._days_searched = None
         self._changed_while_planning = False
         self._reaching = self._gap_counting = False
+        if self.query.insert_date:
+            self._check_day_filter()
         total = 0
         for n, root in enumerate(self._roots()):
-            count = self._count(root)
+            try:
+                count = self._count(root)
+            except ValidationError as exc:
+                if not self.query.insert_date or self.kind is not ListKind.DNC or exc.code != 6008:
+                    raise
+                # No entry told (an empty list, or only midnight ones) and the service
+                # refuses the day itself.
+                refused = DaySearch(by_day=False, why=_refused(root, exc), refused=True)
+                raise DayFilterRefused(refused.refusal(self.query.insert_date)) from exc
             total += count
             self._split(root, count, leaves, root=n)
         return total, leaves
+
+    # -- searching by insert day ------------------------------------------------------------
+
+    def searches_days(self, items: Sequence[Item]) -> bool:
+        """Whether the service's search takes a bare insert date (``YYYY-MM-DD``) as that
+        whole day, asked of it once a run (:func:`ask_day_search` of ``items``, entries read
+        already); :attr:`not_by_day` says why not. With no item to try, nothing is known yet
+        and the day is trusted."""
+        if self._by_day is not None:
+            return self._by_day
+        answer = ask_day_search(lambda query: self._fetch(query, 0, 1), items)
+        if answer is None:
+            return True
+        self._by_day = answer.by_day
+        self._day = answer
+        self.not_by_day = "" if answer.by_day else f"{NOT_BY_DAY} ({answer.why})"
+        return answer.by_day
+
+    def _check_day_filter(self) -> None:
+        """Refuse the query's insert-date filter (:class:`DayFilterRefused`) on a DNC list
+        whose service does not take it as a day, found out from one page of the list."""
+        if self.kind is not ListKind.DNC:
+            return
+        page = self._fetch(DncQuery(), 0, DAY_PROBE_ENTRIES)
+        if not self.searches_days(page.items) and self._day is not None:
+            raise DayFilterRefused(self._day.refusal(self.query.insert_date))
 
     def _split(
         self,
@@ -968,13 +1087,11 @@ class SplitSearch:
         if self.limits.max_offset is not None:
             last = min(last, self.limits.max_offset)  # the service refuses a higher offset
         offsets = sorted({last * n // max(1, DATE_SAMPLES - 1) for n in range(DATE_SAMPLES)})
-        dates = [
-            day
-            for offset in offsets
-            for item in self._fetch(query, offset, size).items
-            if (day := _day(item.insert_date)) is not None
-        ]
-        if not dates:
+        items = [item for offset in offsets for item in self._fetch(query, offset, size).items]
+        dates = [day for item in items if (day := _day(item.insert_date)) is not None]
+        if not dates or not self.searches_days(items):
+            # A service matching a moment would find none of the days' rows (or refuse the
+            # days): they are counted as out of reach, not searched for.
             return None
         newest = max(max(dates), dt.date.today() + dt.timedelta(days=1))
         oldest = max(min(dates), newest - dt.timedelta(days=MAX_SPLIT_DAYS - 1))
@@ -1461,6 +1578,7 @@ class ExportJob(SplitSearch):
             days_searched=self.days_searched(),
             reach=self._reachable(sys.maxsize),
             counted=self.counted,
+            not_by_day=self.not_by_day,
         )
         finished = dt.datetime.now(dt.UTC)
         result.finished = _stamp(finished)
@@ -1537,6 +1655,10 @@ def _day(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text[:10])
     except ValueError:
         return None
+
+
+def _refused(query: DncQuery, exc: ValidationError) -> str:
+    return f"it refused a search with insert_date={query.insert_date} ({exc})"
 
 
 def _stamp(moment: dt.datetime) -> str:
