@@ -47,6 +47,7 @@ from app.core.job_report import (
 )
 from app.core.job_runner import JobControl, JobProgress, JobRunner, SendFn
 from app.core.job_store import SUFFIX, JobStatus, JobStore, utc_now
+from app.core.journal import JournalError
 from app.core.session import Session
 
 # Job meta keys: what was at the report path when the job claimed it, and what the job itself
@@ -511,8 +512,10 @@ def _execute(
         path.unlink(missing_ok=True)
     report = RunningReport(store, _staging_path(store))
     stamp = _file_id(store.path)
+    ran_to_its_end = False
     try:
         status = runner.run()
+        ran_to_its_end = True
     finally:
         if status is not JobStatus.PAUSED:
             store.set_meta({"finished": utc_now()})
@@ -524,15 +527,21 @@ def _execute(
             if gone:
                 _say_job_file_gone(store, gone, written or report_path(store))
         counts = store.counts()
-        session.journal.record_event(
-            connection=session.connection.name,
-            base_url=session.connection.base_url,
-            operation="job.finish" if status is not JobStatus.PAUSED else "job.pause",
-            target=f"{meta.get('kind', 'job')} {meta.get('file', '')}",
-            note=str(meta.get("note", "")),
-            job=job_id,
-            details={"name": meta.get("name", ""), "status": store.status, "counts": counts},
-        )
+        try:
+            session.journal.record_event(
+                connection=session.connection.name,
+                base_url=session.connection.base_url,
+                operation="job.finish" if status is not JobStatus.PAUSED else "job.pause",
+                target=f"{meta.get('kind', 'job')} {meta.get('file', '')}",
+                note=str(meta.get("note", "")),
+                job=job_id,
+                details={"name": meta.get("name", ""), "status": store.status, "counts": counts},
+            )
+        except JournalError:
+            # A run stopped by the journal itself (a full disk: JobAborted says so) cannot
+            # record its pause either; that error must not hide why it stopped.
+            if ran_to_its_end:
+                raise
     return status
 
 

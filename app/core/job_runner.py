@@ -47,8 +47,10 @@ from app.api.errors import (
 from app.api.paging import Cancelled
 from app.core.job_report import RATE_LIMITED_ROWS, TOKEN_REFUSED_ROWS, settled_message
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState, scope_from_text
+from app.core.journal import JournalError
 from app.core.session import (
     Session,
+    WriteNotJournaled,
     cancelled_after_refusals,
     e164,
     fate_open,
@@ -534,6 +536,10 @@ class JobRunner:
             ):
                 row, resent = done.item
                 error = done.error
+                if isinstance(error, JournalError):
+                    self._journal_failed(row, resent, error, held)
+                    control.stop.set()
+                    continue
                 # How the row's messages say it (the job file's state stays `resent`'s).
                 told = self._said_resent(row, resent)
                 if (unreached := _never_sent(error)) is not None:
@@ -772,6 +778,25 @@ class JobRunner:
                 message = _with_staged(row, result.message, result.outcome)
                 self.store.mark_done(row.seq, result.outcome, message, result.code)
                 self._count(result.outcome)
+
+    def _journal_failed(self, row: JobRow, resent: bool, error: JournalError, held: _Held) -> None:
+        """A row whose write the change journal could not record (a full disk): no write may go
+        out unrecorded, so the job stops for a resume. A row whose intent was not written was
+        not sent: pending again. One whose request went out (its outcome not recorded) may
+        have been done: it stays "sending", so the resume sends it again as such and settles
+        it, instead of ending failed with "the change was not made" while it was on the list
+        (black-box B35 F1)."""
+        may_be_done = error.may_be_done if isinstance(error, WriteNotJournaled) else True
+        if not may_be_done and not resent and row.seq not in held.unsettled:
+            self.store.mark_pending(row.seq)
+        for kept in (held.unsettled, held.not_done, held.unreached, held.refused_rows):
+            kept.pop(row.seq, None)
+        if not self.abort_reason:
+            self.abort_reason = (
+                f"{error} The job stopped, as no change may be sent without its record; "
+                "resume it once the journal can be written: it sends the rows not sent and "
+                "looks up those whose outcome was not recorded."
+            )
 
     def _refused_token(self, row: JobRow, resent: bool, error: AuthError) -> None:
         """A row the service answered by refusing the token: nothing was done, so it is pending

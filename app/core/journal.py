@@ -679,19 +679,26 @@ class ChangeJournal:
         except sqlite3.Error as exc:
             if _primary_code(exc) == sqlite3.SQLITE_FULL:
                 # A full disk is not damage: the entries before are kept (L4 #5).
-                text = (
-                    f"The change journal could not be written: the disk holding "
-                    f"{self._path.parent} is full ({exc}); the change was not made. Free some "
-                    "space and try again."
-                )
+                why = f": the disk holding {self._path.parent} is full ({exc})"
+                then = "Free some space and try again."
             else:
-                text = (
-                    f"The change journal could not be written ({exc}); the change was not "
-                    "made. Check free disk space and try again."
+                why = f" ({exc})"
+                then = "Check free disk space and try again."
+            for pending in batch:
+                # Only an intent's failure stops its change: an outcome or event is written
+                # after a request went out, which may have made the change (black-box B35 F1).
+                phase = pending.row["phase"]
+                if phase == PHASE_INTENT:
+                    said = "the change was not made"
+                elif phase == PHASE_OUTCOME:
+                    said = "what became of a change already sent was not recorded"
+                else:
+                    said = "this event was not recorded"
+                failure = JournalError(
+                    f"The change journal could not be written{why}; {said}. {then}"
                 )
-            failure = JournalError(text)
-            failure.__cause__ = exc
-            self._fail(batch, failure)
+                failure.__cause__ = exc
+                pending.error = pending.error or failure
         except JournalError as exc:
             self._fail(batch, exc)
         else:

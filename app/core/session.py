@@ -17,7 +17,7 @@ from app.api.models import Campaign, DncEntry, Lead, SmsOptOut, WriteResult, Wri
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
-from app.core.journal import ChangeJournal
+from app.core.journal import ChangeJournal, JournalError
 from app.core.phones import normalize_with_default
 from app.core.sheet_damage import drops_trunk_zero
 
@@ -119,6 +119,18 @@ def cancelled_after_refusals(refused: int, not_done: bool = True) -> str:
         "was sent again"
     )
     return f"{text}; not done" if not_done else text
+
+
+class WriteNotJournaled(JournalError):
+    """A write's row in the change journal could not be written (a full disk).
+
+    ``may_be_done``: the request went out before the journal failed (its outcome's row could
+    not be written), so the change may have been made and whoever sent it must settle it (a
+    job keeps the row for its resume to look up); False: nothing was sent."""
+
+    def __init__(self, text: str, *, may_be_done: bool) -> None:
+        super().__init__(text)
+        self.may_be_done = may_be_done
 
 
 class Session:
@@ -226,17 +238,20 @@ class Session:
     ) -> WriteResult:
         """``call()``, its intent and outcome in the journal. ``earlier_send_open``: an earlier
         send of the same write (a job's row sent again) ended with its fate open."""
-        intent = self.journal.record_intent(
-            connection=self.connection.name,
-            base_url=self.connection.base_url,
-            operation=operation,
-            target=target,
-            phone=phone,
-            before=before,
-            after=after,
-            job=job,
-            note=note,
-        )
+        try:
+            intent = self.journal.record_intent(
+                connection=self.connection.name,
+                base_url=self.connection.base_url,
+                operation=operation,
+                target=target,
+                phone=phone,
+                before=before,
+                after=after,
+                job=job,
+                note=note,
+            )
+        except JournalError as exc:
+            raise WriteNotJournaled(str(exc), may_be_done=False) from exc
         try:
             result = call()
         except Cancelled as stopped:
@@ -245,26 +260,24 @@ class Session:
                 outcome, error = "unknown", CANCELLED_AFTER_LOST_ANSWER
             elif stopped.refused:
                 error = cancelled_after_refusals(stopped.refused)
-            self.journal.record_outcome(intent, outcome=outcome, error=error)
+            self._outcome(intent, stopped.maybe_done, outcome=outcome, error=error)
             raise
         except RateLimitedError as exc:
             # Refused unread: nothing changed, and a job sends the row again later, so "failed"
             # would misstate it; unless an earlier attempt's answer was lost (it may be done).
             if exc.earlier_attempt_lost:
-                self.journal.record_outcome(intent, outcome="failed", error=str(exc))
+                self._outcome(intent, True, outcome="failed", error=str(exc))
             else:
                 error = f"{exc}; {RATE_LIMIT_REFUSED}"
-                self.journal.record_outcome(intent, outcome="refused", error=error)
+                self._outcome(intent, False, outcome="refused", error=error)
             raise
         except ApiError as exc:
             if earlier_send_open:
                 exc.earlier_send_open = True
-            self.journal.record_outcome(intent, outcome="failed", error=str(exc))
+            self._outcome(intent, True, outcome="failed", error=str(exc))
             raise
         except Exception as exc:
-            self.journal.record_outcome(
-                intent, outcome="failed", error=f"{type(exc).__name__}: {exc}"
-            )
+            self._outcome(intent, True, outcome="failed", error=f"{type(exc).__name__}: {exc}")
             raise
         outcome = "ok" if result.status is WriteStatus.DONE else result.status.value
         detail = result.message if result.status is not WriteStatus.DONE else ""
@@ -276,10 +289,31 @@ class Session:
                 detail = "; ".join(x for x in (detail, EARLIER_SEND_MAY_HAVE_DONE) if x)
         if result.retried:
             detail = (detail + f" (answered after {result.attempts} attempts)").strip()
-        self.journal.record_outcome(
-            intent, outcome=outcome, error=detail, after={"id": result.id} if result.id else None
+        self._outcome(
+            intent,
+            True,
+            outcome=outcome,
+            error=detail,
+            after={"id": result.id} if result.id else None,
         )
         return result
+
+    def _outcome(
+        self,
+        intent: int,
+        may_be_done: bool,
+        *,
+        outcome: str,
+        error: str = "",
+        after: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Record how the write of ``intent`` ended; a journal that cannot record it raises
+        :class:`WriteNotJournaled` (``may_be_done``: the request may have made the change, so
+        its error must not say it was not made: black-box B35 F1)."""
+        try:
+            self.journal.record_outcome(intent, outcome=outcome, error=error, after=after)
+        except JournalError as exc:
+            raise WriteNotJournaled(str(exc), may_be_done=may_be_done) from exc
 
     def _insert(
         self,

@@ -126,9 +126,17 @@ def test_a_journal_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
         journal._db.execute(f"PRAGMA max_page_count = {pages}")
         with pytest.raises(JournalError) as caught:
             for i in range(5000):
-                journal.record_event(**CONN, operation="dnc.insert", target=f"{i:0200d}")
+                journal.record_intent(**CONN, operation="dnc.insert", target=f"{i:0200d}")
         assert str(caught.value) == (
             f"The change journal could not be written: the disk holding {tmp_path} is full "
             "(database or disk is full); the change was not made. Free some space and try again."
+        )
+        # Only an intent's failure stops its change: an outcome is written after the request
+        # went out, an event says what happened (black-box B35 F1).
+        with pytest.raises(JournalError) as caught:
+            journal.record_event(**CONN, operation="job.start", target="x" * 5000)
+        assert str(caught.value).endswith(
+            "(database or disk is full); this event was not recorded. Free some space and try "
+            "again."
         )
         assert journal.count() >= 3
