@@ -1,11 +1,12 @@
 """Read delimited text files (csv, tsv, txt) as rows, streaming, whatever wrote them.
 
-Encoding: a BOM decides (UTF-8, UTF-16 LE/BE); UTF-16 without a BOM is recognised by its zero
-bytes; otherwise UTF-8, where any byte sequence that is not valid UTF-8 is decoded as cp1252
-(Excel's "CSV" on Western Windows) instead of failing half-way through a large file. When a
-sample so read looks garbled, the single-byte encodings such files come in (a Mac's, DOS's,
-Cyrillic Windows') are tried on the sample, and the file is read in the one whose text alone
-reads right (``read_as``); if none clearly does, as before, with ``notes.legacy_text`` set.
+Encoding: a BOM decides (UTF-8, UTF-32 LE/BE, UTF-16 LE/BE); UTF-32 and UTF-16 without a BOM
+are recognised by their zero bytes; otherwise UTF-8, where any byte sequence that is not valid
+UTF-8 is decoded as cp1252 (Excel's "CSV" on Western Windows) instead of failing half-way
+through a large file. When a sample so read looks garbled, the single-byte encodings such files
+come in (a Mac's, DOS's, Cyrillic Windows') are tried on the sample, and the file is read in the
+one whose text alone reads right (``read_as``); if none clearly does, as before, with
+``notes.legacy_text`` set.
 A DOS end-of-file mark (Ctrl-Z) ending the file is not data. A file whose first line, or most
 of whose lines, hold a NUL byte is binary data, and refused (:func:`binary_start`); a NUL
 elsewhere is left in its cell, for the check to judge its row by (``sheet_check``).
@@ -499,14 +500,37 @@ def detect_encoding(sample: bytes) -> str:
     """The codec name to read a file whose first bytes are ``sample``."""
     if sample.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
+    # Before UTF-16's: UTF-32-LE's BOM begins with it (black-box B35 F7: such a file was read
+    # as UTF-16, its headers '\x00p\x00h…').
+    if sample.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
     if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
+    if wide := _utf32_without_bom(sample):
+        return wide
     even, odd = sample[0:4000:2], sample[1:4000:2]
     if len(sample) >= 4 and odd.count(0) > len(odd) * 0.4 and even.count(0) < len(even) * 0.1:
         return "utf-16-le"
     if len(sample) >= 4 and even.count(0) > len(even) * 0.4 and odd.count(0) < len(odd) * 0.1:
         return "utf-16-be"
     return "utf-8"
+
+
+def _utf32_without_bom(sample: bytes) -> str:
+    """``utf-32-le`` or ``utf-32-be`` when ``sample`` has UTF-32's zero bytes, else ``""``.
+
+    Every character's top byte is zero (no code point passes U+10FFFF) and, outside the rare
+    astral planes, so is the next; the lowest is seldom zero. Without this such a file was
+    refused as binary data (black-box B35 F7)."""
+    if len(sample) < 8:
+        return ""
+    quarters = [sample[k:4000:4] for k in range(4)]
+    zeros = [quarter.count(0) / len(quarter) for quarter in quarters]
+    if zeros[3] == 1 and zeros[2] > 0.9 and zeros[0] < 0.1:
+        return "utf-32-le"
+    if zeros[0] == 1 and zeros[1] > 0.9 and zeros[3] < 0.1:
+        return "utf-32-be"
+    return ""
 
 
 def sniff_delimiter(text: str, quote: str = '"') -> str:
