@@ -1679,11 +1679,12 @@ _AREA_THEN_FOUR: Final = re.compile(r"\s*(?:\+?1[\s.-]*)?\((\d{3})\)[\s.-]*(\d{4
 def _one_area_regions() -> dict[str, str]:
     """The regions sharing another's calling code that have one area code, which phonenumbers
     adds to a local number written without it (Jersey's 1534, Christmas Island's 8), by the
-    keys of their names and ISO codes. +1's territories are left out: a 7-digit number is
-    refused under +1 (docs/cli.md), where most countries have several area codes."""
+    keys of their names and ISO codes. +1's territories with one area code are among them
+    (Bermuda's 441, as phonenumbers reads "4561234" under BM): a 7-digit number beside one
+    names its area as a code cell of "1-441" does, while under +1 alone it stays refused."""
     found: dict[str, str] = {}
-    for code, regions in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.items():
-        if code == 1 or len(regions) < 2:
+    for regions in phonenumbers.COUNTRY_CODE_TO_REGION_CODE.values():
+        if len(regions) < 2:
             continue
         for region in regions[1:]:
             meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
@@ -1698,6 +1699,10 @@ def _one_area_regions() -> dict[str, str]:
             ):
                 for name in table.get(region, ()):
                     found.update(dict.fromkeys(_name_keys(name), region))
+    # "KY" and "MS" are Kentucky and Mississippi too, each with several area codes: a 7-digit
+    # number beside them is completed only beside "Cayman Islands" or "Montserrat".
+    for state in country_names.US_STATES.keys() - country_names.US_TERRITORIES:
+        found.pop(state.casefold(), None)
     return found
 
 
@@ -1722,7 +1727,10 @@ def one_area_hint(raw: object, code: str) -> str:
     unknown ("797123" under +44 is Jersey's +44 1534 797123 and the Isle of Man's +44 1624
     797123, and as likely a mainland number short of its area code), as phonenumbers refuses it
     under the code's main region, so the row stays refused (black-box B34)."""
-    regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(code), ()) if code.isdigit() else ()
+    # Under +1 a 7-digit number fits a score of territories, and is said to be a local
+    # number without its area code (docs/cli.md).
+    shared = code.isdigit() and code != "1"
+    regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(code), ()) if shared else ()
     ones = set(_one_area_regions().values())
     by_number: dict[str, list[str]] = {}
     for region in regions:

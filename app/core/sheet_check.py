@@ -1227,7 +1227,8 @@ class _Checker:
             result = normalize(value, code, msisdn=self.msisdn)
             if not result.ok and code == "1":
                 result, code_note = self._area_from_code(value, code_cell, result, c)
-            elif not result.ok:
+            if not result.ok:
+                # Beside Bermuda or Jersey, its one area code (black-box B34 F2).
                 result, code_note = self._one_area(value, code_cell, result, c)
             if not result.ok:
                 result, code_note = self._own_code(value, code_cell, code, result, c)
@@ -2294,16 +2295,24 @@ class _Checker:
         """A local number read under the one area code of the region its code cell names, as
         phonenumbers reads it ("812345" beside "JE" is +44 1534 812345), and the row's note;
         ``result`` and "" for any other number or cell (black-box B34 F2: Jersey's, Guernsey's,
-        the Isle of Man's and Christmas Island's local numbers were refused)."""
+        the Isle of Man's and Christmas Island's local numbers were refused; Barbados's and
+        Bermuda's 7-digit ones too)."""
         found = phones.one_area_reading(value, code_cell)
         if found is None:
             return result, ""
         whole, area, place = found
         assert column is not None  # a code cell gave the row its code
+        n = whole.national
+        # A +1 number with its +1, as _area_from_code shows it: "(246) 456-1234" is a US form.
+        shown = (
+            f"+1 {area} {n[3:6]}-{n[6:]}"
+            if whole.phone_code == "1"
+            else phones.format_for_display(n, whole.phone_code)
+        )
         note = (
-            f"read as {phones.format_for_display(whole.national, whole.phone_code)}: the number "
-            f"is written without its area code, and {self._code_cell_said(code_cell, column)} "
-            f"names {place}, whose only area code is {area}"
+            f"read as {shown}: the number is written without its area code, and "
+            f"{self._code_cell_said(code_cell, column)} names {place}, whose only area code is "
+            f"{area}"
         )
         return whole, note
 

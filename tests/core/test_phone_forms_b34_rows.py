@@ -39,8 +39,9 @@ def test_local_number_beside_a_one_area_region_is_completed(tmp_path: Path) -> N
         "'Country' cell's 'JE' (column B) names Jersey, whose only area code is 1534"
     )
     assert "names Christmas Island, whose only area code is 8" in got[6].message
-    # +1's territories have many area codes: a 7-digit number stays refused (docs/cli.md).
-    assert read[7][0] == "invalid"
+    # Bermuda has one area code, 441, which phonenumbers adds as it adds Jersey's (FXB item 3);
+    # Great Britain has many: its 8-digit local number stays refused.
+    assert read[7] == ("", "1", "4414412345")
     assert read[8][0] == "invalid"
 
 
