@@ -375,7 +375,28 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
+# Forms of a request date that are read, each of Nov 2, 2026, named where a cell is not a date
+# (black-box B30 F9c: "'N/A' is not a date" named none); a test reads each back.
+READ_FORMS: Final = ("2026-11-02", "11/02/2026", "02.11.2026", "2 Nov 2026")
+_NOT_A_DATE: Final = " is not a date"
+_FORMS_SAID: Final = f" (read as dates: {', '.join(READ_FORMS)}, a date cell)"
+
+
 def parse_request_date(
+    value: CellValue,
+    not_after: dt.date | None = None,
+    *,
+    day_first: DayFirst = None,
+    date1904: bool | None = None,
+) -> RequestDate:
+    """:func:`_parse_cell`, a note saying a value is not a date naming the forms read."""
+    found = _parse_cell(value, not_after, day_first=day_first, date1904=date1904)
+    if found.date is None and found.note.endswith(_NOT_A_DATE):
+        return replace(found, note=f"{found.note}{_FORMS_SAID}")
+    return found
+
+
+def _parse_cell(
     value: CellValue,
     not_after: dt.date | None = None,
     *,
@@ -897,7 +918,7 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         if _SERIAL_RANGE[0] <= serial <= _SERIAL_RANGE[1]:
             return _serial(serial, text)
     if _is_number(text):
-        number = parse_request_date(float(text))
+        number = _parse_cell(float(text))
         return number if number.date is not None else RequestDate(None, f"{text!r} is not a date")
     if (m := _SPACED_OR_UNICODE.fullmatch(text)) is not None:
         # "23 - 11 - 2026", "23–11–2026" (an en dash, as a word processor turns a typed dash):

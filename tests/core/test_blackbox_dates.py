@@ -10,6 +10,9 @@ import pytest
 
 from app.core.sheet_dates import parse_request_date
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 JAN5 = dt.date(2026, 1, 5)
 
 
@@ -70,6 +73,6 @@ def test_unambiguous_dashed_and_dotted_dates() -> None:
 
 
 def test_numbers_that_are_not_dates_are_quoted_as_written() -> None:
-    assert parse_request_date("2026").note == "'2026' is not a date"
-    assert parse_request_date(2025550101.0).note == "2025550101 is not a date"
-    assert parse_request_date(12.5).note == "12.5 is not a date"
+    assert parse_request_date("2026").note == f"'2026' is not a date{READ_AS_DATES}"
+    assert parse_request_date(2025550101.0).note == f"2025550101 is not a date{READ_AS_DATES}"
+    assert parse_request_date(12.5).note == f"12.5 is not a date{READ_AS_DATES}"

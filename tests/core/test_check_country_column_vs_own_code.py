@@ -20,6 +20,9 @@ from tests.core import sheet_factory as f
 from tests.core.test_sheet_hidden_rows import ods_row, write_ods_xml
 from tests.core.test_sheet_ods_xls_error_cells import ods_cell_xml
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 CHECKED_ON = dt.date(2026, 11, 20)
 
 
@@ -127,9 +130,9 @@ def test_an_invalid_number_read_under_its_own_code_says_why_and_which_code(
             "number shows as 00:00)",
         ),
         (dt.timedelta(hours=30, minutes=15), "30:15 is a length of time, not a date"),
-        (True, "TRUE is not a date"),
-        (-5, "-5 is not a date"),
-        (12.5, "12.5 is not a date"),
+        (True, f"TRUE is not a date{READ_AS_DATES}"),
+        (-5, f"-5 is not a date{READ_AS_DATES}"),
+        (12.5, f"12.5 is not a date{READ_AS_DATES}"),
         (dt.date(1899, 12, 25), "1899-12-25 is before 1900, so it is not a plausible request date"),
         (
             dt.datetime(1899, 12, 30, 0, 0),

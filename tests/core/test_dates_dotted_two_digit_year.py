@@ -10,6 +10,9 @@ from app.core.sheet_check import CheckOptions, check_all
 from app.core.sheet_dates import DAY_FIRST_ONLY, EITHER_DOTTED, parse_request_date
 from app.core.sheet_mapping import ColumnMapping
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 CHECKED_ON = dt.date(2026, 11, 23)
 
 
@@ -42,7 +45,10 @@ def test_its_century_is_the_slashed_forms() -> None:
     assert parse_request_date("12/25/28", CHECKED_ON).date == back.date
     assert parse_request_date("31.12.99", CHECKED_ON).date == dt.date(1999, 12, 31)
     assert parse_request_date("31.12.99", CHECKED_ON).note == ""
-    assert parse_request_date("31.02.26", CHECKED_ON).note == "'31.02.26' is not a date"
+    assert (
+        parse_request_date("31.02.26", CHECKED_ON).note
+        == f"'31.02.26' is not a date{READ_AS_DATES}"
+    )
 
 
 def test_the_check_counts_its_business_days() -> None:

@@ -21,6 +21,9 @@ from app.core.sheet_check import CheckOptions, check_all
 from app.core.sheet_dates import EITHER, parse_request_date
 from app.core.sheet_mapping import ColumnMapping
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 CHECKED_ON = dt.date(2026, 11, 23)
 # What an SMS platform's export holds (black-box file sms_platform.csv, rows 2-4 and 7-9).
 LATE_EVENING_UTC = "2026-11-06T03:30:00Z"
@@ -94,7 +97,9 @@ def test_an_ambiguous_moment_keeps_its_note_and_its_evidence(zone: Any) -> None:
         "'11/06/2026 03:30 UTC' is ambiguous: read as Nov 06, 2026 (month/day); it could be "
         "Jun 11, 2026; read as 2026-11-05, the day it was in this computer's time zone (EST)"
     )
-    assert parse_request_date("13/25/2026 01:00Z").note == "'13/25/2026 01:00Z' is not a date"
+    assert parse_request_date("13/25/2026 01:00Z").note == (
+        f"'13/25/2026 01:00Z' is not a date{READ_AS_DATES}"
+    )
 
 
 def _rows() -> list[tuple[int, list[Any]]]:

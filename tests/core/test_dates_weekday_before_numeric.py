@@ -16,6 +16,9 @@ from app.core.job_staging import JobSettings
 from app.core.job_store import JobRow
 from app.core.sheet_dates import parse_request_date
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 CHECKED = dt.date(2026, 11, 24)
 
 
@@ -96,7 +99,7 @@ def test_a_weekday_date_with_a_zone_quotes_the_whole_cell_once() -> None:
 @pytest.mark.parametrize("cell", ["Monster 11/23/2026", "Mon, 13/23/2026", "Mon, 2/30/2026"])
 def test_no_weekday_or_no_date_is_still_not_a_date(cell: str) -> None:
     found = parse_request_date(cell, CHECKED)
-    assert (found.date, found.note) == (None, f"{cell!r} is not a date")
+    assert (found.date, found.note) == (None, f"{cell!r} is not a date{READ_AS_DATES}")
 
 
 def test_five9_timestamps_are_read_in_the_file(tmp_path: Path) -> None:

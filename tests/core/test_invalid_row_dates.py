@@ -25,6 +25,9 @@ from app.core.sheet_dates import business_days_between
 from app.core.sheet_mapping import ColumnMapping
 from app.core.staging_notes import late_invalid_sentence
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 INSERTED = dt.date(2026, 11, 20)
 LOOKUP = {"Solar Savings Outreach": "1001"}
 TODAY = dt.date.today()
@@ -72,7 +75,10 @@ def test_an_invalid_row_keeps_its_number_date_and_lateness() -> None:
     assert checked[3].message == "row 5: campaign: no campaign is named 'Nope Campaign'"
     assert (checked[4].national, checked[4].late) == ("3035551904", True)
     assert checked[4].message.startswith("row 6: purpose: the row says 'Marketing'")
-    assert (checked[5].national, checked[5].date_note) == ("3035551905", "'not sure' is not a date")
+    assert (checked[5].national, checked[5].date_note) == (
+        "3035551905",
+        f"'not sure' is not a date{READ_AS_DATES}",
+    )
     assert summary.late_requests == 3  # rows 2, 3 and 6
     assert (summary.late_invalid.count, summary.late_invalid.first) == (2, [3, 6])
     assert summary.unread_dates.first == [7]

@@ -28,6 +28,9 @@ from app.core.sheet_dates import business_days_between
 from app.core.sheet_mapping import ColumnMapping
 from app.core.staging_notes import unchecked_dates_sentence
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 TODAY = dt.date.today()
 LATER = TODAY + dt.timedelta(days=40)
 OLD = TODAY - dt.timedelta(days=90)
@@ -148,7 +151,7 @@ def test_the_cli_says_it_on_a_note_line_in_the_json_and_in_the_report(
     # Row 7's date is after the insertion date: no business days, not late; its note stays.
     assert by_row[7][8:] == (LATER.isoformat(), None, None)
     assert by_row[7][6] == "row 7: the request date is after the insertion date"
-    assert by_row[3][6] == "row 3: request date: 'N/A' is not a date"
+    assert by_row[3][6] == f"row 3: request date: 'N/A' is not a date{READ_AS_DATES}"
     assert by_row[7][7] is None and by_row[3][7] is None  # no phone cell was damaged
     assert main(argv) == 0
     assert f"  note: {WARNING}" in capsys.readouterr().out.splitlines()

@@ -23,6 +23,8 @@ from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_types import CellValue, Row
 
 INSERTED = dt.date(2026, 11, 20)
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
 
 
 def run(
@@ -374,7 +376,7 @@ def test_late_requests_are_flagged_and_counted() -> None:
         "(limit 10)"
     ) in checked[0].message
     assert "ambiguous" in checked[2].date_note
-    assert checked[3].date_note == "'not a date' is not a date"
+    assert checked[3].date_note == f"'not a date' is not a date{READ_AS_DATES}"
     assert (summary.late_requests, summary.ambiguous_dates, summary.valid) == (2, 1, 5)
 
 

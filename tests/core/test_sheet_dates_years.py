@@ -15,6 +15,9 @@ from app.core.sheet_check import CheckOptions, check_all
 from app.core.sheet_dates import parse_request_date
 from app.core.sheet_mapping import ColumnMapping
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 TODAY = dt.date(2026, 11, 22)
 
 
@@ -99,7 +102,7 @@ def test_around_a_century_boundary() -> None:
     assert parse_request_date("01/07/01", day).date == dt.date(2001, 1, 7)
     # Feb 29, 2100 is no date: the latest Feb 29 of a year ending 00 is in 2000.
     assert parse_request_date("02/29/00", dt.date(2100, 3, 1)).date == dt.date(2000, 2, 29)
-    assert parse_request_date("02/29/25", TODAY).note == "'02/29/25' is not a date"
+    assert parse_request_date("02/29/25", TODAY).note == f"'02/29/25' is not a date{READ_AS_DATES}"
 
 
 def test_four_digit_years_are_read_as_written() -> None:

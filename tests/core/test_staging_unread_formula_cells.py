@@ -25,6 +25,9 @@ from app.core.job_store import JobRow, JobStore
 from app.core.removal_job import stage_removal
 from tests.core import sheet_factory as f
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 
 def error(ref: str, text: str, formula: str = "") -> str:
     f_part = f"<f>{escape(formula)}</f>" if formula else ""
@@ -156,7 +159,10 @@ def test_the_dates_warning_claims_notes_only_for_rows_that_have_one(tmp_path: Pa
     with store:
         rows = _rows(store)
         warnings = store.meta()["warnings"]
-    assert rows[2].message == "row 2: request date: 'N/A' is not a date" and not rows[3].message
+    assert (
+        rows[2].message == f"row 2: request date: 'N/A' is not a date{READ_AS_DATES}"
+        and not rows[3].message
+    )
     assert warnings == [
         "1 row's request date could not be read (row 2); 1 row has no request date (row 3): "
         "their 10-business-day limit was not checked (the report's Message column says why "

@@ -9,11 +9,14 @@ import pytest
 from app.api.scope import Scope, ScopeError
 from app.core.sheet_dates import parse_request_date
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 
 @pytest.mark.parametrize("text", ["²", "¹2", "2²", "²" * 8, "1²3.4"])
 def test_a_superscript_is_no_date(text: str) -> None:
     found = parse_request_date(text)
-    assert found.date is None and found.note == f"{text!r} is not a date"
+    assert found.date is None and found.note == f"{text!r} is not a date{READ_AS_DATES}"
 
 
 def test_plain_digits_still_read() -> None:
