@@ -1179,6 +1179,9 @@ def _count_text(key: str, summary: Mapping[str, Any]) -> str:
         text += f" (of which {as_written:,} {AS_WRITTEN_SAID})"
     if key == "late_requests" and summary[key] and summary["status"] == JobStatus.DRY_RUN:
         text += f" ({DRY_RUN_LATE_NOTE})"
+    if key == "late_requests" and (unsure := summary.get("late_requests_not_certain")):
+        # Counted to an entry's day by the service's clock, whose zone is unknown (black-box B32).
+        text += f" (of which {unsure:,} not certain: see the note on the service's clock)"
     maybe = summary.get("already_present_maybe_inserted") or 0
     if key == "already_present" and maybe:
         # Not all of them were on the list before the job (see job_report.maybe_inserted).
