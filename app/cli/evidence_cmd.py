@@ -114,7 +114,12 @@ def _job_details(facts: JobFacts | None) -> dict[str, Any] | None:
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
-    from app.core.evidence import EvidenceError, gather_evidence, write_evidence_xlsx
+    from app.core.evidence import (
+        EvidenceError,
+        gather_evidence,
+        lead_forms_text,
+        write_evidence_xlsx,
+    )
 
     try:
         # Given empty, each was taken as left out: an empty --phone-code searched under code
@@ -179,6 +184,9 @@ def run(args: argparse.Namespace) -> int:
         "dnc_forms_searched": pack.dnc_searched,
         "sms_forms_searched": pack.sms_searched,
         "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
+        # The texts the leads' phone fields were searched for: a lead writing the number any
+        # other way is not in "leads" (black-box B37 F2).
+        "lead_forms_searched": pack.lead_forms_searched,
         "journal_entries": len(pack.journal),
         "journal_entries_other_services": pack.other_service_journal,
         # Whether the change journal's hash chain held (null: no journal was read), and the
@@ -211,6 +219,9 @@ def run(args: argparse.Namespace) -> int:
         "writes_by_settled": pack.settled_counts,
         # null: an incomplete snapshot without the number does not say it was not listed.
         "snapshots": {s.path.name: s.listed for s in pack.snapshots},
+        # Snapshot files that could not be read (damaged, or no snapshot), each with why: not
+        # consulted, so nothing is known of them (black-box B37 F4).
+        "snapshots_not_read": pack.snapshots_not_read,
         "report": str(report.resolve()),
         "report_sha256": sha,
     }
@@ -236,6 +247,8 @@ def run(args: argparse.Namespace) -> int:
         for snap in pack.snapshots:
             if snap.listed is None:
                 print(f"Snapshot {snap.path.name}: listed {snap.listed_text}.")
+        for name, why in pack.snapshots_not_read.items():
+            print(f"Snapshot {name} could not be read ({why}): not consulted.")
         if pack.other_service_snapshots:
             n = pack.other_service_snapshots
             print(
@@ -255,6 +268,9 @@ def run(args: argparse.Namespace) -> int:
                 )
             elif not found and searched:
                 print(f"{label} in the written forms searched: {searched}.")
+        if not pack.leads:
+            forms = lead_forms_text(pack.lead_forms_searched)
+            print(f"No lead in the written forms searched: {forms}.")
         print(f"Evidence pack: {report.resolve()}")
     unread = pack.dnc_not_read or pack.sms_not_read
     return EXIT_FINDINGS if pack.dnc or pack.sms or unread else EXIT_OK

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 
 from app.api.models import Lead
 from app.core.audit_types import Conflict, LeadNumber, OptOutRecord
+from app.core.dnc_removal import stored_forms
 from app.core.phones import normalize, normalize_code
 
 DEFAULT_PHONE_CODE = "1"
@@ -60,6 +61,29 @@ def _digits_key(code: str, digits: str) -> Key | None:
     elif digits[0] == "0":
         digits = digits[1:]
     return (code, digits)
+
+
+def _as_written_key(code: str, raw: str) -> Key | None:
+    """The key of a number no validator reads (in no range in use today), from its digits as
+    written: an international prefix of the lead's own code written in front ("+44 7911…",
+    "0044…", "011 44…", "+44 (0)7911…") is dropped, when the digits are one of the forms a
+    DNC entry of the remaining number may hold (:func:`stored_forms`, the forms evidence and
+    a removal search), so the lead meets the entry kept as national digits (black-box B37
+    F1: kept with the prefix, the key never met it and the lead was only "Unparseable").
+    Digits with the bare country code and no "+" or exit code are left as written: they may
+    be a national number of their own."""
+    digits = _NON_DIGITS.sub("", raw)
+    prefixes = [f"011{code}", f"00{code}"]
+    if raw.lstrip().startswith("+"):
+        prefixes.append(code)
+    for prefix in prefixes:
+        if not digits.startswith(prefix):
+            continue
+        rest = digits[len(prefix) :]
+        key = _digits_key(code, rest)
+        if key is not None and stored_forms(key[1], code).get(digits, None) is not None:
+            return key
+    return _digits_key(code, digits)
 
 
 class EntryIndex:
@@ -128,12 +152,8 @@ def lead_numbers(leads: Iterable[Lead]) -> list[LeadNumber]:
                     )
                 )
             else:
-                digits = _NON_DIGITS.sub("", raw)
-                out.append(
-                    LeadNumber(
-                        lead, field_name, raw, code, _digits_key(code, digits), False, result.reason
-                    )
-                )
+                key = _as_written_key(code, raw)
+                out.append(LeadNumber(lead, field_name, raw, code, key, False, result.reason))
     return out
 
 

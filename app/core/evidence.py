@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -90,7 +90,13 @@ from app.core.phones import (
 from app.core.sheet_check import listed_as_written, written_with_own_code
 from app.core.sheet_damage import drops_trunk_zero, other_country
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS
-from app.core.snapshots import KIND_NAMES, SnapshotEntry, entries_for_number, list_snapshots
+from app.core.snapshots import (
+    KIND_NAMES,
+    SnapshotEntry,
+    SnapshotError,
+    entries_for_number,
+    list_snapshots,
+)
 from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
@@ -640,6 +646,13 @@ class EvidencePack:
     # with its failure: their leads' status name is STATUS_NAME_NOT_READ, not a blank that
     # would read as "the service has no such status".
     status_names_not_read: dict[str, str] = field(default_factory=dict)
+    # The texts the leads' phone fields were searched for (the service matches a field's text
+    # exactly): a lead keeping the number written any other way is not in :attr:`leads`.
+    lead_forms_searched: list[str] = field(default_factory=list)
+    # Snapshot files of the folder that could not be read (not a snapshot any more, or
+    # damaged), by file name, each with why: not consulted, so the pack cannot say whether
+    # they list the number (black-box B37 F4: they were skipped without a word).
+    snapshots_not_read: dict[str, str] = field(default_factory=dict)
 
     @property
     def settled_counts(self) -> dict[str, int]:
@@ -678,6 +691,9 @@ def _written_forms(national: str, code: str) -> list[str]:
         national,
         f"{code}{national}",
         f"+{code}{national}",
+        # The country code set apart from the digits (black-box B37 F2: "+44 7998813038").
+        f"+{code} {national}",
+        f"+{code}-{national}",
         format_for_display(national, code),
     ]
     if code == "1" and len(national) == 10:
@@ -688,6 +704,11 @@ def _written_forms(national: str, code: str) -> list[str]:
             f"{a} {b} {c}",
             f"({a}){b}-{c}",
             f"1-{a}-{b}-{c}",
+            # Dotted with the country code (black-box B37 F2: "1.404.281.8404").
+            f"1.{a}.{b}.{c}",
+            f"1 {a} {b} {c}",
+            f"+1 {a} {b} {c}",
+            f"+1-{a}-{b}-{c}",
             f"+1 {a}-{b}-{c}",
             f"+1 ({a}) {b}-{c}",
         ]
@@ -697,6 +718,15 @@ def _written_forms(national: str, code: str) -> list[str]:
     # Digits as a list may keep them (exit code, country code, trunk 0): cheap here too.
     forms += [form for form, kind in stored_forms(national, code).items() if kind.carries_code]
     return [form for form in dict.fromkeys(forms) if form]
+
+
+def lead_forms_text(forms: Sequence[str]) -> str:
+    """The lead searches' texts in one sentence, saying what they leave out."""
+    quoted = ", ".join(f'"{form}"' for form in forms)
+    return (
+        f"{quoted} in {', '.join(LEAD_PHONE_FIELDS)}: the service matches a lead's number as "
+        "written, so a lead keeping it written any other way is not found"
+    )
 
 
 def _form_words(kind: FormKind, code: str) -> str:
@@ -847,6 +877,61 @@ def _snapshot_entries(path: Path, national: str, code: str) -> list[SnapshotEntr
     return out
 
 
+SNAPSHOT_DAMAGED = "damaged (its database's integrity check failed)"
+SNAPSHOT_UNREADABLE = "not a DNC Desk snapshot DNC Desk can read"
+
+
+def _damage(path: Path) -> str:
+    """Why the snapshot's database cannot be trusted, or "" when its integrity check passes:
+    a page damaged on disk may still answer the number's search (black-box B37 F4: such a
+    snapshot was listed as fine)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return f"{SNAPSHOT_DAMAGED}: {exc}"
+    return "" if rows == [("ok",)] else SNAPSHOT_DAMAGED
+
+
+def _read_snapshots(pack: EvidencePack, base_url: str, directory: Path) -> None:
+    """Each snapshot of the service in ``directory`` with the number's entries in it; the
+    others counted as another service's or, unreadable or damaged, named with why."""
+    here = normalize_base_url(base_url)
+    snaps = list_snapshots(directory)
+    loaded = {snap.path for snap in snaps}
+    for path in sorted(directory.glob("*.sqlite3")) if directory.is_dir() else []:
+        if path not in loaded:
+            pack.snapshots_not_read[path.name] = SNAPSHOT_UNREADABLE
+    for snap in snaps:
+        assert snap.path is not None
+        if normalize_base_url(snap.base_url) != here:
+            pack.other_service_snapshots += 1
+            continue
+        why = _damage(snap.path)
+        if not why:
+            try:
+                entries = _snapshot_entries(snap.path, national=pack.national, code=pack.phone_code)
+            except (sqlite3.Error, SnapshotError) as exc:
+                why = f"{SNAPSHOT_DAMAGED}: {exc}"
+        if why:
+            pack.snapshots_not_read[snap.path.name] = why
+            continue
+        pack.snapshots.append(
+            SnapshotPresence(
+                snap.path,
+                snap.kind,
+                str(snap.scope) if snap.scope is not None else "whole list",
+                snap.taken_at,
+                snap.connection,
+                entries,
+                snap.unreachable,
+            )
+        )
+
+
 def gather_evidence(
     api: ApiClient,
     journal: ChangeJournal | None,
@@ -906,8 +991,9 @@ def gather_evidence(
     progress(2, steps, "Searching leads")
     lists = {x.id: x.name for x in api.all_lists(cancel=cancel)}
     seen: set[tuple[str, str]] = set()
+    pack.lead_forms_searched = _written_forms(national, code)
     for field_name in LEAD_PHONE_FIELDS:
-        for form in _written_forms(national, code):
+        for form in pack.lead_forms_searched:
             check_cancel(cancel)
             for lead in api.iter_leads({field_name: form}, cancel=cancel):
                 value = getattr(lead, field_name)
@@ -943,23 +1029,7 @@ def gather_evidence(
 
     progress(4, steps, "Reading saved snapshots")
     if snapshots_dir is not None:
-        here = normalize_base_url(api.base_url)
-        for snap in list_snapshots(snapshots_dir):
-            assert snap.path is not None
-            if normalize_base_url(snap.base_url) != here:
-                pack.other_service_snapshots += 1
-                continue
-            pack.snapshots.append(
-                SnapshotPresence(
-                    snap.path,
-                    snap.kind,
-                    str(snap.scope) if snap.scope is not None else "whole list",
-                    snap.taken_at,
-                    snap.connection,
-                    _snapshot_entries(snap.path, national, code),
-                    snap.unreachable,
-                )
-            )
+        _read_snapshots(pack, api.base_url, snapshots_dir)
     progress(steps, steps, "Done")
     return pack
 
@@ -1021,6 +1091,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("SMS forms searched", pack.sms_searched),
         ("SMS opt-outs not read", pack.sms_not_read),
         ("Leads carrying it", len(pack.leads)),
+        ("Lead forms searched", lead_forms_text(pack.lead_forms_searched)),
         ("Journal entries", len(pack.journal)),
         ("Journal entries of other services", pack.other_service_journal),
         ("Journal chain", pack.journal_chain_text),
@@ -1031,6 +1102,8 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("Snapshots listing it", sum(1 for s in pack.snapshots if s.listed)),
         ("Snapshots not knowing it", sum(1 for s in pack.snapshots if s.listed is None)),
         ("Snapshots of other services", pack.other_service_snapshots),
+        ("Snapshots not read", len(pack.snapshots_not_read)),
+        *((f"Snapshot not read: {name}", why) for name, why in pack.snapshots_not_read.items()),
     ):
         summary.append(row)
     if pack.dnc_not_read or pack.sms_not_read:
