@@ -8,7 +8,8 @@ They also keep a command from destroying a file: a report is never written over 
 spreadsheet being read (the vendor's original is the evidence) nor over another job's report
 (that job's record of what it sent), and a file already at
 ``--report`` or ``--out`` (export, audit, evidence, diff) is replaced only with ``--overwrite``,
-and an ``--out`` is never a file the command reads. Missing folders are created
+and an ``--out`` is never a file the command reads nor one of the app's own records (a job's
+report, a job file, the change journal: :func:`app_record`). Missing folders are created
 here, and the folder is proved writable with a temporary file, so nothing is sent to the
 service for a report that could not be written.
 """
@@ -105,6 +106,26 @@ def report_of_job(path: Path, jobs_dir: Path | None) -> str:
     return ""
 
 
+def app_record(path: Path) -> str:
+    """What ``path`` is, when it is one of the app's own records (``""`` when not): the report
+    of a job that sent rows (:func:`report_of_job`), a job file, or the change journal."""
+    from app.core.job_store import SUFFIX
+    from app.core.paths import AppPaths
+
+    paths = AppPaths.locate()
+    if job := report_of_job(path, paths.jobs_dir if paths.jobs_dir.is_dir() else None):
+        return f"the report of {job}, its record of what was sent"
+    if not path.exists():
+        return ""
+    if path.resolve().suffix == SUFFIX:
+        return "a job file, the record of a job's rows and what was sent"
+    journal = paths.journal_db
+    for part in ("", "-wal", "-shm", "-journal"):
+        if same_file(path, journal.with_name(journal.name + part)):
+            return "the change journal, the record of every change sent"
+    return ""
+
+
 def check_report_path(
     path: Path,
     *,
@@ -173,6 +194,13 @@ def check_out_path(
     path = path.expanduser()
     if path.is_dir():
         raise CliError(f"--out {path} is a folder; give a file name ending in {kinds}.", EXIT_USAGE)
+    if record := app_record(path):
+        # export --out jobs/import-….xlsx --overwrite replaced a finished import's report with
+        # the export (black-box B35 F3): the app's own records are never an --out.
+        raise CliError(
+            f"--out {path} is {record}; the {what} would replace it, so give another file name.",
+            EXIT_USAGE,
+        )
     for source in reads:
         if same_file(path, source):
             raise CliError(
