@@ -406,6 +406,13 @@ def load_snapshot(path: Path, *, entries: bool = True) -> SnapshotData:
                 SnapshotEntry(*row)
                 for row in db.execute(f"SELECT {', '.join(FIELDS)} FROM entries ORDER BY rowid")
             ]
+    except sqlite3.Error:
+        # Bytes damaged inside the file (a text that is no longer UTF-8, a broken page): named,
+        # without SQLite's words quoting the damaged bytes (black-box B37 F3).
+        raise SnapshotError(
+            f"{path} is a damaged DNC Desk snapshot: its entries could not be read. Keep it "
+            "for review, and compare another copy."
+        ) from None
     finally:
         db.close()
     return data
