@@ -1748,10 +1748,21 @@ def one_area_hint(raw: object, code: str) -> str:
     )
 
 
+@functools.cache
+def _longest_national(region: str) -> int:
+    """The most digits a national number of ``region`` has, by phonenumbers' metadata."""
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    lengths = metadata.general_desc.possible_length if metadata is not None else ()
+    return max(lengths, default=17)  # phonenumbers' longest national number at all
+
+
 def _in_one_area(raw: object, region: str) -> tuple[PhoneResult, str, str] | None:
     """:func:`one_area_reading` of ``raw`` in ``region``, one of :func:`_one_area_regions`."""
     plus, digits, reason = _clean(raw)
-    if reason or plus:
+    if reason or plus or len(digits) >= _longest_national(region):
+        # As long as the region's longest number: no area code can be missing from it, and
+        # a refused 10-digit UK number skips three parses (the check's cost per such row
+        # had tripled).
         return None
     try:
         number = phonenumbers.parse(digits, region)
