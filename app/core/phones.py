@@ -1752,8 +1752,9 @@ def one_area_hint(raw: object, code: str) -> str:
 def _longest_national(region: str) -> int:
     """The most digits a national number of ``region`` has, by phonenumbers' metadata."""
     metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
-    lengths = metadata.general_desc.possible_length if metadata is not None else ()
-    return max(lengths, default=17)  # phonenumbers' longest national number at all
+    desc = metadata.general_desc if metadata is not None else None
+    lengths = desc.possible_length if desc is not None else ()
+    return max(lengths or (), default=17)  # phonenumbers' longest national number at all
 
 
 def _in_one_area(raw: object, region: str) -> tuple[PhoneResult, str, str] | None:
