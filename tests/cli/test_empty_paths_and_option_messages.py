@@ -265,14 +265,17 @@ def test_checks_on_a_service_refusing_connections_do_not_call_it_silent(
     # 1.5 s, well inside the retries: at 0.3 s a loaded machine had not yet seen the first
     # refusal, and the notice rightly said "No answer" (seen once under load).
     monkeypatch.setattr(connection_args, "CHECK_WAITING_AFTER", 1.5)
+    # The port stays bound, not listening, for the whole run: connections to it are refused,
+    # and no sandbox of a test running beside this one can take it (a .ci/run saw one do so,
+    # and the import ran to its end there).
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    numbers = _csv(tmp_path / "numbers.csv", "3035550101")
-    url = f"http://127.0.0.1:{port}"
-    status, _out, err = _run(
-        capsys, "import", str(numbers), "--into", "dnc", "--scope", "global", "--base-url", url
-    )
+        numbers = _csv(tmp_path / "numbers.csv", "3035550101")
+        url = f"http://127.0.0.1:{port}"
+        status, _out, err = _run(
+            capsys, "import", str(numbers), "--into", "dnc", "--scope", "global", "--base-url", url
+        )
     assert status == 1, err
     assert "No answer from the service" not in err, err
     assert "The service cannot be reached: no connection to it could be made for " in err, err
