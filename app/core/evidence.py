@@ -95,7 +95,8 @@ from app.core.snapshots import (
     SnapshotEntry,
     SnapshotError,
     entries_for_number,
-    list_snapshots,
+    integrity_problem,
+    scan_snapshots,
 )
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -881,36 +882,21 @@ SNAPSHOT_DAMAGED = "damaged (its database's integrity check failed)"
 SNAPSHOT_UNREADABLE = "not a DNC Desk snapshot DNC Desk can read"
 
 
-def _damage(path: Path) -> str:
-    """Why the snapshot's database cannot be trusted, or "" when its integrity check passes:
-    a page damaged on disk may still answer the number's search (black-box B37 F4: such a
-    snapshot was listed as fine)."""
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            rows = db.execute("PRAGMA quick_check").fetchall()
-        finally:
-            db.close()
-    except sqlite3.Error as exc:
-        return f"{SNAPSHOT_DAMAGED}: {exc}"
-    return "" if rows == [("ok",)] else SNAPSHOT_DAMAGED
-
-
 def _read_snapshots(pack: EvidencePack, base_url: str, directory: Path) -> None:
     """Each snapshot of the service in ``directory`` with the number's entries in it; the
-    others counted as another service's or, unreadable or damaged, named with why."""
+    others counted as another service's or, unreadable or damaged, named with why (black-box
+    B37 F4: a damaged one was listed as fine, an unreadable one left out without a word)."""
     here = normalize_base_url(base_url)
-    snaps = list_snapshots(directory)
-    loaded = {snap.path for snap in snaps}
-    for path in sorted(directory.glob("*.sqlite3")) if directory.is_dir() else []:
-        if path not in loaded:
-            pack.snapshots_not_read[path.name] = SNAPSHOT_UNREADABLE
+    snaps, unreadable = scan_snapshots(directory)
+    for path in unreadable:
+        pack.snapshots_not_read[path.name] = SNAPSHOT_UNREADABLE
     for snap in snaps:
         assert snap.path is not None
         if normalize_base_url(snap.base_url) != here:
             pack.other_service_snapshots += 1
             continue
-        why = _damage(snap.path)
+        problem = integrity_problem(snap.path)
+        why = "" if problem is None else ": ".join(filter(None, (SNAPSHOT_DAMAGED, problem)))
         if not why:
             try:
                 entries = _snapshot_entries(snap.path, national=pack.national, code=pack.phone_code)

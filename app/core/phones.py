@@ -1731,7 +1731,7 @@ def one_area_hint(raw: object, code: str) -> str:
     # number without its area code (docs/cli.md).
     shared = code.isdigit() and code != "1"
     regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(code), ()) if shared else ()
-    ones = set(_one_area_regions().values())
+    ones = _one_area_region_codes()
     by_number: dict[str, list[str]] = {}
     for region in regions:
         if region in ones and (found := _in_one_area(raw, region)) is not None:
@@ -1746,6 +1746,12 @@ def one_area_hint(raw: object, code: str) -> str:
         f"naming the place adds ({readings}); with +{code} alone the place is unknown: give the "
         "file a Country column naming each row's place, or write the number with its area code"
     )
+
+
+@functools.cache
+def _one_area_region_codes() -> frozenset[str]:
+    """The regions of :func:`_one_area_regions`, asked of every refused number's hint."""
+    return frozenset(_one_area_regions().values())
 
 
 @functools.cache

@@ -420,11 +420,35 @@ def load_snapshot(path: Path, *, entries: bool = True) -> SnapshotData:
 
 def list_snapshots(directory: Path) -> list[SnapshotData]:
     """Every readable snapshot in ``directory`` (metadata only), oldest first."""
+    return scan_snapshots(directory)[0]
+
+
+def scan_snapshots(directory: Path) -> tuple[list[SnapshotData], list[Path]]:
+    """:func:`list_snapshots`, and the ``*.sqlite3`` files of ``directory`` it leaves out as
+    not readable as snapshots, for whoever must say so (evidence: black-box B37 F4)."""
     out: list[SnapshotData] = []
+    unreadable: list[Path] = []
     for path in sorted(directory.glob("*.sqlite3")) if directory.is_dir() else []:
-        with contextlib.suppress(SnapshotError, KeyError, ValueError):
+        try:
             out.append(load_snapshot(path, entries=False))
-    return sorted(out, key=lambda s: s.taken_at)
+        except (SnapshotError, KeyError, ValueError):
+            unreadable.append(path)
+    return sorted(out, key=lambda s: s.taken_at), unreadable
+
+
+def integrity_problem(path: Path) -> str | None:
+    """None when SQLite's quick check finds the snapshot file whole; else "" when it found it
+    damaged, or SQLite's words when the file could not be checked. A page damaged on disk may
+    still answer a search, so reading it is no proof it is whole."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return str(exc)
+    return None if rows == [("ok",)] else ""
 
 
 def entries_for_number(path: Path, national: str, phone_code: str) -> list[SnapshotEntry]:
