@@ -33,7 +33,16 @@ def test_a_window_started_with_sigint_ignored_stays_open_and_closes_on_sigterm(
 
     def poll() -> None:
         shown = window()
-        if shown is None or shown.state.backend is None or shown.state.backend.sandbox is None:
+        seen["polled"] = (
+            "no window"
+            if shown is None
+            else "no backend"
+            if shown.state.backend is None
+            else "no sandbox"
+            if shown.state.backend.sandbox is None
+            else "ready"
+        )
+        if seen["polled"] != "ready":
             QTimer.singleShot(50, poll)
             return
         os.kill(os.getpid(), signal.SIGINT)
@@ -48,6 +57,7 @@ def test_a_window_started_with_sigint_ignored_stays_open_and_closes_on_sigterm(
     # test's window in the same worker.
     guard = QTimer()
     guard.setSingleShot(True)
+    guard.timeout.connect(lambda: seen.setdefault("guard", True))
     guard.timeout.connect(QApplication.quit)
     guard.start(90_000)
     try:
@@ -55,5 +65,5 @@ def test_a_window_started_with_sigint_ignored_stays_open_and_closes_on_sigterm(
     finally:
         guard.stop()
         signal.signal(signal.SIGINT, before)
-    assert seen["open after SIGINT"] is True
+    assert seen.get("open after SIGINT") is True, seen
     assert (paths.config_dir / "dnc-desk.ini").exists()
