@@ -17,8 +17,9 @@ case "$mode" in
   app) wanted="$qt_debs $x11_debs" ;;
   # libreoffice-calc: the export tests check that Calc reads our xlsx files with the same values.
   # locales: the request-date tests compile es_US and de_DE (localedef) to check that dates read
-  # the same whatever the system's language.
-  test) wanted="$qt_debs $keyring_debs xvfb xauth libreoffice-calc locales" ;;
+  # the same whatever the system's language. gnumeric: its ssconvert writes the .xls and .ods
+  # files of zero-padded number formats the reader tests read (they skipped without it).
+  test) wanted="$qt_debs $keyring_debs xvfb xauth libreoffice-calc locales gnumeric" ;;
   *) echo "usage: $0 [app|test]" >&2; exit 2 ;;
 esac
 
