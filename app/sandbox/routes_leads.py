@@ -127,11 +127,18 @@ def _find_existing(
     return None if row is None else int(row["id"])
 
 
-def _in_dnc(store: Store, phone_number: str, list_id: int) -> bool:
+def _in_dnc(store: Store, phone_number: str, phone_code: str, list_id: int) -> bool:
+    """Whether a global entry or one of the list's campaign holds this number.
+
+    A DNC entry is a number under its phone code, so a lead with a code matches entries under
+    that code only: +44 2025550911 is another line than +1 2025550911, and refusing it would
+    keep a lawful lead off the list. A lead sent without a code may be either, so it matches the
+    number under any code, as /dnc/delete's new lead statuses do: when in doubt, do not call.
+    """
     row = store.one(
-        "SELECT 1 FROM dnc WHERE phone_number = ? AND (campaign_id = ?"
-        " OR campaign_id = (SELECT campaign_id FROM lists WHERE id = ?)) LIMIT 1",
-        (digits_only(phone_number), GLOBAL_SCOPE, list_id),
+        "SELECT 1 FROM dnc WHERE phone_number = ? AND (? = '' OR phone_code = ?) AND"
+        " (campaign_id = ? OR campaign_id = (SELECT campaign_id FROM lists WHERE id = ?)) LIMIT 1",
+        (digits_only(phone_number), phone_code, phone_code, GLOBAL_SCOPE, list_id),
     )
     return row is not None
 
@@ -165,7 +172,8 @@ def insert(params: Params, store: Store) -> dict[str, Any]:
         values["email"] = email
     if (status := _status(params, store)) is not None:
         values["status"] = status
-    if params.flag("check_dnc") and _in_dnc(store, phone_number, list_id):
+    phone_code = values.get("phone_code", "")
+    if params.flag("check_dnc") and _in_dnc(store, phone_number, phone_code, list_id):
         raise conflict("Phone number is in the DNC list")
     now = now_timestamp()
     with store.transaction() as conn:
