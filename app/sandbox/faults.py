@@ -44,14 +44,27 @@ def quiet_intentional_drops() -> None:
         logger.addFilter(_DropNoticeFilter())
 
 
+def burst_capacity(per_minute: int) -> int:
+    """Requests a token may send at once under ``per_minute``: a second's worth, at least 2.
+
+    A second's worth keeps a client from bursting far beyond the steady rate. The floor of 2
+    is for limits under 120 a minute, where a second holds less than one request: a bucket of
+    one refused any two requests sent together (concurrency 2, a check beside a row) however
+    far under the limit, and a client spacing its requests exactly 60/N s apart whenever one
+    arrived a hair early. Never more than ``per_minute``: two at once under a limit of one a
+    minute would be twice the limit.
+    """
+    return min(per_minute, max(2, per_minute // 60))
+
+
 class TokenBuckets:
-    """Per-token token buckets: refill at ``per_minute / 60`` per second, capacity
-    ``max(1, per_minute // 60)`` so a client cannot burst far beyond the steady rate."""
+    """Per-token token buckets: refill at ``per_minute / 60`` per second, hold
+    :func:`burst_capacity` tokens."""
 
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
         self.rate = per_minute / 60.0
-        self.capacity = float(max(1, per_minute // 60))
+        self.capacity = float(burst_capacity(per_minute))
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 

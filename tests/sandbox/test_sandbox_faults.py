@@ -69,10 +69,39 @@ def test_rate_limit_per_token_with_retry_after(api: Api) -> None:
 def test_rate_limited_writes_are_not_applied(api: Api) -> None:
     api.server.set_faults(rate_limit=60)
     api.ok("/campaigns/search")
+    api.ok("/campaigns/search")
     response = api.post("/dnc/insert", **insert_params())
     assert response.status_code == 429
     api.server.set_faults(rate_limit=0)
     assert dnc_total(api) == 0
+
+
+def test_a_limit_under_120_a_minute_lets_two_requests_go_together(api: Api) -> None:
+    # Under 120 a minute a second holds less than one request; the bucket still holds two, so
+    # a client with two requests in flight (a check beside a row) is not refused for it.
+    api.server.set_faults(rate_limit=60)
+    statuses: list[int] = []
+    pair = [
+        threading.Thread(target=lambda: statuses.append(api.post("/campaigns/search").status_code))
+        for _ in range(2)
+    ]
+    for thread in pair:
+        thread.start()
+    for thread in pair:
+        thread.join()
+    assert statuses == [200, 200]
+    third = api.post("/campaigns/search")
+    assert third.status_code == 429 and third.headers["Retry-After"] == "1"
+    api.server.set_faults(rate_limit=0)
+
+
+def test_a_limit_of_one_a_minute_lets_one_request_go(api: Api) -> None:
+    # Two at once would be twice the limit within its minute.
+    api.server.set_faults(rate_limit=1)
+    api.ok("/campaigns/search")
+    refused = api.post("/campaigns/search")
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "60"
+    api.server.set_faults(rate_limit=0)
 
 
 def test_latency_overlaps_under_concurrency(make_api: Callable[..., Api]) -> None:
