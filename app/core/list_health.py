@@ -29,6 +29,7 @@ from app.core.audit_types import ListKind, Progress, no_progress
 from app.core.phones import normalize
 from app.core.session import Session
 from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list
+from app.core.wording import joined
 
 FUTURE_AGE = "in the future"
 AGE_BUCKETS = (
@@ -44,6 +45,9 @@ UNKNOWN_AGE = "unknown date"
 # B32 F5: 2027-06-01, and tomorrow's date, were counted "under 30 days").
 _FURTHEST_AHEAD_OF_UTC = timedelta(hours=14)
 _SPACES = re.compile(r"\s+")
+# How much the near-duplicate purposes finding's title names (the entries name the rest).
+_PURPOSES_NAMED = 5
+_SPELLINGS_NAMED = 5
 
 
 def purpose_key(text: str) -> str:
@@ -114,6 +118,39 @@ def _scope_key(entry: SnapshotEntry) -> str:
     return f"purpose:{purpose_key(scope.purpose_text)}" if scope.is_purpose else str(scope)
 
 
+def _entries(count: int) -> str:
+    return f"{count:,} entr{'y' if count == 1 else 'ies'}"
+
+
+def _spelled(spellings: Counter[str]) -> str:
+    """``'Collections' (3 entries) and 'collections ' (1 entry)``: the most used first, at
+    most :data:`_SPELLINGS_NAMED` of them, so a purpose typed many ways stays one line."""
+    ranked = sorted(spellings.items(), key=lambda item: (-item[1], item[0]))
+    named = [f"{text!r} ({_entries(count)})" for text, count in ranked[:_SPELLINGS_NAMED]]
+    if rest := ranked[_SPELLINGS_NAMED:]:
+        others = f"{len(rest):,} other spelling{'' if len(rest) == 1 else 's'}"
+        named.append(f"{others} ({_entries(sum(n for _, n in rest))})")
+    return joined(named)
+
+
+def _near_duplicate_title(clashing: list[Counter[str]]) -> str:
+    """The finding's title, naming each purpose's spellings with their entries: without them
+    the officer could not tell which purposes to correct, nor which spelling most entries
+    already use. The CLI prints the title before the count of entries, so what it names is in
+    brackets."""
+    title = "Purposes spelled more than one way"
+    if not clashing:
+        return title
+    ranked = sorted(clashing, key=lambda c: (-c.total(), min(c)))
+    said = [_spelled(c) for c in ranked[:_PURPOSES_NAMED]]
+    if (more := len(ranked) - _PURPOSES_NAMED) > 0:
+        said.append(f"{more:,} more purpose{'' if more == 1 else 's'} spelled so")
+    return (
+        f"{title}, which the service keeps as different purposes ({'; '.join(said)}; give each "
+        "purpose's entries the one spelling the campaigns use)"
+    )
+
+
 def analyse(
     data: SnapshotData, campaigns: dict[str, bool], *, now: datetime | None = None
 ) -> HealthReport:
@@ -171,10 +208,11 @@ def analyse(
         Finding("blank_reason", "Entries without a reason", blank),
         Finding(
             "near_duplicate_purpose",
-            "Purposes spelled more than one way",
+            _near_duplicate_title([spellings[k] for k in clashing]),
             near_dupes,
             {
-                e.id: " / ".join(repr(s) for s in spellings[purpose_key(e.purpose)])
+                e.id: f"one purpose spelled {_spelled(spellings[purpose_key(e.purpose)])}: "
+                "update the entries not spelled as the campaigns spell it"
                 for e in near_dupes
             },
         ),

@@ -94,3 +94,43 @@ def test_fix_removes_the_campaign_duplicates(session: Session, sandbox: Any) -> 
     assert check_health(session.api).dnc.finding("redundant").entries == []
     with pytest.raises(ValueError, match="only the redundant"):
         remove_redundant(session, check_health(session.api).dnc.finding("blank_reason"))
+
+
+def test_near_duplicate_purposes_name_their_spellings_and_entries(
+    session: Session, sandbox: Any
+) -> None:
+    _seed(session.api, sandbox)
+    sandbox.bulk_seed_dnc(
+        [
+            ("2025550121", "1", "-1", "z", "Collections"),
+            ("2025550122", "1", "-1", "z", "Collections"),
+            ("2025550123", "1", "-1", "z", "MARKETING"),
+        ]
+    )
+    near = check_health(session.api).dnc.finding("near_duplicate_purpose")
+
+    assert near.title == (
+        "Purposes spelled more than one way, which the service keeps as different purposes "
+        "('Collections' (3 entries) and 'collections  ' (1 entry); 'MARKETING' (1 entry) and "
+        "'Marketing' (1 entry); give each purpose's entries the one spelling the campaigns use)"
+    )
+    odd = next(e for e in near.entries if e.purpose == "collections  ")
+    assert near.details[odd.id] == (
+        "one purpose spelled 'Collections' (3 entries) and 'collections  ' (1 entry): update "
+        "the entries not spelled as the campaigns spell it"
+    )
+
+
+def test_near_duplicate_title_names_five_purposes_at_most(session: Session, sandbox: Any) -> None:
+    words = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
+    sandbox.bulk_seed_dnc(
+        [
+            (f"20255502{i:02d}", "1", "-1", "z", spelling)
+            for i, spelling in enumerate(s for w in words for s in (w, w.lower()))
+        ]
+    )
+    near = check_health(session.api).dnc.finding("near_duplicate_purpose")
+
+    assert len(near.entries) == 12
+    assert "'Echo' (1 entry) and 'echo' (1 entry); 1 more purpose spelled so;" in near.title
+    assert "Foxtrot" not in near.title
