@@ -113,6 +113,7 @@ from app.core.sheet_dates import (
     EITHER_DASHED,
     EITHER_DASHED_TURNED,
     EITHER_TURNED,
+    FORMS_SAID,
     LATE_SENTENCE,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
@@ -363,8 +364,16 @@ class Marks:
 
 
 # A request date's note when its cell holds an error value as text ("'#N/A' is an error value
-# from a spreadsheet, not a date"): the row's Marks.error_text says so.
+# from a spreadsheet, not a date (read as dates: …)"): the row's Marks.error_text says so.
 _ERROR_NOTE_START: Final = "is an error value from a spreadsheet, "
+
+
+def error_date_note(error: str) -> str:
+    """The note of a request-date cell holding the spreadsheet error value ``error``: what it
+    holds, and the forms read, as every other cell that is not a date is told them."""
+    return f"{error!r} {_ERROR_NOTE_START}not a date{FORMS_SAID}"
+
+
 # CheckedRow.date_issue: the request-date cell is not a date ("N/A", "13/25/2026"), is after
 # the insertion date, or is empty.
 DATE_UNREAD = "unread"
@@ -2685,7 +2694,7 @@ class _Checker:
                 return None, None, False, "", DATE_MISSING
             note = parsed.note
             if isinstance(cell, str) and error_value(cell):
-                note = f"{cell!r} {_ERROR_NOTE_START}not a date"
+                note = error_date_note(cell)
             return None, None, False, note, DATE_UNREAD
         note = parsed.note
         # Compared as dates, not by the count's sign: a request dated the Saturday after a

@@ -379,7 +379,7 @@ def _safe(year: int, month: int, day: int) -> dt.date | None:
 # (black-box B30 F9c: "'N/A' is not a date" named none); a test reads each back.
 READ_FORMS: Final = ("2026-11-02", "11/02/2026", "02.11.2026", "2 Nov 2026")
 _NOT_A_DATE: Final = " is not a date"
-_FORMS_SAID: Final = f" (read as dates: {', '.join(READ_FORMS)}, a date cell)"
+FORMS_SAID: Final = f" (read as dates: {', '.join(READ_FORMS)}, a date cell)"
 
 
 def parse_request_date(
@@ -392,7 +392,7 @@ def parse_request_date(
     """:func:`_parse_cell`, a note saying a value is not a date naming the forms read."""
     found = _parse_cell(value, not_after, day_first=day_first, date1904=date1904)
     if found.date is None and found.note.endswith(_NOT_A_DATE):
-        return replace(found, note=f"{found.note}{_FORMS_SAID}")
+        return replace(found, note=f"{found.note}{FORMS_SAID}")
     return found
 
 

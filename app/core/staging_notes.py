@@ -133,6 +133,7 @@ from app.core.sheet_dates import (
     EITHER_DOTTED,
     EITHER_DOTTED_TURNED,
     EITHER_TURNED,
+    FORMS_SAID,
     LIMIT_BUSINESS_DAYS,
     MONTH_FIRST_ONLY,
     YEAR_FIRST,
@@ -941,9 +942,15 @@ def _unread_cells_noted(
         if role == Role.REQUEST_DATE.value:
             # The message says it (below): the report's row would say it twice.
             c.date_note = ""
+            # An error value is told the forms read, as any other cell that is not a date is.
+            unread = (
+                f"not a date{FORMS_SAID}, so the"
+                if error is not None
+                else "so the request date could not be read and the"
+            )
             notes.append(
-                f"request_date: {holds}, so the request date could not be read and the "
-                f"{LIMIT_BUSINESS_DAYS}-business-day limit was not checked for it"
+                f"request_date: {holds}, {unread} {LIMIT_BUSINESS_DAYS}-business-day limit was "
+                "not checked for it"
             )
         else:
             default = (

@@ -31,6 +31,9 @@ from app.core.sheet_check import (
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_types import CellValue, Row
 
+# What a cell that is not a date is told of the forms read (sheet_dates.READ_FORMS).
+READ_AS_DATES = " (read as dates: 2026-11-02, 11/02/2026, 02.11.2026, 2 Nov 2026, a date cell)"
+
 ERRORS = [
     "#N/A",
     "#N/A N/A",
@@ -99,14 +102,14 @@ def test_error_values_as_text_in_a_csv_read_as_the_xlsx_ones_do(tmp_path: Path) 
     )
     assert rows[4].outcome == "" and rows[4].request_date == ""
     assert rows[4].damage == ""  # the Message says it: no phone cell was damaged
-    assert (
-        rows[4].message
-        == "row 4: request date: '#VALUE!' is an error value from a spreadsheet, not a date"
+    assert rows[4].message == (
+        "row 4: request date: '#VALUE!' is an error value from a spreadsheet, not a date"
+        f"{READ_AS_DATES}"
     )
     assert rows[5].reason == "Consumer request"
     assert rows[5].message.startswith("row 5: reason: cell C5 holds the error value #REF! (")
     assert rows[5].message.endswith(
-        "; request date: 'Err:502' is an error value from a spreadsheet, not a date"
+        f"; request date: 'Err:502' is an error value from a spreadsheet, not a date{READ_AS_DATES}"
     )
     assert (summary.unread_dates.count, summary.unread_dates.first) == (2, [4, 5])
     assert warnings[0].startswith(

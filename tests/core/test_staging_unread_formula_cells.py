@@ -91,8 +91,8 @@ def test_unread_reason_and_date_cells_leave_the_row_valid_and_say_so(tmp_path: P
     assert rows[4].outcome == "" and rows[4].reason == "asked stop"
     assert rows[4].request_date == ""
     assert rows[4].message == (
-        "row 4: request_date: cell C4 holds the error value #VALUE!, so the request date could "
-        "not be read and the 10-business-day limit was not checked for it"
+        "row 4: request_date: cell C4 holds the error value #VALUE!, not a "
+        f"date{READ_AS_DATES}, so the 10-business-day limit was not checked for it"
     )
     assert rows[4].damage == ""  # black-box B2 #4: said once, in the message (above)
     assert rows[5].outcome == ""
