@@ -125,7 +125,8 @@ class EntryListView(QWidget):
         # Whether this connection's DNC search takes a bare insert date as that day (asked
         # once a connection, when a day filter is first searched); None while not known.
         self.day_search: DaySearch | None = None
-        self._asking_day = False
+        # The connection (session generation) whose service is being asked, if one is.
+        self._asking_day: int | None = None
         self.filter_bar = FilterBar(parent=self)
         self.filter_bar.search_requested.connect(self.search)
         self.model = EntryTableModel(runner, self)
@@ -327,10 +328,10 @@ class EntryListView(QWidget):
         date as that day (the export's :func:`ask_day_search`, on one page of the list), then
         search the filters as they are then. No dated entry to try: the day is searched,
         and asked again next time."""
-        if self._asking_day:
-            return
-        self._asking_day = True
         generation = self._session_generation
+        if self._asking_day == generation:
+            return
+        self._asking_day = generation
         api = session.api
         self._work(True)
         # The rows of the search before are not the day's: none is shown while asking.
@@ -339,7 +340,8 @@ class EntryListView(QWidget):
         self.status_message.emit(f"{self.kind.title}: checking how the service searches a day…")
 
         def done(answer: DaySearch | None) -> None:
-            self._asking_day = False
+            if self._asking_day == generation:
+                self._asking_day = None
             self._work(False)
             if generation != self._session_generation or self.session is None:
                 return
@@ -354,7 +356,8 @@ class EntryListView(QWidget):
             self._start_search(self.session, query)
 
         def failed(exc: BaseException) -> None:
-            self._asking_day = False
+            if self._asking_day == generation:
+                self._asking_day = None
             self._work(False)
             if generation != self._session_generation:
                 return
