@@ -61,7 +61,7 @@ SMS_NO_REMOVAL = (
 LIST_DAY_ADVICE = (
     "Search without the Inserted on filter: the list's Inserted column gives each entry's day"
 )
-# The service's answer to the code a refused insert_date gives (spec: 6008, invalid date).
+# The code a service refusing a search's insert_date answers with (spec: 6008, invalid parameter).
 INVALID_DATE = 6008
 
 Entry = DncEntry | SmsOptOut
@@ -345,11 +345,12 @@ class EntryListView(QWidget):
             self._work(False)
             if generation != self._session_generation or self.session is None:
                 return
+            self.day_search = answer
             query = self.filter_bar.query()
             if query is None:
+                self.count_label.clear()
                 self.status_message.emit(self.filter_bar.phone_problem)
                 return
-            self.day_search = answer
             if answer is not None and not answer.by_day and query.insert_date:
                 self._refuse_day(answer, query.insert_date)
                 return
