@@ -187,6 +187,9 @@ def run(args: argparse.Namespace) -> int:
         # The texts the leads' phone fields were searched for: a lead writing the number any
         # other way is not in "leads" (black-box B37 F2).
         "lead_forms_searched": pack.lead_forms_searched,
+        # The leads' status codes whose names the service's status search failed to give, each
+        # with its failure: their leads' status name is not known, not blank (B36 F1).
+        "status_names_not_read": pack.status_names_not_read,
         "journal_entries": len(pack.journal),
         "journal_entries_other_services": pack.other_service_journal,
         # Whether the change journal's hash chain held (null: no journal was read), and the
@@ -271,6 +274,11 @@ def run(args: argparse.Namespace) -> int:
         if not pack.leads:
             forms = lead_forms_text(pack.lead_forms_searched)
             print(f"No lead in the written forms searched: {forms}.")
+        for code, why in pack.status_names_not_read.items():
+            print(
+                f"Status {code}: its name could not be read ({why}), so the status name of "
+                "its leads is not known."
+            )
         print(f"Evidence pack: {report.resolve()}")
     unread = pack.dnc_not_read or pack.sms_not_read
     return EXIT_FINDINGS if pack.dnc or pack.sms or unread else EXIT_OK

@@ -215,9 +215,11 @@ class ExportProgress:
     part: str
 
 
-class DayFilterRefused(ValueError):
-    """An ``insert_date`` filter of a DNC search on a service that does not take it as a day
-    (:data:`NOT_BY_DAY`): the search would give only the entries of one moment, or fail."""
+# What to do instead of a refused day filter, as the CLI's export says it.
+EXPORT_DAY_ADVICE = (
+    "Export without an insert date filter (--insert-date): the file's insert_date column gives "
+    "each entry's day"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,18 +230,27 @@ class DaySearch:
     why: str = ""  # what showed it does not take a day
     refused: bool = False  # it refused a bare date (else it found the entry's day empty)
 
-    def refusal(self, insert_date: str) -> str:
-        """The sentence refusing a filter of ``insert_date`` on this service."""
+    def refusal(self, insert_date: str, advice: str = EXPORT_DAY_ADVICE) -> str:
+        """The sentence refusing a filter of ``insert_date`` on this service, ending in
+        ``advice`` (what to do instead, in the words of the place that refuses it)."""
         day = insert_date[:10]
         outcome = (
             "so it cannot search one day's entries"
             if self.refused
             else f"so a search of {day} would give only the entries inserted at {day} 00:00:00"
         )
-        return (
-            f"{NOT_BY_DAY}: {self.why}; {outcome}. Export without an insert date filter "
-            "(--insert-date): the file's insert_date column gives each entry's day"
-        )
+        return f"{NOT_BY_DAY}: {self.why}; {outcome}. {advice}"
+
+
+class DayFilterRefused(ValueError):
+    """An ``insert_date`` filter of a DNC search on a service that does not take it as a day
+    (:data:`NOT_BY_DAY`): the search would give only the entries of one moment, or fail.
+    ``search`` and ``insert_date`` let the window say it with its own advice."""
+
+    def __init__(self, search: DaySearch, insert_date: str) -> None:
+        super().__init__(search.refusal(insert_date))
+        self.search = search
+        self.insert_date = insert_date
 
 
 def ask_day_search(
@@ -261,7 +272,7 @@ def ask_day_search(
     try:
         page = fetch(search)
     except ValidationError as exc:
-        return DaySearch(by_day=False, why=_refused(search, exc), refused=True)
+        return day_refused(search, exc)
     if any(item.id == probe.id for item in page.items) or (page.total or 0) > 0:
         return DaySearch(by_day=True)
     return DaySearch(
@@ -913,8 +924,7 @@ class SplitSearch:
                     raise
                 # No entry told (an empty list, or only midnight ones) and the service
                 # refuses the day itself.
-                refused = DaySearch(by_day=False, why=_refused(root, exc), refused=True)
-                raise DayFilterRefused(refused.refusal(self.query.insert_date)) from exc
+                raise DayFilterRefused(day_refused(root, exc), self.query.insert_date) from exc
             total += count
             self._split(root, count, leaves, root=n)
         return total, leaves
@@ -943,7 +953,7 @@ class SplitSearch:
             return
         page = self._fetch(DncQuery(), 0, DAY_PROBE_ENTRIES)
         if not self.searches_days(page.items) and self._day is not None:
-            raise DayFilterRefused(self._day.refusal(self.query.insert_date))
+            raise DayFilterRefused(self._day, self.query.insert_date)
 
     def _split(
         self,
@@ -1655,6 +1665,11 @@ def _day(text: str) -> dt.date | None:
         return dt.date.fromisoformat(text[:10])
     except ValueError:
         return None
+
+
+def day_refused(query: DncQuery, exc: ValidationError) -> DaySearch:
+    """What a service refusing ``query``'s insert date (code 6008) showed: it takes no day."""
+    return DaySearch(by_day=False, why=_refused(query, exc), refused=True)
 
 
 def _refused(query: DncQuery, exc: ValidationError) -> str:

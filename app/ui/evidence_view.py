@@ -42,6 +42,7 @@ from app.core.evidence import (
     LeadHit,
     SnapshotPresence,
     gather_evidence,
+    lead_forms_text,
     write_evidence_xlsx,
 )
 from app.core.journal import JournalEntry
@@ -50,8 +51,9 @@ from app.core.session import Session
 from app.core.snapshots import KIND_NAMES
 from app.ui.audit_table_model import Column, ObjectTableModel, sort_proxy
 from app.ui.error_messages import user_message
+from app.ui.filter_bar import ERROR_STYLE
 from app.ui.list_view import is_auth_problem
-from app.ui.plain_text import rich
+from app.ui.plain_text import literal, rich
 from app.ui.tasks import Task, TaskContext, TaskRunner
 
 ENTRY_COLUMNS: tuple[Column[OptOutRecord], ...] = (
@@ -108,6 +110,8 @@ def pack_summary(pack: EvidencePack) -> str:
         if others
         else ""
     )
+    unread = len(pack.snapshots_not_read)
+    not_read = f", {unread:,} not read" if unread else ""
     where = pack.connection or pack.base_url
     as_written = ""
     if pack.as_written:
@@ -119,8 +123,34 @@ def pack_summary(pack: EvidencePack) -> str:
         f"{pack.taken_at.replace('T', ' ').rstrip('Z')} UTC: {len(pack.dnc):,} DNC entries"
         f"{scopes(pack.dnc)}, {len(pack.sms):,} SMS opt-outs{scopes(pack.sms)}, "
         f"{len(pack.leads):,} lead numbers, {len(pack.journal):,} journal entries, listed in "
-        f"{listed:,} of {len(pack.snapshots):,} saved snapshots{not_known}{other}.{as_written}"
+        f"{listed:,} of {len(pack.snapshots):,} saved snapshots{not_known}{not_read}{other}."
+        f"{as_written}{_pack_notes(pack)}"
     )
+
+
+def _pack_notes(pack: EvidencePack) -> str:
+    """What the pack's Summary sheet says beyond its counts, as rich text lines: the lead
+    forms searched (a lead writing the number another way is not found), the snapshot files
+    that could not be read (not consulted: whether they list the number is not known) and the
+    status codes whose names the service's status search did not give."""
+    notes = ""
+    if pack.lead_forms_searched:
+        notes += f"<br>Lead forms searched: {rich(lead_forms_text(pack.lead_forms_searched))}."
+    if pack.snapshots_not_read:
+        n = len(pack.snapshots_not_read)
+        files = "; ".join(f"{name} ({why})" for name, why in pack.snapshots_not_read.items())
+        notes += (
+            f'<br><span style="{ERROR_STYLE}">⚠ {n:,} snapshot file{"" if n == 1 else "s"} '
+            f"could not be read, so not consulted (whether {'it lists' if n == 1 else 'they list'}"
+            f" the number is not known): {rich(files)}.</span>"
+        )
+    if pack.status_names_not_read:
+        codes = "; ".join(f"{code} ({why})" for code, why in pack.status_names_not_read.items())
+        notes += (
+            "<br>Status names not read: the service's search for these lead statuses failed, so "
+            f"their leads' status names are not known: {rich(codes)}."
+        )
+    return notes
 
 
 def _table(model: Any, parent: QWidget) -> QTableView:
@@ -206,6 +236,7 @@ class EvidenceView(QWidget):
             (self.snapshot_model, "Snapshots"),
         ):
             self.tabs.addTab(_table(model, self), title)
+        self._snapshot_tab = self.tabs.count() - 1
 
         layout = QVBoxLayout(self)
         layout.addLayout(row)
@@ -254,9 +285,19 @@ class EvidenceView(QWidget):
         self.lead_model.set_rows(pack.leads if pack else [])
         self.journal_model.set_rows(pack.journal if pack else [])
         self.snapshot_model.set_rows(pack.snapshots if pack else [])
+        self._title_snapshots(pack)
         if pack is not None:
             self.summary.setText(pack_summary(pack))
         self._update_actions()
+
+    def _title_snapshots(self, pack: EvidencePack | None) -> None:
+        """The Snapshots tab says how many files were not read, which its table cannot list."""
+        unread = pack.snapshots_not_read if pack is not None else {}
+        index = self._snapshot_tab
+        title = f"Snapshots ({len(unread):,} not read)" if unread else "Snapshots"
+        self.tabs.setTabText(index, title)
+        tip = "\n".join(f"{name}: {why}" for name, why in unread.items())
+        self.tabs.setTabToolTip(index, literal(tip))
 
     # ------------------------------------------------------------------ look-up
     def look_up(self) -> None:

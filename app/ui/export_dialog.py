@@ -31,6 +31,7 @@ from app.api.client import DncQuery
 from app.api.paging import Cancelled
 from app.core.export_job import (
     PAGE_SIZE,
+    DayFilterRefused,
     ExportJob,
     ExportProgress,
     ExportResult,
@@ -44,6 +45,12 @@ from app.ui.error_messages import user_message
 from app.ui.job_progress import open_path
 from app.ui.plain_text import plain_label, rich
 from app.ui.tasks import Task, TaskContext, TaskRunner
+
+# What to do instead of a refused insert-date filter, in the window's words (the CLI's name
+# its --insert-date option).
+WINDOW_DAY_ADVICE = (
+    "Export without the Inserted on filter: the file's insert_date column gives each entry's day"
+)
 
 
 def export_kind(kind: str) -> ExportKind:
@@ -232,6 +239,10 @@ class ExportDialog(QDialog):
         self.bar.hide()
         if isinstance(exc, Cancelled):
             self.status.setText("The export was cancelled; no file was written.")
+        elif isinstance(exc, DayFilterRefused):
+            # Found out before any row was read or the file written.
+            refusal = exc.search.refusal(exc.insert_date, WINDOW_DAY_ADVICE)
+            self.status.setText(f"Export not started: {refusal}.")
         elif isinstance(exc, ValueError):
             self.status.setText(str(exc))
         else:

@@ -64,10 +64,8 @@ class FilterBar(QWidget):
 
     search_requested = Signal()
 
-    def __init__(self, date_with_time: bool, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # /dnc/search takes "YYYY-MM-DD hh:mm:ss", /sms-opt-out/search "YYYY-MM-DD".
-        self._date_with_time = date_with_time
         self._campaigns: list[Campaign] = []
         # A campaign scope restored from settings before the campaigns have loaded.
         self._pending_scope: str | None = None
@@ -110,6 +108,12 @@ class FilterBar(QWidget):
         self.date_edit.setDate(QDate.currentDate())
         self.date_edit.setEnabled(False)
         self.date_check.toggled.connect(self.date_edit.setEnabled)
+        # A day filter the service cannot take (the list view asks it): why, and what to do.
+        self.date_error = plain_label(QLabel(self))
+        self.date_error.setObjectName("dateError")
+        self.date_error.setStyleSheet(ERROR_STYLE)
+        self.date_error.setWordWrap(True)
+        self.date_error.hide()
 
         self.id_edit = QLineEdit(self)
         self.id_edit.setPlaceholderText("Any id")
@@ -153,12 +157,15 @@ class FilterBar(QWidget):
         grid.addLayout(buttons, 1, 7, 1, 2)
         grid.addWidget(self.phone_error, 2, 0, 1, 9)
         grid.addWidget(self.phone_note, 3, 0, 1, 9)
+        grid.addWidget(self.date_error, 4, 0, 1, 9)
         grid.setColumnStretch(1, 2)
         grid.setColumnStretch(7, 2)
 
         self.phone_edit.textChanged.connect(self._clear_phone_error)
         self.code_combo.currentIndexChanged.connect(self._clear_phone_error)
         self.scope_combo.currentIndexChanged.connect(self._scope_changed)
+        self.date_check.toggled.connect(self.clear_date_error)
+        self.date_edit.dateChanged.connect(self.clear_date_error)
 
     # ------------------------------------------------------------------ campaigns
     def set_campaigns(self, campaigns: Iterable[Campaign]) -> None:
@@ -223,6 +230,19 @@ class FilterBar(QWidget):
         self.phone_error.setText(text)
         self.phone_error.show()
 
+    def show_date_error(self, text: str) -> None:
+        """Say why the insert-date filter was not searched (the list view's refusal)."""
+        self.date_error.setText(text)
+        self.date_error.show()
+
+    def clear_date_error(self, *_: object) -> None:
+        self.date_error.hide()
+        self.date_error.clear()
+
+    @property
+    def date_problem(self) -> str:
+        return self.date_error.text() if not self.date_error.isHidden() else ""
+
     @property
     def phone_problem(self) -> str:
         return self.phone_error.text() if not self.phone_error.isHidden() else ""
@@ -258,11 +278,11 @@ class FilterBar(QWidget):
             scope = Scope.purpose(purpose)
         elif scope_value not in (SCOPE_ANY, None):
             scope = Scope.campaign(str(scope_value))
-        date = ""
-        if self.date_check.isChecked():
-            date = self.date_edit.date().toString("yyyy-MM-dd")
-            if self._date_with_time:
-                date += " 00:00:00"
+        # A bare day on both lists, as the CLI's --insert-date sends it: the DNC search's spec
+        # writes a moment, and "YYYY-MM-DD 00:00:00" is only midnight on a service that
+        # matches one, while a bare day is what the list view asks the service it takes
+        # (export_job.ask_day_search) and is refused on one that does not.
+        date = self.date_edit.date().toString("yyyy-MM-dd") if self.date_check.isChecked() else ""
         reason = self.reason_combo.currentData()
         return DncQuery(
             id=self.id_edit.text().strip(),
@@ -321,6 +341,7 @@ class FilterBar(QWidget):
         self.date_check.setChecked(False)
         self.id_edit.clear()
         self._clear_phone_error()
+        self.clear_date_error()
 
     def state(self) -> dict[str, str]:
         """The filters as plain strings, for QSettings."""

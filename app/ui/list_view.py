@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.api.errors import AuthInvalidError, AuthMissingError
+from app.api.client import ApiClient, DncQuery
+from app.api.errors import AuthInvalidError, AuthMissingError, ValidationError
 from app.api.models import Campaign, DncEntry, SmsOptOut
 from app.core.dnc_removal import RemovalResult
 from app.core.entry_validation import EntryKind
+from app.core.export_job import DAY_PROBE_ENTRIES, DaySearch, ask_day_search, day_refused
 from app.core.list_pager import dnc_pager, sms_pager
 from app.core.session import Session
 from app.ui.delete_dialog import DeleteDialog
@@ -48,12 +50,19 @@ from app.ui.entry_table_model import (
 from app.ui.error_messages import user_message
 from app.ui.filter_bar import FilterBar
 from app.ui.removal_progress import RemovalProgressDialog, summary_text
-from app.ui.tasks import TaskRunner
+from app.ui.tasks import TaskContext, TaskRunner
 
 SMS_NO_REMOVAL = (
     "The service offers no way to remove SMS opt-outs; edit the entry instead or contact the "
     "provider."
 )
+
+# What to do instead of an insert-date filter the service's DNC search cannot take as a day.
+LIST_DAY_ADVICE = (
+    "Search without the Inserted on filter: the list's Inserted column gives each entry's day"
+)
+# The code a service refusing a search's insert_date answers with (spec: 6008, invalid parameter).
+INVALID_DATE = 6008
 
 Entry = DncEntry | SmsOptOut
 COLUMN_WIDTHS = {
@@ -108,11 +117,17 @@ class EntryListView(QWidget):
         self.session: Session | None = None
         self.campaigns: list[Campaign] = []
         self._busy_count = 0
+        self._query: DncQuery | None = None  # the search the table shows
         self._session_generation = 0
         self.page_size: int | None = None  # None: the spec's maximum (1000); tests shrink it
         self.dialog: Any = None  # the add/edit/delete/progress dialog open now, if any
 
-        self.filter_bar = FilterBar(date_with_time=kind is ListKind.DNC, parent=self)
+        # Whether this connection's DNC search takes a bare insert date as that day (asked
+        # once a connection, when a day filter is first searched); None while not known.
+        self.day_search: DaySearch | None = None
+        # The connection (session generation) whose service is being asked, if one is.
+        self._asking_day: int | None = None
+        self.filter_bar = FilterBar(parent=self)
         self.filter_bar.search_requested.connect(self.search)
         self.model = EntryTableModel(runner, self)
         self.proxy = EntrySortProxy(self)
@@ -228,6 +243,7 @@ class EntryListView(QWidget):
             # (dialogs refuse to close while a write is in flight).
             self.dialog.reject()
         self.session = session
+        self.day_search = None
         self.model.start(None)
         self.campaigns = []
         self.count_label.clear()
@@ -297,6 +313,78 @@ class EntryListView(QWidget):
         if query is None:
             self.status_message.emit(self.filter_bar.phone_problem)
             return
+        self.filter_bar.clear_date_error()
+        if self.kind is ListKind.DNC and query.insert_date:
+            if self.day_search is None:
+                self._ask_day_search(session)
+                return
+            if not self.day_search.by_day:
+                self._refuse_day(self.day_search, query.insert_date)
+                return
+        self._start_search(session, query)
+
+    def _ask_day_search(self, session: Session) -> None:
+        """Ask the service, off the GUI thread, whether its DNC search takes a bare insert
+        date as that day (the export's :func:`ask_day_search`, on one page of the list), then
+        search the filters as they are then. No dated entry to try: the day is searched,
+        and asked again next time."""
+        generation = self._session_generation
+        if self._asking_day == generation:
+            return
+        self._asking_day = generation
+        api = session.api
+        self._work(True)
+        # The rows of the search before are not the day's: none is shown while asking.
+        self.model.start(None)
+        self.count_label.setText("Searching…")
+        self.status_message.emit(f"{self.kind.title}: checking how the service searches a day…")
+
+        def done(answer: DaySearch | None) -> None:
+            if self._asking_day == generation:
+                self._asking_day = None
+            self._work(False)
+            if generation != self._session_generation or self.session is None:
+                return
+            self.day_search = answer
+            query = self.filter_bar.query()
+            if query is None:
+                self.count_label.clear()
+                self.status_message.emit(self.filter_bar.phone_problem)
+                return
+            if answer is not None and not answer.by_day and query.insert_date:
+                self._refuse_day(answer, query.insert_date)
+                return
+            self._start_search(self.session, query)
+
+        def failed(exc: BaseException) -> None:
+            if self._asking_day == generation:
+                self._asking_day = None
+            self._work(False)
+            if generation != self._session_generation:
+                return
+            self.count_label.setText("Search failed")
+            if is_auth_problem(exc):
+                self.auth_problem.emit(exc, self.search)
+                return
+            self.status_message.emit(user_message(exc, f"Search the {self.kind.title}").text)
+
+        self.runner.submit(
+            "ask how the DNC search takes a day",
+            lambda ctx: _day_search_of(api, ctx),
+            on_done=done,
+            on_error=failed,
+        )
+
+    def _refuse_day(self, answer: DaySearch, insert_date: str) -> None:
+        """Show no list rather than one moment's entries as the day's."""
+        text = answer.refusal(insert_date, LIST_DAY_ADVICE)
+        self.model.start(None)
+        self.count_label.setText("Not searched")
+        self.filter_bar.show_date_error(f"Inserted on: {text}.")
+        self.status_message.emit(f"{self.kind.title} not searched: {text}.")
+
+    def _start_search(self, session: Session, query: DncQuery) -> None:
+        self._query = query
         if self.kind is ListKind.DNC:
             pager: Any = dnc_pager(session.api, query, self.page_size)
         else:
@@ -340,6 +428,18 @@ class EntryListView(QWidget):
 
     def _load_failed(self, exc: BaseException) -> None:
         action = f"Search the {self.kind.title}"
+        query = self._query
+        if (
+            self.kind is ListKind.DNC
+            and query is not None
+            and query.insert_date
+            and isinstance(exc, ValidationError)
+            and exc.code == INVALID_DATE
+        ):
+            # No dated entry told beforehand (an empty list) and the service refuses the day.
+            self.day_search = day_refused(query, exc)
+            self._refuse_day(self.day_search, query.insert_date)
+            return
         self.count_label.setText("Search failed")
         if is_auth_problem(exc):
             self.auth_problem.emit(exc, self.model.retry)
@@ -504,3 +604,12 @@ class EntryListView(QWidget):
 def _tsv_cell(text: str) -> str:
     # A tab or newline inside a reason would break the grid when pasted.
     return text.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+
+
+def _day_search_of(api: ApiClient, ctx: TaskContext) -> DaySearch | None:
+    """:func:`ask_day_search` of the first entries of the DNC list. Blocks: run it on a worker."""
+    page = api.search_dnc(DncQuery(), offset=0, limit=DAY_PROBE_ENTRIES, cancel=ctx.cancel_event)
+    return ask_day_search(
+        lambda query: api.search_dnc(query, offset=0, limit=1, cancel=ctx.cancel_event),
+        page.items,
+    )
