@@ -11,7 +11,6 @@ decides what to do.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import Counter
 from collections.abc import Iterable
@@ -26,6 +25,7 @@ from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.audit_match import EntryIndex
 from app.core.audit_types import ListKind, Progress, no_progress
+from app.core.job_staging import purpose_key, shown_text
 from app.core.phones import normalize
 from app.core.session import Session
 from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list
@@ -44,15 +44,9 @@ UNKNOWN_AGE = "unknown date"
 # of now only when it is ahead of every clock's now, the furthest ahead being UTC+14 (black-box
 # B32 F5: 2027-06-01, and tomorrow's date, were counted "under 30 days").
 _FURTHEST_AHEAD_OF_UTC = timedelta(hours=14)
-_SPACES = re.compile(r"\s+")
 # How much the near-duplicate purposes finding's title names (the entries name the rest).
 _PURPOSES_NAMED = 5
 _SPELLINGS_NAMED = 5
-
-
-def purpose_key(text: str) -> str:
-    """How purposes compare: case-folded, stripped, inner spaces collapsed."""
-    return _SPACES.sub(" ", text.strip()).casefold()
 
 
 @dataclass(frozen=True)
@@ -126,7 +120,8 @@ def _spelled(spellings: Counter[str]) -> str:
     """``'Collections' (3 entries) and 'collections ' (1 entry)``: the most used first, at
     most :data:`_SPELLINGS_NAMED` of them, so a purpose typed many ways stays one line."""
     ranked = sorted(spellings.items(), key=lambda item: (-item[1], item[0]))
-    named = [f"{text!r} ({_entries(count)})" for text, count in ranked[:_SPELLINGS_NAMED]]
+    # shown_text: a 'Müller' whose accent is a separate mark must not read as the other one.
+    named = [f"{shown_text(text)} ({_entries(count)})" for text, count in ranked[:_SPELLINGS_NAMED]]
     if rest := ranked[_SPELLINGS_NAMED:]:
         others = f"{len(rest):,} other spelling{'' if len(rest) == 1 else 's'}"
         named.append(f"{others} ({_entries(sum(n for _, n in rest))})")

@@ -121,6 +121,35 @@ def test_near_duplicate_purposes_name_their_spellings_and_entries(
     )
 
 
+def test_near_duplicate_purposes_compare_as_an_import_compares_them(
+    session: Session, sandbox: Any
+) -> None:
+    """Health said nothing of purposes that differ only by Unicode form or an invisible
+    character, which an import's check (job_staging.purpose_key) calls one purpose spelled
+    several ways: a 'Müller' whose accent is a separate mark, a full-width 'Ｌｏａｎ', a
+    zero-width space. The spellings are named so that they do not read the same."""
+    sandbox.bulk_seed_dnc(
+        [
+            ("2025550131", "1", "-1", "z", "M\u00fcller"),
+            ("2025550132", "1", "-1", "z", "Mu\u0308ller"),
+            ("2025550133", "1", "-1", "z", "Loan Offers"),
+            ("2025550134", "1", "-1", "z", "\uff2c\uff4f\uff41\uff4e Offers"),
+            ("2025550135", "1", "-1", "z", "Loan\u200b Offers"),
+        ]
+    )
+    near = check_health(session.api).dnc.finding("near_duplicate_purpose")
+
+    assert sorted(e.phone_number for e in near.entries) == [
+        "2025550131",
+        "2025550132",
+        "2025550133",
+        "2025550134",
+        "2025550135",
+    ]
+    assert "'Mu\\u0308ller' (1 entry)" in near.title
+    assert "'Müller' (1 entry)" in near.title
+
+
 def test_near_duplicate_title_names_five_purposes_at_most(session: Session, sandbox: Any) -> None:
     words = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
     sandbox.bulk_seed_dnc(
