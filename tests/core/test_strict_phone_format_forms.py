@@ -20,12 +20,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import ValidationError
 from app.api.scope import Scope
 from app.core.evidence import gather_evidence
+from app.core.export_job import ExportJob
+from app.core.export_job import ListKind as ExportKind
 from app.core.job_exec import job_summary
 from app.core.journal import ChangeJournal
 from app.core.session import Session
@@ -181,3 +184,28 @@ def test_a_late_import_row_is_measured_to_another_form_past_the_refused_ones(
         f"00440{number}: {REFUSED}, so it keeps no entry written so"
     ), row.message
     assert row.honoured_on == "2024-03-02"
+
+
+def test_an_export_of_one_uk_number_reads_it_and_names_the_refused_trunk_form(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    # The number filter of a country that drops a trunk 0 also searches the number with it,
+    # which the strict service refuses: the export stopped, no file written.
+    sandbox.bulk_seed_dnc([(UK, "44", "0", "", ""), (UK_GONE, "44", "0", "", "")])
+    out = tmp_path / "one.xlsx"
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        job = ExportJob(api, ExportKind.DNC, DncQuery(phone_number=UK, phone_code="44"), out)
+        assert job.count_matches() == 1
+        result = job.run()
+
+    note = f"not looked up in 0{UK}: {REFUSED}, so it keeps no entry written so"
+    assert (result.rows, result.total, result.unreachable) == (1, 1, 0)
+    assert result.forms_not_searched == note
+    book = openpyxl.load_workbook(out, read_only=True)
+    try:
+        entries = [r[0] for r in book["Entries"].iter_rows(min_row=2, values_only=True)]
+        about = {r[0]: r[1] for r in book["About"].iter_rows(values_only=True) if len(r) > 1}
+    finally:
+        book.close()
+    assert len(entries) == 1
+    assert about["Forms not searched"] == note[0].upper() + note[1:] + "."
