@@ -759,6 +759,7 @@ def _print_result(
                 # Column -> values whose control characters the xlsx holds as U+FFFD, as the
                 # warning and the About sheet say (black-box B27: not in the JSON).
                 "characters_replaced": dict(result.replaced),
+                "forms_not_searched": result.forms_not_searched,
             }
         )
     else:
@@ -770,6 +771,9 @@ def _print_result(
         print(f"Warning: {changed}.", file=sys.stderr if args.json else sys.stdout)
     if result.unreachable:
         print(f"Warning: {unreachable_warning(result)}", file=sys.stderr)
+    if note := result.forms_not_searched:
+        # Beside the count, as the forms searched are (on stderr with --json: it has the key).
+        print(f"Note: {note}.", file=sys.stderr if args.json else sys.stdout)
     replaced = replaced_warning(result)
     if replaced:
         print(f"Warning: {replaced}.", file=sys.stderr)

@@ -55,7 +55,7 @@ from typing import Final
 
 from app.api.client import ApiClient, DncQuery
 from app.api.concurrency import bounded_map
-from app.api.errors import ApiError, AuthInvalidError, AuthMissingError
+from app.api.errors import ApiError, AuthInvalidError, AuthMissingError, ValidationError
 from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
@@ -181,6 +181,36 @@ class FormSearch:
 # that wants a phone code beside a phone number answers it to a search of a form under any
 # code, which is then searched under the number's own (evidence, an import's late rows).
 SMS_NEEDS_CODE: Final = 6026
+
+
+# /dnc/search's "invalid phone format" (api-spec error table). A service strict on formats
+# (one reading phone_number as the number beside its phone code, with no trunk 0 nor exit
+# code) answers it to a search of such a form: it then keeps no entry in that form, so the
+# number is not listed so there; the row is not failed for it (black-box B36 F3).
+FORM_REFUSED: Final = 6006
+
+
+def refuses_form(exc: ApiError, search: FormSearch) -> bool:
+    """Whether ``exc``, the answer to a DNC search of ``search``, is the service refusing
+    that written form's format: never for the app's own form (whose refusal stays an error:
+    the app writes every entry so)."""
+    return (
+        isinstance(exc, ValidationError)
+        and search.kind is not FormKind.APP
+        and exc.code == FORM_REFUSED
+    )
+
+
+def refused_forms_text(refused: Sequence[FormSearch]) -> str:
+    """The note of the written forms the service refused to search (:func:`refuses_form`),
+    ``""`` for none: said once where the forms looked up are named."""
+    if not refused:
+        return ""
+    numbers = joined([search.number for search in refused])
+    return (
+        f"not looked up in {numbers}: the service refuses that phone number format (code "
+        f"{FORM_REFUSED}, invalid phone format), so it keeps no entry written so"
+    )
 
 
 def form_searches(national: str, phone_code: str) -> list[FormSearch]:

@@ -66,7 +66,15 @@ from app.core.audit_types import (
     no_progress,
 )
 from app.core.connections import normalize_base_url
-from app.core.dnc_removal import SMS_NEEDS_CODE, FormKind, form_searches, stored_forms
+from app.core.dnc_removal import (
+    SMS_NEEDS_CODE,
+    FormKind,
+    FormSearch,
+    form_searches,
+    refused_forms_text,
+    refuses_form,
+    stored_forms,
+)
 from app.core.dnc_removal import names_number as entry_names_number
 from app.core.job_exec import UNANSWERED_TEXT
 from app.core.job_report import lateness
@@ -806,26 +814,36 @@ def _found(
     its digits under every phone code (an entry "447911123482" kept under code 1 is the UK
     number), the app's and the trunk-0 form only under the number's code; each hit confirmed
     by :func:`names_number`. An SMS service that wants a phone code with a number is searched
-    under the number's code instead."""
+    under the number's code instead. A DNC form the service refuses to search as a phone
+    number format it does not take (:func:`app.core.dnc_removal.refuses_form`) holds no
+    entry there: named as not looked up, not a failure of the pack (black-box B36 F3)."""
     found: dict[str, OptOutRecord] = {}
     unread = 0
     own: list[str] = []
     any_code: list[str] = []
+    refused: list[FormSearch] = []
     for search in form_searches(national, code):
         form = search.number
         query = DncQuery(phone_number=form, phone_code=code)
         records: list[OptOutRecord] | None = None
         missing = 0
-        if not search.phone_code:
-            try:
-                records, missing = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
-                any_code.append(form)
-            except ApiError as exc:
-                if kind is not ListKind.SMS or exc.code != SMS_NEEDS_CODE:
-                    raise
-        if records is None:
-            records, missing = _all_pages(api, kind, query, cancel)
-            own.append(form)
+        try:
+            if not search.phone_code:
+                try:
+                    records, missing = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
+                    any_code.append(form)
+                except ApiError as exc:
+                    if kind is not ListKind.SMS or exc.code != SMS_NEEDS_CODE:
+                        raise
+            if records is None:
+                records, missing = _all_pages(api, kind, query, cancel)
+                own.append(form)
+        except ApiError as exc:
+            # The SMS search's 6006 is another error (invalid campaign id).
+            if kind is not ListKind.DNC or not refuses_form(exc, search):
+                raise
+            refused.append(search)
+            continue
         unread += missing
         for record in records:
             if names_number(record, national, code):
@@ -833,6 +851,8 @@ def _found(
     searched = [f"{', '.join(own)} under phone code {code}"]
     if any_code:
         searched.append(f"{', '.join(any_code)} under any phone code")
+    if refused:
+        searched.append(refused_forms_text(refused))
     return list(found.values()), "; ".join(searched), unread
 
 

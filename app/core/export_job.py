@@ -88,7 +88,13 @@ from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import DncEntry, Page, ReasonFilter, SmsOptOut
 from app.api.paging import Cancelled, next_offset
 from app.api.scope import Scope
-from app.core.dnc_removal import MAX_DIGITS
+from app.core.dnc_removal import (
+    MAX_DIGITS,
+    FormKind,
+    FormSearch,
+    refused_forms_text,
+    refuses_form,
+)
 from app.core.session import read_over
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook, quote_run_start
@@ -328,6 +334,10 @@ class ExportResult:
     # Why the search was not split by insert day, when the service's search could not be
     # (:data:`NOT_BY_DAY` and what showed it); "" when it could, or was not tried.
     not_by_day: str = ""
+    # The number filter's written forms the service refused to search (its trunk-0 form on a
+    # service strict on phone formats: :func:`app.core.dnc_removal.refuses_form`), as a note
+    # saying no entry is kept so; "" when none was.
+    forms_not_searched: str = ""
     # An xlsx export's cells whose text held characters an xlsx file cannot hold, by column
     # (see :func:`replaced_warning`); a CSV export keeps every character.
     replaced: dict[str, int] = field(default_factory=dict)
@@ -697,6 +707,8 @@ class SplitSearch:
         self._by_day: bool | None = None if kind is ListKind.DNC else True
         self._day: DaySearch | None = None
         self.not_by_day = ""
+        # The trunk-0 forms of the number filter the service refused to search (:meth:`_roots`).
+        self._refused_roots: list[FormSearch] = []
         self._changed_while_planning = False
         # What a watcher (the CLI's, every few seconds) reads: searches counted while
         # planning, and the service's silence (see :meth:`quiet`).
@@ -895,11 +907,33 @@ class SplitSearch:
             and code
             and drops_trunk_zero(code)
         ):
-            return [query, replace(query, phone_number=f"0{number}")]
+            trunk = f"0{number}"
+            if any(refused.number == trunk for refused in self._refused_roots):
+                return [query]
+            return [query, replace(query, phone_number=trunk)]
         return [query]
 
     def _total(self) -> int:
-        return sum(self._count(root) for root in self._roots())
+        return sum(self._count_root(n, root) for n, root in enumerate(self._roots()))
+
+    def _count_root(self, n: int, root: DncQuery) -> int:
+        """The service's count of ``root``, the ``n``-th of :meth:`_roots`; 0 for the number's
+        trunk-0 form when the service refuses to search it as a phone number format it does
+        not take (it keeps no entry so: black-box B36 F3), which is then left out of the
+        export's searches and named in its result (:attr:`ExportResult.forms_not_searched`)."""
+        try:
+            return self._count(root)
+        except ValidationError as exc:
+            trunk = FormSearch(root.phone_number or "", FormKind.TRUNK, root.phone_code or "")
+            if n == 0 or self.kind is not ListKind.DNC or not refuses_form(exc, trunk):
+                raise
+            if trunk not in self._refused_roots:
+                self._refused_roots.append(trunk)
+            return 0
+
+    def forms_not_searched(self) -> str:
+        """The note of the number filter's forms the service refused to search, "" for none."""
+        return refused_forms_text(self._refused_roots)
 
     def plan(self) -> tuple[int, list[tuple[DncQuery, int]]]:
         """The service's total for the query and the searches (with their totals) to run."""
@@ -918,13 +952,15 @@ class SplitSearch:
         total = 0
         for n, root in enumerate(self._roots()):
             try:
-                count = self._count(root)
+                count = self._count_root(n, root)
             except ValidationError as exc:
                 if not self.query.insert_date or self.kind is not ListKind.DNC or exc.code != 6008:
                     raise
                 # No entry told (an empty list, or only midnight ones) and the service
                 # refuses the day itself.
                 raise DayFilterRefused(day_refused(root, exc), self.query.insert_date) from exc
+            if root not in self._roots():
+                continue  # refused (:meth:`_count_root`): no entry is kept in that form
             total += count
             self._split(root, count, leaves, root=n)
         return total, leaves
@@ -1589,6 +1625,7 @@ class ExportJob(SplitSearch):
             reach=self._reachable(sys.maxsize),
             counted=self.counted,
             not_by_day=self.not_by_day,
+            forms_not_searched=self.forms_not_searched(),
         )
         finished = dt.datetime.now(dt.UTC)
         result.finished = _stamp(finished)
@@ -1639,6 +1676,9 @@ class ExportJob(SplitSearch):
         replaced = replaced_warning(result)
         if replaced:
             rows.append(("Characters replaced", replaced[0].upper() + replaced[1:] + "."))
+        if result.forms_not_searched:
+            note = result.forms_not_searched
+            rows.append(("Forms not searched", note[0].upper() + note[1:] + "."))
         if quotes_added:
             # Said only when there are such cells (few lists have any): a person seeing ''=x
             # where the service shows '=x learns why, and every other export stays as it was.

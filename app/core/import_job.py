@@ -80,7 +80,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -97,7 +97,15 @@ from app.api.models import (
 from app.api.paging import Cancelled
 from app.api.scope import Scope
 from app.core.connections import Connection
-from app.core.dnc_removal import SMS_NEEDS_CODE, FormKind, form_searches, names_number
+from app.core.dnc_removal import (
+    SMS_NEEDS_CODE,
+    FormKind,
+    FormSearch,
+    form_searches,
+    names_number,
+    refused_forms_text,
+    refuses_form,
+)
 from app.core.job_exec import execute
 from app.core.job_report import (
     EARLIER_UNCHECKED,
@@ -376,9 +384,12 @@ def _listed_with_trunk_zero(
     row: JobRow,
     scope: Scope,
     stop: threading.Event | None,
-) -> tuple[str, list[DncEntry] | list[SmsOptOut]]:
+) -> tuple[str, list[DncEntry] | list[SmsOptOut], FormSearch | None]:
     """The number as the list keeps it with its country's trunk 0 ("02079460009" for +44 20
-    7946 0009), when it is listed so in the row's scope, else "", and its entries so listed.
+    7946 0009), when it is listed so in the row's scope, else "", and its entries so listed;
+    last, that search when the service refused it as a DNC phone number format it does not
+    take (:func:`app.core.dnc_removal.refuses_form`): it keeps no entry so, and the row is
+    inserted, saying the form was not looked up (black-box B36 F3: every UK row failed).
 
     The service matches a number's text exactly, and an entry made by hand or by another
     tool may keep the trunk 0: inserting the number as the app writes it would add a second
@@ -389,8 +400,9 @@ def _listed_with_trunk_zero(
     say nothing was inserted.
     """
     if not drops_trunk_zero(row.phone_code) or row.national.startswith("0"):
-        return "", []
+        return "", [], None
     form = "0" + row.national
+    search = FormSearch(form, FormKind.TRUNK, row.phone_code)
     try:
         listed = _listed_entries(session, target, row, scope, form, stop)
     except TransportError as exc:
@@ -408,11 +420,14 @@ def _listed_with_trunk_zero(
         )
         raise NotDone(exc, before_write=True) from exc
     except ApiError as exc:
+        # The SMS search's 6006 is another error (invalid campaign id).
+        if target is Target.DNC and refuses_form(exc, search):
+            return "", [], search
         exc.add_detail(
             "while looking the number up with its trunk 0 before its insert (nothing was inserted)"
         )
         raise
-    return (form, listed) if listed else ("", [])
+    return (form, listed, None) if listed else ("", [], None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -961,6 +976,15 @@ def insert_sender(
     kind = "dnc" if target is Target.DNC else "sms"
     # Rows this run left Unsettled: sent again, an earlier attempt of theirs may have been done.
     unsettled: set[int] = set()
+    # The DNC written forms of a row's number the service refused to search, by row: said
+    # once, last in the row's message (by ``send``).
+    refusals: dict[int, list[FormSearch]] = {}
+
+    def note_refused(row: JobRow, search: FormSearch) -> None:
+        forms = refusals.setdefault(row.seq, [])
+        if search not in forms:
+            forms.append(search)
+
     # The job file marks a row "sending" before its trunk-0 look-up, so a row killed or
     # stopped during it was never sent: it says "sent again" only when the journal has an
     # insert of it sent (S18 H1b). Asked once a run, before the row's first send in it (after
@@ -1019,7 +1043,10 @@ def insert_sender(
         row, on the global list; each hit taken for the number only as a removal and evidence
         take it (:func:`~app.core.dnc_removal.names_number`). Also why a search failed ("" when
         none did): the searches stop at the first that fails (a failing service is asked no
-        more). Made for rows whose request would be late only: one search per form and scope."""
+        more). Made for rows whose request would be late only: one search per form and scope.
+        A DNC form the service refuses to search (a phone number format it does not take:
+        :func:`app.core.dnc_removal.refuses_form`) keeps no entry there: neither found nor a
+        failure, it is left out and the row says so (black-box B36 F3)."""
         scopes = [scope] if scope.is_global else [scope, Scope.global_()]
         searches = [
             s for s in form_searches(row.national, row.phone_code) if s.kind is not FormKind.APP
@@ -1034,6 +1061,8 @@ def insert_sender(
         for where in scopes:
             purpose = (row.purpose or scope.purpose_text) if where.is_purpose else ""
             for search in searches:
+                if search in refusals.get(row.seq, []):
+                    continue
                 query = DncQuery(
                     scope=where,
                     phone_number=search.number,
@@ -1056,6 +1085,10 @@ def insert_sender(
                         )
                         found = iterate(query, stop)
                 except ApiError as exc:
+                    # The SMS search's 6006 is another error (invalid campaign id).
+                    if target is Target.DNC and refuses_form(exc, search):
+                        note_refused(row, search)
+                        continue
                     if stopping():
                         return oldest, LOOK_UP_STOPPED
                     on = " on the global list" if where.is_global and not scope.is_global else ""
@@ -1300,6 +1333,12 @@ def insert_sender(
         return _Sent(said(None, why), None, said, how)
 
     def send(row: JobRow, resent: bool) -> RowResult:
+        result = _result(row, resent)
+        if not (note := refused_forms_text(refusals.pop(row.seq, []))):
+            return result
+        return replace(result, message="; ".join(x for x in (result.message, note) if x))
+
+    def _result(row: JobRow, resent: bool) -> RowResult:
         scope = scope_from_text(row.scope)
         if row.state == RowState.DONE.value and (rechecked := _recheck(row, scope)) is not None:
             return rechecked
@@ -1320,9 +1359,13 @@ def insert_sender(
             answered = _journal_answer(session, kind, row, scope, job_id)
             if answered is not None:
                 return _settled_by(row, scope, answered)
-        kept, entries = (
-            ("", []) if lost_before else _listed_with_trunk_zero(session, target, row, scope, stop)
+        kept, entries, unsearched = (
+            ("", [], None)
+            if lost_before
+            else _listed_with_trunk_zero(session, target, row, scope, stop)
         )
+        if unsearched is not None:
+            note_refused(row, unsearched)
         if kept:
             text = TRUNK_ZERO_PRESENT.format(form=kept)
             message = f"{resent}; {text}" if resent else text

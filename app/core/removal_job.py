@@ -130,6 +130,8 @@ from app.core.dnc_removal import (
     names_number,
     purpose_names,
     quote_purposes,
+    refused_forms_text,
+    refuses_form,
     removed_purposes_text,
     stored_forms,
 )
@@ -560,7 +562,7 @@ def _number_key(row: JobRow) -> str:
 
 def _entries(
     session: Session, row: JobRow, scope: Scope, stop: threading.Event | None = None
-) -> tuple[list[tuple[Form, list[DncEntry]]], list[FormSearch], list[DncEntry]]:
+) -> tuple[list[tuple[Form, list[DncEntry]]], list[FormSearch], list[DncEntry], list[FormSearch]]:
     """What the deletes of ``row`` in ``scope`` take off the list, looked up just before them:
     each written form the list keeps the number in (what a delete must send) with its entries:
     in a purpose scope every purpose's entry (the service deletes them all at once), else the
@@ -592,13 +594,26 @@ def _entries(
     form of its own, deleted under the code it is kept under (black-box R2 #6: evidence
     attributed it to the number, the removal never looked there and left it listed). An entry
     whose digits read as another valid number under its code is not the number, and is left.
+
+    Last, the forms the service refused to search as a phone number format it does not take
+    (:func:`app.core.dnc_removal.refuses_form`): it keeps no entry so, and the row's message
+    says they were not looked up (black-box B36 F3: each such row failed); the forms
+    returned as looked up are the others.
     """
     found: dict[Form, list[DncEntry]] = {}
     others: list[DncEntry] = []
-    searches = form_searches(row.national, row.phone_code)
+    searched: list[FormSearch] = []
+    refused: list[FormSearch] = []
     try:
-        for search in searches:
-            listed = _listed(session, Form(search.number, search.phone_code), scope, stop)
+        for search in form_searches(row.national, row.phone_code):
+            try:
+                listed = _listed(session, Form(search.number, search.phone_code), scope, stop)
+            except ApiError as exc:
+                if not refuses_form(exc, search):
+                    raise
+                refused.append(search)
+                continue
+            searched.append(search)
             kept: dict[Form, list[DncEntry]] = {}
             for entry in listed:
                 if names_number(entry.phone_number, entry.phone_code, row.national, row.phone_code):
@@ -630,7 +645,7 @@ def _entries(
             ),
             before_write=True,
         ) from exc
-    return list(found.items()), searches, others
+    return list(found.items()), searched, others, refused
 
 
 def written_forms(national: str, phone_code: str) -> list[str]:
@@ -897,7 +912,14 @@ def _left_entries(
     left: dict[str, DncEntry] = {}
     for search in form_searches(row.national, row.phone_code):
         query = DncQuery(phone_number=search.number, phone_code=search.phone_code)
-        for entry in session.api.iter_dnc(query, cancel=stop):
+        try:
+            found = list(session.api.iter_dnc(query, cancel=stop))
+        except ApiError as exc:
+            # A form the service refuses holds no entry there (the row's message says so).
+            if refuses_form(exc, search):
+                continue
+            raise
+        for entry in found:
             if names_number(entry.phone_number, entry.phone_code, row.national, row.phone_code):
                 left.setdefault(entry.id, entry)
     return list(left.values())
@@ -1282,6 +1304,8 @@ def delete_sender(
     sent_before = journal_sent_before(session, job_id, "dnc", "dnc.delete")
     # Rows of this run whose look-up of the leads still listed the job's stop cut short.
     unchecked: set[int] = set()
+    # The note of the written forms the service refused to search, by row (:func:`_entries`).
+    refusals: dict[int, str] = {}
 
     def send(row: JobRow, resent: bool) -> RowResult:
         lost_before = row.seq in unsettled
@@ -1292,10 +1316,10 @@ def delete_sender(
             # after the other's delete, so what it says they were is what it found.
             with numbers.held(e164(row.national, row.phone_code) or row.national):
                 if asks is None:
-                    return as_listed(row, send_row(row, resent, lost_before))
+                    return noted(row, as_listed(row, send_row(row, resent, lost_before)))
                 asks.sending(row)
                 try:
-                    return as_listed(row, send_row(row, resent, lost_before))
+                    return noted(row, as_listed(row, send_row(row, resent, lost_before)))
                 finally:
                     # Ended, or to be sent again later: until then it asks for nothing, so
                     # a row of another purpose of the number deletes no entry this one may
@@ -1321,6 +1345,13 @@ def delete_sender(
             _open_again(exc)
             unsettled.add(row.seq)
             raise Unsettled(exc) from exc
+
+    def noted(row: JobRow, result: RowResult) -> RowResult:
+        """``result`` saying last which written forms of the number the service refused to
+        search (:func:`_entries`), once, whatever the row's outcome."""
+        if not (note := refusals.pop(row.seq, "")):
+            return result
+        return replace(result, message="; ".join(x for x in (result.message, note) if x))
 
     def as_listed(row: JobRow, result: RowResult) -> RowResult:
         """``result``, saying first, of a row removed whose number is in no range in use today
@@ -1353,7 +1384,8 @@ def delete_sender(
         # journal has a delete of it that may have been sent (black-box B3 #3: 39 rows said
         # so, 8 had been sent), and "sent again" only when one went out (B14 F2).
         resent = sent_before(row) if in_flight else ""
-        forms, searched, others = _entries(session, row, scope, stop)
+        forms, searched, others, unsearched = _entries(session, row, scope, stop)
+        refusals[row.seq] = refused_forms_text(unsearched)
         # The forms this job deleted in an earlier send of the row, gone now (a journal read,
         # made only for a row that may have been sent before: a job's stop can come between
         # a row's deletes, leaving it pending): its message names them, and a delete of one

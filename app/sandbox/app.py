@@ -22,6 +22,7 @@ from app.sandbox.errors import ApiError
 from app.sandbox.faults import FaultInjector, FaultSettings
 from app.sandbox.opt_out_queries import DAY
 from app.sandbox.store import Store
+from app.sandbox.validation import ANY_PHONE
 
 ENDPOINTS: list[Endpoint] = [
     *routes_dnc.ENDPOINTS,
@@ -48,9 +49,11 @@ def create_app(
     faults: FaultSettings,
     seed: int = 1,
     dnc_insert_date: str = DAY,
+    dnc_phone_format: str = ANY_PHONE,
 ) -> ASGIApp:
-    """``dnc_insert_date``: how /dnc/search matches insert_date (opt_out_queries' modes)."""
-    dnc_search = routes_dnc.searching(dnc_insert_date)
+    """``dnc_insert_date``: how /dnc/search matches insert_date (opt_out_queries' modes);
+    ``dnc_phone_format``: how it reads phone_number (validation.PHONE_FORMATS)."""
+    dnc_search = routes_dnc.searching(dnc_insert_date, dnc_phone_format)
     endpoints = [dnc_search if e is routes_dnc.search else e for e in ENDPOINTS]
     api = Starlette(
         routes=[route(endpoint, store, tokens) for endpoint in endpoints],

@@ -12,6 +12,7 @@ from types import FrameType
 
 from app.sandbox.opt_out_queries import DAY, INSERT_DATE_MODES
 from app.sandbox.runner import SandboxServer
+from app.sandbox.validation import ANY_PHONE, PHONE_FORMATS
 
 DEFAULT_PORT = 8765
 # A demo token for a local sandbox holding no real data, not a credential.
@@ -94,6 +95,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "hh:mm:ss), so a service may do either of the last two; the SMS opt-out search always "
         "matches a day",
     )
+    parser.add_argument(
+        "--dnc-phone-format",
+        choices=PHONE_FORMATS,
+        default=ANY_PHONE,
+        help="which phone_number the DNC search takes: any, any digits up to 15 (default); "
+        "strict, also refusing one that starts with 0 (code 6006, invalid phone format), as a "
+        "service may that reads phone_number as the number beside phone_code (E.164's national "
+        "number), with no trunk 0 nor exit code (00, 011). Inserts and the SMS opt-out search "
+        "(whose code 6006 is another error) are unchanged",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
             rate_limit=args.rate_limit,
             reset=args.reset,
             dnc_insert_date=args.dnc_insert_date,
+            dnc_phone_format=args.dnc_phone_format,
         ).start()
     except (OSError, ValueError, RuntimeError, sqlite3.Error) as error:
         print(f"dnc-desk sandbox: {error}", file=sys.stderr)

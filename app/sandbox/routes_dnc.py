@@ -11,11 +11,14 @@ from app.sandbox.errors import conflict, invalid, not_found
 from app.sandbox.params import Params, is_int, now_timestamp
 from app.sandbox.store import Store
 from app.sandbox.validation import (
+    ANY_PHONE,
     GLOBAL_SCOPE,
+    PHONE_FORMATS,
     PURPOSE_SCOPE,
     check_length,
     is_phone_code,
     is_phone_number,
+    is_searchable_phone,
     parse_scope,
 )
 
@@ -99,18 +102,23 @@ def update(params: Params, store: Store) -> dict[str, Any]:
     return {"success": True, "id": int(row["id"])}
 
 
-def searching(insert_dates: str = q.DAY) -> Endpoint:
-    """/dnc/search whose insert_date matches as ``insert_dates`` says (q.INSERT_DATE_MODES)."""
+def searching(insert_dates: str = q.DAY, phone_format: str = ANY_PHONE) -> Endpoint:
+    """/dnc/search whose insert_date matches as ``insert_dates`` says (q.INSERT_DATE_MODES)
+    and whose phone_number is read as ``phone_format`` says (validation.PHONE_FORMATS)."""
     if insert_dates not in q.INSERT_DATE_MODES:
         raise ValueError(f"insert_date matching must be one of {', '.join(q.INSERT_DATE_MODES)}")
+    if phone_format not in PHONE_FORMATS:
+        raise ValueError(f"phone_number format must be one of {', '.join(PHONE_FORMATS)}")
 
     def search(params: Params, store: Store) -> dict[str, Any]:
-        return _search(params, store, insert_dates)
+        return _search(params, store, insert_dates, phone_format)
 
     return read("/dnc/search")(search)
 
 
-def _search(params: Params, store: Store, insert_dates: str) -> dict[str, Any]:
+def _search(
+    params: Params, store: Store, insert_dates: str, phone_format: str = ANY_PHONE
+) -> dict[str, Any]:
     bad_parameter = invalid("Invalid parameter", 6008)
     offset = params.int_or_default("offset", 0, bad_parameter)
     limit = params.int_or_default("limit", SEARCH_DEFAULT_LIMIT, bad_parameter)
@@ -125,7 +133,7 @@ def _search(params: Params, store: Store, insert_dates: str) -> dict[str, Any]:
         scope = parse_scope(store, params.get("campaign_id"), invalid("Invalid campaign id", 6026))
         filters.add("t.campaign_id = ?", scope)
     if (phone_number := params.get("phone_number")) is not None:
-        if not is_phone_number(phone_number):
+        if not is_searchable_phone(phone_number, phone_format):
             raise invalid("Invalid phone format", 6006)
         filters.add("t.phone_number = ?", phone_number)
     if (phone_code := params.get("phone_code")) is not None:

@@ -18,6 +18,7 @@ from app.sandbox.faults import FaultSettings, quiet_intentional_drops
 from app.sandbox.opt_out_queries import DAY, INSERT_DATE_MODES
 from app.sandbox.params import now_timestamp
 from app.sandbox.store import Store
+from app.sandbox.validation import ANY_PHONE, PHONE_FORMATS
 
 _START_TIMEOUT = 10.0
 
@@ -32,6 +33,8 @@ class SandboxServer:
     ``day`` (the day of a date or a moment), ``moment`` (the exact moment, a bare date being
     midnight) or ``strict`` (a bare date refused, code 6008), as services following the spec's
     ``YYYY-MM-DD hh:mm:ss`` may do; /sms-opt-out/search always matches a day.
+    ``dnc_phone_format`` ``strict`` makes /dnc/search refuse a phone_number starting with 0
+    (code 6006), as a service reading it as E.164's national number may.
     """
 
     def __init__(
@@ -51,6 +54,7 @@ class SandboxServer:
         rate_limit: int = 0,
         reset: bool = False,
         dnc_insert_date: str = DAY,
+        dnc_phone_format: str = ANY_PHONE,
     ) -> None:
         if dnc_insert_date not in INSERT_DATE_MODES:
             raise ValueError(
@@ -58,6 +62,12 @@ class SandboxServer:
                 f"not {dnc_insert_date!r}"
             )
         self.dnc_insert_date = dnc_insert_date
+        if dnc_phone_format not in PHONE_FORMATS:
+            raise ValueError(
+                f"dnc_phone_format must be one of {', '.join(PHONE_FORMATS)}, "
+                f"not {dnc_phone_format!r}"
+            )
+        self.dnc_phone_format = dnc_phone_format
         self.host = host
         self.port = port
         self.demo = demo
@@ -103,7 +113,14 @@ class SandboxServer:
         self.port = sock.getsockname()[1]
         quiet_intentional_drops()
         config = uvicorn.Config(
-            create_app(self.store, self.tokens, self.faults, self.seed, self.dnc_insert_date),
+            create_app(
+                self.store,
+                self.tokens,
+                self.faults,
+                self.seed,
+                self.dnc_insert_date,
+                self.dnc_phone_format,
+            ),
             access_log=False,
             log_config=None,  # leave the host process's logging configuration alone
             log_level="warning",

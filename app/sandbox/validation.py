@@ -29,6 +29,22 @@ def is_phone_number(value: str | None) -> bool:
     return value is not None and bool(_PHONE_RE.fullmatch(value))
 
 
+# How /dnc/search reads a phone_number (``--dnc-phone-format``): ``any`` takes any digits up
+# to 15; ``strict`` also refuses one starting with 0 (code 6006), as a service may that reads
+# phone_number as the number beside its phone_code, E.164's national significant number:
+# a trunk 0 or an exit code (00, 011) is then no part of it.
+ANY_PHONE = "any"
+STRICT_PHONE = "strict"
+PHONE_FORMATS = (ANY_PHONE, STRICT_PHONE)
+
+
+def is_searchable_phone(value: str, phone_format: str) -> bool:
+    """Whether /dnc/search takes ``value`` as a phone_number under ``phone_format``."""
+    if phone_format == STRICT_PHONE and value.startswith("0"):
+        return False
+    return is_phone_number(value)
+
+
 def is_phone_code(value: str | None) -> bool:
     return value is not None and bool(_CODE_RE.fullmatch(value))
 

@@ -228,6 +228,8 @@ class ExportDialog(QDialog):
         if result.list_changed:
             changed = change_warning(result)
             text += f"\n\n⚠ {changed[0].upper()}{changed[1:]}."
+        if note := result.forms_not_searched:
+            text += f"\n\n{note[0].upper()}{note[1:]}."
         self.status.setText(text)
         self.open_button.show()
         self.folder_button.show()
