@@ -73,6 +73,7 @@ from app.core.sheet_guard import (
     WEB_PAGE,
     XML_OR_HTML,
     ZIP_ARCHIVE,
+    check_shared_text,
     check_zip,
     damaged_sentence,
     markup_kind,
@@ -107,6 +108,20 @@ _EXCEPTION_NAME: Final = re.compile(r"^[A-Za-z_][\w.]*: ")
 # calamine starts its messages with the part of it that failed ("Cfb error: ", "Xls error: ").
 _READER_PART: Final = re.compile(r"^(?:[A-Z][A-Za-z]{1,5} error: )+")
 _WORD: Final = re.compile(r"[A-Za-z]{2,}")
+
+
+def memory_limit(size: int) -> int:
+    """The address space the reader's child may use for a workbook of ``size`` bytes."""
+    return MEMORY_LIMIT + MEMORY_PER_FILE_BYTE * size
+
+
+def shared_text_limit(size: int) -> int:
+    """The most shared-string text an xlsx of ``size`` bytes may make calamine build (it copies
+    a string for every cell naming it): half the child's cap, the other half left for what it
+    holds beside the text (a grid of ~32-byte cells, the strings table itself, Python and the
+    rows it hands on). Past it the child would fail at the cap anyway, after minutes of work
+    and GBs of memory; a real list of phone numbers builds a few MB."""
+    return memory_limit(size) // 2
 
 
 class SheetSource(Protocol):
@@ -169,6 +184,8 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         if not kind.workbook:
             raise SheetError(_zip_sentence(path))
         check_zip(path)
+        if kind.workbook == "xlsx":
+            check_shared_text(path, shared_text_limit(path.stat().st_size))
         return WorkbookSource(path, sheet, kind.workbook, probe_others)
     if kind.container == "ole2":
         return WorkbookSource(path, sheet, "xls", probe_others)
@@ -611,7 +628,7 @@ class _WorkerStream:
         self._primary = primary  # a re-read only adds to the notes of the first read
         size = path.stat().st_size
         size_mb = size / (1 << 20)
-        self._memory_limit = MEMORY_LIMIT + MEMORY_PER_FILE_BYTE * size
+        self._memory_limit = memory_limit(size)
         self._timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb
         # No shell; the file name is one argv entry of our own interpreter and script.
         self._proc = subprocess.Popen(  # noqa: S603
