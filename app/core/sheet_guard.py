@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import IO, BinaryIO, Final
 
 from app.core.sheet_types import SheetError
 from app.core.sheet_worker import sheet_part, workbook_part
@@ -1117,3 +1117,72 @@ def _data_end(values: list[int], min_gap: int) -> int:
         if gap > max(min_gap, 10 * span) and len(values) - index - 1 <= _STRAY_MAX:
             return values[index]
     return values[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class RowsPast:
+    """The rows holding a value that an .ods's sheet has after the last row read."""
+
+    last: int  # the last row holding a value, as the file numbers its rows
+    count: int  # how many rows holding a value come after the last row read
+
+
+# An .ods row: its attributes, and its cells unless it closes itself. LibreOffice always
+# writes the table namespace as "table:"; a file writing another prefix is not scanned.
+_ODS_ROW = re.compile(rb"<table:table-row\b([^<>]*?)(?:/>|>(.*?)</table:table-row>)", re.DOTALL)
+_ODS_ROW_OPEN: Final = b"<table:table-row"
+_ODS_REPEATED = re.compile(rb'table:number-rows-repeated="(\d{1,18})"')
+_ODS_TABLE = re.compile(rb'<table:table\b[^<>]*?\btable:name="([^"]*)"[^<>]*>')
+_ODS_TABLE_END: Final = b"</table:table>"
+_ODS_ROW_MAX: Final = 64 << 20  # a row's XML longer than this (crafted) ends the scan
+# calamine reads a cell's value only when the cell gives its type.
+_ODS_VALUE: Final = b"office:value-type="
+
+
+def ods_rows_past(path: Path, sheet: str, limit: int) -> RowsPast | None:
+    """The rows holding a value that sheet ``sheet`` of the .ods ``path`` has after row
+    ``limit``, the last calamine reads of a sheet (a row repeated two million times reads as
+    its first 1,048,576), each row element counted as many times as it is repeated; None when
+    it has none or its content cannot be scanned. Asked only of a sheet read to that row."""
+    try:
+        with zipfile.ZipFile(path) as zf, zf.open("content.xml") as fh:
+            return _rows_past(fh, sheet, limit)
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError, KeyError, zlib.error):
+        return None
+
+
+def _rows_past(fh: IO[bytes], sheet: str, limit: int) -> RowsPast | None:
+    row = 0  # the rows of the sheet counted so far
+    last = count = 0
+    inside = False
+    tail = b""
+    while True:
+        chunk = fh.read(_SCAN_CHUNK)
+        buf = tail + chunk
+        if not inside:
+            table = next(
+                (t for t in _ODS_TABLE.finditer(buf) if html.unescape(t[1].decode()) == sheet),
+                None,
+            )
+            if table is None:
+                if not chunk:
+                    return None
+                tail = buf[-4096:]  # a table tag cut by the chunk's end
+                continue
+            inside, buf = True, buf[table.end() :]
+        end = buf.find(_ODS_TABLE_END)
+        cut = len(buf) if end >= 0 or not chunk else buf.rfind(_ODS_ROW_OPEN)
+        if cut < 0:
+            cut = 0
+        for match in _ODS_ROW.finditer(buf, 0, end if end >= 0 else cut):
+            repeated = _ODS_REPEATED.search(match[1])
+            span = int(repeated[1]) if repeated else 1
+            first, row = row + 1, row + span
+            if match[2] and _ODS_VALUE in match[2] and row > limit:
+                last = row
+                count += row - max(first - 1, limit)
+        if end >= 0 or not chunk:
+            return RowsPast(last, count) if count else None
+        tail = buf[cut:]
+        if len(tail) > _ODS_ROW_MAX:
+            return None
