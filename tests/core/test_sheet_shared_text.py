@@ -47,6 +47,20 @@ def test_one_long_shared_string_in_many_cells_is_refused(tmp_path: Path, cells: 
     assert time.monotonic() - started < 10
 
 
+def test_a_bomb_written_with_a_namespace_prefix_is_refused(tmp_path: Path) -> None:
+    # <x:si>, <x:c t="s"><x:v>: the strings are sized one by one, not by the byte search.
+    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    sst = f'<x:sst xmlns:x="{ns}"><x:si><x:t>{"B" * (5 << 20)}</x:t></x:si></x:sst>'
+    rows = "".join(
+        f'<x:row r="{r}"><x:c r="A{r}" s="1" t="s"><x:v>0</x:v></x:c></x:row>'
+        for r in range(1, 2_001)
+    )
+    xml = f'<x:worksheet xmlns:x="{ns}"><x:sheetData>{rows}</x:sheetData></x:worksheet>'
+    path = f.write_raw_xlsx(tmp_path / "prefixed.xlsx", xml, shared_strings=sst)
+    with pytest.raises(SheetError, match=r"^prefixed\.xlsx was not opened: its sheet repeats"):
+        open_sheet(path)
+
+
 def test_names_the_sheet_of_a_workbook_of_several(tmp_path: Path) -> None:
     plain = f.write_sheets(tmp_path / "plain.xlsx", {"Notes": [["x"]], "Calls": [["y"]]})
     bomb = _shared_bomb(tmp_path / "bomb.xlsx", 2_000)
