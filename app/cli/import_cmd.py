@@ -136,6 +136,7 @@ from app.core.session import Session, read_over
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
 from app.core.sheet_mapping import STAND_IN_SEPARATOR, ColumnError, Role
+from app.core.sheet_reader import path_too_long
 from app.core.sheet_scope import CampaignDirectory, names_no_campaign, visible_text
 from app.core.sheet_types import SheetError
 from app.core.wording import joined
@@ -1367,6 +1368,8 @@ def run_job_command(
             args.phone_code = parse_phone_code(args.phone_code or "1")
             if check_args is not None:
                 check_args(args)  # before the file is read (--sheet looks at its kind)
+            if too_long := path_too_long(args.file):
+                raise CliError(too_long)
             if args.file.is_dir():
                 raise CliError(
                     f"{path_text(args.file.name)} is a folder, not a file: give the path of the "

@@ -152,8 +152,23 @@ def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
     args, extra = parser.parse_known_args(argv)
     if extra:
         refusing = parser.subcommands.get(args.command or "", parser)
-        refusing.error(f"unrecognized arguments: {' '.join(extra)}")
+        refusing.error(f"unrecognized arguments: {' '.join(extra)}{_dash_file_hint(extra)}")
     return args
+
+
+# A name with one of these endings, starting with "-", is a file's more likely than an option's.
+_FILE_ENDING = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+
+
+def _dash_file_hint(extra: Sequence[str]) -> str:
+    """A hint for an argument that argparse took for an option but that names a file (one
+    there, or a name with an ending such as ``-dash.csv``): how to give it (black-box B35:
+    it said only "unrecognized arguments: -dash.csv")."""
+    for arg in extra:
+        option_like = arg.startswith("-") and not arg.startswith("--") and "=" not in arg
+        if option_like and (_FILE_ENDING.search(arg) or os.path.isfile(arg)):
+            return f" (a file whose name starts with '-' is read as an option: give it as ./{arg})"
+    return ""
 
 
 def build_parser(chosen: str | None = None) -> _Parser:

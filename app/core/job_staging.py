@@ -74,6 +74,7 @@ from app.core.sheet_check import (
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
 from app.core.sheet_dates import LATE_SENTENCE, DayFirst
+from app.core.sheet_guard import ods_rows_past
 from app.core.sheet_header import (
     holds_phone_number,
     is_blank,
@@ -590,9 +591,20 @@ def _last_row_sentence(source: SheetSource, last: int, name: str, kind: str) -> 
     limit = XLS_LAST_ROW if xls else EXCEL_LAST_ROW
     if last < limit:
         return ""
+    verb = "remove" if kind == "removal" else "import"
+    if isinstance(source, WorkbookSource) and source.format == "ods":
+        past = ods_rows_past(source.path, source.sheet, limit)
+        if past is not None:
+            # Black-box B35: the file holds them (a row repeated past the limit); they were
+            # not cut off when it was saved, the reader stops there.
+            return (
+                f"{name} holds data down to row {past.last:,}, but a sheet is read only to "
+                f"row {limit:,}, the last a sheet has in Excel and LibreOffice: the "
+                f"{past.count:,} rows with data after it were not read. Move them to another "
+                f"sheet or file, or {verb} them from the file they came from."
+            )
     held = "an .xls (Excel 97-2003) workbook" if xls else "Excel"
     saved = "saved as .xls" if xls else "opened or saved in a spreadsheet program"
-    verb = "remove" if kind == "removal" else "import"
     return (
         f"{name} has data down to row {limit:,}, the last row {held} can hold: rows after it "
         f"were most likely cut off when the file was {saved}. Check the file it came from "

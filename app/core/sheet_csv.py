@@ -873,6 +873,16 @@ class CsvSource:
                 "can hold."
             ) from None
         except csv.Error as exc:
+            if "field larger than field limit" in str(exc) and self._one_line_field(
+                reader.line_num, reader.line_num - start_line
+            ):
+                # Black-box B35: a 10 MB cell on one line was called a quote never closed.
+                raise SheetError(
+                    f"{name} row {number + 1} has a cell of more than {MAX_FIELD:,} "
+                    "characters on one line (a spreadsheet cell holds at most 32,767), which "
+                    "no spreadsheet program saves; check that this is the list you meant, or "
+                    "shorten that cell and try again."
+                ) from exc
             if "field larger than field limit" in str(exc):
                 # Black-box B17 F5: a quote never closed with more than MAX_FIELD characters
                 # after it ends here, before the check of the last record can name it.
@@ -891,6 +901,17 @@ class CsvSource:
             ) from exc
         except OSError as exc:
             raise SheetError(f"{name} cannot be read: {exc.strerror or exc}.") from exc
+
+    def _one_line_field(self, line_number: int, lines: int) -> bool:
+        """Whether the record the reader stopped in, at ``line_number`` after reading
+        ``lines`` lines of it, is one line whose quote marks are closed (none, or in pairs):
+        its long cell is that line's own, not the lines after a quote never closed. Asked
+        only then, so the line is read again from the file."""
+        if lines != 1:
+            return False
+        with self.path.open("r", encoding=self.encoding, errors=_FALLBACK, newline="") as fh:
+            line = next(itertools.islice(fh, line_number - 1, None), "")
+        return line.count(self.quote) % 2 == 0
 
     def _note_stray_quote(
         self, number: int, record: list[str], before: list[str], first_line: int

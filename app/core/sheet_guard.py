@@ -38,10 +38,12 @@ import re
 import struct
 import zipfile
 import zlib
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import IO, BinaryIO, Final
 
 from app.core.sheet_types import SheetError
 from app.core.sheet_worker import sheet_part, workbook_part
@@ -772,6 +774,152 @@ def _check_xml_prolog(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> 
         )
 
 
+# Shared strings: calamine copies a cell's text out of the table for every cell naming it, so
+# one 5 MB string named by 200,000 cells is a terabyte to build from a file of a few KB.
+_SHARED_STRINGS: Final = "xl/sharedstrings.xml"
+_SI_START = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
+_SHARED_CELL = re.compile(
+    rb"<(?:[A-Za-z_][\w.-]*:)?c\b[^<>]*?\bt\s*=\s*[\"']s[\"'][^<>]*>"
+    rb"\s*<(?:[A-Za-z_][\w.-]*:)?v\b[^<>]*>\s*([0-9]{1,10})\s*<"
+)
+_SCAN_CHUNK: Final = 1 << 20
+# The fewest bytes of sheet XML one cell naming a shared string takes: <c t="s"><v>0</v></c>.
+_SHARED_CELL_BYTES: Final = 21
+
+
+def check_shared_text(path: Path, limit: int) -> None:
+    """Refuse an xlsx whose sheet names shared strings so often that the text calamine would
+    build for it (each string copied once per cell naming it) passes ``limit`` bytes.
+
+    Each string's size is taken from its XML, from its <si> to the next (at least its text's
+    size). A real workbook costs one pass over the strings table that finds every string
+    shorter than the limit over the most cells its largest part could hold (some 1 KB for a
+    sheet of 100,000 rows) a few thousand byte searches apart, no string parsed; only a
+    workbook with a longer one has each string's size taken and its sheets' cells counted,
+    a sheet at a time, stopping as soon as the limit is passed. Text split by markup inside
+    a <t> (an empty element, which calamine skips) is not joined here: a file crafted so is
+    left to the reader's memory cap."""
+    name = path.name
+    try:
+        with zipfile.ZipFile(path) as zf:
+            member = next(
+                (n for n in zf.namelist() if n.replace("\\", "/").lower() == _SHARED_STRINGS),
+                None,
+            )
+            if member is None:
+                return
+            parts = [i for i in zf.infolist() if i.filename.lower().endswith(".xml")]
+            most_cells = max(i.file_size for i in parts) // _SHARED_CELL_BYTES
+            if _strings_within(zf, member, limit // max(most_cells, 1)):
+                return
+            sizes = _shared_string_sizes(zf, member)
+            if not sizes:
+                return
+            biggest = max(sizes)
+            if biggest * most_cells <= limit:
+                return
+            for sheet, part in _sheet_parts(zf):
+                text, cells = _shared_text(zf, part, sizes, limit)
+                if text > limit:
+                    where = f"its sheet {sheet!r}" if sheet else "its sheet"
+                    raise SheetError(
+                        f"{name} was not opened: {where} repeats long texts of its "
+                        f"shared-strings table (the longest {_size(biggest)}) in at least "
+                        f"{cells:,} cells, so reading it would build more than {_size(limit)} "
+                        "of text, more than the reader may use, as only a crafted or damaged "
+                        "file does; ask its sender for a new copy or a CSV."
+                    )
+    except SheetError:
+        raise
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError, KeyError, zlib.error):
+        return  # the reader itself says what is wrong with a file that cannot be scanned
+
+
+def _size(count: int) -> str:
+    """``count`` bytes in words: "5.0 MB", "1.0 GB"."""
+    if count >= 1 << 30:
+        return f"{count / (1 << 30):.1f} GB"
+    return f"{count / (1 << 20):.1f} MB"
+
+
+def _strings_within(zf: zipfile.ZipFile, member: str, longest: int) -> bool:
+    """Whether every <si> of the shared-strings part (and its head before the first) is at
+    most ``longest`` bytes: from each one, the last "<si" within ``longest`` bytes is the
+    next place to look from, so a part of dense short strings takes a search per ``longest``
+    bytes, not one per string. Only that far of the part is held at a time."""
+    if longest < 64:
+        return False  # a search every few bytes: count each string instead
+    buf = b""
+    with zf.open(member) as fh:
+        while chunk := fh.read(_SCAN_CHUNK):
+            buf += chunk
+            at = 0  # the last "<si" found (the part's start at first)
+            while len(buf) - at > longest + 2:
+                found = buf.rfind(b"<si", at + 1, at + longest + 3)
+                if found < 0:
+                    return False
+                at = found
+            buf = buf[at:]
+    return len(buf) <= longest + 2
+
+
+def _shared_string_sizes(zf: zipfile.ZipFile, member: str) -> array[int]:
+    """The size in bytes of each <si> of the shared-strings part, in order (from its start
+    tag to the next one's, so at least the size of its text), read a chunk at a time."""
+    starts = array("q")
+    last = -1
+    offset = 0  # where in the part ``buf`` starts
+    tail = b""
+    with zf.open(member) as fh:
+        while chunk := fh.read(_SCAN_CHUNK):
+            buf = tail + chunk
+            for match in _SI_START.finditer(buf):
+                at = offset + match.start()
+                if at > last:  # not one already found in the previous chunk's tail
+                    starts.append(at)
+                    last = at
+            tail = buf[-64:]
+            offset += len(buf) - len(tail)
+    end = offset + len(tail)
+    sizes = array("q", (b - a for a, b in pairwise(starts)))
+    if starts:
+        sizes.append(end - starts[-1])
+    return sizes
+
+
+def _sheet_parts(zf: zipfile.ZipFile) -> Iterator[tuple[str, str]]:
+    """(sheet name, zip member) of each worksheet of an xlsx, in the workbook's order (the
+    name "" when the workbook has one sheet)."""
+    workbook = workbook_part(zf)
+    if workbook is None:
+        return
+    sheets = [
+        html.unescape(m.group(1).decode("utf-8", "replace"))
+        for tag in _WORKBOOK_SHEET.finditer(zf.read(workbook))
+        if (m := _SHEET_NAME.search(tag.group(1)))
+    ]
+    for sheet in sheets:
+        part = sheet_part(zf, sheet)
+        if part is not None:
+            yield (sheet if len(sheets) > 1 else ""), part
+
+
+def _shared_text(zf: zipfile.ZipFile, part: str, sizes: array[int], limit: int) -> tuple[int, int]:
+    """(bytes of shared-string text, cells naming a shared string) of sheet part ``part``,
+    counted until the text passes ``limit``."""
+    text = cells = 0
+    count = len(sizes)
+    for buf in _whole_rows(zf, part):
+        for match in _SHARED_CELL.finditer(buf):
+            index = int(match.group(1))
+            if index < count:
+                text += sizes[index]
+                cells += 1
+        if text > limit:
+            break
+    return text, cells
+
+
 # What a zip archive may hold that is read, by name.
 _READ_SUFFIXES: Final = (
     ".xlsx",
@@ -969,3 +1117,72 @@ def _data_end(values: list[int], min_gap: int) -> int:
         if gap > max(min_gap, 10 * span) and len(values) - index - 1 <= _STRAY_MAX:
             return values[index]
     return values[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class RowsPast:
+    """The rows holding a value that an .ods's sheet has after the last row read."""
+
+    last: int  # the last row holding a value, as the file numbers its rows
+    count: int  # how many rows holding a value come after the last row read
+
+
+# An .ods row: its attributes, and its cells unless it closes itself. LibreOffice always
+# writes the table namespace as "table:"; a file writing another prefix is not scanned.
+_ODS_ROW = re.compile(rb"<table:table-row\b([^<>]*?)(?:/>|>(.*?)</table:table-row>)", re.DOTALL)
+_ODS_ROW_OPEN: Final = b"<table:table-row"
+_ODS_REPEATED = re.compile(rb'table:number-rows-repeated="(\d{1,18})"')
+_ODS_TABLE = re.compile(rb'<table:table\b[^<>]*?\btable:name="([^"]*)"[^<>]*>')
+_ODS_TABLE_END: Final = b"</table:table>"
+_ODS_ROW_MAX: Final = 64 << 20  # a row's XML longer than this (crafted) ends the scan
+# calamine reads a cell's value only when the cell gives its type.
+_ODS_VALUE: Final = b"office:value-type="
+
+
+def ods_rows_past(path: Path, sheet: str, limit: int) -> RowsPast | None:
+    """The rows holding a value that sheet ``sheet`` of the .ods ``path`` has after row
+    ``limit``, the last calamine reads of a sheet (a row repeated two million times reads as
+    its first 1,048,576), each row element counted as many times as it is repeated; None when
+    it has none or its content cannot be scanned. Asked only of a sheet read to that row."""
+    try:
+        with zipfile.ZipFile(path) as zf, zf.open("content.xml") as fh:
+            return _rows_past(fh, sheet, limit)
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError, KeyError, zlib.error):
+        return None
+
+
+def _rows_past(fh: IO[bytes], sheet: str, limit: int) -> RowsPast | None:
+    row = 0  # the rows of the sheet counted so far
+    last = count = 0
+    inside = False
+    tail = b""
+    while True:
+        chunk = fh.read(_SCAN_CHUNK)
+        buf = tail + chunk
+        if not inside:
+            table = next(
+                (t for t in _ODS_TABLE.finditer(buf) if html.unescape(t[1].decode()) == sheet),
+                None,
+            )
+            if table is None:
+                if not chunk:
+                    return None
+                tail = buf[-4096:]  # a table tag cut by the chunk's end
+                continue
+            inside, buf = True, buf[table.end() :]
+        end = buf.find(_ODS_TABLE_END)
+        cut = len(buf) if end >= 0 or not chunk else buf.rfind(_ODS_ROW_OPEN)
+        if cut < 0:
+            cut = 0
+        for match in _ODS_ROW.finditer(buf, 0, end if end >= 0 else cut):
+            repeated = _ODS_REPEATED.search(match[1])
+            span = int(repeated[1]) if repeated else 1
+            first, row = row + 1, row + span
+            if match[2] and _ODS_VALUE in match[2] and row > limit:
+                last = row
+                count += row - max(first - 1, limit)
+        if end >= 0 or not chunk:
+            return RowsPast(last, count) if count else None
+        tail = buf[cut:]
+        if len(tail) > _ODS_ROW_MAX:
+            return None

@@ -73,6 +73,7 @@ from app.core.sheet_guard import (
     WEB_PAGE,
     XML_OR_HTML,
     ZIP_ARCHIVE,
+    check_shared_text,
     check_zip,
     damaged_sentence,
     markup_kind,
@@ -109,6 +110,20 @@ _READER_PART: Final = re.compile(r"^(?:[A-Z][A-Za-z]{1,5} error: )+")
 _WORD: Final = re.compile(r"[A-Za-z]{2,}")
 
 
+def memory_limit(size: int) -> int:
+    """The address space the reader's child may use for a workbook of ``size`` bytes."""
+    return MEMORY_LIMIT + MEMORY_PER_FILE_BYTE * size
+
+
+def shared_text_limit(size: int) -> int:
+    """The most shared-string text an xlsx of ``size`` bytes may make calamine build (it copies
+    a string for every cell naming it): half the child's cap, the other half left for what it
+    holds beside the text (a grid of ~32-byte cells, the strings table itself, Python and the
+    rows it hands on). Past it the child would fail at the cap anyway, after minutes of work
+    and GBs of memory; a real list of phone numbers builds a few MB."""
+    return memory_limit(size) // 2
+
+
 class SheetSource(Protocol):
     """One sheet of one file, read as rows of raw cell values."""
 
@@ -141,7 +156,11 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
     """
     given = os.fspath(path)
     path = Path(path)
-    if not path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError:  # a name too long for the system (is_file says False to the rest)
+        is_file = False
+    if not is_file:
         raise SheetError(_not_a_file(path, given))
     kind = sniff_kind(path)
     if kind.container == "empty":
@@ -169,6 +188,8 @@ def open_sheet(path: Path, sheet: str | None = None, *, probe_others: bool = Fal
         if not kind.workbook:
             raise SheetError(_zip_sentence(path))
         check_zip(path)
+        if kind.workbook == "xlsx":
+            check_shared_text(path, shared_text_limit(path.stat().st_size))
         return WorkbookSource(path, sheet, kind.workbook, probe_others)
     if kind.container == "ole2":
         return WorkbookSource(path, sheet, "xls", probe_others)
@@ -219,6 +240,8 @@ def _not_a_file(path: Path, given: str) -> str:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return _loop_sentence(path, given)
+        if exc.errno == errno.ENAMETOOLONG:
+            return _too_long_sentence(given)
         return f"{given} cannot be reached ({exc.strerror or exc})."
     name = path.name or given
     if stat.S_ISDIR(mode):
@@ -234,7 +257,13 @@ def _special_sentence(mode: int, given: str) -> str:
     """Why a pipe, a socket or a device (``mode``, at ``given``) is not read, or "" for any
     other kind of file. A list is read more than once (checked, then sent), and these give
     their bytes only once; opening a pipe no one writes to would wait for ever."""
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+    if stat.S_ISSOCK(mode):
+        # Black-box B35: it was called a pipe.
+        return (
+            f"{given} is a socket (a connection point programs talk through), not a file; "
+            "save the list to a file first and import that file."
+        )
+    if stat.S_ISFIFO(mode):
         return (
             f"{given} is a pipe (as made by mkfifo or by the shell's <(…)), not a file, and "
             "can be read only once while a list is read more than once; save the list to a "
@@ -243,6 +272,49 @@ def _special_sentence(mode: int, given: str) -> str:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return f"{given} is a device, not a file; save the list to a file first and import it."
     return ""
+
+
+# What Linux and macOS allow: a name of a file or folder, and a whole path, in bytes.
+_NAME_MAX: Final = 255
+_PATH_MAX: Final = 4096
+_SHOWN_CHARS: Final = 40
+
+
+def path_too_long(path: Path | str) -> str:
+    """Why ``path`` names no file the system can open, a name in it (or the whole path)
+    being longer than the system allows, or "" when it is not (black-box B35: the raw
+    "[Errno 36] File name too long" with the whole path). Told from the path alone, before
+    the system is asked of it."""
+    given = os.fspath(path)
+    parts = [part for part in Path(given).parts if len(os.fsencode(part)) > _NAME_MAX]
+    whole = len(os.fsencode(given))
+    if not parts and whole < _PATH_MAX:
+        return ""
+    return _too_long_sentence(given)
+
+
+def _too_long_sentence(given: str) -> str:
+    """:func:`path_too_long`'s sentence, the long name shown by its start, as it may run to
+    hundreds of characters."""
+    parts = [part for part in Path(given).parts if len(os.fsencode(part)) > _NAME_MAX]
+    if parts:
+        long_name = parts[-1]
+        what = f"the name {_start(long_name)} is {len(os.fsencode(long_name)):,} bytes long"
+        limit = f"the {_NAME_MAX} bytes a file or folder name may have"
+        fix = "rename it shorter"
+    else:
+        what = f"the path {_start(given)} is {len(os.fsencode(given)):,} bytes long"
+        limit = f"the {_PATH_MAX:,} bytes a path may have"
+        fix = "move the file to a folder with a shorter path"
+    return (
+        f"The file cannot be opened: {what}, more than {limit}; check the path given "
+        f"(a name pasted twice makes one this long), or {fix}, and try again."
+    )
+
+
+def _start(text: str) -> str:
+    """``text``, or its first characters and an ellipsis when it is long."""
+    return repr(text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…")
 
 
 def _reader_note(detail: str) -> str:
@@ -611,7 +683,7 @@ class _WorkerStream:
         self._primary = primary  # a re-read only adds to the notes of the first read
         size = path.stat().st_size
         size_mb = size / (1 << 20)
-        self._memory_limit = MEMORY_LIMIT + MEMORY_PER_FILE_BYTE * size
+        self._memory_limit = memory_limit(size)
         self._timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb
         # No shell; the file name is one argv entry of our own interpreter and script.
         self._proc = subprocess.Popen(  # noqa: S603
