@@ -531,6 +531,7 @@ def open_session(
 ) -> Session:
     """The connection, its client and the change journal, which is checked as it is opened
     (a damaged or emptied one raises :class:`~app.core.journal.JournalError`)."""
+    paths.check_writable()  # before the token is read or anything is sent
     connection, api = open_client(args, paths, requests_per_minute=requests_per_minute)
     try:
         journal = ChangeJournal(paths.journal_db)

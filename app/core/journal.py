@@ -33,6 +33,7 @@ hashed or stored at all (black-box R5 #1).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -1186,6 +1187,9 @@ def _open_failure(path: Path, exc: sqlite3.Error) -> str:
     code = _primary_code(exc)
     if code in _DAMAGED_CODES:
         return damaged_journal(path, str(exc))
+    locked = _unwritable_file(path)
+    if locked:
+        return locked
     if code == sqlite3.SQLITE_FULL:
         return (
             f"The change journal at {path} cannot be opened: the disk holding it is full "
@@ -1195,6 +1199,39 @@ def _open_failure(path: Path, exc: sqlite3.Error) -> str:
         f"The change journal at {path} cannot be opened ({exc}); check the disk and the "
         "file's permissions."
     )
+
+
+def _unwritable_file(path: Path) -> str:
+    """The sentence refusing a journal whose file, or its -wal or -shm, cannot be written, in
+    a folder that can (the folder itself is checked before: AppPaths.check_writable); "" when
+    each can be. SQLite says only "attempt to write a readonly database" and advice to check
+    permissions does not help an immutable file (black-box B35 F5/F6)."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            with file.open("r+b"):
+                pass
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            named = "it" if file == path else f"{file.name} beside it"
+            if exc.errno == errno.EROFS:
+                why, remedy = f"{named} is on a read-only file system", "mount its disk read-write"
+            elif exc.errno == errno.EPERM:
+                why = (
+                    f"writing to {named} is not permitted (an immutable attribute or a security "
+                    "policy)"
+                )
+                remedy = "have that restriction lifted"
+            else:
+                said = "permission denied" if exc.errno == errno.EACCES else exc.strerror
+                why = f"this user may not write to {named} ({said or exc})"
+                remedy = "give this user write permission on it"
+            return (
+                f"The change journal at {utf8_text(str(path))} cannot be written: {why}; nothing "
+                f"was sent. To go on, {remedy}; the journal is the record of earlier changes, so "
+                "keep it."
+            )
+    return ""
 
 
 def _export_row(entry: JournalEntry) -> list[Any]:

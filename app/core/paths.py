@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +119,20 @@ class AppPaths:
                         unusable_folder(root, noun, variable, directory, exc)
                     ) from exc
 
+    def check_writable(self) -> None:
+        """Raise :class:`DataFolderError` unless each folder of the data folder can be written
+        (after :meth:`ensure`), naming what is written there: a command that opens the change
+        journal writes it and its job files, reports, snapshots or run locks, and must refuse
+        before it sends anything rather than fail on its first write."""
+        for directory, needed in (
+            (self.data_dir, "the change journal"),
+            (self.jobs_dir, "job files"),
+            (self.reports_dir, "reports"),
+            (self.snapshots_dir, "snapshots"),
+            (self.locks_dir, "run locks"),
+        ):
+            check_writable(self.data_dir, "data folder", DATA_ENV, directory, needed)
+
 
 def _folder(given: str) -> Path:
     # absolute(), not resolve(): a folder reached through a symbolic link keeps the name the
@@ -149,18 +164,38 @@ def path_text(path: str | os.PathLike[str]) -> str:
     return utf8_text(os.fspath(path))
 
 
-def unusable_folder(root: Path, noun: str, variable: str, directory: Path, exc: OSError) -> str:
+def unusable_folder(
+    root: Path, noun: str, variable: str, directory: Path, exc: OSError, needed: str = ""
+) -> str:
     """One sentence: the folder (``root``, the data or configuration folder; named with its
-    environment variable when that is where it came from) cannot be used, and why."""
+    environment variable when that is where it came from) cannot be used, why, and what to do;
+    ``needed`` names what the command had to write there (``the change journal``)."""
     given = os.environ.get(variable)
     named = f" ({variable})" if given and _folder(given) == root else ""
-    why = _why_unusable(root, directory, exc)
+    why, remedy = _why_unusable(root, directory, exc)
     verb = "Point" if named else "Set"
     joint = "at" if named else "to"
+    for_what = f" to write {needed}" if needed else ""
     return (
-        f"The {noun} {path_text(root)}{named} cannot be used: {why}; nothing was sent. "
-        f"{verb} {variable} {joint} a folder that can be written, or make this one usable."
+        f"The {noun} {path_text(root)}{named} cannot be used{for_what}: {why}; nothing was "
+        f"sent. {verb} {variable} {joint} a folder that can be written{remedy}."
     )
+
+
+def check_writable(root: Path, noun: str, variable: str, directory: Path, needed: str) -> None:
+    """Raise :class:`DataFolderError` unless a file can be made in ``directory`` (a folder of
+    ``root``): a folder that exists on a read-only file system, or that the user may not
+    write, is no error for mkdir but stops the first write, which for the change journal is
+    SQLite's bare "unable to open database file" (black-box B35 F5/F6)."""
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=directory)
+    except OSError as exc:
+        exc.filename = str(directory)  # the folder, not the probe's random name
+        raise DataFolderError(
+            unusable_folder(root, noun, variable, directory, exc, needed)
+        ) from exc
+    os.close(handle)
+    os.unlink(probe)
 
 
 def _is_file(path: Path) -> bool:
@@ -179,20 +214,45 @@ def _in_words(root: Path, path: Path) -> str:
     return path_text(path)
 
 
-def _why_unusable(root: Path, directory: Path, exc: OSError) -> str:
+def _why_unusable(root: Path, directory: Path, exc: OSError) -> tuple[str, str]:
+    """Why ``directory`` (in ``root``) could not be made or written, and the remedy beside
+    moving the folder elsewhere ("" when there is none the user can take): the advice differs
+    for a file in the way, a read-only disk and a permission."""
     # A file where a folder should be: at the folder, inside it, or above it (FileExistsError,
     # or NotADirectoryError for a path through a file).
     for path in (directory, *directory.parents):
         if _is_file(path):
-            return f"{_in_words(root, path)} is a file, not a folder"
+            return f"{_in_words(root, path)} is a file, not a folder", ", or move that file aside"
     failed = Path(exc.filename) if exc.filename else directory
     where = _in_words(root, failed)
+    missing = not _exists(root)
     if exc.errno == errno.EROFS:
-        return "it is on a read-only file system"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return f"the app may not create {where} (permission denied)"
+        # Nothing on that disk can be written: permissions would not help.
+        if missing:
+            return "it does not exist and cannot be created on a read-only file system", ""
+        return "it is on a read-only file system", ", or mount its disk read-write"
+    made = not missing and _exists(failed)
+    if exc.errno == errno.EACCES:
+        return (
+            f"the app may not {'write to' if made else 'create'} {where} (permission denied)",
+            ", or give this user write permission there",
+        )
+    if exc.errno == errno.EPERM:
+        # Not the file mode (root is refused too): an immutable attribute or a security policy.
+        return (
+            f"{'writing to' if made else 'creating'} {where} is not permitted (an immutable "
+            "attribute or a security policy)",
+            ", or have that restriction lifted",
+        )
     if exc.errno == errno.ENOSPC:
-        return "the disk holding it is full"
+        return "the disk holding it is full", ", or free some space on its disk"
     if exc.errno == errno.EDQUOT:
-        return "the disk quota of this user is used up"
-    return f"{exc.strerror or exc} ({path_text(failed)})"
+        return "the disk quota of this user is used up", ", or free some of this user's space"
+    return f"{exc.strerror or exc} ({path_text(failed)})", ", or make this one usable"
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False

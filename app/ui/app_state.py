@@ -37,6 +37,7 @@ class Backend:
 def open_backend(paths: AppPaths) -> Backend:
     """Open the connection list, the keyring and the change journal (blocking I/O)."""
     paths.ensure()
+    paths.check_writable()
     return Backend(
         paths=paths,
         connections=ConnectionStore(paths.connections_file),

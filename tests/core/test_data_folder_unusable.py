@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,7 +35,7 @@ def test_a_data_folder_that_is_a_file(tmp_path: Path, monkeypatch: pytest.Monkey
     assert refusal(tmp_path, data) == (
         f"The data folder {data} (DNC_DESK_DATA_DIR) cannot be used: it is a file, not a "
         "folder; nothing was sent. Point DNC_DESK_DATA_DIR at a folder that can be written, "
-        "or make this one usable."
+        "or move that file aside."
     )
 
 
@@ -103,7 +106,7 @@ def test_a_default_data_folder_is_named_without_the_variable(
     text = refusal(tmp_path, data)
     assert text.startswith(f"The data folder {data} cannot be used: it is a file")
     assert text.endswith(
-        "Set DNC_DESK_DATA_DIR to a folder that can be written, or make this one usable."
+        "Set DNC_DESK_DATA_DIR to a folder that can be written, or move that file aside."
     )
 
 
@@ -111,3 +114,51 @@ def test_a_usable_folder_is_created(tmp_path: Path) -> None:
     made = paths(tmp_path, tmp_path / "a" / "data")
     made.ensure()
     assert made.jobs_dir.is_dir() and made.locks_dir.is_dir()
+
+
+@contextmanager
+def unwritable(folder: Path) -> Iterator[str]:
+    """``folder`` made unwritable for real, and the words its refusal gives: by its mode for a
+    user, by the immutable attribute for root (whom a mode does not stop); skipped where
+    neither can be done."""
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        try:
+            yield "the app may not write to it (permission denied)"
+        finally:
+            folder.chmod(0o700)
+        return
+    made = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
+    if made.returncode != 0:
+        pytest.skip(f"no immutable attribute here: {made.stderr!r}")
+    try:
+        yield "writing to it is not permitted (an immutable attribute or a security policy)"
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_an_existing_data_folder_that_cannot_be_written(tmp_path: Path) -> None:
+    """mkdir of a folder that is there succeeds, so ensure() passes; the first write failed
+    with SQLite's "unable to open database file" (black-box B35 F5/F6)."""
+    made = paths(tmp_path, tmp_path / "data")
+    made.ensure()
+    with unwritable(made.data_dir) as why:
+        made.ensure()
+        with pytest.raises(DataFolderError) as caught:
+            made.check_writable()
+    assert str(caught.value).startswith(
+        f"The data folder {made.data_dir} (DNC_DESK_DATA_DIR) cannot be used to write the "
+        f"change journal: {why}; nothing was sent. Point DNC_DESK_DATA_DIR at a folder that "
+        "can be written, or "
+    )
+    assert ".write-check" not in str(caught.value)
+    assert not list(made.data_dir.glob(".write-check*"))
+
+
+def test_a_jobs_folder_that_cannot_be_written(tmp_path: Path) -> None:
+    made = paths(tmp_path, tmp_path / "data")
+    made.ensure()
+    with unwritable(made.jobs_dir), pytest.raises(DataFolderError) as caught:
+        made.check_writable()
+    assert "cannot be used to write job files: " in str(caught.value)
+    assert "jobs inside it" in str(caught.value)
