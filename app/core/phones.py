@@ -1776,14 +1776,20 @@ def _in_one_area(raw: object, region: str) -> tuple[PhoneResult, str, str] | Non
     except NumberParseException:
         return None
     national = phonenumbers.national_significant_number(number)
+    code = str(number.country_code)
+    local = digits
+    if not national.endswith(local) and digits.startswith(code):
+        # phonenumbers takes the calling code off a number that starts with it, as written
+        # from abroad without the +: "44 200000" beside Guernsey is +44 1481 200000.
+        local = digits[len(code) :]
     if (
-        not phonenumbers.is_valid_number(number)
-        or len(national) <= len(digits)
-        or not national.endswith(digits)
+        not local
+        or not phonenumbers.is_valid_number(number)
+        or len(national) <= len(local)
+        or not national.endswith(local)
     ):
         return None
-    code = str(number.country_code)
-    area = national[: -len(digits)]
+    area = national[: -len(local)]
     place = country_names.ISO_NAMES.get(region, (region,))[0]
     return PhoneResult(ok=True, national=national, phone_code=code, reason=""), area, place
 
