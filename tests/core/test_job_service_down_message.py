@@ -80,6 +80,9 @@ def _wait_for(what: Callable[[], bool], seconds: float = 30) -> None:
 
 
 def _start(sandbox: Any, journal: ChangeJournal, tmp_path: Path) -> tuple[_Run, Session]:
+    # Slowed from the start (400 rows then take 10 s): unslowed, all of them sometimes ended
+    # (CI runs) before the test saw 5 done and stopped or slowed the service.
+    sandbox.set_faults(latency_ms=50)
     api = ApiClient(sandbox.base_url, TOKEN, timeout=TIMEOUT)
     session = Session(Connection("Sandbox", sandbox.base_url), api, journal)
     store, _ = stage_import(
