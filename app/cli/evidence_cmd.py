@@ -45,6 +45,7 @@ from app.cli.connection_args import (
 )
 from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
+from app.core.wording import counted
 
 if TYPE_CHECKING:
     from app.core.audit_types import OptOutRecord
@@ -232,10 +233,12 @@ def run(args: argparse.Namespace) -> int:
         emit_json(summary)
     else:
         print(
-            f"{pack.e164}: {len(pack.dnc)} DNC entries, {len(pack.sms)} SMS opt-outs, "
-            f"{len(pack.leads)} leads, {len(pack.journal)} journal entries, "
+            f"{pack.e164}: {counted(len(pack.dnc), 'DNC entry', 'DNC entries')}, "
+            f"{counted(len(pack.sms), 'SMS opt-out', 'SMS opt-outs')}, "
+            f"{counted(len(pack.leads), 'lead', 'leads')}, "
+            f"{counted(len(pack.journal), 'journal entry', 'journal entries')}, "
             f"listed in {sum(1 for s in pack.snapshots if s.listed)} of "
-            f"{len(pack.snapshots)} snapshots."
+            f"{counted(len(pack.snapshots), 'snapshot', 'snapshots')}."
         )
         if pack.other_service_journal:
             print(

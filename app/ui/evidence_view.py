@@ -49,6 +49,7 @@ from app.core.journal import JournalEntry
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.snapshots import KIND_NAMES
+from app.core.wording import counted
 from app.ui.audit_table_model import Column, ObjectTableModel, sort_proxy
 from app.ui.error_messages import user_message
 from app.ui.filter_bar import ERROR_STYLE
@@ -120,10 +121,13 @@ def pack_summary(pack: EvidencePack) -> str:
     # The summary is rich text: every piece the service, the user or a file wrote is escaped.
     return (
         f"<b>{rich(pack.e164)}</b> on {rich(where)}, collected "
-        f"{pack.taken_at.replace('T', ' ').rstrip('Z')} UTC: {len(pack.dnc):,} DNC entries"
-        f"{scopes(pack.dnc)}, {len(pack.sms):,} SMS opt-outs{scopes(pack.sms)}, "
-        f"{len(pack.leads):,} lead numbers, {len(pack.journal):,} journal entries, listed in "
-        f"{listed:,} of {len(pack.snapshots):,} saved snapshots{not_known}{not_read}{other}."
+        f"{pack.taken_at.replace('T', ' ').rstrip('Z')} UTC: "
+        f"{counted(len(pack.dnc), 'DNC entry', 'DNC entries')}{scopes(pack.dnc)}, "
+        f"{counted(len(pack.sms), 'SMS opt-out', 'SMS opt-outs')}{scopes(pack.sms)}, "
+        f"{counted(len(pack.leads), 'lead number', 'lead numbers')}, "
+        f"{counted(len(pack.journal), 'journal entry', 'journal entries')}, listed in "
+        f"{listed:,} of {counted(len(pack.snapshots), 'saved snapshot', 'saved snapshots')}"
+        f"{not_known}{not_read}{other}."
         f"{as_written}{_pack_notes(pack)}"
     )
 

@@ -66,5 +66,7 @@ def test_the_printed_summary_says_the_forms_of_a_list_where_nothing_was_found(
     sandbox.bulk_seed_dnc([(NUMBER, "1", "0", "", "")])
     assert main(["evidence", NUMBER, *url]) == 3
     out = capsys.readouterr().out
+    # One entry is "1 DNC entry" (black-box bb2 F2: "1 DNC entries").
+    assert out.startswith(f"+1{NUMBER}: 1 DNC entry, 0 SMS opt-outs, 0 leads, "), out
     assert "No DNC entry" not in out
     assert f"No SMS opt-out in the written forms searched: {data['sms_forms_searched']}." in out

@@ -71,7 +71,7 @@ def test_evidence_lists_everything_and_exports(
     for model in (view.dnc_model, view.lead_model, view.journal_model, view.snapshot_model):
         qtmodeltester.check(model)
     text = view.summary.text()
-    assert "+12025550123" in text and "1 DNC entries (global)" in text
+    assert "+12025550123" in text and "1 DNC entry (global)" in text
     assert "listed in 1 of 2 saved snapshots" in text
 
     target = tmp_path / "pack.xlsx"

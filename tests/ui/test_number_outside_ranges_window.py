@@ -154,7 +154,7 @@ def test_evidence_view_finds_a_listed_number_in_no_range_in_use(
     # The CLI's sentence (dnc-desk evidence's stderr), under the counts (the pack's notes, such
     # as the lead forms searched, come after it).
     assert f" saved snapshots.<br>{typed!r} is {REASON}; {SEARCHED}." in view.summary.text()
-    assert "1 DNC entries (global)" in view.summary.text()
+    assert "1 DNC entry (global)" in view.summary.text()
     assert messages[-1] == (
         "Evidence for +447911600927 gathered (not a valid number today: searched as written)."
     )
