@@ -306,6 +306,22 @@ def usable_streams() -> None:
             stream.reconfigure(errors=ESCAPE_ERRORS)
 
 
+def _no_display() -> str | None:
+    """The sentence refusing to open the window where Qt has no display to open it on (a
+    Linux session over SSH, a server): Qt itself would abort the process (exit 134) saying
+    reinstalling may help (black-box bb2 F5). None where a display, or a platform chosen with
+    QT_QPA_PLATFORM, is there, and off Linux and the BSDs, where the window needs neither."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None
+    if any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return None
+    return (
+        "There is no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set, "
+        "as in a session over SSH): run dnc-desk in a desktop session, or use its subcommands "
+        "here (dnc-desk --help)."
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     if signal.getsignal(signal.SIGINT) is _early_interrupt:
         # From here on a Ctrl+C is a KeyboardInterrupt again, which the command answers.
@@ -654,6 +670,9 @@ def _run(argv: list[str], chosen: str | None) -> int:
         return run_self_test()
     if not _available("app.ui.application"):
         parser.error("the desktop window is not part of this build; use a subcommand")
+    if (missing := _no_display()) is not None:
+        print(missing, file=sys.stderr)
+        return 1
     from app.core.paths import DataFolderError
     from app.ui.application import run_gui
 
