@@ -99,6 +99,8 @@ def tables_apart(rows: Iterable[Row], mapping: ColumnMapping, found: OtherTables
     header or a row repeating the first header. When they do not, its rows are read as they
     are. Black-box B10 #2: the second table's rows were read under the first table's columns,
     their numbers never named. Only a row whose phone cell holds no digit is looked at closer.
+    A row naming the first table's own phone column is a header only when it reads as one as a
+    whole (:func:`_a_note`): else it is a note in the phone cell, one row read as it is.
     """
     header, phone, headers = mapping.header_row, mapping.phone, mapping.headers
     if header is None or phone is None:
@@ -148,6 +150,9 @@ def tables_apart(rows: Iterable[Row], mapping: ColumnMapping, found: OtherTables
                 proof = next(
                     (c for c in named if c < len(cells) and looks_like_phone(cells[c])), None
                 )
+                if proof is not None and proof == phone and _a_note(held, headers, phone):
+                    refused, held = held[0][0], _read_again(again, held)
+                    continue
                 if proof is not None:
                     top, top_cells = held[0]
                     names = tuple("" if v is None else " ".join(str(v).split()) for v in top_cells)
@@ -189,6 +194,40 @@ def tables_apart(rows: Iterable[Row], mapping: ColumnMapping, found: OtherTables
             yield row
         else:
             yield _set_apart(row, table, found)
+
+
+# Names a header holds over columns no role is read from ("Name" over the consumer's name): a
+# cell of these beside a phone header in the first table's phone column is a column's name.
+_OTHER_NAMES: Final = frozenset(
+    {
+        "name", "first name", "last name", "full name", "customer", "customer name",
+        "contact", "contact name", "email", "e mail", "address", "city", "state", "zip",
+        "zip code", "company", "account", "id", "status", "source", "agent", "type",
+    }
+)  # fmt: skip
+
+
+def _a_note(held: list[Row], headers: Sequence[str], phone: int) -> bool:
+    """Whether a row naming phone numbers in the first table's own phone column, a phone
+    number under it, is a note in that cell rather than another table's header: a cell of its
+    other than the phone cell names no column ("wrong number" beside "Customer request"), or
+    repeats the cell below it (a header names its column, not one of its values). Black-box
+    bb2 F1: a phone cell reading "wrong number", "no number" or "cell" beside a reason set
+    every row after it apart as a second table, 1,000 opt-outs left invalid."""
+    cells = held[0][1]
+    first = {" ".join(h.split()).casefold() for h in headers if h}
+    below = [c for _, c in held[1:] if not is_blank(c)]
+    for index, value in enumerate(cells):
+        if index == phone or not isinstance(value, str) or not value.strip():
+            continue
+        name = " ".join(value.split()).casefold()
+        if header_role(value) is None and name not in first and name not in _OTHER_NAMES:
+            return True
+        for data in below:
+            under = data[index] if index < len(data) else None
+            if isinstance(under, str) and " ".join(under.split()).casefold() == name:
+                return True
+    return False
 
 
 def _read_again(again: deque[Row], rows: list[Row]) -> list[Row]:
