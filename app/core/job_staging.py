@@ -49,6 +49,8 @@ from app.core.message_log_notes import LogWatch
 from app.core.other_tables import other_tables_sentences
 from app.core.own_reports import (
     OwnReport,
+    export_reasons_left,
+    export_reasons_sentence,
     other_list_refusal,
     unsaid_list_sentence,
     without_entry_reasons,
@@ -946,10 +948,16 @@ def _stage(
                 mapping,
                 headers=tuple("" if i in set_aside else h for i, h in enumerate(headers)),
             )
+        export_reasons: int | None = None
         if guessed:
-            # A report's Reason column is why its job sent each row, not why it is removed.
+            # A report's Reason column is why its job sent each row, not why it is removed;
+            # an export's, why the entry was put on the list.
             mapping = without_entry_reasons(mapping, kind)
+            if (export_reasons := export_reasons_left(mapping, kind)) is not None:
+                mapping = replace(mapping, reason=None)
         warnings: list[str] = []
+        if export_reasons is not None:
+            warnings.append(export_reasons_sentence(path_text(path.name), export_reasons))
         if unsaid := unsaid_list_sentence(source, headers, kind):
             warnings.append(unsaid)
         # Advice to join area codes to local numbers: wrong when a column of formulas never

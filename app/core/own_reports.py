@@ -148,6 +148,26 @@ def without_entry_reasons(mapping: ColumnMapping, kind: str) -> ColumnMapping:
     return replace(mapping, reason=_removal_reasons(mapping))
 
 
+def export_reasons_left(mapping: ColumnMapping, kind: str) -> int | None:
+    """The column of a DNC Desk export that a removal of it leaves unread as its reason, or
+    None (black-box bb2 F7). An export's ``reason`` is why each entry was put on the list
+    ("Known litigator"): read as the removal's, each delete's journal note said "counsel
+    approved removal (row 2: Known litigator)", as if the number came off for that. An
+    export's other columns are its own too, so no other column is read as the reason."""
+    if kind != "removal" or mapping.reason is None or not is_export_header(mapping.headers):
+        return None
+    return mapping.reason
+
+
+def export_reasons_sentence(file_name: str, column: int) -> str:
+    """The warning on a removal of a DNC Desk export whose reason column was left unread."""
+    return (
+        f"{file_name} is read as a DNC Desk export: its column {column_letter(column)} "
+        "('reason'), why each entry was put on the list, is not read as the removal's "
+        "reason: each delete's change journal note is the job's --note alone."
+    )
+
+
 def _removal_reasons(mapping: ColumnMapping) -> int | None:
     """A column the officer added to a report to give its rows a reason for their removal (a
     header naming a reason, "Removal reason", other than the report's own), or None."""
