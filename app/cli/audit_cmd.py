@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             result = run_audit(
                 ctx.api,
                 campaign_id,
-                connection=ctx.session.connection.name,
+                connection=ctx.connection.name,
                 options=AuditOptions(args.concurrency, args.max_download_pages),
             )
         except NotFoundError as exc:
@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{exc.message[:1].upper()}{exc.message[1:]}.", EXIT_USAGE)
         except ApiError as exc:
             # A refused token says where it came from, as import and export say it.
-            sentence = describe_api_error(exc, ctx.session.connection, "The audit could not finish")
+            sentence = describe_api_error(exc, ctx.connection, "The audit could not finish")
             return _fail(sentence, EXIT_FAILED)
         try:
             with AuditRecords.in_data_dir(ctx.paths.data_dir) as records:

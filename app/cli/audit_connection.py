@@ -1,5 +1,5 @@
-"""The session and paths the audit-family commands (audit, snapshot, diff, evidence, health)
-run with, over the shared ``--connection`` / ``--base-url`` options of
+"""The connection, client and paths the audit-family commands (audit, snapshot, diff, evidence,
+health) run with, over the shared ``--connection`` / ``--base-url`` options of
 :mod:`app.cli.connection_args`, plus what only these commands need: the "findings" exit
 status and the ``--concurrency`` option.
 """
@@ -17,10 +17,11 @@ from app.cli.connection_args import (
     EXIT_USAGE,
     CliError,
     add_connection_arguments,
-    open_session,
+    open_client,
 )
+from app.core.connections import Connection
+from app.core.journal import ChangeJournal, JournalError
 from app.core.paths import AppPaths
-from app.core.session import Session
 
 __all__ = [
     "EXIT_FAILED",
@@ -61,25 +62,48 @@ def concurrency_arg(text: str) -> int:
 
 @dataclass
 class CliContext:
-    """What a command needs: paths, and the session (API client + change journal)."""
+    """What a command needs: paths, the connection and its API client, and the change journal
+    when the command reads it (an evidence pack). None of these commands writes to the
+    service, so none is given a journaled :class:`~app.core.session.Session`: a write here
+    could not happen without its journal record."""
 
     paths: AppPaths
-    session: Session
-
-    @property
-    def api(self) -> ApiClient:
-        return self.session.api
+    connection: Connection
+    api: ApiClient
+    journal: ChangeJournal | None = None
+    # Why the journal could not be read (emptied, damaged): one sentence, "" when it was.
+    journal_problem: str = ""
 
     def close(self) -> None:
-        self.session.close()
-        self.session.journal.close()
+        self.api.close()
+        if self.journal is not None:
+            self.journal.close()
 
 
-def open_context(args: argparse.Namespace) -> CliContext:
-    """Resolve the connection and token; raises :class:`ConnectionProblem`."""
+# What refusing an emptied or damaged journal means for an evidence pack, which reads it.
+JOURNAL_NOT_IN_PACK = "none of its entries are in this evidence pack"
+
+
+def open_context(args: argparse.Namespace, *, read_journal: bool = False) -> CliContext:
+    """Resolve the connection and token; raises :class:`ConnectionProblem`.
+
+    The change journal is opened only with ``read_journal``, and one that cannot be used
+    (emptied, damaged) does not stop the command: it is said in ``journal_problem``. These
+    commands only read the lists, and right after a journal is damaged is when an officer
+    wants a snapshot or an evidence pack of the lists as they are (black-box bb2 F15)."""
     paths = AppPaths.default()
     try:
-        session = open_session(args, paths)
+        paths.check_writable()  # reports, snapshots and audit records are written there
+        connection, api = open_client(args, paths)
     except CliError as exc:
         raise ConnectionProblem(str(exc), exc.status) from None
-    return CliContext(paths, session)
+    ctx = CliContext(paths, connection, api)
+    if read_journal:
+        try:
+            ctx.journal = ChangeJournal(paths.journal_db, reader=JOURNAL_NOT_IN_PACK)
+        except JournalError as exc:
+            ctx.journal_problem = str(exc)
+        except BaseException:
+            api.close()
+            raise
+    return ctx

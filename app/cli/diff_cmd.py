@@ -114,10 +114,10 @@ def _now(args: argparse.Namespace, old: SnapshotData) -> SnapshotData:
         # Refused before the list is read: a copy of another service is no baseline for it.
         now = f"{KIND_NAMES[old.kind]} {scope_words(old.scope)} now"
         same_service((old.label, old.base_url), (now, ctx.api.base_url))
-        return fetch_list(ctx.api, old.kind, old.scope, connection=ctx.session.connection.name)
+        return fetch_list(ctx.api, old.kind, old.scope, connection=ctx.connection.name)
     except ApiError as exc:
         # A refused token as export and remove say it (black-box pass Q2 #5).
-        sentence = describe_api_error(exc, ctx.session.connection, "The list could not be read")
+        sentence = describe_api_error(exc, ctx.connection, "The list could not be read")
         raise ConnectionProblem(sentence, EXIT_FAILED) from exc
     finally:
         ctx.close()

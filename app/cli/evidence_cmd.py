@@ -138,21 +138,24 @@ def run(args: argparse.Namespace) -> int:
         except CliError as exc:
             return _fail(str(exc), exc.status)
     try:
-        ctx = open_context(args)
+        ctx = open_context(args, read_journal=True)
     except ConnectionProblem as exc:
         return _fail(str(exc), exc.status)
     try:
         pack = gather_evidence(
             ctx.api,
-            ctx.session.journal,
+            ctx.journal,
             ctx.paths.snapshots_dir,
             args.number,
             "1" if args.phone_code is None else args.phone_code,
-            connection=ctx.session.connection.name,
+            connection=ctx.connection.name,
             code_given=args.phone_code is not None,
             search_as_written=True,
             jobs_dir=ctx.paths.jobs_dir,
         )
+        # Said in the pack's Summary: a pack made without the journal must not read as one
+        # whose number was never written.
+        pack.journal_not_read = ctx.journal_problem
         if pack.as_written:
             # Before the pack is written: said even when writing it fails. The note starts
             # "not a valid … number" (only such refusals are searched as written).
@@ -167,9 +170,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc), EXIT_USAGE)
     except ApiError as exc:
         # A refused token as export and remove say it (black-box pass Q2 #5).
-        sentence = describe_api_error(
-            exc, ctx.session.connection, "The evidence could not be gathered"
-        )
+        sentence = describe_api_error(exc, ctx.connection, "The evidence could not be gathered")
         return _fail(sentence, EXIT_FAILED)
     except OSError as exc:
         return _fail(f"The evidence pack could not be written ({exc}).", EXIT_FAILED)
@@ -245,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{pack.other_service_journal} journal entries of writes to other services "
                 "were left out."
             )
-        if pack.journal_verified is False:
+        if pack.journal_verified is False or pack.journal_not_read:
             print(pack.journal_chain_text)
         if pack.writes:
             counts = ", ".join(f"{n} {result}" for result, n in pack.settled_counts.items())

@@ -111,14 +111,14 @@ def run(args: argparse.Namespace) -> int:
     except ConnectionProblem as exc:
         return _fail(str(exc), exc.status)
     try:
-        scope = resolve_scope(ctx.api, ctx.session.connection, given, "The lists were not read")
+        scope = resolve_scope(ctx.api, ctx.connection, given, "The lists were not read")
         check = check_health(ctx.api, scope)
     except CliError as exc:
         return _fail(str(exc), exc.status)
     except ApiError as exc:
         # A refused token says where it came from, as import and export say it.
         return _fail(
-            describe_api_error(exc, ctx.session.connection, "The lists could not be read"),
+            describe_api_error(exc, ctx.connection, "The lists could not be read"),
             EXIT_FAILED,
         )
     finally:

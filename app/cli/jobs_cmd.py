@@ -170,6 +170,10 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     ]
 
 
+# What a data folder that cannot be used stops here: `jobs` sends nothing (black-box bb2 F3).
+NOT_LISTED = "no job can be listed"
+
+
 def _can_be_made(paths: AppPaths, missing: Path) -> None:
     """Refuse a data folder whose first missing folder, ``missing``, cannot be made, as
     :meth:`AppPaths.ensure` says it; the probe folder is removed at once."""
@@ -181,7 +185,9 @@ def _can_be_made(paths: AppPaths, missing: Path) -> None:
             return
         except OSError as exc:
             raise DataFolderError(
-                unusable_folder(paths.data_dir, "data folder", DATA_ENV, paths.jobs_dir, exc)
+                unusable_folder(
+                    paths.data_dir, "data folder", DATA_ENV, paths.jobs_dir, exc, stopped=NOT_LISTED
+                )
             ) from exc
         with contextlib.suppress(OSError):
             missing.rmdir()
@@ -207,7 +213,7 @@ def listing_paths() -> AppPaths:
     existing, missing = nearest_existing(paths.jobs_dir)
     if not existing.is_dir():
         # A file where a folder should be: ensure() names it, as every command does.
-        return AppPaths.default()
+        return AppPaths.default(NOT_LISTED)
     if existing == paths.jobs_dir:
         _jobs_readable(paths)
     else:

@@ -80,13 +80,13 @@ def run(args: argparse.Namespace) -> int:
     except ConnectionProblem as exc:
         return _fail(str(exc), exc.status)
     try:
-        scope = resolve_scope(ctx.api, ctx.session.connection, given, "The snapshot was not taken")
+        scope = resolve_scope(ctx.api, ctx.connection, given, "The snapshot was not taken")
         data = take_snapshot(
             ctx.api,
             kind_from_name(args.list),
             scope,
             ctx.paths.snapshots_dir,
-            connection=ctx.session.connection.name,
+            connection=ctx.connection.name,
             concurrency=args.concurrency,
         )
         # In place now: a stop from here on changes nothing, as the interrupt's sentence
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         outcome_decided()
     except ApiError as exc:
         # A refused token as export and remove say it (black-box pass Q2 #5).
-        sentence = describe_api_error(exc, ctx.session.connection, "The snapshot was not taken")
+        sentence = describe_api_error(exc, ctx.connection, "The snapshot was not taken")
         return _fail(sentence, EXIT_FAILED)
     except CliError as exc:
         return _fail(str(exc), exc.status)

@@ -637,6 +637,9 @@ class EvidencePack:
     journal: list[JournalEntry] = field(default_factory=list)
     # The whole journal's chain as checked when the pack was gathered; None without a journal.
     journal_chain: ChainCheck | None = None
+    # Why the journal was not read (emptied, damaged): one sentence; "" when it was, or when
+    # none was asked for (black-box bb2 F15: the pack is made all the same and says so).
+    journal_not_read: str = ""
     # The journal's writes of the number, each with what it settled as (:func:`settle_writes`).
     writes: list[SettledWrite] = field(default_factory=list)
     # The job of each write made by one (an insert, a delete, a lead re-status), by intent id
@@ -679,6 +682,8 @@ class EvidencePack:
     @property
     def journal_chain_text(self) -> str:
         """One sentence on the journal's chain, for the Summary and a command's output."""
+        if self.journal_not_read:
+            return f"Not checked. {self.journal_not_read}"
         if self.journal_chain is None:
             return "not checked (no change journal was read)"
         return self.journal_chain.message

@@ -174,12 +174,11 @@ def _move_aside(path: Path, kept: str = "it is the record of earlier changes") -
     )
 
 
-def damaged_journal(path: Path, detail: str) -> str:
-    """The sentence refusing a journal SQLite finds damaged."""
-    return (
-        f"The change journal at {path} is damaged ({detail}): entries written to it now "
-        f"could not be read back, so nothing was sent. {_move_aside(path)}"
-    )
+def damaged_journal(path: Path, detail: str, reader: str = "") -> str:
+    """The sentence refusing a journal SQLite finds damaged; ``reader`` is what the refusal
+    means for a command that only reads it (see :class:`ChangeJournal`)."""
+    then = reader or "entries written to it now could not be read back, so nothing was sent"
+    return f"The change journal at {path} is damaged ({detail}): {then}. {_move_aside(path)}"
 
 
 def _one_line(problems: Iterable[str]) -> str:
@@ -404,7 +403,11 @@ class _Pending:
 class ChangeJournal:
     """Append-only, hash-chained record of the app's writes to the service; thread-safe."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, reader: str = "") -> None:
+        """``reader``: for a command that only reads the journal (an evidence pack), what
+        refusing an emptied or damaged one means for it ("none of its entries are in the
+        pack"), said in place of "nothing was sent", which is true only of a write (black-box
+        bb2 F15)."""
         self._path = path
         self._lock = threading.Lock()
         self._queue_lock = threading.Lock()
@@ -423,12 +426,12 @@ class ChangeJournal:
                 raise JournalError(
                     f"The change journal at {path} is empty (0 bytes): the record of earlier "
                     "changes it held is gone, and a new journal is not started over it "
-                    "unnoticed, so nothing was sent. "
+                    f"unnoticed, so {reader or 'nothing was sent'}. "
                     + _move_aside(path, "its dates may tell when it was emptied")
                 )
             self._db = self._connect()
             opened.append(self._db)
-            _check(self._db, path)
+            _check(self._db, path, reader)
             self._db.executescript(_SCHEMA)
             self._db.execute(
                 "INSERT OR IGNORE INTO chain_head (one, last_id, last_hash, rows) "
@@ -443,7 +446,7 @@ class ChangeJournal:
                 db.close()
             if isinstance(exc, JournalError):
                 raise
-            raise JournalError(_open_failure(path, exc)) from exc
+            raise JournalError(_open_failure(path, exc, reader)) from exc
         self._closed = False
 
     def _connect(self) -> sqlite3.Connection:
@@ -1171,22 +1174,23 @@ def _create(path: Path) -> None:
                 leftover.unlink()
 
 
-def _check(db: sqlite3.Connection, path: Path) -> None:
+def _check(db: sqlite3.Connection, path: Path, reader: str) -> None:
     """Refuse a journal SQLite finds damaged, before anything is written to it."""
     try:
         found = [str(row[0]) for row in db.execute(f"PRAGMA quick_check({_CHECK_PROBLEMS})")]
     except sqlite3.DatabaseError as exc:
         if _primary_code(exc) in _DAMAGED_CODES or "malformed" in str(exc):
-            raise JournalError(damaged_journal(path, str(exc))) from exc
+            raise JournalError(damaged_journal(path, str(exc), reader)) from exc
         raise
     if found != ["ok"]:
-        raise JournalError(damaged_journal(path, "SQLite's check found: " + _one_line(found)))
+        found_text = "SQLite's check found: " + _one_line(found)
+        raise JournalError(damaged_journal(path, found_text, reader))
 
 
-def _open_failure(path: Path, exc: sqlite3.Error) -> str:
+def _open_failure(path: Path, exc: sqlite3.Error, reader: str) -> str:
     code = _primary_code(exc)
     if code in _DAMAGED_CODES:
-        return damaged_journal(path, str(exc))
+        return damaged_journal(path, str(exc), reader)
     locked = _unwritable_file(path)
     if locked:
         return locked

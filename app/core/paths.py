@@ -84,17 +84,19 @@ class AppPaths:
         return cls(config_dir=_folder(config), data_dir=_folder(data))
 
     @classmethod
-    def default(cls) -> AppPaths:
+    def default(cls, stopped: str = "") -> AppPaths:
         """The user's paths, created if missing; the environment variables exist so tests and
         scripted runs can isolate themselves without touching the real profile. Raises
         :class:`DataFolderError` when a folder cannot be used."""
         paths = cls.locate()
-        paths.ensure()
+        paths.ensure(stopped)
         return paths
 
-    def ensure(self) -> None:
+    def ensure(self, stopped: str = "") -> None:
         """Create the directories (owner-only, since the journal names numbers and people);
-        raises :class:`DataFolderError` when one cannot be."""
+        raises :class:`DataFolderError` when one cannot be. ``stopped``: what the refusal
+        stops, for a command that sends nothing (``no job can be listed``; see
+        :func:`unusable_folder`)."""
         roots = (
             (self.config_dir, "configuration folder", CONFIG_ENV, (self.config_dir,)),
             (
@@ -116,7 +118,7 @@ class AppPaths:
                     directory.mkdir(parents=True, exist_ok=True, mode=0o700)
                 except OSError as exc:
                     raise DataFolderError(
-                        unusable_folder(root, noun, variable, directory, exc)
+                        unusable_folder(root, noun, variable, directory, exc, stopped=stopped)
                     ) from exc
 
     def check_writable(self) -> None:
@@ -165,11 +167,20 @@ def path_text(path: str | os.PathLike[str]) -> str:
 
 
 def unusable_folder(
-    root: Path, noun: str, variable: str, directory: Path, exc: OSError, needed: str = ""
+    root: Path,
+    noun: str,
+    variable: str,
+    directory: Path,
+    exc: OSError,
+    needed: str = "",
+    *,
+    stopped: str = "",
 ) -> str:
     """One sentence: the folder (``root``, the data or configuration folder; named with its
     environment variable when that is where it came from) cannot be used, why, and what to do;
-    ``needed`` names what the command had to write there (``the change journal``)."""
+    ``needed`` names what the command had to write there (``the change journal``); ``stopped``
+    what the refusal stops, said in place of "nothing was sent" by a command that never sends
+    (black-box bb2 F3: ``jobs``)."""
     given = os.environ.get(variable)
     named = f" ({variable})" if given and _folder(given) == root else ""
     why, remedy = _why_unusable(root, directory, exc)
@@ -177,8 +188,9 @@ def unusable_folder(
     joint = "at" if named else "to"
     for_what = f" to write {needed}" if needed else ""
     return (
-        f"The {noun} {path_text(root)}{named} cannot be used{for_what}: {why}; nothing was "
-        f"sent. {verb} {variable} {joint} a folder that can be written{remedy}."
+        f"The {noun} {path_text(root)}{named} cannot be used{for_what}: {why}; "
+        f"{stopped or 'nothing was sent'}. {verb} {variable} {joint} a folder that can be "
+        f"written{remedy}."
     )
 
 

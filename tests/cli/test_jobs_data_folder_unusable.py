@@ -27,9 +27,10 @@ def test_a_data_folder_under_a_file_is_refused(
     blocker.write_text("")
     data = blocker / "data"
     monkeypatch.setenv("DNC_DESK_DATA_DIR", str(data))
+    # `jobs` sends nothing, so it names what it cannot do instead (black-box bb2 F3).
     said = (
         f"The data folder {data} (DNC_DESK_DATA_DIR) cannot be used: {blocker} is a file, not "
-        "a folder; nothing was sent."
+        "a folder; no job can be listed."
     )
     for argv in ([], ["--all"]):
         status, answer, err = jobs(capsys, *argv)
