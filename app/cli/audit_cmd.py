@@ -146,7 +146,12 @@ def run(args: argparse.Namespace) -> int:
         except NotFoundError as exc:
             # The core's words are a fragment: "there is no campaign with id 9999." was said
             # in lower case (black-box B4 #B).
-            return _fail(f"{exc.message[:1].upper()}{exc.message[1:]}.", EXIT_USAGE)
+            # ... and says where the ids are, as the refusal of a non-number does (bb2 F4).
+            return _fail(
+                f"{exc.message[:1].upper()}{exc.message[1:]}; the window's Campaigns & audit "
+                "tab lists the service's campaigns with their ids.",
+                EXIT_USAGE,
+            )
         except ApiError as exc:
             # A refused token says where it came from, as import and export say it.
             sentence = describe_api_error(exc, ctx.connection, "The audit could not finish")

@@ -238,7 +238,12 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
         if cleartext is not None:
             raise CliError(cleartext, EXIT_USAGE)
         return Connection(name=args.base_url, base_url=args.base_url), token
-    raise CliError("Name the service with --connection NAME or --base-url URL.", EXIT_USAGE)
+    # --base-url alone is not enough: the token it needs is said here too (black-box bb2 F4).
+    raise CliError(
+        "Name the service with --connection NAME or --base-url URL "
+        f"(with the token in the environment variable {TOKEN_ENV}).",
+        EXIT_USAGE,
+    )
 
 
 class NoAnswer(TransportError):
@@ -557,6 +562,12 @@ def token_source(connection: Connection) -> str:
     return f"the token of the connection {connection.name!r}"
 
 
+def _answers_plain_http(url: str, detail: str) -> bool:
+    """Whether an https URL met a service speaking plain http: TLS reads its reply as a
+    record of an unknown version."""
+    return url.lower().startswith("https://") and "wrong_version_number" in detail.lower()
+
+
 def describe_api_error(exc: ApiError, connection: Connection, action: str = "") -> str:
     """One sentence for a failure before any row was sent. ``action`` says what did not
     happen because of it ("Import of two.csv not started"), and leads the sentence."""
@@ -597,6 +608,12 @@ def describe_api_error(exc: ApiError, connection: Connection, action: str = "") 
     elif isinstance(exc, TransportError) and exc.sent:
         # The connection was made (a service that hangs, a stopped process): it can be reached.
         sentence = f"the service at {url} took the connection but gave no answer ({exc.message})."
+    elif isinstance(exc, TransportError) and _answers_plain_http(url, exc.message):
+        # TLS's own words ("WRONG_VERSION_NUMBER") do not say what to change (black-box bb2 F11).
+        sentence = (
+            f"the address {url} does not answer https; check the URL (the one the service "
+            f"gives may start with http://) ({exc.message})."
+        )
     elif isinstance(exc, TransportError):
         sentence = f"the service at {url} cannot be reached ({exc.message})."
     else:

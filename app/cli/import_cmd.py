@@ -527,7 +527,13 @@ def preflight(
     if isinstance(scope, CampaignByName):
         scope = resolve_campaign_name(campaigns, scope, connection)
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:
-        raise CliError(f"The service has no campaign {scope.campaign_id}.", EXIT_USAGE)
+        # With the next step, as the refusal of an unknown name gives it (black-box bb2 F11).
+        raise CliError(
+            f"The service has no campaign {scope.campaign_id}: give the id of one of its "
+            "campaigns (the window's Campaigns & audit tab lists them) or its name "
+            "(campaign:NAME).",
+            EXIT_USAGE,
+        )
     return campaigns, scope
 
 
@@ -1748,7 +1754,12 @@ def _no_job(resume: str) -> CliError:
     no job in the jobs folder stays a bad argument (2)."""
     given = Path(resume)
     if not _names_a_path(resume):
-        return CliError(f"There is no job {resume!r} to resume.", EXIT_USAGE)
+        # Where the ids are is the next step (black-box bb2 F4).
+        return CliError(
+            f"There is no job {resume!r} to resume; dnc-desk jobs lists the jobs that can be "
+            "resumed, each with the command that resumes it (--all lists every job).",
+            EXIT_USAGE,
+        )
     if given.is_dir():
         return CliError(
             f"{path_text(given)} is a folder, not a job file; nothing was sent.", EXIT_FAILED

@@ -879,7 +879,9 @@ class _WorkerStream:
                 return SheetError(
                     f"{name} has no values to read: {unread}"
                     if unread
-                    else f"{name} has no data in any visible sheet."
+                    # With a next step: it may not be the file meant (black-box bb2 F11).
+                    else f"{name} has no data in any visible sheet: check that it is the file "
+                    "you meant and that it was saved with its rows, then run again."
                 )
             listed = " and ".join(repr(n) for n in hidden)
             many = len(hidden) > 1

@@ -538,7 +538,11 @@ def same_service(old: tuple[str, str], new: tuple[str, str]) -> str:
 def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
     """Added, removed and changed entries (changed: same id, any field differs)."""
     if old.kind is not new.kind:
-        raise SnapshotError(f"These are copies of different lists: {old.label} and {new.label}.")
+        # With the next step, as the refusal of two services gives it (black-box bb2 F11).
+        raise SnapshotError(
+            f"These are copies of different lists: {old.label} and {new.label}; compare two "
+            "copies of one list."
+        )
     if old.scope != new.scope:
         # One list read over two scopes (black-box B9 #9: the whole DNC list against its
         # purpose entries was "different lists"): entries outside the narrower scope would

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sqlite3
@@ -107,6 +108,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _start_refusal(error: Exception, port: int) -> str:
+    """Why the sandbox did not start; a taken port in words with the next step rather than
+    "[Errno 98] Address already in use" (black-box bb2 F11)."""
+    if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
+        return f"port {port} is in use: give another --port, or --port 0 for a free one."
+    return str(error)
+
+
 def run(args: argparse.Namespace) -> int:
     token = os.environ.pop(TOKEN_ENV, "") or args.token
     try:
@@ -128,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             dnc_phone_format=args.dnc_phone_format,
         ).start()
     except (OSError, ValueError, RuntimeError, sqlite3.Error) as error:
-        print(f"dnc-desk sandbox: {error}", file=sys.stderr)
+        print(f"dnc-desk sandbox: {_start_refusal(error, args.port)}", file=sys.stderr)
         return 1
     stop = threading.Event()
 

@@ -168,7 +168,11 @@ def test_a_campaign_the_service_lacks_is_a_capitalised_sentence(
 ) -> None:
     status, _out, err = _run(capsys, "audit", "campaign", "99999", "--base-url", sandbox.base_url)
     assert status == 2
-    assert err == "dnc-desk audit: There is no campaign with id 99999.\n"
+    # ... and says where the ids are (black-box bb2 F4).
+    assert err == (
+        "dnc-desk audit: There is no campaign with id 99999; the window's Campaigns & audit "
+        "tab lists the service's campaigns with their ids.\n"
+    )
 
 
 # C -----------------------------------------------------------------------------------------

@@ -34,7 +34,11 @@ def test_resume_of_a_job_file_not_there_is_a_missing_input_file(
     )
     # An id that names no job stays a bad argument, as an unknown --sheet is.
     code, _, err = run(capsys, [command, "--resume", "nope"])
-    assert (code, err) == (2, "There is no job 'nope' to resume.")
+    assert (code, err) == (
+        2,
+        "There is no job 'nope' to resume; dnc-desk jobs lists the jobs that can be resumed, "
+        "each with the command that resumes it (--all lists every job).",
+    )
 
 
 @pytest.mark.parametrize("json_output", [False, True])

@@ -95,7 +95,11 @@ def test_the_purpose_as_the_list_spells_it_exports_its_entries(
 @pytest.mark.parametrize(
     ("given", "said"),
     [
-        (["--scope", "campaign:9999"], "The service has no campaign 9999."),
+        (
+            ["--scope", "campaign:9999"],
+            "The service has no campaign 9999: give the id of one of its campaigns (the "
+            "window's Campaigns & audit tab lists them) or its name (campaign:NAME).",
+        ),
         (
             ["--id", "abc"],
             "--id 'abc' is not an entry id: the service's ids are whole numbers (the id column "

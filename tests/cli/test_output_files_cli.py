@@ -323,11 +323,16 @@ def test_every_refusal_under_json_is_one_json_object(
     src = numbers_csv(tmp_path / "in.csv", 2)
     base = ["import", str(src), "--into", "dnc", "--json", "--base-url", sandbox.base_url]
     cases: list[tuple[list[str], int, str]] = [
-        ([*base, "--scope", "campaign:99999"], 2, "The service has no campaign 99999."),
+        ([*base, "--scope", "campaign:99999"], 2, "The service has no campaign 99999: give"),
         ([*base, "--scope", "campaign"], 2, "The scope 'campaign' given with --scope names no"),
         ([*base, "--scope", "global", "--sheet", "Nope"], 2, "--sheet Nope does not apply"),
-        (["import", "--resume", "nope", "--json"], 2, "There is no job 'nope' to resume."),
-        (["health", "--json"], 2, "Name the service with --connection NAME or --base-url URL."),
+        (["import", "--resume", "nope", "--json"], 2, "There is no job 'nope' to resume; "),
+        (
+            ["health", "--json"],
+            2,
+            "Name the service with --connection NAME or --base-url URL (with the token in "
+            "the environment variable DNC_DESK_TOKEN).",
+        ),
     ]
     for argv, status, start in cases:
         code, data, err = run(capsys, argv)

@@ -182,7 +182,10 @@ def test_a_workbook_of_error_values_says_so_and_names_the_sheet(tmp_path: Path) 
 
 def test_a_workbook_with_nothing_in_it_still_has_no_data(tmp_path: Path) -> None:
     path = f.write_xlsx(tmp_path / "blank.xlsx", [])
-    assert refusal(path) == "blank.xlsx has no data in any visible sheet."
+    assert refusal(path) == (
+        "blank.xlsx has no data in any visible sheet: check that it is the file you meant "
+        "and that it was saved with its rows, then run again."
+    )
 
 
 # -- #4: formats that are not read, and what holds a spreadsheet --------------------------------
