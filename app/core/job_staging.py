@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shlex
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
@@ -1493,9 +1494,39 @@ def open_mapped(
     source = open_sheet(path, settings.sheet, probe_others=probe)
     if mapping is not None:
         return source, mapping
-    if settings.phone_column and settings.sheet is None and len(source.sheet_names) > 1:
-        return _open_named_column(source, path, settings, probe, prefer_opt_outs)
+    if settings.sheet is None and len(source.sheet_names) > 1:
+        if settings.phone_column:
+            return _open_named_column(source, path, settings, probe, prefer_opt_outs)
+        if settings.ignore_columns:
+            return _open_ignoring(source, path, settings, probe, prefer_opt_outs)
     return _choose_sheet(source, path, settings, probe, prefer_opt_outs)
+
+
+def _open_ignoring(
+    source: SheetSource, path: Path, settings: JobSettings, probe: bool, prefer_opt_outs: bool
+) -> tuple[SheetSource, ColumnMapping]:
+    """A workbook of several sheets, no sheet named, and ``--ignore-column``: the columns are
+    set aside on the sheet that would be read without them. Tried sheet by sheet instead, a
+    name the read sheet lacks (or its phone column set aside) was refused naming the first
+    sheet, and advising the read one (black-box bb2 F12); a sheet whose phone column is set
+    aside must not pass the job to another sheet's numbers either."""
+    try:
+        auto = _unnamed_choice(path, settings, probe, prefer_opt_outs)
+    except BaseException:
+        source.close()
+        raise
+    if auto is None:
+        return _choose_sheet(source, path, settings, probe, prefer_opt_outs)
+    source.close()
+    chosen = auto[0]
+    try:
+        preview = read_preview(chosen)
+        return chosen, map_sheet(
+            preview, settings, path_text(path.name), chosen.sheet, chosen.sheet_names
+        )
+    except BaseException:
+        chosen.close()
+        raise
 
 
 def _choose_sheet(
@@ -1633,8 +1664,9 @@ def _open_named_column(
 def _unnamed_choice(
     path: Path, settings: JobSettings, probe: bool, prefer_opt_outs: bool
 ) -> tuple[SheetSource, ColumnMapping] | None:
-    """The sheet read with no ``--phone-column``, or None when no sheet has a phone column."""
-    unnamed = replace(settings, phone_column=None)
+    """The sheet read with no ``--phone-column`` nor ``--ignore-column``, or None when no
+    sheet has a phone column."""
+    unnamed = replace(settings, phone_column=None, ignore_columns=())
     try:
         return _choose_sheet(
             open_sheet(path, None, probe_others=probe), path, unnamed, probe, prefer_opt_outs
@@ -1833,6 +1865,10 @@ class _Verdicts:
         self.cut = RowList()
         # Column the campaign cells were read from -> rows, and names or ids.
         self.unknown: dict[int, tuple[RowList, dict[str, int]]] = {}
+        # A removal's rows naming another scope than the job's, and how many name each (a
+        # bounded few scopes counted apart: a million rows may name a million purposes).
+        self.other_scope = RowList()
+        self.other_scopes: dict[Scope, int] = {}
 
     def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
         for c in rows:
@@ -1851,6 +1887,10 @@ class _Verdicts:
                     rows_of.add(c.row)
                     if name in names or len(names) < 1000:
                         names[name] = names.get(name, 0) + 1
+                if (other := marks.other_scope) is not None:
+                    self.other_scope.add(c.row)
+                    if other in self.other_scopes or len(self.other_scopes) < 1000:
+                        self.other_scopes[other] = self.other_scopes.get(other, 0) + 1
             yield c
 
     def sentences(
@@ -1872,7 +1912,31 @@ class _Verdicts:
             )
         for column, (rows, names) in self.unknown.items():
             out.append(self._unknown(mapping, connection, column, rows, names))
+        if self.other_scope.count:
+            out.append(self._other_scopes(mapping.default_scope))
         return out
+
+    def _other_scopes(self, scope: Scope) -> str:
+        """The removal's rows refused for naming another scope than ``scope``, the job's: how
+        many, which scopes, and the options that take them."""
+        rows = self.other_scope
+        ordered = sorted(self.other_scopes.items(), key=lambda item: -item[1])
+        shown = [f"{s.label()} ({_rows(n)})" for s, n in ordered[:_NAMES_SHOWN]]
+        if (left := rows.count - sum(n for _, n in ordered[:_NAMES_SHOWN])) > 0:
+            shown.append(f"other scopes ({_rows(left)})")
+        if len(ordered) == 1:
+            option = f"--scope {_scope_option(ordered[0][0])}"
+            then = f"run the file again with {option}, or with --per-row-scope"
+        else:
+            then = "run the file again with --per-row-scope"
+        many = rows.count != 1
+        return (
+            f"{rows.count:,} row{'s are' if many else ' is'} invalid because "
+            f"{'they name' if many else 'it names'} another scope than this removal's, "
+            f"{scope.label()} ({rows_named(rows)}): {joined(shown)}. A removal takes only the "
+            f"scope it was given: to remove {'them' if many else 'it'}, {then} to take each "
+            "row's scope from the file."
+        )
 
     def _two_scopes(self, mapping: ColumnMapping, verb: str) -> str:
         named = self.two_scopes
@@ -1947,6 +2011,15 @@ class _Verdicts:
             f"campaigns), run the file again with {option}: the column is then not read, and "
             f"{then}."
         )
+
+
+def _scope_option(scope: Scope) -> str:
+    """``scope`` as ``--scope`` takes it in a shell: a purpose quoted even when one word, as
+    every sentence naming one writes it (the window rewords ``--scope 'purpose:X'``)."""
+    text = str(scope)
+    if scope.is_purpose and "'" not in text:
+        return f"'{text}'"
+    return shlex.quote(text)
 
 
 def _rows(count: int) -> str:

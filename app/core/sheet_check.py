@@ -361,6 +361,10 @@ class Marks:
     # The codes of every country such a row's number is valid in so written, other_country's
     # first (phones.zero_countries): a file's rows may fit several equally (black-box X/B2 #2).
     fits: tuple[str, ...] = ()
+    # An invalid removal row whose cells name another scope than the job's: that scope. A file
+    # whose every row is so was a run that did nothing, said only in each row (black-box bb2
+    # F13).
+    other_scope: Scope | None = None
 
 
 # A request date's note when its cell holds an error value as text ("'#N/A' is an error value
@@ -1470,7 +1474,10 @@ class _Checker:
             asked = "" if self.own_export and not is_purpose else purpose_cell
             why = self._removal_scope(scope, asked, is_purpose)
             if why:
-                return self._invalid_number(number, raw, cells, why[0], why[1], result, damage)
+                checked = self._invalid_number(number, raw, cells, why[0], why[1], result, damage)
+                if why[0] == "scope":
+                    checked.marks = Marks(other_scope=scope)
+                return checked
         if len(purpose) > MAX_TEXT:
             # It cannot be cut: the purpose is part of the entry's scope.
             had = cut_length(cells, m.purpose) if purpose_cell and m.purpose is not None else None

@@ -157,8 +157,12 @@ def _rules(w: _Window) -> list[tuple[str, str | Callable[[re.Match[str]], str]]]
             r"--scope purpose\b(?!:)",
             f"the scope 'A purpose' with the Purpose box empty ({w.scope_list})",
         ),
+        # A purpose of several words is quoted whole (--scope 'purpose:Spring Sale').
+        (r"the purpose scope \(--scope 'purpose:([^']*)'\)", f"the purpose {purpose_scope}"),
         (r"the purpose scope \(--scope '?purpose:([^'\s)]*)'?\)", f"the purpose {purpose_scope}"),
+        (r"--scope 'purpose:([^']*)'", f"the {purpose_scope}"),
         (r"--scope '?purpose:([^'\s)]*)'?", f"the {purpose_scope}"),
+        (r"--scope (global|campaign:[^\s,;)]+)", rf"scope \1 ({w.scope_list})"),
         (r"--scope\b", w.scope_list),
     ]
     if w.removal:

@@ -100,11 +100,18 @@ def test_a_row_naming_another_scope_names_the_per_row_box(
     dialog = _remove(qtbot, session, runner, file)
     page = dialog.result_page
     shown = page.notes_box.toPlainText()
-    assert shown.startswith("row 2: scope: the file says Purpose: Surveys but this removal")
-    assert shown.endswith(
-        f"(ticking '{PER_ROW_BOX}' on the '{REMOVAL_OPTIONS_PAGE}' page takes each row's scope "
-        "from the file)"
-    )
+    # The job's warning counting such rows first (black-box bb2 F13), in the window's words.
+    box = f"'{PER_ROW_BOX}' on the '{REMOVAL_OPTIONS_PAGE}' page"
+    assert shown.startswith(
+        "⚠ 1 row is invalid because it names another scope than this removal's, Global "
+        "(row 2): Purpose: Surveys (1 row). A removal takes only the scope it was given: to "
+        "remove it, start the removal again with the scope 'A purpose' with Purpose 'Surveys' "
+        f"(the Scope list and Purpose box on the '{REMOVAL_OPTIONS_PAGE}' page), or with {box} "
+        "to take each row's scope from the file.\n"
+    ), shown
+    row = next(line for line in shown.splitlines() if line.startswith("row 2: "))
+    assert row.startswith("row 2: scope: the file says Purpose: Surveys but this removal")
+    assert row.endswith(f"(ticking {box} takes each row's scope from the file)")
     assert "--per-row-scope" not in shown
     # The box named is the dialog's.
     assert dialog.options_page.per_row_check.text().startswith(PER_ROW_BOX)

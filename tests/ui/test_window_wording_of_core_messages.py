@@ -190,3 +190,24 @@ def test_the_check_page_shows_the_window_wording(
         assert not FLAG.search(item.text()), item.text()
         assert not FLAG.search(item.toolTip()), item.toolTip()
     assert CODE_BOX in problems[7].toolTip()
+
+
+def test_the_scope_a_removal_s_rows_name_is_worded_with_the_scope_list(tmp_path: Path) -> None:
+    # Black-box bb2 F13: the warning counting rows of another scope names the option taking
+    # them; a campaign's stayed after the box's name, a purpose of two words was cut.
+    scope_list = "the Scope list on the 'Scope, leads and reason' page"
+    for name, cell, said in (
+        ("campaign.csv", "campaign:1002", f"scope campaign:1002 ({scope_list})"),
+        (
+            "purpose.csv",
+            "purpose:Spring Sale",
+            "the scope 'A purpose' with Purpose 'Spring Sale' (the Scope list and Purpose box "
+            "on the 'Scope, leads and reason' page)",
+        ),
+    ):
+        text = f"Phone,Scope\n3035550123,{cell}\n3035550124,{cell}\n"
+        warnings, _ = _staged(tmp_path, name, text, removal=True)
+        core = next(w for w in warnings if "another scope than this removal's" in w)
+        shown = for_window(core, removal=True)
+        assert f"to remove them, start the removal again with {said}, or with 'Take" in shown
+        assert not FLAG.search(shown), shown
