@@ -7,7 +7,7 @@ import signal
 import sys
 from types import FrameType
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.core.paths import AppPaths
@@ -66,4 +66,9 @@ def run_gui(sandbox: bool) -> int:
             signal.signal(sig, handler)
         # Stops the sandbox child process and closes the journal even if the loop raised.
         window.shutdown()
+        # Deleted now, not left to the process's end: its signal connections keep it alive, and
+        # a process that opens the window again (a test worker) found the hidden one of the run
+        # before among its windows, taken for the new one (test_window_ignored_sigint).
+        window.deleteLater()
+        QCoreApplication.sendPostedEvents(window, QEvent.Type.DeferredDelete)
     return int(code)

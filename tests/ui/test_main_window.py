@@ -229,10 +229,19 @@ def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_sigterm(
     from app.ui.application import run_gui
 
     seen: dict[str, Any] = {}
+    # Windows of earlier tests in this worker are not the one run_gui opens (one of them,
+    # hidden, taken for it waited for a sandbox that never came: test_window_ignored_sigint).
+    earlier = _main_windows()
+    ended = False  # run_gui returned: the poll must not act on a later test's window
+
+    def opened() -> MainWindow | None:
+        windows = [w for w in _main_windows() if w not in earlier]
+        return windows[0] if windows else None
 
     def poll() -> None:
-        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
-        window = windows[0] if windows else None
+        if ended:
+            return
+        window = opened()
         backend = window.state.backend if window is not None else None
         dnc: Any = window.list_views["dnc"] if window is not None else None
         if window is None or backend is None or backend.sandbox is None or dnc is None:
@@ -258,11 +267,19 @@ def test_run_gui_with_sandbox_opens_on_demo_data_and_stops_it_on_sigterm(
     try:
         assert run_gui(sandbox=True) == 0
     finally:
+        ended = True
         guard.stop()
+    assert "title" in seen, "the window opened by run_gui never showed the sandbox's entries"
     assert seen["title"].startswith("DNC Desk — Sandbox (http://127.0.0.1:")
     assert seen["rows"] > 0
     assert not seen["sandbox"].running
     assert (paths.config_dir / "dnc-desk.ini").exists()
+    # The window is gone with its run, not left hidden among the process's windows.
+    assert opened() is None
+
+
+def _main_windows() -> list[MainWindow]:
+    return [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
 
 
 def test_icon_resolves_from_source_and_from_a_bundle(
