@@ -162,3 +162,27 @@ def test_add_cancelled_before_the_new_token_sends_nothing_more(
     assert [o for o, _ in _inserts(window)] == ["failed"]
     with ApiClient(sandbox.base_url, NEW_TOKEN) as api:
         assert list(api.iter_dnc(DncQuery())) == []
+
+
+def test_export_dialog_open_across_a_new_token_exports_on_the_new_session(
+    make_window: Any,
+    qtbot: Any,
+    paths: AppPaths,
+    sandbox: Any,
+    memory_keyring: Any,
+    tmp_path: Any,
+) -> None:
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        api.insert_dnc("2025550143", "1", Scope.global_())
+    window, _dnc = _window(make_window, qtbot, paths, sandbox, memory_keyring)
+    export = window.job_features.export_search()
+    assert export is not None
+    sandbox.revoke_token(TOKEN)
+    sandbox.tokens.grant(NEW_TOKEN, Role.FULL)
+    window.act_refresh.trigger()
+    with qtbot.waitSignal(window.session_ready, timeout=TIMEOUT):
+        _enter_new_token(qtbot, window)
+    export.path_edit.setText(str(tmp_path / "after-token.csv"))
+    with qtbot.waitSignal(export.exported, timeout=TIMEOUT) as done:
+        export.start()
+    assert done.args[0].rows == 1
