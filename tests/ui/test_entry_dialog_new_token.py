@@ -186,3 +186,31 @@ def test_export_dialog_open_across_a_new_token_exports_on_the_new_session(
     with qtbot.waitSignal(export.exported, timeout=TIMEOUT) as done:
         export.start()
     assert done.args[0].rows == 1
+
+
+def test_edit_with_a_revoked_token_is_saved_after_a_new_token(
+    make_window: Any, qtbot: Any, paths: AppPaths, sandbox: Any, memory_keyring: Any
+) -> None:
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        api.insert_dnc("2025550143", "1", Scope.global_(), reason="Customer request")
+    window, dnc = _window(make_window, qtbot, paths, sandbox, memory_keyring)
+    qtbot.waitUntil(lambda: dnc.model.rowCount() == 1, timeout=TIMEOUT)
+    dnc.table.selectRow(0)
+    sandbox.revoke_token(TOKEN)
+    sandbox.tokens.grant(NEW_TOKEN, Role.FULL)
+    dnc.edit_selected()
+    dialog = dnc.dialog
+    assert isinstance(dialog, EntryDialog)
+    dialog.reason_edit.clear()
+    qtbot.keyClicks(dialog.reason_edit, "Asked twice")
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.token_dialog is not None, timeout=TIMEOUT)
+    with qtbot.waitSignal(dialog.saved, timeout=TIMEOUT):
+        _enter_new_token(qtbot, window)
+    with ApiClient(sandbox.base_url, NEW_TOKEN) as api:
+        assert [e.reason for e in api.iter_dnc(DncQuery())] == ["Asked twice"]
+    session = window.state.session
+    assert session is not None
+    rows = [r for r in session.journal.query(operation="dnc.update") if r.outcome]
+    assert sorted(r.outcome for r in rows) == ["failed", "ok"]
+    assert not any("closed" in r.error for r in rows)
