@@ -110,7 +110,12 @@ class BulkProgressDialog(QDialog):
             self.run_failed.emit(exc)
 
         self._task = self.runner.submit(
-            self._action, work, on_done=done, on_error=failed, on_progress=self._on_progress
+            self._action,
+            work,
+            on_done=done,
+            on_error=failed,
+            on_progress=self._on_progress,
+            owner=self,
         )
         self.running_changed.emit(True)
 

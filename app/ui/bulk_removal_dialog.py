@@ -575,6 +575,12 @@ class BulkRemovalDialog(QWizard):
             on_error=lambda _exc: self.options_page.set_campaigns([]),
         )
 
+    def set_session(self, session: Session) -> None:
+        """A new token for the same connection: what starts later goes through
+        ``session`` (the old one's client is closed)."""
+        self.session = session
+        self.options_page.picker.set_session(session)
+
     def file_settings(self, scope: Scope) -> JobSettings:
         """What decides which rows of the file are read: the file, its sheet and the country
         code.

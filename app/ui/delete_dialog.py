@@ -194,6 +194,11 @@ class DeleteDialog(QDialog):
         self.picker.status_changed.connect(self._update)
         self._update()
 
+    def set_session(self, session: Session) -> None:
+        """The token of the same connection was replaced: the status search (and its retry)
+        goes through ``session``."""
+        self.picker.set_session(session)
+
     @property
     def needs_typed_count(self) -> bool:
         return len(self.entries) > TYPE_TO_CONFIRM_OVER

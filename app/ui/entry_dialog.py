@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import Shiboken
 
 from app.api.errors import AuthInvalidError, AuthMissingError
 from app.api.models import Campaign, DncEntry, SmsOptOut, WriteResult
@@ -63,7 +64,8 @@ class EntryDialog(QDialog):
     Signals:
         saved(object): the :class:`WriteResult` of a successful save (the dialog then closes).
         auth_problem(object, object): (exception, retry) when the service rejected the token;
-            calling ``retry()`` saves again.
+            calling ``retry()`` saves again, on the session given to :meth:`set_session` by
+            then (a replaced token), once, and not at all if the dialog was closed meanwhile.
         saving_changed(bool): a save started (True) or ended (False).
     """
 
@@ -86,6 +88,8 @@ class EntryDialog(QDialog):
         self.runner = runner
         self.entry = entry
         self.saving = False
+        # Bumped by every save: a retry handed out for an earlier one is stale.
+        self._attempt = 0
         self._server_errors: dict[str, str] = {}
         noun = "DNC entry" if kind is EntryKind.DNC else "SMS opt-out"
         self.setWindowTitle(f"Edit {noun} {entry.id}" if entry else f"Add {noun}")
@@ -245,6 +249,11 @@ class EntryDialog(QDialog):
         return label.text() if not label.isHidden() else ""
 
     # ------------------------------------------------------------------ saving
+    def set_session(self, session: Session) -> None:
+        """The token of the same connection was replaced: later saves (and the retry the
+        window runs once the new token is in) go through ``session``; the old one is closed."""
+        self.session = session
+
     def accept(self) -> None:
         valid = self._revalidate()
         if valid is None or self.saving:
@@ -300,13 +309,16 @@ class EntryDialog(QDialog):
         )
 
     def _run(self, call: Callable[[TaskContext], WriteResult]) -> None:
+        self._attempt += 1
         self.saving = True
         self._set_inputs_enabled(False)
         self.general_error.setText("Saving…")
         self.general_error.show()
         self.saving_changed.emit(True)
+        # owner: a dialog deleted while the write runs gets no answer (it raised "Signal
+        # source has been deleted" in the event loop: black-box bb1 F7).
         self.runner.submit(
-            "save entry", call, on_done=self._on_saved, on_error=lambda e: self._on_failed(e, call)
+            "save entry", call, on_done=self._on_saved, on_error=self._on_failed, owner=self
         )
 
     def _set_inputs_enabled(self, enabled: bool) -> None:
@@ -331,24 +343,46 @@ class EntryDialog(QDialog):
         self.saved.emit(result)
         super().accept()
 
-    def _on_failed(self, exc: BaseException, call: Callable[[TaskContext], WriteResult]) -> None:
+    def _on_failed(self, exc: BaseException) -> None:
         self.saving = False
         self.saving_changed.emit(False)
         self._set_inputs_enabled(True)
         self.general_error.hide()
         if isinstance(exc, AuthMissingError | AuthInvalidError):
-            self.general_error.setText(user_message(exc, "Not saved").text)
+            self.general_error.setText(_not_saved(exc))
             self.general_error.show()
             self._revalidate()
-            self.auth_problem.emit(exc, lambda: self._run(call))
+            self.auth_problem.emit(exc, self._retry_for(self._attempt))
             return
         field = getattr(exc, "field", "")
         if field in FIELDS:
             self._server_errors[field] = field_error_text(exc)
         else:
-            self.general_error.setText(user_message(exc, "Not saved").text)
+            self.general_error.setText(_not_saved(exc))
             self.general_error.show()
         self._revalidate()
+
+    def _retry_for(self, attempt: int) -> Callable[[], None]:
+        """The retry the window runs after a new token: the save again, built on the session
+        current then (the old one's client is closed: the retry was journaled "the API client
+        is closed", black-box bb1 F7) from what the form holds. Nothing once the dialog is
+        closed, or the officer has pressed Add again meanwhile (a second insert)."""
+
+        def retry() -> None:
+            if not Shiboken.isValid(self) or not self.isVisible():
+                return
+            if self.saving or attempt != self._attempt:
+                return
+            self.accept()
+
+        return retry
+
+
+def _not_saved(exc: BaseException) -> str:
+    """The sentence for a save that failed, "Not saved: …" (not "Not saved failed: …")."""
+    text = user_message(exc, "Not saved").text
+    doubled = "Not saved failed: "
+    return "Not saved: " + text[len(doubled) :] if text.startswith(doubled) else text
 
 
 def _opt_str(value: object) -> str | None:

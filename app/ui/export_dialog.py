@@ -149,6 +149,11 @@ class ExportDialog(QDialog):
         self.resize(620, 300)
         self._update()
 
+    def set_session(self, session: Session) -> None:
+        """A new token for the same connection: an export started later goes through
+        ``session`` (the old one's client is closed)."""
+        self.session = session
+
     @property
     def suffix(self) -> str:
         return ".xlsx" if self.xlsx_radio.isChecked() else ".csv"

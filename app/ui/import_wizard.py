@@ -94,6 +94,11 @@ class ImportWizard(QWizard):
         if file is not None:
             self.source_page.set_path(file)
 
+    def set_session(self, session: Session) -> None:
+        """A new token for the same connection: what starts later goes through
+        ``session`` (the old one's client is closed)."""
+        self.session = session
+
     def _load_campaigns(self) -> None:
         api = self.session.api
 

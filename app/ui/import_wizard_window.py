@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox, QStyle, QToolBar, QWidget
+from shiboken6 import Shiboken
 
 from app.api.client import DncQuery
 from app.core.session import Session
@@ -24,6 +25,7 @@ from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard import ImportWizard
 from app.ui.job_list import JobListView
 from app.ui.job_progress import ask_before_close
+from app.ui.list_view import same_connection
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
@@ -46,6 +48,7 @@ class JobFeatures(QObject):
         super().__init__(window)
         self.window = window
         self.dialog: QWidget | None = None  # the wizard or dialog opened last
+        self._last_session: Session | None = None
         self._hinted = False
         sp = QStyle.StandardPixmap
         self.act_import = self._action(
@@ -131,6 +134,13 @@ class JobFeatures(QObject):
         for action in (self.act_import, self.act_bulk_remove, self.act_export):
             action.setEnabled(session is not None)
         self.jobs_view.set_session(session)
+        previous, self._last_session = self._last_session, session
+        dialog = self.dialog
+        adopt = getattr(dialog, "set_session", None) if dialog is not None else None
+        if adopt is not None and Shiboken.isValid(dialog) and same_connection(previous, session):
+            # A replaced token: an open wizard or export started later uses the new client;
+            # the old one is closed (black-box bb1 F7).
+            adopt(session)
 
     def _jobs_loaded(self) -> None:
         waiting = self.jobs_view.resumable_jobs()

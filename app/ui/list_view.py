@@ -91,6 +91,16 @@ class ListKind(Enum):
         return EntryKind.DNC if self is ListKind.DNC else EntryKind.SMS
 
 
+def same_connection(old: Session | None, new: Session | None) -> bool:
+    """Whether ``new`` is the same connection as ``old`` with another client (a new token)."""
+    if old is None or new is None:
+        return False
+    return (old.connection.name, old.connection.base_url) == (
+        new.connection.name,
+        new.connection.base_url,
+    )
+
+
 def is_auth_problem(exc: BaseException) -> bool:
     return isinstance(exc, AuthMissingError | AuthInvalidError)
 
@@ -238,10 +248,17 @@ class EntryListView(QWidget):
     def set_session(self, session: Session | None) -> None:
         """The connection changed: clear, load the campaigns, then search."""
         self._session_generation += 1
-        if self.dialog is not None and session is not self.session:
-            # A dialog opened for the previous connection must not linger over the new one
-            # (dialogs refuse to close while a write is in flight).
-            self.dialog.reject()
+        dialog = self.dialog
+        if dialog is not None and session is not self.session:
+            adopt = getattr(dialog, "set_session", None)
+            if adopt is not None and same_connection(self.session, session):
+                # A replaced token: the dialog stays and saves (or retries) on the new session;
+                # rejected, its retry ran on the closed one (black-box bb1 F7).
+                adopt(session)
+            else:
+                # A dialog opened for the previous connection must not linger over the new
+                # one (dialogs refuse to close while a write is in flight).
+                dialog.reject()
         self.session = session
         self.day_search = None
         self.model.start(None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
+from shiboken6 import Shiboken
 
 from app.api.errors import AuthInvalidError, AuthMissingError
 from app.core.dnc_removal import (
@@ -124,6 +125,11 @@ class RemovalProgressDialog(BulkProgressDialog):
         self.run_finished.connect(self._on_removed)
         self.run_failed.connect(self.removal_failed)
 
+    def set_session(self, session: Session) -> None:
+        """The token of the same connection was replaced: the retry removes through
+        ``session`` (the old one's client is closed)."""
+        self.session = session
+
     def start(self, targets: list[RemovalTarget] | None = None) -> None:  # type: ignore[override]
         """Start removing the plan's entries (or ``targets``, when retrying)."""
         items: list[RemovalTarget] = targets or [RemovalTarget.of(e) for e in self.plan.entries]
@@ -160,7 +166,12 @@ class RemovalProgressDialog(BulkProgressDialog):
             retry_targets = [
                 p.target for p in problems if p.outcome in (Outcome.FAILED, Outcome.NOT_ATTEMPTED)
             ]
-            self.auth_problem.emit(auth, lambda: self.start(retry_targets))
+            self.auth_problem.emit(auth, lambda: self._retry(retry_targets))
+
+    def _retry(self, targets: list[RemovalTarget]) -> None:
+        # Nothing once the dialog is closed (its result was read) or already running again.
+        if Shiboken.isValid(self) and self.isVisible() and not self.running:
+            self.start(targets)
 
 
 def _summary(result: RemovalResult) -> Summary:

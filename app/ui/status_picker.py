@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import Shiboken
 
 from app.api.errors import AuthInvalidError, AuthMissingError
 from app.api.models import LeadStatus
@@ -110,6 +111,10 @@ class StatusPicker(QWidget):
         self.search_edit.textChanged.connect(lambda _t: self._timer.start())
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
 
+    def set_session(self, session: Session) -> None:
+        """A new token for the same connection: later searches (a retry too) use it."""
+        self.session = session
+
     @property
     def chosen(self) -> LeadStatus | None:
         return self._chosen
@@ -155,6 +160,7 @@ class StatusPicker(QWidget):
             lambda ctx: api.search_statuses(text, cancel=ctx.cancel_event),
             on_done=lambda found: self._on_found(generation, found),
             on_error=lambda exc: self._on_error(generation, exc),
+            owner=self,
         )
 
     def _on_found(self, generation: int, found: list[LeadStatus]) -> None:
@@ -186,7 +192,12 @@ class StatusPicker(QWidget):
         self.loading = False
         self.message.setText(user_message(exc, "Load the lead statuses").text)
         if isinstance(exc, AuthMissingError | AuthInvalidError):
-            self.auth_problem.emit(exc, self.search)
+            self.auth_problem.emit(exc, self._retry_search)
+
+    def _retry_search(self) -> None:
+        # Run by the window after a new token, maybe after the dialog holding this was closed.
+        if Shiboken.isValid(self):
+            self.search()
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         status = None
