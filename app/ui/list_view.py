@@ -182,8 +182,15 @@ class EntryListView(QWidget):
         self.add_action.setToolTip(f"Add an {noun} (Ctrl+N)")
         self.add_action.triggered.connect(self.add_entry)
         self.edit_action = QAction("Edit…", self)
-        self.edit_action.setToolTip(f"Edit the selected {noun} (double-click)")
+        self.edit_action.setToolTip(f"Edit the selected {noun} (double-click, Enter or F2)")
         self.edit_action.triggered.connect(self.edit_selected)
+        # Keyboard users edit the current row as Del deletes it. Bound to the table alone, so
+        # Enter in the filter bar still searches.
+        self.edit_action.setShortcuts(
+            [QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter), QKeySequence("F2")]
+        )
+        self.edit_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.table.addAction(self.edit_action)
         self.delete_action = QAction("Delete…", self)
         self.delete_action.triggered.connect(self.delete_selected)
         if self.kind is ListKind.SMS:
