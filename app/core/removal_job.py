@@ -425,15 +425,23 @@ def stage_removal(
     *,
     connection: Connection | None,
     campaign_lookup: Mapping[str, str] | None = None,
+    reports_dir: Path | None = None,
 ) -> tuple[JobStore, CheckSummary]:
     """Check the file and write a new removal job file (nothing is sent).
+
+    The report goes to ``settings.report``, else to ``reports_dir`` named after the job's id.
 
     Without a connection (a dry run), a lead status cannot be checked against the service's
     statuses: the job's warnings say so, as they say that campaign ids were not checked
     (black-box N3 #5: a dry run with an unknown status said nothing of it)."""
     settings.target = Target.DNC
     store, summary = stage(
-        settings, jobs_dir, kind="removal", connection=connection, campaign_lookup=campaign_lookup
+        settings,
+        jobs_dir,
+        kind="removal",
+        connection=connection,
+        campaign_lookup=campaign_lookup,
+        reports_dir=reports_dir,
     )
     if connection is None and settings.lead_status:
         warnings = [str(w) for w in store.meta().get("warnings") or []]

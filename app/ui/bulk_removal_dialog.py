@@ -615,13 +615,13 @@ class BulkRemovalDialog(QWizard):
         )
         status = options.lead_status
         reason = options.reason_edit.text().strip()
-        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+        # No report path here: staging names the report after the job's id (made when the job
+        # file is written), so the report and the Jobs tab show one name.
         settings = replace(
             self.file_settings(scope),
             name=options.name_edit.text().strip(),
             note=reason,
             lead_status=status.status if status is not None else "",
-            report=self.paths.reports_dir / f"removal-{stamp}-{secrets.token_hex(3)}.xlsx",
         )
         paths, session = self.paths, self.session
 
@@ -635,7 +635,11 @@ class BulkRemovalDialog(QWizard):
             # campaign that does not exist ends invalid instead of failing when sent.
             lookup = CampaignDirectory(session.api.campaigns())
             return stage_removal(
-                settings, paths.jobs_dir, connection=session.connection, campaign_lookup=lookup
+                settings,
+                paths.jobs_dir,
+                connection=session.connection,
+                campaign_lookup=lookup,
+                reports_dir=paths.reports_dir,
             )
 
         handle = JobHandle(

@@ -259,6 +259,8 @@ class CampaignsView(QWidget):
                 self.select_campaign(keep.id)
             active = sum(1 for r in rows if r.campaign.active)
             self.count_label.setText(f"{len(rows):,} campaigns, {active:,} active")
+            # Replaces "not connected" (or a failed load) from before, shown on switching here.
+            self._relay_status(f"Campaigns: {len(rows):,} loaded, {active:,} active.")
             self.campaigns_loaded.emit()
 
         def failed(exc: BaseException) -> None:
@@ -271,6 +273,7 @@ class CampaignsView(QWidget):
             self._relay_status(user_message(exc, "Load the campaigns").text)
 
         self._work(True)
+        self._relay_status("Campaigns: loading…")
         self.runner.submit(
             "load campaigns and audits",
             lambda ctx: load_campaign_rows(session, data_dir, ctx.cancel_event),

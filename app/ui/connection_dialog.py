@@ -249,9 +249,14 @@ class ConnectionsDialog(QDialog):
         self.token_entry.field.clear()
         self.token_entry.field.setPlaceholderText("Paste the API token")
         self.token_entry.result.clear()
+        # Without a trustworthy keyring the token goes to memory (the banner above says so).
+        where = (
+            "stored in the system keyring"
+            if self._tokens.recommended
+            else "kept in memory for this session only"
+        )
         self.token_state.setText(
-            "The token is checked with the service, then stored in the system keyring — "
-            "never in a file."
+            f"The token is checked with the service, then {where} — never in a file."
         )
         self.message.clear()
         self.replace_button.setEnabled(False)

@@ -60,9 +60,11 @@ class FilterBar(QWidget):
 
     Signals:
         search_requested(): the user pressed Enter or the Search button (with valid filters).
+        search_refused(): the same with a filter refused as typed (its reason is shown).
     """
 
     search_requested = Signal()
+    search_refused = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -210,6 +212,8 @@ class FilterBar(QWidget):
     def request_search(self) -> None:
         if self.query() is not None:
             self.search_requested.emit()
+        else:
+            self.search_refused.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Line edits and combo boxes pass Enter up to their parent: one place handles it.

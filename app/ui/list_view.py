@@ -139,6 +139,10 @@ class EntryListView(QWidget):
         self._asking_day: int | None = None
         self.filter_bar = FilterBar(parent=self)
         self.filter_bar.search_requested.connect(self.search)
+        self.filter_bar.search_refused.connect(self._refuse_filter)
+        # After the bar's own reset (connected first): the table then shows what the empty
+        # filter finds, not the last search's rows under cleared fields.
+        self.filter_bar.clear_button.clicked.connect(self.search)
         self.model = EntryTableModel(runner, self)
         self.proxy = EntrySortProxy(self)
         self.proxy.setSourceModel(self.model)
@@ -192,8 +196,15 @@ class EntryListView(QWidget):
         self.add_action.setToolTip(f"Add an {noun} (Ctrl+N)")
         self.add_action.triggered.connect(self.add_entry)
         self.edit_action = QAction("Edit…", self)
-        self.edit_action.setToolTip(f"Edit the selected {noun} (double-click)")
+        self.edit_action.setToolTip(f"Edit the selected {noun} (double-click, Enter or F2)")
         self.edit_action.triggered.connect(self.edit_selected)
+        # Keyboard users edit the current row as Del deletes it. Bound to the table alone, so
+        # Enter in the filter bar still searches.
+        self.edit_action.setShortcuts(
+            [QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter), QKeySequence("F2")]
+        )
+        self.edit_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.table.addAction(self.edit_action)
         self.delete_action = QAction("Delete…", self)
         self.delete_action.triggered.connect(self.delete_selected)
         if self.kind is ListKind.SMS:
@@ -328,7 +339,7 @@ class EntryListView(QWidget):
             return
         query = self.filter_bar.query()
         if query is None:
-            self.status_message.emit(self.filter_bar.phone_problem)
+            self._refuse_filter()
             return
         self.filter_bar.clear_date_error()
         if self.kind is ListKind.DNC and query.insert_date:
@@ -365,8 +376,7 @@ class EntryListView(QWidget):
             self.day_search = answer
             query = self.filter_bar.query()
             if query is None:
-                self.count_label.clear()
-                self.status_message.emit(self.filter_bar.phone_problem)
+                self._refuse_filter()
                 return
             if answer is not None and not answer.by_day and query.insert_date:
                 self._refuse_day(answer, query.insert_date)
@@ -391,6 +401,13 @@ class EntryListView(QWidget):
             on_done=done,
             on_error=failed,
         )
+
+    def _refuse_filter(self) -> None:
+        """A filter refused as typed: the rows and count of the search before are not its
+        result, so none are shown (black-box bb1 F4)."""
+        self.model.start(None)
+        self.count_label.setText("Not searched")
+        self.status_message.emit(self.filter_bar.phone_problem)
 
     def _refuse_day(self, answer: DaySearch, insert_date: str) -> None:
         """Show no list rather than one moment's entries as the day's."""

@@ -89,7 +89,10 @@ def test_pasted_numbers_removed_and_leads_restatused(
     # The number not on the list was looked up; no delete was sent (nor journaled) for it.
     assert len(intents) == 2 and all(e.note == "Court order 2025-17" for e in intents)
     assert all(len(e.before["entries"]) == 1 for e in intents)  # what each delete took off
-    assert Path(summary["report"]).is_file()
+    report = Path(summary["report"])
+    assert report.is_file()
+    # Named as the job is in the Jobs tab (it had a time and a suffix of its own: bb1 F9).
+    assert report.parent == AppPaths.default().reports_dir and report.stem == summary["job"]
 
 
 def test_file_of_numbers_without_restatus(

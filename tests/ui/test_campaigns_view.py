@@ -280,6 +280,24 @@ def test_window_has_the_tabs_and_gives_them_the_session(
     assert again.audit_features.campaigns_view.window_hours == 12
 
 
+def test_campaigns_tab_status_says_what_is_loaded_once_connected(
+    make_window: Any, qtbot: Any, sandbox: Any
+) -> None:
+    window = make_window()
+    with qtbot.waitSignal(window.backend_ready, timeout=TIMEOUT):
+        window.start()
+    view = window.audit_features.campaigns_view
+    with qtbot.waitSignal(view.campaigns_loaded, timeout=TIMEOUT):
+        window.state.activate(
+            Connection("Test", sandbox.base_url), ApiClient(sandbox.base_url, TOKEN)
+        )
+    # The tab was in the background while it loaded; switching to it shows its own status,
+    # not the "not connected" it said before the session (bb1 F2).
+    window.tabs.setCurrentWidget(view)
+    assert window.statusBar().currentMessage() == "Campaigns: 2 loaded, 1 active."
+    window.close()
+
+
 def test_not_clean_audit_still_asks(
     qtbot: Any, runner: TaskRunner, make_session: SessionFactory
 ) -> None:

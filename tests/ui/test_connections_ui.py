@@ -303,3 +303,20 @@ def test_renaming_the_active_connection_moves_its_token_and_keeps_it_in_use(
     assert memory_keyring.passwords == {(SERVICE, "Staging EU"): TOKEN}
     assert window.windowTitle() == f"DNC Desk — Staging EU ({sandbox.base_url})"
     assert ConnectionStore(paths.connections_file).active_name == "Staging EU"
+
+
+def test_new_connection_says_where_the_token_will_go(
+    qtbot: Any, paths: AppPaths, runner: TaskRunner, memory_keyring: Any
+) -> None:
+    # With a keyring the sentence under the token field promises the keyring...
+    dialog = make_dialog(qtbot, paths, runner)
+    dialog.new_connection()
+    assert "stored in the system keyring" in dialog.token_state.text()
+    dialog.close()
+    # ...and without one it must not contradict the banner that says "memory only".
+    keyring.set_keyring(fail.Keyring())
+    dialog = make_dialog(qtbot, paths, runner)
+    dialog.new_connection()
+    assert dialog.keyring_notice.isVisible()
+    assert "keyring" not in dialog.token_state.text()
+    assert "kept in memory for this session only" in dialog.token_state.text()

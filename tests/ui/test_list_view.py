@@ -150,12 +150,11 @@ def test_invalid_phone_filter_explains_and_does_not_search(
 ) -> None:
     view = _view(qtbot, runner)
     _connect(qtbot, view, session)
-    generation = view.model.generation
     messages: list[str] = []
     view.status_message.connect(messages.append)
     qtbot.keyClicks(view.filter_bar.phone_edit, "202-555")
     qtbot.keyClick(view.filter_bar.phone_edit, Qt.Key.Key_Return)
-    assert view.model.generation == generation
+    assert view.model._pager is None and view.model.rowCount() == 0  # nothing searched
     problem = view.filter_bar.phone_problem
     assert "too short" in problem and "Not searched" in problem
     assert view.filter_bar.phone_error.isVisibleTo(view)
@@ -163,6 +162,30 @@ def test_invalid_phone_filter_explains_and_does_not_search(
     qtbot.waitUntil(lambda: messages[-1] == problem, timeout=TIMEOUT)
     qtbot.keyClick(view.filter_bar.phone_edit, Qt.Key.Key_Backspace)
     assert view.filter_bar.phone_problem == ""
+
+
+def test_a_refused_filter_and_clear_leave_no_rows_of_the_search_before(
+    qtbot: Any, runner: TaskRunner, api: ApiClient, session: Session
+) -> None:
+    for i in range(3):
+        api.insert_dnc(f"20255501{i:02d}", "1", Scope.global_(), reason="Customer request")
+    view = _view(qtbot, runner)
+    messages: list[str] = []
+    view.status_message.connect(messages.append)
+    _connect(qtbot, view, session)
+    assert view.proxy.rowCount() == 3 and view.count_label.text() == "3 matches"
+    qtbot.keyClicks(view.filter_bar.phone_edit, "abc")
+    qtbot.keyClick(view.filter_bar.phone_edit, Qt.Key.Key_Return)
+    # The 3 rows and "3 matches" were the search before, not what "abc" found.
+    assert view.proxy.rowCount() == 0
+    assert view.count_label.text() == "Not searched"
+    assert messages[-1] == view.filter_bar.phone_problem and "Not searched" in messages[-1]
+    # Clear resets the filter and shows what the empty filter finds.
+    with qtbot.waitSignal(view.model.page_loaded, timeout=TIMEOUT):
+        qtbot.mouseClick(view.filter_bar.clear_button, Qt.MouseButton.LeftButton)
+    assert view.filter_bar.phone_edit.text() == ""
+    assert view.proxy.rowCount() == 3 and view.count_label.text() == "3 matches"
+    assert messages[-1] == "DNC list: 3 matches, all loaded."
 
 
 def test_offset_cap_is_explained_in_the_status_bar(

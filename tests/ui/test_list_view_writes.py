@@ -341,3 +341,30 @@ def test_context_menu_offers_edit_delete_copy(
     )
     view.table.customContextMenuRequested.emit(QPoint(5, 5))
     assert shown == [[("Edit…", True), ("Delete…", True), ("Copy", True)]]
+
+
+def test_enter_and_f2_on_a_selected_row_open_the_edit_dialog(
+    qtbot: Any, runner: TaskRunner, api: ApiClient, session: Session
+) -> None:
+    entry = api.insert_dnc("2025550143", "1", Scope.global_(), reason="Customer request")
+    view = _view(qtbot, runner, session)
+    assert view.model.rowCount() == 1
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_F2):
+        view.activateWindow()
+        qtbot.waitUntil(view.isActiveWindow, timeout=TIMEOUT)
+        view.table.setFocus()
+        _select_rows(view, [0])
+        view.table.setCurrentIndex(view.proxy.index(0, 0))
+        qtbot.keyClick(view.table, key)
+        dialog = view.dialog
+        assert isinstance(dialog, EntryDialog) and dialog.isVisible(), key
+        assert dialog.entry is not None and dialog.entry.id == entry.id
+        dialog.reject()
+        assert not dialog.isVisible()
+    # Enter in the filter bar still searches; it does not open the row.
+    view.activateWindow()
+    view.filter_bar.phone_edit.setFocus()
+    generation = view.model.generation
+    qtbot.keyClick(view.filter_bar.phone_edit, Qt.Key.Key_Return)
+    assert view.model.generation == generation + 1
+    assert view.dialog is None or not view.dialog.isVisible()
