@@ -1,0 +1,212 @@
+"""Regenerate the README's screenshots (docs/screenshots/*.png) from the real window.
+
+Runs offscreen on its own temporary config and data folders with the sandbox's demo data, so
+nothing of the user's (connections, journal, paths) can show up in a picture, and drives the
+window to each state the README shows before grabbing it at the size the file has had::
+
+    .venv/bin/python scripts/screenshots.py                 # all it knows, into docs/screenshots
+    .venv/bin/python scripts/screenshots.py import-check --out /tmp/shots
+
+Look at each PNG before committing it: the demo data's dates follow today's date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_OUT = ROOT / "docs" / "screenshots"
+WAIT_SECONDS = 60.0
+# Rows of the import-check file: enough to look like a vendor's list, few enough to check fast.
+FILLER_ROWS = 3001
+
+
+def _isolate(folder: Path) -> None:
+    """Point the app at empty folders before it is imported, so it reads nothing of the user's."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    for name in ("config", "data"):
+        (folder / name).mkdir()
+    os.environ["DNC_DESK_CONFIG_DIR"] = str(folder / "config")
+    os.environ["DNC_DESK_DATA_DIR"] = str(folder / "data")
+    # A token of the user's environment must not reach the sandbox window.
+    os.environ.pop("DNC_DESK_TOKEN", None)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
+def _wait(what: str, ready: Callable[[], bool], seconds: float = WAIT_SECONDS) -> None:
+    from PySide6.QtCore import QCoreApplication
+
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"Gave up after {seconds:.0f} s waiting for {what}.")
+        QCoreApplication.processEvents()
+        time.sleep(0.02)
+
+
+def _settle(seconds: float = 0.5) -> None:
+    """Let late repaints and status messages land before a grab."""
+    from PySide6.QtCore import QCoreApplication
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QCoreApplication.processEvents()
+        time.sleep(0.02)
+
+
+def _business_days_before(day: dt.date, count: int) -> dt.date:
+    while count:
+        day -= dt.timedelta(days=1)
+        if day.weekday() < 5:
+            count -= 1
+    return day
+
+
+def opt_out_requests(path: Path, today: dt.date) -> Path:
+    """A vendor's opt-out requests: a title, the table, one late request, a number a
+    spreadsheet turned into scientific notation, one too short and one repeated."""
+    import openpyxl
+
+    recent = _business_days_before(today, 2).isoformat()
+    late = _business_days_before(today, 21).isoformat()
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Requests"
+    sheet.append(["Opt-out requests received by the vendor"])
+    sheet.append([])
+    sheet.append(["Phone", "Reason", "Date received"])
+    sheet.append(["(202) 555-0143", "Customer request", late])  # 4: late
+    sheet.append(["2.02555E+09", "Customer request", recent])  # 5: damaged, invalid
+    sheet.append(["(202) 555-0144", "Customer request", recent])
+    sheet.append(["12345", "Customer request", recent])  # 7: too short
+    sheet.append(["(202) 555-0145", "Customer request", recent])
+    sheet.append(["(202) 555-0143", "Customer request", recent])  # 9: duplicate of row 4
+    for i in range(FILLER_ROWS):
+        sheet.append([f"(303) 555-{1000 + i:04d}", "Customer request", recent])
+    book.save(path)
+    return path
+
+
+class Shots:
+    """One window on the sandbox, driven from state to state."""
+
+    def __init__(self, out: Path, work: Path) -> None:
+        from app.core.paths import AppPaths
+        from app.ui.application import create_application
+        from app.ui.main_window import MainWindow
+
+        self.out = out
+        self.work = work
+        self.app = create_application()
+        self.window = MainWindow(AppPaths.default())
+        self.window.resize(1280, 800)
+        self.window.show()
+        self.window.start(sandbox=True)
+        _wait("the sandbox", lambda: self.window.state.session is not None)
+        _settle()
+
+    def close(self) -> None:
+        self.window.close()
+        self.window.shutdown()
+
+    def save(self, name: str, widget: object, size: tuple[int, int]) -> Path:
+        from PySide6.QtWidgets import QWidget
+
+        assert isinstance(widget, QWidget)
+        widget.resize(*size)
+        _settle()
+        path = self.out / f"{name}.png"
+        if not widget.grab().save(str(path), "PNG"):
+            raise SystemExit(f"Could not write {path}; check that the folder can be written.")
+        return path
+
+    # ----------------------------------------------------------------- the states
+    def import_check(self) -> Path:
+        file = opt_out_requests(self.work / "opt-out-requests.xlsx", dt.date.today())
+        wizard = self.window.job_features.import_file(file)
+        assert wizard is not None
+        wizard.resize(1000, 700)
+        _wait("the file's preview", lambda: wizard.source_page.probe is not None)
+        _wait("the campaigns", lambda: bool(wizard.campaign_lookup))
+        wizard.next()
+        wizard.next()
+        wizard.target_page.note_edit.setText("Vendor opt-out requests")
+        wizard.next()
+        _wait("the check", lambda: wizard.check_page.result is not None)
+        try:
+            return self.save("import-check", wizard, (1000, 700))
+        finally:
+            wizard.reject()
+
+    def audit_result(self) -> Path:
+        features = self.window.audit_features
+        view = features.campaigns_view
+        self.window.tabs.setCurrentWidget(view)
+        _wait("the campaigns", lambda: view.select_campaign("1003"))
+        view.audit_selected()
+        _wait("the audit", lambda: view.audit_view.result is not None)
+        self.window.resize(1280, 800)
+        _settle()
+        _fit_last_column(view.audit_view.conflict_table, narrow="List")
+        return self.save("audit-result", self.window, (1280, 800))
+
+
+def _fit_last_column(table: object, narrow: str) -> None:
+    """Narrow the column headed ``narrow`` as a user would drag it, so the last column and its
+    heading fit the view: the README shows the conflicts' date column and what its clock is,
+    and the list names stay whole on the summary line above."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTableView
+
+    assert isinstance(table, QTableView)
+    header = table.horizontalHeader()
+    model = table.model()
+    columns = model.columnCount()
+    names = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(columns)]
+    last = columns - 1
+    header.resizeSection(last, max(header.sectionSizeFromContents(last).width(),
+                                   table.sizeHintForColumn(last)))  # fmt: skip
+    overflow = header.length() - table.viewport().width()
+    if overflow > 0:
+        column = names.index(narrow)
+        header.resizeSection(column, header.sectionSize(column) - overflow)
+
+
+SHOTS: dict[str, Callable[[Shots], Path]] = {
+    "import-check": Shots.import_check,
+    "audit-result": Shots.audit_result,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help=f"screenshots to make (default all): {', '.join(SHOTS)}")  # fmt: skip
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the PNGs")
+    args = parser.parse_args(argv)
+    names = args.names or list(SHOTS)
+    unknown = [name for name in names if name not in SHOTS]
+    if unknown:
+        parser.error(f"no screenshot named {', '.join(unknown)}; choose from {', '.join(SHOTS)}")
+    with tempfile.TemporaryDirectory(prefix="dnc-desk-shot-") as work:
+        _isolate(Path(work))
+        shots = Shots(args.out, Path(work))
+        try:
+            for name in names:
+                print(SHOTS[name](shots))
+        finally:
+            shots.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
