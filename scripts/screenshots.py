@@ -25,7 +25,19 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "docs" / "screenshots"
 WAIT_SECONDS = 60.0
 # Rows of the import-check file: enough to look like a vendor's list, few enough to check fast.
-FILLER_ROWS = 3001
+FILLER_ROWS = 3000
+WIZARD_SIZE = (1000, 700)
+# The run page is grabbed once this many rows were sent, before the import ends.
+RUN_SHOWN_AT = 600
+HAND_ADDED = ("3125550199", "2025550143")
+IMPORT_PAGES = (
+    "import-file",
+    "import-mapping",
+    "import-target",
+    "import-check",
+    "import-run",
+    "import-result",
+)
 
 
 def _isolate(folder: Path) -> None:
@@ -71,27 +83,28 @@ def _business_days_before(day: dt.date, count: int) -> dt.date:
 
 
 def opt_out_requests(path: Path, today: dt.date) -> Path:
-    """A vendor's opt-out requests: a title, the table, one late request, a number a
-    spreadsheet turned into scientific notation, one too short and one repeated."""
+    """A vendor's opt-out requests: a title above the table, one late request, a number a
+    spreadsheet turned into scientific notation, one too short, one repeated, a UK number with
+    its country in a column of its own, one with a decimal written into it, then the bulk."""
     import openpyxl
 
-    recent = _business_days_before(today, 2).isoformat()
+    recent = _business_days_before(today, 1).isoformat()
     late = _business_days_before(today, 21).isoformat()
     book = openpyxl.Workbook()
     sheet = book.active
     assert sheet is not None
-    sheet.title = "Requests"
-    sheet.append(["Opt-out requests received by the vendor"])
+    sheet.append(["Opt-out requests received by Acme Leads in November"])
     sheet.append([])
-    sheet.append(["Phone", "Reason", "Date received"])
-    sheet.append(["(202) 555-0143", "Customer request", late])  # 4: late
-    sheet.append(["2.02555E+09", "Customer request", recent])  # 5: damaged, invalid
-    sheet.append(["(202) 555-0144", "Customer request", recent])
-    sheet.append(["12345", "Customer request", recent])  # 7: too short
-    sheet.append(["(202) 555-0145", "Customer request", recent])
-    sheet.append(["(202) 555-0143", "Customer request", recent])  # 9: duplicate of row 4
+    sheet.append(["Mobile #", "Country", "Opt-out reason", "Date received"])
+    sheet.append(["(202) 555-0143", 1, "Asked not to be called", late])  # 4: late
+    sheet.append(["2.02555E+09", 1, "Vendor export", recent])  # 5: damaged, invalid
+    sheet.append(["312-555-0199", 1, "STOP reply", recent])
+    sheet.append(["12345", 1, "Typo in the vendor file", recent])  # 7: too short
+    sheet.append(["020 7946 0958", 44, "Written complaint", recent])
+    sheet.append(["(202) 555-0143", 1, "Asked again", recent])  # 9: duplicate of row 4
+    sheet.append(["2025550123.0", 1, "Vendor export", recent])
     for i in range(FILLER_ROWS):
-        sheet.append([f"(303) 555-{1000 + i:04d}", "Customer request", recent])
+        sheet.append([f"(415) 550-{i:04d}", 1, "Bulk vendor list", recent])
     book.save(path)
     return path
 
@@ -130,22 +143,87 @@ class Shots:
         return path
 
     # ----------------------------------------------------------------- the states
-    def import_check(self) -> Path:
-        file = opt_out_requests(self.work / "opt-out-requests.xlsx", dt.date.today())
+    def list_view(self, kind: str) -> Path:
+        """A list's first page as the window opens it, unfiltered."""
+        from app.ui.list_view import EntryListView
+
+        view = self.window.list_views[kind]
+        assert isinstance(view, EntryListView)
+        self.window.tabs.setCurrentWidget(view)
+        view.refresh()
+        _wait(f"the {kind} list", lambda: bool(view.status_text()) and not view.busy)
+        return self.save(f"{kind}-view", self.window, (1280, 800))
+
+    def add_by_hand(self) -> None:
+        """Two numbers added one at a time, as an officer does before a file: the change
+        journal then has their entries, and the import finds them already on the list."""
+        from app.api.scope import Scope
+
+        session = self.window.state.session
+        assert session is not None
+        for number in HAND_ADDED:
+            session.insert_dnc(number, "1", Scope.global_())
+
+    def journal(self) -> Path:
+        view = self.window.journal_view
+        self.window.tabs.setCurrentWidget(view)
+        view.verify()
+        _wait("the journal's check", lambda: not view._verifying)
+        view.refresh()
+        _wait("the journal", lambda: view.model.rowCount() >= 2 * len(HAND_ADDED))
+        return self.save("journal-view", self.window, (1280, 800))
+
+    def jobs(self) -> Path:
+        view = self.window.job_features.jobs_view
+        self.window.tabs.setCurrentWidget(view)
+        view.refresh()
+        _wait("the jobs", lambda: view.model.rowCount() > 0)
+        return self.save("jobs-tab", self.window, (1280, 800))
+
+    def import_walk(self, wanted: set[str]) -> list[Path]:
+        """One import of the vendor's file, saving the wizard's pages named in ``wanted`` on
+        the way (run and result send it, so the walk stops at the last page wanted)."""
+        if not wanted:
+            return []
+        file = opt_out_requests(self.work / "vendor-opt-outs-november.xlsx", dt.date.today())
         wizard = self.window.job_features.import_file(file)
         assert wizard is not None
-        wizard.resize(1000, 700)
-        _wait("the file's preview", lambda: wizard.source_page.probe is not None)
-        _wait("the campaigns", lambda: bool(wizard.campaign_lookup))
-        wizard.next()
-        wizard.next()
-        wizard.target_page.note_edit.setText("Vendor opt-out requests")
-        wizard.next()
-        _wait("the check", lambda: wizard.check_page.result is not None)
+        wizard.resize(*WIZARD_SIZE)
+        last = max(IMPORT_PAGES.index(name) for name in wanted)
+        saved: list[Path] = []
+
+        def page(name: str) -> bool:
+            if name in wanted:
+                saved.append(self.save(name, wizard, WIZARD_SIZE))
+            return IMPORT_PAGES.index(name) < last
+
         try:
-            return self.save("import-check", wizard, (1000, 700))
+            _wait("the file's preview", lambda: wizard.source_page.probe is not None)
+            _wait("the campaigns", lambda: bool(wizard.campaign_lookup))
+            if not page("import-file"):
+                return saved
+            wizard.next()
+            if not page("import-mapping"):
+                return saved
+            wizard.next()
+            wizard.target_page.note_edit.setText("Acme Leads file of 7 Nov, ticket 4411")
+            if not page("import-target"):
+                return saved
+            wizard.next()
+            _wait("the check", lambda: wizard.check_page.result is not None)
+            if not page("import-check"):
+                return saved
+            wizard.next()  # Start import
+            _wait("the import to start", lambda: wizard.currentId() == wizard.PAGE_RUN)
+            run = wizard.run_page
+            _wait("the first rows sent", lambda: _done(run.handle) >= RUN_SHOWN_AT)
+            if not page("import-run"):
+                return saved
+            _wait("the import to end", lambda: wizard.currentId() == wizard.PAGE_RESULT)
+            page("import-result")
+            return saved
         finally:
-            wizard.reject()
+            wizard.close()
 
     def audit_result(self) -> Path:
         features = self.window.audit_features
@@ -181,8 +259,14 @@ def _fit_last_column(table: object, narrow: str) -> None:
         header.resizeSection(column, header.sectionSize(column) - overflow)
 
 
+def _done(handle: object) -> int:
+    progress = getattr(handle, "last_progress", None)
+    return int(getattr(progress, "done", 0))
+
+
 SHOTS: dict[str, Callable[[Shots], Path]] = {
-    "import-check": Shots.import_check,
+    "dnc-view": lambda shots: shots.list_view("dnc"),
+    "sms-view": lambda shots: shots.list_view("sms"),
     "audit-result": Shots.audit_result,
 }
 
@@ -190,19 +274,29 @@ SHOTS: dict[str, Callable[[Shots], Path]] = {
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("names", nargs="*", metavar="NAME",
-                        help=f"screenshots to make (default all): {', '.join(SHOTS)}")  # fmt: skip
+                        help="screenshots to make (default all), named as their files")  # fmt: skip
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the PNGs")
     args = parser.parse_args(argv)
-    names = args.names or list(SHOTS)
-    unknown = [name for name in names if name not in SHOTS]
+    known = [*SHOTS, "journal-view", *IMPORT_PAGES, "jobs-tab"]
+    names = args.names or known
+    unknown = [name for name in names if name not in known]
     if unknown:
-        parser.error(f"no screenshot named {', '.join(unknown)}; choose from {', '.join(SHOTS)}")
+        parser.error(f"no screenshot named {', '.join(unknown)}; choose from {', '.join(known)}")
     with tempfile.TemporaryDirectory(prefix="dnc-desk-shot-") as work:
         _isolate(Path(work))
         shots = Shots(args.out, Path(work))
         try:
             for name in names:
-                print(SHOTS[name](shots))
+                if name in SHOTS:
+                    print(SHOTS[name](shots))
+            # The states below follow one another: entries added by hand, then the import.
+            shots.add_by_hand()
+            if "journal-view" in names:
+                print(shots.journal())
+            for path in shots.import_walk({n for n in names if n in IMPORT_PAGES}):
+                print(path)
+            if "jobs-tab" in names:
+                print(shots.jobs())
         finally:
             shots.close()
     return 0
