@@ -29,6 +29,8 @@ FILLER_ROWS = 3000
 WIZARD_SIZE = (1000, 700)
 # The run page is grabbed once this many rows were sent, before the import ends.
 RUN_SHOWN_AT = 600
+# The rows of the DNC list's first page picked for the removal dialog.
+DELETE_ROWS = (1, 2, 4)
 HAND_ADDED = ("3125550199", "2025550143")
 IMPORT_PAGES = (
     "import-file",
@@ -123,7 +125,18 @@ class Shots:
         self.window = MainWindow(AppPaths.default())
         self.window.resize(1280, 800)
         self.window.show()
-        self.window.start(sandbox=True)
+        # Fresh folders: the window opens on its welcome page, as on a first start.
+        self.window.start(sandbox=False)
+        first_run = self.window.PAGE_FIRST_RUN
+        _wait("the welcome page", lambda: self.window.stack.currentIndex() == first_run)
+        _settle(1.0)  # the journal's check lands in the status bar
+
+    def first_run(self) -> Path:
+        return self.save("first-run", self.window, (1280, 800))
+
+    def connect(self) -> None:
+        """Try the sandbox, as the welcome page's button does."""
+        self.window.start_sandbox()
         _wait("the sandbox", lambda: self.window.state.session is not None)
         _settle()
 
@@ -153,6 +166,39 @@ class Shots:
         view.refresh()
         _wait(f"the {kind} list", lambda: bool(view.status_text()) and not view.busy)
         return self.save(f"{kind}-view", self.window, (1280, 800))
+
+    def connections(self) -> Path:
+        self.window.show_connections()
+        dialog = self.window.connections_dialog
+        assert dialog is not None
+        try:
+            return self.save("connections", dialog, (820, 480))
+        finally:
+            dialog.close()
+
+    def delete_dialog(self) -> Path:
+        """Three DNC entries picked for removal (ids 2, 3 and 5: two US, one UK)."""
+        from PySide6.QtCore import QItemSelectionModel
+
+        from app.ui.list_view import EntryListView
+
+        view = self.window.list_views["dnc"]
+        assert isinstance(view, EntryListView)
+        self.window.tabs.setCurrentWidget(view)
+        _wait("the DNC list", lambda: bool(view.status_text()) and not view.busy)
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        selection = view.table.selectionModel()
+        selection.clearSelection()
+        for row in DELETE_ROWS:
+            selection.select(view.table.model().index(row, 0), flags)
+        view.delete_selected()
+        dialog = view.dialog
+        assert dialog is not None
+        _settle(1.5)  # the dialog looks up the entries' ages and the lead statuses
+        try:
+            return self.save("delete-dialog", dialog, (620, 533))
+        finally:
+            dialog.reject()
 
     def add_by_hand(self) -> None:
         """Two numbers added one at a time, as an officer does before a file: the change
@@ -266,7 +312,9 @@ def _done(handle: object) -> int:
 
 SHOTS: dict[str, Callable[[Shots], Path]] = {
     "dnc-view": lambda shots: shots.list_view("dnc"),
+    "delete-dialog": Shots.delete_dialog,
     "sms-view": lambda shots: shots.list_view("sms"),
+    "connections": Shots.connections,
     "audit-result": Shots.audit_result,
 }
 
@@ -277,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="screenshots to make (default all), named as their files")  # fmt: skip
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the PNGs")
     args = parser.parse_args(argv)
-    known = [*SHOTS, "journal-view", *IMPORT_PAGES, "jobs-tab"]
+    known = ["first-run", *SHOTS, "journal-view", *IMPORT_PAGES, "jobs-tab"]
     names = args.names or known
     unknown = [name for name in names if name not in known]
     if unknown:
@@ -286,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
         _isolate(Path(work))
         shots = Shots(args.out, Path(work))
         try:
+            if "first-run" in names:
+                print(shots.first_run())
+            shots.connect()
             for name in names:
                 if name in SHOTS:
                     print(SHOTS[name](shots))
