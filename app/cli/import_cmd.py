@@ -130,7 +130,7 @@ from app.core.job_staging import (
 )
 from app.core.job_store import SUFFIX as JOB_SUFFIX
 from app.core.job_store import JobStatus, JobStore
-from app.core.paths import AppPaths, path_text
+from app.core.paths import AppPaths, path_text, terminal_text
 from app.core.redaction import SECRETS
 from app.core.session import Session, read_over
 from app.core.sheet_check import CheckSummary, Target
@@ -632,6 +632,17 @@ def option_exactly(option: str, purpose: str) -> str:
     return f"{option} $'{escaped}'"
 
 
+def shell_word(word: str) -> str:
+    """``word`` quoted for the shell as :func:`shlex.quote` does, or as ``$'…'`` with escapes
+    when a character that steers a terminal is in it (a file name with ESC or a newline:
+    black-box bb2 F16), so the printed command neither reaches the terminal raw nor stops
+    naming the same file when pasted."""
+    if terminal_text(word) == word:
+        return shlex.quote(word)
+    escaped = "".join(_ESCAPES.get(c) or terminal_text(c) for c in word)
+    return f"$'{escaped}'"
+
+
 def check_purpose_spelling(
     purposes: ListPurposes, texts: Sequence[tuple[str, str]], connection: Connection
 ) -> None:
@@ -795,7 +806,7 @@ def restart_command(meta: Mapping[str, Any]) -> str:
         words += ["--concurrency", str(meta["concurrency"])]
     if meta.get("rate_limit"):
         words += ["--rate-limit", str(meta["rate_limit"])]
-    return shlex.join(words)
+    return " ".join(shell_word(w) for w in words)
 
 
 def restart_sentence(meta: Mapping[str, Any]) -> str:
@@ -837,7 +848,7 @@ def _job_named(meta: Mapping[str, Any], path: Path) -> str:
         return job_id or str(path)
     if job_id and same_file(AppPaths.default().jobs_dir / f"{job_id}{JOB_SUFFIX}", path):
         return job_id
-    return shlex.quote(str(path.expanduser().absolute()))
+    return shell_word(str(path.expanduser().absolute()))
 
 
 def command_of(kind: str) -> str:
@@ -847,7 +858,7 @@ def command_of(kind: str) -> str:
 
 def say_note(sentence: str) -> None:
     """``note: SENTENCE`` on stderr, flushed: said before a long run, not after it."""
-    print(SECRETS.redact(f"note: {sentence}"), file=sys.stderr, flush=True)
+    print(SECRETS.redact(f"note: {terminal_text(sentence)}"), file=sys.stderr, flush=True)
 
 
 def note_now(notes: list[str], sentence: str) -> None:
@@ -1148,7 +1159,7 @@ def print_result(
     if "removed" in summary:
         # A removal inserts nothing and has no 10-business-day limit: not printed.
         keys = [k for k in keys if k not in ("inserted", "already_present", "late_requests")]
-    print(headline)
+    print(terminal_text(headline))
     # Which column was read as what, before the counts that rest on it.
     if columns := columns_read_line(store.meta()):
         print(f"  {columns}")
@@ -1161,8 +1172,9 @@ def print_result(
             "Damage note column)"
         )
     for warning in summary["warnings"]:
-        print(f"  note: {warning}")
-    print(f"  report: {summary['report'] or 'none (see the note above)'}")
+        print(f"  note: {terminal_text(warning)}")
+    report = terminal_text(summary["report"] or "none (see the note above)")
+    print(f"  report: {report}")
     print(f"  job: {summary['job']}")
 
 
@@ -1440,7 +1452,7 @@ def run_job_command(
             fingerprint = source_fingerprint(args.file)
             job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
             working_shown = not args.json and sys.stderr.isatty()
-            shown_name = path_text(job.file.name)
+            shown_name = terminal_text(path_text(job.file.name))
             with working(f"Reading and checking {shown_name}…", sys.stderr, shown=working_shown):
                 store, _ = stage_fn(
                     job, paths.jobs_dir, connection=connection, campaign_lookup=lookup

@@ -21,13 +21,26 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.connection_args import EXIT_OK, emit_json
-from app.cli.import_cmd import ENDED, command_of, restart_sentence, resume_command
+from app.cli.import_cmd import (
+    ENDED,
+    command_of,
+    restart_command,
+    restart_sentence,
+    resume_command,
+)
 from app.cli.main import signals_held
 from app.cli.output_paths import nearest_existing
 from app.core.job_catalog import STOPPED_READING, JobInfo, job_state, list_jobs, run_by
 from app.core.job_lock import Holder
 from app.core.job_store import JobStatus
-from app.core.paths import DATA_ENV, AppPaths, DataFolderError, path_text, unusable_folder
+from app.core.paths import (
+    DATA_ENV,
+    AppPaths,
+    DataFolderError,
+    path_text,
+    terminal_text,
+    unusable_folder,
+)
 
 _HEADERS = ("JOB", "KIND", "STATUS", "DONE", "STARTED (UTC)", "NAME", "FILE")
 
@@ -77,6 +90,9 @@ def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
     """One job as ``--json`` lists it."""
     resumable = info.resumable and holder is None
     missing = _report_missing(info)
+    # A job stopped while reading its file is never sent: its rows read so far are not pending
+    # (a script summing "pending" counted them: black-box bb2 F9); it is started again instead.
+    stopped = not info.error and info.staging == STOPPED_READING
     return {
         "job": info.job_id,
         "job_file": str(info.path),
@@ -87,13 +103,14 @@ def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
         "state": job_state(info, holder),
         "rows": info.rows,
         "done": info.done,
-        "pending": info.pending,
+        "pending": 0 if stopped else info.pending,
         "created": info.meta.get("created"),
         "started": info.meta.get("started"),
         "finished": info.meta.get("finished"),
         "note": str(info.meta.get("note") or ""),
         "resumable": resumable,
         "resume": _again(info) if resumable else None,
+        "restart": restart_command(info.meta) if stopped else None,
         "running": _runner(holder),
         "error": info.error or None,
         "report_missing": missing,
@@ -162,7 +179,10 @@ def _row(info: JobInfo, holder: Holder | None) -> tuple[str, ...]:
     )
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def _table(cells: list[tuple[str, ...]]) -> list[str]:
+    # A name, note or file name is shown with its control characters escaped: a newline in
+    # one broke its row in two, an ESC sequence cleared the screen (black-box bb2 F16).
+    rows = [tuple(terminal_text(cell) for cell in row) for row in cells]
     widths = [max(len(r[i]) for r in [_HEADERS, *rows]) for i in range(len(_HEADERS))]
     return [
         "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
@@ -262,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
         if unread:
             print("Not to be resumed:")
         for info in unread:
-            print(f"  {restart_sentence(info.meta)}")
+            print(f"  {terminal_text(restart_sentence(info.meta))}")
     elif args.all:
         print(f"There are no jobs in {jobs_dir}.")
     else:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,6 +165,28 @@ def utf8_text(text: str) -> str:
 def path_text(path: str | os.PathLike[str]) -> str:
     """``path`` as text to show or to write to a UTF-8 file (see the module's docstring)."""
     return utf8_text(os.fspath(path))
+
+
+# Characters that steer a terminal rather than show: C0 (ESC starts a sequence that can recolour
+# or clear the screen; a newline breaks a table row or fakes a line), DEL, C1, and the bidi
+# overrides and isolates, which reorder what follows (black-box bb2 F16).
+_TERMINAL_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_NAMED_CONTROLS = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _control_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return _NAMED_CONTROLS.get(char) or (
+        f"\\x{ord(char):02x}" if ord(char) <= 0xFF else f"\\u{ord(char):04x}"
+    )
+
+
+def terminal_text(text: str) -> str:
+    """``text`` (a file name, a note: text the user or a vendor chose) with each character that
+    steers a terminal written as an escape (``\\x1b``, ``\\n``, ``\\u202e``), as undecodable
+    bytes are written as ``\\xNN``, for a line printed to a terminal; ``--json`` keeps the
+    characters themselves (JSON escapes them)."""
+    return _TERMINAL_CONTROLS.sub(_control_escape, utf8_text(text))
 
 
 def unusable_folder(

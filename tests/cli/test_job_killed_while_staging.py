@@ -106,6 +106,13 @@ def test_an_import_killed_while_reading_its_file_is_never_resumed_nor_finished(
     assert entry["job"] == job.stem
     assert entry["state"] == "stopped while reading its file (nothing sent)"
     assert (entry["resumable"], entry["resume"]) == (False, None)
+    # Its rows read so far are never sent: not pending (black-box bb2 F9), and the command that
+    # starts it again, which the text prints, is a key of its own.
+    assert (entry["rows"], entry["done"], entry["pending"]) == (keep, 0, 0)
+    assert entry["restart"] == (
+        f"dnc-desk import {src} --into dnc --scope global --phone-code 1 --base-url "
+        f"{sandbox.base_url}"
+    )
 
     status, out, _ = _run(capsys, "jobs", "--all")
     assert status == 0
@@ -227,3 +234,33 @@ def test_a_job_file_of_an_earlier_version_still_resumes(
     )
     assert status == 0, err
     assert json.loads(out)["inserted"] == 30
+
+
+def test_a_restart_command_names_a_file_with_control_characters_exactly(
+    sandbox: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file name with ESC and a newline (black-box bb2 F16) is printed escaped in the restart
+    command, which pasted into bash still names that very file."""
+    src = _csv(tmp_path / "evil\x1b[2J\nname's.csv")
+    base = ["--into", "dnc", "--scope", "global", "--base-url", sandbox.base_url]
+    _killed_while_reading(["import", str(src), *base, "--note", "a\x1bb"], 10)
+    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+
+    status, out, _ = _run(capsys, "jobs", "--all")
+    assert status == 0
+    assert not any(c in out for c in "\x1b\r\t") and len(out.splitlines()) == 5
+    restart = out.splitlines()[-1].split(" with: ", 1)[1].split(" (adding", 1)[0]
+    status, out, _ = _run(capsys, "jobs", "--all", "--json")
+    (entry,) = json.loads(out)["jobs"]
+    assert entry["restart"] == restart
+    words = subprocess.run(
+        ["bash", "-c", "printf '%s\\0' " + restart.removeprefix("dnc-desk ")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")[:-1]
+    assert words[:2] == ["import", str(src)]
+    assert words[words.index("--note") + 1] == "a\x1bb"
