@@ -1718,7 +1718,7 @@ def one_area_reading(raw: object, cell: object) -> tuple[PhoneResult, str, str] 
     if not isinstance(cell, str):
         return None
     region = _one_area_regions().get(_region_key(_visible(cell).strip()))
-    return None if region is None else _in_one_area(raw, region)
+    return None if region is None else _in_one_area(raw, region, with_code=True)
 
 
 def one_area_hint(raw: object, code: str) -> str:
@@ -1763,8 +1763,14 @@ def _longest_national(region: str) -> int:
     return max(lengths or (), default=17)  # phonenumbers' longest national number at all
 
 
-def _in_one_area(raw: object, region: str) -> tuple[PhoneResult, str, str] | None:
-    """:func:`one_area_reading` of ``raw`` in ``region``, one of :func:`_one_area_regions`."""
+def _in_one_area(
+    raw: object, region: str, *, with_code: bool = False
+) -> tuple[PhoneResult, str, str] | None:
+    """:func:`one_area_reading` of ``raw`` in ``region``, one of :func:`_one_area_regions`.
+    ``with_code``: digits starting with the region's calling code may have it written before
+    the local number, as phonenumbers reads them beside the region ("44 200000" beside
+    Guernsey); the hint under a calling code alone does not offer that reading, the same digits
+    being as likely a mainland number short of its area code."""
     plus, digits, reason = _clean(raw)
     if reason or plus or len(digits) >= _longest_national(region):
         # As long as the region's longest number: no area code can be missing from it, and
@@ -1778,7 +1784,7 @@ def _in_one_area(raw: object, region: str) -> tuple[PhoneResult, str, str] | Non
     national = phonenumbers.national_significant_number(number)
     code = str(number.country_code)
     local = digits
-    if not national.endswith(local) and digits.startswith(code):
+    if with_code and not national.endswith(local) and digits.startswith(code):
         # phonenumbers takes the calling code off a number that starts with it, as written
         # from abroad without the +: "44 200000" beside Guernsey is +44 1481 200000.
         local = digits[len(code) :]
