@@ -180,7 +180,29 @@ def audit_result_screenshot(window: QWidget, out: Path) -> Path:
     wait_until(lambda: bool(finished), 120, "the campaign audit")
     wait_until(lambda: not view.audit_view.running, 10, "the audit to settle")
     settle(500)
+    fit_last_column(view.audit_view.conflict_table, narrow="List")
     return save(window, out, "audit-result.png")
+
+
+def fit_last_column(table: QTableView, narrow: str) -> None:
+    """Narrow the column headed ``narrow`` as a user would drag it, so the last column and its
+    heading fit the view: the README shows the conflicts' date column and what its clock is,
+    and the list names stay whole on the summary line above."""
+    from PySide6.QtCore import Qt
+
+    header = table.horizontalHeader()
+    model = table.model()
+    columns = model.columnCount()
+    names = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(columns)]
+    last = columns - 1
+    header.resizeSection(
+        last, max(header.sectionSizeFromContents(last).width(), table.sizeHintForColumn(last))
+    )
+    overflow = header.length() - table.viewport().width()
+    if overflow > 0:
+        column = names.index(narrow)
+        header.resizeSection(column, header.sectionSize(column) - overflow)
+        settle(200)
 
 
 def import_screenshots(window: QWidget, out: Path) -> list[Path]:

@@ -1,6 +1,6 @@
-"""scripts/screenshots.py drives the real window on its own sandbox to the README's import
-check page and saves it at the size docs/screenshots has (a run in a child process, as the
-script is run by hand: its own QApplication, config and data folders)."""
+"""packaging/screenshot.py drives the real window on its own sandbox through every state the
+README shows and saves each picture at the size docs/screenshots has (a run in a child process,
+as the script is run by hand: its own QApplication, config and data folders)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,12 @@ from PySide6.QtGui import QImage
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_script_saves_the_import_check_page(tmp_path: Path) -> None:
+def test_the_script_saves_every_readme_screenshot(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     env.pop("DNC_DESK_TOKEN", None)
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "screenshots.py"), "import-check",
-         "--out", str(tmp_path)],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
+        [sys.executable, str(ROOT / "packaging" / "screenshot.py"), str(tmp_path)],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     image = QImage(str(tmp_path / "import-check.png"))
@@ -28,4 +27,5 @@ def test_the_script_saves_the_import_check_page(tmp_path: Path) -> None:
     # Not a blank grab: the page's text and table make many colours.
     colours = {image.pixel(x, y) for x in range(0, 1000, 7) for y in range(0, 700, 7)}
     assert len(colours) > 20
-    assert [p.name for p in tmp_path.iterdir()] == ["import-check.png"]
+    shown = {p.name for p in (ROOT / "docs" / "screenshots").glob("*.png")}
+    assert {p.name for p in tmp_path.iterdir()} == shown
