@@ -93,12 +93,8 @@ class ListKind(Enum):
 
 def same_connection(old: Session | None, new: Session | None) -> bool:
     """Whether ``new`` is the same connection as ``old`` with another client (a new token)."""
-    if old is None or new is None:
-        return False
-    return (old.connection.name, old.connection.base_url) == (
-        new.connection.name,
-        new.connection.base_url,
-    )
+    # Connection is a frozen dataclass of its name and address: equal is the same connection.
+    return old is not None and new is not None and old.connection == new.connection
 
 
 def is_auth_problem(exc: BaseException) -> bool:
