@@ -29,7 +29,7 @@ from app.core.job_staging import purpose_key, shown_text
 from app.core.phones import normalize
 from app.core.session import Session
 from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list
-from app.core.wording import joined
+from app.core.wording import counted, joined
 
 FUTURE_AGE = "in the future"
 AGE_BUCKETS = (
@@ -112,19 +112,18 @@ def _scope_key(entry: SnapshotEntry) -> str:
     return f"purpose:{purpose_key(scope.purpose_text)}" if scope.is_purpose else str(scope)
 
 
-def _entries(count: int) -> str:
-    return f"{count:,} entr{'y' if count == 1 else 'ies'}"
-
-
 def _spelled(spellings: Counter[str]) -> str:
     """``'Collections' (3 entries) and 'collections ' (1 entry)``: the most used first, at
     most :data:`_SPELLINGS_NAMED` of them, so a purpose typed many ways stays one line."""
     ranked = sorted(spellings.items(), key=lambda item: (-item[1], item[0]))
     # shown_text: a 'Müller' whose accent is a separate mark must not read as the other one.
-    named = [f"{shown_text(text)} ({_entries(count)})" for text, count in ranked[:_SPELLINGS_NAMED]]
+    named = [
+        f"{shown_text(text)} ({counted(count, 'entry', 'entries')})"
+        for text, count in ranked[:_SPELLINGS_NAMED]
+    ]
     if rest := ranked[_SPELLINGS_NAMED:]:
         others = f"{len(rest):,} other spelling{'' if len(rest) == 1 else 's'}"
-        named.append(f"{others} ({_entries(sum(n for _, n in rest))})")
+        named.append(f"{others} ({counted(sum(n for _, n in rest), 'entry', 'entries')})")
     return joined(named)
 
 

@@ -890,7 +890,7 @@ def _shared_string_sizes(zf: zipfile.ZipFile, member: str) -> array[int]:
 def _sheet_parts(zf: zipfile.ZipFile) -> Iterator[tuple[str, str]]:
     """(sheet name, zip member) of each worksheet of an xlsx, in the workbook's order (the
     name "" when the workbook has one sheet)."""
-    workbook = workbook_part(zf)
+    workbook = workbook_part(zf)  # wherever the package puts it (black-box B1)
     if workbook is None:
         return
     sheets = [
@@ -1006,27 +1006,16 @@ def stray_cell(path: Path, grid: int = _GRID_TOO_BIG) -> StrayCell | None:
     grid."""
     try:
         with zipfile.ZipFile(path) as zf:
-            workbook = workbook_part(zf)  # wherever the package puts it (black-box B1)
-            if workbook is None:
-                return None
-            sheets = [
-                html.unescape(m.group(1).decode("utf-8", "replace"))
-                for tag in _WORKBOOK_SHEET.finditer(zf.read(workbook))
-                if (m := _SHEET_NAME.search(tag.group(1)))
-            ]
             budget = _STRAY_SCAN_BYTES
             found: StrayCell | None = None
-            for sheet in sheets:
-                part = sheet_part(zf, sheet)
-                if part is None:
-                    continue
+            for sheet, part in _sheet_parts(zf):
                 extent = _Extent()
                 for buf in _whole_rows(zf, part):
                     budget -= len(buf)
                     if budget < 0:
                         return found
                     extent.add(buf)
-                stray = extent.stray(sheet if len(sheets) > 1 else "", grid)
+                stray = extent.stray(sheet, grid)
                 if stray is not None and (
                     found is None or stray.rows * stray.columns > found.rows * found.columns
                 ):
