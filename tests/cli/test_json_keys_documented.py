@@ -73,3 +73,72 @@ def test_every_json_key_is_in_the_user_docs(
     assert {"removed", "not_found"} <= removal
     assert {"rows", "unreachable", "path"} <= export
     assert _undocumented(keys | dry | removal | export | jobs | evidence) == set()
+
+
+def _json_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
+    """A finding command's JSON: exit 0 (nothing found) or 3 (something found) both print it."""
+    code = main([*argv, "--json"])
+    captured = capsys.readouterr()
+    assert code in (0, 3), captured.err
+    data: dict[str, Any] = json.loads(captured.out)
+    return data
+
+
+def _nested(data: dict[str, Any], *lists: str) -> set[str]:
+    """The keys of the entries of each named list of ``data`` (those lists' entries are objects)."""
+    return {key for name in lists for entry in data[name] for key in entry}
+
+
+def test_every_json_key_of_audit_snapshot_diff_and_health_is_in_the_user_docs(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bb2 F6: these four printed keys the docs named only here and there in the prose."""
+    url = ["--base-url", sandbox.base_url]
+    numbers = tmp_path / "numbers.csv"
+    numbers.write_text("Phone\n" + "".join(f"{n}\n" for n in NUMBERS))
+    campaign = str(sandbox.store.one("SELECT id FROM campaigns")["id"])
+    # An invalid number on the list (a finding with entries) and a campaign's lead on the list
+    # (an audit conflict), so the entries' own keys are printed too.
+    scope = ["--scope", f"campaign:{campaign}"]
+    assert main(["import", str(numbers), "--into", "dnc", *scope, *url]) == 0
+    sandbox.store.execute(
+        "INSERT INTO dnc(phone_number, phone_code, campaign_id, insert_date) "
+        "VALUES ('7911600927', '44', 0, '2024-01-02 03:04:05')"
+    )
+    sandbox.store.execute(
+        "INSERT INTO lists(name, campaign_id, status) VALUES ('Audited', ?, 1)", (campaign,)
+    )
+    sandbox.store.execute(
+        "INSERT INTO leads(list_id, created_at, modified_at, phone_number, phone_code) "
+        "SELECT id, '2024-01-02 03:04:05', '2024-01-02 03:04:05', ?, '1' FROM lists",
+        (NUMBERS[0],),
+    )
+    capsys.readouterr()
+    audit = _json_of(capsys, ["audit", "campaign", campaign, *url])
+    assert audit["conflicts"] and audit["strategies"]
+    snapshot = _json_of(capsys, ["snapshot", "dnc", *url])
+    assert snapshot["parts"]
+    sandbox.store.execute("DELETE FROM dnc WHERE phone_number = ?", (NUMBERS[1],))
+    diff = _json_of(capsys, ["diff", snapshot["path"], *url])
+    assert diff["removed"]
+    health = _json_of(capsys, ["health", *url])
+    lists = [health["dnc"], health["sms_opt_out"]]
+    findings = [f for part in lists for f in part["findings"].values()]
+    assert any(f["entries"] for f in findings)
+    keys = (
+        set(audit)
+        | set(audit["campaign"])
+        | _nested(audit, "strategies")
+        | set(snapshot)
+        | _nested(snapshot, "parts")
+        | set(diff)
+        | _nested(diff, "removed")
+        | set(health)
+        | {key for part in lists for key in part}
+        | {key for part in lists for key in part["ages"]}
+        | {key for part in lists for key in part["findings"]}
+        | {key for f in findings for key in f}
+        | {key for f in findings for entry in f["entries"] for key in entry}
+        | _nested(health, "gaps")
+    )
+    assert _undocumented(keys) == set()
