@@ -89,6 +89,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(0: in every scope)",
     )
     add_connection_arguments(campaign)
+    # Said as the commands with findings say theirs (black-box s31: audit said none); on
+    # `audit --help` too, where a script's author looks first.
+    parser.epilog = campaign.epilog = (
+        "Exit status: 0 clean; 3 not clean (conflicts, numbers that cannot be checked, or "
+        "opt-out entries not read: a finding, not a failure; the report names them); 1 failed "
+        "(the service failing, a refused token, a report that cannot be written); 2 a bad "
+        "argument or a campaign id the service does not know; 130, 143 or 129 Ctrl+C, SIGTERM "
+        "or SIGHUP stopped it (no report written)."
+    )
 
 
 # (dest, option, what was not given, what to give, what leaving it out does): see

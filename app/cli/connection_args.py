@@ -183,6 +183,35 @@ def no_connection_text(name: str, saved: Sequence[str]) -> str:
     )
 
 
+# Where the window edits saved connections (its menu item, as app/ui/main_window.py names it).
+CONNECTIONS_MENU = "File ▸ Connections…"
+
+
+def no_keyring_text(name: str, base_url: str) -> str:
+    """The refusal of a saved connection on a computer without a secure keyring. It names the
+    kind of keyring missing, never the keyring library's backend class (black-box s31: "(fail
+    Keyring)" told an officer nothing), and the one way that works without it."""
+    return (
+        "This computer has no secure keyring for the app to keep tokens in (such as the "
+        "Windows Credential Manager, the macOS Keychain, or a Secret Service keyring like "
+        f"GNOME Keyring or KWallet on Linux), so no saved token can be read for the connection "
+        f"{name!r}: run with --base-url {base_url} and the token in the environment variable "
+        f"{TOKEN_ENV} instead."
+    )
+
+
+def saved_cleartext_text(name: str, cleartext: str) -> str:
+    """The refusal of a saved connection whose address is plain http:// to another machine,
+    saying where to change it (black-box s31: it said "use the service's https:// address"
+    and not where)."""
+    reason = f"{cleartext[0].lower()}{cleartext[1:]}".rstrip(".")
+    return (
+        f"The connection {name!r}: {reason}. Change its address to https:// in the window "
+        f"({CONNECTIONS_MENU}), or run with --base-url https://… and the token in the "
+        f"environment variable {TOKEN_ENV}."
+    )
+
+
 def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Connection, str]:
     """The connection the arguments name and its token; raises CliError in one sentence."""
     install_log_redaction()
@@ -195,9 +224,7 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
         # Saved before the rule (black-box R5 #9): refused before its token is even read.
         cleartext = cleartext_problem(connection.base_url)
         if cleartext is not None:
-            raise CliError(
-                f"The connection {name!r}: {cleartext[0].lower()}{cleartext[1:]}", EXIT_USAGE
-            )
+            raise CliError(saved_cleartext_text(name, cleartext), EXIT_USAGE)
         tokens = TokenStore()
         try:
             token = tokens.get(name)
@@ -206,15 +233,12 @@ def resolve_connection(args: argparse.Namespace, paths: AppPaths) -> tuple[Conne
         if not token and not tokens.recommended:
             # Saving one in the app cannot help: without a keyring it is kept only while the
             # app runs.
-            raise CliError(
-                f"This system has no keyring the app keeps tokens in ({tokens.backend_name}), "
-                f"so no saved token can be read for the connection {name!r}: run with "
-                f"--base-url {connection.base_url} and the token in the environment variable "
-                f"{TOKEN_ENV} instead."
-            )
+            raise CliError(no_keyring_text(name, connection.base_url))
         if not token:
             raise CliError(
-                f"No token is stored for the connection {name!r}; save one in the app first."
+                f"No token is stored for the connection {name!r}: save one in the window "
+                f"({CONNECTIONS_MENU}), or run with --base-url {connection.base_url} and the "
+                f"token in the environment variable {TOKEN_ENV} instead."
             )
         SECRETS.add(token)
         held = token_in_url(connection.base_url, token, "in the app's token field")

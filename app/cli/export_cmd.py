@@ -228,6 +228,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     filters.add_argument("--id", metavar="ID", help="one entry by its id (the id column)")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     add_connection_arguments(parser)
+    # Said as the commands with findings say theirs (black-box s31: export said none).
+    parser.epilog = (
+        "Exit status: 0 the file was written (also when the list changed during the export or "
+        "some entries could not be reached: a warning says so); 1 it could not be written (the "
+        "service failing, a refused token, a full disk: no partial file is left); 2 a bad "
+        "argument (a filter refused before anything was read); 130, 143 or 129 Ctrl+C, "
+        "SIGTERM or SIGHUP cancelled it (no file is left)."
+    )
 
 
 def _phone_filter(number: str, code: str) -> tuple[str, str, str]:

@@ -8,6 +8,7 @@ findings; 1 failed; 2 could not start.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.api.errors import ApiError
@@ -33,6 +34,7 @@ from app.cli.export_cmd import parse_scope, resolve_scope
 
 if TYPE_CHECKING:
     from app.core.list_health import Finding, HealthReport
+    from app.core.snapshots import SnapshotEntry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,9 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-# Entries named under a finding whose entries are few and each worth a look (black-box B32
-# F5: an insert date in the future was counted "under 30 days" and no entry was named).
-_NAMED_FINDINGS = frozenset({"future_insert_date"})
+# How many entries each finding and gap names in the text output; --json names them all.
 NAMED_AT_MOST = 10
 
 
@@ -85,13 +85,31 @@ def _report_json(report: HealthReport) -> dict[str, object]:
     }
 
 
-def _name_entries(finding: Finding) -> None:
-    for e in finding.entries[:NAMED_AT_MOST]:
-        why = finding.details.get(e.id, "")
-        print(f"    {e.phone_number} ({e.scope}, id {e.id}){f': {why}' if why else ''}")
-    more = len(finding.entries) - NAMED_AT_MOST
+def _print_named(lines: Sequence[str]) -> None:
+    """The first :data:`NAMED_AT_MOST` of ``lines``, indented under their finding, and how many
+    more --json names."""
+    for line in lines[:NAMED_AT_MOST]:
+        print(f"    {line}")
+    more = len(lines) - NAMED_AT_MOST
     if more > 0:
-        print(f"    … and {more:,} more (--json names them all)")
+        print(f"    … and {more:,} more: see --json")
+
+
+def _name_entries(finding: Finding) -> None:
+    # Every finding names its entries (black-box s31: "Numbers not valid for their country
+    # code: 1" named none, so an officer had to run --json to act on it).
+    lines = []
+    for e in finding.entries:
+        why = finding.details.get(e.id, "")
+        lines.append(f"{e.phone_number} ({e.scope}, id {e.id}){f': {why}' if why else ''}")
+    _print_named(lines)
+
+
+def _name_gap(entries: Sequence[SnapshotEntry], list_name: str) -> None:
+    # The id is the entry's on the one list it is on: the other has none to give.
+    if entries:
+        print(f"  on {list_name} only:")
+        _print_named([f"{e.phone_number} ({list_name} id {e.id})" for e in entries])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,11 +163,12 @@ def run(args: argparse.Namespace) -> int:
                 if f.entries:
                     fix = " (fixable in the app)" if f.fixable else ""
                     print(f"  {f.title}: {len(f.entries):,}{fix}")
-                    if f.code in _NAMED_FINDINGS:
-                        _name_entries(f)
+                    _name_entries(f)
         for g in check.gaps:
             print(
                 f"{g.scope}: {len(g.sms_not_dnc):,} on SMS opt-out only, "
                 f"{len(g.dnc_not_sms):,} on DNC only"
             )
+            _name_gap(g.sms_not_dnc, "SMS opt-out")
+            _name_gap(g.dnc_not_sms, "DNC")
     return EXIT_FINDINGS if found else EXIT_OK

@@ -263,6 +263,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reason", default="", help="reason for rows without one")
     # None when not given: an empty one given is refused (refuse_blank_options).
     parser.add_argument("--purpose", default=None, help="purpose for rows without one")
+    parser.epilog = job_epilog("invalid rows")
+
+
+def job_epilog(rows_ended: str) -> str:
+    """Import's and remove's exit statuses for ``--help`` (black-box s31: only snapshot, diff,
+    evidence and health said theirs); ``rows_ended``: the rows that end without being sent
+    and still leave the job run to its end."""
+    return (
+        f"Exit status: 0 the job ran to its end ({rows_ended} are in its report: a result, "
+        "not a failure), a --dry-run included, and a --resume of a job that had already ended; "
+        "1 it could not run (a missing file, a refused token, a service that cannot be "
+        "reached) or stopped before its end (the job is kept, and the command that resumes it "
+        "is printed); 2 a bad argument (nothing sent); 130, 143 or 129 Ctrl+C, SIGTERM or "
+        "SIGHUP paused the job (the command that resumes it is printed)."
+    )
 
 
 def check_text_length(option: str, text: str) -> str:

@@ -53,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "resumed",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    # Listing reads job files only: no job's own state changes its exit (black-box s31: jobs
+    # said no exit status).
+    parser.epilog = (
+        "Exit status: 0 listed (also when there is no job, or a job file cannot be read: the "
+        "listing says so); 1 the data folder cannot be made or its jobs folder cannot be read; "
+        "2 a bad argument; 130, 143 or 129 Ctrl+C, SIGTERM or SIGHUP stopped the listing."
+    )
 
 
 def _started(info: JobInfo) -> str:

@@ -27,7 +27,7 @@ import argparse
 from app.api.errors import ApiError
 from app.api.scope import Scope
 from app.cli.connection_args import EXIT_USAGE, CliError, describe_api_error
-from app.cli.import_cmd import add_job_arguments, run_job_command
+from app.cli.import_cmd import add_job_arguments, job_epilog, run_job_command
 from app.core.job_staging import JobSettings
 from app.core.session import Session
 from app.core.sheet_scope import visible_text
@@ -90,6 +90,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="take each row's scope from the file's Scope/Campaign columns (--scope for rows "
         "naming none); otherwise a row naming another scope than --scope is invalid",
     )
+    parser.epilog = job_epilog("invalid rows and numbers not on the list")
 
 
 def _settings(args: argparse.Namespace, scope: Scope) -> JobSettings:

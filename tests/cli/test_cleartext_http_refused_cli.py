@@ -205,8 +205,14 @@ def test_a_connection_saved_with_plain_http_to_another_machine_is_refused(
     code = main(["export", "dnc", "--out", str(out), "--connection", "Lab"])
     err = capsys.readouterr().err
     assert code == 2
-    assert "The connection 'Lab': plain http:// to 192.0.2.9 would send the API token" in err
-    assert "https://" in err
+    # Where to change it, too (black-box s31: it said only "use the service's https:// address").
+    assert err == (
+        "The connection 'Lab': plain http:// to 192.0.2.9 would send the API token unencrypted "
+        "across the network: use the service's https:// address (http:// is only for a test "
+        "service on this computer: localhost, 127.0.0.1 or ::1). Change its address to "
+        "https:// in the window (File ▸ Connections…), or run with --base-url https://… and "
+        "the token in the environment variable DNC_DESK_TOKEN.\n"
+    )
     assert connects == []
     assert not out.exists()
 

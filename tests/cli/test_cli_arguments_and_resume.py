@@ -207,17 +207,23 @@ def test_a_saved_connection_without_a_keyring_points_to_base_url_and_the_token_v
     code, data, err = run(capsys, [*argv, "--json"])
     assert (code, err) == (
         1,
-        "No token is stored for the connection 'Production'; save one in the app first.",
+        "No token is stored for the connection 'Production': save one in the window "
+        "(File ▸ Connections…), or run with "
+        f"--base-url {sandbox.base_url} and the token in the environment variable "
+        "DNC_DESK_TOKEN instead.",
     )
     keyring.set_keyring(fail.Keyring())  # this machine's: no keyring at all
     code, data, err = run(capsys, [*argv, "--json"])
     said = (
-        "This system has no keyring the app keeps tokens in (fail Keyring), so no saved token "
-        "can be read for the connection 'Production': run with "
+        "This computer has no secure keyring for the app to keep tokens in (such as the "
+        "Windows Credential Manager, the macOS Keychain, or a Secret Service keyring like "
+        "GNOME Keyring or KWallet on Linux), so no saved token can be read for the "
+        "connection 'Production': run with "
         f"--base-url {sandbox.base_url} and the token in the environment variable "
         "DNC_DESK_TOKEN instead."
     )
     assert (code, err) == (1, said)
+    assert "fail" not in err and "Keyring)" not in err  # no backend class name (black-box s31)
     assert data == {"error": said, "exit_status": 1}
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
 
