@@ -142,6 +142,14 @@ class TokenStore:
     def recommended(self) -> bool:
         return self._recommended
 
+    @property
+    def keyring_found(self) -> str:
+        """What this computer offers in place of a secure keyring, in words a user can act on:
+        keyring's null backend is called "fail Keyring", which reads as jargon (bb2 F8)."""
+        if isinstance(self._backend, fail.Keyring):
+            return "none was found"
+        return f"only {self.backend_name} was found, which the app does not trust with tokens"
+
     def get(self, connection: str) -> str | None:
         with self._lock:
             token = self._memory.get(connection)

@@ -62,9 +62,10 @@ def verify_and_store(
 def memory_only_notice(tokens: TokenStore) -> str:
     """The plain sentence shown when tokens cannot go to a trustworthy keyring."""
     return (
-        f"No secure system keyring is available (found: {tokens.backend_name}). Tokens are "
-        "kept in memory for this session only and are never written to a file; you will "
-        "enter them again the next time DNC Desk starts."
+        "No secure system keyring is available (such as the Windows Credential Manager, the "
+        "macOS Keychain, or GNOME Keyring or KWallet on Linux; "
+        f"{tokens.keyring_found}). Tokens are kept in memory for this session only and are "
+        "never written to a file; you will enter them again the next time DNC Desk starts."
     )
 
 

@@ -248,3 +248,12 @@ def test_is_recommended_matches_keyring_for_ordinary_backends() -> None:
     assert not is_recommended(fail.Keyring())
     assert not is_recommended(PlaintextKeyring())
     assert keyring.core.recommended(PlaintextKeyring())  # keyring alone would accept it
+
+
+def test_what_is_found_instead_of_a_secure_keyring_is_said_in_words() -> None:
+    """keyring's null backend is named "fail Keyring": the user is told none was found; an
+    untrusted backend is named, with why it is not used (bb2 F8)."""
+    assert TokenStore(fail.Keyring()).keyring_found == "none was found"
+    plain = TokenStore(PlaintextKeyring())
+    assert plain.keyring_found.startswith("only ")
+    assert "does not trust" in plain.keyring_found

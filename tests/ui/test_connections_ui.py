@@ -96,6 +96,10 @@ def test_fail_backend_keeps_token_in_memory_and_says_so(
     dialog = make_dialog(qtbot, paths, runner)
     assert dialog.keyring_notice.isVisible()
     assert "kept in memory for this session only" in dialog.keyring_notice.text()
+    # In words the user can act on, not keyring's class name for "none" (bb2 F8).
+    assert "fail Keyring" not in dialog.keyring_notice.text()
+    assert "none was found" in dialog.keyring_notice.text()
+    assert "macOS Keychain" in dialog.keyring_notice.text()
 
     fill(qtbot, dialog, "Staging", sandbox.base_url, TOKEN)
     with qtbot.waitSignal(dialog.connections_changed, timeout=10_000):
