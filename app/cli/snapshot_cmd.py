@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=concurrency_arg,
         default=8,
         metavar="N",
-        help="accepted for scripts that pass it (the list is read as export reads it)",
+        help="requests in flight, 1-32 (default 8): the split's counts and parts are read that "
+        "many at a time; the copy is the same whatever N",
     )
     add_connection_arguments(parser)
     parser.epilog = (

@@ -38,6 +38,9 @@ from app.core.export_job import ListKind as SearchKind
 from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
+# Requests in flight while a snapshot reads a list, unless told otherwise (the window's, and
+# the CLI's --concurrency default), as an import's.
+DEFAULT_CONCURRENCY = 8
 # A snapshot's .part file this old (seconds) is one left by a snapshot that never ended: no
 # snapshot takes a day to write.
 STALE_PART_AGE = 24 * 3600
@@ -191,21 +194,24 @@ def fetch_list(
     scope: Scope | None = None,
     *,
     connection: str = "",
-    concurrency: int = 8,
+    concurrency: int = DEFAULT_CONCURRENCY,
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
 ) -> SnapshotData:
     """Every entry of the list (or one scope of it), read as an export reads it.
 
-    ``concurrency`` is kept for callers; the split's counts run several at a time, its pages
-    one after the other (so a list written to meanwhile is noticed and read again)."""
-    del concurrency
+    ``concurrency`` (1 to 32) requests at most are in flight: the split's counts that many at
+    a time, and its parts that many at a time, each part's pages one after the other (so a
+    list written to meanwhile is noticed and the part read again). The entries, their order,
+    the parts and the counts are those of one request after the other: the parts' entries are
+    taken in the split's order whatever part's answer came first."""
     split = SplitSearch(
         api,
         SearchKind.DNC if kind is ListKind.DNC else SearchKind.SMS,
         _query(scope),
         cancel=cancel,
         page_size=PAGE_SIZE,
+        concurrency=concurrency,
     )
     split.limits = limits_of(kind)
     taken = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -351,7 +357,7 @@ def take_snapshot(
     directory: Path,
     *,
     connection: str = "",
-    concurrency: int = 8,
+    concurrency: int = DEFAULT_CONCURRENCY,
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
 ) -> SnapshotData:

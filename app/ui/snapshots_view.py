@@ -34,6 +34,7 @@ from app.core.audit_types import ListKind
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.snapshots import (
+    DEFAULT_CONCURRENCY,
     KIND_NAMES,
     EntryChange,
     SnapshotData,
@@ -334,6 +335,8 @@ class SnapshotsView(QWidget):
                 scope,
                 directory,
                 connection=connection,
+                # As the CLI's default: the window has no field for it.
+                concurrency=DEFAULT_CONCURRENCY,
                 cancel=ctx.cancel_event,
                 progress=lambda done, total, message: ctx.report((done, total, message)),
             )
@@ -384,6 +387,7 @@ class SnapshotsView(QWidget):
                 old.kind,
                 old.scope,
                 connection=connection,
+                concurrency=DEFAULT_CONCURRENCY,
                 cancel=ctx.cancel_event,
                 progress=lambda done, total, message: ctx.report((done, total, message)),
             )
