@@ -21,9 +21,20 @@ DEFAULT_TOKEN = "sandbox-token"  # noqa: S105
 # A launcher passes its per-launch token here rather than as --token, which any local user
 # could read from the process list.
 TOKEN_ENV = "DNC_DESK_SANDBOX_TOKEN"  # noqa: S105  (a variable name, not a secret)
+# The read-only and limited tokens travel the same way, for a script trying refusals.
+READ_ONLY_TOKEN_ENV = "DNC_DESK_SANDBOX_READ_ONLY_TOKEN"  # noqa: S105  (a variable name)
+LIMITED_TOKEN_ENV = "DNC_DESK_SANDBOX_LIMITED_TOKEN"  # noqa: S105  (a variable name)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # The docs say never a token on the command line; these options are the exception, test
+    # tokens of a local sandbox, and --help says so (black-box s31).
+    parser.epilog = (
+        "The token options are for a local test sandbox only: any local user can read a "
+        f"command line in the process list. Set {TOKEN_ENV}, {READ_ONLY_TOKEN_ENV} and "
+        f"{LIMITED_TOKEN_ENV} instead to keep the tokens out of it (a variable wins over its "
+        "option)."
+    )
     parser.add_argument(
         "--host", default="127.0.0.1", metavar="HOST", help="address to bind (default 127.0.0.1)"
     )
@@ -41,16 +52,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--token",
         default=DEFAULT_TOKEN,
         metavar="TOKEN",
-        help=f"sandbox token with full permissions (or set {TOKEN_ENV})",
+        help=f"sandbox token with full permissions (default {DEFAULT_TOKEN}; or set {TOKEN_ENV})",
     )
     parser.add_argument(
-        "--read-only-token", default=None, metavar="TOKEN", help="sandbox token that may only read"
+        "--read-only-token",
+        default=None,
+        metavar="TOKEN",
+        help=f"sandbox token that may only read (or set {READ_ONLY_TOKEN_ENV})",
     )
     parser.add_argument(
         "--limited-token",
         default=None,
         metavar="TOKEN",
-        help="sandbox token without campaign management",
+        help=f"sandbox token without campaign management (or set {LIMITED_TOKEN_ENV})",
     )
     parser.add_argument("--empty", action="store_true", help="start without demo data")
     parser.add_argument(
@@ -108,6 +122,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _token(variable: str) -> str:
+    """The token ``variable`` holds ("" when none), taken out of the environment so that
+    nothing this process starts inherits it; a variable wins over its option, whose --token
+    default cannot be told from a token given."""
+    return os.environ.pop(variable, "")
+
+
 def _start_refusal(error: Exception, port: int) -> str:
     """Why the sandbox did not start; a taken port in words with the next step rather than
     "[Errno 98] Address already in use" (black-box bb2 F11)."""
@@ -117,15 +138,15 @@ def _start_refusal(error: Exception, port: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    token = os.environ.pop(TOKEN_ENV, "") or args.token
+    token = _token(TOKEN_ENV) or args.token
     try:
         server = SandboxServer(
             db_path=args.db,
             host=args.host,
             port=args.port,
             token=token,
-            read_only_token=args.read_only_token,
-            limited_token=args.limited_token,
+            read_only_token=_token(READ_ONLY_TOKEN_ENV) or args.read_only_token,
+            limited_token=_token(LIMITED_TOKEN_ENV) or args.limited_token,
             demo=not args.empty,
             seed=args.seed,
             latency_ms=args.latency_ms,
