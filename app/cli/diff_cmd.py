@@ -55,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Exit status: 0 no differences, every entry compared; 3 differences found (added, "
         "removed or changed entries), or entries an incomplete snapshot could not read were "
-        "not compared (the output says how many); 1 failed; 2 a bad argument."
+        "not compared (the output says how many); 1 failed; 2 a bad argument; 130, 143 or 129 "
+        "stopped by Ctrl+C, SIGTERM or SIGHUP (no differences file written)."
     )
 
 

@@ -62,7 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_connection_arguments(parser)
     parser.epilog = (
         "Exit status: 0 the number is on no list; 3 it is on a DNC or SMS opt-out list (a "
-        "finding, not a failure: the pack says where); 1 failed; 2 a bad argument."
+        "finding, not a failure: the pack says where), or the service counted entries for it "
+        "that it did not give; 1 failed; 2 a bad argument; 130, 143 or 129 stopped by Ctrl+C, "
+        "SIGTERM or SIGHUP (no pack written)."
     )
 
 

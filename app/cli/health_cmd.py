@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Exit status: 0 nothing found; 3 findings (invalid numbers, redundant copies, entries "
         "for missing or inactive campaigns, blank reasons, near-duplicate purposes, insert "
         "dates in the future or gaps between the lists: a finding, not a failure); 1 failed; "
-        "2 a bad argument."
+        "2 a bad argument; 130, 143 or 129 stopped by Ctrl+C, SIGTERM or SIGHUP (it only "
+        "reads, so nothing changed)."
     )
 
 

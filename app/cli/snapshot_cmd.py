@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Exit status: 0 saved, every entry read; 3 saved but incomplete (entries no search of "
         "the service reaches could not be read: the output says how many); 1 failed; 2 a bad "
-        "argument."
+        "argument; 130, 143 or 129 stopped by Ctrl+C, SIGTERM or SIGHUP (no snapshot saved)."
     )
 
 

@@ -133,3 +133,12 @@ def test_audit_stopped_says_no_report_was_written(sandbox: Any, tmp_path: Path) 
         "Interrupted: the audit was cancelled; no report was written or recorded.",
     )
     assert list(out.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["health", "evidence", "snapshot", "diff", "audit"])
+def test_help_states_the_status_of_a_stop(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The tests above show each of these exits 130 when stopped; its --help says so, as
+    import's does (s31)."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "130, 143 or 129" in " ".join(capsys.readouterr().out.split())
