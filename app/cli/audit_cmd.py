@@ -33,6 +33,7 @@ from app.cli.connection_args import (
 from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
 from app.core.sheet_scope import visible_text
+from app.core.wording import counted
 
 
 def _download_pages(text: str) -> int:
@@ -182,11 +183,17 @@ def run(args: argparse.Namespace) -> int:
         verdict = "clean" if result.clean else "NOT clean"
         print(
             f"Campaign {result.campaign_name} (id {result.campaign_id}): {verdict}. "
-            f"{len(result.lists)} lists, {result.leads:,} leads, {result.numbers:,} numbers "
-            f"checked, {len(result.conflicts):,} conflicts, "
-            f"{len(result.unparseable):,} unparseable numbers"
+            f"{counted(len(result.lists), 'list', 'lists')}, "
+            f"{counted(result.leads, 'lead', 'leads')}, "
+            f"{counted(result.numbers, 'number', 'numbers')} checked, "
+            f"{counted(len(result.conflicts), 'conflict', 'conflicts')}, "
+            f"{counted(len(result.unparseable), 'unparseable number', 'unparseable numbers')}"
             # Entries the service counted but did not give: not clean (re-test U1 #2).
-            + (f", {result.unread:,} opt-out entries not read." if result.unread else ".")
+            + (
+                f", {counted(result.unread, 'opt-out entry', 'opt-out entries')} not read."
+                if result.unread
+                else "."
+            )
         )
         for s in result.sources:
             # As the report says it (black-box R4 #9: the every-purpose scope printed as

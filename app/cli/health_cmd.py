@@ -31,6 +31,7 @@ from app.cli.connection_args import (
     refuse_empty_options,
 )
 from app.cli.export_cmd import parse_scope, resolve_scope
+from app.core.wording import counted
 
 if TYPE_CHECKING:
     from app.core.list_health import Finding, HealthReport
@@ -159,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
         emit_json(data)
     else:
         for name, report in (("DNC", check.dnc), ("SMS opt-out", check.sms)):
-            print(f"{name}: {report.checked:,} of {report.reported_total:,} entries checked")
+            total = counted(report.reported_total, "entry", "entries")
+            print(f"{name}: {report.checked:,} of {total} checked")
             for f in report.findings:
                 if f.entries:
                     fix = " (fixable in the app)" if f.fixable else ""

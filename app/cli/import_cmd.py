@@ -139,7 +139,7 @@ from app.core.sheet_mapping import STAND_IN_SEPARATOR, ColumnError, Role
 from app.core.sheet_reader import path_too_long
 from app.core.sheet_scope import CampaignDirectory, names_no_campaign, visible_text
 from app.core.sheet_types import SheetError
-from app.core.wording import joined
+from app.core.wording import counted, joined
 
 StageFn = Callable[..., tuple[JobStore, CheckSummary]]
 RunFn = Callable[..., JobStatus]
@@ -923,7 +923,7 @@ def other_jobs_note(
         if other.path.resolve() == store.path.resolve():
             continue
         holder = run_by(other)
-        progress = f"{other.done:,} of {other.rows:,} rows done"
+        progress = f"{other.done:,} of {counted(other.rows, 'row', 'rows')} done"
         # The file that job was made from, which may be a copy of this one (black-box R4 #7:
         # a job made from big3.csv was said to be made from big3copy.csv).
         source = Path(str(other.meta.get("file") or file)).name

@@ -30,7 +30,14 @@ from app.cli.import_cmd import (
 )
 from app.cli.main import signals_held
 from app.cli.output_paths import nearest_existing
-from app.core.job_catalog import STOPPED_READING, JobInfo, job_state, list_jobs, run_by
+from app.core.job_catalog import (
+    STOPPED_READING,
+    JobInfo,
+    job_state,
+    job_state_code,
+    list_jobs,
+    run_by,
+)
 from app.core.job_lock import Holder
 from app.core.job_store import JobStatus
 from app.core.paths import (
@@ -108,6 +115,8 @@ def job_entry(info: JobInfo, holder: Holder | None) -> dict[str, Any]:
         "file": str(info.meta.get("file") or ""),
         "status": info.status or None,
         "state": job_state(info, holder),
+        # ``state`` is worded for a person; scripts test this word (one of STATE_CODES).
+        "state_code": job_state_code(info, holder),
         "rows": info.rows,
         "done": info.done,
         "pending": 0 if stopped else info.pending,

@@ -36,6 +36,7 @@ from app.cli.connection_args import (
 )
 from app.cli.export_cmd import parse_scope, resolve_scope, scope_as_typed
 from app.cli.main import outcome_decided
+from app.core.wording import counted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -127,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
         }
         emit_json(out)
     else:
-        print(f"Saved {len(data.entries):,} of {data.reported_total:,} entries: {data.path}")
+        total = counted(data.reported_total, "entry", "entries")
+        print(f"Saved {len(data.entries):,} of {total}: {data.path}")
     if data.unreachable:
         n = data.unreachable
         print(

@@ -21,6 +21,7 @@ from app.api.concurrency import bounded_map
 from app.api.limits import LEADS_SEARCH
 from app.api.models import Lead, LeadList, Page
 from app.core.audit_types import Progress, check_cancel, no_progress
+from app.core.wording import counted
 
 PAGE_SIZE = LEADS_SEARCH.max_limit
 
@@ -131,7 +132,8 @@ def gather_leads(
             if len(items) < PAGE_SIZE:
                 read.short = True
         check_cancel(cancel)
-        progress(fetched, 0, f"Read {fetched:,} leads ({harvest.pages:,} pages)")
+        pages = counted(harvest.pages, "page", "pages")
+        progress(fetched, 0, f"Read {counted(fetched, 'lead', 'leads')} ({pages})")
     for list_id, read in reads.items():
         seen: set[str] = set()
         out = harvest.leads_by_list[list_id]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core.audit_types import AuditResult
+from app.core.wording import counted
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS audits (
@@ -72,12 +73,15 @@ class AuditRecord:
     def summary(self) -> str:
         """One line for the campaign list: "clean" or what was found."""
         if self.clean:
-            return f"clean ({self.leads:,} leads, {self.numbers:,} numbers)"
+            return (
+                f"clean ({counted(self.leads, 'lead', 'leads')}, "
+                f"{counted(self.numbers, 'number', 'numbers')})"
+            )
         parts = []
         if self.conflicts:
-            parts.append(f"{self.conflicts:,} conflicts")
+            parts.append(counted(self.conflicts, "conflict", "conflicts"))
         if self.unparseable:
-            parts.append(f"{self.unparseable:,} unparseable numbers")
+            parts.append(counted(self.unparseable, "unparseable number", "unparseable numbers"))
         return ", ".join(parts)
 
     def report_intact(self) -> bool | None:

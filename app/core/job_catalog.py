@@ -311,15 +311,39 @@ def job_state(info: JobInfo, holder: Holder | None) -> str:
     :data:`STOPPED_READING_STATE` or :data:`READING_STATE` for one whose rows were not all
     read from its file (:func:`staging_state`), else ``ready``, ``paused``, ``finished``,
     ``cancelled`` or ``dry run`` (``unreadable`` for a file that cannot be read)."""
+    code = job_state_code(info, holder)
+    return _STATE_SAID.get(code, code.replace("_", " "))
+
+
+# What job_state_code gives, one word each, for scripts (``jobs --json``'s ``state_code``):
+# job_state's phrases may be reworded, these are not.
+STATE_CODES = (
+    "ready",
+    "running",
+    "interrupted",
+    "paused",
+    "finished",
+    "cancelled",
+    "dry_run",
+    "reading",
+    "stopped_reading",
+    "unreadable",
+)
+_STATE_SAID = {READING: READING_STATE, "stopped_reading": STOPPED_READING_STATE}
+
+
+def job_state_code(info: JobInfo, holder: Holder | None) -> str:
+    """:func:`job_state` as one of :data:`STATE_CODES`: ``reading`` or ``stopped_reading`` for
+    a job whose rows were not all read from its file, ``dry_run`` for a dry run."""
     if info.error:
         return "unreadable"
     if holder is not None:
         return "running"
     if staging := info.staging:
-        return READING_STATE if staging == READING else STOPPED_READING_STATE
+        return READING if staging == READING else "stopped_reading"
     if info.status == JobStatus.RUNNING.value:
         return "interrupted"
-    return info.status.replace("_", " ")
+    return info.status
 
 
 def source_fingerprint(path: Path) -> dict[str, Any]:

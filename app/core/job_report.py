@@ -81,7 +81,10 @@ ROW_COLUMNS = (
     "Business days to insertion",
     "Late",
 )
-# After ROW_COLUMNS, in a job that reads reasons (reads_reasons), with its width.
+# A removal's Rows sheet: it reads no request date and honours no request, so it has no
+# Request date, business days to insertion or lateness (an always-empty column misled).
+REMOVAL_COLUMNS = ROW_COLUMNS[: ROW_COLUMNS.index("Damage note") + 1]
+# Last in either, in a job that reads reasons (reads_reasons), with its width.
 REASON_COLUMN = "Reason"
 _REASON_WIDTH = 40
 SHEET_ROW_LIMIT = 1_048_575  # data rows under the header
@@ -1001,9 +1004,7 @@ class ReportWriter:
         self._path = path
         meta = store.meta()
         self._removal = meta.get("kind") == "removal"
-        # A removal honours no request, so it has no business days to insertion and nothing
-        # late.
-        columns: tuple[str, ...] = ROW_COLUMNS[:-2] if self._removal else ROW_COLUMNS
+        columns: tuple[str, ...] = REMOVAL_COLUMNS if self._removal else ROW_COLUMNS
         self._widths: tuple[int, ...] = _WIDTHS[: len(columns)]
         self._reasons = reads_reasons(meta)
         if self._reasons:
@@ -1206,10 +1207,9 @@ class ReportWriter:
             Outcome.BLANK.value,
             f"rows {first.row_number:,} to {last:,}: {count:,} blank rows",
             "",
-            "",
         ]
         if not self._removal:
-            cells += ["", ""]
+            cells += ["", "", ""]
         if self._reasons:
             cells.append("")  # none of these rows is sent
         self._rows.append(cells)
@@ -1237,9 +1237,9 @@ class ReportWriter:
             if not r.outcome and unsent == "pending"
             else message_shown(r),
             r.damage,
-            r.request_date,
         ]
         if not self._removal:
+            cells.append(r.request_date)
             days, is_late = row_lateness(r)
             self.late += is_late
             if is_late and r.outcome == Outcome.INVALID.value:

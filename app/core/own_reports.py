@@ -33,7 +33,7 @@ from typing import Final, NamedTuple
 
 from app.core import phones
 from app.core.export_job import ListKind, is_export_header
-from app.core.job_report import REASON_COLUMN, ROW_COLUMNS
+from app.core.job_report import REASON_COLUMN, REMOVAL_COLUMNS, ROW_COLUMNS
 from app.core.job_store import Outcome
 from app.core.sheet_check import CheckedRow, CheckSummary, RowList, withheld_invalid
 from app.core.sheet_header import is_blank
@@ -44,7 +44,7 @@ from app.core.sheet_types import CellValue, Row, SheetError
 from app.core.staging_notes import rows_named
 
 # A report's Rows sheet starts with these columns whatever the job's kind (a removal's report
-# drops the last two of ROW_COLUMNS, an import's that reads reasons adds one after them).
+# drops the last three of ROW_COLUMNS, an import's that reads reasons adds one after them).
 REPORT_HEADER: Final = ROW_COLUMNS[:7]
 _OUTCOME: Final = ROW_COLUMNS.index("Outcome")
 _PHONE: Final = ROW_COLUMNS.index("Normalized number")
@@ -95,15 +95,17 @@ _SAID_OF_REMOVAL: Final = {
     Outcome.FAILED.value: ("its job failed to remove this number ({o})", _AFTER),
     "valid (dry run)": ("its job was a dry run ({o}), which removed nothing", _AFTER),
 }
-# Columns only an import's report has after the Request date: a report with a Request date
-# column and neither of these is a removal's (job_report writes ROW_COLUMNS[:-2] for one).
-_IMPORT_ONLY: Final = frozenset(ROW_COLUMNS[-2:])
+# Columns only an import's report has after the Damage note: a report with a Damage note (or,
+# written before 2026-11-25, an always-empty Request date) and none of these is a removal's
+# (job_report writes REMOVAL_COLUMNS for one).
+_IMPORT_ONLY: Final = frozenset(ROW_COLUMNS[len(REMOVAL_COLUMNS) :]) - {"Request date"}
+_REMOVAL_LAST: Final = frozenset({REMOVAL_COLUMNS[-1], "Request date"})
 
 
 def _removal_report(headers: Sequence[str]) -> bool:
     """Whether ``headers`` (a report's Rows header) are a removal's report's."""
     names = set(_report_names(headers))
-    return "Request date" in names and not names & _IMPORT_ONLY
+    return bool(names & _REMOVAL_LAST) and not names & _IMPORT_ONLY
 
 
 def own_columns(headers: Sequence[str]) -> frozenset[int]:

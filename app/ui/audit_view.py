@@ -36,6 +36,7 @@ from app.core.audit_types import AuditResult, ListTotals
 from app.core.lead_restatus import restatus_leads
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.wording import counted
 from app.ui.audit_table_model import (
     CONFLICT_COLUMNS,
     SOURCE_COLUMNS,
@@ -80,6 +81,10 @@ def report_name(campaign_id: str) -> str:
     return f"audit-campaign-{campaign_id}-{stamp}.xlsx"
 
 
+def _unparseable(count: int) -> str:
+    return counted(count, "unparseable number", "unparseable numbers")
+
+
 def counts_text(result: AuditResult) -> str:
     """The headline counts, as the Summary sheet has them."""
     verdict = "clean" if result.clean else "NOT clean"
@@ -87,9 +92,13 @@ def counts_text(result: AuditResult) -> str:
         f"<b>{rich(result.campaign_name)}</b> (id {rich(result.campaign_id)}): <b>{verdict}</b> "
         f"— audited {rich(result.finished_at.replace('T', ' ').rstrip('Z'))} UTC on "
         f"{rich(result.connection)}.",
-        f"{len(result.lists):,} lists, {result.leads:,} leads, {result.numbers:,} numbers "
-        f"checked; {len(result.conflicts):,} conflicts on {len(result.conflicting_leads):,} "
-        f"leads; {len(result.unparseable):,} unparseable numbers (cannot be proven clean).",
+        f"{counted(len(result.lists), 'list', 'lists')}, "
+        f"{counted(result.leads, 'lead', 'leads')}, "
+        f"{counted(result.numbers, 'number', 'numbers')} checked; "
+        f"{counted(len(result.conflicts), 'conflict', 'conflicts')} on "
+        f"{counted(len(result.conflicting_leads), 'lead', 'leads')}; "
+        f"{_unparseable(len(result.unparseable))} "
+        "(cannot be proven clean).",
     ]
     by_scope = result.conflicts_by_scope()
     if by_scope:
@@ -305,8 +314,8 @@ class AuditView(QWidget):
             verdict = "clean" if run.result.clean else "NOT clean"
             self.status_message.emit(
                 f"Audit of {run.result.campaign_name}: {verdict}, "
-                f"{len(run.result.conflicts):,} conflicts, "
-                f"{len(run.result.unparseable):,} unparseable numbers. Report: {run.report}"
+                f"{counted(len(run.result.conflicts), 'conflict', 'conflicts')}, "
+                f"{_unparseable(len(run.result.unparseable))}. Report: {run.report}"
             )
             self.audit_finished.emit(run)
 

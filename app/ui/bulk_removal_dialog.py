@@ -49,6 +49,7 @@ from app.core.session import Session
 from app.core.sheet_guard import sniff_kind
 from app.core.sheet_scope import visible_text
 from app.core.sheet_types import SheetError
+from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard_engine import FileProbe, probe_file
@@ -293,7 +294,7 @@ class RemovalSourcePage(QWizardPage):
         self.sheet_combo.setEnabled(from_file and self.sheets is not None and self.sheets.workbook)
         self.paste_edit.setEnabled(not from_file)
         n = len(pasted_numbers(self.paste_edit.toPlainText()))
-        self.count_label.setText("" if from_file else f"{n:,} numbers pasted")
+        self.count_label.setText("" if from_file else f"{counted(n, 'number', 'numbers')} pasted")
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:

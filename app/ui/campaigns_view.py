@@ -39,6 +39,7 @@ from app.core.launch_gate import (
 )
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.wording import counted
 from app.ui.audit_table_model import (
     CAMPAIGN_COLUMNS,
     COL_AUDITED_AT,
@@ -258,7 +259,9 @@ class CampaignsView(QWidget):
             if keep is not None:
                 self.select_campaign(keep.id)
             active = sum(1 for r in rows if r.campaign.active)
-            self.count_label.setText(f"{len(rows):,} campaigns, {active:,} active")
+            self.count_label.setText(
+                f"{counted(len(rows), 'campaign', 'campaigns')}, {active:,} active"
+            )
             # Replaces "not connected" (or a failed load) from before, shown on switching here.
             self._relay_status(f"Campaigns: {len(rows):,} loaded, {active:,} active.")
             self.campaigns_loaded.emit()

@@ -41,6 +41,7 @@ from app.core.export_job import (
 from app.core.export_job import ListKind as ExportKind
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.job_progress import open_path
 from app.ui.plain_text import plain_label, rich
@@ -227,7 +228,7 @@ class ExportDialog(QDialog):
         self.export_result = result
         self.bar.setRange(0, max(result.total, 1))
         self.bar.setValue(result.rows)
-        text = f"Exported {result.rows:,} rows to {result.path}."
+        text = f"Exported {counted(result.rows, 'row', 'rows')} to {result.path}."
         if result.unreachable:
             text += f"\n\n⚠ {unreachable_warning(result)}"
         if result.list_changed:

@@ -39,6 +39,7 @@ from app.core.list_health import (
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.snapshots import SnapshotEntry
+from app.core.wording import counted
 from app.ui.audit_table_model import RAW_ROLE, Column, ObjectTableModel, entry_columns, sort_proxy
 from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.error_messages import user_message
@@ -95,7 +96,8 @@ def report_line(name: str, report: HealthReport) -> str:
     ages = ", ".join(f"{label}: {n:,}" for label, n in report.ages.items() if n)
     unreachable = f" ({report.unreachable:,} unreachable)" if report.unreachable else ""
     return (
-        f"{name}: {report.checked:,} of {report.reported_total:,} entries checked{unreachable}"
+        f"{name}: {report.checked:,} of "
+        f"{counted(report.reported_total, 'entry', 'entries')} checked{unreachable}"
         f"; by age — {ages or 'none'}."
     )
 

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 from app.core.sheet_check import CheckOptions
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import SheetError
+from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_wizard_engine import (
     CheckResult,
@@ -357,7 +358,7 @@ class CheckPage(QWizardPage):
                                 "and check the phone column and the country code.")  # fmt: skip
         else:
             self.status.setText(
-                f"{s.valid:,} of {s.rows:,} rows will be sent."
+                f"{s.valid:,} of {counted(s.rows, 'row', 'rows')} will be sent."
                 + (f" {len(self.fixes)} fixed by hand." if self.fixes else "")
                 + (
                     " ⚠ Campaign ids were not checked: the campaign list is not loaded."

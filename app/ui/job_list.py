@@ -54,6 +54,7 @@ from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, write_report
 from app.core.job_store import JobStatus, JobStore
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.job_progress import JobHandle, ResumeWizard, job_registry, open_path
 from app.ui.plain_text import literal
@@ -497,7 +498,9 @@ class JobListView(QWidget):
         name = str(info.meta.get("name") or info.job_id)
         self.wizard = ResumeWizard(handle, f"Resume {name}", self)
         self.wizard.show()
-        self.status_message.emit(f"Resuming {name}: {info.pending:,} rows to send.")
+        self.status_message.emit(
+            f"Resuming {name}: {counted(info.pending, 'row', 'rows')} to send."
+        )
 
     def open_report(self) -> None:
         info = self.selected()

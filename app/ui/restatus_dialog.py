@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.api.models import Lead, LeadStatus
 from app.core.lead_restatus import UNCHANGED, RestatusOutcome
 from app.core.session import Session
+from app.core.wording import counted
 from app.ui.bulk_progress import Summary
 from app.ui.delete_dialog import MAX_LISTED, TYPE_TO_CONFIRM_OVER
 from app.ui.plain_text import plain_label
@@ -178,7 +179,7 @@ class RestatusDialog(QDialog):
 def restatus_summary(outcome: RestatusOutcome) -> Summary:
     """One line for the result, and every lead that was not changed with why."""
     total = len(outcome.rows)
-    parts = [f"Set {outcome.done:,} of {total:,} leads to {outcome.status}"]
+    parts = [f"Set {outcome.done:,} of {counted(total, 'lead', 'leads')} to {outcome.status}"]
     if outcome.failed:
         parts.append(f"failed {outcome.failed:,}")
     if outcome.unchanged:

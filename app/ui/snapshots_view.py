@@ -50,6 +50,7 @@ from app.core.snapshots import (
     unread_reason,
     write_diff_xlsx,
 )
+from app.core.wording import counted
 from app.ui.audit_table_model import (
     RAW_ROLE,
     Column,
@@ -352,7 +353,8 @@ class SnapshotsView(QWidget):
                 else ""
             )
             self._say(
-                f"Snapshot saved: {len(data.entries):,} of {data.reported_total:,} entries"
+                f"Snapshot saved: {len(data.entries):,} of "
+                f"{counted(data.reported_total, 'entry', 'entries')}"
                 f"{missing} — {data.path}"
             )
             self.snapshot_saved.emit(data)

@@ -89,7 +89,9 @@ def test_clean_campaign_exits_0_through_a_saved_connection(
     TokenStore().set("Sandbox", TOKEN)
     status, out, err = _run(capsys, "audit", "campaign", camp, "--connection", "Sandbox")
     assert status == 0, err
-    assert "clean" in out and "1 leads" in out
+    assert out.startswith(f"Campaign Spring Renewals (id {camp}): clean. ")
+    # Counts of one read as one (it said "1 lists, 1 leads, 1 numbers checked").
+    assert "1 list, 1 lead, 1 number checked, 0 conflicts, 0 unparseable numbers.\n" in out
     assert TOKEN not in out + err
 
 

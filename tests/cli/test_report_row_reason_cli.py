@@ -37,7 +37,7 @@ IMPORT_COLUMNS = (
     "Business days to insertion",
     "Late",
 )
-REMOVAL_COLUMNS = IMPORT_COLUMNS[:-2]
+REMOVAL_COLUMNS = IMPORT_COLUMNS[:-3]
 NOTE = "ticket 4411"
 
 

@@ -202,6 +202,16 @@ def test_progress_is_reported(api: ApiClient, seeded: Seeded) -> None:
     assert "Matching" in messages
 
 
+def test_progress_of_one_lead_reads_as_one(api: ApiClient) -> None:
+    camp = {c.name: c.id for c in api.campaigns()}["Spring Renewals"]
+    api.insert_lead(api.insert_list("The only list", camp), "2025550150")
+    seen: list[str] = []
+    run_audit(api, camp, progress=lambda _d, _t, m: seen.append(m))
+    # It said "Read 1 leads (8 pages)" (pages are asked several at a time).
+    read = [m for m in seen if m.startswith("Read ")]
+    assert read and all(m.startswith("Read 1 lead (") for m in read), seen
+
+
 def test_report_contents(api: ApiClient, seeded: Seeded, tmp_path: Path) -> None:
     result = run_audit(api, seeded.campaign, connection="Sandbox")
     path = tmp_path / "audit.xlsx"

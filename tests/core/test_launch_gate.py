@@ -93,7 +93,7 @@ def test_dirty_audit_asks_and_override_is_journaled(
     records.add(result, None, "sha-of-report")
     decision = gate_check(records, sandbox.base_url, campaign.id)
     assert decision.needs_confirmation
-    assert "was not clean: 1 conflicts" in decision.reason
+    assert "was not clean: 1 conflict." in decision.reason
     with pytest.raises(GateRefused, match="Confirm the override"):
         activate(session, campaign, decision)
     with pytest.raises(GateRefused, match="needs a reason"):

@@ -10,6 +10,7 @@ from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QFileDialog
 from python_calamine import CalamineWorkbook
 
+from app.api.scope import Scope
 from app.core.audit_records import AuditRecords
 from app.core.paths import AppPaths
 from app.core.session import Session
@@ -204,3 +205,21 @@ def test_rejected_token_asks_and_retries(
     with qtbot.waitSignal(view.auth_problem, timeout=TIMEOUT):
         retry()
     assert TOKEN not in view.summary.text()
+
+
+def test_counts_of_one_read_as_one(qtbot: Any, runner: TaskRunner, session: Session) -> None:
+    # One list, one lead, its number on the DNC list: every count is 1 (it said "1 lists,
+    # 1 leads, 1 numbers checked; 1 conflicts on 1 leads").
+    camp = {c.name: c.id for c in session.api.campaigns()}["Spring Renewals"]
+    session.api.insert_lead(session.api.insert_list("The only list", camp), "2025550177")
+    session.api.insert_dnc("2025550177", "1", Scope.global_(), reason="asked on call")
+    view = AuditView(runner, AppPaths.default())
+    qtbot.addWidget(view)
+    view.set_session(session)
+    said: list[str] = []
+    view.status_message.connect(said.append)
+    with qtbot.waitSignal(view.audit_finished, timeout=TIMEOUT):
+        view.run(camp, "Spring Renewals")
+    text = view.summary.text()
+    assert "1 list, 1 lead, 1 number checked; 1 conflict on 1 lead; 0 unparseable numbers" in text
+    assert any(", 1 conflict, 0 unparseable numbers. Report: " in s for s in said), said

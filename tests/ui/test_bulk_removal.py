@@ -332,3 +332,14 @@ def test_pasted_column_parsing() -> None:
         "202 555 0143",
         "+44 20 7946 0958",
     ]
+
+
+def test_one_number_pasted_is_counted_as_one(
+    qtbot: Any, runner: TaskRunner, session: Session
+) -> None:
+    source = dialog_for(qtbot, session, runner).source_page
+    source.paste_radio.setChecked(True)
+    source.paste_edit.setPlainText("2025550001\n")
+    assert source.count_label.text() == "1 number pasted"
+    source.paste_edit.setPlainText("2025550001\n2025550002\n")
+    assert source.count_label.text() == "2 numbers pasted"

@@ -114,7 +114,7 @@ def test_list_shows_state_and_last_audit(
         view.audit_button.click()
     state, audited_at, result = rows(view)["Spring Renewals"]
     assert state == "active" and audited_at
-    assert result == "NOT clean: 6 conflicts, 1 unparseable numbers"
+    assert result == "NOT clean: 6 conflicts, 1 unparseable number"
     assert rows(view)["Old Winback"][2] == "never audited"
     assert view.audit_view.conflict_model.rowCount() == 6
 
@@ -175,7 +175,7 @@ def test_recent_clean_audit_activates_without_asking(
     view.select_campaign(winback.id)
     with qtbot.waitSignal(view.campaigns_loaded, timeout=TIMEOUT):
         view.audit_selected()
-    assert rows(view)["Old Winback"][2].startswith("clean (1 leads, 1 numbers)")
+    assert rows(view)["Old Winback"][2].startswith("clean (1 lead, 1 number)")
     opened: list[Any] = []
     view.activate_button.clicked.connect(lambda: opened.append(view.dialog))
     with qtbot.waitSignal(view.campaign_status_changed, timeout=TIMEOUT):
@@ -311,10 +311,10 @@ def test_not_clean_audit_still_asks(
     view.select_campaign(winback.id)
     with qtbot.waitSignal(view.campaigns_loaded, timeout=TIMEOUT):
         view.audit_button.click()
-    assert rows(view)["Old Winback"][2] == "NOT clean: 1 conflicts"
+    assert rows(view)["Old Winback"][2] == "NOT clean: 1 conflict"
     view.activate_button.click()
     qtbot.waitUntil(lambda: isinstance(view.dialog, GateDialog), timeout=TIMEOUT)
-    assert "was not clean: 1 conflicts" in view.dialog.message.text()
-    assert "NOT clean: 1 conflicts" in view.dialog.last_label.text()
+    assert "was not clean: 1 conflict." in view.dialog.message.text()
+    assert "NOT clean: 1 conflict" in view.dialog.last_label.text()
     view.dialog.reject()
     assert not _active(session.api, "Old Winback")

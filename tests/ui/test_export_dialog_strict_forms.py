@@ -46,6 +46,6 @@ def test_the_dialog_exports_the_number_and_names_the_refused_trunk_form(
 
     assert dialog.export_result is not None and dialog.export_result.rows == 1
     assert dialog.status.text() == (
-        f"Exported 1 rows to {out}.\n\nNot looked up in 0{UK}: the service refuses that phone "
+        f"Exported 1 row to {out}.\n\nNot looked up in 0{UK}: the service refuses that phone "
         "number format (code 6006, invalid phone format), so it keeps no entry written so."
     )

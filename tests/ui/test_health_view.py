@@ -139,3 +139,12 @@ def test_declined_fix_changes_nothing(
     assert view.dialog is None
     assert len(session.api.search_dnc(DncQuery(scope=Scope.campaign(camp))).items) == 3
     assert session.journal.query(operation="dnc.delete") == []
+
+
+def test_a_list_of_one_entry_is_counted_as_one(
+    qtbot: Any, runner: TaskRunner, session: Session
+) -> None:
+    session.api.insert_dnc("2025550101", "1", Scope.global_(), reason="asked")
+    view = _checked(qtbot, runner, session)
+    text = view.summary.text()
+    assert "DNC: 1 of 1 entry checked" in text and "of 0 entries checked" in text

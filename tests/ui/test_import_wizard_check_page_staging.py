@@ -179,3 +179,15 @@ def test_closing_as_the_check_ends_leaves_no_job(
     )
     assert wizard.check_page.result is None
     assert list_jobs(AppPaths.default().jobs_dir) == []
+
+
+def test_a_file_of_one_row_is_counted_as_one(
+    qtbot: Any, session: Session, runner: TaskRunner, tmp_path: Path
+) -> None:
+    path = tmp_path / "one.csv"
+    path.write_text("Phone\n3035550123\n", encoding="utf-8")
+    wizard = open_wizard(qtbot, session, runner, path)
+    to_check_page(qtbot, wizard, "one row")
+    assert wizard.check_page.status.text().startswith("1 of 1 row will be sent."), (
+        wizard.check_page.status.text()
+    )

@@ -146,3 +146,12 @@ def test_bad_scope_and_different_lists_are_explained(
         view.compare_button.click()
     assert "copies of different lists" in view.status_text()
     assert view.current_diff is None and not view.export_button.isEnabled()
+
+
+def test_a_snapshot_of_one_entry_is_counted_as_one(
+    qtbot: Any, runner: TaskRunner, session: Session
+) -> None:
+    session.api.insert_dnc("2025550101", "1", Scope.global_(), reason="asked")
+    view = _view(qtbot, runner, session)
+    _save(qtbot, view)
+    assert "Snapshot saved: 1 of 1 entry — " in view.status_text()
