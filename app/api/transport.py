@@ -528,6 +528,11 @@ class Transport:
     def __repr__(self) -> str:
         return f"Transport({self.api_url!r})"
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called: new requests are refused."""
+        return self._closed
+
     def close(self) -> None:
         """Close the idle pools now and each busy one when its last request has ended.
 
