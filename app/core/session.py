@@ -12,7 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, AuthError, RateLimitedError, ServerError, TransportError
+from app.api.errors import (
+    ApiError,
+    AuthError,
+    RateLimitedError,
+    ServerError,
+    TransportError,
+)
+from app.api.errors import ClientClosed as ApiClientClosed
 from app.api.models import Campaign, DncEntry, Lead, SmsOptOut, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
@@ -133,7 +140,7 @@ class WriteNotJournaled(JournalError):
         self.may_be_done = may_be_done
 
 
-class ClientClosed(RuntimeError):
+class ClientClosed(ApiClientClosed):
     """A write asked of a session whose API client was closed (its token was replaced, or
     another connection opened): refused before anything was sent or journaled; ``str()`` is
     one sentence naming the write."""
@@ -157,8 +164,7 @@ def closed_client_sentence(operation: str, target: str, phone: str) -> str:
     action = words.format(phone=phone or target, target=target)
     return (
         f"{action} was not sent: this connection's API client was closed (its token was "
-        "replaced, or another connection was opened), so nothing was sent or recorded; "
-        "do it again."
+        "replaced, or another connection was opened); do it again."
     )
 
 
@@ -309,6 +315,15 @@ class Session:
             if earlier_send_open:
                 exc.earlier_send_open = True
             self._outcome(intent, True, outcome="failed", error=str(exc))
+            raise
+        except ApiClientClosed as closed:
+            # Closed while the write waited (a paused job's gate, a retry's backoff): this
+            # attempt never left; "not_attempted" unless an earlier one went out.
+            error = closed_client_sentence(operation, target, phone)
+            if closed.attempted:
+                error = f"{error} An earlier attempt was sent, so it may have been done."
+            outcome = "unknown" if closed.attempted else "not_attempted"
+            self._outcome(intent, closed.attempted, outcome=outcome, error=error)
             raise
         except Exception as exc:
             self._outcome(intent, True, outcome="failed", error=f"{type(exc).__name__}: {exc}")

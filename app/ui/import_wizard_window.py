@@ -24,7 +24,7 @@ from app.ui.export_dialog import ExportDialog
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard import ImportWizard
 from app.ui.job_list import JobListView
-from app.ui.job_progress import ask_before_close
+from app.ui.job_progress import ask_before_close, job_registry
 from app.ui.list_view import same_connection
 
 if TYPE_CHECKING:
@@ -135,6 +135,12 @@ class JobFeatures(QObject):
             action.setEnabled(session is not None)
         self.jobs_view.set_session(session)
         previous, self._last_session = self._last_session, session
+        if session is not None:
+            for handle in job_registry().running():
+                if same_connection(handle.session, session):
+                    # A replaced token: a running job's next rows go through the new client
+                    # (with the old, closed one, every row failed).
+                    handle.set_session(session)
         dialog = self.dialog
         adopt = getattr(dialog, "set_session", None) if dialog is not None else None
         if adopt is not None and Shiboken.isValid(dialog) and same_connection(previous, session):
