@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox, QStyle, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QStyle, QToolBar, QWidget
 from shiboken6 import Shiboken
 
 from app.api.client import DncQuery
@@ -249,14 +249,19 @@ class JobFeatures(QObject):
                 self.import_file(Path(urls[0].toLocalFile()))
                 return True
             return False
-        if (
-            kind == QEvent.Type.Close
-            and isinstance(event, QCloseEvent)
-            and not ask_before_close(self.window)
-        ):
-            event.ignore()
-            return True
+        if kind == QEvent.Type.Close and isinstance(event, QCloseEvent):
+            if not ask_before_close(self.window):
+                event.ignore()
+                return True
+            self._close_dialogs()
         return False
+
+    def _close_dialogs(self) -> None:
+        """The window is closing (its jobs paused or cancelled): its dialogs close with it.
+        The import wizard stayed on screen, saying its job was running, over a window gone."""
+        for dialog in self.window.findChildren(QDialog):
+            if dialog.isWindow() and dialog.isVisible():
+                dialog.close()
 
 
 def install_job_features(window: MainWindow) -> JobFeatures:
