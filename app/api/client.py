@@ -218,6 +218,11 @@ class ApiClient:
     def requests_sent(self) -> int:
         return self._t.requests_sent
 
+    @property
+    def closed(self) -> bool:
+        """Whether the client was closed (its session replaced): it sends nothing more."""
+        return self._t.closed
+
     def close(self) -> None:
         self._t.close()
 

@@ -154,6 +154,17 @@ def code_info(path: str, code: int | None) -> CodeInfo | None:
     return CODES.get((path, code))
 
 
+class ClientClosed(RuntimeError):
+    """A request asked of a client that was closed (its session replaced: a new token, another
+    connection): not sent. ``attempted``: an earlier attempt of the same call went out before
+    the close met its retry, so a write may have been done. Not an :class:`ApiError`: the
+    service said nothing."""
+
+    def __init__(self, text: str = "the API client is closed", *, attempted: bool = False):
+        super().__init__(text)
+        self.attempted = attempted
+
+
 class ApiError(Exception):
     """Base of every failure of a call to the service."""
 

@@ -37,6 +37,7 @@ from app.api.concurrency import in_flight_gate, is_read
 from app.api.errors import (
     ApiError,
     AuthError,
+    ClientClosed,
     RateLimitedError,
     ServerError,
     TransportError,
@@ -494,11 +495,11 @@ class Transport:
         if pool is not None:
             if self._closed:
                 # httpcore reopens connections on a closed pool; they would never be closed.
-                raise RuntimeError("the API client is closed")
+                raise ClientClosed
             return pool
         with self._shard_lock:
             if self._closed:
-                raise RuntimeError("the API client is closed")
+                raise ClientClosed
             index = self._next_shard % len(self._shards)
             self._next_shard += 1
             pool = self._shards[index]
@@ -528,6 +529,11 @@ class Transport:
     def __repr__(self) -> str:
         return f"Transport({self.api_url!r})"
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called: new requests are refused."""
+        return self._closed
+
     def close(self) -> None:
         """Close the idle pools now and each busy one when its last request has ended.
 
@@ -551,7 +557,7 @@ class Transport:
         pool = self._pool()
         with self._shard_lock:
             if self._closed:
-                raise RuntimeError("the API client is closed")
+                raise ClientClosed
             self._in_flight[pool] = self._in_flight.get(pool, 0) + 1
             self.requests_sent += 1
         return pool
@@ -655,6 +661,10 @@ class Transport:
                         watcher.sent(self.api_url + path)
                     try:
                         result = self._send(path, body)
+                    except ClientClosed as closed:
+                        # This attempt was never sent; an earlier one may have been.
+                        closed.attempted = attempt > 1
+                        raise
                     except ApiError as caught:
                         if watcher is not None:
                             watcher.ended(caught)

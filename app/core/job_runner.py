@@ -40,6 +40,7 @@ from app.api.concurrency import MAX_CONCURRENCY, InFlightGate, bounded_map
 from app.api.errors import (
     ApiError,
     AuthError,
+    ClientClosed,
     RateLimitedError,
     ServerError,
     TransportError,
@@ -242,6 +243,11 @@ class TokenRefused(JobAborted):
     (the keyring, an environment variable) names it."""
 
 
+class ClientGone(JobAborted):
+    """The session's API client was closed mid-run (a new token, another connection): the
+    rows not finished stay for a resume through an open one."""
+
+
 class JobControl:
     """Pause, resume, cancel or suspend a running job from any thread."""
 
@@ -413,6 +419,8 @@ class JobRunner:
         self.counts: dict[str, int] = {}
         self.abort_reason = ""
         self.token_refused = False
+        # The session's client was closed under the run (ClientGone).
+        self.client_gone = False
         # Rows whose send raised Unsettled in this pass, to send again before its next row:
         # queued by the worker that sent them, so that worker's next row is this one again.
         self._again: deque[tuple[JobRow, bool]] = deque()
@@ -538,6 +546,10 @@ class JobRunner:
                 error = done.error
                 if isinstance(error, JournalError):
                     self._journal_failed(row, resent, error, held)
+                    control.stop.set()
+                    continue
+                if isinstance(error, ClientClosed):
+                    self._client_closed(row, held)
                     control.stop.set()
                     continue
                 # How the row's messages say it (the job file's state stays `resent`'s).
@@ -711,7 +723,12 @@ class JobRunner:
             self._rate_limited(held)
         if self.abort_reason:
             self.store.set_status(JobStatus.PAUSED, stopped_because=self.abort_reason)
-            raise (TokenRefused if self.token_refused else JobAborted)(self.abort_reason)
+            stopped = JobAborted
+            if self.token_refused:
+                stopped = TokenRefused
+            elif self.client_gone:
+                stopped = ClientGone
+            raise stopped(self.abort_reason)
         if held.rows:
             self._flush_held(held)
         if control.cancelled.is_set():
@@ -796,6 +813,23 @@ class JobRunner:
                 f"{error} The job stopped, as no change may be sent without its record; "
                 "resume it once the journal can be written: it sends the rows not sent and "
                 "looks up those whose outcome was not recorded."
+            )
+
+    def _client_closed(self, row: JobRow, held: _Held) -> None:
+        """A row whose write the session refused because its client was closed (another
+        connection opened in the window while the job ran): every next row would meet it too,
+        so the job stops for a resume instead of failing them all. The refused write was not
+        sent, but an earlier write of the row may have been (a removal's delete before its
+        leads): the row stays "sending", so the resume settles it with a look-up, and the
+        journal tells its words whether anything of it went out (journal_sent_before)."""
+        for kept in (held.unsettled, held.not_done, held.unreached, held.refused_rows):
+            kept.pop(row.seq, None)
+        self.client_gone = True
+        if not self.abort_reason:
+            self.abort_reason = (
+                f"The job stopped at row {row.row_number}: the connection's API client was "
+                "closed (another connection was opened, or the token replaced, while it ran); "
+                "resume it from the Jobs tab to send the rows not sent."
             )
 
     def _refused_token(self, row: JobRow, resent: bool, error: AuthError) -> None:

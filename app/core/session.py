@@ -12,7 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, AuthError, RateLimitedError, ServerError, TransportError
+from app.api.errors import (
+    ApiError,
+    AuthError,
+    RateLimitedError,
+    ServerError,
+    TransportError,
+)
+from app.api.errors import ClientClosed as ApiClientClosed
 from app.api.models import Campaign, DncEntry, Lead, SmsOptOut, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
@@ -133,6 +140,34 @@ class WriteNotJournaled(JournalError):
         self.may_be_done = may_be_done
 
 
+class ClientClosed(ApiClientClosed):
+    """A write asked of a session whose API client was closed (its token was replaced, or
+    another connection opened): refused before anything was sent or journaled; ``str()`` is
+    one sentence naming the write."""
+
+
+# What a refused write was, by journal operation ("dnc.insert"): {phone} or {target} filled in.
+_WRITE_WORDS = {
+    "dnc.insert": "Adding {phone} to the DNC list",
+    "sms.insert": "Adding {phone} to the SMS opt-out list",
+    "dnc.delete": "Removing {phone} from the DNC list",
+    "dnc.update": "Changing the DNC entry ({target})",
+    "sms.update": "Changing the SMS opt-out entry ({target})",
+    "lead.update": "Setting the status of {target}",
+    "campaign.status": "Changing the status of {target}",
+}
+
+
+def closed_client_sentence(operation: str, target: str, phone: str) -> str:
+    """Why a write on a closed client was not made, naming it and what to do."""
+    words = _WRITE_WORDS.get(operation, "The change {target}")
+    action = words.format(phone=phone or target, target=target)
+    return (
+        f"{action} was not sent: this connection's API client was closed (its token was "
+        "replaced, or another connection was opened); do it again."
+    )
+
+
 class Session:
     """Reads go to ``session.api``; writes go through the methods here and are journaled."""
 
@@ -237,7 +272,12 @@ class Session:
         earlier_send_open: bool = False,
     ) -> WriteResult:
         """``call()``, its intent and outcome in the journal. ``earlier_send_open``: an earlier
-        send of the same write (a job's row sent again) ended with its fate open."""
+        send of the same write (a job's row sent again) ended with its fate open.
+
+        Raises :class:`ClientClosed`, having journaled nothing, when the client is closed: an
+        intent then would end "failed" for a request never made (black-box bb1 F7)."""
+        if self.api.closed:
+            raise ClientClosed(closed_client_sentence(operation, target, phone))
         try:
             intent = self.journal.record_intent(
                 connection=self.connection.name,
@@ -275,6 +315,15 @@ class Session:
             if earlier_send_open:
                 exc.earlier_send_open = True
             self._outcome(intent, True, outcome="failed", error=str(exc))
+            raise
+        except ApiClientClosed as closed:
+            # Closed while the write waited (a paused job's gate, a retry's backoff): this
+            # attempt never left; "not_attempted" unless an earlier one went out.
+            error = closed_client_sentence(operation, target, phone)
+            if closed.attempted:
+                error = f"{error} An earlier attempt was sent, so it may have been done."
+            outcome = "unknown" if closed.attempted else "not_attempted"
+            self._outcome(intent, closed.attempted, outcome=outcome, error=error)
             raise
         except Exception as exc:
             self._outcome(intent, True, outcome="failed", error=f"{type(exc).__name__}: {exc}")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox, QStyle, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QStyle, QToolBar, QWidget
 from shiboken6 import Shiboken
 
 from app.api.client import DncQuery
@@ -24,7 +24,7 @@ from app.ui.export_dialog import ExportDialog
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard import ImportWizard
 from app.ui.job_list import JobListView
-from app.ui.job_progress import ask_before_close
+from app.ui.job_progress import ask_before_close, job_registry
 from app.ui.list_view import same_connection
 
 if TYPE_CHECKING:
@@ -135,6 +135,12 @@ class JobFeatures(QObject):
             action.setEnabled(session is not None)
         self.jobs_view.set_session(session)
         previous, self._last_session = self._last_session, session
+        if session is not None:
+            for handle in job_registry().running():
+                if same_connection(handle.session, session):
+                    # A replaced token: a running job's next rows go through the new client
+                    # (with the old, closed one, every row failed).
+                    handle.set_session(session)
         dialog = self.dialog
         adopt = getattr(dialog, "set_session", None) if dialog is not None else None
         if adopt is not None and Shiboken.isValid(dialog) and same_connection(previous, session):
@@ -243,14 +249,19 @@ class JobFeatures(QObject):
                 self.import_file(Path(urls[0].toLocalFile()))
                 return True
             return False
-        if (
-            kind == QEvent.Type.Close
-            and isinstance(event, QCloseEvent)
-            and not ask_before_close(self.window)
-        ):
-            event.ignore()
-            return True
+        if kind == QEvent.Type.Close and isinstance(event, QCloseEvent):
+            if not ask_before_close(self.window):
+                event.ignore()
+                return True
+            self._close_dialogs()
         return False
+
+    def _close_dialogs(self) -> None:
+        """The window is closing (its jobs paused or cancelled): its dialogs close with it.
+        The import wizard stayed on screen, saying its job was running, over a window gone."""
+        for dialog in self.window.findChildren(QDialog):
+            if dialog.isWindow() and dialog.isVisible():
+                dialog.close()
 
 
 def install_job_features(window: MainWindow) -> JobFeatures:

@@ -41,12 +41,19 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from app.api.client import ApiClient
 from app.api.concurrency import MAX_CONCURRENCY
 from app.api.errors import ApiError
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
 from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, as_written_count
-from app.core.job_runner import DEFAULT_CONCURRENCY, JobAborted, JobControl, JobProgress
+from app.core.job_runner import (
+    DEFAULT_CONCURRENCY,
+    ClientGone,
+    JobAborted,
+    JobControl,
+    JobProgress,
+)
 from app.core.job_store import JobStatus, JobStore, Outcome
 from app.core.session import Session
 from app.core.sheet_check import CheckSummary
@@ -57,6 +64,7 @@ from app.ui.tasks import TaskContext, TaskRunner
 from app.ui.window_words import for_window
 
 StageFn = Callable[[], tuple[JobStore, CheckSummary]]
+RunFn = Callable[..., JobStatus]
 
 # Labels of the summary keys, in the order a person reads them.
 SUMMARY_LABELS = (
@@ -308,10 +316,26 @@ class JobHandle(QObject):
         self.notes = StagingNotes()
         self._with_notes = with_notes
         self._stage = stage
+        # The run's pace and its paced copy of the session's client, if any (under _swap:
+        # set_session comes from the GUI thread while the job's thread starts or ends).
+        self._swap = threading.Lock()
+        self._run_rate: int | None = None
+        self._run_paced: ApiClient | None = None
 
     @property
     def paused(self) -> bool:
         return self.control.paused.is_set()
+
+    def set_session(self, session: Session) -> None:
+        """A new token for the same connection (the old session's client is about to be
+        closed): a run on the old one stops at its next request and goes on through
+        ``session`` (:meth:`_run_adopting`); a resume started later uses it too."""
+        with self._swap:
+            self.session = session
+            paced = self._run_paced
+        if paced is not None:
+            # The run's own paced copy holds the old token: closed, the run goes on as above.
+            paced.close()
 
     def start(self) -> None:
         # A full collection walks every object of the process (Qt wrappers, phone metadata,
@@ -390,22 +414,9 @@ class JobHandle(QObject):
             job_id = str(meta.get("job_id") or store.path.stem)
             ctx.report(("pace", concurrency, rate_limit, job_id))
             run = run_import if meta.get("kind") != "removal" else run_removal
-            session = self.session
-            if rate_limit is not None:
-                session = Session(
-                    session.connection, session.api.paced(rate_limit), session.journal
-                )
-            try:
-                status = run(
-                    store,
-                    session,
-                    concurrency=concurrency,
-                    control=self.control,
-                    progress=ctx.report,
-                )
-            finally:
-                if session is not self.session:
-                    session.api.close()  # the paced copy only; the shared client stays open
+            with self._swap:
+                self._run_rate = rate_limit
+            status = self._run_adopting(run, store, concurrency, ctx)
             out = job_summary(store)
             out["status"] = status.value
             if meta.get("kind") == "removal":
@@ -416,6 +427,52 @@ class JobHandle(QObject):
             ended.set()
             if store is not None:
                 store.close()
+
+    def _run_adopting(
+        self, run: RunFn, store: JobStore, concurrency: int, ctx: TaskContext
+    ) -> JobStatus:
+        """``run`` the job; when :meth:`set_session` replaced its session meanwhile, go on
+        through the new one.
+
+        The old session's client is closed under the run: its next request is refused unsent
+        and the job stops with :class:`ClientGone`, every row not finished kept ("sending"
+        ones are looked up before they are sent again), as a pause does. It then goes on here
+        as a resume through the new session, so nothing is sent twice and each row gets one
+        outcome."""
+        while True:
+            with self._swap:
+                started_on = session = self.session
+                if self._run_rate is not None:
+                    session = Session(
+                        started_on.connection,
+                        started_on.api.paced(self._run_rate),
+                        started_on.journal,
+                    )
+                    self._run_paced = session.api
+            try:
+                return run(
+                    store, session, concurrency=concurrency, control=self.control,
+                    progress=ctx.report,
+                )  # fmt: skip
+            except ClientGone:
+                adopted = self.session is not started_on and not self.session.api.closed
+                if not adopted or not self._clear_own_stop():
+                    raise
+            finally:
+                with self._swap:
+                    paced, self._run_paced = self._run_paced, None
+                if paced is not None:
+                    paced.close()  # the paced copy only; the shared client is the window's
+
+    def _clear_own_stop(self) -> bool:
+        """Undo the stop the run set for its closed client, unless the person (or the window
+        closing) stopped the job meanwhile: False then."""
+        control = self.control
+        control.stop.clear()
+        if control.cancelled.is_set() or control.suspended.is_set():
+            control.stop.set()
+            return False
+        return True
 
     # -- GUI thread ---------------------------------------------------------------------
     def _on_progress(self, value: object) -> None:
