@@ -165,6 +165,7 @@ from app.core.staging_notes import (
     watched,
     year_first_sentence,
 )
+from app.core.unread_columns import unread_text_columns, unread_text_sentence
 from app.core.wording import joined
 
 CACHE_RESET_ROWS = 100_000
@@ -1026,6 +1027,8 @@ def _stage(
             for extension in extension_columns(mapping, preview):
                 if extension.index not in set_aside:
                     warnings.append(extension_sentence(mapping, extension, kind))
+            if kind == "import" and (texts := unread_text_columns(mapping, preview)):
+                warnings.append(unread_text_sentence(mapping, texts))
             if kind == "import":  # a removal counts no days to insertion
                 dated = [d for d in other_date_columns(mapping) if d.index not in set_aside]
                 dates = other_dates_sentence(mapping, dated)

@@ -204,7 +204,7 @@ def tables_apart(rows: Iterable[Row], mapping: ColumnMapping, found: OtherTables
 
 # Names a header holds over columns no role is read from ("Name" over the consumer's name): a
 # cell of these beside a phone header in the first table's phone column is a column's name.
-_OTHER_NAMES: Final = frozenset(
+OTHER_NAMES: Final = frozenset(
     {
         "name", "first name", "last name", "full name", "customer", "customer name",
         "contact", "contact name", "email", "e mail", "address", "city", "state", "zip",
@@ -232,7 +232,7 @@ def _a_note(held: list[Row], headers: Sequence[str], phone: int, read: Mapping[i
         if index == phone or not isinstance(value, str) or not value.strip():
             continue
         name = " ".join(value.split()).casefold()
-        if header_role(value) is None and name not in first and name not in _OTHER_NAMES:
+        if header_role(value) is None and name not in first and name not in OTHER_NAMES:
             return True
         for data in below:
             under = data[index] if index < len(data) else None
