@@ -31,7 +31,7 @@ import datetime as dt
 import re
 import shlex
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import partial
@@ -165,6 +165,7 @@ from app.core.staging_notes import (
     watched,
     year_first_sentence,
 )
+from app.core.unread_columns import unread_text_columns, unread_text_sentence
 from app.core.wording import joined
 
 CACHE_RESET_ROWS = 100_000
@@ -247,9 +248,13 @@ def map_sheet(
     sheet_names: tuple[str, ...] = (),
     *,
     text_file: bool = False,
+    hidden: Collection[str] = frozenset(),
+    offered: Collection[str] | None = None,
 ) -> ColumnMapping:
     """The proposed mapping for the previewed rows, with the settings' overrides applied.
-    ``text_file``: the file was read as text (CSV, TSV), whatever its name.
+    ``text_file``: the file was read as text (CSV, TSV), whatever its name. ``hidden``: the
+    hidden sheets among ``sheet_names``, which a hint of other sheets says are hidden;
+    ``offered``: those the hint may offer (None: every one).
 
     ``settings.phone_column`` is resolved by :func:`resolve_column` (a header name first,
     then a position). When no header row was recognised but the first row has a cell of that
@@ -287,7 +292,9 @@ def map_sheet(
     if mapping.phone is None:
         others = [n for n in sheet_names if n != sheet]
         where = f"sheet {sheet!r} of {file_name}" if others else file_name
-        listed = ", ".join(repr(name) for name in others)
+        if offered is not None:
+            others = [n for n in others if n in offered]
+        listed = ", ".join(f"{name!r}{' (hidden)' if name in hidden else ''}" for name in others)
         hint = f", or choose another sheet with --sheet ({listed})" if others else ""
         unread = " ".join(
             f"{header!r} is headed as fax numbers, so it is read only when chosen."
@@ -1020,6 +1027,8 @@ def _stage(
             for extension in extension_columns(mapping, preview):
                 if extension.index not in set_aside:
                     warnings.append(extension_sentence(mapping, extension, kind))
+            if kind == "import" and (texts := unread_text_columns(mapping, preview)):
+                warnings.append(unread_text_sentence(mapping, texts))
             if kind == "import":  # a removal counts no days to insertion
                 dated = [d for d in other_date_columns(mapping) if d.index not in set_aside]
                 dates = other_dates_sentence(mapping, dated)
@@ -1522,7 +1531,12 @@ def _open_ignoring(
     try:
         preview = read_preview(chosen)
         return chosen, map_sheet(
-            preview, settings, path_text(path.name), chosen.sheet, chosen.sheet_names
+            preview,
+            settings,
+            path_text(path.name),
+            chosen.sheet,
+            chosen.sheet_names,
+            hidden=chosen.notes.hidden_sheets,
         )
     except BaseException:
         chosen.close()
@@ -1549,10 +1563,11 @@ def _choose_sheet(
                 source.close()
                 return found_in
     tried: set[str] = set()
+    empty: set[str] = set()  # other sheets that could not be opened: none to offer
     if settings.sheet is None:
         front: int | None = None  # the front-matter sheet's phone numbers, counted once
         for name in sheets_before_front_matter(source):
-            found_in = _mapped(path, name, settings, probe)
+            found_in = _mapped(path, name, settings, probe, empty)
             if found_in is not None:
                 if front is None:
                     front = phone_cells(read_preview(source))
@@ -1572,6 +1587,7 @@ def _choose_sheet(
             source.sheet,
             source.sheet_names,
             text_file=isinstance(source, CsvSource),
+            hidden=source.notes.hidden_sheets,
         )
     except MappingError as first_error:
         others = [n for n in source.sheet_names if n != source.sheet] if not settings.sheet else []
@@ -1582,18 +1598,35 @@ def _choose_sheet(
         for name in others:
             if name in hidden or name in tried:
                 continue  # never read unless named; or tried above
-            found_in = _mapped(path, name, settings, probe)
+            found_in = _mapped(path, name, settings, probe, empty)
             if found_in is not None:
                 return found_in
         hidden_with_phones = []
         for name in others:
-            if name in hidden and (found_in := _mapped(path, name, settings, False)) is not None:
+            if name not in hidden:
+                continue
+            if (found_in := _mapped(path, name, settings, False, empty)) is not None:
                 found_in[0].close()
                 hidden_with_phones.append(name)
         if hidden_with_phones:
             raise MappingError(
                 *hidden_sheets_sentences(path_text(path.name), hidden_with_phones)
             ) from None
+        if empty & set(others):
+            # Its hint offered every other sheet: one empty is none to choose.
+            offered = [n for n in source.sheet_names if n not in empty]
+            try:
+                map_sheet(
+                    preview,
+                    settings,
+                    path_text(path.name),
+                    source.sheet,
+                    source.sheet_names,
+                    hidden=hidden,
+                    offered=offered,
+                )
+            except MappingError as pruned:
+                raise pruned from None
         raise first_error from None
     except BaseException:
         source.close()
@@ -1645,7 +1678,12 @@ def _open_named_column(
     try:
         preview = read_preview(chosen)
         return chosen, map_sheet(
-            preview, settings, path_text(path.name), chosen.sheet, chosen.sheet_names
+            preview,
+            settings,
+            path_text(path.name),
+            chosen.sheet,
+            chosen.sheet_names,
+            hidden=chosen.notes.hidden_sheets,
         )
     except MappingError as refused:
         chosen.close()
@@ -1771,13 +1809,15 @@ _OTHER_LIST: Final = {Target.DNC: Target.SMS_OPT_OUT, Target.SMS_OPT_OUT: Target
 
 
 def _mapped(
-    path: Path, name: str, settings: JobSettings, probe: bool
+    path: Path, name: str, settings: JobSettings, probe: bool, empty: set[str] | None = None
 ) -> tuple[SheetSource, ColumnMapping] | None:
     """Sheet ``name`` opened and mapped, or None when it has no phone column (or is empty or
-    cannot be read: it is simply not the one)."""
+    cannot be read: it is simply not the one, and goes into ``empty``)."""
     try:
         candidate = open_sheet(path, name, probe_others=probe)
     except SheetError:
+        if empty is not None:
+            empty.add(name)
         return None
     try:
         preview = read_preview(candidate)

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Final
 
 from app.core.sheet_check import CheckedRow, CheckSummary, RowList, withheld_invalid
 from app.core.sheet_header import is_blank, looks_like_phone, other_header, repeats_header
-from app.core.sheet_mapping import ColumnMapping, Role, column_letter, header_role
+from app.core.sheet_mapping import (
+    ColumnMapping,
+    Role,
+    column_letter,
+    header_role,
+    header_role_exact,
+)
 from app.core.sheet_types import CellValue, Row
 
 if TYPE_CHECKING:
@@ -150,7 +156,7 @@ def tables_apart(rows: Iterable[Row], mapping: ColumnMapping, found: OtherTables
                 proof = next(
                     (c for c in named if c < len(cells) and looks_like_phone(cells[c])), None
                 )
-                if proof is not None and proof == phone and _a_note(held, headers, phone):
+                if proof is not None and proof == phone and _a_note(held, headers, phone, read):
                     refused, held = held[0][0], _read_again(again, held)
                     continue
                 if proof is not None:
@@ -198,7 +204,7 @@ def tables_apart(rows: Iterable[Row], mapping: ColumnMapping, found: OtherTables
 
 # Names a header holds over columns no role is read from ("Name" over the consumer's name): a
 # cell of these beside a phone header in the first table's phone column is a column's name.
-_OTHER_NAMES: Final = frozenset(
+OTHER_NAMES: Final = frozenset(
     {
         "name", "first name", "last name", "full name", "customer", "customer name",
         "contact", "contact name", "email", "e mail", "address", "city", "state", "zip",
@@ -207,27 +213,59 @@ _OTHER_NAMES: Final = frozenset(
 )  # fmt: skip
 
 
-def _a_note(held: list[Row], headers: Sequence[str], phone: int) -> bool:
+def _a_note(held: list[Row], headers: Sequence[str], phone: int, read: Mapping[int, Role]) -> bool:
     """Whether a row naming phone numbers in the first table's own phone column, a phone
     number under it, is a note in that cell rather than another table's header: a cell of its
     other than the phone cell names no column ("wrong number" beside "Customer request"), or
     repeats the cell below it (a header names its column, not one of its values). Black-box
     bb2 F1: a phone cell reading "wrong number", "no number" or "cell" beside a reason set
-    every row after it apart as a second table, 1,000 opt-outs left invalid."""
+    every row after it apart as a second table, 1,000 opt-outs left invalid.
+
+    A row whose every cell is a phrase holding a column's word is a note too
+    (:func:`_all_phrases`): "wrong number" beside "Reason unknown"."""
     cells = held[0][1]
+    if _all_phrases(cells, headers, phone, read):
+        return True
     first = {" ".join(h.split()).casefold() for h in headers if h}
     below = [c for _, c in held[1:] if not is_blank(c)]
     for index, value in enumerate(cells):
         if index == phone or not isinstance(value, str) or not value.strip():
             continue
         name = " ".join(value.split()).casefold()
-        if header_role(value) is None and name not in first and name not in _OTHER_NAMES:
+        if header_role(value) is None and name not in first and name not in OTHER_NAMES:
             return True
         for data in below:
             under = data[index] if index < len(data) else None
             if isinstance(under, str) and " ".join(under.split()).casefold() == name:
                 return True
     return False
+
+
+# Columns of the first table whose cells are free text, so a phrase naming a column there
+# ("Reason unknown", "Phone refused") is the kind of text they hold.
+_FREE_TEXT: Final = frozenset({Role.REASON, Role.PURPOSE})
+
+
+def _all_phrases(
+    cells: Sequence[CellValue], headers: Sequence[str], phone: int, read: Mapping[int, Role]
+) -> bool:
+    """Whether a row's cells read as the first table's data rather than a header of its own:
+    its phone cell is no name a phone column is known by as a whole ("wrong number", "Phone
+    refused", not "Phone" or "Mobile") and every other cell is such a phrase too, in a
+    column of the first table holding free text (a reason, a purpose, one no role reads). A
+    header names its columns in one of their names; a note only holds a word of one."""
+    for index, value in enumerate(cells):
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if header_role_exact(value):
+            return False
+        if index == phone:
+            continue
+        role = read.get(index)
+        named = index < len(headers) and bool(headers[index].strip())
+        if role not in _FREE_TEXT and (role is not None or not named):
+            return False
+    return True
 
 
 def _read_again(again: deque[Row], rows: list[Row]) -> list[Row]:

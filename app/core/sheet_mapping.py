@@ -999,6 +999,13 @@ def header_names_a_country(text: str) -> bool:
     return _is_country_header(_words(text))
 
 
+def header_role_exact(text: str) -> bool:
+    """Whether a header is one of the names a role is known by as a whole ("Phone", "Notes"),
+    not a phrase holding one of its words ("wrong number", "Reason unknown")."""
+    match = _header_match(text)
+    return match is not None and match[1]
+
+
 def header_role(text: str) -> Role | None:
     """The role a column header names (``"Mobile #"`` → phone), or None."""
     match = _header_match(text)

@@ -743,7 +743,8 @@ class _WorkerStream:
         return message
 
     def meta(self) -> tuple[tuple[str, ...], str]:
-        """The sheet names and the chosen sheet; the hidden worksheets go to the notes."""
+        """The sheet names (chart sheets left out) and the chosen sheet; the hidden worksheets
+        go to the notes."""
         message = self._read_message()
         if message[0] != "meta":
             self.close()
@@ -751,6 +752,12 @@ class _WorkerStream:
         if self._primary and len(message) > 3:  # ("meta", names, chosen, hidden_names)
             self._notes.hidden_sheets = set(message[3])
         self.date1904 = _date_system(message)
+        names = tuple(message[1])
+        if len(message) > 5:
+            # A chart sheet is no sheet to offer (a hint, a sheet list): it has no cells. One
+            # named and chosen stays, for its own message.
+            charts = set(message[5]) - {message[2]}
+            names = tuple(n for n in names if n not in charts)
         # Right after it the worker says whether it can see hidden rows (not when its scan of
         # the sheet's layout failed, or an .xls is older than BIFF8).
         scan = self._read_message()
@@ -761,7 +768,7 @@ class _WorkerStream:
             self._notes.hidden_known = False
         elif self._primary:
             self._notes.hidden_known = True
-        return tuple(message[1]), str(message[2])
+        return names, str(message[2])
 
     def next_batch(self) -> list[Row] | None:
         if self._finished:

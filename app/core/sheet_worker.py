@@ -21,11 +21,13 @@ whose name says they are front matter ("Cover", "Instructions", "README":
 :func:`front_matter_sheet`), which staging tries after the rest (:func:`usable_first`).
 
 Messages on stdout: a 4-byte big-endian length, then a pickle of one tuple: ``("meta", sheet_names,
-chosen_sheet, hidden_names, date1904)`` (``hidden_names``: the hidden worksheets, known from the
-workbook's sheet list at no cost; ``date1904``: whether an xlsx/xlsm counts its day numbers in the
-1904 date system, True, or the 1900 one, False, or None when the reader does not learn it,
-:func:`date_system_1904`; a reader must accept the older three- and four-item forms too, which do
-not say); ``("scan", ...)``
+chosen_sheet, hidden_names, date1904, not_worksheets)`` (``hidden_names``: the hidden worksheets,
+known from the workbook's sheet list at no cost; ``date1904``: whether an xlsx/xlsm counts its
+day numbers in the 1904 date system, True, or the 1900 one, False, or None when the reader does
+not learn it,
+:func:`date_system_1904`; ``not_worksheets``: the chart, dialog and macro sheets among
+``sheet_names``, which hold no cells to read; a reader must accept the older three-, four- and
+five-item forms too, which do not say); ``("scan", ...)``
 messages (below); ``("rows", [(row_number, cells), ...])`` repeatedly (before the first,
 ``("merged", [(first_row, first_column, last_row, last_column), ...])`` when the sheet has merged
 ranges: rows 1-based, columns 0-based, the cells they cover showing their first cell's value;
@@ -2910,6 +2912,12 @@ def _worksheets(workbook: Any) -> list[str]:
     return [m.name for m in workbook.sheets_metadata if str(m.typ).endswith("WorkSheet")]
 
 
+def _not_worksheets(workbook: Any) -> list[str]:
+    """The sheets holding no cells to read: chart sheets, dialog and macro sheets (an .ods's
+    chart is on a worksheet, so none there)."""
+    return [m.name for m in workbook.sheets_metadata if not str(m.typ).endswith("WorkSheet")]
+
+
 def _hidden_worksheets(workbook: Any) -> list[str]:
     visible = set(_visible_worksheets(workbook))
     return [name for name in _worksheets(workbook) if name not in visible]
@@ -3675,7 +3683,8 @@ def run(
             if chosen != ahead.sheet:
                 ahead.cancel()
                 ahead = ScanAhead(path, chosen)
-        _send(out, ("meta", list(names), chosen, hidden, date_system_1904(path)))
+        meta = ("meta", list(names), chosen, hidden, date_system_1904(path))
+        _send(out, (*meta, _not_worksheets(workbook)))
         scan = ahead.wait()
         ahead = None
         texts = scan.texts if isinstance(scan, OdsScan) else None

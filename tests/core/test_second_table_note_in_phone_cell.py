@@ -80,6 +80,32 @@ def test_a_note_in_the_phone_cell_is_one_invalid_row(tmp_path: Path, note: str, 
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize(
+    ("note", "reason"),
+    [
+        ("wrong number", "Reason unknown"),
+        ("no number", "Phone refused"),
+        ("phone number unknown", "Notes lost"),
+    ],
+)
+def test_a_note_beside_a_reason_naming_a_column_is_one_invalid_row(
+    tmp_path: Path, note: str, reason: str, fmt: str
+) -> None:
+    """A reason that happens to hold a column's word is still a reason: the row's cells are
+    phrases, not the names a header gives its columns. It was taken for a second table's
+    header: 'Phone refused' set every row after it apart, 'Reason unknown' called its row one."""
+    table = _table(note)
+    table[2] = [note, reason]
+    rows, warnings, summary = _staged(tmp_path, _write(tmp_path, table, fmt))
+    assert (summary.rows, summary.valid, summary.invalid) == (AFTER + 2, AFTER + 1, 1)
+    assert rows[3].outcome == "invalid"
+    assert "table" not in rows[3].message
+    assert all(rows[n].outcome == "" for n in rows if n != 3)
+    assert rows[4].national == "3035551000" and rows[4].reason == "Customer request"
+    assert not any("table" in w for w in warnings)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
 def test_a_note_beside_a_unique_reason_and_a_repeated_header_word(tmp_path: Path, fmt: str) -> None:
     """A reason that names a column ("Notes: call later") is still data when the row below
     holds it too; one that names none is data whatever the rows below hold."""
@@ -108,12 +134,17 @@ def test_a_note_beside_a_unique_reason_and_a_repeated_header_word(tmp_path: Path
         (["Telephone", "Name", "Notes"], True),
         (["Name", "Mobile"], True),
         (["Reason", "Telephone"], True),
+        (["Home Phone", "Notes"], False),
+        (["Telephone", "Reason unknown"], False),
+        (["Home Phone", "Campaign", "Reason unknown"], True),
     ],
 )
 def test_a_real_second_table_is_still_told_apart(
     tmp_path: Path, header: list[str], moved: bool, fmt: str
 ) -> None:
-    phone = next(i for i, h in enumerate(header) if h in ("Mobile", "Telephone", "Phone"))
+    phone = next(
+        i for i, h in enumerate(header) if h in ("Mobile", "Telephone", "Phone", "Home Phone")
+    )
     below: list[list[object]] = []
     for n in range(3):
         row: list[object] = [
