@@ -389,10 +389,19 @@ _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9
 # has two dots and "555.0115" too few digits before its one.
 _DECIMAL_TEXT: Final = re.compile(r"[0-9]{7,}\.(?!0+$)[0-9]{1,6}")  # ".0" is whole
 # "x204", "ext. 12", "#5", and as black-box pass P2 #8 found them: "2125551279 - ext.12",
-# "212-555-1324 ex 9".
+# "212-555-1324 ex 9". Also the labels of the other countries whose files DNC Desk reads
+# (black-box bb4 #3, session 31: "0176 1234 5671 Durchwahl 12" was refused as words around
+# the number): German Durchwahl, DW, Nebenstelle, App. (Apparat); French poste, interne;
+# Spanish and Portuguese extensión, interno, int., ramal, anexo; Dutch toestel, tst.;
+# Swedish anknytning, ankn.; Russian доб. (phonenumbers' own parsing patterns list ext,
+# extn, extensión, int, anexo and доб).
+_EXTENSION_LABELS: Final = (
+    r"ext(?:ension|n)?\.?|extensi[oó]n|ex\.?|x\.?|#|;?ext="
+    r"|durchwahl|dw\.?|nebenstelle|app\.?|poste|interne|interno|int\.?|ramal|anexo"
+    r"|toestel|tst\.?|anknytning|ankn\.?|доб\.?"
+)
 _EXTENSION: Final = re.compile(
-    r"(?i)[0-9)][\s,;\-\u2013\u2014]*(?:ext(?:ension|n)?\.?|ex\.?|x\.?|#|;?ext=)\s*:?\s*"
-    r"([0-9]+)\s*#?\s*$"
+    rf"(?i)[0-9)][\s,;\-\u2013\u2014]*(?:{_EXTENSION_LABELS})\s*:?\s*([0-9]+)\s*#?\s*$"
 )
 _BEFORE_EXTENSION: Final = " \t,;-\u2013\u2014"
 # Separators people and spreadsheets put between digit groups; NFKC has
