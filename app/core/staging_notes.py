@@ -2528,10 +2528,11 @@ def damage_sentences(held: Held, kind: str) -> list[str]:
         rows = "1 row's phone cell" if one else f"{guessed.count:,} rows' phone cells"
         out.append(
             f"{rows} ({rows_named(guessed)}) may have lost a leading 0, as a spreadsheet drops "
-            f"it from a number cell: {'it is' if one else 'they are'} no valid number as "
-            f"written and would be one with a 0 before {'it' if one else 'them'}. That is a "
-            "guess, not a certainty: each row's damage note gives the number with the 0; "
-            "check it against the source."
+            f"it from a number cell: {'it is no valid number' if one else 'none is a valid'} "
+            f"{'as written' if one else 'number as written'}, and "
+            f"{'it' if one else 'each'} would be one with a 0 before it. That is a guess, not "
+            "a certainty: each row's damage note gives the number with the 0; check "
+            f"{'it' if one else 'them'} against the source."
         )
     cut = held.cut_short
     if cut.count:

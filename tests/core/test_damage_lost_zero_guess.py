@@ -64,12 +64,18 @@ def test_an_invalid_us_number_cell_is_not_counted_damaged(tmp_path: Path) -> Non
 def test_a_guessed_lost_zero_is_warned_of_as_a_guess(tmp_path: Path) -> None:
     path = _workbook(
         tmp_path / "it.xlsx",
-        [["Telefono", "Paese"], [312345678, "Italia"], [3471234518, "Italia"]],
+        [
+            ["Telefono", "Paese"],
+            [312345678, "Italia"],  # 031 2345678 (Como) without its 0: no number as it stands
+            [3471234518, "Italia"],
+            [312345679, "Italia"],
+        ],
     )
     rows, warnings, summary = _stage(path)
-    assert MAY_HAVE_LOST_ZERO in rows[2].damage
+    assert MAY_HAVE_LOST_ZERO in rows[2].damage and MAY_HAVE_LOST_ZERO in rows[4].damage
     assert summary.damaged == 0
     assert not any(DAMAGED in w for w in warnings)
     (guess,) = [w for w in warnings if MAY_HAVE_LOST_ZERO in w]
-    assert guess.startswith("1 row's phone cell (row 2) may have lost a leading 0")
+    assert guess.startswith("2 rows' phone cells (rows 2 and 4) may have lost a leading 0")
+    assert "none is a valid number as written, and each would be one with a 0" in guess
     assert "a guess, not a certainty" in guess
