@@ -389,10 +389,19 @@ _SCIENTIFIC: Final = re.compile(r"([+-]?)([0-9]*)(?:[.,]([0-9]*))?[eE]([+-]?[0-9
 # has two dots and "555.0115" too few digits before its one.
 _DECIMAL_TEXT: Final = re.compile(r"[0-9]{7,}\.(?!0+$)[0-9]{1,6}")  # ".0" is whole
 # "x204", "ext. 12", "#5", and as black-box pass P2 #8 found them: "2125551279 - ext.12",
-# "212-555-1324 ex 9".
+# "212-555-1324 ex 9". Also the labels of the other countries whose files DNC Desk reads
+# (black-box bb4 #3, session 31: "0176 1234 5671 Durchwahl 12" was refused as words around
+# the number): German Durchwahl, DW, Nebenstelle, App. (Apparat); French poste, interne;
+# Spanish and Portuguese extensión, interno, int., ramal, anexo; Dutch toestel, tst.;
+# Swedish anknytning, ankn.; Russian доб. (phonenumbers' own parsing patterns list ext,
+# extn, extensión, int, anexo and доб).
+_EXTENSION_LABELS: Final = (
+    r"ext(?:ension|n)?\.?|extensi[oó]n|ex\.?|x\.?|#|;?ext="
+    r"|durchwahl|dw\.?|nebenstelle|app\.?|poste|interne|interno|int\.?|ramal|anexo"
+    r"|toestel|tst\.?|anknytning|ankn\.?|доб\.?"
+)
 _EXTENSION: Final = re.compile(
-    r"(?i)[0-9)][\s,;\-\u2013\u2014]*(?:ext(?:ension|n)?\.?|ex\.?|x\.?|#|;?ext=)\s*:?\s*"
-    r"([0-9]+)\s*#?\s*$"
+    rf"(?i)[0-9)][\s,;\-\u2013\u2014]*(?:{_EXTENSION_LABELS})\s*:?\s*([0-9]+)\s*#?\s*$"
 )
 _BEFORE_EXTENSION: Final = " \t,;-\u2013\u2014"
 # Separators people and spreadsheets put between digit groups; NFKC has
@@ -1296,8 +1305,9 @@ def _country_name(region: str) -> str:
     return geocoder.country_name_for_number(example, "en") or region
 
 
-def _international(national: str, code: str) -> str:
-    """``+44 7911 123456``: how a number is shown in a reason, the country code first."""
+def international(national: str, code: str) -> str:
+    """``+44 7911 123456``: how a number is shown in a reason or a note, the country code
+    first, grouped as phonenumbers' INTERNATIONAL format groups it."""
     try:
         number = phonenumbers.parse(f"+{code}{national}", None)
     except NumberParseException:
@@ -1354,7 +1364,7 @@ def _two_readings(
     region = rules.main_region
     metadata = phonenumbers.PhoneMetadata.metadata_for_region(region, None)
     trunk = metadata.national_prefix if metadata is not None else None
-    with_code = _international(coded.national, code)
+    with_code = international(coded.national, code)
     without = f"+{code} {result.national}"
     if trunk and _verdict(f"{trunk}{result.national}", code).national == result.national:
         # Suggested only when it reads back so: after a trunk prefix can come a carrier code.
@@ -1404,7 +1414,7 @@ def _old_mexican_prefix(digits: str, plus: bool, rules: CodeRules | None) -> str
                 and len(rest) == _MEXICAN_DIGITS
                 and rules.is_valid_nsn(rest)
             ):
-                return f"{words}: without it, enter {_international(rest, '52')}"
+                return f"{words}: without it, enter {international(rest, '52')}"
     return ""
 
 
@@ -1422,7 +1432,7 @@ def _lost_plus(digits: str, code: str, rules: CodeRules | None) -> str:
         # mobile in the form it had until 2019, and got no hint at all.
         old = _old_mexican_prefix(digits, True, rules_for_code("52")) if own == "52" else ""
         return f"with a '+' before it, it would be a Mexico number, but {old}" if old else ""
-    shown = _international(verdict.national, own)
+    shown = international(verdict.national, own)
     # Black-box R2 #10: a Mexican number cell 445512345111 (044 55 1234 5111, its 0 dropped)
     # was offered as the UK number +44 55 1234 5111 alone.
     restored = _lost_zero(digits, code, rules) if code != "1" else None
@@ -1513,10 +1523,10 @@ def lost_plus_reading(value: object, code: str) -> tuple[str, str] | None:
         return None
     verdict = _plus_verdict(digits, own, rules_for_code(own))
     if verdict.ok:
-        return own, _international(verdict.national, own)
+        return own, international(verdict.national, own)
     mexican = rules_for_code("52") if own == "52" else None
     if mexican is not None and digits[2:3] == "1" and mexican.is_valid_nsn(digits[3:]):
-        return own, _international(digits[3:], own)
+        return own, international(digits[3:], own)
     return None
 
 
@@ -1528,13 +1538,13 @@ def _lost_zero(digits: str, code: str, rules: CodeRules | None) -> tuple[str, st
     zeroed = f"0{digits}"
     verdict = _verdict(zeroed, code)
     if verdict.ok:
-        return _international(verdict.national, code), ""
+        return international(verdict.national, code), ""
     if code != "52" or rules is None:
         return None
     for prefix, words in _OLD_MEXICAN_PREFIXES:
         rest = zeroed[len(prefix) :]
         if zeroed.startswith(prefix) and len(rest) == _MEXICAN_DIGITS and rules.is_valid_nsn(rest):
-            return _international(rest, code), words
+            return international(rest, code), words
     return None
 
 
@@ -1554,7 +1564,7 @@ def _brazil_ninth_digit(digits: str, plus: bool, rules: CodeRules | None) -> str
     old = _BRAZIL_OLD_MOBILE.fullmatch(national)
     if old is None or not rules.is_valid_nsn(f"{old[1]}9{old[2]}"):
         return ""
-    shown = _international(f"{old[1]}9{old[2]}", "55")
+    shown = international(f"{old[1]}9{old[2]}", "55")
     return (
         "Brazil put a 9 before the 8 digits of every mobile number (region by region, 2012 "
         f"to 2016): with it, this is {shown}; check it against the source and enter it so"
@@ -1823,7 +1833,7 @@ def decimal_comma_note(cell: str, result: PhoneResult) -> str:
     grouped = " with dots between its thousands and" if "." in shown else " with"
     return (
         f"cell {shown!r} was written as a decimal number{grouped} a decimal comma; read as "
-        f"+{result.phone_code} {result.national}"
+        f"{international(result.national, result.phone_code)}"
     )
 
 
@@ -2395,7 +2405,7 @@ def _after_exit_011(written: str, result: PhoneResult, hint: str = "") -> PhoneR
     if not found:
         return result._replace(reason=f"{result.reason}{hinted}") if hinted else result
     names = _either(
-        [f"{_international(zeroed.national, code)} ({region_name(code)})" for code, zeroed in found]
+        [f"{international(zeroed.national, code)} ({region_name(code)})" for code, zeroed in found]
     )
     codes = _either([code for code, _ in found])
     give = (
@@ -2409,7 +2419,7 @@ def _after_exit_011(written: str, result: PhoneResult, hint: str = "") -> PhoneR
             f"exit code); written with a leading 0, as a country writes its numbers, it is "
             f"{names}: {give} (--phone-code, or a Country column in a file){hinted}"
         )
-    dialled = _international(result.national, result.phone_code)
+    dialled = international(result.national, result.phone_code)
     return _reject(
         result.phone_code,
         f"the number {written} {READS_TWO_WAYS}: {dialled} ({region_name(result.phone_code)}) "

@@ -100,6 +100,7 @@ from app.core.sheet_damage import (
     keeps_leading_zero,
     may_lose_zero,
     named_country_note,
+    only_a_guess,
     other_country,
     other_country_note,
 )
@@ -432,12 +433,13 @@ class CheckSummary:
     """Counts per outcome; ``rows == valid + invalid + duplicates_in_file + blank`` always.
 
     ``rows`` counts data rows (below the header). ``damaged`` counts rows of any outcome whose
-    phone cell a spreadsheet had damaged; ``late_requests`` counts valid rows, and invalid rows
-    whose phone number is valid, whose request date is more than the limit of business days
-    before the insertion date (``late_invalid`` lists those invalid ones: not sent, and already
-    late); a valid row is measured from the earliest request date its number has in the file
-    (a duplicate row's, see :attr:`CheckedRow.replaced`), so a late number counts once, on the
-    row that is sent; ``ambiguous_dates`` counts
+    phone cell a spreadsheet had damaged (not those whose note only guesses a 0 was lost:
+    :func:`~app.core.sheet_damage.only_a_guess`); ``late_requests`` counts valid rows, and
+    invalid rows whose phone number is valid, whose request date is more than the limit of
+    business days before the insertion date (``late_invalid`` lists those invalid ones: not
+    sent, and already late); a valid row is measured from the earliest request date its number
+    has in the file (a duplicate row's, see :attr:`CheckedRow.replaced`), so a late number
+    counts once, on the row that is sent; ``ambiguous_dates`` counts
     request dates whose day and month could be either way round (``ambiguous_rows`` lists
     their rows, ``ambiguous_after`` those of them after the insertion date as read, which a
     request cannot be: a sign the column is written the other way). ``date_orders`` (not counted in
@@ -505,7 +507,7 @@ class CheckSummary:
                 self._measured_again(checked)
         else:
             self.blank += 1
-        if checked.damage:
+        if checked.damage and not only_a_guess(checked.damage):
             self.damaged += 1
         if "ambiguous" in checked.date_note:
             self.ambiguous_dates += 1
@@ -1544,7 +1546,7 @@ class _Checker:
         notes = [damage] if damage else []
         if damage and code_note.startswith("read as "):
             # Both end by saying what was read: the code cell's note says it whole, so once.
-            said = f"; read as +{result.phone_code} {result.national}"
+            said = f"; read as {phones.international(result.national, result.phone_code)}"
             notes = [damage.removesuffix(said)]
         if result.note and result.note != damage:
             # "the label 'cell' was left out": the report shows the cell beside it. (A decimal

@@ -83,6 +83,11 @@ _CUT_MIN_DIGITS: Final = 10
 # Australia 0412345678) or 10 (UK 07911123456, India 09876543210).
 _LOST_ZERO_DIGITS: Final = (9, 10)
 CUT_SHORT: Final = "as a number shown in scientific notation keeps once saved"
+# Said by every note that only guesses a number cell lost a leading 0 (its digits are no valid
+# number as they stand, and would be one with a 0): staging counts such rows apart from those
+# a spreadsheet certainly damaged (black-box bb4 #1: 3,003 ten-digit cells that were just
+# invalid US numbers were counted and warned of as damaged).
+MAY_HAVE_LOST_ZERO: Final = "may have lost a leading 0"
 # Said by the note on a number cell that reads as two valid numbers, as it stands and with the 0
 # a spreadsheet drops put back, in a country whose numbers keep their 0 (Italy): a removal
 # refuses such a row (sheet_check).
@@ -92,6 +97,12 @@ ZERO_IN_NUMBER: Final = (
 _PLAIN_DIGITS: Final = re.compile(r"\s*'?\s*\+?([0-9]+)\s*")
 # Text holding a number as a country writes it nationally: digits and separators, no "+".
 _NATIONAL_TEXT: Final = re.compile(r"\s*'?\s*[0-9(][0-9 ().-]*[0-9]\s*")
+
+
+def only_a_guess(note: str) -> bool:
+    """Whether a damage note only guesses the cell lost a leading 0 (:data:`MAY_HAVE_LOST_ZERO`)
+    rather than saying how a spreadsheet damaged it: asked only of rows with a note."""
+    return MAY_HAVE_LOST_ZERO in note
 
 
 def drops_trunk_zero(phone_code: str) -> bool:
@@ -164,7 +175,9 @@ def _cut_short_note(digits: str, cell: str, result: PhoneResult) -> str:
     value = int(digits)
     low, high = value - unit // 2, value + unit // 2 - 1
     kept = len(digits.rstrip("0"))
-    read = f"; read as +{result.phone_code} {result.national}" if result.ok else ""
+    read = (
+        f"; read as {phones.international(result.national, result.phone_code)}" if result.ok else ""
+    )
     return (
         f"{cell}: every digit after its first {kept} is 0, {CUT_SHORT} "
         f"({_excel_general(digits)}), so it may be any number from {low} to {high} cut short"
@@ -297,7 +310,7 @@ def other_country_note(raw: CellValue, found: OtherCountry, country_cell: str = 
             for_others = f"; for {other}, --phone-code {codes}"
     if found.lost:
         said = (
-            f"{cell} may have lost a leading 0, as a spreadsheet drops it: {found.written} "
+            f"{cell} {MAY_HAVE_LOST_ZERO}, as a spreadsheet drops it: {found.written} "
             f"reads as {_a(name)} number, {found.shown}{also}"
         )
     else:
@@ -392,7 +405,8 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
             if result.ok:
                 return (
                     f"cell {raw.strip()!r} was in scientific notation; read as "
-                    f"+{result.phone_code} {result.national} — check it against the source"
+                    f"{phones.international(result.national, result.phone_code)} — check it "
+                    "against the source"
                 )
             return f"cell {raw.strip()!r} was in scientific notation and lost digits"
         if (decimal := _FLOAT_TEXT.fullmatch(raw)) is not None:
@@ -403,7 +417,8 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
             return (
                 f"cell {raw.strip()!r} is a decimal number with a fraction (a number cell "
                 "divided or mistyped?); its digits read as "
-                f"+{result.phone_code} {result.national} — check it against the source"
+                f"{phones.international(result.national, result.phone_code)} — check it "
+                "against the source"
             )
         code = result.phone_code
         bare = lost_zero_text(raw) if code and keeps_leading_zero(code) else ""
@@ -419,9 +434,10 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
             return ""
         if bare and (zeroed := phones.normalize("0" + bare, code)).ok:
             return (
-                f"cell {bare!r} may have lost a leading 0, as a spreadsheet drops it from a "
+                f"cell {bare!r} {MAY_HAVE_LOST_ZERO}, as a spreadsheet drops it from a "
                 f"number cell (a CSV saved from one too): 0{bare} would be the valid number "
-                f"+{code} {zeroed.national}; correct the file if that is what was meant"
+                f"{phones.international(zeroed.national, code)}; correct the file if that is "
+                "what was meant"
             )
         # More than 15 digits is never a valid number: only rejections are looked at.
         cut = _CUT_TEXT.fullmatch(raw)
@@ -459,7 +475,8 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
         if code and not international and not kept and drops_trunk_zero(code):
             return (
                 f"cell is the number {digits}, not text: it lost its leading 0 (written "
-                f"0{digits} in {code_name(code)}); read as +{code} {result.national}"
+                f"0{digits} in {code_name(code)}); read as "
+                f"{phones.international(result.national, code)}"
             )
         if code and not international and keeps_leading_zero(code):
             zeroed = phones.normalize("0" + digits, code)
@@ -470,9 +487,10 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
         with_zero = phones.normalize("0" + digits, code)
         if with_zero.ok:
             return (
-                f"cell is the number {digits}, which may have lost a leading 0: "
-                f"0{digits} would be the valid number +{code} {with_zero.national}; "
-                "correct the file if that is what was meant"
+                f"cell is the number {digits}, which {MAY_HAVE_LOST_ZERO}: "
+                f"0{digits} would be the valid number "
+                f"{phones.international(with_zero.national, code)}; correct the file if that is "
+                "what was meant"
             )
     return ""
 
@@ -511,9 +529,9 @@ def _decimal_text_note(
     if not result.ok:
         if lost and (with_zero := phones.normalize("0" + digits, code)).ok:
             return (
-                f"{written}, from a number cell, which may have lost a leading 0: 0{digits} "
-                f"would be the valid number +{code} {with_zero.national}; correct the file if "
-                "that is what was meant"
+                f"{written}, from a number cell, which {MAY_HAVE_LOST_ZERO}: 0{digits} "
+                f"would be the valid number {phones.international(with_zero.national, code)}; "
+                "correct the file if that is what was meant"
             )
         return ""
     international = digits.startswith(code) and digits[len(code) :] == result.national
@@ -527,7 +545,7 @@ def _decimal_text_note(
     if trunk_lost:
         return (
             f"{written}, from a number cell, which lost its leading 0 (written 0{digits} in "
-            f"{code_name(code)}); read as +{code} {result.national}"
+            f"{code_name(code)}); read as {phones.international(result.national, code)}"
         )
     if lost and keeps_leading_zero(code):
         zeroed = phones.normalize("0" + digits, code)
@@ -582,7 +600,8 @@ def _zero_in_number_note(
     return (
         f"{said}: in {name} a number may begin with a 0 "
         f"that is part of it, and it {ZERO_IN_NUMBER}: {digits} is {shown}, 0{digits} is "
-        f"{with_zero}; read as +{code} {result.national} — check it against the source"
+        f"{with_zero}; read as {phones.international(result.national, code)} — check it "
+        "against the source"
     )
 
 

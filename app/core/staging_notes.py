@@ -120,7 +120,13 @@ from app.core.sheet_check import (
 )
 from app.core.sheet_check import Outcome as CheckOutcome
 from app.core.sheet_csv import CsvSource
-from app.core.sheet_damage import CUT_SHORT, code_name, lost_zero_text, placeholder_number
+from app.core.sheet_damage import (
+    CUT_SHORT,
+    code_name,
+    lost_zero_text,
+    only_a_guess,
+    placeholder_number,
+)
 from app.core.sheet_dates import (
     DASHED_DAY_FIRST_ONLY,
     DASHED_MONTH_FIRST_ONLY,
@@ -265,6 +271,7 @@ class Held:
         "headers",
         "lost_plus",
         "lost_plus_first",
+        "lost_zero_guess",
         "mapped",
         "numbers",
         "other_country",
@@ -313,6 +320,9 @@ class Held:
         self.damaged = RowList()
         self.damaged_invalid = 0
         self.cut_short = RowList()
+        # Rows whose note only guesses their number cell lost a leading 0 (only_a_guess):
+        # counted apart, as nothing says the spreadsheet damaged them.
+        self.lost_zero_guess = RowList()
         # Rows refused as US numbers that are another country's (Marks.other_country), by
         # that country's code; and the first rows read as US numbers from number cells,
         # (row, national), to find those valid as that country's too once a 0 is put back.
@@ -659,7 +669,11 @@ def noted(
             empty.pending.discard(c.row)
             if c.outcome is valid and c.phone_code == empty.default:
                 empty.read_default.add(c.row)
-        if c.damage:
+        if c.damage and only_a_guess(c.damage):
+            if c.marks is None or not c.marks.other_country:
+                # Those read as another country's number are named in that warning.
+                held.lost_zero_guess.add(c.row)
+        elif c.damage:
             held.damaged.add(c.row)
             held.damaged_invalid += c.outcome is invalid
             # The warning says an import's such rows go in as read: an invalid one does not
@@ -2507,6 +2521,18 @@ def damage_sentences(held: Held, kind: str) -> list[str]:
             f"written into the number{refused}. Each row's "
             "damage note (the report's Damage note column) says how; check those numbers "
             "against the source."
+        )
+    guessed = held.lost_zero_guess
+    if guessed.count:
+        one = guessed.count == 1
+        rows = "1 row's phone cell" if one else f"{guessed.count:,} rows' phone cells"
+        out.append(
+            f"{rows} ({rows_named(guessed)}) may have lost a leading 0, as a spreadsheet drops "
+            f"it from a number cell: {'it is no valid number' if one else 'none is a valid'} "
+            f"{'as written' if one else 'number as written'}, and "
+            f"{'it' if one else 'each'} would be one with a 0 before it. That is a guess, not "
+            "a certainty: each row's damage note gives the number with the 0; check "
+            f"{'it' if one else 'them'} against the source."
         )
     cut = held.cut_short
     if cut.count:

@@ -63,7 +63,7 @@ def test_a_rome_landline_that_lost_its_0_is_offered_as_italys(
     assert "--phone-code 39" in said or "--phone-code 33 or 39" in said, said
     # The reading it names is the one --phone-code 39 reads the cell as.
     under_39 = _messages(_dry_run(capsys, path, "--phone-code", "39"))[2]
-    assert "0669823456 would be the valid number +39 0669823456" in under_39
+    assert "0669823456 would be the valid number +39 06 6982 3456" in under_39
 
 
 def test_a_leeds_number_in_a_us_file_names_its_uk_reading(

@@ -70,7 +70,7 @@ def test_the_l1_files_rows_read_as_the_findings_ask(tmp_path: Path) -> None:
     assert rows[3][:2] == ("valid", "13035559633")
     assert rows[3][3] == (
         "cell '3.035.559.633,00' was written as a decimal number with dots between its "
-        "thousands and a decimal comma; read as +1 3035559633"
+        "thousands and a decimal comma; read as +1 303-555-9633"
     )
 
 
@@ -158,7 +158,7 @@ def test_a_number_shown_with_dot_thousands_and_a_decimal_comma_is_flagged_damage
     assert row.outcome is Outcome.VALID and row.national == "3035559633"
     note = (
         "cell '3.035.559.633,00' was written as a decimal number with dots between its "
-        "thousands and a decimal comma; read as +1 3035559633"
+        "thousands and a decimal comma; read as +1 303-555-9633"
     )
     assert row.damage == note
     assert row.message == f"row 2: {note}"  # said once

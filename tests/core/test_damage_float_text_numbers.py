@@ -71,7 +71,7 @@ def test_real_damage_in_a_decimal_is_still_flagged(
     damage = rows[0].index("Damage note")
     assert rows[1][damage] == (
         "cell '7911123456.0' was written as a decimal number, from a number cell, which lost "
-        "its leading 0 (written 07911123456 in United Kingdom); read as +44 7911123456"
+        "its leading 0 (written 07911123456 in United Kingdom); read as +44 7911 123456"
     )
     assert [row[damage] for row in rows[2:]] == [None] * 3
 

@@ -33,7 +33,8 @@ def test_a_fraction_where_no_phone_number_has_a_dot_is_flagged(cell: str) -> Non
     assert result.ok
     assert describe_damage(cell, result) == (
         f"cell {cell!r} is a decimal number with a fraction (a number cell divided or "
-        f"mistyped?); its digits read as +1 {result.national} — check it against the source"
+        f"mistyped?); its digits read as {phones.international(result.national, '1')} — check "
+        "it against the source"
     )
 
 

@@ -104,7 +104,7 @@ def test_long_text_not_ending_in_zeros_is_not_excel_damage(cell: str, reason: st
 
 COMMA_NOTE = (
     "cell '3035550533,0' was written as a decimal number with a decimal comma; "
-    "read as +1 3035550533"
+    "read as +1 303-555-0533"
 )
 
 
@@ -166,7 +166,7 @@ def test_decimal_comma_after_a_plus_keeps_the_plus() -> None:
     assert (result.ok, result.phone_code, result.national) == (True, "1", "3035550533")
     note = (
         "cell '+13035550533,00' was written as a decimal number with a decimal comma; "
-        "read as +1 3035550533"
+        "read as +1 303-555-0533"
     )
     assert result.note == note
     assert describe_damage("+13035550533,00", result) == note
@@ -187,7 +187,7 @@ def test_decimal_comma_through_the_row_check() -> None:
     assert summary.damaged == 3  # the duplicate row too: any outcome
     assert checked[2].message == (
         "row 3: cell '3035550534,0' was written as a decimal number with a decimal comma; "
-        "read as +1 3035550534"
+        "read as +1 303-555-0534"
     )
     assert summary.valid == 2
 
@@ -331,7 +331,7 @@ def test_a_decimal_with_a_fraction_read_as_digits_is_flagged() -> None:
     assert (result.ok, result.national) == (True, "3035550706")
     assert describe_damage("303555070.6", result) == (
         "cell '303555070.6' is a decimal number with a fraction (a number cell divided or "
-        "mistyped?); its digits read as +1 3035550706 — check it against the source"
+        "mistyped?); its digits read as +1 303-555-0706 — check it against the source"
     )
     # Dotted groups are how people write numbers: no note.
     dotted = phones.normalize("303.555.0706", "1")

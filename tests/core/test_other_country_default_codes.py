@@ -165,7 +165,7 @@ def test_bare_digits_valid_only_with_a_zero_are_refused_with_the_hint() -> None:
     assert outcome == "invalid"
     assert (
         "cell '669884573' may have lost a leading 0, as a spreadsheet drops it from a number "
-        "cell (a CSV saved from one too): 0669884573 would be the valid number +39 0669884573"
+        "cell (a CSV saved from one too): 0669884573 would be the valid number +39 06 6988 4573"
     ) in message
 
 
