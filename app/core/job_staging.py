@@ -1110,7 +1110,9 @@ def _stage(
             checked = _totals_noted(checked, totals)
             checked = _purpose_noted(checked, purpose_notes)
             own = {settings.scope.purpose_text, settings.purpose} - {""}
-            spellings = _ListSpellings(settings.list_purposes, own, summary, connection is None)
+            spellings = _ListSpellings(
+                settings.list_purposes, own, summary, connection is None, kind == "import"
+            )
             checked = spellings.watch(checked)
             if settings.list_purposes is not None:
                 checked = _SpelledDuplicates(summary).watch(checked)
@@ -2149,12 +2151,23 @@ class _ListSpellings:
     list that can be sent, the row takes it, and its message says so; with several, or one
     that cannot be sent, the row is invalid, naming them. Without a connection (``offline``),
     the rows whose purpose is not the job's own (``own``: the options', which the CLI notes
-    itself) are counted for a warning."""
+    itself) are counted for a warning.
+
+    An import row's purpose is checked so whatever its scope (``attached``): a global or
+    campaign entry carries the Purpose cell too, and 'marketing' or 'Marketing;Surveys' beside
+    the list's 'Marketing' went in as written (black-box bb4 F5c). A removal sends no purpose
+    beside a global or campaign scope, so there only a purpose scope's is checked."""
 
     def __init__(
-        self, purposes: ListPurposes | None, own: Set[str], summary: CheckSummary, offline: bool
+        self,
+        purposes: ListPurposes | None,
+        own: Set[str],
+        summary: CheckSummary,
+        offline: bool,
+        attached: bool = False,
     ) -> None:
         self.purposes = purposes
+        self.attached = attached
         # Without a connection; a front end with one that reads no purposes says nothing.
         self.own = own if offline else None
         self.summary = summary
@@ -2182,13 +2195,7 @@ class _ListSpellings:
     def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
         purposes = self.purposes
         for c in rows:
-            scope = c.scope
-            if (
-                c.outcome is CheckOutcome.VALID
-                and scope is not None
-                and scope.is_purpose
-                and (text := scope.purpose_text)
-            ):
+            if c.outcome is CheckOutcome.VALID and (text := self._sent_purpose(c)):
                 if purposes is None:
                     if self.own is not None and text not in self.own:
                         self.offline.add(c.row)
@@ -2205,6 +2212,15 @@ class _ListSpellings:
                     else:
                         self.variants.add(text, c.row)
             yield c
+
+    def _sent_purpose(self, c: CheckedRow) -> str:
+        """The purpose row ``c`` is sent with, as its scope's or beside another scope."""
+        scope = c.scope
+        if scope is None:
+            return ""
+        if scope.is_purpose:
+            return scope.purpose_text
+        return c.purpose if self.attached else ""
 
     def _several(self, text: str) -> str:
         """Why ``text``, which the list does not have, names more than one of its purposes
@@ -2239,7 +2255,8 @@ class _ListSpellings:
         assert self.purposes is not None
         if len(listed) == 1 and sendable_spelling(listed[0]):
             spelling = listed[0]
-            c.scope = Scope.purpose(spelling)
+            if c.scope is not None and c.scope.is_purpose:
+                c.scope = Scope.purpose(spelling)
             c.purpose = spelling
             said = (
                 f"purpose {shown_text(text)} is written {shown_text(spelling)} on the list; sent so"
