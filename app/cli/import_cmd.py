@@ -146,6 +146,7 @@ from app.core.sheet_mapping import (
 from app.core.sheet_reader import open_sheet, path_too_long
 from app.core.sheet_scope import CampaignDirectory, names_no_campaign, visible_text
 from app.core.sheet_types import SheetError
+from app.core.unread_phones import UNREAD_PHONES_WARNING
 from app.core.wording import counted, joined
 
 StageFn = Callable[..., tuple[JobStore, CheckSummary]]
@@ -912,6 +913,12 @@ def command_of(kind: str) -> str:
     return "remove" if kind == "removal" else "import"
 
 
+def _said_as(sentence: str, strong: object) -> str:
+    """``warning`` for staging's sentence on a column of phone numbers not read (a
+    consumer's other number left off the list: black-box bb4 F4), else ``note``."""
+    return "warning" if strong and sentence == strong else "note"
+
+
 def say_note(sentence: str) -> None:
     """``note: SENTENCE`` on stderr, flushed: said before a long run, not after it."""
     print(SECRETS.redact(f"note: {terminal_text(sentence)}"), file=sys.stderr, flush=True)
@@ -1227,8 +1234,9 @@ def print_result(
             f"  phone cells damaged by a spreadsheet: {summary[DAMAGED]:,} (see the report's "
             "Damage note column)"
         )
+    strong = store.meta().get(UNREAD_PHONES_WARNING)
     for warning in summary["warnings"]:
-        print(f"  note: {terminal_text(warning)}")
+        print(f"  {_said_as(warning, strong)}: {terminal_text(warning)}")
     report = terminal_text(summary["report"] or "none (see the note above)")
     print(f"  report: {report}")
     print(f"  job: {summary['job']}")
@@ -1703,8 +1711,13 @@ def _announcer(
         # resumes may not have seen the first run (a nohup log gone, a colleague resuming
         # from `dnc-desk jobs`, days later), the rows still to send carry the same fault, and
         # this is the last moment to stop before they go.
+        strong = meta.get(UNREAD_PHONES_WARNING)
         for sentence in staging_warnings(meta):
-            say_note(sentence)
+            if _said_as(sentence, strong) == "warning":
+                text = SECRETS.redact(f"warning: {terminal_text(sentence)}")
+                print(text, file=sys.stderr, flush=True)
+            else:
+                say_note(sentence)
 
     return announce
 

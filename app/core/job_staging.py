@@ -153,7 +153,6 @@ from app.core.staging_notes import (
     noted,
     notes_sentences,
     opt_out_flag_sentence,
-    other_columns_sentence,
     other_dates_sentence,
     other_reading_late_sentence,
     rows_named,
@@ -165,6 +164,7 @@ from app.core.staging_notes import (
     watched,
     year_first_sentence,
 )
+from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones
 from app.core.wording import joined
 
 CACHE_RESET_ROWS = 100_000
@@ -965,6 +965,7 @@ def _stage(
         # calculated already joins them (see formula_columns).
         area_advice: list[str] = []
         flag_notes: dict[int, str] = {}  # column: staging's flag or consent sentence on it
+        second_phones: UnreadPhones | None = None  # a second phone column's numbers, not read
         if guessed:
             first_rows: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
             preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
@@ -988,7 +989,10 @@ def _stage(
                 others = [i for i in others if i not in set_aside and i not in copies]
                 if others:
                     refused = refused_phone_columns(others, preview, settings.phone_code)
-                    warnings.append(other_columns_sentence(mapping, others, kind, refused))
+                    second_phones = UnreadPhones(
+                        mapping, others, refused, settings.phone_code, kind
+                    )
+                    warnings.append(second_phones.first)
             elif mapping.phone is not None and not holds_phones(
                 preview, mapping.phone, settings.phone_code
             ):
@@ -1096,6 +1100,8 @@ def _stage(
             rows = log.watch(rows)
             purpose_notes: dict[int, str] = {}
             rows = _purpose_cells(rows, mapping, purpose_notes)
+            if second_phones is not None:
+                rows = second_phones.rows(rows)
             leave_hidden = kind == "removal" and not settings.include_hidden
             checked: Iterator[CheckedRow]
             if leave_hidden:
@@ -1109,6 +1115,8 @@ def _stage(
             checked = log.noted(checked)
             checked = _totals_noted(checked, totals)
             checked = _purpose_noted(checked, purpose_notes)
+            if second_phones is not None:
+                checked = second_phones.noted(checked)
             own = {settings.scope.purpose_text, settings.purpose} - {""}
             spellings = _ListSpellings(
                 settings.list_purposes, own, summary, connection is None, kind == "import"
@@ -1210,6 +1218,12 @@ def _stage(
                 cut := _last_row_sentence(source, last_row.number, path_text(path.name), kind)
             ):
                 warnings.append(cut)
+            unread_meta: dict[str, str] = {}
+            if second_phones is not None and (counted_said := second_phones.sentence()):
+                # Counted over the whole file now its rows are checked; a warning rather than a
+                # note: a consumer's second number left off the list (black-box bb4 F4).
+                warnings = [counted_said if w == second_phones.first else w for w in warnings]
+                unread_meta[UNREAD_PHONES_WARNING] = counted_said
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
             if dormant := inactive.sentence():
@@ -1221,6 +1235,7 @@ def _stage(
                 {
                     DAMAGED: summary.damaged,
                     **({"warnings": warnings} if warnings else {}),
+                    **unread_meta,
                     **date_rows,
                     STAGED: True,
                 }
