@@ -135,10 +135,18 @@ from app.core.redaction import SECRETS
 from app.core.session import Session, read_over
 from app.core.sheet_check import CheckSummary, Target
 from app.core.sheet_guard import sniff_kind
-from app.core.sheet_mapping import STAND_IN_SEPARATOR, ColumnError, Role
-from app.core.sheet_reader import path_too_long
+from app.core.sheet_header import read_preview
+from app.core.sheet_mapping import (
+    STAND_IN_SEPARATOR,
+    ColumnError,
+    Role,
+    column_said,
+    propose_from_preview,
+)
+from app.core.sheet_reader import open_sheet, path_too_long
 from app.core.sheet_scope import CampaignDirectory, names_no_campaign, visible_text
 from app.core.sheet_types import SheetError
+from app.core.unread_phones import UNREAD_PHONES_WARNING
 from app.core.wording import counted, joined
 
 StageFn = Callable[..., tuple[JobStore, CheckSummary]]
@@ -308,6 +316,40 @@ _SCOPE_FORMS = "global, campaign:ID, campaign:NAME or purpose:TEXT"
 _SCOPE_FORMS_REMOVAL = "global, campaign:ID, campaign:NAME, purpose:TEXT or purpose (every purpose)"
 
 
+class PurposeMissing(CliError):
+    """``--scope purpose`` of an import without ``--purpose``: refused, and the file's Purpose
+    column, if it has one, named (:func:`purpose_column_sentence`)."""
+
+
+def purpose_column_sentence(path: Path, sheet: str | None) -> str:
+    """How a file's Purpose column becomes each row's scope, or ``""`` when its first rows
+    show no such column (or cannot be read: the file's own refusal comes later). A file of
+    Phone and Purpose columns run with ``--scope purpose`` was refused for want of --purpose,
+    with no word that a Scope column saying ``purpose`` takes each row's Purpose cell as its
+    scope (black-box bb4 F5a)."""
+    try:
+        with open_sheet(path, sheet) as source:
+            mapping = propose_from_preview(read_preview(source))
+    except (OSError, ValueError, TypeError, SheetError):
+        return ""
+    if mapping.purpose is None:
+        return ""
+    column = column_said(mapping.headers, mapping.purpose)
+    if mapping.scope is not None:
+        scope = column_said(mapping.headers, mapping.scope)
+        return (
+            f"In {path_text(path.name)}, a row whose Scope cell ({scope}) says 'purpose' is "
+            f"imported under its own purpose, from {column}: "
+            "give --scope global (or a campaign) for rows whose Scope cell is empty."
+        )
+    return (
+        f"{path_text(path.name)} has a purpose column, {column}, which is each row's scope "
+        "only beside a Scope column saying 'purpose': to import each row under its own "
+        "purpose, add a Scope column with 'purpose' on those rows and give --scope global "
+        "for rows whose Scope cell is empty."
+    )
+
+
 def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Scope | CampaignByName:
     """``--scope`` (and ``--purpose`` for the bare word ``purpose``), invisible characters and
     surrounding spaces removed. Only the bare word ``purpose`` of a removal means every purpose:
@@ -331,7 +373,7 @@ def parse_scope(text: str | None, purpose: str, *, removal: bool = False) -> Sco
         return Scope.purpose("")
     if low == "purpose":
         # The README's own form (black-box Q3 #7: it was refused as "not a scope").
-        raise CliError(
+        raise PurposeMissing(
             f"--purpose is missing: --scope {text!r} alone is not a scope an import can "
             "write to; give the purpose with --purpose TEXT, or write --scope purpose:TEXT.",
             EXIT_USAGE,
@@ -871,6 +913,12 @@ def command_of(kind: str) -> str:
     return "remove" if kind == "removal" else "import"
 
 
+def _said_as(sentence: str, strong: object) -> str:
+    """``warning`` for staging's sentence on a column of phone numbers not read (a
+    consumer's other number left off the list: black-box bb4 F4), else ``note``."""
+    return "warning" if strong and sentence == strong else "note"
+
+
 def say_note(sentence: str) -> None:
     """``note: SENTENCE`` on stderr, flushed: said before a long run, not after it."""
     print(SECRETS.redact(f"note: {terminal_text(sentence)}"), file=sys.stderr, flush=True)
@@ -1186,8 +1234,9 @@ def print_result(
             f"  phone cells damaged by a spreadsheet: {summary[DAMAGED]:,} (see the report's "
             "Damage note column)"
         )
+    strong = store.meta().get(UNREAD_PHONES_WARNING)
     for warning in summary["warnings"]:
-        print(f"  note: {terminal_text(warning)}")
+        print(f"  {_said_as(warning, strong)}: {terminal_text(warning)}")
     report = terminal_text(summary["report"] or "none (see the note above)")
     print(f"  report: {report}")
     print(f"  job: {summary['job']}")
@@ -1386,9 +1435,14 @@ def run_job_command(
                     EXIT_USAGE,
                 )
             refuse_blank_options(args)
-            given_scope = parse_scope(
-                args.scope, getattr(args, "purpose", None) or "", removal=command == "remove"
-            )
+            try:
+                given_scope = parse_scope(
+                    args.scope, getattr(args, "purpose", None) or "", removal=command == "remove"
+                )
+            except PurposeMissing as missing:
+                if column := purpose_column_sentence(args.file, args.sheet):
+                    raise CliError(f"{missing} {column}", missing.status) from None
+                raise
             connected = bool(args.connection or args.base_url)
             if isinstance(given_scope, CampaignByName) and args.dry_run and not connected:
                 raise CliError(
@@ -1657,8 +1711,13 @@ def _announcer(
         # resumes may not have seen the first run (a nohup log gone, a colleague resuming
         # from `dnc-desk jobs`, days later), the rows still to send carry the same fault, and
         # this is the last moment to stop before they go.
+        strong = meta.get(UNREAD_PHONES_WARNING)
         for sentence in staging_warnings(meta):
-            say_note(sentence)
+            if _said_as(sentence, strong) == "warning":
+                text = SECRETS.redact(f"warning: {terminal_text(sentence)}")
+                print(text, file=sys.stderr, flush=True)
+            else:
+                say_note(sentence)
 
     return announce
 

@@ -153,7 +153,6 @@ from app.core.staging_notes import (
     noted,
     notes_sentences,
     opt_out_flag_sentence,
-    other_columns_sentence,
     other_dates_sentence,
     other_reading_late_sentence,
     rows_named,
@@ -166,6 +165,7 @@ from app.core.staging_notes import (
     year_first_sentence,
 )
 from app.core.unread_columns import unread_text_columns, unread_text_sentence
+from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones
 from app.core.wording import joined
 
 CACHE_RESET_ROWS = 100_000
@@ -972,6 +972,7 @@ def _stage(
         # calculated already joins them (see formula_columns).
         area_advice: list[str] = []
         flag_notes: dict[int, str] = {}  # column: staging's flag or consent sentence on it
+        second_phones: UnreadPhones | None = None  # a second phone column's numbers, not read
         if guessed:
             first_rows: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
             preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
@@ -995,7 +996,10 @@ def _stage(
                 others = [i for i in others if i not in set_aside and i not in copies]
                 if others:
                     refused = refused_phone_columns(others, preview, settings.phone_code)
-                    warnings.append(other_columns_sentence(mapping, others, kind, refused))
+                    second_phones = UnreadPhones(
+                        mapping, others, refused, settings.phone_code, kind
+                    )
+                    warnings.append(second_phones.first)
             elif mapping.phone is not None and not holds_phones(
                 preview, mapping.phone, settings.phone_code
             ):
@@ -1105,6 +1109,8 @@ def _stage(
             rows = log.watch(rows)
             purpose_notes: dict[int, str] = {}
             rows = _purpose_cells(rows, mapping, purpose_notes)
+            if second_phones is not None:
+                rows = second_phones.rows(rows)
             leave_hidden = kind == "removal" and not settings.include_hidden
             checked: Iterator[CheckedRow]
             if leave_hidden:
@@ -1118,8 +1124,12 @@ def _stage(
             checked = log.noted(checked)
             checked = _totals_noted(checked, totals)
             checked = _purpose_noted(checked, purpose_notes)
+            if second_phones is not None:
+                checked = second_phones.noted(checked)
             own = {settings.scope.purpose_text, settings.purpose} - {""}
-            spellings = _ListSpellings(settings.list_purposes, own, summary, connection is None)
+            spellings = _ListSpellings(
+                settings.list_purposes, own, summary, connection is None, kind == "import"
+            )
             checked = spellings.watch(checked)
             if settings.list_purposes is not None:
                 checked = _SpelledDuplicates(summary).watch(checked)
@@ -1217,6 +1227,12 @@ def _stage(
                 cut := _last_row_sentence(source, last_row.number, path_text(path.name), kind)
             ):
                 warnings.append(cut)
+            unread_meta: dict[str, str] = {}
+            if second_phones is not None and (counted_said := second_phones.sentence()):
+                # Counted over the whole file now its rows are checked; a warning rather than a
+                # note: a consumer's second number left off the list (black-box bb4 F4).
+                warnings = [counted_said if w == second_phones.first else w for w in warnings]
+                unread_meta[UNREAD_PHONES_WARNING] = counted_said
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
             if dormant := inactive.sentence():
@@ -1228,6 +1244,7 @@ def _stage(
                 {
                     DAMAGED: summary.damaged,
                     **({"warnings": warnings} if warnings else {}),
+                    **unread_meta,
                     **date_rows,
                     STAGED: True,
                 }
@@ -2189,12 +2206,23 @@ class _ListSpellings:
     list that can be sent, the row takes it, and its message says so; with several, or one
     that cannot be sent, the row is invalid, naming them. Without a connection (``offline``),
     the rows whose purpose is not the job's own (``own``: the options', which the CLI notes
-    itself) are counted for a warning."""
+    itself) are counted for a warning.
+
+    An import row's purpose is checked so whatever its scope (``attached``): a global or
+    campaign entry carries the Purpose cell too, and 'marketing' or 'Marketing;Surveys' beside
+    the list's 'Marketing' went in as written (black-box bb4 F5c). A removal sends no purpose
+    beside a global or campaign scope, so there only a purpose scope's is checked."""
 
     def __init__(
-        self, purposes: ListPurposes | None, own: Set[str], summary: CheckSummary, offline: bool
+        self,
+        purposes: ListPurposes | None,
+        own: Set[str],
+        summary: CheckSummary,
+        offline: bool,
+        attached: bool = False,
     ) -> None:
         self.purposes = purposes
+        self.attached = attached
         # Without a connection; a front end with one that reads no purposes says nothing.
         self.own = own if offline else None
         self.summary = summary
@@ -2222,13 +2250,7 @@ class _ListSpellings:
     def watch(self, rows: Iterator[CheckedRow]) -> Iterator[CheckedRow]:
         purposes = self.purposes
         for c in rows:
-            scope = c.scope
-            if (
-                c.outcome is CheckOutcome.VALID
-                and scope is not None
-                and scope.is_purpose
-                and (text := scope.purpose_text)
-            ):
+            if c.outcome is CheckOutcome.VALID and (text := self._sent_purpose(c)):
                 if purposes is None:
                     if self.own is not None and text not in self.own:
                         self.offline.add(c.row)
@@ -2245,6 +2267,15 @@ class _ListSpellings:
                     else:
                         self.variants.add(text, c.row)
             yield c
+
+    def _sent_purpose(self, c: CheckedRow) -> str:
+        """The purpose row ``c`` is sent with, as its scope's or beside another scope."""
+        scope = c.scope
+        if scope is None:
+            return ""
+        if scope.is_purpose:
+            return scope.purpose_text
+        return c.purpose if self.attached else ""
 
     def _several(self, text: str) -> str:
         """Why ``text``, which the list does not have, names more than one of its purposes
@@ -2279,7 +2310,8 @@ class _ListSpellings:
         assert self.purposes is not None
         if len(listed) == 1 and sendable_spelling(listed[0]):
             spelling = listed[0]
-            c.scope = Scope.purpose(spelling)
+            if c.scope is not None and c.scope.is_purpose:
+                c.scope = Scope.purpose(spelling)
             c.purpose = spelling
             said = (
                 f"purpose {shown_text(text)} is written {shown_text(spelling)} on the list; sent so"

@@ -173,7 +173,7 @@ from app.core.sheet_mapping import (
 from app.core.sheet_reader import SheetSource
 from app.core.sheet_types import CellValue, PaddedCut, Row, SheetNotes, StrayQuote
 from app.core.sheet_worker import do_not_use_sheet
-from app.core.wording import joined
+from app.core.wording import counted, joined
 
 
 class _Feed:
@@ -1453,8 +1453,42 @@ def named_column_empty_sentence(mapping: ColumnMapping, others: list[int], named
     )
 
 
+def offered_columns(mapping: ColumnMapping, others: Sequence[int]) -> list[int]:
+    """Of ``others``, the columns :func:`other_columns_sentence` offers for import with
+    --phone-column: not the business's own line, a form's callers or a call log's other end."""
+    said = [
+        i
+        for i in others
+        if (i < len(mapping.headers) and names_own_line(mapping.headers[i]))
+        or _form_callers_column(mapping, i)
+        or _call_log_sentence(mapping, [i])
+    ]
+    return [i for i in others if i not in said]
+
+
+def _held_said(held: Mapping[int, tuple[int, int]], read: str) -> str:
+    """How many rows hold a number in each offered column (``held``: column -> rows, of
+    them differing from the row's number read), as ", on 2 rows (1 of them …)"; "" if none."""
+    parts = []
+    for column, (rows, differing) in held.items():
+        where = f"column {column_letter(column)} " if len(held) > 1 else ""
+        parts.append(
+            f"{where}on {counted(rows, 'row', 'rows')}, {differing:,} of them not the number "
+            f"read from {read} on that row"
+        )
+    if not parts:
+        return ""
+    named = any(d for _, d in held.values())
+    each = ": each such row's message names it" if named else ""
+    return f" ({'; '.join(parts)}{each})"
+
+
 def other_columns_sentence(
-    mapping: ColumnMapping, others: list[int], kind: str, refused: Sequence[int] = ()
+    mapping: ColumnMapping,
+    others: list[int],
+    kind: str,
+    refused: Sequence[int] = (),
+    held: Mapping[int, tuple[int, int]] | None = None,
 ) -> str:
     """The warning on columns of phone numbers not read; ``refused``: those of them whose
     numbers the check refuses as written (extensions, notes), which must be corrected first,
@@ -1463,7 +1497,11 @@ def other_columns_sentence(
     A column taken for the business's own line (a form's "What number called you?", the
     line a log's calls went to or came from) is said so and never offered for import with
     --phone-column: the offer put the company's own caller ID on the list (re-test R1 #1,
-    #2)."""
+    #2).
+
+    ``held`` (column -> rows holding a number there, of them differing from the row's number
+    read; :class:`~app.core.unread_phones.UnreadPhones`) counts an offered column's numbers
+    over the whole file once its rows are checked (black-box bb4 F4)."""
     assert mapping.phone is not None
     verb = "removed" if kind == "removal" else "imported"
     read = column_said(mapping.headers, mapping.phone)
@@ -1471,6 +1509,7 @@ def other_columns_sentence(
     forms = [i for i in others if i not in ours and _form_callers_column(mapping, i)]
     logs = [i for i in others if i not in ours + forms and _call_log_sentence(mapping, [i])]
     offered = [i for i in others if i not in ours + forms + logs]
+    counts = {i: held[i] for i in offered if i in held} if held else {}
     said: list[str] = []
     if offered:
         named = joined([column_said(mapping.headers, i) for i in offered])
@@ -1482,9 +1521,9 @@ def other_columns_sentence(
             else f"run the file again once for each: {joined(options)}"
         )
         said.append(
-            f"{named[0].upper()}{named[1:]} also {'hold' if many else 'holds'} phone numbers "
-            f"but {'are' if many else 'is'} not {verb}: only {read} is read. To "
-            f"{_take(kind, many)} too, {again}."
+            f"{named[0].upper()}{named[1:]} also {'hold' if many else 'holds'} phone numbers"
+            f"{_held_said(counts, read)} but {'are' if many else 'is'} not {verb}: "
+            f"only {read} is read. To {_take(kind, many)} too, {again}."
         )
         bad = [i for i in refused if i in offered]
         if bad:

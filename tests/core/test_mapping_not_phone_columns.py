@@ -163,7 +163,8 @@ def test_bare_numbers_of_another_country_are_not_said_to_carry_an_extension(
     assert mapping["phone"] == "Phone 1 - Value (column C)"
     assert (
         "Column D ('Phone 2 - Value') also holds phone numbers but is not imported: only "
-        "column C ('Phone 1 - Value') is read. To import it too, run the file again with "
+        "column C ('Phone 1 - Value') is read. "
+        "To import it too, run the file again with "
         "--phone-column column:D."
     ) in warnings, warnings
     assert not any("extension" in w for w in warnings), warnings
@@ -197,8 +198,10 @@ def test_of_two_phone_columns_reading_as_many_the_first_is_read(tmp_path: Path) 
     mapping, warnings, _, _ = _stage(tmp_path, GOOGLE)
     assert mapping["phone"] == "Phone 1 - Value (column C)"
     assert (
-        "Column E ('Phone 2 - Value') also holds phone numbers but is not imported: only "
-        "column C ('Phone 1 - Value') is read. To import it too, run the file again with "
+        "Column E ('Phone 2 - Value') also holds phone numbers (on 2 rows, 2 of them not the "
+        "number read from column C ('Phone 1 - Value') on that row: each such row's message "
+        "names it) but is not imported: only column C ('Phone 1 - Value') is read. "
+        "To import it too, run the file again with "
         "--phone-column column:E."
     ) in warnings, warnings
 

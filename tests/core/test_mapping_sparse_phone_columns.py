@@ -33,8 +33,10 @@ def test_a_phone_column_of_placeholders_is_read_over_a_sparse_alternative(
     assert mapping["phone"] == "Phone (column B)"
     assert counts["valid"] == 4
     assert warnings == [
-        "Column C ('Alt Phone') also holds phone numbers but is not imported: only column B "
-        "('Phone') is read. To import it too, run the file again with --phone-column column:C."
+        "Column C ('Alt Phone') also holds phone numbers (on 2 rows, 2 of them not the number "
+        "read from column B ('Phone') on that row: each such row's message names it) but is "
+        "not imported: only column B ('Phone') is read. "
+        "To import it too, run the file again with --phone-column column:C."
     ]
 
 

@@ -439,8 +439,10 @@ def test_a_second_phone_column_is_named(tmp_path: Path) -> None:
     store = stage_dry(path, tmp_path)
     assert store.meta()["mapping"]["phone"] == "Cell Phone (column D)"
     assert warnings(store) == [
-        "Column C ('Home Phone') also holds phone numbers but is not imported: only column D "
-        "('Cell Phone') is read. To import it too, run the file again with --phone-column "
+        "Column C ('Home Phone') also holds phone numbers (on 4 rows, 4 of them not the number "
+        "read from column D ('Cell Phone') on that row: each such row's message names it) but "
+        "is not imported: only column D ('Cell Phone') is read. "
+        "To import it too, run the file again with --phone-column "
         "column:C."
     ]
     assert warnings(stage_dry(path, tmp_path, kind="removal"))[0].endswith(
@@ -457,8 +459,10 @@ def test_a_second_table_to_the_right_is_named(tmp_path: Path) -> None:
     path = f.write_xlsx(tmp_path / "side.xlsx", rows)
     store = stage_dry(path, tmp_path)
     assert warnings(store) == [
-        "Column D ('Phone') also holds phone numbers but is not imported: only column A "
-        "('Phone') is read. To import it too, run the file again with --phone-column column:D."
+        "Column D ('Phone') also holds phone numbers (on 5 rows, 5 of them not the number read "
+        "from column A ('Phone') on that row: each such row's message names it) but is not "
+        "imported: only column A ('Phone') is read. "
+        "To import it too, run the file again with --phone-column column:D."
     ]
 
 
