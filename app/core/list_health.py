@@ -159,7 +159,9 @@ def covered_by_text(cover: SnapshotEntry) -> str:
 
 # Reasons a global entry is typically removed for later (the number changes hands), so the
 # campaign copy may be the consumer's only lasting record.
-_PASSING_REASON = re.compile(r"wrong\s*(number|no\b|#|person|party)|reassign|disconnect|test", re.I)
+_PASSING_REASON = re.compile(
+    r"\bwrong\s*(number|no\b|#|person|party)|\breassign|\bdisconnect|\btest(s|ing)?\b", re.I
+)
 
 
 def passing_reason(reason: str) -> bool:

@@ -35,6 +35,7 @@ from app.core.list_health import (
 from app.core.phones import format_for_display
 from app.core.snapshots import SnapshotEntry
 from app.core.wording import counted
+from app.ui.delete_dialog import TYPE_TO_CONFIRM_OVER
 from app.ui.plain_text import plain_label
 
 MAX_LISTED = 500  # entries listed in the dialog; the counts always cover all
@@ -112,10 +113,14 @@ class HealthFixDialog(QDialog):
         self.left_out.setWordWrap(True)
         self.reason_edit = QLineEdit(self)
         self.reason_edit.setPlaceholderText("Required: why these entries are removed (journaled)")
+        # As the Delete dialog: many removals are confirmed by typing their count.
+        self.confirm_edit = QLineEdit(self)
+        self.confirm_label = QLabel(self)
         self.missing = QLabel(self)
         self.missing.setWordWrap(True)
         form = QFormLayout()
         form.addRow("&Reason for removal", self.reason_edit)
+        form.addRow(self.confirm_label, self.confirm_edit)
 
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -135,6 +140,7 @@ class HealthFixDialog(QDialog):
         layout.addWidget(self.missing)
         layout.addWidget(self.buttons)
         self.reason_edit.textChanged.connect(self._update)
+        self.confirm_edit.textChanged.connect(self._update)
         self.young_check.toggled.connect(self._update)
         self._update()
 
@@ -189,6 +195,12 @@ class HealthFixDialog(QDialog):
             missing.append("an entry to remove (every entry is younger than five years)")
         if not self.reason_edit.text().strip():
             missing.append("a reason")
+        typing = len(chosen) > TYPE_TO_CONFIRM_OVER
+        self.confirm_label.setText(f"Type {len(chosen)} to confirm removing {len(chosen):,}:")
+        self.confirm_label.setVisible(typing)
+        self.confirm_edit.setVisible(typing)
+        if typing and self.confirm_edit.text().strip() != str(len(chosen)):
+            missing.append(f"the count ({len(chosen)}) typed to confirm")
         self.missing.setText("Still needed: " + ", ".join(missing) + "." if missing else "")
         self.ok_button.setText(f"Remove {len(chosen):,}")
         self.ok_button.setEnabled(not missing)

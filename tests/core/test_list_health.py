@@ -130,6 +130,8 @@ def test_fix_needs_a_reason_and_removes_only_the_chosen_entries(
     young = [e for e in finding.entries if younger_than_honor_period(e)]
     assert [e.phone_number for e in young] == ["2025550107"]
     assert passing_reason(finding.covers[young[0].id].reason)
+    assert passing_reason("number REASSIGNED") and passing_reason("test entry")
+    assert not passing_reason("Consumer protested; latest request")
     old = [e for e in finding.entries if not younger_than_honor_period(e)]
     rows = remove_redundant(session, finding, reason="old copies", entries=old)
     assert [(r.entry.phone_number, r.outcome) for r in rows] == [("2025550101", "ok")]

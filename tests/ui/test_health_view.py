@@ -184,6 +184,26 @@ def test_young_entries_are_left_out_unless_ticked_in_with_the_five_year_warning(
     assert sorted(r.outcome for r in blocker.args[0]) == ["ok", "ok"]
 
 
+def test_many_removals_are_confirmed_by_typing_their_count(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any
+) -> None:
+    # As the Delete dialog: over 100 entries, the count must be typed.
+    camp = {c.name: c.id for c in session.api.campaigns()}["Spring Renewals"]
+    numbers = [f"20255{n:05d}" for n in range(30000, 30101)]
+    sandbox.bulk_seed_dnc([(n, "1", "0", "asked", "") for n in numbers])
+    sandbox.bulk_seed_dnc([(n, "1", camp, "dup", "") for n in numbers])
+    sandbox.store.execute("UPDATE dnc SET insert_date = '2019-01-02 03:04:05'")
+    view = _checked(qtbot, runner, session)
+    dialog = _open_fix(qtbot, view)
+    qtbot.keyClicks(dialog.reason_edit, "Copies of global entries")
+    assert dialog.confirm_edit.isVisibleTo(dialog)
+    assert not dialog.ok_button.isEnabled()
+    assert "the count (101) typed to confirm" in dialog.missing.text()
+    qtbot.keyClicks(dialog.confirm_edit, "101")
+    assert dialog.ok_button.isEnabled() and dialog.ok_button.text() == "Remove 101"
+    dialog.reject()
+
+
 def test_declined_fix_changes_nothing(
     qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any
 ) -> None:
