@@ -353,6 +353,10 @@ class _Sent:
 _Key = tuple[str, str, str]
 
 
+# The job id of a removal given no job (the window's Delete dialog): it keeps no job file.
+WINDOW_REMOVAL_JOB_PREFIX = "dnc-removal-"
+
+
 def remove_dnc_entries(
     session: Session,
     items: Sequence[DncEntry | RemovalTarget],
@@ -379,7 +383,7 @@ def remove_dnc_entries(
     note = reason.strip()
     if not note:
         raise ValueError("a removal needs a reason; it goes into the change journal")
-    job = job or f"dnc-removal-{uuid.uuid4().hex[:12]}"
+    job = job or f"{WINDOW_REMOVAL_JOB_PREFIX}{uuid.uuid4().hex[:12]}"
     status = lead_status or ""
     targets = [RemovalTarget.of(item) for item in items]
     groups: dict[_Key, list[int]] = {}

@@ -68,6 +68,7 @@ from app.core.audit_types import (
 from app.core.connections import normalize_base_url
 from app.core.dnc_removal import (
     SMS_NEEDS_CODE,
+    WINDOW_REMOVAL_JOB_PREFIX,
     FormKind,
     FormSearch,
     form_searches,
@@ -88,6 +89,7 @@ from app.core.journal import (
     ChangeJournal,
     JournalEntry,
 )
+from app.core.list_health import HEALTH_FIX_JOB_PREFIX
 from app.core.phones import (
     PhoneResult,
     format_for_display,
@@ -466,6 +468,15 @@ def _settle_by_outcome(
     return made(not_done, "the service refused it (nothing recorded after it says otherwise)")
 
 
+def _fileless_job_maker(job: str) -> str:
+    """What made a job's writes when that kind of job never has a job file, else ''."""
+    if job.startswith(HEALTH_FIX_JOB_PREFIX):
+        return "a List health fix run from the window"
+    if job.startswith(WINDOW_REMOVAL_JOB_PREFIX):
+        return "the window's Delete dialog"
+    return ""
+
+
 @dataclass(frozen=True, slots=True)
 class JobFacts:
     """The job a write of the number was made by (black-box B9 #8: an insert row of the pack
@@ -495,6 +506,10 @@ class JobFacts:
         said = f"job {self.job}" + (f" ({self.name})" if self.name else "")
         if not self.searched:
             return said
+        if self.job_file is None and (made_by := _fileless_job_maker(self.job)):
+            # bb3 F7: "no longer in the data folder" read as a deleted record; these writes
+            # never had a job file.
+            return f"{said}; made by {made_by}, which keeps no job file (no request date)"
         if self.job_file is None:
             return (
                 f"{said}; its job file is no longer in the data folder, so the request date of "

@@ -11,9 +11,10 @@ decides what to do.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -31,6 +32,7 @@ from app.core.session import Session
 from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list
 from app.core.wording import counted, joined
 
+HONOR_YEARS = 5  # 47 CFR 64.1200(d)(6): a do-not-call request is honored for five years
 FUTURE_AGE = "in the future"
 AGE_BUCKETS = (
     ("under 30 days", 30),
@@ -58,6 +60,8 @@ class Finding:
     entries: list[SnapshotEntry]
     details: dict[str, str] = field(default_factory=dict)  # entry id -> why (e.g. the reason)
     fixable: bool = False
+    # Entry id -> the global entry that covers it (the redundant finding's only).
+    covers: dict[str, SnapshotEntry] = field(default_factory=dict)
 
 
 @dataclass
@@ -145,6 +149,41 @@ def _near_duplicate_title(clashing: list[Counter[str]]) -> str:
     )
 
 
+def covered_by_text(cover: SnapshotEntry) -> str:
+    """The global entry that covers a campaign entry, with what an officer weighs before
+    removing the campaign copy: its reason and date (F6: a 'Wrong number' global entry is the
+    kind removed when the number is reassigned)."""
+    reason = f"reason {shown_text(cover.reason)}" if cover.reason.strip() else "no reason"
+    return f"global id {cover.id}, {reason}, inserted {cover.insert_date or 'date unknown'}"
+
+
+# Reasons a global entry is typically removed for later (the number changes hands), so the
+# campaign copy may be the consumer's only lasting record.
+_PASSING_REASON = re.compile(
+    r"\bwrong\s*(number|no\b|#|person|party)|\breassign|\bdisconnect|\btest(s|ing)?\b", re.I
+)
+
+
+def passing_reason(reason: str) -> bool:
+    """Whether a global entry's reason suggests it may be removed later (wrong number,
+    reassigned, disconnected, test)."""
+    return bool(_PASSING_REASON.search(reason))
+
+
+def five_years_before(now: datetime) -> datetime:
+    try:
+        return now.replace(year=now.year - HONOR_YEARS)
+    except ValueError:  # 29 February
+        return now.replace(year=now.year - HONOR_YEARS, day=28)
+
+
+def younger_than_honor_period(entry: SnapshotEntry, now: datetime | None = None) -> bool:
+    """Inserted less than five years ago (47 CFR 64.1200(d)(6)); an unreadable date counts as
+    young, as the Delete dialog counts it."""
+    when = parse_timestamp(entry.insert_date)
+    return when is None or when > five_years_before(now or datetime.now())
+
+
 def analyse(
     data: SnapshotData, campaigns: dict[str, bool], *, now: datetime | None = None
 ) -> HealthReport:
@@ -169,16 +208,18 @@ def analyse(
                 result.reason or f"stored as {e.phone_number}, not {result.national}"
             )
     codes: dict[str, str] = {}
-    global_keys = {
-        EntryIndex.key_of(e.phone_number, e.phone_code, codes) for e in entries if e.scope.is_global
-    }
-    global_keys.discard(None)
-    redundant = [
-        e
+    global_of: dict[object, SnapshotEntry] = {}
+    for e in entries:
+        key = EntryIndex.key_of(e.phone_number, e.phone_code, codes)
+        if e.scope.is_global and key is not None:
+            global_of.setdefault(key, e)
+    covers = {
+        e.id: global_of[key]
         for e in entries
         if e.scope.is_campaign
-        and EntryIndex.key_of(e.phone_number, e.phone_code, codes) in global_keys
-    ]
+        and (key := EntryIndex.key_of(e.phone_number, e.phone_code, codes)) in global_of
+    }
+    redundant = [e for e in entries if e.id in covers]
     missing = [e for e in entries if e.scope.is_campaign and e.campaign_id not in campaigns]
     inactive = [e for e in entries if e.scope.is_campaign and campaigns.get(e.campaign_id) is False]
     blank = [e for e in entries if not e.reason.strip()]
@@ -195,7 +236,9 @@ def analyse(
             "redundant",
             "Campaign entries the global scope already covers",
             redundant,
+            {e.id: covered_by_text(covers[e.id]) for e in redundant},
             fixable=data.kind is ListKind.DNC,
+            covers=covers,
         ),
         Finding("missing_campaign", "Entries for campaigns that no longer exist", missing),
         Finding("inactive_campaign", "Entries for inactive campaigns", inactive),
@@ -301,6 +344,10 @@ def check_health(
     )
 
 
+# The job id of a List health fix's writes: run from the window, it keeps no job file.
+HEALTH_FIX_JOB_PREFIX = "health-fix-"
+
+
 @dataclass(frozen=True, slots=True)
 class FixRow:
     entry: SnapshotEntry
@@ -308,21 +355,37 @@ class FixRow:
     error: str = ""
 
 
+def fix_note(reason: str, cover: SnapshotEntry | None) -> str:
+    """The journal note of one delete: the officer's reason first, as the Delete dialog
+    journals it, then which global entry made the campaign copy redundant."""
+    why = "redundant: the number is on the global DNC list"
+    return f"{reason} ({why}, {covered_by_text(cover)})" if cover else f"{reason} ({why})"
+
+
 def remove_redundant(
     session: Session,
     finding: Finding,
     *,
-    note: str = "redundant: the number is on the global DNC list",
+    reason: str,
+    entries: Sequence[SnapshotEntry] | None = None,
     concurrency: int = 4,
     cancel: threading.Event | None = None,
     progress: Progress = no_progress,
 ) -> list[FixRow]:
-    """Remove the campaign-scoped duplicates of a ``redundant`` DNC finding (journaled)."""
+    """Remove the campaign-scoped duplicates of a ``redundant`` DNC finding (journaled, each
+    delete with ``reason``); ``entries``: the ones the officer chose, all by default."""
     if finding.code != "redundant" or not finding.fixable:
         raise ValueError("only the redundant DNC entries finding has this fix")
-    job = f"health-fix-{datetime.now().strftime('%Y%m%d%H%M%S')}"
+    if not reason.strip():
+        # F6: the Delete dialog requires one for the same deletes; so does this fix.
+        raise ValueError("a reason for removing the entries is required (it is journaled)")
+    chosen = list(finding.entries if entries is None else entries)
+    known = {e.id for e in finding.entries}
+    if any(e.id not in known for e in chosen):
+        raise ValueError("only entries of the finding can be removed by its fix")
+    job = f"{HEALTH_FIX_JOB_PREFIX}{datetime.now().strftime('%Y%m%d%H%M%S')}"
     rows: list[FixRow] = []
-    total = len(finding.entries)
+    total = len(chosen)
 
     def delete(e: SnapshotEntry) -> str:
         result = session.delete_dnc(
@@ -331,12 +394,12 @@ def remove_redundant(
             e.scope,
             not_found_ok=True,
             job=job,
-            note=note,
+            note=fix_note(reason.strip(), finding.covers.get(e.id)),
             cancel=cancel,
         )
         return result.status.value
 
-    for done in bounded_map(delete, finding.entries, concurrency=concurrency, stop=cancel):
+    for done in bounded_map(delete, chosen, concurrency=concurrency, stop=cancel):
         if done.error is None:
             rows.append(FixRow(done.item, "ok" if done.result == "done" else str(done.result)))
         elif isinstance(done.error, Cancelled):
@@ -347,5 +410,5 @@ def remove_redundant(
             raise done.error
         progress(len(rows), total, f"Removed {sum(r.outcome == 'ok' for r in rows):,} of {total:,}")
     attempted = {r.entry.id for r in rows}
-    rows += [FixRow(e, "not_attempted") for e in finding.entries if e.id not in attempted]
+    rows += [FixRow(e, "not_attempted") for e in chosen if e.id not in attempted]
     return rows

@@ -14,10 +14,10 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.api.paging import Cancelled
 from app.api.scope import Scope, ScopeError
 from app.core.list_health import (
+    CrossListGap,
     Finding,
     FixRow,
     HealthCheck,
@@ -43,6 +44,7 @@ from app.core.wording import counted
 from app.ui.audit_table_model import RAW_ROLE, Column, ObjectTableModel, entry_columns, sort_proxy
 from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.error_messages import user_message
+from app.ui.health_fix_dialog import HealthFixDialog, campaign_text
 from app.ui.list_view import is_auth_problem
 from app.ui.plain_text import plain_label
 from app.ui.tasks import Task, TaskContext, TaskRunner
@@ -63,6 +65,15 @@ class HealthRow:
         return self.finding is not None and self.finding.fixable and bool(self.entries)
 
 
+def gap_scope_text(gap: CrossListGap) -> str:
+    """A campaign scope as the window names it elsewhere, ``Solar Savings Outreach (1001)``
+    (bb3 F2: ``campaign:1001`` sent the officer to look the id up); other scopes as given."""
+    entries = gap.sms_not_dnc + gap.dnc_not_sms
+    if gap.scope.startswith("campaign:") and entries and entries[0].scope.is_campaign:
+        return campaign_text(entries[0])
+    return gap.scope
+
+
 def health_rows(check: HealthCheck) -> list[HealthRow]:
     """Every finding with entries, then the gaps between the lists, per scope."""
     rows: list[HealthRow] = []
@@ -73,13 +84,14 @@ def health_rows(check: HealthCheck) -> list[HealthRow]:
                     HealthRow(name, finding.title, finding.entries, finding.details, finding)
                 )
     for gap in check.gaps:
+        scope = gap_scope_text(gap)
         # Listed for the officer to decide: a consumer who opted out of texts has often
         # revoked consent to calls too, but the app cannot know that.
         if gap.sms_not_dnc:
-            title = f"{gap.scope}: on the SMS opt-out list, not on the DNC list"
+            title = f"{scope}: on the SMS opt-out list, not on the DNC list"
             rows.append(HealthRow("Both", title, gap.sms_not_dnc))
         if gap.dnc_not_sms:
-            title = f"{gap.scope}: on the DNC list, not on the SMS opt-out list"
+            title = f"{scope}: on the DNC list, not on the SMS opt-out list"
             rows.append(HealthRow("Both", title, gap.dnc_not_sms))
     return rows
 
@@ -102,15 +114,19 @@ def report_line(name: str, report: HealthReport) -> str:
     )
 
 
-def fix_summary(rows: list[FixRow]) -> Summary:
+def fix_summary(rows: list[FixRow], left_out: int = 0) -> Summary:
+    """The fix's result; ``left_out``: the entries younger than five years the officer chose
+    to keep, each an outcome of the finding too."""
     done = sum(1 for r in rows if r.outcome == "ok")
     parts = [f"Removed {done:,} of {len(rows):,} redundant campaign entries"]
     for outcome in ("not_found", "failed", "not_attempted"):
         n = sum(1 for r in rows if r.outcome == outcome)
         if n:
             parts.append(f"{outcome.replace('_', ' ')} {n:,}")
+    if left_out:
+        parts.append(f"{left_out:,} younger than five years left on the list, as chosen")
     problems = [
-        f"{r.entry.phone_number} ({r.entry.scope}, id {r.entry.id}): "
+        f"{r.entry.phone_number} ({campaign_text(r.entry)}, id {r.entry.id}): "
         f"{r.outcome.replace('_', ' ')}" + (f" — {r.error}" if r.error else "")
         for r in rows
         if r.outcome != "ok"
@@ -368,25 +384,33 @@ class HealthView(QWidget):
 
     # ------------------------------------------------------------------ fix
     def apply_fix(self) -> None:
-        """Remove the campaign copies of globally blocked numbers, after confirmation."""
+        """Ask which campaign copies of globally blocked numbers to remove, and why."""
         session, row = self.session, self.selected_row()
         if session is None or row is None or row.finding is None or not row.fixable:
             self._say("Select a finding that has a fix.")
             return
         finding = row.finding
-        count = len(finding.entries)
-        answer = QMessageBox.question(
-            self,
-            "Remove redundant campaign entries",
-            f"Remove {count:,} campaign-scoped DNC entr{'y' if count == 1 else 'ies'} whose "
-            "number is already on the global DNC list? The global entries stay, so the numbers "
-            "remain blocked in every campaign. Each removal is recorded in the change journal.",
-        )
-        if answer != QMessageBox.StandardButton.Yes:
-            return
+        dialog = HealthFixDialog(finding, self)
+        self.dialog = dialog
+
+        def closed(result: int) -> None:
+            if self.dialog is dialog:
+                self.dialog = None
+            dialog.deleteLater()
+            if result == QDialog.DialogCode.Accepted and self.session is session:
+                self._remove(session, finding, dialog.chosen, dialog.reason)
+
+        dialog.finished.connect(closed)
+        dialog.open()
+
+    def _remove(
+        self, session: Session, finding: Finding, entries: list[SnapshotEntry], reason: str
+    ) -> None:
+        count = len(entries)
+        left = len(finding.entries) - count
         progress = BulkProgressDialog("Remove redundant campaign entries", self.runner, self)
         progress.running_changed.connect(self._work)
-        progress.run_finished.connect(self._fix_done)
+        progress.run_finished.connect(lambda rows: self._fix_done(rows, left))
         progress.run_failed.connect(
             lambda exc: self._say(user_message(exc, "Remove redundant campaign entries").text)
         )
@@ -404,14 +428,16 @@ class HealthView(QWidget):
             lambda ctx: remove_redundant(
                 session,
                 finding,
+                reason=reason,
+                entries=entries,
                 cancel=ctx.cancel_event,
                 progress=lambda done, total, message: ctx.report((done, total, message)),
             ),
-            lambda rows: fix_summary(list(rows)),
+            lambda rows: fix_summary(list(rows), left),
         )
 
-    def _fix_done(self, rows: list[FixRow]) -> None:
-        line, _problems = fix_summary(rows)
+    def _fix_done(self, rows: list[FixRow], left_out: int = 0) -> None:
+        line, _problems = fix_summary(rows, left_out)
         self._say(line)
         self.fix_finished.emit(rows)
         self.run_check()  # show the lists as they are now

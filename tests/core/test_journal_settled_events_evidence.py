@@ -23,13 +23,16 @@ import httpx
 import openpyxl
 import pytest
 
+from app.api.client import DncQuery
 from app.api.scope import Scope
+from app.core.dnc_removal import Outcome, remove_dnc_entries
 from app.core.evidence import gather_evidence, write_evidence_xlsx
 from app.core.import_job import run_import, stage_import
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus, JobStore
 from app.core.journal import ChangeJournal, JournalEntry
+from app.core.list_health import check_health, remove_redundant
 from app.core.removal_job import REMOVED_BY_LOST_ATTEMPT, run_removal, stage_removal
 from app.core.session import Session
 from tests.core.lead_wire import wired_session
@@ -374,3 +377,36 @@ def test_an_insert_of_the_pack_names_its_job_its_request_and_its_report(
     # A caller that gives no jobs folder (the window) is not told the job file is gone.
     pack4 = gather_evidence(session.api, session.journal, None, late)
     assert pack4.jobs[pack4.writes[0].intent.id].text == f"job {job} (Charity desk requests)"
+
+
+def test_writes_of_the_window_say_what_made_them_not_a_missing_job_file(
+    sandbox: Any, session: Session, tmp_path: Path
+) -> None:
+    # bb3 F7: a List health fix's and the Delete dialog's deletes never had a job file; the
+    # pack said it was "no longer in the data folder", which reads like a deleted record.
+    camp = next(c.id for c in session.api.campaigns() if c.name == "Spring Renewals")
+    fixed, deleted = "2025550461", "2025550462"
+    session.api.insert_dnc(fixed, "1", Scope.global_(), reason="asked")
+    session.api.insert_dnc(fixed, "1", Scope.campaign(camp), reason="copy")
+    finding = check_health(session.api).dnc.finding("redundant")
+    assert [r.outcome for r in remove_redundant(session, finding, reason="tidy up")] == ["ok"]
+    session.api.insert_dnc(deleted, "1", Scope.global_(), reason="asked")
+    entry = session.api.search_dnc(DncQuery(phone_number=deleted)).items[0]
+    removal = remove_dnc_entries(session, [entry], reason="entered by mistake")
+    assert removal.count(Outcome.REMOVED) == 1
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+
+    for number, made_by in (
+        (fixed, "a List health fix run from the window"),
+        (deleted, "the window's Delete dialog"),
+    ):
+        pack = gather_evidence(session.api, session.journal, None, number, jobs_dir=jobs)
+        (write,) = [w for w in pack.writes if w.intent.operation == "dnc.delete"]
+        text = pack.jobs[write.intent.id].text
+        assert text == (
+            f"job {write.intent.job}; made by {made_by}, which keeps no job file (no request date)"
+        )
+        _, rows = _pack_sheets(pack, tmp_path / f"{number}.xlsx")
+        said = next(r for r in rows if r["Id"] == write.intent.id)["Job details"]
+        assert "no longer" not in said and made_by in said

@@ -8,7 +8,13 @@ import pytest
 
 from app.api.client import ApiClient, DncQuery
 from app.api.scope import Scope
-from app.core.list_health import check_health, purpose_key, remove_redundant
+from app.core.list_health import (
+    check_health,
+    passing_reason,
+    purpose_key,
+    remove_redundant,
+    younger_than_honor_period,
+)
 from app.core.session import Session
 
 
@@ -84,16 +90,53 @@ def test_one_scope_only(session: Session, sandbox: Any) -> None:
 def test_fix_removes_the_campaign_duplicates(session: Session, sandbox: Any) -> None:
     _seed(session.api, sandbox)
     finding = check_health(session.api).dnc.finding("redundant")
-    rows = remove_redundant(session, finding)
+    (cover,) = finding.covers.values()
+    # bb3 F6: the finding names the global entry covering each campaign copy.
+    assert finding.details == {
+        finding.entries[0].id: f"global id {cover.id}, reason 'asked', inserted {cover.insert_date}"
+    }
+    rows = remove_redundant(session, finding, reason="Consolidated: covered globally")
     assert [(r.entry.phone_number, r.outcome) for r in rows] == [("2025550101", "ok")]
     left = session.api.search_dnc(DncQuery(phone_number="2025550101")).items
     assert [str(e.scope) for e in left] == ["global"]
     deletes = session.journal.query(operation="dnc.delete")
     assert {e.outcome for e in deletes} == {"", "ok"}
     assert deletes[0].job.startswith("health-fix-")
+    # The officer's reason is journaled with each delete, as the Delete dialog journals it.
+    assert {e.note for e in deletes if e.phase == "intent"} == {
+        "Consolidated: covered globally (redundant: the number is on the global DNC list, "
+        f"global id {cover.id}, reason 'asked', inserted {cover.insert_date})"
+    }
     assert check_health(session.api).dnc.finding("redundant").entries == []
     with pytest.raises(ValueError, match="only the redundant"):
-        remove_redundant(session, check_health(session.api).dnc.finding("blank_reason"))
+        remove_redundant(session, check_health(session.api).dnc.finding("blank_reason"), reason="x")
+
+
+def test_fix_needs_a_reason_and_removes_only_the_chosen_entries(
+    session: Session, sandbox: Any
+) -> None:
+    camp, _ = _seed(session.api, sandbox)
+    session.api.insert_dnc("2025550107", "1", Scope.global_(), reason="Wrong number")
+    session.api.insert_dnc("2025550107", "1", Scope.campaign(camp), reason="never call")
+    sandbox.store.execute(
+        "UPDATE dnc SET insert_date = '2019-03-04 05:06:07' WHERE phone_number = '2025550101'"
+    )
+    finding = check_health(session.api).dnc.finding("redundant")
+    assert len(finding.entries) == 2
+    # F6: no silent deletes; a blank reason is refused before anything is sent.
+    with pytest.raises(ValueError, match="reason"):
+        remove_redundant(session, finding, reason="  ")
+    assert session.journal.query(operation="dnc.delete") == []
+    young = [e for e in finding.entries if younger_than_honor_period(e)]
+    assert [e.phone_number for e in young] == ["2025550107"]
+    assert passing_reason(finding.covers[young[0].id].reason)
+    assert passing_reason("number REASSIGNED") and passing_reason("test entry")
+    assert not passing_reason("Consumer protested; latest request")
+    old = [e for e in finding.entries if not younger_than_honor_period(e)]
+    rows = remove_redundant(session, finding, reason="old copies", entries=old)
+    assert [(r.entry.phone_number, r.outcome) for r in rows] == [("2025550101", "ok")]
+    left = session.api.search_dnc(DncQuery(scope=Scope.campaign(camp))).items
+    assert sorted(e.phone_number for e in left) == ["2025550102", "2025550107"]
 
 
 def test_near_duplicate_purposes_name_their_spellings_and_entries(
