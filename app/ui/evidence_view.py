@@ -97,6 +97,9 @@ SNAPSHOT_COLUMNS: tuple[Column[SnapshotPresence], ...] = (
 )
 
 
+NUMBER_NEEDED = "A number is needed: enter the number to look up, then press Look up."
+
+
 def pack_summary(pack: EvidencePack) -> str:
     def scopes(records: list[OptOutRecord]) -> str:
         return f" ({rich(', '.join(str(r.scope) for r in records))})" if records else ""
@@ -336,7 +339,11 @@ class EvidenceView(QWidget):
         # under it that fit another country with a 0 dropped are a guess, not searched.
         code_given = code != "1"
         if not number:
-            self._say("Enter the number to look up.")
+            # The last look-up's error would otherwise stay beside this prompt as if it were the
+            # blank box's (black-box bb3 F1); a pack on screen names its own number and stays.
+            if self.pack is None:
+                self.summary.setText(rich(NUMBER_NEEDED))
+            self._say(NUMBER_NEEDED)
             return
         generation = self._generation
         api, journal, connection = session.api, session.journal, session.connection.name

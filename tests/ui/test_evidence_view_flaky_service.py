@@ -1,8 +1,9 @@
-"""The Evidence tab on a flaky service (black-box bb3 F5).
+"""The Evidence tab on a flaky service (black-box bb3 F5) and with an empty number (F1).
 
 F5: a look-up whose one DNC search the service never answers (the sandbox behind
 :class:`FailingWire`) showed only "Look up …: the connection … broke", no pack; it now shows the
 pack, the failed search named in red, and never "on no list".
+F1: Look up with the number box emptied left the previous number's error on screen.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from app.core.evidence import EvidencePack
 from app.core.journal import ChangeJournal
 from app.core.paths import AppPaths
 from app.core.session import Session
-from app.ui.evidence_view import EvidenceView
+from app.ui.evidence_view import NUMBER_NEEDED, EvidenceView
 from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
 from tests.core.test_evidence_flaky_service import FOREVER, FailingWire, dnc_search_of
@@ -55,3 +56,20 @@ def test_evidence_tab_shows_the_pack_and_names_a_failed_search(
     finally:
         session.close()
         session.journal.close()
+
+
+def test_look_up_with_no_number_replaces_the_last_error(
+    qtbot: Any, runner: TaskRunner, session: Session
+) -> None:
+    view = EvidenceView(runner, AppPaths.default())
+    qtbot.addWidget(view)
+    view.set_session(session)
+    messages: list[str] = []
+    view.status_message.connect(messages.append)
+    qtbot.keyClicks(view.number_edit, "12345")
+    qtbot.mouseClick(view.lookup_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "cannot be looked up" in view.summary.text(), timeout=TIMEOUT)
+    view.number_edit.clear()
+    qtbot.mouseClick(view.lookup_button, Qt.MouseButton.LeftButton)
+    assert view.summary.text() == NUMBER_NEEDED
+    assert messages[-1] == NUMBER_NEEDED
