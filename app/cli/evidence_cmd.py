@@ -2,8 +2,10 @@
 
 Snapshots are those of this service; an incomplete one that does not hold the number says
 "not known" (``null`` in ``--json``), not "no" (black-box pass Q2 #2). Exit status: 0 the
-number is on no list; 3 it is on a DNC or SMS opt-out list (the pack says
-where); 1 failed while reading or writing; 2 could not start (unparseable number, connection).
+number is on no list; 3 it is on a DNC or SMS opt-out list (the pack says where), or what
+the service holds of it is not fully known (entries it counted but did not give, a search it
+failed even asked again: the pack names them); 1 failed while reading or writing; 2 could
+not start (unparseable number, connection).
 
 "On no list" is only of the written forms each list was searched in
 (:func:`app.core.evidence.gather_evidence`): ``--json`` gives them (``dnc_forms_searched``,
@@ -63,8 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Exit status: 0 the number is on no list; 3 it is on a DNC or SMS opt-out list (a "
         "finding, not a failure: the pack says where), or the service counted entries for it "
-        "that it did not give; 1 failed; 2 a bad argument; 130, 143 or 129 stopped by Ctrl+C, "
-        "SIGTERM or SIGHUP (no pack written)."
+        "that it did not give, or a search failed even asked again (the pack names it); 1 "
+        "failed; 2 a bad argument; 130, 143 or 129 stopped by Ctrl+C, SIGTERM or SIGHUP (no "
+        "pack written)."
     )
 
 
@@ -121,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         EvidenceError,
         gather_evidence,
         lead_forms_text,
+        searches_not_read_lines,
         write_evidence_xlsx,
     )
 
@@ -185,6 +189,9 @@ def run(args: argparse.Namespace) -> int:
         # Entries the service counted for the number that could not be read (re-test U1 #5).
         "dnc_not_read": pack.dnc_not_read,
         "sms_not_read": pack.sms_not_read,
+        # Searches the service failed even asked again, by list ("dnc", "sms_opt_out",
+        # "leads"), each search with why: nothing is known of them (black-box bb3 F5).
+        "searches_not_read": pack.searches_not_read,
         "dnc_forms_searched": pack.dnc_searched,
         "sms_forms_searched": pack.sms_searched,
         "leads": [{"id": h.lead.id, "field": h.field, "status": h.lead.status} for h in pack.leads],
@@ -264,9 +271,9 @@ def run(args: argparse.Namespace) -> int:
                 f"{n} {'snapshot' if n == 1 else 'snapshots'} of other services (another base "
                 "URL) not consulted."
             )
-        for found, label, searched, unread in (
-            (pack.dnc, "No DNC entry", pack.dnc_searched, pack.dnc_not_read),
-            (pack.sms, "No SMS opt-out", pack.sms_searched, pack.sms_not_read),
+        for found, label, searched, unread, part in (
+            (pack.dnc, "No DNC entry", pack.dnc_searched, pack.dnc_not_read, "dnc"),
+            (pack.sms, "No SMS opt-out", pack.sms_searched, pack.sms_not_read, "sms_opt_out"),
         ):
             if unread:
                 what = "DNC entries" if label == "No DNC entry" else "SMS opt-outs"
@@ -275,9 +282,13 @@ def run(args: argparse.Namespace) -> int:
                     "(it answered empty pages before its total): whether the number is listed "
                     "there is not fully known."
                 )
-            elif not found and searched:
+            elif not found and searched and not pack.not_read_in(part):
                 print(f"{label} in the written forms searched: {searched}.")
-        if not pack.leads:
+        # After the lists' lines, before the pack's path: a failed list search is said as
+        # plainly as entries not read (bb3 F5).
+        for line in searches_not_read_lines(pack):
+            print(line)
+        if not pack.leads and not pack.not_read_in("leads"):
             forms = lead_forms_text(pack.lead_forms_searched)
             print(f"No lead in the written forms searched: {forms}.")
         for code, why in pack.status_names_not_read.items():
@@ -286,5 +297,5 @@ def run(args: argparse.Namespace) -> int:
                 "its leads is not known."
             )
         print(f"Evidence pack: {report.resolve()}")
-    unread = pack.dnc_not_read or pack.sms_not_read
-    return EXIT_FINDINGS if pack.dnc or pack.sms or unread else EXIT_OK
+    # Not fully known (entries not given, a search failed) is never "on no list" (bb3 F5).
+    return EXIT_FINDINGS if pack.dnc or pack.sms or not pack.fully_known else EXIT_OK

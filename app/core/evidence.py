@@ -48,11 +48,12 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from app.api.client import ApiClient, DncQuery
-from app.api.errors import ApiError
+from app.api.errors import ApiError, RateLimitedError, ServerError, TransportError
 from app.api.models import LEAD_PHONE_FIELDS, Lead
 from app.api.paging import next_offset
 from app.core.audit_records import sha256_of
@@ -97,6 +98,7 @@ from app.core.phones import (
     normalize,
     normalize_with_default,
 )
+from app.core.session import read_over
 from app.core.sheet_check import listed_as_written, written_with_own_code
 from app.core.sheet_damage import drops_trunk_zero, other_country
 from app.core.sheet_dates import LIMIT_BUSINESS_DAYS
@@ -111,6 +113,16 @@ from app.core.snapshots import (
 from app.core.xlsx_safe import SafeWorkbook
 
 PAGE_SIZE = 1000
+
+# Each of the pack's reads is tried this many times over (each with the client's own retries
+# and backoff) while the service fails it: a look-up makes about 70 of them, and one failing
+# lost the whole pack (black-box bb3 F5: 4 of 4 look-ups at a 25 % drop rate). Reads are safe
+# to repeat.
+READ_ROUNDS = 3
+# The failures that cost a search, not the pack: a flaky service's (no answer, a 5xx, a rate
+# limit that outlasted the client's patience). A refused token or a refused query still fails
+# the look-up, as it would every search.
+_UNREAD_ERRORS = (ServerError, TransportError, RateLimitedError)
 
 
 class EvidenceError(ValueError):
@@ -680,6 +692,20 @@ class EvidencePack:
     # damaged), by file name, each with why: not consulted, so the pack cannot say whether
     # they list the number (black-box B37 F4: they were skipped without a word).
     snapshots_not_read: dict[str, str] = field(default_factory=dict)
+    # Searches that failed even asked again (:data:`READ_ROUNDS`), by what was searched, each
+    # with why, per list ("dnc", "sms_opt_out", "leads"): the pack holds nothing of them, so
+    # "on no list" or "no lead" is not known (black-box bb3 F5: one failed read lost the pack).
+    searches_not_read: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def not_read_in(self, part: str) -> dict[str, str]:
+        """The failed searches of ``part`` ("dnc", "sms_opt_out" or "leads"), each with why."""
+        return self.searches_not_read.get(part, {})
+
+    @property
+    def fully_known(self) -> bool:
+        """Whether every search was read whole: no failed search, no entry counted but not
+        given. When not, the pack cannot say the number is on no list."""
+        return not (self.dnc_not_read or self.sms_not_read or any(self.searches_not_read.values()))
 
     @property
     def settled_counts(self) -> dict[str, int]:
@@ -820,12 +846,20 @@ def _all_pages(
     return out, unread
 
 
+def _read_pages(
+    api: ApiClient, kind: ListKind, query: DncQuery, cancel: threading.Event | None
+) -> tuple[list[OptOutRecord], int]:
+    """:func:`_all_pages`, tried :data:`READ_ROUNDS` times over while the service fails it."""
+    return read_over(lambda: _all_pages(api, kind, query, cancel), READ_ROUNDS)
+
+
 def _found(
     api: ApiClient,
     kind: ListKind,
     national: str,
     code: str,
     cancel: threading.Event | None,
+    failed: dict[str, str],
 ) -> tuple[list[OptOutRecord], str, int]:
     """The list's entries for the number in each of its stored forms, each entry once, which
     forms were searched under which phone code (the pack says it: absence is only of them),
@@ -836,7 +870,10 @@ def _found(
     by :func:`names_number`. An SMS service that wants a phone code with a number is searched
     under the number's code instead. A DNC form the service refuses to search as a phone
     number format it does not take (:func:`app.core.dnc_removal.refuses_form`) holds no
-    entry there: named as not looked up, not a failure of the pack (black-box B36 F3)."""
+    entry there: named as not looked up, not a failure of the pack (black-box B36 F3).
+
+    A search the service still fails after :data:`READ_ROUNDS` tries is put in ``failed``
+    (what was searched: why) and left out of the forms searched: nothing is known of it."""
     found: dict[str, OptOutRecord] = {}
     unread = 0
     own: list[str] = []
@@ -847,17 +884,23 @@ def _found(
         query = DncQuery(phone_number=form, phone_code=code)
         records: list[OptOutRecord] | None = None
         missing = 0
+        where = f"{form} under phone code {code}"
         try:
             if not search.phone_code:
+                where = f"{form} under any phone code"
                 try:
-                    records, missing = _all_pages(api, kind, DncQuery(phone_number=form), cancel)
+                    records, missing = _read_pages(api, kind, DncQuery(phone_number=form), cancel)
                     any_code.append(form)
                 except ApiError as exc:
                     if kind is not ListKind.SMS or exc.code != SMS_NEEDS_CODE:
                         raise
+                    where = f"{form} under phone code {code}"
             if records is None:
-                records, missing = _all_pages(api, kind, query, cancel)
+                records, missing = _read_pages(api, kind, query, cancel)
                 own.append(form)
+        except _UNREAD_ERRORS as exc:
+            failed[where] = str(exc)
+            continue
         except ApiError as exc:
             # The SMS search's 6006 is another error (invalid campaign id).
             if kind is not ListKind.DNC or not refuses_form(exc, search):
@@ -868,7 +911,7 @@ def _found(
         for record in records:
             if names_number(record, national, code):
                 found.setdefault(record.id or f"{form}:{len(found)}", record)
-    searched = [f"{', '.join(own)} under phone code {code}"]
+    searched = [f"{', '.join(own)} under phone code {code}"] if own else []
     if any_code:
         searched.append(f"{', '.join(any_code)} under any phone code")
     if refused:
@@ -894,7 +937,7 @@ def _status_names(
     for code in sorted(c for c in set(codes) if c.strip()):
         check_cancel(cancel)
         try:
-            found = api.search_statuses(code, cancel=cancel)
+            found = read_over(partial(api.search_statuses, code, cancel=cancel), READ_ROUNDS)
         except ApiError as exc:
             failed[code] = str(exc)
             names[code] = STATUS_NAME_NOT_READ
@@ -958,6 +1001,52 @@ def _read_snapshots(pack: EvidencePack, base_url: str, directory: Path) -> None:
         )
 
 
+def _leads(api: ApiClient, query: dict[str, str], cancel: threading.Event | None) -> list[Lead]:
+    return list(api.iter_leads(query, cancel=cancel))
+
+
+def _search_leads(
+    api: ApiClient,
+    pack: EvidencePack,
+    note: str,
+    cancel: threading.Event | None,
+    failed: dict[str, str],
+) -> None:
+    """The leads carrying the number in any phone field, in each written form, each search
+    tried :data:`READ_ROUNDS` times over; one the service still fails is put in ``failed``
+    (field = form: why), as is the read of the lead lists' names (their leads' list name is
+    then blank), and the others' leads are kept."""
+    national, code = pack.national, pack.phone_code
+    try:
+        lists = {x.id: x.name for x in read_over(lambda: api.all_lists(cancel=cancel), READ_ROUNDS)}
+    except _UNREAD_ERRORS as exc:
+        lists = {}
+        failed["lead lists (their names)"] = str(exc)
+    seen: set[tuple[str, str]] = set()
+    pack.lead_forms_searched = _written_forms(national, code)
+    for field_name in LEAD_PHONE_FIELDS:
+        for form in pack.lead_forms_searched:
+            check_cancel(cancel)
+            try:
+                leads = read_over(partial(_leads, api, {field_name: form}, cancel), READ_ROUNDS)
+            except _UNREAD_ERRORS as exc:
+                failed[f"{field_name} = {form}"] = str(exc)
+                continue
+            for lead in leads:
+                value = getattr(lead, field_name)
+                match = normalize_with_default(value, lead.phone_code or "1", stored=True)
+                if not match.ok and note and listed_as_written(value, match) == national:
+                    # The number in no range in use: a lead keeps it as written too.
+                    match = PhoneResult(True, national, match.phone_code, "")
+                if not match.ok or (match.phone_code, match.national) != (code, national):
+                    continue
+                if (lead.id, field_name) not in seen:
+                    seen.add((lead.id, field_name))
+                    hit = LeadHit(lead, field_name, lists.get(lead.list_id, ""), "")
+                    pack.leads.append(hit)
+    pack.leads.sort(key=lambda h: (len(h.lead.id), h.lead.id, h.field))
+
+
 def gather_evidence(
     api: ApiClient,
     journal: ChangeJournal | None,
@@ -1006,34 +1095,18 @@ def gather_evidence(
     )
     steps = 5
     progress(0, steps, "Searching the DNC list")
+    failed: dict[str, dict[str, str]] = {"dnc": {}, "sms_opt_out": {}, "leads": {}}
     pack.dnc, pack.dnc_searched, pack.dnc_not_read = _found(
-        api, ListKind.DNC, national, code, cancel
+        api, ListKind.DNC, national, code, cancel, failed["dnc"]
     )
     progress(1, steps, "Searching the SMS opt-out list")
     pack.sms, pack.sms_searched, pack.sms_not_read = _found(
-        api, ListKind.SMS, national, code, cancel
+        api, ListKind.SMS, national, code, cancel, failed["sms_opt_out"]
     )
 
     progress(2, steps, "Searching leads")
-    lists = {x.id: x.name for x in api.all_lists(cancel=cancel)}
-    seen: set[tuple[str, str]] = set()
-    pack.lead_forms_searched = _written_forms(national, code)
-    for field_name in LEAD_PHONE_FIELDS:
-        for form in pack.lead_forms_searched:
-            check_cancel(cancel)
-            for lead in api.iter_leads({field_name: form}, cancel=cancel):
-                value = getattr(lead, field_name)
-                match = normalize_with_default(value, lead.phone_code or "1", stored=True)
-                if not match.ok and note and listed_as_written(value, match) == national:
-                    # The number in no range in use: a lead keeps it as written too.
-                    match = PhoneResult(True, national, match.phone_code, "")
-                if not match.ok or (match.phone_code, match.national) != (code, national):
-                    continue
-                if (lead.id, field_name) not in seen:
-                    seen.add((lead.id, field_name))
-                    hit = LeadHit(lead, field_name, lists.get(lead.list_id, ""), "")
-                    pack.leads.append(hit)
-    pack.leads.sort(key=lambda h: (len(h.lead.id), h.lead.id, h.field))
+    _search_leads(api, pack, note, cancel, failed["leads"])
+    pack.searches_not_read = {part: why for part, why in failed.items() if why}
     names, pack.status_names_not_read = _status_names(
         api, {h.lead.status for h in pack.leads}, cancel
     )
@@ -1093,6 +1166,34 @@ def _entry_row(e: OptOutRecord, national: str, code: str) -> list[object]:
     ]
 
 
+# The pack's parts whose searches may fail (:attr:`EvidencePack.searches_not_read`), with the
+# words that name them.
+SEARCH_PARTS = (("dnc", "DNC"), ("sms_opt_out", "SMS opt-out"), ("leads", "Lead"))
+SEARCHES_NOT_READ_TEXT = (
+    "The service failed these searches, each asked again, so the pack holds nothing of them: "
+    "whether the number is on the list (or a lead carries it) there is not known. Gather the "
+    "evidence again when the service answers."
+)
+
+
+def _failed_rows(pack: EvidencePack, part: str, label: str) -> list[tuple[str, str]]:
+    return [
+        (f"{label} search not read", f"{w}: {why}") for w, why in pack.not_read_in(part).items()
+    ]
+
+
+def searches_not_read_lines(pack: EvidencePack) -> list[str]:
+    """One sentence per part with failed searches, naming each and why (the command's output
+    and the window say these)."""
+    lines = []
+    for part, label in SEARCH_PARTS:
+        failed = pack.not_read_in(part)
+        if failed:
+            what = "; ".join(f"{search} ({why})" for search, why in failed.items())
+            lines.append(f"{label} searches not read ({len(failed):,}), so not known: {what}.")
+    return lines
+
+
 def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
     """Write the pack (Summary, DNC, SMS opt-out, Leads, Journal, Snapshots); return its hash.
 
@@ -1113,11 +1214,14 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         ("DNC entries", len(pack.dnc)),
         ("DNC forms searched", pack.dnc_searched),
         ("DNC entries not read", pack.dnc_not_read),
+        *_failed_rows(pack, "dnc", "DNC"),
         ("SMS opt-outs", len(pack.sms)),
         ("SMS forms searched", pack.sms_searched),
         ("SMS opt-outs not read", pack.sms_not_read),
+        *_failed_rows(pack, "sms_opt_out", "SMS opt-out"),
         ("Leads carrying it", len(pack.leads)),
         ("Lead forms searched", lead_forms_text(pack.lead_forms_searched)),
+        *_failed_rows(pack, "leads", "Lead"),
         ("Journal entries", len(pack.journal)),
         ("Journal entries of other services", pack.other_service_journal),
         ("Journal chain", pack.journal_chain_text),
@@ -1132,6 +1236,8 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
         *((f"Snapshot not read: {name}", why) for name, why in pack.snapshots_not_read.items()),
     ):
         summary.append(row)
+    if any(pack.searches_not_read.values()):
+        summary.append(("Searches not read", SEARCHES_NOT_READ_TEXT))
     if pack.dnc_not_read or pack.sms_not_read:
         summary.append(
             (

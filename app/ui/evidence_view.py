@@ -43,6 +43,7 @@ from app.core.evidence import (
     SnapshotPresence,
     gather_evidence,
     lead_forms_text,
+    searches_not_read_lines,
     write_evidence_xlsx,
 )
 from app.core.journal import JournalEntry
@@ -96,6 +97,9 @@ SNAPSHOT_COLUMNS: tuple[Column[SnapshotPresence], ...] = (
 )
 
 
+NUMBER_NEEDED = "A number is needed: enter the number to look up, then press Look up."
+
+
 def pack_summary(pack: EvidencePack) -> str:
     def scopes(records: list[OptOutRecord]) -> str:
         return f" ({rich(', '.join(str(r.scope) for r in records))})" if records else ""
@@ -138,6 +142,10 @@ def _pack_notes(pack: EvidencePack) -> str:
     that could not be read (not consulted: whether they list the number is not known) and the
     status codes whose names the service's status search did not give."""
     notes = ""
+    # First and in red: a list search that failed, or entries counted but not given, leave
+    # "on no list" unknown (black-box bb3 F5: the tab showed no partial pack at all).
+    for line in _not_known_lines(pack):
+        notes += f'<br><span style="{ERROR_STYLE}">⚠ {rich(line)}</span>'
     if pack.lead_forms_searched:
         notes += f"<br>Lead forms searched: {rich(lead_forms_text(pack.lead_forms_searched))}."
     if pack.snapshots_not_read:
@@ -155,6 +163,21 @@ def _pack_notes(pack: EvidencePack) -> str:
             f"their leads' status names are not known: {rich(codes)}."
         )
     return notes
+
+
+def _not_known_lines(pack: EvidencePack) -> list[str]:
+    """What the pack could not read of the lists and leads, as ``dnc-desk evidence`` says it."""
+    lines = [
+        f"{counted(n, what, whats)} the service counted for the number could not be read "
+        "(it answered empty pages before its total): whether the number is listed there is "
+        "not fully known."
+        for n, what, whats in (
+            (pack.dnc_not_read, "DNC entry", "DNC entries"),
+            (pack.sms_not_read, "SMS opt-out", "SMS opt-outs"),
+        )
+        if n
+    ]
+    return lines + searches_not_read_lines(pack)
 
 
 def _table(model: Any, parent: QWidget) -> QTableView:
@@ -316,7 +339,11 @@ class EvidenceView(QWidget):
         # under it that fit another country with a 0 dropped are a guess, not searched.
         code_given = code != "1"
         if not number:
-            self._say("Enter the number to look up.")
+            # The last look-up's error would otherwise stay beside this prompt as if it were the
+            # blank box's (black-box bb3 F1); a pack on screen names its own number and stays.
+            if self.pack is None:
+                self.summary.setText(rich(NUMBER_NEEDED))
+            self._say(NUMBER_NEEDED)
             return
         generation = self._generation
         api, journal, connection = session.api, session.journal, session.connection.name
