@@ -2,8 +2,8 @@
 
 The summary lists every entry that was not removed and why: "not found" (already gone) is
 reported as such, apart from a "not found" on a retry after a lost answer (this removal's own
-earlier attempt may have removed it), failures carry the service's reason, and entries left when the user
-cancelled are listed as not attempted. Nothing is left without an outcome.
+earlier attempt may have removed it), failures carry the service's reason, and entries left
+when the user cancelled are listed as not attempted. Nothing is left without an outcome.
 
 With a lead status, a removed entry whose number kept a lead in its old status (the service
 refused that lead's own ``/leads/update``: the entry stays removed) is listed too, its message

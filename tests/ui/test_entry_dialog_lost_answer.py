@@ -25,6 +25,7 @@ from app.core.evidence import DONE, ON_THE_LIST, settle_writes
 from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.ui.entry_dialog import EntryDialog
+from app.ui.list_view import EntryListView, ListKind
 from app.ui.removal_progress import summary_text
 from app.ui.tasks import TaskRunner
 
@@ -218,3 +219,33 @@ def test_edit_made_by_a_lost_first_attempt_is_saved(
         w for w in settle_writes(session.journal.query()) if w.intent.operation == f"{op}.update"
     ]
     assert write.result == DONE and "first attempt made the change" in write.words
+
+
+def test_list_view_refreshes_and_says_who_made_the_entry(
+    qtbot: Any, runner: TaskRunner, api: ApiClient, lossy_session: Any
+) -> None:
+    """Through the DNC tab: the list shows the new entry and the status bar says an earlier
+    attempt whose answer was lost made it (bb3 F3: the list stayed unrefreshed)."""
+    session = lossy_session(DropFirstAnswer("/dnc/insert"))
+    view = EntryListView(ListKind.DNC, runner)
+    qtbot.addWidget(view)
+    view.resize(1000, 500)
+    view.show()
+    with qtbot.waitSignal(view.model.page_loaded, timeout=TIMEOUT):
+        view.set_session(session)
+    assert view.model.rowCount() == 0
+    said: list[str] = []
+    view.status_message.connect(said.append)
+    view.add_entry()
+    dialog = view.dialog
+    assert isinstance(dialog, EntryDialog)
+    qtbot.keyClicks(dialog.phone_edit, "(718) 555-0205")
+    qtbot.keyClicks(dialog.reason_edit, "drop test 5")
+    with qtbot.waitSignal(view.model.page_loaded, timeout=TIMEOUT):
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    assert view.model.rowCount() == 1
+    [entry] = api.iter_dnc(DncQuery())
+    [text] = [t for t in said if "journaled" in t]
+    assert text.startswith("DNC list: (718) 555-0205 on the DNC list as asked, entry ")
+    assert f"entry {entry.id} (reason “drop test 5”" in text
+    assert "first attempt of this add got no answer" in text
