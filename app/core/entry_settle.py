@@ -34,6 +34,18 @@ class LostAnswerAdd:
     words: str
 
 
+class NotAsAsked(Exception):
+    """An add or edit whose retry was told the number is already listed, after a lost answer,
+    and whose look-up found no entry holding what was asked: ``error`` is the service's
+    answer, ``words`` what the look-up found (kept apart, so the service is not quoted as
+    saying it)."""
+
+    def __init__(self, error: ApiError, words: str) -> None:
+        self.error = error
+        self.words = words
+        super().__init__(f"{error}; a look-up after it found the number {words}")
+
+
 def lost_answer_conflict(exc: BaseException) -> bool:
     """Whether an add ended "already on the list" only after an earlier attempt of it got no
     answer saying whether it was done: that attempt may well have made the entry."""
@@ -106,7 +118,11 @@ def look_up_lost_add(
             "retry was told the number was already listed, yet a look-up right after found "
             "no entry; search the list, then add it again if it is missing"
         )
-    _record(session, f"{name}.insert.settled", valid, {"settled": words})
+    if found:
+        _record(session, f"{name}.insert.settled", valid, {"settled": words})
+    else:
+        # A look-up that found nothing: the pack then says "not inserted", from it.
+        _record(session, f"{name}.insert.checked", valid, {"error": str(error), "listed_after": []})
     return LostAnswerAdd(match, words)
 
 
@@ -208,14 +224,14 @@ def look_up_lost_edit(
         _record_event(session, f"{write}.settled", write, target, phone, {"settled": words})
     elif found:
         words = (
-            f"not saved as asked: {_entry_text(found[0])} holds the number "
+            f"not holding what this edit asked: {_entry_text(found[0])} has the number "
             f"{found[0].phone_number} in {found[0].scope}; the first attempt got no answer, "
             "so reopen the entry to check it"
         )
         facts["found"] = found[0].as_dict()
         _record_event(session, f"{write}.checked", write, target, "", facts)
     else:
-        words = f"entry {entry_id} is no longer on the list; search for the number"
+        words = f"gone: entry {entry_id} is no longer on the list; search for the number"
         facts["found"] = None
         _record_event(session, f"{write}.checked", write, target, "", facts)
     return LostAnswerAdd(match, words)

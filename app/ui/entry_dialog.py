@@ -28,6 +28,7 @@ from app.api.errors import ApiError, AuthInvalidError, AuthMissingError
 from app.api.models import Campaign, DncEntry, SmsOptOut, WriteResult
 from app.api.scope import Scope, ScopeKind
 from app.core.entry_settle import (
+    NotAsAsked,
     look_up_lost_add,
     look_up_lost_edit,
     lost_answer_conflict,
@@ -296,8 +297,7 @@ class EntryDialog(QDialog):
                     # it back rather than report a failure (black-box bb3 F3).
                     settled = look_up_lost_add(session, kind, valid, exc)
                     if settled.entry is None:
-                        exc.add_detail(settled.words)
-                        raise
+                        raise NotAsAsked(exc, settled.words) from exc
                     return settled_result(exc, settled)
 
             return add
@@ -337,8 +337,7 @@ class EntryDialog(QDialog):
                 # A new number's "already listed" may be this edit's own first attempt.
                 settled = look_up_lost_edit(session, kind, before.id, valid, exc)
                 if settled.entry is None:
-                    exc.add_detail(settled.words)
-                    raise
+                    raise NotAsAsked(exc, settled.words) from exc
                 return settled_result(exc, settled)
 
         return update
@@ -388,6 +387,12 @@ class EntryDialog(QDialog):
             self.general_error.show()
             self._revalidate()
             self.auth_problem.emit(exc, self._retry_for(self._attempt))
+            return
+        if isinstance(exc, NotAsAsked):
+            # The service's answer, then what the look-up after it found (bb3 F3).
+            found = f"A look-up right after found it {exc.words}."
+            self._server_errors["phone_number"] = f"{field_error_text(exc.error)} {found}"
+            self._revalidate()
             return
         field = getattr(exc, "field", "")
         if field in FIELDS:

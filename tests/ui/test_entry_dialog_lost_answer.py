@@ -21,7 +21,7 @@ from app.api.scope import Scope
 from app.core.connections import Connection
 from app.core.dnc_removal import Outcome, remove_dnc_entries
 from app.core.entry_validation import EntryKind
-from app.core.evidence import DONE, ON_THE_LIST, settle_writes
+from app.core.evidence import DONE, NOT_INSERTED, ON_THE_LIST, settle_writes
 from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.ui.entry_dialog import EntryDialog
@@ -140,8 +140,42 @@ def test_add_whose_entry_differs_says_so(
     qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(dialog.problem("phone_number")), timeout=TIMEOUT)
     text = dialog.problem("phone_number")
-    assert "not as this add asked" in text and "someone else" in text
+    # The service's answer, then the look-up's finding, not quoted as the service's words.
+    assert text.startswith("Phone number: phone already in DNC (code 6008) — the service said: ")
+    assert "”. A look-up right after found it on the DNC list, but not as this add asked" in text
+    assert "(reason “drop test 1”)" in text and "reason “someone else”" in text
     assert dialog.isVisible()
+    [write] = settle_writes(session.journal.query())
+    assert "not as this add asked" in write.words
+
+
+def test_add_not_found_after_its_retry_says_so(
+    qtbot: Any, runner: TaskRunner, api: ApiClient, lossy_session: Any
+) -> None:
+    """Listed when retried but gone at the look-up (someone removed it meanwhile): the dialog
+    says it is not on the list, and the pack settles the write as not inserted."""
+
+    class GoneBeforeLookUp(DropThenConflict):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            if request.url.path.endswith("/dnc/search") and self.dropped:
+                for entry in api.iter_dnc(DncQuery()):
+                    api.delete_dnc(entry.phone_number, entry.phone_code, entry.scope)
+            return super().handle_request(request)
+
+    wire = GoneBeforeLookUp("/dnc/insert", 6008, "Phone number already in DNC")
+    session = lossy_session(wire)
+    dialog = EntryDialog(EntryKind.DNC, session, runner, api.campaigns())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClicks(dialog.phone_edit, "(718) 555-0207")
+    qtbot.keyClicks(dialog.reason_edit, "drop test 7")
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(dialog.problem("phone_number")), timeout=TIMEOUT)
+    text = dialog.problem("phone_number")
+    assert "A look-up right after found it not on the DNC list in that scope" in text
+    assert "add it again if it is missing" in text
+    [write] = settle_writes(session.journal.query())
+    assert write.result == NOT_INSERTED
 
 
 def test_removal_headline_does_not_call_lost_answer_removals_already_gone(
