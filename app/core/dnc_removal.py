@@ -287,6 +287,9 @@ class RemovalOutcome:
     error: BaseException | None = None
     leads_refused: int = 0
     leads_unanswered: int = 0
+    # A "not found" on a retry after an attempt that got no answer saying whether it was done:
+    # that attempt may have removed the entry, so it is not "already gone" (black-box bb3 F4).
+    earlier_attempt_lost: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -613,6 +616,7 @@ def _outcome(
                 "not on the list when the request was retried; an earlier attempt got no "
                 "answer saying whether it was done, so that attempt may have removed it; "
                 f"answered after {result.attempts} attempts",
+                earlier_attempt_lost=True,
             )
         # Listed when looked up just before the delete: the lost attempt removed it.
         parts.append(

@@ -24,9 +24,16 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import Shiboken
 
-from app.api.errors import AuthInvalidError, AuthMissingError
+from app.api.errors import ApiError, AuthInvalidError, AuthMissingError
 from app.api.models import Campaign, DncEntry, SmsOptOut, WriteResult
 from app.api.scope import Scope, ScopeKind
+from app.core.entry_settle import (
+    NotAsAsked,
+    look_up_lost_add,
+    look_up_lost_edit,
+    lost_answer_conflict,
+    settled_result,
+)
 from app.core.entry_validation import (
     EntryDraft,
     EntryKind,
@@ -269,16 +276,31 @@ class EntryDialog(QDialog):
         session = self.session
         before = self.entry
         if before is None:
-            insert = session.insert_dnc if self.kind is EntryKind.DNC else session.insert_sms
-            return lambda ctx: insert(
-                valid.phone_number,
-                valid.phone_code,
-                valid.scope,
-                reason=valid.reason,
-                purpose=valid.purpose,
-                already_present_ok=False,
-                cancel=ctx.cancel_event,
-            )
+            kind = self.kind
+            insert = session.insert_dnc if kind is EntryKind.DNC else session.insert_sms
+
+            def add(ctx: TaskContext) -> WriteResult:
+                try:
+                    return insert(
+                        valid.phone_number,
+                        valid.phone_code,
+                        valid.scope,
+                        reason=valid.reason,
+                        purpose=valid.purpose,
+                        already_present_ok=False,
+                        cancel=ctx.cancel_event,
+                    )
+                except ApiError as exc:
+                    if not lost_answer_conflict(exc):
+                        raise
+                    # The retry's "already listed" may be this add's own first attempt: read
+                    # it back rather than report a failure (black-box bb3 F3).
+                    settled = look_up_lost_add(session, kind, valid, exc)
+                    if settled.entry is None:
+                        raise NotAsAsked(exc, settled.words) from exc
+                    return settled_result(exc, settled)
+
+            return add
         args = changes(before, valid)
         if not args:
             return None
@@ -288,25 +310,37 @@ class EntryDialog(QDialog):
         new_scope = scope if isinstance(scope, Scope) else None
         reason = _opt_str(args.get("reason"))
         purpose = _opt_str(args.get("purpose"))
-        if isinstance(before, DncEntry):
-            dnc = before
-            return lambda ctx: session.update_dnc(
-                dnc,
-                phone_number=phone_number,
-                phone_code=phone_code,
-                scope=new_scope,
-                reason=reason,
-                purpose=purpose,
-            )
-        sms = before
-        return lambda ctx: session.update_sms(
-            sms,
-            phone_number=phone_number,
-            phone_code=phone_code,
-            scope=new_scope,
-            reason=reason,
-            purpose=purpose,
-        )
+        kind = self.kind
+
+        def update(ctx: TaskContext) -> WriteResult:
+            try:
+                if isinstance(before, DncEntry):
+                    return session.update_dnc(
+                        before,
+                        phone_number=phone_number,
+                        phone_code=phone_code,
+                        scope=new_scope,
+                        reason=reason,
+                        purpose=purpose,
+                    )
+                return session.update_sms(
+                    before,
+                    phone_number=phone_number,
+                    phone_code=phone_code,
+                    scope=new_scope,
+                    reason=reason,
+                    purpose=purpose,
+                )
+            except ApiError as exc:
+                if not lost_answer_conflict(exc):
+                    raise
+                # A new number's "already listed" may be this edit's own first attempt.
+                settled = look_up_lost_edit(session, kind, before.id, valid, exc)
+                if settled.entry is None:
+                    raise NotAsAsked(exc, settled.words) from exc
+                return settled_result(exc, settled)
+
+        return update
 
     def _run(self, call: Callable[[TaskContext], WriteResult]) -> None:
         self._attempt += 1
@@ -353,6 +387,12 @@ class EntryDialog(QDialog):
             self.general_error.show()
             self._revalidate()
             self.auth_problem.emit(exc, self._retry_for(self._attempt))
+            return
+        if isinstance(exc, NotAsAsked):
+            # The service's answer, then what the look-up after it found (bb3 F3).
+            found = f"A look-up right after found it {exc.words}."
+            self._server_errors["phone_number"] = f"{field_error_text(exc.error)} {found}"
+            self._revalidate()
             return
         field = getattr(exc, "field", "")
         if field in FIELDS:

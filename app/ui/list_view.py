@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.api.client import ApiClient, DncQuery
 from app.api.errors import AuthInvalidError, AuthMissingError, ValidationError
-from app.api.models import Campaign, DncEntry, SmsOptOut
+from app.api.models import Campaign, DncEntry, SmsOptOut, WriteResult
 from app.core.dnc_removal import RemovalResult
 from app.core.entry_validation import EntryKind
 from app.core.export_job import DAY_PROBE_ENTRIES, DaySearch, ask_day_search, day_refused
@@ -543,9 +543,12 @@ class EntryListView(QWidget):
         dialog.saving_changed.connect(self._work)
         added = entry is None
 
-        def saved(_result: object) -> None:
+        def saved(result: object) -> None:
             draft = dialog.draft()
             what = f"{draft.phone.strip()} ({'added' if added else 'saved'})"
+            if isinstance(result, WriteResult) and result.earlier_attempt_lost:
+                # Made by a first attempt whose answer was lost: say so, not a plain "added".
+                what = f"{draft.phone.strip()} {result.message}"
             self.status_message.emit(f"{self.kind.title}: {what}; journaled.")
             self.search()
 

@@ -1,8 +1,9 @@
 """Run a confirmed DNC removal off the GUI thread, with progress, cancel and a full summary.
 
 The summary lists every entry that was not removed and why: "not found" (already gone) is
-reported as such, failures carry the service's reason, and entries left when the user
-cancelled are listed as not attempted. Nothing is left without an outcome.
+reported as such, apart from a "not found" on a retry after a lost answer (this removal's own
+earlier attempt may have removed it), failures carry the service's reason, and entries left
+when the user cancelled are listed as not attempted. Nothing is left without an outcome.
 
 With a lead status, a removed entry whose number kept a lead in its old status (the service
 refused that lead's own ``/leads/update``: the entry stays removed) is listed too, its message
@@ -69,8 +70,17 @@ def listed(result: RemovalResult) -> list[RemovalOutcome]:
 
 def summary_text(result: RemovalResult) -> str:
     parts = [f"Removed {result.count(Outcome.REMOVED):,}"]
-    if result.count(Outcome.NOT_FOUND):
-        parts.append(f"not found (already gone) {result.count(Outcome.NOT_FOUND):,}")
+    not_found = [o for o in result.outcomes if o.outcome is Outcome.NOT_FOUND]
+    # Not found on a retry after a lost answer is most likely this removal's own doing: not
+    # counted as "already gone" (black-box bb3 F4).
+    lost = sum(1 for o in not_found if o.earlier_attempt_lost)
+    if gone := len(not_found) - lost:
+        parts.append(f"not found (already gone) {gone:,}")
+    if lost:
+        parts.append(
+            f"not found when retried (an earlier attempt whose answer was lost may have "
+            f"removed it) {lost:,}"
+        )
     if result.count(Outcome.FAILED):
         parts.append(f"failed {result.count(Outcome.FAILED):,}")
     if result.count(Outcome.NOT_ATTEMPTED):
