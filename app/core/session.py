@@ -15,6 +15,7 @@ from app.api.client import ApiClient
 from app.api.errors import (
     ApiError,
     AuthError,
+    ConflictError,
     RateLimitedError,
     ServerError,
     TransportError,
@@ -314,7 +315,17 @@ class Session:
         except ApiError as exc:
             if earlier_send_open:
                 exc.earlier_send_open = True
-            self._outcome(intent, True, outcome="failed", error=str(exc))
+            outcome = "failed"
+            if (
+                isinstance(exc, ConflictError)
+                and exc.earlier_attempt_lost
+                and operation.endswith(".insert")
+            ):
+                # An insert retried after a lost answer and told "already listed", as a job's
+                # already_present_ok insert records it: the lost attempt may well have made the
+                # entry, so "failed" would misstate it (black-box bb3 F3).
+                outcome = WriteStatus.ALREADY_PRESENT.value
+            self._outcome(intent, True, outcome=outcome, error=str(exc))
             raise
         except ApiClientClosed as closed:
             # Closed while the write waited (a paused job's gate, a retry's backoff): this

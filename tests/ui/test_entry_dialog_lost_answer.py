@@ -283,3 +283,18 @@ def test_list_view_refreshes_and_says_who_made_the_entry(
     assert text.startswith("DNC list: (718) 555-0205 on the DNC list as asked, entry ")
     assert f"entry {entry.id} (reason “drop test 5”" in text
     assert "first attempt of this add got no answer" in text
+
+
+def test_journal_outcome_of_an_add_made_by_a_lost_attempt_is_not_failed(
+    qtbot: Any, runner: TaskRunner, api: ApiClient, lossy_session: Any
+) -> None:
+    """The write's outcome row says already present (an earlier attempt may have done it), as
+    a job's retried insert records it, not "failed" (bb3 F3: the journal tab said failed)."""
+    session = lossy_session(DropFirstAnswer("/dnc/insert"))
+    dialog = EntryDialog(EntryKind.DNC, session, runner, api.campaigns())
+    qtbot.addWidget(dialog)
+    _add(qtbot, dialog, "(718) 555-0206", "drop test 6")
+    outcomes = [r for r in session.journal.query(operation="dnc.insert") if r.phase == "outcome"]
+    assert [r.outcome for r in outcomes] == ["already_present"]
+    [write] = settle_writes(session.journal.query())
+    assert write.recorded.startswith("already_present") and write.result == ON_THE_LIST
