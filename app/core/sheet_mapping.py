@@ -1238,7 +1238,7 @@ def propose_mapping(
     codes: list[tuple[float, int]] = []
     undated: set[int] = set()
     candidates: list[tuple[float, int]] = []  # the columns scored as phone numbers
-    said_of_job = _report_job_columns(headers)
+    said_of_job = report_job_columns(headers)
     for index, text in enumerate(headers):
         if index in said_of_job:
             continue
@@ -2130,7 +2130,7 @@ _REPORT_JOB_COLUMNS: Final = frozenset(
 )
 
 
-def _report_job_columns(headers: Sequence[str]) -> frozenset[int]:
+def report_job_columns(headers: Sequence[str]) -> frozenset[int]:
     """The columns of a DNC Desk report's Rows sheet saying what its job did (see above), or
     none when ``headers`` are not such a sheet's."""
     names = [" ".join(h.split()) for h in headers]

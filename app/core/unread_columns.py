@@ -21,6 +21,7 @@ from app.core.sheet_mapping import (
     column_said,
     header_role,
     header_role_exact,
+    report_job_columns,
 )
 from app.core.sheet_types import Row
 from app.core.wording import joined
@@ -39,8 +40,12 @@ def unread_text_columns(mapping: ColumnMapping, preview: Sequence[Row]) -> list[
     first rows below the header, columns set aside already emptied."""
     if mapping.header_row is None or mapping.reason is not None or mapping.phone is None:
         return []
+    if report_job_columns(mapping.headers):
+        return []  # a DNC Desk report: its Outcome and Message are its job's, never a reason
     phone = mapping.headers[mapping.phone] if mapping.phone < len(mapping.headers) else ""
-    noted = not header_role_exact(phone)
+    # A note for a header holds a phone word without being a phone column's name ("no
+    # number"); a log's "From" holds none, and is a header as it stands.
+    noted = header_role(phone) is Role.PHONE and not header_role_exact(phone)
     read = {index for role in Role if (index := mapping.column(role)) is not None}
     read |= {mapping.country} if mapping.country is not None else set()
     found = []
