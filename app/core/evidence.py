@@ -277,6 +277,16 @@ class SettledWrite:
         return f"{self.result} — {self.words}" if self.words else self.result
 
 
+def _after_result(said: str, result: str) -> str:
+    """A job's settled text without its own leading result word, as the Settled cell puts
+    ``result`` before it (black-box bb5 W1: "removed — removed, most likely by this job's
+    earlier attempt")."""
+    for sep in (", ", ": ", " "):
+        if said.startswith(result + sep):
+            return said[len(result) + len(sep) :]
+    return said
+
+
 def _answer_lost(error: str) -> bool:
     return any(mark in error for mark in _LOST_MARKS)
 
@@ -383,7 +393,7 @@ def _settle(
                 result = LISTED_BEFORE if said.startswith(_BEFORE_JOB_WORDS) else ON_THE_LIST
             else:
                 result = done
-            return made(result, f"{said} {at}".strip(), e.id)
+            return made(result, f"{_after_result(said, result)} {at}".strip(), e.id)
         if "look_up_error" in details:
             why = details["look_up_error"]
             return made(NOT_KNOWN, f"a look-up after it failed too ({why}) {at}", e.id)

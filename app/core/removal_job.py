@@ -1108,6 +1108,16 @@ def _earlier_leads(
     return f"{text} (as the change journal's record of that delete lists them)", set(listed)
 
 
+def _leads_with_other_row(rows: list[int], lead_status: str) -> str:
+    """What a row whose entry another row's delete took says of the leads that delete set
+    to ``lead_status``: they are named, counted and journaled once, on that row."""
+    where = f"{'row' if len(rows) == 1 else 'rows'} {joined([str(n) for n in rows])}"
+    return (
+        f"its leads were set to {lead_status} by that delete and are named and counted with "
+        f"{where if rows else 'the row that sent it'}, once"
+    )
+
+
 def _taken_for_purpose(
     session: Session, job_id: str, row: JobRow, scope: Scope, *, answered: bool = False
 ) -> tuple[str, list[str]] | None:
@@ -1428,7 +1438,7 @@ def delete_sender(
                 rows = [] if asks is None else asks.rows_of(row, purpose)
                 conclusion = taken_text(purpose, rows, scope.purpose_text, ids)
                 settled(row, scope, conclusion)
-                return gone_result(row, scope, conclusion)
+                return gone_result(row, scope, conclusion, taken_by=rows)
             # Nothing to take off (nor to journal): no delete is sent, in a purpose scope too
             # (every purpose's entries were looked up). A delete sent for nothing, once under
             # faults, was "removed" by the look-up after its error finding the number gone.
@@ -1520,14 +1530,23 @@ def delete_sender(
         message = "; ".join(x for x in (result.message, others_left_text(others)) if x)
         return finished(row, replace(result, message=message), stopped)
 
-    def gone_result(row: JobRow, scope: Scope, conclusion: str) -> RowResult:
+    def gone_result(
+        row: JobRow, scope: Scope, conclusion: str, taken_by: list[int] | None = None
+    ) -> RowResult:
         """A row found gone when sent again, removed by this job's earlier delete: it names
         the leads that delete and the earlier send re-statused (as the change journal has
         them) and sets the number's leads still not in the status (the send that was to set
-        them may have stopped after its deletes)."""
+        them may have stopped after its deletes).
+
+        ``taken_by``: the rows whose delete for another purpose took this row's entry. Those
+        rows name, count and journal the leads that delete re-statused, so this one only
+        points to them (black-box bb5 F1: one lead was named on both rows, counted twice as
+        still listed and journaled twice)."""
         if not lead_status:
             return RowResult(Outcome.REMOVED, conclusion)
         earlier_text, named = _earlier_leads(session, job_id, row, lead_status)
+        if taken_by is not None and named:
+            earlier_text = _leads_with_other_row(taken_by, lead_status)
         try:
             plan = _lookup_leads(session, row, [], scope, lead_status, stop)
         except Cancelled:
@@ -1552,6 +1571,8 @@ def delete_sender(
         # run (the job stopped after its deletes).
         journaled = _journaled_leads(session, job_id, e164(row.national, row.phone_code))
         before = changed_by([x for i, x in journaled.items() if i in named], lead_status)
+        if taken_by is not None:
+            before = []  # checked for cover, counted and journaled by the row that took it
         said, covered, stopped = "", "", list[Lead]()
         if rest.own:
             said, covered, stopped = set_leads(row, scope, rest, set(), before)

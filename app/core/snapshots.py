@@ -33,7 +33,7 @@ from app.api.scope import Scope
 from app.core.audit_sources import limits_of
 from app.core.audit_types import ListKind, OptOutRecord, Progress, no_progress
 from app.core.connections import normalize_base_url
-from app.core.export_job import SHORT_PAGES, SplitRead, SplitSearch
+from app.core.export_job import SHORT_PAGES, SplitRead, SplitSearch, scope_written
 from app.core.export_job import ListKind as SearchKind
 from app.core.xlsx_safe import SafeWorkbook
 
@@ -596,6 +596,12 @@ def _field_headers(prefix: str) -> list[str]:
     return [prefix + (INSERT_DATE_LABEL if f == "insert_date" else f) for f in FIELDS]
 
 
+def _entry_scope(entry: SnapshotEntry) -> str:
+    """``entry``'s scope as an export's scope column writes it (``global``, ``campaign:ID``,
+    ``purpose:TEXT``)."""
+    return scope_written(entry.scope, entry.purpose)
+
+
 def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
     """Summary, Added, Removed and Changed sheets.
 
@@ -631,9 +637,11 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
             "and this may be one of them"
         )
         sheet = wb.add_sheet(title, text_columns=(FIELDS.index("phone_number"),))
-        sheet.append((*_field_headers(""), "certain"))
+        # The scope as export and --scope write it (black-box bb5 S1: counsel read which list
+        # an entry was in from campaign_id 0, -1 or N alone).
+        sheet.append((*_field_headers(""), "scope", "certain"))
         for entry in rows:
-            sheet.append([*(getattr(entry, f) for f in FIELDS), certain])
+            sheet.append([*(getattr(entry, f) for f in FIELDS), _entry_scope(entry), certain])
     changed_headers = [
         "id",
         "changed fields",

@@ -187,8 +187,10 @@ def test_resumed_after_the_first_row_the_second_ends_removed(
     assert (rows[2][0], rows[3][0]) == ("removed", "removed"), rows
     said = rows[3][1]
     assert said.startswith("removed by this job's delete of the number for purpose 'Sales' (row 2)")
-    # The lead that delete set is named as the journal has it, and not set again.
-    assert "DNC" in said and "as the change journal's record of that delete lists them" in said
+    # The lead that delete set is named once, on row 2, which this row points to (black-box
+    # bb5 F1: it was named and counted on both rows), and not set again.
+    assert "its leads were set to DNC by that delete and are named and counted with row 2" in said
+    assert "lead 1 " not in said and "lead 1 (list" in rows[2][1]
     job = str(store.meta()["job_id"])
     updates = [e for e in session.journal.query(job=job) if e.operation == "lead.update"]
     assert updates == []

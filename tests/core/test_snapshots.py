@@ -69,6 +69,11 @@ def test_snapshot_round_trip_and_diff(api: ApiClient, tmp_path: Path) -> None:
     wb = CalamineWorkbook.from_path(str(out))
     assert wb.sheet_names == ["Summary", "Added", "Removed", "Changed"]
     assert wb.get_sheet_by_name("Added").to_python()[1][1] == "2025550104"
+    # Each added and removed entry names its scope as export writes it (black-box bb5 S1).
+    for title, scope in (("Added", "global"), ("Removed", f"campaign:{camp}")):
+        rows = wb.get_sheet_by_name(title).to_python()
+        assert rows[0][-2:] == ["scope", "certain"]
+        assert rows[1][-2] == scope, rows
     changed_rows = wb.get_sheet_by_name("Changed").to_python()
     assert changed_rows[1][:2] == [changed.id, "reason"]
     assert [s.path for s in list_snapshots(tmp_path)] == [first.path, second.path]

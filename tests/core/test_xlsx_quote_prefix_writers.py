@@ -284,6 +284,7 @@ def test_snapshot_diff_keeps_exact_text(tmp_path: Path) -> None:
         "+Sales",
         REASON,
         "2026-01-02",
+        "purpose:+Sales",  # scope, as export writes it (black-box bb5 S1)
         "yes",  # certain: both copies complete
     ]
     # A plain negative campaign id is text, as before, with no quote and no quotePrefix.
