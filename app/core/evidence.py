@@ -1305,6 +1305,8 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
             # Last: readers of the columns before it by position keep working.
             "Settled",
             "Job details",
+            # Who wrote the entry (login@host; blank for entries made before it was recorded).
+            "Actor",
         ]
     )
     settled = _settled_cells(pack.writes)
@@ -1331,6 +1333,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
                 f"BROKEN: {breaks[e.id]}" if e.id in breaks else unmarked,
                 settled.get(e.id, ("", ""))[1],
                 jobs.get(e.id, ""),
+                e.actor,
             ]
         )
     snaps = wb.add_sheet("Snapshots")
