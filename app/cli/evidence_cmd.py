@@ -218,6 +218,8 @@ def run(args: argparse.Namespace) -> int:
                 "operation": w.intent.operation,
                 "target": w.intent.target,
                 "job": w.intent.job,
+                # Who made the write (login@host); "" when it was made before this was kept.
+                "actor": w.intent.actor,
                 "outcome": w.outcome.outcome if w.outcome is not None else None,
                 "recorded": w.recorded,
                 "settled": w.result,

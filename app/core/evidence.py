@@ -1315,6 +1315,8 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
             # Last: readers of the columns before it by position keep working.
             "Settled",
             "Job details",
+            # Who wrote the entry (login@host; blank for entries made before it was recorded).
+            "Actor",
         ]
     )
     settled = _settled_cells(pack.writes)
@@ -1341,6 +1343,7 @@ def write_evidence_xlsx(pack: EvidencePack, path: Path) -> str:
                 f"BROKEN: {breaks[e.id]}" if e.id in breaks else unmarked,
                 settled.get(e.id, ("", ""))[1],
                 jobs.get(e.id, ""),
+                e.actor,
             ]
         )
     snaps = wb.add_sheet("Snapshots")

@@ -239,6 +239,14 @@ def _listed_entries(
     return list(session.api.iter_sms(query, cancel=stop))
 
 
+def row_note(note: str, row_number: int) -> str:
+    """The change journal's note of a row's write: the job's note, then the file row it came
+    from (``"<note> (row 7)"``), which was otherwise kept only in the job file, outside the
+    hash chain (black-box bb5 F3). The note comes first and unchanged, so a search for it
+    still finds every write of the job."""
+    return f"{note} (row {row_number})" if note else f"row {row_number}"
+
+
 def job_start(meta: Mapping[str, Any]) -> dt.datetime | None:
     """When the job first ran (or, before it has, when it was staged), in UTC: no entry older
     than that is its doing."""
@@ -1378,7 +1386,7 @@ def insert_sender(
                 reason=row.reason,
                 purpose=row.purpose,
                 job=job_id,
-                note=note,
+                note=row_note(note, row.row_number),
                 stop_before_send=stop,
                 # That of the earlier pass: its fate is open (the journal says so).
                 earlier_send_open=lost_before,

@@ -27,7 +27,7 @@ import shlex
 import shutil
 import sqlite3
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Final
@@ -35,7 +35,12 @@ from urllib.parse import urlsplit
 
 from app.core import job_lock
 from app.core.connections import normalize_base_url
-from app.core.job_catalog import staging_state, unstaged_sentence
+from app.core.job_catalog import (
+    SOURCE_SHA256,
+    SOURCE_SIZE,
+    staging_state,
+    unstaged_sentence,
+)
 from app.core.job_report import (
     LATE_NOT_CERTAIN,
     MAYBE_INSERTED,
@@ -459,6 +464,19 @@ def _close_unanswered(session: Session, job_id: str) -> None:
         session.journal.record_outcome(intent.id, outcome=UNANSWERED, error=UNANSWERED_TEXT)
 
 
+def _source_fingerprint(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The file's SHA-256 and size as they were when the job was read from it, for its start
+    event: the journal then ties its writes to one version of the file (black-box bb5 F3),
+    with no second read of a file that may be 100 MB. Those of a job made before the
+    fingerprint was kept are not known, and left out."""
+    found: dict[str, Any] = {}
+    if isinstance(digest := meta.get(SOURCE_SHA256), str) and digest:
+        found["file_sha256"] = digest
+    if isinstance(size := meta.get(SOURCE_SIZE), int):
+        found["file_size"] = size
+    return found
+
+
 def _execute(
     store: JobStore,
     session: Session,
@@ -497,6 +515,7 @@ def _execute(
             "target": meta.get("target", ""),
             "scope": meta.get("scope", ""),
             "rows_to_send": store.counts()["pending"],
+            **_source_fingerprint(meta),
             **first_run,
         },
     )

@@ -34,10 +34,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
+import getpass
 import hashlib
 import json
 import os
 import re
+import socket
 import sqlite3
 import threading
 import time
@@ -53,6 +56,10 @@ from app.core.xlsx_safe import SafeWorkbook
 
 GENESIS_HASH = "0" * 64
 HASH_VERSION = "dnc-desk-journal-1"
+# Rows that name who wrote them (``actor``) are hashed under this version, with the actor;
+# a row without one (written before actors were recorded) is hashed as it always was, so
+# every existing journal verifies unchanged. Blanking a new row's actor breaks its hash.
+HASH_VERSION_ACTOR = "dnc-desk-journal-2"
 
 PHASE_INTENT = "intent"
 PHASE_OUTCOME = "outcome"
@@ -75,6 +82,7 @@ _COLUMNS = (
     "error",
     "job",
     "note",
+    "actor",
     "prev_hash",
     "hash",
 )
@@ -110,6 +118,7 @@ CREATE TABLE IF NOT EXISTS journal (
     error TEXT NOT NULL,
     job TEXT NOT NULL,
     note TEXT NOT NULL,
+    actor TEXT NOT NULL DEFAULT '',
     prev_hash TEXT NOT NULL,
     hash TEXT NOT NULL
 );
@@ -141,6 +150,7 @@ EXPORT_HEADERS = (
     "Error",
     "Job",
     "Note",
+    "Actor",
     "Previous hash",
     "Hash",
 )
@@ -207,6 +217,8 @@ class JournalEntry:
     note: str
     prev_hash: str
     hash: str
+    # Who wrote the row (``login@host``); "" for rows written before actors were recorded.
+    actor: str = ""
 
 
 @dataclass(frozen=True)
@@ -339,14 +351,24 @@ _CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _HASHED_COLUMNS = tuple(c for c in _COLUMNS if c != "hash")
 
 
+_ACTOR_AT = _HASHED_COLUMNS.index("actor")
+
+
 def hash_values(values: Sequence[Any]) -> str:
     """sha256 over a canonical JSON array of the content columns and prev_hash, in
     ``_COLUMNS`` order (everything but the hash itself).
 
     The stored text of before/after is hashed as-is, so verification never depends on JSON
     re-serialisation being stable. The id is included so renumbering rows is detected too.
+    A row without an actor is hashed without that column under the first version: exactly
+    the input rows written before actors were recorded had.
     """
-    canonical = _CANONICAL.encode([HASH_VERSION, *values])
+    actor = values[_ACTOR_AT]
+    if actor:
+        canonical = _CANONICAL.encode([HASH_VERSION_ACTOR, *values])
+    else:
+        rest = [*values[:_ACTOR_AT], *values[_ACTOR_AT + 1 :]]
+        canonical = _CANONICAL.encode([HASH_VERSION, *rest])
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -416,6 +438,7 @@ class ChangeJournal:
         self._queue: list[_Pending] = []
         self._read_lock = threading.Lock()
         self._chain_said = False
+        self._actor = SECRETS.redact(utf8_text(current_actor()))
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_parts(path)
         opened: list[sqlite3.Connection] = []
@@ -433,6 +456,7 @@ class ChangeJournal:
             opened.append(self._db)
             _check(self._db, path, reader)
             self._db.executescript(_SCHEMA)
+            _add_actor_column(self._db)
             self._db.execute(
                 "INSERT OR IGNORE INTO chain_head (one, last_id, last_hash, rows) "
                 "SELECT 1, 0, ?, 0 WHERE NOT EXISTS (SELECT 1 FROM journal)",
@@ -664,6 +688,7 @@ class ChangeJournal:
                         row.update(zip(_INTENT_FIELDS, source, strict=True))
                     row["id"] = last_id + 1
                     row["time"] = now
+                    row["actor"] = self._actor
                     row["prev_hash"] = last_hash
                     row["hash"] = row_hash(row)
                     last_id, last_hash = row["id"], row["hash"]
@@ -925,7 +950,17 @@ class ChangeJournal:
             params.append(max_id)
         if text.strip():
             pattern = f"%{_like_escape(text.strip())}%"
-            searched = ("target", "phone", "note", "error", "operation", "job", "before", "after")
+            searched = (
+                "target",
+                "phone",
+                "note",
+                "error",
+                "operation",
+                "job",
+                "before",
+                "after",
+                "actor",
+            )
             clauses.append(
                 "(" + " OR ".join(f"COALESCE({c}, '') LIKE ? ESCAPE '\\'" for c in searched) + ")"
             )
@@ -1094,7 +1129,7 @@ class ChangeJournal:
         try:
             sheet = book.add_sheet(
                 "Change journal",
-                (8, 28, 9, 9, 16, 28, 16, 40, 16, 40, 40, 16, 40, 20, 40, 20, 20),
+                (8, 28, 9, 9, 16, 28, 16, 40, 16, 40, 40, 16, 40, 20, 40, 24, 20, 20),
                 text_columns=(EXPORT_HEADERS.index("Phone"),),
             )
             sheet.append(EXPORT_HEADERS)
@@ -1172,6 +1207,39 @@ def _create(path: Path) -> None:
         for leftover in (new, new.with_name(new.name + "-wal"), new.with_name(new.name + "-shm")):
             with contextlib.suppress(OSError):
                 leftover.unlink()
+
+
+def _add_actor_column(db: sqlite3.Connection) -> None:
+    """Give a journal made before actors were recorded its ``actor`` column; its rows keep
+    ``''``, under which they hash as they were written."""
+    names = {str(r[1]) for r in db.execute("PRAGMA table_info(journal)")}
+    if "actor" not in names:
+        db.execute("ALTER TABLE journal ADD COLUMN actor TEXT NOT NULL DEFAULT ''")
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError, ImportError):  # no passwd entry nor login variables
+        return ""
+
+
+def _host_name() -> str:
+    try:
+        return socket.gethostname()
+    except OSError:
+        return ""
+
+
+@functools.cache
+def current_actor() -> str:
+    """Who writes this process's journal rows: ``login@host`` (black-box bb5 F2: counsel
+    asking who removed a number got only "someone with this data folder"). Looked up once
+    per process: rows are written per imported row. A part that cannot be told is
+    ``unknown``, so the row still says what is known."""
+    login = " ".join(_login_name().split()) or "unknown"
+    host = " ".join(_host_name().split()) or "unknown"
+    return f"{login}@{host}"
 
 
 def _check(db: sqlite3.Connection, path: Path, reader: str) -> None:
@@ -1264,6 +1332,7 @@ def _export_row(entry: JournalEntry) -> list[Any]:
         text(entry.error),
         text(entry.job),
         text(entry.note),
+        text(entry.actor),
         text(entry.prev_hash),
         text(entry.hash),
     ]

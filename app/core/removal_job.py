@@ -1256,13 +1256,14 @@ class _NumberLocks:
 
 def delete_note(note: str, row: JobRow) -> str:
     """The change journal's note of ``row``'s delete: the job's ``note``, then the reason the
-    row's file gives for taking the number off (``"<note> (row 7: consent re-obtained)"``),
-    which was kept only in the job file (black-box B9 #3). The job's note comes first and
-    unchanged, so a search for it finds every delete of the job."""
+    row's file gives for taking the number off (``"<note> (row 7: consent re-obtained)"``,
+    ``"<note> (row 7)"`` without one), which was kept only in the job file (black-box B9 #3).
+    The job's note comes first and unchanged, so a search for it finds every delete of the
+    job."""
     reason = row.reason.strip()
-    if not reason:
-        return note
-    said = f"row {row.row_number}: {reason}"
+    # The row is named even with no reason: kept only in the job file, outside the hash
+    # chain, it was lost with that file (black-box bb5 F3).
+    said = f"row {row.row_number}: {reason}" if reason else f"row {row.row_number}"
     return f"{note} ({said})" if note else said
 
 

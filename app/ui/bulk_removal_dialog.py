@@ -603,6 +603,7 @@ class BulkRemovalDialog(QWizard):
     def start_job(self) -> JobHandle:
         if self.handle is not None:
             return self.handle
+        from app.core.job_catalog import source_fingerprint
         from app.core.removal_job import check_lead_status, stage_removal
         from app.core.sheet_scope import CampaignDirectory
 
@@ -629,6 +630,10 @@ class BulkRemovalDialog(QWizard):
         def stage() -> Any:
             if pasted is not None:
                 settings.file = save_pasted(pasted, paths.jobs_dir)
+            # The file as it is read, for the job's start in the change journal (its SHA-256
+            # and size) and a resume's check that it has not changed; here, off the GUI
+            # thread, as the file may be large.
+            settings.extra = {**settings.extra, **source_fingerprint(settings.file)}
             if settings.lead_status:
                 # The statuses may have changed since the picker listed them.
                 settings.lead_status = check_lead_status(session.api, settings.lead_status)

@@ -153,7 +153,7 @@ class JournalTableModel(QAbstractTableModel):
     load_failed = Signal(object)
 
     COL_ID, COL_TIME, COL_OPERATION, COL_OUTCOME, COL_PHONE, COL_TARGET = range(6)
-    COL_CONNECTION, COL_NOTE, COL_ERROR, COL_JOB = range(6, 10)
+    COL_CONNECTION, COL_NOTE, COL_ERROR, COL_JOB, COL_ACTOR = range(6, 11)
     HEADERS = (
         "Entry",
         "Time (UTC)",
@@ -165,6 +165,7 @@ class JournalTableModel(QAbstractTableModel):
         "Note / reason",
         "Error",
         "Job",
+        "Actor",
     )
     EntryRole = Qt.ItemDataRole.UserRole + 1
 
@@ -321,6 +322,7 @@ class JournalTableModel(QAbstractTableModel):
             self.COL_NOTE: entry.note,
             self.COL_ERROR: entry.error,
             self.COL_JOB: entry.job,
+            self.COL_ACTOR: entry.actor,
         }
         return values.get(column, "")
 
@@ -458,6 +460,7 @@ class JournalView(QWidget):
             (JournalTableModel.COL_CONNECTION, 110),
             (JournalTableModel.COL_NOTE, 200),
             (JournalTableModel.COL_ERROR, 200),
+            (JournalTableModel.COL_JOB, 160),
         ):
             self.table.setColumnWidth(column, width)
 

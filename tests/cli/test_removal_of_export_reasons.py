@@ -72,7 +72,8 @@ def test_a_removal_of_an_export_does_not_journal_the_entry_s_reason_as_its_own(
     capsys.readouterr()
     report = tmp_path / "removal.xlsx"
     said = _remove(sandbox, out, report, capsys)
-    assert _delete_notes(said["job"]) == [NOTE]
+    # The entry's reason is not the delete's: its note is the job's and the file row.
+    assert _delete_notes(said["job"]) == [f"{NOTE} (row 2)"]
     assert "reason" not in said["mapping"]
     assert _report_reasons(report) == [""]
     warning = (

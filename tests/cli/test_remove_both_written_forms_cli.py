@@ -70,4 +70,8 @@ def test_remove_takes_a_number_off_in_both_written_forms(
         journal.close()
     taken = sorted((e.before or {})["phone_number"] for e in intents if e.phone == "+13036190055")
     assert taken == ["13036190055", "3036190055"]
-    assert all(e.note == NOTE for e in intents)
+    # Each delete names its file row after the note: both forms' are of row 2.
+    assert {(e.phone, e.note) for e in intents} == {
+        ("+13036190055", f"{NOTE} (row 2)"),
+        ("+13036191729", f"{NOTE} (row 3)"),
+    }

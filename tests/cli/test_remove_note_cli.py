@@ -127,8 +127,8 @@ def test_the_note_is_kept_in_the_result_report_and_journal(
         intents = [e for e in journal.query(job=data["job"]) if e.phase == "intent"]
     finally:
         journal.close()
-    # Each delete's intent (what was asked, and why) carries the note.
-    assert [e.operation for e in intents if e.note == NOTE] == ["dnc.delete"]
+    # Each delete's intent (what was asked, and why) carries the note, then its file row.
+    assert [e.operation for e in intents if e.note.startswith(f"{NOTE} (row ")] == ["dnc.delete"]
 
 
 def test_resume_runs_on_with_the_jobs_own_note(

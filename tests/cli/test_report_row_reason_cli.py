@@ -185,7 +185,7 @@ def test_a_removal_gives_each_rows_reason_in_the_report_and_the_journal(
     formula = _cell(data["report"], 5, "Reason")
     assert formula.data_type == "s" and formula.quotePrefix
     # Each delete's journal intent (which keeps the note; its outcome points to it) carries
-    # the job's note, then the row's reason; a row giving none, the job's note alone.
+    # the job's note, then the row's reason; a row giving none, its row alone (bb5 F3).
     journal = ChangeJournal(tmp_path / "data" / "journal.sqlite3")
     try:
         notes: dict[str, set[str]] = {}
@@ -198,7 +198,7 @@ def test_a_removal_gives_each_rows_reason_in_the_report_and_the_journal(
     assert notes == {
         "+17183852483": {f"{NOTE} (row 2: imported Monday by mistake)"},
         "+18017034780": {f"{NOTE} (row 3: consent re-obtained)"},
-        "+12139568136": {NOTE},
+        "+12139568136": {f"{NOTE} (row 4)"},
         "+14806083965": {f"{NOTE} (row 5: =1+1)"},
     }
     # The job's note still finds every delete.

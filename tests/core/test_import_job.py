@@ -4,6 +4,7 @@ per-row scope, SMS with purpose, faults, pause/resume/cancel, the journal and th
 from __future__ import annotations
 
 import csv
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -102,11 +103,13 @@ def test_xlsx_import_exact_counts_and_rows_in_service(
     assert by_row[4][2] == "2025550000" and by_row[4][5] == "inserted"
     assert by_row[min(by_row)][0] == 4  # header on row 3 under two title rows
     assert any(r[5] == "duplicate_in_file" and "row" in r[6] for r in report_rows)
-    # Every write is journaled with the job id and note; job start/finish events too.
+    # Every write is journaled with the job id, the note and its file row (bb5 F3); job
+    # start/finish events too.
     job_id = s["job"]
     entries = session.journal.query(job=job_id)
     intents = [e for e in entries if e.phase == "intent"]
-    assert len(intents) == 41 and all(e.note == "ticket 42" for e in intents)
+    assert len(intents) == 41
+    assert all(re.fullmatch(r"ticket 42 \(row [0-9]+\)", e.note) for e in intents)
     operations = {e.operation for e in entries if e.phase == "event"}
     assert {"job.start", "job.finish"} <= operations
     wb.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,7 @@ def test_removal_with_lead_restatus_and_not_found(
     for intent in intents:
         (entry,) = intent.before["entries"]
         assert entry["id"] and entry["insert_date"] and entry["phone_number"]
-    assert all(e.note == "court order" for e in intents)
+    assert all(re.fullmatch(r"court order \(row [0-9]+\)", e.note) for e in intents)
     wb = openpyxl.load_workbook(s["report"], read_only=True)
     summary = dict(wb["Summary"].iter_rows(values_only=True))
     assert summary["removed"] == 7 and summary["not_found"] == 1

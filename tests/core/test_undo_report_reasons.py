@@ -38,7 +38,7 @@ def test_a_removal_does_not_take_the_reports_reasons_as_its_own(tmp_path: Path) 
     store.close()
     assert "reason" not in meta["mapping"]
     assert [r.reason for r in rows] == [""] * 5
-    assert {delete_note(NOTE, r) for r in rows} == {NOTE}
+    assert [delete_note(NOTE, r) for r in rows] == [f"{NOTE} (row {r.row_number})" for r in rows]
     said = [w for w in meta["warnings"] if LEFT in w]
     assert len(said) == 1
     assert said[0].endswith(
@@ -60,7 +60,7 @@ def test_a_column_added_for_the_removals_reasons_is_read(tmp_path: Path) -> None
     store.close()
     assert meta["mapping"]["reason"] == "Removal reason (column M)"
     assert delete_note(NOTE, rows[6]) == f"{NOTE} (row 6: vendor sent it by mistake)"
-    assert delete_note(NOTE, rows[2]) == NOTE
+    assert delete_note(NOTE, rows[2]) == f"{NOTE} (row {rows[2].row_number})"
     assert any(
         f"{LEFT}column M ('Removal reason') is read as the removal's reason instead." in w
         for w in meta["warnings"]

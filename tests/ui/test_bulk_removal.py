@@ -3,6 +3,7 @@ the picker's warnings, outcomes on the result page, leads re-statused in the ser
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import openpyxl
 import pytest
 from PySide6.QtWidgets import QFileDialog, QWizard
 
+from app.core.journal import current_actor
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.bulk_removal_dialog import BulkRemovalDialog, pasted_numbers
@@ -87,8 +89,14 @@ def test_pasted_numbers_removed_and_leads_restatused(
     assert shown["removed"].text() == "2" and shown["not_found"].text() == "1"
     intents = [e for e in session.journal.query(job=summary["job"]) if e.phase == "intent"]
     # The number not on the list was looked up; no delete was sent (nor journaled) for it.
-    assert len(intents) == 2 and all(e.note == "Court order 2025-17" for e in intents)
+    assert len(intents) == 2
+    assert all(e.note.startswith("Court order 2025-17 (row ") for e in intents)
     assert all(len(e.before["entries"]) == 1 for e in intents)  # what each delete took off
+    # The job's start names the version of the file its rows were read from (bb5 F3).
+    (start,) = session.journal.query(operation="job.start", job=summary["job"])
+    source = Path(start.after["file"]).read_bytes()
+    assert start.after["file_sha256"] == hashlib.sha256(source).hexdigest()
+    assert start.after["file_size"] == len(source) and start.actor == current_actor()
     report = Path(summary["report"])
     assert report.is_file()
     # Named as the job is in the Jobs tab (it had a time and a suffix of its own: bb1 F9).
@@ -324,7 +332,7 @@ def test_a_removal_cannot_start_until_it_says_why(
     assert (summary["removed"], summary["note"]) == (2, note)
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 4
     intents = [e for e in session.journal.query(job=summary["job"]) if e.phase == "intent"]
-    assert len(intents) == 2 and all(e.note == note for e in intents)
+    assert len(intents) == 2 and all(e.note.startswith(f"{note} (row ") for e in intents)
 
 
 def test_pasted_column_parsing() -> None:

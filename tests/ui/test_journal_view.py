@@ -14,7 +14,7 @@ from python_calamine import CalamineWorkbook
 from app.api.errors import ValidationError
 from app.api.scope import Scope
 from app.core.connections import Connection
-from app.core.journal import ChangeJournal
+from app.core.journal import ChangeJournal, current_actor
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.ui.journal_view import PAGE_SIZE, JournalTableModel, JournalView
@@ -206,3 +206,18 @@ def test_journal_tab_shows_new_writes_when_it_is_opened_again(make_window: Any, 
         view.verify_if_stale()
     with qtbot.waitSignal(view.verdict_ready, timeout=10_000):
         view.verify_if_stale(max_age=0)
+
+
+def test_the_tab_shows_who_wrote_each_entry(
+    qtbot: Any, runner: TaskRunner, journal: ChangeJournal
+) -> None:
+    # Who made a change (login@host), which a note alone had to carry (black-box bb5 F2).
+    journal.record_event(connection="Staging", base_url="http://x", operation="job.start")
+    view = make_view(qtbot, runner, journal)
+    model = view.model
+    header = model.headerData(
+        JournalTableModel.COL_ACTOR, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole
+    )
+    assert header == "Actor"
+    assert model.index(0, JournalTableModel.COL_ACTOR).data() == current_actor()
+    assert "@" in current_actor()
