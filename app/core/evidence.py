@@ -533,6 +533,12 @@ class JobFacts:
             # never had a job file.
             return f"{said}; made by {made_by}, which keeps no job file (no request date)"
         if self.job_file is None:
+            # Journals since session 31 end each job write's note with its file row.
+            if self.removal:
+                return (
+                    f"{said}; its job file is no longer in the data folder (the journal note "
+                    "names the file row of a write journaled with it)"
+                )
             return (
                 f"{said}; its job file is no longer in the data folder, so the request date of "
                 "its row is not known here"
@@ -616,7 +622,14 @@ def job_facts(
             continue
         if intent.job not in names:
             names[intent.job] = _job_name(journal, intent.job)
-        facts = JobFacts(intent.job, names[intent.job], searched=jobs_dir is not None)
+        # Known from the write itself when its job file is gone: a removal's delete or lead
+        # re-status reads no request date (bb5 F3: its pack said the date was not known).
+        facts = JobFacts(
+            intent.job,
+            names[intent.job],
+            searched=jobs_dir is not None,
+            removal=not intent.operation.endswith(".insert"),
+        )
         path = jobs_dir / f"{intent.job}{JOB_SUFFIX}" if jobs_dir is not None else None
         if path is not None and path.is_file():
             # A lead update's target names no scope: its row is the number's in any scope.

@@ -414,3 +414,23 @@ def test_writes_of_the_window_say_what_made_them_not_a_missing_job_file(
         _, rows = _pack_sheets(pack, tmp_path / f"{number}.xlsx")
         said = next(r for r in rows if r["Id"] == write.intent.id)["Job details"]
         assert "no longer" not in said and made_by in said
+
+
+def test_a_removal_whose_job_file_is_gone_is_not_said_to_lack_a_request_date(
+    session: Session, tmp_path: Path
+) -> None:
+    """bb5 F3: a removal reads no request date, yet its pack said, once its job file was gone,
+    that "the request date of its row is not known here"; the journal note names the row."""
+    number = "2025550461"
+    _import(session, tmp_path, [number])
+    store = _removal(session, tmp_path, [number])
+    job = job_summary(store)["job"]
+    store.close()
+    for leftover in (tmp_path / "jobs").glob(f"{job}*"):
+        leftover.unlink()
+    pack = gather_evidence(session.api, session.journal, None, number, jobs_dir=tmp_path / "jobs")
+    [delete] = [w for w in pack.writes if w.intent.operation == "dnc.delete"]
+    text = pack.jobs[delete.intent.id].text
+    assert "request date" not in text
+    assert "job file is no longer in the data folder" in text
+    assert "(row 2)" in delete.intent.note
