@@ -19,7 +19,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 from app.api.models import Campaign, DncEntry, LeadStatus
 from app.core.phones import format_for_display
 from app.core.session import Session
+from app.ui.confirm_buttons import confirming_buttons
 from app.ui.entry_table_model import scope_label
 from app.ui.plain_text import plain_label
 from app.ui.status_picker import StatusPicker, status_warnings
@@ -165,16 +165,7 @@ class DeleteDialog(QDialog):
         form.addRow("&Reason for removal", self.reason_edit)
         form.addRow(self.confirm_label, self.confirm_edit)
 
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(f"Remove {count:,}")
-        # Removal is never the default: Enter must not confirm it by accident.
-        self.ok_button.setAutoDefault(False)
-        self.ok_button.setDefault(False)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons, self.ok_button = confirming_buttons(self, f"Remove {count:,}")
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.api.models import Campaign
 from app.core.launch_gate import GateDecision
 from app.ui.audit_table_model import last_audit_text
+from app.ui.confirm_buttons import confirming_buttons
 from app.ui.plain_text import plain_label, rich, window_title
 
 
@@ -51,18 +52,9 @@ class GateDialog(QDialog):
         self.reason_edit.setPlaceholderText("Required: why the campaign is activated anyway")
         form = QFormLayout()
         form.addRow("Override &reason", self.reason_edit)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText("Activate anyway")
-        # Overriding the gate is never the default: Enter must not do it by accident.
-        self.ok_button.setAutoDefault(False)
-        self.ok_button.setDefault(False)
+        self.buttons, self.ok_button = confirming_buttons(self, "Activate anyway")
         self.ok_button.setEnabled(False)
         self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setDefault(True)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
         self.reason_edit.textChanged.connect(
             lambda text: self.ok_button.setEnabled(bool(text.strip()))
         )

@@ -16,7 +16,6 @@ from datetime import datetime
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -35,6 +34,7 @@ from app.core.list_health import (
 from app.core.phones import format_for_display
 from app.core.snapshots import SnapshotEntry
 from app.core.wording import counted
+from app.ui.confirm_buttons import confirming_buttons
 from app.ui.delete_dialog import TYPE_TO_CONFIRM_OVER
 from app.ui.plain_text import plain_label
 
@@ -122,15 +122,7 @@ class HealthFixDialog(QDialog):
         form.addRow("&Reason for removal", self.reason_edit)
         form.addRow(self.confirm_label, self.confirm_edit)
 
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        # Removal is never the default: Enter must not confirm it by accident.
-        self.ok_button.setAutoDefault(False)
-        self.ok_button.setDefault(False)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons, self.ok_button = confirming_buttons(self)
 
         layout = QVBoxLayout(self)
         for widget in (self.summary, self.numbers, self.warning_label, self.young_check):

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -30,6 +29,7 @@ from app.core.lead_restatus import UNCHANGED, RestatusOutcome
 from app.core.session import Session
 from app.core.wording import counted
 from app.ui.bulk_progress import Summary
+from app.ui.confirm_buttons import confirming_buttons
 from app.ui.delete_dialog import MAX_LISTED, TYPE_TO_CONFIRM_OVER
 from app.ui.plain_text import plain_label
 from app.ui.status_picker import StatusPicker, status_warnings
@@ -117,16 +117,7 @@ class RestatusDialog(QDialog):
         form = QFormLayout()
         form.addRow("&Reason", self.reason_edit)
         form.addRow(self.confirm_label, self.confirm_edit)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(f"Set status of {count:,}")
-        # A bulk write is never the default button: Enter must not confirm it by accident.
-        self.ok_button.setAutoDefault(False)
-        self.ok_button.setDefault(False)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons, self.ok_button = confirming_buttons(self, f"Set status of {count:,}")
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
