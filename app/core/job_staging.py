@@ -1546,18 +1546,22 @@ def _open_ignoring(
     source.close()
     chosen = auto[0]
     try:
-        preview = read_preview(chosen)
-        return chosen, map_sheet(
-            preview,
-            settings,
-            path_text(path.name),
-            chosen.sheet,
-            chosen.sheet_names,
-            hidden=chosen.notes.hidden_sheets,
-        )
+        return chosen, _map_chosen(chosen, path, settings)
     except BaseException:
         chosen.close()
         raise
+
+
+def _map_chosen(chosen: SheetSource, path: Path, settings: JobSettings) -> ColumnMapping:
+    """The mapping, under ``settings``, of the workbook sheet :func:`_unnamed_choice` chose."""
+    return map_sheet(
+        read_preview(chosen),
+        settings,
+        path_text(path.name),
+        chosen.sheet,
+        chosen.sheet_names,
+        hidden=chosen.notes.hidden_sheets,
+    )
 
 
 def _choose_sheet(
@@ -1693,15 +1697,7 @@ def _open_named_column(
         return named
     chosen = auto[0]
     try:
-        preview = read_preview(chosen)
-        return chosen, map_sheet(
-            preview,
-            settings,
-            path_text(path.name),
-            chosen.sheet,
-            chosen.sheet_names,
-            hidden=chosen.notes.hidden_sheets,
-        )
+        return chosen, _map_chosen(chosen, path, settings)
     except MappingError as refused:
         chosen.close()
         message, cli_text = str(refused), refused.cli_text
