@@ -7,19 +7,16 @@ is the sandbox behind a small loopback proxy failing that code's /status/search.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs
 
-import httpx
 import pytest
 
 from app.api.client import ApiClient
 from app.cli.main import main
 from tests.conftest import TOKEN
 from tests.core.test_status_query_evidence import NUMBER, _leads
+from tests.loopback_proxy import Answer, Forward, proxies
 
 
 @pytest.fixture(autouse=True)
@@ -31,50 +28,18 @@ def token_env(monkeypatch: pytest.MonkeyPatch) -> None:
 def failing_status() -> Iterator[Callable[[str, str], str]]:
     """``make(sandbox_url, code)``: the base URL of a loopback proxy of the sandbox whose
     /status/search of ``code`` answers HTTP 500, every other request forwarded."""
-    servers: list[ThreadingHTTPServer] = []
-    clients: list[httpx.Client] = []
+    with proxies() as serve:
 
-    def make(target: str, code: str) -> str:
-        http = httpx.Client(base_url=target, timeout=30)
-        clients.append(http)
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                query = parse_qs(body.decode()).get("query", [""])[0]
-                if self.path.endswith("/status/search") and query == code:
-                    status, kind = 500, "application/json"
+        def make(target: str, code: str) -> str:
+            def answer(path: str, params: dict[str, list[str]], forward: Forward) -> Answer:
+                if path.endswith("/status/search") and params.get("query", [""])[0] == code:
                     content = json.dumps({"success": False, "error": "Internal error"}).encode()
-                else:
-                    headers = {
-                        k: v
-                        for k, v in self.headers.items()
-                        if k.lower() not in ("host", "content-length", "connection")
-                    }
-                    answer = http.post(self.path, content=body, headers=headers)
-                    status, content = answer.status_code, answer.content
-                    kind = answer.headers.get("content-type", "text/plain")
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
+                    return 500, "application/json", content
+                return forward()
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
+            return serve(target, answer)
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
-
-    yield make
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-    for http in clients:
-        http.close()
+        yield make
 
 
 def test_evidence_json_names_the_status_codes_whose_names_were_not_read(

@@ -6,19 +6,16 @@ fully known"), never 0 ("on no list"); before, it failed with exit 1 and no pack
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
-import httpx
 import pytest
 from python_calamine import CalamineWorkbook
 
 from app.cli.main import main
 from tests.cli.test_export_snapshot_short_pages_cli import env_token  # noqa: F401
+from tests.loopback_proxy import Answer, Forward, proxies
 
 NUMBER = "2025550123"
 EXIT_FINDINGS = 3
@@ -30,48 +27,17 @@ Chooses = Callable[[str, dict[str, list[str]]], bool]
 def failing_service() -> Iterator[Callable[[str, Chooses], str]]:
     """``make(sandbox_url, chooses)`` serves, on loopback, a proxy of that sandbox answering
     the requests ``chooses`` picks (by path and form fields) with HTTP 503; its base URL."""
-    servers: list[ThreadingHTTPServer] = []
-    clients: list[httpx.Client] = []
+    with proxies() as serve:
 
-    def make(target: str, chooses: Chooses) -> str:
-        http = httpx.Client(base_url=target, timeout=30)
-        clients.append(http)
+        def make(target: str, chooses: Chooses) -> str:
+            def answer(path: str, params: dict[str, list[str]], forward: Forward) -> Answer:
+                if chooses(path, params):
+                    return 503, "text/plain", b"Service Unavailable"
+                return forward()
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                if chooses(self.path, parse_qs(body.decode())):
-                    status, kind, content = 503, "text/plain", b"Service Unavailable"
-                else:
-                    headers = {
-                        k: v
-                        for k, v in self.headers.items()
-                        if k.lower() not in ("host", "content-length", "connection")
-                    }
-                    answer = http.post(self.path, content=body, headers=headers)
-                    status, content = answer.status_code, answer.content
-                    kind = answer.headers.get("content-type", "text/plain")
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
+            return serve(target, answer)
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
-
-    yield make
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-    for client in clients:
-        client.close()
+        yield make
 
 
 def _dnc_search_of(form: str) -> Chooses:

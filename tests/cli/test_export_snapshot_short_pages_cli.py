@@ -8,14 +8,10 @@ exit status of an incomplete copy. The demo list exports exactly as it does from
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
-import httpx
 import pytest
 
 from app.cli.main import main
@@ -27,6 +23,7 @@ from tests.core.test_export_short_pages import (
     one_short,
     shorten_body,
 )
+from tests.loopback_proxy import Answer, Forward, proxies
 
 EXIT_FINDINGS = 3
 
@@ -40,48 +37,19 @@ def env_token(monkeypatch: pytest.MonkeyPatch) -> None:
 def short_service() -> Iterator[Callable[[str, Shorten], str]]:
     """``make(sandbox_url, cut)`` serves, on loopback, a proxy of that sandbox whose search
     answers are cut with ``cut``, and returns its base URL."""
-    servers: list[ThreadingHTTPServer] = []
-    clients: list[httpx.Client] = []
+    with proxies() as serve:
 
-    def make(target: str, cut: Shorten) -> str:
-        http = httpx.Client(base_url=target, timeout=30)
-        clients.append(http)
+        def make(target: str, cut: Shorten) -> str:
+            def answer(path: str, params: dict[str, list[str]], forward: Forward) -> Answer:
+                status, kind, content = forward()
+                if status == 200 and "json" in kind:
+                    content = json.dumps(shorten_body(path, params, json.loads(content), cut))
+                    return status, kind, content.encode()
+                return status, kind, content
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                headers = {
-                    k: v
-                    for k, v in self.headers.items()
-                    if k.lower() not in ("host", "content-length", "connection")
-                }
-                answer = http.post(self.path, content=body, headers=headers)
-                content = answer.content
-                if answer.status_code == 200 and "json" in answer.headers.get("content-type", ""):
-                    params = parse_qs(body.decode())
-                    cut_body = shorten_body(self.path, params, json.loads(content), cut)
-                    content = json.dumps(cut_body).encode()
-                self.send_response(answer.status_code)
-                self.send_header("Content-Type", answer.headers.get("content-type", "text/plain"))
-                self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
+            return serve(target, answer)
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
-
-    yield make
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-    for http in clients:
-        http.close()
+        yield make
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
