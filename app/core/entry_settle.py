@@ -73,6 +73,18 @@ def _entry_text(entry: Entry) -> str:
     return f"entry {entry.id} ({reason}{when})"
 
 
+def _read_back(session: Session, kind: EntryKind, query: DncQuery) -> list[Entry]:
+    """The entries of ``kind``'s list matching ``query``, the search asked again when the
+    service fails it."""
+
+    def read() -> list[Entry]:
+        if kind is EntryKind.DNC:
+            return list(session.api.iter_dnc(query))
+        return list(session.api.iter_sms(query))
+
+    return read_over(read, _LOOK_UP_ROUNDS)
+
+
 def look_up_lost_add(
     session: Session, kind: EntryKind, valid: ValidEntry, error: ApiError
 ) -> LostAnswerAdd:
@@ -86,14 +98,8 @@ def look_up_lost_add(
         purpose=valid.purpose if valid.scope.is_purpose else "",
     )
     name = _kind_name(kind)
-
-    def read() -> list[Entry]:
-        if kind is EntryKind.DNC:
-            return list(session.api.iter_dnc(query))
-        return list(session.api.iter_sms(query))
-
     try:
-        found = read_over(read, _LOOK_UP_ROUNDS)
+        found = _read_back(session, kind, query)
     except ApiError as failed:
         details = {"error": str(error), "look_up_error": failed.describe()}
         _record(session, f"{name}.insert.checked", valid, details)
@@ -198,16 +204,10 @@ def look_up_lost_edit(
     reads the entry back by id and journals what it holds."""
     name = _kind_name(kind)
     query = DncQuery(id=entry_id)
-
-    def read() -> list[Entry]:
-        if kind is EntryKind.DNC:
-            return list(session.api.iter_dnc(query))
-        return list(session.api.iter_sms(query))
-
     write = f"{name}.update"
     target = f"{name} id={entry_id}"
     try:
-        found = [e for e in read_over(read, _LOOK_UP_ROUNDS) if e.id == entry_id]
+        found = [e for e in _read_back(session, kind, query) if e.id == entry_id]
     except ApiError as failed:
         details = {"error": str(error), "look_up_error": failed.describe()}
         _record_event(session, f"{write}.checked", write, target, "", details)
