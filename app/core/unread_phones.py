@@ -54,7 +54,6 @@ class UnreadPhones:
         self.first = other_columns_sentence(mapping, self.others, kind, self.refused)
         self.columns = tuple(offered_columns(mapping, others))
         self.header = mapping.header_row or 0
-        self.headers = mapping.headers
         self.code = phone_code
         self.verb = "removed" if kind == "removal" else "imported"
         assert mapping.phone is not None
