@@ -69,7 +69,7 @@ from app.core.lead_lookup import (
     restatused_by,
 )
 from app.core.phones import normalize_with_default
-from app.core.session import Session, e164, fate_open
+from app.core.session import Session, e164, fate_open, read_over
 from app.core.sheet_damage import drops_trunk_zero
 from app.core.wording import joined
 
@@ -351,6 +351,28 @@ class _Sent:
     error: BaseException | None = None
     removed: list[DncEntry] | None = None
     leads: list[Lead] | None = None
+    after: _LookedUp | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _LookedUp:
+    """What a look-up right after a delete's "not found" following a lost answer found:
+    ``listed`` the entries still on the list in its scope, None when the look-up failed too
+    (``error``)."""
+
+    listed: list[DncEntry] | None
+    error: ApiError | None = None
+
+
+# Reads are harmless to repeat: a flaky service should not leave the delete unsettled.
+_LOOK_UP_ROUNDS = 3
+# The settled event of a delete its retry found gone, the number gone at a look-up after it:
+# the pack's Settled cell reads "removed — most likely by …" (black-box s31 fx9 note).
+GONE_AFTER_LOST_ANSWER = (
+    "removed, most likely by this delete's first attempt: that attempt got no answer saying "
+    "whether it was done, its retry was answered not found, and a look-up right after found "
+    "the number no longer on the list in this scope (it was listed when the entry was picked)"
+)
 
 
 _Key = tuple[str, str, str]
@@ -450,7 +472,10 @@ def remove_dnc_entries(
             # Filed under the number, as its leads' updates are, whatever form it is kept in.
             phone=e164(*number),
         )
-        return _Sent(result, None, removed, leads)
+        after = None
+        if removed is None and _lost_then_not_found(result):
+            after = _look_up_after(session, first, number, result, job, note)
+        return _Sent(result, None, removed, leads, after)
 
     def remove_number(number: tuple[str, str]) -> tuple[dict[_Key, _Sent], _LeadsSaid]:
         """The number's deletes, then (with a lead status) the updates of its leads no delete
@@ -466,7 +491,10 @@ def remove_dnc_entries(
                 sent[key] = _Sent(error=exc)
             one = sent[key]
             first = targets[groups[key][0]]
-            if _outcome(first, one.result, one.error, one.removed).outcome is Outcome.REMOVED:
+            if (
+                _outcome(first, one.result, one.error, one.removed, one.after).outcome
+                is Outcome.REMOVED
+            ):
                 taken.append(key)
                 restatused.update((lead.id, lead) for lead in one.leads or [])
         if not status or not taken:
@@ -529,7 +557,7 @@ def remove_dnc_entries(
         for key in keys:
             one = sent[key]
             for index in groups[key]:
-                outcome = _outcome(targets[index], one.result, one.error, one.removed)
+                outcome = _outcome(targets[index], one.result, one.error, one.removed, one.after)
                 if status and outcome.outcome is Outcome.REMOVED:
                     message = "; ".join(p for p in (outcome.message, said.text) if p)
                     outcome = replace(
@@ -574,11 +602,84 @@ def _delete_leads(
     return leads_to_restatus(api, target.phone_number, target.phone_code, scope, cancel)
 
 
+def _lost_then_not_found(result: WriteResult) -> bool:
+    """Whether a delete was answered "not found" only on a retry after an attempt that got no
+    answer saying whether it was done: that attempt may have removed the entry."""
+    return result.status is WriteStatus.NOT_FOUND and result.earlier_attempt_lost
+
+
+def _look_up_after(
+    session: Session,
+    target: RemovalTarget,
+    number: tuple[str, str],
+    result: WriteResult,
+    job: str,
+    note: str,
+) -> _LookedUp:
+    """Look ``target``'s number up in its scope after its delete's retry was answered "not
+    found" (not looked up before it: a global or campaign entry, as the list showed it) and
+    journal what was found beside the delete's outcome, under the delete's own target: gone
+    is a ``dnc.delete.settled`` event (the first attempt most likely removed it), still
+    listed or a failed look-up a ``dnc.delete.checked`` one. Without it the evidence pack
+    could only guess from the outcome what became of the entry."""
+    phone = e164(*number)
+    where = f"dnc:{phone or target.phone_number} scope={target.scope}"
+    query = DncQuery(
+        scope=target.scope, phone_number=target.phone_number, phone_code=target.phone_code
+    )
+
+    def journal(event: str, details: dict[str, object]) -> None:
+        session.record_look_up(event, where, phone, result.message, details, job=job, note=note)
+
+    try:
+        listed = read_over(lambda: list(session.api.iter_dnc(query)), _LOOK_UP_ROUNDS)
+    except ApiError as failed:
+        journal("dnc.delete.checked", {"look_up_error": failed.describe()})
+        return _LookedUp(None, failed)
+    if listed:
+        journal("dnc.delete.checked", {"listed_after": [entry.id for entry in listed]})
+    else:
+        journal("dnc.delete.settled", {"settled": GONE_AFTER_LOST_ANSWER})
+    return _LookedUp(listed)
+
+
+def _lost_answer_outcome(
+    target: RemovalTarget, result: WriteResult, after: _LookedUp | None
+) -> RemovalOutcome:
+    """A delete not looked up before it, answered "not found" on its retry after a lost
+    answer, as the look-up after it settled it."""
+    answered = f"answered after {result.attempts} attempts"
+    if after is not None and after.listed:
+        ids = ", ".join(entry.id for entry in after.listed)
+        return RemovalOutcome(
+            target,
+            Outcome.FAILED,
+            f"still on the DNC list in this scope (entry {ids}): the retry of this delete was "
+            "answered not found after an attempt that got no answer, yet a look-up right after "
+            f"found the number listed, so the delete did not happen; remove it again; {answered}",
+        )
+    if after is not None and after.listed is not None:
+        said = (
+            "not on the list when the request was retried, and a look-up right after found it "
+            "gone: this delete's first attempt, which got no answer saying whether it was done, "
+            f"most likely removed it (the change journal says so); {answered}"
+        )
+    else:
+        why = f" ({after.error.describe()})" if after is not None and after.error else ""
+        said = (
+            "not on the list when the request was retried; an earlier attempt got no answer "
+            "saying whether it was done, so that attempt may have removed it, and a look-up "
+            f"right after failed too{why}: search the list for the number; {answered}"
+        )
+    return RemovalOutcome(target, Outcome.NOT_FOUND, said, earlier_attempt_lost=True)
+
+
 def _outcome(
     target: RemovalTarget,
     result: WriteResult | None,
     error: BaseException | None,
     removed: list[DncEntry] | None = None,
+    after: _LookedUp | None = None,
 ) -> RemovalOutcome:
     """How one input ended; a removed one's message says nothing yet of its leads."""
     if isinstance(error, Cancelled):
@@ -609,15 +710,8 @@ def _outcome(
             )
         if removed is None:
             # Not looked up just before the delete (a global or campaign entry, as the list
-            # showed it): the lost attempt may or may not have removed it.
-            return RemovalOutcome(
-                target,
-                Outcome.NOT_FOUND,
-                "not on the list when the request was retried; an earlier attempt got no "
-                "answer saying whether it was done, so that attempt may have removed it; "
-                f"answered after {result.attempts} attempts",
-                earlier_attempt_lost=True,
-            )
+            # showed it): the look-up after it says what became of it.
+            return _lost_answer_outcome(target, result, after)
         # Listed when looked up just before the delete: the lost attempt removed it.
         parts.append(
             "removed by this removal's earlier attempt: the number was on the list when looked "

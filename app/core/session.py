@@ -188,16 +188,17 @@ class Session:
         operation: str,
         target: str,
         phone: str,
-        error: ApiError,
+        error: ApiError | str,
         details: Mapping[str, Any],
         *,
         job: str = "",
         note: str = "",
     ) -> None:
-        """Journal a look-up made to settle a write that ended in ``error`` (a read, so an
-        event beside the write's outcome): what it found, or its own error, in ``details``.
-        ``operation`` is the write's and what the look-up is ("dnc.delete.checked"); the event
-        refers to the write it settles (:meth:`_settles`)."""
+        """Journal a look-up made to settle a write that ended in ``error`` (or the answer it
+        got: a "not found" after a lost answer), a read, so an event beside the write's
+        outcome: what it found, or its own error, in ``details``. ``operation`` is the write's
+        and what the look-up is ("dnc.delete.checked"); the event refers to the write it
+        settles (:meth:`_settles`)."""
         details = {"error": str(error), **details}
         ref = self._settles(operation, target, phone, job)
         self._event(operation, target, phone, details, job, note, ref)

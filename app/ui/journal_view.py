@@ -135,7 +135,10 @@ def _outcome_text(entry: JournalEntry) -> str:
     if entry.phase == "intent":
         return "about to send"
     if entry.phase == "event":
-        return "event"
+        # A write's settled event says what became of it (the first attempt of a delete whose
+        # answer was lost removed the entry): the tab shows it, not a bare "event".
+        settled = (entry.after or {}).get("settled")
+        return f"settled: {settled}" if isinstance(settled, str) and settled else "event"
     return entry.outcome
 
 
@@ -301,6 +304,7 @@ class JournalTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and column == self.COL_OPERATION:
             return literal(entry.operation)  # a tooltip guesses rich text
         if role == Qt.ItemDataRole.ToolTipRole and column in (
+            self.COL_OUTCOME,
             self.COL_TARGET,
             self.COL_NOTE,
             self.COL_ERROR,

@@ -349,15 +349,15 @@ def test_list_view_global_removal_whose_answer_was_lost_may_have_removed_it(
     sandbox: Any, session: Session, wire: Losing
 ) -> None:
     # A global entry is not looked up again before its delete (the list showed it): not found
-    # stays not found, saying the lost attempt may have removed it.
+    # stays not found, and the look-up after it says the lost attempt most likely removed it.
     sandbox.bulk_seed_dnc([("2025550370", "1", "0", "", "")])
     wire.numbers = {"2025550370"}
     target = RemovalTarget("2025550370", "1", Scope.global_())
     (outcome,) = remove_dnc_entries(session, [target], reason="entered by mistake").outcomes
-    assert outcome.outcome is Outcome.NOT_FOUND
+    assert outcome.outcome is Outcome.NOT_FOUND and outcome.earlier_attempt_lost
     assert (
-        "an earlier attempt got no answer saying whether it was done, so that attempt may have "
-        "removed it" in outcome.message
+        "a look-up right after found it gone: this delete's first attempt, which got no answer "
+        "saying whether it was done, most likely removed it" in outcome.message
     )
 
 
@@ -374,6 +374,7 @@ def test_list_view_removal_retried_after_a_503_may_have_removed_it_claiming_no_l
     target = RemovalTarget("2025550380", "1", Scope.global_())
     (outcome,) = remove_dnc_entries(session, [target], reason="entered by mistake").outcomes
     # Not looked up just before (the list showed it): not found, saying the attempt answered
-    # 503 may have removed it (black-box R1 #3), without saying an answer was lost.
+    # 503 most likely removed it, as the look-up after it found (black-box R1 #3), without
+    # saying an answer was lost.
     assert outcome.outcome is Outcome.NOT_FOUND
-    assert "lost" not in outcome.message and "may have removed it" in outcome.message
+    assert "lost" not in outcome.message and "most likely removed it" in outcome.message
