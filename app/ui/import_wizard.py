@@ -22,6 +22,7 @@ from app.core.session import Session
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_scope import CampaignDirectory
 from app.core.sheet_types import SheetError
+from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_pages_check import CheckPage
 from app.ui.import_pages_mapping import MappingPage, TargetPage
@@ -132,6 +133,12 @@ class ImportWizard(QWizard):
                 f"Open a new import of this file reading {first.said} as the phone number; "
                 "it is checked before anything is sent."
             )
+            # Said on the page too: a button alone at the bottom is easily missed.
+            self.result_page.setSubTitle(
+                f"⚠ {first.said[:1].upper()}{first.said[1:]} holds phone numbers this import "
+                f'left off the list (on {counted(first.differing, "row", "rows")}): press "Import '
+                f'column {first.letter} next" to import them.'
+            )
         self.next_button.setVisible(shown)
 
     def import_next(self) -> ImportWizard | None:
@@ -240,7 +247,8 @@ class ImportWizard(QWizard):
         # What the page showed was read from the file as it was then (its fingerprint).
         shown = result.staged if result is not None else None
         checked = self.check_page.take_staged()
-        self.unread_phones = list(self.check_page.unread_shown)
+        # A column whose every number is the one read adds nothing: not offered.
+        self.unread_phones = [c for c in self.check_page.unread_shown if c.differing]
 
         def stage() -> Any:
             # The page checked the file at Start (validatePage); changed in the instant since,

@@ -14,8 +14,10 @@ from app.core.session import Session
 from app.core.sheet_mapping import Role
 from app.core.unread_phones import UNREAD_PHONES_WARNING
 from app.ui.import_pages_check import COL_PROBLEM, COL_ROW
+from app.ui.import_wizard import ImportWizard
 from app.ui.tasks import TaskRunner
 from tests.ui.test_import_wizard import TIMEOUT, open_wizard, to_check_page
+from tests.ui.test_import_wizard_window import connected_window
 
 # The Mobile column is read; rows 2-4 have a Home Phone, row 3 the same number; row 5 none.
 HOME_AND_MOBILE = (
@@ -76,6 +78,10 @@ def test_the_check_page_says_a_second_phone_column_is_not_imported(
     # Once it has ended, the next import is offered, never started unasked.
     qtbot.waitUntil(lambda: wizard.currentId() == wizard.PAGE_RESULT, timeout=TIMEOUT)
     assert wizard.next_button.isVisible()
+    assert wizard.result_page.subTitle() == (
+        "⚠ Column B ('Home Phone') holds phone numbers this import left off the list (on 2 rows): "
+        'press "Import column B next" to import them.'
+    )
     wizard.grab().save(str(tmp_path / "result_page.png"))
     assert wizard.next_button.text().replace("&", "") == "Import column B next…"
     opened: list[Any] = []
@@ -108,3 +114,25 @@ def test_the_check_page_says_a_second_phone_column_is_not_imported(
 def _listed_numbers(sandbox: Any, number: str) -> int:
     sql = "SELECT count(*) FROM dnc WHERE phone_number = ?"
     return int(sandbox.store.scalar(sql, (number,)))
+
+
+def test_the_window_follows_the_next_import_it_opens(
+    make_window: Any, qtbot: Any, sandbox: Any, tmp_path: Path
+) -> None:
+    window = connected_window(make_window, qtbot, sandbox)
+    features = window.job_features
+    path = tmp_path / "home_and_mobile.csv"
+    path.write_text(HOME_AND_MOBILE, encoding="utf-8")
+    wizard = features.import_file(path)
+    assert isinstance(wizard, ImportWizard)
+    qtbot.waitUntil(lambda: wizard.source_page.probe is not None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: bool(wizard.campaign_lookup), timeout=TIMEOUT)
+    to_check_page(qtbot, wizard, "home and mobile")
+    with qtbot.waitSignal(wizard.job_finished, timeout=TIMEOUT):
+        wizard.next()
+    qtbot.waitUntil(lambda: wizard.currentId() == wizard.PAGE_RESULT, timeout=TIMEOUT)
+    wizard.next_button.click()
+    second = features.dialog
+    assert isinstance(second, ImportWizard) and second is not wizard
+    assert second.isVisible() and not wizard.isVisible()
+    second.close()
