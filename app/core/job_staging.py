@@ -110,7 +110,6 @@ from app.core.sheet_mapping import (
     other_phone_columns,
     propose_from_preview,
     propose_under_header,
-    refused_phone_columns,
     resolve_column,
     skipped_phone_columns,
     state_numbers,
@@ -148,7 +147,6 @@ from app.core.staging_notes import (
     hidden_sheets_sentences,
     hidden_unknown_sentence,
     late_invalid_sentence,
-    merge_copies,
     named_column_empty_sentence,
     noted,
     notes_sentences,
@@ -165,7 +163,7 @@ from app.core.staging_notes import (
     year_first_sentence,
 )
 from app.core.unread_columns import unread_text_columns, unread_text_sentence
-from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones
+from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones, watch_unread_phones
 from app.core.wording import joined
 
 CACHE_RESET_ROWS = 100_000
@@ -992,13 +990,16 @@ def _stage(
                         source, path_text(path.name), mapping, shown
                     )
                     raise MappingError(message, cli_text)
-                copies = merge_copies(others, source.notes.merged, preview)
-                others = [i for i in others if i not in set_aside and i not in copies]
-                if others:
-                    refused = refused_phone_columns(others, preview, settings.phone_code)
-                    second_phones = UnreadPhones(
-                        mapping, others, refused, settings.phone_code, kind
-                    )
+                second_phones = watch_unread_phones(
+                    mapping,
+                    preview,
+                    settings.phone_code,
+                    kind,
+                    merged=source.notes.merged,
+                    set_aside=set_aside,
+                    others=others,
+                )
+                if second_phones is not None:
                     warnings.append(second_phones.first)
             elif mapping.phone is not None and not holds_phones(
                 preview, mapping.phone, settings.phone_code
@@ -1045,6 +1046,19 @@ def _stage(
             below = [r for r in first if r[0] > (mapping.header_row or 0)]
             chosen_rows = list(apply_corrections(below, fixes, mapping.phone))
             warnings += _state_doubt(mapping, chosen_rows, settings, kind, chosen=True)
+            # The window's columns, confirmed on its mapping page: a second column of phone
+            # numbers there is as much a consumer's other number as in a file guessed
+            # (task S32 fx4: the wizard's job said nothing of it, row or report).
+            second_phones = watch_unread_phones(
+                mapping,
+                below,
+                settings.phone_code,
+                kind,
+                merged=source.notes.merged,
+                set_aside=set_aside,
+            )
+            if second_phones is not None:
+                warnings.append(second_phones.first)
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(
             target=settings.target,

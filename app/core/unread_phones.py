@@ -16,9 +16,15 @@ from dataclasses import dataclass
 
 from app.core.phones import normalize_with_default
 from app.core.sheet_check import CheckedRow
-from app.core.sheet_mapping import ColumnMapping, column_letter, column_said
+from app.core.sheet_mapping import (
+    ColumnMapping,
+    column_letter,
+    column_said,
+    other_phone_columns,
+    refused_phone_columns,
+)
 from app.core.sheet_types import CellValue, Row
-from app.core.staging_notes import offered_columns, other_columns_sentence
+from app.core.staging_notes import merge_copies, offered_columns, other_columns_sentence
 
 # The job meta key holding staging's counted sentence on a column of numbers not read, which
 # the command line says as a ``warning:`` rather than a ``note:``.
@@ -114,3 +120,27 @@ class UnreadPhones:
         if not held:
             return ""
         return other_columns_sentence(self.mapping, self.others, self.kind, self.refused, held)
+
+
+def watch_unread_phones(
+    mapping: ColumnMapping,
+    preview: Sequence[Row],
+    phone_code: str,
+    kind: str,
+    *,
+    merged: Sequence[tuple[int, int, int, int]] = (),
+    set_aside: Iterable[int] = (),
+    others: Sequence[int] | None = None,
+) -> UnreadPhones | None:
+    """The watch on the columns of phone numbers besides ``mapping.phone`` in ``preview``
+    (data rows), or None when there is none: ``others`` when already found, less the columns
+    set aside and those holding only copies of merged cells."""
+    if mapping.phone is None:
+        return None
+    found = other_phone_columns(mapping, preview, phone_code) if others is None else others
+    aside = set(set_aside) | set(merge_copies(found, merged, preview))
+    kept = [i for i in found if i not in aside]
+    if not kept:
+        return None
+    refused = refused_phone_columns(kept, preview, phone_code)
+    return UnreadPhones(mapping, kept, refused, phone_code, kind)

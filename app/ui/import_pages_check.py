@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.sheet_check import CheckOptions
+from app.core.sheet_mapping import column_said
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import SheetError
 from app.core.wording import counted
@@ -53,6 +54,7 @@ from app.ui.import_wizard_engine import (
     CheckResult,
     FixScope,
     StagedCheck,
+    UnreadColumn,
     check_and_stage,
     discard_staged,
     same_staging,
@@ -97,6 +99,11 @@ NOT_CHECKED_SUBTITLE = "The file could not be checked; nothing has been sent."
 CAMPAIGNS_LOADED = (
     "The campaign list loaded after the check began: the file was checked again with it "
     "(campaign ids and names are checked now)."
+)
+# A consumer's second number left off the list is no ordinary warning: said apart, framed.
+SECOND_PHONE_STYLE = (
+    "QLabel#second-phone { background: #fde2e1; border: 1px solid #c0392b; padding: 6px; "
+    "font-weight: bold; }"
 )
 BAD = QColor("#fde2e1")
 WARN = QColor("#fff4d6")
@@ -145,6 +152,13 @@ class CheckPage(QWizardPage):
         self.doubt_label.hide()
         self.countries_box = QCheckBox(self)
         self.countries_box.hide()
+        # Columns of phone numbers not read (a Mobile beside the Home Phone read): said apart
+        # from the ordinary warnings, since each such number needs an import of its own.
+        self.second_phone = plain_label(QLabel(self))  # quotes the file's headers
+        self.second_phone.setObjectName("second-phone")
+        self.second_phone.setWordWrap(True)
+        self.second_phone.setStyleSheet(SECOND_PHONE_STYLE)
+        self.second_phone.hide()
         # Staging's warnings, as the job's report and the command line give them: plain text
         # (they quote the file's cells), scrolled when there are many.
         self.warnings_box = QPlainTextEdit(self)
@@ -194,6 +208,7 @@ class CheckPage(QWizardPage):
         layout.addWidget(self.status)
         layout.addWidget(self.doubt_label)
         layout.addWidget(self.countries_box)
+        layout.addWidget(self.second_phone)
         layout.addWidget(self.warnings_box)
         layout.addLayout(grid)
         layout.addWidget(QLabel("Rows to look at:", self))
@@ -255,6 +270,7 @@ class CheckPage(QWizardPage):
         self.recheck_button.setEnabled(False)
         self.doubt_label.hide()
         self.countries_box.hide()
+        self.second_phone.hide()
         self.warnings_box.hide()
         self.bar.setRange(0, 0)
         self.bar.show()
@@ -380,11 +396,45 @@ class CheckPage(QWizardPage):
         self.doubt_label.setVisible(bool(result.state_doubt))
         self.countries_box.setText(result.countries_box)
         self.countries_box.setVisible(bool(result.state_doubt))
+        self.second_phone.setText(self._second_phone_text(result))
+        self.second_phone.setVisible(bool(result.unread_phones))
         # Core words them for the command line: the window names its own boxes instead.
         self.warnings_box.setPlainText("\n".join(f"⚠ {for_window(w)}" for w in result.warnings))
         self.warnings_box.setVisible(bool(result.warnings))
         self._fill(result)
         self.completeChanged.emit()
+
+    @property
+    def unread_shown(self) -> list[UnreadColumn]:
+        """The columns of phone numbers the checked job leaves unread, less those a job
+        before this one imported (:class:`~app.ui.import_wizard.NextImport`)."""
+        if self.result is None:
+            return []
+        done = self.wiz.follow.imported if self.wiz.follow is not None else ()
+        return [c for c in self.result.unread_phones if c.index not in done]
+
+    def _second_phone_text(self, result: CheckResult) -> str:
+        """What the page says of the columns of phone numbers not read, one line each."""
+        mapping = self.wiz.effective_mapping()
+        if mapping is None or mapping.phone is None:
+            return ""
+        read = column_said(mapping.headers, mapping.phone)
+        done = self.wiz.follow.imported if self.wiz.follow is not None else ()
+        lines = [
+            f"⚠ NOT IMPORTED: {c.said} holds a phone number on "
+            f"{counted(c.rows, 'row', 'rows')}, {c.differing:,} of them not the number read "
+            f"from {read}. Those numbers stay off the list unless that column is imported "
+            f'too: once this import has ended, press "Import column {c.letter} next" (a new '
+            "import of this file, checked before anything is sent)."
+            for c in result.unread_phones
+            if c.index not in done
+        ]
+        lines += [
+            f"{c.said[0].upper()}{c.said[1:]} was imported by the import before this one."
+            for c in result.unread_phones
+            if c.index in done
+        ]
+        return "\n".join(lines)
 
     @property
     def countries_chosen(self) -> bool:

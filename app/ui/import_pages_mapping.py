@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from app.api.scope import Scope
 from app.core.phones import format_for_display
 from app.core.sheet_check import CheckOptions, Outcome, Target, check_all
-from app.core.sheet_mapping import ColumnMapping, Role, column_name
+from app.core.sheet_mapping import ColumnMapping, Role, column_name, column_said
 from app.core.staging_notes import NO_COLUMN
 from app.ui.import_pages_source import cell_text
 from app.ui.import_wizard_engine import mapping_for
@@ -78,6 +78,7 @@ class MappingPage(QWizardPage):
         )
         self.mapping: ColumnMapping | None = None
         self._key: tuple[object, ...] | None = None
+        self._followed = False  # the column the wizard was opened to import: chosen once
         self.combos: dict[Role, QComboBox] = {}
         grid = QGridLayout()
         for i, (role, label) in enumerate(ROLE_LABELS):
@@ -142,6 +143,17 @@ class MappingPage(QWizardPage):
             chosen = self.mapping.column(role)
             combo.setCurrentIndex(0 if chosen is None else chosen + 1)
             combo.blockSignals(False)
+        follow = self.wiz.follow
+        if follow is not None and not self._followed and follow.phone_column < len(headers):
+            # The import of a column the job before left unread: chosen as it said, once
+            # (the person may choose another, or go back to another file).
+            self._followed = True
+            self.combos[Role.PHONE].setCurrentIndex(follow.phone_column + 1)
+            self.setSubTitle(
+                "A second import of this file: the phone number is read from "
+                f"{column_said(headers, follow.phone_column)}, which the import before left "
+                "unread. Check the other columns, then go on; nothing is sent before the check."
+            )
         self.update_preview()
 
     def _column_changed(self, role: Role) -> None:

@@ -8,7 +8,7 @@ and the :class:`JobHandle` once the import starts.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,13 @@ from app.core.session import Session
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_scope import CampaignDirectory
 from app.core.sheet_types import SheetError
+from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_pages_check import CheckPage
 from app.ui.import_pages_mapping import MappingPage, TargetPage
 from app.ui.import_pages_source import SourcePage
 from app.ui.import_wizard_engine import (
+    UnreadColumn,
     adopt_staged,
     discard_staged,
     source_changed,
@@ -37,16 +39,31 @@ from app.ui.plain_text import literal, window_title
 from app.ui.tasks import TaskRunner
 
 
+@dataclass(frozen=True)
+class NextImport:
+    """A second import of the same file, offered once an import has ended: read from
+    ``phone_column``, a column of phone numbers the job before left unread; ``imported`` are
+    the phone columns of the jobs before (the check page says so of them, not "not
+    imported")."""
+
+    sheet: str | None
+    phone_column: int
+    imported: tuple[int, ...]
+
+
 class ImportWizard(QWizard):
     """Import a spreadsheet of numbers into the DNC or SMS opt-out list.
 
     Signals:
         job_started(object): the :class:`JobHandle` of the import, once it starts.
         job_finished(object): the job's summary dict when it has ended (for refreshing views).
+        next_import(object): the :class:`ImportWizard` opened to import a second phone
+            column of the same file (for the window to follow it as it follows this one).
     """
 
     job_started = Signal(object)
     job_finished = Signal(object)
+    next_import = Signal(object)
 
     PAGE_SOURCE, PAGE_MAPPING, PAGE_TARGET, PAGE_CHECK, PAGE_RUN, PAGE_RESULT = range(6)
 
@@ -57,8 +74,12 @@ class ImportWizard(QWizard):
         paths: AppPaths,
         file: Path | None = None,
         parent: QWidget | None = None,
+        follow: NextImport | None = None,
     ) -> None:
         super().__init__(parent)
+        self.follow = follow
+        # The columns of phone numbers the started job leaves unread, offered for the next.
+        self.unread_phones: list[UnreadColumn] = []
         self.session = session
         self.runner = runner
         self.paths = paths
@@ -89,10 +110,55 @@ class ImportWizard(QWizard):
             )
         ):
             self.setPage(page_id, page)
+        # A consumer's second number needs an import of its own: offered, never started
+        # unasked, once this one has ended (the next wizard checks it before Start).
+        self.setOption(QWizard.WizardOption.HaveCustomButton1, True)
+        self.next_button = self.button(QWizard.WizardButton.CustomButton1)
+        self.next_button.hide()
+        self.customButtonClicked.connect(lambda _which: self.import_next())
+        self.currentIdChanged.connect(lambda _id: self._offer_next())
         self.resize(980, 680)
         self._load_campaigns()
         if file is not None:
-            self.source_page.set_path(file)
+            self.source_page.set_path(file, follow.sheet if follow is not None else None)
+
+    def _offer_next(self) -> None:
+        shown = self.currentId() == self.PAGE_RESULT and bool(self.unread_phones)
+        if shown:
+            first = self.unread_phones[0]
+            self.setButtonText(
+                QWizard.WizardButton.CustomButton1, f"&Import column {first.letter} next…"
+            )
+            self.next_button.setToolTip(
+                f"Open a new import of this file reading {first.said} as the phone number; "
+                "it is checked before anything is sent."
+            )
+            # Said on the page too: a button alone at the bottom is easily missed.
+            self.result_page.setSubTitle(
+                f"⚠ {first.said[:1].upper()}{first.said[1:]} holds phone numbers this import "
+                f'left off the list (on {counted(first.differing, "row", "rows")}): press "Import '
+                f'column {first.letter} next" to import them.'
+            )
+        self.next_button.setVisible(shown)
+
+    def import_next(self) -> ImportWizard | None:
+        """Open a new import of this file reading the first column of phone numbers this job
+        left unread, and close this one."""
+        probe = self.source_page.probe
+        mapping = self.mapping_page.mapping
+        if not self.unread_phones or probe is None or mapping is None or mapping.phone is None:
+            return None
+        before = self.follow.imported if self.follow is not None else ()
+        follow = NextImport(
+            probe.sheet or None, self.unread_phones[0].index, (*before, mapping.phone)
+        )
+        wizard = ImportWizard(
+            self.session, self.runner, self.paths, probe.path, self.parentWidget(), follow
+        )
+        self.next_import.emit(wizard)
+        wizard.show()
+        self.accept()
+        return wizard
 
     def set_session(self, session: Session) -> None:
         """A new token for the same connection: what starts later goes through
@@ -181,6 +247,8 @@ class ImportWizard(QWizard):
         # What the page showed was read from the file as it was then (its fingerprint).
         shown = result.staged if result is not None else None
         checked = self.check_page.take_staged()
+        # A column whose every number is the one read adds nothing: not offered.
+        self.unread_phones = [c for c in self.check_page.unread_shown if c.differing]
 
         def stage() -> Any:
             # The page checked the file at Start (validatePage); changed in the instant since,

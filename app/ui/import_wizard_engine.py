@@ -43,10 +43,17 @@ from app.core.job_store import Outcome as JobOutcome
 from app.core.phones import normalize_code, region_name
 from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
 from app.core.sheet_header import detect_header, read_preview
-from app.core.sheet_mapping import ColumnMapping, column_said, propose_under_header
+from app.core.sheet_mapping import (
+    ColumnMapping,
+    column_letter,
+    column_said,
+    other_phone_columns,
+    propose_under_header,
+)
 from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
-from app.core.staging_notes import column_order, stray_quotes_sentence
+from app.core.staging_notes import column_order, offered_columns, stray_quotes_sentence
+from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones, watch_unread_phones
 from app.core.wording import joined
 
 # Problem rows kept for the check page; the counts always cover every row.
@@ -146,6 +153,25 @@ class CheckResult:
     rows_to_look_at: list[RowToLook] = field(default_factory=list)
     more_rows: int = 0
     staged: StagedCheck | None = None
+    # Columns of phone numbers the job does not read (a Mobile beside the Home Phone read),
+    # counted over the whole file: a consumer's second number stays off the list unless
+    # that column is imported too, so the page says it apart from the ordinary warnings.
+    unread_phones: list[UnreadColumn] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class UnreadColumn:
+    """A column of phone numbers not read: ``rows`` hold a number there, ``differing`` of
+    them not the number read on the same row."""
+
+    index: int
+    said: str  # "column C ('Mobile')"
+    rows: int
+    differing: int
+
+    @property
+    def letter(self) -> str:
+        return column_letter(self.index)
 
 
 @dataclass(frozen=True)
@@ -267,10 +293,16 @@ def _check_file(
 ) -> CheckResult:
     result = CheckResult(CheckSummary())
     with open_sheet(probe.path, probe.sheet) as source:
+        unread = _unread_phones(probe, mapping, source)
         rows = apply_fixes(source.iter_rows(), fixes, mapping.phone)
         # A text file's delimiter words its "right of the header" notes, as staging does.
         options = replace(options, text_delimiter=text_delimiter(source))
-        for checked in check_rows(rows, mapping, options, result.summary):
+        if unread is not None:
+            rows = unread.rows(rows)
+        checked_rows = check_rows(rows, mapping, options, result.summary)
+        if unread is not None:
+            checked_rows = unread.noted(checked_rows)
+        for checked in checked_rows:
             if is_problem(checked):
                 if len(result.problems) < MAX_PROBLEMS:
                     result.problems.append(checked)
@@ -286,7 +318,25 @@ def _check_file(
         if source.notes.stray_quotes:
             quotes = list(source.notes.stray_quotes.values())
             result.stray_quotes = stray_quotes_sentence(quotes, probe.path.name, "import")
+    if unread is not None:
+        result.unread_phones = [
+            UnreadColumn(i, column_said(mapping.headers, i), rows, differing)
+            for i, (rows, differing) in unread.counts().items()
+        ]
     return result
+
+
+def _unread_phones(
+    probe: FileProbe, mapping: ColumnMapping, source: SheetSource
+) -> UnreadPhones | None:
+    """The watch on columns of phone numbers besides the one chosen, as staging keeps: its
+    counts say on the check page which column to import next."""
+    below = [r for r in probe.preview if r[0] > (mapping.header_row or 0)]
+    code = mapping.default_phone_code
+    others = offered_columns(mapping, other_phone_columns(mapping, below, code))
+    return watch_unread_phones(
+        mapping, below, code, "import", merged=source.notes.merged, others=others
+    )
 
 
 def stage_job(
@@ -381,6 +431,8 @@ def check_and_stage(
         raise
     # Said by the page already, with the box that settles it, or in its status line.
     shown = {result.state_doubt, result.stray_quotes}
+    if result.unread_phones:
+        shown.add(str(meta.get(UNREAD_PHONES_WARNING, "")))  # said apart, with its count
     result.warnings = [w for w in warnings if w not in shown]
     result.summary = summary  # staging's counts: the rows it sets apart are counted as sent
     result.staged = StagedCheck(

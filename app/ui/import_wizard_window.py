@@ -177,11 +177,16 @@ class JobFeatures(QObject):
         if session is None:
             return None
         wizard = ImportWizard(session, self.window.runner, self.window.paths, path, self.window)
-        wizard.job_started.connect(lambda _h: self.jobs_view.refresh())
-        wizard.job_finished.connect(self._job_finished)
-        self.dialog = wizard
+        self._follow(wizard)
         wizard.show()
         return wizard
+
+    def _follow(self, wizard: ImportWizard) -> None:
+        wizard.job_started.connect(lambda _h: self.jobs_view.refresh())
+        wizard.job_finished.connect(self._job_finished)
+        # The import of a second phone column it opens is followed as it is.
+        wizard.next_import.connect(self._follow)
+        self.dialog = wizard
 
     def bulk_remove(self) -> BulkRemovalDialog | None:
         session = self._connected()
