@@ -1180,7 +1180,11 @@ def _stage(
                 warnings = [w for w in warnings if w not in area_advice]
                 warnings += formula_columns_sentences(mapping, uncalculated)
             alike = (
-                alike_sheets(source, mapping.headers, mapping.phone)
+                [
+                    s
+                    for s in alike_sheets(source, mapping.headers, mapping.phone)
+                    if _same_list(source.sheet, s.name, settings.target)
+                ]
                 if kind == "import"
                 and (settings.sheet is None or settings.sheet_guessed)
                 and mapping.phone is not None
@@ -1812,6 +1816,17 @@ def list_sheets(source: SheetSource, target: Target) -> list[str]:
     return _other_visible_sheets(
         source, lambda name: bool(own.search(name)) and not other.search(name)
     )
+
+
+def _same_list(read: str, other: str, target: Target) -> bool:
+    """Whether sheet ``other``, laid out as sheet ``read``, may hold the same list's numbers:
+    not when its name names the other list ("SMS Opt-outs" beside "DNC": importing it into
+    the DNC list is no advice to give), nor a sheet whose name does not say opt-outs beside one
+    read for saying so ("Contacts" beside "DNC", see :func:`open_mapped`)."""
+    own, other_list = _LIST_SHEET[target], _LIST_SHEET[_OTHER_LIST[target]]
+    if other_list.search(other) and not own.search(other):
+        return False
+    return not (_OPT_OUT_SHEET.search(read) and not _OPT_OUT_SHEET.search(other))
 
 
 def _other_visible_sheets(source: SheetSource, wanted: Callable[[str], bool]) -> list[str]:

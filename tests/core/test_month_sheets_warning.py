@@ -117,3 +117,17 @@ def test_a_removal_keeps_the_note(tmp_path: Path) -> None:
     store = staged(path, tmp_path, kind="removal")
     assert OTHER_SHEETS_WARNING not in store.meta()
     assert any("also have a column of phone numbers" in w for w in store.meta()["warnings"])
+
+
+def test_a_sheet_of_the_other_list_or_of_contacts_gets_no_warning(tmp_path: Path) -> None:
+    # Laid out alike, but "SMS Opt-outs" is the other list's and "Contacts" beside "DNC" are
+    # the business's contacts: "import them too" into the DNC list would be wrong advice.
+    path = f.write_xlsx(
+        tmp_path / "lists.xlsx",
+        month(100, 8),
+        title="DNC",
+        more_sheets={"SMS Opt-outs": month(200, 5), "Contacts": month(300, 5)},
+    )
+    store = staged(path, tmp_path)
+    assert OTHER_SHEETS_WARNING not in store.meta()
+    assert any("also have a column of phone numbers" in w for w in store.meta()["warnings"])
