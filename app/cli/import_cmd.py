@@ -121,6 +121,7 @@ from app.core.job_report import (
 )
 from app.core.job_runner import JobAborted, JobControl, JobProgress, TokenRefused
 from app.core.job_staging import (
+    OTHER_SHEETS_WARNING,
     PURPOSE_PAGE,
     PURPOSE_PAGES,
     JobSettings,
@@ -913,10 +914,18 @@ def command_of(kind: str) -> str:
     return "remove" if kind == "removal" else "import"
 
 
-def _said_as(sentence: str, strong: object) -> str:
-    """``warning`` for staging's sentence on a column of phone numbers not read (a
-    consumer's other number left off the list: black-box bb4 F4), else ``note``."""
-    return "warning" if strong and sentence == strong else "note"
+def _strong(meta: Mapping[str, Any]) -> frozenset[str]:
+    """Staging's sentences said as ``warning:``: on a column of phone numbers not read (a
+    consumer's other number left off the list: black-box bb4 F4) and on other sheets laid out
+    as the one read (a month-per-sheet workbook's other months: black-box bb4 #7)."""
+    return frozenset(
+        str(meta[key]) for key in (UNREAD_PHONES_WARNING, OTHER_SHEETS_WARNING) if meta.get(key)
+    )
+
+
+def _said_as(sentence: str, strong: frozenset[str]) -> str:
+    """``warning`` for one of :func:`_strong`'s sentences, else ``note``."""
+    return "warning" if sentence in strong else "note"
 
 
 def say_note(sentence: str) -> None:
@@ -1234,7 +1243,7 @@ def print_result(
             f"  phone cells damaged by a spreadsheet: {summary[DAMAGED]:,} (see the report's "
             "Damage note column)"
         )
-    strong = store.meta().get(UNREAD_PHONES_WARNING)
+    strong = _strong(store.meta())
     for warning in summary["warnings"]:
         print(f"  {_said_as(warning, strong)}: {terminal_text(warning)}")
     report = terminal_text(summary["report"] or "none (see the note above)")
@@ -1711,7 +1720,7 @@ def _announcer(
         # resumes may not have seen the first run (a nohup log gone, a colleague resuming
         # from `dnc-desk jobs`, days later), the rows still to send carry the same fault, and
         # this is the last moment to stop before they go.
-        strong = meta.get(UNREAD_PHONES_WARNING)
+        strong = _strong(meta)
         for sentence in staging_warnings(meta):
             if _said_as(sentence, strong) == "warning":
                 text = SECRETS.redact(f"warning: {terminal_text(sentence)}")

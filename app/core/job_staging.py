@@ -137,6 +137,8 @@ from app.core.staging_notes import (
     HiddenRows,
     UncheckedDates,
     above_header_sentence,
+    alike_sheets,
+    alike_sheets_sentence,
     check_apart,
     column_order,
     damage_sentences,
@@ -225,6 +227,9 @@ class JobSettings:
     # states' too ("IN", "DE") and its numbers read both ways (the import wizard's box on its
     # check page): no warning of the doubt, and a removal is not refused for it.
     countries_chosen: bool = False
+    # ``sheet`` is the one the window's reader guessed and showed, not one the person chose:
+    # other sheets laid out as it are warned of as with no sheet named (black-box bb4 #7).
+    sheet_guessed: bool = False
 
 
 def _scope_text(settings: JobSettings, mapping: ColumnMapping, kind: str) -> str:
@@ -1188,9 +1193,34 @@ def _stage(
             if uncalculated:
                 warnings = [w for w in warnings if w not in area_advice]
                 warnings += formula_columns_sentences(mapping, uncalculated)
-            warnings += notes_sentences(
-                source, path_text(path.name), kind, hidden, settings.sheet is None
+            alike = (
+                [
+                    s
+                    for s in alike_sheets(source, mapping.headers, mapping.phone)
+                    if _same_list(source.sheet, s.name, settings.target)
+                ]
+                if kind == "import"
+                and (settings.sheet is None or settings.sheet_guessed)
+                and mapping.phone is not None
+                else []
             )
+            warnings += notes_sentences(
+                source,
+                path_text(path.name),
+                kind,
+                hidden,
+                settings.sheet is None,
+                frozenset(s.name for s in alike),
+            )
+            other_sheets_meta: dict[str, str] = {}
+            if alike:
+                # A warning rather than a note: whole months of opt-outs left off the list
+                # (black-box bb4 #7).
+                said = alike_sheets_sentence(
+                    alike, source, path_text(path.name), _import_again(settings)
+                )
+                warnings.append(said)
+                other_sheets_meta[OTHER_SHEETS_WARNING] = said
             if settings.sheet is None and not isinstance(source, CsvSource):
                 warnings += passed_over_sentences(source, path_text(path.name), kind)
                 if few := few_numbers_sentence(source, path_text(path.name), summary, kind):
@@ -1259,6 +1289,7 @@ def _stage(
                     DAMAGED: summary.damaged,
                     **({"warnings": warnings} if warnings else {}),
                     **unread_meta,
+                    **other_sheets_meta,
                     **date_rows,
                     STAGED: True,
                 }
@@ -1530,7 +1561,7 @@ def open_mapped(
     sheet further down that order.
     """
     # To say which other sheets have phone numbers too.
-    probe = probe_others and settings.sheet is None
+    probe = probe_others and (settings.sheet is None or settings.sheet_guessed)
     source = open_sheet(path, settings.sheet, probe_others=probe)
     if mapping is not None:
         return source, mapping
@@ -1799,6 +1830,17 @@ def list_sheets(source: SheetSource, target: Target) -> list[str]:
     return _other_visible_sheets(
         source, lambda name: bool(own.search(name)) and not other.search(name)
     )
+
+
+def _same_list(read: str, other: str, target: Target) -> bool:
+    """Whether sheet ``other``, laid out as sheet ``read``, may hold the same list's numbers:
+    not when its name names the other list ("SMS Opt-outs" beside "DNC": importing it into
+    the DNC list is no advice to give), nor a sheet whose name does not say opt-outs beside one
+    read for saying so ("Contacts" beside "DNC", see :func:`open_mapped`)."""
+    own, other_list = _LIST_SHEET[target], _LIST_SHEET[_OTHER_LIST[target]]
+    if other_list.search(other) and not own.search(other):
+        return False
+    return not (_OPT_OUT_SHEET.search(read) and not _OPT_OUT_SHEET.search(other))
 
 
 def _other_visible_sheets(source: SheetSource, wanted: Callable[[str], bool]) -> list[str]:
@@ -2078,6 +2120,33 @@ class _Verdicts:
             f"campaigns), run the file again with {option}: the column is then not read, and "
             f"{then}."
         )
+
+
+# The job meta key holding staging's counted sentence on other sheets laid out as the one read
+# (:func:`~app.core.staging_notes.alike_sheets`), said as a ``warning:`` rather than a ``note:``.
+OTHER_SHEETS_WARNING: Final = "other_sheets_warning"
+
+
+def _import_again(settings: JobSettings) -> str:
+    """The command that imports ``settings.file`` as this job does, for another sheet to be
+    named after it: the options that shape what is read and where it goes."""
+    words = [
+        "dnc-desk import",
+        shlex.quote(path_text(settings.file)),
+        f"--into {settings.target.value}",
+    ]
+    if not settings.scope_from_rows:
+        words.append(f"--scope {_scope_option(settings.scope)}")
+    if settings.phone_column:
+        words.append(f"--phone-column {shlex.quote(settings.phone_column)}")
+    words += [f"--ignore-column {shlex.quote(c)}" for c in settings.ignore_columns]
+    if settings.phone_code != "1":
+        words.append(f"--phone-code {shlex.quote(settings.phone_code)}")
+    if settings.reason:
+        words.append(f"--reason {shlex.quote(settings.reason)}")
+    if settings.purpose:
+        words.append(f"--purpose {shlex.quote(settings.purpose)}")
+    return " ".join(words)
 
 
 def _scope_option(scope: Scope) -> str:

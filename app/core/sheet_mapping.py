@@ -1979,8 +1979,28 @@ def _flag_text(value: CellValue) -> str:
 
 
 # Headers of a column holding the extension of the number beside it ("Ext", "Ext.", "Phone
-# Ext", "Extension", "Durchwahl", "Extensión", "Poste").
-_EXTENSION_WORDS: Final = frozenset({"ext", "extn", "extension", "durchwahl", "poste"})
+# Ext", "Extension", "Durchwahl", "Extensión", "Poste"), with the labels phones.py reads
+# after a number in its cell (_EXTENSION_LABELS: an "Nebenstelle" column was not named while
+# "Durchwahl" was). Not its "App.", "int.", "interne", "interno" or "anexo": as a header's
+# word alone they as often name an app, an interest, an internal code or an attachment, and a
+# column of such short numbers beside the phone would be called extensions.
+_EXTENSION_WORDS: Final = frozenset(
+    {
+        "ext",
+        "extn",
+        "extension",
+        "durchwahl",
+        "dw",
+        "nebenstelle",
+        "apparat",
+        "poste",
+        "ramal",
+        "toestel",
+        "tst",
+        "anknytning",
+        "ankn",
+    }
+)
 # An extension as written in its own cell: "204", "x15", "Ext. 15", "#15".
 _EXTENSION_VALUE: Final = re.compile(
     r"(?:x|ext\.?|extn\.?|extension)?\s*#?\s*[0-9]{1,6}", re.IGNORECASE

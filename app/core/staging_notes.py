@@ -91,6 +91,7 @@ Summary lists them):
 from __future__ import annotations
 
 import re
+import shlex
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
@@ -172,7 +173,7 @@ from app.core.sheet_mapping import (
 )
 from app.core.sheet_reader import SheetSource
 from app.core.sheet_types import CellValue, PaddedCut, Row, SheetNotes, StrayQuote
-from app.core.sheet_worker import do_not_use_sheet
+from app.core.sheet_worker import PROBE_ROWS, do_not_use_sheet, front_matter_sheet
 from app.core.wording import counted, joined
 
 
@@ -1180,11 +1181,17 @@ def _spans(ranges: list[list[int]], at_most: int = 8) -> str:
 
 
 def notes_sentences(
-    source: SheetSource, file_name: str, kind: str, hidden: HiddenRows, sheet_guessed: bool
+    source: SheetSource,
+    file_name: str,
+    kind: str,
+    hidden: HiddenRows,
+    sheet_guessed: bool,
+    said_apart: Set[str] = frozenset(),
 ) -> list[str]:
     """Warnings about rows a stray quote mark swallowed, numbers past the reader's limit on
     zero-padded cells read without their zeros, hidden rows and columns, and other sheets
-    holding phone numbers."""
+    holding phone numbers (but those of ``said_apart``, which :func:`alike_sheets_sentence`
+    counts)."""
     notes = source.notes
     out: list[str] = []
     if notes.stray_quotes:
@@ -1238,7 +1245,11 @@ def notes_sentences(
     if sheet_guessed and not isinstance(source, CsvSource) and do_not_use_sheet(source.sheet):
         out.append(_set_aside_sentence(source, file_name, kind))
     if sheet_guessed and notes.other_sheets:
-        found = [name for name, rows in notes.other_sheets.items() if _has_phone_column(rows)]
+        found = [
+            name
+            for name, rows in notes.other_sheets.items()
+            if name not in said_apart and _has_phone_column(rows)
+        ]
         shown = [n for n in found if n not in notes.hidden_sheets]
         hidden_names = [n for n in found if n in notes.hidden_sheets]
         names = shown + hidden_names
@@ -1262,6 +1273,90 @@ def notes_sentences(
                 f"(as --sheet {names[0]!r})."
             )
     return out
+
+
+@dataclass(frozen=True)
+class AlikeSheet:
+    """An other sheet laid out as the one read: its rows holding a phone number among those
+    probed, and whether the probe stopped before its end (so it may hold more)."""
+
+    name: str
+    rows: int
+    cut: bool
+
+
+def alike_sheets(source: SheetSource, headers: Sequence[str], phone: int) -> list[AlikeSheet]:
+    """The visible other sheets of ``source`` whose header is the read sheet's (``headers``,
+    its phone column at ``phone``) and that hold phone numbers: a month-per-sheet workbook's
+    other months (black-box bb4 #7), the same data as the rows read, whose numbers a person
+    most likely meant to list. Sheets laid out otherwise (notes, a pivot, a DNC Desk report's
+    Summary, a vendor's cover), hidden ones, and those whose names say front matter or not to
+    use them stay in :func:`notes_sentences`' note: they are seldom opt-outs."""
+    notes = source.notes
+    if isinstance(source, CsvSource) or not notes.other_sheets:
+        return []
+    wanted = _header_key(headers)
+    out: list[AlikeSheet] = []
+    for name, rows in notes.other_sheets.items():
+        if name in notes.hidden_sheets or do_not_use_sheet(name) or front_matter_sheet(name):
+            continue
+        try:
+            mapping = propose_from_preview(rows, "1")
+        except (ValueError, TypeError):
+            continue
+        if mapping.phone != phone or _header_key(mapping.headers) != wanted:
+            continue
+        header = mapping.header_row or 0
+        held = sum(
+            1
+            for n, cells in rows
+            if n > header and phone < len(cells) and _phone_cell(cells[phone])
+        )
+        if held:
+            out.append(AlikeSheet(name, held, len(rows) >= PROBE_ROWS))
+    return out
+
+
+def _header_key(headers: Sequence[str]) -> tuple[str, ...]:
+    """Header cells compared case and spacing apart; blank trailing cells dropped."""
+    names = [" ".join(h.split()).casefold() for h in headers]
+    while names and not names[-1]:
+        names.pop()
+    return tuple(names)
+
+
+def _sheet_word(name: str) -> str:
+    """``name`` for the shell, quoted even when one word, as every sentence names a sheet
+    (and the window finds it: app.ui.window_words)."""
+    return f"'{name}'" if shlex.quote(name) in (name, f"'{name}'") else shlex.quote(name)
+
+
+def _phone_cell(value: CellValue) -> bool:
+    return looks_like_phone(value) or (isinstance(value, str) and holds_phone_number(value))
+
+
+def alike_sheets_sentence(
+    sheets: Sequence[AlikeSheet], source: SheetSource, file_name: str, command: str
+) -> str:
+    """The warning on :func:`alike_sheets`: how many rows with phone numbers they hold, as
+    counted in their first rows ("at least" when a sheet goes on past them), and the way to
+    import each (``command``: the import run again, as ``dnc-desk import FILE --into dnc
+    --scope global``, to which ``--sheet NAME`` is added). An import's only: a removal that
+    leaves numbers on the list keeps the note."""
+    total = sum(s.rows for s in sheets)
+    cut = any(s.cut for s in sheets)
+    many = len(sheets) > 1
+    names = f"{'Sheets' if many else 'Sheet'} {_listed([s.name for s in sheets])}"
+    held = f"{'at least ' if cut else ''}{counted(total, 'more row', 'more rows')}"
+    each = ", ".join(f"{'at least ' if s.cut else ''}{s.rows:,} in {s.name!r}" for s in sheets)
+    probed = f"; counted in the first {PROBE_ROWS} rows of each only" if cut else ""
+    commands = "; then ".join(f"{command} --sheet {_sheet_word(s.name)}" for s in sheets)
+    return (
+        f"{names} of {file_name}, laid out as sheet {source.sheet!r}, "
+        f"{'hold' if many else 'holds'} {held} with a phone number "
+        f"({each}{probed}), which {'are' if total != 1 else 'is'} not imported: only sheet "
+        f"{source.sheet!r} is read. To import {'them' if many else 'it'} too, run {commands}"
+    )
 
 
 def padded_cut_sentence(cut: PaddedCut, where: str, kind: str) -> str:

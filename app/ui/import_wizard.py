@@ -222,6 +222,7 @@ class ImportWizard(QWizard):
             scope=scope,
             target=self.target_page.target,
             sheet=probe.sheet or None,
+            sheet_guessed=not probe.chosen,
             phone_code=mapping.default_phone_code,
             reason=mapping.default_reason,
             purpose=mapping.default_purpose,

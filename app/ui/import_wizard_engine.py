@@ -77,6 +77,9 @@ class FileProbe:
     preview: list[Row]
     header_row: int | None
     hidden_sheets: frozenset[str] = frozenset()
+    # Whether the person chose the sheet in the Sheet list, rather than the reader guessing it
+    # (staging then warns of other sheets laid out alike, as with no sheet named).
+    chosen: bool = False
 
 
 def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = False) -> FileProbe:
@@ -96,6 +99,8 @@ def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = 
         # And a cover or instructions sheet first is passed over for a sheet of data, whose
         # numbers the cover's contact phones are not (black-box Q1 #3), holding as many.
         front = sheets_before_front_matter(source) if sheet is None else []
+    if sheet is not None:
+        return replace(probe, chosen=True)
     numbers = phone_cells(probe.preview) if front else 0
     for name in [*others, *front]:
         with open_sheet(path, name) as other:

@@ -119,7 +119,17 @@ def _rules(w: _Window) -> list[tuple[str, str | Callable[[re.Match[str]], str]]]
     )
     choose = "start the removal again choosing" if w.removal else "go back and choose"
     handled = rf"(?=(?:that country's: )?--(?:{'|'.join(flags)})\b)"
+
+    def commands(match: re.Match[str]) -> str:
+        names = re.findall(r"--sheet (.+?)(?=; then dnc-desk |$)", match[0])
+        each = "each in turn" if len(names) > 1 else "it"
+        return f"{choose} {each} in {w.sheet_list} ({', '.join(names)})."
+
     rules: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
+        # "To import them too, run dnc-desk import FILE --into dnc … --sheet 'B'; then …",
+        # last in staging's warning on other sheets laid out as the one read: whole commands,
+        # whose options the wizard already holds but the sheet.
+        (r"run dnc-desk import .*--sheet .*$", commands),
         # "run the file again with --ignore-column 'State' --phone-code 1": two choices.
         (rf"(--ignore-column {_VALUE}) (--phone-code \d)", r"\1 and \2"),
         # "To import it, run the file again with --sheet NAME (as --sheet 'B')."

@@ -97,3 +97,24 @@ def test_an_empty_or_unheaded_extension_column_is_not_named() -> None:
         (n, (f"303-555-15{n:02}", None, "ext 12")) for n in range(2, 5)
     ]
     assert extension_columns(propose_from_preview(preview), preview) == []
+
+
+def test_an_extension_column_under_the_labels_phones_reads_is_named() -> None:
+    # Session 32 (fx1): phones.py reads "Nebenstelle 12" after a number, but a "Nebenstelle"
+    # column beside the phone column was dropped without a word while "Durchwahl" was named.
+    for header in ("Nebenstelle", "DW", "Apparat", "Toestel", "Ramal", "Anknytning"):
+        preview = [(1, ("Name", "Telefon", header))] + [
+            (n, (f"Firma {n}", f"0176 1234 56{n:02}", str(10 + n))) for n in range(2, 5)
+        ]
+        mapping = propose_from_preview(preview, "49")
+        found = extension_columns(mapping, preview)
+        assert [(c.index, c.rows[0]) for c in found] == [(2, (2, "12"))], header
+
+
+def test_a_word_that_only_may_mean_extension_is_no_extension_column() -> None:
+    # "App" or "Interno" over short numbers is as often an app's or an internal code.
+    for header in ("App", "Interno", "Anexo"):
+        preview = [(1, ("Name", "Phone", header))] + [
+            (n, (f"Acme {n}", f"303-555-15{n:02}", str(10 + n))) for n in range(2, 5)
+        ]
+        assert extension_columns(propose_from_preview(preview), preview) == [], header

@@ -409,10 +409,13 @@ def weeks(path: Path) -> Path:
 def test_other_sheets_with_phone_numbers_are_named(tmp_path: Path) -> None:
     store = stage_dry(weeks(tmp_path / "weeks.xlsx"), tmp_path)
     assert store.counts()["pending"] == 1
+    # Laid out as the sheet read, a warning counting their rows (session 32, bb4 #7).
+    again = f"dnc-desk import {tmp_path / 'weeks.xlsx'} --into dnc --scope global --sheet"
     assert warnings(store) == [
-        "Sheets 'Week 2' and 'Week 3' of weeks.xlsx also have a column of phone numbers but "
-        "are not imported: only sheet 'Week 1' is read. To import them, run the file again "
-        "with --sheet NAME for each (as --sheet 'Week 2')."
+        "Sheets 'Week 2' and 'Week 3' of weeks.xlsx, laid out as sheet 'Week 1', hold 2 more "
+        "rows with a phone number (1 in 'Week 2', 1 in 'Week 3'), which are not imported: only "
+        f"sheet 'Week 1' is read. To import them too, run {again} 'Week 2'; then {again} "
+        "'Week 3'"
     ]
     removal = stage_dry(tmp_path / "weeks.xlsx", tmp_path, kind="removal")
     assert warnings(removal)[0].endswith(

@@ -132,11 +132,14 @@ def test_a_us_code_in_parentheses_is_said_once(tmp_path: Path) -> None:
 def test_another_sheet_is_chosen_in_the_sheet_list(tmp_path: Path) -> None:
     warnings, _ = _staged(tmp_path, "two.xlsx", "")
     core = next(w for w in warnings if "--sheet" in w)
-    assert core.endswith("run the file again with --sheet NAME (as --sheet 'B').")
+    # Sheet B is laid out as A: staging's warning gives the whole command (session 32, fx1).
+    assert core.endswith(" --into dnc --scope global --sheet 'B'")
     said = for_window(core)
     assert said.endswith(
-        f"go back and choose it in the Sheet list on the '{FILE_PAGE}' page ('B')."
+        f"To import it too, go back and choose it in the Sheet list on the '{FILE_PAGE}' page "
+        "('B')."
     )
+    assert not FLAG.search(said), said
     removal, _ = _staged(tmp_path, "two.xlsx", "", removal=True)
     said = for_window(next(w for w in removal if "--sheet" in w), removal=True)
     assert said.endswith(
@@ -211,3 +214,35 @@ def test_the_scope_a_removal_s_rows_name_is_worded_with_the_scope_list(tmp_path:
         shown = for_window(core, removal=True)
         assert f"to remove them, start the removal again with {said}, or with 'Take" in shown
         assert not FLAG.search(shown), shown
+
+
+def test_the_check_page_says_the_other_months_without_a_command(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    # Session 32 (fx1, black-box bb4 #7): a month-per-sheet workbook's other months are counted
+    # in a warning whose commands the window words as its Sheet list.
+    path = tmp_path / "months.xlsx"
+    book = openpyxl.Workbook()
+    first = book.active
+    assert first is not None
+    first.title = "Escalations"
+    for sheet, base, count in (
+        (first, 100, 8),
+        (book.create_sheet("Nov 2026"), 200, 30),
+        (book.create_sheet("Oct 2026"), 300, 30),
+    ):
+        sheet.append(["Phone", "Name"])
+        for i in range(count):
+            sheet.append([f"(415) 555-{base + i:04d}", f"N {i}"])
+    book.save(path)
+    wizard = open_wizard(qtbot, session, runner, path)
+    to_check_page(qtbot, wizard, "month sheets, bb4 #7")
+    shown = wizard.check_page.warnings_box.toPlainText()
+    assert (
+        "Sheets 'Nov 2026' and 'Oct 2026' of months.xlsx, laid out as sheet 'Escalations', "
+        "hold 60 more rows with a phone number (30 in 'Nov 2026', 30 in 'Oct 2026'), which are "
+        "not imported: only sheet 'Escalations' is read. To import them too, go back and "
+        f"choose each in turn in the Sheet list on the '{FILE_PAGE}' page ('Nov 2026', "
+        "'Oct 2026')."
+    ) in shown
+    assert not FLAG.search(shown) and "dnc-desk" not in shown, shown
