@@ -86,9 +86,12 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.job_catalog import (
     SOURCE_SHA256,
     JobInfo,
+    SameFileJob,
     job_state,
     made_from,
+    read_job,
     run_by,
+    same_file_job,
     source_change,
     source_fingerprint,
     staging_state,
@@ -999,6 +1002,49 @@ def other_jobs_note(
     return sentences
 
 
+def same_file_sentence(other: SameFileJob, action: str) -> str:
+    """Why a new job is not run beside ``other``, a job of the same file and target running
+    now or left to resume, and what to do: one sentence led by ``action``."""
+    info = other.info
+    name = f" ({info.meta['name']})" if info.meta.get("name") else ""
+    made = (
+        f"job {info.job_id}{name}, made from {Path(str(info.meta.get('file') or '?')).name} "
+        f"on {info.meta.get('created', '?')} UTC, sends the same rows to "
+        f"{_writes_to(info.meta)}"
+    )
+    progress = f"{info.done:,} of {counted(info.rows, 'row', 'rows')} done"
+    if other.holder is not None:
+        who = f"pid {other.holder.pid}" if other.holder.pid else "another process"
+        return (
+            f"{action}: {made} and is running now ({who}; {progress}); wait for it to end, "
+            "then look at its report, so that no row is sent twice."
+        )
+    if other.starting:
+        return (
+            f"{action}: {made} and was started a moment ago by another process, which is "
+            "still reading or sending it; wait for it to end, then look at its report, so that "
+            "no row is sent twice."
+        )
+    command = resume_command(command_of(info.kind), info.meta, info.path)
+    return (
+        f"{action}: {made} and is not finished ({job_state(info, None)}, {progress}); finish "
+        f"it with {command}, so that no row is sent twice; to start anew instead, first move its "
+        f"job file {shell_word(str(info.path))} out of the jobs folder (it keeps the record of "
+        "what that job sent)."
+    )
+
+
+def _discard(store: JobStore) -> None:
+    """Remove a job just staged and never run (nothing of it was sent), with SQLite's files."""
+    store.close()
+    for path in (
+        store.path,
+        *(store.path.with_name(store.path.name + x) for x in ("-wal", "-shm")),
+    ):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
 def _writes_to(meta: Mapping[str, Any]) -> str:
     """Where a job writes, as a note says it: its list and its scope."""
     try:
@@ -1526,6 +1572,11 @@ def run_job_command(
                 store, _ = stage_fn(
                     job, paths.jobs_dir, connection=connection, campaign_lookup=lookup
                 )
+            if not args.dry_run and (other := same_file_job(paths.jobs_dir, read_job(store.path))):
+                refusal = same_file_sentence(other, action)
+                _discard(store)
+                store = None
+                raise CliError(refusal)
             if args.report is not None:
                 claim_report(store, claimed)
             for sentence in other_jobs_note(
