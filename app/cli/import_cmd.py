@@ -92,6 +92,7 @@ from app.core.job_catalog import (
     read_job,
     run_by,
     same_file_job,
+    same_file_refusal,
     source_change,
     source_fingerprint,
     staging_state,
@@ -1003,35 +1004,10 @@ def other_jobs_note(
 
 
 def same_file_sentence(other: SameFileJob, action: str) -> str:
-    """Why a new job is not run beside ``other``, a job of the same file and target running
-    now or left to resume, and what to do: one sentence led by ``action``."""
-    info = other.info
-    name = f" ({info.meta['name']})" if info.meta.get("name") else ""
-    made = (
-        f"job {info.job_id}{name}, made from {Path(str(info.meta.get('file') or '?')).name} "
-        f"on {info.meta.get('created', '?')} UTC, sends the same rows to "
-        f"{_writes_to(info.meta)}"
-    )
-    progress = f"{info.done:,} of {counted(info.rows, 'row', 'rows')} done"
-    if other.holder is not None:
-        who = f"pid {other.holder.pid}" if other.holder.pid else "another process"
-        return (
-            f"{action}: {made} and is running now ({who}; {progress}); wait for it to end, "
-            "then look at its report, so that no row is sent twice."
-        )
-    if other.starting:
-        return (
-            f"{action}: {made} and was started a moment ago by another process, which is "
-            "still reading or sending it; wait for it to end, then look at its report, so that "
-            "no row is sent twice."
-        )
-    command = resume_command(command_of(info.kind), info.meta, info.path)
-    return (
-        f"{action}: {made} and is not finished ({job_state(info, None)}, {progress}); finish "
-        f"it with {command}, so that no row is sent twice; to start anew instead, first move its "
-        f"job file {shell_word(str(info.path))} out of the jobs folder (it keeps the record of "
-        "what that job sent)."
-    )
+    """Why a new job is not run beside ``other`` (:func:`same_file_job`), with the command that
+    finishes it: one sentence led by ``action``."""
+    command = resume_command(command_of(other.info.kind), other.info.meta, other.info.path)
+    return same_file_refusal(other, action, f"finish it with {command}")
 
 
 def _discard(store: JobStore) -> None:

@@ -542,3 +542,38 @@ def _just_started(meta: Mapping[str, Any]) -> bool:
 
 def _order(meta: Mapping[str, Any]) -> tuple[str, str]:
     return (str(meta.get("created") or ""), str(meta.get("job_id") or ""))
+
+
+def same_file_refusal(other: SameFileJob, action: str, finish: str) -> str:
+    """Why a new job is not run beside ``other``, a job of the same file and target running
+    now, just started or left to resume, and what to do: one sentence led by ``action``;
+    ``finish`` says how to finish a job left to resume (the CLI's command, the window's
+    words)."""
+    info = other.info
+    name = f" ({info.meta['name']})" if info.meta.get("name") else ""
+    made = (
+        f"job {info.job_id}{name}, made from {Path(str(info.meta.get('file') or '?')).name} "
+        f"on {info.meta.get('created', '?')} UTC, sends the same rows to {_writes_to(info.meta)}"
+    )
+    progress = f"{info.done:,} of {info.rows:,} row{'' if info.rows == 1 else 's'} done"
+    wait = "wait for it to end, then look at its report, so that no row is sent twice."
+    if other.holder is not None:
+        who = f"pid {other.holder.pid}" if other.holder.pid else "another process"
+        return f"{action}: {made} and is running now ({who}; {progress}); {wait}"
+    if other.starting:
+        return (
+            f"{action}: {made} and was started a moment ago by another process, which is "
+            f"still reading or sending it; {wait}"
+        )
+    return (
+        f"{action}: {made} and is not finished ({job_state(info, None)}, {progress}); {finish}, "
+        "so that no row is sent twice; to start anew instead, first move its job file "
+        f"{info.path} out of the jobs folder (it keeps the record of what that job sent)."
+    )
+
+
+def _writes_to(meta: Mapping[str, Any]) -> str:
+    """The list and scope a job writes to, as a sentence names them."""
+    lists = {"dnc": "the DNC list", "sms-opt-out": "the SMS opt-out list"}
+    target = str(meta.get("target") or "dnc")
+    return f"{lists.get(target, f'the list {target!r}')} (scope {meta.get('scope') or '?'})"
