@@ -87,6 +87,7 @@ from app.core.job_catalog import (
     SOURCE_SHA256,
     JobInfo,
     SameFileJob,
+    discard_unrun,
     job_state,
     made_from,
     read_job,
@@ -1010,17 +1011,6 @@ def same_file_sentence(other: SameFileJob, action: str) -> str:
     return same_file_refusal(other, action, f"finish it with {command}")
 
 
-def _discard(store: JobStore) -> None:
-    """Remove a job just staged and never run (nothing of it was sent), with SQLite's files."""
-    store.close()
-    for path in (
-        store.path,
-        *(store.path.with_name(store.path.name + x) for x in ("-wal", "-shm")),
-    ):
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-
-
 def _writes_to(meta: Mapping[str, Any]) -> str:
     """Where a job writes, as a note says it: its list and its scope."""
     try:
@@ -1550,7 +1540,7 @@ def run_job_command(
                 )
             if not args.dry_run and (other := same_file_job(paths.jobs_dir, read_job(store.path))):
                 refusal = same_file_sentence(other, action)
-                _discard(store)
+                discard_unrun(store)
                 store = None
                 raise CliError(refusal)
             if args.report is not None:

@@ -40,6 +40,7 @@ from app.core.job_store import (
     STAGING_BY,
     SUFFIX,
     JobStatus,
+    JobStore,
     Outcome,
     readable_meta,
 )
@@ -577,3 +578,27 @@ def _writes_to(meta: Mapping[str, Any]) -> str:
     lists = {"dnc": "the DNC list", "sms-opt-out": "the SMS opt-out list"}
     target = str(meta.get("target") or "dnc")
     return f"{lists.get(target, f'the list {target!r}')} (scope {meta.get('scope') or '?'})"
+
+
+def refuse_beside(store: JobStore, jobs_dir: Path, action: str, finish: str) -> None:
+    """Remove the job just staged in ``store`` and raise :class:`SameFileRefused` when
+    :func:`same_file_job` finds one it must not run beside (the window's wizard and removal
+    dialog, which stage then send in one go)."""
+    other = same_file_job(jobs_dir, read_job(store.path))
+    if other is not None:
+        sentence = same_file_refusal(other, action, finish)
+        discard_unrun(store)
+        raise SameFileRefused(sentence)
+
+
+class SameFileRefused(Exception):
+    """A new job refused beside another of the same file; ``str()`` is one sentence."""
+
+
+def discard_unrun(store: JobStore) -> None:
+    """Remove a job just staged and never run (nothing of it was sent), with SQLite's files."""
+    store.close()
+    sqlite_files = (store.path.with_name(store.path.name + x) for x in ("-wal", "-shm"))
+    for path in (store.path, *sqlite_files):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
