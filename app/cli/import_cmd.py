@@ -86,9 +86,14 @@ from app.core.entry_validation import MAX_TEXT
 from app.core.job_catalog import (
     SOURCE_SHA256,
     JobInfo,
+    SameFileJob,
+    discard_unrun,
     job_state,
     made_from,
+    read_job,
     run_by,
+    same_file_job,
+    same_file_refusal,
     source_change,
     source_fingerprint,
     staging_state,
@@ -1008,6 +1013,13 @@ def other_jobs_note(
     return sentences
 
 
+def same_file_sentence(other: SameFileJob, action: str) -> str:
+    """Why a new job is not run beside ``other`` (:func:`same_file_job`), with the command that
+    finishes it: one sentence led by ``action``."""
+    command = resume_command(command_of(other.info.kind), other.info.meta, other.info.path)
+    return same_file_refusal(other, action, f"finish it with {command}")
+
+
 def _writes_to(meta: Mapping[str, Any]) -> str:
     """Where a job writes, as a note says it: its list and its scope."""
     try:
@@ -1535,6 +1547,11 @@ def run_job_command(
                 store, _ = stage_fn(
                     job, paths.jobs_dir, connection=connection, campaign_lookup=lookup
                 )
+            if not args.dry_run and (other := same_file_job(paths.jobs_dir, read_job(store.path))):
+                refusal = same_file_sentence(other, action)
+                discard_unrun(store)
+                store = None
+                raise CliError(refusal)
             if args.report is not None:
                 claim_report(store, claimed)
             for sentence in other_jobs_note(

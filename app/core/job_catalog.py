@@ -40,6 +40,7 @@ from app.core.job_store import (
     STAGING_BY,
     SUFFIX,
     JobStatus,
+    JobStore,
     Outcome,
     readable_meta,
 )
@@ -460,3 +461,144 @@ def made_from(jobs_dir: Path, path: Path, kind: str, sha256: str = "") -> list[J
             if info.resumable:
                 found.append(info)
     return found
+
+
+@dataclass(frozen=True)
+class SameFileJob:
+    """A job of the same file and target as a new one, which the new one must not run beside:
+    ``holder`` is who runs it now (None when nobody does); ``starting`` says it was just made
+    by a process still alive that has not run it yet (it may be reading its file still)."""
+
+    info: JobInfo
+    holder: Holder | None
+    starting: bool = False
+
+
+def same_file_job(jobs_dir: Path, own: JobInfo) -> SameFileJob | None:
+    """The job in ``jobs_dir`` that the new job ``own`` (just staged, not run) would send the
+    same rows beside, or None: one of its kind made from its file (or the same content), into
+    the same list and scope, that is running now or can be resumed (black-box S31 bb4 #6: two
+    imports of one file started at once each inserted rows the other then recorded as already
+    there, and neither named the other).
+
+    Two jobs started at once each see the other just made and not run yet: only the earlier
+    (by creation time, then id) goes on, so exactly one of them runs. A job left by a process
+    that is gone counts whatever its age: it is there to be resumed."""
+    here = _real(source_path(own.meta))
+    sha256 = str(own.meta.get(SOURCE_SHA256) or "")
+    ours = (own.kind, own.meta.get("target"), own.meta.get("scope"))
+    for job in list_jobs(jobs_dir, with_counts=False):
+        if job.error or job.path.resolve() == own.path.resolve() or job.job_id == own.job_id:
+            continue
+        if (job.kind, job.meta.get("target"), job.meta.get("scope")) != ours:
+            continue
+        if not _same_source(job.meta, here, sha256):
+            continue
+        holder = run_by(job)
+        if holder is None and job.status not in _UNFINISHED:
+            continue
+        if holder is None and _just_started(job.meta):
+            if _order(job.meta) < _order(own.meta):
+                return SameFileJob(read_job(job.path), None, starting=True)
+            continue
+        info = read_job(job.path)
+        if holder is not None or info.resumable:
+            return SameFileJob(info, holder)
+    return None
+
+
+_UNFINISHED = tuple(s.value for s in (JobStatus.READY, JobStatus.RUNNING, JobStatus.PAUSED))
+
+
+def _real(path: Path | None) -> str:
+    if path is None:
+        return ""
+    try:
+        return os.path.normcase(os.path.realpath(path))
+    except OSError:
+        return ""
+
+
+def _same_source(meta: Mapping[str, Any], here: str, sha256: str) -> bool:
+    """The job of ``meta`` was made from the file ``here`` (a real path), or from one whose
+    SHA-256 is ``sha256``."""
+    if here and _real(source_path(meta)) == here:
+        return True
+    return bool(sha256) and meta.get(SOURCE_SHA256) == sha256
+
+
+def _just_started(meta: Mapping[str, Any]) -> bool:
+    """The job is being staged, or was staged and not run yet, by a process of this host that
+    is still alive: a new job about to run, as the one asking may be."""
+    if staging_state(meta) == READING:
+        return True
+    by = meta.get(STAGING_BY)
+    if meta.get("ran_at") or meta.get("status") != JobStatus.READY.value:
+        return False
+    if not isinstance(by, dict) or by.get("host") != socket.gethostname():
+        return False
+    pid = by.get("pid")
+    return isinstance(pid, int) and pid > 0 and (pid == os.getpid() or _alive(pid))
+
+
+def _order(meta: Mapping[str, Any]) -> tuple[str, str]:
+    return (str(meta.get("created") or ""), str(meta.get("job_id") or ""))
+
+
+def same_file_refusal(other: SameFileJob, action: str, finish: str) -> str:
+    """Why a new job is not run beside ``other``, a job of the same file and target running
+    now, just started or left to resume, and what to do: one sentence led by ``action``;
+    ``finish`` says how to finish a job left to resume (the CLI's command, the window's
+    words)."""
+    info = other.info
+    name = f" ({info.meta['name']})" if info.meta.get("name") else ""
+    made = (
+        f"job {info.job_id}{name}, made from {Path(str(info.meta.get('file') or '?')).name} "
+        f"on {info.meta.get('created', '?')} UTC, sends the same rows to {_writes_to(info.meta)}"
+    )
+    progress = f"{info.done:,} of {info.rows:,} row{'' if info.rows == 1 else 's'} done"
+    wait = "wait for it to end, then look at its report, so that no row is sent twice."
+    if other.holder is not None:
+        who = f"pid {other.holder.pid}" if other.holder.pid else "another process"
+        return f"{action}: {made} and is running now ({who}; {progress}); {wait}"
+    if other.starting:
+        return (
+            f"{action}: {made} and was started a moment ago by another process, which is "
+            f"still reading or sending it; {wait}"
+        )
+    return (
+        f"{action}: {made} and is not finished ({job_state(info, None)}, {progress}); {finish}, "
+        "so that no row is sent twice; to start anew instead, first move its job file "
+        f"{info.path} out of the jobs folder (it keeps the record of what that job sent)."
+    )
+
+
+def _writes_to(meta: Mapping[str, Any]) -> str:
+    """The list and scope a job writes to, as a sentence names them."""
+    lists = {"dnc": "the DNC list", "sms-opt-out": "the SMS opt-out list"}
+    target = str(meta.get("target") or "dnc")
+    return f"{lists.get(target, f'the list {target!r}')} (scope {meta.get('scope') or '?'})"
+
+
+def refuse_beside(store: JobStore, jobs_dir: Path, action: str, finish: str) -> None:
+    """Remove the job just staged in ``store`` and raise :class:`SameFileRefused` when
+    :func:`same_file_job` finds one it must not run beside (the window's wizard and removal
+    dialog, which stage then send in one go)."""
+    other = same_file_job(jobs_dir, read_job(store.path))
+    if other is not None:
+        sentence = same_file_refusal(other, action, finish)
+        discard_unrun(store)
+        raise SameFileRefused(sentence)
+
+
+class SameFileRefused(Exception):
+    """A new job refused beside another of the same file; ``str()`` is one sentence."""
+
+
+def discard_unrun(store: JobStore) -> None:
+    """Remove a job just staged and never run (nothing of it was sent), with SQLite's files."""
+    store.close()
+    sqlite_files = (store.path.with_name(store.path.name + x) for x in ("-wal", "-shm"))
+    for path in (store.path, *sqlite_files):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()

@@ -603,7 +603,7 @@ class BulkRemovalDialog(QWizard):
     def start_job(self) -> JobHandle:
         if self.handle is not None:
             return self.handle
-        from app.core.job_catalog import source_fingerprint
+        from app.core.job_catalog import SameFileRefused, refuse_beside, source_fingerprint
         from app.core.removal_job import check_lead_status, stage_removal
         from app.core.sheet_scope import CampaignDirectory
 
@@ -640,13 +640,25 @@ class BulkRemovalDialog(QWizard):
             # Names resolve and ids are checked against the service, so a row naming a
             # campaign that does not exist ends invalid instead of failing when sent.
             lookup = CampaignDirectory(session.api.campaigns())
-            return stage_removal(
+            staged = stage_removal(
                 settings,
                 paths.jobs_dir,
                 connection=session.connection,
                 campaign_lookup=lookup,
                 reports_dir=paths.reports_dir,
             )
+            # Not beside a removal of the same rows from the same list (S31 bb4 #6).
+            what = "the pasted numbers" if pasted is not None else settings.file.name
+            try:
+                refuse_beside(
+                    staged[0],
+                    paths.jobs_dir,
+                    f"Removal of {what} not started",
+                    "resume it from the Jobs tab",
+                )
+            except SameFileRefused as exc:
+                raise SheetError(str(exc)) from exc
+            return staged
 
         handle = JobHandle(
             self.runner,

@@ -16,6 +16,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget, QWizard
 
 from app.api.models import Campaign
+from app.core.job_catalog import SameFileRefused, refuse_beside
 from app.core.job_staging import JobSettings
 from app.core.paths import AppPaths
 from app.core.session import Session
@@ -263,17 +264,29 @@ class ImportWizard(QWizard):
                 )
             if checked is not None and checked.path.is_file():
                 # What the check page showed is exactly what is sent.
-                return adopt_staged(checked, paths.jobs_dir)
-            return stage_job(
-                settings,
-                mapping,
-                paths.jobs_dir,
-                paths.reports_dir,
-                kind="import",
-                connection=connection,
-                campaign_lookup=lookup,
-                fixes=fixes,
-            )
+                staged = adopt_staged(checked, paths.jobs_dir)
+            else:
+                staged = stage_job(
+                    settings,
+                    mapping,
+                    paths.jobs_dir,
+                    paths.reports_dir,
+                    kind="import",
+                    connection=connection,
+                    campaign_lookup=lookup,
+                    fixes=fixes,
+                )
+            # Not beside a job of the same file into the same list (S31 bb4 #6).
+            try:
+                refuse_beside(
+                    staged[0],
+                    paths.jobs_dir,
+                    f"Import of {settings.file.name} not started",
+                    "resume it from the Jobs tab",
+                )
+            except SameFileRefused as exc:
+                raise SheetError(str(exc)) from exc
+            return staged
 
         handle = JobHandle(
             self.runner,
