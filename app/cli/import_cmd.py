@@ -24,8 +24,8 @@ holding phone numbers, a Country column not read, one purpose spelled several wa
 ``note:`` lines, so a run can be stopped (Ctrl+C pauses it) before the rows go; a ``--resume``
 says them again. The result lists them too, once each (a dry run's result, printed at once, is
 the only place a dry run says them). Notes about a run
-that are not the job's own (another job made from the same file can still be resumed: offered
-to finish instead when it writes to the same list and scope, else named as writing elsewhere;
+that are not the job's own (another job made from the same file can still be resumed and
+writes elsewhere: it is named; one writing to the same list and scope refuses the run instead;
 the file a resumed job was made from has changed since) are printed on stderr when found, as
 ``note:`` lines, and ``--json`` lists them in ``warnings`` too.
 """
