@@ -103,6 +103,8 @@ __all__ = [
     "clear_cache",
     "decimal_comma_note",
     "drops_trunk_zero",
+    "excel_shown",
+    "float_noise_note",
     "format_for_display",
     "is_phone_label",
     "is_valid",
@@ -376,8 +378,19 @@ _NANP_HIGH: Final = 10_000_000_000
 _THOUSANDS: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.0+)?")
 # A number cell written with a decimal comma (Excel on a German or French locale), the
 # comma's counterpart of _FLOAT_TEXT; the "+" of a number typed with one is kept. Its digits
-# may be grouped by dots, as such a locale shows a number ("3.035.559.633,00").
-_DECIMAL_COMMA: Final = re.compile(r"(\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+),0+")
+# may be grouped as such a locale shows a number: by dots ("3.035.559.633,00", German) or by
+# spaces ("3 035 559 633,00", French Excel: a no-break space U+00A0, or U+202F on current
+# Windows; black-box bb9 F1), one separator throughout.
+_DECIMAL_COMMA: Final = re.compile(
+    r"(\+?[0-9]+|[0-9]{1,3}([. \u00a0\u202f])[0-9]{3}(?:\2[0-9]{3})*),0+"
+)
+# A number with a fraction written with its thousands grouped, as a number cell formatted
+# "#,##0.00" is saved as shown ("2,015,550,281.50"; "2.015.550.281,50", "2 015 550 281,50" on
+# a German or French locale): not a whole number, said so rather than naming its commas.
+_GROUPED_FRACTION: Final = re.compile(
+    r"[0-9]{1,3}(?:,[0-9]{3})+\.(?!0+$)[0-9]{1,6}"
+    r"|[0-9]{1,3}([. ])[0-9]{3}(?:\1[0-9]{3})*,(?!0+$)[0-9]{1,6}"
+)
 # What a spreadsheet shows, and a CSV export writes, for a formula that failed: Excel's and
 # Google Sheets' error values, and LibreOffice's "Err:" codes.
 _ERROR_VALUE: Final = re.compile(
@@ -444,7 +457,9 @@ def _clean_number(value: int | float) -> _Cleaned:
         if not math.isfinite(value):
             return _unclean("the cell holds no usable number")
         if not value.is_integer():
-            return _unclean(f"{value!r} is not a whole number, so it is not a phone number")
+            if not (shown := excel_shown(value)).is_integer():
+                return _unclean(f"{value!r} is not a whole number, so it is not a phone number")
+            value = shown
     if value < 0:
         if value <= -_MAX_EXACT_CELL_NUMBER:
             return _unclean(f"{value!r} is negative, so it is not a phone number")
@@ -457,6 +472,28 @@ def _clean_number(value: int | float) -> _Cleaned:
             "so digits may have been lost"
         )
     return _cleaned(False, str(int(value)))
+
+
+def excel_shown(value: float) -> float:
+    """``value`` as Excel shows it: rounded to the 15 significant digits it keeps.
+
+    A formula's arithmetic leaves float noise in the cached value ("=D5/10*10" caches
+    2015550294.9999998), which Excel shows, and the officer sees, as 2015550295 (black-box
+    bb9 F4); :func:`float_noise_note` says it was read so.
+    """
+    return float(f"{value:.15g}")
+
+
+def float_noise_note(raw: object, result: PhoneResult) -> str:
+    """The note on a valid number read from a number cell holding float noise (a formula's
+    rounding, 2015550294.9999998) as Excel shows it; ``""`` for any other cell."""
+    if type(raw) is not float or raw.is_integer() or not result.ok:
+        return ""
+    return (
+        f"cell holds {raw!r}, which Excel shows as {int(excel_shown(raw))} (it keeps 15 "
+        "significant digits; the rest is a formula's rounding); read as "
+        f"{international(result.national, result.phone_code)} — check it against the source"
+    )
 
 
 def _negative_reason(value: int | float) -> str:
@@ -621,6 +658,13 @@ def _clean_text(raw: str) -> _Cleaned:
             return _unclean(
                 f"{text!r} starts with {compact[0]!r}, which starts a dial code (as *67 or "
                 "#31#), not part of a phone number; enter the number without it"
+            )
+        if text[:1] == "=" and (shown := text[1:].strip()).isdigit():
+            # Excel's formula typed or exported bare ("=2015550264"): its cell showed the
+            # result, but the file holds the formula (black-box bb9 F3).
+            return _unclean(
+                f"{text!r} is a spreadsheet formula, not a phone number: Excel shows it as "
+                f"{shown}; enter the number without the '=', in a column formatted as Text"
             )
         stray = sorted({c for c in compact if c not in _ASCII_DIGITS} - {"+"} or {"+"})
         return _unclean(
@@ -1827,10 +1871,16 @@ def _area_code_short(raw: str, result: PhoneResult) -> PhoneResult:
 
 
 def decimal_comma_note(cell: str, result: PhoneResult) -> str:
-    """The note on a valid number read from ``cell`` written with a decimal comma (and dots
-    between its thousands, "3.035.559.633,00")."""
-    shown = cell.strip()
-    grouped = " with dots between its thousands and" if "." in shown else " with"
+    """The note on a valid number read from ``cell`` written with a decimal comma (and dots or
+    spaces between its thousands, "3.035.559.633,00", "3 035 559 633,00")."""
+    # A no-break space shows as a space in the spreadsheet; its repr would be "\xa0".
+    shown = (cell if cell.isascii() else _visible(cell)).strip()
+    if "." in shown:
+        grouped = " with dots between its thousands and"
+    elif " " in shown.strip(_QUOTES).strip():
+        grouped = " with spaces between its thousands and"
+    else:
+        grouped = " with"
     return (
         f"cell {shown!r} was written as a decimal number{grouped} a decimal comma; read as "
         f"{international(result.national, result.phone_code)}"
@@ -1894,6 +1944,8 @@ def _minus_verdict(raw: object, phone_code: object, result: PhoneResult) -> Phon
 def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> PhoneResult:
     result = _verdict(raw, phone_code, reading)
     if result.ok:
+        if type(raw) is float and not raw.is_integer():
+            return result._replace(note=float_noise_note(raw, result))
         return result
     minus = _minus_verdict(raw, phone_code, result)
     if minus is not None:
@@ -1915,6 +1967,12 @@ def _unlabelled_verdict(raw: object, phone_code: object, reading: str = ASK) -> 
             # may write "2015550.123" for a valid one.
             return _reject(
                 result.phone_code, f"{shown} is not a whole number, so it is not a phone number"
+            )
+        if "," in shown and _GROUPED_FRACTION.fullmatch(shown.strip(_QUOTES).strip()):
+            return _reject(
+                result.phone_code,
+                f"{shown} is a number with a fraction (a number cell saved as shown with its "
+                "thousands grouped), not a whole number, so it is not a phone number",
             )
         several = _labelled_numbers(raw) or _several_numbers(raw)
         if several:

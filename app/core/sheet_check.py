@@ -1283,7 +1283,8 @@ class _Checker:
                     and not (raw.strip().isdigit() and keeps_leading_zero(result.phone_code))
                 )
                 or (
-                    (kind is float or kind is int)
+                    # A fraction read as Excel shows it (float noise) has its note.
+                    (kind is int or (kind is float and raw.is_integer()))  # type: ignore[union-attr]
                     and raw < _LONGEST_PLAIN  # type: ignore[operator]
                     and not self.trunk_zero.get(result.phone_code, True)
                 )
@@ -1953,6 +1954,7 @@ class _Checker:
                         raw != ""
                         and raw[0] != "="
                         and "." not in raw
+                        and "," not in raw  # "2,015,550,286": a number cell saved as shown
                         and "e" not in raw
                         and "E" not in raw
                         and raw.isprintable()  # a control character: check() refuses it
@@ -2462,7 +2464,7 @@ class _Checker:
         if (
             result.ok
             and result.national[-4:] != _CUT_ZEROS
-            and (kind is float or kind is int)
+            and (kind is int or (kind is float and raw.is_integer()))  # type: ignore[union-attr]
             and raw < _LONGEST_PLAIN  # type: ignore[operator]
             and not may_lose_zero(result.phone_code)
         ):

@@ -67,8 +67,15 @@ _FLOAT_TEXT: Final = re.compile(r"\s*'?\s*([0-9]+)\.0+\s*")
 # cell): valid only read as dotted digit groups, which no one writes with one dot there
 # (re-test U2 F1); phones.ONE_DOT_PHONE says where one dot is a phone number's.
 _FRACTION_TEXT: Final = re.compile(r"\s*'?\s*[0-9]+\.[0-9]+\s*")
-# Its digits may be grouped by dots, as that locale shows a number: "3.035.559.633,00".
-_DECIMAL_COMMA: Final = re.compile(r"\s*'?\s*(?:\+?[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+),0+\s*")
+# Its digits may be grouped by dots or spaces, as that locale shows a number:
+# "3.035.559.633,00", "3 035 559 633,00" (the phone module's _DECIMAL_COMMA).
+_DECIMAL_COMMA: Final = re.compile(
+    r"\s*'?\s*(?:\+?[0-9]+|[0-9]{1,3}([. \u00a0\u202f])[0-9]{3}(?:\1[0-9]{3})*),0+\s*"
+)
+# A whole number with commas between its thousands ("2,015,550,280", "2,015,550,280.00"): a
+# number cell formatted "#,##0" or "#,##0.00" saved as shown.
+_GROUPED_TEXT: Final = re.compile(r"\s*'?\s*([0-9]{1,3}(?:,[0-9]{3})+)(?:\.0+)?\s*")
+_GROUPED: Final = "a number with commas between its thousands"
 # Thousands, not a decimal comma ("303,000"): the phone module reads them so.
 _THOUSANDS: Final = re.compile(r"\s*'?\s*[0-9]{1,3},000\s*")
 # A number cut to Excel's 15 significant digits and written out as text: zeros after the 15th.
@@ -411,6 +418,9 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
             return f"cell {raw.strip()!r} was in scientific notation and lost digits"
         if (decimal := _FLOAT_TEXT.fullmatch(raw)) is not None:
             return _decimal_text_note(raw.strip(), decimal.group(1), result, code_from_cell)
+        if result.ok and "," in raw and (grouped := _GROUPED_TEXT.fullmatch(raw)) is not None:
+            digits = grouped.group(1).replace(",", "")
+            return _decimal_text_note(raw.strip(), digits, result, code_from_cell, _GROUPED)
         if _FRACTION_TEXT.fullmatch(raw) and not phones.ONE_DOT_PHONE.fullmatch(raw) and result.ok:
             # Black-box pass I2: read silently, where the same value in a workbook's number
             # cell is refused as not a whole number.
@@ -451,7 +461,7 @@ def describe_damage(raw: CellValue, result: PhoneResult, *, code_from_cell: bool
     if isinstance(raw, bool) or not isinstance(raw, int | float):
         return ""
     if isinstance(raw, float) and not raw.is_integer():
-        return ""
+        return phones.float_noise_note(raw, result)
     if abs(raw) >= 10**_EXACT_DIGITS:
         return (
             f"cell is the number {raw:.15g}, longer than the {_EXACT_DIGITS} significant digits "
@@ -503,7 +513,11 @@ def _as_kept(digits: str, result: PhoneResult, code_from_cell: bool) -> bool:
 
 
 def _decimal_text_note(
-    cell: str, digits: str, result: PhoneResult, code_from_cell: bool = False
+    cell: str,
+    digits: str,
+    result: PhoneResult,
+    code_from_cell: bool = False,
+    shape: str = "a decimal number",
 ) -> str:
     """The note on text holding a whole number written as a decimal (``cell``, its integer
     ``digits``): only what a number cell would have lost, as a float column is one (a trunk 0
@@ -513,9 +527,12 @@ def _decimal_text_note(
     Black-box B6 #7: every row of a pandas export ("3032300001.0") was flagged as damaged, and
     the file's warning blamed scientific notation, a dropped 0 or digits cut, though each number
     was read exactly; among 50,000 such rows real damage went unseen. Up to 15 significant
-    digits a float keeps the number exactly, so the ".0" alone is no damage.
+    digits a float keeps the number exactly, so the ".0" alone is no damage. A number cell's
+    display format saved as shown ("2015550282.00", ``shape`` "2,015,550,280") is noted, as
+    its decimal-comma twin "2015550282,00" is (black-box bb9 F2: the US copy of a sheet counted
+    no damaged cells where the German copy counted them all).
     """
-    written = f"cell {cell!r} was written as a decimal number"
+    written = f"cell {cell!r} was written as {shape}"
     significant = digits.lstrip("0")
     if len(significant) > _EXACT_DIGITS:
         return (
@@ -556,9 +573,19 @@ def _decimal_text_note(
                 result,
                 zeroed,
                 f"cell {cell!r}",
-                "was written as a decimal number, from a number cell",
+                f"was written as {shape}, from a number cell",
             )
+    if shape != "a decimal number" or _SHOWN_DECIMALS.fullmatch(cell) is not None:
+        return (
+            f"{written} (a number cell saved as shown); read as "
+            f"{phones.international(result.national, code)}"
+        )
     return ""
+
+
+# Two or more decimal places: a display format's ("0.00"), not a float column's ".0"; and not
+# text forced with an apostrophe ("'3032300001.00"), typed so.
+_SHOWN_DECIMALS: Final = re.compile(r"\s*[0-9]+\.0{2,}\s*")
 
 
 # Italy's mobile numbers have 10 digits, and few of its landlines 11 (a 0 put before a mobile
