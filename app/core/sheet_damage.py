@@ -527,10 +527,11 @@ def _decimal_text_note(
     Black-box B6 #7: every row of a pandas export ("3032300001.0") was flagged as damaged, and
     the file's warning blamed scientific notation, a dropped 0 or digits cut, though each number
     was read exactly; among 50,000 such rows real damage went unseen. Up to 15 significant
-    digits a float keeps the number exactly, so the ".0" alone is no damage. A number cell's
-    display format saved as shown ("2015550282.00", ``shape`` "2,015,550,280") is noted, as
-    its decimal-comma twin "2015550282,00" is (black-box bb9 F2: the US copy of a sheet counted
-    no damaged cells where the German copy counted them all).
+    digits a float keeps the number exactly, so the ".0" alone is no damage, nor are a number
+    cell's decimals or thousands saved as shown ("2015550282.00", ``shape`` "2,015,550,280")
+    when every digit is there: only what such a cell lost is (black-box bb9 F2: grouped text
+    under 44 had lost its 0 unsaid). A decimal comma stays noted: it is read only by guessing
+    the locale.
     """
     written = f"cell {cell!r} was written as {shape}"
     significant = digits.lstrip("0")
@@ -575,17 +576,7 @@ def _decimal_text_note(
                 f"cell {cell!r}",
                 f"was written as {shape}, from a number cell",
             )
-    if shape != "a decimal number" or _SHOWN_DECIMALS.fullmatch(cell) is not None:
-        return (
-            f"{written} (a number cell saved as shown); read as "
-            f"{phones.international(result.national, code)}"
-        )
     return ""
-
-
-# Two or more decimal places: a display format's ("0.00"), not a float column's ".0"; and not
-# text forced with an apostrophe ("'3032300001.00"), typed so.
-_SHOWN_DECIMALS: Final = re.compile(r"\s*[0-9]+\.0{2,}\s*")
 
 
 # Italy's mobile numbers have 10 digits, and few of its landlines 11 (a 0 put before a mobile

@@ -205,22 +205,33 @@ def test_decimal_comma_of_an_invalid_number_through_the_row_check() -> None:
     [
         ("3,035,550,533", "1", "3035550533"),
         ("3,035,550,533.0", "1", "3035550533"),
-        ("303,000", "49", "303000"),  # thousands, valid in Germany
     ],
 )
 def test_thousands_are_not_a_decimal_comma(cell: str, code: str, national: str) -> None:
     result = phones.normalize(cell, code)
     assert (result.ok, result.national, result.note) == (True, national, "")
-    # A number cell's grouping saved as shown is noted as its decimal-comma twin is (black-box
-    # bb9 F2), and as thousands, never as a decimal comma.
-    said = f"cell {cell!r} was written as a number with commas between its thousands"
-    note = describe_damage(cell, result)
-    assert note.startswith(said) and "decimal comma" not in note
+    # Every digit is there: thousands saved as shown are no damage (black-box B6 #7).
+    assert describe_damage(cell, result) == ""
     checked, summary = run([cell], ColumnMapping(phone=0, default_phone_code=code))
     assert checked[0].outcome is Outcome.VALID
     assert checked[0].national == national
-    assert checked[0].damage == note
-    assert summary.damaged == 1
+    assert checked[0].message == "" and checked[0].damage == ""
+    assert summary.damaged == 0
+
+
+def test_grouped_thousands_under_a_trunk_0_country_lost_the_0_as_their_number_cell() -> None:
+    """Commas between thousands prove a number cell, which drops a leading 0: the note the
+    number cell 303000 gets under 49 (black-box bb9 F2), read as thousands, not a decimal."""
+    result = phones.normalize("303,000", "49")
+    assert (result.ok, result.national, result.note) == (True, "303000", "")
+    cell_note = describe_damage(303000, phones.normalize(303000, "49"))
+    assert cell_note.endswith(
+        "it lost its leading 0 (written 0303000 in Germany); read as +49 30 3000"
+    )
+    assert describe_damage("303,000", result) == (
+        "cell '303,000' was written as a number with commas between its thousands, from a "
+        "number cell, which lost its leading 0 (written 0303000 in Germany); read as +49 30 3000"
+    )
 
 
 def test_short_thousands_keep_their_reading() -> None:
