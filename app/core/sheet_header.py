@@ -295,8 +295,39 @@ def _header_after_preamble(rows: Sequence[Row]) -> int | None:
                 columns = {c for c, v in enumerate(following[1]) if looks_like_phone(v)}
                 if columns and not columns & above_columns:
                     return number
-        above_columns.update(c for c, v in enumerate(cells) if tagged_phone(v))
+        if not _letterhead_number(cells):
+            above_columns.update(c for c, v in enumerate(cells) if tagged_phone(v))
     return None
+
+
+# The words of a letterhead's label for its own line ("Tel:", "Fax", "Phone No.", "Helpline",
+# "Customer Service", "Toll Free"), never a kind of contact line ("Cell", "Home", "Mobile"),
+# which a headerless list of a person's numbers is written with.
+_LETTERHEAD_WORDS: Final = frozenset(
+    {"tel", "tele", "telephone", "phone", "ph", "fax", "facsimile", "main", "office"}
+    | {"helpline", "hotline", "switchboard", "toll", "free", "no", "number", "customer"}
+    | {"service", "call", "us", "contact", "general", "enquiries", "inquiries"}
+)
+_LETTERHEAD_LABEL_WORDS: Final = 3
+
+
+def _letterhead_number(cells: Sequence[CellValue]) -> bool:
+    """Whether a row is a letterhead's number for the business itself: a label of its own
+    line ("Tel:", "Fax", "Helpline") with one phone number right of it and nothing else.
+
+    A printed report's title block gives one (black-box bb9 F5): it does not make the numbers
+    under the header below it part of a headerless list, so the header is still found there,
+    and the number gets the note on rows above the header."""
+    filled = [(c, v) for c, v in enumerate(cells) if v is not None and str(v).strip()]
+    if len(filled) != 2:
+        return False
+    (label_column, label), (number_column, number) = filled
+    if number_column != label_column + 1 or not looks_like_phone(number):
+        return False
+    if not isinstance(label, str):
+        return False
+    words = _WORD.findall(label.casefold())
+    return 0 < len(words) <= _LETTERHEAD_LABEL_WORDS and set(words) <= _LETTERHEAD_WORDS
 
 
 def _tagged_above(above: Sequence[Row], header: Row, columns: set[int]) -> bool:
