@@ -313,20 +313,28 @@ _LETTERHEAD_LABEL_WORDS: Final = 3
 
 def _letterhead_number(cells: Sequence[CellValue]) -> bool:
     """Whether a row is a letterhead's number for the business itself: a label of its own
-    line ("Tel:", "Fax", "Helpline") with one phone number right of it and nothing else.
+    line ("Tel:", "Fax", "Helpline") with one phone number right of it and nothing else, or
+    both in one cell ("Tel: (800) 555-0199").
 
     A printed report's title block gives one (black-box bb9 F5): it does not make the numbers
     under the header below it part of a headerless list, so the header is still found there,
     and the number gets the note on rows above the header."""
     filled = [(c, v) for c, v in enumerate(cells) if v is not None and str(v).strip()]
+    if len(filled) == 1:
+        # "Tel: (800) 555-0199" in one cell.
+        text = filled[0][1]
+        return isinstance(text, str) and tagged_phone(text) and _letterhead_label(text)
     if len(filled) != 2:
         return False
     (label_column, label), (number_column, number) = filled
     if number_column != label_column + 1 or not looks_like_phone(number):
         return False
-    if not isinstance(label, str):
-        return False
-    words = _WORD.findall(label.casefold())
+    return isinstance(label, str) and _letterhead_label(label)
+
+
+def _letterhead_label(text: str) -> bool:
+    """Whether the words of ``text`` (its digits left out) label a business's own line."""
+    words = _WORD.findall(_DIGIT_RUN.sub(" ", text).casefold())
     return 0 < len(words) <= _LETTERHEAD_LABEL_WORDS and set(words) <= _LETTERHEAD_WORDS
 
 
@@ -335,7 +343,7 @@ def _tagged_above(above: Sequence[Row], header: Row, columns: set[int]) -> bool:
     return any(
         tagged_phone(cells[c])
         for number, cells in above
-        if number < header[0]
+        if number < header[0] and not _letterhead_number(cells)
         for c in columns
         if c < len(cells)
     )

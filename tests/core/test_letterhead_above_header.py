@@ -120,3 +120,23 @@ def test_the_note_on_unread_cells_never_counts_the_phone_column_read(tmp_path: P
     ) in warnings
     assert "'stop' (column C)" in messages[2]
     assert "right of" not in messages[3]
+
+
+def test_a_letterhead_number_in_one_cell_above_a_one_column_header(tmp_path: Path) -> None:
+    path = tmp_path / "one_column.csv"
+    path.write_text(
+        "ACME Collections LLC\nTel: (800) 555-0199\n\nPhone\n201-555-0310\n201-555-0311\n"
+    )
+    store, summary = stage_import(
+        JobSettings(path, Scope.global_()), tmp_path / "jobs", connection=None
+    )
+    numbers = {r.national for r in store.rows()}
+    warnings = list(store.meta().get("warnings") or [])
+    store.close()
+    assert numbers == {"2015550310", "2015550311"}
+    assert (summary.rows, summary.valid) == (2, 2)
+    assert (
+        "Above the header (row 4), row 2 holds 'Tel: (800) 555-0199': rows above the header are "
+        "not read, so it is not imported. If a number there is one to send, move it below the "
+        "header."
+    ) in warnings
