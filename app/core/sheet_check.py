@@ -131,10 +131,12 @@ from app.core.sheet_dates import (
 from app.core.sheet_header import (
     PHONE_SIZED,
     PhoneSums,
+    contact_line,
     holds_phone_number,
     is_blank,
     line_of_text,
     looks_like_phone,
+    may_be_contact_line,
     may_name_total,
     numbered_total_line,
     total_line,
@@ -1192,6 +1194,10 @@ class _Checker:
             # Black-box P3 #7: a repeated header, a page title or footer got "the phone
             # number is empty" or "'Phone' is not a phone number".
             return self._total(number, raw, line)
+        if p is not None and raw is not None and (line := contact_line(cells, p)):
+            # Black-box bb9 F6: a report's "Questions? Call compliance at | 201-555-0399"
+            # footer went onto the DNC list with no message.
+            return self._total(number, raw, line)
         if p is not None and (total := self._total_by_value(number, cells, raw, p)):
             return self._total(number, raw, total)
         if self.directions is not None and self.directions.of(cells) == self.foreign:
@@ -1932,6 +1938,7 @@ class _Checker:
         take = self.sums.take
         text_file = self.text_file
         may_total = may_name_total
+        may_contact = may_be_contact_line
         # Cells right of the header as a row of no more than it has: none, or only empty ones.
         empty_tails: dict[int, list[None]] = {}
         # A reason cell's text (or None) -> the row's reason, or None when check() decides.
@@ -2048,10 +2055,12 @@ class _Checker:
             if plain:
                 # The phone column's numbers summed: a row whose number is their sum, or a
                 # number under a label naming a total, is check()'s to judge (B26 F1).
-                if kind is not str:
-                    for first in cells:
-                        if first is not None and first != "":
-                            break
+                for first in cells:
+                    if first is not None and first != "":
+                        break
+                if may_contact(first):
+                    plain = False  # a report's help line? check() decides (bb9 F6)
+                elif kind is not str:
                     if type(first) is str and may_total(first):
                         plain = False
                     else:

@@ -420,6 +420,41 @@ def line_of_text(
     return f"the row holds only {shown}: a report's {what} line, not a row of the table"
 
 
+# The text of a report's help line giving the business's own number, as a printed report ends
+# ("Questions? Call compliance at | 201-555-0399", "Call us", "Helpline", "For assistance"):
+# black-box bb9 F6, such a footer went onto the DNC list unremarked. Matched from the cell's
+# start, so a name ("Callum Ross") is none.
+_CONTACT_LINE: Final = re.compile(
+    r"\s*(?:questions?\b|any questions\b|call us\b|contact us\b|helpline\b|hotline\b|"
+    r"for (?:questions|help|assistance|support|enquiries|inquiries)\b|customer service\b|"
+    r"need help\b|call compliance\b)",
+    re.IGNORECASE,
+)
+
+
+def may_be_contact_line(first: CellValue) -> bool:
+    """A cheap test on a row's first filled cell: may the row be a report's help line?"""
+    return type(first) is str and _CONTACT_LINE.match(first) is not None
+
+
+def contact_line(cells: Sequence[CellValue], phone: int) -> str:
+    """Why a row holding a phone number is a report's help line and no row of the table, or
+    ``""``: its phone cell and one cell of text starting as a help line does ("Questions? Call
+    compliance at"), nothing else. The number is the business's own, not one a person asked
+    not to be called on; a row meant to be sent is written with a name, not such a sentence."""
+    filled = [(i, v) for i, v in enumerate(cells) if not is_blank([v])]
+    if len(filled) != _TEXT_LINE_CELLS or phone not in {i for i, _ in filled}:
+        return ""
+    column, text = next((i, v) for i, v in filled if i != phone)
+    if not may_be_contact_line(text):
+        return ""
+    return (
+        f"the row holds only {_cell_said(text)!r} (column {_letter(column)}) beside the number: "
+        "a report's help line giving its own number, not a row of the table, so it is not "
+        "sent; if the number is one to send, write it in a row of the table with a name"
+    )
+
+
 # The label of a report's total line: "Total", "Subtotal", "Grand Total", "Count", "Sum",
 # "Record Count", "Total (4 records)", "Count: 20", "Sum of Amount"; Excel's Data > Subtotal
 # lines, "Spring Total" after each group ("Spring Count", "Spring Ergebnis" in German Excel)

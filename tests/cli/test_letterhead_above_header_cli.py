@@ -54,3 +54,16 @@ def test_import_then_remove_a_letterhead_sheet(
     removed = _run(capsys, sandbox, "remove", str(path), "--note", "added in error", *pick)
     assert removed["rows"] == 3
     assert set(_held(sandbox)) == {"8005550199"}
+
+
+def test_a_report_help_line_is_not_sent(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "footer.csv"
+    path.write_text(
+        "Name,Phone,Reason\nA,201-555-0392,stop\nB,201-555-0393,stop\n,,\n"
+        "Questions? Call compliance at,201-555-0399,\nReport generated 11/25/2026,,\n"
+    )
+    data = _run(capsys, sandbox, "import", str(path), "--into", "dnc")
+    assert (data["rows"], data["inserted"], data["invalid"], data["blank"]) == (5, 2, 2, 1)
+    assert set(_held(sandbox)) == {"2015550392", "2015550393"}
