@@ -131,10 +131,12 @@ from app.core.sheet_dates import (
 from app.core.sheet_header import (
     PHONE_SIZED,
     PhoneSums,
+    contact_line,
     holds_phone_number,
     is_blank,
     line_of_text,
     looks_like_phone,
+    may_be_contact_line,
     may_name_total,
     numbered_total_line,
     total_line,
@@ -728,13 +730,39 @@ def delimiter_name(delimiter: str) -> str:
     return _DELIMITER_NAMES.get(delimiter, f"the character {delimiter!r}")
 
 
-def last_named_column(mapping: ColumnMapping) -> str:
-    """The header's last named column as a person finds it: "'Phone', column B" ("" with no
-    header row)."""
+def read_width(mapping: ColumnMapping) -> int | None:
+    """How many columns a row is read in: the header's (up to its last named one), or up to
+    the last column the mapping reads when that is further right; None with no header row.
+
+    A title taken for the header ("ACME Collections LLC" in A) with the phone numbers read in
+    column B by its letter: B is read, so its numbers are not "right of the header's last
+    named column, which nothing reads" and "not imported" (black-box bb9 F5 said so of every
+    number it imported)."""
     width = mapping.header_width()
     if width is None:
+        return None
+    read = [i for role in Role if (i := mapping.column(role)) is not None]
+    read += campaign_stand_ins(mapping)
+    if mapping.country is not None:
+        read.append(mapping.country)
+    return max([width, *(i + 1 for i in read)])
+
+
+def last_named_column(mapping: ColumnMapping) -> str:
+    """The last column a row is read in (:func:`read_width`) as a person finds it: "'Phone',
+    column B", or "column B, read as phone" when the header leaves it unnamed ("" with no
+    header row)."""
+    width = read_width(mapping)
+    if width is None:
         return ""
-    return f"{mapping.headers[width - 1]!r}, column {column_letter(width - 1)}"
+    last = width - 1
+    header = mapping.headers[last] if last < len(mapping.headers) else ""
+    if header:
+        return f"{header!r}, column {column_letter(last)}"
+    role = next((r.value for r in Role if mapping.column(r) == last), "")
+    return (
+        f"column {column_letter(last)}, read as {role}" if role else f"column {column_letter(last)}"
+    )
 
 
 def _beyond_wording(mapping: ColumnMapping, options: CheckOptions) -> tuple[str, str]:
@@ -1124,7 +1152,7 @@ class _Checker:
         self.default_code = default_code or mapping.default_phone_code
         # A cell right of the header's columns is in no column anyone named, often a line of
         # text split by a comma in an unquoted value. None with no header row.
-        self.header_width = mapping.header_width()
+        self.header_width = read_width(mapping)
         self.beyond_wording = _beyond_wording(mapping, options)
         self.countries = country_columns(mapping)
         self.counter = RowCounter.of(mapping)
@@ -1165,6 +1193,10 @@ class _Checker:
         ):
             # Black-box P3 #7: a repeated header, a page title or footer got "the phone
             # number is empty" or "'Phone' is not a phone number".
+            return self._total(number, raw, line)
+        if p is not None and raw is not None and (line := contact_line(cells, p)):
+            # Black-box bb9 F6: a report's "Questions? Call compliance at | 201-555-0399"
+            # footer went onto the DNC list with no message.
             return self._total(number, raw, line)
         if p is not None and (total := self._total_by_value(number, cells, raw, p)):
             return self._total(number, raw, total)
@@ -1907,6 +1939,7 @@ class _Checker:
         take = self.sums.take
         text_file = self.text_file
         may_total = may_name_total
+        may_contact = may_be_contact_line
         # Cells right of the header as a row of no more than it has: none, or only empty ones.
         empty_tails: dict[int, list[None]] = {}
         # A reason cell's text (or None) -> the row's reason, or None when check() decides.
@@ -2024,10 +2057,12 @@ class _Checker:
             if plain:
                 # The phone column's numbers summed: a row whose number is their sum, or a
                 # number under a label naming a total, is check()'s to judge (B26 F1).
-                if kind is not str:
-                    for first in cells:
-                        if first is not None and first != "":
-                            break
+                for first in cells:
+                    if first is not None and first != "":
+                        break
+                if may_contact(first):
+                    plain = False  # a report's help line? check() decides (bb9 F6)
+                elif kind is not str:
                     if type(first) is str and may_total(first):
                         plain = False
                     else:

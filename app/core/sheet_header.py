@@ -295,8 +295,47 @@ def _header_after_preamble(rows: Sequence[Row]) -> int | None:
                 columns = {c for c, v in enumerate(following[1]) if looks_like_phone(v)}
                 if columns and not columns & above_columns:
                     return number
-        above_columns.update(c for c, v in enumerate(cells) if tagged_phone(v))
+        if not _letterhead_number(cells):
+            above_columns.update(c for c, v in enumerate(cells) if tagged_phone(v))
     return None
+
+
+# The words of a letterhead's label for its own line ("Tel:", "Fax", "Phone No.", "Helpline",
+# "Customer Service", "Toll Free"), never a kind of contact line ("Cell", "Home", "Mobile"),
+# which a headerless list of a person's numbers is written with.
+_LETTERHEAD_WORDS: Final = frozenset(
+    {"tel", "tele", "telephone", "phone", "ph", "fax", "facsimile", "main", "office"}
+    | {"helpline", "hotline", "switchboard", "toll", "free", "no", "number", "customer"}
+    | {"service", "call", "us", "contact", "general", "enquiries", "inquiries"}
+)
+_LETTERHEAD_LABEL_WORDS: Final = 3
+
+
+def _letterhead_number(cells: Sequence[CellValue]) -> bool:
+    """Whether a row is a letterhead's number for the business itself: a label of its own
+    line ("Tel:", "Fax", "Helpline") with one phone number right of it and nothing else, or
+    both in one cell ("Tel: (800) 555-0199").
+
+    A printed report's title block gives one (black-box bb9 F5): it does not make the numbers
+    under the header below it part of a headerless list, so the header is still found there,
+    and the number gets the note on rows above the header."""
+    filled = [(c, v) for c, v in enumerate(cells) if v is not None and str(v).strip()]
+    if len(filled) == 1:
+        # "Tel: (800) 555-0199" in one cell.
+        text = filled[0][1]
+        return isinstance(text, str) and tagged_phone(text) and _letterhead_label(text)
+    if len(filled) != 2:
+        return False
+    (label_column, label), (number_column, number) = filled
+    if number_column != label_column + 1 or not looks_like_phone(number):
+        return False
+    return isinstance(label, str) and _letterhead_label(label)
+
+
+def _letterhead_label(text: str) -> bool:
+    """Whether the words of ``text`` (its digits left out) label a business's own line."""
+    words = _WORD.findall(_DIGIT_RUN.sub(" ", text).casefold())
+    return 0 < len(words) <= _LETTERHEAD_LABEL_WORDS and set(words) <= _LETTERHEAD_WORDS
 
 
 def _tagged_above(above: Sequence[Row], header: Row, columns: set[int]) -> bool:
@@ -304,7 +343,7 @@ def _tagged_above(above: Sequence[Row], header: Row, columns: set[int]) -> bool:
     return any(
         tagged_phone(cells[c])
         for number, cells in above
-        if number < header[0]
+        if number < header[0] and not _letterhead_number(cells)
         for c in columns
         if c < len(cells)
     )
@@ -379,6 +418,41 @@ def line_of_text(
     # "Grand Total (9 records)", "Total: $1,200": a total line, as total_line names one.
     what = _total_kind(filled[0][1]) or "title or footer"
     return f"the row holds only {shown}: a report's {what} line, not a row of the table"
+
+
+# The text of a report's help line giving the business's own number, as a printed report ends
+# ("Questions? Call compliance at | 201-555-0399", "Call us", "Helpline", "For assistance"):
+# black-box bb9 F6, such a footer went onto the DNC list unremarked. Matched from the cell's
+# start, so a name ("Callum Ross") is none.
+_CONTACT_LINE: Final = re.compile(
+    r"\s*(?:questions?\b|any questions\b|call us\b|contact us\b|helpline\b|hotline\b|"
+    r"for (?:questions|help|assistance|support|enquiries|inquiries)\b|customer service\b|"
+    r"need help\b|call compliance\b)",
+    re.IGNORECASE,
+)
+
+
+def may_be_contact_line(first: CellValue) -> bool:
+    """A cheap test on a row's first filled cell: may the row be a report's help line?"""
+    return type(first) is str and _CONTACT_LINE.match(first) is not None
+
+
+def contact_line(cells: Sequence[CellValue], phone: int) -> str:
+    """Why a row holding a phone number is a report's help line and no row of the table, or
+    ``""``: its phone cell and one cell of text starting as a help line does ("Questions? Call
+    compliance at"), nothing else. The number is the business's own, not one a person asked
+    not to be called on; a row meant to be sent is written with a name, not such a sentence."""
+    filled = [(i, v) for i, v in enumerate(cells) if not is_blank([v])]
+    if len(filled) != _TEXT_LINE_CELLS or phone not in {i for i, _ in filled}:
+        return ""
+    column, text = next((i, v) for i, v in filled if i != phone)
+    if not may_be_contact_line(text):
+        return ""
+    return (
+        f"the row holds only {_cell_said(text)!r} (column {_letter(column)}) beside the number: "
+        "a report's help line giving its own number, not a row of the table, so it is not "
+        "sent; if the number is one to send, write it in a row of the table with a name"
+    )
 
 
 # The label of a report's total line: "Total", "Subtotal", "Grand Total", "Count", "Sum",
