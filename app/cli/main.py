@@ -89,6 +89,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "diff": ("app.cli.diff_cmd", "compare two snapshots, or a snapshot with the list now"),
     "evidence": ("app.cli.evidence_cmd", "everything DNC Desk sees about one number, as xlsx"),
     "health": ("app.cli.health_cmd", "check the DNC and SMS lists for problems and gaps"),
+    "journal": ("app.cli.journal_cmd", "verify the change journal's hash chain, or export it"),
 }
 
 
@@ -566,6 +567,8 @@ INTERRUPTED: dict[str | None, str] = {
     "snapshot": "Interrupted: the snapshot was cancelled and no snapshot file was saved.",
     "diff": "Interrupted: the comparison was cancelled and no differences file was written.",
     # It only reads job files and their locks: a bare "Interrupted." left that unsaid (FXG).
+    "journal": "Interrupted: the journal command was cancelled; no export file was written "
+    "and the journal was not changed.",
     "jobs": "Interrupted: the listing of jobs was cancelled; it only reads the job files, so "
     "nothing was changed.",
 }

@@ -44,7 +44,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -52,7 +52,7 @@ from typing import Any
 
 from app.core.paths import utf8_text
 from app.core.redaction import SECRETS
-from app.core.xlsx_safe import SafeWorkbook
+from app.core.xlsx_safe import SafeCsvWriter, SafeWorkbook
 
 GENESIS_HASH = "0" * 64
 HASH_VERSION = "dnc-desk-journal-1"
@@ -231,6 +231,9 @@ class ChainVerdict:
     first_bad_id: int | None
     message: str
 
+
+# Entries read at a time by :meth:`ChangeJournal.matching`.
+_EXPORT_PAGE = 5000
 
 # Of a chain broken all through (a file rewritten by another program), the entries named.
 _BREAKS_KEPT = 10_000
@@ -1114,6 +1117,41 @@ class ChangeJournal:
             raw = db.execute(f"{_SELECT} WHERE id = ?", (entry_id,)).fetchone()
         return _entry(raw) if raw is not None else None
 
+    def matching(
+        self,
+        *,
+        text: str = "",
+        operation: str = "",
+        phone: str = "",
+        since: str = "",
+        until: str = "",
+        job: str = "",
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> Iterator[JournalEntry]:
+        """Every entry matching the filter, newest first, read a page at a time over the set
+        there was at the first page (entries appended meanwhile are not included), for an
+        export of the window or of ``dnc-desk journal export``; stops when ``cancelled``."""
+        offset = 0
+        max_id: int | None = None
+        while not cancelled():
+            page = self.query(
+                text=text,
+                operation=operation,
+                phone=phone,
+                since=since,
+                until=until,
+                job=job,
+                limit=_EXPORT_PAGE,
+                offset=offset,
+                max_id=max_id,
+            )
+            if page and max_id is None:
+                max_id = page[0].id
+            yield from page
+            if len(page) < _EXPORT_PAGE:
+                return
+            offset += len(page)
+
     # -- export -----------------------------------------------------------------------
 
     def export_xlsx(self, path: Path, entries: Iterable[JournalEntry]) -> int:
@@ -1142,6 +1180,41 @@ class ChangeJournal:
             raise
         book.save(path)
         return written
+
+
+def export_csv(path: Path, entries: Iterable[JournalEntry]) -> int:
+    """Write entries to a CSV file with the columns of :meth:`ChangeJournal.export_xlsx`
+    (atomically, via a ``.part`` file beside ``path``) and return how many were written.
+    Every cell is neutralised against formula injection (:func:`app.core.xlsx_safe.csv_cell`):
+    ``+12025550123`` is written ``'+12025550123``, as the other CSV exports write it."""
+    written = 0
+    with SafeCsvWriter(path) as sheet:
+        sheet.append(EXPORT_HEADERS)
+        for entry in entries:
+            sheet.append(_export_row(entry))
+            written += 1
+    return written
+
+
+def time_bound(value: str, *, end: bool = False) -> str:
+    """``value`` (a date, or a date and time) as the journal stores times; raises
+    :class:`JournalError` naming it when it is neither (to refuse a filter before a file is
+    written)."""
+    return _normalise_bound(value, end=end)
+
+
+def journal_phone(text: str) -> str:
+    """The journal stores numbers as E.164 (+12025550143); accept what people type."""
+    text = text.strip()
+    if not text:
+        return ""
+    digits = re.sub(r"\D", "", text)
+    if text.startswith("+") or text.startswith("00"):
+        return "+" + (digits[2:] if text.startswith("00") else digits)
+    if len(digits) == 10:
+        # A bare ten-digit number is how North American numbers are written day to day.
+        return "+1" + digits
+    return "+" + digits
 
 
 # A journal is made in milliseconds: a part of one older than this was left by a process

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,14 +30,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.journal import ChainVerdict, ChangeJournal, JournalEntry, JournalError
+from app.core.journal import (
+    ChainVerdict,
+    ChangeJournal,
+    JournalEntry,
+    JournalError,
+    journal_phone,
+)
 from app.ui.error_messages import user_message
 from app.ui.plain_text import literal, plain_label
 from app.ui.tasks import TaskContext, TaskRunner
 from app.ui.theme import Banner
 
 PAGE_SIZE = 500
-_EXPORT_PAGE = 5000
 
 OPERATIONS = (
     ("Any operation", ""),
@@ -92,20 +96,6 @@ class JournalFilter:
             job=self.job,
             max_id=max_id,
         )
-
-
-def journal_phone(text: str) -> str:
-    """The journal stores numbers as E.164 (+12025550143); accept what people type."""
-    text = text.strip()
-    if not text:
-        return ""
-    digits = re.sub(r"\D", "", text)
-    if text.startswith("+") or text.startswith("00"):
-        return "+" + (digits[2:] if text.startswith("00") else digits)
-    if len(digits) == 10:
-        # A bare ten-digit number is how North American numbers are written day to day.
-        return "+1" + digits
-    return "+" + digits
 
 
 def _time_text(stored: str) -> str:
@@ -363,21 +353,16 @@ def export_journal(
 ) -> int:
     """Write every entry matching the filter (not only the loaded ones) to ``path``."""
 
-    def entries() -> Any:
-        offset = 0
-        max_id: int | None = None
-        while True:
-            if ctx.cancelled:
-                return
-            page = journal_filter.query(journal, limit=_EXPORT_PAGE, offset=offset, max_id=max_id)
-            if page and max_id is None:
-                max_id = page[0].id
-            yield from page
-            if len(page) < _EXPORT_PAGE:
-                return
-            offset += len(page)
-
-    return journal.export_xlsx(path, entries())
+    entries = journal.matching(
+        text=journal_filter.text,
+        operation=journal_filter.operation,
+        phone=journal_phone(journal_filter.phone),
+        since=journal_filter.since,
+        until=journal_filter.until,
+        job=journal_filter.job,
+        cancelled=lambda: ctx.cancelled,
+    )
+    return journal.export_xlsx(path, entries)
 
 
 class JournalView(QWidget):

@@ -7,6 +7,7 @@ command returns in its main cases, run here against the sandbox."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,28 @@ def _cases(
             (1, ["audit", "campaign", seeded.campaign, *url], wrong),
             (2, ["audit", "campaign", "999999", *url], None),
         ]
+    if command == "journal":
+        journal = tmp_path / "data" / "journal.sqlite3"
+
+        def tamper() -> None:
+            db = sqlite3.connect(journal)
+            with db:
+                db.execute("UPDATE journal SET note = 'edited' WHERE id = 1")
+            db.close()
+
+        def unreadable() -> None:
+            journal.write_bytes(b"not a journal, " * 100)
+
+        out = str(tmp_path / "j.xlsx")
+        return [
+            (0, ["journal", "verify"], None),  # no journal yet: nothing was altered
+            (0, ["import", sheet, "--into", "dnc", "--scope", "global", *url], None),
+            (0, ["journal", "verify"], None),
+            (0, ["journal", "export", "--out", out], None),
+            (2, ["journal", "export", "--out", out], None),  # already there
+            (3, ["journal", "verify"], tamper),
+            (1, ["journal", "verify"], unreadable),
+        ]
     assert command == "jobs"
     not_a_folder = tmp_path / "a file"
     not_a_folder.write_text("", encoding="utf-8")
@@ -108,7 +131,7 @@ def _cases(
     ]
 
 
-@pytest.mark.parametrize("command", ["import", "remove", "export", "audit", "jobs"])
+@pytest.mark.parametrize("command", ["import", "remove", "export", "audit", "jobs", "journal"])
 def test_help_states_the_exit_statuses_the_command_returns(
     command: str,
     sandbox: Any,
@@ -120,6 +143,10 @@ def test_help_states_the_exit_statuses_the_command_returns(
     stated = _stated(_epilog(capsys, command))
     if command == "audit":
         assert _stated(_epilog(capsys, "audit", "campaign")) == stated
+    if command == "journal":
+        # Each action's own: verify never writes a file, export never finds a break.
+        assert _stated(_epilog(capsys, "journal", "verify")) == stated
+        assert _stated(_epilog(capsys, "journal", "export")) == stated - {3}
     returned: set[int] = set()
     for expected, argv, before in _cases(command, sandbox, api, tmp_path, monkeypatch):
         if before is not None:

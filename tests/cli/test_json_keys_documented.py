@@ -6,6 +6,7 @@ dry run's output and nowhere in the docs, and ``evidence``'s keys nowhere at all
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -141,4 +142,25 @@ def test_every_json_key_of_audit_snapshot_diff_and_health_is_in_the_user_docs(
         | {key for f in findings for entry in f["entries"] for key in entry}
         | _nested(health, "gaps")
     )
+    assert _undocumented(keys) == set()
+
+
+def test_every_json_key_of_journal_verify_and_export_is_in_the_user_docs(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Black-box bb8: ``dnc-desk journal`` is new; its keys are part of the contract too."""
+    numbers = tmp_path / "numbers.csv"
+    numbers.write_text("Phone\n" + "".join(f"{n}\n" for n in NUMBERS))
+    url = ["--base-url", sandbox.base_url]
+    assert main(["import", str(numbers), "--into", "dnc", "--scope", "global", *url]) == 0
+    journal = tmp_path / "data" / "journal.sqlite3"
+    db = sqlite3.connect(journal)
+    with db:
+        db.execute("UPDATE journal SET note = 'edited' WHERE id = 1")
+    db.close()
+    capsys.readouterr()
+    verify = _json_of(capsys, ["journal", "verify"])
+    assert verify["entries_at_break"]
+    export = _keys(capsys, ["journal", "export", "--out", str(tmp_path / "j.csv")])
+    keys = set(verify) | _nested(verify, "entries_at_break") | export
     assert _undocumented(keys) == set()
