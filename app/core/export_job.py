@@ -158,9 +158,17 @@ COLUMNS = (
     "reason",
     "purpose",
     "id",
-    # Last, so the columns before keep their places; an SMS opt-out has none (the spec's
-    # record has no such field). Import reads it as no campaign column (sheet_mapping).
+    # Last, so the columns before keep their places. Import reads it as no campaign column
+    # (sheet_mapping). An SMS opt-out export leaves it out (sms_columns).
     "campaign_uid",
+)
+# An SMS opt-out export's columns: the spec's SMS opt-out record has no campaign_uid, and a
+# column always blank read as "no campaign" to an officer (task fx13 #2). Its header is
+# then a DNC export's older than campaign_uid, which every reader of an export takes.
+SMS_COLUMNS: Final = COLUMNS[:-1]
+SMS_NO_CAMPAIGN_UID: Final = (
+    "No campaign_uid column: the service's SMS opt-out record has no such field (campaign_id "
+    "and campaign_name say each entry's campaign). A DNC list export has it as its last column."
 )
 # Columns whose xlsx cells have the Text number format, so a person editing or re-typing a
 # cell in Excel or LibreOffice keeps text, not a number: a phone number would lose a leading
@@ -1387,6 +1395,10 @@ class SplitSearch:
             out.unreachable = left
         return out
 
+    def columns(self) -> tuple[str, ...]:
+        """The header this export writes: :data:`COLUMNS`, or :data:`SMS_COLUMNS`."""
+        return COLUMNS if self.kind is ListKind.DNC else SMS_COLUMNS
+
     def _part_label(self, query: DncQuery) -> str:
         """How a search read is named in :attr:`SplitRead.labels`."""
         return _label(query)
@@ -1670,6 +1682,10 @@ class ExportJob(SplitSearch):
         self.rows_written = 0
         self.planned_total: int | None = None  # the service's count, once the plan is made
 
+    def columns(self) -> tuple[str, ...]:
+        """The header this export writes: :data:`COLUMNS`, or :data:`SMS_COLUMNS`."""
+        return COLUMNS if self.kind is ListKind.DNC else SMS_COLUMNS
+
     def _part_label(self, query: DncQuery) -> str:
         # The About sheet lists the searches run: the split's part of every purpose is said
         # as the Filters say it, not "scope=purpose:" (black-box B15 #6).
@@ -1694,14 +1710,16 @@ class ExportJob(SplitSearch):
             None if csv_out else SafeWorkbook(quote_prefix=True, quote_runs=True, beside=self.out)
         )
         writer = SafeCsvWriter(self.out) if csv_out else None
-        widths = (14, 10, 24, 12, 24, 20, 30, 24, 10, 38)
+        columns = self.columns()
+        widths = (14, 10, 24, 12, 24, 20, 30, 24, 10, 38)[: len(columns)]
         sheet = book.add_sheet("Entries", widths, text_columns=TEXT_COLUMNS) if book else None
+        with_uid = "campaign_uid" in columns
         ticker = _Ticker(self._progress, total)
         # Attribute reads and one label per distinct scope: as_dict() would build a dict per row.
         labels: dict[tuple[Scope, str], tuple[str, str]] = {}
         try:
             append = writer.append_text if writer else sheet.append_text  # type: ignore[union-attr]
-            append(list(COLUMNS))
+            append(list(columns))
 
             def keep(label: str, item: Item) -> None:
                 scope = item.scope
@@ -1711,20 +1729,20 @@ class ExportJob(SplitSearch):
                 names = labels.get(key)
                 if names is None:
                     names = labels[key] = (scope_written(*key), scope.api_campaign_id)
-                append(
-                    [
-                        item.phone_number,
-                        item.phone_code,
-                        names[0],
-                        names[1],
-                        item.campaign_name,
-                        item.insert_date,
-                        item.reason,
-                        item.purpose,
-                        item.id,
-                        getattr(item, "campaign_uid", ""),
-                    ]
-                )
+                row = [
+                    item.phone_number,
+                    item.phone_code,
+                    names[0],
+                    names[1],
+                    item.campaign_name,
+                    item.insert_date,
+                    item.reason,
+                    item.purpose,
+                    item.id,
+                ]
+                if with_uid:
+                    row.append(getattr(item, "campaign_uid", ""))
+                append(row)
                 self.rows_written += 1
                 ticker.tick(self.rows_written, label)
 
@@ -1791,6 +1809,8 @@ class ExportJob(SplitSearch):
             # nothing matched (black-box B4 #3: "Searches run: 0" read as nothing checked).
             ("Searches counting the matching rows", result.counted),
         ]
+        if self.kind is ListKind.SMS:
+            rows.append(("Columns", SMS_NO_CAMPAIGN_UID))
         if result.unreachable:
             rows.append(
                 (

@@ -303,6 +303,83 @@ class _ChainWalk:
             self.last_id = entry_id
 
 
+def _span(first: int, last: int) -> str:
+    """Entries ``first`` to ``last`` as a subject with its verb: "entry 6 was", "entries 3
+    to 5 were"."""
+    if first == last:
+        return f"entry {first:,} was"
+    return f"entries {first:,} {'and' if last == first + 1 else 'to'} {last:,} were"
+
+
+def _deleted_said(gaps: Sequence[tuple[int, int]]) -> str:
+    """The sentence naming the entries missing from the middle of the chain."""
+    if len(gaps) == 1:
+        return f"{_span(*gaps[0])} deleted"
+    count = sum(b - a + 1 for a, b in gaps)
+    named = ", ".join(_ids(a, b) for a, b in gaps[:_BREAKS_SAID])
+    return f"{count:,} entries were deleted ({named}{', …' if len(gaps) > _BREAKS_SAID else ''})"
+
+
+def _ids(first: int, last: int) -> str:
+    if first == last:
+        return f"{first:,}"
+    return f"{first:,}{', ' if last == first + 1 else ' to '}{last:,}"
+
+
+def _edited_said(edited: Sequence[int]) -> str:
+    """The sentence naming the entries that do not match their own hash."""
+    if len(edited) == 1:
+        return f"entry {edited[0]:,} was edited (it does not match its hash)"
+    named = ", ".join(f"{i:,}" for i in edited[:_BREAKS_SAID])
+    more = ", …" if len(edited) > _BREAKS_SAID else ""
+    return f"{len(edited):,} entries were edited ({named}{more}: they do not match their hash)"
+
+
+@dataclass(frozen=True)
+class _HeadEnd:
+    """How the chain's end disagrees with the chain head: the sentence, why the last entry
+    is marked ("" when it is not), and the entry :meth:`ChangeJournal.verify` names."""
+
+    said: str
+    marks_last: str
+    first_bad_id: int | None
+
+
+def _head_end(
+    head: tuple[int, str, int] | None, recorded: int, last_id: int, last_hash: str
+) -> _HeadEnd | None:
+    """Compare the chain's end with its head; None when they agree.
+
+    ``recorded`` is the entries read plus those found missing between them: with nothing else
+    done, the head's row count. Only when the head's last id is past the last entry and its
+    count is that many more were the latest entries deleted; any other disagreement is the
+    head itself edited (or the file swapped for another copy), not a deletion."""
+    if head is None:
+        return _HeadEnd(
+            "its record of the last entry is missing (the chain head was deleted)", "", None
+        )
+    head_id, head_hash, head_rows = head
+    latest = head_id - last_id
+    if latest > 0 and head_rows == recorded + latest:
+        noun = "entry" if head_rows == 1 else "entries"
+        said = (
+            f"the latest {_span(last_id + 1, head_id)} deleted (the chain head records "
+            f"{head_rows:,} {noun} up to entry {head_id:,})"
+        )
+        return _HeadEnd(said, f"{_span(last_id + 1, head_id)} deleted after it", last_id + 1)
+    if head_rows == recorded and head_id == last_id and head_hash == last_hash:
+        return None
+    return _HeadEnd(
+        f"the chain head does not match the entries (the head records {head_rows:,} "
+        f"{'entry' if head_rows == 1 else 'entries'} up to entry {head_id:,}"
+        f"{'' if head_hash == last_hash else ' with another hash'}; the journal has "
+        f"{recorded:,} up to entry {last_id:,}): the head was edited, or the file replaced "
+        "with another copy",
+        "it does not match the recorded chain head",
+        head_id or None,
+    )
+
+
 def utc_now() -> str:
     """Fixed-width UTC timestamps so string comparison is time order (used by filters)."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -798,11 +875,15 @@ class ChangeJournal:
             head = walk.head(db)
             for link in walk.links(db):
                 if not link.follows:
+                    gone = link.entry_id > link.after + 1
                     return self._broken(
                         walk.rows,
                         link.entry_id,
-                        f"entry {link.entry_id} does not follow the entry before it "
-                        "(entries before it were deleted or edited)",
+                        f"{_span(link.after + 1, link.entry_id - 1)} deleted (entry "
+                        f"{link.entry_id} does not follow the entry before it)"
+                        if gone
+                        else f"entry {link.entry_id} does not follow the entry before it "
+                        "(one of the two was rewritten)",
                     )
                 if not link.matches:
                     return self._broken(
@@ -811,28 +892,9 @@ class ChangeJournal:
                         f"entry {link.entry_id} does not match its hash (it was edited)",
                     )
         rows, last_id, expected_prev = walk.rows, walk.last_id, walk.last_hash
-        if head is None:
-            return self._broken(
-                rows, None, "its record of the last entry is missing (the chain head was deleted)"
-            )
-        head_id, head_hash, head_rows = head
-        if head_rows > rows or head_id > last_id:
-            missing = head_rows - rows
-            return self._broken(
-                rows,
-                last_id + 1,
-                f"it ends at entry {last_id:,} but {head_rows:,} entries were recorded "
-                "(the latest entry was deleted)"
-                if missing == 1
-                else f"(the latest {missing:,} were deleted)",
-            )
-        if head_rows != rows or head_id != last_id or head_hash != expected_prev:
-            return self._broken(
-                rows,
-                head_id or None,
-                "its last entry does not match the recorded chain head (the file was edited "
-                "or replaced with another copy)",
-            )
+        end = _head_end(head, rows, last_id, expected_prev)
+        if end is not None:
+            return self._broken(rows, end.first_bad_id, end.said)
         noun = "entry" if rows == 1 else "entries"
         return ChainVerdict(True, rows, None, f"The change journal is intact ({rows:,} {noun}).")
 
@@ -847,12 +909,16 @@ class ChangeJournal:
         does not follow the entry before it (both are named: either may have been rewritten
         with a new hash), one after deleted entries, and the last entry when it does not
         match the chain head. After a break the chain is followed from the stored hash, so
-        one edited entry marks that entry alone.
+        one edited entry marks that entry alone. Entries missing from the middle are said as
+        deleted there, not as the latest deleted: the head's row count still counts them.
 
         About 0.75 s per 100,000 entries (the same pass as :meth:`verify`), read from a
         snapshot while entries are appended."""
         breaks: dict[int, str] = {}
         broken = 0
+        # The ids missing between entries (first, last): deleted from the middle of the chain.
+        gaps: list[tuple[int, int]] = []
+        edited: list[int] = []
 
         def mark(entry_id: int, why: str) -> None:
             nonlocal broken
@@ -868,13 +934,9 @@ class ChangeJournal:
             head = walk.head(db)
             for link in walk.links(db):
                 entry_id, last_id = link.entry_id, link.after
-                if entry_id != last_id + 1:
-                    gone = (
-                        f"entry {last_id + 1:,}"
-                        if entry_id == last_id + 2
-                        else f"entries {last_id + 1:,} to {entry_id - 1:,}"
-                    )
-                    mark(entry_id, f"{gone} before it in the chain were deleted")
+                if entry_id > last_id + 1:
+                    gaps.append((last_id + 1, entry_id - 1))
+                    mark(entry_id, f"{_span(last_id + 1, entry_id - 1)} deleted before it")
                 elif not link.follows:
                     if last_id:
                         mark(last_id, f"the entry after it ({entry_id:,}) does not follow it")
@@ -884,42 +946,27 @@ class ChangeJournal:
                         + (f" ({last_id:,})" if last_id else ""),
                     )
                 if not link.matches:
+                    edited.append(entry_id)
                     mark(entry_id, "it does not match its hash (it was edited)")
         rows, last_id, expected_prev = walk.rows, walk.last_id, walk.last_hash
-        head_said = ""
-        if head is None:
-            head_said = "its record of the last entry is missing (the chain head was deleted)"
-        else:
-            head_id, head_hash, head_rows = head
-            if head_id > last_id or head_rows > rows:
-                head_said = (
-                    f"it ends at entry {last_id:,} but {head_rows:,} entries were recorded "
-                    "(the latest were deleted)"
-                )
-                if last_id:
-                    mark(last_id, "the entries recorded after it were deleted")
-            elif head_rows != rows or head_id != last_id or head_hash != expected_prev:
-                head_said = (
-                    "its last entry does not match the recorded chain head (the file was "
-                    "edited or replaced with another copy)"
-                )
-                if last_id:
-                    mark(last_id, "it does not match the recorded chain head")
+        said = [_deleted_said(gaps)] if gaps else []
+        if edited:
+            said.append(_edited_said(edited))
+        end = _head_end(head, rows + sum(b - a + 1 for a, b in gaps), last_id, expected_prev)
+        if end is not None:
+            said.append(end.said)
+            if last_id and end.marks_last:
+                mark(last_id, end.marks_last)
         noun = "entry" if rows == 1 else "entries"
-        if not breaks and not head_said:
+        if not breaks and not said:
             message = f"The change journal is intact ({rows:,} {noun} checked)."
             return ChainCheck(True, rows, {}, 0, message)
-        said = (
-            [
+        if broken:
+            said.append(
                 f"{broken:,} {'entry is' if broken == 1 else 'entries are'} at a break in its "
                 f"chain ({', '.join(f'{i:,}' for i in list(breaks)[:_BREAKS_SAID])}"
                 f"{', …' if broken > _BREAKS_SAID else ''})"
-            ]
-            if broken
-            else []
-        )
-        if head_said:
-            said.append(head_said)
+            )
         message = f"The change journal was altered ({rows:,} {noun} checked): {'; '.join(said)}."
         return ChainCheck(False, rows, breaks, broken, message)
 

@@ -222,8 +222,9 @@ def other_list_refusal(source: SheetSource, headers: Sequence[str], kind: str) -
 
 def unsaid_list_sentence(source: SheetSource, headers: Sequence[str], kind: str) -> str:
     """The warning on a removal of a DNC Desk export with no About sheet (a CSV): nothing in
-    it says which list it was exported from, as an SMS opt-out list's export has the same
-    header (its campaign_uid cells empty, as a DNC export's global entries have them)."""
+    it says which list it was exported from, as an SMS opt-out list's export has a DNC
+    export's header (one older than campaign_uid, or, made before task fx13, that column
+    empty as a DNC export's global entries have it)."""
     if kind != "removal" or not is_export_header(headers) or "About" in source.sheet_names:
         return ""
     return (

@@ -126,7 +126,7 @@ def test_a_rewritten_entry_with_a_new_hash_and_a_deleted_one_are_both_found(
     assert not found.ok
     assert sorted(found.breaks) == [2, 3, 6]
     assert "the entry after it (3) does not follow it" in found.breaks[2]
-    assert "entry 5 before it in the chain were deleted" in found.breaks[6]
+    assert "entry 5 was deleted before it" in found.breaks[6]
     assert found.rows == 5
 
 
@@ -140,7 +140,7 @@ def test_the_latest_entries_deleted_mark_the_last_one_left(tmp_path: Path) -> No
         found = journal.check_chain()
     assert not found.ok
     assert list(found.breaks) == [3]
-    assert "4 entries were recorded" in found.message
+    assert "the latest entry 4 was deleted" in found.message
 
 
 def test_a_job_start_is_warned_once_of_a_broken_chain_and_still_writes(tmp_path: Path) -> None:

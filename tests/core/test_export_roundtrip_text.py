@@ -221,7 +221,8 @@ def test_a_csv_export_imports_into_an_empty_service_as_the_same_entries(
     assert (result.rows, result.unreachable) == (len(entries), 0)
     with out.open(encoding="utf-8-sig", newline="") as fh:
         written = list(csv.reader(fh))
-    assert written[0] == list(COLUMNS)
+    # An SMS opt-out record has no campaign_uid: its export leaves the column out (fx13).
+    assert written[0] == list(COLUMNS if kind is ListKind.DNC else COLUMNS[:-1])
     # The file is guarded: the cells the black-box test re-imported with their apostrophe.
     assert ["'=1+1", "'+inj", "purpose:+inj"] in [[r[6], r[7], r[2]] for r in written[1:]]
 

@@ -151,7 +151,7 @@ def test_deleted_middle_row_is_detected(journal: ChangeJournal) -> None:
     verdict = journal.verify()
     assert not verdict.ok
     assert verdict.first_bad_id == 13
-    assert "entry 13 does not follow the entry before it" in verdict.message
+    assert "entry 12 was deleted (entry 13 does not follow the entry before it)" in verdict.message
 
 
 def test_deleted_tail_is_detected_through_the_chain_head(journal: ChangeJournal) -> None:
@@ -162,7 +162,7 @@ def test_deleted_tail_is_detected_through_the_chain_head(journal: ChangeJournal)
     assert not verdict.ok
     assert verdict.rows == 17
     assert verdict.first_bad_id == 18
-    assert "the latest 3 were deleted" in verdict.message
+    assert "the latest entries 18 to 20 were deleted" in verdict.message
 
 
 def test_deleted_chain_head_is_detected(journal: ChangeJournal) -> None:
