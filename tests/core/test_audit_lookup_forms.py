@@ -118,3 +118,17 @@ def test_the_forms_a_service_refuses_are_named_a_few_then_counted(make_sandbox: 
     why = next(s.why for s in result.sources if s.kind.value == "DNC")
     assert "not looked up in 07911123460, 07911123461 and 07911123462: " in why, why
     assert "(and 2 other forms refused so)" in why, why
+
+
+@pytest.mark.parametrize("max_pages", [None, 0])
+def test_an_italian_landline_kept_with_its_leading_zero_meets_its_lead(
+    api: ApiClient, max_pages: int | None
+) -> None:
+    # The 0 of an Italian landline is part of the number: the app writes the entry so and
+    # normalizing keeps it, but the match keyed the entry without it and the audit said clean.
+    camp = {c.name: c.id for c in api.campaigns()}["Spring Renewals"]
+    list_id = api.insert_list("bb7 italian leads", camp)
+    lead = api.insert_lead(list_id, "06 1234 5678", phone_code="39")
+    api.insert_dnc("0612345678", "39", GLOBAL)
+    result = run_audit(api, camp, connection="Sandbox", options=AuditOptions(4, max_pages))
+    assert _conflicts(result) == {(lead, "DNC", "0612345678")}
