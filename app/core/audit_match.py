@@ -19,6 +19,7 @@ from app.api.models import Lead
 from app.core.audit_types import Conflict, LeadNumber, OptOutRecord
 from app.core.dnc_removal import stored_forms
 from app.core.phones import normalize, normalize_code
+from app.core.sheet_damage import keeps_leading_zero
 
 DEFAULT_PHONE_CODE = "1"
 _NON_DIGITS = re.compile(r"\D+")
@@ -52,13 +53,15 @@ def _canonical_code(raw: str, memo: dict[str, str]) -> str:
 def _digits_key(code: str, digits: str) -> Key | None:
     """The key a valid number with these national digits has, by the numbering plans' rules
     for the supported codes: NANP numbers may carry the country code ``1`` in front, the
-    others a trunk ``0`` that is not part of the national number."""
+    others a trunk ``0`` that is not part of the national number; except where a leading 0 is
+    part of the number (:func:`keeps_leading_zero`: Italy's "0612345678", which the app writes
+    so and normalizing keeps, was keyed "612345678" and met no lead: an audit said "clean")."""
     if not _MIN_DIGITS <= len(digits) <= _MAX_DIGITS:
         return None
     if code == "1":
         if len(digits) == 11 and digits[0] == "1":
             digits = digits[1:]
-    elif digits[0] == "0":
+    elif digits[0] == "0" and not keeps_leading_zero(code):
         digits = digits[1:]
     return (code, digits)
 

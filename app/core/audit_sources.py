@@ -7,8 +7,11 @@ campaign's numbers up one by one; otherwise the numbers are looked up. When seve
 one list need lookups, a single search per number without a scope filter answers all of them
 (the unwanted scopes are dropped locally), so the cost is one request per number, not three.
 
-Lookups match the service's stored string exactly, so they find an entry only under its
-national digits; a download also catches entries stored with a ``1`` or trunk ``0`` prefix.
+Lookups match the service's stored string exactly, so each number is searched in every
+written form a download would match to it (:func:`lookup_forms`: its national digits, with
+the NANP ``1`` or the trunk ``0`` in front), so both ways give the same conflicts (black-box
+bb7 #1: "13035550199" and a UK "07911555001" were found by a download and missed by lookups,
+and the audit said "clean").
 
 An empty page before the total the service reported is asked again (``EMPTY_PAGE_ASKS`` in
 all). A download that still did not get every entry counted is followed by the per-number
@@ -22,14 +25,16 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.api.client import ApiClient, DncQuery
 from app.api.concurrency import bounded_map
+from app.api.errors import ApiError
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import Page
 from app.api.paging import next_offset
 from app.api.scope import Scope
+from app.core.audit_match import EntryIndex
 from app.core.audit_types import (
     ListKind,
     OptOutRecord,
@@ -39,12 +44,22 @@ from app.core.audit_types import (
     check_cancel,
     no_progress,
 )
+from app.core.dnc_removal import (
+    FormKind,
+    FormSearch,
+    refused_forms_text,
+    refuses_form,
+    stored_forms,
+)
+from app.core.wording import counted, joined
 
 PAGE_SIZE = 1000
 # A page that comes back empty before the service's total is asked for this often in all.
 EMPTY_PAGE_ASKS = 3
 ANY_PURPOSE = Scope.purpose("")
 _SHARED = "the numbers are looked up for another scope of this list anyway"
+# The strategy line names this many of the forms a service refused to search.
+REFUSED_NAMED = 3
 
 Searcher = Callable[[DncQuery, int, int], Page[OptOutRecord]]
 
@@ -212,6 +227,7 @@ def gather_entries(
     # request; such numbers are already reported as unparseable.
     wanted = sorted(k for k in set(keys) if k[0].isascii() and k[0].isdigit() and len(k[0]) <= 4)
     scopes = [Scope.global_(), Scope.campaign(campaign_id), ANY_PURPOSE]
+    searches = sum(len(lookup_forms(*key)) for key in wanted)
     records: list[OptOutRecord] = []
     sources: list[ScopeSource] = []
     step = 0
@@ -226,7 +242,9 @@ def gather_entries(
             progress(step, 0, f"Checking the {kind.value} list, {scope.label()} scope")
             first = search(DncQuery(scope=scope), 0, PAGE_SIZE)
             total = first.total if first.total is not None else len(first.items)
-            firsts.append((scope, first, total, _lookup_reason(total, limits, plan, len(wanted))))
+            firsts.append(
+                (scope, first, total, _lookup_reason(total, limits, plan, len(wanted), searches))
+            )
         # Once one scope is looked up number by number, the same searches (without a scope
         # filter) answer the other scopes too: downloading them would only add requests.
         if any(why is not None for *_, why in firsts):
@@ -274,8 +292,9 @@ def gather_entries(
                 )
             )
         if to_look_up:
-            found, requests, unread = _look_up(
+            looked = _look_up(
                 search,
+                kind,
                 campaign_id,
                 wanted,
                 [s for s, *_ in to_look_up],
@@ -285,15 +304,22 @@ def gather_entries(
             )
             known = {r.id for _, _, _, _, kept in to_look_up for r in kept}
             records.extend(r for _, _, _, _, kept in to_look_up for r in kept)
+            found, requests, unread = looked.found, looked.requests, looked.unread
             records.extend(r for r in found if r.id not in known)
             shared = (
-                "one search per number answers all of these scopes"
+                "one search per number and form answers all of these scopes"
                 if len(to_look_up) > 1
-                else "one search per number"
+                else "one search per number and form"
             )
+            looked_up = (
+                f"{counted(len(wanted), 'number', 'numbers')} looked up in the written forms "
+                f"{forms_text(wanted)}, {counted(searches, 'search', 'searches')} ({shared})"
+            )
+            if looked.refused:
+                looked_up += f"; {_refused_text(looked.refused)}"
             for i, (scope, total, why, downloaded, kept) in enumerate(to_look_up):
                 ids = {r.id for r in kept} | {r.id for r in found if _same_scope(r.scope, scope)}
-                said = f"{len(wanted):,} numbers looked up ({shared}); {why}"
+                said = f"{looked_up}; {why}"
                 if unread:
                     said += (
                         f"; {unread:,} entries counted for the numbers looked up were not "
@@ -322,17 +348,25 @@ def _requests(count: int) -> str:
     return f"{count:,} request" if count == 1 else f"{count:,} requests"
 
 
-def _lookup_reason(total: int, limits: PageLimits, plan: SourcePlan, numbers: int) -> str | None:
-    """Why the scope is looked up number by number, or None when downloading it is cheaper."""
+def _lookup_reason(
+    total: int, limits: PageLimits, plan: SourcePlan, numbers: int, searches: int
+) -> str | None:
+    """Why the scope is looked up number by number (``searches`` for the ``numbers``, one per
+    written form), or None when downloading it is cheaper."""
     reachable = limits.reachable(total, PAGE_SIZE)
     if total > reachable:
         return f"{total:,} entries, only {reachable:,} reachable under the offset cap"
     pages = max(1, math.ceil(total / PAGE_SIZE))
     if plan.max_download_pages is not None and pages > plan.max_download_pages:
-        return f"{pages:,} pages exceed the download limit of {plan.max_download_pages:,}"
+        many = "pages exceed" if pages != 1 else "page exceeds"
+        return f"{pages:,} {many} the download limit of {plan.max_download_pages:,}"
     # The first page is already read; the rest is the download's cost.
-    if pages - 1 >= numbers and pages > 1:
-        return f"downloading would take {pages:,} pages for {numbers:,} numbers"
+    if pages - 1 >= searches and pages > 1:
+        return (
+            f"downloading would take {pages:,} pages, looking up "
+            f"{counted(numbers, 'number', 'numbers')} takes "
+            f"{counted(searches, 'search', 'searches')}"
+        )
     return None
 
 
@@ -342,58 +376,120 @@ def _same_scope(scope: Scope, wanted: Scope) -> bool:
     return scope == wanted
 
 
+def lookup_forms(phone_code: str, national: str) -> dict[str, FormKind]:
+    """The written forms a lookup searches the number in, under its own phone code: those of
+    :func:`app.core.dnc_removal.stored_forms` (the forms evidence and a removal search) that a
+    download would match to the number (:meth:`EntryIndex.key_of`: "13035550199" under 1, a UK
+    "07911555001" under 44), and always the app's own. A form with the country code under
+    another phone code is not one: the match keys an entry by its own code."""
+    codes: dict[str, str] = {}
+    return {
+        form: kind
+        for form, kind in stored_forms(national, phone_code).items()
+        if kind is FormKind.APP
+        or EntryIndex.key_of(form, phone_code, codes) == (phone_code, national)
+    }
+
+
+def forms_text(keys: Iterable[tuple[str, str]]) -> str:
+    """The written forms the numbers are looked up in, said once: "N and CN (N the national
+    digits, C the phone code)"."""
+    kinds = dict.fromkeys(kind for key in keys for kind in lookup_forms(*key).values())
+    names = [kind.value for kind in FormKind if kind in kinds]
+    return f"{joined(names)} (N the national digits, C the phone code)"
+
+
+def _refused_text(refused: list[FormSearch]) -> str:
+    """:func:`app.core.dnc_removal.refused_forms_text` of the first :data:`REFUSED_NAMED`
+    forms refused, and how many more: a strict service refuses one form of every number."""
+    shown = sorted(refused, key=lambda form: form.number)[:REFUSED_NAMED]
+    text = refused_forms_text(shown)
+    if (more := len(refused) - len(shown)) > 0:
+        text += f" (and {counted(more, 'other form', 'other forms')} refused so)"
+    return text
+
+
+@dataclass(slots=True)
+class _Looked:
+    """What the lookups of one list gave: the entries, the requests made, how many entries
+    counted were not given, and the forms the service refused to search."""
+
+    found: list[OptOutRecord]
+    requests: int = 0
+    unread: int = 0
+    refused: list[FormSearch] = field(default_factory=list)
+
+
 def _look_up(
     search: Searcher,
+    kind: ListKind,
     campaign_id: str,
     keys: list[tuple[str, str]],
     wanted: list[Scope],
     plan: SourcePlan,
     cancel: threading.Event | None,
     limits: PageLimits,
-) -> tuple[list[OptOutRecord], int, int]:
-    """The entries of these scopes for each number, the requests made, and how many entries
-    counted for the numbers the service did not give even asked again."""
+) -> _Looked:
+    """The entries of these scopes for each number in each of its :func:`lookup_forms`."""
     only = wanted[0] if len(wanted) == 1 else None
-    cap = limits.max_offset
-    requests = 0
-    unread = 0
+    searches = [
+        FormSearch(form, form_kind, code)
+        for code, national in keys
+        for form, form_kind in lookup_forms(code, national).items()
+    ]
+    looked = _Looked([])
     lock = threading.Lock()
 
-    def one(key: tuple[str, str]) -> list[OptOutRecord]:
-        nonlocal requests, unread
-        code, national = key
-        query = DncQuery(scope=only, phone_number=national, phone_code=code)
-        out: list[OptOutRecord] = []
-        offset: int | None = 0
-        total: int | None = None
-        while offset is not None:
-            page, asks = ask_page(search, query, offset, total)
-            if page.total is not None:
-                total = page.total
+    def one(form: FormSearch) -> list[OptOutRecord]:
+        try:
+            records, requests, missing = _all_of(search, only, form, limits)
+        except ApiError as exc:
+            # A strict service refuses a DNC search of a form it keeps no entry in (code 6006).
+            if kind is not ListKind.DNC or not refuses_form(exc, form):
+                raise
             with lock:
-                requests += asks
-            out.extend(page.items)
-            # A page shorter than asked ends the number's entries only at the total (black-box
-            # pass R1). No page at the cap: its overlap would give this list entries twice.
-            offset = next_offset(offset, PAGE_SIZE, len(page.items), page.total, None)
-            if offset is not None and cap is not None and offset > cap:
-                offset = None
-        if total is not None:
-            missing = limits.reachable(total, PAGE_SIZE) - len(out)
-            if missing > 0:
-                with lock:
-                    unread += missing
-        return out
+                looked.refused.append(form)
+                looked.requests += 1
+            return []
+        with lock:
+            looked.requests += requests
+            looked.unread += missing
+        return records
 
-    found: list[OptOutRecord] = []
-    for done in bounded_map(one, keys, concurrency=plan.concurrency, stop=cancel):
+    for done in bounded_map(one, searches, concurrency=plan.concurrency, stop=cancel):
         if done.error is not None:
             raise done.error
         assert done.result is not None
-        found.extend(
+        looked.found.extend(
             r
             for r in done.result
             if applies(r.scope, campaign_id) and any(_same_scope(r.scope, s) for s in wanted)
         )
     check_cancel(cancel)
-    return found, requests, unread
+    return looked
+
+
+def _all_of(
+    search: Searcher, only: Scope | None, form: FormSearch, limits: PageLimits
+) -> tuple[list[OptOutRecord], int, int]:
+    """Every entry of one form's search, the requests made, and how many entries it counted
+    that the service did not give even asked again."""
+    query = DncQuery(scope=only, phone_number=form.number, phone_code=form.phone_code)
+    cap = limits.max_offset
+    out: list[OptOutRecord] = []
+    requests = 0
+    offset: int | None = 0
+    total: int | None = None
+    while offset is not None:
+        page, asks = ask_page(search, query, offset, total)
+        if page.total is not None:
+            total = page.total
+        requests += asks
+        out.extend(page.items)
+        # A page shorter than asked ends the number's entries only at the total (black-box
+        # pass R1). No page at the cap: its overlap would give this list entries twice.
+        offset = next_offset(offset, PAGE_SIZE, len(page.items), page.total, None)
+        if offset is not None and cap is not None and offset > cap:
+            offset = None
+    missing = 0 if total is None else max(0, limits.reachable(total, PAGE_SIZE) - len(out))
+    return out, requests, missing
