@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.core.dnc_removal import WINDOW_REMOVAL_JOB_PREFIX, Outcome
 from app.core.job_catalog import list_jobs
@@ -17,7 +17,12 @@ from app.ui.delete_dialog import DeleteDialog
 from app.ui.job_progress import PAUSE
 from app.ui.list_view import EntryListView
 from app.ui.main_window import default_view_factory
-from app.ui.removal_progress import NOT_ATTEMPTED_EVENT, WINDOW_CLOSED, RemovalProgressDialog
+from app.ui.removal_progress import (
+    NOT_ATTEMPTED_EVENT,
+    WINDOW_CLOSED,
+    RemovalProgressDialog,
+    removal_close_choice,
+)
 from tests.ui.test_import_wizard_window import connected_window
 
 TIMEOUT = 20_000
@@ -139,3 +144,23 @@ def test_closing_during_a_bulk_removal_asks_to_pause_it(
     left = sandbox.store.scalar("SELECT count(*) FROM dnc")
     (job,) = list_jobs(AppPaths.default().jobs_dir)
     assert job.resumable and left > 0 and job.pending > 0
+
+
+@pytest.mark.parametrize(("button", "stop"), [("Stop and close", True), ("Keep working", False)])
+def test_the_question_says_how_many_are_left(qtbot: Any, button: str, stop: bool) -> None:
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    seen: list[str] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append(box.text())
+        (clicked,) = [b for b in box.buttons() if b.text() == button]
+        clicked.click()
+
+    QTimer.singleShot(0, answer)
+    assert removal_close_choice(parent, 144) is stop
+    (text,) = seen
+    assert "144 entries not removed or checked yet" in text
+    assert "cannot be resumed" in text and NOT_ATTEMPTED_EVENT in text
