@@ -23,9 +23,10 @@ from app.ui.bulk_removal_dialog import BulkRemovalDialog
 from app.ui.export_dialog import ExportDialog
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard import ImportWizard
-from app.ui.job_list import JobListView
+from app.ui.job_list import JobListView, stopped_jobs_text
 from app.ui.job_progress import ask_before_close, job_registry
 from app.ui.list_view import same_connection
+from app.ui.removal_progress import ask_before_close_removals
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
@@ -153,7 +154,7 @@ class JobFeatures(QObject):
         if waiting and not self._hinted and self.session is not None:
             self._hinted = True
             self.window.show_status(
-                f"{len(waiting)} job(s) stopped before the end; resume them from the Jobs tab.",
+                stopped_jobs_text(len(waiting)),
                 15_000,
             )
 
@@ -255,7 +256,9 @@ class JobFeatures(QObject):
                 return True
             return False
         if kind == QEvent.Type.Close and isinstance(event, QCloseEvent):
-            if not ask_before_close(self.window):
+            # The jobs first: a job paused and kept open can be resumed, a list-view removal
+            # stopped cannot (it is asked last, so "Keep working" there stops nothing).
+            if not ask_before_close(self.window) or not ask_before_close_removals(self.window):
                 event.ignore()
                 return True
             self._close_dialogs()

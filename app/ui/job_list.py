@@ -281,6 +281,13 @@ class JobTableModel(QAbstractTableModel):
         return None
 
 
+def stopped_jobs_text(n: int) -> str:
+    """The status bar's word on ``n`` jobs with rows left, saying where to resume them."""
+    if n == 1:
+        return "1 job stopped before the end: select it in the Jobs tab and click Resume."
+    return f"{n:,} jobs stopped before the end: select one in the Jobs tab and click Resume."
+
+
 class JobListView(QWidget):
     """The Jobs tab.
 
@@ -424,7 +431,7 @@ class JobListView(QWidget):
     def status_text(self) -> str:
         waiting = self.resumable_jobs()
         if waiting:
-            return f"{len(waiting)} job(s) stopped before the end; select one and Resume."
+            return stopped_jobs_text(len(waiting))
         return ""
 
     # -- actions ------------------------------------------------------------------------

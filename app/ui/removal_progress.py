@@ -15,7 +15,7 @@ f6d487d, and such a lead was shown nowhere).
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 from shiboken6 import Shiboken
 
 from app.api.errors import AuthInvalidError, AuthMissingError
@@ -28,7 +28,7 @@ from app.core.dnc_removal import (
     remove_dnc_entries,
 )
 from app.core.phones import format_for_display
-from app.core.session import Session
+from app.core.session import Session, e164, journal_target
 from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.delete_dialog import RemovalPlan
 from app.ui.error_messages import user_message
@@ -68,7 +68,32 @@ def listed(result: RemovalResult) -> list[RemovalOutcome]:
     ]
 
 
-def summary_text(result: RemovalResult) -> str:
+# The journal's operation for an entry a removal left not attempted.
+NOT_ATTEMPTED_EVENT = "dnc.delete.not_attempted"
+# Why the entries left were not attempted: the officer's Cancel, or the window closing.
+CANCELLED = "cancelled"
+WINDOW_CLOSED = "stopped because the window closed"
+
+
+def journal_not_attempted(session: Session, result: RemovalResult, note: str, why: str) -> None:
+    """One journal event per input left not attempted, named as its delete would have been
+    (found by a search for its number), so a removal stopped part way leaves a trace of what
+    it did not do (bb6 F6: 144 of 150 were in no journal row or report, only in a dialog)."""
+    left = [o.target for o in result.outcomes if o.outcome is Outcome.NOT_ATTEMPTED]
+    for target in left:
+        session.journal.record_event(
+            connection=session.connection.name,
+            base_url=session.connection.base_url,
+            operation=NOT_ATTEMPTED_EVENT,
+            target=journal_target("dnc", target.phone_number, target.phone_code, target.scope),
+            phone=e164(target.phone_number, target.phone_code),
+            note=note,
+            job=result.job,
+            details={"why": why, "not_attempted": len(left), "of": len(result.outcomes)},
+        )
+
+
+def summary_text(result: RemovalResult, why: str = CANCELLED) -> str:
     parts = [f"Removed {result.count(Outcome.REMOVED):,}"]
     not_found = [o for o in result.outcomes if o.outcome is Outcome.NOT_FOUND]
     # Not found on a retry after a lost answer is most likely this removal's own doing: not
@@ -84,7 +109,7 @@ def summary_text(result: RemovalResult) -> str:
     if result.count(Outcome.FAILED):
         parts.append(f"failed {result.count(Outcome.FAILED):,}")
     if result.count(Outcome.NOT_ATTEMPTED):
-        parts.append(f"not attempted (cancelled) {result.count(Outcome.NOT_ATTEMPTED):,}")
+        parts.append(f"not attempted ({why}) {result.count(Outcome.NOT_ATTEMPTED):,}")
     text = "; ".join(parts) + f" of {len(result.outcomes):,}."
     if status := result.lead_status:
         text += f" Lead status set to {status} with each removal"
@@ -132,6 +157,9 @@ class RemovalProgressDialog(BulkProgressDialog):
         self.session = session
         self.concurrency = concurrency
         self.removal_result: RemovalResult | None = None
+        # Read by the run's thread once it ends: a holder the closure keeps, whatever
+        # becomes of the dialog.
+        self._stop = {"why": CANCELLED}
         self.run_finished.connect(self._on_removed)
         self.run_failed.connect(self.removal_failed)
 
@@ -146,9 +174,10 @@ class RemovalProgressDialog(BulkProgressDialog):
         session, reason = self.session, self.plan.reason
         status = self.plan.lead_status.status if self.plan.lead_status else None
         concurrency = self.concurrency
+        stop = self._stop
 
         def work(ctx: TaskContext) -> RemovalResult:
-            return remove_dnc_entries(
+            result = remove_dnc_entries(
                 session,
                 items,
                 reason=reason,
@@ -159,10 +188,30 @@ class RemovalProgressDialog(BulkProgressDialog):
                     (done, n, f"Removed or checked {done:,} of {n:,}…")
                 ),
             )
+            # Here, not in the dialog: the window may be closed (the app quitting, waiting
+            # for this thread) by the time the result reaches the GUI thread.
+            journal_not_attempted(session, result, reason, stop["why"])
+            return result
 
-        super().start(len(items), work, _summary)
+        super().start(len(items), work, lambda r: _summary(r, stop["why"]))
         total = len(items)
         self.label.setText(f"Removing {total:,} entr{'y' if total == 1 else 'ies'}…")
+
+    @property
+    def why_stopped(self) -> str:
+        return self._stop["why"]
+
+    def left(self) -> int:
+        """Entries not yet removed or checked (all of them before the first answer)."""
+        return self.bar.maximum() - self.bar.value()
+
+    def stop_for_close(self) -> None:
+        """The window is closing: the requests in flight finish, the rest end not attempted
+        (journaled, saying why), and the dialog goes with the window."""
+        self._stop["why"] = WINDOW_CLOSED
+        self.cancel()
+        # QDialog's own reject: this class's keeps a running dialog open (Escape cancels).
+        QDialog.reject(self)
 
     def _on_removed(self, result: RemovalResult) -> None:
         self.removal_result = result
@@ -184,5 +233,44 @@ class RemovalProgressDialog(BulkProgressDialog):
             self.start(targets)
 
 
-def _summary(result: RemovalResult) -> Summary:
-    return summary_text(result), [describe_outcome(p) for p in listed(result)]
+def _summary(result: RemovalResult, why: str) -> Summary:
+    return summary_text(result, why), [describe_outcome(p) for p in listed(result)]
+
+
+def running_removals(window: QWidget) -> list[RemovalProgressDialog]:
+    return [d for d in window.findChildren(RemovalProgressDialog) if d.running]
+
+
+def removal_close_choice(parent: QWidget, left: int) -> bool:
+    """Ask whether to stop the running list-view removals (not resumable) so the window can
+    close: True to stop after the requests in flight, False to keep working."""
+    entries = f"{left:,} entr{'y' if left == 1 else 'ies'}"
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("A removal is still running")
+    box.setText(
+        f"A removal from the DNC list is still running: {entries} not removed or checked yet. "
+        "It cannot be resumed later. Stop after the requests in flight: the entries left are "
+        "not removed, and each is listed under its number in the Change journal tab "
+        f"(operation {NOT_ATTEMPTED_EVENT}) so you can remove them again. Keep working: the window "
+        "stays open until the removal ends."
+    )
+    stop = box.addButton("Stop and close", QMessageBox.ButtonRole.DestructiveRole)
+    keep = box.addButton("Keep working", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(keep)
+    box.exec()
+    return box.clickedButton() is stop
+
+
+def ask_before_close_removals(window: QWidget) -> bool:
+    """When list-view removals are running, ask before the window closes; False keeps it
+    open. Closing without asking cancelled them: "not attempted (cancelled)" though nobody
+    cancelled (bb6 F6)."""
+    running = running_removals(window)
+    if not running:
+        return True
+    if not removal_close_choice(window, sum(d.left() for d in running)):
+        return False
+    for dialog in running:
+        dialog.stop_for_close()
+    return True

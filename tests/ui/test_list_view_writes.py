@@ -14,7 +14,7 @@ from app.sandbox.auth import Role
 from app.ui.delete_dialog import DeleteDialog
 from app.ui.entry_dialog import EntryDialog
 from app.ui.list_view import EntryListView, ListKind
-from app.ui.removal_progress import RemovalProgressDialog
+from app.ui.removal_progress import CANCELLED, NOT_ATTEMPTED_EVENT, RemovalProgressDialog
 from app.ui.tasks import TaskRunner
 from tests.conftest import TOKEN
 
@@ -261,6 +261,9 @@ def test_cancel_stops_the_removal_and_lists_what_was_not_attempted(
     assert progress.details.toPlainText().count("not attempted — ") == skipped
     assert f"not attempted (cancelled) {skipped}" in progress.label.text()
     assert len(list(api.iter_dnc(DncQuery()))) == skipped
+    # Each entry left is journaled too, not only in the dialog (bb6 F6).
+    events = session.journal.query(operation=NOT_ATTEMPTED_EVENT)
+    assert len(events) == skipped and {e.after["why"] for e in events} == {CANCELLED}
     assert busy[0] is True
     qtbot.waitUntil(lambda: not view.busy, timeout=TIMEOUT)
     progress.reject()
