@@ -113,6 +113,7 @@ _OPERATION_LABELS = {
     "job.pause": "Job paused",
     "job.finish": "Job finished",
     "gate.override": "Launch gate overridden",
+    "dnc.delete.not_attempted": "DNC: remove — not attempted",
 }
 
 

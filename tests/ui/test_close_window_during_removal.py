@@ -15,6 +15,7 @@ from app.core.job_catalog import list_jobs
 from app.core.paths import AppPaths
 from app.ui.delete_dialog import DeleteDialog
 from app.ui.job_progress import PAUSE
+from app.ui.journal_view import operation_label
 from app.ui.list_view import EntryListView
 from app.ui.main_window import default_view_factory
 from app.ui.removal_progress import (
@@ -107,6 +108,8 @@ def test_stop_and_close_journals_every_entry_not_attempted(
     assert all(e.after["why"] == WINDOW_CLOSED and e.after["of"] == ROWS for e in events)
     removed = session.journal.query(operation="dnc.delete", job=job)
     assert removed and {e.phone for e in removed}.isdisjoint(left)
+    # The journal tab names the event, not its code.
+    assert operation_label(NOT_ATTEMPTED_EVENT) == "DNC: remove — not attempted"
 
 
 def test_closing_during_a_bulk_removal_asks_to_pause_it(
