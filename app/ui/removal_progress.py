@@ -70,6 +70,16 @@ def listed(result: RemovalResult) -> list[RemovalOutcome]:
 
 def summary_text(result: RemovalResult) -> str:
     parts = [f"Removed {result.count(Outcome.REMOVED):,}"]
+    # Removed ones whose delete ended in an error, settled by a look-up finding them gone: the
+    # journal keeps the delete's "failed" outcome with a settled event beside it (bb6 F1).
+    settled = sum(
+        1 for o in result.outcomes if o.outcome is Outcome.REMOVED and o.earlier_attempt_lost
+    )
+    if settled:
+        parts[0] += (
+            f" ({settled:,} of them ended in an error after a lost answer, and a look-up "
+            "right after found them gone)"
+        )
     not_found = [o for o in result.outcomes if o.outcome is Outcome.NOT_FOUND]
     # Not found on a retry after a lost answer is most likely this removal's own doing: not
     # counted as "already gone" (black-box bb3 F4).
