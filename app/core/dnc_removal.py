@@ -290,6 +290,9 @@ class RemovalOutcome:
     # A "not found" on a retry after an attempt that got no answer saying whether it was done:
     # that attempt may have removed the entry, so it is not "already gone" (black-box bb3 F4).
     earlier_attempt_lost: bool = False
+    # Failed before any delete was sent (its leads could not be looked up first): the change
+    # journal has no delete for it, which the headline says (black-box bb6 F2).
+    not_sent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +375,12 @@ GONE_AFTER_LOST_ANSWER = (
     "removed, most likely by this delete's first attempt: that attempt got no answer saying "
     "whether it was done, its retry was answered not found, and a look-up right after found "
     "the number no longer on the list in this scope (it was listed when the entry was picked)"
+)
+# The settled event of a delete whose entries were listed just before it and gone on its retry.
+REMOVED_BY_LOST_ATTEMPT = (
+    "removed, most likely by this removal's earlier attempt: the number was on the list when "
+    "looked up just before the delete, that attempt got no answer saying whether it was done "
+    "and the retry found it gone"
 )
 # The settled event of a delete that ended in an error after an attempt whose answer said
 # nothing of whether it was done, the number gone at a look-up right after (black-box bb6 F1).
@@ -490,6 +499,10 @@ def remove_dnc_entries(
         after = None
         if removed is None and _lost_then_not_found(result):
             after = _look_up_after(session, first, number, result, job, note)
+        elif removed and _lost_then_not_found(result):
+            # Listed just before, gone on the retry: the outcome reads removed, so the journal
+            # says so beside the delete's "not found" (black-box bb6 F2: the two disagreed).
+            _journal_removed_by_lost_attempt(session, first, number, result, job, note)
         return _Sent(result, None, removed, leads, after)
 
     def remove_number(number: tuple[str, str]) -> tuple[dict[_Key, _Sent], _LeadsSaid]:
@@ -666,6 +679,24 @@ def _look_up_after(
     return _LookedUp(listed)
 
 
+def _journal_removed_by_lost_attempt(
+    session: Session,
+    target: RemovalTarget,
+    number: tuple[str, str],
+    result: WriteResult,
+    job: str,
+    note: str,
+) -> None:
+    """A ``dnc.delete.settled`` event beside a delete answered "not found" on its retry whose
+    entries were listed when looked up just before it: its earlier attempt removed them."""
+    phone = e164(*number)
+    where = f"dnc:{phone or target.phone_number} scope={target.scope}"
+    details = {"settled": REMOVED_BY_LOST_ATTEMPT}
+    session.record_look_up(
+        "dnc.delete.settled", where, phone, result.message, details, job=job, note=note
+    )
+
+
 def _lost_answer_outcome(
     target: RemovalTarget, result: WriteResult, after: _LookedUp | None
 ) -> RemovalOutcome:
@@ -750,7 +781,7 @@ def _outcome(
         # user reads (a kept error would be shown as a failed "Remove" instead).
         cause = error.cause
         token = cause if isinstance(cause, AuthMissingError | AuthInvalidError) else None
-        return RemovalOutcome(target, Outcome.FAILED, error.text, token)
+        return RemovalOutcome(target, Outcome.FAILED, error.text, token, not_sent=True)
     if isinstance(error, ApiError) and after is not None:
         return _failed_lost_outcome(target, error, after)
     if error is not None:

@@ -68,6 +68,32 @@ def listed(result: RemovalResult) -> list[RemovalOutcome]:
     ]
 
 
+def journal_note(result: RemovalResult) -> str:
+    """Why the change journal lists fewer deletes than the headline counts inputs, when it
+    does (black-box bb6 F2: an auditor found inputs missing from the journal): entries of one
+    number and scope picked for several purposes share one delete, and an input whose leads
+    could not be looked up first had none sent."""
+    # Cancelled ones had no delete sent either; the headline counts them apart.
+    sent = [o for o in result.outcomes if not o.not_sent and o.outcome is not Outcome.NOT_ATTEMPTED]
+    shared = len(sent) - len({o.target.key for o in sent})
+    unsent = sum(1 for o in result.outcomes if o.not_sent)
+    notes: list[str] = []
+    if shared:
+        notes.append(
+            f"{shared:,} shared a delete with another entry of the same number and scope (one "
+            "delete removes it for every purpose)"
+        )
+    if unsent:
+        notes.append(
+            f"{unsent:,} failed before any delete was sent (their leads could not be looked "
+            "up first)"
+        )
+    if not notes:
+        return ""
+    said = "; ".join(notes)
+    return f" The change journal has no delete of its own for {shared + unsent:,}: {said}."
+
+
 def summary_text(result: RemovalResult) -> str:
     parts = [f"Removed {result.count(Outcome.REMOVED):,}"]
     # Removed ones whose delete ended in an error, settled by a look-up finding them gone: the
@@ -96,6 +122,7 @@ def summary_text(result: RemovalResult) -> str:
     if result.count(Outcome.NOT_ATTEMPTED):
         parts.append(f"not attempted (cancelled) {result.count(Outcome.NOT_ATTEMPTED):,}")
     text = "; ".join(parts) + f" of {len(result.outcomes):,}."
+    text += journal_note(result)
     if status := result.lead_status:
         text += f" Lead status set to {status} with each removal"
         kept = [o for o in result.outcomes if kept_a_lead(o, status)]
