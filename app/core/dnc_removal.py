@@ -290,6 +290,9 @@ class RemovalOutcome:
     # A "not found" on a retry after an attempt that got no answer saying whether it was done:
     # that attempt may have removed the entry, so it is not "already gone" (black-box bb3 F4).
     earlier_attempt_lost: bool = False
+    # Failed before any delete was sent (its leads could not be looked up first): the change
+    # journal has no delete for it, which the headline says (black-box bb6 F2).
+    not_sent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +375,19 @@ GONE_AFTER_LOST_ANSWER = (
     "removed, most likely by this delete's first attempt: that attempt got no answer saying "
     "whether it was done, its retry was answered not found, and a look-up right after found "
     "the number no longer on the list in this scope (it was listed when the entry was picked)"
+)
+# The settled event of a delete whose entries were listed just before it and gone on its retry.
+REMOVED_BY_LOST_ATTEMPT = (
+    "removed, most likely by this removal's earlier attempt: the number was on the list when "
+    "looked up just before the delete, that attempt got no answer saying whether it was done "
+    "and the retry found it gone"
+)
+# The settled event of a delete that ended in an error after an attempt whose answer said
+# nothing of whether it was done, the number gone at a look-up right after (black-box bb6 F1).
+GONE_AFTER_FAILURE = (
+    "removed, most likely by this delete: it ended in an error after an attempt that got no "
+    "answer saying whether it was done, and a look-up right after found the number no longer "
+    "on the list in this scope (it was listed when the entry was picked)"
 )
 
 
@@ -456,25 +472,37 @@ def remove_dnc_entries(
                     exc,
                 ) from exc
             leads = [lead for lead in leads if lead.id not in restatused]
-        result = session.delete_dnc(
-            first.phone_number,
-            first.phone_code,
-            first.scope,
-            lead_status=status or None,
-            before=before,
-            # Only the leads whose status it changes: one already in it is no change.
-            leads=None if leads is None else changed_by(leads, status),
-            not_found_ok=True,
-            job=job,
-            note=note,
-            # No cancel here: cancelling between retries of a request that may have reached
-            # the service would leave its outcome unknown. Calls in flight run to the end.
-            # Filed under the number, as its leads' updates are, whatever form it is kept in.
-            phone=e164(*number),
-        )
+        try:
+            result = session.delete_dnc(
+                first.phone_number,
+                first.phone_code,
+                first.scope,
+                lead_status=status or None,
+                before=before,
+                # Only the leads whose status it changes: one already in it is no change.
+                leads=None if leads is None else changed_by(leads, status),
+                not_found_ok=True,
+                job=job,
+                note=note,
+                # No cancel here: cancelling between retries of a request that may have reached
+                # the service would leave its outcome unknown. Calls in flight run to the end.
+                # Filed under the number, as its leads' updates are, whatever form it is kept in.
+                phone=e164(*number),
+            )
+        except ApiError as exc:
+            if removed is not None or not fate_open(exc):
+                raise
+            # No answer said whether it was done (none came, a 5xx): look the number up, so
+            # a delete the service did is not reported failed (black-box bb6 F1).
+            gone = _look_up_after(session, first, number, exc, job, note, GONE_AFTER_FAILURE)
+            return _Sent(None, exc, removed, leads, gone)
         after = None
         if removed is None and _lost_then_not_found(result):
             after = _look_up_after(session, first, number, result, job, note)
+        elif removed and _lost_then_not_found(result):
+            # Listed just before, gone on the retry: the outcome reads removed, so the journal
+            # says so beside the delete's "not found" (black-box bb6 F2: the two disagreed).
+            _journal_removed_by_lost_attempt(session, first, number, result, job, note)
         return _Sent(result, None, removed, leads, after)
 
     def remove_number(number: tuple[str, str]) -> tuple[dict[_Key, _Sent], _LeadsSaid]:
@@ -484,6 +512,7 @@ def remove_dnc_entries(
         own: dict[str, tuple[list[Lead], list[Lead]]] = {}
         restatused: dict[str, Lead] = {}
         taken: list[_Key] = []
+        unsure: list[Lead] = []
         for key in numbers[number]:
             try:
                 sent[key] = remove(key, number, own, restatused)
@@ -496,13 +525,17 @@ def remove_dnc_entries(
                 is Outcome.REMOVED
             ):
                 taken.append(key)
-                restatused.update((lead.id, lead) for lead in one.leads or [])
+                if one.error is None:
+                    restatused.update((lead.id, lead) for lead in one.leads or [])
+                else:
+                    # Settled as removed by a look-up after its error: whether the delete set
+                    # them is not known, so they are set by their own updates (bb6 F1).
+                    unsure.extend(one.leads or [])
         if not status or not taken:
             return sent, _LeadsSaid()
         rest = {
             lead.id: lead
-            for key in taken
-            for lead in own.get(key[2], ([], []))[0]
+            for lead in [*(x for key in taken for x in own.get(key[2], ([], []))[0]), *unsure]
             if lead.id not in restatused
         }
         ordered = sorted(rest.values(), key=lambda x: (len(x.id), x.id))
@@ -612,14 +645,16 @@ def _look_up_after(
     session: Session,
     target: RemovalTarget,
     number: tuple[str, str],
-    result: WriteResult,
+    said: WriteResult | ApiError,
     job: str,
     note: str,
+    settled: str = GONE_AFTER_LOST_ANSWER,
 ) -> _LookedUp:
     """Look ``target``'s number up in its scope after its delete's retry was answered "not
-    found" (not looked up before it: a global or campaign entry, as the list showed it) and
-    journal what was found beside the delete's outcome, under the delete's own target: gone
-    is a ``dnc.delete.settled`` event (the first attempt most likely removed it), still
+    found", or after it ended in an error ``said`` with an answer lost (not looked up before
+    it: a global or campaign entry, as the list showed it), and journal what was found beside
+    the delete's outcome, under the delete's own target: gone is a ``dnc.delete.settled``
+    event (``settled``: an attempt of it most likely removed it), still
     listed or a failed look-up a ``dnc.delete.checked`` one. Without it the evidence pack
     could only guess from the outcome what became of the entry."""
     phone = e164(*number)
@@ -629,7 +664,8 @@ def _look_up_after(
     )
 
     def journal(event: str, details: dict[str, object]) -> None:
-        session.record_look_up(event, where, phone, result.message, details, job=job, note=note)
+        answer = said if isinstance(said, ApiError) else said.message
+        session.record_look_up(event, where, phone, answer, details, job=job, note=note)
 
     try:
         listed = read_over(lambda: list(session.api.iter_dnc(query)), _LOOK_UP_ROUNDS)
@@ -639,8 +675,26 @@ def _look_up_after(
     if listed:
         journal("dnc.delete.checked", {"listed_after": [entry.id for entry in listed]})
     else:
-        journal("dnc.delete.settled", {"settled": GONE_AFTER_LOST_ANSWER})
+        journal("dnc.delete.settled", {"settled": settled})
     return _LookedUp(listed)
+
+
+def _journal_removed_by_lost_attempt(
+    session: Session,
+    target: RemovalTarget,
+    number: tuple[str, str],
+    result: WriteResult,
+    job: str,
+    note: str,
+) -> None:
+    """A ``dnc.delete.settled`` event beside a delete answered "not found" on its retry whose
+    entries were listed when looked up just before it: its earlier attempt removed them."""
+    phone = e164(*number)
+    where = f"dnc:{phone or target.phone_number} scope={target.scope}"
+    details = {"settled": REMOVED_BY_LOST_ATTEMPT}
+    session.record_look_up(
+        "dnc.delete.settled", where, phone, result.message, details, job=job, note=note
+    )
 
 
 def _lost_answer_outcome(
@@ -674,6 +728,43 @@ def _lost_answer_outcome(
     return RemovalOutcome(target, Outcome.NOT_FOUND, said, earlier_attempt_lost=True)
 
 
+def _failed_lost_outcome(
+    target: RemovalTarget, error: ApiError, after: _LookedUp
+) -> RemovalOutcome:
+    """A delete not looked up before it that ended in ``error`` after an attempt whose answer
+    was lost (:func:`app.core.session.fate_open`), as the look-up after it settled it: gone is
+    removed (most likely by this delete; its leads are then set as a removed input's are),
+    still listed failed, and a failed look-up failed as not known."""
+    if after.listed == []:
+        return RemovalOutcome(
+            target,
+            Outcome.REMOVED,
+            "removed, most likely by this delete: it ended in an error after an attempt that "
+            "got no answer saying whether it was done, and a look-up right after found the "
+            f"number gone (the change journal says so) ({error.describe()})",
+            earlier_attempt_lost=True,
+        )
+    if after.listed:
+        ids = ", ".join(entry.id for entry in after.listed)
+        return RemovalOutcome(
+            target,
+            Outcome.FAILED,
+            f"not removed: still on the DNC list in this scope (entry {ids}) at a look-up right "
+            f"after the delete ended in an error, so the delete did not happen; remove it "
+            f"again ({error.describe()})",
+        )
+    why = f" ({after.error.describe()})" if after.error is not None else ""
+    return RemovalOutcome(
+        target,
+        Outcome.FAILED,
+        "not known whether removed: the delete ended in an error after an attempt that got no "
+        "answer saying whether it was done, so it may have removed the entry "
+        f"({error.describe()}), and a look-up right after failed too{why}: search the list "
+        "for the number and remove it again if it is still listed",
+        earlier_attempt_lost=True,
+    )
+
+
 def _outcome(
     target: RemovalTarget,
     result: WriteResult | None,
@@ -690,7 +781,9 @@ def _outcome(
         # user reads (a kept error would be shown as a failed "Remove" instead).
         cause = error.cause
         token = cause if isinstance(cause, AuthMissingError | AuthInvalidError) else None
-        return RemovalOutcome(target, Outcome.FAILED, error.text, token)
+        return RemovalOutcome(target, Outcome.FAILED, error.text, token, not_sent=True)
+    if isinstance(error, ApiError) and after is not None:
+        return _failed_lost_outcome(target, error, after)
     if error is not None:
         return RemovalOutcome(target, Outcome.FAILED, str(error) or type(error).__name__, error)
     parts: list[str] = []

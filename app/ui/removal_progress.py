@@ -93,8 +93,44 @@ def journal_not_attempted(session: Session, result: RemovalResult, note: str, wh
         )
 
 
+def journal_note(result: RemovalResult) -> str:
+    """Why the change journal lists fewer deletes than the headline counts inputs, when it
+    does (black-box bb6 F2: an auditor found inputs missing from the journal): entries of one
+    number and scope picked for several purposes share one delete, and an input whose leads
+    could not be looked up first had none sent."""
+    # Cancelled ones had no delete sent either; the headline counts them apart.
+    sent = [o for o in result.outcomes if not o.not_sent and o.outcome is not Outcome.NOT_ATTEMPTED]
+    shared = len(sent) - len({o.target.key for o in sent})
+    unsent = sum(1 for o in result.outcomes if o.not_sent)
+    notes: list[str] = []
+    if shared:
+        notes.append(
+            f"{shared:,} shared a delete with another entry of the same number and scope (one "
+            "delete removes it for every purpose)"
+        )
+    if unsent:
+        notes.append(
+            f"{unsent:,} failed before any delete was sent (their leads could not be looked "
+            "up first)"
+        )
+    if not notes:
+        return ""
+    said = "; ".join(notes)
+    return f" The change journal has no delete of its own for {shared + unsent:,}: {said}."
+
+
 def summary_text(result: RemovalResult, why: str = CANCELLED) -> str:
     parts = [f"Removed {result.count(Outcome.REMOVED):,}"]
+    # Removed ones whose delete ended in an error, settled by a look-up finding them gone: the
+    # journal keeps the delete's "failed" outcome with a settled event beside it (bb6 F1).
+    settled = sum(
+        1 for o in result.outcomes if o.outcome is Outcome.REMOVED and o.earlier_attempt_lost
+    )
+    if settled:
+        parts[0] += (
+            f" ({settled:,} of them ended in an error after a lost answer, and a look-up "
+            "right after found them gone)"
+        )
     not_found = [o for o in result.outcomes if o.outcome is Outcome.NOT_FOUND]
     # Not found on a retry after a lost answer is most likely this removal's own doing: not
     # counted as "already gone" (black-box bb3 F4).
@@ -111,6 +147,7 @@ def summary_text(result: RemovalResult, why: str = CANCELLED) -> str:
     if result.count(Outcome.NOT_ATTEMPTED):
         parts.append(f"not attempted ({why}) {result.count(Outcome.NOT_ATTEMPTED):,}")
     text = "; ".join(parts) + f" of {len(result.outcomes):,}."
+    text += journal_note(result)
     if status := result.lead_status:
         text += f" Lead status set to {status} with each removal"
         kept = [o for o in result.outcomes if kept_a_lead(o, status)]

@@ -147,7 +147,9 @@ def test_faults_every_input_ends_in_exactly_one_true_outcome(
     # Failed ones were refused before the service acted: still listed; removed ones are gone.
     assert remaining == by_outcome[Outcome.FAILED]
     for failed in (o for o in result.outcomes if o.outcome is Outcome.FAILED):
-        assert "/dnc/delete" in failed.message and failed.error is not None
+        # A 5xx says nothing of whether it was done: a look-up right after settles it.
+        assert "/dnc/delete" in failed.message
+        assert failed.error is not None or "a look-up right after" in failed.message
     journal_outcomes = [
         r.outcome for r in session.journal.query(operation="dnc.delete") if r.phase == "outcome"
     ]
