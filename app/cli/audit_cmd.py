@@ -1,7 +1,8 @@
-"""``dnc-desk audit campaign ID``: check a campaign's leads against the DNC and SMS lists.
+"""``dnc-desk audit campaign ID|NAME``: check a campaign's leads against the DNC and SMS lists.
 
 Exit status: 0 clean; 3 conflicts (or numbers that cannot be checked) were found; 1 the audit
-failed while running; 2 it could not start (connection, token, unknown campaign, options).
+failed while running; 2 it could not start (connection, token, unknown or
+ambiguous campaign, options).
 The report is always written (to the reports folder unless ``--out`` says where) and the
 outcome is stored for the campaign list and the launch gate.
 """
@@ -9,8 +10,10 @@ outcome is stored for the campaign list and the launch gate.
 from __future__ import annotations
 
 import argparse
+import difflib
 from pathlib import Path
 
+from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFoundError
 from app.cli.audit_connection import (
     EXIT_FAILED,
@@ -29,11 +32,13 @@ from app.cli.connection_args import (
     emit_json,
     fail,
     refuse_empty_options,
+    service_checks,
 )
 from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
-from app.core.sheet_scope import visible_text
-from app.core.wording import counted
+from app.core.connections import Connection
+from app.core.sheet_scope import CampaignDirectory, visible_text
+from app.core.wording import counted, joined
 
 
 def _download_pages(text: str) -> int:
@@ -50,25 +55,85 @@ def _download_pages(text: str) -> int:
     return value
 
 
-def _campaign_id(text: str) -> str:
-    """The audited campaign's id as the service writes it; refused (exit 2) when it is not
-    one: it was looked for and said "there is no campaign with id abc." (black-box B4 #B)."""
-    campaign_id = visible_text(text)
-    if not campaign_id.isdigit():
-        raise CliError(
-            f"{text.strip()!r} is not a campaign id; the service's campaign ids are whole "
-            "numbers (the window's Campaigns & audit tab lists them).",
+def _campaign_given(text: str) -> str:
+    """The audited campaign as typed: its id or its name (black-box bb8: a name was refused as
+    "not a campaign id" while export and health take ``campaign:NAME``)."""
+    return visible_text(text)
+
+
+# A refusal lists every campaign up to this many; beyond it only the names close to the one
+# typed, so a service with hundreds of campaigns does not fill the terminal.
+_LISTED_AT_MOST = 10
+
+
+def _campaign_words(campaigns: CampaignDirectory, ids: list[str]) -> str:
+    names = {cid: name for name, cid in campaigns.named}
+    return joined([f"{cid} ({names[cid]!r})" if cid in names else cid for cid in ids])
+
+
+def _unknown_campaign(campaigns: CampaignDirectory, given: str, where: str) -> CliError:
+    """No campaign has ``given`` as its id or its name: refused naming the ones there are (or
+    those whose names are close), so the officer can pick one without the window."""
+    head = f"The service at {where} has no campaign with the id or name {given!r}"
+    ordered = sorted(campaigns.ids, key=lambda cid: (len(cid), cid))
+    if not ordered:
+        return CliError(f"{head}; it has no campaign at all.", EXIT_USAGE)
+    pick = "give one's id or its name (dnc-desk audit campaign ID|NAME)"
+    if len(ordered) <= _LISTED_AT_MOST:
+        return CliError(
+            f"{head}; its campaigns are {_campaign_words(campaigns, ordered)}: {pick}.",
             EXIT_USAGE,
         )
-    return campaign_id
+    by_key = {visible_text(name).casefold(): cid for name, cid in campaigns.named}
+    close = difflib.get_close_matches(given.casefold(), list(by_key), n=_LISTED_AT_MOST)
+    many = f"it has {len(ordered):,} campaigns (the window's Campaigns & audit tab lists them)"
+    if not close:
+        return CliError(f"{head}; {many}: {pick}.", EXIT_USAGE)
+    near = _campaign_words(campaigns, [by_key[key] for key in close])
+    return CliError(f"{head}; {many}, of which close to it: {near}: {pick}.", EXIT_USAGE)
+
+
+def resolve_campaign(campaigns: CampaignDirectory, given: str, where: str) -> str:
+    """The id of the campaign ``given`` names: a campaign's id first, else its name matched as
+    ``campaign:NAME`` is (:meth:`CampaignDirectory.ids_named`: case and surrounding spaces
+    aside); an unknown or ambiguous one refused (exit 2) naming the campaigns to pick from."""
+    if given in campaigns.ids:
+        return given
+    alike = campaigns.ids_named(given)
+    if len(alike) == 1:
+        return alike[0]
+    if alike:
+        raise CliError(
+            f"Campaigns {_campaign_words(campaigns, alike)} on the service at {where} all "
+            f"have the name {given!r}: give the id of the one you mean "
+            "(dnc-desk audit campaign ID).",
+            EXIT_USAGE,
+        )
+    raise _unknown_campaign(campaigns, given, where)
+
+
+def _campaign_id(api: ApiClient, connection: Connection, given: str) -> str:
+    """The campaign list fetched (as import's preflight fetches it) and ``given`` resolved."""
+    # Imported only here, as export's resolve_scope does: the job modules cost a quarter second.
+    from app.cli.import_cmd import preflight
+
+    with service_checks(api):
+        campaigns, _ = preflight(api, connection, None, "The audit could not start")
+    return resolve_campaign(campaigns, given, connection.base_url)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     targets = parser.add_subparsers(dest="audit_target", metavar="TARGET", required=True)
     campaign = targets.add_parser(
-        "campaign", help="audit one campaign by id", description="Audit one campaign by id."
+        "campaign",
+        help="audit one campaign by id or name",
+        description="Audit one campaign, given by its id or its name.",
     )
-    campaign.add_argument("campaign_id", metavar="ID", help="the campaign's id")
+    campaign.add_argument(
+        "campaign_id",
+        metavar="ID|NAME",
+        help="the campaign's id, or its name (case and surrounding spaces aside)",
+    )
     campaign.add_argument("--out", metavar="PATH.xlsx", help="where to write the xlsx report")
     campaign.add_argument(
         "--overwrite", action="store_true", help="replace a file already at --out"
@@ -96,15 +161,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Exit status: 0 clean; 3 not clean (conflicts, numbers that cannot be checked, or "
         "opt-out entries not read: a finding, not a failure; the report names them); 1 failed "
         "(the service failing, a refused token, a report that cannot be written); 2 a bad "
-        "argument or a campaign id the service does not know; 130, 143 or 129 Ctrl+C, SIGTERM "
-        "or SIGHUP stopped it (no report written)."
+        "argument, or a campaign id or name the service does not know (or that two campaigns "
+        "share); 130, 143 or 129 Ctrl+C, SIGTERM or SIGHUP stopped it (no report written)."
     )
 
 
 # (dest, option, what was not given, what to give, what leaving it out does): see
 # app.cli.connection_args.refuse_empty_options.
 _EMPTY_REFUSED = (
-    ("campaign_id", "audit campaign", "an id", "the id of the campaign to audit", ""),
+    (
+        "campaign_id",
+        "audit campaign",
+        "an id or name",
+        "the id or the name of the campaign to audit",
+        "",
+    ),
     (
         "out",
         "--out",
@@ -129,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # Given empty, each would be taken as left out (black-box R4 #2).
         refuse_empty_options(args, (*_EMPTY_REFUSED, *CONNECTION_OPTIONS))
-        campaign_id = _campaign_id(args.campaign_id)
+        given = _campaign_given(args.campaign_id)
     except CliError as exc:
         return _fail(str(exc), exc.status)
     out = Path(args.out).expanduser() if args.out else None
@@ -146,6 +217,10 @@ def run(args: argparse.Namespace) -> int:
     except ConnectionProblem as exc:
         return _fail(str(exc), exc.status)
     try:
+        try:
+            campaign_id = _campaign_id(ctx.api, ctx.connection, given)
+        except CliError as exc:
+            return _fail(str(exc), exc.status)
         try:
             result = run_audit(
                 ctx.api,

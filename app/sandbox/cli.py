@@ -33,7 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "The token options are for a local test sandbox only: any local user can read a "
         f"command line in the process list. Set {TOKEN_ENV}, {READ_ONLY_TOKEN_ENV} and "
         f"{LIMITED_TOKEN_ENV} instead to keep the tokens out of it (a variable wins over its "
-        "option)."
+        "option). "
+        # Every other command ends its --help so (black-box bb8); a stop asked for is how a
+        # sandbox ends, so Ctrl+C and SIGTERM are 0, as run() returns after them.
+        "Exit status: 0 stopped by Ctrl+C, SIGTERM or (with --exit-with-parent) standard input "
+        "closing; 1 it could not start (the port in use, a --db that cannot be used); 2 a bad "
+        "option; 129 SIGHUP stopped it."
     )
     parser.add_argument(
         "--host", default="127.0.0.1", metavar="HOST", help="address to bind (default 127.0.0.1)"
@@ -137,8 +142,25 @@ def _start_refusal(error: Exception, port: int) -> str:
     return str(error)
 
 
+def _token_line(from_variable: bool, token: str) -> str:
+    """Where the full token came from, for a new user who must pass it as DNC_DESK_TOKEN; the
+    built-in test token by value, any other never (black-box bb8: nothing said which)."""
+    if from_variable:
+        return f"token: from {TOKEN_ENV} (not shown)"
+    if token == DEFAULT_TOKEN:
+        return f"token: the test token {DEFAULT_TOKEN!r} (export DNC_DESK_TOKEN={DEFAULT_TOKEN})"
+    return "token: the one given with --token (not shown)"
+
+
+def _port_line(asked: int, chosen: int) -> str:
+    if asked == 0:
+        return f"port: {chosen}, a free one picked for --port 0"
+    return f"port: {chosen} (--port 0 picks a free one)"
+
+
 def run(args: argparse.Namespace) -> int:
-    token = _token(TOKEN_ENV) or args.token
+    env_token = _token(TOKEN_ENV)
+    token = env_token or args.token
     try:
         server = SandboxServer(
             db_path=args.db,
@@ -180,7 +202,10 @@ def run(args: argparse.Namespace) -> int:
 
         threading.Thread(target=watch_stdin, name="sandbox-parent-watch", daemon=True).start()
     try:
+        # The first line as it was: the app's launcher waits for it (sandbox_launcher).
         print(f"DNC Desk sandbox serving {server.base_url}", flush=True)
+        print(_token_line(bool(env_token), token), flush=True)
+        print(_port_line(args.port, server.port), flush=True)
         # A timed wait keeps the main thread responsive to signals.
         while not stop.wait(0.5):
             pass

@@ -130,10 +130,11 @@ def test_unknown_campaign_and_bad_token(
 ) -> None:
     monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
     code, _, err = _run(capsys, "audit", "campaign", "999", "--base-url", sandbox.base_url)
-    assert code == 2 and "no campaign with id 999" in err
+    assert code == 2 and "no campaign with the id or name '999'" in err
     monkeypatch.setenv("DNC_DESK_TOKEN", "tok-wrong-000000")
     code, _, err = _run(capsys, "audit", "campaign", "1", "--base-url", sandbox.base_url)
-    assert code == 1 and "could not finish" in err
+    # Refused while the campaign is looked up, before any lead is read.
+    assert code == 1 and "could not start" in err
     assert "tok-wrong-000000" not in err
 
 

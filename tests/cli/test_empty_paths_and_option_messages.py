@@ -152,27 +152,19 @@ def test_max_download_pages_of_zero_or_more_is_taken(
     assert status == 0, err
 
 
-def test_a_campaign_id_that_is_not_a_number_is_refused_in_a_sentence(
+def test_a_campaign_the_service_lacks_is_refused_naming_its_campaigns(
     sandbox: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, _out, err = _run(capsys, "audit", "campaign", "abc", "--base-url", sandbox.base_url)
-    assert status == 2
-    assert err == (
-        "dnc-desk audit: 'abc' is not a campaign id; the service's campaign ids are whole "
-        "numbers (the window's Campaigns & audit tab lists them).\n"
-    )
-
-
-def test_a_campaign_the_service_lacks_is_a_capitalised_sentence(
-    sandbox: Any, capsys: pytest.CaptureFixture[str]
-) -> None:
-    status, _out, err = _run(capsys, "audit", "campaign", "99999", "--base-url", sandbox.base_url)
-    assert status == 2
-    # ... and says where the ids are (black-box bb2 F4).
-    assert err == (
-        "dnc-desk audit: There is no campaign with id 99999; the window's Campaigns & audit "
-        "tab lists the service's campaigns with their ids.\n"
-    )
+    # Not a number is a name now (black-box bb8); either unknown, the campaigns are named.
+    campaign = sandbox.seed_campaign("Lone Campaign")
+    for given in ("abc", "99999"):
+        status, _out, err = _run(capsys, "audit", "campaign", given, "--base-url", sandbox.base_url)
+        assert status == 2
+        assert err.startswith(
+            f"dnc-desk audit: The service at {sandbox.base_url} has no campaign with the id or "
+            f"name {given!r}; "
+        )
+        assert f"{campaign} ('Lone Campaign')" in err and err.count("\n") == 1
 
 
 # C -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ WRONG = "tok-wrong-000000"
 @pytest.mark.parametrize(
     ("argv", "action"),
     [
-        (["audit", "campaign", "1"], "The audit could not finish: "),
+        (["audit", "campaign", "1"], "The audit could not start: "),
         (["health"], "The lists could not be read: "),
     ],
 )

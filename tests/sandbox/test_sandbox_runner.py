@@ -188,6 +188,12 @@ def test_cli_prints_its_url_serves_and_stops(tmp_path: Path, stop_signal: signal
         line = process.stdout.readline()
         match = re.fullmatch(r"DNC Desk sandbox serving (http://127\.0\.0\.1:\d+)\n", line)
         assert match, line
+        # The token's source and the port picked follow the first line, the token not shown.
+        started = process.stdout.readline() + process.stdout.readline()
+        assert started == (
+            "token: the one given with --token (not shown)\n"
+            f"port: {match.group(1).rsplit(':', 1)[1]}, a free one picked for --port 0\n"
+        )
         url = match.group(1) + "/v1"
         response = httpx.post(url + "/campaigns/search", data={"auth_token": FULL})
         assert response.status_code == 200 and response.json()["data"]
@@ -196,7 +202,7 @@ def test_cli_prints_its_url_serves_and_stops(tmp_path: Path, stop_signal: signal
         process.send_signal(stop_signal)
         assert process.wait(timeout=10) == 0
         out, err = process.communicate()
-        assert out == "" and FULL not in err
+        assert out == "" and FULL not in started + err
     finally:
         if process.poll() is None:
             process.kill()
