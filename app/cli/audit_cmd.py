@@ -14,7 +14,7 @@ import difflib
 from pathlib import Path
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, NotFoundError
+from app.api.errors import ApiError, NotFoundError, ServerError, TransportError
 from app.cli.audit_connection import (
     EXIT_FAILED,
     EXIT_FINDINGS,
@@ -240,6 +240,12 @@ def run(args: argparse.Namespace) -> int:
         except ApiError as exc:
             # A refused token says where it came from, as import and export say it.
             sentence = describe_api_error(exc, ctx.connection, "The audit could not finish")
+            if isinstance(exc, ServerError | TransportError):
+                # Every read was already asked again: say what is left to do (bb7 #1).
+                sentence = (
+                    f"{sentence.rstrip('.')}; each read was asked again and no report was "
+                    "written: run the audit again later, or with a lower --concurrency."
+                )
             return _fail(sentence, EXIT_FAILED)
         try:
             with AuditRecords.in_data_dir(ctx.paths.data_dir) as records:
@@ -265,8 +271,15 @@ def run(args: argparse.Namespace) -> int:
             f"{counted(len(result.unparseable), 'unparseable number', 'unparseable numbers')}"
             # Entries the service counted but did not give: not clean (re-test U1 #2).
             + (
-                f", {counted(result.unread, 'opt-out entry', 'opt-out entries')} not read."
+                f", {counted(result.unread, 'opt-out entry', 'opt-out entries')} not read"
                 if result.unread
+                else ""
+            )
+            # Look-ups the service failed in every round (black-box bb7 #1).
+            + (
+                f", {counted(result.not_checked, 'number', 'numbers')} not checked (the "
+                "service failed their searches): run the audit again."
+                if result.not_checked
                 else "."
             )
         )

@@ -20,7 +20,8 @@ from app.api.client import ApiClient
 from app.api.concurrency import bounded_map
 from app.api.limits import LEADS_SEARCH
 from app.api.models import Lead, LeadList, Page
-from app.core.audit_types import Progress, check_cancel, no_progress
+from app.core.audit_types import READ_ROUNDS, Progress, check_cancel, no_progress
+from app.core.session import read_over
 from app.core.wording import counted
 
 PAGE_SIZE = LEADS_SEARCH.max_limit
@@ -47,7 +48,7 @@ def campaign_lists(
 ) -> list[LeadList]:
     """Active and inactive lists of one campaign (the search takes one status at a time),
     each once."""
-    lists = api.all_lists(campaign_id, cancel=cancel)
+    lists = read_over(lambda: api.all_lists(campaign_id, cancel=cancel), READ_ROUNDS)
     out: dict[str, LeadList] = {}
     for lead_list in lists:
         # A service that ignored the campaign filter would otherwise pull in other campaigns'
@@ -102,7 +103,13 @@ def gather_leads(
     """
 
     def default_fetch(list_id: str, offset: int) -> Page[Lead]:
-        return api.search_leads({"list_id": list_id}, offset=offset, limit=PAGE_SIZE, cancel=cancel)
+        # A page the service fails is asked again before the audit gives up (bb7 #1).
+        return read_over(
+            lambda: api.search_leads(
+                {"list_id": list_id}, offset=offset, limit=PAGE_SIZE, cancel=cancel
+            ),
+            READ_ROUNDS,
+        )
 
     fetch_page = fetch or default_fetch
     started = time.perf_counter()

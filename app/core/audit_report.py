@@ -100,6 +100,8 @@ def write_report(result: AuditResult, path: Path) -> str:
         ("Leads in conflict", len(result.conflicting_leads)),
         # Counted by the service, never given: the numbers could not be checked against them.
         ("Opt-out entries not read", result.unread),
+        # Looked up, but the service failed the search in every round (bb7 #1).
+        ("Numbers not checked", result.not_checked),
     ):
         summary.append([label, value])
     summary.append([])

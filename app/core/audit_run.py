@@ -18,6 +18,7 @@ from app.core.audit_gather import campaign_lists, gather_leads
 from app.core.audit_match import EntryIndex, lead_numbers, match, no_gc, warm_phone_cache
 from app.core.audit_sources import SourcePlan, gather_entries
 from app.core.audit_types import (
+    READ_ROUNDS,
     AuditResult,
     Conflict,
     ListTotals,
@@ -25,6 +26,7 @@ from app.core.audit_types import (
     check_cancel,
     no_progress,
 )
+from app.core.session import read_over
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,8 @@ def run_audit(
     started = utc_iso()
     timings: dict[str, float] = {}
     campaign_id = campaign_id.strip()
-    campaigns = {c.id: c for c in api.campaigns(cancel=cancel)}
+    # Asked again while the service fails it, as every read of the audit is (bb7 #1).
+    campaigns = {c.id: c for c in read_over(lambda: api.campaigns(cancel=cancel), READ_ROUNDS)}
     campaign = campaigns.get(campaign_id)
     if campaign is None:
         raise NotFoundError("/campaigns/search", f"there is no campaign with id {campaign_id}")

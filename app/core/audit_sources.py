@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 
 from app.api.client import ApiClient, DncQuery
 from app.api.concurrency import bounded_map
-from app.api.errors import ApiError
+from app.api.errors import ApiError, ServerError, TransportError
 from app.api.limits import DNC_SEARCH, SMS_SEARCH, PageLimits
 from app.api.models import Page
 from app.api.paging import next_offset
 from app.api.scope import Scope
 from app.core.audit_match import EntryIndex
 from app.core.audit_types import (
+    READ_ROUNDS,
     ListKind,
     OptOutRecord,
     Progress,
@@ -51,11 +52,15 @@ from app.core.dnc_removal import (
     refuses_form,
     stored_forms,
 )
+from app.core.session import read_over
 from app.core.wording import counted, joined
 
 PAGE_SIZE = 1000
 # A page that comes back empty before the service's total is asked for this often in all.
 EMPTY_PAGE_ASKS = 3
+# A number whose look-up the service still failed is looked up again this often in later rounds,
+# after the other numbers, before it is reported as not checked.
+LOOKUP_ROUNDS = 3
 ANY_PURPOSE = Scope.purpose("")
 _SHARED = "the numbers are looked up for another scope of this list anyway"
 # The strategy line names this many of the forms a service refused to search.
@@ -73,19 +78,27 @@ class SourcePlan:
     max_download_pages: int | None = None
 
 
-def searcher(api: ApiClient, kind: ListKind, cancel: threading.Event | None) -> Searcher:
-    """One page of a DNC or SMS search, as :class:`OptOutRecord` items."""
+def searcher(
+    api: ApiClient, kind: ListKind, cancel: threading.Event | None, rounds: int = 1
+) -> Searcher:
+    """One page of a DNC or SMS search, as :class:`OptOutRecord` items, tried ``rounds`` times
+    in all while the service fails it (callers that ask whole searches again keep 1)."""
     if kind is ListKind.DNC:
 
         def dnc(query: DncQuery, offset: int, limit: int) -> Page[OptOutRecord]:
-            page = api.search_dnc(query, offset=offset, limit=limit, cancel=cancel)
+            page = read_over(
+                lambda: api.search_dnc(query, offset=offset, limit=limit, cancel=cancel),
+                rounds,
+            )
             items = [OptOutRecord.from_dnc(e) for e in page.items]
             return Page(items, page.offset, page.limit, page.total)
 
         return dnc
 
     def sms(query: DncQuery, offset: int, limit: int) -> Page[OptOutRecord]:
-        page = api.search_sms(query, offset=offset, limit=limit, cancel=cancel)
+        page = read_over(
+            lambda: api.search_sms(query, offset=offset, limit=limit, cancel=cancel), rounds
+        )
         items = [OptOutRecord.from_sms(r) for r in page.items]
         return Page(items, page.offset, page.limit, page.total)
 
@@ -126,6 +139,7 @@ def download_pages(
     cancel: threading.Event | None = None,
     limits: PageLimits = DNC_SEARCH,
     on_page: Callable[[int], None] | None = None,
+    failed: list[ServerError | TransportError] | None = None,
 ) -> tuple[list[OptOutRecord], int]:
     """Every reachable entry of one search (total known), pages fetched concurrently.
 
@@ -133,6 +147,9 @@ def download_pages(
     rows than asked before the next one's start and the total, the rows between are read on
     from right after the rows it gave (:func:`next_offset`; black-box pass R1: a service
     answering 999 of 1,000 rows left a row out of every page of a download).
+
+    A read the service fails even asked again is left out (its rows are then missing from the
+    result) and appended to ``failed``; without ``failed`` it is raised.
 
     Returns the entries in the search's order, each once, and the number of requests made.
     """
@@ -152,6 +169,11 @@ def download_pages(
         concurrency=concurrency,
         stop=cancel,
     ):
+        if failed is not None and isinstance(done.error, ServerError | TransportError):
+            # Left out: the page before it reads on into its rows below (a later round), and
+            # a download still short is followed by the scope's lookups (bb7 #1).
+            failed.append(done.error)
+            continue
         if done.error is not None:
             raise done.error
         assert done.result is not None
@@ -174,6 +196,9 @@ def download_pages(
         concurrency=concurrency,
         stop=cancel,
     ):
+        if failed is not None and isinstance(filled.error, ServerError | TransportError):
+            failed.append(filled.error)
+            continue
         if filled.error is not None:
             raise filled.error
         assert filled.result is not None
@@ -233,14 +258,22 @@ def gather_entries(
     step = 0
     for kind in kinds:
         first_source = len(sources)
-        search = searcher(api, kind, cancel)
+        search = searcher(api, kind, cancel, READ_ROUNDS)
         limits = limits_of(kind)
         firsts: list[tuple[Scope, Page[OptOutRecord], int, str | None]] = []
         for scope in scopes:
             check_cancel(cancel)
             step += 1
             progress(step, 0, f"Checking the {kind.value} list, {scope.label()} scope")
-            first = search(DncQuery(scope=scope), 0, PAGE_SIZE)
+            try:
+                first = search(DncQuery(scope=scope), 0, PAGE_SIZE)
+            except (ServerError, TransportError) as exc:
+                # Its size is not known: the numbers' lookups still check it (bb7 #1).
+                no_first = (
+                    f"the service failed its first page in each of {READ_ROUNDS} tries ({exc})"
+                )
+                firsts.append((scope, Page([], 0, PAGE_SIZE, None), 0, no_first))
+                continue
             total = first.total if first.total is not None else len(first.items)
             firsts.append(
                 (scope, first, total, _lookup_reason(total, limits, plan, len(wanted), searches))
@@ -258,6 +291,7 @@ def gather_entries(
             if why is not None:
                 to_look_up.append((scope, total, why, 0, []))
                 continue
+            failed_reads: list[ServerError | TransportError] = []
             entries, requests = download_pages(
                 search,
                 DncQuery(scope=scope),
@@ -266,16 +300,22 @@ def gather_entries(
                 concurrency=plan.concurrency,
                 cancel=cancel,
                 limits=limits,
+                failed=failed_reads,
             )
             kept = [e for e in entries if applies(e.scope, campaign_id)]
             missing = total - len(entries)
             if missing > 0:
                 # Counted by the service, not given even asked again: only the lookups can
                 # still say whether the campaign's numbers are among them.
+                cause = (
+                    f"failed {_count(len(failed_reads), 'page read')} in each of "
+                    f"{READ_ROUNDS} tries"
+                    if failed_reads
+                    else f"answered an empty page before its total, asked {EMPTY_PAGE_ASKS} times"
+                )
                 why = (
                     f"the download got {len(entries):,} of its {total:,} entries (the service "
-                    f"answered an empty page before its total, asked {EMPTY_PAGE_ASKS} times), "
-                    "so the numbers were looked up"
+                    f"{cause}), so the numbers were looked up"
                 )
                 to_look_up.append((scope, total, why, requests + 1, kept))
                 continue
@@ -305,6 +345,7 @@ def gather_entries(
             known = {r.id for _, _, _, _, kept in to_look_up for r in kept}
             records.extend(r for _, _, _, _, kept in to_look_up for r in kept)
             found, requests, unread = looked.found, looked.requests, looked.unread
+            failed = looked.not_checked
             records.extend(r for r in found if r.id not in known)
             shared = (
                 "one search per number and form answers all of these scopes"
@@ -326,6 +367,8 @@ def gather_entries(
                         "given by the service (an empty page before its total), so they were "
                         "not checked"
                     )
+                if failed:
+                    said += "; " + _not_checked(failed)
                 sources.append(
                     ScopeSource(
                         kind,
@@ -337,6 +380,7 @@ def gather_entries(
                         said,
                         # The searches answer all these scopes at once: counted once.
                         unread if i == 0 else 0,
+                        tuple(_written(k) for k in sorted(failed)) if i == 0 else (),
                     )
                 )
         # A download followed by lookups is said after the others: keep the scopes' order.
@@ -344,8 +388,29 @@ def gather_entries(
     return records, sources
 
 
+def _not_checked(failed: dict[tuple[str, str], str], shown: int = 5) -> str:
+    """Which numbers were not checked, why, and what to do."""
+    keys = sorted(failed)
+    named = ", ".join(_written(k) for k in keys[:shown])
+    if len(keys) > shown:
+        named += f" and {len(keys) - shown:,} more"
+    return (
+        f"{len(keys):,} {'number was' if len(keys) == 1 else 'numbers were'} not checked "
+        f"({named}): the service failed their searches in each of {LOOKUP_ROUNDS} rounds "
+        f"(last: {failed[keys[-1]]}); run the audit again"
+    )
+
+
+def _written(key: tuple[str, str]) -> str:
+    return f"+{key[0]} {key[1]}"
+
+
 def _requests(count: int) -> str:
-    return f"{count:,} request" if count == 1 else f"{count:,} requests"
+    return _count(count, "request")
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def _lookup_reason(
@@ -418,6 +483,8 @@ class _Looked:
     requests: int = 0
     unread: int = 0
     refused: list[FormSearch] = field(default_factory=list)
+    # Numbers with a search the service failed in every round, each with its last error.
+    not_checked: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def _look_up(
@@ -456,16 +523,34 @@ def _look_up(
             looked.unread += missing
         return records
 
-    for done in bounded_map(one, searches, concurrency=plan.concurrency, stop=cancel):
-        if done.error is not None:
-            raise done.error
-        assert done.result is not None
-        looked.found.extend(
-            r
-            for r in done.result
-            if applies(r.scope, campaign_id) and any(_same_scope(r.scope, s) for s in wanted)
-        )
-    check_cancel(cancel)
+    # A search the service still failed is asked again in a later round, after the others
+    # (a busy service may have recovered); a number with a search failed in every round is not
+    # checked (black-box bb7 #1).
+    owner = {
+        FormSearch(form, form_kind, code): (code, national)
+        for code, national in keys
+        for form, form_kind in lookup_forms(code, national).items()
+    }
+    pending = searches
+    for _ in range(LOOKUP_ROUNDS):
+        if not pending:
+            break
+        failed: dict[FormSearch, str] = {}
+        for done in bounded_map(one, pending, concurrency=plan.concurrency, stop=cancel):
+            if isinstance(done.error, ServerError | TransportError):
+                failed[done.item] = str(done.error)
+                continue
+            if done.error is not None:
+                raise done.error
+            assert done.result is not None
+            looked.found.extend(
+                r
+                for r in done.result
+                if applies(r.scope, campaign_id) and any(_same_scope(r.scope, s) for s in wanted)
+            )
+        check_cancel(cancel)
+        pending = [form for form in pending if form in failed]
+        looked.not_checked = {owner[form]: why for form, why in failed.items()}
     return looked
 
 

@@ -18,6 +18,11 @@ from app.api.scope import Scope
 # (done, total, message); total 0 means "not known yet" (lead searches report no total).
 Progress = Callable[[int, int, str], None]
 
+# Each read of the audit is tried this often in all (each with the client's own retries) while
+# the service fails it, as evidence asks its searches again (black-box bb7 #1: one 502 after the
+# client's retries ended the whole audit).
+READ_ROUNDS = 3
+
 
 def no_progress(done: int, total: int, message: str) -> None:
     """The progress callback used when the caller passes none."""
@@ -139,6 +144,10 @@ class ScopeSource:
     # Entries the service counted but did not give, even asked again (an empty page before
     # its total): the scope is not fully checked, so the audit is not clean.
     unread: int = 0
+    # Numbers (``+CODE NATIONAL``) whose search the service failed in every round: not checked
+    # in this scope (and the scopes the same searches answer), so the audit is not clean
+    # (black-box bb7 #1).
+    not_checked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +186,18 @@ class AuditResult:
         return sum(s.unread for s in self.sources)
 
     @property
+    def not_checked(self) -> int:
+        """Numbers whose look-up the service failed in every round, in any list (black-box
+        bb7 #1), each counted once."""
+        return len({n for s in self.sources for n in s.not_checked})
+
+    @property
     def clean(self) -> bool:
         """No conflict, every number checked and every entry read: only then is the campaign
         proven clean."""
-        return not self.conflicts and not self.unparseable and not self.unread
+        return (
+            not self.conflicts and not self.unparseable and not self.unread and not self.not_checked
+        )
 
     @property
     def conflicting_leads(self) -> list[Lead]:

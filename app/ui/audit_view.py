@@ -85,6 +85,28 @@ def _unparseable(count: int) -> str:
     return counted(count, "unparseable number", "unparseable numbers")
 
 
+def not_checked_text(result: AuditResult) -> str:
+    """What the audit could not check and what to do, or "" (black-box bb7 #1)."""
+    parts = []
+    if result.unread:
+        parts.append(
+            f"{counted(result.unread, 'opt-out entry', 'opt-out entries')} the service counted "
+            "were not given"
+        )
+    numbers = sorted({n for s in result.sources for n in s.not_checked})
+    if numbers:
+        named = ", ".join(numbers[:5]) + (
+            f" and {len(numbers) - 5:,} more" if len(numbers) > 5 else ""
+        )
+        parts.append(
+            f"{counted(len(numbers), 'number was', 'numbers were')} not checked ({named}): "
+            "the service failed their searches, each asked again"
+        )
+    if not parts:
+        return ""
+    return "; ".join(parts) + ". The campaign is not proven clean: run the audit again."
+
+
 def counts_text(result: AuditResult) -> str:
     """The headline counts, as the Summary sheet has them."""
     verdict = "clean" if result.clean else "NOT clean"
@@ -100,6 +122,9 @@ def counts_text(result: AuditResult) -> str:
         f"{_unparseable(len(result.unparseable))} "
         "(cannot be proven clean).",
     ]
+    missed = not_checked_text(result)
+    if missed:
+        lines.append(f"<b>{rich(missed)}</b>")
     by_scope = result.conflicts_by_scope()
     if by_scope:
         lines.append(
@@ -315,7 +340,13 @@ class AuditView(QWidget):
             self.status_message.emit(
                 f"Audit of {run.result.campaign_name}: {verdict}, "
                 f"{counted(len(run.result.conflicts), 'conflict', 'conflicts')}, "
-                f"{_unparseable(len(run.result.unparseable))}. Report: {run.report}"
+                f"{_unparseable(len(run.result.unparseable))}"
+                + (
+                    f", {counted(run.result.not_checked, 'number', 'numbers')} not checked"
+                    if run.result.not_checked
+                    else ""
+                )
+                + f". Report: {run.report}"
             )
             self.audit_finished.emit(run)
 
