@@ -10,77 +10,21 @@ look-up failing too is failed saying it is not known and to search the list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 
 from app.api.client import DncQuery
 from app.api.scope import Scope
-from app.core.connections import Connection
 from app.core.dnc_removal import Outcome, RemovalResult, remove_dnc_entries
 from app.core.evidence import REMOVED, gather_evidence
-from app.core.journal import ChangeJournal
 from app.core.session import Session
 from app.ui.removal_progress import summary_text
+from tests.core.delete_drops import SandboxDropsDeletes, make_session  # noqa: F401 (a fixture)
 from tests.core.lead_wire import seed_leads
 
 NUMBER = "7185550377"
-SEARCH = "/dnc/search"
-
-
-class SandboxDropsEveryDelete(httpx.BaseTransport):
-    """Forwards to the sandbox with its drop fault on for every ``/dnc/delete`` attempt (each
-    answer lost, the first one's delete done); ``after_drop(request)`` may answer or precede
-    each ``/dnc/search`` after the first drop (None: forward)."""
-
-    def __init__(
-        self,
-        sandbox: Any,
-        after_drop: Callable[[httpx.Request], httpx.Response | None] | None = None,
-    ) -> None:
-        self.inner = httpx.HTTPTransport()
-        self.sandbox = sandbox
-        self.after_drop = after_drop
-        self.dropped = 0
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        path = request.url.path
-        if self.dropped and self.after_drop is not None and path.endswith(SEARCH):
-            answer = self.after_drop(request)
-            if answer is not None:
-                return answer
-        delete = path.endswith("/dnc/delete")
-        if delete:
-            self.sandbox.set_faults(drop_rate=1.0)
-        try:
-            response = self.inner.handle_request(request)
-            response.read()
-            return response
-        finally:
-            if delete:
-                self.dropped += 1
-                self.sandbox.set_faults(drop_rate=0.0)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-@pytest.fixture
-def make_session(
-    wired_api: Any, sandbox: Any, tmp_path: Path
-) -> Iterator[Callable[[SandboxDropsEveryDelete], Session]]:
-    journals: list[ChangeJournal] = []
-
-    def make(wire: SandboxDropsEveryDelete) -> Session:
-        journals.append(ChangeJournal(tmp_path / f"journal{len(journals)}.sqlite3"))
-        return Session(Connection("Test", sandbox.base_url), wired_api(wire), journals[-1])
-
-    yield make
-    for journal in journals:
-        journal.close()
 
 
 def _lead_of_the_number(sandbox: Any, session: Session) -> str:
@@ -100,10 +44,12 @@ def _remove(session: Session) -> RemovalResult:
 
 
 def test_gone_after_every_answer_was_lost_is_removed_and_its_leads_set(
-    api: Any, sandbox: Any, make_session: Any
+    api: Any,
+    sandbox: Any,
+    make_session: Callable[[SandboxDropsDeletes], Session],  # noqa: F811
 ) -> None:
     api.insert_dnc(NUMBER, "1", Scope.global_(), reason="to go")
-    session = make_session(SandboxDropsEveryDelete(sandbox))
+    session = make_session(SandboxDropsDeletes(sandbox, every=True))
     lead = _lead_of_the_number(sandbox, session)
     result = _remove(session)
     [outcome] = result.outcomes
@@ -129,7 +75,9 @@ def test_gone_after_every_answer_was_lost_is_removed_and_its_leads_set(
 
 
 def test_listed_at_the_look_up_is_failed_saying_the_delete_did_not_happen(
-    api: Any, sandbox: Any, make_session: Any
+    api: Any,
+    sandbox: Any,
+    make_session: Callable[[SandboxDropsDeletes], Session],  # noqa: F811
 ) -> None:
     api.insert_dnc(NUMBER, "1", Scope.global_(), reason="to go")
 
@@ -137,7 +85,7 @@ def test_listed_at_the_look_up_is_failed_saying_the_delete_did_not_happen(
         if not list(api.iter_dnc(DncQuery(phone_number=NUMBER))):
             api.insert_dnc(NUMBER, "1", Scope.global_(), reason="added back")
 
-    session = make_session(SandboxDropsEveryDelete(sandbox, added_back))
+    session = make_session(SandboxDropsDeletes(sandbox, added_back, every=True))
     lead = _lead_of_the_number(sandbox, session)
     [outcome] = _remove(session).outcomes
     [entry] = list(api.iter_dnc(DncQuery(phone_number=NUMBER)))
@@ -152,14 +100,16 @@ def test_listed_at_the_look_up_is_failed_saying_the_delete_did_not_happen(
 
 
 def test_a_look_up_failing_too_is_failed_saying_not_known_and_to_search(
-    api: Any, sandbox: Any, make_session: Any
+    api: Any,
+    sandbox: Any,
+    make_session: Callable[[SandboxDropsDeletes], Session],  # noqa: F811
 ) -> None:
     api.insert_dnc(NUMBER, "1", Scope.global_(), reason="to go")
 
     def unavailable(_request: httpx.Request) -> httpx.Response:
         return httpx.Response(503, text="<html>Service Unavailable</html>")
 
-    session = make_session(SandboxDropsEveryDelete(sandbox, unavailable))
+    session = make_session(SandboxDropsDeletes(sandbox, unavailable, every=True))
     _lead_of_the_number(sandbox, session)
     result = _remove(session)
     [outcome] = result.outcomes

@@ -10,7 +10,7 @@ request): the delete is done and the answer cut off mid-body.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,6 @@ from python_calamine import CalamineWorkbook
 
 from app.api.client import ApiClient, DncQuery
 from app.api.scope import Scope
-from app.core.connections import Connection
 from app.core.dnc_removal import Outcome, RemovalOutcome, remove_dnc_entries
 from app.core.evidence import (
     NOT_KNOWN,
@@ -30,62 +29,10 @@ from app.core.evidence import (
     gather_evidence,
     write_evidence_xlsx,
 )
-from app.core.journal import ChangeJournal
 from app.core.session import Session
+from tests.core.delete_drops import SandboxDropsDeletes, make_session  # noqa: F401 (a fixture)
 
 NUMBER = "7185550231"
-SEARCH = "/dnc/search"
-
-
-class SandboxDropsFirstDelete(httpx.BaseTransport):
-    """Forwards to the sandbox with its drop fault on for the first ``/dnc/delete`` only;
-    ``after_drop(request)`` may answer or precede each later ``/dnc/search`` (None: forward)."""
-
-    def __init__(
-        self,
-        sandbox: Any,
-        after_drop: Callable[[httpx.Request], httpx.Response | None] | None = None,
-    ) -> None:
-        self.inner = httpx.HTTPTransport()
-        self.sandbox = sandbox
-        self.after_drop = after_drop
-        self.dropped = 0
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        path = request.url.path
-        if self.dropped and self.after_drop is not None and path.endswith(SEARCH):
-            answer = self.after_drop(request)
-            if answer is not None:
-                return answer
-        first = path.endswith("/dnc/delete") and not self.dropped
-        if first:
-            self.sandbox.set_faults(drop_rate=1.0)
-        try:
-            response = self.inner.handle_request(request)
-            response.read()
-            return response
-        finally:
-            if first:
-                self.dropped += 1
-                self.sandbox.set_faults(drop_rate=0.0)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-@pytest.fixture
-def make_session(
-    wired_api: Any, sandbox: Any, tmp_path: Path
-) -> Iterator[Callable[[SandboxDropsFirstDelete], Session]]:
-    journals: list[ChangeJournal] = []
-
-    def make(wire: SandboxDropsFirstDelete) -> Session:
-        journals.append(ChangeJournal(tmp_path / f"journal{len(journals)}.sqlite3"))
-        return Session(Connection("Test", sandbox.base_url), wired_api(wire), journals[-1])
-
-    yield make
-    for journal in journals:
-        journal.close()
 
 
 def _remove(
@@ -112,11 +59,14 @@ def _settled_cells(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("campaign", [False, True], ids=["global", "campaign"])
 def test_gone_after_the_retry_settles_removed_by_the_first_attempt(
-    api: ApiClient, sandbox: Any, make_session: Any, campaign: bool
+    api: ApiClient,
+    sandbox: Any,
+    make_session: Callable[[SandboxDropsDeletes], Session],  # noqa: F811
+    campaign: bool,
 ) -> None:
     scope = Scope.campaign(api.campaigns()[0].id) if campaign else Scope.global_()
     api.insert_dnc(NUMBER, "1", scope, reason="to go")
-    wire = SandboxDropsFirstDelete(sandbox)
+    wire = SandboxDropsDeletes(sandbox)
     session = make_session(wire)
     outcome, write, pack = _remove(api, session, scope)
     assert wire.dropped == 1
@@ -136,7 +86,9 @@ def test_gone_after_the_retry_settles_removed_by_the_first_attempt(
 
 
 def test_listed_again_at_the_look_up_says_the_delete_did_not_happen(
-    api: ApiClient, sandbox: Any, make_session: Any
+    api: ApiClient,
+    sandbox: Any,
+    make_session: Callable[[SandboxDropsDeletes], Session],  # noqa: F811
 ) -> None:
     """Answered "not found" on the retry, yet listed at the look-up right after (another
     officer added it back meanwhile): the removal is failed, saying so, and the pack says
@@ -147,7 +99,7 @@ def test_listed_again_at_the_look_up_says_the_delete_did_not_happen(
         if not list(api.iter_dnc(DncQuery(phone_number=NUMBER))):
             api.insert_dnc(NUMBER, "1", Scope.global_(), reason="added back")
 
-    session = make_session(SandboxDropsFirstDelete(sandbox, added_back))
+    session = make_session(SandboxDropsDeletes(sandbox, added_back))
     outcome, write, pack = _remove(api, session, Scope.global_())
     [entry] = list(api.iter_dnc(DncQuery(phone_number=NUMBER)))
     assert outcome.outcome is Outcome.FAILED
@@ -159,14 +111,16 @@ def test_listed_again_at_the_look_up_says_the_delete_did_not_happen(
 
 
 def test_a_look_up_that_fails_too_leaves_it_not_known_and_says_so(
-    api: ApiClient, sandbox: Any, make_session: Any
+    api: ApiClient,
+    sandbox: Any,
+    make_session: Callable[[SandboxDropsDeletes], Session],  # noqa: F811
 ) -> None:
     api.insert_dnc(NUMBER, "1", Scope.global_(), reason="to go")
 
     def unavailable(_request: httpx.Request) -> httpx.Response:
         return httpx.Response(503, text="<html>Service Unavailable</html>")
 
-    session = make_session(SandboxDropsFirstDelete(sandbox, unavailable))
+    session = make_session(SandboxDropsDeletes(sandbox, unavailable))
     entries = list(api.iter_dnc(DncQuery(phone_number=NUMBER)))
     [outcome] = remove_dnc_entries(session, entries, reason="consumer asked").outcomes
     assert outcome.outcome is Outcome.NOT_FOUND and outcome.earlier_attempt_lost
