@@ -158,6 +158,7 @@ from app.core.staging_notes import (
     rows_named,
     state_choice_sentence,
     state_doubt_sentence,
+    toll_free_sentence,
     unchecked_dates_sentence,
     unread_cells_sentence,
     unread_code_sentence,
@@ -1126,6 +1127,8 @@ def _stage(
             # A message or call log: rows the other way, and messages that ask no stop.
             log = LogWatch(mapping, kind, settings.target, set(flag_notes))
             rows = log.watch(rows)
+            if kind == "import" and not log.watches_toll_free:
+                held.toll_free = RowList()
             purpose_notes: dict[int, str] = {}
             rows = _purpose_cells(rows, mapping, purpose_notes)
             if second_phones is not None:
@@ -1242,6 +1245,8 @@ def _stage(
                 warnings.append(unread_cells)
             if other_numbers := other_numbers_sentence(held, kind):
                 warnings.append(other_numbers)
+            if toll_free := toll_free_sentence(held):
+                warnings.append(toll_free)
             if repeated_numbers := repeated_numbers_sentence(held, kind):
                 warnings.append(repeated_numbers)
             warnings += damage_sentences(held, kind)

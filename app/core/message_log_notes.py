@@ -724,6 +724,11 @@ class LogWatch:
         )
 
     @property
+    def watches_toll_free(self) -> bool:
+        """Whether the log's own watch notes and says the rows of toll-free numbers."""
+        return self._toll_free is not None
+
+    @property
     def opt_in_columns(self) -> set[int]:
         """The columns :meth:`sentences` names rows of as opting in, once every row is read."""
         return set(self.opt_ins)

@@ -391,6 +391,31 @@ _GROUPED_FRACTION: Final = re.compile(
     r"[0-9]{1,3}(?:,[0-9]{3})+\.(?!0+$)[0-9]{1,6}"
     r"|[0-9]{1,3}([. ])[0-9]{3}(?:\1[0-9]{3})*,(?!0+$)[0-9]{1,6}"
 )
+# Letters typed for the digits they look like ("3O3-555-0015": O for 0). Black-box bb6 F4
+# (session 32): refused as words around the number, though there are no words. Not read as
+# the digit: that would be a guess, so the row stays refused with a message saying why.
+_LOOKALIKES: Final = frozenset("OoIlSBZ")
+_AROUND_LOOKALIKE: Final = " .-OoIlSBZ"
+
+
+def _letter_for_digit(text: str, letters: list[str]) -> str | None:
+    """The first letter of ``text`` standing where a digit belongs, when every letter in it is
+    one that looks like a digit and sits beside a digit within the number (None otherwise):
+    only asked of a cell already refused, so ordinary cells pay nothing."""
+    if len(letters) > 2 or not _LOOKALIKES.issuperset(letters):
+        return None
+    inside = [i for i, c in enumerate(text) if c.isalpha() and _between_digits(text, i)]
+    return text[inside[0]] if len(inside) == len(letters) else None
+
+
+def _between_digits(text: str, i: int) -> bool:
+    """Whether ``text[i]`` has a digit before and after it, with only spaces, dots, dashes and
+    other such letters ("OO15") between."""
+    before = text[:i].rstrip(_AROUND_LOOKALIKE)
+    after = text[i + 1 :].lstrip(_AROUND_LOOKALIKE)
+    return bool(before) and before[-1].isdigit() and bool(after) and after[0].isdigit()
+
+
 # What a spreadsheet shows, and a CSV export writes, for a formula that failed: Excel's and
 # Google Sheets' error values, and LibreOffice's "Err:" codes.
 _ERROR_VALUE: Final = re.compile(
@@ -623,6 +648,11 @@ def _clean_text(raw: str) -> _Cleaned:
                 f"{text!r} starts with '0 xx', Brazil's placeholder for the carrier-selection "
                 "code dialled before a long-distance number, not part of the number; enter the "
                 f"number without it, as '({area}) {rest}' or +55 {area} {rest}"
+            )
+        if (lookalike := _letter_for_digit(text, letters)) is not None:
+            return _unclean(
+                f"{text!r} has the letter {lookalike!r} inside the number where a digit belongs "
+                "(as O for 0, I or l for 1); retype the number with digits only"
             )
         if _words_around_a_number(text):
             return _unclean(f"{text!r} has words around the number; enter the number alone")

@@ -287,6 +287,7 @@ class Held:
         "soft_roles",
         "soft_rows",
         "tables",
+        "toll_free",
         "unread_countries",
         "us_cells",
         "written_fits",
@@ -306,6 +307,9 @@ class Held:
         # Rows whose Country cell holds an uncalculated formula or an error beside a number
         # written with its own code, which that cell does not decide: (column, formula).
         self.own_code: dict[int, tuple[int, str]] = {}
+        # An import's valid rows whose number is toll-free (:func:`toll_free_sentence`);
+        # None: not watched (a removal, or a call or message log, whose own watch says them).
+        self.toll_free: RowList | None = None
         # The rows :func:`noted` took all the same, and the roles of their cells.
         self.soft_rows = RowList()
         self.soft_roles: set[str] = set()
@@ -737,6 +741,8 @@ def noted(
                 pending = other_numbers_noted(c, written, held, hidden.kind)
         if held.exact and c.row in held.exact:
             c.original = held.exact.pop(c.row)
+        if held.toll_free is not None and c.outcome is valid and c.national:
+            _toll_free_noted(c, held.toll_free)
         row = to_row(c)
         for column in unread:
             cell = column.cells.pop(c.row, None)
@@ -895,6 +901,58 @@ def _merged_message(
             f"{top} (it holds no number of its own)"
         )
     return f"{message}; {note}" if message else f"row {number}: {note}"
+
+
+def _toll_free_noted(c: CheckedRow, rows: RowList) -> None:
+    """Counts and notes row ``c`` when its number is toll-free (see :func:`toll_free_sentence`)."""
+    if not phones.toll_free(c.national, c.phone_code):
+        return
+    rows.add(c.row)
+    note = "a toll-free number, a business's line rather than a consumer's: check it"
+    c.message = f"{c.message}; {note}" if c.message else f"row {c.row}: {note}"
+
+
+def toll_free_sentence(held: Held) -> str:
+    """The warning counting an import's rows of toll-free numbers (``""``: none).
+
+    Black-box bb7 #3 (session 32): an opt-out file of many 800/888 numbers went in without a
+    word. A consumer's opt-out is almost never a toll-free number (it is most likely the
+    business's own line or a vendor's), yet some consumers do use one: the rows are imported
+    and the officer decides."""
+    rows = held.toll_free
+    if rows is None or not rows.count:
+        return ""
+    one = rows.count == 1
+    have = (
+        "1 row holds a toll-free number" if one else f"{rows.count:,} rows hold toll-free numbers"
+    )
+    return (
+        f"{have} ({rows_named(rows)}), yet {'it is' if one else 'they are'} imported: a "
+        "consumer's opt-out is almost never a toll-free number, which is most likely the "
+        "business's own line or a vendor's. Check "
+        f"{'that row' if one else 'those rows'} in the report; take out the ones that are no "
+        "consumer's opt-out and run the file again."
+    )
+
+
+def phone_formulas_said(
+    rows: Iterable[CheckedRow], notes: SheetNotes, phone: int | None, summary: CheckSummary
+) -> Iterator[CheckedRow]:
+    """``rows`` checked without staging (the window's check page), each whose phone cell holds
+    a formula with no saved result, or an error value, saying so as :func:`noted` has the
+    job's row say it. Black-box bb6 F5 (session 32): the check page said "the phone number is
+    empty" of such a row, and only a warning above the rows named the formula."""
+    formulas, errors = notes.formulas, notes.errors
+    for c in rows:
+        if (
+            formulas
+            and phone is not None
+            and c.outcome is not CheckOutcome.VALID
+            and c.original is None
+            and (formula := formulas.get((c.row, phone))) is not None
+        ):
+            _formula_verdict(c, formula, "phone", phone, summary, errors.get((c.row, phone)))
+        yield c
 
 
 def _formula_verdict(

@@ -52,7 +52,12 @@ from app.core.sheet_mapping import (
 )
 from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
-from app.core.staging_notes import column_order, offered_columns, stray_quotes_sentence
+from app.core.staging_notes import (
+    column_order,
+    offered_columns,
+    phone_formulas_said,
+    stray_quotes_sentence,
+)
 from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones, watch_unread_phones
 from app.core.wording import joined
 
@@ -307,6 +312,9 @@ def _check_file(
         checked_rows = check_rows(rows, mapping, options, result.summary)
         if unread is not None:
             checked_rows = unread.noted(checked_rows)
+        checked_rows = phone_formulas_said(
+            checked_rows, source.notes, mapping.phone, result.summary
+        )
         for checked in checked_rows:
             if is_problem(checked):
                 if len(result.problems) < MAX_PROBLEMS:

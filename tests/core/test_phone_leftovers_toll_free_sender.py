@@ -56,8 +56,28 @@ def test_a_toll_free_sender_in_an_sms_log_is_named_not_refused(tmp_path: Path) -
     ]
 
 
-def test_a_list_that_is_no_log_gets_no_toll_free_remark(tmp_path: Path) -> None:
-    got, warnings = _staged(tmp_path, "Phone\n+18005550199\n")
+def test_a_list_that_is_no_log_counts_its_toll_free_rows(tmp_path: Path) -> None:
+    """Black-box bb7 #3 (session 32): a plain opt-out file's 106 toll-free numbers went in
+    without a word; a consumer's opt-out is almost never one. Imported all the same (some
+    consumers do use one), each such row and a counted warning say so."""
+    got, warnings = _staged(tmp_path, "Phone\n+18005550199\n303-555-0142\n1-877-555-0143\n")
+    assert [got[n].outcome for n in (2, 3, 4)] == ["", "", ""]
+    assert got[2].message == (
+        "row 2: a toll-free number, a business's line rather than a consumer's: check it"
+    )
+    assert "toll-free" not in got[3].message
+    assert "toll-free" in got[4].message
+    said = [w for w in warnings if "toll-free" in w]
+    assert said == [
+        "2 rows hold toll-free numbers (rows 2 and 4), yet they are imported: a consumer's "
+        "opt-out is almost never a toll-free number, which is most likely the business's own "
+        "line or a vendor's. Check those rows in the report; take out the ones that are no "
+        "consumer's opt-out and run the file again."
+    ]
+
+
+def test_a_list_without_toll_free_numbers_gets_no_remark(tmp_path: Path) -> None:
+    got, warnings = _staged(tmp_path, "Phone\n303-555-0142\n")
     assert "toll-free" not in got[2].message
     assert not [w for w in warnings if "toll-free" in w]
 
