@@ -219,6 +219,12 @@ class ApiClient:
         return self._t.requests_sent
 
     @property
+    def rate_limit_refusals(self) -> int:
+        """HTTP 429 answers this client's requests got so far (each waited out before the
+        next attempt): what a progress line says while the service's rate limit holds a run."""
+        return self._t.hold.refusals
+
+    @property
     def closed(self) -> bool:
         """Whether the client was closed (its session replaced): it sends nothing more."""
         return self._t.closed

@@ -14,8 +14,10 @@ f6d487d, and such a lead was shown nowhere).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
+import time
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QDialog, QLabel, QMessageBox, QVBoxLayout, QWidget
 from shiboken6 import Shiboken
 
 from app.api.errors import AuthInvalidError, AuthMissingError
@@ -32,6 +34,7 @@ from app.core.session import Session, e164, journal_target
 from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.delete_dialog import RemovalPlan
 from app.ui.error_messages import user_message
+from app.ui.plain_text import plain_label
 from app.ui.tasks import TaskContext, TaskRunner
 
 
@@ -199,6 +202,21 @@ class RemovalProgressDialog(BulkProgressDialog):
         self._stop = {"why": CANCELLED}
         self.run_finished.connect(self._on_removed)
         self.run_failed.connect(self.removal_failed)
+        # Said while the service's rate limit holds the run: no entry may end for minutes
+        # (each takes ~19 requests with a lead status: its leads looked up in every written
+        # form), and "0 of 60" alone looked stuck (black-box bb6 F9).
+        self.wait_label = plain_label(QLabel(self))
+        self.wait_label.setWordWrap(True)
+        self.wait_label.hide()
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(2, self.wait_label)
+        self._refusals_seen = 0
+        self._refused_at: float | None = None
+        self._refusal_watch = QTimer(self)
+        self._refusal_watch.setInterval(REFUSAL_CHECK_MS)
+        self._refusal_watch.timeout.connect(self._check_refusals)
+        self.running_changed.connect(self._watch_refusals)
 
     def set_session(self, session: Session) -> None:
         """The token of the same connection was replaced: the retry removes through
@@ -234,6 +252,29 @@ class RemovalProgressDialog(BulkProgressDialog):
         total = len(items)
         self.label.setText(f"Removing {total:,} entr{'y' if total == 1 else 'ies'}…")
 
+    def _watch_refusals(self, running: bool) -> None:
+        if running:
+            self._refusals_seen = self.session.api.rate_limit_refusals
+            self._refused_at = None
+            self._refusal_watch.start()
+        else:
+            self._refusal_watch.stop()
+            self.wait_label.hide()
+
+    def _check_refusals(self) -> None:
+        """Show the waiting line while the service refused a request for its rate limit in
+        the last :data:`WAIT_SAID_FOR` seconds; hide it once requests get through again."""
+        refusals = self.session.api.rate_limit_refusals
+        now = time.monotonic()
+        if refusals > self._refusals_seen:
+            self._refused_at = now
+            self._refusals_seen = refusals
+        if self._refused_at is None or now - self._refused_at > WAIT_SAID_FOR:
+            self.wait_label.hide()
+            return
+        self.wait_label.setText(waiting_text(self.plan.lead_status is not None))
+        self.wait_label.show()
+
     @property
     def why_stopped(self) -> str:
         return self._stop["why"]
@@ -268,6 +309,25 @@ class RemovalProgressDialog(BulkProgressDialog):
         # Nothing once the dialog is closed (its result was read) or already running again.
         if Shiboken.isValid(self) and self.isVisible() and not self.running:
             self.start(targets)
+
+
+# How often the dialog looks for 429s, and how long after the last one it still says it waits.
+REFUSAL_CHECK_MS = 1000
+WAIT_SAID_FOR = 60.0
+
+
+def waiting_text(lead_status: bool) -> str:
+    """The progress line while the service's rate limit holds the removal."""
+    text = (
+        "Waiting on the service's rate limit: it is refusing requests (HTTP 429), so the "
+        "removal goes on at the pace it accepts."
+    )
+    if lead_status:
+        text += (
+            " With a lead status each entry takes about 19 requests (its leads are looked up "
+            "in every written form before its delete), so a few entries a minute at most."
+        )
+    return text + " Nothing is lost by waiting; Cancel stops before the next delete is sent."
 
 
 def _summary(result: RemovalResult, why: str) -> Summary:
