@@ -20,8 +20,9 @@ from app.ui.delete_dialog import DeleteDialog
 from app.ui.list_view import EntryListView, ListKind
 from app.ui.removal_progress import RemovalProgressDialog
 from app.ui.tasks import TaskRunner
+from tests.core.delete_drops import SandboxDropsDeletes
 from tests.core.lead_wire import seed_leads
-from tests.core.test_removal_failed_after_lost_answer import NUMBER, SandboxDropsEveryDelete
+from tests.core.test_removal_failed_after_lost_answer import NUMBER
 
 TIMEOUT = 10_000
 
@@ -29,7 +30,7 @@ TIMEOUT = 10_000
 def test_delete_of_an_entry_whose_answers_were_all_lost_says_removed(
     qtbot: Any, runner: TaskRunner, sandbox: Any, wired_api: Any, tmp_path: Path
 ) -> None:
-    wire = SandboxDropsEveryDelete(sandbox)
+    wire = SandboxDropsDeletes(sandbox, every=True)
     api = wired_api(wire)
     api.insert_dnc(NUMBER, "1", Scope.global_(), reason="to go")
     list_id = api.insert_list("Renewal calls", api.campaigns()[0].id)

@@ -21,7 +21,8 @@ from app.ui.journal_view import JournalView
 from app.ui.list_view import EntryListView, ListKind
 from app.ui.removal_progress import RemovalProgressDialog
 from app.ui.tasks import TaskRunner
-from tests.core.test_removal_lost_answer_look_up import NUMBER, SandboxDropsFirstDelete
+from tests.core.delete_drops import SandboxDropsDeletes
+from tests.core.test_removal_lost_answer_look_up import NUMBER
 
 TIMEOUT = 10_000
 
@@ -29,7 +30,7 @@ TIMEOUT = 10_000
 def test_delete_dialog_says_the_lost_first_attempt_removed_it(
     qtbot: Any, runner: TaskRunner, sandbox: Any, wired_api: Any, tmp_path: Path
 ) -> None:
-    wire = SandboxDropsFirstDelete(sandbox)
+    wire = SandboxDropsDeletes(sandbox)
     api = wired_api(wire)
     api.insert_dnc(NUMBER, "1", Scope.global_(), reason="to go")
     journal = ChangeJournal(tmp_path / "journal.sqlite3")
