@@ -98,6 +98,7 @@ from app.core.job_catalog import (
     source_fingerprint,
     staging_state,
     unstaged_sentence,
+    writes_to,
 )
 from app.core.job_exec import (
     claim_report,
@@ -980,7 +981,7 @@ def other_jobs_note(
         this = "this dry run sends nothing and leaves it as it is"
     else:
         this = f"this {kind} is a new job, which sends every row again"
-    ours = _writes_to(store.meta())
+    ours = writes_to(store.meta())
     for other in made_from(jobs_dir, file, kind, sha256):
         if other.path.resolve() == store.path.resolve():
             continue
@@ -990,7 +991,7 @@ def other_jobs_note(
         # a job made from big3.csv was said to be made from big3copy.csv).
         source = Path(str(other.meta.get("file") or file)).name
         made = f"Job {other.job_id}, made from {source} on {other.meta.get('created', '?')} UTC"
-        theirs = _writes_to(other.meta)
+        theirs = writes_to(other.meta)
         elsewhere = (
             f"it writes to {theirs}, not to {ours} as {this_job} does" if theirs != ours else ""
         )
@@ -1018,15 +1019,6 @@ def same_file_sentence(other: SameFileJob, action: str) -> str:
     finishes it: one sentence led by ``action``."""
     command = resume_command(command_of(other.info.kind), other.info.meta, other.info.path)
     return same_file_refusal(other, action, f"finish it with {command}")
-
-
-def _writes_to(meta: Mapping[str, Any]) -> str:
-    """Where a job writes, as a note says it: its list and its scope."""
-    try:
-        where = f"the {_list_name(Target(str(meta.get('target') or Target.DNC.value)))}"
-    except ValueError:
-        where = f"the list {meta.get('target')!r}"
-    return f"{where} (scope {meta.get('scope') or '?'})"
 
 
 def job_pace(args: argparse.Namespace, store: JobStore | None) -> dict[str, int]:

@@ -308,7 +308,7 @@ def gather_entries(
                 # Counted by the service, not given even asked again: only the lookups can
                 # still say whether the campaign's numbers are among them.
                 cause = (
-                    f"failed {_count(len(failed_reads), 'page read')} in each of "
+                    f"failed {counted(len(failed_reads), 'page read', 'page reads')} in each of "
                     f"{READ_ROUNDS} tries"
                     if failed_reads
                     else f"answered an empty page before its total, asked {EMPTY_PAGE_ASKS} times"
@@ -328,7 +328,7 @@ def gather_entries(
                     total,
                     len(kept),
                     requests + 1,
-                    f"all {total:,} entries read in {_requests(requests + 1)}",
+                    f"all {total:,} entries read in {counted(requests + 1, 'request', 'requests')}",
                 )
             )
         if to_look_up:
@@ -403,14 +403,6 @@ def _not_checked(failed: dict[tuple[str, str], str], shown: int = 5) -> str:
 
 def _written(key: tuple[str, str]) -> str:
     return f"+{key[0]} {key[1]}"
-
-
-def _requests(count: int) -> str:
-    return _count(count, "request")
-
-
-def _count(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def _lookup_reason(
@@ -499,11 +491,12 @@ def _look_up(
 ) -> _Looked:
     """The entries of these scopes for each number in each of its :func:`lookup_forms`."""
     only = wanted[0] if len(wanted) == 1 else None
-    searches = [
-        FormSearch(form, form_kind, code)
+    # Each form's search, and the number it is of (to name a number not checked).
+    owner = {
+        FormSearch(form, form_kind, code): (code, national)
         for code, national in keys
         for form, form_kind in lookup_forms(code, national).items()
-    ]
+    }
     looked = _Looked([])
     lock = threading.Lock()
 
@@ -526,12 +519,7 @@ def _look_up(
     # A search the service still failed is asked again in a later round, after the others
     # (a busy service may have recovered); a number with a search failed in every round is not
     # checked (black-box bb7 #1).
-    owner = {
-        FormSearch(form, form_kind, code): (code, national)
-        for code, national in keys
-        for form, form_kind in lookup_forms(code, national).items()
-    }
-    pending = searches
+    pending = list(owner)
     for _ in range(LOOKUP_ROUNDS):
         if not pending:
             break

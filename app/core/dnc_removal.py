@@ -60,8 +60,6 @@ from app.api.errors import (
     AuthInvalidError,
     AuthMissingError,
     RateLimitedError,
-    ServerError,
-    TransportError,
     ValidationError,
 )
 from app.api.models import DncEntry, Lead, WriteResult, WriteStatus
@@ -472,7 +470,15 @@ def remove_dnc_entries(
         if status:
             # Reads too: cancelling them sends nothing.
             try:
-                leads = _leads_over(lambda: _delete_leads(session.api, first, number, own, cancel))
+                # Asked again while the service fails it, past the client's own waits on a
+                # 429 too: a read is harmless to repeat, and an input must not fail before its
+                # delete for one (fx9 follow-up: 14 of 60 failed so at --drop-rate 0.6; a
+                # rate-limited run's many look-ups per entry met 429s in a row).
+                leads = read_over(
+                    lambda: _delete_leads(session.api, first, number, own, cancel),
+                    _LOOK_UP_ROUNDS,
+                    also=(RateLimitedError,),
+                )
             except ApiError as exc:
                 raise _LookupFailed(
                     f"not removed: the leads this removal would set to {status} could not "
@@ -618,20 +624,6 @@ def remove_dnc_entries(
     return RemovalResult(final, job, lead_status or None)
 
 
-def _leads_over(look_up: Callable[[], list[Lead]]) -> list[Lead]:
-    """``look_up()`` asked again in :data:`_LOOK_UP_ROUNDS` rounds while the service fails it
-    (a 5xx, no answer) or still refuses it for its rate limit after the client's waits: a read
-    is harmless to repeat, and an input must not fail before its delete for one (fx9
-    follow-up: 14 of 60 failed so at --drop-rate 0.6; a rate-limited run's many look-ups per
-    entry met 429s in a row). The last failure is raised."""
-    for _ in range(_LOOK_UP_ROUNDS - 1):
-        try:
-            return look_up()
-        except (ServerError, TransportError, RateLimitedError):
-            continue
-    return look_up()
-
-
 def _delete_leads(
     api: ApiClient,
     target: RemovalTarget,
@@ -657,6 +649,13 @@ def _delete_leads(
     return leads_to_restatus(api, target.phone_number, target.phone_code, scope, cancel)
 
 
+def _settled_under(target: RemovalTarget, number: tuple[str, str]) -> tuple[str, str]:
+    """The phone and the journal target a delete's settling event is filed under: the
+    delete's own, so evidence finds it beside the delete."""
+    phone = e164(*number)
+    return phone, f"dnc:{phone or target.phone_number} scope={target.scope}"
+
+
 def _lost_then_not_found(result: WriteResult) -> bool:
     """Whether a delete was answered "not found" only on a retry after an attempt that got no
     answer saying whether it was done: that attempt may have removed the entry."""
@@ -679,8 +678,7 @@ def _look_up_after(
     event (``settled``: an attempt of it most likely removed it), still
     listed or a failed look-up a ``dnc.delete.checked`` one. Without it the evidence pack
     could only guess from the outcome what became of the entry."""
-    phone = e164(*number)
-    where = f"dnc:{phone or target.phone_number} scope={target.scope}"
+    phone, where = _settled_under(target, number)
     query = DncQuery(
         scope=target.scope, phone_number=target.phone_number, phone_code=target.phone_code
     )
@@ -711,8 +709,7 @@ def _journal_removed_by_lost_attempt(
 ) -> None:
     """A ``dnc.delete.settled`` event beside a delete answered "not found" on its retry whose
     entries were listed when looked up just before it: its earlier attempt removed them."""
-    phone = e164(*number)
-    where = f"dnc:{phone or target.phone_number} scope={target.scope}"
+    phone, where = _settled_under(target, number)
     details = {"settled": REMOVED_BY_LOST_ATTEMPT}
     session.record_look_up(
         "dnc.delete.settled", where, phone, result.message, details, job=job, note=note

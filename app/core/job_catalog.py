@@ -45,6 +45,7 @@ from app.core.job_store import (
     readable_meta,
 )
 from app.core.paths import path_text
+from app.core.wording import counted
 
 # The meta keys of the source file's fingerprint (see source_fingerprint).
 SOURCE_SIZE = "source_size"
@@ -554,9 +555,9 @@ def same_file_refusal(other: SameFileJob, action: str, finish: str) -> str:
     name = f" ({info.meta['name']})" if info.meta.get("name") else ""
     made = (
         f"job {info.job_id}{name}, made from {Path(str(info.meta.get('file') or '?')).name} "
-        f"on {info.meta.get('created', '?')} UTC, sends the same rows to {_writes_to(info.meta)}"
+        f"on {info.meta.get('created', '?')} UTC, sends the same rows to {writes_to(info.meta)}"
     )
-    progress = f"{info.done:,} of {info.rows:,} row{'' if info.rows == 1 else 's'} done"
+    progress = f"{info.done:,} of {counted(info.rows, 'row', 'rows')} done"
     wait = "wait for it to end, then look at its report, so that no row is sent twice."
     if other.holder is not None:
         who = f"pid {other.holder.pid}" if other.holder.pid else "another process"
@@ -573,8 +574,9 @@ def same_file_refusal(other: SameFileJob, action: str, finish: str) -> str:
     )
 
 
-def _writes_to(meta: Mapping[str, Any]) -> str:
-    """The list and scope a job writes to, as a sentence names them."""
+def writes_to(meta: Mapping[str, Any]) -> str:
+    """The list and scope a job writes to, as a sentence names them: "the DNC list (scope
+    global)"."""
     lists = {"dnc": "the DNC list", "sms-opt-out": "the SMS opt-out list"}
     target = str(meta.get("target") or "dnc")
     return f"{lists.get(target, f'the list {target!r}')} (scope {meta.get('scope') or '?'})"

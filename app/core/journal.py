@@ -463,9 +463,10 @@ def _entry(row: sqlite3.Row | tuple[Any, ...]) -> JournalEntry:
     return JournalEntry(**values)
 
 
-def _normalise_bound(value: str, *, end: bool) -> str:
-    """Turn a user/UI time bound into the stored format; a bare date as ``until`` means
-    "up to the end of that day"."""
+def time_bound(value: str, *, end: bool = False) -> str:
+    """Turn a user/UI time bound into the stored format; a bare date as ``until`` (``end``)
+    means "up to the end of that day". Raises :class:`JournalError` naming a value that is
+    neither a date nor a time (``journal export`` refuses it before a file is written)."""
     value = value.strip()
     if not value:
         return ""
@@ -1030,11 +1031,11 @@ class ChangeJournal:
         if job.strip():
             clauses.append("job = ?")
             params.append(job.strip())
-        lower = _normalise_bound(since, end=False)
+        lower = time_bound(since, end=False)
         if lower:
             clauses.append("time >= ?")
             params.append(lower)
-        upper = _normalise_bound(until, end=True)
+        upper = time_bound(until, end=True)
         if upper:
             clauses.append("time < ?" if len(until.strip()) == 10 else "time <= ?")
             params.append(upper)
@@ -1241,13 +1242,6 @@ def export_csv(path: Path, entries: Iterable[JournalEntry]) -> int:
             sheet.append(_export_row(entry))
             written += 1
     return written
-
-
-def time_bound(value: str, *, end: bool = False) -> str:
-    """``value`` (a date, or a date and time) as the journal stores times; raises
-    :class:`JournalError` naming it when it is neither (to refuse a filter before a file is
-    written)."""
-    return _normalise_bound(value, end=end)
 
 
 def journal_phone(text: str) -> str:

@@ -105,15 +105,16 @@ def fate_open(error: ApiError) -> bool:
     )
 
 
-def read_over(read: Callable[[], T], rounds: int) -> T:
+def read_over(read: Callable[[], T], rounds: int, also: tuple[type[ApiError], ...] = ()) -> T:
     """``read()``, tried ``rounds`` times over (each with the client's own retries) while the
-    service fails it (a 5xx, no answer); the last failure is raised. For reads a job cannot
-    go on without, where one exhausted retry would fail a row or the whole job (black-box
-    passes H1 and H3): a read is harmless to repeat."""
+    service fails it (a 5xx, no answer, or one of ``also``); the last failure is raised. For
+    reads a job cannot go on without, where one exhausted retry would fail a row or the whole
+    job (black-box passes H1 and H3): a read is harmless to repeat."""
+    again: tuple[type[ApiError], ...] = (ServerError, TransportError, *also)
     for _ in range(rounds - 1):
         try:
             return read()
-        except (ServerError, TransportError):
+        except again:
             continue
     return read()
 

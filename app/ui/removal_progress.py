@@ -31,6 +31,7 @@ from app.core.dnc_removal import (
 )
 from app.core.phones import format_for_display
 from app.core.session import Session, e164, journal_target
+from app.core.wording import counted
 from app.ui.bulk_progress import BulkProgressDialog, Summary
 from app.ui.delete_dialog import RemovalPlan
 from app.ui.error_messages import user_message
@@ -275,10 +276,6 @@ class RemovalProgressDialog(BulkProgressDialog):
         self.wait_label.setText(waiting_text(self.plan.lead_status is not None))
         self.wait_label.show()
 
-    @property
-    def why_stopped(self) -> str:
-        return self._stop["why"]
-
     def left(self) -> int:
         """Entries not yet removed or checked (all of them before the first answer)."""
         return self.bar.maximum() - self.bar.value()
@@ -341,7 +338,7 @@ def running_removals(window: QWidget) -> list[RemovalProgressDialog]:
 def removal_close_choice(parent: QWidget, left: int) -> bool:
     """Ask whether to stop the running list-view removals (not resumable) so the window can
     close: True to stop after the requests in flight, False to keep working."""
-    entries = f"{left:,} entr{'y' if left == 1 else 'ies'}"
+    entries = counted(left, "entry", "entries")
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Question)
     box.setWindowTitle("A removal is still running")
