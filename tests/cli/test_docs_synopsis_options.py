@@ -14,7 +14,12 @@ from app.cli import export_cmd, import_cmd
 
 ROOT = Path(__file__).resolve().parents[2]
 # Options documented in a section of their own, not on the synopsis line.
-ELSEWHERE = {"import": {"--resume", "--help"}, "export": {"--help"}}
+# remove's --into is only there to be refused ("remove works on the DNC list only").
+ELSEWHERE = {
+    "import": {"--resume", "--help"},
+    "remove": {"--resume", "--into", "--help"},
+    "export": {"--help"},
+}
 
 
 def _options(module: object) -> set[str]:
