@@ -46,7 +46,12 @@ from app.api.concurrency import MAX_CONCURRENCY
 from app.api.errors import ApiError
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
-from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, as_written_count
+from app.core.job_report import (
+    AS_WRITTEN_SAID,
+    MAYBE_INSERTED,
+    VALID_AS_WRITTEN,
+    as_written_count,
+)
 from app.core.job_runner import (
     DEFAULT_CONCURRENCY,
     ClientGone,
@@ -73,7 +78,7 @@ SUMMARY_LABELS = (
     ("inserted", "Inserted"),
     ("already_present", "Already on the list"),
     # Not all of them were on the list before the job: an answer was lost (job_report).
-    ("already_present_maybe_inserted", "  of which this job may have inserted"),
+    (MAYBE_INSERTED, "  of which this job may have inserted"),
     ("removed", "Removed"),
     ("not_found", "Not on the list"),
     ("invalid", "Invalid (not sent)"),
@@ -90,7 +95,7 @@ PROGRESS_KEYS = {"duplicates_in_file": "duplicate_in_file"}
 
 
 # Counts shown only when not 0: they are the exception.
-_SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", "already_present_maybe_inserted")
+_SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", MAYBE_INSERTED)
 
 # The invalid rows whose messages a page lists; the report lists every row.
 NOTED_ROWS = 100
@@ -663,10 +668,13 @@ class RunPage(QWizardPage):
         self.bar.setRange(0, max(p.total, 1))
         self.bar.setValue(p.done)
         self.rate_label.setText(describe_progress(p))
+        # The rows this job may have inserted (a lost answer, then "already present"), as
+        # the result page says them: not all of "already on the list" were on it before.
+        counts = {**p.counts, MAYBE_INSERTED: p.maybe_inserted}
         shown = [
-            f"{label.lower()}: {p.counts[PROGRESS_KEYS.get(key, key)]:,}"
+            f"{label.strip().lower()}: {counts[PROGRESS_KEYS.get(key, key)]:,}"
             for key, label in SUMMARY_LABELS
-            if p.counts.get(PROGRESS_KEYS.get(key, key)) and key != "pending"
+            if counts.get(PROGRESS_KEYS.get(key, key)) and key != "pending"
         ]
         self.counts_label.setText("; ".join(shown))
 
