@@ -21,7 +21,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,9 @@ PROGRESS_KEYS = {"duplicates_in_file": "duplicate_in_file"}
 # Counts shown only when not 0: they are the exception.
 _SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", MAYBE_INSERTED)
 
+# The summary dict's key for :func:`summary_warnings`, which the result page repeats.
+WARNINGS = "warnings"
+
 # The invalid rows whose messages a page lists; the report lists every row.
 NOTED_ROWS = 100
 NOTES_HEADING = "What was found in the file (the report lists every row):"
@@ -139,6 +142,14 @@ def staging_notes(store: JobStore, invalid: int) -> StagingNotes:
             if listed >= wanted:
                 break
     return StagingNotes(warnings, tuple(messages), max(invalid - listed, 0))
+
+
+def summary_warnings(meta: Mapping[str, Any]) -> tuple[str, ...]:
+    """The warnings of a job's report Summary, in its order (:func:`app.core.job_report.
+    summary_rows`): the campaign check, then the job's warnings, those staging gave and those
+    the report added once the rows were sent (lateness not checked, a look-up stopped)."""
+    notes = [meta["campaign_check"]] if meta.get("campaign_check") else []
+    return tuple(str(w) for w in [*notes, *(meta.get("warnings") or [])] if str(w))
 
 
 def notes_box(parent: QWidget) -> QPlainTextEdit:
@@ -427,6 +438,8 @@ class JobHandle(QObject):
             status = self._run_adopting(run, store, concurrency, ctx)
             out = job_summary(store)
             out["status"] = status.value
+            # Read after the run: the report has added its own warnings to staging's.
+            out[WARNINGS] = summary_warnings(store.meta())
             if meta.get("kind") == "removal":
                 # As dnc-desk remove's summary has it (app.cli.import_cmd.result_summary).
                 out[VALID_AS_WRITTEN] = as_written_count(store)
@@ -790,6 +803,13 @@ class ResultPage(QWizardPage):
             self.form.addRow(label, widget)
         # A stand-in handle without notes (the counts' tests give one) shows none.
         notes = getattr(handle, "notes", None)
+        warnings = self.summary.get(WARNINGS)
+        if warnings:
+            # The Summary's warnings, as the report has them now: a person who reads only the
+            # end of the wizard must not miss the late rows, the other sheets, the damaged
+            # cells the check page said before Start (the wizard's handle keeps no notes).
+            base = notes if isinstance(notes, StagingNotes) else StagingNotes()
+            notes = replace(base, warnings=tuple(str(w) for w in warnings))
         if isinstance(notes, StagingNotes):
             removal = getattr(handle, "kind", "") == "removal"
             show_notes(self.notes_label, self.notes_box, notes, removal=removal)
