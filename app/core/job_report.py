@@ -560,8 +560,14 @@ def maybe_inserted(row: JobRow) -> bool:
     """Whether ``row`` ended ``already_present`` with its number perhaps put on the list by
     this job (an attempt whose answer was lost, or a look-up after an error found it): not
     evidence that the number was on the list before the job."""
-    return row.outcome == Outcome.ALREADY_PRESENT.value and any(
-        text in row.message for text in MAYBE_INSERTED_TEXTS
+    return maybe_inserted_said(row.outcome, row.message)
+
+
+def maybe_inserted_said(outcome: str, message: str) -> bool:
+    """:func:`maybe_inserted` of a row ending with ``outcome`` and ``message`` (the job's run
+    counts them as it ends rows, for its progress)."""
+    return outcome == Outcome.ALREADY_PRESENT.value and any(
+        text in message for text in MAYBE_INSERTED_TEXTS
     )
 
 

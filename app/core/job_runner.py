@@ -32,9 +32,10 @@ import datetime as dt
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import Any
 
 from app.api.concurrency import MAX_CONCURRENCY, InFlightGate, bounded_map
 from app.api.errors import (
@@ -46,7 +47,14 @@ from app.api.errors import (
     TransportError,
 )
 from app.api.paging import Cancelled
-from app.core.job_report import RATE_LIMITED_ROWS, TOKEN_REFUSED_ROWS, settled_message
+from app.core.job_report import (
+    MAYBE_INSERTED,
+    RATE_LIMITED_ROWS,
+    TOKEN_REFUSED_ROWS,
+    maybe_inserted_count,
+    maybe_inserted_said,
+    settled_message,
+)
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState, scope_from_text
 from app.core.journal import JournalError
 from app.core.session import (
@@ -318,6 +326,9 @@ class JobProgress:
     # Set while the service has answered nothing for WAITING_AFTER seconds or more (the job's
     # progress is then reported even though no row ends: see JobRunner).
     waiting: Waiting | None = None
+    # Of the ``already_present`` rows, those this job may have inserted itself (an answer was
+    # lost: job_report.maybe_inserted), as the job's summary and report count them.
+    maybe_inserted: int = 0
 
 
 @dataclass
@@ -417,6 +428,9 @@ class JobRunner:
         # Why each row left with its write's fate open is so (for the stop's sentence).
         self._why_open: dict[int, str] = {}
         self.counts: dict[str, int] = {}
+        # The rows job_report.maybe_inserted counts (under _maybe_lock: workers end rows too).
+        self.maybe_inserted = 0
+        self._maybe_lock = threading.Lock()
         self.abort_reason = ""
         self.token_refused = False
         # The session's client was closed under the run (ClientGone).
@@ -487,7 +501,7 @@ class JobRunner:
             message = _resent_text(message, said)
         message = self._after_not_done(row, message)
         staged = _with_staged(row, message, result.outcome, result.done_on)
-        self.store.mark_done(row.seq, result.outcome, staged, result.code)
+        self._mark_done(row.seq, result.outcome, staged, result.code)
         return result
 
     def _after_not_done(self, row: JobRow, message: str) -> str:
@@ -517,6 +531,7 @@ class JobRunner:
         control = self.control
         self.counts = self.store.counts()
         meta = self.store.meta()
+        self.maybe_inserted = self._maybe_inserted_before(meta)
         if meta.get(TOKEN_REFUSED_ROWS) or meta.get(RATE_LIMITED_ROWS):
             # Said of the rows the last run's refused token or the service's rate limit left
             # pending: this run sends them.
@@ -609,7 +624,7 @@ class JobRunner:
                             ),
                             final.outcome,
                         )
-                        self.store.mark_done(row.seq, final.outcome, message, final.code)
+                        self._mark_done(row.seq, final.outcome, message, final.code)
                         self._count(final.outcome)
                         continue
                     error.error.add_detail(_sends_text(sends, error.before_write, requests))
@@ -704,7 +719,7 @@ class JobRunner:
                 if error is not None:  # answers were recorded by the worker (_call)
                     text = self._after_not_done(row, _resent_text(result.message, told))
                     message = _with_staged(row, text, result.outcome)
-                    self.store.mark_done(row.seq, result.outcome, message, result.code)
+                    self._mark_done(row.seq, result.outcome, message, result.code)
                 self._count(result.outcome)
                 if control.paused.is_set() or control.stop.is_set():
                     # No next request will carry this outcome to disk soon: commit it now.
@@ -734,12 +749,10 @@ class JobRunner:
         if control.cancelled.is_set():
             for seq, (row, result, _left) in held.unfinished.items():
                 message = _with_staged(row, result.message, result.outcome)
-                self.store.mark_done(seq, result.outcome, message, result.code)
+                self._mark_done(seq, result.outcome, message, result.code)
                 self._count(result.outcome)
             for seq, (row, _resent, message, _times) in held.unsettled.items():
-                self.store.mark_done(
-                    seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
-                )
+                self._mark_done(seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED))
                 self._count(Outcome.FAILED)
             for seq, (row, resent) in held.not_done.items():
                 # Shown not done, and cancelled before it was sent again.
@@ -747,9 +760,7 @@ class JobRunner:
                 sent = _sends_text(sends, before_write, requests)
                 text = f"{said}; {sent}; {CANCELLED_UNSETTLED}"
                 message = _resent_text(text, self._said_resent(row, resent))
-                self.store.mark_done(
-                    seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
-                )
+                self._mark_done(seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED))
                 self._count(Outcome.FAILED)
             for seq, (row, resent, unreached) in held.unreached.items():
                 if not resent:
@@ -759,14 +770,14 @@ class JobRunner:
                     f"cancelled: {_unreached_text(unreached)}", self._said_resent(row, resent)
                 )
                 outcome = Outcome.NOT_ATTEMPTED
-                self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
+                self._mark_done(seq, outcome, _with_staged(row, message, outcome))
                 self._count(Outcome.NOT_ATTEMPTED)
             for seq, (row, resent, refused) in held.refused_rows.items():
                 message = f"cancelled: {cancelled_after_refusals(refused)}"
                 if said := self._said_resent(row, resent):  # that send may have been done
                     message = f"{said}; cancelled: {cancelled_after_refusals(refused, False)}"
                 outcome = Outcome.NOT_ATTEMPTED
-                self.store.mark_done(seq, outcome, _with_staged(row, message, outcome))
+                self._mark_done(seq, outcome, _with_staged(row, message, outcome))
                 self._count(Outcome.NOT_ATTEMPTED)
             if self._on_cancel is not None:
                 self._settle_unsent(self._on_cancel)
@@ -793,7 +804,7 @@ class JobRunner:
         for row in self.store.rows():
             if row.state in unsent and (result := on_cancel(row)) is not None:
                 message = _with_staged(row, result.message, result.outcome)
-                self.store.mark_done(row.seq, result.outcome, message, result.code)
+                self._mark_done(row.seq, result.outcome, message, result.code)
                 self._count(result.outcome)
 
     def _journal_failed(self, row: JobRow, resent: bool, error: JournalError, held: _Held) -> None:
@@ -1033,11 +1044,26 @@ class JobRunner:
 
     def _flush_held(self, held: _Held) -> None:
         for row, message in held.rows:
-            self.store.mark_done(
-                row.seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED)
-            )
+            self._mark_done(row.seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED))
             self._count(Outcome.FAILED)
         held.rows.clear()
+
+    def _maybe_inserted_before(self, meta: Mapping[str, Any]) -> int:
+        """The rows of the runs before that job_report.maybe_inserted counts: as their report
+        stored them, as job_exec.job_summary reads them (else counted, once)."""
+        stored = meta.get(MAYBE_INSERTED)
+        if isinstance(stored, int):
+            return stored
+        if not self.counts.get(Outcome.ALREADY_PRESENT.value):
+            return 0  # a new job: nothing to read
+        return maybe_inserted_count(self.store)
+
+    def _mark_done(self, seq: int, outcome: Outcome, message: str = "", code: str = "") -> None:
+        """End the row in the job file, counting it as the job's summary will."""
+        self.store.mark_done(seq, outcome, message, code)
+        if maybe_inserted_said(outcome, message):
+            with self._maybe_lock:
+                self.maybe_inserted += 1
 
     def _count(self, outcome: Outcome) -> None:
         self.counts[outcome.value] = self.counts.get(outcome.value, 0) + 1
@@ -1068,7 +1094,10 @@ class JobRunner:
         eta = remaining / rate if rate > 0 else None
         waiting = None if ended else self._waiting()
         paused = self.control.paused.is_set()
-        self._progress(JobProgress(dict(self.counts), done, total, rate, eta, paused, waiting))
+        maybe = self.maybe_inserted
+        self._progress(
+            JobProgress(dict(self.counts), done, total, rate, eta, paused, waiting, maybe)
+        )
 
     def _waiting(self) -> Waiting | None:
         """What the job says while the service has answered nothing for a while."""

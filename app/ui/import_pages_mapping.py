@@ -8,6 +8,7 @@ read for the first page: no file or network work here, only a few dozen rows of 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
@@ -55,6 +56,20 @@ NOT_IN_FILE = NO_COLUMN  # as the engine's sentences name it
 PER_ROW = "per-row"
 PREVIEW_HEADERS = ("Row", "Phone cell", "Normalized", "Scope", "Verdict")
 BAD = QColor("#fde2e1")
+
+
+@dataclass(frozen=True)
+class TargetChoices:
+    """What the person chose on the :class:`TargetPage`, carried to the next import of the
+    same file (a second phone column): the same list, scope and note, to confirm or change."""
+
+    target: Target
+    scope_kind: str  # the Scope list's data: "global", "campaign", "purpose" or PER_ROW
+    campaign: str | None
+    purpose: str
+    note: str
+
+
 WARN = QColor("#fff4d6")
 
 
@@ -274,6 +289,8 @@ class TargetPage(QWizardPage):
         self.concurrency_spin.setRange(1, 32)
         self.concurrency_spin.setValue(8)
         self.concurrency_spin.setToolTip("How many requests are sent at once (1-32)")
+        # The choices of the import before (a second phone column's), set once when shown.
+        self._carried: TargetChoices | None = None
         self.missing = QLabel(self)
         lists = QHBoxLayout()
         lists.addWidget(self.dnc_radio)
@@ -309,6 +326,33 @@ class TargetPage(QWizardPage):
             if index >= 0:
                 self.campaign_combo.setCurrentIndex(index)
         self.campaign_combo.setPlaceholderText("No campaigns" if not names else "Choose")
+        if current is None and self._carried is not None and self._carried.campaign:
+            # Carried before the campaigns arrived: chosen now they are listed.
+            self.campaign_combo.setCurrentIndex(
+                self.campaign_combo.findData(self._carried.campaign)
+            )
+
+    def choices(self) -> TargetChoices:
+        return TargetChoices(
+            self.target,
+            str(self.scope_combo.currentData()),
+            self.campaign_combo.currentData(),
+            self.purpose_edit.text(),
+            self.note_edit.text(),
+        )
+
+    def _carry(self, carried: TargetChoices) -> None:
+        self._carried = carried
+        (self.sms_radio if carried.target is Target.SMS_OPT_OUT else self.dnc_radio).setChecked(
+            True
+        )
+        # A per-row scope is listed only when this file's mapping has a scope column again.
+        if (index := self.scope_combo.findData(carried.scope_kind)) >= 0:
+            self.scope_combo.setCurrentIndex(index)
+        if carried.campaign and (index := self.campaign_combo.findData(carried.campaign)) >= 0:
+            self.campaign_combo.setCurrentIndex(index)
+        self.purpose_edit.setText(carried.purpose)
+        self.note_edit.setText(carried.note)
 
     def initializePage(self) -> None:
         probe = self.wiz.source_page.probe
@@ -333,6 +377,9 @@ class TargetPage(QWizardPage):
             else ""
         )
         self.per_row_note.setVisible(per_row)
+        follow = self.wiz.follow
+        if follow is not None and follow.choices is not None and self._carried is None:
+            self._carry(follow.choices)
 
     def _changed(self) -> None:
         kind = self.scope_combo.currentData()

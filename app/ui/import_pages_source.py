@@ -93,6 +93,9 @@ class SourcePage(QWizardPage):
         self.probe: FileProbe | None = None
         self.loading = False
         self._generation = 0
+        # The header row of the import before (a second phone column's): set once, on the
+        # sheet it was read from.
+        self._followed = False
         self.path_edit = QLineEdit(self)
         self.path_edit.setPlaceholderText("Path of the file to import")
         self.browse_button = QPushButton("&Browse…", self)
@@ -184,14 +187,22 @@ class SourcePage(QWizardPage):
         self.header_spin.blockSignals(True)
         last = probe.preview[-1][0] if probe.preview else 1
         self.header_spin.setRange(0, max(last, 1))
-        self.header_spin.setValue(probe.header_row or 0)
+        header, carried = self._header_for(probe)
+        self.header_spin.setValue(header or 0)
         self.header_spin.setEnabled(True)
         self.header_spin.blockSignals(False)
-        found = (
-            f"the header looks like row {probe.header_row}"
-            if probe.header_row
-            else "no header row found (data from the first row)"
-        )
+        if carried:
+            found = (
+                f"header row {header}, as the import before read it"
+                if header
+                else "no header row, as the import before read it"
+            )
+        else:
+            found = (
+                f"the header looks like row {probe.header_row}"
+                if probe.header_row
+                else "no header row found (data from the first row)"
+            )
         hidden = " (hidden in the file)" if probe.sheet in probe.hidden_sheets else ""
         self.message.setText(
             f"{probe.path.name}: sheet {probe.sheet!r}{hidden}; {found}. Change the header row "
@@ -205,6 +216,15 @@ class SourcePage(QWizardPage):
             self.table.setColumnWidth(column, min(self.table.columnWidth(column), 260))
         self.wiz.source_changed()
         self.completeChanged.emit()
+
+    def _header_for(self, probe: FileProbe) -> tuple[int | None, bool]:
+        """The header row to read ``probe`` with, and whether it is the import before's (as
+        it was confirmed there, not detected again: the wizard's first read, of its sheet)."""
+        follow = self.wiz.follow
+        first, self._followed = not self._followed, True
+        if follow is None or not first or (probe.sheet or None) != follow.sheet:
+            return probe.header_row, False
+        return follow.header_row, True
 
     def _failed(self, generation: int, exc: BaseException) -> None:
         if generation != self._generation:

@@ -26,7 +26,7 @@ from app.core.sheet_types import SheetError
 from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_pages_check import CheckPage
-from app.ui.import_pages_mapping import MappingPage, TargetPage
+from app.ui.import_pages_mapping import MappingPage, TargetChoices, TargetPage
 from app.ui.import_pages_source import SourcePage
 from app.ui.import_wizard_engine import (
     UnreadColumn,
@@ -45,11 +45,15 @@ class NextImport:
     """A second import of the same file, offered once an import has ended: read from
     ``phone_column``, a column of phone numbers the job before left unread; ``imported`` are
     the phone columns of the jobs before (the check page says so of them, not "not
-    imported")."""
+    imported"). ``header_row`` and ``choices`` are what the person confirmed for the job
+    before (its header row; its list, scope and note): set again, to confirm or change, so
+    only the phone column is new."""
 
     sheet: str | None
     phone_column: int
     imported: tuple[int, ...]
+    header_row: int | None
+    choices: TargetChoices
 
 
 class ImportWizard(QWizard):
@@ -151,7 +155,11 @@ class ImportWizard(QWizard):
             return None
         before = self.follow.imported if self.follow is not None else ()
         follow = NextImport(
-            probe.sheet or None, self.unread_phones[0].index, (*before, mapping.phone)
+            probe.sheet or None,
+            self.unread_phones[0].index,
+            (*before, mapping.phone),
+            mapping.header_row,
+            self.target_page.choices(),
         )
         wizard = ImportWizard(
             self.session, self.runner, self.paths, probe.path, self.parentWidget(), follow

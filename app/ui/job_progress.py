@@ -21,7 +21,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,12 @@ from app.api.concurrency import MAX_CONCURRENCY
 from app.api.errors import ApiError
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
-from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, as_written_count
+from app.core.job_report import (
+    AS_WRITTEN_SAID,
+    MAYBE_INSERTED,
+    VALID_AS_WRITTEN,
+    as_written_count,
+)
 from app.core.job_runner import (
     DEFAULT_CONCURRENCY,
     ClientGone,
@@ -73,7 +78,7 @@ SUMMARY_LABELS = (
     ("inserted", "Inserted"),
     ("already_present", "Already on the list"),
     # Not all of them were on the list before the job: an answer was lost (job_report).
-    ("already_present_maybe_inserted", "  of which this job may have inserted"),
+    (MAYBE_INSERTED, "  of which this job may have inserted"),
     ("removed", "Removed"),
     ("not_found", "Not on the list"),
     ("invalid", "Invalid (not sent)"),
@@ -90,7 +95,10 @@ PROGRESS_KEYS = {"duplicates_in_file": "duplicate_in_file"}
 
 
 # Counts shown only when not 0: they are the exception.
-_SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", "already_present_maybe_inserted")
+_SHOWN_WHEN_ANY = ("pending", "not_attempted", "blank", MAYBE_INSERTED)
+
+# The summary dict's key for :func:`summary_warnings`, which the result page repeats.
+WARNINGS = "warnings"
 
 # The invalid rows whose messages a page lists; the report lists every row.
 NOTED_ROWS = 100
@@ -134,6 +142,14 @@ def staging_notes(store: JobStore, invalid: int) -> StagingNotes:
             if listed >= wanted:
                 break
     return StagingNotes(warnings, tuple(messages), max(invalid - listed, 0))
+
+
+def summary_warnings(meta: Mapping[str, Any]) -> tuple[str, ...]:
+    """The warnings of a job's report Summary, in its order (:func:`app.core.job_report.
+    summary_rows`): the campaign check, then the job's warnings, those staging gave and those
+    the report added once the rows were sent (lateness not checked, a look-up stopped)."""
+    notes = [meta["campaign_check"]] if meta.get("campaign_check") else []
+    return tuple(str(w) for w in [*notes, *(meta.get("warnings") or [])] if str(w))
 
 
 def notes_box(parent: QWidget) -> QPlainTextEdit:
@@ -422,6 +438,8 @@ class JobHandle(QObject):
             status = self._run_adopting(run, store, concurrency, ctx)
             out = job_summary(store)
             out["status"] = status.value
+            # Read after the run: the report has added its own warnings to staging's.
+            out[WARNINGS] = summary_warnings(store.meta())
             if meta.get("kind") == "removal":
                 # As dnc-desk remove's summary has it (app.cli.import_cmd.result_summary).
                 out[VALID_AS_WRITTEN] = as_written_count(store)
@@ -663,10 +681,13 @@ class RunPage(QWizardPage):
         self.bar.setRange(0, max(p.total, 1))
         self.bar.setValue(p.done)
         self.rate_label.setText(describe_progress(p))
+        # The rows this job may have inserted (a lost answer, then "already present"), as
+        # the result page says them: not all of "already on the list" were on it before.
+        counts = {**p.counts, MAYBE_INSERTED: p.maybe_inserted}
         shown = [
-            f"{label.lower()}: {p.counts[PROGRESS_KEYS.get(key, key)]:,}"
+            f"{label.strip().lower()}: {counts[PROGRESS_KEYS.get(key, key)]:,}"
             for key, label in SUMMARY_LABELS
-            if p.counts.get(PROGRESS_KEYS.get(key, key)) and key != "pending"
+            if counts.get(PROGRESS_KEYS.get(key, key)) and key != "pending"
         ]
         self.counts_label.setText("; ".join(shown))
 
@@ -782,6 +803,13 @@ class ResultPage(QWizardPage):
             self.form.addRow(label, widget)
         # A stand-in handle without notes (the counts' tests give one) shows none.
         notes = getattr(handle, "notes", None)
+        warnings = self.summary.get(WARNINGS)
+        if warnings:
+            # The Summary's warnings, as the report has them now: a person who reads only the
+            # end of the wizard must not miss the late rows, the other sheets, the damaged
+            # cells the check page said before Start (the wizard's handle keeps no notes).
+            base = notes if isinstance(notes, StagingNotes) else StagingNotes()
+            notes = replace(base, warnings=tuple(str(w) for w in warnings))
         if isinstance(notes, StagingNotes):
             removal = getattr(handle, "kind", "") == "removal"
             show_notes(self.notes_label, self.notes_box, notes, removal=removal)
