@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from app.cli import jobs_cancel
 from app.cli.connection_args import EXIT_OK, emit_json
 from app.cli.import_cmd import (
     ENDED,
@@ -60,9 +61,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "resumed",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    actions = parser.add_subparsers(dest="jobs_action", metavar="ACTION")
+    cancel = actions.add_parser(
+        "cancel",
+        help="cancel a job no process runs (paused, interrupted, never run): its rows not sent "
+        "end not attempted, its report is written",
+        description="Cancel a job no process runs (paused, interrupted, never run), as a cancel "
+        "during its run does: its rows not sent end not attempted (cancelled before it was "
+        "sent), its report is written, and it no longer holds up a new job of its file.",
+    )
+    jobs_cancel.add_arguments(cancel)
     # Listing reads job files only: no job's own state changes its exit (black-box s31: jobs
     # said no exit status).
     parser.epilog = (
+        "`dnc-desk jobs cancel JOB` cancels a job (see its --help). "
         "Exit status: 0 listed (also when there is no job, or a job file cannot be read: the "
         "listing says so); 1 the data folder cannot be made or its jobs folder cannot be read; "
         "2 a bad argument; 130, 143 or 129 Ctrl+C, SIGTERM or SIGHUP stopped the listing."
@@ -258,6 +270,8 @@ def listing_paths() -> AppPaths:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "jobs_action", None) == "cancel":
+        return jobs_cancel.run(args)
     paths = listing_paths()
     jobs_dir = paths.jobs_dir
     every = list_jobs(jobs_dir)

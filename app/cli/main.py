@@ -82,7 +82,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sandbox": ("app.sandbox.cli", "serve the local sandbox API (demo data, fault injection)"),
     "import": ("app.cli.import_cmd", "import a spreadsheet of numbers into the DNC or SMS list"),
     "remove": ("app.cli.remove_cmd", "remove a spreadsheet of numbers from the DNC list"),
-    "jobs": ("app.cli.jobs_cmd", "list the jobs that can be resumed (--all: every job)"),
+    "jobs": (
+        "app.cli.jobs_cmd",
+        "list the jobs that can be resumed (--all: every job); jobs cancel JOB cancels one",
+    ),
     "export": ("app.cli.export_cmd", "export a DNC or SMS opt-out search to xlsx or CSV"),
     "audit": ("app.cli.audit_cmd", "check a campaign's leads against the DNC and SMS lists"),
     "snapshot": ("app.cli.snapshot_cmd", "save a full copy of a list for later comparison"),

@@ -171,6 +171,9 @@ def result_json(result: AuditResult, report: Path | None, sha256: str = "") -> d
         "unparseable": len(result.unparseable),
         "leads_in_conflict": len(result.conflicting_leads),
         "entries_not_read": result.unread,
+        # Counted here, not only inside strategies[].why: a script deciding on exit 3 needs
+        # the number it stands for (black-box s32 fx12).
+        "numbers_not_checked": result.not_checked,
         "conflicts_by_scope": result.conflicts_by_scope(),
         "conflicts_by_list": result.conflicts_by_list(),
         "strategies": [

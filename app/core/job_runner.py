@@ -56,7 +56,7 @@ from app.core.job_report import (
     settled_message,
 )
 from app.core.job_store import JobRow, JobStatus, JobStore, Outcome, RowState, scope_from_text
-from app.core.journal import JournalError
+from app.core.journal import ChangeJournal, JournalError
 from app.core.session import (
     Session,
     WriteNotJournaled,
@@ -158,13 +158,21 @@ def journal_sent_before(
     (the process killed first), may have been cut before its request left the process,
     waiting on the rate limit, say (black-box B14 F2: "sent again" of a row the service
     received once): the app cannot know it was sent, so its words must not say so."""
+    return sent_before_in(session.journal, job_id, kind, operation)
+
+
+def sent_before_in(
+    journal: ChangeJournal, job_id: str, kind: str, operation: str
+) -> Callable[[JobRow], str]:
+    """:func:`journal_sent_before` read from ``journal`` itself: a job cancelled while no
+    process runs it (``dnc-desk jobs cancel``) asks it with no connection open."""
     # Imported here: job_exec imports this module.
     from app.core.job_exec import UNANSWERED_TEXT
 
     def sent_before(row: JobRow) -> str:
         target = journal_target(kind, row.national, row.phone_code, scope_from_text(row.scope))
         phone = e164(row.national, row.phone_code)
-        entries = session.journal.job_writes(job=job_id, operation=operation, phone=phone)
+        entries = journal.job_writes(job=job_id, operation=operation, phone=phone)
         ended = {e.ref: e for e in entries if e.phase == "outcome"}
         intents = [e for e in entries if e.phase == "intent" and e.target == target]
         words = ""

@@ -8,6 +8,7 @@ flaky service broke them (the connection closed before the answer)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -88,3 +89,45 @@ def test_a_campaign_whose_leads_cannot_be_read_says_what_to_do(
     assert status == 1
     assert "The audit could not finish" in err
     assert "run the audit again later, or with a lower --concurrency." in err
+
+
+def test_json_counts_the_numbers_not_checked_with_exit_3(
+    sandbox: Any,
+    api: ApiClient,
+    breaks: Callable[[Chooses], None],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """``--json`` has the count at its top level (it was only inside ``strategies[].why``),
+    the same count the exit status 3 and the text's sentence stand for."""
+    camp = _clean_campaign(sandbox, api)
+    failing = {"2025550150", "2025550151"}
+    breaks(lambda path, params: bool(failing & set(params.get("phone_number", []))))
+    args = ["audit", "campaign", camp, "--base-url", sandbox.base_url,
+            "--max-download-pages", "0"]  # fmt: skip
+    status = main([*args, "--out", str(tmp_path / "a.xlsx"), "--json"])
+    out, err = capsys.readouterr()
+    assert status == 3, err
+    found = json.loads(out)
+    assert found["numbers_not_checked"] == 2
+    assert found["clean"] is False and found["conflicts"] == 0
+    status = main([*args, "--out", str(tmp_path / "b.xlsx")])
+    out, _ = capsys.readouterr()
+    assert status == 3
+    assert "2 numbers not checked (the service failed their searches)" in out
+
+
+def test_json_of_a_clean_audit_counts_no_number_not_checked(
+    sandbox: Any, api: ApiClient, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.setenv("DNC_DESK_TOKEN", TOKEN)
+    camp = _clean_campaign(sandbox, api)
+    status = main(
+        ["audit", "campaign", camp, "--base-url", sandbox.base_url, "--json",
+         "--out", str(tmp_path / "a.xlsx"), "--max-download-pages", "0"]
+    )  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    found = json.loads(out)
+    assert found["numbers_not_checked"] == 0 and found["clean"] is True
