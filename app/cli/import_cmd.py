@@ -1018,7 +1018,8 @@ def same_file_sentence(other: SameFileJob, action: str) -> str:
     """Why a new job is not run beside ``other`` (:func:`same_file_job`), with the command that
     finishes it: one sentence led by ``action``."""
     command = resume_command(command_of(other.info.kind), other.info.meta, other.info.path)
-    return same_file_refusal(other, action, f"finish it with {command}")
+    cancel = f"dnc-desk jobs cancel {other.info.job_id}"
+    return same_file_refusal(other, action, f"finish it with {command}", cancel)
 
 
 def job_pace(args: argparse.Namespace, store: JobStore | None) -> dict[str, int]:

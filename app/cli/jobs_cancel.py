@@ -21,18 +21,14 @@ from app.cli.connection_args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, emit_json,
 from app.cli.import_cmd import already_ended_sentence, command_of, restart_sentence
 from app.cli.import_cmd import resume_command as _resume_command
 from app.cli.main import outcome_decided
-from app.core.job_cancel import CancelOutcome, WritesLeftOpen, cancel_job
+from app.core.job_cancel import CancelOutcome, WritesLeftOpen, cancel_job, open_writes_sentence
 from app.core.job_catalog import READING, staging_state
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
 from app.core.job_store import SUFFIX, JobRow, JobStore
 from app.core.journal import ChangeJournal, JournalError
 from app.core.paths import AppPaths, path_text
-from app.core.session import e164
 from app.core.wording import counted
-
-# Rows a refusal names before "and N more".
-ROWS_NAMED = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,27 +63,12 @@ def _no_job(job: str, jobs_dir: Path) -> tuple[str, int]:
     return f"There is no job file {path_text(given)}; nothing was cancelled.", EXIT_FAILED
 
 
-def _rows_named(rows: list[JobRow]) -> str:
-    """``row 12 (+12025550112)``, ``rows 12 (+1…), 13 (+1…) and 4 more``."""
-    shown = [f"{r.row_number} ({e164(r.national, r.phone_code) or r.original})" for r in rows]
-    named = ", ".join(shown[:ROWS_NAMED])
-    more = len(rows) - min(len(rows), ROWS_NAMED)
-    head = "row" if len(rows) == 1 else "rows"
-    return f"{head} {named}" + (f" and {more:,} more" if more else "")
-
-
 def _open_writes_sentence(store: JobStore, rows: list[JobRow]) -> str:
     meta = store.meta()
-    job = meta.get("job_id", store.path.stem)
+    job = str(meta.get("job_id", store.path.stem))
     resume = _resume_command(command_of(str(meta.get("kind", ""))), meta, store.path)
-    return (
-        f"Job {job} was not cancelled: the change journal shows a write of "
-        f"{_rows_named(rows)} that may have reached the service (the job stopped while "
-        f"{'it was' if len(rows) == 1 else 'they were'} being sent, or another row's delete "
-        "may have taken its entry), so calling "
-        f"{'it' if len(rows) == 1 else 'them'} not attempted could be untrue. Resume the job "
-        f"first, which looks each of them up and settles it before any other row: {resume} "
-        f"(Ctrl+C then pauses it), and cancel it after with: dnc-desk jobs cancel {job}"
+    return open_writes_sentence(
+        job, rows, f"{resume} (Ctrl+C then pauses it)", f"with: dnc-desk jobs cancel {job}"
     )
 
 

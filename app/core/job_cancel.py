@@ -32,6 +32,9 @@ from app.core.journal import ChangeJournal, JournalError
 from app.core.session import e164, journal_target
 from app.core.sheet_check import Target
 
+# Rows a refusal names before "and N more".
+ROWS_NAMED = 5
+
 # The statuses of a job that has ended: nothing is left to cancel.
 ENDED = (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN)
 
@@ -103,6 +106,31 @@ def writes_left_open(store: JobStore, journal: ChangeJournal) -> list[JobRow]:
         return removal and pending and _taken_by_another_delete(journal, job_id, row)
 
     return [row for row in store.rows() if left_open(row)]
+
+
+def rows_named(rows: list[JobRow]) -> str:
+    """``row 12 (+12025550112)``, ``rows 12 (+1…), 13 (+1…) and 4 more``."""
+    shown = [f"{r.row_number} ({e164(r.national, r.phone_code) or r.original})" for r in rows]
+    named = ", ".join(shown[:ROWS_NAMED])
+    more = len(rows) - min(len(rows), ROWS_NAMED)
+    head = "row" if len(rows) == 1 else "rows"
+    return f"{head} {named}" + (f" and {more:,} more" if more else "")
+
+
+def open_writes_sentence(job: str, rows: list[JobRow], resume: str, cancel: str) -> str:
+    """Why job ``job`` was not cancelled (:class:`WritesLeftOpen` of ``rows``) and what to do:
+    ``resume`` says how to resume it (the CLI's command, the window's button), ``cancel`` how
+    to cancel it after (both lead with their own preposition or colon)."""
+    one = len(rows) == 1
+    return (
+        f"Job {job} was not cancelled: the change journal shows a write of "
+        f"{rows_named(rows)} that may have reached the service (the job stopped while "
+        f"{'it was' if one else 'they were'} being sent, or another row's delete "
+        "may have taken its entry), so calling "
+        f"{'it' if one else 'them'} not attempted could be untrue. Resume the job "
+        f"first, which looks each of them up and settles it before any other row: {resume}, "
+        f"and cancel it after {cancel}"
+    )
 
 
 def _never_called(row: JobRow, resent: bool) -> RowResult:

@@ -546,11 +546,11 @@ def _order(meta: Mapping[str, Any]) -> tuple[str, str]:
     return (str(meta.get("created") or ""), str(meta.get("job_id") or ""))
 
 
-def same_file_refusal(other: SameFileJob, action: str, finish: str) -> str:
+def same_file_refusal(other: SameFileJob, action: str, finish: str, cancel: str) -> str:
     """Why a new job is not run beside ``other``, a job of the same file and target running
     now, just started or left to resume, and what to do: one sentence led by ``action``;
-    ``finish`` says how to finish a job left to resume (the CLI's command, the window's
-    words)."""
+    ``finish`` says how to finish a job left to resume, ``cancel`` how to cancel it to start
+    anew (the CLI's commands, the window's words)."""
     info = other.info
     name = f" ({info.meta['name']})" if info.meta.get("name") else ""
     made = (
@@ -569,8 +569,7 @@ def same_file_refusal(other: SameFileJob, action: str, finish: str) -> str:
         )
     return (
         f"{action}: {made} and is not finished ({job_state(info, None)}, {progress}); {finish}, "
-        "so that no row is sent twice; to start anew instead, first move its job file "
-        f"{info.path} out of the jobs folder (it keeps the record of what that job sent)."
+        f"so that no row is sent twice; to start anew instead, cancel it first: {cancel}."
     )
 
 
@@ -582,13 +581,14 @@ def writes_to(meta: Mapping[str, Any]) -> str:
     return f"{lists.get(target, f'the list {target!r}')} (scope {meta.get('scope') or '?'})"
 
 
-def refuse_beside(store: JobStore, jobs_dir: Path, action: str, finish: str) -> None:
+def refuse_beside(store: JobStore, jobs_dir: Path, action: str, finish: str, cancel: str) -> None:
     """Remove the job just staged in ``store`` and raise :class:`SameFileRefused` when
     :func:`same_file_job` finds one it must not run beside (the window's wizard and removal
-    dialog, which stage then send in one go)."""
+    dialog, which stage then send in one go); ``finish`` and ``cancel`` as
+    :func:`same_file_refusal` takes them."""
     other = same_file_job(jobs_dir, read_job(store.path))
     if other is not None:
-        sentence = same_file_refusal(other, action, finish)
+        sentence = same_file_refusal(other, action, finish, cancel)
         discard_unrun(store)
         raise SameFileRefused(sentence)
 

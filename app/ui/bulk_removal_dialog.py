@@ -53,6 +53,7 @@ from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard_engine import FileProbe, probe_file
+from app.ui.job_list import CANCEL_FROM_JOBS_TAB
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.plain_text import plain_label, window_title
 from app.ui.status_picker import StatusPicker, status_warnings
@@ -655,6 +656,7 @@ class BulkRemovalDialog(QWizard):
                     paths.jobs_dir,
                     f"Removal of {what} not started",
                     "resume it from the Jobs tab",
+                    CANCEL_FROM_JOBS_TAB,
                 )
             except SameFileRefused as exc:
                 raise SheetError(str(exc)) from exc

@@ -35,6 +35,7 @@ from app.ui.import_wizard_engine import (
     source_changed,
     stage_job,
 )
+from app.ui.job_list import CANCEL_FROM_JOBS_TAB
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.plain_text import literal, window_title
 from app.ui.tasks import TaskRunner
@@ -291,6 +292,7 @@ class ImportWizard(QWizard):
                     paths.jobs_dir,
                     f"Import of {settings.file.name} not started",
                     "resume it from the Jobs tab",
+                    CANCEL_FROM_JOBS_TAB,
                 )
             except SameFileRefused as exc:
                 raise SheetError(str(exc)) from exc

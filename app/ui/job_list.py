@@ -11,12 +11,19 @@ interrupted (the app was closed, crashed or was killed): it can be resumed, and 
 not answered are sent. A job whose rows were not all read from its file (the app was killed
 while reading it: :func:`app.core.job_catalog.staging_state`) is listed as stopped while
 reading its file and never offered for a resume; its Status tooltip says to start it again.
+
+A job that can be resumed can also be cancelled here (Cancel job…), as ``dnc-desk jobs
+cancel`` does it (:func:`app.core.job_cancel.cancel_job`, on the runner: it reads and writes
+the job file and the change journal): before it, giving such a job up took resuming it and
+pressing its wizard's Cancel job…, which sent rows first.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.job_cancel import WritesLeftOpen, cancel_job, open_writes_sentence
 from app.core.job_catalog import (
     READING,
     READING_STATE,
@@ -47,11 +55,13 @@ from app.core.job_catalog import (
     JobInfo,
     list_jobs,
     run_by,
+    staging_state,
     unstaged_sentence,
 )
-from app.core.job_lock import Holder
+from app.core.job_lock import Holder, JobBusy
 from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, write_report
 from app.core.job_store import JobStatus, JobStore
+from app.core.journal import ChangeJournal, JournalError
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.wording import counted
@@ -75,6 +85,12 @@ _OUTCOME_NAMES = (
     ("duplicate_in_file", "repeated in the file"),
     ("failed", "failed"),
     ("not_attempted", "not attempted"),
+)
+CANCEL_TEXT = "&Cancel job…"
+# How the window's refusal of a second job of a file says to cancel the first (the CLI's says
+# ``dnc-desk jobs cancel ID``).
+CANCEL_FROM_JOBS_TAB = (
+    "select it in the Jobs tab and click Cancel job… (its rows not sent end not attempted)"
 )
 INTERRUPTED = "interrupted"
 RUNNING_ELSEWHERE = "running in another process"
@@ -191,6 +207,70 @@ def read_jobs(jobs_dir: Path) -> tuple[list[JobInfo], dict[Path, Holder]]:
         if holder is not None:
             holders[info.path] = holder
     return jobs, holders
+
+
+@dataclass(frozen=True, slots=True)
+class CancelDone:
+    """What a cancel from the Jobs tab came to: ``said`` is its sentence; ``refused`` says
+    nothing was changed."""
+
+    said: str
+    refused: bool
+
+
+def _busy_sentence(job: str, exc: JobBusy) -> str:
+    if exc.holder is None:
+        return f"{exc} Job {job} was not cancelled."
+    return (
+        f"Job {job} is being run now by {exc.holder.process()}, so it cannot be cancelled from "
+        "here: stop that run (Pause, or Ctrl+C in its terminal), then cancel it again; "
+        "nothing was changed."
+    )
+
+
+def cancel_in_background(job_path: Path, journal_db: Path) -> CancelDone:
+    """Cancel the job of ``job_path`` (on the runner): its rows not sent end not attempted and
+    its report is written, or a refusal saying why nothing was changed and what to do."""
+    with JobStore(job_path) as store:
+        meta = store.meta()
+        job = str(meta.get("job_id") or job_path.stem)
+        if staging_state(meta):
+            # Read from the file since the list was: it holds up nothing, and sent nothing.
+            what = "Bulk removal…" if meta.get("kind") == "removal" else "Import…"
+            why = unstaged_sentence(meta, f" with {what} and the same file")
+            return CancelDone(f"Job {job} was not cancelled, nothing was changed. {why}", True)
+        try:
+            with ChangeJournal(journal_db) as journal:
+                outcome = cancel_job(store, journal)
+        except JobBusy as exc:
+            return CancelDone(_busy_sentence(job, exc), True)
+        except JournalError as exc:
+            return CancelDone(f"{exc} Job {job} was not cancelled.", True)
+        except WritesLeftOpen as exc:
+            said = open_writes_sentence(
+                job,
+                exc.rows,
+                "select it in the Jobs tab and click Resume (Pause then stops it)",
+                "with Cancel job…",
+            )
+            return CancelDone(said, True)
+    if outcome.already:
+        return CancelDone(
+            f"Job {job} had ended already ({outcome.status.value}); nothing was changed. "
+            f"Report: {outcome.report}",
+            False,
+        )
+    rows = counted(outcome.not_attempted, "row", "rows")
+    said = (
+        f"Job {job} cancelled: {rows} not sent end not attempted (cancelled before it was "
+        f"sent); it no longer holds up a new job of its file. Report: {outcome.report}"
+    )
+    if outcome.not_journaled:
+        said += (
+            f" The change journal could not record the cancel ({outcome.not_journaled}): "
+            "free some space, then click Verify chain in the Change journal tab."
+        )
+    return CancelDone(said, False)
 
 
 class JobTableModel(QAbstractTableModel):
@@ -311,6 +391,7 @@ class JobListView(QWidget):
         self.wizard: ResumeWizard | None = None
         self._loading = False
         self._again = False
+        self._cancelling: Path | None = None  # the job a cancel runs on now
         self.model = JobTableModel(self)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -329,16 +410,19 @@ class JobListView(QWidget):
         self.table.doubleClicked.connect(lambda _i: self.open_report())
         self.resume_button = QPushButton("&Resume", self)
         self.resume_button.setToolTip("Send the rows this job has not sent yet")
+        self.cancel_button = QPushButton(CANCEL_TEXT, self)
         self.report_button = QPushButton("Open &report", self)
         self.folder_button = QPushButton("Open &folder", self)
         self.refresh_button = QPushButton("Re&fresh", self)
         self.resume_button.clicked.connect(self.resume_selected)
+        self.cancel_button.clicked.connect(self.cancel_selected)
         self.report_button.clicked.connect(self.open_report)
         self.folder_button.clicked.connect(self.open_folder)
         self.refresh_button.clicked.connect(self.refresh)
         self.summary = QLabel(self)
         bar = QHBoxLayout()
-        for b in (self.resume_button, self.report_button, self.folder_button, self.refresh_button):
+        buttons = (self.resume_button, self.cancel_button, self.report_button)
+        for b in (*buttons, self.folder_button, self.refresh_button):
             bar.addWidget(b)
         bar.addStretch()
         bar.addWidget(self.summary)
@@ -449,16 +533,22 @@ class JobListView(QWidget):
                 return True
         return False
 
+    def _can_end(self, info: JobInfo | None) -> bool:
+        """Whether ``info`` is a job left to resume that no process runs (nor cancels) now:
+        one to resume, or to cancel, from here."""
+        if info is None or not info.resumable or info.path == self._cancelling:
+            return False
+        live = job_registry().by_path(info.path) is not None
+        return not live and not self.model.run_elsewhere(info)
+
     def _update_buttons(self) -> None:
         info = self.selected()
-        live = info is not None and job_registry().by_path(info.path) is not None
         busy = info is not None and self.model.run_elsewhere(info)
-        self.resume_button.setEnabled(
-            info is not None
-            and info.resumable
-            and not live
-            and not busy
-            and self.session is not None
+        self.resume_button.setEnabled(self._can_end(info) and self.session is not None)
+        self.cancel_button.setEnabled(self._can_end(info))
+        self.cancel_button.setToolTip(
+            "End this job without sending the rows left: they end not attempted, and its "
+            "report is written"
         )
         if busy:
             tip = "Another process is running this job; it can be resumed once that has stopped"
@@ -508,6 +598,55 @@ class JobListView(QWidget):
         self.status_message.emit(
             f"Resuming {name}: {counted(info.pending, 'row', 'rows')} to send."
         )
+
+    def cancel_selected(self) -> None:
+        """Ask, then cancel the selected job on the runner; its sentence goes to the status
+        bar, or to a message box when it is refused."""
+        info = self.selected()
+        if not self._can_end(info):
+            return
+        assert info is not None
+        name = str(info.meta.get("name") or info.job_id)
+        answer = QMessageBox.question(
+            self,
+            "Cancel the job",
+            literal(
+                f"Cancel job {info.job_id} ({name})? Its {counted(info.pending, 'row', 'rows')} "
+                "not sent yet end not attempted (cancelled before it was sent) and nothing more "
+                "is sent; rows already sent stay sent. Its report is written, and it cannot be "
+                "resumed after."
+            ),
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self._cancelling = info.path
+        self._update_buttons()
+        path, journal_db = info.path, self.paths.journal_db
+        self.runner.submit(
+            "cancel a job",
+            lambda _ctx: cancel_in_background(path, journal_db),
+            on_done=self._cancel_done,
+            on_error=lambda exc: self._cancel_failed(exc, info.job_id),
+            owner=self,
+        )
+
+    def _cancel_done(self, done: CancelDone) -> None:
+        self._cancelling = None
+        if done.refused:
+            QMessageBox.warning(self, "Job not cancelled", literal(done.said))
+        else:
+            self.status_message.emit(done.said)
+        self.refresh()
+
+    def _cancel_failed(self, exc: BaseException, job: str) -> None:
+        self._cancelling = None
+        if isinstance(exc, sqlite3.DatabaseError):
+            said = f"Job {job}'s file is damaged or not a DNC Desk job file ({exc})"
+        else:
+            said = user_message(exc, f"Cancelling job {job}").text
+        said = f"{said.rstrip('.')}. Nothing was cancelled."
+        QMessageBox.warning(self, "Job not cancelled", literal(said))
+        self.refresh()
 
     def open_report(self) -> None:
         info = self.selected()

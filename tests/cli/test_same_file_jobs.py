@@ -115,8 +115,7 @@ def test_an_unfinished_job_of_the_file_refuses_a_new_one_and_a_finished_one_does
         f"Import of in.csv not started: job {paused} (Spring list), made from in.csv on "
         f"{created} UTC, sends the same rows to the DNC list (scope global) and is "
         f"not finished (paused, 0 of 3 rows done); finish it with {resume}, so that no row is "
-        f"sent twice; to start anew instead, first move its job file {job_file} out of the "
-        "jobs folder (it keeps the record of what that job sent).\n"
+        f"sent twice; to start anew instead, cancel it first: dnc-desk jobs cancel {paused}.\n"
     ), err
     assert out == "" and _job_files() == [paused]
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0

@@ -68,6 +68,11 @@ def test_a_removal_beside_a_paused_removal_of_the_same_file_is_refused_naming_it
     qtbot.waitUntil(lambda: bool(handle.error), timeout=TIMEOUT)
     assert handle.error.startswith(f"Removal of gone.csv not started: job {paused} "), handle.error
     assert "(paused, 0 of 2 rows done); resume it from the Jobs tab" in handle.error
+    # Not the move of a job file out of the jobs folder it once said: the Jobs tab's cancel.
+    assert handle.error.endswith(
+        "to start anew instead, cancel it first: select it in the Jobs tab and click Cancel "
+        "job… (its rows not sent end not attempted)."
+    ), handle.error
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 2
     jobs = sorted(p.stem for p in AppPaths.default().jobs_dir.glob("removal-*.dncjob"))
     assert jobs == [paused]

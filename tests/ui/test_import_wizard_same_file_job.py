@@ -45,6 +45,11 @@ def test_start_beside_a_paused_job_of_the_same_file_is_refused_naming_it(
     assert handle.error.startswith(f"Import of vendor.csv not started: job {paused} "), handle.error
     assert "sends the same rows to the DNC list (scope global)" in handle.error
     assert "(paused, 0 of 2 rows done); resume it from the Jobs tab" in handle.error
+    # Not the move of a job file out of the jobs folder it once said: the Jobs tab's cancel.
+    assert handle.error.endswith(
+        "to start anew instead, cancel it first: select it in the Jobs tab and click Cancel "
+        "job… (its rows not sent end not attempted)."
+    ), handle.error
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
     jobs = sorted(p.stem for p in AppPaths.default().jobs_dir.glob("*.dncjob"))
     assert jobs == [paused]
