@@ -101,11 +101,13 @@ from app.core.job_catalog import (
     writes_to,
 )
 from app.core.job_exec import (
+    JobOnAnotherService,
     claim_report,
     file_stamp,
     finish_dry_run,
     job_summary,
     on_start,
+    refuse_another_service,
     report_destination,
     report_path,
     write_job_report,
@@ -1349,6 +1351,15 @@ def _hold_job(store: JobStore, meta: Mapping[str, Any]) -> JobLock:
         raise CliError(str(exc)) from exc
 
 
+def _refuse_another_service(meta: Mapping[str, Any], session: Session) -> None:
+    """Refuse a resume given another service than its job's before the first request, which
+    would carry this service's token to it (black-box bb12 F9)."""
+    try:
+        refuse_another_service(meta, session.connection.base_url)
+    except JobOnAnotherService as exc:
+        raise CliError(str(exc), EXIT_FAILED) from exc
+
+
 def _resume_args(args: argparse.Namespace, store: JobStore) -> argparse.Namespace:
     """Use the job's own connection unless the command line names one."""
     if args.connection or args.base_url:
@@ -1427,6 +1438,7 @@ def run_job_command(
                 _resume_args(args, store), paths, requests_per_minute=args.rate_limit
             )
             job_id = meta.get("job_id", args.resume)
+            _refuse_another_service(meta, session)
             begin_checks(session.api)  # until the run starts: said when silent, given up
             preflight(session.api, session.connection, None, f"Job {job_id} not resumed")
             if change := source_change(meta):
