@@ -866,13 +866,29 @@ def restart_command(meta: Mapping[str, Any]) -> str:
         words += ["--report", report]
     connection, base_url = str(meta.get("connection", "")), str(meta.get("base_url", ""))
     if base_url:
-        by_url = named_by_url(connection, base_url)
-        words += ["--base-url", base_url] if by_url else ["--connection", connection]
+        words += service_words(connection, base_url)
     if meta.get("concurrency") and meta["concurrency"] != DEFAULT_CONCURRENCY:
         words += ["--concurrency", str(meta["concurrency"])]
     if meta.get("rate_limit"):
         words += ["--rate-limit", str(meta["rate_limit"])]
     return " ".join(shell_word(w) for w in words)
+
+
+def service_words(connection: str, base_url: str) -> list[str]:
+    """The option naming a job's service in every command printed for the person to paste:
+    ``--base-url URL`` for a job given one (named after the URL as typed, /v1 and all; its
+    token is then DNC_DESK_TOKEN's again), else ``--connection NAME``. Never a token."""
+    if named_by_url(connection, base_url):
+        return ["--base-url", base_url]
+    return ["--connection", connection]
+
+
+def pasted_options(connection: Connection | None, dry_run: bool) -> tuple[str, ...]:
+    """What a new job's printed commands (another sheet's import) end with: its service, as
+    :func:`service_words` names it, and ``--dry-run`` when it is one, so that the command
+    pasted checks that sheet as this run checked its own (black-box bb12 F1)."""
+    words = service_words(connection.name, connection.base_url) if connection else []
+    return (*words, *(["--dry-run"] if dry_run else []))
 
 
 def restart_sentence(meta: Mapping[str, Any]) -> str:
@@ -894,9 +910,7 @@ def resume_command(command: str, meta: dict[str, Any], path: Path) -> str:
     """``dnc-desk import --resume JOB --base-url URL …``: the command that runs the job
     (``meta``, from the job file ``path``) on, on its own service and at its own pace."""
     connection, base_url = str(meta.get("connection", "")), str(meta.get("base_url", ""))
-    # A --base-url job is named after the URL as typed (/v1 and all): it has no saved connection.
-    by_url = named_by_url(connection, base_url)
-    where = f"--base-url {base_url}" if by_url else f'--connection "{connection}"'
+    where = " ".join(shell_word(w) for w in service_words(connection, base_url))
     pace = ""
     if meta.get("concurrency") and meta["concurrency"] != DEFAULT_CONCURRENCY:
         pace += f" --concurrency {meta['concurrency']}"
@@ -1544,7 +1558,11 @@ def run_job_command(
                     )
             # The file as it is read, so a resume can tell when it was changed since.
             fingerprint = source_fingerprint(args.file)
-            job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
+            job = dataclasses.replace(
+                job,
+                extra={**job.extra, **fingerprint},
+                pasted_options=pasted_options(connection, args.dry_run),
+            )
             working_shown = not args.json and sys.stderr.isatty()
             shown_name = terminal_text(path_text(job.file.name))
             with working(f"Reading and checking {shown_name}…", sys.stderr, shown=working_shown):
