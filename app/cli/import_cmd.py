@@ -56,6 +56,7 @@ from app.api.errors import ApiError
 from app.api.models import Page
 from app.api.paging import next_offset
 from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
+from app.cli.campaign_list import campaigns_listed
 from app.cli.connection_args import (
     EXIT_FAILED,
     EXIT_OK,
@@ -594,13 +595,21 @@ def preflight(
         scope = resolve_campaign_name(campaigns, scope, connection)
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:
         # With the next step, as the refusal of an unknown name gives it (black-box bb2 F11).
-        raise CliError(
-            f"The service has no campaign {scope.campaign_id}: give the id of one of its "
-            "campaigns (the window's Campaigns & audit tab lists them) or its name "
-            "(campaign:NAME).",
-            EXIT_USAGE,
-        )
+        raise _no_such_campaign(campaigns, scope.campaign_id, connection)
     return campaigns, scope
+
+
+def _no_such_campaign(campaigns: CampaignDirectory, given: str, connection: Connection) -> CliError:
+    """``--scope campaign:ID`` naming no campaign: refused listing the service's, as audit's
+    refusal does, for a person with only the CLI (black-box bb12 F3)."""
+    head = f"The service at {connection.base_url} has no campaign {given}"
+    listed = campaigns_listed(campaigns, given)
+    if listed is None:
+        return CliError(f"{head}; it has no campaign at all: give another --scope.", EXIT_USAGE)
+    return CliError(
+        f"{head}; {listed}: give one's id (campaign:ID) or its name (campaign:NAME).",
+        EXIT_USAGE,
+    )
 
 
 def _spaced(text: str) -> str:
