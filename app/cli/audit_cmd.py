@@ -10,7 +10,6 @@ outcome is stored for the campaign list and the launch gate.
 from __future__ import annotations
 
 import argparse
-import difflib
 from pathlib import Path
 
 from app.api.client import ApiClient
@@ -25,6 +24,7 @@ from app.cli.audit_connection import (
     concurrency_arg,
     open_context,
 )
+from app.cli.campaign_list import campaign_words, campaigns_listed
 from app.cli.connection_args import (
     CONNECTION_OPTIONS,
     CliError,
@@ -38,7 +38,7 @@ from app.cli.main import outcome_decided
 from app.cli.output_paths import check_out_path
 from app.core.connections import Connection
 from app.core.sheet_scope import CampaignDirectory, visible_text
-from app.core.wording import counted, joined
+from app.core.wording import counted
 
 
 def _download_pages(text: str) -> int:
@@ -61,36 +61,15 @@ def _campaign_given(text: str) -> str:
     return visible_text(text)
 
 
-# A refusal lists every campaign up to this many; beyond it only the names close to the one
-# typed, so a service with hundreds of campaigns does not fill the terminal.
-_LISTED_AT_MOST = 10
-
-
-def _campaign_words(campaigns: CampaignDirectory, ids: list[str]) -> str:
-    names = {cid: name for name, cid in campaigns.named}
-    return joined([f"{cid} ({names[cid]!r})" if cid in names else cid for cid in ids])
-
-
 def _unknown_campaign(campaigns: CampaignDirectory, given: str, where: str) -> CliError:
     """No campaign has ``given`` as its id or its name: refused naming the ones there are (or
-    those whose names are close), so the officer can pick one without the window."""
+    those close to it), so the officer can pick one without the window."""
     head = f"The service at {where} has no campaign with the id or name {given!r}"
-    ordered = sorted(campaigns.ids, key=lambda cid: (len(cid), cid))
-    if not ordered:
+    listed = campaigns_listed(campaigns, given)
+    if listed is None:
         return CliError(f"{head}; it has no campaign at all.", EXIT_USAGE)
     pick = "give one's id or its name (dnc-desk audit campaign ID|NAME)"
-    if len(ordered) <= _LISTED_AT_MOST:
-        return CliError(
-            f"{head}; its campaigns are {_campaign_words(campaigns, ordered)}: {pick}.",
-            EXIT_USAGE,
-        )
-    by_key = {visible_text(name).casefold(): cid for name, cid in campaigns.named}
-    close = difflib.get_close_matches(given.casefold(), list(by_key), n=_LISTED_AT_MOST)
-    many = f"it has {len(ordered):,} campaigns (the window's Campaigns & audit tab lists them)"
-    if not close:
-        return CliError(f"{head}; {many}: {pick}.", EXIT_USAGE)
-    near = _campaign_words(campaigns, [by_key[key] for key in close])
-    return CliError(f"{head}; {many}, of which close to it: {near}: {pick}.", EXIT_USAGE)
+    return CliError(f"{head}; {listed}: {pick}.", EXIT_USAGE)
 
 
 def resolve_campaign(campaigns: CampaignDirectory, given: str, where: str) -> str:
@@ -104,7 +83,7 @@ def resolve_campaign(campaigns: CampaignDirectory, given: str, where: str) -> st
         return alike[0]
     if alike:
         raise CliError(
-            f"Campaigns {_campaign_words(campaigns, alike)} on the service at {where} all "
+            f"Campaigns {campaign_words(campaigns, alike)} on the service at {where} all "
             f"have the name {given!r}: give the id of the one you mean "
             "(dnc-desk audit campaign ID).",
             EXIT_USAGE,

@@ -56,6 +56,7 @@ from app.api.errors import ApiError
 from app.api.models import Page
 from app.api.paging import next_offset
 from app.api.scope import GLOBAL_CAMPAIGN_ID, Scope, ScopeError
+from app.cli.campaign_list import campaigns_listed
 from app.cli.connection_args import (
     EXIT_FAILED,
     EXIT_OK,
@@ -101,11 +102,13 @@ from app.core.job_catalog import (
     writes_to,
 )
 from app.core.job_exec import (
+    JobOnAnotherService,
     claim_report,
     file_stamp,
     finish_dry_run,
     job_summary,
     on_start,
+    refuse_another_service,
     report_destination,
     report_path,
     write_job_report,
@@ -592,13 +595,21 @@ def preflight(
         scope = resolve_campaign_name(campaigns, scope, connection)
     if scope is not None and scope.is_campaign and scope.campaign_id not in campaigns.ids:
         # With the next step, as the refusal of an unknown name gives it (black-box bb2 F11).
-        raise CliError(
-            f"The service has no campaign {scope.campaign_id}: give the id of one of its "
-            "campaigns (the window's Campaigns & audit tab lists them) or its name "
-            "(campaign:NAME).",
-            EXIT_USAGE,
-        )
+        raise _no_such_campaign(campaigns, scope.campaign_id, connection)
     return campaigns, scope
+
+
+def _no_such_campaign(campaigns: CampaignDirectory, given: str, connection: Connection) -> CliError:
+    """``--scope campaign:ID`` naming no campaign: refused listing the service's, as audit's
+    refusal does, for a person with only the CLI (black-box bb12 F3)."""
+    head = f"The service at {connection.base_url} has no campaign {given}"
+    listed = campaigns_listed(campaigns, given)
+    if listed is None:
+        return CliError(f"{head}; it has no campaign at all: give another --scope.", EXIT_USAGE)
+    return CliError(
+        f"{head}; {listed}: give one's id (campaign:ID) or its name (campaign:NAME).",
+        EXIT_USAGE,
+    )
 
 
 def _spaced(text: str) -> str:
@@ -864,13 +875,29 @@ def restart_command(meta: Mapping[str, Any]) -> str:
         words += ["--report", report]
     connection, base_url = str(meta.get("connection", "")), str(meta.get("base_url", ""))
     if base_url:
-        by_url = named_by_url(connection, base_url)
-        words += ["--base-url", base_url] if by_url else ["--connection", connection]
+        words += service_words(connection, base_url)
     if meta.get("concurrency") and meta["concurrency"] != DEFAULT_CONCURRENCY:
         words += ["--concurrency", str(meta["concurrency"])]
     if meta.get("rate_limit"):
         words += ["--rate-limit", str(meta["rate_limit"])]
     return " ".join(shell_word(w) for w in words)
+
+
+def service_words(connection: str, base_url: str) -> list[str]:
+    """The option naming a job's service in every command printed for the person to paste:
+    ``--base-url URL`` for a job given one (named after the URL as typed, /v1 and all; its
+    token is then DNC_DESK_TOKEN's again), else ``--connection NAME``. Never a token."""
+    if named_by_url(connection, base_url):
+        return ["--base-url", base_url]
+    return ["--connection", connection]
+
+
+def pasted_options(connection: Connection | None, dry_run: bool) -> tuple[str, ...]:
+    """What a new job's printed commands (another sheet's import) end with: its service, as
+    :func:`service_words` names it, and ``--dry-run`` when it is one, so that the command
+    pasted checks that sheet as this run checked its own (black-box bb12 F1)."""
+    words = service_words(connection.name, connection.base_url) if connection else []
+    return (*words, *(["--dry-run"] if dry_run else []))
 
 
 def restart_sentence(meta: Mapping[str, Any]) -> str:
@@ -892,9 +919,7 @@ def resume_command(command: str, meta: dict[str, Any], path: Path) -> str:
     """``dnc-desk import --resume JOB --base-url URL …``: the command that runs the job
     (``meta``, from the job file ``path``) on, on its own service and at its own pace."""
     connection, base_url = str(meta.get("connection", "")), str(meta.get("base_url", ""))
-    # A --base-url job is named after the URL as typed (/v1 and all): it has no saved connection.
-    by_url = named_by_url(connection, base_url)
-    where = f"--base-url {base_url}" if by_url else f'--connection "{connection}"'
+    where = " ".join(shell_word(w) for w in service_words(connection, base_url))
     pace = ""
     if meta.get("concurrency") and meta["concurrency"] != DEFAULT_CONCURRENCY:
         pace += f" --concurrency {meta['concurrency']}"
@@ -1350,6 +1375,15 @@ def _hold_job(store: JobStore, meta: Mapping[str, Any]) -> JobLock:
         raise CliError(str(exc)) from exc
 
 
+def _refuse_another_service(meta: Mapping[str, Any], session: Session) -> None:
+    """Refuse a resume given another service than its job's before the first request, which
+    would carry this service's token to it (black-box bb12 F9)."""
+    try:
+        refuse_another_service(meta, session.connection.base_url)
+    except JobOnAnotherService as exc:
+        raise CliError(str(exc), EXIT_FAILED) from exc
+
+
 def _resume_args(args: argparse.Namespace, store: JobStore) -> argparse.Namespace:
     """Use the job's own connection unless the command line names one."""
     if args.connection or args.base_url:
@@ -1428,6 +1462,7 @@ def run_job_command(
                 _resume_args(args, store), paths, requests_per_minute=args.rate_limit
             )
             job_id = meta.get("job_id", args.resume)
+            _refuse_another_service(meta, session)
             begin_checks(session.api)  # until the run starts: said when silent, given up
             preflight(session.api, session.connection, None, f"Job {job_id} not resumed")
             if change := source_change(meta):
@@ -1533,7 +1568,11 @@ def run_job_command(
                     )
             # The file as it is read, so a resume can tell when it was changed since.
             fingerprint = source_fingerprint(args.file)
-            job = dataclasses.replace(job, extra={**job.extra, **fingerprint})
+            job = dataclasses.replace(
+                job,
+                extra={**job.extra, **fingerprint},
+                pasted_options=pasted_options(connection, args.dry_run),
+            )
             working_shown = not args.json and sys.stderr.isatty()
             shown_name = terminal_text(path_text(job.file.name))
             with working(f"Reading and checking {shown_name}…", sys.stderr, shown=working_shown):

@@ -320,7 +320,7 @@ def execute(
         if ended in (JobStatus.FINISHED, JobStatus.CANCELLED, JobStatus.DRY_RUN):
             lock.ended = str(ended)
             return JobStatus(ended)
-        _refuse_another_service(meta, session)
+        refuse_another_service(meta, session.connection.base_url)
         store.set_meta(
             {
                 "ran_from": os.path.realpath(store.path),
@@ -391,11 +391,13 @@ def _service(base_url: str) -> str:
     return f"{scheme}://{host}{shown}{parts.path}"
 
 
-def _refuse_another_service(meta: dict[str, Any], session: Session) -> None:
+def refuse_another_service(meta: Mapping[str, Any], here: str) -> None:
     """A job's rows go to the service it was started on: half a job on one account and half
-    on another, under a report naming the first, is false evidence."""
+    on another, under a report naming the first, is false evidence. ``here`` is the base URL
+    a resume was given; URLs only are compared, so a front end calls this before its first
+    request (black-box bb12 F9: the token of one service went to the other before this said
+    no)."""
     started_on = str(meta.get("base_url") or "")
-    here = session.connection.base_url
     if not started_on or _service(started_on) == _service(here):
         return
     connection = str(meta.get("connection") or "")

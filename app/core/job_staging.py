@@ -231,6 +231,11 @@ class JobSettings:
     # ``sheet`` is the one the window's reader guessed and showed, not one the person chose:
     # other sheets laid out as it are warned of as with no sheet named (black-box bb4 #7).
     sheet_guessed: bool = False
+    # The options a command printed for the person to paste ends with, as the front end was
+    # given them (``--base-url URL`` or ``--connection NAME``, and ``--dry-run``), which
+    # staging cannot know: pasted without them, it was refused or ran for real where the
+    # person was checking (black-box bb12 F1). Never a token.
+    pasted_options: tuple[str, ...] = ()
 
 
 def _scope_text(settings: JobSettings, mapping: ColumnMapping, kind: str) -> str:
@@ -2151,6 +2156,7 @@ def _import_again(settings: JobSettings) -> str:
         words.append(f"--reason {shlex.quote(settings.reason)}")
     if settings.purpose:
         words.append(f"--purpose {shlex.quote(settings.purpose)}")
+    words += [shlex.quote(word) for word in settings.pasted_options]
     return " ".join(words)
 
 

@@ -97,8 +97,8 @@ def test_the_purpose_as_the_list_spells_it_exports_its_entries(
     [
         (
             ["--scope", "campaign:9999"],
-            "The service has no campaign 9999: give the id of one of its campaigns (the "
-            "window's Campaigns & audit tab lists them) or its name (campaign:NAME).",
+            "The service at URL has no campaign 9999; its campaigns are 1 ('Spring Renewals') "
+            "and 2 ('Old Winback'): give one's id (campaign:ID) or its name (campaign:NAME).",
         ),
         (
             ["--id", "abc"],
@@ -124,6 +124,7 @@ def test_a_filter_the_service_would_refuse_is_a_bad_argument(
 ) -> None:
     out = tmp_path / "x.csv"
     assert _export(sandbox, out, *given, "--json") == 2
+    said = said.replace("URL", sandbox.base_url)  # a refusal naming the service names it
     assert json.loads(capsys.readouterr().out) == {"error": said, "exit_status": 2}
     assert not out.exists()
 

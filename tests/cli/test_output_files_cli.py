@@ -323,7 +323,11 @@ def test_every_refusal_under_json_is_one_json_object(
     src = numbers_csv(tmp_path / "in.csv", 2)
     base = ["import", str(src), "--into", "dnc", "--json", "--base-url", sandbox.base_url]
     cases: list[tuple[list[str], int, str]] = [
-        ([*base, "--scope", "campaign:99999"], 2, "The service has no campaign 99999: give"),
+        (
+            [*base, "--scope", "campaign:99999"],
+            2,
+            f"The service at {sandbox.base_url} has no campaign 99999; its campaigns are ",
+        ),
         ([*base, "--scope", "campaign"], 2, "The scope 'campaign' given with --scope names no"),
         ([*base, "--scope", "global", "--sheet", "Nope"], 2, "--sheet Nope does not apply"),
         (["import", "--resume", "nope", "--json"], 2, "There is no job 'nope' to resume; "),

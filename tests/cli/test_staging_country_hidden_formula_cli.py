@@ -207,7 +207,7 @@ def test_a_hidden_sheet_of_phone_numbers_is_named(
         "Sheet 'Week 2' of h.xlsx, laid out as sheet 'Visible', holds 1 more row with a phone "
         "number (1 in 'Week 2'), which is not imported: only sheet 'Visible' is read. To "
         f"import it too, run dnc-desk import {tmp_path / 'h.xlsx'} --into dnc --scope global "
-        "--sheet 'Week 2'",
+        "--dry-run --sheet 'Week 2'",
     ]
     del wb["Week 2"]
     wb.save(tmp_path / "h.xlsx")
