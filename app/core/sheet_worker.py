@@ -314,6 +314,7 @@ _ODS_PIECE = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?([\w.-]+)([^<>]*)>|([^<]+)
 _ODS_STYLE = re.compile(rb"<" + _P + rb"style(?=[\s/>])([^<>]*)>")
 _ODS_BODY = re.compile(rb"<" + _P + rb"body\b")
 _ODS_MARKUP = re.compile(rb"<[^>]*>")
+_ODS_PARAGRAPH = re.compile(rb"<(?:[\w.-]+:)?p\b")  # a cell's paragraph, ``<text:p/>`` too
 # A cell with no value type holds its text paragraphs (calamine reads it as empty): at most this
 # many runs of such cells are kept, a run being one cell element, repeated or not; past it the
 # file is refused as needing too much memory (a crafted one: real files hold far fewer).
@@ -1703,13 +1704,18 @@ class OdsScan:
         without the ``calcext`` mark leaves the empty string value with that text. A formula
         with no text and no value type, or a value type but not its value (a float without
         ``office:value``, as odfpy writes a formula it cannot calculate), was never
-        calculated: calamine reads it as empty."""
+        calculated: calamine reads it as empty. LibreOffice saves a formula calculated to empty
+        text (``=IFERROR(VLOOKUP(…);"")`` filled down) with no value type and an empty
+        paragraph, ``<text:p/>``: the empty cell it shows, not one to calculate (black-box
+        bb13 F9), as a never calculated one has no paragraph at all."""
         types = [v for k, v in attrs.items() if k.rsplit(":", 1)[-1] == "value-type"]
         text = ""
+        shown = False  # the cell holds a paragraph: what its formula gave is saved
         if not tag.group(0).endswith(b"/>"):
             close = buf.find(self._cell_close, tag.end(), end)
             body = buf[tag.end() : end if close < 0 else close]
             text = html.unescape(_ODS_MARKUP.sub(b"", body).decode("utf-8", "replace")).strip()
+            shown = _ODS_PARAGRAPH.search(body) is not None
         formula = local.get("formula", "")
         if ":=" in formula[:8]:  # the formula's syntax, as of:=, oooc:=, msoxl:=
             formula = formula.split(":", 1)[1]
@@ -1724,7 +1730,7 @@ class OdsScan:
             found, kept = self.errors, (text or "#VALUE!")[:40]
             if self._error_count >= MAX_FORMULAS:
                 return
-        elif not text and (not types or _no_value(local)):
+        elif not text and ((not types and not shown) or _no_value(local)):
             found, kept = self.formulas, formula[:80]
             if self._formula_count >= MAX_FORMULAS:
                 return
@@ -1989,6 +1995,10 @@ class XlsScan:
         self.formulas: list[tuple[int, int, str]] = []
         self.errors: list[tuple[int, int, str]] = []
         self.unread_rows: set[int] = set()
+        # Formulas saved with an empty result (1-based row, column, ""), and whether any
+        # formula of the sheet holds another: see :meth:`_settle`.
+        self._empty: list[tuple[int, int, str]] = []
+        self._calculated = False
         self._hidden: set[int] = set()  # 0-based rows whose ROW record hides them
         self._filled: set[int] = set()  # 0-based rows holding a cell record
         self._rowed: set[int] = set()  # 0-based rows with a ROW record
@@ -2021,6 +2031,7 @@ class XlsScan:
             self._cells(stream, offset)
         except (struct.error, IndexError, ValueError, OSError):
             self.failed = True
+        self._settle()
 
     def advance(self, row: int) -> Findings:
         """Every hidden row (1-based, as Excel numbers it), formula never calculated and error
@@ -2212,8 +2223,10 @@ class XlsScan:
                     kind == 0x0006 and size >= 14 and stream[body + 12 : body + 14] == b"\xff\xff"
                 ):
                     self._formula(stream, body)
-                elif kind == 0x0006 and size >= 22 and stream[body + 6 : body + 14] == _XLS_ZERO:
-                    self._zero(stream, body, size)
+                elif kind == 0x0006:
+                    self._calculated = True  # a number: xlwt saves none
+                    if size >= 22 and stream[body + 6 : body + 14] == _XLS_ZERO:
+                        self._zero(stream, body, size)
             elif kind == _XLS_BOF:  # the sheet's, or an embedded chart's
                 depth += 1
             elif kind == _XLS_EOF:
@@ -2260,15 +2273,29 @@ class XlsScan:
         """Note a ``FORMULA`` record whose saved result is an error value, or is empty (its
         result's type, MS-XLS 2.5.133 FormulaValue: 2 an error, 3 an empty string). xlwt
         writes every formula with an empty result, never calculated, and calamine reads it
-        as empty; Excel's own empty results (``=""``) are named alike, as an xlsx's
-        ``<v></v>`` is."""
+        as empty; an empty result is held in :attr:`_empty` until the sheet's end tells
+        which (:meth:`_settle`). Any other result (text 0, boolean 1, an error) is one a
+        program calculated."""
         result = stream[body + 6]
+        if result != 3:
+            self._calculated = True
         if result == 2:
             self._found(stream, body, stream[body + 8])
-        elif result == 3 and len(self.formulas) < MAX_FORMULAS:
+        elif result == 3 and len(self._empty) < MAX_FORMULAS:
             row, column = struct.unpack_from("<HH", stream, body)
-            self.formulas.append((row + 1, column, ""))
-            self.unread_rows.add(row + 1)
+            self._empty.append((row + 1, column, ""))
+
+    def _settle(self) -> None:
+        """Name the formulas saved with an empty result as never calculated unless another
+        formula of the sheet holds a calculated result: LibreOffice and Excel save a formula
+        calculated to empty text (``=IFERROR(VLOOKUP(…),"")`` filled down) with the same
+        empty result xlwt gives every formula, and such a cell is the empty cell the sheet
+        shows, as an xlsx's ``t="str"`` with ``<v></v>`` (black-box bb13 F9). A sheet of only
+        empty results stays named: nothing tells them apart there."""
+        if not self._calculated:
+            self.formulas.extend(self._empty)
+            self.unread_rows.update(row for row, _column, _text in self._empty)
+        self._empty = []
 
     def _zero(self, stream: bytes, body: int, size: int) -> None:
         """Note a ``FORMULA`` record whose saved result is the number 0 if its formula gives
