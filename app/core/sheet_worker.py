@@ -310,6 +310,7 @@ _ODS_FLOAT = re.compile(rb"""value-type\s*=\s*["']float["']""")
 # A data style for numbers and its parts, and a named or automatic style (a cell's).
 # Openings only, their closings found by _element_body (see _NUM_FMT).
 _ODS_NUMBER_STYLE = re.compile(rb"<(" + _P + rb")number-style(?=[\s/>])([^<>]*)>")
+_ODS_TEXT_STYLE = re.compile(rb"<(" + _P + rb")text-style(?=[\s/>])([^<>]*)>")
 _ODS_PIECE = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?([\w.-]+)([^<>]*)>|([^<]+)")
 _ODS_STYLE = re.compile(rb"<" + _P + rb"style(?=[\s/>])([^<>]*)>")
 _ODS_BODY = re.compile(rb"<" + _P + rb"body\b")
@@ -1161,6 +1162,8 @@ def _ods_shape(body: bytes) -> tuple[Shape | None, str | None]:
                 return None, None
         elif name != b"text-properties":
             return None, positive
+    if numbers == 0 and literal is None and all(p == "'" for p in parts):
+        return UNSHOWN, positive  # <number:text/> alone, as LibreOffice saves ";;;"
     if numbers != 1 or literal is not None:
         return None, positive
     return padded_shape_of(tuple(parts)), positive
@@ -1206,6 +1209,11 @@ def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]
             name = _ods_attributes(attributes).get("name")
             if name is not None:
                 found[name] = _ods_shape(body)
+        # LibreOffice saves ";;;" as a text style whose maps give numbers empty styles.
+        for attributes, body in _element_bodies(_ODS_TEXT_STYLE, b"text-style", text):
+            name = _ods_attributes(attributes).get("name")
+            if name is not None and b"map" in body:
+                found[name] = (None, _ods_shape(body)[1])
     data: dict[str, int] = {}  # a data style's name -> its shape's place
     for name, (shape, positive) in found.items():
         if positive is not None:
@@ -3109,6 +3117,7 @@ def _row_batches(
     cut: list[tuple[int, int, int]] | None = None,
     zeros: list[int] | None = None,
     padded: Padded | None = None,
+    unshown: list[tuple[int, int, str]] | None = None,
 ) -> Iterator[list[tuple[int, list[Any]]]]:
     """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
     after the last row with data are left out. A cell covered by a merged range (calamine's,
@@ -3118,7 +3127,9 @@ def _row_batches(
     (:class:`_FormulaFill`). A text longer than ``MAX_CELL_CHARS`` is cut to it, and noted in
     ``cut`` (see :func:`_cut_long_texts`) before its batch is yielded. ``zeros``: cells to
     empty, sorted, as :attr:`XmlScan.placeholders` holds them. ``padded``: number cells
-    whose format pads them with zeros, read as the text they show (:func:`_pad_cells`).
+    whose format pads them with zeros, read as the text they show (:func:`_pad_cells`);
+    ``unshown``: filled with the number cells whose format shows nothing, before their batch
+    is yielded.
 
     Done a batch at a time with list comprehensions: the per-row loop this replaces cost
     more than calamine's own parse of the rows.
@@ -3153,7 +3164,7 @@ def _row_batches(
         if zeros:
             _empty_cells(cells_list, index, zeros)
         if padded is not None:
-            _pad_cells(cells_list, index, *padded)
+            _pad_cells(cells_list, index, *padded, unshown)
         if merged:
             _fill_merged(cells_list, index, merged, top_left)
         if _longest_text(cells_list) > MAX_CELL_CHARS:
@@ -3217,13 +3228,20 @@ _FORMAT_BRACKET = re.compile(
     re.IGNORECASE,
 )
 MAX_PADDED_STYLES = 255  # a workbook's padded formats kept (one byte each per cell)
+# The shape of a format that shows a positive number as nothing (``;;;``, an empty first
+# section): its cells are read as their number and named (``unshown``), as the sheet shows an
+# empty cell where a number is (black-box bb13 F1).
+UNSHOWN: Final[Shape] = ("",)
 
 
 def padded_shape(code: str) -> Shape | None:
     """The parts of number format ``code``'s first section (the one for a positive number) if
     it shows a whole number with zeros (or digits) the number does not have; None for any
     other format, or one not read here (decimals, percent, exponent, dates, thousands, text,
-    conditions), whose cells are read as their number."""
+    conditions), whose cells are read as their number. :data:`UNSHOWN` for a format whose
+    first section is empty."""
+    if code.startswith(";"):
+        return UNSHOWN
     parts: list[str] = []
     at, size = 0, len(code)
     while at < size:
@@ -3340,11 +3358,14 @@ def _pad_cells(
     keys: Sequence[int],
     which: bytearray,
     shapes: list[Shape],
+    unshown: list[tuple[int, int, str]] | None = None,
 ) -> None:
     """Give the number cells of ``keys`` (sorted, row << 14 | column, rows 1-based) in
     ``cells_list`` (whose first row is row ``index`` + 1) the text their format
     ``shapes[which[k]]`` shows, when it shows a whole number not negative with digits the
-    number does not have. Text, booleans and the rest are left as they are."""
+    number does not have. Text, booleans and the rest are left as they are. A number whose
+    format shows nothing (:data:`UNSHOWN`) is left too, and listed in ``unshown`` (row, column,
+    the number as text)."""
     at = bisect.bisect_left(keys, (index + 1) << 14)
     end = bisect.bisect_left(keys, (index + 1 + len(cells_list)) << 14)
     for k in range(at, end):
@@ -3355,6 +3376,12 @@ def _pad_cells(
             continue
         value = cells[column]
         kind = value.__class__
+        if shapes[which[k]] == UNSHOWN:
+            if (kind is int or kind is float) and value and unshown is not None:
+                whole = kind is int or value.is_integer()
+                text = repr(int(value)) if whole else repr(value)
+                unshown.append((key >> 14, column, text))
+            continue
         if kind is float:
             if not value.is_integer() or not 0 <= value < 1e15:
                 continue
@@ -3742,6 +3769,7 @@ def run(
         last_row = 0
         batch: list[tuple[int, list[Any]]] = []
         cut: list[tuple[int, int, int]] = []
+        unshown: list[tuple[int, int, str]] = []
         batches = _row_batches(
             sheet,
             merged_ranges=merged,
@@ -3750,6 +3778,7 @@ def run(
             cut=cut,
             zeros=zeros or None,
             padded=padded,
+            unshown=unshown,
         )
         for batch in batches:
             if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
@@ -3759,6 +3788,9 @@ def run(
             if cut:
                 _send(out, ("cut", cut[:]))
                 cut.clear()
+            if unshown:  # number cells whose format shows nothing, named by staging
+                _send(out, ("unshown", unshown[:]))
+                unshown.clear()
             _send(out, ("rows", batch))
             count += len(batch)
             last_row = batch[-1][0]
