@@ -792,6 +792,9 @@ class _WorkerStream:
                 self._notes.cut_cells.update(((r, c), n) for r, c, n in message[1])
                 for r, c, n in message[1]:
                     self._cut.setdefault(r, {})[c] = n
+            elif kind == "unshown":  # number cells whose format shows nothing
+                if self._primary:
+                    self._notes.unshown.update(((r, c), text) for r, c, text in message[1])
             elif kind == "merged":
                 if self._primary:
                     self._notes.merged = [tuple(r) for r in message[1]]

@@ -124,6 +124,10 @@ class SheetNotes:
     stray_quotes: dict[int, StrayQuote] = field(default_factory=dict)
     cut_cells: dict[tuple[int, int], int] = field(default_factory=dict)
     padded_cut: PaddedCut | None = None
+    # Workbook number cells whose number format shows nothing (";;;"): the sheet shows an
+    # empty cell where the number is. (row, column) (row 1-based, column 0-based) -> the number
+    # as text; known by the time the row is handed out. The cells are read as their numbers.
+    unshown: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -310,10 +310,12 @@ _ODS_FLOAT = re.compile(rb"""value-type\s*=\s*["']float["']""")
 # A data style for numbers and its parts, and a named or automatic style (a cell's).
 # Openings only, their closings found by _element_body (see _NUM_FMT).
 _ODS_NUMBER_STYLE = re.compile(rb"<(" + _P + rb")number-style(?=[\s/>])([^<>]*)>")
+_ODS_TEXT_STYLE = re.compile(rb"<(" + _P + rb")text-style(?=[\s/>])([^<>]*)>")
 _ODS_PIECE = re.compile(rb"<(/?)(?:[A-Za-z_][\w.-]*:)?([\w.-]+)([^<>]*)>|([^<]+)")
 _ODS_STYLE = re.compile(rb"<" + _P + rb"style(?=[\s/>])([^<>]*)>")
 _ODS_BODY = re.compile(rb"<" + _P + rb"body\b")
 _ODS_MARKUP = re.compile(rb"<[^>]*>")
+_ODS_PARAGRAPH = re.compile(rb"<(?:[\w.-]+:)?p\b")  # a cell's paragraph, ``<text:p/>`` too
 # A cell with no value type holds its text paragraphs (calamine reads it as empty): at most this
 # many runs of such cells are kept, a run being one cell element, repeated or not; past it the
 # file is refused as needing too much memory (a crafted one: real files hold far fewer).
@@ -1160,6 +1162,8 @@ def _ods_shape(body: bytes) -> tuple[Shape | None, str | None]:
                 return None, None
         elif name != b"text-properties":
             return None, positive
+    if numbers == 0 and literal is None and all(p == "'" for p in parts):
+        return UNSHOWN, positive  # <number:text/> alone, as LibreOffice saves ";;;"
     if numbers != 1 or literal is not None:
         return None, positive
     return padded_shape_of(tuple(parts)), positive
@@ -1205,6 +1209,11 @@ def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]
             name = _ods_attributes(attributes).get("name")
             if name is not None:
                 found[name] = _ods_shape(body)
+        # LibreOffice saves ";;;" as a text style whose maps give numbers empty styles.
+        for attributes, body in _element_bodies(_ODS_TEXT_STYLE, b"text-style", text):
+            name = _ods_attributes(attributes).get("name")
+            if name is not None and b"map" in body:
+                found[name] = (None, _ods_shape(body)[1])
     data: dict[str, int] = {}  # a data style's name -> its shape's place
     for name, (shape, positive) in found.items():
         if positive is not None:
@@ -1703,13 +1712,18 @@ class OdsScan:
         without the ``calcext`` mark leaves the empty string value with that text. A formula
         with no text and no value type, or a value type but not its value (a float without
         ``office:value``, as odfpy writes a formula it cannot calculate), was never
-        calculated: calamine reads it as empty."""
+        calculated: calamine reads it as empty. LibreOffice saves a formula calculated to empty
+        text (``=IFERROR(VLOOKUP(…);"")`` filled down) with no value type and an empty
+        paragraph, ``<text:p/>``: the empty cell it shows, not one to calculate (black-box
+        bb13 F9), as a never calculated one has no paragraph at all."""
         types = [v for k, v in attrs.items() if k.rsplit(":", 1)[-1] == "value-type"]
         text = ""
+        shown = False  # the cell holds a paragraph: what its formula gave is saved
         if not tag.group(0).endswith(b"/>"):
             close = buf.find(self._cell_close, tag.end(), end)
             body = buf[tag.end() : end if close < 0 else close]
             text = html.unescape(_ODS_MARKUP.sub(b"", body).decode("utf-8", "replace")).strip()
+            shown = _ODS_PARAGRAPH.search(body) is not None
         formula = local.get("formula", "")
         if ":=" in formula[:8]:  # the formula's syntax, as of:=, oooc:=, msoxl:=
             formula = formula.split(":", 1)[1]
@@ -1724,7 +1738,7 @@ class OdsScan:
             found, kept = self.errors, (text or "#VALUE!")[:40]
             if self._error_count >= MAX_FORMULAS:
                 return
-        elif not text and (not types or _no_value(local)):
+        elif not text and ((not types and not shown) or _no_value(local)):
             found, kept = self.formulas, formula[:80]
             if self._formula_count >= MAX_FORMULAS:
                 return
@@ -1989,6 +2003,10 @@ class XlsScan:
         self.formulas: list[tuple[int, int, str]] = []
         self.errors: list[tuple[int, int, str]] = []
         self.unread_rows: set[int] = set()
+        # Formulas saved with an empty result (1-based row, column, ""), and whether any
+        # formula of the sheet holds another: see :meth:`_settle`.
+        self._empty: list[tuple[int, int, str]] = []
+        self._calculated = False
         self._hidden: set[int] = set()  # 0-based rows whose ROW record hides them
         self._filled: set[int] = set()  # 0-based rows holding a cell record
         self._rowed: set[int] = set()  # 0-based rows with a ROW record
@@ -2021,6 +2039,7 @@ class XlsScan:
             self._cells(stream, offset)
         except (struct.error, IndexError, ValueError, OSError):
             self.failed = True
+        self._settle()
 
     def advance(self, row: int) -> Findings:
         """Every hidden row (1-based, as Excel numbers it), formula never calculated and error
@@ -2212,8 +2231,10 @@ class XlsScan:
                     kind == 0x0006 and size >= 14 and stream[body + 12 : body + 14] == b"\xff\xff"
                 ):
                     self._formula(stream, body)
-                elif kind == 0x0006 and size >= 22 and stream[body + 6 : body + 14] == _XLS_ZERO:
-                    self._zero(stream, body, size)
+                elif kind == 0x0006:
+                    self._calculated = True  # a number: xlwt saves none
+                    if size >= 22 and stream[body + 6 : body + 14] == _XLS_ZERO:
+                        self._zero(stream, body, size)
             elif kind == _XLS_BOF:  # the sheet's, or an embedded chart's
                 depth += 1
             elif kind == _XLS_EOF:
@@ -2260,15 +2281,29 @@ class XlsScan:
         """Note a ``FORMULA`` record whose saved result is an error value, or is empty (its
         result's type, MS-XLS 2.5.133 FormulaValue: 2 an error, 3 an empty string). xlwt
         writes every formula with an empty result, never calculated, and calamine reads it
-        as empty; Excel's own empty results (``=""``) are named alike, as an xlsx's
-        ``<v></v>`` is."""
+        as empty; an empty result is held in :attr:`_empty` until the sheet's end tells
+        which (:meth:`_settle`). Any other result (text 0, boolean 1, an error) is one a
+        program calculated."""
         result = stream[body + 6]
+        if result != 3:
+            self._calculated = True
         if result == 2:
             self._found(stream, body, stream[body + 8])
-        elif result == 3 and len(self.formulas) < MAX_FORMULAS:
+        elif result == 3 and len(self._empty) < MAX_FORMULAS:
             row, column = struct.unpack_from("<HH", stream, body)
-            self.formulas.append((row + 1, column, ""))
-            self.unread_rows.add(row + 1)
+            self._empty.append((row + 1, column, ""))
+
+    def _settle(self) -> None:
+        """Name the formulas saved with an empty result as never calculated unless another
+        formula of the sheet holds a calculated result: LibreOffice and Excel save a formula
+        calculated to empty text (``=IFERROR(VLOOKUP(…),"")`` filled down) with the same
+        empty result xlwt gives every formula, and such a cell is the empty cell the sheet
+        shows, as an xlsx's ``t="str"`` with ``<v></v>`` (black-box bb13 F9). A sheet of only
+        empty results stays named: nothing tells them apart there."""
+        if not self._calculated:
+            self.formulas.extend(self._empty)
+            self.unread_rows.update(row for row, _column, _text in self._empty)
+        self._empty = []
 
     def _zero(self, stream: bytes, body: int, size: int) -> None:
         """Note a ``FORMULA`` record whose saved result is the number 0 if its formula gives
@@ -3082,6 +3117,7 @@ def _row_batches(
     cut: list[tuple[int, int, int]] | None = None,
     zeros: list[int] | None = None,
     padded: Padded | None = None,
+    unshown: list[tuple[int, int, str]] | None = None,
 ) -> Iterator[list[tuple[int, list[Any]]]]:
     """The sheet's rows in batches, numbered as in Excel, empty cells as None; blank rows
     after the last row with data are left out. A cell covered by a merged range (calamine's,
@@ -3091,7 +3127,9 @@ def _row_batches(
     (:class:`_FormulaFill`). A text longer than ``MAX_CELL_CHARS`` is cut to it, and noted in
     ``cut`` (see :func:`_cut_long_texts`) before its batch is yielded. ``zeros``: cells to
     empty, sorted, as :attr:`XmlScan.placeholders` holds them. ``padded``: number cells
-    whose format pads them with zeros, read as the text they show (:func:`_pad_cells`).
+    whose format pads them with zeros, read as the text they show (:func:`_pad_cells`);
+    ``unshown``: filled with the number cells whose format shows nothing, before their batch
+    is yielded.
 
     Done a batch at a time with list comprehensions: the per-row loop this replaces cost
     more than calamine's own parse of the rows.
@@ -3126,7 +3164,7 @@ def _row_batches(
         if zeros:
             _empty_cells(cells_list, index, zeros)
         if padded is not None:
-            _pad_cells(cells_list, index, *padded)
+            _pad_cells(cells_list, index, *padded, unshown)
         if merged:
             _fill_merged(cells_list, index, merged, top_left)
         if _longest_text(cells_list) > MAX_CELL_CHARS:
@@ -3190,13 +3228,20 @@ _FORMAT_BRACKET = re.compile(
     re.IGNORECASE,
 )
 MAX_PADDED_STYLES = 255  # a workbook's padded formats kept (one byte each per cell)
+# The shape of a format that shows a positive number as nothing (``;;;``, an empty first
+# section): its cells are read as their number and named (``unshown``), as the sheet shows an
+# empty cell where a number is (black-box bb13 F1).
+UNSHOWN: Final[Shape] = ("",)
 
 
 def padded_shape(code: str) -> Shape | None:
     """The parts of number format ``code``'s first section (the one for a positive number) if
     it shows a whole number with zeros (or digits) the number does not have; None for any
     other format, or one not read here (decimals, percent, exponent, dates, thousands, text,
-    conditions), whose cells are read as their number."""
+    conditions), whose cells are read as their number. :data:`UNSHOWN` for a format whose
+    first section is empty."""
+    if code.startswith(";"):
+        return UNSHOWN
     parts: list[str] = []
     at, size = 0, len(code)
     while at < size:
@@ -3313,11 +3358,14 @@ def _pad_cells(
     keys: Sequence[int],
     which: bytearray,
     shapes: list[Shape],
+    unshown: list[tuple[int, int, str]] | None = None,
 ) -> None:
     """Give the number cells of ``keys`` (sorted, row << 14 | column, rows 1-based) in
     ``cells_list`` (whose first row is row ``index`` + 1) the text their format
     ``shapes[which[k]]`` shows, when it shows a whole number not negative with digits the
-    number does not have. Text, booleans and the rest are left as they are."""
+    number does not have. Text, booleans and the rest are left as they are. A number whose
+    format shows nothing (:data:`UNSHOWN`) is left too, and listed in ``unshown`` (row, column,
+    the number as text)."""
     at = bisect.bisect_left(keys, (index + 1) << 14)
     end = bisect.bisect_left(keys, (index + 1 + len(cells_list)) << 14)
     for k in range(at, end):
@@ -3328,6 +3376,12 @@ def _pad_cells(
             continue
         value = cells[column]
         kind = value.__class__
+        if shapes[which[k]] == UNSHOWN:
+            if (kind is int or kind is float) and value and unshown is not None:
+                whole = kind is int or value.is_integer()
+                text = repr(int(value)) if whole else repr(value)
+                unshown.append((key >> 14, column, text))
+            continue
         if kind is float:
             if not value.is_integer() or not 0 <= value < 1e15:
                 continue
@@ -3715,6 +3769,7 @@ def run(
         last_row = 0
         batch: list[tuple[int, list[Any]]] = []
         cut: list[tuple[int, int, int]] = []
+        unshown: list[tuple[int, int, str]] = []
         batches = _row_batches(
             sheet,
             merged_ranges=merged,
@@ -3723,6 +3778,7 @@ def run(
             cut=cut,
             zeros=zeros or None,
             padded=padded,
+            unshown=unshown,
         )
         for batch in batches:
             if scan is not None:  # an .ods scan hands out its hidden rows a batch at a time
@@ -3732,6 +3788,9 @@ def run(
             if cut:
                 _send(out, ("cut", cut[:]))
                 cut.clear()
+            if unshown:  # number cells whose format shows nothing, named by staging
+                _send(out, ("unshown", unshown[:]))
+                unshown.clear()
             _send(out, ("rows", batch))
             count += len(batch)
             last_row = batch[-1][0]
