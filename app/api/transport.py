@@ -25,7 +25,7 @@ import ssl
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 from urllib.parse import quote, quote_plus, unquote_plus, urlencode, urlsplit
@@ -421,6 +421,34 @@ class AttemptWatcher(Protocol):
         :class:`TransportError` when no answer came)."""
 
 
+# The calling thread's hook for its next write's first send (see before_first_write).
+_first_write = threading.local()
+
+
+@contextlib.contextmanager
+def before_first_write(hook: Callable[[], object]) -> Iterator[None]:
+    """Call ``hook`` once, on this thread, when the first write request of the block has its
+    connection claimed from a transport that is still open, just before it goes on the wire.
+
+    A journaled write records its intent there: a transport closed before (a token replaced
+    while the write waited for a paused job's gate) refuses the write with
+    :class:`ClientClosed` before the hook, so nothing is journaled of a write never sent, and
+    once the hook has run, :meth:`Transport.close` no longer refuses that request, so a write
+    journaled is a write sent. A hook that raises stops the request unsent."""
+    _first_write.hook = hook
+    try:
+        yield
+    finally:
+        _first_write.hook = None
+
+
+def _run_first_write_hook() -> None:
+    hook: Callable[[], object] | None = getattr(_first_write, "hook", None)
+    if hook is not None:
+        _first_write.hook = None
+        hook()
+
+
 class Transport:
     """Sends one API call with retries and returns the decoded JSON body."""
 
@@ -790,6 +818,8 @@ class Transport:
         pool = self._enter()
         try:
             try:
+                if not is_read(path):
+                    _run_first_write_hook()
                 response = pool.handle_request(request)
                 try:
                     response.read()

@@ -88,12 +88,11 @@ from app.core.job_catalog import (
     SOURCE_SHA256,
     JobInfo,
     SameFileJob,
+    claim_beside,
     discard_unrun,
     job_state,
     made_from,
-    read_job,
     run_by,
-    same_file_job,
     same_file_refusal,
     source_change,
     source_fingerprint,
@@ -1579,7 +1578,7 @@ def run_job_command(
                 store, _ = stage_fn(
                     job, paths.jobs_dir, connection=connection, campaign_lookup=lookup
                 )
-            if not args.dry_run and (other := same_file_job(paths.jobs_dir, read_job(store.path))):
+            if not args.dry_run and (other := claim_beside(store, paths.jobs_dir)):
                 refusal = same_file_sentence(other, action)
                 discard_unrun(store)
                 store = None

@@ -482,8 +482,9 @@ def same_file_job(jobs_dir: Path, own: JobInfo) -> SameFileJob | None:
     imports of one file started at once each inserted rows the other then recorded as already
     there, and neither named the other).
 
-    Two jobs started at once each see the other just made and not run yet: only the earlier
-    (by creation time, then id) goes on, so exactly one of them runs. A job left by a process
+    Two jobs started at once each see the other just made and not run yet: one that passed
+    this check already (:func:`claim_beside`) goes on, else the earlier (by creation time,
+    then id), so exactly one of them runs. A job left by a process
     that is gone counts whatever its age: it is there to be resumed."""
     here = _real(source_path(own.meta))
     sha256 = str(own.meta.get(SOURCE_SHA256) or "")
@@ -499,7 +500,7 @@ def same_file_job(jobs_dir: Path, own: JobInfo) -> SameFileJob | None:
         if holder is None and job.status not in _UNFINISHED:
             continue
         if holder is None and _just_started(job.meta):
-            if _order(job.meta) < _order(own.meta):
+            if job.meta.get(CHECKED_BESIDE) or _order(job.meta) < _order(own.meta):
                 return SameFileJob(read_job(job.path), None, starting=True)
             continue
         info = read_job(job.path)
@@ -581,12 +582,31 @@ def writes_to(meta: Mapping[str, Any]) -> str:
     return f"{lists.get(target, f'the list {target!r}')} (scope {meta.get('scope') or '?'})"
 
 
+# Set in the meta of a job just staged once it passed same_file_job (see claim_beside).
+CHECKED_BESIDE = "checked_beside"
+# The lock file in the jobs folder that claim_beside holds.
+BESIDE_LOCK = "same-file-check.lock"
+
+
+def claim_beside(store: JobStore, jobs_dir: Path) -> SameFileJob | None:
+    """:func:`same_file_job` for the job just staged in ``store``; when it finds none, the job
+    is marked as having passed it, so the check of any other job of its file refuses that
+    one. Check and mark are one step under a lock file in ``jobs_dir``: two jobs of one file
+    started in the same second each passed the check before the other was marked, and the
+    later one to check went on beside the other when its id came first (both ran)."""
+    with job_lock.folder_lock(jobs_dir / BESIDE_LOCK):
+        other = same_file_job(jobs_dir, read_job(store.path))
+        if other is None:
+            store.set_meta({CHECKED_BESIDE: True})
+        return other
+
+
 def refuse_beside(store: JobStore, jobs_dir: Path, action: str, finish: str, cancel: str) -> None:
     """Remove the job just staged in ``store`` and raise :class:`SameFileRefused` when
-    :func:`same_file_job` finds one it must not run beside (the window's wizard and removal
+    :func:`claim_beside` finds one it must not run beside (the window's wizard and removal
     dialog, which stage then send in one go); ``finish`` and ``cancel`` as
     :func:`same_file_refusal` takes them."""
-    other = same_file_job(jobs_dir, read_job(store.path))
+    other = claim_beside(store, jobs_dir)
     if other is not None:
         sentence = same_file_refusal(other, action, finish, cancel)
         discard_unrun(store)

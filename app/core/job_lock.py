@@ -74,6 +74,7 @@ import socket
 import sqlite3
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -574,6 +575,29 @@ def _read_note(fd: int) -> Holder | None:
         return None
 
 
+# A thread lock per folder_lock path, taken first: threads of one process then wait on each
+# other whatever the system's file locks make of two opens of one file by one process.
+_folder_threads: dict[str, threading.Lock] = {}
+_folder_threads_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def folder_lock(path: Path) -> Iterator[None]:
+    """Hold the lock file ``path`` for the block, waiting while another thread or process
+    holds it: for a check and what it claims that two jobs must not both pass (two jobs of
+    one file started in the same second, see job_catalog.claim_beside). The file is left in
+    place, so every waiter locks the same file."""
+    with _folder_threads_lock:
+        in_process = _folder_threads.setdefault(os.path.normcase(str(path)), threading.Lock())
+    with in_process:
+        fd = _open(path)
+        try:
+            _os_wait_for(fd)
+            yield
+        finally:
+            os.close(fd)  # lets the lock go with the file
+
+
 def _open(path: Path) -> int:
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
     return os.open(path, flags, 0o600)
@@ -593,6 +617,15 @@ if sys.platform == "win32":
             return None, other
         return fd, None
 
+    def _os_wait_for(fd: int) -> None:
+        os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # tries for 10 s, then raises
+                return
+            except OSError:
+                continue
+
     def _os_release(fd: int, path: Path) -> None:
         try:
             with contextlib.suppress(OSError):
@@ -606,6 +639,9 @@ if sys.platform == "win32":
 
 else:
     import fcntl
+
+    def _os_wait_for(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
     def _os_acquire(path: Path) -> tuple[int | None, Holder | None]:
         while True:

@@ -24,6 +24,7 @@ from app.api.errors import ClientClosed as ApiClientClosed
 from app.api.models import Campaign, DncEntry, Lead, SmsOptOut, WriteResult, WriteStatus
 from app.api.paging import Cancelled
 from app.api.scope import Scope
+from app.api.transport import before_first_write
 from app.core.connections import Connection
 from app.core.journal import ChangeJournal, JournalError
 from app.core.phones import normalize_with_default
@@ -277,42 +278,43 @@ class Session:
         """``call()``, its intent and outcome in the journal. ``earlier_send_open``: an earlier
         send of the same write (a job's row sent again) ended with its fate open.
 
-        Raises :class:`ClientClosed`, having journaled nothing, when the client is closed: an
-        intent then would end "failed" for a request never made (black-box bb1 F7)."""
+        The intent is recorded when the request's connection is claimed, just before it is
+        sent (:func:`~app.api.transport.before_first_write`), or as the write ends when it
+        never got that far (cancelled, an error before any send). Raises
+        :class:`ClientClosed`, having journaled nothing, when the client was closed before
+        then: an intent would end "failed" (black-box bb1 F7) or "not sent" for a request
+        never made, although the token's replacement closed it while the write waited (a
+        paused job's gate); once the intent is recorded, the close lets the request go."""
         if self.api.closed:
             raise ClientClosed(closed_client_sentence(operation, target, phone))
+        recorded: list[int] = []
+
+        def intent() -> int:
+            if not recorded:
+                recorded.append(self._intent(operation, target, phone, before, after, job, note))
+            return recorded[0]
+
         try:
-            intent = self.journal.record_intent(
-                connection=self.connection.name,
-                base_url=self.connection.base_url,
-                operation=operation,
-                target=target,
-                phone=phone,
-                before=before,
-                after=after,
-                job=job,
-                note=note,
-            )
-        except JournalError as exc:
-            raise WriteNotJournaled(str(exc), may_be_done=False) from exc
-        try:
-            result = call()
+            with before_first_write(intent):
+                result = call()
+        except WriteNotJournaled:
+            raise
         except Cancelled as stopped:
             outcome, error = "not_attempted", "cancelled before the request was sent"
             if stopped.maybe_done:
                 outcome, error = "unknown", CANCELLED_AFTER_LOST_ANSWER
             elif stopped.refused:
                 error = cancelled_after_refusals(stopped.refused)
-            self._outcome(intent, stopped.maybe_done, outcome=outcome, error=error)
+            self._outcome(intent(), stopped.maybe_done, outcome=outcome, error=error)
             raise
         except RateLimitedError as exc:
             # Refused unread: nothing changed, and a job sends the row again later, so "failed"
             # would misstate it; unless an earlier attempt's answer was lost (it may be done).
             if exc.earlier_attempt_lost:
-                self._outcome(intent, True, outcome="failed", error=str(exc))
+                self._outcome(intent(), True, outcome="failed", error=str(exc))
             else:
                 error = f"{exc}; {RATE_LIMIT_REFUSED}"
-                self._outcome(intent, False, outcome="refused", error=error)
+                self._outcome(intent(), False, outcome="refused", error=error)
             raise
         except ApiError as exc:
             if earlier_send_open:
@@ -327,19 +329,22 @@ class Session:
                 # already_present_ok insert records it: the lost attempt may well have made the
                 # entry, so "failed" would misstate it (black-box bb3 F3).
                 outcome = WriteStatus.ALREADY_PRESENT.value
-            self._outcome(intent, True, outcome=outcome, error=str(exc))
+            self._outcome(intent(), True, outcome=outcome, error=str(exc))
             raise
         except ApiClientClosed as closed:
-            # Closed while the write waited (a paused job's gate, a retry's backoff): this
-            # attempt never left; "not_attempted" unless an earlier one went out.
+            if not recorded:
+                # Closed before the write's first request was sent: nothing to journal.
+                raise ClientClosed(closed_client_sentence(operation, target, phone)) from closed
+            # Closed while a retry waited (its backoff): this attempt never left, an earlier
+            # one did.
             error = closed_client_sentence(operation, target, phone)
             if closed.attempted:
                 error = f"{error} An earlier attempt was sent, so it may have been done."
             outcome = "unknown" if closed.attempted else "not_attempted"
-            self._outcome(intent, closed.attempted, outcome=outcome, error=error)
+            self._outcome(intent(), closed.attempted, outcome=outcome, error=error)
             raise
         except Exception as exc:
-            self._outcome(intent, True, outcome="failed", error=f"{type(exc).__name__}: {exc}")
+            self._outcome(intent(), True, outcome="failed", error=f"{type(exc).__name__}: {exc}")
             raise
         outcome = "ok" if result.status is WriteStatus.DONE else result.status.value
         detail = result.message if result.status is not WriteStatus.DONE else ""
@@ -352,13 +357,38 @@ class Session:
         if result.retried:
             detail = (detail + f" (answered after {result.attempts} attempts)").strip()
         self._outcome(
-            intent,
+            intent(),
             True,
             outcome=outcome,
             error=detail,
             after={"id": result.id} if result.id else None,
         )
         return result
+
+    def _intent(
+        self,
+        operation: str,
+        target: str,
+        phone: str,
+        before: Mapping[str, Any] | None,
+        after: Mapping[str, Any] | None,
+        job: str,
+        note: str,
+    ) -> int:
+        try:
+            return self.journal.record_intent(
+                connection=self.connection.name,
+                base_url=self.connection.base_url,
+                operation=operation,
+                target=target,
+                phone=phone,
+                before=before,
+                after=after,
+                job=job,
+                note=note,
+            )
+        except JournalError as exc:
+            raise WriteNotJournaled(str(exc), may_be_done=False) from exc
 
     def _outcome(
         self,
