@@ -398,14 +398,45 @@ _LOOKALIKES: Final = frozenset("OoIlSBZ")
 _AROUND_LOOKALIKE: Final = " .-OoIlSBZ"
 
 
+# At the very start or end of a number ("O303-555-0015", "303-555-001l") only the letters
+# most like 0 and 1 are taken for a digit, joined to the digits with nothing between (fxD,
+# session 33: these were refused as words around the number); "O 303-555-0015" keeps its
+# reading, and a letter before fewer digits than a number has is no number at all.
+_EDGE_LOOKALIKES: Final = "OoIl"
+_BEFORE_NUMBER: Final = "(+"
+_AFTER_NUMBER: Final = ")"
+
+
 def _letter_for_digit(text: str, letters: list[str]) -> str | None:
     """The first letter of ``text`` standing where a digit belongs, when every letter in it is
-    one that looks like a digit and sits beside a digit within the number (None otherwise):
-    only asked of a cell already refused, so ordinary cells pay nothing."""
+    one that looks like a digit and sits beside a digit within the number, or at its very
+    start or end (None otherwise): only asked of a cell already refused, so ordinary cells
+    pay nothing."""
     if len(letters) > 2 or not _LOOKALIKES.issuperset(letters):
         return None
-    inside = [i for i, c in enumerate(text) if c.isalpha() and _between_digits(text, i)]
+    edges = sum(c.isdigit() for c in text) >= _FEWEST_DIGITS
+    inside = [
+        i
+        for i, c in enumerate(text)
+        if c.isalpha() and (_between_digits(text, i) or (edges and _at_number_edge(text, i)))
+    ]
     return text[inside[0]] if len(inside) == len(letters) else None
+
+
+def _at_number_edge(text: str, i: int) -> bool:
+    """Whether ``text[i]``, a letter like 0 or 1, is the first or last character of the number
+    (only a bracket or "+" outside it), joined to its digits directly or through other such
+    letters ("OO15")."""
+    if text[i] not in _EDGE_LOOKALIKES:
+        return False
+    before, after = text[:i], text[i + 1 :]
+    if not before.strip(_BEFORE_NUMBER + _EDGE_LOOKALIKES):
+        inward = after.lstrip(_EDGE_LOOKALIKES)
+        return inward[:1].isdigit()
+    if not after.strip(_AFTER_NUMBER + _EDGE_LOOKALIKES):
+        inward = before.rstrip(_EDGE_LOOKALIKES)
+        return inward[-1:].isdigit()
+    return False
 
 
 def _between_digits(text: str, i: int) -> bool:

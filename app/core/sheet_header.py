@@ -281,6 +281,33 @@ def detect_header(rows: Sequence[Row]) -> int | None:
     return None
 
 
+# How many rows below a line of labels naming no column are compared with it: rows that all
+# go on right of its last cell say it heads none of their columns.
+_ROWS_UNDER_TITLE: Final = 5
+
+
+def title_over_data(line: Row, rows: Sequence[Row]) -> bool:
+    """Whether ``line``, a row of labels naming no column above the first phone number, is a
+    title over headerless rows ("ACME Corp opt-outs, March" over "Kim,201-555-0310,stop", one
+    cell, or two where a CSV's unquoted comma split it): each row under it holding a phone
+    number fills more cells than it, one right of its last. A header names each column its
+    rows fill; taken for one, the title left the rows' last columns (their reasons) unread as
+    "right of the header" (fxD, session 33). It stays the row the data starts below, so it is
+    not imported, while the columns are read as a headerless sheet's."""
+    number, cells = line
+    if not _all_labels(cells) or any(_names_column(v) for v in cells):
+        return False
+    filled = [c for c, v in enumerate(cells) if v is not None and str(v).strip()]
+    under = [
+        [c for c, v in enumerate(r) if v is not None and str(v).strip()]
+        for n, r in rows
+        if n > number and not is_blank(r) and any(looks_like_phone(v) for v in r)
+    ][:_ROWS_UNDER_TITLE]
+    return bool(filled and under) and all(
+        len(row) > len(filled) and row[-1] > filled[-1] for row in under
+    )
+
+
 def _header_after_preamble(rows: Sequence[Row]) -> int | None:
     """The first row naming a column with phone numbers just below it, in columns where no
     phone number appears above it (rows above a header are skipped, so numbers there would be

@@ -2931,10 +2931,44 @@ def propose_under_header(
 ) -> ColumnMapping:
     """:func:`propose_mapping` with row ``header_row`` of ``preview`` as the header (None: the
     sheet has none, every row is data)."""
+    from app.core.sheet_header import title_over_data
+
     header: Sequence[CellValue] | None = None
     if header_row is not None:
         header = next((cells for number, cells in preview if number == header_row), None)
+        if header is not None and title_over_data((header_row, header), preview):
+            header = None  # a title over headerless rows names none of their columns
     data = [row for row in preview if header_row is None or row[0] > header_row]
     mapping = propose_mapping(header, data, default_phone_code)
     mapping.header_row = header_row
+    if header is None and mapping.reason is None and mapping.phone is not None:
+        mapping.reason = _asking_to_stop(data, mapping)
     return mapping
+
+
+# Of a column with no header, the share of its filled cells asking to stop ("stop", "STOP
+# please", "unsubscribe") that makes it the rows' reasons.
+_STOP_SHARE: Final = 0.5
+
+
+def _asking_to_stop(data: Sequence[Row], mapping: ColumnMapping) -> int | None:
+    """The column of headerless rows whose text asks to stop, read as their reason (None if
+    none): with no header to name it, it went unread and the entries lost their reasons (fxD,
+    session 33: "Kim,201-555-0310,stop" under a title). Of two, the one holding more."""
+    read = {index for role in Role if (index := mapping.column(role)) is not None}
+    rows = [cells for _, cells in data[:SAMPLE_ROWS]]
+    best: tuple[int, int] | None = None
+    for index in range(max((len(cells) for cells in rows), default=0)):
+        if index in read:
+            continue
+        texts = [
+            cells[index]
+            for cells in rows
+            if index < len(cells) and cells[index] is not None and str(cells[index]).strip()
+        ]
+        if not texts or any(not isinstance(v, str) or looks_like_phone(v) for v in texts):
+            continue
+        asking = sum(asks_to_stop(plain_words(v)) for v in texts if isinstance(v, str))
+        if asking / len(texts) >= _STOP_SHARE and (best is None or asking > best[0]):
+            best = (asking, index)
+    return best[1] if best else None

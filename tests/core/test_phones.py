@@ -140,7 +140,9 @@ def test_extensions(code: str, national: str, trunk: str, grouped: str) -> None:
 def test_letters(code: str, national: str, trunk: str, grouped: str) -> None:
     vanity = _rejected(f"{national[:4]}-FLOWERS", code)
     assert "vanity number" in vanity
-    assert "letters" in _rejected(f"{national[:-1]}O", code)
+    assert "letters" in _rejected(f"{national[:-1]}K", code)
+    # fxD (session 33): O ending the digits is a letter typed for 0, said so.
+    assert "where a digit belongs" in _rejected(f"{national[:-1]}O", code)
     assert "no digits" in _rejected("N/A", code)
 
 
