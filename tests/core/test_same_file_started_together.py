@@ -64,7 +64,7 @@ class _Start:
             connection=self.session.connection,
         )
         try:
-            refuse_beside(store, self.jobs_dir, f"Import of {self.file.name} not started", "-")
+            refuse_beside(store, self.jobs_dir, f"Import of {self.file.name} not started", "-", "-")
         except SameFileRefused as refused:
             return str(refused)
         self.checked.set()
