@@ -369,6 +369,23 @@ _FLAG_COLUMNS: Final = 10
 # as its letters read squashed together: on a subscriber export its empty cells are the
 # numbers still subscribed (black-box N4 #7).
 _OPT_OUT_DATES: Final = ("optout", "optedout", "unsub", "revoke", "revocation", "stopped")
+# Headers naming an opt-out alone ("Opt-out", "Opted out", "Unsubscribed", "DNC", "Do Not
+# Call", "Désabonné"), as their letters read squashed together once the words around that
+# only say it is a flag or of which channel ("SMS Opt-Out", "DNC Flag", "Opt out (Y/N)") are
+# set aside. Such a column holding "STOP" on some rows and "active" on others is a status
+# column as "Opt Out Status" is (black-box bb13 F10: its "active" rows were imported without
+# a word); its yes/no cells are left to the flags sentence. A header saying more ("Opt-out
+# Method", "Opt-out Source") is not read so: its values say how, not whether.
+_OPT_OUT_NAMES: Final = frozenset(
+    {"optout", "optouts", "optedout", "unsubscribe", "unsubscribed", "unsub", "unsubbed",
+     "dnc", "dnd", "donotcall", "donotcontact", "donottext", "donotsms", "donotdisturb",
+     "nepasappeler", "nollamar", "nichtanrufen", "desabonne", "desabonnee", "desinscrit",
+     "desinscrite", "desuscrito", "desuscrita", "abgemeldet"}
+)  # fmt: skip
+_OPT_OUT_FILLERS: Final = frozenset(
+    {"flag", "flagged", "indicator", "marker", "y", "n", "yn", "sms", "text", "texts", "call",
+     "calls", "phone", "voice"}
+)  # fmt: skip
 
 
 def flag_kind(header: str) -> str:
@@ -407,6 +424,16 @@ def _flag_value(value: CellValue) -> str:
     if not key:
         return ""
     return "yes" if key in _FLAG_YES else "no" if key in _FLAG_NO else "other"
+
+
+def _names_opt_out(header: str) -> bool:
+    """Whether ``header`` names an opt-out alone (see :data:`_OPT_OUT_NAMES`)."""
+    words = _header_key(header).split()
+    # "Do Not Call" is a name whole, its "call" no channel's word.
+    named = "".join(words) in _OPT_OUT_NAMES or (
+        "".join(w for w in words if w not in _OPT_OUT_FILLERS) in _OPT_OUT_NAMES
+    )
+    return named and not consent_header(header)
 
 
 def _opt_out_dated(header: str) -> bool:
@@ -588,14 +615,26 @@ class LogWatch:
         )
         self._seen: dict[int, dict[str, bool]] = {i: {} for i in self.watched}
         # Each disposition column's distinct values, judged once: do not call or not.
+        # A column headed as an opt-out alone ("Opt-out") is one too, its yes/no cells apart.
+        self._yes_no_apart = {
+            i
+            for i in self.watched
+            if i != reason
+            and _names_opt_out(mapping.headers[i])
+            and not _is_disposition(mapping.headers[i])
+        }
         self._dispositions: dict[int, dict[str, bool]] = {
             i: {}
             for i in self.watched
-            if _is_disposition(mapping.headers[i]) or _is_verdict_header(mapping.headers[i])
+            if _is_disposition(mapping.headers[i])
+            or _is_verdict_header(mapping.headers[i])
+            or i in self._yes_no_apart
         }
         # Of them, those named only when some of their values are a scrub's verdicts.
         self._verdict_only = {
-            i for i in self._dispositions if not _is_disposition(mapping.headers[i])
+            i
+            for i in self._dispositions
+            if not _is_disposition(mapping.headers[i]) and i not in self._yes_no_apart
         }
         # Yes/no flag columns ("Federal DNC", "CallableFlag"): "block" or "callable" by their
         # header; every row counted under the set of them saying yes on it, as a row is an
@@ -892,6 +931,8 @@ class LogWatch:
         judged = self._dispositions.get(index)
         if judged is None or not value.strip():
             return
+        if index in self._yes_no_apart and _flag_value(value) in ("yes", "no"):
+            return  # a flag's yes or no: the flags sentence counts it
         dnc = judged.get(value)
         if dnc is None:
             if len(judged) >= _DISTINCT_WATCHED:
