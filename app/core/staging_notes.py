@@ -16,7 +16,9 @@ Summary lists them):
   file has not seen them. A removal whose phone column was found (not chosen) hidden is
   refused unless hidden rows and columns are included (:func:`hidden_phone_column_sentences`):
   it would take off the list numbers nobody looking at the file has seen, often beside a
-  visible corrected column;
+  visible corrected column. When a visible column has the same header as that hidden one,
+  the visible one is read instead, in an import or a removal, and the hidden one is named
+  (:func:`hidden_twin_sentence`);
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
   values mostly are not, and one of country names under a header naming no role; and with
@@ -1525,6 +1527,24 @@ def hidden_phone_column_sentences(
     return head + gui, head + cli
 
 
+def hidden_twin_sentence(
+    source: SheetSource, file_name: str, mapping: ColumnMapping, hidden: int, kind: str
+) -> str:
+    """That the phone column found, ``hidden`` in the file, gave way to the visible column of
+    the same header now read (:func:`~app.core.sheet_mapping.visible_twin`): the numbers a
+    person looking at the file sees are the ones sent."""
+    assert mapping.phone is not None
+    column = column_said(mapping.headers, hidden)
+    read = column_said(mapping.headers, mapping.phone)
+    verb = "removed" if kind == "removal" else "imported"
+    return (
+        f"{column[0].upper()}{column[1:]} is hidden in sheet {source.sheet!r} of {file_name}, "
+        f"and {read} has the same header and is not: {read} is read, as the numbers a person "
+        f"looking at the file sees, and the hidden column is not {verb}. Unhide it to see its "
+        "numbers."
+    )
+
+
 def hidden_sheets_sentences(file_name: str, names: list[str]) -> tuple[str, str]:
     """Why staging is refused when no sheet was named, no visible sheet has a column of phone
     numbers and the hidden sheets ``names`` have: a hidden sheet is read only when named (a
@@ -1781,7 +1801,7 @@ def above_header_sentence(rows: list[Row], header_row: int | None, kind: str) ->
     ]
     if not found:
         return ""
-    shown = joined([f"row {number} holds {_shown(value)!r}" for number, value in found[:3]])
+    shown = joined([f"row {number} holds {cell_shown(value)!r}" for number, value in found[:3]])
     more = f" ({len(found)} cells in all)" if len(found) > 3 else ""
     verb = "removed" if kind == "removal" else "imported"
     return (
@@ -1791,7 +1811,9 @@ def above_header_sentence(rows: list[Row], header_row: int | None, kind: str) ->
     )
 
 
-def _shown(value: CellValue) -> str:
+def cell_shown(value: CellValue) -> str:
+    """A cell's value as a sheet shows it, for a message to quote: a whole number stored as a
+    float (6505550201.0) without its ".0"."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value).strip()
