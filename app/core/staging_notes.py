@@ -273,6 +273,7 @@ class Held:
         "formulas",
         "headers",
         "lost_plus",
+        "lost_plus_cells",
         "lost_plus_first",
         "lost_zero_guess",
         "mapped",
@@ -356,6 +357,8 @@ class Held:
         # row said so).
         self.lost_plus: dict[str, RowList] = {}
         self.lost_plus_first: tuple[int, str, str] | None = None
+        # Whether some of them are number cells, on which a '+' typed in is dropped again.
+        self.lost_plus_cells = False
         self.phone_column: int | None = None
         self.default_code = "1"
         # The column read for the rows' codes, when one alone is: its rows with an empty cell
@@ -2652,13 +2655,19 @@ def _form_order(summary: CheckSummary) -> DayFirst:
 def _lost_plus_row(c: CheckedRow, held: Held) -> None:
     """Counts an invalid row whose digits are a number with its own country code written
     without its "+" (see :attr:`Held.lost_plus`)."""
-    reading = phones.lost_plus_reading(c.original, c.phone_code or held.default_code)
+    original = c.original
+    if isinstance(original, float) and original.is_integer():
+        # A number cell (4915112345678 in an xlsx, xls or ods), as Excel and LibreOffice keep
+        # E.164 typed in: the same digits a CSV writes (black-box bb13 F3).
+        original = int(original)
+    reading = phones.lost_plus_reading(original, c.phone_code or held.default_code)
     if reading is None:
         return
     code, shown = reading
     held.lost_plus.setdefault(code, RowList()).add(c.row)
+    held.lost_plus_cells = held.lost_plus_cells or not isinstance(c.original, str)
     if held.lost_plus_first is None:
-        held.lost_plus_first = (c.row, str(c.original).strip(), shown)
+        held.lost_plus_first = (c.row, str(original).strip(), shown)
 
 
 # Rows of E.164 without its "+" that make a file-wide warning (fewer are the rows' own notes),
@@ -2699,13 +2708,20 @@ def lost_plus_sentence(held: Held, kind: str) -> str:
     else:
         named = joined([f"{phones.region_name(code)} (+{code})" for code in codes[:4]])
         either = f" (they are numbers of {named}{', …' if len(codes) > 4 else ''})"
+    # A spreadsheet turns "+4915112345678" typed into a number cell back into the number.
+    typed = (
+        f"{'It is a number cell' if one else 'Such cells are number cells'}: format "
+        f"{column} as Text first, as a spreadsheet drops a '+' typed into a number cell. "
+        if held.lost_plus_cells
+        else ""
+    )
     return (
         f"{count:,} {'row' if one else 'rows'} of {column} ({rows_named(rows)}) "
         f"{'holds a number' if one else 'hold numbers'} written with "
         f"{'its' if one else 'their'} country code but without the '+' before it, as SMS "
         f"platforms write E.164 (row {number}: {written} is {shown}): read as numbers of the "
         f"default code +{held.default_code} ({phones.region_name(held.default_code)}), "
-        f"{'it is' if one else 'they are'} not {verb}. Write a '+' before "
+        f"{'it is' if one else 'they are'} not {verb}. {typed}Write a '+' before "
         f"{'that number' if one else 'each such number'} (+{written}) and run the file again"
         f"{either}; each row's message shows its number."
     )
