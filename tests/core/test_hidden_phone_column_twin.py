@@ -16,6 +16,7 @@ from app.core.import_job import run_import, stage_import
 from app.core.job_exec import job_summary
 from app.core.job_staging import JobSettings
 from app.core.job_store import JobStatus
+from app.core.removal_job import run_removal, stage_removal
 from app.core.session import Session
 
 
@@ -98,3 +99,20 @@ def test_a_hidden_second_column_changes_nothing(
     warnings, _ = _import(session, _workbook(tmp_path, "Phone", hide="C"), tmp_path)
     assert "6505550101" in _listed(sandbox)
     assert not any("has the same header and is not" in w for w in warnings), warnings
+
+
+def test_a_removal_takes_off_the_visible_columns_numbers(
+    session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    """A removal was refused on the hidden column found; with a visible twin it removes the
+    numbers the person sees, and leaves the hidden column's old ones on the list."""
+    listed = ["6505550100", "6505550101", "6505550102", "6505550103", "6505550104"]
+    listed += ["6505550201", "6505550203"]
+    sandbox.bulk_seed_dnc([(n, "1", "0", "asked", "") for n in listed])
+    settings = JobSettings(_workbook(tmp_path, "Phone"), Scope.global_(), reason="consent given")
+    store, _ = stage_removal(settings, tmp_path / "jobs", connection=None)
+    warnings = [str(w) for w in store.meta().get("warnings") or []]
+    assert run_removal(store, session) is JobStatus.FINISHED
+    store.close()
+    assert any("the hidden column is not removed" in w for w in warnings), warnings
+    assert _listed(sandbox) == ["6505550101", "6505550103"]
