@@ -623,6 +623,7 @@ class LogWatch:
             and _names_opt_out(mapping.headers[i])
             and not _is_disposition(mapping.headers[i])
         }
+        self._yes_no_values: dict[str, bool] = {}  # a cell's value: whether it says yes or no
         self._dispositions: dict[int, dict[str, bool]] = {
             i: {}
             for i in self.watched
@@ -931,7 +932,7 @@ class LogWatch:
         judged = self._dispositions.get(index)
         if judged is None or not value.strip():
             return
-        if index in self._yes_no_apart and _flag_value(value) in ("yes", "no"):
+        if index in self._yes_no_apart and self._yes_or_no(value):
             return  # a flag's yes or no: the flags sentence counts it
         dnc = judged.get(value)
         if dnc is None:
@@ -972,6 +973,16 @@ class LogWatch:
                 self._note(number, note, index if index in self._verdict_only else None, True)
             else:
                 self._note(number, note, index)
+
+    def _yes_or_no(self, value: str) -> bool:
+        """Whether a cell of a column headed as an opt-out says yes or no, each distinct value
+        judged once (a 100,000-row file says "active" 100,000 times)."""
+        said = self._yes_no_values.get(value)
+        if said is None:
+            said = _flag_value(value) in ("yes", "no")
+            if len(self._yes_no_values) < _DISTINCT_WATCHED:
+                self._yes_no_values[value] = said
+        return said
 
     def _judge(self, index: int, dnc: bool, value: str) -> None:
         """Counts a verdict-only column's row toward judging the column (``_JUDGED_ROWS``):
