@@ -20,13 +20,15 @@ The same watch reads, in any import file, a message or keyword column and every 
 reads (and the reason column) for cells saying the consumer opted in or asked to be called
 again ("START", "Opted In", "remove me from your DNC list"): those rows are named too. A
 disposition or status column among them ("Disposition", "Call Result") that holds both
-do-not-call values and others ("No Answer", "Callback") is named with its counts, as every
-row is imported whatever it says; a value naming a block ("Litigator", "Blocked", "DNCL") is do
-not call there, and a scrub's "Reason", "Description" or "ResultCode" column is named so when it
-holds verdicts such as "Clean" or "Invalid Number" (black-box pass N4). Yes/no flag columns
-("Federal DNC", "FederalDNC", "DoNotCall", "Litigator", "CallableFlag") are read together, a row
-being an opt-out when any block flag says yes on it, and an opt-out-date column ("opt_out_date")
-empty on some rows of a subscriber export names those rows, most likely still subscribed.
+do-not-call values and others ("No Answer", "Callback") is named with its counts, as every row is
+imported whatever it says (so is a column headed as an opt-out alone, "Opt-out", "Unsubscribed",
+"DNC", its yes/no cells left to the flags); a value naming a block ("Litigator", "Blocked",
+"DNCL") is do not call there, and a scrub's "Reason", "Description" or "ResultCode" column is
+named so when it holds verdicts such as "Clean" or "Invalid Number" (black-box pass N4). Yes/no
+flag columns ("Federal DNC", "FederalDNC", "DoNotCall", "Litigator", "CallableFlag") are read
+together, a row being an opt-out when any block flag says yes on it, and an opt-out-date column
+("opt_out_date") empty on some rows of a subscriber export names those rows, most likely still
+subscribed.
 
 The phone column read is watched too when its header names the business's side ("Company
 Phone", "Business Number", "Our number" chosen with --phone-column) or one end of a log
