@@ -15,8 +15,9 @@ space, Unicode form) takes the list's spelling, or is invalid when the list has 
 import's rows spelling one purpose several ways, none of them the list's, are warned of
 (:class:`_RowSpellings`), as the service would keep each spelling as a purpose of its own.
 A removal is refused, before any job file is written, when the file cannot say which rows are
-hidden, and when the phone column it found (none was named) is hidden in the file, unless
-hidden rows and columns are included; and when the column read for countries holds US state
+hidden, and when the phone column it found (none was named) is hidden in the file with no
+visible column of the same header to read instead, unless hidden rows and columns are
+included; and when the column read for countries holds US state
 codes that are countries' too ("IN", "DE") beside numbers valid both ways, which nothing in the
 file settles (:class:`~app.core.sheet_mapping.StateNumbers`), whether the columns were guessed or
 chosen in the import wizard, unless the person said the column holds countries
@@ -114,6 +115,7 @@ from app.core.sheet_mapping import (
     skipped_phone_columns,
     state_numbers,
     unread_code_columns,
+    visible_twin,
 )
 from app.core.sheet_reader import (
     WORKBOOK_SUFFIXES,
@@ -147,6 +149,7 @@ from app.core.staging_notes import (
     formula_columns_sentences,
     hidden_phone_column_sentences,
     hidden_sheets_sentences,
+    hidden_twin_sentence,
     hidden_unknown_sentence,
     late_invalid_sentence,
     named_column_empty_sentence,
@@ -990,6 +993,16 @@ def _stage(
             if not settings.phone_column:
                 others = other_phone_columns(mapping, preview, settings.phone_code)
                 hidden_columns = source.notes.hidden_columns
+                twin = visible_twin(mapping, others, hidden_columns)
+                if twin is not None:
+                    # Of two equal phone columns, the one shown is read (black-box bb13 F6).
+                    found = mapping.phone
+                    assert found is not None
+                    mapping = replace(mapping, phone=twin)
+                    others = other_phone_columns(mapping, preview, settings.phone_code)
+                    warnings.append(
+                        hidden_twin_sentence(source, path_text(path.name), mapping, found, kind)
+                    )
                 if (
                     kind == "removal"
                     and not settings.include_hidden

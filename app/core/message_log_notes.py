@@ -20,13 +20,15 @@ The same watch reads, in any import file, a message or keyword column and every 
 reads (and the reason column) for cells saying the consumer opted in or asked to be called
 again ("START", "Opted In", "remove me from your DNC list"): those rows are named too. A
 disposition or status column among them ("Disposition", "Call Result") that holds both
-do-not-call values and others ("No Answer", "Callback") is named with its counts, as every
-row is imported whatever it says; a value naming a block ("Litigator", "Blocked", "DNCL") is do
-not call there, and a scrub's "Reason", "Description" or "ResultCode" column is named so when it
-holds verdicts such as "Clean" or "Invalid Number" (black-box pass N4). Yes/no flag columns
-("Federal DNC", "FederalDNC", "DoNotCall", "Litigator", "CallableFlag") are read together, a row
-being an opt-out when any block flag says yes on it, and an opt-out-date column ("opt_out_date")
-empty on some rows of a subscriber export names those rows, most likely still subscribed.
+do-not-call values and others ("No Answer", "Callback") is named with its counts, as every row is
+imported whatever it says (so is a column headed as an opt-out alone, "Opt-out", "Unsubscribed",
+"DNC", its yes/no cells left to the flags); a value naming a block ("Litigator", "Blocked",
+"DNCL") is do not call there, and a scrub's "Reason", "Description" or "ResultCode" column is
+named so when it holds verdicts such as "Clean" or "Invalid Number" (black-box pass N4). Yes/no
+flag columns ("Federal DNC", "FederalDNC", "DoNotCall", "Litigator", "CallableFlag") are read
+together, a row being an opt-out when any block flag says yes on it, and an opt-out-date column
+("opt_out_date") empty on some rows of a subscriber export names those rows, most likely still
+subscribed.
 
 The phone column read is watched too when its header names the business's side ("Company
 Phone", "Business Number", "Our number" chosen with --phone-column) or one end of a log
@@ -369,6 +371,23 @@ _FLAG_COLUMNS: Final = 10
 # as its letters read squashed together: on a subscriber export its empty cells are the
 # numbers still subscribed (black-box N4 #7).
 _OPT_OUT_DATES: Final = ("optout", "optedout", "unsub", "revoke", "revocation", "stopped")
+# Headers naming an opt-out alone ("Opt-out", "Opted out", "Unsubscribed", "DNC", "Do Not
+# Call", "Désabonné"), as their letters read squashed together once the words around that
+# only say it is a flag or of which channel ("SMS Opt-Out", "DNC Flag", "Opt out (Y/N)") are
+# set aside. Such a column holding "STOP" on some rows and "active" on others is a status
+# column as "Opt Out Status" is (black-box bb13 F10: its "active" rows were imported without
+# a word); its yes/no cells are left to the flags sentence. A header saying more ("Opt-out
+# Method", "Opt-out Source") is not read so: its values say how, not whether.
+_OPT_OUT_NAMES: Final = frozenset(
+    {"optout", "optouts", "optedout", "unsubscribe", "unsubscribed", "unsub", "unsubbed",
+     "dnc", "dnd", "donotcall", "donotcontact", "donottext", "donotsms", "donotdisturb",
+     "nepasappeler", "nollamar", "nichtanrufen", "desabonne", "desabonnee", "desinscrit",
+     "desinscrite", "desuscrito", "desuscrita", "abgemeldet"}
+)  # fmt: skip
+_OPT_OUT_FILLERS: Final = frozenset(
+    {"flag", "flagged", "indicator", "marker", "y", "n", "yn", "sms", "text", "texts", "call",
+     "calls", "phone", "voice"}
+)  # fmt: skip
 
 
 def flag_kind(header: str) -> str:
@@ -407,6 +426,16 @@ def _flag_value(value: CellValue) -> str:
     if not key:
         return ""
     return "yes" if key in _FLAG_YES else "no" if key in _FLAG_NO else "other"
+
+
+def _names_opt_out(header: str) -> bool:
+    """Whether ``header`` names an opt-out alone (see :data:`_OPT_OUT_NAMES`)."""
+    words = _header_key(header).split()
+    # "Do Not Call" is a name whole, its "call" no channel's word.
+    named = "".join(words) in _OPT_OUT_NAMES or (
+        "".join(w for w in words if w not in _OPT_OUT_FILLERS) in _OPT_OUT_NAMES
+    )
+    return named and not consent_header(header)
 
 
 def _opt_out_dated(header: str) -> bool:
@@ -588,14 +617,27 @@ class LogWatch:
         )
         self._seen: dict[int, dict[str, bool]] = {i: {} for i in self.watched}
         # Each disposition column's distinct values, judged once: do not call or not.
+        # A column headed as an opt-out alone ("Opt-out") is one too, its yes/no cells apart.
+        self._yes_no_apart = {
+            i
+            for i in self.watched
+            if i != reason
+            and _names_opt_out(mapping.headers[i])
+            and not _is_disposition(mapping.headers[i])
+        }
+        self._yes_no_values: dict[str, bool] = {}  # a cell's value: whether it says yes or no
         self._dispositions: dict[int, dict[str, bool]] = {
             i: {}
             for i in self.watched
-            if _is_disposition(mapping.headers[i]) or _is_verdict_header(mapping.headers[i])
+            if _is_disposition(mapping.headers[i])
+            or _is_verdict_header(mapping.headers[i])
+            or i in self._yes_no_apart
         }
         # Of them, those named only when some of their values are a scrub's verdicts.
         self._verdict_only = {
-            i for i in self._dispositions if not _is_disposition(mapping.headers[i])
+            i
+            for i in self._dispositions
+            if not _is_disposition(mapping.headers[i]) and i not in self._yes_no_apart
         }
         # Yes/no flag columns ("Federal DNC", "CallableFlag"): "block" or "callable" by their
         # header; every row counted under the set of them saying yes on it, as a row is an
@@ -892,6 +934,8 @@ class LogWatch:
         judged = self._dispositions.get(index)
         if judged is None or not value.strip():
             return
+        if index in self._yes_no_apart and self._yes_or_no(value):
+            return  # a flag's yes or no: the flags sentence counts it
         dnc = judged.get(value)
         if dnc is None:
             if len(judged) >= _DISTINCT_WATCHED:
@@ -931,6 +975,16 @@ class LogWatch:
                 self._note(number, note, index if index in self._verdict_only else None, True)
             else:
                 self._note(number, note, index)
+
+    def _yes_or_no(self, value: str) -> bool:
+        """Whether a cell of a column headed as an opt-out says yes or no, each distinct value
+        judged once (a 100,000-row file says "active" 100,000 times)."""
+        said = self._yes_no_values.get(value)
+        if said is None:
+            said = _flag_value(value) in ("yes", "no")
+            if len(self._yes_no_values) < _DISTINCT_WATCHED:
+                self._yes_no_values[value] = said
+        return said
 
     def _judge(self, index: int, dnc: bool, value: str) -> None:
         """Counts a verdict-only column's row toward judging the column (``_JUDGED_ROWS``):

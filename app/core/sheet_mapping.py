@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from functools import lru_cache
@@ -2120,6 +2120,23 @@ def other_phone_columns(
         if valid * 2 >= len(values) or (line and (valid or _writes_numbers(values))):
             found.append(index)
     return found
+
+
+def visible_twin(mapping: ColumnMapping, others: Sequence[int], hidden: Set[int]) -> int | None:
+    """Of ``others`` (:func:`other_phone_columns`), the first visible column headed as the
+    phone column read is, when that one is hidden in the file: of two equal "Phone" columns,
+    the one the person sees holds the numbers they mean (black-box bb13 F6: the hidden column
+    B of old numbers was read over the visible C of new ones). None otherwise."""
+    read = mapping.phone
+    if read is None or read not in hidden:
+        return None
+    headers = mapping.headers
+    name = plain_words(headers[read]) if read < len(headers) else ""
+    for index in others:
+        header = headers[index] if index < len(headers) else ""
+        if index not in hidden and plain_words(header) == name:
+            return index
+    return None
 
 
 def holds_phones(sample_rows: Sequence[Row], index: int, default_phone_code: str = "1") -> bool:

@@ -16,7 +16,9 @@ Summary lists them):
   file has not seen them. A removal whose phone column was found (not chosen) hidden is
   refused unless hidden rows and columns are included (:func:`hidden_phone_column_sentences`):
   it would take off the list numbers nobody looking at the file has seen, often beside a
-  visible corrected column;
+  visible corrected column. When a visible column has the same header as that hidden one,
+  the visible one is read instead, in an import or a removal, and the hidden one is named
+  (:func:`hidden_twin_sentence`);
 - with the sheet and phone column guessed, other sheets (hidden ones too) and other columns
   that also hold phone numbers, none of them read; a column headed as country codes whose
   values mostly are not, and one of country names under a header naming no role; and with
@@ -271,6 +273,7 @@ class Held:
         "formulas",
         "headers",
         "lost_plus",
+        "lost_plus_cells",
         "lost_plus_first",
         "lost_zero_guess",
         "mapped",
@@ -354,6 +357,8 @@ class Held:
         # row said so).
         self.lost_plus: dict[str, RowList] = {}
         self.lost_plus_first: tuple[int, str, str] | None = None
+        # Whether some of them are number cells, on which a '+' typed in is dropped again.
+        self.lost_plus_cells = False
         self.phone_column: int | None = None
         self.default_code = "1"
         # The column read for the rows' codes, when one alone is: its rows with an empty cell
@@ -1525,6 +1530,24 @@ def hidden_phone_column_sentences(
     return head + gui, head + cli
 
 
+def hidden_twin_sentence(
+    source: SheetSource, file_name: str, mapping: ColumnMapping, hidden: int, kind: str
+) -> str:
+    """That the phone column found, ``hidden`` in the file, gave way to the visible column of
+    the same header now read (:func:`~app.core.sheet_mapping.visible_twin`): the numbers a
+    person looking at the file sees are the ones sent."""
+    assert mapping.phone is not None
+    column = column_said(mapping.headers, hidden)
+    read = column_said(mapping.headers, mapping.phone)
+    verb = "removed" if kind == "removal" else "imported"
+    return (
+        f"{column[0].upper()}{column[1:]} is hidden in sheet {source.sheet!r} of {file_name}, "
+        f"and {read} has the same header and is not: {read} is read, as the numbers a person "
+        f"looking at the file sees, and the hidden column is not {verb}. Unhide it to see its "
+        "numbers."
+    )
+
+
 def hidden_sheets_sentences(file_name: str, names: list[str]) -> tuple[str, str]:
     """Why staging is refused when no sheet was named, no visible sheet has a column of phone
     numbers and the hidden sheets ``names`` have: a hidden sheet is read only when named (a
@@ -1781,7 +1804,7 @@ def above_header_sentence(rows: list[Row], header_row: int | None, kind: str) ->
     ]
     if not found:
         return ""
-    shown = joined([f"row {number} holds {_shown(value)!r}" for number, value in found[:3]])
+    shown = joined([f"row {number} holds {cell_shown(value)!r}" for number, value in found[:3]])
     more = f" ({len(found)} cells in all)" if len(found) > 3 else ""
     verb = "removed" if kind == "removal" else "imported"
     return (
@@ -1791,7 +1814,9 @@ def above_header_sentence(rows: list[Row], header_row: int | None, kind: str) ->
     )
 
 
-def _shown(value: CellValue) -> str:
+def cell_shown(value: CellValue) -> str:
+    """A cell's value as a sheet shows it, for a message to quote: a whole number stored as a
+    float (6505550201.0) without its ".0"."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value).strip()
@@ -2630,13 +2655,19 @@ def _form_order(summary: CheckSummary) -> DayFirst:
 def _lost_plus_row(c: CheckedRow, held: Held) -> None:
     """Counts an invalid row whose digits are a number with its own country code written
     without its "+" (see :attr:`Held.lost_plus`)."""
-    reading = phones.lost_plus_reading(c.original, c.phone_code or held.default_code)
+    original = c.original
+    if isinstance(original, float) and original.is_integer():
+        # A number cell (4915112345678 in an xlsx, xls or ods), as Excel and LibreOffice keep
+        # E.164 typed in: the same digits a CSV writes (black-box bb13 F3).
+        original = int(original)
+    reading = phones.lost_plus_reading(original, c.phone_code or held.default_code)
     if reading is None:
         return
     code, shown = reading
     held.lost_plus.setdefault(code, RowList()).add(c.row)
+    held.lost_plus_cells = held.lost_plus_cells or not isinstance(c.original, str)
     if held.lost_plus_first is None:
-        held.lost_plus_first = (c.row, str(c.original).strip(), shown)
+        held.lost_plus_first = (c.row, str(original).strip(), shown)
 
 
 # Rows of E.164 without its "+" that make a file-wide warning (fewer are the rows' own notes),
@@ -2677,13 +2708,20 @@ def lost_plus_sentence(held: Held, kind: str) -> str:
     else:
         named = joined([f"{phones.region_name(code)} (+{code})" for code in codes[:4]])
         either = f" (they are numbers of {named}{', …' if len(codes) > 4 else ''})"
+    # A spreadsheet turns "+4915112345678" typed into a number cell back into the number.
+    typed = (
+        f"{'It is a number cell' if one else 'Such cells are number cells'}: format "
+        f"{column} as Text first, as a spreadsheet drops a '+' typed into a number cell. "
+        if held.lost_plus_cells
+        else ""
+    )
     return (
         f"{count:,} {'row' if one else 'rows'} of {column} ({rows_named(rows)}) "
         f"{'holds a number' if one else 'hold numbers'} written with "
         f"{'its' if one else 'their'} country code but without the '+' before it, as SMS "
         f"platforms write E.164 (row {number}: {written} is {shown}): read as numbers of the "
         f"default code +{held.default_code} ({phones.region_name(held.default_code)}), "
-        f"{'it is' if one else 'they are'} not {verb}. Write a '+' before "
+        f"{'it is' if one else 'they are'} not {verb}. {typed}Write a '+' before "
         f"{'that number' if one else 'each such number'} (+{written}) and run the file again"
         f"{either}; each row's message shows its number."
     )

@@ -24,7 +24,12 @@ from app.core.sheet_mapping import (
     refused_phone_columns,
 )
 from app.core.sheet_types import CellValue, Row
-from app.core.staging_notes import merge_copies, offered_columns, other_columns_sentence
+from app.core.staging_notes import (
+    cell_shown,
+    merge_copies,
+    offered_columns,
+    other_columns_sentence,
+)
 
 # The job meta key holding staging's counted sentence on a column of numbers not read, which
 # the command line says as a ``warning:`` rather than a ``note:``.
@@ -102,7 +107,8 @@ class UnreadPhones:
             letter = column_letter(column)
             if f"column {letter} on this row holds" in c.message:
                 continue  # an empty phone cell's message already names it
-            shown = value if isinstance(value, str) else str(value)
+            # As the sheet shows it: a number cell's 6505550201, not 6505550201.0 (bb13 F6).
+            shown = value if isinstance(value, str) else cell_shown(value)
             said = (
                 f"column {letter} on this row holds {shown!r} ({result.e164}), not "
                 f"{self.verb}: only {self.read} is read"

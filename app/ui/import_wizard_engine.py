@@ -49,6 +49,7 @@ from app.core.sheet_mapping import (
     column_said,
     other_phone_columns,
     propose_under_header,
+    visible_twin,
 )
 from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
@@ -82,6 +83,9 @@ class FileProbe:
     preview: list[Row]
     header_row: int | None
     hidden_sheets: frozenset[str] = frozenset()
+    # The sheet's hidden columns (0-based): of two phone columns of one header, the one shown
+    # is proposed, as staging reads it (black-box bb13 F6).
+    hidden_columns: frozenset[int] = frozenset()
     # Whether the person chose the sheet in the Sheet list, rather than the reader guessing it
     # (staging then warns of other sheets laid out alike, as with no sheet named).
     chosen: bool = False
@@ -126,12 +130,22 @@ def _probe(path: Path, source: SheetSource) -> FileProbe:
         preview,
         detect_header(preview),
         frozenset(source.notes.hidden_sheets),
+        frozenset(source.notes.hidden_columns),
     )
 
 
 def mapping_for(probe: FileProbe, header_row: int | None, phone_code: str = "1") -> ColumnMapping:
-    """The engine's proposal for the preview with ``header_row`` as the header (None: none)."""
-    return propose_under_header(probe.preview, header_row, phone_code)
+    """The engine's proposal for the preview with ``header_row`` as the header (None: none):
+    of a hidden phone column and a visible one of the same header, the visible one."""
+    mapping = propose_under_header(probe.preview, header_row, phone_code)
+    if mapping.phone in probe.hidden_columns:
+        data = [r for r in probe.preview if r[0] > (header_row or 0)]
+        twin = visible_twin(
+            mapping, other_phone_columns(mapping, data, phone_code), probe.hidden_columns
+        )
+        if twin is not None:
+            mapping.phone = twin
+    return mapping
 
 
 def is_problem(checked: CheckedRow) -> bool:
