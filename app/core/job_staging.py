@@ -165,6 +165,7 @@ from app.core.staging_notes import (
     unchecked_dates_sentence,
     unread_cells_sentence,
     unread_code_sentence,
+    unshown_sentences,
     watched,
     year_first_sentence,
 )
@@ -1268,6 +1269,7 @@ def _stage(
             if repeated_numbers := repeated_numbers_sentence(held, kind):
                 warnings.append(repeated_numbers)
             warnings += damage_sentences(held, kind)
+            warnings += unshown_sentences(held, kind)
             if mixed_codes := code_mix.sentence(kind):
                 warnings.append(mixed_codes)
             warnings += other_tables_sentences(held, kind)

@@ -292,6 +292,7 @@ class Held:
         "tables",
         "toll_free",
         "unread_countries",
+        "unshown",
         "us_cells",
         "written_fits",
         "zero_put_back",
@@ -331,6 +332,9 @@ class Held:
         # Rows whose note only guesses their number cell lost a leading 0 (only_a_guess):
         # counted apart, as nothing says the spreadsheet damaged them.
         self.lost_zero_guess = RowList()
+        # Rows whose phone cell holds a number its format shows as nothing (";;;"): read as
+        # the number, the sheet shows an empty cell (black-box bb13 F1).
+        self.unshown = RowList()
         # Rows refused as US numbers that are another country's (Marks.other_country), by
         # that country's code; and the first rows read as US numbers from number cells,
         # (row, national), to find those valid as that country's too once a 0 is put back.
@@ -654,6 +658,7 @@ def noted(
     When the rows are through, ``hidden.columns`` names the mapped columns (kept in ``held`` by
     :func:`watched`) that are hidden in the file."""
     hidden_rows, formulas, errors = notes.hidden_rows, notes.formulas, notes.errors
+    unshown = notes.unshown  # filled in as the reader goes, before the row comes
     valid, blank = CheckOutcome.VALID, CheckOutcome.BLANK
     merged = _merged_phone_rows(notes.merged, phone)
     # The phone cell of each merged range's first row, as read: a covered cell reading the
@@ -774,6 +779,13 @@ def noted(
             note = _stray_quote_note(stray[c.row], hidden.kind)
             message = f"{row.message}; {note}" if row.message else f"row {c.row}: {note}"
             row = replace(row, message=message)
+        if unshown and phone is not None and c.outcome is not blank:
+            shown_as_nothing = unshown.get((c.row, phone))
+            if shown_as_nothing is not None:
+                held.unshown.add(c.row)
+                note = unshown_note(shown_as_nothing, f"{column_letter(phone)}{c.row}")
+                message = f"{row.message}; {note}" if row.message else f"row {c.row}: {note}"
+                row = replace(row, message=message)
         if c.row in hidden_rows and c.outcome is not blank:
             hidden.add(c.row)
             if c.outcome is valid:
@@ -2725,6 +2737,32 @@ def lost_plus_sentence(held: Held, kind: str) -> str:
         f"{'that number' if one else 'each such number'} (+{written}) and run the file again"
         f"{either}; each row's message shows its number."
     )
+
+
+def unshown_note(number: str, cell: str) -> str:
+    """A row's note on its phone cell ``cell`` ("B17"), holding ``number`` that its number
+    format shows as nothing."""
+    return (
+        f"cell {cell} holds {number} but its number format (as ';;;') shows nothing, so the "
+        "sheet shows an empty cell there; the number was read"
+    )
+
+
+def unshown_sentences(held: Held, kind: str) -> list[str]:
+    """The warning on the rows whose phone cell's number format shows nothing (";;;"): the
+    officer sees an empty cell, yet the number is read (black-box bb13 F1)."""
+    rows = held.unshown
+    if not rows.count:
+        return []
+    which = "1 row's phone cell" if rows.count == 1 else f"{rows.count:,} rows' phone cells"
+    goes = "is removed" if kind == "removal" else "goes on the list"
+    return [
+        f"{which} ({rows_named(rows)}) {'holds' if rows.count == 1 else 'hold'} a number "
+        "that the cell's number format (as ';;;') "
+        f"shows as nothing: the sheet shows an empty cell, yet the number {goes} as read. "
+        "Give those cells a number format that shows them (Format Cells > General) to see what "
+        "is imported, or delete the numbers that were hidden on purpose, and run the file again."
+    ]
 
 
 def damage_sentences(held: Held, kind: str) -> list[str]:
