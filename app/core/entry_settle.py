@@ -18,7 +18,7 @@ from app.api.errors import ApiError, ConflictError
 from app.api.models import DncEntry, SmsOptOut, WriteResult, WriteStatus
 from app.core.entry_validation import EntryKind, ValidEntry
 from app.core.journal import PHASE_INTENT
-from app.core.session import Session, e164, journal_target, read_over
+from app.core.session import Session, e164, fate_open, journal_target, read_over
 
 Entry = DncEntry | SmsOptOut
 # Reads are harmless to repeat: a flaky service should not leave the add unsettled.
@@ -235,3 +235,150 @@ def look_up_lost_edit(
         facts["found"] = None
         _record_event(session, f"{write}.checked", write, target, "", facts)
     return LostAnswerAdd(match, words)
+
+
+# --------------------------------------------------------------------------- unanswered writes
+# An add or edit whose last attempt itself got no answer saying whether it was done (the
+# connection broke, a 5xx): nothing told the service's "already listed" apart, so without a
+# look-up the dialog said "Not saved" and the journal "failed" for a change the service had
+# made (black-box bb10 F6). The look-up settles it, as a lost-answer delete's does.
+SAVED, NOT_SAVED, NOT_KNOWN = "saved", "not saved", "not known"
+# What the officer and the list's status bar read before the entry an add or edit made.
+CONFIRMED = "(answer lost; confirmed by a look-up)"
+
+
+@dataclass(frozen=True, slots=True)
+class Unanswered:
+    """What the look-up after an unanswered add or edit found: ``state`` is :data:`SAVED`
+    (``entry`` holds what was asked), :data:`NOT_SAVED` or :data:`NOT_KNOWN`; ``words`` the
+    finding as a clause ("entry 16 unchanged (reason “old”): …") for the officer."""
+
+    state: str
+    words: str
+    entry: Entry | None = None
+
+
+class LostAnswerNotSaved(Exception):
+    """An add or edit that ended in ``error`` with no answer saying whether it was done, whose
+    look-up found it not made (or could not tell): ``settled`` says which."""
+
+    def __init__(self, error: ApiError, settled: Unanswered) -> None:
+        self.error = error
+        self.settled = settled
+        super().__init__(f"{error}; a look-up right after found {settled.words}")
+
+
+def unanswered(exc: BaseException) -> bool:
+    """Whether a write ended in an error that leaves open whether the service made it (no
+    answer to a sent request, a 5xx, any error after an attempt like that), other than the
+    "already listed" a retry gets after one (:func:`lost_answer_conflict` settles that)."""
+    return isinstance(exc, ApiError) and fate_open(exc) and not lost_answer_conflict(exc)
+
+
+def settle_unanswered_add(
+    session: Session, kind: EntryKind, valid: ValidEntry, error: ApiError
+) -> Unanswered:
+    """Look the number up in the scope an unanswered add asked for and journal the finding
+    beside the add's outcome: listed as asked is a ``<kind>.insert.settled`` event (made by
+    this add), not listed or a failed look-up a ``<kind>.insert.checked`` one."""
+    name, listed = _kind_name(kind), _list_name(kind)
+    query = DncQuery(
+        scope=valid.scope,
+        phone_number=valid.phone_number,
+        phone_code=valid.phone_code,
+        purpose=valid.purpose if valid.scope.is_purpose else "",
+    )
+    base = {"error": str(error)}
+    try:
+        found = _read_back(session, kind, query)
+    except ApiError as failed:
+        _record(
+            session, f"{name}.insert.checked", valid, {**base, "look_up_error": failed.describe()}
+        )
+        return Unanswered(NOT_KNOWN, _look_up_failed(failed))
+    match = next((e for e in found if _as_asked(e, valid)), None)
+    if match is not None:
+        words = f"added {CONFIRMED}: {_entry_text(match)} is on the {listed} as asked"
+        _record(session, f"{name}.insert.settled", valid, {**base, "settled": words})
+        return Unanswered(SAVED, words, match)
+    if found:
+        words = (
+            f"the number on the {listed} in that scope, but not as this add asked (reason "
+            f"“{valid.reason}”): " + "; ".join(_entry_text(e) for e in found) + "; so this add "
+            "did not make it: open that entry to change it"
+        )
+        settled = {**base, "settled": f"on the {listed}, not as this add asked: {words}"}
+        _record(session, f"{name}.insert.settled", valid, settled)
+        return Unanswered(NOT_SAVED, words, None)
+    _record(session, f"{name}.insert.checked", valid, {**base, "listed_after": []})
+    words = f"the number not on the {listed} in that scope: the add was not made; add it again"
+    return Unanswered(NOT_SAVED, words)
+
+
+def _fields(entry: Entry | ValidEntry) -> tuple[str, str, str, str, str]:
+    scope = entry.scope.api_campaign_id
+    return (entry.phone_number, entry.phone_code, scope, entry.reason, entry.purpose)
+
+
+def settle_unanswered_edit(
+    session: Session, kind: EntryKind, before: Entry, valid: ValidEntry, error: ApiError
+) -> Unanswered:
+    """Read entry ``before.id`` back after an unanswered edit and journal the finding beside
+    the edit's outcome: holding what was asked is a ``<kind>.update.settled`` event; unchanged,
+    changed otherwise, gone or a failed look-up a ``<kind>.update.checked`` one."""
+    name = _kind_name(kind)
+    write, target = f"{name}.update", f"{name} id={before.id}"
+    phone = e164(before.phone_number, before.phone_code)
+    base: dict[str, object] = {"error": str(error)}
+
+    def journal(event: str, details: Mapping[str, object], at: str = phone) -> None:
+        _record_event(session, f"{write}.{event}", write, target, at, {**base, **details})
+
+    try:
+        found = [e for e in _read_back(session, kind, DncQuery(id=before.id)) if e.id == before.id]
+    except ApiError as failed:
+        journal("checked", {"look_up_error": failed.describe()})
+        return Unanswered(NOT_KNOWN, _look_up_failed(failed))
+    if not found:
+        journal("checked", {"found": None})
+        words = f"entry {before.id} no longer on the list: search the list for the number"
+        return Unanswered(NOT_KNOWN, words)
+    entry = found[0]
+    if _as_edited(entry, valid):
+        words = f"saved {CONFIRMED}: {_entry_text(entry)} holds what this edit asked"
+        journal("settled", {"settled": words}, e164(entry.phone_number, entry.phone_code))
+        return Unanswered(SAVED, words, entry)
+    if _fields(entry) == _fields(before):
+        journal("checked", {"found": entry.as_dict(), "unchanged": True})
+        words = f"{_entry_text(entry)} unchanged: the edit was not made; save it again"
+        return Unanswered(NOT_SAVED, words)
+    journal("checked", {"found": entry.as_dict()})
+    words = (
+        f"{_entry_text(entry)} holding neither what it held nor what this edit asked (number "
+        f"{entry.phone_number} in {entry.scope}): someone else may have changed it; reopen it"
+    )
+    return Unanswered(NOT_KNOWN, words)
+
+
+def _look_up_failed(failed: ApiError) -> str:
+    return (
+        f"nothing, as it failed too ({failed.describe()}): whether the change was made is not "
+        "known; search the list for the number before you save again"
+    )
+
+
+def saved_after_look_up(error: ApiError, settled: Unanswered) -> WriteResult:
+    """The result the dialog reports for an unanswered add or edit its look-up found made
+    (``earlier_attempt_lost``: the list's status bar then quotes ``settled.words``)."""
+    entry_id = settled.entry.id if settled.entry is not None else ""
+    return WriteResult(
+        WriteStatus.DONE, entry_id, error.attempts, settled.words, earlier_attempt_lost=True
+    )
+
+
+def saved_or_raise(error: ApiError, settled: Unanswered) -> WriteResult:
+    """The saved result of an unanswered write whose look-up found it made; else
+    :class:`LostAnswerNotSaved` carrying what the look-up found."""
+    if settled.state != SAVED:
+        raise LostAnswerNotSaved(error, settled) from error
+    return saved_after_look_up(error, settled)

@@ -397,6 +397,8 @@ def _settle(
         if "look_up_error" in details:
             why = details["look_up_error"]
             return made(NOT_KNOWN, f"a look-up after it failed too ({why}) {at}", e.id)
+        if kind == "update" and "found" in details:
+            return made(*_edit_looked_up(details, lost or raw == "unknown", at), e.id)
         if "listed_after" not in details:
             continue
         listed = details["listed_after"]
@@ -438,6 +440,22 @@ def _settle(
                 e.id,
             )
     return _settle_by_outcome(intent, raw, lost, open_, made, done, not_done)
+
+
+def _edit_looked_up(details: Mapping[str, Any], lost: bool, at: str) -> tuple[str, str]:
+    """What an edit settled as by the look-up after its error (app.core.entry_settle): the
+    entry unchanged is not done; gone or holding other values is not known."""
+    after_what = "the lost answer" if lost else "its error"
+    found = details.get("found")
+    if found is None:
+        return NOT_KNOWN, f"a look-up after {after_what} found the entry gone {at}"
+    if details.get("unchanged"):
+        return NOT_DONE, f"a look-up after {after_what} found the entry unchanged {at}"
+    return (
+        NOT_KNOWN,
+        f"a look-up after {after_what} found the entry holding neither its old values nor "
+        f"the edit's {at}",
+    )
 
 
 def _settle_by_outcome(

@@ -28,11 +28,17 @@ from app.api.errors import ApiError, AuthInvalidError, AuthMissingError
 from app.api.models import Campaign, DncEntry, SmsOptOut, WriteResult
 from app.api.scope import Scope, ScopeKind
 from app.core.entry_settle import (
+    NOT_KNOWN,
+    LostAnswerNotSaved,
     NotAsAsked,
     look_up_lost_add,
     look_up_lost_edit,
     lost_answer_conflict,
+    saved_or_raise,
+    settle_unanswered_add,
+    settle_unanswered_edit,
     settled_result,
+    unanswered,
 )
 from app.core.entry_validation import (
     EntryDraft,
@@ -291,6 +297,11 @@ class EntryDialog(QDialog):
                         cancel=ctx.cancel_event,
                     )
                 except ApiError as exc:
+                    if unanswered(exc):
+                        # Its last attempt got no answer saying whether it was done: the look-up
+                        # tells, not "Not saved" (black-box bb10 F6).
+                        found = settle_unanswered_add(session, kind, valid, exc)
+                        return saved_or_raise(exc, found)
                     if not lost_answer_conflict(exc):
                         raise
                     # The retry's "already listed" may be this add's own first attempt: read
@@ -332,6 +343,9 @@ class EntryDialog(QDialog):
                     purpose=purpose,
                 )
             except ApiError as exc:
+                if unanswered(exc):
+                    found = settle_unanswered_edit(session, kind, before, valid, exc)
+                    return saved_or_raise(exc, found)
                 if not lost_answer_conflict(exc):
                     raise
                 # A new number's "already listed" may be this edit's own first attempt.
@@ -394,6 +408,11 @@ class EntryDialog(QDialog):
             self._server_errors["phone_number"] = f"{field_error_text(exc.error)} {found}"
             self._revalidate()
             return
+        if isinstance(exc, LostAnswerNotSaved):
+            self.general_error.setText(_not_settled(exc))
+            self.general_error.show()
+            self._revalidate()
+            return
         field = getattr(exc, "field", "")
         if field in FIELDS:
             self._server_errors[field] = field_error_text(exc)
@@ -423,6 +442,15 @@ def _not_saved(exc: BaseException) -> str:
     text = user_message(exc, "Not saved").text
     doubled = "Not saved failed: "
     return "Not saved: " + text[len(doubled) :] if text.startswith(doubled) else text
+
+
+def _not_settled(exc: LostAnswerNotSaved) -> str:
+    """What the officer reads: "Not saved: <the error>. A look-up right after found …", or
+    "Not known whether saved: …" when the look-up could not tell."""
+    text = f"{_not_saved(exc.error)} A look-up right after found {exc.settled.words}."
+    if exc.settled.state == NOT_KNOWN and text.startswith("Not saved: "):
+        text = "Not known whether saved: " + text[len("Not saved: ") :]
+    return text
 
 
 def _opt_str(value: object) -> str | None:
