@@ -41,7 +41,7 @@ from app.cli.output_paths import check_out_path
 from app.core.paths import AppPaths, path_text
 
 if TYPE_CHECKING:
-    from app.core.snapshots import SnapshotData
+    from app.core.snapshots import SnapshotData, SnapshotDiff, SnapshotEntry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +84,16 @@ _EMPTY_REFUSED = (
 
 def _fail(message: str, status: int) -> int:
     return fail(message, status, prefix="dnc-desk diff: ")
+
+
+def _unsure(result: SnapshotDiff, entries: list[SnapshotEntry]) -> str:
+    """How many of ``entries`` (added, or removed) are not certain, said after their count:
+    per part, so a change in a part both copies read whole is not buried (black-box bb11 F7)."""
+    unsure = sum(not result.certain(e) for e in entries)
+    if not unsure:
+        return ""
+    some = "" if unsure == len(entries) else f"{unsure:,} "
+    return f" ({some}not certain: the other copy is incomplete)"
 
 
 def _resolve(name: str) -> Path:
@@ -189,12 +199,9 @@ def run(args: argparse.Namespace) -> int:
         # Both copies are of this service (diff refuses copies of two): named, as the copies'
         # labels do not (black-box R4 #1).
         print(f"{result.old}\n  -> {result.new}\nService: {result.service}")
-        unsure = " (not certain: the other copy is incomplete)"
         # Re-test S2 #2: entries the newer copy could not read were counted as removed.
-        added = f"{len(result.added):,} added"
-        added += unsure if result.added and result.old_not_read else ""
-        removed = f"{len(result.removed):,} removed"
-        removed += unsure if result.removed and result.new_not_read else ""
+        added = f"{len(result.added):,} added{_unsure(result, result.added)}"
+        removed = f"{len(result.removed):,} removed{_unsure(result, result.removed)}"
         print(f"{added}, {removed}, {len(result.changed):,} changed.")
         if out is not None:
             print(f"Differences: {out.resolve()}")

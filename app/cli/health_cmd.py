@@ -8,6 +8,7 @@ findings; 1 failed; 2 could not start.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -31,10 +32,11 @@ from app.cli.connection_args import (
     refuse_empty_options,
 )
 from app.cli.export_cmd import parse_scope, resolve_scope
+from app.core.session import e164
 from app.core.wording import counted
 
 if TYPE_CHECKING:
-    from app.core.list_health import Finding, HealthReport
+    from app.core.list_health import CrossListGap, Finding, HealthReport
     from app.core.snapshots import SnapshotEntry
 
 
@@ -46,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Exit status: 0 nothing found; 3 findings (invalid numbers, redundant copies, entries "
         "for missing or inactive campaigns, blank reasons, near-duplicate purposes, insert "
-        "dates in the future or gaps between the lists: a finding, not a failure); 1 failed; "
+        "dates in the future or gaps between the lists, or entries that could not be read, "
+        "among which findings are not known: a finding, not a failure); 1 failed; "
         "2 a bad argument; 130, 143 or 129 stopped by Ctrl+C, SIGTERM or SIGHUP (it only "
         "reads, so nothing changed)."
     )
@@ -107,17 +110,55 @@ def _name_entries(finding: Finding) -> None:
     _print_named(lines)
 
 
+def _number(entry: SnapshotEntry) -> str:
+    """The number with its country code, as export and evidence show it (black-box bb11 F9:
+    bare digits hid a +44 number, and one number under +1 and +44 read as a contradiction)."""
+    return e164(entry.phone_number, entry.phone_code) or entry.phone_number
+
+
 def _name_gap(entries: Sequence[SnapshotEntry], list_name: str) -> None:
     # The id is the entry's on the one list it is on: the other has none to give.
     if entries:
         print(f"  on {list_name} only:")
-        _print_named([f"{e.phone_number} ({list_name} id {e.id})" for e in entries])
+        _print_named([f"{_number(e)} ({list_name} id {e.id})" for e in entries])
+
+
+def _gap_entry(entry: SnapshotEntry) -> dict[str, str]:
+    return {
+        "phone_number": entry.phone_number,
+        "phone_code": entry.phone_code,
+        "scope": str(entry.scope),
+        "id": entry.id,
+    }
+
+
+def _gap_json(gap: CrossListGap) -> dict[str, object]:
+    return {
+        "scope": gap.scope,
+        "sms_not_dnc": [_gap_entry(e) for e in gap.sms_not_dnc],
+        "dnc_not_sms": [_gap_entry(e) for e in gap.dnc_not_sms],
+        "sms_not_known": len(gap.sms_not_known),
+        "dnc_not_known": len(gap.dnc_not_known),
+    }
+
+
+def _gap_line(gap: CrossListGap) -> str:
+    line = (
+        f"{gap.scope}: {len(gap.sms_not_dnc):,} on SMS opt-out only, "
+        f"{len(gap.dnc_not_sms):,} on DNC only"
+    )
+    if gap.not_known:
+        line += (
+            f"; not known: {len(gap.sms_not_known):,} on SMS opt-out and "
+            f"{len(gap.dnc_not_known):,} on DNC whose entries on the other list were not all read"
+        )
+    return line
 
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: they pull in phonenumbers and openpyxl, which `dnc-desk --help`
     # (it builds every subcommand's options) should not pay for.
-    from app.core.list_health import check_health
+    from app.core.list_health import check_health, not_known_warning
 
     try:
         # As export reads them (black-box R4 #2): an empty option refused, not taken as left
@@ -144,18 +185,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         ctx.close()
     found = any(f.entries for r in (check.dnc, check.sms) for f in r.findings) or bool(check.gaps)
+    # Entries not read: findings among them are not known, so no "nothing found" (bb11 F8).
+    warning = not_known_warning(check)
     if args.json:
         data = {
             "dnc": _report_json(check.dnc),
             "sms_opt_out": _report_json(check.sms),
-            "gaps": [
-                {
-                    "scope": g.scope,
-                    "sms_not_dnc": [e.phone_number for e in g.sms_not_dnc],
-                    "dnc_not_sms": [e.phone_number for e in g.dnc_not_sms],
-                }
-                for g in check.gaps
-            ],
+            "gaps": [_gap_json(g) for g in check.gaps],
+            "warning": warning or None,
         }
         emit_json(data)
     else:
@@ -168,10 +205,9 @@ def run(args: argparse.Namespace) -> int:
                     print(f"  {f.title}: {len(f.entries):,}{fix}")
                     _name_entries(f)
         for g in check.gaps:
-            print(
-                f"{g.scope}: {len(g.sms_not_dnc):,} on SMS opt-out only, "
-                f"{len(g.dnc_not_sms):,} on DNC only"
-            )
+            print(_gap_line(g))
             _name_gap(g.sms_not_dnc, "SMS opt-out")
             _name_gap(g.dnc_not_sms, "DNC")
-    return EXIT_FINDINGS if found else EXIT_OK
+    if warning:
+        print(f"Warning: {warning}", file=sys.stderr if args.json else sys.stdout)
+    return EXIT_FINDINGS if found or warning else EXIT_OK

@@ -28,8 +28,9 @@ from app.core.audit_match import EntryIndex
 from app.core.audit_types import ListKind, Progress, no_progress
 from app.core.job_staging import purpose_key, shown_text
 from app.core.phones import normalize
+from app.core.read_whole import Probe, read_whole_for
 from app.core.session import Session
-from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list
+from app.core.snapshots import SnapshotData, SnapshotEntry, fetch_list, unread_reason
 from app.core.wording import counted, joined
 
 HONOR_YEARS = 5  # 47 CFR 64.1200(d)(6): a do-not-call request is honored for five years
@@ -75,6 +76,8 @@ class HealthReport:
     unreachable: int
     findings: list[Finding]
     ages: dict[str, int]
+    # Why the unreachable entries were not read ("" when every entry was).
+    unread_why: str = ""
 
     def finding(self, code: str) -> Finding:
         return next(f for f in self.findings if f.code == code)
@@ -89,6 +92,14 @@ class CrossListGap:
     scope: str
     sms_not_dnc: list[SnapshotEntry]
     dnc_not_sms: list[SnapshotEntry]
+    # Numbers on one list whose entries on the other could not all be read (a search that
+    # could hold them left entries unread): on it or not is not known, so they are no gap.
+    sms_not_known: list[SnapshotEntry] = field(default_factory=list)
+    dnc_not_known: list[SnapshotEntry] = field(default_factory=list)
+
+    @property
+    def not_known(self) -> int:
+        return len(self.sms_not_known) + len(self.dnc_not_known)
 
 
 def _in_the_future(insert_date: str, now_utc: datetime) -> bool:
@@ -272,11 +283,39 @@ def analyse(
             label: ages.get(label, 0)
             for label, _ in ((FUTURE_AGE, None), *AGE_BUCKETS, (UNKNOWN_AGE, None))
         },
+        unread_reason(data) if data.unreachable else "",
     )
 
 
-def cross_list(dnc: Iterable[SnapshotEntry], sms: Iterable[SnapshotEntry]) -> list[CrossListGap]:
-    """Per scope, numbers on the SMS opt-out list but not the DNC list, and the reverse."""
+def _read_whole_for(data: SnapshotData | None, entry: SnapshotEntry) -> bool:
+    """Whether ``data`` (the other list) read every entry it has of ``entry``'s scope and
+    country code: only then is the number's absence from it a gap."""
+    return data is None or read_whole_for(data, Probe(entry.scope, entry.phone_code))
+
+
+def _split_known(
+    entries: list[SnapshotEntry], other: SnapshotData | None
+) -> tuple[list[SnapshotEntry], list[SnapshotEntry]]:
+    """``entries`` missing from the other list's entries read: those surely not on it, and
+    those it may hold unread."""
+    ordered = sorted(entries, key=lambda e: (e.phone_number, e.phone_code))
+    known = [e for e in ordered if _read_whole_for(other, e)]
+    ids = {e.id for e in known}
+    return known, [e for e in ordered if e.id not in ids]
+
+
+def cross_list(
+    dnc: Iterable[SnapshotEntry],
+    sms: Iterable[SnapshotEntry],
+    *,
+    dnc_read: SnapshotData | None = None,
+    sms_read: SnapshotData | None = None,
+) -> list[CrossListGap]:
+    """Per scope, numbers on the SMS opt-out list but not the DNC list, and the reverse.
+
+    ``dnc_read`` and ``sms_read``: the lists as read, when some entries could not be: a number
+    the other list may hold among them is "not known", no gap (black-box bb11 F8: with 500 of
+    101,500 entries unread on each list, 1,000 numbers on both were gaps)."""
     codes: dict[str, str] = {}
 
     def by_scope(entries: Iterable[SnapshotEntry]) -> dict[str, dict[object, SnapshotEntry]]:
@@ -299,14 +338,16 @@ def cross_list(dnc: Iterable[SnapshotEntry], sms: Iterable[SnapshotEntry]) -> li
     gaps = []
     for scope in sorted(d.keys() | s.keys()):
         dk, sk = d.get(scope, {}), s.get(scope, {})
-        only_sms = [sk[k] for k in sk.keys() - dk.keys()]
-        only_dnc = [dk[k] for k in dk.keys() - sk.keys()]
-        if only_sms or only_dnc:
+        only_sms, sms_unsure = _split_known([sk[k] for k in sk.keys() - dk.keys()], dnc_read)
+        only_dnc, dnc_unsure = _split_known([dk[k] for k in dk.keys() - sk.keys()], sms_read)
+        if only_sms or only_dnc or sms_unsure or dnc_unsure:
             gaps.append(
                 CrossListGap(
                     next(iter(spelled[scope])) if len(spelled[scope]) == 1 else scope,
-                    sorted(only_sms, key=lambda e: e.phone_number),
-                    sorted(only_dnc, key=lambda e: e.phone_number),
+                    only_sms,
+                    only_dnc,
+                    sms_unsure,
+                    dnc_unsure,
                 )
             )
     return gaps
@@ -319,6 +360,37 @@ class HealthCheck:
     dnc: HealthReport
     sms: HealthReport
     gaps: list[CrossListGap]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every entry of both lists was read, so nothing is "not known"."""
+        return not (self.dnc.unreachable or self.sms.unreachable)
+
+
+def not_known_warning(check: HealthCheck) -> str:
+    """The sentence saying entries were not read and what is therefore not known ("" when
+    every entry was): a health check that looked at fewer entries than the lists hold is no
+    clean bill (black-box bb11 F8: 1,000 entries unread, exit 0)."""
+    if check.complete:
+        return ""
+    unread = [
+        f"{counted(report.unreachable, 'entry', 'entries')} of the {name} list "
+        f"({report.unread_why})"
+        for name, report in (("DNC", check.dnc), ("SMS opt-out", check.sms))
+        if report.unreachable
+    ]
+    unsure = sum(g.not_known for g in check.gaps)
+    gaps = (
+        f"; {counted(unsure, 'number', 'numbers')} on one list may be among the other's entries "
+        "not read, so whether they are a gap is not known (counted per scope as not known, "
+        "not listed as gaps)"
+        if unsure
+        else ""
+    )
+    return (
+        f"{joined(unread)} could not be read: findings among them are not known{gaps}. "
+        "A search by number reaches them: check a number with dnc-desk evidence NUMBER."
+    )
 
 
 def check_health(
@@ -340,7 +412,7 @@ def check_health(
     return HealthCheck(
         analyse(dnc, campaigns, now=now),
         analyse(sms, campaigns, now=now),
-        cross_list(dnc.entries, sms.entries),
+        cross_list(dnc.entries, sms.entries, dnc_read=dnc, sms_read=sms),
     )
 
 

@@ -497,6 +497,9 @@ class SnapshotDiff:
     old_not_read: int = 0
     new_not_read: int = 0
     service: str = ""  # the base URL both copies were read from
+    # Ids of the added and removed entries the other copy may hold unread (its search that
+    # could hold them left entries unread): the rest are certain, part by part.
+    not_certain: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
@@ -506,6 +509,10 @@ class SnapshotDiff:
     def complete(self) -> bool:
         """Whether both copies held every entry of the list, so every entry was compared."""
         return not (self.old_not_read or self.new_not_read)
+
+    def certain(self, entry: SnapshotEntry) -> bool:
+        """Whether ``entry``, counted as added or removed, surely is."""
+        return entry.id not in self.not_certain
 
 
 def not_read_warning(result: SnapshotDiff) -> str:
@@ -571,15 +578,33 @@ def diff(old: SnapshotData, new: SnapshotData) -> SnapshotDiff:
     def order(e: SnapshotEntry) -> tuple[int, str]:
         return (len(e.id), e.id)
 
+    added = sorted((after[k] for k in after.keys() - before.keys()), key=order)
+    removed = sorted((before[k] for k in before.keys() - after.keys()), key=order)
     return SnapshotDiff(
         old.label,
         new.label,
-        sorted((after[k] for k in after.keys() - before.keys()), key=order),
-        sorted((before[k] for k in before.keys() - after.keys()), key=order),
+        added,
+        removed,
         sorted(changed, key=lambda c: order(c.before)),
         old.unreachable,
         new.unreachable,
         service,
+        _not_certain(added, old) | _not_certain(removed, new),
+    )
+
+
+def _not_certain(entries: list[SnapshotEntry], other: SnapshotData) -> frozenset[str]:
+    """The ids of ``entries`` (missing from ``other``) that ``other`` may hold unread.
+
+    Only the insert day is sought: an update may move an entry to another scope, country code
+    or reason, so its part in the other copy is any with its day (black-box bb11 F7: entries
+    whose part both copies read whole were "may be one of them")."""
+    from app.core.read_whole import Probe, read_whole_for  # it reads SnapshotData
+
+    if not other.unreachable:
+        return frozenset()
+    return frozenset(
+        e.id for e in entries if not read_whole_for(other, Probe(insert_date=e.insert_date))
     )
 
 
@@ -630,10 +655,8 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
     ):
         # Re-test S2 #2: 5,225 entries the newer copy could not read were listed as removed,
         # with nothing on their rows to say they may still be on the list.
-        certain = (
-            "yes"
-            if not other_unread
-            else f"no: the {other} copy could not read {other_unread:,} entries of the list, "
+        unsure = (
+            f"no: the {other} copy could not read {other_unread:,} entries of the list, "
             "and this may be one of them"
         )
         sheet = wb.add_sheet(title, text_columns=(FIELDS.index("phone_number"),))
@@ -641,6 +664,7 @@ def write_diff_xlsx(result: SnapshotDiff, path: Path) -> None:
         # an entry was in from campaign_id 0, -1 or N alone).
         sheet.append((*_field_headers(""), "scope", "certain"))
         for entry in rows:
+            certain = "yes" if result.certain(entry) else unsure
             sheet.append([*(getattr(entry, f) for f in FIELDS), _entry_scope(entry), certain])
     changed_headers = [
         "id",
@@ -684,7 +708,7 @@ def diff_json(result: SnapshotDiff) -> dict[str, object]:
         ],
         "old_not_read": result.old_not_read,
         "new_not_read": result.new_not_read,
-        # False when the other copy is incomplete: an entry may only be one it did not read.
-        "added_certain": not result.old_not_read,
-        "removed_certain": not result.new_not_read,
+        # False when an entry counted may only be one the other copy did not read.
+        "added_certain": all(result.certain(e) for e in result.added),
+        "removed_certain": all(result.certain(e) for e in result.removed),
     }

@@ -195,4 +195,4 @@ def test_health_command(
     assert data["dnc"]["findings"]["blank_reason"]["count"] == 3
     assert data["dnc"]["findings"]["inactive_campaign"]["count"] == 1
     gaps = {g["scope"]: g for g in data["gaps"]}
-    assert gaps["global"]["sms_not_dnc"] == ["2025550106"]
+    assert [e["phone_number"] for e in gaps["global"]["sms_not_dnc"]] == ["2025550106"]

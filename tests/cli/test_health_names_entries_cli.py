@@ -44,7 +44,12 @@ def test_every_finding_names_its_first_ten_entries_and_points_to_json_for_the_re
     assert sorted(e["phone_number"] for e in invalid) == INVALID
     ids = {e["phone_number"]: e["id"] for e in invalid}
     gap = data["gaps"][0]
-    assert (gap["sms_not_dnc"], sorted(gap["dnc_not_sms"])) == (["3035550101"], INVALID)
+    # Each gap entry an object naming its code, scope and id (black-box bb11 F9).
+    assert gap["sms_not_dnc"][0]["phone_number"] == "3035550101"
+    assert sorted(e["phone_number"] for e in gap["dnc_not_sms"]) == INVALID
+    assert {(e["phone_code"], e["scope"], e["id"]) for e in gap["dnc_not_sms"]} == {
+        ("1", "global", ids[n]) for n in INVALID
+    }
 
     _status, out = _health(sandbox, capsys)
     lines = out.splitlines()
@@ -59,9 +64,9 @@ def test_every_finding_names_its_first_ten_entries_and_points_to_json_for_the_re
     # The gaps name their numbers too, with the id on the one list each is on.
     assert "global: 1 on SMS opt-out only, 12 on DNC only" in lines
     sms_at = lines.index("  on SMS opt-out only:")
-    assert lines[sms_at + 1].startswith("    3035550101 (SMS opt-out id ")
+    assert lines[sms_at + 1].startswith("    +13035550101 (SMS opt-out id ")
     dnc_at = lines.index("  on DNC only:")
     for line in lines[dnc_at + 1 : dnc_at + 11]:
         number = line.strip().split(" ")[0]
-        assert line == f"    {number} (DNC id {ids[number]})", line
+        assert line == f"    {number} (DNC id {ids[number.removeprefix('+1')]})", line
     assert lines[dnc_at + 11] == "    … and 2 more: see --json"
