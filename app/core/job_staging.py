@@ -426,7 +426,7 @@ def _resolve_named(
         first = next(((n, c) for n, c in preview if not is_blank(c)), None)
         if mapping.header_row is not None or first is None:
             raise MappingError(str(exc)) from exc
-        retry = propose_under_header(preview, first[0], code)
+        retry = propose_under_header(preview, first[0], code, chosen=True)
         try:
             return retry, [resolve_column(retry.headers, name, where) for name in names]
         except ColumnError as again:

@@ -2944,16 +2944,22 @@ def propose_from_preview(preview: Sequence[Row], default_phone_code: str = "1") 
 
 
 def propose_under_header(
-    preview: Sequence[Row], header_row: int | None, default_phone_code: str = "1"
+    preview: Sequence[Row],
+    header_row: int | None,
+    default_phone_code: str = "1",
+    *,
+    chosen: bool = False,
 ) -> ColumnMapping:
     """:func:`propose_mapping` with row ``header_row`` of ``preview`` as the header (None: the
-    sheet has none, every row is data)."""
+    sheet has none, every row is data). ``chosen``: the user picked that row as the header
+    (the wizard's header row, a column named in it), so its cells name the columns even when
+    it is shaped as a title over wider rows."""
     from app.core.sheet_header import title_over_data
 
     header: Sequence[CellValue] | None = None
     if header_row is not None:
         header = next((cells for number, cells in preview if number == header_row), None)
-        if header is not None and title_over_data((header_row, header), preview):
+        if not chosen and header is not None and title_over_data((header_row, header), preview):
             header = None  # a title over headerless rows names none of their columns
     data = [row for row in preview if header_row is None or row[0] > header_row]
     mapping = propose_mapping(header, data, default_phone_code)

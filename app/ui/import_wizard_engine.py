@@ -136,8 +136,10 @@ def _probe(path: Path, source: SheetSource) -> FileProbe:
 
 def mapping_for(probe: FileProbe, header_row: int | None, phone_code: str = "1") -> ColumnMapping:
     """The engine's proposal for the preview with ``header_row`` as the header (None: none):
-    of a hidden phone column and a visible one of the same header, the visible one."""
-    mapping = propose_under_header(probe.preview, header_row, phone_code)
+    of a hidden phone column and a visible one of the same header, the visible one. A header
+    row other than the one detected is the user's choice, its cells naming the columns."""
+    chosen = header_row != probe.header_row
+    mapping = propose_under_header(probe.preview, header_row, phone_code, chosen=chosen)
     if mapping.phone in probe.hidden_columns:
         data = [r for r in probe.preview if r[0] > (header_row or 0)]
         twin = visible_twin(

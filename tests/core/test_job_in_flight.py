@@ -153,12 +153,14 @@ def test_a_stop_while_workers_wait_for_a_slot_sends_nothing_more(
     run.start()
     try:
         # Four slots, five workers: four inserts on the wire, held, and the fifth worker has
-        # taken a row (its intent is journaled) and waits for a slot.
+        # taken a row and waits for a slot (its intent is journaled only when its request
+        # goes to the wire, so the row's state shows it).
         assert wire.held.wait(WAIT), "four inserts never reached the service"
         _until(
-            lambda: sum(e.phase == "intent" for e in journal.query(job=job)) == 5,
+            lambda: sum(r.state == RowState.SENDING.value for r in store.rows()) == 5,
             "no fifth worker took a row",
         )
+        assert sum(e.phase == "intent" for e in journal.query(job=job)) == 4
     finally:
         control.suspend()
         wire.release.set()  # after the stop: no slot is free before it
