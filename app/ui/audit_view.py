@@ -82,7 +82,27 @@ def report_name(campaign_id: str) -> str:
 
 
 def _unparseable(count: int) -> str:
-    return counted(count, "unparseable number", "unparseable numbers")
+    """Said of the numbers, not the campaign (black-box bb10 F2: "0 unparseable numbers
+    (cannot be proven clean)" read as if the campaign could not be)."""
+    if count == 0:
+        return "all numbers read"
+    return (
+        f"{counted(count, 'number', 'numbers')} could not be read, so "
+        f"{'it cannot' if count == 1 else 'they cannot'} be proven clean"
+    )
+
+
+def _unreadable_note(count: int) -> str:
+    """The status line's clause on unreadable numbers; none when every number was read."""
+    return f", {counted(count, 'number', 'numbers')} could not be read" if count else ""
+
+
+# After an audit that stopped on an error: what is left as it was, and what to do (bb10 F1).
+STOPPED_ADVICE = (
+    "Nothing was recorded: the launch gate still goes by this "
+    "campaign's last recorded audit, and asks before activating unless that one is clean and "
+    "recent. Run the audit again."
+)
 
 
 def not_checked_text(result: AuditResult) -> str:
@@ -119,8 +139,7 @@ def counts_text(result: AuditResult) -> str:
         f"{counted(result.numbers, 'number', 'numbers')} checked; "
         f"{counted(len(result.conflicts), 'conflict', 'conflicts')} on "
         f"{counted(len(result.conflicting_leads), 'lead', 'leads')}; "
-        f"{_unparseable(len(result.unparseable))} "
-        "(cannot be proven clean).",
+        f"{_unparseable(len(result.unparseable))}.",
     ]
     missed = not_checked_text(result)
     if missed:
@@ -339,8 +358,8 @@ class AuditView(QWidget):
             verdict = "clean" if run.result.clean else "NOT clean"
             self.status_message.emit(
                 f"Audit of {run.result.campaign_name}: {verdict}, "
-                f"{counted(len(run.result.conflicts), 'conflict', 'conflicts')}, "
-                f"{_unparseable(len(run.result.unparseable))}"
+                f"{counted(len(run.result.conflicts), 'conflict', 'conflicts')}"
+                + _unreadable_note(len(run.result.unparseable))
                 + (
                     f", {counted(run.result.not_checked, 'number', 'numbers')} not checked"
                     if run.result.not_checked
@@ -362,7 +381,7 @@ class AuditView(QWidget):
             if isinstance(exc, Cancelled):
                 text = f"Audit of {label} cancelled; nothing was recorded."
             else:
-                text = user_message(exc, f"Audit {label}").text
+                text = f"{user_message(exc, f'Audit of {label} stopped').text} {STOPPED_ADVICE}"
             self.summary.setText(rich(text))  # the summary is rich text
             self.status_message.emit(text)
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMenu,
+    QPushButton,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -49,6 +50,7 @@ from app.ui.entry_table_model import (
 )
 from app.ui.error_messages import user_message
 from app.ui.filter_bar import FilterBar
+from app.ui.plain_text import plain_label
 from app.ui.removal_progress import RemovalProgressDialog, summary_text
 from app.ui.tasks import TaskContext, TaskRunner
 
@@ -175,6 +177,7 @@ class EntryListView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.filter_bar)
         layout.addLayout(bar)
+        layout.addWidget(self._make_problem_row())
         layout.addWidget(self.table, 1)
 
         self.model.loading_changed.connect(self._loading_changed)
@@ -183,7 +186,24 @@ class EntryListView(QWidget):
         self.table.horizontalHeader().sortIndicatorChanged.connect(self._sorted)
         self.table.selectionModel().selectionChanged.connect(self._update_actions)
         self.model.modelReset.connect(self._update_actions)
+        self.model.modelReset.connect(lambda: self.problem_row.setVisible(False))
         self._update_actions()
+
+    def _make_problem_row(self) -> QWidget:
+        """The line shown while a page failed to load: what is shown of what, why, and Retry
+        (black-box bb10 F5: loading stopped for good at 3,000 of 3,390 with no word of it)."""
+        self.problem_row = QWidget(self)
+        self.load_problem = plain_label(QLabel(self.problem_row))  # holds the service's words
+        self.load_problem.setWordWrap(True)
+        self.retry_button = QPushButton("Retry", self.problem_row)
+        self.retry_button.setToolTip("Load the rest of the matches, from where loading stopped")
+        self.retry_button.clicked.connect(self.retry_loading)
+        row = QHBoxLayout(self.problem_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.load_problem, 1)
+        row.addWidget(self.retry_button)
+        self.problem_row.setVisible(False)
+        return self.problem_row
 
     # ------------------------------------------------------------------ actions
     def _make_actions(self) -> None:
@@ -244,6 +264,7 @@ class EntryListView(QWidget):
     def _loading_changed(self, loading: bool) -> None:
         self._work(loading)
         if loading:
+            self.problem_row.setVisible(False)
             loaded = self.model.rowCount()
             self.status_message.emit(
                 f"{self.kind.title}: searching…"
@@ -428,6 +449,8 @@ class EntryListView(QWidget):
 
     def status_text(self) -> str:
         """What the status bar should say about the loaded result."""
+        if not self.problem_row.isHidden():  # not isVisible(): false on a tab not shown
+            return self.load_problem.text()
         total = self.model.total
         if total is None:
             return ""
@@ -470,11 +493,38 @@ class EntryListView(QWidget):
             self.day_search = day_refused(query, exc)
             self._refuse_day(self.day_search, query.insert_date)
             return
-        self.count_label.setText("Search failed")
         if is_auth_problem(exc):
+            self.count_label.setText("Search failed")
             self.auth_problem.emit(exc, self.model.retry)
             return
-        self.status_message.emit(user_message(exc, action).text)
+        text = self._stopped_text(exc, action)
+        self.load_problem.setText(text)
+        self.problem_row.setVisible(True)
+        self.status_message.emit(text)
+
+    def _stopped_text(self, exc: BaseException, action: str) -> str:
+        """The count label's words and the sentence naming what is shown, why loading
+        stopped and what Retry does; the rows already loaded stay."""
+        total = self.model.total
+        loaded = self.model.rowCount()
+        if total is None:
+            self.count_label.setText("Search failed")
+            return user_message(exc, action).text + " Press Retry to search again."
+        shown = f"{loaded:,} of {total:,} shown"
+        self.count_label.setText(shown)
+        rest = max(0, (self.model.reachable or total) - loaded)
+        said = user_message(exc, f"{self.kind.title}: {shown}; loading the next page failed")
+        return (
+            f"{said.text} Press Retry to load the other {rest:,} from row {loaded + 1:,}; "
+            "the rows shown stay."
+        )
+
+    def retry_loading(self) -> None:
+        """Load again the page that failed, from where loading stopped."""
+        self.problem_row.setVisible(False)
+        if self.model.total is None:
+            self.count_label.setText("Searching…")
+        self.model.retry()
 
     # ------------------------------------------------------------------ selection
     def _selected_rows(self) -> list[int]:
@@ -518,7 +568,19 @@ class EntryListView(QWidget):
             lines.append("\t".join(cells))
         text = "\n".join(lines) + "\n"
         QGuiApplication.clipboard().setText(text)
-        self.status_message.emit(f"Copied {len(rows):,} row{'' if len(rows) == 1 else 's'}.")
+        self.status_message.emit(
+            f"Copied {len(rows):,} row{'' if len(rows) == 1 else 's'}{self._not_copied(len(rows))}."
+        )
+
+    def _not_copied(self, copied: int) -> str:
+        """Said of a copy of every row shown while matches are not loaded (bb10 F5: the
+        copy of 3,000 of 3,390 would otherwise pass for the whole result)."""
+        total = self.model.total
+        if total is None or copied < self.model.rowCount() or copied >= total:
+            return ""
+        return (
+            f"; the other {total - copied:,} of the {total:,} matches are not loaded, so not copied"
+        )
 
     # ------------------------------------------------------------------ writes
     def add_entry(self) -> None:

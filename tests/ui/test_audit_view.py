@@ -69,7 +69,10 @@ def test_audit_shows_counts_conflicts_and_unparseable(
     qtmodeltester.check(view.source_model)
     text = view.summary.text()
     assert "NOT clean" in text
-    assert "2 lists, 7 leads, 9 numbers checked; 6 conflicts on 5 leads; 1 unparseable" in text
+    assert (
+        "2 lists, 7 leads, 9 numbers checked; 6 conflicts on 5 leads; 1 number could not be "
+        "read, so it cannot be proven clean." in text
+    )
     assert "DNC purpose:Collections: 1" in text
     # The formatted number is shown as the lead has it; the unparseable one is listed.
     numbers = {
@@ -221,5 +224,9 @@ def test_counts_of_one_read_as_one(qtbot: Any, runner: TaskRunner, session: Sess
     with qtbot.waitSignal(view.audit_finished, timeout=TIMEOUT):
         view.run(camp, "Spring Renewals")
     text = view.summary.text()
-    assert "1 list, 1 lead, 1 number checked; 1 conflict on 1 lead; 0 unparseable numbers" in text
-    assert any(", 1 conflict, 0 unparseable numbers. Report: " in s for s in said), said
+    # None unreadable is said of the numbers, not as "(cannot be proven clean)" (bb10 F2).
+    assert "1 list, 1 lead, 1 number checked; 1 conflict on 1 lead; all numbers read." in text
+    assert "proven clean" not in text
+    assert any(
+        s.startswith("Audit of Spring Renewals: NOT clean, 1 conflict. Report: ") for s in said
+    ), said
