@@ -925,6 +925,10 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         # a person reads them as 23-11-2026, of its form (re-test U2 F6: "not a date").
         mark = "-" if m[2] in _DASHES else m[2]
         written = f"{m[1]}{mark}{m[3]}{mark}{m[4]}"
+        if written == text:
+            # Written plainly in no form read above ("1/2/3"): read again, it recursed
+            # without end and the import stopped on a RecursionError.
+            return RequestDate(None, f"{text!r} is not a date")
         plain = _read(written, not_after, day_first)
         if plain is None or not plain.note:
             return plain
