@@ -127,6 +127,7 @@ from app.core.sheet_dates import (
     names_year_first,
     other_reading_late,
     parse_request_date,
+    written_as_date,
 )
 from app.core.sheet_header import (
     PHONE_SIZED,
@@ -1018,6 +1019,13 @@ def _cut_phone(length: int) -> str:
     )
 
 
+# What to do of a phone cell holding a date (written as text, as a CSV writes a date cell).
+DATE_IN_PHONE_CELL: Final = (
+    "looks like a date, not a phone number: check the row in the source file, and write the "
+    "consumer's phone number there"
+)
+
+
 def _name_and_code_disagree(cell: str, by_name: str, by_code: str, code: str) -> str:
     """Why a code cell naming a country and a code that disagree ("UK (+1)") gives none."""
     name = phones.region_name(by_name)
@@ -1384,7 +1392,10 @@ class _Checker:
             result = PhoneResult(True, national, result.phone_code, "")
         if not result.ok:
             said = result.reason
-            if result.phone_code == "1" and said.startswith("too short for "):
+            if type(value) is str and written_as_date(value):
+                # As the same cell in an xlsx says, not "too short…: 8 digits" (bb13 F4).
+                said = f"{_text(value)!r} {DATE_IN_PHONE_CELL}"
+            elif result.phone_code == "1" and said.startswith("too short for "):
                 said = f"{said}; {short}" if (short := phones.short_code_note(value)) else said
             elif not code_note and (one_area := phones.one_area_hint(value, result.phone_code)):
                 said = f"{said}; {one_area}"

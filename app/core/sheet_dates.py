@@ -396,6 +396,16 @@ def parse_request_date(
     return found
 
 
+def written_as_date(text: str) -> bool:
+    """Whether a cell's text reads as a date ("11/19/2025", "2025-11-19", "19.11.2025", "Nov
+    19, 2025"), as a CSV writes a date cell: for a phone cell's message (black-box bb13 F4:
+    "too short for a US number: 8 digits"). Digits alone ("20251119") are a number first."""
+    text = text.strip()
+    if len(text) > 40 or not any(c in "/-." or c.isalpha() for c in text):
+        return False
+    return parse_request_date(text).date is not None
+
+
 def _parse_cell(
     value: CellValue,
     not_after: dt.date | None = None,
