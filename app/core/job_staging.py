@@ -1642,13 +1642,13 @@ def _choose_sheet(
     if settings.sheet is None:
         # Before the opt-out names: "DNC" and "SMS Opt-outs" both say opt-outs, and the first
         # was read for either list (black-box B31 F5).
-        for name in list_sheets(source, settings.target):
+        for name in list_sheets(source, settings.target, prefer_opt_outs):
             found_in = _mapped(path, name, settings, probe)
             if found_in is not None:
                 source.close()
                 return found_in
     if prefer_opt_outs and settings.sheet is None:
-        for name in opt_out_sheets(source):
+        for name in opt_out_sheets(source, settings.target):
             found_in = _mapped(path, name, settings, probe)
             if found_in is not None:
                 source.close()
@@ -1799,9 +1799,9 @@ def _unnamed_choice(
 def _sheet_order(source: SheetSource, prefer_opt_outs: bool, target: Target) -> list[str]:
     """The visible sheets in the order :func:`_choose_sheet` tries them, ``source`` the
     reader's first sheet."""
-    preferred = list_sheets(source, target)
+    preferred = list_sheets(source, target, prefer_opt_outs)
     if prefer_opt_outs:
-        preferred += [n for n in opt_out_sheets(source) if n not in preferred]
+        preferred += [n for n in opt_out_sheets(source, target) if n not in preferred]
     hidden = source.notes.hidden_sheets
     rest = [n for n in source.sheet_names if n not in preferred and n != source.sheet]
     # A front-matter first sheet goes after the others (see _choose_sheet).
@@ -1834,23 +1834,41 @@ def _close(opened: tuple[SheetSource, ColumnMapping] | None) -> None:
         opened[0].close()
 
 
-def opt_out_sheets(source: SheetSource) -> list[str]:
+def opt_out_sheets(source: SheetSource, target: Target | None = None) -> list[str]:
     """The visible sheets other than ``source``'s own whose names say they hold opt-outs, in
     the file's order, when ``source``'s name does not (see :func:`open_mapped`). A name that
-    also says not to use the sheet ("Do Not Use - old DNC") is none."""
+    also says not to use the sheet ("Do Not Use - old DNC") is none. With ``target``, those
+    named for its list come first: "Opt Outs" before "SMS Opt-outs" had the first read for an
+    SMS import (black-box bb12 F2)."""
     if _OPT_OUT_SHEET.search(source.sheet) and not do_not_use_sheet(source.sheet):
         return []
-    return _other_visible_sheets(source, lambda name: bool(_OPT_OUT_SHEET.search(name)))
+    found = _other_visible_sheets(source, lambda name: bool(_OPT_OUT_SHEET.search(name)))
+    if target is None:
+        return found
+    return sorted(found, key=lambda name: not _names_list(name, target))
 
 
-def list_sheets(source: SheetSource, target: Target) -> list[str]:
+def _names_list(name: str, target: Target) -> bool:
+    """Whether sheet ``name`` names ``target``'s list and not the other."""
+    return bool(_LIST_SHEET[target].search(name)) and not _LIST_SHEET[_OTHER_LIST[target]].search(
+        name
+    )
+
+
+def list_sheets(source: SheetSource, target: Target, prefer_opt_outs: bool = False) -> list[str]:
     """The visible sheets other than ``source``'s own whose names name ``target``'s list and
     not the other ("DNC" for the DNC list, "SMS Opt-outs" for the SMS opt-out list), when
     ``source``'s name names the other list and not ``target``'s: a workbook keeping both
     lists on sheets of their own had the first read for either (black-box B31 F5). A removal's
-    target is the DNC list, the only one it takes entries off."""
+    target is the DNC list, the only one it takes entries off.
+
+    With ``prefer_opt_outs`` (an import), also when ``source``'s name says opt-outs without
+    naming a list ("Opt Outs" before "SMS Opt-outs" in an SMS import: black-box bb12 F2)."""
     own, other = _LIST_SHEET[target], _LIST_SHEET[_OTHER_LIST[target]]
-    if not other.search(source.sheet) or own.search(source.sheet):
+    if own.search(source.sheet):
+        return []
+    generic = prefer_opt_outs and bool(_OPT_OUT_SHEET.search(source.sheet))
+    if not other.search(source.sheet) and not generic:
         return []
     return _other_visible_sheets(
         source, lambda name: bool(own.search(name)) and not other.search(name)

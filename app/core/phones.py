@@ -949,6 +949,24 @@ def normalize_code(raw: object) -> str | None:
         return code
 
 
+def disagreeing_name_and_code(raw: str) -> tuple[str, str, str] | None:
+    """For a cell naming a country and a calling code that give two codes ("UK (+1)", which
+    :func:`normalize_code` reads as none): the name's code, the code's, and the code part as
+    written; else None. For the row's message to say why (black-box bb12 F6)."""
+    key = _name_key(_visible(raw).strip().strip(_QUOTES).strip())
+    both = _NAME_AND_CODE.fullmatch(key) or next(
+        (m for p in _CODE_BESIDE_NAME if (m := p.fullmatch(key)) is not None), None
+    )
+    if both is None:
+        return None
+    # "44 (UK)" and "+44 UK" write the code first.
+    name, code = (both[2], both[1]) if any(c.isdigit() for c in both[1]) else (both[1], both[2])
+    by_name, by_code = _normalize_code_uncached(name), _normalize_code_uncached(code)
+    if by_name is None or by_code is None or by_name == by_code:
+        return None
+    return by_name, by_code, code
+
+
 def region_name(phone_code: str) -> str:
     """Human name for a calling code: ``"United States / Canada"``, ``"United Kingdom"``."""
     code = normalize_code(phone_code)

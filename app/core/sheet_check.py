@@ -127,6 +127,7 @@ from app.core.sheet_dates import (
     names_year_first,
     other_reading_late,
     parse_request_date,
+    written_as_date,
 )
 from app.core.sheet_header import (
     PHONE_SIZED,
@@ -1018,6 +1019,23 @@ def _cut_phone(length: int) -> str:
     )
 
 
+# What to do of a phone cell holding a date (written as text, as a CSV writes a date cell).
+DATE_IN_PHONE_CELL: Final = (
+    "looks like a date, not a phone number: check the row in the source file, and write the "
+    "consumer's phone number there"
+)
+
+
+def _name_and_code_disagree(cell: str, by_name: str, by_code: str, code: str) -> str:
+    """Why a code cell naming a country and a code that disagree ("UK (+1)") gives none."""
+    name = phones.region_name(by_name)
+    other = f"+{by_code}" if any(c.isdigit() for c in code) else f"{code.upper()}, +{by_code}"
+    return (
+        f"{cell}: the name ({name}, +{by_name}) and the code ({other}) disagree: write one "
+        f"of them ({name} or {other.split(', ')[0]}), and import the file again"
+    )
+
+
 def _text(value: CellValue) -> str:
     if value is None:
         return ""
@@ -1246,7 +1264,10 @@ class _Checker:
                     return self._total(number, raw, total)
                 else:
                     detail = self._no_code(code_cell, c, number)
-                    return self._invalid_phone(number, raw, cells, "phone_code", detail)
+                    # The column as headed, not the field's inner name (black-box bb12 F6).
+                    header = m.headers[c] if c is not None and c < len(m.headers) else ""
+                    field = header or "country code"
+                    return self._invalid_phone(number, raw, cells, field, detail)
             else:
                 code = found
                 if m.country is not None and c != m.country:
@@ -1371,7 +1392,10 @@ class _Checker:
             result = PhoneResult(True, national, result.phone_code, "")
         if not result.ok:
             said = result.reason
-            if result.phone_code == "1" and said.startswith("too short for "):
+            if type(value) is str and written_as_date(value):
+                # As the same cell in an xlsx says, not "too short…: 8 digits" (bb13 F4).
+                said = f"{_text(value)!r} {DATE_IN_PHONE_CELL}"
+            elif result.phone_code == "1" and said.startswith("too short for "):
                 said = f"{said}; {short}" if (short := phones.short_code_note(value)) else said
             elif not code_note and (one_area := phones.one_area_hint(value, result.phone_code)):
                 said = f"{said}; {one_area}"
@@ -1579,8 +1603,10 @@ class _Checker:
         notes = [damage] if damage else []
         if damage and code_note.startswith("read as "):
             # Both end by saying what was read: the code cell's note says it whole, so once.
+            # The damage note may go on after it (" — check it against the source"):
+            # the reading alone is taken out (black-box bb12 F6: said twice).
             said = f"; read as {phones.international(result.national, result.phone_code)}"
-            notes = [damage.removesuffix(said)]
+            notes = [damage.replace(said, "", 1)]
         if result.note and result.note != damage:
             # "the label 'cell' was left out": the report shows the cell beside it. (A decimal
             # comma's note is its damage note too: said once.)
@@ -1758,16 +1784,20 @@ class _Checker:
         """Why a code cell (in ``column``) gives no country code."""
         shown = _text(code_cell)
         if not error_value(shown):
+            # Named with its cell, as the row's other messages do (black-box bb12 F6).
+            at = f"cell {column_letter(column)}{number} " if column is not None else ""
             if any(c.isalpha() for c in shown):
                 if said := country_names.not_a_country(shown):
                     return said  # a state's or province's code (black-box R2/V1 #3: "NY")
+                if (two := phones.disagreeing_name_and_code(shown)) is not None:
+                    return _name_and_code_disagree(f"{at}{shown!r}", *two)
                 # A name, not a wrong code (black-box R2 #9: "'Alemanha' is not a country
                 # code" read as if the cell were mistyped digits).
                 return (
-                    f"{shown!r} is not a country name or code DNC Desk knows: give the "
+                    f"{at}{shown!r} is not a country name or code DNC Desk knows: give the "
                     "country's calling code (as 49) or its two-letter code (DE)"
                 )
-            return f"{shown!r} is not a country code"
+            return f"{at}{shown!r} is not a country code"
         cell = f" (cell {column_letter(column)}{number})" if column is not None else ""
         return (
             f"{shown!r} is an error value from a spreadsheet, not a country code{cell}: the "

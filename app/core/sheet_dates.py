@@ -396,6 +396,16 @@ def parse_request_date(
     return found
 
 
+def written_as_date(text: str) -> bool:
+    """Whether a cell's text reads as a date ("11/19/2025", "2025-11-19", "19.11.2025", "Nov
+    19, 2025"), as a CSV writes a date cell: for a phone cell's message (black-box bb13 F4:
+    "too short for a US number: 8 digits"). Digits alone ("20251119") are a number first."""
+    text = text.strip()
+    if len(text) > 40 or not any(c in "/-." or c.isalpha() for c in text):
+        return False
+    return parse_request_date(text).date is not None
+
+
 def _parse_cell(
     value: CellValue,
     not_after: dt.date | None = None,
@@ -925,6 +935,10 @@ def _read(text: str, not_after: dt.date | None, day_first: DayFirst) -> RequestD
         # a person reads them as 23-11-2026, of its form (re-test U2 F6: "not a date").
         mark = "-" if m[2] in _DASHES else m[2]
         written = f"{m[1]}{mark}{m[3]}{mark}{m[4]}"
+        if written == text:
+            # Written plainly in no form read above ("1/2/3"): read again, it recursed
+            # without end and the import stopped on a RecursionError.
+            return RequestDate(None, f"{text!r} is not a date")
         plain = _read(written, not_after, day_first)
         if plain is None or not plain.note:
             return plain

@@ -408,6 +408,10 @@ def load_snapshot(path: Path, *, entries: bool = True) -> SnapshotData:
         )
         data.parts = [SnapshotPart(*row) for row in db.execute("SELECT * FROM parts")]
         if entries:
+            # A damaged index page answers the reads below all the same (black-box bb12 F7):
+            # a snapshot compared as evidence must be whole, not only readable.
+            if db.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
+                raise sqlite3.DatabaseError("quick_check")
             data.entries = [
                 SnapshotEntry(*row)
                 for row in db.execute(f"SELECT {', '.join(FIELDS)} FROM entries ORDER BY rowid")

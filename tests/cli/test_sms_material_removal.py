@@ -152,3 +152,51 @@ def test_the_sheet_named_for_the_list_is_read(
     status, data = _run(capsys, command)
     assert status == 0, data
     assert data["sheet"] == read
+
+
+def _opt_out_sheets(path: Path, names: list[str], hidden: str = "") -> Path:
+    """A workbook of sheets ``names`` (``hidden`` hidden), each of the same layout, sheet i
+    holding +1 312 555 6i0n for n in 1..3."""
+    book = openpyxl.Workbook()
+    for i, name in enumerate(names):
+        sheet = book.create_sheet(name)
+        sheet.append(["Name", "Phone"])
+        for n in range(1, 4):
+            sheet.append([f"Person {n}", f"+1312555{6 + i}00{n}"])
+        if name == hidden:
+            sheet.sheet_state = "hidden"
+    del book[book.sheetnames[0]]
+    book.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("names", "into", "read", "other"),
+    [
+        (["Contacts", "Opt Outs", "Secret", "SMS Opt-outs"], "sms-opt-out", 3, "Opt Outs"),
+        (["Opt Outs", "SMS Opt-outs"], "sms-opt-out", 1, "Opt Outs"),
+        (["Opt Outs", "Do Not Call"], "dnc", 1, "Opt Outs"),
+    ],
+)
+def test_among_opt_out_sheets_the_one_named_for_the_list_is_read(
+    tmp_path: Path,
+    sandbox: Any,
+    capsys: pytest.CaptureFixture[str],
+    names: list[str],
+    into: str,
+    read: int,
+    other: str,
+) -> None:
+    # black-box bb12 F2: 'Opt Outs' was read for an SMS import beside 'SMS Opt-outs'.
+    src = _opt_out_sheets(tmp_path / "wb.xlsx", names, hidden="Secret")
+    argv = ["import", str(src), "--into", into, "--scope", "global"]
+    status, data = _run(capsys, [*argv, "--base-url", sandbox.base_url])
+    assert status == 0, data
+    assert data["sheet"] == names[read]
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        found = api.iter_sms() if into == "sms-opt-out" else api.iter_dnc()
+        listed = sorted(e.phone_number for e in found)
+    assert listed == [f"312555{6 + read}00{n}" for n in range(1, 4)]
+    # The opt-out sheet passed over is named, with the option that reads it.
+    said = [w for w in data["warnings"] if f"Sheet {other!r} of wb.xlsx" in w]
+    assert len(said) == 1 and f"--sheet {other!r}" in said[0], data["warnings"]

@@ -42,7 +42,7 @@ def test_a_country_column_with_an_unknown_value_is_still_read(
     rows = report_rows(data)
     assert rows[2][1:4] == ("2079460123", "2079460123", "44")  # London, not Maine
     assert (
-        "row 3: phone_code: 'Narnia' is not a country name or code DNC Desk knows: "
+        "row 3: Country: cell B3 'Narnia' is not a country name or code DNC Desk knows: "
         "give the country's calling code (as 49) or its two-letter code (DE)" in rows[3]
     )
     assert rows[4][3] == "1"  # an empty cell takes the default code

@@ -64,6 +64,10 @@ def test_dropdown_values_in_a_country_column_are_read(tmp_path: Path) -> None:
     assert rows["07911 123449"][:2] == ("44", "7911123449")
     assert rows["07911 123450"][:2] == ("44", "7911123450")
     assert rows["030 1234567"][:2] == ("49", "301234567")
-    # The name and the code disagree: the cell names no sure country.
-    assert "'UK (+1)' is not a country name or code" in rows["07911 123451"][2], rows
+    # The name and the code disagree: the cell names no sure country, and the row says so,
+    # naming the cell and its column as headed (black-box bb12 F6).
+    assert rows["07911 123451"][2] == (
+        "row 6: Country: cell B6 'UK (+1)': the name (United Kingdom, +44) and the code (+1) "
+        "disagree: write one of them (United Kingdom or +1), and import the file again"
+    )
     assert summary.invalid == 1, rows

@@ -90,7 +90,7 @@ def test_error_values_as_text_in_a_csv_read_as_the_xlsx_ones_do(tmp_path: Path) 
     assert (summary.valid, summary.invalid) == (4, 1)
     assert rows[2].outcome == "invalid"
     assert rows[2].message == (
-        "row 2: phone_code: '#N/A' is an error value from a spreadsheet, not a country code "
+        "row 2: Country: '#N/A' is an error value from a spreadsheet, not a country code "
         "(cell B2): the formula that should have given it failed; correct it in the file and "
         "run the file again"
     )
@@ -152,7 +152,7 @@ def test_a_dialling_code_column_with_an_error_value_stays_invalid_beside_a_plus_
     (row,), _ = check_all(rows, mapping, CheckOptions())
     assert row.outcome is Outcome.INVALID
     assert row.message.startswith(
-        "row 2: phone_code: '#N/A' is an error value from a spreadsheet, not a country code"
+        "row 2: Country Code: '#N/A' is an error value from a spreadsheet, not a country code"
     )
 
 

@@ -105,7 +105,7 @@ def test_country_code_column_and_default() -> None:
     ]
     assert (
         checked[3].message
-        == "row 4: phone_code: 'XX' is not a country name or code DNC Desk knows: "
+        == "row 4: country code: cell B4 'XX' is not a country name or code DNC Desk knows: "
         "give the country's calling code (as 49) or its two-letter code (DE)"
     )
     assert summary.invalid == 1

@@ -354,7 +354,7 @@ def test_a_country_column_of_names() -> None:
     assert (summary.valid, summary.invalid) == (5, 1)
     assert (
         checked[5].message
-        == "row 7: phone_code: 'Narnia' is not a country name or code DNC Desk knows: "
+        == "row 7: country code: cell B7 'Narnia' is not a country name or code DNC Desk knows: "
         "give the country's calling code (as 49) or its two-letter code (DE)"
     )
 

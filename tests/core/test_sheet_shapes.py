@@ -112,7 +112,7 @@ def test_mixed_countries_with_a_country_code_column(tmp_path: Path) -> None:
     assert checked[5].message == "row 7: duplicate of row 2"
     assert (
         checked[7].message
-        == "row 9: phone_code: 'XX' is not a country name or code DNC Desk knows: "
+        == "row 9: Country Code: cell B9 'XX' is not a country name or code DNC Desk knows: "
         "give the country's calling code (as 49) or its two-letter code (DE)"
     )
 
