@@ -620,10 +620,7 @@ class ChangeJournal:
 
     def _connect(self) -> sqlite3.Connection:
         if self._read_only:
-            uri = f"{self._path.absolute().as_uri()}?mode=ro"
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA busy_timeout = 10000")
-            return db
+            return _connect_read_only(self._path)
         db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA busy_timeout = 10000")
@@ -1445,6 +1442,42 @@ def _create(path: Path) -> None:
         for leftover in (new, new.with_name(new.name + "-wal"), new.with_name(new.name + "-shm")):
             with contextlib.suppress(OSError):
                 leftover.unlink()
+
+
+# SQLite's codes for a WAL journal opened read only where its -shm cannot be made.
+_NO_SHARED_MEMORY = frozenset({sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY})
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """``path`` opened read only (``mode=ro``: a -wal beside it is read, and the -wal and -shm
+    SQLite shares with a writer may be made beside it, the journal itself never written).
+
+    In a folder this user cannot write to (a copy on read-only media, another user's data
+    folder) SQLite cannot make the -shm a WAL journal is read with; when no -wal holds entries
+    not yet in the file, no process is writing it and the file alone is the journal, so it is
+    read as one that cannot change (``immutable=1``)."""
+    uri = path.absolute().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA busy_timeout = 10000")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.Error as exc:
+        db.close()
+        if _primary_code(exc) not in _NO_SHARED_MEMORY:
+            raise
+        wal = path.with_name(path.name + "-wal")
+        if wal.exists() and wal.stat().st_size:
+            raise JournalError(
+                f"The change journal at {utf8_text(str(path))} cannot be read by this user: its "
+                f"latest entries are in {wal.name} beside it, which SQLite reads only with a "
+                f"{path.name}-shm file it cannot make in that folder ({exc}). Run the command as "
+                "the user who writes the journal, or copy the journal with its -wal file to a "
+                "folder this user can write to and read the copy."
+            ) from exc
+    return sqlite3.connect(
+        f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None, check_same_thread=False
+    )
 
 
 def _actor_as_blank(db: sqlite3.Connection) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import pytest
 from app.cli.main import main
 from app.core.journal import ChangeJournal
 from tests.conftest import TOKEN
+from tests.core.test_data_folder_unusable import unwritable
 
 UK = ["+44 20 7946 0402", "+44 7911 123456"]
 US = ["3035550121", "3035550122"]
@@ -235,3 +237,47 @@ def test_export_until_counts_what_was_written_and_a_bare_family(
             capsys, "export", "--out", str(out), "--overwrite", "--operation", family
         )
         assert (code, f"Exported {dnc} journal entries" in said) == (0, True), family
+
+
+def test_a_journal_in_a_folder_this_user_cannot_write_is_verified_and_exported(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy on read-only media, or another user's data folder: SQLite cannot make the -shm
+    a WAL journal is read with, so read only it was "cannot be opened" (exit 1)."""
+    journal = _journal(sandbox, tmp_path, capsys)
+    rows = json.loads(_run(capsys, "verify", "--json")[1])["entries_checked"]
+    for beside in ("-wal", "-shm"):
+        journal.with_name(journal.name + beside).unlink(missing_ok=True)
+    before = _digest(journal)
+    with unwritable(journal.parent):
+        code, out, err = _run(capsys, "verify")
+        assert code == 0, err
+        assert f"The change journal is intact ({rows} entries checked)." in out
+        out_file = tmp_path / "ro.csv"
+        code, said, err = _run(capsys, "export", "--out", str(out_file))
+        assert code == 0, err
+        assert f"Exported {rows} journal entries" in said
+    assert _digest(journal) == before
+    assert [p.name for p in journal.parent.glob("journal.sqlite3*")] == ["journal.sqlite3"]
+
+
+def test_a_write_ahead_file_that_cannot_be_read_there_is_named(
+    sandbox: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = _journal(sandbox, tmp_path, capsys)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    with ChangeJournal(journal) as writer:
+        writer.record_event(connection="c", base_url="http://127.0.0.1:1", operation="job.start")
+        # Copied while the writer has it open: its latest entry is only in the -wal.
+        for beside in ("", "-wal"):
+            shutil.copyfile(f"{journal}{beside}", copy / f"journal.sqlite3{beside}")
+    assert (copy / "journal.sqlite3-wal").stat().st_size
+    for name in list(journal.parent.glob("journal.sqlite3*")):
+        name.unlink()
+    for name in copy.iterdir():
+        shutil.move(name, journal.parent / name.name)
+    with unwritable(journal.parent):
+        code, _, err = _run(capsys, "verify")
+    assert code == 1
+    assert "cannot be read by this user: its latest entries are in journal.sqlite3-wal" in err
