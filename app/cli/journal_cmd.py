@@ -16,11 +16,13 @@ from typing import Any
 
 from app.cli.connection_args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CliError, emit_json, fail
 from app.cli.output_paths import check_export_path
+from app.core import phones
 from app.core.journal import (
+    ChainCheck,
     ChangeJournal,
     JournalError,
     export_csv,
-    journal_phone,
+    operation_filter,
     time_bound,
 )
 from app.core.paths import DATA_ENV, AppPaths, path_text
@@ -53,12 +55,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--until", metavar="DATE", default="", help="up to this date (the whole day) or time"
     )
     export.add_argument("--job", metavar="JOB", default="", help="only this job's entries")
-    export.add_argument("--number", metavar="NUMBER", default="", help="only this number's")
+    export.add_argument(
+        "--number",
+        metavar="NUMBER",
+        default="",
+        help="only this number's (as written anywhere: +code or 00code, else --phone-code's)",
+    )
+    export.add_argument(
+        "--phone-code",
+        metavar="CODE",
+        default="",
+        help="the country calling code of a --number written without one (default 1)",
+    )
     export.add_argument(
         "--operation",
         metavar="OP",
         default="",
-        help="only this operation (dnc.insert, sms.delete…; dnc. for a family)",
+        help="only this operation (dnc.insert, sms.delete…; dnc or dnc. for a family)",
     )
     export.add_argument("--overwrite", action="store_true", help="replace a file at --out")
     export.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -70,7 +83,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.epilog = (
         "Exit status: 0 exported (also when no entry matches: the file has the headers only); "
         "1 there is no journal yet, it cannot be read or the file cannot be written; 2 a bad "
-        "argument (a file already at --out without --overwrite, a date that is none); " + _SIGNALS
+        "argument (a file already at --out without --overwrite, a date, number or operation "
+        "that is none); " + _SIGNALS
     )
     parser.epilog = (
         "Exit status: 0 done (verify: intact); 3 verify found the journal altered; 1 the "
@@ -87,9 +101,10 @@ def _no_journal(path: Path) -> str:
 
 
 def _open(path: Path, stopped: str) -> ChangeJournal:
-    """The journal at ``path``; ``stopped`` says what an emptied or damaged one stops."""
+    """The journal at ``path``, read only (checking it never changes it); ``stopped`` says what
+    an emptied or damaged one stops."""
     try:
-        return ChangeJournal(path, reader=stopped)
+        return ChangeJournal(path, reader=stopped, read_only=True)
     except JournalError as exc:
         raise CliError(str(exc)) from exc
 
@@ -117,7 +132,7 @@ def _verify(path: Path, *, json_output: bool) -> int:
     if not path.exists():
         said = _no_journal(path)
         if json_output:
-            emit_json(_verify_json(path, False, True, 0, None, None, said, {}, 0))
+            emit_json(_verify_json(path, False, ChainCheck(True, 0, {}, 0, said), None, None))
         else:
             print(said)
         return EXIT_OK
@@ -140,13 +155,12 @@ def _verify(path: Path, *, json_output: bool) -> int:
     status = EXIT_OK if check.ok else EXIT_ALTERED
     if json_output:
         emit_json(
-            _verify_json(
-                path, True, check.ok, check.rows, first, last, said, check.breaks, check.broken
-            )
+            _verify_json(path, True, ChainCheck(**{**vars(check), "message": said}), first, last)
         )
         return status
     print(f"Change journal: {path_text(path)}")
     print(f"Entries checked: {check.rows:,}" + (f", from {first} to {last}" if first else ""))
+    print(_head_line(check))
     print(said)
     shown = list(check.breaks.items())[:_BREAKS_SHOWN]
     for entry_id, why in shown:
@@ -156,28 +170,35 @@ def _verify(path: Path, *, json_output: bool) -> int:
     return status
 
 
+def _head_line(check: ChainCheck) -> str:
+    """The chain head, to be kept elsewhere: the file alone cannot show that its latest entries
+    were deleted and the head rewritten to match (black-box bb11 F2); a later verify whose
+    entry of that number has another hash, or none, shows it."""
+    if check.head_hash is None:
+        return "Chain head: missing"
+    noun = "entry" if check.head_entries == 1 else "entries"
+    return (
+        f"Chain head: {check.head_entries:,} {noun}, last hash {check.head_hash} (keep both "
+        "elsewhere: a later journal must still have this hash at that entry)"
+    )
+
+
 def _verify_json(
-    path: Path,
-    exists: bool,
-    intact: bool,
-    rows: int,
-    first: str | None,
-    last: str | None,
-    message: str,
-    breaks: Any,
-    broken: int,
+    path: Path, exists: bool, check: ChainCheck, first: str | None, last: str | None
 ) -> dict[str, Any]:
     return {
         "journal": str(path),
         "journal_exists": exists,
-        "intact": intact,
-        "entries_checked": rows,
+        "intact": check.ok,
+        "entries_checked": check.rows,
         "first_time": first,
         "last_time": last,
-        "message": message,
-        "entries_at_break": [{"id": i, "why": why} for i, why in breaks.items()],
-        "entries_at_break_count": broken,
-        "exit_status": EXIT_OK if intact else EXIT_ALTERED,
+        "head_entries": check.head_entries,
+        "head_hash": check.head_hash,
+        "message": check.message,
+        "entries_at_break": [{"id": i, "why": why} for i, why in check.breaks.items()],
+        "entries_at_break_count": check.broken,
+        "exit_status": EXIT_OK if check.ok else EXIT_ALTERED,
     }
 
 
@@ -190,19 +211,25 @@ def _export(path: Path, args: argparse.Namespace) -> int:
             "workbook or a CSV file).",
             EXIT_USAGE,
         )
-    try:
-        time_bound(args.since)
-        time_bound(args.until, end=True)
-    except JournalError as exc:
-        raise CliError(f"--since/--until: {exc}", EXIT_USAGE) from exc
+    for option, value, end in (("--since", args.since, False), ("--until", args.until, True)):
+        try:
+            time_bound(value, end=end)
+        except JournalError as exc:
+            raise CliError(f"{option}: {exc}", EXIT_USAGE) from exc
+    phone = _number(args.number, args.phone_code)
     if not path.exists():
         raise CliError(_no_journal(path) + " Nothing was exported.", EXIT_FAILED)
-    out = check_export_path(out, overwrite=args.overwrite)
     journal = _open(path, "nothing was exported")
     try:
+        held = journal.operations() if args.operation.strip() else []
+        try:
+            operation = operation_filter(args.operation, held)
+        except JournalError as exc:
+            raise CliError(f"--operation: {exc}", EXIT_USAGE) from exc
+        out = check_export_path(out, overwrite=args.overwrite)
         entries = journal.matching(
-            operation=args.operation,
-            phone=journal_phone(args.number),
+            operation=operation,
+            phone=phone,
             since=args.since,
             until=args.until,
             job=args.job,
@@ -226,3 +253,38 @@ def _export(path: Path, args: argparse.Namespace) -> int:
     else:
         print(said)
     return EXIT_OK
+
+
+def _number(text: str, code: str) -> str:
+    """``--number`` as the journal stores it (E.164), read as ``export --phone-number`` reads
+    a number (``+44 (0)20 7946 0402``, ``0044…``; without ``--phone-code`` one with no code is
+    a US/Canada number), and as dialled from the US (``011 44 …``); "" for none. Refuses
+    (exit 2) text that is no phone number (black-box bb11 F4: ``hello`` and the (0) and 011
+    forms exported nothing, exit 0)."""
+    # Imported here: the evidence module brings openpyxl, which an export to CSV does not need.
+    from app.core.evidence import search_number
+
+    text, code = text.strip(), code.strip()
+    if code:
+        found = phones.normalize_code(code)
+        if found is None:
+            raise CliError(
+                f"--phone-code {code!r} is not a country calling code (for example 1 or 44).",
+                EXIT_USAGE,
+            )
+        code = found
+    if not text:
+        return ""
+    searched = search_number(text, code)
+    if not searched.refused:
+        return f"+{searched.phone_code}{searched.national}"
+    if not code and text.startswith("011"):
+        # 011 is how the US and Canada dial out: the code after it is the number's own.
+        dialled = phones.normalize(text, None)
+        if dialled.ok:
+            return f"+{dialled.phone_code}{dialled.national}"
+    raise CliError(
+        f"--number {text!r}: {searched.refused}. Write it with its country code (+44 20 7946 "
+        "0402) or give --phone-code for a number written as dialled in its country.",
+        EXIT_USAGE,
+    )

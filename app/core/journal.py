@@ -253,6 +253,11 @@ class ChainCheck:
     breaks: Mapping[int, str]
     broken: int
     message: str
+    # What the chain head records (None when it is missing): the last entry's hash and the
+    # entries counted, which an officer keeps elsewhere to tell later whether the journal's end
+    # was cut off and the head rewritten to match (the file alone cannot show that).
+    head_hash: str | None = None
+    head_entries: int | None = None
 
 
 @dataclass(frozen=True)
@@ -280,13 +285,18 @@ class _ChainWalk:
 
     @staticmethod
     def head(db: sqlite3.Connection) -> tuple[int, str, int] | None:
-        """The chain head (last id, last hash, row count), or None when it was deleted."""
+        """The chain head (last id, last hash, row count), or None when it was deleted (its
+        row, or its table)."""
+        if "chain_head" not in _tables(db):
+            return None
         found: tuple[int, str, int] | None = db.execute(
             "SELECT last_id, last_hash, rows FROM chain_head"
         ).fetchone()
         return found
 
     def links(self, db: sqlite3.Connection) -> Iterator[_Link]:
+        if "journal" not in _tables(db):
+            return  # dropped: said by _entries_dropped, and the head's count shows what went
         for raw in db.execute(f"{_SELECT} ORDER BY id"):
             # Positional access: _SELECT lists _COLUMNS, ending in prev_hash, hash.
             entry_id, prev_hash, stored_hash = raw[0], raw[-2], raw[-1]
@@ -301,6 +311,16 @@ class _ChainWalk:
                 yield link
             self.last_hash = stored_hash
             self.last_id = entry_id
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    """The names of the journal file's own tables (not the temp schema's)."""
+    return {
+        str(r[0]) for r in db.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")
+    }
+
+
+_ENTRIES_DROPPED = "the table holding its entries was deleted"
 
 
 def _span(first: int, last: int) -> str:
@@ -463,24 +483,53 @@ def _entry(row: sqlite3.Row | tuple[Any, ...]) -> JournalEntry:
     return JournalEntry(**values)
 
 
+# The forms a time bound is written in: a date, or a date and a time to the minute, second or
+# fraction, with an optional Z or UTC offset (no offset: UTC). Others Python would read
+# (20261125, 2026-11-25Z) were taken for midnight and an --until of them exported nothing of
+# that day (black-box bb11 F5).
+_TIME_FORM = re.compile(
+    r"(?P<date>\d{4}-\d{2}-\d{2})"
+    r"(?:[T ](?P<hm>\d{2}:\d{2})(?::(?P<s>\d{2})(?:\.(?P<f>\d{1,6}))?)?"
+    r"(?P<zone>Z|[+-]\d{2}:\d{2})?)?",
+    re.ASCII,
+)
+TIME_FORMS = (
+    "a date (2026-11-22) or a date and time (2026-11-22T14:30, 2026-11-22T14:30:05Z, "
+    "2026-11-22 14:30:05+01:00; without Z or an offset it is UTC)"
+)
+
+
 def time_bound(value: str, *, end: bool = False) -> str:
-    """Turn a user/UI time bound into the stored format; a bare date as ``until`` (``end``)
-    means "up to the end of that day". Raises :class:`JournalError` naming a value that is
-    neither a date nor a time (``journal export`` refuses it before a file is written)."""
+    """Turn a user/UI time bound into the stored format. As ``until`` (``end``) the bound is
+    the end of what was written, exclusive: a date counts that whole day, a time to the minute
+    that whole minute, to the second that second. Raises :class:`JournalError` naming a value
+    in none of :data:`TIME_FORMS` (``journal export`` refuses it before a file is written)."""
     value = value.strip()
     if not value:
         return ""
+    form = _TIME_FORM.fullmatch(value)
     try:
+        if form is None:
+            raise ValueError(value)
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise JournalError(
-            f"{value!r} is not a date or time; use a form like 2026-11-22 or 2026-11-22T14:30:00Z."
-        ) from None
+        raise JournalError(f"{value!r} is not a date or time; write {TIME_FORMS}.") from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    if end and len(value) == 10:
-        parsed += timedelta(days=1)
+    if end:
+        parsed += _written_unit(form)
     return parsed.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _written_unit(form: re.Match[str]) -> timedelta:
+    """The span the last part written covers: a day, a minute, a second or the fraction's."""
+    if form["hm"] is None:
+        return timedelta(days=1)
+    if form["s"] is None:
+        return timedelta(minutes=1)
+    if form["f"] is None:
+        return timedelta(seconds=1)
+    return timedelta(microseconds=10 ** (6 - len(form["f"])))
 
 
 def _like_escape(text: str) -> str:
@@ -506,12 +555,18 @@ class _Pending:
 class ChangeJournal:
     """Append-only, hash-chained record of the app's writes to the service; thread-safe."""
 
-    def __init__(self, path: Path, *, reader: str = "") -> None:
+    def __init__(self, path: Path, *, reader: str = "", read_only: bool = False) -> None:
         """``reader``: for a command that only reads the journal (an evidence pack), what
         refusing an emptied or damaged one means for it ("none of its entries are in the
         pack"), said in place of "nothing was sent", which is true only of a write (black-box
-        bb2 F15)."""
+        bb2 F15).
+
+        ``read_only`` (``journal verify`` and ``export``): the file must exist and is opened
+        with SQLite's ``mode=ro``, with nothing made, migrated or seeded, so checking the
+        evidence never changes it (black-box bb11 F1: verifying a wiped journal gave it a new
+        chain head, and a dropped table was made anew). A -wal beside it is still read."""
         self._path = path
+        self._read_only = read_only
         self._lock = threading.Lock()
         self._queue_lock = threading.Lock()
         self._writing = False
@@ -520,10 +575,15 @@ class ChangeJournal:
         self._read_lock = threading.Lock()
         self._chain_said = False
         self._actor = SECRETS.redact(utf8_text(current_actor()))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_parts(path)
+        if path.is_dir():
+            raise JournalError(_folder_not_journal(path, reader))
+        if not read_only:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _remove_stale_parts(path)
         opened: list[sqlite3.Connection] = []
         try:
+            if not path.exists() and read_only:
+                raise JournalError(f"There is no change journal at {utf8_text(str(path))}.")
             if not path.exists():
                 _create(path)
             elif path.stat().st_size == 0:
@@ -536,16 +596,20 @@ class ChangeJournal:
             self._db = self._connect()
             opened.append(self._db)
             _check(self._db, path, reader)
-            self._db.executescript(_SCHEMA)
-            _add_actor_column(self._db)
-            self._db.execute(
-                "INSERT OR IGNORE INTO chain_head (one, last_id, last_hash, rows) "
-                "SELECT 1, 0, ?, 0 WHERE NOT EXISTS (SELECT 1 FROM journal)",
-                (GENESIS_HASH,),
-            )
+            if not read_only:
+                # A journal is made with its chain head (_create): one found without it was
+                # emptied or edited, and is not given a new head that would hide it (bb11 F1).
+                self._db.executescript(_SCHEMA)
+                _add_actor_column(self._db)
+                # A write that changes nothing (BEGIN IMMEDIATE alone succeeds on a file opened
+                # read only): a file that cannot be written is refused now, in its own sentence
+                # (_open_failure), not at the first change.
+                self._db.execute("UPDATE chain_head SET rows = rows WHERE 0")
             # A separate connection for reads: WAL lets a long verify() or export read a
             # snapshot while the import threads keep appending.
             self._reader = self._connect()
+            if read_only:
+                _actor_as_blank(self._reader)
         except (sqlite3.Error, JournalError) as exc:
             for db in opened:
                 db.close()
@@ -555,6 +619,8 @@ class ChangeJournal:
         self._closed = False
 
     def _connect(self) -> sqlite3.Connection:
+        if self._read_only:
+            return _connect_read_only(self._path)
         db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA busy_timeout = 10000")
@@ -680,6 +746,8 @@ class ChangeJournal:
         )
 
     def _append(self, fields: dict[str, Any], *, copy_from: int | None = None) -> int:
+        if self._read_only:
+            raise JournalError("The change journal was opened to be read only; nothing was sent.")
         row: dict[str, Any] = {}
         for key, value in fields.items():
             if key in ("before", "after"):
@@ -873,6 +941,8 @@ class ChangeJournal:
         first entry that does not follow the one before it or does not match its hash."""
         walk = _ChainWalk()
         with self._read() as db:
+            if "journal" not in _tables(db):
+                return self._broken(0, None, _ENTRIES_DROPPED)
             head = walk.head(db)
             for link in walk.links(db):
                 if not link.follows:
@@ -932,6 +1002,7 @@ class ChangeJournal:
 
         walk = _ChainWalk()
         with self._read() as db:
+            dropped = "journal" not in _tables(db)
             head = walk.head(db)
             for link in walk.links(db):
                 entry_id, last_id = link.entry_id, link.after
@@ -950,7 +1021,9 @@ class ChangeJournal:
                     edited.append(entry_id)
                     mark(entry_id, "it does not match its hash (it was edited)")
         rows, last_id, expected_prev = walk.rows, walk.last_id, walk.last_hash
-        said = [_deleted_said(gaps)] if gaps else []
+        said = [_ENTRIES_DROPPED] if dropped else []
+        if gaps:
+            said.append(_deleted_said(gaps))
         if edited:
             said.append(_edited_said(edited))
         end = _head_end(head, rows + sum(b - a + 1 for a, b in gaps), last_id, expected_prev)
@@ -959,9 +1032,10 @@ class ChangeJournal:
             if last_id and end.marks_last:
                 mark(last_id, end.marks_last)
         noun = "entry" if rows == 1 else "entries"
+        head_hash, head_entries = (None, None) if head is None else (str(head[1]), int(head[2]))
         if not breaks and not said:
             message = f"The change journal is intact ({rows:,} {noun} checked)."
-            return ChainCheck(True, rows, {}, 0, message)
+            return ChainCheck(True, rows, {}, 0, message, head_hash, head_entries)
         if broken:
             said.append(
                 f"{broken:,} {'entry is' if broken == 1 else 'entries are'} at a break in its "
@@ -969,7 +1043,7 @@ class ChangeJournal:
                 f"{', …' if broken > _BREAKS_SAID else ''})"
             )
         message = f"The change journal was altered ({rows:,} {noun} checked): {'; '.join(said)}."
-        return ChainCheck(False, rows, breaks, broken, message)
+        return ChainCheck(False, rows, breaks, broken, message, head_hash, head_entries)
 
     def chain_warning(self) -> str | None:
         """The sentence saying the chain is broken, the first time it is asked of this
@@ -1037,7 +1111,7 @@ class ChangeJournal:
             params.append(lower)
         upper = time_bound(until, end=True)
         if upper:
-            clauses.append("time < ?" if len(until.strip()) == 10 else "time <= ?")
+            clauses.append("time < ?")  # time_bound's end is exclusive
             params.append(upper)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
@@ -1160,6 +1234,11 @@ class ChangeJournal:
             (n,) = db.execute(f"SELECT COUNT(*) FROM journal{where}", params).fetchone()
         return int(n)
 
+    def operations(self) -> list[str]:
+        """The operations this journal holds entries of, sorted (read from their index)."""
+        with self._read() as db:
+            return sorted(str(r[0]) for r in db.execute("SELECT DISTINCT operation FROM journal"))
+
     def get(self, entry_id: int) -> JournalEntry | None:
         with self._read() as db:
             raw = db.execute(f"{_SELECT} WHERE id = ?", (entry_id,)).fetchone()
@@ -1244,6 +1323,48 @@ def export_csv(path: Path, entries: Iterable[JournalEntry]) -> int:
     return written
 
 
+# The writes the app journals, whether or not a journal holds one yet (its events, such as
+# ``dnc.insert.settled``, are known from the entries that hold them).
+WRITE_OPERATIONS = (
+    "dnc.insert",
+    "dnc.delete",
+    "dnc.update",
+    "sms.insert",
+    "sms.delete",
+    "sms.update",
+    "lead.update",
+    "campaign.status",
+    "job.start",
+    "job.resume",
+    "job.pause",
+    "job.finish",
+    "gate.override",
+)
+
+
+def operation_filter(text: str, held: Iterable[str]) -> str:
+    """The ``operation`` filter of :meth:`ChangeJournal.query` for what a person wrote: one
+    operation (``dnc.insert``) the app writes or the journal ``held`` holds, or a family, written
+    ``dnc``, ``dnc.`` or ``dnc.*`` (every operation starting ``dnc.``). Raises
+    :class:`JournalError` naming the known ones for any other text (black-box bb11 F6: ``dnc``
+    and ``bogus`` exported nothing, exit 0)."""
+    op = text.strip()
+    if not op:
+        return ""
+    known = sorted({*WRITE_OPERATIONS, *held})
+    if op in known:
+        return op
+    family = op.removesuffix("*").removesuffix(".")
+    if family and any(k.startswith(family + ".") for k in known):
+        return family + ".*"
+    families = sorted({k.split(".", 1)[0] for k in known})
+    raise JournalError(
+        f"{op!r} is no operation of the change journal; give one of {', '.join(known)}, or a "
+        f"family for all of its operations ({', '.join(families)}; dnc, dnc. and dnc.* are "
+        "the same)."
+    )
+
+
 def journal_phone(text: str) -> str:
     """The journal stores numbers as E.164 (+12025550143); accept what people type."""
     text = text.strip()
@@ -1321,6 +1442,63 @@ def _create(path: Path) -> None:
         for leftover in (new, new.with_name(new.name + "-wal"), new.with_name(new.name + "-shm")):
             with contextlib.suppress(OSError):
                 leftover.unlink()
+
+
+# SQLite's codes for a WAL journal opened read only where its -shm cannot be made.
+_NO_SHARED_MEMORY = frozenset({sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY})
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """``path`` opened read only (``mode=ro``: a -wal beside it is read, and the -wal and -shm
+    SQLite shares with a writer may be made beside it, the journal itself never written).
+
+    In a folder this user cannot write to (a copy on read-only media, another user's data
+    folder) SQLite cannot make the -shm a WAL journal is read with; when no -wal holds entries
+    not yet in the file, no process is writing it and the file alone is the journal, so it is
+    read as one that cannot change (``immutable=1``)."""
+    uri = path.absolute().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA busy_timeout = 10000")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.Error as exc:
+        db.close()
+        if _primary_code(exc) not in _NO_SHARED_MEMORY:
+            raise
+        wal = path.with_name(path.name + "-wal")
+        if wal.exists() and wal.stat().st_size:
+            raise JournalError(
+                f"The change journal at {utf8_text(str(path))} cannot be read by this user: its "
+                f"latest entries are in {wal.name} beside it, which SQLite reads only with a "
+                f"{path.name}-shm file it cannot make in that folder ({exc}). Run the command as "
+                "the user who writes the journal, or copy the journal with its -wal file to a "
+                "folder this user can write to and read the copy."
+            ) from exc
+    return sqlite3.connect(
+        f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None, check_same_thread=False
+    )
+
+
+def _actor_as_blank(db: sqlite3.Connection) -> None:
+    """Read a journal made before actors were recorded, opened read only (its ``actor`` column
+    is not added): a temporary view of the same name, in the connection's own temp schema
+    (which SQLite searches first), gives each row its ``''``, under which it was hashed."""
+    names = [str(r[1]) for r in db.execute("PRAGMA main.table_info(journal)")]
+    if not names or "actor" in names:
+        return
+    shown = ", ".join("'' AS actor" if c == "actor" else c for c in _COLUMNS)
+    db.execute(f"CREATE TEMP VIEW journal AS SELECT {shown} FROM main.journal")
+
+
+def _folder_not_journal(path: Path, reader: str) -> str:
+    """The sentence refusing a journal path that is a folder (black-box bb11 F3: it was said
+    to be a permission to give)."""
+    return (
+        f"The change journal at {utf8_text(str(path))} is a folder, not a journal file, so "
+        f"{reader or 'nothing was sent'}. Look at what the folder holds and move it aside; "
+        "DNC Desk keeps its journal in a file of that name."
+    )
 
 
 def _add_actor_column(db: sqlite3.Connection) -> None:
