@@ -48,6 +48,7 @@ from app.core.sheet_check import CheckOptions
 from app.core.sheet_mapping import column_said
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import SheetError
+from app.core.unread_phones import imported_before_sentence
 from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_wizard_engine import (
@@ -444,11 +445,11 @@ class CheckPage(QWizardPage):
         read = column_said(mapping.headers, mapping.phone)
         done = self.wiz.follow.imported if self.wiz.follow is not None else ()
         lines = [unread_sentence(c, read) for c in result.unread_phones if c.index not in done]
-        lines += [
-            f"{c.said[0].upper()}{c.said[1:]} was imported by the import before this one."
-            for c in result.unread_phones
-            if c.index in done
-        ]
+        if any(c.index in done for c in result.unread_phones):
+            # The job's own sentence, as its result page and report say it (bb14 W6).
+            follow = self.wiz.follow
+            assert follow is not None
+            lines.append(imported_before_sentence(mapping, follow.imported, follow.jobs))
         return "\n".join(lines)
 
     @property
