@@ -142,3 +142,22 @@ def test_a_paused_job_whose_wizard_closed_is_cancelled_from_the_jobs_tab(
     assert read_job(job_file).status == "cancelled"
     assert Path(handle.result["report"]).is_file()
     qtbot.waitUntil(lambda: not view.cancel_button.isEnabled(), timeout=TIMEOUT)
+
+
+def test_the_jobs_tab_resumes_a_job_whose_wizard_is_open_in_that_wizard(
+    qtbot: Any, runner: TaskRunner, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    handle = _paused_then_closed(qtbot, runner, session, sandbox, tmp_path)
+    assert handle.job_path is not None
+    shown = ResumeWizard(handle, "progress", None)  # its progress, open again
+    qtbot.addWidget(shown)
+    shown.show()
+    run_page = shown.run_page
+    assert run_page.resume_button.isEnabled() and not run_page.pause_button.isEnabled()
+    view = _jobs_tab(qtbot, runner, session, handle.job_path)
+    with qtbot.waitSignal(handle.finished, timeout=TIMEOUT):
+        view.resume_button.click()
+        assert shown_in(handle) is shown  # no second window over the same run
+        # Its buttons follow the resume made in the Jobs tab.
+        assert run_page.pause_button.isEnabled() and not run_page.resume_button.isEnabled()
+    assert _outcomes(handle.job_path) == {"inserted": ROWS}
