@@ -436,9 +436,13 @@ class JobRunner:
         # Why each row left with its write's fate open is so (for the stop's sentence).
         self._why_open: dict[int, str] = {}
         self.counts: dict[str, int] = {}
-        # The rows job_report.maybe_inserted counts (under _maybe_lock: workers end rows too).
+        # The rows job_report.maybe_inserted counts, a subset of counts' already_present: both
+        # change together under _tally (a worker ends a row, the loop counts it, the watch
+        # reports progress), or progress showed more maybe-inserted rows than rows already
+        # present (bb14 W4). A row a worker ended so waits in _maybe_ended until counted.
         self.maybe_inserted = 0
-        self._maybe_lock = threading.Lock()
+        self._maybe_ended: set[int] = set()
+        self._tally = threading.Lock()
         self.abort_reason = ""
         self.token_refused = False
         # The session's client was closed under the run (ClientGone).
@@ -633,7 +637,7 @@ class JobRunner:
                             final.outcome,
                         )
                         self._mark_done(row.seq, final.outcome, message, final.code)
-                        self._count(final.outcome)
+                        self._count(final.outcome, row.seq)
                         continue
                     error.error.add_detail(_sends_text(sends, error.before_write, requests))
                     error = error.error
@@ -728,7 +732,7 @@ class JobRunner:
                     text = self._after_not_done(row, _resent_text(result.message, told))
                     message = _with_staged(row, text, result.outcome)
                     self._mark_done(row.seq, result.outcome, message, result.code)
-                self._count(result.outcome)
+                self._count(result.outcome, row.seq)
                 if control.paused.is_set() or control.stop.is_set():
                     # No next request will carry this outcome to disk soon: commit it now.
                     self.store.flush()
@@ -758,10 +762,10 @@ class JobRunner:
             for seq, (row, result, _left) in held.unfinished.items():
                 message = _with_staged(row, result.message, result.outcome)
                 self._mark_done(seq, result.outcome, message, result.code)
-                self._count(result.outcome)
+                self._count(result.outcome, seq)
             for seq, (row, _resent, message, _times) in held.unsettled.items():
                 self._mark_done(seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED))
-                self._count(Outcome.FAILED)
+                self._count(Outcome.FAILED, seq)
             for seq, (row, resent) in held.not_done.items():
                 # Shown not done, and cancelled before it was sent again.
                 sends, said, before_write, requests = self._not_done[seq]
@@ -769,7 +773,7 @@ class JobRunner:
                 text = f"{said}; {sent}; {CANCELLED_UNSETTLED}"
                 message = _resent_text(text, self._said_resent(row, resent))
                 self._mark_done(seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED))
-                self._count(Outcome.FAILED)
+                self._count(Outcome.FAILED, seq)
             for seq, (row, resent, unreached) in held.unreached.items():
                 if not resent:
                     continue  # pending: "cancelled before it was sent", below
@@ -779,19 +783,20 @@ class JobRunner:
                 )
                 outcome = Outcome.NOT_ATTEMPTED
                 self._mark_done(seq, outcome, _with_staged(row, message, outcome))
-                self._count(Outcome.NOT_ATTEMPTED)
+                self._count(Outcome.NOT_ATTEMPTED, seq)
             for seq, (row, resent, refused) in held.refused_rows.items():
                 message = f"cancelled: {cancelled_after_refusals(refused)}"
                 if said := self._said_resent(row, resent):  # that send may have been done
                     message = f"{said}; cancelled: {cancelled_after_refusals(refused, False)}"
                 outcome = Outcome.NOT_ATTEMPTED
                 self._mark_done(seq, outcome, _with_staged(row, message, outcome))
-                self._count(Outcome.NOT_ATTEMPTED)
+                self._count(Outcome.NOT_ATTEMPTED, seq)
             if self._on_cancel is not None:
                 self._settle_unsent(self._on_cancel)
             n = self.store.mark_not_attempted("cancelled before it was sent")
-            self.counts["not_attempted"] = self.counts.get("not_attempted", 0) + n
-            self.counts["pending"] = 0
+            with self._tally:
+                self.counts["not_attempted"] = self.counts.get("not_attempted", 0) + n
+                self.counts["pending"] = 0
             status = JobStatus.CANCELLED
         elif control.suspended.is_set() and (
             # Rows done whose look-ups the stop cut short are the resume's too (B28 F2).
@@ -813,7 +818,7 @@ class JobRunner:
             if row.state in unsent and (result := on_cancel(row)) is not None:
                 message = _with_staged(row, result.message, result.outcome)
                 self._mark_done(row.seq, result.outcome, message, result.code)
-                self._count(result.outcome)
+                self._count(result.outcome, row.seq)
 
     def _journal_failed(self, row: JobRow, resent: bool, error: JournalError, held: _Held) -> None:
         """A row whose write the change journal could not record (a full disk): no write may go
@@ -1053,7 +1058,7 @@ class JobRunner:
     def _flush_held(self, held: _Held) -> None:
         for row, message in held.rows:
             self._mark_done(row.seq, Outcome.FAILED, _with_staged(row, message, Outcome.FAILED))
-            self._count(Outcome.FAILED)
+            self._count(Outcome.FAILED, row.seq)
         held.rows.clear()
 
     def _maybe_inserted_before(self, meta: Mapping[str, Any]) -> int:
@@ -1067,15 +1072,20 @@ class JobRunner:
         return maybe_inserted_count(self.store)
 
     def _mark_done(self, seq: int, outcome: Outcome, message: str = "", code: str = "") -> None:
-        """End the row in the job file, counting it as the job's summary will."""
+        """End the row in the job file; :meth:`_count` counts it as the job's summary will."""
         self.store.mark_done(seq, outcome, message, code)
         if maybe_inserted_said(outcome, message):
-            with self._maybe_lock:
-                self.maybe_inserted += 1
+            with self._tally:
+                self._maybe_ended.add(seq)
 
-    def _count(self, outcome: Outcome) -> None:
-        self.counts[outcome.value] = self.counts.get(outcome.value, 0) + 1
-        self.counts["pending"] = max(0, self.counts.get("pending", 0) - 1)
+    def _count(self, outcome: Outcome, seq: int) -> None:
+        """Count row ``seq``'s outcome, and whether this job may have inserted it, at once."""
+        with self._tally:
+            self.counts[outcome.value] = self.counts.get(outcome.value, 0) + 1
+            self.counts["pending"] = max(0, self.counts.get("pending", 0) - 1)
+            if seq in self._maybe_ended:
+                self._maybe_ended.discard(seq)
+                self.maybe_inserted += 1
 
     @staticmethod
     def _result(
@@ -1095,17 +1105,17 @@ class JobRunner:
         self, total: int, start_done: int, started: float, now: float, ended: bool = False
     ) -> None:
         assert self._progress is not None
-        done = total - self.counts.get("pending", 0)
+        with self._tally:
+            counts = dict(self.counts)
+            maybe = self.maybe_inserted
+        done = total - counts.get("pending", 0)
         elapsed = max(now - started, 1e-6)
         rate = (done - start_done) / elapsed
         remaining = total - done
         eta = remaining / rate if rate > 0 else None
         waiting = None if ended else self._waiting()
         paused = self.control.paused.is_set()
-        maybe = self.maybe_inserted
-        self._progress(
-            JobProgress(dict(self.counts), done, total, rate, eta, paused, waiting, maybe)
-        )
+        self._progress(JobProgress(counts, done, total, rate, eta, paused, waiting, maybe))
 
     def _waiting(self) -> Waiting | None:
         """What the job says while the service has answered nothing for a while."""

@@ -170,7 +170,12 @@ from app.core.staging_notes import (
     year_first_sentence,
 )
 from app.core.unread_columns import unread_text_columns, unread_text_sentence
-from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones, watch_unread_phones
+from app.core.unread_phones import (
+    UNREAD_PHONES_WARNING,
+    UnreadPhones,
+    imported_before_sentence,
+    watch_unread_phones,
+)
 from app.core.wording import joined
 
 CACHE_RESET_ROWS = 100_000
@@ -240,6 +245,10 @@ class JobSettings:
     # staging cannot know: pasted without them, it was refused or ran for real where the
     # person was checking (black-box bb12 F1). Never a token.
     pasted_options: tuple[str, ...] = ()
+    # The phone columns the imports of this file before this one read (the window's "Import
+    # column … next"), and those jobs' ids: not said to be left off the list (bb14 W6).
+    imported_before: tuple[int, ...] = ()
+    imported_by: tuple[str, ...] = ()
 
 
 def _scope_text(settings: JobSettings, mapping: ColumnMapping, kind: str) -> str:
@@ -1080,10 +1089,14 @@ def _stage(
                 settings.phone_code,
                 kind,
                 merged=source.notes.merged,
-                set_aside=set_aside,
+                set_aside=(*set_aside, *settings.imported_before),
             )
             if second_phones is not None:
                 warnings.append(second_phones.first)
+            if done := imported_before_sentence(
+                mapping, settings.imported_before, settings.imported_by
+            ):
+                warnings.append(done)
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(
             target=settings.target,

@@ -30,6 +30,7 @@ from app.core.staging_notes import (
     offered_columns,
     other_columns_sentence,
 )
+from app.core.wording import joined
 
 # The job meta key holding staging's counted sentence on a column of numbers not read, which
 # the command line says as a ``warning:`` rather than a ``note:``.
@@ -150,3 +151,22 @@ def watch_unread_phones(
         return None
     refused = refused_phone_columns(kept, preview, phone_code)
     return UnreadPhones(mapping, kept, refused, phone_code, kind)
+
+
+def imported_before_sentence(
+    mapping: ColumnMapping, columns: Sequence[int], jobs: Sequence[str] = ()
+) -> str:
+    """The job's word on the phone columns ``columns`` that the imports of this file before it
+    read (``jobs``: their ids), so that its report does not say their numbers were left off the
+    list (the window's "Import column … next"; bb14 W6)."""
+    said = [column_said(mapping.headers, i) for i in columns if i != mapping.phone]
+    if not said:
+        return ""
+    named = joined(said)
+    many = len(said) > 1
+    which = f" (job {joined(list(jobs))})" if jobs else ""
+    return (
+        f"{named[0].upper()}{named[1:]} {'were' if many else 'was'} imported by the import of "
+        f"this file before this one{which}: {'their' if many else 'its'} numbers are not read "
+        "again here."
+    )

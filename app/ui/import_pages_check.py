@@ -48,6 +48,7 @@ from app.core.sheet_check import CheckOptions
 from app.core.sheet_mapping import column_said
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import SheetError
+from app.core.unread_phones import imported_before_sentence
 from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_wizard_engine import (
@@ -107,6 +108,34 @@ SECOND_PHONE_STYLE = (
 )
 BAD = QColor("#fde2e1")
 WARN = QColor("#fff4d6")
+
+
+def hidden_rows_sentence(hidden: int) -> str:
+    """The check page's word on the rows the file hides (by hand or by a filter)."""
+    if hidden == 1:
+        return "1 row is hidden or filtered out in the file; it is imported too."
+    return f"{hidden:,} rows are hidden or filtered out in the file; they are imported too."
+
+
+def unread_sentence(column: UnreadColumn, read: str) -> str:
+    """The check page's line on a column of phone numbers this import does not read (``read``
+    names the column it reads). "Import column … next" is offered only for numbers that
+    differ (the result page's button): with none, nothing stays off the list (bb14 W2)."""
+    rows = counted(column.rows, "row", "rows")
+    if not column.differing:
+        each = "the number read" if column.rows == 1 else "each the number read"
+        return (
+            f"{column.said[0].upper()}{column.said[1:]} also holds a phone number on {rows}, "
+            f"{each} from {read} on the same row: it is not imported, and no number stays off "
+            "the list for it."
+        )
+    return (
+        f"⚠ NOT IMPORTED: {column.said} holds a phone number on {rows}, "
+        f"{column.differing:,} of them not the number read from {read}. Those numbers stay "
+        "off the list unless that column is imported too: once this import has ended, press "
+        f'"Import column {column.letter} next" (a new import of this file, checked before '
+        "anything is sent)."
+    )
 
 
 class CheckPage(QWizardPage):
@@ -382,12 +411,7 @@ class CheckPage(QWizardPage):
                     and not campaign_ids_checked(self.wiz.campaign_lookup)
                     else ""
                 )
-                + (
-                    f" ⚠ {result.hidden_rows:,} of the rows are hidden or filtered out in the "
-                    "file; they are imported too."
-                    if result.hidden_rows
-                    else ""
-                )
+                + (f" ⚠ {hidden_rows_sentence(result.hidden_rows)}" if result.hidden_rows else "")
                 + (f" ⚠ {for_window(result.stray_quotes)}" if result.stray_quotes else "")
             )
         self.doubt_label.setText(
@@ -420,20 +444,12 @@ class CheckPage(QWizardPage):
             return ""
         read = column_said(mapping.headers, mapping.phone)
         done = self.wiz.follow.imported if self.wiz.follow is not None else ()
-        lines = [
-            f"⚠ NOT IMPORTED: {c.said} holds a phone number on "
-            f"{counted(c.rows, 'row', 'rows')}, {c.differing:,} of them not the number read "
-            f"from {read}. Those numbers stay off the list unless that column is imported "
-            f'too: once this import has ended, press "Import column {c.letter} next" (a new '
-            "import of this file, checked before anything is sent)."
-            for c in result.unread_phones
-            if c.index not in done
-        ]
-        lines += [
-            f"{c.said[0].upper()}{c.said[1:]} was imported by the import before this one."
-            for c in result.unread_phones
-            if c.index in done
-        ]
+        lines = [unread_sentence(c, read) for c in result.unread_phones if c.index not in done]
+        if any(c.index in done for c in result.unread_phones):
+            # The job's own sentence, as its result page and report say it (bb14 W6).
+            follow = self.wiz.follow
+            assert follow is not None
+            lines.append(imported_before_sentence(mapping, follow.imported, follow.jobs))
         return "\n".join(lines)
 
     @property

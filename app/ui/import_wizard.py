@@ -55,6 +55,8 @@ class NextImport:
     imported: tuple[int, ...]
     header_row: int | None
     choices: TargetChoices
+    # The ids of the jobs before, which the report of this one names (bb14 W6).
+    jobs: tuple[str, ...] = ()
 
 
 class ImportWizard(QWizard):
@@ -155,12 +157,14 @@ class ImportWizard(QWizard):
         if not self.unread_phones or probe is None or mapping is None or mapping.phone is None:
             return None
         before = self.follow.imported if self.follow is not None else ()
+        jobs = self.follow.jobs if self.follow is not None else ()
         follow = NextImport(
             probe.sheet or None,
             self.unread_phones[0].index,
             (*before, mapping.phone),
             mapping.header_row,
             self.target_page.choices(),
+            (*jobs, self.handle.job_id) if self.handle is not None else jobs,
         )
         wizard = ImportWizard(
             self.session, self.runner, self.paths, probe.path, self.parentWidget(), follow
@@ -239,6 +243,8 @@ class ImportWizard(QWizard):
             name=self.target_page.name_edit.text().strip(),
             note=self.target_page.note_edit.text().strip(),
             countries_chosen=self.check_page.countries_chosen,
+            imported_before=self.follow.imported if self.follow is not None else (),
+            imported_by=self.follow.jobs if self.follow is not None else (),
         )
 
     def start_job(self) -> JobHandle:

@@ -59,7 +59,12 @@ from app.core.staging_notes import (
     phone_formulas_said,
     stray_quotes_sentence,
 )
-from app.core.unread_phones import UNREAD_PHONES_WARNING, UnreadPhones, watch_unread_phones
+from app.core.unread_phones import (
+    UNREAD_PHONES_WARNING,
+    UnreadPhones,
+    imported_before_sentence,
+    watch_unread_phones,
+)
 from app.core.wording import joined
 
 # Problem rows kept for the check page; the counts always cover every row.
@@ -462,6 +467,7 @@ def check_and_stage(
     shown = {result.state_doubt, result.stray_quotes}
     if result.unread_phones:
         shown.add(str(meta.get(UNREAD_PHONES_WARNING, "")))  # said apart, with its count
+        shown.add(imported_before_sentence(mapping, settings.imported_before, settings.imported_by))
     result.warnings = [w for w in warnings if w not in shown]
     result.summary = summary  # staging's counts: the rows it sets apart are counted as sent
     result.staged = StagedCheck(

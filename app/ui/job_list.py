@@ -37,6 +37,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -119,6 +120,15 @@ def running_elsewhere_tip(holder: Holder) -> str:
         f"Another process{f' ({who})' if who else ''} is running this job, such as a dnc-desk "
         "command in a terminal; it can be resumed here only once that process has stopped."
     )
+
+
+def shown_in(handle: JobHandle) -> QWidget | None:
+    """The open window (an import wizard, a resume's) whose run page shows ``handle``."""
+    for widget in QApplication.topLevelWidgets():
+        run_page = getattr(widget, "run_page", None)
+        if widget.isVisible() and getattr(run_page, "handle", None) is handle:
+            return widget
+    return None
 
 
 def job_state(info: JobInfo, handle: JobHandle | None, holder: Holder | None = None) -> str:
@@ -541,29 +551,76 @@ class JobListView(QWidget):
         live = job_registry().by_path(info.path) is not None
         return not live and not self.model.run_elsewhere(info)
 
+    @staticmethod
+    def _live(info: JobInfo | None) -> JobHandle | None:
+        """This process's run of ``info``, still going (paused or not) and not being
+        cancelled: its wizard may have been closed, so this tab steers it (bb14 W5)."""
+        handle = job_registry().by_path(info.path) if info is not None else None
+        if handle is None or not handle.running or handle.cancelling:
+            return None
+        return handle
+
     def _update_buttons(self) -> None:
         info = self.selected()
-        busy = info is not None and self.model.run_elsewhere(info)
-        self.resume_button.setEnabled(self._can_end(info) and self.session is not None)
-        self.cancel_button.setEnabled(self._can_end(info))
-        self.cancel_button.setToolTip(
-            "End this job without sending the rows left: they end not attempted, and its "
-            "report is written"
+        live = self._live(info)
+        self.resume_button.setEnabled(
+            (self._can_end(info) and self.session is not None) or (live is not None and live.paused)
         )
-        if busy:
-            tip = "Another process is running this job; it can be resumed once that has stopped"
-        elif info is not None and info.staging and not info.error:
-            tip = not_staged_tip(info)
-        else:
-            tip = "Send the rows this job has not sent yet"
-        self.resume_button.setToolTip(tip)
+        self.cancel_button.setEnabled(self._can_end(info) or live is not None)
+        self.cancel_button.setToolTip(self._cancel_tip(info, live))
+        self.resume_button.setToolTip(self._resume_tip(info, live))
         # A report of a job whose rows were not all read would pass for one of the file.
         self.report_button.setEnabled(info is not None and not info.error and not info.staging)
         self.folder_button.setEnabled(info is not None)
 
+    def _resume_tip(self, info: JobInfo | None, live: JobHandle | None) -> str:
+        """What Resume does, or why it is disabled for ``info`` now."""
+        if live is not None:
+            if live.paused:
+                return "Go on sending this paused job's rows, and show its progress"
+            return "This job is sending its rows now; there is nothing to resume"
+        if info is None:
+            return "Select a job to resume"
+        if info.path == self._cancelling:
+            return "This job is being cancelled"
+        if job_registry().by_path(info.path) is not None:
+            return "This job is being cancelled; its report is written once it has ended"
+        if self.model.run_elsewhere(info):
+            return "Another process is running this job; it can be resumed once that has stopped"
+        if info.staging and not info.error:
+            return not_staged_tip(info)
+        if not info.resumable:
+            return "This job has no rows left to send"
+        if self.session is None:
+            return "Connect to the job's service (File ▸ Connections…) to resume it"
+        return "Send the rows this job has not sent yet"
+
+    def _cancel_tip(self, info: JobInfo | None, live: JobHandle | None) -> str:
+        """What Cancel job… does, or why it is disabled for ``info`` now."""
+        if live is not None:
+            return (
+                "Stop this job for good: requests in flight finish, the rows not sent yet end "
+                "not attempted, and its report is written"
+            )
+        if info is not None and (
+            info.path == self._cancelling or job_registry().by_path(info.path) is not None
+        ):
+            return "This job is being cancelled"
+        if info is not None and self.model.run_elsewhere(info):
+            return "Another process is running this job: stop it there, then cancel it here"
+        if info is not None and not info.resumable:
+            return "This job has no rows left to send: there is nothing to cancel"
+        return (
+            "End this job without sending the rows left: they end not attempted, and its "
+            "report is written"
+        )
+
     def resume_selected(self) -> None:
         info = self.selected()
         session = self.session
+        if (live := self._live(info)) is not None:
+            self._resume_live(live, info)
+            return
         if info is None or session is None or not info.resumable:
             return
         if job_registry().by_path(info.path) is not None or self.model.run_elsewhere(info):
@@ -599,10 +656,52 @@ class JobListView(QWidget):
             f"Resuming {name}: {counted(info.pending, 'row', 'rows')} to send."
         )
 
+    def _resume_live(self, live: JobHandle, info: JobInfo | None) -> None:
+        """Resume this process's paused run of a job and show its progress: the wizard
+        still showing it, or a new window over the same run."""
+        if not live.paused:
+            return
+        live.resume()
+        name = str(info.meta.get("name") or info.job_id) if info is not None else live.job_id
+        shown = shown_in(live)
+        if shown is None:
+            self.wizard = shown = ResumeWizard(live, f"Resume {name}", self)
+            shown.show()
+        shown.raise_()
+        shown.activateWindow()
+        self.status_message.emit(f"Resumed {name}.")
+        self._update_buttons()
+
+    def _cancel_live(self, live: JobHandle, info: JobInfo) -> None:
+        """Ask, then cancel this process's run of ``info``: as its wizard's Cancel job…
+        does, the rows not sent yet end not attempted once the requests in flight finish."""
+        name = str(info.meta.get("name") or info.job_id)
+        answer = QMessageBox.question(
+            self,
+            "Cancel the job",
+            literal(
+                f"Cancel job {info.job_id} ({name})? Requests in flight finish; its rows not "
+                "sent yet end not attempted (cancelled before it was sent) and nothing more is "
+                "sent; rows already sent stay sent. Its report is written, and it cannot be "
+                "resumed after."
+            ),
+        )
+        if answer != QMessageBox.StandardButton.Yes or not live.running:
+            return
+        live.cancel()
+        self.status_message.emit(
+            f"Cancelling {name}: waiting for the requests in flight; its report is written "
+            "once it has ended."
+        )
+        self._update_buttons()
+
     def cancel_selected(self) -> None:
         """Ask, then cancel the selected job on the runner; its sentence goes to the status
         bar, or to a message box when it is refused."""
         info = self.selected()
+        if (live := self._live(info)) is not None and info is not None:
+            self._cancel_live(live, info)
+            return
         if not self._can_end(info):
             return
         assert info is not None

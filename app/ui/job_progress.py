@@ -285,6 +285,8 @@ class JobHandle(QObject):
         finished(object): the job's summary dict (:func:`app.core.job_exec.job_summary`)
             with ``status`` set to the new status (finished, cancelled or paused).
         failed(str): one sentence saying why the job could not run or stopped.
+        steered(): paused, resumed or cancelled, from any of the windows showing it (its
+            wizard, the Jobs tab), so each shows the buttons that still apply.
     """
 
     staged = Signal(object)
@@ -292,6 +294,7 @@ class JobHandle(QObject):
     paced = Signal()
     finished = Signal(object)
     failed = Signal(str)
+    steered = Signal()
 
     def __init__(
         self,
@@ -373,13 +376,21 @@ class JobHandle(QObject):
 
     def pause(self) -> None:
         self.control.pause()
+        self.steered.emit()
 
     def resume(self) -> None:
         self.control.resume()
+        self.steered.emit()
 
     def cancel(self) -> None:
         """Stop for good: rows not sent yet end as "not attempted"."""
         self.control.cancel()
+        self.steered.emit()
+
+    @property
+    def cancelling(self) -> bool:
+        """Cancelled and not ended yet: its requests in flight are finishing."""
+        return self.running and self.control.cancelled.is_set()
 
     def suspend(self) -> None:
         """Stop now, keeping unsent rows for a resume (the window is closing)."""
@@ -584,6 +595,9 @@ def ask_before_close(parent: QWidget) -> bool:
     return False
 
 
+CANCELLING = "Cancelling: waiting for the requests in flight…"
+
+
 class RunPage(QWizardPage):
     """The run page: progress bar, rows per second, ETA, pause, resume and cancel.
 
@@ -649,6 +663,7 @@ class RunPage(QWizardPage):
         handle.paced.connect(self._paced)
         handle.finished.connect(self._finished)
         handle.failed.connect(self._failed)
+        handle.steered.connect(self._steered)
         if handle.pace_known:
             self._paced()
         if handle.last_progress is not None:
@@ -660,9 +675,20 @@ class RunPage(QWizardPage):
 
     def _buttons_for(self, running: bool) -> None:
         paused = self.handle is not None and self.handle.paused
+        if self.handle is not None and self.handle.cancelling:
+            running = False
         self.pause_button.setEnabled(running and not paused)
         self.resume_button.setEnabled(running and paused)
         self.cancel_button.setEnabled(running)
+
+    def _steered(self) -> None:
+        # The Jobs tab may resume or cancel this job too: its buttons follow.
+        handle = self.handle
+        if handle is None or not handle.running:
+            return
+        if handle.cancelling:
+            self.rate_label.setText(CANCELLING)
+        self._buttons_for(running=True)
 
     def _paced(self) -> None:
         if self.handle is not None:
@@ -715,8 +741,6 @@ class RunPage(QWizardPage):
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.handle.cancel()
-            self.rate_label.setText("Cancelling: waiting for the requests in flight…")
-            self._buttons_for(running=False)
 
     def _finished(self, summary: dict[str, Any]) -> None:
         self._done = True

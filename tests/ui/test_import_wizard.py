@@ -318,7 +318,7 @@ def test_the_check_page_says_hidden_rows_are_imported_too(
     wizard = open_wizard(qtbot, session, runner, file)
     to_check_page(qtbot, wizard)
     assert counts(wizard)["valid"] == 6
-    assert "4 of the rows are hidden or filtered out in the file; they are imported too" in (
+    assert "4 rows are hidden or filtered out in the file; they are imported too" in (
         wizard.check_page.status.text()
     )
 

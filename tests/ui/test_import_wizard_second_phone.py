@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import openpyxl
+
 from app.core.job_store import JobStore
 from app.core.session import Session
 from app.core.sheet_mapping import Role
@@ -101,7 +103,13 @@ def test_the_check_page_says_a_second_phone_column_is_not_imported(
     second.next()
     qtbot.waitUntil(lambda: second.check_page.result is not None, timeout=TIMEOUT)
     said = second.check_page.second_phone.text()
-    assert said == "Column C ('Mobile') was imported by the import before this one.", said
+    first_job = wizard.handle.job_id
+    imported = (
+        f"Column C ('Mobile') was imported by the import of this file before this one (job "
+        f"{first_job}): its numbers are not read again here."
+    )
+    assert said == imported, said
+    assert "Mobile" not in second.check_page.warnings_box.toPlainText()  # said once
     assert _listed_numbers(sandbox, "3035550101") == 0  # checked, nothing sent yet
     with qtbot.waitSignal(second.job_finished, timeout=TIMEOUT) as finished:
         second.next()
@@ -109,6 +117,27 @@ def test_the_check_page_says_a_second_phone_column_is_not_imported(
     assert _listed_numbers(sandbox, "3035550101") == 1
     qtbot.waitUntil(lambda: second.currentId() == second.PAGE_RESULT, timeout=TIMEOUT)
     assert not second.next_button.isVisible()  # both columns imported: nothing more offered
+    # bb14 W6: the end of the second import and its report say what its check page said, not
+    # that column C "is not imported … go back and import it" (the first import did).
+    notes = second.result_page.notes_box.toPlainText()
+    assert imported in notes, notes
+    assert "not imported" not in notes and "go back" not in notes, notes
+    with JobStore(second.handle.job_path) as store:
+        warnings = [str(w) for w in store.meta()["warnings"]]
+        messages = [r.message for r in store.rows()]
+    assert imported in warnings, warnings
+    assert not any("Mobile" in w and "not imported" in w for w in warnings), warnings
+    assert not any("not imported" in m for m in messages), messages
+    summary = [
+        str(cell)
+        for row in openpyxl.load_workbook(finished.args[0]["report"], read_only=True)[
+            "Summary"
+        ].iter_rows(values_only=True)
+        for cell in row
+        if cell
+    ]
+    assert any(imported in cell for cell in summary), summary
+    assert not any("Mobile" in c and "not imported" in c for c in summary), summary
 
 
 def _listed_numbers(sandbox: Any, number: str) -> int:
