@@ -1365,20 +1365,6 @@ def operation_filter(text: str, held: Iterable[str]) -> str:
     )
 
 
-def journal_phone(text: str) -> str:
-    """The journal stores numbers as E.164 (+12025550143); accept what people type."""
-    text = text.strip()
-    if not text:
-        return ""
-    digits = re.sub(r"\D", "", text)
-    if text.startswith("+") or text.startswith("00"):
-        return "+" + (digits[2:] if text.startswith("00") else digits)
-    if len(digits) == 10:
-        # A bare ten-digit number is how North American numbers are written day to day.
-        return "+1" + digits
-    return "+" + digits
-
-
 # A journal is made in milliseconds: a part of one older than this was left by a process
 # killed while making it (black-box B19 F4: they stayed for good, readable by others).
 _STALE_PART_SECONDS = 3600.0
