@@ -82,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     export.epilog = (
         "Exit status: 0 exported (also when no entry matches: the file has the headers only); "
-        "1 there is no journal yet, it cannot be read or the file cannot be written; 2 a bad "
+        "1 there is no journal yet, it cannot be read (damaged, or altered with its entries "
+        "table gone: verify exits 3 for it) or the file cannot be written; 2 a bad "
         "argument (a file already at --out without --overwrite, a date, number or operation "
         "that is none); " + _SIGNALS
     )
