@@ -21,7 +21,7 @@ from app.cli.connection_args import (
 )
 from app.core.connections import Connection
 from app.core.journal import ChangeJournal, JournalError
-from app.core.paths import AppPaths
+from app.core.paths import DATA_ENV, AppPaths, path_text
 
 __all__ = [
     "EXIT_FAILED",
@@ -100,10 +100,28 @@ def open_context(args: argparse.Namespace, *, read_journal: bool = False) -> Cli
     ctx = CliContext(paths, connection, api)
     if read_journal:
         try:
-            ctx.journal = ChangeJournal(paths.journal_db, reader=JOURNAL_NOT_IN_PACK)
-        except JournalError as exc:
-            ctx.journal_problem = str(exc)
+            ctx.journal_problem = _open_journal(ctx)
         except BaseException:
             api.close()
             raise
     return ctx
+
+
+def _open_journal(ctx: CliContext) -> str:
+    """Open the data folder's journal read only into ``ctx``, as ``journal verify`` does:
+    reading evidence never changes the evidence (opened to be written to, a -wal a stopped
+    process left was folded into the file on closing, an old journal given a column, a
+    dropped chain head table made anew, and a missing journal made empty). Returns why it was
+    not read, "" when it was."""
+    path = ctx.paths.journal_db
+    if not path.exists():
+        return (
+            f"There is no change journal yet at {path_text(path)}: no change was sent from "
+            f"this data folder. If changes were sent, check {DATA_ENV} names the data folder "
+            "they were sent from."
+        )
+    try:
+        ctx.journal = ChangeJournal(path, reader=JOURNAL_NOT_IN_PACK, read_only=True)
+    except JournalError as exc:
+        return str(exc)
+    return ""

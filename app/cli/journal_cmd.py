@@ -82,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     export.epilog = (
         "Exit status: 0 exported (also when no entry matches: the file has the headers only); "
-        "1 there is no journal yet, it cannot be read or the file cannot be written; 2 a bad "
+        "1 there is no journal yet, it cannot be read (damaged, or altered with its entries "
+        "table gone: verify exits 3 for it) or the file cannot be written; 2 a bad "
         "argument (a file already at --out without --overwrite, a date, number or operation "
         "that is none); " + _SIGNALS
     )
@@ -256,13 +257,12 @@ def _export(path: Path, args: argparse.Namespace) -> int:
 
 
 def _number(text: str, code: str) -> str:
-    """``--number`` as the journal stores it (E.164), read as ``export --phone-number`` reads
-    a number (``+44 (0)20 7946 0402``, ``0044…``; without ``--phone-code`` one with no code is
-    a US/Canada number), and as dialled from the US (``011 44 …``); "" for none. Refuses
-    (exit 2) text that is no phone number (black-box bb11 F4: ``hello`` and the (0) and 011
-    forms exported nothing, exit 0)."""
-    # Imported here: the evidence module brings openpyxl, which an export to CSV does not need.
-    from app.core.evidence import search_number
+    """``--number`` as the journal stores it (E.164), read as the Change journal tab reads it
+    (:func:`app.core.evidence.journal_number`); "" for none. Refuses (exit 2) a bad
+    ``--phone-code`` and text that is no phone number (black-box bb11 F4: ``hello`` and the (0)
+    and 011 forms exported nothing, exit 0)."""
+    # Imported here: the evidence module brings the API client, which an export does not need.
+    from app.core.evidence import journal_number
 
     text, code = text.strip(), code.strip()
     if code:
@@ -273,18 +273,11 @@ def _number(text: str, code: str) -> str:
                 EXIT_USAGE,
             )
         code = found
-    if not text:
-        return ""
-    searched = search_number(text, code)
-    if not searched.refused:
-        return f"+{searched.phone_code}{searched.national}"
-    if not code and text.startswith("011"):
-        # 011 is how the US and Canada dial out: the code after it is the number's own.
-        dialled = phones.normalize(text, None)
-        if dialled.ok:
-            return f"+{dialled.phone_code}{dialled.national}"
-    raise CliError(
-        f"--number {text!r}: {searched.refused}. Write it with its country code (+44 20 7946 "
-        "0402) or give --phone-code for a number written as dialled in its country.",
-        EXIT_USAGE,
-    )
+    try:
+        return journal_number(text, code)
+    except JournalError as exc:
+        raise CliError(
+            f"--number {text!r}: {exc}. Write it with its country code (+44 20 7946 0402) or "
+            "give --phone-code for a number written as dialled in its country.",
+            EXIT_USAGE,
+        ) from exc

@@ -89,6 +89,7 @@ from app.core.journal import (
     ChainCheck,
     ChangeJournal,
     JournalEntry,
+    JournalError,
 )
 from app.core.list_health import HEALTH_FIX_JOB_PREFIX
 from app.core.phones import (
@@ -175,6 +176,29 @@ def search_number(text: str, code: str) -> SearchNumber:
     if not national:
         return SearchNumber(refused=result.reason)
     return SearchNumber(national, result.phone_code, as_written=as_written_note(result, national))
+
+
+def journal_number(text: str, code: str = "") -> str:
+    """``text`` as the change journal stores a number (E.164, ``+442079460402``), read as a
+    search reads it (:func:`search_number`: ``+44 (0)20 7946 0402``, ``0044…``; with no
+    ``code``, a normalized one, a number without its own is a US/Canada number) and as dialled
+    from the US (``011 44 …``); "" for blank text. ``journal export --number`` and the Change
+    journal tab's phone filter both read it here (black-box bb11 F4: the tab missed the (0),
+    011 and national forms, and searched ``202-555`` as ``+202555``, matching nothing, unsaid).
+    Raises :class:`JournalError` with only the reason for text that is no phone number; the
+    caller says which field and what to do."""
+    text = text.strip()
+    if not text:
+        return ""
+    searched = search_number(text, code)
+    if not searched.refused:
+        return f"+{searched.phone_code}{searched.national}"
+    if not code and text.startswith("011"):
+        # 011 is how the US and Canada dial out: the code after it is the number's own.
+        dialled = normalize(text, None)
+        if dialled.ok:
+            return f"+{dialled.phone_code}{dialled.national}"
+    raise JournalError(searched.refused)
 
 
 def as_written_note(refused: PhoneResult, national: str) -> str:

@@ -934,7 +934,20 @@ class ChangeJournal:
                     if self._reader.in_transaction:
                         self._reader.execute("COMMIT")
             except sqlite3.Error as exc:
-                raise JournalError(f"The change journal could not be read ({exc}).") from exc
+                raise JournalError(self._unreadable(exc)) from exc
+
+    def _unreadable(self, exc: sqlite3.Error) -> str:
+        """Why a read failed, for the user. A journal whose entries table was deleted is said
+        to be altered, as :meth:`verify` says it, not as SQLite's "no such table: journal"
+        (black-box bb11: ``journal export`` and the window's list said only that)."""
+        with contextlib.suppress(sqlite3.Error):
+            if "journal" not in _tables(self._reader):
+                return (
+                    f"The change journal at {utf8_text(str(self._path))} was altered: "
+                    f"{_ENTRIES_DROPPED}, so none of its entries can be read. Keep the file as "
+                    "it is for review."
+                )
+        return f"The change journal could not be read ({exc})."
 
     def verify(self) -> ChainVerdict:
         """Recompute the whole chain and compare its end with the chain head; stop at the
@@ -1363,20 +1376,6 @@ def operation_filter(text: str, held: Iterable[str]) -> str:
         f"family for all of its operations ({', '.join(families)}; dnc, dnc. and dnc.* are "
         "the same)."
     )
-
-
-def journal_phone(text: str) -> str:
-    """The journal stores numbers as E.164 (+12025550143); accept what people type."""
-    text = text.strip()
-    if not text:
-        return ""
-    digits = re.sub(r"\D", "", text)
-    if text.startswith("+") or text.startswith("00"):
-        return "+" + (digits[2:] if text.startswith("00") else digits)
-    if len(digits) == 10:
-        # A bare ten-digit number is how North American numbers are written day to day.
-        return "+1" + digits
-    return "+" + digits
 
 
 # A journal is made in milliseconds: a part of one older than this was left by a process

@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.evidence import journal_number
 from app.core.journal import (
     ChainVerdict,
     ChangeJournal,
     JournalEntry,
     JournalError,
-    journal_phone,
 )
 from app.ui.error_messages import user_message
 from app.ui.plain_text import literal, plain_label
@@ -62,7 +62,8 @@ OPERATIONS = (
 
 @dataclass(frozen=True)
 class JournalFilter:
-    """The journal view's filter; blank fields do not filter."""
+    """The journal view's filter; blank fields do not filter. ``phone`` is as the journal
+    stores it (E.164): :meth:`JournalView.current_filter` reads what was typed."""
 
     text: str = ""
     operation: str = ""
@@ -77,7 +78,7 @@ class JournalFilter:
         return journal.query(
             text=self.text,
             operation=self.operation,
-            phone=journal_phone(self.phone),
+            phone=self.phone,
             since=self.since,
             until=self.until,
             job=self.job,
@@ -90,7 +91,7 @@ class JournalFilter:
         return journal.count(
             text=self.text,
             operation=self.operation,
-            phone=journal_phone(self.phone),
+            phone=self.phone,
             since=self.since,
             until=self.until,
             job=self.job,
@@ -192,14 +193,8 @@ class JournalTableModel(QAbstractTableModel):
     def search(self, journal_filter: JournalFilter) -> None:
         """Start over with a new filter; pages of an earlier search that arrive late are
         dropped by their generation number."""
-        self._generation += 1
         self._filter = journal_filter
-        self.beginResetModel()
-        self._rows = []
-        self._total = None
-        self._max_id = None
-        self._in_flight = False
-        self.endResetModel()
+        self.clear()
         journal = self._journal
         if journal is None:
             return
@@ -220,6 +215,17 @@ class JournalTableModel(QAbstractTableModel):
             on_done=lambda result: self._on_first_page(generation, result),
             on_error=lambda exc: self._on_failed(generation, exc),
         )
+
+    def clear(self) -> None:
+        """Show no entries, and drop pages of a search still on its way (by generation): a
+        filter that could not be searched lists nothing as its matches."""
+        self._generation += 1
+        self.beginResetModel()
+        self._rows = []
+        self._total = None
+        self._max_id = None
+        self._in_flight = False
+        self.endResetModel()
 
     def _start_load(self) -> None:
         self._in_flight = True
@@ -357,7 +363,7 @@ def export_journal(
     entries = journal.matching(
         text=journal_filter.text,
         operation=journal_filter.operation,
-        phone=journal_phone(journal_filter.phone),
+        phone=journal_filter.phone,
         since=journal_filter.since,
         until=journal_filter.until,
         job=journal_filter.job,
@@ -480,18 +486,46 @@ class JournalView(QWidget):
         self.model.set_journal(journal)
 
     def current_filter(self) -> JournalFilter:
+        """The filter as shown. Raises :class:`JournalError` saying so when the phone box holds
+        no phone number: it is read as ``journal export --number`` reads one, with the
+        window's default country code (1, US/Canada) for a number written without its own."""
+        typed = self.phone_edit.text().strip()
+        try:
+            phone = journal_number(typed)
+        except JournalError as exc:
+            raise JournalError(
+                f"The phone filter {typed!r} is no phone number the journal can be searched by "
+                f"({exc}). Write it with its country code (+44 20 7946 0402), or a US/Canada "
+                "number with its area code (202 555 0143)."
+            ) from exc
         return JournalFilter(
             text=self.text_edit.text(),
             operation=str(self.operation_combo.currentData() or ""),
-            phone=self.phone_edit.text(),
+            phone=phone,
             since=self.since_edit.text(),
             until=self.until_edit.text(),
             job=self.job_edit.text(),
         )
 
+    def _shown_filter(self, stopped: str) -> JournalFilter | None:
+        """:meth:`current_filter`, or None once its refusal is said with ``stopped`` (what it
+        stops): a phone box the journal cannot be searched by is never searched as nothing."""
+        try:
+            return self.current_filter()
+        except JournalError as exc:
+            said = f"{exc} {stopped}"
+            self.count_label.setText(said)
+            self.status_message.emit(said)
+            return None
+
     def refresh(self) -> None:
         """Search again with the filter as shown."""
-        self.model.search(self.current_filter())
+        journal_filter = self._shown_filter("Nothing was searched.")
+        if journal_filter is None:
+            # The rows of the last search are not this filter's matches.
+            self.model.clear()
+            return
+        self.model.search(journal_filter)
 
     def status_text(self) -> str:
         """What the status bar says while this tab is shown."""
@@ -530,6 +564,9 @@ class JournalView(QWidget):
         journal = self._journal
         if journal is None:
             return
+        journal_filter = self._shown_filter("Nothing was exported.")
+        if journal_filter is None:
+            return
         default = Path.home() / f"change-journal-{datetime.now():%Y-%m-%d}.xlsx"
         chosen, _ = QFileDialog.getSaveFileName(
             self, "Export the change journal", str(default), "Excel workbook (*.xlsx)"
@@ -539,7 +576,6 @@ class JournalView(QWidget):
         path = Path(chosen)
         if path.suffix.lower() != ".xlsx":
             path = path.with_name(path.name + ".xlsx")
-        journal_filter = self.current_filter()
         self.export_button.setEnabled(False)
         self.busy_changed.emit(True)
         self.status_message.emit(f"Exporting the change journal to {path.name}…")

@@ -100,8 +100,18 @@ def test_verify_of_a_dropped_table_says_so_and_does_not_make_it_anew(
     assert _tables(journal) == ["chain_head"]
     assert _digest(journal) == before
     # Export reads it without making it either: no entries to export, the file unchanged.
+    # Said as verify says it (not SQLite's "no such table: journal"); exit 1, as any journal
+    # export cannot read: nothing was exported.
     code, _, err = _run(capsys, "export", "--out", str(tmp_path / "j.csv"))
-    assert code == 1 and "no such table: journal" in err
+    assert code == 1, err
+    assert (
+        f"The change journal at {journal} was altered: the table holding its entries was "
+        "deleted, so none of its entries can be read. Keep the file as it is for review. "
+        "Nothing was exported."
+    ) in err
+    assert "no such table" not in err and not (tmp_path / "j.csv").exists()
+    code, _, err = _run(capsys, "export", "--operation", "dnc", "--out", str(tmp_path / "j.csv"))
+    assert code == 1 and "the table holding its entries was deleted" in err, err
     assert _tables(journal) == ["chain_head"] and _digest(journal) == before
 
 
