@@ -932,6 +932,78 @@ def stage(
     return store, summary
 
 
+def _guessed_phone_notes(
+    source: SheetSource,
+    settings: JobSettings,
+    kind: str,
+    file_name: str,
+    mapping: ColumnMapping,
+    preview: list[Row],
+    set_aside: set[int],
+    warnings: list[str],
+) -> tuple[ColumnMapping, UnreadPhones | None]:
+    """The notes on the phone column the guess read (appended to ``warnings``): a hidden
+    twin passed over for the one shown, a removal refused on a hidden column, other phone
+    columns left unread, or a ``--phone-column`` with no numbers beside one that has them.
+    Returns the mapping (its phone column moved to a shown twin) and the watch on unread
+    phone columns. Said of a guess only: a person who chose the column has settled these."""
+    second_phones: UnreadPhones | None = None
+    if not settings.phone_column:
+        others = other_phone_columns(mapping, preview, settings.phone_code)
+        hidden_columns = source.notes.hidden_columns
+        twin = visible_twin(mapping, others, hidden_columns)
+        if twin is not None:
+            # Of two equal phone columns, the one shown is read (black-box bb13 F6).
+            found = mapping.phone
+            assert found is not None
+            mapping = replace(mapping, phone=twin)
+            others = other_phone_columns(mapping, preview, settings.phone_code)
+            warnings.append(hidden_twin_sentence(source, file_name, mapping, found, kind))
+        if kind == "removal" and not settings.include_hidden and mapping.phone in hidden_columns:
+            # Found, not chosen: a hidden column's numbers are not removed unasked.
+            shown = [i for i in others if i not in hidden_columns]
+            message, cli_text = hidden_phone_column_sentences(source, file_name, mapping, shown)
+            raise MappingError(message, cli_text)
+        second_phones = watch_unread_phones(
+            mapping,
+            preview,
+            settings.phone_code,
+            kind,
+            merged=source.notes.merged,
+            set_aside=set_aside,
+            others=others,
+        )
+        if second_phones is not None:
+            warnings.append(second_phones.first)
+    elif mapping.phone is not None and not holds_phones(
+        preview, mapping.phone, settings.phone_code
+    ):
+        others = [
+            i
+            for i in other_phone_columns(mapping, preview, settings.phone_code)
+            if i not in set_aside
+        ]
+        if others:
+            warnings.append(named_column_empty_sentence(mapping, others, settings.phone_column))
+    return mapping, second_phones
+
+
+def _guessed_column_notes(
+    mapping: ColumnMapping, preview: Sequence[Row], kind: str, set_aside: set[int]
+) -> list[str]:
+    """Notes that second-guess the guess itself: a header that may be a row of data (its
+    text columns left unread) and which date column was taken for the request date. A
+    person who confirmed the columns on the wizard's mapping page chose these."""
+    out: list[str] = []
+    if kind == "import" and (texts := unread_text_columns(mapping, preview)):
+        out.append(unread_text_sentence(mapping, texts))
+    if kind == "import":  # a removal counts no days to insertion
+        dated = [d for d in other_date_columns(mapping) if d.index not in set_aside]
+        if dates := other_dates_sentence(mapping, dated):
+            out.append(dates)
+    return out
+
+
 def _stage(
     settings: JobSettings,
     jobs_dir: Path,
@@ -995,97 +1067,22 @@ def _stage(
         area_advice: list[str] = []
         flag_notes: dict[int, str] = {}  # column: staging's flag or consent sentence on it
         second_phones: UnreadPhones | None = None  # a second phone column's numbers, not read
+        # The first rows, read once for every note on the file's columns below.
+        first_rows: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
+        preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
+        if above := above_header_sentence(first_rows, mapping.header_row, kind):
+            warnings.append(above)
         if guessed:
-            first_rows: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
-            preview = [r for r in first_rows if r[0] > (mapping.header_row or 0)]
-            if above := above_header_sentence(first_rows, mapping.header_row, kind):
-                warnings.append(above)
-            if not settings.phone_column:
-                others = other_phone_columns(mapping, preview, settings.phone_code)
-                hidden_columns = source.notes.hidden_columns
-                twin = visible_twin(mapping, others, hidden_columns)
-                if twin is not None:
-                    # Of two equal phone columns, the one shown is read (black-box bb13 F6).
-                    found = mapping.phone
-                    assert found is not None
-                    mapping = replace(mapping, phone=twin)
-                    others = other_phone_columns(mapping, preview, settings.phone_code)
-                    warnings.append(
-                        hidden_twin_sentence(source, path_text(path.name), mapping, found, kind)
-                    )
-                if (
-                    kind == "removal"
-                    and not settings.include_hidden
-                    and mapping.phone in hidden_columns
-                ):
-                    # Found, not chosen: a hidden column's numbers are not removed unasked.
-                    shown = [i for i in others if i not in hidden_columns]
-                    message, cli_text = hidden_phone_column_sentences(
-                        source, path_text(path.name), mapping, shown
-                    )
-                    raise MappingError(message, cli_text)
-                second_phones = watch_unread_phones(
-                    mapping,
-                    preview,
-                    settings.phone_code,
-                    kind,
-                    merged=source.notes.merged,
-                    set_aside=set_aside,
-                    others=others,
-                )
-                if second_phones is not None:
-                    warnings.append(second_phones.first)
-            elif mapping.phone is not None and not holds_phones(
-                preview, mapping.phone, settings.phone_code
-            ):
-                others = [
-                    i
-                    for i in other_phone_columns(mapping, preview, settings.phone_code)
-                    if i not in set_aside
-                ]
-                if others:
-                    warnings.append(
-                        named_column_empty_sentence(mapping, others, settings.phone_column)
-                    )
-            for flag in opt_out_flag_columns(mapping, preview):
-                if flag.index not in set_aside:
-                    said = opt_out_flag_sentence(mapping, flag, kind)
-                    warnings.append(said)
-                    flag_notes[flag.index] = said
-            for unread in unread_code_columns(mapping, preview, settings.phone_code):
-                if unread.index not in set_aside:
-                    said = unread_code_sentence(mapping, unread, settings.phone_code)
-                    warnings.append(said)
-                    if unread.local:
-                        area_advice.append(said)
-            warnings += _state_doubt(mapping, preview, settings, kind, chosen=False)
-            if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
-                warnings.append(area)
-                area_advice.append(area)
-            # Black-box P3 #6: an "Ext" column beside the phone column was dropped unsaid.
-            for extension in extension_columns(mapping, preview):
-                if extension.index not in set_aside:
-                    warnings.append(extension_sentence(mapping, extension, kind))
-            if kind == "import" and (texts := unread_text_columns(mapping, preview)):
-                warnings.append(unread_text_sentence(mapping, texts))
-            if kind == "import":  # a removal counts no days to insertion
-                dated = [d for d in other_date_columns(mapping) if d.index not in set_aside]
-                dates = other_dates_sentence(mapping, dated)
-                if dates:
-                    warnings.append(dates)
+            mapping, second_phones = _guessed_phone_notes(
+                source, settings, kind, path_text(path.name), mapping, preview, set_aside, warnings
+            )
         else:
-            # Columns a person chose say which column gives each row's country, not which
-            # reading of "IN" is meant: the doubt stands as on the command line (W6 #1).
-            first: list[Row] = [(n, blanked(c, set_aside)) for n, c in read_preview(source)]
-            below = [r for r in first if r[0] > (mapping.header_row or 0)]
-            chosen_rows = list(apply_corrections(below, fixes, mapping.phone))
-            warnings += _state_doubt(mapping, chosen_rows, settings, kind, chosen=True)
             # The window's columns, confirmed on its mapping page: a second column of phone
             # numbers there is as much a consumer's other number as in a file guessed
             # (task S32 fx4: the wizard's job said nothing of it, row or report).
             second_phones = watch_unread_phones(
                 mapping,
-                below,
+                preview,
                 settings.phone_code,
                 kind,
                 merged=source.notes.merged,
@@ -1097,6 +1094,37 @@ def _stage(
                 mapping, settings.imported_before, settings.imported_by
             ):
                 warnings.append(done)
+        # What the file holds that no column read takes in is as true of the wizard's
+        # confirmed columns (or a --phone-column) as of a guess: a consent column saying
+        # "active", an Ext column, area codes apart (black-box bb14 W1: the wizard's job said
+        # none of them while the command line warned of each).
+        for flag in opt_out_flag_columns(mapping, preview):
+            if flag.index not in set_aside:
+                said = opt_out_flag_sentence(mapping, flag, kind)
+                warnings.append(said)
+                flag_notes[flag.index] = said
+        for unread in unread_code_columns(mapping, preview, settings.phone_code):
+            if unread.index not in set_aside:
+                said = unread_code_sentence(mapping, unread, settings.phone_code)
+                warnings.append(said)
+                if unread.local:
+                    area_advice.append(said)
+        if guessed:
+            warnings += _state_doubt(mapping, preview, settings, kind, chosen=False)
+        else:
+            # Columns a person chose say which column gives each row's country, not which
+            # reading of "IN" is meant: the doubt stands as on the command line (W6 #1).
+            chosen_rows = list(apply_corrections(preview, fixes, mapping.phone))
+            warnings += _state_doubt(mapping, chosen_rows, settings, kind, chosen=True)
+        if area := unheaded_area_code_sentence(mapping, preview, settings.phone_code):
+            warnings.append(area)
+            area_advice.append(area)
+        # Black-box P3 #6: an "Ext" column beside the phone column was dropped unsaid.
+        for extension in extension_columns(mapping, preview):
+            if extension.index not in set_aside:
+                warnings.append(extension_sentence(mapping, extension, kind))
+        if guessed:
+            warnings += _guessed_column_notes(mapping, preview, kind, set_aside)
         lookup = campaign_lookup if campaign_lookup is not None else {}
         options = CheckOptions(
             target=settings.target,
@@ -1228,15 +1256,16 @@ def _stage(
             if uncalculated:
                 warnings = [w for w in warnings if w not in area_advice]
                 warnings += formula_columns_sentences(mapping, uncalculated)
+            # The wizard's sheet as its reader guessed and showed it is as much a guess as
+            # none named (black-box bb14 W1: its job named no other sheet of phone numbers).
+            sheet_guessed = settings.sheet is None or settings.sheet_guessed
             alike = (
                 [
                     s
                     for s in alike_sheets(source, mapping.headers, mapping.phone)
                     if _same_list(source.sheet, s.name, settings.target)
                 ]
-                if kind == "import"
-                and (settings.sheet is None or settings.sheet_guessed)
-                and mapping.phone is not None
+                if kind == "import" and sheet_guessed and mapping.phone is not None
                 else []
             )
             warnings += notes_sentences(
@@ -1244,7 +1273,7 @@ def _stage(
                 path_text(path.name),
                 kind,
                 hidden,
-                settings.sheet is None,
+                sheet_guessed,
                 frozenset(s.name for s in alike),
             )
             other_sheets_meta: dict[str, str] = {}
@@ -1256,7 +1285,7 @@ def _stage(
                 )
                 warnings.append(said)
                 other_sheets_meta[OTHER_SHEETS_WARNING] = said
-            if settings.sheet is None and not isinstance(source, CsvSource):
+            if sheet_guessed and not isinstance(source, CsvSource):
                 warnings += passed_over_sentences(source, path_text(path.name), kind)
                 if few := few_numbers_sentence(source, path_text(path.name), summary, kind):
                     # First: the rest of the notes are about a sheet that may be the wrong one.
@@ -1598,8 +1627,9 @@ def open_mapped(
     read without it (:func:`_open_named_column`): naming a column never moves the job to a
     sheet further down that order.
     """
-    # To say which other sheets have phone numbers too.
-    probe = probe_others and (settings.sheet is None or settings.sheet_guessed)
+    # To say which other sheets have phone numbers too, whether or not a sheet is named: their
+    # numbers stay off the list either way (black-box bb14 W1).
+    probe = probe_others
     source = open_sheet(path, settings.sheet, probe_others=probe)
     if mapping is not None:
         return source, mapping

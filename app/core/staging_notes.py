@@ -1266,7 +1266,9 @@ def notes_sentences(
     """Warnings about rows a stray quote mark swallowed, numbers past the reader's limit on
     zero-padded cells read without their zeros, hidden rows and columns, and other sheets
     holding phone numbers (but those of ``said_apart``, which :func:`alike_sheets_sentence`
-    counts)."""
+    counts), whether or not the sheet was named. ``sheet_guessed``: the sheet was not chosen
+    by the person, so one named as set aside is warned of, and a hidden one is not said to
+    have been read because it was named."""
     notes = source.notes
     out: list[str] = []
     if notes.stray_quotes:
@@ -1319,7 +1321,9 @@ def notes_sentences(
         )
     if sheet_guessed and not isinstance(source, CsvSource) and do_not_use_sheet(source.sheet):
         out.append(_set_aside_sentence(source, file_name, kind))
-    if sheet_guessed and notes.other_sheets:
+    # Said of a sheet named too: the other sheets' numbers stay off the list all the same, and
+    # a hidden one is shown nowhere else (black-box bb14 W1).
+    if notes.other_sheets:
         found = [
             name
             for name, rows in notes.other_sheets.items()
