@@ -40,7 +40,7 @@ from app.core.job_catalog import (
     run_by,
 )
 from app.core.job_lock import Holder
-from app.core.job_store import JobStatus
+from app.core.job_store import JobStatus, Outcome
 from app.core.paths import (
     DATA_ENV,
     AppPaths,
@@ -195,6 +195,10 @@ def _row(info: JobInfo, holder: Holder | None) -> tuple[str, ...]:
         started = f"dry run (created {created})"
     else:
         done = f"{info.done:,}/{info.rows:,}"
+        # Rows a cancel or a stop ended unsent are "done" too: a cancelled job read
+        # "2,000/2,000" with 783 never sent (black-box bb15).
+        if unsent := info.counts.get(Outcome.NOT_ATTEMPTED.value, 0):
+            done += f" ({unsent:,} not attempted)"
         started = _started(info) or f"not started (created {created})"
     return (
         info.job_id,

@@ -75,6 +75,10 @@ def test_a_paused_job_cancelled_ends_its_rows_writes_its_report_and_frees_its_fi
     assert [e.after["status"] for e in ends] == ["cancelled"]
     assert ends[0].after["cancelled_by"] == "dnc-desk jobs cancel"
     assert sandbox.store.scalar("SELECT count(*) FROM dnc") == 0
+    # The listing says its rows were not sent, not "3/3" as if all were (black-box bb15).
+    assert main(["jobs", "--all"]) == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if paused in line]
+    assert "cancelled" in listed[0] and "3/3 (3 not attempted)" in listed[0], listed
 
     # No longer held up: a new job of the file runs (it was refused while the job was paused).
     assert main(base) == 0
