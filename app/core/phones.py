@@ -682,7 +682,7 @@ def _clean_text(raw: str) -> _Cleaned:
             )
         if (lookalike := _letter_for_digit(text, letters)) is not None:
             return _unclean(
-                f"{text!r} has the letter {lookalike!r} inside the number where a digit belongs "
+                f"{text!r} has the letter {lookalike!r} in the number where a digit belongs "
                 "(as O for 0, I or l for 1); retype the number with digits only"
             )
         if _words_around_a_number(text):

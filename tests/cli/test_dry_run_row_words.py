@@ -47,7 +47,7 @@ def test_a_dry_run_names_the_letter_the_formula_and_the_toll_free_rows(
     rows = CalamineWorkbook.from_path(str(report)).get_sheet_by_name("Rows").to_python()
     messages = {int(r[0]): str(r[6]) for r in rows[1:] if r and r[0] != ""}
     assert messages[3] == (
-        "row 3: phone: '3O3-555-0015' has the letter 'O' inside the number where a digit "
+        "row 3: phone: '3O3-555-0015' has the letter 'O' in the number where a digit "
         "belongs (as O for 0, I or l for 1); retype the number with digits only"
     )
     assert "cell A4 holds a formula (=1/0) with no saved result" in messages[4]

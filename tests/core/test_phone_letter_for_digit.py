@@ -32,7 +32,7 @@ def test_a_letter_for_a_digit_is_named(cell: str, letter: str) -> None:
     result = phones.normalize(cell, "1")
     assert not result.ok
     assert result.reason == (
-        f"{cell!r} has the letter {letter!r} inside the number where a digit belongs (as O for "
+        f"{cell!r} has the letter {letter!r} in the number where a digit belongs (as O for "
         "0, I or l for 1); retype the number with digits only"
     )
 
@@ -60,7 +60,7 @@ def test_the_row_of_a_workbook_says_so(tmp_path: Path) -> None:
         mapping = propose_from_preview(source.preview(50))
         checked, summary = check_all(source.iter_rows(), replace(mapping, default_phone_code="1"))
     assert (summary.valid, summary.invalid) == (1, 1)
-    assert "the letter 'O' inside the number where a digit belongs" in checked[1].message
+    assert "the letter 'O' in the number where a digit belongs" in checked[1].message
     assert "words" not in checked[1].message
 
 
@@ -83,7 +83,7 @@ def test_a_letter_at_the_edge_of_a_number_is_named(cell: str, letter: str) -> No
     result = phones.normalize(cell, "1")
     assert not result.ok
     assert result.reason == (
-        f"{cell!r} has the letter {letter!r} inside the number where a digit belongs (as O for "
+        f"{cell!r} has the letter {letter!r} in the number where a digit belongs (as O for "
         "0, I or l for 1); retype the number with digits only"
     )
 
@@ -113,5 +113,5 @@ def test_the_row_with_a_letter_at_the_edge_says_so(tmp_path: Path) -> None:
         mapping = propose_from_preview(source.preview(50))
         checked, summary = check_all(source.iter_rows(), replace(mapping, default_phone_code="1"))
     assert (summary.valid, summary.invalid) == (1, 2)
-    assert "the letter 'O' inside the number where a digit belongs" in checked[1].message
-    assert "the letter 'l' inside the number where a digit belongs" in checked[2].message
+    assert "the letter 'O' in the number where a digit belongs" in checked[1].message
+    assert "the letter 'l' in the number where a digit belongs" in checked[2].message
