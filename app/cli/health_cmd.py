@@ -106,7 +106,7 @@ def _name_entries(finding: Finding) -> None:
     lines = []
     for e in finding.entries:
         why = finding.details.get(e.id, "")
-        lines.append(f"{e.phone_number} ({e.scope}, id {e.id}){f': {why}' if why else ''}")
+        lines.append(f"{_number(e)} ({e.scope}, id {e.id}){f': {why}' if why else ''}")
     _print_named(lines)
 
 
