@@ -974,9 +974,10 @@ def say_still_listed(store: JobStore) -> None:
     """``warning: SENTENCE`` on stderr once a removal's run ended (finished, paused or stopped,
     its report written), when the service re-statused leads on its numbers that stay on the
     DNC list through other entries (:class:`app.core.job_report.StillListed`): a number still
-    listed looks callable there (black-box B9 #1: only the rows' messages in the report said
-    so). Said under ``--json`` too, whose ``warnings`` and ``leads_still_listed`` hold it, and
-    by the text result's notes, which a user may keep in a file."""
+    listed looks callable there, unless the status is a DNC status (black-box B9 #1: only the
+    rows' messages in the report said so). Said under ``--json`` too, whose ``warnings`` and
+    ``leads_still_listed`` hold it, and by the text result's notes, which a user may keep in a
+    file."""
     if said := store.meta().get(STILL_LISTED_NOTE):
         warn(f"warning: {said}")
 

@@ -129,12 +129,13 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 def _validate(session: Session, job: JobSettings, action: str) -> None:
-    from app.core.removal_job import LeadStatusError, check_lead_status
+    from app.core.removal_job import LeadStatusError, find_lead_status
 
     if not job.lead_status:
         return
     try:
-        job.lead_status = check_lead_status(session.api, job.lead_status)
+        found = find_lead_status(session.api, job.lead_status)
+        job.lead_status, job.lead_status_dnc = found.status, found.dnc
     except LeadStatusError as exc:
         raise CliError(str(exc), EXIT_USAGE) from exc
     except ApiError as exc:

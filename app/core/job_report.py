@@ -232,6 +232,7 @@ DAMAGED_LABEL = "Phone cells damaged by a spreadsheet (see the Damage note colum
 # A removal with a lead status: the leads the service re-statused although the number stays on
 # the DNC list through its other entries (a global removal sets a lead in a campaign whose own
 # entry stays: lead_lookup.still_covered), which make a number still listed look callable
+# unless the status is a DNC status (LEAD_STATUS_DNC)
 # (black-box B9 #1: said only in the row's message). Counted from the rows' messages
 # (lead_lookup.still_listed_in): the job meta's count (the CLI's ``--json`` key), the Summary's
 # label, and the sentence the report puts among the job's ``warnings`` (replaced when the
@@ -242,6 +243,12 @@ STILL_LISTED_LABEL = (
     "entries (check their status)"
 )
 STILL_LISTED_NOTE = "still_listed_note"
+# The job meta's flag of whether the removal's lead status is a DNC status on the service
+# (``/status/search``'s ``dnc``), kept when staging checked the status: a lead set to one does
+# not look callable while its number stays listed, so the warning does not say it does
+# (black-box bb15). A job file without it (staged before it was kept, or by a dry run without a
+# connection) reads as before.
+LEAD_STATUS_DNC = "lead_status_dnc"
 # The leads named for each row in that sentence before "and N more".
 _LEADS_NAMED = 3
 
@@ -760,8 +767,10 @@ class StillListed:
                 named += f" and {more} more"
             self.first.append(f"row {row.row_number} ({named})")
 
-    def sentence(self, lead_status: str) -> str:
-        """The job's warning of these rows, ``""`` for none."""
+    def sentence(self, lead_status: str, dnc: bool | None = None) -> str:
+        """The job's warning of these rows, ``""`` for none. ``dnc``: whether the service
+        flags ``lead_status`` as a DNC status (None: not known), which decides whether a
+        number still listed looks callable."""
         if not self.leads:
             return ""
         n, rows = self.leads, self.rows
@@ -777,16 +786,16 @@ class StillListed:
             "checked (the look-up of its entries failed)"
         )
         if not scopes:
-            why = f", and {unchecked}, so a number still listed would now look callable"
+            why = f", and {unchecked}"
+            callable_clause = ", so a number still listed would now look callable"
         else:
             listed = (
                 f" although the number stays on the DNC list through its other "
                 f"{'entry' if len(scopes) == 1 else 'entries'} ({', '.join(scopes)})"
             )
-            why = (
-                f"{listed}{f' (or, for some, {unchecked})' if NOT_CHECKED in self.scopes else ''}"
-                ", so a number still listed there now looks callable"
-            )
+            why = f"{listed}{f' (or, for some, {unchecked})' if NOT_CHECKED in self.scopes else ''}"
+            callable_clause = ", so a number still listed there now looks callable"
+        why += _dnc_status_clause(lead_status, n) if dnc else callable_clause
         return (
             f"{n} {'lead' if n == 1 else 'leads'} on {rows} removed "
             f"{'number' if rows == 1 else 'numbers'} {'was' if n == 1 else 'were'} set to "
@@ -795,6 +804,18 @@ class StillListed:
             f"message names its leads, and the change journal has every one with the status "
             f"{which} had."
         )
+
+
+def _dnc_status_clause(lead_status: str, leads: int) -> str:
+    """What :meth:`StillListed.sentence` says, in place of "looks callable", of ``leads`` set
+    to a DNC status: they are not callable, but the status they had was replaced in a scope
+    the removal did not take the number off."""
+    one = leads == 1
+    return (
+        f"; {lead_status or 'the lead status'} is a do-not-call status on the service, so "
+        f"{'it does' if one else 'they do'} not look callable, but the status "
+        f"{'it' if one else 'they'} had was replaced"
+    )
 
 
 def maybe_inserted_count(store: JobStore) -> int:
@@ -1125,7 +1146,10 @@ class ReportWriter:
         if self._removal:
             before = self._still_listed_before = str(meta.get(STILL_LISTED_NOTE) or "")
             kept = [w for w in meta.get("warnings") or [] if not before or w != before]
-            said = self.still_listed.sentence(str(meta.get("lead_status") or ""))
+            flag = meta.get(LEAD_STATUS_DNC)
+            said = self.still_listed.sentence(
+                str(meta.get("lead_status") or ""), flag if isinstance(flag, bool) else None
+            )
             return {**meta, "warnings": [*kept, *([said] if said else [])], STILL_LISTED_NOTE: said}
         before = self._unchecked_note_before = str(meta.get(UNCHECKED_NOTE) or "")
         meta, warnings = self._dates_warnings(

@@ -45,7 +45,7 @@ from app.core.code_mix import CodeMix
 from app.core.connections import Connection
 from app.core.entry_validation import MAX_TEXT
 from app.core.job_catalog import source_meta
-from app.core.job_report import DAMAGED, without_after_note
+from app.core.job_report import DAMAGED, LEAD_STATUS_DNC, without_after_note
 from app.core.job_store import STAGED, JobRow, JobStore, NewRow, Outcome, new_job_id, utc_now
 from app.core.message_log_notes import LogWatch
 from app.core.other_tables import other_tables_sentences
@@ -218,6 +218,11 @@ class JobSettings:
     note: str = ""
     report: Path | None = None
     lead_status: str = ""
+    # Whether the service flags ``lead_status`` as a DNC status (``/status/search``'s ``dnc``),
+    # as the status's check found it; None when not checked (a dry run without a connection).
+    # A lead set to a DNC status does not look callable while its number stays listed, which
+    # the job's warning on such leads says (black-box bb15).
+    lead_status_dnc: bool | None = None
     # A removal leaves rows hidden in the file (by hand or by a filter) alone unless this is set.
     include_hidden: bool = False
     # A removal takes the scope a row's Scope/Campaign cells name (else ``scope``) only when
@@ -1153,6 +1158,11 @@ def _stage(
             "purpose": settings.purpose,
             "phone_code": settings.phone_code,
             "lead_status": settings.lead_status,
+            **(
+                {LEAD_STATUS_DNC: settings.lead_status_dnc}
+                if settings.lead_status and settings.lead_status_dnc is not None
+                else {}
+            ),
             "connection": connection.name if connection else "",
             "base_url": connection.base_url if connection else "",
             "created": utc_now(),

@@ -332,8 +332,9 @@ def still_covered(
 
     The service sets every lead on the number to the status, whatever scope the delete took
     off: a global removal also sets a lead in a campaign whose own entry stays, which makes a
-    number still on the DNC list look callable there. A lead is covered by a global or a
-    purpose entry (which campaigns a purpose covers is not known), or by its campaign's own.
+    number still on the DNC list look callable there (unless the status is a DNC status). A
+    lead is covered by a global or a purpose entry (which campaigns a purpose covers is not
+    known), or by its campaign's own.
     ``campaigns_of_lists`` (list id -> campaign id) is filled from ``/lists/search`` the first
     time a list is not in it. A read after the delete; its errors are the caller's.
     """

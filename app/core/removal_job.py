@@ -378,13 +378,20 @@ class LeadStatusError(MappingError):
 
 def check_lead_status(api: ApiClient, code: str) -> str:
     """The service's spelling of lead status ``code``; raises LeadStatusError if unknown."""
+    return find_lead_status(api, code).status
+
+
+def find_lead_status(api: ApiClient, code: str) -> LeadStatus:
+    """The service's lead status ``code`` (its spelling and flags: whether it is a DNC status
+    decides how the job's warning on leads still listed reads); raises LeadStatusError if
+    unknown."""
     wanted = code.strip()
     if not wanted:
         raise LeadStatusError("Give the lead status's code.")
     statuses = api.search_statuses(wanted)
     for status in statuses:
         if status.status.casefold() == wanted.casefold():
-            return status.status
+            return status
     raise LeadStatusError(
         f"The service has no lead status {wanted!r}; {_candidates(api, wanted, statuses)}"
     )

@@ -605,7 +605,7 @@ class BulkRemovalDialog(QWizard):
         if self.handle is not None:
             return self.handle
         from app.core.job_catalog import SameFileRefused, refuse_beside, source_fingerprint
-        from app.core.removal_job import check_lead_status, stage_removal
+        from app.core.removal_job import find_lead_status, stage_removal
         from app.core.sheet_scope import CampaignDirectory
 
         source, options = self.source_page, self.options_page
@@ -637,7 +637,8 @@ class BulkRemovalDialog(QWizard):
             settings.extra = {**settings.extra, **source_fingerprint(settings.file)}
             if settings.lead_status:
                 # The statuses may have changed since the picker listed them.
-                settings.lead_status = check_lead_status(session.api, settings.lead_status)
+                found = find_lead_status(session.api, settings.lead_status)
+                settings.lead_status, settings.lead_status_dnc = found.status, found.dnc
             # Names resolve and ids are checked against the service, so a row naming a
             # campaign that does not exist ends invalid instead of failing when sent.
             lookup = CampaignDirectory(session.api.campaigns())

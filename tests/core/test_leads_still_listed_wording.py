@@ -47,3 +47,35 @@ def test_leads_not_checked_are_said_apart_from_the_scopes(scopes: list[str], sai
     still.rows, still.leads = 1, 1
     still.scopes, still.first = scopes, ["row 5 (lead 101)"]
     assert said in still.sentence("NI")
+
+
+@pytest.mark.parametrize(
+    ("scopes", "said"),
+    [
+        (
+            ["Campaign 1003"],
+            "by the service although the number stays on the DNC list through its other entry "
+            "(Campaign 1003); DNCREQ is a do-not-call status on the service, so it does not look "
+            "callable, but the status it had was replaced: row 5",
+        ),
+        (
+            ["not checked"],
+            "could not be checked (the look-up of its entries failed); DNCREQ is a do-not-call "
+            "status on the service, so it does not look callable, but the status it had was "
+            "replaced: row 5",
+        ),
+    ],
+)
+def test_a_dnc_status_is_not_said_to_make_the_number_look_callable(
+    scopes: list[str], said: str
+) -> None:
+    # Black-box bb15: "set to DNC …, so a number still listed there now looks callable".
+    still = StillListed()
+    still.rows, still.leads = 1, 1
+    still.scopes, still.first = scopes, ["row 5 (lead 101)"]
+    sentence = still.sentence("DNCREQ", dnc=True)
+    assert said in sentence
+    assert "look callable:" not in sentence and "looks callable" not in sentence
+    # Not known (a job file staged before the flag was kept) or not a DNC status: as before.
+    assert "callable: row 5" in still.sentence("DNCREQ", dnc=None)
+    assert still.sentence("NI", dnc=False) == still.sentence("NI")
