@@ -219,6 +219,8 @@ class ImportWizard(QWizard):
         columns are proposed again if they were already, and the Target page says so."""
         if self.currentId() > self.PAGE_MAPPING:
             self.mapping_page.initializePage()
+            # A scope or campaign column on the new sheet offers the per-row scope.
+            self.target_page.initializePage()
         listed = "SMS opt-out" if self.target_page.target is Target.SMS_OPT_OUT else "DNC"
         self.target_page.say_sheet(
             f"Sheet {now!r} is read for the {listed} list, not {before!r}, as the command line "

@@ -110,3 +110,26 @@ def test_back_to_dnc_and_a_sheet_chosen_by_hand_stays(
     target.dnc_radio.setChecked(True)
     assert not page.loading
     assert page.probe is not None and page.probe.sheet == "SMS Opt-outs"
+
+
+def test_a_dnc_import_reads_the_dnc_sheet_after_an_sms_one(
+    qtbot: Any, runner: TaskRunner, session: Session, tmp_path: Path
+) -> None:
+    # B31 F5 in the wizard: 'SMS Opt-outs' first and 'DNC' after, the DNC list (the default)
+    # reads 'DNC', as the command line does; the wizard showed the first sheet.
+    path = tmp_path / "lists.xlsx"
+    wb = openpyxl.Workbook()
+    first = wb.active
+    assert first is not None
+    first.title = "SMS Opt-outs"
+    dnc = wb.create_sheet("DNC")
+    for sheet, numbers in ((first, SMS), (dnc, GENERIC)):
+        sheet.append(["Phone"])
+        for n in numbers:
+            sheet.append([n])
+    wb.save(path)
+    wizard = open_wizard(qtbot, session, runner, path)
+    _sheet_is(qtbot, wizard, "DNC")
+    _to_target(qtbot, wizard)
+    wizard.target_page.sms_radio.setChecked(True)
+    _sheet_is(qtbot, wizard, "SMS Opt-outs")
