@@ -114,12 +114,16 @@ def health_rows(check: HealthCheck) -> list[HealthRow]:
     return rows
 
 
-def gap_columns(list_name: str) -> list[Column[SnapshotEntry]]:
-    """A cross-list row's entries as the CLI names them: the number with its country code
-    (bb11 F9: bare digits hid a +44 number, and one number under +1 and +44 read as the same
-    twice), and the id it has on the one list it is on."""
-    columns = entry_columns()
-    columns[0] = dataclasses.replace(columns[0], header=f"{list_name} id")
+def health_columns(
+    why: dict[str, str] | None = None, list_name: str = ""
+) -> list[Column[SnapshotEntry]]:
+    """A row's entries as the CLI's health names them: the number with its country code
+    (bb11 F9, bb16 M7: bare digits hid a +44 number, and one number under +1 and +44 read as
+    the same twice); a cross-list row's (``list_name``) with the id it has on the one list it
+    is on; ``why``: a finding's detail per entry id."""
+    columns = entry_columns((lambda e: why.get(e.id, "")) if why else None)
+    if list_name:
+        columns[0] = dataclasses.replace(columns[0], header=f"{list_name} id")
     columns[1] = Column("Number", lambda e: e164(e.phone_number, e.phone_code) or e.phone_number)
     return columns
 
@@ -303,14 +307,7 @@ class HealthView(QWidget):
         if row is None:
             self.entry_model.set_rows([])
         else:
-            details = row.details
-            if row.gap_of:
-                columns = gap_columns(row.gap_of)
-            elif details:
-                columns = entry_columns(lambda e: details.get(e.id, ""))
-            else:
-                columns = entry_columns()
-            self.entry_model.set_rows(row.entries, columns)
+            self.entry_model.set_rows(row.entries, health_columns(row.details, row.gap_of))
         self._update_actions()
 
     def set_session(self, session: Session | None) -> None:
