@@ -367,10 +367,11 @@ class HealthCheck:
         return not (self.dnc.unreachable or self.sms.unreachable)
 
 
-def not_known_warning(check: HealthCheck) -> str:
+def not_known_warning(check: HealthCheck, *, check_with: str = "dnc-desk evidence NUMBER") -> str:
     """The sentence saying entries were not read and what is therefore not known ("" when
     every entry was): a health check that looked at fewer entries than the lists hold is no
-    clean bill (black-box bb11 F8: 1,000 entries unread, exit 0)."""
+    clean bill (black-box bb11 F8: 1,000 entries unread, exit 0). ``check_with``: where the
+    reader checks one number (the command line's command, the window's tab)."""
     if check.complete:
         return ""
     unread = [
@@ -389,7 +390,7 @@ def not_known_warning(check: HealthCheck) -> str:
     )
     return (
         f"{joined(unread)} could not be read: findings among them are not known{gaps}. "
-        "A search by number reaches them: check a number with dnc-desk evidence NUMBER."
+        f"A search by number reaches them: check a number with {check_with}."
     )
 
 

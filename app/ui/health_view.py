@@ -8,6 +8,7 @@ globally blocked numbers) through the journaled bulk pipeline, with confirmation
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,10 +36,11 @@ from app.core.list_health import (
     HealthCheck,
     HealthReport,
     check_health,
+    not_known_warning,
     remove_redundant,
 )
 from app.core.paths import AppPaths
-from app.core.session import Session
+from app.core.session import Session, e164
 from app.core.snapshots import SnapshotEntry
 from app.core.wording import counted
 from app.ui.audit_table_model import RAW_ROLE, Column, ObjectTableModel, entry_columns, sort_proxy
@@ -59,6 +61,10 @@ class HealthRow:
     entries: list[SnapshotEntry]
     details: dict[str, str] = field(default_factory=dict)
     finding: Finding | None = None
+    # A cross-list row: its entries are of this list ("SMS opt-out" or "DNC"), and whether
+    # they are on the other one is known (a gap) or not (the other's part was not all read).
+    gap_of: str = ""
+    known: bool = True
 
     @property
     def fixable(self) -> bool:
@@ -89,11 +95,37 @@ def health_rows(check: HealthCheck) -> list[HealthRow]:
         # revoked consent to calls too, but the app cannot know that.
         if gap.sms_not_dnc:
             title = f"{scope}: on the SMS opt-out list, not on the DNC list"
-            rows.append(HealthRow("Both", title, gap.sms_not_dnc))
+            rows.append(HealthRow("Both", title, gap.sms_not_dnc, gap_of="SMS opt-out"))
         if gap.dnc_not_sms:
             title = f"{scope}: on the DNC list, not on the SMS opt-out list"
-            rows.append(HealthRow("Both", title, gap.dnc_not_sms))
+            rows.append(HealthRow("Both", title, gap.dnc_not_sms, gap_of="DNC"))
+        # bb11 F8: a number the other list may hold among its entries not read is no gap,
+        # but the officer is told how many such numbers there are, as the CLI counts them.
+        for entries, this, other in (
+            (gap.sms_not_known, "SMS opt-out", "DNC"),
+            (gap.dnc_not_known, "DNC", "SMS opt-out"),
+        ):
+            if entries:
+                title = (
+                    f"{scope}: on the {this} list; on the {other} list not known "
+                    f"(its entries were not all read)"
+                )
+                rows.append(HealthRow("Both", title, entries, gap_of=this, known=False))
     return rows
+
+
+def health_columns(
+    why: dict[str, str] | None = None, list_name: str = ""
+) -> list[Column[SnapshotEntry]]:
+    """A row's entries as the CLI's health names them: the number with its country code
+    (bb11 F9, bb16 M7: bare digits hid a +44 number, and one number under +1 and +44 read as
+    the same twice); a cross-list row's (``list_name``) with the id it has on the one list it
+    is on; ``why``: a finding's detail per entry id."""
+    columns = entry_columns((lambda e: why.get(e.id, "")) if why else None)
+    if list_name:
+        columns[0] = dataclasses.replace(columns[0], header=f"{list_name} id")
+    columns[1] = Column("Number", lambda e: e164(e.phone_number, e.phone_code) or e.phone_number)
+    return columns
 
 
 FINDING_COLUMNS: tuple[Column[HealthRow], ...] = (
@@ -239,6 +271,10 @@ class HealthView(QWidget):
             self.busy_changed.emit(self._busy > 0)
         self._update_actions()
 
+    def finding_count(self) -> int:
+        """Rows that are findings: a number whose gap is not known is none."""
+        return sum(1 for r in self.finding_model.rows() if r.known)
+
     def selected_row(self) -> HealthRow | None:
         rows = self.finding_table.selectionModel().selectedRows()
         value = rows[0].data(RAW_ROLE) if rows else None
@@ -271,9 +307,7 @@ class HealthView(QWidget):
         if row is None:
             self.entry_model.set_rows([])
         else:
-            details = row.details
-            columns = entry_columns(lambda e: details.get(e.id, "")) if details else entry_columns()
-            self.entry_model.set_rows(row.entries, columns)
+            self.entry_model.set_rows(row.entries, health_columns(row.details, row.gap_of))
         self._update_actions()
 
     def set_session(self, session: Session | None) -> None:
@@ -293,16 +327,16 @@ class HealthView(QWidget):
         if check is None:
             self.summary.setText("Check the DNC and SMS opt-out lists for problems.")
         else:
-            found = self.finding_model.rowCount()
-            self.summary.setText(
-                "\n".join(
-                    [
-                        f"{found:,} finding{'' if found == 1 else 's'}.",
-                        report_line("DNC", check.dnc),
-                        report_line("SMS opt-out", check.sms),
-                    ]
-                )
-            )
+            found = self.finding_count()
+            lines = [
+                f"{found:,} finding{'' if found == 1 else 's'}.",
+                report_line("DNC", check.dnc),
+                report_line("SMS opt-out", check.sms),
+            ]
+            # bb11 F8: entries not read leave findings among them unknown: no clean bill.
+            if warning := not_known_warning(check, check_with="the Evidence tab"):
+                lines.append(f"Warning: {warning}")
+            self.summary.setText("\n".join(lines))
         self._update_actions()
 
     # ------------------------------------------------------------------ check
@@ -335,7 +369,7 @@ class HealthView(QWidget):
                 return
             self._finish()
             self.show_check(check)
-            self._say(f"List health: {self.finding_model.rowCount():,} findings.")
+            self._say(f"List health: {self.finding_count():,} findings.")
             self.check_finished.emit(check)
 
         def failed(exc: BaseException) -> None:

@@ -38,7 +38,7 @@ from app.core.sheet_mapping import ColumnMapping, Role, column_name, column_said
 from app.core.staging_notes import NO_COLUMN
 from app.ui.import_pages_source import cell_text
 from app.ui.import_wizard_engine import mapping_for
-from app.ui.plain_text import literal
+from app.ui.plain_text import literal, plain_label
 
 if TYPE_CHECKING:
     from app.ui.import_wizard import ImportWizard
@@ -266,6 +266,8 @@ class TargetPage(QWizardPage):
         group.addButton(self.dnc_radio)
         group.addButton(self.sms_radio)
         self.sms_radio.toggled.connect(lambda _on: self._changed())
+        # The sheet an import reads depends on the list ('SMS Opt-outs' for the SMS one).
+        self.sms_radio.toggled.connect(lambda _on: self.wiz.source_page.propose_for_list())
         self.scope_combo = QComboBox(self)
         self.scope_combo.addItem("Global (every campaign)", "global")
         self.scope_combo.addItem("One campaign", "campaign")
@@ -292,12 +294,17 @@ class TargetPage(QWizardPage):
         # The choices of the import before (a second phone column's), set once when shown.
         self._carried: TargetChoices | None = None
         self.missing = QLabel(self)
+        # Which sheet the list changed the wizard to read, and what to check for it.
+        self.sheet_note = plain_label(QLabel(self))
+        self.sheet_note.setWordWrap(True)
+        self.sheet_note.hide()
         lists = QHBoxLayout()
         lists.addWidget(self.dnc_radio)
         lists.addWidget(self.sms_radio)
         lists.addStretch()
         form = QFormLayout()
         form.addRow("List", lists)
+        form.addRow("", self.sheet_note)
         form.addRow("S&cope", self.scope_combo)
         form.addRow("Campai&gn", self.campaign_combo)
         form.addRow("P&urpose", self.purpose_edit)
@@ -402,7 +409,20 @@ class TargetPage(QWizardPage):
         # Global is also the default of a per-row scope, for rows with a blank scope cell.
         return Scope.global_()
 
+    def say_sheet(self, text: str) -> None:
+        self.sheet_note.setText(text)
+        self.sheet_note.setVisible(bool(text))
+
     def isComplete(self) -> bool:
+        source = self.wiz.source_page
+        if source.loading or source.probe is None:
+            # The list changed the sheet to read: nothing is checked before it is read.
+            self.missing.setText(
+                "Reading the sheet for this list…"
+                if source.loading
+                else "The file could not be read: go Back to the 'Choose the file' page."
+            )
+            return False
         missing = []
         if self.scope() is None:
             missing.append(

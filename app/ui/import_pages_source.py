@@ -144,7 +144,8 @@ class SourcePage(QWizardPage):
             self.set_path(path)
 
     def set_path(self, path: str | Path, sheet: str | None = None) -> None:
-        """Read the first rows of ``path`` (``sheet``, or the first sheet with data)."""
+        """Read the first rows of ``path`` (``sheet``, or the sheet an import into the chosen
+        list reads)."""
         text = str(path).strip()
         self.path_edit.setText(text)
         if not text:
@@ -155,23 +156,42 @@ class SourcePage(QWizardPage):
             and (sheet is None or sheet == self.probe.sheet)
         ):
             return
+        self._read(Path(text), sheet, None)
+
+    def propose_for_list(self) -> None:
+        """The list was changed: propose the sheet an import into it reads (bb12 F2: the
+        command line reads 'SMS Opt-outs' for the SMS opt-out list where the wizard showed
+        'Opt Outs'), unless the person chose the sheet (or the import before did)."""
+        probe = self.probe
+        if probe is not None and not probe.chosen and len(probe.sheet_names) > 1:
+            self._read(probe.path, None, probe)
+
+    def _read(self, path: Path, sheet: str | None, before: FileProbe | None) -> None:
+        """Read ``path``'s first rows; ``before``: the probe a new list's proposal replaces
+        (kept, with what was set on it, when the proposal is the same sheet)."""
         self._generation += 1
         generation = self._generation
         self.probe = None
         self.loading = True
-        self.message.setText(f"Reading {Path(text).name}…")
+        self.message.setText(f"Reading {path.name}…")
         self.completeChanged.emit()
+        self.wiz.target_page.completeChanged.emit()
+        target = self.wiz.target_page.target
         self.wiz.runner.submit(
             "read the first rows",
-            lambda _ctx: probe_file(Path(text), sheet, prefer_opt_outs=True),
-            on_done=lambda probe: self._probed(generation, probe),
+            lambda _ctx: probe_file(path, sheet, prefer_opt_outs=True, target=target),
+            on_done=lambda probe: self._probed(generation, probe, before),
             on_error=lambda exc: self._failed(generation, exc),
         )
 
-    def _probed(self, generation: int, probe: FileProbe) -> None:
+    def _probed(self, generation: int, probe: FileProbe, before: FileProbe | None = None) -> None:
         if generation != self._generation:
             return
         self.loading = False
+        if before is not None and before.sheet == probe.sheet:
+            self.probe = before  # the same sheet: its header row and columns stand
+            self._read_done()
+            return
         self.probe = probe
         self.sheet_combo.blockSignals(True)
         self.sheet_combo.clear()
@@ -215,7 +235,13 @@ class SourcePage(QWizardPage):
         for column in range(self.model.columnCount()):
             self.table.setColumnWidth(column, min(self.table.columnWidth(column), 260))
         self.wiz.source_changed()
+        if before is not None:
+            self.wiz.sheet_reproposed(before.sheet, probe.sheet)
+        self._read_done()
+
+    def _read_done(self) -> None:
         self.completeChanged.emit()
+        self.wiz.target_page.completeChanged.emit()
 
     def _header_for(self, probe: FileProbe) -> tuple[int | None, bool]:
         """The header row to read ``probe`` with, and whether it is the import before's (as
@@ -233,7 +259,7 @@ class SourcePage(QWizardPage):
         text = str(exc) if isinstance(exc, SheetError) else user_message(exc, "Reading").text
         self.message.setText(f"⚠ {text}")
         self.model.clear()
-        self.completeChanged.emit()
+        self._read_done()
 
     def _sheet_chosen(self) -> None:
         chosen = self.sheet_combo.currentData()

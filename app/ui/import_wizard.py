@@ -20,6 +20,7 @@ from app.core.job_catalog import SameFileRefused, refuse_beside
 from app.core.job_staging import JobSettings
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.sheet_check import Target
 from app.core.sheet_mapping import ColumnMapping
 from app.core.sheet_scope import CampaignDirectory
 from app.core.sheet_types import SheetError
@@ -212,6 +213,20 @@ class ImportWizard(QWizard):
     def source_changed(self) -> None:
         """The file, sheet or header row changed: the mapping must be proposed again."""
         self.mapping_page._key = None
+
+    def sheet_reproposed(self, before: str, now: str) -> None:
+        """The chosen list made the wizard read sheet ``now`` instead of ``before``: its
+        columns are proposed again if they were already, and the Target page says so."""
+        if self.currentId() > self.PAGE_MAPPING:
+            self.mapping_page.initializePage()
+            # A scope or campaign column on the new sheet offers the per-row scope.
+            self.target_page.initializePage()
+        listed = "SMS opt-out" if self.target_page.target is Target.SMS_OPT_OUT else "DNC"
+        self.target_page.say_sheet(
+            f"Sheet {now!r} is read for the {listed} list, not {before!r}, as the command line "
+            "reads it: its columns were proposed again — go Back to check them, or choose "
+            "another sheet on the 'Choose the file' page."
+        )
 
     def effective_mapping(self) -> ColumnMapping | None:
         """The mapping to check and send with: the page's columns and defaults, the chosen

@@ -31,6 +31,7 @@ from app.core.job_staging import (
     Corrections,
     JobSettings,
     apply_corrections,
+    list_sheets,
     opt_out_sheets,
     phone_cells,
     sheets_before_front_matter,
@@ -41,7 +42,14 @@ from app.core.job_staging import (
 from app.core.job_store import SOURCE_PATH_BYTES, JobRow, JobStore
 from app.core.job_store import Outcome as JobOutcome
 from app.core.phones import normalize_code, region_name
-from app.core.sheet_check import CheckedRow, CheckOptions, CheckSummary, Outcome, check_rows
+from app.core.sheet_check import (
+    CheckedRow,
+    CheckOptions,
+    CheckSummary,
+    Outcome,
+    Target,
+    check_rows,
+)
 from app.core.sheet_header import detect_header, read_preview
 from app.core.sheet_mapping import (
     ColumnMapping,
@@ -96,20 +104,29 @@ class FileProbe:
     chosen: bool = False
 
 
-def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = False) -> FileProbe:
+def probe_file(
+    path: Path,
+    sheet: str | None = None,
+    *,
+    prefer_opt_outs: bool = False,
+    target: Target | None = None,
+) -> FileProbe:
     """Open ``path`` and read its first rows; raises SheetError in one sentence.
 
     The rows are the engine's preview (:func:`app.core.sheet_header.read_preview`): non-blank
     rows only, with their row numbers in the sheet, reaching down to a table under notes or
     blank rows, as staging reads them. ``prefer_opt_outs`` (an import) chooses, with no sheet
-    named, the sheet an import's staging reads (:func:`~app.core.job_staging.open_mapped`).
+    named, the sheet an import's staging reads (:func:`~app.core.job_staging.open_mapped`);
+    ``target``, the list it goes into, makes it the sheet staging reads for that list.
     """
     path = Path(path).expanduser()
     with open_sheet(path, sheet) as source:
         probe = _probe(path, source)
         # As staging does with no sheet named: a sheet named for opt-outs with a phone column
-        # is shown first rather than a first sheet of contacts (the Sheet list has the rest).
-        others = opt_out_sheets(source) if prefer_opt_outs and sheet is None else []
+        # is shown first rather than a first sheet of contacts (the Sheet list has the rest),
+        # and one named for the target's list before those (bb12 F2: 'Opt Outs' was shown for
+        # an SMS import the command line read from 'SMS Opt-outs').
+        others = _preferred_sheets(source, prefer_opt_outs, target) if sheet is None else []
         # And a cover or instructions sheet first is passed over for a sheet of data, whose
         # numbers the cover's contact phones are not (black-box Q1 #3), holding as many.
         front = sheets_before_front_matter(source) if sheet is None else []
@@ -124,6 +141,16 @@ def probe_file(path: Path, sheet: str | None = None, *, prefer_opt_outs: bool = 
         if mapping_for(candidate, candidate.header_row).phone is not None:
             return candidate
     return probe
+
+
+def _preferred_sheets(
+    source: SheetSource, prefer_opt_outs: bool, target: Target | None
+) -> list[str]:
+    """The sheets tried before ``source``'s own, in the order staging's sheet choice
+    (``job_staging._choose_sheet``) tries them for ``target``."""
+    named = list_sheets(source, target, prefer_opt_outs) if target is not None else []
+    opt_outs = opt_out_sheets(source, target) if prefer_opt_outs else []
+    return [*named, *(n for n in opt_outs if n not in named)]
 
 
 def _probe(path: Path, source: SheetSource) -> FileProbe:

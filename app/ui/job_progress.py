@@ -117,9 +117,10 @@ class StagingNotes:
 
     def lines(self, *, removal: bool) -> list[str]:
         """The notes worded for the window that staged the job: the options core names for
-        the command line become that dialog's boxes (:func:`for_window`)."""
-        out = [f"⚠ {for_window(w, removal=removal)}" for w in self.warnings]
-        out += [for_window(m, removal=removal) for m in self.rows]
+        the command line become that dialog's boxes (:func:`for_window`), chosen in a new
+        job, as the job has started: its run and result pages have no going back."""
+        out = [f"⚠ {for_window(w, removal=removal, started=True)}" for w in self.warnings]
+        out += [for_window(m, removal=removal, started=True) for m in self.rows]
         if self.more:
             out.append(f"… and {self.more:,} more invalid row{'' if self.more == 1 else 's'}.")
         return out

@@ -47,6 +47,14 @@ class _Window:
     """What one window offers, in the words its pages use."""
 
     removal: bool
+    # The job has started (its run and result pages): there is no going back to a page, so
+    # a choice is made in a new import of the file (a removal is started again either way).
+    started: bool = False
+
+    @property
+    def anew(self) -> str:
+        """How a person gets to the import's pages again."""
+        return "start a new import of this file" if self.started else "go back"
 
     def on(self, page: str) -> str:
         return f"on the '{page}' page"
@@ -69,7 +77,9 @@ class _Window:
 
     @property
     def again(self) -> str:
-        return "start the removal again with" if self.removal else "go back and import it with"
+        if self.removal:
+            return "start the removal again with"
+        return f"{self.anew} with" if self.started else "go back and import it with"
 
 
 def _value(text: str) -> str:
@@ -117,7 +127,7 @@ def _rules(w: _Window) -> list[tuple[str, str | Callable[[re.Match[str]], str]]]
         if w.removal
         else ["ignore-column", "phone-column", "reason", "purpose"]
     )
-    choose = "start the removal again choosing" if w.removal else "go back and choose"
+    choose = "start the removal again choosing" if w.removal else f"{w.anew} and choose"
     handled = rf"(?=(?:that country's: )?--(?:{'|'.join(flags)})\b)"
 
     def commands(match: re.Match[str]) -> str:
@@ -146,6 +156,8 @@ def _rules(w: _Window) -> list[tuple[str, str | Callable[[re.Match[str]], str]]]
             f"run the file again once for each: {handled}",
             "start the removal again once with each: "
             if w.removal
+            else f"{w.anew} once with each: "
+            if w.started
             else "go back and import it once with each: ",
         ),
         # One pattern for both forms: the box is named at the first code in the text.
@@ -205,16 +217,18 @@ def _rules(w: _Window) -> list[tuple[str, str | Callable[[re.Match[str]], str]]]
     ]
 
 
-def for_window(text: str, *, removal: bool = False) -> str:
+def for_window(text: str, *, removal: bool = False, started: bool = False) -> str:
     """``text`` (a warning, a row's message, a staging error) with the command-line options it
     names reworded as the window offers them: ``--phone-code 49`` -> "country code 49 (the
     Country code box on the 'Match the columns' page)", "import it again with" -> "go back and
     import it with", ``--sheet 'B'`` -> the file page's Sheet list, and so on. ``removal``:
     shown by the bulk removal dialog, whose pages offer other boxes than the import wizard's.
-    Plain text in, plain text out."""
+    ``started``: shown once the job has started (its run and result pages), where there is no
+    going back: a choice is then made in a new import of the file. Plain text in, plain text
+    out."""
     if "--" not in text and " again with" not in text:
         return text
-    window = _Window(removal)
+    window = _Window(removal, started)
     rules = [(re.compile(p), r) for p, r in _rules(window)]
     out: list[str] = []
     at = 0

@@ -69,14 +69,15 @@ def test_findings_are_listed_with_their_entries(
     assert view.select_finding("DNC", "invalid_number")
     assert not view.fix_button.isEnabled()  # no fix for this one
     assert view.entry_model.rowCount() == 1
-    assert view.entry_model.index(0, 1).data() == "5550123"
+    # With its country code, as the CLI's health names it (bb16 M7).
+    assert view.entry_model.index(0, 1).data() == "+15550123"
     assert "US number" in view.entry_model.index(0, 7).data()  # the finding's "why"
     qtmodeltester.check(view.entry_model)
     assert view.select_finding("DNC", "redundant")
     assert view.fix_button.isEnabled()
     assert sorted(view.entry_model.index(r, 1).data() for r in range(2)) == [
-        "2025550101",
-        "2025550109",
+        "+12025550101",
+        "+12025550109",
     ]
 
 
