@@ -171,7 +171,6 @@ from app.core.staging_notes import (
 )
 from app.core.unread_columns import unread_text_columns, unread_text_sentence
 from app.core.unread_phones import (
-    UNREAD_PHONES_WARNING,
     UnreadPhones,
     imported_before_sentence,
     watch_unread_phones,
@@ -1339,11 +1338,10 @@ def _stage(
             ):
                 warnings.append(cut)
             unread_meta: dict[str, str] = {}
-            if second_phones is not None and (counted_said := second_phones.sentence()):
+            if second_phones is not None:
                 # Counted over the whole file now its rows are checked; a warning rather than a
-                # note: a consumer's second number left off the list (black-box bb4 F4).
-                warnings = [counted_said if w == second_phones.first else w for w in warnings]
-                unread_meta[UNREAD_PHONES_WARNING] = counted_said
+                # note when a consumer's second number is left off the list (black-box bb4 F4).
+                warnings, unread_meta = second_phones.counted_in(warnings)
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
             if dormant := inactive.sentence():

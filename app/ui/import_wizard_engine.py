@@ -60,6 +60,7 @@ from app.core.staging_notes import (
     stray_quotes_sentence,
 )
 from app.core.unread_phones import (
+    UNREAD_PHONES_NOTE,
     UNREAD_PHONES_WARNING,
     UnreadPhones,
     imported_before_sentence,
@@ -466,7 +467,8 @@ def check_and_stage(
     # Said by the page already, with the box that settles it, or in its status line.
     shown = {result.state_doubt, result.stray_quotes}
     if result.unread_phones:
-        shown.add(str(meta.get(UNREAD_PHONES_WARNING, "")))  # said apart, with its count
+        # Said apart, with its count.
+        shown |= {str(meta.get(k, "")) for k in (UNREAD_PHONES_WARNING, UNREAD_PHONES_NOTE)}
         shown.add(imported_before_sentence(mapping, settings.imported_before, settings.imported_by))
     result.warnings = [w for w in warnings if w not in shown]
     result.summary = summary  # staging's counts: the rows it sets apart are counted as sent
