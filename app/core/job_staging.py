@@ -145,6 +145,7 @@ from app.core.staging_notes import (
     column_order,
     damage_sentences,
     date_order_sentence,
+    formatted_order,
     formula_columns,
     formula_columns_sentences,
     hidden_phone_column_sentences,
@@ -1237,6 +1238,7 @@ def _stage(
             if fixes:
                 new_rows = (_corrected(r, fixes, originals) for r in new_rows)
             store.add_rows(new_rows)
+            summary.formatted = formatted_order(notes, mapping.request_date)
             if before is not None:
                 _unchanged_since(path, before)
             earliest.restage(store, options)

@@ -526,6 +526,92 @@ def padded_styles(zf: zipfile.ZipFile) -> tuple[dict[int, int], list[Shape]]:
     return styles, shapes
 
 
+# A date format's parts: quoted text, escaped and bracketed ([$-809], [h]) parts said nothing of
+# the order; runs of d, m, y, h and s letters do.
+_FORMAT_NOISE = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]')
+_FORMAT_RUNS = re.compile(r"d+|m+|y+|h+|s+", re.I)
+
+
+# Date cells counted by their format's order, at most: plenty to tell a column's order.
+MAX_DATE_CELLS = 100_000
+
+
+class DateFormats:
+    """A sheet's date cells whose number format writes day and month in digits, by column and
+    order (True: day first): how many, and the first one's row and format code; sent to the
+    reader as ``("date_formats", [(column, day_first, count, row, code), …])``."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[int, bool], list[Any]] = {}
+        self.count = 0
+
+    def room(self) -> bool:
+        return self.count < MAX_DATE_CELLS
+
+    def add(self, column: int, row: int, day_first: bool, code: str) -> None:
+        self.count += 1
+        entry = self.found.setdefault((column, day_first), [0, row, code])
+        entry[0] += 1
+        if row < entry[1]:
+            entry[1:] = [row, code]
+
+    def said(self) -> list[tuple[int, bool, int, int, str]]:
+        return [(c, order, n, row, code) for (c, order), (n, row, code) in self.found.items()]
+
+
+def format_day_first(code: str) -> bool | None:
+    """Whether the number format ``code`` shows a date's day before its month in digits
+    ("dd/mm/yyyy": True), the month first ("mm/dd/yyyy", "m/d/yy h:mm": False), or neither
+    (None: not a date, a month's name, the year first, as "yyyy-mm-dd"). An "m" after an hour
+    or before seconds is minutes."""
+    runs = [r.group().lower() for r in _FORMAT_RUNS.finditer(_FORMAT_NOISE.sub("", code))]
+    dated = []
+    for i, run in enumerate(runs):
+        minutes = run[0] == "m" and (
+            (i and runs[i - 1][0] == "h") or (i + 1 < len(runs) and runs[i + 1][0] == "s")
+        )
+        if run[0] in "dmy" and not minutes:
+            dated.append(run)
+    days = [i for i, r in enumerate(dated) if r[0] == "d" and len(r) <= 2]
+    months = [i for i, r in enumerate(dated) if r[0] == "m" and len(r) <= 2]
+    if len(days) != 1 or len(months) != 1 or (dated[0][0] == "y"):
+        return None
+    return days[0] < months[0]
+
+
+def date_order_styles(zf: zipfile.ZipFile) -> dict[int, tuple[bool, str]]:
+    """The cell formats (a cell's s="N") whose custom number format writes a date's day and
+    month in digits, each to whether the day comes first and the format's code: read once per
+    workbook, as :func:`padded_styles` reads its formats. A built-in format (14, "m/d/yyyy")
+    shows the date in the reader's own locale, so it says nothing of the file's order."""
+    try:
+        member = styles_part(zf)
+        if member is None or zf.getinfo(member).file_size > MAX_STYLES_PART:
+            return {}
+        text = zf.read(member)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return {}
+    by_id: dict[int, tuple[bool, str]] = {}
+    for tag in _NUM_FMT.finditer(text):
+        attrs = _attributes(tag.group(1))
+        code = attrs.get("formatCode", "")
+        if (order := format_day_first(code)) is None:
+            continue
+        with contextlib.suppress(ValueError):
+            by_id[int(attrs.get("numFmtId", ""))] = (order, code)
+    if not by_id:
+        return {}
+    styles: dict[int, tuple[bool, str]] = {}
+    xfs = next(_element_bodies(_CELL_XFS, b"cellXfs", text), None)
+    if xfs is not None:
+        for index, tag in enumerate(_XF.finditer(xfs[1])):
+            with contextlib.suppress(ValueError):
+                found = by_id.get(int(_attributes(tag.group(1)).get("numFmtId", "0")))
+                if found is not None:
+                    styles[index] = found
+    return styles
+
+
 def workbook_part(zf: zipfile.ZipFile) -> str | None:
     """The zip member holding an xlsx's workbook: where the package's relationships
     (``_rels/.rels``) point its officeDocument, else ``xl/workbook.xml``; None when there is
@@ -692,6 +778,11 @@ class XmlScan:
                 if len(numbers) <= 16
                 else (b"s=",)
             )
+        # Date cells whose number format writes day and month in digits (date_order_styles):
+        # column -> its counts, found by :meth:`_dated`.
+        self._dates: dict[int, tuple[bool, str]] = {}
+        self._dated_cell: re.Pattern[bytes] | None = None
+        self.date_formats = DateFormats()
         # The workbook is calculated when opened (fullCalcOnLoad): a formula's saved 0 is a
         # writer's placeholder, no result (see _ZERO_VALUE).
         self._recalculated = recalculated
@@ -735,6 +826,15 @@ class XmlScan:
     def read_to_end(self) -> None:
         """Scan the whole part (until :attr:`stop` is set); the findings stay in the scan."""
         self._read(0)
+
+    def date_styles(self, styles: dict[int, tuple[bool, str]]) -> None:
+        """Count the number cells in ``styles`` (:func:`date_order_styles`) by column."""
+        self._dates = styles
+        if styles:
+            numbers = b"|".join(b"%d" % n for n in sorted(styles))
+            self._dated_cell = re.compile(
+                rb"<" + _P + rb"c\b([^>]*?\bs\s*=\s*[\"'](" + numbers + rb")[\"'][^>]*)>"
+            )
 
     def advance(self, row: int) -> Findings:
         """Scan on past ``row`` (to the end for 0); the hidden rows, formula cells and error
@@ -845,6 +945,8 @@ class XmlScan:
             and any(hint in buf for hint in self._style_hints)
         ):
             self._padded(buf, start, self._styled)
+        if self._dated_cell is not None and self.date_formats.room():
+            self._dated(buf, start, self._dated_cell)
         self.last = self._last_row(buf, start)
         self._carry = self._end_column(buf)
 
@@ -984,6 +1086,18 @@ class XmlScan:
                 self.padded_sorted = False
             padded.append(key)
             shapes.append(styles[int(match.group(2))])
+
+    def _dated(self, buf: bytes, start: int, dated: re.Pattern[bytes]) -> None:
+        """Count the number cells of ``buf`` whose format writes a date's day and month."""
+        for match in dated.finditer(buf):
+            attrs = match.group(1)
+            if attrs.rstrip().endswith(b"/") or _HAS_VALUE.match(buf, match.end()) is None:
+                continue
+            kind = _CELL_TYPE.search(attrs) if b"t" in attrs else None
+            if kind is not None and (kind.group(1) or kind.group(2) or b"n") != b"n":
+                continue
+            row, column = self._where(buf, match.start(), attrs, start)
+            self.date_formats.add(column, row, *self._dates[int(match.group(2))])
 
     def _formulas(self, buf: bytes, start: int) -> None:
         for match in _NO_VALUE.finditer(buf):
@@ -2699,7 +2813,9 @@ def open_scan(path: str, sheet: str) -> Scan | None:
         zf = zipfile.ZipFile(path)
         part = sheet_part(zf, sheet)
         if part is not None:
-            return XmlScan(zf, part, recalculated_on_load(zf), padded_styles(zf))
+            scan = XmlScan(zf, part, recalculated_on_load(zf), padded_styles(zf))
+            scan.date_styles(date_order_styles(zf))
+            return scan
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
             return OdsScan(zf, sheet, ods_padded_styles(zf))
         part = xlsb_sheet_part(zf, sheet)
@@ -3809,6 +3925,8 @@ def run(
                 count += len(batch)
             if scan is not None:
                 scan.close()
+        if isinstance(scan, XmlScan) and scan.date_formats.found:
+            _send(out, ("date_formats", scan.date_formats.said()))
         if probe:
             sheet = None  # let the chosen sheet's grid go before reading the others
             _send(out, ("sheets", _probe_others(workbook, chosen), hidden))

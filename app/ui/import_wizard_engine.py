@@ -55,6 +55,7 @@ from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
 from app.core.staging_notes import (
     column_order,
+    formatted_order,
     offered_columns,
     phone_formulas_said,
     stray_quotes_sentence,
@@ -348,6 +349,8 @@ def _check_file(
                     raise InterruptedError("the check was cancelled")
                 if progress is not None:
                     progress(result.summary.rows)
+        # The date cells' format, for column_order, as staging has it (bb13 F8).
+        result.summary.formatted = formatted_order(source.notes, mapping.request_date)
         below = (mapping.header_row or 0) + 1
         result.hidden_rows = sum(1 for n in source.notes.hidden_rows if n >= below)
         if source.notes.stray_quotes:
