@@ -307,6 +307,7 @@ _ODS_CELL_HINT = re.compile(
 _ODS_STRING = re.compile(rb"""value-type\s*=\s*["']string["']""")
 # A number cell, whose data style may pad it with zeros (see ods_padded_styles).
 _ODS_FLOAT = re.compile(rb"""value-type\s*=\s*["']float["']""")
+_ODS_DATE_TYPE = re.compile(rb"""value-type\s*=\s*["']date["']""")
 # A data style for numbers and its parts, and a named or automatic style (a cell's).
 # Openings only, their closings found by _element_body (see _NUM_FMT).
 _ODS_NUMBER_STYLE = re.compile(rb"<(" + _P + rb")number-style(?=[\s/>])([^<>]*)>")
@@ -1355,6 +1356,57 @@ def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]
     return styles, shapes
 
 
+_ODS_DATE_STYLE = re.compile(rb"<(" + _P + rb")date-style(?=[\s/>])([^<>]*)>")
+# The parts of a date style, in order: a textual month (a name) says nothing of the order.
+_ODS_DATE_PART = re.compile(rb"<" + _P + rb"(day|month|year)\b([^<>]*)>")
+
+
+def _ods_day_first(body: bytes) -> bool | None:
+    """Whether a ``<number:date-style>``'s body writes the day before the month in digits
+    (True), the month first (False) or neither (None), as :func:`format_day_first`."""
+    parts = [
+        (m.group(1), b"textual" in m.group(2) and b"true" in m.group(2))
+        for m in _ODS_DATE_PART.finditer(body)
+    ]
+    names = [name for name, textual in parts if not textual]
+    if names.count(b"day") != 1 or names.count(b"month") != 1 or names[0] == b"year":
+        return None
+    if any(textual for name, textual in parts if name == b"month"):
+        return None
+    return names.index(b"day") < names.index(b"month")
+
+
+def ods_date_styles(zf: zipfile.ZipFile) -> dict[str, tuple[bool, str]]:
+    """The cell styles of an .ods (by name) whose date style writes the day and month in
+    digits, each to whether the day comes first and the style's order in words
+    ("dd/mm/yyyy" or "mm/dd/yyyy"): as :func:`date_order_styles`, read once per workbook."""
+    try:
+        texts = [_ods_styles_head(zf)]
+        if "styles.xml" in zf.namelist() and (
+            zf.getinfo("styles.xml").file_size <= MAX_STYLES_PART
+        ):
+            texts.insert(0, zf.read("styles.xml"))
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return {}
+    data: dict[str, bool] = {}
+    for text in texts:
+        for attributes, body in _element_bodies(_ODS_DATE_STYLE, b"date-style", text):
+            name = _ods_attributes(attributes).get("name")
+            if name is not None and (order := _ods_day_first(body)) is not None:
+                data[name] = order
+    if not data:
+        return {}
+    styles: dict[str, tuple[bool, str]] = {}
+    for text in texts:
+        for match in _ODS_STYLE.finditer(text):
+            attrs = _ods_attributes(match.group(1))
+            own = attrs.get("data-style-name")
+            if attrs.get("family") == "table-cell" and "name" in attrs and own in data:
+                order = data[own]
+                styles[attrs["name"]] = (order, "dd/mm/yyyy" if order else "mm/dd/yyyy")
+    return styles
+
+
 def _open_group(groups: list[bool], attributes: bytes) -> None:
     """Open a row or column group of an .ods (unless it is empty): hidden when collapsed
     (``table:display="false"``) or inside a hidden one."""
@@ -1432,6 +1484,10 @@ class OdsScan:
         # styles that do (:func:`ods_padded_styles`), and the columns whose cells without a
         # style of their own take one of them (0-based first, last, the shape's place).
         self._pad_styles, self.shapes = styles or ({}, [])
+        # Cell styles writing a date's day and month in digits (ods_date_styles), and the
+        # date cells in them counted by column.
+        self.date_styles: dict[str, tuple[bool, str]] = {}
+        self.date_formats = DateFormats()
         self._pad_columns: list[tuple[int, int, int]] = []
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
@@ -1588,6 +1644,10 @@ class OdsScan:
             floats = [m.start() for m in _ODS_FLOAT.finditer(buf, start)]
             if floats:
                 hints = sorted(hints + floats) if hints else floats
+        if self.date_styles and self.date_formats.room():  # rows of date cells are read
+            dated = [m.start() for m in _ODS_DATE_TYPE.finditer(buf, start)]
+            if dated:
+                hints = sorted(hints + dated) if hints else dated
         hint = 0  # the first of the hints not yet passed
         for match in self._tags.finditer(buf, start):
             kind, rest, closed = match.groups()
@@ -1673,7 +1733,13 @@ class OdsScan:
         last = min(first + count - 1, ODS_MAX_ROWS)  # the last row text is kept for
         breaks = buf.find(b"line-break", begin, end) >= 0
         pads = bool(self._pad_styles)  # number cells are read cell by cell
-        if not breaks and not pads and self._plain_row(buf, begin, end, (first, last)):
+        dates = bool(self.date_styles) and self.date_formats.room()
+        if (
+            not breaks
+            and not pads
+            and not dates
+            and self._plain_row(buf, begin, end, (first, last))
+        ):
             return
         for tag in self._cell_tag.finditer(buf, begin, end):
             raw = tag.group(2)
@@ -1692,6 +1758,8 @@ class OdsScan:
                     and _ODS_FLOAT.search(raw) is not None
                 ):
                     self._pad_cell(_ods_attributes(raw), first, count, column, 1)
+                if dates and tag.group(1) is None and b"date" in raw:
+                    self._date_cell(_ods_attributes(raw), first, count, column, 1)
                 column += 1
                 continue
             attrs: dict[str, str] = {}
@@ -1719,7 +1787,23 @@ class OdsScan:
                     self._text_cell(buf, tag.end(), end, (first, last), *columns)
                 if pads and self.padded_cut is None and local.get("value-type") == "float":
                     self._pad_cell(local, first, count, column, repeat)
+                if dates:
+                    self._date_cell(local, first, count, column, repeat)
             column += repeat
+
+    def _date_cell(
+        self, local: dict[str, str], first: int, count: int, column: int, repeat: int
+    ) -> None:
+        """Count a date cell (``repeat`` columns from ``column``, in ``count`` rows from
+        ``first``) whose own style writes the day and month in digits."""
+        if local.get("value-type") != "date":
+            return
+        found = self.date_styles.get(local.get("style-name", ""))
+        if found is None:
+            return
+        for c in range(column, min(column + repeat, MAX_COLUMNS)):
+            for _ in range(min(count, MAX_FORMULAS)):
+                self.date_formats.add(c, first, *found)
 
     def _pad_cell(
         self, local: dict[str, str], first: int, count: int, column: int, repeat: int
@@ -2140,6 +2224,11 @@ class XlsScan:
         self.padded_sorted = True
         self.padded_cut: tuple[int, int] | None = None  # past MAX_PLACEHOLDERS, as XmlScan's
         self._pad_xfs: dict[int, int] = {}
+        # Cell formats (XF) writing a date's day and month in digits (see date_order_styles),
+        # and the date cells in them counted by column.
+        self._date_ifmts: dict[int, tuple[bool, str]] = {}
+        self._date_xfs: dict[int, tuple[bool, str]] = {}
+        self.date_formats = DateFormats()
         self.stop: threading.Event | None = None
         self.failed = False
 
@@ -2247,9 +2336,12 @@ class XlsScan:
             if kind == _XLS_FORMAT and size >= 5:
                 self._format(stream[body : body + size], formats)
             elif kind == _XLS_XF and size >= 4:
-                place = formats.get(struct.unpack_from("<H", stream, body + 2)[0])
+                ifmt = struct.unpack_from("<H", stream, body + 2)[0]
+                place = formats.get(ifmt)
                 if place is not None:
                     self._pad_xfs[xfs] = place
+                if (dated := self._date_ifmts.get(ifmt)) is not None:
+                    self._date_xfs[xfs] = dated
                 xfs += 1
             if kind == 0x0085 and size >= 8:
                 offset: int = struct.unpack_from("<I", stream, body)[0]
@@ -2278,6 +2370,23 @@ class XlsScan:
         if shape is not None and len(self.shapes) < MAX_PADDED_STYLES:
             formats[ifmt] = len(self.shapes)
             self.shapes.append(shape)
+        if (order := format_day_first(code)) is not None:
+            self._date_ifmts[ifmt] = (order, code)
+
+    def _dated(self, stream: bytes, body: int, kind: int, size: int) -> None:
+        """Count a number cell (a run of them, for ``MULRK``) whose format writes a date's day
+        and month in digits."""
+        row, column = struct.unpack_from("<HH", stream, body)
+        if kind == _XLS_MULRK:
+            formats = [
+                struct.unpack_from("<H", stream, at)[0]
+                for at in range(body + 4, body + size - 2, 6)
+            ]
+        else:
+            formats = [struct.unpack_from("<H", stream, body + 4)[0]]
+        for offset, ixfe in enumerate(formats):
+            if (found := self._date_xfs.get(ixfe)) is not None:
+                self.date_formats.add(min(column + offset, MAX_COLUMNS - 1), row + 1, *found)
 
     def _pad(self, stream: bytes, body: int, kind: int, size: int) -> None:
         """Note a number cell (a run of them, for ``MULRK``) whose format pads it."""
@@ -2320,6 +2429,7 @@ class XlsScan:
         padded = stream + b"\x00\x00"  # a last record with no body has a "first field" too
         cells, filled = _XLS_CELLS, self._filled.add
         pads = bool(self._pad_xfs)  # a workbook without padding formats skips the test
+        dates = bool(self._date_xfs)
         check = at
         while at + 4 <= end:
             if at >= check:
@@ -2339,6 +2449,8 @@ class XlsScan:
                 filled(row)
                 if pads and kind in _XLS_NUMBERS and self.padded_cut is None:
                     self._pad(stream, body, kind, size)
+                if dates and kind in _XLS_NUMBERS and self.date_formats.room():
+                    self._dated(stream, body, kind, size)
                 if kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
                     self._found(stream, body, stream[body + 6])
                 elif (  # FORMULA whose saved result is not a number
@@ -2817,7 +2929,9 @@ def open_scan(path: str, sheet: str) -> Scan | None:
             scan.date_styles(date_order_styles(zf))
             return scan
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
-            return OdsScan(zf, sheet, ods_padded_styles(zf))
+            ods = OdsScan(zf, sheet, ods_padded_styles(zf))
+            ods.date_styles = ods_date_styles(zf)
+            return ods
         part = xlsb_sheet_part(zf, sheet)
         if part is not None:
             return XlsbScan(zf, part, xlsb_padded_styles(zf))
@@ -3925,7 +4039,7 @@ def run(
                 count += len(batch)
             if scan is not None:
                 scan.close()
-        if isinstance(scan, XmlScan) and scan.date_formats.found:
+        if isinstance(scan, XmlScan | OdsScan | XlsScan) and scan.date_formats.found:
             _send(out, ("date_formats", scan.date_formats.said()))
         if probe:
             sheet = None  # let the chosen sheet's grid go before reading the others

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,28 @@ def test_a_text_date_that_reads_one_way_only_still_decides(
     dates, warnings = _dry_run(capsys, path)
     assert dates[3][:10] == "2026-11-03"
     assert any("written month/day (row 5: '11/23/2026')" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize(
+    ("suffix", "exporter"),
+    [("xls", "Gnumeric_Excel:excel_biff8"), ("ods", "Gnumeric_OpenCalc:odf")],
+)
+def test_xls_and_ods_date_cells_formats_are_read_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str, exporter: str
+) -> None:
+    """The same workbook saved by Gnumeric as .xls (FORMAT and XF records) and .ods (a
+    number:date-style day first)."""
+    source = _book(tmp_path / "uk.xlsx", "DD/MM/YYYY", ["03/11/2026", "05/11/2026"])
+    path = tmp_path / f"uk.{suffix}"
+    subprocess.run(
+        ["ssconvert", "-T", exporter, str(source), str(path)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    dates, warnings = _dry_run(capsys, path)
+    assert [dates[3][:10], dates[5][:10]] == ["2026-11-03", "2026-11-05"], dates
+    assert any(
+        "(rows 3 and 5) were read day/month, as the column's date cells are formatted (row 2: " in w
+        for w in warnings
+    ), warnings
