@@ -120,6 +120,14 @@ range, nor text), at most ``MAX_PLACEHOLDERS``: past it a scan stops noting them
 ``padded_cut``: the first cell not noted) and the rest read as the numbers they hold, the file
 read all the same; the worker sends that cell (``("padded", row, column, kept)``) before the
 rows, for staging to warn that the numbers from that row on lost their leading zeros.
+
+Date cells whose number format writes the day and month in digits ("dd/mm/yyyy", "mm/dd/yyyy":
+:func:`format_day_first`) are counted by column and order the same way, the formats read once
+per style (an xlsx's custom ``<numFmts>``: :func:`date_order_styles`, not the built-in short
+date, which shows the reader's locale; an .xls's ``FORMAT`` and ``XF`` records; an .ods's
+``number:date-style``: :func:`ods_date_styles`), at most ``MAX_DATE_CELLS``, and sent after the
+rows (``("date_formats", [(column, day_first, count, row, code), …])``): a request-date
+column's order when its text dates do not tell it (black-box bb13 F8).
 """
 
 from __future__ import annotations
