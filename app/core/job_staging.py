@@ -145,6 +145,7 @@ from app.core.staging_notes import (
     column_order,
     damage_sentences,
     date_order_sentence,
+    formatted_order,
     formula_columns,
     formula_columns_sentences,
     hidden_phone_column_sentences,
@@ -171,7 +172,6 @@ from app.core.staging_notes import (
 )
 from app.core.unread_columns import unread_text_columns, unread_text_sentence
 from app.core.unread_phones import (
-    UNREAD_PHONES_WARNING,
     UnreadPhones,
     imported_before_sentence,
     watch_unread_phones,
@@ -1248,6 +1248,7 @@ def _stage(
             if fixes:
                 new_rows = (_corrected(r, fixes, originals) for r in new_rows)
             store.add_rows(new_rows)
+            summary.formatted = formatted_order(notes, mapping.request_date)
             if before is not None:
                 _unchanged_since(path, before)
             earliest.restage(store, options)
@@ -1349,11 +1350,10 @@ def _stage(
             ):
                 warnings.append(cut)
             unread_meta: dict[str, str] = {}
-            if second_phones is not None and (counted_said := second_phones.sentence()):
+            if second_phones is not None:
                 # Counted over the whole file now its rows are checked; a warning rather than a
-                # note: a consumer's second number left off the list (black-box bb4 F4).
-                warnings = [counted_said if w == second_phones.first else w for w in warnings]
-                unread_meta[UNREAD_PHONES_WARNING] = counted_said
+                # note when a consumer's second number is left off the list (black-box bb4 F4).
+                warnings, unread_meta = second_phones.counted_in(warnings)
             warnings += verdicts.sentences(mapping, connection, kind)
             warnings += spellings.sentences(kind)
             if dormant := inactive.sentence():

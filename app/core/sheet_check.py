@@ -487,6 +487,10 @@ class CheckSummary:
     # first row where column A, recognised as that counter, stopped holding it (0: never).
     row_numbers: RowList = field(default_factory=RowList)
     row_numbers_end: int = 0
+    # The request-date column's date cells, when their number formats write the day and month
+    # in digits all one way: (day first, the first such cell's row, its format), else None. The
+    # order of its text dates when none of them tells it (staging_notes.column_order).
+    formatted: tuple[bool, int, str] | None = None
 
     def add(self, checked: CheckedRow) -> None:
         self.rows += 1
@@ -551,7 +555,7 @@ class CheckSummary:
 
     def as_dict(self) -> dict[str, int]:
         out = asdict(self)
-        for listed in ("date_orders", "beyond_header", "row_numbers_end", *_ROW_LISTS):
+        for listed in ("date_orders", "formatted", "beyond_header", "row_numbers_end", *_ROW_LISTS):
             del out[listed]
         return out
 

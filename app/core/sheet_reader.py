@@ -85,6 +85,7 @@ from app.core.sheet_guard import (
 )
 from app.core.sheet_types import (
     CutCells,
+    FormatDates,
     PaddedCut,
     Row,
     RowIterator,
@@ -801,6 +802,10 @@ class _WorkerStream:
             elif kind == "padded":  # zero-padded number cells read as plain numbers from here
                 if self._primary:
                     self._notes.padded_cut = PaddedCut(*message[1:4])
+            elif kind == "date_formats":  # date cells by their number format's order
+                if self._primary:
+                    for column, day_first, count, row, code in message[1]:
+                        self._notes.date_formats[column, day_first] = FormatDates(count, row, code)
             elif kind == "sheets":
                 self._notes.other_sheets = dict(message[1])
                 self._notes.hidden_sheets = set(message[2]) if len(message) > 2 else set()

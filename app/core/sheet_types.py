@@ -128,6 +128,20 @@ class SheetNotes:
     # empty cell where the number is. (row, column) (row 1-based, column 0-based) -> the number
     # as text; known by the time the row is handed out. The cells are read as their numbers.
     unshown: dict[tuple[int, int], str] = field(default_factory=dict)
+    # Workbook date cells whose number format writes the day and month in digits, by
+    # (column, day first): how many, and the first one's row and format ("dd/mm/yyyy"); known
+    # once every row is handed out (an xlsx's; see sheet_worker.date_order_styles).
+    date_formats: dict[tuple[int, bool], FormatDates] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FormatDates:
+    """A column's date cells whose number format writes the day first, or the month first (see
+    :attr:`SheetNotes.date_formats`): how many, the first one's row (1-based) and its format."""
+
+    count: int
+    row: int
+    code: str
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,14 @@ range, nor text), at most ``MAX_PLACEHOLDERS``: past it a scan stops noting them
 ``padded_cut``: the first cell not noted) and the rest read as the numbers they hold, the file
 read all the same; the worker sends that cell (``("padded", row, column, kept)``) before the
 rows, for staging to warn that the numbers from that row on lost their leading zeros.
+
+Date cells whose number format writes the day and month in digits ("dd/mm/yyyy", "mm/dd/yyyy":
+:func:`format_day_first`) are counted by column and order the same way, the formats read once
+per style (an xlsx's custom ``<numFmts>``: :func:`date_order_styles`, not the built-in short
+date, which shows the reader's locale; an .xls's ``FORMAT`` and ``XF`` records; an .ods's
+``number:date-style``: :func:`ods_date_styles`), at most ``MAX_DATE_CELLS``, and sent after the
+rows (``("date_formats", [(column, day_first, count, row, code), …])``): a request-date
+column's order when its text dates do not tell it (black-box bb13 F8).
 """
 
 from __future__ import annotations
@@ -307,6 +315,7 @@ _ODS_CELL_HINT = re.compile(
 _ODS_STRING = re.compile(rb"""value-type\s*=\s*["']string["']""")
 # A number cell, whose data style may pad it with zeros (see ods_padded_styles).
 _ODS_FLOAT = re.compile(rb"""value-type\s*=\s*["']float["']""")
+_ODS_DATE_TYPE = re.compile(rb"""value-type\s*=\s*["']date["']""")
 # A data style for numbers and its parts, and a named or automatic style (a cell's).
 # Openings only, their closings found by _element_body (see _NUM_FMT).
 _ODS_NUMBER_STYLE = re.compile(rb"<(" + _P + rb")number-style(?=[\s/>])([^<>]*)>")
@@ -526,6 +535,92 @@ def padded_styles(zf: zipfile.ZipFile) -> tuple[dict[int, int], list[Shape]]:
     return styles, shapes
 
 
+# A date format's parts: quoted text, escaped and bracketed ([$-809], [h]) parts said nothing of
+# the order; runs of d, m, y, h and s letters do.
+_FORMAT_NOISE = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]')
+_FORMAT_RUNS = re.compile(r"d+|m+|y+|h+|s+", re.I)
+
+
+# Date cells counted by their format's order, at most: plenty to tell a column's order.
+MAX_DATE_CELLS = 100_000
+
+
+class DateFormats:
+    """A sheet's date cells whose number format writes day and month in digits, by column and
+    order (True: day first): how many, and the first one's row and format code; sent to the
+    reader as ``("date_formats", [(column, day_first, count, row, code), …])``."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[int, bool], list[Any]] = {}
+        self.count = 0
+
+    def room(self) -> bool:
+        return self.count < MAX_DATE_CELLS
+
+    def add(self, column: int, row: int, day_first: bool, code: str) -> None:
+        self.count += 1
+        entry = self.found.setdefault((column, day_first), [0, row, code])
+        entry[0] += 1
+        if row < entry[1]:
+            entry[1:] = [row, code]
+
+    def said(self) -> list[tuple[int, bool, int, int, str]]:
+        return [(c, order, n, row, code) for (c, order), (n, row, code) in self.found.items()]
+
+
+def format_day_first(code: str) -> bool | None:
+    """Whether the number format ``code`` shows a date's day before its month in digits
+    ("dd/mm/yyyy": True), the month first ("mm/dd/yyyy", "m/d/yy h:mm": False), or neither
+    (None: not a date, a month's name, the year first, as "yyyy-mm-dd"). An "m" after an hour
+    or before seconds is minutes."""
+    runs = [r.group().lower() for r in _FORMAT_RUNS.finditer(_FORMAT_NOISE.sub("", code))]
+    dated = []
+    for i, run in enumerate(runs):
+        minutes = run[0] == "m" and (
+            (i and runs[i - 1][0] == "h") or (i + 1 < len(runs) and runs[i + 1][0] == "s")
+        )
+        if run[0] in "dmy" and not minutes:
+            dated.append(run)
+    days = [i for i, r in enumerate(dated) if r[0] == "d" and len(r) <= 2]
+    months = [i for i, r in enumerate(dated) if r[0] == "m" and len(r) <= 2]
+    if len(days) != 1 or len(months) != 1 or (dated[0][0] == "y"):
+        return None
+    return days[0] < months[0]
+
+
+def date_order_styles(zf: zipfile.ZipFile) -> dict[int, tuple[bool, str]]:
+    """The cell formats (a cell's s="N") whose custom number format writes a date's day and
+    month in digits, each to whether the day comes first and the format's code: read once per
+    workbook, as :func:`padded_styles` reads its formats. A built-in format (14, "m/d/yyyy")
+    shows the date in the reader's own locale, so it says nothing of the file's order."""
+    try:
+        member = styles_part(zf)
+        if member is None or zf.getinfo(member).file_size > MAX_STYLES_PART:
+            return {}
+        text = zf.read(member)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return {}
+    by_id: dict[int, tuple[bool, str]] = {}
+    for tag in _NUM_FMT.finditer(text):
+        attrs = _attributes(tag.group(1))
+        code = attrs.get("formatCode", "")
+        if (order := format_day_first(code)) is None:
+            continue
+        with contextlib.suppress(ValueError):
+            by_id[int(attrs.get("numFmtId", ""))] = (order, code)
+    if not by_id:
+        return {}
+    styles: dict[int, tuple[bool, str]] = {}
+    xfs = next(_element_bodies(_CELL_XFS, b"cellXfs", text), None)
+    if xfs is not None:
+        for index, tag in enumerate(_XF.finditer(xfs[1])):
+            with contextlib.suppress(ValueError):
+                found = by_id.get(int(_attributes(tag.group(1)).get("numFmtId", "0")))
+                if found is not None:
+                    styles[index] = found
+    return styles
+
+
 def workbook_part(zf: zipfile.ZipFile) -> str | None:
     """The zip member holding an xlsx's workbook: where the package's relationships
     (``_rels/.rels``) point its officeDocument, else ``xl/workbook.xml``; None when there is
@@ -692,6 +787,11 @@ class XmlScan:
                 if len(numbers) <= 16
                 else (b"s=",)
             )
+        # Date cells whose number format writes day and month in digits (date_order_styles):
+        # column -> its counts, found by :meth:`_dated`.
+        self._dates: dict[int, tuple[bool, str]] = {}
+        self._dated_cell: re.Pattern[bytes] | None = None
+        self.date_formats = DateFormats()
         # The workbook is calculated when opened (fullCalcOnLoad): a formula's saved 0 is a
         # writer's placeholder, no result (see _ZERO_VALUE).
         self._recalculated = recalculated
@@ -735,6 +835,15 @@ class XmlScan:
     def read_to_end(self) -> None:
         """Scan the whole part (until :attr:`stop` is set); the findings stay in the scan."""
         self._read(0)
+
+    def date_styles(self, styles: dict[int, tuple[bool, str]]) -> None:
+        """Count the number cells in ``styles`` (:func:`date_order_styles`) by column."""
+        self._dates = styles
+        if styles:
+            numbers = b"|".join(b"%d" % n for n in sorted(styles))
+            self._dated_cell = re.compile(
+                rb"<" + _P + rb"c\b([^>]*?\bs\s*=\s*[\"'](" + numbers + rb")[\"'][^>]*)>"
+            )
 
     def advance(self, row: int) -> Findings:
         """Scan on past ``row`` (to the end for 0); the hidden rows, formula cells and error
@@ -845,6 +954,8 @@ class XmlScan:
             and any(hint in buf for hint in self._style_hints)
         ):
             self._padded(buf, start, self._styled)
+        if self._dated_cell is not None and self.date_formats.room():
+            self._dated(buf, start, self._dated_cell)
         self.last = self._last_row(buf, start)
         self._carry = self._end_column(buf)
 
@@ -984,6 +1095,18 @@ class XmlScan:
                 self.padded_sorted = False
             padded.append(key)
             shapes.append(styles[int(match.group(2))])
+
+    def _dated(self, buf: bytes, start: int, dated: re.Pattern[bytes]) -> None:
+        """Count the number cells of ``buf`` whose format writes a date's day and month."""
+        for match in dated.finditer(buf):
+            attrs = match.group(1)
+            if attrs.rstrip().endswith(b"/") or _HAS_VALUE.match(buf, match.end()) is None:
+                continue
+            kind = _CELL_TYPE.search(attrs) if b"t" in attrs else None
+            if kind is not None and (kind.group(1) or kind.group(2) or b"n") != b"n":
+                continue
+            row, column = self._where(buf, match.start(), attrs, start)
+            self.date_formats.add(column, row, *self._dates[int(match.group(2))])
 
     def _formulas(self, buf: bytes, start: int) -> None:
         for match in _NO_VALUE.finditer(buf):
@@ -1241,6 +1364,57 @@ def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]
     return styles, shapes
 
 
+_ODS_DATE_STYLE = re.compile(rb"<(" + _P + rb")date-style(?=[\s/>])([^<>]*)>")
+# The parts of a date style, in order: a textual month (a name) says nothing of the order.
+_ODS_DATE_PART = re.compile(rb"<" + _P + rb"(day|month|year)\b([^<>]*)>")
+
+
+def _ods_day_first(body: bytes) -> bool | None:
+    """Whether a ``<number:date-style>``'s body writes the day before the month in digits
+    (True), the month first (False) or neither (None), as :func:`format_day_first`."""
+    parts = [
+        (m.group(1), b"textual" in m.group(2) and b"true" in m.group(2))
+        for m in _ODS_DATE_PART.finditer(body)
+    ]
+    names = [name for name, textual in parts if not textual]
+    if names.count(b"day") != 1 or names.count(b"month") != 1 or names[0] == b"year":
+        return None
+    if any(textual for name, textual in parts if name == b"month"):
+        return None
+    return names.index(b"day") < names.index(b"month")
+
+
+def ods_date_styles(zf: zipfile.ZipFile) -> dict[str, tuple[bool, str]]:
+    """The cell styles of an .ods (by name) whose date style writes the day and month in
+    digits, each to whether the day comes first and the style's order in words
+    ("dd/mm/yyyy" or "mm/dd/yyyy"): as :func:`date_order_styles`, read once per workbook."""
+    try:
+        texts = [_ods_styles_head(zf)]
+        if "styles.xml" in zf.namelist() and (
+            zf.getinfo("styles.xml").file_size <= MAX_STYLES_PART
+        ):
+            texts.insert(0, zf.read("styles.xml"))
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return {}
+    data: dict[str, bool] = {}
+    for text in texts:
+        for attributes, body in _element_bodies(_ODS_DATE_STYLE, b"date-style", text):
+            name = _ods_attributes(attributes).get("name")
+            if name is not None and (order := _ods_day_first(body)) is not None:
+                data[name] = order
+    if not data:
+        return {}
+    styles: dict[str, tuple[bool, str]] = {}
+    for text in texts:
+        for match in _ODS_STYLE.finditer(text):
+            attrs = _ods_attributes(match.group(1))
+            own = attrs.get("data-style-name")
+            if attrs.get("family") == "table-cell" and "name" in attrs and own in data:
+                order = data[own]
+                styles[attrs["name"]] = (order, "dd/mm/yyyy" if order else "mm/dd/yyyy")
+    return styles
+
+
 def _open_group(groups: list[bool], attributes: bytes) -> None:
     """Open a row or column group of an .ods (unless it is empty): hidden when collapsed
     (``table:display="false"``) or inside a hidden one."""
@@ -1318,6 +1492,10 @@ class OdsScan:
         # styles that do (:func:`ods_padded_styles`), and the columns whose cells without a
         # style of their own take one of them (0-based first, last, the shape's place).
         self._pad_styles, self.shapes = styles or ({}, [])
+        # Cell styles writing a date's day and month in digits (ods_date_styles), and the
+        # date cells in them counted by column.
+        self.date_styles: dict[str, tuple[bool, str]] = {}
+        self.date_formats = DateFormats()
         self._pad_columns: list[tuple[int, int, int]] = []
         self.padded = array.array("q")
         self.padded_shapes = bytearray()
@@ -1474,6 +1652,10 @@ class OdsScan:
             floats = [m.start() for m in _ODS_FLOAT.finditer(buf, start)]
             if floats:
                 hints = sorted(hints + floats) if hints else floats
+        if self.date_styles and self.date_formats.room():  # rows of date cells are read
+            dated = [m.start() for m in _ODS_DATE_TYPE.finditer(buf, start)]
+            if dated:
+                hints = sorted(hints + dated) if hints else dated
         hint = 0  # the first of the hints not yet passed
         for match in self._tags.finditer(buf, start):
             kind, rest, closed = match.groups()
@@ -1559,7 +1741,13 @@ class OdsScan:
         last = min(first + count - 1, ODS_MAX_ROWS)  # the last row text is kept for
         breaks = buf.find(b"line-break", begin, end) >= 0
         pads = bool(self._pad_styles)  # number cells are read cell by cell
-        if not breaks and not pads and self._plain_row(buf, begin, end, (first, last)):
+        dates = bool(self.date_styles) and self.date_formats.room()
+        if (
+            not breaks
+            and not pads
+            and not dates
+            and self._plain_row(buf, begin, end, (first, last))
+        ):
             return
         for tag in self._cell_tag.finditer(buf, begin, end):
             raw = tag.group(2)
@@ -1578,6 +1766,8 @@ class OdsScan:
                     and _ODS_FLOAT.search(raw) is not None
                 ):
                     self._pad_cell(_ods_attributes(raw), first, count, column, 1)
+                if dates and tag.group(1) is None and b"date" in raw:
+                    self._date_cell(_ods_attributes(raw), first, count, column, 1)
                 column += 1
                 continue
             attrs: dict[str, str] = {}
@@ -1605,7 +1795,23 @@ class OdsScan:
                     self._text_cell(buf, tag.end(), end, (first, last), *columns)
                 if pads and self.padded_cut is None and local.get("value-type") == "float":
                     self._pad_cell(local, first, count, column, repeat)
+                if dates:
+                    self._date_cell(local, first, count, column, repeat)
             column += repeat
+
+    def _date_cell(
+        self, local: dict[str, str], first: int, count: int, column: int, repeat: int
+    ) -> None:
+        """Count a date cell (``repeat`` columns from ``column``, in ``count`` rows from
+        ``first``) whose own style writes the day and month in digits."""
+        if local.get("value-type") != "date":
+            return
+        found = self.date_styles.get(local.get("style-name", ""))
+        if found is None:
+            return
+        for c in range(column, min(column + repeat, MAX_COLUMNS)):
+            for _ in range(min(count, MAX_FORMULAS)):
+                self.date_formats.add(c, first, *found)
 
     def _pad_cell(
         self, local: dict[str, str], first: int, count: int, column: int, repeat: int
@@ -2026,6 +2232,11 @@ class XlsScan:
         self.padded_sorted = True
         self.padded_cut: tuple[int, int] | None = None  # past MAX_PLACEHOLDERS, as XmlScan's
         self._pad_xfs: dict[int, int] = {}
+        # Cell formats (XF) writing a date's day and month in digits (see date_order_styles),
+        # and the date cells in them counted by column.
+        self._date_ifmts: dict[int, tuple[bool, str]] = {}
+        self._date_xfs: dict[int, tuple[bool, str]] = {}
+        self.date_formats = DateFormats()
         self.stop: threading.Event | None = None
         self.failed = False
 
@@ -2133,9 +2344,12 @@ class XlsScan:
             if kind == _XLS_FORMAT and size >= 5:
                 self._format(stream[body : body + size], formats)
             elif kind == _XLS_XF and size >= 4:
-                place = formats.get(struct.unpack_from("<H", stream, body + 2)[0])
+                ifmt = struct.unpack_from("<H", stream, body + 2)[0]
+                place = formats.get(ifmt)
                 if place is not None:
                     self._pad_xfs[xfs] = place
+                if (dated := self._date_ifmts.get(ifmt)) is not None:
+                    self._date_xfs[xfs] = dated
                 xfs += 1
             if kind == 0x0085 and size >= 8:
                 offset: int = struct.unpack_from("<I", stream, body)[0]
@@ -2164,6 +2378,23 @@ class XlsScan:
         if shape is not None and len(self.shapes) < MAX_PADDED_STYLES:
             formats[ifmt] = len(self.shapes)
             self.shapes.append(shape)
+        if (order := format_day_first(code)) is not None:
+            self._date_ifmts[ifmt] = (order, code)
+
+    def _dated(self, stream: bytes, body: int, kind: int, size: int) -> None:
+        """Count a number cell (a run of them, for ``MULRK``) whose format writes a date's day
+        and month in digits."""
+        row, column = struct.unpack_from("<HH", stream, body)
+        if kind == _XLS_MULRK:
+            formats = [
+                struct.unpack_from("<H", stream, at)[0]
+                for at in range(body + 4, body + size - 2, 6)
+            ]
+        else:
+            formats = [struct.unpack_from("<H", stream, body + 4)[0]]
+        for offset, ixfe in enumerate(formats):
+            if (found := self._date_xfs.get(ixfe)) is not None:
+                self.date_formats.add(min(column + offset, MAX_COLUMNS - 1), row + 1, *found)
 
     def _pad(self, stream: bytes, body: int, kind: int, size: int) -> None:
         """Note a number cell (a run of them, for ``MULRK``) whose format pads it."""
@@ -2206,6 +2437,7 @@ class XlsScan:
         padded = stream + b"\x00\x00"  # a last record with no body has a "first field" too
         cells, filled = _XLS_CELLS, self._filled.add
         pads = bool(self._pad_xfs)  # a workbook without padding formats skips the test
+        dates = bool(self._date_xfs)
         check = at
         while at + 4 <= end:
             if at >= check:
@@ -2225,6 +2457,8 @@ class XlsScan:
                 filled(row)
                 if pads and kind in _XLS_NUMBERS and self.padded_cut is None:
                     self._pad(stream, body, kind, size)
+                if dates and kind in _XLS_NUMBERS and self.date_formats.room():
+                    self._dated(stream, body, kind, size)
                 if kind == 0x0205 and size >= 8 and stream[body + 7] == 1:  # BOOLERR, an error
                     self._found(stream, body, stream[body + 6])
                 elif (  # FORMULA whose saved result is not a number
@@ -2699,9 +2933,13 @@ def open_scan(path: str, sheet: str) -> Scan | None:
         zf = zipfile.ZipFile(path)
         part = sheet_part(zf, sheet)
         if part is not None:
-            return XmlScan(zf, part, recalculated_on_load(zf), padded_styles(zf))
+            scan = XmlScan(zf, part, recalculated_on_load(zf), padded_styles(zf))
+            scan.date_styles(date_order_styles(zf))
+            return scan
         if ODS_PART in zf.namelist() and "xl/workbook.xml" not in zf.namelist():
-            return OdsScan(zf, sheet, ods_padded_styles(zf))
+            ods = OdsScan(zf, sheet, ods_padded_styles(zf))
+            ods.date_styles = ods_date_styles(zf)
+            return ods
         part = xlsb_sheet_part(zf, sheet)
         if part is not None:
             return XlsbScan(zf, part, xlsb_padded_styles(zf))
@@ -3809,6 +4047,8 @@ def run(
                 count += len(batch)
             if scan is not None:
                 scan.close()
+        if isinstance(scan, XmlScan | OdsScan | XlsScan) and scan.date_formats.found:
+            _send(out, ("date_formats", scan.date_formats.said()))
         if probe:
             sheet = None  # let the chosen sheet's grid go before reading the others
             _send(out, ("sheets", _probe_others(workbook, chosen), hidden))

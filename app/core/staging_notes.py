@@ -2242,8 +2242,15 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
     # a second run: none was read the form's usual way, or that way is the evidence's.
     if known is None and day != month and (form.usual not in orders or form.usual_day_first == day):
         known = day
+    formatted = _formatted(summary, form)
+    if known is None and formatted is not None and not day and not month:
+        # Read as the date cells' format shows them with no second run: the form's usual way.
+        known = formatted if form.turned not in orders else None
     if known is not None:
         order, words = (DAY_FIRST_ONLY if known else MONTH_FIRST_ONLY), form.words(known)
+        if order not in orders and summary.formatted is not None:
+            said = f"{dates} either way in {column} ({rows}) {were} read {words}"
+            return _formatted_sentence(said, summary)
         return (
             f"The request dates in {column} are written {words} ({example(order)}), so the "
             f"{dates} either way ({rows}) {were} read {words} too."
@@ -2260,6 +2267,21 @@ def date_order_sentence(mapping: ColumnMapping, summary: CheckSummary, day_first
             f"{'them' if either != 1 else 'it'} in the report's Message column."
         )
     return _unknown_order_sentence(column, rows, summary, either)
+
+
+def _formatted_sentence(said: str, summary: CheckSummary) -> str:
+    """:func:`date_order_sentence` when the column's order is its date cells' number format's,
+    ``said`` its dates that read either way (bb13 F8: text dates '03/11/2026' beside date cells
+    shown dd/mm/yyyy were read month/day, "no date there reads one way only to tell which", a
+    request 179 business days late that was 8)."""
+    assert summary.formatted is not None
+    _, row, code = summary.formatted
+    return (
+        f"The {said}, as the column's date cells are formatted (row {row}: {code!r}): no date "
+        "there reads one way only to tell which. If they are written the other way round, "
+        "write them as year-month-day (2026-11-02) and run the file again; each row's message "
+        "in the report gives both readings."
+    )
 
 
 def _forms_apart_sentence(
@@ -2607,6 +2629,29 @@ def late_invalid_sentence(summary: CheckSummary) -> str:
     )
 
 
+def formatted_order(notes: SheetNotes, column: int | None) -> tuple[bool, int, str] | None:
+    """The order the number formats of ``column``'s date cells write the day and month in (see
+    :attr:`CheckSummary.formatted`): None when the column has none such, or both orders."""
+    found = [
+        (day_first, dates) for (at, day_first), dates in notes.date_formats.items() if at == column
+    ]
+    if len(found) != 1:
+        return None
+    day_first, dates = found[0]
+    return day_first, dates.row, dates.code
+
+
+def _formatted(summary: CheckSummary, form: _DateForm) -> bool | None:
+    """The order ``form``'s dates that read either way take from the column's date cells'
+    number format, when none of its dates reads one way only (which tells it from the text
+    itself). Not a dotted date's: a format of slashes says nothing of how dots are written."""
+    if summary.formatted is None or form is _DOTTED_FORM:
+        return None
+    if form.evidence(summary.date_orders) is not None:
+        return None
+    return summary.formatted[0]
+
+
 def column_order(summary: CheckSummary) -> DayFirst:
     """The order a request-date column is written in, when, in one form (slashed, dotted or
     dashed), its dates that read one way only all agree and some of its dates that read either
@@ -2636,6 +2681,9 @@ def _form_order(summary: CheckSummary) -> DayFirst:
     wanted: dict[DateForm, bool | None] = {}  # a form with dates that read either way: its order
     for form in _FORMS:
         evidence = form.evidence(orders)
+        if evidence is None:
+            # The column's date cells show its order when its text does not (bb13 F8).
+            evidence = _formatted(summary, form)
         if form.usual in orders or form.turned in orders:
             wanted[form.written] = evidence
         # Read against their form's order as that reading was after the day checked (regression

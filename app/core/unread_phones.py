@@ -30,11 +30,28 @@ from app.core.staging_notes import (
     offered_columns,
     other_columns_sentence,
 )
-from app.core.wording import joined
+from app.core.wording import counted, joined
 
 # The job meta key holding staging's counted sentence on a column of numbers not read, which
 # the command line says as a ``warning:`` rather than a ``note:``.
 UNREAD_PHONES_WARNING = "unread_phones_warning"
+# The job meta key holding staging's note on such columns whose every number is the one read
+# on its row (:func:`same_numbers_sentence`): a note, said apart by the window's check page.
+UNREAD_PHONES_NOTE = "unread_phones_note"
+
+
+def same_numbers_sentence(said: str, rows: int, read: str, kind: str) -> str:
+    """The word on column ``said``, not read, whose numbers on ``rows`` rows are each the one
+    read from column ``read`` on its row (a formula copy, the number written twice). Nothing
+    stays off the list, so nothing is offered to run again: the command line, the report and
+    the window's check page say it so alike (bb14 W2)."""
+    each = "the number read" if rows == 1 else "each the number read"
+    verb, stays = ("removed", "on") if kind == "removal" else ("imported", "off")
+    return (
+        f"{said[0].upper()}{said[1:]} also holds a phone number on "
+        f"{counted(rows, 'row', 'rows')}, {each} from {read} on the same row: it is not "
+        f"{verb}, and no number stays {stays} the list for it."
+    )
 
 
 @dataclass
@@ -120,13 +137,30 @@ class UnreadPhones:
         """Column -> (rows holding a number there, how many of them differ from the row's)."""
         return {i: (h.rows, h.differing) for i, h in self.held.items() if h.rows}
 
-    def sentence(self) -> str:
-        """Staging's sentence on the columns not read, their numbers counted; "" when no row
-        holds one (the first sentence stands)."""
+    def counted_in(self, warnings: list[str]) -> tuple[list[str], dict[str, str]]:
+        """Staging's ``warnings`` with its first sentence on the columns not read (:attr:`first`)
+        replaced by the counted ones over the whole file, and the job meta keeping them: the
+        warning on the columns holding a number not read (:data:`UNREAD_PHONES_WARNING`) and
+        the note on those holding only the numbers read (:data:`UNREAD_PHONES_NOTE`). When no
+        row holds a number there, the first sentence stands."""
         held = self.counts()
         if not held:
-            return ""
-        return other_columns_sentence(self.mapping, self.others, self.kind, self.refused, held)
+            return warnings, {}
+        # A column of refused numbers may hold others than the one read: not said the same.
+        same = [i for i, (_, differing) in held.items() if not differing and i not in self.refused]
+        rest = {i: n for i, n in held.items() if i not in same}
+        others = [i for i in self.others if i not in same]
+        warning = other_columns_sentence(self.mapping, others, self.kind, self.refused, rest)
+        note = " ".join(
+            same_numbers_sentence(
+                column_said(self.mapping.headers, i), held[i][0], self.read, self.kind
+            )
+            for i in same
+        )
+        said = [s for s in (warning, note) if s]
+        replaced = [s for w in warnings for s in (said if w == self.first else [w])]
+        meta = {UNREAD_PHONES_WARNING: warning} if rest else {}
+        return replaced, {**meta, **({UNREAD_PHONES_NOTE: note} if note else {})}
 
 
 def watch_unread_phones(

@@ -48,7 +48,7 @@ from app.core.sheet_check import CheckOptions
 from app.core.sheet_mapping import column_said
 from app.core.sheet_scope import campaign_ids_checked
 from app.core.sheet_types import SheetError
-from app.core.unread_phones import imported_before_sentence
+from app.core.unread_phones import imported_before_sentence, same_numbers_sentence
 from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_wizard_engine import (
@@ -123,12 +123,7 @@ def unread_sentence(column: UnreadColumn, read: str) -> str:
     differ (the result page's button): with none, nothing stays off the list (bb14 W2)."""
     rows = counted(column.rows, "row", "rows")
     if not column.differing:
-        each = "the number read" if column.rows == 1 else "each the number read"
-        return (
-            f"{column.said[0].upper()}{column.said[1:]} also holds a phone number on {rows}, "
-            f"{each} from {read} on the same row: it is not imported, and no number stays off "
-            "the list for it."
-        )
+        return same_numbers_sentence(column.said, column.rows, read, "import")
     return (
         f"⚠ NOT IMPORTED: {column.said} holds a phone number on {rows}, "
         f"{column.differing:,} of them not the number read from {read}. Those numbers stay "

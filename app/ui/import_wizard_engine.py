@@ -63,11 +63,13 @@ from app.core.sheet_reader import SheetSource, open_sheet
 from app.core.sheet_types import Row
 from app.core.staging_notes import (
     column_order,
+    formatted_order,
     offered_columns,
     phone_formulas_said,
     stray_quotes_sentence,
 )
 from app.core.unread_phones import (
+    UNREAD_PHONES_NOTE,
     UNREAD_PHONES_WARNING,
     UnreadPhones,
     imported_before_sentence,
@@ -374,6 +376,8 @@ def _check_file(
                     raise InterruptedError("the check was cancelled")
                 if progress is not None:
                     progress(result.summary.rows)
+        # The date cells' format, for column_order, as staging has it (bb13 F8).
+        result.summary.formatted = formatted_order(source.notes, mapping.request_date)
         below = (mapping.header_row or 0) + 1
         result.hidden_rows = sum(1 for n in source.notes.hidden_rows if n >= below)
         if source.notes.stray_quotes:
@@ -493,7 +497,8 @@ def check_and_stage(
     # Said by the page already, with the box that settles it, or in its status line.
     shown = {result.state_doubt, result.stray_quotes}
     if result.unread_phones:
-        shown.add(str(meta.get(UNREAD_PHONES_WARNING, "")))  # said apart, with its count
+        # Said apart, with its count.
+        shown |= {str(meta.get(k, "")) for k in (UNREAD_PHONES_WARNING, UNREAD_PHONES_NOTE)}
         shown.add(imported_before_sentence(mapping, settings.imported_before, settings.imported_by))
     result.warnings = [w for w in warnings if w not in shown]
     result.summary = summary  # staging's counts: the rows it sets apart are counted as sent

@@ -95,3 +95,71 @@ def test_json_keeps_the_counted_sentence_among_its_warnings(
     data = json.loads(capsys.readouterr().out)
     assert (data["valid"], data["invalid"]) == (6, 1)
     assert any("(on 4 rows, 3 of them not the number" in w for w in data["warnings"])
+
+
+def _summary_warnings(report: Path) -> list[str]:
+    book = openpyxl.load_workbook(report, read_only=True)
+    try:
+        rows = book["Summary"].iter_rows(values_only=True)
+        return [str(r[1]) for r in rows if r and str(r[0] or "").startswith("Warning")]
+    finally:
+        book.close()
+
+
+def _same_book(path: Path, *, third: bool = False) -> Path:
+    """Phone (B) read; Mobile (C) each row's number again; with ``third``, Phone 3 (D) another
+    number on two rows."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Name", "Phone", "Mobile", *(["Phone 3"] if third else [])])
+    for n in range(1, 6):
+        other = [f"(720) 555-03{n:02d}" if n in (2, 4) else None] if third else []
+        sheet.append([f"N{n}", f"303-555-02{n:02d}", f"(303) 555-02{n:02d}", *other])
+    book.save(path)
+    return path
+
+
+SAME_NOTE = (
+    "Column C ('Mobile') also holds a phone number on 5 rows, each the number read from "
+    "column B ('Phone') on the same row: it is not imported, and no number stays off the "
+    "list for it."
+)
+
+
+def test_a_second_column_of_the_same_numbers_is_a_note_that_offers_nothing(
+    make_sandbox: Callable[..., Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bb14 W2 on the command line: a column whose every number is the one read said
+    "warning: … (on 5 rows, 0 of them not the number read …) … To import it too, run the
+    file again with --phone-column column:C", though nothing stays off the list."""
+    server = make_sandbox(db_path=tmp_path / "sandbox.db")
+    src = _same_book(tmp_path / "same.xlsx")
+    report = tmp_path / "report.xlsx"
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--report", str(report)]
+    assert main([*argv, "--base-url", server.base_url]) == 0
+    out = capsys.readouterr()
+    assert f"  note: {SAME_NOTE}" in out.out
+    assert "warning:" not in out.out + out.err
+    assert "0 of them" not in out.out + out.err and "--phone-column" not in out.out + out.err
+    assert SAME_NOTE in _summary_warnings(report)
+    assert main([*argv[:-2], "--dry-run", "--json", "--base-url", server.base_url]) == 0
+    assert SAME_NOTE in json.loads(capsys.readouterr().out)["warnings"]
+
+
+def test_beside_a_column_of_other_numbers_only_that_one_is_warned(
+    make_sandbox: Callable[..., Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = make_sandbox(db_path=tmp_path / "sandbox.db")
+    src = _same_book(tmp_path / "same3.xlsx", third=True)
+    argv = ["import", str(src), "--into", "dnc", "--scope", "global", "--dry-run"]
+    assert main([*argv, "--base-url", server.base_url]) == 0
+    out = capsys.readouterr().out
+    assert f"  note: {SAME_NOTE}" in out
+    warned = [line for line in out.splitlines() if line.startswith("  warning:")]
+    assert warned == [
+        "  warning: Column D ('Phone 3') also holds phone numbers (on 2 rows, 2 of them not the "
+        "number read from column B ('Phone') on that row: each such row's message names it) "
+        "but is not imported: only column B ('Phone') is read. To import it too, run the file "
+        "again with --phone-column column:D."
+    ], out

@@ -37,6 +37,8 @@ def test_a_second_column_of_the_same_numbers_offers_no_next_import(
         "column B ('Phone') on the same row: it is not imported, and no number stays off the "
         "list for it."
     ), said
+    # Said once: the job's own note on it (the command line's) is not in the warnings box too.
+    assert "'Mobile'" not in wizard.check_page.warnings_box.toPlainText()
     # As the result page: no "Import column C next" button, and none promised.
     with qtbot.waitSignal(wizard.job_finished, timeout=TIMEOUT):
         wizard.next()

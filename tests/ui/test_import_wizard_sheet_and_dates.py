@@ -82,3 +82,25 @@ def test_the_wizards_check_reads_a_day_month_column_day_month(tmp_path: Path) ->
     # Mar 11 late, Nov 3 not): the counts shown must be the job's.
     assert result.summary.late_requests == 3
     assert result.summary.rows == 4
+
+
+def test_the_wizards_check_reads_text_dates_as_the_date_cells_are_formatted(
+    tmp_path: Path,
+) -> None:
+    """bb13 F8 in the window: '03/11/2026' beside date cells shown dd/mm/yyyy is 3 Nov, as the
+    job reads it, not 11 Mar (a late request in the counts shown)."""
+    path = tmp_path / "uk.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Phone", "Date Received"])
+    sheet.append(["303-555-1311", dt.datetime(2026, 11, 2)])
+    sheet.append(["303-555-1312", "03/11/2026"])
+    sheet["B2"].number_format = "DD/MM/YYYY"
+    book.save(path)
+    mapping = ColumnMapping(header_row=1, headers=("Phone", "Date Received"), phone=0)
+    mapping.request_date = 1
+    options = CheckOptions(insertion_date=dt.date(2026, 11, 10))
+    result = check_file(probe_file(path), mapping, options, {})
+    assert result.summary.late_requests == 0
+    assert result.summary.formatted == (True, 2, "DD/MM/YYYY")
