@@ -272,6 +272,11 @@ class EntryTableModel(QAbstractTableModel):
             self._held.update((entry.id, first + i) for i, entry in enumerate(items))
             self.endInsertRows()
         self._in_flight = None
+        if not items and self.canFetchMore():
+            # A page read back held only rows already shown: nothing new for the view to scroll
+            # to, so nothing would ask for the next page.
+            self._fetch()
+            return
         self.loading_changed.emit(False)
         self.page_loaded.emit(len(self._rows), self._total if self._total is not None else 0)
 

@@ -127,3 +127,25 @@ def test_pages_of_an_unchanged_list_are_asked_as_before(
     _scroll_until_stopped(qtbot, view)
     assert wire.asked == [0, 50, 100]
     assert len(set(_ids(view))) == 120
+
+
+def test_removals_mostly_below_the_read_position_skip_none_and_loading_goes_on(
+    qtbot: Any, runner: TaskRunner, sandbox: Any, wired_session: Any
+) -> None:
+    """The total shrank by 60, only 5 of them above: the page read back holds only rows
+    already shown, and loading goes on from there without the view being scrolled again."""
+    sandbox.bulk_seed_dnc((f"206{i:07d}", "1", "0", "", "") for i in range(230))
+    wire = PageWire("/dnc/search", offset=-1, times=0)
+    view = _view(qtbot, runner, wired_session(wire))
+    with qtbot.waitSignal(view.model.page_loaded, timeout=TIMEOUT):
+        view.table.scrollToBottom()
+    held = sorted(int(i) for i in _ids(view))
+    assert len(held) == 100
+    ahead = sorted(int(i) for i in _listed(sandbox) - set(_ids(view)))
+    _delete(sandbox, held[20:25] + ahead[:55])
+    _scroll_until_stopped(qtbot, view)
+
+    after = _ids(view)
+    assert len(after) == len(set(after))
+    assert _listed(sandbox) - set(after) == set()
+    assert view.model.complete
