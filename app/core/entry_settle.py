@@ -6,17 +6,25 @@ the entry its own first attempt made. An import job looks the entry up and says 
 the number back in the scope asked and journals what it found beside the write's outcome, so
 the officer, the journal and an evidence pack say the entry is on the list, made by this add,
 not a bare "failed" (black-box bb3 F3).
+
+An entry found as asked is this add's only when it is not older than the add: one whose insert
+date is before the add began, by more than the service's unknown time zone allows
+(the clock slack an import job allows, 26 hours), was on the list already, and is said
+and journaled so (a ``.checked`` event holding ``listed_before``), not as made by this add
+(black-box bb16 F10: an entry of 2023 "confirmed" a lost-answer add of today).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.api.client import DncQuery
 from app.api.errors import ApiError, ConflictError
-from app.api.models import DncEntry, SmsOptOut, WriteResult, WriteStatus
+from app.api.models import DncEntry, SmsOptOut, WriteResult, WriteStatus, listed_by
 from app.core.entry_validation import EntryKind, ValidEntry
+from app.core.import_job import _CLOCK_SLACK
 from app.core.journal import PHASE_INTENT
 from app.core.session import Session, e164, fate_open, journal_target, read_over
 
@@ -28,7 +36,8 @@ _LOOK_UP_ROUNDS = 3
 @dataclass(frozen=True, slots=True)
 class LostAnswerAdd:
     """What the look-up after a lost answer found: ``entry`` is the one matching the add as
-    asked (None if none), ``words`` the sentence for the officer and the journal."""
+    asked that the add may have made (None if none, or if the one found was listed before the
+    add began), ``words`` the sentence for the officer and the journal."""
 
     entry: Entry | None
     words: str
@@ -36,7 +45,8 @@ class LostAnswerAdd:
 
 class NotAsAsked(Exception):
     """An add or edit whose retry was told the number is already listed, after a lost answer,
-    and whose look-up found no entry holding what was asked: ``error`` is the service's
+    and whose look-up found no entry holding what was asked (or one listed before the add
+    began, which the add did not make): ``error`` is the service's
     answer, ``words`` what the look-up found (kept apart, so the service is not quoted as
     saying it)."""
 
@@ -67,6 +77,36 @@ def _as_asked(entry: Entry, valid: ValidEntry) -> bool:
     return entry.reason == valid.reason and purpose_ok
 
 
+def _now_utc() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def _listed_before(entry: Entry, began: dt.datetime) -> bool:
+    """Whether ``entry`` was on the list before an add that began at ``began`` (naive UTC): its
+    insert date (the service's clock, a bare date as its day's end) older by more than any time
+    zone's offset. An undated entry, or one within that margin, may be the add's own."""
+    when = listed_by(entry.insert_date)
+    return when is not None and when < began - _CLOCK_SLACK
+
+
+def _before_words(entry: Entry, listed: str) -> str:
+    """The look-up's finding for an entry older than the add, as a clause after "found"."""
+    reason = f"reason “{entry.reason}”" if entry.reason else "no reason"
+    return (
+        f"already on the {listed} since {entry.insert_date} (entry {entry.id}, {reason}), "
+        "before this add began: this add did not make it"
+    )
+
+
+def _record_before(
+    session: Session, event: str, valid: ValidEntry, error: ApiError, entry: Entry, words: str
+) -> None:
+    """Journal a look-up that found the entry listed before the add (``.checked``, not
+    ``.settled``: the add did not make it)."""
+    details = {"error": str(error), "listed_before": entry.as_dict(), "words": words}
+    _record(session, event, valid, details)
+
+
 def _entry_text(entry: Entry) -> str:
     reason = f"reason “{entry.reason}”" if entry.reason else "no reason"
     when = f", inserted {entry.insert_date}" if entry.insert_date else ""
@@ -86,11 +126,17 @@ def _read_back(session: Session, kind: EntryKind, query: DncQuery) -> list[Entry
 
 
 def look_up_lost_add(
-    session: Session, kind: EntryKind, valid: ValidEntry, error: ApiError
+    session: Session,
+    kind: EntryKind,
+    valid: ValidEntry,
+    error: ApiError,
+    began: dt.datetime | None = None,
 ) -> LostAnswerAdd:
     """Read the number back in the scope the add asked for, journal what was found (a
     ``<kind>.insert.settled`` event, as an import job journals its retried rows) and say it.
-    A look-up that fails is journaled as such and raised."""
+    An entry as asked listed before ``began`` (when the add began, naive UTC; now if not
+    given) is a ``.checked`` event: the add did not make it. A look-up that fails is journaled
+    as such and raised."""
     query = DncQuery(
         scope=valid.scope,
         phone_number=valid.phone_number,
@@ -106,6 +152,10 @@ def look_up_lost_add(
         raise
     listed = _list_name(kind)
     match = next((e for e in found if _as_asked(e, valid)), None)
+    if match is not None and _listed_before(match, began or _now_utc()):
+        words = f"{_before_words(match, listed)}; the retry's “already listed” was that entry"
+        _record_before(session, f"{name}.insert.checked", valid, error, match, words)
+        return LostAnswerAdd(None, words)
     if match is not None:
         words = (
             f"on the {listed} as asked, {_entry_text(match)}: the first attempt of this add "
@@ -276,11 +326,16 @@ def unanswered(exc: BaseException) -> bool:
 
 
 def settle_unanswered_add(
-    session: Session, kind: EntryKind, valid: ValidEntry, error: ApiError
+    session: Session,
+    kind: EntryKind,
+    valid: ValidEntry,
+    error: ApiError,
+    began: dt.datetime | None = None,
 ) -> Unanswered:
     """Look the number up in the scope an unanswered add asked for and journal the finding
     beside the add's outcome: listed as asked is a ``<kind>.insert.settled`` event (made by
-    this add), not listed or a failed look-up a ``<kind>.insert.checked`` one."""
+    this add); listed as asked since before ``began`` (when the add began, naive UTC; now if
+    not given), not listed or a failed look-up a ``<kind>.insert.checked`` one."""
     name, listed = _kind_name(kind), _list_name(kind)
     query = DncQuery(
         scope=valid.scope,
@@ -297,6 +352,10 @@ def settle_unanswered_add(
         )
         return Unanswered(NOT_KNOWN, _look_up_failed(failed))
     match = next((e for e in found if _as_asked(e, valid)), None)
+    if match is not None and _listed_before(match, began or _now_utc()):
+        words = f"the number {_before_words(match, listed)}"
+        _record_before(session, f"{name}.insert.checked", valid, error, match, words)
+        return Unanswered(NOT_SAVED, words, None)
     if match is not None:
         words = f"added {CONFIRMED}: {_entry_text(match)} is on the {listed} as asked"
         _record(session, f"{name}.insert.settled", valid, {**base, "settled": words})

@@ -256,6 +256,8 @@ STILL_LISTED = "still listed"
 NOT_LISTED = "not on the list"
 INSERTED = "inserted"
 LISTED_BEFORE = "on the list before the job"
+# A window add whose look-up found the entry listed before the add began (app.core.entry_settle).
+LISTED_BEFORE_ADD = "on the list before the add"
 ON_THE_LIST = "on the list"
 NOT_INSERTED = "not inserted"
 DONE = "done"
@@ -423,6 +425,9 @@ def _settle(
             return made(NOT_KNOWN, f"a look-up after it failed too ({why}) {at}", e.id)
         if kind == "update" and "found" in details:
             return made(*_edit_looked_up(details, lost or raw == "unknown", at), e.id)
+        if kind == "insert" and "listed_before" in details:
+            said = str(details.get("words", "the number listed before this add"))
+            return made(LISTED_BEFORE_ADD, f"a look-up after it found {said} {at}", e.id)
         if "listed_after" not in details:
             continue
         listed = details["listed_after"]

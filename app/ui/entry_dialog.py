@@ -8,6 +8,7 @@ beside the field the error names.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -286,6 +287,8 @@ class EntryDialog(QDialog):
             insert = session.insert_dnc if kind is EntryKind.DNC else session.insert_sms
 
             def add(ctx: TaskContext) -> WriteResult:
+                # An entry the look-up finds older than this is not this add's (bb16 F10).
+                began = dt.datetime.now(dt.UTC).replace(tzinfo=None)
                 try:
                     return insert(
                         valid.phone_number,
@@ -300,13 +303,13 @@ class EntryDialog(QDialog):
                     if unanswered(exc):
                         # Its last attempt got no answer saying whether it was done: the look-up
                         # tells, not "Not saved" (black-box bb10 F6).
-                        found = settle_unanswered_add(session, kind, valid, exc)
+                        found = settle_unanswered_add(session, kind, valid, exc, began)
                         return saved_or_raise(exc, found)
                     if not lost_answer_conflict(exc):
                         raise
                     # The retry's "already listed" may be this add's own first attempt: read
                     # it back rather than report a failure (black-box bb3 F3).
-                    settled = look_up_lost_add(session, kind, valid, exc)
+                    settled = look_up_lost_add(session, kind, valid, exc, began)
                     if settled.entry is None:
                         raise NotAsAsked(exc, settled.words) from exc
                     return settled_result(exc, settled)

@@ -10,6 +10,17 @@ reported (:func:`app.api.paging.next_offset`); before that the next page starts 
 rows received (black-box pass R1: a service answering 999 of 1,000 rows had the list stop at 999
 of 2,500). Past the offset cap the last page starts at the cap itself, its rows already shown
 dropped by id.
+
+Entries removed from the list above the read position between two pages (by this window, another
+officer or a job) shift the later ones back, so the next page, asked at the count of rows held,
+would start past rows still on the list: they would never be shown, and a view saying "all
+loaded" copied without them (black-box bb16 F12, after a Retry minutes later; scrolling has the
+same gap). One rule for every page after the first: when its total differs from the one the page
+before reported, its rows are not taken as they are; the page is read again from before its
+offset (back by how far the total shrank, and one row more), the last row held is found in it by
+id and only the rows after it are added. When no row held is in reach (:data:`REALIGN_STEPS` pages
+back), the view says rows may be missing and its Retry searches again from the start
+(:class:`ListMoved`), as the export re-reads a part whose total changed.
 """
 
 from __future__ import annotations
@@ -69,6 +80,20 @@ def scope_label(entry: Entry, campaigns: dict[str, Campaign]) -> str:
     return scope.label(entry.campaign_name)
 
 
+# Pages read back, each one page further, to find the last row held after the list moved.
+REALIGN_STEPS = 3
+
+
+class ListMoved(Exception):
+    """The list changed between two pages so far that the rows held could not be found again:
+    rows on the list may be missing from the view. Retry searches again from the start."""
+
+    def __init__(self, before: int, now: int) -> None:
+        super().__init__(f"the list changed while it was loaded ({before:,} matches, now {now:,})")
+        self.before = before
+        self.now = now
+
+
 def _id_key(entry_id: str) -> int:
     return int(entry_id) if entry_id.isdigit() else -1
 
@@ -90,6 +115,7 @@ class EntryTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._runner = runner
         self._rows: list[Entry] = []
+        self._held: dict[str, int] = {}  # each row's id and where it is in _rows
         self._pager: ListPager[Any] | None = None
         self._generation = 0
         self._total: int | None = None
@@ -97,6 +123,9 @@ class EntryTableModel(QAbstractTableModel):
         # Where the next page starts: right after the rows received, or the offset cap.
         self._next_offset = 0
         self._failed: BaseException | None = None
+        # Set while pages are read back to find the last row held: the total before the change
+        # and the pages read back so far.
+        self._realign: tuple[int, int] | None = None
         self._in_flight: Task | None = None
         self._campaigns: dict[str, Campaign] = {}
 
@@ -133,7 +162,7 @@ class EntryTableModel(QAbstractTableModel):
     def complete(self) -> bool:
         """Every reachable row is loaded (or the service ran out of rows early)."""
         reachable = self.reachable
-        return reachable is not None and (self._exhausted or len(self._rows) >= reachable)
+        return reachable is not None and (self._exhausted or self._next_offset >= reachable)
 
     def entry(self, row: int) -> Entry:
         return self._rows[row]
@@ -155,18 +184,24 @@ class EntryTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._generation += 1
         self._rows = []
+        self._held = {}
         self._pager = pager
         self._total = None
         self._exhausted = False
         self._next_offset = 0
         self._failed = None
+        self._realign = None
         self.endResetModel()
         if pager is not None:
             self._fetch()
 
     def retry(self) -> None:
-        """Fetch again the page that failed (or the first page if none arrived)."""
+        """Fetch again the page that failed (or the first page if none arrived); after the list
+        moved out of reach (:class:`ListMoved`), search again from the start."""
         if self._pager is None or self._in_flight is not None:
+            return
+        if isinstance(self._failed, ListMoved):
+            self.start(self._pager)
             return
         self._failed = None
         self._fetch()
@@ -182,7 +217,7 @@ class EntryTableModel(QAbstractTableModel):
         if parent.isValid() or self._pager is None or self._failed is not None:
             return False
         reachable = self.reachable
-        return reachable is not None and not self._exhausted and len(self._rows) < reachable
+        return reachable is not None and not self._exhausted and self._next_offset < reachable
 
     def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
         if self._in_flight is None and self.canFetchMore(parent):
@@ -195,6 +230,8 @@ class EntryTableModel(QAbstractTableModel):
         generation = self._generation
         offset = self._next_offset
         limit = pager.next_limit(offset) if self._total is not None else pager.page_size
+        if self._realign is not None:
+            limit = pager.page_size  # reading back: rows already held, then the next ones
         if limit <= 0:
             self._exhausted = True
             return
@@ -209,35 +246,76 @@ class EntryTableModel(QAbstractTableModel):
     def _on_page(self, generation: int, offset: int, limit: int, page: Page[Any]) -> None:
         if generation != self._generation:
             return  # a page of a search the user has since replaced
-        if offset > len(self._rows):
-            # Cannot happen with one fetch in flight; refuse rather than leave a gap.
-            self._in_flight = None
-            self.loading_changed.emit(False)
-            return
-        if page.total is not None:
-            self._total = page.total
         items = list(page.items)
         following = next_offset(offset, limit, len(items), page.total, self._pager_max_offset())
+        if self._realign is not None or self._moved(offset, page.total):
+            aligned = self._realigned(offset, items, page.total)
+            if aligned is None:
+                return  # reading further back, or the list moved out of reach
+            items = aligned
+        elif page.total is not None:
+            self._total = page.total
         if following is None:
             # Empty, or short and reaching the total: entries were removed meanwhile, or the
             # service gives no more than it did.
             self._exhausted = True
         else:
             self._next_offset = following
-        if offset < len(self._rows):
-            # The page at the offset cap reads again rows already shown; each is shown once.
-            shown = {entry.id for entry in self._rows[offset:]}
-            items = [entry for entry in items if entry.id not in shown]
+        # Rows read again (the page at the offset cap, a page read back) are shown once.
+        items = [entry for entry in items if entry.id not in self._held]
         if items:
             # _in_flight stays set until the rows are in: views and testers call fetchMore from
             # the insert signals, and a fetch started then would ask for the same offset again.
             first = len(self._rows)
             self.beginInsertRows(QModelIndex(), first, first + len(items) - 1)
             self._rows.extend(items)
+            self._held.update((entry.id, first + i) for i, entry in enumerate(items))
             self.endInsertRows()
         self._in_flight = None
+        if not items and self.canFetchMore():
+            # A page read back held only rows already shown: nothing new for the view to scroll
+            # to, so nothing would ask for the next page.
+            self._fetch()
+            return
         self.loading_changed.emit(False)
         self.page_loaded.emit(len(self._rows), self._total if self._total is not None else 0)
+
+    def _moved(self, offset: int, total: int | None) -> bool:
+        """Whether the list changed since the page before: rows held, and another total."""
+        return (
+            offset > 0
+            and bool(self._rows)
+            and None not in (total, self._total)
+            and (total != self._total)
+        )
+
+    def _realigned(self, offset: int, items: list[Any], total: int | None) -> list[Any] | None:
+        """The page's rows after the last row held; or None when the page is read again further
+        back (or the list moved out of reach, said by load_failed)."""
+        before = self._total if self._realign is None else self._realign[0]
+        steps = 0 if self._realign is None else self._realign[1]
+        found = [i for i, entry in enumerate(items) if entry.id in self._held]
+        if total is not None:
+            self._total = total
+        if found:
+            self._realign = None
+            last = max(found, key=lambda i: self._held[items[i].id])
+            return items[last + 1 :]
+        assert before is not None
+        if steps >= REALIGN_STEPS or (steps > 0 and offset == 0):
+            self._realign = None
+            self._on_error(self._generation, ListMoved(before, total or 0))
+            return None
+        shrunk = max(0, before - (total or 0))
+        back = shrunk + 1 if steps == 0 else self._page_size()
+        self._realign = (before, steps + 1)
+        self._next_offset = max(0, offset - back)
+        self._in_flight = None
+        self._fetch()
+        return None
+
+    def _page_size(self) -> int:
+        return 0 if self._pager is None else self._pager.page_size
 
     def _pager_max_offset(self) -> int | None:
         return None if self._pager is None else self._pager.limits.max_offset

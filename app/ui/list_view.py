@@ -47,6 +47,7 @@ from app.ui.entry_table_model import (
     RAW_ROLE,
     EntrySortProxy,
     EntryTableModel,
+    ListMoved,
 )
 from app.ui.error_messages import user_message
 from app.ui.filter_bar import FilterBar
@@ -466,7 +467,14 @@ class EntryListView(QWidget):
             described = self.filter_bar.describe()
             return f"{title}: no matches" + (f" for {described}." if described else ".")
         if loaded >= total or self.model.complete:
-            return f"{title}: {total:,} match{'' if total == 1 else 'es'}, all loaded."
+            said = f"{title}: {total:,} match{'' if total == 1 else 'es'}, all loaded."
+            if loaded > total:
+                # Rows shown before others removed them stay; none still listed is left out.
+                said += (
+                    f" The list changed while it loaded: {loaded - total:,} of the {loaded:,} "
+                    "rows shown may have been removed since. Search again to see it as it is now."
+                )
+            return said
         return f"{title}: {total:,} matches; {loaded:,} loaded — scroll to load more."
 
     def _sorted(self, column: int, _order: Qt.SortOrder) -> None:
@@ -497,7 +505,8 @@ class EntryListView(QWidget):
             self.count_label.setText("Search failed")
             self.auth_problem.emit(exc, self.model.retry)
             return
-        text = self._stopped_text(exc, action)
+        text = self._moved_text(exc) if isinstance(exc, ListMoved) else None
+        text = text or self._stopped_text(exc, action)
         self.load_problem.setText(text)
         self.problem_row.setVisible(True)
         self.status_message.emit(text)
@@ -517,6 +526,17 @@ class EntryListView(QWidget):
         return (
             f"{said.text} Press Retry to load the other {rest:,} from row {loaded + 1:,}; "
             "the rows shown stay."
+        )
+
+    def _moved_text(self, exc: ListMoved) -> str:
+        """Loading stopped because the list moved past where the view could find its rows."""
+        loaded = self.model.rowCount()
+        self.count_label.setText(f"{loaded:,} shown; the list changed")
+        return (
+            f"{self.kind.title}: the list changed while it was loaded ({exc.before:,} matches "
+            f"then, {exc.now:,} now), so far that the rows shown could not be found again: "
+            f"entries still on the list may be missing from the {loaded:,} shown. Press Retry "
+            "to search again from the start."
         )
 
     def retry_loading(self) -> None:
