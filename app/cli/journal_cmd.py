@@ -76,7 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--operation",
         metavar="OP",
         default="",
-        help="only this operation (dnc.insert, sms.delete…; dnc or dnc. for a family)",
+        help="only this operation (dnc.insert, sms.delete…), with the look-up events that "
+        "settle its writes (dnc.insert.settled, dnc.insert.checked); dnc or dnc. for a family",
     )
     export.add_argument("--overwrite", action="store_true", help="replace a file at --out")
     export.add_argument("--json", action="store_true", help="print one JSON object on stdout")
