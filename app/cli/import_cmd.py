@@ -433,10 +433,18 @@ def resolve_campaign_name(
     name."""
     alike = campaigns.ids_named(wanted.name)
     if not alike:
-        raise CliError(
+        # Listing the service's campaigns, as the refusal of an unknown id does (black-box
+        # bb16 F7: a CLI-only officer who mistyped a name had no way to see them).
+        head = (
             f"No campaign on the service at {connection.base_url} is named {wanted.name!r} "
-            f"(--scope {wanted.given}): give the campaign's id (campaign:ID) or its name as "
-            "the service lists it.",
+            f"(--scope {wanted.given})"
+        )
+        theirs = campaigns_listed(campaigns, wanted.name)
+        if theirs is None:
+            raise CliError(f"{head}; it has no campaign at all: give another --scope.", EXIT_USAGE)
+        raise CliError(
+            f"{head}; {theirs}: give one's id (campaign:ID) or its name as the service lists "
+            "it (campaign:NAME).",
             EXIT_USAGE,
         )
     if len(alike) > 1:

@@ -21,12 +21,19 @@ from app.cli.connection_args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, emit_json,
 from app.cli.import_cmd import already_ended_sentence, command_of, restart_sentence
 from app.cli.import_cmd import resume_command as _resume_command
 from app.cli.main import outcome_decided
-from app.core.job_cancel import CancelOutcome, WritesLeftOpen, cancel_job, open_writes_sentence
+from app.core.job_cancel import (
+    CancelOutcome,
+    NoJournal,
+    WritesLeftOpen,
+    cancel_job,
+    journal_for_cancel,
+    open_writes_sentence,
+)
 from app.core.job_catalog import READING, staging_state
 from app.core.job_exec import job_summary
 from app.core.job_lock import JobBusy
 from app.core.job_store import SUFFIX, JobRow, JobStore
-from app.core.journal import ChangeJournal, JournalError
+from app.core.journal import JournalError
 from app.core.paths import AppPaths, path_text
 from app.core.wording import counted
 
@@ -45,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Exit status: 0 cancelled (also when the job had ended already: nothing is changed, "
         "and it says so); 1 not cancelled, nothing changed: a process runs the job now, a "
-        "row's write may have reached the service (resume the job first), the job was "
+        "row's write may have reached the service (resume the job first; with no change "
+        "journal, any row in flight when the job stopped counts), the job was "
         "stopped while reading its file, or its job file or the change journal cannot be "
         "read; 2 a bad argument, or no job with that id; 130, 143 or 129 Ctrl+C, SIGTERM or "
         "SIGHUP stopped it before anything was changed."
@@ -63,12 +71,16 @@ def _no_job(job: str, jobs_dir: Path) -> tuple[str, int]:
     return f"There is no job file {path_text(given)}; nothing was cancelled.", EXIT_FAILED
 
 
-def _open_writes_sentence(store: JobStore, rows: list[JobRow]) -> str:
+def _open_writes_sentence(store: JobStore, rows: list[JobRow], no_journal: Path | None) -> str:
     meta = store.meta()
     job = str(meta.get("job_id", store.path.stem))
     resume = _resume_command(command_of(str(meta.get("kind", ""))), meta, store.path)
     return open_writes_sentence(
-        job, rows, f"{resume} (Ctrl+C then pauses it)", f"with: dnc-desk jobs cancel {job}"
+        job,
+        rows,
+        f"{resume} (Ctrl+C then pauses it)",
+        f"with: dnc-desk jobs cancel {job}",
+        no_journal,
     )
 
 
@@ -130,17 +142,28 @@ def run(args: argparse.Namespace) -> int:
                 f"job of its file. {restart_sentence(meta)}"
             )
         try:
-            with ChangeJournal(paths.journal_db) as journal:
-                outcome = cancel_job(store, journal, outcome_decided)
+            journal = journal_for_cancel(paths.journal_db)
+            try:
+                outcome = cancel_job(store, journal, outcome_decided, paths.journal_db)
+            finally:
+                if journal is not None:
+                    journal.close()
         except JobBusy as exc:
             return fail(_busy_sentence(job, exc))
         except WritesLeftOpen as exc:
-            return fail(_open_writes_sentence(store, exc.rows))
+            missing = paths.journal_db if isinstance(exc, NoJournal) else None
+            return fail(_open_writes_sentence(store, exc.rows, missing))
         except JournalError as exc:
             return fail(f"{exc} Job {job} was not cancelled.")
         said = _said(store, outcome)
         warnings = []
-        if outcome.not_journaled:
+        if outcome.no_journal:
+            warnings.append(
+                f"The cancel of job {job} is not recorded in a change journal: "
+                f"{outcome.not_journaled}. The job file and its report say it was cancelled."
+            )
+            print(f"warning: {warnings[0]}", file=sys.stderr)
+        elif outcome.not_journaled:
             warnings.append(
                 f"The change journal could not record the cancel of job {job} "
                 f"({outcome.not_journaled}); the job file and its report say it was "

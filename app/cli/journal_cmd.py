@@ -6,6 +6,9 @@ server had no way to do either (black-box bb8: only ``evidence --json`` said
 need no connection. Neither makes a journal where there is none: ``verify`` then says there
 is no journal yet (exit 0: nothing was recorded, so nothing was altered; the sentence names
 the folder, in case it is the wrong one) and ``export`` refuses (exit 1: no file is written).
+When the data folder's own job files show rows the service answered, a missing journal is
+one deleted or moved, the simplest wipe of all: ``verify`` says it is missing, naming those
+jobs, and exits 3 (black-box bb16 F2: it said "no change was sent from this data folder").
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import Any
 from app.cli.connection_args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, CliError, emit_json, fail
 from app.cli.output_paths import check_export_path
 from app.core import phones
+from app.core.job_catalog import JobInfo, list_jobs
+from app.core.job_store import Outcome
 from app.core.journal import (
     ChainCheck,
     ChangeJournal,
@@ -71,14 +76,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--operation",
         metavar="OP",
         default="",
-        help="only this operation (dnc.insert, sms.delete…; dnc or dnc. for a family)",
+        help="only this operation (dnc.insert, sms.delete…), with the look-up events that "
+        "settle its writes (dnc.insert.settled, dnc.insert.checked); dnc or dnc. for a family",
     )
     export.add_argument("--overwrite", action="store_true", help="replace a file at --out")
     export.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     verify.epilog = (
         "Exit status: 0 the journal is intact (also when there is no journal yet: nothing was "
         "recorded, so nothing was altered; the output says so); 3 it was altered (the entries "
-        "at each break are named); 1 the journal cannot be read; 2 a bad argument; " + _SIGNALS
+        "at each break are named), or it is missing while the data folder's job files show "
+        "rows the service answered; 1 the journal cannot be read; 2 a bad argument; " + _SIGNALS
     )
     export.epilog = (
         "Exit status: 0 exported (also when no entry matches: the file has the headers only); "
@@ -101,6 +108,41 @@ def _no_journal(path: Path) -> str:
     )
 
 
+# Outcomes only the service's answer gives a row: a request of it was sent and journaled.
+_ANSWERED = (Outcome.INSERTED, Outcome.ALREADY_PRESENT, Outcome.REMOVED, Outcome.NOT_FOUND)
+# Of the jobs that show a missing journal was there, how many its sentence names.
+_JOBS_NAMED = 3
+
+
+def _answered(info: JobInfo) -> int:
+    return sum(info.counts.get(o.value, 0) for o in _ANSWERED)
+
+
+def jobs_that_sent(jobs_dir: Path) -> list[JobInfo]:
+    """The job files in ``jobs_dir`` with rows the service answered, newest first."""
+    return [info for info in list_jobs(jobs_dir) if not info.error and _answered(info)]
+
+
+def _missing_journal(path: Path, jobs_dir: Path, jobs: list[JobInfo]) -> str:
+    named = "; ".join(f"{j.job_id}: {_answered(j):,} rows" for j in jobs[:_JOBS_NAMED])
+    more = len(jobs) - min(len(jobs), _JOBS_NAMED)
+    noun = "job" if len(jobs) == 1 else "jobs"
+    return (
+        f"The change journal is missing: there is no file at {path_text(path)}, yet the jobs "
+        f"folder {path_text(jobs_dir)} holds {len(jobs):,} {noun} whose rows the service "
+        f"answered ({named}{f'; and {more:,} more' if more else ''}), each recorded in the "
+        "journal when sent: it was deleted or moved. Put it back if it was moved; else keep "
+        "those job files and their reports as they are, the only record left of those changes."
+    )
+
+
+def _not_there(path: Path, jobs_dir: Path, sent: list[JobInfo] | None = None) -> str:
+    """Why there is no journal at ``path``: missing, when the job files in ``jobs_dir`` show
+    rows the service answered (``sent``, when read already), else none made yet."""
+    sent = jobs_that_sent(jobs_dir) if sent is None else sent
+    return _missing_journal(path, jobs_dir, sent) if sent else _no_journal(path)
+
+
 def _open(path: Path, stopped: str) -> ChangeJournal:
     """The journal at ``path``, read only (checking it never changes it); ``stopped`` says what
     an emptied or damaged one stops."""
@@ -111,11 +153,12 @@ def _open(path: Path, stopped: str) -> ChangeJournal:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = AppPaths.locate().journal_db
+    paths = AppPaths.locate()
+    path = paths.journal_db
     try:
         if args.journal_action == "verify":
-            return _verify(path, json_output=args.json)
-        return _export(path, args)
+            return _verify(path, paths.jobs_dir, json_output=args.json)
+        return _export(path, paths.jobs_dir, args)
     except CliError as exc:
         return fail(str(exc), exc.status)
 
@@ -129,14 +172,16 @@ def _times(journal: ChangeJournal, rows: int) -> tuple[str | None, str | None]:
     return (oldest[0].time if oldest else None), (newest[0].time if newest else None)
 
 
-def _verify(path: Path, *, json_output: bool) -> int:
+def _verify(path: Path, jobs_dir: Path, *, json_output: bool) -> int:
     if not path.exists():
-        said = _no_journal(path)
+        sent = jobs_that_sent(jobs_dir)
+        said = _not_there(path, jobs_dir, sent)
         if json_output:
-            emit_json(_verify_json(path, False, ChainCheck(True, 0, {}, 0, said), None, None))
+            check = ChainCheck(not sent, 0, {}, 0, said)
+            emit_json(_verify_json(path, False, check, None, None))
         else:
             print(said)
-        return EXIT_OK
+        return EXIT_ALTERED if sent else EXIT_OK
     journal = _open(path, "it cannot be verified")
     try:
         check = journal.check_chain()
@@ -203,7 +248,7 @@ def _verify_json(
     }
 
 
-def _export(path: Path, args: argparse.Namespace) -> int:
+def _export(path: Path, jobs_dir: Path, args: argparse.Namespace) -> int:
     out = Path(args.out)
     suffix = out.suffix.lower()
     if suffix not in (".xlsx", ".csv"):
@@ -219,7 +264,7 @@ def _export(path: Path, args: argparse.Namespace) -> int:
             raise CliError(f"{option}: {exc}", EXIT_USAGE) from exc
     phone = _number(args.number, args.phone_code)
     if not path.exists():
-        raise CliError(_no_journal(path) + " Nothing was exported.", EXIT_FAILED)
+        raise CliError(_not_there(path, jobs_dir) + " Nothing was exported.", EXIT_FAILED)
     journal = _open(path, "nothing was exported")
     try:
         held = journal.operations() if args.operation.strip() else []

@@ -14,6 +14,11 @@ and a removal row of a purpose whose entry another row's delete, answered, may h
 cancel during the run settles that one from the journal as removed). Only a resume settles
 those (it looks each up), so the cancel is refused, changing nothing, and says to resume
 first (:class:`WritesLeftOpen`).
+
+With no change journal in the data folder (deleted, moved, lost) nothing can say which rows
+in flight were sent: every row the job file shows in flight is taken as maybe sent (black-box
+bb16 F8: such rows were called not attempted). No journal is made for the cancel's end: a new
+one would hold that end alone and verify intact over the missing record of the job's writes.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from app.core.job_exec import report_path, write_job_report
 from app.core.job_runner import JobControl, JobRunner, RowResult, sent_before_in
 from app.core.job_store import JobRow, JobStatus, JobStore, RowState, scope_from_text, utc_now
 from app.core.journal import ChangeJournal, JournalError
+from app.core.paths import path_text
 from app.core.session import e164, journal_target
 from app.core.sheet_check import Target
 
@@ -51,6 +57,11 @@ class WritesLeftOpen(Exception):
         self.rows = rows
 
 
+class NoJournal(WritesLeftOpen):
+    """:class:`WritesLeftOpen` with no change journal to read: ``rows`` are every row the job
+    file shows in flight (and, for a removal, every row of a number another row sent)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CancelOutcome:
     """How :func:`cancel_job` left the job: ``status`` is its status now; ``already`` says it
@@ -64,6 +75,25 @@ class CancelOutcome:
     # Why the change journal could not record the job's end ("" when it did): the job is
     # cancelled all the same, which its file and report say.
     not_journaled: str = ""
+    # There was no change journal, and none was made to record the end in (``not_journaled``
+    # then says so): the data folder's record of the job's writes is missing.
+    no_journal: bool = False
+
+
+def journal_for_cancel(path: Path) -> ChangeJournal | None:
+    """The change journal at ``path``, to read the job's writes from and record its end in;
+    None when there is none, for none is made there (see the module's docstring). Raises
+    :class:`JournalError` when it cannot be read."""
+    return ChangeJournal(path) if path.exists() or path.is_symlink() else None
+
+
+def no_journal_words(path: Path) -> str:
+    """Why a cancel with no journal at ``path`` recorded its end in none."""
+    return (
+        f"there is no change journal at {path_text(path)}, and none was made for it: a new "
+        "one would hide that the record of the job's earlier writes is missing. If the "
+        "journal was moved, put it back; dnc-desk journal verify says what is missing"
+    )
 
 
 def _journal_kind(store: JobStore) -> tuple[str, str]:
@@ -91,9 +121,31 @@ def _taken_by_another_delete(journal: ChangeJournal, job_id: str, row: JobRow) -
     return any(e.target.startswith(prefix) for e in answered)
 
 
-def writes_left_open(store: JobStore, journal: ChangeJournal) -> list[JobRow]:
+def _in_flight_unread(store: JobStore) -> list[JobRow]:
+    """With no journal to read: the rows the job file shows in flight, and for a removal the
+    pending rows of a purpose whose number another row of the job took up (its delete, in
+    purpose scope, may have taken their entry)."""
+    taken: set[tuple[str, str]] = set()
+    if store.meta().get("kind") == "removal":
+        taken = {
+            (r.national, r.phone_code) for r in store.rows() if r.state != RowState.PENDING.value
+        }
+
+    def left_open(row: JobRow) -> bool:
+        if row.state == RowState.SENDING.value:
+            return True
+        pending = row.state == RowState.PENDING.value
+        number = (row.national, row.phone_code)
+        return pending and number in taken and scope_from_text(row.scope).is_purpose
+
+    return [row for row in store.rows() if left_open(row)]
+
+
+def writes_left_open(store: JobStore, journal: ChangeJournal | None) -> list[JobRow]:
     """The job's unsent rows whose write may have reached the service (see the module's
-    docstring), in sheet order."""
+    docstring), in sheet order; with no ``journal``, every row that may have been sent."""
+    if journal is None:
+        return _in_flight_unread(store)
     job_id = str(store.meta().get("job_id", ""))
     kind, operation = _journal_kind(store)
     sent_before = sent_before_in(journal, job_id, kind, operation)
@@ -117,11 +169,25 @@ def rows_named(rows: list[JobRow]) -> str:
     return f"{head} {named}" + (f" and {more:,} more" if more else "")
 
 
-def open_writes_sentence(job: str, rows: list[JobRow], resume: str, cancel: str) -> str:
+def open_writes_sentence(
+    job: str, rows: list[JobRow], resume: str, cancel: str, no_journal: Path | None = None
+) -> str:
     """Why job ``job`` was not cancelled (:class:`WritesLeftOpen` of ``rows``) and what to do:
     ``resume`` says how to resume it (the CLI's command, the window's button), ``cancel`` how
-    to cancel it after (both lead with their own preposition or colon)."""
+    to cancel it after (both lead with their own preposition or colon). ``no_journal``: the
+    journal's path, for :class:`NoJournal` (there is none to read)."""
     one = len(rows) == 1
+    if no_journal is not None:
+        return (
+            f"Job {job} was not cancelled: there is no change journal at "
+            f"{path_text(no_journal)} (deleted or moved?), so nothing shows whether "
+            f"{rows_named(rows)}, which the job file shows "
+            f"{'was' if one else 'were'} being sent when the job stopped (or whose entry "
+            "another row's delete may have taken), reached the service; calling "
+            f"{'it' if one else 'them'} not attempted could be untrue. If the journal was "
+            "moved, put it back. Else resume the job first, which looks each of them up and "
+            f"settles it before any other row: {resume}, and cancel it after {cancel}"
+        )
     return (
         f"Job {job} was not cancelled: the change journal shows a write of "
         f"{rows_named(rows)} that may have reached the service (the job stopped while "
@@ -139,11 +205,15 @@ def _never_called(row: JobRow, resent: bool) -> RowResult:
 
 
 def cancel_job(
-    store: JobStore, journal: ChangeJournal, decided: Callable[[], None] = lambda: None
+    store: JobStore,
+    journal: ChangeJournal | None,
+    decided: Callable[[], None] = lambda: None,
+    journal_path: Path | None = None,
 ) -> CancelOutcome:
     """Cancel the job of ``store``, which no process may be running: raises
     :class:`~app.core.job_lock.JobBusy` when one is, and :class:`WritesLeftOpen` when a row's
-    write may have reached the service, changing nothing either way. ``decided`` is called
+    write may have reached the service (:class:`NoJournal` when ``journal`` is None: there is
+    none, at ``journal_path``), changing nothing either way. ``decided`` is called
     once the job is to be cancelled, before anything is written (the CLI stops taking
     signals there: the cancel is not to be cut in two)."""
     meta = store.meta()
@@ -160,7 +230,7 @@ def cancel_job(
             lock.ended = status.value
             return CancelOutcome(status, True, 0, write_job_report_if_missing(store))
         if open_rows := writes_left_open(store, journal):
-            raise WritesLeftOpen(open_rows)
+            raise (NoJournal if journal is None else WritesLeftOpen)(open_rows)
         decided()
         before = store.counts()["not_attempted"]
         control = JobControl()
@@ -170,6 +240,9 @@ def cancel_job(
         store.set_meta({"finished": utc_now()})
         report = write_job_report(store)
         now = store.counts()["not_attempted"] - before
+        if journal is None:
+            unrecorded = no_journal_words(journal_path or Path("journal.sqlite3"))
+            return CancelOutcome(status, False, now, report, unrecorded, no_journal=True)
         return CancelOutcome(status, False, now, report, _record_end(journal, store, meta))
 
 

@@ -1109,6 +1109,11 @@ class ChangeJournal:
             if op.endswith(("*", ".")):
                 clauses.append("operation LIKE ? ESCAPE '\\'")
                 params.append(_like_escape(op.rstrip("*")) + "%")
+            elif "|" in op:
+                # "dnc.insert|dnc.insert.settled|…": any of them (see operation_filter).
+                ops = [o.strip() for o in op.split("|")]
+                clauses.append(f"operation IN ({', '.join('?' * len(ops))})")
+                params.extend(ops)
             else:
                 clauses.append("operation = ?")
                 params.append(op)
@@ -1355,10 +1360,17 @@ WRITE_OPERATIONS = (
 )
 
 
+# The events a look-up journals to settle a write whose answer was lost: ``dnc.insert.settled``
+# (it was made, or not) and ``dnc.insert.checked`` (the look-up could not tell).
+SETTLING_EVENTS = ("settled", "checked")
+
+
 def operation_filter(text: str, held: Iterable[str]) -> str:
     """The ``operation`` filter of :meth:`ChangeJournal.query` for what a person wrote: one
-    operation (``dnc.insert``) the app writes or the journal ``held`` holds, or a family, written
-    ``dnc``, ``dnc.`` or ``dnc.*`` (every operation starting ``dnc.``). Raises
+    operation (``dnc.insert``) the app writes or the journal ``held`` holds, with the events
+    settling its writes (``dnc.insert.settled`` and ``.checked``: black-box bb16 F11, an export
+    of the inserts left out the look-up that said whether a lost-answer insert was made), or a
+    family, written ``dnc``, ``dnc.`` or ``dnc.*`` (every operation starting ``dnc.``). Raises
     :class:`JournalError` naming the known ones for any other text (black-box bb11 F6: ``dnc``
     and ``bogus`` exported nothing, exit 0)."""
     op = text.strip()
@@ -1366,7 +1378,9 @@ def operation_filter(text: str, held: Iterable[str]) -> str:
         return ""
     known = sorted({*WRITE_OPERATIONS, *held})
     if op in known:
-        return op
+        if op.rpartition(".")[2] in SETTLING_EVENTS:
+            return op
+        return "|".join([op, *(f"{op}.{event}" for event in SETTLING_EVENTS)])
     family = op.removesuffix("*").removesuffix(".")
     if family and any(k.startswith(family + ".") for k in known):
         return family + ".*"

@@ -48,7 +48,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.job_cancel import WritesLeftOpen, cancel_job, open_writes_sentence
+from app.core.job_cancel import (
+    NoJournal,
+    WritesLeftOpen,
+    cancel_job,
+    journal_for_cancel,
+    open_writes_sentence,
+)
 from app.core.job_catalog import (
     READING,
     READING_STATE,
@@ -62,7 +68,7 @@ from app.core.job_catalog import (
 from app.core.job_lock import Holder, JobBusy
 from app.core.job_report import AS_WRITTEN_SAID, VALID_AS_WRITTEN, write_report
 from app.core.job_store import JobStatus, JobStore
-from app.core.journal import ChangeJournal, JournalError
+from app.core.journal import JournalError
 from app.core.paths import AppPaths
 from app.core.session import Session
 from app.core.wording import counted
@@ -250,8 +256,13 @@ def cancel_in_background(job_path: Path, journal_db: Path) -> CancelDone:
             why = unstaged_sentence(meta, f" with {what} and the same file")
             return CancelDone(f"Job {job} was not cancelled, nothing was changed. {why}", True)
         try:
-            with ChangeJournal(journal_db) as journal:
-                outcome = cancel_job(store, journal)
+            # None when there is no journal: none is made (black-box bb16 F8).
+            journal = journal_for_cancel(journal_db)
+            try:
+                outcome = cancel_job(store, journal, journal_path=journal_db)
+            finally:
+                if journal is not None:
+                    journal.close()
         except JobBusy as exc:
             return CancelDone(_busy_sentence(job, exc), True)
         except JournalError as exc:
@@ -262,6 +273,7 @@ def cancel_in_background(job_path: Path, journal_db: Path) -> CancelDone:
                 exc.rows,
                 "select it in the Jobs tab and click Resume (Pause then stops it)",
                 "with Cancel job…",
+                journal_db if isinstance(exc, NoJournal) else None,
             )
             return CancelDone(said, True)
     if outcome.already:
@@ -275,7 +287,9 @@ def cancel_in_background(job_path: Path, journal_db: Path) -> CancelDone:
         f"Job {job} cancelled: {rows} not sent end not attempted (cancelled before it was "
         f"sent); it no longer holds up a new job of its file. Report: {outcome.report}"
     )
-    if outcome.not_journaled:
+    if outcome.no_journal:
+        said += f" Its end is recorded in no change journal: {outcome.not_journaled}."
+    elif outcome.not_journaled:
         said += (
             f" The change journal could not record the cancel ({outcome.not_journaled}): "
             "free some space, then click Verify chain in the Change journal tab."

@@ -428,8 +428,8 @@ def test_export_takes_a_campaign_by_its_name_as_import_does(
     code, data, err = run(capsys, [*export, "--scope", "campaign:No Such", "--overwrite"])
     said = (
         f"No campaign on the service at {sandbox.base_url} is named 'No Such' (--scope "
-        "campaign:No Such): give the campaign's id (campaign:ID) or its name as the service "
-        "lists it."
+        "campaign:No Such); its campaigns are 1 ('Spring Renewals') and 2 ('Old Winback'): "
+        "give one's id (campaign:ID) or its name as the service lists it (campaign:NAME)."
     )
     assert (code, err, data) == (2, said, {"error": said, "exit_status": 2})
 

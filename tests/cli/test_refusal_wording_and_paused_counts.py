@@ -197,8 +197,8 @@ def test_a_campaign_name_no_campaign_or_two_have_is_refused(
     assert (code, out) == (2, "")
     assert err == (
         f"No campaign on the service at {sandbox.base_url} is named 'abc' (--scope "
-        "campaign:abc): give the campaign's id (campaign:ID) or its name as the service lists "
-        "it.\n"
+        "campaign:abc); its campaigns are 1 ('Spring Renewals') and 2 ('Old Winback'): give "
+        "one's id (campaign:ID) or its name as the service lists it (campaign:NAME).\n"
     )
     first = sandbox.seed_campaign("Winback")
     second = sandbox.seed_campaign("winback ")

@@ -56,3 +56,27 @@ def test_a_service_with_many_campaigns_is_listed_in_part(
     said = err.split("; ", 1)[1]
     assert said.startswith("it has ") and f", the first {LISTED_AT_MOST} by id: " in said, err
     assert said.count("('") == LISTED_AT_MOST
+
+
+def test_an_unknown_campaign_name_is_refused_listing_the_campaigns(
+    sandbox: Any, src: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # black-box bb16 F7: a name no campaign has listed none, though an unknown id did.
+    solar = sandbox.seed_campaign("Solar Savings Outreach")
+    err = _refusal(capsys, sandbox, src, "--scope", "campaign:Solar")
+    assert err.startswith(
+        f"No campaign on the service at {sandbox.base_url} is named 'Solar' (--scope "
+        "campaign:Solar); its campaigns are "
+    ), err
+    assert f"{solar} ('Solar Savings Outreach')" in err
+    assert err.endswith(
+        ": give one's id (campaign:ID) or its name as the service lists it (campaign:NAME)."
+    )
+    # The removal's refusal is the same; past the few listed whole, those close to the name.
+    for i in range(LISTED_AT_MOST + 5):
+        sandbox.seed_campaign(f"Outreach {i}")
+    argv = ["remove", str(src), "--scope", "campaign:Solar Savings", "--note", "n"]
+    assert main([*argv, "--base-url", sandbox.base_url, "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "is named 'Solar Savings' (--scope campaign:Solar Savings); it has " in err, err
+    assert f" campaigns, of which close to it: {solar} ('Solar Savings Outreach')" in err, err
