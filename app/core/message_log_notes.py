@@ -594,10 +594,16 @@ class LogWatch:
         # A removal reads it too: a consumer's STOP is no request to come off the list
         # (black-box B31 F2: a removal of an SMS STOP-reply log took 13 opt-outs off).
         body = _find(mapping, BODY_HEADERS) if kind in ("import", "removal") else None
+        # A headerless column read as the reason for asking to stop holds the consumers'
+        # messages as a Reply column does: in a removal it is their message (black-box bb16 F4:
+        # "Kim,201-555-0310,stop" was taken off the list, the same rows under "Reply" refused).
+        stop = mapping.stop_words if mapping.stop_words == mapping.reason else None
+        if body is None and kind == "removal":
+            body = stop
         # A DNC Desk report's own columns say what its job did with each row: its Message is
         # no consumer's message, its Outcome ("invalid", "inserted") no disposition.
         own = own_columns(mapping.headers)
-        self.body = None if body in used or body in own else body
+        self.body = None if (body in used and body != stop) or body in own else body
         self.foreign = foreign_direction(side) if side is not None else ""
         # Every other column no role reads is watched for opt-in cells ("Opted In", "START"),
         # and so is the reason column, whose text goes onto the entry (re-test J1: "remove me
@@ -626,18 +632,21 @@ class LogWatch:
             and not _is_disposition(mapping.headers[i])
         }
         self._yes_no_values: dict[str, bool] = {}  # a cell's value: whether it says yes or no
+        # In an import, the headerless stop column's other values ("active") are named as a
+        # Status column's are (black-box bb16 F5).
         self._dispositions: dict[int, dict[str, bool]] = {
             i: {}
             for i in self.watched
             if _is_disposition(mapping.headers[i])
             or _is_verdict_header(mapping.headers[i])
             or i in self._yes_no_apart
+            or i == stop
         }
         # Of them, those named only when some of their values are a scrub's verdicts.
         self._verdict_only = {
             i
             for i in self._dispositions
-            if not _is_disposition(mapping.headers[i]) and i not in self._yes_no_apart
+            if not _is_disposition(mapping.headers[i]) and i not in self._yes_no_apart and i != stop
         }
         # Yes/no flag columns ("Federal DNC", "CallableFlag"): "block" or "callable" by their
         # header; every row counted under the set of them saying yes on it, as a row is an
@@ -1113,7 +1122,8 @@ class LogWatch:
         more = "; …" if self.stops_count > len(self.stops) else ""
         many = self.stops_count > 1
         column = column_said(self.mapping.headers, self.body)
-        header = self.mapping.headers[self.body]
+        # A headerless column is named by its letter (column:C), as --ignore-column takes it.
+        header = self.mapping.headers[self.body] or f"column:{column_letter(self.body)}"
         said = (
             f"{self.stops_count:,} {'rows' if many else 'row'} of {file_name} "
             f"{'hold' if many else 'holds'} a consumer's message asking to stop in {column} "
