@@ -631,7 +631,7 @@ class LogWatch:
             and _names_opt_out(mapping.headers[i])
             and not _is_disposition(mapping.headers[i])
         }
-        self._yes_no_values: dict[str, bool] = {}  # a cell's value: whether it says yes or no
+        self._yes_no_values: dict[str, str] = {}  # a cell's value: what it says as a flag
         # In an import, the headerless stop column's other values ("active") are named as a
         # Status column's are (black-box bb16 F5).
         self._dispositions: dict[int, dict[str, bool]] = {
@@ -943,8 +943,9 @@ class LogWatch:
         judged = self._dispositions.get(index)
         if judged is None or not value.strip():
             return
-        if index in self._yes_no_apart and self._yes_or_no(value):
-            return  # a flag's yes or no: the flags sentence counts it
+        flag = self._flag_word(value) if index in self._yes_no_apart else ""
+        if flag == "yes":
+            return  # an opt-out flag's yes: neither a status nor something else
         dnc = judged.get(value)
         if dnc is None:
             if len(judged) >= _DISTINCT_WATCHED:
@@ -983,14 +984,20 @@ class LogWatch:
             if verdict:
                 self._note(number, note, index if index in self._verdict_only else None, True)
             else:
-                self._note(number, note, index)
+                # A flag's "no" says the consumer did not opt out whatever the column's other
+                # rows say: noted at once, so no row of a yes/no file waits on the column.
+                self._note(number, note, None if flag == "no" else index)
 
-    def _yes_or_no(self, value: str) -> bool:
-        """Whether a cell of a column headed as an opt-out says yes or no, each distinct value
-        judged once (a 100,000-row file says "active" 100,000 times)."""
+    def _flag_word(self, value: str) -> str:
+        """What a cell of a column headed as an opt-out says as a flag ("yes", "no", "other"),
+        each distinct value judged once (a 100,000-row file says "active" 100,000 times). Its
+        "no" ("no", "0", "false") says the consumer did not opt out: counted as something else,
+        as "active" is, and said so when the column is no yes/no flag column the flags sentence
+        names (black-box bb16 F1: 'STOP', 'no', '0', 'false' under "Opt-out" were all imported
+        without a word)."""
         said = self._yes_no_values.get(value)
         if said is None:
-            said = _flag_value(value) in ("yes", "no")
+            said = _flag_value(value)
             if len(self._yes_no_values) < _DISTINCT_WATCHED:
                 self._yes_no_values[value] = said
         return said
@@ -1231,6 +1238,9 @@ class LogWatch:
     def sentences(self) -> list[str]:
         """The warnings, after every row went through :meth:`watch`."""
         self._settle_all()
+        # First, for flag_columns: a yes/no column the flags sentence names is not named again
+        # as a status column for its few other values.
+        flags = self._flags_sentence()
         found = [
             self._removal_passed_sentence(),
             self._own_line_passed_sentence(),
@@ -1241,7 +1251,7 @@ class LogWatch:
             self._toll_free_sentence(),
             *self._opt_in_sentences(),
             *self._disposition_sentences(),
-            self._flags_sentence(),
+            flags,
             self._undated_sentence(),
             self._body_sentence(),
             self._sent_sentence(),
@@ -1272,7 +1282,7 @@ class LogWatch:
         out = []
         for index in sorted(self._dispositions):
             dnc, other = self.do_not_call[index], self.not_dnc[index]
-            if not dnc or not other:
+            if not dnc or not other or index in self.flag_columns:
                 continue
             if index in self._verdict_only and index not in self._verdicts_seen:
                 continue
