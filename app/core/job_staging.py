@@ -1916,16 +1916,25 @@ def list_sheets(source: SheetSource, target: Target, prefer_opt_outs: bool = Fal
     target is the DNC list, the only one it takes entries off.
 
     With ``prefer_opt_outs`` (an import), also when ``source``'s name says opt-outs without
-    naming a list ("Opt Outs" before "SMS Opt-outs" in an SMS import: black-box bb12 F2)."""
+    naming a list ("Opt Outs" before "SMS Opt-outs" in an SMS import: black-box bb12 F2); then
+    only sheets whose names say opt-outs too, as a sheet merely naming the list ("SMS Leads",
+    "Call Log") holds numbers that never opted out (black-box bb16 F6)."""
     own, other = _LIST_SHEET[target], _LIST_SHEET[_OTHER_LIST[target]]
     if own.search(source.sheet):
         return []
-    generic = prefer_opt_outs and bool(_OPT_OUT_SHEET.search(source.sheet))
+    generic = (
+        prefer_opt_outs
+        and bool(_OPT_OUT_SHEET.search(source.sheet))
+        and not other.search(source.sheet)
+    )
     if not other.search(source.sheet) and not generic:
         return []
-    return _other_visible_sheets(
-        source, lambda name: bool(own.search(name)) and not other.search(name)
-    )
+
+    def wanted(name: str) -> bool:
+        named = bool(own.search(name)) and not other.search(name)
+        return named and (not generic or bool(_OPT_OUT_SHEET.search(name)))
+
+    return _other_visible_sheets(source, wanted)
 
 
 def _same_list(read: str, other: str, target: Target) -> bool:

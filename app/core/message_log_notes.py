@@ -594,10 +594,16 @@ class LogWatch:
         # A removal reads it too: a consumer's STOP is no request to come off the list
         # (black-box B31 F2: a removal of an SMS STOP-reply log took 13 opt-outs off).
         body = _find(mapping, BODY_HEADERS) if kind in ("import", "removal") else None
+        # A headerless column read as the reason for asking to stop holds the consumers'
+        # messages as a Reply column does: in a removal it is their message (black-box bb16 F4:
+        # "Kim,201-555-0310,stop" was taken off the list, the same rows under "Reply" refused).
+        stop = mapping.stop_words if mapping.stop_words == mapping.reason else None
+        if body is None and kind == "removal":
+            body = stop
         # A DNC Desk report's own columns say what its job did with each row: its Message is
         # no consumer's message, its Outcome ("invalid", "inserted") no disposition.
         own = own_columns(mapping.headers)
-        self.body = None if body in used or body in own else body
+        self.body = None if (body in used and body != stop) or body in own else body
         self.foreign = foreign_direction(side) if side is not None else ""
         # Every other column no role reads is watched for opt-in cells ("Opted In", "START"),
         # and so is the reason column, whose text goes onto the entry (re-test J1: "remove me
@@ -625,19 +631,22 @@ class LogWatch:
             and _names_opt_out(mapping.headers[i])
             and not _is_disposition(mapping.headers[i])
         }
-        self._yes_no_values: dict[str, bool] = {}  # a cell's value: whether it says yes or no
+        self._yes_no_values: dict[str, str] = {}  # a cell's value: what it says as a flag
+        # In an import, the headerless stop column's other values ("active") are named as a
+        # Status column's are (black-box bb16 F5).
         self._dispositions: dict[int, dict[str, bool]] = {
             i: {}
             for i in self.watched
             if _is_disposition(mapping.headers[i])
             or _is_verdict_header(mapping.headers[i])
             or i in self._yes_no_apart
+            or i == stop
         }
         # Of them, those named only when some of their values are a scrub's verdicts.
         self._verdict_only = {
             i
             for i in self._dispositions
-            if not _is_disposition(mapping.headers[i]) and i not in self._yes_no_apart
+            if not _is_disposition(mapping.headers[i]) and i not in self._yes_no_apart and i != stop
         }
         # Yes/no flag columns ("Federal DNC", "CallableFlag"): "block" or "callable" by their
         # header; every row counted under the set of them saying yes on it, as a row is an
@@ -934,8 +943,9 @@ class LogWatch:
         judged = self._dispositions.get(index)
         if judged is None or not value.strip():
             return
-        if index in self._yes_no_apart and self._yes_or_no(value):
-            return  # a flag's yes or no: the flags sentence counts it
+        flag = self._flag_word(value) if index in self._yes_no_apart else ""
+        if flag == "yes":
+            return  # an opt-out flag's yes: neither a status nor something else
         dnc = judged.get(value)
         if dnc is None:
             if len(judged) >= _DISTINCT_WATCHED:
@@ -974,14 +984,20 @@ class LogWatch:
             if verdict:
                 self._note(number, note, index if index in self._verdict_only else None, True)
             else:
-                self._note(number, note, index)
+                # A flag's "no" says the consumer did not opt out whatever the column's other
+                # rows say: noted at once, so no row of a yes/no file waits on the column.
+                self._note(number, note, None if flag == "no" else index)
 
-    def _yes_or_no(self, value: str) -> bool:
-        """Whether a cell of a column headed as an opt-out says yes or no, each distinct value
-        judged once (a 100,000-row file says "active" 100,000 times)."""
+    def _flag_word(self, value: str) -> str:
+        """What a cell of a column headed as an opt-out says as a flag ("yes", "no", "other"),
+        each distinct value judged once (a 100,000-row file says "active" 100,000 times). Its
+        "no" ("no", "0", "false") says the consumer did not opt out: counted as something else,
+        as "active" is, and said so when the column is no yes/no flag column the flags sentence
+        names (black-box bb16 F1: 'STOP', 'no', '0', 'false' under "Opt-out" were all imported
+        without a word)."""
         said = self._yes_no_values.get(value)
         if said is None:
-            said = _flag_value(value) in ("yes", "no")
+            said = _flag_value(value)
             if len(self._yes_no_values) < _DISTINCT_WATCHED:
                 self._yes_no_values[value] = said
         return said
@@ -1113,7 +1129,8 @@ class LogWatch:
         more = "; …" if self.stops_count > len(self.stops) else ""
         many = self.stops_count > 1
         column = column_said(self.mapping.headers, self.body)
-        header = self.mapping.headers[self.body]
+        # A headerless column is named by its letter (column:C), as --ignore-column takes it.
+        header = self.mapping.headers[self.body] or f"column:{column_letter(self.body)}"
         said = (
             f"{self.stops_count:,} {'rows' if many else 'row'} of {file_name} "
             f"{'hold' if many else 'holds'} a consumer's message asking to stop in {column} "
@@ -1221,6 +1238,9 @@ class LogWatch:
     def sentences(self) -> list[str]:
         """The warnings, after every row went through :meth:`watch`."""
         self._settle_all()
+        # First, for flag_columns: a yes/no column the flags sentence names is not named again
+        # as a status column for its few other values.
+        flags = self._flags_sentence()
         found = [
             self._removal_passed_sentence(),
             self._own_line_passed_sentence(),
@@ -1231,7 +1251,7 @@ class LogWatch:
             self._toll_free_sentence(),
             *self._opt_in_sentences(),
             *self._disposition_sentences(),
-            self._flags_sentence(),
+            flags,
             self._undated_sentence(),
             self._body_sentence(),
             self._sent_sentence(),
@@ -1262,7 +1282,7 @@ class LogWatch:
         out = []
         for index in sorted(self._dispositions):
             dnc, other = self.do_not_call[index], self.not_dnc[index]
-            if not dnc or not other:
+            if not dnc or not other or index in self.flag_columns:
                 continue
             if index in self._verdict_only and index not in self._verdicts_seen:
                 continue

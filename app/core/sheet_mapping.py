@@ -1052,6 +1052,10 @@ class ColumnMapping:
     # one or a few numbers over and over, as the business's own line does, and the column
     # read in its place, for the note that says so (regression check V1 #1).
     own_line_by_count: tuple[int, int] | None = None
+    # A headerless column read as the reason because its cells ask to stop (_asking_to_stop):
+    # the consumers' messages a "Reply" or "Status" column holds, so a removal is refused on it
+    # and an import names its other values as it does theirs (black-box bb16 F4, F5).
+    stop_words: int | None = None
 
     def column(self, role: Role) -> int | None:
         index: int | None = getattr(self, role.value)
@@ -2965,7 +2969,7 @@ def propose_under_header(
     mapping = propose_mapping(header, data, default_phone_code)
     mapping.header_row = header_row
     if header is None and mapping.reason is None and mapping.phone is not None:
-        mapping.reason = _asking_to_stop(data, mapping)
+        mapping.reason = mapping.stop_words = _asking_to_stop(data, mapping)
     return mapping
 
 

@@ -1081,10 +1081,18 @@ class XmlScan:
         padded, shapes, styles = self.padded, self.padded_shapes, self._styles
         for match in styled.finditer(buf):
             attrs = match.group(1)
-            if attrs.rstrip().endswith(b"/") or _HAS_VALUE.match(buf, match.end()) is None:
+            if attrs.rstrip().endswith(b"/"):
                 continue
             kind = _CELL_TYPE.search(attrs) if b"t" in attrs else None
-            if kind is not None and (kind.group(1) or kind.group(2) or b"n") != b"n":
+            said = (kind.group(1) or kind.group(2) or b"n") if kind is not None else b"n"
+            if said == b"n":
+                if _HAS_VALUE.match(buf, match.end()) is None:
+                    continue
+            # A text cell only when its format shows no text either (";;;"), to be named: its
+            # value (an inline one has no <v>) is looked at by the worker.
+            elif (
+                said not in _TEXT_TYPES or self.shapes[styles[int(match.group(2))]] != UNSHOWN_TEXT
+            ):
                 continue
             row, column = self._where(buf, match.start(), attrs, start)
             if len(padded) >= MAX_PLACEHOLDERS:
@@ -3470,6 +3478,14 @@ MAX_PADDED_STYLES = 255  # a workbook's padded formats kept (one byte each per c
 # section): its cells are read as their number and named (``unshown``), as the sheet shows an
 # empty cell where a number is (black-box bb13 F1).
 UNSHOWN: Final[Shape] = ("",)
+# A format that shows nothing of a text either (";;;": an empty fourth section, the text's):
+# its text cells are named too (black-box bb16 F3: '201-555-0902' so formatted was read
+# unsaid).
+UNSHOWN_TEXT: Final[Shape] = ("", "")
+# An xlsx cell type holding a text: shared, inline, a formula's.
+_TEXT_TYPES: Final = frozenset({b"s", b"inlineStr", b"str"})
+# The sections of a format code, split at the semicolons outside quotes.
+_FORMAT_SECTIONS: Final = re.compile(r';(?=(?:[^"]*"[^"]*")*[^"]*$)')
 
 
 def padded_shape(code: str) -> Shape | None:
@@ -3477,9 +3493,12 @@ def padded_shape(code: str) -> Shape | None:
     it shows a whole number with zeros (or digits) the number does not have; None for any
     other format, or one not read here (decimals, percent, exponent, dates, thousands, text,
     conditions), whose cells are read as their number. :data:`UNSHOWN` for a format whose
-    first section is empty."""
-    if code.startswith(";"):
-        return UNSHOWN
+    first section shows nothing (empty, or only an empty literal: ``""``),
+    :data:`UNSHOWN_TEXT` when its text section (the fourth) shows nothing too."""
+    if code.startswith(";") or code.startswith('"";') or code == '""':
+        sections = _FORMAT_SECTIONS.split(code)
+        text = len(sections) >= 4 and sections[3] in ("", '""')
+        return UNSHOWN_TEXT if text else UNSHOWN
     parts: list[str] = []
     at, size = 0, len(code)
     while at < size:
@@ -3614,11 +3633,16 @@ def _pad_cells(
             continue
         value = cells[column]
         kind = value.__class__
-        if shapes[which[k]] == UNSHOWN:
-            if (kind is int or kind is float) and value and unshown is not None:
+        shape = shapes[which[k]]
+        if not shape[0]:  # UNSHOWN or UNSHOWN_TEXT: no padded shape starts empty
+            if unshown is None:
+                continue
+            if (kind is int or kind is float) and value:
                 whole = kind is int or value.is_integer()
                 text = repr(int(value)) if whole else repr(value)
                 unshown.append((key >> 14, column, text))
+            elif kind is str and len(shape) > 1 and value.strip():
+                unshown.append((key >> 14, column, value.strip()))
             continue
         if kind is float:
             if not value.is_integer() or not 0 <= value < 1e15:

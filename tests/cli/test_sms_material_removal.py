@@ -200,3 +200,38 @@ def test_among_opt_out_sheets_the_one_named_for_the_list_is_read(
     # The opt-out sheet passed over is named, with the option that reads it.
     said = [w for w in data["warnings"] if f"Sheet {other!r} of wb.xlsx" in w]
     assert len(said) == 1 and f"--sheet {other!r}" in said[0], data["warnings"]
+
+
+@pytest.mark.parametrize(
+    ("names", "into", "read"),
+    [
+        (["Opt-outs", "SMS Leads"], "sms-opt-out", 0),
+        (["Opt-outs", "SMS Campaign Contacts"], "sms-opt-out", 0),
+        (["Opt-outs", "Text Blast List"], "sms-opt-out", 0),
+        (["Opt-outs", "Call Log"], "dnc", 0),
+        (["Opt-outs", "Calls"], "dnc", 0),
+        (["Opt-outs", "Calls Made"], "dnc", 0),
+        (["Opt Outs", "SMS Opt-outs"], "sms-opt-out", 1),
+        (["Opt-outs", "Text Unsubscribes"], "sms-opt-out", 1),
+    ],
+)
+def test_a_sheet_naming_the_list_but_not_opt_outs_is_not_read_over_the_opt_outs(
+    tmp_path: Path,
+    sandbox: Any,
+    capsys: pytest.CaptureFixture[str],
+    names: list[str],
+    into: str,
+    read: int,
+) -> None:
+    # black-box bb16 F6: beside 'Opt-outs', a sheet of leads or dialled numbers merely named
+    # for the list ('SMS Leads', 'Call Log') was read, putting numbers that never opted out on
+    # the list; only a sheet whose name says opt-outs too is read before the generic one.
+    src = _opt_out_sheets(tmp_path / "wb.xlsx", names)
+    argv = ["import", str(src), "--into", into, "--scope", "global"]
+    status, data = _run(capsys, [*argv, "--base-url", sandbox.base_url])
+    assert status == 0, data
+    assert data["sheet"] == names[read]
+    with ApiClient(sandbox.base_url, TOKEN) as api:
+        found = api.iter_sms() if into == "sms-opt-out" else api.iter_dnc()
+        listed = sorted(e.phone_number for e in found)
+    assert listed == [f"312555{6 + read}00{n}" for n in range(1, 4)]

@@ -86,3 +86,35 @@ def test_a_header_saying_how_is_no_status_column(session: Session, tmp_path: Pat
     values = ["Phone call", "Text STOP", "Phone call", "Text STOP", "Web form"]
     warnings, _ = _import(session, _workbook(tmp_path, "Opt-out Method", values), tmp_path)
     assert [w for w in warnings if "something else" in w] == []
+
+
+@pytest.mark.parametrize("header", ["Opt-out", "Unsubscribed", "SMS Opt Out"])
+def test_no_0_and_false_beside_stop_under_an_opt_out_header_are_named(
+    header: str, session: Session, sandbox: Any, tmp_path: Path
+) -> None:
+    # black-box bb16 F1: 'no', '0', 'false' say the consumer did not opt out; beside 'STOP'
+    # the column is no yes/no flag column, and these rows were imported without a word.
+    values = ["STOP", "no", "STOP", "0", "false", "STOP"]
+    warnings, summary = _import(session, _workbook(tmp_path, header, values), tmp_path)
+    assert (
+        f"Column C ('{header}'): 3 of the 6 rows say do not call ('STOP'), the other 3 say "
+        "something else ('no': row 3; '0': row 5; 'false': row 6), yet they are imported as "
+        f"opt-outs too. Keep only the rows that say do not call (filter column C ('{header}')) "
+        "and run the file again."
+    ) in warnings, warnings
+    said = {n: m for n, m in summary["messages"].items() if "which is no opt-out" in (m or "")}
+    assert sorted(said) == [3, 5, 6]
+    assert f"column C ('{header}') says 'false', which is no opt-out" in said[6]
+    assert summary["inserted"] == 6
+
+
+def test_a_yes_no_flag_column_with_a_stop_is_said_once(session: Session, tmp_path: Path) -> None:
+    # Mostly yes/no, the flags sentence names the column; its 'no' rows are not named a
+    # second time as a status column's.
+    values = ["Yes", "No", "Yes", "No", "Yes", "No", "Yes", "No", "Yes", "STOP"]
+    warnings, summary = _import(session, _workbook(tmp_path, "Opt-out", values), tmp_path)
+    assert [w for w in warnings if "something else" in w] == [], warnings
+    assert any(w.startswith("Column C ('Opt-out') marks each row yes or no") for w in warnings)
+    # Each "No" row says so in the report, as the flags sentence counts it.
+    note = "column C ('Opt-out') says 'No', which is no opt-out"
+    assert [n for n, m in summary["messages"].items() if note in (m or "")] == [3, 5, 7, 9]

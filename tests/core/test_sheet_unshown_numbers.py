@@ -31,7 +31,11 @@ def test_a_number_its_format_shows_as_nothing_is_named_and_read(ext: str) -> Non
 
 
 def test_only_a_format_whose_first_section_is_empty_shows_nothing() -> None:
-    assert sheet_worker.padded_shape(";;;") == sheet_worker.UNSHOWN
+    assert sheet_worker.padded_shape(";;;") == sheet_worker.UNSHOWN_TEXT  # its text too
+    assert sheet_worker.padded_shape(";;") == sheet_worker.UNSHOWN
+    assert sheet_worker.padded_shape('""') == sheet_worker.UNSHOWN  # an empty literal alone
+    assert sheet_worker.padded_shape('"";"";"";""') == sheet_worker.UNSHOWN_TEXT
+    assert sheet_worker.padded_shape('"x"') is None
     assert sheet_worker.padded_shape(";;;@") == sheet_worker.UNSHOWN
     assert sheet_worker.padded_shape("0;;;") is None  # a positive number is shown
     assert sheet_worker.padded_shape("0") is None
