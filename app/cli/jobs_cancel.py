@@ -25,6 +25,7 @@ from app.core.job_cancel import (
     CancelOutcome,
     NoJournal,
     WritesLeftOpen,
+    busy_sentence,
     cancel_job,
     journal_for_cancel,
     open_writes_sentence,
@@ -84,16 +85,6 @@ def _open_writes_sentence(store: JobStore, rows: list[JobRow], no_journal: Path 
     )
 
 
-def _busy_sentence(job: str, exc: JobBusy) -> str:
-    if exc.holder is None:
-        return f"{exc} Job {job} was not cancelled."
-    return (
-        f"Job {job} is being run now by {exc.holder.process()}, so it cannot be cancelled from "
-        "here: stop that run (Ctrl+C in its terminal pauses it), then cancel it again; "
-        "nothing was changed."
-    )
-
-
 def _said(store: JobStore, outcome: CancelOutcome) -> str:
     job = store.meta().get("job_id", store.path.stem)
     if outcome.already:
@@ -149,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 if journal is not None:
                     journal.close()
         except JobBusy as exc:
-            return fail(_busy_sentence(job, exc))
+            return fail(busy_sentence(job, exc, "Ctrl+C in its terminal pauses it"))
         except WritesLeftOpen as exc:
             missing = paths.journal_db if isinstance(exc, NoJournal) else None
             return fail(_open_writes_sentence(store, exc.rows, missing))

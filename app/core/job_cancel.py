@@ -62,6 +62,18 @@ class NoJournal(WritesLeftOpen):
     file shows in flight (and, for a removal, every row of a number another row sent)."""
 
 
+def busy_sentence(job: str, exc: job_lock.JobBusy, how_to_stop: str) -> str:
+    """Why a job another process runs now is not cancelled, and what to do; ``how_to_stop``
+    says how that run is paused where the sentence is read ("Ctrl+C in its terminal pauses
+    it", "Pause, or Ctrl+C in its terminal")."""
+    if exc.holder is None:
+        return f"{exc} Job {job} was not cancelled."
+    return (
+        f"Job {job} is being run now by {exc.holder.process()}, so it cannot be cancelled from "
+        f"here: stop that run ({how_to_stop}), then cancel it again; nothing was changed."
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class CancelOutcome:
     """How :func:`cancel_job` left the job: ``status`` is its status now; ``already`` says it

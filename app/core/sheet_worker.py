@@ -2187,6 +2187,19 @@ def _evaluate(rgce: bytes, row: int, column: int, cell: Callable[[int, int], Any
     return str(stack[0])
 
 
+def _cell_formats(stream: bytes, body: int, kind: int, size: int) -> tuple[int, int, list[int]]:
+    """The row, the first column and each cell's format index (ixfe) of a number cell record,
+    a run of them for ``MULRK``."""
+    row, column = struct.unpack_from("<HH", stream, body)
+    if kind == _XLS_MULRK:
+        formats = [
+            struct.unpack_from("<H", stream, at)[0] for at in range(body + 4, body + size - 2, 6)
+        ]
+    else:
+        formats = [struct.unpack_from("<H", stream, body + 4)[0]]
+    return row, column, formats
+
+
 class XlsScan:
     """What calamine does not tell of one sheet of an .xls, read from the workbook's BIFF8
     records: the cells holding an error value (``BOOLERR``, 0x0205, with its error flag set,
@@ -2392,28 +2405,14 @@ class XlsScan:
     def _dated(self, stream: bytes, body: int, kind: int, size: int) -> None:
         """Count a number cell (a run of them, for ``MULRK``) whose format writes a date's day
         and month in digits."""
-        row, column = struct.unpack_from("<HH", stream, body)
-        if kind == _XLS_MULRK:
-            formats = [
-                struct.unpack_from("<H", stream, at)[0]
-                for at in range(body + 4, body + size - 2, 6)
-            ]
-        else:
-            formats = [struct.unpack_from("<H", stream, body + 4)[0]]
+        row, column, formats = _cell_formats(stream, body, kind, size)
         for offset, ixfe in enumerate(formats):
             if (found := self._date_xfs.get(ixfe)) is not None:
                 self.date_formats.add(min(column + offset, MAX_COLUMNS - 1), row + 1, *found)
 
     def _pad(self, stream: bytes, body: int, kind: int, size: int) -> None:
         """Note a number cell (a run of them, for ``MULRK``) whose format pads it."""
-        row, column = struct.unpack_from("<HH", stream, body)
-        if kind == _XLS_MULRK:
-            formats = [
-                struct.unpack_from("<H", stream, at)[0]
-                for at in range(body + 4, body + size - 2, 6)
-            ]
-        else:
-            formats = [struct.unpack_from("<H", stream, body + 4)[0]]
+        row, column, formats = _cell_formats(stream, body, kind, size)
         for offset, ixfe in enumerate(formats):
             place = self._pad_xfs.get(ixfe)
             if place is None:

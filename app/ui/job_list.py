@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
 from app.core.job_cancel import (
     NoJournal,
     WritesLeftOpen,
+    busy_sentence,
     cancel_job,
     journal_for_cancel,
     open_writes_sentence,
@@ -234,16 +235,6 @@ class CancelDone:
     refused: bool
 
 
-def _busy_sentence(job: str, exc: JobBusy) -> str:
-    if exc.holder is None:
-        return f"{exc} Job {job} was not cancelled."
-    return (
-        f"Job {job} is being run now by {exc.holder.process()}, so it cannot be cancelled from "
-        "here: stop that run (Pause, or Ctrl+C in its terminal), then cancel it again; "
-        "nothing was changed."
-    )
-
-
 def cancel_in_background(job_path: Path, journal_db: Path) -> CancelDone:
     """Cancel the job of ``job_path`` (on the runner): its rows not sent end not attempted and
     its report is written, or a refusal saying why nothing was changed and what to do."""
@@ -264,7 +255,7 @@ def cancel_in_background(job_path: Path, journal_db: Path) -> CancelDone:
                 if journal is not None:
                     journal.close()
         except JobBusy as exc:
-            return CancelDone(_busy_sentence(job, exc), True)
+            return CancelDone(busy_sentence(job, exc, "Pause, or Ctrl+C in its terminal"), True)
         except JournalError as exc:
             return CancelDone(f"{exc} Job {job} was not cancelled.", True)
         except WritesLeftOpen as exc:
