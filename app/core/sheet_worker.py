@@ -1317,12 +1317,9 @@ def _ods_styles_head(zf: zipfile.ZipFile) -> bytes:
     return head
 
 
-def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]:
-    """The cell styles of an .ods (by name) whose data style pads a number with zeros (a
-    ``number:min-integer-digits`` or a literal digit before the number: :func:`_ods_shape`),
-    each to its shape's place in the list returned; the automatic styles of content.xml and
-    the styles of styles.xml, a style without a data style of its own taking its parent's.
-    Nothing for a workbook without such a data style (the cell styles are then not read)."""
+def _ods_style_texts(zf: zipfile.ZipFile) -> list[bytes] | None:
+    """The parts of an .ods that hold its styles, styles.xml's (when not too large) before
+    content.xml's automatic styles (:func:`_ods_styles_head`); None when they cannot be read."""
     try:
         texts = [_ods_styles_head(zf)]
         if "styles.xml" in zf.namelist() and (
@@ -1330,6 +1327,18 @@ def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]
         ):
             texts.insert(0, zf.read("styles.xml"))
     except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+        return None
+    return texts
+
+
+def ods_padded_styles(zf: zipfile.ZipFile) -> tuple[dict[str, int], list[Shape]]:
+    """The cell styles of an .ods (by name) whose data style pads a number with zeros (a
+    ``number:min-integer-digits`` or a literal digit before the number: :func:`_ods_shape`),
+    each to its shape's place in the list returned; the automatic styles of content.xml and
+    the styles of styles.xml, a style without a data style of its own taking its parent's.
+    Nothing for a workbook without such a data style (the cell styles are then not read)."""
+    texts = _ods_style_texts(zf)
+    if texts is None:
         return {}, []
     shapes: list[Shape] = []
     # Data styles by name (content.xml's after styles.xml's): their shape, and the data style
@@ -1396,13 +1405,8 @@ def ods_date_styles(zf: zipfile.ZipFile) -> dict[str, tuple[bool, str]]:
     """The cell styles of an .ods (by name) whose date style writes the day and month in
     digits, each to whether the day comes first and the style's order in words
     ("dd/mm/yyyy" or "mm/dd/yyyy"): as :func:`date_order_styles`, read once per workbook."""
-    try:
-        texts = [_ods_styles_head(zf)]
-        if "styles.xml" in zf.namelist() and (
-            zf.getinfo("styles.xml").file_size <= MAX_STYLES_PART
-        ):
-            texts.insert(0, zf.read("styles.xml"))
-    except (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, zlib.error):
+    texts = _ods_style_texts(zf)
+    if texts is None:
         return {}
     data: dict[str, bool] = {}
     for text in texts:

@@ -53,7 +53,7 @@ from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.import_pages_source import FILE_FILTER
 from app.ui.import_wizard_engine import FileProbe, probe_file
-from app.ui.job_list import CANCEL_FROM_JOBS_TAB
+from app.ui.job_list import refuse_beside_in_window
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.plain_text import plain_label, window_title
 from app.ui.status_picker import StatusPicker, status_warnings
@@ -604,7 +604,7 @@ class BulkRemovalDialog(QWizard):
     def start_job(self) -> JobHandle:
         if self.handle is not None:
             return self.handle
-        from app.core.job_catalog import SameFileRefused, refuse_beside, source_fingerprint
+        from app.core.job_catalog import source_fingerprint
         from app.core.removal_job import find_lead_status, stage_removal
         from app.core.sheet_scope import CampaignDirectory
 
@@ -651,16 +651,7 @@ class BulkRemovalDialog(QWizard):
             )
             # Not beside a removal of the same rows from the same list (S31 bb4 #6).
             what = "the pasted numbers" if pasted is not None else settings.file.name
-            try:
-                refuse_beside(
-                    staged[0],
-                    paths.jobs_dir,
-                    f"Removal of {what} not started",
-                    "resume it from the Jobs tab",
-                    CANCEL_FROM_JOBS_TAB,
-                )
-            except SameFileRefused as exc:
-                raise SheetError(str(exc)) from exc
+            refuse_beside_in_window(staged[0], paths.jobs_dir, f"Removal of {what} not started")
             return staged
 
         handle = JobHandle(

@@ -16,7 +16,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget, QWizard
 
 from app.api.models import Campaign
-from app.core.job_catalog import SameFileRefused, refuse_beside
 from app.core.job_staging import JobSettings
 from app.core.paths import AppPaths
 from app.core.session import Session
@@ -36,7 +35,7 @@ from app.ui.import_wizard_engine import (
     source_changed,
     stage_job,
 )
-from app.ui.job_list import CANCEL_FROM_JOBS_TAB
+from app.ui.job_list import refuse_beside_in_window
 from app.ui.job_progress import JobHandle, ResultPage, RunPage
 from app.ui.plain_text import literal, window_title
 from app.ui.tasks import TaskRunner
@@ -307,16 +306,9 @@ class ImportWizard(QWizard):
                     fixes=fixes,
                 )
             # Not beside a job of the same file into the same list (S31 bb4 #6).
-            try:
-                refuse_beside(
-                    staged[0],
-                    paths.jobs_dir,
-                    f"Import of {settings.file.name} not started",
-                    "resume it from the Jobs tab",
-                    CANCEL_FROM_JOBS_TAB,
-                )
-            except SameFileRefused as exc:
-                raise SheetError(str(exc)) from exc
+            refuse_beside_in_window(
+                staged[0], paths.jobs_dir, f"Import of {settings.file.name} not started"
+            )
             return staged
 
         handle = JobHandle(

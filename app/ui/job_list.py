@@ -61,7 +61,9 @@ from app.core.job_catalog import (
     READING_STATE,
     STOPPED_READING_STATE,
     JobInfo,
+    SameFileRefused,
     list_jobs,
+    refuse_beside,
     run_by,
     staging_state,
     unstaged_sentence,
@@ -72,6 +74,7 @@ from app.core.job_store import JobStatus, JobStore
 from app.core.journal import JournalError
 from app.core.paths import AppPaths
 from app.core.session import Session
+from app.core.sheet_types import SheetError
 from app.core.wording import counted
 from app.ui.error_messages import user_message
 from app.ui.job_progress import JobHandle, ResumeWizard, job_registry, open_path
@@ -100,9 +103,20 @@ CANCEL_TEXT = "&Cancel job…"
 CANCEL_FROM_JOBS_TAB = (
     "select it in the Jobs tab and click Cancel job… (its rows not sent end not attempted)"
 )
+
 INTERRUPTED = "interrupted"
 RUNNING_ELSEWHERE = "running in another process"
 _ROOT = QModelIndex()
+
+
+def refuse_beside_in_window(store: JobStore, jobs_dir: Path, action: str) -> None:
+    """:func:`~app.core.job_catalog.refuse_beside` for a job the window just staged (the
+    wizard's, the bulk removal's), its refusal worded for the Jobs tab and raised as the
+    :class:`SheetError` those dialogs show (S31 bb4 #6)."""
+    try:
+        refuse_beside(store, jobs_dir, action, "resume it from the Jobs tab", CANCEL_FROM_JOBS_TAB)
+    except SameFileRefused as exc:
+        raise SheetError(str(exc)) from exc
 
 
 def elsewhere(holder: Holder | None) -> bool:
@@ -681,17 +695,8 @@ class JobListView(QWidget):
         """Ask, then cancel this process's run of ``info``: as its wizard's Cancel job…
         does, the rows not sent yet end not attempted once the requests in flight finish."""
         name = str(info.meta.get("name") or info.job_id)
-        answer = QMessageBox.question(
-            self,
-            "Cancel the job",
-            literal(
-                f"Cancel job {info.job_id} ({name})? Requests in flight finish; its rows not "
-                "sent yet end not attempted (cancelled before it was sent) and nothing more is "
-                "sent; rows already sent stay sent. Its report is written, and it cannot be "
-                "resumed after."
-            ),
-        )
-        if answer != QMessageBox.StandardButton.Yes or not live.running:
+        unsent = "Requests in flight finish; its rows not sent yet"
+        if not self._confirm_cancel(info, unsent) or not live.running:
             return
         live.cancel()
         self.status_message.emit(
@@ -699,6 +704,21 @@ class JobListView(QWidget):
             "once it has ended."
         )
         self._update_buttons()
+
+    def _confirm_cancel(self, info: JobInfo, unsent: str) -> bool:
+        """Whether the officer confirms cancelling ``info``, asked naming its rows not sent
+        (``unsent``: "Its 3 rows not sent yet", or of a run going on, its requests in flight)."""
+        name = str(info.meta.get("name") or info.job_id)
+        answer = QMessageBox.question(
+            self,
+            "Cancel the job",
+            literal(
+                f"Cancel job {info.job_id} ({name})? {unsent} end not attempted (cancelled "
+                "before it was sent) and nothing more is sent; rows already sent stay sent. Its "
+                "report is written, and it cannot be resumed after."
+            ),
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def cancel_selected(self) -> None:
         """Ask, then cancel the selected job on the runner; its sentence goes to the status
@@ -710,18 +730,8 @@ class JobListView(QWidget):
         if not self._can_end(info):
             return
         assert info is not None
-        name = str(info.meta.get("name") or info.job_id)
-        answer = QMessageBox.question(
-            self,
-            "Cancel the job",
-            literal(
-                f"Cancel job {info.job_id} ({name})? Its {counted(info.pending, 'row', 'rows')} "
-                "not sent yet end not attempted (cancelled before it was sent) and nothing more "
-                "is sent; rows already sent stay sent. Its report is written, and it cannot be "
-                "resumed after."
-            ),
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        unsent = f"Its {counted(info.pending, 'row', 'rows')} not sent yet"
+        if not self._confirm_cancel(info, unsent):
             return
         self._cancelling = info.path
         self._update_buttons()
